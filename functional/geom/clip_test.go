@@ -176,7 +176,7 @@ func near3(a, b [3]float32, eps float64) bool {
 // vertices on that edge.
 func TestClipSharedEdge(t *testing.T) {
 	gb := GuardBand{X: 3, Y: 3}
-	a := Vec4{0.5, 0.3, -0.2, 1.3} // behind the near plane
+	a := Vec4{0.5, 0.3, -0.2, 1.3}  // behind the near plane
 	b := Vec4{13.1, -0.2, 0.8, 1.9} // beyond guard right (x > 3w = 5.7)
 	c := Vec4{0.1, 0.9, 0.4, 1.1}
 	d := Vec4{0.3, -0.8, 0.6, 1.7}
