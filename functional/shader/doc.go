@@ -1,0 +1,90 @@
+// Package shader models the programmable shader units of a D3D10/11-class GPU
+// (Giesen, "A trip through the Graphics Pipeline 2011", parts 3, 4 and 8): a
+// vec4-register instruction set in the style of shader bytecode, its text
+// assembler, a binary encoding stored in simulated memory, and an interpreter
+// that runs one program over a warp of up to MaxLanes lanes in lockstep.
+//
+// # Registers
+//
+// r0..r31 are per-lane temporaries (zero at the start of a warp), v0..v15
+// per-lane read-only inputs, c0..c255 read-only constants shared by the warp,
+// o0..o7 per-lane write-only outputs, oDepth the pixel depth output (x only),
+// s0..s15 texture units. Every register is a vector of four float32.
+//
+// # Text format (.gsa)
+//
+// One statement per line; ';' or '#' starts a comment; mnemonics, register
+// names, semantics and interpolation modes are case-insensitive, constant,
+// parameter and sampler names are not. The stage directive comes first:
+//
+//	.ps                                  ; or .vs
+//	.input v0 texcoord perspective       ; PS: semantic + perspective|noperspective|flat [centroid] (default perspective)
+//	.input v1 sv_position                ; PS system value: (X+0.5, Y+0.5, Z, 1/w) of the pixel
+//	.input v2 sv_isfrontface             ; PS system value: (1,1,1,1) front facing, (0,0,0,0) back facing
+//	.input v0 position                   ; VS: vertex attribute: position normal texcoord tangent color
+//	.output o0 color                     ; PS: oN is render target N (semantic color); .output oDepth depth
+//	.output o0 position                  ; VS: o0 is the clip-space position, and only o0 has semantic position
+//	.output o1 texcoord                  ; VS: varyings link to PS inputs by semantic (see Link)
+//	.const c0 mvp 4                      ; a named block of constant registers filled by the driver
+//	.param c16 diffuse 0.8 0.8 0.8 1     ; a material parameter and its default (1 to 4 numbers; missing are 0)
+//	.def c20 0 1 0.5 2                   ; a literal constant (1 to 4 numbers; missing are 0)
+//	.sampler s0 albedo                   ; a named texture unit
+//	mad_sat r0.xyz, -r1.xxxx, |c2|, r3   ; _sat, negate, |abs| (also -|x|), swizzles, write masks
+//
+// A swizzle has 1 to 4 letters from xyzw or rgba; a shorter swizzle repeats
+// its last letter (.x is .xxxx, .xy is .xyyy). A write mask lists distinct
+// letters in order. Every constant register read must be declared by .const,
+// .param or .def; every input, output and sampler used must be declared.
+//
+// # Instructions
+//
+//	MOV d, a          ADD d, a, b        MUL d, a, b        MAD d, a, b, c   (a*b rounded, then + c)
+//	DP3 d, a, b       DP4 d, a, b        (products rounded, summed left to right, replicated)
+//	MIN d, a, b       MAX d, a, b        (a NaN operand yields the other one, as in D3D10)
+//	SLT d, a, b       SGE d, a, b        (1 or 0)
+//	FRC d, a          FLR d, a           (FRC = a - floor(a): FRC(-0.25) = 0.75)
+//	LRP d, a, b, c    (a*b + (1-a)*c)    CMP d, a, b, c     (a >= 0 ? b : c)
+//	RCP RSQ EX2 LG2 SIN COS d, a         POW d, a, b        (scalar: first component, replicated)
+//	DDX d, a          DDY d, a           KIL a              (no destination)
+//	TEX d, coord, sN  TEXB d, coord, sN  TEXL d, coord, sN  TEXD d, coord, ddx, ddy, sN
+//
+// RCP x = 1/x (RCP 0 = +Inf), RSQ x = 1/sqrt(|x|), LG2 x = log2(|x|)
+// (LG2 0 = -Inf), POW a, b = 2^(b*log2(|a|)) (so POW 0, 0 is NaN). Float
+// semantics are float32 with explicit rounding after each operation (no
+// fused multiply-add); the transcendentals (RSQ EX2 LG2 POW SIN COS) are
+// computed in float64 with Go's math package and rounded once to float32.
+// _sat clamps the result to [0,1], NaN becoming 0. Each opcode has a class
+// for the timing model (Opcode.Class: ALU, SFU, derivative, texture, kill).
+//
+// # Pixel shader specifics
+//
+// In a pixel shader each aligned group of 4 lanes is a quad in pixel order
+// (0,0), (1,0), (0,1), (1,1). DDX and DDY are fine derivatives: ddx = v[x=1]
+// - v[x=0] of the lane's row, ddy = v[y=1] - v[y=0] of its column; lanes of
+// an incomplete trailing quad, and every lane of a vertex shader, get 0. KIL
+// kills a lane when any component of its operand is < 0; killed and helper
+// lanes keep executing (they provide derivatives) but the caller stores only
+// the lanes of Warp.StoreMask. KIL and TEXB are not allowed in a vertex
+// shader; TEX in a vertex shader samples LOD 0.
+//
+// The texture instructions sample 2D textures: TEX takes its LOD from the
+// quad derivatives of coord.xy, TEXB adds the bias coord.w, TEXL uses the LOD
+// coord.w, TEXD the gradients ddx.xy and ddy.xy. Requests go through the
+// TextureSampler interface (Step, Run) or, for the timed shader core, as a
+// request/response pair (TexRequests, CompleteTex).
+//
+// # Analysis
+//
+// Instr.Reads and Instr.Writes give the registers and components each
+// instruction reads and writes, Program.Dependencies the operation DAG,
+// Program.Resources the counts a core allocates by and a multipass
+// partitioner checks (instructions, ALU and texture operations, temporaries,
+// interpolants, constants, samplers, texture dependency depth).
+//
+// # Binary form and determinism
+//
+// Program.Encode and Decode convert to and from the binary form described in
+// encode.go; they round-trip exactly. Everything here is deterministic and
+// free of global mutable state; the interpreter does not allocate per
+// instruction (a Warp preallocates its registers for its lane capacity).
+package shader

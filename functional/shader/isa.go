@@ -1,0 +1,506 @@
+package shader
+
+import (
+	"fmt"
+
+	"github.com/gfxsim/gfxsim/functional/geom"
+)
+
+// Register file limits of the ISA.
+const (
+	MaxTemps     = 32  // r0..r31
+	MaxInputs    = 16  // v0..v15
+	MaxConstants = 256 // c0..c255
+	MaxOutputs   = 8   // o0..o7 (plus oDepth)
+	MaxSamplers  = 16  // s0..s15
+	MaxSources   = 3   // register sources of one instruction (TEXD, MAD, LRP, CMP)
+	MaxLanes     = 64  // lanes of one warp
+)
+
+// Stage is the pipeline stage a program runs in.
+type Stage uint8
+
+// The stages.
+const (
+	VertexStage Stage = iota
+	PixelStage
+)
+
+func (s Stage) String() string {
+	switch s {
+	case VertexStage:
+		return "vs"
+	case PixelStage:
+		return "ps"
+	}
+	return fmt.Sprintf("Stage(%d)", uint8(s))
+}
+
+// RegFile names a register file.
+type RegFile uint8
+
+// The register files. FileNone marks an unused operand slot.
+const (
+	FileNone   RegFile = iota
+	FileTemp           // r0..r31: read/write temporaries, per lane
+	FileInput          // v0..v15: read-only inputs, per lane
+	FileConst          // c0..c255: read-only constants, uniform over the warp
+	FileOutput         // o0..o7: write-only outputs, per lane
+	FileDepth          // oDepth: write-only pixel depth output, per lane (x only)
+)
+
+func (f RegFile) String() string {
+	switch f {
+	case FileNone:
+		return "none"
+	case FileTemp:
+		return "r"
+	case FileInput:
+		return "v"
+	case FileConst:
+		return "c"
+	case FileOutput:
+		return "o"
+	case FileDepth:
+		return "oDepth"
+	}
+	return fmt.Sprintf("RegFile(%d)", uint8(f))
+}
+
+// size returns the number of registers of a file (0 for FileNone and unknown files).
+func (f RegFile) size() int {
+	switch f {
+	case FileTemp:
+		return MaxTemps
+	case FileInput:
+		return MaxInputs
+	case FileConst:
+		return MaxConstants
+	case FileOutput:
+		return MaxOutputs
+	case FileDepth:
+		return 1
+	}
+	return 0
+}
+
+// Opcode is an instruction mnemonic.
+type Opcode uint8
+
+// The instructions. OpInvalid (0) is never a valid instruction.
+const (
+	OpInvalid Opcode = iota
+	OpMov
+	OpAdd
+	OpMul
+	OpMad
+	OpDp3
+	OpDp4
+	OpRcp
+	OpRsq
+	OpMin
+	OpMax
+	OpSlt
+	OpSge
+	OpFrc
+	OpFlr
+	OpEx2
+	OpLg2
+	OpPow
+	OpSin
+	OpCos
+	OpLrp
+	OpCmp
+	OpDdx
+	OpDdy
+	OpKil
+	OpTex
+	OpTexb
+	OpTexl
+	OpTexd
+	numOpcodes
+)
+
+// OpClass is the functional unit an instruction occupies, for the timing model.
+type OpClass uint8
+
+// The classes.
+const (
+	ClassALU        OpClass = iota // simple arithmetic on the FMA pipeline
+	ClassSFU                       // transcendental: RCP RSQ EX2 LG2 POW SIN COS
+	ClassDerivative                // DDX DDY: cross-lane within a quad
+	ClassTexture                   // TEX TEXB TEXL TEXD: a request to a texture sampler
+	ClassKill                      // KIL: sets the killed mask
+)
+
+func (c OpClass) String() string {
+	switch c {
+	case ClassALU:
+		return "alu"
+	case ClassSFU:
+		return "sfu"
+	case ClassDerivative:
+		return "derivative"
+	case ClassTexture:
+		return "texture"
+	case ClassKill:
+		return "kill"
+	}
+	return fmt.Sprintf("OpClass(%d)", uint8(c))
+}
+
+// opShape says which components of each swizzled source an instruction reads.
+type opShape uint8
+
+const (
+	shapeComponent opShape = iota // component c of every source for each written component c
+	shapeScalar                   // component 0 of every source
+	shapeDot3                     // components 0..2
+	shapeDot4                     // components 0..3
+	shapeKill                     // components 0..3 of the single source
+	shapeTex                      // per TexMode, see texSourceMask
+)
+
+type opInfo struct {
+	name    string
+	nsrc    int // register sources (the sampler of TEX* is not counted)
+	class   OpClass
+	shape   opShape
+	noDst   bool
+	sampler bool
+}
+
+var opTable = [numOpcodes]opInfo{
+	OpInvalid: {name: "invalid"},
+	OpMov:     {"mov", 1, ClassALU, shapeComponent, false, false},
+	OpAdd:     {"add", 2, ClassALU, shapeComponent, false, false},
+	OpMul:     {"mul", 2, ClassALU, shapeComponent, false, false},
+	OpMad:     {"mad", 3, ClassALU, shapeComponent, false, false},
+	OpDp3:     {"dp3", 2, ClassALU, shapeDot3, false, false},
+	OpDp4:     {"dp4", 2, ClassALU, shapeDot4, false, false},
+	OpRcp:     {"rcp", 1, ClassSFU, shapeScalar, false, false},
+	OpRsq:     {"rsq", 1, ClassSFU, shapeScalar, false, false},
+	OpMin:     {"min", 2, ClassALU, shapeComponent, false, false},
+	OpMax:     {"max", 2, ClassALU, shapeComponent, false, false},
+	OpSlt:     {"slt", 2, ClassALU, shapeComponent, false, false},
+	OpSge:     {"sge", 2, ClassALU, shapeComponent, false, false},
+	OpFrc:     {"frc", 1, ClassALU, shapeComponent, false, false},
+	OpFlr:     {"flr", 1, ClassALU, shapeComponent, false, false},
+	OpEx2:     {"ex2", 1, ClassSFU, shapeScalar, false, false},
+	OpLg2:     {"lg2", 1, ClassSFU, shapeScalar, false, false},
+	OpPow:     {"pow", 2, ClassSFU, shapeScalar, false, false},
+	OpSin:     {"sin", 1, ClassSFU, shapeScalar, false, false},
+	OpCos:     {"cos", 1, ClassSFU, shapeScalar, false, false},
+	OpLrp:     {"lrp", 3, ClassALU, shapeComponent, false, false},
+	OpCmp:     {"cmp", 3, ClassALU, shapeComponent, false, false},
+	OpDdx:     {"ddx", 1, ClassDerivative, shapeComponent, false, false},
+	OpDdy:     {"ddy", 1, ClassDerivative, shapeComponent, false, false},
+	OpKil:     {"kil", 1, ClassKill, shapeKill, true, false},
+	OpTex:     {"tex", 1, ClassTexture, shapeTex, false, true},
+	OpTexb:    {"texb", 1, ClassTexture, shapeTex, false, true},
+	OpTexl:    {"texl", 1, ClassTexture, shapeTex, false, true},
+	OpTexd:    {"texd", 3, ClassTexture, shapeTex, false, true},
+}
+
+// Valid reports whether op is a defined instruction.
+func (op Opcode) Valid() bool { return op > OpInvalid && op < numOpcodes }
+
+func (op Opcode) info() *opInfo {
+	if op >= numOpcodes {
+		return &opTable[OpInvalid]
+	}
+	return &opTable[op]
+}
+
+// String returns the lower-case mnemonic.
+func (op Opcode) String() string {
+	if !op.Valid() {
+		return fmt.Sprintf("Opcode(%d)", uint8(op))
+	}
+	return opTable[op].name
+}
+
+// Class returns the functional-unit class of op.
+func (op Opcode) Class() OpClass { return op.info().class }
+
+// NumSources returns the number of register source operands (the sampler of
+// texture instructions is not counted).
+func (op Opcode) NumSources() int { return op.info().nsrc }
+
+// HasDest reports whether op writes a destination register (all but KIL).
+func (op Opcode) HasDest() bool { return op.Valid() && !op.info().noDst }
+
+// UsesSampler reports whether op names a sampler (TEX, TEXB, TEXL, TEXD).
+func (op Opcode) UsesSampler() bool { return op.info().sampler }
+
+// TexMode returns the LOD mode of a texture instruction (TexImplicit for others).
+func (op Opcode) TexMode() TexMode {
+	switch op {
+	case OpTexb:
+		return TexBias
+	case OpTexl:
+		return TexLOD
+	case OpTexd:
+		return TexGrad
+	}
+	return TexImplicit
+}
+
+// Component masks.
+const (
+	MaskX    uint8 = 1
+	MaskY    uint8 = 2
+	MaskZ    uint8 = 4
+	MaskW    uint8 = 8
+	MaskXYZ  uint8 = 7
+	MaskXYZW uint8 = 15
+)
+
+// Dst is a destination operand: a temp, an output or oDepth, with a write mask
+// (bit c set: component c is written; oDepth has mask MaskX).
+type Dst struct {
+	File  RegFile
+	Index int
+	Mask  uint8
+}
+
+// Src is a source operand: register, swizzle (Swizzle[c] is the register
+// component read for component c of the operand), and the modifiers. The
+// value is -|x| when both are set: abs applies first.
+type Src struct {
+	File    RegFile
+	Index   int
+	Swizzle [4]uint8
+	Neg     bool
+	Abs     bool
+}
+
+// IdentitySwizzle is .xyzw.
+var IdentitySwizzle = [4]uint8{0, 1, 2, 3}
+
+// Instr is one decoded instruction. Src[i] for i >= Op.NumSources() is zero.
+// Sampler is the texture unit of TEX* (0 otherwise). Line is the source line
+// (0 when unknown); it is kept in the binary form as debug information.
+type Instr struct {
+	Op      Opcode
+	Sat     bool
+	Dst     Dst
+	Src     [MaxSources]Src
+	Sampler int
+	Line    int
+}
+
+// Interpolation is the interpolation mode of a pixel-shader input. The values
+// match functional/raster's InterpMode (Perspective, NoPerspective, Flat).
+type Interpolation uint8
+
+// The modes.
+const (
+	InterpPerspective Interpolation = iota
+	InterpNoPerspective
+	InterpFlat
+)
+
+func (m Interpolation) String() string {
+	switch m {
+	case InterpPerspective:
+		return "perspective"
+	case InterpNoPerspective:
+		return "noperspective"
+	case InterpFlat:
+		return "flat"
+	}
+	return fmt.Sprintf("Interpolation(%d)", uint8(m))
+}
+
+// System-value semantics of pixel-shader inputs.
+const (
+	SemanticPosition  = "sv_position"    // (X+0.5, Y+0.5, Z, 1/w) of the pixel
+	SemanticFrontFace = "sv_isfrontface" // (1,1,1,1) front facing, (0,0,0,0) back facing
+)
+
+// Vertex attribute semantics of vertex-shader inputs. A mesh that lacks an
+// attribute provides (0,0,0,1) for it; missing trailing components of a
+// present attribute read as 0 for y and z and 1 for w (the input assembler's
+// job).
+var VertexSemantics = []string{"position", "normal", "texcoord", "tangent", "color"}
+
+// InputDecl declares an input register. For pixel shaders Interp and
+// Centroid say how the varying is interpolated (system values ignore them).
+type InputDecl struct {
+	Reg      int
+	Semantic string
+	Interp   Interpolation
+	Centroid bool
+}
+
+// IsSystemValue reports whether the input is a pixel-shader system value.
+func (d InputDecl) IsSystemValue() bool {
+	return d.Semantic == SemanticPosition || d.Semantic == SemanticFrontFace
+}
+
+// OutputDecl declares an output: File is FileOutput (Index = render target
+// for pixel shaders, varying slot for vertex shaders) or FileDepth (oDepth,
+// semantic "depth").
+type OutputDecl struct {
+	File     RegFile
+	Index    int
+	Semantic string
+}
+
+// ConstDecl is a named block of Count constant registers starting at Reg,
+// filled by the driver (the ABI names: mvp, mvp_end, model, normal_matrix,
+// camera_pos, ambient, light_count, lights).
+type ConstDecl struct {
+	Reg   int
+	Name  string
+	Count int
+}
+
+// ParamDecl is a named material parameter in one constant register, with the
+// value used when the material does not set it.
+type ParamDecl struct {
+	Reg     int
+	Name    string
+	Default geom.Vec4
+}
+
+// DefDecl is a literal constant register (`.def`): always Value.
+type DefDecl struct {
+	Reg   int
+	Value geom.Vec4
+}
+
+// SamplerDecl names a texture unit.
+type SamplerDecl struct {
+	Unit int
+	Name string
+}
+
+// Program is an assembled (or decoded) shader. Treat it as immutable once
+// validated: warps share it.
+type Program struct {
+	Stage    Stage
+	Name     string
+	Code     []Instr
+	Inputs   []InputDecl
+	Outputs  []OutputDecl
+	Consts   []ConstDecl
+	Params   []ParamDecl
+	Defs     []DefDecl
+	Samplers []SamplerDecl
+
+	// Built by Validate: the execution form and the register layout.
+	exec   []execInstr
+	layout layout
+}
+
+// layout is the per-lane register layout of a program in a warp: slots
+// [0,temps) temps, then inputs, outputs and one slot for oDepth.
+type layout struct {
+	temps, inputs, outputs int
+	consts                 int
+	valid                  bool
+}
+
+func (l layout) slots() int      { return l.temps + l.inputs + l.outputs + 1 }
+func (l layout) inputBase() int  { return l.temps }
+func (l layout) outputBase() int { return l.temps + l.inputs }
+func (l layout) depthSlot() int  { return l.temps + l.inputs + l.outputs }
+
+// ConstBlock returns the named constant block.
+func (p *Program) ConstBlock(name string) (ConstDecl, bool) {
+	for _, c := range p.Consts {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return ConstDecl{}, false
+}
+
+// Param returns the named material parameter.
+func (p *Program) Param(name string) (ParamDecl, bool) {
+	for _, c := range p.Params {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return ParamDecl{}, false
+}
+
+// SamplerUnit returns the texture unit of the named sampler.
+func (p *Program) SamplerUnit(name string) (int, bool) {
+	for _, s := range p.Samplers {
+		if s.Name == name {
+			return s.Unit, true
+		}
+	}
+	return 0, false
+}
+
+// Input returns the input declared with the semantic.
+func (p *Program) Input(semantic string) (InputDecl, bool) {
+	for _, d := range p.Inputs {
+		if d.Semantic == semantic {
+			return d, true
+		}
+	}
+	return InputDecl{}, false
+}
+
+// Output returns the output declared with the semantic.
+func (p *Program) Output(semantic string) (OutputDecl, bool) {
+	for _, d := range p.Outputs {
+		if d.Semantic == semantic {
+			return d, true
+		}
+	}
+	return OutputDecl{}, false
+}
+
+// NumConstants returns the size of the constant buffer the program needs:
+// one past the highest constant register declared or referenced.
+func (p *Program) NumConstants() int {
+	n := 0
+	for _, c := range p.Consts {
+		n = max(n, c.Reg+c.Count)
+	}
+	for _, c := range p.Params {
+		n = max(n, c.Reg+1)
+	}
+	for _, c := range p.Defs {
+		n = max(n, c.Reg+1)
+	}
+	for i := range p.Code {
+		in := &p.Code[i]
+		for s := 0; s < in.Op.NumSources(); s++ {
+			if in.Src[s].File == FileConst {
+				n = max(n, in.Src[s].Index+1)
+			}
+		}
+	}
+	return n
+}
+
+// InitConstants returns buf resized to NumConstants registers, zeroed, with
+// every .param at its default and every .def at its value. The driver then
+// writes the named blocks and the material's parameters over it.
+func (p *Program) InitConstants(buf []geom.Vec4) []geom.Vec4 {
+	n := p.NumConstants()
+	if cap(buf) < n {
+		buf = make([]geom.Vec4, n)
+	}
+	buf = buf[:n]
+	clear(buf)
+	for _, c := range p.Params {
+		if c.Reg >= 0 && c.Reg < n {
+			buf[c.Reg] = c.Default
+		}
+	}
+	for _, c := range p.Defs {
+		if c.Reg >= 0 && c.Reg < n {
+			buf[c.Reg] = c.Value
+		}
+	}
+	return buf
+}
