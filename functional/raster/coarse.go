@@ -1,0 +1,153 @@
+package raster
+
+// TileClass is the coarse rasterizer's verdict on a tile.
+type TileClass uint8
+
+const (
+	// TileOutside: no sample of the tile is covered (inside the triangle and BBox).
+	TileOutside TileClass = iota
+	// TilePartial: some samples may be covered; the fine rasterizer decides.
+	TilePartial
+	// TileInside: every sample of every pixel of the tile is covered, and the
+	// whole tile lies inside BBox (so inside Config.Bounds).
+	TileInside
+)
+
+// String returns the class name.
+func (c TileClass) String() string {
+	switch c {
+	case TileOutside:
+		return "outside"
+	case TilePartial:
+		return "partial"
+	case TileInside:
+		return "inside"
+	}
+	return "TileClass(?)"
+}
+
+// TilePos is a tile in tile coordinates (pixel x = X*TileSize) with its class.
+type TilePos struct {
+	X, Y  int
+	Class TileClass
+}
+
+// TileRange returns the tiles that overlap BBox, half-open: [tx0, tx1) x [ty0, ty1).
+func (t *Triangle) TileRange(cfg *Config) (tx0, ty0, tx1, ty1 int) {
+	if t.samples == 0 || t.BBox.Empty() {
+		return 0, 0, 0, 0
+	}
+	sh := cfg.tileShift()
+	return t.BBox.X0 >> sh, t.BBox.Y0 >> sh, ((t.BBox.X1 - 1) >> sh) + 1, ((t.BBox.Y1 - 1) >> sh) + 1
+}
+
+// TestTile classifies tile (tx, ty). Each edge is evaluated over the samples of
+// the tile's pixels that lie in BBox: the maximum of a linear function over that
+// set is at the corner pixel selected by the signs of A and B plus the largest
+// sample offset, the minimum likewise. The tile is outside when an edge's maximum
+// is negative, inside when every edge's minimum is non-negative and the tile lies
+// wholly in BBox. Both verdicts are exact for the sample set; a partial tile may
+// still have no covered sample (no edge alone excludes it).
+func (t *Triangle) TestTile(cfg *Config, tx, ty int) TileClass {
+	tx0, ty0, tx1, ty1 := t.TileRange(cfg)
+	if tx < tx0 || tx >= tx1 || ty < ty0 || ty >= ty1 {
+		return TileOutside
+	}
+	size := 1 << cfg.tileShift()
+	tile := Rect{X0: tx * size, Y0: ty * size, X1: tx*size + size, Y1: ty*size + size}
+	r := tile.Intersect(t.BBox)
+	if r.Empty() {
+		return TileOutside
+	}
+	inside := r == tile
+	w, h := int64(r.X1-r.X0-1), int64(r.Y1-r.Y0-1)
+	for k := range t.edge {
+		e := &t.edge[k]
+		v := e.c + e.a*int64(r.X0)*256 + e.b*int64(r.Y0)*256
+		sx, sy := e.stepX*w, e.stepY*h
+		if v+max(0, sx)+max(0, sy)+e.so[0] < 0 {
+			return TileOutside
+		}
+		if v+min(0, sx)+min(0, sy)+e.so[t.samples-1] < 0 {
+			inside = false
+		}
+	}
+	if inside {
+		return TileInside
+	}
+	return TilePartial
+}
+
+// Tiles appends the tiles of the triangle's tile range that are not
+// TileOutside, in cfg.TileOrder (Morton order relative to the range's first tile).
+func (t *Triangle) Tiles(cfg *Config, out []TilePos) []TilePos {
+	tx0, ty0, tx1, ty1 := t.TileRange(cfg)
+	if tx0 >= tx1 || ty0 >= ty1 {
+		return out
+	}
+	if cfg.TileOrder == ZOrder {
+		var m mortonWalk
+		m.init(0, 0, tx1-tx0, ty1-ty0)
+		for {
+			i, j, ok := m.next()
+			if !ok {
+				return out
+			}
+			if c := t.TestTile(cfg, tx0+i, ty0+j); c != TileOutside {
+				out = append(out, TilePos{X: tx0 + i, Y: ty0 + j, Class: c})
+			}
+		}
+	}
+	for ty := ty0; ty < ty1; ty++ {
+		for tx := tx0; tx < tx1; tx++ {
+			if c := t.TestTile(cfg, tx, ty); c != TileOutside {
+				out = append(out, TilePos{X: tx, Y: ty, Class: c})
+			}
+		}
+	}
+	return out
+}
+
+// mortonWalk enumerates the cells of the rectangle [x0, x1) x [y0, y1) of a
+// grid in Morton order (x in the low bit) by a depth-first walk of the quadtree
+// over the enclosing power-of-two square at the origin, skipping subtrees outside
+// the rectangle, so its cost is proportional to the visited cells (plus the
+// perimeter times the depth), whatever the aspect ratio. It does not allocate.
+// Coordinates must be in [0, 2^31).
+type mortonWalk struct {
+	x0, y0, x1, y1 int32
+	n              int
+	stack          [3*32 + 1]mortonNode
+}
+
+type mortonNode struct{ x, y, size int32 }
+
+func (m *mortonWalk) init(x0, y0, x1, y1 int) {
+	size := int32(1)
+	for size < 1<<30 && (int(size) < x1 || int(size) < y1) {
+		size <<= 1
+	}
+	m.x0, m.y0, m.x1, m.y1 = int32(x0), int32(y0), int32(x1), int32(y1)
+	m.stack[0] = mortonNode{0, 0, size}
+	m.n = 1
+}
+
+func (m *mortonWalk) next() (x, y int, ok bool) {
+	for m.n > 0 {
+		m.n--
+		nd := m.stack[m.n]
+		if nd.x >= m.x1 || nd.y >= m.y1 || nd.x+nd.size <= m.x0 || nd.y+nd.size <= m.y0 {
+			continue
+		}
+		if nd.size == 1 {
+			return int(nd.x), int(nd.y), true
+		}
+		h := nd.size >> 1
+		m.stack[m.n] = mortonNode{nd.x + h, nd.y + h, h}
+		m.stack[m.n+1] = mortonNode{nd.x, nd.y + h, h}
+		m.stack[m.n+2] = mortonNode{nd.x + h, nd.y, h}
+		m.stack[m.n+3] = mortonNode{nd.x, nd.y, h}
+		m.n += 4
+	}
+	return 0, 0, false
+}

@@ -1,0 +1,47 @@
+// Package raster is gfxsim's triangle setup and rasterizer: integer edge
+// equations with the D3D top-left fill rule, a coarse rasterizer that
+// classifies screen tiles, a fine rasterizer that produces 2x2 pixel quads with
+// per-sample coverage masks (MSAA), the scissor/bounds mask, depth planes,
+// barycentrics and attribute interpolation (perspective, noperspective, flat,
+// centroid) and helper-pixel masks. It follows the Pineda-style hardware
+// rasterizer of part 6 of Giesen's "A trip through the Graphics Pipeline 2011"
+// and the interpolation rules of its parts 7 and 8. The reference renderer and
+// the timed rasterizer call the same functions.
+//
+// # Conventions
+//
+// Positions are snapped integers in 1/256 pixel (geom.ScreenVertex). Pixel
+// (px, py) covers [px, px+1) x [py, py+1); sample s of the pixel sits at
+// (px*256 + 128 + 16*dx, py*256 + 128 + 16*dy) where (dx, dy) are the pattern's
+// offsets from the centre in 1/16 pixel (D3D standard patterns, StandardPattern).
+//
+// Setup builds, for the edge opposite each vertex k, E_k(x, y) = A*x + B*y + C
+// in int64, oriented so that the inside is positive whatever the winding. The
+// fill rule is a -1 bias in C on edges that are neither top (horizontal, inside
+// below) nor left (inside to the right), so a sample on a shared edge belongs to
+// exactly one of the two triangles; a sample is covered when all three E >= 0.
+// With coordinates within geom.SnapLimit (2^29 units; guard-band clipping keeps
+// them below 2^22) every product fits in int64 with room to spare.
+//
+// The coarse rasterizer works on TileSize x TileSize pixel tiles (a power of two,
+// default 8), which are quad aligned. TestTile evaluates each edge at the corner
+// of the tile that maximises it (and minimises it), over the actual sample
+// positions, which makes TileOutside and TileInside exact. Tiles walks the
+// bounding box's tiles; TileQuads produces a tile's quads with non-zero coverage.
+// Coverage bit pixel*Samples + sample, pixel = (x&1) + 2*(y&1).
+//
+// Traversal orders (Config.TileOrder, Config.QuadOrder): RowMajor, or ZOrder
+// (Morton, x in the low bit) over tile coordinates relative to the bounding
+// box's first tile, and over quad coordinates relative to the tile's first quad.
+//
+// Depth is a screen-space linear plane through the snapped vertices (in float32,
+// relative to vertex 0), evaluated at each sample and clamped to the viewport's
+// [MinZ, MaxZ] (Config). Barycentrics are screen-linear from the same float
+// planes, or perspective-correct by weighting with 1/w. Attributes are
+// interpolated at the pixel centre, or with the centroid flag at the covered
+// sample closest to the centre when the pixel is only partly covered. Flat
+// attributes take vertex 0's value (the API triangle's leading vertex).
+//
+// Everything is deterministic and does not allocate per tile, quad or sample:
+// callers pass the output slices and reuse them.
+package raster

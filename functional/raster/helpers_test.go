@@ -1,0 +1,74 @@
+package raster
+
+import (
+	"testing"
+
+	"github.com/gfxsim/gfxsim/functional/geom"
+)
+
+// pv makes a screen vertex from a position in pixels (exact multiples of 1/256).
+func pv(x, y float64) geom.ScreenVertex {
+	return geom.ScreenVertex{X: int32(x * 256), Y: int32(y * 256), Z: 0.5, InvW: 1}
+}
+
+// uv makes a screen vertex from a position in 1/256 pixel units.
+func uv(x, y int32) geom.ScreenVertex { return geom.ScreenVertex{X: x, Y: y, Z: 0.5, InvW: 1} }
+
+func mustConfig(t testing.TB, samples int, bounds Rect) Config {
+	t.Helper()
+	c, err := NewConfig(samples, bounds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// sampleGrid counts, per sample of the pixels of b, how many triangles cover it.
+type sampleGrid struct {
+	b Rect
+	n int
+	c []uint8
+}
+
+func newGrid(b Rect, n int) *sampleGrid {
+	return &sampleGrid{b: b, n: n, c: make([]uint8, (b.X1-b.X0)*(b.Y1-b.Y0)*n)}
+}
+
+func (g *sampleGrid) at(px, py, s int) *uint8 {
+	return &g.c[((py-g.b.Y0)*(g.b.X1-g.b.X0)+(px-g.b.X0))*g.n+s]
+}
+
+// rasterize runs the coarse and fine rasterizers over the whole triangle and
+// adds its coverage to g, checking the structural rules of the output.
+func (g *sampleGrid) rasterize(t testing.TB, tri *Triangle, cfg *Config) {
+	t.Helper()
+	var tiles []TilePos
+	var quads []Quad
+	tiles = tri.Tiles(cfg, tiles)
+	size := cfg.TileSize
+	if size == 0 {
+		size = DefaultTileSize
+	}
+	for _, tp := range tiles {
+		quads = tri.TileQuads(cfg, tp.X, tp.Y, quads[:0])
+		for _, q := range quads {
+			if q.X&1 != 0 || q.Y&1 != 0 || q.Coverage == 0 {
+				t.Fatalf("bad quad %+v", q)
+			}
+			if int(q.X) < tp.X*size || int(q.X) >= (tp.X+1)*size || int(q.Y) < tp.Y*size || int(q.Y) >= (tp.Y+1)*size {
+				t.Fatalf("quad %+v outside tile %+v", q, tp)
+			}
+			for b := 0; b < 4*cfg.Samples.Count; b++ {
+				if q.Coverage>>uint(b)&1 == 0 {
+					continue
+				}
+				p, s := b/cfg.Samples.Count, b%cfg.Samples.Count
+				px, py := int(q.X)+p&1, int(q.Y)+p>>1
+				if !cfg.Bounds.Contains(px, py) || !g.b.Contains(px, py) {
+					t.Fatalf("covered pixel (%d,%d) outside bounds %+v / grid %+v", px, py, cfg.Bounds, g.b)
+				}
+				*g.at(px, py, s)++
+			}
+		}
+	}
+}
