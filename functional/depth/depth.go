@@ -340,18 +340,14 @@ func (s *State) stencilWrite(op StencilOp, stored uint8) uint8 {
 }
 
 // EarlyZAllowed reports whether the depth/stencil test of a draw may run before the
-// pixel shader (early Z) with the same results as after it (late Z). The rule: a
-// shader that writes depth always needs late Z; a shader that may discard needs late
-// Z unless the state writes neither depth nor stencil (then only the test runs, and
-// a test has no side effect to undo). A nil state is treated as writing.
+// pixel shader (early Z). The rule: only when the shader neither discards nor writes
+// depth. A depth-writing shader leaves early Z nothing to test; a discarding shader
+// could kill samples whose depth or stencil early Z already wrote. The state is
+// accepted for state-dependent refinements (Giesen, part 7, notes that a discarding
+// shader could still be tested early when nothing is written) but the current rule
+// does not use it, so every caller makes the same choice; s may be nil.
 func EarlyZAllowed(discards, writesDepth bool, s *State) bool {
-	if writesDepth {
-		return false
-	}
-	if !discards {
-		return true
-	}
-	return s != nil && !s.WritesDepth() && !s.WritesStencil()
+	return !discards && !writesDepth
 }
 
 // equalName compares s with a canonical name, ignoring case, '_' and '-'.

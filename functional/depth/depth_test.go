@@ -261,12 +261,6 @@ func TestEarlyZAllowed(t *testing.T) {
 	def := DefaultState()
 	noWrite := def
 	noWrite.DepthWrite = false
-	stencilKeep := noWrite
-	stencilKeep.StencilEnable = true // all ops Keep: no stencil writes
-	stencilWrite := stencilKeep
-	stencilWrite.Front.Pass = Replace
-	stencilMasked := stencilWrite
-	stencilMasked.WriteMask = 0
 	tests := []struct {
 		name              string
 		discards, writesZ bool
@@ -275,18 +269,46 @@ func TestEarlyZAllowed(t *testing.T) {
 	}{
 		{"plain shader", false, false, &def, true},
 		{"writes depth", false, true, &def, false},
-		{"writes depth no state writes", false, true, &noWrite, false},
-		{"discard with depth write", true, false, &def, false},
-		{"discard, no writes", true, false, &noWrite, true},
-		{"discard, stencil keep", true, false, &stencilKeep, true},
-		{"discard, stencil writes", true, false, &stencilWrite, false},
-		{"discard, stencil write mask 0", true, false, &stencilMasked, true},
-		{"discard, nil state", true, false, nil, false},
+		{"writes depth, state writes nothing", false, true, &noWrite, false},
+		{"discards", true, false, &def, false},
+		{"discards, state writes nothing", true, false, &noWrite, false},
+		{"discards and writes depth", true, true, &def, false},
 		{"plain, nil state", false, false, nil, true},
 	}
 	for _, tc := range tests {
 		if got := EarlyZAllowed(tc.discards, tc.writesZ, tc.s); got != tc.want {
 			t.Errorf("%s: got %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestWrites(t *testing.T) {
+	def := DefaultState()
+	stencilKeep := def
+	stencilKeep.StencilEnable = true // all ops Keep
+	stencilWrite := stencilKeep
+	stencilWrite.Back.DepthFail = Zero
+	stencilMasked := stencilWrite
+	stencilMasked.WriteMask = 0
+	noDepth := def
+	noDepth.DepthEnable = false
+	tests := []struct {
+		name           string
+		s              State
+		depth, stencil bool
+	}{
+		{"default", def, true, false},
+		{"stencil keep", stencilKeep, true, false},
+		{"stencil writes", stencilWrite, true, true},
+		{"stencil write mask 0", stencilMasked, true, false},
+		{"depth test off", noDepth, false, false},
+	}
+	for _, tc := range tests {
+		if got := tc.s.WritesDepth(); got != tc.depth {
+			t.Errorf("%s: WritesDepth %v", tc.name, got)
+		}
+		if got := tc.s.WritesStencil(); got != tc.stencil {
+			t.Errorf("%s: WritesStencil %v", tc.name, got)
 		}
 	}
 }

@@ -47,9 +47,11 @@
 //
 // # Early Z
 //
-// EarlyZAllowed states when the test may run before the pixel shader with results
-// identical to running it after: never when the shader writes depth (there is no
-// depth to test yet); when the shader may discard, only when the state can write
-// neither depth nor stencil (Giesen, part 7: the test itself may run early, the
-// writes may not).
+// EarlyZAllowed states when the test may run before the pixel shader: only when the
+// shader neither discards nor writes depth (there is no depth to test before a
+// depth-writing shader runs, and a discarding shader could kill samples whose depth
+// or stencil early Z already wrote). Otherwise the test runs after shading (late Z).
+// The rule is deliberately the simple one of docs/design-functional.md; Giesen
+// (part 7) notes that a discarding shader could still be tested early when the state
+// writes nothing, a refinement State.WritesDepth and WritesStencil make easy to add.
 package depth
