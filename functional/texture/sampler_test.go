@@ -403,3 +403,20 @@ func BenchmarkTrilinear(b *testing.B) {
 	}
 	_ = c
 }
+
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"point", "Bi-Linear", "wrap", "CLAMP", "tiled", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if v, err := ParseFilter(s); err == nil && (!v.Valid() || !equalName(s, v.String())) {
+			t.Errorf("%q -> %v", s, v)
+		}
+		if v, err := ParseAddressMode(s); err == nil && (!v.Valid() || !equalName(s, v.String())) {
+			t.Errorf("%q -> %v", s, v)
+		}
+		if v, err := ParseLayout(s); err == nil && (!v.Valid() || !equalName(s, v.String())) {
+			t.Errorf("%q -> %v", s, v)
+		}
+	})
+}
