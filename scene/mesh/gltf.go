@@ -1,0 +1,813 @@
+package mesh
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/scene/teximage"
+	"github.com/qmuntal/gltf"
+)
+
+// maxIndices bounds the index count of one glTF primitive.
+const maxIndices = 3 * MaxVertices
+
+// LoadGLTF reads a glTF 2.0 file (.gltf JSON with external or data-URI
+// buffers and images, or binary .glb); external files are resolved relative to
+// the file's directory.
+func LoadGLTF(path string, opt LoadOptions) (*Model, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Dir(path)
+	read := func(uri string) ([]byte, error) {
+		p := filepath.FromSlash(uri)
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		return os.ReadFile(p)
+	}
+	return DecodeGLTF(path, data, read, opt)
+}
+
+// DecodeGLTF decodes glTF 2.0 data (JSON or GLB). name labels errors and names
+// the model; readFile reads external buffers and images by URI (nil: external
+// files are an error).
+//
+// What is loaded: the default scene (or scene 0, or, without scenes, every root
+// node), walking the node hierarchy and applying each node's world transform
+// (matrix, or translation * rotation * scale) to its meshes; every primitive in
+// TRIANGLES, TRIANGLE_STRIP or TRIANGLE_FAN mode becomes one Part (POINTS and
+// LINES primitives are skipped); attributes POSITION (required), NORMAL,
+// TEXCOORD_0, TANGENT and COLOR_0, indexed or not, any component type the
+// specification allows (normalised integers are converted), sparse accessors
+// included. Missing normals are replaced by flat normals (each triangle gets
+// its own vertices), as the specification requires; missing tangents are
+// generated with Mesh.GenerateTangents (Lengyel's method, not MikkTSpace) when
+// there are texture coordinates. Materials: baseColorFactor and
+// baseColorTexture, normalTexture, alphaMode (MASK -> AlphaCutoff, BLEND ->
+// Blend), doubleSided; images PNG or JPEG, from files, data URIs or buffer
+// views; sampler wrap CLAMP_TO_EDGE -> clamp, REPEAT and MIRRORED_REPEAT ->
+// wrap. Skins, morph targets, animations, cameras and other material
+// properties are ignored.
+func DecodeGLTF(name string, data []byte, readFile func(uri string) ([]byte, error), opt LoadOptions) (model *Model, err error) {
+	defer func() {
+		// The JSON decoding is the gltf library's; do not let a bug there
+		// panic through to the user.
+		if r := recover(); r != nil {
+			model, err = nil, fmt.Errorf("%s: gltf: malformed file (%v)", name, r)
+		}
+	}()
+	doc := new(gltf.Document)
+	dec := gltf.NewDecoderFS(bytes.NewReader(data), readFS(readFile))
+	if err := dec.Decode(doc); err != nil {
+		var se *json.SyntaxError
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &se):
+			return nil, fmt.Errorf("%s: byte %d: gltf: %v", name, se.Offset, err)
+		case errors.As(err, &te):
+			return nil, fmt.Errorf("%s: byte %d: gltf: field %s: %v", name, te.Offset, te.Field, err)
+		}
+		return nil, fmt.Errorf("%s: gltf: %v", name, err)
+	}
+	l := &gltfLoader{name: name, doc: doc, opt: opt, readFile: readFile,
+		model:  &Model{Name: modelName(name)},
+		matMap: map[int]int{}, texMap: map[int]*Texture{}, imgMap: map[int]*teximage.Image{}}
+	if err := l.load(); err != nil {
+		return nil, err
+	}
+	return l.model, nil
+}
+
+// readFS adapts a read function to the fs.ReadFileFS the gltf decoder uses.
+type readFS func(string) ([]byte, error)
+
+func (f readFS) Open(name string) (fs.File, error) {
+	return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+}
+
+func (f readFS) ReadFile(name string) ([]byte, error) {
+	if f == nil {
+		return nil, fmt.Errorf("%s: external files are not available", name)
+	}
+	return f(name)
+}
+
+type gltfLoader struct {
+	name     string
+	doc      *gltf.Document
+	opt      LoadOptions
+	readFile func(string) ([]byte, error)
+	model    *Model
+	matMap   map[int]int // glTF material -> Model.Materials index
+	texMap   map[int]*Texture
+	imgMap   map[int]*teximage.Image
+}
+
+func (l *gltfLoader) errf(format string, a ...any) error {
+	return fmt.Errorf("%s: %s", l.name, fmt.Sprintf(format, a...))
+}
+
+type mat64 [4][4]float64
+
+func (a mat64) mul(b mat64) mat64 {
+	var r mat64
+	for i := 0; i < 4; i++ {
+		for j := 0; j < 4; j++ {
+			r[i][j] = a[i][0]*b[0][j] + a[i][1]*b[1][j] + a[i][2]*b[2][j] + a[i][3]*b[3][j]
+		}
+	}
+	return r
+}
+
+var ident64 = mat64{{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}}
+
+// localMatrix returns a node's transform relative to its parent.
+func localMatrix(n *gltf.Node) (mat64, error) {
+	if n.Matrix != gltf.DefaultMatrix && n.Matrix != [16]float64{} {
+		var m mat64
+		for c := 0; c < 4; c++ {
+			for r := 0; r < 4; r++ {
+				m[r][c] = n.Matrix[c*4+r] // column-major
+			}
+		}
+		return m, checkFinite64(n.Matrix[:]...)
+	}
+	t, q, s := n.TranslationOrDefault(), n.RotationOrDefault(), n.ScaleOrDefault()
+	if err := checkFinite64(append(append(t[:], q[:]...), s[:]...)...); err != nil {
+		return mat64{}, err
+	}
+	ql := math.Sqrt(q[0]*q[0] + q[1]*q[1] + q[2]*q[2] + q[3]*q[3])
+	if ql == 0 {
+		return mat64{}, fmt.Errorf("zero rotation quaternion")
+	}
+	x, y, z, w := q[0]/ql, q[1]/ql, q[2]/ql, q[3]/ql
+	r := mat64{
+		{1 - 2*(y*y+z*z), 2 * (x*y - z*w), 2 * (x*z + y*w), 0},
+		{2 * (x*y + z*w), 1 - 2*(x*x+z*z), 2 * (y*z - x*w), 0},
+		{2 * (x*z - y*w), 2 * (y*z + x*w), 1 - 2*(x*x+y*y), 0},
+		{0, 0, 0, 1},
+	}
+	ts := mat64{{1, 0, 0, t[0]}, {0, 1, 0, t[1]}, {0, 0, 1, t[2]}, {0, 0, 0, 1}}
+	sc := mat64{{s[0], 0, 0, 0}, {0, s[1], 0, 0}, {0, 0, s[2], 0}, {0, 0, 0, 1}}
+	return ts.mul(r).mul(sc), nil
+}
+
+func checkFinite64(vs ...float64) error {
+	for _, v := range vs {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("value %v is not finite", v)
+		}
+	}
+	return nil
+}
+
+func (l *gltfLoader) load() error {
+	doc := l.doc
+	var roots []int
+	switch {
+	case doc.Scene != nil || len(doc.Scenes) > 0:
+		si := 0
+		if doc.Scene != nil {
+			si = *doc.Scene
+		}
+		if si < 0 || si >= len(doc.Scenes) || doc.Scenes[si] == nil {
+			return l.errf("scene %d does not exist (%d scenes)", si, len(doc.Scenes))
+		}
+		roots = doc.Scenes[si].Nodes
+	default:
+		child := make([]bool, len(doc.Nodes))
+		for _, n := range doc.Nodes {
+			if n == nil {
+				continue
+			}
+			for _, c := range n.Children {
+				if c >= 0 && c < len(child) {
+					child[c] = true
+				}
+			}
+		}
+		for i := range doc.Nodes {
+			if !child[i] {
+				roots = append(roots, i)
+			}
+		}
+	}
+	onPath := make([]bool, len(doc.Nodes))
+	var walk func(i int, parent mat64, depth int) error
+	walk = func(i int, parent mat64, depth int) error {
+		if i < 0 || i >= len(doc.Nodes) || doc.Nodes[i] == nil {
+			return l.errf("node %d does not exist (%d nodes)", i, len(doc.Nodes))
+		}
+		if onPath[i] {
+			return l.errf("nodes[%d]: cycle in the node hierarchy", i)
+		}
+		if depth > 64 {
+			return l.errf("nodes[%d]: hierarchy deeper than 64 levels", i)
+		}
+		n := doc.Nodes[i]
+		local, err := localMatrix(n)
+		if err != nil {
+			return l.errf("nodes[%d]: %v", i, err)
+		}
+		world := parent.mul(local)
+		if n.Mesh != nil {
+			if err := l.addMesh(*n.Mesh, world); err != nil {
+				return err
+			}
+		}
+		onPath[i] = true
+		for _, c := range n.Children {
+			if err := walk(c, world, depth+1); err != nil {
+				return err
+			}
+		}
+		onPath[i] = false
+		return nil
+	}
+	for _, r := range roots {
+		if err := walk(r, ident64, 0); err != nil {
+			return err
+		}
+	}
+	if len(l.model.Parts) == 0 {
+		return l.errf("no triangles in the scene")
+	}
+	if len(l.model.Parts) == 1 {
+		l.model.Parts[0].Mesh.Name = l.model.Name
+	}
+	return nil
+}
+
+func (l *gltfLoader) addMesh(mi int, world mat64) error {
+	doc := l.doc
+	if mi < 0 || mi >= len(doc.Meshes) || doc.Meshes[mi] == nil {
+		return l.errf("mesh %d does not exist (%d meshes)", mi, len(doc.Meshes))
+	}
+	gm := doc.Meshes[mi]
+	var xf geom.Mat4
+	for r := 0; r < 4; r++ {
+		for c := 0; c < 4; c++ {
+			xf[r][c] = float32(world[r][c])
+		}
+	}
+	for pi, prim := range gm.Primitives {
+		if prim == nil {
+			return l.errf("meshes[%d].primitives[%d]: null primitive", mi, pi)
+		}
+		switch prim.Mode {
+		case gltf.PrimitiveTriangles, gltf.PrimitiveTriangleStrip, gltf.PrimitiveTriangleFan:
+		default:
+			continue // points and lines
+		}
+		field := fmt.Sprintf("meshes[%d].primitives[%d]", mi, pi)
+		m, err := l.primitive(prim, field)
+		if err != nil {
+			return err
+		}
+		m.Transform(xf)
+		if err := m.Validate(); err != nil {
+			return l.errf("%s: %v", field, err)
+		}
+		m.Name = fmt.Sprintf("%s/%s[%d]", l.model.Name, meshName(gm, mi), pi)
+		part := Part{Mesh: m, Material: -1}
+		if prim.Material != nil && !l.opt.SkipMaterials {
+			part.Material, err = l.material(*prim.Material)
+			if err != nil {
+				return err
+			}
+		}
+		l.model.Parts = append(l.model.Parts, part)
+	}
+	return nil
+}
+
+func meshName(m *gltf.Mesh, i int) string {
+	if m.Name != "" {
+		return m.Name
+	}
+	return fmt.Sprintf("mesh%d", i)
+}
+
+func (l *gltfLoader) primitive(prim *gltf.Primitive, field string) (*Mesh, error) {
+	pi, ok := prim.Attributes[gltf.POSITION]
+	if !ok {
+		return nil, l.errf("%s: no POSITION attribute", field)
+	}
+	posv, n, err := l.readVec(pi, 3, 3, MaxVertices, field+".attributes.POSITION")
+	if err != nil {
+		return nil, err
+	}
+	m := &Mesh{Positions: make([]geom.Vec3, n)}
+	for i := range m.Positions {
+		m.Positions[i] = geom.Vec3{posv[3*i], posv[3*i+1], posv[3*i+2]}
+	}
+	attr := func(key string, minC, maxC int) ([]float32, int, error) {
+		ai, ok := prim.Attributes[key]
+		if !ok {
+			return nil, 0, nil
+		}
+		if ai >= 0 && ai < len(l.doc.Accessors) && l.doc.Accessors[ai] != nil && l.doc.Accessors[ai].Count != n {
+			return nil, 0, l.errf("%s.attributes.%s: accessors[%d] has %d elements, POSITION has %d", field, key, ai, l.doc.Accessors[ai].Count, n)
+		}
+		v, cnt, err := l.readVec(ai, minC, maxC, n, field+".attributes."+key)
+		if err != nil {
+			return nil, 0, err
+		}
+		return v, len(v) / max(1, cnt), nil
+	}
+	nv, _, err := attr(gltf.NORMAL, 3, 3)
+	if err != nil {
+		return nil, err
+	}
+	if nv != nil {
+		m.Normals = make([]geom.Vec3, n)
+		for i := range m.Normals {
+			m.Normals[i] = unit(geom.Vec3{nv[3*i], nv[3*i+1], nv[3*i+2]}, geom.Vec3{0, 1, 0})
+		}
+	}
+	uv, _, err := attr(gltf.TEXCOORD_0, 2, 2)
+	if err != nil {
+		return nil, err
+	}
+	if uv != nil {
+		m.TexCoords = make([]geom.Vec2, n)
+		for i := range m.TexCoords {
+			m.TexCoords[i] = geom.Vec2{uv[2*i], uv[2*i+1]}
+		}
+	}
+	tv, _, err := attr(gltf.TANGENT, 4, 4)
+	if err != nil {
+		return nil, err
+	}
+	if tv != nil {
+		m.Tangents = make([]geom.Vec4, n)
+		for i := range m.Tangents {
+			w := float32(1)
+			if tv[4*i+3] < 0 {
+				w = -1
+			}
+			m.Tangents[i] = unit(geom.Vec3{tv[4*i], tv[4*i+1], tv[4*i+2]}, geom.Vec3{1, 0, 0}).Vec4(w)
+		}
+	}
+	cv, cc, err := attr(gltf.COLOR_0, 3, 4)
+	if err != nil {
+		return nil, err
+	}
+	if cv != nil {
+		m.Colors = make([]geom.Vec4, n)
+		for i := range m.Colors {
+			c := geom.Vec4{cv[cc*i], cv[cc*i+1], cv[cc*i+2], 1}
+			if cc == 4 {
+				c[3] = cv[4*i+3]
+			}
+			m.Colors[i] = c
+		}
+	}
+	// Indices, then the primitive mode.
+	var idx []uint32
+	if prim.Indices != nil {
+		idx, err = l.readIndices(*prim.Indices, n, field+".indices")
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		idx = make([]uint32, n)
+		for i := range idx {
+			idx[i] = uint32(i)
+		}
+	}
+	switch prim.Mode {
+	case gltf.PrimitiveTriangles:
+		if len(idx)%3 != 0 {
+			return nil, l.errf("%s: %d indices is not a whole number of triangles", field, len(idx))
+		}
+		m.Indices = idx
+	case gltf.PrimitiveTriangleStrip:
+		for i := 0; i+2 < len(idx); i++ {
+			if i%2 == 0 {
+				m.Indices = append(m.Indices, idx[i], idx[i+1], idx[i+2])
+			} else {
+				m.Indices = append(m.Indices, idx[i], idx[i+2], idx[i+1])
+			}
+		}
+	case gltf.PrimitiveTriangleFan:
+		for i := 1; i+1 < len(idx); i++ {
+			m.Indices = append(m.Indices, idx[i], idx[i+1], idx[0])
+		}
+	}
+	if m.Normals == nil {
+		m = flatShaded(m)
+	}
+	if m.TexCoords != nil && m.Tangents == nil {
+		m.GenerateTangents()
+	}
+	return m, nil
+}
+
+// flatShaded gives every triangle its own three vertices with the triangle's
+// normal (glTF's rule for primitives without normals).
+func flatShaded(m *Mesh) *Mesh {
+	out := &Mesh{}
+	for t := 0; t+2 < len(m.Indices); t += 3 {
+		a, b, c := m.Indices[t], m.Indices[t+1], m.Indices[t+2]
+		p0, p1, p2 := m.Positions[a], m.Positions[b], m.Positions[c]
+		n := unit(p1.Sub(p0).Cross(p2.Sub(p0)), geom.Vec3{0, 1, 0})
+		for _, v := range [3]uint32{a, b, c} {
+			out.Indices = append(out.Indices, uint32(len(out.Positions)))
+			out.Positions = append(out.Positions, m.Positions[v])
+			out.Normals = append(out.Normals, n)
+			if m.TexCoords != nil {
+				out.TexCoords = append(out.TexCoords, m.TexCoords[v])
+			}
+			if m.Tangents != nil {
+				out.Tangents = append(out.Tangents, m.Tangents[v])
+			}
+			if m.Colors != nil {
+				out.Colors = append(out.Colors, m.Colors[v])
+			}
+		}
+	}
+	return out
+}
+
+// accessorData is a validated accessor: every byte range it reads has been
+// checked, so value never reads out of bounds.
+type accessorData struct {
+	acc          *gltf.Accessor
+	comps, count int
+	csize, elem  int
+	buf          []byte // nil: no bufferView, the base values are zero
+	stride       int
+	sparse       map[int]int // element -> sparse value index
+	values       []byte      // sparse values
+}
+
+// value returns component c of element i (normalised when the accessor is).
+func (a *accessorData) value(i, c int) float64 {
+	if k, ok := a.sparse[i]; ok {
+		return decodeComponent(a.values[k*a.elem+c*a.csize:], a.acc.ComponentType, a.acc.Normalized)
+	}
+	if a.buf == nil {
+		return 0
+	}
+	return decodeComponent(a.buf[a.acc.ByteOffset+i*a.stride+c*a.csize:], a.acc.ComponentType, a.acc.Normalized)
+}
+
+// accessor validates accessor ai: its type, component type, count (at most
+// maxCount), buffer view ranges, stride and sparse substitution.
+func (l *gltfLoader) accessor(ai, maxCount int, field string) (*accessorData, error) {
+	doc := l.doc
+	if ai < 0 || ai >= len(doc.Accessors) || doc.Accessors[ai] == nil {
+		return nil, l.errf("%s: accessor %d does not exist (%d accessors)", field, ai, len(doc.Accessors))
+	}
+	acc := doc.Accessors[ai]
+	a := &accessorData{acc: acc}
+	at := fmt.Sprintf("accessors[%d]", ai)
+	switch acc.Type {
+	case gltf.AccessorScalar:
+		a.comps = 1
+	case gltf.AccessorVec2:
+		a.comps = 2
+	case gltf.AccessorVec3:
+		a.comps = 3
+	case gltf.AccessorVec4:
+		a.comps = 4
+	default:
+		return nil, l.errf("%s: %s: matrix accessors are not vertex data", field, at)
+	}
+	var ok bool
+	if a.csize, ok = componentSize(acc.ComponentType); !ok {
+		return nil, l.errf("%s: %s: unknown component type %d", field, at, acc.ComponentType)
+	}
+	a.elem = a.csize * a.comps
+	a.count = acc.Count
+	if a.count < 0 || a.count > maxCount {
+		return nil, l.errf("%s: %s: count %d out of range [0, %d]", field, at, a.count, maxCount)
+	}
+	if acc.BufferView != nil {
+		buf, stride, err := l.bufferView(*acc.BufferView, field+": "+at)
+		if err != nil {
+			return nil, err
+		}
+		if stride == 0 {
+			stride = a.elem
+		}
+		if stride < a.elem {
+			return nil, l.errf("%s: %s: byteStride %d smaller than the element size %d", field, at, stride, a.elem)
+		}
+		if acc.ByteOffset < 0 {
+			return nil, l.errf("%s: %s: negative byteOffset %d", field, at, acc.ByteOffset)
+		}
+		if a.count > 0 {
+			end := int64(acc.ByteOffset) + int64(stride)*int64(a.count-1) + int64(a.elem)
+			if end > int64(len(buf)) {
+				return nil, l.errf("%s: %s: bytes [%d, %d) of bufferView %d exceed its %d bytes",
+					field, at, acc.ByteOffset, end, *acc.BufferView, len(buf))
+			}
+		}
+		a.buf, a.stride = buf, stride
+	}
+	if sp := acc.Sparse; sp != nil {
+		if sp.Count < 0 || sp.Count > a.count {
+			return nil, l.errf("%s: %s.sparse: count %d out of range [0, %d]", field, at, sp.Count, a.count)
+		}
+		ibuf, _, err := l.bufferView(sp.Indices.BufferView, field+": "+at+".sparse.indices")
+		if err != nil {
+			return nil, err
+		}
+		it := sp.Indices.ComponentType
+		if it != gltf.ComponentUbyte && it != gltf.ComponentUshort && it != gltf.ComponentUint {
+			return nil, l.errf("%s: %s.sparse.indices: component type must be an unsigned integer", field, at)
+		}
+		isize, _ := componentSize(it)
+		vbuf, _, err := l.bufferView(sp.Values.BufferView, field+": "+at+".sparse.values")
+		if err != nil {
+			return nil, err
+		}
+		if sp.Indices.ByteOffset < 0 || int64(sp.Indices.ByteOffset)+int64(sp.Count)*int64(isize) > int64(len(ibuf)) {
+			return nil, l.errf("%s: %s.sparse.indices: %d indices at byte %d exceed the bufferView's %d bytes", field, at, sp.Count, sp.Indices.ByteOffset, len(ibuf))
+		}
+		if sp.Values.ByteOffset < 0 || int64(sp.Values.ByteOffset)+int64(sp.Count)*int64(a.elem) > int64(len(vbuf)) {
+			return nil, l.errf("%s: %s.sparse.values: %d values at byte %d exceed the bufferView's %d bytes", field, at, sp.Count, sp.Values.ByteOffset, len(vbuf))
+		}
+		a.sparse = make(map[int]int, sp.Count)
+		a.values = vbuf[sp.Values.ByteOffset:]
+		for k := 0; k < sp.Count; k++ {
+			ix := int(decodeComponent(ibuf[sp.Indices.ByteOffset+k*isize:], it, false))
+			if ix >= a.count {
+				return nil, l.errf("%s: %s.sparse.indices[%d] = %d out of range (count %d)", field, at, k, ix, a.count)
+			}
+			a.sparse[ix] = k
+		}
+	}
+	return a, nil
+}
+
+// bufferView returns the bytes of buffer view bi and its stride.
+func (l *gltfLoader) bufferView(bi int, field string) ([]byte, int, error) {
+	doc := l.doc
+	if bi < 0 || bi >= len(doc.BufferViews) || doc.BufferViews[bi] == nil {
+		return nil, 0, l.errf("%s: bufferView %d does not exist (%d bufferViews)", field, bi, len(doc.BufferViews))
+	}
+	bv := doc.BufferViews[bi]
+	if bv.Buffer < 0 || bv.Buffer >= len(doc.Buffers) || doc.Buffers[bv.Buffer] == nil {
+		return nil, 0, l.errf("%s: bufferViews[%d]: buffer %d does not exist (%d buffers)", field, bi, bv.Buffer, len(doc.Buffers))
+	}
+	data := doc.Buffers[bv.Buffer].Data
+	if bv.ByteOffset < 0 || bv.ByteLength < 0 || int64(bv.ByteOffset)+int64(bv.ByteLength) > int64(len(data)) {
+		return nil, 0, l.errf("%s: bufferViews[%d]: bytes [%d, %d) exceed buffer %d of %d bytes",
+			field, bi, bv.ByteOffset, int64(bv.ByteOffset)+int64(bv.ByteLength), bv.Buffer, len(data))
+	}
+	if bv.ByteStride < 0 || bv.ByteStride > 252 {
+		return nil, 0, l.errf("%s: bufferViews[%d]: byteStride %d out of range [0, 252]", field, bi, bv.ByteStride)
+	}
+	return data[bv.ByteOffset : bv.ByteOffset+bv.ByteLength], bv.ByteStride, nil
+}
+
+func componentSize(ct gltf.ComponentType) (int, bool) {
+	switch ct {
+	case gltf.ComponentByte, gltf.ComponentUbyte:
+		return 1, true
+	case gltf.ComponentShort, gltf.ComponentUshort:
+		return 2, true
+	case gltf.ComponentUint, gltf.ComponentFloat:
+		return 4, true
+	}
+	return 0, false
+}
+
+// decodeComponent reads one little-endian component at the start of b.
+func decodeComponent(b []byte, ct gltf.ComponentType, normalized bool) float64 {
+	switch ct {
+	case gltf.ComponentByte:
+		v := float64(int8(b[0]))
+		if normalized {
+			return math.Max(v/127, -1)
+		}
+		return v
+	case gltf.ComponentUbyte:
+		v := float64(b[0])
+		if normalized {
+			return v / 255
+		}
+		return v
+	case gltf.ComponentShort:
+		v := float64(int16(binary.LittleEndian.Uint16(b)))
+		if normalized {
+			return math.Max(v/32767, -1)
+		}
+		return v
+	case gltf.ComponentUshort:
+		v := float64(binary.LittleEndian.Uint16(b))
+		if normalized {
+			return v / 65535
+		}
+		return v
+	case gltf.ComponentUint:
+		v := float64(binary.LittleEndian.Uint32(b))
+		if normalized {
+			return v / 4294967295
+		}
+		return v
+	}
+	return float64(math.Float32frombits(binary.LittleEndian.Uint32(b)))
+}
+
+// readVec reads a vertex attribute of minC..maxC components and at most
+// maxCount elements as float32 values; it returns them with the element count.
+func (l *gltfLoader) readVec(ai, minC, maxC, maxCount int, field string) ([]float32, int, error) {
+	a, err := l.accessor(ai, maxCount, field)
+	if err != nil {
+		return nil, 0, err
+	}
+	if a.comps < minC || a.comps > maxC {
+		return nil, 0, l.errf("%s: accessors[%d] has %d components, want %d to %d", field, ai, a.comps, minC, maxC)
+	}
+	out := make([]float32, a.count*a.comps)
+	for i := 0; i < a.count; i++ {
+		for c := 0; c < a.comps; c++ {
+			v := a.value(i, c)
+			if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > math.MaxFloat32 {
+				return nil, 0, l.errf("%s: accessors[%d] element %d is not finite", field, ai, i)
+			}
+			out[i*a.comps+c] = float32(v)
+		}
+	}
+	return out, a.count, nil
+}
+
+// readIndices reads an index accessor; every index must be below n.
+func (l *gltfLoader) readIndices(ai, n int, field string) ([]uint32, error) {
+	a, err := l.accessor(ai, maxIndices, field)
+	if err != nil {
+		return nil, err
+	}
+	if a.comps != 1 {
+		return nil, l.errf("%s: accessors[%d] has %d components, want a scalar", field, ai, a.comps)
+	}
+	switch a.acc.ComponentType {
+	case gltf.ComponentUbyte, gltf.ComponentUshort, gltf.ComponentUint:
+	default:
+		return nil, l.errf("%s: accessors[%d]: index component type must be an unsigned integer", field, ai)
+	}
+	if a.acc.Normalized {
+		return nil, l.errf("%s: accessors[%d]: indices cannot be normalized", field, ai)
+	}
+	out := make([]uint32, a.count)
+	for i := range out {
+		v := a.value(i, 0)
+		if v >= float64(n) {
+			return nil, l.errf("%s: accessors[%d] index %d = %d out of range (%d vertices)", field, ai, i, uint64(v), n)
+		}
+		out[i] = uint32(v)
+	}
+	return out, nil
+}
+
+// material converts glTF material mi (once) and returns its Model index.
+func (l *gltfLoader) material(mi int) (int, error) {
+	if j, ok := l.matMap[mi]; ok {
+		return j, nil
+	}
+	doc := l.doc
+	if mi < 0 || mi >= len(doc.Materials) || doc.Materials[mi] == nil {
+		return 0, l.errf("material %d does not exist (%d materials)", mi, len(doc.Materials))
+	}
+	gm := doc.Materials[mi]
+	field := fmt.Sprintf("materials[%d]", mi)
+	mat := Material{
+		Name:        gm.Name,
+		Diffuse:     geom.Vec4{1, 1, 1, 1},
+		Specular:    geom.Vec4{0.2, 0.2, 0.2, 32},
+		DoubleSided: gm.DoubleSided,
+	}
+	if mat.Name == "" {
+		mat.Name = fmt.Sprintf("material%d", mi)
+	}
+	if pbr := gm.PBRMetallicRoughness; pbr != nil {
+		f := pbr.BaseColorFactorOrDefault()
+		if err := checkFinite64(f[:]...); err != nil {
+			return 0, l.errf("%s.pbrMetallicRoughness.baseColorFactor: %v", field, err)
+		}
+		mat.Diffuse = geom.Vec4{float32(f[0]), float32(f[1]), float32(f[2]), float32(f[3])}
+		if pbr.BaseColorTexture != nil {
+			t, err := l.texture(pbr.BaseColorTexture.Index, field+".pbrMetallicRoughness.baseColorTexture")
+			if err != nil {
+				return 0, err
+			}
+			mat.Albedo = t
+		}
+	}
+	if nt := gm.NormalTexture; nt != nil && nt.Index != nil {
+		t, err := l.texture(*nt.Index, field+".normalTexture")
+		if err != nil {
+			return 0, err
+		}
+		mat.Normal = t
+	}
+	switch gm.AlphaMode {
+	case gltf.AlphaMask:
+		c := gm.AlphaCutoffOrDefault()
+		if !(c >= 0 && c <= 1) {
+			return 0, l.errf("%s.alphaCutoff: %v out of range [0, 1]", field, c)
+		}
+		mat.AlphaCutoff = float32(c)
+	case gltf.AlphaBlend:
+		mat.Blend = true
+	}
+	j := len(l.model.Materials)
+	l.model.Materials = append(l.model.Materials, mat)
+	l.matMap[mi] = j
+	return j, nil
+}
+
+func (l *gltfLoader) texture(ti int, field string) (*Texture, error) {
+	if t, ok := l.texMap[ti]; ok {
+		return t, nil
+	}
+	doc := l.doc
+	if ti < 0 || ti >= len(doc.Textures) || doc.Textures[ti] == nil {
+		return nil, l.errf("%s: texture %d does not exist (%d textures)", field, ti, len(doc.Textures))
+	}
+	gt := doc.Textures[ti]
+	if gt.Source == nil {
+		return nil, l.errf("%s: textures[%d] has no source image", field, ti)
+	}
+	im, name, err := l.image(*gt.Source, fmt.Sprintf("%s: textures[%d]", field, ti))
+	if err != nil {
+		return nil, err
+	}
+	t := &Texture{Name: name, Image: im}
+	if gt.Sampler != nil {
+		si := *gt.Sampler
+		if si < 0 || si >= len(doc.Samplers) || doc.Samplers[si] == nil {
+			return nil, l.errf("%s: textures[%d]: sampler %d does not exist (%d samplers)", field, ti, si, len(doc.Samplers))
+		}
+		s := doc.Samplers[si]
+		t.ClampU = s.WrapS == gltf.WrapClampToEdge
+		t.ClampV = s.WrapT == gltf.WrapClampToEdge
+	}
+	l.texMap[ti] = t
+	return t, nil
+}
+
+func (l *gltfLoader) image(ii int, field string) (*teximage.Image, string, error) {
+	doc := l.doc
+	if ii < 0 || ii >= len(doc.Images) || doc.Images[ii] == nil {
+		return nil, "", l.errf("%s: image %d does not exist (%d images)", field, ii, len(doc.Images))
+	}
+	gi := doc.Images[ii]
+	name := fmt.Sprintf("images[%d]", ii)
+	if im, ok := l.imgMap[ii]; ok {
+		if gi.URI != "" && !strings.HasPrefix(gi.URI, "data:") {
+			name = gi.URI
+		}
+		return im, name, nil
+	}
+	var data []byte
+	var err error
+	switch {
+	case gi.BufferView != nil:
+		data, _, err = l.bufferView(*gi.BufferView, field+": "+name)
+		if err != nil {
+			return nil, "", err
+		}
+	case strings.HasPrefix(gi.URI, "data:"):
+		if !gi.IsEmbeddedResource() {
+			return nil, "", l.errf("%s: %s: data URI is not a base64 PNG or JPEG", field, name)
+		}
+		data, err = gi.MarshalData()
+		if err != nil {
+			return nil, "", l.errf("%s: %s: %v", field, name, err)
+		}
+	case gi.URI != "":
+		name = gi.URI
+		if l.readFile == nil {
+			return nil, "", l.errf("%s: %s: external files are not available", field, name)
+		}
+		data, err = l.readFile(gi.URI)
+		if err != nil {
+			return nil, "", l.errf("%s: %v", field, err)
+		}
+	default:
+		return nil, "", l.errf("%s: %s has neither uri nor bufferView", field, name)
+	}
+	im, err := teximage.Decode(name, data)
+	if err != nil {
+		return nil, "", l.errf("%s: %v", field, err)
+	}
+	im = im.Downscale(l.opt.MaxTextureSize)
+	l.imgMap[ii] = im
+	return im, name, nil
+}

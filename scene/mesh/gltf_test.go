@@ -1,0 +1,247 @@
+package mesh
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/binary"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/gfxsim/gfxsim/functional/geom"
+)
+
+// le builds a little-endian buffer from float32, uint16 and uint32 values.
+func le(vals ...any) []byte {
+	var b bytes.Buffer
+	for _, v := range vals {
+		binary.Write(&b, binary.LittleEndian, v)
+	}
+	return b.Bytes()
+}
+
+// triBuffer: 3 float positions (36 bytes) then 3 ushort indices (6 bytes).
+var triBuffer = le(
+	float32(0), float32(0), float32(0), float32(1), float32(0), float32(0), float32(0), float32(1), float32(0),
+	uint16(0), uint16(1), uint16(2),
+)
+
+func dataURI(b []byte) string {
+	return "data:application/octet-stream;base64," + base64.StdEncoding.EncodeToString(b)
+}
+
+// triDoc returns a glTF document with one triangle mesh; nodes and extra
+// top-level members are spliced in.
+func triDoc(nodes, scenes, extra string) string {
+	return fmt.Sprintf(`{
+  "asset": {"version": "2.0"},
+  "buffers": [{"byteLength": %d, "uri": %q}],
+  "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": 36}, {"buffer": 0, "byteOffset": 36, "byteLength": 6}],
+  "accessors": [
+    {"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3"},
+    {"bufferView": 1, "componentType": 5123, "count": 3, "type": "SCALAR"}
+  ],
+  "meshes": [{"name": "tri", "primitives": [{"attributes": {"POSITION": 0}, "indices": 1}]}],
+  "nodes": %s,
+  "scenes": %s%s
+}`, len(triBuffer), dataURI(triBuffer), nodes, scenes, extra)
+}
+
+func decode(t *testing.T, doc string) *Model {
+	t.Helper()
+	m, err := DecodeGLTF("t.gltf", []byte(doc), nil, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestGLTFNodeHierarchy(t *testing.T) {
+	m := decode(t, triDoc(`[{"translation": [1, 0, 0], "children": [1]}, {"scale": [2, 2, 2], "mesh": 0}]`, `[{"nodes": [0]}]`, ""))
+	if len(m.Parts) != 1 || m.Parts[0].Material != -1 || m.Parts[0].Mesh.Name != "t" {
+		t.Fatalf("parts %+v", m.Parts)
+	}
+	mesh := m.Parts[0].Mesh
+	want := []geom.Vec3{{1, 0, 0}, {3, 0, 0}, {1, 2, 0}}
+	for i, w := range want {
+		if mesh.Positions[i] != w || mesh.Normals[i] != (geom.Vec3{0, 0, 1}) {
+			t.Errorf("vertex %d: %v normal %v, want %v (0,0,1)", i, mesh.Positions[i], mesh.Normals[i], w)
+		}
+	}
+	// Rotation by 90 degrees about Y (quaternion (0, sin45, 0, cos45)) maps +X to -Z.
+	s := math.Sqrt(0.5)
+	m = decode(t, triDoc(fmt.Sprintf(`[{"rotation": [0, %v, 0, %v], "mesh": 0}]`, s, s), `[{"nodes": [0]}]`, ""))
+	p := m.Parts[0].Mesh.Positions[1]
+	if !nearVec3(p, geom.Vec3{0, 0, -1}, 1e-6) || !nearVec3(m.Parts[0].Mesh.Normals[0], geom.Vec3{1, 0, 0}, 1e-6) {
+		t.Errorf("rotated vertex %v normal %v", p, m.Parts[0].Mesh.Normals[0])
+	}
+	// A mirroring matrix (x -> -x, column-major) reverses the winding.
+	m = decode(t, triDoc(`[{"matrix": [-1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,5,1], "mesh": 0}]`, `[{"nodes": [0]}]`, ""))
+	mm := m.Parts[0].Mesh
+	if mm.Positions[1] != (geom.Vec3{-1, 0, 5}) || mm.Indices[1] != 2 || mm.Normals[0] != (geom.Vec3{0, 0, 1}) {
+		t.Errorf("mirrored: positions %v indices %v normal %v", mm.Positions, mm.Indices, mm.Normals[0])
+	}
+	// Without scenes, every root node; a mesh used twice gives two parts.
+	m = decode(t, `{"asset":{"version":"2.0"},`+triDoc(`[{"mesh": 0}, {"mesh": 0, "translation": [0, 0, 1]}]`, `[]`, "")[strings.Index(triDoc("", "", ""), `"buffers"`):])
+	if len(m.Parts) != 2 || m.Parts[1].Mesh.Positions[0] != (geom.Vec3{0, 0, 1}) || m.Parts[1].Mesh.Name != "t/tri[0]" {
+		t.Errorf("root nodes: %d parts", len(m.Parts))
+	}
+}
+
+func TestGLTFStripAndFan(t *testing.T) {
+	// 4 vertices of a unit square, no indices.
+	buf := le(float32(0), float32(0), float32(0), float32(1), float32(0), float32(0),
+		float32(0), float32(1), float32(0), float32(1), float32(1), float32(0))
+	doc := func(mode int) string {
+		return fmt.Sprintf(`{"asset":{"version":"2.0"},
+ "buffers":[{"byteLength":48,"uri":%q}],
+ "bufferViews":[{"buffer":0,"byteLength":48}],
+ "accessors":[{"bufferView":0,"componentType":5126,"count":4,"type":"VEC3"}],
+ "meshes":[{"primitives":[{"attributes":{"POSITION":0},"mode":%d}]}],
+ "nodes":[{"mesh":0}],"scene":0,"scenes":[{"nodes":[0]}]}`, dataURI(buf), mode)
+	}
+	strip := decode(t, doc(5)).Parts[0].Mesh
+	fan := decode(t, doc(6)).Parts[0].Mesh
+	if strip.TriangleCount() != 2 || fan.TriangleCount() != 2 {
+		t.Fatalf("strip %d fan %d triangles", strip.TriangleCount(), fan.TriangleCount())
+	}
+	for name, m := range map[string]*Mesh{"strip": strip} {
+		for f := 0; f < len(m.Indices); f += 3 {
+			if n := faceNormal(m, f); n[2] <= 0 {
+				t.Errorf("%s triangle %d faces %v, want +Z (consistent winding)", name, f/3, n)
+			}
+		}
+	}
+	if points := doc(0); true {
+		if _, err := DecodeGLTF("p.gltf", []byte(points), nil, LoadOptions{}); err == nil || err.Error() != "p.gltf: no triangles in the scene" {
+			t.Errorf("points only: %v", err)
+		}
+	}
+}
+
+func TestGLTFMaterialAndEmbeddedImage(t *testing.T) {
+	im := image.NewNRGBA(image.Rect(0, 0, 4, 4))
+	for i := 0; i < 16; i++ {
+		im.SetNRGBA(i%4, i/4, color.NRGBA{10, 20, 30, 40})
+	}
+	var pb bytes.Buffer
+	png.Encode(&pb, im)
+	uri := "data:image/png;base64," + base64.StdEncoding.EncodeToString(pb.Bytes())
+	// TEXCOORD_0 as normalised unsigned bytes after the triangle data.
+	buf := append(append([]byte(nil), triBuffer...), 0, 0, 0, 0, 255, 0, 0, 0, 0, 255, 0, 0)
+	doc := fmt.Sprintf(`{"asset":{"version":"2.0"},
+ "buffers":[{"byteLength":%d,"uri":%q}],
+ "bufferViews":[{"buffer":0,"byteLength":36},{"buffer":0,"byteOffset":36,"byteLength":6},{"buffer":0,"byteOffset":42,"byteLength":12,"byteStride":4}],
+ "accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3"},
+   {"bufferView":1,"componentType":5123,"count":3,"type":"SCALAR"},
+   {"bufferView":2,"componentType":5121,"normalized":true,"count":3,"type":"VEC2"}],
+ "images":[{"uri":%q}],
+ "samplers":[{"wrapS":33071}],
+ "textures":[{"source":0,"sampler":0}],
+ "materials":[{"name":"m","pbrMetallicRoughness":{"baseColorFactor":[0.5,1,1,1],"baseColorTexture":{"index":0}},
+   "normalTexture":{"index":0},"alphaMode":"MASK","alphaCutoff":0.25,"doubleSided":true}],
+ "meshes":[{"primitives":[{"attributes":{"POSITION":0,"TEXCOORD_0":2},"indices":1,"material":0}]}],
+ "nodes":[{"mesh":0}],"scenes":[{"nodes":[0]}]}`, len(buf), dataURI(buf), uri)
+	m := decode(t, doc)
+	if len(m.Materials) != 1 || m.Parts[0].Material != 0 {
+		t.Fatalf("materials %+v", m.Materials)
+	}
+	mat := m.Materials[0]
+	if mat.Name != "m" || mat.Diffuse != (geom.Vec4{0.5, 1, 1, 1}) || mat.AlphaCutoff != 0.25 || !mat.DoubleSided || mat.Blend {
+		t.Errorf("material %+v", mat)
+	}
+	if mat.Albedo == nil || mat.Albedo != mat.Normal || !mat.Albedo.ClampU || mat.Albedo.ClampV || mat.Albedo.Image.RGBA(3, 3) != [4]byte{10, 20, 30, 40} {
+		t.Errorf("albedo %+v", mat.Albedo)
+	}
+	mesh := m.Parts[0].Mesh
+	if mesh.TexCoords[1] != (geom.Vec2{1, 0}) || mesh.TexCoords[2] != (geom.Vec2{0, 1}) || len(mesh.Tangents) != 3 {
+		t.Errorf("texcoords %v tangents %d", mesh.TexCoords, len(mesh.Tangents))
+	}
+}
+
+func TestGLB(t *testing.T) {
+	json := strings.Replace(triDoc(`[{"mesh":0}]`, `[{"nodes":[0]}]`, ""), fmt.Sprintf(`, "uri": %q`, dataURI(triBuffer)), "", 1)
+	for len(json)%4 != 0 {
+		json += " "
+	}
+	bin := append([]byte(nil), triBuffer...)
+	for len(bin)%4 != 0 {
+		bin = append(bin, 0)
+	}
+	var b bytes.Buffer
+	total := 12 + 8 + len(json) + 8 + len(bin)
+	b.Write(le(uint32(0x46546C67), uint32(2), uint32(total), uint32(len(json)), uint32(0x4E4F534A)))
+	b.WriteString(json)
+	b.Write(le(uint32(len(bin)), uint32(0x004E4942)))
+	b.Write(bin)
+	m, err := DecodeGLTF("t.glb", b.Bytes(), nil, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.TriangleCount() != 1 || m.Parts[0].Mesh.Positions[2] != (geom.Vec3{0, 1, 0}) {
+		t.Errorf("glb %+v", m.Parts[0].Mesh)
+	}
+}
+
+func TestGLTFErrors(t *testing.T) {
+	node := `[{"mesh":0}]`
+	scn := `[{"nodes":[0]}]`
+	tests := []struct{ doc, want string }{
+		{`{"asset": `, "t.gltf: gltf: unexpected EOF"},
+		{`{"asset": {"version": 2}}`, "t.gltf: byte 13: gltf: field asset.version: json: cannot unmarshal number into Go struct field Document.asset.version of type string"},
+		{triDoc(`[{"mesh":3}]`, scn, ""), "t.gltf: mesh 3 does not exist (1 meshes)"},
+		{triDoc(node, `[{"nodes":[4]}]`, ""), "t.gltf: node 4 does not exist (1 nodes)"},
+		{triDoc(`[{"children":[1]},{"children":[0],"mesh":0}]`, scn, ""), "t.gltf: nodes[0]: cycle in the node hierarchy"},
+		{triDoc(node, scn, `, "scene": 2`), "t.gltf: scene 2 does not exist (1 scenes)"},
+		{strings.Replace(triDoc(node, scn, ""), `"count": 3, "type": "SCALAR"`, `"count": 4, "type": "SCALAR"`, 1),
+			"t.gltf: meshes[0].primitives[0].indices: accessors[1]: bytes [0, 8) of bufferView 1 exceed its 6 bytes"},
+		{strings.Replace(triDoc(node, scn, ""), `"byteOffset": 36, "byteLength": 6`, `"byteOffset": 40, "byteLength": 6`, 1),
+			"t.gltf: meshes[0].primitives[0].indices: accessors[1]: bufferViews[1]: bytes [40, 46) exceed buffer 0 of 42 bytes"},
+		{strings.Replace(triDoc(node, scn, ""), `"POSITION": 0`, `"POSITION": 7`, 1),
+			"t.gltf: meshes[0].primitives[0].attributes.POSITION: accessor 7 does not exist (2 accessors)"},
+		{strings.Replace(triDoc(node, scn, ""), `"POSITION": 0`, `"NORMAL": 0`, 1), "t.gltf: meshes[0].primitives[0]: no POSITION attribute"},
+		{strings.Replace(triDoc(node, scn, ""), `"VEC3"`, `"VEC2"`, 1),
+			"t.gltf: meshes[0].primitives[0].attributes.POSITION: accessors[0] has 2 components, want 3 to 3"},
+		{strings.Replace(triDoc(node, scn, ""), `"indices": 1`, `"indices": 0`, 1),
+			"t.gltf: meshes[0].primitives[0].indices: accessors[0] has 3 components, want a scalar"},
+		{strings.Replace(triDoc(node, scn, ""), `"indices": 1`, `"material": 0, "indices": 1`, 1), "t.gltf: material 0 does not exist (0 materials)"},
+	}
+	for _, tc := range tests {
+		_, err := DecodeGLTF("t.gltf", []byte(tc.doc), nil, LoadOptions{})
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("got  %v\nwant %s", err, tc.want)
+		}
+	}
+	// An index out of range.
+	bad := le(float32(0), float32(0), float32(0), float32(1), float32(0), float32(0), float32(0), float32(1), float32(0), uint16(0), uint16(1), uint16(9))
+	doc := strings.Replace(triDoc(node, scn, ""), dataURI(triBuffer), dataURI(bad), 1)
+	_, err := DecodeGLTF("t.gltf", []byte(doc), nil, LoadOptions{})
+	if want := "t.gltf: meshes[0].primitives[0].indices: accessors[1] index 2 = 9 out of range (3 vertices)"; err == nil || err.Error() != want {
+		t.Errorf("got  %v\nwant %s", err, want)
+	}
+	// External files without a reader.
+	doc = strings.Replace(triDoc(node, scn, ""), dataURI(triBuffer), "x.bin", 1)
+	if _, err := DecodeGLTF("t.gltf", []byte(doc), nil, LoadOptions{}); err == nil || !strings.Contains(err.Error(), "x.bin: external files are not available") {
+		t.Errorf("external buffer without reader: %v", err)
+	}
+}
+
+func FuzzDecodeGLTF(f *testing.F) {
+	f.Add([]byte(triDoc(`[{"mesh":0}]`, `[{"nodes":[0]}]`, "")))
+	f.Add([]byte(triDoc(`[{"children":[1]},{"mesh":0,"rotation":[0,1,0,0]}]`, `[{"nodes":[0]}]`, "")))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := DecodeGLTF("fuzz.gltf", data, nil, LoadOptions{MaxTextureSize: 16})
+		if err != nil {
+			return
+		}
+		for _, p := range m.Parts {
+			if err := p.Mesh.Validate(); err != nil {
+				t.Fatalf("decoded mesh invalid: %v", err)
+			}
+		}
+	})
+}

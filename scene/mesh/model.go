@@ -1,0 +1,268 @@
+package mesh
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/scene/teximage"
+)
+
+// Model is the content of a mesh file: its triangles split into parts (one per
+// material and, for glTF, per primitive instance) and the materials the file
+// describes.
+type Model struct {
+	Name      string // the file name without directory and extension
+	Parts     []Part
+	Materials []Material
+}
+
+// Part is a mesh drawn with one material; Material indexes Model.Materials and
+// is -1 when the file gives no material (or materials were not loaded).
+type Part struct {
+	Mesh     *Mesh
+	Material int
+}
+
+// Material is a surface description read from an MTL file or a glTF material,
+// reduced to what gfxsim's shader library can draw.
+type Material struct {
+	Name        string
+	Diffuse     geom.Vec4 // MTL: (Kd, d); glTF: baseColorFactor
+	Specular    geom.Vec4 // MTL: (Ks, Ns); glTF: (0.2, 0.2, 0.2, 32), glTF has no Phong specular
+	Albedo      *Texture  // MTL map_Kd (alpha from map_d); glTF baseColorTexture; nil if none
+	Normal      *Texture  // MTL norm; glTF normalTexture; nil if none
+	AlphaCutoff float32   // > 0: alpha-tested with this threshold (glTF MASK; MTL map_d: 0.5)
+	Blend       bool      // alpha-blended (glTF BLEND; MTL d < 1 without map_d)
+	DoubleSided bool      // glTF doubleSided
+}
+
+// Texture is an image of a mesh file with its addressing. Textures are shared
+// between the materials that use the same file.
+type Texture struct {
+	Name           string // the file name as written in the mesh file, or "images[i]" for embedded glTF images
+	Image          *teximage.Image
+	ClampU, ClampV bool // clamp to edge instead of wrapping
+}
+
+// LoadOptions control mesh file loading.
+type LoadOptions struct {
+	// MaxTextureSize downscales images larger than this many texels per side
+	// by a power of two (teximage.Image.Downscale); 0 keeps them as they are.
+	MaxTextureSize int
+	// SkipMaterials loads only the geometry: no MTL files are read, no images
+	// decoded, and every part has Material -1 (parts stay split by material).
+	SkipMaterials bool
+}
+
+// Merged returns all parts as one mesh named after the model; for a one-part
+// model it is the part's mesh itself.
+func (m *Model) Merged() *Mesh {
+	if len(m.Parts) == 1 {
+		return m.Parts[0].Mesh
+	}
+	meshes := make([]*Mesh, len(m.Parts))
+	for i, p := range m.Parts {
+		meshes[i] = p.Mesh
+	}
+	return Merge(m.Name, meshes...)
+}
+
+// TriangleCount returns the number of triangles of all parts.
+func (m *Model) TriangleCount() int {
+	n := 0
+	for _, p := range m.Parts {
+		n += p.Mesh.TriangleCount()
+	}
+	return n
+}
+
+// Load reads a mesh file by its extension: .obj (with its MTL files) or .gltf
+// and .glb (glTF 2.0).
+func Load(path string, opt LoadOptions) (*Model, error) {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".obj":
+		return LoadOBJ(path, opt)
+	case ".gltf", ".glb":
+		return LoadGLTF(path, opt)
+	}
+	return nil, fmt.Errorf("%s: unsupported mesh file type %q (want .obj, .gltf or .glb)", path, filepath.Ext(path))
+}
+
+func modelName(path string) string {
+	base := filepath.Base(path)
+	return strings.TrimSuffix(base, filepath.Ext(base))
+}
+
+// imageCache decodes each image file once per model.
+type imageCache struct {
+	maxSize int
+	byPath  map[string]*teximage.Image
+}
+
+func (c *imageCache) load(path string) (*teximage.Image, error) {
+	if im, ok := c.byPath[path]; ok {
+		return im, nil
+	}
+	im, err := teximage.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	im = im.Downscale(c.maxSize)
+	if c.byPath == nil {
+		c.byPath = map[string]*teximage.Image{}
+	}
+	c.byPath[path] = im
+	return im, nil
+}
+
+// LoadOBJ reads an OBJ file and, unless opt.SkipMaterials, the MTL files it
+// names (relative to its directory) and the images they name (relative to the
+// MTL file). Each part's mesh is named after the file, with "/material"
+// appended when the file has several parts.
+//
+// Material conversion: Diffuse = (Kd, d), Specular = (Ks, Ns); map_Kd is the
+// albedo; map_d is an alpha mask (AlphaCutoff 0.5): when it names another file
+// than map_Kd, its red channel replaces the albedo's alpha (the two images
+// must have the same size); d < 1 without map_d means alpha blending; norm is
+// the normal map. A usemtl naming no material of the MTL files is an error.
+func LoadOBJ(path string, opt LoadOptions) (*Model, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	obj, err := ParseOBJ(path, data)
+	if err != nil {
+		return nil, err
+	}
+	model := &Model{Name: modelName(path)}
+	for _, p := range obj.Parts {
+		p.Mesh.Name = model.Name
+		if len(obj.Parts) > 1 {
+			p.Mesh.Name = model.Name + "/" + p.Material
+		}
+		model.Parts = append(model.Parts, Part{Mesh: p.Mesh, Material: -1})
+	}
+	if opt.SkipMaterials {
+		return model, nil
+	}
+	dir := filepath.Dir(path)
+	type libMat struct {
+		m   *MTLMaterial
+		lib string
+	}
+	known := map[string]libMat{}
+	for _, ref := range obj.MaterialLibs {
+		lib := filepath.Join(dir, ref.File)
+		data, err := os.ReadFile(lib)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: mtllib: %v", path, ref.Line, err)
+		}
+		mats, err := ParseMTL(lib, data)
+		if err != nil {
+			return nil, err
+		}
+		for i := range mats {
+			if _, dup := known[mats[i].Name]; !dup {
+				known[mats[i].Name] = libMat{&mats[i], lib}
+			}
+		}
+	}
+	cache := &imageCache{maxSize: opt.MaxTextureSize}
+	textures := map[string]*Texture{}
+	texture := func(lib string, m MTLMap) (*Texture, error) {
+		p := filepath.Join(filepath.Dir(lib), m.File)
+		key := fmt.Sprintf("%s|%v", p, m.Clamp)
+		if t, ok := textures[key]; ok {
+			return t, nil
+		}
+		im, err := cache.load(p)
+		if err != nil {
+			return nil, err
+		}
+		t := &Texture{Name: m.File, Image: im, ClampU: m.Clamp, ClampV: m.Clamp}
+		textures[key] = t
+		return t, nil
+	}
+	matIndex := map[string]int{}
+	for i, p := range obj.Parts {
+		if p.Material == "" {
+			continue
+		}
+		if j, ok := matIndex[p.Material]; ok {
+			model.Parts[i].Material = j
+			continue
+		}
+		lm, ok := known[p.Material]
+		if !ok {
+			return nil, fmt.Errorf("%s:%d: usemtl: unknown material %q (not in any mtllib)", path, p.Line, p.Material)
+		}
+		mm := lm.m
+		mat := Material{
+			Name:     mm.Name,
+			Diffuse:  mm.Kd.Vec4(mm.D),
+			Specular: mm.Ks.Vec4(mm.Ns),
+			Blend:    mm.D < 1 && mm.MapD.File == "",
+		}
+		if mm.MapKd.File != "" {
+			t, err := texture(lm.lib, mm.MapKd)
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: map_Kd: %v", lm.lib, mm.MapKd.Line, err)
+			}
+			mat.Albedo = t
+		}
+		if mm.MapD.File != "" {
+			mat.AlphaCutoff = 0.5
+			if mm.MapKd.File != mm.MapD.File {
+				mask, err := cache.load(filepath.Join(filepath.Dir(lm.lib), mm.MapD.File))
+				if err != nil {
+					return nil, fmt.Errorf("%s:%d: map_d: %v", lm.lib, mm.MapD.Line, err)
+				}
+				mat.Albedo, err = withAlphaMask(mat.Albedo, mask, mm.MapD.File)
+				if err != nil {
+					return nil, fmt.Errorf("%s:%d: map_d: %v", lm.lib, mm.MapD.Line, err)
+				}
+			}
+		}
+		if mm.Normal.File != "" {
+			t, err := texture(lm.lib, mm.Normal)
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: norm: %v", lm.lib, mm.Normal.Line, err)
+			}
+			mat.Normal = t
+		}
+		matIndex[p.Material] = len(model.Materials)
+		model.Parts[i].Material = len(model.Materials)
+		model.Materials = append(model.Materials, mat)
+	}
+	return model, nil
+}
+
+// withAlphaMask returns a copy of albedo whose alpha is the red channel of
+// mask; without an albedo, a white texture with that alpha.
+func withAlphaMask(albedo *Texture, mask *teximage.Image, maskName string) (*Texture, error) {
+	var im *teximage.Image
+	out := &Texture{Name: maskName}
+	if albedo == nil {
+		im = mask.Clone()
+		for i := 0; i < len(im.Pix); i += 4 {
+			im.Pix[i+3] = im.Pix[i]
+			im.Pix[i], im.Pix[i+1], im.Pix[i+2] = 255, 255, 255
+		}
+	} else {
+		if albedo.Image.Width != mask.Width || albedo.Image.Height != mask.Height {
+			return nil, fmt.Errorf("mask %dx%d differs in size from map_Kd %dx%d",
+				mask.Width, mask.Height, albedo.Image.Width, albedo.Image.Height)
+		}
+		im = albedo.Image.Clone()
+		for i := 0; i < len(im.Pix); i += 4 {
+			im.Pix[i+3] = mask.Pix[i]
+		}
+		out.Name = albedo.Name + "+" + maskName
+		out.ClampU, out.ClampV = albedo.ClampU, albedo.ClampV
+	}
+	out.Image = im
+	return out, nil
+}
