@@ -1,0 +1,49 @@
+// Package command defines gfxsim's command stream: the binary format in which the
+// driver (package scene/driver) describes a frame to the GPU, an encoder for it, a
+// decoder for it, and the simulated memory image the stream and every resource live in.
+//
+// The command processor (components/commandprocessor) fetches the stream from
+// simulated memory by DMA and decodes it with this package; the reference renderer
+// decodes the same bytes. Resources (vertex and index buffers, shader code, constant
+// buffers, texture descriptors and texels, render targets) are referred to by address.
+//
+// # Format
+//
+// The stream is a sequence of little-endian 32-bit words. Every command starts with a
+// header word: bits 0-7 hold the opcode and bits 8-31 the number of payload words
+// that follow. Addresses are 64-bit, split into two words (low, high). Floats are
+// IEEE-754 binary32 bit patterns.
+//
+//	opcode            payload words
+//	Nop               any (skipped)
+//	SetViewport       x y width height minZ maxZ (floats)
+//	SetScissor        enable x0 y0 x1 y1   (pixels, half-open)
+//	SetRaster         cullMode frontCCW
+//	SetDepthStencil   flags(1 depth, 2 depth write, 4 stencil) depthFunc
+//	                  ref|readMask<<8|writeMask<<16
+//	                  front: func|fail<<8|depthFail<<16|pass<<24   back: same
+//	SetBlend          target enable|writeMask<<8 srcRGB|dstRGB<<8|opRGB<<16
+//	                  srcA|dstA<<8|opA<<16 constant(4 floats)
+//	SetColorTarget    slot addrLo addrHi width height samples format layout tileW tileH
+//	SetDepthTarget    addrLo addrHi width height samples format layout tileW tileH
+//	BindShader        stage addrLo addrHi sizeBytes
+//	SetConstants      stage firstRegister count addrLo addrHi   (count*16 bytes in memory)
+//	BindTexture       stage slot descAddrLo descAddrHi filter addressU addressV
+//	                  lodBias minLOD maxLOD (floats)
+//	SetInputLayout    stride count, then count x (semantic offset components)
+//	BindVertexBuffer  addrLo addrHi sizeBytes
+//	BindIndexBuffer   addrLo addrHi format(16|32) sizeBytes   (address 0: no buffer)
+//	SetTopology       topology
+//	Draw              vertexCount startVertex
+//	DrawIndexed       indexCount startIndex baseVertex(int32)
+//	Clear             flags(1 colour, 2 depth, 4 stencil) colour(4 floats) depth(float) stencil
+//	SyncToken         value addrLo addrHi
+//	Present           slot
+//	End               (none) the end of the stream
+//
+// A texture descriptor in memory is 8 words: format width height levels layout
+// dataAddrLo dataAddrHi sizeBytes; the texel bytes follow the layout of package
+// functional/texture.
+//
+// Decode errors name the byte offset of the command and the field that is wrong.
+package command

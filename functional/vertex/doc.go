@@ -1,0 +1,20 @@
+// Package vertex is the functional model of the input assembler and of primitive
+// assembly (part 3 and the start of part 5 of "A trip through the Graphics Pipeline
+// 2011").
+//
+// Index fetch: indices come from the bound index buffer (16 or 32 bits); reads past
+// the end of the buffer, or with no buffer bound, return 0 (D3D10+ bounds checking).
+// A non-indexed draw behaves as if indexed by the identity buffer.
+//
+// Vertex fetch: attributes are float32 vectors of 1 to 4 components at fixed offsets
+// in each vertex of the bound vertex buffer. Missing components read as (0, 0, 0, 1);
+// attributes the layout does not provide read as (0, 0, 0, 1); a vertex that lies
+// outside the buffer reads as all zeros.
+//
+// Batching: the hardware keeps no FIFO vertex cache. It fills a batch of at most
+// MaxVertices (32 by default) unique vertices, looking each index of each primitive up
+// in the batch's tag array (hit: reuse the slot; miss: allocate one). When a primitive
+// no longer fits, the batch is dispatched to a shader core and the next one starts from
+// an empty tag array, so batches are independent. A primitive is never split across
+// batches. Primitive assembly later walks the batch's local index list in API order.
+package vertex

@@ -1,0 +1,234 @@
+package vertex
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"github.com/gfxsim/gfxsim/functional/command"
+	"github.com/gfxsim/gfxsim/functional/geom"
+)
+
+// DefaultBatchVertices is the default number of unique vertices per batch.
+const DefaultBatchVertices = 32
+
+// IndexBuffer is a bound index buffer; Addr 0 means none is bound.
+type IndexBuffer struct {
+	Addr   uint64
+	Format uint32 // bits per index: 16 or 32
+	Size   uint32 // bytes
+}
+
+// Stream is the vertex-index stream of one draw.
+type Stream struct {
+	Indexed    bool
+	Index      IndexBuffer
+	Start      uint32 // first vertex (Draw) or first index (DrawIndexed)
+	Count      uint32 // vertices or indices
+	BaseVertex int32  // added to every fetched index (DrawIndexed)
+	Topology   command.Topology
+}
+
+// NumTriangles returns the number of triangles of the stream.
+func (s *Stream) NumTriangles() int {
+	switch s.Topology {
+	case command.TriangleStrip:
+		if s.Count < 3 {
+			return 0
+		}
+		return int(s.Count) - 2
+	default:
+		return int(s.Count / 3)
+	}
+}
+
+// TrianglePositions returns the positions in the stream (0..Count-1) of the three
+// vertices of triangle t, in API order. Odd strip triangles swap their first two
+// vertices so that every triangle of a strip keeps the strip's winding.
+func (s *Stream) TrianglePositions(t int) [3]uint32 {
+	if s.Topology == command.TriangleStrip {
+		k := uint32(t)
+		if t&1 == 1 {
+			return [3]uint32{k + 1, k, k + 2}
+		}
+		return [3]uint32{k, k + 1, k + 2}
+	}
+	k := uint32(3 * t)
+	return [3]uint32{k, k + 1, k + 2}
+}
+
+// IndexAddress returns the byte address of stream position k's index and its size
+// in bytes, for the timing model's index cache. ok is false when the read is out of
+// bounds (and returns 0 without touching memory) or the draw is not indexed.
+func (s *Stream) IndexAddress(k uint32) (addr uint64, size uint32, ok bool) {
+	if !s.Indexed || s.Index.Addr == 0 {
+		return 0, 0, false
+	}
+	size = s.Index.Format / 8
+	off := (uint64(s.Start) + uint64(k)) * uint64(size)
+	if off+uint64(size) > uint64(s.Index.Size) {
+		return 0, size, false
+	}
+	return s.Index.Addr + off, size, true
+}
+
+// VertexIndex returns the vertex index at stream position k.
+func (s *Stream) VertexIndex(mem command.Memory, k uint32) uint32 {
+	if !s.Indexed {
+		return s.Start + k
+	}
+	addr, size, ok := s.IndexAddress(k)
+	var idx uint32
+	if ok {
+		var b [4]byte
+		mem.ReadAt(b[:size], addr)
+		if size == 2 {
+			idx = uint32(binary.LittleEndian.Uint16(b[:]))
+		} else {
+			idx = binary.LittleEndian.Uint32(b[:])
+		}
+	}
+	return uint32(int64(idx) + int64(s.BaseVertex))
+}
+
+// Layout is the input layout of the bound vertex buffer.
+type Layout struct {
+	Stride     uint32
+	Attributes []command.Attribute
+}
+
+// VertexBuffer is a bound vertex buffer.
+type VertexBuffer struct {
+	Addr uint64
+	Size uint32
+}
+
+// VertexAddress returns the byte range of vertex v in the buffer; ok is false when
+// any of it lies outside the buffer.
+func VertexAddress(vb VertexBuffer, l *Layout, v uint32) (addr uint64, size uint32, ok bool) {
+	off := uint64(v) * uint64(l.Stride)
+	if vb.Addr == 0 || off+uint64(l.Stride) > uint64(vb.Size) {
+		return 0, l.Stride, false
+	}
+	return vb.Addr + off, l.Stride, true
+}
+
+// Attributes holds one fetched vertex, indexed by semantic.
+type Attributes [command.NumSemantics]geom.Vec4
+
+// Fetcher reads vertices; it owns a scratch buffer so fetching does not allocate.
+type Fetcher struct {
+	buf []byte
+}
+
+// Fetch reads vertex v into out.
+func (f *Fetcher) Fetch(mem command.Memory, vb VertexBuffer, l *Layout, v uint32, out *Attributes) {
+	addr, size, ok := VertexAddress(vb, l, v)
+	if !ok {
+		*out = Attributes{}
+		return
+	}
+	for i := range out {
+		out[i] = geom.Vec4{0, 0, 0, 1}
+	}
+	if cap(f.buf) < int(size) {
+		f.buf = make([]byte, size)
+	}
+	b := f.buf[:size]
+	mem.ReadAt(b, addr)
+	for _, a := range l.Attributes {
+		var val = geom.Vec4{0, 0, 0, 1}
+		for c := uint32(0); c < a.Components; c++ {
+			o := a.Offset + 4*c
+			val[c] = math.Float32frombits(binary.LittleEndian.Uint32(b[o:]))
+		}
+		out[a.Semantic] = val
+	}
+}
+
+// Batch is a vertex batch: up to MaxVertices unique vertices (the tag array, in
+// first-use order) and the triangles that use them, by local slot.
+type Batch struct {
+	FirstTriangle int
+	Vertices      []uint32   // vertex index of each slot
+	Triangles     [][3]uint8 // local slots of each triangle, API order
+	Hits, Misses  int        // tag-array lookups of this batch
+}
+
+// NumTriangles returns the number of triangles in the batch.
+func (b *Batch) NumTriangles() int { return len(b.Triangles) }
+
+// Batcher cuts a draw's triangles into batches.
+type Batcher struct {
+	MaxVertices int
+}
+
+// NewBatcher returns a batcher with maxVertices unique vertices per batch (at least 3,
+// at most 256).
+func NewBatcher(maxVertices int) (*Batcher, error) {
+	if maxVertices < 3 || maxVertices > 256 {
+		return nil, fmt.Errorf("vertex batch size %d out of range [3, 256]", maxVertices)
+	}
+	return &Batcher{MaxVertices: maxVertices}, nil
+}
+
+// Next fills out with the batch that starts at triangle first. It returns false when
+// first is past the last triangle. out's slices are reused.
+func (bt *Batcher) Next(mem command.Memory, s *Stream, first int, out *Batch) bool {
+	n := s.NumTriangles()
+	out.FirstTriangle = first
+	out.Vertices = out.Vertices[:0]
+	out.Triangles = out.Triangles[:0]
+	out.Hits, out.Misses = 0, 0
+	if first >= n {
+		return false
+	}
+	for t := first; t < n; t++ {
+		pos := s.TrianglePositions(t)
+		var idx [3]uint32
+		var slot [3]int
+		newCount := 0
+		for i := 0; i < 3; i++ {
+			idx[i] = s.VertexIndex(mem, pos[i])
+			slot[i] = -1
+			for j := 0; j < i; j++ {
+				if idx[j] == idx[i] {
+					slot[i] = -2 - j // the same vertex as corner j
+					break
+				}
+			}
+			if slot[i] != -1 {
+				continue
+			}
+			for j, v := range out.Vertices {
+				if v == idx[i] {
+					slot[i] = j
+					break
+				}
+			}
+			if slot[i] == -1 {
+				newCount++
+			}
+		}
+		if len(out.Vertices)+newCount > bt.MaxVertices && len(out.Triangles) > 0 {
+			break
+		}
+		var local [3]uint8
+		for i := 0; i < 3; i++ {
+			switch {
+			case slot[i] >= 0:
+				local[i] = uint8(slot[i])
+				out.Hits++
+			case slot[i] == -1:
+				local[i] = uint8(len(out.Vertices))
+				out.Vertices = append(out.Vertices, idx[i])
+				out.Misses++
+			default:
+				local[i] = local[-2-slot[i]]
+				out.Hits++
+			}
+		}
+		out.Triangles = append(out.Triangles, local)
+	}
+	return true
+}

@@ -1,0 +1,192 @@
+package vertex
+
+import (
+	"encoding/binary"
+	"math"
+	"testing"
+
+	"github.com/gfxsim/gfxsim/functional/command"
+	"github.com/gfxsim/gfxsim/functional/geom"
+)
+
+func putIndices16(m *command.Image, idx []uint16) IndexBuffer {
+	b := make([]byte, 0, 2*len(idx))
+	for _, v := range idx {
+		b = binary.LittleEndian.AppendUint16(b, v)
+	}
+	return IndexBuffer{Addr: m.Put(b, 16), Format: 16, Size: uint32(len(b))}
+}
+
+func putIndices32(m *command.Image, idx []uint32) IndexBuffer {
+	b := make([]byte, 0, 4*len(idx))
+	for _, v := range idx {
+		b = binary.LittleEndian.AppendUint32(b, v)
+	}
+	return IndexBuffer{Addr: m.Put(b, 16), Format: 32, Size: uint32(len(b))}
+}
+
+func TestVertexIndexBoundsChecked(t *testing.T) {
+	m := command.NewImage()
+	ib := putIndices16(m, []uint16{7, 8, 9, 10, 11})
+	s := Stream{Indexed: true, Index: ib, Start: 1, Count: 6, BaseVertex: 100}
+	want := []uint32{108, 109, 110, 111, 100, 100} // positions 4 and 5 read past the 5-index buffer: index 0
+	for k, w := range want {
+		if got := s.VertexIndex(m, uint32(k)); got != w {
+			t.Errorf("position %d: index %d, want %d", k, got, w)
+		}
+	}
+	none := Stream{Indexed: true, Count: 3}
+	if got := none.VertexIndex(m, 2); got != 0 {
+		t.Errorf("no index buffer: index %d, want 0", got)
+	}
+	plain := Stream{Start: 5, Count: 3}
+	if got := plain.VertexIndex(m, 2); got != 7 {
+		t.Errorf("non-indexed: index %d, want 7", got)
+	}
+	ib32 := putIndices32(m, []uint32{1 << 20, 3})
+	s32 := Stream{Indexed: true, Index: ib32, Count: 2}
+	if got := s32.VertexIndex(m, 0); got != 1<<20 {
+		t.Errorf("32-bit index %d, want %d", got, 1<<20)
+	}
+}
+
+func TestTrianglePositions(t *testing.T) {
+	tests := []struct {
+		topo command.Topology
+		tri  int
+		want [3]uint32
+	}{
+		{command.TriangleList, 0, [3]uint32{0, 1, 2}},
+		{command.TriangleList, 2, [3]uint32{6, 7, 8}},
+		{command.TriangleStrip, 0, [3]uint32{0, 1, 2}},
+		{command.TriangleStrip, 1, [3]uint32{2, 1, 3}},
+		{command.TriangleStrip, 4, [3]uint32{4, 5, 6}},
+	}
+	for _, tc := range tests {
+		s := Stream{Topology: tc.topo, Count: 9}
+		if got := s.TrianglePositions(tc.tri); got != tc.want {
+			t.Errorf("%v triangle %d: %v, want %v", tc.topo, tc.tri, got, tc.want)
+		}
+	}
+	counts := []struct {
+		topo  command.Topology
+		count uint32
+		want  int
+	}{{command.TriangleList, 8, 2}, {command.TriangleStrip, 2, 0}, {command.TriangleStrip, 7, 5}}
+	for _, tc := range counts {
+		s := Stream{Topology: tc.topo, Count: tc.count}
+		if got := s.NumTriangles(); got != tc.want {
+			t.Errorf("%v with %d vertices: %d triangles, want %d", tc.topo, tc.count, got, tc.want)
+		}
+	}
+}
+
+func TestFetchDefaultsAndBounds(t *testing.T) {
+	m := command.NewImage()
+	// Two vertices of stride 20: position (3 floats) at 0, texcoord (2 floats) at 12.
+	var b []byte
+	for _, f := range []float32{1, 2, 3, 0.5, 0.25, 4, 5, 6, 0.75, 1} {
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(f))
+	}
+	vb := VertexBuffer{Addr: m.Put(b, 16), Size: uint32(len(b))}
+	l := &Layout{Stride: 20, Attributes: []command.Attribute{
+		{Semantic: command.SemPosition, Offset: 0, Components: 3},
+		{Semantic: command.SemTexcoord, Offset: 12, Components: 2},
+	}}
+	var f Fetcher
+	var a Attributes
+	f.Fetch(m, vb, l, 1, &a)
+	if a[command.SemPosition] != (geom.Vec4{4, 5, 6, 1}) {
+		t.Errorf("position %v", a[command.SemPosition])
+	}
+	if a[command.SemTexcoord] != (geom.Vec4{0.75, 1, 0, 1}) {
+		t.Errorf("texcoord %v", a[command.SemTexcoord])
+	}
+	if a[command.SemNormal] != (geom.Vec4{0, 0, 0, 1}) {
+		t.Errorf("absent normal %v, want (0,0,0,1)", a[command.SemNormal])
+	}
+	f.Fetch(m, vb, l, 2, &a)
+	if a != (Attributes{}) {
+		t.Errorf("out-of-bounds vertex %v, want zeros", a)
+	}
+}
+
+// gridIndices returns a w x h grid of quads (two triangles each) over (w+1)(h+1) vertices.
+func gridIndices(w, h int) []uint32 {
+	var idx []uint32
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			v := uint32(y*(w+1) + x)
+			idx = append(idx, v, v+uint32(w+1), v+1, v+1, v+uint32(w+1), v+uint32(w+2))
+		}
+	}
+	return idx
+}
+
+func TestBatcherInvariants(t *testing.T) {
+	m := command.NewImage()
+	idx := gridIndices(16, 16)
+	s := Stream{Indexed: true, Index: putIndices32(m, idx), Count: uint32(len(idx))}
+	for _, maxV := range []int{3, 4, 16, 32, 64} {
+		bt, err := NewBatcher(maxV)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b Batch
+		next, batches, shaded := 0, 0, 0
+		for bt.Next(m, &s, next, &b) {
+			if b.FirstTriangle != next {
+				t.Fatalf("max %d: batch starts at %d, want %d", maxV, b.FirstTriangle, next)
+			}
+			if len(b.Vertices) > maxV || len(b.Triangles) == 0 {
+				t.Fatalf("max %d: batch with %d vertices, %d triangles", maxV, len(b.Vertices), len(b.Triangles))
+			}
+			if b.Hits+b.Misses != 3*len(b.Triangles) || b.Misses != len(b.Vertices) {
+				t.Fatalf("max %d: hits %d misses %d for %d triangles and %d vertices", maxV, b.Hits, b.Misses, len(b.Triangles), len(b.Vertices))
+			}
+			for i, tri := range b.Triangles {
+				pos := s.TrianglePositions(next + i)
+				for c := 0; c < 3; c++ {
+					if got, want := b.Vertices[tri[c]], s.VertexIndex(m, pos[c]); got != want {
+						t.Fatalf("max %d: triangle %d corner %d: vertex %d, want %d", maxV, next+i, c, got, want)
+					}
+				}
+			}
+			next += len(b.Triangles)
+			shaded += len(b.Vertices)
+			batches++
+		}
+		if next != s.NumTriangles() {
+			t.Fatalf("max %d: batches cover %d triangles, want %d", maxV, next, s.NumTriangles())
+		}
+		t.Logf("max %d: %d batches, %d vertex shader invocations for %d triangles", maxV, batches, shaded, next)
+	}
+}
+
+func TestBatcherExactCut(t *testing.T) {
+	// A strip of quads in a row: each quad adds 2 new vertices after the first (4).
+	// With 8 slots: quads 0..2 use 4+2+2 = 8 vertices (6 triangles); quad 3 starts a new batch.
+	m := command.NewImage()
+	s := Stream{Indexed: true, Index: putIndices32(m, gridIndices(5, 1)), Count: 30}
+	bt, _ := NewBatcher(8)
+	var b Batch
+	bt.Next(m, &s, 0, &b)
+	if len(b.Triangles) != 6 || len(b.Vertices) != 8 || b.Hits != 10 || b.Misses != 8 {
+		t.Fatalf("first batch: %d triangles %d vertices %d hits %d misses, want 6 8 10 8",
+			len(b.Triangles), len(b.Vertices), b.Hits, b.Misses)
+	}
+	bt.Next(m, &s, 6, &b)
+	if len(b.Triangles) != 4 || len(b.Vertices) != 6 {
+		t.Fatalf("second batch: %d triangles %d vertices, want 4 6", len(b.Triangles), len(b.Vertices))
+	}
+	// A degenerate triangle repeating one index uses one slot.
+	ib := putIndices16(m, []uint16{5, 5, 6})
+	d := Stream{Indexed: true, Index: ib, Count: 3}
+	bt.Next(m, &d, 0, &b)
+	if len(b.Vertices) != 2 || b.Triangles[0] != [3]uint8{0, 0, 1} || b.Hits != 1 {
+		t.Fatalf("degenerate: vertices %v triangles %v hits %d", b.Vertices, b.Triangles, b.Hits)
+	}
+	if _, err := NewBatcher(2); err == nil {
+		t.Fatal("batch size 2 accepted")
+	}
+}
