@@ -1,0 +1,48 @@
+// Package library holds gfxsim's material shaders as embedded .gsa files
+// (functional/shader assembly) and pairs them into materials.
+//
+// A material is a vertex shader and a pixel shader, linked by semantic:
+//
+//	material    vertex shader  pixel shader       .param (default)                          .sampler
+//	unlit       standard       unlit.ps.gsa       color (1,1,1,1)                           -
+//	gouraud     gouraud        gouraud.ps.gsa     diffuse, specular (w = shininess), in the VS  -
+//	blinnphong  standard       blinnphong.ps.gsa  diffuse, specular (w = shininess)         -
+//	textured    standard       textured.ps.gsa    tint                                      albedo
+//	normalmap   standard       normalmap.ps.gsa   specular (w = shininess)                  albedo, normal
+//	alphatest   standard       alphatest.ps.gsa   tint, cutoff (x)                          albedo
+//	depthwrite  standard       depthwrite.ps.gsa  color, amplitude (x), frequency (x)       -
+//	long        standard       long.ps.gsa        color_a, color_b, specular (w = shininess) -
+//
+// The shared vertex shader standard.vs.gsa reads the vertex attributes
+// position, normal, texcoord and tangent (xyz + w handedness) and writes o0
+// = mvp * position, o1 normal (normal_matrix * normal, world space), o2
+// texcoord, o3 worldpos (model * position) and o4 tangent (model * tangent.xyz,
+// w = handedness). A mesh without an attribute reads (0,0,0,1) for it, and a
+// 3-component position has w = 1: filling missing attributes is the input
+// assembler's job.
+//
+// # The constant ABI
+//
+// The driver fills the named constant blocks a program declares (.const),
+// looking them up by name (shader.Program.ConstBlock):
+//
+//	mvp            4 registers: the rows of projection*view*model at shutter open
+//	mvp_end        4: the same at shutter close (motion blur; no library shader uses it yet)
+//	model          4: rows of the model (object to world) matrix
+//	normal_matrix  3: rows of model.NormalMatrix()
+//	camera_pos     1: world-space eye position (xyz)
+//	ambient        1: ambient light colour (rgb)
+//	light_count    1: x = number of lights (0..4)
+//	lights         8: light i at registers 2i and 2i+1: position (w = 1, point
+//	               light) or the unit direction from the surface towards the
+//	               light (w = 0, directional) at 2i, colour (rgb) at 2i+1;
+//	               unused lights are zero
+//
+// The lighting shaders compute L = lights[2i].xyz - P*lights[2i].w, so one
+// code path serves both kinds of light; light i contributes only when
+// i < light_count. Lighting is ambient*diffuse + sum over lights of
+// colour*(diffuse*max(N.L, 0) + specular*(N.H)^shininess), without attenuation.
+// The material parameters (.param) default to the values in the .gsa files
+// (Program.InitConstants) and are overridden by name; samplers are bound by
+// name (Program.SamplerUnit).
+package library

@@ -1,0 +1,116 @@
+package library
+
+import (
+	"embed"
+	"fmt"
+	"strings"
+
+	"github.com/gfxsim/gfxsim/functional/shader"
+)
+
+//go:embed shaders/*.gsa
+var files embed.FS
+
+// Material is a vertex and pixel shader pair.
+type Material struct {
+	Name   string
+	VSName string // vertex shader file base name ("standard" for standard.vs.gsa)
+	PSName string // pixel shader file base name
+	VS, PS *shader.Program
+	// Links maps each pixel-shader input to its vertex-shader output or
+	// system value (shader.Link).
+	Links []shader.LinkedInput
+}
+
+// Params returns the material parameters of both programs, vertex shader
+// first, in declaration order.
+func (m *Material) Params() []shader.ParamDecl {
+	out := append([]shader.ParamDecl(nil), m.VS.Params...)
+	return append(out, m.PS.Params...)
+}
+
+// Samplers returns the samplers of both programs, vertex shader first.
+func (m *Material) Samplers() []shader.SamplerDecl {
+	out := append([]shader.SamplerDecl(nil), m.VS.Samplers...)
+	return append(out, m.PS.Samplers...)
+}
+
+// materialTable lists the materials, sorted by name: name, vertex shader,
+// pixel shader.
+func materialTable() [][3]string {
+	return [][3]string{
+		{"alphatest", "standard", "alphatest"},
+		{"blinnphong", "standard", "blinnphong"},
+		{"depthwrite", "standard", "depthwrite"},
+		{"gouraud", "gouraud", "gouraud"},
+		{"long", "standard", "long"},
+		{"normalmap", "standard", "normalmap"},
+		{"textured", "standard", "textured"},
+		{"unlit", "standard", "unlit"},
+	}
+}
+
+// Names returns the material names, sorted.
+func Names() []string {
+	t := materialTable()
+	out := make([]string, len(t))
+	for i, m := range t {
+		out[i] = m[0]
+	}
+	return out
+}
+
+// Get assembles and links the named material. Each call returns new
+// programs; callers cache them.
+func Get(name string) (Material, error) {
+	for _, m := range materialTable() {
+		if m[0] != name {
+			continue
+		}
+		vs, err := Load(m[1] + ".vs.gsa")
+		if err != nil {
+			return Material{}, err
+		}
+		ps, err := Load(m[2] + ".ps.gsa")
+		if err != nil {
+			return Material{}, err
+		}
+		links, err := shader.Link(vs, ps)
+		if err != nil {
+			return Material{}, fmt.Errorf("library: material %q: %w", name, err)
+		}
+		return Material{Name: name, VSName: m[1], PSName: m[2], VS: vs, PS: ps, Links: links}, nil
+	}
+	return Material{}, fmt.Errorf("library: unknown material %q (want one of %s)", name, strings.Join(Names(), ", "))
+}
+
+// Files returns the names of the embedded shader files, sorted.
+func Files() []string {
+	entries, err := files.ReadDir("shaders")
+	if err != nil {
+		return nil
+	}
+	out := make([]string, 0, len(entries))
+	for _, e := range entries {
+		out = append(out, e.Name())
+	}
+	return out
+}
+
+// Source returns the text of an embedded shader file.
+func Source(file string) ([]byte, error) {
+	b, err := files.ReadFile("shaders/" + file)
+	if err != nil {
+		return nil, fmt.Errorf("library: no shader file %q", file)
+	}
+	return b, nil
+}
+
+// Load assembles an embedded shader file (Program.Name is the file name).
+func Load(file string) (*shader.Program, error) {
+	src, err := Source(file)
+	if err != nil {
+		return nil, err
+	}
+	return shader.Assemble(file, src)
+}

@@ -1,0 +1,427 @@
+package library
+
+import (
+	"math"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/functional/shader"
+)
+
+func TestNames(t *testing.T) {
+	want := []string{"alphatest", "blinnphong", "depthwrite", "gouraud", "long", "normalmap", "textured", "unlit"}
+	if got := Names(); !reflect.DeepEqual(got, want) {
+		t.Errorf("Names = %v, want %v", got, want)
+	}
+	wantFiles := []string{"alphatest.ps.gsa", "blinnphong.ps.gsa", "depthwrite.ps.gsa", "gouraud.ps.gsa", "gouraud.vs.gsa",
+		"long.ps.gsa", "normalmap.ps.gsa", "standard.vs.gsa", "textured.ps.gsa", "unlit.ps.gsa"}
+	if got := Files(); !reflect.DeepEqual(got, wantFiles) {
+		t.Errorf("Files = %v, want %v", got, wantFiles)
+	}
+	if _, err := Get("bricks"); err == nil || err.Error() != `library: unknown material "bricks" (want one of alphatest, blinnphong, depthwrite, gouraud, long, normalmap, textured, unlit)` {
+		t.Errorf("Get(bricks) error = %v", err)
+	}
+	if _, err := Load("nope.ps.gsa"); err == nil || err.Error() != `library: no shader file "nope.ps.gsa"` {
+		t.Errorf("Load(nope) error = %v", err)
+	}
+}
+
+// TestMaterialInterfaces pins the parameter and sampler names the scene
+// files rely on, and the shader pairing.
+func TestMaterialInterfaces(t *testing.T) {
+	cases := []struct {
+		name, vs, ps string
+		params       []string
+		samplers     []string
+	}{
+		{"unlit", "standard", "unlit", []string{"color"}, nil},
+		{"gouraud", "gouraud", "gouraud", []string{"diffuse", "specular"}, nil},
+		{"blinnphong", "standard", "blinnphong", []string{"diffuse", "specular"}, nil},
+		{"textured", "standard", "textured", []string{"tint"}, []string{"albedo"}},
+		{"normalmap", "standard", "normalmap", []string{"specular"}, []string{"albedo", "normal"}},
+		{"alphatest", "standard", "alphatest", []string{"tint", "cutoff"}, []string{"albedo"}},
+		{"depthwrite", "standard", "depthwrite", []string{"color", "amplitude", "frequency"}, nil},
+		{"long", "standard", "long", []string{"color_a", "color_b", "specular"}, nil},
+	}
+	if len(cases) != len(Names()) {
+		t.Fatalf("%d cases for %d materials", len(cases), len(Names()))
+	}
+	for _, tc := range cases {
+		m, err := Get(tc.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Name != tc.name || m.VSName != tc.vs || m.PSName != tc.ps {
+			t.Errorf("%s: names %q %q %q", tc.name, m.Name, m.VSName, m.PSName)
+		}
+		if m.VS.Stage != shader.VertexStage || m.PS.Stage != shader.PixelStage {
+			t.Errorf("%s: stages %v %v", tc.name, m.VS.Stage, m.PS.Stage)
+		}
+		if m.VS.Name != tc.vs+".vs.gsa" || m.PS.Name != tc.ps+".ps.gsa" {
+			t.Errorf("%s: program names %q %q", tc.name, m.VS.Name, m.PS.Name)
+		}
+		var params, samplers []string
+		for _, p := range m.Params() {
+			params = append(params, p.Name)
+		}
+		for _, s := range m.Samplers() {
+			samplers = append(samplers, s.Name)
+		}
+		if !reflect.DeepEqual(params, tc.params) {
+			t.Errorf("%s: params %v, want %v", tc.name, params, tc.params)
+		}
+		if !reflect.DeepEqual(samplers, tc.samplers) {
+			t.Errorf("%s: samplers %v, want %v", tc.name, samplers, tc.samplers)
+		}
+		if len(m.Links) != len(m.PS.Inputs) {
+			t.Errorf("%s: %d links for %d inputs", tc.name, len(m.Links), len(m.PS.Inputs))
+		}
+		// The ABI names are the only named constant blocks.
+		abi := []string{"mvp", "mvp_end", "model", "normal_matrix", "camera_pos", "ambient", "light_count", "lights"}
+		for _, p := range []*shader.Program{m.VS, m.PS} {
+			for _, c := range p.Consts {
+				if !slices.Contains(abi, c.Name) {
+					t.Errorf("%s: %s declares non-ABI constant %q", tc.name, p.Name, c.Name)
+				}
+				if c.Name == "lights" && c.Count != 8 || (c.Name == "mvp" || c.Name == "model") && c.Count != 4 || c.Name == "normal_matrix" && c.Count != 3 {
+					t.Errorf("%s: %s: constant %q has %d registers", tc.name, p.Name, c.Name, c.Count)
+				}
+			}
+		}
+	}
+}
+
+func TestStandardVertexShaderInterface(t *testing.T) {
+	vs, err := Load("standard.vs.gsa")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantIn := []shader.InputDecl{{Reg: 0, Semantic: "position"}, {Reg: 1, Semantic: "normal"}, {Reg: 2, Semantic: "texcoord"}, {Reg: 3, Semantic: "tangent"}}
+	if !reflect.DeepEqual(vs.Inputs, wantIn) {
+		t.Errorf("inputs %+v", vs.Inputs)
+	}
+	var outs []string
+	for _, o := range vs.Outputs {
+		outs = append(outs, o.Semantic)
+	}
+	if want := []string{"position", "normal", "texcoord", "worldpos", "tangent"}; !reflect.DeepEqual(outs, want) {
+		t.Errorf("outputs %v, want %v", outs, want)
+	}
+	var consts []string
+	for _, c := range vs.Consts {
+		consts = append(consts, c.Name)
+	}
+	if want := []string{"mvp", "model", "normal_matrix"}; !reflect.DeepEqual(consts, want) {
+		t.Errorf("consts %v, want %v", consts, want)
+	}
+}
+
+// TestResources pins every program's resource usage (hand-counted from the
+// .gsa files: e.g. blinnphong = 10 prologue + 4 lights x 19 + 4 epilogue).
+func TestResources(t *testing.T) {
+	want := map[string]shader.Resources{
+		"standard.vs.gsa":   {Instructions: 16, ALU: 16, Inputs: 4, Interpolants: 4, Outputs: 5, Constants: 11},
+		"gouraud.vs.gsa":    {Instructions: 100, ALU: 100, SFU: 14, Temps: 11, MaxLiveTemps: 8, Inputs: 2, Interpolants: 1, Outputs: 2, Constants: 26},
+		"gouraud.ps.gsa":    {Instructions: 1, ALU: 1, Inputs: 1, Interpolants: 1, Outputs: 1},
+		"unlit.ps.gsa":      {Instructions: 1, ALU: 1, Outputs: 1, Constants: 1},
+		"blinnphong.ps.gsa": {Instructions: 90, ALU: 90, SFU: 14, Temps: 9, MaxLiveTemps: 7, Inputs: 2, Interpolants: 2, Outputs: 1, Constants: 18},
+		"textured.ps.gsa":   {Instructions: 42, ALU: 41, SFU: 5, TexFetches: 1, Temps: 10, MaxLiveTemps: 4, Inputs: 3, Interpolants: 3, Outputs: 1, Constants: 17, Samplers: 1, TexDependencyDepth: 1},
+		"alphatest.ps.gsa":  {Instructions: 44, ALU: 43, SFU: 5, TexFetches: 1, Temps: 11, MaxLiveTemps: 5, Inputs: 3, Interpolants: 3, Outputs: 1, Constants: 18, Samplers: 1, Discards: true, TexDependencyDepth: 1},
+		"depthwrite.ps.gsa": {Instructions: 45, ALU: 45, SFU: 7, Temps: 9, MaxLiveTemps: 4, Inputs: 4, Interpolants: 3, Outputs: 1, Constants: 19, WritesDepth: true},
+		"normalmap.ps.gsa":  {Instructions: 109, ALU: 107, SFU: 16, TexFetches: 2, Temps: 13, MaxLiveTemps: 7, Inputs: 4, Interpolants: 4, Outputs: 1, Constants: 17, Samplers: 2, TexDependencyDepth: 1},
+		"long.ps.gsa":       {Instructions: 120, ALU: 120, SFU: 22, Temps: 11, MaxLiveTemps: 8, Inputs: 2, Interpolants: 2, Outputs: 1, Constants: 29},
+	}
+	for _, f := range Files() {
+		p, err := Load(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, ok := want[f]
+		if !ok {
+			t.Errorf("%s: no expected resources", f)
+			continue
+		}
+		if got := p.Resources(); got != w {
+			t.Errorf("%s:\n got  %+v\n want %+v", f, got, w)
+		}
+	}
+	long, _ := Load("long.ps.gsa")
+	if n := len(long.Code); n < 100 {
+		t.Errorf("long shader has %d instructions, want >= 100", n)
+	}
+}
+
+func TestEncodeRoundTrip(t *testing.T) {
+	for _, f := range Files() {
+		p, err := Load(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, err := shader.Decode(p.Encode())
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if !reflect.DeepEqual(p, q) {
+			t.Errorf("%s: Decode(Encode(p)) differs", f)
+		}
+	}
+}
+
+// lightingScene fills the constant ABI: a directional light straight along
+// +z (enabled), a red point light at (5,0,0) that is disabled by
+// light_count = 1, and two unused (zero) slots; camera at (0,0,4).
+func lightingScene(t *testing.T, p *shader.Program, params map[string]geom.Vec4) []geom.Vec4 {
+	t.Helper()
+	c := p.InitConstants(nil)
+	set := func(name string, vals ...geom.Vec4) {
+		d, ok := p.ConstBlock(name)
+		if !ok {
+			t.Fatalf("%s: no constant block %q", p.Name, name)
+		}
+		copy(c[d.Reg:d.Reg+d.Count], vals)
+	}
+	set("camera_pos", geom.Vec4{0, 0, 4, 1})
+	set("ambient", geom.Vec4{0.1, 0.1, 0.1, 0})
+	set("light_count", geom.Vec4{1, 0, 0, 0})
+	set("lights", geom.Vec4{0, 0, 1, 0}, geom.Vec4{1, 1, 1, 0}, geom.Vec4{5, 0, 0, 1}, geom.Vec4{1, 0, 0, 0})
+	for name, v := range params {
+		d, ok := p.Param(name)
+		if !ok {
+			t.Fatalf("%s: no param %q", p.Name, name)
+		}
+		c[d.Reg] = v
+	}
+	return c
+}
+
+// litColor is ambient*diffuse + diffuse*1 + specular*1 in the shader's
+// float32 operation order, for N.L = N.H = 1 and a white light.
+func litColor(ambient, diffuse, specular float32) float32 {
+	a := ambient * diffuse
+	a = diffuse + a
+	return specular + a
+}
+
+type constTexture struct{ texel map[int]geom.Vec4 }
+
+func (c constTexture) SampleTexture(r *shader.TexRequest) geom.Vec4 { return c.texel[r.Unit] }
+
+func TestBlinnPhongShading(t *testing.T) {
+	for _, name := range []string{"blinnphong", "gouraud"} {
+		m, err := Get(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		params := map[string]geom.Vec4{"diffuse": {0.5, 0.25, 1, 0.75}, "specular": {0.5, 0.5, 0.5, 32}}
+		w := shader.NewWarp(4)
+		var got geom.Vec4
+		if name == "gouraud" {
+			c := lightingScene(t, m.VS, params)
+			identity := geom.Identity()
+			for _, blk := range []string{"mvp", "model", "normal_matrix"} {
+				d, _ := m.VS.ConstBlock(blk)
+				for r := 0; r < d.Count; r++ {
+					c[d.Reg+r] = identity.Row(r)
+				}
+			}
+			w.Reset(m.VS, 1, c)
+			w.SetInput(0, 0, geom.Vec4{0, 0, 0, 1})
+			w.SetInput(0, 1, geom.Vec4{0, 0, 2, 0})
+			w.Run(nil)
+			if pos := w.Output(0, 0); pos != (geom.Vec4{0, 0, 0, 1}) {
+				t.Errorf("gouraud position %v", pos)
+			}
+			got = w.Output(0, 1)
+		} else {
+			w.Reset(m.PS, 4, lightingScene(t, m.PS, params))
+			w.SetInput(0, 0, geom.Vec4{0, 0, 2, 0}) // normal, normalized by the shader
+			w.SetInput(0, 1, geom.Vec4{0, 0, 0, 1}) // world position
+			w.Run(nil)
+			got = w.Output(0, 0)
+		}
+		want := geom.Vec4{litColor(0.1, 0.5, 0.5), litColor(0.1, 0.25, 0.5), litColor(0.1, 1, 0.5), 0.75}
+		if got != want {
+			t.Errorf("%s: colour %v, want %v", name, got, want)
+		}
+	}
+}
+
+func TestNormalMapShading(t *testing.T) {
+	m, err := Get("normalmap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := lightingScene(t, m.PS, map[string]geom.Vec4{"specular": {0.5, 0.5, 0.5, 32}})
+	albedo, _ := m.PS.SamplerUnit("albedo")
+	normal, _ := m.PS.SamplerUnit("normal")
+	// A flat normal-map texel (0.5, 0.5, 1) is the tangent-space normal (0,0,1).
+	tex := constTexture{map[int]geom.Vec4{albedo: {0.5, 0.25, 1, 0.75}, normal: {0.5, 0.5, 1, 1}}}
+	w := shader.NewWarp(4)
+	w.Reset(m.PS, 4, c)
+	w.SetInput(0, 0, geom.Vec4{0, 0, 2, 0})
+	w.SetInput(0, 1, geom.Vec4{0, 0, 0, 1})
+	w.SetInput(0, 3, geom.Vec4{1, 0, 0, 1})
+	w.Run(tex)
+	// albedo*(ambient + 1) + specular*1
+	mix := func(a float32) float32 {
+		s := float32(1) + float32(0.1)
+		s = a * s
+		return float32(0.5) + s
+	}
+	want := geom.Vec4{mix(0.5), mix(0.25), mix(1), 0.75}
+	if got := w.Output(0, 0); got != want {
+		t.Errorf("colour %v, want %v", got, want)
+	}
+}
+
+func TestTexturedAndAlphaTest(t *testing.T) {
+	for _, name := range []string{"textured", "alphatest"} {
+		m, err := Get(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		params := map[string]geom.Vec4{"tint": {1, 0.5, 1, 0.5}}
+		if name == "alphatest" {
+			params["cutoff"] = geom.Vec4{0.3, 0, 0, 0}
+		}
+		c := lightingScene(t, m.PS, params)
+		w := shader.NewWarp(4)
+		w.Reset(m.PS, 4, c)
+		for lane := 0; lane < 4; lane++ {
+			w.SetInput(lane, 0, geom.Vec4{0, 0, 1, 0})
+			w.SetInput(lane, 1, geom.Vec4{0, 0, 0, 1})
+		}
+		// Texel alpha 0.8 * tint alpha 0.5 = 0.4 >= 0.3: kept.
+		w.Run(constTexture{map[int]geom.Vec4{0: {0.5, 1, 0.25, 0.8}}})
+		// (albedo*tint) * (1 + ambient)
+		lit := func(a float32) float32 { return a * (float32(1) + float32(0.1)) }
+		want := geom.Vec4{lit(0.5), lit(0.5), lit(0.25), 0.4}
+		if got := w.Output(0, 0); got != want {
+			t.Errorf("%s: colour %v, want %v", name, got, want)
+		}
+		if w.Killed != 0 {
+			t.Errorf("%s: killed %b", name, w.Killed)
+		}
+		if name == "alphatest" {
+			// Texel alpha 0.5 * 0.5 = 0.25 < 0.3: every lane is killed.
+			w.Reset(m.PS, 4, c)
+			w.Run(constTexture{map[int]geom.Vec4{0: {1, 1, 1, 0.5}}})
+			if w.Killed != 0b1111 {
+				t.Errorf("alphatest: killed %04b, want 1111", w.Killed)
+			}
+		}
+	}
+}
+
+func TestDepthWrite(t *testing.T) {
+	m, err := Get("depthwrite")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := lightingScene(t, m.PS, map[string]geom.Vec4{"amplitude": {0.25, 0, 0, 0}, "frequency": {1, 0, 0, 0}})
+	pos, _ := m.PS.Input(shader.SemanticPosition)
+	tc, _ := m.PS.Input("texcoord")
+	w := shader.NewWarp(4)
+	w.Reset(m.PS, 4, c)
+	// (u, v, Z) -> Z + 0.25*sin(u)*cos(v), clamped.
+	lanes := []struct {
+		u, z, want float32
+	}{
+		{0, 0.5, 0.5},            // sin 0 = 0
+		{math.Pi / 2, 0.5, 0.75}, // sin(float32(pi/2)) rounds to 1
+		{math.Pi / 2, 0.9, 1},    // clamped
+		{-math.Pi / 2, 0.125, 0}, // 0.125 - 0.25 clamped to 0
+	}
+	for i, l := range lanes {
+		w.SetInput(i, tc.Reg, geom.Vec4{l.u, 0, 0, 0})
+		w.SetInput(i, pos.Reg, geom.Vec4{0.5, 0.5, l.z, 1})
+	}
+	w.Run(nil)
+	for i, l := range lanes {
+		if got := w.Depth(i); got != l.want {
+			t.Errorf("lane %d depth %v, want %v", i, got, l.want)
+		}
+	}
+}
+
+func TestUnlitAndLong(t *testing.T) {
+	m, err := Get("unlit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := shader.NewWarp(4)
+	w.Reset(m.PS, 4, m.PS.InitConstants(nil))
+	w.Run(nil)
+	if got := w.Output(3, 0); got != (geom.Vec4{1, 1, 1, 1}) {
+		t.Errorf("unlit default colour %v", got)
+	}
+
+	long, err := Get("long")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w = shader.NewWarp(32)
+	w.Reset(long.PS, 32, lightingScene(t, long.PS, nil))
+	for i := 0; i < 32; i++ {
+		w.SetInput(i, 0, geom.Vec4{0, 0, 1, 0})
+		w.SetInput(i, 1, geom.Vec4{float32(i) * 0.1, float32(i%4) * 0.3, 0, 1})
+	}
+	w.Run(nil)
+	for i := 0; i < 32; i++ {
+		o := w.Output(i, 0)
+		for _, x := range o {
+			if x != x || x < 0 || x > 2 {
+				t.Fatalf("lane %d colour %v", i, o)
+			}
+		}
+		if o[3] != 1 {
+			t.Errorf("lane %d alpha %v", i, o[3])
+		}
+	}
+	if w.Stats.Instructions != 120 || w.Stats.LaneInstructions != 120*32 {
+		t.Errorf("stats %+v", w.Stats)
+	}
+}
+
+func TestSourcesAreDocumented(t *testing.T) {
+	for _, f := range Files() {
+		src, err := Source(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(string(src), "; "+f+":") {
+			t.Errorf("%s does not start with a header comment naming it", f)
+		}
+	}
+}
+
+// BenchmarkBlinnPhong shades 8 quads with the 90-instruction per-pixel
+// lighting shader.
+func BenchmarkBlinnPhong(b *testing.B) {
+	m, err := Get("blinnphong")
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := m.PS.InitConstants(nil)
+	lights, _ := m.PS.ConstBlock("lights")
+	count, _ := m.PS.ConstBlock("light_count")
+	c[count.Reg] = geom.Vec4{4, 0, 0, 0}
+	for i := 0; i < 4; i++ {
+		c[lights.Reg+2*i] = geom.Vec4{float32(i), 3, 2, 1}
+		c[lights.Reg+2*i+1] = geom.Vec4{0.5, 0.5, 0.5, 0}
+	}
+	w := shader.NewWarp(32)
+	b.ReportAllocs()
+	for b.Loop() {
+		w.Reset(m.PS, 32, c)
+		for i := 0; i < 32; i++ {
+			w.SetInput(i, 0, geom.Vec4{0.1 * float32(i), 1, 0.3, 0})
+			w.SetInput(i, 1, geom.Vec4{float32(i), 0, -5, 1})
+		}
+		w.Run(nil)
+	}
+	b.ReportMetric(float64(len(m.PS.Code)*32)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mlane-instr/s")
+}
