@@ -60,7 +60,7 @@ func (t *Triangle) TileQuads(cfg *Config, tx, ty int, out []Quad) []Quad {
 		emit := func(i, j int) {
 			qx, qy := tile.X0+2*i, tile.Y0+2*j
 			cov := all
-			if !full {
+			if !full && (qx < r.X0 || qx+1 >= r.X1 || qy < r.Y0 || qy+1 >= r.Y1) {
 				cov = expandPixels(pixelsIn(r, qx, qy), uint(n), t.fullPixel)
 			}
 			di, dj := int64(i-i0), int64(j-j0)
@@ -103,7 +103,7 @@ func (t *Triangle) TileQuads(cfg *Config, tx, ty int, out []Quad) []Quad {
 		for i := 0; i < nqx; i++ {
 			qx := qx0 + 2*i
 			cov := all
-			if !full {
+			if !full && (qx < r.X0 || qx+1 >= r.X1 || qy < r.Y0 || qy+1 >= r.Y1) {
 				cov = expandPixels(pixelsIn(r, qx, qy), uint(n), t.fullPixel)
 			}
 			if cov = t.quadCoverage(&act, na, &vq, cov); cov != 0 {
@@ -134,9 +134,16 @@ func (t *Triangle) quadCoverage(act *[3]int, na int, vals *[3]int64, cov uint64)
 			continue
 		}
 		var m uint64
-		for p := 0; p < 4; p++ {
-			c := countAtLeast(&e.so, t.samples, -(v + e.pix[p]))
-			m |= uint64(e.prefix[c]) << (uint(p) * n)
+		last := e.so[n-1]
+		for p := uint(0); p < 4; p++ {
+			thr := -(v + e.pix[p])
+			switch {
+			case thr <= last: // every sample of the pixel is inside
+				m |= t.fullPixel << (p * n)
+			case thr > e.so[0]: // none is
+			default:
+				m |= uint64(e.prefix[countAtLeast(&e.so, int(n), thr)]) << (p * n)
+			}
 		}
 		if cov &= m; cov == 0 {
 			return 0
@@ -179,15 +186,11 @@ func pixelsIn(r Rect, qx, qy int) uint {
 }
 
 // expandPixels turns a 4-bit pixel mask into a coverage mask with every sample
-// of those pixels (full is the mask of one pixel's samples).
+// of those pixels (full is the mask of one pixel's samples): the pixel bits are
+// spread n positions apart and multiplied by full, which cannot carry.
 func expandPixels(pm uint, n uint, full uint64) uint64 {
-	var m uint64
-	for p := uint(0); p < 4; p++ {
-		if pm&(1<<p) != 0 {
-			m |= full << (p * n)
-		}
-	}
-	return m
+	spread := uint64(pm&1) | uint64(pm&2)<<(n-1) | uint64(pm&4)<<(2*n-2) | uint64(pm&8)<<(3*n-3)
+	return spread * full
 }
 
 // compact1By1 gathers the even bits of x (Morton decoding).
