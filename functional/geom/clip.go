@@ -227,8 +227,8 @@ type clipWork struct {
 //   - no intersection is made on an edge whose inside vertex lies exactly on the
 //     plane (that vertex already is the boundary point), so no duplicates arise;
 //   - the output keeps the input's winding and starts at the first surviving
-//     input vertex in input order (when none survives: at the first vertex made
-//     while clipping edge 0-1, 1-2, 2-0 in turn).
+//     input vertex in input order (when none survives: at the first vertex in
+//     the clipper's processing order, which visits edges from vertex 0 onwards).
 //
 // Positions must be finite (ClassifyTriangle rejects the others).
 func ClipTriangle(p [3]Vec4, mask uint32, gb GuardBand, out *ClipPolygon) {

@@ -97,6 +97,27 @@ func TestClassifyTriangle(t *testing.T) {
 	}
 }
 
+// TestGuardBandNotClipped: a triangle that crosses the viewport's side planes
+// but stays inside the guard band needs no clipping; one that crosses a guard
+// plane does, against that plane only.
+func TestGuardBandNotClipped(t *testing.T) {
+	gb := NewGuardBand(Viewport{Width: 1280, Height: 720}, DefaultGuardBandRange)
+	tests := []struct {
+		name     string
+		p        [3]Vec4
+		wantMask uint32
+	}{
+		{"crosses left, right and top", [3]Vec4{{-3, 0, 0.5, 1}, {3, 0, 0.5, 1}, {0, 3, 0.5, 1}}, 0},
+		{"crosses the right guard plane", [3]Vec4{{-3, 0, 0.5, 1}, {30, 0, 0.5, 1}, {0, 3, 0.5, 1}}, GuardRight},
+	}
+	for _, tc := range tests {
+		reject, mask := ClassifyTriangle(ClipCode(tc.p[0], gb), ClipCode(tc.p[1], gb), ClipCode(tc.p[2], gb))
+		if reject || mask != tc.wantMask {
+			t.Errorf("%s: reject %v mask %#x, want false %#x", tc.name, reject, mask, tc.wantMask)
+		}
+	}
+}
+
 func cv(x, y, z, w float32, b0, b1, b2 float32) ClipVertex {
 	return ClipVertex{Pos: Vec4{x, y, z, w}, B: [3]float32{b0, b1, b2}}
 }
