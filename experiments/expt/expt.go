@@ -1,0 +1,162 @@
+// Package expt holds what every experiment binary shares: finding a scene by name or
+// file, output folders, statistics files and printed tables.
+package expt
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/gfxsim/gfxsim/scene"
+)
+
+// LoadScene returns the built-in scene called name, or loads name as a file: a
+// YAML scene, or a bare mesh (.obj, .gltf, .glb) wrapped in a default scene.
+// Width, height and samples override the scene's when non-zero.
+func LoadScene(name string, width, height, samples int) (*scene.Scene, error) {
+	if name == "" {
+		name = scene.DefaultName
+	}
+	var s *scene.Scene
+	var err error
+	isBuiltin := false
+	for _, b := range scene.BuiltinNames() {
+		if b == name {
+			isBuiltin = true
+		}
+	}
+	switch ext := strings.ToLower(filepath.Ext(name)); {
+	case isBuiltin:
+		s, err = scene.Builtin(name)
+	case ext == ".yaml" || ext == ".yml":
+		s, err = scene.Load(name)
+	case ext == ".obj" || ext == ".gltf" || ext == ".glb":
+		s, err = scene.FromMeshFile(name)
+	default:
+		return nil, fmt.Errorf("scene %q: not a built-in scene (%s) nor a .yaml, .obj, .gltf or .glb file",
+			name, strings.Join(scene.BuiltinNames(), ", "))
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := s.SetResolution(width, height, samples); err != nil {
+		return nil, fmt.Errorf("scene %q: %w", name, err)
+	}
+	return s, nil
+}
+
+// Stats is a flat set of named counters, "<component>.<counter>".
+type Stats map[string]float64
+
+// AddStruct adds every numeric field of the struct v (embedded structs flattened)
+// as prefix.snake_case_field_name.
+func (s Stats) AddStruct(prefix string, v any) {
+	rv := reflect.Indirect(reflect.ValueOf(v))
+	rt := rv.Type()
+	for i := 0; i < rt.NumField(); i++ {
+		f := rt.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		fv := rv.Field(i)
+		if f.Anonymous && fv.Kind() == reflect.Struct {
+			s.AddStruct(prefix, fv.Interface())
+			continue
+		}
+		name := prefix + "." + SnakeCase(f.Name)
+		switch fv.Kind() {
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			s[name] = float64(fv.Int())
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+			s[name] = float64(fv.Uint())
+		case reflect.Float32, reflect.Float64:
+			s[name] = fv.Float()
+		case reflect.Bool:
+			if fv.Bool() {
+				s[name] = 1
+			} else {
+				s[name] = 0
+			}
+		}
+	}
+}
+
+// SnakeCase turns "VertexCacheHits" into "vertex_cache_hits" and "PSInvocations"
+// into "ps_invocations".
+func SnakeCase(s string) string {
+	var b strings.Builder
+	r := []rune(s)
+	for i, c := range r {
+		if unicode.IsUpper(c) {
+			if i > 0 && (unicode.IsLower(r[i-1]) || (i+1 < len(r) && unicode.IsLower(r[i+1]) && unicode.IsUpper(r[i-1]))) {
+				b.WriteByte('_')
+			}
+			b.WriteRune(unicode.ToLower(c))
+		} else {
+			b.WriteRune(c)
+		}
+	}
+	return b.String()
+}
+
+// WriteJSON writes s to path with sorted keys, one counter per line.
+func (s Stats) WriteJSON(path string) error {
+	b, err := json.MarshalIndent(map[string]float64(s), "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}
+
+// Names returns the counter names in order.
+func (s Stats) Names() []string {
+	n := make([]string, 0, len(s))
+	for k := range s {
+		n = append(n, k)
+	}
+	sort.Strings(n)
+	return n
+}
+
+// Table prints rows as aligned columns.
+func Table(w io.Writer, header []string, rows [][]string) {
+	width := make([]int, len(header))
+	for i, h := range header {
+		width[i] = len(h)
+	}
+	for _, r := range rows {
+		for i, c := range r {
+			if i < len(width) && len(c) > width[i] {
+				width[i] = len(c)
+			}
+		}
+	}
+	line := func(cells []string) {
+		for i, c := range cells {
+			if i > 0 {
+				fmt.Fprint(w, "  ")
+			}
+			if i == 0 {
+				fmt.Fprintf(w, "%-*s", width[i], c)
+			} else {
+				fmt.Fprintf(w, "%*s", width[i], c)
+			}
+		}
+		fmt.Fprintln(w)
+	}
+	line(header)
+	sep := make([]string, len(header))
+	for i := range sep {
+		sep[i] = strings.Repeat("-", width[i])
+	}
+	line(sep)
+	for _, r := range rows {
+		line(r)
+	}
+}

@@ -1,0 +1,28 @@
+// Command render is gfxsim's main job: it renders a scene on a machine configuration
+// and reports what happened. See README.md in this folder.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+)
+
+func main() {
+	var o options
+	flag.StringVar(&o.scene, "scene", "", "built-in scene name or scene/mesh file (default: the default scene)")
+	flag.StringVar(&o.out, "o", "out/render", "output folder")
+	flag.StringVar(&o.mode, "mode", "functional", "functional (reference renderer)")
+	flag.IntVar(&o.width, "width", 0, "override the scene's width in pixels")
+	flag.IntVar(&o.height, "height", 0, "override the scene's height in pixels")
+	flag.IntVar(&o.samples, "samples", 0, "override the scene's samples per pixel (1, 2, 4, 8, 16)")
+	flag.Parse()
+	if flag.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "render: unexpected argument %q\n", flag.Arg(0))
+		os.Exit(2)
+	}
+	if err := run(o, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "render:", err)
+		os.Exit(1)
+	}
+}

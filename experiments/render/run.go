@@ -1,0 +1,86 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/gfxsim/gfxsim/experiments/expt"
+	"github.com/gfxsim/gfxsim/functional/framebuffer"
+	"github.com/gfxsim/gfxsim/functional/reference"
+	"github.com/gfxsim/gfxsim/scene/driver"
+)
+
+type options struct {
+	scene, out, mode       string
+	width, height, samples int
+}
+
+func run(o options, w io.Writer) error {
+	if o.mode != "functional" {
+		return fmt.Errorf("-mode %q: only \"functional\" is available", o.mode)
+	}
+	s, err := expt.LoadScene(o.scene, o.width, o.height, o.samples)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
+		return err
+	}
+	start := time.Now()
+	f, err := driver.Encode(s, driver.DefaultOptions())
+	if err != nil {
+		return err
+	}
+	res, err := reference.Render(f.Memory, f.Stream, f.StreamBytes, reference.DefaultOptions())
+	if err != nil {
+		return err
+	}
+	wall := time.Since(start)
+	if res.Image == nil {
+		return fmt.Errorf("scene %q: the command stream never presented an image", s.Name)
+	}
+	img := filepath.Join(o.out, "image.png")
+	if err := framebuffer.WritePNG(img, res.Image); err != nil {
+		return err
+	}
+	st := expt.Stats{}
+	st.AddStruct("reference", &res.Counters)
+	st["run.wall_seconds"] = wall.Seconds()
+	if err := st.WriteJSON(filepath.Join(o.out, "stats.json")); err != nil {
+		return err
+	}
+	summary(w, s.Name, s.Width, s.Height, s.Samples, f, &res.Counters, wall)
+	fmt.Fprintf(w, "wrote %s and %s\n", img, filepath.Join(o.out, "stats.json"))
+	return nil
+}
+
+func summary(w io.Writer, name string, width, height, samples int, f *driver.Frame, c *reference.Counters, wall time.Duration) {
+	fmt.Fprintf(w, "scene %s: %dx%d, %d samples per pixel, %d draws, %d triangles, %.1f MB of memory\n",
+		name, width, height, samples, f.Draws, f.Triangles, float64(f.Memory.Size())/1e6)
+	fmt.Fprintf(w, "functional render (reference renderer) in %.2f s\n", wall.Seconds())
+	pct := func(a, b int) string {
+		if b == 0 {
+			return "-"
+		}
+		return fmt.Sprintf("%.1f%%", 100*float64(a)/float64(b))
+	}
+	rows := [][]string{
+		{"vertex batches", fmt.Sprint(c.VertexBatches), ""},
+		{"vertex shader invocations", fmt.Sprint(c.VSInvocations), "tag hit rate " + pct(c.VertexCacheHits, c.VertexCacheHits+c.VertexCacheMisses)},
+		{"triangles", fmt.Sprint(c.Triangles), fmt.Sprintf("%d rejected, %d clipped, %d culled", c.Rejected, c.Clipped, c.Culled)},
+		{"triangles set up", fmt.Sprint(c.SetUp), ""},
+		{"coarse tiles", fmt.Sprint(c.Tiles), pct(c.TilesInside, c.Tiles) + " fully covered"},
+		{"quads", fmt.Sprint(c.Quads), fmt.Sprintf("%d covered samples", c.CoveredSamples)},
+		{"quads culled by early Z", fmt.Sprint(c.EarlyZQuadsCulled), ""},
+		{"pixel shader invocations", fmt.Sprint(c.PSInvocations), "helper pixels " + pct(c.HelperPixels, c.PSInvocations)},
+		{"pixel warps", fmt.Sprint(c.PixelWarps), ""},
+		{"instructions (VS + PS, per warp)", fmt.Sprint(c.VSInstructions + c.PSInstructions), fmt.Sprintf("%d per lane", c.VSLaneInstructions+c.PSLaneInstructions)},
+		{"texture requests", fmt.Sprint(c.TexRequests), ""},
+		{"depth tests", fmt.Sprint(c.DepthTestsPassed + c.DepthTestsFailed), "passed " + pct(c.DepthTestsPassed, c.DepthTestsPassed+c.DepthTestsFailed)},
+		{"samples written", fmt.Sprint(c.SamplesWritten), fmt.Sprintf("%d blended, %d killed", c.SamplesBlended, c.SamplesKilled)},
+	}
+	expt.Table(w, []string{"counter", "value", "note"}, rows)
+}

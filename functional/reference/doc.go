@@ -1,0 +1,12 @@
+// Package reference is gfxsim's reference renderer: it executes a command stream in
+// API order with the functional model alone (no timing) and counts what happened.
+// Every timed simulation is checked against it: the timed image must equal the
+// reference image bit for bit, and the counters both keep must agree.
+//
+// The order of work is that of the hardware, without its parallelism: vertex
+// batches of up to BatchVertices unique vertices are shaded, primitives assembled
+// in API order, clipped, culled and set up; each primitive is rasterized tile by
+// tile into quads; quads go through early Z (when the pixel shader allows it), are
+// packed into pixel warps of WarpQuads quads, shaded, and then merged into the
+// render target in order (late Z, blending).
+package reference

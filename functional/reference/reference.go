@@ -1,0 +1,287 @@
+package reference
+
+import (
+	"fmt"
+	"image"
+	"math/bits"
+
+	"github.com/gfxsim/gfxsim/functional/command"
+	"github.com/gfxsim/gfxsim/functional/pipeline"
+	"github.com/gfxsim/gfxsim/functional/raster"
+	"github.com/gfxsim/gfxsim/functional/shader"
+	"github.com/gfxsim/gfxsim/functional/state"
+	"github.com/gfxsim/gfxsim/functional/vertex"
+)
+
+// Options are the hardware parameters that change what is counted (not the image).
+type Options struct {
+	Raster        pipeline.RasterOptions
+	BatchVertices int // unique vertices per vertex batch (default 32)
+	WarpQuads     int // quads per pixel warp (default 8; at most 16)
+}
+
+// DefaultOptions returns the defaults: 8x8 tiles in row-major order, quads in
+// row-major order, 32-vertex batches, 8-quad warps.
+func DefaultOptions() Options {
+	return Options{Raster: pipeline.RasterOptions{TileSize: raster.DefaultTileSize},
+		BatchVertices: vertex.DefaultBatchVertices, WarpQuads: 8}
+}
+
+// Counters is what the reference renderer counts. The timed model keeps the same
+// counters under the same names.
+type Counters struct {
+	Commands int
+	Draws    int
+	Clears   int
+	Presents int
+
+	VertexBatches     int
+	VertexCacheHits   int // tag-array hits while forming batches
+	VertexCacheMisses int
+	VSInvocations     int
+
+	pipeline.GeometryStats
+
+	Tiles          int // coarse tiles not rejected by the coarse test
+	TilesInside    int // of which entirely inside the triangle
+	Quads          int // quads with coverage from the fine rasterizer
+	CoveredSamples int
+
+	EarlyZQuadsCulled int // quads whose every sample failed early Z
+	QuadsShaded       int
+	PixelWarps        int
+	PSInvocations     int // lanes shaded: 4 per shaded quad, helpers included
+	HelperPixels      int
+
+	VSInstructions     uint64 // warp instructions
+	PSInstructions     uint64
+	VSLaneInstructions uint64
+	PSLaneInstructions uint64
+	TexRequests        uint64 // lane texture requests (vertex and pixel)
+
+	DepthTestsPassed int // per sample, early and late
+	DepthTestsFailed int
+	SamplesKilled    int
+	SamplesWritten   int
+	SamplesBlended   int
+}
+
+// Result is a rendered frame.
+type Result struct {
+	Image    *image.RGBA // the resolved render target at the last Present (nil without one)
+	Counters Counters
+}
+
+type pendingQuad struct {
+	prim int
+	quad raster.Quad
+	live uint64
+}
+
+type renderer struct {
+	mem   state.Memory
+	opts  Options
+	cnt   Counters
+	vwarp *shader.Warp
+	pwarp *shader.Warp
+	fetch vertex.Fetcher
+
+	d       *state.Draw
+	cfg     raster.Config
+	psTex   pipeline.TextureUnits
+	prims   []pipeline.Primitive
+	pending []pendingQuad
+	tiles   []raster.TilePos
+	quads   []raster.Quad
+}
+
+// Render executes the command stream of size bytes at address stream in memory mem.
+func Render(mem state.Memory, stream, size uint64, opts Options) (*Result, error) {
+	if opts.BatchVertices == 0 {
+		opts.BatchVertices = vertex.DefaultBatchVertices
+	}
+	if opts.WarpQuads == 0 {
+		opts.WarpQuads = 8
+	}
+	if opts.WarpQuads < 1 || opts.WarpQuads > shader.MaxLanes/4 {
+		return nil, fmt.Errorf("reference: %d quads per warp out of range [1, %d]", opts.WarpQuads, shader.MaxLanes/4)
+	}
+	batcher, err := vertex.NewBatcher(opts.BatchVertices)
+	if err != nil {
+		return nil, fmt.Errorf("reference: %w", err)
+	}
+	buf := make([]byte, size)
+	mem.ReadAt(buf, stream)
+	cmds, err := command.DecodeAll(buf, stream)
+	if err != nil {
+		return nil, err
+	}
+	r := &renderer{mem: mem, opts: opts, vwarp: shader.NewWarp(shader.MaxLanes), pwarp: shader.NewWarp(4 * opts.WarpQuads)}
+	tr := state.NewTracker(mem)
+	res := &Result{}
+	for _, c := range cmds {
+		r.cnt.Commands++
+		act, err := tr.Apply(c)
+		if err != nil {
+			return nil, err
+		}
+		switch act.Kind {
+		case state.ActDraw:
+			r.cnt.Draws++
+			if err := r.draw(act.Draw, batcher); err != nil {
+				return nil, fmt.Errorf("command stream @0x%x: %v: %w", c.Addr, c.Opcode(), err)
+			}
+		case state.ActClear:
+			r.cnt.Clears++
+			Clear(act)
+		case state.ActSync:
+			if act.Sync.Addr != 0 {
+				WriteSyncToken(mem, act.Sync)
+			}
+		case state.ActPresent:
+			r.cnt.Presents++
+			res.Image = act.Color.Resolve()
+		}
+	}
+	res.Counters = r.cnt
+	return res, nil
+}
+
+// Clear carries out a clear action on its targets.
+func Clear(a state.Action) {
+	c := a.Clear
+	if c.Flags&command.ClearColor != 0 {
+		a.Color.Clear(c.Color)
+	}
+	if c.Flags&command.ClearDepth != 0 {
+		a.DepthBuf.ClearDepth(c.Depth)
+	}
+	if c.Flags&command.ClearStencil != 0 {
+		a.DepthBuf.ClearStencil(c.Stencil)
+	}
+}
+
+// WriteSyncToken stores a sync token's value at its address when that is mapped.
+func WriteSyncToken(mem state.Memory, s command.SyncToken) {
+	if b, ok := mem.Slice(s.Addr, 4); ok {
+		b[0], b[1], b[2], b[3] = byte(s.Value), byte(s.Value>>8), byte(s.Value>>16), byte(s.Value>>24)
+	}
+}
+
+func (r *renderer) draw(d *state.Draw, batcher *vertex.Batcher) error {
+	r.d = d
+	r.cfg = pipeline.RasterConfig(d, r.opts.Raster)
+	if err := r.cfg.Validate(); err != nil {
+		return err
+	}
+	r.psTex = pipeline.TextureUnits{Bindings: &d.PSTextures}
+	vsTex := pipeline.TextureUnits{Bindings: &d.VSTextures}
+	geo := pipeline.NewGeometry(d, &r.cfg)
+	var batch vertex.Batch
+	vout := make([]pipeline.VertexOut, batcher.MaxVertices)
+	for first := 0; batcher.Next(r.mem, &d.Stream, first, &batch); first += len(batch.Triangles) {
+		r.cnt.VertexBatches++
+		r.cnt.VertexCacheHits += batch.Hits
+		r.cnt.VertexCacheMisses += batch.Misses
+		st, err := pipeline.ShadeBatch(d, r.mem, &batch, r.vwarp, &r.fetch, &vsTex, vout)
+		if err != nil {
+			return err
+		}
+		r.cnt.VSInvocations += st.Vertices
+		r.cnt.VSInstructions += st.Instructions
+		r.cnt.VSLaneInstructions += st.LaneInstructions
+		r.cnt.TexRequests += st.TexRequests
+		for i, tri := range batch.Triangles {
+			start := len(r.prims)
+			r.prims = geo.Triangle(first+i, [3]*pipeline.VertexOut{&vout[tri[0]], &vout[tri[1]], &vout[tri[2]]},
+				r.prims, &r.cnt.GeometryStats)
+			for p := start; p < len(r.prims); p++ {
+				r.rasterize(p)
+			}
+			r.compact()
+		}
+	}
+	r.flush()
+	r.prims = r.prims[:0]
+	return nil
+}
+
+// rasterize walks the tiles and quads of primitive p.
+func (r *renderer) rasterize(p int) {
+	prim := &r.prims[p]
+	r.tiles = prim.Triangle.Tiles(&r.cfg, r.tiles[:0])
+	for _, tp := range r.tiles {
+		r.cnt.Tiles++
+		if tp.Class == raster.TileInside {
+			r.cnt.TilesInside++
+		}
+		r.quads = prim.Triangle.TileQuads(&r.cfg, tp.X, tp.Y, r.quads[:0])
+		for _, q := range r.quads {
+			r.cnt.Quads++
+			r.cnt.CoveredSamples += bits.OnesCount64(q.Coverage)
+			live := q.Coverage
+			if r.d.EarlyZ {
+				var ds pipeline.DepthStats
+				live = pipeline.EarlyDepth(r.d, &r.cfg, &r.prims[p], q, &ds)
+				r.cnt.DepthTestsPassed += ds.Passed
+				r.cnt.DepthTestsFailed += ds.Failed
+				if live == 0 {
+					r.cnt.EarlyZQuadsCulled++
+					continue
+				}
+			}
+			r.pending = append(r.pending, pendingQuad{prim: p, quad: q, live: live})
+			if len(r.pending) == r.opts.WarpQuads {
+				r.flush()
+			}
+		}
+	}
+}
+
+// flush shades the pending quads as one warp and merges them in order.
+func (r *renderer) flush() {
+	if len(r.pending) == 0 {
+		return
+	}
+	d, w := r.d, r.pwarp
+	w.Reset(d.PS, 4*len(r.pending), d.PSConstants)
+	before := w.Stats
+	for i, pq := range r.pending {
+		pipeline.LoadQuad(d, &r.cfg, &r.prims[pq.prim], pq.quad, pq.live, w, 4*i)
+	}
+	w.Run(&r.psTex)
+	r.cnt.PixelWarps++
+	r.cnt.PSInstructions += w.Stats.Instructions - before.Instructions
+	r.cnt.PSLaneInstructions += w.Stats.LaneInstructions - before.LaneInstructions
+	r.cnt.TexRequests += w.Stats.TexRequests - before.TexRequests
+	var ws pipeline.WriteStats
+	for i, pq := range r.pending {
+		r.cnt.QuadsShaded++
+		r.cnt.PSInvocations += 4
+		r.cnt.HelperPixels += 4 - bits.OnesCount8(raster.PixelMask(raster.Quad{Coverage: pq.live}, r.cfg.Samples.Count))
+		pipeline.WriteQuad(d, &r.cfg, &r.prims[pq.prim], pq.quad, pq.live, w, 4*i, &ws)
+	}
+	r.cnt.DepthTestsPassed += ws.Passed
+	r.cnt.DepthTestsFailed += ws.Failed
+	r.cnt.SamplesKilled += ws.Killed
+	r.cnt.SamplesWritten += ws.Written
+	r.cnt.SamplesBlended += ws.Blended
+	r.pending = r.pending[:0]
+}
+
+// compact drops the primitives no pending quad refers to.
+func (r *renderer) compact() {
+	if len(r.pending) == 0 {
+		r.prims = r.prims[:0]
+		return
+	}
+	lo := r.pending[0].prim
+	if lo == 0 {
+		return
+	}
+	n := copy(r.prims, r.prims[lo:])
+	r.prims = r.prims[:n]
+	for i := range r.pending {
+		r.pending[i].prim -= lo
+	}
+}

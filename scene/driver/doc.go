@@ -1,0 +1,20 @@
+// Package driver plays the role of the user-mode graphics driver: it turns a scene
+// into what the GPU consumes, a command stream and the resources it refers to, laid
+// out in a simulated memory image (package functional/command).
+//
+// For each frame it allocates the render targets (colour RGBA8 and depth D24S8 by
+// default, with the scene's samples per pixel), uploads every texture with its mip
+// chain in the configured texel layout together with a texture descriptor, every
+// mesh as an interleaved vertex buffer (position, normal, texcoord, tangent, colour
+// when present; float32) and an index buffer (16-bit indices when they fit, else
+// 32-bit), the shader programs of the materials in their binary form, and one
+// constant buffer per draw and stage. The command stream sets the targets, clears
+// them, then for each object in scene order emits only the state that changed since
+// the previous draw (as a real driver filters redundant state), binds the buffers and
+// issues a DrawIndexed; it ends with a sync token, a Present and End.
+//
+// Constants follow the library ABI (functional/shader/library): named blocks mvp,
+// mvp_end, model, normal_matrix, camera_pos, ambient, light_count, lights, and the
+// material parameters. Directional lights are passed as the direction towards the
+// light (w = 0), point lights as their position (w = 1).
+package driver

@@ -1,0 +1,420 @@
+package driver
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"github.com/gfxsim/gfxsim/functional/blend"
+	"github.com/gfxsim/gfxsim/functional/command"
+	"github.com/gfxsim/gfxsim/functional/depth"
+	"github.com/gfxsim/gfxsim/functional/framebuffer"
+	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/functional/shader"
+	"github.com/gfxsim/gfxsim/functional/shader/library"
+	"github.com/gfxsim/gfxsim/functional/state"
+	"github.com/gfxsim/gfxsim/functional/texture"
+	"github.com/gfxsim/gfxsim/scene"
+	"github.com/gfxsim/gfxsim/scene/mesh"
+)
+
+// Options are the memory-layout choices of the driver.
+type Options struct {
+	ColorLayout   framebuffer.Layout // default Tiled
+	DepthLayout   framebuffer.Layout // default Tiled
+	TargetTileW   int                // tile size of Tiled targets (default 4x4 pixels: one 64-byte line at 32 bpp, 1x)
+	TargetTileH   int
+	DepthFormat   depth.Format   // default D24S8
+	TextureLayout texture.Layout // default Tiled
+}
+
+// DefaultOptions returns the defaults.
+func DefaultOptions() Options {
+	return Options{ColorLayout: framebuffer.Tiled, DepthLayout: framebuffer.Tiled, TargetTileW: 4, TargetTileH: 4,
+		DepthFormat: depth.D24S8, TextureLayout: texture.Tiled}
+}
+
+// Frame is an encoded frame.
+type Frame struct {
+	Memory      *command.Image
+	Stream      uint64 // address of the command stream
+	StreamBytes uint64
+	Draws       int
+	Triangles   int // triangles the draws submit
+	Color       command.Target
+	Depth       command.Target
+	SyncAddr    uint64 // where the end-of-frame sync token is written
+	SyncValue   uint32
+}
+
+const pageAlign = 4096
+
+// Encode builds the memory image and command stream of one frame of s.
+func Encode(s *scene.Scene, o Options) (*Frame, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	if o.TargetTileW == 0 {
+		o.TargetTileW, o.TargetTileH = 4, 4
+	}
+	e := &encoder{s: s, o: o, mem: command.NewImage(), programs: map[string]programRef{}}
+	if err := e.targets(); err != nil {
+		return nil, err
+	}
+	if err := e.textures(); err != nil {
+		return nil, err
+	}
+	e.meshes()
+	if err := e.objects(); err != nil {
+		return nil, err
+	}
+	f := &Frame{Memory: e.mem, Color: e.color, Depth: e.depth, Draws: len(s.Objects),
+		Triangles: s.TriangleCount(), SyncValue: 1}
+	f.SyncAddr = e.mem.Alloc(4, 16)
+	e.cmd.Append(command.SyncToken{Value: f.SyncValue, Addr: f.SyncAddr})
+	e.cmd.Append(command.Present{Slot: 0})
+	e.cmd.Append(command.End{})
+	f.Stream = e.mem.Put(e.cmd.Bytes(), pageAlign)
+	f.StreamBytes = uint64(e.cmd.Len())
+	return f, nil
+}
+
+type programRef struct {
+	addr uint64
+	size uint32
+	prog *shader.Program
+}
+
+type meshBuffers struct {
+	vb     command.BindVertexBuffer
+	ib     command.BindIndexBuffer
+	layout command.SetInputLayout
+	count  uint32
+}
+
+type encoder struct {
+	s        *scene.Scene
+	o        Options
+	mem      *command.Image
+	cmd      command.Encoder
+	color    command.Target
+	depth    command.Target
+	texDesc  []uint64
+	meshBufs []meshBuffers
+	programs map[string]programRef
+}
+
+func (e *encoder) targets() error {
+	s, o := e.s, e.o
+	g := framebuffer.Geometry{Width: s.Width, Height: s.Height, Samples: s.Samples, Layout: o.ColorLayout,
+		TileW: o.TargetTileW, TileH: o.TargetTileH}
+	ct, err := framebuffer.NewColorTarget(g, framebuffer.RGBA8)
+	if err != nil {
+		return fmt.Errorf("driver: colour target: %w", err)
+	}
+	e.color = command.Target{Addr: e.mem.Alloc(ct.SizeBytes(), pageAlign), Width: uint32(s.Width), Height: uint32(s.Height),
+		Samples: uint32(s.Samples), Format: uint32(framebuffer.RGBA8), Layout: uint32(o.ColorLayout),
+		TileW: uint32(o.TargetTileW), TileH: uint32(o.TargetTileH)}
+	g.Layout = o.DepthLayout
+	size, err := state.DepthTargetSize(g, o.DepthFormat)
+	if err != nil {
+		return fmt.Errorf("driver: depth target: %w", err)
+	}
+	e.depth = command.Target{Addr: e.mem.Alloc(size, pageAlign), Width: uint32(s.Width), Height: uint32(s.Height),
+		Samples: uint32(s.Samples), Format: uint32(o.DepthFormat), Layout: uint32(o.DepthLayout),
+		TileW: uint32(o.TargetTileW), TileH: uint32(o.TargetTileH)}
+	e.cmd.Append(command.SetColorTarget{Slot: 0, Target: e.color})
+	e.cmd.Append(command.SetDepthTarget{Target: e.depth})
+	e.cmd.Append(command.SetViewport{Viewport: geom.Viewport{Width: float32(s.Width), Height: float32(s.Height), MaxZ: 1}})
+	c := s.Clear
+	e.cmd.Append(command.Clear{Flags: command.ClearColor | command.ClearDepth | command.ClearStencil,
+		Color: c.Color, Depth: c.Depth, Stencil: c.Stencil})
+	return nil
+}
+
+func (e *encoder) textures() error {
+	for _, t := range e.s.Textures {
+		tex, err := texture.NewRGBA8(t.Width, t.Height, t.Pix, t.Mipmaps)
+		if err == nil && e.o.TextureLayout != tex.Layout {
+			tex, err = tex.WithLayout(e.o.TextureLayout)
+		}
+		if err != nil {
+			return fmt.Errorf("driver: texture %q: %w", t.Name, err)
+		}
+		d := tex.Descriptor()
+		data := e.mem.Put(tex.Bytes(), 256)
+		desc := command.TextureDescriptor{Format: uint32(d.Format), Width: uint32(d.Width), Height: uint32(d.Height),
+			Levels: uint32(d.Levels), Layout: uint32(d.Layout), Data: data, Size: uint32(tex.SizeBytes())}
+		e.texDesc = append(e.texDesc, e.mem.Put(desc.Encode(), 32))
+	}
+	return nil
+}
+
+func (e *encoder) meshes() {
+	for _, m := range e.s.Meshes {
+		e.meshBufs = append(e.meshBufs, e.uploadMesh(m))
+	}
+}
+
+func (e *encoder) uploadMesh(m *mesh.Mesh) meshBuffers {
+	var attrs []command.Attribute
+	stride := uint32(0)
+	add := func(sem command.Semantic, comps uint32) {
+		attrs = append(attrs, command.Attribute{Semantic: sem, Offset: stride, Components: comps})
+		stride += 4 * comps
+	}
+	add(command.SemPosition, 3)
+	hasN, hasT, hasTan, hasC := len(m.Normals) > 0, len(m.TexCoords) > 0, len(m.Tangents) > 0, len(m.Colors) > 0
+	if hasN {
+		add(command.SemNormal, 3)
+	}
+	if hasT {
+		add(command.SemTexcoord, 2)
+	}
+	if hasTan {
+		add(command.SemTangent, 4)
+	}
+	if hasC {
+		add(command.SemColor, 4)
+	}
+	n := len(m.Positions)
+	vb := make([]byte, 0, n*int(stride))
+	put := func(fs ...float32) {
+		for _, f := range fs {
+			vb = binary.LittleEndian.AppendUint32(vb, math.Float32bits(f))
+		}
+	}
+	for i := 0; i < n; i++ {
+		p := m.Positions[i]
+		put(p[0], p[1], p[2])
+		if hasN {
+			put(m.Normals[i][0], m.Normals[i][1], m.Normals[i][2])
+		}
+		if hasT {
+			put(m.TexCoords[i][0], m.TexCoords[i][1])
+		}
+		if hasTan {
+			t := m.Tangents[i]
+			put(t[0], t[1], t[2], t[3])
+		}
+		if hasC {
+			c := m.Colors[i]
+			put(c[0], c[1], c[2], c[3])
+		}
+	}
+	var ib []byte
+	format := uint32(32)
+	if n <= 1<<16 {
+		format = 16
+		for _, v := range m.Indices {
+			ib = binary.LittleEndian.AppendUint16(ib, uint16(v))
+		}
+	} else {
+		for _, v := range m.Indices {
+			ib = binary.LittleEndian.AppendUint32(ib, v)
+		}
+	}
+	return meshBuffers{
+		vb:     command.BindVertexBuffer{Addr: e.mem.Put(vb, 256), Size: uint32(len(vb))},
+		ib:     command.BindIndexBuffer{Addr: e.mem.Put(ib, 256), Format: format, Size: uint32(len(ib))},
+		layout: command.SetInputLayout{Stride: stride, Attributes: attrs},
+		count:  uint32(len(m.Indices)),
+	}
+}
+
+func (e *encoder) program(name string, p *shader.Program) programRef {
+	if r, ok := e.programs[name]; ok {
+		return r
+	}
+	code := p.Encode()
+	r := programRef{addr: e.mem.Put(code, 256), size: uint32(len(code)), prog: p}
+	e.programs[name] = r
+	return r
+}
+
+// drawState is the state the driver last sent, for redundant-state filtering.
+type drawState struct {
+	valid   bool
+	raster  command.SetRaster
+	ds      command.SetDepthStencil
+	blend   command.SetBlend
+	vs, ps  uint64
+	mesh    int
+	texture [2][shader.MaxSamplers]uint64
+}
+
+func (e *encoder) objects() error {
+	s := e.s
+	vp := s.ViewProjection()
+	var last drawState
+	for i, obj := range s.Objects {
+		mat := &s.Materials[obj.Material]
+		lm, err := library.Get(mat.Shader)
+		if err != nil {
+			return fmt.Errorf("driver: objects[%d]: material %q: %w", i, mat.Name, err)
+		}
+		vs := e.program(lm.VSName, lm.VS)
+		ps := e.program(lm.PSName, lm.PS)
+		rs := command.SetRaster{CullMode: uint32(mat.State.Cull), FrontCCW: mat.State.FrontCCW}
+		ds := depthStencil(mat.State)
+		bs := blendState(mat.State.Blend)
+		if !last.valid || rs != last.raster {
+			e.cmd.Append(rs)
+		}
+		if !last.valid || ds != last.ds {
+			e.cmd.Append(ds)
+		}
+		if !last.valid || bs != last.blend {
+			e.cmd.Append(bs)
+		}
+		if !last.valid || vs.addr != last.vs {
+			e.cmd.Append(command.BindShader{Stage: command.VertexStage, Addr: vs.addr, Size: vs.size})
+		}
+		if !last.valid || ps.addr != last.ps {
+			e.cmd.Append(command.BindShader{Stage: command.PixelStage, Addr: ps.addr, Size: ps.size})
+		}
+		model := obj.Transform
+		env := constantEnv{mvp: vp.Mul(model), mvpEnd: vp.Mul(obj.EndTransform), model: model,
+			normal: model.NormalMatrix(), scene: s}
+		for stage, p := range []*shader.Program{vs.prog, ps.prog} {
+			consts := env.fill(p, mat)
+			if len(consts) == 0 {
+				continue
+			}
+			addr := e.mem.Put(vec4Bytes(consts), 256)
+			e.cmd.Append(command.SetConstants{Stage: command.Stage(stage), First: 0, Count: uint32(len(consts)), Addr: addr})
+		}
+		for _, b := range mat.Textures {
+			unit, ok := ps.prog.SamplerUnit(b.Sampler)
+			stage := command.PixelStage
+			if !ok {
+				if unit, ok = vs.prog.SamplerUnit(b.Sampler); !ok {
+					return fmt.Errorf("driver: objects[%d]: material %q: shader %q has no sampler %q", i, mat.Name, mat.Shader, b.Sampler)
+				}
+				stage = command.VertexStage
+			}
+			desc := e.texDesc[b.Texture]
+			if last.valid && last.texture[stage][unit] == desc {
+				continue
+			}
+			t := &s.Textures[b.Texture]
+			maxLOD := float32(1000)
+			e.cmd.Append(command.BindTexture{Stage: stage, Slot: uint32(unit), Desc: desc, Filter: uint32(t.Filter),
+				AddressU: uint32(t.AddressU), AddressV: uint32(t.AddressV), MinLOD: 0, MaxLOD: maxLOD})
+			last.texture[stage][unit] = desc
+		}
+		mb := &e.meshBufs[obj.Mesh]
+		if !last.valid || obj.Mesh != last.mesh {
+			e.cmd.Append(mb.layout)
+			e.cmd.Append(mb.vb)
+			e.cmd.Append(mb.ib)
+		}
+		if !last.valid {
+			e.cmd.Append(command.SetTopology{Topology: command.TriangleList})
+		}
+		e.cmd.Append(command.DrawIndexed{IndexCount: mb.count})
+		last.valid, last.raster, last.ds, last.blend, last.vs, last.ps, last.mesh = true, rs, ds, bs, vs.addr, ps.addr, obj.Mesh
+	}
+	return nil
+}
+
+func depthStencil(st scene.State) command.SetDepthStencil {
+	var flags uint32
+	if st.DepthTest {
+		flags |= command.DepthEnable
+	}
+	if st.DepthWrite {
+		flags |= command.DepthWrite
+	}
+	keep := command.StencilFace{Func: uint8(depth.Always), Fail: uint8(depth.Keep), DepthFail: uint8(depth.Keep), Pass: uint8(depth.Keep)}
+	return command.SetDepthStencil{Flags: flags, DepthFunc: uint32(st.DepthFunc), ReadMask: 0xff, WriteMask: 0xff,
+		Front: keep, Back: keep}
+}
+
+func blendState(m scene.BlendMode) command.SetBlend {
+	var t blend.Target
+	switch m {
+	case scene.BlendAlpha:
+		t = blend.Alpha()
+	case scene.BlendAdditive:
+		t = blend.Additive()
+	case scene.BlendPremultiplied:
+		t = blend.Premultiplied()
+	default:
+		t = blend.Opaque()
+	}
+	return command.SetBlend{Target: 0, Enable: t.Enable, WriteMask: t.WriteMask,
+		SrcRGB: uint8(t.SrcRGB), DstRGB: uint8(t.DstRGB), OpRGB: uint8(t.OpRGB),
+		SrcA: uint8(t.SrcAlpha), DstA: uint8(t.DstAlpha), OpA: uint8(t.OpAlpha)}
+}
+
+// constantEnv holds the values of the ABI's named constant blocks for one draw.
+type constantEnv struct {
+	mvp, mvpEnd, model, normal geom.Mat4
+	scene                      *scene.Scene
+}
+
+func (c *constantEnv) block(name string) []geom.Vec4 {
+	rows := func(m geom.Mat4, n int) []geom.Vec4 {
+		out := make([]geom.Vec4, n)
+		for i := range out {
+			out[i] = m.Row(i)
+		}
+		return out
+	}
+	s := c.scene
+	switch name {
+	case "mvp":
+		return rows(c.mvp, 4)
+	case "mvp_end":
+		return rows(c.mvpEnd, 4)
+	case "model":
+		return rows(c.model, 4)
+	case "normal_matrix":
+		return rows(c.normal, 3)
+	case "camera_pos":
+		return []geom.Vec4{s.Camera.Position.Vec4(1)}
+	case "ambient":
+		return []geom.Vec4{s.Ambient.Vec4(1)}
+	case "light_count":
+		n := float32(len(s.Lights))
+		return []geom.Vec4{{n, n, n, n}}
+	case "lights":
+		out := make([]geom.Vec4, 2*scene.MaxLights)
+		for i, l := range s.Lights {
+			if l.Kind == scene.DirectionalLight {
+				out[2*i] = l.Direction.Scale(-1).Normalize().Vec4(0)
+			} else {
+				out[2*i] = l.Position.Vec4(1)
+			}
+			out[2*i+1] = l.Color.Vec4(1)
+		}
+		return out
+	}
+	return nil
+}
+
+// fill returns the constant buffer of program p for material m.
+func (c *constantEnv) fill(p *shader.Program, m *scene.Material) []geom.Vec4 {
+	buf := p.InitConstants(nil)
+	for _, cb := range p.Consts {
+		v := c.block(cb.Name)
+		copy(buf[cb.Reg:cb.Reg+cb.Count], v)
+	}
+	for _, par := range m.Params {
+		if pd, ok := p.Param(par.Name); ok {
+			buf[pd.Reg] = par.Value
+		}
+	}
+	return buf
+}
+
+func vec4Bytes(v []geom.Vec4) []byte {
+	b := make([]byte, 0, 16*len(v))
+	for _, x := range v {
+		for _, f := range x {
+			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(f))
+		}
+	}
+	return b
+}
