@@ -118,3 +118,14 @@ func ReadTextureDescriptor(m Memory, addr uint64) TextureDescriptor {
 	return TextureDescriptor{Format: w(0), Width: w(1), Height: w(2), Levels: w(3), Layout: w(4),
 		Data: uint64(w(5)) | uint64(w(6))<<32, Size: w(7)}
 }
+
+// Slice returns the image's bytes [addr, addr+size) without copying, or false when
+// the range is not entirely allocated. Render targets and textures are views of the
+// image, so what a draw writes is what a later read of that memory sees.
+func (m *Image) Slice(addr, size uint64) ([]byte, bool) {
+	if addr < BaseAddress || addr-BaseAddress > uint64(len(m.data)) || size > uint64(len(m.data))-(addr-BaseAddress) {
+		return nil, false
+	}
+	o := addr - BaseAddress
+	return m.data[o : o+size : o+size], true
+}
