@@ -10,6 +10,7 @@ import (
 	"github.com/gfxsim/gfxsim/experiments/expt"
 	"github.com/gfxsim/gfxsim/functional/framebuffer"
 	"github.com/gfxsim/gfxsim/functional/reference"
+	"github.com/gfxsim/gfxsim/scene"
 	"github.com/gfxsim/gfxsim/scene/driver"
 )
 
@@ -19,6 +20,12 @@ type options struct {
 }
 
 func run(o options, w io.Writer) error {
+	if o.scene == "list" {
+		for _, n := range scene.BuiltinNames() {
+			fmt.Fprintln(w, n)
+		}
+		return nil
+	}
 	if o.mode != "functional" {
 		return fmt.Errorf("-mode %q: only \"functional\" is available", o.mode)
 	}

@@ -18,6 +18,9 @@ type Options struct {
 	Raster        pipeline.RasterOptions
 	BatchVertices int // unique vertices per vertex batch (default 32)
 	WarpQuads     int // quads per pixel warp (default 8; at most 16)
+	// ForceLateZ runs the depth/stencil test after shading even when the pixel
+	// shader would allow early Z (the image must not change).
+	ForceLateZ bool
 }
 
 // DefaultOptions returns the defaults: 8x8 tiles in row-major order, quads in
@@ -169,6 +172,9 @@ func WriteSyncToken(mem state.Memory, s command.SyncToken) {
 }
 
 func (r *renderer) draw(d *state.Draw, batcher *vertex.Batcher) error {
+	if r.opts.ForceLateZ {
+		d.EarlyZ = false
+	}
 	r.d = d
 	r.cfg = pipeline.RasterConfig(d, r.opts.Raster)
 	if err := r.cfg.Validate(); err != nil {

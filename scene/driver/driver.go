@@ -253,8 +253,8 @@ func (e *encoder) objects() error {
 		if err != nil {
 			return fmt.Errorf("driver: objects[%d]: material %q: %w", i, mat.Name, err)
 		}
-		vs := e.program(lm.VSName, lm.VS)
-		ps := e.program(lm.PSName, lm.PS)
+		vs := e.program(lm.VS.Name, lm.VS)
+		ps := e.program(lm.PS.Name, lm.PS)
 		rs := command.SetRaster{CullMode: uint32(mat.State.Cull), FrontCCW: mat.State.FrontCCW}
 		ds := depthStencil(mat.State)
 		bs := blendState(mat.State.Blend)
