@@ -10,8 +10,9 @@
 //
 // Conventions (right-handed world, Y up, as in docs/design-functional.md):
 //   - Front faces are counter-clockwise seen from the front; closed shapes face
-//     outward. Meshes authored this way appear clockwise on screen, which is
-//     D3D's default front face, so the default rasterizer state draws them.
+//     outward. Seen from the front they are counter-clockwise on screen too,
+//     so they are drawn with FrontCounterClockwise = true (the default state
+//     of scene materials).
 //   - Normals are unit length. When a file has none, OBJ gets area-weighted
 //     smooth normals (Mesh.GenerateNormals) and glTF gets flat normals (the
 //     glTF specification's rule).

@@ -127,7 +127,8 @@ func (c *imageCache) load(path string) (*teximage.Image, error) {
 // albedo; map_d is an alpha mask (AlphaCutoff 0.5): when it names another file
 // than map_Kd, its red channel replaces the albedo's alpha (the two images
 // must have the same size); d < 1 without map_d means alpha blending; norm is
-// the normal map. A usemtl naming no material of the MTL files is an error.
+// the normal map. A usemtl naming no material of the MTL files is an error,
+// unless the file names no mtllib at all: then its parts have no material.
 func LoadOBJ(path string, opt LoadOptions) (*Model, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -196,6 +197,9 @@ func LoadOBJ(path string, opt LoadOptions) (*Model, error) {
 			continue
 		}
 		lm, ok := known[p.Material]
+		if !ok && len(obj.MaterialLibs) == 0 {
+			continue // usemtl without any mtllib: the part has no material
+		}
 		if !ok {
 			return nil, fmt.Errorf("%s:%d: usemtl: unknown material %q (not in any mtllib)", path, p.Line, p.Material)
 		}

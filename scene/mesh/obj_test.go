@@ -307,6 +307,11 @@ func TestLoadOBJErrors(t *testing.T) {
 		{"mtllib m.mtl\n" + tri + "usemtl a\nf 1 2 3\n", "m.mtl:2: map_Kd: open " + filepath.Join(dir, "missing.png") + ": no such file or directory"},
 		{"mtllib bad.mtl\n" + tri + "f 1 2 3\n", `bad.mtl:2: Kd: bad number "x"`},
 	}
+	// usemtl without any mtllib: no material, no error.
+	writeFile(t, filepath.Join(dir, "n.obj"), tri+"usemtl a\nf 1 2 3\n")
+	if m, err := LoadOBJ(filepath.Join(dir, "n.obj"), LoadOptions{}); err != nil || m.Parts[0].Material != -1 {
+		t.Errorf("usemtl without mtllib: %v", err)
+	}
 	for _, tc := range tests {
 		p := filepath.Join(dir, "x.obj")
 		writeFile(t, p, tc.obj)

@@ -95,6 +95,19 @@ type Flock struct {
 	Seed   uint64
 }
 
+// Leaves is Count square quads of side Size (the leaves of a bush or a tree
+// crown) with centres scattered uniformly in the ellipsoid of semi-axes Radii
+// centred on the origin, each facing a seeded uniformly random direction and
+// turned about it by a random angle. A leaf has its own 4 vertices and flat
+// normal, texcoords (0,0) to (1,1) with the top of the image towards the
+// quad's "up" side; draw them double-sided.
+type Leaves struct {
+	Count int
+	Radii geom.Vec3
+	Size  float32
+	Seed  uint64
+}
+
 // Triangle is a single triangle with the given vertices (front face
 // counter-clockwise), a flat normal, texcoords (0,1), (1,1), (0.5,0), and
 // per-vertex Colors when HasColors.
@@ -429,6 +442,66 @@ func (p Flock) Generate() (*Mesh, error) {
 	}
 	m.GenerateTangents()
 	return m, nil
+}
+
+// Generate implements Generator.
+func (p Leaves) Generate() (*Mesh, error) {
+	if p.Count < 1 || p.Count > MaxVertices/4 {
+		return nil, fmt.Errorf("count %d out of range [1, %d]", p.Count, MaxVertices/4)
+	}
+	for k := 0; k < 3; k++ {
+		if !(p.Radii[k] >= 0) || math.IsInf(float64(p.Radii[k]), 0) {
+			return nil, fmt.Errorf("radii[%d] %v must be non-negative and finite", k, p.Radii[k])
+		}
+	}
+	if err := checkPositive("size", p.Size); err != nil {
+		return nil, err
+	}
+	r := rng.New(p.Seed)
+	m := &Mesh{}
+	h := float64(p.Size) / 2
+	for l := 0; l < p.Count; l++ {
+		// Centre: rejection sampling in the unit ball, then scaled.
+		var c [3]float64
+		for {
+			c = [3]float64{float64(r.Symmetric(1)), float64(r.Symmetric(1)), float64(r.Symmetric(1))}
+			if c[0]*c[0]+c[1]*c[1]+c[2]*c[2] <= 1 {
+				break
+			}
+		}
+		// Facing: uniform on the sphere; spin: uniform.
+		z := float64(r.Symmetric(1))
+		phi := 2 * math.Pi * float64(r.Float32())
+		rho := math.Sqrt(max(0, 1-z*z))
+		n := [3]float64{rho * math.Cos(phi), rho * math.Sin(phi), z}
+		t0 := anyPerpendicular(n)
+		b0 := cross64(n, t0)
+		sinA, cosA := math.Sincos(2 * math.Pi * float64(r.Float32()))
+		var t, b [3]float64
+		for k := 0; k < 3; k++ {
+			t[k] = t0[k]*cosA + b0[k]*sinA
+		}
+		b = cross64(n, t) // t x b = n: counter-clockwise in the (t, b) plane seen from n
+		corner := func(st, sb float64) geom.Vec3 {
+			var v geom.Vec3
+			for k := 0; k < 3; k++ {
+				v[k] = float32(c[k]*float64(p.Radii[k]) + (st*t[k]+sb*b[k])*h)
+			}
+			return v
+		}
+		base := uint32(len(m.Positions))
+		nv := geom.Vec3{float32(n[0]), float32(n[1]), float32(n[2])}
+		m.Positions = append(m.Positions, corner(-1, 1), corner(-1, -1), corner(1, -1), corner(1, 1))
+		m.Normals = append(m.Normals, nv, nv, nv, nv)
+		m.TexCoords = append(m.TexCoords, geom.Vec2{0, 0}, geom.Vec2{0, 1}, geom.Vec2{1, 1}, geom.Vec2{1, 0})
+		m.Indices = append(m.Indices, base, base+1, base+2, base, base+2, base+3)
+	}
+	m.GenerateTangents()
+	return m, nil
+}
+
+func cross64(a, b [3]float64) [3]float64 {
+	return [3]float64{a[1]*b[2] - a[2]*b[1], a[2]*b[0] - a[0]*b[2], a[0]*b[1] - a[1]*b[0]}
 }
 
 // Generate implements Generator.

@@ -88,6 +88,7 @@ func TestProceduralCounts(t *testing.T) {
 		{"torus", Torus{1, 0.25, 8, 4, one}, 45, 64, true, 0},
 		{"terrain", Terrain{geom.Vec2{4, 4}, [2]int{4, 4}, 1, 0.5, 3, 7, one}, 25, 32, false, 0},
 		{"flock", Flock{10, geom.Vec3{4, 2, 4}, 0.2, 30, 0, 1}, 60, 20, false, 0},
+		{"leaves", Leaves{7, geom.Vec3{1, 2, 1}, 0.3, 1}, 28, 14, false, 0},
 		{"triangle", Triangle{Vertices: [3]geom.Vec3{{-1, -1, 0}, {1, -1, 0}, {0, 1, 0}}}, 3, 1, false, 0},
 	}
 	for _, tc := range tests {
@@ -127,6 +128,11 @@ func TestProceduralOrientationAndFrames(t *testing.T) {
 			return p.Sub(c).Dot(n) > 0.29
 		}, true},
 		{"terrain", Terrain{geom.Vec2{8, 8}, [2]int{16, 16}, 2, 0.4, 4, 3, one}, func(p, n geom.Vec3) bool { return n[1] > 0 }, true},
+		{"leaves", Leaves{50, geom.Vec3{1, 0.5, 2}, 0.2, 4}, func(p, n geom.Vec3) bool {
+			// Inside the ellipsoid grown by half a leaf diagonal.
+			q := geom.Vec3{p[0] / 1.15, p[1] / 0.65, p[2] / 2.15}
+			return q.Dot(q) <= 1
+		}, true},
 	}
 	for _, tc := range tests {
 		m := gen(t, tc.g)
@@ -222,6 +228,8 @@ func TestGeneratorErrors(t *testing.T) {
 		{Flock{0, geom.Vec3{1, 1, 1}, 1, 0, 0, 0}, "count 0 out of range [1, 699050]"},
 		{Flock{1, geom.Vec3{1, 1, 1}, 1, 95, 0, 0}, "flap 95 must be in [-90, 90] degrees and phase 0 finite"},
 		{Triangle{Vertices: [3]geom.Vec3{{0, 0, 0}, {1, 1, 1}, {2, 2, 2}}}, "vertices [[0 0 0] [1 1 1] [2 2 2]] are collinear (zero area)"},
+		{Leaves{0, geom.Vec3{1, 1, 1}, 1, 0}, "count 0 out of range [1, 1048576]"},
+		{Leaves{1, geom.Vec3{1, -1, 1}, 1, 0}, "radii[1] -1 must be non-negative and finite"},
 		{Plane{geom.Vec2{1, 1}, [2]int{1, 1}, geom.Vec2{float32(math.Inf(1)), 1}}, "uv_scale [+Inf 1] is not finite"},
 	}
 	for _, tc := range tests {

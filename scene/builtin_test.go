@@ -1,0 +1,177 @@
+package scene
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func TestBuiltins(t *testing.T) {
+	want := []string{"depthwrite", "foliage", "motion", "occluders", "overdraw", "room", "smalltris", "triangle"}
+	names := BuiltinNames()
+	if strings.Join(names, " ") != strings.Join(want, " ") {
+		t.Fatalf("BuiltinNames() = %v, want %v", names, want)
+	}
+	tests := []struct {
+		name             string
+		w, h, samples    int
+		triangles, draws int
+		shaders          []string // shaders that must be used by some object
+		check            func(t *testing.T, s *Scene)
+	}{
+		{"triangle", 320, 240, 1, 1, 1, []string{"unlit"}, nil},
+		{"room", 1280, 720, 4, 12112, 17, []string{"textured", "normalmap", "gouraud", "blinnphong", "long"}, func(t *testing.T, s *Scene) {
+			if len(s.Lights) != 3 {
+				t.Errorf("room has %d lights, want 3", len(s.Lights))
+			}
+		}},
+		{"smalltris", 1280, 720, 4, 52896, 3, []string{"textured", "blinnphong", "gouraud"}, nil},
+		{"overdraw", 1280, 720, 4, 98, 49, []string{"unlit", "textured"}, func(t *testing.T, s *Scene) {
+			blended := 0
+			for _, o := range s.Objects {
+				st := s.Materials[o.Material].State
+				if st.Blend == BlendAlpha && !st.DepthWrite {
+					blended++
+				}
+			}
+			if blended != 48 {
+				t.Errorf("%d blended layers without depth writes, want 48", blended)
+			}
+		}},
+		{"occluders", 1280, 720, 4, 1920, 145, []string{"blinnphong", "gouraud", "textured"}, func(t *testing.T, s *Scene) {
+			// Walls are drawn neither front to back nor back to front.
+			var z []float32
+			for _, o := range s.Objects {
+				if strings.HasPrefix(o.Name, "wall[") {
+					z = append(z, o.Transform[2][3])
+				}
+			}
+			inc, dec := true, true
+			for i := 1; i < len(z); i++ {
+				inc = inc && z[i] > z[i-1]
+				dec = dec && z[i] < z[i-1]
+			}
+			if len(z) != 16 || inc || dec {
+				t.Errorf("wall depths in draw order %v: want 16 in mixed order", z)
+			}
+		}},
+		{"foliage", 1280, 720, 4, 4836, 7, []string{"alphatest", "textured"}, func(t *testing.T, s *Scene) {
+			m := s.Materials[s.MaterialIndex("leaf")]
+			if m.State.Cull != CullNone {
+				t.Error("leaves must be double-sided")
+			}
+			if c, _ := m.Param("cutoff"); c[0] != 0.5 {
+				t.Errorf("cutoff %v", c)
+			}
+		}},
+		{"depthwrite", 1280, 720, 4, 6396, 6, []string{"depthwrite", "blinnphong", "gouraud", "textured"}, nil},
+		{"motion", 1280, 720, 4, 7352, 7, []string{"blinnphong", "gouraud", "long", "normalmap", "textured"}, func(t *testing.T, s *Scene) {
+			moving := 0
+			for _, o := range s.Objects {
+				if o.Moving {
+					moving++
+				}
+			}
+			if moving != 5 || s.Camera.Aperture != 0.06 || s.Camera.FocusDistance != 6 {
+				t.Errorf("%d moving objects, aperture %v, focus %v", moving, s.Camera.Aperture, s.Camera.FocusDistance)
+			}
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := Builtin(tc.name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			if s.Name != tc.name || s.Source != "builtin:"+tc.name {
+				t.Errorf("name %q source %q", s.Name, s.Source)
+			}
+			if s.Width != tc.w || s.Height != tc.h || s.Samples != tc.samples {
+				t.Errorf("%dx%d x%d, want %dx%d x%d", s.Width, s.Height, s.Samples, tc.w, tc.h, tc.samples)
+			}
+			if s.TriangleCount() != tc.triangles || len(s.Objects) != tc.draws {
+				t.Errorf("%d triangles in %d draws, want %d in %d", s.TriangleCount(), len(s.Objects), tc.triangles, tc.draws)
+			}
+			used := map[string]bool{}
+			for _, o := range s.Objects {
+				used[s.Materials[o.Material].Shader] = true
+			}
+			for _, sh := range tc.shaders {
+				if !used[sh] {
+					t.Errorf("shader %s not used", sh)
+				}
+			}
+			if tc.check != nil {
+				tc.check(t, s)
+			}
+			// Every built-in starts with a comment saying what it exercises.
+			src, _ := BuiltinSource(tc.name)
+			if !bytes.HasPrefix(src, []byte("# "+tc.name+": ")) {
+				t.Errorf("YAML does not start with a %q comment", "# "+tc.name+": ")
+			}
+		})
+	}
+}
+
+func TestBuiltinDeterministic(t *testing.T) {
+	a, err := Builtin("smalltris")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := Builtin("smalltris")
+	for i := range a.Meshes {
+		ma, mb := a.Meshes[i], b.Meshes[i]
+		for j := range ma.Positions {
+			if ma.Positions[j] != mb.Positions[j] {
+				t.Fatalf("mesh %s vertex %d differs between loads", ma.Name, j)
+			}
+		}
+	}
+	for i := range a.Textures {
+		if !bytes.Equal(a.Textures[i].Pix, b.Textures[i].Pix) {
+			t.Fatalf("texture %s differs between loads", a.Textures[i].Name)
+		}
+	}
+}
+
+func TestOptionsAndOpen(t *testing.T) {
+	s, err := Builtin(DefaultName, WithResolution(64, 48), WithSamples(2), WithMaxTextureSize(64))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Width != 64 || s.Height != 48 || s.Samples != 2 {
+		t.Errorf("%dx%d x%d", s.Width, s.Height, s.Samples)
+	}
+	for _, tx := range s.Textures {
+		if tx.Width > 64 || tx.Height > 64 {
+			t.Errorf("texture %s %dx%d above the maximum", tx.Name, tx.Width, tx.Height)
+		}
+	}
+	if _, err := Builtin("room", WithSamples(3)); err == nil || err.Error() != "builtin:room: samples 3 not supported (want 1, 2, 4, 8 or 16)" {
+		t.Errorf("bad samples: %v", err)
+	}
+	if err := s.SetResolution(0, 0, 16); err != nil || s.Samples != 16 || s.Width != 64 {
+		t.Errorf("SetResolution: %v", err)
+	}
+	if err := s.SetResolution(20000, 0, 0); err == nil || err.Error() != "resolution 20000x48 out of range [1, 16384]" {
+		t.Errorf("SetResolution too large: %v", err)
+	}
+	o, err := Open("triangle", WithResolution(32, 24))
+	if err != nil || o.Width != 32 || o.Name != "triangle" {
+		t.Errorf("Open(triangle): %v", err)
+	}
+	if _, err := Open("nothing"); err == nil || !strings.HasPrefix(err.Error(), `unknown scene "nothing": not a built-in scene (depthwrite, foliage,`) {
+		t.Errorf("Open(nothing): %v", err)
+	}
+	if _, err := Builtin("../room"); err == nil || !strings.HasPrefix(err.Error(), `unknown built-in scene "../room"`) {
+		t.Errorf("Builtin(../room): %v", err)
+	}
+	// Built-in scenes may not reference files.
+	if _, err := parse("builtin/x.yaml", []byte("textures:\n  a: {file: /etc/hosts}\n"), "", false, options{}); err == nil ||
+		err.Error() != "builtin/x.yaml:2: textures.a.file: file references are not allowed in built-in scenes" {
+		t.Errorf("file in built-in: %v", err)
+	}
+}

@@ -1,0 +1,68 @@
+// Package scene holds gfxsim's workloads: the scene data model, the YAML scene
+// format with its parser and validation, the built-in scenes, and the wrapping
+// of bare mesh files into scenes. The driver (package scene/driver) turns a
+// Scene into a command stream; meshes come from package scene/mesh and images
+// from package scene/teximage.
+//
+// # What a scene models
+//
+// A Scene is one frame for a D3D10/11-class pipeline: the render-target size
+// and MSAA sample count, clear values, a perspective camera with a thin lens
+// (aperture, focus distance) and a shutter interval for motion and defocus
+// blur, up to four lights (the shader ABI's light slots), and the resources
+// and draws of the frame:
+//
+//   - Textures: RGBA8 images with mipmapping, filter and addressing.
+//   - Meshes: indexed triangle lists (*mesh.Mesh) with normals, texture
+//     coordinates and tangents.
+//   - Materials: a shader of the library (functional/shader/library) with its
+//     parameters and texture bindings, and the fixed-function state (culling,
+//     front face, depth test/write/function, blend preset).
+//   - Objects: the draws, in API order, each a mesh, a material and its
+//     model-to-world matrices at shutter open and close.
+//
+// Everything with an order is a slice; objects refer to meshes, materials and
+// textures by index, so a driver needs no name lookups. Scene.Validate checks
+// that a scene (parsed or built in code) is complete and consistent.
+//
+// # Loading
+//
+//	s, err := scene.Open("room")                       // a built-in (see BuiltinNames)
+//	s, err := scene.Load("scenes/demo.yaml")           // a scene file
+//	s, err := scene.FromMeshFile("bunny.obj")          // a mesh with a default camera and light
+//	s, err := scene.Builtin(scene.DefaultName,
+//		scene.WithResolution(320, 180), scene.WithSamples(1)) // small test renders
+//
+// The file format is documented in FORMAT.md (next to this file): every key,
+// its type, default and meaning, the procedural meshes and textures, and the
+// shader table. Errors name the file, the line and the field path
+// ("room.yaml:42: materials.brick.textures.normal: unknown texture
+// \"brick_n\""), or for mesh and image files their own position; nothing
+// panics on bad input.
+//
+// # Conventions
+//
+//   - Right-handed world, Y up; the view looks down -Z; the projection is
+//     D3D's (depth 0 at near, 1 at far). Camera.View and Camera.Projection
+//     give the matrices (geom.LookAt, geom.Perspective with aspect
+//     Width/Height).
+//   - Meshes are authored counter-clockwise (front faces, outward); they stay
+//     counter-clockwise on screen, so materials default to FrontCCW = true
+//     (D3D FrontCounterClockwise) with back-face culling.
+//   - Texture coordinates have (0, 0) at the top-left of the image; tangents
+//     follow glTF (bitangent = w * cross(N, T) towards the image top); normal
+//     maps store +Y up.
+//   - A directional light's Direction is where the light travels; Color
+//     includes the intensity.
+//   - Material parameters are stored as given (in the shader's declaration
+//     order); parameters not given keep the library's defaults.
+//   - Motion: an object's transform and motion poses are linearly
+//     interpolated (translation, Euler angles, scale) over the normalised
+//     frame time; Transform and EndTransform are the poses at ShutterOpen and
+//     ShutterClose. Moving is false when they are equal.
+//   - Determinism: procedural content depends only on its parameters and
+//     seeds; the same file gives the same scene, bit for bit.
+//
+// The shader names, parameters and samplers scenes are checked against live
+// in one table, Shaders(), which mirrors functional/shader/library.
+package scene

@@ -1,0 +1,147 @@
+package scene
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/scene/mesh"
+	"github.com/gfxsim/gfxsim/scene/teximage"
+)
+
+// FromMeshFile wraps a bare mesh file (.obj with its MTL, .gltf, .glb) in a
+// default scene, so that any model can be rendered without writing YAML:
+//
+//   - 1280x720, 4 samples, max_texture_size 1024 (options override them);
+//   - the model drawn once, with its own materials (see convertMaterial);
+//     parts without a material get a grey Blinn-Phong material;
+//   - when no material has a texture but the mesh has texture coordinates,
+//     an image beside the file whose name starts with the file's name up to
+//     its first '_', '-' or '.' (spot_triangulated.obj -> spot_texture.png) is
+//     used as the albedo of a textured material, the first in name order;
+//   - a camera at 40 degrees vertical field of view looking at the centre of
+//     the bounding box from the front-right-above direction (0.5, 0.35, 1),
+//     far enough for the bounding sphere to fit, with near and far planes
+//     around it;
+//   - one white directional light from above, right and front, ambient 0.15,
+//     a dark blue-grey background.
+func FromMeshFile(path string, opts ...Option) (*Scene, error) {
+	o, err := collect(opts)
+	if err != nil {
+		return nil, err
+	}
+	maxTex := DefaultMaxTextureSize
+	if o.maxTextureSizeSet {
+		maxTex = o.maxTextureSize
+	}
+	model, err := mesh.Load(path, mesh.LoadOptions{MaxTextureSize: maxTex})
+	if err != nil {
+		return nil, err
+	}
+	s := &Scene{
+		Name: model.Name, Source: path,
+		Width: DefaultWidth, Height: DefaultHeight, Samples: 4,
+		Clear:   Clear{Color: geom.Vec4{0.12, 0.13, 0.16, 1}, Depth: 1},
+		Ambient: geom.Vec3{0.15, 0.15, 0.15},
+		Lights: []Light{{Kind: DirectionalLight, Direction: geom.Vec3{-0.4, -0.8, -0.45}.Normalize(),
+			Color: geom.Vec3{1, 1, 1}}},
+	}
+	b := newBuilder(s)
+	merged := model.Merged()
+	merged.Name = model.Name
+	mi := b.addMesh(merged, model)
+	if len(merged.TexCoords) > 0 && !hasAlbedo(model) {
+		if img := siblingImage(path); img != "" {
+			im, err := teximage.Load(img)
+			if err != nil {
+				return nil, err
+			}
+			tex := &mesh.Texture{Name: filepath.Base(img), Image: im.Downscale(maxTex)}
+			for i := range model.Parts {
+				if model.Parts[i].Material < 0 {
+					model.Materials = append(model.Materials, mesh.Material{
+						Name: "default", Diffuse: geom.Vec4{1, 1, 1, 1}, Specular: geom.Vec4{0.2, 0.2, 0.2, 32}})
+					model.Parts[i].Material = len(model.Materials) - 1
+				}
+			}
+			for i := range model.Materials {
+				model.Materials[i].Albedo = tex
+			}
+		}
+	}
+	for _, d := range b.fileDraws(mi) {
+		s.Objects = append(s.Objects, Object{Name: s.Meshes[d.mesh].Name, Mesh: d.mesh, Material: d.material,
+			Transform: geom.Identity(), EndTransform: geom.Identity()})
+	}
+	s.Camera = frameCamera(merged, s.Aspect())
+	if err := o.apply(s); err != nil {
+		return nil, err
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func hasAlbedo(m *mesh.Model) bool {
+	for _, mat := range m.Materials {
+		if mat.Albedo != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// siblingImage finds the image FromMeshFile uses for a mesh without texture:
+// a .png, .jpg or .jpeg in the mesh's folder whose name starts with the mesh
+// file's name up to its first '_', '-' or '.'; "" if none.
+func siblingImage(path string) string {
+	base := filepath.Base(path)
+	stem := base
+	if i := strings.IndexAny(base, "_-."); i > 0 {
+		stem = base[:i]
+	}
+	entries, err := os.ReadDir(filepath.Dir(path))
+	if err != nil {
+		return ""
+	}
+	var found []string
+	for _, e := range entries {
+		n := e.Name()
+		switch strings.ToLower(filepath.Ext(n)) {
+		case ".png", ".jpg", ".jpeg":
+			if strings.HasPrefix(n, stem) && !e.IsDir() {
+				found = append(found, n)
+			}
+		}
+	}
+	if len(found) == 0 {
+		return ""
+	}
+	sort.Strings(found)
+	return filepath.Join(filepath.Dir(path), found[0])
+}
+
+// frameCamera places a camera that sees the whole mesh.
+func frameCamera(m *mesh.Mesh, aspect float32) Camera {
+	lo, hi := m.Bounds()
+	c := lo.Add(hi).Scale(0.5)
+	r := hi.Sub(lo).Length() / 2
+	if r == 0 {
+		r = 1
+	}
+	const fov = 40
+	half := float64(fov) / 2 * math.Pi / 180
+	// Fit the bounding sphere vertically and horizontally.
+	fit := math.Min(math.Tan(half), math.Tan(half)*float64(aspect))
+	d := float32(float64(r)/math.Sin(math.Atan(fit))) * 1.05
+	dir := geom.Vec3{0.5, 0.35, 1}.Normalize()
+	return Camera{
+		Position: c.Add(dir.Scale(d)), Target: c, Up: geom.Vec3{0, 1, 0},
+		FovYDegrees: fov, Near: max(d-2*r, d*0.01), Far: d + 2*r,
+		FocusDistance: d, ShutterClose: 1,
+	}
+}

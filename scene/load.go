@@ -1,0 +1,159 @@
+package scene
+
+import (
+	"embed"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// DefaultName is the built-in scene used when none is chosen.
+const DefaultName = "room"
+
+// Option modifies how a scene is loaded.
+type Option func(*options)
+
+type options struct {
+	width, height, samples int
+	maxTextureSize         int
+	maxTextureSizeSet      bool
+}
+
+// WithResolution overrides the scene's resolution.
+func WithResolution(width, height int) Option {
+	return func(o *options) { o.width, o.height = width, height }
+}
+
+// WithSamples overrides the scene's samples per pixel (1, 2, 4, 8 or 16).
+func WithSamples(n int) Option { return func(o *options) { o.samples = n } }
+
+// WithMaxTextureSize overrides max_texture_size: images larger than n texels
+// per side are downscaled on load by a power of two (0: never).
+func WithMaxTextureSize(n int) Option {
+	return func(o *options) { o.maxTextureSize, o.maxTextureSizeSet = n, true }
+}
+
+func collect(opts []Option) (options, error) {
+	var o options
+	for _, f := range opts {
+		f(&o)
+	}
+	if o.width < 0 || o.height < 0 || o.samples < 0 || o.maxTextureSize < 0 {
+		return o, fmt.Errorf("negative resolution, samples or texture size in options")
+	}
+	return o, nil
+}
+
+// apply sets the resolution and samples overrides.
+func (o options) apply(s *Scene) error {
+	if o.width == 0 && o.height == 0 && o.samples == 0 {
+		return nil
+	}
+	if err := s.SetResolution(o.width, o.height, o.samples); err != nil {
+		return fmt.Errorf("%s: %v", s.Source, err)
+	}
+	return nil
+}
+
+// Load reads a scene file (YAML, see FORMAT.md). Relative file names in it are
+// resolved against the file's directory.
+func Load(path string, opts ...Option) (*Scene, error) {
+	o, err := collect(opts)
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	s, err := parse(path, data, filepath.Dir(path), true, o)
+	if err != nil {
+		return nil, err
+	}
+	return s, o.apply(s)
+}
+
+// Parse parses scene YAML held in memory; filename labels errors and its
+// directory resolves relative file names.
+func Parse(filename string, data []byte, opts ...Option) (*Scene, error) {
+	o, err := collect(opts)
+	if err != nil {
+		return nil, err
+	}
+	s, err := parse(filename, data, filepath.Dir(filename), true, o)
+	if err != nil {
+		return nil, err
+	}
+	return s, o.apply(s)
+}
+
+//go:embed builtin/*.yaml
+var builtinFS embed.FS
+
+// BuiltinNames lists the built-in scenes, sorted.
+func BuiltinNames() []string {
+	entries, err := builtinFS.ReadDir("builtin")
+	if err != nil {
+		return nil
+	}
+	var names []string
+	for _, e := range entries {
+		if n, ok := strings.CutSuffix(e.Name(), ".yaml"); ok {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// BuiltinSource returns the YAML text of a built-in scene.
+func BuiltinSource(name string) ([]byte, error) {
+	if strings.ContainsAny(name, "/\\.") {
+		return nil, fmt.Errorf("unknown built-in scene %q (have %s)", name, strings.Join(BuiltinNames(), ", "))
+	}
+	data, err := builtinFS.ReadFile("builtin/" + name + ".yaml")
+	if err != nil {
+		return nil, fmt.Errorf("unknown built-in scene %q (have %s)", name, strings.Join(BuiltinNames(), ", "))
+	}
+	return data, nil
+}
+
+// Builtin loads a built-in scene by name (see BuiltinNames). Built-in scenes
+// are fully procedural: they reference no files.
+func Builtin(name string, opts ...Option) (*Scene, error) {
+	o, err := collect(opts)
+	if err != nil {
+		return nil, err
+	}
+	data, err := BuiltinSource(name)
+	if err != nil {
+		return nil, err
+	}
+	s, err := parse("builtin/"+name+".yaml", data, "", false, o)
+	if err != nil {
+		return nil, err
+	}
+	s.Source = "builtin:" + name
+	return s, o.apply(s)
+}
+
+// Open loads a scene named on a command line: a built-in scene name, a YAML
+// scene file (.yaml, .yml), or a bare mesh file (.obj, .gltf, .glb) wrapped by
+// FromMeshFile.
+func Open(nameOrPath string, opts ...Option) (*Scene, error) {
+	for _, n := range BuiltinNames() {
+		if n == nameOrPath {
+			return Builtin(n, opts...)
+		}
+	}
+	switch strings.ToLower(filepath.Ext(nameOrPath)) {
+	case ".yaml", ".yml":
+		return Load(nameOrPath, opts...)
+	case ".obj", ".gltf", ".glb":
+		return FromMeshFile(nameOrPath, opts...)
+	}
+	return nil, fmt.Errorf("unknown scene %q: not a built-in scene (%s) nor a .yaml, .obj, .gltf or .glb file",
+		nameOrPath, strings.Join(BuiltinNames(), ", "))
+}

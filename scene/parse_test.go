@@ -1,0 +1,336 @@
+package scene
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/gfxsim/gfxsim/functional/geom"
+)
+
+// minimal is a valid scene that error cases modify.
+const minimal = `name: t
+meshes:
+  tri: {procedural: {kind: triangle}}
+materials:
+  red: {shader: unlit, params: {color: [1, 0, 0, 1]}}
+objects:
+  - {mesh: tri, material: red}
+`
+
+func TestParseDefaults(t *testing.T) {
+	s, err := Parse("dir/t.yaml", []byte(minimal))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Name != "t" || s.Width != 1280 || s.Height != 720 || s.Samples != 1 || s.Source != "dir/t.yaml" {
+		t.Errorf("scene %q %dx%d x%d from %q", s.Name, s.Width, s.Height, s.Samples, s.Source)
+	}
+	if s.Clear != (Clear{Color: geom.Vec4{0, 0, 0, 1}, Depth: 1}) {
+		t.Errorf("clear %+v", s.Clear)
+	}
+	wantCam := Camera{Position: geom.Vec3{0, 0, 5}, Up: geom.Vec3{0, 1, 0}, FovYDegrees: 60, Near: 0.1, Far: 100,
+		FocusDistance: 5, ShutterClose: 1}
+	if s.Camera != wantCam {
+		t.Errorf("camera %+v, want %+v", s.Camera, wantCam)
+	}
+	if s.Ambient != (geom.Vec3{0.05, 0.05, 0.05}) || len(s.Lights) != 0 {
+		t.Errorf("ambient %v lights %v", s.Ambient, s.Lights)
+	}
+	m := s.Materials[0]
+	if m.State != (State{Cull: CullBack, FrontCCW: true, DepthTest: true, DepthWrite: true, DepthFunc: CompareLess, Blend: BlendOpaque}) {
+		t.Errorf("default state %+v", m.State)
+	}
+	o := s.Objects[0]
+	if o.Name != "tri" || o.Mesh != 0 || o.Material != 0 || o.Transform != geom.Identity() || o.Moving {
+		t.Errorf("object %+v", o)
+	}
+	// The name defaults to the file name.
+	s, err = Parse("x/some_scene.yaml", []byte(strings.Replace(minimal, "name: t\n", "", 1)))
+	if err != nil || s.Name != "some_scene" {
+		t.Errorf("default name %q (%v)", s.Name, err)
+	}
+}
+
+func TestParseFull(t *testing.T) {
+	src := `name: full
+resolution: [640, 360]
+samples: 8
+clear: {color: [0.1, 0.2, 0.3], depth: 0.5, stencil: 7}
+camera:
+  position: [1, 2, 3]
+  target: [1, 2, 0]
+  up: [0, 1, 0]
+  fov_y: 45
+  near: 0.5
+  far: 50
+  aperture: 0.1
+  focus_distance: 4
+  shutter: [0.25, 0.75]
+ambient: [0.2, 0.2, 0.2]
+lights:
+  - {type: point, position: [0, 5, 0], color: [1, 0.5, 0.5], intensity: 2}
+  - {type: directional, direction: [0, -2, 0]}
+textures:
+  check: {procedural: {kind: checker, size: [16, 8], cells: 2}, address: [wrap, clamp], filter: bilinear}
+  flat: {procedural: {kind: solid, size: 2, color: [1, 1, 1]}, mipmaps: false}
+meshes:
+  box: {procedural: {kind: cube, size: [1, 2, 3]}}
+  ball: {procedural: {kind: sphere, stacks: 4, slices: 6}, fit: 4}
+materials:
+  tex:
+    shader: textured
+    textures: {albedo: check}
+    params: {tint: 0.5}
+    cull: none
+    front_ccw: false
+    depth_test: false
+    depth_write: false
+    depth_func: greaterequal
+    blend: premultiplied
+  shiny:
+    shader: blinnphong
+    params: {specular: [0.5, 0.5, 0.5], diffuse: [1, 0, 0, 1]}
+objects:
+  - name: mover
+    mesh: box
+    material: tex
+    transform: {translate: [0, 0, 0], rotate: [0, 90, 0], scale: 2}
+    motion: {translate: [4, 0, 0]}
+  - {mesh: ball, material: shiny}
+`
+	s, err := Parse("full.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Width != 640 || s.Height != 360 || s.Samples != 8 {
+		t.Errorf("%dx%d x%d", s.Width, s.Height, s.Samples)
+	}
+	if s.Clear != (Clear{Color: geom.Vec4{0.1, 0.2, 0.3, 1}, Depth: 0.5, Stencil: 7}) {
+		t.Errorf("clear %+v", s.Clear)
+	}
+	c := s.Camera
+	if c.FovYDegrees != 45 || c.Aperture != 0.1 || c.FocusDistance != 4 || c.ShutterOpen != 0.25 || c.ShutterClose != 0.75 {
+		t.Errorf("camera %+v", c)
+	}
+	if len(s.Lights) != 2 || s.Lights[0] != (Light{Kind: PointLight, Position: geom.Vec3{0, 5, 0}, Color: geom.Vec3{2, 1, 1}}) ||
+		s.Lights[1] != (Light{Kind: DirectionalLight, Direction: geom.Vec3{0, -1, 0}, Color: geom.Vec3{1, 1, 1}}) {
+		t.Errorf("lights %+v", s.Lights)
+	}
+	tc := s.Textures[0]
+	if tc.Width != 16 || tc.Height != 8 || !tc.Mipmaps || tc.Filter != FilterBilinear || tc.AddressU != AddressWrap || tc.AddressV != AddressClamp {
+		t.Errorf("texture %s %dx%d mips %v %v %v %v", tc.Name, tc.Width, tc.Height, tc.Mipmaps, tc.Filter, tc.AddressU, tc.AddressV)
+	}
+	if f := s.Textures[1]; f.Mipmaps || f.Filter != FilterBilinear || len(f.Pix) != 16 || f.Pix[0] != 255 {
+		t.Errorf("flat texture %+v", f)
+	}
+	lo, hi := s.Meshes[1].Bounds()
+	// A 6-slice sphere is hexagonal around Y: x spans 2*sin(60) of its z span.
+	if !near3(lo, geom.Vec3{-1.7320508, -2, -2}) || !near3(hi, geom.Vec3{1.7320508, 2, 2}) {
+		t.Errorf("fitted sphere bounds %v %v", lo, hi)
+	}
+	tex := s.Materials[0]
+	if tex.State != (State{Cull: CullNone, DepthFunc: CompareGreaterEqual, Blend: BlendPremultiplied}) {
+		t.Errorf("state %+v", tex.State)
+	}
+	if len(tex.Params) != 1 || tex.Params[0] != (Param{"tint", geom.Vec4{0.5, 0.5, 0.5, 0.5}}) || tex.Textures[0] != (Binding{"albedo", 0}) {
+		t.Errorf("tex params %+v textures %+v", tex.Params, tex.Textures)
+	}
+	// Params are stored in the shader's declaration order; 3 numbers get w = 1.
+	sh := s.Materials[1].Params
+	if len(sh) != 2 || sh[0] != (Param{"diffuse", geom.Vec4{1, 0, 0, 1}}) || sh[1] != (Param{"specular", geom.Vec4{0.5, 0.5, 0.5, 1}}) {
+		t.Errorf("shiny params %+v", sh)
+	}
+	// Motion over the shutter [0.25, 0.75]: translation x goes 0 -> 4 over the
+	// frame, so 1 at open and 3 at close; rotation and scale stay.
+	mv := s.Objects[0]
+	rs := geom.RotateEulerDegrees(geom.Vec3{0, 90, 0}).Mul(geom.Scale(geom.Vec3{2, 2, 2}))
+	want0 := geom.Translate(geom.Vec3{1, 0, 0}).Mul(rs)
+	want1 := geom.Translate(geom.Vec3{3, 0, 0}).Mul(rs)
+	if !mv.Moving || mv.Transform != want0 || mv.EndTransform != want1 {
+		t.Errorf("mover %+v\nwant %v\n     %v", mv, want0, want1)
+	}
+	if s.Objects[1].Name != "ball" || s.Objects[1].Moving {
+		t.Errorf("ball %+v", s.Objects[1])
+	}
+}
+
+func near3(a, b geom.Vec3) bool {
+	for k := 0; k < 3; k++ {
+		d := a[k] - b[k]
+		if d > 1e-5 || d < -1e-5 {
+			return false
+		}
+	}
+	return true
+}
+
+func TestRepeat(t *testing.T) {
+	src := func(extra string) string {
+		return `meshes: {b: {procedural: {kind: cube}}}
+materials: {m: {shader: unlit}}
+objects:
+  - name: box
+    mesh: b
+    material: m
+    transform: {translate: [10, 0, 0]}
+    motion: {translate: [10, 1, 0]}
+    repeat: {count: [3, 2, 1], step: [2, 0, 5]` + extra + `}
+`
+	}
+	s, err := Parse("r.yaml", []byte(src("")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Objects) != 6 {
+		t.Fatalf("%d objects", len(s.Objects))
+	}
+	// Instance k = x + 3*y; translation 10 + 2x at open, y offset 0 (step y is 0).
+	for k, o := range s.Objects {
+		x := float32(k % 3)
+		want := geom.Translate(geom.Vec3{10 + 2*x, 0, 0})
+		end := geom.Translate(geom.Vec3{10 + 2*x, 1, 0})
+		if o.Name != "box["+string(rune('0'+k))+"]" || o.Transform != want || o.EndTransform != end || !o.Moving {
+			t.Errorf("instance %d: %+v", k, o)
+		}
+	}
+	rev, _ := Parse("r.yaml", []byte(src(", order: reverse")))
+	if rev.Objects[0].Name != "box[5]" || rev.Objects[5].Name != "box[0]" {
+		t.Errorf("reverse order: %s ... %s", rev.Objects[0].Name, rev.Objects[5].Name)
+	}
+	a, _ := Parse("r.yaml", []byte(src(", order: shuffle, seed: 3, jitter: {translate: 0.5, rotate: [0, 30, 0], scale: 0.2}")))
+	b, _ := Parse("r.yaml", []byte(src(", order: shuffle, seed: 3, jitter: {translate: 0.5, rotate: [0, 30, 0], scale: 0.2}")))
+	c, _ := Parse("r.yaml", []byte(src(", order: shuffle, seed: 4, jitter: {translate: 0.5, rotate: [0, 30, 0], scale: 0.2}")))
+	same, names := true, map[string]bool{}
+	for i := range a.Objects {
+		if a.Objects[i] != b.Objects[i] {
+			t.Fatal("same seed, different instances")
+		}
+		same = same && a.Objects[i] == c.Objects[i]
+		names[a.Objects[i].Name] = true
+	}
+	if same || len(names) != 6 {
+		t.Errorf("seed has no effect (%v) or names repeat (%d distinct)", same, len(names))
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	obj := "objects:\n  - {mesh: tri, material: red}\n"
+	base := "meshes:\n  tri: {procedural: {kind: triangle}}\nmaterials:\n  red: {shader: unlit}\n"
+	tests := []struct{ src, want string }{
+		{"", "e.yaml: empty scene file"},
+		{"name: [1\n", "e.yaml:1: yaml: did not find expected ',' or ']'"},
+		{"- 1\n", "e.yaml:1: expected a mapping, got a list"},
+		{"colour: 1\n", "e.yaml:1: colour: unknown field (want one of name, resolution, samples, max_texture_size, clear, camera, ambient, lights, textures, meshes, materials, objects)"},
+		{"name: a\nname: b\n", "e.yaml:2: name: duplicate key (first on line 1)"},
+		{"resolution: [0, 10]\n", "e.yaml:1: resolution[0]: 0 out of range [1, 16384]"},
+		{"resolution: [-640, 480]\n", "e.yaml:1: resolution[0]: -640 out of range [1, 16384]"},
+		{"resolution: [640]\n", "e.yaml:1: resolution: expected [width, height], got 1 values"},
+		{"resolution: [640.5, 480]\n", "e.yaml:1: resolution[0]: expected an integer, got 640.5"},
+		{"samples: 3\n", "e.yaml:1: samples: 3 not supported (want 1, 2, 4, 8 or 16)"},
+		{"samples: 0\n", "e.yaml:1: samples: 0 not supported (want 1, 2, 4, 8 or 16)"},
+		{"samples: four\n", `e.yaml:1: samples: expected an integer, got string "four"`},
+		{"clear: {depth: 2}\n", "e.yaml:1: clear.depth: 2 out of range [0, 1]"},
+		{"clear: {color: [1, 1]}\n", "e.yaml:1: clear.color: expected 3 to 4 numbers, got 2"},
+		{"camera:\n  fov_y: 190\n", "e.yaml:2: camera.fov_y: 190 out of range [0.001, 179.9]"},
+		{"camera:\n  near: 5\n  far: 1\n", "e.yaml:3: camera.far: 1 must be greater than near 5"},
+		{"camera:\n  target: [0, 0, 5]\n", "e.yaml:2: camera.target: equals the camera position [0 0 5]"},
+		{"camera:\n  up: [0, 0, 1]\n", "e.yaml:2: camera.up: [0 0 1] is parallel to the view direction [0 0 -5]"},
+		{"camera:\n  shutter: [0.8, 0.2]\n", "e.yaml:2: camera.shutter: [0.8, 0.2]: want 0 <= open <= close <= 1"},
+		{"camera:\n  aperture: .nan\n", "e.yaml:2: camera.aperture: number .nan is not finite"},
+		{"lights:\n  - {position: [0, 1, 0]}\n", "e.yaml:2: lights[0]: missing type (point or directional)"},
+		{"lights:\n  - {type: spot, position: [0, 1, 0]}\n", `e.yaml:2: lights[0].type: unknown value "spot" (want one of point, directional)`},
+		{"lights:\n  - {type: point, direction: [0, 1, 0]}\n", "e.yaml:2: lights[0].direction: a point light has a position, not a direction"},
+		{"lights:\n  - {type: directional, direction: [0, 0, 0]}\n", "e.yaml:2: lights[0].direction: zero vector"},
+		{"lights: [{type: directional, direction: [0,-1,0]}, {type: directional, direction: [0,-1,0]}, {type: directional, direction: [0,-1,0]}, {type: directional, direction: [0,-1,0]}, {type: directional, direction: [0,-1,0]}]\n",
+			"e.yaml:1: lights: 5 lights, at most 4"},
+		{"textures:\n  a: {}\n", "e.yaml:2: textures.a: needs file or procedural"},
+		{"textures:\n  a: {procedural: {kind: marble}}\n", `e.yaml:2: textures.a.procedural.kind: unknown value "marble" (want one of solid, checker, bricks, bricks_normal, noise, leaf, bumps_normal, gradient)`},
+		{"textures:\n  a: {procedural: {size: 4}}\n", "e.yaml:2: textures.a.procedural: missing kind (one of solid, checker, bricks, bricks_normal, noise, leaf, bumps_normal, gradient)"},
+		{"textures:\n  a:\n    procedural: {kind: checker, rows: 4}\n", "e.yaml:3: textures.a.procedural.rows: unknown field (want one of kind, size, cells, colors)"},
+		{"textures:\n  a:\n    procedural: {kind: checker, size: 4, cells: 8}\n", "e.yaml:3: textures.a.procedural: cells 8x8 out of range [1, image size 4x4]"},
+		{"textures:\n  a:\n    procedural: {kind: checker, colors: [[1, 1, 1]]}\n", "e.yaml:3: textures.a.procedural.colors: expected 2 entries, got 1"},
+		{"textures:\n  a:\n    procedural: {kind: solid, size: 5000}\n", "e.yaml:3: textures.a.procedural.size: 5000 out of range [1, 4096]"},
+		{"textures:\n  a:\n    file: x.png\n", "e.yaml:3: textures.a.file: open x.png: no such file or directory"},
+		{"textures:\n  a: {procedural: {kind: solid}, mipmaps: false, filter: trilinear}\n", "e.yaml:2: textures.a.filter: trilinear filtering needs mipmaps"},
+		{"textures:\n  a: {procedural: {kind: solid}, address: mirror}\n", `e.yaml:2: textures.a.address: unknown value "mirror" (want one of wrap, clamp)`},
+		{"meshes:\n  m: {procedural: {kind: sphere, stacks: 1}}\n", "e.yaml:2: meshes.m.procedural.stacks: 1 out of range [2, 4096]"},
+		{"meshes:\n  m: {procedural: {kind: torus, minor_radius: 2}}\n", "e.yaml:2: meshes.m.procedural: minor_radius 2 must be smaller than major_radius 1"},
+		{"meshes:\n  m: {file: a.obj, procedural: {kind: cube}}\n", "e.yaml:2: meshes.m: give either file or procedural, not both"},
+		{"meshes:\n  m: {file: nope.obj}\n", "e.yaml:2: meshes.m.file: open nope.obj: no such file or directory"},
+		{"meshes:\n  m: {procedural: {kind: triangle, vertices: [[0, 0, 0], [1, 0, 0]]}}\n", "e.yaml:2: meshes.m.procedural.vertices: expected 3 entries, got 2"},
+		{"meshes:\n  m: {procedural: {kind: cube}, fit: 0}\n", "e.yaml:2: meshes.m.fit: 0 out of range [1e-06, 1e+30]"},
+		{"materials:\n  m: {params: {color: 1}}\n", "e.yaml:2: materials.m: missing shader (one of unlit, gouraud, blinnphong, textured, normalmap, alphatest, depthwrite, long)"},
+		{"materials:\n  m: {shader: phong}\n", `e.yaml:2: materials.m.shader: unknown shader "phong" (want one of unlit, gouraud, blinnphong, textured, normalmap, alphatest, depthwrite, long)`},
+		{"materials:\n  m:\n    shader: unlit\n    params:\n      colour: [1, 0, 0]\n", "e.yaml:5: materials.m.params.colour: unknown parameter of shader unlit (want color)"},
+		{"materials:\n  m:\n    shader: unlit\n    params:\n      color: [1, 0, 0, 1, 1]\n", "e.yaml:5: materials.m.params.color: expected 1 to 4 numbers, got 5"},
+		{"materials:\n  m:\n    shader: unlit\n    textures: {albedo: x}\n", "e.yaml:4: materials.m.textures.albedo: unknown sampler of shader unlit (want none)"},
+		{"materials:\n  m:\n    shader: textured\n", "e.yaml:3: materials.m: shader textured needs a texture for sampler albedo"},
+		{"materials:\n  m:\n    shader: textured\n    textures: {albedo: nope}\n", `e.yaml:4: materials.m.textures.albedo: unknown texture "nope"`},
+		{"materials:\n  m:\n    shader: unlit\n    blend: multiply\n", `e.yaml:4: materials.m.blend: unknown value "multiply" (want one of opaque, alpha, additive, premultiplied)`},
+		{"materials:\n  m:\n    shader: unlit\n    depth_func: le\n", `e.yaml:4: materials.m.depth_func: unknown value "le" (want one of never, less, equal, lessequal, greater, notequal, greaterequal, always)`},
+		{"materials:\n  m:\n    shader: unlit\n    depth_write: yes please\n", `e.yaml:4: materials.m.depth_write: expected true or false, got string "yes please"`},
+		{"materials:\n  from_file: {shader: unlit}\n", `e.yaml:2: materials.from_file: "from_file" is reserved (it draws a file mesh with its own materials)`},
+		{base + "objects:\n  - {material: red}\n", "e.yaml:6: objects[0]: missing mesh"},
+		{base + "objects:\n  - {mesh: tri}\n", "e.yaml:6: objects[0]: missing material (a material name, or from_file)"},
+		{base + "objects:\n  - {mesh: tri, material: blue}\n", `e.yaml:6: objects[0].material: unknown material "blue"`},
+		{base + "objects:\n  - {mesh: square, material: red}\n", `e.yaml:6: objects[0].mesh: unknown mesh "square"`},
+		{base + "objects:\n  - {mesh: tri, material: from_file}\n", `e.yaml:6: objects[0].material: from_file needs a mesh loaded from a file; "tri" is procedural`},
+		{base + obj + "  - mesh: tri\n    material: red\n    transform: {scale: [1, 0, 1]}\n", "e.yaml:9: objects[1].transform.scale: [1 0 1] has a zero component"},
+		{base + obj + "  - mesh: tri\n    material: red\n    transform: {rotate: 90}\n", "e.yaml:9: objects[1].transform.rotate: expected a list of 3 numbers, got 90"},
+		{base + obj + "  - mesh: tri\n    material: red\n    motion: {translate: [0, 0]}\n", "e.yaml:9: objects[1].motion.translate: expected 3 numbers, got 2"},
+		{base + obj + "  - mesh: tri\n    material: red\n    repeat: {count: [1000, 1000]}\n", "e.yaml:9: objects[1].repeat.count: 1000000 instances, at most 100000"},
+		{base + obj + "  - mesh: tri\n    material: red\n    repeat: {count: 2, order: random}\n", `e.yaml:9: objects[1].repeat.order: unknown value "random" (want one of forward, reverse, shuffle)`},
+		{base + obj + "  - mesh: tri\n    material: red\n    visible: false\n", "e.yaml:9: objects[1].visible: unknown field (want one of name, mesh, material, transform, motion, repeat)"},
+		{"a: &x [1\n", "e.yaml:1: yaml: did not find expected ',' or ']'"},
+	}
+	for _, tc := range tests {
+		_, err := Parse("e.yaml", []byte(tc.src))
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%q:\n got  %v\n want %s", tc.src, err, tc.want)
+		}
+	}
+}
+
+func TestAliasesAndMerge(t *testing.T) {
+	src := `meshes:
+  tri: {procedural: {kind: triangle}}
+materials:
+  base: &base {shader: blinnphong, params: {diffuse: [1, 0, 0, 1]}, cull: none}
+  other:
+    <<: *base
+    cull: front
+objects:
+  - &obj {mesh: tri, material: base, transform: {translate: [1, 2, 3]}}
+  - *obj
+`
+	s, err := Parse("a.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := s.Materials[1]
+	if o.Shader != "blinnphong" || o.State.Cull != CullFront || len(o.Params) != 1 {
+		t.Errorf("merged material %+v", o)
+	}
+	if len(s.Objects) != 2 || s.Objects[1].Transform != geom.Translate(geom.Vec3{1, 2, 3}) {
+		t.Errorf("aliased object %+v", s.Objects)
+	}
+	// A merge-key bomb (each level merges the previous one ten times) is
+	// stopped by the node budget instead of being expanded 10^7 times.
+	var b strings.Builder
+	b.WriteString("materials:\n  m0: &m0 {shader: unlit}\n")
+	for i := 1; i <= 7; i++ {
+		fmt.Fprintf(&b, "  m%d: &m%d {<<: [", i, i)
+		for j := 0; j < 10; j++ {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "*m%d", i-1)
+		}
+		b.WriteString("]}\n")
+	}
+	_, err = Parse("bomb.yaml", []byte(b.String()))
+	if err == nil || !strings.Contains(err.Error(), "document too large (aliases expand to more than 1048576 nodes)") {
+		t.Errorf("bomb: %v", err)
+	}
+}

@@ -1,0 +1,519 @@
+package scene
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/scene/mesh"
+)
+
+// Limits of a scene.
+const (
+	MaxLights     = 4     // light slots of the shader ABI
+	MaxResolution = 16384 // the rasterizer's guard-band range, in pixels per side
+)
+
+// AllowedSamples lists the supported MSAA sample counts (the standard D3D
+// patterns).
+func AllowedSamples() []int { return []int{1, 2, 4, 8, 16} }
+
+func samplesAllowed(n int) bool {
+	for _, s := range AllowedSamples() {
+		if n == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Scene is one frame of work: render targets, camera, lights, resources and
+// the ordered list of objects to draw. Slices are ordered (draw order is
+// Objects order); objects refer to meshes, materials and textures by index.
+type Scene struct {
+	Name    string
+	Source  string // the file it was loaded from, or "builtin:<name>"
+	Width   int    // render-target size in pixels
+	Height  int
+	Samples int // MSAA samples per pixel: 1, 2, 4, 8 or 16
+
+	Clear   Clear
+	Camera  Camera
+	Ambient geom.Vec3
+	Lights  []Light // at most MaxLights
+
+	Textures  []Texture
+	Meshes    []*mesh.Mesh
+	Materials []Material
+	Objects   []Object
+}
+
+// Clear holds the values the render targets are cleared to at the start of
+// the frame.
+type Clear struct {
+	Color   geom.Vec4
+	Depth   float32 // in [0, 1]
+	Stencil uint8
+}
+
+// Camera is a perspective camera with a thin lens and a shutter interval.
+type Camera struct {
+	Position, Target, Up geom.Vec3
+	FovYDegrees          float32 // vertical field of view, in (0, 180)
+	Near, Far            float32 // clip distances, 0 < Near < Far
+	// Aperture is the lens radius in world units (0: a pinhole, no defocus);
+	// FocusDistance is the distance from Position, along the view direction,
+	// of the plane in focus.
+	Aperture, FocusDistance float32
+	// ShutterOpen and ShutterClose bound the exposure in normalised frame
+	// time, 0 <= open <= close <= 1. Object transforms are given at these two
+	// instants (Object.Transform and Object.EndTransform).
+	ShutterOpen, ShutterClose float32
+}
+
+// View returns the world-to-view matrix (right-handed, looking down -Z).
+func (c Camera) View() geom.Mat4 { return geom.LookAt(c.Position, c.Target, c.Up) }
+
+// Projection returns the D3D-style projection (z/w in [0, 1]) for the aspect
+// ratio width/height.
+func (c Camera) Projection(aspect float32) geom.Mat4 {
+	return geom.Perspective(c.FovYDegrees*math.Pi/180, aspect, c.Near, c.Far)
+}
+
+// Aspect returns Width/Height.
+func (s *Scene) Aspect() float32 { return float32(s.Width) / float32(s.Height) }
+
+// ViewProjection returns Projection(Aspect()) * View().
+func (s *Scene) ViewProjection() geom.Mat4 {
+	return s.Camera.Projection(s.Aspect()).Mul(s.Camera.View())
+}
+
+// LightKind says how a light's position-or-direction is read.
+type LightKind uint8
+
+// Light kinds.
+const (
+	PointLight       LightKind = iota // Position is where the light is
+	DirectionalLight                  // Direction is where the light travels
+)
+
+func (k LightKind) String() string {
+	switch k {
+	case PointLight:
+		return "point"
+	case DirectionalLight:
+		return "directional"
+	}
+	return fmt.Sprintf("LightKind(%d)", uint8(k))
+}
+
+// Light is a point or directional light. Color already includes the
+// intensity. Direction (directional lights) is the unit direction in which the
+// light travels, from the light towards the scene; a shader that wants the
+// direction towards the light uses -Direction.
+type Light struct {
+	Kind      LightKind
+	Position  geom.Vec3
+	Direction geom.Vec3
+	Color     geom.Vec3
+}
+
+// Filter is a texture filter; the values match functional/texture's.
+type Filter uint8
+
+// Texture filters.
+const (
+	FilterPoint Filter = iota
+	FilterBilinear
+	FilterTrilinear
+)
+
+var filterNames = []string{"point", "bilinear", "trilinear"}
+
+func (f Filter) String() string { return enumString(filterNames, int(f), "Filter") }
+
+// AddressMode is a texture addressing mode; the values match
+// functional/texture's.
+type AddressMode uint8
+
+// Address modes.
+const (
+	AddressWrap AddressMode = iota
+	AddressClamp
+)
+
+var addressNames = []string{"wrap", "clamp"}
+
+func (a AddressMode) String() string { return enumString(addressNames, int(a), "AddressMode") }
+
+// Texture is an RGBA8 image with its sampler settings. Pix holds
+// Width*Height*4 bytes, row-major, top row first, straight alpha (see package
+// teximage). When Mipmaps is set the driver builds the mip chain.
+type Texture struct {
+	Name               string
+	Width, Height      int
+	Pix                []byte
+	Mipmaps            bool
+	Filter             Filter
+	AddressU, AddressV AddressMode
+}
+
+// CullMode selects which faces are culled; the values match geom.CullMode.
+type CullMode uint8
+
+// Cull modes.
+const (
+	CullNone CullMode = iota
+	CullFront
+	CullBack
+)
+
+var cullNames = []string{"none", "front", "back"}
+
+func (c CullMode) String() string { return enumString(cullNames, int(c), "CullMode") }
+
+// CompareFunc is a depth comparison; the values match functional/depth's.
+type CompareFunc uint8
+
+// Depth comparison functions.
+const (
+	CompareNever CompareFunc = iota
+	CompareLess
+	CompareEqual
+	CompareLessEqual
+	CompareGreater
+	CompareNotEqual
+	CompareGreaterEqual
+	CompareAlways
+)
+
+var compareNames = []string{"never", "less", "equal", "lessequal", "greater", "notequal", "greaterequal", "always"}
+
+func (c CompareFunc) String() string { return enumString(compareNames, int(c), "CompareFunc") }
+
+// BlendMode is a colour blend preset. With src the shader output and dst the
+// render target:
+//
+//	opaque:        no blending, src replaces dst
+//	alpha:         rgb = src.rgb*src.a + dst.rgb*(1-src.a); a = src.a + dst.a*(1-src.a)
+//	additive:      rgba = src + dst
+//	premultiplied: rgba = src + dst*(1-src.a)
+type BlendMode uint8
+
+// Blend presets.
+const (
+	BlendOpaque BlendMode = iota
+	BlendAlpha
+	BlendAdditive
+	BlendPremultiplied
+)
+
+var blendNames = []string{"opaque", "alpha", "additive", "premultiplied"}
+
+func (b BlendMode) String() string { return enumString(blendNames, int(b), "BlendMode") }
+
+func enumString(names []string, v int, typ string) string {
+	if v >= 0 && v < len(names) {
+		return names[v]
+	}
+	return fmt.Sprintf("%s(%d)", typ, v)
+}
+
+// State is the fixed-function state a material draws with.
+type State struct {
+	Cull       CullMode
+	FrontCCW   bool // counter-clockwise on screen is the front face (D3D FrontCounterClockwise)
+	DepthTest  bool
+	DepthWrite bool
+	DepthFunc  CompareFunc
+	Blend      BlendMode
+}
+
+// DefaultState is the state of a material that sets nothing: back faces
+// culled, counter-clockwise front faces (FrontCCW: meshes are authored
+// counter-clockwise, OpenGL style, and stay counter-clockwise on screen, see
+// docs/design-functional.md), depth test "less" with writes, no blending.
+func DefaultState() State {
+	return State{Cull: CullBack, FrontCCW: true, DepthTest: true, DepthWrite: true, DepthFunc: CompareLess, Blend: BlendOpaque}
+}
+
+// Material is a library shader with its parameters, texture bindings and
+// fixed-function state.
+type Material struct {
+	Name     string
+	Shader   string    // one of ShaderNames()
+	Params   []Param   // the parameters given, in the shader's declaration order; the others keep the library defaults
+	Textures []Binding // one per sampler of the shader, in declaration order
+	State    State
+}
+
+// Param is a material parameter value.
+type Param struct {
+	Name  string
+	Value geom.Vec4
+}
+
+// Binding binds a shader sampler to Scene.Textures[Texture].
+type Binding struct {
+	Sampler string
+	Texture int
+}
+
+// Param returns the value of parameter name, if the material sets it.
+func (m *Material) Param(name string) (geom.Vec4, bool) {
+	for _, p := range m.Params {
+		if p.Name == name {
+			return p.Value, true
+		}
+	}
+	return geom.Vec4{}, false
+}
+
+// Object is one draw: a mesh with a material and a model transform.
+// Transform is the model-to-world matrix at ShutterOpen and EndTransform at
+// ShutterClose; they are equal (and Moving is false) for a static object.
+// Motion between them is linear in the transform components (see FORMAT.md).
+type Object struct {
+	Name         string
+	Mesh         int // index in Scene.Meshes
+	Material     int // index in Scene.Materials
+	Transform    geom.Mat4
+	EndTransform geom.Mat4
+	Moving       bool
+}
+
+// TriangleCount returns the number of triangles the objects draw.
+func (s *Scene) TriangleCount() int {
+	n := 0
+	for _, o := range s.Objects {
+		if o.Mesh >= 0 && o.Mesh < len(s.Meshes) {
+			n += s.Meshes[o.Mesh].TriangleCount()
+		}
+	}
+	return n
+}
+
+// TextureIndex returns the index of the texture called name, or -1.
+func (s *Scene) TextureIndex(name string) int {
+	for i := range s.Textures {
+		if s.Textures[i].Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// MeshIndex returns the index of the mesh called name, or -1.
+func (s *Scene) MeshIndex(name string) int {
+	for i, m := range s.Meshes {
+		if m.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// MaterialIndex returns the index of the material called name, or -1.
+func (s *Scene) MaterialIndex(name string) int {
+	for i := range s.Materials {
+		if s.Materials[i].Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// SetResolution overrides the render-target size and the sample count; zero
+// arguments keep the current values.
+func (s *Scene) SetResolution(width, height, samples int) error {
+	w, h, n := s.Width, s.Height, s.Samples
+	if width != 0 {
+		w = width
+	}
+	if height != 0 {
+		h = height
+	}
+	if samples != 0 {
+		n = samples
+	}
+	if w < 1 || h < 1 || w > MaxResolution || h > MaxResolution {
+		return fmt.Errorf("resolution %dx%d out of range [1, %d]", w, h, MaxResolution)
+	}
+	if !samplesAllowed(n) {
+		return fmt.Errorf("samples %d not supported (want 1, 2, 4, 8 or 16)", n)
+	}
+	s.Width, s.Height, s.Samples = w, h, n
+	return nil
+}
+
+func finite(vs ...float32) bool {
+	for _, v := range vs {
+		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// Validate checks that the scene is complete and consistent, so that a driver
+// can encode it without further checks: sizes and sample count, camera, at
+// most MaxLights finite lights, texture sizes, valid meshes, materials whose
+// shader, parameters and samplers exist in the shader table with every
+// sampler bound, and objects whose indices are in range with texture
+// coordinates where their material samples textures.
+func (s *Scene) Validate() error {
+	errf := func(format string, a ...any) error {
+		return fmt.Errorf("scene %q: %s", s.Name, fmt.Sprintf(format, a...))
+	}
+	if s.Width < 1 || s.Height < 1 || s.Width > MaxResolution || s.Height > MaxResolution {
+		return errf("resolution %dx%d out of range [1, %d]", s.Width, s.Height, MaxResolution)
+	}
+	if !samplesAllowed(s.Samples) {
+		return errf("samples %d not supported (want 1, 2, 4, 8 or 16)", s.Samples)
+	}
+	if !finite(s.Clear.Color[:]...) || !(s.Clear.Depth >= 0 && s.Clear.Depth <= 1) {
+		return errf("clear colour %v or depth %v invalid", s.Clear.Color, s.Clear.Depth)
+	}
+	if err := s.Camera.validate(); err != nil {
+		return errf("camera: %v", err)
+	}
+	if !finite(s.Ambient[:]...) {
+		return errf("ambient %v is not finite", s.Ambient)
+	}
+	if len(s.Lights) > MaxLights {
+		return errf("%d lights, at most %d", len(s.Lights), MaxLights)
+	}
+	for i, l := range s.Lights {
+		if l.Kind > DirectionalLight || !finite(l.Position[:]...) || !finite(l.Direction[:]...) || !finite(l.Color[:]...) {
+			return errf("lights[%d] invalid: %+v", i, l)
+		}
+		if l.Kind == DirectionalLight && l.Direction.Length() == 0 {
+			return errf("lights[%d]: zero direction", i)
+		}
+	}
+	for i, t := range s.Textures {
+		if t.Width < 1 || t.Height < 1 || len(t.Pix) != t.Width*t.Height*4 {
+			return errf("textures[%d] %q: %dx%d with %d bytes", i, t.Name, t.Width, t.Height, len(t.Pix))
+		}
+		if t.Filter > FilterTrilinear || t.AddressU > AddressClamp || t.AddressV > AddressClamp {
+			return errf("textures[%d] %q: bad sampler settings", i, t.Name)
+		}
+	}
+	for i, m := range s.Meshes {
+		if m == nil {
+			return errf("meshes[%d] is nil", i)
+		}
+		if err := m.Validate(); err != nil {
+			return errf("meshes[%d]: %v", i, err)
+		}
+	}
+	for i := range s.Materials {
+		m := &s.Materials[i]
+		info, ok := LookupShader(m.Shader)
+		if !ok {
+			return errf("materials[%d] %q: unknown shader %q", i, m.Name, m.Shader)
+		}
+		for _, p := range m.Params {
+			if !contains(info.Params, p.Name) {
+				return errf("materials[%d] %q: shader %s has no parameter %q", i, m.Name, m.Shader, p.Name)
+			}
+			if !finite(p.Value[:]...) {
+				return errf("materials[%d] %q: parameter %s %v is not finite", i, m.Name, p.Name, p.Value)
+			}
+		}
+		for _, smp := range info.Samplers {
+			found := false
+			for _, b := range m.Textures {
+				if b.Sampler == smp {
+					found = true
+					if b.Texture < 0 || b.Texture >= len(s.Textures) {
+						return errf("materials[%d] %q: sampler %s bound to texture %d of %d", i, m.Name, smp, b.Texture, len(s.Textures))
+					}
+				}
+			}
+			if !found {
+				return errf("materials[%d] %q: sampler %s of shader %s is not bound", i, m.Name, smp, m.Shader)
+			}
+		}
+		for _, b := range m.Textures {
+			if !contains(info.Samplers, b.Sampler) {
+				return errf("materials[%d] %q: shader %s has no sampler %q", i, m.Name, m.Shader, b.Sampler)
+			}
+		}
+		st := m.State
+		if st.Cull > CullBack || st.DepthFunc > CompareAlways || st.Blend > BlendPremultiplied {
+			return errf("materials[%d] %q: bad state %+v", i, m.Name, st)
+		}
+	}
+	for i, o := range s.Objects {
+		if o.Mesh < 0 || o.Mesh >= len(s.Meshes) {
+			return errf("objects[%d] %q: mesh %d of %d", i, o.Name, o.Mesh, len(s.Meshes))
+		}
+		if o.Material < 0 || o.Material >= len(s.Materials) {
+			return errf("objects[%d] %q: material %d of %d", i, o.Name, o.Material, len(s.Materials))
+		}
+		for _, m := range []geom.Mat4{o.Transform, o.EndTransform} {
+			for r := 0; r < 4; r++ {
+				if !finite(m[r][:]...) {
+					return errf("objects[%d] %q: transform is not finite", i, o.Name)
+				}
+			}
+		}
+		if o.Moving != (o.Transform != o.EndTransform) {
+			return errf("objects[%d] %q: Moving is %v but the transforms are %s", i, o.Name, o.Moving, map[bool]string{true: "equal", false: "different"}[o.Moving])
+		}
+		if err := needsTexCoords(&s.Materials[o.Material], s.Meshes[o.Mesh]); err != nil {
+			return errf("objects[%d] %q: %v", i, o.Name, err)
+		}
+	}
+	return nil
+}
+
+func (c Camera) validate() error {
+	if !finite(c.Position[:]...) || !finite(c.Target[:]...) || !finite(c.Up[:]...) ||
+		!finite(c.FovYDegrees, c.Near, c.Far, c.Aperture, c.FocusDistance, c.ShutterOpen, c.ShutterClose) {
+		return fmt.Errorf("a value is not finite")
+	}
+	if !(c.FovYDegrees > 0 && c.FovYDegrees < 180) {
+		return fmt.Errorf("fov_y %v out of range (0, 180)", c.FovYDegrees)
+	}
+	if !(c.Near > 0 && c.Far > c.Near) {
+		return fmt.Errorf("near %v and far %v: want 0 < near < far", c.Near, c.Far)
+	}
+	dir := c.Target.Sub(c.Position)
+	if dir.Length() == 0 {
+		return fmt.Errorf("position and target are the same point %v", c.Position)
+	}
+	if dir.Normalize().Cross(c.Up.Normalize()).Length() < 1e-4 {
+		return fmt.Errorf("up %v is parallel to the view direction %v", c.Up, dir)
+	}
+	if !(c.Aperture >= 0) {
+		return fmt.Errorf("aperture %v is negative", c.Aperture)
+	}
+	if !(c.FocusDistance > 0) {
+		return fmt.Errorf("focus_distance %v must be positive", c.FocusDistance)
+	}
+	if !(c.ShutterOpen >= 0 && c.ShutterOpen <= c.ShutterClose && c.ShutterClose <= 1) {
+		return fmt.Errorf("shutter [%v, %v]: want 0 <= open <= close <= 1", c.ShutterOpen, c.ShutterClose)
+	}
+	return nil
+}
+
+// needsTexCoords reports an error when the material samples textures but the
+// mesh has no texture coordinates.
+func needsTexCoords(m *Material, me *mesh.Mesh) error {
+	info, _ := LookupShader(m.Shader)
+	if len(info.Samplers) > 0 && len(me.TexCoords) == 0 {
+		return fmt.Errorf("material %q (shader %s) samples textures but mesh %q has no texture coordinates", m.Name, m.Shader, me.Name)
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}

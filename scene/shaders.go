@@ -1,0 +1,45 @@
+package scene
+
+// ShaderInfo describes a material shader of the library as scenes see it: the
+// names of its parameters (.param) and samplers (.sampler), in declaration
+// order.
+type ShaderInfo struct {
+	Name     string
+	Params   []string
+	Samplers []string
+}
+
+// Shaders returns the material shaders of functional/shader/library and their
+// interfaces. This table is the one place that mirrors the library (its
+// Names() and declarations); scene files are validated against it.
+func Shaders() []ShaderInfo {
+	return []ShaderInfo{
+		{Name: "unlit", Params: []string{"color"}},
+		{Name: "gouraud", Params: []string{"diffuse", "specular"}},
+		{Name: "blinnphong", Params: []string{"diffuse", "specular"}},
+		{Name: "textured", Params: []string{"tint"}, Samplers: []string{"albedo"}},
+		{Name: "normalmap", Params: []string{"specular"}, Samplers: []string{"albedo", "normal"}},
+		{Name: "alphatest", Params: []string{"tint", "cutoff"}, Samplers: []string{"albedo"}},
+		{Name: "depthwrite", Params: []string{"color", "amplitude", "frequency"}},
+		{Name: "long", Params: []string{"color_a", "color_b", "specular"}},
+	}
+}
+
+// ShaderNames returns the names of Shaders(), in table order.
+func ShaderNames() []string {
+	var names []string
+	for _, s := range Shaders() {
+		names = append(names, s.Name)
+	}
+	return names
+}
+
+// LookupShader returns the interface of the shader called name.
+func LookupShader(name string) (ShaderInfo, bool) {
+	for _, s := range Shaders() {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return ShaderInfo{}, false
+}

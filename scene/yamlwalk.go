@@ -1,0 +1,368 @@
+package scene
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Error is a scene file error: the file, the line of the offending YAML node,
+// the dotted path of the field ("objects[3].material") and the message.
+type Error struct {
+	File  string
+	Line  int
+	Field string
+	Msg   string
+}
+
+func (e *Error) Error() string {
+	switch {
+	case e.Line > 0 && e.Field != "":
+		return fmt.Sprintf("%s:%d: %s: %s", e.File, e.Line, e.Field, e.Msg)
+	case e.Line > 0:
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	case e.Field != "":
+		return fmt.Sprintf("%s: %s: %s", e.File, e.Field, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+}
+
+// maxNodeVisits bounds the work of walking a document whose aliases expand
+// to very many nodes.
+const maxNodeVisits = 1 << 20
+
+// walker reads yaml.Nodes and reports errors with file, line and field path.
+type walker struct {
+	file   string
+	visits int
+}
+
+func (w *walker) errAt(n *yaml.Node, field, format string, a ...any) *Error {
+	line := 0
+	if n != nil {
+		line = n.Line
+	}
+	return &Error{File: w.file, Line: line, Field: field, Msg: fmt.Sprintf(format, a...)}
+}
+
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// parseYAML parses data into a document node. yaml.v3 errors become Errors
+// with the line they name; a panic inside the YAML library becomes an error.
+func (w *walker) parseYAML(data []byte) (root *yaml.Node, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			root, err = nil, &Error{File: w.file, Msg: fmt.Sprintf("yaml: malformed document (%v)", r)}
+		}
+	}()
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		msg := err.Error()
+		if m := yamlLine.FindStringSubmatch(msg); m != nil {
+			line, _ := strconv.Atoi(m[1])
+			return nil, &Error{File: w.file, Line: line, Msg: "yaml: " + m[2]}
+		}
+		return nil, &Error{File: w.file, Msg: msg}
+	}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
+		return nil, &Error{File: w.file, Msg: "empty scene file"}
+	}
+	return doc.Content[0], nil
+}
+
+// resolve follows aliases and counts the visit.
+func (w *walker) resolve(n *yaml.Node, field string) (*yaml.Node, error) {
+	for depth := 0; n != nil && n.Kind == yaml.AliasNode; depth++ {
+		if depth > 100 || n.Alias == nil {
+			return nil, w.errAt(n, field, "bad alias")
+		}
+		n = n.Alias
+	}
+	w.visits++
+	if w.visits > maxNodeVisits {
+		return nil, w.errAt(n, field, "document too large (aliases expand to more than %d nodes)", maxNodeVisits)
+	}
+	return n, nil
+}
+
+// entry is one key/value pair of a mapping.
+type entry struct {
+	key   string
+	kn, v *yaml.Node
+}
+
+// entries returns the pairs of mapping n in document order, with merge keys
+// ("<<") expanded (explicit keys win over merged ones) and duplicate keys
+// reported.
+func (w *walker) entries(n *yaml.Node, field string) ([]entry, error) {
+	n, err := w.resolve(n, field)
+	if err != nil {
+		return nil, err
+	}
+	if n.Kind != yaml.MappingNode {
+		return nil, w.errAt(n, field, "expected a mapping, got %s", describe(n))
+	}
+	var out, merged []entry
+	seen := map[string]int{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		kn, v := n.Content[i], n.Content[i+1]
+		if kn.Kind == yaml.ScalarNode && kn.ShortTag() == "!!merge" {
+			src, err := w.resolve(v, field)
+			if err != nil {
+				return nil, err
+			}
+			list := []*yaml.Node{src}
+			if src.Kind == yaml.SequenceNode {
+				list = src.Content
+			}
+			for _, m := range list {
+				es, err := w.entries(m, field)
+				if err != nil {
+					return nil, err
+				}
+				merged = append(merged, es...)
+			}
+			continue
+		}
+		kr, err := w.resolve(kn, field)
+		if err != nil {
+			return nil, err
+		}
+		if kr.Kind != yaml.ScalarNode {
+			return nil, w.errAt(kn, field, "mapping keys must be scalars, got %s", describe(kr))
+		}
+		if line, dup := seen[kr.Value]; dup {
+			return nil, w.errAt(kn, join(field, kr.Value), "duplicate key (first on line %d)", line)
+		}
+		seen[kr.Value] = kn.Line
+		out = append(out, entry{kr.Value, kn, v})
+	}
+	for _, e := range merged {
+		if _, ok := seen[e.key]; !ok {
+			seen[e.key] = e.kn.Line
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
+
+// object is a mapping whose keys are checked against a fixed list.
+type object struct {
+	field string
+	node  *yaml.Node
+	vals  map[string]*yaml.Node
+	order []entry
+}
+
+// object reads mapping n, allowing only the given keys (an unknown key is an
+// error at its line that lists the allowed ones).
+func (w *walker) object(n *yaml.Node, field string, allowed ...string) (*object, error) {
+	es, err := w.entries(n, field)
+	if err != nil {
+		return nil, err
+	}
+	o := &object{field: field, node: n, vals: map[string]*yaml.Node{}, order: es}
+	for _, e := range es {
+		if !contains(allowed, e.key) {
+			return nil, w.errAt(e.kn, join(field, e.key), "unknown field (want one of %s)", strings.Join(allowed, ", "))
+		}
+		o.vals[e.key] = e.v
+	}
+	return o, nil
+}
+
+// get returns the value of key, or nil when absent.
+func (o *object) get(key string) *yaml.Node { return o.vals[key] }
+
+// path returns the field path of key.
+func (o *object) path(key string) string { return join(o.field, key) }
+
+func join(field, key string) string {
+	if field == "" {
+		return key
+	}
+	return field + "." + key
+}
+
+// describe names the kind of a node for error messages.
+func describe(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		switch n.ShortTag() {
+		case "!!null":
+			return "null"
+		case "!!str":
+			return fmt.Sprintf("string %q", n.Value)
+		case "!!bool":
+			return "boolean " + n.Value
+		}
+		return n.Value
+	}
+	return "an unexpected node"
+}
+
+func (w *walker) scalar(n *yaml.Node, field string) (*yaml.Node, error) {
+	n, err := w.resolve(n, field)
+	if err != nil {
+		return nil, err
+	}
+	if n.Kind != yaml.ScalarNode {
+		return nil, w.errAt(n, field, "expected a scalar, got %s", describe(n))
+	}
+	return n, nil
+}
+
+// str reads a non-empty string (any non-null scalar is taken as text).
+func (w *walker) str(n *yaml.Node, field string) (string, error) {
+	s, err := w.scalar(n, field)
+	if err != nil {
+		return "", err
+	}
+	if s.ShortTag() == "!!null" || s.Value == "" {
+		return "", w.errAt(s, field, "expected a non-empty string")
+	}
+	return s.Value, nil
+}
+
+// number reads a finite number (int or float).
+func (w *walker) number(n *yaml.Node, field string) (float64, error) {
+	s, err := w.scalar(n, field)
+	if err != nil {
+		return 0, err
+	}
+	switch s.ShortTag() {
+	case "!!int", "!!float":
+	default:
+		return 0, w.errAt(s, field, "expected a number, got %s", describe(s))
+	}
+	var f float64
+	if err := s.Decode(&f); err != nil {
+		return 0, w.errAt(s, field, "bad number %q", s.Value)
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > math.MaxFloat32 {
+		return 0, w.errAt(s, field, "number %s is not finite", s.Value)
+	}
+	return f, nil
+}
+
+// float reads a finite float32 within [lo, hi].
+func (w *walker) float(n *yaml.Node, field string, lo, hi float64) (float32, error) {
+	f, err := w.number(n, field)
+	if err != nil {
+		return 0, err
+	}
+	if f < lo || f > hi {
+		return 0, w.errAt(n, field, "%v out of range [%v, %v]", f, lo, hi)
+	}
+	return float32(f), nil
+}
+
+// integer reads an integer within [lo, hi].
+func (w *walker) integer(n *yaml.Node, field string, lo, hi int64) (int64, error) {
+	s, err := w.scalar(n, field)
+	if err != nil {
+		return 0, err
+	}
+	if s.ShortTag() != "!!int" {
+		return 0, w.errAt(s, field, "expected an integer, got %s", describe(s))
+	}
+	var v int64
+	if err := s.Decode(&v); err != nil {
+		return 0, w.errAt(s, field, "bad integer %q", s.Value)
+	}
+	if v < lo || v > hi {
+		return 0, w.errAt(s, field, "%d out of range [%d, %d]", v, lo, hi)
+	}
+	return v, nil
+}
+
+func (w *walker) boolean(n *yaml.Node, field string) (bool, error) {
+	s, err := w.scalar(n, field)
+	if err != nil {
+		return false, err
+	}
+	if s.ShortTag() != "!!bool" {
+		return false, w.errAt(s, field, "expected true or false, got %s", describe(s))
+	}
+	var b bool
+	if err := s.Decode(&b); err != nil {
+		return false, w.errAt(s, field, "bad boolean %q", s.Value)
+	}
+	return b, nil
+}
+
+// list reads a sequence.
+func (w *walker) list(n *yaml.Node, field string) ([]*yaml.Node, error) {
+	n, err := w.resolve(n, field)
+	if err != nil {
+		return nil, err
+	}
+	if n.Kind != yaml.SequenceNode {
+		return nil, w.errAt(n, field, "expected a list, got %s", describe(n))
+	}
+	return n.Content, nil
+}
+
+// floats reads a list of minLen..maxLen finite numbers; when scalarOK, a
+// single number is also accepted and returned as a one-element list.
+func (w *walker) floats(n *yaml.Node, field string, minLen, maxLen int, scalarOK bool) ([]float32, error) {
+	r, err := w.resolve(n, field)
+	if err != nil {
+		return nil, err
+	}
+	if r.Kind == yaml.ScalarNode && scalarOK {
+		f, err := w.number(r, field)
+		if err != nil {
+			return nil, err
+		}
+		return []float32{float32(f)}, nil
+	}
+	if r.Kind != yaml.SequenceNode {
+		what := "a list"
+		if scalarOK {
+			what = "a number or a list"
+		}
+		return nil, w.errAt(r, field, "expected %s of %s numbers, got %s", what, lenText(minLen, maxLen), describe(r))
+	}
+	if len(r.Content) < minLen || len(r.Content) > maxLen {
+		return nil, w.errAt(r, field, "expected %s numbers, got %d", lenText(minLen, maxLen), len(r.Content))
+	}
+	out := make([]float32, len(r.Content))
+	for i, c := range r.Content {
+		f, err := w.number(c, fmt.Sprintf("%s[%d]", field, i))
+		if err != nil {
+			return nil, err
+		}
+		out[i] = float32(f)
+	}
+	return out, nil
+}
+
+func lenText(lo, hi int) string {
+	if lo == hi {
+		return strconv.Itoa(lo)
+	}
+	return fmt.Sprintf("%d to %d", lo, hi)
+}
+
+// enum reads one of names and returns its index.
+func (w *walker) enum(n *yaml.Node, field string, names []string) (int, error) {
+	s, err := w.str(n, field)
+	if err != nil {
+		return 0, err
+	}
+	for i, v := range names {
+		if v == s {
+			return i, nil
+		}
+	}
+	return 0, w.errAt(n, field, "unknown value %q (want one of %s)", s, strings.Join(names, ", "))
+}
