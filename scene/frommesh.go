@@ -24,8 +24,8 @@ import (
 //     used as the albedo of a textured material, the first in name order;
 //   - a camera at 40 degrees vertical field of view looking at the centre of
 //     the bounding box from the front-right-above direction (0.5, 0.35, 1),
-//     far enough for the bounding sphere to fit, with near and far planes
-//     around it;
+//     as close as it can be with the whole box within 90% of the view, with
+//     near and far planes around it;
 //   - one white directional light from above, right and front, ambient 0.15,
 //     a dark blue-grey background.
 func FromMeshFile(path string, opts ...Option) (*Scene, error) {
@@ -125,7 +125,10 @@ func siblingImage(path string) string {
 	return filepath.Join(filepath.Dir(path), found[0])
 }
 
-// frameCamera places a camera that sees the whole mesh.
+// frameCamera places a camera that sees the whole mesh: looking at the centre
+// of the bounding box from direction (0.5, 0.35, 1), at the smallest distance
+// (found by bisection, starting from one that fits the bounding sphere) at
+// which all eight corners of the box project within 90% of the viewport.
 func frameCamera(m *mesh.Mesh, aspect float32) Camera {
 	lo, hi := m.Bounds()
 	c := lo.Add(hi).Scale(0.5)
@@ -135,13 +138,51 @@ func frameCamera(m *mesh.Mesh, aspect float32) Camera {
 	}
 	const fov = 40
 	half := float64(fov) / 2 * math.Pi / 180
-	// Fit the bounding sphere vertically and horizontally.
 	fit := math.Min(math.Tan(half), math.Tan(half)*float64(aspect))
-	d := float32(float64(r)/math.Sin(math.Atan(fit))) * 1.05
+	far := float32(float64(r)/math.Sin(math.Atan(fit))) * 1.05
 	dir := geom.Vec3{0.5, 0.35, 1}.Normalize()
-	return Camera{
-		Position: c.Add(dir.Scale(d)), Target: c, Up: geom.Vec3{0, 1, 0},
-		FovYDegrees: fov, Near: max(d-2*r, d*0.01), Far: d + 2*r,
-		FocusDistance: d, ShutterClose: 1,
+	cam := func(d float32) Camera {
+		return Camera{
+			Position: c.Add(dir.Scale(d)), Target: c, Up: geom.Vec3{0, 1, 0},
+			FovYDegrees: fov, Near: max(d-2*r, d*0.01), Far: d + 2*r,
+			FocusDistance: d, ShutterClose: 1,
+		}
 	}
+	inside := func(cm Camera) bool {
+		vp := cm.Projection(aspect).Mul(cm.View())
+		for k := 0; k < 8; k++ {
+			p := geom.Vec3{lo[0], lo[1], lo[2]}
+			if k&1 != 0 {
+				p[0] = hi[0]
+			}
+			if k&2 != 0 {
+				p[1] = hi[1]
+			}
+			if k&4 != 0 {
+				p[2] = hi[2]
+			}
+			q := vp.MulVec(p.Vec4(1))
+			if q[3] <= 0 || q[2] < 0 || q[2] > q[3] || abs32(q[0]) > 0.9*q[3] || abs32(q[1]) > 0.9*q[3] {
+				return false
+			}
+		}
+		return true
+	}
+	good, bad := far, far*0.2
+	for i := 0; i < 24; i++ {
+		mid := (good + bad) / 2
+		if inside(cam(mid)) {
+			good = mid
+		} else {
+			bad = mid
+		}
+	}
+	return cam(good)
+}
+
+func abs32(v float32) float32 {
+	if v < 0 {
+		return -v
+	}
+	return v
 }

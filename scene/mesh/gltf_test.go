@@ -164,13 +164,31 @@ func TestGLTFMaterialAndEmbeddedImage(t *testing.T) {
 }
 
 func TestGLB(t *testing.T) {
-	json := strings.Replace(triDoc(`[{"mesh":0}]`, `[{"nodes":[0]}]`, ""), fmt.Sprintf(`, "uri": %q`, dataURI(triBuffer)), "", 1)
-	for len(json)%4 != 0 {
-		json += " "
-	}
+	// The BIN chunk holds the triangle, then (at byte 44) a PNG image that a
+	// material uses through a buffer view.
+	im := image.NewNRGBA(image.Rect(0, 0, 2, 2))
+	im.SetNRGBA(1, 1, color.NRGBA{1, 2, 3, 4})
+	var pb bytes.Buffer
+	png.Encode(&pb, im)
 	bin := append([]byte(nil), triBuffer...)
 	for len(bin)%4 != 0 {
 		bin = append(bin, 0)
+	}
+	pngAt := len(bin)
+	bin = append(bin, pb.Bytes()...)
+	for len(bin)%4 != 0 {
+		bin = append(bin, 0)
+	}
+	json := triDoc(`[{"mesh":0}]`, `[{"nodes":[0]}]`, fmt.Sprintf(`,
+  "images": [{"bufferView": 2, "mimeType": "image/png"}],
+  "textures": [{"source": 0}],
+  "materials": [{"pbrMetallicRoughness": {"baseColorTexture": {"index": 0}}}]`))
+	json = strings.Replace(json, fmt.Sprintf(`"byteLength": %d, "uri": %q`, len(triBuffer), dataURI(triBuffer)), fmt.Sprintf(`"byteLength": %d`, len(bin)), 1)
+	json = strings.Replace(json, `{"buffer": 0, "byteOffset": 36, "byteLength": 6}]`,
+		fmt.Sprintf(`{"buffer": 0, "byteOffset": 36, "byteLength": 6}, {"buffer": 0, "byteOffset": %d, "byteLength": %d}]`, pngAt, pb.Len()), 1)
+	json = strings.Replace(json, `"indices": 1}`, `"indices": 1, "material": 0}`, 1)
+	for len(json)%4 != 0 {
+		json += " "
 	}
 	var b bytes.Buffer
 	total := 12 + 8 + len(json) + 8 + len(bin)
@@ -184,6 +202,10 @@ func TestGLB(t *testing.T) {
 	}
 	if m.TriangleCount() != 1 || m.Parts[0].Mesh.Positions[2] != (geom.Vec3{0, 1, 0}) {
 		t.Errorf("glb %+v", m.Parts[0].Mesh)
+	}
+	if len(m.Materials) != 1 || m.Materials[0].Albedo == nil || m.Materials[0].Albedo.Name != "images[0]" ||
+		m.Materials[0].Albedo.Image.RGBA(1, 1) != [4]byte{1, 2, 3, 4} {
+		t.Errorf("glb material %+v", m.Materials)
 	}
 }
 
