@@ -45,6 +45,11 @@ func TestParseDefaults(t *testing.T) {
 	if o.Name != "tri" || o.Mesh != 0 || o.Material != 0 || o.Transform != geom.Identity() || o.Moving {
 		t.Errorf("object %+v", o)
 	}
+	// Empty values mean the defaults.
+	s, err = Parse("t.yaml", []byte(minimal+"camera:\nlights: ~\ntextures:\n"))
+	if err != nil || s.Camera != wantCam || len(s.Lights) != 0 {
+		t.Errorf("empty values: %v", err)
+	}
 	// The name defaults to the file name.
 	s, err = Parse("x/some_scene.yaml", []byte(strings.Replace(minimal, "name: t\n", "", 1)))
 	if err != nil || s.Name != "some_scene" {

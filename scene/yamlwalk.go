@@ -159,7 +159,8 @@ type object struct {
 }
 
 // object reads mapping n, allowing only the given keys (an unknown key is an
-// error at its line that lists the allowed ones).
+// error at its line that lists the allowed ones). Keys with a null value are
+// treated as absent.
 func (w *walker) object(n *yaml.Node, field string, allowed ...string) (*object, error) {
 	es, err := w.entries(n, field)
 	if err != nil {
@@ -169,6 +170,9 @@ func (w *walker) object(n *yaml.Node, field string, allowed ...string) (*object,
 	for _, e := range es {
 		if !contains(allowed, e.key) {
 			return nil, w.errAt(e.kn, join(field, e.key), "unknown field (want one of %s)", strings.Join(allowed, ", "))
+		}
+		if v, err := w.resolve(e.v, join(field, e.key)); err == nil && v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null" {
+			continue // "key:" with no value (or ~) means the default
 		}
 		o.vals[e.key] = e.v
 	}
