@@ -88,6 +88,8 @@ type Surface struct {
 	tilesX           int
 	tilePixels       int
 	mortonBits       uint // interleaved bits per coordinate (ZOrder)
+	tileShift        bool // TileW and TileH are powers of two: divide by shifting
+	shiftW, shiftH   uint
 }
 
 // NewSurface validates g, fills in the default tile size and precomputes the layout.
@@ -108,6 +110,10 @@ func NewSurface(g Geometry) (Surface, error) {
 		s.paddedW = s.tilesX * g.TileW
 		s.paddedH = (g.Height + g.TileH - 1) / g.TileH * g.TileH
 		s.tilePixels = g.TileW * g.TileH
+		if bits.OnesCount(uint(g.TileW)) == 1 && bits.OnesCount(uint(g.TileH)) == 1 {
+			s.tileShift = true
+			s.shiftW, s.shiftH = uint(bits.TrailingZeros(uint(g.TileW))), uint(bits.TrailingZeros(uint(g.TileH)))
+		}
 	case ZOrder:
 		s.paddedW = nextPow2(g.Width)
 		s.paddedH = nextPow2(g.Height)
@@ -131,6 +137,10 @@ func (s *Surface) Elements() int { return s.paddedW * s.paddedH * s.Samples }
 func (s *Surface) PixelIndex(x, y int) int {
 	switch s.Layout {
 	case Tiled:
+		if s.tileShift {
+			tx, ty := x>>s.shiftW, y>>s.shiftH
+			return (ty*s.tilesX+tx)*s.tilePixels + (y&(s.TileH-1))<<s.shiftW + x&(s.TileW-1)
+		}
 		tx, ty := x/s.TileW, y/s.TileH
 		return (ty*s.tilesX+tx)*s.tilePixels + (y-ty*s.TileH)*s.TileW + (x - tx*s.TileW)
 	case ZOrder:
