@@ -61,33 +61,52 @@ type BatchStats struct {
 	TexRequests      uint64
 }
 
+// FetchBatch reads the attributes of every vertex of batch b into attrs[i] (the
+// input assembler's vertex fetch); attrs must have room for len(b.Vertices).
+func FetchBatch(d *state.Draw, mem command.Memory, b *vertex.Batch, f *vertex.Fetcher, attrs []vertex.Attributes) {
+	for i, v := range b.Vertices {
+		f.Fetch(mem, d.VB, &d.Layout, v, &attrs[i])
+	}
+}
+
+// LoadVertices resets warp w for the draw's vertex shader over n lanes and loads
+// lane i's inputs from attrs[i].
+func LoadVertices(d *state.Draw, attrs []vertex.Attributes, n int, w *shader.Warp) {
+	w.Reset(d.VS, n, d.VSConstants)
+	for lane := 0; lane < n; lane++ {
+		for i, in := range d.VS.Inputs {
+			w.SetInput(lane, in.Reg, attrs[lane][d.VSInputs[i]])
+		}
+	}
+}
+
+// StoreVertices copies the outputs of lanes 0..n-1 of w to out.
+func StoreVertices(w *shader.Warp, n int, out []VertexOut) {
+	for lane := 0; lane < n; lane++ {
+		o := &out[lane]
+		for r := 0; r < shader.MaxOutputs; r++ {
+			o[r] = w.Output(lane, r)
+		}
+	}
+}
+
 // ShadeBatch fetches the vertices of batch b and runs the draw's vertex shader over
 // them in warp w, writing the outputs of slot i to out[i]. Batches larger than
-// shader.MaxLanes run as several warps.
+// shader.MaxLanes run as several warps. attrs is scratch space of at least
+// len(b.Vertices) entries.
 func ShadeBatch(d *state.Draw, mem command.Memory, b *vertex.Batch, w *shader.Warp, f *vertex.Fetcher,
-	tex shader.TextureSampler, out []VertexOut) (BatchStats, error) {
+	tex shader.TextureSampler, attrs []vertex.Attributes, out []VertexOut) (BatchStats, error) {
 	var st BatchStats
-	var attrs vertex.Attributes
+	FetchBatch(d, mem, b, f, attrs)
 	for base := 0; base < len(b.Vertices); base += shader.MaxLanes {
 		n := min(len(b.Vertices)-base, shader.MaxLanes)
-		w.Reset(d.VS, n, d.VSConstants)
 		before := w.Stats
-		for lane := 0; lane < n; lane++ {
-			f.Fetch(mem, d.VB, &d.Layout, b.Vertices[base+lane], &attrs)
-			for i, in := range d.VS.Inputs {
-				w.SetInput(lane, in.Reg, attrs[d.VSInputs[i]])
-			}
-		}
+		LoadVertices(d, attrs[base:], n, w)
 		w.Run(tex)
 		if err := w.Err(); err != nil {
 			return st, err
 		}
-		for lane := 0; lane < n; lane++ {
-			o := &out[base+lane]
-			for r := 0; r < shader.MaxOutputs; r++ {
-				o[r] = w.Output(lane, r)
-			}
-		}
+		StoreVertices(w, n, out[base:])
 		st.Vertices += n
 		st.Instructions += w.Stats.Instructions - before.Instructions
 		st.LaneInstructions += w.Stats.LaneInstructions - before.LaneInstructions
@@ -317,56 +336,119 @@ func LoadQuad(d *state.Draw, cfg *raster.Config, p *Primitive, q raster.Quad, li
 	}
 }
 
+// QuadOutput is what the pixel shader produced for one quad: the colour (o0) and
+// depth (oDepth, when written) of each pixel, and which pixels store (not helpers,
+// not killed).
+type QuadOutput struct {
+	Color [4]geom.Vec4
+	Depth [4]float32
+	Store uint8 // bit p: pixel p stores its results
+}
+
+// ReadQuad extracts the outputs of the quad in lanes lane0..lane0+3 of a finished warp.
+func ReadQuad(d *state.Draw, w *shader.Warp, lane0 int) QuadOutput {
+	var o QuadOutput
+	store := w.StoreMask() >> lane0
+	for pix := 0; pix < 4; pix++ {
+		o.Color[pix] = w.Output(lane0+pix, 0)
+		if d.PSResources.WritesDepth {
+			o.Depth[pix] = w.Depth(lane0 + pix)
+		}
+		if store&(1<<pix) != 0 {
+			o.Store |= 1 << pix
+		}
+	}
+	return o
+}
+
 // WriteStats counts the output merger's work for quads.
 type WriteStats struct {
 	DepthStats
 	Killed  int // samples discarded by the shader (KIL)
 	Written int // samples whose colour was written
 	Blended int // of which blended with the destination
+
+	QuadsDiscarded   int // shaded quads whose every live sample was discarded
+	QuadsLateZCulled int // shaded quads whose every remaining sample failed late Z
+	QuadsWritten     int // shaded quads that wrote at least one sample
 }
 
-// WriteQuad runs the output merger for quad q of primitive p, whose shaded lanes are
-// lane0..lane0+3 of warp w and whose samples in live survived rasterization (and
-// early Z). Without early Z the depth/stencil test runs here, with the shader's depth
-// output when it writes one (clamped to the viewport depth range).
-func WriteQuad(d *state.Draw, cfg *raster.Config, p *Primitive, q raster.Quad, live uint64,
-	w *shader.Warp, lane0 int, st *WriteStats) {
-	n := cfg.Samples.Count
-	pixMask := (uint64(1) << n) - 1
-	store := w.StoreMask() >> lane0
+// Add accumulates o.
+func (s *WriteStats) Add(o WriteStats) {
+	s.Passed += o.Passed
+	s.Failed += o.Failed
+	s.Killed += o.Killed
+	s.Written += o.Written
+	s.Blended += o.Blended
+	s.QuadsDiscarded += o.QuadsDiscarded
+	s.QuadsLateZCulled += o.QuadsLateZCulled
+	s.QuadsWritten += o.QuadsWritten
+}
+
+// Survivors removes from live the samples of pixels that do not store (killed by
+// the shader), counting them; it returns the remaining samples.
+func Survivors(samples int, live uint64, o *QuadOutput, st *WriteStats) uint64 {
+	pixMask := (uint64(1) << samples) - 1
 	for pix := 0; pix < 4; pix++ {
-		pm := pixMask << (pix * n)
-		if live&pm == 0 {
-			continue
-		}
-		if store&(1<<pix) == 0 {
+		pm := pixMask << (pix * samples)
+		if live&pm != 0 && o.Store&(1<<pix) == 0 {
 			st.Killed += popcount(live & pm)
 			live &^= pm
 		}
 	}
-	if !d.EarlyZ {
-		var pd *[4]float32
-		var depths [4]float32
-		if d.PSResources.WritesDepth {
-			for pix := 0; pix < 4; pix++ {
-				z := w.Depth(lane0 + pix)
-				depths[pix] = clampDepth(z, d.Viewport.MinZ, d.Viewport.MaxZ)
-			}
-			pd = &depths
+	return live
+}
+
+// LateDepth runs the depth/stencil test after shading for the samples in live (the
+// survivors of the shader), with the shader's depth output when it writes one
+// (clamped to the viewport depth range), and returns the samples that passed.
+func LateDepth(d *state.Draw, cfg *raster.Config, p *Primitive, q raster.Quad, live uint64, o *QuadOutput, st *DepthStats) uint64 {
+	var pd *[4]float32
+	var depths [4]float32
+	if d.PSResources.WritesDepth {
+		for pix := 0; pix < 4; pix++ {
+			depths[pix] = clampDepth(o.Depth[pix], d.Viewport.MinZ, d.Viewport.MaxZ)
 		}
-		live = depthTest(d, cfg, p, q, live, pd, &st.DepthStats)
+		pd = &depths
 	}
+	return depthTest(d, cfg, p, q, live, pd, st)
+}
+
+// BlendQuad blends the colours of o into the render target at the samples in
+// live (the output merger's colour path).
+func BlendQuad(d *state.Draw, samples int, q raster.Quad, live uint64, o *QuadOutput, st *WriteStats) {
 	bt := &d.Blend.Targets[0]
 	for m := live; m != 0; m &= m - 1 {
 		bit := trailingZeros(m)
-		pix, s := bit/n, bit%n
+		pix, s := bit/samples, bit%samples
 		x, y := int(q.X)+pix&1, int(q.Y)+pix>>1
-		d.Color.BlendStore(x, y, s, w.Output(lane0+pix, 0), bt, d.Blend.Constant)
+		d.Color.BlendStore(x, y, s, o.Color[pix], bt, d.Blend.Constant)
 		st.Written++
 		if bt.Enable {
 			st.Blended++
 		}
 	}
+}
+
+// WriteQuad runs the output merger for quad q of primitive p, whose shader outputs
+// are o and whose samples in live survived rasterization (and early Z): it drops
+// the killed pixels, runs late Z unless the draw used early Z, and blends.
+func WriteQuad(d *state.Draw, cfg *raster.Config, p *Primitive, q raster.Quad, live uint64, o *QuadOutput, st *WriteStats) {
+	n := cfg.Samples.Count
+	live = Survivors(n, live, o, st)
+	if live == 0 {
+		st.QuadsDiscarded++
+		return
+	}
+	if !d.EarlyZ {
+		live = LateDepth(d, cfg, p, q, live, o, &st.DepthStats)
+		if live == 0 {
+			st.QuadsLateZCulled++
+			return
+		}
+	}
+	BlendQuad(d, n, q, live, o, st)
+	st.QuadsWritten++
 }
 
 func clampDepth(z, lo, hi float32) float32 {

@@ -67,6 +67,12 @@ type Counters struct {
 	SamplesKilled    int
 	SamplesWritten   int
 	SamplesBlended   int
+
+	// Every quad from the rasterizer ends one of four ways: culled by early Z,
+	// discarded by the shader, culled by late Z, or written.
+	QuadsDiscarded   int
+	QuadsLateZCulled int
+	QuadsWritten     int
 }
 
 // Result is a rendered frame.
@@ -185,11 +191,12 @@ func (r *renderer) draw(d *state.Draw, batcher *vertex.Batcher) error {
 	geo := pipeline.NewGeometry(d, &r.cfg)
 	var batch vertex.Batch
 	vout := make([]pipeline.VertexOut, batcher.MaxVertices)
+	attrs := make([]vertex.Attributes, batcher.MaxVertices)
 	for first := 0; batcher.Next(r.mem, &d.Stream, first, &batch); first += len(batch.Triangles) {
 		r.cnt.VertexBatches++
 		r.cnt.VertexCacheHits += batch.Hits
 		r.cnt.VertexCacheMisses += batch.Misses
-		st, err := pipeline.ShadeBatch(d, r.mem, &batch, r.vwarp, &r.fetch, &vsTex, vout)
+		st, err := pipeline.ShadeBatch(d, r.mem, &batch, r.vwarp, &r.fetch, &vsTex, attrs, vout)
 		if err != nil {
 			return err
 		}
@@ -265,13 +272,17 @@ func (r *renderer) flush() {
 		r.cnt.QuadsShaded++
 		r.cnt.PSInvocations += 4
 		r.cnt.HelperPixels += 4 - bits.OnesCount8(raster.PixelMask(raster.Quad{Coverage: pq.live}, r.cfg.Samples.Count))
-		pipeline.WriteQuad(d, &r.cfg, &r.prims[pq.prim], pq.quad, pq.live, w, 4*i, &ws)
+		o := pipeline.ReadQuad(d, w, 4*i)
+		pipeline.WriteQuad(d, &r.cfg, &r.prims[pq.prim], pq.quad, pq.live, &o, &ws)
 	}
 	r.cnt.DepthTestsPassed += ws.Passed
 	r.cnt.DepthTestsFailed += ws.Failed
 	r.cnt.SamplesKilled += ws.Killed
 	r.cnt.SamplesWritten += ws.Written
 	r.cnt.SamplesBlended += ws.Blended
+	r.cnt.QuadsDiscarded += ws.QuadsDiscarded
+	r.cnt.QuadsLateZCulled += ws.QuadsLateZCulled
+	r.cnt.QuadsWritten += ws.QuadsWritten
 	r.pending = r.pending[:0]
 }
 

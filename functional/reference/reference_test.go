@@ -50,6 +50,10 @@ func checkConservation(t *testing.T, name string, c *reference.Counters) {
 	if c.Quads != c.EarlyZQuadsCulled+c.QuadsShaded {
 		t.Errorf("%s: %d quads != %d culled by early Z + %d shaded", name, c.Quads, c.EarlyZQuadsCulled, c.QuadsShaded)
 	}
+	if c.QuadsShaded != c.QuadsDiscarded+c.QuadsLateZCulled+c.QuadsWritten {
+		t.Errorf("%s: %d shaded quads != %d discarded + %d culled by late Z + %d written",
+			name, c.QuadsShaded, c.QuadsDiscarded, c.QuadsLateZCulled, c.QuadsWritten)
+	}
 	if got := c.DepthTestsFailed + c.SamplesKilled + c.SamplesWritten; got != c.CoveredSamples {
 		t.Errorf("%s: %d covered samples != %d failed depth + %d killed + %d written",
 			name, c.CoveredSamples, c.DepthTestsFailed, c.SamplesKilled, c.SamplesWritten)

@@ -1,0 +1,85 @@
+package timing
+
+import "fmt"
+
+// Activity attributes every cycle of a component to one state: busy, or a named
+// stall cause (starved, blocked by a full output, waiting on memory, ...). The
+// component calls Set with the state it is in from a given cycle on; the cycles
+// since the previous call go to the previous state, so a component that sleeps
+// keeps accounting correctly (set the state before going to sleep). State 0 is
+// "busy"; utilization is busy cycles over all cycles.
+type Activity struct {
+	names  []string
+	cycles []uint64
+	last   uint64
+	state  int
+	begun  bool
+}
+
+// NewActivity returns an activity with the given state names; names[0] is the busy
+// state, and the activity starts in the last state (conventionally "idle").
+func NewActivity(names ...string) *Activity {
+	if len(names) < 2 {
+		panic("timing: an activity needs a busy state and at least one other")
+	}
+	return &Activity{names: names, cycles: make([]uint64, len(names)), state: len(names) - 1}
+}
+
+// Set switches to state s at cycle c (cycles before c go to the previous state).
+func (a *Activity) Set(c uint64, s int) {
+	if !a.begun {
+		a.begun, a.last = true, 0
+	}
+	if c > a.last {
+		a.cycles[a.state] += c - a.last
+		a.last = c
+	}
+	a.state = s
+}
+
+// State returns the current state.
+func (a *Activity) State() int { return a.state }
+
+// Finish accounts the cycles up to end (exclusive) to the current state.
+func (a *Activity) Finish(end uint64) { a.Set(end, a.state) }
+
+// Cycles returns the cycles attributed to state s.
+func (a *Activity) Cycles(s int) uint64 { return a.cycles[s] }
+
+// Total returns all cycles attributed.
+func (a *Activity) Total() uint64 {
+	var t uint64
+	for _, c := range a.cycles {
+		t += c
+	}
+	return t
+}
+
+// Utilization returns busy cycles over all cycles (0 when no cycle passed).
+func (a *Activity) Utilization() float64 {
+	t := a.Total()
+	if t == 0 {
+		return 0
+	}
+	return float64(a.cycles[0]) / float64(t)
+}
+
+// MainStall returns the non-busy state with the most cycles, excluding the last
+// state (idle), and its cycles; "" when there was none.
+func (a *Activity) MainStall() (string, uint64) {
+	best, bc := "", uint64(0)
+	for i := 1; i < len(a.names)-1; i++ {
+		if a.cycles[i] > bc {
+			best, bc = a.names[i], a.cycles[i]
+		}
+	}
+	return best, bc
+}
+
+// Stats reports prefix.cycles_<state> for every state and prefix.utilization.
+func (a *Activity) Stats(prefix string, add func(string, float64)) {
+	for i, n := range a.names {
+		add(fmt.Sprintf("%s.cycles_%s", prefix, n), float64(a.cycles[i]))
+	}
+	add(prefix+".utilization", a.Utilization())
+}

@@ -1,0 +1,49 @@
+package timing
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// Halt is shared by the components of a platform: when the watchdog (or an error
+// in a component) halts the simulation, every component stops doing work at its
+// next tick, so the engine runs out of events and Run returns.
+type Halt struct {
+	flag   atomic.Bool
+	lock   sync.Mutex
+	reason error
+}
+
+// Stop halts the simulation with the given reason (the first reason wins).
+func (h *Halt) Stop(reason error) {
+	h.lock.Lock()
+	if h.reason == nil {
+		h.reason = reason
+	}
+	h.lock.Unlock()
+	h.flag.Store(true)
+}
+
+// Stopped reports whether the simulation was halted.
+func (h *Halt) Stopped() bool { return h != nil && h.flag.Load() }
+
+// Reason returns why the simulation was halted, or nil.
+func (h *Halt) Reason() error {
+	h.lock.Lock()
+	defer h.lock.Unlock()
+	return h.reason
+}
+
+// Progress counts units of work completed anywhere in the platform; the watchdog
+// compares it over time.
+type Progress struct{ n atomic.Uint64 }
+
+// Add records n units of progress.
+func (p *Progress) Add(n uint64) {
+	if p != nil {
+		p.n.Add(n)
+	}
+}
+
+// Value returns the progress so far.
+func (p *Progress) Value() uint64 { return p.n.Load() }

@@ -1,0 +1,184 @@
+package timing
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/sarchlab/akita/v3/sim"
+)
+
+func TestTagArrayLRU(t *testing.T) {
+	// 2 sets x 2 ways of 64-byte lines: lines 0x000, 0x080, 0x100 map to set 0.
+	c, err := NewTagArray(256, 2, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		op        string
+		addr      uint64
+		hit       bool
+		victim    Victim
+		hasVictim bool
+	}{
+		{"lookup", 0x010, false, Victim{}, false},
+		{"fill", 0x010, false, Victim{}, false},
+		{"lookup", 0x03f, true, Victim{}, false},
+		{"fill", 0x080, false, Victim{}, false},
+		{"dirty", 0x000, false, Victim{}, false},
+		{"lookup", 0x000, true, Victim{}, false}, // 0x000 most recent, 0x080 LRU
+		{"fill", 0x100, false, Victim{Line: 0x080}, true},
+		{"lookup", 0x080, false, Victim{}, false},
+		{"fill", 0x180, false, Victim{Line: 0x000, Dirty: true}, true},
+		{"lookup", 0x040, false, Victim{}, false}, // set 1 untouched
+	}
+	for i, s := range steps {
+		switch s.op {
+		case "lookup":
+			if got := c.Lookup(s.addr); got != s.hit {
+				t.Fatalf("step %d: lookup 0x%x = %v, want %v", i, s.addr, got, s.hit)
+			}
+		case "fill":
+			v, ok := c.Fill(s.addr)
+			if ok != s.hasVictim || v != s.victim {
+				t.Fatalf("step %d: fill 0x%x evicted %+v %v, want %+v %v", i, s.addr, v, ok, s.victim, s.hasVictim)
+			}
+		case "dirty":
+			if !c.MarkDirty(s.addr) {
+				t.Fatalf("step %d: line 0x%x absent", i, s.addr)
+			}
+		}
+	}
+	c.MarkDirty(0x100)
+	if got := c.Flush(nil); !reflect.DeepEqual(got, []uint64{0x100}) {
+		t.Fatalf("flush %v", got)
+	}
+	if c.Dirty(0x100) {
+		t.Fatal("flush left the line dirty")
+	}
+	if n := c.InvalidateRange(0x100, 0x200); n != 2 || c.Contains(0x180) {
+		t.Fatalf("invalidated %d lines", n)
+	}
+	for _, bad := range [][3]int{{256, 2, 48}, {256, 3, 64}, {192, 1, 64}, {0, 1, 64}} {
+		if _, err := NewTagArray(bad[0], bad[1], bad[2]); err == nil {
+			t.Errorf("NewTagArray%v accepted", bad)
+		}
+	}
+}
+
+func TestClearTags(t *testing.T) {
+	c := NewClearTags(0x1000, 1000, 64) // 16 lines (the last partial)
+	c.SetAll()
+	if c.Count() < 16 || !c.Cleared(0x1000+999) || c.Cleared(0x1000+1000) || c.Cleared(0xfff) {
+		t.Fatalf("after SetAll: %d lines, last %v", c.Count(), c.Cleared(0x1000+999))
+	}
+	c.Unset(0x1040 + 5)
+	if c.Cleared(0x1040) || !c.Cleared(0x1080) || !c.Cleared(0x103f) {
+		t.Fatal("Unset affected the wrong line")
+	}
+}
+
+func TestPipeline(t *testing.T) {
+	p := NewPipeline[int](3, 2)
+	for i := 0; i < 2; i++ {
+		if !p.CanAccept(10) {
+			t.Fatalf("item %d refused at cycle 10", i)
+		}
+		p.Accept(10, i)
+	}
+	if p.CanAccept(10) {
+		t.Fatal("third item accepted in one cycle of a 2-wide pipeline")
+	}
+	p.Accept(11, 2)
+	if _, ok := p.Peek(12); ok {
+		t.Fatal("item ready before its latency")
+	}
+	if r, _ := p.NextReady(); r != 13 {
+		t.Fatalf("next ready %d, want 13", r)
+	}
+	var got []int
+	for c := uint64(13); c <= 14; c++ {
+		for {
+			v, ok := p.Peek(c)
+			if !ok {
+				break
+			}
+			got = append(got, v)
+			p.Pop()
+		}
+	}
+	if !reflect.DeepEqual(got, []int{0, 1, 2}) || p.Len() != 0 {
+		t.Fatalf("items %v, %d left", got, p.Len())
+	}
+	full := NewPipeline[int](2, 1)
+	full.Accept(0, 1)
+	full.Accept(1, 2)
+	if full.CanAccept(2) {
+		t.Fatal("a full pipeline (latency 2, width 1, 2 items) accepted a third item")
+	}
+}
+
+func TestActivity(t *testing.T) {
+	a := NewActivity("busy", "starved", "blocked", "idle")
+	a.Set(0, 0)
+	a.Set(10, 2)
+	a.Set(15, 0)
+	a.Set(20, 3)
+	a.Finish(100)
+	want := []uint64{15, 0, 5, 80}
+	for s, w := range want {
+		if a.Cycles(s) != w {
+			t.Errorf("state %d: %d cycles, want %d", s, a.Cycles(s), w)
+		}
+	}
+	if a.Utilization() != 0.15 {
+		t.Errorf("utilization %v", a.Utilization())
+	}
+	if n, c := a.MainStall(); n != "blocked" || c != 5 {
+		t.Errorf("main stall %s %d", n, c)
+	}
+}
+
+func TestCredits(t *testing.T) {
+	c := NewCredits(3)
+	if !c.Take(2) || c.Take(2) || c.Available() != 1 {
+		t.Fatal("credit accounting")
+	}
+	c.Give(2)
+	defer func() {
+		if recover() == nil {
+			t.Fatal("over-return did not panic")
+		}
+	}()
+	c.Give(1)
+}
+
+// sleeper ticks only when woken; it records the cycles of its ticks.
+type sleeper struct {
+	*sim.TickingComponent
+	ticks []uint64
+}
+
+func (s *sleeper) Tick(now sim.VTimeInSec) bool {
+	s.ticks = append(s.ticks, s.Freq.Cycle(now))
+	return false
+}
+
+func TestWakerDoesNotHideEarlierTicks(t *testing.T) {
+	e := sim.NewSerialEngine()
+	s := &sleeper{}
+	s.TickingComponent = sim.NewTickingComponent("Sleeper", e, 1*sim.GHz, s)
+	w := NewWaker(e, 1*sim.GHz, s)
+	w.WakeIn(0, 100)
+	w.WakeIn(0, 100) // merged
+	w.WakeIn(0, 7)
+	s.TickLater(0) // an ordinary tick at cycle 1 must still happen
+	if err := e.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(s.ticks, []uint64{1, 7, 100}) {
+		t.Fatalf("ticks at cycles %v, want [1 7 100]", s.ticks)
+	}
+	if w.Pending() != 0 {
+		t.Fatalf("%d wake-ups pending", w.Pending())
+	}
+}

@@ -1,0 +1,77 @@
+package timing
+
+import (
+	"sort"
+	"sync"
+
+	"github.com/sarchlab/akita/v3/sim"
+)
+
+// TickNower is a component whose tick can be requested at a given time
+// (sim.TickingComponent is one).
+type TickNower interface {
+	TickNow(now sim.VTimeInSec)
+}
+
+// Waker schedules future ticks of a component. Scheduling a far-future tick with
+// TickingComponent.TickNow would hide an earlier TickLater (Akita keeps only the
+// latest scheduled tick time), so the waker schedules its own small events and
+// requests the tick only when one fires. Wake-ups at the same time are merged.
+type Waker struct {
+	lock    sync.Mutex
+	engine  sim.Engine
+	freq    sim.Freq
+	comp    TickNower
+	pending []sim.VTimeInSec // sorted, distinct
+}
+
+// NewWaker returns a waker for comp, whose clock is freq.
+func NewWaker(engine sim.Engine, freq sim.Freq, comp TickNower) *Waker {
+	return &Waker{engine: engine, freq: freq, comp: comp}
+}
+
+type wakeEvent struct {
+	*sim.EventBase
+}
+
+// WakeIn requests a tick cycles cycles after now (at least one).
+func (w *Waker) WakeIn(now sim.VTimeInSec, cycles int) {
+	if cycles < 1 {
+		cycles = 1
+	}
+	w.WakeAt(w.freq.NCyclesLater(cycles, now))
+}
+
+// WakeAt requests a tick at time t.
+func (w *Waker) WakeAt(t sim.VTimeInSec) {
+	w.lock.Lock()
+	defer w.lock.Unlock()
+	i := sort.Search(len(w.pending), func(i int) bool { return w.pending[i] >= t })
+	if i < len(w.pending) && w.pending[i] == t {
+		return
+	}
+	w.pending = append(w.pending, 0)
+	copy(w.pending[i+1:], w.pending[i:])
+	w.pending[i] = t
+	w.engine.Schedule(wakeEvent{sim.NewEventBase(t, w)})
+}
+
+// Handle implements sim.Handler: the wake-up fired.
+func (w *Waker) Handle(e sim.Event) error {
+	w.lock.Lock()
+	t := e.Time()
+	i := sort.Search(len(w.pending), func(i int) bool { return w.pending[i] >= t })
+	if i < len(w.pending) && w.pending[i] == t {
+		w.pending = append(w.pending[:i], w.pending[i+1:]...)
+	}
+	w.lock.Unlock()
+	w.comp.TickNow(t)
+	return nil
+}
+
+// Pending returns the number of wake-ups scheduled.
+func (w *Waker) Pending() int {
+	w.lock.Lock()
+	defer w.lock.Unlock()
+	return len(w.pending)
+}
