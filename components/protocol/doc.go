@@ -1,0 +1,13 @@
+// Package protocol defines the messages the components of gfxsim's timed sort-last
+// GPU exchange (docs/design-timing.md, section 4), and the Unit interface every
+// component implements.
+//
+// One struct per meaning, each embedding sim.MsgMeta. Constructors (NewX) fill the
+// payload and set TrafficBytes from it, so that buses charge the right number of
+// cycles: a message is as large as the data the hardware would move (a quad with
+// four colours is larger than a tile coverage mask). Pointers to immutable
+// functional objects (the draw, a primitive) are shared between messages, but their
+// size is still charged where the hardware would move the data.
+//
+// Callers set Src, Dst and SendTime before sending (Meta()).
+package protocol
