@@ -1,0 +1,307 @@
+package connections
+
+import (
+	"fmt"
+
+	"github.com/gfxsim/gfxsim/timing"
+	"github.com/sarchlab/akita/v3/sim"
+)
+
+// BusBuilder builds a Bus. It is a value: every WithX returns a modified copy.
+type BusBuilder struct {
+	engine  sim.Engine
+	freq    sim.Freq
+	width   int
+	latency int
+}
+
+// MakeBusBuilder returns a builder with the defaults: 1 GHz, 32 bytes per
+// cycle, latency 1 cycle. The engine must be set.
+func MakeBusBuilder() BusBuilder {
+	return BusBuilder{freq: 1 * sim.GHz, width: 32, latency: 1}
+}
+
+// WithEngine sets the engine the bus schedules its ticks on.
+func (b BusBuilder) WithEngine(e sim.Engine) BusBuilder { b.engine = e; return b }
+
+// WithFreq sets the bus clock.
+func (b BusBuilder) WithFreq(f sim.Freq) BusBuilder { b.freq = f; return b }
+
+// WithWidth sets how many bytes the bus moves per cycle (at least 1).
+func (b BusBuilder) WithWidth(bytesPerCycle int) BusBuilder { b.width = bytesPerCycle; return b }
+
+// WithLatency sets the cycles between the last byte of a message going on the
+// bus and its delivery (0 or more).
+func (b BusBuilder) WithLatency(cycles int) BusBuilder { b.latency = cycles; return b }
+
+// Validate reports an invalid parameter (no engine, a frequency, width or
+// latency out of range), naming it.
+func (b BusBuilder) Validate() error {
+	return checkParams("bus", b.engine, b.freq, b.width, b.latency)
+}
+
+// Build creates the bus. It panics when Validate fails or when name is not a
+// valid Akita name: both are wiring bugs, configurations are validated earlier.
+func (b BusBuilder) Build(name string) *Bus {
+	if err := b.Validate(); err != nil {
+		panic(fmt.Sprintf("connections: %s: %v", name, err))
+	}
+	bus := &Bus{ends: make(map[sim.Port]int)}
+	bus.TickingComponent = sim.NewSecondaryTickingComponent(name, b.engine, b.freq, bus)
+	bus.init(bus.TickingComponent, b.engine, b.freq, b.width, b.latency)
+	return bus
+}
+
+// Bus is a shared medium between any number of ports: one message at a time
+// is on the bus, for ceil(bytes/width) cycles. See the package documentation
+// for the timing, arbitration and back-pressure rules.
+type Bus struct {
+	*sim.TickingComponent
+	core
+
+	ports  []*busEnd        // plug-in order
+	ends   map[sim.Port]int // port -> index in ports
+	rr     int              // the source that has priority next
+	freeAt uint64           // first cycle the medium is free
+
+	link       counters
+	stalls     int    // destinations with an open refusal interval
+	stallStart uint64 // start of the current union of refusal intervals
+}
+
+// busEnd is one plugged-in port: its source queue and the messages on their
+// way to it.
+type busEnd struct {
+	port       sim.Port
+	token      string
+	cap        int
+	src        fifo[queued]
+	wantNotify bool // a Send or CanSend failed since the last free slot
+	out        outQueue
+}
+
+// PlugIn connects port to the bus with a source queue of sourceBufferSize
+// messages. It panics when the port is already plugged in or the size is not
+// positive.
+func (b *Bus) PlugIn(port sim.Port, sourceBufferSize int) {
+	b.lock.Lock()
+	defer b.lock.Unlock()
+	if _, ok := b.ends[port]; ok {
+		panic(fmt.Sprintf("connections: %s: port %s plugged in twice", b.Name(), port.Name()))
+	}
+	if sourceBufferSize < 1 {
+		panic(fmt.Sprintf("connections: %s: port %s: source buffer of %d messages", b.Name(), port.Name(), sourceBufferSize))
+	}
+	tok := endToken(port, func(t string) bool {
+		for _, e := range b.ports {
+			if e.token == t {
+				return true
+			}
+		}
+		return false
+	})
+	b.ends[port] = len(b.ports)
+	b.ports = append(b.ports, &busEnd{port: port, token: tok, cap: sourceBufferSize})
+	port.SetConnection(b)
+}
+
+// Unplug is not supported (as for Akita's DirectConnection): it panics.
+func (b *Bus) Unplug(port sim.Port) {
+	panic(fmt.Sprintf("connections: %s: Unplug(%s) is not supported", b.Name(), port.Name()))
+}
+
+// CanSend reports whether src's source queue has room. When it does not, src
+// is notified (NotifyAvailable) once a slot frees.
+func (b *Bus) CanSend(src sim.Port) bool {
+	b.lock.Lock()
+	defer b.lock.Unlock()
+	e := b.ports[b.mustEnd(src, "source")]
+	if e.src.len() < e.cap {
+		return true
+	}
+	e.wantNotify = true
+	return false
+}
+
+// Send queues msg in its source's queue. It fails when the queue is full; the
+// source is then notified once a slot frees. Src and Dst must be plugged in
+// and differ (a wiring bug panics, as in Akita's DirectConnection).
+func (b *Bus) Send(msg sim.Msg) *sim.SendError {
+	b.lock.Lock()
+	defer b.lock.Unlock()
+	meta := msg.Meta()
+	si := b.mustEnd(meta.Src, "source")
+	di := b.mustEnd(meta.Dst, "destination")
+	if si == di {
+		panic(fmt.Sprintf("connections: %s: message from %s to itself", b.Name(), meta.Src.Name()))
+	}
+	e := b.ports[si]
+	if e.src.len() >= e.cap {
+		e.wantNotify = true
+		return sim.NewSendError()
+	}
+	bytes, n := b.charge(msg)
+	e.src.push(queued{msg: msg, dst: di, kind: b.kinds.of(msg), bytes: bytes, n: n})
+	if b.NumHooks() > 0 {
+		b.InvokeHook(sim.HookCtx{Domain: b, Pos: sim.HookPosConnStartSend, Item: msg})
+	}
+	b.requestTick(b.cycleOf(b.engine.CurrentTime()))
+	return nil
+}
+
+// NotifyAvailable is called by a destination port that refused a delivery and
+// has room again: the bus retries at once.
+func (b *Bus) NotifyAvailable(_ sim.VTimeInSec, port sim.Port) {
+	b.lock.Lock()
+	defer b.lock.Unlock()
+	if i, ok := b.ends[port]; ok {
+		b.ports[i].out.refused = false
+	}
+	b.requestTick(b.cycleOf(b.engine.CurrentTime()))
+}
+
+func (b *Bus) mustEnd(p sim.Port, role string) int {
+	if p == nil {
+		panic(fmt.Sprintf("connections: %s: message without %s port", b.Name(), role))
+	}
+	i, ok := b.ends[p]
+	if !ok {
+		panic(fmt.Sprintf("connections: %s: %s port %s is not plugged in", b.Name(), role, p.Name()))
+	}
+	return i
+}
+
+// Tick delivers due messages, grants the bus to the next source and schedules
+// the next tick at the cycle the next event can happen.
+func (b *Bus) Tick(now sim.VTimeInSec) bool {
+	b.lock.Lock()
+	c := b.cycleOf(now)
+	b.ticked, b.last = true, c
+	b.notify = b.notify[:0]
+
+	for _, e := range b.ports {
+		b.deliver(e, c, now)
+	}
+	if b.freeAt <= c {
+		if si := b.pick(); si >= 0 {
+			b.grant(si, c, now)
+		}
+	}
+
+	next := uint64(never)
+	if b.grantable() {
+		next = max(c+1, b.freeAt)
+	}
+	for _, e := range b.ports {
+		next = min(next, e.out.nextDue())
+	}
+	more := b.scheduleNext(c, next)
+	notify := b.notify
+	b.lock.Unlock()
+
+	notifySources(notify, now)
+	return more
+}
+
+// deliver hands e's due messages to e's port and keeps the union of refusal
+// intervals.
+func (b *Bus) deliver(e *busEnd, c uint64, now sim.VTimeInSec) {
+	_, change := e.out.deliver(e.port, c, now, b.TickingComponent)
+	switch {
+	case change > 0:
+		if b.stalls == 0 {
+			b.stallStart = c
+		}
+		b.stalls++
+	case change < 0:
+		b.stalls--
+		if b.stalls == 0 {
+			b.link.refused += c - b.stallStart
+		}
+	}
+}
+
+// pick returns the next source in round-robin order whose head message can go
+// (its destination is not refusing), or -1.
+func (b *Bus) pick() int {
+	n := len(b.ports)
+	for k := 0; k < n; k++ {
+		i := (b.rr + k) % n
+		e := b.ports[i]
+		if e.src.len() > 0 && !b.ports[e.src.front().dst].out.refused {
+			return i
+		}
+	}
+	return -1
+}
+
+func (b *Bus) grantable() bool {
+	for _, e := range b.ports {
+		if e.src.len() > 0 && !b.ports[e.src.front().dst].out.refused {
+			return true
+		}
+	}
+	return false
+}
+
+// grant puts the head of source si on the bus at cycle c.
+func (b *Bus) grant(si int, c uint64, now sim.VTimeInSec) {
+	e := b.ports[si]
+	m := e.src.pop()
+	b.rr = (si + 1) % len(b.ports)
+	b.freeAt = c + uint64(m.n)
+	b.link.add(m.kind, m.bytes, m.n)
+	d := b.ports[m.dst]
+	d.out.q.push(transfer{msg: m.msg, due: c + uint64(m.n) - 1 + uint64(b.latency)})
+	if b.NumHooks() > 0 {
+		b.InvokeHook(sim.HookCtx{Domain: b, Pos: sim.HookPosConnStartTrans, Item: m.msg})
+	}
+	if e.wantNotify {
+		e.wantNotify = false
+		b.notify = append(b.notify, e.port)
+	}
+	if d.out.nextDue() == c { // latency 0, one cycle: delivered this cycle
+		b.deliver(d, c, now)
+	}
+}
+
+// Stats reports the bus counters as <name>.<counter>: messages, bytes,
+// busy_cycles, refused_cycles, and <Kind>.messages, <Kind>.bytes per message
+// kind (Go type name). Busy cycles count the cycles up to the current one;
+// an open refusal interval counts up to the current cycle.
+func (b *Bus) Stats(add func(name string, value float64)) {
+	b.lock.Lock()
+	defer b.lock.Unlock()
+	s := b.snapshot()
+	s.report(b.Name(), &b.kinds, b.kinds.sorted(), add)
+}
+
+// snapshot returns the counters with open intervals closed at the current cycle.
+func (b *Bus) snapshot() counters {
+	s := b.link
+	now := b.cycleOf(b.engine.CurrentTime())
+	if b.freeAt > now+1 {
+		s.busy -= b.freeAt - (now + 1)
+	}
+	if b.stalls > 0 && now > b.stallStart {
+		s.refused += now - b.stallStart
+	}
+	return s
+}
+
+// Buffers describes the source queues (<name>.From<Port>, capacity the source
+// buffer size) and the messages granted to each destination and not yet
+// delivered (<name>.To<Port>, nominal capacity latency+1: what the link holds
+// when its destination stops accepting).
+func (b *Bus) Buffers() []timing.BufferState {
+	b.lock.Lock()
+	defer b.lock.Unlock()
+	out := make([]timing.BufferState, 0, 2*len(b.ports))
+	for _, e := range b.ports {
+		out = append(out, timing.BufferState{Name: b.Name() + ".From" + e.token, Len: e.src.len(), Cap: e.cap})
+	}
+	for _, e := range b.ports {
+		out = append(out, timing.BufferState{Name: b.Name() + ".To" + e.token, Len: e.out.q.len(), Cap: b.latency + 1})
+	}
+	return out
+}

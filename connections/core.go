@@ -1,0 +1,383 @@
+package connections
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/sarchlab/akita/v3/sim"
+)
+
+// never is the "no event" cycle of the wake-up computations.
+const never = math.MaxUint64
+
+// core is the state a Bus and a Crossbar share: the clock, the wake-up
+// bookkeeping, the link parameters and the message-kind table. Every field is
+// guarded by lock.
+type core struct {
+	lock    sync.Mutex
+	tc      *sim.TickingComponent
+	engine  sim.Engine
+	freq    sim.Freq
+	width   int
+	latency int
+
+	kinds kindTable
+
+	ticked bool   // the connection has ticked at least once
+	last   uint64 // the cycle of the last tick
+	wakes  []uint64
+	waker  *waker
+
+	notify []sim.Port // scratch: sources to notify after a tick
+}
+
+func (c *core) init(tc *sim.TickingComponent, engine sim.Engine, freq sim.Freq, width, latency int) {
+	c.tc = tc
+	c.engine = engine
+	c.freq = freq
+	c.width = width
+	c.latency = latency
+	c.kinds.index = make(map[reflect.Type]int)
+	c.waker = &waker{c: c}
+}
+
+// cycleOf returns the index of the first clock edge at or after t (the same
+// rounding as sim.Freq.ThisTick, so times computed by Akita map back exactly).
+func (c *core) cycleOf(t sim.VTimeInSec) uint64 {
+	n := math.Ceil(math.Round(float64(t)*10*float64(c.freq)) / 10)
+	if n < 0 {
+		return 0
+	}
+	return uint64(n)
+}
+
+// timeOf returns the time of clock edge k (the same value Akita's NextTick and
+// ThisTick produce for that edge).
+func (c *core) timeOf(k uint64) sim.VTimeInSec {
+	return sim.VTimeInSec(float64(k) / float64(c.freq))
+}
+
+// charge returns the bytes charged for a message and the cycles it occupies a
+// link: at least one byte, ceil(bytes/width) cycles.
+func (c *core) charge(msg sim.Msg) (bytes, cycles int) {
+	bytes = msg.Meta().TrafficBytes
+	if bytes < 1 {
+		bytes = 1
+	}
+	return bytes, (bytes + c.width - 1) / c.width
+}
+
+// requestTick makes the connection tick at cycle k (or at the next cycle when it
+// has already ticked at k). A tick at the current time is requested directly
+// (it is a secondary event, so it runs after every component tick of this
+// cycle); a future one through a wake-up event, because TickNow with a future
+// time would hide an earlier TickLater. Called with lock held.
+func (c *core) requestTick(k uint64) {
+	if c.ticked && k <= c.last {
+		k = c.last + 1
+	}
+	t := c.timeOf(k)
+	if t <= c.engine.CurrentTime() {
+		c.tc.TickNow(c.engine.CurrentTime())
+		return
+	}
+	i := sort.Search(len(c.wakes), func(i int) bool { return c.wakes[i] >= k })
+	if i < len(c.wakes) && c.wakes[i] == k {
+		return
+	}
+	c.wakes = append(c.wakes, 0)
+	copy(c.wakes[i+1:], c.wakes[i:])
+	c.wakes[i] = k
+	c.engine.Schedule(wakeEvent{sim.NewEventBase(t, c.waker)})
+}
+
+// scheduleNext arranges the tick at cycle next after a tick at cycle cur, and
+// reports whether the tick should return true (next is the following cycle, so
+// Akita's TickLater schedules it). Called with lock held.
+func (c *core) scheduleNext(cur, next uint64) bool {
+	switch {
+	case next == never:
+		return false
+	case next <= cur+1:
+		return true
+	}
+	c.requestTick(next)
+	return false
+}
+
+// pendingWakes returns the number of wake-up events not fired yet.
+func (c *core) pendingWakes() int {
+	c.lock.Lock()
+	defer c.lock.Unlock()
+	return len(c.wakes)
+}
+
+// notifySources calls NotifyAvailable on the ports collected in c.notify during
+// a tick. Called without the lock, so a source may send from the callback.
+func notifySources(ports []sim.Port, now sim.VTimeInSec) {
+	for _, p := range ports {
+		p.NotifyAvailable(now)
+	}
+}
+
+// wakeEvent is a future wake-up of a connection.
+type wakeEvent struct {
+	*sim.EventBase
+}
+
+// waker handles the wake-up events of one connection.
+type waker struct {
+	c *core
+}
+
+// Handle implements sim.Handler: a wake-up fired, tick now.
+func (w *waker) Handle(e sim.Event) error {
+	c := w.c
+	k := c.cycleOf(e.Time())
+	c.lock.Lock()
+	i := sort.Search(len(c.wakes), func(i int) bool { return c.wakes[i] >= k })
+	if i < len(c.wakes) && c.wakes[i] == k {
+		c.wakes = append(c.wakes[:i], c.wakes[i+1:]...)
+	}
+	c.lock.Unlock()
+	c.tc.TickNow(e.Time())
+	return nil
+}
+
+// kindTable gives each message type a small index; names are the Go type names
+// without the package path.
+type kindTable struct {
+	index map[reflect.Type]int
+	names []string
+}
+
+func (k *kindTable) of(msg sim.Msg) int {
+	t := reflect.TypeOf(msg)
+	if i, ok := k.index[t]; ok {
+		return i
+	}
+	i := len(k.names)
+	k.index[t] = i
+	k.names = append(k.names, kindName(t))
+	return i
+}
+
+// sorted returns the kind indices ordered by name.
+func (k *kindTable) sorted() []int {
+	order := make([]int, len(k.names))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool { return k.names[order[a]] < k.names[order[b]] })
+	return order
+}
+
+// kindName is the Go type name of a message without its package path ("ReadReq"
+// for *mem.ReadReq).
+func kindName(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer && t.Name() == "" {
+		t = t.Elem()
+	}
+	if n := t.Name(); n != "" {
+		return n
+	}
+	s := t.String()
+	if i := strings.LastIndexByte(s, '.'); i >= 0 {
+		s = s[i+1:]
+	}
+	return s
+}
+
+// counters are the traffic counters of one link.
+type counters struct {
+	msgs, bytes uint64
+	kindMsgs    []uint64 // by kind index
+	kindBytes   []uint64
+	busy        uint64 // cycles transferring, counted when a transfer starts
+	refused     uint64 // closed refusal intervals, in cycles
+}
+
+func (s *counters) add(kind, bytes, cycles int) {
+	for len(s.kindMsgs) <= kind {
+		s.kindMsgs = append(s.kindMsgs, 0)
+		s.kindBytes = append(s.kindBytes, 0)
+	}
+	s.msgs++
+	s.bytes += uint64(bytes)
+	s.kindMsgs[kind]++
+	s.kindBytes[kind] += uint64(bytes)
+	s.busy += uint64(cycles)
+}
+
+// accumulate adds o into s (for a crossbar's totals).
+func (s *counters) accumulate(o *counters) {
+	for len(s.kindMsgs) < len(o.kindMsgs) {
+		s.kindMsgs = append(s.kindMsgs, 0)
+		s.kindBytes = append(s.kindBytes, 0)
+	}
+	s.msgs += o.msgs
+	s.bytes += o.bytes
+	for i := range o.kindMsgs {
+		s.kindMsgs[i] += o.kindMsgs[i]
+		s.kindBytes[i] += o.kindBytes[i]
+	}
+	s.busy += o.busy
+	s.refused += o.refused
+}
+
+// report emits the counters under prefix: messages, bytes, busy_cycles,
+// refused_cycles, then <Kind>.messages and <Kind>.bytes in name order.
+func (s *counters) report(prefix string, kinds *kindTable, order []int, add func(string, float64)) {
+	add(prefix+".messages", float64(s.msgs))
+	add(prefix+".bytes", float64(s.bytes))
+	add(prefix+".busy_cycles", float64(s.busy))
+	add(prefix+".refused_cycles", float64(s.refused))
+	for _, k := range order {
+		if k >= len(s.kindMsgs) || s.kindMsgs[k] == 0 {
+			continue
+		}
+		add(prefix+"."+kinds.names[k]+".messages", float64(s.kindMsgs[k]))
+		add(prefix+"."+kinds.names[k]+".bytes", float64(s.kindBytes[k]))
+	}
+}
+
+// transfer is a message on or past a link, waiting for its delivery cycle.
+type transfer struct {
+	msg sim.Msg
+	due uint64 // the cycle it is delivered (RecvTime)
+}
+
+// queued is a message in a source queue.
+type queued struct {
+	msg   sim.Msg
+	dst   int // index of the destination end
+	kind  int
+	bytes int
+	n     int // cycles on the link
+}
+
+// outQueue holds the messages granted to one destination, in grant order (so
+// in due order), and the destination's refusal state.
+type outQueue struct {
+	q          fifo[transfer]
+	refused    bool   // the head was refused; wait for NotifyAvailable
+	stalled    bool   // a refusal interval is open
+	stallStart uint64 // its first cycle
+}
+
+// deliver hands every due message to port, in order, until one is refused. It
+// reports how many were delivered, and whether the queue's stall state started
+// (+1) or ended (-1). now is the time of cycle c.
+func (o *outQueue) deliver(port sim.Port, c uint64, now sim.VTimeInSec, hooks *sim.TickingComponent) (delivered, stallChange int) {
+	if o.refused {
+		return 0, 0
+	}
+	for o.q.len() > 0 && o.q.front().due <= c {
+		m := o.q.front().msg
+		m.Meta().RecvTime = now
+		if port.Recv(m) != nil {
+			o.refused = true
+			break
+		}
+		o.q.pop()
+		delivered++
+		if hooks.NumHooks() > 0 {
+			hooks.InvokeHook(sim.HookCtx{Domain: hooks, Pos: sim.HookPosConnDeliver, Item: m})
+		}
+	}
+	switch {
+	case o.refused && !o.stalled:
+		o.stalled, o.stallStart = true, c
+		stallChange = 1
+	case !o.refused && o.stalled:
+		o.stalled = false
+		stallChange = -1
+	}
+	return delivered, stallChange
+}
+
+// nextDue returns the cycle of the next delivery attempt, or never when the
+// queue is empty or waits for NotifyAvailable.
+func (o *outQueue) nextDue() uint64 {
+	if o.refused || o.q.len() == 0 {
+		return never
+	}
+	return o.q.front().due
+}
+
+// fifo is a growable ring buffer; it does not allocate once it has grown to
+// its working size.
+type fifo[T any] struct {
+	buf  []T
+	head int
+	n    int
+}
+
+func (q *fifo[T]) len() int { return q.n }
+
+func (q *fifo[T]) push(v T) {
+	if q.n == len(q.buf) {
+		nb := make([]T, max(4, 2*len(q.buf)))
+		for i := 0; i < q.n; i++ {
+			nb[i] = q.buf[(q.head+i)%len(q.buf)]
+		}
+		q.buf, q.head = nb, 0
+	}
+	q.buf[(q.head+q.n)%len(q.buf)] = v
+	q.n++
+}
+
+func (q *fifo[T]) front() *T { return &q.buf[q.head] }
+
+func (q *fifo[T]) pop() T {
+	var zero T
+	v := q.buf[q.head]
+	q.buf[q.head] = zero
+	q.head = (q.head + 1) % len(q.buf)
+	q.n--
+	return v
+}
+
+// endToken names a plugged-in port inside a connection: the last element of
+// its component's name ("DepthUnit[1]" for GPU.DepthUnit[1]), or of the port's
+// name when it has no component; when that token is taken, the port's last
+// element is appended ("DepthUnit[1].FromROP").
+func endToken(port sim.Port, taken func(string) bool) string {
+	tok := lastElem(port.Name())
+	if comp := port.Component(); comp != nil {
+		tok = lastElem(comp.Name())
+	}
+	if taken(tok) {
+		tok += "." + lastElem(port.Name())
+	}
+	for i, base := 1, tok; taken(tok); i++ {
+		tok = fmt.Sprintf("%s[%d]", base, i)
+	}
+	return tok
+}
+
+func lastElem(name string) string {
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		return name[i+1:]
+	}
+	return name
+}
+
+// checkParams validates link parameters.
+func checkParams(kind string, engine sim.Engine, freq sim.Freq, width, latency int) error {
+	switch {
+	case engine == nil:
+		return fmt.Errorf("%s: engine: not set", kind)
+	case !(freq > 0) || math.IsInf(float64(freq), 0):
+		return fmt.Errorf("%s: freq: %v Hz is not a positive frequency", kind, float64(freq))
+	case width < 1:
+		return fmt.Errorf("%s: width: %d bytes per cycle, must be at least 1", kind, width)
+	case latency < 0:
+		return fmt.Errorf("%s: latency: %d cycles, must not be negative", kind, latency)
+	}
+	return nil
+}

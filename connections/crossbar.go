@@ -1,0 +1,336 @@
+package connections
+
+import (
+	"fmt"
+
+	"github.com/gfxsim/gfxsim/timing"
+	"github.com/sarchlab/akita/v3/sim"
+)
+
+// CrossbarBuilder builds a Crossbar. It is a value: every WithX returns a
+// modified copy.
+type CrossbarBuilder struct {
+	engine  sim.Engine
+	freq    sim.Freq
+	width   int
+	latency int
+}
+
+// MakeCrossbarBuilder returns a builder with the defaults: 1 GHz, 32 bytes per
+// cycle per destination link, latency 1 cycle. The engine must be set.
+func MakeCrossbarBuilder() CrossbarBuilder {
+	return CrossbarBuilder{freq: 1 * sim.GHz, width: 32, latency: 1}
+}
+
+// WithEngine sets the engine the crossbar schedules its ticks on.
+func (b CrossbarBuilder) WithEngine(e sim.Engine) CrossbarBuilder { b.engine = e; return b }
+
+// WithFreq sets the crossbar clock.
+func (b CrossbarBuilder) WithFreq(f sim.Freq) CrossbarBuilder { b.freq = f; return b }
+
+// WithWidth sets how many bytes each destination link moves per cycle (at
+// least 1).
+func (b CrossbarBuilder) WithWidth(bytesPerCycle int) CrossbarBuilder {
+	b.width = bytesPerCycle
+	return b
+}
+
+// WithLatency sets the cycles between the last byte of a message entering its
+// destination link and its delivery (0 or more).
+func (b CrossbarBuilder) WithLatency(cycles int) CrossbarBuilder { b.latency = cycles; return b }
+
+// Validate reports an invalid parameter (no engine, a frequency, width or
+// latency out of range), naming it.
+func (b CrossbarBuilder) Validate() error {
+	return checkParams("crossbar", b.engine, b.freq, b.width, b.latency)
+}
+
+// Build creates the crossbar. It panics when Validate fails or when name is not
+// a valid Akita name: both are wiring bugs, configurations are validated
+// earlier.
+func (b CrossbarBuilder) Build(name string) *Crossbar {
+	if err := b.Validate(); err != nil {
+		panic(fmt.Sprintf("connections: %s: %v", name, err))
+	}
+	x := &Crossbar{ends: make(map[sim.Port]int)}
+	x.TickingComponent = sim.NewSecondaryTickingComponent(name, b.engine, b.freq, x)
+	x.init(x.TickingComponent, b.engine, b.freq, b.width, b.latency)
+	return x
+}
+
+// Crossbar connects every plugged-in port to every other one. Each destination
+// has its own output link (width bytes per cycle, latency cycles); sources
+// contend per destination, round-robin; each source keeps one queue per
+// destination (virtual output queues). See the package documentation.
+type Crossbar struct {
+	*sim.TickingComponent
+	core
+
+	ports []*xbarEnd       // plug-in order
+	ends  map[sim.Port]int // port -> index in ports
+}
+
+// xbarEnd is one plugged-in port: its queues as a source and its output link
+// as a destination.
+type xbarEnd struct {
+	port       sim.Port
+	token      string
+	cap        int
+	voq        []fifo[queued] // by destination index
+	wantNotify bool
+
+	// the output link to this port
+	out     outQueue
+	freeAt  uint64 // first cycle the link is free
+	rr      int    // the source that has priority next
+	waiting int    // messages for this destination in source queues
+	link    counters
+}
+
+// PlugIn connects port to the crossbar with a queue of sourceBufferSize
+// messages towards each other port. It panics when the port is already plugged
+// in or the size is not positive.
+func (x *Crossbar) PlugIn(port sim.Port, sourceBufferSize int) {
+	x.lock.Lock()
+	defer x.lock.Unlock()
+	if _, ok := x.ends[port]; ok {
+		panic(fmt.Sprintf("connections: %s: port %s plugged in twice", x.Name(), port.Name()))
+	}
+	if sourceBufferSize < 1 {
+		panic(fmt.Sprintf("connections: %s: port %s: source buffer of %d messages", x.Name(), port.Name(), sourceBufferSize))
+	}
+	tok := endToken(port, func(t string) bool {
+		for _, e := range x.ports {
+			if e.token == t {
+				return true
+			}
+		}
+		return false
+	})
+	e := &xbarEnd{port: port, token: tok, cap: sourceBufferSize}
+	x.ends[port] = len(x.ports)
+	x.ports = append(x.ports, e)
+	for _, p := range x.ports {
+		for len(p.voq) < len(x.ports) {
+			p.voq = append(p.voq, fifo[queued]{})
+		}
+	}
+	port.SetConnection(x)
+}
+
+// Unplug is not supported (as for Akita's DirectConnection): it panics.
+func (x *Crossbar) Unplug(port sim.Port) {
+	panic(fmt.Sprintf("connections: %s: Unplug(%s) is not supported", x.Name(), port.Name()))
+}
+
+// CanSend reports whether a message from src to any destination would be
+// accepted: every queue of src has room (a true answer is a promise). When it
+// is false, src is notified once a slot frees. Components that know the
+// destination use CanSendTo.
+func (x *Crossbar) CanSend(src sim.Port) bool {
+	x.lock.Lock()
+	defer x.lock.Unlock()
+	si := x.mustEnd(src, "source")
+	e := x.ports[si]
+	for d := range e.voq {
+		if d != si && e.voq[d].len() >= e.cap {
+			e.wantNotify = true
+			return false
+		}
+	}
+	return true
+}
+
+// CanSendTo reports whether a message from src to dst would be accepted. When
+// it is false, src is notified once a slot frees.
+func (x *Crossbar) CanSendTo(src, dst sim.Port) bool {
+	x.lock.Lock()
+	defer x.lock.Unlock()
+	e := x.ports[x.mustEnd(src, "source")]
+	if e.voq[x.mustEnd(dst, "destination")].len() < e.cap {
+		return true
+	}
+	e.wantNotify = true
+	return false
+}
+
+// Send queues msg in its source's queue for its destination. It fails when that
+// queue is full; the source is then notified once a slot frees. Src and Dst
+// must be plugged in and differ (a wiring bug panics, as in Akita's
+// DirectConnection).
+func (x *Crossbar) Send(msg sim.Msg) *sim.SendError {
+	x.lock.Lock()
+	defer x.lock.Unlock()
+	meta := msg.Meta()
+	si := x.mustEnd(meta.Src, "source")
+	di := x.mustEnd(meta.Dst, "destination")
+	if si == di {
+		panic(fmt.Sprintf("connections: %s: message from %s to itself", x.Name(), meta.Src.Name()))
+	}
+	e := x.ports[si]
+	if e.voq[di].len() >= e.cap {
+		e.wantNotify = true
+		return sim.NewSendError()
+	}
+	bytes, n := x.charge(msg)
+	e.voq[di].push(queued{msg: msg, dst: di, kind: x.kinds.of(msg), bytes: bytes, n: n})
+	x.ports[di].waiting++
+	if x.NumHooks() > 0 {
+		x.InvokeHook(sim.HookCtx{Domain: x, Pos: sim.HookPosConnStartSend, Item: msg})
+	}
+	x.requestTick(x.cycleOf(x.engine.CurrentTime()))
+	return nil
+}
+
+// NotifyAvailable is called by a destination port that refused a delivery and
+// has room again: the crossbar retries at once.
+func (x *Crossbar) NotifyAvailable(_ sim.VTimeInSec, port sim.Port) {
+	x.lock.Lock()
+	defer x.lock.Unlock()
+	if i, ok := x.ends[port]; ok {
+		x.ports[i].out.refused = false
+	}
+	x.requestTick(x.cycleOf(x.engine.CurrentTime()))
+}
+
+func (x *Crossbar) mustEnd(p sim.Port, role string) int {
+	if p == nil {
+		panic(fmt.Sprintf("connections: %s: message without %s port", x.Name(), role))
+	}
+	i, ok := x.ends[p]
+	if !ok {
+		panic(fmt.Sprintf("connections: %s: %s port %s is not plugged in", x.Name(), role, p.Name()))
+	}
+	return i
+}
+
+// Tick delivers due messages on every output link, grants each free link to
+// its next source and schedules the next tick at the cycle the next event can
+// happen.
+func (x *Crossbar) Tick(now sim.VTimeInSec) bool {
+	x.lock.Lock()
+	c := x.cycleOf(now)
+	x.ticked, x.last = true, c
+	x.notify = x.notify[:0]
+
+	next := uint64(never)
+	for di, d := range x.ports {
+		x.deliver(d, c, now)
+		if d.freeAt <= c && d.waiting > 0 && !d.out.refused {
+			if si := x.pick(di); si >= 0 {
+				x.grant(si, di, c, now)
+			}
+		}
+		if d.waiting > 0 && !d.out.refused {
+			next = min(next, max(c+1, d.freeAt))
+		}
+		next = min(next, d.out.nextDue())
+	}
+	more := x.scheduleNext(c, next)
+	notify := x.notify
+	x.lock.Unlock()
+
+	notifySources(notify, now)
+	return more
+}
+
+func (x *Crossbar) deliver(d *xbarEnd, c uint64, now sim.VTimeInSec) {
+	_, change := d.out.deliver(d.port, c, now, x.TickingComponent)
+	if change < 0 {
+		d.link.refused += c - d.out.stallStart
+	}
+}
+
+// pick returns the next source in round-robin order with a message for di, or -1.
+func (x *Crossbar) pick(di int) int {
+	d := x.ports[di]
+	n := len(x.ports)
+	for k := 0; k < n; k++ {
+		i := (d.rr + k) % n
+		if i != di && x.ports[i].voq[di].len() > 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// grant puts the head of source si's queue for di on di's link at cycle c.
+func (x *Crossbar) grant(si, di int, c uint64, now sim.VTimeInSec) {
+	e, d := x.ports[si], x.ports[di]
+	m := e.voq[di].pop()
+	d.waiting--
+	d.rr = (si + 1) % len(x.ports)
+	d.freeAt = c + uint64(m.n)
+	d.link.add(m.kind, m.bytes, m.n)
+	d.out.q.push(transfer{msg: m.msg, due: c + uint64(m.n) - 1 + uint64(x.latency)})
+	if x.NumHooks() > 0 {
+		x.InvokeHook(sim.HookCtx{Domain: x, Pos: sim.HookPosConnStartTrans, Item: m.msg})
+	}
+	if e.wantNotify {
+		e.wantNotify = false
+		x.notify = append(x.notify, e.port)
+	}
+	if d.out.nextDue() == c { // latency 0, one cycle: delivered this cycle
+		x.deliver(d, c, now)
+	}
+}
+
+// Stats reports the crossbar counters as <name>.<counter>, summed over its
+// links (busy_cycles and refused_cycles are then link-cycles), and each
+// destination link's as <name>.To<Port>.<counter> (for example
+// GPU.RasterXbar.ToDepthUnit[1].bytes). Counters: messages, bytes,
+// busy_cycles, refused_cycles, and <Kind>.messages, <Kind>.bytes per message
+// kind (Go type name).
+func (x *Crossbar) Stats(add func(name string, value float64)) {
+	x.lock.Lock()
+	defer x.lock.Unlock()
+	order := x.kinds.sorted()
+	links := make([]counters, len(x.ports))
+	var total counters
+	for i, d := range x.ports {
+		links[i] = x.snapshot(d)
+		total.accumulate(&links[i])
+	}
+	total.report(x.Name(), &x.kinds, order, add)
+	for i, d := range x.ports {
+		links[i].report(x.Name()+".To"+d.token, &x.kinds, order, add)
+	}
+}
+
+// snapshot returns d's link counters with open intervals closed at the current
+// cycle.
+func (x *Crossbar) snapshot(d *xbarEnd) counters {
+	s := d.link
+	now := x.cycleOf(x.engine.CurrentTime())
+	if d.freeAt > now+1 {
+		s.busy -= d.freeAt - (now + 1)
+	}
+	if d.out.stalled && now > d.out.stallStart {
+		s.refused += now - d.out.stallStart
+	}
+	return s
+}
+
+// Buffers describes every source queue (<name>.From<Src>.To<Dst>, capacity the
+// source buffer size) and each output link's granted, undelivered messages
+// (<name>.To<Port>, nominal capacity latency+1).
+func (x *Crossbar) Buffers() []timing.BufferState {
+	x.lock.Lock()
+	defer x.lock.Unlock()
+	n := len(x.ports)
+	out := make([]timing.BufferState, 0, n*n)
+	for si, e := range x.ports {
+		for di, d := range x.ports {
+			if si != di {
+				out = append(out, timing.BufferState{
+					Name: x.Name() + ".From" + e.token + ".To" + d.token,
+					Len:  e.voq[di].len(), Cap: e.cap,
+				})
+			}
+		}
+	}
+	for _, d := range x.ports {
+		out = append(out, timing.BufferState{Name: x.Name() + ".To" + d.token, Len: d.out.q.len(), Cap: x.latency + 1})
+	}
+	return out
+}
