@@ -1,0 +1,129 @@
+package configs
+
+import (
+	"flag"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite configs/README.md's field table")
+
+func TestDefaultIsValidAndDocumented(t *testing.T) {
+	c := Default()
+	if c.Name != "sortlast" || c.ShaderCore.Count != 8 || c.Memory.Type != "dram" {
+		t.Fatalf("default machine: %+v", c)
+	}
+	var walk func(v reflect.Value, path string)
+	walk = func(v reflect.Value, path string) {
+		tt := v.Type()
+		for i := 0; i < tt.NumField(); i++ {
+			f := tt.Field(i)
+			if f.Tag.Get("yaml") == "" {
+				continue
+			}
+			if f.Tag.Get("desc") == "" {
+				t.Errorf("%s.%s has no description", path, f.Name)
+			}
+			if v.Field(i).Kind() == reflect.Struct {
+				walk(v.Field(i), path+"."+f.Name)
+			}
+		}
+	}
+	walk(reflect.ValueOf(c).Elem(), "Config")
+	// The resolved YAML decodes back to the same configuration.
+	again, err := Parse("resolved.yaml", c.YAML())
+	if err != nil {
+		t.Fatal(err)
+	}
+	again.lines, again.file, c.lines, c.file = nil, "", nil, ""
+	if !reflect.DeepEqual(again, c) {
+		t.Fatal("resolved YAML does not round-trip")
+	}
+}
+
+func TestOverlay(t *testing.T) {
+	c, err := Parse("small.yaml", []byte("shader_core: {count: 1}\nraster:\n  rasterizers: 4\nmemory: {type: ideal}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.ShaderCore.Count != 1 || c.Raster.Rasterizers != 4 || c.Memory.Type != "ideal" {
+		t.Fatalf("overlay not applied: %+v", c)
+	}
+	if c.ShaderCore.WarpSize != 32 || c.Raster.TileSize != 8 {
+		t.Fatal("fields not in the file lost their defaults")
+	}
+	if _, err := Parse("empty.yaml", nil); err != nil {
+		t.Fatalf("empty file: %v", err)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	tests := []struct {
+		name, src, want string
+	}{
+		{"unknown top key", "shader_cores: {count: 2}\n", "m.yaml:1: shader_cores: unknown key (allowed here: buses, clocks, command_processor, depth_unit, engine, input_assembler, l2, memory, name, primitive_assembly, quad_packer, raster, reorder_buffer, rop, shader_core, texture_sampler, watchdog_cycles)"},
+		{"unknown nested key", "raster:\n  tile: 8\n", "m.yaml:2: raster.tile: unknown key (allowed here: input_queue, output_queue, quad_order, quads_per_cycle, rasterizers, stride, tile_order, tile_size, tiles_per_cycle)"},
+		{"wrong type", "shader_core:\n  count: many\n", `m.yaml:2: shader_core.count: want an integer, got "many"`},
+		{"float for int", "shader_core: {count: 2.5}\n", `m.yaml:1: shader_core.count: want an integer, got "2.5"`},
+		{"mapping expected", "raster: 4\n", `m.yaml:1: raster: want a mapping, got "4"`},
+		{"scalar expected", "raster: {rasterizers: [1, 2]}\n", "m.yaml:1: raster.rasterizers: want an integer, got a list"},
+		{"negative", "shader_core: {count: -1}\n", "m.yaml:1: shader_core.count: -1 out of range [1, 256]"},
+		{"zero latency link width", "buses:\n  tile: {width: 0}\n", "m.yaml:2: buses.tile.width: 0 out of range [1, 65536] bytes/cycle"},
+		{"not pow2", "raster: {tile_size: 12}\n", "m.yaml:1: raster.tile_size: 12 is not a power of two"},
+		{"oneof", "memory: {type: sram}\n", `m.yaml:1: memory.type: "sram" is not one of dram, ideal`},
+		{"duplicate", "engine: serial\nengine: parallel\n", "m.yaml:2: engine: duplicate key"},
+		{"cross field", "input_assembler: {batch_vertices: 48}\n", "m.yaml:1: input_assembler.batch_vertices: 48 vertices do not fit a warp of 32 lanes"},
+		{"cache geometry", "rop:\n  cache: {size_kb: 3, ways: 4, line_bytes: 64}\n", "m.yaml: rop.cache: 3 KB is not a power-of-two number of sets of 4 ways x 64-byte lines"},
+		{"bad yaml", "raster: {rasterizers: 2\n", "m.yaml:1: yaml: did not find expected ',' or '}'"},
+	}
+	for _, tc := range tests {
+		_, err := Parse("m.yaml", []byte(tc.src))
+		if err == nil {
+			t.Errorf("%s: accepted", tc.name)
+			continue
+		}
+		if err.Error() != tc.want {
+			t.Errorf("%s:\n got  %s\n want %s", tc.name, err, tc.want)
+		}
+	}
+}
+
+func TestREADMEFieldTable(t *testing.T) {
+	const begin, end = "<!-- fields begin -->\n", "<!-- fields end -->"
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	i, j := strings.Index(s, begin), strings.Index(s, end)
+	if i < 0 || j < i {
+		t.Fatal("README.md has no field table markers")
+	}
+	table := FieldTable()
+	if s[i+len(begin):j] != table {
+		if *update {
+			s = s[:i+len(begin)] + table + s[j:]
+			if err := os.WriteFile("README.md", []byte(s), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+		t.Fatal("configs/README.md's field table is stale: run go test ./configs -run README -update")
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add([]byte("shader_core: {count: 2}\n"))
+	f.Add(sortlastYAML)
+	f.Add([]byte("a: &x {b: *x}\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := Parse("fuzz.yaml", data)
+		if err == nil {
+			if err := c.Validate(); err != nil {
+				t.Fatalf("Parse accepted a configuration Validate rejects: %v", err)
+			}
+		}
+	})
+}

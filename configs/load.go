@@ -1,0 +1,309 @@
+package configs
+
+import (
+	_ "embed"
+	"fmt"
+	"math"
+	"math/bits"
+	"os"
+	"reflect"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+//go:embed sortlast.yaml
+var sortlastYAML []byte
+
+// DefaultName is the file name under which the embedded default machine is known.
+const DefaultName = "sortlast.yaml"
+
+// Error is a configuration error: the file, the line of the offending YAML node,
+// the field path ("raster.tile_size") and the message.
+type Error struct {
+	File  string
+	Line  int
+	Field string
+	Msg   string
+}
+
+func (e *Error) Error() string {
+	switch {
+	case e.Line > 0 && e.Field != "":
+		return fmt.Sprintf("%s:%d: %s: %s", e.File, e.Line, e.Field, e.Msg)
+	case e.Line > 0:
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	case e.Field != "":
+		return fmt.Sprintf("%s: %s: %s", e.File, e.Field, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+}
+
+// Default returns the default machine (sortlast.yaml, embedded in the binary).
+func Default() *Config {
+	c, err := decode(DefaultName, sortlastYAML, &Config{})
+	if err != nil {
+		panic("configs: the embedded default machine is invalid: " + err.Error())
+	}
+	if err := c.Validate(); err != nil {
+		panic("configs: the embedded default machine is invalid: " + err.Error())
+	}
+	return c
+}
+
+// Load reads a configuration file: the fields it sets override the default machine.
+func Load(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, data)
+}
+
+// Parse decodes data (named filename in errors) on top of the default machine and
+// validates the result.
+func Parse(filename string, data []byte) (*Config, error) {
+	c, err := decode(filename, data, Default())
+	if err != nil {
+		return nil, err
+	}
+	if err := c.validate(filename); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// YAML returns the complete configuration as YAML (written next to every run's
+// results so that it can be reproduced).
+func (c *Config) YAML() []byte {
+	b, err := yaml.Marshal(c)
+	if err != nil {
+		panic(err) // plain structs always marshal
+	}
+	return b
+}
+
+type decoder struct {
+	file  string
+	lines map[string]int // field path -> line it was set at
+}
+
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+func decode(file string, data []byte, into *Config) (c *Config, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			c, err = nil, &Error{File: file, Msg: fmt.Sprintf("yaml: malformed document (%v)", r)}
+		}
+	}()
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+			line, _ := strconv.Atoi(m[1])
+			return nil, &Error{File: file, Line: line, Msg: "yaml: " + m[2]}
+		}
+		return nil, &Error{File: file, Msg: err.Error()}
+	}
+	d := &decoder{file: file, lines: map[string]int{}}
+	if doc.Kind == 0 || len(doc.Content) == 0 {
+		return into, nil // an empty file changes nothing
+	}
+	root := doc.Content[0]
+	if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
+		return into, nil
+	}
+	if err := d.value(root, reflect.ValueOf(into).Elem(), "", reflect.StructField{}, 0); err != nil {
+		return nil, err
+	}
+	into.lines = d.lines
+	into.file = file
+	return into, nil
+}
+
+func (d *decoder) errf(n *yaml.Node, field, format string, a ...any) error {
+	line := 0
+	if n != nil {
+		line = n.Line
+	}
+	return &Error{File: d.file, Line: line, Field: field, Msg: fmt.Sprintf(format, a...)}
+}
+
+func join(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
+}
+
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.AliasNode:
+		return "an alias"
+	}
+	return fmt.Sprintf("%q", n.Value)
+}
+
+func (d *decoder) value(n *yaml.Node, v reflect.Value, path string, f reflect.StructField, depth int) error {
+	if depth > 32 {
+		return d.errf(n, path, "nested too deeply")
+	}
+	for i := 0; n.Kind == yaml.AliasNode; i++ {
+		if i > 32 || n.Alias == nil {
+			return d.errf(n, path, "alias chain too long")
+		}
+		n = n.Alias
+	}
+	if v.Kind() == reflect.Struct {
+		if n.Kind != yaml.MappingNode {
+			return d.errf(n, path, "want a mapping, got %s", kindName(n))
+		}
+		return d.mapping(n, v, path, depth)
+	}
+	if n.Kind != yaml.ScalarNode {
+		return d.errf(n, path, "want %s, got %s", typeName(v), kindName(n))
+	}
+	d.lines[path] = n.Line
+	switch v.Kind() {
+	case reflect.Int:
+		if n.Tag != "!!int" {
+			return d.errf(n, path, "want an integer, got %q", n.Value)
+		}
+		i, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, 64)
+		if err != nil || i < math.MinInt32 || i > math.MaxInt32 {
+			return d.errf(n, path, "integer %q out of range", n.Value)
+		}
+		v.SetInt(i)
+	case reflect.Float64:
+		if n.Tag != "!!int" && n.Tag != "!!float" {
+			return d.errf(n, path, "want a number, got %q", n.Value)
+		}
+		x, err := strconv.ParseFloat(strings.ReplaceAll(n.Value, "_", ""), 64)
+		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+			return d.errf(n, path, "want a finite number, got %q", n.Value)
+		}
+		v.SetFloat(x)
+	case reflect.String:
+		if n.Tag != "!!str" {
+			return d.errf(n, path, "want a string, got %q", n.Value)
+		}
+		v.SetString(n.Value)
+	case reflect.Bool:
+		if n.Tag != "!!bool" {
+			return d.errf(n, path, "want true or false, got %q", n.Value)
+		}
+		v.SetBool(n.Value == "true" || n.Value == "True" || n.Value == "TRUE")
+	default:
+		return d.errf(n, path, "unsupported field type %v", v.Type())
+	}
+	return checkField(f, v, func(format string, a ...any) error { return d.errf(n, path, format, a...) })
+}
+
+func typeName(v reflect.Value) string {
+	switch v.Kind() {
+	case reflect.Int:
+		return "an integer"
+	case reflect.Float64:
+		return "a number"
+	case reflect.Bool:
+		return "a boolean"
+	}
+	return "a string"
+}
+
+func (d *decoder) mapping(n *yaml.Node, v reflect.Value, path string, depth int) error {
+	t := v.Type()
+	fields := map[string]int{}
+	var names []string
+	for i := 0; i < t.NumField(); i++ {
+		if tag := t.Field(i).Tag.Get("yaml"); tag != "" && tag != "-" {
+			fields[tag] = i
+			names = append(names, tag)
+		}
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, val := n.Content[i], n.Content[i+1]
+		if k.Kind != yaml.ScalarNode {
+			return d.errf(k, path, "keys must be plain names")
+		}
+		fp := join(path, k.Value)
+		idx, ok := fields[k.Value]
+		if !ok {
+			sort.Strings(names)
+			return d.errf(k, fp, "unknown key (allowed here: %s)", strings.Join(names, ", "))
+		}
+		if seen[k.Value] {
+			return d.errf(k, fp, "duplicate key")
+		}
+		seen[k.Value] = true
+		if val.Kind == yaml.ScalarNode && val.Tag == "!!null" {
+			continue // no value: keep the default
+		}
+		if err := d.value(val, v.Field(idx), fp, t.Field(idx), depth+1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkField applies the min, max, pow2 and oneof tags of f to v.
+func checkField(f reflect.StructField, v reflect.Value, fail func(string, ...any) error) error {
+	num := func() (float64, bool) {
+		switch v.Kind() {
+		case reflect.Int:
+			return float64(v.Int()), true
+		case reflect.Float64:
+			return v.Float(), true
+		}
+		return 0, false
+	}
+	if x, ok := num(); ok {
+		lo, hasLo := tagFloat(f, "min")
+		hi, hasHi := tagFloat(f, "max")
+		if (hasLo && x < lo) || (hasHi && x > hi) {
+			return fail("%v out of range [%v, %v]%s", x, fmtBound(lo, hasLo, "-inf"), fmtBound(hi, hasHi, "inf"), unitSuffix(f))
+		}
+		if f.Tag.Get("pow2") == "true" && (v.Kind() != reflect.Int || v.Int() <= 0 || bits.OnesCount64(uint64(v.Int())) != 1) {
+			return fail("%v is not a power of two", x)
+		}
+	}
+	if one := f.Tag.Get("oneof"); one != "" && v.Kind() == reflect.String {
+		for _, o := range strings.Split(one, ",") {
+			if o == v.String() {
+				return nil
+			}
+		}
+		return fail("%q is not one of %s", v.String(), strings.ReplaceAll(one, ",", ", "))
+	}
+	return nil
+}
+
+func unitSuffix(f reflect.StructField) string {
+	if u := f.Tag.Get("unit"); u != "" {
+		return " " + u
+	}
+	return ""
+}
+
+func fmtBound(x float64, ok bool, none string) string {
+	if !ok {
+		return none
+	}
+	return strconv.FormatFloat(x, 'g', -1, 64)
+}
+
+func tagFloat(f reflect.StructField, key string) (float64, bool) {
+	s := f.Tag.Get(key)
+	if s == "" {
+		return 0, false
+	}
+	x, err := strconv.ParseFloat(s, 64)
+	return x, err == nil
+}

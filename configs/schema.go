@@ -1,0 +1,194 @@
+package configs
+
+// Config describes a whole machine. Every field has a yaml name, a description and
+// (where it makes sense) a unit and a valid range; configs/README.md lists them.
+// A YAML file is decoded on top of the default machine (sortlast.yaml), so it only
+// needs the fields it changes.
+type Config struct {
+	Name           string `yaml:"name" desc:"machine name"`
+	Engine         string `yaml:"engine" desc:"Akita engine: serial (deterministic, default) or parallel" oneof:"serial,parallel"`
+	WatchdogCycles int    `yaml:"watchdog_cycles" desc:"end the run with an error when nothing progressed for this many core cycles" unit:"cycles" min:"1000"`
+
+	Clocks           Clocks           `yaml:"clocks" desc:"clock domains"`
+	CommandProcessor CommandProcessor `yaml:"command_processor" desc:"command processor"`
+	InputAssembler   InputAssembler   `yaml:"input_assembler" desc:"input assembler"`
+	Primitive        Primitive        `yaml:"primitive_assembly" desc:"primitive assembly and setup"`
+	Raster           Raster           `yaml:"raster" desc:"rasterizers"`
+	DepthUnit        DepthUnit        `yaml:"depth_unit" desc:"depth units (one per ROP partition)"`
+	QuadPacker       QuadPacker       `yaml:"quad_packer" desc:"quad packer"`
+	ReorderBuffer    ReorderBuffer    `yaml:"reorder_buffer" desc:"reorder buffer between shader cores and ROPs"`
+	ShaderCore       ShaderCore       `yaml:"shader_core" desc:"unified shader cores"`
+	TextureSampler   TextureSampler   `yaml:"texture_sampler" desc:"texture samplers (one per shader core)"`
+	L2               L2               `yaml:"l2" desc:"shared texture L2 (one bank per memory channel)"`
+	ROP              ROP              `yaml:"rop" desc:"ROPs: screen partitions with their depth units"`
+	Memory           Memory           `yaml:"memory" desc:"memory controllers and DRAM"`
+	Buses            Buses            `yaml:"buses" desc:"on-chip buses and crossbars"`
+
+	file  string         // where the configuration came from (for errors)
+	lines map[string]int // the line each field was set at
+}
+
+// Clocks are the clock domains.
+type Clocks struct {
+	CoreMHz    float64 `yaml:"core_mhz" desc:"clock of every pipeline unit, the caches and the buses" unit:"MHz" min:"1" max:"10000"`
+	HostBusMHz float64 `yaml:"host_bus_mhz" desc:"clock of the host bus the command processor fetches through" unit:"MHz" min:"1" max:"10000"`
+}
+
+// Cache is the geometry of a small cache.
+type Cache struct {
+	SizeKB    int `yaml:"size_kb" desc:"capacity" unit:"KB" min:"1" max:"65536"`
+	Ways      int `yaml:"ways" desc:"associativity" min:"1" max:"64"`
+	LineBytes int `yaml:"line_bytes" desc:"line size" unit:"bytes" min:"16" max:"4096" pow2:"true"`
+}
+
+// Link is a bus or a crossbar.
+type Link struct {
+	Width        int `yaml:"width" desc:"bytes transferred per cycle" unit:"bytes/cycle" min:"1" max:"65536"`
+	Latency      int `yaml:"latency" desc:"cycles from the last byte sent to delivery" unit:"cycles" min:"0" max:"100000"`
+	SourceBuffer int `yaml:"source_buffer" desc:"messages each sender can queue on the link" unit:"messages" min:"1" max:"4096"`
+}
+
+// CommandProcessor parameters.
+type CommandProcessor struct {
+	DMAChunkBytes     int `yaml:"dma_chunk_bytes" desc:"bytes of command stream fetched per DMA request" unit:"bytes" min:"16" max:"65536" pow2:"true"`
+	MaxOutstandingDMA int `yaml:"max_outstanding_dma" desc:"DMA requests in flight" min:"1" max:"256"`
+	DecodeCycles      int `yaml:"decode_cycles" desc:"cycles to decode one command" unit:"cycles" min:"1" max:"1000"`
+	StateVersions     int `yaml:"state_versions" desc:"draws in flight with their own state version (1 flushes the pipeline between draws)" min:"1" max:"1024"`
+}
+
+// InputAssembler parameters.
+type InputAssembler struct {
+	BatchVertices        int   `yaml:"batch_vertices" desc:"unique vertices per vertex batch (at most the warp size)" min:"3" max:"64"`
+	IndicesPerCycle      int   `yaml:"indices_per_cycle" desc:"index tag lookups per cycle" min:"1" max:"64"`
+	VerticesPerCycle     int   `yaml:"vertices_per_cycle" desc:"vertices fetched per cycle" min:"1" max:"64"`
+	IndexCache           Cache `yaml:"index_cache" desc:"index cache"`
+	VertexCache          Cache `yaml:"vertex_cache" desc:"vertex cache"`
+	MaxOutstandingMemory int   `yaml:"max_outstanding_memory" desc:"line reads in flight" min:"1" max:"256"`
+}
+
+// Primitive assembly and setup parameters.
+type Primitive struct {
+	BatchSlots        int `yaml:"batch_slots" desc:"shaded vertex batches held while restoring API order (the input assembler's credits)" min:"1" max:"1024"`
+	TrianglesPerCycle int `yaml:"triangles_per_cycle" desc:"triangles assembled and set up per cycle" min:"1" max:"16"`
+	ClipCycles        int `yaml:"clip_cycles" desc:"extra cycles for a triangle that must be clipped" unit:"cycles" min:"0" max:"10000"`
+	SetupLatency      int `yaml:"setup_latency" desc:"setup pipeline latency" unit:"cycles" min:"0" max:"10000"`
+	OutputQueue       int `yaml:"output_queue" desc:"primitives queued per rasterizer" min:"1" max:"4096"`
+}
+
+// Raster parameters.
+type Raster struct {
+	Rasterizers   int    `yaml:"rasterizers" desc:"number of rasterizers (screen tiles interleaved among them)" min:"1" max:"64"`
+	Stride        int    `yaml:"stride" desc:"tile interleave: tile (x, y) belongs to rasterizer (x + y*stride) mod rasterizers" min:"0" max:"64"`
+	TileSize      int    `yaml:"tile_size" desc:"coarse raster tile edge" unit:"pixels" min:"2" max:"256" pow2:"true"`
+	TileOrder     string `yaml:"tile_order" desc:"traversal order of tiles" oneof:"rowmajor,zorder"`
+	QuadOrder     string `yaml:"quad_order" desc:"traversal order of quads in a tile" oneof:"rowmajor,zorder"`
+	TilesPerCycle int    `yaml:"tiles_per_cycle" desc:"coarse tiles tested per cycle" min:"1" max:"64"`
+	QuadsPerCycle int    `yaml:"quads_per_cycle" desc:"quads produced by fine rasterization per cycle" min:"1" max:"256"`
+	InputQueue    int    `yaml:"input_queue" desc:"primitive FIFO depth" min:"1" max:"4096"`
+	OutputQueue   int    `yaml:"output_queue" desc:"tile FIFO depth" min:"1" max:"4096"`
+}
+
+// DepthUnit parameters.
+type DepthUnit struct {
+	SamplesPerCycle      int   `yaml:"samples_per_cycle" desc:"depth/stencil tests per cycle" min:"1" max:"1024"`
+	Cache                Cache `yaml:"cache" desc:"depth cache"`
+	TestLatency          int   `yaml:"test_latency" desc:"cycles from a quad's lines being present to its result" unit:"cycles" min:"0" max:"1000"`
+	MaxOutstandingMemory int   `yaml:"max_outstanding_memory" desc:"line reads in flight" min:"1" max:"256"`
+	InputQueue           int   `yaml:"input_queue" desc:"tile FIFO depth" min:"1" max:"4096"`
+}
+
+// QuadPacker parameters.
+type QuadPacker struct {
+	QuadsPerWarp  int `yaml:"quads_per_warp" desc:"quads per pixel warp (4 lanes each; at most warp_size/4)" min:"1" max:"16"`
+	FlushCycles   int `yaml:"flush_cycles" desc:"a partial warp is sent after this many cycles without new quads" unit:"cycles" min:"1" max:"100000"`
+	QuadsPerCycle int `yaml:"quads_per_cycle" desc:"quads packed per cycle" min:"1" max:"64"`
+	InputQueue    int `yaml:"input_queue" desc:"tile FIFO depth" min:"1" max:"4096"`
+}
+
+// ReorderBuffer parameters.
+type ReorderBuffer struct {
+	Entries          int `yaml:"entries" desc:"quad entries (allocated in API order at dispatch, retired in order)" min:"1" max:"1048576"`
+	DispatchPerCycle int `yaml:"dispatch_per_cycle" desc:"warps dispatched per cycle" min:"1" max:"64"`
+	RetirePerCycle   int `yaml:"retire_per_cycle" desc:"quads retired per cycle" min:"1" max:"256"`
+}
+
+// Latencies of the shader core's instruction classes.
+type Latencies struct {
+	ALU        int `yaml:"alu" desc:"simple arithmetic" unit:"cycles" min:"1" max:"1000"`
+	SFU        int `yaml:"sfu" desc:"transcendentals (RCP RSQ EX2 LG2 POW SIN COS)" unit:"cycles" min:"1" max:"1000"`
+	Derivative int `yaml:"derivative" desc:"DDX DDY" unit:"cycles" min:"1" max:"1000"`
+	Texture    int `yaml:"texture" desc:"issuing a texture request" unit:"cycles" min:"1" max:"1000"`
+	Kill       int `yaml:"kill" desc:"KIL" unit:"cycles" min:"1" max:"1000"`
+}
+
+// ShaderCore parameters.
+type ShaderCore struct {
+	Count                int       `yaml:"count" desc:"number of unified shader cores" min:"1" max:"256"`
+	WarpSize             int       `yaml:"warp_size" desc:"lanes per warp" min:"4" max:"64"`
+	SIMDWidth            int       `yaml:"simd_width" desc:"lanes executed per cycle (a warp instruction takes warp_size/simd_width cycles)" min:"1" max:"64"`
+	WarpSlots            int       `yaml:"warp_slots" desc:"resident warps at most" min:"1" max:"256"`
+	Registers            int       `yaml:"registers" desc:"vec4 registers per core; a warp needs temps x warp_size" min:"64" max:"16777216"`
+	Latency              Latencies `yaml:"latency" desc:"instruction latencies"`
+	InterpolantsPerCycle int       `yaml:"interpolants_per_cycle" desc:"quad interpolants loaded per cycle when a pixel warp starts" min:"1" max:"256"`
+	InputQueue           int       `yaml:"input_queue" desc:"work items waiting for a warp slot" min:"1" max:"4096"`
+}
+
+// TextureSampler parameters.
+type TextureSampler struct {
+	LanesPerCycle int   `yaml:"lanes_per_cycle" desc:"lanes addressed and filtered per cycle" min:"1" max:"64"`
+	L1            Cache `yaml:"l1" desc:"texture L1 (per sampler)"`
+	L1Latency     int   `yaml:"l1_latency" desc:"L1 hit latency" unit:"cycles" min:"0" max:"1000"`
+	MissQueue     int   `yaml:"miss_queue" desc:"outstanding L1 line misses" min:"1" max:"4096"`
+	FilterLatency int   `yaml:"filter_latency" desc:"filtering pipeline latency" unit:"cycles" min:"0" max:"1000"`
+	InputQueue    int   `yaml:"input_queue" desc:"texture requests queued" min:"1" max:"4096"`
+}
+
+// L2 parameters.
+type L2 struct {
+	BankSizeKB       int `yaml:"bank_size_kb" desc:"capacity of each bank (one bank per memory channel)" unit:"KB" min:"1" max:"65536"`
+	Ways             int `yaml:"ways" desc:"associativity" min:"1" max:"64"`
+	LineBytes        int `yaml:"line_bytes" desc:"line size" unit:"bytes" min:"16" max:"4096" pow2:"true"`
+	MSHRs            int `yaml:"mshrs" desc:"outstanding misses per bank" min:"1" max:"1024"`
+	DirectoryLatency int `yaml:"directory_latency" desc:"tag lookup latency" unit:"cycles" min:"0" max:"1000"`
+	BankLatency      int `yaml:"bank_latency" desc:"data array latency" unit:"cycles" min:"0" max:"1000"`
+}
+
+// ROP parameters.
+type ROP struct {
+	Count                int   `yaml:"count" desc:"ROP partitions (each with a depth unit; screen tiles interleaved among them)" min:"1" max:"64"`
+	Stride               int   `yaml:"stride" desc:"tile interleave: tile (x, y) belongs to partition (x + y*stride) mod count" min:"0" max:"64"`
+	QuadsPerCycle        int   `yaml:"quads_per_cycle" desc:"quads blended per cycle" min:"1" max:"64"`
+	Cache                Cache `yaml:"cache" desc:"colour cache"`
+	BlendLatency         int   `yaml:"blend_latency" desc:"blend pipeline latency" unit:"cycles" min:"0" max:"1000"`
+	MaxOutstandingMemory int   `yaml:"max_outstanding_memory" desc:"line reads in flight" min:"1" max:"256"`
+	InputQueue           int   `yaml:"input_queue" desc:"shaded-quad FIFO depth" min:"1" max:"4096"`
+}
+
+// Memory parameters.
+type Memory struct {
+	Type            string `yaml:"type" desc:"dram (Akita's DRAM model per channel) or ideal (fixed latency)" oneof:"dram,ideal"`
+	Channels        int    `yaml:"channels" desc:"memory channels, each with its controller" min:"1" max:"64"`
+	InterleaveBytes int    `yaml:"interleave_bytes" desc:"addresses interleave across channels in blocks of this size" unit:"bytes" min:"64" max:"1048576" pow2:"true"`
+	Protocol        string `yaml:"protocol" desc:"DRAM protocol" oneof:"DDR3,DDR4,GDDR5,GDDR5X,GDDR6,HBM,HBM2"`
+	BusWidth        int    `yaml:"bus_width" desc:"DRAM data bus width per channel" unit:"bits" min:"8" max:"4096" pow2:"true"`
+	BurstLength     int    `yaml:"burst_length" desc:"DRAM burst length" min:"1" max:"64" pow2:"true"`
+	IdealLatency    int    `yaml:"ideal_latency" desc:"latency of the ideal memory" unit:"cycles" min:"1" max:"100000"`
+	IdealWidth      int    `yaml:"ideal_width" desc:"requests per cycle the ideal memory accepts" min:"1" max:"1024"`
+}
+
+// Buses are the on-chip links.
+type Buses struct {
+	Host      Link `yaml:"host" desc:"host bus: command processor DMA (host clock)"`
+	Command   Link `yaml:"command" desc:"command processor to input assembler, and back-end control"`
+	Dispatch  Link `yaml:"dispatch" desc:"crossbar: input assembler and reorder buffer to the shader cores"`
+	Shaded    Link `yaml:"shaded" desc:"crossbar: shader cores to primitive assembly and the reorder buffer"`
+	Primitive Link `yaml:"primitive" desc:"primitive assembly to the rasterizers"`
+	Tile      Link `yaml:"tile" desc:"crossbar: rasterizers to depth units"`
+	Quad      Link `yaml:"quad" desc:"depth units to the quad packer"`
+	Warp      Link `yaml:"warp" desc:"quad packer to reorder buffer"`
+	ROP       Link `yaml:"rop" desc:"crossbar: reorder buffer to the ROPs"`
+	LateZ     Link `yaml:"late_z" desc:"ROP to depth unit (per partition)"`
+	Texture   Link `yaml:"texture" desc:"shader core to its texture sampler"`
+	L2        Link `yaml:"l2" desc:"crossbar: texture samplers to the L2 banks"`
+	Memory    Link `yaml:"memory" desc:"crossbar: memory clients and L2 banks to the memory controllers"`
+}
