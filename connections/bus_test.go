@@ -512,3 +512,33 @@ func TestWiringPanics(t *testing.T) {
 		}()
 	}
 }
+
+// hookLog records the connection hook positions it sees.
+type hookLog struct{ pos []string }
+
+func (h *hookLog) Func(ctx sim.HookCtx) {
+	h.pos = append(h.pos, ctx.Pos.Name+" "+ctx.Item.(sim.Msg).Meta().ID)
+}
+
+// TestHooks: Send, grant and delivery fire Akita's connection hook positions.
+func TestHooks(t *testing.T) {
+	for _, k := range []linkKind{busLink, xbarLink} {
+		t.Run(k.String(), func(t *testing.T) {
+			e := sim.NewSerialEngine()
+			c := build(k, e, testFreq, 32, 1)
+			h := &hookLog{}
+			c.AcceptHook(h)
+			r := newReceiver("Dst", e, 4, 0)
+			s := newSender("Src", e, quads("A", 1, r, 8), quads("B", 1, r, 8))
+			c.PlugIn(s.out, 4)
+			c.PlugIn(r.in, 4)
+			runEngine(t, e)
+			// A granted at 1, delivered at 2 before B is granted at 2.
+			want := []string{"Conn Start Send A", "Conn Start Send B", "Conn Start Trans A",
+				"Conn Deliver A", "Conn Start Trans B", "Conn Deliver B"}
+			if !reflect.DeepEqual(h.pos, want) {
+				t.Errorf("hooks %q, want %q", h.pos, want)
+			}
+		})
+	}
+}

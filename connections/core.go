@@ -68,7 +68,7 @@ func (c *core) charge(msg sim.Msg) (bytes, cycles int) {
 	if bytes < 1 {
 		bytes = 1
 	}
-	return bytes, (bytes + c.width - 1) / c.width
+	return bytes, (bytes-1)/c.width + 1
 }
 
 // requestTick makes the connection tick at cycle k (or at the next cycle when it
@@ -270,11 +270,11 @@ type outQueue struct {
 }
 
 // deliver hands every due message to port, in order, until one is refused. It
-// reports how many were delivered, and whether the queue's stall state started
-// (+1) or ended (-1). now is the time of cycle c.
-func (o *outQueue) deliver(port sim.Port, c uint64, now sim.VTimeInSec, hooks *sim.TickingComponent) (delivered, stallChange int) {
+// reports whether the queue's refusal interval started (+1) or ended (-1). now
+// is the time of cycle c.
+func (o *outQueue) deliver(port sim.Port, c uint64, now sim.VTimeInSec, hooks *sim.TickingComponent) (stallChange int) {
 	if o.refused {
-		return 0, 0
+		return 0
 	}
 	for o.q.len() > 0 && o.q.front().due <= c {
 		m := o.q.front().msg
@@ -284,7 +284,6 @@ func (o *outQueue) deliver(port sim.Port, c uint64, now sim.VTimeInSec, hooks *s
 			break
 		}
 		o.q.pop()
-		delivered++
 		if hooks.NumHooks() > 0 {
 			hooks.InvokeHook(sim.HookCtx{Domain: hooks, Pos: sim.HookPosConnDeliver, Item: m})
 		}
@@ -297,7 +296,7 @@ func (o *outQueue) deliver(port sim.Port, c uint64, now sim.VTimeInSec, hooks *s
 		o.stalled = false
 		stallChange = -1
 	}
-	return delivered, stallChange
+	return stallChange
 }
 
 // nextDue returns the cycle of the next delivery attempt, or never when the

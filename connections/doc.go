@@ -49,7 +49,9 @@
 // Each cycle a free link is granted to one message, the head of a source queue,
 // chosen round-robin among the sources in plug-in order starting after the
 // source granted last (for a crossbar: per destination link, among the sources
-// with a message for that destination). Arbitration runs once per cycle after
+// with a message for that destination). A crossbar's input side is not a
+// limit: a source may start transfers to several destinations in the same
+// cycle; only the output links are contended. Arbitration runs once per cycle after
 // all sends of the cycle, so the outcome does not depend on the order of Send
 // calls within a cycle, nor on the engine (serial or parallel).
 //

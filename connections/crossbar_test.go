@@ -1,0 +1,200 @@
+package connections
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/sarchlab/akita/v3/sim"
+)
+
+// TestCrossbarParallel: two sources to two destinations move at full width
+// each on a crossbar, and take turns on a bus; two sources to one destination
+// share its link.
+func TestCrossbarParallel(t *testing.T) {
+	cases := []struct {
+		name     string
+		kind     linkKind
+		toSecond bool // S2 sends to R2 (else to R1)
+		r1, r2   []got
+	}{
+		// 64 B at 32 B/cycle: 2 cycles each; latency 1.
+		{"crossbar, two destinations", xbarLink, true,
+			[]got{{"A0", 3, 4}, {"A1", 5, 6}, {"A2", 7, 8}},
+			[]got{{"B0", 3, 4}, {"B1", 5, 6}, {"B2", 7, 8}}},
+		{"bus, two destinations", busLink, true,
+			[]got{{"A0", 3, 4}, {"A1", 7, 8}, {"A2", 11, 12}},
+			[]got{{"B0", 5, 6}, {"B1", 9, 10}, {"B2", 13, 14}}},
+		{"crossbar, one destination", xbarLink, false,
+			[]got{{"A0", 3, 4}, {"B0", 5, 6}, {"A1", 7, 8}, {"B1", 9, 10}, {"A2", 11, 12}, {"B2", 13, 14}},
+			nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			e := sim.NewSerialEngine()
+			c := build(tc.kind, e, testFreq, 32, 1)
+			r1 := newReceiver("R[1]", e, 8, 0)
+			r2 := newReceiver("R[2]", e, 8, 0)
+			dst := r1
+			if tc.toSecond {
+				dst = r2
+			}
+			s1 := newSender("S[1]", e, quads("A0", 1, r1, 64), quads("A1", 1, r1, 64), quads("A2", 1, r1, 64))
+			s2 := newSender("S[2]", e, quads("B0", 1, dst, 64), quads("B1", 1, dst, 64), quads("B2", 1, dst, 64))
+			for _, p := range []sim.Port{s1.out, s2.out, r1.in, r2.in} {
+				c.PlugIn(p, 4)
+			}
+			runEngine(t, e)
+			if !reflect.DeepEqual(r1.got, tc.r1) {
+				t.Errorf("R1 got %v, want %v", r1.got, tc.r1)
+			}
+			if !reflect.DeepEqual(r2.got, tc.r2) {
+				t.Errorf("R2 got %v, want %v", r2.got, tc.r2)
+			}
+		})
+	}
+}
+
+// TestCrossbarStats: per-link and total counters, in order. S1 sends 40 B and
+// 0 B to R1 and 64 B to R2; S2 sends 32 B to R1 (width 32, latency 1).
+// R1 refuses from cycle 3 (it holds one message until cycle 6).
+func TestCrossbarStats(t *testing.T) {
+	e := sim.NewSerialEngine()
+	x := MakeCrossbarBuilder().WithEngine(e).Build("GPU.RasterXbar")
+	r1 := newReceiver("GPU.DepthUnit[0]", e, 1, 6)
+	r2 := newReceiver("GPU.DepthUnit[1]", e, 4, 0)
+	s1 := newSender("GPU.Rasterizer[0]", e, quads("A", 1, r1, 40), line("B", 1, r1, 0), quads("C", 1, r2, 64))
+	s2 := newSender("GPU.Rasterizer[1]", e, quads("D", 1, r1, 32))
+	for _, p := range []sim.Port{s1.out, s2.out, r1.in, r2.in} {
+		x.PlugIn(p, 4)
+	}
+	runEngine(t, e)
+	// Link to R1: A granted at 1 for 2 cycles, delivered at 1+2-1+1 = 3; D
+	// (round robin: S2 after S1) granted at 3, due at 4 but refused (R1 holds
+	// A until 6): refused from 4 to 6; B granted at 6, delivered at 7.
+	// Link to R2: C granted at 1, delivered at 3.
+	wantR1 := []got{{"A", 3, 6}, {"D", 6, 7}, {"B", 7, 8}}
+	if !reflect.DeepEqual(r1.got, wantR1) {
+		t.Errorf("R1 got %v, want %v", r1.got, wantR1)
+	}
+	if want := []got{{"C", 3, 4}}; !reflect.DeepEqual(r2.got, want) {
+		t.Errorf("R2 got %v, want %v", r2.got, want)
+	}
+	want := []stat{
+		{"GPU.RasterXbar.messages", 4},
+		{"GPU.RasterXbar.bytes", 137},
+		{"GPU.RasterXbar.busy_cycles", 6},
+		{"GPU.RasterXbar.refused_cycles", 2},
+		{"GPU.RasterXbar.ReadLine.messages", 1},
+		{"GPU.RasterXbar.ReadLine.bytes", 1},
+		{"GPU.RasterXbar.TileQuads.messages", 3},
+		{"GPU.RasterXbar.TileQuads.bytes", 136},
+		{"GPU.RasterXbar.ToRasterizer[0].messages", 0},
+		{"GPU.RasterXbar.ToRasterizer[0].bytes", 0},
+		{"GPU.RasterXbar.ToRasterizer[0].busy_cycles", 0},
+		{"GPU.RasterXbar.ToRasterizer[0].refused_cycles", 0},
+		{"GPU.RasterXbar.ToRasterizer[1].messages", 0},
+		{"GPU.RasterXbar.ToRasterizer[1].bytes", 0},
+		{"GPU.RasterXbar.ToRasterizer[1].busy_cycles", 0},
+		{"GPU.RasterXbar.ToRasterizer[1].refused_cycles", 0},
+		{"GPU.RasterXbar.ToDepthUnit[0].messages", 3},
+		{"GPU.RasterXbar.ToDepthUnit[0].bytes", 73},
+		{"GPU.RasterXbar.ToDepthUnit[0].busy_cycles", 4},
+		{"GPU.RasterXbar.ToDepthUnit[0].refused_cycles", 2},
+		{"GPU.RasterXbar.ToDepthUnit[0].ReadLine.messages", 1},
+		{"GPU.RasterXbar.ToDepthUnit[0].ReadLine.bytes", 1},
+		{"GPU.RasterXbar.ToDepthUnit[0].TileQuads.messages", 2},
+		{"GPU.RasterXbar.ToDepthUnit[0].TileQuads.bytes", 72},
+		{"GPU.RasterXbar.ToDepthUnit[1].messages", 1},
+		{"GPU.RasterXbar.ToDepthUnit[1].bytes", 64},
+		{"GPU.RasterXbar.ToDepthUnit[1].busy_cycles", 2},
+		{"GPU.RasterXbar.ToDepthUnit[1].refused_cycles", 0},
+		{"GPU.RasterXbar.ToDepthUnit[1].TileQuads.messages", 1},
+		{"GPU.RasterXbar.ToDepthUnit[1].TileQuads.bytes", 64},
+	}
+	if got := collect(x); !reflect.DeepEqual(got, want) {
+		t.Errorf("stats\n got %v\nwant %v", got, want)
+	}
+	bufs := x.Buffers()
+	if len(bufs) != 4*3+4 {
+		t.Fatalf("%d buffers, want 16", len(bufs))
+	}
+	if bufs[0].Name != "GPU.RasterXbar.FromRasterizer[0].ToRasterizer[1]" ||
+		bufs[12].Name != "GPU.RasterXbar.ToRasterizer[0]" || bufs[15].Name != "GPU.RasterXbar.ToDepthUnit[1]" {
+		t.Errorf("buffer names %q %q %q", bufs[0].Name, bufs[12].Name, bufs[15].Name)
+	}
+	for i, b := range bufs {
+		sim.NameMustBeValid(b.Name)
+		wantCap := 4 // source queues: the PlugIn size
+		if i >= 12 {
+			wantCap = 2 // output links: latency + 1
+		}
+		if b.Len != 0 || b.Cap != wantCap {
+			t.Errorf("buffer %+v, want empty with capacity %d", b, wantCap)
+		}
+	}
+}
+
+// TestCrossbarCanSendTo: a full queue towards one destination makes CanSend
+// false but leaves CanSendTo true for the others.
+func TestCrossbarCanSendTo(t *testing.T) {
+	e := sim.NewSerialEngine()
+	x := MakeCrossbarBuilder().WithEngine(e).Build("Xbar")
+	r1 := newReceiver("R[1]", e, 4, 0)
+	r2 := newReceiver("R[2]", e, 4, 0)
+	s := newSender("S", e)
+	for _, p := range []sim.Port{s.out, r1.in, r2.in} {
+		x.PlugIn(p, 1)
+	}
+	m := &TileQuads{}
+	m.Src, m.Dst = s.out, r1.in
+	if err := x.Send(m); err != nil {
+		t.Fatal("Send refused on an empty queue")
+	}
+	checks := []struct {
+		name string
+		got  bool
+		want bool
+	}{
+		{"CanSend", x.CanSend(s.out), false},
+		{"CanSendTo R1", x.CanSendTo(s.out, r1.in), false},
+		{"CanSendTo R2", x.CanSendTo(s.out, r2.in), true},
+	}
+	for _, c := range checks {
+		if c.got != c.want {
+			t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
+		}
+	}
+	m2 := &TileQuads{}
+	m2.Src, m2.Dst = s.out, r1.in
+	if err := x.Send(m2); err == nil {
+		t.Error("Send accepted on a full queue")
+	}
+	runEngine(t, e)
+	if want := []uint64{0}; !reflect.DeepEqual(s.freed, want) {
+		t.Errorf("NotifyPortFree at %v, want %v", s.freed, want)
+	}
+}
+
+// TestEndTokens: a port's name inside a connection comes from its component;
+// a second port of the same component is told apart by its own name.
+func TestEndTokens(t *testing.T) {
+	e := sim.NewSerialEngine()
+	x := MakeCrossbarBuilder().WithEngine(e).Build("Xbar")
+	r := newReceiver("GPU.ROP[2]", e, 4, 0)
+	second := sim.NewLimitNumMsgPort(r, 4, "GPU.ROP[2].FromDepthUnit")
+	noComp := sim.NewLimitNumMsgPort(nil, 4, "Host.Port")
+	x.PlugIn(r.in, 1)
+	x.PlugIn(second, 1)
+	x.PlugIn(noComp, 1)
+	var got []string
+	for _, e := range x.ports {
+		got = append(got, e.token)
+	}
+	want := []string{"ROP[2]", "ROP[2].FromDepthUnit", "Port"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("tokens %v, want %v", got, want)
+	}
+	for _, b := range x.Buffers() {
+		sim.NameMustBeValid(b.Name)
+	}
+}
