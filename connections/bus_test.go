@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sarchlab/akita/v3/mem/mem"
 	"github.com/sarchlab/akita/v3/sim"
 )
 
@@ -540,5 +541,26 @@ func TestHooks(t *testing.T) {
 				t.Errorf("hooks %q, want %q", h.pos, want)
 			}
 		})
+	}
+}
+
+type generic[T any] struct{ sim.MsgMeta }
+
+func (m *generic[T]) Meta() *sim.MsgMeta { return &m.MsgMeta }
+
+func TestKindName(t *testing.T) {
+	cases := []struct {
+		msg  sim.Msg
+		want string
+	}{
+		{&TileQuads{}, "TileQuads"},
+		{&ReadLine{}, "ReadLine"},
+		{&generic[int]{}, "generic"},
+		{&mem.ReadReq{}, "ReadReq"},
+	}
+	for _, tc := range cases {
+		if got := kindName(reflect.TypeOf(tc.msg)); got != tc.want {
+			t.Errorf("%T: %q, want %q", tc.msg, got, tc.want)
+		}
 	}
 }

@@ -183,6 +183,9 @@ func kindName(t reflect.Type) string {
 		t = t.Elem()
 	}
 	if n := t.Name(); n != "" {
+		if i := strings.IndexByte(n, '['); i > 0 { // a generic type: drop the arguments
+			n = n[:i]
+		}
 		return n
 	}
 	s := t.String()
