@@ -1,0 +1,74 @@
+// Package quadpacker models the quad packer of gfxsim's sort-last GPU: the
+// dispatch buffer between early Z and the pixel shaders that gathers surviving
+// 2x2-pixel quads into warps.
+//
+// # Hardware
+//
+// After the depth units have run early Z, the surviving quads of every partition
+// arrive, as streams of "quad coordinates plus coverage masks", at a dispatch unit
+// that farms them out to the shader cores. Its unit of dispatch is a warp of 32
+// threads: one thread per pixel, so 8 quads (helper pixels of partially covered
+// quads included, because derivatives need whole quads). The packer grabs 8
+// incoming quads before sending a batch off to the shaders, and sends fewer "in
+// case there's a shader switch or pipeline flush" (Giesen, "A trip through the
+// Graphics Pipeline 2011", part 8, ../shared/seeds/004_c86c00924c04c1f0.txt). Here
+// a shader switch is a change of draw (a warp runs one draw's pixel shader with
+// one constant buffer), a pipeline flush is the end of a draw, and a partial warp
+// also leaves after a time-out so that the last quads before a stall are not held
+// back for ever (docs/design-timing.md, section 5).
+//
+// # Ports
+//
+//   - FromDepthUnits (in, InputQueue messages): protocol.TileQuads with the quads
+//     that passed early Z (Live = surviving samples), and protocol.DrawEnd{draw, From: p}
+//     from depth unit p once it has forwarded every quad of its part of the draw.
+//     Every depth unit sends into this one port through one connection.
+//   - ToReorderBuffer (out): protocol.PixelWarp (warp IDs 0, 1, 2, ... in sending
+//     order) and protocol.DrawEnd, addressed to ReorderBufferPort, the reorder
+//     buffer's input port, which the platform builder sets after building.
+//
+// # The life of a quad
+//
+//  1. A TileQuads message arrives in FromDepthUnits. The pack stage reads its
+//     quads in order, QuadsPerCycle per cycle (a message may take several cycles;
+//     it leaves the port when its last quad is taken, so the input queue
+//     back-pressures the depth units).
+//  2. Each quad becomes a protocol.WarpQuad (primitive, position, live mask,
+//     partition) appended to the open warp. A warp holds quads of one draw: a quad
+//     of another draw first flushes the open warp (reason draw_change).
+//  3. When the open warp holds QuadsPerWarp quads it is flushed (reason full): it
+//     becomes protocol.NewPixelWarp(draw, id, quads) in the output register (two
+//     messages), and the send stage sends it to the reorder buffer the next cycle.
+//  4. A DrawEnd from depth unit p counts as one item of the per-cycle budget: if
+//     the open warp holds quads of that draw it is flushed (reason draw_end), then
+//     a DrawEnd{draw, From: p} is queued behind it. Since the depth unit sent its
+//     DrawEnd after all its quads and the packer keeps arrival order, the reorder
+//     buffer sees it after every quad of p's part of the draw.
+//  5. If no quad entered the open partial warp for FlushCycles cycles (its last
+//     quad entered at cycle L), it is flushed at the start of cycle L+FlushCycles
+//     (reason timeout) and sent at L+FlushCycles+1. The packer sleeps meanwhile and
+//     is woken by a timing.Waker.
+//
+// When the reorder buffer is full it stops taking messages from its port, the
+// packer's Send fails, the output register fills, and packing stops (activity
+// blocked_output) until the port frees. Tick runs send, timeout and pack, back to
+// front, so a quad packed at cycle c leaves at c+1 at the earliest.
+//
+// # Parameters (Builder)
+//
+//   - WithEngine (required), WithFreq (1 GHz), WithHalt, WithProgress.
+//   - WithQuadsPerWarp (8, at most shader.MaxLanes/4), WithFlushCycles (64),
+//     WithQuadsPerCycle (4), WithInputQueue (16 messages).
+//
+// A message of an unexpected type stops the simulation through the Halt flag (a
+// panic when none is set).
+//
+// # Statistics
+//
+// Named "<component name>.<counter>": quads, warps, draw_ends, quads_per_warp
+// (average over sent warps), flushes_full, flushes_draw_change, flushes_draw_end,
+// flushes_timeout, and per-cycle activity cycles_busy, cycles_blocked_output
+// (the reorder buffer refused a message), cycles_idle, with utilization (busy
+// over all cycles). Buffers reports the input port, the open warp and the output
+// register.
+package quadpacker

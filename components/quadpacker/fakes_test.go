@@ -1,0 +1,175 @@
+package quadpacker
+
+import (
+	"fmt"
+
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/components/protocol"
+	"github.com/gfxsim/gfxsim/functional/raster"
+	"github.com/gfxsim/gfxsim/functional/state"
+)
+
+// scripted is a message a fakeSource sends at cycle At or later (in script order).
+type scripted struct {
+	At  uint64
+	Msg sim.Msg
+}
+
+// fakeSource plays a depth unit: it sends its script through Out to Dst.
+type fakeSource struct {
+	*sim.TickingComponent
+	Out    sim.Port
+	Dst    sim.Port
+	script []scripted
+	sent   []uint64 // cycle of each send
+}
+
+func newFakeSource(name string, e sim.Engine, script []scripted) *fakeSource {
+	s := &fakeSource{script: script}
+	s.TickingComponent = sim.NewTickingComponent(name, e, 1*sim.GHz, s)
+	s.Out = sim.NewLimitNumMsgPort(s, 1, name+".Out")
+	s.AddPort("Out", s.Out)
+	return s
+}
+
+func (s *fakeSource) Tick(now sim.VTimeInSec) bool {
+	cycle := s.Freq.Cycle(now)
+	progress := false
+	for len(s.script) > 0 && s.script[0].At <= cycle {
+		m := s.script[0].Msg
+		m.Meta().Src, m.Meta().Dst, m.Meta().SendTime = s.Out, s.Dst, now
+		if s.Out.Send(m) != nil {
+			return progress
+		}
+		s.sent = append(s.sent, cycle)
+		s.script = s.script[1:]
+		progress = true
+	}
+	return progress || len(s.script) > 0
+}
+
+// received is a message a fakeSink took, with its arrival and retrieval cycles.
+type received struct {
+	Msg       sim.Msg
+	Arrived   uint64
+	Retrieved uint64
+}
+
+// fakeSink plays the reorder buffer: it takes every message from In, from cycle
+// AcceptFrom on.
+type fakeSink struct {
+	*sim.TickingComponent
+	In         sim.Port
+	AcceptFrom uint64
+	got        []received
+}
+
+func newFakeSink(name string, e sim.Engine, capacity int) *fakeSink {
+	s := &fakeSink{}
+	s.TickingComponent = sim.NewTickingComponent(name, e, 1*sim.GHz, s)
+	s.In = sim.NewLimitNumMsgPort(s, capacity, name+".In")
+	s.AddPort("In", s.In)
+	return s
+}
+
+func (s *fakeSink) Tick(now sim.VTimeInSec) bool {
+	cycle := s.Freq.Cycle(now)
+	if cycle < s.AcceptFrom {
+		return true
+	}
+	progress := false
+	for m := s.In.Peek(); m != nil; m = s.In.Peek() {
+		s.In.Retrieve(now)
+		s.got = append(s.got, received{Msg: m, Arrived: s.Freq.Cycle(m.Meta().RecvTime), Retrieved: cycle})
+		progress = true
+	}
+	return progress
+}
+
+// bench is a packer between depth-unit fakes and a sink, on direct connections.
+type bench struct {
+	engine  *sim.SerialEngine
+	packer  *Comp
+	sources []*fakeSource
+	sink    *fakeSink
+	ticks   []uint64 // cycles of the packer's ticks
+}
+
+type tickRecorder struct {
+	b *bench
+}
+
+func (h tickRecorder) Func(ctx sim.HookCtx) {
+	if ctx.Pos != sim.HookPosBeforeEvent {
+		return
+	}
+	if ev, ok := ctx.Item.(sim.TickEvent); ok && ev.Handler() == sim.Handler(h.b.packer.TickingComponent) {
+		h.b.ticks = append(h.b.ticks, h.b.packer.Freq.Cycle(ev.Time()))
+	}
+}
+
+// newBench builds the bench; sinkCap is the sink's port capacity, bufOut the
+// packer's source-side buffer on the output connection.
+func newBench(b Builder, scripts [][]scripted, sinkCap, bufOut int) *bench {
+	e := sim.NewSerialEngine()
+	bn := &bench{engine: e}
+	bn.packer = b.WithEngine(e).Build("GPU.QuadPacker")
+	bn.sink = newFakeSink("ReorderBuffer", e, sinkCap)
+	bn.packer.ReorderBufferPort = bn.sink.In
+	in := sim.NewDirectConnection("DepthToPacker", e, 1*sim.GHz)
+	for i, sc := range scripts {
+		s := newFakeSource(fmt.Sprintf("DepthUnit[%d]", i), e, sc)
+		s.Dst = bn.packer.FromDepthUnits
+		in.PlugIn(s.Out, 4)
+		bn.sources = append(bn.sources, s)
+	}
+	in.PlugIn(bn.packer.FromDepthUnits, 1)
+	out := sim.NewDirectConnection("PackerToROB", e, 1*sim.GHz)
+	out.PlugIn(bn.packer.ToReorderBuffer, bufOut)
+	out.PlugIn(bn.sink.In, 1)
+	e.AcceptHook(tickRecorder{bn})
+	return bn
+}
+
+func (bn *bench) run() {
+	for _, s := range bn.sources {
+		s.TickNow(0)
+	}
+	if err := bn.engine.Run(); err != nil {
+		panic(err)
+	}
+}
+
+func testDraw(seq uint64) *protocol.Draw {
+	return &protocol.Draw{Seq: seq, State: &state.Draw{}, Raster: raster.Config{Samples: raster.SamplePattern{Count: 1}}}
+}
+
+// tileQuads makes a TileQuads of n quads of draw d from partition p; quad i is at
+// (2*(first+i), 2*p) with live mask 1+i.
+func tileQuads(d *protocol.Draw, p, first, n int) *protocol.TileQuads {
+	qs := make([]protocol.QuadLive, n)
+	for i := range qs {
+		qs[i] = protocol.QuadLive{Quad: raster.Quad{X: int32(2 * (first + i)), Y: int32(2 * p), Coverage: uint64(1 + first + i)},
+			Live: uint64(1 + first + i)}
+	}
+	return protocol.NewTileQuads(d, nil, 0, 0, p, qs)
+}
+
+// describe renders a received message as "w<id> d<seq> [p:x ...]" or "end d<seq> p".
+func describe(m sim.Msg) string {
+	switch m := m.(type) {
+	case *protocol.PixelWarp:
+		s := fmt.Sprintf("w%d d%d [", m.ID, m.Draw.Seq)
+		for i, q := range m.Quads {
+			if i > 0 {
+				s += " "
+			}
+			s += fmt.Sprintf("%d:%d", q.Partition, q.Quad.X/2)
+		}
+		return s + "]"
+	case *protocol.DrawEnd:
+		return fmt.Sprintf("end d%d %d", m.Draw.Seq, m.From)
+	}
+	return fmt.Sprintf("%T", m)
+}

@@ -1,0 +1,254 @@
+package quadpacker
+
+import (
+	"fmt"
+
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/components/protocol"
+	"github.com/gfxsim/gfxsim/timing"
+)
+
+// FlushReason is why a warp left the packer.
+type FlushReason int
+
+// The flush reasons.
+const (
+	FlushFull       FlushReason = iota // the warp reached QuadsPerWarp quads
+	FlushDrawChange                    // a quad of another draw arrived
+	FlushDrawEnd                       // a DrawEnd of the warp's draw arrived
+	FlushTimeout                       // FlushCycles cycles passed without a new quad
+	numFlushReasons
+)
+
+var flushNames = [numFlushReasons]string{"full", "draw_change", "draw_end", "timeout"}
+
+// String returns the reason's snake_case name (as used in the statistics).
+func (r FlushReason) String() string {
+	if r < 0 || r >= numFlushReasons {
+		return fmt.Sprintf("FlushReason(%d)", int(r))
+	}
+	return flushNames[r]
+}
+
+// Activity states (timing.Activity indices).
+const (
+	stateBusy          = iota // packed a quad, flushed or sent a warp
+	stateBlockedOutput        // a message waits for the reorder buffer
+	stateIdle                 // nothing to do (possibly an open warp waiting for its timeout)
+)
+
+var activityNames = [...]string{"busy", "blocked_output", "idle"}
+
+// outboxCap is the number of messages the output register holds: a flushed warp
+// and the DrawEnd behind it, or a full warp and the next one.
+const outboxCap = 2
+
+// Comp is the quad packer: it gathers the surviving quads of the depth units
+// into pixel warps for the reorder buffer. See the package documentation.
+type Comp struct {
+	*sim.TickingComponent
+
+	// FromDepthUnits receives TileQuads (surviving quads) and DrawEnd markers
+	// from every depth unit.
+	FromDepthUnits sim.Port
+	// ToReorderBuffer sends PixelWarp and DrawEnd messages.
+	ToReorderBuffer sim.Port
+	// ReorderBufferPort is the reorder buffer's FromQuadPacker port (set by the
+	// platform builder).
+	ReorderBufferPort sim.Port
+
+	halt          *timing.Halt
+	progress      *timing.Progress
+	waker         *timing.Waker
+	quadsPerWarp  int
+	flushCycles   uint64
+	quadsPerCycle int
+	inBuf         sim.Buffer
+
+	cursor     int                 // next quad of the TileQuads at the head of FromDepthUnits
+	open       []protocol.WarpQuad // the open warp
+	openDraw   *protocol.Draw
+	lastQuad   uint64 // cycle the open warp's last quad entered it
+	nextWarpID uint64
+	outbox     []sim.Msg // messages waiting to be sent, in order
+
+	activity *timing.Activity
+	quads    uint64
+	warps    uint64
+	drawEnds uint64
+	flushes  [numFlushReasons]uint64
+}
+
+// Tick runs the stages back to front: send, timeout, pack.
+func (c *Comp) Tick(now sim.VTimeInSec) bool {
+	if c.halt.Stopped() {
+		return false
+	}
+	cycle := c.Freq.Cycle(now)
+	sent, blocked := c.send(now)
+	timedOut := c.timeout(cycle)
+	packed := c.pack(now, cycle)
+	progress := sent || timedOut || packed
+
+	switch {
+	case progress:
+		c.activity.Set(cycle, stateBusy)
+	case blocked:
+		c.activity.Set(cycle, stateBlockedOutput)
+	default:
+		c.activity.Set(cycle, stateIdle)
+	}
+	if !progress && len(c.open) > 0 && len(c.open) < c.quadsPerWarp {
+		if deadline := c.lastQuad + c.flushCycles; deadline > cycle {
+			c.waker.WakeIn(now, int(deadline-cycle))
+		}
+	}
+	return progress
+}
+
+// send sends the waiting messages in order; blocked reports that the reorder
+// buffer refused one.
+func (c *Comp) send(now sim.VTimeInSec) (progress, blocked bool) {
+	for len(c.outbox) > 0 {
+		if c.ReorderBufferPort == nil {
+			c.fail(fmt.Errorf("%s: ReorderBufferPort is not set", c.Name()))
+			return progress, true
+		}
+		m := c.outbox[0]
+		meta := m.Meta()
+		meta.Src, meta.Dst, meta.SendTime = c.ToReorderBuffer, c.ReorderBufferPort, now
+		if err := c.ToReorderBuffer.Send(m); err != nil {
+			return progress, true
+		}
+		n := copy(c.outbox, c.outbox[1:])
+		c.outbox[n] = nil
+		c.outbox = c.outbox[:n]
+		c.progress.Add(1)
+		progress = true
+	}
+	return progress, false
+}
+
+// timeout flushes a partial warp FlushCycles cycles after its last quad.
+func (c *Comp) timeout(cycle uint64) bool {
+	if len(c.open) == 0 || len(c.open) >= c.quadsPerWarp || cycle < c.lastQuad+c.flushCycles {
+		return false
+	}
+	return c.flush(FlushTimeout)
+}
+
+// pack takes up to QuadsPerCycle quads or markers from the input.
+func (c *Comp) pack(now sim.VTimeInSec, cycle uint64) (progress bool) {
+	for budget := c.quadsPerCycle; budget > 0; {
+		if len(c.open) == c.quadsPerWarp {
+			if !c.flush(FlushFull) {
+				return progress
+			}
+			progress = true
+		}
+		msg := c.FromDepthUnits.Peek()
+		if msg == nil {
+			return progress
+		}
+		switch m := msg.(type) {
+		case *protocol.TileQuads:
+			if c.cursor >= len(m.Quads) { // an empty message
+				c.FromDepthUnits.Retrieve(now)
+				c.cursor = 0
+				progress = true
+				continue
+			}
+			if len(c.open) > 0 && c.openDraw != m.Draw {
+				if !c.flush(FlushDrawChange) {
+					return progress
+				}
+			}
+			q := &m.Quads[c.cursor]
+			c.open = append(c.open, protocol.WarpQuad{Prim: m.Prim, Quad: q.Quad, Live: q.Live, Partition: m.Partition})
+			c.openDraw = m.Draw
+			c.lastQuad = cycle
+			c.quads++
+			c.cursor++
+			if c.cursor == len(m.Quads) {
+				c.FromDepthUnits.Retrieve(now)
+				c.cursor = 0
+			}
+			if len(c.open) == c.quadsPerWarp {
+				c.flush(FlushFull) // retried at the top when the outbox is full
+			}
+		case *protocol.DrawEnd:
+			if len(c.open) > 0 && c.openDraw == m.Draw {
+				if !c.flush(FlushDrawEnd) {
+					return progress
+				}
+				progress = true
+			}
+			if len(c.outbox) == outboxCap {
+				return progress
+			}
+			c.FromDepthUnits.Retrieve(now)
+			c.outbox = append(c.outbox, protocol.NewDrawEnd(m.Draw, m.From))
+			c.drawEnds++
+		default:
+			c.FromDepthUnits.Retrieve(now)
+			c.fail(fmt.Errorf("%s: unexpected %T on FromDepthUnits", c.Name(), msg))
+			return true
+		}
+		budget--
+		progress = true
+	}
+	return progress
+}
+
+// flush moves the open warp to the outbox; false when the outbox is full.
+func (c *Comp) flush(r FlushReason) bool {
+	if len(c.outbox) == outboxCap {
+		return false
+	}
+	w := protocol.NewPixelWarp(c.openDraw, c.nextWarpID, c.open)
+	c.outbox = append(c.outbox, w)
+	c.nextWarpID++
+	c.warps++
+	c.flushes[r]++
+	c.open = make([]protocol.WarpQuad, 0, c.quadsPerWarp)
+	c.openDraw = nil
+	return true
+}
+
+// fail reports a protocol error: through the halt flag when there is one.
+func (c *Comp) fail(err error) {
+	if c.halt == nil {
+		panic(err)
+	}
+	c.halt.Stop(err)
+}
+
+// Finish closes the activity accounting at time now.
+func (c *Comp) Finish(now sim.VTimeInSec) { c.activity.Finish(c.Freq.Cycle(now)) }
+
+// Buffers reports the input port, the open warp and the output register.
+func (c *Comp) Buffers() []timing.BufferState {
+	return []timing.BufferState{
+		{Name: c.FromDepthUnits.Name(), Len: c.inBuf.Size(), Cap: c.inBuf.Capacity()},
+		{Name: c.Name() + ".OpenWarp", Len: len(c.open), Cap: c.quadsPerWarp},
+		{Name: c.Name() + ".Outbox", Len: len(c.outbox), Cap: outboxCap},
+	}
+}
+
+// Stats reports the counters (see the package documentation).
+func (c *Comp) Stats(add func(name string, v float64)) {
+	n := c.Name()
+	add(n+".quads", float64(c.quads))
+	add(n+".warps", float64(c.warps))
+	add(n+".draw_ends", float64(c.drawEnds))
+	avg := 0.0
+	if c.warps > 0 {
+		avg = float64(c.quads-uint64(len(c.open))) / float64(c.warps)
+	}
+	add(n+".quads_per_warp", avg)
+	for r := FlushReason(0); r < numFlushReasons; r++ {
+		add(n+".flushes_"+r.String(), float64(c.flushes[r]))
+	}
+	c.activity.Stats(n, add)
+}
