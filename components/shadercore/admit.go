@@ -1,0 +1,166 @@
+package shadercore
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/components/protocol"
+	"github.com/gfxsim/gfxsim/functional/pipeline"
+	"github.com/gfxsim/gfxsim/functional/shader"
+)
+
+// job is what admission needs to know about an input message.
+type job struct {
+	draw   *protocol.Draw
+	vertex *protocol.VertexBatch
+	pixel  *protocol.PixelWarp
+	prog   *shader.Program
+	lanes  int
+	widths int // warp widths the lanes occupy (1 unless lanes > WarpSize)
+	regs   int
+	load   int // cycles of the input loader
+}
+
+// admit moves the head of the input queue into a free warp slot when the slot
+// and its registers are available (strictly in arrival order), and loads its
+// inputs functionally. The loader is a shared unit: the warp becomes ready when
+// its load, queued behind earlier loads, completes.
+func (c *Comp) admit(now sim.VTimeInSec, cy uint64) bool {
+	msg := c.FromDispatch.Peek()
+	if msg == nil {
+		c.setAdmitBlock(cy, admitFree)
+		return false
+	}
+	c.gotWork = true
+	j, err := c.describe(msg)
+	if err != nil {
+		c.fail(err)
+		return false
+	}
+	free := -1
+	for i := range c.slots {
+		if c.slots[i].state == slotFree {
+			free = i
+			break
+		}
+	}
+	switch {
+	case free < 0:
+		c.setAdmitBlock(cy, admitBlockedSlots)
+		return false
+	case c.regsUsed+j.regs > c.registers:
+		c.setAdmitBlock(cy, admitBlockedRegisters)
+		return false
+	}
+	c.setAdmitBlock(cy, admitFree)
+	c.FromDispatch.Retrieve(now)
+
+	s := &c.slots[free]
+	w := s.warp
+	if j.vertex != nil {
+		pipeline.LoadVertices(j.draw.State, j.vertex.Attrs, j.lanes, w)
+	} else {
+		d := j.draw.State
+		w.Reset(d.PS, j.lanes, d.PSConstants)
+		for q := range j.pixel.Quads {
+			wq := &j.pixel.Quads[q]
+			pipeline.LoadQuad(d, &j.draw.Raster, wq.Prim, wq.Quad, wq.Live, w, 4*q)
+		}
+		c.stats.helperPixels += uint64(bits.OnesCount64(w.Helper))
+	}
+	if err := w.Err(); err != nil {
+		c.fail(fmt.Errorf("draw %d: %w", j.draw.Seq, err))
+		return false
+	}
+	w.Stats = shader.Stats{}
+
+	c.residentChanged(cy)
+	start := max(cy, c.interpFreeAt)
+	c.interpFreeAt = start + uint64(j.load)
+	*s = warpSlot{state: slotLoading, seq: c.nextSeq, draw: j.draw, vertex: j.vertex, pixel: j.pixel,
+		warp: w, lanes: j.lanes, regs: j.regs, issueCycles: j.widths * c.issueCycles,
+		readyAt: c.interpFreeAt, texLanes: s.texLanes[:0]}
+	c.nextSeq++
+	c.order = append(c.order, free)
+	c.regsUsed += j.regs
+	c.stats.maxResident = max(c.stats.maxResident, len(c.order))
+	if w.Done() { // an empty program
+		c.finished(s)
+	}
+	return true
+}
+
+// describe checks an input message and computes its resource needs.
+func (c *Comp) describe(msg sim.Msg) (job, error) {
+	var j job
+	switch m := msg.(type) {
+	case *protocol.VertexBatch:
+		j.draw, j.vertex, j.lanes = m.Draw, m, len(m.Batch.Vertices)
+		if m.Draw == nil || m.Draw.State == nil || m.Draw.State.VS == nil {
+			return j, fmt.Errorf("VertexBatch %d: no draw state or vertex shader", m.Seq)
+		}
+		if len(m.Attrs) < j.lanes {
+			return j, fmt.Errorf("draw %d: VertexBatch %d: %d vertices but %d attribute sets",
+				m.Draw.Seq, m.Seq, j.lanes, len(m.Attrs))
+		}
+		j.prog = m.Draw.State.VS
+		j.load = loadCycles((j.lanes+3)/4, len(j.prog.Inputs), c.interpCost)
+	case *protocol.PixelWarp:
+		j.draw, j.pixel, j.lanes = m.Draw, m, 4*len(m.Quads)
+		if m.Draw == nil || m.Draw.State == nil || m.Draw.State.PS == nil {
+			return j, fmt.Errorf("PixelWarp %d: no draw state or pixel shader", m.ID)
+		}
+		for q := range m.Quads {
+			if m.Quads[q].Prim == nil {
+				return j, fmt.Errorf("draw %d: PixelWarp %d: quad %d has no primitive", m.Draw.Seq, m.ID, q)
+			}
+		}
+		j.prog = m.Draw.State.PS
+		j.load = loadCycles(len(m.Quads), m.Draw.State.PSResources.Interpolants, c.interpCost)
+	default:
+		return j, fmt.Errorf("FromDispatch: unexpected message %T", msg)
+	}
+	if j.lanes > shader.MaxLanes {
+		return j, fmt.Errorf("draw %d: a warp of %d lanes exceeds %d", j.draw.Seq, j.lanes, shader.MaxLanes)
+	}
+	j.widths = max(1, (j.lanes+c.warpSize-1)/c.warpSize)
+	j.regs = c.programTemps(j.prog) * c.warpSize * j.widths
+	if j.regs > c.registers {
+		return j, fmt.Errorf("draw %d: program %q needs %d registers per warp, the core has %d",
+			j.draw.Seq, j.prog.Name, j.regs, c.registers)
+	}
+	return j, nil
+}
+
+// loadCycles is the input loader's time for groups of four lanes with n
+// inputs each at cost cycles per group per input, rounded up.
+func loadCycles(groups, inputs int, cost float64) int {
+	return int(math.Ceil(float64(groups) * float64(inputs) * cost))
+}
+
+// programTemps returns the temporaries a warp of p allocates (at least one).
+func (c *Comp) programTemps(p *shader.Program) int {
+	if t, ok := c.temps[p]; ok {
+		return t
+	}
+	t := max(1, p.Resources().Temps)
+	c.temps[p] = t
+	return t
+}
+
+// setAdmitBlock records why the head of the input queue waits, from cycle cy on.
+func (c *Comp) setAdmitBlock(cy uint64, b admitBlock) {
+	if cy > c.admitBlockSince {
+		switch c.admitBlock {
+		case admitBlockedSlots:
+			c.stats.blockedSlotCycles += cy - c.admitBlockSince
+		case admitBlockedRegisters:
+			c.stats.blockedRegisterCycles += cy - c.admitBlockSince
+		}
+		c.admitBlockSince = cy
+	}
+	c.admitBlock = b
+}

@@ -1,0 +1,262 @@
+package shadercore
+
+import (
+	"fmt"
+
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/functional/shader"
+	"github.com/gfxsim/gfxsim/timing"
+)
+
+// Activity states of the core, counted per cycle (timing.Activity).
+const (
+	actBusy          = iota // the SIMD is executing a warp instruction
+	actStallTexture         // every resident warp waits for a texture response
+	actStallLatency         // a warp waits for its previous instruction or its inputs
+	actBlockedOutput        // every resident warp is finished and its output port is full
+	actStarved              // no warp is resident (after the first work arrived)
+	actIdle                 // no work has arrived yet
+)
+
+var activityNames = [...]string{"busy", "stall_texture", "stall_latency", "blocked_output", "starved", "idle"}
+
+// Comp is a unified shader core: warp slots, a register file, an in-order
+// warp scheduler and a SIMD unit shared by vertex and pixel warps. See the
+// package documentation.
+type Comp struct {
+	*sim.TickingComponent
+
+	// FromDispatch receives VertexBatch (input assembler) and PixelWarp
+	// (reorder buffer) messages; its buffer is the input queue.
+	FromDispatch sim.Port
+	// ToPrimitiveAssembly sends ShadedBatch messages.
+	ToPrimitiveAssembly sim.Port
+	// ToReorderBuffer sends ShadedWarp messages.
+	ToReorderBuffer sim.Port
+	// Sampler sends TexRequest messages to the core's texture sampler and
+	// receives its TexResponse messages.
+	Sampler sim.Port
+
+	// PrimitiveAssemblyPort, ReorderBufferPort and SamplerPort are the remote
+	// ports, set by the platform builder after building.
+	PrimitiveAssemblyPort sim.Port
+	ReorderBufferPort     sim.Port
+	SamplerPort           sim.Port
+
+	halt     *timing.Halt
+	progress *timing.Progress
+	waker    *timing.Waker
+	activity *timing.Activity
+
+	warpSize    int
+	issueCycles int
+	registers   int
+	latencies   Latencies
+	interpCost  float64
+
+	inputBuf    sim.Buffer
+	responseBuf sim.Buffer
+
+	slots    []warpSlot
+	order    []int // resident slots in admission order (oldest first)
+	regsUsed int
+	nextSeq  uint64
+	temps    map[*shader.Program]int // Resources().Temps per program (lookups only)
+
+	issueFreeAt  uint64 // first cycle the SIMD can take another instruction
+	interpFreeAt uint64 // first cycle the input loader is free
+	texQueue     []texSend
+	gotWork      bool
+
+	admitBlock      admitBlock
+	admitBlockSince uint64
+
+	stats stats
+}
+
+type admitBlock uint8
+
+const (
+	admitFree admitBlock = iota
+	admitBlockedSlots
+	admitBlockedRegisters
+)
+
+type stats struct {
+	vertexWarps, pixelWarps uint64
+	vsInvocations           uint64
+	psInvocations           uint64
+	helperPixels            uint64
+	vs, ps                  shader.Stats
+	texMessages             uint64
+	texWaitWarpCycles       uint64
+	residentIntegral        uint64 // sum over cycles of resident warps
+	residentSince           uint64
+	maxResident             int
+	blockedSlotCycles       uint64
+	blockedRegisterCycles   uint64
+	lastCycle               uint64
+}
+
+// Tick runs the stages back to front: outputs, texture requests, texture
+// responses, issue, admission.
+func (c *Comp) Tick(now sim.VTimeInSec) bool {
+	if c.halt.Stopped() {
+		return false
+	}
+	cy := c.Freq.Cycle(now)
+	c.stats.lastCycle = cy
+	progress := c.sendOutputs(now, cy)
+	progress = c.sendTexRequests(now, cy) || progress
+	progress = c.receiveTexResponse(now, cy) || progress
+	progress = c.issue(cy) || progress
+	progress = c.admit(now, cy) || progress
+	if c.halt.Stopped() {
+		return false
+	}
+	c.activity.Set(cy, c.classify(cy))
+	if !progress {
+		if next, ok := c.nextEvent(cy); ok {
+			c.waker.WakeIn(now, int(next-cy))
+		}
+	}
+	return progress
+}
+
+// classify returns the activity state from cycle cy on.
+func (c *Comp) classify(cy uint64) int {
+	if cy < c.issueFreeAt {
+		return actBusy
+	}
+	if len(c.order) == 0 {
+		if c.gotWork {
+			return actStarved
+		}
+		return actIdle
+	}
+	texture := false
+	for _, i := range c.order {
+		s := &c.slots[i]
+		switch s.state {
+		case slotLoading, slotReady:
+			return actStallLatency
+		case slotDone:
+			if s.readyAt > cy {
+				return actStallLatency
+			}
+		case slotTexture:
+			texture = true
+		}
+	}
+	if texture {
+		return actStallTexture
+	}
+	return actBlockedOutput
+}
+
+// nextEvent returns the first cycle after cy at which a timed event may let the
+// core make progress (messages wake it on their own).
+func (c *Comp) nextEvent(cy uint64) (uint64, bool) {
+	var next uint64
+	found := false
+	consider := func(t uint64) {
+		if t > cy && (!found || t < next) {
+			next, found = t, true
+		}
+	}
+	for _, i := range c.order {
+		s := &c.slots[i]
+		switch s.state {
+		case slotLoading, slotReady:
+			consider(max(s.readyAt, c.issueFreeAt))
+		case slotDone:
+			consider(s.readyAt)
+		}
+	}
+	if len(c.texQueue) > 0 {
+		consider(c.texQueue[0].readyAt)
+	}
+	return next, found
+}
+
+// fail stops the simulation with err (a malformed message or program).
+func (c *Comp) fail(err error) {
+	err = fmt.Errorf("%s: %w", c.Name(), err)
+	if c.halt == nil {
+		panic(err)
+	}
+	c.halt.Stop(err)
+}
+
+// residentChanged accounts the resident-warp integral before the count changes.
+func (c *Comp) residentChanged(cy uint64) {
+	st := &c.stats
+	if cy > st.residentSince {
+		st.residentIntegral += uint64(len(c.order)) * (cy - st.residentSince)
+		st.residentSince = cy
+	}
+}
+
+// Resident returns the number of warps resident now.
+func (c *Comp) Resident() int { return len(c.order) }
+
+// IssueCycles returns the issue cycles one warp instruction occupies.
+func (c *Comp) IssueCycles() int { return c.issueCycles }
+
+// Stats implements timing.StatsReporter.
+func (c *Comp) Stats(add func(name string, v float64)) {
+	p := c.Name() + "."
+	st := &c.stats
+	all := st.vs
+	all.Add(st.ps)
+	add(p+"vertex_warps", float64(st.vertexWarps))
+	add(p+"pixel_warps", float64(st.pixelWarps))
+	add(p+"vs_invocations", float64(st.vsInvocations))
+	add(p+"ps_invocations", float64(st.psInvocations))
+	add(p+"helper_pixels", float64(st.helperPixels))
+	add(p+"instructions", float64(all.Instructions))
+	add(p+"instructions_alu", float64(all.ALU))
+	add(p+"instructions_sfu", float64(all.SFU))
+	add(p+"instructions_derivative", float64(all.Derivative))
+	add(p+"instructions_texture", float64(all.Texture))
+	add(p+"instructions_kill", float64(all.Kill))
+	add(p+"lane_instructions", float64(all.LaneInstructions))
+	add(p+"vs_instructions", float64(st.vs.Instructions))
+	add(p+"ps_instructions", float64(st.ps.Instructions))
+	add(p+"vs_lane_instructions", float64(st.vs.LaneInstructions))
+	add(p+"ps_lane_instructions", float64(st.ps.LaneInstructions))
+	add(p+"texture_requests", float64(st.texMessages))
+	add(p+"texture_lane_requests", float64(all.TexRequests))
+	add(p+"texture_wait_warp_cycles", float64(st.texWaitWarpCycles))
+	total := c.activity.Total()
+	avg := 0.0
+	if total > 0 {
+		avg = float64(st.residentIntegral) / float64(total)
+	}
+	add(p+"avg_resident_warps", avg)
+	add(p+"occupancy", avg/float64(len(c.slots)))
+	add(p+"max_resident_warps", float64(st.maxResident))
+	add(p+"cycles_admit_blocked_slots", float64(st.blockedSlotCycles))
+	add(p+"cycles_admit_blocked_registers", float64(st.blockedRegisterCycles))
+	c.activity.Stats(c.Name(), add)
+}
+
+// Buffers implements timing.Buffered.
+func (c *Comp) Buffers() []timing.BufferState {
+	return []timing.BufferState{
+		{Name: c.inputBuf.Name(), Len: c.inputBuf.Size(), Cap: c.inputBuf.Capacity()},
+		{Name: c.Name() + ".WarpSlots", Len: len(c.order), Cap: len(c.slots)},
+		{Name: c.Name() + ".Registers", Len: c.regsUsed, Cap: c.registers},
+		{Name: c.Name() + ".TexRequestQueue", Len: len(c.texQueue), Cap: len(c.slots)},
+		{Name: c.responseBuf.Name(), Len: c.responseBuf.Size(), Cap: c.responseBuf.Capacity()},
+	}
+}
+
+// Finish closes the activity, occupancy and admission accounting at time now.
+func (c *Comp) Finish(now sim.VTimeInSec) {
+	cy := c.Freq.Cycle(now)
+	c.residentChanged(cy)
+	c.setAdmitBlock(cy, c.admitBlock)
+	c.activity.Finish(cy)
+}

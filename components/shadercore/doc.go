@@ -1,0 +1,127 @@
+// Package shadercore models a unified shader core of gfxsim's timed sort-last
+// GPU ("GPU.ShaderCore[c]"): the same core runs vertex batches and pixel warps,
+// keeps several warps resident, and switches between them so that texture
+// latency is hidden by other work (docs/design-timing.md, section 5; Giesen, "A
+// trip through the Graphics Pipeline 2011", parts 3 and 8: shader units fed by
+// batches of 16-64 jobs, quads of 2x2 pixels with helper pixels, "switch to a
+// different batch after they've issued a texture sample", and register-limited
+// occupancy: "if a shader needs a lot of registers, a shader unit can keep less
+// warps around").
+//
+// Every value the core produces comes from the functional model: inputs are
+// loaded with pipeline.LoadVertices and pipeline.LoadQuad, instructions run on
+// a shader.Warp (Step for ALU, SFU, derivative and kill instructions;
+// TexRequests and CompleteTex around a texture fetch), and results are read with
+// pipeline.StoreVertices and pipeline.ReadQuad. A frame shaded by the core
+// therefore has the same outputs, bit for bit, and the same instruction counts
+// as the reference renderer. The core decides only when things happen.
+//
+// # Ports
+//
+//   - FromDispatch (in): protocol.VertexBatch from the input assembler and
+//     protocol.PixelWarp from the reorder buffer, over one connection. The
+//     port's buffer is the input queue (InputQueue messages).
+//   - ToPrimitiveAssembly (out): protocol.ShadedBatch to PrimitiveAssemblyPort.
+//   - ToReorderBuffer (out): protocol.ShadedWarp to ReorderBufferPort.
+//   - Sampler (both ways): protocol.TexRequest to SamplerPort (the core's
+//     texture sampler) and protocol.TexResponse back. Its buffer holds
+//     WarpSlots responses, one per possible outstanding request, so responses
+//     are never refused.
+//
+// The peer fields PrimitiveAssemblyPort, ReorderBufferPort and SamplerPort are
+// set by the platform builder after Build.
+//
+// # Resources
+//
+// WarpSlots warp slots and a register file of Registers vec4 registers. A warp
+// of n lanes (a pixel warp of q quads has 4q lanes, a vertex batch of n
+// vertices n lanes) holds one slot and Temps x WarpSize registers, where Temps
+// is the program's Resources().Temps (at least 1); a warp wider than WarpSize
+// (up to shader.MaxLanes = 64 lanes) counts as ceil(n/WarpSize) warps' worth of
+// registers and issue cycles. Occupancy is therefore min(WarpSlots,
+// Registers / (Temps x WarpSize)) warps.
+//
+// # The life of a pixel warp
+//
+//  1. The reorder buffer's PixelWarp waits in the input queue. Admission takes
+//     the head of the queue, strictly in arrival order, when a slot and its
+//     registers are free (a head that does not fit blocks everything behind it;
+//     the cycles are counted as cycles_admit_blocked_slots or _registers).
+//  2. Admission loads the warp functionally: Warp.Reset(PS, 4*quads,
+//     PSConstants) and pipeline.LoadQuad for each quad (interpolated inputs,
+//     system values, helper lanes). The input loader (the interpolator) is one
+//     shared unit of throughput InterpolationCycles cycles per quad per
+//     interpolant: a warp's load takes ceil(quads x interpolants x
+//     InterpolationCycles) cycles and starts when the previous load finished.
+//     Vertex inputs use the same path, counting four vertices as one quad and
+//     every vertex shader input as an interpolant. The warp can issue when its
+//     load is done.
+//  3. The scheduler issues at most one warp instruction per issue slot, from
+//     the oldest resident warp that is ready. The instruction occupies the SIMD
+//     for ceil(WarpSize/SIMDWidth) cycles (2 with 32 lanes on 16), so the next
+//     instruction of any warp issues no earlier. Warps are in order with no
+//     scoreboard: after issuing, a warp is ready again when the latency of the
+//     instruction's class (Latencies: ALU, SFU, derivative, kill) has elapsed.
+//     Non-texture instructions execute functionally at issue (Warp.Step).
+//  4. A texture instruction (TEX, TEXB, TEXL, TEXD) builds the lanes'
+//     requests (Warp.TexRequests) into a protocol.TexRequest naming the warp's
+//     slot and the binding (&State.PSTextures[unit], or VSTextures for a vertex
+//     warp); the request leaves Latencies.Texture cycles after issue (one per
+//     cycle, in issue order). The warp waits; other warps issue meanwhile (warp
+//     switching). When the response arrives, Warp.CompleteTex writes the
+//     results and the warp may issue from the next cycle on. The cycles from
+//     the issue of the fetch to its response are texture_wait_warp_cycles.
+//  5. When the last instruction's latency has elapsed, the core reads the
+//     results (pipeline.ReadQuad per quad) into a ShadedWarp and sends it to
+//     the reorder buffer, at most one message per output port per cycle,
+//     oldest warp first. The slot and registers are freed when the send
+//     succeeds; a refused send keeps them (the output is retried when the port
+//     frees up), which is how a full reorder buffer throttles the core.
+//
+// A vertex batch takes the same path with pipeline.LoadVertices(State, Attrs,
+// n) and, at the end, pipeline.StoreVertices into a ShadedBatch for primitive
+// assembly. Vertex and pixel warps share the slots, registers and SIMD.
+//
+// Malformed input (an unknown message, a warp of more than 64 lanes, a program
+// that cannot fit the register file, a response that answers nothing) stops
+// the simulation through the platform's timing.Halt with an error naming the
+// core.
+//
+// # Timing conventions
+//
+// The stages run back to front in each tick: outputs, texture request send,
+// texture response, issue, admission. A message that arrives in cycle c is seen
+// by the core at c+1 (Akita delivers after the sender's tick). A warp admitted
+// in cycle c with a load of L cycles issues no earlier than max(c+1, c+L) when
+// the loader is free. While no warp can issue, the core sleeps and wakes at the
+// next ready time (timing.Waker); messages wake it too.
+//
+// # Parameters (Builder)
+//
+//	WithWarpSize(32)                 lanes per warp (1..64)
+//	WithSIMDWidth(16)                lanes executed per cycle (1..WarpSize)
+//	WithWarpSlots(16)                resident warps at most
+//	WithRegisters(16384)             vec4 registers in the register file
+//	WithLatencies(ALU 4, SFU 16, Derivative 4, Texture 1, Kill 1)
+//	WithInterpolationCycles(0.25)    loader cycles per quad per interpolant
+//	WithInputQueue(16)               messages waiting for admission
+//	WithEngine, WithFreq(1 GHz), WithHalt, WithProgress
+//
+// # Statistics
+//
+// Named "<core name>.<counter>": vertex_warps, pixel_warps, vs_invocations and
+// ps_invocations (lanes), helper_pixels, instructions (warp instructions) and
+// instructions_alu, _sfu, _derivative, _texture, _kill, lane_instructions,
+// vs_instructions, ps_instructions, vs_lane_instructions, ps_lane_instructions
+// (equal to the reference renderer's counters for the same work),
+// texture_requests (messages), texture_lane_requests (lanes, as the reference
+// counts them), texture_wait_warp_cycles, avg_resident_warps, occupancy
+// (avg_resident_warps / WarpSlots), max_resident_warps,
+// cycles_admit_blocked_slots, cycles_admit_blocked_registers, and the activity
+// cycles: cycles_busy (the SIMD executes an instruction), cycles_stall_texture
+// (every resident warp waits for a texture), cycles_stall_latency (a warp waits
+// for its inputs or an instruction latency), cycles_blocked_output (every
+// resident warp is finished and its output refused), cycles_starved (no warp
+// resident, once the core has received work), cycles_idle (before the first
+// work arrived), and utilization (busy over all cycles).
+package shadercore

@@ -1,0 +1,65 @@
+package shadercore
+
+import (
+	"fmt"
+
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/components/protocol"
+)
+
+// sendTexRequests sends the oldest queued texture request once its issue
+// latency has elapsed (one per cycle, in issue order); a refused send is
+// retried when the port frees up.
+func (c *Comp) sendTexRequests(now sim.VTimeInSec, cy uint64) bool {
+	if len(c.texQueue) == 0 || c.texQueue[0].readyAt > cy {
+		return false
+	}
+	if c.SamplerPort == nil {
+		c.fail(fmt.Errorf("SamplerPort is not set"))
+		return false
+	}
+	msg := c.texQueue[0].msg
+	msg.Src, msg.Dst, msg.SendTime = c.Sampler, c.SamplerPort, now
+	if c.Sampler.Send(msg) != nil {
+		return false
+	}
+	copy(c.texQueue, c.texQueue[1:])
+	c.texQueue = c.texQueue[:len(c.texQueue)-1]
+	c.stats.texMessages++
+	c.progress.Add(1)
+	return true
+}
+
+// receiveTexResponse takes one texture response: the results are written to
+// the warp's registers (Warp.CompleteTex) and the warp may issue from the next
+// cycle on.
+func (c *Comp) receiveTexResponse(now sim.VTimeInSec, cy uint64) bool {
+	msg := c.Sampler.Peek()
+	if msg == nil {
+		return false
+	}
+	rsp, ok := msg.(*protocol.TexResponse)
+	if !ok {
+		c.fail(fmt.Errorf("Sampler: unexpected message %T", msg))
+		return false
+	}
+	if rsp.Warp >= uint64(len(c.slots)) || c.slots[rsp.Warp].state != slotTexture ||
+		c.slots[rsp.Warp].texID != rsp.RspTo {
+		c.fail(fmt.Errorf("Sampler: TexResponse for warp slot %d answers no outstanding request (%s)",
+			rsp.Warp, rsp.RspTo))
+		return false
+	}
+	c.Sampler.Retrieve(now)
+	s := &c.slots[rsp.Warp]
+	s.warp.CompleteTex(rsp.Results)
+	s.texID = ""
+	c.stats.texWaitWarpCycles += cy - s.texIssued
+	s.readyAt = cy + 1
+	if s.warp.Done() {
+		c.finished(s)
+	} else {
+		s.state = slotReady
+	}
+	return true
+}
