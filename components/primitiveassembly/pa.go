@@ -1,0 +1,497 @@
+package primitiveassembly
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/components/protocol"
+	"github.com/gfxsim/gfxsim/functional/pipeline"
+	"github.com/gfxsim/gfxsim/functional/raster"
+	"github.com/gfxsim/gfxsim/timing"
+)
+
+var _ protocol.Unit = (*Comp)(nil)
+
+// Activity states (timing.Activity indices).
+const (
+	stateBusy = iota
+	stateWaitBatch
+	stateBlockedOutput
+	stateIdle
+)
+
+var activityNames = []string{"busy", "wait_batch", "blocked_output", "idle"}
+
+// Comp is the primitive assembly unit: it restores the API order of shaded vertex
+// batches, assembles their triangles, clips, culls and sets them up
+// (pipeline.Geometry), and sends each primitive to the rasterizers owning a tile
+// of its bounding box. See the package documentation.
+type Comp struct {
+	*sim.TickingComponent
+
+	// FromShaderCores receives protocol.ShadedBatch.
+	FromShaderCores sim.Port
+	// InputAssembler receives protocol.BatchInfo and sends protocol.BatchCredit.
+	InputAssembler sim.Port
+	// ToRasterizers sends protocol.PrimitiveMsg and protocol.DrawEnd.
+	ToRasterizers sim.Port
+
+	// InputAssemblerPort is the input assembler's port credits are sent to.
+	InputAssemblerPort sim.Port
+	// Rasterizers are the rasterizers' input ports, indexed by rasterizer.
+	Rasterizers []sim.Port
+
+	batchSlots        int
+	trianglesPerCycle int
+	clipCycles        int
+	outputQueue       int
+	numRasterizers    int
+	rasterStride      int
+
+	halt     *timing.Halt
+	progress *timing.Progress
+	waker    *timing.Waker
+	act      *timing.Activity
+
+	coresBuf, iaBuf sim.Buffer
+
+	draws []*drawState            // draws with work left, in order; draws[0] is current
+	slots []*protocol.ShadedBatch // shaded batches held, in arrival order
+
+	cur     *protocol.ShadedBatch // batch being assembled (still in slots)
+	nextTri int                   // its next triangle
+
+	clipping bool       // a triangle is in the clipper
+	clipItem *setupItem // its primitives (nil when none survived)
+	clipDone uint64     // cycle at which it leaves the clipper
+
+	setup    *timing.Pipeline[*setupItem]
+	headNext int        // next primitive of the setup pipeline's head item to distribute
+	out      []msgQueue // per rasterizer
+	credits  int        // batch slots freed whose credit is not sent yet
+
+	// Per-tick observations for the activity accounting.
+	waitBatch, blocked bool
+
+	geo     pipeline.GeometryStats
+	batches uint64
+	drawsN  uint64
+	prims   uint64
+	sent    []uint64 // primitive messages per rasterizer
+	ends    uint64
+	credRet uint64
+}
+
+// drawState is primitive assembly's bookkeeping for one draw.
+type drawState struct {
+	d       *protocol.Draw
+	geo     *pipeline.Geometry
+	info    bool   // its BatchInfo arrived
+	batches uint64 // from BatchInfo
+	next    uint64 // next batch sequence number to assemble
+	prims   uint64 // primitives numbered so far
+}
+
+func (ds *drawState) started() bool { return ds.next > 0 }
+
+// setupItem is one entry of the setup pipeline: the primitives of one API
+// triangle, or a draw's end marker.
+type setupItem struct {
+	draw   *protocol.Draw
+	prims  []pipeline.Primitive
+	owners []uint64 // rasterizer mask of each primitive
+	first  uint64   // index of prims[0] in the draw
+	end    bool
+}
+
+// msgQueue is a bounded FIFO of messages.
+type msgQueue struct {
+	buf        []sim.Msg
+	head, size int
+}
+
+func newMsgQueue(n int) msgQueue { return msgQueue{buf: make([]sim.Msg, n)} }
+
+func (q *msgQueue) full() bool     { return q.size == len(q.buf) }
+func (q *msgQueue) peek() sim.Msg  { return q.buf[q.head] }
+func (q *msgQueue) push(m sim.Msg) { q.buf[(q.head+q.size)%len(q.buf)] = m; q.size++ }
+func (q *msgQueue) pop() {
+	q.buf[q.head] = nil
+	q.head = (q.head + 1) % len(q.buf)
+	q.size--
+}
+
+// Tick runs the stages back to front: send, return credits, distribute,
+// assemble, receive.
+func (c *Comp) Tick(now sim.VTimeInSec) bool {
+	if c.halt.Stopped() {
+		return false
+	}
+	cyc := c.Freq.Cycle(now)
+	c.waitBatch, c.blocked = false, false
+	work := c.send(now)
+	credit := c.sendCredits(now)
+	work = c.distribute(cyc) || work
+	work = c.assemble(cyc) || work
+	recv := c.receive(now)
+	progress := work || credit || recv
+	c.account(now, cyc, work, progress)
+	return progress
+}
+
+// send sends the head of every rasterizer's queue (one message per rasterizer
+// per cycle).
+func (c *Comp) send(now sim.VTimeInSec) bool {
+	progress := false
+	for r := range c.out {
+		q := &c.out[r]
+		if q.size == 0 {
+			continue
+		}
+		m := q.peek()
+		meta := m.Meta()
+		meta.Src, meta.Dst, meta.SendTime = c.ToRasterizers, c.Rasterizers[r], now
+		if err := c.ToRasterizers.Send(m); err != nil {
+			c.blocked = true
+			continue
+		}
+		switch m.(type) {
+		case *protocol.PrimitiveMsg:
+			c.sent[r]++
+		case *protocol.DrawEnd:
+			c.ends++
+		}
+		q.pop()
+		c.progress.Add(1)
+		progress = true
+	}
+	return progress
+}
+
+// sendCredits returns the freed batch slots to the input assembler.
+func (c *Comp) sendCredits(now sim.VTimeInSec) bool {
+	if c.credits == 0 {
+		return false
+	}
+	m := protocol.NewBatchCredit(c.credits)
+	m.Src, m.Dst, m.SendTime = c.InputAssembler, c.InputAssemblerPort, now
+	if err := c.InputAssembler.Send(m); err != nil {
+		c.blocked = true
+		return false
+	}
+	c.credRet += uint64(c.credits)
+	c.credits = 0
+	c.progress.Add(1)
+	return true
+}
+
+// distribute moves up to TrianglesPerCycle primitives (or end markers) from the
+// head of the setup pipeline into the queues of their rasterizers. A primitive
+// moves only when every rasterizer it goes to has room.
+func (c *Comp) distribute(cyc uint64) bool {
+	progress := false
+	for budget := c.trianglesPerCycle; budget > 0; {
+		it, ok := c.setup.Peek(cyc)
+		if !ok {
+			break
+		}
+		if it.end {
+			for r := range c.out {
+				if c.out[r].full() {
+					c.blocked = true
+					return progress
+				}
+			}
+			for r := range c.out {
+				c.out[r].push(protocol.NewDrawEnd(it.draw, 0))
+			}
+			c.setup.Pop()
+			budget--
+			progress = true
+			continue
+		}
+		for c.headNext < len(it.prims) && budget > 0 {
+			mask := it.owners[c.headNext]
+			for m := mask; m != 0; m &= m - 1 {
+				if c.out[bits.TrailingZeros64(m)].full() {
+					c.blocked = true
+					return progress
+				}
+			}
+			p := &it.prims[c.headNext]
+			idx := it.first + uint64(c.headNext)
+			for m := mask; m != 0; m &= m - 1 {
+				c.out[bits.TrailingZeros64(m)].push(protocol.NewPrimitiveMsg(it.draw, p, idx))
+			}
+			c.prims++
+			c.headNext++
+			budget--
+			progress = true
+		}
+		if c.headNext < len(it.prims) {
+			break
+		}
+		c.setup.Pop()
+		c.headNext = 0
+	}
+	return progress
+}
+
+// assemble takes up to TrianglesPerCycle API triangles of the current batch, in
+// order, through clip, cull and setup (functionally now; the result enters the
+// setup pipeline). A triangle that needs clipping holds the stage ClipCycles
+// more cycles. When a draw's last batch is done, its end marker follows.
+func (c *Comp) assemble(cyc uint64) bool {
+	progress := false
+	budget := c.trianglesPerCycle
+	if c.clipping {
+		if cyc < c.clipDone {
+			return false
+		}
+		if c.clipItem != nil {
+			if !c.setup.CanAccept(cyc) {
+				return false
+			}
+			c.setup.Accept(cyc, c.clipItem)
+		}
+		c.clipping, c.clipItem = false, nil
+		budget--
+		progress = true
+	}
+	for budget > 0 {
+		if len(c.draws) == 0 {
+			break
+		}
+		ds := c.draws[0]
+		if c.cur == nil {
+			c.cur = c.findSlot(ds.d, ds.next)
+			if c.cur == nil {
+				if ds.info && ds.next == ds.batches {
+					if !c.setup.CanAccept(cyc) {
+						break
+					}
+					c.setup.Accept(cyc, &setupItem{draw: ds.d, end: true})
+					c.draws = c.draws[1:]
+					c.drawsN++
+					budget--
+					progress = true
+					continue
+				}
+				c.waitBatch = true
+				break
+			}
+			c.nextTri = 0
+			if len(c.cur.Batch.Triangles) == 0 {
+				c.finishBatch(ds)
+				progress = true
+				continue
+			}
+		}
+		if !c.setup.CanAccept(cyc) {
+			break
+		}
+		sb := c.cur
+		t := sb.Batch.Triangles[c.nextTri]
+		v := [3]*pipeline.VertexOut{&sb.Outputs[t[0]], &sb.Outputs[t[1]], &sb.Outputs[t[2]]}
+		clipped := c.geo.Clipped
+		prims := ds.geo.Triangle(sb.Batch.FirstTriangle+c.nextTri, v, nil, &c.geo)
+		var it *setupItem
+		if len(prims) > 0 {
+			it = &setupItem{draw: ds.d, prims: prims, owners: make([]uint64, len(prims)), first: ds.prims}
+			for i := range prims {
+				it.owners[i] = c.owners(&prims[i].Triangle, &ds.d.Raster)
+			}
+			ds.prims += uint64(len(prims))
+		}
+		c.nextTri++
+		budget--
+		progress = true
+		if c.nextTri == len(sb.Batch.Triangles) {
+			c.finishBatch(ds)
+		}
+		if c.geo.Clipped != clipped && c.clipCycles > 0 {
+			// The clipper holds the triangle; it enters setup ClipCycles later.
+			c.clipping, c.clipItem, c.clipDone = true, it, cyc+uint64(c.clipCycles)
+			break
+		}
+		if it != nil {
+			c.setup.Accept(cyc, it)
+		}
+	}
+	return progress
+}
+
+// finishBatch frees the current batch's slot and schedules its credit.
+func (c *Comp) finishBatch(ds *drawState) {
+	for i, sb := range c.slots {
+		if sb == c.cur {
+			copy(c.slots[i:], c.slots[i+1:])
+			c.slots[len(c.slots)-1] = nil
+			c.slots = c.slots[:len(c.slots)-1]
+			break
+		}
+	}
+	c.cur = nil
+	c.credits++
+	c.batches++
+	ds.next++
+}
+
+func (c *Comp) findSlot(d *protocol.Draw, seq uint64) *protocol.ShadedBatch {
+	for _, sb := range c.slots {
+		if sb.Draw == d && sb.Seq == seq {
+			return sb
+		}
+	}
+	return nil
+}
+
+// owners returns the set of rasterizers owning at least one tile of t's tile
+// range: the range is walked row by row (at most NumRasterizers tiles per row,
+// which cover every owner of that row) until every rasterizer was found.
+func (c *Comp) owners(t *raster.Triangle, cfg *raster.Config) uint64 {
+	n := c.numRasterizers
+	all := ^uint64(0) >> (64 - n)
+	tx0, ty0, tx1, ty1 := t.TileRange(cfg)
+	var m uint64
+	for ty := ty0; ty < ty1 && m != all; ty++ {
+		for tx := tx0; tx < tx1 && tx < tx0+n; tx++ {
+			m |= 1 << protocol.TileOwner(tx, ty, c.rasterStride, n)
+		}
+	}
+	return m
+}
+
+// receive takes every BatchInfo, and shaded batches while a slot is free.
+func (c *Comp) receive(now sim.VTimeInSec) bool {
+	progress := false
+	for c.InputAssembler.Peek() != nil {
+		m := c.InputAssembler.Retrieve(now)
+		progress = true
+		bi, ok := m.(*protocol.BatchInfo)
+		if !ok {
+			c.fail(fmt.Errorf("%s: unexpected %T on InputAssembler", c.Name(), m))
+			return progress
+		}
+		if err := c.batchInfo(bi); err != nil {
+			c.fail(err)
+			return progress
+		}
+	}
+	for len(c.slots) < c.batchSlots && c.FromShaderCores.Peek() != nil {
+		m := c.FromShaderCores.Retrieve(now)
+		progress = true
+		sb, ok := m.(*protocol.ShadedBatch)
+		if !ok {
+			c.fail(fmt.Errorf("%s: unexpected %T on FromShaderCores", c.Name(), m))
+			return progress
+		}
+		if err := c.shadedBatch(sb); err != nil {
+			c.fail(err)
+			return progress
+		}
+	}
+	return progress
+}
+
+func (c *Comp) batchInfo(bi *protocol.BatchInfo) error {
+	if bi.Draw == nil || bi.Batches < 0 {
+		return fmt.Errorf("%s: BatchInfo: invalid draw or batch count %d", c.Name(), bi.Batches)
+	}
+	ds := c.draw(bi.Draw)
+	if ds.info {
+		return fmt.Errorf("%s: BatchInfo: second BatchInfo for draw %d", c.Name(), bi.Draw.Seq)
+	}
+	ds.info, ds.batches = true, uint64(bi.Batches)
+	if ds.next > ds.batches {
+		return fmt.Errorf("%s: BatchInfo: draw %d has %d batches but %d were assembled",
+			c.Name(), bi.Draw.Seq, bi.Batches, ds.next)
+	}
+	for _, sb := range c.slots {
+		if sb.Draw == bi.Draw && sb.Seq >= ds.batches {
+			return fmt.Errorf("%s: BatchInfo: draw %d has %d batches but batch %d arrived",
+				c.Name(), bi.Draw.Seq, bi.Batches, sb.Seq)
+		}
+	}
+	return nil
+}
+
+func (c *Comp) shadedBatch(sb *protocol.ShadedBatch) error {
+	if sb.Draw == nil || sb.Draw.State == nil || sb.Batch == nil {
+		return fmt.Errorf("%s: ShadedBatch: missing draw, state or batch", c.Name())
+	}
+	for i, t := range sb.Batch.Triangles {
+		for k, v := range t {
+			if int(v) >= len(sb.Outputs) {
+				return fmt.Errorf("%s: ShadedBatch draw %d batch %d: triangle %d vertex %d: slot %d beyond %d outputs",
+					c.Name(), sb.Draw.Seq, sb.Seq, i, k, v, len(sb.Outputs))
+			}
+		}
+	}
+	ds := c.draw(sb.Draw)
+	if sb.Seq < ds.next || c.findSlot(sb.Draw, sb.Seq) != nil || (ds.info && sb.Seq >= ds.batches) {
+		return fmt.Errorf("%s: ShadedBatch: draw %d batch %d is duplicated or beyond the draw", c.Name(), sb.Draw.Seq, sb.Seq)
+	}
+	c.slots = append(c.slots, sb)
+	return nil
+}
+
+// draw returns the state of draw d, creating it on d's first message. Draws are
+// kept in arrival order; a draw that arrives after a later-numbered one that has
+// not started yet is put before it (protocol.Draw.Seq), which only matters if a
+// BatchInfo were overtaken by a shaded batch of the next draw.
+func (c *Comp) draw(d *protocol.Draw) *drawState {
+	for _, ds := range c.draws {
+		if ds.d == d {
+			return ds
+		}
+	}
+	ds := &drawState{d: d, geo: pipeline.NewGeometry(d.State, &d.Raster)}
+	i := len(c.draws)
+	for i > 0 && c.draws[i-1].d.Seq > d.Seq && !(i == 1 && (c.draws[0].started() || c.cur != nil)) {
+		i--
+	}
+	c.draws = append(c.draws, nil)
+	copy(c.draws[i+1:], c.draws[i:])
+	c.draws[i] = ds
+	return ds
+}
+
+func (c *Comp) fail(err error) {
+	if c.halt != nil {
+		c.halt.Stop(err)
+		return
+	}
+	panic(err)
+}
+
+// account sets the activity state from cycle cyc on and, when the unit goes to
+// sleep with timed work pending, schedules the wake-up. work says whether a
+// primitive or marker moved (taking in batches and returning credits alone
+// leave a unit waiting for its next batch in the wait_batch state).
+func (c *Comp) account(now sim.VTimeInSec, cyc uint64, work, progress bool) {
+	var wake uint64
+	if c.clipping {
+		wake = c.clipDone
+	}
+	if r, ok := c.setup.NextReady(); ok && r > cyc && (wake == 0 || r < wake) {
+		wake = r
+	}
+	s := stateIdle
+	switch {
+	case work:
+		s = stateBusy
+	case c.blocked:
+		s = stateBlockedOutput
+	case c.clipping || c.setup.Len() > 0:
+		s = stateBusy
+	case c.waitBatch:
+		s = stateWaitBatch
+	}
+	c.act.Set(cyc, s)
+	if !progress && wake > cyc {
+		c.waker.WakeIn(now, int(wake-cyc))
+	}
+}

@@ -1,0 +1,72 @@
+package primitiveassembly
+
+import (
+	"fmt"
+
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/functional/pipeline"
+	"github.com/gfxsim/gfxsim/timing"
+)
+
+// Stats reports the unit's counters as "<name>.<counter>":
+//
+//	triangles, rejected, clipped, clip_output, culled, set_up   pipeline.GeometryStats
+//	primitives               set-up primitives distributed
+//	primitives_sent_r<i>     PrimitiveMsg sent to rasterizer i
+//	draw_ends                DrawEnd messages sent (one per draw per rasterizer)
+//	batches, draws           shaded batches and draws consumed
+//	credits_returned         batch slots returned to the input assembler
+//	cycles_busy, cycles_wait_batch, cycles_blocked_output, cycles_idle, utilization
+func (c *Comp) Stats(add func(name string, v float64)) {
+	n := c.Name() + "."
+	g := c.geo
+	add(n+"triangles", float64(g.Triangles))
+	add(n+"rejected", float64(g.Rejected))
+	add(n+"clipped", float64(g.Clipped))
+	add(n+"clip_output", float64(g.ClipOutput))
+	add(n+"culled", float64(g.Culled))
+	add(n+"set_up", float64(g.SetUp))
+	add(n+"primitives", float64(c.prims))
+	for r, v := range c.sent {
+		add(fmt.Sprintf("%sprimitives_sent_r%d", n, r), float64(v))
+	}
+	add(n+"draw_ends", float64(c.ends))
+	add(n+"batches", float64(c.batches))
+	add(n+"draws", float64(c.drawsN))
+	add(n+"credits_returned", float64(c.credRet))
+	c.act.Stats(c.Name(), add)
+}
+
+// GeometryStats returns the clip/cull/setup counters (the reference renderer's
+// Counters.GeometryStats for the same draws).
+func (c *Comp) GeometryStats() pipeline.GeometryStats { return c.geo }
+
+// PrimitivesSent returns the number of PrimitiveMsg sent to rasterizer r.
+func (c *Comp) PrimitivesSent(r int) uint64 { return c.sent[r] }
+
+// Activity returns the activity accounting (busy, wait_batch, blocked_output, idle).
+func (c *Comp) Activity() *timing.Activity { return c.act }
+
+// Buffers describes the unit's queues for hang reports.
+func (c *Comp) Buffers() []timing.BufferState {
+	n := c.Name()
+	clip := 0
+	if c.clipping {
+		clip = 1
+	}
+	b := []timing.BufferState{
+		{Name: n + ".FromShaderCores", Len: c.coresBuf.Size(), Cap: c.coresBuf.Capacity()},
+		{Name: n + ".InputAssembler", Len: c.iaBuf.Size(), Cap: c.iaBuf.Capacity()},
+		{Name: n + ".BatchSlots", Len: len(c.slots), Cap: c.batchSlots},
+		{Name: n + ".Clipper", Len: clip, Cap: 1},
+		{Name: n + ".Setup", Len: c.setup.Len(), Cap: max(1, c.setup.Latency) * c.setup.Width},
+	}
+	for r := range c.out {
+		b = append(b, timing.BufferState{Name: fmt.Sprintf("%s.Output[%d]", n, r), Len: c.out[r].size, Cap: c.outputQueue})
+	}
+	return b
+}
+
+// Finish closes the activity accounting at time now.
+func (c *Comp) Finish(now sim.VTimeInSec) { c.act.Finish(c.Freq.Cycle(now)) }
