@@ -1,0 +1,94 @@
+// Package reorderbuffer models the reorder buffer of gfxsim's sort-last GPU: the
+// storage between the pixel shaders and the ROPs that puts shaded quads back into
+// API order.
+//
+// # Hardware
+//
+// Pixel shading is the "fork" of the pixel pipeline: warps of quads run on many
+// shader cores in parallel and finish out of order (texture misses, different
+// cores, different loads). Depth and colour updates must still happen in API
+// order at every sample, so before the ROPs comes the "join": the shaded quads are
+// sorted back into the order they were issued in (Giesen, "A trip through the
+// Graphics Pipeline 2011", part 9, ../shared/seeds/004_c86c00924c04c1f0.txt).
+// Sort-last GPUs do this with reorder buffers of hundreds or thousands of entries
+// before the ROPs: "output slots are allocated for every block of shading samples
+// as it is sent to the shader, and they are freed as soon as they are consumed by
+// the framebuffer update. When the reorder buffer is full, earlier stages of the
+// pipeline stall" (Ragan-Kelley et al., "Decoupled Sampling for Graphics
+// Pipelines", section 4.3, ../shared/seeds/000_d05aa74c03f6507c.txt; section 4.1
+// finds about 1k quad entries effective). That paper turns this buffer into the
+// shading cache of decoupled sampling; the entry structure (Entry, with a typed
+// EntryState) is kept separate from the component for that reason.
+//
+// The structure follows MGPUSim's reorder buffer: a FIFO of entries allocated in
+// order, filled out of order, retired from the head. Here the FIFO is a circular
+// array of Entries quad entries, and a warp takes len(Quads) consecutive entries
+// (wrapping around the end).
+//
+// # Ports
+//
+//   - FromQuadPacker (in, InputQueue messages): protocol.PixelWarp and
+//     protocol.DrawEnd{draw, From: p} in packer order.
+//   - ToShaderCores (out): copies of the PixelWarps with Entry set (the index of the
+//     warp's first entry), to the ports in ShaderCores.
+//   - FromShaderCores (in, ShadedQueue messages): protocol.ShadedWarp, one output
+//     (pipeline.QuadOutput) per quad of the dispatched warp.
+//   - ToROPs (out): protocol.ShadedQuads (quads of one draw and one partition) and
+//     protocol.DrawEnd{draw, From: p}, to ROPs[p].
+//
+// ShaderCores and ROPs are peer fields the platform builder sets after building;
+// len(ROPs) must equal NumPartitions.
+//
+// # The life of a warp
+//
+//  1. Dispatch (DispatchPerCycle messages per cycle). The PixelWarp at the head of
+//     FromQuadPacker needs len(Quads) free entries. If they are not free it stays in
+//     the port (activity full): the port fills and the packer stalls. Otherwise the
+//     buffer sends a copy of the warp with Entry = the tail index to a shader core,
+//     round-robin: it tries the next core in ShaderCores, then the following ones in
+//     the same cycle when Send fails (activity blocked_dispatch when all refuse).
+//     Only when a core accepted are the entries allocated (state shading, with the
+//     quad's primitive, position, live mask, partition and warp ID) and the message
+//     retrieved. A DrawEnd takes one marker entry, ready at once.
+//  2. Fill (FillPerCycle shaded warps per cycle). A ShadedWarp writes each quad's
+//     outputs into its entries (Warp.Entry + k) and marks them ready. Its entries
+//     are always waiting, so this stage never stalls; a ShadedWarp whose entries are
+//     not allocated to it is a protocol error.
+//  3. Retire (RetirePerCycle entries per cycle), from the head, in order, only
+//     ready entries: the longest run of ready quads of the same draw and the same
+//     partition (at most the remaining budget) leaves as one ShadedQuads to
+//     ROPs[partition] (quads whose samples the shader discarded go too: the ROP
+//     counts them); a marker leaves as DrawEnd{draw, From: p} to ROPs[p] and uses one
+//     entry of the budget. Entries are freed when their message is accepted. When a
+//     ROP's Send fails, the message waits in the output register and retirement
+//     stops (activity blocked_output) until the port frees: later entries, even for
+//     other partitions, wait behind it.
+//
+// Tick runs retire, fill and dispatch, back to front: a warp filled at cycle c
+// retires at c+1 at the earliest, and entries retired at c can be allocated at c.
+// With direct connections, a warp that reaches the port at cycle a is dispatched
+// at a+1; its ShadedWarp reaching the port at s is retired at s+2.
+//
+// A message of an unexpected type or content stops the simulation through the
+// Halt flag (a panic when none is set).
+//
+// # Parameters (Builder)
+//
+//   - WithEngine (required), WithFreq (1 GHz), WithHalt, WithProgress.
+//   - WithEntries (1024 quad entries), WithDispatchPerCycle (1), WithFillPerCycle
+//     (1), WithRetirePerCycle (8 entries), WithNumPartitions (1),
+//     WithInputQueue (4 messages), WithShadedQueue (4 messages).
+//
+// # Statistics
+//
+// Named "<component name>.<counter>": warps, quads, markers (allocated),
+// shaded_warps (filled), retired_quads, retired_markers, rop_messages,
+// occupancy_average (entries in use averaged over cycles, up to Finish) and
+// occupancy_max, and per-cycle activity: cycles_busy, cycles_full (the packer's next
+// message waits for entries), cycles_blocked_output (a ROP refused),
+// cycles_blocked_dispatch (every core refused), cycles_head_not_ready (waiting for
+// shading), cycles_idle, with utilization. A cycle without progress is attributed
+// to the first of full, blocked_output, blocked_dispatch, head_not_ready, idle
+// that applies. Buffers reports both input ports, the entries in use and the
+// output register.
+package reorderbuffer

@@ -1,0 +1,297 @@
+package reorderbuffer
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/components/protocol"
+	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/functional/pipeline"
+	"github.com/gfxsim/gfxsim/functional/raster"
+	"github.com/gfxsim/gfxsim/functional/state"
+	"github.com/gfxsim/gfxsim/timing"
+)
+
+// scripted is a message a fakeSource sends at cycle At or later (in script order).
+type scripted struct {
+	At  uint64
+	Msg sim.Msg
+}
+
+// fakeSource plays the quad packer: it sends its script through Out to Dst.
+type fakeSource struct {
+	*sim.TickingComponent
+	Out    sim.Port
+	Dst    sim.Port
+	script []scripted
+}
+
+func newFakeSource(name string, e sim.Engine, script []scripted) *fakeSource {
+	s := &fakeSource{script: script}
+	s.TickingComponent = sim.NewTickingComponent(name, e, 1*sim.GHz, s)
+	s.Out = sim.NewLimitNumMsgPort(s, 1, name+".Out")
+	s.AddPort("Out", s.Out)
+	return s
+}
+
+func (s *fakeSource) Tick(now sim.VTimeInSec) bool {
+	cycle := s.Freq.Cycle(now)
+	progress := false
+	for len(s.script) > 0 && s.script[0].At <= cycle {
+		m := s.script[0].Msg
+		m.Meta().Src, m.Meta().Dst, m.Meta().SendTime = s.Out, s.Dst, now
+		if s.Out.Send(m) != nil {
+			return progress
+		}
+		s.script = s.script[1:]
+		progress = true
+	}
+	return progress || len(s.script) > 0
+}
+
+// dispatched is a warp a fake core received.
+type dispatched struct {
+	Warp  *protocol.PixelWarp
+	Cycle uint64 // cycle it entered the core's port
+}
+
+type pendingWarp struct {
+	w     *protocol.PixelWarp
+	ready uint64
+}
+
+// fakeCore plays a shader core: it takes every warp the cycle after it arrives
+// and returns it Latency(warp) cycles later (in order of readiness). The output
+// of quad k of warp w has Color[0] = (w.ID, k, 0, 0) and stores every pixel.
+type fakeCore struct {
+	*sim.TickingComponent
+	In      sim.Port
+	Out     sim.Port
+	ROB     sim.Port
+	Latency func(w *protocol.PixelWarp) uint64
+	got     []dispatched
+	pending []pendingWarp
+}
+
+func newFakeCore(name string, e sim.Engine, latency func(*protocol.PixelWarp) uint64) *fakeCore {
+	c := &fakeCore{Latency: latency}
+	c.TickingComponent = sim.NewTickingComponent(name, e, 1*sim.GHz, c)
+	c.In = sim.NewLimitNumMsgPort(c, 4, name+".In")
+	c.Out = sim.NewLimitNumMsgPort(c, 1, name+".Out")
+	c.AddPort("In", c.In)
+	c.AddPort("Out", c.Out)
+	return c
+}
+
+func (c *fakeCore) Tick(now sim.VTimeInSec) bool {
+	cycle := c.Freq.Cycle(now)
+	progress := false
+	// Send the ready warps, earliest first (stable for equal times).
+	for {
+		best := -1
+		for i, p := range c.pending {
+			if p.ready <= cycle && (best < 0 || p.ready < c.pending[best].ready) {
+				best = i
+			}
+		}
+		if best < 0 {
+			break
+		}
+		w := c.pending[best].w
+		out := make([]pipeline.QuadOutput, len(w.Quads))
+		for k := range out {
+			out[k].Color[0] = geom.V4(float32(w.ID), float32(k), 0, 0)
+			out[k].Store = 0xf
+		}
+		m := protocol.NewShadedWarp(w, out)
+		m.Src, m.Dst, m.SendTime = c.Out, c.ROB, now
+		if c.Out.Send(m) != nil {
+			break
+		}
+		c.pending = append(c.pending[:best], c.pending[best+1:]...)
+		progress = true
+	}
+	for msg := c.In.Peek(); msg != nil; msg = c.In.Peek() {
+		c.In.Retrieve(now)
+		w := msg.(*protocol.PixelWarp)
+		c.got = append(c.got, dispatched{w, c.Freq.Cycle(w.RecvTime)})
+		c.pending = append(c.pending, pendingWarp{w, cycle + c.Latency(w)})
+		progress = true
+	}
+	return progress || len(c.pending) > 0
+}
+
+// ropRecord is a message a fake ROP received: "q<warp>.<k>..." for ShadedQuads
+// (quads identified by the fake core's outputs) or "end d<seq>".
+type ropRecord struct {
+	What string
+	At   uint64 // cycle it entered the ROP's port
+}
+
+// fakeROP records what it receives, taking messages from cycle AcceptFrom on.
+type fakeROP struct {
+	*sim.TickingComponent
+	In         sim.Port
+	AcceptFrom uint64
+	got        []ropRecord
+	msgs       []sim.Msg
+}
+
+func newFakeROP(name string, e sim.Engine, capacity int) *fakeROP {
+	r := &fakeROP{}
+	r.TickingComponent = sim.NewTickingComponent(name, e, 1*sim.GHz, r)
+	r.In = sim.NewLimitNumMsgPort(r, capacity, name+".In")
+	r.AddPort("In", r.In)
+	return r
+}
+
+func (r *fakeROP) Tick(now sim.VTimeInSec) bool {
+	if r.Freq.Cycle(now) < r.AcceptFrom {
+		return true
+	}
+	progress := false
+	for m := r.In.Peek(); m != nil; m = r.In.Peek() {
+		r.In.Retrieve(now)
+		r.got = append(r.got, ropRecord{describeROP(m), r.Freq.Cycle(m.Meta().RecvTime)})
+		r.msgs = append(r.msgs, m)
+		progress = true
+	}
+	return progress
+}
+
+func describeROP(m sim.Msg) string {
+	switch m := m.(type) {
+	case *protocol.ShadedQuads:
+		s := fmt.Sprintf("d%d", m.Draw.Seq)
+		for _, q := range m.Quads {
+			s += fmt.Sprintf(" %v.%v", q.Out.Color[0][0], q.Out.Color[0][1])
+		}
+		return s
+	case *protocol.DrawEnd:
+		return fmt.Sprintf("end d%d", m.Draw.Seq)
+	}
+	return fmt.Sprintf("%T", m)
+}
+
+// bench wires a packer fake, the reorder buffer, fake cores and fake ROPs with
+// direct connections (or conn for the dispatch path when set).
+type bench struct {
+	engine *sim.SerialEngine
+	halt   *timing.Halt
+	// ownHalt: the test gave the builder its Halt and looks at the error itself.
+	ownHalt bool
+	rob     *Comp
+	packer  *fakeSource
+	cores   []*fakeCore
+	rops    []*fakeROP
+	// fromCores is the connection into FromShaderCores (tests may plug more
+	// sources into it).
+	fromCores *sim.DirectConnection
+}
+
+type benchConfig struct {
+	cores    int
+	rops     int
+	ropCap   int // ROP port capacity (default 4)
+	ropBuf   int // the buffer's source-side buffer towards the ROPs (default 8)
+	latency  func(*protocol.PixelWarp) uint64
+	dispatch func(e sim.Engine) sim.Connection // connection from the buffer to the cores (default direct)
+}
+
+func newBench(b Builder, cfg benchConfig, script []scripted) *bench {
+	e := sim.NewSerialEngine()
+	bn := &bench{engine: e, halt: b.halt, ownHalt: b.halt != nil}
+	if bn.halt == nil {
+		bn.halt = &timing.Halt{}
+	}
+	bn.rob = b.WithEngine(e).WithHalt(bn.halt).WithNumPartitions(cfg.rops).Build("GPU.ReorderBuffer")
+	bn.packer = newFakeSource("QuadPacker", e, script)
+	bn.packer.Dst = bn.rob.FromQuadPacker
+	in := sim.NewDirectConnection("PackerToROB", e, 1*sim.GHz)
+	in.PlugIn(bn.packer.Out, 16)
+	in.PlugIn(bn.rob.FromQuadPacker, 1)
+
+	var toCores sim.Connection = sim.NewDirectConnection("ROBToCores", e, 1*sim.GHz)
+	if cfg.dispatch != nil {
+		toCores = cfg.dispatch(e)
+	}
+	fromCores := sim.NewDirectConnection("CoresToROB", e, 1*sim.GHz)
+	bn.fromCores = fromCores
+	toCores.PlugIn(bn.rob.ToShaderCores, 4)
+	fromCores.PlugIn(bn.rob.FromShaderCores, 1)
+	if cfg.latency == nil {
+		cfg.latency = func(*protocol.PixelWarp) uint64 { return 10 }
+	}
+	for i := 0; i < cfg.cores; i++ {
+		c := newFakeCore(fmt.Sprintf("ShaderCore[%d]", i), e, cfg.latency)
+		c.ROB = bn.rob.FromShaderCores
+		toCores.PlugIn(c.In, 1)
+		fromCores.PlugIn(c.Out, 4)
+		bn.cores = append(bn.cores, c)
+		bn.rob.ShaderCores = append(bn.rob.ShaderCores, c.In)
+	}
+	if cfg.ropCap == 0 {
+		cfg.ropCap = 4
+	}
+	if cfg.ropBuf == 0 {
+		cfg.ropBuf = 8
+	}
+	toROPs := sim.NewDirectConnection("ROBToROPs", e, 1*sim.GHz)
+	toROPs.PlugIn(bn.rob.ToROPs, cfg.ropBuf)
+	for i := 0; i < cfg.rops; i++ {
+		r := newFakeROP(fmt.Sprintf("ROP[%d]", i), e, cfg.ropCap)
+		toROPs.PlugIn(r.In, 1)
+		bn.rops = append(bn.rops, r)
+		bn.rob.ROPs = append(bn.rob.ROPs, r.In)
+	}
+	return bn
+}
+
+// run runs the simulation; a protocol error fails the test unless the test
+// passed its own Halt to the builder (to look at the error).
+func (bn *bench) run(t *testing.T) {
+	t.Helper()
+	bn.packer.TickNow(0)
+	if err := bn.engine.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if err := bn.halt.Reason(); err != nil && !bn.ownHalt {
+		t.Fatalf("halted: %v", err)
+	}
+}
+
+// probe calls fn at a given time (to look at the buffer in the middle of a run).
+type probe struct {
+	fn func()
+}
+
+type probeEvent struct {
+	*sim.EventBase
+}
+
+func (p *probe) Handle(sim.Event) error { p.fn(); return nil }
+
+func (bn *bench) at(cycle uint64, fn func()) {
+	bn.engine.Schedule(probeEvent{sim.NewEventBase(sim.VTimeInSec(float64(cycle)*1e-9), &probe{fn})})
+}
+
+func testDraw(seq uint64) *protocol.Draw {
+	return &protocol.Draw{Seq: seq, State: &state.Draw{}, Raster: raster.Config{Samples: raster.SamplePattern{Count: 1}}}
+}
+
+// warp makes warp id of draw d with one quad per listed partition.
+func warp(d *protocol.Draw, id uint64, partitions ...int) *protocol.PixelWarp {
+	qs := make([]protocol.WarpQuad, len(partitions))
+	for k, p := range partitions {
+		qs[k] = protocol.WarpQuad{Quad: raster.Quad{X: int32(2 * k), Coverage: 1}, Live: 1, Partition: p}
+	}
+	return protocol.NewPixelWarp(d, id, qs)
+}
+
+func statsOf(c *Comp) map[string]float64 {
+	m := map[string]float64{}
+	c.Stats(func(n string, v float64) { m[n] = v })
+	return m
+}

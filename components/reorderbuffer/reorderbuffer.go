@@ -1,0 +1,385 @@
+package reorderbuffer
+
+import (
+	"fmt"
+
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/components/protocol"
+	"github.com/gfxsim/gfxsim/timing"
+)
+
+// Activity states (timing.Activity indices), in the order a non-busy cycle is
+// attributed: the first that applies wins.
+const (
+	stateBusy            = iota // allocated, dispatched, filled or retired something
+	stateFull                   // the packer's next message waits for free entries
+	stateBlockedOutput          // a ROP refused the next retiring message
+	stateBlockedDispatch        // every shader core refused the next warp
+	stateHeadNotReady           // entries in use, the oldest still being shaded
+	stateIdle                   // empty, nothing to do
+)
+
+var activityNames = [...]string{"busy", "full", "blocked_output", "blocked_dispatch", "head_not_ready", "idle"}
+
+// dispatchWait is why the dispatch stage stopped.
+type dispatchWait int
+
+const (
+	waitNone  dispatchWait = iota
+	waitFull               // not enough free entries
+	waitCores              // no shader core accepted the warp
+)
+
+// retiring is a message to a ROP with the number of head entries it retires.
+type retiring struct {
+	msg     sim.Msg
+	entries int
+	marker  bool
+}
+
+// Comp is the reorder buffer between the pixel shaders and the ROPs. See the
+// package documentation.
+type Comp struct {
+	*sim.TickingComponent
+
+	// FromQuadPacker receives PixelWarp and DrawEnd messages from the quad packer.
+	FromQuadPacker sim.Port
+	// ToShaderCores dispatches PixelWarps (with Entry set) to ShaderCores.
+	ToShaderCores sim.Port
+	// FromShaderCores receives ShadedWarps.
+	FromShaderCores sim.Port
+	// ToROPs sends ShadedQuads and DrawEnd messages to ROPs.
+	ToROPs sim.Port
+
+	// ShaderCores are the cores' pixel-dispatch ports, tried round-robin (set by
+	// the platform builder).
+	ShaderCores []sim.Port
+	// ROPs are the ROPs' input ports, one per partition (set by the platform
+	// builder; its length must be NumPartitions).
+	ROPs []sim.Port
+
+	halt             *timing.Halt
+	progress         *timing.Progress
+	dispatchPerCycle int
+	fillPerCycle     int
+	retirePerCycle   int
+	numPartitions    int
+	inBuf            sim.Buffer
+	shadedBuf        sim.Buffer
+
+	entries  ring
+	nextCore int
+	stalled  retiring // a message a ROP refused (msg nil when none)
+
+	activity       *timing.Activity
+	warps          uint64
+	quads          uint64
+	markers        uint64
+	shadedWarps    uint64
+	retiredQuads   uint64
+	retiredMarkers uint64
+	ropMessages    uint64
+	occSum         uint64 // entry-cycles in use up to occLast
+	occLast        uint64
+	occMax         int
+}
+
+// Tick runs the stages back to front: retire, fill, dispatch.
+func (c *Comp) Tick(now sim.VTimeInSec) bool {
+	if c.halt.Stopped() {
+		return false
+	}
+	cycle := c.Freq.Cycle(now)
+	retired, blocked := c.retire(now, cycle)
+	filled := c.fill(now)
+	dispatched, wait := c.dispatch(now, cycle)
+	progress := retired || filled || dispatched
+
+	switch {
+	case progress:
+		c.activity.Set(cycle, stateBusy)
+	case wait == waitFull:
+		c.activity.Set(cycle, stateFull)
+	case blocked:
+		c.activity.Set(cycle, stateBlockedOutput)
+	case wait == waitCores:
+		c.activity.Set(cycle, stateBlockedDispatch)
+	case c.entries.used > 0:
+		c.activity.Set(cycle, stateHeadNotReady)
+	default:
+		c.activity.Set(cycle, stateIdle)
+	}
+	return progress
+}
+
+// retire sends ready entries from the head to their ROPs, in order, up to
+// RetirePerCycle entries; blocked reports that a ROP refused.
+func (c *Comp) retire(now sim.VTimeInSec, cycle uint64) (progress, blocked bool) {
+	for budget := c.retirePerCycle; budget > 0; {
+		r := c.stalled
+		if r.msg == nil {
+			if c.entries.used == 0 || c.entries.fromHead(0).State != EntryReady {
+				break
+			}
+			var ok bool
+			if r, ok = c.nextRetiring(budget); !ok {
+				return progress, true
+			}
+		}
+		r.msg.Meta().SendTime = now
+		if err := c.ToROPs.Send(r.msg); err != nil {
+			c.stalled = r
+			return progress, true
+		}
+		c.stalled = retiring{}
+		c.occupancy(cycle)
+		c.entries.release(r.entries)
+		if r.marker {
+			c.retiredMarkers++
+		} else {
+			c.retiredQuads += uint64(r.entries)
+		}
+		c.ropMessages++
+		c.progress.Add(1)
+		budget -= r.entries
+		progress = true
+	}
+	return progress, false
+}
+
+// nextRetiring builds the message for the ready entries at the head: a DrawEnd
+// for a marker, else one ShadedQuads for the longest run (at most budget) of
+// ready quads of the same draw and partition.
+func (c *Comp) nextRetiring(budget int) (retiring, bool) {
+	if len(c.ROPs) != c.numPartitions {
+		c.fail(fmt.Errorf("%s: %d ROP ports for NumPartitions %d", c.Name(), len(c.ROPs), c.numPartitions))
+		return retiring{}, false
+	}
+	h := c.entries.fromHead(0)
+	dst := c.ROPs[h.Partition]
+	if h.Marker {
+		m := protocol.NewDrawEnd(h.Draw, h.Partition)
+		m.Src, m.Dst = c.ToROPs, dst
+		return retiring{msg: m, entries: 1, marker: true}, true
+	}
+	n := 1
+	for n < budget && n < c.entries.used {
+		e := c.entries.fromHead(n)
+		if e.State != EntryReady || e.Marker || e.Draw != h.Draw || e.Partition != h.Partition {
+			break
+		}
+		n++
+	}
+	quads := make([]protocol.ShadedQuad, n)
+	for k := range quads {
+		e := c.entries.fromHead(k)
+		quads[k] = protocol.ShadedQuad{Prim: e.Prim, Quad: e.Quad, Live: e.Live, Out: e.Out}
+	}
+	m := protocol.NewShadedQuads(h.Draw, quads)
+	m.Src, m.Dst = c.ToROPs, dst
+	return retiring{msg: m, entries: n}, true
+}
+
+// fill writes up to FillPerCycle shaded warps into their entries. A shaded warp
+// always has its entries waiting, so this stage never stalls.
+func (c *Comp) fill(now sim.VTimeInSec) (progress bool) {
+	for i := 0; i < c.fillPerCycle; i++ {
+		msg := c.FromShaderCores.Peek()
+		if msg == nil {
+			break
+		}
+		c.FromShaderCores.Retrieve(now)
+		progress = true
+		sw, ok := msg.(*protocol.ShadedWarp)
+		if !ok {
+			c.fail(fmt.Errorf("%s: unexpected %T on FromShaderCores", c.Name(), msg))
+			return progress
+		}
+		if err := c.checkShaded(sw); err != nil {
+			c.fail(err)
+			return progress
+		}
+		w := sw.Warp
+		for k := range w.Quads {
+			e := c.entries.at(int(w.Entry) + k)
+			e.Out = sw.Outputs[k]
+			e.State = EntryReady
+		}
+		c.shadedWarps++
+	}
+	return progress
+}
+
+// checkShaded verifies that a shaded warp's entries are the ones allocated to it.
+func (c *Comp) checkShaded(sw *protocol.ShadedWarp) error {
+	w := sw.Warp
+	if w == nil {
+		return fmt.Errorf("%s: ShadedWarp without its warp", c.Name())
+	}
+	if len(sw.Outputs) != len(w.Quads) {
+		return fmt.Errorf("%s: shaded warp %d has %d outputs for %d quads", c.Name(), w.ID, len(sw.Outputs), len(w.Quads))
+	}
+	if w.Entry >= uint64(c.entries.size()) {
+		return fmt.Errorf("%s: shaded warp %d: entry %d out of range [0, %d)", c.Name(), w.ID, w.Entry, c.entries.size())
+	}
+	for k := range w.Quads {
+		e := c.entries.at(int(w.Entry) + k)
+		if e.State != EntryShading || e.Marker || e.Warp != w.ID || e.Draw != w.Draw {
+			return fmt.Errorf("%s: shaded warp %d: entry %d (%v) is not allocated to it", c.Name(), w.ID,
+				(int(w.Entry)+k)%c.entries.size(), e.State)
+		}
+	}
+	return nil
+}
+
+// dispatch allocates entries for up to DispatchPerCycle messages from the packer
+// and dispatches the warps to the shader cores.
+func (c *Comp) dispatch(now sim.VTimeInSec, cycle uint64) (progress bool, wait dispatchWait) {
+	for i := 0; i < c.dispatchPerCycle; i++ {
+		msg := c.FromQuadPacker.Peek()
+		if msg == nil {
+			return progress, waitNone
+		}
+		switch m := msg.(type) {
+		case *protocol.DrawEnd:
+			if m.From < 0 || m.From >= c.numPartitions {
+				c.FromQuadPacker.Retrieve(now)
+				c.fail(fmt.Errorf("%s: DrawEnd from partition %d of %d", c.Name(), m.From, c.numPartitions))
+				return true, waitNone
+			}
+			if c.entries.free() < 1 {
+				return progress, waitFull
+			}
+			c.occupancy(cycle)
+			*c.entries.at(c.entries.alloc(1)) = Entry{State: EntryReady, Marker: true, Draw: m.Draw, Partition: m.From}
+			c.noteMax()
+			c.markers++
+		case *protocol.PixelWarp:
+			if err := c.checkWarp(m); err != nil {
+				c.FromQuadPacker.Retrieve(now)
+				c.fail(err)
+				return true, waitNone
+			}
+			n := len(m.Quads)
+			if c.entries.free() < n {
+				return progress, waitFull
+			}
+			if !c.sendToCore(now, m) {
+				return progress, waitCores
+			}
+			c.occupancy(cycle)
+			first := c.entries.alloc(n)
+			for k := range m.Quads {
+				q := &m.Quads[k]
+				*c.entries.at(first + k) = Entry{State: EntryShading, Draw: m.Draw, Partition: q.Partition,
+					Warp: m.ID, Prim: q.Prim, Quad: q.Quad, Live: q.Live}
+			}
+			c.noteMax()
+			c.warps++
+			c.quads += uint64(n)
+		default:
+			c.FromQuadPacker.Retrieve(now)
+			c.fail(fmt.Errorf("%s: unexpected %T on FromQuadPacker", c.Name(), msg))
+			return true, waitNone
+		}
+		c.FromQuadPacker.Retrieve(now)
+		progress = true
+	}
+	return progress, waitNone
+}
+
+// checkWarp verifies that a warp can ever be allocated and retired.
+func (c *Comp) checkWarp(w *protocol.PixelWarp) error {
+	if len(w.Quads) == 0 || len(w.Quads) > c.entries.size() {
+		return fmt.Errorf("%s: warp %d has %d quads; it needs 1 to Entries (%d)", c.Name(), w.ID, len(w.Quads), c.entries.size())
+	}
+	for k := range w.Quads {
+		if p := w.Quads[k].Partition; p < 0 || p >= c.numPartitions {
+			return fmt.Errorf("%s: warp %d quad %d: partition %d of %d", c.Name(), w.ID, k, p, c.numPartitions)
+		}
+	}
+	return nil
+}
+
+// sendToCore dispatches a copy of w, with Entry set to the first entry it will
+// occupy, to the next shader core that accepts it (round-robin).
+func (c *Comp) sendToCore(now sim.VTimeInSec, w *protocol.PixelWarp) bool {
+	n := len(c.ShaderCores)
+	if n == 0 {
+		c.fail(fmt.Errorf("%s: no ShaderCores to dispatch to", c.Name()))
+		return false
+	}
+	fw := *w
+	fw.MsgMeta = sim.MsgMeta{ID: sim.GetIDGenerator().Generate(), Src: c.ToShaderCores, SendTime: now,
+		TrafficBytes: w.TrafficBytes}
+	fw.Entry = uint64(c.entries.tail())
+	for k := 0; k < n; k++ {
+		i := (c.nextCore + k) % n
+		fw.Dst = c.ShaderCores[i]
+		if c.ToShaderCores.Send(&fw) == nil {
+			c.nextCore = (i + 1) % n
+			c.progress.Add(1)
+			return true
+		}
+	}
+	return false
+}
+
+// occupancy accounts the entries in use up to cycle; call it before a change.
+func (c *Comp) occupancy(cycle uint64) {
+	if cycle > c.occLast {
+		c.occSum += uint64(c.entries.used) * (cycle - c.occLast)
+		c.occLast = cycle
+	}
+}
+
+func (c *Comp) noteMax() { c.occMax = max(c.occMax, c.entries.used) }
+
+// fail reports a protocol error: through the halt flag when there is one.
+func (c *Comp) fail(err error) {
+	if c.halt == nil {
+		panic(err)
+	}
+	c.halt.Stop(err)
+}
+
+// Finish closes the activity and occupancy accounting at time now.
+func (c *Comp) Finish(now sim.VTimeInSec) {
+	cycle := c.Freq.Cycle(now)
+	c.activity.Finish(cycle)
+	c.occupancy(cycle)
+}
+
+// Buffers reports the input ports, the entries in use and the output register.
+func (c *Comp) Buffers() []timing.BufferState {
+	stalled := 0
+	if c.stalled.msg != nil {
+		stalled = 1
+	}
+	return []timing.BufferState{
+		{Name: c.FromQuadPacker.Name(), Len: c.inBuf.Size(), Cap: c.inBuf.Capacity()},
+		{Name: c.FromShaderCores.Name(), Len: c.shadedBuf.Size(), Cap: c.shadedBuf.Capacity()},
+		{Name: c.Name() + ".Entries", Len: c.entries.used, Cap: c.entries.size()},
+		{Name: c.ToROPs.Name(), Len: stalled, Cap: 1},
+	}
+}
+
+// Stats reports the counters (see the package documentation).
+func (c *Comp) Stats(add func(name string, v float64)) {
+	n := c.Name()
+	add(n+".warps", float64(c.warps))
+	add(n+".quads", float64(c.quads))
+	add(n+".markers", float64(c.markers))
+	add(n+".shaded_warps", float64(c.shadedWarps))
+	add(n+".retired_quads", float64(c.retiredQuads))
+	add(n+".retired_markers", float64(c.retiredMarkers))
+	add(n+".rop_messages", float64(c.ropMessages))
+	avg := 0.0
+	if c.occLast > 0 {
+		avg = float64(c.occSum) / float64(c.occLast)
+	}
+	add(n+".occupancy_average", avg)
+	add(n+".occupancy_max", float64(c.occMax))
+	c.activity.Stats(n, add)
+}
