@@ -520,3 +520,54 @@ func TestBuffersAndIssueCycles(t *testing.T) {
 		t.Errorf("buffers %v", names)
 	}
 }
+
+// TestVertexTexture: a vertex shader's texture fetch uses the draw's vertex
+// texture bindings and the results reach the shaded batch.
+func TestVertexTexture(t *testing.T) {
+	rec := record(t, wallScene)
+	vs, err := shader.Assemble("test.vs.gsa", []byte(`.vs
+.input v0 position
+.input v1 normal
+.input v2 texcoord
+.input v3 tangent
+.output o0 position
+.output o1 texcoord
+.sampler s0 albedo
+tex r0, v2, s0
+mov o0, v0
+add o1, r0, v2
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := *rec.draws[0].State
+	st.VS, st.VSConstants = vs, vs.InitConstants(nil)
+	st.VSTextures[0] = st.PSTextures[0]
+	st.PSTextures[0].Texture = nil // a pixel binding would give other values
+	d := &protocol.Draw{Seq: 0, State: &st, Raster: rec.draws[0].Raster}
+	var jobs []sim.Msg
+	var want []any
+	w := shader.NewWarp(shader.MaxLanes)
+	for _, j := range rec.jobs {
+		vb, ok := j.(*protocol.VertexBatch)
+		if !ok || vb.Draw.Seq != 0 {
+			continue
+		}
+		n := len(vb.Batch.Vertices)
+		pipeline.LoadVertices(&st, vb.Attrs, n, w)
+		w.Run(&pipeline.TextureUnits{Bindings: &st.VSTextures})
+		out := make([]pipeline.VertexOut, n)
+		pipeline.StoreVertices(w, n, out)
+		jobs = append(jobs, protocol.NewVertexBatch(d, vb.Seq, vb.Batch, vb.Attrs))
+		want = append(want, out)
+	}
+	r := newRig(t, sim.NewSerialEngine(), shadercore.MakeBuilder(), 10, 4)
+	r.run(t, jobs...)
+	checkOutputs(t, r, jobs, want)
+	if len(r.sampler.received) != len(jobs) {
+		t.Errorf("%d texture requests for %d vertex batches", len(r.sampler.received), len(jobs))
+	}
+	if len(r.sampler.bindings) == 0 || r.sampler.bindings[0] != &st.VSTextures[0] || !r.sampler.vertex[0] {
+		t.Error("the request does not use the vertex texture binding")
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/geom"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
+	"github.com/gfxsim/gfxsim/functional/state"
 	"github.com/gfxsim/gfxsim/timing"
 )
 
@@ -106,6 +107,8 @@ type fakeSampler struct {
 	dst      []sim.Port
 	received []uint64 // cycle each request was taken
 	warps    []uint64
+	bindings []*state.TextureBinding
+	vertex   []bool // the first lane's Vertex flag
 	waker    *timing.Waker
 }
 
@@ -141,6 +144,8 @@ func (f *fakeSampler) Tick(now sim.VTimeInSec) bool {
 		f.dst = append(f.dst, req.Src)
 		f.received = append(f.received, cy)
 		f.warps = append(f.warps, req.Warp)
+		f.bindings = append(f.bindings, req.Binding)
+		f.vertex = append(f.vertex, len(req.Lanes) > 0 && req.Lanes[0].Vertex)
 		progress = true
 	}
 	if !progress && len(f.pending) > 0 && f.due[0] > cy {
