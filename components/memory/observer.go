@@ -1,0 +1,122 @@
+package memory
+
+import (
+	"sync"
+
+	"github.com/sarchlab/akita/v3/mem/mem"
+	"github.com/sarchlab/akita/v3/sim"
+)
+
+// portStats counts the requests that arrive at a memory-side Top port and the
+// responses that leave it. It is a sim.Hook on the port: a request is counted
+// when the port accepts it into its buffer (HookPosPortMsgRecvd) and its latency
+// ends when the response to it is sent (HookPosPortMsgSend), so the latency
+// includes the time the request waited in the port's buffer. Hooks may run on
+// the parallel engine's goroutines, hence the lock.
+type portStats struct {
+	name string
+	freq sim.Freq
+
+	mu      sync.Mutex
+	arrived map[string]arrival // outstanding requests by message ID
+
+	reads, writes           uint64
+	bytesRead, bytesWritten uint64
+	readsDone, writesDone   uint64
+	readLatSum, writeLatSum uint64
+	readLatMax, writeLatMax uint64
+}
+
+type arrival struct {
+	at    sim.VTimeInSec
+	write bool
+}
+
+func newPortStats(name string, freq sim.Freq) *portStats {
+	return &portStats{name: name, freq: freq, arrived: make(map[string]arrival)}
+}
+
+// Func implements sim.Hook.
+func (s *portStats) Func(ctx sim.HookCtx) {
+	switch ctx.Pos {
+	case sim.HookPosPortMsgRecvd:
+		s.request(ctx.Item)
+	case sim.HookPosPortMsgSend:
+		s.response(ctx.Item)
+	}
+}
+
+func (s *portStats) request(item any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch m := item.(type) {
+	case *mem.ReadReq:
+		s.reads++
+		s.bytesRead += m.AccessByteSize
+		s.arrived[m.ID] = arrival{at: m.RecvTime}
+	case *mem.WriteReq:
+		s.writes++
+		s.bytesWritten += uint64(len(m.Data))
+		s.arrived[m.ID] = arrival{at: m.RecvTime, write: true}
+	}
+}
+
+func (s *portStats) response(item any) {
+	var id string
+	var at sim.VTimeInSec
+	switch m := item.(type) {
+	case *mem.DataReadyRsp:
+		id, at = m.RespondTo, m.SendTime
+	case *mem.WriteDoneRsp:
+		id, at = m.RespondTo, m.SendTime
+	default:
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a, ok := s.arrived[id]
+	if !ok {
+		return
+	}
+	delete(s.arrived, id)
+	lat := s.freq.Cycle(at) - min(s.freq.Cycle(a.at), s.freq.Cycle(at))
+	if a.write {
+		s.writesDone++
+		s.writeLatSum += lat
+		s.writeLatMax = max(s.writeLatMax, lat)
+	} else {
+		s.readsDone++
+		s.readLatSum += lat
+		s.readLatMax = max(s.readLatMax, lat)
+	}
+}
+
+// inFlight returns the requests that arrived and have not been answered.
+func (s *portStats) inFlight() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.arrived)
+}
+
+func avg(sum, n uint64) float64 {
+	if n == 0 {
+		return 0
+	}
+	return float64(sum) / float64(n)
+}
+
+// report adds the counters, named <name>.<counter>.
+func (s *portStats) report(add func(string, float64)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.name + "."
+	add(p+"reads", float64(s.reads))
+	add(p+"writes", float64(s.writes))
+	add(p+"bytes_read", float64(s.bytesRead))
+	add(p+"bytes_written", float64(s.bytesWritten))
+	add(p+"read_latency_avg", avg(s.readLatSum, s.readsDone))
+	add(p+"read_latency_max", float64(s.readLatMax))
+	add(p+"write_latency_avg", avg(s.writeLatSum, s.writesDone))
+	add(p+"write_latency_max", float64(s.writeLatMax))
+	add(p+"in_flight", float64(len(s.arrived)))
+}
