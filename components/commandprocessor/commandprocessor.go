@@ -1,0 +1,323 @@
+package commandprocessor
+
+import (
+	"fmt"
+	"image"
+	"strings"
+	"unicode"
+
+	"github.com/sarchlab/akita/v3/mem/mem"
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/components/memclient"
+	"github.com/gfxsim/gfxsim/components/protocol"
+	"github.com/gfxsim/gfxsim/functional/command"
+	"github.com/gfxsim/gfxsim/functional/pipeline"
+	"github.com/gfxsim/gfxsim/functional/state"
+	"github.com/gfxsim/gfxsim/timing"
+)
+
+// The activity states (timing.Activity): every cycle is busy, or waits for one
+// reason, or is idle.
+const (
+	stateBusy             = iota // decoding or carrying out a command
+	stateWaitDMA                 // waiting for stream bytes, resource bytes or a sync-token write
+	stateWaitDrain               // a Clear, SyncToken, Present or End waits for the draws in flight
+	stateWaitStateVersion        // a draw waits for a free state version
+	stateWaitAck                 // waiting for Done from the back end
+	stateWaitSend                // a message could not be sent (the peer's link is full)
+	stateIdle                    // not started, finished or halted
+	numStates
+)
+
+var stateNames = [numStates]string{"busy", "wait_dma", "wait_drain", "wait_state_version", "wait_ack", "wait_send", "idle"}
+
+type params struct {
+	dmaChunkBytes     int
+	maxOutstandingDMA int
+	decodeCycles      int
+	stateVersions     int
+	raster            pipeline.RasterOptions
+	partitions        int
+	forceLateZ        bool
+}
+
+// CommandProcessor is the GPU's front end: it fetches the command stream by DMA,
+// decodes and carries out its commands in order, dispatches draws to the input
+// assembler and synchronizes with the back end (see the package documentation).
+type CommandProcessor struct {
+	*sim.TickingComponent
+	params
+
+	// ToMemory carries the DMA reads (stream chunks, resource bytes) and the
+	// sync-token writes.
+	ToMemory sim.Port
+	// ToInputAssembler carries DrawDispatch messages.
+	ToInputAssembler sim.Port
+	// ToBackEnd sends ClearCmd and PresentCmd to the ROPs and depth units and
+	// receives their Done, and DrawDone from the ROPs.
+	ToBackEnd sim.Port
+
+	// Peers, set by the platform builder before Start.
+	InputAssembler sim.Port            // the input assembler's FromCommandProcessor port
+	Memory         mem.LowModuleFinder // where DMA requests go
+	ROPs           []sim.Port          // one per partition
+	DepthUnits     []sim.Port          // one per partition
+
+	halt     *timing.Halt
+	progress *timing.Progress
+	waker    *timing.Waker
+	activity *timing.Activity
+	dma      *memclient.Client
+
+	// The frame.
+	mem        state.Memory
+	tracker    *state.Tracker
+	streamBase uint64
+	streamEnd  uint64
+	display    uint64
+	started    bool
+	finished   bool
+	finishTime sim.VTimeInSec
+	err        error
+	image      *image.RGBA
+
+	// Prefetch: a ring of chunks in stream order, from chunkHead.
+	chunks    []chunk
+	chunkHead int
+	numChunks int
+	nextFetch uint64 // address of the next chunk to request
+	window    []byte // scratch: the fetched bytes at decodeAddr
+	// Decode.
+	decodeAddr uint64
+	ended      bool // End decoded: no more fetching or decoding
+	cur        *pending
+	// Bound targets (for the back-end commands): colour slots and depth.
+	colorDesc [8]command.Target
+	depthDesc command.Target
+
+	// Draws in flight, in dispatch order.
+	drawSeq  uint64
+	inflight []*drawRecord
+	// Back-end commands waiting to be sent, and the IDs of those sent whose Done
+	// has not arrived.
+	outbox []sim.Msg
+	acks   []string
+
+	// Statistics.
+	commands            [command.OpEnd + 1]uint64
+	draws, clears       uint64
+	presents, syncs     uint64
+	dmaRead, dmaWritten uint64
+}
+
+type chunkState uint8
+
+const (
+	chunkRequested chunkState = iota
+	chunkArrived
+)
+
+// chunk is one slot of the prefetch buffer.
+type chunk struct {
+	addr  uint64
+	size  int
+	state chunkState
+	data  []byte
+}
+
+type drawRecord struct {
+	draw     *protocol.Draw
+	reported []bool
+	pending  int
+}
+
+// Start begins the frame whose command stream is the streamBytes bytes at
+// streamAddr in mem (the functional memory image; the component models the DMA
+// traffic and reads the bytes from mem when they arrive). display is the address
+// of the resolve buffer given to the ROPs at Present. It reports an error when a
+// peer is missing or the frame was already started.
+func (c *CommandProcessor) Start(m state.Memory, streamAddr, streamBytes uint64, display uint64) error {
+	switch {
+	case c.started:
+		return fmt.Errorf("%s: Start: already started", c.Name())
+	case m == nil:
+		return fmt.Errorf("%s: Start: no memory image", c.Name())
+	case c.Memory == nil:
+		return fmt.Errorf("%s: Memory: not set (the DMA's LowModuleFinder)", c.Name())
+	case c.InputAssembler == nil:
+		return fmt.Errorf("%s: InputAssembler: not set", c.Name())
+	case len(c.ROPs) != c.partitions:
+		return fmt.Errorf("%s: ROPs: %d ports for %d partitions", c.Name(), len(c.ROPs), c.partitions)
+	case len(c.DepthUnits) != c.partitions:
+		return fmt.Errorf("%s: DepthUnits: %d ports for %d partitions", c.Name(), len(c.DepthUnits), c.partitions)
+	case streamAddr+streamBytes < streamAddr:
+		return fmt.Errorf("%s: Start: stream of %d bytes at 0x%x wraps around", c.Name(), streamBytes, streamAddr)
+	}
+	dma, err := memclient.New(c.ToMemory, c.Memory, c.Freq, memclient.Config{MaxOutstanding: c.maxOutstandingDMA})
+	if err != nil {
+		return fmt.Errorf("%s: %w", c.Name(), err)
+	}
+	c.dma = dma
+	c.mem = m
+	c.tracker = state.NewTracker(m)
+	c.streamBase, c.streamEnd, c.display = streamAddr, streamAddr+streamBytes, display
+	c.nextFetch, c.decodeAddr = streamAddr, streamAddr
+	c.started = true
+	now := c.Engine.CurrentTime()
+	c.activity.Set(c.Freq.Cycle(now), stateWaitDMA)
+	c.TickLater(now)
+	return nil
+}
+
+// Finished reports whether the End command has been carried out (every draw
+// complete, every back-end command acknowledged).
+func (c *CommandProcessor) Finished() bool { return c.finished }
+
+// FinishTime returns the time the End command was carried out.
+func (c *CommandProcessor) FinishTime() sim.VTimeInSec { return c.finishTime }
+
+// Image returns the resolved colour target at the last Present (nil before one).
+func (c *CommandProcessor) Image() *image.RGBA { return c.image }
+
+// Err returns the error that stopped the run (a malformed command, a state error
+// or a protocol violation by a peer), naming the command's address; nil if none.
+func (c *CommandProcessor) Err() error { return c.err }
+
+// DrawsInFlight returns the number of draws dispatched and not yet complete.
+func (c *CommandProcessor) DrawsInFlight() int { return len(c.inflight) }
+
+// fail stops the run with err.
+func (c *CommandProcessor) fail(err error) {
+	if c.err == nil {
+		c.err = err
+	}
+	if c.halt != nil {
+		c.halt.Stop(err)
+	}
+}
+
+// Stats reports the counters: commands and commands_<opcode> (snake case) for
+// every opcode, draws, clears, presents, sync_tokens, dma_bytes_read,
+// dma_bytes_written, draws_in_flight, the activity cycles (cycles_busy,
+// cycles_wait_dma, cycles_wait_drain, cycles_wait_state_version,
+// cycles_wait_ack, cycles_wait_send, cycles_idle) and utilization, and the DMA
+// client's counters under dma.
+func (c *CommandProcessor) Stats(add func(name string, v float64)) {
+	p := c.Name() + "."
+	var total uint64
+	for _, n := range c.commands {
+		total += n
+	}
+	add(p+"commands", float64(total))
+	for op, n := range c.commands {
+		add(p+"commands_"+snake(command.Opcode(op).String()), float64(n))
+	}
+	add(p+"draws", float64(c.draws))
+	add(p+"clears", float64(c.clears))
+	add(p+"presents", float64(c.presents))
+	add(p+"sync_tokens", float64(c.syncs))
+	add(p+"dma_bytes_read", float64(c.dmaRead))
+	add(p+"dma_bytes_written", float64(c.dmaWritten))
+	add(p+"draws_in_flight", float64(len(c.inflight)))
+	c.activity.Stats(c.Name(), add)
+	if c.dma != nil {
+		c.dma.Stats(p+"dma", add)
+	}
+}
+
+// snake converts a CamelCase name to snake_case.
+func snake(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		if unicode.IsUpper(r) {
+			if i > 0 {
+				b.WriteByte('_')
+			}
+			r = unicode.ToLower(r)
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// Buffers describes the prefetch buffer, the DMA requests in flight, the command
+// being carried out, the draws in flight (capacity: the state versions), the
+// back-end commands waiting to be sent and those waiting for Done.
+func (c *CommandProcessor) Buffers() []timing.BufferState {
+	n := c.Name()
+	cur := 0
+	if c.cur != nil {
+		cur = 1
+	}
+	dma := timing.BufferState{Name: n + ".DMARequests", Cap: c.maxOutstandingDMA}
+	if c.dma != nil {
+		dma = c.dma.Buffer(n + ".DMARequests")
+	}
+	return []timing.BufferState{
+		{Name: n + ".Prefetch", Len: c.numChunks, Cap: c.maxOutstandingDMA},
+		dma,
+		{Name: n + ".Command", Len: cur, Cap: 1},
+		{Name: n + ".DrawsInFlight", Len: len(c.inflight), Cap: c.stateVersions},
+		{Name: n + ".Outbox", Len: len(c.outbox), Cap: 2 * c.partitions},
+		{Name: n + ".Acks", Len: len(c.acks), Cap: 2 * c.partitions},
+	}
+}
+
+// Finish closes the activity accounting at time now.
+func (c *CommandProcessor) Finish(now sim.VTimeInSec) {
+	c.activity.Finish(c.Freq.Cycle(now))
+}
+
+// Tick runs the stages back to front: take memory responses and back-end
+// messages, carry out the current command, send queued back-end commands, decode
+// the next command, and prefetch the stream.
+func (c *CommandProcessor) Tick(now sim.VTimeInSec) bool {
+	if c.halt.Stopped() || !c.started {
+		return false
+	}
+	cycle := c.Freq.Cycle(now)
+	progress := c.receiveMemory(now)
+	progress = c.receiveBackEnd(now) || progress
+	progress = c.execute(now, cycle) || progress
+	progress = c.sendOutbox(now) || progress
+	progress = c.decode(now, cycle) || progress
+	progress = c.prefetch(now) || progress
+	c.activity.Set(cycle, c.status())
+	return progress
+}
+
+// status is the activity state the component is in after this cycle's work.
+func (c *CommandProcessor) status() int {
+	if c.err != nil || c.finished || c.halt.Stopped() {
+		return stateIdle
+	}
+	p := c.cur
+	if p == nil {
+		return stateWaitDMA // the decoder waits for stream bytes
+	}
+	switch p.phase {
+	case phaseDecode:
+		return stateBusy
+	case phaseFetch:
+		return stateWaitDMA
+	case phaseVersion:
+		if len(c.inflight) >= c.stateVersions {
+			return stateWaitStateVersion
+		}
+		return stateWaitSend
+	case phaseDrain:
+		return stateWaitDrain
+	case phaseAck:
+		if len(c.outbox) > 0 {
+			return stateWaitSend
+		}
+		return stateWaitAck
+	case phaseWrite:
+		return stateWaitDMA
+	}
+	return stateBusy
+}
+
+// Compile-time check.
+var _ protocol.Unit = (*CommandProcessor)(nil)

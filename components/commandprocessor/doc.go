@@ -1,0 +1,110 @@
+// Package commandprocessor models the GPU's command processor (CP): the front end
+// that fetches the command stream the driver wrote into memory, decodes it,
+// keeps the pipeline state, hands draws to the input assembler and synchronizes
+// with the back end for clears, sync tokens and presents.
+//
+// # Hardware
+//
+// Following "A trip through the Graphics Pipeline 2011" (part 2, the command
+// processor, and part 3, where draws enter the 3D pipeline), the CP reads the
+// command buffer by DMA into a small prefetch FIFO, decodes one command at a
+// time, and turns state commands into a new state version that travels with
+// the draws. The pipeline holds a limited number of state versions, so at most
+// StateVersions draws are in flight; with 1 the CP flushes between draws.
+// Commands that need the pipeline idle (Clear, SyncToken, Present, End) wait
+// until every earlier draw has been reported complete by every ROP partition.
+//
+// The functional work is done by the same code the reference renderer uses:
+// command.DecodeOne for decoding, state.Tracker for the state (each draw's
+// state.Draw snapshot), reference.Clear and reference.WriteSyncToken for clears
+// and sync tokens, ColorTarget.Resolve for the presented image. The component
+// decides when each of these happens.
+//
+// # Ports
+//
+//   - ToMemory: DMA reads (command-stream chunks, the bytes bound resources refer
+//     to) and the sync-token writes, through a memclient.Client (requests go to
+//     the port Memory finds for each address; the host-bus latency is the
+//     connection's). Responses come back on the same port.
+//   - ToInputAssembler: one protocol.DrawDispatch per draw, in API order, to the
+//     InputAssembler port.
+//   - ToBackEnd: protocol.ClearCmd and protocol.PresentCmd to every ROP and depth
+//     unit (peer fields ROPs, DepthUnits); receives their protocol.Done and the
+//     ROPs' protocol.DrawDone.
+//
+// Peer fields set by the platform builder: InputAssembler, Memory (a
+// mem.LowModuleFinder), ROPs and DepthUnits (one of each per partition).
+//
+// # The life of a command
+//
+//  1. Prefetch. From Start, the CP requests the stream in chunks of
+//     DMAChunkBytes aligned to DMAChunkBytes (the first and last may be partial).
+//     The prefetch buffer holds MaxOutstandingDMA chunks, in flight or arrived; a
+//     chunk's slot frees once the decoder has moved past its last byte, and the
+//     next chunk is requested at once. A chunk's bytes are taken from the
+//     functional memory image when its response arrives (the bytes the DMA
+//     carried).
+//  2. Decode. When no command is in progress, the decoder runs command.DecodeOne
+//     on the contiguous arrived bytes. command.ErrIncomplete means the command's
+//     bytes are still on their way (stall cause wait_dma). The decoded command is
+//     carried out DecodeCycles cycles later. A malformed command, a stream that
+//     ends inside a command, or one that ends without End stops the run.
+//  3. Resource fetch. BindShader (the code), SetConstants (Count x 16 bytes) and
+//     BindTexture (the 32-byte descriptor) first DMA-read the bytes they refer to,
+//     in pieces that do not cross a DMAChunkBytes boundary, and wait for all of
+//     them (wait_dma). Shader code outside the memory image is an error; unmapped
+//     constants or descriptors are not fetched (the tracker reads zeros).
+//  4. Apply. The command goes through the state.Tracker (which reads the
+//     resources from the memory image). A state error stops the run.
+//  5. Draw and DrawIndexed wait until fewer than StateVersions draws are in
+//     flight (wait_state_version), then send DrawDispatch with protocol.Draw{Seq,
+//     State, Raster: pipeline.RasterConfig(draw, RasterOptions)}; a refused send
+//     is retried (wait_send). The draw is in flight until DrawDone arrived from
+//     every one of Partitions ROPs.
+//  6. Clear waits until no draw is in flight (wait_drain), applies the clear to
+//     the memory image, sends a ClearCmd (flag ClearColor, the colour target of
+//     slot 0, its size) to every ROP when it clears colour and one (flags
+//     ClearDepth/ClearStencil, the depth target, state.DepthTargetSize) to every
+//     depth unit when it clears depth or stencil, and waits for every Done
+//     (wait_ack).
+//  7. SyncToken drains, writes the value into the memory image and DMA-writes
+//     the 4 bytes (unless the address is 0 or unmapped), and waits for the write.
+//  8. Present drains, sends PresentCmd (the colour target of the slot, the
+//     display address given to Start) to every ROP and every depth unit (which
+//     flush their caches), waits for every Done, then records the image
+//     (Image()).
+//  9. End drains; the frame is finished (Finished(), FinishTime()).
+//
+// With DecodeCycles = 1, state commands whose bytes have arrived are carried out
+// one per cycle: the command decoded at cycle c is applied at c+1 while the next
+// one is decoded.
+//
+// # Parameters (Builder)
+//
+//	DMAChunkBytes      256   bytes per stream DMA read (multiple of 4)
+//	MaxOutstandingDMA  4     DMA reads in flight = prefetch chunks; chunks x bytes >= MaxCommandBytes
+//	DecodeCycles       1     cycles per command in the decoder
+//	StateVersions      8     draws in flight (1: flush between draws)
+//	RasterOptions      8x8 tiles, row-major tiles and quads
+//	Partitions         1     ROP partitions (ROPs and depth units)
+//	ForceLateZ         false every draw tests depth after shading (as reference.Options)
+//
+// # Statistics
+//
+// Stats reports, under "<name>.": commands and commands_<opcode> (snake case:
+// commands_set_viewport, commands_draw_indexed, ...), draws, clears, presents,
+// sync_tokens, dma_bytes_read, dma_bytes_written, draws_in_flight, the cycles
+// of each activity state (cycles_busy, cycles_wait_dma, cycles_wait_drain,
+// cycles_wait_state_version, cycles_wait_ack, cycles_wait_send, cycles_idle)
+// and utilization, and the DMA client's counters under "<name>.dma." (reads,
+// bytes, latencies). Buffers reports the prefetch buffer, the DMA requests,
+// the command in progress, the draws in flight, the back-end commands waiting
+// to be sent and those waiting for Done.
+//
+// # Errors
+//
+// Err returns the first error; it names the command's address ("command stream
+// @0x10040: Draw: vertex shader: none bound"), and the CP stops the platform
+// through the shared timing.Halt. Protocol violations by peers (a DrawDone for a
+// draw not in flight, a Done nobody waits for) stop the run too.
+package commandprocessor

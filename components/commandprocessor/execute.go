@@ -1,0 +1,382 @@
+package commandprocessor
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/components/protocol"
+	"github.com/gfxsim/gfxsim/functional/command"
+	"github.com/gfxsim/gfxsim/functional/pipeline"
+	"github.com/gfxsim/gfxsim/functional/reference"
+	"github.com/gfxsim/gfxsim/functional/state"
+)
+
+// phase is where the current command is in its execution.
+type phase uint8
+
+const (
+	phaseDecode  phase = iota // in the decoder (DecodeCycles)
+	phaseFetch                // DMA-reading the bytes a binding refers to
+	phaseVersion              // a draw waiting for a state version (or for its send)
+	phaseDrain                // waiting until every earlier draw is complete
+	phaseAck                  // back-end commands sent or to send, waiting for Done
+	phaseWrite                // a sync-token write in flight
+)
+
+// pending is the command being carried out.
+type pending struct {
+	lc      command.Located
+	readyAt uint64 // cycle at which the decoder is done with it
+	phase   phase
+	act     state.Action
+
+	// phaseFetch: the byte range still to request and the pieces in flight.
+	resNext, resEnd uint64
+	resOutstanding  int
+
+	// phaseVersion: the dispatch message, built once.
+	dispatch *protocol.DrawDispatch
+
+	// phaseWrite.
+	writeData   []byte
+	writeIssued bool
+	writeDone   bool
+}
+
+// resource returns the bytes a binding command makes the GPU read: a shader's
+// code, a constant block, a texture descriptor.
+func resource(cmd command.Command) (addr, size uint64) {
+	switch c := cmd.(type) {
+	case command.BindShader:
+		return c.Addr, uint64(c.Size)
+	case command.SetConstants:
+		return c.Addr, 16 * uint64(c.Count)
+	case command.BindTexture:
+		if c.Desc != 0 {
+			return c.Desc, command.TextureDescriptorBytes
+		}
+	}
+	return 0, 0
+}
+
+// mapped reports whether [addr, addr+size) lies in the memory image. A binding
+// that refers to unmapped bytes is not fetched: shader code there is an error
+// (a hostile size must not make the DMA engine, or the tracker, read gigabytes);
+// constants and descriptors there read as zeros, as in the tracker.
+func (c *CommandProcessor) mapped(addr, size uint64) bool {
+	_, ok := c.mem.Slice(addr, size)
+	return ok
+}
+
+// execute advances the current command as far as it can go this cycle.
+func (c *CommandProcessor) execute(now sim.VTimeInSec, cycle uint64) bool {
+	p := c.cur
+	if p == nil || c.err != nil {
+		return false
+	}
+	progress := false
+	for c.cur == p && c.err == nil {
+		var moved bool
+		switch p.phase {
+		case phaseDecode:
+			if cycle < p.readyAt {
+				return progress
+			}
+			addr, size := resource(p.lc.Command)
+			if _, ok := p.lc.Command.(command.BindShader); ok && !c.mapped(addr, size) {
+				c.fail(&state.Error{Addr: p.lc.Addr, Op: p.lc.Opcode(), Field: "code",
+					Err: fmt.Errorf("%d bytes at 0x%x are outside simulated memory", size, addr)})
+				return true
+			}
+			if size > 0 && c.mapped(addr, size) {
+				p.resNext, p.resEnd = addr, addr+size
+				p.phase = phaseFetch
+			} else {
+				c.apply(p)
+			}
+			moved = true
+		case phaseFetch:
+			moved = c.fetchResource(now, p)
+		case phaseVersion:
+			moved = c.dispatchDraw(now, p)
+		case phaseDrain:
+			if len(c.inflight) > 0 {
+				return progress
+			}
+			c.drained(p)
+			moved = true
+		case phaseAck:
+			if len(c.outbox) > 0 || len(c.acks) > 0 {
+				return progress
+			}
+			c.acknowledged(p)
+			moved = true
+		case phaseWrite:
+			moved = c.writeSync(now, p)
+		}
+		if !moved {
+			break
+		}
+		progress = true
+	}
+	return progress
+}
+
+// fetchResource issues the DMA reads of the binding's bytes (pieces that do not
+// cross a DMAChunkBytes boundary) and applies the command once all arrived.
+func (c *CommandProcessor) fetchResource(now sim.VTimeInSec, p *pending) bool {
+	progress := false
+	cb := uint64(c.dmaChunkBytes)
+	for p.resNext < p.resEnd {
+		end := min(p.resEnd, (p.resNext/cb+1)*cb)
+		if end <= p.resNext { // the range reaches the top of the address space
+			end = p.resEnd
+		}
+		if !c.dma.Read(now, p.resNext, end-p.resNext, tagResource) {
+			return progress
+		}
+		c.dmaRead += end - p.resNext
+		p.resNext = end
+		p.resOutstanding++
+		progress = true
+	}
+	if p.resOutstanding > 0 {
+		return progress
+	}
+	c.apply(p)
+	return true
+}
+
+// apply runs the command through the state tracker and decides what it waits
+// for.
+func (c *CommandProcessor) apply(p *pending) {
+	act, err := c.tracker.Apply(p.lc)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	c.commands[p.lc.Opcode()]++
+	switch cmd := p.lc.Command.(type) {
+	case command.SetColorTarget:
+		c.colorDesc[cmd.Slot] = cmd.Target
+	case command.SetDepthTarget:
+		c.depthDesc = cmd.Target
+	}
+	p.act = act
+	switch act.Kind {
+	case state.ActDraw:
+		p.phase = phaseVersion
+	case state.ActClear, state.ActSync, state.ActPresent, state.ActEnd:
+		p.phase = phaseDrain
+	default:
+		c.complete()
+	}
+}
+
+// complete ends the current command.
+func (c *CommandProcessor) complete() {
+	c.cur = nil
+	c.progress.Add(1)
+}
+
+// dispatchDraw sends the draw to the input assembler once fewer than
+// StateVersions draws are in flight.
+func (c *CommandProcessor) dispatchDraw(now sim.VTimeInSec, p *pending) bool {
+	if len(c.inflight) >= c.stateVersions {
+		return false
+	}
+	if p.dispatch == nil {
+		d := p.act.Draw
+		if c.forceLateZ {
+			d.EarlyZ = false
+		}
+		pd := &protocol.Draw{Seq: c.drawSeq, State: d}
+		pd.Raster = pipeline.RasterConfig(d, c.raster)
+		if err := pd.Raster.Validate(); err != nil {
+			c.fail(fmt.Errorf("command stream @0x%x: %v: %w", p.lc.Addr, p.lc.Opcode(), err))
+			return true
+		}
+		p.dispatch = protocol.NewDrawDispatch(pd)
+		p.dispatch.Src, p.dispatch.Dst = c.ToInputAssembler, c.InputAssembler
+	}
+	p.dispatch.SendTime = now
+	if c.ToInputAssembler.Send(p.dispatch) != nil {
+		return false
+	}
+	c.inflight = append(c.inflight, &drawRecord{draw: p.dispatch.Draw, reported: make([]bool, c.partitions),
+		pending: c.partitions})
+	c.drawSeq++
+	c.draws++
+	c.complete()
+	return true
+}
+
+// drained carries out a Clear, SyncToken, Present or End once every earlier draw
+// is complete.
+func (c *CommandProcessor) drained(p *pending) {
+	act := p.act
+	switch act.Kind {
+	case state.ActClear:
+		c.clears++
+		reference.Clear(act)
+		flags := act.Clear.Flags
+		if flags&command.ClearColor != 0 {
+			size := act.Color.SizeBytes()
+			for _, rop := range c.ROPs {
+				c.queue(protocol.NewClearCmd(command.ClearColor, c.colorDesc[0], size), rop)
+			}
+		}
+		if ds := flags & (command.ClearDepth | command.ClearStencil); ds != 0 {
+			size, err := state.DepthTargetSize(act.DepthBuf.Geometry, act.DepthBuf.Format)
+			if err != nil {
+				c.fail(fmt.Errorf("command stream @0x%x: %v: depth target: %w", p.lc.Addr, p.lc.Opcode(), err))
+				return
+			}
+			for _, du := range c.DepthUnits {
+				c.queue(protocol.NewClearCmd(ds, c.depthDesc, size), du)
+			}
+		}
+		p.phase = phaseAck
+	case state.ActSync:
+		c.syncs++
+		s := act.Sync
+		if s.Addr == 0 {
+			c.complete()
+			return
+		}
+		reference.WriteSyncToken(c.mem, s)
+		if _, ok := c.mem.Slice(s.Addr, 4); !ok {
+			c.complete() // unmapped: nothing is written (as in the reference renderer)
+			return
+		}
+		p.writeData = binary.LittleEndian.AppendUint32(nil, s.Value)
+		p.phase = phaseWrite
+	case state.ActPresent:
+		c.presents++
+		slot := p.lc.Command.(command.Present).Slot
+		for _, rop := range c.ROPs {
+			c.queue(protocol.NewPresentCmd(c.colorDesc[slot], c.display), rop)
+		}
+		for _, du := range c.DepthUnits {
+			c.queue(protocol.NewPresentCmd(c.colorDesc[slot], c.display), du)
+		}
+		p.phase = phaseAck
+	case state.ActEnd:
+		c.finished = true
+		c.finishTime = c.Engine.CurrentTime()
+		c.complete()
+	}
+}
+
+// acknowledged finishes a Clear or Present once every back-end unit answered.
+func (c *CommandProcessor) acknowledged(p *pending) {
+	if p.act.Kind == state.ActPresent {
+		c.image = p.act.Color.Resolve()
+	}
+	c.complete()
+}
+
+// writeSync issues the sync token's DMA write and completes when it is done.
+func (c *CommandProcessor) writeSync(now sim.VTimeInSec, p *pending) bool {
+	if !p.writeIssued {
+		if !c.dma.Write(now, p.act.Sync.Addr, p.writeData, tagSync) {
+			return false
+		}
+		p.writeIssued = true
+		c.dmaWritten += uint64(len(p.writeData))
+		return true
+	}
+	if !p.writeDone {
+		return false
+	}
+	c.complete()
+	return true
+}
+
+// queue adds a back-end command for dst to the outbox and expects its Done.
+func (c *CommandProcessor) queue(msg sim.Msg, dst sim.Port) {
+	m := msg.Meta()
+	m.Src, m.Dst = c.ToBackEnd, dst
+	c.outbox = append(c.outbox, msg)
+	c.acks = append(c.acks, m.ID)
+}
+
+// sendOutbox sends queued back-end commands in order until one is refused.
+func (c *CommandProcessor) sendOutbox(now sim.VTimeInSec) bool {
+	n := 0
+	for n < len(c.outbox) {
+		msg := c.outbox[n]
+		msg.Meta().SendTime = now
+		if c.ToBackEnd.Send(msg) != nil {
+			break
+		}
+		n++
+	}
+	if n == 0 {
+		return false
+	}
+	rest := copy(c.outbox, c.outbox[n:])
+	for i := rest; i < len(c.outbox); i++ {
+		c.outbox[i] = nil
+	}
+	c.outbox = c.outbox[:rest]
+	return true
+}
+
+// receiveBackEnd takes every DrawDone and Done that has arrived.
+func (c *CommandProcessor) receiveBackEnd(now sim.VTimeInSec) bool {
+	progress := false
+	for c.err == nil {
+		msg := c.ToBackEnd.Retrieve(now)
+		if msg == nil {
+			break
+		}
+		progress = true
+		switch m := msg.(type) {
+		case *protocol.DrawDone:
+			c.drawDone(m)
+		case *protocol.Done:
+			c.ackDone(m)
+		default:
+			c.fail(fmt.Errorf("%s: unexpected %T on ToBackEnd", c.Name(), msg))
+		}
+	}
+	return progress
+}
+
+func (c *CommandProcessor) drawDone(m *protocol.DrawDone) {
+	if m.Draw == nil {
+		c.fail(fmt.Errorf("%s: DrawDone without a draw from partition %d", c.Name(), m.Partition))
+		return
+	}
+	for i, r := range c.inflight {
+		if r.draw.Seq != m.Draw.Seq {
+			continue
+		}
+		if m.Partition < 0 || m.Partition >= c.partitions || r.reported[m.Partition] {
+			c.fail(fmt.Errorf("%s: draw %d (command @0x%x): DrawDone from partition %d, which is out of range or reported twice",
+				c.Name(), m.Draw.Seq, r.draw.State.Addr, m.Partition))
+			return
+		}
+		r.reported[m.Partition] = true
+		r.pending--
+		if r.pending == 0 {
+			c.inflight = append(c.inflight[:i], c.inflight[i+1:]...)
+			c.progress.Add(1)
+		}
+		return
+	}
+	c.fail(fmt.Errorf("%s: DrawDone for draw %d, which is not in flight", c.Name(), m.Draw.Seq))
+}
+
+func (c *CommandProcessor) ackDone(m *protocol.Done) {
+	for i, id := range c.acks {
+		if id == m.RspTo {
+			c.acks = append(c.acks[:i], c.acks[i+1:]...)
+			return
+		}
+	}
+	c.fail(fmt.Errorf("%s: Done (from partition %d) for %s, which is not awaited", c.Name(), m.From, m.RspTo))
+}
