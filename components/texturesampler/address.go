@@ -1,0 +1,126 @@
+package texturesampler
+
+import (
+	"fmt"
+
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/components/protocol"
+	"github.com/gfxsim/gfxsim/functional/command"
+	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/functional/pipeline"
+	"github.com/gfxsim/gfxsim/functional/state"
+)
+
+// request is one TexRequest in flight through the sampler.
+type request struct {
+	seq     uint64
+	msg     *protocol.TexRequest
+	arrival uint64 // cycle the request reached the sampler's port
+	results []geom.Vec4
+	lines   []lineRef // distinct texel lines, in first-use order (reused)
+
+	addrDone  uint64 // the address stage is done with it (lines known)
+	looked    int    // lines looked up in the L1
+	pending   int    // missed lines not filled yet
+	dataReady uint64 // the latest cycle a looked-up line's data is available
+
+	filtering bool   // entered the filter
+	done      uint64 // the response is ready (set when filtering)
+	rsp       *protocol.TexResponse
+}
+
+// lineRef is a texel line a request reads and the number of its taps in it.
+type lineRef struct {
+	addr uint64
+	taps int
+}
+
+// accept is the address stage: it takes the next request when the stage is
+// free and the sampler has room, filters every lane functionally
+// (pipeline.SampleBinding, recording the taps) and turns the taps' texel
+// addresses into the request's distinct lines. The stage is busy for
+// ceil(lanes / LanesPerCycle) cycles (at least one).
+func (c *Comp) accept(now sim.VTimeInSec, cy uint64) bool {
+	if cy < c.addrFreeAt || c.count == len(c.ring) {
+		return false
+	}
+	msg := c.Core.Peek()
+	if msg == nil {
+		return false
+	}
+	req, ok := msg.(*protocol.TexRequest)
+	if !ok {
+		c.fail(fmt.Errorf("Core: unexpected message %T", msg))
+		return false
+	}
+	if req.Binding == nil {
+		c.fail(fmt.Errorf("Core: TexRequest from warp slot %d has no binding", req.Warp))
+		return false
+	}
+	r := c.at(c.count)
+	*r = request{seq: c.nextSeq, msg: req, arrival: c.Freq.Cycle(req.RecvTime), lines: r.lines[:0]}
+	if err := c.sample(r); err != nil {
+		c.fail(err)
+		return false
+	}
+	c.Core.Retrieve(now)
+	c.nextSeq++
+	c.count++
+	lanes := len(req.Lanes)
+	r.addrDone = cy + uint64(max(1, (lanes+c.lanesPerCycle-1)/c.lanesPerCycle))
+	c.addrFreeAt = r.addrDone
+	c.stats.requests++
+	c.stats.lanes += uint64(lanes)
+	return true
+}
+
+// sample filters the lanes of r and collects its lines.
+func (c *Comp) sample(r *request) error {
+	req := r.msg
+	b := req.Binding
+	r.results = make([]geom.Vec4, len(req.Lanes))
+	if b.Texture == nil { // unbound: zeros, no texel reads (pipeline.TextureUnits)
+		c.stats.unbound++
+		return nil
+	}
+	base, err := c.dataAddress(b)
+	if err != nil {
+		return err
+	}
+	tex := b.Texture
+	for i := range req.Lanes {
+		c.taps = c.taps[:0]
+		r.results[i] = pipeline.SampleBinding(b, &req.Lanes[i], &c.taps)
+		for _, tp := range c.taps {
+			r.addLine((base + tex.TexelAddress(tp.Level, tp.X, tp.Y)) &^ (c.lineSize - 1))
+		}
+		c.stats.texels += uint64(len(c.taps))
+	}
+	return nil
+}
+
+// addLine counts a tap in line, adding the line when it is new to r.
+func (r *request) addLine(line uint64) {
+	for k := len(r.lines) - 1; k >= 0; k-- {
+		if r.lines[k].addr == line {
+			r.lines[k].taps++
+			return
+		}
+	}
+	r.lines = append(r.lines, lineRef{addr: line, taps: 1})
+}
+
+// dataAddress returns the address of the texture's data, from its descriptor
+// in the memory image (the last descriptor is remembered).
+func (c *Comp) dataAddress(b *state.TextureBinding) (uint64, error) {
+	if c.descOK && c.descAddr == b.Desc {
+		return c.dataAddr, nil
+	}
+	if c.Image == nil {
+		return 0, fmt.Errorf("Image (the memory image holding texture descriptors) is not set")
+	}
+	d := command.ReadTextureDescriptor(c.Image, b.Desc)
+	c.descAddr, c.dataAddr, c.descOK = b.Desc, d.Data, true
+	return d.Data, nil
+}

@@ -1,0 +1,109 @@
+// Package texturesampler models the texture sampler of a shader core
+// ("GPU.TextureSampler[c]", one per core) in gfxsim's timed sort-last GPU: a
+// long, in-order pipeline that turns a warp's texture requests into filtered
+// values, with a small L1 of texel lines in front of the shared texture L2
+// (docs/design-timing.md, section 5; Giesen, "A trip through the Graphics
+// Pipeline 2011", part 4: requests arrive 16-64 lanes at a time, the sampler
+// computes LOD and texel addresses, a first-level cache "on the order of 4-8kb
+// per sampler" sees about 1.25 misses per bilinear request, and "texture
+// sampler pipes are long enough to not stall for a memory read even though it
+// takes 400-800 cycles").
+//
+// The values come from the functional model: every lane is filtered with
+// pipeline.SampleBinding (exactly what the reference renderer computes), whose
+// recorded taps (texture.Tap: level, x, y) give the texel addresses: the
+// texture's data address, read from its descriptor in the memory image
+// (command.ReadTextureDescriptor at Binding.Desc), plus
+// Texture.TexelAddress(level, x, y). The sampler decides only when a response
+// leaves and what memory traffic it causes. An unbound unit (Binding.Texture
+// nil) answers zeros without reading memory, like pipeline.TextureUnits.
+//
+// # Ports
+//
+//   - Core (both ways): protocol.TexRequest from the shader core (its buffer is
+//     the input queue, InputQueue requests) and protocol.TexResponse back to
+//     CorePort (or, when CorePort is nil, to the request's source port).
+//   - ToL2: line reads (Akita mem.ReadReq of one L1 line) to the L2 bank that
+//     L2 (a mem.LowModuleFinder) names for the address, through a
+//     components/memclient Client with MissQueue entries; the buffer holds
+//     MissQueue responses, so a response is never refused.
+//
+// The peer fields CorePort, L2 and Image (the command.Memory holding the
+// texture descriptors) are set by the platform builder after Build.
+//
+// # Stages
+//
+// The sampler is a chain of stages run back to front in each tick; requests
+// move through them in order (at most MaxRequests in flight) and responses
+// leave in request order.
+//
+//  1. Address (address.go). The oldest request in the input queue is taken
+//     when the stage is free and the sampler has room. All its lanes are
+//     filtered functionally at once; the taps' texel addresses are reduced to
+//     the request's distinct lines (in first-use order, counting taps per
+//     line). The stage is then busy for ceil(lanes / LanesPerCycle) cycles; the
+//     request's lines are known when it is done.
+//  2. Tag lookup (tags.go). The lines of the oldest request with lookups left
+//     are looked up in the L1 tag array (timing.TagArray: size, ways, line
+//     size, LRU), TagLookupsPerCycle per cycle. A hit's data is available
+//     L1Latency cycles later. A miss to a line already in the miss queue merges
+//     with that entry (merged_misses); any other miss takes a free miss-queue
+//     entry (an MSHR) and queues its read. With no free entry the stage stalls
+//     (stall_miss_queue) until a fill frees one; later requests wait behind it.
+//  3. Miss queue (missqueue.go). Queued reads leave for the L2, one per
+//     cycle, oldest first. When a line returns (one fill per cycle) it is
+//     written into the L1 (a read-only cache: victims are dropped), the entry
+//     is freed, and every request waiting for it may use it from that cycle
+//     on. The fill path is where a later issue decompresses block-compressed
+//     formats and converts other formats on their way into the L1.
+//  4. Filter (filter.go). The oldest request that has not been filtered enters
+//     the filter when all its lines are present (hits past their latency,
+//     misses filled). The filter takes LanesPerCycle lanes per cycle into a
+//     FilterLatency-deep pipeline: a request of n lanes occupies it for
+//     ceil(n/LanesPerCycle) cycles and its response is ready FilterLatency
+//     cycles after its last lanes entered.
+//  5. Response. The oldest request's response leaves when it is ready; a
+//     refused send is retried when the port frees (blocked_output), and the
+//     requests behind it wait.
+//
+// # The life of one request
+//
+// Read miss (defaults, L2 answering 20 cycles after it takes a read): the core
+// sends a 4-lane bilinear request at cycle 0; the sampler takes it at 1
+// (address stage 1), looks its one line up at 2 (miss, entry allocated),
+// sends the read at 3; the L2 answers at 24; the line fills at 25; the filter
+// takes the request at 26 and its response leaves at 26+8 = 34. The same
+// request repeated later hits: taken at t, looked up at t+1 (data at t+5),
+// filtered at t+5, response at t+13.
+//
+// # Parameters (Builder)
+//
+//	WithLanesPerCycle(4)          address and filter throughput, lanes per cycle
+//	WithTagLookupsPerCycle(4)     distinct lines looked up per cycle
+//	WithL1(8192, 4, 64)           L1 size in bytes, ways, line size
+//	WithL1Latency(4)              cycles from a hit to its data
+//	WithMissQueue(32)             outstanding line misses
+//	WithFilterLatency(8)          filter pipeline depth
+//	WithInputQueue(4)             requests waiting for the address stage
+//	WithMaxRequests(16)           requests in flight inside the sampler
+//	WithEngine, WithFreq(1 GHz), WithHalt, WithProgress
+//
+// # Statistics
+//
+// Named "<sampler name>.<counter>": requests, lanes, texels (taps),
+// unbound_requests, l1_lookups (distinct lines per request), l1_hits,
+// l1_misses (merged ones included), merged_misses, hit_rate_line
+// (hits/lookups), hit_rate_texel (taps whose line hit / taps),
+// misses_per_request, misses_per_lane (the source's "misses per bilinear
+// request"), l2_reads, bytes_read_l2, responses, avg_request_latency and
+// max_request_latency (cycles from a request's arrival at the port to its
+// response leaving), the activity cycles cycles_busy (a stage works on a
+// request), cycles_stall_miss_queue, cycles_wait_memory (every request in
+// flight waits for L2 lines), cycles_blocked_output, cycles_idle and
+// utilization, and the memory client's counters under "<sampler name>.l2."
+// (reads, bytes_read, read_latency_avg, cycles_blocked, ...).
+//
+// Malformed input (a message that is not a TexRequest, a request without a
+// binding) and missing wiring (no Image, no L2) stop the simulation through
+// the platform's timing.Halt with an error naming the sampler.
+package texturesampler

@@ -1,0 +1,248 @@
+package texturesampler
+
+import (
+	"fmt"
+
+	"github.com/sarchlab/akita/v3/mem/mem"
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/components/memclient"
+	"github.com/gfxsim/gfxsim/functional/command"
+	"github.com/gfxsim/gfxsim/functional/texture"
+	"github.com/gfxsim/gfxsim/timing"
+)
+
+// Activity states of the sampler, counted per cycle (timing.Activity).
+const (
+	actBusy           = iota // a stage is working on a request
+	actStallMissQueue        // the tag stage waits for a free miss-queue entry
+	actWaitMemory            // every request in flight waits for L2 lines
+	actBlockedOutput         // the next response is refused by the core's port
+	actIdle                  // no request in the sampler
+)
+
+var activityNames = [...]string{"busy", "stall_miss_queue", "wait_memory", "blocked_output", "idle"}
+
+// Comp is a texture sampler: an in-order pipeline of address generation, L1
+// tag lookup with a miss queue to the L2, and filtering. See the package
+// documentation.
+type Comp struct {
+	*sim.TickingComponent
+
+	// Core receives TexRequest messages from the shader core and sends the
+	// TexResponse messages back; its buffer is the input queue.
+	Core sim.Port
+	// ToL2 sends line reads to the L2 and receives the data.
+	ToL2 sim.Port
+
+	// CorePort is the shader core's port the responses go to (when nil, the
+	// request's source). L2 finds the L2 bank of an address. Image is the
+	// memory image the texture descriptors are read from (to learn a
+	// texture's data address). All three are set by the platform builder.
+	CorePort sim.Port
+	L2       mem.LowModuleFinder
+	Image    command.Memory
+
+	halt     *timing.Halt
+	progress *timing.Progress
+	waker    *timing.Waker
+	activity *timing.Activity
+	client   *memclient.Client
+
+	lanesPerCycle int
+	lookups       int
+	l1            *timing.TagArray
+	lineSize      uint64
+	l1Latency     uint64
+	filterLatency uint64
+
+	inputBuf sim.Buffer
+
+	// The requests in flight, oldest first: ring[(head+i) % len(ring)] for i
+	// in [0, count). filtering counts the requests from the head that have
+	// entered the filter.
+	ring      []request
+	head      int
+	count     int
+	filtering int
+	nextSeq   uint64
+
+	misses     []missEntry
+	freeMisses []int
+	unsent     []int // miss entries whose read is not sent yet, in allocation order
+
+	addrFreeAt   uint64 // first cycle the address stage can take a request
+	filterFreeAt uint64 // first cycle the filter can take a request
+
+	taps     []texture.Tap
+	descAddr uint64 // the last descriptor read and its texture data address
+	dataAddr uint64
+	descOK   bool
+
+	// Per-tick flags for the activity.
+	tagStalled, tagWorked, outputBlocked bool
+
+	stats stats
+}
+
+type stats struct {
+	requests, lanes, texels uint64
+	lookups, hits, misses   uint64
+	merged, texelHits       uint64
+	l2Reads, l2Bytes        uint64
+	responses               uint64
+	latencySum, latencyMax  uint64
+	unbound                 uint64
+}
+
+// Tick runs the stages back to front: response, filter, fill, miss send, tag
+// lookup, address.
+func (c *Comp) Tick(now sim.VTimeInSec) bool {
+	if c.halt.Stopped() {
+		return false
+	}
+	cy := c.Freq.Cycle(now)
+	c.tagStalled, c.tagWorked, c.outputBlocked = false, false, false
+	progress := c.respond(now, cy)
+	progress = c.filter(cy) || progress
+	progress = c.fill(now, cy) || progress
+	progress = c.sendMisses(now) || progress
+	progress = c.lookup(cy) || progress
+	progress = c.accept(now, cy) || progress
+	if c.halt.Stopped() {
+		return false
+	}
+	c.activity.Set(cy, c.classify(cy))
+	if !progress {
+		if next, ok := c.nextEvent(cy); ok {
+			c.waker.WakeIn(now, int(next-cy))
+		}
+	}
+	return progress
+}
+
+// at returns the i-th request in flight (0 is the oldest).
+func (c *Comp) at(i int) *request { return &c.ring[(c.head+i)%len(c.ring)] }
+
+// bySeq returns the request in flight with sequence number seq.
+func (c *Comp) bySeq(seq uint64) *request {
+	r := c.at(int(seq - c.at(0).seq))
+	if r.seq != seq {
+		panic(fmt.Sprintf("%s: request %d is not in flight", c.Name(), seq))
+	}
+	return r
+}
+
+// classify returns the activity state from cycle cy on.
+func (c *Comp) classify(cy uint64) int {
+	if c.tagStalled {
+		return actStallMissQueue
+	}
+	if c.tagWorked || cy < c.addrFreeAt || cy < c.filterFreeAt {
+		return actBusy
+	}
+	waiting := false
+	for i := 0; i < c.count; i++ {
+		r := c.at(i)
+		switch {
+		case r.filtering:
+			if r.done > cy {
+				return actBusy // in the filter pipeline
+			}
+		case r.pending > 0:
+			waiting = true
+		case r.addrDone > cy || r.looked < len(r.lines) || r.dataReady > cy:
+			return actBusy // address generation, tag lookups or the L1 hit latency
+		}
+	}
+	switch {
+	case c.outputBlocked:
+		return actBlockedOutput
+	case waiting:
+		return actWaitMemory
+	case c.count > 0:
+		return actBusy
+	}
+	return actIdle
+}
+
+// nextEvent returns the first cycle after cy at which a stage may progress
+// without a message arriving.
+func (c *Comp) nextEvent(cy uint64) (uint64, bool) {
+	var next uint64
+	found := false
+	consider := func(t uint64) {
+		if t > cy && (!found || t < next) {
+			next, found = t, true
+		}
+	}
+	if c.inputBuf.Size() > 0 {
+		consider(c.addrFreeAt)
+	}
+	for i := 0; i < c.count; i++ {
+		r := c.at(i)
+		consider(r.addrDone)
+		if r.filtering {
+			consider(r.done)
+		} else if r.pending == 0 && r.looked == len(r.lines) {
+			consider(max(r.dataReady, c.filterFreeAt))
+		}
+	}
+	return next, found
+}
+
+// fail stops the simulation with err (a malformed request or missing wiring).
+func (c *Comp) fail(err error) {
+	err = fmt.Errorf("%s: %w", c.Name(), err)
+	if c.halt == nil {
+		panic(err)
+	}
+	c.halt.Stop(err)
+}
+
+func ratio(a, b uint64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+// Stats implements timing.StatsReporter.
+func (c *Comp) Stats(add func(name string, v float64)) {
+	p := c.Name() + "."
+	st := &c.stats
+	add(p+"requests", float64(st.requests))
+	add(p+"lanes", float64(st.lanes))
+	add(p+"texels", float64(st.texels))
+	add(p+"unbound_requests", float64(st.unbound))
+	add(p+"l1_lookups", float64(st.lookups))
+	add(p+"l1_hits", float64(st.hits))
+	add(p+"l1_misses", float64(st.misses))
+	add(p+"merged_misses", float64(st.merged))
+	add(p+"hit_rate_line", ratio(st.hits, st.lookups))
+	add(p+"hit_rate_texel", ratio(st.texelHits, st.texels))
+	add(p+"misses_per_request", ratio(st.misses, st.requests))
+	add(p+"misses_per_lane", ratio(st.misses, st.lanes))
+	add(p+"l2_reads", float64(st.l2Reads))
+	add(p+"bytes_read_l2", float64(st.l2Bytes))
+	add(p+"responses", float64(st.responses))
+	add(p+"avg_request_latency", ratio(st.latencySum, st.responses))
+	add(p+"max_request_latency", float64(st.latencyMax))
+	c.activity.Stats(c.Name(), add)
+	c.client.Stats(c.Name()+".l2", add)
+}
+
+// Buffers implements timing.Buffered.
+func (c *Comp) Buffers() []timing.BufferState {
+	return []timing.BufferState{
+		{Name: c.inputBuf.Name(), Len: c.inputBuf.Size(), Cap: c.inputBuf.Capacity()},
+		{Name: c.Name() + ".Requests", Len: c.count, Cap: len(c.ring)},
+		{Name: c.Name() + ".MissQueue", Len: len(c.misses) - len(c.freeMisses), Cap: len(c.misses)},
+		c.client.Buffer(c.Name() + ".ToL2Requests"),
+	}
+}
+
+// Finish closes the activity accounting at time now.
+func (c *Comp) Finish(now sim.VTimeInSec) {
+	c.activity.Finish(c.Freq.Cycle(now))
+}

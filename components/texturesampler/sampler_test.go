@@ -1,0 +1,461 @@
+package texturesampler_test
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/components/protocol"
+	"github.com/gfxsim/gfxsim/components/texturesampler"
+	"github.com/gfxsim/gfxsim/functional/command"
+	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/functional/pipeline"
+	"github.com/gfxsim/gfxsim/functional/shader"
+	"github.com/gfxsim/gfxsim/functional/state"
+	"github.com/gfxsim/gfxsim/functional/texture"
+	"github.com/gfxsim/gfxsim/timing"
+)
+
+// fixture is a 64x64 mipmapped RGBA8 texture in a memory image, with its
+// descriptor, bound with the given sampler state.
+type fixture struct {
+	image   *command.Image
+	binding *state.TextureBinding
+	data    uint64
+}
+
+func newFixture(t *testing.T, s texture.SamplerState, layout texture.Layout) *fixture {
+	t.Helper()
+	pix := make([]byte, 64*64*4)
+	for i := range pix {
+		pix[i] = byte(i*7 + i/13)
+	}
+	t0, err := texture.NewRGBA8(64, 64, pix, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if t0, err = t0.WithLayout(layout); err != nil {
+		t.Fatal(err)
+	}
+	img := command.NewImage()
+	img.Alloc(1000, 1) // the texture does not start at the image's base
+	data := img.Put(t0.Bytes(), texture.LevelAlign)
+	d := t0.Descriptor()
+	desc := img.Put(command.TextureDescriptor{Format: uint32(d.Format), Width: uint32(d.Width), Height: uint32(d.Height),
+		Levels: uint32(d.Levels), Layout: uint32(d.Layout), Data: data, Size: uint32(t0.SizeBytes())}.Encode(), 32)
+	view, ok := img.Slice(data, t0.SizeBytes())
+	if !ok {
+		t.Fatal("texture not mapped")
+	}
+	tex, err := texture.NewFromBytes(d, view)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &fixture{image: img, binding: &state.TextureBinding{Texture: tex, Sampler: s, Desc: desc}, data: data}
+}
+
+func bilinear() texture.SamplerState {
+	s := texture.DefaultSamplerState()
+	s.Filter = texture.Bilinear
+	return s
+}
+
+// lodRequest builds a request of one lane per coordinate, sampling level 0.
+func lodRequest(b *state.TextureBinding, warp uint64, coords ...[2]float32) *protocol.TexRequest {
+	lanes := make([]shader.TexRequest, len(coords))
+	for i, c := range coords {
+		lanes[i] = shader.TexRequest{Mode: shader.TexLOD, Coord: geom.Vec4{c[0], c[1]}}
+	}
+	return protocol.NewTexRequest(nil, warp, b, lanes)
+}
+
+// texel returns the coordinate at which a bilinear sample of level 0 reads
+// texels (x, y)..(x+1, y+1) of the 64x64 texture with weights 1/2.
+func texel(x, y int) [2]float32 { return [2]float32{float32(x+1) / 64, float32(y+1) / 64} }
+
+func quadAt(x, y int) [][2]float32 {
+	return [][2]float32{texel(x, y), texel(x, y), texel(x, y), texel(x, y)}
+}
+
+type rig struct {
+	engine sim.Engine
+	s      *texturesampler.Comp
+	core   *fakeCore
+	l2     *fakeL2
+	halt   *timing.Halt
+}
+
+func newRig(t *testing.T, e sim.Engine, b texturesampler.Builder, fx *fixture, l2Latency uint64) *rig {
+	t.Helper()
+	r := &rig{engine: e, halt: &timing.Halt{}}
+	r.s = b.WithEngine(e).WithFreq(freq).WithHalt(r.halt).Build("GPU.TextureSampler[0]")
+	r.core = newFakeCore(e)
+	r.l2 = newFakeL2(e, fx.image, l2Latency)
+	c1 := sim.NewDirectConnection("CoreConn", e, freq)
+	c1.PlugIn(r.core.Port, 1)
+	c1.PlugIn(r.s.Core, 1)
+	c2 := sim.NewDirectConnection("L2Conn", e, freq)
+	c2.PlugIn(r.s.ToL2, 4)
+	c2.PlugIn(r.l2.Top, 4)
+	r.core.Dst = r.s.Core
+	r.s.CorePort = r.core.Port
+	r.s.L2 = r.l2
+	r.s.Image = fx.image
+	return r
+}
+
+func (r *rig) run(t *testing.T, reqs ...scripted) {
+	t.Helper()
+	r.core.script = append(r.core.script, reqs...)
+	r.core.TickNow(0)
+	if err := r.engine.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.halt.Reason(); err != nil {
+		t.Fatalf("halted: %v", err)
+	}
+	if len(r.core.got) != len(reqs) {
+		t.Fatalf("%d responses to %d requests", len(r.core.got), len(reqs))
+	}
+	for i, rsp := range r.core.got {
+		if rsp.RspTo != reqs[i].msg.ID {
+			t.Fatalf("response %d answers %s, want %s (request order)", i, rsp.RspTo, reqs[i].msg.ID)
+		}
+	}
+}
+
+func sameVec(a, b geom.Vec4) bool {
+	for i := range a {
+		if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// checkResults compares every response with pipeline.SampleBinding.
+func checkResults(t *testing.T, r *rig, reqs []scripted) {
+	t.Helper()
+	for i, s := range reqs {
+		rsp := r.core.got[i]
+		if len(rsp.Results) != len(s.msg.Lanes) || rsp.Warp != s.msg.Warp {
+			t.Fatalf("request %d: %d results for %d lanes, warp %d", i, len(rsp.Results), len(s.msg.Lanes), rsp.Warp)
+		}
+		for l := range s.msg.Lanes {
+			var want geom.Vec4
+			if s.msg.Binding.Texture != nil {
+				want = pipeline.SampleBinding(s.msg.Binding, &s.msg.Lanes[l], nil)
+			}
+			if !sameVec(rsp.Results[l], want) {
+				t.Fatalf("request %d lane %d: %v, want %v", i, l, rsp.Results[l], want)
+			}
+		}
+	}
+}
+
+// TestMissThenHit pins the cycles of a cold request and of the same request
+// repeated (L2 latency 20, L1 latency 4, filter latency 8, 4 lanes per cycle).
+//
+//	cold: sent 0, taken 1 (address 1), looked up 2 (miss), read sent 3, the
+//	      L2 takes it at 4 and answers at 24, filled 25, filter 26, response
+//	      ready 26+8 = 34, taken by the core at 35.
+//	warm: sent 40, taken 41, looked up 42 (hit, data at 46), filter 46,
+//	      response 54, taken 55.
+func TestMissThenHit(t *testing.T) {
+	fx := newFixture(t, bilinear(), texture.Tiled)
+	r := newRig(t, sim.NewSerialEngine(), texturesampler.MakeBuilder(), fx, 20)
+	reqs := []scripted{{msg: lodRequest(fx.binding, 3, quadAt(1, 1)...)}, {msg: lodRequest(fx.binding, 5, quadAt(1, 1)...), at: 40}}
+	r.run(t, reqs...)
+	checkResults(t, r, reqs)
+	if got := r.core.at; got[0] != 35 || got[1] != 55 {
+		t.Errorf("responses taken at %v, want [35 55]", got)
+	}
+	if len(r.l2.reads) != 1 || r.l2.reads[0] != fx.data || r.l2.readAt[0] != 4 {
+		t.Errorf("L2 reads %x at %v, want one of line 0x%x at cycle 4", r.l2.reads, r.l2.readAt, fx.data)
+	}
+	r.s.Finish(cycleTime(60))
+	checkStats(t, statMap(r.s), "GPU.TextureSampler[0]", map[string]float64{
+		"requests":                2,
+		"lanes":                   8,
+		"texels":                  32,
+		"l1_lookups":              2,
+		"l1_hits":                 1,
+		"l1_misses":               1,
+		"merged_misses":           0,
+		"hit_rate_line":           0.5,
+		"hit_rate_texel":          0.5,
+		"misses_per_request":      0.5,
+		"misses_per_lane":         0.125,
+		"l2_reads":                1,
+		"bytes_read_l2":           64,
+		"avg_request_latency":     (34 + 14) / 2.0, // arrived 0 -> sent 34; arrived 40 -> sent 54
+		"max_request_latency":     34,
+		"cycles_idle":             14, // 0, 34-40, 54-59
+		"cycles_busy":             24, // 1-2, 25-33, 41-53
+		"cycles_wait_memory":      22, // 3-24
+		"cycles_stall_miss_queue": 0,
+		"cycles_blocked_output":   0,
+		"l2.reads":                1,
+	})
+}
+
+// TestMergedMisses: two requests for the same cold line read it once; the
+// second request's miss merges with the first's entry.
+func TestMergedMisses(t *testing.T) {
+	fx := newFixture(t, bilinear(), texture.Tiled)
+	r := newRig(t, sim.NewSerialEngine(), texturesampler.MakeBuilder(), fx, 20)
+	reqs := []scripted{{msg: lodRequest(fx.binding, 0, quadAt(1, 1)...)}, {msg: lodRequest(fx.binding, 1, quadAt(0, 0)...)}}
+	r.run(t, reqs...)
+	checkResults(t, r, reqs)
+	// Both filled at 25: the first filters at 26 (response 34), the second at
+	// 27 (the filter is busy for one cycle per 4 lanes): response 35.
+	if got := r.core.at; got[0] != 35 || got[1] != 36 {
+		t.Errorf("responses taken at %v, want [35 36]", got)
+	}
+	if len(r.l2.reads) != 1 {
+		t.Errorf("%d L2 reads, want 1", len(r.l2.reads))
+	}
+	checkStats(t, statMap(r.s), "GPU.TextureSampler[0]", map[string]float64{
+		"l1_misses": 2, "merged_misses": 1, "l2_reads": 1, "l1_hits": 0,
+	})
+}
+
+// TestMissQueueFullStalls: with one miss-queue entry, a request that needs two
+// cold lines looks up the first at cycle 2, stalls on the second until the
+// first fill (25), then reads it (sent 26, answered 47, filled 48).
+func TestMissQueueFullStalls(t *testing.T) {
+	fx := newFixture(t, bilinear(), texture.Tiled)
+	r := newRig(t, sim.NewSerialEngine(), texturesampler.MakeBuilder().WithMissQueue(1), fx, 20)
+	// Texels (1,1)-(2,2) are in tile 0, (5,1)-(6,2) in tile 1: two lines.
+	coords := [][2]float32{texel(1, 1), texel(1, 1), texel(5, 1), texel(5, 1)}
+	reqs := []scripted{{msg: lodRequest(fx.binding, 0, coords...)}}
+	r.run(t, reqs...)
+	checkResults(t, r, reqs)
+	if got := r.l2.readAt; len(got) != 2 || got[0] != 4 || got[1] != 27 {
+		t.Errorf("L2 reads taken at %v, want [4 27]", got)
+	}
+	if got := r.l2.reads; len(got) != 2 || got[0] != fx.data || got[1] != fx.data+64 {
+		t.Errorf("L2 reads of %x, want lines 0x%x and 0x%x", got, fx.data, fx.data+64)
+	}
+	// Filled 48, filter 49, response ready 57, taken 58.
+	if r.core.at[0] != 58 {
+		t.Errorf("response taken at %d, want 58", r.core.at[0])
+	}
+	r.s.Finish(cycleTime(60))
+	checkStats(t, statMap(r.s), "GPU.TextureSampler[0]", map[string]float64{
+		"cycles_stall_miss_queue": 23, // 2-24
+		"l1_lookups":              2,
+		"l1_misses":               2,
+	})
+}
+
+// TestResponsesKeepRequestOrder: a request that hits in the L1 behind one that
+// misses is answered after it.
+func TestResponsesKeepRequestOrder(t *testing.T) {
+	fx := newFixture(t, bilinear(), texture.Tiled)
+	r := newRig(t, sim.NewSerialEngine(), texturesampler.MakeBuilder(), fx, 50)
+	reqs := []scripted{
+		{msg: lodRequest(fx.binding, 0, quadAt(1, 1)...)},          // warms tile 0
+		{msg: lodRequest(fx.binding, 1, quadAt(9, 1)...), at: 100}, // cold tile 2
+		{msg: lodRequest(fx.binding, 2, quadAt(1, 1)...), at: 101}, // hits tile 0
+	}
+	r.run(t, reqs...)
+	checkResults(t, r, reqs)
+	// Request 1: taken 101, lookup 102, read sent 103, answered 154, filled
+	// 155, filter 156, response 164, taken 165. Request 2 (a hit at 103, data
+	// at 107) waits and filters at 157: response 165, taken 166.
+	if got := r.core.at; got[1] != 165 || got[2] != 166 {
+		t.Errorf("responses taken at %v, want [_ 165 166]", got)
+	}
+	checkStats(t, statMap(r.s), "GPU.TextureSampler[0]", map[string]float64{"l1_hits": 1, "l1_misses": 2})
+}
+
+// TestResultsEqualFunctionalSampler sends many requests of every mode over
+// several filters and layouts through a small L1 (forcing evictions) and
+// checks every result, the request order and the counters' consistency.
+func TestResultsEqualFunctionalSampler(t *testing.T) {
+	point, tri := texture.DefaultSamplerState(), texture.DefaultSamplerState()
+	point.Filter = texture.Point
+	wrap := bilinear()
+	wrap.AddressU, wrap.AddressV = texture.Wrap, texture.Wrap
+	tests := []struct {
+		name   string
+		s      texture.SamplerState
+		layout texture.Layout
+	}{
+		{"point tiled", point, texture.Tiled},
+		{"bilinear wrap linear", wrap, texture.Linear},
+		{"trilinear tiled", tri, texture.Tiled},
+	}
+	for _, tc := range tests {
+		for _, engine := range []string{"serial", "parallel"} {
+			t.Run(tc.name+" "+engine, func(t *testing.T) {
+				fx := newFixture(t, tc.s, tc.layout)
+				e := sim.Engine(sim.NewSerialEngine())
+				if engine == "parallel" {
+					e = sim.NewParallelEngine()
+				}
+				b := texturesampler.MakeBuilder().WithL1(1024, 2, 64).WithMissQueue(4).WithMaxRequests(4)
+				r := newRig(t, e, b, fx, 30)
+				var reqs []scripted
+				seed := uint32(12345)
+				rnd := func() float32 {
+					seed = seed*1664525 + 1013904223
+					return float32(seed>>8)/float32(1<<24)*2.5 - 0.7
+				}
+				modes := []shader.TexMode{shader.TexImplicit, shader.TexBias, shader.TexLOD, shader.TexGrad}
+				for i := 0; i < 40; i++ {
+					lanes := make([]shader.TexRequest, 4+4*(i%8))
+					for l := range lanes {
+						u, v := rnd(), rnd()
+						d := (rnd() + 0.7) / 16
+						lanes[l] = shader.TexRequest{Mode: modes[i%4], Coord: geom.Vec4{u, v, 0, rnd() * 3},
+							DDX: geom.Vec4{d, 0}, DDY: geom.Vec4{0, d * 1.5}, LODOrBias: rnd() * 3}
+					}
+					reqs = append(reqs, scripted{msg: protocol.NewTexRequest(nil, uint64(i%16), fx.binding, lanes), at: uint64(i * 3)})
+				}
+				r.run(t, reqs...)
+				checkResults(t, r, reqs)
+				r.s.Finish(r.engine.CurrentTime())
+				st := statMap(r.s)
+				p := "GPU.TextureSampler[0]."
+				if st[p+"l1_lookups"] != st[p+"l1_hits"]+st[p+"l1_misses"] ||
+					st[p+"l2_reads"] != st[p+"l1_misses"]-st[p+"merged_misses"] ||
+					st[p+"bytes_read_l2"] != 64*st[p+"l2_reads"] ||
+					float64(len(r.l2.reads)) != st[p+"l2_reads"] || st[p+"l2_reads"] == 0 || st[p+"l1_hits"] == 0 {
+					t.Errorf("inconsistent counters: %v", st)
+				}
+				var total float64
+				for _, k := range []string{"busy", "stall_miss_queue", "wait_memory", "blocked_output", "idle"} {
+					total += st[p+"cycles_"+k]
+				}
+				if total != float64(freq.Cycle(r.engine.CurrentTime())) {
+					t.Errorf("activity covers %v cycles of %d", total, freq.Cycle(r.engine.CurrentTime()))
+				}
+			})
+		}
+	}
+}
+
+// TestBlockedOutput: a core that takes no response before cycle 100 blocks the
+// sampler's output; the time is counted and the responses still arrive in order.
+func TestBlockedOutput(t *testing.T) {
+	fx := newFixture(t, bilinear(), texture.Tiled)
+	r := newRig(t, sim.NewSerialEngine(), texturesampler.MakeBuilder(), fx, 20)
+	r.core.openAt = 100
+	reqs := []scripted{
+		{msg: lodRequest(fx.binding, 0, quadAt(1, 1)...)},
+		{msg: lodRequest(fx.binding, 1, quadAt(1, 1)...)},
+		{msg: lodRequest(fx.binding, 2, quadAt(1, 1)...)},
+	}
+	r.run(t, reqs...)
+	checkResults(t, r, reqs)
+	// Responses ready at 34, 35, 36. The first goes into the core's port (34),
+	// the second waits in the connection (35); the third is refused from 36
+	// until the core takes the first at 100 and the sampler retries at 101.
+	if got := r.core.at; got[0] != 100 || got[1] != 101 || got[2] != 102 {
+		t.Errorf("responses taken at %v, want [100 101 102]", got)
+	}
+	r.s.Finish(cycleTime(110))
+	checkStats(t, statMap(r.s), "GPU.TextureSampler[0]", map[string]float64{"cycles_blocked_output": 101 - 36})
+}
+
+func TestUnboundTextureReturnsZero(t *testing.T) {
+	fx := newFixture(t, bilinear(), texture.Tiled)
+	r := newRig(t, sim.NewSerialEngine(), texturesampler.MakeBuilder(), fx, 20)
+	unbound := &state.TextureBinding{}
+	reqs := []scripted{{msg: lodRequest(unbound, 0, quadAt(1, 1)...)}}
+	r.run(t, reqs...)
+	checkResults(t, r, reqs)
+	// Taken 1, address 1, no lines, filter 2, response 10, taken 11.
+	if r.core.at[0] != 11 || len(r.l2.reads) != 0 {
+		t.Errorf("response at %d with %d L2 reads, want 11 and none", r.core.at[0], len(r.l2.reads))
+	}
+	checkStats(t, statMap(r.s), "GPU.TextureSampler[0]", map[string]float64{"unbound_requests": 1, "l1_lookups": 0})
+}
+
+func TestBadInputHalts(t *testing.T) {
+	fx := newFixture(t, bilinear(), texture.Tiled)
+	tests := []struct {
+		name  string
+		msg   sim.Msg
+		setup func(*rig)
+		want  string
+	}{
+		{"no binding", lodRequest(nil, 0, quadAt(1, 1)...), nil, "has no binding"},
+		{"no image", lodRequest(fx.binding, 0, quadAt(1, 1)...), func(r *rig) { r.s.Image = nil }, "Image"},
+		{"unexpected message", protocol.NewBatchCredit(1), nil, "unexpected message *protocol.BatchCredit"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := sim.NewSerialEngine()
+			r := newRig(t, e, texturesampler.MakeBuilder(), fx, 20)
+			if tc.setup != nil {
+				tc.setup(r)
+			}
+			m := tc.msg.Meta()
+			m.Src, m.Dst, m.SendTime = r.core.Port, r.s.Core, 0
+			if r.core.Port.Send(tc.msg) != nil {
+				t.Fatal("send refused")
+			}
+			if err := e.Run(); err != nil {
+				t.Fatal(err)
+			}
+			err := r.halt.Reason()
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "GPU.TextureSampler[0]: ") {
+				t.Fatalf("halt reason %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestBuilderValidate(t *testing.T) {
+	ok := texturesampler.MakeBuilder().WithEngine(sim.NewSerialEngine())
+	tests := []struct {
+		name string
+		b    texturesampler.Builder
+		want string
+	}{
+		{"defaults", ok, ""},
+		{"no engine", texturesampler.MakeBuilder(), "Engine"},
+		{"frequency", ok.WithFreq(-1), "Freq"},
+		{"lanes", ok.WithLanesPerCycle(0), "LanesPerCycle"},
+		{"lookups", ok.WithTagLookupsPerCycle(0), "TagLookupsPerCycle"},
+		{"miss queue", ok.WithMissQueue(0), "MissQueue"},
+		{"filter latency", ok.WithFilterLatency(-1), "FilterLatency"},
+		{"input queue", ok.WithInputQueue(0), "InputQueue"},
+		{"requests", ok.WithMaxRequests(0), "MaxRequests"},
+		{"L1 sets", ok.WithL1(3*1024, 4, 64), "L1"},
+		{"L1 line", ok.WithL1(8192, 4, 48), "L1"},
+		{"L1 latency", ok.WithL1Latency(-2), "L1Latency"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.b.Validate()
+			if tc.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want one naming %s", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestBuffers(t *testing.T) {
+	c := texturesampler.MakeBuilder().WithEngine(sim.NewSerialEngine()).Build("GPU.TextureSampler[2]")
+	var names []string
+	for _, b := range c.Buffers() {
+		sim.NameMustBeValid(b.Name)
+		names = append(names, b.Name)
+	}
+	want := "GPU.TextureSampler[2].InputQueue GPU.TextureSampler[2].Requests GPU.TextureSampler[2].MissQueue GPU.TextureSampler[2].ToL2Requests"
+	if strings.Join(names, " ") != want {
+		t.Errorf("buffers %v", names)
+	}
+}
