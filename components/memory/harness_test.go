@@ -98,7 +98,13 @@ type rig struct {
 
 func newRig(t testing.TB, cfg memory.Config, l2 *memory.L2Config, ccfg memclient.Config, script []op) *rig {
 	t.Helper()
-	r := &rig{engine: sim.NewSerialEngine()}
+	return newRigOn(t, sim.NewSerialEngine(), cfg, l2, ccfg, script)
+}
+
+func newRigOn(t testing.TB, engine sim.Engine, cfg memory.Config, l2 *memory.L2Config,
+	ccfg memclient.Config, script []op) *rig {
+	t.Helper()
+	r := &rig{engine: engine}
 	m, err := memory.Build(cfg, r.engine, "GPU.Memory")
 	if err != nil {
 		t.Fatal(err)
