@@ -1,0 +1,430 @@
+package rtcache
+
+import (
+	"fmt"
+
+	"github.com/sarchlab/akita/v3/mem/mem"
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/components/memclient"
+	"github.com/gfxsim/gfxsim/functional/command"
+	"github.com/gfxsim/gfxsim/timing"
+)
+
+// Config is the geometry of a render-target cache and its memory interface.
+type Config struct {
+	Size     int // bytes
+	Ways     int
+	LineSize int // bytes, a power of two
+	// MaxOutstanding is the number of memory requests (line reads and writes)
+	// in flight at once.
+	MaxOutstanding int
+	// WriteQueue is the number of line writes that may wait to be issued before
+	// the cache refuses accesses that could evict another dirty line.
+	WriteQueue int
+}
+
+// Validate checks the configuration; the error names the bad field.
+func (c Config) Validate() error {
+	if c.LineSize < 4 || c.LineSize > 4096 || c.LineSize&(c.LineSize-1) != 0 {
+		return fmt.Errorf("LineSize: %d is not a power of two in [4, 4096]", c.LineSize)
+	}
+	if c.Ways < 1 {
+		return fmt.Errorf("Ways: %d must be at least 1", c.Ways)
+	}
+	if _, err := timing.NewTagArray(c.Size, c.Ways, c.LineSize); err != nil {
+		return fmt.Errorf("Size: %w", err)
+	}
+	if c.MaxOutstanding < 1 || c.MaxOutstanding > 1<<16 {
+		return fmt.Errorf("MaxOutstanding: %d is outside [1, 65536]", c.MaxOutstanding)
+	}
+	if c.WriteQueue < 1 {
+		return fmt.Errorf("WriteQueue: %d must be at least 1", c.WriteQueue)
+	}
+	return nil
+}
+
+// Token identifies a reader waiting for a line (the owner's choice: typically a
+// slot in its queue of quads waiting for their lines).
+type Token uint32
+
+// Result is the outcome of Access.
+type Result uint8
+
+// Access results.
+const (
+	// Hit: the line is present.
+	Hit Result = iota
+	// ClearedFill: the line was absent but fast-cleared; it is present now and
+	// cost no memory read.
+	ClearedFill
+	// Miss: the line was absent; a read was sent and the token will be woken
+	// when it arrives.
+	Miss
+	// MergedMiss: the line was already being read; the token waits for that read.
+	MergedMiss
+	// Blocked: the line is absent and no read can be issued this cycle (all
+	// memory requests in flight, the port busy, or the write queue full). Nothing
+	// changed: try again later.
+	Blocked
+)
+
+// Pending reports whether the reader must wait for the line.
+func (r Result) Pending() bool { return r == Miss || r == MergedMiss }
+
+// fill is a line read in flight and the readers waiting for it.
+type fill struct {
+	line    uint64
+	waiters []Token
+}
+
+// lineWrite is a line write waiting to be issued: a write-back (data nil: the
+// bytes are taken from the memory image when the write is issued) or a write of
+// given bytes that bypasses the cache (the ROP's resolve).
+type lineWrite struct {
+	addr uint64
+	data []byte
+}
+
+// clearRegion is a fast-cleared address range with its per-line cleared bits.
+type clearRegion struct {
+	lo, hi uint64
+	tags   *timing.ClearTags
+}
+
+// Cache is a write-back, write-allocate render-target cache. It keeps tags only:
+// the data lives in the memory image, which the functional model reads and
+// writes directly; the cache decides which memory traffic that costs. See the
+// package documentation.
+type Cache struct {
+	cfg    Config
+	tags   *timing.TagArray
+	client *memclient.Client
+	lines  uint64 // line size
+
+	fills  []fill // reads in flight
+	spare  [][]Token
+	writes []lineWrite // FIFO from writeHead
+	wHead  int
+	clears []clearRegion
+	victim []uint64 // scratch for Flush
+
+	// Statistics.
+	hits, misses, merged, clearedFills   uint64
+	evictions, writeBacks, lineReads     uint64
+	bytesRead, bytesWritten, otherWrites uint64
+	clearedLines                         uint64
+}
+
+// New returns a cache that talks to memory through port (owned by the
+// cache's component, whose clock is freq); finder picks the memory module of
+// an address when a request is issued.
+func New(port sim.Port, finder mem.LowModuleFinder, freq sim.Freq, cfg Config) (*Cache, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	tags, err := timing.NewTagArray(cfg.Size, cfg.Ways, cfg.LineSize)
+	if err != nil {
+		return nil, fmt.Errorf("Size: %w", err)
+	}
+	client, err := memclient.New(port, finder, freq, memclient.Config{MaxOutstanding: cfg.MaxOutstanding})
+	if err != nil {
+		return nil, err
+	}
+	c := &Cache{cfg: cfg, tags: tags, client: client, lines: uint64(cfg.LineSize),
+		fills: make([]fill, 0, cfg.MaxOutstanding)}
+	return c, nil
+}
+
+// Client returns the memory client (for tracing).
+func (c *Cache) Client() *memclient.Client { return c.client }
+
+// LineSize returns the line size in bytes.
+func (c *Cache) LineSize() uint64 { return c.lines }
+
+// Line returns the address of the line holding addr.
+func (c *Cache) Line(addr uint64) uint64 { return addr &^ (c.lines - 1) }
+
+// Present reports whether the line holding addr is in the cache (no LRU update).
+func (c *Cache) Present(addr uint64) bool { return c.tags.Contains(addr) }
+
+// Cleared reports whether the line holding addr is in the fast-cleared state.
+func (c *Cache) Cleared(addr uint64) bool {
+	line := c.Line(addr)
+	for i := range c.clears {
+		if c.clears[i].tags.Cleared(line) {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *Cache) unsetCleared(line uint64) {
+	for i := range c.clears {
+		c.clears[i].tags.Unset(line)
+	}
+}
+
+func (c *Cache) findFill(line uint64) int {
+	for i := range c.fills {
+		if c.fills[i].line == line {
+			return i
+		}
+	}
+	return -1
+}
+
+// writeRoom reports whether the write queue accepts another write-back.
+func (c *Cache) writeRoom(n int) bool { return len(c.writes)-c.wHead+n <= c.cfg.WriteQueue }
+
+// Access looks up the line holding addr for reader t; see Result. A miss on a
+// cleared line fills it at once; another miss sends a line read and registers t
+// to be woken (Receive) when it arrives.
+func (c *Cache) Access(now sim.VTimeInSec, addr uint64, t Token) Result {
+	line := c.Line(addr)
+	if c.tags.Lookup(line) {
+		c.hits++
+		return Hit
+	}
+	if i := c.findFill(line); i >= 0 {
+		c.misses++
+		c.merged++
+		c.fills[i].waiters = append(c.fills[i].waiters, t)
+		return MergedMiss
+	}
+	if !c.writeRoom(1) {
+		return Blocked
+	}
+	if c.Cleared(line) {
+		c.misses++
+		c.clearedFills++
+		c.allocate(line)
+		return ClearedFill
+	}
+	if !c.client.Read(now, line, c.lines, line) {
+		return Blocked
+	}
+	c.misses++
+	c.lineReads++
+	c.bytesRead += c.lines
+	var w []Token
+	if n := len(c.spare); n > 0 {
+		w, c.spare = c.spare[n-1][:0], c.spare[:n-1]
+	}
+	c.fills = append(c.fills, fill{line: line, waiters: append(w, t)})
+	return Miss
+}
+
+// allocate puts line in the cache, queueing a dirty victim's write-back.
+func (c *Cache) allocate(line uint64) {
+	v, evicted := c.tags.Fill(line)
+	if !evicted {
+		return
+	}
+	c.evictions++
+	if v.Dirty {
+		c.writes = append(c.writes, lineWrite{addr: v.Line})
+	}
+}
+
+// CanWrite reports whether n lines can be written now: writing an absent line
+// allocates it and may evict a dirty line into the write queue.
+func (c *Cache) CanWrite(n int) bool { return c.writeRoom(n) }
+
+// Write marks the line holding addr dirty after the functional model wrote it;
+// an absent line (evicted since its lookup) is allocated again without a read
+// (the unit holds its data). The line leaves the fast-cleared state.
+func (c *Cache) Write(addr uint64) {
+	line := c.Line(addr)
+	if !c.tags.Contains(line) {
+		c.allocate(line)
+	}
+	c.tags.MarkDirty(line)
+	c.unsetCleared(line)
+}
+
+// Receive handles the memory responses that arrived: a line read fills its
+// line (the victim's write-back is queued when it is dirty) and wakes its
+// waiting readers in the order they asked. It returns whether anything arrived.
+func (c *Cache) Receive(now sim.VTimeInSec, wake func(Token)) bool {
+	progress := false
+	for {
+		comp, ok := c.client.Receive(now)
+		if !ok {
+			return progress
+		}
+		progress = true
+		if comp.Write {
+			continue
+		}
+		i := c.findFill(comp.Tag)
+		if i < 0 {
+			panic(fmt.Sprintf("rtcache: a read of line 0x%x completed that was not in flight", comp.Tag))
+		}
+		f := c.fills[i]
+		last := len(c.fills) - 1
+		c.fills[i] = c.fills[last]
+		c.fills[last] = fill{}
+		c.fills = c.fills[:last]
+		if c.tags.Contains(f.line) {
+			c.tags.Lookup(f.line)
+		} else {
+			c.allocate(f.line)
+		}
+		for _, t := range f.waiters {
+			wake(t)
+		}
+		c.spare = append(c.spare, f.waiters[:0])
+	}
+}
+
+// QueueWrite queues a write of data (a whole line, not cached) at addr.
+func (c *Cache) QueueWrite(addr uint64, data []byte) {
+	c.writes = append(c.writes, lineWrite{addr: addr, data: data})
+}
+
+// Issue sends queued writes, oldest first, as long as the memory client
+// accepts them. A write-back carries the bytes the memory image holds now. It
+// returns whether a write was sent.
+func (c *Cache) Issue(now sim.VTimeInSec, image command.Memory) bool {
+	progress := false
+	for c.wHead < len(c.writes) {
+		if c.client.Outstanding() >= c.cfg.MaxOutstanding {
+			break
+		}
+		w := &c.writes[c.wHead]
+		data := w.data
+		if data == nil {
+			data = make([]byte, c.lines)
+			if image != nil {
+				image.ReadAt(data, w.addr)
+			}
+		}
+		if !c.client.Write(now, w.addr, data, w.addr) {
+			break
+		}
+		if w.data == nil {
+			c.writeBacks++
+		} else {
+			c.otherWrites++
+		}
+		c.bytesWritten += uint64(len(data))
+		*w = lineWrite{}
+		c.wHead++
+		progress = true
+	}
+	if c.wHead == len(c.writes) {
+		c.writes, c.wHead = c.writes[:0], 0
+	} else if c.wHead > 64 && 2*c.wHead > len(c.writes) {
+		n := copy(c.writes, c.writes[c.wHead:])
+		c.writes, c.wHead = c.writes[:n], 0
+	}
+	return progress
+}
+
+// Flush queues the write-back of every dirty line (the lines stay, clean).
+func (c *Cache) Flush() int {
+	c.victim = c.tags.Flush(c.victim[:0])
+	for _, l := range c.victim {
+		c.writes = append(c.writes, lineWrite{addr: l})
+	}
+	return len(c.victim)
+}
+
+// Clear handles a fast clear of [lo, hi): the lines of the range leave the
+// cache without write-back (the memory image already holds the cleared values)
+// and queued write-backs of the range are dropped; every line wholly inside the
+// range is marked cleared, so its next miss costs no read. It returns the
+// number of lines marked.
+func (c *Cache) Clear(lo, hi uint64) int {
+	if hi <= lo {
+		return 0
+	}
+	c.tags.InvalidateRange(c.Line(lo), hi)
+	for i := c.wHead; i < len(c.writes); i++ {
+		if w := c.writes[i]; w.data == nil && w.addr+c.lines > lo && w.addr < hi {
+			c.writes = append(c.writes[:i], c.writes[i+1:]...)
+			i--
+		}
+	}
+	alo := (lo + c.lines - 1) &^ (c.lines - 1)
+	ahi := hi &^ (c.lines - 1)
+	if ahi <= alo {
+		return 0
+	}
+	var r *clearRegion
+	for i := range c.clears {
+		if c.clears[i].lo == alo && c.clears[i].hi == ahi {
+			r = &c.clears[i]
+			break
+		}
+	}
+	if r == nil {
+		c.clears = append(c.clears, clearRegion{lo: alo, hi: ahi,
+			tags: timing.NewClearTags(alo, ahi-alo, c.cfg.LineSize)})
+		r = &c.clears[len(c.clears)-1]
+	}
+	r.tags.SetAll()
+	n := int((ahi - alo) / c.lines)
+	c.clearedLines += uint64(n)
+	return n
+}
+
+// Reading reports whether line reads are in flight.
+func (c *Cache) Reading() bool { return len(c.fills) > 0 }
+
+// WritesQueued returns the writes waiting to be issued.
+func (c *Cache) WritesQueued() int { return len(c.writes) - c.wHead }
+
+// Idle reports whether no read or write is queued or in flight.
+func (c *Cache) Idle() bool { return c.WritesQueued() == 0 && c.client.Idle() && len(c.fills) == 0 }
+
+// Stats reports the cache counters of component comp as <comp>.cache_<counter>:
+// hits, misses (of which misses_merged waited for a read already in flight and
+// cleared_fills cost no read), line_reads, evictions, write_backs (dirty lines
+// written), line_writes_uncached (QueueWrite), cleared_lines (lines marked by fast
+// clears) and hit_rate; <comp>.bytes_read and <comp>.bytes_written (all the
+// component's memory traffic); and the memory client's counters under
+// <comp>.memory.
+func (c *Cache) Stats(comp string, add func(string, float64)) {
+	p := comp + ".cache_"
+	add(p+"hits", float64(c.hits))
+	add(p+"misses", float64(c.misses))
+	add(p+"misses_merged", float64(c.merged))
+	add(p+"cleared_fills", float64(c.clearedFills))
+	add(p+"line_reads", float64(c.lineReads))
+	add(p+"evictions", float64(c.evictions))
+	add(p+"write_backs", float64(c.writeBacks))
+	add(p+"line_writes_uncached", float64(c.otherWrites))
+	add(p+"cleared_lines", float64(c.clearedLines))
+	rate := 0.0
+	if n := c.hits + c.misses; n > 0 {
+		rate = float64(c.hits) / float64(n)
+	}
+	add(p+"hit_rate", rate)
+	add(comp+".bytes_read", float64(c.bytesRead))
+	add(comp+".bytes_written", float64(c.bytesWritten))
+	c.client.Stats(comp+".memory", add)
+}
+
+// Counters is a snapshot of the cache counters.
+type Counters struct {
+	Hits, Misses, MergedMisses, ClearedFills uint64
+	LineReads, Evictions, WriteBacks         uint64
+	UncachedWrites, BytesRead, BytesWritten  uint64
+}
+
+// Counters returns the counters.
+func (c *Cache) Counters() Counters {
+	return Counters{Hits: c.hits, Misses: c.misses, MergedMisses: c.merged, ClearedFills: c.clearedFills,
+		LineReads: c.lineReads, Evictions: c.evictions, WriteBacks: c.writeBacks,
+		UncachedWrites: c.otherWrites, BytesRead: c.bytesRead, BytesWritten: c.bytesWritten}
+}
+
+// Buffers describes the write queue and the memory requests in flight.
+func (c *Cache) Buffers(name string) []timing.BufferState {
+	return []timing.BufferState{
+		{Name: name + ".WriteQueue", Len: c.WritesQueued(), Cap: c.cfg.WriteQueue},
+		c.client.Buffer(name + ".MemoryRequests"),
+	}
+}

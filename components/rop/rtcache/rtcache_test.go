@@ -1,0 +1,204 @@
+package rtcache_test
+
+import (
+	"bytes"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/components/rop/backendtest"
+	"github.com/gfxsim/gfxsim/components/rop/rtcache"
+	"github.com/gfxsim/gfxsim/functional/command"
+	"github.com/gfxsim/gfxsim/timing"
+)
+
+type wake struct {
+	cycle uint64
+	token rtcache.Token
+}
+
+// owner is a component that owns the cache's port and runs scripted steps.
+type owner struct {
+	*sim.TickingComponent
+	Port  sim.Port
+	cache *rtcache.Cache
+	img   *command.Image
+	waker *timing.Waker
+	steps []step
+	woken []wake
+}
+
+type step struct {
+	cycle uint64
+	do    func(now sim.VTimeInSec)
+}
+
+func (o *owner) Tick(now sim.VTimeInSec) bool {
+	cycle := o.Freq.Cycle(now)
+	p := o.cache.Receive(now, func(t rtcache.Token) { o.woken = append(o.woken, wake{cycle, t}) })
+	for len(o.steps) > 0 && o.steps[0].cycle <= cycle {
+		o.steps[0].do(now)
+		o.steps = o.steps[1:]
+		p = true
+	}
+	p = o.cache.Issue(now, o.img) || p
+	if len(o.steps) > 0 {
+		o.waker.WakeIn(now, int(o.steps[0].cycle-cycle))
+	}
+	return p
+}
+
+func setup(t *testing.T, cfg rtcache.Config, latency int) (*owner, *backendtest.Memory, sim.Engine) {
+	t.Helper()
+	e := sim.NewSerialEngine()
+	f := 1 * sim.GHz
+	o := &owner{img: command.NewImage()}
+	o.img.Alloc(1<<16, 64)
+	for i := range o.img.Bytes() {
+		o.img.Bytes()[i] = byte(i * 7)
+	}
+	o.TickingComponent = sim.NewTickingComponent("Owner", e, f, o)
+	o.Port = sim.NewLimitNumMsgPort(o, 16, "Owner.Port")
+	o.waker = timing.NewWaker(e, f, o)
+	m := backendtest.NewMemory("Memory", e, f, latency)
+	conn := sim.NewDirectConnection("Conn", e, f)
+	conn.PlugIn(o.Port, 4)
+	conn.PlugIn(m.Top, 4)
+	c, err := rtcache.New(o.Port, m, f, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.cache = c
+	return o, m, e
+}
+
+func (o *owner) at(cycle uint64, do func(now sim.VTimeInSec)) {
+	o.steps = append(o.steps, step{cycle, do})
+}
+
+const base = command.BaseAddress
+
+func TestAccessMergeWakeHit(t *testing.T) {
+	o, m, e := setup(t, rtcache.Config{Size: 256, Ways: 2, LineSize: 64, MaxOutstanding: 2, WriteQueue: 4}, 10)
+	var got []rtcache.Result
+	acc := func(addr uint64, tok rtcache.Token) func(sim.VTimeInSec) {
+		return func(now sim.VTimeInSec) { got = append(got, o.cache.Access(now, addr, tok)) }
+	}
+	o.at(1, func(now sim.VTimeInSec) {
+		acc(base+4, 1)(now)     // miss: read sent
+		acc(base+60, 2)(now)    // same line: merged
+		acc(base+128, 3)(now)   // another line (same set): miss
+		acc(base+256+8, 4)(now) // third line, but 2 requests in flight: blocked
+	})
+	o.at(30, func(now sim.VTimeInSec) {
+		acc(base, 5)(now)     // hit
+		acc(base+128, 6)(now) // hit
+	})
+	o.TickLater(0)
+	if err := e.Run(); err != nil {
+		t.Fatal(err)
+	}
+	want := []rtcache.Result{rtcache.Miss, rtcache.MergedMiss, rtcache.Miss, rtcache.Blocked, rtcache.Hit, rtcache.Hit}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("results %v, want %v", got, want)
+	}
+	// Reads sent at 1, taken by the memory at 2, answered at 12, received at 13.
+	if w := []wake{{13, 1}, {13, 2}, {13, 3}}; !reflect.DeepEqual(o.woken, w) {
+		t.Errorf("wake-ups %v, want %v", o.woken, w)
+	}
+	if r := m.Reads(); !reflect.DeepEqual(r, []uint64{base, base + 128}) {
+		t.Errorf("reads %x", r)
+	}
+	c := o.cache.Counters()
+	if c.Hits != 2 || c.Misses != 3 || c.MergedMisses != 1 || c.LineReads != 2 || c.BytesRead != 128 {
+		t.Errorf("counters %+v", c)
+	}
+	if !o.cache.Idle() {
+		t.Error("cache not idle")
+	}
+}
+
+func TestWriteBackClearAndFlush(t *testing.T) {
+	o, m, e := setup(t, rtcache.Config{Size: 64, Ways: 1, LineSize: 64, MaxOutstanding: 4, WriteQueue: 2}, 5)
+	var got []rtcache.Result
+	acc := func(now sim.VTimeInSec, addr uint64) { got = append(got, o.cache.Access(now, addr, 0)) }
+	var victimData []byte
+	o.at(1, func(now sim.VTimeInSec) { acc(now, base) })
+	o.at(20, func(now sim.VTimeInSec) {
+		o.cache.Write(base + 8) // dirty
+		acc(now, base+64)       // evicts the dirty line when it arrives
+	})
+	o.at(40, func(now sim.VTimeInSec) {
+		victimData = append([]byte(nil), o.img.Bytes()[:64]...)
+		// Clear [base+64+8, base+1024): the partly covered line base+64 leaves
+		// the cache but is not marked; lines base+128.. are.
+		if n := o.cache.Clear(base+64+8, base+1024); n != 14 {
+			t.Errorf("cleared %d lines, want 14", n)
+		}
+		acc(now, base+128) // cleared fill, no read
+		acc(now, base+64)  // a miss with a read: the line was only partly cleared
+	})
+	o.at(60, func(now sim.VTimeInSec) {
+		o.cache.Write(base + 64)
+		acc(now, base+192) // cleared fill evicts the dirty line
+		o.cache.Write(base + 192)
+	})
+	o.at(80, func(now sim.VTimeInSec) {
+		if n := o.cache.Flush(); n != 1 {
+			t.Errorf("flush queued %d lines", n)
+		}
+	})
+	o.at(100, func(now sim.VTimeInSec) {
+		acc(now, base+192) // hit: still there, clean
+		o.cache.Clear(base+128, base+1024)
+		acc(now, base+192) // cleared again: no read
+	})
+	o.TickLater(0)
+	if err := e.Run(); err != nil {
+		t.Fatal(err)
+	}
+	want := []rtcache.Result{rtcache.Miss, rtcache.Miss, rtcache.ClearedFill, rtcache.Miss, rtcache.ClearedFill,
+		rtcache.Hit, rtcache.ClearedFill}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("results %v, want %v", got, want)
+	}
+	if r := m.Reads(); !reflect.DeepEqual(r, []uint64{base, base + 64, base + 64}) {
+		t.Errorf("reads %x", r)
+	}
+	if w := m.Writes(); !reflect.DeepEqual(w, []uint64{base, base + 64, base + 192}) {
+		t.Errorf("writes %x, want the victim, the evicted line and the flushed line", w)
+	}
+	if !bytes.Equal(m.Log[2].Data, victimData) || !m.Log[2].Write {
+		t.Errorf("the victim's write-back carried % x", m.Log[2].Data[:8])
+	}
+	c := o.cache.Counters()
+	if c.WriteBacks != 3 || c.ClearedFills != 3 || c.Evictions != 3 {
+		t.Errorf("counters %+v", c)
+	}
+}
+
+func TestConfigValidate(t *testing.T) {
+	good := rtcache.Config{Size: 4096, Ways: 4, LineSize: 64, MaxOutstanding: 8, WriteQueue: 8}
+	tests := []struct {
+		mod  func(*rtcache.Config)
+		want string
+	}{
+		{func(c *rtcache.Config) {}, ""},
+		{func(c *rtcache.Config) { c.LineSize = 48 }, "LineSize"},
+		{func(c *rtcache.Config) { c.Ways = 0 }, "Ways"},
+		{func(c *rtcache.Config) { c.Size = 1000 }, "Size"},
+		{func(c *rtcache.Config) { c.Size = 3 * 256 }, "Size"},
+		{func(c *rtcache.Config) { c.MaxOutstanding = 0 }, "MaxOutstanding"},
+		{func(c *rtcache.Config) { c.WriteQueue = 0 }, "WriteQueue"},
+	}
+	for _, tc := range tests {
+		c := good
+		tc.mod(&c)
+		err := c.Validate()
+		if (tc.want == "") != (err == nil) || (err != nil && !strings.HasPrefix(err.Error(), tc.want)) {
+			t.Errorf("%+v: error %v, want one naming %q", c, err, tc.want)
+		}
+	}
+}
