@@ -1,0 +1,133 @@
+package depthunit_test
+
+import (
+	"testing"
+
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/components/depthunit"
+	"github.com/gfxsim/gfxsim/components/protocol"
+	"github.com/gfxsim/gfxsim/components/rop/backendtest"
+	"github.com/gfxsim/gfxsim/functional/depth"
+	"github.com/gfxsim/gfxsim/functional/framebuffer"
+	"github.com/gfxsim/gfxsim/functional/pipeline"
+	"github.com/gfxsim/gfxsim/timing"
+)
+
+// bench is a depth unit wired to fake peers on one direct connection.
+type bench struct {
+	t                     *testing.T
+	e                     sim.Engine
+	du                    *depthunit.Comp
+	rast, packer, rop, cp *backendtest.Peer
+	mem                   *backendtest.Memory
+	tg                    *backendtest.Targets
+	halt                  *timing.Halt
+}
+
+func defaultSpec() backendtest.TargetSpec {
+	return backendtest.TargetSpec{Width: 16, Height: 8, Samples: 1, ColorFormat: framebuffer.RGBA8,
+		ColorLayout: framebuffer.Linear, DepthFormat: depth.D24S8, DepthLayout: framebuffer.Linear}
+}
+
+func newBench(t *testing.T, b depthunit.Builder, spec backendtest.TargetSpec, memLatency int) *bench {
+	t.Helper()
+	tg, err := backendtest.NewTargets(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := sim.NewSerialEngine()
+	f := 1 * sim.GHz
+	h := &timing.Halt{}
+	bn := &bench{t: t, e: e, tg: tg, halt: h}
+	bn.du = b.WithEngine(e).WithFreq(f).WithHalt(h).Build("GPU.DepthUnit[0]")
+	bn.rast = backendtest.NewPeer("Rasterizer", e, f, 4)
+	bn.packer = backendtest.NewPeer("QuadPacker", e, f, 4)
+	bn.rop = backendtest.NewPeer("ROP", e, f, 4)
+	bn.cp = backendtest.NewPeer("CommandProcessor", e, f, 4)
+	bn.mem = backendtest.NewMemory("Memory", e, f, memLatency)
+	bn.mem.Image = tg.Image
+	conn := sim.NewDirectConnection("Conn", e, f)
+	for _, p := range []sim.Port{bn.du.FromRasterizers, bn.du.ToQuadPacker, bn.du.ROP, bn.du.ToMemory, bn.du.Control,
+		bn.rast.Port, bn.packer.Port, bn.rop.Port, bn.cp.Port, bn.mem.Top} {
+		conn.PlugIn(p, 4)
+	}
+	bn.du.QuadPacker = bn.packer.Port
+	bn.du.ROPPort = bn.rop.Port
+	bn.du.CommandProcessor = bn.cp.Port
+	bn.du.Memory = bn.mem
+	bn.du.Image = tg.Image
+	return bn
+}
+
+func (b *bench) run() {
+	b.t.Helper()
+	if err := b.e.Run(); err != nil {
+		b.t.Fatal(err)
+	}
+	if b.halt.Stopped() {
+		b.t.Fatalf("halted: %v", b.halt.Reason())
+	}
+	b.du.Finish(b.e.CurrentTime())
+}
+
+func (b *bench) stats() map[string]float64 {
+	m := map[string]float64{}
+	b.du.Stats(func(n string, v float64) { m[n] = v })
+	return m
+}
+
+// stat returns a counter of the unit by its short name.
+func (b *bench) stat(name string) float64 {
+	m := b.stats()
+	v, ok := m["GPU.DepthUnit[0]."+name]
+	if !ok {
+		b.t.Fatalf("no statistic %q", name)
+	}
+	return v
+}
+
+// sendTiles schedules tiles from the rasterizer at cycle, then a DrawEnd.
+func (b *bench) sendDraw(cycle uint64, d *protocol.Draw, tiles []*protocol.TileQuads) {
+	for _, tq := range tiles {
+		b.rast.SendAt(cycle, b.du.FromRasterizers, tq)
+	}
+	b.rast.SendAt(cycle, b.du.FromRasterizers, protocol.NewDrawEnd(d, 0))
+}
+
+// received returns the messages a peer took, with their cycles.
+func packerMsgs(p *backendtest.Peer) (tiles []*protocol.TileQuads, ends []*protocol.DrawEnd, order []string) {
+	for _, r := range p.Received {
+		switch m := r.Msg.(type) {
+		case *protocol.TileQuads:
+			tiles = append(tiles, m)
+			order = append(order, "tile")
+		case *protocol.DrawEnd:
+			ends = append(ends, m)
+			order = append(order, "end")
+		}
+	}
+	return
+}
+
+// expectedEarly runs pipeline.EarlyDepth on a copy of the targets in the given
+// order and returns the survivors of every tile (nil for dropped tiles).
+func expectedEarly(tg *backendtest.Targets, draws []*protocol.Draw, tiles [][]*protocol.TileQuads) ([][]protocol.QuadLive, *backendtest.Targets, pipeline.DepthStats) {
+	ref := tg.Clone()
+	var out [][]protocol.QuadLive
+	var st pipeline.DepthStats
+	for i, d := range draws {
+		sd := *d.State
+		sd.DepthBuf = ref.Depth
+		for _, tq := range tiles[i] {
+			var surv []protocol.QuadLive
+			for _, q := range tq.Quads {
+				if live := pipeline.EarlyDepth(&sd, &d.Raster, tq.Prim, q.Quad, &st); live != 0 {
+					surv = append(surv, protocol.QuadLive{Quad: q.Quad, Live: live})
+				}
+			}
+			out = append(out, surv)
+		}
+	}
+	return out, ref, st
+}

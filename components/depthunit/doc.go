@@ -1,0 +1,119 @@
+// Package depthunit models the depth/stencil block of one screen partition's
+// render back-end in gfxsim's sort-last GPU (docs/design-timing.md, sections 2
+// and 3): the unit that runs early Z on quads from the rasterizers, late Z for its
+// ROP, and owns the partition's depth cache.
+//
+// # Hardware
+//
+// Giesen, "A trip through the Graphics Pipeline 2011" (part 7, "Z/Stencil
+// processing, 3 different ways"): GPUs test depth and stencil *before* pixel
+// shading when the shader neither discards nor writes depth (early Z), and after
+// shading otherwise (late Z). Both paths read and write the same depth buffer in
+// API order, through a small cache of depth lines (part 9: DRAM pages of 64 bytes
+// are the natural transaction; the ROPs' buffers act as caches). Going from a
+// late-Z draw back to an early-Z draw is a race: early Z could test a sample
+// before the late-Z test of an earlier draw wrote it. This unit implements the
+// "separate unit that keeps track of Z-writes and enforces the ordering" that
+// part 7 lists as the real solution: both paths go through the same unit, and an
+// early-Z quad of draw D is not tested while late-Z quads of draws before D that
+// passed through the unit are still unanswered. Fast clears (part 7, Z
+// compression; part 9, clears): a cleared target's lines are marked in on-chip
+// tag bits and their first miss costs no memory read. Z compression and
+// hierarchical Z are not modelled here (HiZ plugs in before the unit later).
+//
+// One depth unit and one ROP serve each partition p: the raster tiles (tx, ty)
+// with (tx + ty*rop_interleave) mod P == p. Every depth test of a sample happens
+// in its partition's unit, in API order.
+//
+// # Ports
+//
+//   - FromRasterizers (in): protocol.TileQuads (one primitive's quads in one tile,
+//     Live = coverage) and protocol.DrawEnd from each of the R rasterizers.
+//   - ToQuadPacker (out, to QuadPacker): TileQuads with the surviving quads (one
+//     per input TileQuads that has survivors, in input order), passed-through
+//     TileQuads of late-Z draws, and one DrawEnd{draw, From: p} per draw once it
+//     came from all R rasterizers.
+//   - ROP (in/out, peer ROPPort): receives protocol.LateZReq, sends
+//     protocol.LateZRsp with one pass mask per requested quad, in request order.
+//   - ToMemory (out/in, peer Memory): 64-byte depth line reads and write-backs
+//     through a memclient (package components/rop/rtcache holds the cache).
+//   - Control (in/out, peer CommandProcessor): protocol.ClearCmd and
+//     protocol.PresentCmd in, protocol.Done out.
+//
+// The exported field Image must hold the simulated memory image: the functional
+// depth buffer lives there (state.Draw.DepthBuf is a view of it) and write-backs
+// carry its bytes.
+//
+// # The life of a tile of quads
+//
+//  1. Accept: a TileQuads from the rasterizers enters the unit's window of
+//     TileWindow messages in flight (it waits in the port when the window is
+//     full). A tile of a late-Z draw (!State.EarlyZ) becomes a pass-through:
+//     its quads count as outstanding late-Z work of the unit (per draw). A
+//     DrawEnd is counted; the R-th one of a draw joins the window as a marker.
+//  2. Lookup (SamplesPerCycle samples per cycle, late requests first): for each
+//     quad in order, the depth-cache lines of its covered samples
+//     (DepthDesc.Addr + DepthBuf.Address(x, y, s), plus the D32F stencil plane's
+//     StencilAddress when stencil is on) are looked up: hits, misses that send a
+//     line read (at most MaxOutstandingMemory requests in flight), misses merged
+//     with a read in flight, and cleared lines that are allocated at once with no
+//     read. The quad waits in a ring of WaitQuads quads until its lines arrived.
+//     Hazard: an early-Z quad of draw D is not looked up while late-Z quads of a
+//     draw before D are outstanding (activity late_z_drain).
+//  3. Test (SamplesPerCycle samples per cycle, late requests first, in order per
+//     stream): when the quad's lines are present, pipeline.EarlyDepth computes its
+//     survivors and updates the depth buffer in the memory image; the lines
+//     written (depth words of passing samples when depth writes are on, and the
+//     stencil bytes of tested samples when the stencil can change) become dirty.
+//     The result leaves the test pipeline TestLatency cycles later.
+//  4. Output: quads with no survivor are dropped (quads_culled_early_z); the
+//     rest of the tile goes to the packer as one TileQuads, in order with the
+//     pass-throughs and DrawEnd markers (one message per cycle). A tile with no
+//     survivor at all sends nothing.
+//
+// A LateZReq (the ROP sends every quad of a late-Z draw, even those the shader
+// discarded entirely, so the outstanding count balances) follows the same steps
+// in its own stream: pipeline.LateDepth per quad (with the shader's depth when it
+// writes one), one LateZRsp with the pass masks in request order. The late stream
+// has its own ring and pipeline and goes first at every shared step, so late
+// requests never wait behind early work (the drain always completes). When the
+// response leaves, the draw's outstanding late-Z quads drop, and waiting early
+// quads are looked up in the same cycle.
+//
+// Memory: a miss's line read returns after the memory latency; the line is then
+// allocated in its set's LRU way, and a dirty victim is written back with the
+// bytes the image holds at that moment. Writes go before new reads.
+//
+// ClearCmd (once the unit is empty): for the depth and/or stencil planes the
+// command clears (D24S8 only when both are cleared: they share the words), the
+// target's lines leave the cache without write-back (the image already holds the
+// clear) and every line is marked cleared (timing.ClearTags); Done is sent.
+// PresentCmd: every dirty line is written back; Done is sent when the last write
+// is acknowledged (the frame's depth traffic is then complete).
+//
+// Timing of one miss with a 10-cycle memory (pinned in the tests): a TileQuads
+// sent at cycle 0 is accepted at 1, looked up at 2 (read sent), the answer
+// arrives at 14, the quad is tested at 14 and its TileQuads leaves at 18.
+//
+// # Parameters (builder)
+//
+// Index (partition, 0), NumRasterizers (1), SamplesPerCycle (32), Cache (32 KB,
+// 4 ways, 64-byte lines), TestLatency (4 cycles), MaxOutstandingMemory (8),
+// WriteQueue (8 write-backs queued before misses stall), InputQueue (8 messages
+// in the FromRasterizers port), TileWindow (8 messages in flight), LateQueue (4
+// late-Z requests), WaitQuads (32 quads per stream waiting for lines), Freq
+// (1 GHz), Engine, Halt, Progress.
+//
+// # Statistics (<name>.<counter>)
+//
+// tiles_in, quads_in, tiles_out, quads_out, tiles_culled (tiles with no
+// survivor), pass_through_tiles, pass_through_quads, samples_tested_early,
+// samples_tested_late, samples_passed, samples_failed (early and late),
+// quads_culled_early_z, late_z_requests, late_z_quads, draw_ends_in,
+// draw_ends_out, clears, presents; the depth cache's cache_hits, cache_misses,
+// cache_misses_merged, cache_cleared_fills, cache_line_reads, cache_evictions,
+// cache_write_backs, cache_cleared_lines, cache_hit_rate, bytes_read,
+// bytes_written and memory.* (the memory client); cycles_busy,
+// cycles_wait_memory, cycles_late_z_drain, cycles_blocked_output, cycles_idle
+// and utilization.
+package depthunit
