@@ -1,0 +1,105 @@
+// Package rop models the colour block of one screen partition's render back-end
+// in gfxsim's sort-last GPU (docs/design-timing.md, sections 2 and 3): the ROP
+// that merges shaded quads into the render target in API order.
+//
+// # Hardware
+//
+// Giesen, "A trip through the Graphics Pipeline 2011", part 9 ("the join
+// phase"): the ROPs receive shaded quads sorted back into API order, run late
+// Z/stencil when the draw needs it, blend with the render target
+// (read-modify-write) and write the result back. Blending is a short,
+// predictable fixed-function pipeline; the memory side works in DRAM pages
+// (64-byte lines) through small buffers that act as caches; colour compression
+// and fast clears use on-chip tag bits, and a cleared block costs no read the
+// first time it is touched. MSAA samples are stored per sample; the resolve to
+// the displayed image box-filters them. Here the partition's depth unit
+// (components/depthunit) is the depth block the ROP sends its late-Z work to, so
+// that early and late Z of a location share one unit and one depth cache. Colour
+// compression is not modelled (every touched line costs its full size).
+//
+// ROP p serves the raster tiles (tx, ty) with (tx + ty*PartitionStride) mod
+// NumPartitions == p; every colour write of a sample happens in its partition's
+// ROP, in the order the reorder buffer retires quads (API order).
+//
+// # Ports
+//
+//   - FromReorderBuffer (in): protocol.ShadedQuads (quads of one draw with their
+//     live masks and shader outputs) and protocol.DrawEnd, in API order.
+//   - DepthUnit (out/in, peer DepthUnitPort): protocol.LateZReq out, one per
+//     ShadedQuads of a late-Z draw; protocol.LateZRsp in, in request order.
+//   - ToMemory (out/in, peer Memory): colour line reads and write-backs and the
+//     resolve's display-line writes, through a memclient (components/rop/rtcache).
+//   - Control (in/out, peer CommandProcessor): protocol.ClearCmd and
+//     protocol.PresentCmd in; protocol.Done and protocol.DrawDone{draw, p} out.
+//
+// The exported field Image must hold the simulated memory image: the render
+// targets are views of it (the functional blend writes there), write-backs
+// carry its bytes, and the resolve reads the colour target and stores the
+// displayed pixels there.
+//
+// # The life of a message of shaded quads
+//
+//  1. Accept (one message per cycle, Window messages in flight): the shader's
+//     kills are applied per quad (pipeline.Survivors); a quad with no sample
+//     left is discarded. For a draw without early Z, one LateZReq with every
+//     quad of the message (discarded ones included, with no live sample, so that
+//     the depth unit's count of outstanding late-Z quads balances) is prepared.
+//  2. Late Z: requests leave in order while fewer than LateZInFlight wait; the
+//     answers come back in order and cut the live masks (a quad left with no
+//     sample is culled by late Z). The message's quads are not looked up before
+//     its answer arrived (activity wait_late_z), and later messages wait behind
+//     it (order).
+//  3. Lookup (QuadsPerCycle quads per cycle, in order): the colour-cache lines of
+//     the quad's live samples (ColorDesc.Addr + Color.Address(x, y, s)) are looked
+//     up: hits, misses that read the line (at most MaxOutstandingMemory requests
+//     in flight), misses merged with a read in flight, cleared lines allocated at
+//     once without a read. The quad waits in a ring of WaitQuads quads until its
+//     lines arrived; a dirty victim is written back with the image's bytes.
+//  4. Blend (QuadsPerCycle quads per cycle, in order): pipeline.BlendQuad writes
+//     the live samples into the render target (in the memory image); the lines
+//     become dirty (unless the write mask is empty). The write completes
+//     BlendLatency cycles later.
+//  5. Retire: a message is done when all its quads are written (or dropped) and,
+//     for late Z, its answer arrived. A DrawEnd sends DrawDone{draw, p} to the
+//     command processor once every earlier quad is written.
+//
+// The counts follow pipeline.WriteQuad exactly: samples killed, written and
+// blended, and every shaded quad ends discarded, culled by late Z, or written.
+//
+// Timing of one quad whose lines miss, with a 10-cycle memory (pinned in the
+// tests): sent at cycle 0, accepted at 1, looked up at 2 (reads sent), the lines
+// arrive at 14 and the quad is blended, the write completes at 18 and the
+// DrawDone sent then reaches the command processor at 19.
+//
+// ClearCmd with the colour flag (once the ROP is empty): the target's lines
+// leave the cache without write-back (the image already holds the clear) and are
+// marked cleared (timing.ClearTags); Done. PresentCmd: the ROP resolves its
+// tiles, one row of tiles at a time: every sample line of its tiles is read
+// through the colour cache (QuadsPerCycle quads per cycle through the same
+// lookup and pipeline); when a row is through, the display lines (PresentCmd
+// .Display, RGBA8, linear, Width*4 bytes per row) holding pixels of its tiles are
+// written, each once and whole (a line shared with another partition's tiles
+// carries their resolved pixels too: every draw is complete, so they are final;
+// the image receives only this partition's pixels). Then every dirty colour line
+// is written back, and Done is sent when the last write is acknowledged.
+//
+// # Parameters (builder)
+//
+// Index (partition, 0), QuadsPerCycle (1), Cache (16 KB, 4 ways, 64-byte lines),
+// BlendLatency (4 cycles), MaxOutstandingMemory (8), WriteQueue (8), InputQueue
+// (8 messages in the port), Window (16 messages in flight), LateZInFlight (4),
+// WaitQuads (16), Tiles (TileSize 8, PartitionStride 1, NumPartitions 1), Freq
+// (1 GHz), Engine, Halt, Progress.
+//
+// # Statistics (<name>.<counter>)
+//
+// messages_in, quads_in, samples_killed, samples_written, samples_blended,
+// quads_written, quads_discarded, quads_late_z_culled, late_z_requests,
+// late_z_quads, draw_ends, draw_dones, clears, presents, resolve_quads,
+// resolve_lines, resolve_bytes; the colour cache's cache_hits, cache_misses,
+// cache_misses_merged, cache_cleared_fills, cache_line_reads, cache_evictions,
+// cache_write_backs, cache_line_writes_uncached (display lines),
+// cache_cleared_lines, cache_hit_rate, bytes_read, bytes_written and memory.*
+// (the memory client); cycles_busy, cycles_wait_late_z, cycles_wait_memory,
+// cycles_blocked_output, cycles_idle and utilization.
+package rop

@@ -1,0 +1,243 @@
+package rop
+
+import (
+	"github.com/sarchlab/akita/v3/sim"
+
+	"fmt"
+
+	"github.com/gfxsim/gfxsim/components/protocol"
+	"github.com/gfxsim/gfxsim/functional/framebuffer"
+)
+
+// resolver walks the tiles a partition owns at Present, one row of tiles (a
+// band) at a time: every sample line of the band's tiles is read through the
+// colour cache; when the band's quads have gone through the resolve pipeline,
+// its display lines are written.
+type resolver struct {
+	cmd            *protocol.PresentCmd
+	target         *framebuffer.ColorTarget
+	w, h           int
+	tilesX, tilesY int
+	next           int     // next band to start
+	bands          []*band // started bands, oldest first
+	lastLine       uint64  // the last display line written
+	wrote          bool
+}
+
+func (r *resolver) finished() bool { return r.next >= r.tilesY && len(r.bands) == 0 }
+
+// startResolve prepares the resolve of the colour target of m.
+func (c *Comp) startResolve(m *protocol.PresentCmd) error {
+	t := m.Target
+	g := framebuffer.Geometry{Width: int(t.Width), Height: int(t.Height), Samples: int(t.Samples),
+		Layout: framebuffer.Layout(t.Layout), TileW: int(t.TileW), TileH: int(t.TileH)}
+	f := framebuffer.ColorFormat(t.Format)
+	if !f.Valid() {
+		return fmt.Errorf("PresentCmd %s: Target.Format: unknown colour format %d", m.ID, t.Format)
+	}
+	s, err := framebuffer.NewSurface(g)
+	if err != nil {
+		return fmt.Errorf("PresentCmd %s: Target: %w", m.ID, err)
+	}
+	if c.Image == nil {
+		return fmt.Errorf("PresentCmd %s: the ROP has no memory image to resolve", m.ID)
+	}
+	size := uint64(s.Elements()) * uint64(f.BytesPerSample())
+	b, ok := c.Image.Slice(t.Addr, size)
+	if !ok {
+		return fmt.Errorf("PresentCmd %s: Target.Addr: %d bytes at 0x%x are outside the memory image", m.ID, size, t.Addr)
+	}
+	ct, err := framebuffer.NewColorTargetFromBytes(g, f, b)
+	if err != nil {
+		return fmt.Errorf("PresentCmd %s: Target: %w", m.ID, err)
+	}
+	ts := c.tileSize
+	c.res = resolver{cmd: m, target: ct, w: g.Width, h: g.Height,
+		tilesX: (g.Width + ts - 1) / ts, tilesY: (g.Height + ts - 1) / ts}
+	return nil
+}
+
+func (c *Comp) owns(tx, ty int) bool {
+	return protocol.TileOwner(tx, ty, c.stride, c.partitions) == c.index
+}
+
+// position returns the pixel position of the band's next quad; false when the
+// band has none left.
+func (c *Comp) position(b *band) (int, int, bool) {
+	r, ts := &c.res, c.tileSize
+	for b.lookTX < r.tilesX {
+		if c.owns(b.lookTX, b.ty) && b.lookQY < ts {
+			x, y := b.lookTX*ts+b.lookQX, b.ty*ts+b.lookQY
+			if y < r.h {
+				return x, y, true
+			}
+		}
+		b.lookTX++
+		b.lookQX, b.lookQY = 0, 0
+	}
+	return 0, 0, false
+}
+
+// advance moves the band's cursor to the next quad of its tile.
+func (c *Comp) advance(b *band) {
+	b.lookQX += 2
+	if b.lookQX >= c.tileSize || b.lookTX*c.tileSize+b.lookQX >= c.res.w {
+		b.lookQX = 0
+		b.lookQY += 2
+	}
+}
+
+// lookupResolve looks up the sample lines of the next quads of the resolve.
+func (c *Comp) lookupResolve(now sim.VTimeInSec) bool {
+	progress := false
+	r := &c.res
+	for {
+		var b *band
+		if n := len(r.bands); n > 0 && !r.bands[n-1].all {
+			b = r.bands[n-1]
+		} else {
+			if r.next >= r.tilesY {
+				break
+			}
+			b = &band{ty: r.next}
+			r.next++
+			r.bands = append(r.bands, b)
+			progress = true
+		}
+		x, y, ok := c.position(b)
+		if !ok {
+			b.all = true
+			progress = true
+			continue
+		}
+		if !c.lookRate.ok() {
+			c.lookRateBlocked = true
+			break
+		}
+		slot, q, resumed := c.newRec()
+		if q == nil {
+			break
+		}
+		if !resumed {
+			q.b, q.x, q.y = b, x, y
+		}
+		ok, changed := c.lookupRec(now, slot, q)
+		progress = progress || changed
+		if !ok {
+			c.lookBlocked = true
+			break
+		}
+		b.n++
+		c.advance(b)
+		c.lookRate.take(1)
+	}
+	return progress
+}
+
+// finishBands writes the display lines of the bands whose quads are resolved.
+func (c *Comp) finishBands() bool {
+	progress := false
+	r := &c.res
+	for len(r.bands) > 0 {
+		b := r.bands[0]
+		if !b.all || b.done < b.n {
+			break
+		}
+		c.writeBand(b)
+		r.bands = r.bands[1:]
+		progress = true
+	}
+	return progress
+}
+
+// writeBand queues the display lines that hold pixels of the band's tiles,
+// each once, as whole lines carrying the resolved pixels (pixels of other
+// partitions' tiles in a shared line are resolved too: every draw is complete,
+// so they are final) and, outside the display buffer, the image's bytes.
+func (c *Comp) writeBand(b *band) {
+	r, ts := &c.res, c.tileSize
+	line := c.cache.LineSize()
+	d := r.cmd.Display
+	for y := b.ty * ts; y < min(r.h, (b.ty+1)*ts); y++ {
+		for tx := 0; tx < r.tilesX; tx++ {
+			if !c.owns(tx, b.ty) {
+				continue
+			}
+			x0, x1 := tx*ts, min(r.w, (tx+1)*ts)
+			start := d + uint64(y*r.w+x0)*4
+			end := d + uint64(y*r.w+x1)*4
+			for l := start &^ (line - 1); l < end; l += line {
+				if r.wrote && l <= r.lastLine {
+					continue
+				}
+				c.writeDisplayLine(l)
+				r.lastLine, r.wrote = l, true
+			}
+		}
+	}
+}
+
+// writeDisplayLine builds display line l (the resolved pixels, and the image's
+// bytes outside the display buffer), stores the resolved pixels of this
+// partition's tiles in the image when the display buffer is mapped there (other
+// partitions store theirs), and queues the line's write.
+func (c *Comp) writeDisplayLine(l uint64) {
+	r := &c.res
+	size := c.cache.LineSize()
+	data := make([]byte, size)
+	c.Image.ReadAt(data, l)
+	d := r.cmd.Display
+	start := max(l, d)
+	end := min(l+size, d+uint64(r.w*r.h)*4)
+	var img []byte
+	if start < end {
+		img, _ = c.Image.Slice(start, end-start)
+	}
+	for a := start; a < end; {
+		k := (a - d) / 4
+		off := (a - d) % 4
+		x, y := int(k)%r.w, int(k)/r.w
+		px := resolvePixel(r.target, x, y)
+		n := min(4-off, end-a)
+		copy(data[a-l:], px[off:off+n])
+		if img != nil && c.owns(x/c.tileSize, y/c.tileSize) {
+			copy(img[a-start:], px[off:off+n])
+		}
+		a += n
+	}
+	c.cache.QueueWrite(l, data)
+	c.st.resolveLines++
+	c.st.resolveBytes += size
+}
+
+// resolvePixel box-filters the samples of pixel (x, y) exactly as
+// framebuffer.ColorTarget.Resolve does.
+func resolvePixel(t *framebuffer.ColorTarget, x, y int) [4]byte {
+	var px [4]byte
+	n := t.Samples
+	if t.Format == framebuffer.RGBA32F {
+		var sum [4]float32
+		for s := 0; s < n; s++ {
+			v := t.Load(x, y, s)
+			for ch := range sum {
+				sum[ch] += v[ch]
+			}
+		}
+		for ch := range sum {
+			px[ch] = framebuffer.ToUNORM8(sum[ch] / float32(n))
+		}
+		return px
+	}
+	data := t.Bytes()
+	var sum [4]int
+	for s := 0; s < n; s++ {
+		a := t.Address(x, y, s)
+		for ch := range sum {
+			sum[ch] += int(data[a+uint64(ch)])
+		}
+	}
+	for ch := range sum {
+		px[ch] = uint8((sum[ch] + n/2) / n)
+	}
+	return px
+}

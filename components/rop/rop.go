@@ -1,0 +1,696 @@
+package rop
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/sarchlab/akita/v3/mem/mem"
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/components/protocol"
+	"github.com/gfxsim/gfxsim/components/rop/rtcache"
+	"github.com/gfxsim/gfxsim/functional/command"
+	"github.com/gfxsim/gfxsim/functional/pipeline"
+	"github.com/gfxsim/gfxsim/functional/state"
+	"github.com/gfxsim/gfxsim/timing"
+)
+
+// Activity states (timing.Activity indices).
+const (
+	stateBusy          = iota // accepted, looked up, blended, resolved or sent something, or blends are in the pipeline
+	stateWaitLateZ            // the next quads wait for their late-Z response
+	stateWaitMemory           // quads wait for colour lines, or a flush for its writes
+	stateBlockedOutput        // a message waits for the depth unit or the command processor
+	stateIdle                 // nothing to do
+)
+
+var activityNames = [...]string{"busy", "wait_late_z", "wait_memory", "blocked_output", "idle"}
+
+// record is one message from the reorder buffer in flight through the ROP.
+type record struct {
+	draw     *protocol.Draw
+	msg      *protocol.ShadedQuads // nil for a DrawEnd marker
+	live     []uint64              // per quad: the samples to write (after the shader's kills and late Z)
+	late     bool                  // the draw uses late Z
+	req      *protocol.LateZReq    // late: the request, built at acceptance
+	sent     bool                  // late: the request left
+	answered bool                  // late: the response arrived (live is final)
+	n        int                   // quads
+	looked   int                   // quads whose lookup finished (or that need none)
+	done     int                   // quads written or dropped
+}
+
+func (r *record) final() bool { return !r.late || r.answered }
+
+// band is one row of tiles of the resolve.
+type band struct {
+	ty     int
+	n      int  // quads looked up
+	all    bool // every quad of the band was looked up
+	done   int  // quads through the resolve pipeline
+	lookTX int  // lookup cursor: tile column, quad position in the tile
+	lookQX int
+	lookQY int
+}
+
+// quadRec is a quad between its lookup and its blend (or resolve).
+type quadRec struct {
+	r       *record // nil for a resolve quad
+	qi      int
+	b       *band
+	x, y    int
+	pending int
+	next    int
+	looked  bool
+}
+
+// done is a quad in the blend pipeline.
+type done struct {
+	r *record
+	b *band
+}
+
+// presentState is the progress of a PresentCmd.
+type presentState uint8
+
+const (
+	presentNone      presentState = iota
+	presentResolving              // looking up and resolving the partition's tiles
+	presentFlushing               // writing back every dirty line
+)
+
+// Comp is a ROP: the colour block of one partition's render back-end. See the
+// package documentation.
+type Comp struct {
+	*sim.TickingComponent
+
+	// FromReorderBuffer receives ShadedQuads and DrawEnd in API order.
+	FromReorderBuffer sim.Port
+	// DepthUnit sends LateZReq to the partition's depth unit and receives LateZRsp.
+	DepthUnit sim.Port
+	// ToMemory sends colour line reads, write-backs and the resolve's writes.
+	ToMemory sim.Port
+	// Control receives ClearCmd and PresentCmd and sends Done and DrawDone.
+	Control sim.Port
+
+	// DepthUnitPort is the depth unit's ROP port (set by the platform builder).
+	DepthUnitPort sim.Port
+	// CommandProcessor is the command processor's back-end port.
+	CommandProcessor sim.Port
+	// Memory finds the memory module of an address.
+	Memory mem.LowModuleFinder
+	// Image is the simulated memory image (the functional truth): render targets
+	// are views of it, write-backs carry its bytes, and the resolve writes the
+	// display buffer into it. Set by the platform builder before the run.
+	Image state.Memory
+
+	halt          *timing.Halt
+	progress      *timing.Progress
+	waker         *timing.Waker
+	index         int
+	window        int
+	lateZInFlight int
+	tileSize      int
+	stride        int
+	partitions    int
+	inBuf         sim.Buffer
+	cache         *rtcache.Cache
+	lookRate      *rate
+	blendRate     *rate
+	lineBuf       []uint64
+	wakeFn        func(rtcache.Token)
+
+	recs     []*record
+	look     int // recs[look] is the first record with quads to look up
+	lateSent int // late-Z requests waiting for their response
+	wait     []quadRec
+	wHead    int
+	wLen     int
+	pipe     *timing.Pipeline[done]
+
+	ctlMsg  sim.Msg // the command being carried out (a present)
+	ctlOut  sim.Msg // an acknowledgement waiting to be sent
+	present presentState
+	res     resolver
+
+	// Per-tick conditions for the activity and the wake-ups.
+	waitLate, lookBlocked, blendBlocked, blockedOut bool
+	lookRateBlocked, blendRateBlocked               bool
+
+	activity *timing.Activity
+	ws       pipeline.WriteStats
+	st       counters
+}
+
+type counters struct {
+	messagesIn, quadsIn, drawEnds, drawDones  uint64
+	lateRequests, lateQuads, clears, presents uint64
+	resolveQuads, resolveLines, resolveBytes  uint64
+}
+
+func (c *Comp) fail(err error) {
+	err = fmt.Errorf("%s: %w", c.Name(), err)
+	if c.halt == nil {
+		panic(err)
+	}
+	c.halt.Stop(err)
+}
+
+// Tick runs the stages from the back of the ROP to its front.
+func (c *Comp) Tick(now sim.VTimeInSec) bool {
+	if c.halt.Stopped() {
+		return false
+	}
+	cycle := c.Freq.Cycle(now)
+	c.waitLate, c.lookBlocked, c.blendBlocked, c.blockedOut = false, false, false, false
+	c.lookRateBlocked, c.blendRateBlocked = false, false
+
+	p := c.cache.Receive(now, c.wakeFn)
+	p = c.receiveLateZ(now) || p
+	p = c.drain(cycle) || p
+	p = c.retire(now) || p
+	p = c.blend(cycle) || p
+	p = c.cache.Issue(now, c.Image) || p
+	p = c.lookup(now, cycle) || p
+	p = c.sendLateZ(now) || p
+	p = c.accept(now) || p
+	p = c.control(now) || p
+	c.account(now, cycle, p)
+	return p
+}
+
+func (c *Comp) wake(t rtcache.Token) { c.wait[int(t)].pending-- }
+
+func (c *Comp) send(port, dst sim.Port, msg sim.Msg, now sim.VTimeInSec) bool {
+	m := msg.Meta()
+	m.Src, m.Dst, m.SendTime = port, dst, now
+	if port.Send(msg) != nil {
+		c.blockedOut = true
+		return false
+	}
+	c.progress.Add(1)
+	return true
+}
+
+// receiveLateZ applies the late-Z responses, which come back in request order.
+func (c *Comp) receiveLateZ(now sim.VTimeInSec) bool {
+	progress := false
+	for {
+		msg := c.DepthUnit.Peek()
+		if msg == nil {
+			return progress
+		}
+		rsp, ok := msg.(*protocol.LateZRsp)
+		if !ok {
+			c.fail(fmt.Errorf("DepthUnit port: unexpected message %T", msg))
+			return false
+		}
+		var r *record
+		for _, x := range c.recs {
+			if x.late && x.sent && !x.answered {
+				r = x
+				break
+			}
+		}
+		if r == nil || rsp.RspTo != r.req.ID || len(rsp.Pass) != r.n {
+			c.fail(fmt.Errorf("LateZRsp %s (to %s, %d masks) does not answer the oldest late-Z request in flight",
+				rsp.ID, rsp.RspTo, len(rsp.Pass)))
+			return false
+		}
+		c.DepthUnit.Retrieve(now)
+		for i, pass := range rsp.Pass {
+			if r.live[i] == 0 {
+				continue // discarded by the shader: counted already
+			}
+			r.live[i] &= pass
+			if r.live[i] == 0 {
+				c.ws.QuadsLateZCulled++
+				r.done++
+			}
+		}
+		r.answered = true
+		c.lateSent--
+		progress = true
+	}
+}
+
+// drain moves the quads whose blend (or resolve) finished out of the pipeline.
+func (c *Comp) drain(cycle uint64) bool {
+	progress := false
+	for {
+		d, ok := c.pipe.Peek(cycle)
+		if !ok {
+			return progress
+		}
+		c.pipe.Pop()
+		if d.r != nil {
+			d.r.done++
+		} else {
+			d.b.done++
+		}
+		progress = true
+	}
+}
+
+// retire sends DrawDone for a DrawEnd at the head once every earlier quad is
+// written, drops finished records, finishes the resolve's bands, and sends the
+// control acknowledgement.
+func (c *Comp) retire(now sim.VTimeInSec) bool {
+	progress := false
+	for len(c.recs) > 0 {
+		r := c.recs[0]
+		if r.msg == nil {
+			if !c.send(c.Control, c.CommandProcessor, protocol.NewDrawDone(r.draw, c.index), now) {
+				break
+			}
+			c.st.drawDones++
+		} else {
+			if r.done < r.n || !r.final() {
+				break // a late-Z record waits for its answer even when every quad was discarded
+			}
+			c.progress.Add(1)
+		}
+		copy(c.recs, c.recs[1:])
+		c.recs[len(c.recs)-1] = nil
+		c.recs = c.recs[:len(c.recs)-1]
+		if c.look > 0 {
+			c.look--
+		}
+		progress = true
+		if r.msg == nil {
+			break // one DrawDone per cycle
+		}
+	}
+	if c.present == presentResolving {
+		progress = c.finishBands() || progress
+	}
+	if c.ctlOut != nil && c.send(c.Control, c.CommandProcessor, c.ctlOut, now) {
+		c.ctlOut = nil
+		progress = true
+	}
+	return progress
+}
+
+// colorLines appends the distinct colour-cache lines of the samples in mask of
+// the quad at (qx, qy), skipping samples outside the target.
+func (c *Comp) colorLines(d *state.Draw, qx, qy int, mask uint64, out []uint64) []uint64 {
+	ct := d.Color
+	return c.targetLines(ct.Width, ct.Height, d.Samples.Count, d.ColorDesc.Addr, ct.Address, qx, qy, mask, out)
+}
+
+func (c *Comp) targetLines(w, h, n int, base uint64, address func(x, y, s int) uint64, qx, qy int, mask uint64,
+	out []uint64) []uint64 {
+	for m := mask; m != 0; m &= m - 1 {
+		bit := bits.TrailingZeros64(m)
+		pix, s := bit/n, bit%n
+		x, y := qx+pix&1, qy+pix>>1
+		if x < 0 || y < 0 || x >= w || y >= h {
+			continue
+		}
+		l := c.cache.Line(base + address(x, y, s))
+		dup := false
+		for _, v := range out {
+			if v == l {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// recLines returns the lines of a waiting quad.
+func (c *Comp) recLines(q *quadRec) []uint64 {
+	if q.r != nil {
+		sq := &q.r.msg.Quads[q.qi]
+		c.lineBuf = c.colorLines(q.r.draw.State, int(sq.Quad.X), int(sq.Quad.Y), q.r.live[q.qi], c.lineBuf[:0])
+		return c.lineBuf
+	}
+	t := c.res.target
+	n := t.Samples
+	all := uint64(1)<<(4*n) - 1
+	if n == 16 {
+		all = ^uint64(0)
+	}
+	c.lineBuf = c.targetLines(t.Width, t.Height, n, c.res.cmd.Target.Addr, t.Address, q.x, q.y, all, c.lineBuf[:0])
+	return c.lineBuf
+}
+
+// lookupRec runs the lookups of a waiting quad's lines; false when it is blocked
+// on memory (it resumes where it stopped).
+func (c *Comp) lookupRec(now sim.VTimeInSec, slot int, q *quadRec) (bool, bool) {
+	lines := c.recLines(q)
+	changed := false
+	for q.next < len(lines) {
+		r := c.cache.Access(now, lines[q.next], rtcache.Token(slot))
+		if r == rtcache.Blocked {
+			return false, changed
+		}
+		changed = true
+		if r.Pending() {
+			q.pending++
+		}
+		q.next++
+	}
+	q.looked = true
+	return true, true
+}
+
+// newRec returns the slot and record of the quad being looked up: the tail when
+// its lookup was blocked, else a new record (nil when the ring is full).
+func (c *Comp) newRec() (int, *quadRec, bool) {
+	if c.wLen > 0 {
+		slot := (c.wHead + c.wLen - 1) % len(c.wait)
+		if q := &c.wait[slot]; !q.looked {
+			return slot, q, true
+		}
+	}
+	if c.wLen == len(c.wait) {
+		return -1, nil, false
+	}
+	slot := (c.wHead + c.wLen) % len(c.wait)
+	c.wLen++
+	c.wait[slot] = quadRec{}
+	return slot, &c.wait[slot], false
+}
+
+// lookup brings the colour lines of the next quads into the cache, in order, at
+// QuadsPerCycle quads per cycle.
+func (c *Comp) lookup(now sim.VTimeInSec, cycle uint64) bool {
+	c.lookRate.refill(cycle)
+	if c.present == presentResolving {
+		return c.lookupResolve(now)
+	}
+	progress := false
+	for c.look < len(c.recs) {
+		r := c.recs[c.look]
+		if r.looked == r.n {
+			c.look++
+			continue
+		}
+		if !r.final() {
+			c.waitLate = true
+			break
+		}
+		if r.live[r.looked] == 0 {
+			r.looked++
+			continue
+		}
+		if !c.lookRate.ok() {
+			c.lookRateBlocked = true
+			break
+		}
+		slot, q, resumed := c.newRec()
+		if q == nil {
+			break
+		}
+		if !resumed {
+			q.r, q.qi = r, r.looked
+		}
+		ok, changed := c.lookupRec(now, slot, q)
+		progress = progress || changed
+		if !ok {
+			c.lookBlocked = true
+			break
+		}
+		r.looked++
+		c.lookRate.take(1)
+	}
+	return progress
+}
+
+// blend writes the quads whose lines are present, in order, at QuadsPerCycle
+// quads per cycle; they leave the pipeline BlendLatency cycles later.
+func (c *Comp) blend(cycle uint64) bool {
+	c.blendRate.refill(cycle)
+	progress := false
+	for c.wLen > 0 {
+		q := &c.wait[c.wHead]
+		if !q.looked || q.pending > 0 {
+			break
+		}
+		if !c.blendRate.ok() {
+			c.blendRateBlocked = true
+			break
+		}
+		if !c.pipe.CanAccept(cycle) {
+			break
+		}
+		if q.r != nil {
+			r := q.r
+			lines := c.recLines(q)
+			if !c.cache.CanWrite(len(lines)) {
+				c.blendBlocked = true
+				break
+			}
+			d := r.draw.State
+			sq := &r.msg.Quads[q.qi]
+			pipeline.BlendQuad(d, d.Samples.Count, sq.Quad, r.live[q.qi], &sq.Out, &c.ws)
+			c.ws.QuadsWritten++
+			if d.Blend.Targets[0].WriteMask != 0 {
+				for _, l := range lines {
+					c.cache.Write(l)
+				}
+			}
+			c.pipe.Accept(cycle, done{r: r})
+		} else {
+			c.pipe.Accept(cycle, done{b: q.b})
+			c.st.resolveQuads++
+		}
+		c.wait[c.wHead] = quadRec{}
+		c.wHead = (c.wHead + 1) % len(c.wait)
+		c.wLen--
+		c.blendRate.take(1)
+		progress = true
+	}
+	return progress
+}
+
+// sendLateZ sends the next late-Z request, in order, while fewer than
+// LateZInFlight wait for their response.
+func (c *Comp) sendLateZ(now sim.VTimeInSec) bool {
+	if c.lateSent >= c.lateZInFlight {
+		return false
+	}
+	for _, r := range c.recs {
+		if !r.late || r.sent {
+			continue
+		}
+		if !c.send(c.DepthUnit, c.DepthUnitPort, r.req, now) {
+			return false
+		}
+		r.sent = true
+		c.lateSent++
+		c.st.lateRequests++
+		c.st.lateQuads += uint64(r.n)
+		return true
+	}
+	return false
+}
+
+// accept takes one message from the reorder buffer when the window has room:
+// the shader's kills are applied (pipeline.Survivors) and, for a late-Z draw, the
+// late-Z request is built.
+func (c *Comp) accept(now sim.VTimeInSec) bool {
+	if c.ctlMsg != nil || c.ctlOut != nil || len(c.recs) >= c.window {
+		return false
+	}
+	msg := c.FromReorderBuffer.Peek()
+	if msg == nil {
+		return false
+	}
+	switch m := msg.(type) {
+	case *protocol.ShadedQuads:
+		if m.Draw == nil || m.Draw.State == nil || m.Draw.State.Color == nil {
+			c.fail(fmt.Errorf("FromReorderBuffer: ShadedQuads %s without a draw or colour target", m.ID))
+			return false
+		}
+		c.FromReorderBuffer.Retrieve(now)
+		d := m.Draw.State
+		n := len(m.Quads)
+		r := &record{draw: m.Draw, msg: m, n: n, live: make([]uint64, n), late: !d.EarlyZ}
+		var lq []protocol.LateZQuad
+		if r.late {
+			lq = make([]protocol.LateZQuad, n)
+		}
+		for i := range m.Quads {
+			q := &m.Quads[i]
+			r.live[i] = pipeline.Survivors(d.Samples.Count, q.Live, &q.Out, &c.ws)
+			if r.live[i] == 0 {
+				c.ws.QuadsDiscarded++
+				r.done++
+			}
+			if r.late {
+				lq[i] = protocol.LateZQuad{Prim: q.Prim, Quad: q.Quad, Live: r.live[i], Out: &q.Out}
+			}
+		}
+		if r.late {
+			r.req = protocol.NewLateZReq(m.Draw, lq)
+		}
+		c.recs = append(c.recs, r)
+		c.st.messagesIn++
+		c.st.quadsIn += uint64(n)
+	case *protocol.DrawEnd:
+		if m.Draw == nil {
+			c.fail(fmt.Errorf("FromReorderBuffer: DrawEnd %s without a draw", m.ID))
+			return false
+		}
+		c.FromReorderBuffer.Retrieve(now)
+		c.recs = append(c.recs, &record{draw: m.Draw})
+		c.st.drawEnds++
+	default:
+		c.fail(fmt.Errorf("FromReorderBuffer: unexpected message %T", msg))
+		return false
+	}
+	return true
+}
+
+// control carries out clears and presents once every earlier message is done.
+func (c *Comp) control(now sim.VTimeInSec) bool {
+	if c.ctlMsg != nil {
+		return c.presentStep()
+	}
+	if c.ctlOut != nil || len(c.recs) > 0 {
+		return false
+	}
+	msg := c.Control.Peek()
+	if msg == nil {
+		return false
+	}
+	switch m := msg.(type) {
+	case *protocol.ClearCmd:
+		c.Control.Retrieve(now)
+		if m.Flags&command.ClearColor != 0 {
+			c.cache.Clear(m.Target.Addr, m.Target.Addr+m.Size)
+		}
+		c.st.clears++
+		c.ctlOut = protocol.NewDone(m.ID, c.index)
+	case *protocol.PresentCmd:
+		if err := c.startResolve(m); err != nil {
+			c.fail(err)
+			return false
+		}
+		c.Control.Retrieve(now)
+		c.st.presents++
+		c.ctlMsg = m
+		c.present = presentResolving
+	default:
+		c.fail(fmt.Errorf("Control: unexpected message %T", msg))
+		return false
+	}
+	return true
+}
+
+// presentStep moves a present from the resolve to the flush to its Done.
+func (c *Comp) presentStep() bool {
+	switch c.present {
+	case presentResolving:
+		if !c.res.finished() {
+			return false
+		}
+		c.cache.Flush()
+		c.present = presentFlushing
+		return true
+	case presentFlushing:
+		if !c.cache.Idle() {
+			return false
+		}
+		c.ctlOut = protocol.NewDone(c.ctlMsg.Meta().ID, c.index)
+		c.ctlMsg = nil
+		c.present = presentNone
+		c.res = resolver{}
+		return true
+	}
+	return false
+}
+
+func (c *Comp) waiting() bool {
+	for k := 0; k < c.wLen; k++ {
+		if c.wait[(c.wHead+k)%len(c.wait)].pending > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// account updates the activity and schedules the next wake-up when the ROP
+// goes to sleep.
+func (c *Comp) account(now sim.VTimeInSec, cycle uint64, progress bool) {
+	state := stateIdle
+	switch {
+	case progress || c.pipe.Len() > 0:
+		state = stateBusy
+	case c.lookBlocked || c.blendBlocked || c.waiting() || c.present == presentFlushing ||
+		(c.present == presentResolving && c.cache.WritesQueued() > 0):
+		state = stateWaitMemory
+	case c.waitLate:
+		state = stateWaitLateZ
+	case c.blockedOut:
+		state = stateBlockedOutput
+	}
+	c.activity.Set(cycle, state)
+	if progress {
+		return
+	}
+	next := ^uint64(0)
+	if r, ok := c.pipe.NextReady(); ok {
+		next = r
+	}
+	if c.blendRateBlocked {
+		next = min(next, c.blendRate.next(cycle))
+	}
+	if c.lookRateBlocked {
+		next = min(next, c.lookRate.next(cycle))
+	}
+	if next != ^uint64(0) && next > cycle {
+		c.waker.WakeIn(now, int(next-cycle))
+	}
+}
+
+// Finish closes the activity accounting at time now.
+func (c *Comp) Finish(now sim.VTimeInSec) { c.activity.Finish(c.Freq.Cycle(now)) }
+
+// Buffers reports the input port, the messages in flight, the quads waiting for
+// lines, the blend pipeline and the cache's memory queues.
+func (c *Comp) Buffers() []timing.BufferState {
+	n := c.Name()
+	b := []timing.BufferState{
+		{Name: c.FromReorderBuffer.Name(), Len: c.inBuf.Size(), Cap: c.inBuf.Capacity()},
+		{Name: n + ".Window", Len: len(c.recs), Cap: c.window},
+		{Name: n + ".LateZRequests", Len: c.lateSent, Cap: c.lateZInFlight},
+		{Name: n + ".Wait", Len: c.wLen, Cap: len(c.wait)},
+		{Name: n + ".Blends", Len: c.pipe.Len(), Cap: c.pipe.Latency * c.pipe.Width},
+	}
+	return append(b, c.cache.Buffers(n+".ColorCache")...)
+}
+
+// WriteStats returns the output merger's counts, as pipeline.WriteQuad counts
+// them (Passed and Failed stay zero: the depth unit tests).
+func (c *Comp) WriteStats() pipeline.WriteStats { return c.ws }
+
+// Stats reports the counters (see the package documentation).
+func (c *Comp) Stats(add func(name string, v float64)) {
+	n := c.Name() + "."
+	s := &c.st
+	for _, e := range []struct {
+		name string
+		v    uint64
+	}{
+		{"messages_in", s.messagesIn}, {"quads_in", s.quadsIn},
+		{"samples_killed", uint64(c.ws.Killed)}, {"samples_written", uint64(c.ws.Written)},
+		{"samples_blended", uint64(c.ws.Blended)},
+		{"quads_written", uint64(c.ws.QuadsWritten)}, {"quads_discarded", uint64(c.ws.QuadsDiscarded)},
+		{"quads_late_z_culled", uint64(c.ws.QuadsLateZCulled)},
+		{"late_z_requests", s.lateRequests}, {"late_z_quads", s.lateQuads},
+		{"draw_ends", s.drawEnds}, {"draw_dones", s.drawDones},
+		{"clears", s.clears}, {"presents", s.presents},
+		{"resolve_quads", s.resolveQuads}, {"resolve_lines", s.resolveLines}, {"resolve_bytes", s.resolveBytes},
+	} {
+		add(n+e.name, float64(e.v))
+	}
+	c.cache.Stats(c.Name(), add)
+	c.activity.Stats(c.Name(), add)
+}

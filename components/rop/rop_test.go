@@ -1,0 +1,386 @@
+package rop_test
+
+import (
+	"bytes"
+	"math/rand"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/components/protocol"
+	"github.com/gfxsim/gfxsim/components/rop"
+	"github.com/gfxsim/gfxsim/components/rop/backendtest"
+	"github.com/gfxsim/gfxsim/functional/blend"
+	"github.com/gfxsim/gfxsim/functional/command"
+	"github.com/gfxsim/gfxsim/functional/framebuffer"
+	"github.com/gfxsim/gfxsim/functional/geom"
+)
+
+// TestBlendInArrivalOrder: two overlapping quads of two alpha-blended draws
+// give the order-dependent result of pipeline.WriteQuad in arrival order.
+func TestBlendInArrivalOrder(t *testing.T) {
+	b := newBench(t, rop.MakeBuilder(), defaultSpec(), 10)
+	d0, d1 := b.tg.Draw(0, true), b.tg.Draw(1, true)
+	for _, d := range []*protocol.Draw{d0, d1} {
+		d.State.Blend.Targets[0] = blend.Alpha()
+	}
+	p0 := backendtest.Rect(d0, 0, 0, 16, 8, 0.5)[0]
+	p1 := backendtest.Rect(d1, 0, 0, 16, 8, 0.5)[0]
+	m0 := protocol.NewShadedQuads(d0, []protocol.ShadedQuad{shaded(d0, p0, 2, 2, geom.Vec4{1, 0, 0, 0.5}, 0xf)})
+	m1 := protocol.NewShadedQuads(d1, []protocol.ShadedQuad{shaded(d1, p1, 2, 2, geom.Vec4{0, 0, 1, 0.75}, 0xf)})
+	ref, st := expectWrites(b.tg, []*protocol.ShadedQuads{m0, m1})
+	swapped, _ := expectWrites(b.tg, []*protocol.ShadedQuads{m1, m0})
+	if bytes.Equal(ref.Color.Bytes(), swapped.Color.Bytes()) {
+		t.Fatal("weak test: the blend order does not matter")
+	}
+	b.rob.SendAt(0, b.rop.FromReorderBuffer, m0)
+	b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewDrawEnd(d0, 0))
+	b.rob.SendAt(0, b.rop.FromReorderBuffer, m1)
+	b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewDrawEnd(d1, 0))
+	b.run()
+	if !bytes.Equal(b.tg.Color.Bytes(), ref.Color.Bytes()) {
+		t.Error("the colour target differs from pipeline.WriteQuad in arrival order")
+	}
+	if len(b.cp.Received) != 2 {
+		t.Fatalf("command processor received %d messages, want 2 DrawDone", len(b.cp.Received))
+	}
+	for i, d := range []*protocol.Draw{d0, d1} {
+		if m := b.cp.Received[i].Msg.(*protocol.DrawDone); m.Draw != d || m.Partition != 0 {
+			t.Errorf("DrawDone %d: draw %d partition %d", i, m.Draw.Seq, m.Partition)
+		}
+	}
+	if got := b.rop.WriteStats(); got != st {
+		t.Errorf("write stats %+v, want %+v", got, st)
+	}
+	for name, w := range map[string]float64{"samples_written": 8, "samples_blended": 8, "quads_written": 2,
+		"late_z_requests": 0, "cache_line_reads": 2, "cache_hits": 0, "cache_misses_merged": 2, "draw_dones": 2} {
+		if g := b.stat(name); g != w {
+			t.Errorf("%s = %v, want %v", name, g, w)
+		}
+	}
+}
+
+// TestDrawDoneAfterLastWrite pins the timing of one quad whose lines miss: sent
+// at 0, accepted at 1, looked up at 2 (reads sent), the memory takes them at 3
+// and answers at 13, the ROP blends at 14, the write leaves the 4-cycle blend
+// pipeline at 18 and the DrawDone sent then reaches the command processor at 19.
+func TestDrawDoneAfterLastWrite(t *testing.T) {
+	b := newBench(t, rop.MakeBuilder(), defaultSpec(), 10)
+	d := b.tg.Draw(0, true)
+	p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
+	b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewShadedQuads(d,
+		[]protocol.ShadedQuad{shaded(d, p, 0, 0, geom.Vec4{1, 1, 1, 1}, 0xf)}))
+	b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewDrawEnd(d, 0))
+	b.run()
+	if got := b.mem.Reads(); len(got) != 2 || b.mem.Log[0].Cycle != 3 {
+		t.Fatalf("memory log %+v, want two line reads at cycle 3", b.mem.Log)
+	}
+	if len(b.cp.Received) != 1 || b.cp.Received[0].Cycle != 19 {
+		t.Fatalf("DrawDone received %+v, want one at cycle 19", b.cp.Received)
+	}
+	for name, w := range map[string]float64{"cycles_busy": 7, "cycles_wait_memory": 11} {
+		if g := b.stat(name); g != w {
+			t.Errorf("%s = %v, want %v", name, g, w)
+		}
+	}
+}
+
+// TestLateZ: a late-Z draw's message goes to the depth unit as one request with
+// every quad (a quad the shader discarded entirely included, with no live
+// sample); the ROP waits for the answer before blending, keeps several requests
+// in flight, and counts the outcomes as pipeline.WriteQuad does.
+func TestLateZ(t *testing.T) {
+	b := newBench(t, rop.MakeBuilder(), defaultSpec(), 10)
+	b.lateZRspDelay = 30
+	d := b.tg.Draw(0, false)
+	p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
+	red := geom.Vec4{1, 0, 0, 1}
+	m := protocol.NewShadedQuads(d, []protocol.ShadedQuad{
+		shaded(d, p, 0, 0, red, 0),   // discarded by the shader
+		shaded(d, p, 2, 0, red, 0xf), // culled by late Z
+		shaded(d, p, 4, 0, red, 0x5), // pixels 1, 3 killed; pixel 0 fails late Z
+	})
+	b.lateZPass = func(req *protocol.LateZReq) []uint64 {
+		if len(req.Quads) != 3 {
+			return nil // every live sample passes
+		}
+		return []uint64{0, 0, 0x4}
+	}
+	b.rob.SendAt(0, b.rop.FromReorderBuffer, m)
+	m2 := protocol.NewShadedQuads(d, []protocol.ShadedQuad{shaded(d, p, 6, 0, red, 0xf)})
+	m3 := protocol.NewShadedQuads(d, []protocol.ShadedQuad{shaded(d, p, 8, 0, red, 0xf)})
+	b.rob.SendAt(0, b.rop.FromReorderBuffer, m2)
+	b.rob.SendAt(0, b.rop.FromReorderBuffer, m3)
+	b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewDrawEnd(d, 0))
+	b.run()
+
+	if len(b.du.Received) != 3 {
+		t.Fatalf("depth unit received %d requests, want 3", len(b.du.Received))
+	}
+	req := b.du.Received[0].Msg.(*protocol.LateZReq)
+	if got := []uint64{req.Quads[0].Live, req.Quads[1].Live, req.Quads[2].Live}; !reflect.DeepEqual(got, []uint64{0, 0xf, 0x5}) {
+		t.Errorf("late-Z request lives %x, want [0 f 5]", got)
+	}
+	// All three requests left before the first answer (30 cycles later).
+	if at := b.lateZRequestedAt; at[2] >= at[0]+30 {
+		t.Errorf("requests taken at cycles %v: not overlapped", at)
+	}
+	want := b.tg.Clone()
+	want.Color.Store(4, 1, 0, red, blend.WriteAll)
+	want.Color.Store(6, 0, 0, red, blend.WriteAll)
+	want.Color.Store(7, 0, 0, red, blend.WriteAll)
+	want.Color.Store(6, 1, 0, red, blend.WriteAll)
+	want.Color.Store(7, 1, 0, red, blend.WriteAll)
+	want.Color.Store(8, 0, 0, red, blend.WriteAll)
+	want.Color.Store(9, 0, 0, red, blend.WriteAll)
+	want.Color.Store(8, 1, 0, red, blend.WriteAll)
+	want.Color.Store(9, 1, 0, red, blend.WriteAll)
+	if !bytes.Equal(b.tg.Color.Bytes(), want.Color.Bytes()) {
+		t.Error("colour target differs")
+	}
+	// The first answer arrives at 30 + the request's arrival; nothing is read
+	// before it (the lookups wait for the answer).
+	if r := b.mem.Log[0].Cycle; r <= b.lateZRequestedAt[0]+30 {
+		t.Errorf("colour lines read at cycle %d, before the late-Z answer", r)
+	}
+	for name, w := range map[string]float64{"quads_discarded": 1, "quads_late_z_culled": 1, "quads_written": 3,
+		"samples_killed": 6, "samples_written": 9, "late_z_requests": 3, "late_z_quads": 5, "draw_dones": 1} {
+		if g := b.stat(name); g != w {
+			t.Errorf("%s = %v, want %v", name, g, w)
+		}
+	}
+	if g := b.stat("cycles_wait_late_z"); g < 25 {
+		t.Errorf("cycles_wait_late_z = %v", g)
+	}
+}
+
+// TestResolve: at Present a ROP reads every sample line of its tiles through
+// the colour cache, writes exactly the display lines holding its tiles' pixels
+// (whole lines, resolved like framebuffer.Resolve), then writes back the dirty
+// colour lines, then answers.
+func TestResolve(t *testing.T) {
+	spec := backendtest.TargetSpec{Width: 64, Height: 16, Samples: 4, ColorFormat: framebuffer.RGBA8,
+		ColorLayout: framebuffer.Tiled, TileW: 4, TileH: 4, DepthFormat: 0, DepthLayout: framebuffer.Linear}
+	const part, parts = 1, 4
+	b := newBench(t, rop.MakeBuilder().WithIndex(part).WithTiles(8, 1, parts), spec, 10)
+	rng := rand.New(rand.NewSource(7))
+	rng.Read(b.tg.Color.Bytes())
+	// One blended quad in tile (1, 0) (owned) makes one colour line dirty.
+	d := b.tg.Draw(0, true)
+	p := backendtest.Rect(d, 0, 0, 64, 16, 0.5)[0]
+	b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewShadedQuads(d,
+		[]protocol.ShadedQuad{shaded(d, p, 8, 0, geom.Vec4{0.2, 0.4, 0.6, 1}, 0xf)}))
+	b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewDrawEnd(d, 0))
+	present := protocol.NewPresentCmd(b.tg.ColorDesc, b.tg.Display)
+	b.cp.SendAt(100, b.rop.Control, present)
+	b.run()
+
+	// Expected: the display lines and the colour lines of the owned tiles.
+	resolved := b.tg.Color.Resolve()
+	wantDisplay := map[uint64]bool{}
+	wantSample := map[uint64]bool{}
+	for y := 0; y < 16; y++ {
+		for x := 0; x < 64; x++ {
+			if protocol.TileOwner(x/8, y/8, 1, parts) != part {
+				continue
+			}
+			wantDisplay[(b.tg.Display+uint64(y*64+x)*4)&^63] = true
+			for s := 0; s < 4; s++ {
+				wantSample[(b.tg.ColorDesc.Addr+b.tg.Color.Address(x, y, s))&^63] = true
+			}
+		}
+	}
+	// The blended quad's 16 samples lie on two lines of its 4x4-pixel layout tile.
+	dirty := []uint64{(b.tg.ColorDesc.Addr + b.tg.Color.Address(8, 0, 0)) &^ 63,
+		(b.tg.ColorDesc.Addr + b.tg.Color.Address(8, 1, 0)) &^ 63}
+	var gotDisplay, gotFlush []uint64
+	gotReads := map[uint64]int{}
+	for _, a := range b.mem.Log {
+		switch {
+		case !a.Write:
+			gotReads[a.Addr]++
+		case a.Addr >= b.tg.Display && a.Addr < b.tg.Display+b.tg.DisplayBytes:
+			gotDisplay = append(gotDisplay, a.Addr)
+			if a.Size != 64 {
+				t.Errorf("display write of %d bytes", a.Size)
+			}
+			off := a.Addr - b.tg.Display
+			if !bytes.Equal(a.Data, resolved.Pix[off:off+64]) {
+				t.Errorf("display line 0x%x: % x, want % x", a.Addr, a.Data[:8], resolved.Pix[off:off+8])
+			}
+			if len(gotFlush) > 0 {
+				t.Error("a display line was written after the flush began")
+			}
+		default:
+			gotFlush = append(gotFlush, a.Addr)
+		}
+	}
+	var wantD []uint64
+	for a := range wantDisplay {
+		wantD = append(wantD, a)
+	}
+	sort.Slice(wantD, func(i, j int) bool { return wantD[i] < wantD[j] })
+	if !reflect.DeepEqual(gotDisplay, wantD) {
+		t.Errorf("display lines written %x,\nwant %x", gotDisplay, wantD)
+	}
+	if !reflect.DeepEqual(gotFlush, dirty) {
+		t.Errorf("flushed lines %x, want %x", gotFlush, dirty)
+	}
+	for a := range wantSample {
+		if gotReads[a] != 1 {
+			t.Errorf("sample line 0x%x read %d times", a, gotReads[a])
+		}
+	}
+	if len(gotReads) != len(wantSample) {
+		t.Errorf("%d lines read, want %d", len(gotReads), len(wantSample))
+	}
+	// The image's display buffer holds the resolved pixels of the partition's
+	// tiles, and nothing else was written there.
+	disp, _ := b.tg.Image.Slice(b.tg.Display, b.tg.DisplayBytes)
+	for y := 0; y < 16; y++ {
+		for x := 0; x < 64; x++ {
+			o := (y*64 + x) * 4
+			want := []byte{0, 0, 0, 0}
+			if protocol.TileOwner(x/8, y/8, 1, parts) == part {
+				want = resolved.Pix[o : o+4]
+			}
+			if !bytes.Equal(disp[o:o+4], want) {
+				t.Errorf("display pixel (%d, %d) = % x in the image, want % x", x, y, disp[o:o+4], want)
+			}
+		}
+	}
+	done := b.cp.Received[len(b.cp.Received)-1]
+	if m, ok := done.Msg.(*protocol.Done); !ok || m.RspTo != present.ID || m.From != part {
+		t.Fatalf("last message to the command processor %T", done.Msg)
+	}
+	last := b.mem.Log[len(b.mem.Log)-1].Cycle
+	if done.Cycle != last+10+3 {
+		t.Errorf("Done at cycle %d, want %d (last write %d + memory 10 + 3)", done.Cycle, last+13, last)
+	}
+	if g := b.stat("resolve_bytes"); g != float64(64*len(wantD)) {
+		t.Errorf("resolve_bytes = %v, want %v", g, 64*len(wantD))
+	}
+}
+
+// TestResolveRGBA32F checks the resolve arithmetic of float targets against
+// framebuffer.Resolve.
+func TestResolveRGBA32F(t *testing.T) {
+	spec := backendtest.TargetSpec{Width: 8, Height: 8, Samples: 2, ColorFormat: framebuffer.RGBA32F,
+		ColorLayout: framebuffer.Linear, DepthLayout: framebuffer.Linear}
+	b := newBench(t, rop.MakeBuilder(), spec, 5)
+	rng := rand.New(rand.NewSource(3))
+	for y := 0; y < 8; y++ {
+		for x := 0; x < 8; x++ {
+			for s := 0; s < 2; s++ {
+				b.tg.Color.Store(x, y, s, geom.Vec4{rng.Float32()*1.2 - 0.1, rng.Float32(), rng.Float32(), rng.Float32()}, blend.WriteAll)
+			}
+		}
+	}
+	b.cp.SendAt(0, b.rop.Control, protocol.NewPresentCmd(b.tg.ColorDesc, b.tg.Display))
+	b.run()
+	disp, _ := b.tg.Image.Slice(b.tg.Display, b.tg.DisplayBytes)
+	if want := b.tg.Color.Resolve(); !bytes.Equal(disp, want.Pix) {
+		t.Error("the resolved display buffer differs from framebuffer.Resolve")
+	}
+}
+
+// TestClearColor: a colour clear drops the lines without write-back and marks
+// them cleared, so the next blend costs no read.
+func TestClearColor(t *testing.T) {
+	b := newBench(t, rop.MakeBuilder(), defaultSpec(), 10)
+	d := b.tg.Draw(0, true)
+	p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
+	white := geom.Vec4{1, 1, 1, 1}
+	b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewShadedQuads(d, []protocol.ShadedQuad{shaded(d, p, 0, 0, white, 0xf)}))
+	b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewDrawEnd(d, 0))
+	clear := protocol.NewClearCmd(command.ClearColor, b.tg.ColorDesc, b.tg.Color.SizeBytes())
+	b.cp.SendAt(100, b.rop.Control, clear)
+	d1 := b.tg.Draw(1, true)
+	b.rob.SendAt(200, b.rop.FromReorderBuffer, protocol.NewShadedQuads(d1, []protocol.ShadedQuad{shaded(d1, p, 0, 0, white, 0xf)}))
+	b.run()
+	if got := b.mem.Reads(); len(got) != 2 {
+		t.Errorf("reads %x, want the two lines of the first quad only", got)
+	}
+	if got := b.mem.Writes(); len(got) != 0 {
+		t.Errorf("writes %x: the clear wrote lines back", got)
+	}
+	for name, w := range map[string]float64{"cache_cleared_fills": 2, "cache_cleared_lines": 8, "clears": 1} {
+		if g := b.stat(name); g != w {
+			t.Errorf("%s = %v, want %v", name, g, w)
+		}
+	}
+	if m := b.cp.Received[1].Msg.(*protocol.Done); m.RspTo != clear.ID {
+		t.Errorf("clear not acknowledged: %+v", m)
+	}
+}
+
+func TestBuilderValidate(t *testing.T) {
+	e := sim.NewSerialEngine()
+	tests := []struct {
+		b    rop.Builder
+		want string
+	}{
+		{rop.MakeBuilder(), "Engine"},
+		{rop.MakeBuilder().WithEngine(e).WithQuadsPerCycle(0), "QuadsPerCycle"},
+		{rop.MakeBuilder().WithEngine(e).WithBlendLatency(0), "BlendLatency"},
+		{rop.MakeBuilder().WithEngine(e).WithTiles(6, 1, 1), "TileSize"},
+		{rop.MakeBuilder().WithEngine(e).WithTiles(8, 1, 2).WithIndex(2), "Index"},
+		{rop.MakeBuilder().WithEngine(e).WithTiles(8, 1, 0), "NumPartitions"},
+		{rop.MakeBuilder().WithEngine(e).WithCache(1000, 4, 64), "Cache.Size"},
+		{rop.MakeBuilder().WithEngine(e).WithLateZInFlight(0), "LateZInFlight"},
+		{rop.MakeBuilder().WithEngine(e), ""},
+	}
+	for _, tc := range tests {
+		err := tc.b.Validate()
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("valid builder: %v", err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("error %v, want one naming %s", err, tc.want)
+		}
+	}
+}
+
+func TestBuffersAndNames(t *testing.T) {
+	b := newBench(t, rop.MakeBuilder(), defaultSpec(), 10)
+	for _, s := range b.rop.Buffers() {
+		sim.NameMustBeValid(s.Name)
+		if s.Cap <= 0 || s.Len != 0 {
+			t.Errorf("buffer %s: %d of %d", s.Name, s.Len, s.Cap)
+		}
+	}
+}
+
+// TestLateZAllDiscarded: a late-Z message whose quads the shader discarded
+// entirely still goes to the depth unit (so the unit's outstanding count
+// balances), and its DrawDone waits for the answer.
+func TestLateZAllDiscarded(t *testing.T) {
+	b := newBench(t, rop.MakeBuilder(), defaultSpec(), 10)
+	b.lateZRspDelay = 20
+	d := b.tg.Draw(0, false)
+	p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
+	b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewShadedQuads(d,
+		[]protocol.ShadedQuad{shaded(d, p, 0, 0, geom.Vec4{1, 1, 1, 1}, 0)}))
+	b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewDrawEnd(d, 0))
+	b.run()
+	if len(b.du.Received) != 1 {
+		t.Fatalf("depth unit received %d requests", len(b.du.Received))
+	}
+	if q := b.du.Received[0].Msg.(*protocol.LateZReq).Quads; len(q) != 1 || q[0].Live != 0 {
+		t.Errorf("request quads %+v, want one with no live sample", q)
+	}
+	// Request sent at 2 (accepted at 1), taken at 3, answered at 23, applied at
+	// 24, DrawDone sent at 24 and received at 25.
+	if len(b.cp.Received) != 1 || b.cp.Received[0].Cycle != 25 {
+		t.Fatalf("DrawDone %+v, want one at cycle 25", b.cp.Received)
+	}
+	if len(b.mem.Log) != 0 {
+		t.Errorf("memory accessed: %+v", b.mem.Log)
+	}
+	if g := b.stat("quads_discarded"); g != 1 {
+		t.Errorf("quads_discarded = %v", g)
+	}
+}
