@@ -59,12 +59,12 @@ func (f *fake) Tick(now sim.VTimeInSec) bool {
 		m := s.msg.Meta()
 		m.Src, m.Dst, m.SendTime = f.Port, s.dst, now
 		if f.Port.Send(s.msg) != nil {
-			break
+			return progress // woken by NotifyPortFree
 		}
 		f.script = f.script[1:]
 		progress = true
 	}
-	return progress || len(f.script) > 0
+	return progress || len(f.script) > 0 // tick until the next scripted cycle
 }
 
 // rig is primitive assembly with a fake shader core, a fake input assembler and

@@ -1,0 +1,112 @@
+// Package rasterizer models one of the rasterizers of gfxsim's timed sort-last
+// GPU ("GPU.Rasterizer[r]"; docs/design-timing.md, sections 2, 3 and 5): a
+// coarse rasterizer that walks the screen tiles of a primitive that this
+// rasterizer owns, and a fine rasterizer that turns each touched tile into 2x2
+// quads with per-sample coverage.
+//
+// # Hardware
+//
+// Part 6 of "A trip through the Graphics Pipeline 2011"
+// (../shared/seeds/004_c86c00924c04c1f0.txt): a Pineda-style rasterizer with
+// integer edge functions works in two levels. The coarse rasterizer evaluates the
+// edge functions at the maximising corner of each tile (8x8 pixels) of the
+// triangle's bounding box to reject tiles no sample of which can be covered; it
+// "doesn't need to be as fast" and small or thin triangles make it the
+// bottleneck ("with tiny triangles, it's easy to get either triangle setup or
+// coarse rasterization bound"; slivers "traverse tons of tiles"). The fine
+// rasterizer then produces the coverage of a tile's pixels, in quads, with the
+// scissor rectangle ANDed in. Part 8: since 2010 GPUs have several rasterizers,
+// each owning an interleaved set of screen tiles; primitive assembly sends a
+// triangle to every rasterizer owning a tile of its bounding box, and "everything
+// that only sees individual tiles or quads (that is, the pipeline from
+// hierarchical Z down) doesn't need to be modified". Part 7 places hierarchical
+// Z between coarse and fine raster; here that is the TileFilter seam (issue 5).
+//
+// The values come from functional/raster, exactly as the reference renderer
+// computes them: Triangle.TestTile for the coarse test (the same classification
+// Triangle.Tiles uses), Triangle.TileQuads for the quads of a tile, with the
+// draw's raster.Config (protocol.Draw.Raster). The union over all rasterizers of
+// the quads sent for a primitive is the reference renderer's, tile by tile.
+//
+// # Ports and peers
+//
+//	FromPrimitiveAssembly  in   protocol.PrimitiveMsg, protocol.DrawEnd (in API order; the port's
+//	                            buffer is the primitive FIFO of InputQueue entries)
+//	ToDepthUnits           out  protocol.TileQuads to DepthUnits[p], p = TileOwner(tx, ty, PartitionStride, P);
+//	                            protocol.DrawEnd{draw, From: r} to every depth unit
+//
+// The platform sets DepthUnits (one port per depth unit, by partition) and may
+// set TileFilter (or use Builder.WithTileFilter).
+//
+// # Life of a primitive
+//
+//  1. Coarse raster. When the coarse stage is free, at the start of a cycle it
+//     takes the next message from the input FIFO. For a primitive it walks the
+//     tiles of Triangle.TileRange(&d.Raster) that this rasterizer owns
+//     (protocol.TileOwner(tx, ty, RasterStride, R) == r), in the draw's tile order
+//     (d.Raster.TileOrder: row-major, or Morton order relative to the range's
+//     first tile, i.e. the order of Triangle.Tiles restricted to the owned
+//     tiles), testing TilesPerCycle owned tiles per cycle. Every owned tile of the
+//     range is tested and counted, including those outside the triangle; tiles of
+//     other rasterizers cost nothing. A tile that is not outside is offered to the
+//     TileFilter (if any) and, if kept, goes into the tile queue (TileQueue
+//     entries; when it is full the coarse stage stalls). The primitive holds the
+//     coarse stage max(1, ceil(n/TilesPerCycle)) cycles for n owned tiles; the
+//     next message is taken in the following cycle.
+//  2. Fine raster. When the fine stage is free it takes the head of the tile
+//     queue and computes Triangle.TileQuads. A tile with k quads occupies it
+//     f = max(1, ceil(k/QuadsPerCycle)) cycles (a tile the coarse test could not
+//     reject but that has no covered sample costs one cycle and sends nothing). A
+//     non-empty tile becomes one protocol.TileQuads (Live = Coverage, Partition =
+//     the owning depth unit), ready to be sent when the f cycles are over; it
+//     needs a free entry in the output queue (OutputQueue) when the fine stage
+//     starts it, else the tile waits in the fine stage (blocked_output).
+//  3. Send. Ready messages leave the head of the output queue in order, as many
+//     per cycle as the connection accepts; a refused send is retried when the
+//     port frees up (the stream to each depth unit stays in API order).
+//  4. End of draw. A DrawEnd from primitive assembly follows the same path
+//     (one cycle in coarse, one in fine, behind the draw's last tile) and is sent
+//     to every depth unit with From = r, so each depth unit sees it after every
+//     tile of that draw from this rasterizer.
+//
+// # Timing
+//
+// Stages run back to front within a tick (send, fine, coarse), so a tile moves
+// one stage per cycle. A primitive taken in cycle c has its j-th owned tile
+// (from 0) tested in cycle c + floor(j/TilesPerCycle); its i-th surviving tile
+// starts fine raster in s_i = max(test cycle + 1, s_{i-1} + f_{i-1}) and its
+// TileQuads is sent in cycle s_i + f_i. For a primitive covering n owned tiles
+// with k quads each and TilesPerCycle = 1 (fine-bound as f >= 1), tile i is sent
+// in cycle c+1+(i+1)*f, and a DrawEnd right behind it in cycle c+2+n*f. With a
+// direct connection a message sent in cycle s can be taken in cycle s+1.
+// TestTimingPinned checks these cycles by hand for several parameter sets.
+// While it waits only for the fine stage or for a message to become ready, the
+// rasterizer sleeps and is woken (timing.Waker) in the cycle that ends the wait.
+//
+// # Parameters (Builder)
+//
+//	Index r, NumRasterizers R (2), RasterStride (1)      tile ownership of the rasterizers
+//	NumPartitions P (4), PartitionStride (1)             tile ownership of the depth units
+//	TilesPerCycle   1   owned tiles tested per cycle
+//	QuadsPerCycle   8   quads produced per cycle
+//	InputQueue      16  primitive FIFO
+//	TileQueue       4   coarse-to-fine queue (not in the YAML configuration; a builder option)
+//	OutputQueue     16  messages waiting to be sent
+//	TileFilter      nil hierarchical Z hook
+//
+// plus WithEngine, WithFreq, WithHalt (malformed input stops the run with an
+// error naming the rasterizer) and WithProgress (one unit per message sent).
+//
+// # Statistics
+//
+// Stats reports, as "<name>.<counter>": primitives, draw_ends, tiles_tested
+// (owned tiles of the ranges), tiles_outside, tiles_partial, tiles_inside (the
+// coarse classes; partial + inside summed over the rasterizers is the reference
+// renderer's Counters.Tiles, inside its TilesInside), tiles_filtered (dropped by
+// the TileFilter), tiles_empty (fine-rasterized without coverage), tiles_emitted
+// (TileQuads sent), quads, covered_samples (summed over the rasterizers: the
+// reference's Quads and CoveredSamples), fine_cycles; and the activity:
+// cycles_busy, cycles_blocked_output (the output queue or the port is full),
+// cycles_idle, utilization. Buffers reports the input FIFO, the tile queue, the
+// fine stage and the output queue.
+package rasterizer

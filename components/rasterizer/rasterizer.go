@@ -1,0 +1,358 @@
+package rasterizer
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/components/protocol"
+	"github.com/gfxsim/gfxsim/functional/pipeline"
+	"github.com/gfxsim/gfxsim/functional/raster"
+	"github.com/gfxsim/gfxsim/timing"
+)
+
+var _ protocol.Unit = (*Comp)(nil)
+
+// TileFilter is the seam for hierarchical Z (issue 5): when set, the coarse
+// rasterizer consults it for every owned tile it did not find outside the
+// primitive, in API order, before the tile goes to fine raster.
+type TileFilter interface {
+	// KeepTile reports whether tile (tx, ty) of primitive p of draw d, which the
+	// coarse test classified as class (raster.TilePartial or raster.TileInside),
+	// may still have visible samples. false drops the tile: it is neither fine
+	// rasterized nor sent (it costs its coarse test only). The filter may keep
+	// state (e.g. a HiZ buffer updated by the depth units); it is called from the
+	// rasterizer's tick, so it must be safe under the parallel engine if it shares
+	// that state with other components.
+	KeepTile(d *protocol.Draw, p *pipeline.Primitive, tx, ty int, class raster.TileClass) bool
+}
+
+// Activity states (timing.Activity indices).
+const (
+	stateBusy = iota
+	stateBlockedOutput
+	stateIdle
+)
+
+var activityNames = []string{"busy", "blocked_output", "idle"}
+
+// Comp is one rasterizer: coarse raster of the tiles it owns, fine raster into
+// quads, one protocol.TileQuads per non-empty tile to the depth unit owning the
+// tile. See the package documentation.
+type Comp struct {
+	*sim.TickingComponent
+
+	// FromPrimitiveAssembly receives protocol.PrimitiveMsg and protocol.DrawEnd.
+	FromPrimitiveAssembly sim.Port
+	// ToDepthUnits sends protocol.TileQuads and protocol.DrawEnd.
+	ToDepthUnits sim.Port
+
+	// DepthUnits are the depth units' input ports, indexed by partition.
+	DepthUnits []sim.Port
+	// TileFilter, when non-nil, is consulted per coarse tile (hierarchical Z).
+	TileFilter TileFilter
+
+	index           int
+	numRasterizers  int
+	rasterStride    int
+	numPartitions   int
+	partitionStride int
+	tilesPerCycle   int
+	quadsPerCycle   int
+
+	halt     *timing.Halt
+	progress *timing.Progress
+	waker    *timing.Waker
+	act      *timing.Activity
+	inBuf    sim.Buffer
+
+	// Coarse stage: the primitive being walked.
+	prim   *protocol.PrimitiveMsg
+	walk   tileWalk
+	tileQ  ring[fineItem]
+	qcache []raster.Quad // fine raster scratch
+
+	// Fine stage.
+	fineBusy uint64 // the fine rasterizer is busy before this cycle
+	pending  bool   // pend was fine-rasterized but waits for output room
+	pend     fineItem
+	pendMsg  *protocol.TileQuads
+	outQ     ring[outItem]
+
+	blocked bool // this tick: the output could not take or send a message
+
+	cnt Counters
+}
+
+// Counters are the rasterizer's statistics.
+type Counters struct {
+	Primitives     uint64 // primitives received
+	DrawEnds       uint64 // DrawEnd markers received (each forwarded to every depth unit)
+	TilesTested    uint64 // owned tiles of the primitives' tile ranges, each one coarse test
+	TilesOutside   uint64
+	TilesPartial   uint64
+	TilesInside    uint64
+	TilesFiltered  uint64 // dropped by the TileFilter
+	TilesEmpty     uint64 // fine-rasterized tiles without a covered sample
+	TilesEmitted   uint64 // TileQuads messages
+	Quads          uint64
+	CoveredSamples uint64
+	FineCycles     uint64 // cycles the fine rasterizer spent on tiles
+}
+
+type fineItem struct {
+	prim  *protocol.PrimitiveMsg // nil: end marker of draw end
+	end   *protocol.Draw
+	tx    int
+	ty    int
+	class raster.TileClass
+}
+
+type outItem struct {
+	tiles *protocol.TileQuads // nil: DrawEnd of draw end to every depth unit
+	end   *protocol.Draw
+	next  int    // next depth unit to get the DrawEnd
+	ready uint64 // cycle from which it may be sent
+}
+
+// Tick runs the stages back to front: send, fine raster, coarse raster.
+func (c *Comp) Tick(now sim.VTimeInSec) bool {
+	if c.halt.Stopped() {
+		return false
+	}
+	cyc := c.Freq.Cycle(now)
+	c.blocked = false
+	progress := c.send(now, cyc)
+	progress = c.fine(cyc) || progress
+	progress = c.coarse(now, cyc) || progress
+	c.account(now, cyc, progress)
+	return progress
+}
+
+// send sends the ready messages at the head of the output queue, in order.
+func (c *Comp) send(now sim.VTimeInSec, cyc uint64) bool {
+	progress := false
+	for c.outQ.len() > 0 {
+		it := c.outQ.peek()
+		if it.ready > cyc {
+			break
+		}
+		if it.tiles != nil {
+			m := it.tiles
+			m.Src, m.Dst, m.SendTime = c.ToDepthUnits, c.DepthUnits[m.Partition], now
+			if err := c.ToDepthUnits.Send(m); err != nil {
+				c.blocked = true
+				return progress
+			}
+			c.progress.Add(1)
+			progress = true
+		} else {
+			for it.next < c.numPartitions {
+				m := protocol.NewDrawEnd(it.end, c.index)
+				m.Src, m.Dst, m.SendTime = c.ToDepthUnits, c.DepthUnits[it.next], now
+				if err := c.ToDepthUnits.Send(m); err != nil {
+					c.blocked = true
+					return progress
+				}
+				it.next++
+				c.progress.Add(1)
+				progress = true
+			}
+		}
+		c.outQ.pop()
+	}
+	return progress
+}
+
+// fine rasterizes the tile at the head of the tile queue: a tile with k quads
+// keeps the fine rasterizer busy max(1, ceil(k/QuadsPerCycle)) cycles, and its
+// TileQuads can be sent when they are over. An end marker takes one cycle.
+func (c *Comp) fine(cyc uint64) bool {
+	if cyc < c.fineBusy {
+		return false
+	}
+	progress := false
+	if !c.pending {
+		if c.tileQ.len() == 0 {
+			return false
+		}
+		c.pend = *c.tileQ.peek()
+		c.tileQ.pop()
+		c.pending, c.pendMsg = true, nil
+		progress = true
+		if c.pend.prim != nil {
+			c.pendMsg = c.rasterize(&c.pend)
+		}
+	}
+	cost := uint64(1)
+	if c.pend.prim != nil && c.pendMsg != nil {
+		k := uint64(len(c.pendMsg.Quads))
+		cost = max(1, (k+uint64(c.quadsPerCycle)-1)/uint64(c.quadsPerCycle))
+	}
+	if (c.pend.prim == nil || c.pendMsg != nil) && c.outQ.full() {
+		c.blocked = true
+		return progress
+	}
+	switch {
+	case c.pend.prim == nil:
+		c.outQ.push(outItem{end: c.pend.end, ready: cyc + cost})
+	case c.pendMsg != nil:
+		c.outQ.push(outItem{tiles: c.pendMsg, ready: cyc + cost})
+		c.cnt.TilesEmitted++
+	}
+	if c.pend.prim != nil {
+		c.cnt.FineCycles += cost
+	}
+	c.fineBusy = cyc + cost
+	c.pending, c.pend, c.pendMsg = false, fineItem{}, nil
+	return true
+}
+
+// rasterize runs the fine rasterizer over one tile and returns its TileQuads
+// message, or nil when no sample is covered.
+func (c *Comp) rasterize(f *fineItem) *protocol.TileQuads {
+	d, p := f.prim.Draw, f.prim.Prim
+	c.qcache = p.Triangle.TileQuads(&d.Raster, f.tx, f.ty, c.qcache[:0])
+	if len(c.qcache) == 0 {
+		c.cnt.TilesEmpty++
+		return nil
+	}
+	quads := make([]protocol.QuadLive, len(c.qcache))
+	for i, q := range c.qcache {
+		quads[i] = protocol.QuadLive{Quad: q, Live: q.Coverage}
+		c.cnt.CoveredSamples += uint64(bits.OnesCount64(q.Coverage))
+	}
+	c.cnt.Quads += uint64(len(quads))
+	part := protocol.TileOwner(f.tx, f.ty, c.partitionStride, c.numPartitions)
+	return protocol.NewTileQuads(d, p, f.tx, f.ty, part, quads)
+}
+
+// coarse walks the owned tiles of the current primitive, TilesPerCycle per
+// cycle, putting the tiles that are not outside (and that the TileFilter keeps)
+// into the tile queue. A new primitive (or a DrawEnd) is taken at the start of
+// a cycle when the previous one is done, so a primitive occupies the coarse
+// stage max(1, ceil(owned tiles / TilesPerCycle)) cycles.
+func (c *Comp) coarse(now sim.VTimeInSec, cyc uint64) bool {
+	progress := false
+	if c.prim == nil {
+		m := c.FromPrimitiveAssembly.Peek()
+		if m == nil {
+			return false
+		}
+		switch m := m.(type) {
+		case *protocol.PrimitiveMsg:
+			if m.Draw == nil || m.Prim == nil {
+				c.fail(fmt.Errorf("%s: PrimitiveMsg without draw or primitive", c.Name()))
+				return false
+			}
+			c.FromPrimitiveAssembly.Retrieve(now)
+			c.prim = m
+			c.cnt.Primitives++
+			tx0, ty0, tx1, ty1 := m.Prim.Triangle.TileRange(&m.Draw.Raster)
+			c.walk.init(m.Draw.Raster.TileOrder, tx0, ty0, tx1, ty1, c.index, c.numRasterizers, c.rasterStride)
+			progress = true
+		case *protocol.DrawEnd:
+			if m.Draw == nil {
+				c.fail(fmt.Errorf("%s: DrawEnd without draw", c.Name()))
+				return false
+			}
+			if c.tileQ.full() {
+				return false
+			}
+			c.FromPrimitiveAssembly.Retrieve(now)
+			c.tileQ.push(fineItem{end: m.Draw})
+			c.cnt.DrawEnds++
+			return true
+		default:
+			c.fail(fmt.Errorf("%s: unexpected %T on FromPrimitiveAssembly", c.Name(), m))
+			return false
+		}
+	}
+	d, p := c.prim.Draw, c.prim.Prim
+	for budget := c.tilesPerCycle; budget > 0 && !c.walk.done(); budget-- {
+		if c.tileQ.full() {
+			return progress
+		}
+		tx, ty := c.walk.take()
+		c.cnt.TilesTested++
+		progress = true
+		class := p.Triangle.TestTile(&d.Raster, tx, ty)
+		switch class {
+		case raster.TileOutside:
+			c.cnt.TilesOutside++
+			continue
+		case raster.TileInside:
+			c.cnt.TilesInside++
+		default:
+			c.cnt.TilesPartial++
+		}
+		if c.TileFilter != nil && !c.TileFilter.KeepTile(d, p, tx, ty, class) {
+			c.cnt.TilesFiltered++
+			continue
+		}
+		c.tileQ.push(fineItem{prim: c.prim, tx: tx, ty: ty, class: class})
+	}
+	if c.walk.done() {
+		c.prim = nil
+		progress = true
+	}
+	return progress
+}
+
+func (c *Comp) fail(err error) {
+	if c.halt != nil {
+		c.halt.Stop(err)
+		return
+	}
+	panic(err)
+}
+
+// account sets the activity state from cycle cyc on and schedules the wake-up
+// when the rasterizer sleeps with timed work pending.
+func (c *Comp) account(now sim.VTimeInSec, cyc uint64, progress bool) {
+	var wake uint64
+	if c.fineBusy > cyc {
+		wake = c.fineBusy
+	}
+	if c.outQ.len() > 0 {
+		if r := c.outQ.peek().ready; r > cyc && (wake == 0 || r < wake) {
+			wake = r
+		}
+	}
+	s := stateIdle
+	switch {
+	case progress:
+		s = stateBusy
+	case c.blocked:
+		s = stateBlockedOutput
+	case c.prim != nil || wake > cyc:
+		s = stateBusy
+	}
+	c.act.Set(cyc, s)
+	if !progress && wake > cyc {
+		c.waker.WakeIn(now, int(wake-cyc))
+	}
+}
+
+// ring is a bounded FIFO.
+type ring[T any] struct {
+	buf        []T
+	head, size int
+}
+
+func newRing[T any](n int) ring[T] { return ring[T]{buf: make([]T, n)} }
+
+func (q *ring[T]) len() int   { return q.size }
+func (q *ring[T]) full() bool { return q.size == len(q.buf) }
+func (q *ring[T]) peek() *T   { return &q.buf[q.head] }
+func (q *ring[T]) push(v T) {
+	q.buf[(q.head+q.size)%len(q.buf)] = v
+	q.size++
+}
+func (q *ring[T]) pop() {
+	var zero T
+	q.buf[q.head] = zero
+	q.head = (q.head + 1) % len(q.buf)
+	q.size--
+}
