@@ -108,8 +108,8 @@
 //	RasterStride       1   protocol.TileOwner stride of the rasterizer interleave
 //
 // plus WithEngine, WithFreq, WithHalt (malformed input stops the run with an
-// error naming the unit, the draw and the batch) and WithProgress (one unit per
-// message sent).
+// error naming the unit, the draw and the batch; Err returns it, also without a
+// halt flag) and WithProgress (one unit per message sent).
 //
 // # Statistics
 //

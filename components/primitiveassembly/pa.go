@@ -52,6 +52,7 @@ type Comp struct {
 
 	halt     *timing.Halt
 	progress *timing.Progress
+	err      error
 	waker    *timing.Waker
 	act      *timing.Activity
 
@@ -126,7 +127,7 @@ func (q *msgQueue) pop() {
 // Tick runs the stages back to front: send, return credits, distribute,
 // assemble, receive.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.halt.Stopped() {
+	if c.halt.Stopped() || c.err != nil {
 		return false
 	}
 	cyc := c.Freq.Cycle(now)
@@ -459,13 +460,19 @@ func (c *Comp) draw(d *protocol.Draw) *drawState {
 	return ds
 }
 
+// fail records a malformed-input error: the unit stops working and, when it
+// has one, halts the platform with it.
 func (c *Comp) fail(err error) {
+	if c.err == nil {
+		c.err = err
+	}
 	if c.halt != nil {
 		c.halt.Stop(err)
-		return
 	}
-	panic(err)
 }
+
+// Err returns the first malformed-input error, or nil.
+func (c *Comp) Err() error { return c.err }
 
 // account sets the activity state from cycle cyc on and, when the unit goes to
 // sleep with timed work pending, schedules the wake-up. work says whether a

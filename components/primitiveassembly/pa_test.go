@@ -447,7 +447,17 @@ func TestBadInputHalts(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "GPU.PrimitiveAssembly") {
 				t.Fatalf("halt reason %v, want it to name the unit and %q", err, tc.want)
 			}
+			if r.pa.Err() != err {
+				t.Errorf("Err() = %v, want the halt reason", r.pa.Err())
+			}
 		})
+	}
+	// Without a halt flag the unit records the error and stops; no panic.
+	r := newRig(t, MakeBuilder(), 1)
+	r.core.script = []scripted{{0, protocol.NewBatchCredit(1), r.pa.FromShaderCores}}
+	r.run(t)
+	if err := r.pa.Err(); err == nil || !strings.Contains(err.Error(), "unexpected *protocol.BatchCredit") {
+		t.Errorf("Err() = %v", err)
 	}
 }
 

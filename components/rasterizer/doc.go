@@ -95,7 +95,8 @@
 //	TileFilter      nil hierarchical Z hook
 //
 // plus WithEngine, WithFreq, WithHalt (malformed input stops the run with an
-// error naming the rasterizer) and WithProgress (one unit per message sent).
+// error naming the rasterizer; Err returns it) and WithProgress (one unit per
+// message sent).
 //
 // # Statistics
 //

@@ -63,6 +63,7 @@ type Comp struct {
 
 	halt     *timing.Halt
 	progress *timing.Progress
+	err      error
 	waker    *timing.Waker
 	act      *timing.Activity
 	inBuf    sim.Buffer
@@ -118,7 +119,7 @@ type outItem struct {
 
 // Tick runs the stages back to front: send, fine raster, coarse raster.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.halt.Stopped() {
+	if c.halt.Stopped() || c.err != nil {
 		return false
 	}
 	cyc := c.Freq.Cycle(now)
@@ -300,13 +301,19 @@ func (c *Comp) coarse(now sim.VTimeInSec, cyc uint64) bool {
 	return progress
 }
 
+// fail records a malformed-input error: the rasterizer stops working and, when it
+// has one, halts the platform with it.
 func (c *Comp) fail(err error) {
+	if c.err == nil {
+		c.err = err
+	}
 	if c.halt != nil {
 		c.halt.Stop(err)
-		return
 	}
-	panic(err)
 }
+
+// Err returns the first malformed-input error, or nil.
+func (c *Comp) Err() error { return c.err }
 
 // account sets the activity state from cycle cyc on and schedules the wake-up
 // when the rasterizer sleeps with timed work pending.

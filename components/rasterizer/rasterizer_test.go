@@ -555,6 +555,19 @@ func TestBadInputHalts(t *testing.T) {
 		if err := h.Reason(); err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "GPU.Rasterizer[0]") {
 			t.Errorf("halt reason %v, want %q", err, tc.want)
 		}
+		if g.r.Err() != h.Reason() {
+			t.Errorf("Err() = %v, want the halt reason", g.r.Err())
+		}
+	}
+	// Without a halt flag: the error is recorded, no panic.
+	g := newRig(t, sim.NewSerialEngine(), MakeBuilder().WithNumRasterizers(1), "GPU.Rasterizer[0]", 1)
+	g.pa.script = []scripted{{0, protocol.NewBatchCredit(1), g.r.FromPrimitiveAssembly}}
+	g.pa.TickNow(0)
+	if err := g.e.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.r.Err(); err == nil || !strings.Contains(err.Error(), "unexpected") {
+		t.Errorf("Err() = %v", err)
 	}
 }
 
