@@ -1,0 +1,98 @@
+package hostinterface
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/sarchlab/akita/v3/mem/mem"
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/components/memory"
+)
+
+// requester sends scripted requests at cycle 1 and records the responses.
+type requester struct {
+	*sim.TickingComponent
+	Port  sim.Port
+	dst   sim.Port
+	reqs  []sim.Msg
+	sent  int
+	got   []sim.Msg
+	times []uint64
+}
+
+func (r *requester) Tick(now sim.VTimeInSec) bool {
+	p := false
+	for r.sent < len(r.reqs) {
+		m := r.reqs[r.sent]
+		m.Meta().SendTime = now
+		if r.Port.Send(m) != nil {
+			break
+		}
+		r.sent++
+		p = true
+	}
+	for m := r.Port.Retrieve(now); m != nil; m = r.Port.Retrieve(now) {
+		r.got = append(r.got, m)
+		r.times = append(r.times, r.Freq.Cycle(now))
+		p = true
+	}
+	return p
+}
+
+func TestForwardsReadsAndWrites(t *testing.T) {
+	e := sim.NewSerialEngine()
+	m, err := memory.Build(memory.Config{Type: memory.TypeIdeal, NumChannels: 2, InterleaveBytes: 256, Freq: 1 * sim.GHz,
+		Ideal: memory.IdealConfig{Latency: 10}}, e, "Mem")
+	if err != nil {
+		t.Fatal(err)
+	}
+	img := make([]byte, 4096)
+	for i := range img {
+		img[i] = byte(i * 7)
+	}
+	if err := m.LoadImage(0x10000, img); err != nil {
+		t.Fatal(err)
+	}
+	h := MakeBuilder().WithEngine(e).Build("Host")
+	h.Memory = m.Finder
+	r := &requester{}
+	r.TickingComponent = sim.NewTickingComponent("Requester", e, 1*sim.GHz, r)
+	r.Port = sim.NewLimitNumMsgPort(r, 8, "Requester.Port")
+	hostBus := sim.NewDirectConnection("HostBus", e, 1*sim.GHz)
+	hostBus.PlugIn(r.Port, 8)
+	hostBus.PlugIn(h.Host, 8)
+	memConn := sim.NewDirectConnection("MemConn", e, 1*sim.GHz)
+	memConn.PlugIn(h.ToMemory, 8)
+	for _, p := range m.Tops {
+		memConn.PlugIn(p, 8)
+	}
+	read := mem.ReadReqBuilder{}.WithSrc(r.Port).WithDst(h.Host).WithAddress(0x10100 + 8).WithByteSize(16).Build()
+	write := mem.WriteReqBuilder{}.WithSrc(r.Port).WithDst(h.Host).WithAddress(0x10000).WithData([]byte{1, 2, 3, 4}).Build()
+	r.reqs = []sim.Msg{read, write}
+	r.TickLater(0)
+	if err := e.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.got) != 2 {
+		t.Fatalf("%d responses", len(r.got))
+	}
+	d, ok := r.got[0].(*mem.DataReadyRsp)
+	if !ok || d.RespondTo != read.ID || !bytes.Equal(d.Data, img[0x108:0x118]) {
+		t.Fatalf("read response %+v", r.got[0])
+	}
+	if w, ok := r.got[1].(*mem.WriteDoneRsp); !ok || w.RespondTo != write.ID {
+		t.Fatalf("write response %+v", r.got[1])
+	}
+	got := make([]byte, 4)
+	m.ReadAt(got, 0x10000)
+	if !bytes.Equal(got, []byte{1, 2, 3, 4}) {
+		t.Fatalf("memory after the write: %v", got)
+	}
+	stats := map[string]float64{}
+	h.Stats(func(n string, v float64) { stats[n] = v })
+	if stats["Host.reads"] != 1 || stats["Host.bytes_read"] != 16 || stats["Host.bytes_written"] != 4 {
+		t.Fatalf("stats %v", stats)
+	}
+	t.Logf("responses at cycles %v", r.times)
+}
