@@ -1,0 +1,86 @@
+package inputassembler
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/gfxsim/gfxsim/components/protocol"
+	"github.com/gfxsim/gfxsim/functional/command"
+	"github.com/gfxsim/gfxsim/functional/pipeline"
+	"github.com/gfxsim/gfxsim/functional/reference"
+	"github.com/gfxsim/gfxsim/functional/state"
+	"github.com/gfxsim/gfxsim/functional/vertex"
+	"github.com/gfxsim/gfxsim/scene"
+	"github.com/gfxsim/gfxsim/scene/driver"
+)
+
+// TestFrameMatchesReference sends every draw of a built-in scene through the
+// input assembler and checks the batches and their attributes against the
+// functional model, and the batch counters against the reference renderer's.
+func TestFrameMatchesReference(t *testing.T) {
+	s, err := scene.Builtin("room", scene.WithResolution(64, 48), scene.WithSamples(1), scene.WithMaxTextureSize(32))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := driver.Encode(s, driver.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := reference.Render(f.Memory, f.Stream, f.StreamBytes, reference.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, f.StreamBytes)
+	f.Memory.ReadAt(buf, f.Stream)
+	cmds, err := command.DecodeAll(buf, f.Stream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := state.NewTracker(f.Memory)
+	var draws []*protocol.Draw
+	for _, c := range cmds {
+		act, err := tr.Apply(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if act.Kind == state.ActDraw {
+			draws = append(draws, &protocol.Draw{Seq: uint64(len(draws)), State: act.Draw})
+		}
+	}
+	bn := newBench(t, f.Memory, MakeBuilder().WithCredits(4), 4, 40)
+	bn.peers.autoCredit, bn.peers.creditDelay = true, 50
+	bn.send(draws...)
+	bn.run(t)
+
+	got, _, _ := bn.peers.batches()
+	batcher, _ := vertex.NewBatcher(vertex.DefaultBatchVertices)
+	var fetch vertex.Fetcher
+	k := 0
+	for _, d := range draws {
+		var b vertex.Batch
+		for first := 0; batcher.Next(f.Memory, &d.State.Stream, first, &b); first += len(b.Triangles) {
+			if k >= len(got) {
+				t.Fatalf("only %d batches", len(got))
+			}
+			attrs := make([]vertex.Attributes, len(b.Vertices))
+			pipeline.FetchBatch(d.State, f.Memory, &b, &fetch, attrs)
+			g := got[k]
+			if g.Draw != d || !reflect.DeepEqual(g.Batch.Vertices, b.Vertices) || !reflect.DeepEqual(g.Batch.Triangles, b.Triangles) ||
+				!reflect.DeepEqual(g.Attrs, attrs) {
+				t.Fatalf("batch %d (draw %d, first triangle %d) differs from the functional model", k, d.Seq, first)
+			}
+			k++
+		}
+	}
+	st := stats(bn.ia)
+	c := ref.Counters
+	for name, want := range map[string]int{"draws": c.Draws, "batches": c.VertexBatches, "vertices": c.VSInvocations,
+		"batch_tag_hits": c.VertexCacheHits, "batch_tag_misses": c.VertexCacheMisses} {
+		if st["GPU.InputAssembler."+name] != float64(want) {
+			t.Errorf("%s = %v, the reference counts %d", name, st["GPU.InputAssembler."+name], want)
+		}
+	}
+	if k != len(got) || len(bn.peers.infos()) != len(draws) {
+		t.Errorf("%d batches and %d BatchInfo for %d batches and %d draws", len(got), len(bn.peers.infos()), k, len(draws))
+	}
+}

@@ -1,0 +1,239 @@
+package inputassembler
+
+import (
+	"fmt"
+
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/components/memclient"
+	"github.com/gfxsim/gfxsim/components/protocol"
+	"github.com/gfxsim/gfxsim/functional/pipeline"
+	"github.com/gfxsim/gfxsim/functional/vertex"
+)
+
+// startDraw takes the next DrawDispatch, if any.
+func (c *InputAssembler) startDraw(now sim.VTimeInSec) bool {
+	msg := c.FromCommandProcessor.Peek()
+	if msg == nil {
+		return false
+	}
+	dd, ok := msg.(*protocol.DrawDispatch)
+	switch {
+	case !ok:
+		c.fail(fmt.Errorf("%s: unexpected %T on FromCommandProcessor", c.Name(), msg))
+		return false
+	case dd.Draw == nil || dd.Draw.State == nil:
+		c.fail(fmt.Errorf("%s: DrawDispatch without a draw", c.Name()))
+		return false
+	case c.mem == nil:
+		c.fail(fmt.Errorf("%s: draw %d arrived before SetMemory", c.Name(), dd.Draw.Seq))
+		return false
+	}
+	if c.client == nil {
+		if c.Memory == nil {
+			c.fail(fmt.Errorf("%s: Memory: not set (the line reads' LowModuleFinder)", c.Name()))
+			return false
+		}
+		cl, err := memclient.New(c.ToMemory, c.Memory, c.Freq, memclient.Config{MaxOutstanding: c.maxOutstandingMemory})
+		if err != nil {
+			c.fail(fmt.Errorf("%s: %w", c.Name(), err))
+			return false
+		}
+		c.client = cl
+	}
+	if len(c.ShaderCores) == 0 || c.PrimitiveAssemblyPort == nil {
+		c.fail(fmt.Errorf("%s: ShaderCores (%d ports) or PrimitiveAssemblyPort not set", c.Name(), len(c.ShaderCores)))
+		return false
+	}
+	c.FromCommandProcessor.Retrieve(now)
+	c.draw = &drawState{d: dd.Draw}
+	c.draws++
+	return true
+}
+
+// indexStage forms the next batch of the current draw (functionally, with
+// vertex.Batcher) and spends IndicesPerCycle batch tag lookups per cycle on it;
+// each lookup of a stream position whose index was not read yet reads it through
+// the index cache (out-of-bounds positions read 0 without a memory access).
+func (c *InputAssembler) indexStage(now sim.VTimeInSec) bool {
+	progress := false
+	if c.cur == nil {
+		if c.draw == nil {
+			if !c.startDraw(now) {
+				return false
+			}
+			progress = true
+		}
+		if len(c.fetchQ) >= c.batchQueue {
+			return progress
+		}
+		ds := c.draw
+		j := &job{draw: ds.d}
+		if !c.batcher.Next(c.mem, &ds.d.State.Stream, ds.first, &j.batch) {
+			j.marker, j.batches = true, ds.batches
+			c.fetchQ = append(c.fetchQ, j)
+			c.draw = nil
+			return true
+		}
+		j.seq = uint64(ds.batches)
+		j.steps = 3 * len(j.batch.Triangles)
+		c.cur = j
+		progress = true
+	}
+	j, ds := c.cur, c.draw
+	s := &ds.d.State.Stream
+	for budget := c.indicesPerCycle; budget > 0 && j.step < j.steps; budget-- {
+		pos := s.TrianglePositions(ds.first + j.step/3)[j.step%3]
+		if pos >= ds.nextPos && !c.readIndex(now, s, pos, j) {
+			break
+		}
+		j.step++
+		progress = true
+	}
+	if j.step == j.steps && len(c.fetchQ) < c.batchQueue {
+		ds.first += len(j.batch.Triangles)
+		ds.batches++
+		c.tagHits += uint64(j.batch.Hits)
+		c.tagMisses += uint64(j.batch.Misses)
+		j.sub = 0
+		c.fetchQ = append(c.fetchQ, j)
+		c.cur = nil
+		progress = true
+	}
+	return progress
+}
+
+// readIndex reads the index at stream position pos through the index cache (an
+// index may straddle two lines). It returns false when a line read cannot be
+// issued; j.sub remembers the lines already looked up.
+func (c *InputAssembler) readIndex(now sim.VTimeInSec, s *vertex.Stream, pos uint32, j *job) bool {
+	if !s.Indexed {
+		c.draw.nextPos = pos + 1
+		return true
+	}
+	addr, size, ok := s.IndexAddress(pos)
+	if ok {
+		ls := uint64(c.indexCache.LineSize())
+		first, last := c.indexCache.Line(addr), c.indexCache.Line(addr+uint64(size)-1)
+		for line := first + uint64(j.sub)*ls; line <= last; line += ls {
+			if !c.access(now, kindIndex, line, j) {
+				return false
+			}
+			j.sub++
+		}
+	} else {
+		c.indexOutOfBounds++
+	}
+	c.indexReads++
+	j.sub = 0
+	c.draw.nextPos = pos + 1
+	return true
+}
+
+// vertexStage fetches the vertices of the oldest batch whose indices have
+// arrived, VerticesPerCycle per cycle, through the vertex cache (a vertex
+// outside the vertex buffer reads zeros without a memory access).
+func (c *InputAssembler) vertexStage(now sim.VTimeInSec) bool {
+	if len(c.fetchQ) == 0 {
+		return false
+	}
+	j := c.fetchQ[0]
+	progress := false
+	if !j.marker {
+		if !j.indexReady {
+			if !c.ready(j) {
+				return false
+			}
+			j.indexReady = true
+		}
+		d := j.draw.State
+		ls := uint64(c.vertexCache.LineSize())
+		for budget := c.verticesPerCycle; budget > 0 && j.vtx < len(j.batch.Vertices); budget-- {
+			addr, size, ok := vertex.VertexAddress(d.VB, &d.Layout, j.batch.Vertices[j.vtx])
+			if !ok {
+				c.vertexOutOfBds++
+			} else if size > 0 {
+				first, last := c.vertexCache.Line(addr), c.vertexCache.Line(addr+uint64(size)-1)
+				for line := first + uint64(j.sub)*ls; line <= last; line += ls {
+					if !c.access(now, kindVertex, line, j) {
+						return progress
+					}
+					j.sub++
+				}
+			}
+			j.sub = 0
+			j.vtx++
+			progress = true
+		}
+		if j.vtx < len(j.batch.Vertices) {
+			return progress
+		}
+	}
+	if len(c.dispatchQ) >= c.batchQueue {
+		return progress
+	}
+	c.fetchQ[0] = nil
+	c.fetchQ = c.fetchQ[1:]
+	c.dispatchQ = append(c.dispatchQ, j)
+	return true
+}
+
+// dispatchStage sends the oldest batch, once its vertices have arrived and a
+// credit is held, to a shader core: round-robin from the core after the last one
+// used, trying the next core when one refuses (it is busy), all in one cycle. A
+// draw's end marker sends BatchInfo to primitive assembly.
+func (c *InputAssembler) dispatchStage(now sim.VTimeInSec) bool {
+	if len(c.dispatchQ) == 0 {
+		return false
+	}
+	j := c.dispatchQ[0]
+	if j.marker {
+		if j.info == nil {
+			j.info = protocol.NewBatchInfo(j.draw, j.batches)
+			j.info.Src, j.info.Dst = c.PrimitiveAssembly, c.PrimitiveAssemblyPort
+		}
+		j.info.SendTime = now
+		if c.PrimitiveAssembly.Send(j.info) != nil {
+			c.waitReason = stateWaitSend
+			return false
+		}
+		c.popDispatch()
+		c.progress.Add(1)
+		return true
+	}
+	if !c.ready(j) {
+		return false
+	}
+	if c.credits.Available() == 0 {
+		c.waitReason = stateWaitCredit
+		return false
+	}
+	if j.msg == nil {
+		attrs := make([]vertex.Attributes, len(j.batch.Vertices))
+		pipeline.FetchBatch(j.draw.State, c.mem, &j.batch, &c.fetcher, attrs)
+		j.msg = protocol.NewVertexBatch(j.draw, j.seq, j.batch, attrs)
+		j.msg.Src = c.ToShaderCores
+	}
+	n := len(c.ShaderCores)
+	for i := 1; i <= n; i++ {
+		k := (c.lastCore + i) % n
+		j.msg.Dst, j.msg.SendTime = c.ShaderCores[k], now
+		if c.ToShaderCores.Send(j.msg) != nil {
+			continue
+		}
+		c.lastCore = k
+		c.credits.Take(1)
+		c.batches++
+		c.vertices += uint64(len(j.batch.Vertices))
+		c.popDispatch()
+		c.progress.Add(1)
+		return true
+	}
+	c.waitReason = stateWaitCore
+	return false
+}
+
+func (c *InputAssembler) popDispatch() {
+	c.dispatchQ[0] = nil
+	c.dispatchQ = c.dispatchQ[1:]
+}
