@@ -129,7 +129,11 @@ type benchConfig struct {
 
 func newBench(t *testing.T, img command.Memory, cfg benchConfig) *bench {
 	t.Helper()
-	e := sim.NewSerialEngine()
+	return newBenchOn(t, sim.NewSerialEngine(), img, cfg)
+}
+
+func newBenchOn(t *testing.T, e sim.Engine, img command.Memory, cfg benchConfig) *bench {
+	t.Helper()
 	b := &bench{engine: e, halt: &timing.Halt{}, prog: &timing.Progress{}}
 	if cfg.partitions == 0 {
 		cfg.partitions = 1

@@ -2,7 +2,10 @@ package commandprocessor
 
 import (
 	"bytes"
+	"reflect"
 	"testing"
+
+	"github.com/sarchlab/akita/v3/sim"
 
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
@@ -69,45 +72,55 @@ func renderDraw(t *testing.T, m state.Memory, pd *protocol.Draw) {
 // renderer's: clears, draws and presents happen in the same order.
 func TestFrameMatchesReference(t *testing.T) {
 	for _, name := range []string{"room", "overdraw"} {
-		s, err := scene.Builtin(name, scene.WithResolution(48, 32), scene.WithSamples(4), scene.WithMaxTextureSize(32))
-		if err != nil {
-			t.Fatal(err)
-		}
-		ref, err := driver.Encode(s, driver.DefaultOptions())
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := reference.Render(ref.Memory, ref.Stream, ref.StreamBytes, reference.DefaultOptions())
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := driver.Encode(s, driver.DefaultOptions())
-		if err != nil {
-			t.Fatal(err)
-		}
-		b := newBench(t, f.Memory, benchConfig{builder: MakeBuilder().WithStateVersions(2), partitions: 2,
-			memLatency: 20, drawLatency: 15, ackLatency: 4})
-		b.pipe.render = func(d *protocol.Draw) { renderDraw(t, f.Memory, d) }
-		b.run(t, f.Memory, f.Stream, f.StreamBytes)
-		if err := b.cp.Err(); err != nil {
-			t.Fatal(err)
-		}
-		img := b.cp.Image()
-		if img == nil || !bytes.Equal(img.Pix, want.Image.Pix) || img.Rect != want.Image.Rect {
-			t.Errorf("%s: the image differs from the reference", name)
-		}
-		st := stats(b.cp)
-		c := want.Counters
-		if st["GPU.CommandProcessor.commands"] != float64(c.Commands) || st["GPU.CommandProcessor.draws"] != float64(c.Draws) ||
-			st["GPU.CommandProcessor.clears"] != float64(c.Clears) || st["GPU.CommandProcessor.presents"] != float64(c.Presents) {
-			t.Errorf("%s: commands %v draws %v clears %v presents %v, reference %d %d %d %d", name,
-				st["GPU.CommandProcessor.commands"], st["GPU.CommandProcessor.draws"], st["GPU.CommandProcessor.clears"],
-				st["GPU.CommandProcessor.presents"], c.Commands, c.Draws, c.Clears, c.Presents)
-		}
-		if got := command32(f.Memory, f.SyncAddr); got != f.SyncValue {
-			t.Errorf("%s: sync token %d, want %d", name, got, f.SyncValue)
+		serial := runFrame(t, name, sim.NewSerialEngine())
+		if name == "room" {
+			if parallel := runFrame(t, name, sim.NewParallelEngine()); !reflect.DeepEqual(serial, parallel) {
+				t.Errorf("%s: the parallel engine gives different statistics:\n%v\n%v", name, serial, parallel)
+			}
 		}
 	}
+}
+
+func runFrame(t *testing.T, name string, e sim.Engine) map[string]float64 {
+	s, err := scene.Builtin(name, scene.WithResolution(48, 32), scene.WithSamples(4), scene.WithMaxTextureSize(32))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := driver.Encode(s, driver.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := reference.Render(ref.Memory, ref.Stream, ref.StreamBytes, reference.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := driver.Encode(s, driver.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := newBenchOn(t, e, f.Memory, benchConfig{builder: MakeBuilder().WithStateVersions(2), partitions: 2,
+		memLatency: 20, drawLatency: 15, ackLatency: 4})
+	b.pipe.render = func(d *protocol.Draw) { renderDraw(t, f.Memory, d) }
+	b.run(t, f.Memory, f.Stream, f.StreamBytes)
+	if err := b.cp.Err(); err != nil {
+		t.Fatal(err)
+	}
+	img := b.cp.Image()
+	if img == nil || !bytes.Equal(img.Pix, want.Image.Pix) || img.Rect != want.Image.Rect {
+		t.Errorf("%s: the image differs from the reference", name)
+	}
+	st := stats(b.cp)
+	c := want.Counters
+	if st["GPU.CommandProcessor.commands"] != float64(c.Commands) || st["GPU.CommandProcessor.draws"] != float64(c.Draws) ||
+		st["GPU.CommandProcessor.clears"] != float64(c.Clears) || st["GPU.CommandProcessor.presents"] != float64(c.Presents) {
+		t.Errorf("%s: commands %v draws %v clears %v presents %v, reference %d %d %d %d", name,
+			st["GPU.CommandProcessor.commands"], st["GPU.CommandProcessor.draws"], st["GPU.CommandProcessor.clears"],
+			st["GPU.CommandProcessor.presents"], c.Commands, c.Draws, c.Clears, c.Presents)
+	}
+	if got := command32(f.Memory, f.SyncAddr); got != f.SyncValue {
+		t.Errorf("%s: sync token %d, want %d", name, got, f.SyncValue)
+	}
+	return st
 }
 
 func command32(m state.Memory, addr uint64) uint32 {

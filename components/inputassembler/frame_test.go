@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/sarchlab/akita/v3/sim"
+
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/command"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
@@ -18,6 +20,21 @@ import (
 // input assembler and checks the batches and their attributes against the
 // functional model, and the batch counters against the reference renderer's.
 func TestFrameMatchesReference(t *testing.T) {
+	serial := runFrame(t, sim.NewSerialEngine())
+	parallel := runFrame(t, sim.NewParallelEngine())
+	if !reflect.DeepEqual(serial, parallel) {
+		t.Errorf("the parallel engine gives different statistics or dispatch times:\n%v\n%v", serial, parallel)
+	}
+}
+
+// frameResult is what must not depend on the engine.
+type frameResult struct {
+	Stats  map[string]float64
+	Cores  []int
+	Cycles []uint64
+}
+
+func runFrame(t *testing.T, e sim.Engine) frameResult {
 	s, err := scene.Builtin("room", scene.WithResolution(64, 48), scene.WithSamples(1), scene.WithMaxTextureSize(32))
 	if err != nil {
 		t.Fatal(err)
@@ -47,12 +64,12 @@ func TestFrameMatchesReference(t *testing.T) {
 			draws = append(draws, &protocol.Draw{Seq: uint64(len(draws)), State: act.Draw})
 		}
 	}
-	bn := newBench(t, f.Memory, MakeBuilder().WithCredits(4), 4, 40)
+	bn := newBenchOn(t, e, f.Memory, MakeBuilder().WithCredits(4), 4, 40)
 	bn.peers.autoCredit, bn.peers.creditDelay = true, 50
 	bn.send(draws...)
 	bn.run(t)
 
-	got, _, _ := bn.peers.batches()
+	got, cores, cycles := bn.peers.batches()
 	batcher, _ := vertex.NewBatcher(vertex.DefaultBatchVertices)
 	var fetch vertex.Fetcher
 	k := 0
@@ -83,4 +100,5 @@ func TestFrameMatchesReference(t *testing.T) {
 	if k != len(got) || len(bn.peers.infos()) != len(draws) {
 		t.Errorf("%d batches and %d BatchInfo for %d batches and %d draws", len(got), len(bn.peers.infos()), k, len(draws))
 	}
+	return frameResult{Stats: st, Cores: cores, Cycles: cycles}
 }

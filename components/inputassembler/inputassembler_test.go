@@ -30,7 +30,11 @@ type bench struct {
 
 func newBench(t *testing.T, img command.Memory, b Builder, cores int, memLatency uint64) *bench {
 	t.Helper()
-	e := sim.NewSerialEngine()
+	return newBenchOn(t, sim.NewSerialEngine(), img, b, cores, memLatency)
+}
+
+func newBenchOn(t *testing.T, e sim.Engine, img command.Memory, b Builder, cores int, memLatency uint64) *bench {
+	t.Helper()
 	bn := &bench{engine: e, halt: &timing.Halt{}, prog: &timing.Progress{}}
 	bn.ia = b.WithEngine(e).WithHalt(bn.halt).WithProgress(bn.prog).Build("GPU.InputAssembler")
 	bn.memory = newFakeMemory(e, img, memLatency)
