@@ -614,3 +614,33 @@ func TestBuilderValidation(t *testing.T) {
 		sim.NameMustBeValid(bs.Name)
 	}
 }
+
+// TestDecodeCycles: the chunk arrives at cycle 13 (as in TestStreamTiming); each
+// command is carried out DecodeCycles after it was decoded, and the next one is
+// decoded in the same cycle, so End (the fifth command) is carried out at
+// 13 + 5*DecodeCycles.
+func TestDecodeCycles(t *testing.T) {
+	r := newResources(t)
+	cmds := []command.Command{
+		command.SetViewport{Viewport: geom.Viewport{Width: 16, Height: 16, MaxZ: 1}},
+		command.SetScissor{Enable: true, X1: 4, Y1: 4},
+		command.SetRaster{CullMode: uint32(geom.CullFront)},
+		command.SetTopology{Topology: command.TriangleStrip},
+		command.End{},
+	}
+	stream, size, _ := r.put(cmds)
+	for _, n := range []int{1, 3, 7} {
+		b := newBench(t, r.img, benchConfig{builder: MakeBuilder().WithDecodeCycles(n), memLatency: 10})
+		b.run(t, r.img, stream, size)
+		if err := b.cp.Err(); err != nil {
+			t.Fatal(err)
+		}
+		want := uint64(13 + 5*n)
+		if got := b.cp.Freq.Cycle(b.cp.FinishTime()); !b.cp.Finished() || got != want {
+			t.Errorf("DecodeCycles %d: finished %v at cycle %d, want %d", n, b.cp.Finished(), got, want)
+		}
+		if busy := stats(b.cp)["GPU.CommandProcessor.cycles_busy"]; busy != float64(5*n) {
+			t.Errorf("DecodeCycles %d: %v busy cycles, want %d", n, busy, 5*n)
+		}
+	}
+}
