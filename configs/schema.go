@@ -32,6 +32,7 @@ type Config struct {
 type Clocks struct {
 	CoreMHz    float64 `yaml:"core_mhz" desc:"clock of every pipeline unit, the caches and the buses" unit:"MHz" min:"1" max:"10000"`
 	HostBusMHz float64 `yaml:"host_bus_mhz" desc:"clock of the host bus the command processor fetches through" unit:"MHz" min:"1" max:"10000"`
+	MemoryMHz  float64 `yaml:"memory_mhz" desc:"clock of the memory controllers (the DRAM command clock; GDDR5 moves 4 transfers per clock)" unit:"MHz" min:"1" max:"10000"`
 }
 
 // Cache is the geometry of a small cache.
@@ -172,6 +173,9 @@ type Memory struct {
 	Protocol        string `yaml:"protocol" desc:"DRAM protocol" oneof:"DDR3,DDR4,GDDR5,GDDR5X,GDDR6,HBM,HBM2"`
 	BusWidth        int    `yaml:"bus_width" desc:"DRAM data bus width per channel" unit:"bits" min:"8" max:"4096" pow2:"true"`
 	BurstLength     int    `yaml:"burst_length" desc:"DRAM burst length" min:"1" max:"64" pow2:"true"`
+	Ranks           int    `yaml:"ranks" desc:"DRAM ranks per channel" min:"1" max:"16"`
+	BankGroups      int    `yaml:"bank_groups" desc:"DRAM bank groups per rank" min:"1" max:"16"`
+	Banks           int    `yaml:"banks" desc:"DRAM banks per bank group" min:"1" max:"64" pow2:"true"`
 	IdealLatency    int    `yaml:"ideal_latency" desc:"latency of the ideal memory" unit:"cycles" min:"1" max:"100000"`
 	IdealWidth      int    `yaml:"ideal_width" desc:"requests per cycle the ideal memory accepts" min:"1" max:"1024"`
 }

@@ -10,12 +10,14 @@ import (
 
 func main() {
 	var o options
-	flag.StringVar(&o.scene, "scene", "", "built-in scene name or scene/mesh file (default: the default scene)")
+	flag.StringVar(&o.config, "config", "", "machine configuration (YAML, decoded on top of the default machine configs/sortlast.yaml)")
+	flag.StringVar(&o.scene, "scene", "", "built-in scene name or scene/mesh file (default: the default scene); \"list\" prints the built-in scenes")
 	flag.StringVar(&o.out, "o", "out/render", "output folder")
-	flag.StringVar(&o.mode, "mode", "functional", "functional (reference renderer)")
+	flag.StringVar(&o.mode, "mode", "timing", "timing (the timed Akita model) or functional (the reference renderer alone)")
 	flag.IntVar(&o.width, "width", 0, "override the scene's width in pixels")
 	flag.IntVar(&o.height, "height", 0, "override the scene's height in pixels")
 	flag.IntVar(&o.samples, "samples", 0, "override the scene's samples per pixel (1, 2, 4, 8, 16)")
+	flag.BoolVar(&o.check, "check", false, "timing mode: also render with the reference renderer and compare the images")
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "render: unexpected argument %q\n", flag.Arg(0))

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
+	"image"
 	"io"
 	"os"
 	"path/filepath"
 	"time"
 
+	"github.com/gfxsim/gfxsim/configs"
 	"github.com/gfxsim/gfxsim/experiments/expt"
 	"github.com/gfxsim/gfxsim/functional/framebuffer"
 	"github.com/gfxsim/gfxsim/functional/reference"
@@ -15,8 +18,9 @@ import (
 )
 
 type options struct {
-	scene, out, mode       string
-	width, height, samples int
+	config, scene, out, mode string
+	width, height, samples   int
+	check                    bool
 }
 
 func run(o options, w io.Writer) error {
@@ -26,8 +30,15 @@ func run(o options, w io.Writer) error {
 		}
 		return nil
 	}
-	if o.mode != "functional" {
-		return fmt.Errorf("-mode %q: only \"functional\" is available", o.mode)
+	if o.mode != "functional" && o.mode != "timing" {
+		return fmt.Errorf("-mode %q: want timing or functional", o.mode)
+	}
+	cfg := configs.Default()
+	if o.config != "" {
+		var err error
+		if cfg, err = configs.Load(o.config); err != nil {
+			return err
+		}
 	}
 	s, err := expt.LoadScene(o.scene, o.width, o.height, o.samples)
 	if err != nil {
@@ -36,12 +47,19 @@ func run(o options, w io.Writer) error {
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return err
 	}
+	if o.mode == "functional" {
+		return runFunctional(o, s, cfg, w)
+	}
+	return runTiming(o, s, cfg, w)
+}
+
+func runFunctional(o options, s *scene.Scene, cfg *configs.Config, w io.Writer) error {
 	start := time.Now()
 	f, err := driver.Encode(s, driver.DefaultOptions())
 	if err != nil {
 		return err
 	}
-	res, err := reference.Render(f.Memory, f.Stream, f.StreamBytes, reference.DefaultOptions())
+	res, err := reference.Render(f.Memory, f.Stream, f.StreamBytes, referenceOptions(cfg))
 	if err != nil {
 		return err
 	}
@@ -49,18 +67,76 @@ func run(o options, w io.Writer) error {
 	if res.Image == nil {
 		return fmt.Errorf("scene %q: the command stream never presented an image", s.Name)
 	}
-	img := filepath.Join(o.out, "image.png")
-	if err := framebuffer.WritePNG(img, res.Image); err != nil {
-		return err
-	}
 	st := expt.Stats{}
 	st.AddStruct("reference", &res.Counters)
 	st["run.wall_seconds"] = wall.Seconds()
-	if err := st.WriteJSON(filepath.Join(o.out, "stats.json")); err != nil {
+	if err := writeOutputs(o.out, res.Image, st, cfg); err != nil {
 		return err
 	}
 	summary(w, s.Name, s.Width, s.Height, s.Samples, f, &res.Counters, wall)
-	fmt.Fprintf(w, "wrote %s and %s\n", img, filepath.Join(o.out, "stats.json"))
+	fmt.Fprintf(w, "wrote %s\n", o.out)
+	return nil
+}
+
+// referenceOptions returns the reference renderer options that count what the
+// machine cfg counts.
+func referenceOptions(cfg *configs.Config) reference.Options {
+	o := reference.DefaultOptions()
+	o.Raster = cfg.RasterOptions()
+	o.BatchVertices = cfg.InputAssembler.BatchVertices
+	o.WarpQuads = cfg.QuadPacker.QuadsPerWarp
+	return o
+}
+
+func writeOutputs(dir string, img *image.RGBA, st expt.Stats, cfg *configs.Config) error {
+	if err := framebuffer.WritePNG(filepath.Join(dir, "image.png"), img); err != nil {
+		return err
+	}
+	if err := st.WriteJSON(filepath.Join(dir, "stats.json")); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "config.yaml"), cfg.YAML(), 0o644)
+}
+
+func runTiming(o options, s *scene.Scene, cfg *configs.Config, w io.Writer) error {
+	f, err := driver.Encode(s, driver.DefaultOptions())
+	if err != nil {
+		return err
+	}
+	p, err := configs.Build(cfg)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "scene %s: %dx%d, %d samples per pixel, %d draws, %d triangles; machine %s\n",
+		s.Name, s.Width, s.Height, s.Samples, f.Draws, f.Triangles, cfg.Name)
+	start := time.Now()
+	res, err := p.Run(f)
+	if err != nil {
+		return err
+	}
+	wall := time.Since(start)
+	st := expt.Stats(res.Stats)
+	st["run.wall_seconds"] = wall.Seconds()
+	st["run.events"] = float64(res.Events)
+	if err := writeOutputs(o.out, res.Image, st, cfg); err != nil {
+		return err
+	}
+	timedSummary(w, p, res, wall)
+	if o.check {
+		g, err := driver.Encode(s, driver.DefaultOptions())
+		if err != nil {
+			return err
+		}
+		ref, err := reference.Render(g.Memory, g.Stream, g.StreamBytes, referenceOptions(cfg))
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(ref.Image.Pix, res.Image.Pix) {
+			return fmt.Errorf("the timed image differs from the reference renderer's")
+		}
+		fmt.Fprintln(w, "check: the timed image equals the reference renderer's, bit for bit")
+	}
+	fmt.Fprintf(w, "wrote %s (image.png, stats.json, config.yaml)\n", o.out)
 	return nil
 }
 

@@ -1,0 +1,47 @@
+package configs
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/sarchlab/akita/v3/sim"
+)
+
+// sink is a component whose input port is never emptied: whatever is sent to it
+// stays in its buffer.
+type sink struct {
+	*sim.ComponentBase
+	In sim.Port
+}
+
+func (s *sink) Handle(sim.Event) error                  { return nil }
+func (s *sink) NotifyRecv(sim.VTimeInSec, sim.Port)     {}
+func (s *sink) NotifyPortFree(sim.VTimeInSec, sim.Port) {}
+
+// TestStuckPipelineIsReported replaces the input assembler's port, as the command
+// processor sees it, by one that never drains: the run must end with an error that
+// names the stuck buffers instead of hanging or returning silently.
+func TestStuckPipelineIsReported(t *testing.T) {
+	cfg := Default()
+	cfg.WatchdogCycles = 20000
+	p, err := Build(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &sink{ComponentBase: sim.NewComponentBase("GPU.Sink")}
+	s.In = sim.NewLimitNumMsgPort(s, 1, "GPU.Sink.In")
+	p.Links[1].PlugIn(s.In, 1) // the command bus
+	p.CommandProcessor.InputAssembler = s.In
+	_, f := frame(t, "room", 64, 32, 1)
+	_, err = p.Run(f)
+	if err == nil {
+		t.Fatal("a stuck pipeline finished without an error")
+	}
+	msg := err.Error()
+	for _, want := range []string{"watchdog: no progress for", "GPU.CommandProcessor"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("the error does not name %q:\n%s", want, msg)
+		}
+	}
+	t.Log(msg)
+}

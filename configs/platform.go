@@ -1,0 +1,468 @@
+package configs
+
+import (
+	"fmt"
+	"image"
+	"sort"
+	"strings"
+
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/components/commandprocessor"
+	"github.com/gfxsim/gfxsim/components/depthunit"
+	"github.com/gfxsim/gfxsim/components/hostinterface"
+	"github.com/gfxsim/gfxsim/components/inputassembler"
+	"github.com/gfxsim/gfxsim/components/memory"
+	"github.com/gfxsim/gfxsim/components/primitiveassembly"
+	"github.com/gfxsim/gfxsim/components/protocol"
+	"github.com/gfxsim/gfxsim/components/quadpacker"
+	"github.com/gfxsim/gfxsim/components/rasterizer"
+	"github.com/gfxsim/gfxsim/components/reorderbuffer"
+	"github.com/gfxsim/gfxsim/components/rop"
+	"github.com/gfxsim/gfxsim/components/shadercore"
+	"github.com/gfxsim/gfxsim/components/texturesampler"
+	"github.com/gfxsim/gfxsim/connections"
+	"github.com/gfxsim/gfxsim/functional/pipeline"
+	"github.com/gfxsim/gfxsim/functional/raster"
+	"github.com/gfxsim/gfxsim/scene/driver"
+	"github.com/gfxsim/gfxsim/timing"
+)
+
+// link is what the platform needs from a connection.
+type link interface {
+	timing.StatsReporter
+	timing.Buffered
+	sim.Connection
+}
+
+// Platform is one built machine, ready to simulate one frame. Build a new
+// platform for every frame: its components keep the state of the frame.
+type Platform struct {
+	Config   *Config
+	Engine   sim.Engine
+	CoreFreq sim.Freq
+
+	Halt     *timing.Halt
+	Progress *timing.Progress
+
+	CommandProcessor  *commandprocessor.CommandProcessor
+	HostInterface     *hostinterface.Comp
+	InputAssembler    *inputassembler.InputAssembler
+	PrimitiveAssembly *primitiveassembly.Comp
+	Rasterizers       []*rasterizer.Comp
+	DepthUnits        []*depthunit.Comp
+	QuadPacker        *quadpacker.Comp
+	ReorderBuffer     *reorderbuffer.Comp
+	ShaderCores       []*shadercore.Comp
+	Samplers          []*texturesampler.Comp
+	ROPs              []*rop.Comp
+	Memory            *memory.Memory
+	L2                *memory.L2
+
+	// Units are all components with statistics, in a fixed order; Links all
+	// connections.
+	Units []protocol.Unit
+	Links []link
+
+	events uint64
+	used   bool
+}
+
+func mhz(f float64) sim.Freq { return sim.Freq(f * 1e6) }
+
+func order(s string) raster.TraversalOrder {
+	if s == "zorder" {
+		return raster.ZOrder
+	}
+	return raster.RowMajor
+}
+
+// RasterOptions returns the rasterizer options of c.
+func (c *Config) RasterOptions() pipeline.RasterOptions {
+	return pipeline.RasterOptions{TileSize: c.Raster.TileSize, TileOrder: order(c.Raster.TileOrder),
+		QuadOrder: order(c.Raster.QuadOrder)}
+}
+
+// MemoryConfig returns the memory system configuration of c.
+func (c *Config) MemoryConfig() memory.Config {
+	m := c.Memory
+	mc := memory.Config{Type: m.Type, NumChannels: m.Channels, InterleaveBytes: uint64(m.InterleaveBytes),
+		Freq: mhz(c.Clocks.MemoryMHz)}
+	if m.Type == memory.TypeIdeal {
+		mc.Ideal = memory.IdealConfig{Latency: m.IdealLatency, Width: m.IdealWidth}
+	} else {
+		mc.DRAM = memory.DRAMConfig{Protocol: m.Protocol, BusWidth: m.BusWidth, BurstLength: m.BurstLength,
+			Ranks: m.Ranks, BankGroups: m.BankGroups, Banks: m.Banks}
+	}
+	return mc.WithDefaults()
+}
+
+// L2Config returns the texture L2 configuration of c.
+func (c *Config) L2Config() memory.L2Config {
+	l := c.L2
+	return memory.L2Config{SizeBytes: uint64(l.BankSizeKB) * 1024 * uint64(c.Memory.Channels), Ways: l.Ways,
+		LineBytes: l.LineBytes, MSHRs: l.MSHRs, DirectoryLatency: l.DirectoryLatency, BankLatency: l.BankLatency,
+		Freq: mhz(c.Clocks.CoreMHz)}.WithDefaults()
+}
+
+// Build builds the machine described by c.
+func Build(c *Config) (*Platform, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	p := &Platform{Config: c, Halt: &timing.Halt{}, Progress: &timing.Progress{}, CoreFreq: mhz(c.Clocks.CoreMHz)}
+	if c.Engine == "parallel" {
+		p.Engine = sim.NewParallelEngine()
+	} else {
+		p.Engine = sim.NewSerialEngine()
+	}
+	if err := p.buildMemory(); err != nil {
+		return nil, err
+	}
+	p.buildFrontEnd()
+	p.buildShaders()
+	p.buildBackEnd()
+	p.connect()
+	p.Engine.AcceptHook(&eventCounter{n: &p.events})
+	return p, nil
+}
+
+func (p *Platform) buildMemory() error {
+	c := p.Config
+	mc := p.Config.MemoryConfig()
+	if err := mc.Validate(); err != nil {
+		return fmt.Errorf("%s: memory: %w", DefaultNameOr(c.file), err)
+	}
+	m, err := memory.Build(mc, p.Engine, "GPU.Memory")
+	if err != nil {
+		return fmt.Errorf("memory: %w", err)
+	}
+	p.Memory = m
+	lc := c.L2Config()
+	if err := lc.Validate(mc); err != nil {
+		return fmt.Errorf("%s: l2: %w", DefaultNameOr(c.file), err)
+	}
+	l2, err := memory.BuildL2(lc, m, p.Engine, "GPU.L2")
+	if err != nil {
+		return fmt.Errorf("l2: %w", err)
+	}
+	p.L2 = l2
+	return nil
+}
+
+// DefaultNameOr returns file, or the default machine's name when file is empty.
+func DefaultNameOr(file string) string {
+	if file == "" {
+		return DefaultName
+	}
+	return file
+}
+
+func (p *Platform) buildFrontEnd() {
+	c, e, f := p.Config, p.Engine, p.CoreFreq
+	p.CommandProcessor = commandprocessor.MakeBuilder().WithEngine(e).WithFreq(f).WithHalt(p.Halt).
+		WithProgress(p.Progress).WithDMAChunkBytes(c.CommandProcessor.DMAChunkBytes).
+		WithMaxOutstandingDMA(c.CommandProcessor.MaxOutstandingDMA).WithDecodeCycles(c.CommandProcessor.DecodeCycles).
+		WithStateVersions(c.CommandProcessor.StateVersions).WithRasterOptions(c.RasterOptions()).
+		WithPartitions(c.ROP.Count).Build("GPU.CommandProcessor")
+	p.HostInterface = hostinterface.MakeBuilder().WithEngine(e).WithFreq(f).WithHalt(p.Halt).
+		WithProgress(p.Progress).WithMaxOutstanding(c.CommandProcessor.MaxOutstandingDMA).Build("GPU.HostInterface")
+	ia := c.InputAssembler
+	p.InputAssembler = inputassembler.MakeBuilder().WithEngine(e).WithFreq(f).WithHalt(p.Halt).WithProgress(p.Progress).
+		WithBatchVertices(ia.BatchVertices).WithIndicesPerCycle(ia.IndicesPerCycle).WithVerticesPerCycle(ia.VerticesPerCycle).
+		WithIndexCache(iaCache(ia.IndexCache)).WithVertexCache(iaCache(ia.VertexCache)).
+		WithCredits(c.Primitive.BatchSlots).WithMaxOutstandingMemory(ia.MaxOutstandingMemory).Build("GPU.InputAssembler")
+	pc := c.Primitive
+	p.PrimitiveAssembly = primitiveassembly.MakeBuilder().WithEngine(e).WithFreq(f).WithHalt(p.Halt).
+		WithProgress(p.Progress).WithBatchSlots(pc.BatchSlots).WithTrianglesPerCycle(pc.TrianglesPerCycle).
+		WithClipCycles(pc.ClipCycles).WithSetupLatency(pc.SetupLatency).WithOutputQueue(pc.OutputQueue).
+		WithNumRasterizers(c.Raster.Rasterizers).WithRasterStride(c.Raster.Stride).Build("GPU.PrimitiveAssembly")
+	rc := c.Raster
+	for r := 0; r < rc.Rasterizers; r++ {
+		p.Rasterizers = append(p.Rasterizers, rasterizer.MakeBuilder().WithEngine(e).WithFreq(f).WithHalt(p.Halt).
+			WithProgress(p.Progress).WithIndex(r).WithNumRasterizers(rc.Rasterizers).WithRasterStride(rc.Stride).
+			WithNumPartitions(c.ROP.Count).WithPartitionStride(c.ROP.Stride).WithTilesPerCycle(rc.TilesPerCycle).
+			WithQuadsPerCycle(rc.QuadsPerCycle).WithInputQueue(rc.InputQueue).WithOutputQueue(rc.OutputQueue).
+			Build(fmt.Sprintf("GPU.Rasterizer[%d]", r)))
+	}
+}
+
+func iaCache(cc Cache) inputassembler.CacheConfig {
+	return inputassembler.CacheConfig{SizeBytes: cc.SizeKB * 1024, Ways: cc.Ways, LineBytes: cc.LineBytes}
+}
+
+func (p *Platform) buildShaders() {
+	c, e, f := p.Config, p.Engine, p.CoreFreq
+	sc, ts := c.ShaderCore, c.TextureSampler
+	lat := shadercore.Latencies{ALU: sc.Latency.ALU, SFU: sc.Latency.SFU, Derivative: sc.Latency.Derivative,
+		Texture: sc.Latency.Texture, Kill: sc.Latency.Kill}
+	for i := 0; i < sc.Count; i++ {
+		p.ShaderCores = append(p.ShaderCores, shadercore.MakeBuilder().WithEngine(e).WithFreq(f).WithHalt(p.Halt).
+			WithProgress(p.Progress).WithWarpSize(sc.WarpSize).WithSIMDWidth(sc.SIMDWidth).WithWarpSlots(sc.WarpSlots).
+			WithRegisters(sc.Registers).WithLatencies(lat).WithInterpolationCycles(1/float64(sc.InterpolantsPerCycle)).
+			WithInputQueue(sc.InputQueue).Build(fmt.Sprintf("GPU.ShaderCore[%d]", i)))
+		p.Samplers = append(p.Samplers, texturesampler.MakeBuilder().WithEngine(e).WithFreq(f).WithHalt(p.Halt).
+			WithProgress(p.Progress).WithLanesPerCycle(ts.LanesPerCycle).WithL1(ts.L1.SizeKB*1024, ts.L1.Ways, ts.L1.LineBytes).
+			WithL1Latency(ts.L1Latency).WithMissQueue(ts.MissQueue).WithFilterLatency(ts.FilterLatency).
+			WithInputQueue(ts.InputQueue).Build(fmt.Sprintf("GPU.TextureSampler[%d]", i)))
+	}
+}
+
+func (p *Platform) buildBackEnd() {
+	c, e, f := p.Config, p.Engine, p.CoreFreq
+	du, rc := c.DepthUnit, c.ROP
+	for i := 0; i < rc.Count; i++ {
+		p.DepthUnits = append(p.DepthUnits, depthunit.MakeBuilder().WithEngine(e).WithFreq(f).WithHalt(p.Halt).
+			WithProgress(p.Progress).WithIndex(i).WithNumRasterizers(c.Raster.Rasterizers).
+			WithSamplesPerCycle(du.SamplesPerCycle).WithCache(du.Cache.SizeKB*1024, du.Cache.Ways, du.Cache.LineBytes).
+			WithTestLatency(du.TestLatency).WithMaxOutstandingMemory(du.MaxOutstandingMemory).WithInputQueue(du.InputQueue).
+			Build(fmt.Sprintf("GPU.DepthUnit[%d]", i)))
+		p.ROPs = append(p.ROPs, rop.MakeBuilder().WithEngine(e).WithFreq(f).WithHalt(p.Halt).WithProgress(p.Progress).
+			WithIndex(i).WithQuadsPerCycle(rc.QuadsPerCycle).WithCache(rc.Cache.SizeKB*1024, rc.Cache.Ways, rc.Cache.LineBytes).
+			WithBlendLatency(rc.BlendLatency).WithMaxOutstandingMemory(rc.MaxOutstandingMemory).WithInputQueue(rc.InputQueue).
+			WithTiles(c.Raster.TileSize, rc.Stride, rc.Count).Build(fmt.Sprintf("GPU.ROP[%d]", i)))
+	}
+	qp := c.QuadPacker
+	p.QuadPacker = quadpacker.MakeBuilder().WithEngine(e).WithFreq(f).WithHalt(p.Halt).WithProgress(p.Progress).
+		WithQuadsPerWarp(qp.QuadsPerWarp).WithFlushCycles(qp.FlushCycles).WithQuadsPerCycle(qp.QuadsPerCycle).
+		WithInputQueue(qp.InputQueue).Build("GPU.QuadPacker")
+	rb := c.ReorderBuffer
+	p.ReorderBuffer = reorderbuffer.MakeBuilder().WithEngine(e).WithFreq(f).WithHalt(p.Halt).WithProgress(p.Progress).
+		WithEntries(rb.Entries).WithDispatchPerCycle(rb.DispatchPerCycle).WithRetirePerCycle(rb.RetirePerCycle).
+		WithNumPartitions(rc.Count).Build("GPU.ReorderBuffer")
+}
+
+func (p *Platform) bus(name string, l Link, freq sim.Freq, ports ...sim.Port) {
+	b := connections.MakeBusBuilder().WithEngine(p.Engine).WithFreq(freq).WithWidth(l.Width).
+		WithLatency(l.Latency).Build(name)
+	for _, port := range ports {
+		b.PlugIn(port, l.SourceBuffer)
+	}
+	p.Links = append(p.Links, b)
+}
+
+func (p *Platform) crossbar(name string, l Link, freq sim.Freq, ports ...sim.Port) {
+	x := connections.MakeCrossbarBuilder().WithEngine(p.Engine).WithFreq(freq).WithWidth(l.Width).
+		WithLatency(l.Latency).Build(name)
+	for _, port := range ports {
+		x.PlugIn(port, l.SourceBuffer)
+	}
+	p.Links = append(p.Links, x)
+}
+
+// connect wires every port to exactly one connection and sets the peers.
+func (p *Platform) connect() {
+	c, f, bs := p.Config, p.CoreFreq, p.Config.Buses
+	cp, ia, pa, qp, rb := p.CommandProcessor, p.InputAssembler, p.PrimitiveAssembly, p.QuadPacker, p.ReorderBuffer
+
+	p.bus("GPU.HostBus", bs.Host, mhz(c.Clocks.HostBusMHz), cp.ToMemory, p.HostInterface.Host)
+	cp.Memory = &single{p.HostInterface.Host}
+	p.HostInterface.Memory = p.Memory.Finder
+
+	// Command bus: draws to the input assembler, back-end control and acknowledgements.
+	cmd := []sim.Port{cp.ToInputAssembler, ia.FromCommandProcessor, cp.ToBackEnd}
+	for i := range p.ROPs {
+		cmd = append(cmd, p.ROPs[i].Control, p.DepthUnits[i].Control)
+	}
+	p.bus("GPU.CommandBus", bs.Command, f, cmd...)
+	cp.InputAssembler = ia.FromCommandProcessor
+
+	p.bus("GPU.BatchBus", bs.Command, f, ia.PrimitiveAssembly, pa.InputAssembler)
+	ia.PrimitiveAssemblyPort = pa.InputAssembler
+	pa.InputAssemblerPort = ia.PrimitiveAssembly
+
+	dispatch := []sim.Port{ia.ToShaderCores, rb.ToShaderCores}
+	shaded := []sim.Port{pa.FromShaderCores, rb.FromShaderCores}
+	for i, sc := range p.ShaderCores {
+		dispatch = append(dispatch, sc.FromDispatch)
+		shaded = append(shaded, sc.ToPrimitiveAssembly, sc.ToReorderBuffer)
+		ia.ShaderCores = append(ia.ShaderCores, sc.FromDispatch)
+		rb.ShaderCores = append(rb.ShaderCores, sc.FromDispatch)
+		sc.PrimitiveAssemblyPort = pa.FromShaderCores
+		sc.ReorderBufferPort = rb.FromShaderCores
+		s := p.Samplers[i]
+		p.bus(fmt.Sprintf("GPU.TextureBus[%d]", i), bs.Texture, f, sc.Sampler, s.Core)
+		sc.SamplerPort = s.Core
+		s.CorePort = sc.Sampler
+		s.L2 = p.L2.Finder
+	}
+	p.crossbar("GPU.DispatchXbar", bs.Dispatch, f, dispatch...)
+	p.crossbar("GPU.ShadedXbar", bs.Shaded, f, shaded...)
+
+	prim := []sim.Port{pa.ToRasterizers}
+	tile := []sim.Port{}
+	for _, r := range p.Rasterizers {
+		prim = append(prim, r.FromPrimitiveAssembly)
+		pa.Rasterizers = append(pa.Rasterizers, r.FromPrimitiveAssembly)
+		tile = append(tile, r.ToDepthUnits)
+	}
+	p.bus("GPU.PrimitiveBus", bs.Primitive, f, prim...)
+
+	quad := []sim.Port{qp.FromDepthUnits}
+	ropx := []sim.Port{rb.ToROPs}
+	for i, d := range p.DepthUnits {
+		tile = append(tile, d.FromRasterizers)
+		quad = append(quad, d.ToQuadPacker)
+		for _, r := range p.Rasterizers {
+			r.DepthUnits = append(r.DepthUnits, d.FromRasterizers)
+		}
+		d.QuadPacker = qp.FromDepthUnits
+		ro := p.ROPs[i]
+		ropx = append(ropx, ro.FromReorderBuffer)
+		rb.ROPs = append(rb.ROPs, ro.FromReorderBuffer)
+		p.bus(fmt.Sprintf("GPU.LateZBus[%d]", i), bs.LateZ, f, ro.DepthUnit, d.ROP)
+		ro.DepthUnitPort, d.ROPPort = d.ROP, ro.DepthUnit
+		ro.CommandProcessor, d.CommandProcessor = cp.ToBackEnd, cp.ToBackEnd
+		cp.ROPs = append(cp.ROPs, ro.Control)
+		cp.DepthUnits = append(cp.DepthUnits, d.Control)
+		ro.Memory, d.Memory = p.Memory.Finder, p.Memory.Finder
+	}
+	p.crossbar("GPU.TileXbar", bs.Tile, f, tile...)
+	p.bus("GPU.QuadBus", bs.Quad, f, quad...)
+	p.bus("GPU.WarpBus", bs.Warp, f, qp.ToReorderBuffer, rb.FromQuadPacker)
+	qp.ReorderBufferPort = rb.FromQuadPacker
+	p.crossbar("GPU.ROPXbar", bs.ROP, f, ropx...)
+
+	l2 := append([]sim.Port{}, p.L2.Tops...)
+	for _, s := range p.Samplers {
+		l2 = append(l2, s.ToL2)
+	}
+	p.crossbar("GPU.L2Xbar", bs.L2, f, l2...)
+
+	memPorts := append([]sim.Port{}, p.Memory.Tops...)
+	memPorts = append(memPorts, p.HostInterface.ToMemory, ia.ToMemory)
+	ia.Memory = p.Memory.Finder
+	for i := range p.ROPs {
+		memPorts = append(memPorts, p.DepthUnits[i].ToMemory, p.ROPs[i].ToMemory)
+	}
+	memPorts = append(memPorts, p.L2.Bottoms...)
+	p.crossbar("GPU.MemoryXbar", bs.Memory, f, memPorts...)
+
+	p.Units = []protocol.Unit{cp, p.HostInterface, ia, pa}
+	for _, r := range p.Rasterizers {
+		p.Units = append(p.Units, r)
+	}
+	for i := range p.DepthUnits {
+		p.Units = append(p.Units, p.DepthUnits[i])
+	}
+	p.Units = append(p.Units, qp, rb)
+	for i := range p.ShaderCores {
+		p.Units = append(p.Units, p.ShaderCores[i], p.Samplers[i])
+	}
+	for _, r := range p.ROPs {
+		p.Units = append(p.Units, r)
+	}
+}
+
+// single is a LowModuleFinder with one destination.
+type single struct{ port sim.Port }
+
+func (s *single) Find(uint64) sim.Port { return s.port }
+
+type eventCounter struct{ n *uint64 }
+
+func (h *eventCounter) Func(ctx sim.HookCtx) {
+	if ctx.Pos == sim.HookPosBeforeEvent {
+		*h.n++
+	}
+}
+
+// Result is what a timed frame produced.
+type Result struct {
+	Image   *image.RGBA
+	Cycles  uint64             // core cycles until the frame finished
+	Seconds float64            // simulated time
+	Events  uint64             // Akita events executed
+	Stats   map[string]float64 // every counter, <component>.<counter>
+}
+
+// Run simulates frame f on the platform. A platform runs one frame.
+func (p *Platform) Run(f *driver.Frame) (*Result, error) {
+	if p.used {
+		return nil, fmt.Errorf("platform: a platform simulates one frame; build a new one")
+	}
+	p.used = true
+	display := f.Memory.Alloc(uint64(f.Color.Width)*uint64(f.Color.Height)*4, 4096)
+	if err := p.Memory.LoadImage(0x10000, f.Memory.Bytes()); err != nil {
+		return nil, fmt.Errorf("platform: loading the memory image: %w", err)
+	}
+	for _, s := range p.Samplers {
+		s.Image = f.Memory
+	}
+	for i := range p.ROPs {
+		p.ROPs[i].Image, p.DepthUnits[i].Image = f.Memory, f.Memory
+	}
+	p.InputAssembler.SetMemory(f.Memory)
+	cp := p.CommandProcessor
+	if err := cp.Start(f.Memory, f.Stream, f.StreamBytes, display); err != nil {
+		return nil, err
+	}
+	wd := newWatchdog(p.Engine, p.CoreFreq, uint64(p.Config.WatchdogCycles), p.Halt, p.Progress,
+		cp.Finished, p.hangReport)
+	wd.start(0)
+	if err := p.Engine.Run(); err != nil {
+		return nil, err
+	}
+	end := p.Engine.CurrentTime()
+	for _, u := range p.Units {
+		u.Finish(end)
+	}
+	if err := cp.Err(); err != nil {
+		return nil, err
+	}
+	if err := p.Halt.Reason(); err != nil {
+		return nil, err
+	}
+	if !cp.Finished() {
+		return nil, fmt.Errorf("simulation stopped at cycle %d with the frame unfinished: the engine ran out of events\n%s",
+			p.CoreFreq.Cycle(end), p.hangReport())
+	}
+	fin := cp.FinishTime()
+	res := &Result{Image: cp.Image(), Cycles: p.CoreFreq.Cycle(fin), Seconds: float64(fin), Events: p.events,
+		Stats: map[string]float64{}}
+	add := func(n string, v float64) { res.Stats[n] = v }
+	for _, u := range p.Units {
+		u.Stats(add)
+	}
+	for _, l := range p.Links {
+		l.Stats(add)
+	}
+	p.Memory.Stats(add)
+	p.L2.Stats(add)
+	add("GPU.cycles", float64(res.Cycles))
+	add("GPU.frame_seconds", res.Seconds)
+	return res, nil
+}
+
+// hangReport lists every non-empty buffer of the platform, fullest first.
+func (p *Platform) hangReport() string {
+	var bufs []timing.BufferState
+	for _, u := range p.Units {
+		bufs = append(bufs, u.Buffers()...)
+	}
+	for _, l := range p.Links {
+		bufs = append(bufs, l.Buffers()...)
+	}
+	bufs = append(bufs, p.Memory.Buffers()...)
+	bufs = append(bufs, p.L2.Buffers()...)
+	var busy []timing.BufferState
+	for _, b := range bufs {
+		if b.Len > 0 {
+			busy = append(busy, b)
+		}
+	}
+	sort.SliceStable(busy, func(i, j int) bool {
+		fi := float64(busy[i].Len) / float64(max(1, busy[i].Cap))
+		fj := float64(busy[j].Len) / float64(max(1, busy[j].Cap))
+		return fi > fj
+	})
+	if len(busy) == 0 {
+		return "every buffer is empty (a component is waiting for something that never comes)"
+	}
+	var b strings.Builder
+	b.WriteString("buffers holding work (fullest first):\n")
+	for _, s := range busy {
+		fmt.Fprintf(&b, "  %s: %d of %d\n", s.Name, s.Len, s.Cap)
+	}
+	return b.String()
+}

@@ -1,0 +1,227 @@
+package configs
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/gfxsim/gfxsim/functional/reference"
+	"github.com/gfxsim/gfxsim/scene"
+	"github.com/gfxsim/gfxsim/scene/driver"
+)
+
+// machines are the configurations the invariant tests run every built-in scene on.
+// Each overrides the default machine; samples overrides the scene's sample count.
+var machines = []struct {
+	name    string
+	yaml    string
+	samples int
+}{
+	{"default", "", 0},
+	{"narrow", `
+raster: {rasterizers: 1}
+rop: {count: 1}
+shader_core: {count: 1}
+reorder_buffer: {entries: 8}
+memory: {type: ideal, ideal_latency: 50}
+buses:
+  dispatch: {width: 8}
+  shaded: {width: 8}
+  primitive: {width: 8}
+  tile: {width: 8}
+  quad: {width: 8}
+  warp: {width: 8}
+  rop: {width: 8}
+  memory: {width: 8}
+`, 1},
+	{"wide", `
+raster: {rasterizers: 4, stride: 2}
+rop: {count: 2}
+shader_core: {count: 8}
+reorder_buffer: {entries: 1024}
+memory: {type: ideal, ideal_latency: 200, channels: 2}
+buses:
+  dispatch: {width: 1024}
+  shaded: {width: 1024}
+  tile: {width: 1024}
+  rop: {width: 1024}
+  memory: {width: 256}
+`, 8},
+}
+
+// timedCounters collects, from a timed run's statistics, the counters the
+// reference renderer keeps too.
+func timedCounters(st map[string]float64) map[string]float64 {
+	sum := func(prefix, counter string) float64 {
+		t := 0.0
+		for k, v := range st {
+			if strings.HasPrefix(k, prefix) && strings.HasSuffix(k, "."+counter) && !strings.Contains(k[len(prefix):], ".memory.") {
+				rest := strings.TrimSuffix(k[len(prefix):], "."+counter)
+				if !strings.Contains(rest, ".") {
+					t += v
+				}
+			}
+		}
+		return t
+	}
+	return map[string]float64{
+		"triangles":           st["GPU.PrimitiveAssembly.triangles"],
+		"rejected":            st["GPU.PrimitiveAssembly.rejected"],
+		"clipped":             st["GPU.PrimitiveAssembly.clipped"],
+		"culled":              st["GPU.PrimitiveAssembly.culled"],
+		"set_up":              st["GPU.PrimitiveAssembly.set_up"],
+		"vs_invocations":      st["GPU.InputAssembler.vertices"],
+		"quads":               sum("GPU.Rasterizer", "quads"),
+		"covered_samples":     sum("GPU.Rasterizer", "covered_samples"),
+		"early_z_quads_culled": sum("GPU.DepthUnit", "quads_culled_early_z"),
+		"ps_invocations":      sum("GPU.ShaderCore", "ps_invocations"),
+		"helper_pixels":       sum("GPU.ShaderCore", "helper_pixels"),
+		"quads_discarded":     sum("GPU.ROP", "quads_discarded"),
+		"quads_late_z_culled": sum("GPU.ROP", "quads_late_z_culled"),
+		"quads_written":       sum("GPU.ROP", "quads_written"),
+		"samples_written":     sum("GPU.ROP", "samples_written"),
+		"samples_killed":      sum("GPU.ROP", "samples_killed"),
+	}
+}
+
+func referenceCounters(c *reference.Counters) map[string]float64 {
+	return map[string]float64{
+		"triangles": float64(c.Triangles), "rejected": float64(c.Rejected), "clipped": float64(c.Clipped),
+		"culled": float64(c.Culled), "set_up": float64(c.SetUp), "vs_invocations": float64(c.VSInvocations),
+		"quads": float64(c.Quads), "covered_samples": float64(c.CoveredSamples),
+		"early_z_quads_culled": float64(c.EarlyZQuadsCulled), "ps_invocations": float64(c.PSInvocations),
+		"helper_pixels": float64(c.HelperPixels), "quads_discarded": float64(c.QuadsDiscarded),
+		"quads_late_z_culled": float64(c.QuadsLateZCulled), "quads_written": float64(c.QuadsWritten),
+		"samples_written": float64(c.SamplesWritten), "samples_killed": float64(c.SamplesKilled),
+	}
+}
+
+func machine(t testing.TB, name, src string) *Config {
+	t.Helper()
+	c, err := Parse(name+".yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func frame(t testing.TB, name string, w, h, samples int) (*scene.Scene, *driver.Frame) {
+	t.Helper()
+	s, err := scene.Builtin(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetResolution(w, h, samples); err != nil {
+		t.Fatal(err)
+	}
+	f, err := driver.Encode(s, driver.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, f
+}
+
+func timed(t testing.TB, c *Config, f *driver.Frame) *Result {
+	t.Helper()
+	p, err := Build(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := p.Run(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func referenceOptions(c *Config) reference.Options {
+	o := reference.DefaultOptions()
+	o.Raster = c.RasterOptions()
+	o.BatchVertices = c.InputAssembler.BatchVertices
+	o.WarpQuads = c.QuadPacker.QuadsPerWarp
+	return o
+}
+
+// TestTimedEqualsReference is the project's main correctness test: for every
+// built-in scene and every machine, the timed image equals the reference
+// renderer's bit for bit, the counters both keep are equal, and every quad that
+// left a rasterizer is accounted for.
+func TestTimedEqualsReference(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short mode")
+	}
+	for _, m := range machines {
+		cfg := machine(t, m.name, m.yaml)
+		for _, name := range scene.BuiltinNames() {
+			t.Run(m.name+"/"+name, func(t *testing.T) {
+				s, f := frame(t, name, 96, 54, m.samples)
+				res := timed(t, cfg, f)
+				_, g := frame(t, name, 96, 54, m.samples)
+				ref, err := reference.Render(g.Memory, g.Stream, g.StreamBytes, referenceOptions(cfg))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(res.Image.Pix, ref.Image.Pix) {
+					t.Errorf("%s (%d samples): the timed image differs from the reference image", s.Name, s.Samples)
+				}
+				// The memory image (colour, depth and display buffers) is identical too.
+				if !bytes.Equal(f.Memory.Bytes()[:len(g.Memory.Bytes())], g.Memory.Bytes()) {
+					t.Errorf("%s: the memory images differ after the frame", s.Name)
+				}
+				tc, rc := timedCounters(res.Stats), referenceCounters(&ref.Counters)
+				for k, v := range rc {
+					if tc[k] != v {
+						t.Errorf("%s: counter %s = %v timed, %v reference", s.Name, k, tc[k], v)
+					}
+				}
+				if q := tc["early_z_quads_culled"] + tc["quads_discarded"] + tc["quads_late_z_culled"] + tc["quads_written"]; q != tc["quads"] {
+					t.Errorf("%s: %v quads left the rasterizers, %v accounted for (early Z %v, discarded %v, late Z %v, written %v)",
+						s.Name, tc["quads"], q, tc["early_z_quads_culled"], tc["quads_discarded"], tc["quads_late_z_culled"], tc["quads_written"])
+				}
+			})
+		}
+	}
+}
+
+// TestDeterminism: two runs give identical statistics, and the parallel engine
+// gives the same image and statistics as the serial one.
+func TestDeterminism(t *testing.T) {
+	cfg := Default()
+	_, f1 := frame(t, "room", 80, 48, 4)
+	_, f2 := frame(t, "room", 80, 48, 4)
+	a, b := timed(t, cfg, f1), timed(t, cfg, f2)
+	diffStats(t, "serial run 1 vs 2", a, b)
+	par := Default()
+	par.Engine = "parallel"
+	_, f3 := frame(t, "room", 80, 48, 4)
+	c := timed(t, par, f3)
+	diffStats(t, "serial vs parallel", a, c)
+}
+
+func diffStats(t *testing.T, what string, a, b *Result) {
+	t.Helper()
+	if !bytes.Equal(a.Image.Pix, b.Image.Pix) {
+		t.Errorf("%s: images differ", what)
+	}
+	if a.Cycles != b.Cycles {
+		t.Errorf("%s: %d vs %d cycles", what, a.Cycles, b.Cycles)
+	}
+	n := 0
+	for k, v := range a.Stats {
+		if w, ok := b.Stats[k]; !ok || w != v {
+			if n < 10 {
+				t.Errorf("%s: %s = %v vs %v", what, k, v, w)
+			}
+			n++
+		}
+	}
+	if len(a.Stats) != len(b.Stats) {
+		t.Errorf("%s: %d vs %d counters", what, len(a.Stats), len(b.Stats))
+	}
+	if n > 10 {
+		t.Errorf("%s: %d counters differ in all", what, n)
+	}
+}
+
+var _ = fmt.Sprint

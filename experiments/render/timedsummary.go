@@ -1,0 +1,141 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/gfxsim/gfxsim/configs"
+	"github.com/gfxsim/gfxsim/experiments/expt"
+)
+
+// timedSummary prints what a timed frame did: time, per-unit utilization and main
+// stall, traffic per link and per memory client, cache hit rates and shader work.
+func timedSummary(w io.Writer, p *configs.Platform, res *configs.Result, wall time.Duration) {
+	st := res.Stats
+	fmt.Fprintf(w, "simulated %d core cycles = %.3f ms at %.0f MHz (%.1f frames/s); wall %.1f s, %d Akita events (%.2f M events/s, %.0f k cycles/s)\n",
+		res.Cycles, res.Seconds*1e3, p.Config.Clocks.CoreMHz, 1/res.Seconds, wall.Seconds(), res.Events,
+		float64(res.Events)/wall.Seconds()/1e6, float64(res.Cycles)/wall.Seconds()/1e3)
+
+	fmt.Fprintln(w, "\nunits:")
+	var rows [][]string
+	for _, u := range p.Units {
+		n := u.Name()
+		stall, cyc := mainStall(st, n)
+		stallCell := "-"
+		if stall != "" {
+			stallCell = fmt.Sprintf("%s (%.1f%%)", stall, 100*cyc/float64(res.Cycles))
+		}
+		rows = append(rows, []string{n, fmt.Sprintf("%.1f%%", 100*st[n+".utilization"]), stallCell})
+	}
+	expt.Table(w, []string{"unit", "busy", "main stall"}, rows)
+
+	fmt.Fprintln(w, "\nlinks:")
+	rows = nil
+	for _, l := range p.Links {
+		n := l.(interface{ Name() string }).Name()
+		if st[n+".bytes"] == 0 {
+			continue
+		}
+		rows = append(rows, []string{n, mb(st[n+".bytes"]), fmt.Sprint(int64(st[n+".messages"])),
+			fmt.Sprintf("%.1f%%", 100*st[n+".busy_cycles"]/float64(res.Cycles))})
+	}
+	expt.Table(w, []string{"link", "MB", "messages", "busy"}, rows)
+
+	fmt.Fprintln(w, "\nmemory:")
+	rows = nil
+	var tr, tw float64
+	for _, k := range sortedKeys(st) {
+		if !strings.HasSuffix(k, ".bytes_read") || !strings.HasPrefix(k, "GPU.Memory.Channel") {
+			continue
+		}
+		n := strings.TrimSuffix(k, ".bytes_read")
+		tr += st[n+".bytes_read"]
+		tw += st[n+".bytes_written"]
+		rows = append(rows, []string{n, mb(st[n+".bytes_read"]), mb(st[n+".bytes_written"]),
+			fmt.Sprintf("%.0f", st[n+".read_latency_avg"])})
+	}
+	rows = append(rows, []string{"total", mb(tr), mb(tw), fmt.Sprintf("%.1f GB/s", (tr+tw)/res.Seconds/1e9)})
+	expt.Table(w, []string{"channel", "MB read", "MB written", "avg read latency (cycles)"}, rows)
+
+	fmt.Fprintln(w, "\nmemory clients:")
+	rows = nil
+	clients := map[string][2]float64{}
+	for _, k := range sortedKeys(st) {
+		for _, suffix := range []string{".memory.bytes_read", ".dma.bytes_read", ".l2.bytes_read"} {
+			if strings.HasSuffix(k, suffix) {
+				n := strings.TrimSuffix(k, suffix)
+				base := strings.TrimSuffix(suffix, "bytes_read")
+				clients[n] = [2]float64{st[k], st[n+base+"bytes_written"]}
+			}
+		}
+	}
+	for _, n := range sortedKeys(clients) {
+		c := clients[n]
+		rows = append(rows, []string{n, mb(c[0]), mb(c[1])})
+	}
+	expt.Table(w, []string{"client", "MB read", "MB written"}, rows)
+
+	fmt.Fprintln(w, "\ncaches:")
+	rows = nil
+	for _, k := range sortedKeys(st) {
+		if strings.HasSuffix(k, "hit_rate") || strings.HasSuffix(k, "hit_rate_line") {
+			rows = append(rows, []string{k, fmt.Sprintf("%.1f%%", 100*st[k])})
+		}
+	}
+	expt.Table(w, []string{"cache", "hit rate"}, rows)
+
+	var ps, helpers, pw, vw, instr, lane float64
+	for _, k := range sortedKeys(st) {
+		if !strings.HasPrefix(k, "GPU.ShaderCore[") {
+			continue
+		}
+		switch k[strings.LastIndex(k, ".")+1:] {
+		case "ps_invocations":
+			ps += st[k]
+		case "helper_pixels":
+			helpers += st[k]
+		case "pixel_warps":
+			pw += st[k]
+		case "vertex_warps":
+			vw += st[k]
+		case "instructions":
+			instr += st[k]
+		case "lane_instructions":
+			lane += st[k]
+		}
+	}
+	fmt.Fprintf(w, "\nshading: %.0f vertex warps, %.0f pixel warps, %.0f warp instructions (%.0f per lane), helper pixels %.1f%% of %.0f pixel shader invocations\n",
+		vw, pw, instr, lane, 100*helpers/max(1, ps), ps)
+}
+
+func mainStall(st map[string]float64, unit string) (string, float64) {
+	best, bc := "", 0.0
+	prefix := unit + ".cycles_"
+	for k, v := range st {
+		if !strings.HasPrefix(k, prefix) || strings.Contains(k[len(prefix):], ".") {
+			continue
+		}
+		s := k[len(prefix):]
+		if s == "busy" || s == "idle" || s == "starved" {
+			continue
+		}
+		if v > bc || (v == bc && s < best) {
+			best, bc = s, v
+		}
+	}
+	return best, bc
+}
+
+func mb(b float64) string { return fmt.Sprintf("%.2f", b/1e6) }
+
+func sortedKeys[V any](m map[string]V) []string {
+	k := make([]string, 0, len(m))
+	for n := range m {
+		k = append(k, n)
+	}
+	sort.Strings(k)
+	return k
+}
