@@ -2,7 +2,6 @@ package configs
 
 import (
 	"bytes"
-	"fmt"
 	"strings"
 	"testing"
 
@@ -66,22 +65,22 @@ func timedCounters(st map[string]float64) map[string]float64 {
 		return t
 	}
 	return map[string]float64{
-		"triangles":           st["GPU.PrimitiveAssembly.triangles"],
-		"rejected":            st["GPU.PrimitiveAssembly.rejected"],
-		"clipped":             st["GPU.PrimitiveAssembly.clipped"],
-		"culled":              st["GPU.PrimitiveAssembly.culled"],
-		"set_up":              st["GPU.PrimitiveAssembly.set_up"],
-		"vs_invocations":      st["GPU.InputAssembler.vertices"],
-		"quads":               sum("GPU.Rasterizer", "quads"),
-		"covered_samples":     sum("GPU.Rasterizer", "covered_samples"),
+		"triangles":            st["GPU.PrimitiveAssembly.triangles"],
+		"rejected":             st["GPU.PrimitiveAssembly.rejected"],
+		"clipped":              st["GPU.PrimitiveAssembly.clipped"],
+		"culled":               st["GPU.PrimitiveAssembly.culled"],
+		"set_up":               st["GPU.PrimitiveAssembly.set_up"],
+		"vs_invocations":       st["GPU.InputAssembler.vertices"],
+		"quads":                sum("GPU.Rasterizer", "quads"),
+		"covered_samples":      sum("GPU.Rasterizer", "covered_samples"),
 		"early_z_quads_culled": sum("GPU.DepthUnit", "quads_culled_early_z"),
-		"ps_invocations":      sum("GPU.ShaderCore", "ps_invocations"),
-		"helper_pixels":       sum("GPU.ShaderCore", "helper_pixels"),
-		"quads_discarded":     sum("GPU.ROP", "quads_discarded"),
-		"quads_late_z_culled": sum("GPU.ROP", "quads_late_z_culled"),
-		"quads_written":       sum("GPU.ROP", "quads_written"),
-		"samples_written":     sum("GPU.ROP", "samples_written"),
-		"samples_killed":      sum("GPU.ROP", "samples_killed"),
+		"ps_invocations":       sum("GPU.ShaderCore", "ps_invocations"),
+		"helper_pixels":        sum("GPU.ShaderCore", "helper_pixels"),
+		"quads_discarded":      sum("GPU.ROP", "quads_discarded"),
+		"quads_late_z_culled":  sum("GPU.ROP", "quads_late_z_culled"),
+		"quads_written":        sum("GPU.ROP", "quads_written"),
+		"samples_written":      sum("GPU.ROP", "samples_written"),
+		"samples_killed":       sum("GPU.ROP", "samples_killed"),
 	}
 }
 
@@ -224,4 +223,4 @@ func diffStats(t *testing.T, what string, a, b *Result) {
 	}
 }
 
-var _ = fmt.Sprint
+
