@@ -222,5 +222,3 @@ func diffStats(t *testing.T, what string, a, b *Result) {
 		t.Errorf("%s: %d counters differ in all", what, n)
 	}
 }
-
-
