@@ -92,7 +92,8 @@ func (c *Config) MemoryConfig() memory.Config {
 		mc.Ideal = memory.IdealConfig{Latency: m.IdealLatency, Width: m.IdealWidth}
 	} else {
 		mc.DRAM = memory.DRAMConfig{Protocol: m.Protocol, BusWidth: m.BusWidth, BurstLength: m.BurstLength,
-			Ranks: m.Ranks, BankGroups: m.BankGroups, Banks: m.Banks}
+			Ranks: m.Ranks, BankGroups: m.BankGroups, Banks: m.Banks, CommandQueue: m.CommandQueue,
+			TransactionQueue: m.TransactionQueue}
 	}
 	return mc.WithDefaults()
 }
@@ -216,10 +217,12 @@ func (p *Platform) buildBackEnd() {
 			WithProgress(p.Progress).WithIndex(i).WithNumRasterizers(c.Raster.Rasterizers).
 			WithSamplesPerCycle(du.SamplesPerCycle).WithCache(du.Cache.SizeKB*1024, du.Cache.Ways, du.Cache.LineBytes).
 			WithTestLatency(du.TestLatency).WithMaxOutstandingMemory(du.MaxOutstandingMemory).WithInputQueue(du.InputQueue).
+			WithTileWindow(du.TileWindow).WithWaitQuads(du.WaitQuads).WithWriteQueue(du.WriteQueue).
 			Build(fmt.Sprintf("GPU.DepthUnit[%d]", i)))
 		p.ROPs = append(p.ROPs, rop.MakeBuilder().WithEngine(e).WithFreq(f).WithHalt(p.Halt).WithProgress(p.Progress).
 			WithIndex(i).WithQuadsPerCycle(rc.QuadsPerCycle).WithCache(rc.Cache.SizeKB*1024, rc.Cache.Ways, rc.Cache.LineBytes).
 			WithBlendLatency(rc.BlendLatency).WithMaxOutstandingMemory(rc.MaxOutstandingMemory).WithInputQueue(rc.InputQueue).
+			WithWindow(rc.Window).WithWaitQuads(rc.WaitQuads).WithWriteQueue(rc.WriteQueue).
 			WithTiles(c.Raster.TileSize, rc.Stride, rc.Count).Build(fmt.Sprintf("GPU.ROP[%d]", i)))
 	}
 	qp := c.QuadPacker

@@ -96,6 +96,9 @@ type DepthUnit struct {
 	TestLatency          int   `yaml:"test_latency" desc:"cycles from a quad's lines being present to its result" unit:"cycles" min:"0" max:"1000"`
 	MaxOutstandingMemory int   `yaml:"max_outstanding_memory" desc:"line reads in flight" min:"1" max:"256"`
 	InputQueue           int   `yaml:"input_queue" desc:"tile FIFO depth" min:"1" max:"4096"`
+	TileWindow           int   `yaml:"tile_window" desc:"tiles in flight between lookup and result (latency hiding)" min:"1" max:"4096"`
+	WaitQuads            int   `yaml:"wait_quads" desc:"quads waiting for their depth lines" min:"1" max:"4096"`
+	WriteQueue           int   `yaml:"write_queue" desc:"write-backs queued" min:"1" max:"4096"`
 }
 
 // QuadPacker parameters.
@@ -163,21 +166,26 @@ type ROP struct {
 	BlendLatency         int   `yaml:"blend_latency" desc:"blend pipeline latency" unit:"cycles" min:"0" max:"1000"`
 	MaxOutstandingMemory int   `yaml:"max_outstanding_memory" desc:"line reads in flight" min:"1" max:"256"`
 	InputQueue           int   `yaml:"input_queue" desc:"shaded-quad FIFO depth" min:"1" max:"4096"`
+	Window               int   `yaml:"window" desc:"messages of shaded quads in flight inside the ROP" min:"1" max:"4096"`
+	WaitQuads            int   `yaml:"wait_quads" desc:"quads waiting for their colour lines (latency hiding)" min:"1" max:"4096"`
+	WriteQueue           int   `yaml:"write_queue" desc:"write-backs queued" min:"1" max:"4096"`
 }
 
 // Memory parameters.
 type Memory struct {
-	Type            string `yaml:"type" desc:"dram (Akita's DRAM model per channel) or ideal (fixed latency)" oneof:"dram,ideal"`
-	Channels        int    `yaml:"channels" desc:"memory channels, each with its controller" min:"1" max:"64"`
-	InterleaveBytes int    `yaml:"interleave_bytes" desc:"addresses interleave across channels in blocks of this size" unit:"bytes" min:"64" max:"1048576" pow2:"true"`
-	Protocol        string `yaml:"protocol" desc:"DRAM protocol" oneof:"DDR3,DDR4,GDDR5,GDDR5X,GDDR6,HBM,HBM2"`
-	BusWidth        int    `yaml:"bus_width" desc:"DRAM data bus width per channel" unit:"bits" min:"8" max:"4096" pow2:"true"`
-	BurstLength     int    `yaml:"burst_length" desc:"DRAM burst length" min:"1" max:"64" pow2:"true"`
-	Ranks           int    `yaml:"ranks" desc:"DRAM ranks per channel" min:"1" max:"16"`
-	BankGroups      int    `yaml:"bank_groups" desc:"DRAM bank groups per rank" min:"1" max:"16"`
-	Banks           int    `yaml:"banks" desc:"DRAM banks per bank group" min:"1" max:"64" pow2:"true"`
-	IdealLatency    int    `yaml:"ideal_latency" desc:"latency of the ideal memory" unit:"cycles" min:"1" max:"100000"`
-	IdealWidth      int    `yaml:"ideal_width" desc:"requests per cycle the ideal memory accepts" min:"1" max:"1024"`
+	Type             string `yaml:"type" desc:"dram (Akita's DRAM model per channel) or ideal (fixed latency)" oneof:"dram,ideal"`
+	Channels         int    `yaml:"channels" desc:"memory channels, each with its controller" min:"1" max:"64"`
+	InterleaveBytes  int    `yaml:"interleave_bytes" desc:"addresses interleave across channels in blocks of this size" unit:"bytes" min:"64" max:"1048576" pow2:"true"`
+	Protocol         string `yaml:"protocol" desc:"DRAM protocol" oneof:"DDR3,DDR4,GDDR5,GDDR5X,GDDR6,HBM,HBM2"`
+	BusWidth         int    `yaml:"bus_width" desc:"DRAM data bus width per channel" unit:"bits" min:"8" max:"4096" pow2:"true"`
+	BurstLength      int    `yaml:"burst_length" desc:"DRAM burst length" min:"1" max:"64" pow2:"true"`
+	Ranks            int    `yaml:"ranks" desc:"DRAM ranks per channel" min:"1" max:"16"`
+	BankGroups       int    `yaml:"bank_groups" desc:"DRAM bank groups per rank" min:"1" max:"16"`
+	Banks            int    `yaml:"banks" desc:"DRAM banks per bank group" min:"1" max:"64" pow2:"true"`
+	CommandQueue     int    `yaml:"command_queue" desc:"DRAM commands queued per rank in each controller" min:"1" max:"1024"`
+	TransactionQueue int    `yaml:"transaction_queue" desc:"access units a DRAM controller buffers before turning them into commands (at least one interleave granule)" min:"1" max:"4096"`
+	IdealLatency     int    `yaml:"ideal_latency" desc:"latency of the ideal memory" unit:"cycles" min:"1" max:"100000"`
+	IdealWidth       int    `yaml:"ideal_width" desc:"requests per cycle the ideal memory accepts" min:"1" max:"1024"`
 }
 
 // Buses are the on-chip links.

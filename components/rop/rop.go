@@ -118,6 +118,7 @@ type Comp struct {
 	lookRate      *rate
 	blendRate     *rate
 	lineBuf       []uint64
+	lineSamples   []int // samples of the quad in each line of lineBuf
 	wakeFn        func(rtcache.Token)
 
 	recs     []*record
@@ -300,6 +301,7 @@ func (c *Comp) colorLines(d *state.Draw, qx, qy int, mask uint64, out []uint64) 
 
 func (c *Comp) targetLines(w, h, n int, base uint64, address func(x, y, s int) uint64, qx, qy int, mask uint64,
 	out []uint64) []uint64 {
+	c.lineSamples = c.lineSamples[:0]
 	for m := mask; m != 0; m &= m - 1 {
 		bit := bits.TrailingZeros64(m)
 		pix, s := bit/n, bit%n
@@ -309,14 +311,16 @@ func (c *Comp) targetLines(w, h, n int, base uint64, address func(x, y, s int) u
 		}
 		l := c.cache.Line(base + address(x, y, s))
 		dup := false
-		for _, v := range out {
+		for i, v := range out {
 			if v == l {
 				dup = true
+				c.lineSamples[i]++
 				break
 			}
 		}
 		if !dup {
 			out = append(out, l)
+			c.lineSamples = append(c.lineSamples, 1)
 		}
 	}
 	return out
@@ -343,9 +347,15 @@ func (c *Comp) recLines(q *quadRec) []uint64 {
 // on memory (it resumes where it stopped).
 func (c *Comp) lookupRec(now sim.VTimeInSec, slot int, q *quadRec) (bool, bool) {
 	lines := c.recLines(q)
+	full := c.overwriteSamples(q)
 	changed := false
 	for q.next < len(lines) {
-		r := c.cache.Access(now, lines[q.next], rtcache.Token(slot))
+		var r rtcache.Result
+		if full > 0 && c.lineSamples[q.next] == full {
+			r = c.cache.AccessOverwrite(now, lines[q.next], rtcache.Token(slot))
+		} else {
+			r = c.cache.Access(now, lines[q.next], rtcache.Token(slot))
+		}
 		if r == rtcache.Blocked {
 			return false, changed
 		}
@@ -357,6 +367,27 @@ func (c *Comp) lookupRec(now sim.VTimeInSec, slot int, q *quadRec) (bool, bool) 
 	}
 	q.looked = true
 	return true, true
+}
+
+// overwriteSamples returns how many of a quad's samples fill a whole colour line
+// when the quad overwrites what it writes without reading the destination
+// (blending off or not reading the destination, every channel written), or 0
+// when its lines must be read (blending, partial write masks, the resolve).
+func (c *Comp) overwriteSamples(q *quadRec) int {
+	if q.r == nil {
+		return 0
+	}
+	d := q.r.draw.State
+	bt := &d.Blend.Targets[0]
+	if bt.ReadsDestination() || bt.WriteMask&0xf != 0xf {
+		return 0
+	}
+	bps := d.Color.Format.BytesPerSample()
+	line := int(c.cache.LineSize())
+	if line%bps != 0 {
+		return 0
+	}
+	return line / bps
 }
 
 // newRec returns the slot and record of the quad being looked up: the tail when

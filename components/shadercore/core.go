@@ -237,8 +237,8 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	add(p+"avg_resident_warps", avg)
 	add(p+"occupancy", avg/float64(len(c.slots)))
 	add(p+"max_resident_warps", float64(st.maxResident))
-	add(p+"cycles_admit_blocked_slots", float64(st.blockedSlotCycles))
-	add(p+"cycles_admit_blocked_registers", float64(st.blockedRegisterCycles))
+	add(p+"admit_blocked_slots_cycles", float64(st.blockedSlotCycles))
+	add(p+"admit_blocked_registers_cycles", float64(st.blockedRegisterCycles))
 	c.activity.Stats(c.Name(), add)
 }
 

@@ -395,10 +395,10 @@ func TestRegisterLimitedOccupancy(t *testing.T) {
 			if got := st["GPU.ShaderCore[0].max_resident_warps"]; got != tc.maxResident {
 				t.Errorf("max resident warps %v, want %v", got, tc.maxResident)
 			}
-			if got := st["GPU.ShaderCore[0].cycles_admit_blocked_registers"] > 0; got != tc.blockedByRegisters {
+			if got := st["GPU.ShaderCore[0].admit_blocked_registers_cycles"] > 0; got != tc.blockedByRegisters {
 				t.Errorf("admission blocked by registers: %v, want %v", got, tc.blockedByRegisters)
 			}
-			if got := st["GPU.ShaderCore[0].cycles_admit_blocked_slots"] > 0; got != tc.blockedBySlots {
+			if got := st["GPU.ShaderCore[0].admit_blocked_slots_cycles"] > 0; got != tc.blockedBySlots {
 				t.Errorf("admission blocked by slots: %v, want %v", got, tc.blockedBySlots)
 			}
 		})

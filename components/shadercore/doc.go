@@ -46,7 +46,7 @@
 //  1. The reorder buffer's PixelWarp waits in the input queue. Admission takes
 //     the head of the queue, strictly in arrival order, when a slot and its
 //     registers are free (a head that does not fit blocks everything behind it;
-//     the cycles are counted as cycles_admit_blocked_slots or _registers).
+//     the cycles are counted as admit_blocked_slots_cycles or _registers).
 //  2. Admission loads the warp functionally: Warp.Reset(PS, 4*quads,
 //     PSConstants) and pipeline.LoadQuad for each quad (interpolated inputs,
 //     system values, helper lanes). The input loader (the interpolator) is one
@@ -117,7 +117,7 @@
 // texture_requests (messages), texture_lane_requests (lanes, as the reference
 // counts them), texture_wait_warp_cycles, avg_resident_warps, occupancy
 // (avg_resident_warps / WarpSlots), max_resident_warps,
-// cycles_admit_blocked_slots, cycles_admit_blocked_registers, and the activity
+// admit_blocked_slots_cycles, admit_blocked_registers_cycles, and the activity
 // cycles: cycles_busy (the SIMD executes an instruction), cycles_stall_texture
 // (every resident warp waits for a texture), cycles_stall_latency (a warp waits
 // for its inputs or an instruction latency), cycles_blocked_output (every

@@ -22,15 +22,20 @@ import (
 type Options struct {
 	ColorLayout   framebuffer.Layout // default Tiled
 	DepthLayout   framebuffer.Layout // default Tiled
-	TargetTileW   int                // tile size of Tiled targets (default 4x4 pixels: one 64-byte line at 32 bpp, 1x)
-	TargetTileH   int
+	// TargetTileW x TargetTileH is the tile of Tiled targets; 0 chooses the tile
+	// whose samples fill one 64-byte line at 32 bits per sample (4x4 pixels at 1x,
+	// 4x2 at 2x, 2x2 at 4x, 2x1 at 8x, 1x1 at 16x), so that a 2x2 quad touches as
+	// few lines as possible (Giesen part 9: "a 4x4 or 8x2 pixel DRAM page is a lot
+	// more useful than a 16x1 one (remember - quads)").
+	TargetTileW int
+	TargetTileH int
 	DepthFormat   depth.Format   // default D24S8
 	TextureLayout texture.Layout // default Tiled
 }
 
 // DefaultOptions returns the defaults.
 func DefaultOptions() Options {
-	return Options{ColorLayout: framebuffer.Tiled, DepthLayout: framebuffer.Tiled, TargetTileW: 4, TargetTileH: 4,
+	return Options{ColorLayout: framebuffer.Tiled, DepthLayout: framebuffer.Tiled,
 		DepthFormat: depth.D24S8, TextureLayout: texture.Tiled}
 }
 
@@ -54,8 +59,8 @@ func Encode(s *scene.Scene, o Options) (*Frame, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	if o.TargetTileW == 0 {
-		o.TargetTileW, o.TargetTileH = 4, 4
+	if o.TargetTileW == 0 || o.TargetTileH == 0 {
+		o.TargetTileW, o.TargetTileH = LineTile(s.Samples)
 	}
 	e := &encoder{s: s, o: o, mem: command.NewImage(), programs: map[string]programRef{}}
 	if err := e.targets(); err != nil {
@@ -77,6 +82,22 @@ func Encode(s *scene.Scene, o Options) (*Frame, error) {
 	f.Stream = e.mem.Put(e.cmd.Bytes(), pageAlign)
 	f.StreamBytes = uint64(e.cmd.Len())
 	return f, nil
+}
+
+// LineTile returns the tile (width, height in pixels) whose samples fill one
+// 64-byte line at 32 bits per sample.
+func LineTile(samples int) (w, h int) {
+	switch samples {
+	case 1:
+		return 4, 4
+	case 2:
+		return 4, 2
+	case 4:
+		return 2, 2
+	case 8:
+		return 2, 1
+	}
+	return 1, 1
 }
 
 type programRef struct {

@@ -63,6 +63,9 @@ const (
 	Miss
 	// MergedMiss: the line was already being read; the token waits for that read.
 	MergedMiss
+	// Overwrite: the line was absent, but the reader overwrites all of it
+	// (AccessOverwrite): it is present now and cost no memory read.
+	Overwrite
 	// Blocked: the line is absent and no read can be issued this cycle (all
 	// memory requests in flight, the port busy, or the write queue full). Nothing
 	// changed: try again later.
@@ -111,6 +114,7 @@ type Cache struct {
 
 	// Statistics.
 	hits, misses, merged, clearedFills   uint64
+	overwrites                           uint64
 	evictions, writeBacks, lineReads     uint64
 	bytesRead, bytesWritten, otherWrites uint64
 	clearedLines                         uint64
@@ -181,6 +185,18 @@ func (c *Cache) writeRoom(n int) bool { return len(c.writes)-c.wHead+n <= c.cfg.
 // cleared line fills it at once; another miss sends a line read and registers t
 // to be woken (Receive) when it arrives.
 func (c *Cache) Access(now sim.VTimeInSec, addr uint64, t Token) Result {
+	return c.access(now, addr, t, false)
+}
+
+// AccessOverwrite is Access for a reader that overwrites every byte of the line
+// without reading it (an opaque write of all its samples): an absent line that is
+// not being read is allocated at once, without a memory read (write-allocate
+// without fetch).
+func (c *Cache) AccessOverwrite(now sim.VTimeInSec, addr uint64, t Token) Result {
+	return c.access(now, addr, t, true)
+}
+
+func (c *Cache) access(now sim.VTimeInSec, addr uint64, t Token, overwrite bool) Result {
 	line := c.Line(addr)
 	if c.tags.Lookup(line) {
 		c.hits++
@@ -200,6 +216,12 @@ func (c *Cache) Access(now sim.VTimeInSec, addr uint64, t Token) Result {
 		c.clearedFills++
 		c.allocate(line)
 		return ClearedFill
+	}
+	if overwrite {
+		c.misses++
+		c.overwrites++
+		c.allocate(line)
+		return Overwrite
 	}
 	if !c.client.Read(now, line, c.lines, line) {
 		return Blocked
@@ -392,6 +414,7 @@ func (c *Cache) Stats(comp string, add func(string, float64)) {
 	add(p+"misses", float64(c.misses))
 	add(p+"misses_merged", float64(c.merged))
 	add(p+"cleared_fills", float64(c.clearedFills))
+	add(p+"overwrite_fills", float64(c.overwrites))
 	add(p+"line_reads", float64(c.lineReads))
 	add(p+"evictions", float64(c.evictions))
 	add(p+"write_backs", float64(c.writeBacks))
