@@ -32,6 +32,8 @@ type Builder struct {
 	tileSize        int
 	partitionStride int
 	numPartitions   int
+	compression     bool
+	accessBytes     int
 }
 
 // MakeBuilder returns a builder with the defaults: 1 GHz, partition 0 of 1 with
@@ -39,7 +41,8 @@ type Builder struct {
 // samples), a 16 KB 4-way colour cache with 64-byte lines, a blend latency of 4
 // cycles, 8 memory requests in flight, 8 queued line writes, room for 8 messages
 // in the input port and 16 in flight inside the ROP, 4 late-Z requests in flight
-// and 16 quads waiting for their lines.
+// and 16 quads waiting for their lines, colour compression on, and a 64-byte
+// memory access unit.
 func MakeBuilder() Builder {
 	return Builder{
 		freq:            1 * sim.GHz,
@@ -57,6 +60,8 @@ func MakeBuilder() Builder {
 		tileSize:        8,
 		partitionStride: 1,
 		numPartitions:   1,
+		compression:     true,
+		accessBytes:     64,
 	}
 }
 
@@ -119,9 +124,22 @@ func (b Builder) WithTiles(tileSize, stride, numPartitions int) Builder {
 	return b
 }
 
+// WithCompression turns MSAA colour compression on or off: a colour line whose
+// pixels each have all their samples equal is written back, and read again, as
+// a block of one colour per pixel (LineSize/samples bytes), when that block is
+// at least the memory access unit (WithAccessBytes).
+func (b Builder) WithCompression(on bool) Builder { b.compression = on; return b }
+
+// WithAccessBytes sets the memory's access unit in bytes (a power of two in
+// [4, 4096]; a DRAM channel's bus width times its burst length): the smallest
+// compressed block worth moving, and the size of the display lines the resolve
+// writes.
+func (b Builder) WithAccessBytes(n int) Builder { b.accessBytes = n; return b }
+
 func (b Builder) cacheConfig() rtcache.Config {
 	return rtcache.Config{Size: b.cacheSize, Ways: b.cacheWays, LineSize: b.lineSize,
-		MaxOutstanding: b.maxOutstanding, WriteQueue: b.writeQueue}
+		MaxOutstanding: b.maxOutstanding, WriteQueue: b.writeQueue,
+		Compression: b.compression, MinBlock: b.accessBytes}
 }
 
 // Validate checks the parameters and names the first bad one.
@@ -157,6 +175,9 @@ func (b Builder) Validate() error {
 			return fmt.Errorf("rop: %s %d must be at least 1", c.name, c.v)
 		}
 	}
+	if b.accessBytes < 4 || b.accessBytes > 4096 || b.accessBytes&(b.accessBytes-1) != 0 {
+		return fmt.Errorf("rop: AccessBytes %d must be a power of two in [4, 4096]", b.accessBytes)
+	}
 	if b.waitQuads > 1<<20 {
 		return fmt.Errorf("rop: WaitQuads %d must be at most %d", b.waitQuads, 1<<20)
 	}
@@ -187,6 +208,7 @@ func (b Builder) Build(name string) *Comp {
 		lookRate:      newRate(b.quadsPerCycle),
 		blendRate:     newRate(b.quadsPerCycle),
 		activity:      timing.NewActivity(activityNames[:]...),
+		displayLine:   uint64(b.accessBytes),
 	}
 	c.TickingComponent = sim.NewTickingComponent(name, b.engine, b.freq, c)
 	c.waker = timing.NewWaker(b.engine, b.freq, c)

@@ -14,8 +14,22 @@
 // first time it is touched. MSAA samples are stored per sample; the resolve to
 // the displayed image box-filters them. Here the partition's depth unit
 // (components/depthunit) is the depth block the ROP sends its late-Z work to, so
-// that early and late Z of a location share one unit and one depth cache. Colour
-// compression is not modelled (every touched line costs its full size).
+// that early and late Z of a location share one unit and one depth cache.
+//
+// Colour compression (part 9, "Depth buffer and color buffer compression"): in
+// an MSAA target, the pixels fully covered by one primitive hold the same
+// colour in every sample; a block whose pixels all do is stored as one colour
+// per pixel, with a flag in a small on-chip tag memory. Here a compression
+// block is one colour-cache line (components/rop/rtcache has the details): the
+// ROP registers the colour target of every draw, clear and present with its
+// cache; a dirty line written back whose pixels each have all samples equal
+// (checked on the memory image's bytes) moves LineSize/samples bytes and is
+// tagged compressed, and a later miss on it reads that many bytes; any other
+// line moves whole. The same tag memory holds the fast-clear state. It pays only
+// when the block is at least the memory access unit (AccessBytes, 64): RGBA8 at
+// 4x MSAA needs 256-byte lines (64-byte blocks); at 1x, or with smaller lines,
+// compression is never applied (counted as cache_compression_unusable). The
+// memory image keeps the uncompressed contents: only the request sizes change.
 //
 // ROP p serves the raster tiles (tx, ty) with (tx + ty*PartitionStride) mod
 // NumPartitions == p; every colour write of a sample happens in its partition's
@@ -27,8 +41,10 @@
 //     live masks and shader outputs) and protocol.DrawEnd, in API order.
 //   - DepthUnit (out/in, peer DepthUnitPort): protocol.LateZReq out, one per
 //     ShadedQuads of a late-Z draw; protocol.LateZRsp in, in request order.
-//   - ToMemory (out/in, peer Memory): colour line reads and write-backs and the
-//     resolve's display-line writes, through a memclient (components/rop/rtcache).
+//   - ToMemory (out/in, peer Memory): colour line reads and write-backs (whole
+//     lines, or compressed blocks at the line's address) and the resolve's
+//     display-line writes (AccessBytes each), through a memclient
+//     (components/rop/rtcache).
 //   - Control (in/out, peer CommandProcessor): protocol.ClearCmd and
 //     protocol.PresentCmd in; protocol.Done and protocol.DrawDone{draw, p} out.
 //
@@ -51,10 +67,13 @@
 //     it (order).
 //  3. Lookup (QuadsPerCycle quads per cycle, in order): the colour-cache lines of
 //     the quad's live samples (ColorDesc.Addr + Color.Address(x, y, s)) are looked
-//     up: hits, misses that read the line (at most MaxOutstandingMemory requests
-//     in flight), misses merged with a read in flight, cleared lines allocated at
-//     once without a read. The quad waits in a ring of WaitQuads quads until its
-//     lines arrived; a dirty victim is written back with the image's bytes.
+//     up: hits, misses that read the line (its compressed block when its tag
+//     says compressed; at most MaxOutstandingMemory requests in flight), misses
+//     merged with a read in flight, cleared lines allocated at once without a
+//     read, and lines the quad overwrites whole (an opaque write of every
+//     sample of the line) allocated without a read. The quad waits in a ring of
+//     WaitQuads quads until its lines arrived; a dirty victim is written back
+//     with the image's bytes, compressed when its pixels allow.
 //  4. Blend (QuadsPerCycle quads per cycle, in order): pipeline.BlendQuad writes
 //     the live samples into the render target (in the memory image); the lines
 //     become dirty (unless the write mask is empty). The write completes
@@ -76,30 +95,42 @@
 // marked cleared (timing.ClearTags); Done. PresentCmd: the ROP resolves its
 // tiles, one row of tiles at a time: every sample line of its tiles is read
 // through the colour cache (QuadsPerCycle quads per cycle through the same
-// lookup and pipeline); when a row is through, the display lines (PresentCmd
-// .Display, RGBA8, linear, Width*4 bytes per row) holding pixels of its tiles are
+// lookup and pipeline; a compressed line is read as its block); when a row is
+// through, the display lines (PresentCmd.Display, RGBA8, linear, Width*4 bytes
+// per row; AccessBytes per line) holding pixels of its tiles are
 // written, each once and whole (a line shared with another partition's tiles
 // carries their resolved pixels too: every draw is complete, so they are final;
 // the image receives only this partition's pixels). Then every dirty colour line
-// is written back, and Done is sent when the last write is acknowledged.
+// is written back, and Done is sent when the last write is acknowledged; the
+// compression tags of the colour lines the resolve read are then counted
+// (present_lines*).
 //
 // # Parameters (builder)
 //
 // Index (partition, 0), QuadsPerCycle (1), Cache (16 KB, 4 ways, 64-byte lines),
 // BlendLatency (4 cycles), MaxOutstandingMemory (8), WriteQueue (8), InputQueue
 // (8 messages in the port), Window (16 messages in flight), LateZInFlight (4),
-// WaitQuads (16), Tiles (TileSize 8, PartitionStride 1, NumPartitions 1), Freq
-// (1 GHz), Engine, Halt, Progress.
+// WaitQuads (16), Tiles (TileSize 8, PartitionStride 1, NumPartitions 1),
+// Compression (on), AccessBytes (64: the memory access unit, the smallest
+// compressed block used and the display-line size), Freq (1 GHz), Engine, Halt,
+// Progress. The default machine (configs/sortlast.yaml) uses a 32 KB, 4-way
+// colour cache with 256-byte lines, so that 4x MSAA lines compress.
 //
 // # Statistics (<name>.<counter>)
 //
 // messages_in, quads_in, samples_killed, samples_written, samples_blended,
 // quads_written, quads_discarded, quads_late_z_culled, late_z_requests,
 // late_z_quads, draw_ends, draw_dones, clears, presents, resolve_quads,
-// resolve_lines, resolve_bytes; the colour cache's cache_hits, cache_misses,
-// cache_misses_merged, cache_cleared_fills, cache_line_reads, cache_evictions,
-// cache_write_backs, cache_line_writes_uncached (display lines),
-// cache_cleared_lines, cache_hit_rate, bytes_read, bytes_written and memory.*
-// (the memory client); cycles_busy, cycles_wait_late_z, cycles_wait_memory,
+// resolve_lines, resolve_bytes; present_lines (colour lines the resolves read),
+// present_lines_compressed and present_lines_cleared (their tags once the
+// present's flush is done) and present_compressed_fraction (compressed /
+// lines); the colour cache's cache_hits, cache_misses, cache_misses_merged,
+// cache_cleared_fills, cache_overwrite_fills, cache_line_reads,
+// cache_evictions, cache_write_backs, cache_line_writes_uncached (display
+// lines), cache_cleared_lines, cache_hit_rate, cache_line_reads_compressed,
+// cache_line_reads_uncompressed, cache_write_backs_compressed,
+// cache_write_backs_uncompressed, cache_compression_bytes_saved,
+// cache_compression_unusable, bytes_read, bytes_written and memory.* (the
+// memory client); cycles_busy, cycles_wait_late_z, cycles_wait_memory,
 // cycles_blocked_output, cycles_idle and utilization.
 package rop

@@ -238,6 +238,13 @@ func (s *shadeStage) Tick(now sim.VTimeInSec) bool {
 // returns the front end, the units and the frame.
 func runFrame(t *testing.T, name string, w, h, samples, parts int, engine sim.Engine) (*frontEnd, []*depthunit.Comp, []*rop.Comp, *driver.Frame) {
 	t.Helper()
+	return runFrameCache(t, name, w, h, samples, parts, engine, 1024, 2, 64)
+}
+
+// runFrameCache is runFrame with ROPs whose colour caches have the given size,
+// ways and line size.
+func runFrameCache(t *testing.T, name string, w, h, samples, parts int, engine sim.Engine, size, ways, line int) (*frontEnd, []*depthunit.Comp, []*rop.Comp, *driver.Frame) {
+	t.Helper()
 	s, err := scene.Builtin(name)
 	if err != nil {
 		t.Fatal(err)
@@ -278,7 +285,7 @@ func runFrame(t *testing.T, name string, w, h, samples, parts int, engine sim.En
 		du := depthunit.MakeBuilder().WithEngine(engine).WithFreq(f).WithHalt(halt).WithIndex(p).
 			WithCache(2048, 2, 64).Build(fmt.Sprintf("GPU.DepthUnit[%d]", p))
 		r := rop.MakeBuilder().WithEngine(engine).WithFreq(f).WithHalt(halt).WithIndex(p).
-			WithTiles(8, 1, parts).WithCache(1024, 2, 64).Build(fmt.Sprintf("GPU.ROP[%d]", p))
+			WithTiles(8, 1, parts).WithCache(size, ways, line).Build(fmt.Sprintf("GPU.ROP[%d]", p))
 		for _, port := range []sim.Port{du.FromRasterizers, du.ToQuadPacker, du.ROP, du.ToMemory, du.Control,
 			r.FromReorderBuffer, r.DepthUnit, r.ToMemory, r.Control} {
 			conn.PlugIn(port, 4)
@@ -308,6 +315,32 @@ func runFrame(t *testing.T, name string, w, h, samples, parts int, engine sim.En
 		u.Finish(engine.CurrentTime())
 	}
 	return fe, dus, rops, fr
+}
+
+type referenceFrame struct {
+	mem *command.Image
+	img []byte
+}
+
+// renderReference renders a built-in scene with the reference renderer.
+func renderReference(t *testing.T, name string, w, h, samples int) referenceFrame {
+	t.Helper()
+	s, err := scene.Builtin(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetResolution(w, h, samples); err != nil {
+		t.Fatal(err)
+	}
+	rf, err := driver.Encode(s, driver.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := reference.Render(rf.Memory, rf.Stream, rf.StreamBytes, reference.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return referenceFrame{mem: rf.Memory, img: ref.Image.Pix}
 }
 
 func sumStats(units []interface {

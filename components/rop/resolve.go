@@ -1,11 +1,13 @@
 package rop
 
 import (
+	"fmt"
+	mbits "math/bits"
+
 	"github.com/sarchlab/akita/v3/sim"
 
-	"fmt"
-
 	"github.com/gfxsim/gfxsim/components/protocol"
+	"github.com/gfxsim/gfxsim/components/rop/rtcache"
 	"github.com/gfxsim/gfxsim/functional/framebuffer"
 )
 
@@ -22,6 +24,38 @@ type resolver struct {
 	bands          []*band // started bands, oldest first
 	lastLine       uint64  // the last display line written
 	wrote          bool
+	seenBase       uint64   // the colour line holding the target's first byte
+	seen           []uint64 // one bit per colour line the resolve read
+}
+
+// see records that the resolve read colour line l (of lineSize bytes).
+func (r *resolver) see(l, lineSize uint64) {
+	if l < r.seenBase {
+		return
+	}
+	i := (l - r.seenBase) / lineSize
+	if i/64 < uint64(len(r.seen)) {
+		r.seen[i/64] |= 1 << (i % 64)
+	}
+}
+
+// countPresentLines counts the compression tags of the colour lines the
+// resolve read, once the flush has written every dirty line back.
+func (c *Comp) countPresentLines() {
+	r := &c.res
+	line := c.cache.LineSize()
+	for w, bits := range r.seen {
+		for ; bits != 0; bits &= bits - 1 {
+			l := r.seenBase + (uint64(w)*64+uint64(mbits.TrailingZeros64(bits)))*line
+			c.st.presentLines++
+			switch c.cache.State(l) {
+			case rtcache.Compressed:
+				c.st.presentCompressed++
+			case rtcache.Cleared:
+				c.st.presentCleared++
+			}
+		}
+	}
 }
 
 func (r *resolver) finished() bool { return r.next >= r.tilesY && len(r.bands) == 0 }
@@ -52,8 +86,13 @@ func (c *Comp) startResolve(m *protocol.PresentCmd) error {
 		return fmt.Errorf("PresentCmd %s: Target: %w", m.ID, err)
 	}
 	ts := c.tileSize
+	line := c.cache.LineSize()
+	lo := t.Addr &^ (line - 1)
+	nl := (t.Addr + size - lo + line - 1) / line
 	c.res = resolver{cmd: m, target: ct, w: g.Width, h: g.Height,
-		tilesX: (g.Width + ts - 1) / ts, tilesY: (g.Height + ts - 1) / ts}
+		tilesX: (g.Width + ts - 1) / ts, tilesY: (g.Height + ts - 1) / ts,
+		seenBase: lo, seen: make([]uint64, (nl+63)/64)}
+	c.cache.SetSurface(rtcache.Surface{Base: t.Addr, Size: size, Samples: g.Samples, BytesPerSample: f.BytesPerSample()})
 	return nil
 }
 
@@ -156,7 +195,7 @@ func (c *Comp) finishBands() bool {
 // so they are final) and, outside the display buffer, the image's bytes.
 func (c *Comp) writeBand(b *band) {
 	r, ts := &c.res, c.tileSize
-	line := c.cache.LineSize()
+	line := c.displayLine
 	d := r.cmd.Display
 	for y := b.ty * ts; y < min(r.h, (b.ty+1)*ts); y++ {
 		for tx := 0; tx < r.tilesX; tx++ {
@@ -183,7 +222,7 @@ func (c *Comp) writeBand(b *band) {
 // partitions store theirs), and queues the line's write.
 func (c *Comp) writeDisplayLine(l uint64) {
 	r := &c.res
-	size := c.cache.LineSize()
+	size := c.displayLine
 	data := make([]byte, size)
 	c.Image.ReadAt(data, l)
 	d := r.cmd.Display

@@ -10,6 +10,7 @@ import (
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/rop/rtcache"
 	"github.com/gfxsim/gfxsim/functional/command"
+	"github.com/gfxsim/gfxsim/functional/framebuffer"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/state"
 	"github.com/gfxsim/gfxsim/timing"
@@ -118,7 +119,8 @@ type Comp struct {
 	lookRate      *rate
 	blendRate     *rate
 	lineBuf       []uint64
-	lineSamples   []int // samples of the quad in each line of lineBuf
+	lineSamples   []int  // samples of the quad in each line of lineBuf
+	displayLine   uint64 // bytes per display-line write of the resolve (the memory access unit)
 	wakeFn        func(rtcache.Token)
 
 	recs     []*record
@@ -147,6 +149,8 @@ type counters struct {
 	messagesIn, quadsIn, drawEnds, drawDones  uint64
 	lateRequests, lateQuads, clears, presents uint64
 	resolveQuads, resolveLines, resolveBytes  uint64
+	// Compression tags of the lines the resolves read, after their flush.
+	presentLines, presentCompressed, presentCleared uint64
 }
 
 func (c *Comp) fail(err error) {
@@ -349,6 +353,11 @@ func (c *Comp) lookupRec(now sim.VTimeInSec, slot int, q *quadRec) (bool, bool) 
 	lines := c.recLines(q)
 	full := c.overwriteSamples(q)
 	changed := false
+	if q.r == nil {
+		for _, l := range lines[q.next:] {
+			c.res.see(l, c.cache.LineSize())
+		}
+	}
 	for q.next < len(lines) {
 		var r rtcache.Result
 		if full > 0 && c.lineSamples[q.next] == full {
@@ -541,6 +550,8 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 		}
 		c.FromReorderBuffer.Retrieve(now)
 		d := m.Draw.State
+		c.cache.SetSurface(rtcache.Surface{Base: d.ColorDesc.Addr, Size: d.Color.SizeBytes(),
+			Samples: d.Color.Samples, BytesPerSample: d.Color.Format.BytesPerSample()})
 		n := len(m.Quads)
 		r := &record{draw: m.Draw, msg: m, n: n, live: make([]uint64, n), late: !d.EarlyZ}
 		var lq []protocol.LateZQuad
@@ -595,6 +606,10 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 	case *protocol.ClearCmd:
 		c.Control.Retrieve(now)
 		if m.Flags&command.ClearColor != 0 {
+			if f := framebuffer.ColorFormat(m.Target.Format); f.Valid() {
+				c.cache.SetSurface(rtcache.Surface{Base: m.Target.Addr, Size: m.Size,
+					Samples: int(m.Target.Samples), BytesPerSample: f.BytesPerSample()})
+			}
 			c.cache.Clear(m.Target.Addr, m.Target.Addr+m.Size)
 		}
 		c.st.clears++
@@ -629,6 +644,7 @@ func (c *Comp) presentStep() bool {
 		if !c.cache.Idle() {
 			return false
 		}
+		c.countPresentLines()
 		c.ctlOut = protocol.NewDone(c.ctlMsg.Meta().ID, c.index)
 		c.ctlMsg = nil
 		c.present = presentNone
@@ -719,9 +735,16 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 		{"draw_ends", s.drawEnds}, {"draw_dones", s.drawDones},
 		{"clears", s.clears}, {"presents", s.presents},
 		{"resolve_quads", s.resolveQuads}, {"resolve_lines", s.resolveLines}, {"resolve_bytes", s.resolveBytes},
+		{"present_lines", s.presentLines}, {"present_lines_compressed", s.presentCompressed},
+		{"present_lines_cleared", s.presentCleared},
 	} {
 		add(n+e.name, float64(e.v))
 	}
+	frac := 0.0
+	if s.presentLines > 0 {
+		frac = float64(s.presentCompressed) / float64(s.presentLines)
+	}
+	add(n+"present_compressed_fraction", frac)
 	c.cache.Stats(c.Name(), add)
 	c.activity.Stats(c.Name(), add)
 }

@@ -21,12 +21,47 @@
 // value is known on chip). The cleared bit of a line is removed when the line is
 // first written; a cleared line that is evicted clean stays cleared.
 //
+// MSAA colour compression (Config.Compression; Giesen, part 9, "Depth buffer
+// and color buffer compression": when every pixel of a block has all its
+// samples equal, store one colour per pixel and keep a flag bit per block in a
+// small on-chip SRAM). A compression block is one cache line. The owner
+// registers its multisampled target with SetSurface; the cache then keeps a tag
+// per line of it: Uncompressed (memory holds LineSize bytes; the initial
+// state), Compressed (memory holds a block of LineSize/samples bytes) or
+// Cleared (the fast-clear state above, which takes precedence). When a dirty
+// line of the surface is written back, the cache checks the bytes the memory
+// image holds for it: if every pixel has all its samples bitwise equal, the
+// write-back moves LineSize/samples bytes and the tag becomes Compressed,
+// otherwise it moves the whole line and the tag becomes Uncompressed. A read on
+// a miss moves LineSize/samples bytes when the tag says Compressed and the
+// whole line otherwise (a cleared line moves nothing). A fast clear resets the
+// tags of the lines it marks cleared.
+//
+// Compression applies only when it can pay: the surface has at least 2 samples,
+// a line holds whole pixels (LineSize a multiple of samples x bytes per sample,
+// the surface's base pixel aligned), and the block LineSize/samples is at least
+// MinBlock bytes, the memory's access unit (64 bytes for a 64-bit GDDR5
+// channel with bursts of 8: a smaller request costs a whole access anyway).
+// RGBA8 at 4x MSAA therefore needs 256-byte lines; with 64-byte lines, or at 1x,
+// compression is never applied and those lines' transfers are counted as
+// compression_unusable. Only lines wholly inside the surface are compressed.
+//
+// Compression models traffic, not storage. The memory image keeps the
+// uncompressed logical contents (the functional truth, read and written by the
+// functional model), and a compressed block is addressed at its line's address
+// (a request of LineSize/samples bytes there, so it stays aligned). A
+// compressed write-back carries the image's first LineSize/samples bytes of
+// the line, so the DRAM storage only ever receives logical contents (the rest
+// of the line's storage may be stale; no one reads it: responses are never
+// used as data).
+//
 // # The life of an access
 //
 //  1. Access(addr, token): a present line is a hit (LRU updated). An absent line
 //     already being read is a merged miss: the token is added to that read's
 //     waiters. An absent cleared line is allocated at once (cleared fill). Any
-//     other absent line is a miss: a LineSize read is sent (or, when the memory
+//     other absent line is a miss: a read of the line (LineSize bytes, or its
+//     compressed block) is sent (or, when the memory
 //     client is full, the port busy or the write queue full, the access is
 //     Blocked and nothing changes).
 //  2. Receive: when a read's response arrives the line is allocated (the LRU
@@ -36,7 +71,8 @@
 //     marked dirty (allocated again without a read if it was evicted meanwhile:
 //     the unit holds the data it just wrote).
 //  4. Issue: queued writes go to memory oldest first; a write-back carries the
-//     bytes the memory image holds at the moment it is issued.
+//     bytes the memory image holds at the moment it is issued (compressed, with
+//     its line's tag updated, when the line is compressible, see above).
 //  5. Flush (at Present) queues the write-back of every dirty line.
 //
 // The owner bounds its accesses with CanWrite and the Blocked result so that the
@@ -46,8 +82,14 @@
 // # Statistics
 //
 // Reported for the owning component C as C.cache_hits, C.cache_misses (of which
-// C.cache_misses_merged and C.cache_cleared_fills), C.cache_line_reads,
+// C.cache_misses_merged, C.cache_cleared_fills and C.cache_overwrite_fills:
+// AccessOverwrite allocations without a read), C.cache_line_reads,
 // C.cache_evictions, C.cache_write_backs, C.cache_line_writes_uncached,
 // C.cache_cleared_lines, C.cache_hit_rate, C.bytes_read, C.bytes_written, and the
-// memory client's counters under C.memory.
+// memory client's counters under C.memory. Compression (lines of compressible
+// surfaces): C.cache_line_reads_compressed, C.cache_line_reads_uncompressed,
+// C.cache_write_backs_compressed, C.cache_write_backs_uncompressed,
+// C.cache_compression_bytes_saved (bytes not moved: LineSize minus the block,
+// per compressed transfer) and C.cache_compression_unusable (line reads and
+// write-backs of registered surfaces compression cannot apply to).
 package rtcache

@@ -22,6 +22,24 @@ type Config struct {
 	// WriteQueue is the number of line writes that may wait to be issued before
 	// the cache refuses accesses that could evict another dirty line.
 	WriteQueue int
+	// Compression enables MSAA colour compression of the surfaces registered
+	// with SetSurface (see the package documentation).
+	Compression bool
+	// MinBlock is the smallest compressed block worth moving, in bytes: the
+	// memory's access unit (0 means DefaultMinBlock). A surface whose
+	// compressed block (LineSize/samples) is smaller is never compressed.
+	MinBlock int
+}
+
+// DefaultMinBlock is the default MinBlock: the 64-byte access unit of a 64-bit
+// GDDR5 channel with bursts of 8.
+const DefaultMinBlock = 64
+
+func (c Config) minBlock() int {
+	if c.MinBlock == 0 {
+		return DefaultMinBlock
+	}
+	return c.MinBlock
 }
 
 // Validate checks the configuration; the error names the bad field.
@@ -40,6 +58,9 @@ func (c Config) Validate() error {
 	}
 	if c.WriteQueue < 1 {
 		return fmt.Errorf("WriteQueue: %d must be at least 1", c.WriteQueue)
+	}
+	if c.MinBlock != 0 && (c.MinBlock < 1 || c.MinBlock > 4096 || c.MinBlock&(c.MinBlock-1) != 0) {
+		return fmt.Errorf("MinBlock: %d is not 0 or a power of two in [1, 4096]", c.MinBlock)
 	}
 	return nil
 }
@@ -110,7 +131,8 @@ type Cache struct {
 	writes []lineWrite // FIFO from writeHead
 	wHead  int
 	clears []clearRegion
-	victim []uint64 // scratch for Flush
+	surfs  []surface // surfaces registered for compression
+	victim []uint64  // scratch for Flush
 
 	// Statistics.
 	hits, misses, merged, clearedFills   uint64
@@ -118,6 +140,9 @@ type Cache struct {
 	evictions, writeBacks, lineReads     uint64
 	bytesRead, bytesWritten, otherWrites uint64
 	clearedLines                         uint64
+	readsCompressed, readsUncompressed   uint64
+	writesCompressed, writesUncompressed uint64
+	bytesSaved, unusable                 uint64
 }
 
 // New returns a cache that talks to memory through port (owned by the
@@ -223,12 +248,14 @@ func (c *Cache) access(now sim.VTimeInSec, addr uint64, t Token, overwrite bool)
 		c.allocate(line)
 		return Overwrite
 	}
-	if !c.client.Read(now, line, c.lines, line) {
+	size, kind := c.readSize(line)
+	if !c.client.Read(now, line, size, line) {
 		return Blocked
 	}
+	c.count(kind, size, false)
 	c.misses++
 	c.lineReads++
-	c.bytesRead += c.lines
+	c.bytesRead += size
 	var w []Token
 	if n := len(c.spare); n > 0 {
 		w, c.spare = c.spare[n-1][:0], c.spare[:n-1]
@@ -316,16 +343,21 @@ func (c *Cache) Issue(now sim.VTimeInSec, image command.Memory) bool {
 		}
 		w := &c.writes[c.wHead]
 		data := w.data
+		kind := plainLine
 		if data == nil {
 			data = make([]byte, c.lines)
 			if image != nil {
 				image.ReadAt(data, w.addr)
 			}
+			var size uint64
+			size, kind = c.writeBackSize(w.addr, data)
+			data = data[:size]
 		}
 		if !c.client.Write(now, w.addr, data, w.addr) {
 			break
 		}
 		if w.data == nil {
+			c.count(kind, uint64(len(data)), true)
 			c.writeBacks++
 		} else {
 			c.otherWrites++
@@ -387,6 +419,7 @@ func (c *Cache) Clear(lo, hi uint64) int {
 		r = &c.clears[len(c.clears)-1]
 	}
 	r.tags.SetAll()
+	c.clearCompressed(alo, ahi)
 	n := int((ahi - alo) / c.lines)
 	c.clearedLines += uint64(n)
 	return n
@@ -425,6 +458,12 @@ func (c *Cache) Stats(comp string, add func(string, float64)) {
 		rate = float64(c.hits) / float64(n)
 	}
 	add(p+"hit_rate", rate)
+	add(p+"line_reads_compressed", float64(c.readsCompressed))
+	add(p+"line_reads_uncompressed", float64(c.readsUncompressed))
+	add(p+"write_backs_compressed", float64(c.writesCompressed))
+	add(p+"write_backs_uncompressed", float64(c.writesUncompressed))
+	add(p+"compression_bytes_saved", float64(c.bytesSaved))
+	add(p+"compression_unusable", float64(c.unusable))
 	add(comp+".bytes_read", float64(c.bytesRead))
 	add(comp+".bytes_written", float64(c.bytesWritten))
 	c.client.Stats(comp+".memory", add)
@@ -435,13 +474,20 @@ type Counters struct {
 	Hits, Misses, MergedMisses, ClearedFills uint64
 	LineReads, Evictions, WriteBacks         uint64
 	UncachedWrites, BytesRead, BytesWritten  uint64
+	// Compression (lines of registered surfaces only).
+	CompressedReads, UncompressedReads           uint64
+	CompressedWriteBacks, UncompressedWriteBacks uint64
+	BytesSaved, Unusable                         uint64
 }
 
 // Counters returns the counters.
 func (c *Cache) Counters() Counters {
 	return Counters{Hits: c.hits, Misses: c.misses, MergedMisses: c.merged, ClearedFills: c.clearedFills,
 		LineReads: c.lineReads, Evictions: c.evictions, WriteBacks: c.writeBacks,
-		UncachedWrites: c.otherWrites, BytesRead: c.bytesRead, BytesWritten: c.bytesWritten}
+		UncachedWrites: c.otherWrites, BytesRead: c.bytesRead, BytesWritten: c.bytesWritten,
+		CompressedReads: c.readsCompressed, UncompressedReads: c.readsUncompressed,
+		CompressedWriteBacks: c.writesCompressed, UncompressedWriteBacks: c.writesUncompressed,
+		BytesSaved: c.bytesSaved, Unusable: c.unusable}
 }
 
 // Buffers describes the write queue and the memory requests in flight.

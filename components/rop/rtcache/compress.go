@@ -1,0 +1,243 @@
+package rtcache
+
+import (
+	"bytes"
+	"fmt"
+)
+
+// Surface is a multisampled render target whose lines the cache may move
+// compressed: Size bytes at Base, Samples samples of BytesPerSample bytes per
+// pixel, the samples of a pixel adjacent in memory (functional/framebuffer's
+// layouts), pixels starting at Base.
+type Surface struct {
+	Base, Size     uint64
+	Samples        int
+	BytesPerSample int
+}
+
+// LineState is the compression tag of a line of a surface.
+type LineState uint8
+
+// Line states.
+const (
+	// Uncompressed: memory holds the line in full (LineSize bytes); the state
+	// of every line never written back compressed.
+	Uncompressed LineState = iota
+	// Compressed: every pixel of the line had all its samples equal when it was
+	// last written back; memory holds one block of LineSize/samples bytes.
+	Compressed
+	// Cleared: the line holds the fast-clear value (no memory access needed).
+	Cleared
+)
+
+var lineStateNames = [...]string{"Uncompressed", "Compressed", "Cleared"}
+
+func (s LineState) String() string {
+	if int(s) < len(lineStateNames) {
+		return lineStateNames[s]
+	}
+	return fmt.Sprintf("LineState(%d)", uint8(s))
+}
+
+// surface is a registered surface with its compression tags.
+type surface struct {
+	Surface
+	lo, hi uint64   // the lines wholly inside the surface: [lo, hi)
+	usable bool     // compression applies to the surface's lines
+	pixel  int      // bytes per pixel (all samples)
+	block  uint64   // compressed block size: LineSize/Samples
+	bits   []uint64 // one compressed bit per line of [lo, hi)
+}
+
+// index returns the word and bit of line in s.bits; false outside [lo, hi).
+func (s *surface) index(line, lineSize uint64) (int, uint64, bool) {
+	if line < s.lo || line >= s.hi {
+		return 0, 0, false
+	}
+	n := (line - s.lo) / lineSize
+	return int(n / 64), 1 << (n % 64), true
+}
+
+func (s *surface) contains(addr uint64) bool { return addr >= s.Base && addr-s.Base < s.Size }
+
+// SetSurface registers s as a surface whose lines may be compressed and
+// reports whether compression applies to it. It applies when Compression is
+// on, the surface has at least 2 samples, a line holds whole pixels (LineSize a
+// multiple of Samples*BytesPerSample, Base aligned to a pixel), and the
+// compressed block LineSize/Samples is at least MinBlock bytes; only the lines
+// wholly inside the surface are ever compressed. Registering the surface that
+// is already registered changes nothing; a surface overlapping registered ones
+// replaces them (their tags are dropped: their lines read uncompressed). The
+// cache keeps at most 8 surfaces, dropping the oldest.
+func (c *Cache) SetSurface(s Surface) bool {
+	if !c.cfg.Compression {
+		return false
+	}
+	for i := range c.surfs {
+		if c.surfs[i].Surface == s {
+			return c.surfs[i].usable
+		}
+	}
+	keep := c.surfs[:0]
+	for _, o := range c.surfs {
+		if o.Base+o.Size <= s.Base || s.Base+s.Size <= o.Base {
+			keep = append(keep, o)
+		}
+	}
+	c.surfs = keep
+	if len(c.surfs) >= maxSurfaces {
+		c.surfs = append(c.surfs[:0], c.surfs[1:]...)
+	}
+	ns := surface{Surface: s, pixel: s.Samples * s.BytesPerSample}
+	ns.lo = (s.Base + c.lines - 1) &^ (c.lines - 1)
+	ns.hi = (s.Base + s.Size) &^ (c.lines - 1)
+	if ns.hi < ns.lo || s.Base+s.Size < s.Base {
+		ns.hi = ns.lo
+	}
+	if s.Samples >= 2 && ns.pixel > 0 {
+		ns.block = c.lines / uint64(s.Samples)
+		ns.usable = c.lines%uint64(ns.pixel) == 0 && s.Base%uint64(ns.pixel) == 0 &&
+			ns.block >= uint64(c.cfg.minBlock()) && c.lines%uint64(s.Samples) == 0
+	}
+	if ns.usable {
+		n := (ns.hi - ns.lo) / c.lines
+		ns.bits = make([]uint64, (n+63)/64)
+	}
+	c.surfs = append(c.surfs, ns)
+	return ns.usable
+}
+
+const maxSurfaces = 8
+
+// surfaceOf returns the registered surface holding line (nil when none).
+func (c *Cache) surfaceOf(line uint64) *surface {
+	for i := range c.surfs {
+		if c.surfs[i].contains(line) {
+			return &c.surfs[i]
+		}
+	}
+	return nil
+}
+
+// State returns the compression tag of the line holding addr.
+func (c *Cache) State(addr uint64) LineState {
+	line := c.Line(addr)
+	if c.Cleared(line) {
+		return Cleared
+	}
+	if s := c.surfaceOf(line); s != nil && s.usable {
+		if w, b, ok := s.index(line, c.lines); ok && s.bits[w]&b != 0 {
+			return Compressed
+		}
+	}
+	return Uncompressed
+}
+
+// setCompressed records whether line was last written back compressed.
+func (s *surface) setCompressed(line, lineSize uint64, on bool) {
+	w, b, ok := s.index(line, lineSize)
+	if !ok {
+		return
+	}
+	if on {
+		s.bits[w] |= b
+	} else {
+		s.bits[w] &^= b
+	}
+}
+
+// transfer is how a line moves between the cache and memory.
+type transfer uint8
+
+const (
+	plainLine      transfer = iota // not a line of a registered surface
+	unusableLine                   // a line of a surface compression does not apply to
+	fullLine                       // an uncompressed line of a compressible surface
+	compressedLine                 // a compressed block
+)
+
+// readSize returns the bytes a miss on line moves: the compressed block when
+// its tag says compressed, else the whole line.
+func (c *Cache) readSize(line uint64) (uint64, transfer) {
+	s := c.surfaceOf(line)
+	switch {
+	case s == nil:
+		return c.lines, plainLine
+	case !s.usable:
+		return c.lines, unusableLine
+	}
+	if w, b, ok := s.index(line, c.lines); ok && s.bits[w]&b != 0 {
+		return s.block, compressedLine
+	}
+	return c.lines, fullLine
+}
+
+// writeBackSize decides how a write-back of line carrying the image bytes data
+// moves: compressed (the block size) when every pixel of the line has all its
+// samples equal, else the whole line; the line's tag follows.
+func (c *Cache) writeBackSize(line uint64, data []byte) (uint64, transfer) {
+	s := c.surfaceOf(line)
+	switch {
+	case s == nil:
+		return c.lines, plainLine
+	case !s.usable:
+		return c.lines, unusableLine
+	}
+	if _, _, ok := s.index(line, c.lines); !ok {
+		return c.lines, unusableLine // a line only partly inside the surface
+	}
+	if uniform(data, s.pixel, s.BytesPerSample) {
+		s.setCompressed(line, c.lines, true)
+		return s.block, compressedLine
+	}
+	s.setCompressed(line, c.lines, false)
+	return c.lines, fullLine
+}
+
+// count records a line transfer of size bytes.
+func (c *Cache) count(t transfer, size uint64, write bool) {
+	switch t {
+	case unusableLine:
+		c.unusable++
+	case fullLine:
+		if write {
+			c.writesUncompressed++
+		} else {
+			c.readsUncompressed++
+		}
+	case compressedLine:
+		if write {
+			c.writesCompressed++
+		} else {
+			c.readsCompressed++
+		}
+		c.bytesSaved += c.lines - size
+	}
+}
+
+// uniform reports whether every pixel (pixel bytes, samples of bps bytes) of
+// data has all its samples bitwise equal.
+func uniform(data []byte, pixel, bps int) bool {
+	for p := 0; p+pixel <= len(data); p += pixel {
+		first := data[p : p+bps]
+		for s := p + bps; s < p+pixel; s += bps {
+			if !bytes.Equal(data[s:s+bps], first) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// clearCompressed drops the compressed tags of the lines inside [lo, hi).
+func (c *Cache) clearCompressed(lo, hi uint64) {
+	for i := range c.surfs {
+		s := &c.surfs[i]
+		if !s.usable {
+			continue
+		}
+		for l := max(lo, s.lo); l < min(hi, s.hi); l += c.lines {
+			s.setCompressed(l, c.lines, false)
+		}
+	}
+}
