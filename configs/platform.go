@@ -106,9 +106,34 @@ func (c *Config) L2Config() memory.L2Config {
 		Freq: mhz(c.Clocks.CoreMHz)}.WithDefaults()
 }
 
+// AccessBytes returns the memory's access unit in bytes: a DRAM channel's bus
+// width times its burst length (64 bytes for the ideal memory).
+func (c *Config) AccessBytes() int {
+	mc := c.MemoryConfig()
+	if mc.Type == memory.TypeIdeal {
+		return 64
+	}
+	return min(4096, max(4, mc.DRAM.BusWidth/8*mc.DRAM.BurstLength))
+}
+
+// checkBackEnd checks what the back-end's builders need beyond the field ranges:
+// the colour cache's lines are at least 64 bytes (a DRAM page's access, and the
+// smallest useful compression block).
+func (c *Config) checkBackEnd() error {
+	if lb := c.ROP.Cache.LineBytes; lb < 64 {
+		const field = "rop.cache.line_bytes"
+		return &Error{File: DefaultNameOr(c.file), Line: c.lines[field], Field: field,
+			Msg: fmt.Sprintf("%d bytes: colour cache lines must be at least 64 bytes", lb)}
+	}
+	return nil
+}
+
 // Build builds the machine described by c.
 func Build(c *Config) (*Platform, error) {
 	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	if err := c.checkBackEnd(); err != nil {
 		return nil, err
 	}
 	p := &Platform{Config: c, Halt: &timing.Halt{}, Progress: &timing.Progress{}, CoreFreq: mhz(c.Clocks.CoreMHz)}
@@ -223,6 +248,7 @@ func (p *Platform) buildBackEnd() {
 			WithIndex(i).WithQuadsPerCycle(rc.QuadsPerCycle).WithCache(rc.Cache.SizeKB*1024, rc.Cache.Ways, rc.Cache.LineBytes).
 			WithBlendLatency(rc.BlendLatency).WithMaxOutstandingMemory(rc.MaxOutstandingMemory).WithInputQueue(rc.InputQueue).
 			WithWindow(rc.Window).WithWaitQuads(rc.WaitQuads).WithWriteQueue(rc.WriteQueue).
+			WithCompression(rc.Compression).WithAccessBytes(c.AccessBytes()).
 			WithTiles(c.Raster.TileSize, rc.Stride, rc.Count).Build(fmt.Sprintf("GPU.ROP[%d]", i)))
 	}
 	qp := c.QuadPacker

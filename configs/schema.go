@@ -162,7 +162,8 @@ type ROP struct {
 	Count                int   `yaml:"count" desc:"ROP partitions (each with a depth unit; screen tiles interleaved among them)" min:"1" max:"64"`
 	Stride               int   `yaml:"stride" desc:"tile interleave: tile (x, y) belongs to partition (x + y*stride) mod count" min:"0" max:"64"`
 	QuadsPerCycle        int   `yaml:"quads_per_cycle" desc:"quads blended per cycle" min:"1" max:"64"`
-	Cache                Cache `yaml:"cache" desc:"colour cache"`
+	Cache                Cache `yaml:"cache" desc:"colour cache (line_bytes at least 64; one line is one compression block)"`
+	Compression          bool  `yaml:"compression" desc:"MSAA colour compression: a colour line whose pixels each have all samples equal moves as line_bytes/samples bytes (applies when that is at least the DRAM access unit)"`
 	BlendLatency         int   `yaml:"blend_latency" desc:"blend pipeline latency" unit:"cycles" min:"0" max:"1000"`
 	MaxOutstandingMemory int   `yaml:"max_outstanding_memory" desc:"line reads in flight" min:"1" max:"256"`
 	InputQueue           int   `yaml:"input_queue" desc:"shaded-quad FIFO depth" min:"1" max:"4096"`
