@@ -76,6 +76,7 @@ func TestErrors(t *testing.T) {
 		{"duplicate", "engine: serial\nengine: parallel\n", "m.yaml:2: engine: duplicate key"},
 		{"cross field", "input_assembler: {batch_vertices: 48}\n", "m.yaml:1: input_assembler.batch_vertices: 48 vertices do not fit a warp of 32 lanes"},
 		{"cache geometry", "rop:\n  cache: {size_kb: 3, ways: 4, line_bytes: 64}\n", "m.yaml: rop.cache: 3 KB is not a power-of-two number of sets of 4 ways x 64-byte lines"},
+		{"rop line", "rop:\n  cache: {size_kb: 32, ways: 4, line_bytes: 32}\n", "m.yaml:2: rop.cache.line_bytes: 32 bytes: colour cache lines must be at least 64 bytes"},
 		{"bad yaml", "raster: {rasterizers: 2\n", "m.yaml:1: yaml: did not find expected ',' or '}'"},
 	}
 	for _, tc := range tests {

@@ -116,24 +116,9 @@ func (c *Config) AccessBytes() int {
 	return min(4096, max(4, mc.DRAM.BusWidth/8*mc.DRAM.BurstLength))
 }
 
-// checkBackEnd checks what the back-end's builders need beyond the field ranges:
-// the colour cache's lines are at least 64 bytes (a DRAM page's access, and the
-// smallest useful compression block).
-func (c *Config) checkBackEnd() error {
-	if lb := c.ROP.Cache.LineBytes; lb < 64 {
-		const field = "rop.cache.line_bytes"
-		return &Error{File: DefaultNameOr(c.file), Line: c.lines[field], Field: field,
-			Msg: fmt.Sprintf("%d bytes: colour cache lines must be at least 64 bytes", lb)}
-	}
-	return nil
-}
-
 // Build builds the machine described by c.
 func Build(c *Config) (*Platform, error) {
 	if err := c.Validate(); err != nil {
-		return nil, err
-	}
-	if err := c.checkBackEnd(); err != nil {
 		return nil, err
 	}
 	p := &Platform{Config: c, Halt: &timing.Halt{}, Progress: &timing.Progress{}, CoreFreq: mhz(c.Clocks.CoreMHz)}
