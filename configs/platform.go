@@ -192,7 +192,8 @@ func (p *Platform) buildFrontEnd() {
 	for r := 0; r < rc.Rasterizers; r++ {
 		p.Rasterizers = append(p.Rasterizers, rasterizer.MakeBuilder().WithEngine(e).WithFreq(f).WithHalt(p.Halt).
 			WithProgress(p.Progress).WithIndex(r).WithNumRasterizers(rc.Rasterizers).WithRasterStride(rc.Stride).
-			WithNumPartitions(c.ROP.Count).WithPartitionStride(c.ROP.Stride).WithTilesPerCycle(rc.TilesPerCycle).
+			WithNumPartitions(c.ROP.Count).WithPartitionStride(c.ROP.Stride).
+			WithPartitionTileRatio(c.ROP.TileSize/c.Raster.TileSize).WithTilesPerCycle(rc.TilesPerCycle).
 			WithQuadsPerCycle(rc.QuadsPerCycle).WithInputQueue(rc.InputQueue).WithOutputQueue(rc.OutputQueue).
 			Build(fmt.Sprintf("GPU.Rasterizer[%d]", r)))
 	}
@@ -234,7 +235,7 @@ func (p *Platform) buildBackEnd() {
 			WithBlendLatency(rc.BlendLatency).WithMaxOutstandingMemory(rc.MaxOutstandingMemory).WithInputQueue(rc.InputQueue).
 			WithWindow(rc.Window).WithWaitQuads(rc.WaitQuads).WithWriteQueue(rc.WriteQueue).
 			WithCompression(rc.Compression).WithAccessBytes(c.AccessBytes()).
-			WithTiles(c.Raster.TileSize, rc.Stride, rc.Count).Build(fmt.Sprintf("GPU.ROP[%d]", i)))
+			WithTiles(rc.TileSize, rc.Stride, rc.Count).Build(fmt.Sprintf("GPU.ROP[%d]", i)))
 	}
 	qp := c.QuadPacker
 	p.QuadPacker = quadpacker.MakeBuilder().WithEngine(e).WithFreq(f).WithHalt(p.Halt).WithProgress(p.Progress).

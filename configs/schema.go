@@ -160,7 +160,8 @@ type L2 struct {
 // ROP parameters.
 type ROP struct {
 	Count                int   `yaml:"count" desc:"ROP partitions (each with a depth unit; screen tiles interleaved among them)" min:"1" max:"64"`
-	Stride               int   `yaml:"stride" desc:"tile interleave: tile (x, y) belongs to partition (x + y*stride) mod count" min:"0" max:"64"`
+	Stride               int   `yaml:"stride" desc:"tile interleave: partition tile (x, y) belongs to partition (x + y*stride) mod count" min:"0" max:"64"`
+	TileSize             int   `yaml:"tile_size" desc:"edge of a partition tile (a multiple of raster.tile_size; 16 keeps every 64-byte RGBA8 display line in one partition)" unit:"pixels" min:"2" max:"1024" pow2:"true"`
 	QuadsPerCycle        int   `yaml:"quads_per_cycle" desc:"quads blended per cycle" min:"1" max:"64"`
 	Cache                Cache `yaml:"cache" desc:"colour cache (line_bytes at least 64; one line is one compression block)"`
 	Compression          bool  `yaml:"compression" desc:"MSAA colour compression: a colour line whose pixels each have all samples equal moves as line_bytes/samples bytes (applies when that is at least the DRAM access unit)"`

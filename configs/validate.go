@@ -33,6 +33,8 @@ func (c *Config) validate(file string) error {
 		return fail("quad_packer.quads_per_warp", "%d quads need %d lanes, the warp has %d", c.QuadPacker.QuadsPerWarp, 4*c.QuadPacker.QuadsPerWarp, sc.WarpSize)
 	case c.ReorderBuffer.Entries < c.QuadPacker.QuadsPerWarp:
 		return fail("reorder_buffer.entries", "%d entries cannot hold one warp of %d quads", c.ReorderBuffer.Entries, c.QuadPacker.QuadsPerWarp)
+	case c.ROP.TileSize < c.Raster.TileSize:
+		return fail("rop.tile_size", "%d pixels is smaller than the raster tile (%d)", c.ROP.TileSize, c.Raster.TileSize)
 	case c.ROP.Cache.LineBytes < 64:
 		return fail("rop.cache.line_bytes", "%d bytes: colour cache lines must be at least 64 bytes", c.ROP.Cache.LineBytes)
 	case sc.Registers < sc.WarpSize:

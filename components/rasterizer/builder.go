@@ -34,6 +34,7 @@ type Builder struct {
 	rasterStride    int
 	numPartitions   int
 	partitionStride int
+	partitionRatio  int
 	tilesPerCycle   int
 	quadsPerCycle   int
 	inputQueue      int
@@ -50,6 +51,7 @@ func MakeBuilder() Builder {
 		rasterStride:    1,
 		numPartitions:   4,
 		partitionStride: 1,
+		partitionRatio:  1,
 		tilesPerCycle:   1,
 		quadsPerCycle:   8,
 		inputQueue:      16,
@@ -86,6 +88,12 @@ func (b Builder) WithNumPartitions(n int) Builder { b.numPartitions = n; return 
 // WithPartitionStride sets the row stride of the partition tile interleave.
 func (b Builder) WithPartitionStride(n int) Builder { b.partitionStride = n; return b }
 
+// WithPartitionTileRatio sets how many raster tiles wide (and high) a partition
+// tile is: raster tile (tx, ty) belongs to the depth unit
+// TileOwner(tx/k, ty/k, PartitionStride, P). Coarser partition tiles keep whole
+// display lines in one partition.
+func (b Builder) WithPartitionTileRatio(k int) Builder { b.partitionRatio = k; return b }
+
 // WithTilesPerCycle sets the coarse rate: owned tiles tested per cycle.
 func (b Builder) WithTilesPerCycle(n int) Builder { b.tilesPerCycle = n; return b }
 
@@ -117,6 +125,7 @@ func (b Builder) Validate() error {
 		{"RasterStride", b.rasterStride, 0, big},
 		{"NumPartitions", b.numPartitions, 1, 1024},
 		{"PartitionStride", b.partitionStride, 0, big},
+		{"PartitionTileRatio", b.partitionRatio, 1, big},
 		{"TilesPerCycle", b.tilesPerCycle, 1, 1024},
 		{"QuadsPerCycle", b.quadsPerCycle, 1, 1 << 16},
 		{"InputQueue", b.inputQueue, 1, 4096},
@@ -151,6 +160,7 @@ func (b Builder) Build(name string) *Comp {
 		rasterStride:    b.rasterStride,
 		numPartitions:   b.numPartitions,
 		partitionStride: b.partitionStride,
+		partitionRatio:  b.partitionRatio,
 		tilesPerCycle:   b.tilesPerCycle,
 		quadsPerCycle:   b.quadsPerCycle,
 		halt:            b.halt,

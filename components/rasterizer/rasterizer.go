@@ -58,6 +58,7 @@ type Comp struct {
 	rasterStride    int
 	numPartitions   int
 	partitionStride int
+	partitionRatio  int
 	tilesPerCycle   int
 	quadsPerCycle   int
 
@@ -225,7 +226,7 @@ func (c *Comp) rasterize(f *fineItem) *protocol.TileQuads {
 		c.cnt.CoveredSamples += uint64(bits.OnesCount64(q.Coverage))
 	}
 	c.cnt.Quads += uint64(len(quads))
-	part := protocol.TileOwner(f.tx, f.ty, c.partitionStride, c.numPartitions)
+	part := protocol.TileOwner(f.tx/c.partitionRatio, f.ty/c.partitionRatio, c.partitionStride, c.numPartitions)
 	return protocol.NewTileQuads(d, p, f.tx, f.ty, part, quads)
 }
 
