@@ -111,7 +111,7 @@ func TestREADMEFieldTable(t *testing.T) {
 			}
 			return
 		}
-		t.Fatal("configs/README.md's field table is stale: run go test ./configs -run README -update")
+		t.Fatal("configs/README.md's field table is stale: run: go test ./configs -run README -args -update")
 	}
 }
 
