@@ -1,0 +1,45 @@
+package plot
+
+import (
+	"image/png"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestSaveLinesAndBars(t *testing.T) {
+	dir := t.TempDir()
+	lines := &Figure{Title: "misses per request", XLabel: "L1 size (KB)", YLabel: "misses per request", LogX: true,
+		Series: []Series{{Name: "bilinear", X: []float64{1, 2, 4, 8}, Y: []float64{4, 2, 1.3, 1.25}},
+			{Name: "trilinear", X: []float64{1, 2, 4, 8}, Y: []float64{6, 3, 2, 1.9}}}}
+	bars := &Figure{Title: "traffic", XLabel: "configuration", YLabel: "MB", Categories: []string{"A", "B", "C"},
+		Series: []Series{{Name: "read", Y: []float64{1, 2, 3}}, {Name: "write", Y: []float64{3, 2, 1}}}}
+	for name, f := range map[string]*Figure{"lines.png": lines, "bars.png": bars} {
+		path := filepath.Join(dir, name)
+		if err := f.Save(path); err != nil {
+			t.Fatal(err)
+		}
+		fh, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(fh)
+		fh.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if b := img.Bounds(); b.Dx() < 300 || b.Dy() < 200 {
+			t.Fatalf("%s: %v", name, b)
+		}
+	}
+	if err := (&Figure{Title: "x"}).Save(filepath.Join(dir, "empty.png")); err == nil {
+		t.Fatal("a figure without data was saved")
+	}
+	bad := &Figure{Series: []Series{{Name: "s", X: []float64{1}, Y: []float64{1, 2}}}}
+	if err := bad.Save(filepath.Join(dir, "bad.png")); err == nil {
+		t.Fatal("mismatched series accepted")
+	}
+	if err := lines.Save(filepath.Join(dir, "x.svg")); err == nil {
+		t.Fatal("non-PNG accepted")
+	}
+}
