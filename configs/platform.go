@@ -419,6 +419,11 @@ func (p *Platform) Run(f *driver.Frame) (*Result, error) {
 		return nil, err
 	}
 	end := p.Engine.CurrentTime()
+	if cp.Finished() {
+		// Statistics cover the frame: later events (the watchdog's last wake-up)
+		// are not part of it.
+		end = cp.FinishTime()
+	}
 	for _, u := range p.Units {
 		u.Finish(end)
 	}

@@ -18,6 +18,7 @@ func main() {
 	flag.IntVar(&o.height, "height", 0, "override the scene's height in pixels")
 	flag.IntVar(&o.samples, "samples", 0, "override the scene's samples per pixel (1, 2, 4, 8, 16)")
 	flag.BoolVar(&o.check, "check", false, "timing mode: also render with the reference renderer and compare the images")
+	o.instruments.Register(flag.CommandLine)
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "render: unexpected argument %q\n", flag.Arg(0))

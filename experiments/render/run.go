@@ -15,12 +15,14 @@ import (
 	"github.com/gfxsim/gfxsim/functional/reference"
 	"github.com/gfxsim/gfxsim/scene"
 	"github.com/gfxsim/gfxsim/scene/driver"
+	"github.com/gfxsim/gfxsim/tracing"
 )
 
 type options struct {
 	config, scene, out, mode string
 	width, height, samples   int
 	check                    bool
+	instruments              tracing.Flags
 }
 
 func run(o options, w io.Writer) error {
@@ -109,12 +111,23 @@ func runTiming(o options, s *scene.Scene, cfg *configs.Config, w io.Writer) erro
 	}
 	fmt.Fprintf(w, "scene %s: %dx%d, %d samples per pixel, %d draws, %d triangles; machine %s\n",
 		s.Name, s.Width, s.Height, s.Samples, f.Draws, f.Triangles, cfg.Name)
-	start := time.Now()
-	res, err := p.Run(f)
+	in, err := o.instruments.Attach(p, f.Draws, o.out, os.Stderr)
 	if err != nil {
 		return err
 	}
+	start := time.Now()
+	res, err := p.Run(f)
 	wall := time.Since(start)
+	end := p.Engine.CurrentTime()
+	if p.CommandProcessor.Finished() {
+		end = p.CommandProcessor.FinishTime()
+	}
+	if cerr := in.Close(end); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
 	st := expt.Stats(res.Stats)
 	st["run.wall_seconds"] = wall.Seconds()
 	st["run.events"] = float64(res.Events)

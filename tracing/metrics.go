@@ -1,0 +1,288 @@
+package tracing
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/configs"
+	"github.com/gfxsim/gfxsim/experiments/expt"
+	"github.com/gfxsim/gfxsim/experiments/plot"
+	"github.com/gfxsim/gfxsim/timing"
+)
+
+// Metrics samples a platform every Interval core cycles.
+type Metrics struct {
+	*sim.TickingComponent
+	p        *configs.Platform
+	interval uint64
+	waker    *timing.Waker
+	traffic  map[string]*portTraffic // per unit
+	units    []string                // unit names, in platform order
+	links    []string
+	channels []string
+
+	last    map[string]float64 // previous cumulative readings
+	lastCyc uint64
+	rows    []sample
+	done    bool
+}
+
+type sample struct {
+	cycle  uint64
+	name   string
+	metric string
+	value  float64
+}
+
+// portTraffic counts the messages and bytes through one unit's ports.
+type portTraffic struct {
+	inMsgs, inBytes, outMsgs, outBytes atomic.Uint64
+}
+
+type trafficHook struct{ t *portTraffic }
+
+func (h trafficHook) Func(ctx sim.HookCtx) {
+	m, ok := ctx.Item.(sim.Msg)
+	if !ok {
+		return
+	}
+	b := uint64(m.Meta().TrafficBytes)
+	switch ctx.Pos {
+	case sim.HookPosPortMsgSend:
+		h.t.outMsgs.Add(1)
+		h.t.outBytes.Add(b)
+	case sim.HookPosPortMsgRecvd:
+		h.t.inMsgs.Add(1)
+		h.t.inBytes.Add(b)
+	}
+}
+
+// NewMetrics prepares the sampler; call it after configs.Build and before Run.
+// interval is in core cycles (at least 100).
+func NewMetrics(p *configs.Platform, interval uint64) (*Metrics, error) {
+	if interval < 100 {
+		return nil, fmt.Errorf("metrics: interval %d cycles is below 100", interval)
+	}
+	m := &Metrics{p: p, interval: interval, traffic: map[string]*portTraffic{}, last: map[string]float64{}}
+	m.TickingComponent = sim.NewTickingComponent("GPU.Metrics", p.Engine, p.CoreFreq, m)
+	m.waker = timing.NewWaker(p.Engine, p.CoreFreq, m)
+	for _, u := range p.Units {
+		t := &portTraffic{}
+		m.traffic[u.Name()] = t
+		m.units = append(m.units, u.Name())
+		for _, port := range u.Ports() {
+			port.AcceptHook(trafficHook{t})
+		}
+	}
+	for _, l := range p.Links {
+		m.links = append(m.links, l.(sim.Named).Name())
+	}
+	for _, c := range p.Memory.Channels {
+		m.channels = append(m.channels, c.Name())
+	}
+	m.waker.WakeIn(0, int(interval))
+	return m, nil
+}
+
+// Tick takes a sample; the sampler stops once the frame is finished.
+func (m *Metrics) Tick(now sim.VTimeInSec) bool {
+	if m.done {
+		return false
+	}
+	m.sample(m.Freq.Cycle(now))
+	if m.p.CommandProcessor.Finished() || m.p.Halt.Stopped() {
+		m.done = true
+		return false
+	}
+	m.waker.WakeIn(now, int(m.interval))
+	return false
+}
+
+// Finish takes the last (partial) sample at the end of the run.
+func (m *Metrics) Finish(now sim.VTimeInSec) {
+	if c := m.Freq.Cycle(now); c > m.lastCyc {
+		m.sample(c)
+	}
+	m.done = true
+}
+
+func (m *Metrics) delta(key string, v float64) float64 {
+	d := v - m.last[key]
+	m.last[key] = v
+	return d
+}
+
+func (m *Metrics) sample(c uint64) {
+	span := float64(c - m.lastCyc)
+	if span <= 0 {
+		return
+	}
+	st := map[string]float64{}
+	add := func(n string, v float64) { st[n] = v }
+	for _, u := range m.p.Units {
+		u.Stats(add)
+	}
+	for _, l := range m.p.Links {
+		l.Stats(add)
+	}
+	m.p.Memory.Stats(add)
+	for _, u := range m.p.Units {
+		n := u.Name()
+		m.rows = append(m.rows, sample{c, n, "busy", m.delta(n+".busy", st[n+".cycles_busy"]) / span})
+		used, capacity := 0, 0
+		for _, b := range u.Buffers() {
+			used += b.Len
+			capacity += b.Cap
+		}
+		occ := 0.0
+		if capacity > 0 {
+			occ = float64(used) / float64(capacity)
+		}
+		m.rows = append(m.rows, sample{c, n, "buffer_occupancy", occ})
+		t := m.traffic[n]
+		m.rows = append(m.rows,
+			sample{c, n, "messages_in", m.delta(n+".min", float64(t.inMsgs.Load()))},
+			sample{c, n, "bytes_in", m.delta(n+".bin", float64(t.inBytes.Load()))},
+			sample{c, n, "messages_out", m.delta(n+".mout", float64(t.outMsgs.Load()))},
+			sample{c, n, "bytes_out", m.delta(n+".bout", float64(t.outBytes.Load()))})
+	}
+	for _, n := range m.links {
+		m.rows = append(m.rows, sample{c, n, "bytes", m.delta(n+".bytes", st[n+".bytes"])},
+			sample{c, n, "messages", m.delta(n+".messages", st[n+".messages"])})
+	}
+	for _, n := range m.channels {
+		m.rows = append(m.rows, sample{c, n, "bytes_read", m.delta(n+".bytes_read", st[n+".bytes_read"])},
+			sample{c, n, "bytes_written", m.delta(n+".bytes_written", st[n+".bytes_written"])})
+	}
+	m.lastCyc = c
+}
+
+// Samples returns the number of sampling points taken.
+func (m *Metrics) Samples() int {
+	n := 0
+	var last uint64
+	for _, r := range m.rows {
+		if r.cycle != last {
+			n++
+			last = r.cycle
+		}
+	}
+	return n
+}
+
+// Write saves metrics.csv and the figures utilization.png and bandwidth.png in dir.
+func (m *Metrics) Write(dir string) error {
+	rows := make([][]string, 0, len(m.rows))
+	for _, r := range m.rows {
+		rows = append(rows, []string{strconv.FormatUint(r.cycle, 10), r.name, r.metric, strconv.FormatFloat(r.value, 'g', 8, 64)})
+	}
+	if err := expt.WriteCSV(filepath.Join(dir, "metrics.csv"), []string{"cycle", "name", "metric", "value"}, rows); err != nil {
+		return err
+	}
+	if len(m.rows) == 0 {
+		return nil
+	}
+	if err := m.utilizationFigure().Save(filepath.Join(dir, "utilization.png")); err != nil {
+		return err
+	}
+	return m.bandwidthFigure().Save(filepath.Join(dir, "bandwidth.png"))
+}
+
+// group is the kind of a unit: its name without the index ("GPU.ShaderCore").
+func group(name string) string {
+	if i := strings.IndexByte(name, '['); i >= 0 {
+		return name[:i]
+	}
+	return name
+}
+
+// series averages metric over the units of each group, per sampling point.
+func (m *Metrics) series(metric string, names []string, scale func(v, span float64) float64, sum bool) []plot.Series {
+	type acc struct {
+		x, y []float64
+		n    []int
+	}
+	groups := map[string]*acc{}
+	var order []string
+	var cycles []uint64
+	for _, r := range m.rows {
+		if len(cycles) == 0 || cycles[len(cycles)-1] != r.cycle {
+			cycles = append(cycles, r.cycle)
+		}
+	}
+	idx := map[uint64]int{}
+	for i, c := range cycles {
+		idx[c] = i
+	}
+	want := map[string]bool{}
+	for _, n := range names {
+		want[n] = true
+	}
+	for _, r := range m.rows {
+		if r.metric != metric || !want[r.name] {
+			continue
+		}
+		g := group(r.name)
+		a, ok := groups[g]
+		if !ok {
+			a = &acc{x: make([]float64, len(cycles)), y: make([]float64, len(cycles)), n: make([]int, len(cycles))}
+			groups[g] = a
+			order = append(order, g)
+		}
+		i := idx[r.cycle]
+		span := float64(r.cycle)
+		if i > 0 {
+			span = float64(r.cycle - cycles[i-1])
+		}
+		a.x[i] = float64(r.cycle) / 1000
+		a.y[i] += scale(r.value, span)
+		a.n[i]++
+	}
+	sort.Strings(order)
+	var out []plot.Series
+	for _, g := range order {
+		a := groups[g]
+		s := plot.Series{Name: strings.TrimPrefix(g, "GPU.")}
+		for i := range a.x {
+			if a.n[i] == 0 {
+				continue
+			}
+			y := a.y[i]
+			if !sum {
+				y /= float64(a.n[i])
+			}
+			s.X = append(s.X, a.x[i])
+			s.Y = append(s.Y, y)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func (m *Metrics) utilizationFigure() *plot.Figure {
+	return &plot.Figure{Title: "Utilization over the frame (average over the units of each kind)",
+		XLabel: "time (thousands of core cycles)", YLabel: "busy share of cycles (%)", YMin: 0, YMax: 100,
+		Series: m.series("busy", m.units, func(v, _ float64) float64 { return 100 * v }, false)}
+}
+
+func (m *Metrics) bandwidthFigure() *plot.Figure {
+	ghz := m.p.CoreFreq / 1e9
+	// bytes per interval -> GB/s at the core clock: bytes / cycles * cycles/s / 1e9.
+	perSec := func(v, span float64) float64 { return v / span * float64(ghz) }
+	s := m.series("bytes_read", m.channels, perSec, true)
+	for i := range s {
+		s[i].Name = "DRAM read"
+	}
+	w := m.series("bytes_written", m.channels, perSec, true)
+	for i := range w {
+		w[i].Name = "DRAM written"
+	}
+	return &plot.Figure{Title: "Memory bandwidth over the frame (all channels)",
+		XLabel: "time (thousands of core cycles)", YLabel: "bandwidth (GB/s)", Series: append(s, w...)}
+}

@@ -1,0 +1,74 @@
+package tracing
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/sarchlab/akita/v3/monitoring"
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/configs"
+	"github.com/gfxsim/gfxsim/timing"
+)
+
+// Progress reports how far a run is: draws completed of the frame's draws and the
+// simulated cycles. It samples every 10,000 core cycles and prints at most every
+// Every of wall time (to a terminal), and keeps an Akita monitor's progress bar up
+// to date when one is given.
+type Progress struct {
+	*sim.TickingComponent
+	p      *configs.Platform
+	waker  *timing.Waker
+	w      io.Writer
+	every  time.Duration
+	total  int
+	start  time.Time
+	last   time.Time
+	bar    *monitoring.ProgressBar
+	shown  uint64
+	done   bool
+	period int
+}
+
+// NewProgress reports the progress of p's frame of totalDraws draws to w (nil: no
+// terminal output) every `every` of wall time, and to bar (nil: none).
+func NewProgress(p *configs.Platform, totalDraws int, w io.Writer, every time.Duration, bar *monitoring.ProgressBar) *Progress {
+	g := &Progress{p: p, w: w, every: every, total: totalDraws, bar: bar, period: 10000}
+	g.TickingComponent = sim.NewTickingComponent("GPU.Progress", p.Engine, p.CoreFreq, g)
+	g.waker = timing.NewWaker(p.Engine, p.CoreFreq, g)
+	g.start = time.Now()
+	g.last = g.start
+	g.waker.WakeIn(0, g.period)
+	return g
+}
+
+// DrawsDone returns the draws every partition has finished.
+func DrawsDone(p *configs.Platform) int {
+	st := map[string]float64{}
+	p.CommandProcessor.Stats(func(n string, v float64) { st[n] = v })
+	return int(st[p.CommandProcessor.Name()+".draws"]) - p.CommandProcessor.DrawsInFlight()
+}
+
+// Tick samples the progress.
+func (g *Progress) Tick(now sim.VTimeInSec) bool {
+	if g.done {
+		return false
+	}
+	done := DrawsDone(g.p)
+	if g.bar != nil && uint64(done) > g.shown {
+		g.bar.IncrementFinished(uint64(done) - g.shown)
+		g.shown = uint64(done)
+	}
+	if g.w != nil && time.Since(g.last) >= g.every {
+		g.last = time.Now()
+		fmt.Fprintf(g.w, "  %d of %d draws done, cycle %d, %.0f s\n", done, g.total, g.Freq.Cycle(now),
+			time.Since(g.start).Seconds())
+	}
+	if g.p.CommandProcessor.Finished() || g.p.Halt.Stopped() {
+		g.done = true
+		return false
+	}
+	g.waker.WakeIn(now, g.period)
+	return false
+}

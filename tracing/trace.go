@@ -1,0 +1,270 @@
+package tracing
+
+import (
+	"database/sql"
+	"encoding/csv"
+	"fmt"
+	"os"
+	"regexp"
+	"strconv"
+
+	_ "github.com/mattn/go-sqlite3" // the SQLite driver Akita's Daisen reads with
+	"github.com/sarchlab/akita/v3/sim"
+	atracing "github.com/sarchlab/akita/v3/tracing"
+
+	"github.com/gfxsim/gfxsim/configs"
+)
+
+// SimulationTaskID is the ID of the task that spans the whole run; tasks whose
+// parent is not in the trace are re-parented to it.
+const SimulationTaskID = "simulation"
+
+// Options say what to trace and where.
+type Options struct {
+	// Path is the trace file without extension: Path+".sqlite3" or Path+".csv".
+	Path string
+	// Format is "sqlite" (default) or "csv".
+	Format string
+	// Components, when not empty, is a regular expression: only the components
+	// whose names match are traced (for example `ROP|DepthUnit`).
+	Components string
+	// StartCycle and EndCycle, when EndCycle > 0, limit the trace to the tasks
+	// that overlap [StartCycle, EndCycle) core cycles.
+	StartCycle, EndCycle uint64
+}
+
+// Trace is a trace being recorded.
+type Trace struct {
+	opts    Options
+	file    string
+	tracer  *atracing.DBTracer
+	backend backend
+	engine  sim.Engine
+	traced  []string
+	closed  bool
+}
+
+// backend stores tasks; Close finishes the file (re-parenting orphans).
+type backend interface {
+	atracing.TracerBackend
+	Close(root string) error
+}
+
+// File returns the trace file's path.
+func (t *Trace) File() string { return t.file }
+
+// Traced returns the names of the traced components.
+func (t *Trace) Traced() []string { return t.traced }
+
+// Attach starts tracing the components of p. Call it after configs.Build and
+// before Platform.Run, and Close after the run.
+func Attach(p *configs.Platform, o Options) (*Trace, error) {
+	if o.Path == "" {
+		return nil, fmt.Errorf("trace: no output path")
+	}
+	var re *regexp.Regexp
+	if o.Components != "" {
+		var err error
+		if re, err = regexp.Compile(o.Components); err != nil {
+			return nil, fmt.Errorf("trace: components %q: %v", o.Components, err)
+		}
+	}
+	t := &Trace{opts: o, engine: p.Engine}
+	var err error
+	switch o.Format {
+	case "", "sqlite":
+		t.file = o.Path + ".sqlite3"
+		t.backend, err = newSQLiteBackend(t.file)
+	case "csv":
+		t.file = o.Path + ".csv"
+		t.backend, err = newCSVBackend(t.file)
+	default:
+		return nil, fmt.Errorf("trace: format %q: want sqlite or csv", o.Format)
+	}
+	if err != nil {
+		return nil, err
+	}
+	t.tracer = atracing.NewDBTracer(p.Engine, t.backend)
+	if o.EndCycle > 0 {
+		if o.EndCycle <= o.StartCycle {
+			return nil, fmt.Errorf("trace: window [%d, %d) is empty", o.StartCycle, o.EndCycle)
+		}
+		t.tracer.SetTimeRange(p.CoreFreq.NCyclesLater(int(o.StartCycle), 0), p.CoreFreq.NCyclesLater(int(o.EndCycle), 0))
+	}
+	for _, c := range Traceable(p) {
+		if re != nil && !re.MatchString(c.Name()) {
+			continue
+		}
+		atracing.CollectTrace(c, t.tracer)
+		t.traced = append(t.traced, c.Name())
+	}
+	if len(t.traced) == 0 {
+		return nil, fmt.Errorf("trace: no component matches %q", o.Components)
+	}
+	t.tracer.StartTask(atracing.Task{ID: SimulationTaskID, Kind: "Simulation", What: "frame", Where: "GPU"})
+	return t, nil
+}
+
+// Traceable returns every component of p that reports tasks, in a fixed order.
+func Traceable(p *configs.Platform) []atracing.NamedHookable {
+	var out []atracing.NamedHookable
+	for _, u := range p.Units {
+		if h, ok := u.(atracing.NamedHookable); ok {
+			out = append(out, h)
+		}
+	}
+	for _, c := range p.Memory.Channels {
+		if h, ok := c.(atracing.NamedHookable); ok {
+			out = append(out, h)
+		}
+	}
+	for _, b := range p.L2.Banks {
+		out = append(out, b)
+	}
+	return out
+}
+
+// Close ends the Simulation task, writes every task still open, and finishes the
+// file. It is safe to call twice.
+func (t *Trace) Close() error {
+	if t.closed {
+		return nil
+	}
+	t.closed = true
+	t.tracer.EndTask(atracing.Task{ID: SimulationTaskID})
+	t.tracer.Terminate()
+	return t.backend.Close(SimulationTaskID)
+}
+
+// sqliteBackend writes tasks into the table Daisen reads.
+type sqliteBackend struct {
+	db      *sql.DB
+	stmt    *sql.Stmt
+	pending []atracing.Task
+	err     error
+}
+
+func newSQLiteBackend(file string) (*sqliteBackend, error) {
+	if err := os.Remove(file); err != nil && !os.IsNotExist(err) {
+		return nil, fmt.Errorf("trace: %v", err)
+	}
+	db, err := sql.Open("sqlite3", file)
+	if err != nil {
+		return nil, fmt.Errorf("trace: %s: %v", file, err)
+	}
+	for _, q := range []string{
+		`create table trace (task_id varchar(200) null unique, parent_id varchar(200) null,
+			kind varchar(100) null, what varchar(100) null, location varchar(100) null,
+			start_time float null, end_time float null)`,
+		`create index trace_end_time_index on trace (end_time)`,
+		`create index trace_task_id_uindex on trace (task_id)`,
+		`create index trace_kind_index on trace (kind)`,
+		`create index trace_start_time_index on trace (start_time)`,
+		`create index trace_what_index on trace (what)`,
+		`create index trace_location_index on trace (location)`,
+		`create index trace_parent_id_index on trace (parent_id)`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("trace: %s: %v", file, err)
+		}
+	}
+	stmt, err := db.Prepare(`INSERT INTO trace VALUES (?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("trace: %s: %v", file, err)
+	}
+	return &sqliteBackend{db: db, stmt: stmt}, nil
+}
+
+func (b *sqliteBackend) Write(task atracing.Task) {
+	b.pending = append(b.pending, task)
+	if len(b.pending) >= 50000 {
+		b.Flush()
+	}
+}
+
+func (b *sqliteBackend) Flush() {
+	if len(b.pending) == 0 || b.err != nil {
+		b.pending = b.pending[:0]
+		return
+	}
+	tx, err := b.db.Begin()
+	if err != nil {
+		b.err = err
+		return
+	}
+	st := tx.Stmt(b.stmt)
+	for _, t := range b.pending {
+		if _, err := st.Exec(t.ID, t.ParentID, t.Kind, t.What, t.Where, float64(t.StartTime), float64(t.EndTime)); err != nil {
+			b.err = fmt.Errorf("task %q: %v", t.ID, err)
+			break
+		}
+	}
+	if err := tx.Commit(); err != nil && b.err == nil {
+		b.err = err
+	}
+	b.pending = b.pending[:0]
+}
+
+func (b *sqliteBackend) Close(root string) error {
+	b.Flush()
+	if b.err == nil {
+		_, b.err = b.db.Exec(`UPDATE trace SET parent_id = ? WHERE task_id != ? AND
+			(parent_id = '' OR parent_id IS NULL OR parent_id NOT IN (SELECT task_id FROM trace))`, root, root)
+	}
+	b.stmt.Close()
+	if err := b.db.Close(); err != nil && b.err == nil {
+		b.err = err
+	}
+	if b.err != nil {
+		return fmt.Errorf("trace: %v", b.err)
+	}
+	return nil
+}
+
+// csvBackend keeps the tasks and writes the file at Close (the CSV format has no
+// way to fix a parent after the fact).
+type csvBackend struct {
+	file  string
+	tasks []atracing.Task
+}
+
+func newCSVBackend(file string) (*csvBackend, error) {
+	f, err := os.Create(file)
+	if err != nil {
+		return nil, fmt.Errorf("trace: %v", err)
+	}
+	f.Close()
+	return &csvBackend{file: file}, nil
+}
+
+func (b *csvBackend) Write(task atracing.Task) { b.tasks = append(b.tasks, task) }
+func (b *csvBackend) Flush()                   {}
+
+func (b *csvBackend) Close(root string) error {
+	ids := make(map[string]bool, len(b.tasks))
+	for _, t := range b.tasks {
+		ids[t.ID] = true
+	}
+	f, err := os.Create(b.file)
+	if err != nil {
+		return fmt.Errorf("trace: %v", err)
+	}
+	w := csv.NewWriter(f)
+	_ = w.Write([]string{"ID", " ParentID", " Kind", " What", " Where", " Start", " End"})
+	for _, t := range b.tasks {
+		parent := t.ParentID
+		if t.ID != root && !ids[parent] {
+			parent = root
+		}
+		_ = w.Write([]string{t.ID, parent, t.Kind, t.What, t.Where,
+			strconv.FormatFloat(float64(t.StartTime), 'f', 12, 64), strconv.FormatFloat(float64(t.EndTime), 'f', 12, 64)})
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		f.Close()
+		return fmt.Errorf("trace: %v", err)
+	}
+	return f.Close()
+}
