@@ -74,7 +74,7 @@ func TestPointAddressing(t *testing.T) {
 		if c[0] != tc.want || c[3] != 1 {
 			t.Errorf("%v u=%v: %v, want R=%v", tc.mode, tc.u, c, tc.want)
 		}
-		if len(taps) != 1 || taps[0] != (Tap{0, tc.x, 0, 1}) {
+		if len(taps) != 1 || taps[0] != (Tap{Level: 0, X: tc.x, Y: 0, Weight: 1}) {
 			t.Errorf("%v u=%v: taps %v, want texel %d", tc.mode, tc.u, taps, tc.x)
 		}
 	}
@@ -105,7 +105,7 @@ func TestBilinearAddressing(t *testing.T) {
 		if c[0] != tc.want {
 			t.Errorf("%v u=%v: R = %v, want %v", tc.mode, tc.u, c[0], tc.want)
 		}
-		want := []Tap{{0, tc.x0, 0, 1 - tc.fx}, {0, tc.x1, 0, tc.fx}, {0, tc.x0, 0, 0}, {0, tc.x1, 0, 0}}
+		want := []Tap{{X: tc.x0, Weight: 1 - tc.fx}, {X: tc.x1, Weight: tc.fx}, {X: tc.x0}, {X: tc.x1}}
 		if len(taps) != 4 {
 			t.Fatalf("%d taps", len(taps))
 		}
@@ -202,8 +202,8 @@ func TestTrilinearTaps(t *testing.T) {
 	_, taps := explicit(tex, &s, 0.5, 0.5, 0.25)
 	// Level 0 (4x4): x = 1.5 -> texels 1, 2, fx 0.5; level 1 (2x2): x = 0.5 -> 0, 1.
 	want := []Tap{
-		{0, 1, 1, 0.1875}, {0, 2, 1, 0.1875}, {0, 1, 2, 0.1875}, {0, 2, 2, 0.1875},
-		{1, 0, 0, 0.0625}, {1, 1, 0, 0.0625}, {1, 0, 1, 0.0625}, {1, 1, 1, 0.0625},
+		{Level: 0, X: 1, Y: 1, Weight: 0.1875}, {Level: 0, X: 2, Y: 1, Weight: 0.1875}, {Level: 0, X: 1, Y: 2, Weight: 0.1875}, {Level: 0, X: 2, Y: 2, Weight: 0.1875},
+		{Level: 1, X: 0, Y: 0, Weight: 0.0625}, {Level: 1, X: 1, Y: 0, Weight: 0.0625}, {Level: 1, X: 0, Y: 1, Weight: 0.0625}, {Level: 1, X: 1, Y: 1, Weight: 0.0625},
 	}
 	if len(taps) != len(want) {
 		t.Fatalf("%d taps", len(taps))
@@ -354,8 +354,14 @@ func TestSamplerEnums(t *testing.T) {
 	if _, err := ParseFilter("aniso"); err == nil {
 		t.Error("aniso accepted")
 	}
-	s := SamplerState{AddressV: 2}
-	if err := s.Validate(); err == nil || err.Error() != "AddressV: invalid value 2" {
+	if f, err := ParseFilter("Anisotropic"); err != nil || f != Anisotropic {
+		t.Errorf("anisotropic: %v %v", f, err)
+	}
+	if a, err := ParseAddressMode("mirror_once"); err != nil || a != MirrorOnce {
+		t.Errorf("mirror once: %v %v", a, err)
+	}
+	s := SamplerState{AddressV: 7}
+	if err := s.Validate(); err == nil || err.Error() != "AddressV: invalid value 7" {
 		t.Errorf("validate: %v", err)
 	}
 	if Filter(5).String() != "Filter(5)" || Bilinear.String() != "Bilinear" {
@@ -364,28 +370,48 @@ func TestSamplerEnums(t *testing.T) {
 }
 
 func FuzzNewFromBytes(f *testing.F) {
-	f.Add(uint8(0), 5, 3, 3, uint8(1), make([]byte, 600), float32(0.3), float32(-1.2), float32(0.7))
-	f.Add(uint8(0), 1, 1, 1, uint8(0), make([]byte, 4), float32(0), float32(0), float32(-1))
-	f.Fuzz(func(t *testing.T, format uint8, w, h, levels int, layout uint8, data []byte, u, v, lod float32) {
-		d := Descriptor{Format: Format(format), Width: w, Height: h, Levels: levels, Layout: Layout(layout)}
-		if w > 256 || h > 256 { // keep iterations fast; the limits are tested above
+	f.Add(uint8(0), uint8(0), 5, 3, 1, 3, uint8(1), make([]byte, 600), float32(0.3), float32(-1.2), float32(0.7), float32(0.1))
+	f.Add(uint8(0), uint8(0), 1, 1, 1, 1, uint8(0), make([]byte, 4), float32(0), float32(0), float32(-1), float32(0))
+	f.Add(uint8(7), uint8(2), 8, 8, 1, 2, uint8(0), make([]byte, 2000), float32(1), float32(-0.5), float32(0.2), float32(0.3))
+	f.Add(uint8(5), uint8(3), 4, 4, 4, 3, uint8(1), make([]byte, 4000), float32(0.5), float32(0.5), float32(0.5), float32(2))
+	f.Fuzz(func(t *testing.T, format, typ uint8, w, h, depth, levels int, layout uint8, data []byte, u, v, wc, lod float32) {
+		d := Descriptor{Format: Format(format), Width: w, Height: h, Levels: levels, Layout: Layout(layout), Type: Type(typ), Depth: depth}
+		if w > 64 || h > 64 || depth > 64 { // keep iterations fast; the limits are tested above
 			return
 		}
 		tex, err := NewFromBytes(d, data)
 		if err != nil {
 			return
 		}
-		for fl := Point; fl <= Trilinear; fl++ {
-			for am := Wrap; am <= Clamp; am++ {
-				s := SamplerState{Filter: fl, AddressU: am, AddressV: am, MinLOD: -1, MaxLOD: 1000}
-				c, taps := SampleTaps(tex, &s, geom.Vec2{u, v}, geom.Vec2{u, 0}, geom.Vec2{0, v}, LODMode(format%2), lod, nil)
-				for _, x := range c {
-					if !(x >= 0 && x <= 1) {
-						t.Fatalf("component %v out of [0, 1]", x)
+		unorm := d.Format != RGBA16F && d.Format != RGBA32F
+		taps := make([]Tap, 0, MaxTaps)
+		for fl := Point; fl <= Anisotropic; fl++ {
+			for am := Wrap; am <= MirrorOnce; am++ {
+				s := SamplerState{Filter: fl, AddressU: am, AddressV: am, AddressW: am, MinLOD: -1, MaxLOD: 1000,
+					MaxAnisotropy: 1 + int(format)%16, BorderColor: geom.Vec4{0.25, 0.5, 0.75, 1}}
+				c := Coords{P: geom.Vec3{u, v, wc}, DDX: geom.Vec3{u, 0, lod}, DDY: geom.Vec3{0, v, wc}}
+				col, tp := SampleCoords(tex, &s, &c, LODMode(format%2), lod, taps[:0], true)
+				if unorm {
+					for _, x := range col {
+						if !(x >= 0 && x <= 1) {
+							t.Fatalf("%v: component %v out of [0, 1]", d.Format, x)
+						}
 					}
 				}
-				if len(taps) == 0 || len(taps) > 8 {
-					t.Fatalf("%d taps", len(taps))
+				if len(tp) == 0 || len(tp) > MaxTaps {
+					t.Fatalf("%d taps", len(tp))
+				}
+				for _, p := range tp {
+					if p.Border {
+						continue
+					}
+					if p.Level < 0 || p.Level >= len(tex.Levels) {
+						t.Fatalf("tap %+v: level out of range", p)
+					}
+					l := &tex.Levels[p.Level]
+					if p.X < 0 || p.X >= l.Width || p.Y < 0 || p.Y >= l.Height || p.Z < 0 || p.Z >= l.Depth {
+						t.Fatalf("tap %+v outside level %d (%dx%dx%d)", p, p.Level, l.Width, l.Height, l.Depth)
+					}
 				}
 			}
 		}

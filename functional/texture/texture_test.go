@@ -221,7 +221,7 @@ func TestNewFromBytes(t *testing.T) {
 		n    int
 		want string
 	}{
-		{Descriptor{Format: 1, Width: 1, Height: 1, Levels: 1}, 4, "Format: invalid texture format 1"},
+		{Descriptor{Format: 99, Width: 1, Height: 1, Levels: 1}, 4, "Format: invalid texture format 99"},
 		{Descriptor{Width: 0, Height: 1, Levels: 1}, 4, "Width: 0 out of range [1, 16384]"},
 		{Descriptor{Width: 1, Height: 20000, Levels: 1}, 4, "Height: 20000 out of range [1, 16384]"},
 		{Descriptor{Width: 4, Height: 2, Levels: 4}, 1000, "Levels: 4 out of range [1, 3] for 4x2"},
@@ -234,7 +234,7 @@ func TestNewFromBytes(t *testing.T) {
 			t.Errorf("%+v: got %v, want %q", tc.d, err, tc.want)
 		}
 	}
-	if _, err := NewRGBA8(2, 2, make([]byte, 15), true); err == nil || err.Error() != "pix: 15 bytes, want at least 16 for 2x2" {
+	if _, err := NewRGBA8(2, 2, make([]byte, 15), true); err == nil || err.Error() != "pix: 15 bytes, want at least 16 for 2x2 with 1 slices of RGBA8" {
 		t.Errorf("short pix: %v", err)
 	}
 }
