@@ -37,8 +37,8 @@
 //   - Linear: texels row-major, offset + (y*w + x)*unit.
 //   - Tiled: 4x4-texel tiles (64 bytes for RGBA8), tiles row-major with
 //     tilesX = ceil(w/4) (partial tiles at the right and bottom edges are
-//     padded), texels row-major inside a tile: offset + ((y/4)*tilesX + x/4)*16*unit
-//   - ((y%4)*4 + x%4)*unit.
+//     padded), texels row-major inside a tile:
+//     offset + ((y/4)*tilesX + x/4)*16*unit + ((y%4)*4 + x%4)*unit.
 //   - Block formats, in either layout: blocks row-major (a block is already a
 //     4x4 tile), offset + ((y/4)*ceil(w/4) + x/4)*unit.
 //
