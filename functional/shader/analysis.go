@@ -6,9 +6,10 @@ import "slices"
 // instruction reads (operand space, before the swizzle maps them to register
 // components): the write mask for component-wise instructions, x for the
 // scalar ones (RCP RSQ EX2 LG2 POW SIN COS), xyz for DP3, xyzw for DP4 and
-// KIL, and for texture instructions the coordinate components the 2D sampler
-// uses: xy, plus w (the LOD or bias) for TEXB and TEXL, and xy of both
-// gradients for TEXD. It is 0 for s outside the instruction's sources.
+// KIL, and for texture instructions the coordinate components of the
+// sampler's type (xy, or xyz when TexCoords is 3), plus w (the LOD or bias)
+// for TEXB and TEXL, and the same components of both gradients for TEXD. It
+// is 0 for s outside the instruction's sources.
 func (in *Instr) SourceMask(s int) uint8 {
 	if s < 0 || s >= in.Op.NumSources() {
 		return 0
@@ -24,9 +25,9 @@ func (in *Instr) SourceMask(s int) uint8 {
 		return MaskXYZW
 	case shapeTex:
 		if s == 0 && (in.Op == OpTexb || in.Op == OpTexl) {
-			return MaskX | MaskY | MaskW
+			return in.texCoordMask() | MaskW
 		}
-		return MaskX | MaskY
+		return in.texCoordMask()
 	}
 	return 0
 }

@@ -49,6 +49,19 @@ func Assemble(filename string, src []byte) (*Program, error) {
 	if a.stageLine == 0 {
 		return nil, a.errf(1, "missing .vs or .ps stage directive")
 	}
+	// Texture instructions read the coordinates of their sampler's type
+	// (declarations may follow the code).
+	for i := range a.p.Code {
+		in := &a.p.Code[i]
+		if !in.Op.UsesSampler() {
+			continue
+		}
+		for _, s := range a.p.Samplers {
+			if s.Unit == in.Sampler {
+				in.TexCoords = s.Type.Coords()
+			}
+		}
+	}
 	if perr := a.p.check(); perr != nil {
 		line := a.stageLine
 		switch {
@@ -203,8 +216,16 @@ func (a *assembler) directive(n int, f []string) error {
 		p.Defs = append(p.Defs, DefDecl{Reg: idx, Value: v})
 		a.declLines["defs"] = append(a.declLines["defs"], n)
 	case ".sampler":
-		if len(args) != 2 {
-			return a.errf(n, ".sampler expects: .sampler sN name")
+		if len(args) != 2 && len(args) != 3 {
+			return a.errf(n, ".sampler expects: .sampler sN name [2d|2darray|cube|3d]")
+		}
+		typ := Sampler2D
+		if len(args) == 3 {
+			t, ok := parseSamplerType(args[2])
+			if !ok {
+				return a.errf(n, "unknown sampler type %q (want 2d, 2darray, cube or 3d)", args[2])
+			}
+			typ = t
 		}
 		f, idx, err := parseRegister(args[0])
 		if err != "" {
@@ -213,7 +234,7 @@ func (a *assembler) directive(n int, f []string) error {
 		if f != fileSampler {
 			return a.errf(n, ".sampler declares a sampler sN, not %s", args[0])
 		}
-		p.Samplers = append(p.Samplers, SamplerDecl{Unit: idx, Name: args[1]})
+		p.Samplers = append(p.Samplers, SamplerDecl{Unit: idx, Name: args[1], Type: typ})
 		a.declLines["samplers"] = append(a.declLines["samplers"], n)
 	default:
 		return a.errf(n, "unknown directive %s", f[0])
@@ -530,4 +551,14 @@ func parseSrc(t string) (Src, string) {
 		s.Swizzle = v
 	}
 	return s, ""
+}
+
+// parseSamplerType parses a sampler type name, case-insensitively.
+func parseSamplerType(s string) (SamplerType, bool) {
+	for i, n := range samplerTypeNames {
+		if strings.EqualFold(s, n) {
+			return SamplerType(i), true
+		}
+	}
+	return 0, false
 }

@@ -37,7 +37,11 @@ func (p *Program) Disassemble() string {
 		b.WriteString(".def c" + strconv.Itoa(c.Reg) + formatVec(c.Value) + "\n")
 	}
 	for _, s := range p.Samplers {
-		b.WriteString(".sampler s" + strconv.Itoa(s.Unit) + " " + s.Name + "\n")
+		b.WriteString(".sampler s" + strconv.Itoa(s.Unit) + " " + s.Name)
+		if s.Type != Sampler2D {
+			b.WriteString(" " + s.Type.String())
+		}
+		b.WriteByte('\n')
 	}
 	for i := range p.Code {
 		b.WriteString(p.Code[i].String())

@@ -28,7 +28,8 @@
 //	.const c0 mvp 4                      ; a named block of constant registers filled by the driver
 //	.param c16 diffuse 0.8 0.8 0.8 1     ; a material parameter and its default (1 to 4 numbers; missing are 0)
 //	.def c20 0 1 0.5 2                   ; a literal constant (1 to 4 numbers; missing are 0)
-//	.sampler s0 albedo                   ; a named texture unit
+//	.sampler s0 albedo                   ; a named texture unit (2D)
+//	.sampler s1 sky cube                 ; a texture unit for a cube map (also 2darray, 3d)
 //	mad_sat r0.xyz, -r1.xxxx, |c2|, r3   ; _sat, negate, |abs| (also -|x|), swizzles, write masks
 //
 // A swizzle has 1 to 4 letters from xyzw or rgba; a shorter swizzle repeats
@@ -67,11 +68,15 @@
 // the lanes of Warp.StoreMask. KIL and TEXB are not allowed in a vertex
 // shader; TEX in a vertex shader samples LOD 0.
 //
-// The texture instructions sample 2D textures: TEX takes its LOD from the
-// quad derivatives of coord.xy, TEXB adds the bias coord.w, TEXL uses the LOD
-// coord.w, TEXD the gradients ddx.xy and ddy.xy. Requests go through the
-// TextureSampler interface (Step, Run) or, for the timed shader core, as a
-// request/response pair (TexRequests, CompleteTex).
+// A sampler is declared for a type of texture, `.sampler sN name [type]`
+// with type 2d (the default), 2darray, cube or 3d (SamplerDecl.Type); the
+// type fixes the coordinates its texture instructions read (Instr.TexCoords):
+// coord.xy for 2d, coord.xyz for the others (the layer in z for 2darray, a
+// direction for cube, uvw for 3d). TEX takes its LOD from the quad
+// derivatives of those coordinates, TEXB adds the bias coord.w, TEXL uses the
+// LOD coord.w, TEXD the gradients ddx and ddy (the same components). Requests
+// go through the TextureSampler interface (Step, Run) or, for the timed
+// shader core, as a request/response pair (TexRequests, CompleteTex).
 //
 // # Analysis
 //

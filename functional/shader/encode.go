@@ -10,25 +10,28 @@ import (
 
 // The binary form (little-endian), as stored in simulated memory:
 //
-//	header   magic "GSHD", version u16 (= 1), stage u8, reserved u8 (= 0)
+//	header   magic "GSHD", version u16 (= 2), stage u8, reserved u8 (= 0)
 //	name     u16 length + bytes
 //	inputs   u8 count, each: reg u8, semantic str8, interp u8, centroid u8 (0/1)
 //	outputs  u8 count, each: file u8, index u8, semantic str8
 //	consts   u16 count, each: reg u8, count u16, name str8
 //	params   u16 count, each: reg u8, name str8, default 4 x f32
 //	defs     u16 count, each: reg u8, value 4 x f32
-//	samplers u8 count, each: unit u8, name str8
+//	samplers u8 count, each: unit u8, name str8, type u8 (SamplerType)
 //	code     u32 count, each InstrSize bytes:
 //	           op u8, flags u8 (bit 0 saturate), dst file u8, dst index u8,
-//	           dst mask u8, sampler u8, reserved u16 (= 0),
+//	           dst mask u8, sampler u8, texcoords u8 (Instr.TexCoords), reserved u8 (= 0),
 //	           3 sources x (file u8, index u8, swizzle u8 (2 bits per
 //	           component, x in bits 0-1), modifiers u8 (bit 0 negate, bit 1 abs)),
 //	           line u32 (debug information)
 //
 // str8 is a u8 length followed by the bytes. Nothing may follow the code.
+//
+// Version 1 (before sampler types) is still read: its samplers have no type
+// byte (they are 2D) and the texcoords byte is part of a reserved u16 (= 0).
 const (
 	binaryMagic   = "GSHD"
-	binaryVersion = 1
+	binaryVersion = 2
 	// InstrSize is the size in bytes of one encoded instruction: a 20-byte
 	// instruction word and a 4-byte source line.
 	InstrSize = 24
@@ -87,6 +90,7 @@ func (p *Program) Encode() []byte {
 	for _, s := range p.Samplers {
 		b = append(b, byte(s.Unit))
 		b = str8(b, s.Name)
+		b = append(b, byte(s.Type))
 	}
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(p.Code)))
 	for i := range p.Code {
@@ -95,7 +99,8 @@ func (p *Program) Encode() []byte {
 		if in.Sat {
 			flags = 1
 		}
-		b = append(b, byte(in.Op), flags, byte(in.Dst.File), byte(in.Dst.Index), in.Dst.Mask, byte(in.Sampler), 0, 0)
+		b = append(b, byte(in.Op), flags, byte(in.Dst.File), byte(in.Dst.Index), in.Dst.Mask, byte(in.Sampler),
+			byte(in.TexCoords), 0)
 		for s := range in.Src {
 			src := &in.Src[s]
 			sw := src.Swizzle[0]&3 | (src.Swizzle[1]&3)<<2 | (src.Swizzle[2]&3)<<4 | (src.Swizzle[3]&3)<<6
@@ -220,8 +225,9 @@ func Decode(b []byte) (*Program, error) {
 	if magic := d.str(4, "header.magic"); d.err == nil && magic != binaryMagic {
 		d.fail(0, "header.magic", "bad magic %q, want %q", magic, binaryMagic)
 	}
-	if v := d.u16("header.version"); d.err == nil && v != binaryVersion {
-		d.fail(4, "header.version", "unsupported version %d, want %d", v, binaryVersion)
+	version := d.u16("header.version")
+	if d.err == nil && version != binaryVersion && version != 1 {
+		d.fail(4, "header.version", "unsupported version %d, want 1 or %d", version, binaryVersion)
 	}
 	p.Stage = Stage(d.u8("header.stage"))
 	if r := d.u8("header.reserved"); d.err == nil && r != 0 {
@@ -293,6 +299,9 @@ func Decode(b []byte) (*Program, error) {
 			var s SamplerDecl
 			s.Unit = int(d.u8(f + ".unit"))
 			s.Name = d.str8(f + ".name")
+			if version >= 2 {
+				s.Type = SamplerType(d.u8(f + ".type"))
+			}
 			p.Samplers = append(p.Samplers, s)
 		}
 	}
@@ -320,7 +329,13 @@ func Decode(b []byte) (*Program, error) {
 		in.Dst.Mask = d.u8(f + ".dst.mask")
 		in.Sampler = int(d.u8(f + ".sampler"))
 		off = d.off
-		if r := d.u16(f + ".reserved"); r != 0 {
+		if version >= 2 {
+			in.TexCoords = int(d.u8(f + ".texcoords"))
+			off = d.off
+			if r := d.u8(f + ".reserved"); r != 0 {
+				d.fail(off, f+".reserved", "reserved field is %d, want 0", r)
+			}
+		} else if r := d.u16(f + ".reserved"); r != 0 {
 			d.fail(off, f+".reserved", "reserved field is %d, want 0", r)
 		}
 		for s := range in.Src {

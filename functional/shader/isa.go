@@ -279,15 +279,27 @@ type Src struct {
 var IdentitySwizzle = [4]uint8{0, 1, 2, 3}
 
 // Instr is one decoded instruction. Src[i] for i >= Op.NumSources() is zero.
-// Sampler is the texture unit of TEX* (0 otherwise). Line is the source line
-// (0 when unknown); it is kept in the binary form as debug information.
+// Sampler is the texture unit of TEX* (0 otherwise). TexCoords is the number
+// of coordinate components TEX* reads, 2 (xy) or 3 (xyz), as the sampler's
+// declared type says (SamplerType.Coords; the assembler sets it); 0 means 2,
+// and it is 0 for other instructions. Line is the source line (0 when
+// unknown); it is kept in the binary form as debug information.
 type Instr struct {
-	Op      Opcode
-	Sat     bool
-	Dst     Dst
-	Src     [MaxSources]Src
-	Sampler int
-	Line    int
+	Op        Opcode
+	Sat       bool
+	Dst       Dst
+	Src       [MaxSources]Src
+	Sampler   int
+	Line      int
+	TexCoords int
+}
+
+// texCoordMask is the coordinate components of a texture instruction.
+func (in *Instr) texCoordMask() uint8 {
+	if in.TexCoords == 3 {
+		return MaskXYZ
+	}
+	return MaskX | MaskY
 }
 
 // Interpolation is the interpolation mode of a pixel-shader input. The values
@@ -371,10 +383,46 @@ type DefDecl struct {
 	Value geom.Vec4
 }
 
-// SamplerDecl names a texture unit.
+// SamplerType is the type of texture a sampler is declared for; it fixes the
+// coordinate components its texture instructions read. The values match
+// functional/texture's Type.
+type SamplerType uint8
+
+// Sampler types.
+const (
+	Sampler2D      SamplerType = iota // coord.xy
+	Sampler2DArray                    // coord.xy, the layer in coord.z
+	SamplerCube                       // the direction coord.xyz
+	Sampler3D                         // coord.xyz
+	numSamplerTypes
+)
+
+var samplerTypeNames = [numSamplerTypes]string{"2d", "2darray", "cube", "3d"}
+
+// String returns the type's name in the text form.
+func (t SamplerType) String() string {
+	if t < numSamplerTypes {
+		return samplerTypeNames[t]
+	}
+	return fmt.Sprintf("SamplerType(%d)", uint8(t))
+}
+
+// Valid reports whether t is a known type.
+func (t SamplerType) Valid() bool { return t < numSamplerTypes }
+
+// Coords returns the coordinate components of the type: 2 or 3.
+func (t SamplerType) Coords() int {
+	if t == Sampler2D {
+		return 2
+	}
+	return 3
+}
+
+// SamplerDecl names a texture unit and the type of texture it samples.
 type SamplerDecl struct {
 	Unit int
 	Name string
+	Type SamplerType
 }
 
 // Program is an assembled (or decoded) shader. Treat it as immutable once

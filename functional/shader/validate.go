@@ -238,10 +238,15 @@ func (p *Program) check() *ProgramError {
 		}
 	}
 	var samplerDeclared [MaxSamplers]bool
+	var samplerTypes [MaxSamplers]SamplerType
 	for i, s := range p.Samplers {
 		if s.Unit < 0 || s.Unit >= MaxSamplers {
 			return declErr("samplers", i, "register index out of range: s%d (s0..s%d)", s.Unit, MaxSamplers-1)
 		}
+		if !s.Type.Valid() {
+			return declErr("samplers", i, "unknown sampler type %d", uint8(s.Type))
+		}
+		samplerTypes[s.Unit] = s.Type
 		if samplerDeclared[s.Unit] {
 			return declErr("samplers", i, "duplicate declaration of s%d", s.Unit)
 		}
@@ -357,8 +362,15 @@ func (p *Program) check() *ProgramError {
 			if !samplerDeclared[in.Sampler] {
 				return instrErr(i, "undeclared sampler s%d", in.Sampler)
 			}
+			want := samplerTypes[in.Sampler].Coords()
+			if got := max(in.TexCoords, 2); (in.TexCoords != 0 && in.TexCoords != 2 && in.TexCoords != 3) || got != want {
+				return instrErr(i, "%s reads %d coordinate components, sampler s%d (%v) takes %d",
+					in.Op, in.TexCoords, in.Sampler, samplerTypes[in.Sampler], want)
+			}
 		} else if in.Sampler != 0 {
 			return instrErr(i, "%s takes no sampler", in.Op)
+		} else if in.TexCoords != 0 {
+			return instrErr(i, "%s takes no texture coordinates (TexCoords %d)", in.Op, in.TexCoords)
 		}
 	}
 	if vs && !writesPosition {
@@ -396,6 +408,7 @@ type execInstr struct {
 	mask    uint8
 	nsrc    uint8
 	sampler uint8
+	coords3 bool  // TEX* reads coord.z (and its derivatives)
 	dst     int32 // per-lane register slot
 	src     [MaxSources]execSrc
 }
@@ -448,6 +461,7 @@ func (p *Program) build() {
 		e.mask = in.Dst.Mask
 		e.nsrc = uint8(in.Op.NumSources())
 		e.sampler = uint8(in.Sampler)
+		e.coords3 = in.TexCoords == 3
 		hasDst := in.Op.HasDest()
 		if hasDst {
 			e.dst = slot(in.Dst.File, in.Dst.Index)

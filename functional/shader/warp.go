@@ -33,9 +33,11 @@ func (m TexMode) String() string {
 }
 
 // TexRequest is one lane's texture sample request. Coord holds the
-// components the instruction reads (x, y, and w for TEXB/TEXL; the others are
-// 0). DDX and DDY hold the screen-space derivatives of Coord.xy: from the quad
-// for TEX and TEXB in a pixel shader, the operands for TEXD, zero otherwise.
+// components the instruction reads (x, y, z when the sampler's type takes
+// three coordinates, and w for TEXB/TEXL; the others are 0). DDX and DDY hold
+// the screen-space derivatives of those coordinate components (xy or xyz):
+// from the quad for TEX and TEXB in a pixel shader, the operands for TEXD,
+// zero otherwise.
 // Vertex is set for requests from a vertex shader, where TEX becomes TexLOD
 // with LOD 0.
 type TexRequest struct {
@@ -611,6 +613,11 @@ func (w *Warp) request(e *execInstr, i int, r *TexRequest) {
 	*r = TexRequest{Unit: int(e.sampler), Mode: e.op.TexMode()}
 	cx, cy := w.view[0][0], w.view[0][1]
 	r.Coord[0], r.Coord[1] = cx[i], cy[i]
+	var cz []float32
+	if e.coords3 {
+		cz = w.view[0][2]
+		r.Coord[2] = cz[i]
+	}
 	if e.op == OpTexb || e.op == OpTexl {
 		r.Coord[3] = w.view[0][3][i]
 		r.LODOrBias = r.Coord[3]
@@ -625,6 +632,9 @@ func (w *Warp) request(e *execInstr, i int, r *TexRequest) {
 	case e.op == OpTexd:
 		r.DDX[0], r.DDX[1] = w.view[1][0][i], w.view[1][1][i]
 		r.DDY[0], r.DDY[1] = w.view[2][0][i], w.view[2][1][i]
+		if e.coords3 {
+			r.DDX[2], r.DDY[2] = w.view[1][2][i], w.view[2][2][i]
+		}
 	case r.Vertex || e.op == OpTexl:
 	case i < w.Lanes&^3:
 		q := i &^ 3
@@ -632,6 +642,9 @@ func (w *Warp) request(e *execInstr, i int, r *TexRequest) {
 		col := q + (i & 1) // y=0 lane of this lane's column
 		r.DDX[0], r.DDX[1] = cx[row+1]-cx[row], cy[row+1]-cy[row]
 		r.DDY[0], r.DDY[1] = cx[col+2]-cx[col], cy[col+2]-cy[col]
+		if e.coords3 {
+			r.DDX[2], r.DDY[2] = cz[row+1]-cz[row], cz[col+2]-cz[col]
+		}
 	}
 }
 
