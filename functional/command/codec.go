@@ -12,6 +12,13 @@ import (
 // MaxAttributes bounds the attributes of an input layout.
 const MaxAttributes = 16
 
+// BindTexture payload lengths: the current one, and the first version's
+// (without addressW, maxAnisotropy and the border colour).
+const (
+	bindTextureWords   = 16
+	bindTextureWordsV1 = 10
+)
+
 // MaxPayloadWords bounds the payload of one command (a sanity limit for the
 // decoder; no command comes close).
 const MaxPayloadWords = 1 + 2 + 3*MaxAttributes + 64
@@ -114,6 +121,9 @@ func (c BindTexture) encode(w *wordWriter) {
 	w.f(c.LODBias)
 	w.f(c.MinLOD)
 	w.f(c.MaxLOD)
+	w.u(c.AddressW)
+	w.u(c.MaxAnisotropy)
+	w.vec(c.Border)
 }
 func (c SetInputLayout) encode(w *wordWriter) {
 	w.u(c.Stride)
@@ -194,7 +204,7 @@ func (e *DecodeError) Error() string {
 var payloadWords = [numOpcodes]int{
 	OpNop: -1, OpSetViewport: 6, OpSetScissor: 5, OpSetRaster: 2, OpSetDepthStencil: 5,
 	OpSetBlend: 8, OpSetColorTarget: 10, OpSetDepthTarget: 9, OpBindShader: 4,
-	OpSetConstants: 5, OpBindTexture: 10, OpSetInputLayout: -1, OpBindVertexBuffer: 3,
+	OpSetConstants: 5, OpBindTexture: -1, OpSetInputLayout: -1, OpBindVertexBuffer: 3,
 	OpBindIndexBuffer: 4, OpSetTopology: 1, OpDraw: 2, OpDrawIndexed: 3, OpClear: 7,
 	OpSyncToken: 3, OpPresent: 1, OpEnd: 0,
 }
@@ -333,8 +343,22 @@ func DecodeOne(buf []byte, base uint64) (Command, int, error) {
 		}
 		c = s
 	case OpBindTexture:
+		if n != bindTextureWords && n != bindTextureWordsV1 {
+			return fail("length", "payload of %d words, want %d (or %d)", n, bindTextureWords, bindTextureWordsV1)
+		}
 		t := BindTexture{Stage: Stage(r.u()), Slot: r.u(), Desc: r.addr(), Filter: r.u(),
 			AddressU: r.u(), AddressV: r.u(), LODBias: r.f(), MinLOD: r.f(), MaxLOD: r.f()}
+		if n == bindTextureWords {
+			t.AddressW, t.MaxAnisotropy, t.Border = r.u(), r.u(), r.vec()
+		}
+		if t.MaxAnisotropy > 16 {
+			return fail("maxAnisotropy", "%d out of range [0, 16]", t.MaxAnisotropy)
+		}
+		for _, c := range t.Border {
+			if isNaNOrInf(c) {
+				return fail("border", "colour %v is not finite", t.Border)
+			}
+		}
 		if t.Stage > PixelStage {
 			return fail("stage", "unknown stage %d", uint32(t.Stage))
 		}

@@ -22,6 +22,8 @@ func allCommands() []Command {
 		BindShader{Stage: PixelStage, Addr: 0x30000, Size: 512},
 		SetConstants{Stage: VertexStage, First: 16, Count: 4, Addr: 0x40000},
 		BindTexture{Stage: PixelStage, Slot: 3, Desc: 0x50000, Filter: 2, AddressU: 1, AddressV: 0, LODBias: -0.5, MinLOD: 0, MaxLOD: 12},
+		BindTexture{Stage: VertexStage, Slot: 15, Desc: 0x50040, Filter: 3, AddressU: 2, AddressV: 3, LODBias: 1, MinLOD: -2, MaxLOD: 5,
+			AddressW: 4, MaxAnisotropy: 16, Border: geom.Vec4{0.25, 0.5, 0.75, 1}},
 		SetInputLayout{Stride: 48, Attributes: []Attribute{{SemPosition, 0, 3}, {SemNormal, 12, 3}, {SemTexcoord, 24, 2}, {SemTangent, 32, 4}}},
 		BindVertexBuffer{Addr: 0x60000, Size: 4800},
 		BindIndexBuffer{Addr: 0x70000, Format: 16, Size: 600},
@@ -91,6 +93,9 @@ func TestDecodeErrors(t *testing.T) {
 		{"clear depth", words(hdr(OpClear, 7), ClearDepth, 0, 0, 0, 0, 0x40000000, 0), "command stream @0x100: Clear: depth: 2 outside [0, 1]"},
 		{"shader null", words(hdr(OpBindShader, 4), 1, 0, 0, 64), "command stream @0x100: BindShader: addr/size: no shader code (address 0x0, 64 bytes)"},
 		{"second command", words(hdr(OpNop, 0), hdr(OpSetTopology, 1), 7), "command stream @0x104: SetTopology: topology: unknown topology 7"},
+		{"bind texture length", words(hdr(OpBindTexture, 12), 1, 0, 0x1000, 0, 2, 0, 0, 0, 0, 0, 0, 0), "command stream @0x100: BindTexture: length: payload of 12 words, want 16 (or 10)"},
+		{"anisotropy", words(hdr(OpBindTexture, 16), 1, 0, 0x1000, 0, 3, 0, 0, 0, 0, 0, 0, 17, 0, 0, 0, 0), "command stream @0x100: BindTexture: maxAnisotropy: 17 out of range [0, 16]"},
+		{"border", words(hdr(OpBindTexture, 16), 1, 0, 0x1000, 0, 3, 0, 0, 0, 0, 0, 0, 1, 0, 0x7fc00000, 0, 0), "command stream @0x100: BindTexture: border: colour [0 NaN 0 0] is not finite"},
 	}
 	for _, tc := range tests {
 		_, err := DecodeAll(tc.buf, 0x100)
@@ -126,10 +131,19 @@ func TestImage(t *testing.T) {
 	if !reflect.DeepEqual(p, []byte{9, 9, 0, 0, 0, 0}) {
 		t.Fatalf("read straddling the end: %v", p)
 	}
-	d := TextureDescriptor{Format: 1, Width: 64, Height: 32, Levels: 7, Layout: 1, Data: 0x1_2345_6780, Size: 11000}
-	at := m.Put(d.Encode(), 32)
+	d := TextureDescriptor{Format: 1, Width: 64, Height: 32, Levels: 7, Layout: 1, Data: 0x1_2345_6780, Size: 11000, Type: 1, Depth: 6}
+	enc := d.Encode()
+	if len(enc) != TextureDescriptorBytes {
+		t.Fatalf("descriptor of %d bytes", len(enc))
+	}
+	at := m.Put(enc, 32)
 	if got := ReadTextureDescriptor(m, at); got != d {
 		t.Fatalf("descriptor %+v, want %+v", got, d)
+	}
+	// A first-version (8-word) descriptor followed by zeros is a 2D texture.
+	old := m.Put(append(words(6, 8, 8, 4, 0, 0x2000, 0, 128), make([]byte, 16)...), 32)
+	if got := ReadTextureDescriptor(m, old); got != (TextureDescriptor{Format: 6, Width: 8, Height: 8, Levels: 4, Data: 0x2000, Size: 128}) {
+		t.Fatalf("old descriptor %+v", got)
 	}
 }
 
@@ -158,4 +172,17 @@ func FuzzDecodeAll(f *testing.F) {
 			t.Fatalf("round trip differs")
 		}
 	})
+}
+
+// TestBindTextureFirstVersion decodes the 10-word BindTexture payload.
+func TestBindTextureFirstVersion(t *testing.T) {
+	buf := words(hdr(OpBindTexture, 10), 1, 2, 0x5000, 0, 2, 1, 0, 0xbf000000, 0, 0x41400000, hdr(OpEnd, 0))
+	cmds, err := DecodeAll(buf, 0x100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := BindTexture{Stage: PixelStage, Slot: 2, Desc: 0x5000, Filter: 2, AddressU: 1, LODBias: -0.5, MaxLOD: 12}
+	if !reflect.DeepEqual(cmds[0].Command, want) {
+		t.Errorf("decoded %#v, want %#v", cmds[0].Command, want)
+	}
 }

@@ -210,6 +210,13 @@ type (
 		Desc                       uint64
 		Filter, AddressU, AddressV uint32
 		LODBias, MinLOD, MaxLOD    float32
+		// AddressW is the third axis's address mode (3D textures),
+		// MaxAnisotropy the anisotropic filter's limit (1..16; 0 means 1),
+		// Border the border colour. A 10-word payload (the first version)
+		// leaves them 0.
+		AddressW      uint32
+		MaxAnisotropy uint32
+		Border        geom.Vec4
 	}
 	SetInputLayout struct {
 		Stride     uint32

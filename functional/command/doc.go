@@ -29,7 +29,9 @@
 //	BindShader        stage addrLo addrHi sizeBytes
 //	SetConstants      stage firstRegister count addrLo addrHi   (count*16 bytes in memory)
 //	BindTexture       stage slot descAddrLo descAddrHi filter addressU addressV
-//	                  lodBias minLOD maxLOD (floats)
+//	                  lodBias minLOD maxLOD (floats) addressW maxAnisotropy(0..16)
+//	                  border(4 floats)   (a 10-word payload, the first version,
+//	                  ends after maxLOD: addressW 0, maxAnisotropy 0, border 0)
 //	SetInputLayout    stride count, then count x (semantic offset components)
 //	BindVertexBuffer  addrLo addrHi sizeBytes
 //	BindIndexBuffer   addrLo addrHi format(16|32) sizeBytes   (address 0: no buffer)
@@ -41,9 +43,14 @@
 //	Present           slot
 //	End               (none) the end of the stream
 //
-// A texture descriptor in memory is 8 words: format width height levels layout
-// dataAddrLo dataAddrHi sizeBytes; the texel bytes follow the layout of package
-// functional/texture.
+// A texture descriptor in memory is 12 words: format width height levels layout
+// dataAddrLo dataAddrHi sizeBytes type depth reserved reserved (numbering of
+// package functional/texture: formats RGBA8 0, RGBA8_SRGB 1, R8 2, RG8 3,
+// RGBA16F 4, RGBA32F 5, BC1-BC5 6-10; types 2D 0, 2D array 1, cube 2, 3D 3;
+// depth is the layers of an array or the depth of a 3D texture); the texel
+// bytes follow the layout of package functional/texture. Filters are point 0,
+// bilinear 1, trilinear 2, anisotropic 3; address modes wrap 0, clamp 1,
+// mirror 2, border 3, mirror-once 4.
 //
 // Decode errors name the byte offset of the command and the field that is wrong.
 package command

@@ -90,21 +90,26 @@ func ReadU32(m Memory, addr uint64) uint32 {
 // ReadF32 reads a float32.
 func ReadF32(m Memory, addr uint64) float32 { return math.Float32frombits(ReadU32(m, addr)) }
 
-// TextureDescriptor is the in-memory description of a texture (8 words).
+// TextureDescriptor is the in-memory description of a texture (12 words):
+// format width height levels layout dataLo dataHi sizeBytes type depth and two
+// reserved words (0). Type and Depth follow functional/texture (0 is a 2D
+// texture; Depth counts array layers or 3D slices), so a descriptor of the
+// first, 8-word version followed by zeros reads as the same 2D texture.
 type TextureDescriptor struct {
 	Format, Width, Height, Levels, Layout uint32
 	Data                                  uint64
 	Size                                  uint32
+	Type, Depth                           uint32
 }
 
 // TextureDescriptorBytes is the size of an encoded texture descriptor.
-const TextureDescriptorBytes = 32
+const TextureDescriptorBytes = 48
 
 // Encode returns the descriptor's bytes.
 func (d TextureDescriptor) Encode() []byte {
 	b := make([]byte, 0, TextureDescriptorBytes)
 	for _, v := range []uint32{d.Format, d.Width, d.Height, d.Levels, d.Layout,
-		uint32(d.Data), uint32(d.Data >> 32), d.Size} {
+		uint32(d.Data), uint32(d.Data >> 32), d.Size, d.Type, d.Depth, 0, 0} {
 		b = binary.LittleEndian.AppendUint32(b, v)
 	}
 	return b
@@ -116,7 +121,7 @@ func ReadTextureDescriptor(m Memory, addr uint64) TextureDescriptor {
 	m.ReadAt(b[:], addr)
 	w := func(i int) uint32 { return binary.LittleEndian.Uint32(b[4*i:]) }
 	return TextureDescriptor{Format: w(0), Width: w(1), Height: w(2), Levels: w(3), Layout: w(4),
-		Data: uint64(w(5)) | uint64(w(6))<<32, Size: w(7)}
+		Data: uint64(w(5)) | uint64(w(6))<<32, Size: w(7), Type: w(8), Depth: w(9)}
 }
 
 // Slice returns the image's bytes [addr, addr+size) without copying, or false when
