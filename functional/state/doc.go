@@ -11,4 +11,11 @@
 // Render targets and textures are views of the memory image (no copy): what a draw
 // renders into a target is visible to a later draw that binds the same bytes as a
 // texture.
+//
+// A texture binding (TextureBinding) resolves the descriptor in memory to a
+// texture.Texture of its type (2D, array, cube, 3D), format and layout, and the
+// BindTexture payload to a texture.SamplerState (filter, address modes per axis,
+// LOD bias and range, maximum anisotropy, border colour). A draw whose shader
+// declares a sampler for one texture type while a texture of another type is
+// bound to that unit is an error.
 package state

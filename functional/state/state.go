@@ -24,7 +24,9 @@ type Memory interface {
 }
 
 // TextureBinding is a texture unit's binding: the texture (nil when none is bound:
-// samples then return zero) and its sampler state.
+// samples then return zero; its Type and Format come from the descriptor) and its
+// sampler state (filter, address modes per axis, LOD bias and range, maximum
+// anisotropy, border colour).
 type TextureBinding struct {
 	Texture *texture.Texture
 	Sampler texture.SamplerState
@@ -224,7 +226,8 @@ func (t *Tracker) Apply(lc command.Located) (Action, error) {
 	case command.BindTexture:
 		b := TextureBinding{Desc: c.Desc, Sampler: texture.SamplerState{Filter: texture.Filter(c.Filter),
 			AddressU: texture.AddressMode(c.AddressU), AddressV: texture.AddressMode(c.AddressV),
-			LODBias: c.LODBias, MinLOD: c.MinLOD, MaxLOD: c.MaxLOD}}
+			LODBias: c.LODBias, MinLOD: c.MinLOD, MaxLOD: c.MaxLOD, AddressW: texture.AddressMode(c.AddressW),
+			MaxAnisotropy: int(c.MaxAnisotropy), BorderColor: c.Border}}
 		if err := b.Sampler.Validate(); err != nil {
 			return wrap("sampler", err)
 		}
@@ -414,7 +417,7 @@ func (t *Tracker) texture(desc uint64) (*texture.Texture, error) {
 	}
 	d := command.ReadTextureDescriptor(t.mem, desc)
 	td := texture.Descriptor{Format: texture.Format(d.Format), Width: int(d.Width), Height: int(d.Height),
-		Levels: int(d.Levels), Layout: texture.Layout(d.Layout)}
+		Levels: int(d.Levels), Layout: texture.Layout(d.Layout), Type: texture.Type(d.Type), Depth: int(d.Depth)}
 	if err := td.Validate(); err != nil {
 		return nil, fmt.Errorf("at 0x%x: %w", desc, err)
 	}
@@ -501,6 +504,14 @@ func (t *Tracker) draw(lc command.Located, s vertex.Stream) (*Draw, error) {
 	d.PSConstants = append([]geom.Vec4(nil), t.constants[command.PixelStage][:ps.NumConstants()]...)
 	d.VSTextures = t.textures[command.VertexStage]
 	d.PSTextures = t.textures[command.PixelStage]
+	for stage, p := range []*shader.Program{vs, ps} {
+		for _, s := range p.Samplers {
+			if tex := t.textures[stage][s.Unit].Texture; tex != nil && uint8(tex.Type) != uint8(s.Type) {
+				return fail("texture", "%v shader sampler s%d (%s) is declared %v, the bound texture is %v",
+					p.Stage, s.Unit, s.Name, s.Type, tex.Type)
+			}
+		}
+	}
 	t.draws++
 	return d, nil
 }

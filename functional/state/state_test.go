@@ -11,6 +11,7 @@ import (
 	"github.com/gfxsim/gfxsim/functional/framebuffer"
 	"github.com/gfxsim/gfxsim/functional/geom"
 	"github.com/gfxsim/gfxsim/functional/shader/library"
+	"github.com/gfxsim/gfxsim/functional/texture"
 )
 
 type fixture struct {
@@ -161,5 +162,65 @@ func TestNoDepthTargetDisablesDepth(t *testing.T) {
 	}
 	if d := act.Draw; d.Depth.DepthEnable || d.Depth.DepthWrite || d.Depth.StencilEnable || d.DepthBuf != nil {
 		t.Errorf("depth state without a depth target: %+v", d.Depth)
+	}
+}
+
+func TestTextureBindings(t *testing.T) {
+	f := newFixture(t)
+	mat, err := library.Get("textured")
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs, ps := mat.VS.Encode(), mat.PS.Encode()
+	bvs := command.BindShader{Stage: command.VertexStage, Addr: f.mem.Put(vs, 256), Size: uint32(len(vs))}
+	bps := command.BindShader{Stage: command.PixelStage, Addr: f.mem.Put(ps, 256), Size: uint32(len(ps))}
+	unit, _ := mat.PS.SamplerUnit("albedo")
+	put := func(d texture.Descriptor) uint64 {
+		tex, err := texture.FromRGBA8(d, make([]byte, 4*d.Width*d.Height*d.Slices()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		data := f.mem.Put(tex.Bytes(), 256)
+		td := tex.Descriptor()
+		desc := command.TextureDescriptor{Format: uint32(td.Format), Width: uint32(td.Width), Height: uint32(td.Height),
+			Levels: uint32(td.Levels), Layout: uint32(td.Layout), Data: data, Size: uint32(tex.SizeBytes()),
+			Type: uint32(td.Type), Depth: uint32(td.Depth)}
+		return f.mem.Put(desc.Encode(), 64)
+	}
+	flat := put(texture.Descriptor{Format: texture.BC3, Width: 8, Height: 8, Layout: texture.Tiled})
+	cube := put(texture.Descriptor{Format: texture.RGBA8SRGB, Width: 4, Height: 4, Type: texture.TexCube})
+	setup := []command.Command{command.SetColorTarget{Target: f.color},
+		command.SetViewport{Viewport: geom.Viewport{Width: 16, Height: 8, MaxZ: 1}}, bvs, bps}
+	bind := command.BindTexture{Stage: command.PixelStage, Slot: uint32(unit), Desc: flat, Filter: uint32(texture.Anisotropic),
+		AddressU: uint32(texture.Mirror), AddressV: uint32(texture.Border), AddressW: uint32(texture.MirrorOnce),
+		LODBias: 0.5, MinLOD: 1, MaxLOD: 3, MaxAnisotropy: 8, Border: geom.Vec4{0.1, 0.2, 0.3, 0.4}}
+	act, err := f.apply(t, NewTracker(f.mem), append(setup, bind, command.Draw{VertexCount: 3})...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := act.Draw.PSTextures[unit]
+	want := texture.SamplerState{Filter: texture.Anisotropic, AddressU: texture.Mirror, AddressV: texture.Border,
+		AddressW: texture.MirrorOnce, LODBias: 0.5, MinLOD: 1, MaxLOD: 3, MaxAnisotropy: 8, BorderColor: geom.Vec4{0.1, 0.2, 0.3, 0.4}}
+	if b.Sampler != want || b.Desc != flat {
+		t.Errorf("sampler %+v, want %+v", b.Sampler, want)
+	}
+	if tex := b.Texture; tex == nil || tex.Format != texture.BC3 || tex.Type != texture.Tex2D || len(tex.Levels) != 4 || tex.Layout != texture.Tiled {
+		t.Errorf("texture %+v", b.Texture)
+	}
+	// A cube map bound to the 2D sampler "albedo" is an error at the draw.
+	bind.Desc = cube
+	_, err = f.apply(t, NewTracker(f.mem), append(setup, bind, command.Draw{VertexCount: 3})...)
+	if err == nil || !strings.Contains(err.Error(), "Draw: texture: ps shader sampler s0 (albedo) is declared 2d, the bound texture is Cube") {
+		t.Errorf("type mismatch: %v", err)
+	}
+	// Bad sampler state and descriptors name the field.
+	bind.Desc, bind.AddressW = flat, 9
+	if _, err = f.apply(t, NewTracker(f.mem), bind); err == nil || !strings.Contains(err.Error(), "BindTexture: sampler: AddressW: invalid value 9") {
+		t.Errorf("address W: %v", err)
+	}
+	bad := f.mem.Put(command.TextureDescriptor{Format: 0, Width: 4, Height: 2, Levels: 1, Type: uint32(texture.TexCube), Data: f.consts, Size: 4096}.Encode(), 64)
+	bind.Desc, bind.AddressW = bad, 0
+	if _, err = f.apply(t, NewTracker(f.mem), bind); err == nil || !strings.Contains(err.Error(), "Height: cube faces must be square, got 4x2") {
+		t.Errorf("bad descriptor: %v", err)
 	}
 }
