@@ -33,11 +33,15 @@ func (u *TextureUnits) SampleTexture(req *shader.TexRequest) geom.Vec4 {
 }
 
 // SampleBinding filters one lane's request with binding b, appending the taps to
-// taps when it is non-nil (the returned slice).
+// taps when it is non-nil (the returned slice). The request's coordinates and
+// derivatives are used as the texture's type needs them: xy for 2D, xy and the
+// layer z for arrays, the direction xyz for cube maps, uvw for 3D.
 func SampleBinding(b *state.TextureBinding, req *shader.TexRequest, taps *[]texture.Tap) geom.Vec4 {
-	coord := geom.Vec2{req.Coord[0], req.Coord[1]}
-	ddx := geom.Vec2{req.DDX[0], req.DDX[1]}
-	ddy := geom.Vec2{req.DDY[0], req.DDY[1]}
+	c := texture.Coords{
+		P:   geom.Vec3{req.Coord[0], req.Coord[1], req.Coord[2]},
+		DDX: geom.Vec3{req.DDX[0], req.DDX[1], req.DDX[2]},
+		DDY: geom.Vec3{req.DDY[0], req.DDY[1], req.DDY[2]},
+	}
 	mode, value := texture.LODGradient, float32(0)
 	switch req.Mode {
 	case shader.TexBias:
@@ -47,10 +51,11 @@ func SampleBinding(b *state.TextureBinding, req *shader.TexRequest, taps *[]text
 	}
 	if taps != nil {
 		var v geom.Vec4
-		v, *taps = texture.SampleTaps(b.Texture, &b.Sampler, coord, ddx, ddy, mode, value, *taps)
+		v, *taps = texture.SampleCoords(b.Texture, &b.Sampler, &c, mode, value, *taps, true)
 		return v
 	}
-	return texture.Sample(b.Texture, &b.Sampler, coord, ddx, ddy, mode, value)
+	v, _ := texture.SampleCoords(b.Texture, &b.Sampler, &c, mode, value, nil, false)
+	return v
 }
 
 // BatchStats counts the work of one vertex batch.
