@@ -161,14 +161,17 @@ func (b *builder) fileTexture(t *mesh.Texture) int {
 		return j
 	}
 	st := Texture{
-		Name:     uniqueName(t.Name, func(n string) bool { return b.s.TextureIndex(n) >= 0 }),
-		Width:    t.Image.Width,
-		Height:   t.Image.Height,
-		Pix:      t.Image.Pix,
-		Mipmaps:  true,
-		Filter:   FilterTrilinear,
-		AddressU: AddressWrap,
-		AddressV: AddressWrap,
+		Name:          uniqueName(t.Name, func(n string) bool { return b.s.TextureIndex(n) >= 0 }),
+		Width:         t.Image.Width,
+		Height:        t.Image.Height,
+		Pix:           t.Image.Pix,
+		Mipmaps:       true,
+		Filter:        FilterTrilinear,
+		AddressU:      AddressWrap,
+		AddressV:      AddressWrap,
+		AddressW:      AddressWrap,
+		MaxLOD:        DefaultMaxLOD,
+		MaxAnisotropy: DefaultMaxAnisotropy,
 	}
 	if t.ClampU {
 		st.AddressU = AddressClamp

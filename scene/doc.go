@@ -12,7 +12,11 @@
 // blur, up to four lights (the shader ABI's light slots), and the resources
 // and draws of the frame:
 //
-//   - Textures: RGBA8 images with mipmapping, filter and addressing.
+//   - Textures: RGBA8 images (one, or the faces of a cube map, the layers of
+//     an array, the slices of a volume) with their storage format (the driver
+//     converts and block-compresses them), mipmapping and sampler settings
+//     (filter up to anisotropic, address modes per axis, border colour, LOD
+//     bias and range).
 //   - Meshes: indexed triangle lists (*mesh.Mesh) with normals, texture
 //     coordinates and tangents.
 //   - Materials: a shader of the library (functional/shader/library) with its

@@ -275,7 +275,16 @@ func TestValidate(t *testing.T) {
 		{func(s *Scene) { s.Objects[0].Material = -1 }, "material -1 of 1"},
 		{func(s *Scene) { s.Objects[0].Moving = true }, "Moving is true but the transforms are equal"},
 		{func(s *Scene) { s.Meshes[0].Indices = append(s.Meshes[0].Indices, 7) }, "4 indices is not a whole number of triangles"},
-		{func(s *Scene) { s.Textures = []Texture{{Name: "t", Width: 2, Height: 2}} }, `textures[0] "t": 2x2 with 0 bytes`},
+		{func(s *Scene) { s.Textures = []Texture{{Name: "t", Width: 2, Height: 2}} }, `textures[0] "t": 2x2 with 1 slices and 0 bytes`},
+		{func(s *Scene) {
+			s.Textures = []Texture{{Name: "c", Width: 2, Height: 2, Type: TextureCube, Pix: make([]byte, 16)}}
+		}, `textures[0] "c": 2x2 with 6 slices and 16 bytes`},
+		{func(s *Scene) {
+			s.Textures = []Texture{{Name: "a", Width: 1, Height: 1, Type: TextureArray, Pix: make([]byte, 4)}}
+		}, `textures[0] "a": depth 0 out of range [1, 2048]`},
+		{func(s *Scene) {
+			s.Textures = []Texture{{Name: "s", Width: 1, Height: 1, Pix: make([]byte, 4), MaxAnisotropy: 17}}
+		}, `textures[0] "s": bad sampler settings`},
 	}
 	re := regexp.MustCompile(`^scene "triangle": `)
 	for _, tc := range tests {

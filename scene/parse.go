@@ -3,6 +3,7 @@ package scene
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
@@ -350,35 +351,194 @@ func (p *parser) path(n *yaml.Node, field string) (string, error) {
 	return filepath.Join(p.dir, filepath.FromSlash(f)), nil
 }
 
+var textureKeys = []string{"file", "procedural", "faces", "layers", "type", "format", "srgb", "mipmaps", "filter",
+	"address", "border", "anisotropy", "lod_bias", "min_lod", "max_lod"}
+
 func (p *parser) texture(e entry) error {
 	w := p.w
 	field := "textures." + e.key
-	o, err := w.object(e.v, field, "file", "procedural", "mipmaps", "filter", "address")
+	o, err := w.object(e.v, field, textureKeys...)
 	if err != nil {
 		return err
 	}
-	var im *teximage.Image
-	fn, pn := o.get("file"), o.get("procedural")
-	switch {
-	case fn != nil && pn != nil:
-		return w.errAt(e.v, field, "give either file or procedural, not both")
-	case fn != nil:
-		path, err := p.path(fn, o.path("file"))
+	t := Texture{Name: e.key, Mipmaps: true, MaxLOD: DefaultMaxLOD, MaxAnisotropy: DefaultMaxAnisotropy}
+	if n := o.get("type"); n != nil {
+		v, err := w.enum(n, o.path("type"), textureTypeNames)
 		if err != nil {
 			return err
 		}
-		if im, err = teximage.Load(path); err != nil {
-			return w.errAt(fn, o.path("file"), "%v", err)
+		t.Type = TextureType(v)
+	}
+	ims, err := p.textureSlices(e.v, o, field, t.Type)
+	if err != nil {
+		return err
+	}
+	t.Width, t.Height = ims[0].Width, ims[0].Height
+	if t.Type == TextureArray || t.Type == Texture3D {
+		t.Depth = len(ims)
+	}
+	t.Pix = make([]byte, 0, len(ims)*t.Width*t.Height*4)
+	for _, im := range ims {
+		t.Pix = append(t.Pix, im.Pix...)
+	}
+	if err := p.textureFormat(o, &t); err != nil {
+		return err
+	}
+	if err := p.textureSampler(o, &t); err != nil {
+		return err
+	}
+	p.s.Textures = append(p.s.Textures, t)
+	return nil
+}
+
+// textureSlices reads the images of a texture of type typ: file or procedural
+// for 2D; faces, or a cube or 2D procedural kind for cubes; layers for arrays;
+// layers or a volume procedural kind for 3D. Every image is downscaled to the
+// maximum texture size and all must have the same size.
+func (p *parser) textureSlices(at *yaml.Node, o *object, field string, typ TextureType) ([]*teximage.Image, error) {
+	w := p.w
+	var given []string
+	for _, k := range []string{"file", "procedural", "faces", "layers"} {
+		if o.get(k) != nil {
+			given = append(given, k)
 		}
-	case pn != nil:
-		if im, err = p.proceduralTexture(pn, o.path("procedural")); err != nil {
+	}
+	want := map[TextureType]string{Texture2D: "file or procedural", TextureCube: "faces or procedural",
+		TextureArray: "layers", Texture3D: "layers or procedural"}[typ]
+	if len(given) != 1 {
+		if len(given) == 0 {
+			return nil, w.errAt(at, field, "needs %s", want)
+		}
+		return nil, w.errAt(at, field, "give one of %s, not %s", want, strings.Join(given, " and "))
+	}
+	key := given[0]
+	n := o.get(key)
+	allowed := map[TextureType][]string{Texture2D: {"file", "procedural"}, TextureCube: {"faces", "procedural"},
+		TextureArray: {"layers"}, Texture3D: {"layers", "procedural"}}[typ]
+	if !slices.Contains(allowed, key) {
+		return nil, w.errAt(n, o.path(key), "a %v texture needs %s", typ, want)
+	}
+	var ims []*teximage.Image
+	switch key {
+	case "file", "procedural":
+		switch {
+		case key == "procedural" && typ == TextureCube:
+			var err error
+			if ims, err = p.proceduralCube(n, o.path(key)); err != nil {
+				return nil, err
+			}
+		case key == "procedural" && typ == Texture3D:
+			var err error
+			if ims, err = p.proceduralVolume(n, o.path(key)); err != nil {
+				return nil, err
+			}
+		default:
+			im, err := p.image(o, key)
+			if err != nil {
+				return nil, err
+			}
+			ims = []*teximage.Image{im}
+		}
+	case "faces", "layers":
+		items, err := w.list(n, o.path(key))
+		if err != nil {
+			return nil, err
+		}
+		if key == "faces" && len(items) != 6 {
+			return nil, w.errAt(n, o.path(key), "a cube map needs 6 faces (+x, -x, +y, -y, +z, -z), got %d", len(items))
+		}
+		if len(items) < 1 || len(items) > teximage.MaxDepth {
+			return nil, w.errAt(n, o.path(key), "%d layers, want 1 to %d", len(items), teximage.MaxDepth)
+		}
+		for i, it := range items {
+			f := fmt.Sprintf("%s[%d]", o.path(key), i)
+			src, err := w.object(it, f, "file", "procedural")
+			if err != nil {
+				return nil, err
+			}
+			var im *teximage.Image
+			switch {
+			case src.get("file") != nil && src.get("procedural") != nil:
+				return nil, w.errAt(it, f, "give either file or procedural, not both")
+			case src.get("file") != nil:
+				im, err = p.image(src, "file")
+			case src.get("procedural") != nil:
+				im, err = p.image(src, "procedural")
+			default:
+				return nil, w.errAt(it, f, "needs file or procedural")
+			}
+			if err != nil {
+				return nil, err
+			}
+			ims = append(ims, im)
+		}
+	}
+	for i := range ims {
+		ims[i] = ims[i].Downscale(p.max)
+		if ims[i].Width != ims[0].Width || ims[i].Height != ims[0].Height {
+			return nil, w.errAt(n, o.path(key), "image %d is %dx%d, image 0 is %dx%d: all must have the same size",
+				i, ims[i].Width, ims[i].Height, ims[0].Width, ims[0].Height)
+		}
+	}
+	if typ == TextureCube && ims[0].Width != ims[0].Height {
+		return nil, w.errAt(n, o.path(key), "cube faces must be square, got %dx%d", ims[0].Width, ims[0].Height)
+	}
+	if typ == TextureCube && len(ims) == 1 { // a 2D procedural kind on every face
+		for len(ims) < 6 {
+			ims = append(ims, ims[0])
+		}
+	}
+	return ims, nil
+}
+
+// image reads the image of key "file" or "procedural" (a 2D kind) of o.
+func (p *parser) image(o *object, key string) (*teximage.Image, error) {
+	n := o.get(key)
+	if key == "procedural" {
+		return p.proceduralTexture(n, o.path(key))
+	}
+	path, err := p.path(n, o.path(key))
+	if err != nil {
+		return nil, err
+	}
+	im, err := teximage.Load(path)
+	if err != nil {
+		return nil, p.w.errAt(n, o.path(key), "%v", err)
+	}
+	return im, nil
+}
+
+// textureFormat reads format and srgb.
+func (p *parser) textureFormat(o *object, t *Texture) error {
+	w := p.w
+	if n := o.get("format"); n != nil {
+		v, err := w.enum(n, o.path("format"), textureFormatNames)
+		if err != nil {
 			return err
 		}
-	default:
-		return w.errAt(e.v, field, "needs file or procedural")
+		t.Format = TextureFormat(v)
 	}
-	im = im.Downscale(p.max)
-	t := Texture{Name: e.key, Width: im.Width, Height: im.Height, Pix: im.Pix, Mipmaps: true}
+	if n := o.get("srgb"); n != nil {
+		srgb, err := w.boolean(n, o.path("srgb"))
+		if err != nil {
+			return err
+		}
+		if srgb {
+			if t.Format != FormatRGBA8 && t.Format != FormatRGBA8SRGB {
+				return w.errAt(n, o.path("srgb"), "sRGB needs format rgba8, not %v", t.Format)
+			}
+			t.Format = FormatRGBA8SRGB
+		} else if t.Format == FormatRGBA8SRGB {
+			return w.errAt(n, o.path("srgb"), "false contradicts format rgba8_srgb")
+		}
+	}
+	return nil
+}
+
+// textureSampler reads mipmaps, filter, address, border, anisotropy and the LOD settings.
+func (p *parser) textureSampler(o *object, t *Texture) error {
+	w := p.w
+	var err error
 	if n := o.get("mipmaps"); n != nil {
 		if t.Mipmaps, err = w.boolean(n, o.path("mipmaps")); err != nil {
 			return err
@@ -394,8 +554,8 @@ func (p *parser) texture(e entry) error {
 			return err
 		}
 		t.Filter = Filter(f)
-		if t.Filter == FilterTrilinear && !t.Mipmaps {
-			return w.errAt(n, o.path("filter"), "trilinear filtering needs mipmaps")
+		if (t.Filter == FilterTrilinear || t.Filter == FilterAnisotropic) && !t.Mipmaps {
+			return w.errAt(n, o.path("filter"), "%v filtering needs mipmaps", t.Filter)
 		}
 	}
 	if n := o.get("address"); n != nil {
@@ -403,29 +563,117 @@ func (p *parser) texture(e entry) error {
 		if err != nil {
 			return err
 		}
+		items := []*yaml.Node{r}
 		if r.Kind == yaml.SequenceNode {
-			if len(r.Content) != 2 {
-				return w.errAt(r, o.path("address"), "expected one mode or [u, v], got %d values", len(r.Content))
+			if len(r.Content) != 2 && len(r.Content) != 3 {
+				return w.errAt(r, o.path("address"), "expected one mode, [u, v] or [u, v, w], got %d values", len(r.Content))
 			}
-			u, err := w.enum(r.Content[0], o.path("address")+"[0]", addressNames)
-			if err != nil {
-				return err
-			}
-			v, err := w.enum(r.Content[1], o.path("address")+"[1]", addressNames)
-			if err != nil {
-				return err
-			}
-			t.AddressU, t.AddressV = AddressMode(u), AddressMode(v)
-		} else {
-			a, err := w.enum(r, o.path("address"), addressNames)
-			if err != nil {
-				return err
-			}
-			t.AddressU, t.AddressV = AddressMode(a), AddressMode(a)
+			items = r.Content
 		}
+		var modes [3]AddressMode
+		for i, it := range items {
+			f := o.path("address")
+			if r.Kind == yaml.SequenceNode {
+				f = fmt.Sprintf("%s[%d]", f, i)
+			}
+			a, err := w.enum(it, f, addressNames)
+			if err != nil {
+				return err
+			}
+			modes[i] = AddressMode(a)
+		}
+		switch len(items) {
+		case 1:
+			modes[1], modes[2] = modes[0], modes[0]
+		case 2:
+			modes[2] = modes[1]
+		}
+		t.AddressU, t.AddressV, t.AddressW = modes[0], modes[1], modes[2]
 	}
-	p.s.Textures = append(p.s.Textures, t)
+	r := &reader{p: p, o: o}
+	t.Border = r.color("border", geom.Vec4{})
+	t.MaxAnisotropy = r.int("anisotropy", DefaultMaxAnisotropy, 1, 16)
+	t.LODBias = r.float("lod_bias", 0, -16, 16)
+	t.MinLOD = r.float("min_lod", 0, 0, DefaultMaxLOD)
+	t.MaxLOD = r.float("max_lod", DefaultMaxLOD, 0, DefaultMaxLOD)
+	if r.err != nil {
+		return r.err
+	}
+	if t.MinLOD > t.MaxLOD {
+		return w.errAt(o.get("min_lod"), o.path("min_lod"), "%g is above max_lod %g", t.MinLOD, t.MaxLOD)
+	}
 	return nil
+}
+
+var cubeKinds = []string{"sky", "solid", "checker", "bricks", "bricks_normal", "noise", "leaf", "bumps_normal", "gradient"}
+
+// proceduralCube generates the faces of a cube map: the sky kind, or a 2D
+// kind repeated on every face.
+func (p *parser) proceduralCube(n *yaml.Node, field string) ([]*teximage.Image, error) {
+	kind, err := p.kindOf(n, field, cubeKinds)
+	if err != nil {
+		return nil, err
+	}
+	if kind != "sky" {
+		im, err := p.proceduralTexture(n, field)
+		if err != nil {
+			return nil, err
+		}
+		return []*teximage.Image{im}, nil
+	}
+	r := p.reader(n, field, "kind", "size", "colors", "sun", "sun_color", "sun_size")
+	c := r.colors("colors", geom.Vec4{0.25, 0.45, 0.85, 1}, geom.Vec4{0.75, 0.85, 0.95, 1}, geom.Vec4{0.3, 0.27, 0.22, 1})
+	g := teximage.Sky{Size: r.int("size", 128, 1, maxProceduralTexture), Colors: [3]geom.Vec4{c[0], c[1], c[2]},
+		Sun: r.vec3("sun", geom.Vec3{0.4, 0.6, -0.7}, false), SunColor: r.color("sun_color", geom.Vec4{1, 0.95, 0.8, 1}),
+		SunSize: r.float("sun_size", 3, 0, 90)}
+	if r.err != nil {
+		return nil, r.err
+	}
+	ims, err := g.GenerateCube()
+	if err != nil {
+		return nil, p.w.errAt(n, field, "%v", err)
+	}
+	return ims, nil
+}
+
+var volumeKinds = []string{"noise3d", "checker3d"}
+
+// proceduralVolume generates the slices of a 3D texture.
+func (p *parser) proceduralVolume(n *yaml.Node, field string) ([]*teximage.Image, error) {
+	kind, err := p.kindOf(n, field, volumeKinds)
+	if err != nil {
+		return nil, err
+	}
+	keys := map[string][]string{"noise3d": {"size", "frequency", "octaves", "colors", "seed"},
+		"checker3d": {"size", "cells", "colors"}}[kind]
+	r := p.reader(n, field, append([]string{"kind"}, keys...)...)
+	sz := r.ints("size", []int{32, 32, 32}, 3, 3, 1, teximage.MaxDepth)
+	if len(sz) == 1 {
+		sz = []int{sz[0], sz[0], sz[0]}
+	}
+	var g teximage.VolumeGenerator
+	switch kind {
+	case "noise3d":
+		c := r.colors("colors", geom.Vec4{0, 0, 0, 1}, geom.Vec4{1, 1, 1, 1})
+		g = teximage.Noise3D{Width: sz[0], Height: sz[1], Depth: sz[2], Frequency: r.int("frequency", 4, 1, 4096),
+			Octaves: r.int("octaves", 3, 1, 12), Colors: [2]geom.Vec4{c[0], c[1]}, Seed: r.seed()}
+	case "checker3d":
+		c := r.colors("colors", geom.Vec4{0.9, 0.9, 0.9, 1}, geom.Vec4{0.2, 0.2, 0.2, 1})
+		cells := r.ints("cells", []int{4, 4, 4}, 3, 3, 1, teximage.MaxSize)
+		if len(cells) == 1 {
+			cells = []int{cells[0], cells[0], cells[0]}
+		}
+		g = teximage.Checker3D{Width: sz[0], Height: sz[1], Depth: sz[2], Cells: [3]int{cells[0], cells[1], cells[2]},
+			Colors: [2]geom.Vec4{c[0], c[1]}}
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	ims, err := g.GenerateVolume()
+	if err != nil {
+		return nil, p.w.errAt(n, field, "%v", err)
+	}
+	return ims, nil
 }
 
 // kindOf reads the "kind" of a procedural mapping.
@@ -693,6 +941,10 @@ func (p *parser) material(e entry) error {
 			ti := p.s.TextureIndex(tn)
 			if ti < 0 {
 				return w.errAt(te.v, tf, "unknown texture %q", tn)
+			}
+			if want, ok := SamplerType(name, te.key); ok && want != p.s.Textures[ti].Type {
+				return w.errAt(te.v, tf, "texture %q is a %v texture, sampler %s of shader %s samples %v textures",
+					tn, p.s.Textures[ti].Type, te.key, name, want)
 			}
 			bound[te.key] = ti
 		}

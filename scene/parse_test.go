@@ -258,7 +258,28 @@ func TestParseErrors(t *testing.T) {
 		{"textures:\n  a:\n    procedural: {kind: solid, size: 5000}\n", "e.yaml:3: textures.a.procedural.size: 5000 out of range [1, 4096]"},
 		{"textures:\n  a:\n    file: x.png\n", "e.yaml:3: textures.a.file: open x.png: no such file or directory"},
 		{"textures:\n  a: {procedural: {kind: solid}, mipmaps: false, filter: trilinear}\n", "e.yaml:2: textures.a.filter: trilinear filtering needs mipmaps"},
-		{"textures:\n  a: {procedural: {kind: solid}, address: mirror}\n", `e.yaml:2: textures.a.address: unknown value "mirror" (want one of wrap, clamp)`},
+		{"textures:\n  a: {procedural: {kind: solid}, address: mirrored}\n", `e.yaml:2: textures.a.address: unknown value "mirrored" (want one of wrap, clamp, mirror, border, mirror_once)`},
+		{"textures:\n  a: {procedural: {kind: solid}, address: [wrap, clamp, border, wrap]}\n", "e.yaml:2: textures.a.address: expected one mode, [u, v] or [u, v, w], got 4 values"},
+		{"textures:\n  a: {procedural: {kind: solid}, format: bc7}\n", `e.yaml:2: textures.a.format: unknown value "bc7" (want one of rgba8, rgba8_srgb, r8, rg8, rgba16f, rgba32f, bc1, bc2, bc3, bc4, bc5)`},
+		{"textures:\n  a: {procedural: {kind: solid}, format: bc1, srgb: true}\n", "e.yaml:2: textures.a.srgb: sRGB needs format rgba8, not bc1"},
+		{"textures:\n  a: {procedural: {kind: solid}, format: rgba8_srgb, srgb: false}\n", "e.yaml:2: textures.a.srgb: false contradicts format rgba8_srgb"},
+		{"textures:\n  a: {procedural: {kind: solid}, mipmaps: false, filter: anisotropic}\n", "e.yaml:2: textures.a.filter: anisotropic filtering needs mipmaps"},
+		{"textures:\n  a: {procedural: {kind: solid}, anisotropy: 32}\n", "e.yaml:2: textures.a.anisotropy: 32 out of range [1, 16]"},
+		{"textures:\n  a: {procedural: {kind: solid}, min_lod: 3, max_lod: 2}\n", "e.yaml:2: textures.a.min_lod: 3 is above max_lod 2"},
+		{"textures:\n  a: {procedural: {kind: solid}, border: [1, 2]}\n", "e.yaml:2: textures.a.border: expected 3 to 4 numbers, got 2"},
+		{"textures:\n  a: {type: cube, procedural: {kind: solid, size: [4, 2]}}\n", "e.yaml:2: textures.a.procedural: cube faces must be square, got 4x2"},
+		{"textures:\n  a: {type: cube, file: x.png}\n", "e.yaml:2: textures.a.file: a cube texture needs faces or procedural"},
+		{"textures:\n  a: {type: cube, faces: [{procedural: {kind: solid}}]}\n", "e.yaml:2: textures.a.faces: a cube map needs 6 faces (+x, -x, +y, -y, +z, -z), got 1"},
+		{"textures:\n  a: {type: array}\n", "e.yaml:2: textures.a: needs layers"},
+		{"textures:\n  a: {type: array, layers: [{procedural: {kind: solid, size: 4}}, {procedural: {kind: solid, size: 8}}]}\n", "e.yaml:2: textures.a.layers: image 1 is 8x8, image 0 is 4x4: all must have the same size"},
+		{"textures:\n  a: {type: array, layers: [{}]}\n", "e.yaml:2: textures.a.layers[0]: needs file or procedural"},
+		{"textures:\n  a: {type: 3d, procedural: {kind: checker}}\n", `e.yaml:2: textures.a.procedural.kind: unknown value "checker" (want one of noise3d, checker3d)`},
+		{"textures:\n  a: {type: 3d, procedural: {kind: noise3d, size: [4, 4]}}\n", "e.yaml:2: textures.a.procedural.size: expected an integer or a list of 3 integers, got 2 values"},
+		{"textures:\n  a: {type: 3d, procedural: {kind: noise3d, size: 4000}}\n", "e.yaml:2: textures.a.procedural.size: 4000 out of range [1, 2048]"},
+		{"textures:\n  a: {type: 4d, procedural: {kind: solid}}\n", `e.yaml:2: textures.a.type: unknown value "4d" (want one of 2d, array, cube, 3d)`},
+		{"textures:\n  a: {file: x.png, faces: []}\n", "e.yaml:2: textures.a: give one of file or procedural, not file and faces"},
+		{"textures:\n  c: {type: cube, procedural: {kind: sky, size: 2}}\nmaterials:\n  m: {shader: textured, textures: {albedo: c}}\n",
+			`e.yaml:4: materials.m.textures.albedo: texture "c" is a cube texture, sampler albedo of shader textured samples 2d textures`},
 		{"meshes:\n  m: {procedural: {kind: sphere, stacks: 1}}\n", "e.yaml:2: meshes.m.procedural.stacks: 1 out of range [2, 4096]"},
 		{"meshes:\n  m: {procedural: {kind: torus, minor_radius: 2}}\n", "e.yaml:2: meshes.m.procedural: minor_radius 2 must be smaller than major_radius 1"},
 		{"meshes:\n  m: {file: a.obj, procedural: {kind: cube}}\n", "e.yaml:2: meshes.m: give either file or procedural, not both"},
@@ -337,5 +358,80 @@ objects:
 	_, err = Parse("bomb.yaml", []byte(b.String()))
 	if err == nil || !strings.Contains(err.Error(), "document too large (aliases expand to more than 1048576 nodes)") {
 		t.Errorf("bomb: %v", err)
+	}
+}
+
+func TestParseTextureKinds(t *testing.T) {
+	src := minimal + `max_texture_size: 8
+textures:
+  plain: {procedural: {kind: solid, size: 4, color: [0.2, 0.4, 0.6]}}
+  tuned:
+    procedural: {kind: solid, size: [16, 2]}
+    format: bc3
+    filter: anisotropic
+    anisotropy: 4
+    address: [mirror, border, mirror_once]
+    border: [0.5, 0.25, 1]
+    lod_bias: -0.5
+    min_lod: 1
+    max_lod: 6
+  srgb: {procedural: {kind: solid, size: 2}, srgb: true, address: [clamp, wrap]}
+  sky: {type: cube, procedural: {kind: sky, size: 4}}
+  box:
+    type: cube
+    faces: [{procedural: {kind: solid, size: 2, color: [1, 0, 0]}}, {procedural: {kind: solid, size: 2, color: [0, 1, 0]}},
+            {procedural: {kind: solid, size: 2}}, {procedural: {kind: solid, size: 2}},
+            {procedural: {kind: solid, size: 2}}, {procedural: {kind: solid, size: 2, color: [0, 0, 1]}}]
+  tiles: {type: cube, procedural: {kind: checker, size: 4, cells: 2}}
+  atlas: {type: array, layers: [{procedural: {kind: solid, size: 2}}, {procedural: {kind: checker, size: 2, cells: 1}}], format: r8}
+  fog: {type: 3d, procedural: {kind: noise3d, size: [4, 2, 3]}, format: rgba16f, address: clamp}
+  cells: {type: 3d, layers: [{procedural: {kind: solid, size: 2}}, {procedural: {kind: solid, size: 2}}]}
+`
+	s, err := Parse("k.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	tx := map[string]*Texture{}
+	for i := range s.Textures {
+		tx[s.Textures[i].Name] = &s.Textures[i]
+	}
+	p := tx["plain"]
+	if p.Type != Texture2D || p.Format != FormatRGBA8 || p.Filter != FilterTrilinear || p.AddressU != AddressWrap ||
+		p.AddressW != AddressWrap || p.MaxAnisotropy != 16 || p.MaxLOD != 1000 || p.MinLOD != 0 || p.LODBias != 0 ||
+		p.Border != (geom.Vec4{}) || p.Slices() != 1 || len(p.Pix) != 64 || p.Pix[0] != 51 {
+		t.Errorf("defaults: %+v", *p)
+	}
+	// Downscaled to max_texture_size 8 (16x2 -> 8x1).
+	u := tx["tuned"]
+	if u.Width != 8 || u.Height != 1 || u.Format != FormatBC3 || u.Filter != FilterAnisotropic || u.MaxAnisotropy != 4 ||
+		u.AddressU != AddressMirror || u.AddressV != AddressBorder || u.AddressW != AddressMirrorOnce ||
+		u.Border != (geom.Vec4{0.5, 0.25, 1, 1}) || u.LODBias != -0.5 || u.MinLOD != 1 || u.MaxLOD != 6 {
+		t.Errorf("tuned: %+v", *u)
+	}
+	if sr := tx["srgb"]; sr.Format != FormatRGBA8SRGB || sr.AddressU != AddressClamp || sr.AddressV != AddressWrap || sr.AddressW != AddressWrap {
+		t.Errorf("srgb: %+v", *sr)
+	}
+	if sk := tx["sky"]; sk.Type != TextureCube || sk.Slices() != 6 || len(sk.Pix) != 6*4*4*4 {
+		t.Errorf("sky: %v %d slices %d bytes", sk.Type, sk.Slices(), len(sk.Pix))
+	}
+	b := tx["box"]
+	if b.Type != TextureCube || len(b.Pix) != 6*16 || b.Pix[0] != 255 || b.Pix[16+1] != 255 || b.Pix[5*16+2] != 255 || b.Pix[5*16] != 0 {
+		t.Errorf("box faces: %v", b.Pix)
+	}
+	if tl := tx["tiles"]; len(tl.Pix) != 6*64 || string(tl.Pix[:64]) != string(tl.Pix[5*64:]) {
+		t.Errorf("a 2D kind fills every face")
+	}
+	if a := tx["atlas"]; a.Type != TextureArray || a.Depth != 2 || a.Format != FormatR8 || len(a.Pix) != 2*16 {
+		t.Errorf("atlas: %+v", *a)
+	}
+	if f := tx["fog"]; f.Type != Texture3D || f.Depth != 3 || f.Width != 4 || f.Height != 2 || f.Format != FormatRGBA16F ||
+		f.AddressW != AddressClamp || len(f.Pix) != 4*2*3*4 {
+		t.Errorf("fog: %v %dx%dx%d %v", f.Type, f.Width, f.Height, f.Depth, f.Format)
+	}
+	if c := tx["cells"]; c.Type != Texture3D || c.Depth != 2 {
+		t.Errorf("cells: %v %d", c.Type, c.Depth)
 	}
 }

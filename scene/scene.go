@@ -126,9 +126,10 @@ const (
 	FilterPoint Filter = iota
 	FilterBilinear
 	FilterTrilinear
+	FilterAnisotropic
 )
 
-var filterNames = []string{"point", "bilinear", "trilinear"}
+var filterNames = []string{"point", "bilinear", "trilinear", "anisotropic"}
 
 func (f Filter) String() string { return enumString(filterNames, int(f), "Filter") }
 
@@ -140,15 +141,76 @@ type AddressMode uint8
 const (
 	AddressWrap AddressMode = iota
 	AddressClamp
+	AddressMirror
+	AddressBorder
+	AddressMirrorOnce
 )
 
-var addressNames = []string{"wrap", "clamp"}
+var addressNames = []string{"wrap", "clamp", "mirror", "border", "mirror_once"}
 
 func (a AddressMode) String() string { return enumString(addressNames, int(a), "AddressMode") }
 
-// Texture is an RGBA8 image with its sampler settings. Pix holds
-// Width*Height*4 bytes, row-major, top row first, straight alpha (see package
-// teximage). When Mipmaps is set the driver builds the mip chain.
+// TextureType is the kind of texture; the values match functional/texture's.
+type TextureType uint8
+
+// Texture types.
+const (
+	Texture2D TextureType = iota
+	TextureArray
+	TextureCube
+	Texture3D
+)
+
+var textureTypeNames = []string{"2d", "array", "cube", "3d"}
+
+func (t TextureType) String() string { return enumString(textureTypeNames, int(t), "TextureType") }
+
+// TextureFormat is the format the driver stores a texture in; the values
+// match functional/texture's Format. Images are RGBA8; the driver converts
+// them (and compresses the BC formats) on load.
+type TextureFormat uint8
+
+// Texture formats.
+const (
+	FormatRGBA8 TextureFormat = iota
+	FormatRGBA8SRGB
+	FormatR8
+	FormatRG8
+	FormatRGBA16F
+	FormatRGBA32F
+	FormatBC1
+	FormatBC2
+	FormatBC3
+	FormatBC4
+	FormatBC5
+)
+
+var textureFormatNames = []string{"rgba8", "rgba8_srgb", "r8", "rg8", "rgba16f", "rgba32f", "bc1", "bc2", "bc3", "bc4", "bc5"}
+
+func (f TextureFormat) String() string {
+	return enumString(textureFormatNames, int(f), "TextureFormat")
+}
+
+// TextureFormatNames lists the format names of scene files, in value order.
+func TextureFormatNames() []string { return append([]string(nil), textureFormatNames...) }
+
+// ParseTextureFormat returns the format called name (a TextureFormatNames entry).
+func ParseTextureFormat(name string) (TextureFormat, bool) {
+	for i, n := range textureFormatNames {
+		if n == name {
+			return TextureFormat(i), true
+		}
+	}
+	return 0, false
+}
+
+// Texture is an RGBA8 image, or a stack of them, with its storage format and
+// sampler settings. Pix holds Width*Height*4 bytes per slice, row-major, top
+// row first, straight alpha (see package teximage), slice after slice:
+// Slices() slices (a cube's faces in the order +X, -X, +Y, -Y, +Z, -Z). When
+// Mipmaps is set the driver builds the mip chain. LOD values are in levels;
+// MaxAnisotropy (1..16) applies to the anisotropic filter; Border is the
+// colour the border address mode reads.
 type Texture struct {
 	Name               string
 	Width, Height      int
@@ -156,6 +218,32 @@ type Texture struct {
 	Mipmaps            bool
 	Filter             Filter
 	AddressU, AddressV AddressMode
+
+	Type                    TextureType
+	Depth                   int // layers of an array, slices of a 3D texture; 0 or 1 otherwise
+	Format                  TextureFormat
+	AddressW                AddressMode
+	MaxAnisotropy           int
+	Border                  geom.Vec4
+	LODBias, MinLOD, MaxLOD float32
+}
+
+// Texture sampler defaults of scene files.
+const (
+	DefaultMaxLOD        = 1000 // every level
+	DefaultMaxAnisotropy = 16
+)
+
+// Slices returns the number of images of the texture: 1 for 2D, 6 for a
+// cube, Depth for arrays and 3D textures.
+func (t *Texture) Slices() int {
+	switch t.Type {
+	case TextureCube:
+		return 6
+	case TextureArray, Texture3D:
+		return t.Depth
+	}
+	return 1
 }
 
 // CullMode selects which faces are culled; the values match geom.CullMode.
@@ -391,11 +479,23 @@ func (s *Scene) Validate() error {
 			return errf("lights[%d]: zero direction", i)
 		}
 	}
-	for i, t := range s.Textures {
-		if t.Width < 1 || t.Height < 1 || len(t.Pix) != t.Width*t.Height*4 {
-			return errf("textures[%d] %q: %dx%d with %d bytes", i, t.Name, t.Width, t.Height, len(t.Pix))
+	for i := range s.Textures {
+		t := &s.Textures[i]
+		if t.Type > Texture3D || t.Format > FormatBC5 {
+			return errf("textures[%d] %q: bad type %d or format %d", i, t.Name, t.Type, t.Format)
 		}
-		if t.Filter > FilterTrilinear || t.AddressU > AddressClamp || t.AddressV > AddressClamp {
+		if (t.Type == TextureArray || t.Type == Texture3D) && (t.Depth < 1 || t.Depth > 2048) {
+			return errf("textures[%d] %q: depth %d out of range [1, 2048]", i, t.Name, t.Depth)
+		}
+		if t.Type == TextureCube && t.Width != t.Height {
+			return errf("textures[%d] %q: cube faces %dx%d are not square", i, t.Name, t.Width, t.Height)
+		}
+		if t.Width < 1 || t.Height < 1 || len(t.Pix) != t.Width*t.Height*4*t.Slices() {
+			return errf("textures[%d] %q: %dx%d with %d slices and %d bytes", i, t.Name, t.Width, t.Height, t.Slices(), len(t.Pix))
+		}
+		if t.Filter > FilterAnisotropic || t.AddressU > AddressMirrorOnce || t.AddressV > AddressMirrorOnce ||
+			t.AddressW > AddressMirrorOnce || t.MaxAnisotropy < 0 || t.MaxAnisotropy > 16 ||
+			!finite(t.Border[:]...) || !finite(t.LODBias) || math.IsNaN(float64(t.MinLOD)) || math.IsNaN(float64(t.MaxLOD)) {
 			return errf("textures[%d] %q: bad sampler settings", i, t.Name)
 		}
 	}
@@ -428,6 +528,10 @@ func (s *Scene) Validate() error {
 					found = true
 					if b.Texture < 0 || b.Texture >= len(s.Textures) {
 						return errf("materials[%d] %q: sampler %s bound to texture %d of %d", i, m.Name, smp, b.Texture, len(s.Textures))
+					}
+					if want, ok := SamplerType(m.Shader, smp); ok && want != s.Textures[b.Texture].Type {
+						return errf("materials[%d] %q: sampler %s samples %v textures, texture %q is %v", i, m.Name, smp,
+							want, s.Textures[b.Texture].Name, s.Textures[b.Texture].Type)
 					}
 				}
 			}

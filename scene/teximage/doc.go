@@ -1,7 +1,8 @@
 // Package teximage holds the texture images of gfxsim's workloads: decoding PNG
 // and JPEG files into RGBA8, downscaling large images on load, and deterministic
 // procedural textures (checker, bricks and their normal map, fractal noise, an
-// alpha-masked leaf, a bump normal map, gradients).
+// alpha-masked leaf, a bump normal map, gradients), procedural cube maps (a
+// sky: CubeGenerator) and volumes (3D noise and checkers: VolumeGenerator).
 //
 // Conventions:
 //   - An Image is RGBA8, 4 bytes per texel, rows stored top to bottom
@@ -11,7 +12,8 @@
 //     stored; texels with alpha 0 keep a meaningful colour (the procedural leaf
 //     fills them with its edge colour) so that filtering does not darken edges.
 //   - Colours are float32 in [0, 1]; they become bytes as round(c*255) after
-//     clamping. No sRGB conversion is done anywhere: texels are UNORM values.
+//     clamping. No sRGB conversion is done here: texels are UNORM values (a
+//     scene marks a texture sRGB, and the sampler decodes it).
 //   - Normal maps are tangent-space, encoded rgb = n*0.5 + 0.5, with +X to the
 //     right of the image (+u), +Y to the top of the image (-v) and +Z out of the
 //     surface: the OpenGL/glTF convention, the one glTF assets such as
