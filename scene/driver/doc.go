@@ -3,8 +3,11 @@
 // out in a simulated memory image (package functional/command).
 //
 // For each frame it allocates the render targets (colour RGBA8 and depth D24S8 by
-// default, with the scene's samples per pixel), uploads every texture with its mip
-// chain in the configured texel layout together with a texture descriptor, every
+// default, with the scene's samples per pixel), uploads every texture (2D, array,
+// cube or 3D) converted to its storage format, block-compressed for BC1-BC5 with
+// texture.EncodeBlock, with its mip chain in the configured texel layout, together
+// with a texture descriptor (its sampler settings go into BindTexture; Frame.Textures
+// says where each texture lives), every
 // mesh as an interleaved vertex buffer (position, normal, texcoord, tangent, colour
 // when present; float32) and an index buffer (16-bit indices when they fit, else
 // 32-bit), the shader programs of the materials in their binary form, and one

@@ -20,15 +20,15 @@ import (
 
 // Options are the memory-layout choices of the driver.
 type Options struct {
-	ColorLayout   framebuffer.Layout // default Tiled
-	DepthLayout   framebuffer.Layout // default Tiled
+	ColorLayout framebuffer.Layout // default Tiled
+	DepthLayout framebuffer.Layout // default Tiled
 	// TargetTileW x TargetTileH is the tile of Tiled targets; 0 chooses the tile
 	// whose samples fill one 64-byte line at 32 bits per sample (4x4 pixels at 1x,
 	// 4x2 at 2x, 2x2 at 4x, 2x1 at 8x, 1x1 at 16x), so that a 2x2 quad touches as
 	// few lines as possible (Giesen part 9: "a 4x4 or 8x2 pixel DRAM page is a lot
 	// more useful than a 16x1 one (remember - quads)").
-	TargetTileW int
-	TargetTileH int
+	TargetTileW   int
+	TargetTileH   int
 	DepthFormat   depth.Format   // default D24S8
 	TextureLayout texture.Layout // default Tiled
 }
@@ -50,6 +50,17 @@ type Frame struct {
 	Depth       command.Target
 	SyncAddr    uint64 // where the end-of-frame sync token is written
 	SyncValue   uint32
+	// Textures lists the textures in memory, in scene order (for traffic
+	// accounting by texture).
+	Textures []TextureInfo
+}
+
+// TextureInfo is where one scene texture lives in the memory image.
+type TextureInfo struct {
+	Name       string
+	Desc       uint64 // descriptor address
+	Data, Size uint64 // the texel bytes [Data, Data+Size)
+	Descriptor texture.Descriptor
 }
 
 const pageAlign = 4096
@@ -74,7 +85,7 @@ func Encode(s *scene.Scene, o Options) (*Frame, error) {
 		return nil, err
 	}
 	f := &Frame{Memory: e.mem, Color: e.color, Depth: e.depth, Draws: len(s.Objects),
-		Triangles: s.TriangleCount(), SyncValue: 1}
+		Triangles: s.TriangleCount(), SyncValue: 1, Textures: e.texInfo}
 	f.SyncAddr = e.mem.Alloc(4, 16)
 	e.cmd.Append(command.SyncToken{Value: f.SyncValue, Addr: f.SyncAddr})
 	e.cmd.Append(command.Present{Slot: 0})
@@ -121,6 +132,7 @@ type encoder struct {
 	color    command.Target
 	depth    command.Target
 	texDesc  []uint64
+	texInfo  []TextureInfo
 	meshBufs []meshBuffers
 	programs map[string]programRef
 }
@@ -153,20 +165,33 @@ func (e *encoder) targets() error {
 	return nil
 }
 
+// textures converts every scene texture to its storage format (block formats
+// are compressed here, level by level, with texture.EncodeBlock), builds the
+// mip chain in the driver's texture layout and writes the texels and the
+// descriptor to memory.
 func (e *encoder) textures() error {
-	for _, t := range e.s.Textures {
-		tex, err := texture.NewRGBA8(t.Width, t.Height, t.Pix, t.Mipmaps)
-		if err == nil && e.o.TextureLayout != tex.Layout {
-			tex, err = tex.WithLayout(e.o.TextureLayout)
+	for i := range e.s.Textures {
+		t := &e.s.Textures[i]
+		d := texture.Descriptor{Format: texture.Format(t.Format), Width: t.Width, Height: t.Height, Levels: 1,
+			Layout: e.o.TextureLayout, Type: texture.Type(t.Type), Depth: t.Depth}
+		if t.Type == scene.Texture2D || t.Type == scene.TextureCube {
+			d.Depth = 0
 		}
+		if t.Mipmaps {
+			d.Levels = 0
+		}
+		tex, err := texture.FromRGBA8(d, t.Pix)
 		if err != nil {
 			return fmt.Errorf("driver: texture %q: %w", t.Name, err)
 		}
-		d := tex.Descriptor()
+		d = tex.Descriptor()
 		data := e.mem.Put(tex.Bytes(), 256)
 		desc := command.TextureDescriptor{Format: uint32(d.Format), Width: uint32(d.Width), Height: uint32(d.Height),
-			Levels: uint32(d.Levels), Layout: uint32(d.Layout), Data: data, Size: uint32(tex.SizeBytes())}
-		e.texDesc = append(e.texDesc, e.mem.Put(desc.Encode(), 32))
+			Levels: uint32(d.Levels), Layout: uint32(d.Layout), Data: data, Size: uint32(tex.SizeBytes()),
+			Type: uint32(d.Type), Depth: uint32(d.Depth)}
+		addr := e.mem.Put(desc.Encode(), 64)
+		e.texDesc = append(e.texDesc, addr)
+		e.texInfo = append(e.texInfo, TextureInfo{Name: t.Name, Desc: addr, Data: data, Size: tex.SizeBytes(), Descriptor: d})
 	}
 	return nil
 }
@@ -319,9 +344,10 @@ func (e *encoder) objects() error {
 				continue
 			}
 			t := &s.Textures[b.Texture]
-			maxLOD := float32(1000)
 			e.cmd.Append(command.BindTexture{Stage: stage, Slot: uint32(unit), Desc: desc, Filter: uint32(t.Filter),
-				AddressU: uint32(t.AddressU), AddressV: uint32(t.AddressV), MinLOD: 0, MaxLOD: maxLOD})
+				AddressU: uint32(t.AddressU), AddressV: uint32(t.AddressV), AddressW: uint32(t.AddressW),
+				LODBias: t.LODBias, MinLOD: t.MinLOD, MaxLOD: t.MaxLOD, MaxAnisotropy: uint32(t.MaxAnisotropy),
+				Border: t.Border})
 			last.texture[stage][unit] = desc
 		}
 		mb := &e.meshBufs[obj.Mesh]
