@@ -21,6 +21,32 @@ type Options struct {
 	// ForceLateZ runs the depth/stencil test after shading even when the pixel
 	// shader would allow early Z (the image must not change).
 	ForceLateZ bool
+	// Hooks, when non-nil, observes the work (and may cull samples, as
+	// hierarchical Z does); see Hooks. nil renders exactly as without it.
+	Hooks Hooks
+}
+
+// Hooks lets a study observe the renderer in API order and, for hierarchical
+// Z, remove samples that surely fail their depth test before they are tested.
+// The image must not change: a hook may only clear live samples that would
+// fail the depth/stencil test without side effects.
+type Hooks interface {
+	// BeginDraw is called before the draw's first primitive, with the raster
+	// configuration of the draw.
+	BeginDraw(d *state.Draw, cfg *raster.Config)
+	// Tile is called for every tile of a primitive after fine rasterization,
+	// before its quads go on: quads are the quads with coverage (Coverage is
+	// the raster coverage) and live[i] starts as quads[i].Coverage. The hook
+	// may clear bits of live; a quad left with none is dropped (counted in
+	// HiZQuadsCulled), the others continue with their live samples.
+	Tile(p *pipeline.Primitive, tx, ty int, quads []raster.Quad, live []uint64)
+	// DepthTest is called right before the depth/stencil test of a quad's live
+	// samples: early Z (out nil) or, for late-Z draws, before the output merger
+	// with the shader's outputs (live still includes the samples the shader
+	// killed).
+	DepthTest(p *pipeline.Primitive, q raster.Quad, live uint64, out *pipeline.QuadOutput)
+	// Clear is called after a clear was carried out.
+	Clear(a state.Action)
 }
 
 // DefaultOptions returns the defaults: 8x8 tiles in row-major order, quads in
@@ -50,6 +76,7 @@ type Counters struct {
 	Quads          int // quads with coverage from the fine rasterizer
 	CoveredSamples int
 
+	HiZQuadsCulled    int // quads whose every sample a Hooks.Tile culled (0 without hooks)
 	EarlyZQuadsCulled int // quads whose every sample failed early Z
 	QuadsShaded       int
 	PixelWarps        int
@@ -102,6 +129,7 @@ type renderer struct {
 	pending []pendingQuad
 	tiles   []raster.TilePos
 	quads   []raster.Quad
+	live    []uint64
 }
 
 // Render executes the command stream of size bytes at address stream in memory mem.
@@ -143,6 +171,9 @@ func Render(mem state.Memory, stream, size uint64, opts Options) (*Result, error
 		case state.ActClear:
 			r.cnt.Clears++
 			Clear(act)
+			if opts.Hooks != nil {
+				opts.Hooks.Clear(act)
+			}
 		case state.ActSync:
 			if act.Sync.Addr != 0 {
 				WriteSyncToken(mem, act.Sync)
@@ -185,6 +216,9 @@ func (r *renderer) draw(d *state.Draw, batcher *vertex.Batcher) error {
 	r.cfg = pipeline.RasterConfig(d, r.opts.Raster)
 	if err := r.cfg.Validate(); err != nil {
 		return err
+	}
+	if r.opts.Hooks != nil {
+		r.opts.Hooks.BeginDraw(d, &r.cfg)
 	}
 	r.psTex = pipeline.TextureUnits{Bindings: &d.PSTextures}
 	vsTex := pipeline.TextureUnits{Bindings: &d.VSTextures}
@@ -229,13 +263,32 @@ func (r *renderer) rasterize(p int) {
 			r.cnt.TilesInside++
 		}
 		r.quads = prim.Triangle.TileQuads(&r.cfg, tp.X, tp.Y, r.quads[:0])
-		for _, q := range r.quads {
+		hooks := r.opts.Hooks
+		if hooks != nil {
+			r.live = r.live[:0]
+			for _, q := range r.quads {
+				r.live = append(r.live, q.Coverage)
+			}
+			hooks.Tile(prim, tp.X, tp.Y, r.quads, r.live)
+		}
+		for i, q := range r.quads {
 			r.cnt.Quads++
 			r.cnt.CoveredSamples += bits.OnesCount64(q.Coverage)
 			live := q.Coverage
+			if hooks != nil {
+				if live = r.live[i]; live == 0 {
+					r.cnt.HiZQuadsCulled++
+					continue
+				}
+			}
 			if r.d.EarlyZ {
 				var ds pipeline.DepthStats
-				live = pipeline.EarlyDepth(r.d, &r.cfg, &r.prims[p], q, &ds)
+				tq := q
+				tq.Coverage = live
+				if hooks != nil {
+					hooks.DepthTest(prim, q, live, nil)
+				}
+				live = pipeline.EarlyDepth(r.d, &r.cfg, &r.prims[p], tq, &ds)
 				r.cnt.DepthTestsPassed += ds.Passed
 				r.cnt.DepthTestsFailed += ds.Failed
 				if live == 0 {
@@ -273,6 +326,9 @@ func (r *renderer) flush() {
 		r.cnt.PSInvocations += 4
 		r.cnt.HelperPixels += 4 - bits.OnesCount8(raster.PixelMask(raster.Quad{Coverage: pq.live}, r.cfg.Samples.Count))
 		o := pipeline.ReadQuad(d, w, 4*i)
+		if r.opts.Hooks != nil && !d.EarlyZ {
+			r.opts.Hooks.DepthTest(&r.prims[pq.prim], pq.quad, pq.live, &o)
+		}
 		pipeline.WriteQuad(d, &r.cfg, &r.prims[pq.prim], pq.quad, pq.live, &o, &ws)
 	}
 	r.cnt.DepthTestsPassed += ws.Passed
