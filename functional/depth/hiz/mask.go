@@ -1,0 +1,59 @@
+package hiz
+
+import "math/bits"
+
+// MaxTileSamples is the largest HiZ tile, in samples.
+const MaxTileSamples = 256
+
+// Mask is a set of samples of one HiZ tile: bit i is sample i in the tile's
+// sample order (Geometry.Bit).
+type Mask [MaxTileSamples / 64]uint64
+
+// Set adds sample i.
+func (m *Mask) Set(i int) { m[i>>6] |= 1 << (i & 63) }
+
+// Has reports whether sample i is in m.
+func (m *Mask) Has(i int) bool { return m[i>>6]&(1<<(i&63)) != 0 }
+
+// Empty reports whether m has no sample.
+func (m Mask) Empty() bool { return m[0]|m[1]|m[2]|m[3] == 0 }
+
+// Count returns the number of samples in m.
+func (m Mask) Count() int {
+	return bits.OnesCount64(m[0]) + bits.OnesCount64(m[1]) + bits.OnesCount64(m[2]) + bits.OnesCount64(m[3])
+}
+
+// And returns m & o.
+func (m Mask) And(o Mask) Mask { return Mask{m[0] & o[0], m[1] & o[1], m[2] & o[2], m[3] & o[3]} }
+
+// Or returns m | o.
+func (m Mask) Or(o Mask) Mask { return Mask{m[0] | o[0], m[1] | o[1], m[2] | o[2], m[3] | o[3]} }
+
+// AndNot returns m &^ o.
+func (m Mask) AndNot(o Mask) Mask {
+	return Mask{m[0] &^ o[0], m[1] &^ o[1], m[2] &^ o[2], m[3] &^ o[3]}
+}
+
+// Intersects reports whether m and o share a sample.
+func (m Mask) Intersects(o Mask) bool { return !m.And(o).Empty() }
+
+// Range returns the mask of samples [lo, hi).
+func Range(lo, hi int) Mask {
+	var m Mask
+	for w := 0; w < len(m); w++ {
+		a, b := max(lo, 64*w), min(hi, 64*w+64)
+		if a >= b {
+			continue
+		}
+		n := b - a
+		if n == 64 {
+			m[w] = ^uint64(0)
+		} else {
+			m[w] = (1<<n - 1) << (a - 64*w)
+		}
+	}
+	return m
+}
+
+func popcount(m uint64) int { return bits.OnesCount64(m) }
+func trailing(m uint64) int { return bits.TrailingZeros64(m) }
