@@ -5,14 +5,26 @@ import (
 	"fmt"
 )
 
-// Surface is a multisampled render target whose lines the cache may move
-// compressed: Size bytes at Base, Samples samples of BytesPerSample bytes per
-// pixel, the samples of a pixel adjacent in memory (functional/framebuffer's
-// layouts), pixels starting at Base.
+// Surface is a render target whose lines the cache may move compressed: Size
+// bytes at Base. Without a Codec it is a multisampled colour target: Samples
+// samples of BytesPerSample bytes per pixel, the samples of a pixel adjacent in
+// memory (functional/framebuffer's layouts), pixels starting at Base, and a
+// line compresses to LineSize/Samples bytes when every pixel has equal samples.
+// With a Codec (the depth unit's Z compression) the codec decides each line's
+// compressed size from its bytes, and Samples and BytesPerSample are unused.
 type Surface struct {
 	Base, Size     uint64
 	Samples        int
 	BytesPerSample int
+	Codec          BlockCodec
+}
+
+// BlockCodec decides how many bytes a line moves compressed.
+type BlockCodec interface {
+	// Size returns the bytes the line at addr holding data moves when written
+	// back (and read again later): a multiple of unit (the memory's access
+	// unit) below len(data), or len(data) when compression saves nothing.
+	Size(addr uint64, data []byte, unit uint64) uint64
 }
 
 // LineState is the compression tag of a line of a surface.
@@ -45,17 +57,16 @@ type surface struct {
 	lo, hi uint64   // the lines wholly inside the surface: [lo, hi)
 	usable bool     // compression applies to the surface's lines
 	pixel  int      // bytes per pixel (all samples)
-	block  uint64   // compressed block size: LineSize/Samples
-	bits   []uint64 // one compressed bit per line of [lo, hi)
+	block  uint64   // compressed block size: LineSize/Samples (colour surfaces)
+	size   []uint16 // per line of [lo, hi): bytes in memory when compressed, 0 when not
 }
 
-// index returns the word and bit of line in s.bits; false outside [lo, hi).
-func (s *surface) index(line, lineSize uint64) (int, uint64, bool) {
+// index returns the index of line in s.size; false outside [lo, hi).
+func (s *surface) index(line, lineSize uint64) (int, bool) {
 	if line < s.lo || line >= s.hi {
-		return 0, 0, false
+		return 0, false
 	}
-	n := (line - s.lo) / lineSize
-	return int(n / 64), 1 << (n % 64), true
+	return int((line - s.lo) / lineSize), true
 }
 
 func (s *surface) contains(addr uint64) bool { return addr >= s.Base && addr-s.Base < s.Size }
@@ -64,7 +75,8 @@ func (s *surface) contains(addr uint64) bool { return addr >= s.Base && addr-s.B
 // reports whether compression applies to it. It applies when Compression is
 // on, the surface has at least 2 samples, a line holds whole pixels (LineSize a
 // multiple of Samples*BytesPerSample, Base aligned to a pixel), and the
-// compressed block LineSize/Samples is at least MinBlock bytes; only the lines
+// compressed block LineSize/Samples is at least MinBlock bytes; with a Codec,
+// when Compression is on and a line is larger than MinBlock. Only the lines
 // wholly inside the surface are ever compressed. Registering the surface that
 // is already registered changes nothing; a surface overlapping registered ones
 // replaces them (their tags are dropped: their lines read uncompressed). The
@@ -94,14 +106,16 @@ func (c *Cache) SetSurface(s Surface) bool {
 	if ns.hi < ns.lo || s.Base+s.Size < s.Base {
 		ns.hi = ns.lo
 	}
-	if s.Samples >= 2 && ns.pixel > 0 {
+	switch {
+	case s.Codec != nil:
+		ns.usable = c.lines > uint64(c.cfg.minBlock())
+	case s.Samples >= 2 && ns.pixel > 0:
 		ns.block = c.lines / uint64(s.Samples)
 		ns.usable = c.lines%uint64(ns.pixel) == 0 && s.Base%uint64(ns.pixel) == 0 &&
 			ns.block >= uint64(c.cfg.minBlock()) && c.lines%uint64(s.Samples) == 0
 	}
 	if ns.usable {
-		n := (ns.hi - ns.lo) / c.lines
-		ns.bits = make([]uint64, (n+63)/64)
+		ns.size = make([]uint16, (ns.hi-ns.lo)/c.lines)
 	}
 	c.surfs = append(c.surfs, ns)
 	return ns.usable
@@ -126,23 +140,30 @@ func (c *Cache) State(addr uint64) LineState {
 		return Cleared
 	}
 	if s := c.surfaceOf(line); s != nil && s.usable {
-		if w, b, ok := s.index(line, c.lines); ok && s.bits[w]&b != 0 {
+		if i, ok := s.index(line, c.lines); ok && s.size[i] != 0 {
 			return Compressed
 		}
 	}
 	return Uncompressed
 }
 
-// setCompressed records whether line was last written back compressed.
-func (s *surface) setCompressed(line, lineSize uint64, on bool) {
-	w, b, ok := s.index(line, lineSize)
-	if !ok {
-		return
+// CompressedSize returns the bytes the line holding addr occupies in memory:
+// its compressed size, or LineSize when it is not compressed (0 when it is
+// fast-cleared).
+func (c *Cache) CompressedSize(addr uint64) uint64 {
+	line := c.Line(addr)
+	if c.Cleared(line) {
+		return 0
 	}
-	if on {
-		s.bits[w] |= b
-	} else {
-		s.bits[w] &^= b
+	n, _ := c.readSize(line)
+	return n
+}
+
+// setCompressed records the size line was last written back with (0: not
+// compressed).
+func (s *surface) setCompressed(line, lineSize, size uint64) {
+	if i, ok := s.index(line, lineSize); ok {
+		s.size[i] = uint16(size)
 	}
 }
 
@@ -166,8 +187,8 @@ func (c *Cache) readSize(line uint64) (uint64, transfer) {
 	case !s.usable:
 		return c.lines, unusableLine
 	}
-	if w, b, ok := s.index(line, c.lines); ok && s.bits[w]&b != 0 {
-		return s.block, compressedLine
+	if i, ok := s.index(line, c.lines); ok && s.size[i] != 0 {
+		return uint64(s.size[i]), compressedLine
 	}
 	return c.lines, fullLine
 }
@@ -183,14 +204,21 @@ func (c *Cache) writeBackSize(line uint64, data []byte) (uint64, transfer) {
 	case !s.usable:
 		return c.lines, unusableLine
 	}
-	if _, _, ok := s.index(line, c.lines); !ok {
+	if _, ok := s.index(line, c.lines); !ok {
 		return c.lines, unusableLine // a line only partly inside the surface
 	}
-	if uniform(data, s.pixel, s.BytesPerSample) {
-		s.setCompressed(line, c.lines, true)
-		return s.block, compressedLine
+	size := c.lines
+	switch {
+	case s.Codec != nil:
+		size = s.Codec.Size(line, data, uint64(c.cfg.minBlock()))
+	case uniform(data, s.pixel, s.BytesPerSample):
+		size = s.block
 	}
-	s.setCompressed(line, c.lines, false)
+	if size < c.lines {
+		s.setCompressed(line, c.lines, size)
+		return size, compressedLine
+	}
+	s.setCompressed(line, c.lines, 0)
 	return c.lines, fullLine
 }
 
@@ -237,7 +265,7 @@ func (c *Cache) clearCompressed(lo, hi uint64) {
 			continue
 		}
 		for l := max(lo, s.lo); l < min(hi, s.hi); l += c.lines {
-			s.setCompressed(l, c.lines, false)
+			s.setCompressed(l, c.lines, 0)
 		}
 	}
 }

@@ -160,3 +160,81 @@ func TestUnusableCounted(t *testing.T) {
 		t.Errorf("counters %+v, want 2 unusable transfers", c)
 	}
 }
+
+// sizeCodec compresses a line to 64 bytes per distinct leading byte value
+// class: lines starting with 0 to 64 bytes, with 1 to 128, others not at all.
+type sizeCodec struct{}
+
+func (sizeCodec) Size(addr uint64, data []byte, unit uint64) uint64 {
+	switch data[0] {
+	case 0:
+		return unit
+	case 1:
+		return 2 * unit
+	}
+	return uint64(len(data))
+}
+
+// TestCodecSurface: a surface with a codec moves each line with the size the
+// codec gives at write-back, reads it back with that size, and the eviction
+// hook sees every evicted line.
+func TestCodecSurface(t *testing.T) {
+	o, m, e := setup(t, rtcache.Config{Size: 256, Ways: 1, LineSize: 256, MaxOutstanding: 4, WriteQueue: 4,
+		Compression: true}, 5)
+	img := o.img.Bytes()
+	img[0], img[256], img[512] = 0, 1, 2
+	if !o.cache.SetSurface(rtcache.Surface{Base: base, Size: 1024, Codec: sizeCodec{}}) {
+		t.Fatal("codec surface not usable")
+	}
+	var evicted []uint64
+	o.cache.SetEvictHook(func(line uint64, dirty bool) {
+		if dirty {
+			evicted = append(evicted, line-base)
+		} else {
+			evicted = append(evicted, line-base+1)
+		}
+	})
+	var sizes []uint64
+	acc := func(addr uint64) func(sim.VTimeInSec) {
+		return func(now sim.VTimeInSec) { o.cache.Access(now, addr, 0) }
+	}
+	wr := func(addr uint64) func(sim.VTimeInSec) {
+		return func(now sim.VTimeInSec) { o.cache.Write(addr) }
+	}
+	o.at(1, wr(base))       // allocated without a read
+	o.at(2, wr(base+256))   // evicts line 0 (dirty): 64 bytes
+	o.at(3, wr(base+512))   // evicts line 1 (dirty): 128 bytes
+	o.at(4, acc(base+768))  // evicts line 2 (dirty): 256 bytes; reads 256
+	o.at(30, acc(base))     // evicts line 3 (clean); reads 64
+	o.at(50, acc(base+256)) // evicts line 0 (clean); reads 128
+	o.at(70, func(sim.VTimeInSec) {
+		for l := uint64(0); l < 4; l++ {
+			sizes = append(sizes, o.cache.CompressedSize(base+256*l))
+		}
+	})
+	o.TickLater(0)
+	if err := e.Run(); err != nil {
+		t.Fatal(err)
+	}
+	type x struct {
+		off, size uint64
+		write     bool
+	}
+	var got []x
+	for _, a := range m.Log {
+		got = append(got, x{a.Addr - base, a.Size, a.Write})
+	}
+	want := []x{{0, 64, true}, {256, 128, true}, {768, 256, false}, {512, 256, true}, {0, 64, false}, {256, 128, false}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("memory log %v,\nwant %v", got, want)
+	}
+	if !reflect.DeepEqual(sizes, []uint64{64, 128, 256, 256}) {
+		t.Errorf("compressed sizes %v", sizes)
+	}
+	if !reflect.DeepEqual(evicted, []uint64{0, 256, 512, 769, 1}) {
+		t.Errorf("evicted %v", evicted)
+	}
+	if c := o.cache.Counters(); c.CompressedWriteBacks != 2 || c.CompressedReads != 2 || c.BytesSaved != 192+128+192+128 {
+		t.Errorf("counters %+v", c)
+	}
+}

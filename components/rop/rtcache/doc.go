@@ -46,6 +46,15 @@
 // compression is never applied and those lines' transfers are counted as
 // compression_unusable. Only lines wholly inside the surface are compressed.
 //
+// Depth compression (a Surface with a Codec, registered by the depth unit):
+// the codec decides each line's compressed size from the bytes the image holds
+// at write-back (functional/depth/hiz.DepthCodec: a plane-predicted delta
+// code), rounded up to whole MinBlock access units; the line's tag keeps that
+// size (a small per-line size field in on-chip memory) and a later miss reads
+// that many bytes. A codec surface is usable when its lines are larger than
+// MinBlock (with 64-byte lines and a 64-byte access unit nothing can be saved).
+// CompressedSize reports a line's current size in memory.
+//
 // Compression models traffic, not storage. The memory image keeps the
 // uncompressed logical contents (the functional truth, read and written by the
 // functional model), and a compressed block is addressed at its line's address
@@ -74,6 +83,9 @@
 //     bytes the memory image holds at the moment it is issued (compressed, with
 //     its line's tag updated, when the line is compressible, see above).
 //  5. Flush (at Present) queues the write-back of every dirty line.
+//
+// SetEvictHook installs a callback for every line evicted to make room (the
+// depth unit's eviction-triggered HiZ feedback).
 //
 // The owner bounds its accesses with CanWrite and the Blocked result so that the
 // write queue stays within WriteQueue entries plus the victims of the reads in

@@ -126,13 +126,14 @@ type Cache struct {
 	client *memclient.Client
 	lines  uint64 // line size
 
-	fills  []fill // reads in flight
-	spare  [][]Token
-	writes []lineWrite // FIFO from writeHead
-	wHead  int
-	clears []clearRegion
-	surfs  []surface // surfaces registered for compression
-	victim []uint64  // scratch for Flush
+	fills   []fill // reads in flight
+	spare   [][]Token
+	writes  []lineWrite // FIFO from writeHead
+	wHead   int
+	clears  []clearRegion
+	surfs   []surface // surfaces registered for compression
+	victim  []uint64  // scratch for Flush
+	onEvict func(line uint64, dirty bool)
 
 	// Statistics.
 	hits, misses, merged, clearedFills   uint64
@@ -274,7 +275,15 @@ func (c *Cache) allocate(line uint64) {
 	if v.Dirty {
 		c.writes = append(c.writes, lineWrite{addr: v.Line})
 	}
+	if c.onEvict != nil {
+		c.onEvict(v.Line, v.Dirty)
+	}
 }
+
+// SetEvictHook installs f, called with every line the cache evicts to make
+// room (not lines dropped by Clear), after its write-back was queued (the depth
+// unit's eviction-triggered HiZ feedback). nil removes it.
+func (c *Cache) SetEvictHook(f func(line uint64, dirty bool)) { c.onEvict = f }
 
 // CanWrite reports whether n lines can be written now: writing an absent line
 // allocates it and may evict a dirty line into the write queue.
