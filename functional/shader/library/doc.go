@@ -12,6 +12,24 @@
 //	alphatest   standard       alphatest.ps.gsa   tint, cutoff (x)                          albedo
 //	depthwrite  standard       depthwrite.ps.gsa  color, amplitude (x), frequency (x)       -
 //	long        standard       long.ps.gsa        color_a, color_b, specular (w = shininess) -
+//	bowlingpin  pin            bowlingpin.ps.gsa  diffuse, specular; slideN_s/_t/_q/_pos in the VS  pinbase, bruns, circle, coated, marks, slide0..slide3
+//	bumppin     object         bumppin.ps.gsa     diffuse, specular (w = shininess)         pinbase, bruns, marks, bump
+//	wood        object         wood.ps.gsa        ringscale, grainscale, specular, planks   noise, turbulence, grain, palette, planks, varnish
+//
+// The last three are the test shaders of the multipass partitioner
+// (functional/shader/multipass), written after the three shaders of Chan et
+// al., "Efficient Partitioning of Fragment Shaders for Multipass Rendering on
+// Programmable Graphics Hardware" (2002): the RenderMan bowling pin with a
+// point light and four textured lights (many interpolants and texture units:
+// 7 varyings and 9 samplers), a bump-mapped pin with one point light
+// (balanced), and a procedural wood after Gritz's wood2.sl (178 instructions,
+// chains of dependent fetches 11 deep). pin.vs.gsa writes o1 pin = (u,
+// object-space position), o2 normal, o3 worldpos and, for each textured light
+// (a slide projector given by its rows s, t, q and its position, world
+// space), o4..o7 = (s, t, N.L, q); object.vs.gsa writes o1 pin, o2 normal, o3
+// worldpos, o4 tangent and o5 texcoord. The pin stands along object-space Y
+// in [-1, 1]. Their multipass passes read one more named block, inv_target_size
+// (1/width, 1/height, 0, 0 of the render target; see the multipass package).
 //
 // The shared vertex shader standard.vs.gsa reads the vertex attributes
 // position, normal, texcoord and tangent (xyz + w handedness) and writes o0
@@ -37,6 +55,8 @@
 //	               light) or the unit direction from the surface towards the
 //	               light (w = 0, directional) at 2i, colour (rgb) at 2i+1;
 //	               unused lights are zero
+//	inv_target_size 1: (1/width, 1/height, 0, 0) of the render target (the
+//	               restores of multipass passes)
 //
 // The lighting shaders compute L = lights[2i].xyz - P*lights[2i].w, so one
 // code path serves both kinds of light; light i contributes only when

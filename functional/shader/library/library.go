@@ -41,12 +41,15 @@ func materialTable() [][3]string {
 	return [][3]string{
 		{"alphatest", "standard", "alphatest"},
 		{"blinnphong", "standard", "blinnphong"},
+		{"bowlingpin", "pin", "bowlingpin"},
+		{"bumppin", "object", "bumppin"},
 		{"depthwrite", "standard", "depthwrite"},
 		{"gouraud", "gouraud", "gouraud"},
 		{"long", "standard", "long"},
 		{"normalmap", "standard", "normalmap"},
 		{"textured", "standard", "textured"},
 		{"unlit", "standard", "unlit"},
+		{"wood", "object", "wood"},
 	}
 }
 

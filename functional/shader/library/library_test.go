@@ -12,16 +12,17 @@ import (
 )
 
 func TestNames(t *testing.T) {
-	want := []string{"alphatest", "blinnphong", "depthwrite", "gouraud", "long", "normalmap", "textured", "unlit"}
+	want := []string{"alphatest", "blinnphong", "bowlingpin", "bumppin", "depthwrite", "gouraud", "long", "normalmap", "textured", "unlit", "wood"}
 	if got := Names(); !reflect.DeepEqual(got, want) {
 		t.Errorf("Names = %v, want %v", got, want)
 	}
-	wantFiles := []string{"alphatest.ps.gsa", "blinnphong.ps.gsa", "depthwrite.ps.gsa", "gouraud.ps.gsa", "gouraud.vs.gsa",
-		"long.ps.gsa", "normalmap.ps.gsa", "standard.vs.gsa", "textured.ps.gsa", "unlit.ps.gsa"}
+	wantFiles := []string{"alphatest.ps.gsa", "blinnphong.ps.gsa", "bowlingpin.ps.gsa", "bumppin.ps.gsa", "depthwrite.ps.gsa",
+		"gouraud.ps.gsa", "gouraud.vs.gsa", "long.ps.gsa", "normalmap.ps.gsa", "object.vs.gsa", "pin.vs.gsa", "standard.vs.gsa",
+		"textured.ps.gsa", "unlit.ps.gsa", "wood.ps.gsa"}
 	if got := Files(); !reflect.DeepEqual(got, wantFiles) {
 		t.Errorf("Files = %v, want %v", got, wantFiles)
 	}
-	if _, err := Get("bricks"); err == nil || err.Error() != `library: unknown material "bricks" (want one of alphatest, blinnphong, depthwrite, gouraud, long, normalmap, textured, unlit)` {
+	if _, err := Get("bricks"); err == nil || err.Error() != `library: unknown material "bricks" (want one of alphatest, blinnphong, bowlingpin, bumppin, depthwrite, gouraud, long, normalmap, textured, unlit, wood)` {
 		t.Errorf("Get(bricks) error = %v", err)
 	}
 	if _, err := Load("nope.ps.gsa"); err == nil || err.Error() != `library: no shader file "nope.ps.gsa"` {
@@ -45,6 +46,13 @@ func TestMaterialInterfaces(t *testing.T) {
 		{"alphatest", "standard", "alphatest", []string{"tint", "cutoff"}, []string{"albedo"}},
 		{"depthwrite", "standard", "depthwrite", []string{"color", "amplitude", "frequency"}, nil},
 		{"long", "standard", "long", []string{"color_a", "color_b", "specular"}, nil},
+		{"bowlingpin", "pin", "bowlingpin", []string{"slide0_s", "slide0_t", "slide0_q", "slide0_pos", "slide1_s", "slide1_t",
+			"slide1_q", "slide1_pos", "slide2_s", "slide2_t", "slide2_q", "slide2_pos", "slide3_s", "slide3_t", "slide3_q",
+			"slide3_pos", "diffuse", "specular"},
+			[]string{"pinbase", "bruns", "circle", "coated", "marks", "slide0", "slide1", "slide2", "slide3"}},
+		{"bumppin", "object", "bumppin", []string{"diffuse", "specular"}, []string{"pinbase", "bruns", "marks", "bump"}},
+		{"wood", "object", "wood", []string{"ringscale", "grainscale", "specular", "planks"},
+			[]string{"noise", "turbulence", "grain", "palette", "planks", "varnish"}},
 	}
 	if len(cases) != len(Names()) {
 		t.Fatalf("%d cases for %d materials", len(cases), len(Names()))
@@ -133,6 +141,16 @@ func TestResources(t *testing.T) {
 		"depthwrite.ps.gsa": {Instructions: 45, ALU: 45, SFU: 7, Temps: 9, MaxLiveTemps: 4, Inputs: 4, Interpolants: 3, Outputs: 1, Constants: 19, WritesDepth: true},
 		"normalmap.ps.gsa":  {Instructions: 109, ALU: 107, SFU: 16, TexFetches: 2, Temps: 13, MaxLiveTemps: 7, Inputs: 4, Interpolants: 4, Outputs: 1, Constants: 17, Samplers: 2, TexDependencyDepth: 1},
 		"long.ps.gsa":       {Instructions: 120, ALU: 120, SFU: 22, Temps: 11, MaxLiveTemps: 8, Inputs: 2, Interpolants: 2, Outputs: 1, Constants: 29},
+		// object = 4 + 2 + 3 + 4 + 3 + 2; pin = 4 + 2 + 3 + 1 + 4 + 4 + 1 + 4 slides x 9.
+		"object.vs.gsa": {Instructions: 18, ALU: 18, Inputs: 4, Interpolants: 5, Outputs: 6, Constants: 11},
+		"pin.vs.gsa":    {Instructions: 55, ALU: 55, SFU: 5, Temps: 3, MaxLiveTemps: 3, Inputs: 3, Interpolants: 7, Outputs: 8, Constants: 29},
+		// bowlingpin: 3 + 10 (5 fetches) + 5 + 3 + 19 (point light: rsq x4, pow) + 4 slides x 4 (rcp, fetch) + 5.
+		"bowlingpin.ps.gsa": {Instructions: 65, ALU: 56, SFU: 9, TexFetches: 9, Temps: 16, MaxLiveTemps: 8, Inputs: 7, Interpolants: 7, Outputs: 1, Constants: 18, Samplers: 9, TexDependencyDepth: 1},
+		// bumppin: 15 (4 fetches) + 13 (N, T, B) + 7 + 15 (L, V, H) + 6 (pow) + 6; rsq x6.
+		"bumppin.ps.gsa": {Instructions: 62, ALU: 58, SFU: 7, TexFetches: 4, Temps: 16, MaxLiveTemps: 9, Inputs: 4, Interpolants: 4, Outputs: 1, Constants: 18, Samplers: 4, TexDependencyDepth: 1},
+		// wood: 9 (planks) + 24 (8 octaves) + 18 (rings) + 8 (grain) + 12 (4 octaves) + 6 + 24 (bump) + 2 + 5 + 4 lights x 16 + 4;
+		// 19 fetches; rsq x5 + 4 x (2 rsq + pow); the turbulence, grain and palette chain is 11 fetches deep.
+		"wood.ps.gsa": {Instructions: 178, ALU: 159, SFU: 17, TexFetches: 19, Temps: 30, MaxLiveTemps: 8, Inputs: 5, Interpolants: 5, Outputs: 1, Constants: 25, Samplers: 6, TexDependencyDepth: 11},
 	}
 	for _, f := range Files() {
 		p, err := Load(f)
