@@ -10,6 +10,7 @@ import (
 	"github.com/gfxsim/gfxsim/functional/geom"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/state"
+	"github.com/gfxsim/gfxsim/functional/texture"
 )
 
 // request is one TexRequest in flight through the sampler.
@@ -18,7 +19,10 @@ type request struct {
 	msg     *protocol.TexRequest
 	arrival uint64 // cycle the request reached the sampler's port
 	results []geom.Vec4
-	lines   []lineRef // distinct texel lines, in first-use order (reused)
+	lines   []lineRef // distinct decoded L1 lines, in first-use order (reused)
+
+	tex      *texture.Texture // the bound texture (nil: unbound)
+	dataAddr uint64           // its texel data address in memory
 
 	addrDone  uint64 // the address stage is done with it (lines known)
 	looked    int    // lines looked up in the L1
@@ -30,16 +34,29 @@ type request struct {
 	rsp       *protocol.TexResponse
 }
 
-// lineRef is a texel line a request reads and the number of its taps in it.
+// lineRef is a decoded L1 line a request reads and the number of its taps in
+// it.
 type lineRef struct {
 	addr uint64
 	taps int
 }
 
+// tapsPerFootprint is the number of taps of one footprint (a bilinear 2x2, a
+// 2x2x2 of a 3D texture, or one point) of a filter on a texture.
+func tapsPerFootprint(f texture.Filter, t *texture.Texture) int {
+	switch {
+	case f == texture.Point:
+		return 1
+	case t.Type == texture.Tex3D:
+		return 8
+	}
+	return 4
+}
+
 // accept is the address stage: it takes the next request when the stage is
 // free and the sampler has room, filters every lane functionally
-// (pipeline.SampleBinding, recording the taps) and turns the taps' texel
-// addresses into the request's distinct lines. The stage is busy for
+// (pipeline.SampleBinding, recording the taps) and turns the taps' decoded
+// texel addresses into the request's distinct L1 lines. The stage is busy for
 // ceil(lanes / LanesPerCycle) cycles (at least one).
 func (c *Comp) accept(now sim.VTimeInSec, cy uint64) bool {
 	if cy < c.addrFreeAt || c.count == len(c.ring) {
@@ -75,7 +92,10 @@ func (c *Comp) accept(now sim.VTimeInSec, cy uint64) bool {
 	return true
 }
 
-// sample filters the lanes of r and collects its lines.
+// sample filters the lanes of r and collects its lines: a tap's L1 line is
+// its texel's decoded address (texture.DecodedAddress) in the texture's
+// decoded space, which starts at data address << texture.DecodedSpaceShift.
+// Border taps read the border colour and no line.
 func (c *Comp) sample(r *request) error {
 	req := r.msg
 	b := req.Binding
@@ -89,13 +109,21 @@ func (c *Comp) sample(r *request) error {
 		return err
 	}
 	tex := b.Texture
+	r.tex, r.dataAddr = tex, base
+	dec := base << texture.DecodedSpaceShift
+	per := tapsPerFootprint(b.Sampler.Filter, tex)
 	for i := range req.Lanes {
 		c.taps = c.taps[:0]
 		r.results[i] = pipeline.SampleBinding(b, &req.Lanes[i], &c.taps)
 		for _, tp := range c.taps {
-			r.addLine((base + tex.TexelAddress(tp.Level, tp.X, tp.Y)) &^ (c.lineSize - 1))
+			if tp.Border {
+				c.stats.borderTexels++
+				continue
+			}
+			r.addLine((dec + tex.DecodedAddress(tp.Level, tp.X, tp.Y, tp.Z)) &^ (c.lineSize - 1))
+			c.stats.texels++
 		}
-		c.stats.texels += uint64(len(c.taps))
+		c.stats.footprints += uint64(len(c.taps) / per)
 	}
 	return nil
 }

@@ -22,6 +22,7 @@ type Builder struct {
 	tagLookupsPerCycle int
 	l1Size, l1Ways     int
 	l1LineSize         int
+	fetchBytes         int
 	l1Latency          int
 	missQueue          int
 	filterLatency      int
@@ -42,6 +43,7 @@ func MakeBuilder() Builder {
 		l1Size:             8 * 1024,
 		l1Ways:             4,
 		l1LineSize:         64,
+		fetchBytes:         64,
 		l1Latency:          4,
 		missQueue:          32,
 		filterLatency:      8,
@@ -75,6 +77,11 @@ func (b Builder) WithL1(size, ways, lineSize int) Builder {
 	b.l1Size, b.l1Ways, b.l1LineSize = size, ways, lineSize
 	return b
 }
+
+// WithFetchBytes sets the granularity of L2 reads: a miss reads the stored
+// bytes its decoded line comes from in reads of at most this many bytes, none
+// crossing a multiple of it (normally the L2 line size; a power of two).
+func (b Builder) WithFetchBytes(n int) Builder { b.fetchBytes = n; return b }
 
 // WithL1Latency sets the cycles from an L1 hit to its data.
 func (b Builder) WithL1Latency(n int) Builder { b.l1Latency = n; return b }
@@ -114,8 +121,11 @@ func (b Builder) Validate() error {
 			return fmt.Errorf("texturesampler: %s: %d is outside [%d, %d]", p.name, p.v, p.min, 1<<16)
 		}
 	}
-	if b.l1LineSize < 4 {
-		return fmt.Errorf("texturesampler: L1: line size %d is smaller than a texel", b.l1LineSize)
+	if b.l1LineSize < 16 {
+		return fmt.Errorf("texturesampler: L1: line size %d is smaller than the widest decoded texel (16 bytes)", b.l1LineSize)
+	}
+	if b.fetchBytes < 1 || b.fetchBytes > 1<<16 || b.fetchBytes&(b.fetchBytes-1) != 0 {
+		return fmt.Errorf("texturesampler: FetchBytes: %d is not a power of two in [1, 65536]", b.fetchBytes)
 	}
 	if _, err := timing.NewTagArray(b.l1Size, b.l1Ways, b.l1LineSize); err != nil {
 		return fmt.Errorf("texturesampler: L1: %v", err)
@@ -138,6 +148,7 @@ func (b Builder) Build(name string) *Comp {
 		lookups:       b.tagLookupsPerCycle,
 		l1:            l1,
 		lineSize:      uint64(b.l1LineSize),
+		fetchBytes:    uint64(b.fetchBytes),
 		l1Latency:     uint64(b.l1Latency),
 		filterLatency: uint64(b.filterLatency),
 		activity:      timing.NewActivity(activityNames[:]...),
@@ -173,8 +184,10 @@ func (c *Comp) buildQueues(b Builder) {
 	for i := range c.freeMisses {
 		c.freeMisses[i] = b.missQueue - 1 - i
 	}
-	c.unsent = make([]int, 0, b.missQueue)
-	c.taps = make([]texture.Tap, 0, 8)
+	c.unsent = make([]pendingRead, 0, b.missQueue)
+	c.fillQueue = make([]int, 0, b.missQueue)
+	c.ranges = make([]texture.ByteRange, 0, 2*b.l1LineSize)
+	c.taps = make([]texture.Tap, 0, texture.MaxTaps)
 }
 
 // l2Finder resolves L2 addresses through the peer field set after Build.

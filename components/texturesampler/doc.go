@@ -10,23 +10,45 @@
 // takes 400-800 cycles").
 //
 // The values come from the functional model: every lane is filtered with
-// pipeline.SampleBinding (exactly what the reference renderer computes), whose
-// recorded taps (texture.Tap: level, x, y) give the texel addresses: the
-// texture's data address, read from its descriptor in the memory image
-// (command.ReadTextureDescriptor at Binding.Desc), plus
-// Texture.TexelAddress(level, x, y). The sampler decides only when a response
+// pipeline.SampleBinding (exactly what the reference renderer computes, in
+// every format, texture type, address mode and filter up to 16x
+// anisotropic), whose recorded taps (texture.Tap: level, x, y, slice) give
+// the texels the filter reads. The sampler decides only when a response
 // leaves and what memory traffic it causes. An unbound unit (Binding.Texture
-// nil) answers zeros without reading memory, like pipeline.TextureUnits.
+// nil) answers zeros without reading memory, like pipeline.TextureUnits; a
+// Border tap reads the border colour and no memory either.
+//
+// # The decompressed L1
+//
+// The L1 holds decoded texels (Giesen: blocks are decoded "when it's brought
+// into the L1 cache", sRGB texels converted so that filtering happens in
+// linear space, "so you might want to increase L1 texture size; not because
+// you need to cache more texels, but because the texels you cache are
+// fatter"). It is tagged in the texture's decoded address space
+// (texture.DecodedAddress): every texel takes Format.DecodedBytes (RGBA8 and
+// BC1-BC3 4 bytes, sRGB and RGBA16F 8, RGBA32F 16, R8 and BC4 1, RG8 and BC5
+// 2), texels sit in 4x4 tiles, and the space of the texture whose data is at
+// address A starts at A << texture.DecodedSpaceShift, so distinct textures
+// never share a line. A 64-byte line thus holds a 4x4 tile of RGBA8 or of a
+// decoded BC1-BC3 block, half a tile of sRGB, a quarter of RGBA32F. A miss
+// reads the stored bytes the line is decoded from (texture.FillRanges: one
+// 8-byte block for BC1, 32 bytes for a half tile of sRGB, four 16-byte rows
+// of a tile of a Linear RGBA8 texture), in reads of at most FetchBytes that
+// never cross a FetchBytes boundary; the fill path converts them (counted as
+// fill_decodes: blocks decoded and sRGB texels widened) and writes the line.
+// The data address comes from the texture's descriptor in the memory image
+// (command.ReadTextureDescriptor at Binding.Desc).
 //
 // # Ports
 //
 //   - Core (both ways): protocol.TexRequest from the shader core (its buffer is
 //     the input queue, InputQueue requests) and protocol.TexResponse back to
 //     CorePort (or, when CorePort is nil, to the request's source port).
-//   - ToL2: line reads (Akita mem.ReadReq of one L1 line) to the L2 bank that
-//     L2 (a mem.LowModuleFinder) names for the address, through a
-//     components/memclient Client with MissQueue entries; the buffer holds
-//     MissQueue responses, so a response is never refused.
+//   - ToL2: reads of stored texture bytes (Akita mem.ReadReq of at most
+//     FetchBytes, inside one FetchBytes-aligned block) to the L2 bank that L2
+//     (a mem.LowModuleFinder) names for the address, through a
+//     components/memclient Client with MissQueue outstanding reads; the
+//     buffer holds MissQueue responses, so a response is never refused.
 //
 // The peer fields CorePort, L2 and Image (the command.Memory holding the
 // texture descriptors) are set by the platform builder after Build.
@@ -39,23 +61,25 @@
 //
 //  1. Address (address.go). The oldest request in the input queue is taken
 //     when the stage is free and the sampler has room. All its lanes are
-//     filtered functionally at once; the taps' texel addresses are reduced to
-//     the request's distinct lines (in first-use order, counting taps per
-//     line). The stage is then busy for ceil(lanes / LanesPerCycle) cycles; the
-//     request's lines are known when it is done.
+//     filtered functionally at once (gradients, LOD, address modes, cube face
+//     selection, anisotropic probes); the taps' decoded texel addresses are
+//     reduced to the request's distinct L1 lines (in first-use order, counting
+//     taps per line). The stage is then busy for ceil(lanes / LanesPerCycle)
+//     cycles; the request's lines are known when it is done.
 //  2. Tag lookup (tags.go). The lines of the oldest request with lookups left
 //     are looked up in the L1 tag array (timing.TagArray: size, ways, line
 //     size, LRU), TagLookupsPerCycle per cycle. A hit's data is available
 //     L1Latency cycles later. A miss to a line already in the miss queue merges
 //     with that entry (merged_misses); any other miss takes a free miss-queue
-//     entry (an MSHR) and queues its read. With no free entry the stage stalls
-//     (stall_miss_queue) until a fill frees one; later requests wait behind it.
+//     entry (an MSHR) and queues the reads its line is filled from. With no
+//     free entry the stage stalls (stall_miss_queue) until a fill frees one;
+//     later requests wait behind it.
 //  3. Miss queue (missqueue.go). Queued reads leave for the L2, one per
-//     cycle, oldest first. When a line returns (one fill per cycle) it is
-//     written into the L1 (a read-only cache: victims are dropped), the entry
-//     is freed, and every request waiting for it may use it from that cycle
-//     on. The fill path is where a later issue decompresses block-compressed
-//     formats and converts other formats on their way into the L1.
+//     cycle, oldest first. The L2's answers are taken one per cycle; when the
+//     last read of an entry is back the line goes to the fill path, which
+//     converts and writes one line per cycle into the L1 (a read-only cache:
+//     victims are dropped); the entry is freed, and every request waiting for
+//     the line may use it from that cycle on.
 //  4. Filter (filter.go). The oldest request that has not been filtered enters
 //     the filter when all its lines are present (hits past their latency,
 //     misses filled). The filter takes LanesPerCycle lanes per cycle into a
@@ -74,15 +98,25 @@
 // sends the read at 3; the L2 answers at 24; the line fills at 25; the filter
 // takes the request at 26 and its response leaves at 26+8 = 34. The same
 // request repeated later hits: taken at t, looked up at t+1 (data at t+5),
-// filtered at t+5, response at t+13.
+// filtered at t+5, response at t+13. For a BC1 texture the read is the 8-byte
+// block and the fill decodes it into 16 texels; for an sRGB texture the 2x2
+// footprint inside one tile touches two decoded lines (rows 0-1 and 2-3 of
+// the tile), each filled from 32 stored bytes.
+//
+// The miss queue and MaxRequests are the sampler's latency hiding: with
+// enough entries and requests in flight the pipeline keeps accepting work
+// while hundreds of cycles of memory latency pass ("texture sampler pipes are
+// long enough to not stall for a memory read even though it takes 400-800
+// cycles"); stall_miss_queue counts the cycles it could not.
 //
 // # Parameters (Builder)
 //
 //	WithLanesPerCycle(4)          address and filter throughput, lanes per cycle
 //	WithTagLookupsPerCycle(4)     distinct lines looked up per cycle
-//	WithL1(8192, 4, 64)           L1 size in bytes, ways, line size
+//	WithL1(8192, 4, 64)           L1 size in bytes, ways, line size (at least 16 bytes)
+//	WithFetchBytes(64)            largest L2 read, and the alignment no read crosses (the L2 line)
 //	WithL1Latency(4)              cycles from a hit to its data
-//	WithMissQueue(32)             outstanding line misses
+//	WithMissQueue(32)             outstanding line misses and L2 reads
 //	WithFilterLatency(8)          filter pipeline depth
 //	WithInputQueue(4)             requests waiting for the address stage
 //	WithMaxRequests(16)           requests in flight inside the sampler
@@ -90,12 +124,18 @@
 //
 // # Statistics
 //
-// Named "<sampler name>.<counter>": requests, lanes, texels (taps),
-// unbound_requests, l1_lookups (distinct lines per request), l1_hits,
-// l1_misses (merged ones included), merged_misses, hit_rate_line
+// Named "<sampler name>.<counter>": requests, lanes, texels (taps that read
+// memory), border_texels, footprints (bilinear 2x2 footprints, 2x2x2 in 3D
+// textures, or point taps: trilinear has two per lane, each anisotropic probe
+// one or two), unbound_requests, l1_lookups (distinct lines per request),
+// l1_hits, l1_misses (merged ones included), merged_misses, hit_rate_line
 // (hits/lookups), hit_rate_texel (taps whose line hit / taps),
-// misses_per_request, misses_per_lane (the source's "misses per bilinear
-// request"), l2_reads, bytes_read_l2, responses, avg_request_latency and
+// misses_per_request, misses_per_lane, misses_per_footprint (the source's
+// "misses per bilinear request"), l2_reads, bytes_read_l2 (the read path to
+// the L2), fill_lines, fill_units (storage units the fill path read: texels
+// or blocks), fill_decodes (those it converted: BC blocks decoded, sRGB
+// texels widened), fill_bytes (decoded bytes written into the L1),
+// responses, avg_request_latency and
 // max_request_latency (cycles from a request's arrival at the port to its
 // response leaving), the activity cycles cycles_busy (a stage works on a
 // request), cycles_stall_miss_queue, cycles_wait_memory (every request in

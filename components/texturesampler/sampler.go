@@ -53,6 +53,7 @@ type Comp struct {
 	lookups       int
 	l1            *timing.TagArray
 	lineSize      uint64
+	fetchBytes    uint64
 	l1Latency     uint64
 	filterLatency uint64
 
@@ -69,7 +70,9 @@ type Comp struct {
 
 	misses     []missEntry
 	freeMisses []int
-	unsent     []int // miss entries whose read is not sent yet, in allocation order
+	unsent     []pendingRead // reads not sent yet, in allocation order
+	fillQueue  []int         // entries whose reads all returned, waiting for the fill path
+	ranges     []texture.ByteRange
 
 	addrFreeAt   uint64 // first cycle the address stage can take a request
 	filterFreeAt uint64 // first cycle the filter can take a request
@@ -87,9 +90,13 @@ type Comp struct {
 
 type stats struct {
 	requests, lanes, texels uint64
+	borderTexels            uint64
+	footprints              uint64
 	lookups, hits, misses   uint64
 	merged, texelHits       uint64
 	l2Reads, l2Bytes        uint64
+	fillLines, fillUnits    uint64
+	fillDecodes             uint64
 	responses               uint64
 	latencySum, latencyMax  uint64
 	unbound                 uint64
@@ -214,6 +221,8 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	add(p+"requests", float64(st.requests))
 	add(p+"lanes", float64(st.lanes))
 	add(p+"texels", float64(st.texels))
+	add(p+"border_texels", float64(st.borderTexels))
+	add(p+"footprints", float64(st.footprints))
 	add(p+"unbound_requests", float64(st.unbound))
 	add(p+"l1_lookups", float64(st.lookups))
 	add(p+"l1_hits", float64(st.hits))
@@ -223,8 +232,13 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	add(p+"hit_rate_texel", ratio(st.texelHits, st.texels))
 	add(p+"misses_per_request", ratio(st.misses, st.requests))
 	add(p+"misses_per_lane", ratio(st.misses, st.lanes))
+	add(p+"misses_per_footprint", ratio(st.misses, st.footprints))
 	add(p+"l2_reads", float64(st.l2Reads))
 	add(p+"bytes_read_l2", float64(st.l2Bytes))
+	add(p+"fill_lines", float64(st.fillLines))
+	add(p+"fill_units", float64(st.fillUnits))
+	add(p+"fill_decodes", float64(st.fillDecodes))
+	add(p+"fill_bytes", float64(st.fillLines*c.lineSize))
 	add(p+"responses", float64(st.responses))
 	add(p+"avg_request_latency", ratio(st.latencySum, st.responses))
 	add(p+"max_request_latency", float64(st.latencyMax))
@@ -238,6 +252,7 @@ func (c *Comp) Buffers() []timing.BufferState {
 		{Name: c.inputBuf.Name(), Len: c.inputBuf.Size(), Cap: c.inputBuf.Capacity()},
 		{Name: c.Name() + ".Requests", Len: c.count, Cap: len(c.ring)},
 		{Name: c.Name() + ".MissQueue", Len: len(c.misses) - len(c.freeMisses), Cap: len(c.misses)},
+		{Name: c.Name() + ".UnsentReads", Len: len(c.unsent), Cap: 0},
 		c.client.Buffer(c.Name() + ".ToL2Requests"),
 	}
 }
