@@ -84,13 +84,14 @@ func (sh *Shader) PassProgram(part *Partition, k int) (*shader.Program, error) {
 			continue
 		}
 		unit[in.Sampler] = len(p.Samplers)
-		name := fmt.Sprintf("s%d", in.Sampler)
+		decl := shader.SamplerDecl{Name: fmt.Sprintf("s%d", in.Sampler)}
 		for _, d := range src.Samplers {
 			if d.Unit == in.Sampler {
-				name = d.Name
+				decl = d
 			}
 		}
-		p.Samplers = append(p.Samplers, shader.SamplerDecl{Unit: len(p.Samplers), Name: name})
+		decl.Unit = len(p.Samplers)
+		p.Samplers = append(p.Samplers, decl)
 	}
 	restoreUnit := map[int]int{}
 	for i, v := range ps.Restored {

@@ -347,3 +347,41 @@ mad o0, r0, r1, r2
 		t.Errorf("3 units: %v", err)
 	}
 }
+
+// TestSamplerTypes: a pass keeps the declared type of the samplers it uses
+// (a cube map's fetch reads xyz) and restores from 2D intermediates.
+func TestSamplerTypes(t *testing.T) {
+	sh := analyze(t, `.ps
+.input v0 normal perspective
+.input v1 texcoord perspective
+.output o0 color
+.sampler s0 sky cube
+.sampler s1 albedo
+tex r0, v0, s0
+tex r1, v1, s1
+mul r2, r0, r1
+add r2, r2, r0
+mad o0, r2, r1, v1
+`, Options{})
+	lim := Limits{Name: "T2", TexUnits: 2}
+	part := mustPart(t, sh.Problem(lim, CostModels()[0]).RDS)
+	progs, err := sh.Programs(part)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, p := range progs {
+		for _, d := range p.Samplers {
+			if d.Name == "sky" {
+				found = true
+				if d.Type != shader.SamplerCube {
+					t.Errorf("%s: sky declared %v", p.Name, d.Type)
+				}
+			}
+		}
+	}
+	if !found {
+		t.Fatal("no pass samples the cube map")
+	}
+	checkPartition(t, "sampler types", sh, part, lim, newHarness(5))
+}
