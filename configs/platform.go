@@ -58,6 +58,9 @@ type Platform struct {
 	ROPs              []*rop.Comp
 	Memory            *memory.Memory
 	L2                *memory.L2
+	// TextureTraffic counts texture reads by texture at the L2 and at DRAM
+	// ("GPU.TextureTraffic.<texture>.l2_bytes", ".dram_bytes").
+	TextureTraffic *texturesampler.TextureTraffic
 
 	// Units are all components with statistics, in a fixed order; Links all
 	// connections.
@@ -213,10 +216,14 @@ func (p *Platform) buildShaders() {
 			WithProgress(p.Progress).WithWarpSize(sc.WarpSize).WithSIMDWidth(sc.SIMDWidth).WithWarpSlots(sc.WarpSlots).
 			WithRegisters(sc.Registers).WithLatencies(lat).WithInterpolationCycles(1/float64(sc.InterpolantsPerCycle)).
 			WithInputQueue(sc.InputQueue).Build(fmt.Sprintf("GPU.ShaderCore[%d]", i)))
+	}
+	// One sampler per cluster of cores_per_sampler cores.
+	for i := 0; i < sc.Count/ts.CoresPerSampler; i++ {
 		p.Samplers = append(p.Samplers, texturesampler.MakeBuilder().WithEngine(e).WithFreq(f).WithHalt(p.Halt).
 			WithProgress(p.Progress).WithLanesPerCycle(ts.LanesPerCycle).WithL1(ts.L1.SizeKB*1024, ts.L1.Ways, ts.L1.LineBytes).
 			WithL1Latency(ts.L1Latency).WithMissQueue(ts.MissQueue).WithFilterLatency(ts.FilterLatency).
-			WithInputQueue(ts.InputQueue).Build(fmt.Sprintf("GPU.TextureSampler[%d]", i)))
+			WithInputQueue(ts.InputQueue).WithTagLookupsPerCycle(ts.TagLookupsPerCycle).WithMaxRequests(ts.MaxRequests).
+			WithFetchBytes(c.L2.LineBytes).Build(fmt.Sprintf("GPU.TextureSampler[%d]", i)))
 	}
 }
 
@@ -288,17 +295,27 @@ func (p *Platform) connect() {
 
 	dispatch := []sim.Port{ia.ToShaderCores, rb.ToShaderCores}
 	shaded := []sim.Port{pa.FromShaderCores, rb.FromShaderCores}
-	for i, sc := range p.ShaderCores {
+	for _, sc := range p.ShaderCores {
 		dispatch = append(dispatch, sc.FromDispatch)
 		shaded = append(shaded, sc.ToPrimitiveAssembly, sc.ToReorderBuffer)
 		ia.ShaderCores = append(ia.ShaderCores, sc.FromDispatch)
 		rb.ShaderCores = append(rb.ShaderCores, sc.FromDispatch)
 		sc.PrimitiveAssemblyPort = pa.FromShaderCores
 		sc.ReorderBufferPort = rb.FromShaderCores
-		s := p.Samplers[i]
-		p.bus(fmt.Sprintf("GPU.TextureBus[%d]", i), bs.Texture, f, sc.Sampler, s.Core)
-		sc.SamplerPort = s.Core
-		s.CorePort = sc.Sampler
+	}
+	// Texture buses: the cores of a cluster and their sampler; a shared
+	// sampler answers each request's source.
+	per := c.TextureSampler.CoresPerSampler
+	for k, s := range p.Samplers {
+		ports := []sim.Port{}
+		for _, sc := range p.ShaderCores[k*per : (k+1)*per] {
+			ports = append(ports, sc.Sampler)
+			sc.SamplerPort = s.Core
+		}
+		p.bus(fmt.Sprintf("GPU.TextureBus[%d]", k), bs.Texture, f, append(ports, s.Core)...)
+		if per == 1 {
+			s.CorePort = p.ShaderCores[k].Sampler
+		}
 		s.L2 = p.L2.Finder
 	}
 	p.crossbar("GPU.DispatchXbar", bs.Dispatch, f, dispatch...)
@@ -343,6 +360,11 @@ func (p *Platform) connect() {
 		l2 = append(l2, s.ToL2)
 	}
 	p.crossbar("GPU.L2Xbar", bs.L2, f, l2...)
+	p.TextureTraffic = texturesampler.NewTextureTraffic("GPU.TextureTraffic")
+	for i := range p.L2.Tops {
+		p.L2.Tops[i].AcceptHook(p.TextureTraffic.L2Hook())
+		p.L2.Bottoms[i].AcceptHook(p.TextureTraffic.DRAMHook())
+	}
 
 	memPorts := append([]sim.Port{}, p.Memory.Tops...)
 	memPorts = append(memPorts, p.HostInterface.ToMemory, ia.ToMemory)
@@ -362,7 +384,10 @@ func (p *Platform) connect() {
 	}
 	p.Units = append(p.Units, qp, rb)
 	for i := range p.ShaderCores {
-		p.Units = append(p.Units, p.ShaderCores[i], p.Samplers[i])
+		p.Units = append(p.Units, p.ShaderCores[i])
+		if (i+1)%per == 0 {
+			p.Units = append(p.Units, p.Samplers[i/per])
+		}
 	}
 	for _, r := range p.ROPs {
 		p.Units = append(p.Units, r)
@@ -404,6 +429,11 @@ func (p *Platform) Run(f *driver.Frame) (*Result, error) {
 	for _, s := range p.Samplers {
 		s.Image = f.Memory
 	}
+	var tex []texturesampler.TrafficTexture
+	for _, t := range f.Textures {
+		tex = append(tex, texturesampler.TrafficTexture{Name: t.Name, Data: t.Data, Size: t.Size})
+	}
+	p.TextureTraffic.SetTextures(tex)
 	for i := range p.ROPs {
 		p.ROPs[i].Image, p.DepthUnits[i].Image = f.Memory, f.Memory
 	}
@@ -449,6 +479,7 @@ func (p *Platform) Run(f *driver.Frame) (*Result, error) {
 	}
 	p.Memory.Stats(add)
 	p.L2.Stats(add)
+	p.TextureTraffic.Stats(add)
 	add("GPU.cycles", float64(res.Cycles))
 	add("GPU.frame_seconds", res.Seconds)
 	return res, nil

@@ -38,6 +38,7 @@ buses:
 raster: {rasterizers: 4, stride: 2}
 rop: {count: 2}
 shader_core: {count: 8}
+texture_sampler: {cores_per_sampler: 4}
 reorder_buffer: {entries: 1024}
 memory: {type: ideal, ideal_latency: 200, channels: 2}
 buses:

@@ -139,12 +139,15 @@ type ShaderCore struct {
 
 // TextureSampler parameters.
 type TextureSampler struct {
-	LanesPerCycle int   `yaml:"lanes_per_cycle" desc:"lanes addressed and filtered per cycle" min:"1" max:"64"`
-	L1            Cache `yaml:"l1" desc:"texture L1 (per sampler)"`
-	L1Latency     int   `yaml:"l1_latency" desc:"L1 hit latency" unit:"cycles" min:"0" max:"1000"`
-	MissQueue     int   `yaml:"miss_queue" desc:"outstanding L1 line misses" min:"1" max:"4096"`
-	FilterLatency int   `yaml:"filter_latency" desc:"filtering pipeline latency" unit:"cycles" min:"0" max:"1000"`
-	InputQueue    int   `yaml:"input_queue" desc:"texture requests queued" min:"1" max:"4096"`
+	LanesPerCycle      int   `yaml:"lanes_per_cycle" desc:"lanes addressed and filtered per cycle" min:"1" max:"64"`
+	L1                 Cache `yaml:"l1" desc:"texture L1 (per sampler), holding decoded texels (BC blocks decoded, sRGB texels widened to 8 bytes when a line is filled)"`
+	L1Latency          int   `yaml:"l1_latency" desc:"L1 hit latency" unit:"cycles" min:"0" max:"1000"`
+	MissQueue          int   `yaml:"miss_queue" desc:"outstanding L1 line misses and L2 reads" min:"1" max:"4096"`
+	FilterLatency      int   `yaml:"filter_latency" desc:"filtering pipeline latency" unit:"cycles" min:"0" max:"1000"`
+	InputQueue         int   `yaml:"input_queue" desc:"texture requests queued" min:"1" max:"4096"`
+	CoresPerSampler    int   `yaml:"cores_per_sampler" desc:"shader cores sharing one sampler (1: one per core; more: one per cluster of cores); must divide shader_core.count" min:"1" max:"256"`
+	TagLookupsPerCycle int   `yaml:"tag_lookups_per_cycle" desc:"distinct L1 lines looked up per cycle" min:"1" max:"64"`
+	MaxRequests        int   `yaml:"max_requests" desc:"texture requests in flight inside a sampler, from address generation to the response (its latency hiding, with miss_queue)" min:"1" max:"4096"`
 }
 
 // L2 parameters.

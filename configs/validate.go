@@ -39,6 +39,10 @@ func (c *Config) validate(file string) error {
 		return fail("rop.cache.line_bytes", "%d bytes: colour cache lines must be at least 64 bytes", c.ROP.Cache.LineBytes)
 	case sc.Registers < sc.WarpSize:
 		return fail("shader_core.registers", "%d registers cannot hold one register per lane of a %d-lane warp", sc.Registers, sc.WarpSize)
+	case sc.Count%c.TextureSampler.CoresPerSampler != 0:
+		return fail("texture_sampler.cores_per_sampler", "%d does not divide the %d shader cores", c.TextureSampler.CoresPerSampler, sc.Count)
+	case c.TextureSampler.L1.LineBytes < 16:
+		return fail("texture_sampler.l1.line_bytes", "%d bytes: a line must hold the widest decoded texel (16 bytes)", c.TextureSampler.L1.LineBytes)
 	}
 	for _, cc := range []struct {
 		field string
