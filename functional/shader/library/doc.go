@@ -15,6 +15,9 @@
 //	bowlingpin  pin            bowlingpin.ps.gsa  diffuse, specular; slideN_s/_t/_q/_pos in the VS  pinbase, bruns, circle, coated, marks, slide0..slide3
 //	bumppin     object         bumppin.ps.gsa     diffuse, specular (w = shininess)         pinbase, bruns, marks, bump
 //	wood        object         wood.ps.gsa        ringscale, grainscale, specular, planks   noise, turbulence, grain, palette, planks, varnish
+//	envmap      standard       envmap.ps.gsa      tint                                      env (cube)
+//	layered     standard       layered.ps.gsa     tint, layer (x)                           layers (2darray)
+//	volume      standard       volume.ps.gsa      tint, scale (xyz), offset (xyz)           volume (3d)
 //
 // The last three are the test shaders of the multipass partitioner
 // (functional/shader/multipass), written after the three shaders of Chan et
@@ -30,6 +33,11 @@
 // worldpos, o4 tangent and o5 texcoord. The pin stands along object-space Y
 // in [-1, 1]. Their multipass passes read one more named block, inv_target_size
 // (1/width, 1/height, 0, 0 of the render target; see the multipass package).
+//
+// envmap, layered and volume sample the texture types other than 2D: envmap
+// reflects the view direction about the normal into a cube map (unlit,
+// times tint), layered reads layer (x) of a texture array at texcoord,
+// volume reads a 3D texture at worldpos * scale + offset.
 //
 // The shared vertex shader standard.vs.gsa reads the vertex attributes
 // position, normal, texcoord and tangent (xyz + w handedness) and writes o0

@@ -44,11 +44,14 @@ func materialTable() [][3]string {
 		{"bowlingpin", "pin", "bowlingpin"},
 		{"bumppin", "object", "bumppin"},
 		{"depthwrite", "standard", "depthwrite"},
+		{"envmap", "standard", "envmap"},
 		{"gouraud", "gouraud", "gouraud"},
+		{"layered", "standard", "layered"},
 		{"long", "standard", "long"},
 		{"normalmap", "standard", "normalmap"},
 		{"textured", "standard", "textured"},
 		{"unlit", "standard", "unlit"},
+		{"volume", "standard", "volume"},
 		{"wood", "object", "wood"},
 	}
 }

@@ -12,17 +12,18 @@ import (
 )
 
 func TestNames(t *testing.T) {
-	want := []string{"alphatest", "blinnphong", "bowlingpin", "bumppin", "depthwrite", "gouraud", "long", "normalmap", "textured", "unlit", "wood"}
+	want := []string{"alphatest", "blinnphong", "bowlingpin", "bumppin", "depthwrite", "envmap", "gouraud", "layered", "long",
+		"normalmap", "textured", "unlit", "volume", "wood"}
 	if got := Names(); !reflect.DeepEqual(got, want) {
 		t.Errorf("Names = %v, want %v", got, want)
 	}
 	wantFiles := []string{"alphatest.ps.gsa", "blinnphong.ps.gsa", "bowlingpin.ps.gsa", "bumppin.ps.gsa", "depthwrite.ps.gsa",
-		"gouraud.ps.gsa", "gouraud.vs.gsa", "long.ps.gsa", "normalmap.ps.gsa", "object.vs.gsa", "pin.vs.gsa", "standard.vs.gsa",
-		"textured.ps.gsa", "unlit.ps.gsa", "wood.ps.gsa"}
+		"envmap.ps.gsa", "gouraud.ps.gsa", "gouraud.vs.gsa", "layered.ps.gsa", "long.ps.gsa", "normalmap.ps.gsa", "object.vs.gsa",
+		"pin.vs.gsa", "standard.vs.gsa", "textured.ps.gsa", "unlit.ps.gsa", "volume.ps.gsa", "wood.ps.gsa"}
 	if got := Files(); !reflect.DeepEqual(got, wantFiles) {
 		t.Errorf("Files = %v, want %v", got, wantFiles)
 	}
-	if _, err := Get("bricks"); err == nil || err.Error() != `library: unknown material "bricks" (want one of alphatest, blinnphong, bowlingpin, bumppin, depthwrite, gouraud, long, normalmap, textured, unlit, wood)` {
+	if _, err := Get("bricks"); err == nil || err.Error() != `library: unknown material "bricks" (want one of alphatest, blinnphong, bowlingpin, bumppin, depthwrite, envmap, gouraud, layered, long, normalmap, textured, unlit, volume, wood)` {
 		t.Errorf("Get(bricks) error = %v", err)
 	}
 	if _, err := Load("nope.ps.gsa"); err == nil || err.Error() != `library: no shader file "nope.ps.gsa"` {
@@ -53,6 +54,9 @@ func TestMaterialInterfaces(t *testing.T) {
 		{"bumppin", "object", "bumppin", []string{"diffuse", "specular"}, []string{"pinbase", "bruns", "marks", "bump"}},
 		{"wood", "object", "wood", []string{"ringscale", "grainscale", "specular", "planks"},
 			[]string{"noise", "turbulence", "grain", "palette", "planks", "varnish"}},
+		{"envmap", "standard", "envmap", []string{"tint"}, []string{"env"}},
+		{"layered", "standard", "layered", []string{"tint", "layer"}, []string{"layers"}},
+		{"volume", "standard", "volume", []string{"tint", "scale", "offset"}, []string{"volume"}},
 	}
 	if len(cases) != len(Names()) {
 		t.Fatalf("%d cases for %d materials", len(cases), len(Names()))
@@ -150,7 +154,11 @@ func TestResources(t *testing.T) {
 		"bumppin.ps.gsa": {Instructions: 62, ALU: 58, SFU: 7, TexFetches: 4, Temps: 16, MaxLiveTemps: 9, Inputs: 4, Interpolants: 4, Outputs: 1, Constants: 18, Samplers: 4, TexDependencyDepth: 1},
 		// wood: 9 (planks) + 24 (8 octaves) + 18 (rings) + 8 (grain) + 12 (4 octaves) + 6 + 24 (bump) + 2 + 5 + 4 lights x 16 + 4;
 		// 19 fetches; rsq x5 + 4 x (2 rsq + pow); the turbulence, grain and palette chain is 11 fetches deep.
-		"wood.ps.gsa": {Instructions: 178, ALU: 159, SFU: 17, TexFetches: 19, Temps: 30, MaxLiveTemps: 8, Inputs: 5, Interpolants: 5, Outputs: 1, Constants: 25, Samplers: 6, TexDependencyDepth: 11},
+		// envmap: N (4, rsq) + V (5, rsq) + R (3) + fetch + tint; layered and volume: coordinates, fetch, tint.
+		"envmap.ps.gsa":  {Instructions: 14, ALU: 13, SFU: 2, TexFetches: 1, Temps: 5, MaxLiveTemps: 3, Inputs: 2, Interpolants: 2, Outputs: 1, Constants: 17, Samplers: 1, TexDependencyDepth: 1},
+		"layered.ps.gsa": {Instructions: 4, ALU: 3, TexFetches: 1, Temps: 2, MaxLiveTemps: 1, Inputs: 1, Interpolants: 1, Outputs: 1, Constants: 18, Samplers: 1, TexDependencyDepth: 1},
+		"volume.ps.gsa":  {Instructions: 3, ALU: 2, TexFetches: 1, Temps: 2, MaxLiveTemps: 1, Inputs: 1, Interpolants: 1, Outputs: 1, Constants: 19, Samplers: 1, TexDependencyDepth: 1},
+		"wood.ps.gsa":    {Instructions: 178, ALU: 159, SFU: 17, TexFetches: 19, Temps: 30, MaxLiveTemps: 8, Inputs: 5, Interpolants: 5, Outputs: 1, Constants: 25, Samplers: 6, TexDependencyDepth: 11},
 	}
 	for _, f := range Files() {
 		p, err := Load(f)
