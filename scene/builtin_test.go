@@ -7,7 +7,7 @@ import (
 )
 
 func TestBuiltins(t *testing.T) {
-	want := []string{"depthwrite", "foliage", "motion", "occluders", "overdraw", "room", "smalltris", "triangle"}
+	want := []string{"bowlingpin", "depthwrite", "foliage", "motion", "occluders", "overdraw", "room", "smalltris", "triangle"}
 	names := BuiltinNames()
 	if strings.Join(names, " ") != strings.Join(want, " ") {
 		t.Fatalf("BuiltinNames() = %v, want %v", names, want)
@@ -20,6 +20,8 @@ func TestBuiltins(t *testing.T) {
 		check            func(t *testing.T, s *Scene)
 	}{
 		{"triangle", 320, 240, 1, 1, 1, []string{"unlit"}, nil},
+		// Two spheres of 2*32*15 triangles and a 4x4 floor.
+		{"bowlingpin", 320, 240, 1, 1952, 3, []string{"bowlingpin", "textured"}, nil},
 		{"room", 1280, 720, 4, 12112, 17, []string{"textured", "normalmap", "gouraud", "blinnphong", "long"}, func(t *testing.T, s *Scene) {
 			if len(s.Lights) != 3 {
 				t.Errorf("room has %d lights, want 3", len(s.Lights))

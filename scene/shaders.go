@@ -22,6 +22,16 @@ func Shaders() []ShaderInfo {
 		{Name: "alphatest", Params: []string{"tint", "cutoff"}, Samplers: []string{"albedo"}},
 		{Name: "depthwrite", Params: []string{"color", "amplitude", "frequency"}},
 		{Name: "long", Params: []string{"color_a", "color_b", "specular"}},
+		{Name: "envmap", Params: []string{"tint"}, Samplers: []string{"env"}},
+		{Name: "layered", Params: []string{"tint", "layer"}, Samplers: []string{"layers"}},
+		{Name: "volume", Params: []string{"tint", "scale", "offset"}, Samplers: []string{"volume"}},
+		{Name: "bowlingpin", Params: []string{"slide0_s", "slide0_t", "slide0_q", "slide0_pos", "slide1_s", "slide1_t",
+			"slide1_q", "slide1_pos", "slide2_s", "slide2_t", "slide2_q", "slide2_pos", "slide3_s", "slide3_t", "slide3_q",
+			"slide3_pos", "diffuse", "specular"},
+			Samplers: []string{"pinbase", "bruns", "circle", "coated", "marks", "slide0", "slide1", "slide2", "slide3"}},
+		{Name: "bumppin", Params: []string{"diffuse", "specular"}, Samplers: []string{"pinbase", "bruns", "marks", "bump"}},
+		{Name: "wood", Params: []string{"ringscale", "grainscale", "specular", "planks"},
+			Samplers: []string{"noise", "turbulence", "grain", "palette", "planks", "varnish"}},
 	}
 }
 

@@ -31,6 +31,10 @@ type Options struct {
 	TargetTileH   int
 	DepthFormat   depth.Format   // default D24S8
 	TextureLayout texture.Layout // default Tiled
+	// Multipass holds the machine's per-pass fragment resources: a draw whose
+	// pixel shader does not fit them is rendered in several passes (see
+	// multipass.go). The zero value splits nothing.
+	Multipass MultipassOptions
 }
 
 // DefaultOptions returns the defaults.
@@ -44,15 +48,17 @@ type Frame struct {
 	Memory      *command.Image
 	Stream      uint64 // address of the command stream
 	StreamBytes uint64
-	Draws       int
+	Draws       int // draw commands (a multipass object draws once per pass)
 	Triangles   int // triangles the draws submit
 	Color       command.Target
 	Depth       command.Target
 	SyncAddr    uint64 // where the end-of-frame sync token is written
 	SyncValue   uint32
 	// Textures lists the textures in memory, in scene order (for traffic
-	// accounting by texture).
+	// accounting by texture), then the multipass intermediates.
 	Textures []TextureInfo
+	// Multipass lists the objects drawn in several passes, in draw order.
+	Multipass []MultipassDraw
 }
 
 // TextureInfo is where one scene texture lives in the memory image.
@@ -73,7 +79,7 @@ func Encode(s *scene.Scene, o Options) (*Frame, error) {
 	if o.TargetTileW == 0 || o.TargetTileH == 0 {
 		o.TargetTileW, o.TargetTileH = LineTile(s.Samples)
 	}
-	e := &encoder{s: s, o: o, mem: command.NewImage(), programs: map[string]programRef{}}
+	e := &encoder{s: s, o: o, mem: command.NewImage(), programs: map[string]programRef{}, splits: map[string]*split{}}
 	if err := e.targets(); err != nil {
 		return nil, err
 	}
@@ -84,8 +90,8 @@ func Encode(s *scene.Scene, o Options) (*Frame, error) {
 	if err := e.objects(); err != nil {
 		return nil, err
 	}
-	f := &Frame{Memory: e.mem, Color: e.color, Depth: e.depth, Draws: len(s.Objects),
-		Triangles: s.TriangleCount(), SyncValue: 1, Textures: e.texInfo}
+	f := &Frame{Memory: e.mem, Color: e.color, Depth: e.depth, Draws: e.draws,
+		Triangles: e.triangles, SyncValue: 1, Textures: e.texInfo, Multipass: e.multi}
 	f.SyncAddr = e.mem.Alloc(4, 16)
 	e.cmd.Append(command.SyncToken{Value: f.SyncValue, Addr: f.SyncAddr})
 	e.cmd.Append(command.Present{Slot: 0})
@@ -135,6 +141,15 @@ type encoder struct {
 	texInfo  []TextureInfo
 	meshBufs []meshBuffers
 	programs map[string]programRef
+
+	draws, triangles int
+	// Multipass: partitions by pixel shader, intermediate targets, the sync
+	// word between passes, the split objects.
+	splits   map[string]*split
+	inter    []intermediate
+	passSync uint64
+	syncs    int
+	multi    []MultipassDraw
 }
 
 func (e *encoder) targets() error {
@@ -287,23 +302,38 @@ type drawState struct {
 	vs, ps  uint64
 	mesh    int
 	texture [2][shader.MaxSamplers]uint64
+	target  command.Target // colour target of slot 0
 }
 
 func (e *encoder) objects() error {
 	s := e.s
 	vp := s.ViewProjection()
-	var last drawState
-	for i, obj := range s.Objects {
+	last := drawState{target: e.color}
+	for i := range s.Objects {
+		obj := &s.Objects[i]
 		mat := &s.Materials[obj.Material]
 		lm, err := library.Get(mat.Shader)
 		if err != nil {
 			return fmt.Errorf("driver: objects[%d]: material %q: %w", i, mat.Name, err)
 		}
 		vs := e.program(lm.VS.Name, lm.VS)
-		ps := e.program(lm.PS.Name, lm.PS)
 		rs := command.SetRaster{CullMode: uint32(mat.State.Cull), FrontCCW: mat.State.FrontCCW}
 		ds := depthStencil(mat.State)
 		bs := blendState(mat.State.Blend)
+		model := obj.Transform
+		env := constantEnv{mvp: vp.Mul(model), mvpEnd: vp.Mul(obj.EndTransform), model: model,
+			normal: model.NormalMatrix(), scene: s}
+		sp, err := e.splitFor(lm.PS)
+		if err == nil && sp != nil {
+			err = e.multipassObject(i, obj, mat, &lm, vs, sp, rs, ds, bs, &env, &last)
+		}
+		if err != nil {
+			return fmt.Errorf("driver: objects[%d]: material %q: shader %q: %w", i, mat.Name, mat.Shader, err)
+		}
+		if sp != nil {
+			continue
+		}
+		ps := e.program(lm.PS.Name, lm.PS)
 		if !last.valid || rs != last.raster {
 			e.cmd.Append(rs)
 		}
@@ -319,9 +349,6 @@ func (e *encoder) objects() error {
 		if !last.valid || ps.addr != last.ps {
 			e.cmd.Append(command.BindShader{Stage: command.PixelStage, Addr: ps.addr, Size: ps.size})
 		}
-		model := obj.Transform
-		env := constantEnv{mvp: vp.Mul(model), mvpEnd: vp.Mul(obj.EndTransform), model: model,
-			normal: model.NormalMatrix(), scene: s}
 		for stage, p := range []*shader.Program{vs.prog, ps.prog} {
 			consts := env.fill(p, mat)
 			if len(consts) == 0 {
@@ -360,6 +387,8 @@ func (e *encoder) objects() error {
 			e.cmd.Append(command.SetTopology{Topology: command.TriangleList})
 		}
 		e.cmd.Append(command.DrawIndexed{IndexCount: mb.count})
+		e.draws++
+		e.triangles += int(mb.count / 3)
 		last.valid, last.raster, last.ds, last.blend, last.vs, last.ps, last.mesh = true, rs, ds, bs, vs.addr, ps.addr, obj.Mesh
 	}
 	return nil
@@ -426,6 +455,8 @@ func (c *constantEnv) block(name string) []geom.Vec4 {
 	case "light_count":
 		n := float32(len(s.Lights))
 		return []geom.Vec4{{n, n, n, n}}
+	case "inv_target_size":
+		return []geom.Vec4{{1 / float32(s.Width), 1 / float32(s.Height), 0, 0}}
 	case "lights":
 		out := make([]geom.Vec4, 2*scene.MaxLights)
 		for i, l := range s.Lights {

@@ -301,15 +301,21 @@ type Stats struct {
 	TexDepth     int
 }
 
-// Stats returns the shader's Table 1 figures: resources of the whole program
-// as one pass, generated and allocated like any pass.
-func (sh *Shader) Stats() Stats {
+// SingleUsage returns the usage of the whole shader as one pass.
+func (sh *Shader) SingleUsage() Usage {
 	n := sh.Graph.N()
 	region := make([]int, n)
 	for i := range region {
 		region[i] = i
 	}
-	u := newGen(sh).Pass(n-1, region, nil)
+	return newGen(sh).Pass(n-1, region, nil)
+}
+
+// Stats returns the shader's Table 1 figures: resources of the whole program
+// as one pass, generated and allocated like any pass.
+func (sh *Shader) Stats() Stats {
+	n := sh.Graph.N()
+	u := sh.SingleUsage()
 	st := Stats{Operations: n, MR: len(sh.Graph.MRNodes()), Texture: u.TexFetches, NonTexture: u.Other(),
 		Registers: u.Registers, TexUnits: u.TexUnits, Interpolants: u.Interpolants, TexDepth: u.TexDepth}
 	type leaf struct {
