@@ -7,6 +7,7 @@ import (
 	"github.com/sarchlab/akita/v3/sim"
 
 	"github.com/gfxsim/gfxsim/components/rop/rtcache"
+	fhiz "github.com/gfxsim/gfxsim/functional/depth/hiz"
 	"github.com/gfxsim/gfxsim/timing"
 )
 
@@ -30,6 +31,10 @@ type Builder struct {
 	tileWindow      int
 	lateQueue       int
 	waitQuads       int
+	hizCfg          fhiz.Config
+	feedbackQueue   int
+	compression     bool
+	accessBytes     int
 }
 
 // MakeBuilder returns a builder with the defaults: 1 GHz, partition 0, one
@@ -53,7 +58,26 @@ func MakeBuilder() Builder {
 		tileWindow:      8,
 		lateQueue:       4,
 		waitQuads:       32,
+		feedbackQueue:   16,
 	}
+}
+
+// WithHiZ tells the unit the configuration of its partition's HiZ unit: the
+// HiZ tile size of its feedback, and which feedback it sends (Config.Feedback
+// UpdateFeedback: after every tested message; EvictFeedback: when a dirty
+// depth line leaves the cache). A zero Config (Mode Off) means no HiZ unit.
+func (b Builder) WithHiZ(c fhiz.Config) Builder { b.hizCfg = c; return b }
+
+// WithFeedbackQueue sets how many messages (feedback and relayed control) may
+// wait for the HiZ unit; feedback arriving when it is full is dropped.
+func (b Builder) WithFeedbackQueue(n int) Builder { b.feedbackQueue = n; return b }
+
+// WithCompression turns Z compression of depth lines on or off; accessBytes
+// is the memory's access unit (compressed sizes are multiples of it, and
+// lines of that size or smaller are never compressed).
+func (b Builder) WithCompression(on bool, accessBytes int) Builder {
+	b.compression, b.accessBytes = on, accessBytes
+	return b
 }
 
 // WithEngine sets the simulation engine (required).
@@ -114,7 +138,7 @@ func (b Builder) WithWaitQuads(n int) Builder { b.waitQuads = n; return b }
 
 func (b Builder) cacheConfig() rtcache.Config {
 	return rtcache.Config{Size: b.cacheSize, Ways: b.cacheWays, LineSize: b.lineSize,
-		MaxOutstanding: b.maxOutstanding, WriteQueue: b.writeQueue}
+		MaxOutstanding: b.maxOutstanding, WriteQueue: b.writeQueue, Compression: b.compression, MinBlock: b.accessBytes}
 }
 
 // Validate checks the parameters and names the first bad one.
@@ -146,6 +170,7 @@ func (b Builder) Validate() error {
 		{"TileWindow", b.tileWindow, 1},
 		{"LateQueue", b.lateQueue, 1},
 		{"WaitQuads", b.waitQuads, 1},
+		{"FeedbackQueue", b.feedbackQueue, 1},
 	} {
 		if err := atLeast(c.name, c.v, c.min); err != nil {
 			return err
@@ -156,6 +181,11 @@ func (b Builder) Validate() error {
 	}
 	if err := b.cacheConfig().Validate(); err != nil {
 		return fmt.Errorf("depthunit: Cache.%w", err)
+	}
+	if b.hizCfg.Mode != fhiz.Off {
+		if err := b.hizCfg.WithDefaults().Validate(); err != nil {
+			return fmt.Errorf("depthunit: HiZ: %w", err)
+		}
 	}
 	return nil
 }
@@ -175,6 +205,11 @@ func (b Builder) Build(name string) *Comp {
 		tileWindow:     b.tileWindow,
 		lateQueue:      b.lateQueue,
 		activity:       timing.NewActivity(activityNames[:]...),
+		fbQueue:        b.feedbackQueue,
+		compression:    b.compression,
+	}
+	if b.hizCfg.Mode != fhiz.Off {
+		c.hizCfg = b.hizCfg.WithDefaults()
 	}
 	c.TickingComponent = sim.NewTickingComponent(name, b.engine, b.freq, c)
 	c.waker = timing.NewWaker(b.engine, b.freq, c)
@@ -186,17 +221,22 @@ func (b Builder) Build(name string) *Comp {
 	c.ROP = sim.NewLimitNumMsgPortWithExternalBuffer(c, c.lateBuf, name+".ROP")
 	c.ToMemory = sim.NewLimitNumMsgPort(c, b.maxOutstanding, name+".ToMemory")
 	c.Control = sim.NewLimitNumMsgPort(c, 2, name+".Control")
+	c.ToHiZ = sim.NewLimitNumMsgPort(c, 1, name+".ToHiZ")
 	c.AddPort("FromRasterizers", c.FromRasterizers)
 	c.AddPort("ToQuadPacker", c.ToQuadPacker)
 	c.AddPort("ROP", c.ROP)
 	c.AddPort("ToMemory", c.ToMemory)
 	c.AddPort("Control", c.Control)
+	c.AddPort("ToHiZ", c.ToHiZ)
 
 	cache, err := rtcache.New(c.ToMemory, finder{c}, b.freq, b.cacheConfig())
 	if err != nil {
 		panic(fmt.Errorf("depthunit: Cache.%w", err))
 	}
 	c.cache = cache
+	if c.hizCfg.Mode != fhiz.Off && c.hizCfg.Feedback == fhiz.EvictFeedback {
+		cache.SetEvictHook(c.onEvict)
+	}
 
 	c.wakeFn = c.wake
 	c.early = newStream(false, b.waitQuads, b.testLatency, b.samplesPerCycle)

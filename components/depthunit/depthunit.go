@@ -9,6 +9,8 @@ import (
 
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/rop/rtcache"
+	"github.com/gfxsim/gfxsim/functional/command"
+	fhiz "github.com/gfxsim/gfxsim/functional/depth/hiz"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/raster"
 	"github.com/gfxsim/gfxsim/functional/state"
@@ -177,6 +179,9 @@ type Comp struct {
 	ToMemory sim.Port
 	// Control receives ClearCmd and PresentCmd and sends Done.
 	Control sim.Port
+	// ToHiZ sends HiZFeedback and the relayed HiZControl to the partition's
+	// HiZ unit (unused without one).
+	ToHiZ sim.Port
 
 	// QuadPacker is the packer's input port (set by the platform builder).
 	QuadPacker sim.Port
@@ -189,6 +194,9 @@ type Comp struct {
 	// Image is the simulated memory image (the functional truth); write-backs
 	// carry its bytes. Set by the platform builder before the run.
 	Image state.Memory
+	// HiZ is the HiZ unit's FromDepthUnit port, or nil when the partition has
+	// no HiZ unit (then FromRasterizers is fed by the rasterizers directly).
+	HiZ sim.Port
 
 	halt           *timing.Halt
 	progress       *timing.Progress
@@ -211,6 +219,16 @@ type Comp struct {
 	ctlMsg  sim.Msg        // the control command being carried out (a flush)
 	ctlDone *protocol.Done // the acknowledgement waiting to be sent
 
+	hizCfg      fhiz.Config // Mode Off: no HiZ unit
+	fbQueue     int
+	toHiZ       []sim.Msg // feedback and relayed control, in order
+	hizPending  bool      // a relayed control waits for the HiZ unit's Done
+	compression bool
+	targets     []*target
+	maxPos      fhiz.Pos // the latest API position tested
+	fbTiles     []protocol.HiZTileBounds
+	fbSeen      []int
+
 	// Per-tick conditions for the activity and the wake-ups.
 	hazard, lookBlocked, testBlocked, blockedOut bool
 	lookRateBlocked, testRateBlocked             bool
@@ -226,6 +244,7 @@ type counters struct {
 	quadsCulled                                       uint64
 	lateRequests, lateQuads                           uint64
 	drawEndsIn, drawEndsOut, clears, presents         uint64
+	fbMessages, fbTiles, fbDropped                    uint64
 }
 
 func (c *Comp) fail(err error) {
@@ -248,6 +267,7 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 	p := c.cache.Receive(now, c.wakeFn)
 	p = c.drain(cycle) || p
 	p = c.output(now) || p
+	p = c.sendHiZ(now) || p
 	p = c.test(now, cycle) || p
 	p = c.cache.Issue(now, c.Image) || p
 	p = c.lookup(now, cycle) || p
@@ -356,6 +376,24 @@ func (c *Comp) output(now sim.VTimeInSec) bool {
 		break
 	}
 	return c.sendDone(now) || progress
+}
+
+// sendHiZ sends the queued feedback and relayed control to the HiZ unit, in
+// order.
+func (c *Comp) sendHiZ(now sim.VTimeInSec) bool {
+	progress := false
+	for len(c.toHiZ) > 0 {
+		if !c.send(c.ToHiZ, c.HiZ, c.toHiZ[0], now) {
+			break
+		}
+		c.toHiZ[0] = nil
+		c.toHiZ = c.toHiZ[1:]
+		progress = true
+	}
+	if len(c.toHiZ) == 0 {
+		c.toHiZ = nil
+	}
+	return progress
 }
 
 func (c *Comp) sendDone(now sim.VTimeInSec) bool {
@@ -551,6 +589,14 @@ func (c *Comp) test(now sim.VTimeInSec, cycle uint64) bool {
 			c.st.passed += uint64(ds.Passed)
 			c.st.failed += uint64(ds.Failed)
 			c.markWritten(d, q, mask, res)
+			if prim != nil {
+				if pos := (fhiz.Pos{Draw: w.draw.Seq, Prim: fhiz.PrimOrder(prim.Source, prim.Part)}); c.maxPos.Less(pos) {
+					c.maxPos = pos
+				}
+			}
+			if rec.qi == w.n-1 && c.hizCfg.Feedback == fhiz.UpdateFeedback {
+				c.updateFeedback(w, now)
+			}
 			s.pipe.Accept(cycle, result{w: w, qi: rec.qi, mask: res})
 			s.popWait()
 			c.testRate.take(samplesTested(d, mask))
@@ -628,6 +674,7 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 			return false
 		}
 		c.FromRasterizers.Retrieve(now)
+		c.target(m.Draw.State)
 		n := len(m.Quads)
 		c.st.tilesIn++
 		c.st.quadsIn += uint64(n)
@@ -671,8 +718,20 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 // control carries out clears and presents once the streams are empty.
 func (c *Comp) control(now sim.VTimeInSec) bool {
 	if c.ctlMsg != nil {
-		if !c.cache.Idle() {
-			return false
+		progress := false
+		if c.hizPending && len(c.toHiZ) == 0 {
+			if msg := c.FromRasterizers.Peek(); msg != nil {
+				if _, ok := msg.(*protocol.Done); !ok {
+					c.fail(fmt.Errorf("FromRasterizers: %T while waiting for the HiZ unit's acknowledgement", msg))
+					return false
+				}
+				c.FromRasterizers.Retrieve(now)
+				c.hizPending = false
+				progress = true
+			}
+		}
+		if !c.cache.Idle() || c.hizPending {
+			return progress
 		}
 		c.ctlDone = protocol.NewDone(c.ctlMsg.Meta().ID, c.index)
 		c.ctlMsg = nil
@@ -690,12 +749,22 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 		c.Control.Retrieve(now)
 		c.clear(m)
 		c.st.clears++
+		if c.HiZ != nil && m.Flags&command.ClearDepth != 0 {
+			c.toHiZ = append(c.toHiZ, protocol.NewHiZClear(m.Target, c.clearKey(m.Target)))
+			c.hizPending = true
+			c.ctlMsg = m
+			return true
+		}
 		c.ctlDone = protocol.NewDone(m.ID, c.index)
 	case *protocol.PresentCmd:
 		c.Control.Retrieve(now)
 		c.cache.Flush()
 		c.st.presents++
 		c.ctlMsg = m
+		if c.HiZ != nil {
+			c.toHiZ = append(c.toHiZ, protocol.NewHiZFlush())
+			c.hizPending = true
+		}
 	default:
 		c.fail(fmt.Errorf("Control: unexpected message %T", msg))
 		return false
@@ -748,6 +817,7 @@ func (c *Comp) Buffers() []timing.BufferState {
 	n := c.Name()
 	b := []timing.BufferState{
 		{Name: c.FromRasterizers.Name(), Len: c.inBuf.Size(), Cap: c.inBuf.Capacity()},
+		{Name: n + ".ToHiZQueue", Len: len(c.toHiZ), Cap: c.fbQueue},
 		{Name: c.ROP.Name(), Len: c.lateBuf.Size(), Cap: c.lateBuf.Capacity()},
 		{Name: n + ".TileWindow", Len: len(c.early.works), Cap: c.tileWindow},
 		{Name: n + ".LateRequests", Len: len(c.late.works), Cap: c.lateQueue},
@@ -776,6 +846,7 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 		{"late_z_requests", s.lateRequests}, {"late_z_quads", s.lateQuads},
 		{"draw_ends_in", s.drawEndsIn}, {"draw_ends_out", s.drawEndsOut},
 		{"clears", s.clears}, {"presents", s.presents},
+		{"feedback_messages", s.fbMessages}, {"feedback_tiles", s.fbTiles}, {"feedback_dropped", s.fbDropped},
 	} {
 		add(n+e.name, float64(e.v))
 	}

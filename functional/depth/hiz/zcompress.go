@@ -90,6 +90,30 @@ func (c *DepthCodec) pixel(pi int) (x, y int) {
 	return pi % s.Width, pi / s.Width
 }
 
+// Sample returns the pixel and sample whose depth word (or D32F stencil
+// byte) is at address addr, and false outside the target's visible samples.
+func (c *DepthCodec) Sample(addr uint64) (x, y, s int, ok bool) {
+	if addr < c.base {
+		return 0, 0, 0, false
+	}
+	e := int(addr-c.base) / 4
+	if c.stencil != 0 && addr-c.base >= c.stencil {
+		e = int(addr - c.base - c.stencil)
+	}
+	if e >= c.surf.Elements() {
+		return 0, 0, 0, false
+	}
+	spp := c.surf.Samples
+	x, y = c.pixel(e / spp)
+	return x, y, e % spp, x < c.surf.Width && y < c.surf.Height
+}
+
+// DepthPlane reports whether addr holds depth words (not the D32F stencil
+// plane) of the target.
+func (c *DepthCodec) DepthPlane(addr uint64) bool {
+	return addr >= c.base && (c.stencil == 0 || addr-c.base < c.stencil)
+}
+
 // CodecHeaderBits is the fixed part of a plane-coded block: header, anchor,
 // two gradients.
 const CodecHeaderBits = 8 + 32 + 2*32
