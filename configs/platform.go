@@ -10,6 +10,7 @@ import (
 
 	"github.com/gfxsim/gfxsim/components/commandprocessor"
 	"github.com/gfxsim/gfxsim/components/depthunit"
+	"github.com/gfxsim/gfxsim/components/hiz"
 	"github.com/gfxsim/gfxsim/components/hostinterface"
 	"github.com/gfxsim/gfxsim/components/inputassembler"
 	"github.com/gfxsim/gfxsim/components/memory"
@@ -22,6 +23,7 @@ import (
 	"github.com/gfxsim/gfxsim/components/shadercore"
 	"github.com/gfxsim/gfxsim/components/texturesampler"
 	"github.com/gfxsim/gfxsim/connections"
+	fhiz "github.com/gfxsim/gfxsim/functional/depth/hiz"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/raster"
 	"github.com/gfxsim/gfxsim/scene/driver"
@@ -50,6 +52,7 @@ type Platform struct {
 	InputAssembler    *inputassembler.InputAssembler
 	PrimitiveAssembly *primitiveassembly.Comp
 	Rasterizers       []*rasterizer.Comp
+	HiZ               []*hiz.Comp // one per partition; none when hiz.mode is off
 	DepthUnits        []*depthunit.Comp
 	QuadPacker        *quadpacker.Comp
 	ReorderBuffer     *reorderbuffer.Comp
@@ -236,7 +239,19 @@ func (p *Platform) buildBackEnd() {
 			WithSamplesPerCycle(du.SamplesPerCycle).WithCache(du.Cache.SizeKB*1024, du.Cache.Ways, du.Cache.LineBytes).
 			WithTestLatency(du.TestLatency).WithMaxOutstandingMemory(du.MaxOutstandingMemory).WithInputQueue(du.InputQueue).
 			WithTileWindow(du.TileWindow).WithWaitQuads(du.WaitQuads).WithWriteQueue(du.WriteQueue).
+			WithCompression(du.Compression, c.AccessBytes()).WithHiZ(c.HiZConfig()).
+			WithFeedbackQueue(c.HiZ.FeedbackQueue).
 			Build(fmt.Sprintf("GPU.DepthUnit[%d]", i)))
+		if hc := c.HiZConfig(); hc.Mode != fhiz.Off {
+			h := c.HiZ
+			p.HiZ = append(p.HiZ, hiz.MakeBuilder().WithEngine(e).WithFreq(f).WithHalt(p.Halt).WithProgress(p.Progress).
+				WithConfig(hc).WithIndex(i).WithPartitions(rc.Count, rc.Stride, rc.TileSize).
+				WithCache(h.Cache.SizeKB*1024, h.Cache.Ways, h.Cache.LineBytes).
+				WithMaxOutstandingMemory(h.MaxOutstandingMemory).WithWriteQueue(h.WriteQueue).
+				WithTestsPerCycle(h.TestsPerCycle).WithLatency(h.Latency).WithInputQueue(h.InputQueue).
+				WithWindow(h.Window).WithFeedbackQueue(h.FeedbackQueue).WithFeedbackRefetch(h.FeedbackMiss == "refetch").
+				WithMaxTargets(h.MaxTargets).Build(fmt.Sprintf("GPU.HiZ[%d]", i)))
+		}
 		p.ROPs = append(p.ROPs, rop.MakeBuilder().WithEngine(e).WithFreq(f).WithHalt(p.Halt).WithProgress(p.Progress).
 			WithIndex(i).WithQuadsPerCycle(rc.QuadsPerCycle).WithCache(rc.Cache.SizeKB*1024, rc.Cache.Ways, rc.Cache.LineBytes).
 			WithBlendLatency(rc.BlendLatency).WithMaxOutstandingMemory(rc.MaxOutstandingMemory).WithInputQueue(rc.InputQueue).
@@ -333,10 +348,20 @@ func (p *Platform) connect() {
 	quad := []sim.Port{qp.FromDepthUnits}
 	ropx := []sim.Port{rb.ToROPs}
 	for i, d := range p.DepthUnits {
-		tile = append(tile, d.FromRasterizers)
+		// The rasterizers send a partition's tiles to its HiZ unit, which
+		// passes them on to the depth unit over its own bus.
+		front := d.FromRasterizers
+		if len(p.HiZ) > 0 {
+			h := p.HiZ[i]
+			front = h.FromRasterizers
+			p.bus(fmt.Sprintf("GPU.HiZBus[%d]", i), bs.Tile, f, h.ToDepthUnit, h.FromDepthUnit, d.FromRasterizers, d.ToHiZ)
+			h.DepthUnit, d.HiZ = d.FromRasterizers, h.FromDepthUnit
+			h.Memory = p.Memory.Finder
+		}
+		tile = append(tile, front)
 		quad = append(quad, d.ToQuadPacker)
 		for _, r := range p.Rasterizers {
-			r.DepthUnits = append(r.DepthUnits, d.FromRasterizers)
+			r.DepthUnits = append(r.DepthUnits, front)
 		}
 		d.QuadPacker = qp.FromDepthUnits
 		ro := p.ROPs[i]
@@ -371,6 +396,9 @@ func (p *Platform) connect() {
 	ia.Memory = p.Memory.Finder
 	for i := range p.ROPs {
 		memPorts = append(memPorts, p.DepthUnits[i].ToMemory, p.ROPs[i].ToMemory)
+		if len(p.HiZ) > 0 {
+			memPorts = append(memPorts, p.HiZ[i].ToMemory)
+		}
 	}
 	memPorts = append(memPorts, p.L2.Bottoms...)
 	p.crossbar("GPU.MemoryXbar", bs.Memory, f, memPorts...)
@@ -378,6 +406,9 @@ func (p *Platform) connect() {
 	p.Units = []protocol.Unit{cp, p.HostInterface, ia, pa}
 	for _, r := range p.Rasterizers {
 		p.Units = append(p.Units, r)
+	}
+	for _, h := range p.HiZ {
+		p.Units = append(p.Units, h)
 	}
 	for i := range p.DepthUnits {
 		p.Units = append(p.Units, p.DepthUnits[i])

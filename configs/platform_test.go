@@ -75,6 +75,7 @@ func timedCounters(st map[string]float64) map[string]float64 {
 		"quads":                sum("GPU.Rasterizer", "quads"),
 		"covered_samples":      sum("GPU.Rasterizer", "covered_samples"),
 		"early_z_quads_culled": sum("GPU.DepthUnit", "quads_culled_early_z"),
+		"hiz_quads_culled":     sum("GPU.HiZ", "quads_culled"),
 		"ps_invocations":       sum("GPU.ShaderCore", "ps_invocations"),
 		"helper_pixels":        sum("GPU.ShaderCore", "helper_pixels"),
 		"quads_discarded":      sum("GPU.ROP", "quads_discarded"),
@@ -91,7 +92,8 @@ func referenceCounters(c *reference.Counters) map[string]float64 {
 		"culled": float64(c.Culled), "set_up": float64(c.SetUp), "vs_invocations": float64(c.VSInvocations),
 		"quads": float64(c.Quads), "covered_samples": float64(c.CoveredSamples),
 		"early_z_quads_culled": float64(c.EarlyZQuadsCulled), "ps_invocations": float64(c.PSInvocations),
-		"helper_pixels": float64(c.HelperPixels), "quads_discarded": float64(c.QuadsDiscarded),
+		"hiz_quads_culled": float64(c.HiZQuadsCulled),
+		"helper_pixels":    float64(c.HelperPixels), "quads_discarded": float64(c.QuadsDiscarded),
 		"quads_late_z_culled": float64(c.QuadsLateZCulled), "quads_written": float64(c.QuadsWritten),
 		"samples_written": float64(c.SamplesWritten), "samples_killed": float64(c.SamplesKilled),
 	}
@@ -140,6 +142,7 @@ func referenceOptions(c *Config) reference.Options {
 	o.Raster = c.RasterOptions()
 	o.BatchVertices = c.InputAssembler.BatchVertices
 	o.WarpQuads = c.QuadPacker.QuadsPerWarp
+	o.Hooks = c.ReferenceHooks() // the machine's hierarchical-Z decisions
 	return o
 }
 
@@ -175,7 +178,7 @@ func TestTimedEqualsReference(t *testing.T) {
 						t.Errorf("%s: counter %s = %v timed, %v reference", s.Name, k, tc[k], v)
 					}
 				}
-				if q := tc["early_z_quads_culled"] + tc["quads_discarded"] + tc["quads_late_z_culled"] + tc["quads_written"]; q != tc["quads"] {
+				if q := tc["hiz_quads_culled"] + tc["early_z_quads_culled"] + tc["quads_discarded"] + tc["quads_late_z_culled"] + tc["quads_written"]; q != tc["quads"] {
 					t.Errorf("%s: %v quads left the rasterizers, %v accounted for (early Z %v, discarded %v, late Z %v, written %v)",
 						s.Name, tc["quads"], q, tc["early_z_quads_culled"], tc["quads_discarded"], tc["quads_late_z_culled"], tc["quads_written"])
 				}

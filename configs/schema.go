@@ -15,6 +15,7 @@ type Config struct {
 	Primitive        Primitive        `yaml:"primitive_assembly" desc:"primitive assembly and setup"`
 	Raster           Raster           `yaml:"raster" desc:"rasterizers"`
 	DepthUnit        DepthUnit        `yaml:"depth_unit" desc:"depth units (one per ROP partition)"`
+	HiZ              HiZ              `yaml:"hiz" desc:"hierarchical Z units (one per ROP partition, between the rasterizers and the depth unit)"`
 	QuadPacker       QuadPacker       `yaml:"quad_packer" desc:"quad packer"`
 	ReorderBuffer    ReorderBuffer    `yaml:"reorder_buffer" desc:"reorder buffer between shader cores and ROPs"`
 	ShaderCore       ShaderCore       `yaml:"shader_core" desc:"unified shader cores"`
@@ -99,6 +100,28 @@ type DepthUnit struct {
 	TileWindow           int   `yaml:"tile_window" desc:"tiles in flight between lookup and result (latency hiding)" min:"1" max:"4096"`
 	WaitQuads            int   `yaml:"wait_quads" desc:"quads waiting for their depth lines" min:"1" max:"4096"`
 	WriteQueue           int   `yaml:"write_queue" desc:"write-backs queued" min:"1" max:"4096"`
+	Compression          bool  `yaml:"compression" desc:"Z compression: a depth line whose samples fit one plane (plane-predicted delta code) moves in fewer whole DRAM access units; applies when line_bytes is larger than the access unit"`
+}
+
+// HiZ parameters (functional/depth/hiz, components/hiz).
+type HiZ struct {
+	Mode                 string `yaml:"mode" desc:"coarse depth buffer: off, oracle (exact per-sample knowledge), forward (z-min and z-max, feed-forward), zmask (z-min, layered z-max and a per-sample selection mask)" oneof:"off,oracle,forward,zmask"`
+	Packed               bool   `yaml:"packed" desc:"PACKED ZMASK (zmask, 2 layers): tiles stored in memory with 15-bit values and a block-compressed selection mask, one bit per sample"`
+	TileSamples          int    `yaml:"tile_samples" desc:"samples per HiZ tile, a power of two (0: 16 for oracle and forward, 32 for zmask, 128 packed); at 1 sample per pixel the tile must fit a raster tile" min:"0" max:"256"`
+	Layers               int    `yaml:"layers" desc:"z-max layers of a zmask tile (0: 2)" min:"0" max:"4"`
+	Placement            string `yaml:"placement" desc:"coarse test: coverage (per layer, with per-sample coverage) or interval (the primitive's depth interval against the tile's)" oneof:"coverage,interval"`
+	Feedback             string `yaml:"feedback" desc:"z-max feedback: none, ideal (recomputed in the HiZ unit at once, no latency), update (from the depth unit after each tested tile), evict (from the depth unit when a depth line leaves its cache)" oneof:"none,ideal,update,evict"`
+	FeedbackDelay        int    `yaml:"feedback_delay" desc:"feedback waits in a FIFO until this many more HiZ tiles were tested" unit:"tiles" min:"0" max:"1048576"`
+	FeedbackMiss         string `yaml:"feedback_miss" desc:"feedback for a tile whose line is not in the HiZ cache: drop it or refetch the line" oneof:"drop,refetch"`
+	Cache                Cache  `yaml:"cache" desc:"HiZ cache; line_bytes is the memory transfer (packed: 4 tiles of 28 bytes occupy 112 bytes of the cache)"`
+	TestsPerCycle        int    `yaml:"tests_per_cycle" desc:"coarse tests (primitive x HiZ tile) per cycle" min:"1" max:"1024"`
+	Latency              int    `yaml:"latency" desc:"cycles from a tile's test to its output" unit:"cycles" min:"1" max:"1000"`
+	MaxOutstandingMemory int    `yaml:"max_outstanding_memory" desc:"HiZ line reads and writes in flight" min:"1" max:"256"`
+	WriteQueue           int    `yaml:"write_queue" desc:"HiZ write-backs queued" min:"1" max:"4096"`
+	InputQueue           int    `yaml:"input_queue" desc:"tile FIFO depth" min:"1" max:"4096"`
+	Window               int    `yaml:"window" desc:"tiles in flight inside the unit (latency hiding of HiZ cache misses)" min:"1" max:"4096"`
+	FeedbackQueue        int    `yaml:"feedback_queue" desc:"feedback entries held (more are dropped), and feedback messages a depth unit queues" min:"1" max:"1048576"`
+	MaxTargets           int    `yaml:"max_targets" desc:"depth targets that get a HiZ buffer (later ones pass through)" min:"1" max:"64"`
 }
 
 // QuadPacker parameters.

@@ -44,6 +44,9 @@ func (c *Config) validate(file string) error {
 	case c.TextureSampler.L1.LineBytes < 16:
 		return fail("texture_sampler.l1.line_bytes", "%d bytes: a line must hold the widest decoded texel (16 bytes)", c.TextureSampler.L1.LineBytes)
 	}
+	if err := c.validateHiZ(fail); err != nil {
+		return err
+	}
 	for _, cc := range []struct {
 		field string
 		cache Cache
