@@ -24,6 +24,7 @@ type Config struct {
 	ROP              ROP              `yaml:"rop" desc:"ROPs: screen partitions with their depth units"`
 	Memory           Memory           `yaml:"memory" desc:"memory controllers and DRAM"`
 	Buses            Buses            `yaml:"buses" desc:"on-chip buses and crossbars"`
+	Multipass        Multipass        `yaml:"multipass" desc:"per-pass fragment-program limits: shaders that exceed them are rendered in several passes"`
 
 	file  string         // where the configuration came from (for errors)
 	lines map[string]int // the line each field was set at
