@@ -229,6 +229,7 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	add(p+"l1_misses", float64(st.misses))
 	add(p+"merged_misses", float64(st.merged))
 	add(p+"hit_rate_line", ratio(st.hits, st.lookups))
+	add(p+"texel_hits", float64(st.texelHits))
 	add(p+"hit_rate_texel", ratio(st.texelHits, st.texels))
 	add(p+"misses_per_request", ratio(st.misses, st.requests))
 	add(p+"misses_per_lane", ratio(st.misses, st.lanes))
