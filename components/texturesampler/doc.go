@@ -129,8 +129,11 @@
 // textures, or point taps: trilinear has two per lane, each anisotropic probe
 // one or two), unbound_requests, l1_lookups (distinct lines per request),
 // l1_hits, l1_misses (merged ones included), merged_misses, hit_rate_line
-// (hits/lookups), texel_hits (taps whose line hit), hit_rate_texel
-// (texel_hits / texels),
+// (hits/lookups), texel_hits and hit_rate_texel (texel_hits / texels: the
+// per-texel hit rate, counting texel reads one after the other as a
+// texel-granular study does: a texel read hits when its line is in the L1 or
+// an earlier tap of the same request missed on it and brings it, so every
+// line miss is one texel miss),
 // misses_per_request, misses_per_lane, misses_per_footprint (the source's
 // "misses per bilinear request"), l2_reads, bytes_read_l2 (the read path to
 // the L2), fill_lines, fill_units (storage units the fill path read: texels

@@ -99,6 +99,7 @@ func TestDecodedFill(t *testing.T) {
 			checkStats(t, statMap(r.s), "GPU.TextureSampler[0]", map[string]float64{
 				"l1_misses": tc.lines, "fill_lines": tc.lines, "bytes_read_l2": tc.bytes, "fill_bytes": 64 * tc.lines,
 				"fill_decodes": tc.decodes, "l2_reads": float64(len(tc.reads)), "texels": 16, "footprints": 4,
+				"texel_hits": 16 - tc.lines, // each missed line's first tap misses
 			})
 		})
 	}

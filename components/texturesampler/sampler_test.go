@@ -185,7 +185,7 @@ func TestMissThenHit(t *testing.T) {
 		"l1_misses":               1,
 		"merged_misses":           0,
 		"hit_rate_line":           0.5,
-		"hit_rate_texel":          0.5,
+		"hit_rate_texel":          31.0 / 32, // the miss's first tap; its 15 others and the hit's 16 hit
 		"misses_per_request":      0.5,
 		"misses_per_lane":         0.125,
 		"l2_reads":                1,

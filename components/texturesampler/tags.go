@@ -48,6 +48,7 @@ func (c *Comp) lookup(cy uint64) bool {
 		} else if e := c.outstanding(ln.addr); e >= 0 {
 			c.stats.misses++
 			c.stats.merged++
+			c.stats.texelHits += uint64(ln.taps - 1) // the first tap misses, the others are served by the same fill
 			c.misses[e].waiters = append(c.misses[e].waiters, r.seq)
 			r.pending++
 		} else if len(c.freeMisses) == 0 {
@@ -58,6 +59,7 @@ func (c *Comp) lookup(cy uint64) bool {
 			c.freeMisses = c.freeMisses[:len(c.freeMisses)-1]
 			c.allocate(e, r, ln.addr)
 			c.stats.misses++
+			c.stats.texelHits += uint64(ln.taps - 1)
 			r.pending++
 		}
 		c.stats.lookups++
