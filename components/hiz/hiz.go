@@ -177,9 +177,9 @@ type Comp struct {
 type counters struct {
 	tilesIn, quadsIn, tilesOut, quadsOut, messagesCulled, passTiles, drawEnds uint64
 	noHiZTiles                                                                uint64
-	hits, misses, merged, clearedFills, refills, lineReads, evictions        uint64
+	hits, misses, merged, clearedFills, refills, lineReads, evictions         uint64
 	writeBacks, bytesRead, bytesWritten                                       uint64
-	fbMessages, fbTiles, fbDroppedFull, fbDroppedAbsent, fbRefetched         uint64
+	fbMessages, fbTiles, fbDroppedFull, fbDroppedAbsent, fbRefetched          uint64
 	fbAgeCycles, fbDelayTests, fbAged                                         uint64
 	clears, flushes                                                           uint64
 }
