@@ -7,7 +7,8 @@ import (
 )
 
 func TestBuiltins(t *testing.T) {
-	want := []string{"bowlingpin", "depthwrite", "foliage", "motion", "occluders", "overdraw", "room", "smalltris", "triangle"}
+	want := []string{"bowlingpin", "depthwrite", "foliage", "motion", "occluders", "overdraw", "room", "smalltris",
+		"texmagnify", "texminify", "texmodes", "texstudy", "triangle"}
 	names := BuiltinNames()
 	if strings.Join(names, " ") != strings.Join(want, " ") {
 		t.Fatalf("BuiltinNames() = %v, want %v", names, want)
@@ -67,6 +68,25 @@ func TestBuiltins(t *testing.T) {
 			}
 		}},
 		{"depthwrite", 1280, 720, 4, 6396, 6, []string{"depthwrite", "blinnphong", "gouraud", "textured"}, nil},
+		// The texture-cache study scenes: planes only.
+		{"texstudy", 320, 180, 1, 10, 5, []string{"textured"}, nil},
+		{"texmagnify", 320, 180, 1, 2, 1, []string{"textured"}, nil},
+		{"texminify", 320, 180, 1, 2, 1, []string{"textured"}, func(t *testing.T, s *Scene) {
+			if s.Textures[0].Mipmaps || s.Textures[0].Filter != FilterBilinear {
+				t.Error("the minified texture must have no mipmaps")
+			}
+		}},
+		// texmodes: a floor, 12 tiles, a 24x12 sphere (2*24*11 triangles) and a cube.
+		{"texmodes", 320, 180, 4, 566, 15, []string{"textured", "layered", "envmap", "volume"}, func(t *testing.T, s *Scene) {
+			formats, types, modes, filters := map[TextureFormat]bool{}, map[TextureType]bool{}, map[AddressMode]bool{}, map[Filter]bool{}
+			for _, tx := range s.Textures {
+				formats[tx.Format], types[tx.Type], filters[tx.Filter] = true, true, true
+				modes[tx.AddressU], modes[tx.AddressV], modes[tx.AddressW] = true, true, true
+			}
+			if len(formats) != 11 || len(types) != 4 || len(modes) != 5 || len(filters) != 4 {
+				t.Errorf("%d formats, %d types, %d address modes, %d filters; want all 11, 4, 5, 4", len(formats), len(types), len(modes), len(filters))
+			}
+		}},
 		{"motion", 1280, 720, 4, 7352, 7, []string{"blinnphong", "gouraud", "long", "normalmap", "textured"}, func(t *testing.T, s *Scene) {
 			moving := 0
 			for _, o := range s.Objects {
@@ -165,7 +185,7 @@ func TestOptionsAndOpen(t *testing.T) {
 	if err != nil || o.Width != 32 || o.Name != "triangle" {
 		t.Errorf("Open(triangle): %v", err)
 	}
-	if _, err := Open("nothing"); err == nil || !strings.HasPrefix(err.Error(), `unknown scene "nothing": not a built-in scene (depthwrite, foliage,`) {
+	if _, err := Open("nothing"); err == nil || !strings.HasPrefix(err.Error(), `unknown scene "nothing": not a built-in scene (bowlingpin, depthwrite, foliage,`) {
 		t.Errorf("Open(nothing): %v", err)
 	}
 	if _, err := Builtin("../room"); err == nil || !strings.HasPrefix(err.Error(), `unknown built-in scene "../room"`) {
