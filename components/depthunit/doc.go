@@ -18,8 +18,27 @@
 // early-Z quad of draw D is not tested while late-Z quads of draws before D that
 // passed through the unit are still unanswered. Fast clears (part 7, Z
 // compression; part 9, clears): a cleared target's lines are marked in on-chip
-// tag bits and their first miss costs no memory read. Z compression and
-// hierarchical Z are not modelled here (HiZ plugs in before the unit later).
+// tag bits and their first miss costs no memory read. Z compression (part 7:
+// "infer [the plane equations] from the Z data and use some integer
+// delta-coding scheme", with a few tag bits per tile on chip): a dirty line of
+// the depth target is written back in the size functional/depth/hiz.DepthCodec
+// gives it (a plane-predicted delta code, rounded up to whole DRAM access
+// units), its size kept as the line's tag in the cache (rtcache), and a later
+// miss reads that many bytes. With 64-byte lines and a 64-byte access unit
+// nothing can be saved; 256-byte lines (4x4 pixels at 4x) compress a
+// one-plane line to 64 bytes.
+//
+// The write-ordering rule chosen for switches between early and late Z is
+// Giesen's fourth option, "a separate unit that keeps track of Z-writes and
+// enforces the correct ordering": this unit does both early and late Z, and
+// an early-Z quad of draw D waits (late_z_drain) until the late-Z quads of
+// draws before D that passed through the unit were answered; switching from
+// early to late Z needs no wait. The cases that force late Z come from the
+// shader (state.Draw.EarlyZ: discard/alpha test or a depth output).
+//
+// Hierarchical Z (components/hiz) sits in front of the unit: with a HiZ unit
+// the messages of FromRasterizers come from it (already culled), and the unit
+// relays depth clears and presents to it and sends it z-max feedback.
 //
 // One depth unit and one ROP serve each partition p: the raster tiles (tx, ty)
 // with (tx + ty*rop_interleave) mod P == p. Every depth test of a sample happens
@@ -39,6 +58,9 @@
 //     through a memclient (package components/rop/rtcache holds the cache).
 //   - Control (in/out, peer CommandProcessor): protocol.ClearCmd and
 //     protocol.PresentCmd in, protocol.Done out.
+//   - ToHiZ (out, peer HiZ; only with a HiZ unit): protocol.HiZFeedback and
+//     the relayed protocol.HiZControl (a depth clear, a flush at Present); the
+//     HiZ unit's protocol.Done comes back on FromRasterizers.
 //
 // The exported field Image must hold the simulated memory image: the functional
 // depth buffer lives there (state.Draw.DepthBuf is a view of it) and write-backs
@@ -87,9 +109,22 @@
 // ClearCmd (once the unit is empty): for the depth and/or stencil planes the
 // command clears (D24S8 only when both are cleared: they share the words), the
 // target's lines leave the cache without write-back (the image already holds the
-// clear) and every line is marked cleared (timing.ClearTags); Done is sent.
-// PresentCmd: every dirty line is written back; Done is sent when the last write
-// is acknowledged (the frame's depth traffic is then complete).
+// clear) and every line is marked cleared (timing.ClearTags); with a HiZ unit a
+// depth clear is relayed to it (HiZControl with the cleared key, read from the
+// image) and Done is sent once the HiZ unit acknowledged. PresentCmd: every
+// dirty line is written back, the HiZ unit is told to flush; Done is sent when
+// the last write is acknowledged and the HiZ unit answered (the frame's depth
+// and HiZ traffic is then complete).
+//
+// HiZ feedback (WithHiZ, Config.Feedback): UpdateFeedback sends, right after
+// the last quad of a message (a TileQuads, or a LateZReq) was tested, the
+// bounds of the HiZ tiles its quads touched, measured in the image, stamped
+// with that quad's API position (the depth buffer then holds every earlier
+// primitive and nothing later, by the ordering rule above); EvictFeedback
+// sends, when a dirty depth line is evicted, the bounds of the HiZ tiles with
+// samples in it whose every line was in the cache, stamped with the latest
+// position tested. Feedback waits in a queue of FeedbackQueue messages (with
+// the relayed control); when it is full new feedback is dropped.
 //
 // Timing of one miss with a 10-cycle memory (pinned in the tests): a TileQuads
 // sent at cycle 0 is accepted at 1, looked up at 2 (read sent), the answer
@@ -98,7 +133,9 @@
 // # Parameters (builder)
 //
 // Index (partition, 0), NumRasterizers (1), SamplesPerCycle (32), Cache (32 KB,
-// 4 ways, 64-byte lines), TestLatency (4 cycles), MaxOutstandingMemory (8),
+// 4 ways, 64-byte lines), Compression (off; with the access unit), HiZ (none:
+// the partition's HiZ configuration), FeedbackQueue (16), TestLatency (4
+// cycles), MaxOutstandingMemory (8),
 // WriteQueue (8 write-backs queued before misses stall), InputQueue (8 messages
 // in the FromRasterizers port), TileWindow (8 messages in flight), LateQueue (4
 // late-Z requests), WaitQuads (32 quads per stream waiting for lines), Freq
@@ -110,10 +147,14 @@
 // survivor), pass_through_tiles, pass_through_quads, samples_tested_early,
 // samples_tested_late, samples_passed, samples_failed (early and late),
 // quads_culled_early_z, late_z_requests, late_z_quads, draw_ends_in,
-// draw_ends_out, clears, presents; the depth cache's cache_hits, cache_misses,
+// draw_ends_out, clears, presents, feedback_messages, feedback_tiles,
+// feedback_dropped; the depth cache's cache_hits, cache_misses,
 // cache_misses_merged, cache_cleared_fills, cache_line_reads, cache_evictions,
 // cache_write_backs, cache_cleared_lines, cache_hit_rate, bytes_read,
-// bytes_written and memory.* (the memory client); cycles_busy,
+// bytes_written (the depth traffic), the Z compression counters
+// (cache_line_reads_compressed, cache_write_backs_compressed,
+// cache_compression_bytes_saved, cache_compression_unusable, ...) and memory.*
+// (the memory client); cycles_busy,
 // cycles_wait_memory, cycles_late_z_drain, cycles_blocked_output, cycles_idle
 // and utilization.
 package depthunit
