@@ -1,0 +1,217 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gfxsim/gfxsim/configs"
+	"github.com/gfxsim/gfxsim/experiments/expt"
+	"github.com/gfxsim/gfxsim/experiments/plot"
+	"github.com/gfxsim/gfxsim/functional/framebuffer"
+	"github.com/gfxsim/gfxsim/functional/reference"
+	"github.com/gfxsim/gfxsim/functional/shader/library"
+	"github.com/gfxsim/gfxsim/functional/shader/multipass"
+	"github.com/gfxsim/gfxsim/scene"
+	"github.com/gfxsim/gfxsim/scene/driver"
+)
+
+// frameMachines are the per-pass limits the frame study renders with: PC1-PC8
+// and the ATI Radeon 8500 of the document's section 4 (16 operations, 6
+// registers, 6 texture units, 6 interpolants, one level of dependent fetch:
+// a fetch may read a restored value, depth 2 in gfxsim's counting).
+func frameMachines() []multipass.Limits {
+	return append(multipass.PipelineConfigs(),
+		multipass.Limits{Name: "R8500", Ops: 16, Registers: 6, TexUnits: 6, Interpolants: 6, TexDepth: 2})
+}
+
+// frameRow is one timed frame of the bowling-pin scene.
+type frameRow struct {
+	machine multipass.Limits
+	pin     *driver.MultipassDraw // nil: the pins fit one pass
+	single  multipass.Usage       // the pin shader as one pass
+	draws   int
+	res     *configs.Result
+	wall    time.Duration
+}
+
+// pinPartition returns passes, fetches and other instructions of one pin's
+// programs (summed over its passes) and the cost model's prediction.
+func (r *frameRow) pinPartition(model multipass.CostModel) (p, t, i int, cost float64) {
+	if r.pin == nil {
+		u := r.single
+		return 1, u.TexFetches, u.Other(), model.PassCost(u)
+	}
+	return r.pin.Passes, r.pin.Total.TexFetches, r.pin.Total.Other(), r.pin.Cost
+}
+
+func sumStats(st map[string]float64, prefix, suffix string) float64 {
+	t := 0.0
+	for k, v := range st {
+		if strings.HasPrefix(k, prefix) && strings.HasSuffix(k, suffix) {
+			t += v
+		}
+	}
+	return t
+}
+
+// pinScene is the bowling-pin built-in at the study's resolution, with the
+// floor drawn unlit so that only the pins are split and the frame time
+// follows the pin shader's partition.
+func pinScene(w, h int) (*scene.Scene, error) {
+	s, err := scene.Builtin("bowlingpin")
+	if err != nil {
+		return nil, err
+	}
+	if err := s.SetResolution(w, h, 1); err != nil {
+		return nil, err
+	}
+	m := &s.Materials[s.MaterialIndex("floor")]
+	m.Shader, m.Textures = "unlit", nil
+	m.Params = []scene.Param{{Name: "color", Value: [4]float32{0.45, 0.36, 0.27, 1}}}
+	return s, s.Validate()
+}
+
+// frames renders the bowling-pin scene through the timed pipeline (the
+// default machine) once per set of per-pass limits, checks every image
+// against the single-pass reference render byte for byte, and sets the
+// simulated frame time beside the cost model's prediction.
+func frames(w io.Writer, o options) error {
+	s, err := pinScene(o.width, o.height)
+	if err != nil {
+		return err
+	}
+	single, err := driver.Encode(s, driver.DefaultOptions())
+	if err != nil {
+		return err
+	}
+	ref, err := reference.Render(single.Memory, single.Stream, single.StreamBytes, reference.DefaultOptions())
+	if err != nil {
+		return err
+	}
+	if err := framebuffer.WritePNG(filepath.Join(o.out, "bowlingpin.png"), ref.Image); err != nil {
+		return err
+	}
+	lm, err := library.Get("bowlingpin")
+	if err != nil {
+		return err
+	}
+	m, err := multipass.Analyze(lm.PS, multipass.Options{ExactDerivatives: true})
+	if err != nil {
+		return err
+	}
+	model := multipass.CostModels()[0]
+	var rows []*frameRow
+	fmt.Fprintf(w, "Timed frames: bowling-pin scene %dx%d, default machine, pins partitioned by RDS (%s, exact derivatives)\n",
+		s.Width, s.Height, model.Name)
+	for _, lim := range frameMachines() {
+		do := driver.DefaultOptions()
+		do.Multipass = driver.MultipassOptions{Limits: lim, Cost: model}
+		f, err := driver.Encode(s, do)
+		if err != nil {
+			return fmt.Errorf("%s: %w", lim.Name, err)
+		}
+		p, err := configs.Build(configs.Default())
+		if err != nil {
+			return err
+		}
+		start := time.Now()
+		res, err := p.Run(f)
+		if err != nil {
+			return fmt.Errorf("%s: %w", lim.Name, err)
+		}
+		r := &frameRow{machine: lim, single: m.SingleUsage(), draws: f.Draws, res: res, wall: time.Since(start)}
+		for k := range f.Multipass {
+			if f.Multipass[k].Material == "pin" {
+				r.pin = &f.Multipass[k]
+			}
+		}
+		if !bytes.Equal(res.Image.Pix, ref.Image.Pix) {
+			return fmt.Errorf("%s: the timed multipass image differs from the single-pass reference image", lim.Name)
+		}
+		rows = append(rows, r)
+	}
+	return frameReport(w, o.out, rows, model)
+}
+
+func frameReport(w io.Writer, out string, rows []*frameRow, model multipass.CostModel) error {
+	base := rows[0].res.Stats
+	for _, r := range rows {
+		if r.pin == nil {
+			base = r.res.Stats // a single-pass frame: the baseline
+		}
+	}
+	header := []string{"machine", "limits", "passes per pin", "draws", "fetches", "other instr", "predicted cost",
+		"cycles", "frame us", "extra VS invocations", "extra quads", "extra PS invocations", "ROP bytes written",
+		"restore bytes at L2", "wall s"}
+	var table [][]string
+	var xs, ys []float64
+	for _, r := range rows {
+		st := r.res.Stats
+		p, t, i, cost := r.pinPartition(model)
+		restore := sumStats(st, "GPU.TextureTraffic.multipass_intermediate", ".l2_bytes")
+		table = append(table, []string{r.machine.Name, r.machine.String(), itoa(p), itoa(r.draws), itoa(t), itoa(i), f0(cost),
+			strconv.FormatUint(r.res.Cycles, 10), f1(r.res.Seconds * 1e6),
+			f0(st["GPU.InputAssembler.vertices"] - base["GPU.InputAssembler.vertices"]),
+			f0(sumStats(st, "GPU.Rasterizer[", "].quads") - sumStats(base, "GPU.Rasterizer[", "].quads")),
+			f0(sumStats(st, "GPU.ShaderCore[", "].ps_invocations") - sumStats(base, "GPU.ShaderCore[", "].ps_invocations")),
+			f0(sumStats(st, "GPU.ROP[", "].bytes_written")), f0(restore), f1(r.wall.Seconds())})
+		xs = append(xs, cost)
+		ys = append(ys, float64(r.res.Cycles))
+	}
+	expt.Table(w, header, table)
+	if err := expt.WriteCSV(filepath.Join(out, "frames.csv"), header, table); err != nil {
+		return err
+	}
+	a, b, r2 := lineFit(xs, ys)
+	fmt.Fprintf(w, "cycles = %.0f + %.1f * predicted cost (%s): r^2 = %.3f over %d frames\n", a, b, model.Name, r2, len(xs))
+	if n := len(rows); n > 1 {
+		// Frame time per pass: the slope of cycles over passes per pin.
+		var ps []float64
+		for _, r := range rows {
+			p, _, _, _ := r.pinPartition(model)
+			ps = append(ps, float64(p))
+		}
+		pa, pb, pr2 := lineFit(ps, ys)
+		fmt.Fprintf(w, "cycles = %.0f + %.0f * passes per pin: r^2 = %.3f (passes, fetches and instructions grow together across\n"+
+			"these partitions, so the frames do not separate c_p, c_t and c_i; see README)\n", pa, pb, pr2)
+	}
+	fmt.Fprintln(w)
+	line := plot.Series{Name: fmt.Sprintf("fit: %.0f + %.1f x", a, b)}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, x := range xs {
+		lo, hi = min(lo, x), max(hi, x)
+	}
+	line.X, line.Y = []float64{lo, hi}, []float64{a + b*lo, a + b*hi}
+	fig := plot.Figure{Title: "Bowling pin: simulated frame time against the cost model",
+		XLabel: "predicted cost of the pin's partition (" + model.Name + ")", YLabel: "simulated frame (cycles)",
+		Series: []plot.Series{{Name: "PC1-PC8, R8500", X: xs, Y: ys}, line}}
+	return fig.Save(filepath.Join(out, "frame_vs_cost.png"))
+}
+
+// lineFit is the least-squares line y = a + b x and its r^2.
+func lineFit(xs, ys []float64) (a, b, r2 float64) {
+	n := float64(len(xs))
+	var sx, sy, sxx, sxy, syy float64
+	for i := range xs {
+		sx, sy = sx+xs[i], sy+ys[i]
+		sxx, sxy, syy = sxx+xs[i]*xs[i], sxy+xs[i]*ys[i], syy+ys[i]*ys[i]
+	}
+	d := n*sxx - sx*sx
+	if d == 0 {
+		return sy / n, 0, 0
+	}
+	b = (n*sxy - sx*sy) / d
+	a = (sy - b*sx) / n
+	vy := n*syy - sy*sy
+	if vy == 0 {
+		return a, b, 1
+	}
+	c := n*sxy - sx*sy
+	return a, b, c * c / (d * vy)
+}

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"path/filepath"
+	"slices"
+
+	"github.com/gfxsim/gfxsim/experiments/plot"
+	"github.com/gfxsim/gfxsim/functional/shader/multipass"
+)
+
+func plots(out string, names []string, results []*result) error {
+	model := multipass.CostModels()[0].Name
+	// Cost of each algorithm relative to the best partition known (the
+	// optimum when the search completed), per case, cost model 15p+5t+i.
+	var cats []string
+	series := []plot.Series{{Name: "greedy merging"}, {Name: "RDS_h"}, {Name: "RDS"}}
+	for _, n := range names {
+		for _, pc := range multipass.PipelineConfigs()[:7] {
+			r := pick(results, n, pc.Name, model)
+			cats = append(cats, n+" "+pc.Name)
+			series[0].Y = append(series[0].Y, r.greedy.cost/r.opt.cost)
+			series[1].Y = append(series[1].Y, r.rdsh.cost/r.opt.cost)
+			series[2].Y = append(series[2].Y, r.rds.cost/r.opt.cost)
+		}
+	}
+	fig := plot.Figure{Title: "Partition cost relative to the best known (" + model + ")",
+		YLabel: "cost / best cost", Categories: cats, Series: series, Width: 30 * 28.35, Height: 10 * 28.35}
+	if err := fig.Save(filepath.Join(out, "efficiency.png")); err != nil {
+		return err
+	}
+	// Figure 6: the cost breakdown of RDS's bowling-pin partitions, in order
+	// of increasing number of passes.
+	var rs []*result
+	for _, pc := range multipass.PipelineConfigs() {
+		if r := pick(results, "bowlingpin", pc.Name, model); r != nil {
+			rs = append(rs, r)
+		}
+	}
+	if len(rs) == 0 {
+		return nil
+	}
+	slices.SortStableFunc(rs, func(a, b *result) int { return a.rds.passes - b.rds.passes })
+	br := []plot.Series{{Name: "per-pass overhead"}, {Name: "saves and restores"}, {Name: "other texture fetches"},
+		{Name: "non-texture instructions"}}
+	cats = nil
+	for _, r := range rs {
+		p, m := r.rds.part, r.model
+		var restores, addr int
+		for _, ps := range p.Passes {
+			restores += ps.Usage.Restores
+			if ps.Usage.Restores > 0 {
+				addr++
+			}
+		}
+		t := p.Total
+		cats = append(cats, r.pc.Name)
+		br[0].Y = append(br[0].Y, m.Pass*float64(p.NumPasses()))
+		br[1].Y = append(br[1].Y, m.Tex*float64(restores)+m.Inst*float64(addr))
+		br[2].Y = append(br[2].Y, m.Tex*float64(t.TexFetches-restores))
+		br[3].Y = append(br[3].Y, m.Inst*float64(t.Other()-addr))
+	}
+	fig = plot.Figure{Title: "Bowling pin: cost of RDS's partitions by type (" + model + "), fewest passes first",
+		YLabel: "cost", Categories: cats, Series: br}
+	return fig.Save(filepath.Join(out, "figure6_cost_breakdown.png"))
+}

@@ -1,0 +1,367 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gfxsim/gfxsim/experiments/expt"
+	"github.com/gfxsim/gfxsim/functional/shader/library"
+	"github.com/gfxsim/gfxsim/functional/shader/multipass"
+)
+
+type options struct {
+	out           string
+	steps         int64
+	timeout       time.Duration
+	shaders       string
+	frame         bool
+	width, height int
+}
+
+// outcome is one algorithm's partition of one case.
+type outcome struct {
+	cost    float64
+	passes  int
+	seconds float64
+	evals   int
+	part    *multipass.Partition
+}
+
+// result is one shader x pipeline configuration x cost model.
+type result struct {
+	shader string
+	pc     multipass.Limits
+	model  multipass.CostModel
+	rds    outcome
+	rdsh   outcome
+	greedy outcome
+	opt    outcome
+	search multipass.SearchResult
+}
+
+// effOpt is the efficiency of RDS: its cost over the optimum's, in percent
+// (valid only when the search completed).
+func (r *result) effOpt() float64 { return 100 * (r.rds.cost - r.opt.cost) / r.opt.cost }
+
+// effH is the efficiency of RDS_h: its cost over RDS's, in percent.
+func (r *result) effH() float64 { return 100 * (r.rdsh.cost - r.rds.cost) / r.rds.cost }
+
+func run(o options, w io.Writer) error {
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "rds: exhaustive search budget %d steps", o.steps)
+	if o.timeout > 0 {
+		fmt.Fprintf(w, " or %v", o.timeout)
+	}
+	fmt.Fprintf(w, " per case; output %s\n\n", o.out)
+	shaders := map[string]*multipass.Shader{}
+	var names []string
+	for _, n := range strings.Split(o.shaders, ",") {
+		n = strings.TrimSpace(n)
+		m, err := library.Get(n)
+		if err != nil {
+			return err
+		}
+		sh, err := multipass.Analyze(m.PS, multipass.Options{})
+		if err != nil {
+			return err
+		}
+		shaders[n] = sh
+		names = append(names, n)
+	}
+	if err := table1(w, o.out, names, shaders); err != nil {
+		return err
+	}
+	var results []*result
+	for _, n := range names {
+		for _, model := range multipass.CostModels() {
+			for _, pc := range multipass.PipelineConfigs() {
+				r, err := solve(shaders[n], n, pc, model, o)
+				if err != nil {
+					return fmt.Errorf("%s on %s with %s: %w", n, pc.Name, model.Name, err)
+				}
+				results = append(results, r)
+			}
+		}
+	}
+	if err := writeResults(o.out, results); err != nil {
+		return err
+	}
+	table3(w, names, results)
+	table4(w, names, results)
+	summary(w, names, results)
+	if sh, ok := shaders["bowlingpin"]; ok {
+		if err := table5(w, o.out, sh); err != nil {
+			return err
+		}
+	}
+	if err := plots(o.out, names, results); err != nil {
+		return err
+	}
+	if o.frame {
+		if err := frames(w, o); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(w, "\nwrote %s\n", o.out)
+	return nil
+}
+
+// timed runs f until at least 20 ms have passed and returns the mean time of
+// one run.
+func timed(f func() error) (float64, error) {
+	start := time.Now()
+	n := 0
+	for {
+		if err := f(); err != nil {
+			return 0, err
+		}
+		n++
+		if d := time.Since(start); d >= 20*time.Millisecond {
+			return d.Seconds() / float64(n), nil
+		}
+	}
+}
+
+func solve(sh *multipass.Shader, name string, pc multipass.Limits, model multipass.CostModel, o options) (*result, error) {
+	r := &result{shader: name, pc: pc, model: model}
+	p := sh.Problem(pc, model)
+	algo := func(dst *outcome, f func() (*multipass.Partition, error)) error {
+		var part *multipass.Partition
+		s, err := timed(func() error {
+			var err error
+			part, err = f()
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		*dst = outcome{cost: part.Cost, passes: part.NumPasses(), seconds: s, evals: part.Evaluations, part: part}
+		return nil
+	}
+	if err := algo(&r.rds, p.RDS); err != nil {
+		return nil, err
+	}
+	if err := algo(&r.rdsh, p.RDSh); err != nil {
+		return nil, err
+	}
+	if err := algo(&r.greedy, p.Greedy); err != nil {
+		return nil, err
+	}
+	// The search starts from the cheapest heuristic partition.
+	inc := r.rds.part
+	for _, h := range []*multipass.Partition{r.rdsh.part, r.greedy.part} {
+		if h.Cost < inc.Cost {
+			inc = h
+		}
+	}
+	opts := multipass.SearchOptions{MaxSteps: o.steps, Incumbent: inc}
+	if o.timeout > 0 {
+		deadline := time.Now().Add(o.timeout)
+		opts.Stop = func() bool { return time.Now().After(deadline) }
+	}
+	start := time.Now()
+	part, res, err := p.Optimal(opts)
+	if err != nil {
+		return nil, err
+	}
+	r.opt = outcome{cost: part.Cost, passes: part.NumPasses(), seconds: time.Since(start).Seconds(), evals: part.Evaluations, part: part}
+	r.search = res
+	return r, nil
+}
+
+func f0(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) }
+func f1(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
+func itoa(v int) string   { return strconv.Itoa(v) }
+
+func secs(v float64) string {
+	if v < 0.01 {
+		return "< 0.01"
+	}
+	return strconv.FormatFloat(v, 'f', 2, 64)
+}
+
+func table1(w io.Writer, out string, names []string, shaders map[string]*multipass.Shader) error {
+	header := []string{"shader", "total nodes (n)", "MR nodes (k)", "non-texture ops", "texture ops", "total ops",
+		"registers", "texture units", "interpolants", "operations", "leaves", "MR leaves", "dependency depth"}
+	var rows [][]string
+	for _, n := range names {
+		s := shaders[n].Stats()
+		rows = append(rows, []string{n, itoa(s.Nodes), itoa(s.MR), itoa(s.NonTexture), itoa(s.Texture),
+			itoa(s.NonTexture + s.Texture), itoa(s.Registers), itoa(s.TexUnits), itoa(s.Interpolants),
+			itoa(s.Operations), itoa(s.Leaves), itoa(s.MRLeaves), itoa(s.TexDepth)})
+	}
+	fmt.Fprintln(w, "Table 1: shaders (resources of the single pass, after gfxsim's code generation and register allocation)")
+	expt.Table(w, header[:9], cut(rows, 9))
+	fmt.Fprintln(w)
+	return expt.WriteCSV(filepath.Join(out, "table1_shaders.csv"), header, rows)
+}
+
+func cut(rows [][]string, n int) [][]string {
+	out := make([][]string, len(rows))
+	for i, r := range rows {
+		out[i] = r[:n]
+	}
+	return out
+}
+
+func writeResults(out string, results []*result) error {
+	header := []string{"shader", "pc", "limits", "cost_model",
+		"optimal_cost", "optimal_passes", "optimal_complete", "optimal_steps", "optimal_seconds",
+		"rds_cost", "rds_passes", "rds_seconds", "rds_valid_calls",
+		"rdsh_cost", "rdsh_passes", "rdsh_seconds", "rdsh_valid_calls",
+		"greedy_cost", "greedy_passes",
+		"rds_over_optimal_percent", "rdsh_over_rds_percent"}
+	var rows [][]string
+	for _, r := range results {
+		eff := ""
+		if r.search.Complete {
+			eff = strconv.FormatFloat(r.effOpt(), 'f', 2, 64)
+		}
+		rows = append(rows, []string{r.shader, r.pc.Name, r.pc.String(), r.model.Name,
+			f0(r.opt.cost), itoa(r.opt.passes), strconv.FormatBool(r.search.Complete), strconv.FormatInt(r.search.Steps, 10),
+			strconv.FormatFloat(r.opt.seconds, 'f', 4, 64),
+			f0(r.rds.cost), itoa(r.rds.passes), strconv.FormatFloat(r.rds.seconds, 'g', 4, 64), itoa(r.rds.evals),
+			f0(r.rdsh.cost), itoa(r.rdsh.passes), strconv.FormatFloat(r.rdsh.seconds, 'g', 4, 64), itoa(r.rdsh.evals),
+			f0(r.greedy.cost), itoa(r.greedy.passes),
+			eff, strconv.FormatFloat(r.effH(), 'f', 2, 64)})
+	}
+	return expt.WriteCSV(filepath.Join(out, "efficiency.csv"), header, rows)
+}
+
+func pick(results []*result, shader, pc, model string) *result {
+	for _, r := range results {
+		if r.shader == shader && r.pc.Name == pc && r.model.Name == model {
+			return r
+		}
+	}
+	return nil
+}
+
+// table3 prints the document's Table 3: optimal and RDS cost and passes, and
+// RDS's efficiency, with the cost model 15p+5t+i. An optimum the search did
+// not finish is shown as "gave up (best found)".
+func table3(w io.Writer, names []string, results []*result) {
+	model := multipass.CostModels()[0].Name
+	header := []string{"architecture"}
+	for _, n := range names {
+		header = append(header, n+" opt c", "p", "RDS c", "p", "eff +%")
+	}
+	var rows [][]string
+	for _, pc := range multipass.PipelineConfigs() {
+		row := []string{pc.Name + ": " + pc.String()}
+		for _, n := range names {
+			r := pick(results, n, pc.Name, model)
+			if r.search.Complete {
+				row = append(row, f0(r.opt.cost), itoa(r.opt.passes), f0(r.rds.cost), itoa(r.rds.passes), f1(r.effOpt()))
+			} else {
+				row = append(row, "- ("+f0(r.opt.cost)+")", "("+itoa(r.opt.passes)+")", f0(r.rds.cost), itoa(r.rds.passes), "-")
+			}
+		}
+		rows = append(rows, row)
+	}
+	fmt.Fprintf(w, "Table 3: efficiency, cost model %s (\"- (c)\": the search gave up; c is the best it found)\n", model)
+	expt.Table(w, header, rows)
+	fmt.Fprintln(w)
+}
+
+// table4 prints the document's Table 4: RDS and RDS_h run times and RDS_h's
+// cost over RDS's, with the cost model 15p+5t+i.
+func table4(w io.Writer, names []string, results []*result) {
+	model := multipass.CostModels()[0].Name
+	header := []string{"architecture"}
+	for _, n := range names {
+		header = append(header, n+" RDS s", "RDSh s", "eff +%")
+	}
+	var rows [][]string
+	for _, pc := range multipass.PipelineConfigs() {
+		row := []string{pc.Name + ": " + pc.String()}
+		for _, n := range names {
+			r := pick(results, n, pc.Name, model)
+			row = append(row, secs(r.rds.seconds), secs(r.rdsh.seconds), f1(r.effH()))
+		}
+		rows = append(rows, row)
+	}
+	fmt.Fprintf(w, "Table 4: RDS against RDS_h, cost model %s (times in seconds on this machine)\n", model)
+	expt.Table(w, header, rows)
+	fmt.Fprintln(w)
+}
+
+// summary prints, per cost model, the document's section 5.3 figures: in how
+// many complete cases (PC8 excluded) RDS found the optimum, the mean and worst
+// efficiency, RDS's pass counts against the optimum's, and RDS_h's mean cost
+// over RDS.
+func summary(w io.Writer, names []string, results []*result) {
+	header := []string{"cost model", "complete cases", "RDS optimal", "same passes", "mean eff +%", "worst eff +%",
+		"gave up", "RDSh mean +%", "greedy mean +% over RDS"}
+	var rows [][]string
+	for _, m := range multipass.CostModels() {
+		var complete, optimal, samePasses, gaveUp, cases int
+		var sum, worst, sumH, sumG float64
+		for _, r := range results {
+			if r.model.Name != m.Name || r.pc.Unlimited() {
+				continue
+			}
+			cases++
+			sumH += r.effH()
+			sumG += 100 * (r.greedy.cost - r.rds.cost) / r.rds.cost
+			if !r.search.Complete {
+				gaveUp++
+				continue
+			}
+			complete++
+			e := r.effOpt()
+			sum += e
+			worst = max(worst, e)
+			if e < 1e-9 {
+				optimal++
+			}
+			if r.rds.passes == r.opt.passes {
+				samePasses++
+			}
+		}
+		mean := 0.0
+		if complete > 0 {
+			mean = sum / float64(complete)
+		}
+		rows = append(rows, []string{m.Name, itoa(complete), itoa(optimal), itoa(samePasses), f1(mean), f1(worst),
+			itoa(gaveUp), f1(sumH / float64(cases)), f1(sumG / float64(cases))})
+	}
+	fmt.Fprintf(w, "Efficiency over all cost models (%s; PC1-PC7)\n", strings.Join(names, ", "))
+	expt.Table(w, header, rows)
+	fmt.Fprintln(w)
+}
+
+// table5 prints the document's Table 5: the per-pass resources of RDS's
+// partitions of the bowling pin on PC5 and PC7 (cost model 15p+5t+i), with
+// the number of restores R.
+func table5(w io.Writer, out string, sh *multipass.Shader) error {
+	header := []string{"pc", "pass", "o", "r", "t", "v", "R", "root"}
+	var rows [][]string
+	for _, name := range []string{"PC5", "PC7"} {
+		pc, _ := multipass.PipelineConfig(name)
+		part, err := sh.Problem(pc, multipass.CostModels()[0]).RDS()
+		if err != nil {
+			return err
+		}
+		for k, ps := range part.Passes {
+			u := ps.Usage
+			rows = append(rows, []string{name, itoa(k + 1), itoa(u.Ops), itoa(u.Registers), itoa(u.TexUnits),
+				itoa(u.Interpolants), itoa(u.Restores), sh.Describe(ps.Root)})
+		}
+		t := part.Total
+		rows = append(rows, []string{name, "total", itoa(t.Ops), "", "", "", itoa(t.Restores),
+			fmt.Sprintf("%d passes, %d fetches, %d other, cost %s, %d intermediate textures",
+				part.NumPasses(), t.TexFetches, t.Other(), f0(part.Cost), part.Textures)})
+	}
+	fmt.Fprintln(w, "Table 5: per-pass resources of RDS's bowling-pin partitions (o operations, r registers, t texture units, v interpolants, R restores)")
+	expt.Table(w, header, rows)
+	fmt.Fprintln(w)
+	return expt.WriteCSV(filepath.Join(out, "table5_passes.csv"), header, rows)
+}
