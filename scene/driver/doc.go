@@ -16,6 +16,19 @@
 // the previous draw (as a real driver filters redundant state), binds the buffers and
 // issues a DrawIndexed; it ends with a sync token, a Present and End.
 //
+// Multipass rendering (multipass.go): when Options.Multipass sets per-pass
+// fragment-program limits (the machine's multipass section), a draw whose
+// pixel shader does not fit them in one pass is split by RDS
+// (functional/shader/multipass, exact-derivative mode) and drawn once per
+// pass with the pass's generated program: every pass but the last renders
+// opaque into an RGBA32F intermediate target tiled in 4x4 pixels, which later
+// passes bind as a point-sampled texture over the same bytes; the first pass
+// tests and writes depth as the material says, the later ones test Equal
+// without writing, so the same fragments shade in every pass; a sync token
+// after each pass but the last lets it finish before the next fetches what it
+// saved. Frame.Multipass lists the split draws; the intermediates are listed
+// in Frame.Textures (so their reads are counted by texture).
+//
 // Constants follow the library ABI (functional/shader/library): named blocks mvp,
 // mvp_end, model, normal_matrix, camera_pos, ambient, light_count, lights, and the
 // material parameters. Directional lights are passed as the direction towards the
