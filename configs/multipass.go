@@ -1,6 +1,12 @@
 package configs
 
 import (
+	"strings"
+	"sync"
+
+	"github.com/sarchlab/akita/v3/mem/mem"
+	"github.com/sarchlab/akita/v3/sim"
+
 	"github.com/gfxsim/gfxsim/functional/shader/multipass"
 	"github.com/gfxsim/gfxsim/scene/driver"
 )
@@ -39,4 +45,90 @@ func (c *Config) DriverOptions() driver.Options {
 	o := driver.DefaultOptions()
 	o.Multipass = driver.MultipassOptions{Limits: c.Multipass.Limits(), Cost: c.Multipass.CostModel()}
 	return o
+}
+
+// multipassTraffic measures a frame's multipass overhead: the bytes the ROPs
+// write to and read from intermediate targets (the saves; attach it to the
+// ROPs' ToMemory ports), beside the driver's split draws and passes. The
+// restores are the intermediates' reads at the texture L2, which
+// TextureTraffic counts by texture. Hooks may run on the parallel engine's
+// goroutines, hence the lock.
+type multipassTraffic struct {
+	mu            sync.Mutex
+	ranges        [][2]uint64 // the intermediate targets' bytes [lo, hi)
+	written, read uint64
+	draws, passes int
+	intermediates int
+}
+
+func newMultipassTraffic(f *driver.Frame) *multipassTraffic {
+	m := &multipassTraffic{}
+	for _, t := range f.Textures {
+		if strings.HasPrefix(t.Name, "multipass/") {
+			m.ranges = append(m.ranges, [2]uint64{t.Data, t.Data + t.Size})
+			m.intermediates++
+		}
+	}
+	for _, d := range f.Multipass {
+		m.draws++
+		m.passes += d.Passes
+	}
+	return m
+}
+
+func (m *multipassTraffic) inside(addr uint64) bool {
+	for _, r := range m.ranges {
+		if addr >= r[0] && addr < r[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// Func implements sim.Hook.
+func (m *multipassTraffic) Func(ctx sim.HookCtx) {
+	if ctx.Pos != sim.HookPosPortMsgSend || len(m.ranges) == 0 {
+		return
+	}
+	switch r := ctx.Item.(type) {
+	case *mem.WriteReq:
+		if m.inside(r.Address) {
+			m.mu.Lock()
+			m.written += uint64(len(r.Data))
+			m.mu.Unlock()
+		}
+	case *mem.ReadReq:
+		if m.inside(r.Address) {
+			m.mu.Lock()
+			m.read += r.AccessByteSize
+			m.mu.Unlock()
+		}
+	}
+}
+
+// Stats adds GPU.Multipass.*: split_draws, passes (of the split draws),
+// intermediate_targets, save_bytes_written and save_bytes_read (ROP traffic
+// to the intermediates), restore_l2_bytes and restore_dram_bytes (the
+// intermediates' texture reads, from the statistics already gathered).
+func (m *multipassTraffic) Stats(st map[string]float64, add func(string, float64)) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	add("GPU.Multipass.split_draws", float64(m.draws))
+	add("GPU.Multipass.passes", float64(m.passes))
+	add("GPU.Multipass.intermediate_targets", float64(m.intermediates))
+	add("GPU.Multipass.save_bytes_written", float64(m.written))
+	add("GPU.Multipass.save_bytes_read", float64(m.read))
+	var l2, dram float64
+	for k, v := range st {
+		if strings.HasPrefix(k, "GPU.TextureTraffic.multipass_intermediate") {
+			switch {
+			case strings.HasSuffix(k, ".l2_bytes"):
+				l2 += v
+			case strings.HasSuffix(k, ".dram_bytes"):
+				dram += v
+			}
+		}
+	}
+	add("GPU.Multipass.restore_l2_bytes", l2)
+	add("GPU.Multipass.restore_dram_bytes", dram)
 }

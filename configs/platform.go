@@ -465,8 +465,10 @@ func (p *Platform) Run(f *driver.Frame) (*Result, error) {
 		tex = append(tex, texturesampler.TrafficTexture{Name: t.Name, Data: t.Data, Size: t.Size})
 	}
 	p.TextureTraffic.SetTextures(tex)
+	mp := newMultipassTraffic(f)
 	for i := range p.ROPs {
 		p.ROPs[i].Image, p.DepthUnits[i].Image = f.Memory, f.Memory
+		p.ROPs[i].ToMemory.AcceptHook(mp)
 	}
 	p.InputAssembler.SetMemory(f.Memory)
 	cp := p.CommandProcessor
@@ -511,6 +513,7 @@ func (p *Platform) Run(f *driver.Frame) (*Result, error) {
 	p.Memory.Stats(add)
 	p.L2.Stats(add)
 	p.TextureTraffic.Stats(add)
+	mp.Stats(res.Stats, add)
 	add("GPU.cycles", float64(res.Cycles))
 	add("GPU.frame_seconds", res.Seconds)
 	return res, nil
