@@ -147,20 +147,19 @@ func frameReport(w io.Writer, out string, rows []*frameRow, model multipass.Cost
 		}
 	}
 	header := []string{"machine", "limits", "passes per pin", "draws", "fetches", "other instr", "predicted cost",
-		"cycles", "frame us", "extra VS invocations", "extra quads", "extra PS invocations", "ROP bytes written",
-		"restore bytes at L2", "wall s"}
+		"cycles", "frame us", "extra VS invocations", "extra quads", "extra PS invocations", "saved bytes (ROP writes)",
+		"restored bytes (L2 reads)", "wall s"}
 	var table [][]string
 	var xs, ys []float64
 	for _, r := range rows {
 		st := r.res.Stats
 		p, t, i, cost := r.pinPartition(model)
-		restore := sumStats(st, "GPU.TextureTraffic.multipass_intermediate", ".l2_bytes")
 		table = append(table, []string{r.machine.Name, r.machine.String(), itoa(p), itoa(r.draws), itoa(t), itoa(i), f0(cost),
 			strconv.FormatUint(r.res.Cycles, 10), f1(r.res.Seconds * 1e6),
 			f0(st["GPU.InputAssembler.vertices"] - base["GPU.InputAssembler.vertices"]),
 			f0(sumStats(st, "GPU.Rasterizer[", "].quads") - sumStats(base, "GPU.Rasterizer[", "].quads")),
 			f0(sumStats(st, "GPU.ShaderCore[", "].ps_invocations") - sumStats(base, "GPU.ShaderCore[", "].ps_invocations")),
-			f0(sumStats(st, "GPU.ROP[", "].bytes_written")), f0(restore), f1(r.wall.Seconds())})
+			f0(st["GPU.Multipass.save_bytes_written"]), f0(st["GPU.Multipass.restore_l2_bytes"]), f1(r.wall.Seconds())})
 		xs = append(xs, cost)
 		ys = append(ys, float64(r.res.Cycles))
 	}

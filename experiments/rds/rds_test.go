@@ -57,8 +57,16 @@ func TestTimedMultipassEqualsReference(t *testing.T) {
 		if res.Stats["GPU.CommandProcessor.draws"] != float64(f.Draws) {
 			t.Errorf("%s: %v draws simulated, %d encoded", lim.Name, res.Stats["GPU.CommandProcessor.draws"], f.Draws)
 		}
-		if r := sumStats(res.Stats, "GPU.TextureTraffic.multipass_intermediate", ".l2_bytes"); r == 0 {
-			t.Errorf("%s: no restore traffic", lim.Name)
+		st := res.Stats
+		passes := 0
+		for _, m := range f.Multipass {
+			passes += m.Passes
+		}
+		if st["GPU.Multipass.split_draws"] != 2 || st["GPU.Multipass.passes"] != float64(passes) ||
+			st["GPU.Multipass.save_bytes_written"] == 0 || st["GPU.Multipass.restore_l2_bytes"] == 0 ||
+			st["GPU.Multipass.restore_l2_bytes"] != sumStats(st, "GPU.TextureTraffic.multipass_intermediate", ".l2_bytes") {
+			t.Errorf("%s: multipass statistics %v %v %v %v", lim.Name, st["GPU.Multipass.split_draws"], st["GPU.Multipass.passes"],
+				st["GPU.Multipass.save_bytes_written"], st["GPU.Multipass.restore_l2_bytes"])
 		}
 	}
 }
