@@ -89,7 +89,7 @@ func TestMetrics(t *testing.T) {
 		"GPU.TextureSampler[0].l1_misses": 10, "GPU.TextureSampler[1].l1_misses": 30,
 		"GPU.TextureSampler[0].footprints": 25, "GPU.TextureSampler[1].footprints": 15,
 		"GPU.TextureSampler[0].l2.reads": 999, // a memory-client counter: not a sampler's
-		"GPU.L2.Bank[0].read_hits": 3, "GPU.L2.Bank[0].read_misses": 1, "GPU.L2.Bank[1].read_mshr_hits": 4,
+		"GPU.L2.Bank[0].read_hits":       3, "GPU.L2.Bank[0].read_misses": 1, "GPU.L2.Bank[1].read_mshr_hits": 4,
 		"GPU.TextureTraffic.wall.dram_bytes": 64, "GPU.TextureTraffic.other.dram_bytes": 0, "GPU.cycles": 1234,
 	}
 	m := MetricsOf(st)
