@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	fhiz "github.com/gfxsim/gfxsim/functional/depth/hiz"
 	"github.com/gfxsim/gfxsim/functional/reference"
 )
 
@@ -78,3 +79,57 @@ func TestHiZVariantsEqualReference(t *testing.T) {
 }
 
 func hizName(i int) string { return fmt.Sprintf("GPU.HiZ[%d]", i) }
+
+// TestHiZOracleTable: the exact oracle (verdicts recorded by a reference render,
+// shader kills included) culls in the timed machine exactly what the reference
+// renderer with the same table culls, and keeps the image.
+func TestHiZOracleTable(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short mode")
+	}
+	cfg := machine(t, "oracle", "hiz: {mode: oracle}\n")
+	for _, name := range []string{"occluders", "foliage"} {
+		_, r := frame(t, name, 64, 36, 0)
+		rec := fhiz.NewOracleRecorder()
+		o := referenceOptions(cfg)
+		o.Hooks = rec
+		if _, err := reference.Render(r.Memory, r.Stream, r.StreamBytes, o); err != nil {
+			t.Fatal(err)
+		}
+		p, err := Build(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range p.HiZ {
+			h.SetOracle(rec.Table)
+		}
+		_, f := frame(t, name, 64, 36, 0)
+		res, err := p.Run(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		flt, err := fhiz.NewFilter(cfg.HiZConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		flt.SetOracle(rec.Table)
+		o.Hooks = flt
+		_, g := frame(t, name, 64, 36, 0)
+		ref, err := reference.Render(g.Memory, g.Stream, g.StreamBytes, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(res.Image.Pix, ref.Image.Pix) {
+			t.Errorf("%s: the timed image differs from the reference image", name)
+		}
+		tc := timedCounters(res.Stats)
+		for k, v := range referenceCounters(&ref.Counters) {
+			if tc[k] != v {
+				t.Errorf("%s: counter %s = %v timed, %v reference", name, k, tc[k], v)
+			}
+		}
+		if tc["hiz_quads_culled"] == 0 {
+			t.Errorf("%s: the oracle culled nothing", name)
+		}
+	}
+}

@@ -149,6 +149,7 @@ type Comp struct {
 	out          *timing.Pipeline[*work]
 
 	slots  []*slot
+	table  *fhiz.OracleTable
 	info   *drawInfo
 	works  []*work // the window, in order
 	look   int     // works[look] is the next to look up
@@ -749,9 +750,21 @@ func (c *Comp) slotFor(t command.Target, tg fhiz.Target) *slot {
 		c.fail(err)
 		return nil
 	}
+	buf.SetOracle(c.table)
 	s := &slot{addr: t.Addr, buf: buf, lay: lay}
 	c.slots = append(c.slots, s)
 	return s
+}
+
+// SetOracle gives an Oracle-mode unit the frame's exact verdicts (recorded by
+// a reference render with hiz.OracleRecorder); without a table the Oracle
+// uses its per-sample replica of the depth buffer, which does not know what
+// pixel shaders discard. Call it before the run.
+func (c *Comp) SetOracle(t *fhiz.OracleTable) {
+	c.table = t
+	for _, s := range c.slots {
+		s.buf.SetOracle(t)
+	}
 }
 
 // takeFeedback queues a feedback message's tiles (dropping what does not fit).

@@ -93,6 +93,8 @@ type Buffer struct {
 	st    Stats
 
 	pieces []piece
+	hidden []Mask
+	table  *OracleTable
 }
 
 // NewBuffer returns the coarse depth buffer of target t under configuration
@@ -240,6 +242,10 @@ func (b *Buffer) ProcessQuads(dc *DrawContext, cfg *raster.Config, p *pipeline.P
 		return 0
 	}
 	b.gather(quads, live)
+	if b.cfg.Mode == Oracle && b.table != nil {
+		b.tablePieces(dc, p, quads, live, pos)
+		return b.scatter(quads, live)
+	}
 	back := p.Triangle.BackFacing
 	for i := range b.pieces {
 		pc := &b.pieces[i]

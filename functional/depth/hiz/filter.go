@@ -32,10 +32,11 @@ func idOf(db *framebuffer.DepthTarget) targetID {
 // buffers holds the coarse depth buffers of the depth targets seen, in the
 // order they were first seen.
 type buffers struct {
-	cfg  Config
-	ids  []targetID
-	bufs []*Buffer
-	err  error
+	cfg   Config
+	ids   []targetID
+	bufs  []*Buffer
+	err   error
+	table *OracleTable
 }
 
 func (s *buffers) get(db *framebuffer.DepthTarget) *Buffer {
@@ -52,6 +53,7 @@ func (s *buffers) get(db *framebuffer.DepthTarget) *Buffer {
 		}
 		return nil
 	}
+	b.SetOracle(s.table)
 	s.ids = append(s.ids, id)
 	s.bufs = append(s.bufs, b)
 	return b
@@ -95,6 +97,10 @@ func NewFilter(cfg Config) (*Filter, error) {
 
 // Err returns the first error (a depth target HiZ cannot tile).
 func (f *Filter) Err() error { return f.bufs.err }
+
+// SetOracle gives an Oracle-mode filter the frame's exact verdicts (see
+// OracleTable); call it before rendering.
+func (f *Filter) SetOracle(t *OracleTable) { f.bufs.table = t }
 
 // Stats returns the counters summed over the depth targets.
 func (f *Filter) Stats() Stats { return f.bufs.stats() }
