@@ -1,0 +1,202 @@
+package study
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/gfxsim/gfxsim/configs"
+	fhiz "github.com/gfxsim/gfxsim/functional/depth/hiz"
+	"github.com/gfxsim/gfxsim/functional/reference"
+	"github.com/gfxsim/gfxsim/scene"
+	"github.com/gfxsim/gfxsim/scene/driver"
+)
+
+// Machine is a named variant of the default machine (a YAML override).
+type Machine struct {
+	Name string
+	YAML string
+	// Oracle: the HiZ units get the frame's exact verdicts, recorded by a
+	// reference render first (the paper's ORACLE).
+	Oracle bool
+}
+
+// Case is one run: a machine on a scene at a sample count.
+type Case struct {
+	Machine Machine
+	Scene   string
+	Samples int
+}
+
+// Result is what a run measured (sums over the partitions' units).
+type Result struct {
+	Case
+	Cycles                                   float64
+	Units, UnitsCulled                       float64 // 16-sample units tested and culled
+	Tests, TilesCulled, Accepted, Ambiguous  float64 // coarse tests (primitive x HiZ tile)
+	SamplesTested                            float64 // per-sample depth tests executed (early and late)
+	DepthRead, DepthWritten                  float64 // bytes
+	HiZRead, HiZWritten                      float64 // bytes
+	HiZHits, HiZMisses, DepthHits, DepthMiss float64
+	FeedbackTiles, FeedbackApplied           float64
+	FeedbackStale, FeedbackAge               float64 // age: mean cycles, averaged over the units that applied some
+	PSInvocations, QuadsCulled               float64
+}
+
+// CullingRate is UnitsCulled/Units: the culling rate normalized to 16-sample tiles.
+func (r *Result) CullingRate() float64 { return ratio(r.UnitsCulled, r.Units) }
+
+// DepthTraffic returns the depth unit's bytes read and written.
+func (r *Result) DepthTraffic() float64 { return r.DepthRead + r.DepthWritten }
+
+// HiZTraffic returns the HiZ units' bytes read and written.
+func (r *Result) HiZTraffic() float64 { return r.HiZRead + r.HiZWritten }
+
+// Traffic is the depth-related traffic: depth plus HiZ.
+func (r *Result) Traffic() float64 { return r.DepthTraffic() + r.HiZTraffic() }
+
+// HiZHitRate is the HiZ caches' hit rate.
+func (r *Result) HiZHitRate() float64 { return ratio(r.HiZHits, r.HiZHits+r.HiZMisses) }
+
+// DepthHitRate is the depth caches' hit rate.
+func (r *Result) DepthHitRate() float64 { return ratio(r.DepthHits, r.DepthHits+r.DepthMiss) }
+
+func ratio(a, b float64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return a / b
+}
+
+// base is what every machine of the study shares: 16-pixel raster tiles, so
+// that PACKED ZMASK's 128-sample tiles (16x8 pixels at 1x) fit a raster tile
+// and every configuration rasterizes alike (HiZ decisions do not depend on the
+// raster tile size).
+const base = "raster: {tile_size: 16}\n"
+
+// parse returns machine m's configuration.
+func parse(m Machine) (*configs.Config, error) {
+	return configs.Parse("zcull-"+strings.ReplaceAll(strings.ToLower(m.Name), " ", "-")+".yaml", []byte(base+m.YAML))
+}
+
+// runCase simulates one case at w x h.
+func runCase(c Case, w, h int) (Result, error) {
+	r := Result{Case: c}
+	cfg, err := parse(c.Machine)
+	if err != nil {
+		return r, err
+	}
+	encode := func() (*driver.Frame, error) {
+		s, err := scene.Builtin(c.Scene)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.SetResolution(w, h, c.Samples); err != nil {
+			return nil, err
+		}
+		return driver.Encode(s, driver.DefaultOptions())
+	}
+	var table *fhiz.OracleTable
+	if c.Machine.Oracle {
+		f, err := encode()
+		if err != nil {
+			return r, err
+		}
+		rec := fhiz.NewOracleRecorder()
+		o := reference.DefaultOptions()
+		o.Raster = cfg.RasterOptions()
+		o.BatchVertices = cfg.InputAssembler.BatchVertices
+		o.WarpQuads = cfg.QuadPacker.QuadsPerWarp
+		o.Hooks = rec
+		if _, err := reference.Render(f.Memory, f.Stream, f.StreamBytes, o); err != nil {
+			return r, err
+		}
+		table = rec.Table
+	}
+	f, err := encode()
+	if err != nil {
+		return r, err
+	}
+	p, err := configs.Build(cfg)
+	if err != nil {
+		return r, err
+	}
+	for _, u := range p.HiZ {
+		u.SetOracle(table)
+	}
+	res, err := p.Run(f)
+	if err != nil {
+		return r, fmt.Errorf("%s on %s at %dx: %w", c.Machine.Name, c.Scene, c.Samples, err)
+	}
+	st := res.Stats
+	sum := func(unit, counter string) float64 {
+		t := 0.0
+		for i := 0; i < cfg.ROP.Count; i++ {
+			t += st[fmt.Sprintf("GPU.%s[%d].%s", unit, i, counter)]
+		}
+		return t
+	}
+	r.Cycles = float64(res.Cycles)
+	r.Units, r.UnitsCulled = sum("HiZ", "units_tested"), sum("HiZ", "units_culled")
+	r.Tests, r.TilesCulled = sum("HiZ", "coarse_tests"), sum("HiZ", "tiles_culled")
+	r.Accepted, r.Ambiguous = sum("HiZ", "tiles_accepted"), sum("HiZ", "tiles_ambiguous")
+	r.SamplesTested = sum("DepthUnit", "samples_tested_early") + sum("DepthUnit", "samples_tested_late")
+	r.DepthRead, r.DepthWritten = sum("DepthUnit", "bytes_read"), sum("DepthUnit", "bytes_written")
+	r.HiZRead, r.HiZWritten = sum("HiZ", "bytes_read"), sum("HiZ", "bytes_written")
+	r.HiZHits, r.HiZMisses = sum("HiZ", "cache_hits"), sum("HiZ", "cache_misses")
+	r.DepthHits, r.DepthMiss = sum("DepthUnit", "cache_hits"), sum("DepthUnit", "cache_misses")
+	r.FeedbackTiles, r.FeedbackApplied = sum("HiZ", "feedback_tiles"), sum("HiZ", "feedback_applied")
+	r.FeedbackStale = sum("HiZ", "feedback_stale")
+	n := 0.0
+	for i := 0; i < cfg.ROP.Count; i++ {
+		if a := st[fmt.Sprintf("GPU.HiZ[%d].feedback_age_cycles", i)]; a > 0 {
+			r.FeedbackAge += a
+			n++
+		}
+	}
+	r.FeedbackAge = ratio(r.FeedbackAge, n)
+	r.QuadsCulled = sum("HiZ", "quads_culled")
+	for k, v := range st {
+		if strings.HasPrefix(k, "GPU.ShaderCore[") && strings.HasSuffix(k, ".ps_invocations") {
+			r.PSInvocations += v
+		}
+	}
+	return r, nil
+}
+
+// runAll runs the cases on workers goroutines; results come back in the
+// order of cases whatever the scheduling.
+func runAll(cases []Case, w, h, workers int, progress func(done, total int, r *Result)) ([]Result, error) {
+	out := make([]Result, len(cases))
+	errs := make([]error, len(cases))
+	next := make(chan int)
+	var mu sync.Mutex
+	done := 0
+	var wg sync.WaitGroup
+	for k := 0; k < max(1, workers); k++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				out[i], errs[i] = runCase(cases[i], w, h)
+				mu.Lock()
+				done++
+				if progress != nil && errs[i] == nil {
+					progress(done, len(cases), &out[i])
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range cases {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
