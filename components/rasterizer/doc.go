@@ -20,7 +20,13 @@
 // triangle to every rasterizer owning a tile of its bounding box, and "everything
 // that only sees individual tiles or quads (that is, the pipeline from
 // hierarchical Z down) doesn't need to be modified". Part 7 places hierarchical
-// Z between coarse and fine raster; here that is the TileFilter seam (issue 5).
+// Z between coarse and fine raster. gfxsim's HiZ unit (components/hiz, issue
+// 5) is a component of its own after fine raster, one per ROP partition:
+// ZMASK's coarse test needs per-sample coverage (Andersson et al. 2015 move
+// coverage before the HiZ unit), and partition-owned HiZ tiles keep the depth
+// unit's feedback local. The TileFilter seam (a synchronous per-tile hook
+// between coarse and fine raster) stays for studies of tile-level culling
+// that need no memory or feedback; the platform does not install one.
 //
 // The values come from functional/raster, exactly as the reference renderer
 // computes them: Triangle.TestTile for the coarse test (the same classification
