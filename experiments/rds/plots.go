@@ -14,17 +14,25 @@ func plots(out string, names []string, results []*result) error {
 	// optimum when the search completed), per case, cost model 15p+5t+i.
 	var cats []string
 	series := []plot.Series{{Name: "greedy merging"}, {Name: "RDS_h"}, {Name: "RDS"}}
+	short := map[string]string{"bowlingpin": "pin", "bumppin": "bump"}
+	top := 1.0
 	for _, n := range names {
-		for _, pc := range multipass.PipelineConfigs()[:7] {
+		label := n
+		if s, ok := short[n]; ok {
+			label = s
+		}
+		for k, pc := range multipass.PipelineConfigs()[:7] {
 			r := pick(results, n, pc.Name, model)
-			cats = append(cats, n+" "+pc.Name)
+			cats = append(cats, label+itoa(k+1))
+			top = max(top, r.greedy.cost/r.opt.cost)
 			series[0].Y = append(series[0].Y, r.greedy.cost/r.opt.cost)
 			series[1].Y = append(series[1].Y, r.rdsh.cost/r.opt.cost)
 			series[2].Y = append(series[2].Y, r.rds.cost/r.opt.cost)
 		}
 	}
-	fig := plot.Figure{Title: "Partition cost relative to the best known (" + model + ")",
-		YLabel: "cost / best cost", Categories: cats, Series: series, Width: 30 * 28.35, Height: 10 * 28.35}
+	fig := plot.Figure{Title: "Partition cost relative to the best known (" + model + "); shader and PC number",
+		YLabel: "cost / best cost", Categories: cats, Series: series, Width: 30 * 28.35, Height: 10 * 28.35,
+		YMin: 0, YMax: 1.3 * top}
 	if err := fig.Save(filepath.Join(out, "efficiency.png")); err != nil {
 		return err
 	}
