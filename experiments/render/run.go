@@ -57,7 +57,7 @@ func run(o options, w io.Writer) error {
 
 func runFunctional(o options, s *scene.Scene, cfg *configs.Config, w io.Writer) error {
 	start := time.Now()
-	f, err := driver.Encode(s, driver.DefaultOptions())
+	f, err := driver.Encode(s, cfg.DriverOptions())
 	if err != nil {
 		return err
 	}
@@ -101,7 +101,7 @@ func writeOutputs(dir string, img *image.RGBA, st expt.Stats, cfg *configs.Confi
 }
 
 func runTiming(o options, s *scene.Scene, cfg *configs.Config, w io.Writer) error {
-	f, err := driver.Encode(s, driver.DefaultOptions())
+	f, err := driver.Encode(s, cfg.DriverOptions())
 	if err != nil {
 		return err
 	}
@@ -136,7 +136,7 @@ func runTiming(o options, s *scene.Scene, cfg *configs.Config, w io.Writer) erro
 	}
 	timedSummary(w, p, res, wall)
 	if o.check {
-		g, err := driver.Encode(s, driver.DefaultOptions())
+		g, err := driver.Encode(s, cfg.DriverOptions())
 		if err != nil {
 			return err
 		}
