@@ -16,9 +16,10 @@ import (
 type Machine struct {
 	Name string
 	YAML string
-	// Oracle: the HiZ units get the frame's exact verdicts, recorded by a
-	// reference render first (the paper's ORACLE).
-	Oracle bool
+	// Verdicts: the HiZ units get the frame's exact verdicts (which samples
+	// are visible), recorded by a reference render first: the ORACLE culls by
+	// them, the ideal feedback's replica follows them (the exact depth buffer).
+	Verdicts bool
 }
 
 // Case is one run: a machine on a scene at a sample count.
@@ -97,7 +98,7 @@ func runCase(c Case, w, h int) (Result, error) {
 		return driver.Encode(s, driver.DefaultOptions())
 	}
 	var table *fhiz.OracleTable
-	if c.Machine.Oracle {
+	if c.Machine.Verdicts {
 		f, err := encode()
 		if err != nil {
 			return r, err

@@ -264,7 +264,7 @@ func (b *Buffer) ProcessQuads(dc *DrawContext, cfg *raster.Config, p *pipeline.P
 			pc.fail = o.Fail
 			b.count1(pc.cover, o)
 			if b.rep != nil {
-				b.replicaUpdate(dc, cfg, p, pc.tile, pc.cover.AndNot(o.Fail), back)
+				b.replicaUpdate(dc, cfg, p, pc.tile, pc.cover.AndNot(o.Fail), back, pos)
 				b.produceFeedback(pc.tile, pos)
 			}
 		}
@@ -425,17 +425,38 @@ func (b *Buffer) oraclePiece(dc *DrawContext, cfg *raster.Config, p *pipeline.Pr
 	return fail
 }
 
-// replicaUpdate writes the surviving samples into the replica (ideal feedback).
-func (b *Buffer) replicaUpdate(dc *DrawContext, cfg *raster.Config, p *pipeline.Primitive, ti int, surv Mask, back bool) {
+// replicaUpdate writes the surviving samples into the replica (ideal
+// feedback). With an OracleTable the replica knows which samples were really
+// written (the visible ones): it then holds the exact depth buffer.
+func (b *Buffer) replicaUpdate(dc *DrawContext, cfg *raster.Config, p *pipeline.Primitive, ti int, surv Mask, back bool, pos Pos) {
 	if !dc.Write {
 		return
 	}
 	lo, hi := b.rep.tile(ti)
+	var qk OracleKey
+	var vis uint64
+	looked, inTable := false, false
+	n := b.geo.Samples
 	for w := range surv {
 		for m := surv[w]; m != 0; m &= m - 1 {
 			bit := w*64 + bits.TrailingZeros64(m)
 			fa, fb := b.fragment(dc, cfg, p, ti, bit)
-			lo[bit], hi[bit] = sampleWrite(dc.Func, fa, fb, lo[bit], hi[bit], dc.Guaranteed(back))
+			if b.table == nil {
+				lo[bit], hi[bit] = sampleWrite(dc.Func, fa, fb, lo[bit], hi[bit], dc.Guaranteed(back))
+				continue
+			}
+			x, y, s := b.geo.PixelOf(ti, bit)
+			k := OracleKey{Draw: pos.Draw, Prim: pos.Prim, X: int32(x &^ 1), Y: int32(y &^ 1)}
+			if !looked || k != qk {
+				qk, looked = k, true
+				vis, inTable = b.table.Visible(k)
+			}
+			switch {
+			case !inTable: // a quad the table does not know: as without it
+				lo[bit], hi[bit] = sampleWrite(dc.Func, fa, fb, lo[bit], hi[bit], dc.Guaranteed(back))
+			case vis&(1<<(((y&1)*2+(x&1))*n+s)) != 0: // visible: written
+				lo[bit], hi[bit] = sampleWrite(dc.Func, fa, fb, lo[bit], hi[bit], true)
+			}
 		}
 	}
 }

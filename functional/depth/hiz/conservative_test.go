@@ -110,6 +110,19 @@ func TestConservativeOnBuiltinScenes(t *testing.T) {
 				t.Errorf("%s/%v: the table oracle culled %d of %d units, the replica %d of %d",
 					name, cs.format, ts.UnitsCulled, ts.Units, rs.UnitsCulled, rs.Units)
 			}
+			// With the verdicts, the ideal feedback follows the exact depth
+			// buffer; still nothing passing the depth test may be culled (the
+			// table oracle itself culls discarded samples too, by design).
+			tst, err := hiz.NewStudy(hiz.Config{Mode: hiz.Forward, Feedback: hiz.IdealFeedback},
+				hiz.Config{Mode: hiz.ZMask, Feedback: hiz.IdealFeedback, FeedbackDelay: 16})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tst.SetOracle(rec.Table)
+			render(t, name, 64, 36, cs.samples, cs.format, tst)
+			if tst.ViolationCount != 0 {
+				t.Errorf("%s: with verdicts: %d violations, first %v", name, tst.ViolationCount, tst.Violations)
+			}
 			for _, c := range studyConfigs {
 				if !c.image {
 					continue

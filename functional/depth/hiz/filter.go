@@ -210,6 +210,14 @@ func (s *Study) Err() error {
 // Stats returns configuration i's counters.
 func (s *Study) Stats(i int) Stats { return s.bufs[i].stats() }
 
+// SetOracle gives every configuration the frame's exact verdicts (the Oracle
+// culls by them, the ideal feedback follows them); call it before rendering.
+func (s *Study) SetOracle(t *OracleTable) {
+	for i := range s.bufs {
+		s.bufs[i].table = t
+	}
+}
+
 // BeginDraw implements reference.Hooks.
 func (s *Study) BeginDraw(d *state.Draw, cfg *raster.Config) {
 	s.d, s.cfg, s.dc = d, cfg, NewDrawContext(d)

@@ -52,7 +52,8 @@ func NewOracleRecorder() *OracleRecorder { return &OracleRecorder{Table: NewOrac
 func (r *OracleRecorder) BeginDraw(d *state.Draw, cfg *raster.Config) { r.d, r.cfg = d, cfg }
 
 // Tile implements reference.Hooks (nothing is culled while recording).
-func (r *OracleRecorder) Tile(p *pipeline.Primitive, tx, ty int, quads []raster.Quad, live []uint64) {}
+func (r *OracleRecorder) Tile(p *pipeline.Primitive, tx, ty int, quads []raster.Quad, live []uint64) {
+}
 
 // DepthTest implements reference.Hooks.
 func (r *OracleRecorder) DepthTest(p *pipeline.Primitive, q raster.Quad, live uint64, out *pipeline.QuadOutput) {
@@ -72,7 +73,9 @@ func (r *OracleRecorder) DepthTest(p *pipeline.Primitive, q raster.Quad, live ui
 func (r *OracleRecorder) Clear(a state.Action) {}
 
 // SetOracle makes an Oracle-mode buffer use table (nil: its per-sample
-// replica, which knows depths but not what shaders discard).
+// replica, which knows depths but not what shaders discard), and the ideal
+// feedback's replica follow the table's verdicts (a visible sample was
+// written, the others were not), so that it holds the exact depth buffer.
 func (b *Buffer) SetOracle(t *OracleTable) { b.table = t }
 
 // tablePieces is the Oracle's coarse test from the table: the covered samples
