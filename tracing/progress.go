@@ -18,6 +18,8 @@ import (
 // to date when one is given.
 type Progress struct {
 	*sim.TickingComponent
+	// Label, when set, starts every printed line (the run's name in a sweep).
+	Label  string
 	p      *configs.Platform
 	waker  *timing.Waker
 	w      io.Writer
@@ -62,7 +64,7 @@ func (g *Progress) Tick(now sim.VTimeInSec) bool {
 	}
 	if g.w != nil && time.Since(g.last) >= g.every {
 		g.last = time.Now()
-		fmt.Fprintf(g.w, "  %d of %d draws done, cycle %d, %.0f s\n", done, g.total, g.Freq.Cycle(now),
+		fmt.Fprintf(g.w, "  %s%d of %d draws done, cycle %d, %.0f s\n", g.prefix(), done, g.total, g.Freq.Cycle(now),
 			time.Since(g.start).Seconds())
 	}
 	if g.p.CommandProcessor.Finished() || g.p.Halt.Stopped() {
@@ -71,4 +73,11 @@ func (g *Progress) Tick(now sim.VTimeInSec) bool {
 	}
 	g.waker.WakeIn(now, g.period)
 	return false
+}
+
+func (g *Progress) prefix() string {
+	if g.Label == "" {
+		return ""
+	}
+	return g.Label + ": "
 }

@@ -160,3 +160,23 @@ func Table(w io.Writer, header []string, rows [][]string) {
 		line(r)
 	}
 }
+
+// RunName joins the parts that identify one simulation of a sweep into a name
+// usable as a folder: letters, digits, '.', '_' and '-' kept, other runes
+// replaced by '_', parts joined by '-' (for example "l1_size-texstudy-32KB").
+func RunName(parts ...string) string {
+	var b strings.Builder
+	for i, p := range parts {
+		if i > 0 {
+			b.WriteByte('-')
+		}
+		for _, r := range strings.TrimSpace(p) {
+			if r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '.' || r == '_' || r == '-') {
+				b.WriteRune(r)
+			} else {
+				b.WriteByte('_')
+			}
+		}
+	}
+	return b.String()
+}

@@ -37,3 +37,20 @@ func TestAddStruct(t *testing.T) {
 		t.Errorf("stats %v: unexported embedded struct fields must not appear", s)
 	}
 }
+
+func TestRunName(t *testing.T) {
+	tests := []struct {
+		parts []string
+		want  string
+	}{
+		{[]string{"l1_size", "texstudy", "32KB"}, "l1_size-texstudy-32KB"},
+		{[]string{"ZMASK (2 layers)", "room", "4x"}, "ZMASK__2_layers_-room-4x"},
+		{[]string{" PC1 ", "a/b:c", "é"}, "PC1-a_b_c-_"},
+		{[]string{"one"}, "one"},
+	}
+	for _, tt := range tests {
+		if got := RunName(tt.parts...); got != tt.want {
+			t.Errorf("RunName(%q) = %q, want %q", tt.parts, got, tt.want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -107,6 +108,7 @@ func frames(w io.Writer, o options) error {
 	}
 	model := multipass.CostModels()[0]
 	var rows []*frameRow
+	sess := o.instruments.NewSession(o.out, len(frameMachines()), os.Stderr)
 	fmt.Fprintf(w, "Timed frames: bowling-pin scene %dx%d, default machine, pins partitioned by RDS (%s, exact derivatives)\n",
 		s.Width, s.Height, model.Name)
 	for _, lim := range frameMachines() {
@@ -120,8 +122,15 @@ func frames(w io.Writer, o options) error {
 		if err != nil {
 			return err
 		}
+		in, err := sess.Attach(p, f.Draws, expt.RunName("frame", lim.Name))
+		if err != nil {
+			return err
+		}
 		start := time.Now()
 		res, err := p.Run(f)
+		if cerr := in.Close(p.Engine.CurrentTime()); err == nil {
+			err = cerr
+		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", lim.Name, err)
 		}

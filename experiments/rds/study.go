@@ -12,6 +12,7 @@ import (
 	"github.com/gfxsim/gfxsim/experiments/expt"
 	"github.com/gfxsim/gfxsim/functional/shader/library"
 	"github.com/gfxsim/gfxsim/functional/shader/multipass"
+	"github.com/gfxsim/gfxsim/tracing"
 )
 
 type options struct {
@@ -21,6 +22,7 @@ type options struct {
 	shaders       string
 	frame         bool
 	width, height int
+	instruments   tracing.Flags
 }
 
 // outcome is one algorithm's partition of one case.

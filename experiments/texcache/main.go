@@ -11,6 +11,7 @@ import (
 	"os"
 
 	"github.com/gfxsim/gfxsim/experiments/texcache/study"
+	"github.com/gfxsim/gfxsim/tracing"
 )
 
 func main() {
@@ -20,6 +21,8 @@ func main() {
 	flag.IntVar(&o.Height, "height", 0, "frame height in pixels (0: the scenes' 180)")
 	flag.BoolVar(&o.Quick, "quick", false, "a reduced sweep (fewer points, no traversal-order runs)")
 	quiet := flag.Bool("q", false, "no progress lines on stderr")
+	var instruments tracing.Flags
+	instruments.Register(flag.CommandLine)
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "texcache: unexpected argument %q\n", flag.Arg(0))
@@ -27,7 +30,10 @@ func main() {
 	}
 	if !*quiet {
 		o.Log = os.Stderr
+	} else {
+		instruments.ProgressEvery = 0
 	}
+	o.Instruments = &instruments
 	if err := study.Run(o, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "texcache:", err)
 		os.Exit(1)

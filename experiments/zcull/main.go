@@ -11,6 +11,7 @@ import (
 	"os"
 
 	"github.com/gfxsim/gfxsim/experiments/zcull/study"
+	"github.com/gfxsim/gfxsim/tracing"
 )
 
 func main() {
@@ -21,6 +22,8 @@ func main() {
 	flag.IntVar(&o.Workers, "workers", 2, "simulations run at once")
 	flag.BoolVar(&o.Quick, "quick", false, "fewer scenes and sweep points at 160x90")
 	quiet := flag.Bool("q", false, "no progress lines on stderr")
+	var instruments tracing.Flags
+	instruments.Register(flag.CommandLine)
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "zcull: unexpected argument %q\n", flag.Arg(0))
@@ -28,7 +31,10 @@ func main() {
 	}
 	if !*quiet {
 		o.Log = os.Stderr
+	} else {
+		instruments.ProgressEvery = 0
 	}
+	o.Instruments = &instruments
 	if err := study.Run(o, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "zcull:", err)
 		os.Exit(1)

@@ -11,6 +11,7 @@ import (
 	"github.com/gfxsim/gfxsim/functional/shader"
 	"github.com/gfxsim/gfxsim/scene"
 	"github.com/gfxsim/gfxsim/scene/driver"
+	"github.com/gfxsim/gfxsim/tracing"
 )
 
 // Arrival is one texture request as it reached a sampler in a timed run: the
@@ -57,6 +58,12 @@ func (r *recorder) Func(ctx sim.HookCtx) {
 // Timed encodes scene s, runs it on machine cfg and records the requests
 // every sampler receives.
 func Timed(s *scene.Scene, cfg *configs.Config) (*Frame, error) {
+	return TimedRun(s, cfg, nil, "")
+}
+
+// TimedRun is Timed with the run instrumented by session (when not nil) under
+// the name run (traces, metrics, progress; see package tracing).
+func TimedRun(s *scene.Scene, cfg *configs.Config, session *tracing.Session, run string) (*Frame, error) {
 	f, err := driver.Encode(s, driver.DefaultOptions())
 	if err != nil {
 		return nil, err
@@ -70,13 +77,22 @@ func Timed(s *scene.Scene, cfg *configs.Config) (*Frame, error) {
 		recs[i] = &recorder{freq: smp.Freq}
 		smp.Core.AcceptHook(recs[i])
 	}
+	var in *tracing.Instruments
+	if session != nil {
+		if in, err = session.Attach(p, f.Draws, run); err != nil {
+			return nil, err
+		}
+	}
 	res, err := p.Run(f)
+	if cerr := in.Close(p.Engine.CurrentTime()); err == nil {
+		err = cerr
+	}
 	if err != nil {
 		return nil, fmt.Errorf("scene %s: %w", s.Name, err)
 	}
-	run := &Frame{Scene: s, Config: cfg, Frame: f, Stats: res.Stats, Cycles: res.Cycles}
+	fr := &Frame{Scene: s, Config: cfg, Frame: f, Stats: res.Stats, Cycles: res.Cycles}
 	for _, r := range recs {
-		run.Arrivals = append(run.Arrivals, r.out)
+		fr.Arrivals = append(fr.Arrivals, r.out)
 	}
-	return run, nil
+	return fr, nil
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/gfxsim/gfxsim/functional/state"
 	"github.com/gfxsim/gfxsim/functional/texture"
 	"github.com/gfxsim/gfxsim/scene"
+	"github.com/gfxsim/gfxsim/tracing"
 )
 
 // Options are the study's settings.
@@ -27,6 +28,10 @@ type Options struct {
 	Quick bool
 	// Log receives progress lines (nil: none).
 	Log io.Writer
+	// Instruments, when not nil, traces, samples and monitors the timed
+	// frames (one folder per frame under Out/runs; replays are not platforms and
+	// are not instrumented).
+	Instruments *tracing.Flags
 }
 
 // Row is one measured point of a sweep.
@@ -57,6 +62,7 @@ type study struct {
 	rows []Row
 	log  io.Writer
 	t0   time.Time
+	sess *tracing.Session
 }
 
 func (s *study) logf(format string, a ...any) {
@@ -71,7 +77,7 @@ func (s *study) scene(name string, samples int) (*scene.Scene, error) {
 
 // timed runs a frame and records a row for it.
 func (s *study) timed(sweep, setting string, x float64, sc *scene.Scene, cfg *configs.Config) (*Frame, error) {
-	r, err := Timed(sc, cfg)
+	r, err := TimedRun(sc, cfg, s.sess, expt.RunName(sweep, sc.Name, setting))
 	if err != nil {
 		return nil, err
 	}
@@ -124,6 +130,9 @@ func Run(o Options, w io.Writer) error {
 		return err
 	}
 	s := &study{o: o, base: configs.Default(), log: o.Log, t0: time.Now()}
+	if o.Instruments != nil {
+		s.sess = o.Instruments.NewSession(o.Out, 0, o.Log)
+	}
 	if err := s.sweeps(); err != nil {
 		return err
 	}

@@ -2,14 +2,17 @@ package study
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/gfxsim/gfxsim/configs"
+	"github.com/gfxsim/gfxsim/experiments/expt"
 	fhiz "github.com/gfxsim/gfxsim/functional/depth/hiz"
 	"github.com/gfxsim/gfxsim/functional/reference"
 	"github.com/gfxsim/gfxsim/scene"
 	"github.com/gfxsim/gfxsim/scene/driver"
+	"github.com/gfxsim/gfxsim/tracing"
 )
 
 // Machine is a named variant of the default machine (a YAML override).
@@ -80,8 +83,13 @@ func parse(m Machine) (*configs.Config, error) {
 	return configs.Parse("zcull-"+strings.ReplaceAll(strings.ToLower(m.Name), " ", "-")+".yaml", []byte(base+m.YAML))
 }
 
-// runCase simulates one case at w x h.
-func runCase(c Case, w, h int) (Result, error) {
+// Name is the case's run name (its folder under OUT/runs when instrumented).
+func (c Case) Name() string {
+	return expt.RunName(c.Machine.Name, c.Scene, strconv.Itoa(c.Samples)+"x")
+}
+
+// runCase simulates one case at w x h, instrumented by sess when not nil.
+func runCase(c Case, w, h int, sess *tracing.Session) (Result, error) {
 	r := Result{Case: c}
 	cfg, err := parse(c.Machine)
 	if err != nil {
@@ -125,7 +133,16 @@ func runCase(c Case, w, h int) (Result, error) {
 	for _, u := range p.HiZ {
 		u.SetOracle(table)
 	}
+	var in *tracing.Instruments
+	if sess != nil {
+		if in, err = sess.Attach(p, f.Draws, c.Name()); err != nil {
+			return r, err
+		}
+	}
 	res, err := p.Run(f)
+	if cerr := in.Close(p.Engine.CurrentTime()); err == nil {
+		err = cerr
+	}
 	if err != nil {
 		return r, fmt.Errorf("%s on %s at %dx: %w", c.Machine.Name, c.Scene, c.Samples, err)
 	}
@@ -167,7 +184,7 @@ func runCase(c Case, w, h int) (Result, error) {
 
 // runAll runs the cases on workers goroutines; results come back in the
 // order of cases whatever the scheduling.
-func runAll(cases []Case, w, h, workers int, progress func(done, total int, r *Result)) ([]Result, error) {
+func runAll(cases []Case, w, h, workers int, sess *tracing.Session, progress func(done, total int, r *Result)) ([]Result, error) {
 	out := make([]Result, len(cases))
 	errs := make([]error, len(cases))
 	next := make(chan int)
@@ -179,7 +196,7 @@ func runAll(cases []Case, w, h, workers int, progress func(done, total int, r *R
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				out[i], errs[i] = runCase(cases[i], w, h)
+				out[i], errs[i] = runCase(cases[i], w, h, sess)
 				mu.Lock()
 				done++
 				if progress != nil && errs[i] == nil {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/gfxsim/gfxsim/experiments/expt"
 	"github.com/gfxsim/gfxsim/experiments/plot"
+	"github.com/gfxsim/gfxsim/tracing"
 )
 
 // Options are the study's parameters.
@@ -27,6 +28,9 @@ type Options struct {
 	Quick         bool   // fewer scenes and sweep points, 160x90
 	Workers       int    // simulations run at once (0: 2)
 	Log           io.Writer
+	// Instruments, when not nil, traces, samples and monitors the runs (one
+	// folder per run under Out/runs, named by Case.Name).
+	Instruments *tracing.Flags
 }
 
 // The configurations of the paper's Fig. 6. ORACLE knows every sample's fate
@@ -138,7 +142,11 @@ func Run(o Options, w io.Writer) error {
 	fmt.Fprintf(w, "zcull: %d simulations at %dx%d on %d workers; machine: configs/sortlast.yaml with %q\n",
 		len(cases), p.w, p.h, workers, base)
 	start := time.Now()
-	results, err := runAll(cases, p.w, p.h, workers, func(done, total int, r *Result) {
+	var sess *tracing.Session
+	if o.Instruments != nil {
+		sess = o.Instruments.NewSession(o.Out, len(cases), o.Log)
+	}
+	results, err := runAll(cases, p.w, p.h, workers, sess, func(done, total int, r *Result) {
 		if o.Log != nil {
 			fmt.Fprintf(o.Log, "[%3d/%d %5.0fs] %-24s %-10s %dx: culling %.3f, depth %.0f KB, HiZ %.0f KB\n", done, total,
 				time.Since(start).Seconds(), r.Machine.Name, r.Scene, r.Samples, r.CullingRate(),

@@ -1,0 +1,124 @@
+package tracing
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gfxsim/gfxsim/configs"
+	"github.com/gfxsim/gfxsim/scene"
+	"github.com/gfxsim/gfxsim/scene/driver"
+)
+
+// sessionRun renders the room at 64x36 on the default machine, instrumented by
+// sess as the run called name.
+func sessionRun(t *testing.T, sess *Session, name string) {
+	t.Helper()
+	s, err := scene.Builtin(scene.DefaultName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetResolution(64, 36, 1); err != nil {
+		t.Fatal(err)
+	}
+	f, err := driver.Encode(s, driver.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := configs.Build(configs.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := sess.Attach(p, f.Draws, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Run(f); err != nil {
+		t.Fatal(err)
+	}
+	if err := in.Close(p.Engine.CurrentTime()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// A sweep's runs get folders of their own under OUT/runs, and -instrument-runs
+// selects which runs are traced and sampled; every run reports progress under
+// its name.
+func TestSessionRunsFolders(t *testing.T) {
+	dir := t.TempDir()
+	var log bytes.Buffer
+	f := Flags{Trace: true, MetricsInterval: 2000, Runs: "^ZMASK-", ProgressEvery: time.Nanosecond}
+	sess := f.NewSession(dir, 2, &log)
+	sessionRun(t, sess, "ZMASK-room-1x")
+	sessionRun(t, sess, "FORWARD-room-1x")
+	for _, file := range []string{"trace.sqlite3", "metrics.csv", "utilization.png", "bandwidth.png"} {
+		if !exists(filepath.Join(dir, "runs", "ZMASK-room-1x", file)) {
+			t.Errorf("selected run: no %s", file)
+		}
+	}
+	if exists(filepath.Join(dir, "runs", "FORWARD-room-1x")) {
+		t.Errorf("a run that -instrument-runs does not select has a folder")
+	}
+	if exists(filepath.Join(dir, "trace.sqlite3")) {
+		t.Errorf("a sweep wrote a trace in its top folder")
+	}
+	for _, name := range []string{"ZMASK-room-1x", "FORWARD-room-1x"} {
+		if !strings.Contains(log.String(), "  "+name+": ") {
+			t.Errorf("no progress line of %s in:\n%s", name, log.String())
+		}
+	}
+}
+
+// A process's only simulation writes into the output folder itself.
+func TestSessionSingleRun(t *testing.T) {
+	dir := t.TempDir()
+	f := Flags{MetricsInterval: 2000}
+	sessionRun(t, f.NewSession(dir, 1, &bytes.Buffer{}), "")
+	if !exists(filepath.Join(dir, "metrics.csv")) || exists(filepath.Join(dir, "trace.sqlite3")) {
+		t.Errorf("single run without -trace: want metrics.csv and no trace in %s", dir)
+	}
+}
+
+func TestSessionBadRunsPattern(t *testing.T) {
+	f := Flags{Trace: true, Runs: "("}
+	sess := f.NewSession(t.TempDir(), 2, &bytes.Buffer{})
+	p, err := configs.Build(configs.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = sess.Attach(p, 1, "x")
+	if err == nil || !strings.Contains(err.Error(), "-instrument-runs") {
+		t.Fatalf("Attach with -instrument-runs \"(\": error %v, want one naming the flag", err)
+	}
+}
+
+func TestFlagsWindow(t *testing.T) {
+	tests := []struct {
+		in         string
+		start, end uint64
+		bad        bool
+	}{
+		{"", 0, 0, false},
+		{"100:200", 100, 200, false},
+		{" 5 : 6 ", 5, 6, false},
+		{"200:100", 0, 0, true},
+		{"7:7", 0, 0, true},
+		{"100", 0, 0, true},
+		{"a:9", 0, 0, true},
+	}
+	for _, tt := range tests {
+		f := Flags{TraceWindow: tt.in}
+		s, e, err := f.Window()
+		if (err != nil) != tt.bad || s != tt.start || e != tt.end {
+			t.Errorf("Window(%q) = %d, %d, %v", tt.in, s, e, err)
+		}
+	}
+}
