@@ -84,6 +84,9 @@ func (f *Figure) Save(path string) error {
 	if len(f.Series) > 1 {
 		p.Legend.Top = true
 		p.Legend.Left = false
+		if f.YMax <= f.YMin {
+			legendRoom(p, len(f.Series), f.LogY)
+		}
 	}
 	w, h := f.Width, f.Height
 	if w == 0 {
@@ -93,6 +96,20 @@ func (f *Figure) Save(path string) error {
 		h = 10 * vg.Centimeter
 	}
 	return p.Save(w, h, path)
+}
+
+// legendRoom raises the top of the Y axis so that the legend (top right, about
+// 6% of the plot's height per entry) sits above the data instead of over it.
+func legendRoom(p *plot.Plot, entries int, logY bool) {
+	frac := math.Min(0.04+0.06*float64(entries), 0.6)
+	lo, hi := p.Y.Min, p.Y.Max
+	switch {
+	case hi <= lo:
+	case logY && lo > 0:
+		p.Y.Max = hi * math.Pow(hi/lo, frac/(1-frac))
+	case !logY:
+		p.Y.Max = lo + (hi-lo)/(1-frac)
+	}
 }
 
 func (f *Figure) lines(p *plot.Plot) error {

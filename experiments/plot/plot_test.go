@@ -2,9 +2,12 @@ package plot
 
 import (
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"gonum.org/v1/plot"
 )
 
 func TestSaveLinesAndBars(t *testing.T) {
@@ -41,5 +44,28 @@ func TestSaveLinesAndBars(t *testing.T) {
 	}
 	if err := lines.Save(filepath.Join(dir, "x.svg")); err == nil {
 		t.Fatal("non-PNG accepted")
+	}
+}
+
+func TestLegendRoom(t *testing.T) {
+	tests := []struct {
+		entries  int
+		logY     bool
+		lo, hi   float64
+		wantHigh float64
+	}{
+		{2, false, 0, 0.84, 1},      // 16% of the height for two entries
+		{4, false, 1, 1.72, 2},      // 28%
+		{20, false, 0, 0.4, 1},      // capped at 60%
+		{2, true, 1, 10, 15.505158}, // 10 * 10^(0.16/0.84)
+		{3, false, 2, 2, 2},         // an empty range stays
+	}
+	for _, tt := range tests {
+		p := plot.New()
+		p.Y.Min, p.Y.Max = tt.lo, tt.hi
+		legendRoom(p, tt.entries, tt.logY)
+		if math.Abs(p.Y.Max-tt.wantHigh) > 1e-5 || p.Y.Min != tt.lo {
+			t.Errorf("%d entries, log %v, [%g, %g]: top %g, want %g", tt.entries, tt.logY, tt.lo, tt.hi, p.Y.Max, tt.wantHigh)
+		}
 	}
 }
