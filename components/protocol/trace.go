@@ -1,0 +1,148 @@
+package protocol
+
+import (
+	"strconv"
+
+	"github.com/gfxsim/gfxsim/functional/pipeline"
+)
+
+// Tasks for traces (docs/design-timing.md, section 10). Every component reports
+// what it works on through Akita's tracing API when a tracer is attached. A task's
+// ID is derived from the work itself, so a unit downstream knows the ID of its
+// parent without a message field: a draw is "draw<seq>", a primitive
+// "draw<seq>.prim<API triangle>.<clip part>", a raster tile of it
+// "<primitive>.tile<tx>.<ty>", a pixel warp "warp<packer ID>". A request between
+// two units that is answered (TexRequest, LateZReq, ClearCmd, PresentCmd,
+// HiZControl) is recorded by its sender as Akita's req_out task
+// ("<message ID>_req_out", parent the sender's task, ended by the answer) and the
+// receiver's task names it as parent.
+//
+// The builders below allocate the ID: call them only when the component has
+// hooks (NumHooks() > 0), so untraced runs pay nothing.
+
+// SimulationTaskID is the ID of the task that spans the run (the tracing
+// package records it); tasks without a better parent hang below it.
+const SimulationTaskID = "simulation"
+
+// The task kinds of gfxsim's components. Akita's memory components and the
+// memory clients report "req_out" and "req_in" tasks.
+const (
+	KindCommand           = "command"
+	KindDraw              = "draw"
+	KindVertexBatch       = "vertex_batch"
+	KindVertexWarp        = "vertex_warp"
+	KindPrimitiveAssembly = "primitive_assembly"
+	KindRasterize         = "rasterize"
+	KindTile              = "tile"
+	KindPixelWarp         = "pixel_warp"
+	KindTextureRequest    = "texture_request"
+	KindLateZ             = "late_z"
+	KindROPWrite          = "rop_write"
+	KindResolve           = "resolve"
+	KindClear             = "clear"
+	KindFlush             = "flush"
+)
+
+// Suffixes of the tasks several units report for the same work.
+const (
+	AtCore = "@core" // a shader core's warp
+	AtPA   = "@pa"   // primitive assembly's batch
+	AtROB  = "@rob"  // the reorder buffer's warp
+	AtHiZ  = "@hiz"  // a HiZ unit's tile
+	AtDU   = "@du"   // a depth unit's tile
+)
+
+// idBuf is the scratch an ID is built in (on the stack).
+type idBuf [112]byte
+
+func appendDraw(b []byte, draw uint64) []byte {
+	b = append(b, "draw"...)
+	return strconv.AppendUint(b, draw, 10)
+}
+
+func appendPrim(b []byte, draw uint64, p *pipeline.Primitive) []byte {
+	b = appendDraw(b, draw)
+	b = append(b, ".prim"...)
+	if p == nil { // an empty TileQuads may have no primitive
+		return b
+	}
+	b = strconv.AppendInt(b, int64(p.Source), 10)
+	b = append(b, '.')
+	return strconv.AppendInt(b, int64(p.Part), 10)
+}
+
+// CommandTaskID is the ID of the command at addr in the command stream:
+// "cmd@0x<addr hex>".
+func CommandTaskID(addr uint64) string {
+	var a idBuf
+	b := append(a[:0], "cmd@0x"...)
+	return string(strconv.AppendUint(b, addr, 16))
+}
+
+// DrawTaskID is the ID of draw seq: "draw<seq>".
+func DrawTaskID(seq uint64) string {
+	var a idBuf
+	return string(appendDraw(a[:0], seq))
+}
+
+// BatchTaskID is the ID of vertex batch batch of draw draw, followed by suffix
+// ("" for the input assembler's task, AtCore, AtPA): "draw<s>.batch<b><suffix>".
+func BatchTaskID(draw, batch uint64, suffix string) string {
+	var a idBuf
+	b := appendDraw(a[:0], draw)
+	b = append(b, ".batch"...)
+	b = strconv.AppendUint(b, batch, 10)
+	return string(append(b, suffix...))
+}
+
+// RasterizeTaskID is the ID of rasterizer r's task for primitive p of draw draw:
+// "draw<s>.prim<source>.<part>@r<r>".
+func RasterizeTaskID(draw uint64, p *pipeline.Primitive, r int) string {
+	var a idBuf
+	b := appendPrim(a[:0], draw, p)
+	b = append(b, "@r"...)
+	return string(strconv.AppendInt(b, int64(r), 10))
+}
+
+// TileTaskID is the ID of a unit's task for raster tile (tx, ty) of primitive p
+// of draw draw, followed by suffix ("" for the rasterizer owning the tile, AtHiZ,
+// AtDU): "draw<s>.prim<source>.<part>.tile<tx>.<ty><suffix>".
+func TileTaskID(draw uint64, p *pipeline.Primitive, tx, ty int, suffix string) string {
+	var a idBuf
+	b := appendPrim(a[:0], draw, p)
+	b = append(b, ".tile"...)
+	b = strconv.AppendInt(b, int64(tx), 10)
+	b = append(b, '.')
+	b = strconv.AppendInt(b, int64(ty), 10)
+	return string(append(b, suffix...))
+}
+
+// WarpTaskID is the ID of pixel warp id (the quad packer's numbering) followed by
+// suffix ("" for the packer, AtROB, AtCore): "warp<id><suffix>".
+func WarpTaskID(id uint64, suffix string) string {
+	var a idBuf
+	b := append(a[:0], "warp"...)
+	b = strconv.AppendUint(b, id, 10)
+	return string(append(b, suffix...))
+}
+
+// ReqOutTaskID is the ID of Akita's req_out task of message msgID (recorded by
+// its sender with tracing.TraceReqInitiate): "<msgID>_req_out".
+func ReqOutTaskID(msgID string) string { return msgID + "_req_out" }
+
+// TaskWhat is a task's short label: label, a space and n ("draw 12", "8 quads"
+// is Count(8, "quads")).
+func TaskWhat(label string, n uint64) string {
+	var a idBuf
+	b := append(a[:0], label...)
+	b = append(b, ' ')
+	return string(strconv.AppendUint(b, n, 10))
+}
+
+// Count is the label "<n> <unit>" ("8 quads").
+func Count(n int, unit string) string {
+	var a idBuf
+	b := strconv.AppendInt(a[:0], int64(n), 10)
+	b = append(b, ' ')
+	return string(append(b, unit...))
+}

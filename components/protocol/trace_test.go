@@ -1,0 +1,36 @@
+package protocol
+
+import (
+	"testing"
+
+	"github.com/gfxsim/gfxsim/functional/pipeline"
+)
+
+func TestTaskIDs(t *testing.T) {
+	p := &pipeline.Primitive{Source: 57, Part: 2}
+	for _, c := range []struct{ got, want string }{
+		{CommandTaskID(0x1a2f0), "cmd@0x1a2f0"},
+		{CommandTaskID(0), "cmd@0x0"},
+		{DrawTaskID(12), "draw12"},
+		{BatchTaskID(3, 41, ""), "draw3.batch41"},
+		{BatchTaskID(3, 41, AtCore), "draw3.batch41@core"},
+		{BatchTaskID(3, 41, AtPA), "draw3.batch41@pa"},
+		{RasterizeTaskID(7, p, 1), "draw7.prim57.2@r1"},
+		{TileTaskID(7, p, 15, 4, ""), "draw7.prim57.2.tile15.4"},
+		{TileTaskID(7, p, 15, 4, AtHiZ), "draw7.prim57.2.tile15.4@hiz"},
+		{TileTaskID(7, p, -1, 0, AtDU), "draw7.prim57.2.tile-1.0@du"},
+		{TileTaskID(7, nil, 0, 0, AtDU), "draw7.prim.tile0.0@du"},
+		{TileTaskID(1<<63, &pipeline.Primitive{Source: 1<<31 - 1, Part: 99}, 1<<31-1, 1<<31-1, AtHiZ),
+			"draw9223372036854775808.prim2147483647.99.tile2147483647.2147483647@hiz"},
+		{WarpTaskID(905, ""), "warp905"},
+		{WarpTaskID(905, AtROB), "warp905@rob"},
+		{WarpTaskID(905, AtCore), "warp905@core"},
+		{ReqOutTaskID("4417"), "4417_req_out"},
+		{TaskWhat("draw", 12), "draw 12"},
+		{Count(8, "quads"), "8 quads"},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+}
