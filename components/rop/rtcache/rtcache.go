@@ -5,6 +5,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/mem/mem"
 	"github.com/sarchlab/akita/v3/sim"
+	"github.com/sarchlab/akita/v3/tracing"
 
 	"github.com/gfxsim/gfxsim/components/memclient"
 	"github.com/gfxsim/gfxsim/functional/command"
@@ -100,6 +101,7 @@ func (r Result) Pending() bool { return r == Miss || r == MergedMiss }
 type fill struct {
 	line    uint64
 	waiters []Token
+	task    string // tracing: the task whose access sent the read
 }
 
 // lineWrite is a line write waiting to be issued: a write-back (data nil: the
@@ -108,6 +110,7 @@ type fill struct {
 type lineWrite struct {
 	addr uint64
 	data []byte
+	task string // tracing: the task that caused the write
 }
 
 // clearRegion is a fast-cleared address range with its per-line cleared bits.
@@ -134,6 +137,9 @@ type Cache struct {
 	surfs   []surface // surfaces registered for compression
 	victim  []uint64  // scratch for Flush
 	onEvict func(line uint64, dirty bool)
+
+	domain tracing.NamedHookable // tracing: the owning component (TraceAs)
+	cause  string                // tracing: the task the owner works for now
 
 	// Statistics.
 	hits, misses, merged, clearedFills   uint64
@@ -168,6 +174,20 @@ func New(port sim.Port, finder mem.LowModuleFinder, freq sim.Freq, cfg Config) (
 
 // Client returns the memory client (for tracing).
 func (c *Cache) Client() *memclient.Client { return c.client }
+
+// TraceAs makes the cache record its memory requests as Akita req_out tasks of
+// domain, the owning component, whenever the domain has hooks: a line read below
+// the task set by SetCause before the access that missed, a write below the task
+// that was current when its line was evicted (for an eviction by a fill: the
+// task whose access sent the read), flushed or queued.
+func (c *Cache) TraceAs(domain tracing.NamedHookable) { c.domain = domain }
+
+// SetCause sets the task (its ID) the owner works for now: the memory requests
+// its next accesses, writes and flushes cause hang below it in a trace. Call it
+// only when tracing (the ID costs an allocation).
+func (c *Cache) SetCause(id string) { c.cause = id }
+
+func (c *Cache) traced() bool { return c.domain != nil && c.domain.NumHooks() > 0 }
 
 // LineSize returns the line size in bytes.
 func (c *Cache) LineSize() uint64 { return c.lines }
@@ -250,6 +270,9 @@ func (c *Cache) access(now sim.VTimeInSec, addr uint64, t Token, overwrite bool)
 		return Overwrite
 	}
 	size, kind := c.readSize(line)
+	if c.traced() {
+		c.client.TraceAs(c.domain, c.cause)
+	}
 	if !c.client.Read(now, line, size, line) {
 		return Blocked
 	}
@@ -261,7 +284,7 @@ func (c *Cache) access(now sim.VTimeInSec, addr uint64, t Token, overwrite bool)
 	if n := len(c.spare); n > 0 {
 		w, c.spare = c.spare[n-1][:0], c.spare[:n-1]
 	}
-	c.fills = append(c.fills, fill{line: line, waiters: append(w, t)})
+	c.fills = append(c.fills, fill{line: line, waiters: append(w, t), task: c.cause})
 	return Miss
 }
 
@@ -273,7 +296,7 @@ func (c *Cache) allocate(line uint64) {
 	}
 	c.evictions++
 	if v.Dirty {
-		c.writes = append(c.writes, lineWrite{addr: v.Line})
+		c.writes = append(c.writes, lineWrite{addr: v.Line, task: c.cause})
 	}
 	if c.onEvict != nil {
 		c.onEvict(v.Line, v.Dirty)
@@ -327,7 +350,10 @@ func (c *Cache) Receive(now sim.VTimeInSec, wake func(Token)) bool {
 		if c.tags.Contains(f.line) {
 			c.tags.Lookup(f.line)
 		} else {
+			cause := c.cause
+			c.cause = f.task
 			c.allocate(f.line)
+			c.cause = cause
 		}
 		for _, t := range f.waiters {
 			wake(t)
@@ -338,7 +364,7 @@ func (c *Cache) Receive(now sim.VTimeInSec, wake func(Token)) bool {
 
 // QueueWrite queues a write of data (a whole line, not cached) at addr.
 func (c *Cache) QueueWrite(addr uint64, data []byte) {
-	c.writes = append(c.writes, lineWrite{addr: addr, data: data})
+	c.writes = append(c.writes, lineWrite{addr: addr, data: data, task: c.cause})
 }
 
 // Issue sends queued writes, oldest first, as long as the memory client
@@ -361,6 +387,9 @@ func (c *Cache) Issue(now sim.VTimeInSec, image command.Memory) bool {
 			var size uint64
 			size, kind = c.writeBackSize(w.addr, data)
 			data = data[:size]
+		}
+		if c.traced() {
+			c.client.TraceAs(c.domain, w.task)
 		}
 		if !c.client.Write(now, w.addr, data, w.addr) {
 			break
@@ -389,7 +418,7 @@ func (c *Cache) Issue(now sim.VTimeInSec, image command.Memory) bool {
 func (c *Cache) Flush() int {
 	c.victim = c.tags.Flush(c.victim[:0])
 	for _, l := range c.victim {
-		c.writes = append(c.writes, lineWrite{addr: l})
+		c.writes = append(c.writes, lineWrite{addr: l, task: c.cause})
 	}
 	return len(c.victim)
 }
