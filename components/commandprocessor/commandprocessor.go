@@ -319,5 +319,9 @@ func (c *CommandProcessor) status() int {
 	return stateBusy
 }
 
+// traced reports whether a tracer is attached: tasks are reported (and their IDs
+// built) only then (docs/design-timing.md, section 10).
+func (c *CommandProcessor) traced() bool { return c.NumHooks() > 0 }
+
 // Compile-time check.
 var _ protocol.Unit = (*CommandProcessor)(nil)

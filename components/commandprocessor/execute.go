@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/sarchlab/akita/v3/sim"
+	"github.com/sarchlab/akita/v3/tracing"
 
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/command"
@@ -129,6 +130,9 @@ func (c *CommandProcessor) execute(now sim.VTimeInSec, cycle uint64) bool {
 func (c *CommandProcessor) fetchResource(now sim.VTimeInSec, p *pending) bool {
 	progress := false
 	cb := uint64(c.dmaChunkBytes)
+	if p.resNext < p.resEnd && c.traced() {
+		c.dma.TraceAs(c, protocol.CommandTaskID(p.lc.Addr))
+	}
 	for p.resNext < p.resEnd {
 		end := min(p.resEnd, (p.resNext/cb+1)*cb)
 		if end <= p.resNext { // the range reaches the top of the address space
@@ -177,6 +181,9 @@ func (c *CommandProcessor) apply(p *pending) {
 
 // complete ends the current command.
 func (c *CommandProcessor) complete() {
+	if c.traced() {
+		tracing.EndTask(protocol.CommandTaskID(c.cur.lc.Addr), c)
+	}
 	c.cur = nil
 	c.progress.Add(1)
 }
@@ -207,6 +214,11 @@ func (c *CommandProcessor) dispatchDraw(now sim.VTimeInSec, p *pending) bool {
 	}
 	c.inflight = append(c.inflight, &drawRecord{draw: p.dispatch.Draw, reported: make([]bool, c.partitions),
 		pending: c.partitions})
+	if c.traced() {
+		seq := p.dispatch.Draw.Seq
+		tracing.StartTask(protocol.DrawTaskID(seq), protocol.CommandTaskID(p.lc.Addr), c,
+			protocol.KindDraw, protocol.TaskWhat("draw", seq), nil)
+	}
 	c.drawSeq++
 	c.draws++
 	c.complete()
@@ -281,6 +293,9 @@ func (c *CommandProcessor) acknowledged(p *pending) {
 // writeSync issues the sync token's DMA write and completes when it is done.
 func (c *CommandProcessor) writeSync(now sim.VTimeInSec, p *pending) bool {
 	if !p.writeIssued {
+		if c.traced() {
+			c.dma.TraceAs(c, protocol.CommandTaskID(p.lc.Addr))
+		}
 		if !c.dma.Write(now, p.act.Sync.Addr, p.writeData, tagSync) {
 			return false
 		}
@@ -311,6 +326,13 @@ func (c *CommandProcessor) sendOutbox(now sim.VTimeInSec) bool {
 		msg.Meta().SendTime = now
 		if c.ToBackEnd.Send(msg) != nil {
 			break
+		}
+		if c.traced() {
+			parent := protocol.SimulationTaskID
+			if c.cur != nil {
+				parent = protocol.CommandTaskID(c.cur.lc.Addr)
+			}
+			tracing.TraceReqInitiate(msg, c, parent)
 		}
 		n++
 	}
@@ -363,6 +385,9 @@ func (c *CommandProcessor) drawDone(m *protocol.DrawDone) {
 		r.reported[m.Partition] = true
 		r.pending--
 		if r.pending == 0 {
+			if c.traced() {
+				tracing.EndTask(protocol.DrawTaskID(m.Draw.Seq), c)
+			}
 			c.inflight = append(c.inflight[:i], c.inflight[i+1:]...)
 			c.progress.Add(1)
 		}
@@ -374,6 +399,9 @@ func (c *CommandProcessor) drawDone(m *protocol.DrawDone) {
 func (c *CommandProcessor) ackDone(m *protocol.Done) {
 	for i, id := range c.acks {
 		if id == m.RspTo {
+			if c.traced() {
+				tracing.EndTask(protocol.ReqOutTaskID(m.RspTo), c)
+			}
 			c.acks = append(c.acks[:i], c.acks[i+1:]...)
 			return
 		}

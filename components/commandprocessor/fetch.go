@@ -5,7 +5,9 @@ import (
 	"fmt"
 
 	"github.com/sarchlab/akita/v3/sim"
+	"github.com/sarchlab/akita/v3/tracing"
 
+	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/command"
 )
 
@@ -63,6 +65,9 @@ func (c *CommandProcessor) prefetch(now sim.VTimeInSec) bool {
 		cb := uint64(c.dmaChunkBytes)
 		end := min(c.streamEnd, (c.nextFetch/cb+1)*cb)
 		size := end - c.nextFetch
+		if c.traced() {
+			c.dma.TraceAs(c, protocol.SimulationTaskID) // stream bytes: no command yet
+		}
 		if !c.dma.Read(now, c.nextFetch, size, tagChunk) {
 			break
 		}
@@ -152,6 +157,10 @@ func (c *CommandProcessor) decode(now sim.VTimeInSec, cycle uint64) bool {
 		return true
 	}
 	c.cur = &pending{lc: command.Located{Addr: c.decodeAddr, Command: cmd}, readyAt: cycle + uint64(c.decodeCycles)}
+	if c.traced() {
+		tracing.StartTask(protocol.CommandTaskID(c.decodeAddr), protocol.SimulationTaskID, c,
+			protocol.KindCommand, c.cur.lc.Opcode().String(), nil)
+	}
 	c.decodeAddr += uint64(size)
 	c.releaseChunks()
 	if _, ok := cmd.(command.End); ok {

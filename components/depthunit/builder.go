@@ -234,6 +234,7 @@ func (b Builder) Build(name string) *Comp {
 		panic(fmt.Errorf("depthunit: Cache.%w", err))
 	}
 	c.cache = cache
+	cache.TraceAs(c)
 	if c.hizCfg.Mode != fhiz.Off && c.hizCfg.Feedback == fhiz.EvictFeedback {
 		cache.SetEvictHook(c.onEvict)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/mem/mem"
 	"github.com/sarchlab/akita/v3/sim"
+	"github.com/sarchlab/akita/v3/tracing"
 
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/rop/rtcache"
@@ -49,6 +50,7 @@ type work struct {
 	done   int                 // quads with a result
 	out    []protocol.QuadLive // workEarly: the survivors, in order
 	pass   []uint64            // workLate: the pass mask of every quad
+	task   string              // tracing: the tile or late_z task's ID
 }
 
 // quad returns quad i of the work and the samples to test.
@@ -218,6 +220,7 @@ type Comp struct {
 
 	ctlMsg  sim.Msg        // the control command being carried out (a flush)
 	ctlDone *protocol.Done // the acknowledgement waiting to be sent
+	ctlTask string         // tracing: the control command's task
 
 	hizCfg      fhiz.Config // Mode Off: no HiZ unit
 	fbQueue     int
@@ -330,6 +333,7 @@ func (c *Comp) output(now sim.VTimeInSec) bool {
 	if s := c.late; len(s.works) > 0 {
 		if w := s.works[0]; w.done == w.n {
 			if c.send(c.ROP, c.ROPPort, protocol.NewLateZRsp(w.req, w.pass), now) {
+				c.endTask(w)
 				s.popWork()
 				c.lateAnswered(w.draw.Seq, w.n)
 				progress = true
@@ -346,6 +350,7 @@ func (c *Comp) output(now sim.VTimeInSec) bool {
 			}
 			if len(w.out) == 0 {
 				c.st.tilesCulled++
+				c.endTask(w)
 				s.popWork()
 				progress = true
 				continue
@@ -371,6 +376,7 @@ func (c *Comp) output(now sim.VTimeInSec) bool {
 		case workDrawEnd:
 			c.st.drawEndsOut++
 		}
+		c.endTask(w)
 		s.popWork()
 		progress = true
 		break
@@ -386,6 +392,9 @@ func (c *Comp) sendHiZ(now sim.VTimeInSec) bool {
 		if !c.send(c.ToHiZ, c.HiZ, c.toHiZ[0], now) {
 			break
 		}
+		if _, ok := c.toHiZ[0].(*protocol.HiZControl); ok && c.traced() {
+			tracing.TraceReqInitiate(c.toHiZ[0], c, c.ctlTask)
+		}
 		c.toHiZ[0] = nil
 		c.toHiZ = c.toHiZ[1:]
 		progress = true
@@ -399,6 +408,10 @@ func (c *Comp) sendHiZ(now sim.VTimeInSec) bool {
 func (c *Comp) sendDone(now sim.VTimeInSec) bool {
 	if c.ctlDone == nil || !c.send(c.Control, c.CommandProcessor, c.ctlDone, now) {
 		return false
+	}
+	if c.ctlTask != "" {
+		tracing.EndTask(c.ctlTask, c)
+		c.ctlTask = ""
 	}
 	c.ctlDone = nil
 	return true
@@ -518,6 +531,9 @@ func (c *Comp) lookup(now sim.VTimeInSec, cycle uint64) bool {
 			_, q, mask := w.quad(rec.qi)
 			d := w.draw.State
 			c.lineBuf = c.depthLines(d, q, mask, c.lineBuf[:0])
+			if c.traced() {
+				c.cache.SetCause(w.task)
+			}
 			for rec.next < len(c.lineBuf) {
 				r := c.cache.Access(now, c.lineBuf[rec.next], token)
 				if r == rtcache.Blocked {
@@ -588,6 +604,9 @@ func (c *Comp) test(now sim.VTimeInSec, cycle uint64) bool {
 			}
 			c.st.passed += uint64(ds.Passed)
 			c.st.failed += uint64(ds.Failed)
+			if c.traced() {
+				c.cache.SetCause(w.task)
+			}
 			c.markWritten(d, q, mask, res)
 			if prim != nil {
 				if pos := (fhiz.Pos{Draw: w.draw.Seq, Prim: fhiz.PrimOrder(prim.Source, prim.Part)}); c.maxPos.Less(pos) {
@@ -659,6 +678,9 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 		n := len(req.Quads)
 		c.late.works = append(c.late.works, &work{kind: workLate, draw: req.Draw, req: req, n: n,
 			pass: make([]uint64, n)})
+		if c.traced() {
+			c.startLateTask(c.late.works[len(c.late.works)-1])
+		}
 		c.st.lateRequests++
 		c.st.lateQuads += uint64(n)
 		progress = true
@@ -690,6 +712,9 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 			}
 		}
 		c.early.works = append(c.early.works, w)
+		if c.traced() {
+			c.startTileTask(w)
+		}
 		return true
 	case *protocol.DrawEnd:
 		if m.Draw == nil {
@@ -726,6 +751,9 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 					return false
 				}
 				c.FromRasterizers.Retrieve(now)
+				if c.traced() {
+					tracing.EndTask(protocol.ReqOutTaskID(msg.(*protocol.Done).RspTo), c)
+				}
 				c.hizPending = false
 				progress = true
 			}
@@ -747,6 +775,9 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 	switch m := msg.(type) {
 	case *protocol.ClearCmd:
 		c.Control.Retrieve(now)
+		if c.traced() {
+			c.startControlTask(protocol.KindClear, m.ID)
+		}
 		c.clear(m)
 		c.st.clears++
 		if c.HiZ != nil && m.Flags&command.ClearDepth != 0 {
@@ -758,6 +789,9 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 		c.ctlDone = protocol.NewDone(m.ID, c.index)
 	case *protocol.PresentCmd:
 		c.Control.Retrieve(now)
+		if c.traced() {
+			c.startControlTask(protocol.KindFlush, m.ID)
+		}
 		c.cache.Flush()
 		c.st.presents++
 		c.ctlMsg = m

@@ -5,6 +5,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/mem/mem"
 	"github.com/sarchlab/akita/v3/sim"
+	"github.com/sarchlab/akita/v3/tracing"
 
 	"github.com/gfxsim/gfxsim/components/memclient"
 	"github.com/gfxsim/gfxsim/components/protocol"
@@ -56,6 +57,7 @@ type work struct {
 	pending  int      // line reads waited for
 	out      sim.Msg  // the message to send (nil: every quad was culled)
 	coarseNs int      // coarse tests
+	task     string   // tracing: the tile task's ID
 }
 
 // slot is the HiZ buffer of one depth target.
@@ -87,6 +89,7 @@ func (s *slot) unsetCleared(line uint64) {
 type fill struct {
 	line    uint64
 	waiters []*int
+	task    string // tracing: the task whose access sent the read
 }
 
 // fbEntry is feedback for one tile, waiting in the feedback FIFO.
@@ -145,6 +148,9 @@ type Comp struct {
 	tags         *tagStore
 	fills        []fill
 	writes       []uint64 // lines to write back, FIFO
+	writeTasks   []string // tracing: the task that caused each write-back
+	cause        string   // tracing: the task the unit works for now
+	ctlTask      string   // tracing: the control command's task
 	rate         *rate
 	out          *timing.Pipeline[*work]
 
@@ -232,6 +238,9 @@ func (c *Comp) receive(now sim.VTimeInSec) bool {
 		}
 		f := c.fills[i]
 		c.fills = append(c.fills[:i], c.fills[i+1:]...)
+		if c.traced() {
+			c.cause = f.task
+		}
 		if c.tags.lookup(f.line) {
 			// already there (re-allocated by a test meanwhile)
 		} else {
@@ -272,7 +281,7 @@ func (c *Comp) allocate(line uint64) {
 	c.st.evictions++
 	if dirty {
 		c.pack(victim)
-		c.writes = append(c.writes, victim)
+		c.queueWrite(victim)
 	}
 }
 
@@ -314,10 +323,13 @@ func (c *Comp) access(now sim.VTimeInSec, s *slot, line uint64, waiter *int) boo
 		c.st.clearedFills++
 		return true
 	}
+	if c.traced() {
+		c.client.TraceAs(c, c.cause)
+	}
 	if c.client.Outstanding() >= c.maxOutstanding || !c.client.Read(now, line, c.lineBytes, line) {
 		return false
 	}
-	c.fills = append(c.fills, fill{line: line, waiters: []*int{waiter}})
+	c.fills = append(c.fills, fill{line: line, waiters: []*int{waiter}, task: c.cause})
 	*waiter++
 	c.st.misses++
 	c.st.lineReads++
@@ -338,6 +350,9 @@ func (c *Comp) output(now sim.VTimeInSec, cycle uint64) bool {
 			if !c.send(w.out, now) {
 				return progress
 			}
+			if w.task != "" {
+				tracing.EndTask(w.task, c)
+			}
 			switch m := w.out.(type) {
 			case *protocol.TileQuads:
 				c.st.tilesOut++
@@ -345,12 +360,19 @@ func (c *Comp) output(now sim.VTimeInSec, cycle uint64) bool {
 			}
 		} else if w.kind == workTiles {
 			c.st.messagesCulled++
+			if w.task != "" {
+				tracing.EndTask(w.task, c)
+			}
 		}
 		c.out.Pop()
 		c.popWork()
 		progress = true
 	}
 	if c.ctlAck != nil && len(c.works) == 0 && c.send(c.ctlAck, now) {
+		if c.ctlTask != "" {
+			tracing.EndTask(c.ctlTask, c)
+			c.ctlTask = ""
+		}
 		c.ctlAck = nil
 		progress = true
 	}
@@ -379,6 +401,9 @@ func (c *Comp) popWork() {
 // feedback applies the feedback whose delay is over (and refetched lines).
 func (c *Comp) feedback(now sim.VTimeInSec) bool {
 	progress := false
+	if c.traced() {
+		c.cause = protocol.SimulationTaskID // feedback belongs to no task
+	}
 	keep := c.fbWait[:0]
 	for _, e := range c.fbWait {
 		if e.pending > 0 {
@@ -456,6 +481,9 @@ func (c *Comp) test(now sim.VTimeInSec, cycle uint64) bool {
 		}
 		switch w.kind {
 		case workTiles:
+			if c.traced() {
+				c.cause = w.task
+			}
 			c.runTiles(w)
 			c.rate.take(w.coarseNs)
 		case workPass:
@@ -520,6 +548,9 @@ func (c *Comp) issue(now sim.VTimeInSec) bool {
 			break
 		}
 		data := c.encode(line)
+		if c.traced() {
+			c.client.TraceAs(c, c.writeTasks[0])
+		}
 		if !c.client.Write(now, line, data, line) {
 			break
 		}
@@ -527,12 +558,16 @@ func (c *Comp) issue(now sim.VTimeInSec) bool {
 			s.unsetCleared(line)
 		}
 		c.writes = c.writes[1:]
+		if c.traced() {
+			c.writeTasks[0] = ""
+			c.writeTasks = c.writeTasks[1:]
+		}
 		c.st.writeBacks++
 		c.st.bytesWritten += uint64(len(data))
 		progress = true
 	}
 	if len(c.writes) == 0 {
-		c.writes = nil
+		c.writes, c.writeTasks = nil, nil
 	}
 	return progress
 }
@@ -574,6 +609,9 @@ func (c *Comp) lookup(now sim.VTimeInSec) bool {
 	budget := c.rate.per
 	for c.look < len(c.works) && budget > 0 {
 		w := c.works[c.look]
+		if c.traced() {
+			c.cause = w.task
+		}
 		for w.next < len(w.lines) && budget > 0 {
 			if !c.access(now, w.info.slot, w.lines[w.next], &w.pending) {
 				c.waitMem = true
@@ -606,6 +644,9 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 			if c.ctl == nil && c.ctlAck == nil {
 				c.FromDepthUnit.Retrieve(now)
 				c.ctl = m
+				if c.traced() {
+					c.startControlTask(m)
+				}
 				progress = true
 			}
 		default:
@@ -632,6 +673,9 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 		}
 		c.FromRasterizers.Retrieve(now)
 		c.works = append(c.works, w)
+		if c.traced() {
+			c.startTileTask(w)
+		}
 	case *protocol.DrawEnd:
 		if m.Draw == nil {
 			c.fail(fmt.Errorf("FromRasterizers: DrawEnd %s without draw", m.ID))
@@ -810,12 +854,20 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 			hi := s.lay.base + s.lay.lines*s.lay.lineBytes
 			c.tags.dropRange(s.lay.base, hi)
 			keep := c.writes[:0]
-			for _, l := range c.writes {
+			keepTasks := c.writeTasks[:0]
+			for i, l := range c.writes {
 				if !s.lay.contains(l) {
 					keep = append(keep, l)
+					if c.traced() {
+						keepTasks = append(keepTasks, c.writeTasks[i])
+					}
 				}
 			}
 			c.writes = keep
+			if c.traced() {
+				clear(c.writeTasks[len(keepTasks):])
+				c.writeTasks = keepTasks
+			}
 			s.cleared = make([]uint64, (s.lay.lines+63)/64)
 			for i := range s.cleared {
 				s.cleared[i] = ^uint64(0)
@@ -828,9 +880,12 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 		if !c.flushing {
 			c.st.flushes++
 			c.flushing = true
+			if c.traced() {
+				c.cause = c.ctlTask
+			}
 			for _, l := range c.tags.flush(nil) {
 				c.pack(l)
-				c.writes = append(c.writes, l)
+				c.queueWrite(l)
 			}
 			return true
 		}

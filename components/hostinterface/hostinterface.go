@@ -5,6 +5,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/mem/mem"
 	"github.com/sarchlab/akita/v3/sim"
+	"github.com/sarchlab/akita/v3/tracing"
 
 	"github.com/gfxsim/gfxsim/timing"
 )
@@ -22,6 +23,7 @@ type Comp struct {
 	maxOutstanding int
 	inflight       map[string]pending // forwarded request ID -> original
 	pendingRsp     sim.Msg            // a response waiting for the host bus
+	pendingOrig    sim.Msg            // tracing: the request pendingRsp answers
 	act            *timing.Activity
 
 	reads, writes           uint64
@@ -125,6 +127,10 @@ func (c *Comp) respond(now sim.VTimeInSec) bool {
 		}
 		c.ToMemory.Retrieve(now)
 		delete(c.inflight, rsp.GetRspTo())
+		if c.traced() {
+			tracing.EndTask(rsp.GetRspTo()+"_req_out", c)
+			c.pendingOrig = p.orig
+		}
 		switch r := msg.(type) {
 		case *mem.DataReadyRsp:
 			c.pendingRsp = mem.DataReadyRspBuilder{}.WithSrc(c.Host).WithDst(p.src).
@@ -139,6 +145,10 @@ func (c *Comp) respond(now sim.VTimeInSec) bool {
 		return true // the response was taken from memory this cycle (or retry later)
 	}
 	c.pendingRsp = nil
+	if c.pendingOrig != nil {
+		tracing.TraceReqComplete(c.pendingOrig, c)
+		c.pendingOrig = nil
+	}
 	c.progress.Add(1)
 	return true
 }
@@ -168,6 +178,10 @@ func (c *Comp) forward(now sim.VTimeInSec) bool {
 	}
 	c.Host.Retrieve(now)
 	c.inflight[out.Meta().ID] = pending{orig: msg, src: msg.Meta().Src}
+	if c.traced() {
+		tracing.TraceReqReceive(msg, c)
+		tracing.TraceReqInitiate(out, c, tracing.MsgIDAtReceiver(msg, c))
+	}
 	switch r := msg.(type) {
 	case *mem.ReadReq:
 		c.reads++
@@ -178,6 +192,12 @@ func (c *Comp) forward(now sim.VTimeInSec) bool {
 	}
 	return true
 }
+
+// traced reports whether a tracer is attached. A forwarded request is then
+// recorded as Akita's req_in task ("<ID>@<name>", below the command processor's
+// req_out task) from its arrival to its response, with the request to memory
+// (a req_out task) below it (docs/design-timing.md, section 10).
+func (c *Comp) traced() bool { return c.NumHooks() > 0 }
 
 func (c *Comp) fail(err error) {
 	if c.halt != nil {

@@ -114,6 +114,7 @@ type job struct {
 
 	info *protocol.BatchInfo
 	msg  *protocol.VertexBatch
+	task string // the vertex_batch task's ID, when traced
 }
 
 // Cache kinds of a line read.
@@ -332,6 +333,9 @@ func (c *InputAssembler) access(now sim.VTimeInSec, kind int, addr uint64, j *jo
 		return true
 	}
 	size := uint64(cache.LineSize())
+	if c.traced() {
+		c.client.TraceAs(c, j.task)
+	}
 	if !c.client.Read(now, line, size, c.nextReq) {
 		return false
 	}
@@ -343,6 +347,10 @@ func (c *InputAssembler) access(now sim.VTimeInSec, kind int, addr uint64, j *jo
 	c.bytesRead += size
 	return true
 }
+
+// traced reports whether a tracer is attached: tasks are reported (and their IDs
+// built) only then (docs/design-timing.md, section 10).
+func (c *InputAssembler) traced() bool { return c.NumHooks() > 0 }
 
 // Compile-time check.
 var _ protocol.Unit = (*InputAssembler)(nil)

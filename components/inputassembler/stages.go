@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/sarchlab/akita/v3/sim"
+	"github.com/sarchlab/akita/v3/tracing"
 
 	"github.com/gfxsim/gfxsim/components/memclient"
 	"github.com/gfxsim/gfxsim/components/protocol"
@@ -78,6 +79,11 @@ func (c *InputAssembler) indexStage(now sim.VTimeInSec) bool {
 		j.seq = uint64(ds.batches)
 		j.steps = 3 * len(j.batch.Triangles)
 		c.cur = j
+		if c.traced() {
+			j.task = protocol.BatchTaskID(ds.d.Seq, j.seq, "")
+			tracing.StartTask(j.task, protocol.DrawTaskID(ds.d.Seq), c, protocol.KindVertexBatch,
+				protocol.Count(len(j.batch.Vertices), "vertices"), nil)
+		}
 		progress = true
 	}
 	j, ds := c.cur, c.draw
@@ -222,6 +228,9 @@ func (c *InputAssembler) dispatchStage(now sim.VTimeInSec) bool {
 			continue
 		}
 		c.lastCore = k
+		if c.traced() {
+			tracing.EndTask(j.task, c)
+		}
 		c.credits.Take(1)
 		c.batches++
 		c.vertices += uint64(len(j.batch.Vertices))

@@ -76,6 +76,8 @@ type Comp struct {
 	// Per-tick observations for the activity accounting.
 	waitBatch, blocked bool
 
+	traceLast *setupItem // tracing: the current batch's latest item
+
 	geo     pipeline.GeometryStats
 	batches uint64
 	drawsN  uint64
@@ -105,6 +107,11 @@ type setupItem struct {
 	owners []uint64 // rasterizer mask of each primitive
 	first  uint64   // index of prims[0] in the draw
 	end    bool
+
+	// Tracing: the primitive_assembly task that ends when this item's last
+	// primitive is queued, and whether that happened.
+	endTask     string
+	distributed bool
 }
 
 // msgQueue is a bounded FIFO of messages.
@@ -234,6 +241,9 @@ func (c *Comp) distribute(cyc uint64) bool {
 		if c.headNext < len(it.prims) {
 			break
 		}
+		if c.traced() {
+			c.itemQueued(it)
+		}
 		c.setup.Pop()
 		c.headNext = 0
 	}
@@ -284,6 +294,9 @@ func (c *Comp) assemble(cyc uint64) bool {
 				break
 			}
 			c.nextTri = 0
+			if c.traced() {
+				c.startBatchTask(c.cur)
+			}
 			if len(c.cur.Batch.Triangles) == 0 {
 				c.finishBatch(ds)
 				progress = true
@@ -305,6 +318,9 @@ func (c *Comp) assemble(cyc uint64) bool {
 				it.owners[i] = c.owners(&prims[i].Triangle, &ds.d.Raster)
 			}
 			ds.prims += uint64(len(prims))
+			if c.traced() {
+				c.traceLast = it
+			}
 		}
 		c.nextTri++
 		budget--
@@ -326,6 +342,9 @@ func (c *Comp) assemble(cyc uint64) bool {
 
 // finishBatch frees the current batch's slot and schedules its credit.
 func (c *Comp) finishBatch(ds *drawState) {
+	if c.traced() {
+		c.endBatchTask(c.cur)
+	}
 	for i, sb := range c.slots {
 		if sb == c.cur {
 			copy(c.slots[i:], c.slots[i+1:])

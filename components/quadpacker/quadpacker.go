@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/sarchlab/akita/v3/sim"
+	"github.com/sarchlab/akita/v3/tracing"
 
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/timing"
@@ -121,6 +122,9 @@ func (c *Comp) send(now sim.VTimeInSec) (progress, blocked bool) {
 		if err := c.ToReorderBuffer.Send(m); err != nil {
 			return progress, true
 		}
+		if w, ok := m.(*protocol.PixelWarp); ok && c.traced() {
+			tracing.EndTask(protocol.WarpTaskID(w.ID, ""), c)
+		}
 		n := copy(c.outbox, c.outbox[1:])
 		c.outbox[n] = nil
 		c.outbox = c.outbox[:n]
@@ -165,6 +169,9 @@ func (c *Comp) pack(now sim.VTimeInSec, cycle uint64) (progress bool) {
 				}
 			}
 			q := &m.Quads[c.cursor]
+			if len(c.open) == 0 && c.traced() {
+				c.startWarpTask(m.Draw)
+			}
 			c.open = append(c.open, protocol.WarpQuad{Prim: m.Prim, Quad: q.Quad, Live: q.Live, Partition: m.Partition})
 			c.openDraw = m.Draw
 			c.lastQuad = cycle
@@ -251,4 +258,16 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 		add(n+".flushes_"+r.String(), float64(c.flushes[r]))
 	}
 	c.activity.Stats(n, add)
+}
+
+// traced reports whether a tracer is attached: tasks are reported (and their IDs
+// built) only then (docs/design-timing.md, section 10).
+func (c *Comp) traced() bool { return c.NumHooks() > 0 }
+
+// startWarpTask starts the pixel_warp task of the warp the next quad opens
+// ("warp<id>", below its draw), which ends when the warp is sent to the reorder
+// buffer.
+func (c *Comp) startWarpTask(d *protocol.Draw) {
+	tracing.StartTask(protocol.WarpTaskID(c.nextWarpID, ""), protocol.DrawTaskID(d.Seq), c,
+		protocol.KindPixelWarp, protocol.TaskWhat("draw", d.Seq), nil)
 }

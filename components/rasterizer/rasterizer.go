@@ -84,6 +84,8 @@ type Comp struct {
 
 	blocked bool // this tick: the output could not take or send a message
 
+	trPrims []tracedPrim // tracing: primitives whose rasterize task is open, in order
+
 	cnt Counters
 }
 
@@ -149,6 +151,9 @@ func (c *Comp) send(now sim.VTimeInSec, cyc uint64) bool {
 			}
 			c.progress.Add(1)
 			progress = true
+			if c.traced() {
+				c.tileSent(m)
+			}
 		} else {
 			for it.next < c.numPartitions {
 				m := protocol.NewDrawEnd(it.end, c.index)
@@ -185,6 +190,9 @@ func (c *Comp) fine(cyc uint64) bool {
 		progress = true
 		if c.pend.prim != nil {
 			c.pendMsg = c.rasterize(&c.pend)
+			if c.traced() {
+				c.tileTaken(&c.pend, c.pendMsg)
+			}
 		}
 	}
 	cost := uint64(1)
@@ -251,6 +259,9 @@ func (c *Comp) coarse(now sim.VTimeInSec, cyc uint64) bool {
 			c.FromPrimitiveAssembly.Retrieve(now)
 			c.prim = m
 			c.cnt.Primitives++
+			if c.traced() {
+				c.primTaken(m)
+			}
 			tx0, ty0, tx1, ty1 := m.Prim.Triangle.TileRange(&m.Draw.Raster)
 			c.walk.init(m.Draw.Raster.TileOrder, tx0, ty0, tx1, ty1, c.index, c.numRasterizers, c.rasterStride)
 			progress = true
@@ -294,8 +305,14 @@ func (c *Comp) coarse(now sim.VTimeInSec, cyc uint64) bool {
 			continue
 		}
 		c.tileQ.push(fineItem{prim: c.prim, tx: tx, ty: ty, class: class})
+		if c.traced() {
+			c.trPrims[len(c.trPrims)-1].tiles++
+		}
 	}
 	if c.walk.done() {
+		if c.traced() {
+			c.primWalked()
+		}
 		c.prim = nil
 		progress = true
 	}

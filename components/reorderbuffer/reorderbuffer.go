@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/sarchlab/akita/v3/sim"
+	"github.com/sarchlab/akita/v3/tracing"
 
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/timing"
@@ -134,6 +135,9 @@ func (c *Comp) retire(now sim.VTimeInSec, cycle uint64) (progress, blocked bool)
 		}
 		c.stalled = retiring{}
 		c.occupancy(cycle)
+		if c.traced() && !r.marker {
+			c.endWarpTasks(r.entries)
+		}
 		c.entries.release(r.entries)
 		if r.marker {
 			c.retiredMarkers++
@@ -276,6 +280,10 @@ func (c *Comp) dispatch(now sim.VTimeInSec, cycle uint64) (progress bool, wait d
 					Warp: m.ID, Prim: q.Prim, Quad: q.Quad, Live: q.Live}
 			}
 			c.noteMax()
+			if c.traced() {
+				tracing.StartTask(protocol.WarpTaskID(m.ID, protocol.AtROB), protocol.WarpTaskID(m.ID, ""), c,
+					protocol.KindPixelWarp, protocol.Count(n, "quads"), nil)
+			}
 			c.warps++
 			c.quads += uint64(n)
 		default:
@@ -382,4 +390,25 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	add(n+".occupancy_average", avg)
 	add(n+".occupancy_max", float64(c.occMax))
 	c.activity.Stats(n, add)
+}
+
+// traced reports whether a tracer is attached: tasks are reported (and their IDs
+// built) only then (docs/design-timing.md, section 10).
+func (c *Comp) traced() bool { return c.NumHooks() > 0 }
+
+// endWarpTasks ends the pixel_warp task ("warp<id>@rob", started at allocation)
+// of every warp whose last entry is among the n head entries about to retire.
+func (c *Comp) endWarpTasks(n int) {
+	for k := 0; k < n; k++ {
+		e := c.entries.fromHead(k)
+		if e.Marker {
+			continue
+		}
+		if k+1 < c.entries.used {
+			if next := c.entries.fromHead(k + 1); !next.Marker && next.Warp == e.Warp {
+				continue
+			}
+		}
+		tracing.EndTask(protocol.WarpTaskID(e.Warp, protocol.AtROB), c)
+	}
 }

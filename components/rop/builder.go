@@ -229,6 +229,7 @@ func (b Builder) Build(name string) *Comp {
 		panic(fmt.Errorf("rop: Cache.%w", err))
 	}
 	c.cache = cache
+	cache.TraceAs(c)
 	return c
 }
 

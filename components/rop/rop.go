@@ -6,6 +6,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/mem/mem"
 	"github.com/sarchlab/akita/v3/sim"
+	"github.com/sarchlab/akita/v3/tracing"
 
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/rop/rtcache"
@@ -39,6 +40,7 @@ type record struct {
 	n        int                   // quads
 	looked   int                   // quads whose lookup finished (or that need none)
 	done     int                   // quads written or dropped
+	task     string                // tracing: the rop_write task's ID
 }
 
 func (r *record) final() bool { return !r.late || r.answered }
@@ -133,6 +135,7 @@ type Comp struct {
 
 	ctlMsg  sim.Msg // the command being carried out (a present)
 	ctlOut  sim.Msg // an acknowledgement waiting to be sent
+	ctlTask string  // tracing: the control command's task
 	present presentState
 	res     resolver
 
@@ -223,6 +226,9 @@ func (c *Comp) receiveLateZ(now sim.VTimeInSec) bool {
 			return false
 		}
 		c.DepthUnit.Retrieve(now)
+		if c.traced() {
+			tracing.EndTask(protocol.ReqOutTaskID(rsp.RspTo), c)
+		}
 		for i, pass := range rsp.Pass {
 			if r.live[i] == 0 {
 				continue // discarded by the shader: counted already
@@ -274,6 +280,9 @@ func (c *Comp) retire(now sim.VTimeInSec) bool {
 				break // a late-Z record waits for its answer even when every quad was discarded
 			}
 			c.progress.Add(1)
+			if r.task != "" {
+				tracing.EndTask(r.task, c)
+			}
 		}
 		copy(c.recs, c.recs[1:])
 		c.recs[len(c.recs)-1] = nil
@@ -290,6 +299,10 @@ func (c *Comp) retire(now sim.VTimeInSec) bool {
 		progress = c.finishBands() || progress
 	}
 	if c.ctlOut != nil && c.send(c.Control, c.CommandProcessor, c.ctlOut, now) {
+		if c.ctlTask != "" {
+			tracing.EndTask(c.ctlTask, c)
+			c.ctlTask = ""
+		}
 		c.ctlOut = nil
 		progress = true
 	}
@@ -422,6 +435,9 @@ func (c *Comp) newRec() (int, *quadRec, bool) {
 func (c *Comp) lookup(now sim.VTimeInSec, cycle uint64) bool {
 	c.lookRate.refill(cycle)
 	if c.present == presentResolving {
+		if c.traced() {
+			c.cache.SetCause(c.ctlTask)
+		}
 		return c.lookupResolve(now)
 	}
 	progress := false
@@ -449,6 +465,9 @@ func (c *Comp) lookup(now sim.VTimeInSec, cycle uint64) bool {
 		}
 		if !resumed {
 			q.r, q.qi = r, r.looked
+		}
+		if c.traced() {
+			c.cache.SetCause(q.r.task)
 		}
 		ok, changed := c.lookupRec(now, slot, q)
 		progress = progress || changed
@@ -491,6 +510,9 @@ func (c *Comp) blend(cycle uint64) bool {
 			pipeline.BlendQuad(d, d.Samples.Count, sq.Quad, r.live[q.qi], &sq.Out, &c.ws)
 			c.ws.QuadsWritten++
 			if d.Blend.Targets[0].WriteMask != 0 {
+				if c.traced() {
+					c.cache.SetCause(r.task)
+				}
 				for _, l := range lines {
 					c.cache.Write(l)
 				}
@@ -521,6 +543,9 @@ func (c *Comp) sendLateZ(now sim.VTimeInSec) bool {
 		}
 		if !c.send(c.DepthUnit, c.DepthUnitPort, r.req, now) {
 			return false
+		}
+		if c.traced() {
+			tracing.TraceReqInitiate(r.req, c, r.task)
 		}
 		r.sent = true
 		c.lateSent++
@@ -573,6 +598,11 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 			r.req = protocol.NewLateZReq(m.Draw, lq)
 		}
 		c.recs = append(c.recs, r)
+		if c.traced() {
+			r.task = "rop" + m.ID
+			tracing.StartTask(r.task, protocol.DrawTaskID(m.Draw.Seq), c, protocol.KindROPWrite,
+				protocol.Count(n, "quads"), nil)
+		}
 		c.st.messagesIn++
 		c.st.quadsIn += uint64(n)
 	case *protocol.DrawEnd:
@@ -605,6 +635,9 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 	switch m := msg.(type) {
 	case *protocol.ClearCmd:
 		c.Control.Retrieve(now)
+		if c.traced() {
+			c.startControlTask(protocol.KindClear, m.ID)
+		}
 		if m.Flags&command.ClearColor != 0 {
 			if f := framebuffer.ColorFormat(m.Target.Format); f.Valid() {
 				c.cache.SetSurface(rtcache.Surface{Base: m.Target.Addr, Size: m.Size,
@@ -620,6 +653,9 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 			return false
 		}
 		c.Control.Retrieve(now)
+		if c.traced() {
+			c.startControlTask(protocol.KindResolve, m.ID)
+		}
 		c.st.presents++
 		c.ctlMsg = m
 		c.present = presentResolving
@@ -636,6 +672,9 @@ func (c *Comp) presentStep() bool {
 	case presentResolving:
 		if !c.res.finished() {
 			return false
+		}
+		if c.traced() {
+			c.cache.SetCause(c.ctlTask)
 		}
 		c.cache.Flush()
 		c.present = presentFlushing

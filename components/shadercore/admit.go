@@ -84,6 +84,9 @@ func (c *Comp) admit(now sim.VTimeInSec, cy uint64) bool {
 		warp: w, lanes: j.lanes, regs: j.regs, issueCycles: j.widths * c.issueCycles,
 		readyAt: c.interpFreeAt, texLanes: s.texLanes[:0]}
 	c.nextSeq++
+	if c.traced() {
+		c.startWarpTask(s)
+	}
 	c.order = append(c.order, free)
 	c.regsUsed += j.regs
 	c.stats.maxResident = max(c.stats.maxResident, len(c.order))

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/sarchlab/akita/v3/sim"
+	"github.com/sarchlab/akita/v3/tracing"
 
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
@@ -45,6 +46,9 @@ func (c *Comp) sendOutputs(now sim.VTimeInSec, cy uint64) bool {
 			continue
 		}
 		c.progress.Add(1)
+		if c.traced() {
+			tracing.EndTask(s.task, c)
+		}
 		c.release(cy, k)
 		progress = true
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/sarchlab/akita/v3/sim"
+	"github.com/sarchlab/akita/v3/tracing"
 
 	"github.com/gfxsim/gfxsim/components/protocol"
 )
@@ -23,6 +24,9 @@ func (c *Comp) sendTexRequests(now sim.VTimeInSec, cy uint64) bool {
 	msg.Src, msg.Dst, msg.SendTime = c.Sampler, c.SamplerPort, now
 	if c.Sampler.Send(msg) != nil {
 		return false
+	}
+	if c.traced() {
+		tracing.TraceReqInitiate(msg, c, c.slots[c.texQueue[0].slot].task)
 	}
 	copy(c.texQueue, c.texQueue[1:])
 	c.texQueue = c.texQueue[:len(c.texQueue)-1]
@@ -51,6 +55,9 @@ func (c *Comp) receiveTexResponse(now sim.VTimeInSec, cy uint64) bool {
 		return false
 	}
 	c.Sampler.Retrieve(now)
+	if c.traced() {
+		tracing.EndTask(protocol.ReqOutTaskID(rsp.RspTo), c)
+	}
 	s := &c.slots[rsp.Warp]
 	s.warp.CompleteTex(rsp.Results)
 	s.texID = ""

@@ -53,6 +53,8 @@ type warpSlot struct {
 	texIssued uint64
 
 	out sim.Msg // the output message, built when the warp finished, until sent
+
+	task string // the warp's task ID, when traced
 }
 
 // texSend is a texture request waiting to leave for the sampler.
@@ -87,4 +89,5 @@ func (c *Comp) release(cy uint64, k int) {
 	copy(c.order[k:], c.order[k+1:])
 	c.order = c.order[:len(c.order)-1]
 	s.state, s.draw, s.vertex, s.pixel, s.out, s.texID = slotFree, nil, nil, nil, nil, ""
+	s.task = ""
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/sarchlab/akita/v3/sim"
+	"github.com/sarchlab/akita/v3/tracing"
 
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/command"
@@ -82,6 +83,10 @@ func (c *Comp) accept(now sim.VTimeInSec, cy uint64) bool {
 		return false
 	}
 	c.Core.Retrieve(now)
+	if c.traced() {
+		tracing.StartTask("tex"+req.ID, protocol.ReqOutTaskID(req.ID), c, protocol.KindTextureRequest,
+			protocol.Count(len(req.Lanes), "lanes"), nil)
+	}
 	c.nextSeq++
 	c.count++
 	lanes := len(req.Lanes)

@@ -2,6 +2,7 @@ package texturesampler
 
 import (
 	"github.com/sarchlab/akita/v3/sim"
+	"github.com/sarchlab/akita/v3/tracing"
 
 	"github.com/gfxsim/gfxsim/components/protocol"
 )
@@ -48,6 +49,9 @@ func (c *Comp) respond(now sim.VTimeInSec, cy uint64) bool {
 	if c.Core.Send(r.rsp) != nil {
 		c.outputBlocked = true
 		return false
+	}
+	if c.traced() {
+		tracing.EndTask("tex"+r.msg.ID, c)
 	}
 	lat := cy - min(cy, r.arrival)
 	c.stats.responses++

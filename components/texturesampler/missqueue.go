@@ -17,6 +17,11 @@ func (c *Comp) sendMisses(now sim.VTimeInSec) bool {
 		return false
 	}
 	rd := c.unsent[0]
+	if c.traced() {
+		// The read belongs to the request that allocated the entry (its first
+		// waiter), which waits for it.
+		c.client.TraceAs(c, "tex"+c.bySeq(c.misses[rd.entry].waiters[0]).msg.ID)
+	}
 	if !c.client.Read(now, rd.addr, rd.size, uint64(rd.entry)) {
 		return false
 	}

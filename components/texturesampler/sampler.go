@@ -262,3 +262,10 @@ func (c *Comp) Buffers() []timing.BufferState {
 func (c *Comp) Finish(now sim.VTimeInSec) {
 	c.activity.Finish(c.Freq.Cycle(now))
 }
+
+// traced reports whether a tracer is attached: tasks are reported (and their IDs
+// built) only then (docs/design-timing.md, section 10). A texture_request task
+// ("tex<msg ID>", below the core's req_out task of the TexRequest) spans a
+// request from its acceptance to its response; the L2 reads of the miss-queue
+// entries it allocated hang below it.
+func (c *Comp) traced() bool { return c.NumHooks() > 0 }

@@ -1,0 +1,21 @@
+package rop
+
+import (
+	"github.com/sarchlab/akita/v3/tracing"
+
+	"github.com/gfxsim/gfxsim/components/protocol"
+)
+
+// traced reports whether a tracer is attached: tasks are reported (and their IDs
+// built) only then (docs/design-timing.md, section 10).
+func (c *Comp) traced() bool { return c.NumHooks() > 0 }
+
+// startControlTask starts the task of a ClearCmd ("clear<msg ID>") or a
+// PresentCmd ("resolve<msg ID>": the resolve of the partition and the colour
+// cache's flush) below the command processor's req_out task of the message,
+// until the Done is sent. The resolve's reads and writes hang below it.
+func (c *Comp) startControlTask(kind, msgID string) {
+	c.ctlTask = kind + msgID
+	tracing.StartTask(c.ctlTask, protocol.ReqOutTaskID(msgID), c, kind, kind, nil)
+	c.cache.SetCause(c.ctlTask)
+}

@@ -1,0 +1,27 @@
+package shadercore
+
+import (
+	"github.com/sarchlab/akita/v3/tracing"
+
+	"github.com/gfxsim/gfxsim/components/protocol"
+)
+
+// traced reports whether a tracer is attached: tasks are reported (and their IDs
+// built) only then (docs/design-timing.md, section 10).
+func (c *Comp) traced() bool { return c.NumHooks() > 0 }
+
+// startWarpTask starts the task of the warp just admitted into slot s: a
+// vertex_warp "draw<s>.batch<b>@core" below the input assembler's batch, or a
+// pixel_warp "warp<id>@core" below the reorder buffer's warp. It ends when the
+// warp's output is sent; the warp's texture requests hang below it.
+func (c *Comp) startWarpTask(s *warpSlot) {
+	if v := s.vertex; v != nil {
+		s.task = protocol.BatchTaskID(s.draw.Seq, v.Seq, protocol.AtCore)
+		tracing.StartTask(s.task, protocol.BatchTaskID(s.draw.Seq, v.Seq, ""), c, protocol.KindVertexWarp,
+			protocol.Count(s.lanes, "vertices"), nil)
+		return
+	}
+	s.task = protocol.WarpTaskID(s.pixel.ID, protocol.AtCore)
+	tracing.StartTask(s.task, protocol.WarpTaskID(s.pixel.ID, protocol.AtROB), c, protocol.KindPixelWarp,
+		protocol.Count(len(s.pixel.Quads), "quads"), nil)
+}
