@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -100,11 +102,11 @@ func compNames(t *testing.T, base string) []string {
 	return names
 }
 
-// TestDaisenShowsTheTrace renders a small frame with tracing on, serves the trace
+// TestBrowserShowsTheTrace renders a small frame with tracing on, serves the trace
 // with Daisen on loopback, opens it in headless Chromium and checks that gfxsim's
 // components are listed on the dashboard and that a component's task view draws
 // tasks.
-func TestDaisenShowsTheTrace(t *testing.T) {
+func TestBrowserShowsTheTrace(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short mode")
 	}
@@ -165,17 +167,54 @@ func TestDaisenShowsTheTrace(t *testing.T) {
 		t.Fatalf("the dashboard shows %v, no gfxsim component", titles)
 	}
 
+	// The task view of a gfxsim unit (not an Akita memory component) draws its
+	// tasks, gfxsim's own kinds among them.
 	comp := expectedComponents[0]
+	kinds := taskKindsAt(t, base, comp)
+	own := false
+	for _, k := range kinds {
+		own = own || (k != "req_out" && k != "req_in")
+	}
+	if !own {
+		t.Fatalf("Daisen has tasks of kinds %v at %s, none of the unit's own", kinds, comp)
+	}
 	if err := wd.Get(base + "/component?name=" + comp); err != nil {
 		t.Fatal(err)
 	}
 	var bars int
 	poll(t, 30*time.Second, func() bool {
-		els, err := wd.FindElements(selenium.ByCSSSelector, ".task-bar")
+		els, err := wd.FindElements(selenium.ByCSSSelector, ".task-bar rect")
 		bars = len(els)
 		return err == nil && bars > 0
 	}, "the task view of "+comp+" draws no task")
-	t.Logf("dashboard widgets: %v; %s task view: %d task bars", titles, comp, bars)
+	t.Logf("dashboard widgets: %v; %s task view: %d task bars; kinds %v", titles, comp, bars, kinds)
+}
+
+// taskKindsAt returns the kinds of the tasks Daisen serves for component comp,
+// sorted.
+func taskKindsAt(t *testing.T, base, comp string) []string {
+	t.Helper()
+	rsp, err := http.Get(base + "/api/trace?where=" + url.QueryEscape(comp))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rsp.Body.Close()
+	var tasks []struct {
+		Kind string `json:"kind"`
+	}
+	if err := json.NewDecoder(rsp.Body).Decode(&tasks); err != nil {
+		t.Fatalf("/api/trace?where=%s: %v", comp, err)
+	}
+	seen := map[string]bool{}
+	var kinds []string
+	for _, x := range tasks {
+		if !seen[x.Kind] {
+			seen[x.Kind] = true
+			kinds = append(kinds, x.Kind)
+		}
+	}
+	sort.Strings(kinds)
+	return kinds
 }
 
 func poll(t *testing.T, d time.Duration, ok func() bool, msg string) {

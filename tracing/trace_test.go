@@ -1,24 +1,56 @@
 package tracing
 
 import (
+	"bytes"
 	"database/sql"
+	"fmt"
 	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
 	"testing"
 
+	atracing "github.com/sarchlab/akita/v3/tracing"
+
+	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/configs"
 	"github.com/gfxsim/gfxsim/scene"
 	"github.com/gfxsim/gfxsim/scene/driver"
 )
 
-// expectedComponents are components whose tasks a full trace must contain; the
-// first is the one whose task view the browser test opens.
-var expectedComponents = []string{"GPU.Memory.Channel[0]", "GPU.L2.Bank[0]"}
+// expectedComponents are components whose tasks a full trace of the room must
+// contain (every kind of gfxsim unit, the room samples textures); the first is
+// the one whose task view the browser test opens.
+var expectedComponents = []string{
+	"GPU.ROP[0]", "GPU.CommandProcessor", "GPU.HostInterface", "GPU.InputAssembler",
+	"GPU.PrimitiveAssembly", "GPU.Rasterizer[0]", "GPU.Rasterizer[1]", "GPU.HiZ[0]", "GPU.DepthUnit[0]",
+	"GPU.DepthUnit[3]", "GPU.QuadPacker", "GPU.ReorderBuffer", "GPU.ShaderCore[0]", "GPU.TextureSampler[0]",
+	"GPU.ROP[3]", "GPU.Memory.Channel[0]", "GPU.L2.Bank[0]",
+}
 
 // traceSmallFrame renders the room at 96x54 with every component traced and
 // returns the trace file.
 func traceSmallFrame(t *testing.T, dir string) string {
 	t.Helper()
-	s, err := scene.Builtin(scene.DefaultName)
+	return traceFrame(t, dir, scene.DefaultName)
+}
+
+// traceFrame renders the built-in scene name at 96x54 (4x MSAA) on the default
+// machine with every component traced and returns the trace file.
+func traceFrame(t *testing.T, dir, name string) string {
+	t.Helper()
+	file, _ := traceFrameWith(t, dir, name, nil, nil)
+	return file
+}
+
+// traceFrameWith is traceFrame on the default machine changed by machine (when
+// not nil), with a second tracer, when not nil, attached to every traceable
+// component beside the trace's. It returns the trace file and the frame's
+// result. With dir "", nothing is traced.
+func traceFrameWith(t *testing.T, dir, name string, machine func(*configs.Config),
+	extra atracing.Tracer) (string, *configs.Result) {
+	t.Helper()
+	s, err := scene.Builtin(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,21 +61,38 @@ func traceSmallFrame(t *testing.T, dir string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := configs.Build(configs.Default())
+	cfg := configs.Default()
+	if machine != nil {
+		machine(cfg)
+	}
+	p, err := configs.Build(cfg)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if dir == "" {
+		res, err := p.Run(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return "", res
 	}
 	tr, err := Attach(p, Options{Path: filepath.Join(dir, "trace")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.Run(f); err != nil {
+	if extra != nil {
+		for _, c := range Traceable(p) {
+			atracing.CollectTrace(c, extra)
+		}
+	}
+	res, err := p.Run(f)
+	if err != nil {
 		t.Fatal(err)
 	}
 	if err := tr.Close(); err != nil {
 		t.Fatal(err)
 	}
-	return tr.File()
+	return tr.File(), res
 }
 
 func TestTraceHasEveryParent(t *testing.T) {
@@ -72,5 +121,280 @@ func TestTraceHasEveryParent(t *testing.T) {
 		if err := db.QueryRow(`SELECT count(*) FROM trace WHERE location = ?`, c).Scan(&k); err != nil || k == 0 {
 			t.Errorf("no task of %s (%v)", c, err)
 		}
+	}
+}
+
+// taskLedger is a tracer that checks the pairing of StartTask and EndTask: it
+// keeps the open tasks and counts ends of tasks that were not open and starts of
+// tasks that already were.
+type taskLedger struct {
+	open          map[string]atracing.Task
+	strayEnds     []string
+	doubleStarts  []string
+	started, done int
+}
+
+func newTaskLedger() *taskLedger { return &taskLedger{open: map[string]atracing.Task{}} }
+
+func (l *taskLedger) StartTask(t atracing.Task) {
+	if t.Kind == "sub-trans" {
+		return // Akita's DRAM banks end these, and they are not traced: Close ends them
+	}
+	if _, ok := l.open[t.ID]; ok {
+		l.doubleStarts = append(l.doubleStarts, t.ID)
+	}
+	l.open[t.ID] = t
+	l.started++
+}
+
+func (l *taskLedger) StepTask(atracing.Task) {}
+
+func (l *taskLedger) EndTask(t atracing.Task) {
+	if _, ok := l.open[t.ID]; !ok {
+		l.strayEnds = append(l.strayEnds, t.ID)
+		return
+	}
+	delete(l.open, t.ID)
+	l.done++
+}
+
+// openSummary lists the open tasks by kind and location, sorted.
+func (l *taskLedger) openSummary() []string {
+	n := map[string]int{}
+	for _, t := range l.open {
+		n[t.Kind+" at "+t.Where]++
+	}
+	var out []string
+	for k, v := range n {
+		out = append(out, fmt.Sprintf("%d %s", v, k))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// taskKinds are the kinds docs/design-timing.md section 10 lists; a frame of the
+// foliage scene (alpha-tested textured leaves: late Z) reports every one.
+var taskKinds = []string{
+	"Simulation", protocol.KindCommand, protocol.KindDraw, protocol.KindVertexBatch, protocol.KindVertexWarp,
+	protocol.KindPrimitiveAssembly, protocol.KindRasterize, protocol.KindTile, protocol.KindPixelWarp,
+	protocol.KindTextureRequest, protocol.KindLateZ, protocol.KindROPWrite, protocol.KindResolve,
+	protocol.KindClear, protocol.KindFlush, "req_out", "req_in",
+}
+
+// link is one task of a parent chain: its kind and a pattern its location
+// matches.
+type link struct{ kind, where string }
+
+// chainFrom returns the kinds and locations from task id up to the root, or an
+// error naming a missing task or a cycle.
+func chainFrom(db *sql.DB, id string) ([]link, error) {
+	var out []link
+	seen := map[string]bool{}
+	for id != "" {
+		if seen[id] {
+			return out, fmt.Errorf("cycle at %s", id)
+		}
+		seen[id] = true
+		var parent, kind, where sql.NullString
+		if err := db.QueryRow(`SELECT parent_id, kind, location FROM trace WHERE task_id = ?`, id).
+			Scan(&parent, &kind, &where); err != nil {
+			return out, fmt.Errorf("task %q: %v", id, err)
+		}
+		out = append(out, link{kind.String, where.String})
+		if id == SimulationTaskID {
+			break
+		}
+		id = parent.String
+	}
+	return out, nil
+}
+
+// matches reports whether the chain got follows want.
+func matches(got, want []link) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	for i := range got {
+		if got[i].kind != want[i].kind || !regexp.MustCompile(want[i].where).MatchString(got[i].where) {
+			return false
+		}
+	}
+	return true
+}
+
+func TestTraceTasks(t *testing.T) {
+	ledger := newTaskLedger()
+	// Colour and depth caches of 1 KB: the draws' quads miss and evict lines, so
+	// their memory requests hang below the ROP's and the depth unit's tasks.
+	small := func(c *configs.Config) { c.ROP.Cache.SizeKB, c.DepthUnit.Cache.SizeKB = 1, 1 }
+	file, traced := traceFrameWith(t, t.TempDir(), "foliage", small, ledger)
+	db, err := sql.Open("sqlite3", file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+
+	t.Run("every started task ends", func(t *testing.T) {
+		if len(ledger.open) > 0 || len(ledger.strayEnds) > 0 || len(ledger.doubleStarts) > 0 {
+			stray := ledger.strayEnds[:min(5, len(ledger.strayEnds))]
+			double := ledger.doubleStarts[:min(5, len(ledger.doubleStarts))]
+			t.Errorf("after the frame: open %v; %d ends of tasks not open (%v); %d IDs started twice (%v)",
+				ledger.openSummary(), len(ledger.strayEnds), stray, len(ledger.doubleStarts), double)
+		}
+		var n int
+		if err := db.QueryRow(`SELECT count(*) FROM trace`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		var subTrans int
+		if err := db.QueryRow(`SELECT count(*) FROM trace WHERE kind = 'sub-trans'`).Scan(&subTrans); err != nil {
+			t.Fatal(err)
+		}
+		if n != ledger.done+subTrans+1 { // and the Simulation task, which Close ends
+			t.Errorf("%d tasks in the trace, %d ended during the frame", n, ledger.done)
+		}
+	})
+
+	t.Run("same frame untraced", func(t *testing.T) {
+		_, plain := traceFrameWith(t, "", "foliage", small, nil)
+		if traced.Cycles != plain.Cycles || traced.Events != plain.Events ||
+			!bytes.Equal(traced.Image.Pix, plain.Image.Pix) {
+			t.Errorf("traced: %d cycles, %d events; untraced: %d cycles, %d events; same image: %v",
+				traced.Cycles, traced.Events, plain.Cycles, plain.Events, bytes.Equal(traced.Image.Pix, plain.Image.Pix))
+		}
+		var diff []string
+		for k, v := range plain.Stats {
+			if w, ok := traced.Stats[k]; !ok || w != v {
+				diff = append(diff, fmt.Sprintf("%s: %v untraced, %v traced", k, v, w))
+			}
+		}
+		sort.Strings(diff)
+		if len(diff) > 0 || len(traced.Stats) != len(plain.Stats) {
+			t.Errorf("%d and %d counters; differences: %v", len(plain.Stats), len(traced.Stats), diff[:min(10, len(diff))])
+		}
+	})
+
+	t.Run("times", func(t *testing.T) {
+		var bad, n int
+		if err := db.QueryRow(`SELECT count(*), sum(end_time < start_time OR start_time < 0) FROM trace`).
+			Scan(&n, &bad); err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 || bad != 0 {
+			t.Errorf("%d of %d tasks end before they start", bad, n)
+		}
+		var lo, hi, slo, shi float64
+		if err := db.QueryRow(`SELECT min(start_time), max(end_time) FROM trace WHERE kind != 'Simulation'`).
+			Scan(&lo, &hi); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.QueryRow(`SELECT start_time, end_time FROM trace WHERE task_id = ?`, SimulationTaskID).
+			Scan(&slo, &shi); err != nil {
+			t.Fatal(err)
+		}
+		if lo < slo || hi > shi {
+			t.Errorf("tasks span [%g, %g], the Simulation task [%g, %g]", lo, hi, slo, shi)
+		}
+	})
+
+	t.Run("kinds", func(t *testing.T) {
+		for _, k := range taskKinds {
+			var n int
+			if err := db.QueryRow(`SELECT count(*) FROM trace WHERE kind = ?`, k).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			if n == 0 {
+				t.Errorf("no task of kind %s", k)
+			}
+		}
+	})
+
+	// Parent chains a user follows in Daisen, from a memory request (or a unit's
+	// task) up to the draw, its command and the Simulation task.
+	up := []link{{"draw", `^GPU\.CommandProcessor$`}, {"command", `^GPU\.CommandProcessor$`}, {"Simulation", `^GPU$`}}
+	chains := []struct {
+		name  string
+		chain []link // from the first task up; the first two links select it
+	}{
+		{"ROP memory request", append([]link{{"req_in", `^GPU\.Memory\.Channel\[\d\]$`},
+			{"req_out", `^GPU\.ROP\[\d\]$`}, {"rop_write", `^GPU\.ROP\[\d\]$`}}, up...)},
+		{"texture read at the L2", append([]link{{"req_in", `^GPU\.L2\.Bank\[\d\]$`},
+			{"req_out", `^GPU\.TextureSampler\[\d\]$`}, {"texture_request", `^GPU\.TextureSampler\[\d\]$`},
+			{"req_out", `^GPU\.ShaderCore\[\d\]$`}, {"pixel_warp", `^GPU\.ShaderCore\[\d\]$`},
+			{"pixel_warp", `^GPU\.ReorderBuffer$`}, {"pixel_warp", `^GPU\.QuadPacker$`}}, up...)},
+		{"depth read", append([]link{{"req_in", `^GPU\.Memory\.Channel\[\d\]$`},
+			{"req_out", `^GPU\.DepthUnit\[\d\]$`}, {"tile", `^GPU\.DepthUnit\[\d\]$`},
+			{"tile", `^GPU\.Rasterizer\[\d\]$`}, {"rasterize", `^GPU\.Rasterizer\[\d\]$`}}, up...)},
+		{"HiZ tile", append([]link{{"tile", `^GPU\.HiZ\[\d\]$`},
+			{"tile", `^GPU\.Rasterizer\[\d\]$`}, {"rasterize", `^GPU\.Rasterizer\[\d\]$`}}, up...)},
+		{"late Z", append([]link{{"late_z", `^GPU\.DepthUnit\[\d\]$`},
+			{"req_out", `^GPU\.ROP\[\d\]$`}, {"rop_write", `^GPU\.ROP\[\d\]$`}}, up...)},
+		{"vertex read", append([]link{{"req_in", `^GPU\.Memory\.Channel\[\d\]$`},
+			{"req_out", `^GPU\.InputAssembler$`}, {"vertex_batch", `^GPU\.InputAssembler$`}}, up...)},
+		{"vertex warp", append([]link{{"vertex_warp", `^GPU\.ShaderCore\[\d\]$`},
+			{"vertex_batch", `^GPU\.InputAssembler$`}}, up...)},
+		{"primitive assembly", append([]link{{"primitive_assembly", `^GPU\.PrimitiveAssembly$`},
+			{"vertex_batch", `^GPU\.InputAssembler$`}}, up...)},
+		{"shader DMA", []link{{"req_in", `^GPU\.Memory\.Channel\[\d\]$`},
+			{"req_out", `^GPU\.HostInterface$`}, {"req_in", `^GPU\.HostInterface$`},
+			{"req_out", `^GPU\.CommandProcessor$`}, {"command", `^GPU\.CommandProcessor$`}, {"Simulation", `^GPU$`}}},
+		{"resolve write", []link{{"req_in", `^GPU\.Memory\.Channel\[\d\]$`},
+			{"req_out", `^GPU\.ROP\[\d\]$`}, {"resolve", `^GPU\.ROP\[\d\]$`},
+			{"req_out", `^GPU\.CommandProcessor$`}, {"command", `^GPU\.CommandProcessor$`}, {"Simulation", `^GPU$`}}},
+		{"HiZ flush", []link{{"req_out", `^GPU\.HiZ\[\d\]$`}, {"flush", `^GPU\.HiZ\[\d\]$`},
+			{"req_out", `^GPU\.DepthUnit\[\d\]$`}, {"flush", `^GPU\.DepthUnit\[\d\]$`},
+			{"req_out", `^GPU\.CommandProcessor$`}, {"command", `^GPU\.CommandProcessor$`}, {"Simulation", `^GPU$`}}},
+	}
+	for _, c := range chains {
+		t.Run("chain "+c.name, func(t *testing.T) {
+			// The candidates: tasks of the first link's kind and place whose parent
+			// is of the second link's kind and place (a memory request may belong
+			// to other work: a resolve, a flush). One must follow the whole chain.
+			var ids []string
+			rows, err := db.Query(`SELECT t.task_id, t.location, p.location FROM trace t JOIN trace p
+				ON t.parent_id = p.task_id WHERE t.kind = ? AND p.kind = ? ORDER BY t.start_time, t.task_id`,
+				c.chain[0].kind, c.chain[1].kind)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for rows.Next() {
+				var id, where, pwhere string
+				if err := rows.Scan(&id, &where, &pwhere); err != nil {
+					t.Fatal(err)
+				}
+				if regexp.MustCompile(c.chain[0].where).MatchString(where) &&
+					regexp.MustCompile(c.chain[1].where).MatchString(pwhere) {
+					ids = append(ids, id)
+				}
+			}
+			rows.Close()
+			if len(ids) == 0 {
+				t.Fatalf("no %s task at %s whose parent is a %s task at %s", c.chain[0].kind, c.chain[0].where,
+					c.chain[1].kind, c.chain[1].where)
+			}
+			var first []link
+			for i, id := range ids {
+				got, err := chainFrom(db, id)
+				if err != nil {
+					t.Fatalf("from %s: %v (so far %v)", id, err, got)
+				}
+				if matches(got, c.chain) {
+					return
+				}
+				if i == 0 {
+					first = got
+				}
+			}
+			var b strings.Builder
+			for _, l := range first {
+				fmt.Fprintf(&b, "\n\t%s at %s", l.kind, l.where)
+			}
+			t.Errorf("none of %d candidates follows the chain; from %s it is:%s", len(ids), ids[0], b.String())
+		})
+	}
+}
+
+func TestSimulationTaskIDAgrees(t *testing.T) {
+	if protocol.SimulationTaskID != SimulationTaskID {
+		t.Fatalf("components parent tasks to %q, the trace's root is %q", protocol.SimulationTaskID, SimulationTaskID)
 	}
 }
