@@ -107,4 +107,12 @@
 // @0x10040: Draw: vertex shader: none bound"), and the CP stops the platform
 // through the shared timing.Halt. Protocol violations by peers (a DrawDone for a
 // draw not in flight, a Done nobody waits for) stop the run too.
+//
+// Tasks (for Daisen; only when a tracer is attached, docs/design-timing.md
+// section 10): every command is a "command" task "cmd@0x<address>" from its decode
+// to its completion, below the Simulation task; a dispatched draw is a "draw"
+// task "draw<seq>" below its command until every partition reported DrawDone.
+// The DMA reads of a binding's bytes and the sync-token write hang below the
+// command; the stream prefetch below the Simulation task. ClearCmd and PresentCmd
+// are req_out tasks below their command, ended by the Done.
 package commandprocessor

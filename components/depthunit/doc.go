@@ -157,4 +157,14 @@
 // (the memory client); cycles_busy,
 // cycles_wait_memory, cycles_late_z_drain, cycles_blocked_output, cycles_idle
 // and utilization.
+//
+// Tasks (only when a tracer is attached, docs/design-timing.md section 10): each
+// TileQuads is a "tile" task "<primitive>.tile<tx>.<ty>@du" below the
+// rasterizer's tile task until its survivors are sent or all are culled; each
+// LateZReq a "late_z" task "latez<msg ID>" below the ROP's req_out task of the
+// request until the answer. Depth-cache reads hang below the task whose lookup
+// missed, write-backs below the task whose test or fill evicted the line. A
+// ClearCmd is a "clear" task, a PresentCmd a "flush" task ("clear<msg ID>",
+// "flush<msg ID>") below the command processor's req_out task, until the Done;
+// the relayed HiZControl is a req_out task below it.
 package depthunit

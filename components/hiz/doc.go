@@ -133,4 +133,12 @@
 // cycles from measurement to application), feedback_delay_tests (mean coarse
 // tests waited). clears, flushes; cycles_busy, cycles_wait_memory,
 // cycles_blocked_output, cycles_idle, utilization.
+//
+// Tasks (only when a tracer is attached, docs/design-timing.md section 10): each
+// accepted TileQuads is a "tile" task "<primitive>.tile<tx>.<ty>@hiz" below the
+// rasterizer's tile task until its survivors are sent or all are culled; its
+// HiZ line reads and the write-backs its tests cause hang below it. A HiZControl
+// is a "clear" or "flush" task "clear<msg ID>"/"flush<msg ID>" below the depth
+// unit's req_out task of the message, until the Done; a flush's write-backs hang
+// below it, feedback refetches below the Simulation task.
 package hiz

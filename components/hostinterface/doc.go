@@ -16,4 +16,9 @@
 // DataReadyRsp with the same data to the command processor, responding to the
 // original request. At most MaxOutstanding requests are in flight; the bridge
 // forwards one request and one response per cycle.
+//
+// Tasks (only when a tracer is attached, docs/design-timing.md section 10): a
+// forwarded request is Akita's req_in task "<ID>@<name>" (below the command
+// processor's req_out task) until its response is sent, with the request to
+// memory, a req_out task, below it.
 package hostinterface

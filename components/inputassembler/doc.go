@@ -95,4 +95,9 @@
 // A peer that breaks the protocol (a credit nobody took, a message of the wrong
 // kind) or a missing peer stops the run through the shared timing.Halt; Err
 // returns the error.
+//
+// Tasks (only when a tracer is attached, docs/design-timing.md section 10): each
+// batch is a "vertex_batch" task "draw<s>.batch<b>" below its draw, from its
+// formation (the start of its index lookups) to its dispatch; its index and
+// vertex line reads hang below it.
 package inputassembler

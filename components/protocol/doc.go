@@ -10,4 +10,8 @@
 // size is still charged where the hardware would move the data.
 //
 // Callers set Src, Dst and SendTime before sending (Meta()).
+//
+// Traces: the task kinds and the ID builders every component uses to report its
+// tasks (trace.go; docs/design-timing.md, section 10) so that a unit knows the ID
+// of its parent's task from the messages it receives.
 package protocol

@@ -71,4 +71,8 @@
 // (the reorder buffer refused a message), cycles_idle, with utilization (busy
 // over all cycles). Buffers reports the input port, the open warp and the output
 // register.
+//
+// Tasks (only when a tracer is attached, docs/design-timing.md section 10): each
+// warp is a "pixel_warp" task "warp<id>" below its draw, from its first quad to
+// its send.
 package quadpacker

@@ -116,4 +116,11 @@
 // cycles_busy, cycles_blocked_output (the output queue or the port is full),
 // cycles_idle, utilization. Buffers reports the input FIFO, the tile queue, the
 // fine stage and the output queue.
+//
+// Tasks (only when a tracer is attached, docs/design-timing.md section 10): each
+// primitive is a "rasterize" task "draw<s>.prim<t>.<p>@r<index>" (t the API
+// triangle, p the clip part) below its draw, from the coarse stage taking it to
+// its last tile sent; each tile with covered samples is a "tile" task
+// "draw<s>.prim<t>.<p>.tile<tx>.<ty>" below it, from fine raster to its
+// TileQuads sent.
 package rasterizer

@@ -91,4 +91,8 @@
 // to the first of full, blocked_output, blocked_dispatch, head_not_ready, idle
 // that applies. Buffers reports both input ports, the entries in use and the
 // output register.
+//
+// Tasks (only when a tracer is attached, docs/design-timing.md section 10): each
+// warp is a "pixel_warp" task "warp<id>@rob" below the packer's "warp<id>", from
+// its allocation to the retirement of its last entry.
 package reorderbuffer

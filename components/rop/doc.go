@@ -133,4 +133,12 @@
 // cache_compression_unusable, bytes_read, bytes_written and memory.* (the
 // memory client); cycles_busy, cycles_wait_late_z, cycles_wait_memory,
 // cycles_blocked_output, cycles_idle and utilization.
+//
+// Tasks (only when a tracer is attached, docs/design-timing.md section 10): each
+// ShadedQuads is a "rop_write" task "rop<msg ID>" below its draw, from acceptance
+// to retirement; its LateZReq is a req_out task below it, its colour-cache reads
+// and the write-backs it causes hang below it. A ClearCmd is a "clear" task, a
+// PresentCmd a "resolve" task ("clear<msg ID>", "resolve<msg ID>") below the
+// command processor's req_out task until the Done; the resolve's reads and
+// writes and the flush hang below it.
 package rop

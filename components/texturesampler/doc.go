@@ -150,4 +150,9 @@
 // Malformed input (a message that is not a TexRequest, a request without a
 // binding) and missing wiring (no Image, no L2) stop the simulation through
 // the platform's timing.Halt with an error naming the sampler.
+//
+// Tasks (only when a tracer is attached, docs/design-timing.md section 10): each
+// request is a "texture_request" task "tex<msg ID>" below the core's req_out task
+// of the TexRequest, from its acceptance to its response; the L2 reads of the
+// miss-queue entries it allocated hang below it.
 package texturesampler

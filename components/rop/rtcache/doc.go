@@ -104,4 +104,9 @@
 // C.cache_compression_bytes_saved (bytes not moved: LineSize minus the block,
 // per compressed transfer) and C.cache_compression_unusable (line reads and
 // write-backs of registered surfaces compression cannot apply to).
+//
+// Tracing: TraceAs(owner) records the cache's memory requests as Akita req_out
+// tasks of the owner while it has hooks, each below the task set with SetCause
+// when it was caused (the access that missed, the eviction, flush or queued
+// write); untraced, nothing is recorded.
 package rtcache
