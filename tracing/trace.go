@@ -95,7 +95,7 @@ func Attach(p *configs.Platform, o Options) (*Trace, error) {
 		if re != nil && !re.MatchString(c.Name()) {
 			continue
 		}
-		atracing.CollectTrace(c, t.tracer)
+		atracing.CollectTrace(c, withoutSubTrans{t.tracer})
 		t.traced = append(t.traced, c.Name())
 	}
 	if len(t.traced) == 0 {
@@ -103,6 +103,20 @@ func Attach(p *configs.Platform, o Options) (*Trace, error) {
 	}
 	t.tracer.StartTask(atracing.Task{ID: SimulationTaskID, Kind: "Simulation", What: "frame", Where: "GPU"})
 	return t, nil
+}
+
+// withoutSubTrans records every task but Akita's DRAM sub-transactions: its memory
+// controller starts a "sub-trans" task per sub-transaction that only its banks
+// end, and the banks are internal to mem/dram (they cannot be given a tracer), so
+// those tasks would all stay open to the end of the trace and show a false
+// duration. The controller's own req_in task spans each transaction.
+type withoutSubTrans struct{ *atracing.DBTracer }
+
+func (w withoutSubTrans) StartTask(task atracing.Task) {
+	if task.Kind == "sub-trans" {
+		return
+	}
+	w.DBTracer.StartTask(task)
 }
 
 // Traceable returns every component of p that reports tasks, in a fixed order.
