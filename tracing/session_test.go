@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sarchlab/akita/v3/sim"
+
 	"github.com/gfxsim/gfxsim/configs"
 	"github.com/gfxsim/gfxsim/scene"
 	"github.com/gfxsim/gfxsim/scene/driver"
@@ -120,5 +122,39 @@ func TestFlagsWindow(t *testing.T) {
 		if (err != nil) != tt.bad || s != tt.start || e != tt.end {
 			t.Errorf("Window(%q) = %d, %d, %v", tt.in, s, e, err)
 		}
+	}
+}
+
+// fakeEngine records the monitor's calls.
+type fakeEngine struct {
+	sim.Engine
+	now               sim.VTimeInSec
+	paused, continued int
+}
+
+func (e *fakeEngine) CurrentTime() sim.VTimeInSec { return e.now }
+func (e *fakeEngine) Pause()                      { e.paused++ }
+func (e *fakeEngine) Continue()                   { e.continued++ }
+
+// In a sweep the monitor's one engine stands for every running simulation.
+func TestSweepEngine(t *testing.T) {
+	a, b := &fakeEngine{now: 2e-6}, &fakeEngine{now: 5e-6}
+	var s sweepEngine
+	s.add(a)
+	s.add(b)
+	s.Pause()
+	if now := s.CurrentTime(); now != 5e-6 {
+		t.Errorf("CurrentTime %g, want the latest, 5e-6", now)
+	}
+	s.remove(b)
+	s.Continue()
+	if a.paused != 1 || b.paused != 1 || a.continued != 1 || b.continued != 0 {
+		t.Errorf("paused %d, %d; continued %d, %d; want 1, 1; 1, 0", a.paused, b.paused, a.continued, b.continued)
+	}
+	if now := s.CurrentTime(); now != 2e-6 {
+		t.Errorf("after b ended: CurrentTime %g, want 2e-6", now)
+	}
+	if err := s.Run(); err != nil {
+		t.Errorf("Run: %v", err)
 	}
 }
