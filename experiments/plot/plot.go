@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -14,6 +15,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 )
 
 // Series is one named line or bar group.
@@ -81,13 +83,6 @@ func (f *Figure) Save(path string) error {
 	if f.YMax > f.YMin {
 		p.Y.Min, p.Y.Max = f.YMin, f.YMax
 	}
-	if len(f.Series) > 1 {
-		p.Legend.Top = true
-		p.Legend.Left = false
-		if f.YMax <= f.YMin {
-			legendRoom(p, len(f.Series), f.LogY)
-		}
-	}
 	w, h := f.Width, f.Height
 	if w == 0 {
 		w = 16 * vg.Centimeter
@@ -95,7 +90,49 @@ func (f *Figure) Save(path string) error {
 	if h == 0 {
 		h = 10 * vg.Centimeter
 	}
+	p.Legend.Top = true
+	p.Legend.Left = false
+	if len(f.Series) > maxInsideLegend {
+		names := make([]string, len(f.Series))
+		for i, sr := range f.Series {
+			names[i] = sr.Name
+		}
+		return saveLegendBeside(p, names, w, h, path)
+	}
+	if len(f.Series) > 1 && f.YMax <= f.YMin {
+		legendRoom(p, len(f.Series), f.LogY)
+	}
 	return p.Save(w, h, path)
+}
+
+// maxInsideLegend is the most series whose legend goes inside the plot (top
+// right); more get a column of their own to the right of the plot.
+const maxInsideLegend = 5
+
+// saveLegendBeside draws p into the left part of a w x h image and its legend in
+// a column to the right, so a long legend never hides data.
+func saveLegendBeside(p *plot.Plot, names []string, w, h vg.Length, path string) error {
+	leg := p.Legend
+	p.Legend = plot.NewLegend()
+	var lw vg.Length
+	for _, e := range names {
+		lw = max(lw, leg.TextStyle.Width(e))
+	}
+	lw += leg.ThumbnailWidth + 3*leg.Padding + vg.Points(8)
+	img := vgimg.New(w+lw, h)
+	dc := draw.New(img)
+	p.Draw(draw.Crop(dc, 0, -lw, 0, 0))
+	top := p.Title.TextStyle.FontExtents().Height + p.Title.Padding
+	leg.Draw(draw.Crop(dc, w, 0, 0, -top))
+	fh, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(fh); err != nil {
+		fh.Close()
+		return err
+	}
+	return fh.Close()
 }
 
 // legendRoom raises the top of the Y axis so that the legend (top right, about
@@ -131,6 +168,10 @@ func (f *Figure) lines(p *plot.Plot) error {
 		l.Color, sc.Color = Color(i), Color(i)
 		l.Width = vg.Points(1.5)
 		sc.Shape = draw.CircleGlyph{}
+		if i >= len(palette) { // the colours repeat: dash the line, change the marker
+			l.Dashes = []vg.Length{vg.Points(5), vg.Points(2.5)}
+			sc.Shape = draw.TriangleGlyph{}
+		}
 		sc.Radius = vg.Points(2.5)
 		p.Add(l, sc)
 		if len(f.Series) > 1 {

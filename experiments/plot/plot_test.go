@@ -69,3 +69,34 @@ func TestLegendRoom(t *testing.T) {
 		}
 	}
 }
+
+// More than maxInsideLegend series: the legend gets a column beside the plot,
+// so the image is wider than the plot's 16 cm.
+func TestLegendBeside(t *testing.T) {
+	dir := t.TempDir()
+	width := func(n int) int {
+		f := &Figure{Title: "t", XLabel: "x (cycles)", YLabel: "y (%)", YMin: 0, YMax: 100}
+		for i := 0; i < n; i++ {
+			f.Series = append(f.Series, Series{Name: "unit with a long name", X: []float64{0, 1}, Y: []float64{10, 90}})
+		}
+		path := filepath.Join(dir, "f.png")
+		if err := f.Save(path); err != nil {
+			t.Fatal(err)
+		}
+		fh, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer fh.Close()
+		img, err := png.Decode(fh)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return img.Bounds().Dx()
+	}
+	inside, beside := width(maxInsideLegend), width(maxInsideLegend+1)
+	if beside <= inside {
+		t.Errorf("%d series: %d pixels wide; %d series: %d; want the legend column to widen the image",
+			maxInsideLegend, inside, maxInsideLegend+1, beside)
+	}
+}
