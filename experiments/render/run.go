@@ -35,6 +35,10 @@ func run(o options, w io.Writer) error {
 	if o.mode != "functional" && o.mode != "timing" {
 		return fmt.Errorf("-mode %q: want timing or functional", o.mode)
 	}
+	if in := o.instruments; o.mode == "functional" && (in.Trace || in.TraceComponents != "" ||
+		in.TraceWindow != "" || in.MetricsInterval > 0 || in.Monitor) {
+		return fmt.Errorf("-mode functional has no timed components to trace, sample or monitor: drop the instrumentation flags or use -mode timing")
+	}
 	cfg := configs.Default()
 	if o.config != "" {
 		var err error
