@@ -12,28 +12,13 @@ import (
 
 	"github.com/gfxsim/gfxsim/configs"
 	"github.com/gfxsim/gfxsim/scene"
-	"github.com/gfxsim/gfxsim/scene/driver"
 )
 
 // sessionRun renders the room at 64x36 on the default machine, instrumented by
 // sess as the run called name.
 func sessionRun(t *testing.T, sess *Session, name string) {
 	t.Helper()
-	s, err := scene.Builtin(scene.DefaultName)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.SetResolution(64, 36, 1); err != nil {
-		t.Fatal(err)
-	}
-	f, err := driver.Encode(s, driver.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := configs.Build(configs.Default())
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, f := buildFrame(t, scene.DefaultName, 64, 36, 1, nil)
 	in, err := sess.Attach(p, f.Draws, name)
 	if err != nil {
 		t.Fatal(err)

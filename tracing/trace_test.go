@@ -43,18 +43,15 @@ func traceFrame(t *testing.T, dir, name string) string {
 	return file
 }
 
-// traceFrameWith is traceFrame on the default machine changed by machine (when
-// not nil), with a second tracer, when not nil, attached to every traceable
-// component beside the trace's. It returns the trace file and the frame's
-// result. With dir "", nothing is traced.
-func traceFrameWith(t *testing.T, dir, name string, machine func(*configs.Config),
-	extra atracing.Tracer) (string, *configs.Result) {
+// buildFrame encodes the built-in scene name at w x h with spp samples per
+// pixel and builds the default machine changed by machine (when not nil).
+func buildFrame(t *testing.T, name string, w, h, spp int, machine func(*configs.Config)) (*configs.Platform, *driver.Frame) {
 	t.Helper()
 	s, err := scene.Builtin(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SetResolution(96, 54, 4); err != nil {
+	if err := s.SetResolution(w, h, spp); err != nil {
 		t.Fatal(err)
 	}
 	f, err := driver.Encode(s, driver.DefaultOptions())
@@ -69,6 +66,17 @@ func traceFrameWith(t *testing.T, dir, name string, machine func(*configs.Config
 	if err != nil {
 		t.Fatal(err)
 	}
+	return p, f
+}
+
+// traceFrameWith is traceFrame on the default machine changed by machine (when
+// not nil), with a second tracer, when not nil, attached to every traceable
+// component beside the trace's. It returns the trace file and the frame's
+// result. With dir "", nothing is traced.
+func traceFrameWith(t *testing.T, dir, name string, machine func(*configs.Config),
+	extra atracing.Tracer) (string, *configs.Result) {
+	t.Helper()
+	p, f := buildFrame(t, name, 96, 54, 4, machine)
 	if dir == "" {
 		res, err := p.Run(f)
 		if err != nil {
