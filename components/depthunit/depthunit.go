@@ -812,14 +812,16 @@ func (c *Comp) account(now sim.VTimeInSec, cycle uint64, progress bool) {
 	inPipe := c.early.pipe.Len()+c.late.pipe.Len() > 0
 	state := stateIdle
 	switch {
-	case progress || inPipe:
+	case progress:
+		state = stateBusy
+	case c.blockedOut: // a ready result that the receiver did not take
+		state = stateBlockedOutput
+	case inPipe: // tests still within their latency
 		state = stateBusy
 	case c.lookBlocked || c.testBlocked || c.early.waiting() || c.late.waiting() || c.ctlMsg != nil:
 		state = stateWaitMemory
 	case c.hazard:
 		state = stateLateZDrain
-	case c.blockedOut:
-		state = stateBlockedOutput
 	}
 	c.activity.Set(cycle, state)
 	if progress {

@@ -909,12 +909,14 @@ func (c *Comp) account(now sim.VTimeInSec, cycle uint64, progress bool) {
 	inPipe := c.out.Len() > 0
 	state := stateIdle
 	switch {
-	case progress || inPipe:
+	case progress:
+		state = stateBusy
+	case c.blocked: // a result ready in the pipeline that the depth unit did not take
+		state = stateBlockedOutput
+	case inPipe: // results still within the test latency
 		state = stateBusy
 	case c.waitMem || len(c.fills) > 0 && c.tested < len(c.works):
 		state = stateWaitMemory
-	case c.blocked:
-		state = stateBlockedOutput
 	}
 	c.activity.Set(cycle, state)
 	if progress {

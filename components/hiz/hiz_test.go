@@ -37,6 +37,13 @@ func spec() backendtest.TargetSpec {
 
 func newBench(t *testing.T, b hiz.Builder, latency int) *bench {
 	t.Helper()
+	return newBenchDepthCap(t, b, latency, 64)
+}
+
+// newBenchDepthCap is newBench with the depth unit's port holding depthCap
+// messages.
+func newBenchDepthCap(t *testing.T, b hiz.Builder, latency, depthCap int) *bench {
+	t.Helper()
 	e := sim.NewSerialEngine()
 	f := 1 * sim.GHz
 	tg, err := backendtest.NewTargets(spec())
@@ -45,7 +52,7 @@ func newBench(t *testing.T, b hiz.Builder, latency int) *bench {
 	}
 	u := b.WithEngine(e).WithFreq(f).WithPartitions(1, 1, 16).Build("HiZ")
 	bn := &bench{t: t, e: e, u: u, tg: tg,
-		raster: backendtest.NewPeer("Raster", e, f, 4), depth: backendtest.NewPeer("Depth", e, f, 64),
+		raster: backendtest.NewPeer("Raster", e, f, 4), depth: backendtest.NewPeer("Depth", e, f, depthCap),
 		mem: backendtest.NewMemory("Memory", e, f, latency)}
 	c1 := sim.NewDirectConnection("C1", e, f)
 	c1.PlugIn(bn.raster.Port, 4)
@@ -227,6 +234,33 @@ func TestTimingPinned(t *testing.T) {
 	}
 	if b.stat("cache_cleared_fills") != 2 || b.stat("cache_line_reads") != 0 {
 		t.Errorf("cleared fills %v, reads %v", b.stat("cache_cleared_fills"), b.stat("cache_line_reads"))
+	}
+}
+
+// TestBlockedIsNotBusy: the depth unit takes nothing before cycle 300; its port
+// and the connection hold five messages (the clear's Done and four tiles). Eight
+// nearer and nearer copies of one tile all pass, so the fifth result onwards is
+// refused and waits in the unit's output pipeline: those cycles are
+// blocked_output, not busy.
+func TestBlockedIsNotBusy(t *testing.T) {
+	b := newBenchDepthCap(t, hiz.MakeBuilder().WithLatency(2), 10, 1)
+	b.depth.Hold(300)
+	b.clearAt(0)
+	d := b.tg.Draw(0, true)
+	for i := 0; i < 8; i++ {
+		r := backendtest.Rect(d, 0, 0, 16, 8, 0.9-0.1*float32(i))
+		b.raster.SendAt(uint64(10+i), b.u.FromRasterizers, backendtest.Tile(d, r[0], 0, 0, 0))
+	}
+	b.run()
+	if len(b.depth.Received) != 9 {
+		t.Fatalf("the depth unit received %d messages, want the Done and 8 tiles", len(b.depth.Received))
+	}
+	// Busy: the clear and the eight tiles' accept, test and send (17 cycles);
+	// blocked: from the first refusal at cycle 21 to the depth unit's first
+	// retrieval at 300 (279); idle: before the tiles and after the last send.
+	got := [3]float64{b.stat("cycles_busy"), b.stat("cycles_blocked_output"), b.stat("cycles_idle")}
+	if want := [3]float64{17, 279, 13}; got != want {
+		t.Errorf("busy, blocked_output, idle cycles %v, want %v", got, want)
 	}
 }
 

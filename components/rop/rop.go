@@ -707,15 +707,17 @@ func (c *Comp) waiting() bool {
 func (c *Comp) account(now sim.VTimeInSec, cycle uint64, progress bool) {
 	state := stateIdle
 	switch {
-	case progress || c.pipe.Len() > 0:
+	case progress:
+		state = stateBusy
+	case c.blockedOut: // a ready message that the receiver did not take
+		state = stateBlockedOutput
+	case c.pipe.Len() > 0: // blends still within their latency
 		state = stateBusy
 	case c.lookBlocked || c.blendBlocked || c.waiting() || c.present == presentFlushing ||
 		(c.present == presentResolving && c.cache.WritesQueued() > 0):
 		state = stateWaitMemory
 	case c.waitLate:
 		state = stateWaitLateZ
-	case c.blockedOut:
-		state = stateBlockedOutput
 	}
 	c.activity.Set(cycle, state)
 	if progress {
