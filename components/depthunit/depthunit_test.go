@@ -431,3 +431,27 @@ func TestBuffersAndNames(t *testing.T) {
 		}
 	}
 }
+
+// TestBlockedIsNotBusy: the packer takes nothing before cycle 300; its port and
+// the connection hold eight messages. Twelve nearer and nearer copies of one
+// quad all pass early Z, so from the ninth result on the unit holds a result the
+// packer refuses: those cycles are blocked_output, not busy.
+func TestBlockedIsNotBusy(t *testing.T) {
+	b := newBench(t, depthunit.MakeBuilder(), defaultSpec(), 10)
+	b.packer.Hold(300)
+	d := b.tg.Draw(0, true)
+	for i := 0; i < 12; i++ {
+		p := backendtest.Rect(d, 0, 0, 16, 8, 0.9-0.05*float32(i))[0]
+		b.rast.SendAt(uint64(i), b.du.FromRasterizers, oneQuad(d, p, 0, 0))
+	}
+	b.run()
+	if len(b.packer.Received) != 12 {
+		t.Fatalf("the packer received %d tiles, want 12", len(b.packer.Received))
+	}
+	// Blocked from the first refusal at cycle 27 to the packer's first retrieval
+	// at 300; the rest: the miss, the tests and the sends.
+	got := [4]float64{b.stat("cycles_busy"), b.stat("cycles_blocked_output"), b.stat("cycles_wait_memory"), b.stat("cycles_idle")}
+	if want := [4]float64{27, 273, 4, 2}; got != want {
+		t.Errorf("busy, blocked_output, wait_memory, idle cycles %v, want %v", got, want)
+	}
+}
