@@ -70,7 +70,6 @@ type Instruments struct {
 	Metrics  *Metrics
 	Progress *Progress
 	dir      string
-	started  time.Time
 	log      io.Writer
 	session  *Session
 	bar      *monitoring.ProgressBar
@@ -104,7 +103,8 @@ type Session struct {
 }
 
 // NewSession starts instrumenting the runs of a process that will run `runs`
-// simulations, writing under out. log receives progress lines and where the
+// simulations (0 when it does not know how many), writing under out. A process
+// makes one Session: Akita's monitor can be started once per process. log receives progress lines and where the
 // outputs went (nil: os.Stderr).
 func (f *Flags) NewSession(out string, runs int, log io.Writer) *Session {
 	if log == nil {
@@ -139,7 +139,7 @@ func (s *Session) Attach(p *configs.Platform, draws int, name string) (*Instrume
 	}
 	f := s.f
 	dir := s.Dir(name)
-	in := &Instruments{dir: dir, started: time.Now(), log: s.log, session: s, engine: p.Engine}
+	in := &Instruments{dir: dir, log: s.log, session: s, engine: p.Engine}
 	selected := name == "" || s.runRe == nil || s.runRe.MatchString(name)
 	traced := selected && (f.Trace || f.TraceComponents != "" || f.TraceWindow != "")
 	if traced || (selected && f.MetricsInterval > 0) {
@@ -197,7 +197,9 @@ func (s *Session) monitorRun(p *configs.Platform, draws int, name string) *monit
 		} else {
 			s.engines = &sweepEngine{}
 			s.monitor.RegisterEngine(s.engines)
-			s.overall = s.monitor.CreateProgressBar("Simulations", uint64(s.runs))
+			if s.runs > 1 { // 0: the experiment does not know how many
+				s.overall = s.monitor.CreateProgressBar("Simulations", uint64(s.runs))
+			}
 		}
 	}
 	label := "Draws"
