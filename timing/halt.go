@@ -24,6 +24,15 @@ func (h *Halt) Stop(reason error) {
 	h.flag.Store(true)
 }
 
+// Fail halts the simulation because of err, a component's error. Without a Halt
+// (a component built alone, in a test) there is nobody to report to: it panics.
+func (h *Halt) Fail(err error) {
+	if h == nil {
+		panic(err)
+	}
+	h.Stop(err)
+}
+
 // Stopped reports whether the simulation was halted.
 func (h *Halt) Stopped() bool { return h != nil && h.flag.Load() }
 

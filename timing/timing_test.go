@@ -1,6 +1,7 @@
 package timing
 
 import (
+	"errors"
 	"reflect"
 	"testing"
 
@@ -181,4 +182,21 @@ func TestWakerDoesNotHideEarlierTicks(t *testing.T) {
 	if w.Pending() != 0 {
 		t.Fatalf("%d wake-ups pending", w.Pending())
 	}
+}
+
+func TestHaltFail(t *testing.T) {
+	first, second := errors.New("first"), errors.New("second")
+	var h Halt
+	h.Fail(first)
+	h.Fail(second)
+	if !h.Stopped() || h.Reason() != first {
+		t.Errorf("after two failures: stopped %v, reason %v; want true, the first", h.Stopped(), h.Reason())
+	}
+	defer func() {
+		if r := recover(); r != first {
+			t.Errorf("Fail without a Halt recovered %v, want a panic with the error", r)
+		}
+	}()
+	var none *Halt
+	none.Fail(first)
 }

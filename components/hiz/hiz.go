@@ -191,13 +191,7 @@ type counters struct {
 	clears, flushes                                                           uint64
 }
 
-func (c *Comp) fail(err error) {
-	err = fmt.Errorf("%s: %w", c.Name(), err)
-	if c.halt == nil {
-		panic(err)
-	}
-	c.halt.Stop(err)
-}
+func (c *Comp) fail(err error) { c.halt.Fail(fmt.Errorf("%s: %w", c.Name(), err)) }
 
 // Tick runs the stages from the back of the unit to its front.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {

@@ -199,13 +199,7 @@ func (c *Comp) forward(now sim.VTimeInSec) bool {
 // (a req_out task) below it (docs/design-timing.md, section 10).
 func (c *Comp) traced() bool { return c.NumHooks() > 0 }
 
-func (c *Comp) fail(err error) {
-	if c.halt != nil {
-		c.halt.Stop(err)
-		return
-	}
-	panic(err)
-}
+func (c *Comp) fail(err error) { c.halt.Fail(err) }
 
 // Stats implements timing.StatsReporter.
 func (c *Comp) Stats(add func(string, float64)) {

@@ -1,6 +1,7 @@
 package primitiveassembly
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/sarchlab/akita/v3/sim"
@@ -92,19 +93,12 @@ func newRig(t *testing.T, b Builder, rasterizers int) *rig {
 	conn.PlugIn(r.ia.Port, 4)
 	r.pa.InputAssemblerPort = r.ia.Port
 	for i := 0; i < rasterizers; i++ {
-		f := newFake("Rast["+itoa(i)+"]", e, 1024)
+		f := newFake("Rast["+strconv.Itoa(i)+"]", e, 1024)
 		conn.PlugIn(f.Port, 4)
 		r.rasts = append(r.rasts, f)
 		r.pa.Rasterizers = append(r.pa.Rasterizers, f.Port)
 	}
 	return r
-}
-
-func itoa(i int) string {
-	if i < 10 {
-		return string(rune('0' + i))
-	}
-	return itoa(i/10) + itoa(i%10)
 }
 
 func (r *rig) run(t *testing.T) {

@@ -224,12 +224,7 @@ func (c *Comp) flush(r FlushReason) bool {
 }
 
 // fail reports a protocol error: through the halt flag when there is one.
-func (c *Comp) fail(err error) {
-	if c.halt == nil {
-		panic(err)
-	}
-	c.halt.Stop(err)
-}
+func (c *Comp) fail(err error) { c.halt.Fail(err) }
 
 // Finish closes the activity accounting at time now.
 func (c *Comp) Finish(now sim.VTimeInSec) { c.activity.Finish(c.Freq.Cycle(now)) }

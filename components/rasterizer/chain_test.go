@@ -2,6 +2,7 @@ package rasterizer
 
 import (
 	"fmt"
+	"strconv"
 	"testing"
 
 	"github.com/sarchlab/akita/v3/sim"
@@ -35,7 +36,7 @@ func TestChainWithPrimitiveAssembly(t *testing.T) {
 	pa.InputAssemblerPort = ia.Port
 	var depths []*fake
 	for p := 0; p < P; p++ {
-		f := newFake("Depth["+itoa(p)+"]", e, 4096)
+		f := newFake("Depth["+strconv.Itoa(p)+"]", e, 4096)
 		conn.PlugIn(f.Port, 4)
 		depths = append(depths, f)
 	}

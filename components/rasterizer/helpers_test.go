@@ -1,6 +1,7 @@
 package rasterizer
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/sarchlab/akita/v3/sim"
@@ -169,13 +170,6 @@ func (h *tickLog) Func(ctx sim.HookCtx) {
 	}
 }
 
-func itoa(i int) string {
-	if i < 10 {
-		return string(rune('0' + i))
-	}
-	return itoa(i/10) + itoa(i%10)
-}
-
 // primitives runs the functional geometry stage over the batches of d in order.
 func primitives(d *protocol.Draw, batches []*protocol.ShadedBatch) []pipeline.Primitive {
 	g := pipeline.NewGeometry(d.State, &d.Raster)
@@ -225,7 +219,7 @@ func newRig(t testing.TB, e sim.Engine, b Builder, name string, partitions int) 
 	conn.PlugIn(g.r.ToDepthUnits, 4)
 	conn.PlugIn(g.pa.Port, 4)
 	for p := 0; p < partitions; p++ {
-		f := newFake("Depth["+itoa(p)+"]", e, 1024)
+		f := newFake("Depth["+strconv.Itoa(p)+"]", e, 1024)
 		conn.PlugIn(f.Port, 4)
 		g.depths = append(g.depths, f)
 		g.r.DepthUnits = append(g.r.DepthUnits, f.Port)

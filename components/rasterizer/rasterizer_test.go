@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -234,7 +235,7 @@ func runFrame(t *testing.T, e sim.Engine, order raster.TraversalOrder, R, P int)
 	pa := newFake("PA", e, 4)
 	conn.PlugIn(pa.Port, 16)
 	for p := 0; p < P; p++ {
-		f := newFake("Depth["+itoa(p)+"]", e, 4096)
+		f := newFake("Depth["+strconv.Itoa(p)+"]", e, 4096)
 		conn.PlugIn(f.Port, 4)
 		run.depths = append(run.depths, f)
 	}

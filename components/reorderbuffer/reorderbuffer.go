@@ -345,12 +345,7 @@ func (c *Comp) occupancy(cycle uint64) {
 func (c *Comp) noteMax() { c.occMax = max(c.occMax, c.entries.used) }
 
 // fail reports a protocol error: through the halt flag when there is one.
-func (c *Comp) fail(err error) {
-	if c.halt == nil {
-		panic(err)
-	}
-	c.halt.Stop(err)
-}
+func (c *Comp) fail(err error) { c.halt.Fail(err) }
 
 // Finish closes the activity and occupancy accounting at time now.
 func (c *Comp) Finish(now sim.VTimeInSec) {

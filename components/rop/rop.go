@@ -156,13 +156,7 @@ type counters struct {
 	presentLines, presentCompressed, presentCleared uint64
 }
 
-func (c *Comp) fail(err error) {
-	err = fmt.Errorf("%s: %w", c.Name(), err)
-	if c.halt == nil {
-		panic(err)
-	}
-	c.halt.Stop(err)
-}
+func (c *Comp) fail(err error) { c.halt.Fail(fmt.Errorf("%s: %w", c.Name(), err)) }
 
 // Tick runs the stages from the back of the ROP to its front.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {

@@ -181,13 +181,7 @@ func (c *Comp) nextEvent(cy uint64) (uint64, bool) {
 }
 
 // fail stops the simulation with err (a malformed message or program).
-func (c *Comp) fail(err error) {
-	err = fmt.Errorf("%s: %w", c.Name(), err)
-	if c.halt == nil {
-		panic(err)
-	}
-	c.halt.Stop(err)
-}
+func (c *Comp) fail(err error) { c.halt.Fail(fmt.Errorf("%s: %w", c.Name(), err)) }
 
 // residentChanged accounts the resident-warp integral before the count changes.
 func (c *Comp) residentChanged(cy uint64) {

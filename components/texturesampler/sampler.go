@@ -199,13 +199,7 @@ func (c *Comp) nextEvent(cy uint64) (uint64, bool) {
 }
 
 // fail stops the simulation with err (a malformed request or missing wiring).
-func (c *Comp) fail(err error) {
-	err = fmt.Errorf("%s: %w", c.Name(), err)
-	if c.halt == nil {
-		panic(err)
-	}
-	c.halt.Stop(err)
-}
+func (c *Comp) fail(err error) { c.halt.Fail(fmt.Errorf("%s: %w", c.Name(), err)) }
 
 func ratio(a, b uint64) float64 {
 	if b == 0 {
