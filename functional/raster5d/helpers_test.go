@@ -193,4 +193,3 @@ func clipOf(vp geom.Viewport, sx, sy, w, zn float64) geom.Vec4 {
 	ny := 1 - (sy-float64(vp.Y))/(float64(vp.Height)/2)
 	return geom.Vec4{float32(nx * w), float32(ny * w), float32(zn * w), float32(w)}
 }
-
