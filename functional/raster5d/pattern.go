@@ -17,13 +17,36 @@ const PatternRepeat = 32
 // 1/256 pixel from the pixel centre, so a sample never leaves its pixel.
 const MaxOffset = 127
 
-// Buckets of the (u, v, t) domain that the traversal bounds the triangle over
-// (see doc.go, "Traversal"): timeBuckets intervals of t, lensBuckets intervals of
-// u and of v. Both are powers of two so that the interval ends are exact.
+// bucketLayout splits the (u, v, t) domain into the buckets the traversal
+// bounds a triangle over (see doc.go, "Traversal"): nt intervals of t and nl
+// intervals of u and of v, all powers of two so that the interval ends are
+// exact, at most 64 buckets (one bit each in a uint64). Each case has its own:
+// a moving triangle only changes with t, a defocused one only with (u, v).
+type bucketLayout struct{ nt, nl int }
+
+// layouts is indexed by Case.
+var layouts = [NumCases]bucketLayout{
+	Rejected:  {1, 1},
+	Static:    {1, 1},
+	Moving:    {16, 1},
+	Defocused: {1, 8},
+	Both:      {4, 4},
+}
+
+// Grid sizes that bound every layout.
 const (
-	timeBuckets = 4
-	lensBuckets = 4
+	maxTimeBuckets = 16
+	maxLensBuckets = 8
+	maxBuckets     = 64
 )
+
+// bucket returns the bucket of (u, v, t) in layout l: tb*nl*nl + vb*nl + ub.
+func (l bucketLayout) bucket(u, v, t float32) uint8 {
+	return uint8(bucketOf(t, 0, 1, l.nt)*l.nl*l.nl + bucketOf(v, -1, 1, l.nl)*l.nl + bucketOf(u, -1, 1, l.nl))
+}
+
+// count returns the number of buckets.
+func (l bucketLayout) count() int { return l.nt * l.nl * l.nl }
 
 // Pattern is a 5D sample pattern: sample s of every pixel sits at the same x, y
 // offset from the pixel centre, and has a lens position (u, v) on the unit disk
@@ -39,7 +62,7 @@ type Pattern struct {
 	// Per entry e = ((py&31)*32 + (px&31))*n + s.
 	u, v, t []float32
 	strata  []uint8 // 3 per entry: u, v, t stratum (see Strata)
-	bucket  []uint8 // tb<<4 | vb<<2 | ub, the traversal buckets of (u, v, t)
+	bucket  [NumCases][]uint8 // the traversal bucket of each entry in each case's layout
 	m       int     // strata per dimension: k when n = k^3, else n
 }
 
@@ -70,7 +93,10 @@ func NewPattern(xy [][2]int16, seed uint64) (*Pattern, error) {
 	}
 	size := PatternRepeat * PatternRepeat * n
 	p.u, p.v, p.t = make([]float32, size), make([]float32, size), make([]float32, size)
-	p.strata, p.bucket = make([]uint8, 3*size), make([]uint8, size)
+	p.strata = make([]uint8, 3*size)
+	for c := range p.bucket {
+		p.bucket[c] = make([]uint8, size)
+	}
 
 	rng := splitMix64{state: seed}
 	var perm [3][MaxSamples]uint8
@@ -104,7 +130,9 @@ func (p *Pattern) place(e int, st [3]int, rng *splitMix64) {
 	u, v := concentric(2*float64(a)-1, 2*float64(b)-1)
 	p.u[e], p.v[e], p.t[e] = u, v, t
 	p.strata[3*e], p.strata[3*e+1], p.strata[3*e+2] = uint8(st[0]), uint8(st[1]), uint8(st[2])
-	p.bucket[e] = uint8(bucketOf(t, 0, 1, timeBuckets)<<4 | bucketOf(v, -1, 1, lensBuckets)<<2 | bucketOf(u, -1, 1, lensBuckets))
+	for c, l := range layouts {
+		p.bucket[c][e] = l.bucket(u, v, t)
+	}
 }
 
 // jitter returns (i + r)/m as a float32 f inside the stratum: i <= f*m < i+1,

@@ -126,12 +126,9 @@ type Triangle struct {
 	frontCCW bool
 	zlo, zhi float32 // viewport depth range, ordered
 
-	// Traversal buckets (doc.go): nt time intervals, nl lens intervals per
-	// axis; bucket of an entry = (pattern code & bucketAnd) >> bucketShift.
-	nt, nl      int
-	bucketAnd   uint8
-	bucketShift uint8
-	boxes       [timeBuckets * lensBuckets * lensBuckets]raster.Rect
+	// Traversal buckets (doc.go): the case's layout and each bucket's box.
+	layout bucketLayout
+	boxes  [maxBuckets]raster.Rect
 }
 
 // Setup sets up the triangle with clip positions p0 at shutter open and p1 at
@@ -163,14 +160,15 @@ func Setup(p0, p1 [3]geom.Vec4, lens Lens, vp geom.Viewport, cfg *Config, t *Tri
 	lensOn := !lens.Pinhole()
 	switch {
 	case !motion && !lensOn:
-		t.Case, t.nt, t.nl, t.bucketAnd, t.bucketShift = Static, 1, 1, 0, 0
+		t.Case = Static
 	case !lensOn:
-		t.Case, t.nt, t.nl, t.bucketAnd, t.bucketShift = Moving, timeBuckets, 1, 0xf0, 4
+		t.Case = Moving
 	case !motion:
-		t.Case, t.nt, t.nl, t.bucketAnd, t.bucketShift = Defocused, 1, lensBuckets, 0x0f, 0
+		t.Case = Defocused
 	default:
-		t.Case, t.nt, t.nl, t.bucketAnd, t.bucketShift = Both, timeBuckets, lensBuckets, 0xff, 0
+		t.Case = Both
 	}
+	t.layout = layouts[t.Case]
 	for k := range t.v {
 		t.setupVertex(k)
 	}
@@ -333,12 +331,12 @@ func (t *Triangle) culled(d float64) bool {
 // setupBoxes computes the screen box of every traversal bucket and their union
 // BBox, within bounds; it returns false when BBox is empty.
 func (t *Triangle) setupBoxes(bounds raster.Rect) bool {
-	nt, nl := t.nt, t.nl
+	nt, nl := t.layout.nt, t.layout.nl
 	// Screen X of each vertex at the grid's times and lens u (Y with v): the
 	// extremes over a bucket are at its corners (X is linear in u and, with w > 0,
 	// monotonic in t).
-	var gx, gy [3][timeBuckets + 1][lensBuckets + 1]float64
-	var wOK [timeBuckets + 1]bool
+	var gx, gy [3][maxTimeBuckets + 1][maxLensBuckets + 1]float64
+	var wOK [maxTimeBuckets + 1]bool
 	for ti := 0; ti <= nt; ti++ {
 		tm := bucketEnd(0, 1, nt, ti)
 		wOK[ti] = true

@@ -85,7 +85,7 @@ func tileRect(tx, ty int) raster.Rect {
 	return raster.Rect{X0: tx * TileSize, Y0: ty * TileSize, X1: tx*TileSize + TileSize, Y1: ty*TileSize + TileSize}
 }
 
-func (t *Triangle) numBuckets() int { return t.nt * t.nl * t.nl }
+func (t *Triangle) numBuckets() int { return t.layout.count() }
 
 // TileQuads appends the quads of tile (tx, ty) with at least one covered sample,
 // in Morton order of the quads inside the tile (x in the low bit), and adds its
@@ -121,6 +121,7 @@ func (t *Triangle) TileQuads(tx, ty int, out []Quad, st *Stats) []Quad {
 		}
 	}
 	n := t.pat.n
+	bucket := t.pat.bucket[t.Case]
 	var se sampleEval
 	var tests, covered uint64
 	for k := 0; k < (TileSize/2)*(TileSize/2); k++ {
@@ -141,7 +142,7 @@ func (t *Triangle) TileQuads(tx, ty int, out []Quad, st *Stats) []Quad {
 			}
 			e0 := t.pat.entry(px, py, 0)
 			for s := 0; s < n; s++ {
-				if m>>((t.pat.bucket[e0+s]&t.bucketAnd)>>t.bucketShift)&1 == 0 {
+				if m>>bucket[e0+s]&1 == 0 {
 					continue
 				}
 				tests++
