@@ -61,9 +61,9 @@ type Pattern struct {
 	maxY int16
 	// Per entry e = ((py&31)*32 + (px&31))*n + s.
 	u, v, t []float32
-	strata  []uint8 // 3 per entry: u, v, t stratum (see Strata)
+	strata  []uint8           // 3 per entry: u, v, t stratum (see Strata)
 	bucket  [NumCases][]uint8 // the traversal bucket of each entry in each case's layout
-	m       int     // strata per dimension: k when n = k^3, else n
+	m       int               // strata per dimension: k when n = k^3, else n
 }
 
 // NewPattern builds the pattern of len(xy) samples (1 to 64): xy[s] is the
