@@ -1,0 +1,217 @@
+package raster5d
+
+import "github.com/gfxsim/gfxsim/functional/raster"
+
+// TileSize is the edge of the traversal tiles in pixels (section 5.1: 32x32
+// tiles in Z order, quads in Z order inside).
+const TileSize = 32
+
+const tileShift = 5
+
+// Quad is a 2x2 pixel block at even (X, Y) with the samples the triangle covers:
+// Coverage word p = (x&1) + 2*(y&1), bit s = sample s (raster.SampleMask).
+type Quad struct {
+	X, Y     int32
+	Coverage raster.SampleMask
+}
+
+// Stats counts the rasterizer's work; the timed rasterizer turns it into cycles.
+type Stats struct {
+	// SampleTests counts the samples whose coverage was evaluated, by the case
+	// of their triangle (index Case; Rejected stays 0). Samples the traversal
+	// buckets exclude are not tested and not counted.
+	SampleTests    [NumCases]uint64
+	SamplesCovered uint64 // samples found covered
+	Quads          uint64 // quads emitted (at least one covered sample)
+	Tiles          uint64 // TileQuads calls on a tile that overlaps BBox
+}
+
+// Add adds o's counts to s.
+func (s *Stats) Add(o Stats) {
+	for c := range s.SampleTests {
+		s.SampleTests[c] += o.SampleTests[c]
+	}
+	s.SamplesCovered += o.SamplesCovered
+	s.Quads += o.Quads
+	s.Tiles += o.Tiles
+}
+
+// Tests returns the number of sample tests over all cases.
+func (s *Stats) Tests() uint64 {
+	var n uint64
+	for _, v := range s.SampleTests {
+		n += v
+	}
+	return n
+}
+
+// TileRange returns the tiles that overlap BBox, half-open: [tx0, tx1) x [ty0, ty1),
+// in tile coordinates (pixel x = tx*TileSize).
+func (t *Triangle) TileRange() (tx0, ty0, tx1, ty1 int) {
+	if t.Case == Rejected || t.BBox.Empty() {
+		return 0, 0, 0, 0
+	}
+	b := t.BBox
+	return b.X0 >> tileShift, b.Y0 >> tileShift, ((b.X1 - 1) >> tileShift) + 1, ((b.Y1 - 1) >> tileShift) + 1
+}
+
+// Tiles appends the tiles of TileRange in Morton order (x in the low bit,
+// relative to the range's first tile, as raster.ZOrder) that some traversal
+// bucket's box overlaps, each with Class raster.TilePartial (the 5D rasterizer
+// does not classify tiles further).
+func (t *Triangle) Tiles(out []raster.TilePos) []raster.TilePos {
+	tx0, ty0, tx1, ty1 := t.TileRange()
+	if tx0 >= tx1 || ty0 >= ty1 {
+		return out
+	}
+	var m mortonWalk
+	m.init(0, 0, tx1-tx0, ty1-ty0)
+	for {
+		i, j, ok := m.next()
+		if !ok {
+			return out
+		}
+		tile := tileRect(tx0+i, ty0+j)
+		for b := 0; b < t.numBuckets(); b++ {
+			if !t.boxes[b].Intersect(tile).Empty() {
+				out = append(out, raster.TilePos{X: tx0 + i, Y: ty0 + j, Class: raster.TilePartial})
+				break
+			}
+		}
+	}
+}
+
+func tileRect(tx, ty int) raster.Rect {
+	return raster.Rect{X0: tx * TileSize, Y0: ty * TileSize, X1: tx*TileSize + TileSize, Y1: ty*TileSize + TileSize}
+}
+
+func (t *Triangle) numBuckets() int { return t.layout.count() }
+
+// TileQuads appends the quads of tile (tx, ty) with at least one covered sample,
+// in Morton order of the quads inside the tile (x in the low bit), and adds its
+// work to st (which may be nil). A sample is tested only when its pixel lies in
+// the box of its (u, v, t) bucket (doc.go, "Traversal"). Nothing is allocated
+// when out has room.
+func (t *Triangle) TileQuads(tx, ty int, out []Quad, st *Stats) []Quad {
+	var local Stats
+	if st == nil {
+		st = &local
+	}
+	if t.Case == Rejected {
+		return out
+	}
+	tile := tileRect(tx, ty)
+	r := tile.Intersect(t.BBox)
+	if r.Empty() {
+		return out
+	}
+	st.Tiles++
+	// col[i] (row[j]): the buckets whose box holds pixel column tile.X0+i (row).
+	var col, row [TileSize]uint64
+	for b := 0; b < t.numBuckets(); b++ {
+		bb := t.boxes[b].Intersect(r)
+		if bb.Empty() {
+			continue
+		}
+		for x := bb.X0; x < bb.X1; x++ {
+			col[x-tile.X0] |= 1 << uint(b)
+		}
+		for y := bb.Y0; y < bb.Y1; y++ {
+			row[y-tile.Y0] |= 1 << uint(b)
+		}
+	}
+	n := t.pat.n
+	bucket := t.pat.bucket[t.Case]
+	var se sampleEval
+	var tests, covered uint64
+	for k := 0; k < (TileSize/2)*(TileSize/2); k++ {
+		qx := tile.X0 + 2*int(compact1By1(uint32(k)))
+		qy := tile.Y0 + 2*int(compact1By1(uint32(k>>1)))
+		if qx+1 < r.X0 || qx >= r.X1 || qy+1 < r.Y0 || qy >= r.Y1 {
+			continue
+		}
+		var cov raster.SampleMask
+		for p := 0; p < 4; p++ {
+			px, py := qx+p&1, qy+p>>1
+			if !r.Contains(px, py) {
+				continue
+			}
+			m := col[px-tile.X0] & row[py-tile.Y0]
+			if m == 0 {
+				continue
+			}
+			e0 := t.pat.entry(px, py, 0)
+			for s := 0; s < n; s++ {
+				if m>>bucket[e0+s]&1 == 0 {
+					continue
+				}
+				tests++
+				t.evalSample(px, py, s, &se)
+				if t.covered(&se) {
+					cov[p] |= 1 << uint(s)
+					covered++
+				}
+			}
+		}
+		if !cov.Empty() {
+			out = append(out, Quad{X: int32(qx), Y: int32(qy), Coverage: cov})
+			st.Quads++
+		}
+	}
+	st.SampleTests[t.Case] += tests
+	st.SamplesCovered += covered
+	return out
+}
+
+// compact1By1 gathers the even bits of x (Morton decoding).
+func compact1By1(x uint32) uint32 {
+	x &= 0x55555555
+	x = (x ^ (x >> 1)) & 0x33333333
+	x = (x ^ (x >> 2)) & 0x0f0f0f0f
+	x = (x ^ (x >> 4)) & 0x00ff00ff
+	x = (x ^ (x >> 8)) & 0x0000ffff
+	return x
+}
+
+// mortonWalk enumerates the cells of [x0, x1) x [y0, y1) in Morton order (x in
+// the low bit) by a depth-first walk of the quadtree over the enclosing
+// power-of-two square, skipping subtrees outside the rectangle. It is
+// functional/raster's walk (unexported there), so both rasterizers visit tiles
+// in the same order.
+type mortonWalk struct {
+	x0, y0, x1, y1 int32
+	n              int
+	stack          [3*32 + 1]mortonNode
+}
+
+type mortonNode struct{ x, y, size int32 }
+
+func (m *mortonWalk) init(x0, y0, x1, y1 int) {
+	size := int32(1)
+	for size < 1<<30 && (int(size) < x1 || int(size) < y1) {
+		size <<= 1
+	}
+	m.x0, m.y0, m.x1, m.y1 = int32(x0), int32(y0), int32(x1), int32(y1)
+	m.stack[0] = mortonNode{0, 0, size}
+	m.n = 1
+}
+
+func (m *mortonWalk) next() (x, y int, ok bool) {
+	for m.n > 0 {
+		m.n--
+		nd := m.stack[m.n]
+		if nd.x >= m.x1 || nd.y >= m.y1 || nd.x+nd.size <= m.x0 || nd.y+nd.size <= m.y0 {
+			continue
+		}
+		if nd.size == 1 {
+			return int(nd.x), int(nd.y), true
+		}
+		h := nd.size >> 1
+		m.stack[m.n] = mortonNode{nd.x + h, nd.y + h, h}
+		m.stack[m.n+1] = mortonNode{nd.x, nd.y + h, h}
+		m.stack[m.n+2] = mortonNode{nd.x + h, nd.y, h}
+		m.stack[m.n+3] = mortonNode{nd.x, nd.y, h}
+		m.n += 4
+	}
+	return 0, 0, false
+}
