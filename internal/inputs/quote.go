@@ -1,0 +1,31 @@
+package inputs
+
+import (
+	"strconv"
+	"unicode/utf8"
+)
+
+// MaxExcerpt is the most bytes of an input file an error message quotes.
+const MaxExcerpt = 32
+
+// Quote returns s quoted and escaped as Go's %q does, cut to its first
+// MaxExcerpt bytes (on a character boundary, with "..." after the quote when
+// cut): the excerpt of a file an error may show.
+func Quote(s string) string {
+	if len(s) <= MaxExcerpt {
+		return strconv.Quote(s)
+	}
+	n := MaxExcerpt
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return strconv.Quote(s[:n]) + "..."
+}
+
+// QuoteBytes is Quote of a byte slice (only its first bytes are copied).
+func QuoteBytes(b []byte) string {
+	if len(b) > 2*MaxExcerpt {
+		b = b[:2*MaxExcerpt]
+	}
+	return Quote(string(b))
+}
