@@ -239,7 +239,7 @@ func TestFromMeshFileRealModels(t *testing.T) {
 		return
 	}
 	src := "max_texture_size: 64\nmeshes:\n  helmet: {file: " + helmet + ", fit: 2}\nobjects:\n  - {mesh: helmet, material: from_file}\n"
-	s, err := Parse(filepath.Join(t.TempDir(), "h.yaml"), []byte(src))
+	s, err := Parse(filepath.Join(t.TempDir(), "h.yaml"), []byte(src), WithAllowPaths(shared))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/internal/inputs"
 	"github.com/gfxsim/gfxsim/scene/internal/rng"
 	"github.com/gfxsim/gfxsim/scene/mesh"
 	"github.com/gfxsim/gfxsim/scene/teximage"
@@ -41,7 +42,8 @@ type parser struct {
 	opt   options
 	b     *builder
 	s     *Scene
-	max   int // max_texture_size in effect
+	max   int           // max_texture_size in effect
+	roots *inputs.Roots // where file references may be read from (files only)
 }
 
 // parse parses a scene document. file labels errors; dir resolves relative
@@ -345,10 +347,16 @@ func (p *parser) path(n *yaml.Node, field string) (string, error) {
 	if !p.files {
 		return "", p.w.errAt(n, field, "file references are not allowed in built-in scenes")
 	}
-	if filepath.IsAbs(f) {
-		return f, nil
+	if p.roots == nil {
+		if p.roots, err = p.opt.roots(p.dir); err != nil {
+			return "", p.w.errAt(n, field, "%v", err)
+		}
 	}
-	return filepath.Join(p.dir, filepath.FromSlash(f)), nil
+	path, err := p.roots.Resolve(p.dir, filepath.FromSlash(f))
+	if err != nil {
+		return "", p.w.errAt(n, field, "%v", err)
+	}
+	return path, nil
 }
 
 var textureKeys = []string{"file", "procedural", "faces", "layers", "type", "format", "srgb", "mipmaps", "filter",
@@ -483,6 +491,9 @@ func (p *parser) textureSlices(at *yaml.Node, o *object, field string, typ Textu
 	if typ == TextureCube && ims[0].Width != ims[0].Height {
 		return nil, w.errAt(n, o.path(key), "cube faces must be square, got %dx%d", ims[0].Width, ims[0].Height)
 	}
+	if err := p.keepImages(ims, o.path(key)); err != nil {
+		return nil, w.errAt(n, o.path(key), "%v", err)
+	}
 	if typ == TextureCube && len(ims) == 1 { // a 2D procedural kind on every face
 		for len(ims) < 6 {
 			ims = append(ims, ims[0])
@@ -501,7 +512,7 @@ func (p *parser) image(o *object, key string) (*teximage.Image, error) {
 	if err != nil {
 		return nil, err
 	}
-	im, err := teximage.Load(path)
+	im, err := p.loadImage(path)
 	if err != nil {
 		return nil, p.w.errAt(n, o.path(key), "%v", err)
 	}
@@ -774,7 +785,7 @@ func (p *parser) mesh(e entry, needFileMaterials bool) error {
 		if err != nil {
 			return err
 		}
-		model, err = mesh.Load(path, mesh.LoadOptions{MaxTextureSize: p.max, SkipMaterials: !needFileMaterials})
+		model, err = mesh.Load(path, p.meshOptions(!needFileMaterials))
 		if err != nil {
 			return w.errAt(fn, o.path("file"), "%v", err)
 		}
