@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -14,6 +13,8 @@ import (
 	"unicode"
 
 	"github.com/gfxsim/gfxsim/scene"
+
+	"github.com/gfxsim/gfxsim/internal/outputs"
 )
 
 // LoadScene returns the built-in scene called name, or loads name as a file: a
@@ -111,7 +112,7 @@ func (s Stats) WriteJSON(path string) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, append(b, '\n'), 0o644)
+	return outputs.WriteFile(path, append(b, '\n'))
 }
 
 // Names returns the counter names in order.

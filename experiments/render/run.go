@@ -16,6 +16,8 @@ import (
 	"github.com/gfxsim/gfxsim/scene"
 	"github.com/gfxsim/gfxsim/scene/driver"
 	"github.com/gfxsim/gfxsim/tracing"
+
+	"github.com/gfxsim/gfxsim/internal/outputs"
 )
 
 type options struct {
@@ -101,7 +103,7 @@ func writeOutputs(dir string, img *image.RGBA, st expt.Stats, cfg *configs.Confi
 	if err := st.WriteJSON(filepath.Join(dir, "stats.json")); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, "config.yaml"), cfg.YAML(), 0o644)
+	return outputs.WriteFile(filepath.Join(dir, "config.yaml"), cfg.YAML())
 }
 
 func runTiming(o options, s *scene.Scene, cfg *configs.Config, w io.Writer) error {
