@@ -243,6 +243,11 @@ func (d *decoder) mapping(n *yaml.Node, v reflect.Value, path string, depth int)
 		}
 		fp := join(path, key)
 		idx, ok := fields[k.Value]
+		if !ok && path == "" && i == 0 && !inputs.KeyLike(k.Value) {
+			// Nothing of the file was a configuration yet: quote none of it.
+			sort.Strings(names)
+			return d.errf(k, "", "not a configuration file: its first key is not a configuration key (allowed: %s)", strings.Join(names, ", "))
+		}
 		if !ok {
 			sort.Strings(names)
 			return d.errf(k, fp, "unknown key (allowed here: %s)", strings.Join(names, ", "))

@@ -892,7 +892,7 @@ func (p *parser) material(e entry) error {
 	w := p.w
 	field := "materials." + e.key
 	if contains(reservedMaterials, e.key) {
-		return w.errAt(e.kn, field, "%q is reserved (it draws a file mesh with its own materials)", e.key)
+		return w.errAt(e.kn, field, "%s is reserved (it draws a file mesh with its own materials)", inputs.Quote(e.key))
 	}
 	o, err := w.object(e.v, field, "shader", "params", "textures", "cull", "front_ccw", "depth_test", "depth_write", "depth_func", "blend")
 	if err != nil {
@@ -908,7 +908,7 @@ func (p *parser) material(e entry) error {
 	}
 	info, ok := LookupShader(name)
 	if !ok {
-		return w.errAt(sn, o.path("shader"), "unknown shader %q (want one of %s)", name, strings.Join(ShaderNames(), ", "))
+		return w.errAt(sn, o.path("shader"), "unknown shader %s (want one of %s)", inputs.Quote(name), strings.Join(ShaderNames(), ", "))
 	}
 	m := Material{Name: e.key, Shader: name, State: DefaultState()}
 	if n := o.get("params"); n != nil {
@@ -951,11 +951,11 @@ func (p *parser) material(e entry) error {
 			}
 			ti := p.s.TextureIndex(tn)
 			if ti < 0 {
-				return w.errAt(te.v, tf, "unknown texture %q", tn)
+				return w.errAt(te.v, tf, "unknown texture %s", inputs.Quote(tn))
 			}
 			if want, ok := SamplerType(name, te.key); ok && want != p.s.Textures[ti].Type {
-				return w.errAt(te.v, tf, "texture %q is a %v texture, sampler %s of shader %s samples %v textures",
-					tn, p.s.Textures[ti].Type, te.key, name, want)
+				return w.errAt(te.v, tf, "texture %s is a %v texture, sampler %s of shader %s samples %v textures",
+					inputs.Quote(tn), p.s.Textures[ti].Type, te.key, name, want)
 			}
 			bound[te.key] = ti
 		}
@@ -1093,7 +1093,7 @@ func (p *parser) object(n *yaml.Node, field string) error {
 	}
 	mi := p.s.MeshIndex(meshName)
 	if mi < 0 || p.b.isPart(mi) {
-		return w.errAt(mn, o.path("mesh"), "unknown mesh %q", meshName)
+		return w.errAt(mn, o.path("mesh"), "unknown mesh %s", inputs.Quote(meshName))
 	}
 	matNode := o.get("material")
 	if matNode == nil {
@@ -1106,13 +1106,13 @@ func (p *parser) object(n *yaml.Node, field string) error {
 	var draws []draw
 	if matName == fromFile || matName == fromMTL {
 		if p.b.models[mi] == nil {
-			return w.errAt(matNode, o.path("material"), "%s needs a mesh loaded from a file; %q is procedural", matName, meshName)
+			return w.errAt(matNode, o.path("material"), "%s needs a mesh loaded from a file; %s is procedural", matName, inputs.Quote(meshName))
 		}
 		draws = p.b.fileDraws(mi)
 	} else {
 		ma := p.s.MaterialIndex(matName)
 		if ma < 0 || p.b.isFileMaterial(ma) {
-			return w.errAt(matNode, o.path("material"), "unknown material %q", matName)
+			return w.errAt(matNode, o.path("material"), "unknown material %s", inputs.Quote(matName))
 		}
 		draws = []draw{{mi, ma}}
 	}

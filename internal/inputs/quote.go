@@ -29,3 +29,18 @@ func QuoteBytes(b []byte) string {
 	}
 	return Quote(string(b))
 }
+
+// KeyLike reports whether s looks like a key of gfxsim's YAML formats: 1 to
+// MaxExcerpt lower-case letters, digits and underscores. A first key that
+// does not is not quoted (the file may not be a scene or configuration).
+func KeyLike(s string) bool {
+	if s == "" || len(s) > MaxExcerpt {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
