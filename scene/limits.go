@@ -45,18 +45,16 @@ func (p *parser) loadImage(path string) (*teximage.Image, error) {
 	return im.Downscale(p.max), nil
 }
 
-// keepImages reserves the memory of the images of a texture (read or
-// generated), each once, and of the texture's copy of them.
-func (p *parser) keepImages(ims []*teximage.Image, field string) error {
-	var n int64
-	seen := map[*teximage.Image]bool{}
-	for _, im := range ims {
-		if !seen[im] {
-			seen[im] = true
-			n += int64(len(im.Pix))
-		}
-	}
-	return p.opt.budget.Reserve(field, n+int64(len(ims))*int64(len(ims[0].Pix)))
+// keepImage reserves the memory of an image of a texture (read or
+// generated) as soon as it is made, so that a texture of many layers (aliases
+// of one large image) stops at the first layer past the budget.
+func (p *parser) keepImage(im *teximage.Image) error {
+	return p.opt.budget.Reserve(fmt.Sprintf("the %dx%d image", im.Width, im.Height), int64(len(im.Pix)))
+}
+
+// keepCopy reserves the texture's copy of its images.
+func (p *parser) keepCopy(ims []*teximage.Image) error {
+	return p.opt.budget.Reserve(fmt.Sprintf("the texture of %d images", len(ims)), int64(len(ims))*int64(len(ims[0].Pix)))
 }
 
 // texelBits are the bits per texel of each storage format.

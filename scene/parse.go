@@ -445,6 +445,9 @@ func (p *parser) textureSlices(at *yaml.Node, o *object, field string, typ Textu
 			if err != nil {
 				return nil, err
 			}
+			if err := p.keepImage(im); err != nil {
+				return nil, w.errAt(n, o.path(key), "%v", err)
+			}
 			ims = []*teximage.Image{im}
 		}
 	case "faces", "layers":
@@ -478,6 +481,9 @@ func (p *parser) textureSlices(at *yaml.Node, o *object, field string, typ Textu
 			if err != nil {
 				return nil, err
 			}
+			if err := p.keepImage(im); err != nil {
+				return nil, w.errAt(it, f, "%v", err)
+			}
 			ims = append(ims, im)
 		}
 	}
@@ -491,7 +497,7 @@ func (p *parser) textureSlices(at *yaml.Node, o *object, field string, typ Textu
 	if typ == TextureCube && ims[0].Width != ims[0].Height {
 		return nil, w.errAt(n, o.path(key), "cube faces must be square, got %dx%d", ims[0].Width, ims[0].Height)
 	}
-	if err := p.keepImages(ims, o.path(key)); err != nil {
+	if err := p.keepCopy(ims); err != nil {
 		return nil, w.errAt(n, o.path(key), "%v", err)
 	}
 	if typ == TextureCube && len(ims) == 1 { // a 2D procedural kind on every face
