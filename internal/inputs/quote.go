@@ -44,3 +44,19 @@ func KeyLike(s string) bool {
 	}
 	return true
 }
+
+// MaxMessage bounds the text of a library's error that may quote its input.
+const MaxMessage = 160
+
+// Clip cuts a message from a library that may quote the file it parsed to
+// MaxMessage bytes (on a character boundary, with "..." when cut).
+func Clip(msg string) string {
+	if len(msg) <= MaxMessage {
+		return msg
+	}
+	n := MaxMessage
+	for n > 0 && !utf8.RuneStart(msg[n]) {
+		n--
+	}
+	return msg[:n] + "..."
+}

@@ -73,11 +73,11 @@ func DecodeGLTF(name string, data []byte, readFile func(uri string) ([]byte, err
 		var te *json.UnmarshalTypeError
 		switch {
 		case errors.As(err, &se):
-			return nil, fmt.Errorf("%s: byte %d: gltf: %v", name, se.Offset, err)
+			return nil, fmt.Errorf("%s: byte %d: gltf: %s", name, se.Offset, inputs.Clip(err.Error()))
 		case errors.As(err, &te):
-			return nil, fmt.Errorf("%s: byte %d: gltf: field %s: %v", name, te.Offset, te.Field, err)
+			return nil, fmt.Errorf("%s: byte %d: gltf: field %s: %s", name, te.Offset, inputs.Clip(te.Field), inputs.Clip(err.Error()))
 		}
-		return nil, fmt.Errorf("%s: gltf: %v", name, err)
+		return nil, fmt.Errorf("%s: gltf: %s", name, inputs.Clip(err.Error()))
 	}
 	l := &gltfLoader{name: name, doc: doc, opt: opt, readFile: readFile,
 		model:  &Model{Name: modelName(name)},
