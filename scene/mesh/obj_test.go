@@ -335,6 +335,9 @@ func FuzzParseOBJ(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		obj, err := ParseOBJ("fuzz.obj", data)
 		if err != nil {
+			if len(err.Error()) > maxFuzzError {
+				t.Fatalf("error of %d bytes: %.300s", len(err.Error()), err)
+			}
 			return
 		}
 		for _, p := range obj.Parts {
@@ -351,6 +354,9 @@ func FuzzParseMTL(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		mats, err := ParseMTL("fuzz.mtl", data)
 		if err != nil {
+			if len(err.Error()) > maxFuzzError {
+				t.Fatalf("error of %d bytes: %.300s", len(err.Error()), err)
+			}
 			return
 		}
 		for _, m := range mats {
