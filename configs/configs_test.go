@@ -121,6 +121,9 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("a: &x {b: *x}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := Parse("fuzz.yaml", data)
+		if err != nil && len(err.Error()) > 1000 {
+			t.Fatalf("error of %d bytes: %.300s", len(err.Error()), err)
+		}
 		if err == nil {
 			if err := c.Validate(); err != nil {
 				t.Fatalf("Parse accepted a configuration Validate rejects: %v", err)

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
-	"os"
 	"reflect"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/gfxsim/gfxsim/internal/inputs"
 	"gopkg.in/yaml.v3"
 )
 
@@ -56,7 +56,7 @@ func Default() *Config {
 
 // Load reads a configuration file: the fields it sets override the default machine.
 func Load(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputs.ReadFile(path, inputs.ConfigFile)
 	if err != nil {
 		return nil, err
 	}
@@ -147,7 +147,7 @@ func kindName(n *yaml.Node) string {
 	case yaml.AliasNode:
 		return "an alias"
 	}
-	return fmt.Sprintf("%q", n.Value)
+	return inputs.Quote(n.Value)
 }
 
 func (d *decoder) value(n *yaml.Node, v reflect.Value, path string, f reflect.StructField, depth int) error {
@@ -161,6 +161,10 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, path string, f reflect.St
 		n = n.Alias
 	}
 	if v.Kind() == reflect.Struct {
+		if n.Kind != yaml.MappingNode && path == "" {
+			// The whole file: it may be any file at all, quote none of it.
+			return d.errf(n, path, "not a YAML mapping of keys (a configuration file starts with keys such as raster:, shader_core:)")
+		}
 		if n.Kind != yaml.MappingNode {
 			return d.errf(n, path, "want a mapping, got %s", kindName(n))
 		}
@@ -173,30 +177,30 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, path string, f reflect.St
 	switch v.Kind() {
 	case reflect.Int:
 		if n.Tag != "!!int" {
-			return d.errf(n, path, "want an integer, got %q", n.Value)
+			return d.errf(n, path, "want an integer, got %s", inputs.Quote(n.Value))
 		}
 		i, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, 64)
 		if err != nil || i < math.MinInt32 || i > math.MaxInt32 {
-			return d.errf(n, path, "integer %q out of range", n.Value)
+			return d.errf(n, path, "integer %s out of range", inputs.Quote(n.Value))
 		}
 		v.SetInt(i)
 	case reflect.Float64:
 		if n.Tag != "!!int" && n.Tag != "!!float" {
-			return d.errf(n, path, "want a number, got %q", n.Value)
+			return d.errf(n, path, "want a number, got %s", inputs.Quote(n.Value))
 		}
 		x, err := strconv.ParseFloat(strings.ReplaceAll(n.Value, "_", ""), 64)
 		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-			return d.errf(n, path, "want a finite number, got %q", n.Value)
+			return d.errf(n, path, "want a finite number, got %s", inputs.Quote(n.Value))
 		}
 		v.SetFloat(x)
 	case reflect.String:
 		if n.Tag != "!!str" {
-			return d.errf(n, path, "want a string, got %q", n.Value)
+			return d.errf(n, path, "want a string, got %s", inputs.Quote(n.Value))
 		}
 		v.SetString(n.Value)
 	case reflect.Bool:
 		if n.Tag != "!!bool" {
-			return d.errf(n, path, "want true or false, got %q", n.Value)
+			return d.errf(n, path, "want true or false, got %s", inputs.Quote(n.Value))
 		}
 		v.SetBool(n.Value == "true" || n.Value == "True" || n.Value == "TRUE")
 	default:
@@ -233,8 +237,17 @@ func (d *decoder) mapping(n *yaml.Node, v reflect.Value, path string, depth int)
 		if k.Kind != yaml.ScalarNode {
 			return d.errf(k, path, "keys must be plain names")
 		}
-		fp := join(path, k.Value)
+		key := k.Value
+		if len(key) > inputs.MaxExcerpt || strings.ContainsAny(key, "\x00\n\r\t\"\\") {
+			key = inputs.Quote(key)
+		}
+		fp := join(path, key)
 		idx, ok := fields[k.Value]
+		if !ok && path == "" && i == 0 && !inputs.KeyLike(k.Value) {
+			// Nothing of the file was a configuration yet: quote none of it.
+			sort.Strings(names)
+			return d.errf(k, "", "not a configuration file: its first key is not a configuration key (allowed: %s)", strings.Join(names, ", "))
+		}
 		if !ok {
 			sort.Strings(names)
 			return d.errf(k, fp, "unknown key (allowed here: %s)", strings.Join(names, ", "))
@@ -280,7 +293,7 @@ func checkField(f reflect.StructField, v reflect.Value, fail func(string, ...any
 				return nil
 			}
 		}
-		return fail("%q is not one of %s", v.String(), strings.ReplaceAll(one, ",", ", "))
+		return fail("%s is not one of %s", inputs.Quote(v.String()), strings.ReplaceAll(one, ",", ", "))
 	}
 	return nil
 }

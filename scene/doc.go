@@ -44,6 +44,17 @@
 // \"brick_n\""), or for mesh and image files their own position; nothing
 // panics on bad input.
 //
+// # Untrusted files
+//
+// Scene files come from other people, so loading follows package
+// internal/inputs: files a scene names must lie inside the scene file's
+// folder tree or a folder given with WithAllowPaths (-allow-path), after
+// resolving links; only regular files within a cap per kind are read; every
+// image's decoding is checked against the memory budget from its header and
+// every image a texture keeps is reserved in it as it is made (WithBudget);
+// Texture.StorageBytes and Scene.FrameBytes estimate what the driver builds;
+// errors quote at most a short escaped excerpt of the file being parsed.
+//
 // # Conventions
 //
 //   - Right-handed world, Y up; the view looks down -Z; the projection is

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
+
+	"github.com/gfxsim/gfxsim/internal/inputs"
 )
 
 func writeFile(t *testing.T, path string, data []byte) {
@@ -239,7 +241,7 @@ func TestFromMeshFileRealModels(t *testing.T) {
 		return
 	}
 	src := "max_texture_size: 64\nmeshes:\n  helmet: {file: " + helmet + ", fit: 2}\nobjects:\n  - {mesh: helmet, material: from_file}\n"
-	s, err := Parse(filepath.Join(t.TempDir(), "h.yaml"), []byte(src))
+	s, err := Parse(filepath.Join(t.TempDir(), "h.yaml"), []byte(src), WithAllowPaths(shared))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,8 +318,11 @@ func FuzzParse(f *testing.F) {
 		if big.Match(data) {
 			return
 		}
-		s, err := parse("fuzz.yaml", data, "", false, options{})
+		s, err := parse("fuzz.yaml", data, "", false, options{budget: inputs.NewBudget(256 << 20)})
 		if err != nil {
+			if len(err.Error()) > 1000 {
+				t.Fatalf("error of %d bytes: %.300s", len(err.Error()), err)
+			}
 			return
 		}
 		if err := s.Validate(); err != nil {

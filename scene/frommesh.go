@@ -37,7 +37,11 @@ func FromMeshFile(path string, opts ...Option) (*Scene, error) {
 	if o.maxTextureSizeSet {
 		maxTex = o.maxTextureSize
 	}
-	model, err := mesh.Load(path, mesh.LoadOptions{MaxTextureSize: maxTex})
+	roots, err := o.roots(filepath.Dir(path))
+	if err != nil {
+		return nil, err
+	}
+	model, err := mesh.Load(path, mesh.LoadOptions{MaxTextureSize: maxTex, Roots: roots, Budget: o.budget})
 	if err != nil {
 		return nil, err
 	}
@@ -55,7 +59,7 @@ func FromMeshFile(path string, opts ...Option) (*Scene, error) {
 	mi := b.addMesh(merged, model)
 	if len(merged.TexCoords) > 0 && !hasAlbedo(model) {
 		if img := siblingImage(path); img != "" {
-			im, err := teximage.Load(img)
+			im, err := teximage.LoadWithin(img, o.budget)
 			if err != nil {
 				return nil, err
 			}

@@ -3,10 +3,11 @@ package scene
 import (
 	"embed"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/gfxsim/gfxsim/internal/inputs"
 )
 
 // DefaultName is the built-in scene used when none is chosen.
@@ -19,6 +20,8 @@ type options struct {
 	width, height, samples int
 	maxTextureSize         int
 	maxTextureSizeSet      bool
+	allow                  []string       // WithAllowPaths
+	budget                 *inputs.Budget // WithBudget
 }
 
 // WithResolution overrides the scene's resolution.
@@ -64,7 +67,7 @@ func Load(path string, opts ...Option) (*Scene, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(path)
+	data, err := inputs.ReadFile(path, inputs.SceneFile)
 	if err != nil {
 		return nil, err
 	}

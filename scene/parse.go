@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/internal/inputs"
 	"github.com/gfxsim/gfxsim/scene/internal/rng"
 	"github.com/gfxsim/gfxsim/scene/mesh"
 	"github.com/gfxsim/gfxsim/scene/teximage"
@@ -41,7 +42,8 @@ type parser struct {
 	opt   options
 	b     *builder
 	s     *Scene
-	max   int // max_texture_size in effect
+	max   int           // max_texture_size in effect
+	roots *inputs.Roots // where file references may be read from (files only)
 }
 
 // parse parses a scene document. file labels errors; dir resolves relative
@@ -345,10 +347,16 @@ func (p *parser) path(n *yaml.Node, field string) (string, error) {
 	if !p.files {
 		return "", p.w.errAt(n, field, "file references are not allowed in built-in scenes")
 	}
-	if filepath.IsAbs(f) {
-		return f, nil
+	if p.roots == nil {
+		if p.roots, err = p.opt.roots(p.dir); err != nil {
+			return "", p.w.errAt(n, field, "%v", err)
+		}
 	}
-	return filepath.Join(p.dir, filepath.FromSlash(f)), nil
+	path, err := p.roots.Resolve(p.dir, filepath.FromSlash(f))
+	if err != nil {
+		return "", p.w.errAt(n, field, "%v", err)
+	}
+	return path, nil
 }
 
 var textureKeys = []string{"file", "procedural", "faces", "layers", "type", "format", "srgb", "mipmaps", "filter",
@@ -437,6 +445,9 @@ func (p *parser) textureSlices(at *yaml.Node, o *object, field string, typ Textu
 			if err != nil {
 				return nil, err
 			}
+			if err := p.keepImage(im); err != nil {
+				return nil, w.errAt(n, o.path(key), "%v", err)
+			}
 			ims = []*teximage.Image{im}
 		}
 	case "faces", "layers":
@@ -470,6 +481,9 @@ func (p *parser) textureSlices(at *yaml.Node, o *object, field string, typ Textu
 			if err != nil {
 				return nil, err
 			}
+			if err := p.keepImage(im); err != nil {
+				return nil, w.errAt(it, f, "%v", err)
+			}
 			ims = append(ims, im)
 		}
 	}
@@ -482,6 +496,9 @@ func (p *parser) textureSlices(at *yaml.Node, o *object, field string, typ Textu
 	}
 	if typ == TextureCube && ims[0].Width != ims[0].Height {
 		return nil, w.errAt(n, o.path(key), "cube faces must be square, got %dx%d", ims[0].Width, ims[0].Height)
+	}
+	if err := p.keepCopy(ims); err != nil {
+		return nil, w.errAt(n, o.path(key), "%v", err)
 	}
 	if typ == TextureCube && len(ims) == 1 { // a 2D procedural kind on every face
 		for len(ims) < 6 {
@@ -501,7 +518,7 @@ func (p *parser) image(o *object, key string) (*teximage.Image, error) {
 	if err != nil {
 		return nil, err
 	}
-	im, err := teximage.Load(path)
+	im, err := p.loadImage(path)
 	if err != nil {
 		return nil, p.w.errAt(n, o.path(key), "%v", err)
 	}
@@ -774,7 +791,7 @@ func (p *parser) mesh(e entry, needFileMaterials bool) error {
 		if err != nil {
 			return err
 		}
-		model, err = mesh.Load(path, mesh.LoadOptions{MaxTextureSize: p.max, SkipMaterials: !needFileMaterials})
+		model, err = mesh.Load(path, p.meshOptions(!needFileMaterials))
 		if err != nil {
 			return w.errAt(fn, o.path("file"), "%v", err)
 		}
@@ -881,7 +898,7 @@ func (p *parser) material(e entry) error {
 	w := p.w
 	field := "materials." + e.key
 	if contains(reservedMaterials, e.key) {
-		return w.errAt(e.kn, field, "%q is reserved (it draws a file mesh with its own materials)", e.key)
+		return w.errAt(e.kn, field, "%s is reserved (it draws a file mesh with its own materials)", inputs.Quote(e.key))
 	}
 	o, err := w.object(e.v, field, "shader", "params", "textures", "cull", "front_ccw", "depth_test", "depth_write", "depth_func", "blend")
 	if err != nil {
@@ -897,7 +914,7 @@ func (p *parser) material(e entry) error {
 	}
 	info, ok := LookupShader(name)
 	if !ok {
-		return w.errAt(sn, o.path("shader"), "unknown shader %q (want one of %s)", name, strings.Join(ShaderNames(), ", "))
+		return w.errAt(sn, o.path("shader"), "unknown shader %s (want one of %s)", inputs.Quote(name), strings.Join(ShaderNames(), ", "))
 	}
 	m := Material{Name: e.key, Shader: name, State: DefaultState()}
 	if n := o.get("params"); n != nil {
@@ -940,11 +957,11 @@ func (p *parser) material(e entry) error {
 			}
 			ti := p.s.TextureIndex(tn)
 			if ti < 0 {
-				return w.errAt(te.v, tf, "unknown texture %q", tn)
+				return w.errAt(te.v, tf, "unknown texture %s", inputs.Quote(tn))
 			}
 			if want, ok := SamplerType(name, te.key); ok && want != p.s.Textures[ti].Type {
-				return w.errAt(te.v, tf, "texture %q is a %v texture, sampler %s of shader %s samples %v textures",
-					tn, p.s.Textures[ti].Type, te.key, name, want)
+				return w.errAt(te.v, tf, "texture %s is a %v texture, sampler %s of shader %s samples %v textures",
+					inputs.Quote(tn), p.s.Textures[ti].Type, te.key, name, want)
 			}
 			bound[te.key] = ti
 		}
@@ -1082,7 +1099,7 @@ func (p *parser) object(n *yaml.Node, field string) error {
 	}
 	mi := p.s.MeshIndex(meshName)
 	if mi < 0 || p.b.isPart(mi) {
-		return w.errAt(mn, o.path("mesh"), "unknown mesh %q", meshName)
+		return w.errAt(mn, o.path("mesh"), "unknown mesh %s", inputs.Quote(meshName))
 	}
 	matNode := o.get("material")
 	if matNode == nil {
@@ -1095,13 +1112,13 @@ func (p *parser) object(n *yaml.Node, field string) error {
 	var draws []draw
 	if matName == fromFile || matName == fromMTL {
 		if p.b.models[mi] == nil {
-			return w.errAt(matNode, o.path("material"), "%s needs a mesh loaded from a file; %q is procedural", matName, meshName)
+			return w.errAt(matNode, o.path("material"), "%s needs a mesh loaded from a file; %s is procedural", matName, inputs.Quote(meshName))
 		}
 		draws = p.b.fileDraws(mi)
 	} else {
 		ma := p.s.MaterialIndex(matName)
 		if ma < 0 || p.b.isFileMaterial(ma) {
-			return w.errAt(matNode, o.path("material"), "unknown material %q", matName)
+			return w.errAt(matNode, o.path("material"), "unknown material %s", inputs.Quote(matName))
 		}
 		draws = []draw{{mi, ma}}
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/internal/inputs"
 	"github.com/gfxsim/gfxsim/scene/mesh"
 )
 
@@ -451,7 +452,7 @@ func finite(vs ...float32) bool {
 // coordinates where their material samples textures.
 func (s *Scene) Validate() error {
 	errf := func(format string, a ...any) error {
-		return fmt.Errorf("scene %q: %s", s.Name, fmt.Sprintf(format, a...))
+		return fmt.Errorf("scene %s: %s", inputs.Quote(s.Name), fmt.Sprintf(format, a...))
 	}
 	if s.Width < 1 || s.Height < 1 || s.Width > MaxResolution || s.Height > MaxResolution {
 		return errf("resolution %dx%d out of range [1, %d]", s.Width, s.Height, MaxResolution)
@@ -482,21 +483,21 @@ func (s *Scene) Validate() error {
 	for i := range s.Textures {
 		t := &s.Textures[i]
 		if t.Type > Texture3D || t.Format > FormatBC5 {
-			return errf("textures[%d] %q: bad type %d or format %d", i, t.Name, t.Type, t.Format)
+			return errf("textures[%d] %s: bad type %d or format %d", i, inputs.Quote(t.Name), t.Type, t.Format)
 		}
 		if (t.Type == TextureArray || t.Type == Texture3D) && (t.Depth < 1 || t.Depth > 2048) {
-			return errf("textures[%d] %q: depth %d out of range [1, 2048]", i, t.Name, t.Depth)
+			return errf("textures[%d] %s: depth %d out of range [1, 2048]", i, inputs.Quote(t.Name), t.Depth)
 		}
 		if t.Type == TextureCube && t.Width != t.Height {
-			return errf("textures[%d] %q: cube faces %dx%d are not square", i, t.Name, t.Width, t.Height)
+			return errf("textures[%d] %s: cube faces %dx%d are not square", i, inputs.Quote(t.Name), t.Width, t.Height)
 		}
 		if t.Width < 1 || t.Height < 1 || len(t.Pix) != t.Width*t.Height*4*t.Slices() {
-			return errf("textures[%d] %q: %dx%d with %d slices and %d bytes", i, t.Name, t.Width, t.Height, t.Slices(), len(t.Pix))
+			return errf("textures[%d] %s: %dx%d with %d slices and %d bytes", i, inputs.Quote(t.Name), t.Width, t.Height, t.Slices(), len(t.Pix))
 		}
 		if t.Filter > FilterAnisotropic || t.AddressU > AddressMirrorOnce || t.AddressV > AddressMirrorOnce ||
 			t.AddressW > AddressMirrorOnce || t.MaxAnisotropy < 0 || t.MaxAnisotropy > 16 ||
 			!finite(t.Border[:]...) || !finite(t.LODBias) || math.IsNaN(float64(t.MinLOD)) || math.IsNaN(float64(t.MaxLOD)) {
-			return errf("textures[%d] %q: bad sampler settings", i, t.Name)
+			return errf("textures[%d] %s: bad sampler settings", i, inputs.Quote(t.Name))
 		}
 	}
 	for i, m := range s.Meshes {
@@ -511,14 +512,14 @@ func (s *Scene) Validate() error {
 		m := &s.Materials[i]
 		info, ok := LookupShader(m.Shader)
 		if !ok {
-			return errf("materials[%d] %q: unknown shader %q", i, m.Name, m.Shader)
+			return errf("materials[%d] %s: unknown shader %s", i, inputs.Quote(m.Name), inputs.Quote(m.Shader))
 		}
 		for _, p := range m.Params {
 			if !contains(info.Params, p.Name) {
-				return errf("materials[%d] %q: shader %s has no parameter %q", i, m.Name, m.Shader, p.Name)
+				return errf("materials[%d] %s: shader %s has no parameter %s", i, inputs.Quote(m.Name), m.Shader, inputs.Quote(p.Name))
 			}
 			if !finite(p.Value[:]...) {
-				return errf("materials[%d] %q: parameter %s %v is not finite", i, m.Name, p.Name, p.Value)
+				return errf("materials[%d] %s: parameter %s %v is not finite", i, inputs.Quote(m.Name), inputs.Quote(p.Name), p.Value)
 			}
 		}
 		for _, smp := range info.Samplers {
@@ -527,47 +528,47 @@ func (s *Scene) Validate() error {
 				if b.Sampler == smp {
 					found = true
 					if b.Texture < 0 || b.Texture >= len(s.Textures) {
-						return errf("materials[%d] %q: sampler %s bound to texture %d of %d", i, m.Name, smp, b.Texture, len(s.Textures))
+						return errf("materials[%d] %s: sampler %s bound to texture %d of %d", i, inputs.Quote(m.Name), smp, b.Texture, len(s.Textures))
 					}
 					if want, ok := SamplerType(m.Shader, smp); ok && want != s.Textures[b.Texture].Type {
-						return errf("materials[%d] %q: sampler %s samples %v textures, texture %q is %v", i, m.Name, smp,
+						return errf("materials[%d] %s: sampler %s samples %v textures, texture %s is %v", i, inputs.Quote(m.Name), smp,
 							want, s.Textures[b.Texture].Name, s.Textures[b.Texture].Type)
 					}
 				}
 			}
 			if !found {
-				return errf("materials[%d] %q: sampler %s of shader %s is not bound", i, m.Name, smp, m.Shader)
+				return errf("materials[%d] %s: sampler %s of shader %s is not bound", i, inputs.Quote(m.Name), smp, m.Shader)
 			}
 		}
 		for _, b := range m.Textures {
 			if !contains(info.Samplers, b.Sampler) {
-				return errf("materials[%d] %q: shader %s has no sampler %q", i, m.Name, m.Shader, b.Sampler)
+				return errf("materials[%d] %s: shader %s has no sampler %s", i, inputs.Quote(m.Name), m.Shader, inputs.Quote(b.Sampler))
 			}
 		}
 		st := m.State
 		if st.Cull > CullBack || st.DepthFunc > CompareAlways || st.Blend > BlendPremultiplied {
-			return errf("materials[%d] %q: bad state %+v", i, m.Name, st)
+			return errf("materials[%d] %s: bad state %+v", i, inputs.Quote(m.Name), st)
 		}
 	}
 	for i, o := range s.Objects {
 		if o.Mesh < 0 || o.Mesh >= len(s.Meshes) {
-			return errf("objects[%d] %q: mesh %d of %d", i, o.Name, o.Mesh, len(s.Meshes))
+			return errf("objects[%d] %s: mesh %d of %d", i, inputs.Quote(o.Name), o.Mesh, len(s.Meshes))
 		}
 		if o.Material < 0 || o.Material >= len(s.Materials) {
-			return errf("objects[%d] %q: material %d of %d", i, o.Name, o.Material, len(s.Materials))
+			return errf("objects[%d] %s: material %d of %d", i, inputs.Quote(o.Name), o.Material, len(s.Materials))
 		}
 		for _, m := range []geom.Mat4{o.Transform, o.EndTransform} {
 			for r := 0; r < 4; r++ {
 				if !finite(m[r][:]...) {
-					return errf("objects[%d] %q: transform is not finite", i, o.Name)
+					return errf("objects[%d] %s: transform is not finite", i, inputs.Quote(o.Name))
 				}
 			}
 		}
 		if o.Moving != (o.Transform != o.EndTransform) {
-			return errf("objects[%d] %q: Moving is %v but the transforms are %s", i, o.Name, o.Moving, map[bool]string{true: "equal", false: "different"}[o.Moving])
+			return errf("objects[%d] %s: Moving is %v but the transforms are %s", i, o.Name, o.Moving, map[bool]string{true: "equal", false: "different"}[o.Moving])
 		}
 		if err := needsTexCoords(&s.Materials[o.Material], s.Meshes[o.Mesh]); err != nil {
-			return errf("objects[%d] %q: %v", i, o.Name, err)
+			return errf("objects[%d] %s: %v", i, inputs.Quote(o.Name), err)
 		}
 	}
 	return nil
@@ -608,7 +609,7 @@ func (c Camera) validate() error {
 func needsTexCoords(m *Material, me *mesh.Mesh) error {
 	info, _ := LookupShader(m.Shader)
 	if len(info.Samplers) > 0 && len(me.TexCoords) == 0 {
-		return fmt.Errorf("material %q (shader %s) samples textures but mesh %q has no texture coordinates", m.Name, m.Shader, me.Name)
+		return fmt.Errorf("material %s (shader %s) samples textures but mesh %s has no texture coordinates", inputs.Quote(m.Name), m.Shader, inputs.Quote(me.Name))
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gfxsim/gfxsim/internal/inputs"
 	"gopkg.in/yaml.v3"
 )
 
@@ -104,6 +105,10 @@ func (w *walker) entries(n *yaml.Node, field string) ([]entry, error) {
 		return nil, err
 	}
 	if n.Kind != yaml.MappingNode {
+		if field == "" {
+			// The whole file: it may be any file at all, quote none of it.
+			return nil, w.errAt(n, field, "not a YAML mapping of keys (a scene file starts with keys such as resolution:, camera:, meshes:)")
+		}
 		return nil, w.errAt(n, field, "expected a mapping, got %s", describe(n))
 	}
 	var out, merged []entry
@@ -167,7 +172,11 @@ func (w *walker) object(n *yaml.Node, field string, allowed ...string) (*object,
 		return nil, err
 	}
 	o := &object{field: field, node: n, vals: map[string]*yaml.Node{}, order: es}
-	for _, e := range es {
+	for i, e := range es {
+		if !contains(allowed, e.key) && field == "" && i == 0 && !inputs.KeyLike(e.key) {
+			// Nothing of the file was a scene yet: quote none of it.
+			return nil, w.errAt(e.kn, "", "not a scene file: its first key is not a scene key (want one of %s)", strings.Join(allowed, ", "))
+		}
 		if !contains(allowed, e.key) {
 			return nil, w.errAt(e.kn, join(field, e.key), "unknown field (want one of %s)", strings.Join(allowed, ", "))
 		}
@@ -186,6 +195,9 @@ func (o *object) get(key string) *yaml.Node { return o.vals[key] }
 func (o *object) path(key string) string { return join(o.field, key) }
 
 func join(field, key string) string {
+	if len(key) > inputs.MaxExcerpt || strings.ContainsAny(key, "\x00\n\r\t\"\\") {
+		key = inputs.Quote(key)
+	}
 	if field == "" {
 		return key
 	}
@@ -204,13 +216,27 @@ func describe(n *yaml.Node) string {
 		case "!!null":
 			return "null"
 		case "!!str":
-			return fmt.Sprintf("string %q", n.Value)
+			return "string " + inputs.Quote(n.Value)
 		case "!!bool":
 			return "boolean " + n.Value
 		}
-		return n.Value
+		return plain(n.Value)
 	}
 	return "an unexpected node"
+}
+
+// plain returns a scalar as written when it is short plain text (a number),
+// else a bounded quoted excerpt.
+func plain(v string) string {
+	if len(v) > inputs.MaxExcerpt || v == "" {
+		return inputs.Quote(v)
+	}
+	for _, c := range v {
+		if c <= ' ' || c > '~' || c == '"' || c == '\\' {
+			return inputs.Quote(v)
+		}
+	}
+	return v
 }
 
 func (w *walker) scalar(n *yaml.Node, field string) (*yaml.Node, error) {
@@ -249,10 +275,10 @@ func (w *walker) number(n *yaml.Node, field string) (float64, error) {
 	}
 	var f float64
 	if err := s.Decode(&f); err != nil {
-		return 0, w.errAt(s, field, "bad number %q", s.Value)
+		return 0, w.errAt(s, field, "bad number %s", inputs.Quote(s.Value))
 	}
 	if math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > math.MaxFloat32 {
-		return 0, w.errAt(s, field, "number %s is not finite", s.Value)
+		return 0, w.errAt(s, field, "number %s is not finite", plain(s.Value))
 	}
 	return f, nil
 }
@@ -280,7 +306,7 @@ func (w *walker) integer(n *yaml.Node, field string, lo, hi int64) (int64, error
 	}
 	var v int64
 	if err := s.Decode(&v); err != nil {
-		return 0, w.errAt(s, field, "bad integer %q", s.Value)
+		return 0, w.errAt(s, field, "bad integer %s", inputs.Quote(s.Value))
 	}
 	if v < lo || v > hi {
 		return 0, w.errAt(s, field, "%d out of range [%d, %d]", v, lo, hi)
@@ -298,7 +324,7 @@ func (w *walker) boolean(n *yaml.Node, field string) (bool, error) {
 	}
 	var b bool
 	if err := s.Decode(&b); err != nil {
-		return false, w.errAt(s, field, "bad boolean %q", s.Value)
+		return false, w.errAt(s, field, "bad boolean %s", inputs.Quote(s.Value))
 	}
 	return b, nil
 }
@@ -368,5 +394,5 @@ func (w *walker) enum(n *yaml.Node, field string, names []string) (int, error) {
 			return i, nil
 		}
 	}
-	return 0, w.errAt(n, field, "unknown value %q (want one of %s)", s, strings.Join(names, ", "))
+	return 0, w.errAt(n, field, "unknown value %s (want one of %s)", inputs.Quote(s), strings.Join(names, ", "))
 }

@@ -13,6 +13,8 @@ import (
 	atracing "github.com/sarchlab/akita/v3/tracing"
 
 	"github.com/gfxsim/gfxsim/configs"
+
+	"github.com/gfxsim/gfxsim/internal/outputs"
 )
 
 // SimulationTaskID is the ID of the task that spans the whole run; tasks whose
@@ -245,7 +247,7 @@ type csvBackend struct {
 }
 
 func newCSVBackend(file string) (*csvBackend, error) {
-	f, err := os.Create(file)
+	f, err := outputs.Create(file)
 	if err != nil {
 		return nil, fmt.Errorf("trace: %v", err)
 	}
@@ -261,7 +263,7 @@ func (b *csvBackend) Close(root string) error {
 	for _, t := range b.tasks {
 		ids[t.ID] = true
 	}
-	f, err := os.Create(b.file)
+	f, err := outputs.Create(b.file)
 	if err != nil {
 		return fmt.Errorf("trace: %v", err)
 	}

@@ -163,8 +163,8 @@ func TestTiming(t *testing.T) {
 			t.Errorf("%s = %v, want %v", k, st[k], v)
 		}
 	}
-	if bn.prog.Value() != 2 {
-		t.Errorf("progress %d, want 2 (a batch and a BatchInfo)", bn.prog.Value())
+	if bn.prog.Value() != 6 {
+		t.Errorf("progress %d, want 6 (a cycle of index lookups, three vertices fetched, a batch and a BatchInfo)", bn.prog.Value())
 	}
 }
 

@@ -96,6 +96,9 @@ func (c *InputAssembler) indexStage(now sim.VTimeInSec) bool {
 		j.step++
 		progress = true
 	}
+	if progress {
+		c.progress.Add(1) // index reads move work too (the watchdog's measure)
+	}
 	if j.step == j.steps && len(c.fetchQ) < c.batchQueue {
 		ds.first += len(j.batch.Triangles)
 		ds.batches++
@@ -170,6 +173,7 @@ func (c *InputAssembler) vertexStage(now sim.VTimeInSec) bool {
 			j.sub = 0
 			j.vtx++
 			progress = true
+			c.progress.Add(1)
 		}
 		if j.vtx < len(j.batch.Vertices) {
 			return progress

@@ -2,12 +2,13 @@ package expt
 
 import (
 	"encoding/csv"
-	"os"
+
+	"github.com/gfxsim/gfxsim/internal/outputs"
 )
 
 // WriteCSV writes a table with a header row to path.
 func WriteCSV(path string, header []string, rows [][]string) error {
-	f, err := os.Create(path)
+	f, err := outputs.Create(path)
 	if err != nil {
 		return err
 	}

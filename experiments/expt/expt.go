@@ -6,49 +6,23 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
 	"unicode"
 
 	"github.com/gfxsim/gfxsim/scene"
+
+	"github.com/gfxsim/gfxsim/internal/outputs"
 )
 
 // LoadScene returns the built-in scene called name, or loads name as a file: a
 // YAML scene, or a bare mesh (.obj, .gltf, .glb) wrapped in a default scene.
-// Width, height and samples override the scene's when non-zero.
+// Width, height and samples override the scene's when non-zero. Files the
+// scene names must be in its folder tree (Inputs.Load allows more), and the
+// load stays within the default memory budget.
 func LoadScene(name string, width, height, samples int) (*scene.Scene, error) {
-	if name == "" {
-		name = scene.DefaultName
-	}
-	var s *scene.Scene
-	var err error
-	isBuiltin := false
-	for _, b := range scene.BuiltinNames() {
-		if b == name {
-			isBuiltin = true
-		}
-	}
-	switch ext := strings.ToLower(filepath.Ext(name)); {
-	case isBuiltin:
-		s, err = scene.Builtin(name)
-	case ext == ".yaml" || ext == ".yml":
-		s, err = scene.Load(name)
-	case ext == ".obj" || ext == ".gltf" || ext == ".glb":
-		s, err = scene.FromMeshFile(name)
-	default:
-		return nil, fmt.Errorf("scene %q: not a built-in scene (%s) nor a .yaml, .obj, .gltf or .glb file",
-			name, strings.Join(scene.BuiltinNames(), ", "))
-	}
-	if err != nil {
-		return nil, err
-	}
-	if err := s.SetResolution(width, height, samples); err != nil {
-		return nil, fmt.Errorf("scene %q: %w", name, err)
-	}
-	return s, nil
+	return loadScene(name, width, height, samples)
 }
 
 // Stats is a flat set of named counters, "<component>.<counter>".
@@ -111,7 +85,7 @@ func (s Stats) WriteJSON(path string) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, append(b, '\n'), 0o644)
+	return outputs.WriteFile(path, append(b, '\n'))
 }
 
 // Names returns the counter names in order.

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -16,6 +15,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
+
+	"github.com/gfxsim/gfxsim/internal/outputs"
 )
 
 // Series is one named line or bar group.
@@ -102,7 +103,19 @@ func (f *Figure) Save(path string) error {
 	if len(f.Series) > 1 && f.YMax <= f.YMin {
 		legendRoom(p, len(f.Series), f.LogY)
 	}
-	return p.Save(w, h, path)
+	wt, err := p.WriterTo(w, h, "png")
+	if err != nil {
+		return err
+	}
+	fh, err := outputs.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := wt.WriteTo(fh); err != nil {
+		fh.Close()
+		return err
+	}
+	return fh.Close()
 }
 
 // maxInsideLegend is the most series whose legend goes inside the plot (top
@@ -124,7 +137,7 @@ func saveLegendBeside(p *plot.Plot, names []string, w, h vg.Length, path string)
 	p.Draw(draw.Crop(dc, 0, -lw, 0, 0))
 	top := p.Title.TextStyle.FontExtents().Height + p.Title.Padding
 	leg.Draw(draw.Crop(dc, w, 0, 0, -top))
-	fh, err := os.Create(path)
+	fh, err := outputs.Create(path)
 	if err != nil {
 		return err
 	}

@@ -118,6 +118,9 @@ func frames(w io.Writer, o options) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", lim.Name, err)
 		}
+		if err := expt.Reserve(o.inputs.Budget(), configs.Default(), s); err != nil {
+			return err
+		}
 		p, err := configs.Build(configs.Default())
 		if err != nil {
 			return err

@@ -22,6 +22,7 @@ func main() {
 	flag.IntVar(&o.width, "width", 160, "frame width in pixels")
 	flag.IntVar(&o.height, "height", 120, "frame height in pixels")
 	o.instruments.Register(flag.CommandLine)
+	o.inputs.Register(flag.CommandLine)
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "rds: unexpected argument %q\n", flag.Arg(0))

@@ -23,6 +23,7 @@ type options struct {
 	frame         bool
 	width, height int
 	instruments   tracing.Flags
+	inputs        expt.Inputs
 }
 
 // outcome is one algorithm's partition of one case.

@@ -19,6 +19,8 @@ func main() {
 	flag.IntVar(&o.samples, "samples", 0, "override the scene's samples per pixel (1, 2, 4, 8, 16)")
 	flag.BoolVar(&o.check, "check", false, "timing mode: also render with the reference renderer and compare the images")
 	o.instruments.Register(flag.CommandLine)
+	o.inputs.Register(flag.CommandLine)
+	o.inputs.Log = os.Stderr
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "render: unexpected argument %q\n", flag.Arg(0))

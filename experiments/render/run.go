@@ -16,6 +16,8 @@ import (
 	"github.com/gfxsim/gfxsim/scene"
 	"github.com/gfxsim/gfxsim/scene/driver"
 	"github.com/gfxsim/gfxsim/tracing"
+
+	"github.com/gfxsim/gfxsim/internal/outputs"
 )
 
 type options struct {
@@ -23,6 +25,7 @@ type options struct {
 	width, height, samples   int
 	check                    bool
 	instruments              tracing.Flags
+	inputs                   expt.Inputs
 }
 
 func run(o options, w io.Writer) error {
@@ -46,8 +49,15 @@ func run(o options, w io.Writer) error {
 			return err
 		}
 	}
-	s, err := expt.LoadScene(o.scene, o.width, o.height, o.samples)
+	budget := o.inputs.Budget()
+	if err := cfg.ReserveMemory(budget); err != nil {
+		return err
+	}
+	s, err := o.inputs.Load(o.scene, o.width, o.height, o.samples, budget)
 	if err != nil {
+		return err
+	}
+	if err := expt.ReserveFrame(budget, s); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
@@ -61,7 +71,7 @@ func run(o options, w io.Writer) error {
 
 func runFunctional(o options, s *scene.Scene, cfg *configs.Config, w io.Writer) error {
 	start := time.Now()
-	f, err := driver.Encode(s, cfg.DriverOptions())
+	f, err := encode(o, s, cfg)
 	if err != nil {
 		return err
 	}
@@ -101,11 +111,23 @@ func writeOutputs(dir string, img *image.RGBA, st expt.Stats, cfg *configs.Confi
 	if err := st.WriteJSON(filepath.Join(dir, "stats.json")); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, "config.yaml"), cfg.YAML(), 0o644)
+	return outputs.WriteFile(filepath.Join(dir, "config.yaml"), cfg.YAML())
+}
+
+// encode builds the frame's command stream and memory, with progress lines
+// while it takes long (block compression of large textures).
+func encode(o options, s *scene.Scene, cfg *configs.Config) (*driver.Frame, error) {
+	var f *driver.Frame
+	err := o.inputs.Progress("encoding the frame of scene "+s.Name, nil, func() error {
+		var err error
+		f, err = driver.Encode(s, cfg.DriverOptions())
+		return err
+	})
+	return f, err
 }
 
 func runTiming(o options, s *scene.Scene, cfg *configs.Config, w io.Writer) error {
-	f, err := driver.Encode(s, cfg.DriverOptions())
+	f, err := encode(o, s, cfg)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/gfxsim/gfxsim/experiments/expt"
 	"github.com/gfxsim/gfxsim/experiments/texcache/study"
 	"github.com/gfxsim/gfxsim/tracing"
 )
@@ -23,6 +24,9 @@ func main() {
 	quiet := flag.Bool("q", false, "no progress lines on stderr")
 	var instruments tracing.Flags
 	instruments.Register(flag.CommandLine)
+	var in expt.Inputs
+	in.Register(flag.CommandLine)
+	o.Inputs = &in
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "texcache: unexpected argument %q\n", flag.Arg(0))

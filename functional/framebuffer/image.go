@@ -6,9 +6,10 @@ import (
 	"image"
 	"image/png"
 	"math"
-	"os"
 
 	"github.com/gfxsim/gfxsim/functional/depth"
+
+	"github.com/gfxsim/gfxsim/internal/outputs"
 )
 
 // Resolve box-filters the samples of every visible pixel into an RGBA8 image (see the
@@ -116,7 +117,7 @@ func WritePNG(path string, img image.Image) error {
 	if rgba, ok := img.(*image.RGBA); ok {
 		img = &image.NRGBA{Pix: rgba.Pix, Stride: rgba.Stride, Rect: rgba.Rect}
 	}
-	f, err := os.Create(path)
+	f, err := outputs.Create(path)
 	if err != nil {
 		return err
 	}

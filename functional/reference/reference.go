@@ -342,19 +342,18 @@ func (r *renderer) flush() {
 	r.pending = r.pending[:0]
 }
 
-// compact drops the primitives no pending quad refers to.
+// compact drops the primitives no pending quad refers to, so that the
+// primitives kept are at most the pending quads' (a warp's worth), however
+// many set-up triangles early Z culled entirely since.
 func (r *renderer) compact() {
-	if len(r.pending) == 0 {
-		r.prims = r.prims[:0]
-		return
-	}
-	lo := r.pending[0].prim
-	if lo == 0 {
-		return
-	}
-	n := copy(r.prims, r.prims[lo:])
-	r.prims = r.prims[:n]
+	n, last := 0, -1
 	for i := range r.pending {
-		r.pending[i].prim -= lo
+		if p := r.pending[i].prim; p != last { // pending quads are in primitive order
+			r.prims[n] = r.prims[p]
+			last = p
+			n++
+		}
+		r.pending[i].prim = n - 1
 	}
+	r.prims = r.prims[:n]
 }

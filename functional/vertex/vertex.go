@@ -158,9 +158,17 @@ type Batch struct {
 // NumTriangles returns the number of triangles in the batch.
 func (b *Batch) NumTriangles() int { return len(b.Triangles) }
 
-// Batcher cuts a draw's triangles into batches.
+// DefaultBatchTriangles is the primitive limit of a vertex batch: a batch also
+// closes after this many triangles, however few vertices they share (a draw of
+// a million triangles over three vertices is many batches, not one that holds
+// every triangle while its indices are read).
+const DefaultBatchTriangles = 256
+
+// Batcher cuts a draw's triangles into batches of at most MaxVertices unique
+// vertices and MaxTriangles triangles (0: DefaultBatchTriangles).
 type Batcher struct {
-	MaxVertices int
+	MaxVertices  int
+	MaxTriangles int
 }
 
 // NewBatcher returns a batcher with maxVertices unique vertices per batch (at least 3,
@@ -169,7 +177,7 @@ func NewBatcher(maxVertices int) (*Batcher, error) {
 	if maxVertices < 3 || maxVertices > 256 {
 		return nil, fmt.Errorf("vertex batch size %d out of range [3, 256]", maxVertices)
 	}
-	return &Batcher{MaxVertices: maxVertices}, nil
+	return &Batcher{MaxVertices: maxVertices, MaxTriangles: DefaultBatchTriangles}, nil
 }
 
 // Next fills out with the batch that starts at triangle first. It returns false when
@@ -183,7 +191,11 @@ func (bt *Batcher) Next(mem command.Memory, s *Stream, first int, out *Batch) bo
 	if first >= n {
 		return false
 	}
-	for t := first; t < n; t++ {
+	maxTris := bt.MaxTriangles
+	if maxTris <= 0 {
+		maxTris = DefaultBatchTriangles
+	}
+	for t := first; t < n && len(out.Triangles) < maxTris; t++ {
 		pos := s.TrianglePositions(t)
 		var idx [3]uint32
 		var slot [3]int

@@ -3,6 +3,7 @@ package vertex
 import (
 	"encoding/binary"
 	"math"
+	"reflect"
 	"testing"
 
 	"github.com/gfxsim/gfxsim/functional/command"
@@ -188,5 +189,28 @@ func TestBatcherExactCut(t *testing.T) {
 	}
 	if _, err := NewBatcher(2); err == nil {
 		t.Fatal("batch size 2 accepted")
+	}
+}
+
+// TestBatcherTriangleLimit: 1000 triangles over the same three vertices make
+// batches of DefaultBatchTriangles triangles (the primitive limit), not one.
+func TestBatcherTriangleLimit(t *testing.T) {
+	m := command.NewImage()
+	idx := make([]uint16, 3*1000)
+	for i := range idx {
+		idx[i] = uint16(i % 3)
+	}
+	s := Stream{Indexed: true, Index: putIndices16(m, idx), Count: uint32(len(idx))}
+	bt, _ := NewBatcher(DefaultBatchVertices)
+	var b Batch
+	var sizes []int
+	for first := 0; bt.Next(m, &s, first, &b); first += len(b.Triangles) {
+		sizes = append(sizes, len(b.Triangles))
+		if len(b.Vertices) != 3 {
+			t.Fatalf("batch at %d has %d vertices, want 3", first, len(b.Vertices))
+		}
+	}
+	if want := []int{256, 256, 256, 232}; !reflect.DeepEqual(sizes, want) {
+		t.Fatalf("batch sizes %v, want %v", sizes, want)
 	}
 }

@@ -30,7 +30,16 @@
 //     text formats, and the JSON byte offset or the glTF object
 //     ("meshes[0].primitives[1].indices: accessors[3]: ...") for glTF, with
 //     the byte ranges of bad binary references. Loaders never panic on bad
-//     input; sizes are bounded (MaxVertices, MaxSegments).
+//     input; sizes are bounded (MaxVertices, MaxSegments, MaxGLTFInstances).
+//   - Untrusted files (package internal/inputs): files a mesh file names are
+//     resolved against it and must lie in its folder tree or in
+//     LoadOptions.Roots; only regular files within a cap per kind are read;
+//     a GLB's declared lengths and its buffers' byteLength are checked
+//     against the file before the glTF library allocates, node instances and
+//     merged vertices are counted before the hierarchy is walked, and
+//     images, meshes and buffers are reserved in LoadOptions.Budget. Errors
+//     quote at most a short escaped excerpt, and nothing of a file whose first
+//     statement is not of its format.
 //
 // Everything is deterministic: generators draw random numbers only from their
 // Seed, and no output depends on map iteration order.

@@ -8,11 +8,11 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/internal/inputs"
 	"github.com/gfxsim/gfxsim/scene/teximage"
 	"github.com/qmuntal/gltf"
 )
@@ -24,19 +24,15 @@ const maxIndices = 3 * MaxVertices
 // buffers and images, or binary .glb); external files are resolved relative to
 // the file's directory.
 func LoadGLTF(path string, opt LoadOptions) (*Model, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputs.ReadFile(path, inputs.GLTFFile)
 	if err != nil {
 		return nil, err
 	}
-	dir := filepath.Dir(path)
-	read := func(uri string) ([]byte, error) {
-		p := filepath.FromSlash(uri)
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(dir, p)
-		}
-		return os.ReadFile(p)
+	roots, err := opt.roots(path)
+	if err != nil {
+		return nil, err
 	}
-	return DecodeGLTF(path, data, read, opt)
+	return DecodeGLTF(path, data, gltfFileReader(roots, filepath.Dir(path), opt.Budget), opt)
 }
 
 // DecodeGLTF decodes glTF 2.0 data (JSON or GLB). name labels errors and names
@@ -67,6 +63,9 @@ func DecodeGLTF(name string, data []byte, readFile func(uri string) ([]byte, err
 			model, err = nil, fmt.Errorf("%s: gltf: malformed file (%v)", name, r)
 		}
 	}()
+	if err := checkGLTFSizes(name, data, opt.Budget); err != nil {
+		return nil, err
+	}
 	doc := new(gltf.Document)
 	dec := gltf.NewDecoderFS(bytes.NewReader(data), readFS(readFile))
 	if err := dec.Decode(doc); err != nil {
@@ -74,11 +73,11 @@ func DecodeGLTF(name string, data []byte, readFile func(uri string) ([]byte, err
 		var te *json.UnmarshalTypeError
 		switch {
 		case errors.As(err, &se):
-			return nil, fmt.Errorf("%s: byte %d: gltf: %v", name, se.Offset, err)
+			return nil, fmt.Errorf("%s: byte %d: gltf: %s", name, se.Offset, inputs.Clip(err.Error()))
 		case errors.As(err, &te):
-			return nil, fmt.Errorf("%s: byte %d: gltf: field %s: %v", name, te.Offset, te.Field, err)
+			return nil, fmt.Errorf("%s: byte %d: gltf: field %s: %s", name, te.Offset, inputs.Clip(te.Field), inputs.Clip(err.Error()))
 		}
-		return nil, fmt.Errorf("%s: gltf: %v", name, err)
+		return nil, fmt.Errorf("%s: gltf: %s", name, inputs.Clip(err.Error()))
 	}
 	l := &gltfLoader{name: name, doc: doc, opt: opt, readFile: readFile,
 		model:  &Model{Name: modelName(name)},
@@ -202,6 +201,9 @@ func (l *gltfLoader) load() error {
 				roots = append(roots, i)
 			}
 		}
+	}
+	if err := l.checkInstances(roots); err != nil {
+		return err
 	}
 	onPath := make([]bool, len(doc.Nodes))
 	var walk func(i int, parent mat64, depth int) error
@@ -803,11 +805,14 @@ func (l *gltfLoader) image(ii int, field string) (*teximage.Image, string, error
 	default:
 		return nil, "", l.errf("%s: %s has neither uri nor bufferView", field, name)
 	}
-	im, err := teximage.Decode(name, data)
+	im, err := teximage.DecodeWithin(name, data, l.opt.Budget)
 	if err != nil {
 		return nil, "", l.errf("%s: %v", field, err)
 	}
 	im = im.Downscale(l.opt.MaxTextureSize)
+	if err := l.opt.Budget.Reserve(field+": "+name, int64(len(im.Pix))); err != nil {
+		return nil, "", l.errf("%s: %v", field, err)
+	}
 	l.imgMap[ii] = im
 	return im, name, nil
 }

@@ -13,7 +13,12 @@ import (
 	"testing"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/internal/inputs"
 )
+
+// maxFuzzError bounds an error of a fuzzed loader: the name, the field and
+// the message with a bounded excerpt of the input.
+const maxFuzzError = 600
 
 // le builds a little-endian buffer from float32, uint16 and uint32 values.
 func le(vals ...any) []byte {
@@ -255,9 +260,19 @@ func TestGLTFErrors(t *testing.T) {
 func FuzzDecodeGLTF(f *testing.F) {
 	f.Add([]byte(triDoc(`[{"mesh":0}]`, `[{"nodes":[0]}]`, "")))
 	f.Add([]byte(triDoc(`[{"children":[1]},{"mesh":0,"rotation":[0,1,0,0]}]`, `[{"nodes":[0]}]`, "")))
+	// Hostile seeds (issue 19): shared children, a GLB declaring 2^40 bytes.
+	f.Add([]byte(triDoc(`[{"children":[1,1]},{"children":[2,2]},{"children":[3,3]},{"mesh":0}]`, `[{"nodes":[0]}]`, "")))
+	glb := le(uint32(0x46546c67), uint32(2), uint32(0), uint32(48), uint32(0x4e4f534a))
+	glb = append(glb, []byte(`{"buffers":[{"byteLength":1099511627776}]}     `)...)
+	glb = append(glb, le(uint32(8), uint32(0x004e4942), uint64(0))...)
+	binary.LittleEndian.PutUint32(glb[8:], uint32(len(glb)))
+	f.Add(glb)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		m, err := DecodeGLTF("fuzz.gltf", data, nil, LoadOptions{MaxTextureSize: 16})
+		m, err := DecodeGLTF("fuzz.gltf", data, nil, LoadOptions{MaxTextureSize: 16, Budget: inputs.NewBudget(256 << 20)})
 		if err != nil {
+			if len(err.Error()) > maxFuzzError {
+				t.Fatalf("error of %d bytes: %.300s", len(err.Error()), err)
+			}
 			return
 		}
 		for _, p := range m.Parts {

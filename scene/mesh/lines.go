@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
+
+	"github.com/gfxsim/gfxsim/internal/inputs"
 )
 
 // lineReader splits text into logical lines for the OBJ and MTL parsers:
@@ -100,7 +103,7 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\f' || c == '\
 func parseFloat(b []byte) (float32, error) {
 	f, err := strconv.ParseFloat(string(b), 32)
 	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-		return 0, fmt.Errorf("bad number %q", b)
+		return 0, fmt.Errorf("bad number %s", inputs.QuoteBytes(b))
 	}
 	return float32(f), nil
 }
@@ -115,4 +118,28 @@ func parseFloats(fs [][]byte, out []float32) error {
 		out[i] = v
 	}
 	return nil
+}
+
+// notFormat is the error for a file whose first statement is not one of its
+// format: it quotes nothing of the file, which may be any file at all (a
+// mtllib naming a file of secrets must not print them).
+func notFormat(name string, line int, format string) error {
+	return fmt.Errorf("%s:%d: not %s file (its first statement is not %s statement)", name, line, aOrAn(format), aOrAn(format))
+}
+
+func aOrAn(format string) string {
+	if format == "" || !strings.ContainsRune("AEIOU", rune(format[0])) && format != "MTL" {
+		return "a " + format
+	}
+	return "an " + format
+}
+
+// mtlStatements are the statements ParseMTL knows (read or ignored).
+var mtlStatements = map[string]bool{
+	"newmtl": true, "Ka": true, "Kd": true, "Ks": true, "Ns": true, "d": true, "Tr": true, "illum": true,
+	"map_Kd": true, "map_d": true, "norm": true,
+	"Ke": true, "Ni": true, "Tf": true, "Pr": true, "Pm": true, "Ps": true, "Pc": true, "Pcr": true,
+	"aniso": true, "anisor": true, "sharpness": true, "map_Ka": true, "map_Ks": true, "map_Ns": true,
+	"map_Ke": true, "map_Pr": true, "map_Pm": true, "map_Ps": true, "map_bump": true, "map_Bump": true,
+	"bump": true, "disp": true, "decal": true, "refl": true, "map_refl": true, "map_aat": true,
 }

@@ -2,11 +2,11 @@ package mesh
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/internal/inputs"
 	"github.com/gfxsim/gfxsim/scene/teximage"
 )
 
@@ -55,6 +55,19 @@ type LoadOptions struct {
 	// SkipMaterials loads only the geometry: no MTL files are read, no images
 	// decoded, and every part has Material -1 (parts stay split by material).
 	SkipMaterials bool
+	// Roots are folder trees, besides the mesh file's own folder, that the
+	// files it names (MTL files, images, glTF buffers) may be read from; every
+	// other reference is refused (see package internal/inputs).
+	Roots *inputs.Roots
+	// Budget is the memory the load may reserve (nil: the default budget,
+	// for each allocation alone).
+	Budget *inputs.Budget
+}
+
+// roots returns the folder trees the files named by the mesh file at path
+// may be read from: its own folder and opt.Roots.
+func (opt LoadOptions) roots(path string) (*inputs.Roots, error) {
+	return opt.Roots.With(filepath.Dir(path))
 }
 
 // Merged returns all parts as one mesh named after the model; for a one-part
@@ -99,6 +112,7 @@ func modelName(path string) string {
 // imageCache decodes each image file once per model.
 type imageCache struct {
 	maxSize int
+	budget  *inputs.Budget
 	byPath  map[string]*teximage.Image
 }
 
@@ -106,11 +120,14 @@ func (c *imageCache) load(path string) (*teximage.Image, error) {
 	if im, ok := c.byPath[path]; ok {
 		return im, nil
 	}
-	im, err := teximage.Load(path)
+	im, err := teximage.LoadWithin(path, c.budget)
 	if err != nil {
 		return nil, err
 	}
 	im = im.Downscale(c.maxSize)
+	if err := c.budget.Reserve("image "+filepath.Base(path), int64(len(im.Pix))); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
 	if c.byPath == nil {
 		c.byPath = map[string]*teximage.Image{}
 	}
@@ -130,13 +147,21 @@ func (c *imageCache) load(path string) (*teximage.Image, error) {
 // the normal map. A usemtl naming no material of the MTL files is an error,
 // unless the file names no mtllib at all: then its parts have no material.
 func LoadOBJ(path string, opt LoadOptions) (*Model, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputs.ReadFile(path, inputs.OBJFile)
 	if err != nil {
 		return nil, err
+	}
+	if err := opt.Budget.Check("parsing "+filepath.Base(path), objParseBytes(len(data))); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	obj, err := ParseOBJ(path, data)
 	if err != nil {
 		return nil, err
+	}
+	for _, p := range obj.Parts {
+		if err := opt.Budget.Reserve("the meshes of "+filepath.Base(path), meshBytes(p.Mesh)); err != nil {
+			return nil, fmt.Errorf("%s: %v", path, err)
+		}
 	}
 	model := &Model{Name: modelName(path)}
 	for _, p := range obj.Parts {
@@ -150,14 +175,21 @@ func LoadOBJ(path string, opt LoadOptions) (*Model, error) {
 		return model, nil
 	}
 	dir := filepath.Dir(path)
+	roots, err := opt.roots(path)
+	if err != nil {
+		return nil, err
+	}
 	type libMat struct {
 		m   *MTLMaterial
 		lib string
 	}
 	known := map[string]libMat{}
 	for _, ref := range obj.MaterialLibs {
-		lib := filepath.Join(dir, ref.File)
-		data, err := os.ReadFile(lib)
+		lib, err := roots.Resolve(dir, ref.File)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: mtllib: %v", path, ref.Line, err)
+		}
+		data, err := inputs.ReadFile(lib, inputs.MTLFile)
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: mtllib: %v", path, ref.Line, err)
 		}
@@ -171,10 +203,13 @@ func LoadOBJ(path string, opt LoadOptions) (*Model, error) {
 			}
 		}
 	}
-	cache := &imageCache{maxSize: opt.MaxTextureSize}
+	cache := &imageCache{maxSize: opt.MaxTextureSize, budget: opt.Budget}
 	textures := map[string]*Texture{}
 	texture := func(lib string, m MTLMap) (*Texture, error) {
-		p := filepath.Join(filepath.Dir(lib), m.File)
+		p, err := roots.Resolve(filepath.Dir(lib), m.File)
+		if err != nil {
+			return nil, err
+		}
 		key := fmt.Sprintf("%s|%v", p, m.Clamp)
 		if t, ok := textures[key]; ok {
 			return t, nil
@@ -201,7 +236,7 @@ func LoadOBJ(path string, opt LoadOptions) (*Model, error) {
 			continue // usemtl without any mtllib: the part has no material
 		}
 		if !ok {
-			return nil, fmt.Errorf("%s:%d: usemtl: unknown material %q (not in any mtllib)", path, p.Line, p.Material)
+			return nil, fmt.Errorf("%s:%d: usemtl: unknown material %s (not in any mtllib)", path, p.Line, inputs.Quote(p.Material))
 		}
 		mm := lm.m
 		mat := Material{
@@ -220,7 +255,11 @@ func LoadOBJ(path string, opt LoadOptions) (*Model, error) {
 		if mm.MapD.File != "" {
 			mat.AlphaCutoff = 0.5
 			if mm.MapKd.File != mm.MapD.File {
-				mask, err := cache.load(filepath.Join(filepath.Dir(lm.lib), mm.MapD.File))
+				mp, err := roots.Resolve(filepath.Dir(lm.lib), mm.MapD.File)
+				if err != nil {
+					return nil, fmt.Errorf("%s:%d: map_d: %v", lm.lib, mm.MapD.Line, err)
+				}
+				mask, err := cache.load(mp)
 				if err != nil {
 					return nil, fmt.Errorf("%s:%d: map_d: %v", lm.lib, mm.MapD.Line, err)
 				}
@@ -269,4 +308,15 @@ func withAlphaMask(albedo *Texture, mask *teximage.Image, maskName string) (*Tex
 	}
 	out.Image = im
 	return out, nil
+}
+
+// objParseBytes bounds the working memory of parsing an OBJ file of n bytes:
+// the position, texture coordinate and normal arrays, the vertex
+// deduplication maps and the parts' index and vertex lists.
+func objParseBytes(n int) int64 { return 12 * int64(n) }
+
+// meshBytes is the memory of a mesh's arrays.
+func meshBytes(m *Mesh) int64 {
+	return int64(len(m.Positions))*12 + int64(len(m.Normals))*12 + int64(len(m.TexCoords))*8 +
+		int64(len(m.Tangents))*16 + int64(len(m.Colors))*16 + int64(len(m.Indices))*4
 }

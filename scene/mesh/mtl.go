@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/internal/inputs"
 )
 
 // MTLMaterial is one newmtl block of a Wavefront MTL file.
@@ -70,7 +71,7 @@ func ParseMTL(name string, data []byte) ([]MTLMaterial, error) {
 			}
 			n := joinFields(args)
 			if line, ok := seen[n]; ok {
-				return nil, errf("duplicate material %q (first defined on line %d)", n, line)
+				return nil, errf("duplicate material %s (first defined on line %d)", inputs.Quote(n), line)
 			}
 			seen[n] = r.line
 			out = append(out, MTLMaterial{
@@ -81,6 +82,10 @@ func ParseMTL(name string, data []byte) ([]MTLMaterial, error) {
 			continue
 		}
 		if cur == nil {
+			if !mtlStatements[kw] {
+				// Nothing of this file was MTL yet: quote none of it.
+				return nil, notFormat(name, r.line, "MTL")
+			}
 			return nil, errf("statement before the first newmtl")
 		}
 		switch kw {
@@ -140,7 +145,7 @@ func ParseMTL(name string, data []byte) ([]MTLMaterial, error) {
 			}
 			v, err := strconv.Atoi(string(args[0]))
 			if err != nil || v < 0 || v > 10 {
-				return nil, errf("bad illumination model %q (want 0 to 10)", args[0])
+				return nil, errf("bad illumination model %s (want 0 to 10)", inputs.QuoteBytes(args[0]))
 			}
 			cur.Illum = v
 		case "map_Kd", "map_d", "norm":
@@ -162,7 +167,7 @@ func ParseMTL(name string, data []byte) ([]MTLMaterial, error) {
 			"map_Bump", "bump", "disp", "decal", "refl", "map_refl", "map_aat":
 			// Accepted and ignored.
 		default:
-			return nil, errf("unknown statement")
+			return nil, fmt.Errorf("%s:%d: unknown statement %s", name, r.line, inputs.QuoteBytes(f[0]))
 		}
 	}
 	return out, nil
@@ -195,7 +200,7 @@ func parseMTLMap(args [][]byte) (MTLMap, error) {
 				case "off":
 					m.Clamp = false
 				default:
-					return m, fmt.Errorf("-clamp %q: want on or off", args[i])
+					return m, fmt.Errorf("-clamp %s: want on or off", inputs.QuoteBytes(args[i]))
 				}
 			}
 			got++

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/internal/inputs"
 )
 
 // OBJ is the geometry of a Wavefront OBJ file: one part per material named by
@@ -76,6 +77,7 @@ func ParseOBJ(name string, data []byte) (*OBJ, error) {
 		nums   [7]float32
 		refs   []objKey
 		nIndex int
+		known  bool // a statement was recognised: the file is OBJ text
 	)
 	r := newLineReader(data)
 	for r.scan() {
@@ -134,10 +136,10 @@ func ParseOBJ(name string, data []byte) (*OBJ, error) {
 			for i, a := range args {
 				k, err := parseFaceVertex(a, len(pos), len(uv), len(nrm))
 				if err != nil {
-					return nil, errf("vertex %d %q: %v", i+1, a, err)
+					return nil, errf("vertex %d %s: %v", i+1, inputs.QuoteBytes(a), err)
 				}
 				if i > 0 && (k[1] < 0) != (refs[0][1] < 0) || i > 0 && (k[2] < 0) != (refs[0][2] < 0) {
-					return nil, errf("vertex %d %q: format differs from the face's first vertex %q", i+1, a, args[0])
+					return nil, errf("vertex %d %s: format differs from the face's first vertex %s", i+1, inputs.QuoteBytes(a), inputs.QuoteBytes(args[0]))
 				}
 				refs = append(refs, k)
 			}
@@ -190,8 +192,13 @@ func ParseOBJ(name string, data []byte) (*OBJ, error) {
 			"shadow_obj", "trace_obj", "ctech", "stech", "bevel", "c_interp", "d_interp", "call", "csh":
 			// Grouping, smoothing, free-form geometry, lines and points: ignored.
 		default:
-			return nil, errf("unknown statement")
+			if !known {
+				// Nothing of this file was OBJ yet: quote none of it.
+				return nil, notFormat(name, r.line, "OBJ")
+			}
+			return nil, fmt.Errorf("%s:%d: unknown statement %s", name, r.line, inputs.QuoteBytes(f[0]))
 		}
+		known = true
 	}
 	if nIndex == 0 {
 		return nil, fmt.Errorf("%s: no faces", name)
@@ -259,7 +266,7 @@ func parseFaceVertex(b []byte, nv, nt, nn int) (objKey, error) {
 		default:
 			v, err := strconv.ParseInt(string(s), 10, 32)
 			if err != nil {
-				return k, fmt.Errorf("bad %s index %q", what[field], s)
+				return k, fmt.Errorf("bad %s index %s", what[field], inputs.QuoteBytes(s))
 			}
 			n := int64(counts[field])
 			switch {

@@ -146,7 +146,8 @@ func TestParseOBJErrors(t *testing.T) {
 		{v3 + "vn 0 0 1\nf 1/1/ 2 3\n", `t.obj:5: f: vertex 1 "1/1/": texcoord index 1 out of range (0 defined so far)`},
 		{"usemtl\n", "t.obj:1: usemtl: missing material name"},
 		{"mtllib\n", "t.obj:1: mtllib: missing file name"},
-		{"v 0 0 0\nbogus 1 2\n", "t.obj:2: bogus: unknown statement"},
+		{"v 0 0 0\nbogus 1 2\n", "t.obj:2: unknown statement \"bogus\""},
+		{"SECRET_TOKEN=abc 1\nv 0 0 0\n", "t.obj:1: not an OBJ file (its first statement is not an OBJ statement)"},
 		{"# nothing\n\n", "t.obj: no faces"},
 		{v3 + "usemtl a\n", "t.obj: no faces"},
 	}
@@ -210,7 +211,8 @@ func TestParseMTLErrors(t *testing.T) {
 		{"newmtl a\nmap_Kd -clamp maybe x.png\n", `t.mtl:2: map_Kd: -clamp "maybe": want on or off`},
 		{"newmtl a\nmap_Kd -q 1 x.png\n", "t.mtl:2: map_Kd: unknown option -q"},
 		{"newmtl a\nmap_Kd -mm 1\n", "t.mtl:2: map_Kd: option -mm needs 2 argument(s)"},
-		{"newmtl a\nfoo\n", "t.mtl:2: foo: unknown statement"},
+		{"newmtl a\nfoo\n", "t.mtl:2: unknown statement \"foo\""},
+		{"API_KEY=s3cr3t\n", "t.mtl:1: not an MTL file (its first statement is not an MTL statement)"},
 	}
 	for _, tc := range tests {
 		_, err := ParseMTL("t.mtl", []byte(tc.src))
@@ -302,9 +304,9 @@ func TestLoadOBJErrors(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "bad.mtl"), "newmtl a\nKd x\n")
 	tri := "v 0 0 0\nv 1 0 0\nv 0 1 0\n"
 	tests := []struct{ obj, want string }{
-		{"mtllib nope.mtl\n" + tri + "f 1 2 3\n", "x.obj:1: mtllib: open " + filepath.Join(dir, "nope.mtl") + ": no such file or directory"},
+		{"mtllib nope.mtl\n" + tri + "f 1 2 3\n", "x.obj:1: mtllib: \"nope.mtl\": no such file"},
 		{"mtllib m.mtl\n" + tri + "usemtl b\nf 1 2 3\n", `x.obj:5: usemtl: unknown material "b" (not in any mtllib)`},
-		{"mtllib m.mtl\n" + tri + "usemtl a\nf 1 2 3\n", "m.mtl:2: map_Kd: open " + filepath.Join(dir, "missing.png") + ": no such file or directory"},
+		{"mtllib m.mtl\n" + tri + "usemtl a\nf 1 2 3\n", "m.mtl:2: map_Kd: \"missing.png\": no such file"},
 		{"mtllib bad.mtl\n" + tri + "f 1 2 3\n", `bad.mtl:2: Kd: bad number "x"`},
 	}
 	// usemtl without any mtllib: no material, no error.
@@ -333,6 +335,9 @@ func FuzzParseOBJ(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		obj, err := ParseOBJ("fuzz.obj", data)
 		if err != nil {
+			if len(err.Error()) > maxFuzzError {
+				t.Fatalf("error of %d bytes: %.300s", len(err.Error()), err)
+			}
 			return
 		}
 		for _, p := range obj.Parts {
@@ -349,6 +354,9 @@ func FuzzParseMTL(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		mats, err := ParseMTL("fuzz.mtl", data)
 		if err != nil {
+			if len(err.Error()) > maxFuzzError {
+				t.Fatalf("error of %d bytes: %.300s", len(err.Error()), err)
+			}
 			return
 		}
 		for _, m := range mats {

@@ -23,5 +23,8 @@
 //     periodic ones (checker, bricks, noise, bumps) tile seamlessly under wrap
 //     addressing.
 //   - Images are limited to MaxSize texels per side; decoders check the header
-//     before allocating.
+//     before allocating: the size, and the decoder's peak memory (width x
+//     height x its bytes per pixel for the colour model, interlacing and
+//     progressive JPEG coefficients, plus the RGBA8 result) against a memory
+//     budget (DecodeWithin, LoadWithin; Decode and Load use the default).
 package teximage

@@ -8,9 +8,9 @@ import (
 	"image/jpeg"
 	"image/png"
 	"math"
-	"os"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/internal/inputs"
 )
 
 // MaxSize is the largest width or height of an image, decoded or generated.
@@ -75,14 +75,9 @@ func (im *Image) Clone() *Image {
 	return &Image{Width: im.Width, Height: im.Height, Pix: append([]byte(nil), im.Pix...)}
 }
 
-// Load reads and decodes a PNG or JPEG file.
-func Load(path string) (*Image, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return Decode(path, data)
-}
+// Load reads and decodes a PNG or JPEG file (LoadWithin with the default
+// memory budget).
+func Load(path string) (*Image, error) { return LoadWithin(path, nil) }
 
 var (
 	pngMagic  = []byte("\x89PNG\r\n\x1a\n")
@@ -91,23 +86,26 @@ var (
 
 // Decode decodes PNG or JPEG data (recognised by its signature, not by the file
 // name) into RGBA8. name only labels errors: "name: png: ...". The header is
-// checked before any pixel memory is allocated.
-func Decode(name string, data []byte) (*Image, error) {
+// checked before any pixel memory is allocated: the size, and the decoder's
+// peak memory against the default budget (DecodeWithin takes a budget).
+func Decode(name string, data []byte) (*Image, error) { return decode(name, data, nil) }
+
+func decode(name string, data []byte, b *inputs.Budget) (*Image, error) {
 	var (
-		cfg    image.Config
-		err    error
-		decode func([]byte) (image.Image, error)
-		format string
+		cfg         image.Config
+		err         error
+		decodeImage func([]byte) (image.Image, error)
+		format      string
 	)
 	switch {
 	case bytes.HasPrefix(data, pngMagic):
 		format = "png"
 		cfg, err = png.DecodeConfig(bytes.NewReader(data))
-		decode = func(b []byte) (image.Image, error) { return png.Decode(bytes.NewReader(b)) }
+		decodeImage = func(b []byte) (image.Image, error) { return png.Decode(bytes.NewReader(b)) }
 	case bytes.HasPrefix(data, jpegMagic):
 		format = "jpeg"
 		cfg, err = jpeg.DecodeConfig(bytes.NewReader(data))
-		decode = func(b []byte) (image.Image, error) { return jpeg.Decode(bytes.NewReader(b)) }
+		decodeImage = func(b []byte) (image.Image, error) { return jpeg.Decode(bytes.NewReader(b)) }
 	default:
 		return nil, fmt.Errorf("%s: byte 0: not a PNG or JPEG file (unknown signature)", name)
 	}
@@ -117,7 +115,10 @@ func Decode(name string, data []byte) (*Image, error) {
 	if err := checkSize(cfg.Width, cfg.Height); err != nil {
 		return nil, fmt.Errorf("%s: %s header: %v", name, format, err)
 	}
-	img, err := decode(data)
+	if err := checkDecode(name, format, cfg, data, b); err != nil {
+		return nil, err
+	}
+	img, err := decodeImage(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s: %v", name, format, err)
 	}
@@ -153,6 +154,27 @@ func FromImage(img image.Image) *Image {
 				v := src.Pix[src.PixOffset(b.Min.X+x, b.Min.Y+y)]
 				o := (y*w + x) * 4
 				out.Pix[o], out.Pix[o+1], out.Pix[o+2], out.Pix[o+3] = v, v, v, 255
+			}
+		}
+	case *image.CMYK:
+		for y := 0; y < h; y++ {
+			for x := 0; x < w; x++ {
+				i := src.PixOffset(b.Min.X+x, b.Min.Y+y)
+				r, g, bb := color.CMYKToRGB(src.Pix[i], src.Pix[i+1], src.Pix[i+2], src.Pix[i+3])
+				o := (y*w + x) * 4
+				out.Pix[o], out.Pix[o+1], out.Pix[o+2], out.Pix[o+3] = r, g, bb, 255
+			}
+		}
+	case *image.Paletted:
+		pal := make([]color.NRGBA, 256)
+		for i, c := range src.Palette {
+			pal[i] = color.NRGBAModel.Convert(c).(color.NRGBA)
+		}
+		for y := 0; y < h; y++ {
+			for x := 0; x < w; x++ {
+				c := pal[src.Pix[src.PixOffset(b.Min.X+x, b.Min.Y+y)]]
+				o := (y*w + x) * 4
+				out.Pix[o], out.Pix[o+1], out.Pix[o+2], out.Pix[o+3] = c.R, c.G, c.B, c.A
 			}
 		}
 	default:

@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
+
+	"github.com/gfxsim/gfxsim/internal/inputs"
 )
 
 func TestToBytes(t *testing.T) {
@@ -177,8 +179,13 @@ func FuzzDecode(f *testing.F) {
 	jpeg.Encode(&buf, image.NewGray(image.Rect(0, 0, 8, 8)), nil)
 	f.Add(buf.Bytes())
 	f.Add(pngHeader(3, 3))
+	f.Add(pngHeader(16384, 16384))
+	f.Add([]byte{0xff, 0xd8, 0xff, 0xc2, 0, 20, 8, 0x40, 0, 0x40, 0, 4, 1, 0x11, 0, 2, 0x11, 0, 3, 0x11, 0, 4, 0x11, 0, 0xff, 0xd9})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		im, err := Decode("fuzz", data)
+		im, err := DecodeWithin("fuzz", data, inputs.NewBudget(256<<20))
+		if err != nil && len(err.Error()) > 600 {
+			t.Fatalf("error of %d bytes: %.300s", len(err.Error()), err)
+		}
 		if err == nil && len(im.Pix) != im.Width*im.Height*4 {
 			t.Fatalf("%dx%d image with %d bytes", im.Width, im.Height, len(im.Pix))
 		}

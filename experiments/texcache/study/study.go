@@ -32,6 +32,8 @@ type Options struct {
 	// frames (one folder per frame under Out/runs; replays are not platforms and
 	// are not instrumented).
 	Instruments *tracing.Flags
+	// Inputs, when not nil, sets each run's memory budget (-max-memory).
+	Inputs *expt.Inputs
 }
 
 // Row is one measured point of a sweep.
@@ -77,6 +79,9 @@ func (s *study) scene(name string, samples int) (*scene.Scene, error) {
 
 // timed runs a frame and records a row for it.
 func (s *study) timed(sweep, setting string, x float64, sc *scene.Scene, cfg *configs.Config) (*Frame, error) {
+	if err := expt.Reserve(s.o.Inputs.Budget(), cfg, sc); err != nil {
+		return nil, err
+	}
 	r, err := TimedRun(sc, cfg, s.sess, expt.RunName(sweep, sc.Name, setting))
 	if err != nil {
 		return nil, err

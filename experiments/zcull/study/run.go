@@ -89,7 +89,7 @@ func (c Case) Name() string {
 }
 
 // runCase simulates one case at w x h, instrumented by sess when not nil.
-func runCase(c Case, w, h int, sess *tracing.Session) (Result, error) {
+func runCase(c Case, w, h int, sess *tracing.Session, inputs *expt.Inputs) (Result, error) {
 	r := Result{Case: c}
 	cfg, err := parse(c.Machine)
 	if err != nil {
@@ -121,6 +121,16 @@ func runCase(c Case, w, h int, sess *tracing.Session) (Result, error) {
 			return r, err
 		}
 		table = rec.Table
+	}
+	s, err := scene.Builtin(c.Scene)
+	if err != nil {
+		return r, err
+	}
+	if err := s.SetResolution(w, h, c.Samples); err != nil {
+		return r, err
+	}
+	if err := expt.Reserve(inputs.Budget(), cfg, s); err != nil {
+		return r, err
 	}
 	f, err := encode()
 	if err != nil {
@@ -184,7 +194,7 @@ func runCase(c Case, w, h int, sess *tracing.Session) (Result, error) {
 
 // runAll runs the cases on workers goroutines; results come back in the
 // order of cases whatever the scheduling.
-func runAll(cases []Case, w, h, workers int, sess *tracing.Session, progress func(done, total int, r *Result)) ([]Result, error) {
+func runAll(cases []Case, w, h, workers int, sess *tracing.Session, in *expt.Inputs, progress func(done, total int, r *Result)) ([]Result, error) {
 	out := make([]Result, len(cases))
 	errs := make([]error, len(cases))
 	next := make(chan int)
@@ -196,7 +206,7 @@ func runAll(cases []Case, w, h, workers int, sess *tracing.Session, progress fun
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				out[i], errs[i] = runCase(cases[i], w, h, sess)
+				out[i], errs[i] = runCase(cases[i], w, h, sess, in)
 				mu.Lock()
 				done++
 				if progress != nil && errs[i] == nil {

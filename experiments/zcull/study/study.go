@@ -31,6 +31,8 @@ type Options struct {
 	// Instruments, when not nil, traces, samples and monitors the runs (one
 	// folder per run under Out/runs, named by Case.Name).
 	Instruments *tracing.Flags
+	// Inputs, when not nil, sets each run's memory budget (-max-memory).
+	Inputs *expt.Inputs
 }
 
 // The configurations of the paper's Fig. 6. ORACLE knows every sample's fate
@@ -146,7 +148,7 @@ func Run(o Options, w io.Writer) error {
 	if o.Instruments != nil {
 		sess = o.Instruments.NewSession(o.Out, len(cases), o.Log)
 	}
-	results, err := runAll(cases, p.w, p.h, workers, sess, func(done, total int, r *Result) {
+	results, err := runAll(cases, p.w, p.h, workers, sess, o.Inputs, func(done, total int, r *Result) {
 		if o.Log != nil {
 			fmt.Fprintf(o.Log, "[%3d/%d %5.0fs] %-24s %-10s %dx: culling %.3f, depth %.0f KB, HiZ %.0f KB\n", done, total,
 				time.Since(start).Seconds(), r.Machine.Name, r.Scene, r.Samples, r.CullingRate(),

@@ -9,7 +9,7 @@ import "testing"
 func TestRunCase(t *testing.T) {
 	var rs []Result
 	for _, m := range []Machine{oracle, zmask, forward} {
-		r, err := runCase(Case{Machine: m, Scene: "occluders", Samples: 4}, 48, 27, nil)
+		r, err := runCase(Case{Machine: m, Scene: "occluders", Samples: 4}, 48, 27, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,0 +1,81 @@
+package configs
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gfxsim/gfxsim/internal/inputs"
+)
+
+// Memory costs of a built machine, measured with runtime.MemStats after
+// Build (configs/README.md, "Memory").
+const (
+	runBaselineBytes  = 256 << 20 // Akita engine, components, buses and queues of a run
+	tagLineBytes      = 24        // a line of a timing.TagArray (tag, LRU stamp, flags), rounded up
+	l2LineBytes       = 128       // a block of Akita's write-back cache directory
+	reorderEntryBytes = 160       // a reorder-buffer quad entry
+	warpSlotBytes     = 40 << 10  // a shader core warp slot (registers and lanes of the widest warp)
+)
+
+// MemoryItem is one part of a machine's memory estimate.
+type MemoryItem struct {
+	Field string // the configuration fields it comes from
+	Bytes int64
+}
+
+// MemoryEstimate returns what building and running the machine takes in host
+// memory, by the fields that cost it: the caches' tag stores and the L2
+// directories (per line, times the units that have one), the reorder buffer's
+// entries, the shader cores' warp slots, and a fixed baseline for the engine
+// and everything else. The frame itself (targets, textures, buffers) is the
+// scene's (scene.Scene.FrameBytes).
+func (c *Config) MemoryEstimate() []MemoryItem {
+	lines := func(cc Cache) int64 { return int64(cc.SizeKB) * 1024 / int64(max(1, cc.LineBytes)) }
+	rops := int64(c.ROP.Count)
+	samplers := int64(c.ShaderCore.Count / max(1, c.TextureSampler.CoresPerSampler))
+	return []MemoryItem{
+		{"baseline (engine, components, buses)", runBaselineBytes},
+		{"input_assembler.index_cache, vertex_cache", tagLineBytes * (lines(c.InputAssembler.IndexCache) + lines(c.InputAssembler.VertexCache))},
+		{"depth_unit.cache x rop.count", tagLineBytes * lines(c.DepthUnit.Cache) * rops},
+		{"hiz.cache x rop.count", tagLineBytes * lines(c.HiZ.Cache) * rops},
+		{"rop.cache x rop.count", tagLineBytes * lines(c.ROP.Cache) * rops},
+		{"texture_sampler.l1 x samplers", tagLineBytes * lines(c.TextureSampler.L1) * samplers},
+		{"l2.bank_size_kb x memory.channels", l2LineBytes * int64(c.L2.BankSizeKB) * 1024 / int64(max(1, c.L2.LineBytes)) * int64(c.Memory.Channels)},
+		{"reorder_buffer.entries", reorderEntryBytes * int64(c.ReorderBuffer.Entries)},
+		{"shader_core.warp_slots x count", warpSlotBytes * int64(c.ShaderCore.WarpSlots) * int64(c.ShaderCore.Count)},
+	}
+}
+
+// MemoryBytes is the total of MemoryEstimate.
+func (c *Config) MemoryBytes() int64 {
+	var n int64
+	for _, it := range c.MemoryEstimate() {
+		n += it.Bytes
+	}
+	return n
+}
+
+// ReserveMemory reserves the machine's memory estimate in budget b, or
+// returns an error that gives the estimate and its three largest parts.
+func (c *Config) ReserveMemory(b *inputs.Budget) error {
+	items := c.MemoryEstimate()
+	if err := b.Reserve("machine "+c.Name, c.MemoryBytes()); err != nil {
+		for i := range items {
+			for j := i + 1; j < len(items); j++ {
+				if items[j].Bytes > items[i].Bytes {
+					items[i], items[j] = items[j], items[i]
+				}
+			}
+		}
+		var parts []string
+		for _, it := range items[:3] {
+			parts = append(parts, fmt.Sprintf("%s %s", it.Field, inputs.Bytes(it.Bytes)))
+		}
+		f := c.file
+		if f == "" {
+			f = DefaultName
+		}
+		return fmt.Errorf("%s: %v; largest: %s (see configs/README.md, Memory)", f, err, strings.Join(parts, ", "))
+	}
+	return nil
+}

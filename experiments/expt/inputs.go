@@ -1,0 +1,158 @@
+package expt
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/gfxsim/gfxsim/configs"
+	"github.com/gfxsim/gfxsim/internal/inputs"
+	"github.com/gfxsim/gfxsim/scene"
+)
+
+// Inputs are the flags every experiment binary takes about what it reads and
+// how much memory it may use (README, "Untrusted inputs").
+type Inputs struct {
+	// AllowPaths are folder trees, besides the scene file's own, that the
+	// files a scene names may be read from (-allow-path, repeatable).
+	AllowPaths []string
+	// MaxMemory is the memory budget of a load and run in bytes (-max-memory;
+	// 0: inputs.DefaultMaxMemory()).
+	MaxMemory int64
+	// Log receives progress lines of long loads (nil: none).
+	Log io.Writer
+	// ProgressEvery is how often a long load prints a line (0: 10 s).
+	ProgressEvery time.Duration
+}
+
+// Register adds -allow-path and -max-memory to fs.
+func (in *Inputs) Register(fs *flag.FlagSet) {
+	fs.Func("allow-path", "a folder whose files scenes may read, besides the scene file's own folder (repeatable)", func(s string) error {
+		if _, err := inputs.NewRoots(s); err != nil {
+			return err
+		}
+		in.AllowPaths = append(in.AllowPaths, s)
+		return nil
+	})
+	fs.Func("max-memory", fmt.Sprintf("memory budget of a load and run, e.g. 6G (default: a quarter of physical memory, %s here)",
+		inputs.Bytes(inputs.DefaultMaxMemory())), func(s string) error {
+		n, err := inputs.ParseBytes(s)
+		if err != nil {
+			return err
+		}
+		in.MaxMemory = n
+		return nil
+	})
+}
+
+// Budget returns a new memory budget of MaxMemory bytes (one per run).
+func (in *Inputs) Budget() *inputs.Budget {
+	if in == nil {
+		return inputs.NewBudget(0)
+	}
+	return inputs.NewBudget(in.MaxMemory)
+}
+
+// Load loads a scene as LoadScene does, with the allowed folders, within
+// budget b, printing a progress line every ProgressEvery while it takes long.
+func (in *Inputs) Load(name string, width, height, samples int, b *inputs.Budget) (*scene.Scene, error) {
+	var s *scene.Scene
+	err := in.Progress("loading scene "+name, b, func() error {
+		var err error
+		s, err = loadScene(name, width, height, samples, scene.WithAllowPaths(in.allow()...), scene.WithBudget(b))
+		return err
+	})
+	return s, err
+}
+
+func (in *Inputs) allow() []string {
+	if in == nil {
+		return nil
+	}
+	return in.AllowPaths
+}
+
+// Reserve reserves the memory of running machine cfg on scene s in b: the
+// machine's caches and buffers (configs.Config.MemoryEstimate) and the
+// frame's targets, textures and buffers (scene.Scene.FrameBytes); it returns
+// the refusal with the estimate.
+func Reserve(b *inputs.Budget, cfg *configs.Config, s *scene.Scene) error {
+	if err := cfg.ReserveMemory(b); err != nil {
+		return err
+	}
+	return ReserveFrame(b, s)
+}
+
+// ReserveFrame reserves the frame of scene s (scene.Scene.FrameBytes) in b.
+func ReserveFrame(b *inputs.Budget, s *scene.Scene) error {
+	if err := b.Reserve(fmt.Sprintf("the frame of scene %s (%dx%d, %d samples, %d textures)", s.Name, s.Width, s.Height,
+		s.Samples, len(s.Textures)), s.FrameBytes()); err != nil {
+		return fmt.Errorf("%s: %v", s.Source, err)
+	}
+	return nil
+}
+
+// Progress runs f and, while it runs, prints "what: N s, M reserved" every
+// ProgressEvery to Log, as a simulation prints its progress.
+func (in *Inputs) Progress(what string, b *inputs.Budget, f func() error) error {
+	if in == nil || in.Log == nil {
+		return f()
+	}
+	every := in.ProgressEvery
+	if every <= 0 {
+		every = 10 * time.Second
+	}
+	done := make(chan struct{})
+	start := time.Now()
+	go func() {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				fmt.Fprintf(in.Log, "  %s: %.0f s, %s of memory reserved\n", what, time.Since(start).Seconds(), inputs.Bytes(b.Used()))
+			}
+		}
+	}()
+	err := f()
+	close(done)
+	return err
+}
+
+// loadScene is LoadScene with scene options.
+func loadScene(name string, width, height, samples int, opts ...scene.Option) (*scene.Scene, error) {
+	if name == "" {
+		name = scene.DefaultName
+	}
+	var s *scene.Scene
+	var err error
+	isBuiltin := false
+	for _, b := range scene.BuiltinNames() {
+		if b == name {
+			isBuiltin = true
+		}
+	}
+	switch ext := strings.ToLower(filepath.Ext(name)); {
+	case isBuiltin:
+		s, err = scene.Builtin(name, opts...)
+	case ext == ".yaml" || ext == ".yml":
+		s, err = scene.Load(name, opts...)
+	case ext == ".obj" || ext == ".gltf" || ext == ".glb":
+		s, err = scene.FromMeshFile(name, opts...)
+	default:
+		return nil, fmt.Errorf("scene %q: not a built-in scene (%s) nor a .yaml, .obj, .gltf or .glb file",
+			name, strings.Join(scene.BuiltinNames(), ", "))
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := s.SetResolution(width, height, samples); err != nil {
+		return nil, fmt.Errorf("scene %q: %w", name, err)
+	}
+	return s, nil
+}

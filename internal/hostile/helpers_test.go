@@ -1,0 +1,83 @@
+package hostile
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"testing"
+	"time"
+)
+
+// memoryLimit is the soft limit every test runs under; heapCeiling is the
+// live heap no case may leave behind or reach while it runs.
+const (
+	memoryLimit = 1 << 30
+	heapCeiling = 768 << 20
+)
+
+func TestMain(m *testing.M) {
+	debug.SetMemoryLimit(memoryLimit)
+	os.Exit(m.Run())
+}
+
+// bounded runs f and fails when it takes longer than limit or when the heap
+// in use exceeded heapCeiling while it ran (sampled every 5 ms).
+func bounded(t *testing.T, limit time.Duration, f func()) {
+	t.Helper()
+	stop := make(chan struct{})
+	peak := make(chan uint64)
+	go func() {
+		var m runtime.MemStats
+		var p uint64
+		tick := time.NewTicker(5 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			runtime.ReadMemStats(&m)
+			p = max(p, m.HeapInuse)
+			select {
+			case <-stop:
+				peak <- p
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	start := time.Now()
+	f()
+	took := time.Since(start)
+	close(stop)
+	if p := <-peak; p > heapCeiling {
+		t.Errorf("heap in use reached %d MB, more than %d MB", p>>20, heapCeiling>>20)
+	}
+	if took > limit {
+		t.Errorf("took %v, more than %v", took, limit)
+	}
+}
+
+// write creates dir/name with data and returns its path.
+func write(t *testing.T, dir, name string, data []byte) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// wantErr fails unless err is an error that contains every part.
+func wantErr(t *testing.T, err error, parts ...string) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("no error, want one with %q", parts)
+	}
+	for _, p := range parts {
+		if !strings.Contains(err.Error(), p) {
+			t.Errorf("error %q does not contain %q", err, p)
+		}
+	}
+}

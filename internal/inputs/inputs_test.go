@@ -1,0 +1,83 @@
+package inputs
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestQuote(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"abc", `"abc"`},
+		{"a\x00b\n", `"a\x00b\n"`},
+		{strings.Repeat("x", MaxExcerpt), `"` + strings.Repeat("x", MaxExcerpt) + `"`},
+		{strings.Repeat("x", MaxExcerpt+1), `"` + strings.Repeat("x", MaxExcerpt) + `"...`},
+		{strings.Repeat("é", 20), `"` + strings.Repeat("é", 16) + `"...`},
+	}
+	for _, tc := range tests {
+		if got := Quote(tc.in); got != tc.want {
+			t.Errorf("Quote(%q) = %s, want %s", tc.in, got, tc.want)
+		}
+		if got := QuoteBytes([]byte(tc.in)); got != tc.want {
+			t.Errorf("QuoteBytes(%q) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestBytes(t *testing.T) {
+	tests := []struct {
+		in   string
+		want int64
+	}{{"1024", 1024}, {"6G", 6 << 30}, {"512MiB", 512 << 20}, {"1.5g", 3 << 29}, {"4 KB", 4096}}
+	for _, tc := range tests {
+		if got, err := ParseBytes(tc.in); err != nil || got != tc.want {
+			t.Errorf("ParseBytes(%q) = %d, %v, want %d", tc.in, got, err, tc.want)
+		}
+	}
+	for _, bad := range []string{"", "x", "-1G", "1Q"} {
+		if _, err := ParseBytes(bad); err == nil {
+			t.Errorf("ParseBytes(%q) accepted", bad)
+		}
+	}
+	if got := Bytes(3 << 29); got != "1.5 GiB" {
+		t.Errorf("Bytes = %s", got)
+	}
+}
+
+func TestBudget(t *testing.T) {
+	b := NewBudget(100)
+	if err := b.Reserve("a", 60); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Check("peak", 40); err != nil {
+		t.Fatal(err)
+	}
+	err := b.Reserve("b", 41)
+	if err == nil || err.Error() != "b needs about 41 B, and 60 B is already reserved: more than the memory budget of 100 B (-max-memory)" {
+		t.Fatalf("Reserve over budget: %v", err)
+	}
+	if b.Used() != 60 {
+		t.Errorf("a refused reservation was kept: %d used", b.Used())
+	}
+	if DefaultMaxMemory() <= 0 {
+		t.Error("no default budget")
+	}
+}
+
+func TestReadFileCap(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "f")
+	if err := os.WriteFile(p, make([]byte, 11), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadFile(p, Kind{"test file", 10}); err == nil || !strings.Contains(err.Error(), "larger than 10 B") {
+		t.Errorf("over the cap: %v", err)
+	}
+	if b, err := ReadFile(p, Kind{"test file", 11}); err != nil || len(b) != 11 {
+		t.Errorf("at the cap: %d bytes, %v", len(b), err)
+	}
+	if _, err := ReadFile(dir, Kind{"test file", 11}); err == nil || !strings.Contains(err.Error(), "not a regular file (a folder)") {
+		t.Errorf("folder: %v", err)
+	}
+}

@@ -1,0 +1,62 @@
+package inputs
+
+import (
+	"strconv"
+	"unicode/utf8"
+)
+
+// MaxExcerpt is the most bytes of an input file an error message quotes.
+const MaxExcerpt = 32
+
+// Quote returns s quoted and escaped as Go's %q does, cut to its first
+// MaxExcerpt bytes (on a character boundary, with "..." after the quote when
+// cut): the excerpt of a file an error may show.
+func Quote(s string) string {
+	if len(s) <= MaxExcerpt {
+		return strconv.Quote(s)
+	}
+	n := MaxExcerpt
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return strconv.Quote(s[:n]) + "..."
+}
+
+// QuoteBytes is Quote of a byte slice (only its first bytes are copied).
+func QuoteBytes(b []byte) string {
+	if len(b) > 2*MaxExcerpt {
+		b = b[:2*MaxExcerpt]
+	}
+	return Quote(string(b))
+}
+
+// KeyLike reports whether s looks like a key of gfxsim's YAML formats: 1 to
+// MaxExcerpt lower-case letters, digits and underscores. A first key that
+// does not is not quoted (the file may not be a scene or configuration).
+func KeyLike(s string) bool {
+	if s == "" || len(s) > MaxExcerpt {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// MaxMessage bounds the text of a library's error that may quote its input.
+const MaxMessage = 160
+
+// Clip cuts a message from a library that may quote the file it parsed to
+// MaxMessage bytes (on a character boundary, with "..." when cut).
+func Clip(msg string) string {
+	if len(msg) <= MaxMessage {
+		return msg
+	}
+	n := MaxMessage
+	for n > 0 && !utf8.RuneStart(msg[n]) {
+		n--
+	}
+	return msg[:n] + "..."
+}

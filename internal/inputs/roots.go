@@ -1,0 +1,133 @@
+package inputs
+
+import (
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Roots are the folder trees an input may read from: the folder of the file
+// named on the command line and the folders given with -allow-path. The
+// zero value (or nil) allows nothing but what NewRoots adds.
+type Roots struct {
+	dirs []string // absolute, cleaned, symbolic links resolved
+}
+
+// NewRoots returns the folder trees dirs (each a folder that exists).
+func NewRoots(dirs ...string) (*Roots, error) {
+	var r *Roots
+	return r.With(dirs...)
+}
+
+// With returns r with the folder trees dirs added.
+func (r *Roots) With(dirs ...string) (*Roots, error) {
+	out := &Roots{}
+	if r != nil {
+		out.dirs = append(out.dirs, r.dirs...)
+	}
+	for _, d := range dirs {
+		real, err := realDir(d)
+		if err != nil {
+			return nil, err
+		}
+		if !out.contains(real) {
+			out.dirs = append(out.dirs, real)
+		}
+	}
+	return out, nil
+}
+
+func realDir(d string) (string, error) {
+	if d == "" {
+		d = "."
+	}
+	abs, err := filepath.Abs(d)
+	if err != nil {
+		return "", fmt.Errorf("folder %s: %v", d, err)
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", fmt.Errorf("folder %s: %v", d, openError(d, err))
+	}
+	fi, err := os.Stat(real)
+	if err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("folder %s: not a folder", d)
+	}
+	return real, nil
+}
+
+// Dirs returns the folder trees, absolute with links resolved.
+func (r *Roots) Dirs() []string {
+	if r == nil {
+		return nil
+	}
+	return append([]string(nil), r.dirs...)
+}
+
+func (r *Roots) contains(p string) bool {
+	if r == nil {
+		return false
+	}
+	for _, d := range r.dirs {
+		if p == d || strings.HasPrefix(p, strings.TrimSuffix(d, string(filepath.Separator))+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
+}
+
+// Resolve returns the file that ref, a file name written in an input file,
+// names: relative to base (the folder of the file that names it) unless
+// absolute, cleaned, with symbolic links resolved. The file must lie inside
+// one of the folder trees of r, before and after resolving links; otherwise
+// the error is the same whether or not it exists. A reference that does not
+// exist inside them is reported as missing. ref must be a plain path: a URI
+// scheme ("file:", "http:", or any other) is refused.
+func (r *Roots) Resolve(base, ref string) (string, error) {
+	if ref == "" {
+		return "", fmt.Errorf("empty file name")
+	}
+	if strings.ContainsRune(ref, 0) {
+		return "", fmt.Errorf("file name %s contains a NUL byte", Quote(ref))
+	}
+	if u, err := url.Parse(ref); err == nil && len(u.Scheme) > 1 {
+		return "", fmt.Errorf("file name %s: URI scheme %s is not supported (only relative file names)", Quote(ref), Quote(u.Scheme+":"))
+	}
+	p := filepath.Clean(ref)
+	if !filepath.IsAbs(p) {
+		b, err := realDir(base)
+		if err != nil {
+			return "", err
+		}
+		p = filepath.Join(b, p)
+	}
+	outside := func() error {
+		return fmt.Errorf("%s is outside the folders inputs may be read from (%s; add one with -allow-path)",
+			Quote(ref), strings.Join(r.Dirs(), ", "))
+	}
+	if !r.contains(p) {
+		return "", outside()
+	}
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		// Missing, or a broken link: say that it is missing only when the
+		// nearest folder that exists is inside the roots.
+		for d := filepath.Dir(p); ; d = filepath.Dir(d) {
+			if rd, err := filepath.EvalSymlinks(d); err == nil {
+				if r.contains(rd) {
+					return "", fmt.Errorf("%s: no such file", Quote(ref))
+				}
+				return "", outside()
+			}
+			if d == filepath.Dir(d) {
+				return "", outside()
+			}
+		}
+	}
+	if !r.contains(real) {
+		return "", outside()
+	}
+	return real, nil
+}

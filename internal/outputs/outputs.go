@@ -1,0 +1,62 @@
+// Package outputs creates the files experiments write (images, statistics,
+// CSV tables, plots, traces) without following links: a symbolic link, or a
+// hard link to a file elsewhere, already present in an output folder under
+// an output's name is removed (the link, never its target) and a new file is
+// created in its place, with O_EXCL and O_NOFOLLOW so that a link made in
+// between makes the creation fail instead of redirecting it. The output
+// folder itself (-o) is the user's choice and may be a link.
+package outputs
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"syscall"
+)
+
+// Prepare makes path ready to be created as a new file: it removes a
+// symbolic link or a hard-linked file of that name (the name only) and
+// refuses a folder or a special file. For writers that open the file by name
+// themselves (SQLite); others use Create.
+func Prepare(path string) error {
+	fi, err := os.Lstat(path)
+	switch {
+	case err != nil && os.IsNotExist(err):
+		return nil
+	case err != nil:
+		return err
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return os.Remove(path)
+	case !fi.Mode().IsRegular():
+		return fmt.Errorf("%s: output exists and is not a regular file", path)
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok && st.Nlink > 1 {
+		return os.Remove(path)
+	}
+	return nil
+}
+
+// Create creates path as a new regular file for writing (mode 0644),
+// replacing a regular file of that name, and never writing through a link.
+func Create(path string) (*os.File, error) {
+	if err := Prepare(path); err != nil {
+		return nil, err
+	}
+	if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
+		return nil, err
+	}
+	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o644)
+}
+
+// WriteFile writes data to path with Create.
+func WriteFile(path string, data []byte) error {
+	f, err := Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

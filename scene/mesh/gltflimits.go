@@ -1,0 +1,227 @@
+package mesh
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+
+	"github.com/gfxsim/gfxsim/internal/inputs"
+	"github.com/qmuntal/gltf"
+)
+
+// MaxGLTFInstances bounds the node instances of a glTF scene: a node reached
+// by several paths (shared children) is one instance per path, so a small
+// file can describe exponentially many. The count is taken before the
+// hierarchy is expanded.
+const MaxGLTFInstances = 1 << 16
+
+// glbMagic is "glTF" read as a little-endian uint32.
+const glbMagic = 0x46546c67
+
+// gltfJSONBytesPerObject bounds what the glTF library allocates per JSON
+// object (a node, accessor or primitive struct and its pointer).
+const gltfJSONBytesPerObject = 512
+
+// checkGLTFSizes checks, before the glTF library sees the file, every size it
+// would allocate: a GLB's declared length and chunk lengths against the
+// file's real size, the byteLength of the GLB's binary buffer against its BIN
+// chunk, and the library's decoding memory (estimated from the JSON's size
+// and its number of objects) against the budget.
+func checkGLTFSizes(name string, data []byte, b *inputs.Budget) error {
+	js := data
+	var bin int64 = -1 // the BIN chunk's length; -1: none
+	if len(data) >= 4 && binary.LittleEndian.Uint32(data) == glbMagic {
+		if len(data) < 20 {
+			return fmt.Errorf("%s: glb: header of %d bytes, want at least 20", name, len(data))
+		}
+		total := int64(binary.LittleEndian.Uint32(data[8:]))
+		if total != int64(len(data)) {
+			return fmt.Errorf("%s: glb: header length %d differs from the file's %d bytes", name, total, len(data))
+		}
+		jl := int64(binary.LittleEndian.Uint32(data[12:]))
+		if binary.LittleEndian.Uint32(data[16:]) != 0x4e4f534a { // "JSON"
+			return fmt.Errorf("%s: glb: byte 16: the first chunk is not JSON", name)
+		}
+		if 20+jl > total {
+			return fmt.Errorf("%s: glb: byte 12: JSON chunk of %d bytes exceeds the file's %d bytes", name, jl, total)
+		}
+		js = data[20 : 20+jl]
+		if rest := total - 20 - jl; rest >= 8 {
+			at := 20 + jl
+			bl := int64(binary.LittleEndian.Uint32(data[at:]))
+			if at+8+bl > total {
+				return fmt.Errorf("%s: glb: byte %d: BIN chunk of %d bytes exceeds the file's %d bytes", name, at, bl, total)
+			}
+			bin = bl
+		}
+	}
+	objects := int64(bytes.Count(js, []byte{'{'}))
+	need := 8*int64(len(js)) + gltfJSONBytesPerObject*objects
+	if err := b.Check("decoding the glTF JSON", need); err != nil {
+		return fmt.Errorf("%s: gltf: %v", name, err)
+	}
+	var head struct {
+		Buffers []struct {
+			ByteLength int64  `json:"byteLength"`
+			URI        string `json:"uri"`
+		} `json:"buffers"`
+	}
+	if err := json.Unmarshal(js, &head); err != nil {
+		return nil // the library reports it, with its position
+	}
+	for i, buf := range head.Buffers {
+		if buf.ByteLength < 0 {
+			return fmt.Errorf("%s: gltf: buffers[%d].byteLength: %d is negative", name, i, buf.ByteLength)
+		}
+		if i == 0 && buf.URI == "" && bin >= 0 && buf.ByteLength > bin {
+			return fmt.Errorf("%s: gltf: buffers[0].byteLength: %d bytes, more than the GLB's BIN chunk of %d bytes", name, buf.ByteLength, bin)
+		}
+		if i == 0 && buf.URI == "" && bin < 0 && buf.ByteLength > 0 {
+			return fmt.Errorf("%s: gltf: buffers[0]: no uri and no GLB BIN chunk for its %d bytes", name, buf.ByteLength)
+		}
+		if buf.ByteLength > inputs.BufferFile.Cap {
+			return fmt.Errorf("%s: gltf: buffers[%d].byteLength: %d bytes, more than %s (the cap of a %s)",
+				name, i, buf.ByteLength, inputs.Bytes(inputs.BufferFile.Cap), inputs.BufferFile.Name)
+		}
+	}
+	return nil
+}
+
+// instCount is what a node instance brings: node instances, vertices and
+// indices.
+type instCount struct{ nodes, verts, indices int64 }
+
+// checkInstances counts, before the node hierarchy is walked, the node
+// instances (one per path from a root) and the vertices and indices of all
+// mesh instances after merging, and refuses a scene with more than
+// MaxGLTFInstances instances or MaxVertices vertices, or whose meshes exceed
+// the memory budget. Cycles and bad indices are left to the walk.
+func (l *gltfLoader) checkInstances(roots []int) error {
+	doc := l.doc
+	const (
+		visiting = 1
+		done     = 2
+	)
+	state := make([]uint8, len(doc.Nodes))
+	memo := make([]instCount, len(doc.Nodes))
+	sat := func(v int64) int64 { return min(v, 1<<50) }
+	meshCount := map[int]instCount{}
+	var visit func(i, depth int) (instCount, bool)
+	visit = func(i, depth int) (instCount, bool) {
+		if i < 0 || i >= len(doc.Nodes) || doc.Nodes[i] == nil || depth > 64 {
+			return instCount{}, false
+		}
+		switch state[i] {
+		case visiting:
+			return instCount{}, false
+		case done:
+			return memo[i], true
+		}
+		state[i] = visiting
+		c := instCount{nodes: 1}
+		if n := doc.Nodes[i]; n.Mesh != nil {
+			mc, ok := meshCount[*n.Mesh]
+			if !ok {
+				mc = l.meshCount(*n.Mesh)
+				meshCount[*n.Mesh] = mc
+			}
+			c.verts, c.indices = mc.verts, mc.indices
+		}
+		for _, ch := range doc.Nodes[i].Children {
+			cc, ok := visit(ch, depth+1)
+			if !ok {
+				return instCount{}, false
+			}
+			c = instCount{sat(c.nodes + cc.nodes), sat(c.verts + cc.verts), sat(c.indices + cc.indices)}
+		}
+		state[i], memo[i] = done, c
+		return c, true
+	}
+	var total instCount
+	for _, r := range roots {
+		c, ok := visit(r, 0)
+		if !ok {
+			return nil // the walk reports the cycle, depth or missing node
+		}
+		total = instCount{sat(total.nodes + c.nodes), sat(total.verts + c.verts), sat(total.indices + c.indices)}
+	}
+	switch {
+	case total.nodes > MaxGLTFInstances:
+		return l.errf("nodes: the scene's node hierarchy has %d node instances (nodes shared by several parents count once per path), more than %d", total.nodes, MaxGLTFInstances)
+	case total.verts > MaxVertices:
+		return l.errf("meshes: the scene's mesh instances have %d vertices after merging, more than %d", total.verts, MaxVertices)
+	}
+	if err := l.opt.Budget.Reserve("the meshes of "+l.name, 64*total.verts+8*total.indices); err != nil {
+		return l.errf("meshes: %v", err)
+	}
+	return nil
+}
+
+// meshCount estimates the vertices and indices glTF mesh mi becomes: per
+// triangle primitive, the POSITION count, or three vertices per triangle
+// when it has no normals (flat shading), and three indices per triangle.
+func (l *gltfLoader) meshCount(mi int) (c instCount) {
+	doc := l.doc
+	if mi < 0 || mi >= len(doc.Meshes) || doc.Meshes[mi] == nil {
+		return
+	}
+	accCount := func(ai int) int64 {
+		if ai < 0 || ai >= len(doc.Accessors) || doc.Accessors[ai] == nil {
+			return 0
+		}
+		return max(0, int64(doc.Accessors[ai].Count))
+	}
+	for _, p := range doc.Meshes[mi].Primitives {
+		if p == nil {
+			continue
+		}
+		pi, ok := p.Attributes[gltf.POSITION]
+		if !ok {
+			continue
+		}
+		n := accCount(pi)
+		corners := n
+		if p.Indices != nil {
+			corners = accCount(*p.Indices)
+		}
+		var tris int64
+		switch p.Mode {
+		case gltf.PrimitiveTriangles:
+			tris = corners / 3
+		case gltf.PrimitiveTriangleStrip, gltf.PrimitiveTriangleFan:
+			tris = max(0, corners-2)
+		default:
+			continue
+		}
+		v := n
+		if _, ok := p.Attributes[gltf.NORMAL]; !ok {
+			v = 3 * tris
+		}
+		c.verts += v
+		c.indices += 3 * tris
+	}
+	return
+}
+
+// gltfFileReader reads the external buffers and images of a glTF file in dir:
+// a URI must be a relative file name inside roots (no scheme but data:, which
+// the decoder handles itself), a regular file within the buffer cap; its bytes
+// are reserved in the budget.
+func gltfFileReader(roots *inputs.Roots, dir string, b *inputs.Budget) func(string) ([]byte, error) {
+	return func(uri string) ([]byte, error) {
+		p, err := roots.Resolve(dir, filepath.FromSlash(uri))
+		if err != nil {
+			return nil, err
+		}
+		data, err := inputs.ReadFile(p, inputs.BufferFile)
+		if err != nil {
+			return nil, err
+		}
+		if err := b.Reserve("glTF file "+filepath.Base(p), int64(len(data))); err != nil {
+			return nil, fmt.Errorf("%s: %v", p, err)
+		}
+		return data, nil
+	}
+}
