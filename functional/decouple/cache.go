@@ -54,6 +54,37 @@ func (m *Memo) Lookup(tag Tag) bool {
 	return false
 }
 
+// Slot looks tag up like Lookup and also returns its slot: the number of tags
+// inserted before it since the last Clear (0, 1, 2, ... in order of first
+// look-up), so a caller can keep the memoized values in a slice it truncates on
+// Clear.
+func (m *Memo) Slot(tag Tag) (slot int32, hit bool) {
+	if m.t.keys == nil {
+		m.t = newTable(0)
+	}
+	k := tagKey(tag)
+	if i, ok := m.t.find(k); ok {
+		m.stats.Hits++
+		return m.t.vals[i], true
+	}
+	m.stats.Misses++
+	slot = int32(m.t.n)
+	m.t.insert(k, slot)
+	return slot, false
+}
+
+// Find returns tag's slot without inserting it and without counting a look-up.
+func (m *Memo) Find(tag Tag) (slot int32, ok bool) {
+	if m.t.keys == nil {
+		return 0, false
+	}
+	i, ok := m.t.find(tagKey(tag))
+	if !ok {
+		return 0, false
+	}
+	return m.t.vals[i], true
+}
+
 // Clear forgets every tag in O(1).
 func (m *Memo) Clear() {
 	if m.t.keys != nil {

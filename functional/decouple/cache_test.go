@@ -273,3 +273,46 @@ func TestStatistics(t *testing.T) {
 		t.Errorf("no blur: %d shading samples, mean %v; want 1600, 1", nb.ShadingSamples(), nb.Mean())
 	}
 }
+
+func TestMemoSlot(t *testing.T) {
+	var m Memo
+	seq := []struct {
+		tag  Tag
+		slot int32
+		hit  bool
+	}{
+		{Tag{Prim: 1, QuadX: 0, QuadY: 0}, 0, false}, {Tag{Prim: 1, QuadX: 2, QuadY: 0}, 1, false}, {Tag{Prim: 1, QuadX: 0, QuadY: 0}, 0, true},
+		{Tag{Prim: 2, QuadX: 0, QuadY: 0}, 2, false}, {Tag{Prim: 1, QuadX: 2, QuadY: 0}, 1, true},
+	}
+	for i, s := range seq {
+		if slot, hit := m.Slot(s.tag); slot != s.slot || hit != s.hit {
+			t.Fatalf("step %d: Slot(%v) = %d, %v; want %d, %v", i, s.tag, slot, hit, s.slot, s.hit)
+		}
+	}
+	m.Clear()
+	if slot, hit := m.Slot(Tag{Prim: 2, QuadX: 0, QuadY: 0}); slot != 0 || hit {
+		t.Fatalf("after Clear: Slot = %d, %v; want 0, false", slot, hit)
+	}
+	if st := m.Stats(); st.Hits != 2 || st.Misses != 4 {
+		t.Fatalf("stats %+v, want 2 hits, 4 misses", st)
+	}
+}
+
+func TestMemoFindAndSampleTags(t *testing.T) {
+	var m Memo
+	if _, ok := m.Find(Tag{Prim: 1}); ok {
+		t.Fatal("Find on an empty Memo found a tag")
+	}
+	a, b := Tag{Prim: 1, QuadX: 2, QuadY: 4}, Tag{Prim: 1, QuadX: 2, QuadY: 4, Sample: 26}
+	m.Slot(a)
+	m.Slot(b)
+	if sa, ok := m.Find(a); !ok || sa != 0 {
+		t.Errorf("Find(a) = %d, %v; want 0, true", sa, ok)
+	}
+	if sb, ok := m.Find(b); !ok || sb != 1 {
+		t.Errorf("Find(b) = %d, %v; want 1, true (a tag's Sample is part of its key)", sb, ok)
+	}
+	if st := m.Stats(); st.Lookups() != 2 {
+		t.Errorf("Find counted look-ups: %+v", st)
+	}
+}

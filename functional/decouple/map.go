@@ -36,9 +36,14 @@ func (v View) String() string {
 // Tag names a shading quad: 2x2 shading points of one primitive. QuadX and
 // QuadY are the grid cell of its lane-0 point (both even); with no blur and
 // rate 1 they are the pixel coordinates of the pixel quad (raster.Quad.X, Y).
+//
+// Sample is zero except in supersampling (one shading quad per pixel quad and
+// sample index: lane k is sample Sample of pixel k), which the renderers tag
+// themselves; the map never sets it.
 type Tag struct {
 	Prim         uint32
 	QuadX, QuadY int32
+	Sample       uint8
 }
 
 // Tap is one shading point a visibility sample reads: the shading quad, the

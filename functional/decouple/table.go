@@ -5,7 +5,7 @@ package decouple
 type key [2]uint64
 
 func tagKey(t Tag) key {
-	return key{uint64(t.Prim)<<32 | uint64(uint32(t.QuadX)), uint64(uint32(t.QuadY))}
+	return key{uint64(t.Prim)<<32 | uint64(uint32(t.QuadX)), uint64(t.Sample)<<32 | uint64(uint32(t.QuadY))}
 }
 
 // table is an open-addressing hash table (linear probing, power-of-two size)
