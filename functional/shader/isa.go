@@ -14,9 +14,9 @@ const (
 	MaxOutputs   = 16  // o0..o15 (plus oDepth); D3D10's vertex shader outputs
 	// MaxRenderTargets bounds a pixel shader's colour outputs: o0..o7.
 	MaxRenderTargets = 8
-	MaxSamplers  = 16  // s0..s15
-	MaxSources   = 3   // register sources of one instruction (TEXD, MAD, LRP, CMP)
-	MaxLanes     = 64  // lanes of one warp
+	MaxSamplers      = 16 // s0..s15
+	MaxSources       = 3  // register sources of one instruction (TEXD, MAD, LRP, CMP)
+	MaxLanes         = 64 // lanes of one warp
 )
 
 // Stage is the pipeline stage a program runs in.
