@@ -285,6 +285,9 @@ func (p *parser) camera(n *yaml.Node) error {
 		if dir.Normalize().Cross(c.Up.Normalize()).Length() < 1e-4 {
 			return p.w.errAt(at("up"), o.path("up"), "%v is parallel to the view direction %v", c.Up, dir)
 		}
+		if c.FocusDistance == 0 {
+			c.FocusDistance = c.Target.Sub(c.Position).Length()
+		}
 		if err := p.cameraMotion(&c, o, at); err != nil {
 			return err
 		}
