@@ -121,7 +121,9 @@ func (s *Scene) ViewProjectionEnd() geom.Mat4 {
 
 // EndTransform returns object o's model matrix at shutter close with the
 // blur applied: BlurLerp(o.Transform, o.EndTransform, Blur).
-func (s *Scene) EndTransform(o *Object) geom.Mat4 { return BlurLerp(o.Transform, o.EndTransform, s.Blur) }
+func (s *Scene) EndTransform(o *Object) geom.Mat4 {
+	return BlurLerp(o.Transform, o.EndTransform, s.Blur)
+}
 
 // LensRadius returns the lens radius with the blur applied: Aperture * Blur.
 func (s *Scene) LensRadius() float32 { return s.Camera.Aperture * s.Blur }
