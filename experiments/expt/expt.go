@@ -18,8 +18,9 @@ import (
 
 // LoadScene returns the built-in scene called name, or loads name as a file: a
 // YAML scene, or a bare mesh (.obj, .gltf, .glb) wrapped in a default scene.
-// Width, height and samples override the scene's when non-zero.
-func LoadScene(name string, width, height, samples int) (*scene.Scene, error) {
+// Width, height and samples override the scene's when non-zero; opts (a frame
+// of an animated scene, a blur scale) are passed to the loader.
+func LoadScene(name string, width, height, samples int, opts ...scene.Option) (*scene.Scene, error) {
 	if name == "" {
 		name = scene.DefaultName
 	}
@@ -33,11 +34,11 @@ func LoadScene(name string, width, height, samples int) (*scene.Scene, error) {
 	}
 	switch ext := strings.ToLower(filepath.Ext(name)); {
 	case isBuiltin:
-		s, err = scene.Builtin(name)
+		s, err = scene.Builtin(name, opts...)
 	case ext == ".yaml" || ext == ".yml":
-		s, err = scene.Load(name)
+		s, err = scene.Load(name, opts...)
 	case ext == ".obj" || ext == ".gltf" || ext == ".glb":
-		s, err = scene.FromMeshFile(name)
+		s, err = scene.FromMeshFile(name, opts...)
 	default:
 		return nil, fmt.Errorf("scene %q: not a built-in scene (%s) nor a .yaml, .obj, .gltf or .glb file",
 			name, strings.Join(scene.BuiltinNames(), ", "))

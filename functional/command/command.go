@@ -37,6 +37,10 @@ const (
 	numOpcodes
 )
 
+// NumOpcodes is the number of opcodes: tables indexed by Opcode have this
+// length (it grows when opcodes are appended).
+const NumOpcodes = int(numOpcodes)
+
 var opcodeNames = [...]string{
 	"Nop", "SetViewport", "SetScissor", "SetRaster", "SetDepthStencil", "SetBlend",
 	"SetColorTarget", "SetDepthTarget", "BindShader", "SetConstants", "BindTexture",
