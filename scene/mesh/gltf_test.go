@@ -255,6 +255,7 @@ func TestGLTFErrors(t *testing.T) {
 func FuzzDecodeGLTF(f *testing.F) {
 	f.Add([]byte(triDoc(`[{"mesh":0}]`, `[{"nodes":[0]}]`, "")))
 	f.Add([]byte(triDoc(`[{"children":[1]},{"mesh":0,"rotation":[0,1,0,0]}]`, `[{"nodes":[0]}]`, "")))
+	f.Add([]byte(animDoc("")))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := DecodeGLTF("fuzz.gltf", data, nil, LoadOptions{MaxTextureSize: 16})
 		if err != nil {
@@ -263,6 +264,16 @@ func FuzzDecodeGLTF(f *testing.F) {
 		for _, p := range m.Parts {
 			if err := p.Mesh.Validate(); err != nil {
 				t.Fatalf("decoded mesh invalid: %v", err)
+			}
+		}
+		// Animations evaluate without panics at any time.
+		for a := range m.Animations {
+			for k := range m.Parts {
+				if r := m.MovingRoot(a, m.PartNode(k)); r >= 0 {
+					for _, tm := range []float64{-1, 0, 0.5, 1e9} {
+						m.Motion(a, r, tm)
+					}
+				}
 			}
 		}
 	})
