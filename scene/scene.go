@@ -412,9 +412,10 @@ func (m DecoupleMode) String() string { return enumString(decoupleNames, int(m),
 const MaxDecoupleRate = 64
 
 // Decoupling is a material's decoupled-sampling setting (FORMAT.md,
-// `decoupled`): the mode, the shading-rate scale Rate in (0,
-// MaxDecoupleRate], adaptive spacing by circle of confusion and bilinear
-// reconstruction. The driver sends it as command.SetDecoupling.
+// `decoupled`): the mode, the shading-grid density Rate in shading points
+// per pixel along each axis, in (0, MaxDecoupleRate], adaptive spacing by
+// circle of confusion and bilinear reconstruction. The driver sends it as
+// command.SetDecoupling.
 type Decoupling struct {
 	Mode     DecoupleMode
 	Rate     float32

@@ -228,10 +228,11 @@ func (m DecouplingMode) String() string {
 const MaxDecouplingRate = 64
 
 // Decoupling is a draw's decoupled-sampling setting. Rate (in (0,
-// MaxDecouplingRate]) scales the density of the shading grid (1: one shading
-// point per pixel, as MSAA); Adaptive spaces the grid by the primitive's
-// circle of confusion; Bilinear reconstructs from four shading points. Rate,
-// Adaptive and Bilinear only matter when Mode is not DecoupleOff.
+// MaxDecouplingRate]) is the density of the shading grid in shading points per
+// pixel along each axis (1: one per pixel, as MSAA; 2: four per pixel; 0.5:
+// one per 2x2 pixels); Adaptive spaces the grid by the primitive's circle of
+// confusion; Bilinear reconstructs from four shading points. Rate, Adaptive
+// and Bilinear only matter when Mode is not DecoupleOff.
 type Decoupling struct {
 	Mode     DecouplingMode
 	Rate     float32
