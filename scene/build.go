@@ -19,6 +19,15 @@ type builder struct {
 	// parts; scene files cannot name them.
 	partMesh map[int]bool
 	fileMat  map[int]bool
+	// decoupled is the scene's default decoupled-sampling setting, given to
+	// the materials converted from mesh files.
+	decoupled Decoupling
+	// fit is the `fit` transform applied to a file mesh's parts (identity
+	// when none), so that animation motion can be conjugated by it.
+	fit map[int]geom.Mat4
+	// groups: the merged mesh of the parts of a file mesh under one moving
+	// root of an animation ({mesh, root} -> scene mesh).
+	groups map[[2]int]int
 }
 
 // draw is one mesh/material pair of a file mesh drawn with its own materials.
@@ -31,7 +40,8 @@ type matKey struct {
 
 func newBuilder(s *Scene) *builder {
 	return &builder{s: s, draws: map[int][]draw{}, mats: map[matKey]int{}, texs: map[*mesh.Texture]int{},
-		partMesh: map[int]bool{}, fileMat: map[int]bool{}}
+		partMesh: map[int]bool{}, fileMat: map[int]bool{}, decoupled: DefaultDecoupling(), fit: map[int]geom.Mat4{},
+		groups: map[[2]int]int{}}
 }
 
 // addMesh appends a scene mesh (with its file model, or nil) and returns its
@@ -95,6 +105,7 @@ func (b *builder) fileMaterial(mi, fm int, uv bool) int {
 		m = b.convertMaterial(meshName+"/"+mm.Name, mm, uv)
 	}
 	m.Name = uniqueName(m.Name, func(n string) bool { return b.s.MaterialIndex(n) >= 0 })
+	m.Decoupled = b.decoupled
 	b.s.Materials = append(b.s.Materials, m)
 	j := len(b.s.Materials) - 1
 	b.mats[key] = j
@@ -186,8 +197,9 @@ func (b *builder) fileTexture(t *mesh.Texture) int {
 }
 
 // fitMeshes scales and translates the meshes uniformly so that their common
-// bounding box is centred on the origin with its largest side equal to size.
-func fitMeshes(size float32, meshes ...*mesh.Mesh) {
+// bounding box is centred on the origin with its largest side equal to size,
+// and returns the transform it applied (the identity when it did nothing).
+func fitMeshes(size float32, meshes ...*mesh.Mesh) geom.Mat4 {
 	var lo, hi geom.Vec3
 	first := true
 	for _, m := range meshes {
@@ -205,7 +217,7 @@ func fitMeshes(size float32, meshes ...*mesh.Mesh) {
 	}
 	ext := max(hi[0]-lo[0], hi[1]-lo[1], hi[2]-lo[2])
 	if first || ext == 0 {
-		return
+		return geom.Identity()
 	}
 	c := lo.Add(hi).Scale(0.5)
 	s := size / ext
@@ -213,4 +225,5 @@ func fitMeshes(size float32, meshes ...*mesh.Mesh) {
 	for _, m := range meshes {
 		m.Transform(xf)
 	}
+	return xf
 }

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/gfxsim/gfxsim/functional/geom"
 )
 
 func TestBuiltins(t *testing.T) {
-	want := []string{"bowlingpin", "depthwrite", "foliage", "motion", "occluders", "overdraw", "room", "smalltris",
+	want := []string{"bats", "bowlingpin", "defocus", "depthwrite", "egomotion", "foliage", "motion", "occluders", "overdraw", "room", "smalltris",
 		"texmagnify", "texminify", "texmodes", "texstudy", "triangle"}
 	names := BuiltinNames()
 	if strings.Join(names, " ") != strings.Join(want, " ") {
@@ -97,6 +99,30 @@ func TestBuiltins(t *testing.T) {
 			if moving != 5 || s.Camera.Aperture != 0.06 || s.Camera.FocusDistance != 6 {
 				t.Errorf("%d moving objects, aperture %v, focus %v", moving, s.Camera.Aperture, s.Camera.FocusDistance)
 			}
+			if s.Materials[0].Decoupled != DefaultDecoupling() || s.Blur != 1 || s.Frames != 1 {
+				t.Errorf("motion: decoupled %+v, blur %v, frames %d", s.Materials[0].Decoupled, s.Blur, s.Frames)
+			}
+		}},
+		// The decoupled-sampling study scenes. defocus: floor 4*20*2, three walls 20*2*2, 12 pillars, 6 boxes,
+		// 48 + 36 balls of 2*16*7 and 32 crates of 12 triangles.
+		{"defocus", 1280, 720, 8, 19816, 138, []string{"textured", "normalmap", "gouraud", "blinnphong"}, func(t *testing.T, s *Scene) {
+			studyScene(t, s, 0, false)
+			if s.Camera.Aperture != 0.12 || s.Camera.FocusDistance != 9 || s.Camera.Moving {
+				t.Errorf("lens %v focused at %v, camera moving %v", s.Camera.Aperture, s.Camera.FocusDistance, s.Camera.Moving)
+			}
+		}},
+		{"egomotion", 1280, 720, 8, 668, 33, []string{"textured", "normalmap", "gouraud"}, func(t *testing.T, s *Scene) {
+			studyScene(t, s, 0, true)
+			if s.Camera.Aperture != 0 || s.Camera.PositionEnd != (geom.Vec3{0.3, 1.6, 5.6}) || s.Camera.TargetEnd != (geom.Vec3{1.4, 1.4, 0}) {
+				t.Errorf("camera %+v", s.Camera)
+			}
+		}},
+		// bats: 120 bats of 10 triangles in 3 draws, a 32x32 terrain and an 8x4 plane.
+		{"bats", 1280, 720, 8, 3312, 362, []string{"textured", "blinnphong"}, func(t *testing.T, s *Scene) {
+			studyScene(t, s, 360, false)
+			if s.Frames != 50 || s.Frame != 0 || s.Camera.FocusDistance != 3 || s.Camera.Aperture != 0.1 {
+				t.Errorf("frames %d, frame %d, focus %v, aperture %v", s.Frames, s.Frame, s.Camera.FocusDistance, s.Camera.Aperture)
+			}
 		}},
 	}
 	for _, tc := range tests {
@@ -185,7 +211,7 @@ func TestOptionsAndOpen(t *testing.T) {
 	if err != nil || o.Width != 32 || o.Name != "triangle" {
 		t.Errorf("Open(triangle): %v", err)
 	}
-	if _, err := Open("nothing"); err == nil || !strings.HasPrefix(err.Error(), `unknown scene "nothing": not a built-in scene (bowlingpin, depthwrite, foliage,`) {
+	if _, err := Open("nothing"); err == nil || !strings.HasPrefix(err.Error(), `unknown scene "nothing": not a built-in scene (bats, bowlingpin, defocus, depthwrite, egomotion, foliage,`) {
 		t.Errorf("Open(nothing): %v", err)
 	}
 	if _, err := Builtin("../room"); err == nil || !strings.HasPrefix(err.Error(), `unknown built-in scene "../room"`) {
@@ -195,5 +221,61 @@ func TestOptionsAndOpen(t *testing.T) {
 	if _, err := parse("builtin/x.yaml", []byte("textures:\n  a: {file: /etc/hosts}\n"), "", false, options{}); err == nil ||
 		err.Error() != "builtin/x.yaml:2: textures.a.file: file references are not allowed in built-in scenes" {
 		t.Errorf("file in built-in: %v", err)
+	}
+}
+
+// studyScene checks what the decoupled-sampling study scenes share: every
+// material decoupled, blur 1, the given number of moving objects and camera
+// motion.
+func studyScene(t *testing.T, s *Scene, moving int, cameraMoves bool) {
+	t.Helper()
+	for _, m := range s.Materials {
+		if m.Decoupled != (Decoupling{Mode: DecoupleOn, Rate: 1}) {
+			t.Errorf("material %s: decoupled %+v", m.Name, m.Decoupled)
+		}
+	}
+	n := 0
+	for _, o := range s.Objects {
+		if o.Moving {
+			n++
+		}
+	}
+	if n != moving || s.Camera.Moving != cameraMoves || s.Blur != 1 {
+		t.Errorf("%d moving objects, camera moving %v, blur %v; want %d, %v, 1", n, s.Camera.Moving, s.Blur, moving, cameraMoves)
+	}
+}
+
+// TestBatsFrames checks the bats animation: the focus racks from 3 to 12 over
+// the 50 frames (linear in the frame), bats move from frame to frame, and
+// frames outside [0, 50) are errors.
+func TestBatsFrames(t *testing.T) {
+	var prev *Scene
+	for _, f := range []int{0, 1, 24, 49} {
+		s, err := LoadFrame("bats", f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := float32(3 + 9*float64(f)/49)
+		if s.Frame != f || s.Camera.FocusDistance != want {
+			t.Errorf("frame %d: Frame %d, focus %v, want %v", f, s.Frame, s.Camera.FocusDistance, want)
+		}
+		if prev != nil {
+			same := 0
+			for i := range s.Objects {
+				if s.Objects[i].Transform == prev.Objects[i].Transform {
+					same++
+				}
+			}
+			if same != 2 { // the ground and the wall
+				t.Errorf("frame %d: %d objects kept their frame-%d transform, want 2", f, same, prev.Frame)
+			}
+		}
+		prev = s
+	}
+	if _, err := LoadFrame("bats", 50); err == nil || err.Error() != "builtin/bats.yaml:15: frames: frame 50 out of range: the scene has 50 frame(s), 0 to 49" {
+		t.Errorf("frame 50: %v", err)
+	}
+	if _, err := LoadFrame("room", 1); err == nil || err.Error() != "builtin/room.yaml:10: frames: frame 1 out of range: the scene has 1 frame(s), 0 to 0" {
+		t.Errorf("room frame 1: %v", err)
 	}
 }

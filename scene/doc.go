@@ -74,7 +74,26 @@
 //   - Motion: an object's transform and motion poses are linearly
 //     interpolated (translation, Euler angles, scale) over the normalised
 //     frame time; Transform and EndTransform are the poses at ShutterOpen and
-//     ShutterClose. Moving is false when they are equal.
+//     ShutterClose. Moving is false when they are equal. The camera's pose
+//     (position, target, up) and its end pose (position_end, ...) are
+//     interpolated the same way (Camera.View, Camera.ViewEnd, Camera.Moving).
+//   - Blur: Scene.Blur (`blur`, WithBlur, SetBlur) scales the lens radius and
+//     all motion; Scene.LensRadius, Scene.EndTransform and
+//     Scene.ViewProjectionEnd apply it (a matrix lerp, BlurLerp), the stored
+//     camera and objects are as written.
+//   - Frames: an animated scene has Frames > 1; Load, Builtin, Open and
+//     LoadFrame take WithFrame(i) and evaluate keyframed values
+//     ({frames: [...], values: [...]}, linear between keys), bats (at tau =
+//     frame plus shutter time, in frames) and glTF animations (in seconds:
+//     time plus frame/fps) at it.
+//   - Decoupled sampling: Material.Decoupled (mode off, on or supersample,
+//     rate, adaptive, bilinear), from the material's `decoupled` or the
+//     scene's; off by default.
+//   - Animated glTF meshes: each node subtree that an animation moves on its
+//     own is drawn as its own object (from_file draws per part; with a scene
+//     material the parts are merged per moving node into meshes
+//     "<mesh>@<node>"), with Transform and EndTransform from the animation at
+//     shutter open and close (mesh.Model.Motion).
 //   - Determinism: procedural content depends only on its parameters and
 //     seeds; the same file gives the same scene, bit for bit.
 //

@@ -27,7 +27,9 @@ import (
 //     as close as it can be with the whole box within 90% of the view, with
 //     near and far planes around it;
 //   - one white directional light from above, right and front, ambient 0.15,
-//     a dark blue-grey background.
+//     a dark blue-grey background;
+//   - a glTF file with animations plays animation 0 from time 0 over one
+//     frame of 1/30 s (each part that moves on its own is its own object).
 func FromMeshFile(path string, opts ...Option) (*Scene, error) {
 	o, err := collect(opts)
 	if err != nil {
@@ -47,7 +49,7 @@ func FromMeshFile(path string, opts ...Option) (*Scene, error) {
 	}
 	s := &Scene{
 		Name: model.Name, Source: path,
-		Width: DefaultWidth, Height: DefaultHeight, Samples: 4,
+		Width: DefaultWidth, Height: DefaultHeight, Samples: 4, Frames: 1, Blur: 1,
 		Clear:   Clear{Color: geom.Vec4{0.12, 0.13, 0.16, 1}, Depth: 1},
 		Ambient: geom.Vec3{0.15, 0.15, 0.15},
 		Lights: []Light{{Kind: DirectionalLight, Direction: geom.Vec3{-0.4, -0.8, -0.45}.Normalize(),
@@ -76,9 +78,20 @@ func FromMeshFile(path string, opts ...Option) (*Scene, error) {
 			}
 		}
 	}
-	for _, d := range b.fileDraws(mi) {
+	b.fit[mi] = geom.Identity()
+	draws := b.fileDraws(mi)
+	motions := make([][2]geom.Mat4, len(draws))
+	for k := range motions {
+		motions[k] = [2]geom.Mat4{geom.Identity(), geom.Identity()}
+	}
+	if len(model.Animations) > 0 {
+		// Animation 0 from time 0 over one frame at DefaultAnimationFPS.
+		draws, motions = b.animatedDraws(mi, draws, &animSel{close: 1.0 / DefaultAnimationFPS}, true)
+	}
+	for k, d := range draws {
+		m := motions[k]
 		s.Objects = append(s.Objects, Object{Name: s.Meshes[d.mesh].Name, Mesh: d.mesh, Material: d.material,
-			Transform: geom.Identity(), EndTransform: geom.Identity()})
+			Transform: m[0], EndTransform: m[1], Moving: m[0] != m[1]})
 	}
 	s.Camera = frameCamera(merged, s.Aspect())
 	if err := o.apply(s); err != nil {

@@ -22,6 +22,9 @@ type options struct {
 	maxTextureSizeSet      bool
 	allow                  []string       // WithAllowPaths
 	budget                 *inputs.Budget // WithBudget
+	frame                  int
+	blur                   float32
+	blurSet                bool
 }
 
 // WithResolution overrides the scene's resolution.
@@ -38,19 +41,32 @@ func WithMaxTextureSize(n int) Option {
 	return func(o *options) { o.maxTextureSize, o.maxTextureSizeSet = n, true }
 }
 
+// WithFrame loads frame i of an animated scene (0 <= i < frames; default 0):
+// keyframed fields, glTF animations and bats are evaluated at it.
+func WithFrame(i int) Option { return func(o *options) { o.frame = i } }
+
+// WithBlur overrides the scene's blur scale (>= 0; 0: no lens or motion blur).
+func WithBlur(k float32) Option { return func(o *options) { o.blur, o.blurSet = k, true } }
+
 func collect(opts []Option) (options, error) {
 	var o options
 	for _, f := range opts {
 		f(&o)
 	}
-	if o.width < 0 || o.height < 0 || o.samples < 0 || o.maxTextureSize < 0 {
-		return o, fmt.Errorf("negative resolution, samples or texture size in options")
+	if o.width < 0 || o.height < 0 || o.samples < 0 || o.maxTextureSize < 0 || o.frame < 0 {
+		return o, fmt.Errorf("negative resolution, samples, texture size or frame in options")
+	}
+	if o.blurSet && (!(o.blur >= 0) || !finite(o.blur)) {
+		return o, fmt.Errorf("blur %v in options must be non-negative and finite", o.blur)
 	}
 	return o, nil
 }
 
-// apply sets the resolution and samples overrides.
+// apply sets the resolution, samples and blur overrides.
 func (o options) apply(s *Scene) error {
+	if o.blurSet {
+		s.Blur = o.blur
+	}
 	if o.width == 0 && o.height == 0 && o.samples == 0 {
 		return nil
 	}
@@ -140,6 +156,11 @@ func Builtin(name string, opts ...Option) (*Scene, error) {
 	}
 	s.Source = "builtin:" + name
 	return s, o.apply(s)
+}
+
+// LoadFrame loads frame i of the scene named nameOrPath (see Open).
+func LoadFrame(nameOrPath string, frame int, opts ...Option) (*Scene, error) {
+	return Open(nameOrPath, append(append([]Option(nil), opts...), WithFrame(frame))...)
 }
 
 // Open loads a scene named on a command line: a built-in scene name, a YAML

@@ -31,8 +31,11 @@ const (
 	fromMTL  = "from_mtl"
 )
 
-var topKeys = []string{"name", "resolution", "samples", "max_texture_size", "clear", "camera", "ambient",
+var topKeys = []string{"name", "resolution", "samples", "max_texture_size", "frames", "blur", "decoupled", "clear", "camera", "ambient",
 	"lights", "textures", "meshes", "materials", "objects"}
+
+// maxFrames bounds a scene's animation length.
+const maxFrames = 100000
 
 // parser reads one scene document.
 type parser struct {
@@ -44,12 +47,14 @@ type parser struct {
 	s     *Scene
 	max   int           // max_texture_size in effect
 	roots *inputs.Roots // where file references may be read from (files only)
+	// decoupled is the scene's `decoupled`, the default of every material.
+	decoupled Decoupling
 }
 
 // parse parses a scene document. file labels errors; dir resolves relative
 // file names; files=false forbids file references.
 func parse(file string, data []byte, dir string, files bool, opt options) (*Scene, error) {
-	w := &walker{file: file}
+	w := &walker{file: file, frame: opt.frame}
 	root, err := w.parseYAML(data)
 	if err != nil {
 		return nil, err
@@ -117,6 +122,9 @@ func (p *parser) scene(root *yaml.Node) error {
 	}
 	if p.opt.maxTextureSizeSet {
 		p.max = p.opt.maxTextureSize
+	}
+	if err := p.sceneBlur(root, top); err != nil {
+		return err
 	}
 	if err := p.clear(top.get("clear")); err != nil {
 		return err
@@ -241,10 +249,14 @@ func (p *parser) camera(n *yaml.Node) error {
 	}
 	field := "camera"
 	if n != nil {
-		r := p.reader(n, field, "position", "target", "up", "fov_y", "near", "far", "aperture", "focus_distance", "shutter")
+		r := p.reader(n, field, "position", "target", "up", "position_end", "target_end", "up_end",
+			"fov_y", "near", "far", "aperture", "focus_distance", "shutter")
 		c.Position = r.vec3("position", c.Position, false)
 		c.Target = r.vec3("target", c.Target, false)
 		c.Up = r.vec3("up", c.Up, false)
+		c.PositionEnd = r.vec3("position_end", c.Position, false)
+		c.TargetEnd = r.vec3("target_end", c.Target, false)
+		c.UpEnd = r.vec3("up_end", c.Up, false)
 		c.FovYDegrees = r.float("fov_y", c.FovYDegrees, 1e-3, 179.9)
 		c.Near = r.float("near", c.Near, 1e-6, 1e30)
 		c.Far = r.float("far", c.Far, 1e-6, 1e30)
@@ -275,12 +287,54 @@ func (p *parser) camera(n *yaml.Node) error {
 		if dir.Normalize().Cross(c.Up.Normalize()).Length() < 1e-4 {
 			return p.w.errAt(at("up"), o.path("up"), "%v is parallel to the view direction %v", c.Up, dir)
 		}
+		if c.FocusDistance == 0 {
+			c.FocusDistance = c.Target.Sub(c.Position).Length()
+		}
+		if err := p.cameraMotion(&c, o, at); err != nil {
+			return err
+		}
 	}
 	if c.FocusDistance == 0 {
 		c.FocusDistance = c.Target.Sub(c.Position).Length()
 	}
 	p.s.Camera = c
 	return nil
+}
+
+// cameraMotion checks the end pose (position_end, target_end, up_end: the
+// pose at frame time 1) and replaces the two poses by those at shutter open
+// and close, linearly interpolated as object poses are.
+func (p *parser) cameraMotion(c *Camera, o *object, at func(string) *yaml.Node) error {
+	if o.get("position_end") == nil && o.get("target_end") == nil && o.get("up_end") == nil {
+		return nil
+	}
+	dir := c.TargetEnd.Sub(c.PositionEnd)
+	if dir.Length() == 0 {
+		return p.w.errAt(at("target_end"), o.path("target_end"), "equals position_end %v", c.PositionEnd)
+	}
+	if dir.Normalize().Cross(c.UpEnd.Normalize()).Length() < 1e-4 {
+		return p.w.errAt(at("up_end"), o.path("up_end"), "%v is parallel to the view direction at frame time 1 %v", c.UpEnd, dir)
+	}
+	p0, t0, u0 := c.Position, c.Target, c.Up
+	c.Position, c.PositionEnd = lerp3(p0, c.PositionEnd, c.ShutterOpen), lerp3(p0, c.PositionEnd, c.ShutterClose)
+	c.Target, c.TargetEnd = lerp3(t0, c.TargetEnd, c.ShutterOpen), lerp3(t0, c.TargetEnd, c.ShutterClose)
+	c.Up, c.UpEnd = lerp3(u0, c.UpEnd, c.ShutterOpen), lerp3(u0, c.UpEnd, c.ShutterClose)
+	c.Moving = c.Position != c.PositionEnd || c.Target != c.TargetEnd || c.Up != c.UpEnd
+	if err := c.validate(); err != nil {
+		return p.w.errAt(o.node, o.field, "over the shutter: %v", err)
+	}
+	return nil
+}
+
+// lerp3 returns (1-u)*a + u*b, exactly a at u = 0 and b at u = 1.
+func lerp3(a, b geom.Vec3, u float32) geom.Vec3 {
+	switch {
+	case u == 0 || a == b:
+		return a
+	case u == 1:
+		return b
+	}
+	return geom.Vec3{(1-u)*a[0] + u*b[0], (1-u)*a[1] + u*b[1], (1-u)*a[2] + u*b[2]}
 }
 
 func (p *parser) lights(n *yaml.Node) error {
@@ -782,6 +836,7 @@ func (p *parser) mesh(e entry, needFileMaterials bool) error {
 	}
 	var model *mesh.Model
 	var parts []*mesh.Mesh
+	fit := geom.Identity()
 	fn, pn := o.get("file"), o.get("procedural")
 	switch {
 	case fn != nil && pn != nil:
@@ -812,7 +867,7 @@ func (p *parser) mesh(e entry, needFileMaterials bool) error {
 		if err != nil {
 			return err
 		}
-		fitMeshes(size, parts...)
+		fit = fitMeshes(size, parts...)
 	}
 	var m *mesh.Mesh
 	if model != nil {
@@ -821,7 +876,7 @@ func (p *parser) mesh(e entry, needFileMaterials bool) error {
 		m = parts[0]
 	}
 	m.Name = e.key
-	p.b.addMesh(m, model)
+	p.b.fit[p.b.addMesh(m, model)] = fit
 	return nil
 }
 
@@ -900,7 +955,7 @@ func (p *parser) material(e entry) error {
 	if contains(reservedMaterials, e.key) {
 		return w.errAt(e.kn, field, "%s is reserved (it draws a file mesh with its own materials)", inputs.Quote(e.key))
 	}
-	o, err := w.object(e.v, field, "shader", "params", "textures", "cull", "front_ccw", "depth_test", "depth_write", "depth_func", "blend")
+	o, err := w.object(e.v, field, "shader", "params", "textures", "cull", "front_ccw", "depth_test", "depth_write", "depth_func", "blend", "decoupled")
 	if err != nil {
 		return err
 	}
@@ -916,7 +971,12 @@ func (p *parser) material(e entry) error {
 	if !ok {
 		return w.errAt(sn, o.path("shader"), "unknown shader %s (want one of %s)", inputs.Quote(name), strings.Join(ShaderNames(), ", "))
 	}
-	m := Material{Name: e.key, Shader: name, State: DefaultState()}
+	m := Material{Name: e.key, Shader: name, State: DefaultState(), Decoupled: p.decoupled}
+	if n := o.get("decoupled"); n != nil {
+		if m.Decoupled, err = p.decoupling(n, o.path("decoupled"), p.decoupled); err != nil {
+			return err
+		}
+	}
 	if n := o.get("params"); n != nil {
 		es, err := w.entries(n, o.path("params"))
 		if err != nil {
@@ -1085,9 +1145,12 @@ type instance struct {
 
 func (p *parser) object(n *yaml.Node, field string) error {
 	w := p.w
-	o, err := w.object(n, field, "name", "mesh", "material", "transform", "motion", "repeat")
+	o, err := w.object(n, field, "name", "mesh", "material", "transform", "motion", "repeat", "animation", "bats")
 	if err != nil {
 		return err
+	}
+	if o.get("bats") != nil {
+		return p.batsObject(n, o, field)
 	}
 	mn := o.get("mesh")
 	if mn == nil {
@@ -1151,6 +1214,19 @@ func (p *parser) object(n *yaml.Node, field string) error {
 			return err
 		}
 	}
+	anim, err := p.objectAnimation(o, mi)
+	if err != nil {
+		return err
+	}
+	motions := make([][2]geom.Mat4, len(draws))
+	for k := range motions {
+		motions[k] = [2]geom.Mat4{geom.Identity(), geom.Identity()}
+	}
+	if anim != nil {
+		if draws, motions = p.b.animatedDraws(mi, draws, anim, matName == fromFile || matName == fromMTL); len(draws) == 0 {
+			return w.errAt(n, field, "no parts to draw")
+		}
+	}
 	if len(p.s.Objects)+len(insts)*len(draws) > maxInstances {
 		return w.errAt(n, field, "more than %d objects in the scene", maxInstances)
 	}
@@ -1163,13 +1239,23 @@ func (p *parser) object(n *yaml.Node, field string) error {
 			if len(draws) > 1 {
 				on = fmt.Sprintf("%s/%d", on, k)
 			}
+			a, b := mulMotion(t0, motions[k][0]), mulMotion(t1, motions[k][1])
 			p.s.Objects = append(p.s.Objects, Object{
 				Name: on, Mesh: d.mesh, Material: d.material,
-				Transform: t0, EndTransform: t1, Moving: t0 != t1,
+				Transform: a, EndTransform: b, Moving: a != b,
 			})
 		}
 	}
 	return nil
+}
+
+// mulMotion returns t * m, or t itself when m is the identity (so static
+// objects keep their transforms bit for bit).
+func mulMotion(t, m geom.Mat4) geom.Mat4 {
+	if m == geom.Identity() {
+		return t
+	}
+	return t.Mul(m)
 }
 
 // isPart reports whether scene mesh i was added for a part of a file mesh

@@ -226,7 +226,7 @@ func TestParseErrors(t *testing.T) {
 		{"", "e.yaml: empty scene file"},
 		{"name: [1\n", "e.yaml:1: yaml: did not find expected ',' or ']'"},
 		{"- 1\n", "e.yaml:1: not a YAML mapping of keys (a scene file starts with keys such as resolution:, camera:, meshes:)"},
-		{"colour: 1\n", "e.yaml:1: colour: unknown field (want one of name, resolution, samples, max_texture_size, clear, camera, ambient, lights, textures, meshes, materials, objects)"},
+		{"colour: 1\n", "e.yaml:1: colour: unknown field (want one of name, resolution, samples, max_texture_size, frames, blur, decoupled, clear, camera, ambient, lights, textures, meshes, materials, objects)"},
 		{"name: a\nname: b\n", "e.yaml:2: name: duplicate key (first on line 1)"},
 		{"resolution: [0, 10]\n", "e.yaml:1: resolution[0]: 0 out of range [1, 16384]"},
 		{"resolution: [-640, 480]\n", "e.yaml:1: resolution[0]: -640 out of range [1, 16384]"},
@@ -307,7 +307,7 @@ func TestParseErrors(t *testing.T) {
 		{base + obj + "  - mesh: tri\n    material: red\n    motion: {translate: [0, 0]}\n", "e.yaml:9: objects[1].motion.translate: expected 3 numbers, got 2"},
 		{base + obj + "  - mesh: tri\n    material: red\n    repeat: {count: [1000, 1000]}\n", "e.yaml:9: objects[1].repeat.count: 1000000 instances, at most 100000"},
 		{base + obj + "  - mesh: tri\n    material: red\n    repeat: {count: 2, order: random}\n", `e.yaml:9: objects[1].repeat.order: unknown value "random" (want one of forward, reverse, shuffle)`},
-		{base + obj + "  - mesh: tri\n    material: red\n    visible: false\n", "e.yaml:9: objects[1].visible: unknown field (want one of name, mesh, material, transform, motion, repeat)"},
+		{base + obj + "  - mesh: tri\n    material: red\n    visible: false\n", "e.yaml:9: objects[1].visible: unknown field (want one of name, mesh, material, transform, motion, repeat, animation, bats)"},
 		{"a: &x [1\n", "e.yaml:1: yaml: did not find expected ',' or ']'"},
 	}
 	for _, tc := range tests {

@@ -38,6 +38,16 @@ type Scene struct {
 	Height  int
 	Samples int // MSAA samples per pixel: 1, 2, 4, 8 or 16
 
+	// Frames is the length of the scene's animation (1: a still) and Frame
+	// the frame this Scene holds, in [0, Frames): keyframed fields, glTF
+	// animations and the bats are evaluated at it (see FORMAT.md).
+	Frames, Frame int
+	// Blur scales the lens radius and all motion (objects and camera): 1 is
+	// the scene as written, 0 no blur. Scene.LensRadius, Scene.EndTransform
+	// and Scene.ViewProjectionEnd apply it; Camera and Object hold the
+	// unscaled values.
+	Blur float32
+
 	Clear   Clear
 	Camera  Camera
 	Ambient geom.Vec3
@@ -68,12 +78,27 @@ type Camera struct {
 	Aperture, FocusDistance float32
 	// ShutterOpen and ShutterClose bound the exposure in normalised frame
 	// time, 0 <= open <= close <= 1. Object transforms are given at these two
-	// instants (Object.Transform and Object.EndTransform).
+	// instants (Object.Transform and Object.EndTransform), and so is the
+	// camera: Position, Target and Up at shutter open, PositionEnd, TargetEnd
+	// and UpEnd at shutter close when Moving (they are ignored otherwise).
 	ShutterOpen, ShutterClose float32
+
+	PositionEnd, TargetEnd, UpEnd geom.Vec3
+	Moving                        bool
 }
 
-// View returns the world-to-view matrix (right-handed, looking down -Z).
+// View returns the world-to-view matrix (right-handed, looking down -Z) at
+// shutter open.
 func (c Camera) View() geom.Mat4 { return geom.LookAt(c.Position, c.Target, c.Up) }
+
+// ViewEnd returns the world-to-view matrix at shutter close (View when the
+// camera does not move).
+func (c Camera) ViewEnd() geom.Mat4 {
+	if !c.Moving {
+		return c.View()
+	}
+	return geom.LookAt(c.PositionEnd, c.TargetEnd, c.UpEnd)
+}
 
 // Projection returns the D3D-style projection (z/w in [0, 1]) for the aspect
 // ratio width/height.
@@ -87,6 +112,49 @@ func (s *Scene) Aspect() float32 { return float32(s.Width) / float32(s.Height) }
 // ViewProjection returns Projection(Aspect()) * View().
 func (s *Scene) ViewProjection() geom.Mat4 {
 	return s.Camera.Projection(s.Aspect()).Mul(s.Camera.View())
+}
+
+// ViewProjectionEnd returns the view-projection at shutter close with the
+// blur applied: Projection(Aspect()) * BlurLerp(View(), ViewEnd(), Blur).
+func (s *Scene) ViewProjectionEnd() geom.Mat4 {
+	return s.Camera.Projection(s.Aspect()).Mul(BlurLerp(s.Camera.View(), s.Camera.ViewEnd(), s.Blur))
+}
+
+// EndTransform returns object o's model matrix at shutter close with the
+// blur applied: BlurLerp(o.Transform, o.EndTransform, Blur).
+func (s *Scene) EndTransform(o *Object) geom.Mat4 {
+	return BlurLerp(o.Transform, o.EndTransform, s.Blur)
+}
+
+// LensRadius returns the lens radius with the blur applied: Aperture * Blur.
+func (s *Scene) LensRadius() float32 { return s.Camera.Aperture * s.Blur }
+
+// BlurLerp scales the motion from a to b by k: a + k*(b - a), element by
+// element (what linear per-vertex motion between the two matrices does). It
+// returns a exactly for k = 0 or a == b, and b exactly for k = 1.
+func BlurLerp(a, b geom.Mat4, k float32) geom.Mat4 {
+	switch {
+	case k == 0 || a == b:
+		return a
+	case k == 1:
+		return b
+	}
+	var m geom.Mat4
+	for r := 0; r < 4; r++ {
+		for c := 0; c < 4; c++ {
+			m[r][c] = a[r][c] + k*(b[r][c]-a[r][c])
+		}
+	}
+	return m
+}
+
+// SetBlur sets the blur scale (>= 0, finite; 1 is the scene as written).
+func (s *Scene) SetBlur(k float32) error {
+	if !(k >= 0) || !finite(k) {
+		return fmt.Errorf("blur %v must be non-negative and finite", k)
+	}
+	s.Blur = k
+	return nil
 }
 
 // LightKind says how a light's position-or-direction is read.
@@ -326,6 +394,39 @@ func DefaultState() State {
 	return State{Cull: CullBack, FrontCCW: true, DepthTest: true, DepthWrite: true, DepthFunc: CompareLess, Blend: BlendOpaque}
 }
 
+// DecoupleMode is a material's decoupled-sampling mode; the values match
+// functional/command's DecouplingMode.
+type DecoupleMode uint8
+
+// Decoupled-sampling modes.
+const (
+	DecoupleOff         DecoupleMode = iota // MSAA shading (today's pipeline)
+	DecoupleOn                              // shading memoized per (primitive, shading quad)
+	DecoupleSupersample                     // one shade per visible sample
+)
+
+var decoupleNames = []string{"off", "on", "supersample"}
+
+func (m DecoupleMode) String() string { return enumString(decoupleNames, int(m), "DecoupleMode") }
+
+// MaxDecoupleRate bounds Decoupling.Rate (command.MaxDecouplingRate).
+const MaxDecoupleRate = 64
+
+// Decoupling is a material's decoupled-sampling setting (FORMAT.md,
+// `decoupled`): the mode, the shading-grid density Rate in shading points
+// per pixel along each axis, in (0, MaxDecoupleRate], adaptive spacing by
+// circle of confusion and bilinear reconstruction. The driver sends it as
+// command.SetDecoupling.
+type Decoupling struct {
+	Mode     DecoupleMode
+	Rate     float32
+	Adaptive bool
+	Bilinear bool
+}
+
+// DefaultDecoupling is decoupled sampling off, rate 1.
+func DefaultDecoupling() Decoupling { return Decoupling{Mode: DecoupleOff, Rate: 1} }
+
 // Material is a library shader with its parameters, texture bindings and
 // fixed-function state.
 type Material struct {
@@ -334,6 +435,9 @@ type Material struct {
 	Params   []Param   // the parameters given, in the shader's declaration order; the others keep the library defaults
 	Textures []Binding // one per sampler of the shader, in declaration order
 	State    State
+	// Decoupled is the decoupled-sampling setting; materials without one
+	// take the scene's `decoupled` (DefaultDecoupling when absent).
+	Decoupled Decoupling
 }
 
 // Param is a material parameter value.
@@ -466,6 +570,12 @@ func (s *Scene) Validate() error {
 	if err := s.Camera.validate(); err != nil {
 		return errf("camera: %v", err)
 	}
+	if s.Frames < 1 || s.Frame < 0 || s.Frame >= s.Frames {
+		return errf("frame %d of %d: want 0 <= frame < frames", s.Frame, s.Frames)
+	}
+	if !(s.Blur >= 0) || !finite(s.Blur) {
+		return errf("blur %v must be non-negative and finite", s.Blur)
+	}
 	if !finite(s.Ambient[:]...) {
 		return errf("ambient %v is not finite", s.Ambient)
 	}
@@ -549,6 +659,10 @@ func (s *Scene) Validate() error {
 		if st.Cull > CullBack || st.DepthFunc > CompareAlways || st.Blend > BlendPremultiplied {
 			return errf("materials[%d] %s: bad state %+v", i, inputs.Quote(m.Name), st)
 		}
+		if d := m.Decoupled; d.Mode > DecoupleSupersample || !(d.Rate > 0 && d.Rate <= MaxDecoupleRate) {
+			return errf("materials[%d] %q: decoupled mode %v, rate %v: want off, on or supersample and a rate in (0, %d]",
+				i, m.Name, d.Mode, d.Rate, MaxDecoupleRate)
+		}
 	}
 	for i, o := range s.Objects {
 		if o.Mesh < 0 || o.Mesh >= len(s.Meshes) {
@@ -591,6 +705,18 @@ func (c Camera) validate() error {
 	}
 	if dir.Normalize().Cross(c.Up.Normalize()).Length() < 1e-4 {
 		return fmt.Errorf("up %v is parallel to the view direction %v", c.Up, dir)
+	}
+	if c.Moving {
+		if !finite(c.PositionEnd[:]...) || !finite(c.TargetEnd[:]...) || !finite(c.UpEnd[:]...) {
+			return fmt.Errorf("an end pose value is not finite")
+		}
+		d := c.TargetEnd.Sub(c.PositionEnd)
+		if d.Length() == 0 {
+			return fmt.Errorf("position_end and target_end are the same point %v", c.PositionEnd)
+		}
+		if d.Normalize().Cross(c.UpEnd.Normalize()).Length() < 1e-4 {
+			return fmt.Errorf("up_end %v is parallel to the view direction at shutter close %v", c.UpEnd, d)
+		}
 	}
 	if !(c.Aperture >= 0) {
 		return fmt.Errorf("aperture %v is negative", c.Aperture)

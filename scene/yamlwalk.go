@@ -40,6 +40,7 @@ const maxNodeVisits = 1 << 20
 type walker struct {
 	file   string
 	visits int
+	frame  int // the frame keyframed values are evaluated at
 }
 
 func (w *walker) errAt(n *yaml.Node, field, format string, a ...any) *Error {
@@ -262,8 +263,16 @@ func (w *walker) str(n *yaml.Node, field string) (string, error) {
 	return s.Value, nil
 }
 
-// number reads a finite number (int or float).
+// number reads a finite number (int or float), or a keyframed number
+// evaluated at the walker's frame.
 func (w *walker) number(n *yaml.Node, field string) (float64, error) {
+	if r, err := w.resolve(n, field); err == nil && r.Kind == yaml.MappingNode {
+		k, err := w.keyframes(r, field, 0, 0)
+		if err != nil {
+			return 0, err
+		}
+		return k.at(w.frame)[0], nil
+	}
 	s, err := w.scalar(n, field)
 	if err != nil {
 		return 0, err
@@ -283,8 +292,21 @@ func (w *walker) number(n *yaml.Node, field string) (float64, error) {
 	return f, nil
 }
 
-// float reads a finite float32 within [lo, hi].
+// float reads a finite float32 within [lo, hi] (every key of a keyframed
+// value must be in range).
 func (w *walker) float(n *yaml.Node, field string, lo, hi float64) (float32, error) {
+	if r, err := w.resolve(n, field); err == nil && r.Kind == yaml.MappingNode {
+		k, err := w.keyframes(r, field, 0, 0)
+		if err != nil {
+			return 0, err
+		}
+		for i, v := range k.values {
+			if v[0] < lo || v[0] > hi {
+				return 0, w.errAt(k.nodes[i], fmt.Sprintf("%s.values[%d]", field, i), "%v out of range [%v, %v]", v[0], lo, hi)
+			}
+		}
+		return float32(k.at(w.frame)[0]), nil
+	}
 	f, err := w.number(n, field)
 	if err != nil {
 		return 0, err
@@ -348,6 +370,21 @@ func (w *walker) floats(n *yaml.Node, field string, minLen, maxLen int, scalarOK
 	if err != nil {
 		return nil, err
 	}
+	if r.Kind == yaml.MappingNode {
+		k, err := w.keyframes(r, field, minLen, maxLen)
+		if err != nil {
+			return nil, err
+		}
+		v := k.at(w.frame)
+		if len(v) == 1 && !scalarOK {
+			return nil, w.errAt(r, field+".values", "expected lists of %s numbers", lenText(minLen, maxLen))
+		}
+		out := make([]float32, len(v))
+		for i := range v {
+			out[i] = float32(v[i])
+		}
+		return out, nil
+	}
 	if r.Kind == yaml.ScalarNode && scalarOK {
 		f, err := w.number(r, field)
 		if err != nil {
@@ -395,4 +432,112 @@ func (w *walker) enum(n *yaml.Node, field string, names []string) (int, error) {
 		}
 	}
 	return 0, w.errAt(n, field, "unknown value %s (want one of %s)", inputs.Quote(s), strings.Join(names, ", "))
+}
+
+// maxKeyframes bounds the keys of one keyframed value.
+const maxKeyframes = 10000
+
+// keyframes is a keyframed value, {frames: [f0, f1, ...], values: [v0, v1,
+// ...]}: strictly increasing non-negative integer frames and as many values,
+// each a number or a list of numbers, all of one length.
+type keyframes struct {
+	frames []int64
+	values [][]float64
+	nodes  []*yaml.Node
+}
+
+// keyframes reads a keyframed value from mapping n: numbers when maxLen is 0,
+// else numbers or lists of minLen..maxLen numbers.
+func (w *walker) keyframes(n *yaml.Node, field string, minLen, maxLen int) (*keyframes, error) {
+	o, err := w.object(n, field, "frames", "values")
+	if err != nil {
+		return nil, err
+	}
+	fn, vn := o.get("frames"), o.get("values")
+	if fn == nil || vn == nil {
+		return nil, w.errAt(n, field, "a keyframed value needs frames and values ({frames: [0, 49], values: [a, b]})")
+	}
+	fs, err := w.list(fn, o.path("frames"))
+	if err != nil {
+		return nil, err
+	}
+	vs, err := w.list(vn, o.path("values"))
+	if err != nil {
+		return nil, err
+	}
+	if len(fs) == 0 || len(fs) > maxKeyframes || len(vs) != len(fs) {
+		return nil, w.errAt(vn, o.path("values"), "%d values for %d frames: want as many values as frames, 1 to %d", len(vs), len(fs), maxKeyframes)
+	}
+	k := &keyframes{}
+	for i, f := range fs {
+		lo := int64(0)
+		if i > 0 {
+			lo = k.frames[i-1] + 1
+		}
+		v, err := w.integer(f, fmt.Sprintf("%s[%d]", o.path("frames"), i), lo, 1<<30)
+		if err != nil {
+			return nil, err
+		}
+		k.frames = append(k.frames, v)
+	}
+	for i, v := range vs {
+		f := fmt.Sprintf("%s[%d]", o.path("values"), i)
+		r, err := w.resolve(v, f)
+		if err != nil {
+			return nil, err
+		}
+		var vals []float64
+		if r.Kind == yaml.SequenceNode && maxLen > 0 {
+			if len(r.Content) < minLen || len(r.Content) > maxLen {
+				return nil, w.errAt(r, f, "expected %s numbers, got %d", lenText(minLen, maxLen), len(r.Content))
+			}
+			for j, c := range r.Content {
+				x, err := w.number(c, fmt.Sprintf("%s[%d]", f, j))
+				if err != nil {
+					return nil, err
+				}
+				vals = append(vals, x)
+			}
+		} else {
+			if r.Kind != yaml.ScalarNode {
+				return nil, w.errAt(r, f, "expected a number, got %s", describe(r))
+			}
+			x, err := w.number(r, f)
+			if err != nil {
+				return nil, err
+			}
+			vals = []float64{x}
+		}
+		if i > 0 && len(vals) != len(k.values[0]) {
+			return nil, w.errAt(r, f, "%d numbers, values[0] has %d", len(vals), len(k.values[0]))
+		}
+		k.values = append(k.values, vals)
+		k.nodes = append(k.nodes, r)
+	}
+	return k, nil
+}
+
+// at returns the value at frame f: the first key's before it, the last key's
+// after it, linear between keys (exact at the keys).
+func (k *keyframes) at(f int) []float64 {
+	fr := int64(f)
+	if fr <= k.frames[0] {
+		return k.values[0]
+	}
+	for i := 1; i < len(k.frames); i++ {
+		if fr > k.frames[i] {
+			continue
+		}
+		if fr == k.frames[i] {
+			return k.values[i]
+		}
+		a, b := k.values[i-1], k.values[i]
+		u := float64(fr-k.frames[i-1]) / float64(k.frames[i]-k.frames[i-1])
+		out := make([]float64, len(a))
+		for j := range a {
+			out[j] = a[j] + u*(b[j]-a[j])
+		}
+		return out
+	}
+	return k.values[len(k.values)-1]
 }

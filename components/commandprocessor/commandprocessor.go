@@ -105,7 +105,7 @@ type CommandProcessor struct {
 	acks   []string
 
 	// Statistics.
-	commands            [command.OpEnd + 1]uint64
+	commands            [command.NumOpcodes]uint64
 	draws, clears       uint64
 	presents, syncs     uint64
 	dmaRead, dmaWritten uint64

@@ -18,11 +18,12 @@ import (
 
 // LoadScene returns the built-in scene called name, or loads name as a file: a
 // YAML scene, or a bare mesh (.obj, .gltf, .glb) wrapped in a default scene.
-// Width, height and samples override the scene's when non-zero. Files the
+// Width, height and samples override the scene's when non-zero; opts (a frame
+// of an animated scene, a blur scale) are passed to the loader. Files the
 // scene names must be in its folder tree (Inputs.Load allows more), and the
 // load stays within the default memory budget.
-func LoadScene(name string, width, height, samples int) (*scene.Scene, error) {
-	return loadScene(name, width, height, samples)
+func LoadScene(name string, width, height, samples int, opts ...scene.Option) (*scene.Scene, error) {
+	return loadScene(name, width, height, samples, opts...)
 }
 
 // Stats is a flat set of named counters, "<component>.<counter>".

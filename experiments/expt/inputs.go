@@ -58,11 +58,12 @@ func (in *Inputs) Budget() *inputs.Budget {
 
 // Load loads a scene as LoadScene does, with the allowed folders, within
 // budget b, printing a progress line every ProgressEvery while it takes long.
-func (in *Inputs) Load(name string, width, height, samples int, b *inputs.Budget) (*scene.Scene, error) {
+func (in *Inputs) Load(name string, width, height, samples int, b *inputs.Budget, opts ...scene.Option) (*scene.Scene, error) {
 	var s *scene.Scene
 	err := in.Progress("loading scene "+name, b, func() error {
 		var err error
-		s, err = loadScene(name, width, height, samples, scene.WithAllowPaths(in.allow()...), scene.WithBudget(b))
+		opts = append(opts, scene.WithAllowPaths(in.allow()...), scene.WithBudget(b))
+		s, err = loadScene(name, width, height, samples, opts...)
 		return err
 	})
 	return s, err

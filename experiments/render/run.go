@@ -26,6 +26,25 @@ type options struct {
 	check                    bool
 	instruments              tracing.Flags
 	inputs                   expt.Inputs
+	frames                   int     // 0: one frame written as image.png; N: frames 0..N-1 as image_0000.png, ...
+	blur                     float64 // < 0: the scene's own
+}
+
+// sceneOptions returns the loader options of frame f.
+func (o options) sceneOptions(f int) []scene.Option {
+	opts := []scene.Option{scene.WithFrame(f)}
+	if o.blur >= 0 {
+		opts = append(opts, scene.WithBlur(float32(o.blur)))
+	}
+	return opts
+}
+
+// suffix names the outputs of frame f: "" for a single-frame run, else "_0000", ...
+func (o options) suffix(f int) string {
+	if o.frames == 0 {
+		return ""
+	}
+	return fmt.Sprintf("_%04d", f)
 }
 
 func run(o options, w io.Writer) error {
@@ -49,27 +68,48 @@ func run(o options, w io.Writer) error {
 			return err
 		}
 	}
+	if o.frames < 0 {
+		return fmt.Errorf("-frames %d: want 0 (one frame) or a positive count", o.frames)
+	}
+	if in := o.instruments; o.frames > 1 && (in.Trace || in.TraceComponents != "" || in.TraceWindow != "" ||
+		in.MetricsInterval > 0 || in.Monitor) {
+		return fmt.Errorf("-frames %d: traces, metrics and the monitor record one frame; render frames one at a time to instrument them", o.frames)
+	}
 	budget := o.inputs.Budget()
 	if err := cfg.ReserveMemory(budget); err != nil {
-		return err
-	}
-	s, err := o.inputs.Load(o.scene, o.width, o.height, o.samples, budget)
-	if err != nil {
-		return err
-	}
-	if err := expt.ReserveFrame(budget, s); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return err
 	}
-	if o.mode == "functional" {
-		return runFunctional(o, s, cfg, w)
+	for f := 0; f < max(o.frames, 1); f++ {
+		s, err := o.inputs.Load(o.scene, o.width, o.height, o.samples, budget, o.sceneOptions(f)...)
+		if err != nil {
+			return err
+		}
+		if f == 0 && o.frames > s.Frames {
+			return fmt.Errorf("-frames %d: scene %q has %d frame(s)", o.frames, s.Name, s.Frames)
+		}
+		if err := expt.ReserveFrame(budget, s); err != nil {
+			return err
+		}
+		if o.frames > 0 {
+			fmt.Fprintf(w, "frame %d of %d\n", f, o.frames)
+		}
+		if o.mode == "functional" {
+			err = runFunctional(o, s, cfg, w, o.suffix(f))
+		} else {
+			err = runTiming(o, s, cfg, w, o.suffix(f))
+		}
+		budget.Release(s.FrameBytes())
+		if err != nil {
+			return err
+		}
 	}
-	return runTiming(o, s, cfg, w)
+	return nil
 }
 
-func runFunctional(o options, s *scene.Scene, cfg *configs.Config, w io.Writer) error {
+func runFunctional(o options, s *scene.Scene, cfg *configs.Config, w io.Writer, suffix string) error {
 	start := time.Now()
 	f, err := encode(o, s, cfg)
 	if err != nil {
@@ -86,7 +126,7 @@ func runFunctional(o options, s *scene.Scene, cfg *configs.Config, w io.Writer) 
 	st := expt.Stats{}
 	st.AddStruct("reference", &res.Counters)
 	st["run.wall_seconds"] = wall.Seconds()
-	if err := writeOutputs(o.out, res.Image, st, cfg); err != nil {
+	if err := writeOutputs(o.out, suffix, res.Image, st, cfg); err != nil {
 		return err
 	}
 	summary(w, s.Name, s.Width, s.Height, s.Samples, f, &res.Counters, wall)
@@ -104,11 +144,12 @@ func referenceOptions(cfg *configs.Config) reference.Options {
 	return o
 }
 
-func writeOutputs(dir string, img *image.RGBA, st expt.Stats, cfg *configs.Config) error {
-	if err := framebuffer.WritePNG(filepath.Join(dir, "image.png"), img); err != nil {
+// writeOutputs writes image<suffix>.png, stats<suffix>.json and config.yaml.
+func writeOutputs(dir, suffix string, img *image.RGBA, st expt.Stats, cfg *configs.Config) error {
+	if err := framebuffer.WritePNG(filepath.Join(dir, "image"+suffix+".png"), img); err != nil {
 		return err
 	}
-	if err := st.WriteJSON(filepath.Join(dir, "stats.json")); err != nil {
+	if err := st.WriteJSON(filepath.Join(dir, "stats"+suffix+".json")); err != nil {
 		return err
 	}
 	return outputs.WriteFile(filepath.Join(dir, "config.yaml"), cfg.YAML())
@@ -126,7 +167,7 @@ func encode(o options, s *scene.Scene, cfg *configs.Config) (*driver.Frame, erro
 	return f, err
 }
 
-func runTiming(o options, s *scene.Scene, cfg *configs.Config, w io.Writer) error {
+func runTiming(o options, s *scene.Scene, cfg *configs.Config, w io.Writer, suffix string) error {
 	f, err := encode(o, s, cfg)
 	if err != nil {
 		return err
@@ -157,7 +198,7 @@ func runTiming(o options, s *scene.Scene, cfg *configs.Config, w io.Writer) erro
 	st := expt.Stats(res.Stats)
 	st["run.wall_seconds"] = wall.Seconds()
 	st["run.events"] = float64(res.Events)
-	if err := writeOutputs(o.out, res.Image, st, cfg); err != nil {
+	if err := writeOutputs(o.out, suffix, res.Image, st, cfg); err != nil {
 		return err
 	}
 	timedSummary(w, p, res, wall)
@@ -175,7 +216,7 @@ func runTiming(o options, s *scene.Scene, cfg *configs.Config, w io.Writer) erro
 		}
 		fmt.Fprintln(w, "check: the timed image equals the reference renderer's, bit for bit")
 	}
-	fmt.Fprintf(w, "wrote %s (image.png, stats.json, config.yaml)\n", o.out)
+	fmt.Fprintf(w, "wrote %s (image%s.png, stats%s.json, config.yaml)\n", o.out, suffix, suffix)
 	return nil
 }
 

@@ -156,6 +156,30 @@ func (c Clear) encode(w *wordWriter) {
 func (c SyncToken) encode(w *wordWriter) { w.u(c.Value); w.addr(c.Addr) }
 func (c Present) encode(w *wordWriter)   { w.u(c.Slot) }
 func (End) encode(w *wordWriter)         {}
+func (c SetLens) encode(w *wordWriter) {
+	w.f(c.Kx)
+	w.f(c.Ky)
+	w.f(c.F)
+}
+
+// Decoupling flag bits of the SetDecoupling payload.
+const (
+	decoupleAdaptive = 1
+	decoupleBilinear = 2
+)
+
+func (c SetDecoupling) encode(w *wordWriter) {
+	w.u(uint32(c.Mode))
+	w.f(c.Rate)
+	var flags uint32
+	if c.Adaptive {
+		flags |= decoupleAdaptive
+	}
+	if c.Bilinear {
+		flags |= decoupleBilinear
+	}
+	w.u(flags)
+}
 
 // Encoder builds a command stream.
 type Encoder struct {
@@ -206,7 +230,7 @@ var payloadWords = [numOpcodes]int{
 	OpSetBlend: 8, OpSetColorTarget: 10, OpSetDepthTarget: 9, OpBindShader: 4,
 	OpSetConstants: 5, OpBindTexture: -1, OpSetInputLayout: -1, OpBindVertexBuffer: 3,
 	OpBindIndexBuffer: 4, OpSetTopology: 1, OpDraw: 2, OpDrawIndexed: 3, OpClear: 7,
-	OpSyncToken: 3, OpPresent: 1, OpEnd: 0,
+	OpSyncToken: 3, OpPresent: 1, OpEnd: 0, OpSetLens: 3, OpSetDecoupling: 3,
 }
 
 type wordReader struct {
@@ -441,6 +465,29 @@ func DecodeOne(buf []byte, base uint64) (Command, int, error) {
 		c = Present{Slot: slot}
 	case OpEnd:
 		c = End{}
+	case OpSetLens:
+		l := Lens{Kx: r.f(), Ky: r.f(), F: r.f()}
+		if isNaNOrInf(l.Kx) || isNaNOrInf(l.Ky) {
+			return fail("kx/ky", "shear (%g, %g) is not finite", l.Kx, l.Ky)
+		}
+		if !(l.F > 0) || isNaNOrInf(l.F) {
+			return fail("f", "focus distance %g must be positive and finite", l.F)
+		}
+		c = SetLens{Lens: l}
+	case OpSetDecoupling:
+		d := Decoupling{Mode: DecouplingMode(r.u()), Rate: r.f()}
+		flags := r.u()
+		if d.Mode >= numDecouplingModes {
+			return fail("mode", "unknown mode %d (want 0 off, 1 on, 2 supersample)", uint32(d.Mode))
+		}
+		if !(d.Rate > 0 && d.Rate <= MaxDecouplingRate) {
+			return fail("rate", "%g out of range (0, %d]", d.Rate, MaxDecouplingRate)
+		}
+		if flags&^(decoupleAdaptive|decoupleBilinear) != 0 {
+			return fail("flags", "unknown bits 0x%x", flags&^(decoupleAdaptive|decoupleBilinear))
+		}
+		d.Adaptive, d.Bilinear = flags&decoupleAdaptive != 0, flags&decoupleBilinear != 0
+		c = SetDecoupling{Decoupling: d}
 	}
 	return c, size, nil
 }

@@ -33,6 +33,11 @@ func allCommands() []Command {
 		Clear{Flags: ClearColor | ClearDepth, Color: geom.Vec4{0.1, 0.2, 0.3, 1}, Depth: 1, Stencil: 9},
 		SyncToken{Value: 42, Addr: 0x80000},
 		Present{Slot: 0},
+		SetLens{Lens: Lens{Kx: 0.125, Ky: -0.25, F: 6.5}},
+		SetLens{Lens: Lens{F: 1}},
+		SetDecoupling{Decoupling: Decoupling{Mode: DecoupleOn, Rate: 0.5, Adaptive: true}},
+		SetDecoupling{Decoupling: Decoupling{Mode: DecoupleSupersample, Rate: 64, Bilinear: true}},
+		SetDecoupling{Decoupling: DefaultDecoupling()},
 		End{},
 	}
 }
@@ -95,6 +100,15 @@ func TestDecodeErrors(t *testing.T) {
 		{"second command", words(hdr(OpNop, 0), hdr(OpSetTopology, 1), 7), "command stream @0x104: SetTopology: topology: unknown topology 7"},
 		{"bind texture length", words(hdr(OpBindTexture, 12), 1, 0, 0x1000, 0, 2, 0, 0, 0, 0, 0, 0, 0), "command stream @0x100: BindTexture: length: payload of 12 words, want 16 (or 10)"},
 		{"anisotropy", words(hdr(OpBindTexture, 16), 1, 0, 0x1000, 0, 3, 0, 0, 0, 0, 0, 0, 17, 0, 0, 0, 0), "command stream @0x100: BindTexture: maxAnisotropy: 17 out of range [0, 16]"},
+		{"lens length", words(hdr(OpSetLens, 5), 0, 0, f1, 0, 1), "command stream @0x100: SetLens: length: payload of 5 words, want 3"},
+		{"lens shear", words(hdr(OpSetLens, 3), 0x7f800000, 0, f1), "command stream @0x100: SetLens: kx/ky: shear (+Inf, 0) is not finite"},
+		{"lens focus", words(hdr(OpSetLens, 3), 0, 0, 0), "command stream @0x100: SetLens: f: focus distance 0 must be positive and finite"},
+		{"lens focus NaN", words(hdr(OpSetLens, 3), 0, 0, 0x7fc00000), "command stream @0x100: SetLens: f: focus distance NaN must be positive and finite"},
+		{"decoupling length", words(hdr(OpSetDecoupling, 2), 1, f1), "command stream @0x100: SetDecoupling: length: payload of 2 words, want 3"},
+		{"decoupling mode", words(hdr(OpSetDecoupling, 3), 3, f1, 0), "command stream @0x100: SetDecoupling: mode: unknown mode 3 (want 0 off, 1 on, 2 supersample)"},
+		{"decoupling rate", words(hdr(OpSetDecoupling, 3), 1, 0, 0), "command stream @0x100: SetDecoupling: rate: 0 out of range (0, 64]"},
+		{"decoupling rate big", words(hdr(OpSetDecoupling, 3), 1, 0x42820000, 0), "command stream @0x100: SetDecoupling: rate: 65 out of range (0, 64]"},
+		{"decoupling flags", words(hdr(OpSetDecoupling, 3), 1, f1, 4), "command stream @0x100: SetDecoupling: flags: unknown bits 0x4"},
 		{"border", words(hdr(OpBindTexture, 16), 1, 0, 0x1000, 0, 3, 0, 0, 0, 0, 0, 0, 1, 0, 0x7fc00000, 0, 0), "command stream @0x100: BindTexture: border: colour [0 NaN 0 0] is not finite"},
 	}
 	for _, tc := range tests {
@@ -154,6 +168,7 @@ func FuzzDecodeAll(f *testing.F) {
 	}
 	f.Add(e.Bytes())
 	f.Add(words(hdr(OpSetInputLayout, 5), 16, 1, 0, 8, 3))
+	f.Add(words(hdr(OpSetLens, 3), 0x3e000000, 0x3e800000, 0x40d00000, hdr(OpSetDecoupling, 3), 1, 0x3f800000, 3, hdr(OpEnd, 0)))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		cmds, err := DecodeAll(b, 0x100)
 		if err != nil {
@@ -184,5 +199,16 @@ func TestBindTextureFirstVersion(t *testing.T) {
 	want := BindTexture{Stage: PixelStage, Slot: 2, Desc: 0x5000, Filter: 2, AddressU: 1, LODBias: -0.5, MaxLOD: 12}
 	if !reflect.DeepEqual(cmds[0].Command, want) {
 		t.Errorf("decoded %#v, want %#v", cmds[0].Command, want)
+	}
+}
+
+func TestOpcodeNames(t *testing.T) {
+	if OpSetLens.String() != "SetLens" || OpSetDecoupling.String() != "SetDecoupling" || OpSetLens != 21 || OpSetDecoupling != 22 {
+		t.Errorf("opcodes %d %v, %d %v", OpSetLens, OpSetLens, OpSetDecoupling, OpSetDecoupling)
+	}
+	for m, want := range map[DecouplingMode]string{DecoupleOff: "off", DecoupleOn: "on", DecoupleSupersample: "supersample", 7: "DecouplingMode(7)"} {
+		if m.String() != want {
+			t.Errorf("%d: %q, want %q", uint32(m), m.String(), want)
+		}
 	}
 }

@@ -32,14 +32,20 @@ const (
 	OpSyncToken
 	OpPresent
 	OpEnd
+	OpSetLens
+	OpSetDecoupling
 	numOpcodes
 )
+
+// NumOpcodes is the number of opcodes: tables indexed by Opcode have this
+// length (it grows when opcodes are appended).
+const NumOpcodes = int(numOpcodes)
 
 var opcodeNames = [...]string{
 	"Nop", "SetViewport", "SetScissor", "SetRaster", "SetDepthStencil", "SetBlend",
 	"SetColorTarget", "SetDepthTarget", "BindShader", "SetConstants", "BindTexture",
 	"SetInputLayout", "BindVertexBuffer", "BindIndexBuffer", "SetTopology", "Draw",
-	"DrawIndexed", "Clear", "SyncToken", "Present", "End",
+	"DrawIndexed", "Clear", "SyncToken", "Present", "End", "SetLens", "SetDecoupling",
 }
 
 func (o Opcode) String() string {
@@ -163,6 +169,80 @@ type Target struct {
 	TileW, TileH  uint32
 }
 
+// Lens is the thin lens of the 5D (defocus) rasterizer as a clip-space shear.
+// A lens sample (u, v) on the unit disk (u, v in [-1, 1], u along the view's
+// +x, v along its +y) moves a clip-space position (x, y, z, w) to
+//
+//	x' = x + u*Kx*(w - F)
+//	y' = y + v*Ky*(w - F)
+//
+// (z and w unchanged). With the camera's projection P (w = the distance along
+// the view direction), lens radius R and focus distance F:
+//
+//	Kx = P00*R/F    Ky = P11*R/F
+//
+// Derivation: seen from the lens point L = (u*R, v*R, 0) in view space with
+// the image plane sheared so that the plane at distance F stays in place, a
+// view-space point (xv, yv, -d) lands at x_ndc = P00*((xv - u*R)/d + u*R/F);
+// times w = d this is x + u*P00*R*(d - F)/F. Points on the focus plane (w = F)
+// do not move; points behind it (w > F) move with the lens sample (+u moves
+// them towards +x), points in front of it against it. A pinhole camera
+// (R = 0) has Kx = Ky = 0 and F has no effect.
+//
+// The shutter is not part of the lens: the time t in [0, 1] of a sample runs
+// from the vertex shader's position (shutter open, constant block mvp) to its
+// position_end (shutter close, mvp_end); the driver folds the shutter
+// interval into those two matrices.
+type Lens struct {
+	Kx, Ky float32 // clip-space shear per unit of (w - F) at u = 1 or v = 1
+	F      float32 // focus distance (clip w of the plane in focus), > 0
+}
+
+// DecouplingMode selects how a draw's shading is tied to its visibility
+// samples under decoupled sampling (Ragan-Kelley et al. 2011).
+type DecouplingMode uint32
+
+// Decoupling modes; the values are part of the binary format.
+const (
+	// DecoupleOff: today's MSAA shading, one shade per pixel and primitive.
+	DecoupleOff DecouplingMode = iota
+	// DecoupleOn: shading memoized per (primitive, shading quad) through the
+	// decoupling map.
+	DecoupleOn
+	// DecoupleSupersample: one shade per visible sample (the baseline the
+	// paper compares with).
+	DecoupleSupersample
+	numDecouplingModes
+)
+
+var decouplingModeNames = [...]string{"off", "on", "supersample"}
+
+func (m DecouplingMode) String() string {
+	if m < numDecouplingModes {
+		return decouplingModeNames[m]
+	}
+	return fmt.Sprintf("DecouplingMode(%d)", uint32(m))
+}
+
+// MaxDecouplingRate bounds Decoupling.Rate.
+const MaxDecouplingRate = 64
+
+// Decoupling is a draw's decoupled-sampling setting. Rate (in (0,
+// MaxDecouplingRate]) is the density of the shading grid in shading points per
+// pixel along each axis (1: one per pixel, as MSAA; 2: four per pixel; 0.5:
+// one per 2x2 pixels); Adaptive spaces the grid by the primitive's circle of
+// confusion; Bilinear reconstructs from four shading points. Rate, Adaptive
+// and Bilinear only matter when Mode is not DecoupleOff.
+type Decoupling struct {
+	Mode     DecouplingMode
+	Rate     float32
+	Adaptive bool
+	Bilinear bool
+}
+
+// DefaultDecoupling is the state before any SetDecoupling: off, rate 1.
+func DefaultDecoupling() Decoupling { return Decoupling{Mode: DecoupleOff, Rate: 1} }
+
 // The command types, one per opcode.
 type (
 	Nop         struct{ Words uint32 }
@@ -249,6 +329,11 @@ type (
 	}
 	Present struct{ Slot uint32 }
 	End     struct{}
+	// SetLens sets the lens of the 5D rasterizer (once per frame and when it
+	// changes).
+	SetLens struct{ Lens }
+	// SetDecoupling sets the decoupled-sampling mode of the following draws.
+	SetDecoupling struct{ Decoupling }
 )
 
 func (Nop) Opcode() Opcode              { return OpNop }
@@ -272,6 +357,8 @@ func (Clear) Opcode() Opcode            { return OpClear }
 func (SyncToken) Opcode() Opcode        { return OpSyncToken }
 func (Present) Opcode() Opcode          { return OpPresent }
 func (End) Opcode() Opcode              { return OpEnd }
+func (SetLens) Opcode() Opcode          { return OpSetLens }
+func (SetDecoupling) Opcode() Opcode    { return OpSetDecoupling }
 
 // IsDraw reports whether c starts pipeline work (a draw).
 func IsDraw(c Command) bool {

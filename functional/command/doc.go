@@ -42,6 +42,13 @@
 //	SyncToken         value addrLo addrHi
 //	Present           slot
 //	End               (none) the end of the stream
+//	SetLens           kx ky f (floats): the thin lens as a clip-space shear
+//	                  x' = x + u*kx*(w - f), y' = y + v*ky*(w - f) for a lens
+//	                  sample (u, v) on the unit disk; kx = P00*R/f, ky = P11*R/f
+//	                  (R the lens radius, f the focus distance, P the
+//	                  projection); kx = ky = 0 is a pinhole (see Lens)
+//	SetDecoupling     mode(0 off, 1 on, 2 supersample) rate(float, (0, 64])
+//	                  flags(1 adaptive, 2 bilinear)
 //
 // A texture descriptor in memory is 12 words: format width height levels layout
 // dataAddrLo dataAddrHi sizeBytes type depth reserved reserved (numbering of
@@ -51,6 +58,15 @@
 // bytes follow the layout of package functional/texture. Filters are point 0,
 // bilinear 1, trilinear 2, anisotropic 3; address modes wrap 0, clamp 1,
 // mirror 2, border 3, mirror-once 4.
+//
+// SetLens and SetDecoupling (opcodes 21 and 22) carry what the 5D rasterizer
+// and the decoupled-sampling renderers need; they change no pixel of the
+// MSAA renderer. The driver sends SetLens once per frame, before the first
+// draw, and SetDecoupling before the first draw and whenever a material's
+// setting differs from the previous draw's. Until then a tracker has a
+// pinhole lens (Lens{}) and DefaultDecoupling (off, rate 1). Motion blur needs
+// no command: the vertex shader writes the clip position at shutter open
+// (semantic position) and at shutter close (position_end).
 //
 // Decode errors name the byte offset of the command and the field that is wrong.
 package command

@@ -11,7 +11,7 @@ import (
 	"github.com/gfxsim/gfxsim/functional/vertex"
 )
 
-// VertexOut is one shaded vertex: the vertex shader's outputs o0..o7 (o0 is the
+// VertexOut is one shaded vertex: the vertex shader's outputs o0..o15 (o0 is the
 // clip-space position).
 type VertexOut [shader.MaxOutputs]geom.Vec4
 

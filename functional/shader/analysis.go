@@ -77,8 +77,8 @@ type Resources struct {
 	Temps        int // temporaries allocated: highest r index used + 1
 	MaxLiveTemps int // most temporaries holding a live value at one point
 	Inputs       int // declared inputs (system values included)
-	Interpolants int // PS: declared inputs that are not system values; VS: outputs other than o0
-	Outputs      int // declared outputs o0..o7 (oDepth is WritesDepth)
+	Interpolants int // PS: declared inputs that are not system values; VS: outputs other than o0 and position_end
+	Outputs      int // declared outputs o0..o15 (oDepth is WritesDepth)
 	Constants    int // constant registers: NumConstants
 	Samplers     int // declared samplers
 	Discards     bool
@@ -102,7 +102,7 @@ func (p *Program) Resources() Resources {
 	for _, d := range p.Outputs {
 		if d.File == FileOutput {
 			r.Outputs++
-			if p.Stage == VertexStage && d.Index != 0 {
+			if p.Stage == VertexStage && d.Index != 0 && d.Semantic != SemanticPositionEnd {
 				r.Interpolants++
 			}
 		}

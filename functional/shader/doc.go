@@ -8,7 +8,8 @@
 //
 // r0..r31 are per-lane temporaries (zero at the start of a warp), v0..v15
 // per-lane read-only inputs, c0..c255 read-only constants shared by the warp,
-// o0..o7 per-lane write-only outputs, oDepth the pixel depth output (x only),
+// o0..o15 per-lane write-only outputs (a pixel shader's are its render
+// targets, o0..o7), oDepth the pixel depth output (x only),
 // s0..s15 texture units. Every register is a vector of four float32.
 //
 // # Text format (.gsa)
@@ -24,6 +25,7 @@
 //	.input v0 position                   ; VS: vertex attribute: position normal texcoord tangent color
 //	.output o0 color                     ; PS: oN is render target N (semantic color); .output oDepth depth
 //	.output o0 position                  ; VS: o0 is the clip-space position, and only o0 has semantic position
+//	.output o5 position_end              ; VS: the clip-space position at shutter close (motion blur), any oN but o0
 //	.output o1 texcoord                  ; VS: varyings link to PS inputs by semantic (see Link)
 //	.const c0 mvp 4                      ; a named block of constant registers filled by the driver
 //	.param c16 diffuse 0.8 0.8 0.8 1     ; a material parameter and its default (1 to 4 numbers; missing are 0)

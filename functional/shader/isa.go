@@ -11,10 +11,12 @@ const (
 	MaxTemps     = 32  // r0..r31
 	MaxInputs    = 16  // v0..v15
 	MaxConstants = 256 // c0..c255
-	MaxOutputs   = 8   // o0..o7 (plus oDepth)
-	MaxSamplers  = 16  // s0..s15
-	MaxSources   = 3   // register sources of one instruction (TEXD, MAD, LRP, CMP)
-	MaxLanes     = 64  // lanes of one warp
+	MaxOutputs   = 16  // o0..o15 (plus oDepth); D3D10's vertex shader outputs
+	// MaxRenderTargets bounds a pixel shader's colour outputs: o0..o7.
+	MaxRenderTargets = 8
+	MaxSamplers      = 16 // s0..s15
+	MaxSources       = 3  // register sources of one instruction (TEXD, MAD, LRP, CMP)
+	MaxLanes         = 64 // lanes of one warp
 )
 
 // Stage is the pipeline stage a program runs in.
@@ -45,7 +47,7 @@ const (
 	FileTemp           // r0..r31: read/write temporaries, per lane
 	FileInput          // v0..v15: read-only inputs, per lane
 	FileConst          // c0..c255: read-only constants, uniform over the warp
-	FileOutput         // o0..o7: write-only outputs, per lane
+	FileOutput         // o0..o15: write-only outputs, per lane (pixel shaders: o0..o7)
 	FileDepth          // oDepth: write-only pixel depth output, per lane (x only)
 )
 
@@ -329,6 +331,16 @@ func (m Interpolation) String() string {
 const (
 	SemanticPosition  = "sv_position"    // (X+0.5, Y+0.5, Z, 1/w) of the pixel
 	SemanticFrontFace = "sv_isfrontface" // (1,1,1,1) front facing, (0,0,0,0) back facing
+)
+
+// Vertex-shader output semantics with a fixed meaning: o0 is the clip-space
+// position at shutter open (SemanticClipPosition, constant block mvp); the
+// output with SemanticPositionEnd, when declared, is the clip-space position
+// at shutter close (mvp_end) that the 5D rasterizer interpolates towards for
+// motion blur. Neither is interpolated for the pixel shader.
+const (
+	SemanticClipPosition = "position"
+	SemanticPositionEnd  = "position_end"
 )
 
 // Vertex attribute semantics of vertex-shader inputs. A mesh that lacks an

@@ -136,6 +136,9 @@ func (p *Program) check() *ProgramError {
 			if d.Index < 0 || d.Index >= MaxOutputs {
 				return declErr("outputs", i, "register index out of range: o%d (o0..o%d)", d.Index, MaxOutputs-1)
 			}
+			if !vs && d.Index >= MaxRenderTargets {
+				return declErr("outputs", i, "pixel shader output o%d: render targets are o0..o%d", d.Index, MaxRenderTargets-1)
+			}
 		case FileDepth:
 			if vs {
 				return declErr("outputs", i, "oDepth is a pixel shader output")
@@ -155,7 +158,7 @@ func (p *Program) check() *ProgramError {
 			return declErr("outputs", i, "bad semantic %q", d.Semantic)
 		}
 		if vs {
-			if (d.Index == 0) != (d.Semantic == "position") {
+			if (d.Index == 0) != (d.Semantic == SemanticClipPosition) {
 				return declErr("outputs", i, "vertex shader o0 and only o0 has semantic position (o%d %q)", d.Index, d.Semantic)
 			}
 			if len(d.Semantic) >= 3 && d.Semantic[:3] == "sv_" {

@@ -18,4 +18,9 @@
 // LOD bias and range, maximum anisotropy, border colour). A draw whose shader
 // declares a sampler for one texture type while a texture of another type is
 // bound to that unit is an error.
+//
+// SetLens and SetDecoupling are tracked like any state: each draw's snapshot
+// carries the lens (Draw.Lens, a pinhole until set) and the decoupled-sampling
+// setting (Draw.Decoupling, command.DefaultDecoupling until set) in effect
+// when it was issued.
 package state

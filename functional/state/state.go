@@ -69,6 +69,12 @@ type Draw struct {
 	DepthDesc  command.Target
 	EarlyZ     bool // the depth/stencil test may run before pixel shading
 	DepthBound bool
+
+	// Lens is the thin lens of the 5D rasterizer (SetLens; Lens{} is a
+	// pinhole) and Decoupling the decoupled-sampling setting (SetDecoupling;
+	// command.DefaultDecoupling until set). The MSAA renderers ignore both.
+	Lens       command.Lens
+	Decoupling command.Decoupling
 }
 
 // ActionKind says what a command asks of the pipeline beyond state changes.
@@ -117,6 +123,8 @@ type Tracker struct {
 	vb          vertex.VertexBuffer
 	ib          vertex.IndexBuffer
 	topology    command.Topology
+	lens        command.Lens
+	decoupling  command.Decoupling
 	draws       int
 
 	programs map[[2]uint64]*shader.Program
@@ -126,13 +134,15 @@ type Tracker struct {
 }
 
 // NewTracker returns a tracker in the reset state (D3D defaults: depth test less
-// with writes, no stencil, no blending, back-face culling with clockwise front faces).
+// with writes, no stencil, no blending, back-face culling with clockwise front faces;
+// a pinhole lens and decoupled sampling off).
 func NewTracker(mem command.Memory) *Tracker {
 	t := &Tracker{
 		mem:         mem,
 		depthState:  depth.DefaultState(),
 		blendState:  blend.DefaultState(),
 		rasterState: command.SetRaster{CullMode: uint32(geom.CullBack)},
+		decoupling:  command.DefaultDecoupling(),
 		programs:    map[[2]uint64]*shader.Program{},
 		texCache:    map[uint64]*texture.Texture{},
 		colors:      map[command.Target]*framebuffer.ColorTarget{},
@@ -277,6 +287,10 @@ func (t *Tracker) Apply(lc command.Located) (Action, error) {
 		return Action{Kind: ActPresent, Color: t.color[c.Slot]}, nil
 	case command.End:
 		return Action{Kind: ActEnd}, nil
+	case command.SetLens:
+		t.lens = c.Lens
+	case command.SetDecoupling:
+		t.decoupling = c.Decoupling
 	default:
 		return fail("opcode", "not supported")
 	}
@@ -466,6 +480,7 @@ func (t *Tracker) draw(lc command.Located, s vertex.Stream) (*Draw, error) {
 		Layout: t.layout, VB: t.vb, Stream: s,
 		Color: t.color[0], ColorDesc: t.colorDesc[0],
 		DepthBuf: t.depthBuf, DepthDesc: t.depthDesc, DepthBound: t.depthBuf != nil,
+		Lens: t.lens, Decoupling: t.decoupling,
 	}
 	for _, in := range vs.Inputs {
 		sem, ok := command.SemanticByName(in.Semantic)

@@ -224,3 +224,36 @@ func TestTextureBindings(t *testing.T) {
 		t.Errorf("bad descriptor: %v", err)
 	}
 }
+
+// TestLensAndDecoupling checks that draws snapshot the lens and the
+// decoupled-sampling setting in effect when they are issued.
+func TestLensAndDecoupling(t *testing.T) {
+	f := newFixture(t)
+	tr := NewTracker(f.mem)
+	setup := []command.Command{command.SetColorTarget{Target: f.color},
+		command.SetViewport{Viewport: geom.Viewport{Width: 16, Height: 8, MaxZ: 1}}, f.vs, f.ps}
+	act, err := f.apply(t, tr, append(setup, command.Draw{VertexCount: 3})...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := act.Draw; d.Lens != (command.Lens{}) || d.Decoupling != (command.Decoupling{Mode: command.DecoupleOff, Rate: 1}) {
+		t.Errorf("defaults: lens %+v, decoupling %+v", d.Lens, d.Decoupling)
+	}
+	lens := command.Lens{Kx: 0.5, Ky: 0.75, F: 4}
+	dec := command.Decoupling{Mode: command.DecoupleOn, Rate: 2, Bilinear: true}
+	first, err := f.apply(t, tr, command.SetLens{Lens: lens}, command.SetDecoupling{Decoupling: dec}, command.Draw{VertexCount: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss := command.Decoupling{Mode: command.DecoupleSupersample, Rate: 1}
+	second, err := f.apply(t, tr, command.SetDecoupling{Decoupling: ss}, command.Draw{VertexCount: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Draw.Lens != lens || first.Draw.Decoupling != dec {
+		t.Errorf("first draw: lens %+v, decoupling %+v", first.Draw.Lens, first.Draw.Decoupling)
+	}
+	if second.Draw.Lens != lens || second.Draw.Decoupling != ss {
+		t.Errorf("second draw: lens %+v, decoupling %+v", second.Draw.Lens, second.Draw.Decoupling)
+	}
+}

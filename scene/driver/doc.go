@@ -33,4 +33,21 @@
 // mvp_end, model, normal_matrix, camera_pos, ambient, light_count, lights, and the
 // material parameters. Directional lights are passed as the direction towards the
 // light (w = 0), point lights as their position (w = 1).
+//
+// Lens, shutter and motion (what the 5D rasterizer needs; the MSAA pipeline ignores
+// them and renders at shutter open):
+//   - mvp = P * V * M at shutter open; mvp_end = P * V_end * M_end at shutter close,
+//     with V_end = BlurLerp(V, Camera.ViewEnd(), Blur) and M_end =
+//     BlurLerp(Transform, EndTransform, Blur) (Scene.ViewProjectionEnd,
+//     Scene.EndTransform: a matrix lerp a + Blur*(b - a), exact for blur 0 and 1). A
+//     static object under a static camera, or blur 0, gets mvp_end == mvp bit for bit.
+//     Every library vertex shader writes position_end = mvp_end * position.
+//   - SetLens, once per frame after the viewport (LensOf): Kx = P00*R/F, Ky = P11*R/F,
+//     F with R = Aperture * Blur and F = FocusDistance (command.Lens gives the shear
+//     and its derivation); a pinhole sends Kx = Ky = 0. The shutter interval is not
+//     sent: it is folded into mvp (open) and mvp_end (close), so sample time t in
+//     [0, 1] spans them.
+//   - SetDecoupling, the material's Decoupled setting, before the first draw and
+//     whenever it differs from the previous draw's (redundant-state filtering, as for
+//     the other state; multipass passes too).
 package driver

@@ -174,6 +174,7 @@ func (e *encoder) targets() error {
 	e.cmd.Append(command.SetColorTarget{Slot: 0, Target: e.color})
 	e.cmd.Append(command.SetDepthTarget{Target: e.depth})
 	e.cmd.Append(command.SetViewport{Viewport: geom.Viewport{Width: float32(s.Width), Height: float32(s.Height), MaxZ: 1}})
+	e.cmd.Append(command.SetLens{Lens: LensOf(s)})
 	c := s.Clear
 	e.cmd.Append(command.Clear{Flags: command.ClearColor | command.ClearDepth | command.ClearStencil,
 		Color: c.Color, Depth: c.Depth, Stencil: c.Stencil})
@@ -295,19 +296,20 @@ func (e *encoder) program(name string, p *shader.Program) programRef {
 
 // drawState is the state the driver last sent, for redundant-state filtering.
 type drawState struct {
-	valid   bool
-	raster  command.SetRaster
-	ds      command.SetDepthStencil
-	blend   command.SetBlend
-	vs, ps  uint64
-	mesh    int
-	texture [2][shader.MaxSamplers]uint64
-	target  command.Target // colour target of slot 0
+	valid      bool
+	raster     command.SetRaster
+	ds         command.SetDepthStencil
+	blend      command.SetBlend
+	decoupling command.SetDecoupling
+	vs, ps     uint64
+	mesh       int
+	texture    [2][shader.MaxSamplers]uint64
+	target     command.Target // colour target of slot 0
 }
 
 func (e *encoder) objects() error {
 	s := e.s
-	vp := s.ViewProjection()
+	vp, vpEnd := s.ViewProjection(), s.ViewProjectionEnd()
 	last := drawState{target: e.color}
 	for i := range s.Objects {
 		obj := &s.Objects[i]
@@ -321,7 +323,7 @@ func (e *encoder) objects() error {
 		ds := depthStencil(mat.State)
 		bs := blendState(mat.State.Blend)
 		model := obj.Transform
-		env := constantEnv{mvp: vp.Mul(model), mvpEnd: vp.Mul(obj.EndTransform), model: model,
+		env := constantEnv{mvp: vp.Mul(model), mvpEnd: vpEnd.Mul(s.EndTransform(obj)), model: model,
 			normal: model.NormalMatrix(), scene: s}
 		sp, err := e.splitFor(lm.PS)
 		if err == nil && sp != nil {
@@ -342,6 +344,10 @@ func (e *encoder) objects() error {
 		}
 		if !last.valid || bs != last.blend {
 			e.cmd.Append(bs)
+		}
+		dec := decoupling(mat.Decoupled)
+		if !last.valid || dec != last.decoupling {
+			e.cmd.Append(dec)
 		}
 		if !last.valid || vs.addr != last.vs {
 			e.cmd.Append(command.BindShader{Stage: command.VertexStage, Addr: vs.addr, Size: vs.size})
@@ -390,8 +396,24 @@ func (e *encoder) objects() error {
 		e.draws++
 		e.triangles += int(mb.count / 3)
 		last.valid, last.raster, last.ds, last.blend, last.vs, last.ps, last.mesh = true, rs, ds, bs, vs.addr, ps.addr, obj.Mesh
+		last.decoupling = dec
 	}
 	return nil
+}
+
+// LensOf returns the lens command of scene s (see command.Lens): with P the
+// projection, R = s.LensRadius() (the aperture times the blur) and F the
+// focus distance, Kx = P00*R/F and Ky = P11*R/F; a pinhole has Kx = Ky = 0.
+func LensOf(s *scene.Scene) command.Lens {
+	p := s.Camera.Projection(s.Aspect())
+	r, f := s.LensRadius(), s.Camera.FocusDistance
+	return command.Lens{Kx: p[0][0] * r / f, Ky: p[1][1] * r / f, F: f}
+}
+
+// decoupling converts a material's decoupled-sampling setting to its command.
+func decoupling(d scene.Decoupling) command.SetDecoupling {
+	return command.SetDecoupling{Decoupling: command.Decoupling{Mode: command.DecouplingMode(d.Mode), Rate: d.Rate,
+		Adaptive: d.Adaptive, Bilinear: d.Bilinear}}
 }
 
 func depthStencil(st scene.State) command.SetDepthStencil {

@@ -187,6 +187,10 @@ func (e *encoder) multipassObject(i int, obj *scene.Object, mat *scene.Material,
 			e.cmd.Append(pbs)
 			last.blend = pbs
 		}
+		if dec := decoupling(mat.Decoupled); !last.valid || dec != last.decoupling {
+			e.cmd.Append(dec)
+			last.decoupling = dec
+		}
 		if !last.valid || vs.addr != last.vs {
 			e.cmd.Append(command.BindShader{Stage: command.VertexStage, Addr: vs.addr, Size: vs.size})
 			last.vs = vs.addr

@@ -1,7 +1,10 @@
 // Package mesh holds the triangle meshes of gfxsim's workloads: the Mesh type,
 // loaders for Wavefront OBJ (with MTL materials) and glTF 2.0 files, and
 // procedural generators (plane, cube, UV sphere, torus, noise terrain, a flock
-// of flapping birds, a single triangle).
+// of flapping birds, a single triangle), and two kinds of rigid animation: a
+// flock of bats whose bodies and wings are posed as a function of time
+// (Bats, bats.go), and glTF node animations (translation, rotation, scale
+// channels with LINEAR, STEP and CUBICSPLINE samplers; animation.go).
 //
 // A Mesh is what the input assembler fetches: an indexed triangle list with one
 // index per vertex. Loaders unify the separate position/texcoord/normal indices

@@ -53,8 +53,17 @@ func LoadGLTF(path string, opt LoadOptions) (*Model, error) {
 // baseColorTexture, normalTexture, alphaMode (MASK -> AlphaCutoff, BLEND ->
 // Blend), doubleSided; images PNG or JPEG, from files, data URIs or buffer
 // views; sampler wrap CLAMP_TO_EDGE -> clamp, REPEAT and MIRRORED_REPEAT ->
-// wrap. Skins, morph targets, animations, cameras and other material
-// properties are ignored.
+// wrap. Skins, morph targets, cameras and other material properties are
+// ignored.
+//
+// Animations (animation.go): Model.Nodes keeps the node hierarchy with each
+// node's rest transform, Model.PartNodes the node of each part, and
+// Model.Animations the animations, whose channels drive node translation,
+// rotation (slerp for LINEAR) and scale with LINEAR, STEP or CUBICSPLINE
+// samplers over input times in seconds; Model.Motion gives the transform that
+// moves a part from its rest pose (the pose its mesh was built in) to its
+// pose at a time. A channel on morph-target weights, on a node given as a
+// matrix, or with bad keys is an error.
 func DecodeGLTF(name string, data []byte, readFile func(uri string) ([]byte, error), opt LoadOptions) (model *Model, err error) {
 	defer func() {
 		// The JSON decoding is the gltf library's; do not let a bug there
@@ -205,16 +214,31 @@ func (l *gltfLoader) load() error {
 	if err := l.checkInstances(roots); err != nil {
 		return err
 	}
+	l.model.Nodes = make([]Node, len(doc.Nodes))
+	for i, n := range doc.Nodes {
+		nd := Node{Name: fmt.Sprintf("node%d", i), Parent: -1}
+		if n != nil {
+			if n.Name != "" {
+				nd.Name = n.Name
+			}
+			nd.T, nd.R, nd.S = n.TranslationOrDefault(), n.RotationOrDefault(), n.ScaleOrDefault()
+			if n.Matrix != gltf.DefaultMatrix && n.Matrix != [16]float64{} {
+				nd.HasMatrix = true
+				nd.matrix, _ = localMatrix(n)
+			}
+		}
+		l.model.Nodes[i] = nd
+	}
 	onPath := make([]bool, len(doc.Nodes))
-	var walk func(i int, parent mat64, depth int) error
-	walk = func(i int, parent mat64, depth int) error {
+	var walk func(i, parentNode int, parent mat64, depth int) error
+	walk = func(i, parentNode int, parent mat64, depth int) error {
 		if i < 0 || i >= len(doc.Nodes) || doc.Nodes[i] == nil {
 			return l.errf("node %d does not exist (%d nodes)", i, len(doc.Nodes))
 		}
 		if onPath[i] {
 			return l.errf("nodes[%d]: cycle in the node hierarchy", i)
 		}
-		if depth > 64 {
+		if depth > maxNodeDepth {
 			return l.errf("nodes[%d]: hierarchy deeper than 64 levels", i)
 		}
 		n := doc.Nodes[i]
@@ -223,14 +247,15 @@ func (l *gltfLoader) load() error {
 			return l.errf("nodes[%d]: %v", i, err)
 		}
 		world := parent.mul(local)
+		l.model.Nodes[i].Parent = parentNode
 		if n.Mesh != nil {
-			if err := l.addMesh(*n.Mesh, world); err != nil {
+			if err := l.addMesh(*n.Mesh, i, world); err != nil {
 				return err
 			}
 		}
 		onPath[i] = true
 		for _, c := range n.Children {
-			if err := walk(c, world, depth+1); err != nil {
+			if err := walk(c, i, world, depth+1); err != nil {
 				return err
 			}
 		}
@@ -238,12 +263,15 @@ func (l *gltfLoader) load() error {
 		return nil
 	}
 	for _, r := range roots {
-		if err := walk(r, ident64, 0); err != nil {
+		if err := walk(r, -1, ident64, 0); err != nil {
 			return err
 		}
 	}
 	if len(l.model.Parts) == 0 {
 		return l.errf("no triangles in the scene")
+	}
+	if err := l.animations(); err != nil {
+		return err
 	}
 	if len(l.model.Parts) == 1 {
 		l.model.Parts[0].Mesh.Name = l.model.Name
@@ -251,7 +279,7 @@ func (l *gltfLoader) load() error {
 	return nil
 }
 
-func (l *gltfLoader) addMesh(mi int, world mat64) error {
+func (l *gltfLoader) addMesh(mi, node int, world mat64) error {
 	doc := l.doc
 	if mi < 0 || mi >= len(doc.Meshes) || doc.Meshes[mi] == nil {
 		return l.errf("mesh %d does not exist (%d meshes)", mi, len(doc.Meshes))
@@ -290,6 +318,7 @@ func (l *gltfLoader) addMesh(mi int, world mat64) error {
 			}
 		}
 		l.model.Parts = append(l.model.Parts, part)
+		l.model.PartNodes = append(l.model.PartNodes, node)
 	}
 	return nil
 }

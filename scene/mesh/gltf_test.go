@@ -267,6 +267,7 @@ func FuzzDecodeGLTF(f *testing.F) {
 	glb = append(glb, le(uint32(8), uint32(0x004e4942), uint64(0))...)
 	binary.LittleEndian.PutUint32(glb[8:], uint32(len(glb)))
 	f.Add(glb)
+	f.Add([]byte(animDoc("")))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := DecodeGLTF("fuzz.gltf", data, nil, LoadOptions{MaxTextureSize: 16, Budget: inputs.NewBudget(256 << 20)})
 		if err != nil {
@@ -278,6 +279,16 @@ func FuzzDecodeGLTF(f *testing.F) {
 		for _, p := range m.Parts {
 			if err := p.Mesh.Validate(); err != nil {
 				t.Fatalf("decoded mesh invalid: %v", err)
+			}
+		}
+		// Animations evaluate without panics at any time.
+		for a := range m.Animations {
+			for k := range m.Parts {
+				if r := m.MovingRoot(a, m.PartNode(k)); r >= 0 {
+					for _, tm := range []float64{-1, 0, 0.5, 1e9} {
+						m.Motion(a, r, tm)
+					}
+				}
 			}
 		}
 	})

@@ -17,6 +17,20 @@ type Model struct {
 	Name      string // the file name without directory and extension
 	Parts     []Part
 	Materials []Material
+
+	// glTF only: the node hierarchy, the node each part was instanced by
+	// (parallel to Parts) and the animations (see animation.go).
+	Nodes      []Node
+	PartNodes  []int
+	Animations []Animation
+}
+
+// PartNode returns the node of part i, or -1 (OBJ files have no nodes).
+func (m *Model) PartNode(i int) int {
+	if i < len(m.PartNodes) {
+		return m.PartNodes[i]
+	}
+	return -1
 }
 
 // Part is a mesh drawn with one material; Material indexes Model.Materials and

@@ -43,7 +43,9 @@
 // position, normal, texcoord and tangent (xyz + w handedness) and writes o0
 // = mvp * position, o1 normal (normal_matrix * normal, world space), o2
 // texcoord, o3 worldpos (model * position) and o4 tangent (model * tangent.xyz,
-// w = handedness). A mesh without an attribute reads (0,0,0,1) for it, and a
+// w = handedness) and o5 position_end = mvp_end * position (the clip position
+// at shutter close, which the 5D rasterizer reads by semantic; it is not an
+// interpolant). A mesh without an attribute reads (0,0,0,1) for it, and a
 // 3-component position has w = 1: filling missing attributes is the input
 // assembler's job.
 //
@@ -53,7 +55,10 @@
 // looking them up by name (shader.Program.ConstBlock):
 //
 //	mvp            4 registers: the rows of projection*view*model at shutter open
-//	mvp_end        4: the same at shutter close (motion blur; no library shader uses it yet)
+//	mvp_end        4: the same at shutter close (motion blur): every library
+//	               vertex shader writes mvp_end * position to its output with
+//	               semantic position_end (standard o5, gouraud o2, object o6,
+//	               pin o8); for a static object and camera mvp_end == mvp
 //	model          4: rows of the model (object to world) matrix
 //	normal_matrix  3: rows of model.NormalMatrix()
 //	camera_pos     1: world-space eye position (xyz)

@@ -119,14 +119,14 @@ func TestStandardVertexShaderInterface(t *testing.T) {
 	for _, o := range vs.Outputs {
 		outs = append(outs, o.Semantic)
 	}
-	if want := []string{"position", "normal", "texcoord", "worldpos", "tangent"}; !reflect.DeepEqual(outs, want) {
+	if want := []string{"position", "normal", "texcoord", "worldpos", "tangent", "position_end"}; !reflect.DeepEqual(outs, want) {
 		t.Errorf("outputs %v, want %v", outs, want)
 	}
 	var consts []string
 	for _, c := range vs.Consts {
 		consts = append(consts, c.Name)
 	}
-	if want := []string{"mvp", "model", "normal_matrix"}; !reflect.DeepEqual(consts, want) {
+	if want := []string{"mvp", "model", "normal_matrix", "mvp_end"}; !reflect.DeepEqual(consts, want) {
 		t.Errorf("consts %v, want %v", consts, want)
 	}
 }
@@ -135,8 +135,8 @@ func TestStandardVertexShaderInterface(t *testing.T) {
 // .gsa files: e.g. blinnphong = 10 prologue + 4 lights x 19 + 4 epilogue).
 func TestResources(t *testing.T) {
 	want := map[string]shader.Resources{
-		"standard.vs.gsa":   {Instructions: 16, ALU: 16, Inputs: 4, Interpolants: 4, Outputs: 5, Constants: 11},
-		"gouraud.vs.gsa":    {Instructions: 100, ALU: 100, SFU: 14, Temps: 11, MaxLiveTemps: 8, Inputs: 2, Interpolants: 1, Outputs: 2, Constants: 26},
+		"standard.vs.gsa":   {Instructions: 20, ALU: 20, Inputs: 4, Interpolants: 4, Outputs: 6, Constants: 15},
+		"gouraud.vs.gsa":    {Instructions: 104, ALU: 104, SFU: 14, Temps: 11, MaxLiveTemps: 8, Inputs: 2, Interpolants: 1, Outputs: 3, Constants: 30},
 		"gouraud.ps.gsa":    {Instructions: 1, ALU: 1, Inputs: 1, Interpolants: 1, Outputs: 1},
 		"unlit.ps.gsa":      {Instructions: 1, ALU: 1, Outputs: 1, Constants: 1},
 		"blinnphong.ps.gsa": {Instructions: 90, ALU: 90, SFU: 14, Temps: 9, MaxLiveTemps: 7, Inputs: 2, Interpolants: 2, Outputs: 1, Constants: 18},
@@ -145,9 +145,10 @@ func TestResources(t *testing.T) {
 		"depthwrite.ps.gsa": {Instructions: 45, ALU: 45, SFU: 7, Temps: 9, MaxLiveTemps: 4, Inputs: 4, Interpolants: 3, Outputs: 1, Constants: 19, WritesDepth: true},
 		"normalmap.ps.gsa":  {Instructions: 109, ALU: 107, SFU: 16, TexFetches: 2, Temps: 13, MaxLiveTemps: 7, Inputs: 4, Interpolants: 4, Outputs: 1, Constants: 17, Samplers: 2, TexDependencyDepth: 1},
 		"long.ps.gsa":       {Instructions: 120, ALU: 120, SFU: 22, Temps: 11, MaxLiveTemps: 8, Inputs: 2, Interpolants: 2, Outputs: 1, Constants: 29},
-		// object = 4 + 2 + 3 + 4 + 3 + 2; pin = 4 + 2 + 3 + 1 + 4 + 4 + 1 + 4 slides x 9.
-		"object.vs.gsa": {Instructions: 18, ALU: 18, Inputs: 4, Interpolants: 5, Outputs: 6, Constants: 11},
-		"pin.vs.gsa":    {Instructions: 55, ALU: 55, SFU: 5, Temps: 3, MaxLiveTemps: 3, Inputs: 3, Interpolants: 7, Outputs: 8, Constants: 29},
+		// object = 4 + 4 + 2 + 3 + 4 + 3 + 2; pin = 4 + 4 + 2 + 3 + 1 + 4 + 4 + 1 + 4 slides x 9 (the
+		// second 4: position_end, which is not an interpolant).
+		"object.vs.gsa": {Instructions: 22, ALU: 22, Inputs: 4, Interpolants: 5, Outputs: 7, Constants: 15},
+		"pin.vs.gsa":    {Instructions: 59, ALU: 59, SFU: 5, Temps: 3, MaxLiveTemps: 3, Inputs: 3, Interpolants: 7, Outputs: 9, Constants: 33},
 		// bowlingpin: 3 + 10 (5 fetches) + 5 + 3 + 19 (point light: rsq x4, pow) + 4 slides x 4 (rcp, fetch) + 5.
 		"bowlingpin.ps.gsa": {Instructions: 65, ALU: 56, SFU: 9, TexFetches: 9, Temps: 16, MaxLiveTemps: 8, Inputs: 7, Interpolants: 7, Outputs: 1, Constants: 18, Samplers: 9, TexDependencyDepth: 1},
 		// bumppin: 15 (4 fetches) + 13 (N, T, B) + 7 + 15 (L, V, H) + 6 (pow) + 6; rsq x6.
@@ -450,4 +451,64 @@ func BenchmarkBlinnPhong(b *testing.B) {
 		w.Run(nil)
 	}
 	b.ReportMetric(float64(len(m.PS.Code)*32)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mlane-instr/s")
+}
+
+// TestPositionEnd runs every library vertex shader through the interpreter
+// with different mvp and mvp_end matrices and checks that it writes
+// position = mvp * position (o0) and position_end = mvp_end * position, in the
+// DP4 order of rounding.
+func TestPositionEnd(t *testing.T) {
+	mvp := geom.Mat4{{1.5, 0, 0.25, 0.5}, {0, 2, 0, -1}, {0, 0, 1.01, -0.1}, {0, 0, -1, 3}}
+	end := geom.Mat4{{1.25, 0.5, 0, 2}, {0.125, 2, 0, 0}, {0, 0.75, 1.01, -0.1}, {0, 0, -1, 4}}
+	pos := geom.Vec4{0.5, -1.25, 2, 1}
+	dp4 := func(a, b geom.Vec4) float32 {
+		x, y, z, w := a[0]*b[0], a[1]*b[1], a[2]*b[2], a[3]*b[3]
+		return x + y + z + w
+	}
+	for _, f := range Files() {
+		if !strings.HasSuffix(f, ".vs.gsa") {
+			continue
+		}
+		p, err := Load(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, ok := p.Output(shader.SemanticPositionEnd)
+		if !ok || out.Index == 0 || out.File != shader.FileOutput {
+			t.Errorf("%s: no position_end output (%+v)", f, out)
+			continue
+		}
+		c := p.InitConstants(nil)
+		for name, m := range map[string]geom.Mat4{"mvp": mvp, "mvp_end": end} {
+			d, ok := p.ConstBlock(name)
+			if !ok || d.Count != 4 {
+				t.Fatalf("%s: constant block %s: %+v", f, name, d)
+			}
+			for r := 0; r < 4; r++ {
+				c[d.Reg+r] = m.Row(r)
+			}
+		}
+		w := shader.NewWarp(1)
+		w.Reset(p, 1, c)
+		for _, in := range p.Inputs {
+			if in.Semantic == "position" {
+				w.SetInput(0, in.Reg, pos)
+			} else {
+				w.SetInput(0, in.Reg, geom.Vec4{0, 0, 1, 1})
+			}
+		}
+		w.Run(constTexture{})
+		if err := w.Err(); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		for _, k := range []struct {
+			reg int
+			m   geom.Mat4
+		}{{0, mvp}, {out.Index, end}} {
+			want := geom.Vec4{dp4(k.m.Row(0), pos), dp4(k.m.Row(1), pos), dp4(k.m.Row(2), pos), dp4(k.m.Row(3), pos)}
+			if got := w.Output(0, k.reg); got != want {
+				t.Errorf("%s: o%d = %v, want %v", f, k.reg, got, want)
+			}
+		}
+	}
 }
