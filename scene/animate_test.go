@@ -144,7 +144,7 @@ func TestAnimatedSamples(t *testing.T) {
 			}
 			src := fmt.Sprintf("max_texture_size: 64\nmeshes:\n  m: {file: %s}\nmaterials:\n  grey: {shader: blinnphong}\n"+
 				"objects:\n  - {mesh: m, material: grey, animation: {time: 0.6, fps: 24}}\n  - {mesh: m, material: from_file, animation: {time: 0.6}}\n", path)
-			s, err = Parse("s.yaml", []byte(src))
+			s, err = Parse("s.yaml", []byte(src), WithAllowPaths(sharedScenesDir))
 			if err != nil {
 				t.Fatal(err)
 			}
