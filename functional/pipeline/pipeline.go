@@ -128,6 +128,11 @@ type Primitive struct {
 	// Source is the index of the API triangle in its draw; Part numbers the
 	// triangles a clipped polygon was fanned into.
 	Source, Part int
+	// ID numbers the primitives of a decoupled draw in the frame (the Prim of
+	// its shading tags); Blur is the 5D setup of a primitive on the 5D path
+	// (nil on the 2D path, where Triangle is the set-up triangle).
+	ID   uint32
+	Blur *BlurSetup
 }
 
 // GeometryStats counts what happened to triangles between primitive assembly and

@@ -23,7 +23,12 @@ type Options struct {
 	ForceLateZ bool
 	// Hooks, when non-nil, observes the work (and may cull samples, as
 	// hierarchical Z does); see Hooks. nil renders exactly as without it.
+	// Hooks see only the 2D path: 5D primitives of decoupled draws pass
+	// untested.
 	Hooks Hooks
+	// PatternSeed seeds the lens and time pattern of stochastic rasterization
+	// (0: pipeline.DefaultPatternSeed). The image depends on it.
+	PatternSeed uint64
 }
 
 // Hooks lets a study observe the renderer in API order and, for hierarchical
@@ -79,6 +84,7 @@ type Counters struct {
 	HiZQuadsCulled    int // quads whose every sample a Hooks.Tile culled (0 without hooks)
 	EarlyZQuadsCulled int // quads whose every sample failed early Z
 	QuadsShaded       int
+	ShadingQuads      int // quads of shader lanes run: QuadsShaded, plus decoupled shading quads (PSInvocations = 4*ShadingQuads)
 	PixelWarps        int
 	PSInvocations     int // lanes shaded: 4 per shaded quad, helpers included
 	HelperPixels      int
@@ -100,6 +106,13 @@ type Counters struct {
 	QuadsDiscarded   int
 	QuadsLateZCulled int
 	QuadsWritten     int
+
+	// Decoupled sampling (draws whose Decoupling.Mode is not off). On the 5D
+	// path of those draws Quads and the quad account above count visibility
+	// quads (QuadsShaded: visibility quads that went on to shading), while
+	// PixelWarps, PSInvocations and HelperPixels count shading quads' warps and
+	// lanes (Decoupled.ShadingQuads).
+	Decoupled DecoupledCounters
 }
 
 // Result is a rendered frame.
@@ -130,6 +143,7 @@ type renderer struct {
 	tiles   []raster.TilePos
 	quads   []raster.Quad
 	live    []uint64
+	dec     decoupledState
 }
 
 // Render executes the command stream of size bytes at address stream in memory mem.
@@ -220,6 +234,14 @@ func (r *renderer) draw(d *state.Draw, batcher *vertex.Batcher) error {
 	if r.opts.Hooks != nil {
 		r.opts.Hooks.BeginDraw(d, &r.cfg)
 	}
+	dd, err := pipeline.NewDecoupled(d, &r.cfg, &r.dec.patterns, r.opts.PatternSeed)
+	if err != nil {
+		return err
+	}
+	r.dec.dd = dd
+	if dd != nil {
+		r.cnt.Decoupled.Draws++
+	}
 	r.psTex = pipeline.TextureUnits{Bindings: &d.PSTextures}
 	vsTex := pipeline.TextureUnits{Bindings: &d.VSTextures}
 	geo := pipeline.NewGeometry(d, &r.cfg)
@@ -240,8 +262,22 @@ func (r *renderer) draw(d *state.Draw, batcher *vertex.Batcher) error {
 		r.cnt.TexRequests += st.TexRequests
 		for i, tri := range batch.Triangles {
 			start := len(r.prims)
-			r.prims = geo.Triangle(first+i, [3]*pipeline.VertexOut{&vout[tri[0]], &vout[tri[1]], &vout[tri[2]]},
-				r.prims, &r.cnt.GeometryStats)
+			v := [3]*pipeline.VertexOut{&vout[tri[0]], &vout[tri[1]], &vout[tri[2]]}
+			if dd != nil {
+				if p0, p1 := dd.Positions(v); dd.Takes5D(&p0, &p1) {
+					r.flush() // the 2D path's quads blend before this triangle's samples
+					id := r.dec.nextID
+					r.dec.nextID++
+					r.prims = geo.Triangle5D(dd, first+i, id, v, r.prims, &r.cnt.GeometryStats, &r.cnt.Decoupled.Map)
+					for p := start; p < len(r.prims); p++ {
+						r.rasterize5D(p)
+					}
+					r.compact()
+					continue
+				}
+				r.flush5D()
+			}
+			r.prims = geo.Triangle(first+i, v, r.prims, &r.cnt.GeometryStats)
 			for p := start; p < len(r.prims); p++ {
 				r.rasterize(p)
 			}
@@ -249,6 +285,12 @@ func (r *renderer) draw(d *state.Draw, batcher *vertex.Batcher) error {
 		}
 	}
 	r.flush()
+	if dd != nil {
+		r.flush5D()
+		r.dec.blur.EndPrimitive()
+		r.cnt.Decoupled.ShadingSamplesRead = r.dec.blur.ShadingSamples()
+		r.cnt.Decoupled.ShadingPixelPairs = r.dec.blur.PixelPairs()
+	}
 	r.prims = r.prims[:0]
 	return nil
 }
@@ -322,7 +364,15 @@ func (r *renderer) flush() {
 	r.cnt.TexRequests += w.Stats.TexRequests - before.TexRequests
 	var ws pipeline.WriteStats
 	for i, pq := range r.pending {
+		if r.dec.dd != nil { // a decoupled draw's 2D path: shading quads are the pixel quads
+			dc := &r.cnt.Decoupled
+			dc.ShadingQuads++
+			dc.MemoMisses++
+			dc.CoveredPixels += int64(bits.OnesCount8(raster.PixelMask(raster.Quad{Coverage: pq.live}, r.cfg.Samples.Count)))
+			dc.VisibleSamples += int64(bits.OnesCount64(pq.live))
+		}
 		r.cnt.QuadsShaded++
+		r.cnt.ShadingQuads++
 		r.cnt.PSInvocations += 4
 		r.cnt.HelperPixels += 4 - bits.OnesCount8(raster.PixelMask(raster.Quad{Coverage: pq.live}, r.cfg.Samples.Count))
 		o := pipeline.ReadQuad(d, w, 4*i)
@@ -331,6 +381,12 @@ func (r *renderer) flush() {
 		}
 		pipeline.WriteQuad(d, &r.cfg, &r.prims[pq.prim], pq.quad, pq.live, &o, &ws)
 	}
+	r.pending = r.pending[:0]
+	r.addWriteStats(&ws)
+}
+
+// addWriteStats adds the output merger's counts.
+func (r *renderer) addWriteStats(ws *pipeline.WriteStats) {
 	r.cnt.DepthTestsPassed += ws.Passed
 	r.cnt.DepthTestsFailed += ws.Failed
 	r.cnt.SamplesKilled += ws.Killed
@@ -339,21 +395,39 @@ func (r *renderer) flush() {
 	r.cnt.QuadsDiscarded += ws.QuadsDiscarded
 	r.cnt.QuadsLateZCulled += ws.QuadsLateZCulled
 	r.cnt.QuadsWritten += ws.QuadsWritten
-	r.pending = r.pending[:0]
 }
 
-// compact drops the primitives no pending quad refers to, so that the
-// primitives kept are at most the pending quads' (a warp's worth), however
-// many set-up triangles early Z culled entirely since.
+// compact drops the primitives no pending quad, shading request or
+// visibility record refers to, so that the primitives kept are at most those
+// of the pending work (a warp's worth of quads, or the visibility records
+// waiting for a shading warp), however many set-up triangles early Z culled
+// entirely since. The 2D path's pending quads and the 5D path's records are
+// never pending together (a draw switching paths flushes first); each list is
+// in primitive order, and every shading request's primitive has a record.
 func (r *renderer) compact() {
+	ds := &r.dec
 	n, last := 0, -1
 	for i := range r.pending {
-		if p := r.pending[i].prim; p != last { // pending quads are in primitive order
+		if p := r.pending[i].prim; p != last {
 			r.prims[n] = r.prims[p]
 			last = p
 			n++
 		}
 		r.pending[i].prim = n - 1
 	}
+	j := 0
+	for i := range ds.vis {
+		p := ds.vis[i].prim
+		if p != last {
+			r.prims[n] = r.prims[p]
+			last = p
+			n++
+		}
+		for ; j < len(ds.shade) && ds.shade[j].prim <= p; j++ {
+			ds.shade[j].prim = n - 1
+		}
+		ds.vis[i].prim = n - 1
+	}
+	clear(r.prims[n:])
 	r.prims = r.prims[:n]
 }

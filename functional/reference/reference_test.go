@@ -58,8 +58,11 @@ func checkConservation(t *testing.T, name string, c *reference.Counters) {
 		t.Errorf("%s: %d covered samples != %d failed depth + %d killed + %d written",
 			name, c.CoveredSamples, c.DepthTestsFailed, c.SamplesKilled, c.SamplesWritten)
 	}
-	if c.PSInvocations != 4*c.QuadsShaded {
-		t.Errorf("%s: %d pixel shader invocations for %d shaded quads", name, c.PSInvocations, c.QuadsShaded)
+	if c.PSInvocations != 4*c.ShadingQuads {
+		t.Errorf("%s: %d pixel shader invocations for %d shading quads", name, c.PSInvocations, c.ShadingQuads)
+	}
+	if c.Decoupled.Draws == 0 && c.ShadingQuads != c.QuadsShaded {
+		t.Errorf("%s: no decoupled draw, but %d shading quads for %d shaded quads", name, c.ShadingQuads, c.QuadsShaded)
 	}
 	if c.VSInvocations != c.VertexCacheMisses {
 		t.Errorf("%s: %d vertex shader invocations != %d tag misses", name, c.VSInvocations, c.VertexCacheMisses)
