@@ -307,30 +307,36 @@ func (c *Comp) retire(now sim.VTimeInSec) bool {
 // the quad at (qx, qy), skipping samples outside the target.
 func (c *Comp) colorLines(d *state.Draw, qx, qy int, mask raster.SampleMask, out []uint64) []uint64 {
 	ct := d.Color
-	return c.targetLines(ct.Width, ct.Height, d.ColorDesc.Addr, ct.Address, qx, qy, mask, out)
+	return c.targetLines(ct.Width, ct.Height, ct.Format.BytesPerSample(), d.ColorDesc.Addr, ct.Address, qx, qy, mask, out)
 }
 
-func (c *Comp) targetLines(w, h int, base uint64, address func(x, y, s int) uint64, qx, qy int, mask raster.SampleMask,
+// targetLines appends the distinct lines of the samples in mask (bps bytes
+// each) and counts the quad's samples per line in lineSamples. A sample wider
+// than a line (RGBA32F in lines under 16 bytes) touches every line it spans.
+func (c *Comp) targetLines(w, h, bps int, base uint64, address func(x, y, s int) uint64, qx, qy int, mask raster.SampleMask,
 	out []uint64) []uint64 {
 	c.lineSamples = c.lineSamples[:0]
+	size := c.cache.LineSize()
 	for m := mask; !m.Empty(); {
 		pix, s := m.Pop()
 		x, y := qx+pix&1, qy+pix>>1
 		if x < 0 || y < 0 || x >= w || y >= h {
 			continue
 		}
-		l := c.cache.Line(base + address(x, y, s))
-		dup := false
-		for i, v := range out {
-			if v == l {
-				dup = true
-				c.lineSamples[i]++
-				break
+		a := base + address(x, y, s)
+		for l := c.cache.Line(a); l < a+uint64(bps); l += size {
+			dup := false
+			for i, v := range out {
+				if v == l {
+					dup = true
+					c.lineSamples[i]++
+					break
+				}
 			}
-		}
-		if !dup {
-			out = append(out, l)
-			c.lineSamples = append(c.lineSamples, 1)
+			if !dup {
+				out = append(out, l)
+				c.lineSamples = append(c.lineSamples, 1)
+			}
 		}
 	}
 	return out
@@ -345,7 +351,7 @@ func (c *Comp) recLines(q *quadRec) []uint64 {
 	}
 	t := c.res.target
 	all := raster.FullPixels(15, t.Samples)
-	c.lineBuf = c.targetLines(t.Width, t.Height, c.res.cmd.Target.Addr, t.Address, q.x, q.y, all, c.lineBuf[:0])
+	c.lineBuf = c.targetLines(t.Width, t.Height, t.Format.BytesPerSample(), c.res.cmd.Target.Addr, t.Address, q.x, q.y, all, c.lineBuf[:0])
 	return c.lineBuf
 }
 

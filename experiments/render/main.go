@@ -16,7 +16,7 @@ func main() {
 	flag.StringVar(&o.mode, "mode", "timing", "timing (the timed Akita model) or functional (the reference renderer alone)")
 	flag.IntVar(&o.width, "width", 0, "override the scene's width in pixels")
 	flag.IntVar(&o.height, "height", 0, "override the scene's height in pixels")
-	flag.IntVar(&o.samples, "samples", 0, "override the scene's samples per pixel (1, 2, 4, 8, 16)")
+	flag.IntVar(&o.samples, "samples", 0, "override the scene's samples per pixel (1 to 64)")
 	flag.BoolVar(&o.check, "check", false, "timing mode: also render with the reference renderer and compare the images")
 	o.instruments.Register(flag.CommandLine)
 	flag.Parse()
