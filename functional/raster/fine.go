@@ -55,7 +55,8 @@ func (t *Triangle) TileQuads(cfg *Config, tx, ty int, out []Quad) []Quad {
 		val[k] = e.c + e.a*int64(qx0)*256 + e.b*int64(qy0)*256
 	}
 	nqx, nqy := (r.X1-qx0+1)>>1, (r.Y1-qy0+1)>>1
-	all := FullPixels(15, n)
+	w1 := t.fullPixel
+	all := SampleMask{w1, w1, w1, w1}
 	full := r == tile // no quad is cut by BBox
 
 	if cfg.QuadOrder == ZOrder {
@@ -72,7 +73,7 @@ func (t *Triangle) TileQuads(cfg *Config, tx, ty int, out []Quad) []Quad {
 				e := &t.edge[act[k]]
 				vq[act[k]] = val[act[k]] + di*2*e.stepX + dj*2*e.stepY
 			}
-			if t.quadCoverage(&act, na, &vq, &cov) {
+			if na == 0 || t.quadCoverage(&act, na, &vq, &cov) {
 				out = appendQuad(out, qx, qy, &cov)
 			}
 		}
@@ -110,7 +111,7 @@ func (t *Triangle) TileQuads(cfg *Config, tx, ty int, out []Quad) []Quad {
 			if !full && (qx < r.X0 || qx+1 >= r.X1 || qy < r.Y0 || qy+1 >= r.Y1) {
 				cov = FullPixels(pixelsIn(r, qx, qy), n)
 			}
-			if t.quadCoverage(&act, na, &vq, &cov) {
+			if na == 0 || t.quadCoverage(&act, na, &vq, &cov) {
 				out = appendQuad(out, qx, qy, &cov)
 			}
 			vq[0] += dx[0]
