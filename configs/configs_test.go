@@ -2,6 +2,7 @@ package configs
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"reflect"
 	"strings"
@@ -76,7 +77,11 @@ func TestErrors(t *testing.T) {
 		{"duplicate", "engine: serial\nengine: parallel\n", "m.yaml:2: engine: duplicate key"},
 		{"cross field", "input_assembler: {batch_vertices: 48}\n", "m.yaml:1: input_assembler.batch_vertices: 48 vertices do not fit a warp of 32 lanes"},
 		{"cache geometry", "rop:\n  cache: {size_kb: 3, ways: 4, line_bytes: 64}\n", "m.yaml: rop.cache: 3 KB is not a power-of-two number of sets of 4 ways x 64-byte lines"},
-		{"rop line", "rop:\n  cache: {size_kb: 32, ways: 4, line_bytes: 32}\n", "m.yaml:2: rop.cache.line_bytes: 32 bytes: colour cache lines must be at least 64 bytes"},
+		{"rop line with compression", "rop:\n  cache: {size_kb: 32, ways: 4, line_bytes: 32}\n", "m.yaml: rop.compression: on with 32-byte colour lines, smaller than the 64-byte memory access unit: turn it off (it applies only to lines of 128 bytes or more)"},
+		{"depth line with compression", "depth_unit:\n  cache: {size_kb: 32, ways: 4, line_bytes: 16}\n", "m.yaml: depth_unit.compression: on with 16-byte depth lines, smaller than the 64-byte memory access unit: turn it off (it applies only to lines of 128 bytes or more)"},
+		{"index cache line", "input_assembler:\n  index_cache: {size_kb: 4, ways: 4, line_bytes: 8}\n", "m.yaml:2: input_assembler.index_cache.line_bytes: 8 bytes: lines of this cache must be at least 16 bytes (4-byte lines are for the ROP colour and depth caches)"},
+		{"hiz cache line", "hiz:\n  mode: zmask\n  cache: {size_kb: 16, ways: 4, line_bytes: 8}\n", "m.yaml:3: hiz.cache.line_bytes: 8 bytes: HiZ cache lines must be at least 16 bytes"},
+		{"line under 4", "rop:\n  compression: false\n  cache: {size_kb: 32, ways: 4, line_bytes: 2}\n", "m.yaml:3: rop.cache.line_bytes: 2 out of range [4, 4096] bytes"},
 		{"bad yaml", "raster: {rasterizers: 2\n", "m.yaml:1: yaml: did not find expected ',' or '}'"},
 	}
 	for _, tc := range tests {
@@ -87,6 +92,22 @@ func TestErrors(t *testing.T) {
 		}
 		if err.Error() != tc.want {
 			t.Errorf("%s:\n got  %s\n want %s", tc.name, err, tc.want)
+		}
+	}
+}
+
+// TestSmallRenderTargetLines: the ROP colour and depth caches take any
+// power-of-two line from 4 bytes when compression is off.
+func TestSmallRenderTargetLines(t *testing.T) {
+	for _, lb := range []int{4, 8, 16, 32, 64, 128} {
+		src := fmt.Sprintf("rop:\n  compression: false\n  cache: {size_kb: 32, ways: 4, line_bytes: %d}\n"+
+			"depth_unit:\n  compression: false\n  cache: {size_kb: 32, ways: 4, line_bytes: %d}\n", lb, lb)
+		c, err := Parse("m.yaml", []byte(src))
+		if err != nil {
+			t.Fatalf("%d-byte lines: %v", lb, err)
+		}
+		if c.ROP.Cache.LineBytes != lb || c.DepthUnit.Cache.LineBytes != lb {
+			t.Fatalf("%d-byte lines: parsed %d and %d", lb, c.ROP.Cache.LineBytes, c.DepthUnit.Cache.LineBytes)
 		}
 	}
 }

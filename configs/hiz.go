@@ -50,6 +50,9 @@ func (c *Config) validateHiZ(fail func(field, format string, a ...any) error) er
 	if h.Mode == "off" {
 		return nil
 	}
+	if lb := h.Cache.LineBytes; lb < 16 {
+		return fail("hiz.cache.line_bytes", "%d bytes: HiZ cache lines must be at least 16 bytes", lb)
+	}
 	if h.TileSamples != 0 && !pow2(h.TileSamples) || h.TileSamples != 0 && h.TileSamples < 16 {
 		return fail("hiz.tile_samples", "%d is not 0 or a power of two in [16, 256]", h.TileSamples)
 	}

@@ -16,8 +16,9 @@ var machines = []struct {
 	name    string
 	yaml    string
 	samples int
+	scenes  []string // nil: every built-in scene
 }{
-	{"default", "", 0},
+	{"default", "", 0, nil},
 	{"narrow", `
 raster: {rasterizers: 1}
 rop: {count: 1}
@@ -33,7 +34,7 @@ buses:
   warp: {width: 8}
   rop: {width: 8}
   memory: {width: 8}
-`, 1},
+`, 1, nil},
 	{"wide", `
 raster: {rasterizers: 4, stride: 2}
 rop: {count: 2}
@@ -47,7 +48,19 @@ buses:
   tile: {width: 1024}
   rop: {width: 1024}
   memory: {width: 256}
-`, 8},
+`, 8, nil},
+	// A stochastic sample count (Hammersley pattern, 14-byte masks, one-pixel
+	// HiZ tiles) with small render-target lines of the decoupled study (ideal
+	// memory: the DRAM model's cost per small transfer would dominate the test).
+	{"27 samples, 32-byte colour and 16-byte depth lines", `
+memory: {type: ideal, ideal_latency: 100}
+rop:
+  compression: false
+  cache: {size_kb: 32, ways: 4, line_bytes: 32}
+depth_unit:
+  compression: false
+  cache: {size_kb: 16, ways: 4, line_bytes: 16}
+`, 27, []string{"triangle", "room"}},
 }
 
 // timedCounters collects, from a timed run's statistics, the counters the
@@ -156,7 +169,11 @@ func TestTimedEqualsReference(t *testing.T) {
 	}
 	for _, m := range machines {
 		cfg := machine(t, m.name, m.yaml)
-		for _, name := range scene.BuiltinNames() {
+		names := m.scenes
+		if names == nil {
+			names = scene.BuiltinNames()
+		}
+		for _, name := range names {
 			t.Run(m.name+"/"+name, func(t *testing.T) {
 				s, f := frame(t, name, 96, 54, m.samples)
 				res := timed(t, cfg, f)

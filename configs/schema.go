@@ -41,7 +41,7 @@ type Clocks struct {
 type Cache struct {
 	SizeKB    int `yaml:"size_kb" desc:"capacity" unit:"KB" min:"1" max:"65536"`
 	Ways      int `yaml:"ways" desc:"associativity" min:"1" max:"64"`
-	LineBytes int `yaml:"line_bytes" desc:"line size" unit:"bytes" min:"16" max:"4096" pow2:"true"`
+	LineBytes int `yaml:"line_bytes" desc:"line size (at least 16 bytes, except the ROP colour and depth caches: 4)" unit:"bytes" min:"4" max:"4096" pow2:"true"`
 }
 
 // Link is a bus or a crossbar.
@@ -108,7 +108,7 @@ type DepthUnit struct {
 type HiZ struct {
 	Mode                 string `yaml:"mode" desc:"coarse depth buffer: off, oracle (exact per-sample knowledge), forward (z-min and z-max, feed-forward), zmask (z-min, layered z-max and a per-sample selection mask)" oneof:"off,oracle,forward,zmask"`
 	Packed               bool   `yaml:"packed" desc:"PACKED ZMASK (zmask, 2 layers): tiles stored in memory with 15-bit values and a block-compressed selection mask, one bit per sample"`
-	TileSamples          int    `yaml:"tile_samples" desc:"samples per HiZ tile, a power of two (0: 16 for oracle and forward, 32 for zmask, 128 packed); at 1 sample per pixel the tile must fit a raster tile" min:"0" max:"256"`
+	TileSamples          int    `yaml:"tile_samples" desc:"samples per HiZ tile, a power of two (0: 16 for oracle and forward, 32 for zmask, 128 packed); a tile is tile_samples / samples-per-pixel pixels rounded down to a power of two, at least one whole pixel (at 27 or 64 samples per pixel a 16- or 32-sample tile is one pixel); at 1 sample per pixel the tile must fit a raster tile" min:"0" max:"256"`
 	Layers               int    `yaml:"layers" desc:"z-max layers of a zmask tile (0: 2)" min:"0" max:"4"`
 	Placement            string `yaml:"placement" desc:"coarse test: coverage (per layer, with per-sample coverage) or interval (the primitive's depth interval against the tile's)" oneof:"coverage,interval"`
 	Feedback             string `yaml:"feedback" desc:"z-max feedback: none, ideal (recomputed in the HiZ unit at once, no latency), update (from the depth unit after each tested tile), evict (from the depth unit when a depth line leaves its cache)" oneof:"none,ideal,update,evict"`
@@ -190,7 +190,7 @@ type ROP struct {
 	Stride               int   `yaml:"stride" desc:"tile interleave: partition tile (x, y) belongs to partition (x + y*stride) mod count" min:"0" max:"64"`
 	TileSize             int   `yaml:"tile_size" desc:"edge of a partition tile (a multiple of raster.tile_size; 16 keeps every 64-byte RGBA8 display line in one partition)" unit:"pixels" min:"2" max:"1024" pow2:"true"`
 	QuadsPerCycle        int   `yaml:"quads_per_cycle" desc:"quads blended per cycle" min:"1" max:"64"`
-	Cache                Cache `yaml:"cache" desc:"colour cache (line_bytes at least 64; one line is one compression block)"`
+	Cache                Cache `yaml:"cache" desc:"colour cache (line_bytes any power of two from 4; one line is one compression block)"`
 	Compression          bool  `yaml:"compression" desc:"MSAA colour compression: a colour line whose pixels each have all samples equal moves as line_bytes/samples bytes (applies when that is at least the DRAM access unit)"`
 	BlendLatency         int   `yaml:"blend_latency" desc:"blend pipeline latency" unit:"cycles" min:"0" max:"1000"`
 	MaxOutstandingMemory int   `yaml:"max_outstanding_memory" desc:"line reads in flight" min:"1" max:"256"`

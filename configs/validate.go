@@ -35,8 +35,6 @@ func (c *Config) validate(file string) error {
 		return fail("reorder_buffer.entries", "%d entries cannot hold one warp of %d quads", c.ReorderBuffer.Entries, c.QuadPacker.QuadsPerWarp)
 	case c.ROP.TileSize < c.Raster.TileSize:
 		return fail("rop.tile_size", "%d pixels is smaller than the raster tile (%d)", c.ROP.TileSize, c.Raster.TileSize)
-	case c.ROP.Cache.LineBytes < 64:
-		return fail("rop.cache.line_bytes", "%d bytes: colour cache lines must be at least 64 bytes", c.ROP.Cache.LineBytes)
 	case sc.Registers < sc.WarpSize:
 		return fail("shader_core.registers", "%d registers cannot hold one register per lane of a %d-lane warp", sc.Registers, sc.WarpSize)
 	case sc.Count%c.TextureSampler.CoresPerSampler != 0:
@@ -44,19 +42,36 @@ func (c *Config) validate(file string) error {
 	case c.TextureSampler.L1.LineBytes < 16:
 		return fail("texture_sampler.l1.line_bytes", "%d bytes: a line must hold the widest decoded texel (16 bytes)", c.TextureSampler.L1.LineBytes)
 	}
+	// Compression moves whole memory access units: a line smaller than one can
+	// never shrink (lines of one access unit do not compress either, but are
+	// accepted: compression then simply never applies, as at one sample).
+	if ab := c.AccessBytes(); c.ROP.Compression && c.ROP.Cache.LineBytes < ab {
+		return fail("rop.compression", "on with %d-byte colour lines, smaller than the %d-byte memory access unit: turn it off (it applies only to lines of %d bytes or more)",
+			c.ROP.Cache.LineBytes, ab, 2*ab)
+	} else if c.DepthUnit.Compression && c.DepthUnit.Cache.LineBytes < ab {
+		return fail("depth_unit.compression", "on with %d-byte depth lines, smaller than the %d-byte memory access unit: turn it off (it applies only to lines of %d bytes or more)",
+			c.DepthUnit.Cache.LineBytes, ab, 2*ab)
+	}
 	if err := c.validateHiZ(fail); err != nil {
 		return err
 	}
+	// Render-target caches take any power-of-two line from 4 bytes (one RGBA8 or
+	// depth sample; a wider sample spans lines); the others hold at least 16.
 	for _, cc := range []struct {
-		field string
-		cache Cache
+		field   string
+		cache   Cache
+		minLine int
 	}{
-		{"input_assembler.index_cache", c.InputAssembler.IndexCache},
-		{"input_assembler.vertex_cache", c.InputAssembler.VertexCache},
-		{"depth_unit.cache", c.DepthUnit.Cache},
-		{"texture_sampler.l1", c.TextureSampler.L1},
-		{"rop.cache", c.ROP.Cache},
+		{"input_assembler.index_cache", c.InputAssembler.IndexCache, 16},
+		{"input_assembler.vertex_cache", c.InputAssembler.VertexCache, 16},
+		{"depth_unit.cache", c.DepthUnit.Cache, 4},
+		{"texture_sampler.l1", c.TextureSampler.L1, 16},
+		{"rop.cache", c.ROP.Cache, 4},
 	} {
+		if cc.cache.LineBytes < cc.minLine {
+			return fail(cc.field+".line_bytes", "%d bytes: lines of this cache must be at least %d bytes (4-byte lines are for the ROP colour and depth caches)",
+				cc.cache.LineBytes, cc.minLine)
+		}
 		if err := cc.cache.check(); err != nil {
 			return fail(cc.field, "%v", err)
 		}

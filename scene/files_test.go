@@ -263,7 +263,8 @@ func TestValidate(t *testing.T) {
 		want   string
 	}{
 		{func(s *Scene) {}, ""},
-		{func(s *Scene) { s.Samples = 5 }, "samples 5 not supported"},
+		{func(s *Scene) { s.Samples = 65 }, "samples 65 not supported (want 1 to 64)"},
+		{func(s *Scene) { s.Samples = 27 }, ""},
 		{func(s *Scene) { s.Width = 0 }, "resolution 0x240 out of range"},
 		{func(s *Scene) { s.Camera.Near = 0 }, "camera: near 0 and far 10: want 0 < near < far"},
 		{func(s *Scene) { s.Camera.ShutterOpen = 2 }, "camera: shutter [2, 1]"},

@@ -32,7 +32,7 @@ func WithResolution(width, height int) Option {
 	return func(o *options) { o.width, o.height = width, height }
 }
 
-// WithSamples overrides the scene's samples per pixel (1, 2, 4, 8 or 16).
+// WithSamples overrides the scene's samples per pixel (1 to 64).
 func WithSamples(n int) Option { return func(o *options) { o.samples = n } }
 
 // WithMaxTextureSize overrides max_texture_size: images larger than n texels

@@ -108,7 +108,7 @@ func (p *parser) scene(root *yaml.Node) error {
 			return err
 		}
 		if !samplesAllowed(int(v)) {
-			return w.errAt(n, "samples", "%d not supported (want 1, 2, 4, 8 or 16)", v)
+			return w.errAt(n, "samples", "%d not supported (%s)", v, samplesWant)
 		}
 		s.Samples = int(v)
 	}

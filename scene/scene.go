@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/functional/raster"
 	"github.com/gfxsim/gfxsim/internal/inputs"
 	"github.com/gfxsim/gfxsim/scene/mesh"
 )
@@ -15,18 +16,21 @@ const (
 	MaxResolution = 16384 // the rasterizer's guard-band range, in pixels per side
 )
 
-// AllowedSamples lists the supported MSAA sample counts (the standard D3D
-// patterns).
-func AllowedSamples() []int { return []int{1, 2, 4, 8, 16} }
-
-func samplesAllowed(n int) bool {
-	for _, s := range AllowedSamples() {
-		if n == s {
-			return true
-		}
+// AllowedSamples lists the supported sample counts per pixel: every count
+// from 1 to raster.MaxSamples (64). 1, 2, 4, 8 and 16 use the D3D standard
+// patterns, the others a Hammersley pattern (raster.PatternFor).
+func AllowedSamples() []int {
+	out := make([]int, raster.MaxSamples)
+	for i := range out {
+		out[i] = i + 1
 	}
-	return false
+	return out
 }
+
+func samplesAllowed(n int) bool { return n >= 1 && n <= raster.MaxSamples }
+
+// samplesWant is the range samplesAllowed accepts, for error messages.
+var samplesWant = fmt.Sprintf("want 1 to %d", raster.MaxSamples)
 
 // Scene is one frame of work: render targets, camera, lights, resources and
 // the ordered list of objects to draw. Slices are ordered (draw order is
@@ -36,7 +40,7 @@ type Scene struct {
 	Source  string // the file it was loaded from, or "builtin:<name>"
 	Width   int    // render-target size in pixels
 	Height  int
-	Samples int // MSAA samples per pixel: 1, 2, 4, 8 or 16
+	Samples int // samples per pixel: 1 to raster.MaxSamples (64)
 
 	// Frames is the length of the scene's animation (1: a still) and Frame
 	// the frame this Scene holds, in [0, Frames): keyframed fields, glTF
@@ -533,7 +537,7 @@ func (s *Scene) SetResolution(width, height, samples int) error {
 		return fmt.Errorf("resolution %dx%d out of range [1, %d]", w, h, MaxResolution)
 	}
 	if !samplesAllowed(n) {
-		return fmt.Errorf("samples %d not supported (want 1, 2, 4, 8 or 16)", n)
+		return fmt.Errorf("samples %d not supported (%s)", n, samplesWant)
 	}
 	s.Width, s.Height, s.Samples = w, h, n
 	return nil
@@ -562,7 +566,7 @@ func (s *Scene) Validate() error {
 		return errf("resolution %dx%d out of range [1, %d]", s.Width, s.Height, MaxResolution)
 	}
 	if !samplesAllowed(s.Samples) {
-		return errf("samples %d not supported (want 1, 2, 4, 8 or 16)", s.Samples)
+		return errf("samples %d not supported (%s)", s.Samples, samplesWant)
 	}
 	if !finite(s.Clear.Color[:]...) || !(s.Clear.Depth >= 0 && s.Clear.Depth <= 1) {
 		return errf("clear colour %v or depth %v invalid", s.Clear.Color, s.Clear.Depth)

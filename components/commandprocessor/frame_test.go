@@ -49,7 +49,7 @@ func renderDraw(t *testing.T, m state.Memory, pd *protocol.Draw) {
 						live := q.Coverage
 						if d.EarlyZ {
 							var ds pipeline.DepthStats
-							if live = pipeline.EarlyDepth(d, &cfg, prim, q, &ds); live == 0 {
+							if live = pipeline.EarlyDepth(d, &cfg, prim, q, &ds); live.Empty() {
 								continue
 							}
 						}

@@ -122,7 +122,7 @@ func expectedEarly(tg *backendtest.Targets, draws []*protocol.Draw, tiles [][]*p
 		for _, tq := range tiles[i] {
 			var surv []protocol.QuadLive
 			for _, q := range tq.Quads {
-				if live := pipeline.EarlyDepth(&sd, &d.Raster, tq.Prim, q.Quad, &st); live != 0 {
+				if live := pipeline.EarlyDepth(&sd, &d.Raster, tq.Prim, q.Quad, &st); !live.Empty() {
 					surv = append(surv, protocol.QuadLive{Quad: q.Quad, Live: live})
 				}
 			}

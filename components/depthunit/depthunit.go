@@ -2,7 +2,6 @@ package depthunit
 
 import (
 	"fmt"
-	"math/bits"
 
 	"github.com/sarchlab/akita/v3/mem/mem"
 	"github.com/sarchlab/akita/v3/sim"
@@ -49,12 +48,12 @@ type work struct {
 	looked int                 // quads whose lookup finished
 	done   int                 // quads with a result
 	out    []protocol.QuadLive // workEarly: the survivors, in order
-	pass   []uint64            // workLate: the pass mask of every quad
+	pass   []raster.SampleMask // workLate: the pass mask of every quad
 	task   string              // tracing: the tile or late_z task's ID
 }
 
 // quad returns quad i of the work and the samples to test.
-func (w *work) quad(i int) (*pipeline.Primitive, raster.Quad, uint64) {
+func (w *work) quad(i int) (*pipeline.Primitive, raster.Quad, raster.SampleMask) {
 	if w.kind == workLate {
 		q := &w.req.Quads[i]
 		return q.Prim, q.Quad, q.Live
@@ -76,7 +75,7 @@ type quadRec struct {
 type result struct {
 	w    *work
 	qi   int
-	mask uint64
+	mask raster.SampleMask
 }
 
 // stream is one of the two request streams: early work from the rasterizers,
@@ -299,7 +298,7 @@ func (c *Comp) drain(cycle uint64) bool {
 				w.pass[r.qi] = r.mask
 				continue
 			}
-			if r.mask == 0 {
+			if r.mask.Empty() {
 				c.st.quadsCulled++
 				continue
 			}
@@ -417,18 +416,18 @@ func testApplies(d *state.Draw) bool {
 }
 
 // samplesTested is the test cost of a quad: its samples when the test applies.
-func samplesTested(d *state.Draw, mask uint64) int {
+func samplesTested(d *state.Draw, mask raster.SampleMask) int {
 	if !testApplies(d) {
 		return 0
 	}
-	return bits.OnesCount64(mask)
+	return mask.Count()
 }
 
 // depthLines appends the distinct depth-cache lines the samples in mask of quad
 // q read: the depth words (D24S8: with the stencil bytes) when the depth test
 // is on or the format interleaves stencil, and the D32F stencil-plane bytes
 // when stencil is on.
-func (c *Comp) depthLines(d *state.Draw, q raster.Quad, mask uint64, out []uint64) []uint64 {
+func (c *Comp) depthLines(d *state.Draw, q raster.Quad, mask raster.SampleMask, out []uint64) []uint64 {
 	if !testApplies(d) {
 		return out
 	}
@@ -437,7 +436,6 @@ func (c *Comp) depthLines(d *state.Draw, q raster.Quad, mask uint64, out []uint6
 	stencilPlane := db.StencilPlaneOffset() != 0
 	useDepth := d.Depth.DepthEnable || !stencilPlane
 	useStencil := d.Depth.StencilEnable && stencilPlane
-	n := d.Samples.Count
 	add := func(addr uint64) []uint64 {
 		l := c.cache.Line(addr)
 		for _, v := range out {
@@ -447,9 +445,8 @@ func (c *Comp) depthLines(d *state.Draw, q raster.Quad, mask uint64, out []uint6
 		}
 		return append(out, l)
 	}
-	for m := mask; m != 0; m &= m - 1 {
-		bit := bits.TrailingZeros64(m)
-		pix, s := bit/n, bit%n
+	for m := mask; !m.Empty(); {
+		pix, s := m.Pop()
 		x, y := int(q.X)+pix&1, int(q.Y)+pix>>1
 		if x >= db.Width || y >= db.Height || x < 0 || y < 0 {
 			continue
@@ -467,7 +464,7 @@ func (c *Comp) depthLines(d *state.Draw, q raster.Quad, mask uint64, out []uint6
 // markWritten marks dirty the lines the test wrote: the depth word of every
 // sample that passed when depth writes are on, the depth word (D24S8) or the
 // stencil byte (D32F) of every tested sample when the stencil can change.
-func (c *Comp) markWritten(d *state.Draw, q raster.Quad, mask, passed uint64) {
+func (c *Comp) markWritten(d *state.Draw, q raster.Quad, mask, passed raster.SampleMask) {
 	if !testApplies(d) {
 		return
 	}
@@ -478,15 +475,13 @@ func (c *Comp) markWritten(d *state.Draw, q raster.Quad, mask, passed uint64) {
 	if !wd && !ws {
 		return
 	}
-	n := d.Samples.Count
-	for m := mask; m != 0; m &= m - 1 {
-		bit := bits.TrailingZeros64(m)
-		pix, s := bit/n, bit%n
+	for m := mask; !m.Empty(); {
+		pix, s := m.Pop()
 		x, y := int(q.X)+pix&1, int(q.Y)+pix>>1
 		if x >= db.Width || y >= db.Height || x < 0 || y < 0 {
 			continue
 		}
-		if (wd && passed&(1<<bit) != 0) || (ws && !stencilPlane) {
+		if (wd && passed.Has(pix, s)) || (ws && !stencilPlane) {
 			c.cache.Write(base + db.Address(x, y, s))
 		}
 		if ws && stencilPlane {
@@ -582,7 +577,7 @@ func (c *Comp) test(now sim.VTimeInSec, cycle uint64) bool {
 				break
 			}
 			var ds pipeline.DepthStats
-			var res uint64
+			var res raster.SampleMask
 			if s.late {
 				out := w.req.Quads[rec.qi].Out
 				if out == nil {
@@ -663,7 +658,7 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 			return false
 		}
 		for i := range req.Quads {
-			if req.Quads[i].Prim == nil && req.Quads[i].Live != 0 {
+			if req.Quads[i].Prim == nil && !req.Quads[i].Live.Empty() {
 				c.fail(fmt.Errorf("LateZReq %s: quad %d has no primitive", req.ID, i))
 				return false
 			}
@@ -671,7 +666,7 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 		c.ROP.Retrieve(now)
 		n := len(req.Quads)
 		c.late.works = append(c.late.works, &work{kind: workLate, draw: req.Draw, req: req, n: n,
-			pass: make([]uint64, n)})
+			pass: make([]raster.SampleMask, n)})
 		if c.traced() {
 			c.startLateTask(c.late.works[len(c.late.works)-1])
 		}

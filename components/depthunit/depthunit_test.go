@@ -139,7 +139,7 @@ func TestEarlyZMatchesEarlyDepth(t *testing.T) {
 
 // oneQuad returns a TileQuads with quad (x, y) of primitive p.
 func oneQuad(d *protocol.Draw, p *pipeline.Primitive, x, y int32) *protocol.TileQuads {
-	var full uint64 = 1<<(4*d.Raster.Samples.Count) - 1
+	full := raster.FullPixels(15, d.Raster.Samples.Count)
 	return protocol.NewTileQuads(d, p, int(x)/8, int(y)/8, 0,
 		[]protocol.QuadLive{{Quad: raster.Quad{X: x, Y: y, Coverage: full}, Live: full}})
 }
@@ -207,7 +207,7 @@ func TestLateToEarlySwitch(t *testing.T) {
 		t.Errorf("the late-Z tile was not passed through untested: %+v", pass.Quads)
 	}
 	rsp := b.rop.Received[0]
-	if m := rsp.Msg.(*protocol.LateZRsp); !reflect.DeepEqual(m.Pass, []uint64{q.Live}) {
+	if m := rsp.Msg.(*protocol.LateZRsp); !reflect.DeepEqual(m.Pass, []raster.SampleMask{q.Live}) {
 		t.Errorf("late-Z pass masks %v", m.Pass)
 	}
 	// Request sent at 40: accepted 41, looked up 42, tested 43, answered 47,
@@ -255,7 +255,7 @@ func TestLateServedWhileEarlyWaitsOnMemory(t *testing.T) {
 	if got := arrival(t, b.packer, 0); got < 200 {
 		t.Errorf("the early tile left at cycle %d, before its line arrived", got)
 	}
-	if m := b.rop.Received[0].Msg.(*protocol.LateZRsp); !reflect.DeepEqual(m.Pass, []uint64{lq.Live}) {
+	if m := b.rop.Received[0].Msg.(*protocol.LateZRsp); !reflect.DeepEqual(m.Pass, []raster.SampleMask{lq.Live}) {
 		t.Errorf("late-Z pass masks %v", m.Pass)
 	}
 }

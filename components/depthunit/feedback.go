@@ -128,14 +128,13 @@ func (c *Comp) updateFeedback(w *work, now sim.VTimeInSec) {
 	}
 	c.fbSeen = c.fbSeen[:0]
 	var last *pipeline.Primitive
-	n := t.geo.Samples
 	for i := 0; i < w.n; i++ {
 		prim, q, live := w.quad(i)
 		if prim != nil {
 			last = prim
 		}
 		for pix := 0; pix < 4; pix++ {
-			if (live>>(pix*n))&(1<<n-1) == 0 {
+			if live[pix] == 0 {
 				continue
 			}
 			x, y := int(q.X)+pix&1, int(q.Y)+pix>>1

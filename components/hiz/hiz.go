@@ -50,7 +50,7 @@ type work struct {
 	tq       *protocol.TileQuads
 	end      *protocol.DrawEnd
 	quads    []raster.Quad
-	live     []uint64
+	live     []raster.SampleMask
 	tiles    []int    // HiZ tiles touched
 	lines    []uint64 // their lines
 	next     int      // lines looked up so far
@@ -524,7 +524,7 @@ func (c *Comp) runTiles(w *work) {
 	}
 	kept := make([]protocol.QuadLive, 0, len(w.quads))
 	for i, q := range t.Quads {
-		if w.live[i] != 0 {
+		if !w.live[i].Empty() {
 			kept = append(kept, protocol.QuadLive{Quad: q.Quad, Live: w.live[i]})
 		}
 	}
@@ -705,7 +705,7 @@ func (c *Comp) newTileWork(m *protocol.TileQuads) *work {
 		c.st.passTiles++
 		return &work{kind: workPass, info: info, tq: m}
 	}
-	w := &work{kind: workTiles, info: info, tq: m, quads: make([]raster.Quad, len(m.Quads)), live: make([]uint64, len(m.Quads))}
+	w := &work{kind: workTiles, info: info, tq: m, quads: make([]raster.Quad, len(m.Quads)), live: make([]raster.SampleMask, len(m.Quads))}
 	for i, q := range m.Quads {
 		w.quads[i], w.live[i] = q.Quad, q.Live
 	}
@@ -782,7 +782,7 @@ func (c *Comp) slotFor(t command.Target, tg fhiz.Target) *slot {
 		return nil
 	}
 	base := c.regionBase + uint64(len(c.slots)*c.np+c.index)<<regionShift
-	tileBits := c.cfg.MemoryTileBits()
+	tileBits := buf.Config().MemoryTileBits() // a pixel may outgrow tile_samples (see hiz.TileDims)
 	lay, err := newLayout(buf.Geometry(), base, c.index, c.np, c.stride, c.ptPixels, tileBits, int(c.lineBytes))
 	if err != nil {
 		c.fail(err)

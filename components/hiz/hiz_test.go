@@ -113,14 +113,14 @@ func expected(t *testing.T, cfg fhiz.Config, tg *backendtest.Targets, msgs []*pr
 	for _, m := range msgs {
 		dc := fhiz.NewDrawContext(m.Draw.State)
 		quads := make([]raster.Quad, len(m.Quads))
-		live := make([]uint64, len(m.Quads))
+		live := make([]raster.SampleMask, len(m.Quads))
 		for i, q := range m.Quads {
 			quads[i], live[i] = q.Quad, q.Live
 		}
 		buf.ProcessQuads(&dc, &m.Draw.Raster, m.Prim, quads, live, fhiz.Pos{Draw: m.Draw.Seq, Prim: fhiz.PrimOrder(m.Prim.Source, m.Prim.Part)})
 		var kept []protocol.QuadLive
 		for i, q := range m.Quads {
-			if live[i] != 0 {
+			if !live[i].Empty() {
 				kept = append(kept, protocol.QuadLive{Quad: q.Quad, Live: live[i]})
 			}
 		}
@@ -446,7 +446,7 @@ func TestPackedFlush(t *testing.T) {
 	for _, m := range msgs {
 		dc := fhiz.NewDrawContext(m.Draw.State)
 		quads := make([]raster.Quad, len(m.Quads))
-		live := make([]uint64, len(m.Quads))
+		live := make([]raster.SampleMask, len(m.Quads))
 		for i, q := range m.Quads {
 			quads[i], live[i] = q.Quad, q.Live
 		}

@@ -9,6 +9,12 @@
 // functional objects (the draw, a primitive) are shared between messages, but their
 // size is still charged where the hardware would move the data.
 //
+// Coverage and live masks are raster.SampleMask values (one 64-bit word per pixel
+// of a quad, up to 64 samples per pixel), but a mask is charged as the hardware
+// sends it: 4 pixels x samples bits rounded up to bytes (coverageBytes), so that
+// message sizes at 1 to 16 samples are those of the packed 64-bit mask of the
+// past, and grow at 27 or 64 samples.
+//
 // Callers set Src, Dst and SendTime before sending (Meta()).
 //
 // Traces: the task kinds and the ID builders every component uses to report its

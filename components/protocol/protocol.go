@@ -37,7 +37,9 @@ func meta(bytes int) sim.MsgMeta {
 	return sim.MsgMeta{ID: newID(), TrafficBytes: bytes}
 }
 
-// coverageBytes is the size of one quad's coverage mask.
+// coverageBytes is the size of one quad's coverage mask on a bus: 4 pixels x
+// samples bits, rounded up to bytes (8 bytes at 16 samples, 14 at 27, 32 at
+// 64), whatever the width of raster.SampleMask in the simulator.
 func coverageBytes(r *raster.Config) int { return (4*r.Samples.Count + 7) / 8 }
 
 // DrawDispatch hands a draw from the command processor to the input assembler.
@@ -146,7 +148,7 @@ func NewDrawEnd(d *Draw, from int) *DrawEnd { return &DrawEnd{MsgMeta: meta(8), 
 // QuadLive is a quad with the samples still alive (covered, and passed early Z).
 type QuadLive struct {
 	Quad raster.Quad
-	Live uint64
+	Live raster.SampleMask
 }
 
 // TileQuads carries the quads of one primitive in one raster tile: from a
@@ -173,7 +175,7 @@ func NewTileQuads(d *Draw, p *pipeline.Primitive, tx, ty, partition int, quads [
 type WarpQuad struct {
 	Prim      *pipeline.Primitive
 	Quad      raster.Quad
-	Live      uint64
+	Live      raster.SampleMask
 	Partition int
 }
 
@@ -230,7 +232,7 @@ func NewShadedWarp(w *PixelWarp, out []pipeline.QuadOutput) *ShadedWarp {
 type ShadedQuad struct {
 	Prim *pipeline.Primitive
 	Quad raster.Quad
-	Live uint64
+	Live raster.SampleMask
 	Out  pipeline.QuadOutput
 }
 
@@ -258,7 +260,7 @@ func NewShadedQuads(d *Draw, quads []ShadedQuad) *ShadedQuads {
 type LateZQuad struct {
 	Prim *pipeline.Primitive
 	Quad raster.Quad
-	Live uint64
+	Live raster.SampleMask
 	Out  *pipeline.QuadOutput // the shader's depth output, when it writes one
 }
 
@@ -284,7 +286,7 @@ func NewLateZReq(d *Draw, quads []LateZQuad) *LateZReq {
 type LateZRsp struct {
 	sim.MsgMeta
 	RspTo string
-	Pass  []uint64
+	Pass  []raster.SampleMask
 }
 
 func (m *LateZRsp) Meta() *sim.MsgMeta { return &m.MsgMeta }
@@ -293,7 +295,7 @@ func (m *LateZRsp) Meta() *sim.MsgMeta { return &m.MsgMeta }
 func (m *LateZRsp) GetRspTo() string { return m.RspTo }
 
 // NewLateZRsp builds a LateZRsp for req.
-func NewLateZRsp(req *LateZReq, pass []uint64) *LateZRsp {
+func NewLateZRsp(req *LateZReq, pass []raster.SampleMask) *LateZRsp {
 	return &LateZRsp{MsgMeta: meta(16 + len(pass)*coverageBytes(&req.Draw.Raster)), RspTo: req.ID, Pass: pass}
 }
 

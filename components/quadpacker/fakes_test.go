@@ -150,8 +150,8 @@ func testDraw(seq uint64) *protocol.Draw {
 func tileQuads(d *protocol.Draw, p, first, n int) *protocol.TileQuads {
 	qs := make([]protocol.QuadLive, n)
 	for i := range qs {
-		qs[i] = protocol.QuadLive{Quad: raster.Quad{X: int32(2 * (first + i)), Y: int32(2 * p), Coverage: uint64(1 + first + i)},
-			Live: uint64(1 + first + i)}
+		qs[i] = protocol.QuadLive{Quad: raster.Quad{X: int32(2 * (first + i)), Y: int32(2 * p), Coverage: raster.SampleMask{uint64(1 + first + i)}},
+			Live: raster.SampleMask{uint64(1 + first + i)}}
 	}
 	return protocol.NewTileQuads(d, nil, 0, 0, p, qs)
 }

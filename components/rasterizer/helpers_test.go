@@ -72,7 +72,7 @@ func (f *fake) Tick(now sim.VTimeInSec) bool {
 // shader interface.
 func testDraw(seq uint64, w, h int, cull geom.CullMode) *protocol.Draw {
 	vp := geom.Viewport{Width: float32(w), Height: float32(h), MaxZ: 1}
-	pat, err := raster.StandardPattern(1)
+	pat, err := raster.PatternFor(1)
 	if err != nil {
 		panic(err)
 	}

@@ -2,7 +2,6 @@ package rasterizer
 
 import (
 	"fmt"
-	"math/bits"
 
 	"github.com/sarchlab/akita/v3/sim"
 
@@ -231,7 +230,7 @@ func (c *Comp) rasterize(f *fineItem) *protocol.TileQuads {
 	quads := make([]protocol.QuadLive, len(c.qcache))
 	for i, q := range c.qcache {
 		quads[i] = protocol.QuadLive{Quad: q, Live: q.Coverage}
-		c.cnt.CoveredSamples += uint64(bits.OnesCount64(q.Coverage))
+		c.cnt.CoveredSamples += uint64(q.Coverage.Count())
 	}
 	c.cnt.Quads += uint64(len(quads))
 	part := protocol.TileOwner(f.tx/c.partitionRatio, f.ty/c.partitionRatio, c.partitionStride, c.numPartitions)

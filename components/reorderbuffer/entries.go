@@ -42,7 +42,7 @@ type Entry struct {
 	Warp      uint64 // the warp the quad belongs to (not for markers)
 	Prim      *pipeline.Primitive
 	Quad      raster.Quad
-	Live      uint64              // samples alive before shading
+	Live      raster.SampleMask   // samples alive before shading
 	Out       pipeline.QuadOutput // the shader's outputs, once Ready
 }
 

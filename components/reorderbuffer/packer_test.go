@@ -22,7 +22,7 @@ func TestFullBufferStallsRealPacker(t *testing.T) {
 	for i := 0; i < 4; i++ {
 		qs := make([]protocol.QuadLive, 8)
 		for k := range qs {
-			qs[k] = protocol.QuadLive{Quad: raster.Quad{X: int32(2 * k), Coverage: 1}, Live: 1}
+			qs[k] = protocol.QuadLive{Quad: raster.Quad{X: int32(2 * k), Coverage: raster.SampleMask{1}}, Live: raster.SampleMask{1}}
 		}
 		script = append(script, scripted{0, protocol.NewTileQuads(a, nil, 0, 0, 0, qs)})
 	}

@@ -101,7 +101,7 @@ func (c *shaderCore) Tick(now sim.VTimeInSec) bool {
 		c.warp.Reset(d.PS, 4*len(w.Quads), d.PSConstants)
 		for k, q := range w.Quads {
 			pipeline.LoadQuad(d, &w.Draw.Raster, q.Prim, q.Quad, q.Live, c.warp, 4*k)
-			c.helpers += 4 - bits.OnesCount8(raster.PixelMask(raster.Quad{Coverage: q.Live}, w.Draw.Raster.Samples.Count))
+			c.helpers += bits.OnesCount8(q.Live.HelperPixels())
 			c.invocations += 4
 		}
 		c.warp.Run(&pipeline.TextureUnits{Bindings: &d.PSTextures})
@@ -278,7 +278,7 @@ func (fe *frontEnd) draw(seq uint64, d *state.Draw) ([][]sim.Msg, *protocol.Draw
 							l = pipeline.EarlyDepth(d, &pd.Raster, prim, q, &ds)
 							fe.cnt.DepthTestsPassed += ds.Passed
 							fe.cnt.DepthTestsFailed += ds.Failed
-							if l == 0 {
+							if l.Empty() {
 								fe.cnt.EarlyZQuadsCulled++
 								continue
 							}

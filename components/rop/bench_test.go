@@ -27,7 +27,7 @@ type bench struct {
 	halt             *timing.Halt
 	name             string
 	lateZRspDelay    uint64
-	lateZPass        func(req *protocol.LateZReq) []uint64
+	lateZPass        func(req *protocol.LateZReq) []raster.SampleMask
 	lateZRequestedAt []uint64
 }
 
@@ -66,7 +66,7 @@ func newBench(t *testing.T, b rop.Builder, spec backendtest.TargetSpec, memLaten
 	bn.du.OnRecv = func(p *backendtest.Peer, cycle uint64, msg sim.Msg) {
 		req := msg.(*protocol.LateZReq)
 		bn.lateZRequestedAt = append(bn.lateZRequestedAt, cycle)
-		pass := make([]uint64, len(req.Quads))
+		pass := make([]raster.SampleMask, len(req.Quads))
 		for i, q := range req.Quads {
 			pass[i] = q.Live
 		}
@@ -109,7 +109,7 @@ func (b *bench) stat(name string) float64 {
 // shaded returns a ShadedQuad of quad (x, y) of primitive p with every sample
 // live, colour c in every pixel, the pixels in store storing.
 func shaded(d *protocol.Draw, p *pipeline.Primitive, x, y int32, c geom.Vec4, store uint8) protocol.ShadedQuad {
-	full := uint64(1)<<(4*d.Raster.Samples.Count) - 1
+	full := raster.FullPixels(15, d.Raster.Samples.Count)
 	return protocol.ShadedQuad{Prim: p, Quad: raster.Quad{X: x, Y: y, Coverage: full}, Live: full,
 		Out: pipeline.QuadOutput{Color: [4]geom.Vec4{c, c, c, c}, Store: store}}
 }

@@ -38,7 +38,7 @@ func edgeQuad(t *testing.T, d *protocol.Draw, x, y int32, c geom.Vec4) protocol.
 		}
 		partial := false
 		for pix := 0; pix < 4; pix++ {
-			if m := (q.Coverage >> (4 * pix)) & 0xf; m != 0 && m != 0xf {
+			if m := q.Coverage[pix]; m != 0 && m != 0xf { // 4 samples per pixel
 				partial = true
 			}
 		}

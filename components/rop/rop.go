@@ -2,7 +2,6 @@ package rop
 
 import (
 	"fmt"
-	"math/bits"
 
 	"github.com/sarchlab/akita/v3/mem/mem"
 	"github.com/sarchlab/akita/v3/sim"
@@ -13,6 +12,7 @@ import (
 	"github.com/gfxsim/gfxsim/functional/command"
 	"github.com/gfxsim/gfxsim/functional/framebuffer"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
+	"github.com/gfxsim/gfxsim/functional/raster"
 	"github.com/gfxsim/gfxsim/functional/state"
 	"github.com/gfxsim/gfxsim/timing"
 )
@@ -32,7 +32,7 @@ var activityNames = [...]string{"busy", "wait_late_z", "wait_memory", "blocked_o
 type record struct {
 	draw     *protocol.Draw
 	msg      *protocol.ShadedQuads // nil for a DrawEnd marker
-	live     []uint64              // per quad: the samples to write (after the shader's kills and late Z)
+	live     []raster.SampleMask   // per quad: the samples to write (after the shader's kills and late Z)
 	late     bool                  // the draw uses late Z
 	req      *protocol.LateZReq    // late: the request, built at acceptance
 	sent     bool                  // late: the request left
@@ -224,11 +224,11 @@ func (c *Comp) receiveLateZ(now sim.VTimeInSec) bool {
 			tracing.EndTask(protocol.ReqOutTaskID(rsp.RspTo), c)
 		}
 		for i, pass := range rsp.Pass {
-			if r.live[i] == 0 {
+			if r.live[i].Empty() {
 				continue // discarded by the shader: counted already
 			}
-			r.live[i] &= pass
-			if r.live[i] == 0 {
+			r.live[i] = r.live[i].And(pass)
+			if r.live[i].Empty() {
 				c.ws.QuadsLateZCulled++
 				r.done++
 			}
@@ -305,33 +305,38 @@ func (c *Comp) retire(now sim.VTimeInSec) bool {
 
 // colorLines appends the distinct colour-cache lines of the samples in mask of
 // the quad at (qx, qy), skipping samples outside the target.
-func (c *Comp) colorLines(d *state.Draw, qx, qy int, mask uint64, out []uint64) []uint64 {
+func (c *Comp) colorLines(d *state.Draw, qx, qy int, mask raster.SampleMask, out []uint64) []uint64 {
 	ct := d.Color
-	return c.targetLines(ct.Width, ct.Height, d.Samples.Count, d.ColorDesc.Addr, ct.Address, qx, qy, mask, out)
+	return c.targetLines(ct.Width, ct.Height, ct.Format.BytesPerSample(), d.ColorDesc.Addr, ct.Address, qx, qy, mask, out)
 }
 
-func (c *Comp) targetLines(w, h, n int, base uint64, address func(x, y, s int) uint64, qx, qy int, mask uint64,
+// targetLines appends the distinct lines of the samples in mask (bps bytes
+// each) and counts the quad's samples per line in lineSamples. A sample wider
+// than a line (RGBA32F in lines under 16 bytes) touches every line it spans.
+func (c *Comp) targetLines(w, h, bps int, base uint64, address func(x, y, s int) uint64, qx, qy int, mask raster.SampleMask,
 	out []uint64) []uint64 {
 	c.lineSamples = c.lineSamples[:0]
-	for m := mask; m != 0; m &= m - 1 {
-		bit := bits.TrailingZeros64(m)
-		pix, s := bit/n, bit%n
+	size := c.cache.LineSize()
+	for m := mask; !m.Empty(); {
+		pix, s := m.Pop()
 		x, y := qx+pix&1, qy+pix>>1
 		if x < 0 || y < 0 || x >= w || y >= h {
 			continue
 		}
-		l := c.cache.Line(base + address(x, y, s))
-		dup := false
-		for i, v := range out {
-			if v == l {
-				dup = true
-				c.lineSamples[i]++
-				break
+		a := base + address(x, y, s)
+		for l := c.cache.Line(a); l < a+uint64(bps); l += size {
+			dup := false
+			for i, v := range out {
+				if v == l {
+					dup = true
+					c.lineSamples[i]++
+					break
+				}
 			}
-		}
-		if !dup {
-			out = append(out, l)
-			c.lineSamples = append(c.lineSamples, 1)
+			if !dup {
+				out = append(out, l)
+				c.lineSamples = append(c.lineSamples, 1)
+			}
 		}
 	}
 	return out
@@ -345,12 +350,8 @@ func (c *Comp) recLines(q *quadRec) []uint64 {
 		return c.lineBuf
 	}
 	t := c.res.target
-	n := t.Samples
-	all := uint64(1)<<(4*n) - 1
-	if n == 16 {
-		all = ^uint64(0)
-	}
-	c.lineBuf = c.targetLines(t.Width, t.Height, n, c.res.cmd.Target.Addr, t.Address, q.x, q.y, all, c.lineBuf[:0])
+	all := raster.FullPixels(15, t.Samples)
+	c.lineBuf = c.targetLines(t.Width, t.Height, t.Format.BytesPerSample(), c.res.cmd.Target.Addr, t.Address, q.x, q.y, all, c.lineBuf[:0])
 	return c.lineBuf
 }
 
@@ -445,7 +446,7 @@ func (c *Comp) lookup(now sim.VTimeInSec, cycle uint64) bool {
 			c.waitLate = true
 			break
 		}
-		if r.live[r.looked] == 0 {
+		if r.live[r.looked].Empty() {
 			r.looked++
 			continue
 		}
@@ -501,7 +502,7 @@ func (c *Comp) blend(cycle uint64) bool {
 			}
 			d := r.draw.State
 			sq := &r.msg.Quads[q.qi]
-			pipeline.BlendQuad(d, d.Samples.Count, sq.Quad, r.live[q.qi], &sq.Out, &c.ws)
+			pipeline.BlendQuad(d, sq.Quad, r.live[q.qi], &sq.Out, &c.ws)
 			c.ws.QuadsWritten++
 			if d.Blend.Targets[0].WriteMask != 0 {
 				if c.traced() {
@@ -572,15 +573,15 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 		c.cache.SetSurface(rtcache.Surface{Base: d.ColorDesc.Addr, Size: d.Color.SizeBytes(),
 			Samples: d.Color.Samples, BytesPerSample: d.Color.Format.BytesPerSample()})
 		n := len(m.Quads)
-		r := &record{draw: m.Draw, msg: m, n: n, live: make([]uint64, n), late: !d.EarlyZ}
+		r := &record{draw: m.Draw, msg: m, n: n, live: make([]raster.SampleMask, n), late: !d.EarlyZ}
 		var lq []protocol.LateZQuad
 		if r.late {
 			lq = make([]protocol.LateZQuad, n)
 		}
 		for i := range m.Quads {
 			q := &m.Quads[i]
-			r.live[i] = pipeline.Survivors(d.Samples.Count, q.Live, &q.Out, &c.ws)
-			if r.live[i] == 0 {
+			r.live[i] = pipeline.Survivors(q.Live, &q.Out, &c.ws)
+			if r.live[i].Empty() {
 				c.ws.QuadsDiscarded++
 				r.done++
 			}

@@ -17,6 +17,7 @@ import (
 	"github.com/gfxsim/gfxsim/functional/command"
 	"github.com/gfxsim/gfxsim/functional/framebuffer"
 	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/functional/raster"
 )
 
 // TestBlendInArrivalOrder: two overlapping quads of two alpha-blended draws
@@ -103,11 +104,11 @@ func TestLateZ(t *testing.T) {
 		shaded(d, p, 2, 0, red, 0xf), // culled by late Z
 		shaded(d, p, 4, 0, red, 0x5), // pixels 1, 3 killed; pixel 0 fails late Z
 	})
-	b.lateZPass = func(req *protocol.LateZReq) []uint64 {
+	b.lateZPass = func(req *protocol.LateZReq) []raster.SampleMask {
 		if len(req.Quads) != 3 {
 			return nil // every live sample passes
 		}
-		return []uint64{0, 0, 0x4}
+		return []raster.SampleMask{{}, {}, raster.FullPixels(0x4, 1)} // one sample per pixel
 	}
 	b.rob.SendAt(0, b.rop.FromReorderBuffer, m)
 	m2 := protocol.NewShadedQuads(d, []protocol.ShadedQuad{shaded(d, p, 6, 0, red, 0xf)})
@@ -121,7 +122,8 @@ func TestLateZ(t *testing.T) {
 		t.Fatalf("depth unit received %d requests, want 3", len(b.du.Received))
 	}
 	req := b.du.Received[0].Msg.(*protocol.LateZReq)
-	if got := []uint64{req.Quads[0].Live, req.Quads[1].Live, req.Quads[2].Live}; !reflect.DeepEqual(got, []uint64{0, 0xf, 0x5}) {
+	if got := []raster.SampleMask{req.Quads[0].Live, req.Quads[1].Live, req.Quads[2].Live}; !reflect.DeepEqual(got,
+		[]raster.SampleMask{{}, raster.FullPixels(0xf, 1), raster.FullPixels(0x5, 1)}) {
 		t.Errorf("late-Z request lives %x, want [0 f 5]", got)
 	}
 	// All three requests left before the first answer (30 cycles later).
@@ -369,7 +371,7 @@ func TestLateZAllDiscarded(t *testing.T) {
 	if len(b.du.Received) != 1 {
 		t.Fatalf("depth unit received %d requests", len(b.du.Received))
 	}
-	if q := b.du.Received[0].Msg.(*protocol.LateZReq).Quads; len(q) != 1 || q[0].Live != 0 {
+	if q := b.du.Received[0].Msg.(*protocol.LateZReq).Quads; len(q) != 1 || !q[0].Live.Empty() {
 		t.Errorf("request quads %+v, want one with no live sample", q)
 	}
 	// Request sent at 2 (accepted at 1), taken at 3, answered at 23, applied at

@@ -137,7 +137,7 @@ func (r *recording) draw(t testing.TB, d *state.Draw) {
 		w.Stats = shader.Stats{}
 		for i, q := range pending {
 			pipeline.LoadQuad(d, cfg, q.Prim, q.Quad, q.Live, w, 4*i)
-			r.helpers += 4 - bits.OnesCount8(raster.PixelMask(raster.Quad{Coverage: q.Live}, cfg.Samples.Count))
+			r.helpers += bits.OnesCount8(q.Live.HelperPixels())
 		}
 		w.Run(&psTex)
 		r.psInv += 4 * len(pending)
@@ -186,7 +186,7 @@ func (r *recording) draw(t testing.TB, d *state.Draw) {
 						live := q.Coverage
 						if d.EarlyZ {
 							live = pipeline.EarlyDepth(d, cfg, prim, q, &pipeline.DepthStats{})
-							if live == 0 {
+							if live.Empty() {
 								continue
 							}
 						}

@@ -16,7 +16,7 @@ func main() {
 	flag.StringVar(&o.mode, "mode", "timing", "timing (the timed Akita model) or functional (the reference renderer alone)")
 	flag.IntVar(&o.width, "width", 0, "override the scene's width in pixels")
 	flag.IntVar(&o.height, "height", 0, "override the scene's height in pixels")
-	flag.IntVar(&o.samples, "samples", 0, "override the scene's samples per pixel (1, 2, 4, 8, 16)")
+	flag.IntVar(&o.samples, "samples", 0, "override the scene's samples per pixel (1 to 64)")
 	flag.BoolVar(&o.check, "check", false, "timing mode: also render with the reference renderer and compare the images")
 	flag.IntVar(&o.frames, "frames", 0, "render frames 0..N-1 of an animated scene (image_0000.png, stats_0000.json, ...); 0: frame 0 as image.png")
 	flag.Float64Var(&o.blur, "blur", -1, "scale the scene's lens radius and motion (0: no blur, 1: as written); negative: the scene's own blur")

@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/functional/raster"
 )
 
 // MaxAttributes bounds the attributes of an input layout.
@@ -498,8 +499,8 @@ func checkTarget(t Target) (field, msg string) {
 		return "addr", "render target at address 0"
 	case t.Width == 0 || t.Height == 0 || t.Width > 1<<14 || t.Height > 1<<14:
 		return "width/height", fmt.Sprintf("%dx%d out of range [1, 16384]", t.Width, t.Height)
-	case t.Samples != 1 && t.Samples != 2 && t.Samples != 4 && t.Samples != 8 && t.Samples != 16:
-		return "samples", fmt.Sprintf("%d samples per pixel, want 1, 2, 4, 8 or 16", t.Samples)
+	case t.Samples < 1 || t.Samples > raster.MaxSamples:
+		return "samples", fmt.Sprintf("%d samples per pixel, want 1 to %d", t.Samples, raster.MaxSamples)
 	case t.TileW == 0 || t.TileH == 0 || t.TileW > 256 || t.TileH > 256:
 		return "tileW/tileH", fmt.Sprintf("tile %dx%d out of range [1, 256]", t.TileW, t.TileH)
 	}

@@ -90,7 +90,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"truncated", words(hdr(OpDraw, 2), 1), "command stream @0x100: Draw: length: command runs past the end of the stream (8 bytes left)"},
 		{"no end", words(hdr(OpDraw, 2), 1, 2), "command stream @0x10c: End: stream ends without an End command"},
 		{"viewport size", words(hdr(OpSetViewport, 6), 0, 0, 0, f1, 0, f1), "command stream @0x100: SetViewport: width/height: viewport 0x1 out of range (0, 32768]"},
-		{"samples", words(hdr(OpSetColorTarget, 10), 0, 0x1000, 0, 64, 64, 3, 0, 0, 4, 4), "command stream @0x100: SetColorTarget: samples: 3 samples per pixel, want 1, 2, 4, 8 or 16"},
+		{"samples", words(hdr(OpSetColorTarget, 10), 0, 0x1000, 0, 64, 64, 65, 0, 0, 4, 4), "command stream @0x100: SetColorTarget: samples: 65 samples per pixel, want 1 to 64"},
 		{"index format", words(hdr(OpBindIndexBuffer, 4), 0x1000, 0, 8, 16), "command stream @0x100: BindIndexBuffer: format: 8 bits per index, want 16 or 32"},
 		{"layout overrun", words(hdr(OpSetInputLayout, 5), 16, 1, 0, 8, 3), "command stream @0x100: SetInputLayout: attributes[0].offset: attribute at byte 8 (3 floats) overruns the 16-byte vertex"},
 		{"layout semantic", words(hdr(OpSetInputLayout, 5), 16, 1, 9, 0, 3), "command stream @0x100: SetInputLayout: attributes[0].semantic: unknown semantic 9"},

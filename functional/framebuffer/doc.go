@@ -10,7 +10,7 @@
 //
 // # Layouts
 //
-// A surface of Width x Height pixels with Samples samples per pixel (1, 2, 4, 8 or 16)
+// A surface of Width x Height pixels with Samples samples per pixel (any count from 1 to raster.MaxSamples = 64)
 // is stored as a sequence of pixels in the layout's order; the samples of one pixel
 // are adjacent (element index = pixelIndex*Samples + sample, byte address = element
 // index * bytes per sample). Pixel order:

@@ -3,6 +3,8 @@ package framebuffer
 import (
 	"fmt"
 	"math/bits"
+
+	"github.com/gfxsim/gfxsim/functional/raster"
 )
 
 // Layout is the pixel order of a surface in memory.
@@ -49,7 +51,7 @@ const (
 // Geometry describes a surface: its size, its samples per pixel and its layout.
 type Geometry struct {
 	Width, Height int
-	Samples       int // 1, 2, 4, 8 or 16
+	Samples       int // 1 to raster.MaxSamples (64)
 	Layout        Layout
 	TileW, TileH  int // Tiled only: tile size in pixels; 0 means DefaultTileSize
 }
@@ -62,10 +64,8 @@ func (g Geometry) Validate() error {
 	if g.Height < 1 || g.Height > MaxDimension {
 		return fmt.Errorf("Height: %d out of range [1, %d]", g.Height, MaxDimension)
 	}
-	switch g.Samples {
-	case 1, 2, 4, 8, 16:
-	default:
-		return fmt.Errorf("Samples: %d is not one of 1, 2, 4, 8, 16", g.Samples)
+	if g.Samples < 1 || g.Samples > raster.MaxSamples {
+		return fmt.Errorf("Samples: %d out of range [1, %d]", g.Samples, raster.MaxSamples)
 	}
 	if !g.Layout.Valid() {
 		return fmt.Errorf("Layout: invalid value %d", uint8(g.Layout))

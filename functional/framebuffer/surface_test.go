@@ -11,7 +11,7 @@ func TestAddressBijection(t *testing.T) {
 	tiles := [][2]int{{0, 0}, {3, 2}, {8, 8}, {1, 5}}
 	for _, layout := range []Layout{Linear, Tiled, ZOrder} {
 		for _, sz := range sizes {
-			for _, samples := range []int{1, 2, 4, 16} {
+			for _, samples := range []int{1, 2, 4, 16, 27, 64} {
 				for ti, tile := range tiles {
 					if layout != Tiled && ti > 0 {
 						continue
@@ -145,7 +145,8 @@ func TestGeometryErrors(t *testing.T) {
 	}{
 		{Geometry{Width: 0, Height: 1, Samples: 1}, "Width: 0 out of range [1, 16384]"},
 		{Geometry{Width: 1, Height: 16385, Samples: 1}, "Height: 16385 out of range [1, 16384]"},
-		{Geometry{Width: 1, Height: 1, Samples: 3}, "Samples: 3 is not one of 1, 2, 4, 8, 16"},
+		{Geometry{Width: 1, Height: 1, Samples: 0}, "Samples: 0 out of range [1, 64]"},
+		{Geometry{Width: 1, Height: 1, Samples: 65}, "Samples: 65 out of range [1, 64]"},
 		{Geometry{Width: 1, Height: 1, Samples: 1, Layout: 3}, "Layout: invalid value 3"},
 		{Geometry{Width: 1, Height: 1, Samples: 1, Layout: Tiled, TileW: -1}, "TileW: -1 out of range [0, 16384]"},
 		{Geometry{Width: 1, Height: 1, Samples: 1, Layout: Tiled, TileH: 20000}, "TileH: 20000 out of range [0, 16384]"},

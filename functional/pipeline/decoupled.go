@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/gfxsim/gfxsim/functional/command"
 	"github.com/gfxsim/gfxsim/functional/decouple"
@@ -116,7 +117,7 @@ func (c *PatternCache) Get(sp raster.SamplePattern, seed uint64) (*raster5d.Patt
 		return nil, fmt.Errorf("pipeline: %d samples per pixel: stochastic rasterization takes 1 to %d", sp.Count, raster5d.MaxSamples)
 	}
 	for s := 0; s < sp.Count; s++ {
-		k.xy[s] = sampleOffset256(sp, s)
+		k.xy[s] = sp.Offsets[s]
 	}
 	if p, ok := c.p[k]; ok {
 		return p, nil
@@ -219,7 +220,7 @@ func EarlyDepthSamples(d *state.Draw, p *Primitive, qx, qy int32, mask raster.Sa
 	for pix := 0; pix < 4; pix++ {
 		x, y := int(qx)+pix&1, int(qy)+pix>>1
 		for m := mask[pix]; m != 0; m &= m - 1 {
-			s := trailingZeros(m)
+			s := bits.TrailingZeros64(m)
 			z := depth.Quantize(t.SampleDepth(x, y, s), d.DepthBuf.Format)
 			if d.DepthBuf.Test(&d.Depth, x, y, s, z, !t.FrontFacing(x, y, s)).Pass {
 				pass[pix] |= 1 << uint(s)
@@ -393,10 +394,4 @@ func BlendSample(d *state.Draw, x, y, s int, c geom.Vec4, st *WriteStats) {
 	if bt.Enable {
 		st.Blended++
 	}
-}
-
-// sampleOffset256 returns sample s's offset from the pixel centre in 1/256
-// pixel.
-func sampleOffset256(sp raster.SamplePattern, s int) [2]int16 {
-	return [2]int16{int16(sp.Offsets[s][0]) * 16, int16(sp.Offsets[s][1]) * 16}
 }

@@ -279,34 +279,30 @@ type DepthStats struct {
 // EarlyDepth runs the depth/stencil test for the covered samples of quad q of
 // primitive p before shading and returns the samples that passed. With no depth
 // target, or with the test disabled, every covered sample passes untested.
-func EarlyDepth(d *state.Draw, cfg *raster.Config, p *Primitive, q raster.Quad, st *DepthStats) uint64 {
+func EarlyDepth(d *state.Draw, cfg *raster.Config, p *Primitive, q raster.Quad, st *DepthStats) raster.SampleMask {
 	return depthTest(d, cfg, p, q, q.Coverage, nil, st)
 }
 
 // depthTest tests the samples in mask; pixelDepth, when non-nil, replaces the
 // interpolated depth of every sample of a pixel (shader depth output).
-func depthTest(d *state.Draw, cfg *raster.Config, p *Primitive, q raster.Quad, mask uint64,
-	pixelDepth *[4]float32, st *DepthStats) uint64 {
-	if d.DepthBuf == nil || (!d.Depth.DepthEnable && !d.Depth.StencilEnable) || mask == 0 {
+func depthTest(d *state.Draw, cfg *raster.Config, p *Primitive, q raster.Quad, mask raster.SampleMask,
+	pixelDepth *[4]float32, st *DepthStats) raster.SampleMask {
+	if d.DepthBuf == nil || (!d.Depth.DepthEnable && !d.Depth.StencilEnable) || mask.Empty() {
 		return mask
 	}
-	var z [64]float32
-	if pixelDepth == nil {
-		p.Triangle.QuadDepths(cfg, q, &z)
-	}
-	n := cfg.Samples.Count
-	pass := uint64(0)
-	for m := mask; m != 0; m &= m - 1 {
-		bit := trailingZeros(m)
-		pix, s := bit/n, bit%n
+	var pass raster.SampleMask
+	for m := mask; !m.Empty(); {
+		pix, s := m.Pop()
 		x, y := int(q.X)+pix&1, int(q.Y)+pix>>1
-		zv := z[bit]
+		var zv float32
 		if pixelDepth != nil {
 			zv = pixelDepth[pix]
+		} else {
+			zv = p.Triangle.SampleDepth(cfg, x, y, s)
 		}
 		r := d.DepthBuf.Test(&d.Depth, x, y, s, depth.Quantize(zv, d.DepthBuf.Format), p.Triangle.BackFacing)
 		if r.Pass {
-			pass |= 1 << bit
+			pass.Set(pix, s)
 			st.Passed++
 		} else {
 			st.Failed++
@@ -317,14 +313,13 @@ func depthTest(d *state.Draw, cfg *raster.Config, p *Primitive, q raster.Quad, m
 
 // LoadQuad writes the pixel shader inputs of quad q of primitive p into lanes
 // lane0..lane0+3 of warp w and marks as helpers the pixels with no sample in live.
-func LoadQuad(d *state.Draw, cfg *raster.Config, p *Primitive, q raster.Quad, live uint64, w *shader.Warp, lane0 int) {
+func LoadQuad(d *state.Draw, cfg *raster.Config, p *Primitive, q raster.Quad, live raster.SampleMask, w *shader.Warp, lane0 int) {
 	t := &p.Triangle
 	front := geom.Vec4{1, 1, 1, 1}
 	if t.BackFacing {
 		front = geom.Vec4{}
 	}
-	helpers := raster.HelperMask(raster.Quad{X: q.X, Y: q.Y, Coverage: live}, cfg.Samples.Count)
-	w.Helper |= uint64(helpers) << lane0
+	w.Helper |= uint64(live.HelperPixels()) << lane0
 	for pix := 0; pix < 4; pix++ {
 		lane := lane0 + pix
 		for _, l := range d.Link {
@@ -397,22 +392,16 @@ func (s *WriteStats) Add(o WriteStats) {
 
 // Survivors removes from live the samples of pixels that do not store (killed by
 // the shader), counting them; it returns the remaining samples.
-func Survivors(samples int, live uint64, o *QuadOutput, st *WriteStats) uint64 {
-	pixMask := (uint64(1) << samples) - 1
-	for pix := 0; pix < 4; pix++ {
-		pm := pixMask << (pix * samples)
-		if live&pm != 0 && o.Store&(1<<pix) == 0 {
-			st.Killed += popcount(live & pm)
-			live &^= pm
-		}
-	}
-	return live
+func Survivors(live raster.SampleMask, o *QuadOutput, st *WriteStats) raster.SampleMask {
+	killed := live.And(raster.FullPixels(^o.Store&15, raster.MaxSamples))
+	st.Killed += killed.Count()
+	return live.AndNot(killed)
 }
 
 // LateDepth runs the depth/stencil test after shading for the samples in live (the
 // survivors of the shader), with the shader's depth output when it writes one
 // (clamped to the viewport depth range), and returns the samples that passed.
-func LateDepth(d *state.Draw, cfg *raster.Config, p *Primitive, q raster.Quad, live uint64, o *QuadOutput, st *DepthStats) uint64 {
+func LateDepth(d *state.Draw, cfg *raster.Config, p *Primitive, q raster.Quad, live raster.SampleMask, o *QuadOutput, st *DepthStats) raster.SampleMask {
 	var pd *[4]float32
 	var depths [4]float32
 	if d.PSResources.WritesDepth {
@@ -426,11 +415,10 @@ func LateDepth(d *state.Draw, cfg *raster.Config, p *Primitive, q raster.Quad, l
 
 // BlendQuad blends the colours of o into the render target at the samples in
 // live (the output merger's colour path).
-func BlendQuad(d *state.Draw, samples int, q raster.Quad, live uint64, o *QuadOutput, st *WriteStats) {
+func BlendQuad(d *state.Draw, q raster.Quad, live raster.SampleMask, o *QuadOutput, st *WriteStats) {
 	bt := &d.Blend.Targets[0]
-	for m := live; m != 0; m &= m - 1 {
-		bit := trailingZeros(m)
-		pix, s := bit/samples, bit%samples
+	for m := live; !m.Empty(); {
+		pix, s := m.Pop()
 		x, y := int(q.X)+pix&1, int(q.Y)+pix>>1
 		d.Color.BlendStore(x, y, s, o.Color[pix], bt, d.Blend.Constant)
 		st.Written++
@@ -443,21 +431,20 @@ func BlendQuad(d *state.Draw, samples int, q raster.Quad, live uint64, o *QuadOu
 // WriteQuad runs the output merger for quad q of primitive p, whose shader outputs
 // are o and whose samples in live survived rasterization (and early Z): it drops
 // the killed pixels, runs late Z unless the draw used early Z, and blends.
-func WriteQuad(d *state.Draw, cfg *raster.Config, p *Primitive, q raster.Quad, live uint64, o *QuadOutput, st *WriteStats) {
-	n := cfg.Samples.Count
-	live = Survivors(n, live, o, st)
-	if live == 0 {
+func WriteQuad(d *state.Draw, cfg *raster.Config, p *Primitive, q raster.Quad, live raster.SampleMask, o *QuadOutput, st *WriteStats) {
+	live = Survivors(live, o, st)
+	if live.Empty() {
 		st.QuadsDiscarded++
 		return
 	}
 	if !d.EarlyZ {
 		live = LateDepth(d, cfg, p, q, live, o, &st.DepthStats)
-		if live == 0 {
+		if live.Empty() {
 			st.QuadsLateZCulled++
 			return
 		}
 	}
-	BlendQuad(d, n, q, live, o, st)
+	BlendQuad(d, q, live, o, st)
 	st.QuadsWritten++
 }
 

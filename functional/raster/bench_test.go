@@ -78,7 +78,7 @@ func BenchmarkFrame(b *testing.B) {
 // BenchmarkTileQuads measures the fine rasterizer alone on a partly covered
 // tile (an edge crosses it) and on a fully covered one.
 func BenchmarkTileQuads(b *testing.B) {
-	for _, samples := range []int{1, 4, 16} {
+	for _, samples := range []int{1, 4, 16, 27, 64} {
 		cfg := mustConfig(b, samples, Rect{0, 0, 1280, 720})
 		var tri Triangle
 		if !Setup([3]geom.ScreenVertex{pv(3.3, 1.7), pv(90.1, 20.6), pv(10.2, 70.9)}, false, &cfg, &tri) {
@@ -100,7 +100,7 @@ func BenchmarkTileQuads(b *testing.B) {
 }
 
 func BenchmarkSetup(b *testing.B) {
-	for _, samples := range []int{1, 4, 16} {
+	for _, samples := range []int{1, 4, 16, 27, 64} {
 		b.Run(fmt.Sprintf("%dx", samples), func(b *testing.B) {
 			cfg := mustConfig(b, samples, Rect{0, 0, 1280, 720})
 			v := [3]geom.ScreenVertex{pv(3.3, 1.7), pv(90.1, 20.6), pv(10.2, 70.9)}

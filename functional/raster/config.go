@@ -7,19 +7,28 @@ import (
 )
 
 // SamplePattern gives the sample positions of a pixel as offsets from the pixel
-// centre in 1/16 pixel units (range -8..7). Sample s of pixel (px, py) sits at
-// (px*256 + 128 + 16*dx, py*256 + 128 + 16*dy) in 1/256 pixel units.
+// centre in 1/256 pixel units (range -128..127), the same in every pixel. Sample
+// s of pixel (px, py) sits at (px*256 + 128 + dx, py*256 + 128 + dy) in 1/256
+// pixel units. Offsets past Count are zero.
 type SamplePattern struct {
 	Count   int
-	Offsets [MaxSamples][2]int8
+	Offsets [MaxSamples][2]int16
 }
 
-// MaxSamples is the largest supported sample count; with it the 64 coverage
-// bits of a quad are exactly full.
-const MaxSamples = 16
+// MaxSamples is the largest supported sample count: one 64-bit word per pixel
+// of a SampleMask.
+const MaxSamples = SampleMaskSamples
 
-// standardPatterns are the D3D10.1+ standard multisample positions.
-var standardPatterns = map[int][][2]int8{
+// MinOffset and MaxOffset bound a sample offset from the pixel centre in 1/256
+// pixel: a sample lies inside its pixel, [px, px+1) x [py, py+1).
+const (
+	MinOffset = -128
+	MaxOffset = 127
+)
+
+// standardPatterns are the D3D10.1+ standard multisample positions in 1/16
+// pixel; PatternFor scales them by 16.
+var standardPatterns = map[int][][2]int16{
 	1: {{0, 0}},
 	2: {{4, 4}, {-4, -4}},
 	4: {{-2, -6}, {6, -2}, {-6, 2}, {2, 6}},
@@ -28,16 +37,47 @@ var standardPatterns = map[int][][2]int8{
 		{-2, 6}, {0, -7}, {-4, -6}, {-6, 4}, {-8, 0}, {7, -4}, {6, 7}, {-7, -8}},
 }
 
-// StandardPattern returns the standard D3D sample pattern for 1, 2, 4, 8 or 16
-// samples; other counts are an error.
-func StandardPattern(count int) (SamplePattern, error) {
+// PatternFor returns the sample pattern every part of gfxsim uses for count
+// samples per pixel, 1 to MaxSamples: the D3D standard positions for 1, 2, 4, 8
+// and 16, and the Hammersley point set (HammersleyPattern) for every other count.
+func PatternFor(count int) (SamplePattern, error) {
+	if count < 1 || count > MaxSamples {
+		return SamplePattern{}, fmt.Errorf("raster: sample count %d: must be in [1, %d]", count, MaxSamples)
+	}
 	offs, ok := standardPatterns[count]
 	if !ok {
-		return SamplePattern{}, fmt.Errorf("raster: sample count %d: must be 1, 2, 4, 8 or 16", count)
+		return HammersleyPattern(count), nil
 	}
 	p := SamplePattern{Count: count}
-	copy(p.Offsets[:], offs)
+	for s, o := range offs {
+		p.Offsets[s] = [2]int16{16 * o[0], 16 * o[1]}
+	}
 	return p, nil
+}
+
+// HammersleyPattern returns the Hammersley point set of count samples (1 to
+// MaxSamples) on the 1/256 pixel grid: sample i sits at x = (i + 1/2)/count and
+// y = the base-2 radical inverse of i in m = ceil(log2 count) bits plus half its
+// step, both in pixels from the pixel's corner, x rounded down to 1/256 pixel.
+// The x coordinates are stratified (one sample per column of width 1/count, so
+// every near-vertical edge moves coverage one sample at a time), the y
+// coordinates are distinct multiples of 2^-m, and the set has low discrepancy;
+// all positions are distinct because the x strata are at least 4/256 wide. The
+// pattern is deterministic and the same in every pixel.
+func HammersleyPattern(count int) SamplePattern {
+	count = min(max(count, 1), MaxSamples)
+	m := bits.Len(uint(count - 1)) // ceil(log2 count)
+	p := SamplePattern{Count: count}
+	for i := 0; i < count; i++ {
+		x := (2*i + 1) * 256 / (2 * count) // floor((i + 1/2)/count * 256)
+		r := 0                             // i bit-reversed in m bits
+		for b := 0; b < m; b++ {
+			r |= (i >> b & 1) << (m - 1 - b)
+		}
+		y := (2*r + 1) * 128 >> m // (r + 1/2)/2^m * 256, exact for m <= 7
+		p.Offsets[i] = [2]int16{int16(x - 128), int16(y - 128)}
+	}
+	return p
 }
 
 // Rect is a pixel rectangle, half-open: [X0, X1) x [Y0, Y1).
@@ -97,10 +137,10 @@ type Config struct {
 	MinZ, MaxZ float32
 }
 
-// NewConfig returns a Config with the standard pattern for samples, the
-// default tile size, row-major traversal and the depth range [0, 1].
+// NewConfig returns a Config with the pattern PatternFor(samples), the default
+// tile size, row-major traversal and the depth range [0, 1].
 func NewConfig(samples int, bounds Rect) (Config, error) {
-	p, err := StandardPattern(samples)
+	p, err := PatternFor(samples)
 	if err != nil {
 		return Config{}, err
 	}
@@ -109,15 +149,13 @@ func NewConfig(samples int, bounds Rect) (Config, error) {
 
 // Validate checks the configuration and names the offending field.
 func (c *Config) Validate() error {
-	switch c.Samples.Count {
-	case 1, 2, 4, 8, 16:
-	default:
-		return fmt.Errorf("raster: Config.Samples.Count: %d: must be 1, 2, 4, 8 or 16", c.Samples.Count)
+	if !validCount(c.Samples.Count) {
+		return fmt.Errorf("raster: Config.Samples.Count: %d: must be in [1, %d]", c.Samples.Count, MaxSamples)
 	}
 	for s := 0; s < c.Samples.Count; s++ {
 		for k, o := range c.Samples.Offsets[s] {
-			if o < -8 || o > 7 {
-				return fmt.Errorf("raster: Config.Samples.Offsets[%d][%d]: %d: must be in [-8, 7] (1/16 pixel)", s, k, o)
+			if o < MinOffset || o > MaxOffset {
+				return fmt.Errorf("raster: Config.Samples.Offsets[%d][%d]: %d: must be in [%d, %d] (1/256 pixel)", s, k, o, MinOffset, MaxOffset)
 			}
 		}
 	}
@@ -138,6 +176,8 @@ func (c *Config) Validate() error {
 	}
 	return nil
 }
+
+func validCount(n int) bool { return n >= 1 && n <= MaxSamples }
 
 func validTileSize(t int) bool {
 	return t >= 2 && t <= MaxTileSize && t&(t-1) == 0

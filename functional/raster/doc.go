@@ -12,8 +12,13 @@
 //
 // Positions are snapped integers in 1/256 pixel (geom.ScreenVertex). Pixel
 // (px, py) covers [px, px+1) x [py, py+1); sample s of the pixel sits at
-// (px*256 + 128 + 16*dx, py*256 + 128 + 16*dy) where (dx, dy) are the pattern's
-// offsets from the centre in 1/16 pixel (D3D standard patterns, StandardPattern).
+// (px*256 + 128 + dx, py*256 + 128 + dy) where (dx, dy) are the pattern's
+// offsets from the centre in 1/256 pixel, in [-128, 127]. Any count from 1 to
+// MaxSamples (64) works; PatternFor gives every caller the same pattern: the D3D
+// standard positions for 1, 2, 4, 8 and 16 samples (the 1/16-pixel table times
+// 16), and for every other count (27 and 64 for decoupled sampling among them)
+// the Hammersley point set on the 1/256 grid (HammersleyPattern: x stratified in
+// count columns, y the radical inverse), the same in every pixel.
 //
 // Setup builds, for the edge opposite each vertex k, E_k(x, y) = A*x + B*y + C
 // in int64, oriented so that the inside is positive whatever the winding. The
@@ -28,7 +33,9 @@
 // of the tile that maximises it (and minimises it), over the actual sample
 // positions, which makes TileOutside and TileInside exact. Tiles walks the
 // bounding box's tiles; TileQuads produces a tile's quads with non-zero coverage.
-// Coverage bit pixel*Samples + sample, pixel = (x&1) + 2*(y&1).
+// A quad's coverage is a SampleMask: word pixel, bit sample, pixel = (x&1) +
+// 2*(y&1). Each edge keeps its sample offsets sorted, so a pixel that an edge
+// crosses costs a binary search of about log2(count) compares, for any count.
 //
 // Traversal orders (Config.TileOrder, Config.QuadOrder): RowMajor, or ZOrder
 // (Morton, x in the low bit) over tile coordinates relative to the bounding

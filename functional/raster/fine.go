@@ -1,11 +1,15 @@
 package raster
 
-// Quad is a 2x2 pixel block at even (X, Y) with its sample coverage: bit
-// pixel*Samples + sample, where pixel = (x&1) + 2*(y&1). With 16 samples the 64
-// bits are exactly full.
+import (
+	"math/bits"
+	"slices"
+)
+
+// Quad is a 2x2 pixel block at even (X, Y) with its sample coverage: word
+// pixel, bit sample, where pixel = (x&1) + 2*(y&1).
 type Quad struct {
 	X, Y     int32
-	Coverage uint64
+	Coverage SampleMask
 }
 
 // TileQuads appends the quads of tile (tx, ty) that have covered samples
@@ -51,7 +55,8 @@ func (t *Triangle) TileQuads(cfg *Config, tx, ty int, out []Quad) []Quad {
 		val[k] = e.c + e.a*int64(qx0)*256 + e.b*int64(qy0)*256
 	}
 	nqx, nqy := (r.X1-qx0+1)>>1, (r.Y1-qy0+1)>>1
-	all := expandPixels(15, uint(n), t.fullPixel)
+	w1 := t.fullPixel
+	all := SampleMask{w1, w1, w1, w1}
 	full := r == tile // no quad is cut by BBox
 
 	if cfg.QuadOrder == ZOrder {
@@ -61,15 +66,15 @@ func (t *Triangle) TileQuads(cfg *Config, tx, ty int, out []Quad) []Quad {
 			qx, qy := tile.X0+2*i, tile.Y0+2*j
 			cov := all
 			if !full && (qx < r.X0 || qx+1 >= r.X1 || qy < r.Y0 || qy+1 >= r.Y1) {
-				cov = expandPixels(pixelsIn(r, qx, qy), uint(n), t.fullPixel)
+				cov = FullPixels(pixelsIn(r, qx, qy), n)
 			}
 			di, dj := int64(i-i0), int64(j-j0)
 			for k := 0; k < na; k++ {
 				e := &t.edge[act[k]]
 				vq[act[k]] = val[act[k]] + di*2*e.stepX + dj*2*e.stepY
 			}
-			if cov = t.quadCoverage(&act, na, &vq, cov); cov != 0 {
-				out = append(out, Quad{X: int32(qx), Y: int32(qy), Coverage: cov})
+			if na == 0 || t.quadCoverage(&act, na, &vq, &cov) {
+				out = appendQuad(out, qx, qy, &cov)
 			}
 		}
 		if full {
@@ -99,15 +104,15 @@ func (t *Triangle) TileQuads(cfg *Config, tx, ty int, out []Quad) []Quad {
 	row := val
 	for j := 0; j < nqy; j++ {
 		qy := qy0 + 2*j
-		vq := row
+		vq := [3]int64{row[0], row[1], row[2]} // word by word: no wide load of narrow stores
 		for i := 0; i < nqx; i++ {
 			qx := qx0 + 2*i
 			cov := all
 			if !full && (qx < r.X0 || qx+1 >= r.X1 || qy < r.Y0 || qy+1 >= r.Y1) {
-				cov = expandPixels(pixelsIn(r, qx, qy), uint(n), t.fullPixel)
+				cov = FullPixels(pixelsIn(r, qx, qy), n)
 			}
-			if cov = t.quadCoverage(&act, na, &vq, cov); cov != 0 {
-				out = append(out, Quad{X: int32(qx), Y: int32(qy), Coverage: cov})
+			if na == 0 || t.quadCoverage(&act, na, &vq, &cov) {
+				out = appendQuad(out, qx, qy, &cov)
 			}
 			vq[0] += dx[0]
 			vq[1] += dx[1]
@@ -120,56 +125,65 @@ func (t *Triangle) TileQuads(cfg *Config, tx, ty int, out []Quad) []Quad {
 	return out
 }
 
-// quadCoverage ANDs cov with the coverage of the active edges at a quad whose
-// corner values are vals.
-func (t *Triangle) quadCoverage(act *[3]int, na int, vals *[3]int64, cov uint64) uint64 {
-	n := uint(t.samples)
+// appendQuad appends the quad at (qx, qy) with coverage cov to out, writing
+// every field in place: building a Quad in a temporary and copying it costs a
+// store-forwarding stall per quad (wide loads of narrower stores).
+func appendQuad(out []Quad, qx, qy int, cov *SampleMask) []Quad {
+	n := len(out)
+	out = slices.Grow(out, 1)[:n+1]
+	q := &out[n]
+	q.X, q.Y = int32(qx), int32(qy)
+	q.Coverage[0], q.Coverage[1], q.Coverage[2], q.Coverage[3] = cov[0], cov[1], cov[2], cov[3]
+	return out
+}
+
+// quadCoverage ANDs *cov with the coverage of the active edges at a quad whose
+// corner values are vals and reports whether any sample is left.
+func (t *Triangle) quadCoverage(act *[3]int, na int, vals *[3]int64, cov *SampleMask) bool {
+	n := t.samples
 	for k := 0; k < na; k++ {
 		e := &t.edge[act[k]]
 		v := vals[act[k]]
 		if v+e.qmax < 0 {
-			return 0
+			return false
 		}
 		if v+e.qmin >= 0 {
 			continue
 		}
-		var m uint64
 		last := e.so[n-1]
-		for p := uint(0); p < 4; p++ {
+		for p := range cov {
 			thr := -(v + e.pix[p])
 			switch {
 			case thr <= last: // every sample of the pixel is inside
-				m |= t.fullPixel << (p * n)
 			case thr > e.so[0]: // none is
+				cov[p] = 0
 			default:
-				m |= uint64(e.prefix[countAtLeast(&e.so, int(n), thr)]) << (p * n)
+				cov[p] &= e.prefix[countAtLeast(&e.so, n, thr)]
 			}
 		}
-		if cov &= m; cov == 0 {
-			return 0
+		if cov[0]|cov[1]|cov[2]|cov[3] == 0 { // cov.Empty() would copy *cov through a stall
+			return false
 		}
 	}
-	return cov
+	return true
 }
 
-// countAtLeast returns how many of the first n (a power of two) values of the
-// descending array so are >= thr: a binary search of log2(n)+1 compares.
+// countAtLeast returns how many of the first n (1 to MaxSamples) values of the
+// descending array so are >= thr: a binary search of bits.Len(n) compares, each
+// step taken only while it stays within n.
 func countAtLeast(so *[MaxSamples]int64, n int, thr int64) int {
 	k := 0
-	for step := n >> 1; step > 0; step >>= 1 {
-		if so[k+step-1] >= thr {
+	for step := 1 << (bits.Len(uint(n)) - 1); step > 0; step >>= 1 {
+		if k+step <= n && so[k+step-1] >= thr {
 			k += step
 		}
-	}
-	if so[k] >= thr {
-		k++
 	}
 	return k
 }
 
 // pixelsIn returns the 4-bit mask of the pixels of quad (qx, qy) inside r.
-func pixelsIn(r Rect, qx, qy int) uint {
-	var cols, m uint
+func pixelsIn(r Rect, qx, qy int) uint8 {
+	var cols, m uint8
 	if qx >= r.X0 && qx < r.X1 {
 		cols |= 1
 	}
@@ -185,14 +199,6 @@ func pixelsIn(r Rect, qx, qy int) uint {
 	return m
 }
 
-// expandPixels turns a 4-bit pixel mask into a coverage mask with every sample
-// of those pixels (full is the mask of one pixel's samples): the pixel bits are
-// spread n positions apart and multiplied by full, which cannot carry.
-func expandPixels(pm uint, n uint, full uint64) uint64 {
-	spread := uint64(pm&1) | uint64(pm&2)<<(n-1) | uint64(pm&4)<<(2*n-2) | uint64(pm&8)<<(3*n-3)
-	return spread * full
-}
-
 // compact1By1 gathers the even bits of x (Morton decoding).
 func compact1By1(x uint32) uint32 {
 	x &= 0x55555555
@@ -202,23 +208,3 @@ func compact1By1(x uint32) uint32 {
 	x = (x ^ (x >> 8)) & 0x0000ffff
 	return x
 }
-
-// PixelMask returns the 4-bit mask of the pixels of q with at least one covered
-// sample (bit = pixel index).
-func PixelMask(q Quad, samples int) uint8 {
-	if samples <= 0 || samples > MaxSamples {
-		return 0
-	}
-	full := uint64(1)<<uint(samples) - 1
-	var m uint8
-	for p := 0; p < 4; p++ {
-		if q.Coverage>>(uint(p*samples))&full != 0 {
-			m |= 1 << p
-		}
-	}
-	return m
-}
-
-// HelperMask returns the 4-bit mask of the pixels of q with no covered sample:
-// the helper pixels that are shaded only to provide derivatives.
-func HelperMask(q Quad, samples int) uint8 { return ^PixelMask(q, samples) & 15 }

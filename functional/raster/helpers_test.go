@@ -52,17 +52,17 @@ func (g *sampleGrid) rasterize(t testing.TB, tri *Triangle, cfg *Config) {
 	for _, tp := range tiles {
 		quads = tri.TileQuads(cfg, tp.X, tp.Y, quads[:0])
 		for _, q := range quads {
-			if q.X&1 != 0 || q.Y&1 != 0 || q.Coverage == 0 {
+			if q.X&1 != 0 || q.Y&1 != 0 || q.Coverage.Empty() {
 				t.Fatalf("bad quad %+v", q)
 			}
 			if int(q.X) < tp.X*size || int(q.X) >= (tp.X+1)*size || int(q.Y) < tp.Y*size || int(q.Y) >= (tp.Y+1)*size {
 				t.Fatalf("quad %+v outside tile %+v", q, tp)
 			}
-			for b := 0; b < 4*cfg.Samples.Count; b++ {
-				if q.Coverage>>uint(b)&1 == 0 {
-					continue
-				}
-				p, s := b/cfg.Samples.Count, b%cfg.Samples.Count
+			if q.Coverage != q.Coverage.And(FullPixels(15, cfg.Samples.Count)) {
+				t.Fatalf("quad %+v covers samples past the count %d", q, cfg.Samples.Count)
+			}
+			for m := q.Coverage; !m.Empty(); {
+				p, s := m.Pop()
 				px, py := int(q.X)+p&1, int(q.Y)+p>>1
 				if !cfg.Bounds.Contains(px, py) || !g.b.Contains(px, py) {
 					t.Fatalf("covered pixel (%d,%d) outside bounds %+v / grid %+v", px, py, cfg.Bounds, g.b)
@@ -71,4 +71,16 @@ func (g *sampleGrid) rasterize(t testing.TB, tri *Triangle, cfg *Config) {
 			}
 		}
 	}
+}
+
+// packed converts a coverage in the packed layout of up to 16 samples (bit
+// pixel*n + sample) to a SampleMask, so that expectations stay readable.
+func packed(bits uint64, n int) SampleMask {
+	var m SampleMask
+	for b := 0; b < 4*n && b < 64; b++ {
+		if bits>>uint(b)&1 != 0 {
+			m.Set(b/n, b%n)
+		}
+	}
+	return m
 }

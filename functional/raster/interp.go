@@ -70,18 +70,16 @@ func (t *Triangle) SampleDepth(cfg *Config, px, py int, s int) float32 {
 	return t.depthAt(x, y)
 }
 
-// QuadDepths fills z[pixel*Samples+sample] for the covered samples of q;
-// other entries are left unchanged.
-func (t *Triangle) QuadDepths(cfg *Config, q Quad, z *[64]float32) {
-	n := t.samples
-	if n == 0 {
+// QuadDepths fills z[pixel][sample] for the covered samples of q; other
+// entries are left unchanged.
+func (t *Triangle) QuadDepths(cfg *Config, q Quad, z *[4][MaxSamples]float32) {
+	if t.samples == 0 {
 		return
 	}
-	for cov := q.Coverage; cov != 0; cov &= cov - 1 {
-		b := bits.TrailingZeros64(cov)
-		p, s := b/n, b%n
+	for cov := q.Coverage; !cov.Empty(); {
+		p, s := cov.Pop()
 		x, y := t.SamplePosition(int(q.X)+p&1, int(q.Y)+p>>1, s)
-		z[b] = t.depthAt(x, y)
+		z[p][s] = t.depthAt(x, y)
 	}
 }
 
@@ -117,13 +115,13 @@ func (t *Triangle) barycentricsRel(dx, dy float32, perspective bool) [3]float32 
 // EvalPosition returns the screen position (pixels) at which pixel p (0..3) of
 // quad q is interpolated under mode: the pixel centre; or, with the centroid flag
 // on a partly covered pixel, the covered sample closest to the centre (squared
-// distance in 1/16 pixel, ties to the lower sample index). Fully covered pixels
+// distance in 1/256 pixel, ties to the lower sample index). Fully covered pixels
 // and helper pixels use the centre.
 func (t *Triangle) EvalPosition(cfg *Config, q Quad, p int, mode InterpMode) (x, y float32) {
 	px, py := int(q.X)+p&1, int(q.Y)+(p>>1)&1
 	n := t.samples
 	if mode.Centroid() && mode.Base() != Flat && n > 0 {
-		cov := q.Coverage >> (uint(p&3) * uint(n)) & t.fullPixel
+		cov := q.Coverage[p&3] & t.fullPixel
 		if cov != 0 && cov != t.fullPixel {
 			best, bestD := -1, 1<<30
 			for ; cov != 0; cov &= cov - 1 {

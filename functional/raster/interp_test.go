@@ -44,20 +44,23 @@ func TestDepth(t *testing.T) {
 		t.Errorf("PixelPosition(1,1) = %v, want %v", pos, wantPos)
 	}
 	// QuadDepths fills only the covered samples.
-	var z [64]float32
-	for i := range z {
-		z[i] = -1
-	}
-	q := Quad{X: 0, Y: 0, Coverage: 1<<0 | 1<<7 | 1<<13}
-	tri.QuadDepths(&cfg, q, &z)
-	for b := range z {
-		want := float32(-1)
-		if q.Coverage>>uint(b)&1 != 0 {
-			p, s := b/4, b%4
-			want = tri.SampleDepth(&cfg, p&1, p>>1, s)
+	var z [4][MaxSamples]float32
+	for p := range z {
+		for s := range z[p] {
+			z[p][s] = -1
 		}
-		if z[b] != want {
-			t.Errorf("QuadDepths z[%d] = %v, want %v", b, z[b], want)
+	}
+	q := Quad{X: 0, Y: 0, Coverage: packed(1<<0|1<<7|1<<13, 4)}
+	tri.QuadDepths(&cfg, q, &z)
+	for p := range z {
+		for s := range z[p] {
+			want := float32(-1)
+			if q.Coverage.Has(p, s) {
+				want = tri.SampleDepth(&cfg, p&1, p>>1, s)
+			}
+			if z[p][s] != want {
+				t.Errorf("QuadDepths z[%d][%d] = %v, want %v", p, s, z[p][s], want)
+			}
 		}
 	}
 	// Clamping to the depth range, in either order of MinZ/MaxZ.
@@ -233,16 +236,16 @@ func TestEvalPosition(t *testing.T) {
 		mode   InterpMode
 		wx, wy float32
 	}{
-		{"centre", &tri4, &cfg4, Quad{2, 4, 0x0500}, 2, Perspective, 2.5, 5.5},
-		{"full pixel, centroid: centre", &tri4, &cfg4, Quad{2, 4, 0xFFFF}, 1, Perspective | CentroidFlag, 3.5, 4.5},
-		{"helper pixel, centroid: centre", &tri4, &cfg4, Quad{2, 4, 0x000F}, 3, Perspective | CentroidFlag, 3.5, 5.5},
-		{"flat centroid: centre", &tri4, &cfg4, Quad{2, 4, 0x0001}, 0, Flat | CentroidFlag, 2.5, 4.5},
+		{"centre", &tri4, &cfg4, Quad{2, 4, packed(0x0500, 4)}, 2, Perspective, 2.5, 5.5},
+		{"full pixel, centroid: centre", &tri4, &cfg4, Quad{2, 4, packed(0xFFFF, 4)}, 1, Perspective | CentroidFlag, 3.5, 4.5},
+		{"helper pixel, centroid: centre", &tri4, &cfg4, Quad{2, 4, packed(0x000F, 4)}, 3, Perspective | CentroidFlag, 3.5, 5.5},
+		{"flat centroid: centre", &tri4, &cfg4, Quad{2, 4, packed(0x0001, 4)}, 0, Flat | CentroidFlag, 2.5, 4.5},
 		// Samples 0 (-2,-6) and 2 (-6,2) covered, both at squared distance 40: lower index wins.
-		{"4x tie", &tri4, &cfg4, Quad{0, 0, 0x5}, 0, Perspective | CentroidFlag, 0.5 - 2.0/16, 0.5 - 6.0/16},
-		{"4x single sample 3 of pixel 2", &tri4, &cfg4, Quad{2, 4, 0x0800}, 2, NoPerspective | CentroidFlag, 2.5 + 2.0/16, 5.5 + 6.0/16},
+		{"4x tie", &tri4, &cfg4, Quad{0, 0, packed(0x5, 4)}, 0, Perspective | CentroidFlag, 0.5 - 2.0/16, 0.5 - 6.0/16},
+		{"4x single sample 3 of pixel 2", &tri4, &cfg4, Quad{2, 4, packed(0x0800, 4)}, 2, NoPerspective | CentroidFlag, 2.5 + 2.0/16, 5.5 + 6.0/16},
 		// 8x: samples 4 (-5,5) d=50, 5 (-7,-1) d=50, 2 (5,1) d=26 covered: sample 2.
-		{"8x closest", &tri8, &cfg8, Quad{0, 0, 1<<(8+2) | 1<<(8+4) | 1<<(8+5)}, 1, Perspective | CentroidFlag, 1.5 + 5.0/16, 0.5 + 1.0/16},
-		{"8x without flag", &tri8, &cfg8, Quad{0, 0, 1<<8 | 1<<(8+2)}, 1, Perspective, 1.5, 0.5},
+		{"8x closest", &tri8, &cfg8, Quad{0, 0, packed(1<<(8+2)|1<<(8+4)|1<<(8+5), 8)}, 1, Perspective | CentroidFlag, 1.5 + 5.0/16, 0.5 + 1.0/16},
+		{"8x without flag", &tri8, &cfg8, Quad{0, 0, packed(1<<8|1<<(8+2), 8)}, 1, Perspective, 1.5, 0.5},
 	}
 	for _, tc := range tests {
 		x, y := tc.tri.EvalPosition(tc.cfg, tc.q, tc.p, tc.mode)
@@ -252,7 +255,7 @@ func TestEvalPosition(t *testing.T) {
 	}
 	// InterpolateQuad = EvalPosition + Barycentrics + Interpolate.
 	a := [3]geom.Vec4{{0, 0, 0, 0}, {8, 0, 0, 0}, {0, 8, 0, 0}} // the screen position itself
-	got := tri4.InterpolateQuad(&cfg4, Quad{0, 0, 0x5}, 0, NoPerspective|CentroidFlag, &a)
+	got := tri4.InterpolateQuad(&cfg4, Quad{0, 0, packed(0x5, 4)}, 0, NoPerspective|CentroidFlag, &a)
 	if got != (geom.Vec4{0.375, 0.125, 0, 0}) {
 		t.Errorf("InterpolateQuad centroid = %v, want (0.375, 0.125)", got)
 	}

@@ -29,6 +29,22 @@ func (m *SampleMask) Set(p, s int) { m[p] |= 1 << uint(s) }
 // Clear clears sample s of pixel p.
 func (m *SampleMask) Clear(p, s int) { m[p] &^= 1 << uint(s) }
 
+// Pop clears the first sample set in m (the lowest sample of the lowest pixel)
+// and returns its pixel and sample; m must not be empty. It walks a mask in the
+// order pixel by pixel, sample by sample:
+//
+//	for m := mask; !m.Empty(); {
+//		p, s := m.Pop()
+//		...
+//	}
+func (m *SampleMask) Pop() (p, s int) {
+	for p = 0; p < 3 && m[p] == 0; p++ {
+	}
+	w := m[p]
+	m[p] = w & (w - 1)
+	return p, bits.TrailingZeros64(w)
+}
+
 // And returns the samples set in both m and o.
 func (m SampleMask) And(o SampleMask) SampleMask {
 	return SampleMask{m[0] & o[0], m[1] & o[1], m[2] & o[2], m[3] & o[3]}
@@ -55,6 +71,11 @@ func (m SampleMask) Pixels() uint8 {
 	}
 	return pm
 }
+
+// HelperPixels returns the 4-bit mask of the pixels of m with no sample set:
+// in a quad's coverage, the helper pixels that are shaded only to provide
+// derivatives.
+func (m SampleMask) HelperPixels() uint8 { return ^m.Pixels() & 15 }
 
 // FullPixels returns the mask with every one of the first samples samples set in
 // the pixels of pm (bit p for pixel p).

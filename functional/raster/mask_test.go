@@ -1,6 +1,9 @@
 package raster
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 func TestSampleMask(t *testing.T) {
 	var m SampleMask
@@ -41,6 +44,39 @@ func TestSampleMask(t *testing.T) {
 	} {
 		if got := FullPixels(tc.pm, tc.samples); got != tc.want {
 			t.Errorf("FullPixels(%04b, %d) = %x, want %x", tc.pm, tc.samples, got, tc.want)
+		}
+	}
+	for m := (SampleMask{0b101, 0, 1 << 63, 1 << 26}); ; {
+		var got [][2]int
+		for !m.Empty() {
+			p, s := m.Pop()
+			got = append(got, [2]int{p, s})
+		}
+		if want := [][2]int{{0, 0}, {0, 2}, {2, 63}, {3, 26}}; fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("Pop order %v, want %v", got, want)
+		}
+		break
+	}
+}
+
+func TestPixelsAndHelpers(t *testing.T) {
+	tests := []struct {
+		m          SampleMask
+		wantPixels uint8
+	}{
+		{SampleMask{}, 0},
+		{FullPixels(15, 4), 0xF},
+		{SampleMask{0, 0, 1, 0}, 0x4},
+		{SampleMask{1, 0, 0, 1 << 3}, 0x9},
+		{SampleMask{0, 0, 0, 1 << 63}, 0x8},
+		{SampleMask{0, 1 << 26, 0, 0}, 0x2},
+	}
+	for _, tc := range tests {
+		if got := tc.m.Pixels(); got != tc.wantPixels {
+			t.Errorf("%x.Pixels() = %#x, want %#x", tc.m, got, tc.wantPixels)
+		}
+		if got := tc.m.HelperPixels(); got != ^tc.wantPixels&15 {
+			t.Errorf("%x.HelperPixels() = %#x, want %#x", tc.m, got, ^tc.wantPixels&15)
 		}
 	}
 }

@@ -11,54 +11,76 @@ import (
 	"github.com/gfxsim/gfxsim/functional/geom"
 )
 
-func TestStandardPattern(t *testing.T) {
+func TestPatternFor(t *testing.T) {
 	tests := []struct {
 		count   int
 		wantErr bool
-		check   map[int][2]int8 // spot checks
+		check   map[int][2]int16 // spot checks, 1/256 pixel
 	}{
-		{1, false, map[int][2]int8{0: {0, 0}}},
-		{2, false, map[int][2]int8{0: {4, 4}, 1: {-4, -4}}},
-		{4, false, map[int][2]int8{0: {-2, -6}, 1: {6, -2}, 2: {-6, 2}, 3: {2, 6}}},
-		{8, false, map[int][2]int8{0: {1, -3}, 3: {-3, -5}, 7: {7, -7}}},
-		{16, false, map[int][2]int8{0: {1, 1}, 9: {0, -7}, 12: {-8, 0}, 15: {-7, -8}}},
+		{1, false, map[int][2]int16{0: {0, 0}}},
+		{2, false, map[int][2]int16{0: {64, 64}, 1: {-64, -64}}},
+		{4, false, map[int][2]int16{0: {-32, -96}, 1: {96, -32}, 2: {-96, 32}, 3: {32, 96}}},
+		{8, false, map[int][2]int16{0: {16, -48}, 3: {-48, -80}, 7: {112, -112}}},
+		{16, false, map[int][2]int16{0: {16, 16}, 9: {0, -112}, 12: {-128, 0}, 15: {-112, -128}}},
+		// Hammersley: x = floor((2i+1)*128/n) - 128; y from i bit-reversed in
+		// ceil(log2 n) bits, (2r+1)*128/2^m - 128.
+		{3, false, map[int][2]int16{0: {-86, -96}, 1: {0, 32}, 2: {85, -32}}},
+		{27, false, map[int][2]int16{0: {-124, -124}, 1: {-114, 4}, 13: {0, 52}, 26: {123, -36}}},
+		{64, false, map[int][2]int16{0: {-126, -126}, 1: {-122, 2}, 63: {126, 126}}},
 		{0, true, nil},
-		{3, true, nil},
-		{32, true, nil},
+		{65, true, nil},
 		{-4, true, nil},
 	}
 	for _, tc := range tests {
-		p, err := StandardPattern(tc.count)
+		p, err := PatternFor(tc.count)
 		if (err != nil) != tc.wantErr {
-			t.Errorf("StandardPattern(%d): err = %v, want error %v", tc.count, err, tc.wantErr)
+			t.Errorf("PatternFor(%d): err = %v, want error %v", tc.count, err, tc.wantErr)
 			continue
 		}
 		if tc.wantErr {
 			continue
 		}
 		if p.Count != tc.count {
-			t.Errorf("StandardPattern(%d).Count = %d", tc.count, p.Count)
+			t.Errorf("PatternFor(%d).Count = %d", tc.count, p.Count)
 		}
 		for s, want := range tc.check {
 			if p.Offsets[s] != want {
-				t.Errorf("StandardPattern(%d).Offsets[%d] = %v, want %v", tc.count, s, p.Offsets[s], want)
+				t.Errorf("PatternFor(%d).Offsets[%d] = %v, want %v", tc.count, s, p.Offsets[s], want)
 			}
 		}
-		seen := map[[2]int8]bool{}
-		for s := 0; s < p.Count; s++ {
-			if seen[p.Offsets[s]] {
-				t.Errorf("StandardPattern(%d): duplicate position %v", tc.count, p.Offsets[s])
-			}
-			seen[p.Offsets[s]] = true
+	}
+}
+
+// TestPatternsDistinct checks every count from 1 to MaxSamples: distinct
+// positions inside the pixel, zero offsets past the count, a valid Config.
+func TestPatternsDistinct(t *testing.T) {
+	for n := 1; n <= MaxSamples; n++ {
+		p, err := PatternFor(n)
+		if err != nil {
+			t.Fatalf("PatternFor(%d): %v", n, err)
 		}
-		for s := p.Count; s < MaxSamples; s++ {
-			if p.Offsets[s] != ([2]int8{}) {
-				t.Errorf("StandardPattern(%d): unused offset %d is %v", tc.count, s, p.Offsets[s])
+		if p.Count != n {
+			t.Errorf("PatternFor(%d).Count = %d", n, p.Count)
+		}
+		seen := map[[2]int16]bool{}
+		for s := 0; s < n; s++ {
+			o := p.Offsets[s]
+			if o[0] < MinOffset || o[0] > MaxOffset || o[1] < MinOffset || o[1] > MaxOffset {
+				t.Errorf("PatternFor(%d): sample %d at %v is outside the pixel", n, s, o)
+			}
+			if seen[o] {
+				t.Errorf("PatternFor(%d): duplicate position %v", n, o)
+			}
+			seen[o] = true
+		}
+		for s := n; s < MaxSamples; s++ {
+			if p.Offsets[s] != ([2]int16{}) {
+				t.Errorf("PatternFor(%d): unused offset %d is %v", n, s, p.Offsets[s])
 			}
 		}
 		cfg := Config{Samples: p}
 		if err := cfg.Validate(); err != nil {
-			t.Errorf("StandardPattern(%d) does not validate: %v", tc.count, err)
+			t.Errorf("PatternFor(%d) does not validate: %v", n, err)
 		}
 	}
 }
@@ -79,9 +101,13 @@ func TestConfigValidate(t *testing.T) {
 		{"zorder", func(c *Config) { c.TileOrder, c.QuadOrder = ZOrder, ZOrder }, "", false},
 		{"empty bounds", func(c *Config) { c.Bounds = Rect{5, 5, 5, 5} }, "", false},
 		{"reversed depth range", func(c *Config) { c.MinZ, c.MaxZ = 1, 0 }, "", false},
-		{"count 3", func(c *Config) { c.Samples.Count = 3 }, "Config.Samples.Count: 3", true},
-		{"offset 8", func(c *Config) { c.Samples.Offsets[2][1] = 8 }, "Config.Samples.Offsets[2][1]: 8", false},
-		{"offset -9", func(c *Config) { c.Samples.Offsets[0][0] = -9 }, "Config.Samples.Offsets[0][0]: -9", false},
+		{"count 3", func(c *Config) { c.Samples.Count = 3 }, "", false},
+		{"count 64", func(c *Config) { c.Samples.Count = 64 }, "", false},
+		{"count 0", func(c *Config) { c.Samples.Count = 0 }, "Config.Samples.Count: 0", true},
+		{"count 65", func(c *Config) { c.Samples.Count = 65 }, "Config.Samples.Count: 65", true},
+		{"offset 127", func(c *Config) { c.Samples.Offsets[2][1] = 127 }, "", false},
+		{"offset 128", func(c *Config) { c.Samples.Offsets[2][1] = 128 }, "Config.Samples.Offsets[2][1]: 128", false},
+		{"offset -129", func(c *Config) { c.Samples.Offsets[0][0] = -129 }, "Config.Samples.Offsets[0][0]: -129", false},
 		{"tile 12", func(c *Config) { c.TileSize = 12 }, "Config.TileSize: 12", true},
 		{"tile 1", func(c *Config) { c.TileSize = 1 }, "Config.TileSize: 1", true},
 		{"tile 512", func(c *Config) { c.TileSize = 512 }, "Config.TileSize: 512", true},
@@ -146,7 +172,7 @@ func TestSetupEdges(t *testing.T) {
 func TestSetupRejects(t *testing.T) {
 	cfg := mustConfig(t, 1, Rect{0, 0, 64, 64})
 	bad := cfg
-	bad.Samples.Count = 5
+	bad.Samples.Count = 65
 	tests := []struct {
 		name string
 		v    [3]geom.ScreenVertex
@@ -182,7 +208,7 @@ func coveredPixels(t *testing.T, v [3]geom.ScreenVertex, cfg *Config) []pix {
 	var quads []Quad
 	for _, tp := range tri.Tiles(cfg, nil) {
 		for _, q := range tri.TileQuads(cfg, tp.X, tp.Y, quads[:0]) {
-			m := PixelMask(q, cfg.Samples.Count)
+			m := q.Coverage.Pixels()
 			for p := 0; p < 4; p++ {
 				if m>>p&1 != 0 {
 					out = append(out, pix{int(q.X) + p&1, int(q.Y) + p>>1})
@@ -263,25 +289,25 @@ func TestMSAACoverage(t *testing.T) {
 		// Half of pixel (0,0) below the anti-diagonal x+y < 256: 4x samples 0 (96,32)
 		// and 2 (32,160) are inside, 1 (224,96) and 3 (160,224) outside.
 		{"4x half pixel", 4, Rect{0, 0, 8, 8}, [3]geom.ScreenVertex{uv(0, 0), uv(256, 0), uv(0, 256)},
-			[]Quad{{0, 0, 0x5}}},
+			[]Quad{{0, 0, packed(0x5, 4)}}},
 		// x >= 256, y >= 256, x+y < 1024: pixel (1,1) full, (2,1) and (1,2) samples 0 and 2.
 		{"4x three pixels", 4, Rect{0, 0, 8, 8}, [3]geom.ScreenVertex{uv(256, 256), uv(768, 256), uv(256, 768)},
-			[]Quad{{0, 0, 0xF000}, {2, 0, 0x0500}, {0, 2, 0x0050}}},
+			[]Quad{{0, 0, packed(0xF000, 4)}, {2, 0, packed(0x0500, 4)}, {0, 2, packed(0x0050, 4)}}},
 		// Vertical right edge x = 128 (the pixel centre line): 16x samples with dx < 0.
 		{"16x right edge through the centre", 16, Rect{0, 0, 1, 1},
 			[3]geom.ScreenVertex{uv(-2560, -2560), uv(128, -2560), uv(128, 2560)},
-			[]Quad{{0, 0, 0x9D16}}},
+			[]Quad{{0, 0, packed(0x9D16, 16)}}},
 		// The mirror image: a left edge at x = 128 includes the samples on it (dx >= 0).
 		{"16x left edge through the centre", 16, Rect{0, 0, 1, 1},
 			[3]geom.ScreenVertex{uv(128, -2560), uv(2560, -2560), uv(128, 2560)},
-			[]Quad{{0, 0, 0x62E9}}},
+			[]Quad{{0, 0, packed(0x62E9, 16)}}},
 		// 2x: samples (4,4) -> (192,192) and (-4,-4) -> (64,64); the triangle x+y < 256 holds only the second.
 		{"2x", 2, Rect{0, 0, 4, 4}, [3]geom.ScreenVertex{uv(0, 0), uv(256, 0), uv(0, 256)},
-			[]Quad{{0, 0, 0x2}}},
+			[]Quad{{0, 0, packed(0x2, 2)}}},
 		// 8x, a left edge at x = 384 (the centre line of pixel (1,0), quad pixel 1,
 		// bits 8..15) includes the samples with dx >= 0: 0 (1), 2 (5), 6 (3), 7 (7).
 		{"8x", 8, Rect{0, 0, 2, 1}, [3]geom.ScreenVertex{uv(384, -2560), uv(2560, -2560), uv(384, 2560)},
-			[]Quad{{0, 0, 0xC500}}},
+			[]Quad{{0, 0, packed(0xC500, 8)}}},
 	}
 	for _, tc := range tests {
 		cfg := mustConfig(t, tc.samples, tc.bounds)
@@ -315,8 +341,8 @@ func TestScissor(t *testing.T) {
 	}
 	// Pixels x 3..6, y 2..4: quads (2,2) (4,2) (6,2) (2,4) (4,4) (6,4).
 	want := []Quad{
-		{2, 2, 0xF0F0}, {4, 2, 0xFFFF}, {6, 2, 0x0F0F},
-		{2, 4, 0x00F0}, {4, 4, 0x00FF}, {6, 4, 0x000F},
+		{2, 2, packed(0xF0F0, 4)}, {4, 2, packed(0xFFFF, 4)}, {6, 2, packed(0x0F0F, 4)},
+		{2, 4, packed(0x00F0, 4)}, {4, 4, packed(0x00FF, 4)}, {6, 4, packed(0x000F, 4)},
 	}
 	if fmt.Sprintf("%x", got) != fmt.Sprintf("%x", want) {
 		t.Errorf("quads %x, want %x", got, want)
@@ -333,7 +359,7 @@ func TestScissor(t *testing.T) {
 // TestWatertight rasterizes seeded random meshes that tile a region exactly and
 // checks that every sample inside is covered exactly once and none outside.
 func TestWatertight(t *testing.T) {
-	for _, samples := range []int{1, 4, 16} {
+	for _, samples := range []int{1, 4, 16, 27, 64} {
 		for seed := int64(1); seed <= 3; seed++ {
 			for _, tile := range []int{8, 4, 16} {
 				name := fmt.Sprintf("%dx/seed%d/tile%d", samples, seed, tile)
@@ -363,7 +389,7 @@ func shuffleWinding(rng *rand.Rand, v [3]geom.ScreenVertex) [3]geom.ScreenVertex
 }
 
 func checkGrid(t *testing.T, rng *rand.Rand, cfg *Config) {
-	// A rectangle whose sides are not on the 1/16-pixel sample lattice, cut into
+	// A rectangle whose sides are not on the sample lattice, cut into
 	// 12x8 cells of 5x6 pixels; inner vertices jittered by up to an eighth of a cell (the cells stay convex),
 	// boundary vertices only along the boundary.
 	const nx, ny, cw, ch = 12, 8, 5 * 256, 6 * 256
@@ -402,7 +428,7 @@ func checkGrid(t *testing.T, rng *rand.Rand, cfg *Config) {
 		for px := g.b.X0; px < g.b.X1; px++ {
 			for s := 0; s < g.n; s++ {
 				o := cfg.Samples.Offsets[s]
-				sx, sy := int64(px)*256+128+16*int64(o[0]), int64(py)*256+128+16*int64(o[1])
+				sx, sy := int64(px)*256+128+int64(o[0]), int64(py)*256+128+int64(o[1])
 				want := uint8(0)
 				if sx > int64(x0) && sx < x1 && sy > int64(y0) && sy < y1 {
 					want = 1
@@ -422,7 +448,7 @@ func checkFan(t *testing.T, rng *rand.Rand, cfg *Config, centreOnSample bool) {
 	if centreOnSample {
 		s := rng.Intn(cfg.Samples.Count)
 		o := cfg.Samples.Offsets[s]
-		cx, cy = 36*256+128+16*int64(o[0]), 28*256+128+16*int64(o[1])
+		cx, cy = 36*256+128+int64(o[0]), 28*256+128+int64(o[1])
 	}
 	var ring [n][2]int64
 	for i := 0; i < n; i++ {
@@ -448,7 +474,7 @@ func checkFan(t *testing.T, rng *rand.Rand, cfg *Config, centreOnSample bool) {
 		for px := g.b.X0; px < g.b.X1; px++ {
 			for s := 0; s < g.n; s++ {
 				o := cfg.Samples.Offsets[s]
-				sx, sy := int64(px)*256+128+16*int64(o[0]), int64(py)*256+128+16*int64(o[1])
+				sx, sy := int64(px)*256+128+int64(o[0]), int64(py)*256+128+int64(o[1])
 				inside, onBoundary := false, false
 				if sx == cx && sy == cy {
 					inside = true
@@ -501,12 +527,12 @@ func randomTriangle(rng *rand.Rand, b Rect) [3]geom.ScreenVertex {
 func TestQuadsMatchEdges(t *testing.T) {
 	rng := rand.New(rand.NewSource(11))
 	for iter := 0; iter < 600; iter++ {
-		samples := []int{1, 2, 4, 8, 16}[iter%5]
+		samples := []int{1, 2, 4, 8, 16, 3, 27, 64}[iter%8]
 		cfg := mustConfig(t, samples, Rect{rng.Intn(5), rng.Intn(5), 30 + rng.Intn(20), 24 + rng.Intn(20)})
 		cfg.TileSize = []int{2, 4, 8, 16}[rng.Intn(4)]
 		cfg.QuadOrder = TraversalOrder(rng.Intn(2))
 		cfg.TileOrder = TraversalOrder(rng.Intn(2))
-		cfg.Samples.Offsets[rng.Intn(samples)] = [2]int8{int8(rng.Intn(16) - 8), int8(rng.Intn(16) - 8)} // a custom pattern
+		cfg.Samples.Offsets[rng.Intn(samples)] = [2]int16{int16(rng.Intn(256) - 128), int16(rng.Intn(256) - 128)} // a custom pattern
 		v := randomTriangle(rng, cfg.Bounds)
 		var tri Triangle
 		if !Setup(v, false, &cfg, &tri) {
@@ -539,7 +565,7 @@ func checkTriangle(tri *Triangle, cfg *Config) error {
 				return fmt.Errorf("tile (%d,%d): Tiles says %v (listed %v), TestTile %v", tx, ty, l, ok, class)
 			}
 			// Brute force over the tile.
-			want := map[[2]int]uint64{}
+			want := map[[2]int]SampleMask{}
 			all, any := true, false
 			for py := ty * size; py < (ty+1)*size; py++ {
 				for px := tx * size; px < (tx+1)*size; px++ {
@@ -547,7 +573,9 @@ func checkTriangle(tri *Triangle, cfg *Config) error {
 						if tri.CoversSample(px, py, s) {
 							any = true
 							p := px&1 + 2*(py&1)
-							want[[2]int{px &^ 1, py &^ 1}] |= 1 << uint(p*n+s)
+							m := want[[2]int{px &^ 1, py &^ 1}]
+							m.Set(p, s)
+							want[[2]int{px &^ 1, py &^ 1}] = m
 						} else {
 							all = false
 						}
@@ -691,38 +719,12 @@ func TestMortonWalk(t *testing.T) {
 	}
 }
 
-func TestHelperMask(t *testing.T) {
-	tests := []struct {
-		q          Quad
-		samples    int
-		wantPixels uint8
-	}{
-		{Quad{Coverage: 0}, 4, 0},
-		{Quad{Coverage: 0xFFFF}, 4, 0xF},
-		{Quad{Coverage: 0x0100}, 4, 0x4},
-		{Quad{Coverage: 0x8001}, 4, 0x9},
-		{Quad{Coverage: 0x5}, 1, 0x5},
-		{Quad{Coverage: 1 << 63}, 16, 0x8},
-		{Quad{Coverage: 0xFF00}, 8, 0x2},
-		{Quad{Coverage: 0x30}, 2, 0x4},
-		{Quad{Coverage: 0xF}, 0, 0}, // invalid count: no pixels
-	}
-	for _, tc := range tests {
-		if got := PixelMask(tc.q, tc.samples); got != tc.wantPixels {
-			t.Errorf("PixelMask(%#x, %d) = %#x, want %#x", tc.q.Coverage, tc.samples, got, tc.wantPixels)
-		}
-		if got := HelperMask(tc.q, tc.samples); got != ^tc.wantPixels&15 {
-			t.Errorf("HelperMask(%#x, %d) = %#x, want %#x", tc.q.Coverage, tc.samples, got, ^tc.wantPixels&15)
-		}
-	}
-}
-
 func FuzzRasterize(f *testing.F) {
 	f.Add(int32(0), int32(0), int32(1024), int32(0), int32(0), int32(1024), uint8(2), uint8(1), uint8(0))
 	f.Add(int32(-2560), int32(-2560), int32(128), int32(-2560), int32(128), int32(2560), uint8(4), uint8(2), uint8(3))
 	f.Add(int32(300), int32(17), int32(301), int32(5000), int32(299), int32(9000), uint8(1), uint8(0), uint8(1))
 	f.Fuzz(func(t *testing.T, x0, y0, x1, y1, x2, y2 int32, samples, tile, orders uint8) {
-		cfg, err := NewConfig(1<<(samples%5), Rect{0, 0, 40, 32})
+		cfg, err := NewConfig(int(samples)%MaxSamples+1, Rect{0, 0, 40, 32})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -744,18 +746,127 @@ func FuzzRasterize(f *testing.F) {
 func TestSetupExtremeCoordinates(t *testing.T) {
 	// Vertices at the snap limit must not overflow: a huge triangle covering the
 	// whole target covers every sample.
-	cfg := mustConfig(t, 16, Rect{0, 0, 16, 16})
-	l := int32(geom.SnapLimit)
-	var tri Triangle
-	if !Setup([3]geom.ScreenVertex{uv(-l, -l), uv(l, -l), uv(-l, l)}, false, &cfg, &tri) {
-		t.Fatal("Setup rejected")
-	}
-	if err := checkTriangle(&tri, &cfg); err != nil {
-		t.Fatal(err)
-	}
-	for _, tp := range tri.Tiles(&cfg, nil) {
-		if tp.Class != TileInside {
-			t.Fatalf("tile %+v not inside", tp)
+	for _, n := range []int{16, 27, 64} {
+		cfg := mustConfig(t, n, Rect{0, 0, 16, 16})
+		l := int32(geom.SnapLimit)
+		var tri Triangle
+		if !Setup([3]geom.ScreenVertex{uv(-l, -l), uv(l, -l), uv(-l, l)}, false, &cfg, &tri) {
+			t.Fatalf("%dx: Setup rejected", n)
+		}
+		if err := checkTriangle(&tri, &cfg); err != nil {
+			t.Fatalf("%dx: %v", n, err)
+		}
+		for _, tp := range tri.Tiles(&cfg, nil) {
+			if tp.Class != TileInside {
+				t.Fatalf("%dx: tile %+v not inside", n, tp)
+			}
 		}
 	}
+}
+
+// TestLargeTriangleCoversEverySample rasterizes a triangle much larger than a
+// cut of the target at 27 and 64 samples (and the standard counts): every
+// sample of every pixel of the bounds is covered, every quad is full.
+func TestLargeTriangleCoversEverySample(t *testing.T) {
+	for _, n := range []int{1, 8, 16, 27, 64} {
+		for _, order := range []TraversalOrder{RowMajor, ZOrder} {
+			cfg := mustConfig(t, n, Rect{3, 1, 45, 30})
+			cfg.TileOrder, cfg.QuadOrder = order, order
+			var tri Triangle
+			if !Setup([3]geom.ScreenVertex{pv(-50.3, -40.7), pv(200.1, -30.2), pv(-20.6, 170.9)}, false, &cfg, &tri) {
+				t.Fatalf("%dx: Setup rejected", n)
+			}
+			g := newGrid(cfg.Bounds, n)
+			g.rasterize(t, &tri, &cfg)
+			for i, c := range g.c {
+				if c != 1 {
+					t.Fatalf("%dx %v: sample %d of pixel %d covered %d times, want 1", n, order, i%n, i/n, c)
+				}
+			}
+			var quads []Quad
+			for _, tp := range tri.Tiles(&cfg, nil) {
+				for _, q := range tri.TileQuads(&cfg, tp.X, tp.Y, quads[:0]) {
+					want := FullPixels(pixelsIn(cfg.Bounds, int(q.X), int(q.Y)), n)
+					if q.Coverage != want {
+						t.Fatalf("%dx %v: quad (%d,%d) coverage %x, want %x", n, order, q.X, q.Y, q.Coverage, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSharedEdge checks the fill rule on seeded random pairs of triangles
+// sharing an edge, at every pattern kind (D3D and Hammersley, 27 and 64
+// samples): no sample is covered twice, every sample strictly inside either
+// triangle or on the open shared edge is covered once, and no sample strictly
+// outside both is covered.
+func TestSharedEdge(t *testing.T) {
+	for _, n := range []int{1, 4, 16, 27, 64} {
+		rng := rand.New(rand.NewSource(int64(1000 + n)))
+		cfg := mustConfig(t, n, Rect{0, 0, 40, 40})
+		for iter := 0; iter < 150; iter++ {
+			rp := func() [2]int64 { return [2]int64{int64(rng.Intn(40 * 256)), int64(rng.Intn(40 * 256))} }
+			a, b, c, d := rp(), rp(), rp(), rp()
+			sc, sd := cross(a[0], a[1], b[0], b[1], c[0], c[1]), cross(a[0], a[1], b[0], b[1], d[0], d[1])
+			if sc == 0 || sd == 0 || (sc > 0) == (sd > 0) {
+				continue // c and d must be strictly on opposite sides of ab
+			}
+			if iter%3 == 0 { // shared edge along a row or column of samples
+				b[rng.Intn(2)] = a[rng.Intn(2)]
+				sc, sd = cross(a[0], a[1], b[0], b[1], c[0], c[1]), cross(a[0], a[1], b[0], b[1], d[0], d[1])
+				if a == b || sc == 0 || sd == 0 || (sc > 0) == (sd > 0) {
+					continue
+				}
+			}
+			g := newGrid(cfg.Bounds, n)
+			v := func(p [2]int64) geom.ScreenVertex { return uv(int32(p[0]), int32(p[1])) }
+			for _, tri3 := range [2][3]geom.ScreenVertex{{v(a), v(b), v(c)}, {v(b), v(a), v(d)}} {
+				var tri Triangle
+				if Setup(shuffleWinding(rng, tri3), false, &cfg, &tri) {
+					g.rasterize(t, &tri, &cfg)
+				}
+			}
+			for py := 0; py < 40; py++ {
+				for px := 0; px < 40; px++ {
+					for s := 0; s < n; s++ {
+						o := cfg.Samples.Offsets[s]
+						sx, sy := int64(px)*256+128+int64(o[0]), int64(py)*256+128+int64(o[1])
+						want := -1 // 0 or 1: on an outer edge
+						switch {
+						case strictlyInside(a, b, c, sx, sy) || strictlyInside(a, b, d, sx, sy) || onOpenSegment(a, b, sx, sy):
+							want = 1
+						case outside(a, b, c, sx, sy) && outside(a, b, d, sx, sy):
+							want = 0
+						}
+						got := *g.at(px, py, s)
+						if got > 1 || (want >= 0 && int(got) != want) {
+							t.Fatalf("%dx iteration %d: sample %d of pixel (%d,%d) covered %d times, want %d; a %v b %v c %v d %v",
+								n, iter, s, px, py, got, want, a, b, c, d)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// strictlyInside reports whether (x, y) is strictly inside triangle pqr.
+func strictlyInside(p, q, r [2]int64, x, y int64) bool {
+	e0, e1, e2 := cross(p[0], p[1], q[0], q[1], x, y), cross(q[0], q[1], r[0], r[1], x, y), cross(r[0], r[1], p[0], p[1], x, y)
+	return (e0 > 0 && e1 > 0 && e2 > 0) || (e0 < 0 && e1 < 0 && e2 < 0)
+}
+
+// outside reports whether (x, y) is strictly outside triangle pqr (not on it).
+func outside(p, q, r [2]int64, x, y int64) bool {
+	e0, e1, e2 := cross(p[0], p[1], q[0], q[1], x, y), cross(q[0], q[1], r[0], r[1], x, y), cross(r[0], r[1], p[0], p[1], x, y)
+	return !(e0 >= 0 && e1 >= 0 && e2 >= 0) && !(e0 <= 0 && e1 <= 0 && e2 <= 0)
+}
+
+// onOpenSegment reports whether (x, y) lies on segment pq, endpoints excluded.
+func onOpenSegment(p, q [2]int64, x, y int64) bool {
+	if cross(p[0], p[1], q[0], q[1], x, y) != 0 || (x == p[0] && y == p[1]) || (x == q[0] && y == q[1]) {
+		return false
+	}
+	return x >= min(p[0], q[0]) && x <= max(p[0], q[0]) && y >= min(p[1], q[1]) && y <= max(p[1], q[1])
 }

@@ -1,6 +1,8 @@
 package raster
 
 import (
+	"math"
+
 	"github.com/gfxsim/gfxsim/functional/geom"
 )
 
@@ -21,13 +23,13 @@ type edgeSetup struct {
 	pix     [4]int64 // offsets of the four pixels of a quad from the quad corner: 0, stepX, stepY, stepX+stepY
 	qmin    int64    // min over the quad's samples of pix + sample offset
 	qmax    int64    // max over the quad's samples of pix + sample offset
-	// so holds the sample offsets a*(128+16*dx) + b*(128+16*dy) (relative to a
+	// so holds the sample offsets a*(128+dx) + b*(128+dy) (relative to a
 	// pixel's corner) sorted in descending order; prefix[k] is the pixel-local
 	// coverage mask of the first k samples of that order. At a pixel whose corner
 	// value is v, the samples inside the edge are exactly those with offset >= -v:
 	// a prefix of the order, found by a binary search.
 	so     [MaxSamples]int64
-	prefix [MaxSamples + 1]uint16
+	prefix [MaxSamples + 1]uint64
 }
 
 // Triangle is the result of setup: the edge equations, oriented so that the
@@ -44,8 +46,8 @@ type Triangle struct {
 	Area       int64 // |doubled signed area| in 1/256 pixel units squared
 
 	samples   int // sample count of the pattern given to Setup
-	pattern   [MaxSamples][2]int8
-	fullPixel uint64 // (1 << samples) - 1
+	pattern   [MaxSamples][2]int16
+	fullPixel uint64 // the mask of one pixel's samples: (1 << samples) - 1
 	edge      [3]edgeSetup
 
 	// Planes over screen offsets (dx, dy) in pixels from V[0]:
@@ -63,7 +65,7 @@ type Triangle struct {
 // sv_isfrontface.
 func Setup(v [3]geom.ScreenVertex, backFacing bool, cfg *Config, t *Triangle) bool {
 	n := cfg.Samples.Count
-	if n != 1 && n != 2 && n != 4 && n != 8 && n != 16 {
+	if !validCount(n) {
 		return false
 	}
 	if cfg.TileSize != 0 && !validTileSize(cfg.TileSize) {
@@ -82,17 +84,17 @@ func Setup(v [3]geom.ScreenVertex, backFacing bool, cfg *Config, t *Triangle) bo
 	// Bounding box: pixels with a sample position inside [minX, maxX] x [minY, maxY].
 	minX, maxX := min(v[0].X, v[1].X, v[2].X), max(v[0].X, v[1].X, v[2].X)
 	minY, maxY := min(v[0].Y, v[1].Y, v[2].Y), max(v[0].Y, v[1].Y, v[2].Y)
-	var minDx, maxDx, minDy, maxDy int64 = 127, -128, 127, -128
+	var minDx, maxDx, minDy, maxDy int64 = math.MaxInt16, math.MinInt16, math.MaxInt16, math.MinInt16
 	for s := 0; s < n; s++ {
 		dx, dy := int64(cfg.Samples.Offsets[s][0]), int64(cfg.Samples.Offsets[s][1])
 		minDx, maxDx = min(minDx, dx), max(maxDx, dx)
 		minDy, maxDy = min(minDy, dy), max(maxDy, dy)
 	}
 	bb := Rect{
-		X0: int(ceilDiv256(int64(minX) - 128 - 16*maxDx)),
-		Y0: int(ceilDiv256(int64(minY) - 128 - 16*maxDy)),
-		X1: int(floorDiv256(int64(maxX)-128-16*minDx)) + 1,
-		Y1: int(floorDiv256(int64(maxY)-128-16*minDy)) + 1,
+		X0: int(ceilDiv256(int64(minX) - 128 - maxDx)),
+		Y0: int(ceilDiv256(int64(minY) - 128 - maxDy)),
+		X1: int(floorDiv256(int64(maxX)-128-minDx)) + 1,
+		Y1: int(floorDiv256(int64(maxY)-128-minDy)) + 1,
 	}.Intersect(cfg.Bounds)
 	if bb.Empty() {
 		return false
@@ -107,7 +109,7 @@ func Setup(v [3]geom.ScreenVertex, backFacing bool, cfg *Config, t *Triangle) bo
 	}
 	t.samples = n
 	t.pattern = cfg.Samples.Offsets
-	t.fullPixel = uint64(1)<<uint(n) - 1
+	t.fullPixel = FullPixels(1, n)[0]
 
 	for k := 0; k < 3; k++ {
 		p, q := v[(k+1)%3], v[(k+2)%3]
@@ -147,14 +149,14 @@ func Setup(v [3]geom.ScreenVertex, backFacing bool, cfg *Config, t *Triangle) bo
 	return true
 }
 
-func setupEdge(e *edgeSetup, a, b, c int64, n int, offs *[MaxSamples][2]int8) {
+func setupEdge(e *edgeSetup, a, b, c int64, n int, offs *[MaxSamples][2]int16) {
 	e.a, e.b, e.c = a, b, c
 	e.stepX, e.stepY = a*256, b*256
 	e.pix = [4]int64{0, e.stepX, e.stepY, e.stepX + e.stepY}
 	// Sample offsets, insertion-sorted in descending order with their indices.
 	var idx [MaxSamples]uint8
 	for s := 0; s < n; s++ {
-		off := a*(128+16*int64(offs[s][0])) + b*(128+16*int64(offs[s][1]))
+		off := a*(128+int64(offs[s][0])) + b*(128+int64(offs[s][1]))
 		i := s
 		for i > 0 && e.so[i-1] < off {
 			e.so[i], idx[i] = e.so[i-1], idx[i-1]
@@ -180,7 +182,7 @@ func ceilDiv256(v int64) int64 { return -((-v) >> 8) }
 // pixel units.
 func (t *Triangle) SamplePosition(px, py, s int) (x, y int64) {
 	o := t.pattern[s&(MaxSamples-1)]
-	return int64(px)*256 + 128 + 16*int64(o[0]), int64(py)*256 + 128 + 16*int64(o[1])
+	return int64(px)*256 + 128 + int64(o[0]), int64(py)*256 + 128 + int64(o[1])
 }
 
 // CoversSample reports whether sample s of pixel (px, py) is inside the

@@ -31,3 +31,35 @@ func BenchmarkFunctionalDefaultScene(b *testing.B) {
 	b.ReportMetric(float64(c.Quads)/sec, "quads/s")
 	b.ReportMetric(float64(c.PSLaneInstructions+c.VSLaneInstructions)/sec, "lane-instr/s")
 }
+
+// BenchmarkFunctionalDecoupled renders blurred study scenes with decoupled
+// sampling at 1280x720 with the reference renderer and reports visibility
+// samples tested and visible per wall second.
+func BenchmarkFunctionalDecoupled(b *testing.B) {
+	for _, tc := range []struct {
+		name    string
+		samples int
+	}{{"defocus", 8}, {"bats", 8}, {"egomotion", 8}} {
+		b.Run(tc.name, func(b *testing.B) {
+			s := builtin(b, tc.name, 1280, 720, tc.samples)
+			f, err := driver.Encode(s, driver.DefaultOptions())
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			var c reference.Counters
+			for i := 0; i < b.N; i++ {
+				res, err := reference.Render(f.Memory, f.Stream, f.StreamBytes, reference.DefaultOptions())
+				if err != nil {
+					b.Fatal(err)
+				}
+				c = res.Counters
+			}
+			sec := b.Elapsed().Seconds() / float64(b.N)
+			b.ReportMetric(sec, "s/frame")
+			b.ReportMetric(float64(c.Decoupled.Raster.Tests())/sec, "tests/s")
+			b.ReportMetric(float64(c.Decoupled.VisibleSamples)/sec, "visible/s")
+			b.ReportMetric(c.Decoupled.ShadingRate(), "shading-rate")
+		})
+	}
+}

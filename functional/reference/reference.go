@@ -44,12 +44,12 @@ type Hooks interface {
 	// the raster coverage) and live[i] starts as quads[i].Coverage. The hook
 	// may clear bits of live; a quad left with none is dropped (counted in
 	// HiZQuadsCulled), the others continue with their live samples.
-	Tile(p *pipeline.Primitive, tx, ty int, quads []raster.Quad, live []uint64)
+	Tile(p *pipeline.Primitive, tx, ty int, quads []raster.Quad, live []raster.SampleMask)
 	// DepthTest is called right before the depth/stencil test of a quad's live
 	// samples: early Z (out nil) or, for late-Z draws, before the output merger
 	// with the shader's outputs (live still includes the samples the shader
 	// killed).
-	DepthTest(p *pipeline.Primitive, q raster.Quad, live uint64, out *pipeline.QuadOutput)
+	DepthTest(p *pipeline.Primitive, q raster.Quad, live raster.SampleMask, out *pipeline.QuadOutput)
 	// Clear is called after a clear was carried out.
 	Clear(a state.Action)
 }
@@ -124,7 +124,7 @@ type Result struct {
 type pendingQuad struct {
 	prim int
 	quad raster.Quad
-	live uint64
+	live raster.SampleMask
 }
 
 type renderer struct {
@@ -142,7 +142,7 @@ type renderer struct {
 	pending []pendingQuad
 	tiles   []raster.TilePos
 	quads   []raster.Quad
-	live    []uint64
+	live    []raster.SampleMask
 	dec     decoupledState
 }
 
@@ -315,10 +315,10 @@ func (r *renderer) rasterize(p int) {
 		}
 		for i, q := range r.quads {
 			r.cnt.Quads++
-			r.cnt.CoveredSamples += bits.OnesCount64(q.Coverage)
+			r.cnt.CoveredSamples += q.Coverage.Count()
 			live := q.Coverage
 			if hooks != nil {
-				if live = r.live[i]; live == 0 {
+				if live = r.live[i]; live.Empty() {
 					r.cnt.HiZQuadsCulled++
 					continue
 				}
@@ -333,7 +333,7 @@ func (r *renderer) rasterize(p int) {
 				live = pipeline.EarlyDepth(r.d, &r.cfg, &r.prims[p], tq, &ds)
 				r.cnt.DepthTestsPassed += ds.Passed
 				r.cnt.DepthTestsFailed += ds.Failed
-				if live == 0 {
+				if live.Empty() {
 					r.cnt.EarlyZQuadsCulled++
 					continue
 				}
@@ -368,13 +368,13 @@ func (r *renderer) flush() {
 			dc := &r.cnt.Decoupled
 			dc.ShadingQuads++
 			dc.MemoMisses++
-			dc.CoveredPixels += int64(bits.OnesCount8(raster.PixelMask(raster.Quad{Coverage: pq.live}, r.cfg.Samples.Count)))
-			dc.VisibleSamples += int64(bits.OnesCount64(pq.live))
+			dc.CoveredPixels += int64(bits.OnesCount8(pq.live.Pixels()))
+			dc.VisibleSamples += int64(pq.live.Count())
 		}
 		r.cnt.QuadsShaded++
 		r.cnt.ShadingQuads++
 		r.cnt.PSInvocations += 4
-		r.cnt.HelperPixels += 4 - bits.OnesCount8(raster.PixelMask(raster.Quad{Coverage: pq.live}, r.cfg.Samples.Count))
+		r.cnt.HelperPixels += bits.OnesCount8(pq.live.HelperPixels())
 		o := pipeline.ReadQuad(d, w, 4*i)
 		if r.opts.Hooks != nil && !d.EarlyZ {
 			r.opts.Hooks.DepthTest(&r.prims[pq.prim], pq.quad, pq.live, &o)

@@ -3,6 +3,7 @@ package reference_test
 import (
 	"bytes"
 	"image"
+	"math"
 	"testing"
 
 	"github.com/gfxsim/gfxsim/functional/reference"
@@ -113,4 +114,54 @@ func TestDeterministicAndIndependentOfWarpSize(t *testing.T) {
 		t.Fatalf("1-quad warps: %d warps for %d quads (8-quad warps shaded %d quads)",
 			c.Counters.PixelWarps, c.Counters.QuadsShaded, a.Counters.QuadsShaded)
 	}
+}
+
+// TestWideSampleCounts renders the triangle and room scenes at 27 and 64
+// samples per pixel (Hammersley patterns): the counters balance, the covered
+// area matches the 16-sample render's to within its edges, pixels away from
+// edges resolve to the same colour, and the resolved image stays close to the
+// 16-sample image everywhere.
+func TestWideSampleCounts(t *testing.T) {
+	const w, h = 96, 54
+	for _, name := range []string{"triangle", "room"} {
+		ref := render(t, builtin(t, name, w, h, 16), reference.DefaultOptions())
+		for _, samples := range []int{27, 64} {
+			r := render(t, builtin(t, name, w, h, samples), reference.DefaultOptions())
+			checkConservation(t, name, &r.Counters)
+			if r.Image.Rect != ref.Image.Rect {
+				t.Fatalf("%s %dx: image %v, want %v", name, samples, r.Image.Rect, ref.Image.Rect)
+			}
+			// Coverage in pixels: the patterns differ, the area must not (a sample
+			// per pixel and per edge crossing at most).
+			area, refArea := float64(r.Counters.CoveredSamples)/float64(samples), float64(ref.Counters.CoveredSamples)/16
+			if d := math.Abs(area - refArea); d > 0.02*refArea {
+				t.Errorf("%s %dx: covered %.1f pixels, 16x %.1f", name, samples, area, refArea)
+			}
+			var sum, same, n int
+			worst := 0
+			for i := 0; i < len(r.Image.Pix); i += 4 {
+				d := 0
+				for c := 0; c < 3; c++ {
+					d = max(d, abs(int(r.Image.Pix[i+c])-int(ref.Image.Pix[i+c])))
+				}
+				sum += d
+				worst = max(worst, d)
+				if d == 0 {
+					same++
+				}
+				n++
+			}
+			t.Logf("%s %dx: mean difference to 16x %.3f, max %d, %d of %d pixels equal", name, samples, float64(sum)/float64(n), worst, same, n)
+			if mean := float64(sum) / float64(n); mean > 0.5 || worst > 48 || same < n*9/10 {
+				t.Errorf("%s %dx: resolve differs from 16x: mean %.3f, max %d, %d of %d pixels equal", name, samples, mean, worst, same, n)
+			}
+		}
+	}
+}
+
+func abs(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
 }

@@ -490,7 +490,7 @@ func (t *Tracker) draw(lc command.Located, s vertex.Stream) (*Draw, error) {
 		d.VSInputs = append(d.VSInputs, sem)
 	}
 	ct := t.color[0]
-	pattern, err := raster.StandardPattern(ct.Samples)
+	pattern, err := raster.PatternFor(ct.Samples)
 	if err != nil {
 		return fail("render target", "%v", err)
 	}

@@ -128,7 +128,7 @@ func (t *Targets) Clone() *Targets {
 // Draw returns draw seq over the targets: default depth state (less, writes
 // on), no blending, the whole target as bounds, depth range [0, 1], 8x8 tiles.
 func (t *Targets) Draw(seq uint64, earlyZ bool) *protocol.Draw {
-	pat, err := raster.StandardPattern(t.Spec.Samples)
+	pat, err := raster.PatternFor(t.Spec.Samples)
 	if err != nil {
 		panic(err)
 	}

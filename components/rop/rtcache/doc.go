@@ -89,7 +89,11 @@
 //
 // The owner bounds its accesses with CanWrite and the Blocked result so that the
 // write queue stays within WriteQueue entries plus the victims of the reads in
-// flight.
+// flight. An empty queue accepts a write of more lines than it holds (a quad
+// whose samples span more lines, with 4-byte lines at 27 or 64 samples), so
+// that such a quad waits for the queue to drain instead of forever. Lines may
+// be any power of two from 4 bytes; colour compression applies only to lines
+// that hold whole pixels (SetSurface).
 //
 // # Statistics
 //

@@ -224,8 +224,14 @@ func (c *Cache) findFill(line uint64) int {
 	return -1
 }
 
-// writeRoom reports whether the write queue accepts another write-back.
-func (c *Cache) writeRoom(n int) bool { return len(c.writes)-c.wHead+n <= c.cfg.WriteQueue }
+// writeRoom reports whether the write queue accepts n more write-backs. An
+// empty queue accepts any n: a quad whose samples span more lines than the
+// queue holds (4-byte lines at 27 or 64 samples) still makes progress, and the
+// queue exceeds WriteQueue only then.
+func (c *Cache) writeRoom(n int) bool {
+	q := len(c.writes) - c.wHead
+	return q+n <= c.cfg.WriteQueue || q == 0
+}
 
 // Access looks up the line holding addr for reader t; see Result. A miss on a
 // cleared line fills it at once; another miss sends a line read and registers t

@@ -179,6 +179,32 @@ func TestWriteBackClearAndFlush(t *testing.T) {
 	}
 }
 
+// TestCanWriteWiderThanQueue: a quad may span more lines than the write queue
+// holds (4-byte lines at 27 or 64 samples); an empty queue accepts it, a busy
+// one does not, so the owner waits instead of deadlocking.
+func TestCanWriteWiderThanQueue(t *testing.T) {
+	o, _, e := setup(t, rtcache.Config{Size: 64, Ways: 1, LineSize: 4, MaxOutstanding: 4, WriteQueue: 2}, 5)
+	var got []bool
+	o.at(1, func(now sim.VTimeInSec) {
+		got = append(got, o.cache.CanWrite(3), o.cache.CanWrite(2))
+		for a := uint64(0); a < 12; a += 4 {
+			o.cache.Write(base + a)
+		}
+		if n := o.cache.Flush(); n != 3 {
+			t.Errorf("flush queued %d lines, want 3", n)
+		}
+		got = append(got, o.cache.CanWrite(1), o.cache.CanWrite(3))
+	})
+	o.at(50, func(now sim.VTimeInSec) { got = append(got, o.cache.CanWrite(3)) })
+	o.TickLater(0)
+	if err := e.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if want := []bool{true, true, false, false, true}; !reflect.DeepEqual(got, want) {
+		t.Errorf("CanWrite %v, want %v", got, want)
+	}
+}
+
 func TestConfigValidate(t *testing.T) {
 	good := rtcache.Config{Size: 4096, Ways: 4, LineSize: 64, MaxOutstanding: 8, WriteQueue: 8}
 	tests := []struct {

@@ -78,7 +78,7 @@ func PrimitiveBounds(t *raster.Triangle, cfg *raster.Config, f depth.Format, x0,
 	px := [2]int64{int64(x0), int64(x1 - 1)}
 	py := [2]int64{int64(y0), int64(y1 - 1)}
 	for s := 0; s < cfg.Samples.Count && s < raster.MaxSamples; s++ {
-		ox, oy := 128+16*int64(cfg.Samples.Offsets[s][0]), 128+16*int64(cfg.Samples.Offsets[s][1])
+		ox, oy := 128+int64(cfg.Samples.Offsets[s][0]), 128+int64(cfg.Samples.Offsets[s][1])
 		for _, x := range px {
 			rx := float64(float32(x*256+ox-p.x0)) / 256
 			rmax[0] = max(rmax[0], math.Abs(rx))

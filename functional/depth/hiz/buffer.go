@@ -112,6 +112,17 @@ func NewBuffer(cfg Config, t Target) (*Buffer, error) {
 	if err != nil {
 		return nil, err
 	}
+	if g.TileSamples != cfg.TileSamples {
+		// More or fewer samples than configured: only at sample counts that are
+		// not a power of two up to 16 (see TileDims).
+		if cfg.Packed {
+			return nil, fmt.Errorf("hiz: packed tiles of %d samples hold no whole number of %d-sample pixels (tiles of %d samples): use an unpacked mode at this sample count",
+				cfg.TileSamples, t.Samples, g.TileSamples)
+		}
+		if g.TileSamples > cfg.TileSamples {
+			cfg.TileSamples = 1 << bits.Len(uint(g.TileSamples-1)) // one pixel: its memory format
+		}
+	}
 	b := &Buffer{cfg: cfg, geo: g, tiles: make([]TileState, g.Tiles()), full: Range(0, g.TileSamples)}
 	if cfg.Mode == Oracle || cfg.Feedback == IdealFeedback {
 		b.rep = newReplica(&b.geo)
@@ -199,12 +210,10 @@ func (b *Buffer) ApplyFeedback(ti int, lo, hi uint32, pos Pos) bool {
 // Touched appends to out the tiles that the live samples of quads cover, in
 // order of first appearance (the lines the HiZ unit must hold before
 // ProcessQuads).
-func (b *Buffer) Touched(quads []raster.Quad, live []uint64, out []int) []int {
-	n := b.geo.Samples
+func (b *Buffer) Touched(quads []raster.Quad, live []raster.SampleMask, out []int) []int {
 	for i, q := range quads {
 		for pix := 0; pix < 4; pix++ {
-			pm := (live[i] >> (pix * n)) & (1<<n - 1)
-			if pm == 0 {
+			if live[i][pix] == 0 {
 				continue
 			}
 			x, y := int(q.X)+pix&1, int(q.Y)+pix>>1
@@ -236,7 +245,7 @@ func containsInt(s []int, v int) bool {
 // primitive's depths). It returns how many quads lost every live sample.
 // Samples outside the target are left alone.
 func (b *Buffer) ProcessQuads(dc *DrawContext, cfg *raster.Config, p *pipeline.Primitive, quads []raster.Quad,
-	live []uint64, pos Pos) (quadsCulled int) {
+	live []raster.SampleMask, pos Pos) (quadsCulled int) {
 	if !dc.Active {
 		b.st.PassThrough++
 		return 0
@@ -274,13 +283,13 @@ func (b *Buffer) ProcessQuads(dc *DrawContext, cfg *raster.Config, p *pipeline.P
 }
 
 // gather collects the pieces of the quads' live samples.
-func (b *Buffer) gather(quads []raster.Quad, live []uint64) {
+func (b *Buffer) gather(quads []raster.Quad, live []raster.SampleMask) {
 	b.pieces = b.pieces[:0]
 	n := b.geo.Samples
 	last := -1
 	for i, q := range quads {
 		for pix := 0; pix < 4; pix++ {
-			pm := (live[i] >> (pix * n)) & (1<<n - 1)
+			pm := live[i][pix]
 			if pm == 0 {
 				continue
 			}
@@ -302,15 +311,14 @@ func (b *Buffer) gather(quads []raster.Quad, live []uint64) {
 					last = len(b.pieces) - 1
 				}
 			}
-			c := &b.pieces[last].cover
-			c[bit0>>6] |= pm << (bit0 & 63) // a pixel's samples never straddle a word (n divides 64)
+			b.pieces[last].cover.OrBits(bit0, pm, n)
 		}
 	}
 }
 
 // scatter removes the failed samples from the live masks; it returns the
 // quads left without live samples.
-func (b *Buffer) scatter(quads []raster.Quad, live []uint64) int {
+func (b *Buffer) scatter(quads []raster.Quad, live []raster.SampleMask) int {
 	any := false
 	for i := range b.pieces {
 		if !b.pieces[i].fail.Empty() {
@@ -325,11 +333,11 @@ func (b *Buffer) scatter(quads []raster.Quad, live []uint64) int {
 	culled := 0
 	last := -1
 	for i, q := range quads {
-		if live[i] == 0 {
+		if live[i].Empty() {
 			continue
 		}
 		for pix := 0; pix < 4; pix++ {
-			pm := (live[i] >> (pix * n)) & (1<<n - 1)
+			pm := live[i][pix]
 			if pm == 0 {
 				continue
 			}
@@ -346,10 +354,9 @@ func (b *Buffer) scatter(quads []raster.Quad, live []uint64) int {
 					}
 				}
 			}
-			f := (b.pieces[last].fail[bit0>>6] >> (bit0 & 63)) & pm
-			live[i] &^= f << (pix * n)
+			live[i][pix] &^= b.pieces[last].fail.BitsAt(bit0, n)
 		}
-		if live[i] == 0 {
+		if live[i].Empty() {
 			culled++
 		}
 	}
@@ -434,9 +441,8 @@ func (b *Buffer) replicaUpdate(dc *DrawContext, cfg *raster.Config, p *pipeline.
 	}
 	lo, hi := b.rep.tile(ti)
 	var qk OracleKey
-	var vis uint64
+	var vis raster.SampleMask
 	looked, inTable := false, false
-	n := b.geo.Samples
 	for w := range surv {
 		for m := surv[w]; m != 0; m &= m - 1 {
 			bit := w*64 + bits.TrailingZeros64(m)
@@ -454,7 +460,7 @@ func (b *Buffer) replicaUpdate(dc *DrawContext, cfg *raster.Config, p *pipeline.
 			switch {
 			case !inTable: // a quad the table does not know: as without it
 				lo[bit], hi[bit] = sampleWrite(dc.Func, fa, fb, lo[bit], hi[bit], dc.Guaranteed(back))
-			case vis&(1<<(((y&1)*2+(x&1))*n+s)) != 0: // visible: written
+			case vis.Has((y&1)*2+(x&1), s): // visible: written
 				lo[bit], hi[bit] = sampleWrite(dc.Func, fa, fb, lo[bit], hi[bit], true)
 			}
 		}

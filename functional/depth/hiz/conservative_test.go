@@ -68,7 +68,7 @@ func TestConservativeOnBuiltinScenes(t *testing.T) {
 	cases := []struct {
 		samples int
 		format  depth.Format
-	}{{0, depth.D24S8}, {1, depth.D32F}}
+	}{{0, depth.D24S8}, {1, depth.D32F}, {27, depth.D24S8}, {64, depth.D32F}}
 	for _, name := range scene.BuiltinNames() {
 		for _, cs := range cases {
 			st, err := hiz.NewStudy(cfgs...)
@@ -80,7 +80,7 @@ func TestConservativeOnBuiltinScenes(t *testing.T) {
 				t.Fatal(err)
 			}
 			if st.ViolationCount != 0 {
-				t.Errorf("%s/%v: %d violations, first %v", name, cs.format, st.ViolationCount, st.Violations)
+				t.Errorf("%s/%dx/%v: %d violations, first %v", name, cs.samples, cs.format, st.ViolationCount, st.Violations)
 			}
 			for i, c := range studyConfigs {
 				if st.BeyondOracle[i] != 0 {

@@ -82,7 +82,11 @@
 // # Tiles and statistics
 //
 // A HiZ tile holds TileSamples samples (TileDims: 16 samples are 4x4 pixels at
-// 1x and 2x2 at 4x; 32 are 8x4 and 4x2; 128 are 16x8 and 8x4). Stats counts
+// 1x and 2x2 at 4x; 32 are 8x4 and 4x2; 128 are 16x8 and 8x4). At sample counts
+// that do not divide the tile (27, or 64 with small tiles) a tile is the
+// largest power-of-two block of whole pixels that fits, at least one pixel,
+// whose memory format NewBuffer sizes (TileDims); packed tiles need tiles of
+// exactly TileSamples samples. Live masks arrive as raster.SampleMask. Stats counts
 // coarse tests per (primitive, HiZ tile) as culled, trivially accepted or
 // ambiguous, and normalizes to 16-sample units (Units, UnitsCulled) so that
 // configurations with different tile sizes compare (the paper's Fig. 6).

@@ -1,8 +1,6 @@
 package hiz
 
 import (
-	"math/bits"
-
 	"github.com/gfxsim/gfxsim/functional/depth"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/raster"
@@ -14,31 +12,25 @@ import (
 // changing it: the test pipeline.EarlyDepth or pipeline.LateDepth would run,
 // with the shader's depth output out when the pixel shader writes depth (nil
 // otherwise). With no depth target, or the test off, every sample passes.
-func ExactPass(d *state.Draw, cfg *raster.Config, p *pipeline.Primitive, q raster.Quad, mask uint64, out *pipeline.QuadOutput) uint64 {
+func ExactPass(d *state.Draw, cfg *raster.Config, p *pipeline.Primitive, q raster.Quad, mask raster.SampleMask, out *pipeline.QuadOutput) raster.SampleMask {
 	db := d.DepthBuf
-	if db == nil || (!d.Depth.DepthEnable && !d.Depth.StencilEnable) || mask == 0 {
+	if db == nil || (!d.Depth.DepthEnable && !d.Depth.StencilEnable) || mask.Empty() {
 		return mask
 	}
-	var z [64]float32
 	shader := d.PSResources.WritesDepth && out != nil
-	if !shader {
-		tq := q
-		tq.Coverage = mask
-		p.Triangle.QuadDepths(cfg, tq, &z)
-	}
-	n := cfg.Samples.Count
-	pass := uint64(0)
-	for m := mask; m != 0; m &= m - 1 {
-		bit := bits.TrailingZeros64(m)
-		pix, s := bit/n, bit%n
+	var pass raster.SampleMask
+	for m := mask; !m.Empty(); {
+		pix, s := m.Pop()
 		x, y := int(q.X)+pix&1, int(q.Y)+pix>>1
-		zv := z[bit]
+		var zv float32
 		if shader {
 			zv = clampDepth(out.Depth[pix], d.Viewport.MinZ, d.Viewport.MaxZ)
+		} else {
+			zv = p.Triangle.SampleDepth(cfg, x, y, s)
 		}
 		sd, ss := db.Load(x, y, s)
 		if d.Depth.Test(db.Format, depth.Quantize(zv, db.Format), sd, ss, p.Triangle.BackFacing).Pass {
-			pass |= 1 << bit
+			pass.Set(pix, s)
 		}
 	}
 	return pass

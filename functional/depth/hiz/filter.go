@@ -115,7 +115,7 @@ func (f *Filter) BeginDraw(d *state.Draw, cfg *raster.Config) {
 }
 
 // Tile implements reference.Hooks.
-func (f *Filter) Tile(p *pipeline.Primitive, tx, ty int, quads []raster.Quad, live []uint64) {
+func (f *Filter) Tile(p *pipeline.Primitive, tx, ty int, quads []raster.Quad, live []raster.SampleMask) {
 	if f.buf == nil {
 		return
 	}
@@ -123,7 +123,7 @@ func (f *Filter) Tile(p *pipeline.Primitive, tx, ty int, quads []raster.Quad, li
 }
 
 // DepthTest implements reference.Hooks (nothing to do).
-func (f *Filter) DepthTest(p *pipeline.Primitive, q raster.Quad, live uint64, out *pipeline.QuadOutput) {
+func (f *Filter) DepthTest(p *pipeline.Primitive, q raster.Quad, live raster.SampleMask, out *pipeline.QuadOutput) {
 }
 
 // Clear implements reference.Hooks: a depth clear resets the target's tiles.
@@ -172,8 +172,8 @@ type Study struct {
 	cfg     *raster.Config
 	dc      DrawContext
 	draws   uint64
-	scratch []uint64
-	pending []uint64 // per quad in API order: len(Configs) culled masks
+	scratch []raster.SampleMask
+	pending []raster.SampleMask // per quad in API order: len(Configs) culled masks
 	pHead   int
 }
 
@@ -225,12 +225,12 @@ func (s *Study) BeginDraw(d *state.Draw, cfg *raster.Config) {
 }
 
 // Tile implements reference.Hooks.
-func (s *Study) Tile(p *pipeline.Primitive, tx, ty int, quads []raster.Quad, live []uint64) {
+func (s *Study) Tile(p *pipeline.Primitive, tx, ty int, quads []raster.Quad, live []raster.SampleMask) {
 	n := len(s.Configs)
 	base := len(s.pending)
 	for range quads {
 		for c := 0; c < n; c++ {
-			s.pending = append(s.pending, 0)
+			s.pending = append(s.pending, raster.SampleMask{})
 		}
 	}
 	if !s.dc.Active {
@@ -245,14 +245,14 @@ func (s *Study) Tile(p *pipeline.Primitive, tx, ty int, quads []raster.Quad, liv
 		s.scratch = append(s.scratch[:0], live...)
 		b.ProcessQuads(&s.dc, s.cfg, p, quads, s.scratch, pos)
 		for i := range quads {
-			s.pending[base+i*n+c] = live[i] &^ s.scratch[i]
+			s.pending[base+i*n+c] = live[i].AndNot(s.scratch[i])
 		}
 	}
 }
 
 // DepthTest implements reference.Hooks: the culled samples of the quad must
 // all fail the exact test.
-func (s *Study) DepthTest(p *pipeline.Primitive, q raster.Quad, live uint64, out *pipeline.QuadOutput) {
+func (s *Study) DepthTest(p *pipeline.Primitive, q raster.Quad, live raster.SampleMask, out *pipeline.QuadOutput) {
 	n := len(s.Configs)
 	if s.pHead+n > len(s.pending) {
 		return
@@ -264,27 +264,23 @@ func (s *Study) DepthTest(p *pipeline.Primitive, q raster.Quad, live uint64, out
 	}
 	anyCulled := false
 	for _, m := range culled {
-		anyCulled = anyCulled || m != 0
+		anyCulled = anyCulled || !m.Empty()
 	}
 	if !anyCulled {
 		return
 	}
 	exact := ExactPass(s.d, s.cfg, p, q, live, out)
-	spp := s.cfg.Samples.Count
 	for c, m := range culled {
-		s.Checked[c] += uint64(popcount(m))
+		s.Checked[c] += uint64(m.Count())
 		if s.OracleFirst {
-			s.BeyondOracle[c] += uint64(popcount(m &^ culled[0]))
+			s.BeyondOracle[c] += uint64(m.AndNot(culled[0]).Count())
 		}
-		bad := m & exact
-		for bad != 0 {
-			bit := trailing(bad)
-			bad &= bad - 1
+		for bad := m.And(exact); !bad.Empty(); {
+			pix, smp := bad.Pop()
 			s.ViolationCount++
 			if len(s.Violations) < 16 {
-				pix := bit / spp
 				s.Violations = append(s.Violations, Violation{Config: c, Draw: s.d.Index,
-					X: int(q.X) + pix&1, Y: int(q.Y) + pix>>1, Sample: bit % spp})
+					X: int(q.X) + pix&1, Y: int(q.Y) + pix>>1, Sample: smp})
 			}
 		}
 	}

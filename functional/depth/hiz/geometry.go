@@ -5,6 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/gfxsim/gfxsim/functional/depth"
+	"github.com/gfxsim/gfxsim/functional/raster"
 )
 
 // Target is the depth target a coarse depth buffer covers.
@@ -18,9 +19,10 @@ type Target struct {
 // tile. Inside a tile, pixels are in Morton order (x in the low bit) over
 // squares of TileH x TileH pixels, the squares left to right (TileW is TileH or
 // 2*TileH), and the samples of a pixel are adjacent: sample s of local pixel p
-// is bit p*Samples + s of the tile's masks. Blocks of 16 consecutive bits are
-// therefore compact (4x4 pixels at 1x, 2x2 at 4x): the 16-sample units the
-// statistics are normalized to.
+// is bit p*Samples + s of the tile's masks (a pixel's run of bits may straddle
+// two words of a Mask when Samples does not divide 64). Blocks of 16
+// consecutive bits are therefore compact (4x4 pixels at 1x, 2x2 at 4x): the
+// 16-sample units the statistics are normalized to.
 type Geometry struct {
 	Target
 	TileSamples    int
@@ -30,24 +32,35 @@ type Geometry struct {
 }
 
 // TileDims returns the pixel size of a tile of tileSamples samples at
-// samplesPerPixel samples per pixel: tileSamples/samplesPerPixel pixels (at
-// least one), as a square or a 2:1 rectangle (wider than high). For example 16
-// samples are 4x4 pixels at 1x and 2x2 at 4x; 32 samples 8x4 and 4x2; 128
-// samples 16x8 and 8x4.
+// samplesPerPixel samples per pixel: tileSamples/samplesPerPixel pixels rounded
+// down to a power of two, at least one, as a square or a 2:1 rectangle (wider
+// than high). The tile shrinks in pixels as the sample count grows and never
+// splits a pixel. For example 16 samples are 4x4 pixels at 1x and 2x2 at 4x;
+// 32 samples 8x4 and 4x2; 128 samples 16x8 and 8x4.
+//
+// At 1 to 16 samples per pixel (powers of two, at most the 16-sample minimum
+// tile) a tile holds exactly tileSamples samples. Above, the rule is the same
+// and explicit: at 27 samples 128 samples make 2x2 pixels (108 samples) and 64
+// make 2x1 (54); at 64 samples 128 make 2x1 (128). When one pixel has more
+// samples than tileSamples (27 or 64 samples with 16- or 32-sample tiles) the
+// tile is that one pixel, and NewBuffer sizes the tile's memory format for it
+// (Buffer.Config().TileSamples: the next power of two). hiz.tile_samples in a
+// machine configuration sets tileSamples.
 func TileDims(tileSamples, samplesPerPixel int) (w, h int) {
 	pixels := max(1, tileSamples/max(1, samplesPerPixel))
 	k := bits.Len(uint(pixels)) - 1
 	return 1 << ((k + 1) / 2), 1 << (k / 2)
 }
 
-// NewGeometry tiles target t into tiles of tileSamples samples (a power of two
-// in [16, MaxTileSamples]); a tile holds at least one pixel.
+// NewGeometry tiles target t (1 to raster.MaxSamples samples per pixel) into
+// tiles of tileSamples samples (a power of two in [16, MaxTileSamples]) by the
+// rule of TileDims; a tile holds at least one pixel.
 func NewGeometry(t Target, tileSamples int) (Geometry, error) {
 	switch {
 	case t.Width < 1 || t.Height < 1:
 		return Geometry{}, fmt.Errorf("hiz: target %dx%d has no pixel", t.Width, t.Height)
-	case t.Samples != 1 && t.Samples != 2 && t.Samples != 4 && t.Samples != 8 && t.Samples != 16:
-		return Geometry{}, fmt.Errorf("hiz: target Samples %d is not 1, 2, 4, 8 or 16", t.Samples)
+	case t.Samples < 1 || t.Samples > raster.MaxSamples:
+		return Geometry{}, fmt.Errorf("hiz: target Samples %d is not in [1, %d]", t.Samples, raster.MaxSamples)
 	case !t.Format.Valid():
 		return Geometry{}, fmt.Errorf("hiz: target Format %d is not a depth format", uint8(t.Format))
 	case tileSamples < 16 || tileSamples > MaxTileSamples || bits.OnesCount(uint(tileSamples)) != 1:

@@ -12,6 +12,29 @@ type Mask [MaxTileSamples / 64]uint64
 // Set adds sample i.
 func (m *Mask) Set(i int) { m[i>>6] |= 1 << (i & 63) }
 
+// OrBits adds the samples [lo, lo+n) of m that are set in the low n bits of v
+// (n <= 64; the run may straddle two words).
+func (m *Mask) OrBits(lo int, v uint64, n int) {
+	w, sh := lo>>6, uint(lo&63)
+	m[w] |= v << sh
+	if int(sh)+n > 64 {
+		m[w+1] |= v >> (64 - sh)
+	}
+}
+
+// BitsAt returns the samples [lo, lo+n) of m as the low n bits (n <= 64).
+func (m *Mask) BitsAt(lo, n int) uint64 {
+	w, sh := lo>>6, uint(lo&63)
+	v := m[w] >> sh
+	if int(sh)+n > 64 {
+		v |= m[w+1] << (64 - sh)
+	}
+	if n < 64 {
+		v &= 1<<uint(n) - 1
+	}
+	return v
+}
+
 // Has reports whether sample i is in m.
 func (m *Mask) Has(i int) bool { return m[i>>6]&(1<<(i&63)) != 0 }
 

@@ -21,14 +21,14 @@ type OracleKey struct {
 // same frame. A Buffer in Oracle mode with a table culls every covered sample
 // that is not visible; quads it does not know keep all their samples.
 type OracleTable struct {
-	visible map[OracleKey]uint64
+	visible map[OracleKey]raster.SampleMask
 }
 
 // NewOracleTable returns an empty table.
-func NewOracleTable() *OracleTable { return &OracleTable{visible: map[OracleKey]uint64{}} }
+func NewOracleTable() *OracleTable { return &OracleTable{visible: map[OracleKey]raster.SampleMask{}} }
 
-// Visible returns the visible samples of a quad (bits as its coverage).
-func (t *OracleTable) Visible(k OracleKey) (uint64, bool) {
+// Visible returns the visible samples of a quad.
+func (t *OracleTable) Visible(k OracleKey) (raster.SampleMask, bool) {
 	v, ok := t.visible[k]
 	return v, ok
 }
@@ -52,19 +52,14 @@ func NewOracleRecorder() *OracleRecorder { return &OracleRecorder{Table: NewOrac
 func (r *OracleRecorder) BeginDraw(d *state.Draw, cfg *raster.Config) { r.d, r.cfg = d, cfg }
 
 // Tile implements reference.Hooks (nothing is culled while recording).
-func (r *OracleRecorder) Tile(p *pipeline.Primitive, tx, ty int, quads []raster.Quad, live []uint64) {
+func (r *OracleRecorder) Tile(p *pipeline.Primitive, tx, ty int, quads []raster.Quad, live []raster.SampleMask) {
 }
 
 // DepthTest implements reference.Hooks.
-func (r *OracleRecorder) DepthTest(p *pipeline.Primitive, q raster.Quad, live uint64, out *pipeline.QuadOutput) {
+func (r *OracleRecorder) DepthTest(p *pipeline.Primitive, q raster.Quad, live raster.SampleMask, out *pipeline.QuadOutput) {
 	vis := ExactPass(r.d, r.cfg, p, q, live, out)
 	if out != nil {
-		n := r.cfg.Samples.Count
-		for pix := 0; pix < 4; pix++ {
-			if out.Store&(1<<pix) == 0 {
-				vis &^= (1<<n - 1) << (pix * n)
-			}
-		}
+		vis = vis.And(raster.FullPixels(out.Store, raster.MaxSamples))
 	}
 	r.Table.visible[OracleKey{Draw: uint64(r.d.Index), Prim: PrimOrder(p.Source, p.Part), X: q.X, Y: q.Y}] = vis
 }
@@ -80,7 +75,7 @@ func (b *Buffer) SetOracle(t *OracleTable) { b.table = t }
 
 // tablePieces is the Oracle's coarse test from the table: the covered samples
 // of each piece that are not visible fail (when the stencil allows culling).
-func (b *Buffer) tablePieces(dc *DrawContext, p *pipeline.Primitive, quads []raster.Quad, live []uint64, pos Pos) {
+func (b *Buffer) tablePieces(dc *DrawContext, p *pipeline.Primitive, quads []raster.Quad, live []raster.SampleMask, pos Pos) {
 	canCull := dc.CanCull(p.Triangle.BackFacing)
 	n := b.geo.Samples
 	np := len(b.pieces)
@@ -94,9 +89,9 @@ func (b *Buffer) tablePieces(dc *DrawContext, p *pipeline.Primitive, quads []ras
 		if !ok {
 			continue
 		}
-		hidden := live[i] &^ vis
-		for pix := 0; pix < 4 && hidden != 0; pix++ {
-			pm := (hidden >> (pix * n)) & (1<<n - 1)
+		hidden := live[i].AndNot(vis)
+		for pix := 0; pix < 4; pix++ {
+			pm := hidden[pix]
 			if pm == 0 {
 				continue
 			}
@@ -107,7 +102,7 @@ func (b *Buffer) tablePieces(dc *DrawContext, p *pipeline.Primitive, quads []ras
 			ti, bit0 := b.geo.TileOf(x, y)
 			for k := 0; k < np; k++ {
 				if b.pieces[k].tile == ti {
-					notVisible[k][bit0>>6] |= pm << (bit0 & 63)
+					notVisible[k].OrBits(bit0, pm, n)
 					break
 				}
 			}

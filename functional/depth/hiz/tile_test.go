@@ -1,6 +1,7 @@
 package hiz
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/gfxsim/gfxsim/functional/depth"
@@ -236,6 +237,9 @@ func TestGeometry(t *testing.T) {
 	cases := []struct{ tile, spp, w, h int }{
 		{16, 1, 4, 4}, {16, 4, 2, 2}, {32, 1, 8, 4}, {32, 4, 4, 2}, {128, 1, 16, 8}, {128, 4, 8, 4},
 		{16, 16, 1, 1}, {16, 8, 2, 1}, {64, 2, 8, 4}, {256, 1, 16, 16},
+		// Above 16 samples per pixel: whole pixels, rounded down to a power of two.
+		{16, 27, 1, 1}, {32, 27, 1, 1}, {64, 27, 2, 1}, {128, 27, 2, 2}, {256, 27, 4, 2},
+		{16, 64, 1, 1}, {128, 64, 2, 1}, {256, 64, 2, 2}, {64, 3, 4, 4},
 	}
 	for _, c := range cases {
 		if w, h := TileDims(c.tile, c.spp); w != c.w || h != c.h {
@@ -269,5 +273,74 @@ func TestGeometry(t *testing.T) {
 	// The last column of tiles holds one pixel column (x = 12): its samples.
 	if v := g.Valid(3); v != rng(0, 2).Or(rng(4, 6)) {
 		t.Errorf("Valid(3) = %x", v)
+	}
+}
+
+// TestGeometryWide checks the tiling at 27 and 64 samples per pixel: every
+// sample of every pixel has its own bit, pixels' runs straddle mask words, and
+// a buffer whose pixel outgrows the configured tile gets a memory format for
+// it, while packed tiles that cannot hold whole pixels are refused.
+func TestGeometryWide(t *testing.T) {
+	for _, c := range []struct{ spp, tile, tileSamples int }{{27, 128, 108}, {27, 16, 27}, {64, 256, 256}, {64, 32, 64}} {
+		g, err := NewGeometry(Target{Width: 9, Height: 5, Samples: c.spp, Format: depth.D24S8}, c.tile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.TileSamples != c.tileSamples {
+			t.Errorf("%dx, %d-sample tiles: TileSamples %d, want %d", c.spp, c.tile, g.TileSamples, c.tileSamples)
+		}
+		seen := map[[2]int]bool{}
+		for y := 0; y < 5; y++ {
+			for x := 0; x < 9; x++ {
+				ti, bit := g.TileOf(x, y)
+				for s := 0; s < c.spp; s++ {
+					if bit+s >= g.TileSamples || seen[[2]int{ti, bit + s}] {
+						t.Fatalf("%dx: sample %d of (%d,%d) at bit %d of tile %d", c.spp, s, x, y, bit+s, ti)
+					}
+					seen[[2]int{ti, bit + s}] = true
+					if px, py, ps := g.PixelOf(ti, bit+s); px != x || py != y || ps != s {
+						t.Fatalf("%dx: PixelOf(TileOf(%d,%d)+%d) = %d,%d,%d", c.spp, x, y, s, px, py, ps)
+					}
+				}
+			}
+		}
+	}
+	b, err := NewBuffer(Config{Mode: Forward}, Target{Width: 8, Height: 8, Samples: 27, Format: depth.D24S8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := b.Config().TileSamples; got != 32 {
+		t.Errorf("27x with 16-sample tiles: the memory format holds %d samples, want 32", got)
+	}
+	if _, err := NewBuffer(Config{Mode: ZMask, Packed: true}, Target{Width: 8, Height: 8, Samples: 27, Format: depth.D24S8}); err == nil ||
+		!strings.Contains(err.Error(), "packed tiles of 128 samples hold no whole number of 27-sample pixels") {
+		t.Errorf("packed at 27x: err %v", err)
+	}
+	if _, err := NewBuffer(Config{Mode: ZMask, Packed: true}, Target{Width: 8, Height: 8, Samples: 64, Format: depth.D24S8}); err != nil {
+		t.Errorf("packed at 64x (two pixels per tile): %v", err)
+	}
+	if _, err := NewGeometry(Target{Width: 8, Height: 8, Samples: 65, Format: depth.D24S8}, 16); err == nil {
+		t.Error("65 samples per pixel accepted")
+	}
+}
+
+func TestMaskBitRuns(t *testing.T) {
+	var m Mask
+	m.OrBits(54, 1<<27-1, 27) // straddles words 0 and 1
+	if want := Range(54, 81); m != want {
+		t.Fatalf("OrBits(54, 27 ones) = %x, want %x", m, want)
+	}
+	m.OrBits(128, ^uint64(0), 64)
+	if got := m.BitsAt(54, 27); got != 1<<27-1 {
+		t.Errorf("BitsAt(54, 27) = %x", got)
+	}
+	if got := m.BitsAt(60, 8); got != 0xFF {
+		t.Errorf("BitsAt(60, 8) = %x", got)
+	}
+	if got := m.BitsAt(128, 64); got != ^uint64(0) {
+		t.Errorf("BitsAt(128, 64) = %x", got)
+	}
+	if got := m.BitsAt(80, 10); got != 1 {
+		t.Errorf("BitsAt(80, 10) = %x, want 1", got)
 	}
 }

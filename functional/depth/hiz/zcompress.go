@@ -37,7 +37,7 @@ type DepthCodec struct {
 	surf    framebuffer.Surface
 	base    uint64
 	stencil uint64 // D32F: offset of the stencil plane (0 for D24S8)
-	pattern [raster.MaxSamples][2]int8
+	pattern [raster.MaxSamples][2]int16
 	tilesX  int
 	morton  uint
 	pos     []int64 // scratch: sample positions (x, y pairs)
@@ -51,7 +51,7 @@ func NewDepthCodec(g framebuffer.Geometry, f depth.Format, base uint64) (*DepthC
 	if err != nil {
 		return nil, err
 	}
-	pat, err := raster.StandardPattern(g.Samples)
+	pat, err := raster.PatternFor(g.Samples)
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +118,10 @@ func (c *DepthCodec) DepthPlane(addr uint64) bool {
 // two gradients.
 const CodecHeaderBits = 8 + 32 + 2*32
 
-const gradientFraction = 16
+// gradientFraction is the fixed-point precision of the gradients: 20 fraction
+// bits per 1/256 pixel, the same numbers as 16 bits per 1/16 pixel (positions
+// and gradients scale by powers of two, exactly).
+const gradientFraction = 20
 
 // Bits returns the encoded size in bits of the block at address addr whose
 // bytes are data (a whole cache line inside the target), or -1 when it cannot
@@ -153,7 +156,7 @@ func (c *DepthCodec) Bits(addr uint64, data []byte) int {
 		e := int(off/4) + i
 		x, y := c.pixel(e / spp)
 		s := e % spp
-		c.pos = append(c.pos, int64(x)*16+8+int64(c.pattern[s][0]), int64(y)*16+8+int64(c.pattern[s][1]))
+		c.pos = append(c.pos, int64(x)*256+128+int64(c.pattern[s][0]), int64(y)*256+128+int64(c.pattern[s][1]))
 		c.val = append(c.val, int64(w))
 	}
 	gx, gy := c.fit()
@@ -189,8 +192,8 @@ func (c *DepthCodec) Size(addr uint64, data []byte, unit uint64) uint64 {
 }
 
 // fit returns the least-squares gradients of the block's depth over its
-// sample positions, as fixed point with gradientFraction fractional bits per
-// 1/16 pixel, clamped to 32-bit range. Sums are exact integers; the division is
+// sample positions (1/256 pixel), as fixed point with gradientFraction
+// fractional bits per 1/256 pixel, clamped to 32-bit range. Sums are exact integers; the division is
 // done in float64 with explicit rounding (the result only changes the size).
 func (c *DepthCodec) fit() (gx, gy int64) {
 	n := len(c.val)

@@ -45,7 +45,7 @@ func planeTarget(t *testing.T, f func(x, y int64) int64, s uint8) (*framebuffer.
 		for x := 0; x < 16; x++ {
 			for smp := 0; smp < 4; smp++ {
 				o := c.pattern[smp]
-				db.Store(x, y, smp, uint32(f(int64(x)*16+8+int64(o[0]), int64(y)*16+8+int64(o[1]))), s)
+				db.Store(x, y, smp, uint32(f(int64(x)*16+8+int64(o[0])/16, int64(y)*16+8+int64(o[1])/16)), s) // D3D 4x: multiples of 1/16
 			}
 		}
 	}
