@@ -256,6 +256,47 @@ func NewShadedQuads(d *Draw, quads []ShadedQuad) *ShadedQuads {
 	return &ShadedQuads{MsgMeta: meta(16 + len(quads)*per), Draw: d, Quads: quads}
 }
 
+// ShadedVisibilityQuad is a visibility quad of a 5D primitive of a decoupled
+// draw (Prim.Blur != nil) retiring from the reorder buffer: the samples that
+// reached shading, those the shader kept, and each kept sample's reconstructed
+// colour (pipeline.Reconstruct over its taps, read from the shading cache).
+type ShadedVisibilityQuad struct {
+	Prim *pipeline.Primitive
+	X, Y int32
+	// Live: the samples that passed early Z (every covered sample of a late-Z
+	// draw); Kept: of those, the ones the shader did not discard.
+	Live, Kept raster.SampleMask
+	// Colors holds one colour per sample of Kept, pixel 0..3 and then sample
+	// order; Depths the shader's depth output per sample of Kept when the
+	// pixel shader writes depth (supersampled shading), else nil.
+	Colors []geom.Vec4
+	Depths []float32
+}
+
+// ShadedSamples carries retired visibility quads of one draw and one
+// partition, in API order, from the reorder buffer to that partition's ROP.
+type ShadedSamples struct {
+	sim.MsgMeta
+	Draw  *Draw
+	Quads []ShadedVisibilityQuad
+}
+
+func (m *ShadedSamples) Meta() *sim.MsgMeta { return &m.MsgMeta }
+
+// NewShadedSamples builds a ShadedSamples: per quad its position and two masks,
+// per kept sample a colour (16 bytes) and a depth when the shader writes one.
+func NewShadedSamples(d *Draw, quads []ShadedVisibilityQuad) *ShadedSamples {
+	bytes := 16
+	for i := range quads {
+		per := 16
+		if d.State.PSResources.WritesDepth {
+			per += 4
+		}
+		bytes += 4 + 2*coverageBytes(&d.Raster) + per*quads[i].Kept.Count()
+	}
+	return &ShadedSamples{MsgMeta: meta(bytes), Draw: d, Quads: quads}
+}
+
 // LateZQuad is one quad to test after shading.
 type LateZQuad struct {
 	Prim *pipeline.Primitive
