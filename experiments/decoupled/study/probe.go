@@ -314,4 +314,3 @@ func (p *probe) finish() Counts {
 	}
 	return c
 }
-

@@ -34,12 +34,12 @@ type Size struct{ Width, Height int }
 
 // Sizes are the default frame sizes per figure (see the README for why).
 var Sizes = map[string]Size{
-	"sweep":    {640, 360}, // Figs. 10, 11, 12
-	"fig09":    {160, 90},
-	"texture":  {640, 360},
-	"fig13":    {320, 180},
-	"quick":    {96, 54}, // every functional figure with -quick
-	"quick13":  {64, 36},
+	"sweep":   {640, 360}, // Figs. 10, 11, 12
+	"fig09":   {160, 90},
+	"texture": {640, 360},
+	"fig13":   {320, 180},
+	"quick":   {96, 54}, // every functional figure with -quick
+	"quick13": {64, 36},
 }
 
 // The study's sweeps.
@@ -49,12 +49,12 @@ var (
 	// Moderate is the blur scale of the cache-size and line-size sweeps.
 	Moderate = 1.0
 	// DefaultEntries is the 4k-sample cache: 1024 shading quads.
-	DefaultEntries = 1024
-	GlobalSizes    = []int{32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, Unbounded}
-	TiledSizes     = []int{32, 128, 512, 1024, 4096, Unbounded}
-	DefaultROP     = ROPCache{ColorBytes: 64 << 10, DepthBytes: 64 << 10, LineBytes: 32}
-	ROPTotalsKB    = []int{8, 16, 32, 64, 128, 256, 512} // colour + depth, 32-byte lines
-	ROPLines       = []int{4, 8, 16, 32, 64, 128}        // 128 KB total
+	DefaultEntries  = 1024
+	GlobalSizes     = []int{32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, Unbounded}
+	TiledSizes      = []int{32, 128, 512, 1024, 4096, Unbounded}
+	DefaultROP      = ROPCache{ColorBytes: 64 << 10, DepthBytes: 64 << 10, LineBytes: 32}
+	ROPTotalsKB     = []int{8, 16, 32, 64, 128, 256, 512} // colour + depth, 32-byte lines
+	ROPLines        = []int{4, 8, 16, 32, 64, 128}        // 128 KB total
 	AnimationFrames = 50
 	// Scenes: the defocus-only and the motion-only frame of Fig. 10-12, and
 	// the animation of Fig. 9.
