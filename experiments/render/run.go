@@ -12,6 +12,7 @@ import (
 	"github.com/gfxsim/gfxsim/configs"
 	"github.com/gfxsim/gfxsim/experiments/expt"
 	"github.com/gfxsim/gfxsim/functional/framebuffer"
+	"github.com/gfxsim/gfxsim/functional/raster5d"
 	"github.com/gfxsim/gfxsim/functional/reference"
 	"github.com/gfxsim/gfxsim/scene"
 	"github.com/gfxsim/gfxsim/scene/driver"
@@ -125,6 +126,7 @@ func runFunctional(o options, s *scene.Scene, cfg *configs.Config, w io.Writer, 
 	}
 	st := expt.Stats{}
 	st.AddStruct("reference", &res.Counters)
+	res.Counters.Decoupled.Each(func(name string, v float64) { st["reference.decoupled."+name] = v })
 	st["run.wall_seconds"] = wall.Seconds()
 	if err := writeOutputs(o.out, suffix, res.Image, st, cfg); err != nil {
 		return err
@@ -244,6 +246,18 @@ func summary(w io.Writer, name string, width, height, samples int, f *driver.Fra
 		{"texture requests", fmt.Sprint(c.TexRequests), ""},
 		{"depth tests", fmt.Sprint(c.DepthTestsPassed + c.DepthTestsFailed), "passed " + pct(c.DepthTestsPassed, c.DepthTestsPassed+c.DepthTestsFailed)},
 		{"samples written", fmt.Sprint(c.SamplesWritten), fmt.Sprintf("%d blended, %d killed", c.SamplesBlended, c.SamplesKilled)},
+	}
+	if dc := &c.Decoupled; dc.Draws > 0 {
+		rows = append(rows,
+			[]string{"decoupled draws", fmt.Sprint(dc.Draws), fmt.Sprintf("5D triangles: %d static, %d moving, %d defocused, %d both",
+				dc.Triangles[raster5d.Static], dc.Triangles[raster5d.Moving], dc.Triangles[raster5d.Defocused], dc.Triangles[raster5d.Both])},
+			[]string{"5D sample tests", fmt.Sprint(dc.Raster.Tests()), fmt.Sprintf("%d covered", dc.Raster.SamplesCovered)},
+			[]string{"visible samples", fmt.Sprint(dc.VisibleSamples), fmt.Sprintf("%d covered pixels", dc.CoveredPixels)},
+			[]string{"shading quads", fmt.Sprint(dc.ShadingQuads), fmt.Sprintf("memo hits %d of %d look-ups", dc.MemoHits, dc.MemoHits+dc.MemoMisses)},
+			[]string{"shading rate", fmt.Sprintf("%.3f", dc.ShadingRate()), "shader invocations per covered pixel"},
+			[]string{"savings", fmt.Sprintf("%.2fx", dc.Savings()), "visible samples per invocation (against supersampling)"},
+			[]string{"blur area", fmt.Sprintf("%.2f", dc.BlurArea()), "mean pixels touched by one shading sample"},
+		)
 	}
 	expt.Table(w, []string{"counter", "value", "note"}, rows)
 }

@@ -330,3 +330,29 @@ func (r *renderer) writeVisibility(v *visRecord) {
 	}
 	r.addWriteStats(&ws)
 }
+
+// Each calls f with every counter and derived figure under its statistics
+// name (snake case: draws, triangles_static, ..., shading_rate, savings,
+// blur_area).
+func (c *DecoupledCounters) Each(f func(name string, v float64)) {
+	f("draws", float64(c.Draws))
+	for k := raster5d.Case(1); k < raster5d.NumCases; k++ {
+		f("triangles_"+k.String(), float64(c.Triangles[k]))
+		f("sample_tests_"+k.String(), float64(c.Raster.SampleTests[k]))
+	}
+	f("sample_tests", float64(c.Raster.Tests()))
+	f("samples_covered", float64(c.Raster.SamplesCovered))
+	f("reference_views", float64(c.Map.Triangles))
+	f("degenerate_t1", float64(c.Map.DegenerateT1))
+	f("degenerate_barycentric", float64(c.Map.DegenerateBarycentric))
+	f("covered_pixels", float64(c.CoveredPixels))
+	f("visible_samples", float64(c.VisibleSamples))
+	f("shading_quads", float64(c.ShadingQuads))
+	f("memo_hits", float64(c.MemoHits))
+	f("memo_misses", float64(c.MemoMisses))
+	f("shading_samples_read", float64(c.ShadingSamplesRead))
+	f("shading_pixel_pairs", float64(c.ShadingPixelPairs))
+	f("shading_rate", c.ShadingRate())
+	f("savings", c.Savings())
+	f("blur_area", c.BlurArea())
+}
