@@ -68,11 +68,12 @@ const (
 	stallInput // the look-up budget is spent or the input holds no visibility quads
 )
 
-// Look-up stall states (the stalls activity's indices).
+// Look-up stall states (the stalls activity's indices; the last, not stalled,
+// is the initial state).
 const (
-	stallStateNone = iota
-	stallStateAllReferenced
+	stallStateAllReferenced = iota
 	stallStateRefOverflow
+	stallStateNone
 )
 
 // shadingCacheMode is the reorder buffer's shading-cache mode (decoupled
@@ -107,7 +108,7 @@ func newShadingCacheMode(entries, refBits, ringSize, quadsPerWarp, lookupsPerCyc
 		return nil, err
 	}
 	return &shadingCacheMode{tags: t, values: make([]pipeline.ShadingLanes, entries), quadsPerWarp: quadsPerWarp,
-		stalls:          timing.NewActivity("none", "all_referenced", "ref_overflow"),
+		stalls:          timing.NewActivity("all_referenced", "ref_overflow", "none"),
 		lookupsPerCycle: lookupsPerCycle, records: make([]visRecord, ringSize),
 		open: make([]protocol.ShadingQuad, 0, quadsPerWarp)}, nil
 }
