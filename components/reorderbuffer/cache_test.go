@@ -9,6 +9,7 @@ import (
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/decouple"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
+	"github.com/gfxsim/gfxsim/timing"
 )
 
 // prim5D is a stand-in 5D primitive: the reorder buffer reads only that it is
@@ -190,3 +191,103 @@ func TestShadingCache(t *testing.T) {
 	}
 }
 
+
+// TestShadingCacheReconstruct: a sample's colour is pipeline.Reconstruct over
+// its taps' cache entries, and a sample whose heaviest tap was discarded is
+// not kept (the quad still goes to the ROP for its account).
+func TestShadingCacheReconstruct(t *testing.T) {
+	a := testDraw4(0)
+	tap := func(x int32, lane uint8, w float32) decouple.Tap {
+		return decouple.Tap{Tag: decouple.Tag{Prim: 1, QuadX: x}, Lane: lane, Weight: w}
+	}
+	q := protocol.VisibilityQuad{Live: [4]uint64{0b11}, Lookups: []decouple.Lookup{
+		{N: 2, Taps: [4]decouple.Tap{tap(10, 0, 0.75), tap(11, 1, 0.25)}},
+		{N: 2, Taps: [4]decouple.Tap{tap(10, 0, 0.25), tap(11, 1, 0.75)}},
+	}}
+	bn := newBench(MakeBuilder().WithShadingCache(8, 8), benchConfig{cores: 1, rops: 1}, []scripted{{0, vis(a, 0, q)}})
+	bn.cores[0].Discard = func(q *protocol.ShadingQuad) uint8 {
+		if q.Tag.QuadX == 11 {
+			return 0xf
+		}
+		return 0
+	}
+	bn.run(t)
+	want := []ropRecord{{"v d0 (0,0) 3/1 [10.25 0 0.25 0]", 15}}
+	if got := records(bn.rops[0]); !reflect.DeepEqual(got, want) {
+		t.Fatalf("ROP received %v, want %v", got, want)
+	}
+}
+
+// TestShadingCacheKeepsOrder: 2D-path warps and visibility records share the
+// ring, so they retire in arrival order: the record, shaded by 16, waits
+// for warp 0 (dispatched at 1, back at 43); warp 1 (dispatched at 3) follows.
+func TestShadingCacheKeepsOrder(t *testing.T) {
+	a := testDraw4(0)
+	bn := newBench(MakeBuilder().WithShadingCache(8, 8), benchConfig{cores: 1, rops: 1,
+		latency: func(*protocol.PixelWarp) uint64 { return 40 }},
+		[]scripted{{0, warp(a, 0, 0, 0)}, {0, vis(a, 0, vquad(0, 10))}, {0, warp(a, 1, 0)}, {0, protocol.NewDrawEnd(a, 0)}})
+	bn.run(t)
+	want := []ropRecord{{"d0 0.0 0.1", 44}, {"v d0 (0,0) 1/1 [10 0 0 0]", 44}, {"d0 1.0", 46}, {"end d0", 46}}
+	if got := records(bn.rops[0]); !reflect.DeepEqual(got, want) {
+		t.Fatalf("ROP received %v, want %v", got, want)
+	}
+}
+
+// TestShadingCacheLeaves2DAlone: with the shading cache on, 2D-path traffic
+// has the same timing, messages and statistics as without it.
+func TestShadingCacheLeaves2DAlone(t *testing.T) {
+	a, b := testDraw(0), testDraw(1)
+	script := func() []scripted {
+		return []scripted{{0, warp(a, 0, 0, 0, 0, 0, 0, 0, 0, 0)}, {0, warp(a, 1, 0, 0)}, {0, protocol.NewDrawEnd(a, 0)},
+			{5, warp(b, 2, 0, 0, 0)}, {5, protocol.NewDrawEnd(b, 0)}}
+	}
+	run := func(bld Builder) ([]ropRecord, []dispatched, map[string]float64) {
+		bn := newBench(bld.WithEntries(8), benchConfig{cores: 2, rops: 1,
+			latency: func(w *protocol.PixelWarp) uint64 { return 20 - 5*w.ID }}, script())
+		bn.run(t)
+		bn.rob.Finish(100e-9)
+		st := statsOf(bn.rob)
+		for k := range cacheStatsOf(bn.rob) {
+			delete(st, "GPU.ReorderBuffer."+k)
+		}
+		var got []dispatched
+		for _, c := range bn.cores {
+			for _, d := range c.got {
+				got = append(got, dispatched{Warp: &protocol.PixelWarp{ID: d.Warp.ID, Entry: d.Warp.Entry}, Cycle: d.Cycle})
+			}
+		}
+		return records(bn.rops[0]), got, st
+	}
+	r0, d0, s0 := run(MakeBuilder())
+	r1, d1, s1 := run(MakeBuilder().WithShadingCache(16, 8))
+	if !reflect.DeepEqual(r0, r1) || !reflect.DeepEqual(d0, d1) || !reflect.DeepEqual(s0, s1) {
+		t.Fatalf("with the cache:\n%v\n%v\n%v\nwithout:\n%v\n%v\n%v", r1, d1, s1, r0, d0, s0)
+	}
+}
+
+func TestShadingCacheModeErrors(t *testing.T) {
+	a := testDraw4(0)
+	four := protocol.VisibilityQuad{Live: [4]uint64{1}, Lookups: []decouple.Lookup{{N: 4}}}
+	tests := []struct {
+		name    string
+		builder Builder
+		msg     *protocol.VisibilityQuads
+		want    string
+	}{
+		{"cache smaller than a sample's taps", MakeBuilder().WithShadingCache(2, 8), vis(a, 0, four),
+			"ShadingCacheEntries (reorder_buffer.shading_cache_entries) 2 cannot hold the 4 taps of one sample"},
+		{"no shading cache", MakeBuilder(), vis(a, 0, vquad(0, 10)), "has no shading cache"},
+		{"look-ups for the wrong samples", MakeBuilder().WithShadingCache(8, 8),
+			vis(a, 0, protocol.VisibilityQuad{Live: [4]uint64{3}, Lookups: vquad(0, 10).Lookups}), "1 look-ups for 2 live samples"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := &timing.Halt{}
+			bn := newBench(tc.builder.WithHalt(h), benchConfig{cores: 1, rops: 1}, []scripted{{0, tc.msg}})
+			bn.run(t)
+			if err := h.Reason(); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
