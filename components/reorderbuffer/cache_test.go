@@ -191,7 +191,6 @@ func TestShadingCache(t *testing.T) {
 	}
 }
 
-
 // TestShadingCacheReconstruct: a sample's colour is pipeline.Reconstruct over
 // its taps' cache entries, and a sample whose heaviest tap was discarded is
 // not kept (the quad still goes to the ROP for its account).
