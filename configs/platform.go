@@ -262,11 +262,12 @@ func (p *Platform) buildBackEnd() {
 	qp := c.QuadPacker
 	p.QuadPacker = quadpacker.MakeBuilder().WithEngine(e).WithFreq(f).WithHalt(p.Halt).WithProgress(p.Progress).
 		WithQuadsPerWarp(qp.QuadsPerWarp).WithFlushCycles(qp.FlushCycles).WithQuadsPerCycle(qp.QuadsPerCycle).
-		WithInputQueue(qp.InputQueue).Build("GPU.QuadPacker")
+		WithInputQueue(qp.InputQueue).WithSamplesPerCycle(qp.SamplesPerCycle).Build("GPU.QuadPacker")
 	rb := c.ReorderBuffer
 	p.ReorderBuffer = reorderbuffer.MakeBuilder().WithEngine(e).WithFreq(f).WithHalt(p.Halt).WithProgress(p.Progress).
 		WithEntries(rb.Entries).WithDispatchPerCycle(rb.DispatchPerCycle).WithRetirePerCycle(rb.RetirePerCycle).
-		WithNumPartitions(rc.Count).Build("GPU.ReorderBuffer")
+		WithNumPartitions(rc.Count).WithShadingCache(rb.ShadingCacheEntries, rb.RefBits).
+		WithQuadsPerWarp(qp.QuadsPerWarp).WithLookupsPerCycle(rb.LookupsPerCycle).Build("GPU.ReorderBuffer")
 }
 
 func (p *Platform) bus(name string, l Link, freq sim.Freq, ports ...sim.Port) {

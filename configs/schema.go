@@ -131,6 +131,8 @@ type QuadPacker struct {
 	FlushCycles   int `yaml:"flush_cycles" desc:"a partial warp is sent after this many cycles without new quads" unit:"cycles" min:"1" max:"100000"`
 	QuadsPerCycle int `yaml:"quads_per_cycle" desc:"quads packed per cycle" min:"1" max:"64"`
 	InputQueue    int `yaml:"input_queue" desc:"tile FIFO depth" min:"1" max:"4096"`
+	// SamplesPerCycle is the decoupling stage's rate (decoupled sampling).
+	SamplesPerCycle int `yaml:"samples_per_cycle" desc:"decoupling stage: live samples of 5D primitives' visibility quads mapped to their shading taps per cycle (decoupled sampling)" min:"1" max:"4096"`
 }
 
 // ReorderBuffer parameters.
@@ -138,6 +140,10 @@ type ReorderBuffer struct {
 	Entries          int `yaml:"entries" desc:"quad entries (allocated in API order at dispatch, retired in order)" min:"1" max:"1048576"`
 	DispatchPerCycle int `yaml:"dispatch_per_cycle" desc:"warps dispatched per cycle" min:"1" max:"64"`
 	RetirePerCycle   int `yaml:"retire_per_cycle" desc:"quads retired per cycle" min:"1" max:"256"`
+	// The shading cache of decoupled sampling (Ragan-Kelley et al. 2011, 4.2-4.3).
+	ShadingCacheEntries int `yaml:"shading_cache_entries" desc:"shading-cache entries of decoupled sampling, one shading quad (4 samples) each; 1024 is the paper's 4k samples; at least the taps of one sample (4 with bilinear reconstruction)" min:"1" max:"1048576"`
+	RefBits             int `yaml:"ref_bits" desc:"bits of a shading-cache entry's reference count (visibility records waiting to read it)" min:"1" max:"32"`
+	LookupsPerCycle     int `yaml:"lookups_per_cycle" desc:"shading-cache tag look-ups per cycle" min:"1" max:"64"`
 }
 
 // Latencies of the shader core's instruction classes.
