@@ -131,10 +131,14 @@ func (r *renderer) rasterize5D(p int) {
 	dc := &r.cnt.Decoupled
 	dc.Triangles[b.Tri.Case]++
 	sh := ds.newShading()
+	bh, _ := r.opts.Hooks.(BlurHooks)
 	r.tiles = b.Tri.Tiles(r.tiles[:0])
 	for _, tp := range r.tiles {
 		r.cnt.Tiles++
 		ds.quads = b.Tri.TileQuads(tp.X, tp.Y, ds.quads[:0], &dc.Raster)
+		if bh != nil {
+			bh.Tile5D(prim, ds.quads)
+		}
 		for i := range ds.quads {
 			q := &ds.quads[i]
 			r.cnt.Quads++
