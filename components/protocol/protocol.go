@@ -271,12 +271,9 @@ type ShadedVisibilityQuad struct {
 	// pixel shader writes depth (supersampled shading), else nil.
 	Colors []geom.Vec4
 	Depths []float32
-	// More: further parts of the same visibility quad follow (the reorder
-	// buffer split its record because its shading cache stalled; the parts
-	// hold disjoint samples and retire consecutively, in order). The ROP
-	// accounts the visibility quad once (discarded, late-Z culled or written),
-	// at its last part (More false).
-	More bool
+	// A visibility quad whose record the reorder buffer split (its shading
+	// cache stalled) still leaves as one ShadedVisibilityQuad: the earlier
+	// parts wait, reconstructed, until the last part retires.
 }
 
 // ShadedSamples carries retired visibility quads of one draw and one

@@ -1,8 +1,10 @@
 package reorderbuffer
 
 import (
+	"cmp"
 	"fmt"
 	"math/bits"
+	"slices"
 
 	"github.com/sarchlab/akita/v3/sim"
 
@@ -100,6 +102,36 @@ type shadingCacheMode struct {
 
 	visQuads, visRecords, splits, retiredRecords uint64
 	shadingQuads, shadingWarps, filledWarps      uint64
+
+	// The earlier parts of a split visibility quad, absorbed at the head
+	// (their references released) until its last part retires with them as
+	// one ShadedVisibilityQuad: the ROPs and the depth units see every
+	// visibility quad once.
+	split      []splitSample
+	splitLive  raster.SampleMask
+	splitParts uint64
+}
+
+// splitSample is a reconstructed sample of an absorbed part of a split quad.
+type splitSample struct {
+	pix, s uint8
+	kept   bool
+	color  geom.Vec4
+	depth  float32
+}
+
+// absorbPart reconstructs the samples of the ready record at the head, an
+// earlier part of a split visibility quad (More), into the split buffer, so
+// that its cache references can be released before the quad's last part is
+// ready.
+func (sc *shadingCacheMode) absorbPart(rec *visRecord) {
+	for i := range rec.samples {
+		smp := &rec.samples[i]
+		c, dp, store := sc.reconstruct(smp)
+		sc.split = append(sc.split, splitSample{pix: smp.pix, s: smp.s, kept: store, color: c, depth: dp})
+	}
+	sc.splitLive = sc.splitLive.Or(rec.live)
+	sc.splitParts++
 }
 
 func newShadingCacheMode(entries, refBits, ringSize, quadsPerWarp, lookupsPerCycle int) (*shadingCacheMode, error) {
@@ -383,7 +415,8 @@ func (c *Comp) visibilityRun(budget int) retiring {
 	n := 1
 	for n < budget && n < c.entries.used {
 		e := c.entries.fromHead(n)
-		if !e.Visibility || e.Draw != h.Draw || e.Partition != h.Partition || !sc.recordReady(&sc.records[e.Record]) {
+		if !e.Visibility || e.Draw != h.Draw || e.Partition != h.Partition || !sc.recordReady(&sc.records[e.Record]) ||
+			sc.records[e.Record].more { // an earlier part is absorbed at the head first
 			break
 		}
 		n++
@@ -393,6 +426,7 @@ func (c *Comp) visibilityRun(budget int) retiring {
 	for k := 0; k < n; k++ {
 		colors += len(sc.records[c.entries.fromHead(k).Record].samples)
 	}
+	colors += len(sc.split)
 	col := make([]geom.Vec4, 0, colors)
 	var dep []float32
 	if d.PSResources.WritesDepth {
@@ -402,17 +436,42 @@ func (c *Comp) visibilityRun(budget int) retiring {
 	for k := range quads {
 		rec := &sc.records[c.entries.fromHead(k).Record]
 		q := &quads[k]
-		q.Prim, q.X, q.Y, q.Live, q.More = rec.prim, rec.x, rec.y, rec.live, rec.more
+		q.Prim, q.X, q.Y, q.Live = rec.prim, rec.x, rec.y, rec.live
 		c0, d0 := len(col), len(dep)
-		for i := range rec.samples {
-			color, depth, store := sc.reconstruct(&rec.samples[i])
-			if !store {
-				continue
+		if k == 0 && len(sc.split) > 0 {
+			// The last part of a split quad: merge the absorbed parts, the
+			// colours in pixel and sample order.
+			for i := range rec.samples {
+				smp := &rec.samples[i]
+				color, depth, store := sc.reconstruct(smp)
+				sc.split = append(sc.split, splitSample{pix: smp.pix, s: smp.s, kept: store, color: color, depth: depth})
 			}
-			q.Kept[rec.samples[i].pix] |= 1 << rec.samples[i].s
-			col = append(col, color)
-			if dep != nil {
-				dep = append(dep, depth)
+			slices.SortFunc(sc.split, func(a, b splitSample) int {
+				return cmp.Or(cmp.Compare(a.pix, b.pix), cmp.Compare(a.s, b.s))
+			})
+			q.Live = q.Live.Or(sc.splitLive)
+			for _, smp := range sc.split {
+				if !smp.kept {
+					continue
+				}
+				q.Kept[smp.pix] |= 1 << smp.s
+				col = append(col, smp.color)
+				if dep != nil {
+					dep = append(dep, smp.depth)
+				}
+			}
+			sc.split, sc.splitLive = sc.split[:0], raster.SampleMask{}
+		} else {
+			for i := range rec.samples {
+				color, depth, store := sc.reconstruct(&rec.samples[i])
+				if !store {
+					continue
+				}
+				q.Kept[rec.samples[i].pix] |= 1 << rec.samples[i].s
+				col = append(col, color)
+				if dep != nil {
+					dep = append(dep, depth)
+				}
 			}
 		}
 		q.Colors = col[c0:len(col):len(col)]

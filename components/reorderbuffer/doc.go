@@ -94,8 +94,13 @@
 //     counted (cycles_cache_all_referenced, cycles_ref_overflow; the activity
 //     says full), the open miss warp is flushed, and the record is split: its
 //     samples whose taps are all referenced become a record of their own (with
-//     those references, and ShadedVisibilityQuad.More set: the rest of the
-//     quad follows), the rest waits and looks its taps up again. Records ahead
+//     those references; the rest of the quad follows in later records), the
+//     rest waits and looks its taps up again. When such an earlier part is
+//     ready at the head it is absorbed: its samples are reconstructed into a
+//     split buffer and its references released, and it leaves merged with the
+//     quad's last part as one ShadedVisibilityQuad (colours in pixel and
+//     sample order), so ROPs and depth units see each visibility quad once
+//     (statistic record_splits counts the splits). Records ahead
 //     of it retire and release their references, so a cache of at least the
 //     taps of one sample never deadlocks; a sample with more taps than
 //     entries is a configuration error naming ShadingCacheEntries.

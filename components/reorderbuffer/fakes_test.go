@@ -216,15 +216,12 @@ func describeROP(m sim.Msg) string {
 	case *protocol.DrawEnd:
 		return fmt.Sprintf("end d%d", m.Draw.Seq)
 	case *protocol.ShadedSamples:
-		// "v d<seq> (x,y) live/kept [colours] (+ when more parts follow)"
+		// "v d<seq> (x,y) live/kept [colours]"
 		s := fmt.Sprintf("v d%d", m.Draw.Seq)
 		for _, q := range m.Quads {
 			s += fmt.Sprintf(" (%d,%d) %x/%x", q.X, q.Y, q.Live[0], q.Kept[0])
 			for _, c := range q.Colors {
 				s += fmt.Sprintf(" %v", c)
-			}
-			if q.More {
-				s += " +"
 			}
 		}
 		return s

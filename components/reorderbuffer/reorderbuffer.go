@@ -125,6 +125,16 @@ func (c *Comp) retire(now sim.VTimeInSec, cycle uint64) (progress, blocked bool)
 			if c.entries.used == 0 || !c.ready(c.entries.fromHead(0)) {
 				break
 			}
+			if h := c.entries.fromHead(0); h.Visibility && c.cache.records[h.Record].more {
+				// An earlier part of a split visibility quad: absorbed, its
+				// references released; it leaves with the quad's last part.
+				c.cache.absorbPart(&c.cache.records[h.Record])
+				c.releaseRecords(1)
+				c.entries.release(1)
+				budget--
+				progress = true
+				continue
+			}
 			var ok bool
 			if r, ok = c.nextRetiring(budget); !ok {
 				return progress, true
