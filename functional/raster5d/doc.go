@@ -125,18 +125,26 @@
 // # Traversal
 //
 // Setup computes the union screen box of the triangle over t in [0, 1] and
-// |u|, |v| <= 1 (BBox), within Config.Bounds: a vertex's screen x is linear in u
-// and, while w > 0, monotonic in t, so the box is spanned by the vertices at the
-// corners of the domain; if a vertex has w <= 0 at some time the box is the
-// whole Bounds. The box is widened by a tolerance (1e-6 pixel plus 1e-9 of the
-// coordinate) for rounding, so it is conservative: every covered sample lies in
-// it.
+// |u|, |v| <= 1 (BBox), within Config.Bounds, as the union of the boxes of the
+// buckets of the (u, v, t) domain (the paper's sub-rectangles from the strata):
+// a Moving triangle has 16 intervals of t, a Defocused one 8 x 8 cells of
+// (u, v), Both 4 intervals of t times 4 x 4 cells of (u, v), Static one bucket.
+// Over a time interval the moving triangle lies in the convex hull of its
+// vertices at the interval's ends; a covered sample's point has w > 0 and
+// z/w >= 0, so only the part of that hull in front of the near plane matters:
+// the hull is clipped to z/w >= -1e-6 (a tolerance for the rounding of the
+// depth ratio), which keeps the vertices in front and adds the crossings of the
+// plane by the segments between a vertex in front and one behind. When every
+// kept point has w > 0, the part projects to a convex set spanned by the
+// projections of its points, and a point's screen x is linear in the lens u
+// (y in v), so the bucket's box is spanned by the kept points sheared to the
+// corners of the bucket's (u, v) cell. When no point is kept the bucket is
+// empty (a triangle behind the near plane over the whole shutter is Rejected);
+// when a kept point has w <= 0 the box is the whole Bounds. Each box is widened
+// by a tolerance (1e-6 pixel plus 1e-9 of the coordinate) for rounding, so it
+// is conservative: every covered sample lies in its bucket's box.
 //
-// The same bound is taken per bucket of the (u, v, t) domain (the paper's
-// sub-rectangles from the strata): a Moving triangle has 16 intervals of t, a
-// Defocused one 8 x 8 cells of (u, v), Both 4 intervals of t times 4 x 4 cells
-// of (u, v), Static one bucket. The pattern stores each sample's bucket per
-// case. Tiles lists the 32x32-pixel tiles of the box that some bucket box
+// The pattern stores each sample's bucket per case. Tiles lists the 32x32-pixel tiles of the box that some bucket box
 // overlaps, in Morton order (x in the low bit, relative to the box's first tile,
 // as raster.ZOrder). TileQuads scans a tile's 2x2 quads in Morton order; per
 // pixel column and row it knows which bucket boxes hold it (a 64-bit mask each),
