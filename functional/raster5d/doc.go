@@ -144,19 +144,63 @@
 // by a tolerance (1e-6 pixel plus 1e-9 of the coordinate) for rounding, so it
 // is conservative: every covered sample lies in its bucket's box.
 //
-// The pattern stores each sample's bucket per case. Tiles lists the 32x32-pixel tiles of the box that some bucket box
-// overlaps, in Morton order (x in the low bit, relative to the box's first tile,
-// as raster.ZOrder). TileQuads scans a tile's 2x2 quads in Morton order; per
-// pixel column and row it knows which bucket boxes hold it (a 64-bit mask each),
-// and a sample is tested only when its pixel lies in its bucket's box. Quads
-// with a covered sample are appended with raster.SampleMask coverage (word =
-// pixel (x&1) + 2*(y&1), bit = sample); nothing is allocated when the output
-// slice has room.
+// The pattern stores each sample's bucket per case. Tiles lists the 32x32-pixel
+// tiles of the box that some bucket box overlaps, in Morton order (x in the low
+// bit, relative to the box's first tile, as raster.ZOrder). TileQuads scans a
+// tile's 2x2 quads in Morton order; per pixel column and row it knows which
+// bucket boxes hold it (a 64-bit mask each), and a sample is tested only when
+// its pixel lies in its bucket's box and the bucket was not rejected for the
+// pixel's 8x8 block (BlockSize). Quads with a covered sample are appended with
+// raster.SampleMask coverage (word = pixel (x&1) + 2*(y&1), bit = sample);
+// nothing is allocated when the output slice has room.
+//
+// Block rejection (Fatahalian et al. 2009's interval test, per stratum): for a
+// fixed lens position (u, v) the warped vertices move linearly in t, so every
+// edge function is E = A(t)*X + B(t)*Y + C(t) with A, B, C quadratic in t (the
+// Moving form; formLens has no t terms, formWarp's coefficients come from the
+// vertices warped to (u, v)); and for fixed (X, Y, t) every form is affine in u
+// and in v (u enters only the hx column, v only hy), so its extremes over a
+// bucket's lens cell are at the cell's four corners. Over a block of sample
+// positions with centre (Xc, Yc) and half-extents (hx, hy),
+// E <= max_t G(t) + max_t|A(t)|*hx + max_t|B(t)|*hy with G = A*Xc + B*Yc + C,
+// a quadratic whose range over the bucket's time interval is taken exactly. If
+// the sign that d has at a covered sample of the bucket is known, s, and some
+// edge has s*E below -1e-9 of the magnitude of its terms at every corner, no
+// sample of the bucket in that block is covered: the margin exceeds the
+// rounding of the per-sample evaluation many times over, so the skipped samples
+// are exactly those the per-sample test would reject. s is the sign the cull
+// mode keeps, or else d's sign when it is fixed over the bucket (with the same
+// margin): Static's constant, Moving's cubic in t by interval arithmetic,
+// Defocused's linear d at the cell's corners, Both's d (bilinear in (u, v),
+// cubic in t at a fixed (u, v)) by the cubics at the cell's corners. A bucket
+// whose d has a fixed sign the cull mode discards is empty. TileQuads tests a
+// bucket first against the tile's part of its box, then against each block it
+// overlaps, and only when the bucket expects at least 64 samples in the tile
+// (fewer cost more to bound than to test). There is no trivial accept: the
+// depth test needs every edge value anyway.
 //
 // # What is counted
 //
 // Stats.SampleTests[case] counts the samples whose coverage was evaluated (the
 // full edge, face and depth test), by the triangle's case: the cost the timed
-// rasterizer charges. Samples skipped by the bucket boxes are not counted.
-// SamplesCovered, Quads and Tiles count the output.
+// rasterizer charges. Samples skipped by the bucket boxes or a block rejection
+// are not counted; Stats.BlockTests counts the bucket bound evaluations (per
+// tile and per block). SamplesCovered, Quads and Tiles count the output.
+//
+// # Performance
+//
+// Measured on the built-in scenes at 1280x720 (AMD EPYC, one core), before and
+// after the near-plane clip of the bucket boxes and the block rejection (the
+// reference renderer's frame time; sample tests per visible sample after early
+// Z):
+//
+//	scene       8 spp frame        tests/visible
+//	bats        57 s  ->  ? s       301 -> ?
+//	defocus     8.6 s ->  ? s       8.0 -> ?
+//	egomotion   14.4 s -> ? s       35  -> ?
+//
+// Most of bats' old cost was triangles with a vertex behind the eye, whose box
+// was the whole screen. The rasterizer alone over the same triangles at 64
+// samples per pixel (random x, y offsets) takes ? s of CPU for bats, ? s for
+// defocus and ? s for egomotion, at ? sample tests per covered sample.
 package raster5d

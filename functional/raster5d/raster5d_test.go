@@ -379,8 +379,9 @@ func TestStaticEqualsRaster(t *testing.T) {
 
 // TestBarycentricsAndDepth checks, at covered samples of random triangles of
 // every case, that the barycentrics sum to 1 and reproduce the sample's position
-// on the warped triangle, and that SampleDepth equals the brute-force depth
-// (exactly for Static, within rounding otherwise).
+// on the warped triangle, that SampleDepth equals the brute-force depth
+// (exactly for Static, within rounding otherwise), and that SampleInfo gives
+// exactly what Barycentrics, SampleDepth and FrontFacing give.
 func TestBarycentricsAndDepth(t *testing.T) {
 	rng := rand.New(rand.NewSource(23))
 	vp := geom.Viewport{X: 0, Y: 0, Width: 48, Height: 32, MinZ: 0.25, MaxZ: 0.75}
@@ -425,6 +426,10 @@ func TestBarycentricsAndDepth(t *testing.T) {
 					if got < vp.MinZ || got > vp.MaxZ {
 						t.Fatalf("%v: depth %v outside the viewport range", c, got)
 					}
+					info := tri.SampleInfo(px, py, s)
+					if want := (SampleInfo{Bary: b, Depth: got, Front: tri.FrontFacing(px, py, s)}); info != want {
+						t.Fatalf("%v %s: sample %v: SampleInfo %+v, the three methods %+v", c, shape, key, info, want)
+					}
 					checked++
 				}
 			}
@@ -447,6 +452,7 @@ func TestTraversalExact(t *testing.T) {
 	bounds := raster.Rect{X0: 1, Y0: 3, X1: 90, Y1: 74}
 	shapes := []string{"large", "medium", "tiny", "sliver", "crossing", "behind", "nearfar"}
 	hits, rejected := 0, 0
+	var tests, boxTests, blockTests uint64
 	for _, n := range []int{1, 8, 27} {
 		pat := mustPattern(t, n, uint64(n)+seed)
 		for _, c := range []Case{Static, Moving, Defocused, Both} {
@@ -492,6 +498,9 @@ func TestTraversalExact(t *testing.T) {
 					if st.SamplesCovered != uint64(len(cov)) {
 						t.Fatalf("n=%d %v %s #%d: SamplesCovered %d, %d covered", n, c, shape, it, st.SamplesCovered, len(cov))
 					}
+					tests += st.Tests()
+					blockTests += st.BlockTests
+					boxTests += tri.boxSamples()
 				}
 			}
 		}
@@ -499,10 +508,33 @@ func TestTraversalExact(t *testing.T) {
 	if hits < 100000 {
 		t.Errorf("only %d covered samples: the test exercises too little", hits)
 	}
+	// The block rejection must run and skip samples that the boxes alone
+	// would test.
+	if blockTests < 1000 || tests > boxTests*9/10 {
+		t.Errorf("%d block tests, %d sample tests of %d in the bucket boxes: the block rejection is not exercised", blockTests, tests, boxTests)
+	}
 	if rejected < 20 {
 		t.Errorf("only %d triangles rejected by their bounds alone", rejected)
 	}
-	t.Logf("%d covered samples agree; %d triangles rejected by their bounds cover nothing", hits, rejected)
+	t.Logf("%d covered samples agree; %d triangles rejected by their bounds cover nothing; %d sample tests (%d in the boxes), %d block tests",
+		hits, rejected, tests, boxTests, blockTests)
+}
+
+// boxSamples counts the samples of the triangle whose pixel lies in their
+// bucket's box: what TileQuads tests without block rejection.
+func (t *Triangle) boxSamples() uint64 {
+	var n uint64
+	b := t.BBox
+	for py := b.Y0; py < b.Y1; py++ {
+		for px := b.X0; px < b.X1; px++ {
+			for s := 0; s < t.pat.n; s++ {
+				if t.boxes[t.pat.bucket[t.Case][t.pat.entry(px, py, s)]].Contains(px, py) {
+					n++
+				}
+			}
+		}
+	}
+	return n
 }
 
 // hitUnpruned is the per-sample hit test at sample s of pixel (px, py), with

@@ -126,9 +126,14 @@ type Triangle struct {
 	frontCCW bool
 	zlo, zhi float32 // viewport depth range, ordered
 
-	// Traversal buckets (doc.go): the case's layout and each bucket's box.
-	layout bucketLayout
-	boxes  [maxBuckets]raster.Rect
+	// Traversal buckets (doc.go): the case's layout, each bucket's box, the
+	// sign d has at a covered sample of the bucket (0: unknown) and the buckets
+	// the cull mode discards whole.
+	layout        bucketLayout
+	boxes         [maxBuckets]raster.Rect
+	signs         [maxBuckets]int8
+	culledBuckets uint64
+	mag           [3][3]float64 // per vertex, the largest |hx|, |hy|, |w| over the (u, v, t) domain
 }
 
 // Setup sets up the triangle with clip positions p0 at shutter open and p1 at
@@ -138,7 +143,12 @@ type Triangle struct {
 // coordinate, an empty box, a zero-area triangle, or a triangle culled at every
 // (u, v, t). t is fully overwritten.
 func Setup(p0, p1 [3]geom.Vec4, lens Lens, vp geom.Viewport, cfg *Config, t *Triangle) Case {
-	if !t.setupEquations(p0, p1, lens, vp, cfg) || !t.setupBoxes(cfg.Bounds) {
+	if !t.setupEquations(p0, p1, lens, vp, cfg) {
+		*t = Triangle{}
+		return Rejected
+	}
+	t.setupSigns()
+	if !t.setupBoxes(cfg.Bounds) {
 		*t = Triangle{}
 		return Rejected
 	}
@@ -347,8 +357,9 @@ func (t *Triangle) setupBoxes(bounds raster.Rect) bool {
 		t.clipNear(bucketEnd(0, 1, nt, tb), bucketEnd(0, 1, nt, tb+1), &pts)
 		for vb := 0; vb < nl; vb++ {
 			for ub := 0; ub < nl; ub++ {
+				b := tb*nl*nl + vb*nl + ub
 				box := bounds
-				if pts.front && pts.n == 0 {
+				if pts.front && pts.n == 0 || t.culledBuckets>>uint(b)&1 != 0 {
 					box = raster.Rect{}
 				} else if pts.front {
 					u0, u1 := bucketEnd(-1, 1, nl, ub), bucketEnd(-1, 1, nl, ub+1)
@@ -357,7 +368,6 @@ func (t *Triangle) setupBoxes(bounds raster.Rect) bool {
 					box.X0, box.X1 = pixelSpan(xlo, xhi, p.minX, p.maxX, bounds.X0, bounds.X1)
 					box.Y0, box.Y1 = pixelSpan(ylo, yhi, p.minY, p.maxY, bounds.Y0, bounds.Y1)
 				}
-				b := tb*nl*nl + vb*nl + ub
 				t.boxes[b] = box
 				if box.Empty() {
 					continue
