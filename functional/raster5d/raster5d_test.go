@@ -557,3 +557,38 @@ func setupUnpruned(t *testing.T, p0, p1 [3]geom.Vec4, lens Lens, vp geom.Viewpor
 	}
 	return tri
 }
+
+// TestBothDeterminant checks that Both's per-sample determinant, which reuses
+// edge 0's cross product, equals det3 of the warped vertices bit for bit, with
+// edge 0 in either canonical order.
+func TestBothDeterminant(t *testing.T) {
+	rng := rand.New(rand.NewSource(31))
+	vp := geom.Viewport{Width: 64, Height: 48, MaxZ: 1}
+	pat := mustPattern(t, 8, 5)
+	cfg := Config{Pattern: pat, Bounds: raster.Rect{X1: 64, Y1: 48}}
+	var orders [2]int
+	for it := 0; it < 200; it++ {
+		p0, p1, lens := randomTriangle(rng, vp, "medium", Both)
+		var tri Triangle
+		if Setup(p0, p1, lens, vp, &cfg, &tri) != Both || tri.e[0].form != formWarp {
+			continue
+		}
+		orders[tri.e[0].i-1]++
+		for i := 0; i < 50; i++ {
+			px, py, s := rng.Intn(64), rng.Intn(48), rng.Intn(8)
+			var se sampleEval
+			tri.evalSample(px, py, s, &se)
+			u, v, tm := pat.UVT(px, py, s)
+			var h [3][3]float64
+			for k := range h {
+				h[k][0], h[k][1], h[k][2], _ = tri.warp(k, float64(u), float64(v), float64(tm))
+			}
+			if want := det3(h[0], h[1], h[2]); se.d != want {
+				t.Fatalf("#%d sample (%d,%d,%d): d %v, det3 %v", it, px, py, s, se.d, want)
+			}
+		}
+	}
+	if orders[0] == 0 || orders[1] == 0 {
+		t.Errorf("edge 0 canonical orders seen %v: both must occur", orders)
+	}
+}

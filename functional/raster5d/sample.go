@@ -72,6 +72,8 @@ func (t *Triangle) eval(x, y, u, v, tm float64, se *sampleEval) {
 			h[k][0], h[k][1], h[k][2], se.z[k] = t.warp(k, u, v, tm)
 			se.w[k] = h[k][2]
 		}
+		var x12 [3]float64 // h_1 x h_2, shared by edge 0 and d when edge 0 warps
+		have := false
 		for k := range t.e {
 			ed := &t.e[k]
 			if ed.form == formLens {
@@ -79,11 +81,22 @@ func (t *Triangle) eval(x, y, u, v, tm float64, se *sampleEval) {
 				continue
 			}
 			c := cross(h[ed.i], h[ed.j])
+			if k == 0 {
+				// Swapping the factors negates every component exactly.
+				x12, have = c, true
+				if ed.i != 1 {
+					x12 = [3]float64{-c[0], -c[1], -c[2]}
+				}
+			}
 			s := ed.a[0]
 			se.ga[k], se.gb[k] = s*c[0], s*c[1]
 			se.e[k] = edgeValue(se.ga[k], se.gb[k], s*c[2], x, y)
 		}
-		se.d = det3(h[0], h[1], h[2])
+		if !have {
+			x12 = cross(h[1], h[2])
+		}
+		// det3(h_0, h_1, h_2), term by term.
+		se.d = float64(float64(h[0][0]*x12[0])+float64(h[0][1]*x12[1])) + float64(h[0][2]*x12[2])
 	}
 }
 
