@@ -27,11 +27,15 @@ func BenchmarkTimedDefaultSceneIdealMemory(b *testing.B) {
 }
 
 func benchTimed(b *testing.B, c *Config, w, h, samples int) {
+	benchTimedScene(b, c, scene.DefaultName, w, h, samples)
+}
+
+func benchTimedScene(b *testing.B, c *Config, name string, w, h, samples int) (*Result, float64) {
 	var wall time.Duration
 	var res *Result
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		_, f := frame(b, scene.DefaultName, w, h, samples)
+		_, f := frame(b, name, w, h, samples)
 		p, err := Build(c)
 		if err != nil {
 			b.Fatal(err)
@@ -49,6 +53,17 @@ func benchTimed(b *testing.B, c *Config, w, h, samples int) {
 	b.ReportMetric(float64(res.Cycles), "cycles/frame")
 	b.ReportMetric(float64(res.Cycles)/sec, "cycles/wall-s")
 	b.ReportMetric(float64(res.Events)/sec, "events/wall-s")
+	return res, sec
+}
+
+// BenchmarkTimedDecoupled27 renders the blurred defocus scene (decoupled
+// sampling, 27 samples per pixel) at 1280x720 on the default machine and
+// reports visible samples (samples that reached the decoupling stage) per
+// wall second beside the frame's figures. BenchmarkFunctionalDecoupled in
+// functional/reference is the reference renderer's counterpart.
+func BenchmarkTimedDecoupled27(b *testing.B) {
+	res, sec := benchTimedScene(b, Default(), "defocus", 1280, 720, 27)
+	b.ReportMetric(res.Stats["GPU.QuadPacker.samples_mapped"]/sec, "visible-samples/wall-s")
 }
 
 // BenchmarkTimedDefaultSceneQuarter is the default scene at 640x360 (a quarter

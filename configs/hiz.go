@@ -5,6 +5,9 @@ import (
 	"github.com/gfxsim/gfxsim/functional/reference"
 )
 
+// The HiZ filter forgets the tiles of 5D primitives, as the HiZ units do.
+var _ reference.BlurHooks = (*fhiz.Filter)(nil)
+
 // HiZConfig returns the functional configuration of the HiZ units (Mode Off
 // when there are none).
 func (c *Config) HiZConfig() fhiz.Config {

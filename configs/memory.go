@@ -14,6 +14,8 @@ const (
 	tagLineBytes      = 24        // a line of a timing.TagArray (tag, LRU stamp, flags), rounded up
 	l2LineBytes       = 128       // a block of Akita's write-back cache directory
 	reorderEntryBytes = 160       // a reorder-buffer quad entry
+	visRecordBytes    = 96        // a reorder-buffer entry's visibility record (shading-cache mode), before its samples
+	shadingEntryBytes = 192       // a shading-cache entry: tag, state, references, LRU, four lanes' outputs
 	warpSlotBytes     = 40 << 10  // a shader core warp slot (registers and lanes of the widest warp)
 )
 
@@ -41,7 +43,8 @@ func (c *Config) MemoryEstimate() []MemoryItem {
 		{"rop.cache x rop.count", tagLineBytes * lines(c.ROP.Cache) * rops},
 		{"texture_sampler.l1 x samplers", tagLineBytes * lines(c.TextureSampler.L1) * samplers},
 		{"l2.bank_size_kb x memory.channels", l2LineBytes * int64(c.L2.BankSizeKB) * 1024 / int64(max(1, c.L2.LineBytes)) * int64(c.Memory.Channels)},
-		{"reorder_buffer.entries", reorderEntryBytes * int64(c.ReorderBuffer.Entries)},
+		{"reorder_buffer.entries", (reorderEntryBytes + visRecordBytes) * int64(c.ReorderBuffer.Entries)},
+		{"reorder_buffer.shading_cache_entries", shadingEntryBytes * int64(c.ReorderBuffer.ShadingCacheEntries)},
 		{"shader_core.warp_slots x count", warpSlotBytes * int64(c.ShaderCore.WarpSlots) * int64(c.ShaderCore.Count)},
 	}
 }

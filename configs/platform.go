@@ -89,6 +89,11 @@ func (c *Config) RasterOptions() pipeline.RasterOptions {
 		QuadOrder: order(c.Raster.QuadOrder)}
 }
 
+// PatternSeed returns the seed of the stochastic rasterizer's lens and time
+// pattern (decoupled.pattern_seed), for the machine and for
+// reference.Options.PatternSeed, so that both render the same image.
+func (c *Config) PatternSeed() uint64 { return uint64(c.Decoupled.PatternSeed) }
+
 // MemoryConfig returns the memory system configuration of c.
 func (c *Config) MemoryConfig() memory.Config {
 	m := c.Memory
@@ -193,14 +198,16 @@ func (p *Platform) buildFrontEnd() {
 	p.PrimitiveAssembly = primitiveassembly.MakeBuilder().WithEngine(e).WithFreq(f).WithHalt(p.Halt).
 		WithProgress(p.Progress).WithBatchSlots(pc.BatchSlots).WithTrianglesPerCycle(pc.TrianglesPerCycle).
 		WithClipCycles(pc.ClipCycles).WithSetupLatency(pc.SetupLatency).WithOutputQueue(pc.OutputQueue).
-		WithNumRasterizers(c.Raster.Rasterizers).WithRasterStride(c.Raster.Stride).Build("GPU.PrimitiveAssembly")
+		WithNumRasterizers(c.Raster.Rasterizers).WithRasterStride(c.Raster.Stride).
+		WithSetup5DCycles(pc.Setup5DCycles).WithPatternSeed(c.PatternSeed()).Build("GPU.PrimitiveAssembly")
 	rc := c.Raster
 	for r := 0; r < rc.Rasterizers; r++ {
 		p.Rasterizers = append(p.Rasterizers, rasterizer.MakeBuilder().WithEngine(e).WithFreq(f).WithHalt(p.Halt).
 			WithProgress(p.Progress).WithIndex(r).WithNumRasterizers(rc.Rasterizers).WithRasterStride(rc.Stride).
 			WithNumPartitions(c.ROP.Count).WithPartitionStride(c.ROP.Stride).
 			WithPartitionTileRatio(c.ROP.TileSize/c.Raster.TileSize).WithTilesPerCycle(rc.TilesPerCycle).
-			WithQuadsPerCycle(rc.QuadsPerCycle).WithInputQueue(rc.InputQueue).WithOutputQueue(rc.OutputQueue).
+			WithQuadsPerCycle(rc.QuadsPerCycle).WithSampleTestsPerCycle(rc.SampleTestsPerCycle).
+			WithInputQueue(rc.InputQueue).WithOutputQueue(rc.OutputQueue).
 			Build(fmt.Sprintf("GPU.Rasterizer[%d]", r)))
 	}
 }
@@ -253,7 +260,7 @@ func (p *Platform) buildBackEnd() {
 				WithMaxTargets(h.MaxTargets).Build(fmt.Sprintf("GPU.HiZ[%d]", i)))
 		}
 		p.ROPs = append(p.ROPs, rop.MakeBuilder().WithEngine(e).WithFreq(f).WithHalt(p.Halt).WithProgress(p.Progress).
-			WithIndex(i).WithQuadsPerCycle(rc.QuadsPerCycle).WithCache(rc.Cache.SizeKB*1024, rc.Cache.Ways, rc.Cache.LineBytes).
+			WithIndex(i).WithQuadsPerCycle(rc.QuadsPerCycle).WithSamplesPerCycle(rc.SamplesPerCycle).WithCache(rc.Cache.SizeKB*1024, rc.Cache.Ways, rc.Cache.LineBytes).
 			WithBlendLatency(rc.BlendLatency).WithMaxOutstandingMemory(rc.MaxOutstandingMemory).WithInputQueue(rc.InputQueue).
 			WithWindow(rc.Window).WithWaitQuads(rc.WaitQuads).WithWriteQueue(rc.WriteQueue).
 			WithCompression(rc.Compression).WithAccessBytes(c.AccessBytes()).
@@ -262,11 +269,12 @@ func (p *Platform) buildBackEnd() {
 	qp := c.QuadPacker
 	p.QuadPacker = quadpacker.MakeBuilder().WithEngine(e).WithFreq(f).WithHalt(p.Halt).WithProgress(p.Progress).
 		WithQuadsPerWarp(qp.QuadsPerWarp).WithFlushCycles(qp.FlushCycles).WithQuadsPerCycle(qp.QuadsPerCycle).
-		WithInputQueue(qp.InputQueue).Build("GPU.QuadPacker")
+		WithInputQueue(qp.InputQueue).WithSamplesPerCycle(qp.SamplesPerCycle).Build("GPU.QuadPacker")
 	rb := c.ReorderBuffer
 	p.ReorderBuffer = reorderbuffer.MakeBuilder().WithEngine(e).WithFreq(f).WithHalt(p.Halt).WithProgress(p.Progress).
 		WithEntries(rb.Entries).WithDispatchPerCycle(rb.DispatchPerCycle).WithRetirePerCycle(rb.RetirePerCycle).
-		WithNumPartitions(rc.Count).Build("GPU.ReorderBuffer")
+		WithNumPartitions(rc.Count).WithShadingCache(rb.ShadingCacheEntries, rb.RefBits).
+		WithQuadsPerWarp(qp.QuadsPerWarp).WithLookupsPerCycle(rb.LookupsPerCycle).Build("GPU.ReorderBuffer")
 }
 
 func (p *Platform) bus(name string, l Link, freq sim.Freq, ports ...sim.Port) {

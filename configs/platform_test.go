@@ -156,6 +156,7 @@ func referenceOptions(c *Config) reference.Options {
 	o.BatchVertices = c.InputAssembler.BatchVertices
 	o.WarpQuads = c.QuadPacker.QuadsPerWarp
 	o.Hooks = c.ReferenceHooks() // the machine's hierarchical-Z decisions
+	o.PatternSeed = c.PatternSeed()
 	return o
 }
 

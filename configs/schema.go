@@ -25,6 +25,7 @@ type Config struct {
 	Memory           Memory           `yaml:"memory" desc:"memory controllers and DRAM"`
 	Buses            Buses            `yaml:"buses" desc:"on-chip buses and crossbars"`
 	Multipass        Multipass        `yaml:"multipass" desc:"per-pass fragment-program limits: shaders that exceed them are rendered in several passes"`
+	Decoupled        Decoupled        `yaml:"decoupled" desc:"decoupled sampling (Ragan-Kelley et al. 2011): stochastic rasterization of the decoupled draws' blurred triangles"`
 
 	file  string         // where the configuration came from (for errors)
 	lines map[string]int // the line each field was set at
@@ -76,6 +77,7 @@ type Primitive struct {
 	ClipCycles        int `yaml:"clip_cycles" desc:"extra cycles for a triangle that must be clipped" unit:"cycles" min:"0" max:"10000"`
 	SetupLatency      int `yaml:"setup_latency" desc:"setup pipeline latency" unit:"cycles" min:"0" max:"10000"`
 	OutputQueue       int `yaml:"output_queue" desc:"primitives queued per rasterizer" min:"1" max:"4096"`
+	Setup5DCycles     int `yaml:"setup_5d_cycles" desc:"extra cycles of a decoupled draw's triangle that takes the 5D path (stochastic rasterization setup and the decoupling map)" unit:"cycles" min:"0" max:"10000"`
 }
 
 // Raster parameters.
@@ -89,6 +91,8 @@ type Raster struct {
 	QuadsPerCycle int    `yaml:"quads_per_cycle" desc:"quads produced by fine rasterization per cycle" min:"1" max:"256"`
 	InputQueue    int    `yaml:"input_queue" desc:"primitive FIFO depth" min:"1" max:"4096"`
 	OutputQueue   int    `yaml:"output_queue" desc:"tile FIFO depth" min:"1" max:"4096"`
+	// SampleTestsPerCycle is the 5D fine rate.
+	SampleTestsPerCycle int `yaml:"sample_tests_per_cycle" desc:"sample tests per cycle of the stochastic (5D) fine rasterizer; a 32x32 tile costs max(1, ceil(tests/this)) cycles" min:"1" max:"65536"`
 }
 
 // DepthUnit parameters.
@@ -131,6 +135,8 @@ type QuadPacker struct {
 	FlushCycles   int `yaml:"flush_cycles" desc:"a partial warp is sent after this many cycles without new quads" unit:"cycles" min:"1" max:"100000"`
 	QuadsPerCycle int `yaml:"quads_per_cycle" desc:"quads packed per cycle" min:"1" max:"64"`
 	InputQueue    int `yaml:"input_queue" desc:"tile FIFO depth" min:"1" max:"4096"`
+	// SamplesPerCycle is the decoupling stage's rate (decoupled sampling).
+	SamplesPerCycle int `yaml:"samples_per_cycle" desc:"decoupling stage: live samples of 5D primitives' visibility quads mapped to their shading taps per cycle (decoupled sampling)" min:"1" max:"4096"`
 }
 
 // ReorderBuffer parameters.
@@ -138,6 +144,10 @@ type ReorderBuffer struct {
 	Entries          int `yaml:"entries" desc:"quad entries (allocated in API order at dispatch, retired in order)" min:"1" max:"1048576"`
 	DispatchPerCycle int `yaml:"dispatch_per_cycle" desc:"warps dispatched per cycle" min:"1" max:"64"`
 	RetirePerCycle   int `yaml:"retire_per_cycle" desc:"quads retired per cycle" min:"1" max:"256"`
+	// The shading cache of decoupled sampling (Ragan-Kelley et al. 2011, 4.2-4.3).
+	ShadingCacheEntries int `yaml:"shading_cache_entries" desc:"shading-cache entries of decoupled sampling, one shading quad (4 samples) each; 1024 is the paper's 4k samples; at least the taps of one sample (4 with bilinear reconstruction)" min:"1" max:"1048576"`
+	RefBits             int `yaml:"ref_bits" desc:"bits of a shading-cache entry's reference count (visibility records waiting to read it)" min:"1" max:"32"`
+	LookupsPerCycle     int `yaml:"lookups_per_cycle" desc:"shading-cache tag look-ups per cycle" min:"1" max:"64"`
 }
 
 // Latencies of the shader core's instruction classes.
@@ -190,6 +200,7 @@ type ROP struct {
 	Stride               int   `yaml:"stride" desc:"tile interleave: partition tile (x, y) belongs to partition (x + y*stride) mod count" min:"0" max:"64"`
 	TileSize             int   `yaml:"tile_size" desc:"edge of a partition tile (a multiple of raster.tile_size; 16 keeps every 64-byte RGBA8 display line in one partition)" unit:"pixels" min:"2" max:"1024" pow2:"true"`
 	QuadsPerCycle        int   `yaml:"quads_per_cycle" desc:"quads blended per cycle" min:"1" max:"64"`
+	SamplesPerCycle      int   `yaml:"samples_per_cycle" desc:"samples of decoupled draws' visibility quads blended per cycle (0: one visibility quad costs one quad of quads_per_cycle)" min:"0" max:"65536"`
 	Cache                Cache `yaml:"cache" desc:"colour cache (line_bytes any power of two from 4; one line is one compression block)"`
 	Compression          bool  `yaml:"compression" desc:"MSAA colour compression: a colour line whose pixels each have all samples equal moves as line_bytes/samples bytes (applies when that is at least the DRAM access unit)"`
 	BlendLatency         int   `yaml:"blend_latency" desc:"blend pipeline latency" unit:"cycles" min:"0" max:"1000"`
@@ -232,4 +243,9 @@ type Buses struct {
 	Texture   Link `yaml:"texture" desc:"shader core to its texture sampler"`
 	L2        Link `yaml:"l2" desc:"crossbar: texture samplers to the L2 banks"`
 	Memory    Link `yaml:"memory" desc:"crossbar: memory clients and L2 banks to the memory controllers"`
+}
+
+// Decoupled sampling parameters.
+type Decoupled struct {
+	PatternSeed int `yaml:"pattern_seed" desc:"seed of the lens and time pattern of stochastic rasterization (the image depends on it; the reference renderer uses the same)" min:"1" max:"2147483647"`
 }

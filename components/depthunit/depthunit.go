@@ -578,14 +578,23 @@ func (c *Comp) test(now sim.VTimeInSec, cycle uint64) bool {
 			}
 			var ds pipeline.DepthStats
 			var res raster.SampleMask
-			if s.late {
+			switch {
+			case s.late && prim != nil && prim.Blur != nil:
+				// A visibility quad of a 5D primitive: per sample, at its own
+				// depth or the shader's.
+				res = pipeline.LateDepthSamples(d, prim, q.X, q.Y, mask, w.req.Quads[rec.qi].Depths, &ds)
+				c.st.samplesLate += uint64(ds.Passed + ds.Failed)
+			case s.late:
 				out := w.req.Quads[rec.qi].Out
 				if out == nil {
 					out = &noOutput
 				}
 				res = pipeline.LateDepth(d, &w.draw.Raster, prim, q, mask, out, &ds)
 				c.st.samplesLate += uint64(ds.Passed + ds.Failed)
-			} else {
+			case prim.Blur != nil:
+				res = pipeline.EarlyDepthSamples(d, prim, q.X, q.Y, mask, &ds)
+				c.st.samplesEarly += uint64(ds.Passed + ds.Failed)
+			default:
 				tq := q
 				tq.Coverage = mask
 				res = pipeline.EarlyDepth(d, &w.draw.Raster, prim, tq, &ds)
@@ -658,8 +667,13 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 			return false
 		}
 		for i := range req.Quads {
-			if req.Quads[i].Prim == nil && !req.Quads[i].Live.Empty() {
+			q := &req.Quads[i]
+			if q.Prim == nil && !q.Live.Empty() {
 				c.fail(fmt.Errorf("LateZReq %s: quad %d has no primitive", req.ID, i))
+				return false
+			}
+			if q.Depths != nil && (q.Prim == nil || q.Prim.Blur == nil || len(q.Depths) != q.Live.Count()) {
+				c.fail(fmt.Errorf("LateZReq %s: quad %d: %d depths for %d samples of a visibility quad", req.ID, i, len(q.Depths), q.Live.Count()))
 				return false
 			}
 		}

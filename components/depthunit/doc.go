@@ -102,6 +102,16 @@
 // response leaves, the draw's outstanding late-Z quads drop, and waiting early
 // quads are looked up in the same cycle.
 //
+// Visibility quads of 5D primitives (decoupled draws, Prim.Blur != nil) take
+// the same path with per-sample tests: early Z with
+// pipeline.EarlyDepthSamples (each sample's own depth and facing,
+// raster5d.Triangle.SampleDepth and FrontFacing), late Z with
+// pipeline.LateDepthSamples (each kept sample at its own depth, or at the
+// shader's depth LateZQuad.Depths clamped to the depth range when the pixel
+// shader writes depth: one depth per live sample, else the unit halts with
+// an error). They read and write the same depth-cache lines per touched
+// sample as a pixel quad's samples and count in samples_tested_early/late.
+//
 // Memory: a miss's line read returns after the memory latency; the line is then
 // allocated in its set's LRU way, and a dirty victim is written back with the
 // bytes the image holds at that moment. Writes go before new reads.

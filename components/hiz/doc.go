@@ -68,6 +68,21 @@
 //
 // DrawEnd markers follow the same path (no lookup, no test cost).
 //
+// # 5D primitives (decoupled draws)
+//
+// A TileQuads of a 5D primitive (Prim.Blur != nil: stochastic rasterization,
+// whose depths no plane bounds) passes untested, in order with the other
+// messages and with no HiZ-cache lookup. But its samples will write depths the
+// HiZ tiles do not know (nearer ones, which break the tiles' z-min, and with
+// other depth functions or forms farther ones): at its test step the unit
+// calls hiz.Buffer.Forget for its quads, which makes every HiZ tile their live
+// samples touch unknown (no culling, no trivial accept, feedback dropped) until
+// the next clear, and their samples unknown in the Oracle's replica. It is
+// done only when the draw writes depth. The unknown state is an on-chip bit
+// per tile (like the fast-clear tags) and costs no memory traffic. The
+// reference renderer's hiz.Filter does the same (reference.BlurHooks), so the
+// machine and the reference still cull the same samples.
+//
 // # Feedback
 //
 // HiZFeedback entries (one per tile) enter a FIFO of FeedbackQueue entries
@@ -119,7 +134,9 @@
 // # Statistics (<name>.<counter>)
 //
 // Messages: tiles_in, quads_in, tiles_out, quads_out, messages_culled,
-// pass_through_tiles, tiles_without_hiz, draw_ends. Coarse tests (primitive x
+// pass_through_tiles, tiles_without_hiz, draw_ends, tiles_5d_passed (5D
+// messages, passed untested), tiles_forgotten (HiZ tiles a 5D write made
+// unknown). Coarse tests (primitive x
 // HiZ tile): coarse_tests, tiles_culled, tiles_accepted (trivially accepted),
 // tiles_ambiguous, units_tested and units_culled (normalized to 16-sample
 // tiles), culling_rate (units_culled/units_tested), samples_tested,

@@ -34,6 +34,7 @@ const (
 	workTiles   workKind = iota // a TileQuads HiZ tests
 	workPass                    // a TileQuads of a draw HiZ does not apply to
 	workDrawEnd                 // a DrawEnd, forwarded in order
+	workBlur                    // a TileQuads of a 5D primitive: untested, its tiles forgotten
 )
 
 // drawInfo is what the unit keeps per draw.
@@ -183,7 +184,7 @@ type Comp struct {
 
 type counters struct {
 	tilesIn, quadsIn, tilesOut, quadsOut, messagesCulled, passTiles, drawEnds uint64
-	noHiZTiles                                                                uint64
+	noHiZTiles, blurTiles                                                     uint64
 	hits, misses, merged, clearedFills, refills, lineReads, evictions         uint64
 	writeBacks, bytesRead, bytesWritten                                       uint64
 	fbMessages, fbTiles, fbDroppedFull, fbDroppedAbsent, fbRefetched          uint64
@@ -483,6 +484,10 @@ func (c *Comp) test(now sim.VTimeInSec, cycle uint64) bool {
 		case workPass:
 			t := w.tq
 			w.out = protocol.NewTileQuads(t.Draw, t.Prim, t.TileX, t.TileY, t.Partition, t.Quads)
+		case workBlur:
+			c.forget(w)
+			t := w.tq
+			w.out = protocol.NewTileQuads(t.Draw, t.Prim, t.TileX, t.TileY, t.Partition, t.Quads)
 		case workDrawEnd:
 			w.out = protocol.NewDrawEnd(w.end.Draw, w.end.From)
 		}
@@ -491,6 +496,21 @@ func (c *Comp) test(now sim.VTimeInSec, cycle uint64) bool {
 		progress = true
 	}
 	return progress
+}
+
+// forget passes a 5D primitive's quads untested (HiZ bounds a primitive's
+// depths by its plane; a stochastically rasterized one has none) and makes the
+// HiZ tiles their samples cover unknown until the next clear
+// (hiz.Buffer.Forget), so that no later primitive is culled against bounds
+// the 5D samples' writes may have broken. The forgotten state is an on-chip
+// bit per tile (as the fast-clear tags): it costs no HiZ-cache access.
+func (c *Comp) forget(w *work) {
+	t := w.tq
+	pos := fhiz.Pos{Draw: t.Draw.Seq, Prim: fhiz.PrimOrder(t.Prim.Source, t.Prim.Part)}
+	for i := range t.Quads {
+		q := &t.Quads[i]
+		w.info.slot.buf.Forget(&w.info.dc, q.Quad.X, q.Quad.Y, q.Live, pos)
+	}
 }
 
 // runTiles runs the coarse tests of one message and builds its output.
@@ -700,6 +720,12 @@ func (c *Comp) newTileWork(m *protocol.TileQuads) *work {
 	info := c.drawInfo(m.Draw)
 	if info == nil {
 		return nil
+	}
+	if m.Prim != nil && m.Prim.Blur != nil {
+		c.st.blurTiles++
+		if info.slot != nil {
+			return &work{kind: workBlur, info: info, tq: m}
+		}
 	}
 	if info.slot == nil || len(m.Quads) == 0 {
 		c.st.passTiles++
@@ -972,6 +998,7 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 		{"tiles_out", float64(s.tilesOut)}, {"quads_out", float64(s.quadsOut)},
 		{"messages_culled", float64(s.messagesCulled)}, {"pass_through_tiles", float64(s.passTiles)},
 		{"tiles_without_hiz", float64(s.noHiZTiles)}, {"draw_ends", float64(s.drawEnds)},
+		{"tiles_5d_passed", float64(s.blurTiles)}, {"tiles_forgotten", float64(hs.Forgotten)},
 		{"quads_culled", float64(hs.QuadsCulled)},
 		{"coarse_tests", float64(hs.Tiles)}, {"tiles_culled", float64(hs.TilesCulled)},
 		{"tiles_accepted", float64(hs.TilesAccepted)}, {"tiles_ambiguous", float64(hs.TilesAmbiguous)},

@@ -5,6 +5,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/timing"
 )
 
@@ -23,6 +24,8 @@ const MaxRasterizers = 64
 //	OutputQueue        16  primitive messages queued per rasterizer
 //	NumRasterizers     2   rasterizers the screen tiles are interleaved over
 //	RasterStride       1   row stride of the rasterizer interleave (protocol.TileOwner)
+//	Setup5DCycles      16  extra cycles of a triangle of a decoupled draw that takes the 5D path
+//	PatternSeed        pipeline.DefaultPatternSeed  seed of the 5D sample pattern (lens, time)
 type Builder struct {
 	engine   sim.Engine
 	freq     sim.Freq
@@ -36,6 +39,8 @@ type Builder struct {
 	outputQueue       int
 	numRasterizers    int
 	rasterStride      int
+	setup5DCycles     int
+	patternSeed       uint64
 }
 
 // MakeBuilder returns a builder with the default parameters.
@@ -49,8 +54,17 @@ func MakeBuilder() Builder {
 		outputQueue:       16,
 		numRasterizers:    2,
 		rasterStride:      1,
+		setup5DCycles:     DefaultSetup5DCycles,
+		patternSeed:       pipeline.DefaultPatternSeed,
 	}
 }
+
+// DefaultSetup5DCycles is the default extra setup time of a 5D-path triangle:
+// raster5d.Setup moves the vertices to both ends of the shutter and the lens
+// corners and bounds each (u, v, t) bucket's box, and decouple.NewMap sets up
+// the reference view's mapping, about twice the work of clipping a triangle
+// (ClipCycles 8). A modelling choice, not a measured figure.
+const DefaultSetup5DCycles = 16
 
 // WithEngine sets the simulation engine (required).
 func (b Builder) WithEngine(e sim.Engine) Builder { b.engine = e; return b }
@@ -89,6 +103,15 @@ func (b Builder) WithNumRasterizers(n int) Builder { b.numRasterizers = n; retur
 // WithRasterStride sets the row stride of the rasterizer tile interleave.
 func (b Builder) WithRasterStride(n int) Builder { b.rasterStride = n; return b }
 
+// WithSetup5DCycles sets the extra cycles a triangle of a decoupled draw that
+// takes the 5D path (pipeline.Decoupled.Takes5D) occupies the assembly stage.
+func (b Builder) WithSetup5DCycles(n int) Builder { b.setup5DCycles = n; return b }
+
+// WithPatternSeed sets the seed of the lens and time pattern of stochastic
+// rasterization (0: pipeline.DefaultPatternSeed); the reference renderer must
+// use the same (reference.Options.PatternSeed).
+func (b Builder) WithPatternSeed(seed uint64) Builder { b.patternSeed = seed; return b }
+
 // Validate reports the first parameter out of range, naming it.
 func (b Builder) Validate() error {
 	check := func(name string, v, lo, hi int) error {
@@ -109,6 +132,7 @@ func (b Builder) Validate() error {
 		{"OutputQueue", b.outputQueue, 1, 4096},
 		{"NumRasterizers", b.numRasterizers, 1, MaxRasterizers},
 		{"RasterStride", b.rasterStride, 0, big},
+		{"Setup5DCycles", b.setup5DCycles, 0, big},
 	} {
 		if err := check(c.name, c.v, c.lo, c.hi); err != nil {
 			return err
@@ -138,6 +162,8 @@ func (b Builder) Build(name string) *Comp {
 		outputQueue:       b.outputQueue,
 		numRasterizers:    b.numRasterizers,
 		rasterStride:      b.rasterStride,
+		setup5DCycles:     b.setup5DCycles,
+		patternSeed:       b.patternSeed,
 		halt:              b.halt,
 		progress:          b.progress,
 	}

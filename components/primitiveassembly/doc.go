@@ -63,6 +63,19 @@
 //     pipeline as one item. A triangle that needs clipping occupies the stage
 //     ClipCycles more cycles: it enters the setup pipeline ClipCycles after it
 //     was taken, and the next triangle is taken one cycle after that.
+//     Decoupled draws (decoupled sampling, docs/design-timing.md section
+//     11): the unit keeps a pipeline.PatternCache and builds each draw's
+//     pipeline.NewDecoupled(d.State, &d.Raster, cache, PatternSeed) when it
+//     first sees the draw. A triangle of such a draw for which Takes5D holds
+//     takes the 5D path: it gets the next primitive number of the frame
+//     (counted by the unit from 0, for every 5D-path triangle in API order,
+//     rejected ones too, exactly as the reference renderer) and
+//     Geometry.Triangle5D sets it up (never clipped). Its owner set is
+//     protocol.BlurOwners over raster5d.Triangle.TileRange: the rasterizers
+//     owning a raster tile that one of its 32x32 tiles overlaps (with
+//     32-pixel raster tiles: TileOwner over the 32x32 tile coordinates). It
+//     holds the assembly stage Setup5DCycles more cycles, as the clipper does.
+//     Other triangles take today's path.
 //  4. Free the slot. When a batch's last triangle was taken, its slot is freed
 //     and a credit is sent to the input assembler in the next cycle (credits
 //     freed in one cycle go as one BatchCredit; one per batch in practice).
@@ -91,7 +104,8 @@
 // c+1 .. c+n, triangle i's primitive distributed in cycle c+1+i+SetupLatency and
 // sent in the next cycle; the credit is sent in cycle c+n+1; when the BatchInfo
 // is there, the end marker enters setup in cycle c+n+1 and DrawEnd is sent in
-// cycle c+n+2+SetupLatency. A clipped triangle taken in cycle t enters setup in
+// cycle c+n+2+SetupLatency. A 5D-path triangle taken in cycle t enters setup
+// in cycle t+Setup5DCycles (TestBlurPrimitiveOwners). A clipped triangle taken in cycle t enters setup in
 // cycle t+ClipCycles and its k primitives are distributed one per cycle from
 // t+ClipCycles+SetupLatency. TestTimingPinned checks these cycles by hand. While
 // items are only in flight in the setup pipeline or the clipper, the unit sleeps
@@ -106,6 +120,9 @@
 //	OutputQueue        16  messages queued per rasterizer
 //	NumRasterizers     2   (at most MaxRasterizers = 64)
 //	RasterStride       1   protocol.TileOwner stride of the rasterizer interleave
+//	Setup5DCycles      16  extra cycles of a 5D-path triangle (DefaultSetup5DCycles: a choice, about two clips)
+//	PatternSeed        1   seed of the 5D lens and time pattern (pipeline.DefaultPatternSeed; the
+//	                       reference renderer's Options.PatternSeed must be the same)
 //
 // plus WithEngine, WithFreq, WithHalt (malformed input stops the run with an
 // error naming the unit, the draw and the batch; Err returns it, also without a
@@ -117,7 +134,9 @@
 // triangles, rejected, clipped, clip_output, culled, set_up (equal to the
 // reference renderer's Counters for the same draws); primitives (distributed),
 // primitives_sent_r<i> (PrimitiveMsg per rasterizer), draw_ends, batches, draws,
-// credits_returned; and the activity: cycles_busy (assembling, clipping, a
+// credits_returned; triangles_5d (5D-path triangles, each numbered), maps,
+// map_degenerate_t1, map_degenerate_barycentric (decouple.MapStats of the 5D
+// primitives set up: the reference's Counters.Decoupled.Map); and the activity: cycles_busy (assembling, clipping, a
 // primitive in the setup pipeline, distributing or sending), cycles_wait_batch
 // (the next batch in order has not arrived), cycles_blocked_output (a
 // rasterizer queue or the port is full), cycles_idle, utilization. Buffers

@@ -180,6 +180,12 @@ func loadFrame(t testing.TB, yaml string) *frame {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return framesOf(t, f)
+}
+
+// framesOf decodes the draws of an encoded frame.
+func framesOf(t testing.TB, f *driver.Frame) *frame {
+	t.Helper()
 	buf := make([]byte, f.StreamBytes)
 	f.Memory.ReadAt(buf, f.Stream)
 	cmds, err := command.DecodeAll(buf, f.Stream)

@@ -7,6 +7,7 @@ import (
 	"github.com/sarchlab/akita/v3/sim"
 
 	"github.com/gfxsim/gfxsim/components/protocol"
+	"github.com/gfxsim/gfxsim/functional/decouple"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/raster"
 	"github.com/gfxsim/gfxsim/timing"
@@ -49,6 +50,8 @@ type Comp struct {
 	outputQueue       int
 	numRasterizers    int
 	rasterStride      int
+	setup5DCycles     int
+	patternSeed       uint64
 
 	halt     *timing.Halt
 	progress *timing.Progress
@@ -64,9 +67,12 @@ type Comp struct {
 	cur     *protocol.ShadedBatch // batch being assembled (still in slots)
 	nextTri int                   // its next triangle
 
-	clipping bool       // a triangle is in the clipper
+	clipping bool       // a triangle is in the clipper (or in 5D setup)
 	clipItem *setupItem // its primitives (nil when none survived)
 	clipDone uint64     // cycle at which it leaves the clipper
+
+	patterns pipeline.PatternCache // 5D sample patterns of the decoupled draws
+	nextID   uint32                // primitive numbers of the frame's 5D-path triangles
 
 	setup    *timing.Pipeline[*setupItem]
 	headNext int        // next primitive of the setup pipeline's head item to distribute
@@ -85,16 +91,19 @@ type Comp struct {
 	sent    []uint64 // primitive messages per rasterizer
 	ends    uint64
 	credRet uint64
+	tri5D   uint64            // API triangles of decoupled draws that took the 5D path
+	mapSt   decouple.MapStats // the decoupling maps of the 5D primitives set up
 }
 
 // drawState is primitive assembly's bookkeeping for one draw.
 type drawState struct {
 	d       *protocol.Draw
 	geo     *pipeline.Geometry
-	info    bool   // its BatchInfo arrived
-	batches uint64 // from BatchInfo
-	next    uint64 // next batch sequence number to assemble
-	prims   uint64 // primitives numbered so far
+	dd      *pipeline.Decoupled // nil unless the draw is decoupled
+	info    bool                // its BatchInfo arrived
+	batches uint64              // from BatchInfo
+	next    uint64              // next batch sequence number to assemble
+	prims   uint64              // primitives numbered so far
 }
 
 func (ds *drawState) started() bool { return ds.next > 0 }
@@ -310,12 +319,28 @@ func (c *Comp) assemble(cyc uint64) bool {
 		t := sb.Batch.Triangles[c.nextTri]
 		v := [3]*pipeline.VertexOut{&sb.Outputs[t[0]], &sb.Outputs[t[1]], &sb.Outputs[t[2]]}
 		clipped := c.geo.Clipped
-		prims := ds.geo.Triangle(sb.Batch.FirstTriangle+c.nextTri, v, nil, &c.geo)
+		source := sb.Batch.FirstTriangle + c.nextTri
+		var prims []pipeline.Primitive
+		blur := false
+		if ds.dd != nil {
+			if p0, p1 := ds.dd.Positions(v); ds.dd.Takes5D(&p0, &p1) {
+				// Every 5D-path triangle takes a primitive number, rejected
+				// ones too, as in the reference renderer.
+				blur = true
+				c.tri5D++
+				id := c.nextID
+				c.nextID++
+				prims = ds.geo.Triangle5D(ds.dd, source, id, v, nil, &c.geo, &c.mapSt)
+			}
+		}
+		if !blur {
+			prims = ds.geo.Triangle(source, v, nil, &c.geo)
+		}
 		var it *setupItem
 		if len(prims) > 0 {
 			it = &setupItem{draw: ds.d, prims: prims, owners: make([]uint64, len(prims)), first: ds.prims}
 			for i := range prims {
-				it.owners[i] = c.owners(&prims[i].Triangle, &ds.d.Raster)
+				it.owners[i] = c.primOwners(&prims[i], &ds.d.Raster)
 			}
 			ds.prims += uint64(len(prims))
 			if c.traced() {
@@ -331,6 +356,12 @@ func (c *Comp) assemble(cyc uint64) bool {
 		if c.geo.Clipped != clipped && c.clipCycles > 0 {
 			// The clipper holds the triangle; it enters setup ClipCycles later.
 			c.clipping, c.clipItem, c.clipDone = true, it, cyc+uint64(c.clipCycles)
+			break
+		}
+		if blur && c.setup5DCycles > 0 {
+			// 5D setup (raster5d.Setup, decouple.NewMap) holds the triangle
+			// Setup5DCycles more cycles, as the clipper does.
+			c.clipping, c.clipItem, c.clipDone = true, it, cyc+uint64(c.setup5DCycles)
 			break
 		}
 		if it != nil {
@@ -366,6 +397,25 @@ func (c *Comp) findSlot(d *protocol.Draw, seq uint64) *protocol.ShadedBatch {
 		}
 	}
 	return nil
+}
+
+// primOwners returns the rasterizers primitive p goes to: for a 5D primitive
+// those owning a raster tile that a 32x32 tile of its raster5d tile range
+// overlaps (protocol.BlurOwners), else those owning a tile of its tile range.
+func (c *Comp) primOwners(p *pipeline.Primitive, cfg *raster.Config) uint64 {
+	if p.Blur != nil {
+		tx0, ty0, tx1, ty1 := p.Blur.Tri.TileRange()
+		return protocol.BlurOwners(tx0, ty0, tx1, ty1, rasterTileSize(cfg), c.rasterStride, c.numRasterizers)
+	}
+	return c.owners(&p.Triangle, cfg)
+}
+
+// rasterTileSize is the raster tile edge of cfg (raster.DefaultTileSize when unset).
+func rasterTileSize(cfg *raster.Config) int {
+	if cfg.TileSize > 0 {
+		return cfg.TileSize
+	}
+	return raster.DefaultTileSize
 }
 
 // owners returns the set of rasterizers owning at least one tile of t's tile
@@ -469,6 +519,11 @@ func (c *Comp) draw(d *protocol.Draw) *drawState {
 		}
 	}
 	ds := &drawState{d: d, geo: pipeline.NewGeometry(d.State, &d.Raster)}
+	dd, err := pipeline.NewDecoupled(d.State, &d.Raster, &c.patterns, c.patternSeed)
+	if err != nil {
+		c.fail(fmt.Errorf("%s: draw %d: decoupled sampling: %w", c.Name(), d.Seq, err))
+	}
+	ds.dd = dd
 	i := len(c.draws)
 	for i > 0 && c.draws[i-1].d.Seq > d.Seq && !(i == 1 && (c.draws[0].started() || c.cur != nil)) {
 		i--

@@ -5,6 +5,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/functional/decouple"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/timing"
 )
@@ -17,6 +18,8 @@ import (
 //	draw_ends                DrawEnd messages sent (one per draw per rasterizer)
 //	batches, draws           shaded batches and draws consumed
 //	credits_returned         batch slots returned to the input assembler
+//	triangles_5d             API triangles of decoupled draws that took the 5D path (each numbered)
+//	maps, map_degenerate_t1, map_degenerate_barycentric   decouple.MapStats of the 5D primitives set up
 //	cycles_busy, cycles_wait_batch, cycles_blocked_output, cycles_idle, utilization
 func (c *Comp) Stats(add func(name string, v float64)) {
 	n := c.Name() + "."
@@ -35,12 +38,20 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	add(n+"batches", float64(c.batches))
 	add(n+"draws", float64(c.drawsN))
 	add(n+"credits_returned", float64(c.credRet))
+	add(n+"triangles_5d", float64(c.tri5D))
+	add(n+"maps", float64(c.mapSt.Triangles))
+	add(n+"map_degenerate_t1", float64(c.mapSt.DegenerateT1))
+	add(n+"map_degenerate_barycentric", float64(c.mapSt.DegenerateBarycentric))
 	c.act.Stats(c.Name(), add)
 }
 
 // GeometryStats returns the clip/cull/setup counters (the reference renderer's
 // Counters.GeometryStats for the same draws).
 func (c *Comp) GeometryStats() pipeline.GeometryStats { return c.geo }
+
+// MapStats returns the decoupling-map counters of the 5D primitives set up
+// (the reference renderer's Counters.Decoupled.Map).
+func (c *Comp) MapStats() decouple.MapStats { return c.mapSt }
 
 // PrimitivesSent returns the number of PrimitiveMsg sent to rasterizer r.
 func (c *Comp) PrimitivesSent(r int) uint64 { return c.sent[r] }

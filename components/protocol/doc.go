@@ -17,6 +17,11 @@
 //
 // Callers set Src, Dst and SendTime before sending (Meta()).
 //
+// Ownership: TileOwner interleaves raster tiles over rasterizers and
+// partitions; BlurOwners, BlurTileOwned and BlurTilePrimary (owner5d.go) give
+// the 32x32 tiles of decoupled draws' 5D primitives to the owners of the raster
+// tiles they overlap, so that one rasterizer sends all the work of a pixel.
+//
 // Traces: the task kinds and the ID builders every component uses to report its
 // tasks (trace.go; docs/design-timing.md, section 10) so that a unit knows the ID
 // of its parent's task from the messages it receives.

@@ -271,6 +271,9 @@ type ShadedVisibilityQuad struct {
 	// pixel shader writes depth (supersampled shading), else nil.
 	Colors []geom.Vec4
 	Depths []float32
+	// A visibility quad whose record the reorder buffer split (its shading
+	// cache stalled) still leaves as one ShadedVisibilityQuad: the earlier
+	// parts wait, reconstructed, until the last part retires.
 }
 
 // ShadedSamples carries retired visibility quads of one draw and one
@@ -297,12 +300,17 @@ func NewShadedSamples(d *Draw, quads []ShadedVisibilityQuad) *ShadedSamples {
 	return &ShadedSamples{MsgMeta: meta(bytes), Draw: d, Quads: quads}
 }
 
-// LateZQuad is one quad to test after shading.
+// LateZQuad is one quad to test after shading. For a visibility quad of a
+// decoupled draw's 5D primitive (Prim.Blur != nil) the samples are tested one
+// by one at their own depth (raster5d.Triangle.SampleDepth), or, when the pixel
+// shader writes depth, at Depths: one shader depth per sample of Live, pixel
+// 0..3 and then sample order (Out is nil then).
 type LateZQuad struct {
-	Prim *pipeline.Primitive
-	Quad raster.Quad
-	Live raster.SampleMask
-	Out  *pipeline.QuadOutput // the shader's depth output, when it writes one
+	Prim   *pipeline.Primitive
+	Quad   raster.Quad
+	Live   raster.SampleMask
+	Out    *pipeline.QuadOutput // the shader's depth output, when it writes one
+	Depths []float32
 }
 
 // LateZReq asks a depth unit to run the depth/stencil test of shaded quads.
@@ -314,13 +322,21 @@ type LateZReq struct {
 
 func (m *LateZReq) Meta() *sim.MsgMeta { return &m.MsgMeta }
 
-// NewLateZReq builds a LateZReq.
+// NewLateZReq builds a LateZReq: per quad its position and mask, and the
+// shader's depths when it writes depth (four per pixel quad, one per sample of
+// a visibility quad's Depths).
 func NewLateZReq(d *Draw, quads []LateZQuad) *LateZReq {
-	per := 4 + coverageBytes(&d.Raster)
-	if d.State.PSResources.WritesDepth {
-		per += 16
+	bytes := 16
+	for i := range quads {
+		bytes += 4 + coverageBytes(&d.Raster)
+		switch {
+		case quads[i].Depths != nil:
+			bytes += 4 * len(quads[i].Depths)
+		case d.State.PSResources.WritesDepth:
+			bytes += 16
+		}
 	}
-	return &LateZReq{MsgMeta: meta(16 + len(quads)*per), Draw: d, Quads: quads}
+	return &LateZReq{MsgMeta: meta(bytes), Draw: d, Quads: quads}
 }
 
 // LateZRsp returns the samples that passed, one mask per quad of the request.

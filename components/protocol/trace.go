@@ -146,3 +146,13 @@ func Count(n int, unit string) string {
 	b = append(b, ' ')
 	return string(append(b, unit...))
 }
+
+// ShadingWarpTaskID is the ID of a shading-cache miss warp's task at the shader
+// core: "shade<id>@core" (below its draw; shading warps are numbered apart from
+// pixel warps).
+func ShadingWarpTaskID(id uint64) string {
+	var a idBuf
+	b := append(a[:0], "shade"...)
+	b = strconv.AppendUint(b, id, 10)
+	return string(append(b, AtCore...))
+}

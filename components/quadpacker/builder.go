@@ -21,6 +21,8 @@ type Builder struct {
 	flushCycles   int
 	quadsPerCycle int
 	inputQueue    int
+	// samplesPerCycle is the decoupling stage's rate (0: no decoupling stage).
+	samplesPerCycle int
 }
 
 // MakeBuilder returns a builder with the defaults: 1 GHz, 8 quads per warp (32
@@ -60,6 +62,13 @@ func (b Builder) WithFlushCycles(n int) Builder { b.flushCycles = n; return b }
 // the input per cycle.
 func (b Builder) WithQuadsPerCycle(n int) Builder { b.quadsPerCycle = n; return b }
 
+// WithSamplesPerCycle gives the packer its decoupling stage, which maps n live
+// samples of 5D primitives' visibility quads per cycle (decoupled sampling; the
+// platform's default is 16). Without it (n = 0, the builder's default) the
+// packer is exactly the 2D packer and the quads of a 5D primitive are a
+// protocol error.
+func (b Builder) WithSamplesPerCycle(n int) Builder { b.samplesPerCycle = n; return b }
+
 // WithInputQueue sets the capacity, in messages, of the FromDepthUnits port.
 func (b Builder) WithInputQueue(n int) Builder { b.inputQueue = n; return b }
 
@@ -78,6 +87,8 @@ func (b Builder) Validate() error {
 		return fmt.Errorf("quadpacker: QuadsPerCycle %d must be at least 1", b.quadsPerCycle)
 	case b.inputQueue < 1:
 		return fmt.Errorf("quadpacker: InputQueue %d must be at least 1", b.inputQueue)
+	case b.samplesPerCycle < 0:
+		return fmt.Errorf("quadpacker: SamplesPerCycle %d must not be negative", b.samplesPerCycle)
 	}
 	return nil
 }
@@ -96,6 +107,7 @@ func (b Builder) Build(name string) *Comp {
 		flushCycles:   uint64(b.flushCycles),
 		quadsPerCycle: b.quadsPerCycle,
 		activity:      timing.NewActivity(activityNames[:]...),
+		dec:           decoupler{samplesPerCycle: b.samplesPerCycle},
 	}
 	c.TickingComponent = sim.NewTickingComponent(name, b.engine, b.freq, c)
 	c.waker = timing.NewWaker(b.engine, b.freq, c)

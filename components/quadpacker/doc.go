@@ -49,6 +49,33 @@
 //     (reason timeout) and sent at L+FlushCycles+1. The packer sleeps meanwhile and
 //     is woken by a timing.Waker.
 //
+// # Decoupling stage (decoupled sampling)
+//
+// The quads of a decoupled draw's 5D primitive (TileQuads whose Prim.Blur is
+// set: visibility quads, Live = the samples that passed early Z) are not
+// packed: they go through the decoupling stage (Ragan-Kelley et al. 2011,
+// Fig. 7, "decoupling" after early Z; decoupler.go), in arrival order with the
+// 2D quads:
+//
+//  1. An open warp of 2D quads is flushed first (counted as
+//     flushes_visibility), so that the reorder buffer keeps arrival order.
+//  2. The stage maps SamplesPerCycle live samples per cycle, in order (a quad
+//     with more samples takes several cycles; several small quads share one).
+//     When a quad's last sample is mapped, pipeline.MapSamples computes every
+//     live sample's look-up: Map.Index of its barycentrics (1 to 4 taps), or
+//     in supersample mode one tap {Prim, quad, sample} at the lane of its
+//     pixel, as functional/reference does.
+//  3. When a message's last quad is mapped, its protocol.VisibilityQuads (one
+//     per TileQuads: a 16-byte header, 4 bytes and a live mask per quad, 8
+//     bytes per tap) enters the output register and leaves the next cycle. A
+//     message of Q quads with S live samples therefore leaves ceil(S /
+//     SamplesPerCycle) cycles after the stage started it, at the earliest.
+//
+// The stage exists only when the builder is given WithSamplesPerCycle (the
+// platform's default is 16); without it the packer is the 2D packer unchanged
+// and a 5D primitive's quads are a protocol error. 2D quads keep exactly their
+// path and timing.
+//
 // When the reorder buffer is full it stops taking messages from its port, the
 // packer's Send fails, the output register fills, and packing stops (activity
 // blocked_output) until the port frees. Tick runs send, timeout and pack, back to
@@ -58,7 +85,8 @@
 //
 //   - WithEngine (required), WithFreq (1 GHz), WithHalt, WithProgress.
 //   - WithQuadsPerWarp (8, at most shader.MaxLanes/4), WithFlushCycles (64),
-//     WithQuadsPerCycle (4), WithInputQueue (16 messages).
+//     WithQuadsPerCycle (4), WithInputQueue (16 messages), WithSamplesPerCycle
+//     (0: no decoupling stage; configs: quad_packer.samples_per_cycle, 16).
 //
 // A message of an unexpected type stops the simulation through the Halt flag (a
 // panic when none is set).
@@ -67,7 +95,11 @@
 //
 // Named "<component name>.<counter>": quads, warps, draw_ends, quads_per_warp
 // (average over sent warps), flushes_full, flushes_draw_change, flushes_draw_end,
-// flushes_timeout, and per-cycle activity cycles_busy, cycles_blocked_output
+// flushes_timeout; with the decoupling stage also samples_mapped, taps,
+// visibility_quads, visibility_messages, flushes_visibility,
+// decouple_cycles_busy (cycles that mapped samples) and
+// decouple_cycles_blocked_output (a mapped message waited for the output
+// register); and per-cycle activity cycles_busy, cycles_blocked_output
 // (the reorder buffer refused a message), cycles_idle, with utilization (busy
 // over all cycles). Buffers reports the input port, the open warp and the output
 // register.

@@ -79,6 +79,8 @@ type Comp struct {
 	warps    uint64
 	drawEnds uint64
 	flushes  [numFlushReasons]uint64
+
+	dec decoupler
 }
 
 // Tick runs the stages back to front: send, timeout, pack.
@@ -157,6 +159,9 @@ func (c *Comp) pack(now sim.VTimeInSec, cycle uint64) (progress bool) {
 		}
 		switch m := msg.(type) {
 		case *protocol.TileQuads:
+			if is5D(m) { // the decoupling stage's work; it stops this cycle's packing
+				return c.decouple(now) || progress
+			}
 			if c.cursor >= len(m.Quads) { // an empty message
 				c.FromDepthUnits.Retrieve(now)
 				c.cursor = 0
@@ -208,8 +213,18 @@ func (c *Comp) pack(now sim.VTimeInSec, cycle uint64) (progress bool) {
 	return progress
 }
 
-// flush moves the open warp to the outbox; false when the outbox is full.
+// flush moves the open warp to the outbox for reason r; false when the outbox
+// is full.
 func (c *Comp) flush(r FlushReason) bool {
+	if !c.flushOpen() {
+		return false
+	}
+	c.flushes[r]++
+	return true
+}
+
+// flushOpen moves the open warp to the outbox; false when the outbox is full.
+func (c *Comp) flushOpen() bool {
 	if len(c.outbox) == outboxCap {
 		return false
 	}
@@ -217,7 +232,6 @@ func (c *Comp) flush(r FlushReason) bool {
 	c.outbox = append(c.outbox, w)
 	c.nextWarpID++
 	c.warps++
-	c.flushes[r]++
 	c.open = make([]protocol.WarpQuad, 0, c.quadsPerWarp)
 	c.openDraw = nil
 	return true
@@ -252,6 +266,7 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	for r := FlushReason(0); r < numFlushReasons; r++ {
 		add(n+".flushes_"+r.String(), float64(c.flushes[r]))
 	}
+	c.dec.stats(n, add)
 	c.activity.Stats(n, add)
 }
 

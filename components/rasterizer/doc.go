@@ -75,6 +75,29 @@
 //     to every depth unit with From = r, so each depth unit sees it after every
 //     tile of that draw from this rasterizer.
 //
+// # 5D primitives (decoupled draws)
+//
+// A primitive with Blur != nil (a decoupled draw's triangle on the 5D path,
+// docs/design-timing.md section 11) is rasterized stochastically by
+// functional/raster5d in 32x32-pixel tiles. The coarse stage walks the tiles
+// of Blur.Tri.Tiles (Morton order over the tile range, the reference
+// renderer's order) that this rasterizer has a share of
+// (protocol.BlurTileOwned: it owns a raster tile the 32x32 tile overlaps; tiles
+// of other rasterizers cost nothing), TilesPerCycle per cycle. The fine stage
+// runs Blur.Tri.TileQuads on the whole tile with raster5d.Stats and is busy
+// max(1, ceil(sample tests / SampleTestsPerCycle)) cycles; it keeps the quads
+// in its own raster tiles and splits them by partition (the depth unit owning
+// each quad's raster tile, as for 2D quads) into one TileQuads per partition
+// with quads, in partition order, each in the tile's Z order, Live = coverage,
+// named (TileX, TileY) by the tile of its first quad in units of min(raster
+// tile, 32) pixels; they leave together when the fine cycles are over. With
+// raster tiles of 32 pixels (the decoupled machine's) or more one rasterizer
+// owns each 32x32 tile; with smaller raster tiles the owners of its raster
+// tiles share it, each rasterizing it whole (the cost is paid by each; the
+// 5D counters are counted once, by protocol.BlurTilePrimary). Sharing keeps
+// every pixel's 2D and 5D quads on one rasterizer, so the depth and HiZ units
+// see them in API order (their order rule, docs/design-timing.md section 3).
+//
 // # Timing
 //
 // Stages run back to front within a tick (send, fine, coarse), so a tile moves
@@ -95,6 +118,7 @@
 //	NumPartitions P (4), PartitionStride (1)             tile ownership of the depth units
 //	TilesPerCycle   1   owned tiles tested per cycle
 //	QuadsPerCycle   8   quads produced per cycle
+//	SampleTestsPerCycle 64 5D sample tests per cycle (DefaultSampleTestsPerCycle: a choice)
 //	InputQueue      16  primitive FIFO
 //	TileQueue       4   coarse-to-fine queue (not in the YAML configuration; a builder option)
 //	OutputQueue     16  messages waiting to be sent
@@ -112,7 +136,13 @@
 // renderer's Counters.Tiles, inside its TilesInside), tiles_filtered (dropped by
 // the TileFilter), tiles_empty (fine-rasterized without coverage), tiles_emitted
 // (TileQuads sent), quads, covered_samples (summed over the rasterizers: the
-// reference's Quads and CoveredSamples), fine_cycles; and the activity:
+// reference's Quads and CoveredSamples), fine_cycles; for 5D primitives
+// triangles_static, triangles_moving, triangles_defocused, triangles_both
+// (counted by the rasterizer owning the first tile of the primitive's range),
+// tiles_5d (32x32 tiles fine-rasterized here), sample_tests and
+// samples_covered (raster5d.Stats, each tile counted once): summed over the
+// rasterizers, the reference's Counters.Decoupled.Triangles and .Raster; and
+// the activity:
 // cycles_busy, cycles_blocked_output (the output queue or the port is full),
 // cycles_idle, utilization. Buffers reports the input FIFO, the tile queue, the
 // fine stage and the output queue.

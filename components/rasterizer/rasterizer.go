@@ -8,6 +8,7 @@ import (
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/raster"
+	"github.com/gfxsim/gfxsim/functional/raster5d"
 	"github.com/gfxsim/gfxsim/timing"
 )
 
@@ -60,6 +61,7 @@ type Comp struct {
 	partitionRatio  int
 	tilesPerCycle   int
 	quadsPerCycle   int
+	sampleTests     int // 5D sample tests per cycle
 
 	halt     *timing.Halt
 	progress *timing.Progress
@@ -74,11 +76,20 @@ type Comp struct {
 	tileQ  ring[fineItem]
 	qcache []raster.Quad // fine raster scratch
 
+	// The 5D primitive being walked: its 32x32 tiles (raster5d.Triangle.Tiles)
+	// and the next one; fine raster scratch.
+	blurTiles []raster.TilePos
+	blurNext  int
+	q5        []raster5d.Quad
+	partCount []int
+
 	// Fine stage.
 	fineBusy uint64 // the fine rasterizer is busy before this cycle
 	pending  bool   // pend was fine-rasterized but waits for output room
 	pend     fineItem
 	pendMsg  *protocol.TileQuads
+	pendMsgs []*protocol.TileQuads // a 5D tile's messages, one per partition
+	pendCost uint64                // a 5D tile's fine cycles
 	outQ     ring[outItem]
 
 	blocked bool // this tick: the output could not take or send a message
@@ -102,6 +113,17 @@ type Counters struct {
 	Quads          uint64
 	CoveredSamples uint64
 	FineCycles     uint64 // cycles the fine rasterizer spent on tiles
+
+	// 5D primitives of decoupled draws (raster5d). Triangles5D counts them by
+	// case in the rasterizer that owns the first tile of their range;
+	// SampleTests and SamplesCovered count each 32x32 tile once, in the
+	// rasterizer owning its first pixel (protocol.BlurTilePrimary), so their
+	// sums over the rasterizers are the reference renderer's
+	// Counters.Decoupled.Triangles and .Raster.
+	Triangles5D    [raster5d.NumCases]uint64
+	Tiles5D        uint64 // 32x32 tiles this rasterizer fine-rasterized
+	SampleTests    uint64
+	SamplesCovered uint64
 }
 
 type fineItem struct {
@@ -110,12 +132,14 @@ type fineItem struct {
 	tx    int
 	ty    int
 	class raster.TileClass
+	blur  bool // a 32x32 tile of a 5D primitive
 }
 
 type outItem struct {
-	tiles *protocol.TileQuads // nil: DrawEnd of draw end to every depth unit
+	tiles *protocol.TileQuads   // nil: msgs, or DrawEnd of draw end to every depth unit
+	msgs  []*protocol.TileQuads // a 5D tile's messages, sent in order
 	end   *protocol.Draw
-	next  int    // next depth unit to get the DrawEnd
+	next  int    // next depth unit to get the DrawEnd, or next of msgs
 	ready uint64 // cycle from which it may be sent
 }
 
@@ -142,16 +166,18 @@ func (c *Comp) send(now sim.VTimeInSec, cyc uint64) bool {
 			break
 		}
 		if it.tiles != nil {
-			m := it.tiles
-			m.Src, m.Dst, m.SendTime = c.ToDepthUnits, c.DepthUnits[m.Partition], now
-			if err := c.ToDepthUnits.Send(m); err != nil {
-				c.blocked = true
+			if !c.sendTiles(now, it.tiles) {
 				return progress
 			}
-			c.progress.Add(1)
 			progress = true
-			if c.traced() {
-				c.tileSent(m)
+		} else if it.msgs != nil {
+			for it.next < len(it.msgs) {
+				if !c.sendTiles(now, it.msgs[it.next]) {
+					return progress
+				}
+				it.msgs[it.next] = nil
+				it.next++
+				progress = true
 			}
 		} else {
 			for it.next < c.numPartitions {
@@ -171,6 +197,20 @@ func (c *Comp) send(now sim.VTimeInSec, cyc uint64) bool {
 	return progress
 }
 
+// sendTiles sends one TileQuads to its depth unit.
+func (c *Comp) sendTiles(now sim.VTimeInSec, m *protocol.TileQuads) bool {
+	m.Src, m.Dst, m.SendTime = c.ToDepthUnits, c.DepthUnits[m.Partition], now
+	if err := c.ToDepthUnits.Send(m); err != nil {
+		c.blocked = true
+		return false
+	}
+	c.progress.Add(1)
+	if c.traced() {
+		c.tileSent(m)
+	}
+	return true
+}
+
 // fine rasterizes the tile at the head of the tile queue: a tile with k quads
 // keeps the fine rasterizer busy max(1, ceil(k/QuadsPerCycle)) cycles, and its
 // TileQuads can be sent when they are over. An end marker takes one cycle.
@@ -185,9 +225,15 @@ func (c *Comp) fine(cyc uint64) bool {
 		}
 		c.pend = *c.tileQ.peek()
 		c.tileQ.pop()
-		c.pending, c.pendMsg = true, nil
+		c.pending, c.pendMsg, c.pendMsgs = true, nil, nil
 		progress = true
-		if c.pend.prim != nil {
+		switch {
+		case c.pend.blur:
+			c.pendMsgs, c.pendCost = c.rasterize5D(&c.pend)
+			if c.traced() {
+				c.blurTileTaken(&c.pend, c.pendMsgs)
+			}
+		case c.pend.prim != nil:
 			c.pendMsg = c.rasterize(&c.pend)
 			if c.traced() {
 				c.tileTaken(&c.pend, c.pendMsg)
@@ -195,11 +241,14 @@ func (c *Comp) fine(cyc uint64) bool {
 		}
 	}
 	cost := uint64(1)
-	if c.pend.prim != nil && c.pendMsg != nil {
+	switch {
+	case c.pend.blur:
+		cost = c.pendCost
+	case c.pend.prim != nil && c.pendMsg != nil:
 		k := uint64(len(c.pendMsg.Quads))
 		cost = max(1, (k+uint64(c.quadsPerCycle)-1)/uint64(c.quadsPerCycle))
 	}
-	if (c.pend.prim == nil || c.pendMsg != nil) && c.outQ.full() {
+	if (c.pend.prim == nil || c.pendMsg != nil || len(c.pendMsgs) > 0) && c.outQ.full() {
 		c.blocked = true
 		return progress
 	}
@@ -209,12 +258,15 @@ func (c *Comp) fine(cyc uint64) bool {
 	case c.pendMsg != nil:
 		c.outQ.push(outItem{tiles: c.pendMsg, ready: cyc + cost})
 		c.cnt.TilesEmitted++
+	case len(c.pendMsgs) > 0:
+		c.outQ.push(outItem{msgs: c.pendMsgs, ready: cyc + cost})
+		c.cnt.TilesEmitted += uint64(len(c.pendMsgs))
 	}
 	if c.pend.prim != nil {
 		c.cnt.FineCycles += cost
 	}
 	c.fineBusy = cyc + cost
-	c.pending, c.pend, c.pendMsg = false, fineItem{}, nil
+	c.pending, c.pend, c.pendMsg, c.pendMsgs = false, fineItem{}, nil, nil
 	return true
 }
 
@@ -261,6 +313,11 @@ func (c *Comp) coarse(now sim.VTimeInSec, cyc uint64) bool {
 			if c.traced() {
 				c.primTaken(m)
 			}
+			if m.Prim.Blur != nil {
+				c.startBlur(m)
+				progress = true
+				break
+			}
 			tx0, ty0, tx1, ty1 := m.Prim.Triangle.TileRange(&m.Draw.Raster)
 			c.walk.init(m.Draw.Raster.TileOrder, tx0, ty0, tx1, ty1, c.index, c.numRasterizers, c.rasterStride)
 			progress = true
@@ -280,6 +337,9 @@ func (c *Comp) coarse(now sim.VTimeInSec, cyc uint64) bool {
 			c.fail(fmt.Errorf("%s: unexpected %T on FromPrimitiveAssembly", c.Name(), m))
 			return false
 		}
+	}
+	if c.prim.Prim.Blur != nil {
+		return c.coarseBlur() || progress
 	}
 	d, p := c.prim.Draw, c.prim.Prim
 	for budget := c.tilesPerCycle; budget > 0 && !c.walk.done(); budget-- {

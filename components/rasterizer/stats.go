@@ -3,13 +3,16 @@ package rasterizer
 import (
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/functional/raster5d"
 	"github.com/gfxsim/gfxsim/timing"
 )
 
 // Stats reports the rasterizer's counters as "<name>.<counter>": primitives,
 // draw_ends, tiles_tested, tiles_outside, tiles_partial, tiles_inside,
 // tiles_filtered, tiles_empty, tiles_emitted, quads, covered_samples,
-// fine_cycles, and cycles_busy, cycles_blocked_output, cycles_idle, utilization.
+// fine_cycles; for the 5D primitives of decoupled draws triangles_static,
+// triangles_moving, triangles_defocused, triangles_both, tiles_5d,
+// sample_tests, samples_covered (see Counters); and cycles_busy, cycles_blocked_output, cycles_idle, utilization.
 func (c *Comp) Stats(add func(name string, v float64)) {
 	n := c.Name() + "."
 	k := &c.cnt
@@ -29,6 +32,13 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 		{"quads", k.Quads},
 		{"covered_samples", k.CoveredSamples},
 		{"fine_cycles", k.FineCycles},
+		{"triangles_static", k.Triangles5D[raster5d.Static]},
+		{"triangles_moving", k.Triangles5D[raster5d.Moving]},
+		{"triangles_defocused", k.Triangles5D[raster5d.Defocused]},
+		{"triangles_both", k.Triangles5D[raster5d.Both]},
+		{"tiles_5d", k.Tiles5D},
+		{"sample_tests", k.SampleTests},
+		{"samples_covered", k.SamplesCovered},
 	} {
 		add(n+s.name, float64(s.v))
 	}

@@ -79,3 +79,24 @@ func (c *Comp) tileSent(m *protocol.TileQuads) {
 		}
 	}
 }
+
+// blurTileTaken starts the tasks of the messages of a 5D tile the fine
+// rasterizer takes (one per partition; none when it has no quads of this
+// rasterizer).
+func (c *Comp) blurTileTaken(f *fineItem, msgs []*protocol.TileQuads) {
+	if len(msgs) == 0 {
+		c.tileLeft(f.prim)
+		return
+	}
+	for i := range c.trPrims {
+		if c.trPrims[i].msg == f.prim {
+			c.trPrims[i].tiles += len(msgs) - 1
+			break
+		}
+	}
+	for _, m := range msgs {
+		tracing.StartTask(protocol.TileTaskID(m.Draw.Seq, m.Prim, m.TileX, m.TileY, ""),
+			protocol.RasterizeTaskID(m.Draw.Seq, m.Prim, c.index), c, protocol.KindTile,
+			protocol.Count(len(m.Quads), "quads"), nil)
+	}
+}

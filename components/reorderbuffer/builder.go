@@ -5,6 +5,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/functional/shader"
 	"github.com/gfxsim/gfxsim/timing"
 )
 
@@ -22,6 +23,12 @@ type Builder struct {
 	numPartitions    int
 	inputQueue       int
 	shadedQueue      int
+
+	// Shading-cache mode (decoupled sampling); cacheEntries 0: off.
+	cacheEntries    int
+	refBits         int
+	quadsPerWarp    int
+	lookupsPerCycle int
 }
 
 // MakeBuilder returns a builder with the defaults: 1 GHz, 1024 quad entries, one
@@ -38,6 +45,9 @@ func MakeBuilder() Builder {
 		numPartitions:    1,
 		inputQueue:       4,
 		shadedQueue:      4,
+		refBits:          8,
+		quadsPerWarp:     8,
+		lookupsPerCycle:  4,
 	}
 }
 
@@ -77,6 +87,22 @@ func (b Builder) WithInputQueue(n int) Builder { b.inputQueue = n; return b }
 // WithShadedQueue sets the capacity, in messages, of the FromShaderCores port.
 func (b Builder) WithShadedQueue(n int) Builder { b.shadedQueue = n; return b }
 
+// WithShadingCache turns on the shading-cache mode of decoupled sampling with
+// entries shading-quad entries (the platform's default is 1024, 4096 samples)
+// and refBits-bit reference counts (default 8). Without it (entries 0, the
+// builder's default) the buffer is exactly the 2D reorder buffer and a
+// VisibilityQuads message is a protocol error.
+func (b Builder) WithShadingCache(entries, refBits int) Builder {
+	b.cacheEntries, b.refBits = entries, refBits
+	return b
+}
+
+// WithQuadsPerWarp sets the shading quads of a full miss warp (default 8).
+func (b Builder) WithQuadsPerWarp(n int) Builder { b.quadsPerWarp = n; return b }
+
+// WithLookupsPerCycle sets the shading-cache tag look-ups per cycle (default 4).
+func (b Builder) WithLookupsPerCycle(n int) Builder { b.lookupsPerCycle = n; return b }
+
 // Validate checks the parameters and names the first bad one.
 func (b Builder) Validate() error {
 	switch {
@@ -98,6 +124,14 @@ func (b Builder) Validate() error {
 		return fmt.Errorf("reorderbuffer: InputQueue %d must be at least 1", b.inputQueue)
 	case b.shadedQueue < 1:
 		return fmt.Errorf("reorderbuffer: ShadedQueue %d must be at least 1", b.shadedQueue)
+	case b.cacheEntries < 0:
+		return fmt.Errorf("reorderbuffer: ShadingCacheEntries %d must not be negative", b.cacheEntries)
+	case b.cacheEntries > 0 && (b.refBits < 1 || b.refBits > 32):
+		return fmt.Errorf("reorderbuffer: RefBits %d must be in [1, 32]", b.refBits)
+	case b.cacheEntries > 0 && (b.quadsPerWarp < 1 || b.quadsPerWarp > shader.MaxLanes/4):
+		return fmt.Errorf("reorderbuffer: QuadsPerWarp %d must be in [1, %d]", b.quadsPerWarp, shader.MaxLanes/4)
+	case b.cacheEntries > 0 && b.lookupsPerCycle < 1:
+		return fmt.Errorf("reorderbuffer: LookupsPerCycle %d must be at least 1", b.lookupsPerCycle)
 	}
 	return nil
 }
@@ -118,6 +152,9 @@ func (b Builder) Build(name string) *Comp {
 		numPartitions:    b.numPartitions,
 		entries:          newRing(b.entries),
 		activity:         timing.NewActivity(activityNames[:]...),
+	}
+	if b.cacheEntries > 0 {
+		c.cache, _ = newShadingCacheMode(b.cacheEntries, b.refBits, b.entries, b.quadsPerWarp, b.lookupsPerCycle)
 	}
 	c.TickingComponent = sim.NewTickingComponent(name, b.engine, b.freq, c)
 

@@ -32,7 +32,9 @@
 //   - ToShaderCores (out): copies of the PixelWarps with Entry set (the index of the
 //     warp's first entry), to the ports in ShaderCores.
 //   - FromShaderCores (in, ShadedQueue messages): protocol.ShadedWarp, one output
-//     (pipeline.QuadOutput) per quad of the dispatched warp.
+//     (pipeline.QuadOutput) per quad of the dispatched warp; in shading-cache
+//     mode also protocol.ShadedLanes for the miss warps (protocol.ShadingWarp)
+//     sent on ToShaderCores.
 //   - ToROPs (out): protocol.ShadedQuads (quads of one draw and one partition) and
 //     protocol.DrawEnd{draw, From: p}, to ROPs[p].
 //
@@ -64,6 +66,55 @@
 //     stops (activity blocked_output) until the port frees: later entries, even for
 //     other partitions, wait behind it.
 //
+// # Shading-cache mode (decoupled sampling)
+//
+// With WithShadingCache(entries, refBits) the buffer is also the shading cache
+// of decoupled sampling (Ragan-Kelley et al. 2011, sections 4.2 and 4.3;
+// cache.go), with ShadingCache[decouple.Tag] for the bookkeeping and one
+// pipeline.ShadingLanes per cache entry. The ring holds 2D-path quads, markers
+// and visibility records alike, so API order is kept across both paths.
+//
+//  1. Look-up (LookupsPerCycle distinct tags per cycle). The packer's
+//     protocol.VisibilityQuads at the head of FromQuadPacker is taken quad by
+//     quad; each quad is a pending record whose samples are looked up in
+//     order, each distinct tag once per record (one reference per distinct tag
+//     per record). A hit takes a reference (the entry may still be shading: the
+//     record then waits for it); a miss takes the least recently used
+//     unreferenced entry and adds a protocol.ShadingQuad to the open miss warp.
+//     When every sample is looked up the record takes one ring entry (the
+//     message leaves the port after its last quad).
+//  2. Miss warps (QuadsPerWarp shading quads of one draw) are queued (two at
+//     most) and dispatched round-robin like pixel warps when full, when the
+//     draw changes, when a look-up stalls, or when no visibility quad waits in
+//     the input (so nothing waits for ever). The core returns
+//     protocol.ShadedLanes; fill writes the lanes into the entries and marks
+//     them ready (ShadingCache.Filled).
+//  3. Stalls. A miss with every entry referenced, or a hit on an entry whose
+//     count is at the largest RefBits value, stalls the look-up: the cycles are
+//     counted (cycles_cache_all_referenced, cycles_ref_overflow; the activity
+//     says full), the open miss warp is flushed, and the record is split: its
+//     samples whose taps are all referenced become a record of their own (with
+//     those references; the rest of the quad follows in later records), the
+//     rest waits and looks its taps up again. When such an earlier part is
+//     ready at the head it is absorbed: its samples are reconstructed into a
+//     split buffer and its references released, and it leaves merged with the
+//     quad's last part as one ShadedVisibilityQuad (colours in pixel and
+//     sample order), so ROPs and depth units see each visibility quad once
+//     (statistic record_splits counts the splits). Records ahead
+//     of it retire and release their references, so a cache of at least the
+//     taps of one sample never deadlocks; a sample with more taps than
+//     entries is a configuration error naming ShadingCacheEntries.
+//  4. Retire. A record at the head retires when all its entries are ready:
+//     each live sample's colour and keep bit come from pipeline.Reconstruct
+//     over its taps (supersample mode: the lane of its pixel, and the
+//     shader's depth), and a run of ready records of one draw and partition
+//     (at most RetirePerCycle) leaves as one protocol.ShadedSamples to that
+//     ROP; the references are released when the ROP accepts it.
+//
+// Without WithShadingCache (the builder's default) nothing of this exists and
+// a VisibilityQuads is a protocol error; 2D traffic has the same timing,
+// messages and statistics either way.
+//
 // Tick runs retire, fill and dispatch, back to front: a warp filled at cycle c
 // retires at c+1 at the earliest, and entries retired at c can be allocated at c.
 // With direct connections, a warp that reaches the port at cycle a is dispatched
@@ -78,6 +129,10 @@
 //   - WithEntries (1024 quad entries), WithDispatchPerCycle (1), WithFillPerCycle
 //     (1), WithRetirePerCycle (8 entries), WithNumPartitions (1),
 //     WithInputQueue (4 messages), WithShadedQueue (4 messages).
+//   - Shading-cache mode: WithShadingCache(entries, refBits) (off; configs:
+//     reorder_buffer.shading_cache_entries 1024, ref_bits 8),
+//     WithQuadsPerWarp (8; configs: quad_packer.quads_per_warp),
+//     WithLookupsPerCycle (4; reorder_buffer.lookups_per_cycle).
 //
 // # Statistics
 //
@@ -89,7 +144,11 @@
 // cycles_blocked_dispatch (every core refused), cycles_head_not_ready (waiting for
 // shading), cycles_idle, with utilization. A cycle without progress is attributed
 // to the first of full, blocked_output, blocked_dispatch, head_not_ready, idle
-// that applies. Buffers reports both input ports, the entries in use and the
+// that applies. In shading-cache mode also cache_hits, cache_hits_in_flight,
+// cache_misses, cache_evictions, shading_quads, shading_warps,
+// shaded_shading_warps, visibility_quads, visibility_records (records that
+// entered the ring, split parts included), record_splits, retired_records,
+// cycles_cache_all_referenced and cycles_ref_overflow. Buffers reports both input ports, the entries in use and the
 // output register.
 //
 // Tasks (only when a tracer is attached, docs/design-timing.md section 10): each

@@ -32,18 +32,23 @@ func (s EntryState) String() string {
 	return fmt.Sprintf("EntryState(%d)", uint8(s))
 }
 
-// Entry is one slot of the reorder buffer: one quad of a pixel warp, or the
-// DrawEnd marker of one partition of a draw.
+// Entry is one slot of the reorder buffer: one quad of a pixel warp, the
+// DrawEnd marker of one partition of a draw, or a visibility record.
 type Entry struct {
-	State     EntryState
-	Marker    bool // a DrawEnd marker (no quad)
-	Draw      *protocol.Draw
-	Partition int    // the ROP partition the quad (or marker) goes to
-	Warp      uint64 // the warp the quad belongs to (not for markers)
-	Prim      *pipeline.Primitive
-	Quad      raster.Quad
-	Live      raster.SampleMask   // samples alive before shading
-	Out       pipeline.QuadOutput // the shader's outputs, once Ready
+	State  EntryState
+	Marker bool // a DrawEnd marker (no quad)
+	// Visibility: a visibility record of a 5D primitive (shading-cache mode),
+	// whose samples and cache references are record Record of the cache mode;
+	// it is ready when every cache entry it references is shaded.
+	Visibility bool
+	Record     int
+	Draw       *protocol.Draw
+	Partition  int    // the ROP partition the quad (or marker) goes to
+	Warp       uint64 // the warp the quad belongs to (not for markers)
+	Prim       *pipeline.Primitive
+	Quad       raster.Quad
+	Live       raster.SampleMask   // samples alive before shading
+	Out        pipeline.QuadOutput // the shader's outputs, once Ready
 }
 
 // ring is the circular FIFO of entries: allocated in order at the tail, filled in

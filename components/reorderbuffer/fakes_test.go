@@ -59,7 +59,14 @@ type dispatched struct {
 
 type pendingWarp struct {
 	w     *protocol.PixelWarp
+	s     *protocol.ShadingWarp
 	ready uint64
+}
+
+// shadingDispatched is a shading warp a fake core received.
+type shadingDispatched struct {
+	Warp  *protocol.ShadingWarp
+	Cycle uint64
 }
 
 // fakeCore plays a shader core: it takes every warp the cycle after it arrives
@@ -71,8 +78,13 @@ type fakeCore struct {
 	Out     sim.Port
 	ROB     sim.Port
 	Latency func(w *protocol.PixelWarp) uint64
-	got     []dispatched
-	pending []pendingWarp
+	// ShadeLatency is the latency of shading warps (10 when nil); Discard
+	// tells which lanes of a shading quad the shader discards.
+	ShadeLatency func(w *protocol.ShadingWarp) uint64
+	Discard      func(q *protocol.ShadingQuad) uint8
+	got          []dispatched
+	shading      []shadingDispatched
+	pending      []pendingWarp
 }
 
 func newFakeCore(name string, e sim.Engine, latency func(*protocol.PixelWarp) uint64) *fakeCore {
@@ -99,14 +111,19 @@ func (c *fakeCore) Tick(now sim.VTimeInSec) bool {
 		if best < 0 {
 			break
 		}
-		w := c.pending[best].w
-		out := make([]pipeline.QuadOutput, len(w.Quads))
-		for k := range out {
-			out[k].Color[0] = geom.V4(float32(w.ID), float32(k), 0, 0)
-			out[k].Store = 0xf
+		var m sim.Msg
+		if sw := c.pending[best].s; sw != nil {
+			m = c.shade(sw)
+		} else {
+			w := c.pending[best].w
+			out := make([]pipeline.QuadOutput, len(w.Quads))
+			for k := range out {
+				out[k].Color[0] = geom.V4(float32(w.ID), float32(k), 0, 0)
+				out[k].Store = 0xf
+			}
+			m = protocol.NewShadedWarp(w, out)
 		}
-		m := protocol.NewShadedWarp(w, out)
-		m.Src, m.Dst, m.SendTime = c.Out, c.ROB, now
+		m.Meta().Src, m.Meta().Dst, m.Meta().SendTime = c.Out, c.ROB, now
 		if c.Out.Send(m) != nil {
 			break
 		}
@@ -115,12 +132,39 @@ func (c *fakeCore) Tick(now sim.VTimeInSec) bool {
 	}
 	for msg := c.In.Peek(); msg != nil; msg = c.In.Peek() {
 		c.In.Retrieve(now)
+		progress = true
+		if sw, ok := msg.(*protocol.ShadingWarp); ok {
+			c.shading = append(c.shading, shadingDispatched{sw, c.Freq.Cycle(sw.RecvTime)})
+			lat := uint64(10)
+			if c.ShadeLatency != nil {
+				lat = c.ShadeLatency(sw)
+			}
+			c.pending = append(c.pending, pendingWarp{s: sw, ready: cycle + lat})
+			continue
+		}
 		w := msg.(*protocol.PixelWarp)
 		c.got = append(c.got, dispatched{w, c.Freq.Cycle(w.RecvTime)})
-		c.pending = append(c.pending, pendingWarp{w, cycle + c.Latency(w)})
-		progress = true
+		c.pending = append(c.pending, pendingWarp{w: w, ready: cycle + c.Latency(w)})
 	}
 	return progress || len(c.pending) > 0
+}
+
+// shade returns a shading warp's lanes: lane l of the quad with tag T has the
+// colour (T.QuadX, T.QuadY, l, T.Sample) and stores unless Discard says so.
+func (c *fakeCore) shade(sw *protocol.ShadingWarp) *protocol.ShadedLanes {
+	lanes := make([]pipeline.ShadingLanes, len(sw.Quads))
+	for k := range lanes {
+		q := &sw.Quads[k]
+		for l := 0; l < 4; l++ {
+			lanes[k].Color[l] = geom.V4(float32(q.Tag.QuadX), float32(q.Tag.QuadY), float32(l), float32(q.Tag.Sample))
+			lanes[k].Depth[l] = float32(l) / 4
+		}
+		lanes[k].Store = 0xf
+		if c.Discard != nil {
+			lanes[k].Store &^= c.Discard(q)
+		}
+	}
+	return protocol.NewShadedLanes(sw, lanes)
 }
 
 // ropRecord is a message a fake ROP received: "q<warp>.<k>..." for ShadedQuads
@@ -171,6 +215,16 @@ func describeROP(m sim.Msg) string {
 		return s
 	case *protocol.DrawEnd:
 		return fmt.Sprintf("end d%d", m.Draw.Seq)
+	case *protocol.ShadedSamples:
+		// "v d<seq> (x,y) live/kept [colours]"
+		s := fmt.Sprintf("v d%d", m.Draw.Seq)
+		for _, q := range m.Quads {
+			s += fmt.Sprintf(" (%d,%d) %x/%x", q.X, q.Y, q.Live[0], q.Kept[0])
+			for _, c := range q.Colors {
+				s += fmt.Sprintf(" %v", c)
+			}
+		}
+		return s
 	}
 	return fmt.Sprintf("%T", m)
 }

@@ -34,9 +34,10 @@ const (
 
 // retiring is a message to a ROP with the number of head entries it retires.
 type retiring struct {
-	msg     sim.Msg
-	entries int
-	marker  bool
+	msg        sim.Msg
+	entries    int
+	marker     bool
+	visibility bool // visibility records (ShadedSamples)
 }
 
 // Comp is the reorder buffer between the pixel shaders and the ROPs. See the
@@ -70,6 +71,7 @@ type Comp struct {
 	shadedBuf        sim.Buffer
 
 	entries  ring
+	cache    *shadingCacheMode // nil: no shading cache (no decoupled sampling)
 	nextCore int
 	stalled  retiring // a message a ROP refused (msg nil when none)
 
@@ -120,8 +122,18 @@ func (c *Comp) retire(now sim.VTimeInSec, cycle uint64) (progress, blocked bool)
 	for budget := c.retirePerCycle; budget > 0; {
 		r := c.stalled
 		if r.msg == nil {
-			if c.entries.used == 0 || c.entries.fromHead(0).State != EntryReady {
+			if c.entries.used == 0 || !c.ready(c.entries.fromHead(0)) {
 				break
+			}
+			if h := c.entries.fromHead(0); h.Visibility && c.cache.records[h.Record].more {
+				// An earlier part of a split visibility quad: absorbed, its
+				// references released; it leaves with the quad's last part.
+				c.cache.absorbPart(&c.cache.records[h.Record])
+				c.releaseRecords(1)
+				c.entries.release(1)
+				budget--
+				progress = true
+				continue
 			}
 			var ok bool
 			if r, ok = c.nextRetiring(budget); !ok {
@@ -135,13 +147,18 @@ func (c *Comp) retire(now sim.VTimeInSec, cycle uint64) (progress, blocked bool)
 		}
 		c.stalled = retiring{}
 		c.occupancy(cycle)
-		if c.traced() && !r.marker {
+		if c.traced() && !r.marker && !r.visibility {
 			c.endWarpTasks(r.entries)
 		}
+		if r.visibility {
+			c.releaseRecords(r.entries)
+		}
 		c.entries.release(r.entries)
-		if r.marker {
+		switch {
+		case r.marker:
 			c.retiredMarkers++
-		} else {
+		case r.visibility: // counted by releaseRecords
+		default:
 			c.retiredQuads += uint64(r.entries)
 		}
 		c.ropMessages++
@@ -166,6 +183,9 @@ func (c *Comp) nextRetiring(budget int) (retiring, bool) {
 		m := protocol.NewDrawEnd(h.Draw, h.Partition)
 		m.Src, m.Dst = c.ToROPs, dst
 		return retiring{msg: m, entries: 1, marker: true}, true
+	}
+	if h.Visibility {
+		return c.visibilityRun(budget), true
 	}
 	n := 1
 	for n < budget && n < c.entries.used {
@@ -195,6 +215,13 @@ func (c *Comp) fill(now sim.VTimeInSec) (progress bool) {
 		}
 		c.FromShaderCores.Retrieve(now)
 		progress = true
+		if sl, ok := msg.(*protocol.ShadedLanes); ok {
+			if err := c.fillShading(sl); err != nil {
+				c.fail(err)
+				return progress
+			}
+			continue
+		}
 		sw, ok := msg.(*protocol.ShadedWarp)
 		if !ok {
 			c.fail(fmt.Errorf("%s: unexpected %T on FromShaderCores", c.Name(), msg))
@@ -229,7 +256,7 @@ func (c *Comp) checkShaded(sw *protocol.ShadedWarp) error {
 	}
 	for k := range w.Quads {
 		e := c.entries.at(int(w.Entry) + k)
-		if e.State != EntryShading || e.Marker || e.Warp != w.ID || e.Draw != w.Draw {
+		if e.State != EntryShading || e.Marker || e.Visibility || e.Warp != w.ID || e.Draw != w.Draw {
 			return fmt.Errorf("%s: shaded warp %d: entry %d (%v) is not allocated to it", c.Name(), w.ID,
 				(int(w.Entry)+k)%c.entries.size(), e.State)
 		}
@@ -240,12 +267,24 @@ func (c *Comp) checkShaded(sw *protocol.ShadedWarp) error {
 // dispatch allocates entries for up to DispatchPerCycle messages from the packer
 // and dispatches the warps to the shader cores.
 func (c *Comp) dispatch(now sim.VTimeInSec, cycle uint64) (progress bool, wait dispatchWait) {
+	budget := 0
+	if c.cache != nil {
+		progress = c.sendMissWarps(now)
+		budget = c.cache.lookupsPerCycle
+		defer c.cacheIdle(cycle, &progress, &wait)
+	}
 	for i := 0; i < c.dispatchPerCycle; i++ {
 		msg := c.FromQuadPacker.Peek()
 		if msg == nil {
 			return progress, waitNone
 		}
 		switch m := msg.(type) {
+		case *protocol.VisibilityQuads:
+			done, p, w := c.dispatchVisibility(now, cycle, m, &budget)
+			progress = progress || p
+			if !done {
+				return progress, w
+			}
 		case *protocol.DrawEnd:
 			if m.From < 0 || m.From >= c.numPartitions {
 				c.FromQuadPacker.Retrieve(now)
@@ -313,19 +352,25 @@ func (c *Comp) checkWarp(w *protocol.PixelWarp) error {
 // sendToCore dispatches a copy of w, with Entry set to the first entry it will
 // occupy, to the next shader core that accepts it (round-robin).
 func (c *Comp) sendToCore(now sim.VTimeInSec, w *protocol.PixelWarp) bool {
+	fw := *w
+	fw.MsgMeta = sim.MsgMeta{ID: sim.GetIDGenerator().Generate(), Src: c.ToShaderCores, SendTime: now,
+		TrafficBytes: w.TrafficBytes}
+	fw.Entry = uint64(c.entries.tail())
+	return c.sendRoundRobin(&fw)
+}
+
+// sendRoundRobin sends m (Src and SendTime set) to the next shader core that
+// accepts it.
+func (c *Comp) sendRoundRobin(m sim.Msg) bool {
 	n := len(c.ShaderCores)
 	if n == 0 {
 		c.fail(fmt.Errorf("%s: no ShaderCores to dispatch to", c.Name()))
 		return false
 	}
-	fw := *w
-	fw.MsgMeta = sim.MsgMeta{ID: sim.GetIDGenerator().Generate(), Src: c.ToShaderCores, SendTime: now,
-		TrafficBytes: w.TrafficBytes}
-	fw.Entry = uint64(c.entries.tail())
 	for k := 0; k < n; k++ {
 		i := (c.nextCore + k) % n
-		fw.Dst = c.ShaderCores[i]
-		if c.ToShaderCores.Send(&fw) == nil {
+		m.Meta().Dst = c.ShaderCores[i]
+		if c.ToShaderCores.Send(m) == nil {
 			c.nextCore = (i + 1) % n
 			c.progress.Add(1)
 			return true
@@ -352,6 +397,9 @@ func (c *Comp) Finish(now sim.VTimeInSec) {
 	cycle := c.Freq.Cycle(now)
 	c.activity.Finish(cycle)
 	c.occupancy(cycle)
+	if c.cache != nil {
+		c.cache.stalls.Finish(cycle)
+	}
 }
 
 // Buffers reports the input ports, the entries in use and the output register.
@@ -384,6 +432,7 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	}
 	add(n+".occupancy_average", avg)
 	add(n+".occupancy_max", float64(c.occMax))
+	c.cacheStats(n, add)
 	c.activity.Stats(n, add)
 }
 
@@ -396,11 +445,11 @@ func (c *Comp) traced() bool { return c.NumHooks() > 0 }
 func (c *Comp) endWarpTasks(n int) {
 	for k := 0; k < n; k++ {
 		e := c.entries.fromHead(k)
-		if e.Marker {
+		if e.Marker || e.Visibility {
 			continue
 		}
 		if k+1 < c.entries.used {
-			if next := c.entries.fromHead(k + 1); !next.Marker && next.Warp == e.Warp {
+			if next := c.entries.fromHead(k + 1); !next.Marker && !next.Visibility && next.Warp == e.Warp {
 				continue
 			}
 		}

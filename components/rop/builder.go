@@ -19,6 +19,7 @@ type Builder struct {
 	progress        *timing.Progress
 	index           int
 	quadsPerCycle   int
+	samplesPerCycle int
 	cacheSize       int
 	cacheWays       int
 	lineSize        int
@@ -81,6 +82,13 @@ func (b Builder) WithProgress(p *timing.Progress) Builder { b.progress = p; retu
 
 // WithIndex sets the screen partition p the ROP serves.
 func (b Builder) WithIndex(p int) Builder { b.index = p; return b }
+
+// WithSamplesPerCycle sets the blend rate of the visibility quads of
+// decoupled draws' 5D primitives (protocol.ShadedSamples) in samples per
+// cycle. 0 (the default) charges each visibility quad one quad of
+// QuadsPerCycle, as a pixel quad with all its samples: today's per-quad cost,
+// which a visibility quad (at most 4 pixels x samples) never exceeds.
+func (b Builder) WithSamplesPerCycle(n int) Builder { b.samplesPerCycle = n; return b }
 
 // WithQuadsPerCycle sets the blend rate: quads blended per cycle (all their
 // samples); the colour-cache lookups and the resolve run at the same rate.
@@ -175,6 +183,9 @@ func (b Builder) Validate() error {
 			return fmt.Errorf("rop: %s %d must be at least 1", c.name, c.v)
 		}
 	}
+	if b.samplesPerCycle < 0 {
+		return fmt.Errorf("rop: SamplesPerCycle %d must not be negative", b.samplesPerCycle)
+	}
 	if b.accessBytes < 4 || b.accessBytes > 4096 || b.accessBytes&(b.accessBytes-1) != 0 {
 		return fmt.Errorf("rop: AccessBytes %d must be a power of two in [4, 4096]", b.accessBytes)
 	}
@@ -209,6 +220,9 @@ func (b Builder) Build(name string) *Comp {
 		blendRate:     newRate(b.quadsPerCycle),
 		activity:      timing.NewActivity(activityNames[:]...),
 		displayLine:   uint64(b.accessBytes),
+	}
+	if b.samplesPerCycle > 0 {
+		c.sampleRate = newRate(b.samplesPerCycle)
 	}
 	c.TickingComponent = sim.NewTickingComponent(name, b.engine, b.freq, c)
 	c.waker = timing.NewWaker(b.engine, b.freq, c)

@@ -38,7 +38,9 @@
 // # Ports
 //
 //   - FromReorderBuffer (in): protocol.ShadedQuads (quads of one draw with their
-//     live masks and shader outputs) and protocol.DrawEnd, in API order.
+//     live masks and shader outputs), protocol.ShadedSamples (visibility quads
+//     of a decoupled draw's 5D primitives with per-sample colours) and
+//     protocol.DrawEnd, in API order.
 //   - DepthUnit (out/in, peer DepthUnitPort): protocol.LateZReq out, one per
 //     ShadedQuads of a late-Z draw; protocol.LateZRsp in, in request order.
 //   - ToMemory (out/in, peer Memory): colour line reads and write-backs (whole
@@ -85,6 +87,19 @@
 // The counts follow pipeline.WriteQuad exactly: samples killed, written and
 // blended, and every shaded quad ends discarded, culled by late Z, or written.
 //
+// A ShadedSamples (decoupled sampling, docs/design-timing.md section 11) takes
+// the same steps, as the reference renderer's writeVisibility: at acceptance
+// the live samples not in Kept are killed (samples_killed; a visibility quad
+// with none kept is discarded); a late-Z draw's LateZReq carries each quad's
+// kept samples (Live = Kept, Depths = the shader's depths when it writes
+// depth), tested per sample by the depth unit; a quad whose kept samples all
+// fail is culled by late Z; the colour lines of the surviving samples are
+// looked up as a quad's, and each surviving sample is blended with its own
+// reconstructed colour (pipeline.BlendSample, Colors in Kept order). A
+// visibility quad costs one quad of QuadsPerCycle in lookup and blend (a
+// pixel quad with all its samples: at most 4 x samples, like it), or with
+// SamplesPerCycle > 0 its surviving samples at that rate in blend.
+//
 // Timing of one quad whose lines miss, with a 10-cycle memory (pinned in the
 // tests): sent at cycle 0, accepted at 1, looked up at 2 (reads sent), the lines
 // arrive at 14 and the quad is blended, the write completes at 18 and the
@@ -107,7 +122,8 @@
 //
 // # Parameters (builder)
 //
-// Index (partition, 0), QuadsPerCycle (1), Cache (16 KB, 4 ways, 64-byte lines),
+// Index (partition, 0), QuadsPerCycle (1), SamplesPerCycle (0: a visibility
+// quad blends as one quad), Cache (16 KB, 4 ways, 64-byte lines),
 // BlendLatency (4 cycles), MaxOutstandingMemory (8), WriteQueue (8), InputQueue
 // (8 messages in the port), Window (16 messages in flight), LateZInFlight (4),
 // WaitQuads (16), Tiles (TileSize 8, PartitionStride 1, NumPartitions 1),
@@ -118,7 +134,8 @@
 //
 // # Statistics (<name>.<counter>)
 //
-// messages_in, quads_in, samples_killed, samples_written, samples_blended,
+// messages_in, quads_in (pixel and visibility quads), visibility_quads_in,
+// samples_killed, samples_written, samples_blended,
 // quads_written, quads_discarded, quads_late_z_culled, late_z_requests,
 // late_z_quads, draw_ends, draw_dones, clears, presents, resolve_quads,
 // resolve_lines, resolve_bytes; present_lines (colour lines the resolves read),

@@ -2,6 +2,7 @@ package rop
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/sarchlab/akita/v3/mem/mem"
 	"github.com/sarchlab/akita/v3/sim"
@@ -31,19 +32,23 @@ var activityNames = [...]string{"busy", "wait_late_z", "wait_memory", "blocked_o
 // record is one message from the reorder buffer in flight through the ROP.
 type record struct {
 	draw     *protocol.Draw
-	msg      *protocol.ShadedQuads // nil for a DrawEnd marker
-	live     []raster.SampleMask   // per quad: the samples to write (after the shader's kills and late Z)
-	late     bool                  // the draw uses late Z
-	req      *protocol.LateZReq    // late: the request, built at acceptance
-	sent     bool                  // late: the request left
-	answered bool                  // late: the response arrived (live is final)
-	n        int                   // quads
-	looked   int                   // quads whose lookup finished (or that need none)
-	done     int                   // quads written or dropped
-	task     string                // tracing: the rop_write task's ID
+	msg      *protocol.ShadedQuads   // nil for a DrawEnd marker (and for vis)
+	vis      *protocol.ShadedSamples // visibility quads of 5D primitives (decoupled draws)
+	live     []raster.SampleMask     // per quad: the samples to write (after the shader's kills and late Z)
+	late     bool                    // the draw uses late Z
+	req      *protocol.LateZReq      // late: the request, built at acceptance
+	sent     bool                    // late: the request left
+	answered bool                    // late: the response arrived (live is final)
+	n        int                     // quads
+	looked   int                     // quads whose lookup finished (or that need none)
+	done     int                     // quads written or dropped
+	task     string                  // tracing: the rop_write task's ID
 }
 
 func (r *record) final() bool { return !r.late || r.answered }
+
+// drawEnd reports whether the record is a DrawEnd marker.
+func (r *record) drawEnd() bool { return r.msg == nil && r.vis == nil }
 
 // band is one row of tiles of the resolve.
 type band struct {
@@ -120,6 +125,7 @@ type Comp struct {
 	cache         *rtcache.Cache
 	lookRate      *rate
 	blendRate     *rate
+	sampleRate    *rate // visibility quads' blend rate in samples (nil: one quad's cost each)
 	lineBuf       []uint64
 	lineSamples   []int  // samples of the quad in each line of lineBuf
 	displayLine   uint64 // bytes per display-line write of the resolve (the memory access unit)
@@ -150,6 +156,7 @@ type Comp struct {
 
 type counters struct {
 	messagesIn, quadsIn, drawEnds, drawDones  uint64
+	visQuadsIn                                uint64
 	lateRequests, lateQuads, clears, presents uint64
 	resolveQuads, resolveLines, resolveBytes  uint64
 	// Compression tags of the lines the resolves read, after their flush.
@@ -264,7 +271,7 @@ func (c *Comp) retire(now sim.VTimeInSec) bool {
 	progress := false
 	for len(c.recs) > 0 {
 		r := c.recs[0]
-		if r.msg == nil {
+		if r.drawEnd() {
 			if !c.send(c.Control, c.CommandProcessor, protocol.NewDrawDone(r.draw, c.index), now) {
 				break
 			}
@@ -285,7 +292,7 @@ func (c *Comp) retire(now sim.VTimeInSec) bool {
 			c.look--
 		}
 		progress = true
-		if r.msg == nil {
+		if r.drawEnd() {
 			break // one DrawDone per cycle
 		}
 	}
@@ -344,6 +351,11 @@ func (c *Comp) targetLines(w, h, bps int, base uint64, address func(x, y, s int)
 
 // recLines returns the lines of a waiting quad.
 func (c *Comp) recLines(q *quadRec) []uint64 {
+	if q.r != nil && q.r.vis != nil {
+		v := &q.r.vis.Quads[q.qi]
+		c.lineBuf = c.colorLines(q.r.draw.State, int(v.X), int(v.Y), q.r.live[q.qi], c.lineBuf[:0])
+		return c.lineBuf
+	}
 	if q.r != nil {
 		sq := &q.r.msg.Quads[q.qi]
 		c.lineBuf = c.colorLines(q.r.draw.State, int(sq.Quad.X), int(sq.Quad.Y), q.r.live[q.qi], c.lineBuf[:0])
@@ -480,19 +492,27 @@ func (c *Comp) lookup(now sim.VTimeInSec, cycle uint64) bool {
 // quads per cycle; they leave the pipeline BlendLatency cycles later.
 func (c *Comp) blend(cycle uint64) bool {
 	c.blendRate.refill(cycle)
+	if c.sampleRate != nil {
+		c.sampleRate.refill(cycle)
+	}
 	progress := false
 	for c.wLen > 0 {
 		q := &c.wait[c.wHead]
 		if !q.looked || q.pending > 0 {
 			break
 		}
-		if !c.blendRate.ok() {
+		br := c.blendRate
+		if c.sampleRate != nil && q.r != nil && q.r.vis != nil {
+			br = c.sampleRate
+		}
+		if !br.ok() {
 			c.blendRateBlocked = true
 			break
 		}
 		if !c.pipe.CanAccept(cycle) {
 			break
 		}
+		cost := 1
 		if q.r != nil {
 			r := q.r
 			lines := c.recLines(q)
@@ -501,8 +521,15 @@ func (c *Comp) blend(cycle uint64) bool {
 				break
 			}
 			d := r.draw.State
-			sq := &r.msg.Quads[q.qi]
-			pipeline.BlendQuad(d, sq.Quad, r.live[q.qi], &sq.Out, &c.ws)
+			if r.vis != nil {
+				c.blendSamples(d, &r.vis.Quads[q.qi], r.live[q.qi])
+				if br == c.sampleRate {
+					cost = r.live[q.qi].Count()
+				}
+			} else {
+				sq := &r.msg.Quads[q.qi]
+				pipeline.BlendQuad(d, sq.Quad, r.live[q.qi], &sq.Out, &c.ws)
+			}
 			c.ws.QuadsWritten++
 			if d.Blend.Targets[0].WriteMask != 0 {
 				if c.traced() {
@@ -520,10 +547,27 @@ func (c *Comp) blend(cycle uint64) bool {
 		c.wait[c.wHead] = quadRec{}
 		c.wHead = (c.wHead + 1) % len(c.wait)
 		c.wLen--
-		c.blendRate.take(1)
+		br.take(cost)
 		progress = true
 	}
 	return progress
+}
+
+// blendSamples blends the samples in live of visibility quad v (its kept
+// samples that passed late Z), each with its reconstructed colour
+// (pipeline.BlendSample), as the reference renderer's writeVisibility.
+func (c *Comp) blendSamples(d *state.Draw, v *protocol.ShadedVisibilityQuad, live raster.SampleMask) {
+	k := 0
+	for pix := 0; pix < 4; pix++ {
+		x, y := int(v.X)+pix&1, int(v.Y)+pix>>1
+		for m := v.Kept[pix]; m != 0; m &= m - 1 {
+			s := bits.TrailingZeros64(m)
+			if live[pix]>>uint(s)&1 != 0 {
+				pipeline.BlendSample(d, x, y, s, v.Colors[k], &c.ws)
+			}
+			k++
+		}
+	}
 }
 
 // sendLateZ sends the next late-Z request, in order, while fewer than
@@ -600,6 +644,13 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 		}
 		c.st.messagesIn++
 		c.st.quadsIn += uint64(n)
+	case *protocol.ShadedSamples:
+		if err := checkShadedSamples(m); err != nil {
+			c.fail(err)
+			return false
+		}
+		c.FromReorderBuffer.Retrieve(now)
+		c.acceptSamples(m)
 	case *protocol.DrawEnd:
 		if m.Draw == nil {
 			c.fail(fmt.Errorf("FromReorderBuffer: DrawEnd %s without a draw", m.ID))
@@ -724,6 +775,9 @@ func (c *Comp) account(now sim.VTimeInSec, cycle uint64, progress bool) {
 	}
 	if c.blendRateBlocked {
 		next = min(next, c.blendRate.next(cycle))
+		if c.sampleRate != nil {
+			next = min(next, c.sampleRate.next(cycle))
+		}
 	}
 	if c.lookRateBlocked {
 		next = min(next, c.lookRate.next(cycle))
@@ -762,7 +816,7 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 		name string
 		v    uint64
 	}{
-		{"messages_in", s.messagesIn}, {"quads_in", s.quadsIn},
+		{"messages_in", s.messagesIn}, {"quads_in", s.quadsIn}, {"visibility_quads_in", s.visQuadsIn},
 		{"samples_killed", uint64(c.ws.Killed)}, {"samples_written", uint64(c.ws.Written)},
 		{"samples_blended", uint64(c.ws.Blended)},
 		{"quads_written", uint64(c.ws.QuadsWritten)}, {"quads_discarded", uint64(c.ws.QuadsDiscarded)},

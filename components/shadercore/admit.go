@@ -17,6 +17,7 @@ type job struct {
 	draw   *protocol.Draw
 	vertex *protocol.VertexBatch
 	pixel  *protocol.PixelWarp
+	shade  *protocol.ShadingWarp
 	prog   *shader.Program
 	lanes  int
 	widths int // warp widths the lanes occupy (1 unless lanes > WarpSize)
@@ -62,13 +63,16 @@ func (c *Comp) admit(now sim.VTimeInSec, cy uint64) bool {
 	w := s.warp
 	if j.vertex != nil {
 		pipeline.LoadVertices(j.draw.State, j.vertex.Attrs, j.lanes, w)
-	} else {
+	} else if j.pixel != nil {
 		d := j.draw.State
 		w.Reset(d.PS, j.lanes, d.PSConstants)
 		for q := range j.pixel.Quads {
 			wq := &j.pixel.Quads[q]
 			pipeline.LoadQuad(d, &j.draw.Raster, wq.Prim, wq.Quad, wq.Live, w, 4*q)
 		}
+		c.stats.helperPixels += uint64(bits.OnesCount64(w.Helper))
+	} else {
+		loadShadingWarp(j.draw, j.shade, w)
 		c.stats.helperPixels += uint64(bits.OnesCount64(w.Helper))
 	}
 	if err := w.Err(); err != nil {
@@ -80,7 +84,7 @@ func (c *Comp) admit(now sim.VTimeInSec, cy uint64) bool {
 	c.residentChanged(cy)
 	start := max(cy, c.interpFreeAt)
 	c.interpFreeAt = start + uint64(j.load)
-	*s = warpSlot{state: slotLoading, seq: c.nextSeq, draw: j.draw, vertex: j.vertex, pixel: j.pixel,
+	*s = warpSlot{state: slotLoading, seq: c.nextSeq, draw: j.draw, vertex: j.vertex, pixel: j.pixel, shade: j.shade,
 		warp: w, lanes: j.lanes, regs: j.regs, issueCycles: j.widths * c.issueCycles,
 		readyAt: c.interpFreeAt, texLanes: s.texLanes[:0]}
 	c.nextSeq++
@@ -119,6 +123,18 @@ func (c *Comp) describe(msg sim.Msg) (job, error) {
 		for q := range m.Quads {
 			if m.Quads[q].Prim == nil {
 				return j, fmt.Errorf("draw %d: PixelWarp %d: quad %d has no primitive", m.Draw.Seq, m.ID, q)
+			}
+		}
+		j.prog = m.Draw.State.PS
+		j.load = loadCycles(len(m.Quads), m.Draw.State.PSResources.Interpolants, c.interpCost)
+	case *protocol.ShadingWarp:
+		j.draw, j.shade, j.lanes = m.Draw, m, 4*len(m.Quads)
+		if m.Draw == nil || m.Draw.State == nil || m.Draw.State.PS == nil {
+			return j, fmt.Errorf("ShadingWarp %d: no draw state or pixel shader", m.ID)
+		}
+		for q := range m.Quads {
+			if p := m.Quads[q].Prim; p == nil || p.Blur == nil || (m.Supersample && p.Blur.Decoupled == nil) {
+				return j, fmt.Errorf("draw %d: ShadingWarp %d: quad %d has no 5D primitive", m.Draw.Seq, m.ID, q)
 			}
 		}
 		j.prog = m.Draw.State.PS
@@ -166,4 +182,20 @@ func (c *Comp) setAdmitBlock(cy uint64, b admitBlock) {
 		c.admitBlockSince = cy
 	}
 	c.admitBlock = b
+}
+
+// loadShadingWarp loads the shading quads of a shading-cache miss warp into w
+// as the reference renderer does: pipeline.LoadShadingQuad per quad, or
+// pipeline.LoadSampleQuad in supersample mode.
+func loadShadingWarp(d *protocol.Draw, sw *protocol.ShadingWarp, w *shader.Warp) {
+	ds := d.State
+	w.Reset(ds.PS, 4*len(sw.Quads), ds.PSConstants)
+	for q := range sw.Quads {
+		sq := &sw.Quads[q]
+		if sw.Supersample {
+			pipeline.LoadSampleQuad(ds, sq.Prim.Blur.Decoupled, sq.Prim, sq.Tag.QuadX, sq.Tag.QuadY, int(sq.Tag.Sample), sq.Live, w, 4*q)
+		} else {
+			pipeline.LoadShadingQuad(ds, sq.Prim, sq.Tag, w, 4*q)
+		}
+	}
 }

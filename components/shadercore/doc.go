@@ -78,6 +78,14 @@
 //     succeeds; a refused send keeps them (the output is retried when the port
 //     frees up), which is how a full reorder buffer throttles the core.
 //
+// A shading warp (protocol.ShadingWarp, a shading-cache miss warp of decoupled
+// sampling from the reorder buffer) takes the pixel-warp path: admission loads
+// each shading quad with pipeline.LoadShadingQuad (pipeline.LoadSampleQuad in
+// supersample mode, helpers included), the warp runs as any pixel warp
+// (texturing included; counted in pixel_warps, ps_invocations, helper_pixels),
+// and its output is a protocol.ShadedLanes (pipeline.ReadShadingQuad per quad)
+// to the reorder buffer.
+//
 // A vertex batch takes the same path with pipeline.LoadVertices(State, Attrs,
 // n) and, at the end, pipeline.StoreVertices into a ShadedBatch for primitive
 // assembly. Vertex and pixel warps share the slots, registers and SIMD.

@@ -62,6 +62,13 @@ func (c *Comp) buildOutput(s *warpSlot) sim.Msg {
 		pipeline.StoreVertices(s.warp, s.lanes, out)
 		return protocol.NewShadedBatch(s.draw, v.Seq, &v.Batch, out)
 	}
+	if sw := s.shade; sw != nil {
+		lanes := make([]pipeline.ShadingLanes, len(sw.Quads))
+		for q := range lanes {
+			lanes[q] = pipeline.ReadShadingQuad(s.draw.State, s.warp, 4*q)
+		}
+		return protocol.NewShadedLanes(sw, lanes)
+	}
 	out := make([]pipeline.QuadOutput, len(s.pixel.Quads))
 	for q := range out {
 		out[q] = pipeline.ReadQuad(s.draw.State, s.warp, 4*q)

@@ -21,6 +21,12 @@ func (c *Comp) startWarpTask(s *warpSlot) {
 			protocol.Count(s.lanes, "vertices"), nil)
 		return
 	}
+	if sw := s.shade; sw != nil {
+		s.task = protocol.ShadingWarpTaskID(sw.ID)
+		tracing.StartTask(s.task, protocol.DrawTaskID(s.draw.Seq), c, protocol.KindPixelWarp,
+			protocol.Count(len(sw.Quads), "shading quads"), nil)
+		return
+	}
 	s.task = protocol.WarpTaskID(s.pixel.ID, protocol.AtCore)
 	tracing.StartTask(s.task, protocol.WarpTaskID(s.pixel.ID, protocol.AtROB), c, protocol.KindPixelWarp,
 		protocol.Count(len(s.pixel.Quads), "quads"), nil)

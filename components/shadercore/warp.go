@@ -40,8 +40,9 @@ type warpSlot struct {
 	state       slotState
 	seq         uint64 // admission order
 	draw        *protocol.Draw
-	vertex      *protocol.VertexBatch // exactly one of vertex and pixel is set
+	vertex      *protocol.VertexBatch // exactly one of vertex, pixel and shade is set
 	pixel       *protocol.PixelWarp
+	shade       *protocol.ShadingWarp // a shading-cache miss warp (pixel shader)
 	warp        *shader.Warp
 	lanes       int
 	regs        int // registers held
@@ -88,6 +89,6 @@ func (c *Comp) release(cy uint64, k int) {
 	c.regsUsed -= s.regs
 	copy(c.order[k:], c.order[k+1:])
 	c.order = c.order[:len(c.order)-1]
-	s.state, s.draw, s.vertex, s.pixel, s.out, s.texID = slotFree, nil, nil, nil, nil, ""
+	s.state, s.draw, s.vertex, s.pixel, s.shade, s.out, s.texID = slotFree, nil, nil, nil, nil, nil, ""
 	s.task = ""
 }

@@ -143,6 +143,7 @@ func referenceOptions(cfg *configs.Config) reference.Options {
 	o.Raster = cfg.RasterOptions()
 	o.BatchVertices = cfg.InputAssembler.BatchVertices
 	o.WarpQuads = cfg.QuadPacker.QuadsPerWarp
+	o.PatternSeed = cfg.PatternSeed()
 	return o
 }
 

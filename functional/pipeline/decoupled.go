@@ -143,6 +143,10 @@ type BlurSetup struct {
 	// RefZ its clip z; Back is the reference view's facing.
 	RefW, RefZ [3]float32
 	Back       bool
+	// Decoupled is the draw's decoupled-sampling setup (shared by the draw's
+	// primitives): the timed units that map and shade a primitive's samples
+	// read its mode (Supersample) and sample pattern from here.
+	Decoupled *Decoupled
 }
 
 // Still reports whether the three vertices do not move (p0 == p1).
@@ -176,7 +180,7 @@ func (g *Geometry) Triangle5D(dd *Decoupled, source int, id uint32, v [3]*Vertex
 	st *GeometryStats, ms *decouple.MapStats) []Primitive {
 	st.Triangles++
 	p0, p1 := dd.Positions(v)
-	b := &BlurSetup{}
+	b := &BlurSetup{Decoupled: dd}
 	if raster5d.Setup(p0, p1, dd.Lens, g.d.Viewport, &dd.Config, &b.Tri) == raster5d.Rejected {
 		st.Rejected++
 		return out
@@ -394,4 +398,30 @@ func BlendSample(d *state.Draw, x, y, s int, c geom.Vec4, st *WriteStats) {
 	if bt.Enable {
 		st.Blended++
 	}
+}
+
+// MapSamples appends to out the decoupling map's look-up of every sample of
+// live in the visibility quad at (qx, qy) of the 5D primitive p, pixel 0..3 and
+// then sample order: Map.Index of the sample's barycentrics, or in supersample
+// mode one tap of weight 1 on the shading quad {p.ID, qx, qy, s} at the lane of
+// the sample's pixel (every visible sample shaded at its own point).
+func MapSamples(p *Primitive, qx, qy int32, live raster.SampleMask, out []decouple.Lookup) []decouple.Lookup {
+	b := p.Blur
+	ss := b.Decoupled != nil && b.Decoupled.Supersample
+	for pix := 0; pix < 4; pix++ {
+		x, y := int(qx)+pix&1, int(qy)+pix>>1
+		for m := live[pix]; m != 0; m &= m - 1 {
+			s := bits.TrailingZeros64(m)
+			if ss {
+				var l decouple.Lookup
+				l.N = 1
+				l.Taps[0] = decouple.Tap{Tag: decouple.Tag{Prim: p.ID, QuadX: qx, QuadY: qy, Sample: uint8(s)},
+					Lane: uint8(pix), Weight: 1}
+				out = append(out, l)
+				continue
+			}
+			out = append(out, b.Map.Index(b.Tri.Barycentrics(x, y, s)))
+		}
+	}
+	return out
 }

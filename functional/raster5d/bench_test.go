@@ -8,8 +8,8 @@ import (
 )
 
 // BenchmarkTriangle rasterizes one blurred triangle at 27 samples per pixel
-// (setup, tiles, quads) and reports sample tests per second and the tests per
-// covered sample. The triangle spans about 40 pixels; motion moves it 60 pixels,
+// (setup, tiles, quads) and reports sample tests per second, the tests per
+// covered sample and the block tests per covered sample. The triangle spans about 40 pixels; motion moves it 60 pixels,
 // the lens blurs it by a circle of confusion of about 10 pixels.
 func BenchmarkTriangle(b *testing.B) {
 	vp := geom.Viewport{Width: 256, Height: 256, MaxZ: 1}
@@ -47,6 +47,7 @@ func BenchmarkTriangle(b *testing.B) {
 			sec := b.Elapsed().Seconds()
 			b.ReportMetric(float64(st.Tests())/sec, "tests/s")
 			b.ReportMetric(float64(st.Tests())/float64(st.SamplesCovered), "tests/covered")
+			b.ReportMetric(float64(st.BlockTests)/float64(st.SamplesCovered), "blocks/covered")
 		})
 	}
 }

@@ -53,8 +53,12 @@ func (l bucketLayout) count() int { return l.nt * l.nl * l.nl }
 // and a normalized shutter time t in [0, 1) that depend on (px mod 32, py mod
 // 32, s). It is immutable once built and shared by every triangle of a draw.
 type Pattern struct {
-	n    int
-	xy   [MaxSamples][2]int16
+	n  int
+	xy [MaxSamples][2]int16
+	// off[s]: sample s's position inside its pixel in pixels, (128 + dx)/256
+	// and (128 + dy)/256 (exact), so that its screen position is px + off[s][0]
+	// (exact for |px| < 2^44, as SamplePosition(...)/256).
+	off  [MaxSamples][2]float64
 	minX int16
 	maxX int16
 	minY int16
@@ -84,6 +88,7 @@ func NewPattern(xy [][2]int16, seed uint64) (*Pattern, error) {
 			}
 		}
 		p.xy[s] = o
+		p.off[s] = [2]float64{float64(128+int(o[0])) / 256, float64(128+int(o[1])) / 256}
 		p.minX, p.maxX = min(p.minX, o[0]), max(p.maxX, o[0])
 		p.minY, p.maxY = min(p.minY, o[1]), max(p.maxY, o[1])
 	}

@@ -379,8 +379,9 @@ func TestStaticEqualsRaster(t *testing.T) {
 
 // TestBarycentricsAndDepth checks, at covered samples of random triangles of
 // every case, that the barycentrics sum to 1 and reproduce the sample's position
-// on the warped triangle, and that SampleDepth equals the brute-force depth
-// (exactly for Static, within rounding otherwise).
+// on the warped triangle, that SampleDepth equals the brute-force depth
+// (exactly for Static, within rounding otherwise), and that SampleInfo gives
+// exactly what Barycentrics, SampleDepth and FrontFacing give.
 func TestBarycentricsAndDepth(t *testing.T) {
 	rng := rand.New(rand.NewSource(23))
 	vp := geom.Viewport{X: 0, Y: 0, Width: 48, Height: 32, MinZ: 0.25, MaxZ: 0.75}
@@ -425,6 +426,10 @@ func TestBarycentricsAndDepth(t *testing.T) {
 					if got < vp.MinZ || got > vp.MaxZ {
 						t.Fatalf("%v: depth %v outside the viewport range", c, got)
 					}
+					info := tri.SampleInfo(px, py, s)
+					if want := (SampleInfo{Bary: b, Depth: got, Front: tri.FrontFacing(px, py, s)}); info != want {
+						t.Fatalf("%v %s: sample %v: SampleInfo %+v, the three methods %+v", c, shape, key, info, want)
+					}
 					checked++
 				}
 			}
@@ -432,5 +437,158 @@ func TestBarycentricsAndDepth(t *testing.T) {
 	}
 	if checked < 2000 {
 		t.Errorf("only %d covered samples checked", checked)
+	}
+}
+
+// TestTraversalExact checks that the traversal's pruning (the bucket boxes,
+// the near-plane clip, the block rejection) loses no sample: on random
+// triangles of every shape and case, Tiles + TileQuads must give exactly the
+// samples of the bounds that the per-sample hit test accepts, evaluated at
+// every sample without any pruning.
+func TestTraversalExact(t *testing.T) {
+	const seed = 29
+	rng := rand.New(rand.NewSource(seed))
+	vp := geom.Viewport{X: -3.5, Y: 2, Width: 96, Height: 72, MinZ: 0, MaxZ: 1}
+	bounds := raster.Rect{X0: 1, Y0: 3, X1: 90, Y1: 74}
+	shapes := []string{"large", "medium", "tiny", "sliver", "crossing", "behind", "nearfar"}
+	hits, rejected := 0, 0
+	var tests, boxTests, blockTests uint64
+	for _, n := range []int{1, 8, 27} {
+		pat := mustPattern(t, n, uint64(n)+seed)
+		for _, c := range []Case{Static, Moving, Defocused, Both} {
+			for _, shape := range shapes {
+				for it := 0; it < 4; it++ {
+					p0, p1, lens := randomTriangle(rng, vp, shape, c)
+					cfg := Config{Pattern: pat, Bounds: bounds, Cull: geom.CullMode(rng.Intn(3)), FrontCCW: rng.Intn(2) == 0}
+					var tri Triangle
+					if Setup(p0, p1, lens, vp, &cfg, &tri) == Rejected {
+						// Setup must only reject what covers nothing: check the hit
+						// test of the triangle set up without its bounds.
+						tri = setupUnpruned(t, p0, p1, lens, vp, &cfg)
+						if tri.Case == Rejected {
+							continue
+						}
+						rejected++
+						for py := bounds.Y0; py < bounds.Y1; py++ {
+							for px := bounds.X0; px < bounds.X1; px++ {
+								for s := 0; s < n; s++ {
+									if tri.hitUnpruned(px, py, s) {
+										t.Fatalf("n=%d %v %s #%d: rejected, but sample (%d,%d,%d) is covered", n, c, shape, it, px, py, s)
+									}
+								}
+							}
+						}
+						continue
+					}
+					var st Stats
+					cov := coverage(t, &tri, &st)
+					for py := bounds.Y0; py < bounds.Y1; py++ {
+						for px := bounds.X0; px < bounds.X1; px++ {
+							for s := 0; s < n; s++ {
+								want := tri.hitUnpruned(px, py, s)
+								if want != cov[[3]int{px, py, s}] {
+									t.Fatalf("n=%d %v %s #%d: sample (%d,%d,%d): traversal %v, hit test %v", n, c, shape, it, px, py, s, !want, want)
+								}
+								if want {
+									hits++
+								}
+							}
+						}
+					}
+					if st.SamplesCovered != uint64(len(cov)) {
+						t.Fatalf("n=%d %v %s #%d: SamplesCovered %d, %d covered", n, c, shape, it, st.SamplesCovered, len(cov))
+					}
+					tests += st.Tests()
+					blockTests += st.BlockTests
+					boxTests += tri.boxSamples()
+				}
+			}
+		}
+	}
+	if hits < 100000 {
+		t.Errorf("only %d covered samples: the test exercises too little", hits)
+	}
+	// The block rejection must run and skip samples that the boxes alone
+	// would test.
+	if blockTests < 1000 || tests > boxTests*9/10 {
+		t.Errorf("%d block tests, %d sample tests of %d in the bucket boxes: the block rejection is not exercised", blockTests, tests, boxTests)
+	}
+	if rejected < 20 {
+		t.Errorf("only %d triangles rejected by their bounds alone", rejected)
+	}
+	t.Logf("%d covered samples agree; %d triangles rejected by their bounds cover nothing; %d sample tests (%d in the boxes), %d block tests",
+		hits, rejected, tests, boxTests, blockTests)
+}
+
+// boxSamples counts the samples of the triangle whose pixel lies in their
+// bucket's box: what TileQuads tests without block rejection.
+func (t *Triangle) boxSamples() uint64 {
+	var n uint64
+	b := t.BBox
+	for py := b.Y0; py < b.Y1; py++ {
+		for px := b.X0; px < b.X1; px++ {
+			for s := 0; s < t.pat.n; s++ {
+				if t.boxes[t.pat.bucket[t.Case][t.pat.entry(px, py, s)]].Contains(px, py) {
+					n++
+				}
+			}
+		}
+	}
+	return n
+}
+
+// hitUnpruned is the per-sample hit test at sample s of pixel (px, py), with
+// no box or block check.
+func (t *Triangle) hitUnpruned(px, py, s int) bool {
+	var se sampleEval
+	t.evalSample(px, py, s, &se)
+	return t.covered(&se)
+}
+
+// setupUnpruned sets up a triangle that Setup rejected with its edge
+// functions and determinant but no traversal bounds, so that its hit test can
+// be evaluated; Case is Rejected when the input itself is invalid,
+// degenerate or culled everywhere.
+func setupUnpruned(t *testing.T, p0, p1 [3]geom.Vec4, lens Lens, vp geom.Viewport, cfg *Config) Triangle {
+	t.Helper()
+	var tri Triangle
+	if !tri.setupEquations(p0, p1, lens, vp, cfg) {
+		return Triangle{}
+	}
+	return tri
+}
+
+// TestBothDeterminant checks that Both's per-sample determinant, which reuses
+// edge 0's cross product, equals det3 of the warped vertices bit for bit, with
+// edge 0 in either canonical order.
+func TestBothDeterminant(t *testing.T) {
+	rng := rand.New(rand.NewSource(31))
+	vp := geom.Viewport{Width: 64, Height: 48, MaxZ: 1}
+	pat := mustPattern(t, 8, 5)
+	cfg := Config{Pattern: pat, Bounds: raster.Rect{X1: 64, Y1: 48}}
+	var orders [2]int
+	for it := 0; it < 200; it++ {
+		p0, p1, lens := randomTriangle(rng, vp, "medium", Both)
+		var tri Triangle
+		if Setup(p0, p1, lens, vp, &cfg, &tri) != Both || tri.e[0].form != formWarp {
+			continue
+		}
+		orders[tri.e[0].i-1]++
+		for i := 0; i < 50; i++ {
+			px, py, s := rng.Intn(64), rng.Intn(48), rng.Intn(8)
+			var se sampleEval
+			tri.evalSample(px, py, s, &se)
+			u, v, tm := pat.UVT(px, py, s)
+			var h [3][3]float64
+			for k := range h {
+				h[k][0], h[k][1], h[k][2], _ = tri.warp(k, float64(u), float64(v), float64(tm))
+			}
+			if want := det3(h[0], h[1], h[2]); se.d != want {
+				t.Fatalf("#%d sample (%d,%d,%d): d %v, det3 %v", it, px, py, s, se.d, want)
+			}
+		}
+	}
+	if orders[0] == 0 || orders[1] == 0 {
+		t.Errorf("edge 0 canonical orders seen %v: both must occur", orders)
 	}
 }

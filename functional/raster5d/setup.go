@@ -126,9 +126,14 @@ type Triangle struct {
 	frontCCW bool
 	zlo, zhi float32 // viewport depth range, ordered
 
-	// Traversal buckets (doc.go): the case's layout and each bucket's box.
-	layout bucketLayout
-	boxes  [maxBuckets]raster.Rect
+	// Traversal buckets (doc.go): the case's layout, each bucket's box, the
+	// sign d has at a covered sample of the bucket (0: unknown) and the buckets
+	// the cull mode discards whole.
+	layout        bucketLayout
+	boxes         [maxBuckets]raster.Rect
+	signs         [maxBuckets]int8
+	culledBuckets uint64
+	mag           [3][3]float64 // per vertex, the largest |hx|, |hy|, |w| over the (u, v, t) domain
 }
 
 // Setup sets up the triangle with clip positions p0 at shutter open and p1 at
@@ -138,15 +143,31 @@ type Triangle struct {
 // coordinate, an empty box, a zero-area triangle, or a triangle culled at every
 // (u, v, t). t is fully overwritten.
 func Setup(p0, p1 [3]geom.Vec4, lens Lens, vp geom.Viewport, cfg *Config, t *Triangle) Case {
+	if !t.setupEquations(p0, p1, lens, vp, cfg) {
+		*t = Triangle{}
+		return Rejected
+	}
+	t.setupSigns()
+	if !t.setupBoxes(cfg.Bounds) {
+		*t = Triangle{}
+		return Rejected
+	}
+	return t.Case
+}
+
+// setupEquations is Setup without the traversal bounds: the case, the
+// vertices, the edge functions and the determinant. It returns false when
+// Setup rejects the triangle before looking at its box.
+func (t *Triangle) setupEquations(p0, p1 [3]geom.Vec4, lens Lens, vp geom.Viewport, cfg *Config) bool {
 	*t = Triangle{}
 	if cfg.Validate() != nil || lens.Validate() != nil || !validViewport(vp) {
-		return Rejected
+		return false
 	}
 	motion := false
 	for k := 0; k < 3; k++ {
 		for c := 0; c < 4; c++ {
 			if !finite(p0[k][c]) || !finite(p1[k][c]) {
-				return Rejected
+				return false
 			}
 		}
 		motion = motion || p0[k] != p1[k]
@@ -175,11 +196,7 @@ func Setup(p0, p1 [3]geom.Vec4, lens Lens, vp geom.Viewport, cfg *Config, t *Tri
 	for k := range t.e {
 		t.setupEdge(k, lensOn)
 	}
-	if !t.setupDet() || !t.setupBoxes(cfg.Bounds) {
-		*t = Triangle{}
-		return Rejected
-	}
-	return t.Case
+	return t.setupDet()
 }
 
 func validViewport(vp geom.Viewport) bool {
@@ -332,49 +349,25 @@ func (t *Triangle) culled(d float64) bool {
 // BBox, within bounds; it returns false when BBox is empty.
 func (t *Triangle) setupBoxes(bounds raster.Rect) bool {
 	nt, nl := t.layout.nt, t.layout.nl
-	// Screen X of each vertex at the grid's times and lens u (Y with v): the
-	// extremes over a bucket are at its corners (X is linear in u and, with w > 0,
-	// monotonic in t).
-	var gx, gy [3][maxTimeBuckets + 1][maxLensBuckets + 1]float64
-	var wOK [maxTimeBuckets + 1]bool
-	for ti := 0; ti <= nt; ti++ {
-		tm := bucketEnd(0, 1, nt, ti)
-		wOK[ti] = true
-		for k := 0; k < 3; k++ {
-			for li := 0; li <= nl; li++ {
-				l := bucketEnd(-1, 1, nl, li)
-				hx, hy, w, _ := t.warp(k, l, l, tm)
-				if !(w > 0) {
-					wOK[ti] = false
-				}
-				gx[k][ti][li], gy[k][ti][li] = hx/w, hy/w
-			}
-		}
-	}
 	p := t.pat
 	t.BBox = raster.Rect{}
 	first := true
+	var pts nearHull
 	for tb := 0; tb < nt; tb++ {
+		t.clipNear(bucketEnd(0, 1, nt, tb), bucketEnd(0, 1, nt, tb+1), &pts)
 		for vb := 0; vb < nl; vb++ {
 			for ub := 0; ub < nl; ub++ {
+				b := tb*nl*nl + vb*nl + ub
 				box := bounds
-				if wOK[tb] && wOK[tb+1] {
-					xlo, xhi := math.Inf(1), math.Inf(-1)
-					ylo, yhi := math.Inf(1), math.Inf(-1)
-					for k := 0; k < 3; k++ {
-						for _, ti := range [2]int{tb, tb + 1} {
-							for _, li := range [2]int{ub, ub + 1} {
-								xlo, xhi = math.Min(xlo, gx[k][ti][li]), math.Max(xhi, gx[k][ti][li])
-							}
-							for _, li := range [2]int{vb, vb + 1} {
-								ylo, yhi = math.Min(ylo, gy[k][ti][li]), math.Max(yhi, gy[k][ti][li])
-							}
-						}
-					}
+				if pts.front && pts.n == 0 || t.culledBuckets>>uint(b)&1 != 0 {
+					box = raster.Rect{}
+				} else if pts.front {
+					u0, u1 := bucketEnd(-1, 1, nl, ub), bucketEnd(-1, 1, nl, ub+1)
+					v0, v1 := bucketEnd(-1, 1, nl, vb), bucketEnd(-1, 1, nl, vb+1)
+					xlo, xhi, ylo, yhi := t.screenSpan(&pts, u0, u1, v0, v1)
 					box.X0, box.X1 = pixelSpan(xlo, xhi, p.minX, p.maxX, bounds.X0, bounds.X1)
 					box.Y0, box.Y1 = pixelSpan(ylo, yhi, p.minY, p.maxY, bounds.Y0, bounds.Y1)
 				}
-				b := tb*nl*nl + vb*nl + ub
 				t.boxes[b] = box
 				if box.Empty() {
 					continue
@@ -389,6 +382,90 @@ func (t *Triangle) setupBoxes(bounds raster.Rect) bool {
 		}
 	}
 	return !t.BBox.Empty()
+}
+
+// nearTolerance is how far beyond the near plane (in z/w) the bucket boxes
+// keep the triangle, for the rounding of a sample's depth ratio.
+const nearTolerance = 1e-6
+
+// nearHull is the point set whose convex hull holds the triangle over a time
+// interval, clipped to the near plane: the vertices at the interval's ends
+// that are in front of it and the crossings of the plane by the segments
+// between those in front and those behind. front is false when some point
+// has w <= 0 (no bound: the box is the whole Bounds); n = 0 with front true
+// means the triangle is behind the near plane all the interval.
+type nearHull struct {
+	p     [12][4]float64 // clip x, y, z, w (unsheared)
+	n     int
+	front bool
+}
+
+// clipNear fills h for the triangle over [t0, t1]. Every point of the
+// triangle at a time in the interval is a convex combination of the six
+// vertex positions at its ends (the vertices move linearly), and the part of
+// that hull with z/w >= 0 is the hull of the points kept here; a sample's
+// point has w > 0 and z/w in [0, 1] (doc.go), so it lies in it (the plane is
+// moved by nearTolerance for rounding).
+func (t *Triangle) clipNear(t0, t1 float64, h *nearHull) {
+	var all [6][4]float64
+	var dist [6]float64
+	for k := 0; k < 3; k++ {
+		for e, tm := range [2]float64{t0, t1} {
+			v := &t.v[k]
+			q := [4]float64{v.x0 + float64(tm*v.dx), v.y0 + float64(tm*v.dy), v.z0 + float64(tm*v.dz), v.w0 + float64(tm*v.dw)}
+			all[2*k+e] = q
+			dist[2*k+e] = q[2] + float64(nearTolerance*q[3])
+		}
+	}
+	h.n, h.front = 0, true
+	for i := range all {
+		if dist[i] >= 0 {
+			h.add(all[i])
+		}
+	}
+	for i := range all {
+		for j := range all {
+			if dist[i] >= 0 && dist[j] < 0 {
+				a := dist[i] / (dist[i] - dist[j])
+				var q [4]float64
+				for c := range q {
+					q[c] = all[i][c] + a*(all[j][c]-all[i][c])
+				}
+				h.add(q)
+			}
+		}
+	}
+}
+
+func (h *nearHull) add(q [4]float64) {
+	if !(q[3] > 0) {
+		h.front = false
+	}
+	h.p[h.n] = q
+	h.n++
+}
+
+// screenSpan returns the screen x and y extents (pixels) of the hull's points
+// sheared by the lens at u in [u0, u1] and v in [v0, v1]: a point's screen x
+// is linear in u and its y in v, and with w > 0 the hull projects to a convex
+// set spanned by its points' projections. No points gives an empty span.
+func (t *Triangle) screenSpan(h *nearHull, u0, u1, v0, v1 float64) (xlo, xhi, ylo, yhi float64) {
+	xlo, xhi, ylo, yhi = math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	for i := 0; i < h.n; i++ {
+		q := &h.p[i]
+		w := q[3]
+		for _, u := range [2]float64{u0, u1} {
+			x := q[0] + float64(u*float64(t.kx*float64(w-t.f)))
+			sx := (float64(x*t.sx) + float64(w*t.cx)) / w
+			xlo, xhi = math.Min(xlo, sx), math.Max(xhi, sx)
+		}
+		for _, v := range [2]float64{v0, v1} {
+			y := q[1] + float64(v*float64(t.ky*float64(w-t.f)))
+			sy := (float64(y*t.sy) + float64(w*t.cy)) / w
+			ylo, yhi = math.Min(ylo, sy), math.Max(yhi, sy)
+		}
+	}
+	return xlo, xhi, ylo, yhi
 }
 
 // pixelSpan returns the pixels [p0, p1) within [b0, b1) that have a sample

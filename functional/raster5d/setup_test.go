@@ -31,6 +31,14 @@ func TestSetupCases(t *testing.T) {
 	nan[1][1] = float32(math.NaN())
 	line := [3]geom.Vec4{p[0], p[1], p[1].Add(p[1]).Sub(p[0])}
 	behind := [3]geom.Vec4{{0, 0, -1, -1}, {1, 0, -1, -1}, {0, 1, -1, -1}}
+	// Behind the eye but not behind the near plane (z > 0 > w): no box can be
+	// bounded, yet nothing is covered.
+	behindZ := [3]geom.Vec4{{0, 0, 1, -1}, {1, 0, 1, -1}, {0, 1, 1, -1}}
+	// One vertex in front of the near plane (screen (40, 40), w = 2, z = 1),
+	// the others behind the eye: the box is that of the part with z/w >= 0,
+	// whose corners where the edges cross z = 0 (at w = 0.5) project to (16, 48)
+	// and (48, 16); the whole bounds before the near-plane clip.
+	crossing := [3]geom.Vec4{clipOf(vp, 40, 40, 2, 0.5), {-1, 0, -1, -1}, {0, 1, -1, -1}}
 	tests := []struct {
 		name   string
 		p0, p1 [3]geom.Vec4
@@ -55,7 +63,9 @@ func TestSetupCases(t *testing.T) {
 		{"empty bounds", p, p, Lens{}, func(c *Config) { c.Bounds = raster.Rect{} }, Rejected},
 		{"no pattern", p, p, Lens{}, func(c *Config) { c.Pattern = nil }, Rejected},
 		{"NaN lens", p, p, Lens{Kx: float32(math.NaN())}, nil, Rejected},
-		{"behind the eye: set up, covers nothing", behind, behind, Lens{}, nil, Static},
+		{"behind the eye and the near plane", behind, behind, Lens{}, nil, Rejected},
+		{"behind the eye: set up, covers nothing", behindZ, behindZ, Lens{}, nil, Static},
+		{"crossing the near plane", crossing, crossing, Lens{}, nil, Static},
 	}
 	for _, tc := range tests {
 		c := cfg
@@ -72,7 +82,10 @@ func TestSetupCases(t *testing.T) {
 		if tc.want == Rejected && (tri.TileQuads(0, 0, nil, nil) != nil || tri.Tiles(nil) != nil || tri.CoversSample(32, 32, 0)) {
 			t.Errorf("%s: a rejected triangle produces output", tc.name)
 		}
-		if strings.HasPrefix(tc.name, "behind") {
+		if strings.HasPrefix(tc.name, "crossing") && tri.BBox != (raster.Rect{X0: 16, Y0: 16, X1: 48, Y1: 48}) {
+			t.Errorf("%s: BBox %+v, want the box of the part in front of the near plane", tc.name, tri.BBox)
+		}
+		if strings.HasPrefix(tc.name, "behind the eye:") {
 			if tri.BBox != c.Bounds {
 				t.Errorf("%s: BBox %+v, want the bounds (w <= 0)", tc.name, tri.BBox)
 			}

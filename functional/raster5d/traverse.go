@@ -20,7 +20,11 @@ type Stats struct {
 	// SampleTests counts the samples whose coverage was evaluated, by the case
 	// of their triangle (index Case; Rejected stays 0). Samples the traversal
 	// buckets exclude are not tested and not counted.
-	SampleTests    [NumCases]uint64
+	SampleTests [NumCases]uint64
+	// BlockTests counts the evaluations of a bucket's edge bounds over a
+	// tile's part of its box or over one of the tile's blocks (doc.go,
+	// "Traversal"), whether or not they rejected it.
+	BlockTests     uint64
 	SamplesCovered uint64 // samples found covered
 	Quads          uint64 // quads emitted (at least one covered sample)
 	Tiles          uint64 // TileQuads calls on a tile that overlaps BBox
@@ -31,6 +35,7 @@ func (s *Stats) Add(o Stats) {
 	for c := range s.SampleTests {
 		s.SampleTests[c] += o.SampleTests[c]
 	}
+	s.BlockTests += o.BlockTests
 	s.SamplesCovered += o.SamplesCovered
 	s.Quads += o.Quads
 	s.Tiles += o.Tiles
@@ -90,8 +95,8 @@ func (t *Triangle) numBuckets() int { return t.layout.count() }
 // TileQuads appends the quads of tile (tx, ty) with at least one covered sample,
 // in Morton order of the quads inside the tile (x in the low bit), and adds its
 // work to st (which may be nil). A sample is tested only when its pixel lies in
-// the box of its (u, v, t) bucket (doc.go, "Traversal"). Nothing is allocated
-// when out has room.
+// the box of its (u, v, t) bucket and no edge excludes the pixel's block over
+// the bucket (doc.go, "Traversal"). Nothing is allocated when out has room.
 func (t *Triangle) TileQuads(tx, ty int, out []Quad, st *Stats) []Quad {
 	var local Stats
 	if st == nil {
@@ -121,6 +126,7 @@ func (t *Triangle) TileQuads(tx, ty int, out []Quad, st *Stats) []Quad {
 		}
 	}
 	n := t.pat.n
+	blk := t.blockMasks(tile, r, st)
 	bucket := t.pat.bucket[t.Case]
 	var se sampleEval
 	var tests, covered uint64
@@ -136,7 +142,7 @@ func (t *Triangle) TileQuads(tx, ty int, out []Quad, st *Stats) []Quad {
 			if !r.Contains(px, py) {
 				continue
 			}
-			m := col[px-tile.X0] & row[py-tile.Y0]
+			m := col[px-tile.X0] & row[py-tile.Y0] & blk[(py-tile.Y0)>>blockShift*blocksPerRow+(px-tile.X0)>>blockShift]
 			if m == 0 {
 				continue
 			}
@@ -162,6 +168,57 @@ func (t *Triangle) TileQuads(tx, ty int, out []Quad, st *Stats) []Quad {
 	st.SamplesCovered += covered
 	return out
 }
+
+// blockMasks returns, per block of the tile (row-major), the buckets that no
+// edge excludes over the block: all of them except where a bucket's bounds
+// were tested (Stats.BlockTests) and rejected the block. r is the tile within
+// BBox.
+func (t *Triangle) blockMasks(tile, r raster.Rect, st *Stats) [blocksPerRow * blocksPerRow]uint64 {
+	var blk [blocksPerRow * blocksPerRow]uint64
+	for i := range blk {
+		blk[i] = ^uint64(0)
+	}
+	n := t.pat.n
+	nb := t.numBuckets()
+	var bb bucketBound
+	for b := 0; b < nb; b++ {
+		box := t.boxes[b].Intersect(r)
+		if box.Empty() || t.signs[b] == 0 {
+			continue
+		}
+		// Testing a bucket costs about as much as a few sample tests per block:
+		// skip buckets with few samples in the tile.
+		if (box.X1-box.X0)*(box.Y1-box.Y0)*n < minBlockSamples*nb {
+			continue
+		}
+		t.prepareBucket(b, r, &bb)
+		st.BlockTests++
+		if t.rejects(&bb, box.X0, box.Y0, box.X1, box.Y1) {
+			for i := range blk {
+				blk[i] &^= 1 << uint(b)
+			}
+			continue
+		}
+		if box.X1-box.X0 <= BlockSize && box.Y1-box.Y0 <= BlockSize {
+			continue
+		}
+		for by := (box.Y0 - tile.Y0) >> blockShift; by <= (box.Y1-1-tile.Y0)>>blockShift; by++ {
+			for bx := (box.X0 - tile.X0) >> blockShift; bx <= (box.X1-1-tile.X0)>>blockShift; bx++ {
+				x0, y0 := tile.X0+bx<<blockShift, tile.Y0+by<<blockShift
+				blkBox := box.Intersect(raster.Rect{X0: x0, Y0: y0, X1: x0 + BlockSize, Y1: y0 + BlockSize})
+				st.BlockTests++
+				if t.rejects(&bb, blkBox.X0, blkBox.Y0, blkBox.X1, blkBox.Y1) {
+					blk[by*blocksPerRow+bx] &^= 1 << uint(b)
+				}
+			}
+		}
+	}
+	return blk
+}
+
+// minBlockSamples is the number of samples a bucket must expect in a tile
+// for TileQuads to test it against the tile's blocks.
+const minBlockSamples = 64
 
 // compact1By1 gathers the even bits of x (Morton decoding).
 func compact1By1(x uint32) uint32 {

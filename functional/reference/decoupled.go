@@ -135,10 +135,14 @@ func (r *renderer) rasterize5D(p int) {
 		obs.Primitive(r.d, prim)
 	}
 	sh := ds.newShading()
+	bh, _ := r.opts.Hooks.(BlurHooks)
 	r.tiles = b.Tri.Tiles(r.tiles[:0])
 	for _, tp := range r.tiles {
 		r.cnt.Tiles++
 		ds.quads = b.Tri.TileQuads(tp.X, tp.Y, ds.quads[:0], &dc.Raster)
+		if bh != nil {
+			bh.Tile5D(prim, ds.quads)
+		}
 		for i := range ds.quads {
 			q := &ds.quads[i]
 			r.cnt.Quads++

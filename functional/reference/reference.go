@@ -8,6 +8,7 @@ import (
 	"github.com/gfxsim/gfxsim/functional/command"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/raster"
+	"github.com/gfxsim/gfxsim/functional/raster5d"
 	"github.com/gfxsim/gfxsim/functional/shader"
 	"github.com/gfxsim/gfxsim/functional/state"
 	"github.com/gfxsim/gfxsim/functional/vertex"
@@ -24,7 +25,7 @@ type Options struct {
 	// Hooks, when non-nil, observes the work (and may cull samples, as
 	// hierarchical Z does); see Hooks. nil renders exactly as without it.
 	// Hooks see only the 2D path: 5D primitives of decoupled draws pass
-	// untested.
+	// untested (a Hooks that is also a BlurHooks is told of their tiles).
 	Hooks Hooks
 	// PatternSeed seeds the lens and time pattern of stochastic rasterization
 	// (0: pipeline.DefaultPatternSeed). The image depends on it.
@@ -56,6 +57,17 @@ type Hooks interface {
 	DepthTest(p *pipeline.Primitive, q raster.Quad, live raster.SampleMask, out *pipeline.QuadOutput)
 	// Clear is called after a clear was carried out.
 	Clear(a state.Action)
+}
+
+// BlurHooks is implemented by Hooks that must know where the 5D primitives of
+// decoupled draws write, although they do not test them: hierarchical Z
+// forgets what it knew about the tiles they cover (hiz.Buffer.Forget), as the
+// timed HiZ unit does.
+type BlurHooks interface {
+	// Tile5D is called for every tile of a 5D primitive after stochastic
+	// rasterization, before early Z, with its quads (Coverage the raster
+	// coverage), in API order with Tile.
+	Tile5D(p *pipeline.Primitive, quads []raster5d.Quad)
 }
 
 // DefaultOptions returns the defaults: 8x8 tiles in row-major order, quads in

@@ -30,6 +30,8 @@ type Stats struct {
 	FeedbackApplied, FeedbackStale uint64
 	// PACKED ZMASK.
 	Packs, BlocksForced uint64
+	// Forgotten counts the tiles a 5D primitive's write made unknown (Forget).
+	Forgotten uint64
 }
 
 // Add accumulates o.
@@ -50,6 +52,7 @@ func (s *Stats) Add(o Stats) {
 	s.FeedbackStale += o.FeedbackStale
 	s.Packs += o.Packs
 	s.BlocksForced += o.BlocksForced
+	s.Forgotten += o.Forgotten
 }
 
 // CullingRate returns UnitsCulled/Units: the culling rate normalized to
@@ -205,6 +208,42 @@ func (b *Buffer) ApplyFeedback(ti int, lo, hi uint32, pos Pos) bool {
 	}
 	b.st.FeedbackStale++
 	return false
+}
+
+// Forget records that the samples in live of the quad at (qx, qy), of a 5D
+// primitive of a decoupled draw (stochastic rasterization, which HiZ does not
+// test: it has no plane to bound its depths by), may be written with depths
+// HiZ does not know. Every tile they touch becomes unknown (no culling, no
+// trivial accept, feedback dropped) until the next Clear, and their samples
+// unknown in the per-sample replica, so that no later primitive is culled on
+// a stale bound. A draw that cannot write depth (dc.Write false, or HiZ not
+// active) changes nothing.
+func (b *Buffer) Forget(dc *DrawContext, qx, qy int32, live raster.SampleMask, pos Pos) {
+	if !dc.Active || !dc.Write {
+		return
+	}
+	for pix := 0; pix < 4; pix++ {
+		if live[pix] == 0 {
+			continue
+		}
+		x, y := int(qx)+pix&1, int(qy)+pix>>1
+		if x < 0 || y < 0 || x >= b.geo.Width || y >= b.geo.Height {
+			continue
+		}
+		ti, bit0 := b.geo.TileOf(x, y)
+		if t := &b.tiles[ti]; t.Known {
+			*t = TileState{Barrier: pos}
+			b.st.Forgotten++
+		}
+		if b.rep != nil {
+			lo, hi := b.rep.tile(ti)
+			for m := live[pix]; m != 0; m &= m - 1 {
+				if bit := bit0 + bits.TrailingZeros64(m); bit < len(lo) {
+					lo[bit], hi[bit] = 1, 0
+				}
+			}
+		}
+	}
 }
 
 // Touched appends to out the tiles that the live samples of quads cover, in

@@ -7,6 +7,7 @@ import (
 	"github.com/gfxsim/gfxsim/functional/framebuffer"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/raster"
+	"github.com/gfxsim/gfxsim/functional/raster5d"
 	"github.com/gfxsim/gfxsim/functional/state"
 )
 
@@ -120,6 +121,18 @@ func (f *Filter) Tile(p *pipeline.Primitive, tx, ty int, quads []raster.Quad, li
 		return
 	}
 	f.buf.ProcessQuads(&f.dc, f.cfg, p, quads, live, Pos{Draw: uint64(f.d.Index), Prim: PrimOrder(p.Source, p.Part)})
+}
+
+// Tile5D implements reference.BlurHooks: the tiles a 5D primitive's quads
+// cover (it is not tested) are forgotten (Buffer.Forget).
+func (f *Filter) Tile5D(p *pipeline.Primitive, quads []raster5d.Quad) {
+	if f.buf == nil {
+		return
+	}
+	pos := Pos{Draw: uint64(f.d.Index), Prim: PrimOrder(p.Source, p.Part)}
+	for i := range quads {
+		f.buf.Forget(&f.dc, quads[i].X, quads[i].Y, quads[i].Coverage, pos)
+	}
 }
 
 // DepthTest implements reference.Hooks (nothing to do).
@@ -246,6 +259,24 @@ func (s *Study) Tile(p *pipeline.Primitive, tx, ty int, quads []raster.Quad, liv
 		b.ProcessQuads(&s.dc, s.cfg, p, quads, s.scratch, pos)
 		for i := range quads {
 			s.pending[base+i*n+c] = live[i].AndNot(s.scratch[i])
+		}
+	}
+}
+
+// Tile5D implements reference.BlurHooks: every configuration forgets the
+// tiles a 5D primitive covers (Buffer.Forget); nothing is culled.
+func (s *Study) Tile5D(p *pipeline.Primitive, quads []raster5d.Quad) {
+	if !s.dc.Active {
+		return
+	}
+	pos := Pos{Draw: uint64(s.d.Index), Prim: PrimOrder(p.Source, p.Part)}
+	for c := range s.bufs {
+		b := s.bufs[c].get(s.d.DepthBuf)
+		if b == nil {
+			continue
+		}
+		for i := range quads {
+			b.Forget(&s.dc, quads[i].X, quads[i].Y, quads[i].Coverage, pos)
 		}
 	}
 }

@@ -1,0 +1,74 @@
+package rop
+
+import (
+	"fmt"
+
+	"github.com/sarchlab/akita/v3/tracing"
+
+	"github.com/gfxsim/gfxsim/components/protocol"
+	"github.com/gfxsim/gfxsim/components/rop/rtcache"
+	"github.com/gfxsim/gfxsim/functional/raster"
+)
+
+// checkShadedSamples validates a ShadedSamples from the reorder buffer.
+func checkShadedSamples(m *protocol.ShadedSamples) error {
+	if m.Draw == nil || m.Draw.State == nil || m.Draw.State.Color == nil {
+		return fmt.Errorf("FromReorderBuffer: ShadedSamples %s without a draw or colour target", m.ID)
+	}
+	for i := range m.Quads {
+		v := &m.Quads[i]
+		n := v.Kept.Count()
+		switch {
+		case v.Prim == nil || v.Prim.Blur == nil:
+			return fmt.Errorf("FromReorderBuffer: ShadedSamples %s: quad %d is not of a 5D primitive", m.ID, i)
+		case !v.Kept.AndNot(v.Live).Empty():
+			return fmt.Errorf("FromReorderBuffer: ShadedSamples %s: quad %d keeps samples that are not live", m.ID, i)
+		case len(v.Colors) != n:
+			return fmt.Errorf("FromReorderBuffer: ShadedSamples %s: quad %d has %d colours for %d kept samples", m.ID, i, len(v.Colors), n)
+		case v.Depths != nil && len(v.Depths) != n:
+			return fmt.Errorf("FromReorderBuffer: ShadedSamples %s: quad %d has %d depths for %d kept samples", m.ID, i, len(v.Depths), n)
+		}
+	}
+	return nil
+}
+
+// acceptSamples takes the visibility quads of a ShadedSamples (decoupled
+// draws' 5D primitives), as the reference renderer's writeVisibility: the
+// samples the shader did not keep are dropped (samples_killed; a quad with
+// none kept is discarded), and for a late-Z draw the kept samples go to the
+// depth unit, each at its own depth or at the shader's (Depths).
+func (c *Comp) acceptSamples(m *protocol.ShadedSamples) {
+	d := m.Draw.State
+	c.cache.SetSurface(rtcache.Surface{Base: d.ColorDesc.Addr, Size: d.Color.SizeBytes(),
+		Samples: d.Color.Samples, BytesPerSample: d.Color.Format.BytesPerSample()})
+	n := len(m.Quads)
+	r := &record{draw: m.Draw, vis: m, n: n, live: make([]raster.SampleMask, n), late: !d.EarlyZ}
+	var lq []protocol.LateZQuad
+	if r.late {
+		lq = make([]protocol.LateZQuad, n)
+	}
+	for i := range m.Quads {
+		v := &m.Quads[i]
+		r.live[i] = v.Kept
+		c.ws.Killed += v.Live.Count() - v.Kept.Count()
+		if v.Kept.Empty() {
+			c.ws.QuadsDiscarded++
+			r.done++
+		}
+		if r.late {
+			lq[i] = protocol.LateZQuad{Prim: v.Prim, Quad: raster.Quad{X: v.X, Y: v.Y}, Live: v.Kept, Depths: v.Depths}
+		}
+	}
+	if r.late {
+		r.req = protocol.NewLateZReq(m.Draw, lq)
+	}
+	c.recs = append(c.recs, r)
+	if c.traced() {
+		r.task = "rop" + m.ID
+		tracing.StartTask(r.task, protocol.DrawTaskID(m.Draw.Seq), c, protocol.KindROPWrite,
+			protocol.Count(n, "visibility quads"), nil)
+	}
+	c.st.messagesIn++
+	c.st.quadsIn += uint64(n)
+	c.st.visQuadsIn += uint64(n)
+}
