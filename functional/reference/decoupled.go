@@ -130,6 +130,10 @@ func (r *renderer) rasterize5D(p int) {
 	b := prim.Blur
 	dc := &r.cnt.Decoupled
 	dc.Triangles[b.Tri.Case]++
+	obs := r.opts.Observer
+	if obs != nil {
+		obs.Primitive(r.d, prim)
+	}
 	sh := ds.newShading()
 	bh, _ := r.opts.Hooks.(BlurHooks)
 	r.tiles = b.Tri.Tiles(r.tiles[:0])
@@ -147,6 +151,9 @@ func (r *renderer) rasterize5D(p int) {
 			if r.d.EarlyZ {
 				var st pipeline.DepthStats
 				live = pipeline.EarlyDepthSamples(r.d, prim, q.X, q.Y, live, &st)
+				if obs != nil {
+					r.observeDepth(q.X, q.Y, q.Coverage, live)
+				}
 				r.cnt.DepthTestsPassed += st.Passed
 				r.cnt.DepthTestsFailed += st.Failed
 				if live.Empty() {
@@ -156,6 +163,9 @@ func (r *renderer) rasterize5D(p int) {
 			}
 			dc.CoveredPixels += int64(bits.OnesCount8(live.Pixels()))
 			dc.VisibleSamples += int64(live.Count())
+			if obs != nil {
+				obs.Quad(prim, q.X, q.Y, live)
+			}
 			if ds.dd.Supersample {
 				r.mapSupersampled(p, sh, q.X, q.Y, live)
 			} else {
@@ -176,6 +186,7 @@ func (r *renderer) mapDecoupled(p int, sh *primShading, qx, qy int32, live raste
 	ds := &r.dec
 	b := r.prims[p].Blur
 	dc := &r.cnt.Decoupled
+	obs := r.opts.Observer
 	for pix := 0; pix < 4; pix++ {
 		x, y := int(qx)+pix&1, int(qy)+pix>>1
 		for m := live[pix]; m != 0; m &= m - 1 {
@@ -183,6 +194,9 @@ func (r *renderer) mapDecoupled(p int, sh *primShading, qx, qy int32, live raste
 			l := b.Map.Index(b.Tri.Barycentrics(x, y, s))
 			for i := 0; i < l.N; i++ {
 				t := &l.Taps[i]
+				if obs != nil {
+					obs.Tap(t, x, y)
+				}
 				ds.blur.Add(t.Tag, int(t.Lane), int32(x), int32(y))
 				slot, hit := sh.memo.Slot(t.Tag)
 				if hit {
@@ -232,7 +246,7 @@ func (r *renderer) flush5D() {
 			}
 		}
 		r.cnt.HelperPixels += bits.OnesCount64(w.Helper)
-		w.Run(&r.psTex)
+		w.Run(r.pixelSampler())
 		r.cnt.PixelWarps++
 		r.cnt.PSInstructions += w.Stats.Instructions - before.Instructions
 		r.cnt.PSLaneInstructions += w.Stats.LaneInstructions - before.LaneInstructions
@@ -295,12 +309,19 @@ func (r *renderer) writeVisibility(v *visRecord) {
 				if d.PSResources.WritesDepth && lanes != nil {
 					z = pipeline.ShaderDepth(d, lanes.Depth[pix])
 				}
-				if !pipeline.SampleDepthTest(d, prim, x, y, s, z, &ws.DepthStats) {
+				pass := pipeline.SampleDepthTest(d, prim, x, y, s, z, &ws.DepthStats)
+				if r.opts.Observer != nil {
+					r.observeSampleDepth(x, y, s, pass)
+				}
+				if !pass {
 					continue
 				}
 			}
 			written = true
 			pipeline.BlendSample(d, x, y, s, c, &ws)
+			if r.opts.Observer != nil {
+				r.observeColor(x, y, s)
+			}
 		}
 	}
 	switch {

@@ -9,4 +9,11 @@
 // tile into quads; quads go through early Z (when the pixel shader allows it), are
 // packed into pixel warps of WarpQuads quads, shaded, and then merged into the
 // render target in order (late Z, blending).
+//
+// Options.Observer lets a study watch a frame without changing it: each
+// primitive, each quad that survived early Z, each tap of the decoupling map
+// (the 5D path of decoupled draws, in memo look-up order; not in supersample
+// mode), each per-sample depth and colour access at its address in memory, and
+// each pixel-shader texture request. With no observer the renderer runs as
+// before.
 package reference

@@ -30,6 +30,10 @@ type Options struct {
 	// PatternSeed seeds the lens and time pattern of stochastic rasterization
 	// (0: pipeline.DefaultPatternSeed). The image depends on it.
 	PatternSeed uint64
+	// Observer, when non-nil, watches primitives, quads, decoupling taps,
+	// framebuffer accesses and texture requests (see Observer). nil renders
+	// exactly as without it, at the same speed.
+	Observer Observer
 }
 
 // Hooks lets a study observe the renderer in API order and, for hierarchical
@@ -156,6 +160,7 @@ type renderer struct {
 	quads   []raster.Quad
 	live    []raster.SampleMask
 	dec     decoupledState
+	obsTex  observedTextures // the pixel warps' sampler when an Observer is set
 }
 
 // Render executes the command stream of size bytes at address stream in memory mem.
@@ -310,6 +315,10 @@ func (r *renderer) draw(d *state.Draw, batcher *vertex.Batcher) error {
 // rasterize walks the tiles and quads of primitive p.
 func (r *renderer) rasterize(p int) {
 	prim := &r.prims[p]
+	obs := r.opts.Observer
+	if obs != nil {
+		obs.Primitive(r.d, prim)
+	}
 	r.tiles = prim.Triangle.Tiles(&r.cfg, r.tiles[:0])
 	for _, tp := range r.tiles {
 		r.cnt.Tiles++
@@ -343,12 +352,18 @@ func (r *renderer) rasterize(p int) {
 					hooks.DepthTest(prim, q, live, nil)
 				}
 				live = pipeline.EarlyDepth(r.d, &r.cfg, &r.prims[p], tq, &ds)
+				if obs != nil {
+					r.observeDepth(q.X, q.Y, tq.Coverage, live)
+				}
 				r.cnt.DepthTestsPassed += ds.Passed
 				r.cnt.DepthTestsFailed += ds.Failed
 				if live.Empty() {
 					r.cnt.EarlyZQuadsCulled++
 					continue
 				}
+			}
+			if obs != nil {
+				obs.Quad(prim, q.X, q.Y, live)
 			}
 			r.pending = append(r.pending, pendingQuad{prim: p, quad: q, live: live})
 			if len(r.pending) == r.opts.WarpQuads {
@@ -369,7 +384,7 @@ func (r *renderer) flush() {
 	for i, pq := range r.pending {
 		pipeline.LoadQuad(d, &r.cfg, &r.prims[pq.prim], pq.quad, pq.live, w, 4*i)
 	}
-	w.Run(&r.psTex)
+	w.Run(r.pixelSampler())
 	r.cnt.PixelWarps++
 	r.cnt.PSInstructions += w.Stats.Instructions - before.Instructions
 	r.cnt.PSLaneInstructions += w.Stats.LaneInstructions - before.LaneInstructions
@@ -391,7 +406,11 @@ func (r *renderer) flush() {
 		if r.opts.Hooks != nil && !d.EarlyZ {
 			r.opts.Hooks.DepthTest(&r.prims[pq.prim], pq.quad, pq.live, &o)
 		}
-		pipeline.WriteQuad(d, &r.cfg, &r.prims[pq.prim], pq.quad, pq.live, &o, &ws)
+		if r.opts.Observer != nil {
+			r.writeQuadObserved(&r.prims[pq.prim], pq.quad, pq.live, &o, &ws)
+		} else {
+			pipeline.WriteQuad(d, &r.cfg, &r.prims[pq.prim], pq.quad, pq.live, &o, &ws)
+		}
 	}
 	r.pending = r.pending[:0]
 	r.addWriteStats(&ws)

@@ -1,0 +1,315 @@
+// Package study is the decoupled-sampling study of experiments/decoupled: it
+// reruns section 5 of Ragan-Kelley et al. 2011 on gfxsim's study scenes with the
+// reference renderer and models watching it (shading caches, sort-middle tiles,
+// ROP caches, the texture L1), and times frames on the machine for Fig. 13
+// (see the README in the folder above).
+package study
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/gfxsim/gfxsim/scene"
+)
+
+// Options are the study's settings.
+type Options struct {
+	Out string // output folder
+	// Width, Height override every figure's frame size (0: each figure's own,
+	// see Sizes).
+	Width, Height int
+	Quick         bool   // a reduced sweep (for tests)
+	Seed          uint64 // the lens and time pattern seed (0: 1)
+	Workers       int    // frames rendered at once (0: 2)
+	Timed         bool   // also run Fig. 13 on the timed machine
+	Log           io.Writer
+}
+
+// Size is a frame size.
+type Size struct{ Width, Height int }
+
+// Sizes are the default frame sizes per figure (see the README for why).
+var Sizes = map[string]Size{
+	"sweep":   {640, 360}, // Figs. 10, 11, 12
+	"fig09":   {160, 90},
+	"texture": {640, 360},
+	"fig13":   {320, 180},
+	"quick":   {96, 54}, // every functional figure with -quick
+	"quick13": {64, 36},
+}
+
+// The study's sweeps.
+var (
+	SampleCounts = []int{8, 27, 64}
+	BlurScales   = []float64{0, 0.25, 0.5, 1, 2, 4}
+	// Moderate is the blur scale of the cache-size and line-size sweeps.
+	Moderate = 1.0
+	// DefaultEntries is the 4k-sample cache: 1024 shading quads.
+	DefaultEntries  = 1024
+	GlobalSizes     = []int{32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, Unbounded}
+	TiledSizes      = []int{32, 128, 512, 1024, 4096, Unbounded}
+	DefaultROP      = ROPCache{ColorBytes: 64 << 10, DepthBytes: 64 << 10, LineBytes: 32}
+	ROPTotalsKB     = []int{8, 16, 32, 64, 128, 256, 512} // colour + depth, 32-byte lines
+	ROPLines        = []int{4, 8, 16, 32, 64, 128}        // 128 KB total
+	AnimationFrames = 50
+	// Scenes: the defocus-only and the motion-only frame of Fig. 10-12, and
+	// the animation of Fig. 9.
+	SweepScenes = []SceneKind{{"defocus", "defocus"}, {"egomotion", "motion"}}
+	Animation   = "bats"
+)
+
+// SceneKind names a sweep scene and its kind of blur.
+type SceneKind struct{ Scene, Kind string }
+
+// On is decoupled sampling at rate 1 with nearest reconstruction.
+var On = scene.Decoupling{Mode: scene.DecoupleOn, Rate: 1}
+
+// job is one frame to render for a figure.
+type job struct {
+	fig    string
+	frame  Frame
+	models Models
+}
+
+type study struct {
+	o    Options
+	t0   time.Time
+	mu   sync.Mutex
+	pts  map[string][]*Point
+	done int
+	all  int
+}
+
+func (s *study) logf(format string, a ...any) {
+	if s.o.Log != nil {
+		s.mu.Lock()
+		fmt.Fprintf(s.o.Log, "[%6.1fs] %s\n", time.Since(s.t0).Seconds(), fmt.Sprintf(format, a...))
+		s.mu.Unlock()
+	}
+}
+
+func (s *study) size(fig string) Size {
+	if s.o.Width > 0 && s.o.Height > 0 {
+		return Size{s.o.Width, s.o.Height}
+	}
+	if s.o.Quick {
+		if fig == "fig13" {
+			return Sizes["quick13"]
+		}
+		return Sizes["quick"]
+	}
+	return Sizes[fig]
+}
+
+// plan returns the study's frames.
+func (s *study) plan() []job {
+	spps, blurs, frames := SampleCounts, BlurScales, AnimationFrames
+	gsizes, tsizes, totals, lines := GlobalSizes, TiledSizes, ROPTotalsKB, ROPLines
+	if s.o.Quick {
+		spps, blurs, frames = []int{8, 27}, []float64{0, 0.5, 1}, 2
+		gsizes, tsizes, totals, lines = []int{32, 256, 1024, 4096, Unbounded}, []int{32, 1024, Unbounded}, []int{16, 128}, []int{4, 32, 128}
+	}
+	var jobs []job
+	sw := s.size("sweep")
+	for _, sk := range SweepScenes {
+		for _, n := range spps {
+			for _, b := range blurs {
+				m := Models{Global: []int{DefaultEntries, Unbounded}, Tiled: []int{DefaultEntries, Unbounded}, ROP: []ROPCache{DefaultROP}}
+				if b == Moderate || b == 0 {
+					m.Global, m.Tiled = gsizes, tsizes
+					m.ROP = ropSweep(totals, lines)
+				}
+				jobs = append(jobs, job{"sweep", Frame{Scene: sk.Scene, Width: sw.Width, Height: sw.Height, Samples: n, Blur: b, Decoupling: On}, m})
+			}
+		}
+	}
+	a := s.size("fig09")
+	for f := 0; f < frames; f++ {
+		idx := f
+		if s.o.Quick && f == frames-1 {
+			idx = AnimationFrames - 1
+		}
+		for _, n := range spps {
+			m := Models{Global: []int{DefaultEntries, Unbounded}, Tiled: []int{DefaultEntries, Unbounded}, ROP: []ROPCache{DefaultROP}}
+			jobs = append(jobs, job{"fig09", Frame{Scene: Animation, Width: a.Width, Height: a.Height, Samples: n, Blur: 1, Index: idx, Decoupling: On}, m})
+		}
+	}
+	t := s.size("texture")
+	for _, v := range textureVariants(spps) {
+		m := Models{Global: []int{256, DefaultEntries, Unbounded}, Texture: true}
+		for _, sk := range SweepScenes {
+			jobs = append(jobs, job{"texture", Frame{Scene: sk.Scene, Width: t.Width, Height: t.Height, Samples: v.samples, Blur: v.blur,
+				Decoupling: v.dec, KeepImage: true}, m})
+		}
+	}
+	return jobs
+}
+
+// ropSweep returns the default ROP caches, the size sweep (32-byte lines,
+// half colour, half depth) and the line sweep (128 KB).
+func ropSweep(totals, lines []int) []ROPCache {
+	rs := []ROPCache{DefaultROP}
+	add := func(r ROPCache) {
+		for _, x := range rs {
+			if x == r {
+				return
+			}
+		}
+		rs = append(rs, r)
+	}
+	for _, kb := range totals {
+		add(ROPCache{ColorBytes: kb << 9, DepthBytes: kb << 9, LineBytes: 32})
+	}
+	for _, l := range lines {
+		add(ROPCache{ColorBytes: 64 << 10, DepthBytes: 64 << 10, LineBytes: l})
+	}
+	return rs
+}
+
+// textureVariant is one frame of the texture and reconstruction table.
+type textureVariant struct {
+	name    string
+	samples int
+	blur    float64
+	dec     scene.Decoupling
+}
+
+func textureVariants(spps []int) []textureVariant {
+	vs := []textureVariant{{"MSAA, no blur", 8, 0, scene.Decoupling{Mode: scene.DecoupleOff, Rate: 1}}}
+	for _, n := range spps {
+		vs = append(vs, textureVariant{"decoupled", n, Moderate, On},
+			textureVariant{"bilinear", n, Moderate, scene.Decoupling{Mode: scene.DecoupleOn, Rate: 1, Bilinear: true}})
+	}
+	vs = append(vs,
+		textureVariant{"adaptive", 8, Moderate, scene.Decoupling{Mode: scene.DecoupleOn, Rate: 1, Adaptive: true}},
+		textureVariant{"adaptive+bilinear", 8, Moderate, scene.Decoupling{Mode: scene.DecoupleOn, Rate: 1, Adaptive: true, Bilinear: true}})
+	return vs
+}
+
+// variantName names a texture frame.
+func variantName(f Frame) string {
+	d := f.Decoupling
+	switch {
+	case d.Mode == scene.DecoupleOff:
+		return "MSAA, no blur"
+	case d.Adaptive && d.Bilinear:
+		return "adaptive+bilinear"
+	case d.Adaptive:
+		return "adaptive"
+	case d.Bilinear:
+		return "bilinear"
+	}
+	return "decoupled"
+}
+
+// run renders the jobs on o.Workers goroutines; the results are sorted into
+// s.pts by figure in plan order, whatever the order they finish in.
+func (s *study) run(jobs []job, seed uint64) error {
+	workers := s.o.Workers
+	if workers <= 0 {
+		workers = 2
+	}
+	s.all = len(jobs)
+	res := make([]*Point, len(jobs))
+	errs := make([]error, len(jobs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				j := jobs[i]
+				res[i], errs[i] = Render(j.frame, j.models, seed)
+				if errs[i] != nil {
+					continue
+				}
+				s.mu.Lock()
+				s.done++
+				d := s.done
+				s.mu.Unlock()
+				f := j.frame
+				s.logf("%3d/%d %-7s %-9s %dx%d %2d spp blur %-4g frame %2d %-17s %.1fs", d, s.all, j.fig, f.Scene, res[i].Width, res[i].Height,
+					f.Samples, f.Blur, f.Index, variantName(f), res[i].Seconds)
+			}
+		}()
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return fmt.Errorf("%s frame %+v: %w", jobs[i].fig, jobs[i].frame, err)
+		}
+	}
+	s.pts = map[string][]*Point{}
+	for i, j := range jobs {
+		s.pts[j.fig] = append(s.pts[j.fig], res[i])
+	}
+	return nil
+}
+
+// Run runs the study, writes the CSV and PNG files into o.Out and prints the
+// tables to w.
+func Run(o Options, w io.Writer) error {
+	if o.Out == "" {
+		o.Out = "out/decoupled"
+	}
+	if o.Seed == 0 {
+		o.Seed = 1
+	}
+	if (o.Width > 0) != (o.Height > 0) {
+		return fmt.Errorf("-width %d -height %d: give both or neither", o.Width, o.Height)
+	}
+	if err := os.MkdirAll(o.Out, 0o755); err != nil {
+		return err
+	}
+	s := &study{o: o, t0: time.Now()}
+	jobs := s.plan()
+	fmt.Fprintf(w, "decoupled-sampling study: seed %d, %d functional frames on %d workers, quick %v\n", o.Seed, len(jobs), max(o.Workers, 1), o.Quick)
+	for _, fig := range []string{"sweep", "fig09", "texture"} {
+		sz := s.size(fig)
+		fmt.Fprintf(w, "  %-8s %dx%d\n", fig, sz.Width, sz.Height)
+	}
+	fmt.Fprintf(w, "  samples %v, blur scales %v, global caches %v, tiled caches %v (shading quads; 0 = unbounded), tile memory %d KB\n",
+		SampleCounts, BlurScales, GlobalSizes, TiledSizes, 128)
+	if err := s.run(jobs, o.Seed); err != nil {
+		return err
+	}
+	outs := []func(io.Writer) error{s.fig10, s.fig10Cache, s.fig11, s.fig12, s.fig09, s.texture}
+	for _, f := range outs {
+		if err := f(w); err != nil {
+			return err
+		}
+	}
+	if o.Timed {
+		if err := s.fig13(w); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(w, "\nwrote %s in %.0f s\n", o.Out, time.Since(s.t0).Seconds())
+	return nil
+}
+
+// sortPoints orders points by scene, samples, blur, frame.
+func sortPoints(ps []*Point) {
+	sort.SliceStable(ps, func(i, j int) bool {
+		a, b := ps[i], ps[j]
+		if a.Scene != b.Scene {
+			return a.Scene < b.Scene
+		}
+		if a.Samples != b.Samples {
+			return a.Samples < b.Samples
+		}
+		if a.Blur != b.Blur {
+			return a.Blur < b.Blur
+		}
+		return a.Index < b.Index
+	})
+}

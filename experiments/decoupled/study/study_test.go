@@ -1,0 +1,236 @@
+package study
+
+import (
+	"bytes"
+	"encoding/csv"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/gfxsim/gfxsim/functional/reference"
+)
+
+// readCSV returns a CSV's rows as maps from column to cell, checking that
+// every wanted column is present.
+func readCSV(t *testing.T, path string, want ...string) []map[string]string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
+	if err != nil || len(recs) < 2 {
+		t.Fatalf("%s: %v, %d records", path, err, len(recs))
+	}
+	cols := map[string]bool{}
+	for _, h := range recs[0] {
+		cols[h] = true
+	}
+	for _, w := range want {
+		if !cols[w] {
+			t.Errorf("%s: no column %q", path, w)
+		}
+	}
+	var rows []map[string]string
+	for _, r := range recs[1:] {
+		m := map[string]string{}
+		for i, h := range recs[0] {
+			m[h] = r[i]
+		}
+		rows = append(rows, m)
+	}
+	return rows
+}
+
+func num(t *testing.T, row map[string]string, col string) float64 {
+	t.Helper()
+	v, err := strconv.ParseFloat(row[col], 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		t.Fatalf("column %s: %q is not a finite number (%v)", col, row[col], err)
+	}
+	return v
+}
+
+// TestQuickStudy runs the -quick study and checks every output and the
+// relations the models must satisfy.
+func TestQuickStudy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short mode")
+	}
+	dir := t.TempDir()
+	var out bytes.Buffer
+	if err := Run(Options{Out: dir, Quick: true, Timed: true}, &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"fig10_shading_shading_rate.png", "fig10_shading_savings.png", "fig10_cache_size.png",
+		"fig11_binspread.png", "fig12_framebuffer_framebuffer_traffic.png", "fig12_framebuffer_framebuffer_traffic_vs_cache.png",
+		"fig12_framebuffer_framebuffer_traffic_vs_line.png", "fig09_animation_shading_rate.png", "fig09_animation_framebuffer_traffic.png",
+		"fig09_animation_bin_spread.png", "fig09_animation_blur_area.png", "texture_bilinear.png", "fig13_cost.png", "fig13_cost.csv"} {
+		if fi, err := os.Stat(filepath.Join(dir, f)); err != nil || fi.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	for _, want := range []string{"seed 1", "paper (HL2/TF2/bats)", "Fig. 9:", "Fig. 11:", "Fig. 12:", "Fig. 13:", "texel hit"} {
+		if !bytes.Contains(out.Bytes(), []byte(want)) {
+			t.Errorf("the report lacks %q", want)
+		}
+	}
+
+	// Fig. 10: 2 scenes x 2 counts x 3 blurs; blur 0 has blur area 1.
+	shading := readCSV(t, filepath.Join(dir, "fig10_shading.csv"), "scene", "samples", "blur_area", "rate_global", "savings_global",
+		"rate_tiled", "savings_tiled", "rate_global_unbounded", "rate_tiled_unbounded", "shading_quads_global")
+	if len(shading) != 12 {
+		t.Errorf("fig10_shading.csv: %d rows, want 12", len(shading))
+	}
+	for _, r := range shading {
+		for _, c := range []string{"blur_area", "rate_global", "savings_global", "rate_tiled", "savings_tiled", "rate_global_unbounded"} {
+			num(t, r, c)
+		}
+		g, tl, gu, tu := num(t, r, "rate_global"), num(t, r, "rate_tiled"), num(t, r, "rate_global_unbounded"), num(t, r, "rate_tiled_unbounded")
+		if gu > g || tu > tl || g > tl+1e-12 && num(t, r, "blur_scale") == 0 || gu > tu {
+			t.Errorf("%v: rates global %v tiled %v, unbounded %v %v", r, g, tl, gu, tu)
+		}
+		if num(t, r, "blur_scale") == 0 && (num(t, r, "blur_area") != 1 || g != tl || g != gu) {
+			t.Errorf("blur 0: %v", r)
+		}
+	}
+	// Blur 0 shades as MSAA: the same shading quads as the MSAA frame of
+	// the texture table (same scene, size and count).
+	tex := readCSV(t, filepath.Join(dir, "texture_bilinear.csv"), "variant", "texel_hit_rate", "rate_1024", "err_mean_r", "err_max_b")
+	for _, r := range shading {
+		if num(t, r, "blur_scale") != 0 || r["samples"] != "8" {
+			continue
+		}
+		found := false
+		for _, x := range tex {
+			if x["scene"] == r["scene"] && x["variant"] == "MSAA, no blur" {
+				found = true
+				if x["shading_quads_1024"] != r["shading_quads_global"] || x["rate_1024"] != r["rate_global"] {
+					t.Errorf("%s blur 0: %s shading quads (rate %s), MSAA %s (%s)", r["scene"], r["shading_quads_global"], r["rate_global"],
+						x["shading_quads_1024"], x["rate_1024"])
+				}
+			}
+		}
+		if !found {
+			t.Errorf("no MSAA row for %s", r["scene"])
+		}
+	}
+	for _, x := range tex {
+		if h := num(t, x, "texel_hit_rate"); h <= 0.5 || h > 1 {
+			t.Errorf("texel hit rate %v: %v", h, x)
+		}
+	}
+
+	// Cache sizes: a larger LRU never shades more than a smaller one, the
+	// unbounded cache never more than any bounded one.
+	cache := readCSV(t, filepath.Join(dir, "fig10_cache_size.csv"), "scene", "samples", "model", "entries", "shading_quads", "savings")
+	type key struct{ scene, spp, model string }
+	prev := map[key]float64{}
+	unb := map[key]float64{}
+	for _, r := range cache {
+		k := key{r["scene"], r["samples"], r["model"]}
+		q := num(t, r, "shading_quads")
+		if r["entries"] == "unbounded" {
+			unb[k] = q
+			continue
+		}
+		if p, ok := prev[k]; ok && q > p {
+			t.Errorf("%v: %v entries shade %v quads, more than the smaller cache's %v", k, r["entries"], q, p)
+		}
+		prev[k] = q
+	}
+	if len(unb) != 8 {
+		t.Errorf("%d unbounded rows, want 8", len(unb))
+	}
+	for k, u := range unb {
+		if u > prev[k] {
+			t.Errorf("%v: unbounded shades %v, more than the largest bounded cache's %v", k, u, prev[k])
+		}
+	}
+
+	// Fig. 11 and Fig. 12.
+	for _, r := range readCSV(t, filepath.Join(dir, "fig11_binspread.csv"), "bin_spread", "tile_w", "tile_h") {
+		if num(t, r, "bin_spread") < 1 {
+			t.Errorf("bin spread below 1: %v", r)
+		}
+	}
+	fb := readCSV(t, filepath.Join(dir, "fig12_framebuffer.csv"), "scene", "samples", "blur_scale", "line_bytes", "framebuffer_mb", "over_no_blur")
+	lines := 0
+	for _, r := range fb {
+		o := num(t, r, "over_no_blur")
+		if num(t, r, "framebuffer_mb") <= 0 {
+			t.Errorf("no traffic: %v", r)
+		}
+		if r["line_bytes"] == "4" && num(t, r, "blur_scale") > 0 {
+			lines++
+			// One-sample lines: blur spreads the accesses but does not
+			// change the traffic (the paper's note to Fig. 12).
+			if math.Abs(o) > 0.03 {
+				t.Errorf("4-byte lines: blurred traffic %+.2f%% over no blur: %v", 100*o, r)
+			}
+		}
+	}
+	if lines != 4 {
+		t.Errorf("%d blurred 4-byte-line rows, want 4", lines)
+	}
+	if n := len(readCSV(t, filepath.Join(dir, "fig09_animation.csv"), "frame", "samples", "rate_global", "rate_tiled", "framebuffer_mb",
+		"bin_spread", "blur_area")); n != 4 {
+		t.Errorf("fig09: %d rows, want 2 frames x 2 counts", n)
+	}
+	for _, r := range readCSV(t, filepath.Join(dir, "fig13_cost.csv"), "scene", "variant", "cycles", "over_4x_msaa") {
+		if num(t, r, "cycles") <= 0 || r["error"] != "" {
+			t.Errorf("timed frame: %v", r)
+		}
+	}
+}
+
+// The unbounded global cache shades exactly what the reference renderer's
+// memo shades, and the 1:1 image error of a frame against itself is 0.
+func TestUnboundedIsReferenceMemo(t *testing.T) {
+	for _, name := range []string{"defocus", "egomotion", "bats"} {
+		p, err := Render(Frame{Scene: name, Width: 64, Height: 36, Samples: 8, Blur: 1, Decoupling: On, KeepImage: true},
+			Models{Global: []int{Unbounded, 64}, Tiled: []int{Unbounded}}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u, _ := p.global(Unbounded)
+		b, _ := p.global(64)
+		tu, _ := p.tiled(Unbounded)
+		if u != p.Ref.ShadingQuads || b < u || tu < u || p.VisibleSamples != p.Ref.VisibleSamples || p.CoveredPixels != p.Ref.CoveredPixels {
+			t.Errorf("%s: unbounded %d, reference %d, LRU(64) %d, tiled %d; visible %d/%d, covered %d/%d", name, u, p.Ref.ShadingQuads, b, tu,
+				p.VisibleSamples, p.Ref.VisibleSamples, p.CoveredPixels, p.Ref.CoveredPixels)
+		}
+		if mean, maxe := imageError(p.Image, p.Image); mean != [4]float64{} || maxe != [4]float64{} {
+			t.Errorf("%s: self error %v %v", name, mean, maxe)
+		}
+	}
+}
+
+// The ROP model: line fills on misses, write-backs of dirty victims and of
+// the dirty lines left at the end, in bytes.
+func TestROPTraffic(t *testing.T) {
+	r := ROPCache{ColorBytes: ROPWays * 32, DepthBytes: ROPWays * 32, LineBytes: 32} // one set of 16 lines each
+	p, err := newProbe(nil, 64, 64, 8, Models{ROP: []ROPCache{r}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	acc := func(addr uint64, depth, write bool) {
+		p.Framebuffer(reference.Access{Addr: addr, Depth: depth, Write: write})
+	}
+	acc(0, true, false)  // depth read miss: fill 32
+	acc(4, true, true)   // hit, dirty
+	acc(64, false, true) // colour write miss: fill 32, dirty
+	for i := uint64(1); i <= 16; i++ {
+		acc(i*32+1024, true, false) // 16 depth fills; the 16th evicts line 0, dirty: +32
+	}
+	c := p.finish() // the dirty colour line is flushed: +32
+	if want := int64(32 + 32 + 16*32 + 32 + 32); c.ROP[0].Bytes != want {
+		t.Errorf("traffic %d bytes, want %d", c.ROP[0].Bytes, want)
+	}
+	if _, err := newProbe(nil, 64, 64, 8, Models{ROP: []ROPCache{{ColorBytes: 100, DepthBytes: 512, LineBytes: 32}}}); err == nil {
+		t.Error("a 100-byte colour cache was accepted")
+	}
+
+}
