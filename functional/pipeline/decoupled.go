@@ -225,8 +225,9 @@ func EarlyDepthSamples(d *state.Draw, p *Primitive, qx, qy int32, mask raster.Sa
 		x, y := int(qx)+pix&1, int(qy)+pix>>1
 		for m := mask[pix]; m != 0; m &= m - 1 {
 			s := bits.TrailingZeros64(m)
-			z := depth.Quantize(t.SampleDepth(x, y, s), d.DepthBuf.Format)
-			if d.DepthBuf.Test(&d.Depth, x, y, s, z, !t.FrontFacing(x, y, s)).Pass {
+			si := t.SampleInfo(x, y, s)
+			z := depth.Quantize(si.Depth, d.DepthBuf.Format)
+			if d.DepthBuf.Test(&d.Depth, x, y, s, z, !si.Front).Pass {
 				pass[pix] |= 1 << uint(s)
 				st.Passed++
 			} else {
@@ -266,7 +267,8 @@ func LoadSampleQuad(d *state.Draw, dd *Decoupled, p *Primitive, qx, qy int32, s 
 			w.Helper |= 1 << uint(lane0+pix)
 		}
 		sx, sy := dd.Config.Pattern.SamplePosition(x, y, s)
-		loadLane(d, p, t.Barycentrics(x, y, s), float32(sx)/256, float32(sy)/256, !t.FrontFacing(x, y, s), w, lane0+pix)
+		si := t.SampleInfo(x, y, s)
+		loadLane(d, p, si.Bary, float32(sx)/256, float32(sy)/256, !si.Front, w, lane0+pix)
 	}
 }
 
