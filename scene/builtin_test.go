@@ -89,7 +89,7 @@ func TestBuiltins(t *testing.T) {
 				t.Errorf("%d formats, %d types, %d address modes, %d filters; want all 11, 4, 5, 4", len(formats), len(types), len(modes), len(filters))
 			}
 		}},
-		{"motion", 1280, 720, 4, 7352, 7, []string{"blinnphong", "gouraud", "long", "normalmap", "textured"}, func(t *testing.T, s *Scene) {
+		{"motion", 1280, 720, 8, 7352, 7, []string{"blinnphong", "gouraud", "long", "normalmap", "textured"}, func(t *testing.T, s *Scene) {
 			moving := 0
 			for _, o := range s.Objects {
 				if o.Moving {
@@ -99,7 +99,7 @@ func TestBuiltins(t *testing.T) {
 			if moving != 5 || s.Camera.Aperture != 0.06 || s.Camera.FocusDistance != 6 {
 				t.Errorf("%d moving objects, aperture %v, focus %v", moving, s.Camera.Aperture, s.Camera.FocusDistance)
 			}
-			if s.Materials[0].Decoupled != DefaultDecoupling() || s.Blur != 1 || s.Frames != 1 {
+			if s.Materials[0].Decoupled != (Decoupling{Mode: DecoupleOn, Rate: 1}) || s.Blur != 1 || s.Frames != 1 {
 				t.Errorf("motion: decoupled %+v, blur %v, frames %d", s.Materials[0].Decoupled, s.Blur, s.Frames)
 			}
 		}},
