@@ -25,7 +25,7 @@ type Options struct {
 	Quick         bool   // a reduced sweep (for tests)
 	Seed          uint64 // the lens and time pattern seed (0: 1)
 	Workers       int    // frames rendered at once (0: 2)
-	Timed         bool   // also run Fig. 13 on the timed machine
+	Timed         bool   // run Fig. 13 on the timed machine
 	Log           io.Writer
 }
 
@@ -37,8 +37,8 @@ var Sizes = map[string]Size{
 	"sweep":   {640, 360}, // Figs. 10, 11, 12
 	"fig09":   {160, 90},
 	"texture": {640, 360},
-	"fig13":   {320, 180},
-	"quick":   {96, 54}, // every functional figure with -quick
+	"fig13":   {160, 90}, // timed frames (-width/-height override)
+	"quick":   {96, 54},  // every functional figure with -quick
 	"quick13": {64, 36},
 }
 

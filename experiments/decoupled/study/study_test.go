@@ -179,9 +179,17 @@ func TestQuickStudy(t *testing.T) {
 		"bin_spread", "blur_area")); n != 4 {
 		t.Errorf("fig09: %d rows, want 2 frames x 2 counts", n)
 	}
-	for _, r := range readCSV(t, filepath.Join(dir, "fig13_cost.csv"), "scene", "variant", "cycles", "over_4x_msaa") {
+	coreBusy := map[string]float64{} // scene/variant -> shader cores' busy cycles
+	for _, r := range readCSV(t, filepath.Join(dir, "fig13_cost.csv"), "scene", "variant", "cycles", "over_4x_msaa", "ShaderCore") {
 		if num(t, r, "cycles") <= 0 || r["error"] != "" {
 			t.Errorf("timed frame: %v", r)
+		}
+		coreBusy[r["scene"]+"/"+r["variant"]] = num(t, r, "ShaderCore")
+	}
+	for _, sc := range []string{"defocus", "egomotion"} {
+		slBusy, ssBusy := coreBusy[sc+"/SL 8"], coreBusy[sc+"/SS 8"]
+		if slBusy <= 0 || ssBusy <= slBusy {
+			t.Errorf("%s: timed shading busy cycles SL 8 = %v, SS 8 = %v: supersampling must shade more", sc, slBusy, ssBusy)
 		}
 	}
 }

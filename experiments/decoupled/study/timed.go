@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/gfxsim/gfxsim/configs"
 	"github.com/gfxsim/gfxsim/experiments/expt"
@@ -97,6 +99,7 @@ func Timed(name string, w, h int, v TimedVariant) TimedPoint {
 	o.Raster = cfg.RasterOptions()
 	o.BatchVertices = cfg.InputAssembler.BatchVertices
 	o.WarpQuads = cfg.QuadPacker.QuadsPerWarp
+	o.PatternSeed = cfg.PatternSeed()
 	ref, err := reference.Render(g.Memory, g.Stream, g.StreamBytes, o)
 	if err != nil {
 		tp.Err = err
@@ -120,18 +123,42 @@ func Timed(name string, w, h int, v TimedVariant) TimedPoint {
 func (s *study) fig13(w io.Writer) error {
 	sz := s.size("fig13")
 	spps := SampleCounts
-	vs := TimedVariants(spps)
 	if s.o.Quick {
-		vs = vs[:2]
+		spps = spps[:1]
 	}
-	var pts []TimedPoint
+	vs := TimedVariants(spps)
+	type point struct {
+		scene string
+		v     TimedVariant
+	}
+	var todo []point
 	for _, sk := range SweepScenes {
 		for _, v := range vs {
-			tp := Timed(sk.Scene, sz.Width, sz.Height, v)
-			s.logf("timed %-9s %-8s %d cycles %v", sk.Scene, v.Name, tp.Cycles, tp.Err)
-			pts = append(pts, tp)
+			todo = append(todo, point{sk.Scene, v})
 		}
 	}
+	// The timed frames run on the study's workers, each its own simulation.
+	pts := make([]TimedPoint, len(todo))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for k := 0; k < max(s.o.Workers, 1); k++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				p := todo[i]
+				start := time.Now()
+				pts[i] = Timed(p.scene, sz.Width, sz.Height, p.v)
+				s.logf("timed %-9s %-8s %dx%d %d cycles in %.1fs %v", p.scene, p.v.Name, sz.Width, sz.Height,
+					pts[i].Cycles, time.Since(start).Seconds(), pts[i].Err)
+			}
+		}()
+	}
+	for i := range todo {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 	return s.writeFig13(w, pts)
 }
 
