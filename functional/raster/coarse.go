@@ -86,10 +86,10 @@ func (t *Triangle) Tiles(cfg *Config, out []TilePos) []TilePos {
 		return out
 	}
 	if cfg.TileOrder == ZOrder {
-		var m mortonWalk
-		m.init(0, 0, tx1-tx0, ty1-ty0)
+		var m MortonWalk
+		m.Init(0, 0, tx1-tx0, ty1-ty0)
 		for {
-			i, j, ok := m.next()
+			i, j, ok := m.Next()
 			if !ok {
 				return out
 			}
@@ -106,48 +106,4 @@ func (t *Triangle) Tiles(cfg *Config, out []TilePos) []TilePos {
 		}
 	}
 	return out
-}
-
-// mortonWalk enumerates the cells of the rectangle [x0, x1) x [y0, y1) of a
-// grid in Morton order (x in the low bit) by a depth-first walk of the quadtree
-// over the enclosing power-of-two square at the origin, skipping subtrees outside
-// the rectangle, so its cost is proportional to the visited cells (plus the
-// perimeter times the depth), whatever the aspect ratio. It does not allocate.
-// Coordinates must be in [0, 2^31).
-type mortonWalk struct {
-	x0, y0, x1, y1 int32
-	n              int
-	stack          [3*32 + 1]mortonNode
-}
-
-type mortonNode struct{ x, y, size int32 }
-
-func (m *mortonWalk) init(x0, y0, x1, y1 int) {
-	size := int32(1)
-	for size < 1<<30 && (int(size) < x1 || int(size) < y1) {
-		size <<= 1
-	}
-	m.x0, m.y0, m.x1, m.y1 = int32(x0), int32(y0), int32(x1), int32(y1)
-	m.stack[0] = mortonNode{0, 0, size}
-	m.n = 1
-}
-
-func (m *mortonWalk) next() (x, y int, ok bool) {
-	for m.n > 0 {
-		m.n--
-		nd := m.stack[m.n]
-		if nd.x >= m.x1 || nd.y >= m.y1 || nd.x+nd.size <= m.x0 || nd.y+nd.size <= m.y0 {
-			continue
-		}
-		if nd.size == 1 {
-			return int(nd.x), int(nd.y), true
-		}
-		h := nd.size >> 1
-		m.stack[m.n] = mortonNode{nd.x + h, nd.y + h, h}
-		m.stack[m.n+1] = mortonNode{nd.x, nd.y + h, h}
-		m.stack[m.n+2] = mortonNode{nd.x + h, nd.y, h}
-		m.stack[m.n+3] = mortonNode{nd.x, nd.y, h}
-		m.n += 4
-	}
-	return 0, 0, false
 }

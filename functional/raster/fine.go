@@ -80,14 +80,15 @@ func (t *Triangle) TileQuads(cfg *Config, tx, ty int, out []Quad) []Quad {
 		if full {
 			half := size >> 1
 			for k := 0; k < half*half; k++ {
-				emit(int(compact1By1(uint32(k))), int(compact1By1(uint32(k>>1))))
+				x, y := MortonDecode(k)
+				emit(x, y)
 			}
 			return out
 		}
-		var m mortonWalk
-		m.init(i0, j0, i0+nqx, j0+nqy)
+		var m MortonWalk
+		m.Init(i0, j0, i0+nqx, j0+nqy)
 		for {
-			i, j, ok := m.next()
+			i, j, ok := m.Next()
 			if !ok {
 				return out
 			}
@@ -197,14 +198,4 @@ func pixelsIn(r Rect, qx, qy int) uint8 {
 		m |= cols << 2
 	}
 	return m
-}
-
-// compact1By1 gathers the even bits of x (Morton decoding).
-func compact1By1(x uint32) uint32 {
-	x &= 0x55555555
-	x = (x ^ (x >> 1)) & 0x33333333
-	x = (x ^ (x >> 2)) & 0x0f0f0f0f
-	x = (x ^ (x >> 4)) & 0x00ff00ff
-	x = (x ^ (x >> 8)) & 0x0000ffff
-	return x
 }

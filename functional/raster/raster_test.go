@@ -704,10 +704,10 @@ func TestMortonWalk(t *testing.T) {
 		}
 		sort.Slice(want, func(i, j int) bool { return morton(want[i][0], want[i][1]) < morton(want[j][0], want[j][1]) })
 		var got [][2]int
-		var m mortonWalk
-		m.init(r.X0, r.Y0, r.X1, r.Y1)
+		var m MortonWalk
+		m.Init(r.X0, r.Y0, r.X1, r.Y1)
 		for {
-			x, y, ok := m.next()
+			x, y, ok := m.Next()
 			if !ok {
 				break
 			}

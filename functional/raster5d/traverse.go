@@ -69,10 +69,10 @@ func (t *Triangle) Tiles(out []raster.TilePos) []raster.TilePos {
 	if tx0 >= tx1 || ty0 >= ty1 {
 		return out
 	}
-	var m mortonWalk
-	m.init(0, 0, tx1-tx0, ty1-ty0)
+	var m raster.MortonWalk
+	m.Init(0, 0, tx1-tx0, ty1-ty0)
 	for {
-		i, j, ok := m.next()
+		i, j, ok := m.Next()
 		if !ok {
 			return out
 		}
@@ -131,8 +131,8 @@ func (t *Triangle) TileQuads(tx, ty int, out []Quad, st *Stats) []Quad {
 	var se sampleEval
 	var tests, covered uint64
 	for k := 0; k < (TileSize/2)*(TileSize/2); k++ {
-		qx := tile.X0 + 2*int(compact1By1(uint32(k)))
-		qy := tile.Y0 + 2*int(compact1By1(uint32(k>>1)))
+		i, j := raster.MortonDecode(k)
+		qx, qy := tile.X0+2*i, tile.Y0+2*j
 		if qx+1 < r.X0 || qx >= r.X1 || qy+1 < r.Y0 || qy >= r.Y1 {
 			continue
 		}
@@ -219,56 +219,3 @@ func (t *Triangle) blockMasks(tile, r raster.Rect, st *Stats) [blocksPerRow * bl
 // minBlockSamples is the number of samples a bucket must expect in a tile
 // for TileQuads to test it against the tile's blocks.
 const minBlockSamples = 64
-
-// compact1By1 gathers the even bits of x (Morton decoding).
-func compact1By1(x uint32) uint32 {
-	x &= 0x55555555
-	x = (x ^ (x >> 1)) & 0x33333333
-	x = (x ^ (x >> 2)) & 0x0f0f0f0f
-	x = (x ^ (x >> 4)) & 0x00ff00ff
-	x = (x ^ (x >> 8)) & 0x0000ffff
-	return x
-}
-
-// mortonWalk enumerates the cells of [x0, x1) x [y0, y1) in Morton order (x in
-// the low bit) by a depth-first walk of the quadtree over the enclosing
-// power-of-two square, skipping subtrees outside the rectangle. It is
-// functional/raster's walk (unexported there), so both rasterizers visit tiles
-// in the same order.
-type mortonWalk struct {
-	x0, y0, x1, y1 int32
-	n              int
-	stack          [3*32 + 1]mortonNode
-}
-
-type mortonNode struct{ x, y, size int32 }
-
-func (m *mortonWalk) init(x0, y0, x1, y1 int) {
-	size := int32(1)
-	for size < 1<<30 && (int(size) < x1 || int(size) < y1) {
-		size <<= 1
-	}
-	m.x0, m.y0, m.x1, m.y1 = int32(x0), int32(y0), int32(x1), int32(y1)
-	m.stack[0] = mortonNode{0, 0, size}
-	m.n = 1
-}
-
-func (m *mortonWalk) next() (x, y int, ok bool) {
-	for m.n > 0 {
-		m.n--
-		nd := m.stack[m.n]
-		if nd.x >= m.x1 || nd.y >= m.y1 || nd.x+nd.size <= m.x0 || nd.y+nd.size <= m.y0 {
-			continue
-		}
-		if nd.size == 1 {
-			return int(nd.x), int(nd.y), true
-		}
-		h := nd.size >> 1
-		m.stack[m.n] = mortonNode{nd.x + h, nd.y + h, h}
-		m.stack[m.n+1] = mortonNode{nd.x, nd.y + h, h}
-		m.stack[m.n+2] = mortonNode{nd.x + h, nd.y, h}
-		m.stack[m.n+3] = mortonNode{nd.x, nd.y, h}
-		m.n += 4
-	}
-	return 0, 0, false
-}
