@@ -309,6 +309,9 @@ func fmtBound(x float64, ok bool, none string) string {
 	if !ok {
 		return none
 	}
+	if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
+		return strconv.FormatInt(int64(x), 10) // 1048576, not 1.048576e+06
+	}
 	return strconv.FormatFloat(x, 'g', -1, 64)
 }
 

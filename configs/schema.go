@@ -145,7 +145,7 @@ type ReorderBuffer struct {
 	DispatchPerCycle int `yaml:"dispatch_per_cycle" desc:"warps dispatched per cycle" min:"1" max:"64"`
 	RetirePerCycle   int `yaml:"retire_per_cycle" desc:"quads retired per cycle" min:"1" max:"256"`
 	// The shading cache of decoupled sampling (Ragan-Kelley et al. 2011, 4.2-4.3).
-	ShadingCacheEntries int `yaml:"shading_cache_entries" desc:"shading-cache entries of decoupled sampling, one shading quad (4 samples) each; 1024 is the paper's 4k samples; at least the taps of one sample (4 with bilinear reconstruction)" min:"1" max:"1048576"`
+	ShadingCacheEntries int `yaml:"shading_cache_entries" desc:"shading-cache entries of decoupled sampling, one shading quad (4 samples) each; 1024 is the paper's 4k samples; at least 4, the taps one sample can need (bilinear reconstruction), so that no draw can deadlock the cache" min:"4" max:"1048576"`
 	RefBits             int `yaml:"ref_bits" desc:"bits of a shading-cache entry's reference count (visibility records waiting to read it)" min:"1" max:"32"`
 	LookupsPerCycle     int `yaml:"lookups_per_cycle" desc:"shading-cache tag look-ups per cycle" min:"1" max:"64"`
 }
