@@ -109,6 +109,37 @@ func timedSummary(w io.Writer, p *configs.Platform, res *configs.Result, wall ti
 	}
 	fmt.Fprintf(w, "\nshading: %.0f vertex warps, %.0f pixel warps, %.0f warp instructions (%.0f per lane), helper pixels %.1f%% of %.0f pixel shader invocations\n",
 		vw, pw, instr, lane, 100*helpers/max(1, ps), ps)
+	decoupledSummary(w, st)
+}
+
+// decoupledSummary prints the decoupled-sampling figures of a timed frame
+// whose draws reached the reorder buffer's shading cache: the 5D work, the
+// cache's hits, misses, evictions and stall cycles, and the shading savings.
+func decoupledSummary(w io.Writer, st map[string]float64) {
+	const rb = "GPU.ReorderBuffer."
+	hits, misses := st[rb+"cache_hits"], st[rb+"cache_misses"]
+	if hits+misses == 0 {
+		return
+	}
+	var tests, mapped float64
+	for k, v := range st {
+		switch {
+		case strings.HasPrefix(k, "GPU.Rasterizer[") && strings.HasSuffix(k, ".sample_tests"):
+			tests += v
+		case k == "GPU.QuadPacker.samples_mapped":
+			mapped = v
+		}
+	}
+	sq := st[rb+"shading_quads"]
+	fmt.Fprintf(w, "\ndecoupled sampling: %.0f 5D sample tests, %.0f visible samples mapped, %.0f visibility quads\n",
+		tests, mapped, st[rb+"visibility_quads"])
+	fmt.Fprintf(w, "shading cache: %.0f hits (%.0f on entries still shading), %.0f misses, %.0f evictions, hit rate %.1f%%; %.0f cycles stalled with every entry referenced, %.0f on reference counts\n",
+		hits, st[rb+"cache_hits_in_flight"], misses, st[rb+"cache_evictions"], 100*hits/(hits+misses),
+		st[rb+"cycles_cache_all_referenced"], st[rb+"cycles_ref_overflow"])
+	if sq > 0 {
+		fmt.Fprintf(w, "shading quads: %.0f (%.0f invocations); savings against supersampling %.2fx (visible samples per invocation)\n",
+			sq, 4*sq, mapped/(4*sq))
+	}
 }
 
 // busiestLink returns the busy cycles of a bus, or of the busiest destination
