@@ -3,6 +3,15 @@ module github.com/gfxsim/gfxsim
 go 1.26
 
 require (
+	github.com/mattn/go-sqlite3 v1.14.16
+	github.com/qmuntal/gltf v0.28.0
+	github.com/sarchlab/akita/v3 v3.1.0
+	github.com/tebeka/selenium v0.9.9
+	gonum.org/v1/plot v0.15.0
+	gopkg.in/yaml.v3 v3.0.1
+)
+
+require (
 	git.sr.ht/~sbinet/gg v0.6.0 // indirect
 	github.com/ajstarks/svgo v0.0.0-20211024235047-1546f124cd8b // indirect
 	github.com/blang/semver v3.5.1+incompatible // indirect
@@ -15,25 +24,17 @@ require (
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
 	github.com/google/pprof v0.0.0-20230510103437-eeec1cb781c3 // indirect
 	github.com/gorilla/mux v1.8.0 // indirect
-	github.com/mattn/go-sqlite3 v1.14.16 // indirect
-	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
+	github.com/kr/text v0.2.0 // indirect
 	github.com/pmezard/go-difflib v1.0.0 // indirect
-	github.com/qmuntal/gltf v0.28.0 // indirect
-	github.com/rivo/uniseg v0.4.7 // indirect
 	github.com/rs/xid v1.6.0 // indirect
-	github.com/sarchlab/akita/v3 v3.1.0 // indirect
-	github.com/schollz/progressbar/v3 v3.17.1 // indirect
 	github.com/shirou/gopsutil v3.21.11+incompatible // indirect
+	github.com/stretchr/testify v1.9.0 // indirect
 	github.com/syifan/goseth v0.1.1 // indirect
 	github.com/tebeka/atexit v0.3.0 // indirect
-	github.com/tebeka/selenium v0.9.9 // indirect
 	github.com/tklauser/go-sysconf v0.3.11 // indirect
 	github.com/tklauser/numcpus v0.6.0 // indirect
 	github.com/yusufpapurcu/wmi v1.2.2 // indirect
 	golang.org/x/image v0.21.0 // indirect
 	golang.org/x/sys v0.27.0 // indirect
-	golang.org/x/term v0.26.0 // indirect
 	golang.org/x/text v0.19.0 // indirect
-	gonum.org/v1/plot v0.15.0 // indirect
-	gopkg.in/yaml.v3 v3.0.1 // indirect
 )
