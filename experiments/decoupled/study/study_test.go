@@ -181,7 +181,7 @@ func TestQuickStudy(t *testing.T) {
 	}
 	coreBusy := map[string]float64{} // scene/variant -> shader cores' busy cycles
 	for _, r := range readCSV(t, filepath.Join(dir, "fig13_cost.csv"), "scene", "variant", "cycles", "over_4x_msaa", "ShaderCore") {
-		if num(t, r, "cycles") <= 0 || r["error"] != "" {
+		if num(t, r, "cycles") <= 0 || num(t, r, "dram_bytes") <= 0 || r["error"] != "" {
 			t.Errorf("timed frame: %v", r)
 		}
 		coreBusy[r["scene"]+"/"+r["variant"]] = num(t, r, "ShaderCore")

@@ -112,8 +112,8 @@ func Timed(name string, w, h int, v TimedVariant) TimedPoint {
 	for _, u := range p.Units {
 		tp.Stages[stageOf(u.Name())] += res.Stats[u.Name()+".cycles_busy"]
 	}
-	for k, v := range res.Stats {
-		if strings.HasSuffix(k, ".dram_bytes") && strings.Count(k, ".") == 2 && strings.Contains(k, "Traffic.") {
+	for k, v := range res.Stats { // GPU.Memory.Channel[c].bytes_read / bytes_written
+		if strings.HasPrefix(k, "GPU.Memory.Channel[") && (strings.HasSuffix(k, "].bytes_read") || strings.HasSuffix(k, "].bytes_written")) {
 			tp.DRAMBytes += v
 		}
 	}
@@ -202,7 +202,20 @@ func (s *study) writeFig13(w io.Writer, pts []TimedPoint) error {
 		if e != "" {
 			note = "invalid: " + firstLine(e)
 		}
-		table = append(table, []string{p.Scene, p.Name, strconv.FormatUint(p.Cycles, 10), f2(rel), note})
+		shade, ssShade, ssCycles := p.Stages["ShaderCore"], 0.0, 0.0
+		if strings.HasPrefix(p.Name, "SL ") { // its supersampled twin: SS at the same count
+			for _, q := range pts {
+				if q.Scene == p.Scene && q.Name == "SS "+strings.TrimPrefix(p.Name, "SL ") {
+					ssShade, ssCycles = q.Stages["ShaderCore"], float64(q.Cycles)
+				}
+			}
+		}
+		vsSS := ""
+		if ssShade > 0 && shade > 0 && p.Cycles > 0 {
+			vsSS = fmt.Sprintf("%.2fx / %.2fx", ssCycles/float64(p.Cycles), ssShade/shade)
+		}
+		table = append(table, []string{p.Scene, p.Name, strconv.FormatUint(p.Cycles, 10), f2(rel),
+			fmt.Sprintf("%.1f", p.DRAMBytes/1e6), fmt.Sprintf("%.0f", shade/1e3), vsSS, note})
 		if !contains(cats, p.Name) {
 			cats = append(cats, p.Name)
 		}
@@ -225,8 +238,8 @@ func (s *study) writeFig13(w io.Writer, pts []TimedPoint) error {
 		}
 	}
 	fmt.Fprintln(w, "\nFig. 13: timed frames on the default sort-last machine (busy cycles per stage in fig13_cost.csv)")
-	table = append(table, []string{"", "", "", "", "paper (HL2/TF2): " + PaperFig13})
-	expt.Table(w, []string{"scene", "variant", "cycles", "over 4x MSAA", "note"}, table)
+	table = append(table, []string{"", "", "", "", "", "", "", "paper (HL2/TF2): " + PaperFig13})
+	expt.Table(w, []string{"scene", "variant", "cycles", "over 4x MSAA", "DRAM MB", "shader busy (k cycles)", "SS over SL: total / shading", "note"}, table)
 	return nil
 }
 
