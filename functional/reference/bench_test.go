@@ -1,6 +1,8 @@
 package reference_test
 
 import (
+	"fmt"
+	"runtime"
 	"testing"
 
 	"github.com/gfxsim/gfxsim/functional/reference"
@@ -33,14 +35,15 @@ func BenchmarkFunctionalDefaultScene(b *testing.B) {
 }
 
 // BenchmarkFunctionalDecoupled renders blurred study scenes with decoupled
-// sampling at 1280x720 with the reference renderer and reports visibility
-// samples tested and visible per wall second.
+// sampling at 1280x720 at 27 and 64 samples per pixel with the reference
+// renderer and reports the frame's wall time, sample tests and visible
+// samples per wall second, the shading rate and the heap the process holds.
 func BenchmarkFunctionalDecoupled(b *testing.B) {
 	for _, tc := range []struct {
 		name    string
 		samples int
-	}{{"defocus", 8}, {"bats", 8}, {"egomotion", 8}} {
-		b.Run(tc.name, func(b *testing.B) {
+	}{{"defocus", 27}, {"defocus", 64}, {"egomotion", 27}, {"bats", 27}} {
+		b.Run(fmt.Sprintf("%s/%dspp", tc.name, tc.samples), func(b *testing.B) {
 			s := builtin(b, tc.name, 1280, 720, tc.samples)
 			f, err := driver.Encode(s, driver.DefaultOptions())
 			if err != nil {
@@ -60,6 +63,9 @@ func BenchmarkFunctionalDecoupled(b *testing.B) {
 			b.ReportMetric(float64(c.Decoupled.Raster.Tests())/sec, "tests/s")
 			b.ReportMetric(float64(c.Decoupled.VisibleSamples)/sec, "visible/s")
 			b.ReportMetric(c.Decoupled.ShadingRate(), "shading-rate")
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			b.ReportMetric(float64(ms.HeapSys)/(1<<20), "heap-MiB")
 		})
 	}
 }
