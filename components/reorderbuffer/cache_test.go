@@ -153,7 +153,7 @@ func TestShadingCache(t *testing.T) {
 			warps:   []string{"2:[10 11]", "16:[12]"},
 			// The first part (samples 0, 1) is absorbed at 15, its references
 			// released; the quad leaves whole with its last part at 29.
-			rop:     []ropRecord{{"v d0 (0,0) 7/7 [10 0 0 0] [11 0 0 0] [12 0 0 0]", 29}},
+			rop: []ropRecord{{"v d0 (0,0) 7/7 [10 0 0 0] [11 0 0 0] [12 0 0 0]", 29}},
 			stats: map[string]float64{"cache_hits": 0, "cache_hits_in_flight": 0, "cache_misses": 3, "cache_evictions": 1,
 				"shading_quads": 3, "shading_warps": 2, "shaded_shading_warps": 2, "visibility_quads": 1,
 				"visibility_records": 2, "record_splits": 1, "retired_records": 2,
