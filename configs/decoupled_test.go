@@ -9,23 +9,17 @@ import (
 )
 
 // decoupledMachines are the machines of the decoupled-sampling equality test:
-// the default machine and a narrow one (one rasterizer, one ROP, one core, an
-// 8-entry reorder ring, ideal memory, narrow buses).
-var decoupledMachines = []struct{ name, yaml string }{
-	{"default", ""},
-	{"narrow", `
-raster: {rasterizers: 1}
-rop: {count: 1}
-shader_core: {count: 1}
-reorder_buffer: {entries: 8}
-memory: {type: ideal, ideal_latency: 50}
-buses:
-  dispatch: {width: 8}
-  shaded: {width: 8}
-  quad: {width: 8}
-  warp: {width: 8}
-  rop: {width: 8}
-`},
+// the default machine and the narrow one of TestTimedEqualsReference (one
+// rasterizer, one ROP, one core, an 8-entry reorder ring, ideal memory, narrow
+// buses).
+func decoupledMachines() []struct{ name, yaml string } {
+	var out []struct{ name, yaml string }
+	for _, m := range machines {
+		if m.name == "default" || m.name == "narrow" {
+			out = append(out, struct{ name, yaml string }{m.name, m.yaml})
+		}
+	}
+	return out
 }
 
 // TestDecoupledTimedEqualsReference: the blurred study scenes at 8 and 27
@@ -43,7 +37,7 @@ func TestDecoupledTimedEqualsReference(t *testing.T) {
 		name    string
 		samples []int
 	}{{"defocus", []int{8, 27}}, {"egomotion", []int{8, 27}}, {"motion", []int{8, 27}}, {"bats", []int{8}}}
-	for _, m := range decoupledMachines {
+	for _, m := range decoupledMachines() {
 		for _, entries := range []int{32, 256, 4096} {
 			cfg := machine(t, m.name, cacheYAML(m.yaml, entries))
 			for _, sc := range scenes {

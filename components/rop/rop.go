@@ -570,6 +570,21 @@ func (c *Comp) blendSamples(d *state.Draw, v *protocol.ShadedVisibilityQuad, liv
 	}
 }
 
+// newRecord points the colour cache at draw's render target and starts the
+// record of a message of n quads, with its late-Z quads when the draw tests
+// depth after shading.
+func (c *Comp) newRecord(draw *protocol.Draw, n int) (*record, []protocol.LateZQuad) {
+	d := draw.State
+	c.cache.SetSurface(rtcache.Surface{Base: d.ColorDesc.Addr, Size: d.Color.SizeBytes(),
+		Samples: d.Color.Samples, BytesPerSample: d.Color.Format.BytesPerSample()})
+	r := &record{draw: draw, n: n, live: make([]raster.SampleMask, n), late: !d.EarlyZ}
+	var lq []protocol.LateZQuad
+	if r.late {
+		lq = make([]protocol.LateZQuad, n)
+	}
+	return r, lq
+}
+
 // sendLateZ sends the next late-Z request, in order, while fewer than
 // LateZInFlight wait for their response.
 func (c *Comp) sendLateZ(now sim.VTimeInSec) bool {
@@ -613,15 +628,9 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 			return false
 		}
 		c.FromReorderBuffer.Retrieve(now)
-		d := m.Draw.State
-		c.cache.SetSurface(rtcache.Surface{Base: d.ColorDesc.Addr, Size: d.Color.SizeBytes(),
-			Samples: d.Color.Samples, BytesPerSample: d.Color.Format.BytesPerSample()})
 		n := len(m.Quads)
-		r := &record{draw: m.Draw, msg: m, n: n, live: make([]raster.SampleMask, n), late: !d.EarlyZ}
-		var lq []protocol.LateZQuad
-		if r.late {
-			lq = make([]protocol.LateZQuad, n)
-		}
+		r, lq := c.newRecord(m.Draw, n)
+		r.msg = m
 		for i := range m.Quads {
 			q := &m.Quads[i]
 			r.live[i] = pipeline.Survivors(q.Live, &q.Out, &c.ws)

@@ -6,7 +6,6 @@ import (
 	"github.com/sarchlab/akita/v3/tracing"
 
 	"github.com/gfxsim/gfxsim/components/protocol"
-	"github.com/gfxsim/gfxsim/components/rop/rtcache"
 	"github.com/gfxsim/gfxsim/functional/raster"
 )
 
@@ -38,15 +37,9 @@ func checkShadedSamples(m *protocol.ShadedSamples) error {
 // none kept is discarded), and for a late-Z draw the kept samples go to the
 // depth unit, each at its own depth or at the shader's (Depths).
 func (c *Comp) acceptSamples(m *protocol.ShadedSamples) {
-	d := m.Draw.State
-	c.cache.SetSurface(rtcache.Surface{Base: d.ColorDesc.Addr, Size: d.Color.SizeBytes(),
-		Samples: d.Color.Samples, BytesPerSample: d.Color.Format.BytesPerSample()})
 	n := len(m.Quads)
-	r := &record{draw: m.Draw, vis: m, n: n, live: make([]raster.SampleMask, n), late: !d.EarlyZ}
-	var lq []protocol.LateZQuad
-	if r.late {
-		lq = make([]protocol.LateZQuad, n)
-	}
+	r, lq := c.newRecord(m.Draw, n)
+	r.vis = m
 	for i := range m.Quads {
 		v := &m.Quads[i]
 		r.live[i] = v.Kept
