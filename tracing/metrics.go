@@ -2,6 +2,7 @@ package tracing
 
 import (
 	"fmt"
+	"github.com/gfxsim/gfxsim/internal/outputs"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -11,8 +12,7 @@ import (
 	"github.com/sarchlab/akita/v3/sim"
 
 	"github.com/gfxsim/gfxsim/configs"
-	"github.com/gfxsim/gfxsim/experiments/expt"
-	"github.com/gfxsim/gfxsim/experiments/plot"
+	"github.com/gfxsim/gfxsim/internal/plot"
 	"github.com/gfxsim/gfxsim/timing"
 )
 
@@ -182,7 +182,7 @@ func (m *Metrics) Write(dir string) error {
 	for _, r := range m.rows {
 		rows = append(rows, []string{strconv.FormatUint(r.cycle, 10), r.name, r.metric, strconv.FormatFloat(r.value, 'g', 8, 64)})
 	}
-	if err := expt.WriteCSV(filepath.Join(dir, "metrics.csv"), []string{"cycle", "name", "metric", "value"}, rows); err != nil {
+	if err := outputs.WriteCSV(filepath.Join(dir, "metrics.csv"), []string{"cycle", "name", "metric", "value"}, rows); err != nil {
 		return err
 	}
 	if len(m.rows) == 0 {

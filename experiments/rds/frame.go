@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"github.com/gfxsim/gfxsim/internal/outputs"
 	"io"
 	"math"
 	"os"
@@ -13,11 +14,11 @@ import (
 
 	"github.com/gfxsim/gfxsim/configs"
 	"github.com/gfxsim/gfxsim/experiments/expt"
-	"github.com/gfxsim/gfxsim/experiments/plot"
 	"github.com/gfxsim/gfxsim/functional/framebuffer"
 	"github.com/gfxsim/gfxsim/functional/reference"
 	"github.com/gfxsim/gfxsim/functional/shader/library"
 	"github.com/gfxsim/gfxsim/functional/shader/multipass"
+	"github.com/gfxsim/gfxsim/internal/plot"
 	"github.com/gfxsim/gfxsim/scene"
 	"github.com/gfxsim/gfxsim/scene/driver"
 )
@@ -176,7 +177,7 @@ func frameReport(w io.Writer, out string, rows []*frameRow, model multipass.Cost
 		ys = append(ys, float64(r.res.Cycles))
 	}
 	expt.Table(w, header, table)
-	if err := expt.WriteCSV(filepath.Join(out, "frames.csv"), header, table); err != nil {
+	if err := outputs.WriteCSV(filepath.Join(out, "frames.csv"), header, table); err != nil {
 		return err
 	}
 	a, b, r2 := lineFit(xs, ys)

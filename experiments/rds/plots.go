@@ -4,8 +4,8 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/gfxsim/gfxsim/experiments/plot"
 	"github.com/gfxsim/gfxsim/functional/shader/multipass"
+	"github.com/gfxsim/gfxsim/internal/plot"
 )
 
 func plots(out string, names []string, results []*result) error {

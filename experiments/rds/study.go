@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/gfxsim/gfxsim/internal/outputs"
 	"io"
 	"os"
 	"path/filepath"
@@ -203,7 +204,7 @@ func table1(w io.Writer, out string, names []string, shaders map[string]*multipa
 	fmt.Fprintln(w, "Table 1: shaders (resources of the single pass, after gfxsim's code generation and register allocation)")
 	expt.Table(w, header[:9], cut(rows, 9))
 	fmt.Fprintln(w)
-	return expt.WriteCSV(filepath.Join(out, "table1_shaders.csv"), header, rows)
+	return outputs.WriteCSV(filepath.Join(out, "table1_shaders.csv"), header, rows)
 }
 
 func cut(rows [][]string, n int) [][]string {
@@ -235,7 +236,7 @@ func writeResults(out string, results []*result) error {
 			f0(r.greedy.cost), itoa(r.greedy.passes),
 			eff, strconv.FormatFloat(r.effH(), 'f', 2, 64)})
 	}
-	return expt.WriteCSV(filepath.Join(out, "efficiency.csv"), header, rows)
+	return outputs.WriteCSV(filepath.Join(out, "efficiency.csv"), header, rows)
 }
 
 func pick(results []*result, shader, pc, model string) *result {
@@ -366,5 +367,5 @@ func table5(w io.Writer, out string, sh *multipass.Shader) error {
 	fmt.Fprintln(w, "Table 5: per-pass resources of RDS's bowling-pin partitions (o operations, r registers, t texture units, v interpolants, R restores)")
 	expt.Table(w, header, rows)
 	fmt.Fprintln(w)
-	return expt.WriteCSV(filepath.Join(out, "table5_passes.csv"), header, rows)
+	return outputs.WriteCSV(filepath.Join(out, "table5_passes.csv"), header, rows)
 }

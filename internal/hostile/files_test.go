@@ -168,7 +168,7 @@ func TestOutputsDoNotFollowLinks(t *testing.T) {
 	if err := (expt.Stats{"a.b": 1}).WriteJSON(filepath.Join(out, "stats.json")); err != nil {
 		t.Fatal(err)
 	}
-	if err := expt.WriteCSV(filepath.Join(out, "results.csv"), []string{"x"}, [][]string{{"1"}}); err != nil {
+	if err := outputs.WriteCSV(filepath.Join(out, "results.csv"), []string{"x"}, [][]string{{"1"}}); err != nil {
 		t.Fatal(err)
 	}
 	for f, want := range map[string]string{target: "keep me", hard: "keep me too"} {

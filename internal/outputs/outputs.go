@@ -8,6 +8,7 @@
 package outputs
 
 import (
+	"encoding/csv"
 	"fmt"
 	"io/fs"
 	"os"
@@ -55,6 +56,24 @@ func WriteFile(path string, data []byte) error {
 		return err
 	}
 	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// WriteCSV writes a table with a header row to path, created as Create does.
+func WriteCSV(path string, header []string, rows [][]string) error {
+	f, err := Create(path)
+	if err != nil {
+		return err
+	}
+	w := csv.NewWriter(f)
+	if err := w.Write(header); err != nil {
+		f.Close()
+		return err
+	}
+	if err := w.WriteAll(rows); err != nil {
 		f.Close()
 		return err
 	}

@@ -2,6 +2,7 @@ package study
 
 import (
 	"fmt"
+	"github.com/gfxsim/gfxsim/internal/outputs"
 	"image"
 	"io"
 	"math"
@@ -9,7 +10,7 @@ import (
 	"strconv"
 
 	"github.com/gfxsim/gfxsim/experiments/expt"
-	"github.com/gfxsim/gfxsim/experiments/plot"
+	"github.com/gfxsim/gfxsim/internal/plot"
 )
 
 func g4(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
@@ -28,7 +29,7 @@ func kindOf(scene string) string {
 
 // save writes a CSV and a figure.
 func (s *study) save(name string, header []string, rows [][]string, figs ...*plot.Figure) error {
-	if err := expt.WriteCSV(filepath.Join(s.o.Out, name+".csv"), header, rows); err != nil {
+	if err := outputs.WriteCSV(filepath.Join(s.o.Out, name+".csv"), header, rows); err != nil {
 		return err
 	}
 	for i, f := range figs {

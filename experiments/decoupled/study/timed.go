@@ -3,6 +3,7 @@ package study
 import (
 	"bytes"
 	"fmt"
+	"github.com/gfxsim/gfxsim/internal/outputs"
 	"io"
 	"path/filepath"
 	"sort"
@@ -13,8 +14,8 @@ import (
 
 	"github.com/gfxsim/gfxsim/configs"
 	"github.com/gfxsim/gfxsim/experiments/expt"
-	"github.com/gfxsim/gfxsim/experiments/plot"
 	"github.com/gfxsim/gfxsim/functional/reference"
+	"github.com/gfxsim/gfxsim/internal/plot"
 	"github.com/gfxsim/gfxsim/scene"
 	"github.com/gfxsim/gfxsim/scene/driver"
 )
@@ -229,7 +230,7 @@ func (s *study) writeFig13(w io.Writer, pts []TimedPoint) error {
 	}
 	f := &plot.Figure{Title: "Fig. 13: timed frame cycles over 4x MSAA without blur", XLabel: "variant",
 		YLabel: "frame cycles / 4x MSAA", Categories: cats, Series: series}
-	if err := expt.WriteCSV(filepath.Join(s.o.Out, "fig13_cost.csv"), header, rows); err != nil {
+	if err := outputs.WriteCSV(filepath.Join(s.o.Out, "fig13_cost.csv"), header, rows); err != nil {
 		return err
 	}
 	if len(series) > 0 {

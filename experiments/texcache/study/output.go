@@ -2,13 +2,14 @@ package study
 
 import (
 	"fmt"
+	"github.com/gfxsim/gfxsim/internal/outputs"
 	"io"
 	"path/filepath"
 	"strconv"
 
 	"github.com/gfxsim/gfxsim/configs"
 	"github.com/gfxsim/gfxsim/experiments/expt"
-	"github.com/gfxsim/gfxsim/experiments/plot"
+	"github.com/gfxsim/gfxsim/internal/plot"
 )
 
 var csvHeader = []string{"sweep", "scene", "setting", "x", "timed", "requests", "lanes", "footprints", "texels",
@@ -28,7 +29,7 @@ func writeCSV(path string, rows []Row) error {
 			f6(m.FillLines), f6(m.FillDecodes), f6(m.L2HitRate()), f6(m.DRAMBytes), f6(m.StallMissQueue),
 			f6(m.ShaderTextureStall), f6(m.Cycles)})
 	}
-	return expt.WriteCSV(path, csvHeader, out)
+	return outputs.WriteCSV(path, csvHeader, out)
 }
 
 // pick returns the rows of a sweep (and scene, when not empty), in order.

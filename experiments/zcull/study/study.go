@@ -8,6 +8,7 @@ package study
 
 import (
 	"fmt"
+	"github.com/gfxsim/gfxsim/internal/outputs"
 	"io"
 	"os"
 	"path/filepath"
@@ -17,7 +18,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/gfxsim/gfxsim/experiments/expt"
-	"github.com/gfxsim/gfxsim/experiments/plot"
+	"github.com/gfxsim/gfxsim/internal/plot"
 	"github.com/gfxsim/gfxsim/tracing"
 )
 
@@ -215,7 +216,7 @@ func mainOutputs(out string, w io.Writer, p plan, rs []Result, idx map[key]*Resu
 			kb(r.DepthWritten), kb(r.HiZRead), kb(r.HiZWritten), f3(ratio(r.Traffic(), fw.Traffic())), f3(r.HiZHitRate()),
 			f3(r.DepthHitRate()), f1(r.FeedbackApplied), f1(r.FeedbackAge), f1(r.PSInvocations), f1(r.Cycles)})
 	}
-	if err := expt.WriteCSV(filepath.Join(out, "configs.csv"), header, rows); err != nil {
+	if err := outputs.WriteCSV(filepath.Join(out, "configs.csv"), header, rows); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "\nPer scene (Fig. 6): culling rate (culled/tested 16-sample tiles), share of ORACLE's culling, "+
@@ -289,7 +290,7 @@ func mainOutputs(out string, w io.Writer, p plan, rs []Result, idx map[key]*Resu
 	}
 	expt.Table(w, []string{"config", "culling", "of ORACLE", "of ORACLE-Z", "paper", "traffic vs FORWARD", "paper",
 		"depth reads vs FORWARD"}, arows)
-	if err := expt.WriteCSV(filepath.Join(out, "summary.csv"), []string{"config", "culling_rate", "share_of_oracle",
+	if err := outputs.WriteCSV(filepath.Join(out, "summary.csv"), []string{"config", "culling_rate", "share_of_oracle",
 		"share_of_oracle_z", "traffic_vs_forward", "depth_reads_vs_forward"}, srows); err != nil {
 		return err
 	}
@@ -346,7 +347,7 @@ func sweepOutputs(out string, w io.Writer, p plan, idx map[key]*Result) error {
 		fc.Series = append(fc.Series, plot.Series{Name: s, X: xs, Y: cs})
 		ft.Series = append(ft.Series, plot.Series{Name: s, X: xs, Y: ts})
 	}
-	if err := expt.WriteCSV(filepath.Join(out, "delay.csv"), []string{"scene", "delay_tiles", "culling_rate",
+	if err := outputs.WriteCSV(filepath.Join(out, "delay.csv"), []string{"scene", "delay_tiles", "culling_rate",
 		"culled_vs_zmask", "traffic_vs_zmask", "feedback_applied", "feedback_age_cycles"}, rows); err != nil {
 		return err
 	}
@@ -379,7 +380,7 @@ func sweepOutputs(out string, w io.Writer, p plan, idx map[key]*Result) error {
 		tc.Series = append(tc.Series, plot.Series{Name: s, X: xs, Y: cs})
 		th.Series = append(th.Series, plot.Series{Name: s, X: xs, Y: hs})
 	}
-	if err := expt.WriteCSV(filepath.Join(out, "tiles.csv"), []string{"scene", "tile_samples", "culling_rate", "hiz_kb",
+	if err := outputs.WriteCSV(filepath.Join(out, "tiles.csv"), []string{"scene", "tile_samples", "culling_rate", "hiz_kb",
 		"traffic_kb"}, rows); err != nil {
 		return err
 	}
@@ -408,7 +409,7 @@ func sweepOutputs(out string, w io.Writer, p plan, idx map[key]*Result) error {
 		}
 		lf.Series = append(lf.Series, plot.Series{Name: fmt.Sprintf("%d layers", l), Y: ys})
 	}
-	if err := expt.WriteCSV(filepath.Join(out, "layers.csv"), []string{"scene", "layers", "culling_rate", "hiz_kb"}, rows); err != nil {
+	if err := outputs.WriteCSV(filepath.Join(out, "layers.csv"), []string{"scene", "layers", "culling_rate", "hiz_kb"}, rows); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "\nZMASK layers (Fig. 9; %dx)\n", spp)
@@ -432,7 +433,7 @@ func sweepOutputs(out string, w io.Writer, p plan, idx map[key]*Result) error {
 		}
 		cf.Series = append(cf.Series, plot.Series{Name: m.Name, Y: ys})
 	}
-	if err := expt.WriteCSV(filepath.Join(out, "cache.csv"), []string{"scene", "config", "hiz_kb_16kb", "hiz_kb_8kb",
+	if err := outputs.WriteCSV(filepath.Join(out, "cache.csv"), []string{"scene", "config", "hiz_kb_16kb", "hiz_kb_8kb",
 		"ratio", "hit_rate_16kb", "hit_rate_8kb"}, rows); err != nil {
 		return err
 	}
