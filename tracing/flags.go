@@ -31,19 +31,52 @@ type Flags struct {
 	Runs string
 	// ProgressEvery is how often long runs print their progress (0: never).
 	ProgressEvery time.Duration
+
+	formatSet bool // -trace-format was given
 }
 
 // Register adds -trace, -trace-format, -trace-components, -trace-window,
 // -metrics-interval and -monitor to fs.
 func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.Trace, "trace", false, "record a Daisen trace of the timed run (trace.sqlite3 in the output folder)")
-	fs.StringVar(&f.TraceFormat, "trace-format", "sqlite", "trace format: sqlite or csv")
+	f.TraceFormat = "sqlite"
+	fs.Var(traceFormat{f}, "trace-format", "trace format: sqlite or csv (with -trace, -trace-components or -trace-window)")
 	fs.StringVar(&f.TraceComponents, "trace-components", "", "trace only the components whose names match this regular expression (e.g. 'ROP|DepthUnit')")
 	fs.StringVar(&f.TraceWindow, "trace-window", "", "trace only tasks overlapping this window of core cycles, START:END (e.g. 100000:200000)")
 	fs.Uint64Var(&f.MetricsInterval, "metrics-interval", 0, "sample metrics every N core cycles and write metrics.csv, utilization.png and bandwidth.png (0: off)")
 	fs.BoolVar(&f.Monitor, "monitor", false, "serve Akita's web monitor (with a progress bar) while the simulation runs")
 	fs.StringVar(&f.Runs, "instrument-runs", "", "experiments with many simulations: trace and sample only the runs whose names match this regular expression (names: the folders under OUT/runs)")
 	f.ProgressEvery = 10 * time.Second
+}
+
+// traceFormat is the -trace-format flag: sqlite or csv, remembered as set so
+// that Check can refuse it without a trace.
+type traceFormat struct{ f *Flags }
+
+func (t traceFormat) String() string {
+	if t.f == nil {
+		return "sqlite"
+	}
+	return t.f.TraceFormat
+}
+
+func (t traceFormat) Set(v string) error {
+	if v != "sqlite" && v != "csv" {
+		return fmt.Errorf("want sqlite or csv")
+	}
+	t.f.TraceFormat, t.f.formatSet = v, true
+	return nil
+}
+
+// Check refuses flag combinations that cannot apply: a -trace-format without a
+// trace to write, a malformed -trace-window. Binaries call it right after
+// parsing their flags, before anything is loaded or simulated.
+func (f *Flags) Check() error {
+	if f.formatSet && !f.Trace && f.TraceComponents == "" && f.TraceWindow == "" {
+		return fmt.Errorf("-trace-format %s: no trace is recorded: add -trace (or -trace-components, -trace-window)", f.TraceFormat)
+	}
+	_, _, err := f.Window()
+	return err
 }
 
 // Window parses TraceWindow.

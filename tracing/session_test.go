@@ -2,6 +2,8 @@ package tracing
 
 import (
 	"bytes"
+	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -106,6 +108,49 @@ func TestFlagsWindow(t *testing.T) {
 		s, e, err := f.Window()
 		if (err != nil) != tt.bad || s != tt.start || e != tt.end {
 			t.Errorf("Window(%q) = %d, %d, %v", tt.in, s, e, err)
+		}
+	}
+}
+
+// TestFlagsCheck: -trace-format takes sqlite or csv only and needs a trace;
+// a malformed -trace-window is refused before anything runs.
+func TestFlagsCheck(t *testing.T) {
+	tests := []struct {
+		args    []string
+		parse   string // a flag-parsing error contains this
+		check   string // Check's error contains this ("" for none)
+		format  string
+		tracing bool
+	}{
+		{args: nil, format: "sqlite"},
+		{args: []string{"-trace"}, format: "sqlite", tracing: true},
+		{args: []string{"-trace", "-trace-format", "csv"}, format: "csv", tracing: true},
+		{args: []string{"-trace-components", "ROP", "-trace-format", "csv"}, format: "csv"},
+		{args: []string{"-trace-format", "xml"}, parse: "want sqlite or csv"},
+		{args: []string{"-trace-format", "csv"}, check: "no trace is recorded"},
+		{args: []string{"-trace", "-trace-window", "9:3"}, check: "-trace-window"},
+	}
+	for _, tt := range tests {
+		var f Flags
+		fs := flag.NewFlagSet("x", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		f.Register(fs)
+		err := fs.Parse(tt.args)
+		if tt.parse != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.parse) {
+				t.Errorf("%v: parse error %v, want one containing %q", tt.args, err, tt.parse)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%v: %v", tt.args, err)
+		}
+		err = f.Check()
+		if (tt.check == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tt.check)) {
+			t.Errorf("%v: Check() = %v, want an error containing %q", tt.args, err, tt.check)
+		}
+		if err == nil && (f.TraceFormat != tt.format || f.Trace != tt.tracing) {
+			t.Errorf("%v: format %q trace %v, want %q %v", tt.args, f.TraceFormat, f.Trace, tt.format, tt.tracing)
 		}
 	}
 }

@@ -28,6 +28,10 @@ func main() {
 		fmt.Fprintf(os.Stderr, "rds: unexpected argument %q\n", flag.Arg(0))
 		os.Exit(2)
 	}
+	if err := o.instruments.Check(); err != nil {
+		fmt.Fprintln(os.Stderr, "rds:", err)
+		os.Exit(2)
+	}
 	if err := run(o, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "rds:", err)
 		os.Exit(1)

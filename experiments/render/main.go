@@ -28,6 +28,10 @@ func main() {
 		fmt.Fprintf(os.Stderr, "render: unexpected argument %q\n", flag.Arg(0))
 		os.Exit(2)
 	}
+	if err := o.instruments.Check(); err != nil {
+		fmt.Fprintln(os.Stderr, "render:", err)
+		os.Exit(2)
+	}
 	if err := run(o, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "render:", err)
 		os.Exit(1)

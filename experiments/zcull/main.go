@@ -33,6 +33,10 @@ func main() {
 		fmt.Fprintf(os.Stderr, "zcull: unexpected argument %q\n", flag.Arg(0))
 		os.Exit(2)
 	}
+	if err := instruments.Check(); err != nil {
+		fmt.Fprintln(os.Stderr, "zcull:", err)
+		os.Exit(2)
+	}
 	if !*quiet {
 		o.Log = os.Stderr
 	} else {
