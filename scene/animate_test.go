@@ -5,11 +5,11 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/internal/testscenes"
 )
 
 // animatedGLTF is a glTF file with two nodes drawing one triangle: "mover"
@@ -128,13 +128,7 @@ func TestAnimatedSamples(t *testing.T) {
 		{"cesium_milk_truck/CesiumMilkTruck.gltf", 5, 2},
 	} {
 		t.Run(filepath.Base(tc.file), func(t *testing.T) {
-			path := filepath.Join(sharedScenesDir, tc.file)
-			if _, err := os.Stat(path); err != nil {
-				if os.Getenv("CI") != "" {
-					t.Fatalf("%s is missing (CI is set: the shared scenes must be present)", path)
-				}
-				t.Skipf("%s not available (../shared/scenes is missing; set CI to make this a failure)", path)
-			}
+			path := testscenes.File(t, tc.file)
 			s, err := FromMeshFile(path, WithMaxTextureSize(64))
 			if err != nil {
 				t.Fatal(err)
@@ -144,7 +138,7 @@ func TestAnimatedSamples(t *testing.T) {
 			}
 			src := fmt.Sprintf("max_texture_size: 64\nmeshes:\n  m: {file: %s}\nmaterials:\n  grey: {shader: blinnphong}\n"+
 				"objects:\n  - {mesh: m, material: grey, animation: {time: 0.6, fps: 24}}\n  - {mesh: m, material: from_file, animation: {time: 0.6}}\n", path)
-			s, err = Parse("s.yaml", []byte(src), WithAllowPaths(sharedScenesDir))
+			s, err = Parse("s.yaml", []byte(src), WithAllowPaths(filepath.Dir(filepath.Dir(path))))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -154,9 +148,6 @@ func TestAnimatedSamples(t *testing.T) {
 		})
 	}
 }
-
-// sharedScenesDir holds the real test models (../shared/scenes from a worktree).
-const sharedScenesDir = "/work/shared/scenes"
 
 func countMoving(s *Scene) int {
 	n := 0

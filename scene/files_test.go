@@ -14,6 +14,7 @@ import (
 	"github.com/gfxsim/gfxsim/functional/geom"
 
 	"github.com/gfxsim/gfxsim/internal/inputs"
+	"github.com/gfxsim/gfxsim/internal/testscenes"
 )
 
 func writeFile(t *testing.T, path string, data []byte) {
@@ -203,7 +204,6 @@ func checkFramed(t *testing.T, s *Scene) {
 }
 
 func TestFromMeshFileRealModels(t *testing.T) {
-	const shared = "/work/shared/scenes"
 	tests := []struct {
 		file, shader string
 		textures     int
@@ -216,10 +216,7 @@ func TestFromMeshFileRealModels(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(filepath.Base(tc.file), func(t *testing.T) {
-			path := filepath.Join(shared, tc.file)
-			if _, err := os.Stat(path); err != nil {
-				t.Skipf("%s not available", path)
-			}
+			path := testscenes.File(t, tc.file)
 			s, err := FromMeshFile(path, WithMaxTextureSize(128))
 			if err != nil {
 				t.Fatal(err)
@@ -236,12 +233,9 @@ func TestFromMeshFileRealModels(t *testing.T) {
 		})
 	}
 	// A scene file using a real model with its own materials.
-	helmet := filepath.Join(shared, "damaged_helmet/DamagedHelmet.gltf")
-	if _, err := os.Stat(helmet); err != nil {
-		return
-	}
+	helmet := testscenes.File(t, "damaged_helmet/DamagedHelmet.gltf")
 	src := "max_texture_size: 64\nmeshes:\n  helmet: {file: " + helmet + ", fit: 2}\nobjects:\n  - {mesh: helmet, material: from_file}\n"
-	s, err := Parse(filepath.Join(t.TempDir(), "h.yaml"), []byte(src), WithAllowPaths(shared))
+	s, err := Parse(filepath.Join(t.TempDir(), "h.yaml"), []byte(src), WithAllowPaths(testscenes.Dir(t)))
 	if err != nil {
 		t.Fatal(err)
 	}

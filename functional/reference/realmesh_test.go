@@ -1,40 +1,19 @@
 package reference_test
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/gfxsim/gfxsim/functional/reference"
+	"github.com/gfxsim/gfxsim/internal/testscenes"
 	"github.com/gfxsim/gfxsim/scene"
 )
-
-// sharedScenes returns ../shared/scenes next to the repository, or "" when absent.
-func sharedScenes(t *testing.T) string {
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for ; dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			p := filepath.Join(dir, "..", "shared", "scenes")
-			if _, err := os.Stat(p); err == nil {
-				return p
-			}
-			return ""
-		}
-	}
-	return ""
-}
 
 // TestRealMeshes renders each of the real meshes of ../shared/scenes framed by the
 // default mesh scene, and checks that the mesh covers a plausible part of the frame,
 // that its textures were sampled when it has some, and that the counters balance.
 func TestRealMeshes(t *testing.T) {
-	root := sharedScenes(t)
-	if root == "" {
-		t.Skip("../shared/scenes is not present")
-	}
+	root := testscenes.Dir(t)
 	tests := []struct {
 		file      string
 		triangles int

@@ -3,11 +3,11 @@ package mesh
 import (
 	"fmt"
 	"math"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/internal/testscenes"
 )
 
 // animBuffer holds, after the triangle of triBuffer: key times 0, 1, 2
@@ -209,16 +209,5 @@ func TestRealAnimatedModels(t *testing.T) {
 	}
 }
 
-// animatedFile returns a file of the shared scenes: the test skips when it is
-// missing, but fails when the environment variable CI is set.
-func animatedFile(t *testing.T, rel string) string {
-	t.Helper()
-	p := sharedScenes + "/" + rel
-	if _, err := os.Stat(p); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s is missing (CI is set: the shared scenes must be present)", p)
-		}
-		t.Skipf("%s not available (../shared/scenes is missing; set CI to make this a failure)", p)
-	}
-	return p
-}
+// animatedFile returns a file of the shared scenes (testscenes.File).
+func animatedFile(t *testing.T, rel string) string { return testscenes.File(t, rel) }

@@ -1,24 +1,12 @@
 package mesh
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/gfxsim/gfxsim/internal/testscenes"
 )
-
-// sharedScenes is the folder of real test models (see its PROVENANCE.md);
-// tests that need it skip when it is absent.
-const sharedScenes = "/work/shared/scenes"
-
-func sharedFile(t *testing.T, rel string) string {
-	t.Helper()
-	p := filepath.Join(sharedScenes, rel)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("%s not available", p)
-	}
-	return p
-}
 
 func TestRealModels(t *testing.T) {
 	tests := []struct {
@@ -37,7 +25,7 @@ func TestRealModels(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(filepath.Base(tc.file), func(t *testing.T) {
 			start := time.Now()
-			m, err := Load(sharedFile(t, tc.file), tc.opt)
+			m, err := Load(testscenes.File(t, tc.file), tc.opt)
 			if err != nil {
 				t.Fatal(err)
 			}
