@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/timing"
 )
 
 // sink is a component whose input port is never emptied: whatever is sent to it
@@ -44,4 +46,18 @@ func TestStuckPipelineIsReported(t *testing.T) {
 		}
 	}
 	t.Log(msg)
+}
+
+// TestBufferReport: a stuck machine lists its buffers holding work, fullest
+// first, and an unbounded buffer (capacity 0) is named as such, not "1 of 0".
+func TestBufferReport(t *testing.T) {
+	got := bufferReport([]timing.BufferState{{Name: "GPU.A.Queue", Len: 1, Cap: 4}, {Name: "GPU.B.Out", Len: 3, Cap: 0},
+		{Name: "GPU.C.In", Len: 2, Cap: 2}})
+	want := "buffers holding work (fullest first):\n  GPU.B.Out: 3 (unbounded)\n  GPU.C.In: 2 of 2\n  GPU.A.Queue: 1 of 4\n"
+	if got != want {
+		t.Errorf("report\n%s\nwant\n%s", got, want)
+	}
+	if got := bufferReport(nil); !strings.Contains(got, "every buffer is empty") {
+		t.Errorf("empty report %q", got)
+	}
 }

@@ -544,6 +544,12 @@ func (p *Platform) hangReport() string {
 			busy = append(busy, b)
 		}
 	}
+	return bufferReport(busy)
+}
+
+// bufferReport lists the buffers holding work, fullest first; a buffer of
+// capacity 0 is unbounded and says so.
+func bufferReport(busy []timing.BufferState) string {
 	sort.SliceStable(busy, func(i, j int) bool {
 		fi := float64(busy[i].Len) / float64(max(1, busy[i].Cap))
 		fj := float64(busy[j].Len) / float64(max(1, busy[j].Cap))
@@ -555,7 +561,11 @@ func (p *Platform) hangReport() string {
 	var b strings.Builder
 	b.WriteString("buffers holding work (fullest first):\n")
 	for _, s := range busy {
-		fmt.Fprintf(&b, "  %s: %d of %d\n", s.Name, s.Len, s.Cap)
+		if s.Cap > 0 {
+			fmt.Fprintf(&b, "  %s: %d of %d\n", s.Name, s.Len, s.Cap)
+		} else { // an unbounded buffer (a capacity of 0 means none)
+			fmt.Fprintf(&b, "  %s: %d (unbounded)\n", s.Name, s.Len)
+		}
 	}
 	return b.String()
 }
