@@ -21,16 +21,18 @@ func timedSummary(w io.Writer, p *configs.Platform, res *configs.Result, wall ti
 
 	fmt.Fprintln(w, "\nunits:")
 	var rows [][]string
+	pct := func(v float64) string { return fmt.Sprintf("%.1f%%", 100*v/float64(res.Cycles)) }
 	for _, u := range p.Units {
 		n := u.Name()
-		stall, cyc := mainStall(st, n)
+		a := activityOf(st, n)
 		stallCell := "-"
-		if stall != "" {
-			stallCell = fmt.Sprintf("%s (%.1f%%)", stall, 100*cyc/float64(res.Cycles))
+		if a.main != "" {
+			stallCell = fmt.Sprintf("%s (%s)", a.main, pct(a.mainCycles))
 		}
-		rows = append(rows, []string{n, fmt.Sprintf("%.1f%%", 100*st[n+".utilization"]), stallCell})
+		rows = append(rows, []string{n, pct(a.busy), pct(a.stalled), stallCell, pct(a.idle)})
 	}
-	expt.Table(w, []string{"unit", "busy", "main stall"}, rows)
+	expt.Table(w, []string{"unit", "busy", "stalled", "main stall", "idle/starved"}, rows)
+	fmt.Fprintln(w, "(busy + stalled + idle/starved = 100% of the frame's cycles; idle: no work; starved: waiting for input)")
 
 	fmt.Fprintln(w, "\nlinks:")
 	rows = nil
@@ -157,22 +159,36 @@ func busiestLink(st map[string]float64, name string) float64 {
 	return best
 }
 
-func mainStall(st map[string]float64, unit string) (string, float64) {
-	best, bc := "", 0.0
+// activity is a unit's frame cycles by state: busy, stalled (every stall cause
+// summed; main is the largest), and idle or starved (no work, or waiting for
+// input).
+type activity struct {
+	busy, stalled, idle float64
+	main                string
+	mainCycles          float64
+}
+
+// activityOf sums a unit's <unit>.cycles_<state> statistics.
+func activityOf(st map[string]float64, unit string) activity {
+	var a activity
 	prefix := unit + ".cycles_"
 	for k, v := range st {
 		if !strings.HasPrefix(k, prefix) || strings.Contains(k[len(prefix):], ".") {
 			continue
 		}
-		s := k[len(prefix):]
-		if s == "busy" || s == "idle" || s == "starved" {
-			continue
-		}
-		if v > bc || (v == bc && s < best) {
-			best, bc = s, v
+		switch s := k[len(prefix):]; s {
+		case "busy":
+			a.busy += v
+		case "idle", "starved":
+			a.idle += v
+		default:
+			a.stalled += v
+			if v > a.mainCycles || (v == a.mainCycles && s < a.main) {
+				a.main, a.mainCycles = s, v
+			}
 		}
 	}
-	return best, bc
+	return a
 }
 
 func mb(b float64) string { return fmt.Sprintf("%.2f", b/1e6) }
