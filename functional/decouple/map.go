@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/functional/raster"
 )
 
 // View is the domain a Map shades in, chosen once per triangle.
@@ -105,7 +106,7 @@ type Map struct {
 	g        [3][2]int64 // the triangle in grid space, 1/256 units (snapped screen vertices, or the unit triangle)
 	area     int64       // geom.SignedArea of g
 	w        [3]float64  // clip w of the reference vertices
-	pl       planes
+	pl       raster.BarycentricPlanes
 }
 
 // NewMap builds the map of primitive prim, whose clip-space vertex positions are
@@ -163,7 +164,7 @@ func (m *Map) setScreen(view View, p *[3]geom.Vec4, sv *[3]geom.ScreenVertex, vp
 		m.w[k] = float64(p[k][3])
 	}
 	m.area = geom.SignedArea(sv[0], sv[1], sv[2])
-	m.pl = newPlanes(sv, m.area)
+	m.pl = raster.NewBarycentricPlanes(sv, m.area)
 	spacing := opts.rate()
 	if opts.Adaptive && !opts.Discards {
 		coc := math.Inf(1)
@@ -311,7 +312,7 @@ func (m *Map) Barycentrics(tag Tag, lane int) ([3]float32, PointKind) {
 	if m.view == ViewBarycentric {
 		b = [3]float32{float32(1-x) - y, x, y}
 	} else {
-		b = m.pl.perspective(x, y)
+		b = m.pl.At(x, y, true)
 	}
 	finite := isFinite(b[0]) && isFinite(b[1]) && isFinite(b[2])
 	if finite && b[0] >= 0 && b[1] >= 0 && b[2] >= 0 {

@@ -89,27 +89,11 @@ func (t *Triangle) QuadDepths(cfg *Config, q Quad, z *[4][MaxSamples]float32) {
 // b1 - b2). Perspective-correct weights are b_i/w_i renormalised:
 // b_i*InvW_i / sum_j b_j*InvW_j. Outside the triangle the weights extrapolate.
 func (t *Triangle) Barycentrics(x, y float32, perspective bool) [3]float32 {
-	dx := float32(x - float32(float32(t.V[0].X)*inv256))
-	dy := float32(y - float32(float32(t.V[0].Y)*inv256))
-	return t.barycentricsRel(dx, dy, perspective)
+	return t.planes.At(x, y, perspective)
 }
 
 func (t *Triangle) barycentricsRel(dx, dy float32, perspective bool) [3]float32 {
-	b1 := float32(t.b1x*dx) + float32(t.b1y*dy)
-	b2 := float32(t.b2x*dx) + float32(t.b2y*dy)
-	b0 := 1 - b1 - b2
-	if !perspective {
-		return [3]float32{b0, b1, b2}
-	}
-	q0 := float32(b0 * t.V[0].InvW)
-	q1 := float32(b1 * t.V[1].InvW)
-	q2 := float32(b2 * t.V[2].InvW)
-	s := q0 + q1 + q2
-	if s == 0 {
-		return [3]float32{b0, b1, b2}
-	}
-	inv := 1 / s
-	return [3]float32{float32(q0 * inv), float32(q1 * inv), float32(q2 * inv)}
+	return t.planes.Rel(dx, dy, perspective)
 }
 
 // EvalPosition returns the screen position (pixels) at which pixel p (0..3) of

@@ -50,11 +50,11 @@ type Triangle struct {
 	fullPixel uint64 // the mask of one pixel's samples: (1 << samples) - 1
 	edge      [3]edgeSetup
 
-	// Planes over screen offsets (dx, dy) in pixels from V[0]:
-	// b1 = b1x*dx + b1y*dy, b2 = b2x*dx + b2y*dy, z = V[0].Z + zx*dx + zy*dy.
-	b1x, b1y, b2x, b2y float32
-	zx, zy             float32
-	zlo, zhi           float32
+	// Planes over screen offsets (dx, dy) in pixels from V[0]: the barycentric
+	// planes, and z = V[0].Z + zx*dx + zy*dy.
+	planes   BarycentricPlanes
+	zx, zy   float32
+	zlo, zhi float32
 }
 
 // Setup computes the triangle's edge equations and planes for the rasterizer
@@ -137,10 +137,7 @@ func Setup(v [3]geom.ScreenVertex, backFacing bool, cfg *Config, t *Triangle) bo
 	dy2 := float32(int64(v[2].Y)-int64(v[0].Y)) * inv256
 	det := float32(area) * (1.0 / 65536) // dx1*dy2 - dx2*dy1, exactly rounded once
 	invDet := 1 / det
-	t.b1x = float32(dy2 * invDet)
-	t.b1y = -float32(dx2 * invDet)
-	t.b2x = -float32(dy1 * invDet)
-	t.b2y = float32(dx1 * invDet)
+	t.planes = NewBarycentricPlanes(&v, area)
 	dz1 := float32(v[1].Z - v[0].Z)
 	dz2 := float32(v[2].Z - v[0].Z)
 	t.zx = float32(float32(dz1*dy2)-float32(dz2*dy1)) * invDet
