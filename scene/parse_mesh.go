@@ -1,0 +1,132 @@
+package scene
+
+// The scene file parser, meshes: mesh files and procedural meshes.
+
+import (
+	"gopkg.in/yaml.v3"
+
+	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/scene/mesh"
+)
+
+func (p *parser) mesh(e entry, needFileMaterials bool) error {
+	w := p.w
+	field := "meshes." + e.key
+	o, err := w.object(e.v, field, "file", "procedural", "fit")
+	if err != nil {
+		return err
+	}
+	var model *mesh.Model
+	var parts []*mesh.Mesh
+	fit := geom.Identity()
+	fn, pn := o.get("file"), o.get("procedural")
+	switch {
+	case fn != nil && pn != nil:
+		return w.errAt(e.v, field, "give either file or procedural, not both")
+	case fn != nil:
+		path, err := p.path(fn, o.path("file"))
+		if err != nil {
+			return err
+		}
+		model, err = mesh.Load(path, p.meshOptions(!needFileMaterials))
+		if err != nil {
+			return w.errAt(fn, o.path("file"), "%v", err)
+		}
+		for _, part := range model.Parts {
+			parts = append(parts, part.Mesh)
+		}
+	case pn != nil:
+		m, err := p.proceduralMesh(pn, o.path("procedural"))
+		if err != nil {
+			return err
+		}
+		parts = []*mesh.Mesh{m}
+	default:
+		return w.errAt(e.v, field, "needs file or procedural")
+	}
+	if n := o.get("fit"); n != nil {
+		size, err := w.float(n, o.path("fit"), 1e-6, 1e30)
+		if err != nil {
+			return err
+		}
+		fit = fitMeshes(size, parts...)
+	}
+	var m *mesh.Mesh
+	if model != nil {
+		m = model.Merged()
+	} else {
+		m = parts[0]
+	}
+	m.Name = e.key
+	p.b.fit[p.b.addMesh(m, model)] = fit
+	return nil
+}
+
+func (p *parser) proceduralMesh(n *yaml.Node, field string) (*mesh.Mesh, error) {
+	kind, err := p.kindOf(n, field, meshKinds)
+	if err != nil {
+		return nil, err
+	}
+	keys := map[string][]string{
+		"plane":    {"size", "segments", "uv_scale"},
+		"cube":     {"size", "segments", "uv_scale"},
+		"sphere":   {"radius", "stacks", "slices", "uv_scale"},
+		"torus":    {"major_radius", "minor_radius", "segments", "sides", "uv_scale"},
+		"terrain":  {"size", "segments", "height", "frequency", "octaves", "seed", "uv_scale"},
+		"flock":    {"count", "volume", "size", "flap", "phase", "seed"},
+		"leaves":   {"count", "radii", "size", "seed"},
+		"triangle": {"vertices", "colors"},
+	}[kind]
+	r := p.reader(n, field, append([]string{"kind"}, keys...)...)
+	const big = 1e30
+	var g mesh.Generator
+	switch kind {
+	case "plane":
+		g = mesh.Plane{Size: r.vec2("size", geom.Vec2{1, 1}), Segments: r.int2("segments", [2]int{1, 1}, 1, mesh.MaxSegments),
+			UVScale: r.vec2("uv_scale", geom.Vec2{1, 1})}
+	case "cube":
+		g = mesh.Cube{Size: r.vec3("size", geom.Vec3{1, 1, 1}, true), Segments: r.int("segments", 1, 1, mesh.MaxSegments),
+			UVScale: r.vec2("uv_scale", geom.Vec2{1, 1})}
+	case "sphere":
+		g = mesh.Sphere{Radius: r.float("radius", 1, 0, big), Stacks: r.int("stacks", 16, 2, mesh.MaxSegments),
+			Slices: r.int("slices", 32, 3, mesh.MaxSegments), UVScale: r.vec2("uv_scale", geom.Vec2{1, 1})}
+	case "torus":
+		g = mesh.Torus{MajorRadius: r.float("major_radius", 1, 0, big), MinorRadius: r.float("minor_radius", 0.25, 0, big),
+			Segments: r.int("segments", 48, 3, mesh.MaxSegments), Sides: r.int("sides", 16, 3, mesh.MaxSegments),
+			UVScale: r.vec2("uv_scale", geom.Vec2{1, 1})}
+	case "terrain":
+		g = mesh.Terrain{Size: r.vec2("size", geom.Vec2{10, 10}), Segments: r.int2("segments", [2]int{64, 64}, 1, mesh.MaxSegments),
+			Height: r.float("height", 1, 0, big), Frequency: r.float("frequency", 0.3, 0, big), Octaves: r.int("octaves", 4, 1, 12),
+			Seed: r.seed(), UVScale: r.vec2("uv_scale", geom.Vec2{1, 1})}
+	case "flock":
+		g = mesh.Flock{Count: r.int("count", 100, 1, mesh.MaxVertices/6), Volume: r.vec3("volume", geom.Vec3{4, 2, 4}, true),
+			Size: r.float("size", 0.2, 0, big), Flap: r.float("flap", 30, -90, 90), Phase: r.float("phase", 0, -big, big), Seed: r.seed()}
+	case "leaves":
+		g = mesh.Leaves{Count: r.int("count", 200, 1, mesh.MaxVertices/4), Radii: r.vec3("radii", geom.Vec3{1, 1, 1}, true),
+			Size: r.float("size", 0.2, 0, big), Seed: r.seed()}
+	case "triangle":
+		t := mesh.Triangle{Vertices: [3]geom.Vec3{{-1, -1, 0}, {1, -1, 0}, {0, 1, 0}}}
+		if vs := r.vecList("vertices", 3, 3, 3); vs != nil {
+			for i := range vs {
+				t.Vertices[i] = geom.Vec3{vs[i][0], vs[i][1], vs[i][2]}
+			}
+		}
+		if cs := r.vecList("colors", 3, 3, 4); cs != nil {
+			for i := range cs {
+				t.Colors[i] = toColor(cs[i])
+			}
+			t.HasColors = true
+		}
+		g = t
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	m, err := g.Generate()
+	if err != nil {
+		return nil, p.w.errAt(n, field, "%v", err)
+	}
+	return m, nil
+}
+
+var reservedMaterials = []string{fromFile, fromMTL}
