@@ -64,8 +64,12 @@ func (g *Progress) Tick(now sim.VTimeInSec) bool {
 	}
 	if g.w != nil && time.Since(g.last) >= g.every {
 		g.last = time.Now()
-		fmt.Fprintf(g.w, "  %s%d of %d draws done, cycle %d, %.0f s\n", g.prefix(), done, g.total, g.Freq.Cycle(now),
-			time.Since(g.start).Seconds())
+		el := time.Since(g.start).Seconds()
+		eta := ""
+		if done > 0 && done < g.total { // draws differ in size: a rough guide
+			eta = fmt.Sprintf(", about %.0f s left at this rate of draws", el*float64(g.total-done)/float64(done))
+		}
+		fmt.Fprintf(g.w, "  %s%d of %d draws done, cycle %d, %.0f s%s\n", g.prefix(), done, g.total, g.Freq.Cycle(now), el, eta)
 	}
 	if g.p.CommandProcessor.Finished() || g.p.Halt.Stopped() {
 		g.done = true

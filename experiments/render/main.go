@@ -5,6 +5,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
 )
 
@@ -20,6 +21,7 @@ func main() {
 	flag.BoolVar(&o.check, "check", false, "timing mode: also render with the reference renderer and compare the images")
 	flag.IntVar(&o.frames, "frames", 0, "render frames 0..N-1 of an animated scene (image_0000.png, stats_0000.json, ...); 0: frame 0 as image.png")
 	flag.Float64Var(&o.blur, "blur", -1, "scale the scene's lens radius and motion (0: no blur, 1: as written); negative: the scene's own blur")
+	quiet := flag.Bool("q", false, "quiet: no progress lines while loading and simulating (the summary is still printed)")
 	o.instruments.Register(flag.CommandLine)
 	o.inputs.Register(flag.CommandLine)
 	o.inputs.Log = os.Stderr
@@ -31,6 +33,10 @@ func main() {
 	if err := o.instruments.Check(); err != nil {
 		fmt.Fprintln(os.Stderr, "render:", err)
 		os.Exit(2)
+	}
+	if *quiet {
+		o.instruments.ProgressEvery = 0
+		o.inputs.Log = io.Discard
 	}
 	if err := run(o, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "render:", err)
