@@ -69,6 +69,10 @@ func (g *Progress) Tick(now sim.VTimeInSec) bool {
 		if done > 0 && done < g.total { // draws differ in size: a rough guide
 			eta = fmt.Sprintf(", about %.0f s left at this rate of draws", el*float64(g.total-done)/float64(done))
 		}
+		if done >= g.total && !g.p.CommandProcessor.Finished() {
+			// Every draw is through; the resolve, flushes and present remain.
+			eta = ", resolving and presenting the frame"
+		}
 		fmt.Fprintf(g.w, "  %s%d of %d draws done, cycle %d, %.0f s%s\n", g.prefix(), done, g.total, g.Freq.Cycle(now), el, eta)
 	}
 	if g.p.CommandProcessor.Finished() || g.p.Halt.Stopped() {
