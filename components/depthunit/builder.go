@@ -242,8 +242,8 @@ func (b Builder) Build(name string) *Comp {
 	c.wakeFn = c.wake
 	c.early = newStream(false, b.waitQuads, b.testLatency, b.samplesPerCycle)
 	c.late = newStream(true, b.waitQuads, b.testLatency, b.samplesPerCycle)
-	c.lookRate = newRate(b.samplesPerCycle)
-	c.testRate = newRate(b.samplesPerCycle)
+	c.lookRate = timing.NewRate(b.samplesPerCycle)
+	c.testRate = timing.NewRate(b.samplesPerCycle)
 	return c
 }
 

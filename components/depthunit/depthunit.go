@@ -209,8 +209,8 @@ type Comp struct {
 	inBuf, lateBuf sim.Buffer
 	cache          *rtcache.Cache
 	early, late    *stream
-	lookRate       *rate
-	testRate       *rate
+	lookRate       *timing.Rate
+	testRate       *timing.Rate
 	lineBuf        []uint64
 	wakeFn         func(rtcache.Token)
 
@@ -493,7 +493,7 @@ func (c *Comp) markWritten(d *state.Draw, q raster.Quad, mask, passed raster.Sam
 // lookup looks up the lines of the next quads, late requests first, at the
 // unit's sample rate.
 func (c *Comp) lookup(now sim.VTimeInSec, cycle uint64) bool {
-	c.lookRate.refill(cycle)
+	c.lookRate.Refill(cycle)
 	progress := false
 	for _, s := range [2]*stream{c.late, c.early} {
 		for {
@@ -501,7 +501,7 @@ func (c *Comp) lookup(now sim.VTimeInSec, cycle uint64) bool {
 			if w == nil {
 				break
 			}
-			if !c.lookRate.ok() {
+			if !c.lookRate.OK() {
 				c.lookRateBlocked = true
 				break
 			}
@@ -541,7 +541,7 @@ func (c *Comp) lookup(now sim.VTimeInSec, cycle uint64) bool {
 			rec.looked = true
 			w.looked++
 			progress = true
-			c.lookRate.take(samplesTested(d, mask))
+			c.lookRate.Take(samplesTested(d, mask))
 		}
 	}
 	return progress
@@ -553,7 +553,7 @@ var noOutput pipeline.QuadOutput
 // requests first, at the unit's sample rate; the results leave the pipeline
 // TestLatency cycles later.
 func (c *Comp) test(now sim.VTimeInSec, cycle uint64) bool {
-	c.testRate.refill(cycle)
+	c.testRate.Refill(cycle)
 	progress := false
 	for _, s := range [2]*stream{c.late, c.early} {
 		for {
@@ -561,7 +561,7 @@ func (c *Comp) test(now sim.VTimeInSec, cycle uint64) bool {
 			if rec == nil || !rec.looked || rec.pending > 0 {
 				break
 			}
-			if !c.testRate.ok() {
+			if !c.testRate.OK() {
 				c.testRateBlocked = true
 				break
 			}
@@ -616,7 +616,7 @@ func (c *Comp) test(now sim.VTimeInSec, cycle uint64) bool {
 			}
 			s.pipe.Accept(cycle, result{w: w, qi: rec.qi, mask: res})
 			s.popWait()
-			c.testRate.take(samplesTested(d, mask))
+			c.testRate.Take(samplesTested(d, mask))
 			progress = true
 		}
 	}
@@ -837,10 +837,10 @@ func (c *Comp) account(now sim.VTimeInSec, cycle uint64, progress bool) {
 		}
 	}
 	if c.testRateBlocked {
-		next = min(next, c.testRate.next(cycle))
+		next = min(next, c.testRate.Next(cycle))
 	}
 	if c.lookRateBlocked {
-		next = min(next, c.lookRate.next(cycle))
+		next = min(next, c.lookRate.Next(cycle))
 	}
 	if next != ^uint64(0) && next > cycle {
 		c.waker.WakeIn(now, int(next-cycle))

@@ -214,7 +214,7 @@ func (b Builder) Build(name string) *Comp {
 		window: b.window, fbCap: b.feedbackQueue, refetch: b.refetch, regionBase: b.regionBase,
 		maxTargets: b.maxTargets, writeQueue: b.writeQueue,
 		activity: timing.NewActivity(activityNames[:]...),
-		rate:     newRate(b.testsPerCycle),
+		rate:     timing.NewRate(b.testsPerCycle),
 		out:      timing.NewPipeline[*work](b.latency, b.window),
 	}
 	c.cacheLine = b.cacheLineBytes()

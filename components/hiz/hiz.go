@@ -150,7 +150,7 @@ type Comp struct {
 	writeTasks   []string // tracing: the task that caused each write-back
 	cause        string   // tracing: the task the unit works for now
 	ctlTask      string   // tracing: the control command's task
-	rate         *rate
+	rate         *timing.Rate
 	out          *timing.Pipeline[*work]
 
 	slots  []*slot

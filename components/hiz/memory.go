@@ -194,7 +194,7 @@ func (c *Comp) encode(line uint64) []byte {
 // per cycle.
 func (c *Comp) lookup(now sim.VTimeInSec) bool {
 	progress := false
-	budget := c.rate.per
+	budget := c.rate.PerCycle()
 	for c.look < len(c.works) && budget > 0 {
 		w := c.works[c.look]
 		if c.traced() {

@@ -33,7 +33,7 @@ func (c *Comp) account(now sim.VTimeInSec, cycle uint64, progress bool) {
 		next = r
 	}
 	if c.rateBlocked {
-		next = min(next, c.rate.next(cycle))
+		next = min(next, c.rate.Next(cycle))
 	}
 	if next != ^uint64(0) && next > cycle {
 		c.waker.WakeIn(now, int(next-cycle))

@@ -74,7 +74,7 @@ func (c *Comp) popWork() {
 // test runs HiZ on the messages whose lines are present, in order, at
 // TestsPerCycle coarse tests per cycle; the results leave Latency cycles later.
 func (c *Comp) test(now sim.VTimeInSec, cycle uint64) bool {
-	c.rate.refill(cycle)
+	c.rate.Refill(cycle)
 	progress := false
 	for c.tested < c.look {
 		w := c.works[c.tested]
@@ -82,7 +82,7 @@ func (c *Comp) test(now sim.VTimeInSec, cycle uint64) bool {
 			c.waitMem = true
 			return progress
 		}
-		if w.kind == workTiles && !c.rate.ok() {
+		if w.kind == workTiles && !c.rate.OK() {
 			c.rateBlocked = true
 			return progress
 		}
@@ -95,7 +95,7 @@ func (c *Comp) test(now sim.VTimeInSec, cycle uint64) bool {
 				c.cause = w.task
 			}
 			c.runTiles(w)
-			c.rate.take(w.coarseNs)
+			c.rate.Take(w.coarseNs)
 		case workPass:
 			t := w.tq
 			w.out = protocol.NewTileQuads(t.Draw, t.Prim, t.TileX, t.TileY, t.Partition, t.Quads)

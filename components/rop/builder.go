@@ -216,13 +216,13 @@ func (b Builder) Build(name string) *Comp {
 		partitions:    b.numPartitions,
 		wait:          make([]quadRec, b.waitQuads),
 		pipe:          timing.NewPipeline[done](b.blendLatency, b.quadsPerCycle),
-		lookRate:      newRate(b.quadsPerCycle),
-		blendRate:     newRate(b.quadsPerCycle),
+		lookRate:      timing.NewRate(b.quadsPerCycle),
+		blendRate:     timing.NewRate(b.quadsPerCycle),
 		activity:      timing.NewActivity(activityNames[:]...),
 		displayLine:   uint64(b.accessBytes),
 	}
 	if b.samplesPerCycle > 0 {
-		c.sampleRate = newRate(b.samplesPerCycle)
+		c.sampleRate = timing.NewRate(b.samplesPerCycle)
 	}
 	c.TickingComponent = sim.NewTickingComponent(name, b.engine, b.freq, c)
 	c.waker = timing.NewWaker(b.engine, b.freq, c)

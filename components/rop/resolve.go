@@ -149,7 +149,7 @@ func (c *Comp) lookupResolve(now sim.VTimeInSec) bool {
 			progress = true
 			continue
 		}
-		if !c.lookRate.ok() {
+		if !c.lookRate.OK() {
 			c.lookRateBlocked = true
 			break
 		}
@@ -168,7 +168,7 @@ func (c *Comp) lookupResolve(now sim.VTimeInSec) bool {
 		}
 		b.n++
 		c.advance(b)
-		c.lookRate.take(1)
+		c.lookRate.Take(1)
 	}
 	return progress
 }

@@ -123,9 +123,9 @@ type Comp struct {
 	partitions    int
 	inBuf         sim.Buffer
 	cache         *rtcache.Cache
-	lookRate      *rate
-	blendRate     *rate
-	sampleRate    *rate // visibility quads' blend rate in samples (nil: one quad's cost each)
+	lookRate      *timing.Rate
+	blendRate     *timing.Rate
+	sampleRate    *timing.Rate // visibility quads' blend rate in samples (nil: one quad's cost each)
 	lineBuf       []uint64
 	lineSamples   []int  // samples of the quad in each line of lineBuf
 	displayLine   uint64 // bytes per display-line write of the resolve (the memory access unit)
@@ -440,7 +440,7 @@ func (c *Comp) newRec() (int, *quadRec, bool) {
 // lookup brings the colour lines of the next quads into the cache, in order, at
 // QuadsPerCycle quads per cycle.
 func (c *Comp) lookup(now sim.VTimeInSec, cycle uint64) bool {
-	c.lookRate.refill(cycle)
+	c.lookRate.Refill(cycle)
 	if c.present == presentResolving {
 		if c.traced() {
 			c.cache.SetCause(c.ctlTask)
@@ -462,7 +462,7 @@ func (c *Comp) lookup(now sim.VTimeInSec, cycle uint64) bool {
 			r.looked++
 			continue
 		}
-		if !c.lookRate.ok() {
+		if !c.lookRate.OK() {
 			c.lookRateBlocked = true
 			break
 		}
@@ -483,7 +483,7 @@ func (c *Comp) lookup(now sim.VTimeInSec, cycle uint64) bool {
 			break
 		}
 		r.looked++
-		c.lookRate.take(1)
+		c.lookRate.Take(1)
 	}
 	return progress
 }
@@ -491,9 +491,9 @@ func (c *Comp) lookup(now sim.VTimeInSec, cycle uint64) bool {
 // blend writes the quads whose lines are present, in order, at QuadsPerCycle
 // quads per cycle; they leave the pipeline BlendLatency cycles later.
 func (c *Comp) blend(cycle uint64) bool {
-	c.blendRate.refill(cycle)
+	c.blendRate.Refill(cycle)
 	if c.sampleRate != nil {
-		c.sampleRate.refill(cycle)
+		c.sampleRate.Refill(cycle)
 	}
 	progress := false
 	for c.wLen > 0 {
@@ -505,7 +505,7 @@ func (c *Comp) blend(cycle uint64) bool {
 		if c.sampleRate != nil && q.r != nil && q.r.vis != nil {
 			br = c.sampleRate
 		}
-		if !br.ok() {
+		if !br.OK() {
 			c.blendRateBlocked = true
 			break
 		}
@@ -547,7 +547,7 @@ func (c *Comp) blend(cycle uint64) bool {
 		c.wait[c.wHead] = quadRec{}
 		c.wHead = (c.wHead + 1) % len(c.wait)
 		c.wLen--
-		br.take(cost)
+		br.Take(cost)
 		progress = true
 	}
 	return progress
@@ -783,13 +783,13 @@ func (c *Comp) account(now sim.VTimeInSec, cycle uint64, progress bool) {
 		next = r
 	}
 	if c.blendRateBlocked {
-		next = min(next, c.blendRate.next(cycle))
+		next = min(next, c.blendRate.Next(cycle))
 		if c.sampleRate != nil {
-			next = min(next, c.sampleRate.next(cycle))
+			next = min(next, c.sampleRate.Next(cycle))
 		}
 	}
 	if c.lookRateBlocked {
-		next = min(next, c.lookRate.next(cycle))
+		next = min(next, c.lookRate.Next(cycle))
 	}
 	if next != ^uint64(0) && next > cycle {
 		c.waker.WakeIn(now, int(next-cycle))
