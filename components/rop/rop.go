@@ -585,6 +585,23 @@ func (c *Comp) newRecord(draw *protocol.Draw, n int) (*record, []protocol.LateZQ
 	return r, lq
 }
 
+// enqueue finishes record r of message id: its late-Z request (from lq, for
+// a late-Z draw), its place in the window, its trace task (n what) and the
+// input counters.
+func (c *Comp) enqueue(r *record, lq []protocol.LateZQuad, id, what string) {
+	if r.late {
+		r.req = protocol.NewLateZReq(r.draw, lq)
+	}
+	c.recs = append(c.recs, r)
+	if c.traced() {
+		r.task = "rop" + id
+		tracing.StartTask(r.task, protocol.DrawTaskID(r.draw.Seq), c, protocol.KindROPWrite,
+			protocol.Count(r.n, what), nil)
+	}
+	c.st.messagesIn++
+	c.st.quadsIn += uint64(r.n)
+}
+
 // sendLateZ sends the next late-Z request, in order, while fewer than
 // LateZInFlight wait for their response.
 func (c *Comp) sendLateZ(now sim.VTimeInSec) bool {
@@ -642,17 +659,7 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 				lq[i] = protocol.LateZQuad{Prim: q.Prim, Quad: q.Quad, Live: r.live[i], Out: &q.Out}
 			}
 		}
-		if r.late {
-			r.req = protocol.NewLateZReq(m.Draw, lq)
-		}
-		c.recs = append(c.recs, r)
-		if c.traced() {
-			r.task = "rop" + m.ID
-			tracing.StartTask(r.task, protocol.DrawTaskID(m.Draw.Seq), c, protocol.KindROPWrite,
-				protocol.Count(n, "quads"), nil)
-		}
-		c.st.messagesIn++
-		c.st.quadsIn += uint64(n)
+		c.enqueue(r, lq, m.ID, "quads")
 	case *protocol.ShadedSamples:
 		if err := checkShadedSamples(m); err != nil {
 			c.fail(err)

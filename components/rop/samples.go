@@ -3,8 +3,6 @@ package rop
 import (
 	"fmt"
 
-	"github.com/sarchlab/akita/v3/tracing"
-
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/raster"
 )
@@ -52,16 +50,6 @@ func (c *Comp) acceptSamples(m *protocol.ShadedSamples) {
 			lq[i] = protocol.LateZQuad{Prim: v.Prim, Quad: raster.Quad{X: v.X, Y: v.Y}, Live: v.Kept, Depths: v.Depths}
 		}
 	}
-	if r.late {
-		r.req = protocol.NewLateZReq(m.Draw, lq)
-	}
-	c.recs = append(c.recs, r)
-	if c.traced() {
-		r.task = "rop" + m.ID
-		tracing.StartTask(r.task, protocol.DrawTaskID(m.Draw.Seq), c, protocol.KindROPWrite,
-			protocol.Count(n, "visibility quads"), nil)
-	}
-	c.st.messagesIn++
-	c.st.quadsIn += uint64(n)
+	c.enqueue(r, lq, m.ID, "visibility quads")
 	c.st.visQuadsIn += uint64(n)
 }
