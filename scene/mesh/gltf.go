@@ -11,10 +11,11 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/qmuntal/gltf"
+
 	"github.com/gfxsim/gfxsim/functional/geom"
 	"github.com/gfxsim/gfxsim/internal/inputs"
 	"github.com/gfxsim/gfxsim/scene/teximage"
-	"github.com/qmuntal/gltf"
 )
 
 // maxIndices bounds the index count of one glTF primitive.
@@ -155,20 +156,10 @@ func localMatrix(n *gltf.Node) (mat64, error) {
 	if err := checkFinite64(append(append(t[:], q[:]...), s[:]...)...); err != nil {
 		return mat64{}, err
 	}
-	ql := math.Sqrt(q[0]*q[0] + q[1]*q[1] + q[2]*q[2] + q[3]*q[3])
-	if ql == 0 {
+	if q[0]*q[0]+q[1]*q[1]+q[2]*q[2]+q[3]*q[3] == 0 {
 		return mat64{}, fmt.Errorf("zero rotation quaternion")
 	}
-	x, y, z, w := q[0]/ql, q[1]/ql, q[2]/ql, q[3]/ql
-	r := mat64{
-		{1 - 2*(y*y+z*z), 2 * (x*y - z*w), 2 * (x*z + y*w), 0},
-		{2 * (x*y + z*w), 1 - 2*(x*x+z*z), 2 * (y*z - x*w), 0},
-		{2 * (x*z - y*w), 2 * (y*z + x*w), 1 - 2*(x*x+y*y), 0},
-		{0, 0, 0, 1},
-	}
-	ts := mat64{{1, 0, 0, t[0]}, {0, 1, 0, t[1]}, {0, 0, 1, t[2]}, {0, 0, 0, 1}}
-	sc := mat64{{s[0], 0, 0, 0}, {0, s[1], 0, 0}, {0, 0, s[2], 0}, {0, 0, 0, 1}}
-	return ts.mul(r).mul(sc), nil
+	return trsMatrix(t, q, s), nil
 }
 
 func checkFinite64(vs ...float64) error {
