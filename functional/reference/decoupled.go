@@ -94,8 +94,17 @@ type decoupledState struct {
 	pool    []*primShading
 	shade   []shadeReq
 	vis     []visRecord
+	maps    []sampleMap // the pending records' live samples, in record and sample order
+	mapAt   int         // the next one writeVisibility reads
 	quads   []raster5d.Quad
 	blur    decouple.BlurArea
+}
+
+// sampleMap is a live sample's decoupling result, kept from the map to the
+// write: its taps and their memo slots.
+type sampleMap struct {
+	l    decouple.Lookup
+	slot [4]int32
 }
 
 func (s *decoupledState) newShading() *primShading {
@@ -191,14 +200,16 @@ func (r *renderer) mapDecoupled(p int, sh *primShading, qx, qy int32, live raste
 		x, y := int(qx)+pix&1, int(qy)+pix>>1
 		for m := live[pix]; m != 0; m &= m - 1 {
 			s := bits.TrailingZeros64(m)
-			l := b.Map.Index(b.Tri.Barycentrics(x, y, s))
-			for i := 0; i < l.N; i++ {
-				t := &l.Taps[i]
+			ds.maps = append(ds.maps, sampleMap{l: b.Map.Index(b.Tri.Barycentrics(x, y, s))})
+			sm := &ds.maps[len(ds.maps)-1]
+			for i := 0; i < sm.l.N; i++ {
+				t := &sm.l.Taps[i]
 				if obs != nil {
 					obs.Tap(t, x, y)
 				}
 				ds.blur.Add(t.Tag, int(t.Lane), int32(x), int32(y))
 				slot, hit := sh.memo.Slot(t.Tag)
+				sm.slot[i] = slot
 				if hit {
 					dc.MemoHits++
 					continue
@@ -266,6 +277,7 @@ func (r *renderer) flush5D() {
 	}
 	clear(ds.vis)
 	ds.vis = ds.vis[:0]
+	ds.maps, ds.mapAt = ds.maps[:0], 0
 	ds.releaseRetired()
 }
 
@@ -291,13 +303,13 @@ func (r *renderer) writeVisibility(v *visRecord) {
 				lanes = &v.sh.values[slot]
 				c, store = lanes.Color[pix], lanes.Store>>uint(pix)&1 != 0
 			} else {
-				l := b.Map.Index(b.Tri.Barycentrics(x, y, s))
+				sm := &ds.maps[ds.mapAt]
+				ds.mapAt++
 				var taps [4]*pipeline.ShadingLanes
-				for i := 0; i < l.N; i++ {
-					slot, _ := v.sh.memo.Find(l.Taps[i].Tag)
-					taps[i] = &v.sh.values[slot]
+				for i := 0; i < sm.l.N; i++ {
+					taps[i] = &v.sh.values[sm.slot[i]]
 				}
-				c, store = pipeline.Reconstruct(&l, &taps)
+				c, store = pipeline.Reconstruct(&sm.l, &taps)
 			}
 			if !store {
 				ws.Killed++
