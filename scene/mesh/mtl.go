@@ -182,7 +182,7 @@ func parseMTLMap(args [][]byte) (MTLMap, error) {
 		opt := string(args[i])
 		n, ok := mtlOptionArgs[opt]
 		if !ok {
-			return m, fmt.Errorf("unknown option %s", opt)
+			return m, fmt.Errorf("unknown option %s", inputs.QuoteBytes(args[i]))
 		}
 		i++
 		got := 0
