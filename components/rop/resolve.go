@@ -236,7 +236,7 @@ func (c *Comp) writeDisplayLine(l uint64) {
 		k := (a - d) / 4
 		off := (a - d) % 4
 		x, y := int(k)%r.w, int(k)/r.w
-		px := resolvePixel(r.target, x, y)
+		px := r.target.ResolvePixel(x, y)
 		n := min(4-off, end-a)
 		copy(data[a-l:], px[off:off+n])
 		if img != nil && c.owns(x/c.tileSize, y/c.tileSize) {
@@ -247,36 +247,4 @@ func (c *Comp) writeDisplayLine(l uint64) {
 	c.cache.QueueWrite(l, data)
 	c.st.resolveLines++
 	c.st.resolveBytes += size
-}
-
-// resolvePixel box-filters the samples of pixel (x, y) exactly as
-// framebuffer.ColorTarget.Resolve does.
-func resolvePixel(t *framebuffer.ColorTarget, x, y int) [4]byte {
-	var px [4]byte
-	n := t.Samples
-	if t.Format == framebuffer.RGBA32F {
-		var sum [4]float32
-		for s := 0; s < n; s++ {
-			v := t.Load(x, y, s)
-			for ch := range sum {
-				sum[ch] += v[ch]
-			}
-		}
-		for ch := range sum {
-			px[ch] = framebuffer.ToUNORM8(sum[ch] / float32(n))
-		}
-		return px
-	}
-	data := t.Bytes()
-	var sum [4]int
-	for s := 0; s < n; s++ {
-		a := t.Address(x, y, s)
-		for ch := range sum {
-			sum[ch] += int(data[a+uint64(ch)])
-		}
-	}
-	for ch := range sum {
-		px[ch] = uint8((sum[ch] + n/2) / n)
-	}
-	return px
 }

@@ -16,10 +16,14 @@ type ColorFormat uint8
 const (
 	RGBA8   ColorFormat = iota // 8-bit UNORM per channel
 	RGBA32F                    // 32-bit float per channel
+	// RGBA10 is the SAGE sample buffer's format: 10-bit UNORM per channel,
+	// 40 bits (5 bytes) per sample, R in the low bits. A store dithers the
+	// colour from 12 bits (see Dither10).
+	RGBA10
 	numColorFormats
 )
 
-var colorFormatNames = [numColorFormats]string{"RGBA8", "RGBA32F"}
+var colorFormatNames = [numColorFormats]string{"RGBA8", "RGBA32F", "RGBA10"}
 
 // String returns the format's name.
 func (f ColorFormat) String() string {
@@ -39,19 +43,22 @@ func ParseColorFormat(s string) (ColorFormat, error) {
 			return ColorFormat(i), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown color format %q (want RGBA8 or RGBA32F)", s)
+	return 0, fmt.Errorf("unknown color format %q (want RGBA8, RGBA32F or RGBA10)", s)
 }
 
 // BytesPerSample is the size of one sample in memory.
 func (f ColorFormat) BytesPerSample() int {
-	if f == RGBA32F {
+	switch f {
+	case RGBA32F:
 		return 16
+	case RGBA10:
+		return 5
 	}
 	return 4
 }
 
 // UNORM reports whether the format stores normalized integers (values clamp to [0, 1]).
-func (f ColorFormat) UNORM() bool { return f == RGBA8 }
+func (f ColorFormat) UNORM() bool { return f == RGBA8 || f == RGBA10 }
 
 // ColorTarget is a multisampled colour render target. The embedded Surface's fields
 // (Width, Height, Samples, Layout, TileW, TileH) and Format are read-only.
@@ -122,14 +129,24 @@ func (t *ColorTarget) Load(x, y, sample int) geom.Vec4 {
 }
 
 // Store writes the channels of c selected by writeMask (R=1, G=2, B=4, A=8) to a
-// sample, converting to the format (RGBA8: clamp, floor(c*255+0.5)). Samples outside
-// the surface are ignored.
+// sample, converting to the format (RGBA8: clamp, floor(c*255+0.5); RGBA10:
+// Dither10 at the sample's threshold). Samples outside the surface are ignored.
 func (t *ColorTarget) Store(x, y, sample int, c geom.Vec4, writeMask uint8) {
 	if !t.inside(x, y, sample) {
 		return
 	}
 	a := t.Index(x, y, sample) * t.bps
-	encodeColor(t.Format, t.data[a:a+t.bps], c, writeMask)
+	encodeColor(t.Format, t.data[a:a+t.bps], c, writeMask, DitherThreshold(x, y, sample))
+}
+
+// Sample10 returns sample s of pixel (x, y) of an RGBA10 target as four 10-bit
+// values (R, G, B, A), and false outside the surface or for another format.
+func (t *ColorTarget) Sample10(x, y, s int) ([4]uint16, bool) {
+	if t.Format != RGBA10 || !t.inside(x, y, s) {
+		return [4]uint16{}, false
+	}
+	a := t.Index(x, y, s) * 5
+	return unpack10(t.data[a : a+5]), true
 }
 
 // BlendStore runs the output-merger colour path for one sample: it loads the
@@ -149,15 +166,17 @@ func (t *ColorTarget) BlendStore(x, y, sample int, src geom.Vec4, bt *blend.Targ
 			src = bt.Blend(src, dst, constant)
 		}
 	}
-	encodeColor(t.Format, p, src, bt.WriteMask)
+	encodeColor(t.Format, p, src, bt.WriteMask, DitherThreshold(x, y, sample))
 }
 
-// Clear sets every sample, padding included, to c (converted like Store, all channels).
+// Clear sets every sample, padding included, to c (converted like Store, all
+// channels; RGBA10 rounds to nearest instead of dithering: a fast clear writes
+// one value everywhere).
 func (t *ColorTarget) Clear(c geom.Vec4) {
 	if len(t.data) == 0 {
 		return
 	}
-	encodeColor(t.Format, t.data[:t.bps], c, blend.WriteAll)
+	encodeColor(t.Format, t.data[:t.bps], c, blend.WriteAll, clearThreshold)
 	fillPattern(t.data, t.bps)
 }
 
@@ -167,7 +186,7 @@ func EncodeColor(f ColorFormat, c geom.Vec4, dst []byte) []byte {
 	n := len(dst)
 	var zeros [16]byte
 	dst = append(dst, zeros[:f.BytesPerSample()]...)
-	encodeColor(f, dst[n:], c, blend.WriteAll)
+	encodeColor(f, dst[n:], c, blend.WriteAll, clearThreshold)
 	return dst
 }
 
@@ -195,10 +214,25 @@ func decodeColor(f ColorFormat, p []byte) geom.Vec4 {
 			math.Float32frombits(binary.LittleEndian.Uint32(p[12:])),
 		}
 	}
+	if f == RGBA10 {
+		v := unpack10(p)
+		return geom.Vec4{FromUNORM10(v[0]), FromUNORM10(v[1]), FromUNORM10(v[2]), FromUNORM10(v[3])}
+	}
 	return geom.Vec4{FromUNORM8(p[0]), FromUNORM8(p[1]), FromUNORM8(p[2]), FromUNORM8(p[3])}
 }
 
-func encodeColor(f ColorFormat, p []byte, c geom.Vec4, writeMask uint8) {
+// encodeColor converts c to format f in p; dither is the RGBA10 threshold.
+func encodeColor(f ColorFormat, p []byte, c geom.Vec4, writeMask uint8, dither uint16) {
+	if f == RGBA10 {
+		v := unpack10(p)
+		for ch := 0; ch < 4; ch++ {
+			if writeMask&(1<<ch) != 0 {
+				v[ch] = Dither10(c[ch], dither)
+			}
+		}
+		pack10(p, v)
+		return
+	}
 	for ch := 0; ch < 4; ch++ {
 		if writeMask&(1<<ch) == 0 {
 			continue

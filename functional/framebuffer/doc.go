@@ -40,10 +40,17 @@
 //     v/255 in float32.
 //   - RGBA32F: 16 bytes per sample, four little-endian IEEE float32 R, G, B, A, stored
 //     as given (no clamping, NaN kept).
+//   - RGBA10: the SAGE sample buffer's 40-bit sample, 5 bytes, four 10-bit UNORM
+//     channels packed little-endian with R in the low bits. Store converts each
+//     channel to 12 bits like RGBA8 (floor(c*4095 + 0.5)) and dithers it to 10:
+//     (v + t) >> 2, at most 1023, with the threshold t = DitherThreshold(x, y, s) of a
+//     2x2 Bayer matrix over pixel and sample, so that four consecutive samples of a
+//     pixel sum to the 12-bit value exactly. Clear rounds (t = 2). Load returns v/1023;
+//     Sample10 returns the raw 10-bit values for the reconstruction filter.
 //
 // Store writes only the channels whose bit is set in the write mask (R=1, G=2, B=4,
 // A=8). BlendStore does the whole output-merger colour path: load the destination,
-// blend (blend.Target.BlendUNORM for RGBA8, Blend for RGBA32F) and store with the
+// blend (blend.Target.BlendUNORM for RGBA8 and RGBA10, Blend for RGBA32F) and store with the
 // target's write mask.
 //
 // # Depth formats
@@ -62,7 +69,7 @@
 //
 // Resolve box-filters the samples of each visible pixel into an *image.RGBA whose
 // bytes are the resolved RGBA8 values, not premultiplied: RGBA8 averages in integers,
-// (sum + N/2) / N per channel; RGBA32F sums the float32 samples in sample order,
+// (sum + N/2) / N per channel; RGBA10 likewise, (255 sum + 1023N/2) / 1023N; RGBA32F sums the float32 samples in sample order,
 // divides by N in float32 and converts like an RGBA8 store. SampleImage extracts one
 // sample per pixel. WritePNG writes an *image.RGBA's bytes verbatim (as
 // non-premultiplied RGBA), so the PNG's pixels equal the render target's bytes.

@@ -16,38 +16,61 @@ import (
 // package comment for the exact rounding). The image's bytes are not premultiplied.
 func (t *ColorTarget) Resolve() *image.RGBA {
 	img := image.NewRGBA(image.Rect(0, 0, t.Width, t.Height))
-	n := t.Samples
 	for y := 0; y < t.Height; y++ {
 		row := img.Pix[y*img.Stride:]
 		for x := 0; x < t.Width; x++ {
-			base := t.Index(x, y, 0) * t.bps
-			px := row[4*x : 4*x+4]
-			if t.Format == RGBA32F {
-				var sum [4]float32
-				for s := 0; s < n; s++ {
-					c := decodeColor(RGBA32F, t.data[base+s*16:])
-					for ch := range sum {
-						sum[ch] += c[ch]
-					}
-				}
-				for ch := range sum {
-					px[ch] = ToUNORM8(sum[ch] / float32(n))
-				}
-				continue
-			}
-			var sum [4]int
-			for s := 0; s < n; s++ {
-				p := t.data[base+4*s:]
-				for ch := range sum {
-					sum[ch] += int(p[ch])
-				}
-			}
-			for ch := range sum {
-				px[ch] = uint8((sum[ch] + n/2) / n)
-			}
+			px := t.ResolvePixel(x, y)
+			copy(row[4*x:4*x+4], px[:])
 		}
 	}
 	return img
+}
+
+// ResolvePixel box-filters the samples of pixel (x, y), which must be inside
+// the surface: RGBA8 rounds the integer mean, RGBA10 rounds the mean of the
+// 10-bit values scaled to 8 bits, RGBA32F converts the float mean like an
+// RGBA8 store.
+func (t *ColorTarget) ResolvePixel(x, y int) [4]byte {
+	var px [4]byte
+	n := t.Samples
+	base := t.Index(x, y, 0) * t.bps
+	switch t.Format {
+	case RGBA32F:
+		var sum [4]float32
+		for s := 0; s < n; s++ {
+			c := decodeColor(RGBA32F, t.data[base+s*16:])
+			for ch := range sum {
+				sum[ch] += c[ch]
+			}
+		}
+		for ch := range sum {
+			px[ch] = ToUNORM8(sum[ch] / float32(n))
+		}
+	case RGBA10:
+		var sum [4]int
+		for s := 0; s < n; s++ {
+			v := unpack10(t.data[base+5*s:])
+			for ch := range sum {
+				sum[ch] += int(v[ch])
+			}
+		}
+		d := 1023 * n
+		for ch := range sum {
+			px[ch] = uint8((sum[ch]*255 + d/2) / d)
+		}
+	default:
+		var sum [4]int
+		for s := 0; s < n; s++ {
+			p := t.data[base+4*s:]
+			for ch := range sum {
+				sum[ch] += int(p[ch])
+			}
+		}
+		for ch := range sum {
+			px[ch] = uint8((sum[ch] + n/2) / n)
+		}
+	}
+	return px
 }
 
 // SampleImage returns sample s of every visible pixel as an RGBA8 image (RGBA32F

@@ -159,7 +159,7 @@ func TestGeometryErrors(t *testing.T) {
 	if _, err := NewColorTarget(Geometry{Width: 16384, Height: 16384, Samples: 16}, RGBA32F); err == nil {
 		t.Error("64 GiB target accepted")
 	}
-	if _, err := NewColorTarget(Geometry{Width: 1, Height: 1, Samples: 1}, 2); err == nil || err.Error() != "Format: invalid color format 2" {
+	if _, err := NewColorTarget(Geometry{Width: 1, Height: 1, Samples: 1}, numColorFormats); err == nil || err.Error() != "Format: invalid color format 3" {
 		t.Errorf("bad format: %v", err)
 	}
 	if _, err := NewDepthTarget(Geometry{Width: 1, Height: 1, Samples: 1}, 2); err == nil || err.Error() != "Format: invalid depth format 2" {

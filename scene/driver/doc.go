@@ -2,7 +2,7 @@
 // into what the GPU consumes, a command stream and the resources it refers to, laid
 // out in a simulated memory image (package functional/command).
 //
-// For each frame it allocates the render targets (colour RGBA8 and depth D24S8 by
+// For each frame it allocates the render targets (colour RGBA8, or RGBA10 for SAGE, and depth D24S8 by
 // default, with the scene's samples per pixel), uploads every texture (2D, array,
 // cube or 3D) converted to its storage format, block-compressed for BC1-BC5 with
 // texture.EncodeBlock, with its mip chain in the configured texel layout, together

@@ -27,9 +27,12 @@ type Options struct {
 	// 4x2 at 2x, 2x2 at 4x, 2x1 at 8x, 1x1 at 16x), so that a 2x2 quad touches as
 	// few lines as possible (Giesen part 9: "a 4x4 or 8x2 pixel DRAM page is a lot
 	// more useful than a 16x1 one (remember - quads)").
-	TargetTileW   int
-	TargetTileH   int
-	DepthFormat   depth.Format   // default D24S8
+	TargetTileW int
+	TargetTileH int
+	DepthFormat depth.Format // default D24S8
+	// ColorFormat is the render targets' format: RGBA8 (the zero value and
+	// the default), or RGBA10 for the SAGE sample buffer.
+	ColorFormat   framebuffer.ColorFormat
 	TextureLayout texture.Layout // default Tiled
 	// Multipass holds the machine's per-pass fragment resources: a draw whose
 	// pixel shader does not fit them is rendered in several passes (see
@@ -156,12 +159,12 @@ func (e *encoder) targets() error {
 	s, o := e.s, e.o
 	g := framebuffer.Geometry{Width: s.Width, Height: s.Height, Samples: s.Samples, Layout: o.ColorLayout,
 		TileW: o.TargetTileW, TileH: o.TargetTileH}
-	ct, err := framebuffer.NewColorTarget(g, framebuffer.RGBA8)
+	ct, err := framebuffer.NewColorTarget(g, o.ColorFormat)
 	if err != nil {
 		return fmt.Errorf("driver: colour target: %w", err)
 	}
 	e.color = command.Target{Addr: e.mem.Alloc(ct.SizeBytes(), pageAlign), Width: uint32(s.Width), Height: uint32(s.Height),
-		Samples: uint32(s.Samples), Format: uint32(framebuffer.RGBA8), Layout: uint32(o.ColorLayout),
+		Samples: uint32(s.Samples), Format: uint32(o.ColorFormat), Layout: uint32(o.ColorLayout),
 		TileW: uint32(o.TargetTileW), TileH: uint32(o.TargetTileH)}
 	g.Layout = o.DepthLayout
 	size, err := state.DepthTargetSize(g, o.DepthFormat)
