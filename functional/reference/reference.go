@@ -34,6 +34,8 @@ type Options struct {
 	// framebuffer accesses and texture requests (see Observer). nil renders
 	// exactly as without it, at the same speed.
 	Observer Observer
+	// Sage, when non-nil, renders the SAGE machine's image (see SageOptions).
+	Sage *SageOptions
 }
 
 // Hooks lets a study observe the renderer in API order and, for hierarchical
@@ -100,7 +102,8 @@ type Counters struct {
 	HiZQuadsCulled    int // quads whose every sample a Hooks.Tile culled (0 without hooks)
 	EarlyZQuadsCulled int // quads whose every sample failed early Z
 	QuadsShaded       int
-	ShadingQuads      int // quads of shader lanes run: QuadsShaded, plus decoupled shading quads (PSInvocations = 4*ShadingQuads)
+	ShadingQuads      int // quads of shader lanes run: QuadsShaded, plus decoupled shading quads; per-sample draws: their sample quads (PSInvocations = 4*ShadingQuads)
+	PerSampleDraws    int // draws shaded per sample (SageOptions)
 	PixelWarps        int
 	PSInvocations     int // lanes shaded: 4 per shaded quad, helpers included
 	HelperPixels      int
@@ -160,6 +163,7 @@ type renderer struct {
 	quads   []raster.Quad
 	live    []raster.SampleMask
 	dec     decoupledState
+	sage    sageState
 	obsTex  observedTextures // the pixel warps' sampler when an Observer is set
 }
 
@@ -173,6 +177,9 @@ func Render(mem state.Memory, stream, size uint64, opts Options) (*Result, error
 	}
 	if opts.WarpQuads < 1 || opts.WarpQuads > shader.MaxLanes/4 {
 		return nil, fmt.Errorf("reference: %d quads per warp out of range [1, %d]", opts.WarpQuads, shader.MaxLanes/4)
+	}
+	if opts.Sage != nil && (opts.Hooks != nil || opts.Observer != nil) {
+		return nil, fmt.Errorf("reference: the SAGE path takes no Hooks or Observer")
 	}
 	batcher, err := vertex.NewBatcher(opts.BatchVertices)
 	if err != nil {
@@ -211,7 +218,11 @@ func Render(mem state.Memory, stream, size uint64, opts Options) (*Result, error
 			}
 		case state.ActPresent:
 			r.cnt.Presents++
-			res.Image = act.Color.Resolve()
+			if opts.Sage != nil && opts.Sage.Display != nil {
+				res.Image = opts.Sage.Display(act.Color)
+			} else {
+				res.Image = act.Color.Resolve()
+			}
 		}
 	}
 	res.Counters = r.cnt
@@ -250,6 +261,13 @@ func (r *renderer) draw(d *state.Draw, batcher *vertex.Batcher) error {
 	}
 	if r.opts.Hooks != nil {
 		r.opts.Hooks.BeginDraw(d, &r.cfg)
+	}
+	if r.opts.Sage != nil {
+		// SAGE has no decoupled sampling: blur scenes render sharp, at t = 0
+		// through the lens centre.
+		d.Decoupling = command.DefaultDecoupling()
+		r.beginSageDraw()
+		r.cnt.PerSampleDraws++
 	}
 	dd, err := pipeline.NewDecoupled(d, &r.cfg, &r.dec.patterns, r.opts.PatternSeed)
 	if err != nil {
@@ -376,6 +394,10 @@ func (r *renderer) rasterize(p int) {
 // flush shades the pending quads as one warp and merges them in order.
 func (r *renderer) flush() {
 	if len(r.pending) == 0 {
+		return
+	}
+	if r.opts.Sage != nil {
+		r.flushPerSample()
 		return
 	}
 	d, w := r.d, r.pwarp

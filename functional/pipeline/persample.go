@@ -1,0 +1,124 @@
+package pipeline
+
+import (
+	"math/bits"
+	"strings"
+
+	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/functional/raster"
+	"github.com/gfxsim/gfxsim/functional/shader"
+	"github.com/gfxsim/gfxsim/functional/state"
+)
+
+// Per-sample shading, as the SAGE rasterize chip does it (Deering & Naegle
+// 2002, §3.3): texturing per pixel, colour, z and alpha interpolated at each
+// sample's own position. With a programmable pixel shader that is one shader
+// invocation per sample whose inputs are interpolated at the sample, except
+// the pixel-rate inputs (texture coordinates by default), which stay at the
+// pixel centre so that every sample of a pixel makes the same texture
+// requests and the hardware merges them. A sample quad is sample s of the four
+// pixels of a raster quad; a pixel whose sample s is not live is a helper lane.
+
+// DefaultPixelRate is the semantic of the inputs interpolated at the pixel
+// centre by default.
+var DefaultPixelRate = []string{"texcoord"}
+
+// PixelRateLinks returns a mask of the draw's linked inputs (bit i: d.Link[i])
+// whose semantic is one of semantics (case-insensitive), or whose semantic
+// starts with one followed by a digit (texcoord1).
+func PixelRateLinks(d *state.Draw, semantics []string) uint64 {
+	var m uint64
+	for i, l := range d.Link {
+		for _, s := range semantics {
+			sem := strings.ToLower(l.Semantic)
+			s = strings.ToLower(s)
+			if sem == s || strings.HasPrefix(sem, s) && strings.Trim(sem[len(s):], "0123456789") == "" {
+				m |= 1 << uint(i)
+			}
+		}
+	}
+	return m
+}
+
+// SampleBits is the mask of sample s in every pixel of a quad.
+func SampleBits(s int) raster.SampleMask {
+	b := uint64(1) << uint(s)
+	return raster.SampleMask{b, b, b, b}
+}
+
+// LoadPerSampleQuad writes the inputs of sample quad s of quad q of primitive
+// p into lanes lane0..lane0+3: lane k is sample s of pixel k, interpolated at
+// that sample's position, except the inputs in pixelRate (a PixelRateLinks
+// mask), interpolated at the pixel centre. Pixels whose sample s is not in
+// live are helpers.
+func LoadPerSampleQuad(d *state.Draw, cfg *raster.Config, p *Primitive, q raster.Quad, s int, live raster.SampleMask,
+	pixelRate uint64, w *shader.Warp, lane0 int) {
+	t := &p.Triangle
+	front := geom.Vec4{1, 1, 1, 1}
+	if t.BackFacing {
+		front = geom.Vec4{}
+	}
+	w.Helper |= uint64(live.And(SampleBits(s)).HelperPixels()) << lane0
+	for pix := 0; pix < 4; pix++ {
+		px, py := int(q.X)+pix&1, int(q.Y)+pix>>1
+		pos := t.SampleInputPosition(px, py, s)
+		lane := lane0 + pix
+		for i, l := range d.Link {
+			var v geom.Vec4
+			switch l.Source {
+			case shader.LinkVarying:
+				mode := raster.InterpMode(l.Interp)
+				switch {
+				case mode.Base() == raster.Flat:
+					v = p.Attr[l.VSReg][0]
+				case pixelRate&(1<<uint(i)) != 0:
+					v = t.InterpolateQuad(cfg, q, pix, mode.Base(), &p.Attr[l.VSReg])
+				default:
+					b := t.Barycentrics(pos[0], pos[1], mode.Base() == raster.Perspective)
+					v = raster.Interpolate(mode, &p.Attr[l.VSReg], b)
+				}
+			case shader.LinkPosition:
+				v = pos
+			case shader.LinkFrontFace:
+				v = front
+			}
+			w.SetInput(lane, l.PSReg, v)
+		}
+	}
+}
+
+// WritePerSampleQuad runs the output merger for quad q of primitive p shaded
+// per sample: out[s] holds the outputs of sample quad s for every sample s
+// live in some pixel. Per sample quad it drops the killed lanes' samples, runs
+// late Z unless the draw used early Z and blends, in sample order (samples are
+// independent, so each sample still sees its primitives in API order). The
+// quad account counts the quad once: discarded when the shader killed every
+// live sample, late-Z culled when none of the rest passed, written otherwise.
+func WritePerSampleQuad(d *state.Draw, cfg *raster.Config, p *Primitive, q raster.Quad, live raster.SampleMask,
+	out *[raster.MaxSamples]QuadOutput, st *WriteStats) {
+	shaded, written := false, false
+	for m := live[0] | live[1] | live[2] | live[3]; m != 0; m &= m - 1 {
+		s := bits.TrailingZeros64(m)
+		o := &out[s]
+		ls := Survivors(live.And(SampleBits(s)), o, st)
+		if ls.Empty() {
+			continue
+		}
+		shaded = true
+		if !d.EarlyZ {
+			if ls = LateDepth(d, cfg, p, q, ls, o, &st.DepthStats); ls.Empty() {
+				continue
+			}
+		}
+		BlendQuad(d, q, ls, o, st)
+		written = true
+	}
+	switch {
+	case !shaded:
+		st.QuadsDiscarded++
+	case !written:
+		st.QuadsLateZCulled++
+	default:
+		st.QuadsWritten++
+	}
+}
