@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"strings"
 
+	"github.com/gfxsim/gfxsim/functional/depth"
 	"github.com/gfxsim/gfxsim/functional/geom"
 	"github.com/gfxsim/gfxsim/functional/raster"
 	"github.com/gfxsim/gfxsim/functional/shader"
@@ -87,13 +88,49 @@ func LoadPerSampleQuad(d *state.Draw, cfg *raster.Config, p *Primitive, q raster
 	}
 }
 
-// WritePerSampleQuad runs the output merger for quad q of primitive p shaded
-// per sample: out[s] holds the outputs of sample quad s for every sample s
-// live in some pixel. Per sample quad it drops the killed lanes' samples, runs
-// late Z unless the draw used early Z and blends, in sample order (samples are
+// SampleZ is the depth sample s of pixel (x, y) of primitive p is tested and
+// written with: the shader's depth output clamped to the viewport's range when
+// the pixel shader writes depth (o from its sample quad), else the depth plane
+// at the sample.
+func SampleZ(d *state.Draw, cfg *raster.Config, p *Primitive, x, y, s, pix int, o *QuadOutput) float32 {
+	if d.PSResources.WritesDepth {
+		return clampDepth(o.Depth[pix], d.Viewport.MinZ, d.Viewport.MaxZ)
+	}
+	return p.Triangle.SampleDepth(cfg, x, y, s)
+}
+
+// WriteSample is the SAGE 3DRAM's sample write (Deering & Naegle 2002, §3.5:
+// the z compare and the blend happen inside the memory): the depth/stencil
+// test of sample s of pixel (x, y) at depth z (SampleZ), then, if it passes,
+// the blend of c into the colour target. It reports whether the colour was
+// written.
+func WriteSample(d *state.Draw, x, y, s int, z float32, backFacing bool, c geom.Vec4, st *WriteStats) bool {
+	if d.DepthBuf != nil && (d.Depth.DepthEnable || d.Depth.StencilEnable) {
+		r := d.DepthBuf.Test(&d.Depth, x, y, s, depth.Quantize(z, d.DepthBuf.Format), backFacing)
+		if !r.Pass {
+			st.Failed++
+			return false
+		}
+		st.Passed++
+	}
+	bt := &d.Blend.Targets[0]
+	d.Color.BlendStore(x, y, s, c, bt, d.Blend.Constant)
+	st.Written++
+	if bt.Enable {
+		st.Blended++
+	}
+	return true
+}
+
+// WritePerSampleQuad writes quad q of primitive p, shaded per sample, to the
+// sample buffer: out[s] holds the outputs of sample quad s for every sample s
+// live in some pixel. Per sample quad it drops the killed lanes' samples and
+// writes the others with WriteSample, in sample order (samples are
 // independent, so each sample still sees its primitives in API order). The
-// quad account counts the quad once: discarded when the shader killed every
-// live sample, late-Z culled when none of the rest passed, written otherwise.
+// depth test is always the sample write's (SAGE has no early Z: the draw must
+// have EarlyZ off). The quad account counts the quad once: discarded when the
+// shader killed every live sample, late-Z culled when none of the rest passed,
+// written otherwise.
 func WritePerSampleQuad(d *state.Draw, cfg *raster.Config, p *Primitive, q raster.Quad, live raster.SampleMask,
 	out *[raster.MaxSamples]QuadOutput, st *WriteStats) {
 	shaded, written := false, false
@@ -101,17 +138,15 @@ func WritePerSampleQuad(d *state.Draw, cfg *raster.Config, p *Primitive, q raste
 		s := bits.TrailingZeros64(m)
 		o := &out[s]
 		ls := Survivors(live.And(SampleBits(s)), o, st)
-		if ls.Empty() {
-			continue
-		}
-		shaded = true
-		if !d.EarlyZ {
-			if ls = LateDepth(d, cfg, p, q, ls, o, &st.DepthStats); ls.Empty() {
-				continue
+		for !ls.Empty() {
+			shaded = true
+			pix, _ := ls.Pop()
+			x, y := int(q.X)+pix&1, int(q.Y)+pix>>1
+			z := SampleZ(d, cfg, p, x, y, s, pix, o)
+			if WriteSample(d, x, y, s, z, p.Triangle.BackFacing, o.Color[pix], st) {
+				written = true
 			}
 		}
-		BlendQuad(d, q, ls, o, st)
-		written = true
 	}
 	switch {
 	case !shaded:

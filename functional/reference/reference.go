@@ -266,6 +266,7 @@ func (r *renderer) draw(d *state.Draw, batcher *vertex.Batcher) error {
 		// SAGE has no decoupled sampling: blur scenes render sharp, at t = 0
 		// through the lens centre.
 		d.Decoupling = command.DefaultDecoupling()
+		d.EarlyZ = false // the 3DRAM tests depth at the sample write
 		r.beginSageDraw()
 		r.cnt.PerSampleDraws++
 	}
