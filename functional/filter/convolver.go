@@ -171,6 +171,7 @@ func (c *Convolver) Pixel10(cx, cy int32, pos Positions, src Samples, n int, st 
 	px, py := int(cx>>8), int(cy>>8) // arithmetic shift: floor
 	var sum [4]int64
 	var sumCoeff int64
+	read := uint64(0)
 	for y := py - Window/2; y <= py+Window/2; y++ {
 		gy := gap(cy, int32(y)<<8)
 		for x := px - Window/2; x <= px+Window/2; x++ {
@@ -178,18 +179,17 @@ func (c *Convolver) Pixel10(cx, cy int32, pos Positions, src Samples, n int, st 
 			if _, in := c.table.Lookup(uint32(gx*gx + gy*gy)); !in {
 				continue // no sample of this pixel can lie within the radius
 			}
+			if _, ok := src.Sample(x, y, 0); !ok || n == 0 {
+				continue // off screen: contributes nothing
+			}
+			read += uint64(n) // the filter processor reads all n samples
 			for s := 0; s < n; s++ {
-				rgba, ok := src.Sample(x, y, s)
-				if !ok {
-					break // off screen: contributes nothing
-				}
-				st.SamplesRead++
-				st.MACs += 4
 				ox, oy := pos.Offset(x, y, s)
 				k, in := c.table.Lookup(R2(int32(x)<<8+128+int32(ox), int32(y)<<8+128+int32(oy), cx, cy))
 				if !in {
-					continue
+					continue // coefficient 0: the colour does not matter
 				}
+				rgba, _ := src.Sample(x, y, s)
 				kk := int64(k)
 				sum[0] += kk * int64(rgba[0])
 				sum[1] += kk * int64(rgba[1])
@@ -199,6 +199,8 @@ func (c *Convolver) Pixel10(cx, cy int32, pos Positions, src Samples, n int, st 
 			}
 		}
 	}
+	st.SamplesRead += read
+	st.MACs += 4 * read
 	if sumCoeff <= 0 {
 		st.Nearest++
 		return c.nearest(cx, cy, pos, src, n, st)
