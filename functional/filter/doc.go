@@ -45,8 +45,8 @@
 //     fraction bits. u >= 1: outside, coefficient 0.
 //  3. Encode8(u): truncation to the 8-bit float, 3-bit exponent, 5-bit mantissa,
 //     hidden bit; exponent 0 is zero and the denormals [m, m+1) * 2^-12, exponents
-//     1..7 the binades [2^(e-8), 2^(e-7)) in 32 steps each. The 256 codes tile [0,
-//     1) in order.
+//     1..7 the binades [2^(e-8), 2^(e-7)) in 32 steps each. The 256 codes tile
+//     [0, 1) in order.
 //  4. The code indexes the 256-entry Table. NewTable puts in entry c the kernel at
 //     the radius of the centre of code c's interval, R*sqrt((lo+hi)/2), rounded to
 //     nearest-even in the signed 14-bit coefficient float: sign, 4-bit exponent

@@ -71,7 +71,9 @@ func TestConvolverVsExact(t *testing.T) {
 		"random": func(n int) *sliceSamples { return randomField(w, h, n, int64(n)) },
 		"smooth": func(n int) *sliceSamples {
 			return newSliceSamples(w, h, n).fill(func(x, y, s int) [4]uint16 {
-				f := func(a, b float64) uint16 { return uint16(math.Round(511.5 + 511.5*math.Sin(a*float64(x)+b*float64(y)+0.1*float64(s)))) }
+				f := func(a, b float64) uint16 {
+					return uint16(math.Round(511.5 + 511.5*math.Sin(a*float64(x)+b*float64(y)+0.1*float64(s))))
+				}
 				return [4]uint16{f(0.3, 0.1), f(0.05, 0.4), f(0.7, 0.7), 1023}
 			})
 		},
