@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// hardwareWeights recomputes, for one output pixel, the hardware's coefficients
+// errorBound recomputes, for one output pixel, the hardware's coefficients
 // w' (fixed point as a float) and the exact kernel weights w of every sample of
 // the 5x5 window, and returns the per-pixel error bound derived in doc.go:
 //
