@@ -1,0 +1,68 @@
+package filter
+
+import (
+	"fmt"
+	"image"
+	"math"
+)
+
+// Display filters a whole w x h output frame: the centre of output pixel (i, j) is
+// ((i+0.5)*step, (j+0.5)*step) source pixels from the screen's top-left corner,
+// rounded to 1/256 pixel (step 1: the pixel centres; 960.0/1280 resizes a 960x768
+// sample buffer to 1280x1024, paper section 7.2). Pixels are computed row-major;
+// st (may be nil) accumulates the counts.
+func Display(w, h, n int, pos Positions, src Samples, c *Convolver, step float64, st *Stats) (*image.RGBA, error) {
+	if err := checkDisplay(w, h, n, step); err != nil {
+		return nil, err
+	}
+	if st == nil {
+		st = &Stats{}
+	}
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for j := 0; j < h; j++ {
+		cy := int32(math.Round((float64(j) + 0.5) * step * 256))
+		for i := 0; i < w; i++ {
+			cx := int32(math.Round((float64(i) + 0.5) * step * 256))
+			img.SetRGBA(i, j, c.Pixel(cx, cy, pos, src, n, st))
+		}
+	}
+	return img, nil
+}
+
+// DisplayExact is Display with the exact float64 filter and exact centres.
+func DisplayExact(w, h, n int, pos Positions, src Samples, e *Exact, step float64, st *Stats) (*image.RGBA, error) {
+	if err := checkDisplay(w, h, n, step); err != nil {
+		return nil, err
+	}
+	if st == nil {
+		st = &Stats{}
+	}
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for j := 0; j < h; j++ {
+		cy := (float64(j) + 0.5) * step
+		for i := 0; i < w; i++ {
+			cx := (float64(i) + 0.5) * step
+			img.SetRGBA(i, j, e.Pixel(cx, cy, pos, src, n, st))
+		}
+	}
+	return img, nil
+}
+
+// MaxDisplay bounds a frame's side in output pixels.
+const MaxDisplay = 1 << 14
+
+func checkDisplay(w, h, n int, step float64) error {
+	if w < 1 || w > MaxDisplay {
+		return fmt.Errorf("filter: display width: %d: must be in [1, %d]", w, MaxDisplay)
+	}
+	if h < 1 || h > MaxDisplay {
+		return fmt.Errorf("filter: display height: %d: must be in [1, %d]", h, MaxDisplay)
+	}
+	if n < 1 || n > MaxSamples {
+		return fmt.Errorf("filter: samples per pixel: %d: must be in [1, %d]", n, MaxSamples)
+	}
+	if !(step > 0 && step <= 16) {
+		return fmt.Errorf("filter: display step: %v source pixels: must be in (0, 16]", step)
+	}
+	return nil
+}
