@@ -18,6 +18,12 @@ import (
 //go:embed sortlast.yaml
 var sortlastYAML []byte
 
+//go:embed sage.yaml
+var sageYAML []byte
+
+// SageName is the file name under which the embedded SAGE machine is known.
+const SageName = "sage.yaml"
+
 // DefaultName is the file name under which the embedded default machine is known.
 const DefaultName = "sortlast.yaml"
 
@@ -43,8 +49,14 @@ func (e *Error) Error() string {
 }
 
 // Default returns the default machine (sortlast.yaml, embedded in the binary).
+//
+// Its sage section holds the embedded SAGE machine's values (sage.yaml), used
+// when a configuration says "machine: sage".
 func Default() *Config {
 	c, err := decode(DefaultName, sortlastYAML, &Config{})
+	if err == nil {
+		c, err = decode(SageName, sageSection(), c)
+	}
 	if err != nil {
 		panic("configs: the embedded default machine is invalid: " + err.Error())
 	}
@@ -63,10 +75,27 @@ func Load(path string) (*Config, error) {
 	return Parse(path, data)
 }
 
-// Parse decodes data (named filename in errors) on top of the default machine and
+// SageMachine returns the embedded SAGE machine (sage.yaml on top of the default).
+func SageMachine() *Config {
+	c, err := decode(SageName, sageYAML, Default())
+	if err == nil {
+		err = c.validate(SageName)
+	}
+	if err != nil {
+		panic("configs: the embedded SAGE machine is invalid: " + err.Error())
+	}
+	return c
+}
+
+// Parse decodes data (named filename in errors) on top of the default machine,
+// or of the embedded SAGE machine when data says "machine: sage", and
 // validates the result.
 func Parse(filename string, data []byte) (*Config, error) {
-	c, err := decode(filename, data, Default())
+	base := Default()
+	if machineOf(data) == "sage" {
+		base = SageMachine()
+	}
+	c, err := decode(filename, data, base)
 	if err != nil {
 		return nil, err
 	}
@@ -84,6 +113,32 @@ func (c *Config) YAML() []byte {
 		panic(err) // plain structs always marshal
 	}
 	return b
+}
+
+// sageSection returns the sage section of sage.yaml as a document of its own.
+func sageSection() []byte {
+	var doc struct {
+		Sage yaml.Node `yaml:"sage"`
+	}
+	if err := yaml.Unmarshal(sageYAML, &doc); err != nil {
+		panic("configs: the embedded SAGE machine is not YAML: " + err.Error())
+	}
+	b, err := yaml.Marshal(map[string]*yaml.Node{"sage": &doc.Sage})
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// machineOf returns the top-level "machine" value of a YAML document, or "".
+func machineOf(data []byte) string {
+	var doc struct {
+		Machine string `yaml:"machine"`
+	}
+	if yaml.Unmarshal(data, &doc) != nil {
+		return "" // decode reports the error
+	}
+	return doc.Machine
 }
 
 type decoder struct {
@@ -170,6 +225,9 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, path string, f reflect.St
 		}
 		return d.mapping(n, v, path, depth)
 	}
+	if v.Kind() == reflect.Slice {
+		return d.list(n, v, path, f, depth)
+	}
 	if n.Kind != yaml.ScalarNode {
 		return d.errf(n, path, "want %s, got %s", typeName(v), kindName(n))
 	}
@@ -207,6 +265,35 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, path string, f reflect.St
 		return d.errf(n, path, "unsupported field type %v", v.Type())
 	}
 	return checkField(f, v, func(format string, a ...any) error { return d.errf(n, path, format, a...) })
+}
+
+// maxList bounds the length of a list field (the longest, a SAGE coefficient
+// table, has 256 entries).
+const maxList = 4096
+
+// list decodes a YAML sequence of scalars into a slice field ([]float64,
+// []string): it replaces the default list; each element is checked like a
+// scalar field and its error names the element (table[3]).
+func (d *decoder) list(n *yaml.Node, v reflect.Value, path string, f reflect.StructField, depth int) error {
+	if n.Kind != yaml.SequenceNode {
+		return d.errf(n, path, "want a list, got %s", kindName(n))
+	}
+	if len(n.Content) > maxList {
+		return d.errf(n, path, "%d entries, at most %d", len(n.Content), maxList)
+	}
+	d.lines[path] = n.Line
+	if len(n.Content) == 0 {
+		v.Set(reflect.Zero(v.Type())) // [] is the empty list, as nil marshals
+		return nil
+	}
+	out := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
+	for i, e := range n.Content {
+		if err := d.value(e, out.Index(i), fmt.Sprintf("%s[%d]", path, i), f, depth+1); err != nil {
+			return err
+		}
+	}
+	v.Set(out)
+	return nil
 }
 
 func typeName(v reflect.Value) string {

@@ -139,9 +139,9 @@ func (t *ColorTarget) Store(x, y, sample int, c geom.Vec4, writeMask uint8) {
 	encodeColor(t.Format, t.data[a:a+t.bps], c, writeMask, DitherThreshold(x, y, sample))
 }
 
-// Sample10 returns sample s of pixel (x, y) of an RGBA10 target as four 10-bit
+// Sample returns sample s of pixel (x, y) of an RGBA10 target as four 10-bit
 // values (R, G, B, A), and false outside the surface or for another format.
-func (t *ColorTarget) Sample10(x, y, s int) ([4]uint16, bool) {
+func (t *ColorTarget) Sample(x, y, s int) ([4]uint16, bool) {
 	if t.Format != RGBA10 || !t.inside(x, y, s) {
 		return [4]uint16{}, false
 	}

@@ -46,7 +46,7 @@
 //     (v + t) >> 2, at most 1023, with the threshold t = DitherThreshold(x, y, s) of a
 //     2x2 Bayer matrix over pixel and sample, so that four consecutive samples of a
 //     pixel sum to the 12-bit value exactly. Clear rounds (t = 2). Load returns v/1023;
-//     Sample10 returns the raw 10-bit values for the reconstruction filter.
+//     Sample returns the raw 10-bit values for the reconstruction filter.
 //
 // Store writes only the channels whose bit is set in the write mask (R=1, G=2, B=4,
 // A=8). BlendStore does the whole output-merger colour path: load the destination,

@@ -72,28 +72,28 @@ func TestRGBA10StoreLoad(t *testing.T) {
 		ct.Clear(geom.Vec4{0.25, 0.5, 0.75, 1})
 		want := [4]uint16{256, 512, 768, 1023} // rounded to nearest: 0.75*4095 = 3071.25 -> 3071 -> (3071+2)>>2 = 768
 		for s := 0; s < 8; s++ {
-			if v, ok := ct.Sample10(4, 2, s); !ok || v != want {
+			if v, ok := ct.Sample(4, 2, s); !ok || v != want {
 				t.Fatalf("%v: cleared sample %d = %v, %v; want %v", layout, s, v, ok, want)
 			}
 		}
 		// A store writes only its channels, at the sample's threshold.
 		ct.Store(3, 1, 5, geom.Vec4{1, 0, 0.5, 0}, 0b0101)
 		th := DitherThreshold(3, 1, 5)
-		v, _ := ct.Sample10(3, 1, 5)
+		v, _ := ct.Sample(3, 1, 5)
 		if w := [4]uint16{1023, 512, Dither10(0.5, th), 1023}; v != w {
 			t.Errorf("%v: stored %v, want %v", layout, v, w)
 		}
-		if v, _ := ct.Sample10(3, 1, 4); v != want {
+		if v, _ := ct.Sample(3, 1, 4); v != want {
 			t.Errorf("%v: neighbour sample changed to %v", layout, v)
 		}
 		if got := ct.Load(3, 1, 5); got[0] != 1 || got[1] != float32(512)/1023 {
 			t.Errorf("%v: Load = %v", layout, got)
 		}
-		if _, ok := ct.Sample10(5, 0, 0); ok {
+		if _, ok := ct.Sample(5, 0, 0); ok {
 			t.Errorf("%v: sample outside the surface reported", layout)
 		}
 	}
-	if _, ok := mustTarget(t, RGBA8).Sample10(0, 0, 0); ok {
+	if _, ok := mustTarget(t, RGBA8).Sample(0, 0, 0); ok {
 		t.Error("Sample10 of an RGBA8 target")
 	}
 }
@@ -122,7 +122,7 @@ func TestRGBA10BlendAndResolve(t *testing.T) {
 	// in 8 bits is round(2457/4/1023*255) = 153.
 	var sum int
 	for s := 0; s < 4; s++ {
-		v, _ := ct.Sample10(1, 1, s)
+		v, _ := ct.Sample(1, 1, s)
 		sum += int(v[0])
 	}
 	if px := ct.ResolvePixel(1, 1); px != [4]byte{153, 153, 153, 153} || sum < 2456 || sum > 2458 {

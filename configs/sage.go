@@ -1,0 +1,160 @@
+package configs
+
+import "github.com/gfxsim/gfxsim/functional/filter"
+
+// The SAGE machine (Deering & Naegle 2002; ../shared/docs/sage.md): selected by
+// "machine: sage", described by the sage section, built from the embedded
+// sage.yaml on top of the default machine. Every number of the shipped board is
+// a field whose default is the board's value; where the paper is silent the
+// default is a documented choice (configs/README.md).
+
+// Sage is the SAGE machine's own section. The pipes reuse the sort-last
+// sections for their units: input_assembler, shader_core (cores per pipe),
+// primitive_assembly, raster (one rasterizer per pipe), texture_sampler.
+type Sage struct {
+	Pipes        int              `yaml:"pipes" desc:"render pipes, each a geometry chip (MAJC) and a rasterize chip; the board has 4 (paper §3.3)" min:"1" max:"4"`
+	Clocks       SageClocks       `yaml:"clocks" desc:"SAGE clock domains (the pipes run at clocks.core_mhz)"`
+	Distribution SageDistribution `yaml:"distribution" desc:"the master chip's distribution of draws over the pipes (§3.2)"`
+	Fill         SageFill         `yaml:"fill" desc:"the rasterize chip's per-sample stage: per-sample shading and sample packets (§3.3)"`
+	Pattern      SagePattern      `yaml:"pattern" desc:"the sample pattern RAM shared by the rasterize and convolve chips (§6.1)"`
+	Sched        SageSched        `yaml:"sched" desc:"the two sched chips: FIFOs, load-balancing switches, pre-write queues (§3.4)"`
+	SampleBuffer SageSampleBuffer `yaml:"sample_buffer" desc:"the 3DRAM sample buffer: interleaves of chips (§3.5)"`
+	Route        SageRoute        `yaml:"route" desc:"the route chips between the 3DRAM video pins and the convolve chips (§3.6)"`
+	Convolve     SageConvolve     `yaml:"convolve" desc:"the convolve chips: video-rate reconstruction filter (§3.7, §7)"`
+	Video        SageVideo        `yaml:"video" desc:"video output timing (§7.1)"`
+	Buses        SageBuses        `yaml:"buses" desc:"the SAGE machine's chip-to-chip links"`
+}
+
+// SageClocks are SAGE's own clock domains.
+type SageClocks struct {
+	SchedMHz        float64 `yaml:"sched_mhz" desc:"sched chips and the sample links into them (paper silent)" unit:"MHz" min:"1" max:"10000"`
+	SampleBufferMHz float64 `yaml:"sample_buffer_mhz" desc:"3DRAM interleaves: one sample write per bus cycle (paper silent)" unit:"MHz" min:"1" max:"10000"`
+	VideoReadMHz    float64 `yaml:"video_read_mhz" desc:"3DRAM video pins and route chips (paper silent)" unit:"MHz" min:"1" max:"10000"`
+	ConvolveMHz     float64 `yaml:"convolve_mhz" desc:"convolve chips (the paper's only clock figure: 250 MHz peak video rate, §10.3)" unit:"MHz" min:"1" max:"10000"`
+}
+
+// SageDistribution is how draws are spread over the pipes.
+type SageDistribution struct {
+	Mode           string `yaml:"mode" desc:"document: order-independent draws (depth Less/Greater with writes, no blend, no stencil) in chunks over the pipes, other draws whole on one pipe with a barrier at each change; ordered: every draw treated as order-dependent; barrier_per_draw: a barrier before every draw" oneof:"document,ordered,barrier_per_draw"`
+	ChunkTriangles int    `yaml:"chunk_triangles" desc:"triangles per chunk of an order-independent draw (paper silent)" min:"1" max:"1048576"`
+	Latency        int    `yaml:"latency" desc:"cycles to dispatch a chunk" unit:"cycles" min:"0" max:"100000"`
+}
+
+// SageFill is the rasterize chip's per-sample stage.
+type SageFill struct {
+	QuadsPerWarp    int      `yaml:"quads_per_warp" desc:"sample quads (sample s of a quad's 4 pixels) per shading warp" min:"1" max:"16"`
+	WarpsInFlight   int      `yaml:"warps_in_flight" desc:"warps sent to the shader core and not yet retired" min:"1" max:"1024"`
+	SamplesPerCycle int      `yaml:"samples_per_cycle" desc:"sample packets out per cycle" min:"1" max:"1024"`
+	PacketBytes     int      `yaml:"packet_bytes" desc:"bytes of one sample packet on the output buses: RGBA 4x12 bits, z, pixel x, y and sample index (paper: RGBAZ, x, y, sample; size silent)" unit:"bytes" min:"4" max:"64"`
+	BurstSamples    int      `yaml:"burst_samples" desc:"sample packets per burst message (one draw, one interleave)" min:"1" max:"4096"`
+	PixelRate       []string `yaml:"pixel_rate" desc:"semantics of the pixel shader inputs interpolated at the pixel centre, not at the sample (texturing per pixel, §3.3)"`
+}
+
+// SagePattern is the pattern RAM.
+type SagePattern struct {
+	Seed int `yaml:"seed" desc:"seed of the generated sample pattern table (64 entries of 2x2 pixels x 16 samples, 6-bit offsets)" min:"1" max:"2147483647"`
+}
+
+// SageSched is one sched chip (there are two).
+type SageSched struct {
+	InputFIFO       int `yaml:"input_fifo" desc:"input FIFO per pipe" unit:"samples" min:"1" max:"1048576"`
+	StageFIFO       int `yaml:"stage_fifo" desc:"second-stage FIFO per pipe and interleave" unit:"samples" min:"1" max:"1048576"`
+	Hysteresis      int `yaml:"hysteresis" desc:"samples a source may still send through an interleave's switch while another source waits (1: switch after every sample)" unit:"samples" min:"1" max:"1048576"`
+	PrewriteQueue   int `yaml:"prewrite_queue" desc:"pre-write queue in front of each interleave" unit:"samples" min:"1" max:"1048576"`
+	SnoopDistance   int `yaml:"snoop_distance" desc:"how far ahead in the pre-write queue the sched prefetches into the 3DRAM cache (0: no prefetch)" unit:"samples" min:"0" max:"1048576"`
+	SamplesPerCycle int `yaml:"samples_per_cycle" desc:"samples moved per cycle per interleave" min:"1" max:"64"`
+}
+
+// SageSampleBuffer is the 3DRAM sample buffer.
+type SageSampleBuffer struct {
+	Interleaves          int `yaml:"interleaves" desc:"independent interleaves (8 on the board), half on each sched" min:"2" max:"64"`
+	ChipsPerInterleave   int `yaml:"chips_per_interleave" desc:"3DRAM chips sharing an interleave's bus (4 on the board)" min:"1" max:"16"`
+	CapacitySamples      int `yaml:"capacity_samples" desc:"samples one buffer holds (double-buffered with z): 1280x1024 at 8 per pixel on the board (§3.5)" unit:"samples" min:"1" max:"1073741824"`
+	CacheBlocks          int `yaml:"cache_blocks" desc:"3DRAM cache blocks per chip" min:"1" max:"65536"`
+	BlockSamples         int `yaml:"block_samples" desc:"samples in a 3DRAM cache block" unit:"samples" min:"1" max:"65536" pow2:"true"`
+	WriteCycles          int `yaml:"write_cycles" desc:"cycles of a sample write that hits the cache (z compare and blend inside the chip)" unit:"cycles" min:"1" max:"1000"`
+	FillCycles           int `yaml:"fill_cycles" desc:"cycles to bring a block into the cache" unit:"cycles" min:"0" max:"100000"`
+	WritebackCycles      int `yaml:"writeback_cycles" desc:"cycles to write a dirty block back" unit:"cycles" min:"0" max:"100000"`
+	PageMissCycles       int `yaml:"page_miss_cycles" desc:"extra cycles when a fill opens another DRAM page" unit:"cycles" min:"0" max:"100000"`
+	PageSamples          int `yaml:"page_samples" desc:"samples in a 3DRAM page" unit:"samples" min:"1" max:"1048576" pow2:"true"`
+	ClearSamplesPerCycle int `yaml:"clear_samples_per_cycle" desc:"samples an interleave clears per cycle (fast clear)" min:"1" max:"1048576"`
+}
+
+// SageRoute is the route chips.
+type SageRoute struct {
+	FIFOSamples  int `yaml:"fifo_samples" desc:"FIFO per convolve chip absorbing the bursts" unit:"samples" min:"1" max:"1048576"`
+	ChipsPerRead int `yaml:"samples_per_cycle" desc:"samples read per video-read cycle from the 32 3DRAMs' video pins (one per chip: 40 bits double-pumped on 20 pins)" min:"1" max:"1024"`
+}
+
+// SageConvolve is the convolve chips.
+type SageConvolve struct {
+	Chips           int       `yaml:"chips" desc:"convolve chips, each a vertical swath of the screen (4 on the board)" min:"1" max:"16"`
+	Lines           int       `yaml:"lines" desc:"swath lines cached per chip (6 on the board)" min:"5" max:"64"`
+	Processors      int       `yaml:"processors" desc:"filter processors (5x5 = 25 on the board)" min:"1" max:"1024"`
+	SamplesPerCycle int       `yaml:"samples_per_cycle" desc:"samples each filter processor weighs per cycle (paper silent)" min:"1" max:"64"`
+	Filter          string    `yaml:"filter" desc:"reconstruction filter: mitchell (Mitchell-Netravali B = C = 1/3, radius 2), cylinder (diameter 4), laplacian (sharpening), gaussian, box (a disc of one pixel), or table (the 256 coefficients of table)" oneof:"mitchell,cylinder,laplacian,gaussian,box,table"`
+	Radius          float64   `yaml:"radius" desc:"filter radius (0: the filter's own); the 5x5 window holds at most 2.5" unit:"pixels" min:"0" max:"1000"`
+	Table           []float64 `yaml:"table" desc:"the 256 coefficients of filter: table, indexed by the 8-bit float squared distance"`
+	Gamma           float64   `yaml:"gamma" desc:"output gamma after filtering (1: linear, comparable with the other machines)" min:"0.1" max:"10"`
+}
+
+// SageVideo is the video output.
+type SageVideo struct {
+	RefreshHz float64 `yaml:"refresh_hz" desc:"frames per second (76 Hz in the paper's sizing, §10.3)" unit:"Hz" min:"1" max:"1000"`
+	HBlank    float64 `yaml:"h_blank" desc:"horizontal blanking as a fraction of the active line (VESA 1280x1024: 408/1280)" min:"0" max:"10"`
+	VBlank    float64 `yaml:"v_blank" desc:"vertical blanking as a fraction of the active lines (VESA 1280x1024: 42/1024)" min:"0" max:"10"`
+	Mode      string  `yaml:"mode" desc:"elastic: the pixel clock waits for late pixels (stall cycles counted); strict: a late pixel is an underrun (counted, the image is still exact)" oneof:"elastic,strict"`
+}
+
+// SageBuses are the chip-to-chip links.
+type SageBuses struct {
+	Sample  Link `yaml:"sample" desc:"a rasterize chip's output bus to a sched chip (two per pipe)"`
+	Write   Link `yaml:"write" desc:"a sched chip's interleave pin set to an interleave"`
+	Video   Link `yaml:"video" desc:"route chips to a convolve chip, and the convolve chips' video chain"`
+	Control Link `yaml:"control" desc:"master to pipes and sample fills (draws and plans)"`
+}
+
+// validateSage checks the rules that tie the SAGE fields together.
+func (c *Config) validateSage(fail func(field, format string, a ...any) error) error {
+	s := &c.Sage
+	cv := &s.Convolve
+	switch {
+	case c.Raster.Rasterizers != 1:
+		return fail("raster.rasterizers", "%d: a SAGE pipe has one rasterize chip (set sage.pipes for more pipes)", c.Raster.Rasterizers)
+	case s.SampleBuffer.Interleaves%2 != 0:
+		return fail("sage.sample_buffer.interleaves", "%d: the two sched chips serve half of the interleaves each", s.SampleBuffer.Interleaves)
+	case 4*s.Fill.QuadsPerWarp > c.ShaderCore.WarpSize:
+		return fail("sage.fill.quads_per_warp", "%d sample quads need %d lanes, the warp has %d", s.Fill.QuadsPerWarp, 4*s.Fill.QuadsPerWarp, c.ShaderCore.WarpSize)
+	case cv.Filter != "table" && len(cv.Table) > 0:
+		return fail("sage.convolve.table", "%d coefficients given, but the filter is %s (set filter: table to use them)", len(cv.Table), cv.Filter)
+	case cv.Filter == "table" && len(cv.Table) != filter.Entries:
+		return fail("sage.convolve.table", "%d coefficients: the coefficient table has exactly %d entries", len(cv.Table), filter.Entries)
+	case cv.Radius != 0 && (cv.Radius < filter.MinRadius || cv.Radius > filter.MaxRadius):
+		return fail("sage.convolve.radius", "%v pixels: the 5x5 filter window holds radii from %v to %v", cv.Radius, filter.MinRadius, filter.MaxRadius)
+	case cv.Filter == "table" && cv.Radius == 0:
+		return fail("sage.convolve.filter", "table needs sage.convolve.radius, the table's radius (the squared distance is scaled by 1/radius^2)")
+	}
+	if _, err := c.SageFilter(); err != nil {
+		return fail("sage.convolve", "%v", err)
+	}
+	return nil
+}
+
+// SageFilter returns the convolve chips' coefficient table from the
+// configuration (filter, radius, table).
+func (c *Config) SageFilter() (*filter.Table, error) {
+	cv := &c.Sage.Convolve
+	p := filter.DefaultParams()
+	p.Gamma = cv.Gamma
+	if cv.Filter == "table" {
+		return filter.TableFrom(cv.Table, cv.Radius, p)
+	}
+	k, err := filter.KernelByName(cv.Filter)
+	if err != nil {
+		return nil, err
+	}
+	if cv.Radius > 0 {
+		k = filter.Scaled{Kernel: k, Factor: cv.Radius / k.Radius()}
+	}
+	return filter.NewTable(k, p)
+}

@@ -1,0 +1,69 @@
+package configs
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestSageMachine(t *testing.T) {
+	c := SageMachine()
+	if c.Machine != "sage" || c.Sage.Pipes != 4 || c.Sage.SampleBuffer.Interleaves != 8 || c.Sage.Convolve.Chips != 4 {
+		t.Fatalf("embedded SAGE machine: %+v", c.Sage)
+	}
+	// A file that says machine: sage starts from it; one that does not, from the default.
+	got, err := Parse("s.yaml", []byte("machine: sage\nsage: {pipes: 2}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Sage.Pipes != 2 || got.Raster.Rasterizers != 1 || got.Clocks.CoreMHz != c.Clocks.CoreMHz {
+		t.Errorf("overlay on the SAGE machine: pipes %d, rasterizers %d, core %v MHz", got.Sage.Pipes, got.Raster.Rasterizers, got.Clocks.CoreMHz)
+	}
+	def, err := Parse("d.yaml", []byte("sage: {pipes: 2}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if def.Machine != "sortlast" || def.Raster.Rasterizers != Default().Raster.Rasterizers {
+		t.Errorf("a file without machine: sage changed the machine: %s", def.Machine)
+	}
+	if _, err := c.SageFilter(); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestSageErrors(t *testing.T) {
+	table := func(n int) string {
+		return "[" + strings.TrimSuffix(strings.Repeat("0.5, ", n), ", ") + "]"
+	}
+	tests := []struct {
+		name, yaml, want string
+	}{
+		{"radius beyond the window", "machine: sage\nsage:\n  convolve:\n    radius: 3\n",
+			"m.yaml:4: sage.convolve.radius: 3 pixels: the 5x5 filter window holds radii from 0.0625 to 2.5"},
+		{"table of 255", "machine: sage\nsage:\n  convolve:\n    filter: table\n    radius: 2\n    table: " + table(255) + "\n",
+			"m.yaml:6: sage.convolve.table: 255 coefficients: the coefficient table has exactly 256 entries"},
+		{"table without table filter", "machine: sage\nsage:\n  convolve:\n    table: " + table(256) + "\n",
+			"m.yaml:4: sage.convolve.table: 256 coefficients given, but the filter is mitchell (set filter: table to use them)"},
+		{"table without radius", "machine: sage\nsage:\n  convolve:\n    filter: table\n    table: " + table(256) + "\n",
+			"m.yaml:4: sage.convolve.filter: table needs sage.convolve.radius, the table's radius (the squared distance is scaled by 1/radius^2)"},
+		{"table entry", "machine: sage\nsage:\n  convolve:\n    filter: table\n    radius: 2\n    table: [x]\n",
+			`m.yaml:6: sage.convolve.table[0]: want a number, got "x"`},
+		{"hysteresis zero", "machine: sage\nsage:\n  sched: {hysteresis: 0}\n",
+			"m.yaml:3: sage.sched.hysteresis: 0 out of range [1, 1048576] samples"},
+		{"fifo zero", "machine: sage\nsage:\n  sched: {input_fifo: 0}\n",
+			"m.yaml:3: sage.sched.input_fifo: 0 out of range [1, 1048576] samples"},
+		{"pipes", "machine: sage\nsage: {pipes: 5}\n", "m.yaml:2: sage.pipes: 5 out of range [1, 4]"},
+		{"two rasterizers", "machine: sage\nraster: {rasterizers: 2}\n",
+			"m.yaml:2: raster.rasterizers: 2: a SAGE pipe has one rasterize chip (set sage.pipes for more pipes)"},
+		{"odd interleaves", "machine: sage\nsage:\n  sample_buffer: {interleaves: 7}\n",
+			"m.yaml:3: sage.sample_buffer.interleaves: 7: the two sched chips serve half of the interleaves each"},
+		{"filter name", "machine: sage\nsage:\n  convolve: {filter: lanczos}\n",
+			`m.yaml:3: sage.convolve.filter: "lanczos" is not one of mitchell, cylinder, laplacian, gaussian, box, table`},
+		{"machine", "machine: tiled\n", `m.yaml:1: machine: "tiled" is not one of sortlast, sage`},
+	}
+	for _, tc := range tests {
+		_, err := Parse("m.yaml", []byte(tc.yaml))
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%s:\n got  %v\n want %s", tc.name, err, tc.want)
+		}
+	}
+}
