@@ -24,16 +24,24 @@ type Shard struct{ K, N int }
 
 // ParseShard parses "K/N" with 0 <= K < N.
 func ParseShard(s string) (Shard, error) {
+	sh, err := parseShard(s)
+	if err != nil {
+		return Shard{}, fmt.Errorf("-shard %q: %v", s, err)
+	}
+	return sh, nil
+}
+
+func parseShard(s string) (Shard, error) {
 	ks, ns, ok := strings.Cut(s, "/")
 	k, kerr := strconv.Atoi(strings.TrimSpace(ks))
 	n, nerr := strconv.Atoi(strings.TrimSpace(ns))
 	switch {
 	case !ok || kerr != nil || nerr != nil:
-		return Shard{}, fmt.Errorf("-shard %q: want K/N, two whole numbers such as 0/3 (the K-th of N shards, counted from 0)", s)
+		return Shard{}, errors.New("want K/N, two whole numbers such as 0/3 (the K-th of N shards, counted from 0)")
 	case n < 1:
-		return Shard{}, fmt.Errorf("-shard %q: N (the number of shards) is %d; it must be at least 1", s, n)
+		return Shard{}, fmt.Errorf("N (the number of shards) is %d; it must be at least 1", n)
 	case k < 0 || k >= n:
-		return Shard{}, fmt.Errorf("-shard %q: K (this shard) is %d; it must be in 0..%d, shards count from 0", s, k, n-1)
+		return Shard{}, fmt.Errorf("K (this shard) is %d; it must be in 0..%d, shards count from 0", k, n-1)
 	}
 	return Shard{K: k, N: n}, nil
 }
@@ -53,7 +61,7 @@ func (s Shard) String() string {
 
 // Set implements flag.Value.
 func (s *Shard) Set(v string) error {
-	p, err := ParseShard(v)
+	p, err := parseShard(v)
 	if err != nil {
 		return err
 	}
@@ -196,7 +204,14 @@ func (s *Sweep[R]) Main(f SweepFlags, w io.Writer) error {
 		s.List(w, f.Shard)
 		return nil
 	case f.Merge:
-		return s.MergeFolders(w, append([]string{PointsDir(s.Out)}, f.From...)...)
+		if err := os.MkdirAll(s.Out, 0o755); err != nil {
+			return err
+		}
+		dirs := f.From
+		if _, err := os.Stat(PointsDir(s.Out)); err == nil || len(f.From) == 0 {
+			dirs = append([]string{PointsDir(s.Out)}, f.From...)
+		}
+		return s.MergeFolders(w, dirs...)
 	case !f.Shard.All():
 		files, err := s.RunShard(f.Shard)
 		if err != nil {

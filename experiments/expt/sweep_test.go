@@ -72,7 +72,7 @@ func TestSweepFlags(t *testing.T) {
 		{[]string{"-shard", "1/3"}, ""},
 		{[]string{"-list", "-shard", "1/3"}, ""},
 		{[]string{"-merge", "-from", "a", "-from", "b"}, ""},
-		{[]string{"-shard", "3/3"}, `invalid value "3/3" for flag -shard: -shard "3/3": K (this shard) is 3; it must be in 0..2, shards count from 0`},
+		{[]string{"-shard", "3/3"}, `invalid value "3/3" for flag -shard: K (this shard) is 3; it must be in 0..2, shards count from 0`},
 		{[]string{"-list", "-merge"}, "-list and -merge: -list prints the points, -merge builds the tables; give one"},
 		{[]string{"-merge", "-shard", "0/2"}, "-merge and -shard 0/2: a merge reads the points of every shard; drop -shard"},
 		{[]string{"-from", "a"}, "-from is read by -merge only"},
@@ -296,10 +296,7 @@ func TestMergeFrom(t *testing.T) {
 		runShards(t, fakeStudy(out, 10, 3, 1), 3, k)
 		from = append(from, PointsDir(out))
 	}
-	merged := filepath.Join(dir, "merged")
-	if err := os.MkdirAll(PointsDir(merged), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	merged := filepath.Join(dir, "merged") // no points of its own
 	if err := fakeStudy(merged, 10, 3, 1).Main(SweepFlags{Merge: true, From: from}, &got); err != nil {
 		t.Fatal(err)
 	}
