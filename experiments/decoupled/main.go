@@ -22,9 +22,14 @@ func main() {
 	flag.IntVar(&o.Workers, "workers", 2, "frames rendered at once")
 	flag.BoolVar(&o.Timed, "timed", true, "run Fig. 13 on the timed machine (-timed=false: the functional figures only)")
 	quiet := flag.Bool("q", false, "no progress lines on stderr")
+	o.Sweep.Register(flag.CommandLine)
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "decoupled: unexpected argument %q\n", flag.Arg(0))
+		os.Exit(2)
+	}
+	if err := o.Sweep.Check(); err != nil {
+		fmt.Fprintln(os.Stderr, "decoupled:", err)
 		os.Exit(2)
 	}
 	if !*quiet {

@@ -1,5 +1,13 @@
 // Package expt holds what every experiment binary shares: finding a scene by name or
-// file, output folders, statistics files and printed tables.
+// file, output folders, statistics files and printed tables, and the sweep
+// harness. A study declares its points (Sweep: names in plan order, a Run for
+// one point, a Merge for all); the harness lists them (-list), runs any shard
+// of them (-shard K/N: every N-th point from the K-th, one JSON file per point
+// under OUT/points with the study's Fingerprint), and merges the files of all
+// shards into the tables and figures (-merge), refusing a missing, repeated or
+// differently configured point. The tables are always built from the decoded
+// files, so that one process and N merged shards write the same bytes;
+// ShardsMatch checks it.
 package expt
 
 import (

@@ -3,13 +3,14 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"github.com/gfxsim/gfxsim/internal/outputs"
+	"image"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gfxsim/gfxsim/configs"
@@ -18,9 +19,11 @@ import (
 	"github.com/gfxsim/gfxsim/functional/reference"
 	"github.com/gfxsim/gfxsim/functional/shader/library"
 	"github.com/gfxsim/gfxsim/functional/shader/multipass"
+	"github.com/gfxsim/gfxsim/internal/outputs"
 	"github.com/gfxsim/gfxsim/internal/plot"
 	"github.com/gfxsim/gfxsim/scene"
 	"github.com/gfxsim/gfxsim/scene/driver"
+	"github.com/gfxsim/gfxsim/tracing"
 )
 
 // frameMachines are the per-pass limits the frame study renders with: PC1-PC8
@@ -34,22 +37,24 @@ func frameMachines() []multipass.Limits {
 
 // frameRow is one timed frame of the bowling-pin scene.
 type frameRow struct {
-	machine multipass.Limits
-	pin     *driver.MultipassDraw // nil: the pins fit one pass
-	single  multipass.Usage       // the pin shader as one pass
-	draws   int
-	res     *configs.Result
-	wall    time.Duration
+	Machine multipass.Limits
+	Pin     *driver.MultipassDraw `json:",omitempty"` // nil: the pins fit one pass
+	Single  multipass.Usage       // the pin shader as one pass
+	Draws   int
+	Cycles  uint64             // core cycles of the frame
+	Seconds float64            // simulated time of the frame
+	Stats   map[string]float64 // every counter of the run
+	Wall    float64            // wall-clock seconds of the simulation
 }
 
 // pinPartition returns passes, fetches and other instructions of one pin's
 // programs (summed over its passes) and the cost model's prediction.
 func (r *frameRow) pinPartition(model multipass.CostModel) (p, t, i int, cost float64) {
-	if r.pin == nil {
-		u := r.single
+	if r.Pin == nil {
+		u := r.Single
 		return 1, u.TexFetches, u.Other(), model.PassCost(u)
 	}
-	return r.pin.Passes, r.pin.Total.TexFetches, r.pin.Total.Other(), r.pin.Cost
+	return r.Pin.Passes, r.Pin.Total.TexFetches, r.Pin.Total.Other(), r.Pin.Cost
 }
 
 func sumStats(st map[string]float64, prefix, suffix string) float64 {
@@ -79,84 +84,121 @@ func pinScene(w, h int) (*scene.Scene, error) {
 	return s, s.Validate()
 }
 
-// frames renders the bowling-pin scene through the timed pipeline (the
-// default machine) once per set of per-pass limits, checks every image
-// against the single-pass reference render byte for byte, and sets the
-// simulated frame time beside the cost model's prediction.
-func frames(w io.Writer, o options) error {
-	s, err := pinScene(o.width, o.height)
-	if err != nil {
-		return err
-	}
-	single, err := driver.Encode(s, driver.DefaultOptions())
-	if err != nil {
-		return err
-	}
-	ref, err := reference.Render(single.Memory, single.Stream, single.StreamBytes, reference.DefaultOptions())
-	if err != nil {
-		return err
-	}
-	if err := framebuffer.WritePNG(filepath.Join(o.out, "bowlingpin.png"), ref.Image); err != nil {
-		return err
-	}
-	lm, err := library.Get("bowlingpin")
-	if err != nil {
-		return err
-	}
-	m, err := multipass.Analyze(lm.PS, multipass.Options{ExactDerivatives: true})
-	if err != nil {
-		return err
-	}
-	model := multipass.CostModels()[0]
-	var rows []*frameRow
-	sess := o.instruments.NewSession(o.out, len(frameMachines()), os.Stderr)
-	fmt.Fprintf(w, "Timed frames: bowling-pin scene %dx%d, default machine, pins partitioned by RDS (%s, exact derivatives)\n",
-		s.Width, s.Height, model.Name)
-	for _, lim := range frameMachines() {
-		do := driver.DefaultOptions()
-		do.Multipass = driver.MultipassOptions{Limits: lim, Cost: model}
-		f, err := driver.Encode(s, do)
-		if err != nil {
-			return fmt.Errorf("%s: %w", lim.Name, err)
-		}
-		if err := expt.Reserve(o.inputs.Budget(), configs.Default(), s); err != nil {
-			return err
-		}
-		p, err := configs.Build(configs.Default())
-		if err != nil {
-			return err
-		}
-		in, err := sess.Attach(p, f.Draws, expt.RunName("frame", lim.Name))
-		if err != nil {
-			return err
-		}
-		start := time.Now()
-		res, err := p.Run(f)
-		if cerr := in.Close(p.Engine.CurrentTime()); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", lim.Name, err)
-		}
-		r := &frameRow{machine: lim, single: m.SingleUsage(), draws: f.Draws, res: res, wall: time.Since(start)}
-		for k := range f.Multipass {
-			if f.Multipass[k].Material == "pin" {
-				r.pin = &f.Multipass[k]
-			}
-		}
-		if !bytes.Equal(res.Image.Pix, ref.Image.Pix) {
-			return fmt.Errorf("%s: the timed multipass image differs from the single-pass reference image", lim.Name)
-		}
-		rows = append(rows, r)
-	}
-	return frameReport(w, o.out, rows, model)
+// frameStudy renders the bowling-pin scene through the timed pipeline (the
+// default machine) once per set of per-pass limits, and checks every image
+// against the single-pass reference render byte for byte. The reference is
+// rendered once per process, so that any shard can run any frame.
+type frameStudy struct {
+	o    options
+	sess *tracing.Session
+	once sync.Once
+	s    *scene.Scene
+	ref  *image.RGBA
+	m    *multipass.Shader
+	err  error
 }
 
-func frameReport(w io.Writer, out string, rows []*frameRow, model multipass.CostModel) error {
-	base := rows[0].res.Stats
+func newFrameStudy(o options) *frameStudy {
+	return &frameStudy{o: o, sess: o.instruments.NewSession(o.out, len(frameMachines()), os.Stderr)}
+}
+
+// prepare builds the scene, renders the reference image and analyzes the pin
+// shader, once.
+func (fs *frameStudy) prepare() error {
+	fs.once.Do(func() {
+		s, err := pinScene(fs.o.width, fs.o.height)
+		if err != nil {
+			fs.err = err
+			return
+		}
+		single, err := driver.Encode(s, driver.DefaultOptions())
+		if err != nil {
+			fs.err = err
+			return
+		}
+		ref, err := reference.Render(single.Memory, single.Stream, single.StreamBytes, reference.DefaultOptions())
+		if err != nil {
+			fs.err = err
+			return
+		}
+		lm, err := library.Get("bowlingpin")
+		if err != nil {
+			fs.err = err
+			return
+		}
+		fs.m, fs.err = multipass.Analyze(lm.PS, multipass.Options{ExactDerivatives: true})
+		fs.s, fs.ref = s, ref.Image
+	})
+	return fs.err
+}
+
+// reference returns the single-pass reference image.
+func (fs *frameStudy) reference() (*image.RGBA, error) {
+	if err := fs.prepare(); err != nil {
+		return nil, err
+	}
+	return fs.ref, nil
+}
+
+// frame renders the frame of machine lim, pins partitioned by RDS with the
+// first cost model.
+func (fs *frameStudy) frame(lim multipass.Limits) (*frameRow, error) {
+	if err := fs.prepare(); err != nil {
+		return nil, err
+	}
+	s := fs.s
+	do := driver.DefaultOptions()
+	do.Multipass = driver.MultipassOptions{Limits: lim, Cost: multipass.CostModels()[0]}
+	f, err := driver.Encode(s, do)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", lim.Name, err)
+	}
+	if err := expt.Reserve(fs.o.inputs.Budget(), configs.Default(), s); err != nil {
+		return nil, err
+	}
+	p, err := configs.Build(configs.Default())
+	if err != nil {
+		return nil, err
+	}
+	in, err := fs.sess.Attach(p, f.Draws, expt.RunName("frame", lim.Name))
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	res, err := p.Run(f)
+	if cerr := in.Close(p.Engine.CurrentTime()); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", lim.Name, err)
+	}
+	r := &frameRow{Machine: lim, Single: fs.m.SingleUsage(), Draws: f.Draws, Cycles: res.Cycles, Seconds: res.Seconds,
+		Stats: res.Stats, Wall: time.Since(start).Seconds()}
+	for k := range f.Multipass {
+		if f.Multipass[k].Material == "pin" {
+			r.Pin = &f.Multipass[k]
+		}
+	}
+	if !bytes.Equal(res.Image.Pix, fs.ref.Pix) {
+		return nil, fmt.Errorf("%s: the timed multipass image differs from the single-pass reference image", lim.Name)
+	}
+	return r, nil
+}
+
+// frameReport writes the reference image, the table of the timed frames and
+// the figure of their time against the cost model.
+func frameReport(w io.Writer, o options, ref *image.RGBA, rows []*frameRow) error {
+	model := multipass.CostModels()[0]
+	if err := framebuffer.WritePNG(filepath.Join(o.out, "bowlingpin.png"), ref); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "Timed frames: bowling-pin scene %dx%d, default machine, pins partitioned by RDS (%s, exact derivatives)\n",
+		ref.Rect.Dx(), ref.Rect.Dy(), model.Name)
+	out := o.out
+	base := rows[0].Stats
 	for _, r := range rows {
-		if r.pin == nil {
-			base = r.res.Stats // a single-pass frame: the baseline
+		if r.Pin == nil {
+			base = r.Stats // a single-pass frame: the baseline
 		}
 	}
 	header := []string{"machine", "limits", "passes per pin", "draws", "fetches", "other instr", "predicted cost",
@@ -165,16 +207,16 @@ func frameReport(w io.Writer, out string, rows []*frameRow, model multipass.Cost
 	var table [][]string
 	var xs, ys []float64
 	for _, r := range rows {
-		st := r.res.Stats
+		st := r.Stats
 		p, t, i, cost := r.pinPartition(model)
-		table = append(table, []string{r.machine.Name, r.machine.String(), itoa(p), itoa(r.draws), itoa(t), itoa(i), f0(cost),
-			strconv.FormatUint(r.res.Cycles, 10), f1(r.res.Seconds * 1e6),
+		table = append(table, []string{r.Machine.Name, r.Machine.String(), itoa(p), itoa(r.Draws), itoa(t), itoa(i), f0(cost),
+			strconv.FormatUint(r.Cycles, 10), f1(r.Seconds * 1e6),
 			f0(st["GPU.InputAssembler.vertices"] - base["GPU.InputAssembler.vertices"]),
 			f0(sumStats(st, "GPU.Rasterizer[", "].quads") - sumStats(base, "GPU.Rasterizer[", "].quads")),
 			f0(sumStats(st, "GPU.ShaderCore[", "].ps_invocations") - sumStats(base, "GPU.ShaderCore[", "].ps_invocations")),
-			f0(st["GPU.Multipass.save_bytes_written"]), f0(st["GPU.Multipass.restore_l2_bytes"]), f1(r.wall.Seconds())})
+			f0(st["GPU.Multipass.save_bytes_written"]), f0(st["GPU.Multipass.restore_l2_bytes"]), f1(r.Wall)})
 		xs = append(xs, cost)
-		ys = append(ys, float64(r.res.Cycles))
+		ys = append(ys, float64(r.Cycles))
 	}
 	expt.Table(w, header, table)
 	if err := outputs.WriteCSV(filepath.Join(out, "frames.csv"), header, table); err != nil {

@@ -23,9 +23,14 @@ func main() {
 	flag.IntVar(&o.height, "height", 120, "frame height in pixels")
 	o.instruments.Register(flag.CommandLine)
 	o.inputs.Register(flag.CommandLine)
+	o.sweep.Register(flag.CommandLine)
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "rds: unexpected argument %q\n", flag.Arg(0))
+		os.Exit(2)
+	}
+	if err := o.sweep.Check(); err != nil {
+		fmt.Fprintln(os.Stderr, "rds:", err)
 		os.Exit(2)
 	}
 	if err := o.instruments.Check(); err != nil {

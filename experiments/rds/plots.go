@@ -24,10 +24,10 @@ func plots(out string, names []string, results []*result) error {
 		for k, pc := range multipass.PipelineConfigs()[:7] {
 			r := pick(results, n, pc.Name, model)
 			cats = append(cats, label+itoa(k+1))
-			top = max(top, r.greedy.cost/r.opt.cost)
-			series[0].Y = append(series[0].Y, r.greedy.cost/r.opt.cost)
-			series[1].Y = append(series[1].Y, r.rdsh.cost/r.opt.cost)
-			series[2].Y = append(series[2].Y, r.rds.cost/r.opt.cost)
+			top = max(top, r.Greedy.Cost/r.Opt.Cost)
+			series[0].Y = append(series[0].Y, r.Greedy.Cost/r.Opt.Cost)
+			series[1].Y = append(series[1].Y, r.RDSh.Cost/r.Opt.Cost)
+			series[2].Y = append(series[2].Y, r.RDS.Cost/r.Opt.Cost)
 		}
 	}
 	fig := plot.Figure{Title: "Partition cost relative to the best known (" + model + "); shader and PC number",
@@ -47,25 +47,17 @@ func plots(out string, names []string, results []*result) error {
 	if len(rs) == 0 {
 		return nil
 	}
-	slices.SortStableFunc(rs, func(a, b *result) int { return a.rds.passes - b.rds.passes })
+	slices.SortStableFunc(rs, func(a, b *result) int { return a.RDS.Passes - b.RDS.Passes })
 	br := []plot.Series{{Name: "per-pass overhead"}, {Name: "saves and restores"}, {Name: "other texture fetches"},
 		{Name: "non-texture instructions"}}
 	cats = nil
 	for _, r := range rs {
-		p, m := r.rds.part, r.model
-		var restores, addr int
-		for _, ps := range p.Passes {
-			restores += ps.Usage.Restores
-			if ps.Usage.Restores > 0 {
-				addr++
-			}
-		}
-		t := p.Total
-		cats = append(cats, r.pc.Name)
-		br[0].Y = append(br[0].Y, m.Pass*float64(p.NumPasses()))
-		br[1].Y = append(br[1].Y, m.Tex*float64(restores)+m.Inst*float64(addr))
-		br[2].Y = append(br[2].Y, m.Tex*float64(t.TexFetches-restores))
-		br[3].Y = append(br[3].Y, m.Inst*float64(t.Other()-addr))
+		c, m := r.RDS.Parts, r.Model
+		cats = append(cats, r.PC.Name)
+		br[0].Y = append(br[0].Y, m.Pass*float64(r.RDS.Passes))
+		br[1].Y = append(br[1].Y, m.Tex*float64(c.Restores)+m.Inst*float64(c.RestorePasses))
+		br[2].Y = append(br[2].Y, m.Tex*float64(c.TexFetches-c.Restores))
+		br[3].Y = append(br[3].Y, m.Inst*float64(c.Other-c.RestorePasses))
 	}
 	fig = plot.Figure{Title: "Bowling pin: cost of RDS's partitions by type (" + model + "), fewest passes first",
 		YLabel: "cost", Categories: cats, Series: br}

@@ -2,9 +2,8 @@ package main
 
 import (
 	"fmt"
-	"github.com/gfxsim/gfxsim/internal/outputs"
+	"image"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"github.com/gfxsim/gfxsim/experiments/expt"
 	"github.com/gfxsim/gfxsim/functional/shader/library"
 	"github.com/gfxsim/gfxsim/functional/shader/multipass"
+	"github.com/gfxsim/gfxsim/internal/outputs"
 	"github.com/gfxsim/gfxsim/tracing"
 )
 
@@ -25,45 +25,62 @@ type options struct {
 	width, height int
 	instruments   tracing.Flags
 	inputs        expt.Inputs
+	sweep         expt.SweepFlags
 }
 
 // outcome is one algorithm's partition of one case.
 type outcome struct {
-	cost    float64
-	passes  int
-	seconds float64
-	evals   int
-	part    *multipass.Partition
+	Cost    float64
+	Passes  int
+	Seconds float64
+	Evals   int
+	Parts   costParts
+}
+
+// costParts is what a partition's cost is made of (Figure 6).
+type costParts struct {
+	Restores      int // restored values, summed over the passes
+	RestorePasses int // passes that restore (one address computation each)
+	TexFetches    int // texture instructions, restores included
+	Other         int // non-texture instructions
+}
+
+func partsOf(p *multipass.Partition) costParts {
+	c := costParts{TexFetches: p.Total.TexFetches, Other: p.Total.Other()}
+	for _, ps := range p.Passes {
+		c.Restores += ps.Usage.Restores
+		if ps.Usage.Restores > 0 {
+			c.RestorePasses++
+		}
+	}
+	return c
 }
 
 // result is one shader x pipeline configuration x cost model.
 type result struct {
-	shader string
-	pc     multipass.Limits
-	model  multipass.CostModel
-	rds    outcome
-	rdsh   outcome
-	greedy outcome
-	opt    outcome
-	search multipass.SearchResult
+	Shader                 string
+	PC                     multipass.Limits
+	Model                  multipass.CostModel
+	RDS, RDSh, Greedy, Opt outcome
+	Search                 multipass.SearchResult
 }
 
 // effOpt is the efficiency of RDS: its cost over the optimum's, in percent
 // (valid only when the search completed).
-func (r *result) effOpt() float64 { return 100 * (r.rds.cost - r.opt.cost) / r.opt.cost }
+func (r *result) effOpt() float64 { return 100 * (r.RDS.Cost - r.Opt.Cost) / r.Opt.Cost }
 
 // effH is the efficiency of RDS_h: its cost over RDS's, in percent.
-func (r *result) effH() float64 { return 100 * (r.rdsh.cost - r.rds.cost) / r.rds.cost }
+func (r *result) effH() float64 { return 100 * (r.RDSh.Cost - r.RDS.Cost) / r.RDS.Cost }
+
+// point is one point of the study: a case, the reference image of the
+// timed frames, or a timed frame.
+type point struct {
+	Case      *result     `json:",omitempty"`
+	Reference *image.RGBA `json:",omitempty"`
+	Frame     *frameRow   `json:",omitempty"`
+}
 
 func run(o options, w io.Writer) error {
-	if err := os.MkdirAll(o.out, 0o755); err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "rds: exhaustive search budget %d steps", o.steps)
-	if o.timeout > 0 {
-		fmt.Fprintf(w, " or %v", o.timeout)
-	}
-	fmt.Fprintf(w, " per case; output %s\n\n", o.out)
 	shaders := map[string]*multipass.Shader{}
 	var names []string
 	for _, n := range strings.Split(o.shaders, ",") {
@@ -79,42 +96,88 @@ func run(o options, w io.Writer) error {
 		shaders[n] = sh
 		names = append(names, n)
 	}
-	if err := table1(w, o.out, names, shaders); err != nil {
-		return err
+	type solveCase struct {
+		shader string
+		model  multipass.CostModel
+		pc     multipass.Limits
 	}
-	var results []*result
+	var cases []solveCase
+	sw := &expt.Sweep[point]{Study: "rds", Out: o.out, Workers: 1, Fingerprint: expt.Fingerprint{
+		"steps": strconv.FormatInt(o.steps, 10), "timeout": o.timeout.String(), "shaders": strings.Join(names, ","),
+		"frame": strconv.FormatBool(o.frame), "width": strconv.Itoa(o.width), "height": strconv.Itoa(o.height)}}
 	for _, n := range names {
 		for _, model := range multipass.CostModels() {
 			for _, pc := range multipass.PipelineConfigs() {
-				r, err := solve(shaders[n], n, pc, model, o)
-				if err != nil {
-					return fmt.Errorf("%s on %s with %s: %w", n, pc.Name, model.Name, err)
-				}
-				results = append(results, r)
+				cases = append(cases, solveCase{n, model, pc})
+				sw.Points = append(sw.Points, expt.RunName(n, pc.Name, model.Name))
 			}
 		}
 	}
-	if err := writeResults(o.out, results); err != nil {
-		return err
-	}
-	table3(w, names, results)
-	table4(w, names, results)
-	summary(w, names, results)
-	if sh, ok := shaders["bowlingpin"]; ok {
-		if err := table5(w, o.out, sh); err != nil {
-			return err
-		}
-	}
-	if err := plots(o.out, names, results); err != nil {
-		return err
-	}
+	var machines []multipass.Limits
 	if o.frame {
-		if err := frames(w, o); err != nil {
-			return err
+		machines = frameMachines()
+		sw.Points = append(sw.Points, "frame-reference")
+		for _, lim := range machines {
+			sw.Points = append(sw.Points, expt.RunName("frame", lim.Name))
 		}
 	}
-	fmt.Fprintf(w, "\nwrote %s\n", o.out)
-	return nil
+	fs := newFrameStudy(o)
+	sw.Run = func(i int) (point, error) {
+		switch {
+		case i < len(cases):
+			c := cases[i]
+			r, err := solve(shaders[c.shader], c.shader, c.pc, c.model, o)
+			if err != nil {
+				return point{}, fmt.Errorf("%s on %s with %s: %w", c.shader, c.pc.Name, c.model.Name, err)
+			}
+			return point{Case: r}, nil
+		case i == len(cases):
+			img, err := fs.reference()
+			return point{Reference: img}, err
+		}
+		r, err := fs.frame(machines[i-len(cases)-1])
+		return point{Frame: r}, err
+	}
+	sw.Merge = func(w io.Writer, pts []point) error {
+		fmt.Fprintf(w, "rds: exhaustive search budget %d steps", o.steps)
+		if o.timeout > 0 {
+			fmt.Fprintf(w, " or %v", o.timeout)
+		}
+		fmt.Fprint(w, " per case\n\n")
+		if err := table1(w, o.out, names, shaders); err != nil {
+			return err
+		}
+		var results []*result
+		for _, p := range pts[:len(cases)] {
+			results = append(results, p.Case)
+		}
+		if err := writeResults(o.out, results); err != nil {
+			return err
+		}
+		table3(w, names, results)
+		table4(w, names, results)
+		summary(w, names, results)
+		if sh, ok := shaders["bowlingpin"]; ok {
+			if err := table5(w, o.out, sh); err != nil {
+				return err
+			}
+		}
+		if err := plots(o.out, names, results); err != nil {
+			return err
+		}
+		if o.frame {
+			var rows []*frameRow
+			for _, p := range pts[len(cases)+1:] {
+				rows = append(rows, p.Frame)
+			}
+			if err := frameReport(w, o, pts[len(cases)].Reference, rows); err != nil {
+				return err
+			}
+		}
+		fmt.Fprintf(w, "\nwrote %s\n", o.out)
+		return nil
+	}
+	return sw.Main(o.sweep, w)
 }
 
 // timed runs f until at least 20 ms have passed and returns the mean time of
@@ -134,8 +197,9 @@ func timed(f func() error) (float64, error) {
 }
 
 func solve(sh *multipass.Shader, name string, pc multipass.Limits, model multipass.CostModel, o options) (*result, error) {
-	r := &result{shader: name, pc: pc, model: model}
+	r := &result{Shader: name, PC: pc, Model: model}
 	p := sh.Problem(pc, model)
+	var parts []*multipass.Partition // RDS, RDS_h, greedy
 	algo := func(dst *outcome, f func() (*multipass.Partition, error)) error {
 		var part *multipass.Partition
 		s, err := timed(func() error {
@@ -146,21 +210,22 @@ func solve(sh *multipass.Shader, name string, pc multipass.Limits, model multipa
 		if err != nil {
 			return err
 		}
-		*dst = outcome{cost: part.Cost, passes: part.NumPasses(), seconds: s, evals: part.Evaluations, part: part}
+		*dst = outcome{Cost: part.Cost, Passes: part.NumPasses(), Seconds: s, Evals: part.Evaluations, Parts: partsOf(part)}
+		parts = append(parts, part)
 		return nil
 	}
-	if err := algo(&r.rds, p.RDS); err != nil {
+	if err := algo(&r.RDS, p.RDS); err != nil {
 		return nil, err
 	}
-	if err := algo(&r.rdsh, p.RDSh); err != nil {
+	if err := algo(&r.RDSh, p.RDSh); err != nil {
 		return nil, err
 	}
-	if err := algo(&r.greedy, p.Greedy); err != nil {
+	if err := algo(&r.Greedy, p.Greedy); err != nil {
 		return nil, err
 	}
 	// The search starts from the cheapest heuristic partition.
-	inc := r.rds.part
-	for _, h := range []*multipass.Partition{r.rdsh.part, r.greedy.part} {
+	inc := parts[0]
+	for _, h := range parts[1:] {
 		if h.Cost < inc.Cost {
 			inc = h
 		}
@@ -175,8 +240,9 @@ func solve(sh *multipass.Shader, name string, pc multipass.Limits, model multipa
 	if err != nil {
 		return nil, err
 	}
-	r.opt = outcome{cost: part.Cost, passes: part.NumPasses(), seconds: time.Since(start).Seconds(), evals: part.Evaluations, part: part}
-	r.search = res
+	r.Opt = outcome{Cost: part.Cost, Passes: part.NumPasses(), Seconds: time.Since(start).Seconds(), Evals: part.Evaluations,
+		Parts: partsOf(part)}
+	r.Search = res
 	return r, nil
 }
 
@@ -225,15 +291,15 @@ func writeResults(out string, results []*result) error {
 	var rows [][]string
 	for _, r := range results {
 		eff := ""
-		if r.search.Complete {
+		if r.Search.Complete {
 			eff = strconv.FormatFloat(r.effOpt(), 'f', 2, 64)
 		}
-		rows = append(rows, []string{r.shader, r.pc.Name, r.pc.String(), r.model.Name,
-			f0(r.opt.cost), itoa(r.opt.passes), strconv.FormatBool(r.search.Complete), strconv.FormatInt(r.search.Steps, 10),
-			strconv.FormatFloat(r.opt.seconds, 'f', 4, 64),
-			f0(r.rds.cost), itoa(r.rds.passes), strconv.FormatFloat(r.rds.seconds, 'g', 4, 64), itoa(r.rds.evals),
-			f0(r.rdsh.cost), itoa(r.rdsh.passes), strconv.FormatFloat(r.rdsh.seconds, 'g', 4, 64), itoa(r.rdsh.evals),
-			f0(r.greedy.cost), itoa(r.greedy.passes),
+		rows = append(rows, []string{r.Shader, r.PC.Name, r.PC.String(), r.Model.Name,
+			f0(r.Opt.Cost), itoa(r.Opt.Passes), strconv.FormatBool(r.Search.Complete), strconv.FormatInt(r.Search.Steps, 10),
+			strconv.FormatFloat(r.Opt.Seconds, 'f', 4, 64),
+			f0(r.RDS.Cost), itoa(r.RDS.Passes), strconv.FormatFloat(r.RDS.Seconds, 'g', 4, 64), itoa(r.RDS.Evals),
+			f0(r.RDSh.Cost), itoa(r.RDSh.Passes), strconv.FormatFloat(r.RDSh.Seconds, 'g', 4, 64), itoa(r.RDSh.Evals),
+			f0(r.Greedy.Cost), itoa(r.Greedy.Passes),
 			eff, strconv.FormatFloat(r.effH(), 'f', 2, 64)})
 	}
 	return outputs.WriteCSV(filepath.Join(out, "efficiency.csv"), header, rows)
@@ -241,7 +307,7 @@ func writeResults(out string, results []*result) error {
 
 func pick(results []*result, shader, pc, model string) *result {
 	for _, r := range results {
-		if r.shader == shader && r.pc.Name == pc && r.model.Name == model {
+		if r.Shader == shader && r.PC.Name == pc && r.Model.Name == model {
 			return r
 		}
 	}
@@ -262,10 +328,10 @@ func table3(w io.Writer, names []string, results []*result) {
 		row := []string{pc.Name + ": " + pc.String()}
 		for _, n := range names {
 			r := pick(results, n, pc.Name, model)
-			if r.search.Complete {
-				row = append(row, f0(r.opt.cost), itoa(r.opt.passes), f0(r.rds.cost), itoa(r.rds.passes), f1(r.effOpt()))
+			if r.Search.Complete {
+				row = append(row, f0(r.Opt.Cost), itoa(r.Opt.Passes), f0(r.RDS.Cost), itoa(r.RDS.Passes), f1(r.effOpt()))
 			} else {
-				row = append(row, "- ("+f0(r.opt.cost)+")", "("+itoa(r.opt.passes)+")", f0(r.rds.cost), itoa(r.rds.passes), "-")
+				row = append(row, "- ("+f0(r.Opt.Cost)+")", "("+itoa(r.Opt.Passes)+")", f0(r.RDS.Cost), itoa(r.RDS.Passes), "-")
 			}
 		}
 		rows = append(rows, row)
@@ -288,7 +354,7 @@ func table4(w io.Writer, names []string, results []*result) {
 		row := []string{pc.Name + ": " + pc.String()}
 		for _, n := range names {
 			r := pick(results, n, pc.Name, model)
-			row = append(row, secs(r.rds.seconds), secs(r.rdsh.seconds), f1(r.effH()))
+			row = append(row, secs(r.RDS.Seconds), secs(r.RDSh.Seconds), f1(r.effH()))
 		}
 		rows = append(rows, row)
 	}
@@ -309,13 +375,13 @@ func summary(w io.Writer, names []string, results []*result) {
 		var complete, optimal, samePasses, gaveUp, cases int
 		var sum, worst, sumH, sumG float64
 		for _, r := range results {
-			if r.model.Name != m.Name || r.pc.Unlimited() {
+			if r.Model.Name != m.Name || r.PC.Unlimited() {
 				continue
 			}
 			cases++
 			sumH += r.effH()
-			sumG += 100 * (r.greedy.cost - r.rds.cost) / r.rds.cost
-			if !r.search.Complete {
+			sumG += 100 * (r.Greedy.Cost - r.RDS.Cost) / r.RDS.Cost
+			if !r.Search.Complete {
 				gaveUp++
 				continue
 			}
@@ -326,7 +392,7 @@ func summary(w io.Writer, names []string, results []*result) {
 			if e < 1e-9 {
 				optimal++
 			}
-			if r.rds.passes == r.opt.passes {
+			if r.RDS.Passes == r.Opt.Passes {
 				samePasses++
 			}
 		}

@@ -27,9 +27,14 @@ func main() {
 	var in expt.Inputs
 	in.Register(flag.CommandLine)
 	o.Inputs = &in
+	o.Sweep.Register(flag.CommandLine)
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "texcache: unexpected argument %q\n", flag.Arg(0))
+		os.Exit(2)
+	}
+	if err := o.Sweep.Check(); err != nil {
+		fmt.Fprintln(os.Stderr, "texcache:", err)
 		os.Exit(2)
 	}
 	if err := instruments.Check(); err != nil {

@@ -8,11 +8,12 @@ package study
 import (
 	"fmt"
 	"io"
-	"os"
 	"sort"
+	"strconv"
 	"sync"
 	"time"
 
+	"github.com/gfxsim/gfxsim/experiments/expt"
 	"github.com/gfxsim/gfxsim/scene"
 )
 
@@ -27,6 +28,9 @@ type Options struct {
 	Workers       int    // frames rendered at once (0: 2)
 	Timed         bool   // run Fig. 13 on the timed machine
 	Log           io.Writer
+	// Sweep lists the study's points, runs a shard of them or merges the
+	// shards' files (-list, -shard, -merge).
+	Sweep expt.SweepFlags
 }
 
 // Size is a frame size.
@@ -76,12 +80,10 @@ type job struct {
 }
 
 type study struct {
-	o    Options
-	t0   time.Time
-	mu   sync.Mutex
-	pts  map[string][]*Point
-	done int
-	all  int
+	o   Options
+	t0  time.Time
+	mu  sync.Mutex
+	pts map[string][]*Point // the functional frames by figure, in plan order
 }
 
 func (s *study) logf(format string, a ...any) {
@@ -206,57 +208,30 @@ func variantName(f Frame) string {
 	return "decoupled"
 }
 
-// run renders the jobs on o.Workers goroutines; the results are sorted into
-// s.pts by figure in plan order, whatever the order they finish in.
-func (s *study) run(jobs []job, seed uint64) error {
-	workers := s.o.Workers
-	if workers <= 0 {
-		workers = 2
-	}
-	s.all = len(jobs)
-	res := make([]*Point, len(jobs))
-	errs := make([]error, len(jobs))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				j := jobs[i]
-				res[i], errs[i] = Render(j.frame, j.models, seed)
-				if errs[i] != nil {
-					continue
-				}
-				s.mu.Lock()
-				s.done++
-				d := s.done
-				s.mu.Unlock()
-				f := j.frame
-				s.logf("%3d/%d %-7s %-9s %dx%d %2d spp blur %-4g frame %2d %-17s %.1fs", d, s.all, j.fig, f.Scene, res[i].Width, res[i].Height,
-					f.Samples, f.Blur, f.Index, variantName(f), res[i].Seconds)
-			}
-		}()
-	}
-	for i := range jobs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			return fmt.Errorf("%s frame %+v: %w", jobs[i].fig, jobs[i].frame, err)
-		}
-	}
-	s.pts = map[string][]*Point{}
-	for i, j := range jobs {
-		s.pts[j.fig] = append(s.pts[j.fig], res[i])
-	}
-	return nil
+// result is one point of the study: a functional frame of a figure, or a
+// timed frame of Fig. 13.
+type result struct {
+	Point *Point      `json:",omitempty"`
+	Timed *TimedPoint `json:",omitempty"`
 }
 
-// Run runs the study, writes the CSV and PNG files into o.Out and prints the
-// tables to w.
+// jobName names a functional frame's point.
+func jobName(j job) string {
+	f := j.frame
+	spp := strconv.Itoa(f.Samples) + "spp"
+	switch j.fig {
+	case "fig09":
+		return expt.RunName(j.fig, f.Scene, "frame"+strconv.Itoa(f.Index), spp)
+	case "texture":
+		return expt.RunName(j.fig, f.Scene, variantName(f), spp)
+	}
+	return expt.RunName(j.fig, f.Scene, spp, "blur"+strconv.FormatFloat(f.Blur, 'g', -1, 64))
+}
+
+// Run runs the study's points (all, or the shard o.Sweep names), writes
+// each point's file under o.Out/points and, unless sharded, writes the CSV
+// and PNG files into o.Out and prints the tables to w; -list and -merge as
+// expt.SweepFlags says.
 func Run(o Options, w io.Writer) error {
 	if o.Out == "" {
 		o.Out = "out/decoupled"
@@ -267,33 +242,84 @@ func Run(o Options, w io.Writer) error {
 	if (o.Width > 0) != (o.Height > 0) {
 		return fmt.Errorf("-width %d -height %d: give both or neither", o.Width, o.Height)
 	}
-	if err := os.MkdirAll(o.Out, 0o755); err != nil {
-		return err
+	workers := o.Workers
+	if workers <= 0 {
+		workers = 2
 	}
 	s := &study{o: o, t0: time.Now()}
 	jobs := s.plan()
-	fmt.Fprintf(w, "decoupled-sampling study: seed %d, %d functional frames on %d workers, quick %v\n", o.Seed, len(jobs), max(o.Workers, 1), o.Quick)
-	for _, fig := range []string{"sweep", "fig09", "texture"} {
-		sz := s.size(fig)
-		fmt.Fprintf(w, "  %-8s %dx%d\n", fig, sz.Width, sz.Height)
+	var timed []TimedPoint
+	if o.Timed {
+		timed = s.timedPlan()
 	}
-	fmt.Fprintf(w, "  samples %v, blur scales %v, global caches %v, tiled caches %v (shading quads; 0 = unbounded), tile memory %d KB\n",
-		SampleCounts, BlurScales, GlobalSizes, TiledSizes, 128)
-	if err := s.run(jobs, o.Seed); err != nil {
+	sw := &expt.Sweep[result]{Study: "decoupled", Out: o.Out, Workers: workers,
+		Fingerprint: expt.Fingerprint{"width": strconv.Itoa(o.Width), "height": strconv.Itoa(o.Height), "quick": strconv.FormatBool(o.Quick),
+			"seed": strconv.FormatUint(o.Seed, 10), "timed": strconv.FormatBool(o.Timed)}}
+	for _, j := range jobs {
+		sw.Points = append(sw.Points, jobName(j))
+	}
+	for _, t := range timed {
+		sw.Points = append(sw.Points, expt.RunName("fig13", t.Scene, t.Name))
+	}
+	sw.Run = func(i int) (result, error) {
+		if i >= len(jobs) {
+			t := timed[i-len(jobs)]
+			sz := s.size("fig13")
+			tp := Timed(t.Scene, sz.Width, sz.Height, t.TimedVariant)
+			return result{Timed: &tp}, nil
+		}
+		j := jobs[i]
+		p, err := Render(j.frame, j.models, o.Seed)
+		if err != nil {
+			return result{}, fmt.Errorf("%s frame %+v: %w", j.fig, j.frame, err)
+		}
+		return result{Point: p}, nil
+	}
+	sw.Done = func(done, total, i int, r result) {
+		if r.Timed != nil {
+			p, sz := r.Timed, s.size("fig13")
+			s.logf("%3d/%d timed %-9s %-8s %dx%d %d cycles %s", done, total, p.Scene, p.Name, sz.Width, sz.Height, p.Cycles, p.Err)
+			return
+		}
+		j, p := jobs[i], r.Point
+		s.logf("%3d/%d %-7s %-9s %dx%d %2d spp blur %-4g frame %2d %-17s %.1fs", done, total, j.fig, p.Scene, p.Width, p.Height,
+			p.Samples, p.Blur, p.Index, variantName(p.Frame), p.Seconds)
+	}
+	sw.Merge = func(w io.Writer, rs []result) error {
+		fmt.Fprintf(w, "decoupled-sampling study: seed %d, %d functional frames, quick %v\n", o.Seed, len(jobs), o.Quick)
+		for _, fig := range []string{"sweep", "fig09", "texture"} {
+			sz := s.size(fig)
+			fmt.Fprintf(w, "  %-8s %dx%d\n", fig, sz.Width, sz.Height)
+		}
+		fmt.Fprintf(w, "  samples %v, blur scales %v, global caches %v, tiled caches %v (shading quads; 0 = unbounded), tile memory %d KB\n",
+			SampleCounts, BlurScales, GlobalSizes, TiledSizes, 128)
+		s.pts = map[string][]*Point{}
+		for i, j := range jobs {
+			s.pts[j.fig] = append(s.pts[j.fig], rs[i].Point)
+		}
+		for _, f := range []func(io.Writer) error{s.fig10, s.fig10Cache, s.fig11, s.fig12, s.fig09, s.texture} {
+			if err := f(w); err != nil {
+				return err
+			}
+		}
+		if !o.Timed {
+			return nil
+		}
+		var pts []TimedPoint
+		for _, r := range rs[len(jobs):] {
+			pts = append(pts, *r.Timed)
+		}
+		return s.writeFig13(w, pts)
+	}
+	if !o.Sweep.List && !o.Sweep.Merge {
+		s.logf("shard %s of %d points on %d workers", o.Sweep.Shard, len(sw.Points), workers)
+	}
+	if err := sw.Main(o.Sweep, w); err != nil {
 		return err
 	}
-	outs := []func(io.Writer) error{s.fig10, s.fig10Cache, s.fig11, s.fig12, s.fig09, s.texture}
-	for _, f := range outs {
-		if err := f(w); err != nil {
-			return err
-		}
+	if !o.Sweep.List {
+		s.logf("outputs in %s", o.Out)
 	}
-	if o.Timed {
-		if err := s.fig13(w); err != nil {
-			return err
-		}
-	}
-	fmt.Fprintf(w, "\nwrote %s in %.0f s\n", o.Out, time.Since(s.t0).Seconds())
 	return nil
 }
 

@@ -9,8 +9,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/gfxsim/gfxsim/configs"
 	"github.com/gfxsim/gfxsim/experiments/expt"
@@ -43,14 +41,15 @@ func TimedVariants(spps []int) []TimedVariant {
 }
 
 // TimedPoint is a timed frame: cycles, busy cycles per pipeline stage (summed
-// over a stage's units) and DRAM bytes, or the error that stopped it.
+// over a stage's units) and DRAM bytes, or the error that stopped it (a
+// frame that failed is a row of the table, not the end of the study).
 type TimedPoint struct {
 	TimedVariant
 	Scene     string
 	Cycles    uint64
 	Stages    map[string]float64
 	DRAMBytes float64
-	Err       error
+	Err       string // why the frame is invalid ("": valid)
 }
 
 // stageOf names a unit's pipeline stage: "GPU.ShaderCore[3]" -> "ShaderCore".
@@ -67,7 +66,7 @@ func Timed(name string, w, h int, v TimedVariant) TimedPoint {
 	tp := TimedPoint{TimedVariant: v, Scene: name, Stages: map[string]float64{}}
 	s, err := expt.LoadScene(name, w, h, v.Samples, scene.WithBlur(float32(v.Blur)))
 	if err != nil {
-		tp.Err = err
+		tp.Err = err.Error()
 		return tp
 	}
 	for i := range s.Materials {
@@ -76,24 +75,24 @@ func Timed(name string, w, h int, v TimedVariant) TimedPoint {
 	cfg := configs.Default()
 	f, err := driver.Encode(s, cfg.DriverOptions())
 	if err != nil {
-		tp.Err = err
+		tp.Err = err.Error()
 		return tp
 	}
 	p, err := configs.Build(cfg)
 	if err != nil {
-		tp.Err = err
+		tp.Err = err.Error()
 		return tp
 	}
 	res, err := p.Run(f)
 	if err != nil {
-		tp.Err = err
+		tp.Err = err.Error()
 		return tp
 	}
 	// The timed image must equal the reference renderer's: a machine that
 	// ignores decoupling (renders MSAA) would otherwise give plausible cycles.
 	g, err := driver.Encode(s, cfg.DriverOptions())
 	if err != nil {
-		tp.Err = err
+		tp.Err = err.Error()
 		return tp
 	}
 	o := reference.DefaultOptions()
@@ -103,11 +102,11 @@ func Timed(name string, w, h int, v TimedVariant) TimedPoint {
 	o.PatternSeed = cfg.PatternSeed()
 	ref, err := reference.Render(g.Memory, g.Stream, g.StreamBytes, o)
 	if err != nil {
-		tp.Err = err
+		tp.Err = err.Error()
 		return tp
 	}
 	if res.Image == nil || ref.Image == nil || !bytes.Equal(res.Image.Pix, ref.Image.Pix) {
-		tp.Err = fmt.Errorf("the timed image differs from the reference renderer's (does the timed machine run decoupled draws, mode %v?)", v.Dec.Mode)
+		tp.Err = fmt.Sprintf("the timed image differs from the reference renderer's (does the timed machine run decoupled draws, mode %v?)", v.Dec.Mode)
 	}
 	tp.Cycles = res.Cycles
 	for _, u := range p.Units {
@@ -121,46 +120,19 @@ func Timed(name string, w, h int, v TimedVariant) TimedPoint {
 	return tp
 }
 
-func (s *study) fig13(w io.Writer) error {
-	sz := s.size("fig13")
+// timedPlan lists Fig. 13's timed frames: every variant on each sweep scene.
+func (s *study) timedPlan() []TimedPoint {
 	spps := SampleCounts
 	if s.o.Quick {
 		spps = spps[:1]
 	}
-	vs := TimedVariants(spps)
-	type point struct {
-		scene string
-		v     TimedVariant
-	}
-	var todo []point
+	var todo []TimedPoint
 	for _, sk := range SweepScenes {
-		for _, v := range vs {
-			todo = append(todo, point{sk.Scene, v})
+		for _, v := range TimedVariants(spps) {
+			todo = append(todo, TimedPoint{TimedVariant: v, Scene: sk.Scene})
 		}
 	}
-	// The timed frames run on the study's workers, each its own simulation.
-	pts := make([]TimedPoint, len(todo))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for k := 0; k < max(s.o.Workers, 1); k++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				p := todo[i]
-				start := time.Now()
-				pts[i] = Timed(p.scene, sz.Width, sz.Height, p.v)
-				s.logf("timed %-9s %-8s %dx%d %d cycles in %.1fs %v", p.scene, p.v.Name, sz.Width, sz.Height,
-					pts[i].Cycles, time.Since(start).Seconds(), pts[i].Err)
-			}
-		}()
-	}
-	for i := range todo {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	return s.writeFig13(w, pts)
+	return todo
 }
 
 func (s *study) writeFig13(w io.Writer, pts []TimedPoint) error {
@@ -190,10 +162,7 @@ func (s *study) writeFig13(w io.Writer, pts []TimedPoint) error {
 		if base > 0 {
 			rel = float64(p.Cycles) / base
 		}
-		e := ""
-		if p.Err != nil {
-			e = p.Err.Error()
-		}
+		e := p.Err
 		row := []string{p.Scene, p.Name, strconv.Itoa(p.Samples), g4(p.Blur), strconv.FormatUint(p.Cycles, 10), g4(rel), g4(p.DRAMBytes), e}
 		for _, st := range stages {
 			row = append(row, g4(p.Stages[st]))

@@ -7,9 +7,9 @@ package study
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/gfxsim/gfxsim/configs"
@@ -34,6 +34,9 @@ type Options struct {
 	Instruments *tracing.Flags
 	// Inputs, when not nil, sets each run's memory budget (-max-memory).
 	Inputs *expt.Inputs
+	// Sweep lists the study's points, runs a shard of them or merges the
+	// shards' files (-list, -shard, -merge).
+	Sweep expt.SweepFlags
 }
 
 // Row is one measured point of a sweep.
@@ -61,15 +64,26 @@ const (
 type study struct {
 	o    Options
 	base *configs.Config
-	rows []Row
 	log  io.Writer
 	t0   time.Time
 	sess *tracing.Session
+
+	mu     sync.Mutex
+	frames map[string]*memoFrame // timed frames that replays read, by name
+}
+
+// memoFrame is a timed frame rendered at most once per process.
+type memoFrame struct {
+	once sync.Once
+	f    *Frame
+	err  error
 }
 
 func (s *study) logf(format string, a ...any) {
 	if s.log != nil {
+		s.mu.Lock()
 		fmt.Fprintf(s.log, "[%5.1fs] %s\n", time.Since(s.t0).Seconds(), fmt.Sprintf(format, a...))
+		s.mu.Unlock()
 	}
 }
 
@@ -77,8 +91,32 @@ func (s *study) scene(name string, samples int) (*scene.Scene, error) {
 	return expt.LoadScene(name, s.o.Width, s.o.Height, samples)
 }
 
-// timed runs a frame and records a row for it.
-func (s *study) timed(sweep, setting string, x float64, sc *scene.Scene, cfg *configs.Config) (*Frame, error) {
+// frame returns the timed frame of scene name at samples (0: the scene's)
+// on cfg, named sweep and setting, rendering it on first use: a replay point
+// renders the frame it replays in the process that runs it, so that any
+// shard can run any point.
+func (s *study) frame(sweep, setting, name string, samples int, cfg *configs.Config) (*Frame, error) {
+	key := expt.RunName(sweep, name, setting)
+	s.mu.Lock()
+	m := s.frames[key]
+	if m == nil {
+		m = &memoFrame{}
+		s.frames[key] = m
+	}
+	s.mu.Unlock()
+	m.once.Do(func() {
+		sc, err := s.scene(name, samples)
+		if err != nil {
+			m.err = err
+			return
+		}
+		m.f, m.err = s.timedFrame(sweep, setting, sc, cfg)
+	})
+	return m.f, m.err
+}
+
+// timedFrame runs a frame within the memory budget.
+func (s *study) timedFrame(sweep, setting string, sc *scene.Scene, cfg *configs.Config) (*Frame, error) {
 	if err := expt.Reserve(s.o.Inputs.Budget(), cfg, sc); err != nil {
 		return nil, err
 	}
@@ -86,20 +124,23 @@ func (s *study) timed(sweep, setting string, x float64, sc *scene.Scene, cfg *co
 	if err != nil {
 		return nil, err
 	}
-	s.rows = append(s.rows, Row{Sweep: sweep, Scene: sc.Name, Setting: setting, X: x, Timed: true, M: MetricsOf(r.Stats)})
 	s.logf("timed %-13s %-10s %-12s %d cycles", sweep, sc.Name, setting, r.Cycles)
 	return r, nil
 }
 
-// replay replays run on cfg and records a row.
-func (s *study) replay(sweep, setting string, x float64, run *Frame, cfg *configs.Config, rebind func(*state.TextureBinding) *state.TextureBinding) error {
+// timedRow is the row of a timed frame.
+func timedRow(sweep, setting string, x float64, r *Frame) Row {
+	return Row{Sweep: sweep, Scene: r.Scene.Name, Setting: setting, X: x, Timed: true, M: MetricsOf(r.Stats)}
+}
+
+// replay replays run on cfg and returns its row.
+func (s *study) replay(sweep, setting string, x float64, run *Frame, cfg *configs.Config, rebind func(*state.TextureBinding) *state.TextureBinding) (Row, error) {
 	st, err := Replay(run, cfg, rebind)
 	if err != nil {
-		return fmt.Errorf("%s %s: %w", sweep, setting, err)
+		return Row{}, fmt.Errorf("%s %s: %w", sweep, setting, err)
 	}
-	s.rows = append(s.rows, Row{Sweep: sweep, Scene: run.Scene.Name, Setting: setting, X: x, M: MetricsOf(st)})
 	s.logf("replay %-12s %-10s %-12s", sweep, run.Scene.Name, setting)
-	return nil
+	return Row{Sweep: sweep, Scene: run.Scene.Name, Setting: setting, X: x, M: MetricsOf(st)}, nil
 }
 
 // withFilter returns a rebinding that samples with filter f (and max
@@ -125,34 +166,52 @@ func withL1(base *configs.Config, kb, ways, line int) *configs.Config {
 	return &c
 }
 
-// Run runs the study, writes results.csv and the figures into o.Out and
-// prints the summary table to w.
+// Run runs the study's points (all, or the shard o.Sweep names), writes
+// each point's row under o.Out/points and, unless sharded, writes
+// results.csv and the figures into o.Out and prints the summary table to w;
+// -list and -merge as expt.SweepFlags says.
 func Run(o Options, w io.Writer) error {
 	if o.Out == "" {
 		o.Out = "out/texcache"
 	}
-	if err := os.MkdirAll(o.Out, 0o755); err != nil {
-		return err
-	}
-	s := &study{o: o, base: configs.Default(), log: o.Log, t0: time.Now()}
+	s := &study{o: o, base: configs.Default(), log: o.Log, t0: time.Now(), frames: map[string]*memoFrame{}}
 	if o.Instruments != nil {
 		s.sess = o.Instruments.NewSession(o.Out, 0, o.Log)
 	}
-	if err := s.sweeps(); err != nil {
+	pts := s.plan()
+	sw := &expt.Sweep[Row]{Study: "texcache", Out: o.Out, Workers: 1,
+		Fingerprint: expt.Fingerprint{"width": strconv.Itoa(o.Width), "height": strconv.Itoa(o.Height), "quick": strconv.FormatBool(o.Quick)},
+		Run:         func(i int) (Row, error) { return pts[i].run() },
+		Merge: func(w io.Writer, rows []Row) error {
+			if err := writeCSV(filepath.Join(o.Out, "results.csv"), rows); err != nil {
+				return err
+			}
+			if err := figures(o.Out, rows); err != nil {
+				return err
+			}
+			report(w, rows, s.base)
+			return nil
+		}}
+	for _, p := range pts {
+		sw.Points = append(sw.Points, p.name)
+	}
+	if err := sw.Main(o.Sweep, w); err != nil {
 		return err
 	}
-	if err := writeCSV(filepath.Join(o.Out, "results.csv"), s.rows); err != nil {
-		return err
+	if !o.Sweep.List {
+		s.logf("outputs in %s", o.Out)
 	}
-	if err := figures(o.Out, s.rows); err != nil {
-		return err
-	}
-	report(w, s.rows, s.base)
-	fmt.Fprintf(w, "\nwrote %s (results.csv and the figures) in %.0f s\n", o.Out, time.Since(s.t0).Seconds())
 	return nil
 }
 
-func (s *study) sweeps() error {
+// point is one row of the study: its name and how to measure it.
+type point struct {
+	name string
+	run  func() (Row, error)
+}
+
+// plan lists the study's points in the order of its table.
+func (s *study) plan() []point {
 	sizes := []int{1, 2, 4, 8, 16, 32, 64}
 	ways := []int{1, 2, 4, 8, 16}
 	lines := []int{16, 32, 64, 128, 256}
@@ -162,53 +221,64 @@ func (s *study) sweeps() error {
 	}
 	base := s.base
 	def := base.TextureSampler.L1
-	// Baselines: one timed frame per scene on the default machine.
-	runs := map[string]*Frame{}
-	for _, name := range Scenes {
-		sc, err := s.scene(name, 0)
-		if err != nil {
-			return err
-		}
-		r, err := s.timed("baseline", "default", 0, sc, base)
-		if err != nil {
-			return err
-		}
-		runs[name] = r
+	var pts []point
+	add := func(sweep, sc, setting string, run func() (Row, error)) {
+		pts = append(pts, point{expt.RunName(sweep, sc, setting), run})
 	}
-	study := runs["texstudy"]
+	// Baselines: one timed frame per scene on the default machine.
+	baseline := func(name string) (*Frame, error) { return s.frame("baseline", "default", name, 0, base) }
+	for _, name := range Scenes {
+		add("baseline", name, "default", func() (Row, error) {
+			r, err := baseline(name)
+			if err != nil {
+				return Row{}, err
+			}
+			return timedRow("baseline", "default", 0, r), nil
+		})
+	}
+	// replay adds a point replaying the frame of from on cfg.
+	replay := func(sweep, setting string, x float64, name string, from func(string) (*Frame, error), cfg *configs.Config,
+		rebind func() func(*state.TextureBinding) *state.TextureBinding, extra func(*Frame, *Row) error) {
+		add(sweep, name, setting, func() (Row, error) {
+			run, err := from(name)
+			if err != nil {
+				return Row{}, err
+			}
+			var rb func(*state.TextureBinding) *state.TextureBinding
+			if rebind != nil {
+				rb = rebind()
+			}
+			row, err := s.replay(sweep, setting, x, run, cfg, rb)
+			if err == nil && extra != nil {
+				err = extra(run, &row)
+			}
+			return row, err
+		})
+	}
 	// L1 size, bilinear filtering (Giesen's misses per bilinear request).
-	bil := texture.Bilinear
+	bilinear := func() func(*state.TextureBinding) *state.TextureBinding { return withFilter(texture.Bilinear, 1) }
 	for _, name := range Scenes {
 		for _, kb := range sizes {
-			if err := s.replay("l1_size", strconv.Itoa(kb)+" KB", float64(kb), runs[name], withL1(base, kb, def.Ways, def.LineBytes),
-				withFilter(bil, 1)); err != nil {
-				return err
-			}
-			miss, fp, err := TexelMisses(runs[name], kb, def.Ways, withFilter(bil, 1))
-			if err != nil {
-				return err
-			}
-			s.rows[len(s.rows)-1].TexelCache = ratio(miss, fp)
+			replay("l1_size", strconv.Itoa(kb)+" KB", float64(kb), name, baseline, withL1(base, kb, def.Ways, def.LineBytes), bilinear,
+				func(run *Frame, row *Row) error {
+					miss, fp, err := TexelMisses(run, kb, def.Ways, withFilter(texture.Bilinear, 1))
+					row.TexelCache = ratio(miss, fp)
+					return err
+				})
 		}
 	}
 	// Associativity and line size at the default size, filtering as authored.
 	for _, n := range ways {
-		if err := s.replay("associativity", strconv.Itoa(n)+"-way", float64(n), study, withL1(base, def.SizeKB, n, def.LineBytes), nil); err != nil {
-			return err
-		}
+		replay("associativity", strconv.Itoa(n)+"-way", float64(n), "texstudy", baseline, withL1(base, def.SizeKB, n, def.LineBytes), nil, nil)
 	}
 	for _, b := range lines {
-		if err := s.replay("line_size", strconv.Itoa(b)+" B", float64(b), study, withL1(base, def.SizeKB, def.Ways, b), nil); err != nil {
-			return err
-		}
+		replay("line_size", strconv.Itoa(b)+" B", float64(b), "texstudy", baseline, withL1(base, def.SizeKB, def.Ways, b), nil, nil)
 	}
 	// L2 size per bank.
 	for _, kb := range l2s {
 		c := *base
 		c.L2.BankSizeKB = kb
-		if err := s.replay("l2_size", strconv.Itoa(kb)+" KB", float64(kb), study, &c, nil); err != nil {
-			return err
-		}
+		replay("l2_size", strconv.Itoa(kb)+" KB", float64(kb), "texstudy", baseline, &c, nil, nil)
 	}
 	// Filter modes.
 	for _, f := range []struct {
@@ -217,46 +287,51 @@ func (s *study) sweeps() error {
 		n    int
 	}{{"bilinear", texture.Bilinear, 1}, {"trilinear", texture.Trilinear, 1}, {"aniso 4x", texture.Anisotropic, 4},
 		{"aniso 16x", texture.Anisotropic, 16}} {
-		if err := s.replay("filter", f.name, 0, study, base, withFilter(f.f, f.n)); err != nil {
-			return err
-		}
+		replay("filter", f.name, 0, "texstudy", baseline, base,
+			func() func(*state.TextureBinding) *state.TextureBinding { return withFilter(f.f, f.n) }, nil)
 	}
-	// Storage formats (timed: the frame changes): RGBA8, sRGB (fat texels), BC1.
+	// timed adds a timed frame of texstudy at samples on cfg, its textures
+	// stored as format (0, FormatRGBA8: as authored).
+	timed := func(sweep, setting string, x float64, samples int, format scene.TextureFormat, cfg *configs.Config) {
+		add(sweep, "texstudy", setting, func() (Row, error) {
+			sc, err := s.scene("texstudy", samples)
+			if err != nil {
+				return Row{}, err
+			}
+			if format != 0 {
+				for i := range sc.Textures {
+					sc.Textures[i].Format = format
+				}
+			}
+			r, err := s.timedFrame(sweep, setting, sc, cfg)
+			if err != nil {
+				return Row{}, err
+			}
+			return timedRow(sweep, setting, x, r), nil
+		})
+	}
+	// Storage formats (timed: the frame changes): sRGB (fat texels), BC1.
 	for _, f := range []scene.TextureFormat{scene.FormatRGBA8SRGB, scene.FormatBC1} {
-		sc, err := s.scene("texstudy", 0)
-		if err != nil {
-			return err
-		}
-		for i := range sc.Textures {
-			sc.Textures[i].Format = f
-		}
-		if _, err := s.timed("format", f.String(), 0, sc, base); err != nil {
-			return err
-		}
+		timed("format", f.String(), 0, 0, f, base)
 	}
 	// Traversal order of the rasterizer's tiles and quads (timed).
 	if !s.o.Quick {
 		for _, ord := range [][2]string{{"rowmajor", "zorder"}, {"zorder", "rowmajor"}, {"zorder", "zorder"}} {
 			c := *base
 			c.Raster.TileOrder, c.Raster.QuadOrder = ord[0], ord[1]
-			sc, err := s.scene("texstudy", 0)
-			if err != nil {
-				return err
-			}
-			if _, err := s.timed("order", "tiles "+ord[0]+", quads "+ord[1], 0, sc, &c); err != nil {
-				return err
-			}
+			timed("order", "tiles "+ord[0]+", quads "+ord[1], 0, 0, 0, &c)
 		}
 	}
 	// 8x MSAA: timed on the default machine, then the 32 KB 16-way 64-byte L1 of
 	// the decoupled-sampling paper.
-	sc, err := s.scene("texstudy", 8)
-	if err != nil {
-		return err
-	}
-	msaa, err := s.timed("msaa", "8x, default L1", 8, sc, base)
-	if err != nil {
-		return err
-	}
-	return s.replay("msaa", "8x, 32 KB 16-way 64 B", 8, msaa, withL1(base, 32, 16, 64), nil)
+	msaa := func(name string) (*Frame, error) { return s.frame("msaa", "8x, default L1", name, 8, base) }
+	add("msaa", "texstudy", "8x, default L1", func() (Row, error) {
+		r, err := msaa("texstudy")
+		if err != nil {
+			return Row{}, err
+		}
+		return timedRow("msaa", "8x, default L1", 8, r), nil
+	})
+	replay("msaa", "8x, 32 KB 16-way 64 B", 8, "texstudy", msaa, withL1(base, 32, 16, 64), nil, nil)
+	return pts
 }

@@ -2,6 +2,7 @@ package study
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -79,6 +80,21 @@ func TestQuickStudy(t *testing.T) {
 	// 3 baselines + 3x3 L1 sizes + 2 ways + 2 lines + 2 L2 + 4 filters + 2 formats + 2 MSAA, and the header.
 	if n := strings.Count(string(csv), "\n"); n != 1+3+9+2+2+2+4+2+2 {
 		t.Errorf("%d CSV lines", n)
+	}
+}
+
+// TestShardsMatch runs the reduced study in one process and as shards 0/3,
+// 1/3 and 2/3 (each rendering the frames its replays need) merged: the
+// tables, CSV and figures are the same bytes.
+func TestShardsMatch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short mode")
+	}
+	err := expt.ShardsMatch(t.TempDir(), 3, func(out string, f expt.SweepFlags, w io.Writer) error {
+		return Run(Options{Out: out, Width: 48, Height: 27, Quick: true, Sweep: f}, w)
+	})
+	if err != nil {
+		t.Error(err)
 	}
 }
 

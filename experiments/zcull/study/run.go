@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/gfxsim/gfxsim/configs"
 	"github.com/gfxsim/gfxsim/experiments/expt"
@@ -194,41 +193,4 @@ func runCase(c Case, w, h int, sess *tracing.Session, inputs *expt.Inputs) (Resu
 		}
 	}
 	return r, nil
-}
-
-// runAll runs the cases on workers goroutines; results come back in the
-// order of cases whatever the scheduling.
-func runAll(cases []Case, w, h, workers int, sess *tracing.Session, in *expt.Inputs, progress func(done, total int, r *Result)) ([]Result, error) {
-	out := make([]Result, len(cases))
-	errs := make([]error, len(cases))
-	next := make(chan int)
-	var mu sync.Mutex
-	done := 0
-	var wg sync.WaitGroup
-	for k := 0; k < max(1, workers); k++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				out[i], errs[i] = runCase(cases[i], w, h, sess, in)
-				mu.Lock()
-				done++
-				if progress != nil && errs[i] == nil {
-					progress(done, len(cases), &out[i])
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	for i := range cases {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
 }

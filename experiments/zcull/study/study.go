@@ -8,9 +8,7 @@ package study
 
 import (
 	"fmt"
-	"github.com/gfxsim/gfxsim/internal/outputs"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"time"
@@ -18,6 +16,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/gfxsim/gfxsim/experiments/expt"
+	"github.com/gfxsim/gfxsim/internal/outputs"
 	"github.com/gfxsim/gfxsim/internal/plot"
 	"github.com/gfxsim/gfxsim/tracing"
 )
@@ -34,6 +33,9 @@ type Options struct {
 	Instruments *tracing.Flags
 	// Inputs, when not nil, sets each run's memory budget (-max-memory).
 	Inputs *expt.Inputs
+	// Sweep lists the study's points, runs a shard of them or merges the
+	// shards' files (-list, -shard, -merge).
+	Sweep expt.SweepFlags
 }
 
 // The configurations of the paper's Fig. 6. ORACLE knows every sample's fate
@@ -101,21 +103,61 @@ func cacheMachine(m Machine, kb int) Machine {
 		YAML: m.YAML[:len(m.YAML)-2] + fmt.Sprintf(", cache: {size_kb: %d}}\n", kb)}
 }
 
-// Run runs the study, writes CSV files and PNG figures to o.Out and prints
-// the tables to w.
+// Run runs the study's points (all, or the shard o.Sweep names), writes
+// each point's file under o.Out/points and, unless sharded, writes CSV files
+// and PNG figures to o.Out and prints the tables to w; -list and -merge as
+// expt.SweepFlags says.
 func Run(o Options, w io.Writer) error {
 	p := makePlan(o)
 	if o.Out == "" {
 		o.Out = "out/zcull"
 	}
-	if err := os.MkdirAll(o.Out, 0o755); err != nil {
-		return err
-	}
 	workers := o.Workers
 	if workers <= 0 {
 		workers = 2
 	}
-	var cases []Case
+	cases, nMain := p.cases()
+	sw := &expt.Sweep[Result]{Study: "zcull", Out: o.Out, Workers: workers,
+		Fingerprint: expt.Fingerprint{"width": strconv.Itoa(p.w), "height": strconv.Itoa(p.h), "quick": strconv.FormatBool(o.Quick)}}
+	for _, c := range cases {
+		sw.Points = append(sw.Points, c.Name())
+	}
+	var sess *tracing.Session
+	if o.Instruments != nil {
+		sess = o.Instruments.NewSession(o.Out, len(cases), o.Log)
+	}
+	start := time.Now()
+	sw.Run = func(i int) (Result, error) { return runCase(cases[i], p.w, p.h, sess, o.Inputs) }
+	sw.Done = func(done, total, _ int, r Result) {
+		if o.Log != nil {
+			fmt.Fprintf(o.Log, "[%3d/%d %5.0fs] %-24s %-10s %dx: culling %.3f, depth %.0f KB, HiZ %.0f KB\n", done, total,
+				time.Since(start).Seconds(), r.Machine.Name, r.Scene, r.Samples, r.CullingRate(),
+				r.DepthTraffic()/1024, r.HiZTraffic()/1024)
+		}
+	}
+	sw.Merge = func(w io.Writer, results []Result) error {
+		fmt.Fprintf(w, "zcull: %d simulations at %dx%d; machine: configs/sortlast.yaml with %q\n", len(cases), p.w, p.h, base)
+		idx := index(results)
+		if err := mainOutputs(o.Out, w, p, results[:nMain], idx); err != nil {
+			return err
+		}
+		return sweepOutputs(o.Out, w, p, idx)
+	}
+	if o.Log != nil && !o.Sweep.List && !o.Sweep.Merge {
+		fmt.Fprintf(o.Log, "zcull: shard %s of %d simulations at %dx%d on %d workers\n", o.Sweep.Shard, len(cases), p.w, p.h, workers)
+	}
+	if err := sw.Main(o.Sweep, w); err != nil {
+		return err
+	}
+	if o.Log != nil && !o.Sweep.List {
+		fmt.Fprintf(o.Log, "wall time %.0f s; outputs in %s\n", time.Since(start).Seconds(), o.Out)
+	}
+	return nil
+}
+
+// cases lists the study's runs: the Fig. 6 cases (the first nMain), then the
+// sweeps.
+func (p plan) cases() (cases []Case, nMain int) {
 	for _, s := range p.mainScenes {
 		for _, spp := range p.samples {
 			for _, m := range mainSet {
@@ -123,7 +165,7 @@ func Run(o Options, w io.Writer) error {
 			}
 		}
 	}
-	nMain := len(cases)
+	nMain = len(cases)
 	var sweep []Machine
 	for _, d := range p.delays {
 		sweep = append(sweep, delayMachine(d))
@@ -142,32 +184,7 @@ func Run(o Options, w io.Writer) error {
 			cases = append(cases, Case{Machine: m, Scene: s, Samples: p.sweepSamples})
 		}
 	}
-	fmt.Fprintf(w, "zcull: %d simulations at %dx%d on %d workers; machine: configs/sortlast.yaml with %q\n",
-		len(cases), p.w, p.h, workers, base)
-	start := time.Now()
-	var sess *tracing.Session
-	if o.Instruments != nil {
-		sess = o.Instruments.NewSession(o.Out, len(cases), o.Log)
-	}
-	results, err := runAll(cases, p.w, p.h, workers, sess, o.Inputs, func(done, total int, r *Result) {
-		if o.Log != nil {
-			fmt.Fprintf(o.Log, "[%3d/%d %5.0fs] %-24s %-10s %dx: culling %.3f, depth %.0f KB, HiZ %.0f KB\n", done, total,
-				time.Since(start).Seconds(), r.Machine.Name, r.Scene, r.Samples, r.CullingRate(),
-				r.DepthTraffic()/1024, r.HiZTraffic()/1024)
-		}
-	})
-	if err != nil {
-		return err
-	}
-	idx := index(results)
-	if err := mainOutputs(o.Out, w, p, results[:nMain], idx); err != nil {
-		return err
-	}
-	if err := sweepOutputs(o.Out, w, p, idx); err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "\nwall time %.0f s; outputs in %s\n", time.Since(start).Seconds(), o.Out)
-	return nil
+	return cases, nMain
 }
 
 type key struct {
