@@ -128,10 +128,17 @@ func (c *Config) AccessBytes() int {
 }
 
 // Build builds the machine described by c.
-func Build(c *Config) (*Platform, error) {
+func Build(c *Config) (_ *Platform, err error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
+	// Validate checks what every builder checks; a builder that still panics
+	// ends the build with an error, not a stack trace.
+	defer func() {
+		if r := recover(); r != nil {
+			err = &Error{File: DefaultNameOr(c.file), Msg: fmt.Sprintf("a component refused the configuration: %v", r)}
+		}
+	}()
 	p := &Platform{Config: c, Halt: &timing.Halt{}, Progress: &timing.Progress{}, CoreFreq: mhz(c.Clocks.CoreMHz)}
 	if c.Engine == "parallel" {
 		p.Engine = sim.NewParallelEngine()
