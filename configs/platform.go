@@ -534,8 +534,9 @@ func (p *Platform) Run(f *driver.Frame) (*Result, error) {
 	return res, nil
 }
 
-// hangReport lists every non-empty buffer of the platform, fullest first.
-func (p *Platform) hangReport() string {
+// BufferStates returns the occupancy of every buffer of the platform: its
+// units', links', memory channels' and L2 banks', in that order.
+func (p *Platform) BufferStates() []timing.BufferState {
 	var bufs []timing.BufferState
 	for _, u := range p.Units {
 		bufs = append(bufs, u.Buffers()...)
@@ -544,9 +545,13 @@ func (p *Platform) hangReport() string {
 		bufs = append(bufs, l.Buffers()...)
 	}
 	bufs = append(bufs, p.Memory.Buffers()...)
-	bufs = append(bufs, p.L2.Buffers()...)
+	return append(bufs, p.L2.Buffers()...)
+}
+
+// hangReport lists every non-empty buffer of the platform, fullest first.
+func (p *Platform) hangReport() string {
 	var busy []timing.BufferState
-	for _, b := range bufs {
+	for _, b := range p.BufferStates() {
 		if b.Len > 0 {
 			busy = append(busy, b)
 		}
