@@ -169,4 +169,3 @@ type fakeEngine struct {
 func (e *fakeEngine) CurrentTime() sim.VTimeInSec { return e.now }
 func (e *fakeEngine) Pause()                      { e.paused++ }
 func (e *fakeEngine) Continue()                   { e.continued++ }
-
