@@ -8,6 +8,7 @@ import (
 	"github.com/sarchlab/akita/v3/sim"
 
 	"github.com/gfxsim/gfxsim/configs"
+	"github.com/gfxsim/gfxsim/internal/progress"
 	"github.com/gfxsim/gfxsim/timing"
 )
 
@@ -62,16 +63,16 @@ func (g *Progress) Tick(now sim.VTimeInSec) bool {
 	}
 	if g.w != nil && time.Since(g.last) >= g.every {
 		g.last = time.Now()
-		el := time.Since(g.start).Seconds()
-		eta := ""
-		if done > 0 && done < g.total { // draws differ in size: a rough guide
-			eta = fmt.Sprintf(", about %.0f s left at this rate of draws", el*float64(g.total-done)/float64(done))
+		el := time.Since(g.start)
+		eta := progress.ETA(done, g.total, el)
+		if eta != "" { // draws differ in size: a rough guide
+			eta += " at this rate of draws"
 		}
 		if done >= g.total && !g.p.CommandProcessor.Finished() {
 			// Every draw is through; the resolve, flushes and present remain.
 			eta = ", resolving and presenting the frame"
 		}
-		fmt.Fprintf(g.w, "  %s%d of %d draws done, cycle %d, %.0f s%s\n", g.prefix(), done, g.total, g.Freq.Cycle(now), el, eta)
+		fmt.Fprintf(g.w, "  %s%d of %d draws done, cycle %d, %s%s\n", g.prefix(), done, g.total, g.Freq.Cycle(now), progress.Duration(el), eta)
 	}
 	if finished {
 		g.done = true

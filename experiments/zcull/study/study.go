@@ -8,7 +8,6 @@ package study
 
 import (
 	"fmt"
-	"github.com/gfxsim/gfxsim/internal/outputs"
 	"io"
 	"os"
 	"path/filepath"
@@ -18,7 +17,9 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/gfxsim/gfxsim/experiments/expt"
+	"github.com/gfxsim/gfxsim/internal/outputs"
 	"github.com/gfxsim/gfxsim/internal/plot"
+	"github.com/gfxsim/gfxsim/internal/progress"
 	"github.com/gfxsim/gfxsim/tracing"
 )
 
@@ -29,6 +30,8 @@ type Options struct {
 	Quick         bool   // fewer scenes and sweep points, 160x90
 	Workers       int    // simulations run at once (0: 2)
 	Log           io.Writer
+	// Bar shows a progress bar with an ETA on stderr (progress.Enabled).
+	Bar bool
 	// Instruments, when not nil, traces, samples and monitors the runs (one
 	// folder per run under Out/runs, named by Case.Name).
 	Instruments *tracing.Flags
@@ -149,7 +152,10 @@ func Run(o Options, w io.Writer) error {
 	if o.Instruments != nil {
 		sess = o.Instruments.NewSession(o.Out, len(cases), o.Log)
 	}
+	bar := progress.New(os.Stderr, len(cases), o.Bar)
 	results, err := runAll(cases, p.w, p.h, workers, sess, o.Inputs, func(done, total int, r *Result) {
+		bar.Clear()
+		defer bar.Step(fmt.Sprintf("%s %s %dx", r.Machine.Name, r.Scene, r.Samples))
 		if o.Log != nil {
 			fmt.Fprintf(o.Log, "[%3d/%d %5.0fs] %-24s %-10s %dx: culling %.3f, depth %.0f KB, HiZ %.0f KB\n", done, total,
 				time.Since(start).Seconds(), r.Machine.Name, r.Scene, r.Samples, r.CullingRate(),
