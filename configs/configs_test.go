@@ -79,9 +79,9 @@ func TestErrors(t *testing.T) {
 		{"oneof", "memory: {type: sram}\n", `m.yaml:1: memory.type: "sram" is not one of dram, ideal`},
 		{"duplicate", "engine: serial\nengine: parallel\n", "m.yaml:2: engine: duplicate key"},
 		{"cross field", "input_assembler: {batch_vertices: 48}\n", "m.yaml:1: input_assembler.batch_vertices: 48 vertices do not fit a warp of 32 lanes"},
-		{"cache geometry", "rop:\n  cache: {size_kb: 3, ways: 4, line_bytes: 64}\n", "m.yaml: rop.cache: 3 KB is not a power-of-two number of sets of 4 ways x 64-byte lines"},
-		{"rop line with compression", "rop:\n  cache: {size_kb: 32, ways: 4, line_bytes: 32}\n", "m.yaml: rop.compression: on with 32-byte colour lines, smaller than the 64-byte memory access unit: turn it off (it applies only to lines of 128 bytes or more)"},
-		{"depth line with compression", "depth_unit:\n  cache: {size_kb: 32, ways: 4, line_bytes: 16}\n", "m.yaml: depth_unit.compression: on with 16-byte depth lines, smaller than the 64-byte memory access unit: turn it off (it applies only to lines of 128 bytes or more)"},
+		{"cache geometry", "rop:\n  cache: {size_kb: 3, ways: 4, line_bytes: 64}\n", "m.yaml:2: rop.cache.size_kb: 3 KB is not a power-of-two number of sets of 4 ways x 64-byte lines"},
+		{"rop line with compression", "rop:\n  cache: {size_kb: 32, ways: 4, line_bytes: 32}\n", "m.yaml:2: rop.compression: on with 32-byte colour lines, smaller than the 64-byte memory access unit: turn it off (it applies only to lines of 128 bytes or more)"},
+		{"depth line with compression", "depth_unit:\n  cache: {size_kb: 32, ways: 4, line_bytes: 16}\n", "m.yaml:2: depth_unit.compression: on with 16-byte depth lines, smaller than the 64-byte memory access unit: turn it off (it applies only to lines of 128 bytes or more)"},
 		{"index cache line", "input_assembler:\n  index_cache: {size_kb: 4, ways: 4, line_bytes: 8}\n", "m.yaml:2: input_assembler.index_cache.line_bytes: 8 bytes: lines of this cache must be at least 16 bytes (4-byte lines are for the ROP colour and depth caches)"},
 		{"hiz cache line", "hiz:\n  mode: zmask\n  cache: {size_kb: 16, ways: 4, line_bytes: 8}\n", "m.yaml:3: hiz.cache.line_bytes: 8 bytes: HiZ cache lines must be at least 16 bytes"},
 		{"line under 4", "rop:\n  compression: false\n  cache: {size_kb: 32, ways: 4, line_bytes: 2}\n", "m.yaml:3: rop.cache.line_bytes: 2 out of range [4, 4096] bytes"},
@@ -95,6 +95,52 @@ func TestErrors(t *testing.T) {
 		}
 		if err.Error() != tc.want {
 			t.Errorf("%s:\n got  %s\n want %s", tc.name, err, tc.want)
+		}
+	}
+}
+
+// TestErrorInEverySection: a representative bad value of every section is
+// reported with the file, the line of the value and the field, once. Values
+// that only a builder used to refuse (the command processor's prefetch, the
+// DRAM geometry, the L2 line) are among them, as are rules that tie a field
+// the file sets to one it leaves at its default (reported at the line set).
+func TestErrorInEverySection(t *testing.T) {
+	tests := []struct {
+		section, src, want string
+	}{
+		{"name", "name: [a]\n", "m.yaml:1: name: want a string, got a list"},
+		{"engine", "engine: fast\n", `m.yaml:1: engine: "fast" is not one of serial, parallel`},
+		{"watchdog_cycles", "watchdog_cycles: 10\n", "m.yaml:1: watchdog_cycles: 10 out of range [1000, inf] cycles"},
+		{"clocks", "clocks:\n  core_mhz: 0\n", "m.yaml:2: clocks.core_mhz: 0 out of range [1, 10000] MHz"},
+		{"command_processor", "command_processor:\n  dma_chunk_bytes: 64\n", "m.yaml:2: command_processor.max_outstanding_dma: 4 chunks of 64 bytes (dma_chunk_bytes) cannot hold the largest command (464 bytes)"},
+		{"input_assembler", "input_assembler:\n  vertex_cache: {size_kb: 5}\n", "m.yaml:2: input_assembler.vertex_cache.size_kb: 5 KB is not a power-of-two number of sets of 4 ways x 64-byte lines"},
+		{"primitive_assembly", "primitive_assembly:\n  batch_slots: 0\n", "m.yaml:2: primitive_assembly.batch_slots: 0 out of range [1, 1024]"},
+		{"raster", "raster:\n  tile_order: hilbert\n", `m.yaml:2: raster.tile_order: "hilbert" is not one of rowmajor, zorder`},
+		{"depth_unit", "depth_unit:\n  test_latency: 0\n", "m.yaml:2: depth_unit.test_latency: 0 out of range [1, 1000] cycles"},
+		{"hiz", "hiz:\n  mode: forward\n  layers: 2\n", "m.yaml:3: hiz.layers: 2: only zmask tiles have layers"},
+		{"hiz packed tile wider than the raster tile", "\nhiz:\n  packed: true\n", "m.yaml:3: hiz.tile_samples: 128 samples make 16x8-pixel tiles at 1 sample per pixel, larger than the 8-pixel raster tile (raise raster.tile_size)"},
+		{"quad_packer", "quad_packer:\n  quads_per_warp: 16\n", "m.yaml:2: quad_packer.quads_per_warp: 16 quads need 64 lanes, the warp has 32"},
+		{"reorder_buffer", "reorder_buffer:\n  entries: 2\n", "m.yaml:2: reorder_buffer.entries: 2 entries cannot hold one warp of 8 quads"},
+		{"shader_core", "shader_core:\n  warp_size: 8\n", "m.yaml:2: shader_core.simd_width: 16 does not divide the warp size 8"},
+		{"texture_sampler", "texture_sampler:\n  cores_per_sampler: 3\n", "m.yaml:2: texture_sampler.cores_per_sampler: 3 does not divide the 8 shader cores"},
+		{"l2", "l2:\n  line_bytes: 4096\n", "m.yaml:2: l2.line_bytes: 4096 exceeds the memory's InterleaveBytes 256 (a line must belong to one channel)"},
+		{"rop", "rop:\n  blend_latency: 0\n", "m.yaml:2: rop.blend_latency: 0 out of range [1, 1000] cycles"},
+		{"memory", "memory:\n  ranks: 3\n", "m.yaml:2: memory.ranks: 3 is not a power of two"},
+		{"memory queue too short for a wider interleave", "memory:\n  interleave_bytes: 4096\n", "m.yaml:2: memory.transaction_queue: 32 is outside [66, 65536] (a request within one InterleaveBytes granule may need InterleaveBytes/access unit + 1 access units, and Akita needs more queue entries than that)"},
+		{"buses", "buses:\n  l2:\n    latency: -1\n", "m.yaml:3: buses.l2.latency: -1 out of range [0, 100000] cycles"},
+		{"multipass", "multipass:\n  registers: 33\n", "m.yaml:2: multipass.registers: 33 out of range [0, 32]"},
+		{"decoupled", "decoupled:\n  pattern_seed: x\n", `m.yaml:2: decoupled.pattern_seed: want an integer, got "x"`},
+		{"not UTF-8", "raster:\n  tile_order: \"\xff\"\n", "m.yaml:2: yaml: invalid leading UTF-8 octet"},
+		{"second document", "raster: {tile_size: 8}\n---\nraster: {tile_size: 16}\n", "m.yaml:2: yaml: a second document (after ---) would not be read: keep one document per file"},
+	}
+	for _, tc := range tests {
+		_, err := Parse("m.yaml", []byte(tc.src))
+		if err == nil {
+			t.Errorf("%s: accepted", tc.section)
+			continue
+		}
+		if err.Error() != tc.want {
+			t.Errorf("%s:\n got  %s\n want %s", tc.section, err, tc.want)
 		}
 	}
 }

@@ -48,46 +48,46 @@ func (c *Config) ReferenceHooks() reference.Hooks {
 }
 
 // validateHiZ checks the hiz section.
-func (c *Config) validateHiZ(fail func(field, format string, a ...any) error) error {
+func (c *Config) validateHiZ(fail func(fields at, format string, a ...any) error) error {
 	h := c.HiZ
 	if h.Mode == "off" {
 		return nil
 	}
 	if lb := h.Cache.LineBytes; lb < 16 {
-		return fail("hiz.cache.line_bytes", "%d bytes: HiZ cache lines must be at least 16 bytes", lb)
+		return fail(at{"hiz.cache.line_bytes", "hiz.mode"}, "%d bytes: HiZ cache lines must be at least 16 bytes", lb)
 	}
 	if h.TileSamples != 0 && !pow2(h.TileSamples) || h.TileSamples != 0 && h.TileSamples < 16 {
-		return fail("hiz.tile_samples", "%d is not 0 or a power of two in [16, 256]", h.TileSamples)
+		return fail(at{"hiz.tile_samples"}, "%d is not 0 or a power of two in [16, 256]", h.TileSamples)
 	}
 	switch {
 	case h.Layers != 0 && h.Mode != "zmask":
-		return fail("hiz.layers", "%d: only zmask tiles have layers", h.Layers)
+		return fail(at{"hiz.layers", "hiz.mode"}, "%d: only zmask tiles have layers", h.Layers)
 	case h.Layers == 1:
-		return fail("hiz.layers", "1: a zmask tile has 2 to 4 layers (forward is the one-layer design)")
+		return fail(at{"hiz.layers"}, "1: a zmask tile has 2 to 4 layers (forward is the one-layer design)")
 	case h.Packed && h.Mode != "zmask":
-		return fail("hiz.packed", "only zmask tiles are packed")
+		return fail(at{"hiz.packed", "hiz.mode"}, "only zmask tiles are packed")
 	case h.Packed && h.Layers > 2:
-		return fail("hiz.layers", "%d: packed tiles have 2 layers", h.Layers)
+		return fail(at{"hiz.layers", "hiz.packed"}, "%d: packed tiles have 2 layers", h.Layers)
 	case h.Mode == "oracle" && h.Feedback != "none":
-		return fail("hiz.feedback", "%s: the oracle needs no feedback", h.Feedback)
+		return fail(at{"hiz.feedback", "hiz.mode"}, "%s: the oracle needs no feedback", h.Feedback)
 	}
 	cfg := c.HiZConfig()
 	if err := cfg.Validate(); err != nil {
-		return fail("hiz", "%v", err)
+		return fail(at{"hiz"}, "%v", err)
 	}
 	// At one sample per pixel (the widest tiles) a HiZ tile must fit a raster
 	// tile, so that one rasterizer sends all of its primitives' coverage in
 	// API order.
 	if w, hh := fhiz.TileDims(cfg.TileSamples, 1); w > c.Raster.TileSize || hh > c.Raster.TileSize {
-		return fail("hiz.tile_samples", "%d samples make %dx%d-pixel tiles at 1 sample per pixel, larger than the %d-pixel raster tile (raise raster.tile_size)",
+		return fail(at{"hiz.tile_samples", "raster.tile_size", "hiz"}, "%d samples make %dx%d-pixel tiles at 1 sample per pixel, larger than the %d-pixel raster tile (raise raster.tile_size)",
 			cfg.TileSamples, w, hh, c.Raster.TileSize)
 	}
 	lb := c.HiZ.Cache.LineBytes
 	if cfg.Packed && cfg.PackedBits > 8*lb {
-		return fail("hiz.cache.line_bytes", "%d bytes cannot hold a %d-bit packed tile", lb, cfg.PackedBits)
+		return fail(at{"hiz.cache.line_bytes", "hiz"}, "%d bytes cannot hold a %d-bit packed tile", lb, cfg.PackedBits)
 	}
 	if lines := c.HiZ.Cache.SizeKB * 1024 / hizCacheLine(cfg, lb); lines < c.HiZ.Cache.Ways {
-		return fail("hiz.cache.size_kb", "%d KB holds %d lines, fewer than the %d ways", c.HiZ.Cache.SizeKB, lines, c.HiZ.Cache.Ways)
+		return fail(at{"hiz.cache.size_kb", "hiz.cache.ways", "hiz.cache.line_bytes", "hiz"}, "%d KB holds %d lines, fewer than the %d ways", c.HiZ.Cache.SizeKB, lines, c.HiZ.Cache.Ways)
 	}
 	return nil
 }

@@ -6,12 +6,12 @@ import (
 	"math"
 	"math/bits"
 	"reflect"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/gfxsim/gfxsim/internal/inputs"
+	"github.com/gfxsim/gfxsim/internal/yamlnode"
 	"gopkg.in/yaml.v3"
 )
 
@@ -28,25 +28,9 @@ const SageName = "sage.yaml"
 const DefaultName = "sortlast.yaml"
 
 // Error is a configuration error: the file, the line of the offending YAML node,
-// the field path ("raster.tile_size") and the message.
-type Error struct {
-	File  string
-	Line  int
-	Field string
-	Msg   string
-}
-
-func (e *Error) Error() string {
-	switch {
-	case e.Line > 0 && e.Field != "":
-		return fmt.Sprintf("%s:%d: %s: %s", e.File, e.Line, e.Field, e.Msg)
-	case e.Line > 0:
-		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
-	case e.Field != "":
-		return fmt.Sprintf("%s: %s: %s", e.File, e.Field, e.Msg)
-	}
-	return fmt.Sprintf("%s: %s", e.File, e.Msg)
-}
+// the field path ("raster.tile_size") and the message. It is the error of
+// every YAML loader (internal/yamlnode).
+type Error = yamlnode.Error
 
 // Default returns the default machine (sortlast.yaml, embedded in the binary).
 //
@@ -146,29 +130,20 @@ type decoder struct {
 	lines map[string]int // field path -> line it was set at
 }
 
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-
 func decode(file string, data []byte, into *Config) (c *Config, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			c, err = nil, &Error{File: file, Msg: fmt.Sprintf("yaml: malformed document (%v)", r)}
 		}
 	}()
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
-			line, _ := strconv.Atoi(m[1])
-			return nil, &Error{File: file, Line: line, Msg: "yaml: " + m[2]}
-		}
-		return nil, &Error{File: file, Msg: err.Error()}
+	root, err := yamlnode.Parse(file, data)
+	if err != nil {
+		return nil, err
 	}
 	d := &decoder{file: file, lines: map[string]int{}}
-	if doc.Kind == 0 || len(doc.Content) == 0 {
+	if root == nil || root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
+		into.lines, into.file = d.lines, file
 		return into, nil // an empty file changes nothing
-	}
-	root := doc.Content[0]
-	if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
-		return into, nil
 	}
 	if err := d.value(root, reflect.ValueOf(into).Elem(), "", reflect.StructField{}, 0); err != nil {
 		return nil, err
@@ -179,11 +154,7 @@ func decode(file string, data []byte, into *Config) (c *Config, err error) {
 }
 
 func (d *decoder) errf(n *yaml.Node, field, format string, a ...any) error {
-	line := 0
-	if n != nil {
-		line = n.Line
-	}
-	return &Error{File: d.file, Line: line, Field: field, Msg: fmt.Sprintf(format, a...)}
+	return yamlnode.At(d.file, n, field, format, a...)
 }
 
 func join(path, name string) string {

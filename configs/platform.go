@@ -128,10 +128,17 @@ func (c *Config) AccessBytes() int {
 }
 
 // Build builds the machine described by c.
-func Build(c *Config) (*Platform, error) {
+func Build(c *Config) (_ *Platform, err error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
+	// Validate checks what every builder checks; a builder that still panics
+	// ends the build with an error, not a stack trace.
+	defer func() {
+		if r := recover(); r != nil {
+			err = &Error{File: DefaultNameOr(c.file), Msg: fmt.Sprintf("a component refused the configuration: %v", r)}
+		}
+	}()
 	p := &Platform{Config: c, Halt: &timing.Halt{}, Progress: &timing.Progress{}, CoreFreq: mhz(c.Clocks.CoreMHz)}
 	if c.Engine == "parallel" {
 		p.Engine = sim.NewParallelEngine()
@@ -527,8 +534,9 @@ func (p *Platform) Run(f *driver.Frame) (*Result, error) {
 	return res, nil
 }
 
-// hangReport lists every non-empty buffer of the platform, fullest first.
-func (p *Platform) hangReport() string {
+// BufferStates returns the occupancy of every buffer of the platform: its
+// units', links', memory channels' and L2 banks', in that order.
+func (p *Platform) BufferStates() []timing.BufferState {
 	var bufs []timing.BufferState
 	for _, u := range p.Units {
 		bufs = append(bufs, u.Buffers()...)
@@ -537,9 +545,13 @@ func (p *Platform) hangReport() string {
 		bufs = append(bufs, l.Buffers()...)
 	}
 	bufs = append(bufs, p.Memory.Buffers()...)
-	bufs = append(bufs, p.L2.Buffers()...)
+	return append(bufs, p.L2.Buffers()...)
+}
+
+// hangReport lists every non-empty buffer of the platform, fullest first.
+func (p *Platform) hangReport() string {
 	var busy []timing.BufferState
-	for _, b := range bufs {
+	for _, b := range p.BufferStates() {
 		if b.Len > 0 {
 			busy = append(busy, b)
 		}

@@ -115,27 +115,27 @@ type SageBuses struct {
 }
 
 // validateSage checks the rules that tie the SAGE fields together.
-func (c *Config) validateSage(fail func(field, format string, a ...any) error) error {
+func (c *Config) validateSage(fail func(fields at, format string, a ...any) error) error {
 	s := &c.Sage
 	cv := &s.Convolve
 	switch {
 	case c.Raster.Rasterizers != 1:
-		return fail("raster.rasterizers", "%d: a SAGE pipe has one rasterize chip (set sage.pipes for more pipes)", c.Raster.Rasterizers)
+		return fail(at{"raster.rasterizers", "machine"}, "%d: a SAGE pipe has one rasterize chip (set sage.pipes for more pipes)", c.Raster.Rasterizers)
 	case s.SampleBuffer.Interleaves%2 != 0:
-		return fail("sage.sample_buffer.interleaves", "%d: the two sched chips serve half of the interleaves each", s.SampleBuffer.Interleaves)
+		return fail(at{"sage.sample_buffer.interleaves"}, "%d: the two sched chips serve half of the interleaves each", s.SampleBuffer.Interleaves)
 	case 4*s.Fill.QuadsPerWarp > c.ShaderCore.WarpSize:
-		return fail("sage.fill.quads_per_warp", "%d sample quads need %d lanes, the warp has %d", s.Fill.QuadsPerWarp, 4*s.Fill.QuadsPerWarp, c.ShaderCore.WarpSize)
+		return fail(at{"sage.fill.quads_per_warp", "shader_core.warp_size"}, "%d sample quads need %d lanes, the warp has %d", s.Fill.QuadsPerWarp, 4*s.Fill.QuadsPerWarp, c.ShaderCore.WarpSize)
 	case cv.Filter != "table" && len(cv.Table) > 0:
-		return fail("sage.convolve.table", "%d coefficients given, but the filter is %s (set filter: table to use them)", len(cv.Table), cv.Filter)
+		return fail(at{"sage.convolve.table", "sage.convolve.filter"}, "%d coefficients given, but the filter is %s (set filter: table to use them)", len(cv.Table), cv.Filter)
 	case cv.Filter == "table" && len(cv.Table) != filter.Entries:
-		return fail("sage.convolve.table", "%d coefficients: the coefficient table has exactly %d entries", len(cv.Table), filter.Entries)
+		return fail(at{"sage.convolve.table"}, "%d coefficients: the coefficient table has exactly %d entries", len(cv.Table), filter.Entries)
 	case cv.Radius != 0 && (cv.Radius < filter.MinRadius || cv.Radius > filter.MaxRadius):
-		return fail("sage.convolve.radius", "%v pixels: the 5x5 filter window holds radii from %v to %v", cv.Radius, filter.MinRadius, filter.MaxRadius)
+		return fail(at{"sage.convolve.radius"}, "%v pixels: the 5x5 filter window holds radii from %v to %v", cv.Radius, filter.MinRadius, filter.MaxRadius)
 	case cv.Filter == "table" && cv.Radius == 0:
-		return fail("sage.convolve.filter", "table needs sage.convolve.radius, the table's radius (the squared distance is scaled by 1/radius^2)")
+		return fail(at{"sage.convolve.filter", "sage.convolve.table"}, "table needs sage.convolve.radius, the table's radius (the squared distance is scaled by 1/radius^2)")
 	}
 	if _, err := c.SageFilter(); err != nil {
-		return fail("sage.convolve", "%v", err)
+		return fail(at{"sage.convolve.filter", "sage.convolve.table", "sage.convolve.radius", "sage.convolve.gamma"}, "%v", err)
 	}
 	return nil
 }

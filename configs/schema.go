@@ -101,7 +101,7 @@ type Raster struct {
 type DepthUnit struct {
 	SamplesPerCycle      int   `yaml:"samples_per_cycle" desc:"depth/stencil tests per cycle" min:"1" max:"1024"`
 	Cache                Cache `yaml:"cache" desc:"depth cache"`
-	TestLatency          int   `yaml:"test_latency" desc:"cycles from a quad's lines being present to its result" unit:"cycles" min:"0" max:"1000"`
+	TestLatency          int   `yaml:"test_latency" desc:"cycles from a quad's lines being present to its result" unit:"cycles" min:"1" max:"1000"`
 	MaxOutstandingMemory int   `yaml:"max_outstanding_memory" desc:"line reads in flight" min:"1" max:"256"`
 	InputQueue           int   `yaml:"input_queue" desc:"tile FIFO depth" min:"1" max:"4096"`
 	TileWindow           int   `yaml:"tile_window" desc:"tiles in flight between lookup and result (latency hiding)" min:"1" max:"4096"`
@@ -205,7 +205,7 @@ type ROP struct {
 	SamplesPerCycle      int   `yaml:"samples_per_cycle" desc:"samples of decoupled draws' visibility quads blended per cycle (0: one visibility quad costs one quad of quads_per_cycle)" min:"0" max:"65536"`
 	Cache                Cache `yaml:"cache" desc:"colour cache (line_bytes any power of two from 4; one line is one compression block)"`
 	Compression          bool  `yaml:"compression" desc:"MSAA colour compression: a colour line whose pixels each have all samples equal moves as line_bytes/samples bytes (applies when that is at least the DRAM access unit)"`
-	BlendLatency         int   `yaml:"blend_latency" desc:"blend pipeline latency" unit:"cycles" min:"0" max:"1000"`
+	BlendLatency         int   `yaml:"blend_latency" desc:"blend pipeline latency" unit:"cycles" min:"1" max:"1000"`
 	MaxOutstandingMemory int   `yaml:"max_outstanding_memory" desc:"line reads in flight" min:"1" max:"256"`
 	InputQueue           int   `yaml:"input_queue" desc:"shaded-quad FIFO depth" min:"1" max:"4096"`
 	Window               int   `yaml:"window" desc:"messages of shaded quads in flight inside the ROP" min:"1" max:"4096"`

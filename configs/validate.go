@@ -1,8 +1,13 @@
 package configs
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
+	"strings"
+
+	"github.com/gfxsim/gfxsim/components/commandprocessor"
+	"github.com/gfxsim/gfxsim/components/memory"
 )
 
 // Validate checks every field's range and the rules that tie fields together.
@@ -18,38 +23,38 @@ func (c *Config) validate(file string) error {
 	if err := c.checkRanges(file, reflect.ValueOf(c).Elem(), ""); err != nil {
 		return err
 	}
-	fail := func(field, format string, a ...any) error {
-		return &Error{File: file, Line: c.lines[field], Field: field, Msg: fmt.Sprintf(format, a...)}
+	fail := func(fields at, format string, a ...any) error {
+		return &Error{File: file, Line: c.lineOf(fields...), Field: fields[0], Msg: fmt.Sprintf(format, a...)}
 	}
 	sc := &c.ShaderCore
 	switch {
 	case sc.SIMDWidth > sc.WarpSize || sc.WarpSize%sc.SIMDWidth != 0:
-		return fail("shader_core.simd_width", "%d does not divide the warp size %d", sc.SIMDWidth, sc.WarpSize)
+		return fail(at{"shader_core.simd_width", "shader_core.warp_size"}, "%d does not divide the warp size %d", sc.SIMDWidth, sc.WarpSize)
 	case sc.WarpSize%4 != 0:
-		return fail("shader_core.warp_size", "%d is not a multiple of 4 (pixel warps are made of 2x2 quads)", sc.WarpSize)
+		return fail(at{"shader_core.warp_size"}, "%d is not a multiple of 4 (pixel warps are made of 2x2 quads)", sc.WarpSize)
 	case c.InputAssembler.BatchVertices > sc.WarpSize:
-		return fail("input_assembler.batch_vertices", "%d vertices do not fit a warp of %d lanes", c.InputAssembler.BatchVertices, sc.WarpSize)
+		return fail(at{"input_assembler.batch_vertices", "shader_core.warp_size"}, "%d vertices do not fit a warp of %d lanes", c.InputAssembler.BatchVertices, sc.WarpSize)
 	case 4*c.QuadPacker.QuadsPerWarp > sc.WarpSize:
-		return fail("quad_packer.quads_per_warp", "%d quads need %d lanes, the warp has %d", c.QuadPacker.QuadsPerWarp, 4*c.QuadPacker.QuadsPerWarp, sc.WarpSize)
+		return fail(at{"quad_packer.quads_per_warp", "shader_core.warp_size"}, "%d quads need %d lanes, the warp has %d", c.QuadPacker.QuadsPerWarp, 4*c.QuadPacker.QuadsPerWarp, sc.WarpSize)
 	case c.ReorderBuffer.Entries < c.QuadPacker.QuadsPerWarp:
-		return fail("reorder_buffer.entries", "%d entries cannot hold one warp of %d quads", c.ReorderBuffer.Entries, c.QuadPacker.QuadsPerWarp)
+		return fail(at{"reorder_buffer.entries", "quad_packer.quads_per_warp"}, "%d entries cannot hold one warp of %d quads", c.ReorderBuffer.Entries, c.QuadPacker.QuadsPerWarp)
 	case c.ROP.TileSize < c.Raster.TileSize:
-		return fail("rop.tile_size", "%d pixels is smaller than the raster tile (%d)", c.ROP.TileSize, c.Raster.TileSize)
+		return fail(at{"rop.tile_size", "raster.tile_size"}, "%d pixels is smaller than the raster tile (%d)", c.ROP.TileSize, c.Raster.TileSize)
 	case sc.Registers < sc.WarpSize:
-		return fail("shader_core.registers", "%d registers cannot hold one register per lane of a %d-lane warp", sc.Registers, sc.WarpSize)
+		return fail(at{"shader_core.registers", "shader_core.warp_size"}, "%d registers cannot hold one register per lane of a %d-lane warp", sc.Registers, sc.WarpSize)
 	case sc.Count%c.TextureSampler.CoresPerSampler != 0:
-		return fail("texture_sampler.cores_per_sampler", "%d does not divide the %d shader cores", c.TextureSampler.CoresPerSampler, sc.Count)
+		return fail(at{"texture_sampler.cores_per_sampler", "shader_core.count"}, "%d does not divide the %d shader cores", c.TextureSampler.CoresPerSampler, sc.Count)
 	case c.TextureSampler.L1.LineBytes < 16:
-		return fail("texture_sampler.l1.line_bytes", "%d bytes: a line must hold the widest decoded texel (16 bytes)", c.TextureSampler.L1.LineBytes)
+		return fail(at{"texture_sampler.l1.line_bytes"}, "%d bytes: a line must hold the widest decoded texel (16 bytes)", c.TextureSampler.L1.LineBytes)
 	}
 	// Compression moves whole memory access units: a line smaller than one can
 	// never shrink (lines of one access unit do not compress either, but are
 	// accepted: compression then simply never applies, as at one sample).
 	if ab := c.AccessBytes(); c.ROP.Compression && c.ROP.Cache.LineBytes < ab {
-		return fail("rop.compression", "on with %d-byte colour lines, smaller than the %d-byte memory access unit: turn it off (it applies only to lines of %d bytes or more)",
+		return fail(at{"rop.compression", "rop.cache.line_bytes", "memory"}, "on with %d-byte colour lines, smaller than the %d-byte memory access unit: turn it off (it applies only to lines of %d bytes or more)",
 			c.ROP.Cache.LineBytes, ab, 2*ab)
 	} else if c.DepthUnit.Compression && c.DepthUnit.Cache.LineBytes < ab {
-		return fail("depth_unit.compression", "on with %d-byte depth lines, smaller than the %d-byte memory access unit: turn it off (it applies only to lines of %d bytes or more)",
+		return fail(at{"depth_unit.compression", "depth_unit.cache.line_bytes", "memory"}, "on with %d-byte depth lines, smaller than the %d-byte memory access unit: turn it off (it applies only to lines of %d bytes or more)",
 			c.DepthUnit.Cache.LineBytes, ab, 2*ab)
 	}
 	if err := c.validateHiZ(fail); err != nil {
@@ -74,17 +79,99 @@ func (c *Config) validate(file string) error {
 		{"rop.cache", c.ROP.Cache, 4},
 	} {
 		if cc.cache.LineBytes < cc.minLine {
-			return fail(cc.field+".line_bytes", "%d bytes: lines of this cache must be at least %d bytes (4-byte lines are for the ROP colour and depth caches)",
+			return fail(at{cc.field + ".line_bytes"}, "%d bytes: lines of this cache must be at least %d bytes (4-byte lines are for the ROP colour and depth caches)",
 				cc.cache.LineBytes, cc.minLine)
 		}
 		if err := cc.cache.check(); err != nil {
-			return fail(cc.field, "%v", err)
+			return fail(at{cc.field + ".size_kb", cc.field + ".ways", cc.field + ".line_bytes"}, "%v", err)
 		}
 	}
+	if err := c.validateBuilt(fail); err != nil {
+		return err
+	}
 	if bank := c.L2.BankSizeKB * 1024; bank%(c.L2.Ways*c.L2.LineBytes) != 0 || !pow2(bank/(c.L2.Ways*c.L2.LineBytes)) {
-		return fail("l2.bank_size_kb", "%d KB is not a power-of-two number of sets of %d ways x %d bytes", c.L2.BankSizeKB, c.L2.Ways, c.L2.LineBytes)
+		return fail(at{"l2.bank_size_kb", "l2.ways", "l2.line_bytes"}, "%d KB is not a power-of-two number of sets of %d ways x %d bytes", c.L2.BankSizeKB, c.L2.Ways, c.L2.LineBytes)
 	}
 	return nil
+}
+
+// at lists the fields an error is about: the first is the one it names, the
+// others the fields it depends on, in the order their line is preferred.
+type at []string
+
+// lineOf returns the line of the first of fields set in the file: a field
+// path, or a section ("memory") for the first line set in it. A rule that ties
+// two fields together is reported at the one the file set when the named field
+// kept its default (0: none of them is in the file).
+func (c *Config) lineOf(fields ...string) int {
+	for _, f := range fields {
+		if l := c.lines[f]; l > 0 {
+			return l
+		}
+		first := 0
+		for k, l := range c.lines {
+			if strings.HasPrefix(k, f+".") && (first == 0 || l < first) {
+				first = l
+			}
+		}
+		if first > 0 {
+			return first
+		}
+	}
+	return 0
+}
+
+// validateBuilt applies the rules that the builders of the command processor,
+// the memory and the L2 check, so that a value they refuse is reported at its
+// field before anything is built.
+func (c *Config) validateBuilt(fail func(fields at, format string, a ...any) error) error {
+	cp := c.CommandProcessor
+	if cp.DMAChunkBytes*cp.MaxOutstandingDMA < commandprocessor.MaxCommandBytes {
+		return fail(at{"command_processor.max_outstanding_dma", "command_processor.dma_chunk_bytes"},
+			"%d chunks of %d bytes (dma_chunk_bytes) cannot hold the largest command (%d bytes)",
+			cp.MaxOutstandingDMA, cp.DMAChunkBytes, commandprocessor.MaxCommandBytes)
+	}
+	mc := c.MemoryConfig()
+	err := mc.Validate()
+	if err == nil {
+		err = c.L2Config().Validate(mc)
+	}
+	var fe *memory.FieldError
+	if errors.As(err, &fe) {
+		if f, ok := memoryFields[fe.Field]; ok {
+			return fail(append(f, "memory", "l2"), "%s", fe.Msg)
+		}
+		return fail(at{"memory", "l2"}, "%s: %s", fe.Field, fe.Msg)
+	} else if err != nil {
+		return fail(at{"memory"}, "%v", err)
+	}
+	return nil
+}
+
+// memoryFields maps the fields of memory.Config and memory.L2Config to the
+// configuration fields they come from.
+var memoryFields = map[string]at{
+	"Type":                  {"memory.type"},
+	"NumChannels":           {"memory.channels"},
+	"InterleaveBytes":       {"memory.interleave_bytes"},
+	"Freq":                  {"clocks.memory_mhz"},
+	"Ideal.Latency":         {"memory.ideal_latency"},
+	"Ideal.Width":           {"memory.ideal_width"},
+	"DRAM.Protocol":         {"memory.protocol"},
+	"DRAM.BusWidth":         {"memory.bus_width"},
+	"DRAM.BurstLength":      {"memory.burst_length", "memory.protocol"},
+	"DRAM.Ranks":            {"memory.ranks"},
+	"DRAM.BankGroups":       {"memory.bank_groups"},
+	"DRAM.Banks":            {"memory.banks", "memory.ranks", "memory.bank_groups"},
+	"DRAM.CommandQueue":     {"memory.command_queue"},
+	"DRAM.TransactionQueue": {"memory.transaction_queue", "memory.interleave_bytes", "memory.bus_width", "memory.burst_length"},
+	"L2.LineBytes":          {"l2.line_bytes", "memory.interleave_bytes"},
+	"L2.Ways":               {"l2.ways"},
+	"L2.SizeBytes":          {"l2.bank_size_kb", "l2.ways", "l2.line_bytes"},
+	"L2.MSHRs":              {"l2.mshrs"},
+	"L2.DirectoryLatency":   {"l2.directory_latency"},
+	"L2.BankLatency":        {"l2.bank_latency"},
+	"L2.Freq":               {"clocks.core_mhz"},
 }
 
 func pow2(n int) bool { return n > 0 && n&(n-1) == 0 }

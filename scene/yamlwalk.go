@@ -3,34 +3,18 @@ package scene
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/gfxsim/gfxsim/internal/inputs"
+	"github.com/gfxsim/gfxsim/internal/yamlnode"
 	"gopkg.in/yaml.v3"
 )
 
 // Error is a scene file error: the file, the line of the offending YAML node,
-// the dotted path of the field ("objects[3].material") and the message.
-type Error struct {
-	File  string
-	Line  int
-	Field string
-	Msg   string
-}
-
-func (e *Error) Error() string {
-	switch {
-	case e.Line > 0 && e.Field != "":
-		return fmt.Sprintf("%s:%d: %s: %s", e.File, e.Line, e.Field, e.Msg)
-	case e.Line > 0:
-		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
-	case e.Field != "":
-		return fmt.Sprintf("%s: %s: %s", e.File, e.Field, e.Msg)
-	}
-	return fmt.Sprintf("%s: %s", e.File, e.Msg)
-}
+// the dotted path of the field ("objects[3].material") and the message. It is
+// the error of every YAML loader (internal/yamlnode).
+type Error = yamlnode.Error
 
 // maxNodeVisits bounds the work of walking a document whose aliases expand
 // to very many nodes.
@@ -44,36 +28,20 @@ type walker struct {
 }
 
 func (w *walker) errAt(n *yaml.Node, field, format string, a ...any) *Error {
-	line := 0
-	if n != nil {
-		line = n.Line
-	}
-	return &Error{File: w.file, Line: line, Field: field, Msg: fmt.Sprintf(format, a...)}
+	return yamlnode.At(w.file, n, field, format, a...)
 }
 
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-
-// parseYAML parses data into a document node. yaml.v3 errors become Errors
-// with the line they name; a panic inside the YAML library becomes an error.
-func (w *walker) parseYAML(data []byte) (root *yaml.Node, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			root, err = nil, &Error{File: w.file, Msg: fmt.Sprintf("yaml: malformed document (%v)", r)}
-		}
-	}()
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		msg := err.Error()
-		if m := yamlLine.FindStringSubmatch(msg); m != nil {
-			line, _ := strconv.Atoi(m[1])
-			return nil, &Error{File: w.file, Line: line, Msg: "yaml: " + m[2]}
-		}
-		return nil, &Error{File: w.file, Msg: msg}
+// parseYAML parses data into a document node (internal/yamlnode: syntax
+// errors with their line).
+func (w *walker) parseYAML(data []byte) (*yaml.Node, error) {
+	root, err := yamlnode.Parse(w.file, data)
+	if err != nil {
+		return nil, err
 	}
-	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
+	if root == nil {
 		return nil, &Error{File: w.file, Msg: "empty scene file"}
 	}
-	return doc.Content[0], nil
+	return root, nil
 }
 
 // resolve follows aliases and counts the visit.

@@ -20,8 +20,17 @@
 // value) and draws utilization and bandwidth over the frame as PNG figures.
 //
 // Progress. NewProgress prints the draws completed and the simulated cycles to a
-// terminal every few seconds of wall time, and, with a monitor, updates the progress
-// bar of Akita's web monitor.
+// terminal every few seconds of wall time, and, with a monitor, updates the run's
+// entry in it.
+//
+// Monitor (-monitor). StartMonitor serves gfxsim's own web monitor, by default on
+// the loopback interface only (DefaultMonitorAddr, 127.0.0.1 and a free port;
+// -monitor-addr chooses another address, with a warning when it is not loopback):
+// each run's draws done and simulated cycle, the buffers of a process's only
+// simulation, and pause and continue (POST), as JSON under /api/ and as a small
+// HTML page. It replaces Akita v3.1.0's monitor, which binds every interface and
+// whose API also ticks components and reads their fields; it reads only what the
+// runs' Progress components sample inside the simulation.
 //
 // Nothing here changes what is simulated: tracers, hooks and samplers only read.
 package tracing

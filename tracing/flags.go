@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,10 +13,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/sarchlab/akita/v3/monitoring"
 	"github.com/sarchlab/akita/v3/sim"
 
 	"github.com/gfxsim/gfxsim/configs"
+	"github.com/gfxsim/gfxsim/timing"
 )
 
 // Flags are the instrumentation options every experiment binary accepts.
@@ -26,6 +27,7 @@ type Flags struct {
 	TraceWindow     string
 	MetricsInterval uint64
 	Monitor         bool
+	MonitorAddr     string
 	// Runs, when not empty, is a regular expression: in an experiment that runs
 	// many simulations, only the runs whose names match are traced and sampled.
 	Runs string
@@ -44,7 +46,8 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.TraceComponents, "trace-components", "", "trace only the components whose names match this regular expression (e.g. 'ROP|DepthUnit')")
 	fs.StringVar(&f.TraceWindow, "trace-window", "", "trace only tasks overlapping this window of core cycles, START:END (e.g. 100000:200000)")
 	fs.Uint64Var(&f.MetricsInterval, "metrics-interval", 0, "sample metrics every N core cycles and write metrics.csv, utilization.png and bandwidth.png (0: off)")
-	fs.BoolVar(&f.Monitor, "monitor", false, "serve Akita's web monitor (with a progress bar) while the simulation runs")
+	fs.BoolVar(&f.Monitor, "monitor", false, "serve a web monitor (progress, buffers, pause and continue) while the simulation runs, on -monitor-addr")
+	fs.StringVar(&f.MonitorAddr, "monitor-addr", DefaultMonitorAddr, "address of -monitor, HOST:PORT (port 0: any free port); an address that is not loopback is served with a warning, since anyone who reaches it can pause the run")
 	fs.StringVar(&f.Runs, "instrument-runs", "", "experiments with many simulations: trace and sample only the runs whose names match this regular expression (names: the folders under OUT/runs)")
 	f.ProgressEvery = 10 * time.Second
 }
@@ -69,11 +72,21 @@ func (t traceFormat) Set(v string) error {
 }
 
 // Check refuses flag combinations that cannot apply: a -trace-format without a
-// trace to write, a malformed -trace-window. Binaries call it right after
-// parsing their flags, before anything is loaded or simulated.
+// trace to write, a -monitor-addr without -monitor or that is not HOST:PORT, a
+// malformed -trace-window. Binaries call it right after parsing their flags,
+// before anything is loaded or simulated.
 func (f *Flags) Check() error {
 	if f.formatSet && !f.Trace && f.TraceComponents == "" && f.TraceWindow == "" {
 		return fmt.Errorf("-trace-format %s: no trace is recorded: add -trace (or -trace-components, -trace-window)", f.TraceFormat)
+	}
+	if f.MonitorAddr == "" {
+		f.MonitorAddr = DefaultMonitorAddr
+	}
+	if f.MonitorAddr != DefaultMonitorAddr && !f.Monitor {
+		return fmt.Errorf("-monitor-addr %s: no monitor is served: add -monitor", f.MonitorAddr)
+	}
+	if _, _, err := net.SplitHostPort(f.MonitorAddr); err != nil {
+		return fmt.Errorf("-monitor-addr %q: want HOST:PORT (e.g. %s): %v", f.MonitorAddr, DefaultMonitorAddr, err)
 	}
 	_, _, err := f.Window()
 	return err
@@ -105,8 +118,7 @@ type Instruments struct {
 	dir      string
 	log      io.Writer
 	session  *Session
-	bar      *monitoring.ProgressBar
-	engine   sim.Engine
+	run      *MonitorRun
 }
 
 // Attach instruments p (built, not yet run) for a frame of draws draws, writing to
@@ -118,9 +130,8 @@ func (f *Flags) Attach(p *configs.Platform, draws int, dir string, log io.Writer
 
 // Session instruments the timed runs of one experiment process: a single render,
 // or the many simulations of a sweep. Each run's trace and metrics go to a folder of
-// its own; with -monitor one Akita web monitor serves the whole process (Akita's
-// monitor can be started once per process), with a progress bar per running
-// simulation and one for the sweep.
+// its own; with -monitor one web monitor (Monitor) serves the whole process, with
+// the progress of every simulation and the buffers of a process's only one.
 type Session struct {
 	f     *Flags
 	out   string
@@ -130,15 +141,13 @@ type Session struct {
 	err   error
 
 	mu      sync.Mutex
-	monitor *monitoring.Monitor
-	overall *monitoring.ProgressBar
-	engines *sweepEngine
+	monitor *Monitor
 }
 
 // NewSession starts instrumenting the runs of a process that will run `runs`
 // simulations (0 when it does not know how many), writing under out. A process
-// makes one Session: Akita's monitor can be started once per process. log receives progress lines and where the
-// outputs went (nil: os.Stderr).
+// makes one Session (one monitor). log receives progress lines and where the
+// outputs went (nil: os.Stderr). Close stops the monitor.
 func (f *Flags) NewSession(out string, runs int, log io.Writer) *Session {
 	if log == nil {
 		log = os.Stderr
@@ -172,7 +181,7 @@ func (s *Session) Attach(p *configs.Platform, draws int, name string) (*Instrume
 	}
 	f := s.f
 	dir := s.Dir(name)
-	in := &Instruments{dir: dir, log: s.log, session: s, engine: p.Engine}
+	in := &Instruments{dir: dir, log: s.log, session: s}
 	selected := name == "" || s.runRe == nil || s.runRe.MatchString(name)
 	traced := selected && (f.Trace || f.TraceComponents != "" || f.TraceWindow != "")
 	if traced || (selected && f.MetricsInterval > 0) {
@@ -198,123 +207,70 @@ func (s *Session) Attach(p *configs.Platform, draws int, name string) (*Instrume
 		}
 	}
 	if f.Monitor {
-		in.bar = s.monitorRun(p, draws, name)
+		var err error
+		if in.run, err = s.monitorRun(p, draws, name); err != nil {
+			return nil, err
+		}
 	}
 	var w io.Writer
 	if !f.Monitor && f.ProgressEvery > 0 {
 		w = s.log
 	}
-	in.Progress = NewProgress(p, draws, w, f.ProgressEvery, in.bar)
+	in.Progress = NewProgress(p, draws, w, f.ProgressEvery, in.run)
 	if name != "" {
 		in.Progress.Label = name
 	}
 	return in, nil
 }
 
-// monitorRun starts the process's monitor on first use and gives the run a
-// progress bar. A process's only simulation also registers its engine and
-// components, so the monitor can pause it and show their buffers; in a sweep
-// the monitor shows the progress bars (several simulations may run at once, and
-// Akita's monitor knows one engine).
-func (s *Session) monitorRun(p *configs.Platform, draws int, name string) *monitoring.ProgressBar {
+// monitorRun starts the process's monitor on first use and adds the run to
+// it. A process's only simulation also shows its buffers (in a sweep several
+// simulations run at once and their buffers would be too many to read).
+func (s *Session) monitorRun(p *configs.Platform, draws int, name string) (*MonitorRun, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	first := s.monitor == nil
-	if first {
-		s.monitor = monitoring.NewMonitor()
-		if s.runs == 1 {
-			s.monitor.RegisterEngine(p.Engine)
-			for _, u := range p.Units {
-				s.monitor.RegisterComponent(u)
-			}
-		} else {
-			s.engines = &sweepEngine{}
-			s.monitor.RegisterEngine(s.engines)
-			if s.runs > 1 { // 0: the experiment does not know how many
-				s.overall = s.monitor.CreateProgressBar("Simulations", uint64(s.runs))
-			}
+	if s.monitor == nil {
+		m, err := StartMonitor(s.f.MonitorAddr, s.log)
+		if err != nil {
+			return nil, err
 		}
+		s.monitor = m
 	}
-	label := "Draws"
-	if name != "" {
-		label = "Draws of " + name
+	var buffers func() []timing.BufferState
+	if s.runs == 1 {
+		buffers = p.BufferStates
 	}
-	bar := s.monitor.CreateProgressBar(label, uint64(draws))
-	if s.engines != nil {
-		s.engines.add(p.Engine)
-	}
-	if first {
-		s.monitor.StartServer()
-	}
-	return bar
+	return s.monitor.AddRun(name, draws, p.Engine, buffers), nil
 }
 
-// runDone completes a run's progress bar.
-func (s *Session) runDone(bar *monitoring.ProgressBar, e sim.Engine) {
-	if bar == nil {
-		return
-	}
+// Monitor returns the session's monitor (nil before the first monitored run).
+func (s *Session) Monitor() *Monitor {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.monitor.CompleteProgressBar(bar)
-	if s.engines != nil {
-		s.engines.remove(e)
+	return s.monitor
+}
+
+// Close stops the session's monitor, if any.
+func (s *Session) Close() error {
+	s.mu.Lock()
+	m := s.monitor
+	s.monitor = nil
+	s.mu.Unlock()
+	if m == nil {
+		return nil
 	}
-	if s.overall != nil {
-		s.overall.IncrementFinished(1)
-	}
+	return m.Close()
 }
-
-// sweepEngine stands for the engines of a sweep in the monitor, which knows one
-// engine: Pause and Continue reach every running simulation, CurrentTime is the
-// latest time among them, and Run does nothing (the experiment runs them).
-type sweepEngine struct {
-	sim.Engine
-	mu      sync.Mutex
-	running []sim.Engine
-}
-
-func (e *sweepEngine) add(x sim.Engine) {
-	e.mu.Lock()
-	e.running = append(e.running, x)
-	e.mu.Unlock()
-}
-
-func (e *sweepEngine) remove(x sim.Engine) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	for i, r := range e.running {
-		if r == x {
-			e.running = append(e.running[:i], e.running[i+1:]...)
-			return
-		}
-	}
-}
-
-func (e *sweepEngine) each(f func(sim.Engine)) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	for _, r := range e.running {
-		f(r)
-	}
-}
-
-func (e *sweepEngine) CurrentTime() sim.VTimeInSec {
-	var t sim.VTimeInSec
-	e.each(func(r sim.Engine) { t = max(t, r.CurrentTime()) })
-	return t
-}
-func (e *sweepEngine) Pause()     { e.each(sim.Engine.Pause) }
-func (e *sweepEngine) Continue()  { e.each(sim.Engine.Continue) }
-func (e *sweepEngine) Run() error { return nil }
 
 // Close finishes the outputs after the run (end is the engine's time at the end).
 func (in *Instruments) Close(end sim.VTimeInSec) error {
 	if in == nil {
 		return nil
 	}
-	in.session.runDone(in.bar, in.engine)
-	in.bar = nil
+	if in.run != nil {
+		in.run.finish()
+		in.run = nil
+	}
 	if in.Metrics != nil {
 		in.Metrics.Finish(end)
 		if err := in.Metrics.Write(in.dir); err != nil {

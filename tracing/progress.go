@@ -5,16 +5,16 @@ import (
 	"io"
 	"time"
 
-	"github.com/sarchlab/akita/v3/monitoring"
 	"github.com/sarchlab/akita/v3/sim"
 
 	"github.com/gfxsim/gfxsim/configs"
+	"github.com/gfxsim/gfxsim/internal/progress"
 	"github.com/gfxsim/gfxsim/timing"
 )
 
 // Progress reports how far a run is: draws completed of the frame's draws and the
 // simulated cycles. It samples every 10,000 core cycles and prints at most every
-// Every of wall time (to a terminal), and keeps an Akita monitor's progress bar up
+// Every of wall time (to a terminal), and keeps a monitor's entry of the run up
 // to date when one is given.
 type Progress struct {
 	*sim.TickingComponent
@@ -27,16 +27,15 @@ type Progress struct {
 	total  int
 	start  time.Time
 	last   time.Time
-	bar    *monitoring.ProgressBar
-	shown  uint64
+	run    *MonitorRun
 	done   bool
 	period int
 }
 
 // NewProgress reports the progress of p's frame of totalDraws draws to w (nil: no
-// terminal output) every `every` of wall time, and to bar (nil: none).
-func NewProgress(p *configs.Platform, totalDraws int, w io.Writer, every time.Duration, bar *monitoring.ProgressBar) *Progress {
-	g := &Progress{p: p, w: w, every: every, total: totalDraws, bar: bar, period: 10000}
+// terminal output) every `every` of wall time, and to run (nil: none).
+func NewProgress(p *configs.Platform, totalDraws int, w io.Writer, every time.Duration, run *MonitorRun) *Progress {
+	g := &Progress{p: p, w: w, every: every, total: totalDraws, run: run, period: 10000}
 	g.TickingComponent = sim.NewTickingComponent("GPU.Progress", p.Engine, p.CoreFreq, g)
 	g.waker = timing.NewWaker(p.Engine, p.CoreFreq, g)
 	g.start = time.Now()
@@ -58,24 +57,24 @@ func (g *Progress) Tick(now sim.VTimeInSec) bool {
 		return false
 	}
 	done := DrawsDone(g.p)
-	if g.bar != nil && uint64(done) > g.shown {
-		g.bar.IncrementFinished(uint64(done) - g.shown)
-		g.shown = uint64(done)
+	finished := g.p.CommandProcessor.Finished() || g.p.Halt.Stopped()
+	if g.run != nil {
+		g.run.update(done, g.Freq.Cycle(now), finished)
 	}
 	if g.w != nil && time.Since(g.last) >= g.every {
 		g.last = time.Now()
-		el := time.Since(g.start).Seconds()
-		eta := ""
-		if done > 0 && done < g.total { // draws differ in size: a rough guide
-			eta = fmt.Sprintf(", about %.0f s left at this rate of draws", el*float64(g.total-done)/float64(done))
+		el := time.Since(g.start)
+		eta := progress.ETA(done, g.total, el)
+		if eta != "" { // draws differ in size: a rough guide
+			eta += " at this rate of draws"
 		}
 		if done >= g.total && !g.p.CommandProcessor.Finished() {
 			// Every draw is through; the resolve, flushes and present remain.
 			eta = ", resolving and presenting the frame"
 		}
-		fmt.Fprintf(g.w, "  %s%d of %d draws done, cycle %d, %.0f s%s\n", g.prefix(), done, g.total, g.Freq.Cycle(now), el, eta)
+		fmt.Fprintf(g.w, "  %s%d of %d draws done, cycle %d, %s%s\n", g.prefix(), done, g.total, g.Freq.Cycle(now), progress.Duration(el), eta)
 	}
-	if g.p.CommandProcessor.Finished() || g.p.Halt.Stopped() {
+	if finished {
 		g.done = true
 		return false
 	}

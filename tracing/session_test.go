@@ -129,6 +129,10 @@ func TestFlagsCheck(t *testing.T) {
 		{args: []string{"-trace-format", "xml"}, parse: "want sqlite or csv"},
 		{args: []string{"-trace-format", "csv"}, check: "no trace is recorded"},
 		{args: []string{"-trace", "-trace-window", "9:3"}, check: "-trace-window"},
+		{args: []string{"-monitor"}, format: "sqlite"},
+		{args: []string{"-monitor", "-monitor-addr", "[::1]:8080"}, format: "sqlite"},
+		{args: []string{"-monitor-addr", "127.0.0.1:8080"}, check: "-monitor-addr 127.0.0.1:8080: no monitor is served: add -monitor"},
+		{args: []string{"-monitor", "-monitor-addr", "8080"}, check: `-monitor-addr "8080": want HOST:PORT`},
 	}
 	for _, tt := range tests {
 		var f Flags
@@ -165,26 +169,3 @@ type fakeEngine struct {
 func (e *fakeEngine) CurrentTime() sim.VTimeInSec { return e.now }
 func (e *fakeEngine) Pause()                      { e.paused++ }
 func (e *fakeEngine) Continue()                   { e.continued++ }
-
-// In a sweep the monitor's one engine stands for every running simulation.
-func TestSweepEngine(t *testing.T) {
-	a, b := &fakeEngine{now: 2e-6}, &fakeEngine{now: 5e-6}
-	var s sweepEngine
-	s.add(a)
-	s.add(b)
-	s.Pause()
-	if now := s.CurrentTime(); now != 5e-6 {
-		t.Errorf("CurrentTime %g, want the latest, 5e-6", now)
-	}
-	s.remove(b)
-	s.Continue()
-	if a.paused != 1 || b.paused != 1 || a.continued != 1 || b.continued != 0 {
-		t.Errorf("paused %d, %d; continued %d, %d; want 1, 1; 1, 0", a.paused, b.paused, a.continued, b.continued)
-	}
-	if now := s.CurrentTime(); now != 2e-6 {
-		t.Errorf("after b ended: CurrentTime %g, want 2e-6", now)
-	}
-	if err := s.Run(); err != nil {
-		t.Errorf("Run: %v", err)
-	}
-}

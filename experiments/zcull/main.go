@@ -12,6 +12,7 @@ import (
 
 	"github.com/gfxsim/gfxsim/experiments/expt"
 	"github.com/gfxsim/gfxsim/experiments/zcull/study"
+	"github.com/gfxsim/gfxsim/internal/progress"
 	"github.com/gfxsim/gfxsim/tracing"
 )
 
@@ -47,6 +48,7 @@ func main() {
 	} else {
 		instruments.ProgressEvery = 0
 	}
+	o.Bar = progress.Enabled(*quiet, os.Getenv, os.Stderr)
 	o.Instruments = &instruments
 	if err := study.Run(o, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "zcull:", err)

@@ -250,6 +250,24 @@ func TestGLTFErrors(t *testing.T) {
 	if want := "t.gltf: meshes[0].primitives[0].indices: accessors[1] index 2 = 9 out of range (3 vertices)"; err == nil || err.Error() != want {
 		t.Errorf("got  %v\nwant %s", err, want)
 	}
+	// Headers: a .glb must start with "glTF" and be version 2; a file that is
+	// neither JSON nor binary glTF says what it starts with.
+	for _, tc := range []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"b.glb", le(uint32(0x58546c67), uint32(2), uint32(20), uint32(0), uint32(0x4e4f534a)), `b.glb: glb: byte 0: not a binary glTF file (starts with "glTX", want "glTF")`},
+		{"b.glb", []byte(`{"asset": {"version": "2.0"}}`), `b.glb: glb: byte 0: not a binary glTF file (starts with "{\"as", want "glTF")`},
+		{"v.glb", le(uint32(0x46546c67), uint32(1), uint32(20), uint32(0), uint32(0x4e4f534a)), "v.glb: glb: byte 4: version 1, want 2 (glTF 2.0)"},
+		{"s.glb", le(uint32(0x46546c67), uint32(2), uint32(12)), "s.glb: glb: header of 12 bytes, want at least 20"},
+		{"p.gltf", []byte("\x89PNG\r\n"), `p.gltf: gltf: byte 0: neither glTF JSON (starting with '{') nor binary glTF (starting with "glTF"); starts with "\x89PNG"`},
+	} {
+		_, err := DecodeGLTF(tc.name, tc.data, nil, LoadOptions{})
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("got  %v\nwant %s", err, tc.want)
+		}
+	}
 	// External files without a reader.
 	doc = strings.Replace(triDoc(node, scn, ""), dataURI(triBuffer), "x.bin", 1)
 	if _, err := DecodeGLTF("t.gltf", []byte(doc), nil, LoadOptions{}); err == nil || !strings.Contains(err.Error(), "x.bin: external files are not available") {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/gfxsim/gfxsim/internal/inputs"
 	"github.com/qmuntal/gltf"
@@ -32,9 +33,15 @@ const gltfJSONBytesPerObject = 512
 func checkGLTFSizes(name string, data []byte, b *inputs.Budget) error {
 	js := data
 	var bin int64 = -1 // the BIN chunk's length; -1: none
+	if err := checkGLBMagic(name, data); err != nil {
+		return err
+	}
 	if len(data) >= 4 && binary.LittleEndian.Uint32(data) == glbMagic {
 		if len(data) < 20 {
 			return fmt.Errorf("%s: glb: header of %d bytes, want at least 20", name, len(data))
+		}
+		if v := binary.LittleEndian.Uint32(data[4:]); v != 2 {
+			return fmt.Errorf("%s: glb: byte 4: version %d, want 2 (glTF 2.0)", name, v)
 		}
 		total := int64(binary.LittleEndian.Uint32(data[8:]))
 		if total != int64(len(data)) {
@@ -85,6 +92,24 @@ func checkGLTFSizes(name string, data []byte, b *inputs.Budget) error {
 			return fmt.Errorf("%s: gltf: buffers[%d].byteLength: %d bytes, more than %s (the cap of a %s)",
 				name, i, buf.ByteLength, inputs.Bytes(inputs.BufferFile.Cap), inputs.BufferFile.Name)
 		}
+	}
+	return nil
+}
+
+// checkGLBMagic refuses data that is neither a binary glTF (starting with
+// "glTF") nor JSON (starting with '{' after white space and a byte-order
+// mark), saying what it starts with, instead of the JSON decoder's message
+// about its first byte; a file named .glb must be binary.
+func checkGLBMagic(name string, data []byte) error {
+	if len(data) >= 4 && binary.LittleEndian.Uint32(data) == glbMagic {
+		return nil
+	}
+	head := data[:min(4, len(data))]
+	if strings.EqualFold(filepath.Ext(name), ".glb") {
+		return fmt.Errorf("%s: glb: byte 0: not a binary glTF file (starts with %s, want \"glTF\")", name, inputs.QuoteBytes(head))
+	}
+	if js := bytes.TrimLeft(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), " \t\r\n"); len(js) > 0 && js[0] != '{' {
+		return fmt.Errorf("%s: gltf: byte 0: neither glTF JSON (starting with '{') nor binary glTF (starting with \"glTF\"); starts with %s", name, inputs.QuoteBytes(head))
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"image/jpeg"
 	"image/png"
 	"math"
+	"strings"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
 	"github.com/gfxsim/gfxsim/internal/inputs"
@@ -110,7 +111,7 @@ func decode(name string, data []byte, b *inputs.Budget) (*Image, error) {
 		return nil, fmt.Errorf("%s: byte 0: not a PNG or JPEG file (unknown signature)", name)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %s header: %v", name, format, err)
+		return nil, fmt.Errorf("%s: %s header: %s", name, format, decoderMsg(format, err))
 	}
 	if err := checkSize(cfg.Width, cfg.Height); err != nil {
 		return nil, fmt.Errorf("%s: %s header: %v", name, format, err)
@@ -120,9 +121,15 @@ func decode(name string, data []byte, b *inputs.Budget) (*Image, error) {
 	}
 	img, err := decodeImage(data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %s: %v", name, format, err)
+		return nil, fmt.Errorf("%s: %s: %s", name, format, decoderMsg(format, err))
 	}
 	return FromImage(img), nil
+}
+
+// decoderMsg is the message of a standard library decoder's error without
+// the "png: " or "jpeg: " it starts with (the caller names the format once).
+func decoderMsg(format string, err error) string {
+	return strings.TrimPrefix(err.Error(), format+": ")
 }
 
 // FromImage converts any image.Image to RGBA8 with straight alpha. The common

@@ -9,7 +9,6 @@ import (
 	"image/jpeg"
 	"image/png"
 	"math"
-	"strings"
 	"testing"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
@@ -148,6 +147,8 @@ func pngHeader(w, h uint32) []byte {
 func TestDecodeErrors(t *testing.T) {
 	var good bytes.Buffer
 	png.Encode(&good, image.NewNRGBA(image.Rect(0, 0, 4, 4)))
+	badCRC := append([]byte{}, good.Bytes()...)
+	badCRC[40] ^= 0xff // inside the IDAT chunk
 	tests := []struct {
 		name string
 		data []byte
@@ -156,8 +157,12 @@ func TestDecodeErrors(t *testing.T) {
 		{"x.bin", []byte("hello"), "x.bin: byte 0: not a PNG or JPEG file (unknown signature)"},
 		{"e.png", nil, "e.png: byte 0: not a PNG or JPEG file (unknown signature)"},
 		{"big.png", pngHeader(100000, 1), "big.png: png header: image size 100000x1 out of range [1, 16384]"},
-		{"t.png", good.Bytes()[:good.Len()-20], "t.png: png: "},
-		{"t.jpg", []byte{0xff, 0xd8, 0xff}, "t.jpg: jpeg header: "},
+		// The decoder's own "png: " is not repeated (it was "png: png: ...").
+		{"t.png", good.Bytes()[:good.Len()-20], "t.png: png: invalid format: unexpected EOF"},
+		{"c.png", badCRC, "c.png: png: invalid format: invalid checksum"},
+		{"h.png", good.Bytes()[:20], "h.png: png header: unexpected EOF"},
+		{"t.jpg", []byte{0xff, 0xd8, 0xff}, "t.jpg: jpeg header: unexpected EOF"},
+		{"f.jpg", []byte{0xff, 0xd8, 0xff, 0xc3, 0, 11, 8, 0, 1, 0, 1, 1, 1, 0x11, 0}, "f.jpg: jpeg header: unsupported JPEG feature: unknown marker"},
 	}
 	for _, tc := range tests {
 		_, err := Decode(tc.name, tc.data)
@@ -165,8 +170,8 @@ func TestDecodeErrors(t *testing.T) {
 			t.Errorf("%s: no error", tc.name)
 			continue
 		}
-		if !strings.HasPrefix(err.Error(), tc.want) {
-			t.Errorf("%s: error %q, want prefix %q", tc.name, err, tc.want)
+		if err.Error() != tc.want {
+			t.Errorf("%s: error %q, want %q", tc.name, err, tc.want)
 		}
 	}
 }

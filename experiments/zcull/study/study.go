@@ -9,6 +9,7 @@ package study
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strconv"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"github.com/gfxsim/gfxsim/experiments/expt"
 	"github.com/gfxsim/gfxsim/internal/outputs"
 	"github.com/gfxsim/gfxsim/internal/plot"
+	"github.com/gfxsim/gfxsim/internal/progress"
 	"github.com/gfxsim/gfxsim/tracing"
 )
 
@@ -28,6 +30,8 @@ type Options struct {
 	Quick         bool   // fewer scenes and sweep points, 160x90
 	Workers       int    // simulations run at once (0: 2)
 	Log           io.Writer
+	// Bar shows a progress bar with an ETA on stderr (progress.Enabled).
+	Bar bool
 	// Instruments, when not nil, traces, samples and monitors the runs (one
 	// folder per run under Out/runs, named by Case.Name).
 	Instruments *tracing.Flags
@@ -128,7 +132,13 @@ func Run(o Options, w io.Writer) error {
 	}
 	start := time.Now()
 	sw.Run = func(i int) (Result, error) { return runCase(cases[i], p.w, p.h, sess, o.Inputs) }
+	var bar *progress.Bar
 	sw.Done = func(done, total, _ int, r Result) {
+		if bar == nil {
+			bar = progress.New(os.Stderr, total, o.Bar)
+		}
+		bar.Clear()
+		defer bar.Step(fmt.Sprintf("%s %s %dx", r.Machine.Name, r.Scene, r.Samples))
 		if o.Log != nil {
 			fmt.Fprintf(o.Log, "[%3d/%d %5.0fs] %-24s %-10s %dx: culling %.3f, depth %.0f KB, HiZ %.0f KB\n", done, total,
 				time.Since(start).Seconds(), r.Machine.Name, r.Scene, r.Samples, r.CullingRate(),

@@ -1,0 +1,144 @@
+// Package yamlnode reads YAML documents as yaml.v3 nodes for the loaders that
+// report errors by file, line and field (scene files, machine
+// configurations). It holds the one Error type they share and the one parse
+// step that gives every YAML syntax error the line it is on: yaml.v3 says
+// "line N" for most of them but not for bytes that are not UTF-8, control
+// characters or an unknown anchor, which Parse locates itself. A file with
+// more than one document is refused, since only the first would be read.
+package yamlnode
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Error is an error in a YAML file: the file, the line of the offending node
+// (0: not known), the dotted path of the field ("raster.tile_size",
+// "objects[3].material"; empty: the whole file) and the message.
+type Error struct {
+	File  string
+	Line  int
+	Field string
+	Msg   string
+}
+
+// Error formats e as "file:line: field: message", leaving out what is unknown.
+func (e *Error) Error() string {
+	switch {
+	case e.Line > 0 && e.Field != "":
+		return fmt.Sprintf("%s:%d: %s: %s", e.File, e.Line, e.Field, e.Msg)
+	case e.Line > 0:
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	case e.Field != "":
+		return fmt.Sprintf("%s: %s: %s", e.File, e.Field, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+}
+
+// At returns the Error of field at node n (nil: line unknown) of file.
+func At(file string, n *yaml.Node, field, format string, a ...any) *Error {
+	line := 0
+	if n != nil {
+		line = n.Line
+	}
+	return &Error{File: file, Line: line, Field: field, Msg: fmt.Sprintf(format, a...)}
+}
+
+var (
+	lineRE   = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+	anchorRE = regexp.MustCompile(`^yaml: unknown anchor '(.*)' referenced$`)
+)
+
+// Parse parses data (named file in errors) and returns the root node of its
+// document, or nil for an empty file. Syntax errors, a panic inside the YAML
+// library and a second document become *Errors with the line where known.
+func Parse(file string, data []byte) (root *yaml.Node, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			root, err = nil, &Error{File: file, Msg: fmt.Sprintf("yaml: malformed document (%v)", r)}
+		}
+	}()
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err == io.EOF {
+		return nil, nil
+	} else if err != nil {
+		return nil, syntaxError(file, data, err)
+	}
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case err == io.EOF:
+	case err != nil:
+		return nil, syntaxError(file, data, err)
+	default:
+		return nil, &Error{File: file, Line: documentLine(&next), Msg: "yaml: a second document (after ---) would not be read: keep one document per file"}
+	}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
+		return nil, nil
+	}
+	return doc.Content[0], nil
+}
+
+// documentLine is the line a document starts on: its "---" is the line
+// before its first node.
+func documentLine(doc *yaml.Node) int {
+	if len(doc.Content) > 0 && doc.Content[0].Line > 1 {
+		return doc.Content[0].Line - 1
+	}
+	return doc.Line
+}
+
+// syntaxError turns a yaml.v3 error into an Error with the line it names, or
+// the line of the byte or anchor it is about.
+func syntaxError(file string, data []byte, err error) *Error {
+	msg := err.Error()
+	if m := lineRE.FindStringSubmatch(msg); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		return &Error{File: file, Line: line, Msg: "yaml: " + m[2]}
+	}
+	if m := anchorRE.FindStringSubmatch(msg); m != nil {
+		return &Error{File: file, Line: lineOfAlias(data, m[1]), Msg: msg}
+	}
+	if strings.HasPrefix(msg, "yaml: invalid ") || strings.HasPrefix(msg, "yaml: control characters") ||
+		strings.Contains(msg, "UTF-8") || strings.Contains(msg, "UTF-16") {
+		return &Error{File: file, Line: lineOfBadByte(data), Msg: msg}
+	}
+	return &Error{File: file, Msg: msg}
+}
+
+// lineOfBadByte returns the line of the first byte that is not UTF-8 or is a
+// control character YAML does not allow (0: none found).
+func lineOfBadByte(data []byte) int {
+	line := 1
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size <= 1 || r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f {
+			return line
+		}
+		if r == '\n' {
+			line++
+		}
+		i += size
+	}
+	return 0
+}
+
+// lineOfAlias returns the line of the first alias "*name" in data (0: none).
+func lineOfAlias(data []byte, name string) int {
+	for i, l := range bytes.Split(data, []byte("\n")) {
+		if idx := bytes.Index(l, []byte("*"+name)); idx >= 0 {
+			end := idx + 1 + len(name)
+			if end == len(l) || strings.IndexByte(" \t,]}\r#", l[end]) >= 0 {
+				return i + 1
+			}
+		}
+	}
+	return 0
+}
