@@ -1,0 +1,472 @@
+package interleave
+
+import (
+	"fmt"
+
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/components/protocol"
+	"github.com/gfxsim/gfxsim/functional/command"
+	"github.com/gfxsim/gfxsim/functional/pipeline"
+	"github.com/gfxsim/gfxsim/functional/samplebuffer"
+	"github.com/gfxsim/gfxsim/timing"
+)
+
+// Activity states (timing.Activity indices).
+const (
+	stateBusy          = iota // the bus carries a sample write or a prefetch
+	stateWaitChip             // the bus waits for a chip's fill, write-back or page miss, or a DrawDone for the last writes
+	stateClear                // fast clear
+	stateFlush                // the present's write-backs
+	stateBlockedOutput        // a DrawDone or Done waits for the command processor
+	stateIdle                 // nothing to do
+)
+
+var activityNames = [...]string{"busy", "wait_chip", "clear", "flush", "blocked_output", "idle"}
+
+// chip is one 3DRAM of the interleave: the tags of its pixel buffer (the
+// controller keeps them), the open page of each bank, the cycle it is free.
+type chip struct {
+	tags       *timing.TagArray
+	open       []int64  // per bank: the open page, -1 for none
+	free       uint64   // first cycle the chip takes a new operation
+	prefetched []uint64 // blocks brought in by a Prefetch and not written since
+}
+
+// output is a message waiting for its cycle.
+type output struct {
+	msg   sim.Msg
+	ready uint64
+}
+
+// Comp is an interleave of the SAGE sample buffer: ChipsPerInterleave 3DRAM
+// chips on one bus. See the package documentation.
+type Comp struct {
+	*sim.TickingComponent
+
+	// FromSched receives SampleBurst, OrderMarker and Prefetch from the sched.
+	FromSched sim.Port
+	// Control receives ClearCmd and PresentCmd and sends Done and DrawDone.
+	Control sim.Port
+
+	// CommandProcessor is the command processor's back-end port (set by the
+	// platform builder).
+	CommandProcessor sim.Port
+
+	halt     *timing.Halt
+	progress *timing.Progress
+	waker    *timing.Waker
+	inBuf    sim.Buffer
+	index    int
+	pipes    int
+	geom     samplebuffer.Geometry
+
+	spb, banks, perPage              uint64
+	write, fill, writeBack, pageMiss uint64
+	clearRate                        uint64
+	chips                            []chip
+	busFree                          uint64 // first cycle the bus takes a new operation
+	horizon                          uint64 // the activity is accounted up to here (may be ahead of now)
+	drawEnds                         map[uint64]int
+	out                              []output
+	blockedOut                       bool
+	flushBuf                         []uint64
+	activity                         *timing.Activity
+	ws                               pipeline.WriteStats
+	st                               counters
+}
+
+type counters struct {
+	samplesIn, bursts, hits, misses, prefetches, prefetchHits, prefetchRedundant uint64
+	fills, writeBacks, pageMisses, clearCycles, clears, presents, flips          uint64
+	flushWriteBacks, drawEnds, drawDones, barriers                               uint64
+}
+
+func (c *Comp) fail(err error) { c.halt.Fail(fmt.Errorf("%s: %w", c.Name(), err)) }
+
+// Tick sends what is due, then carries out the next operations whose turn has
+// come on the bus.
+func (c *Comp) Tick(now sim.VTimeInSec) bool {
+	if c.halt.Stopped() {
+		return false
+	}
+	cycle := c.Freq.Cycle(now)
+	c.blockedOut = false
+	p := c.sendOut(now, cycle)
+	p = c.stream(now, cycle) || p
+	p = c.control(now, cycle) || p
+	c.account(now, cycle, p)
+	return p
+}
+
+// sendOut sends the DrawDone and Done messages whose cycle has come, in order.
+func (c *Comp) sendOut(now sim.VTimeInSec, cycle uint64) bool {
+	progress := false
+	for len(c.out) > 0 && c.out[0].ready <= cycle {
+		m := c.out[0].msg
+		meta := m.Meta()
+		meta.Src, meta.Dst, meta.SendTime = c.Control, c.CommandProcessor, now
+		if c.Control.Send(m) != nil {
+			c.blockedOut = true
+			return progress
+		}
+		c.progress.Add(1)
+		c.out[0] = output{}
+		c.out = c.out[1:]
+		progress = true
+	}
+	return progress
+}
+
+// mark accounts the activity from cycle at on as state s; at must not be
+// before the horizon.
+func (c *Comp) mark(at uint64, s int) {
+	c.activity.Set(at, s)
+	c.horizon = at
+}
+
+// stream takes the messages from the sched whose turn has come: a burst is
+// scheduled on the bus sample by sample when it is taken (and written
+// functionally in that order), so the next message waits until the bus is
+// free after its last sample.
+func (c *Comp) stream(now sim.VTimeInSec, cycle uint64) bool {
+	progress := false
+	for c.busFree <= cycle {
+		msg := c.FromSched.Peek()
+		if msg == nil {
+			return progress
+		}
+		if c.busFree < cycle {
+			c.busFree = cycle
+		}
+		var err error
+		switch m := msg.(type) {
+		case *protocol.SampleBurst:
+			err = c.burst(m)
+		case *protocol.Prefetch:
+			err = c.prefetch(m)
+		case *protocol.OrderMarker:
+			err = c.marker(m)
+		default:
+			err = fmt.Errorf("FromSched: unexpected message %T", msg)
+		}
+		if err != nil {
+			c.fail(err)
+			return false
+		}
+		c.FromSched.Retrieve(now)
+		c.progress.Add(1)
+		progress = true
+	}
+	return progress
+}
+
+// locate returns the sample's chip within the interleave and its block (the
+// address of its first sample in the chip), checking that it belongs here.
+func (c *Comp) locate(x, y, s int) (int, uint64, error) {
+	g := &c.geom
+	if x < 0 || y < 0 || x >= g.Width || y >= g.Height || s < 0 || s >= g.Samples {
+		return 0, 0, fmt.Errorf("sample (%d, %d, %d) outside the %dx%d sample buffer at %d samples", x, y, s,
+			g.Width, g.Height, g.Samples)
+	}
+	ch := g.Chip(x, y, s)
+	if i := ch % g.Interleaves; i != c.index {
+		return 0, 0, fmt.Errorf("sample (%d, %d, %d) belongs to interleave %d", x, y, s, i)
+	}
+	row := uint64(g.Row(x, y, s))
+	return ch / g.Interleaves, row / c.spb * c.spb, nil
+}
+
+// access is a DRAM access of block on chip k: a page miss when its bank has
+// another page open. It returns the cycles.
+func (c *Comp) access(k *chip, block uint64) uint64 {
+	page := block / c.spb / c.perPage
+	bank := page % c.banks
+	if k.open[bank] == int64(page) {
+		return 0
+	}
+	k.open[bank] = int64(page)
+	c.st.pageMisses++
+	return c.pageMiss
+}
+
+// load brings block into chip k's pixel buffer: the write-back of a dirty
+// victim, then the fill. It returns the cycles.
+func (c *Comp) load(k *chip, block uint64) uint64 {
+	cost := uint64(0)
+	if v, evicted := k.tags.Fill(block); evicted {
+		k.forget(v.Line)
+		if v.Dirty {
+			c.st.writeBacks++
+			cost += c.access(k, v.Line) + c.writeBack
+		}
+	}
+	c.st.fills++
+	return cost + c.access(k, block) + c.fill
+}
+
+func (k *chip) forget(block uint64) {
+	for i, b := range k.prefetched {
+		if b == block {
+			k.prefetched[i] = k.prefetched[len(k.prefetched)-1]
+			k.prefetched = k.prefetched[:len(k.prefetched)-1]
+			return
+		}
+	}
+}
+
+// issue schedules an operation of cost cycles on chip k: the bus waits until
+// the chip is free, carries the command for one cycle, and the chip is busy
+// for cost cycles.
+func (c *Comp) issue(k *chip, cost uint64) {
+	at := max(c.busFree, k.free)
+	if at > c.busFree {
+		c.mark(c.busFree, stateWaitChip)
+	}
+	c.mark(at, stateBusy)
+	k.free = at + cost
+	c.busFree = at + 1
+	c.mark(c.busFree, stateIdle)
+}
+
+// burst writes the burst's samples in order: per sample the block is looked
+// up in its chip's pixel buffer (a miss loads it), then written by
+// pipeline.WriteSample (z compare and blend in the 3DRAM).
+func (c *Comp) burst(m *protocol.SampleBurst) error {
+	if m.Interleave != c.index {
+		return fmt.Errorf("FromSched: SampleBurst for interleave %d", m.Interleave)
+	}
+	d := m.Draw.State
+	c.st.bursts++
+	for i := range m.Samples {
+		s := &m.Samples[i]
+		kc, block, err := c.locate(int(s.X), int(s.Y), int(s.S))
+		if err != nil {
+			return fmt.Errorf("FromSched: %w", err)
+		}
+		k := &c.chips[kc]
+		cost := c.write
+		if k.tags.Lookup(block) {
+			c.st.hits++
+			if k.wasPrefetched(block) {
+				c.st.prefetchHits++
+				k.forget(block)
+			}
+		} else {
+			c.st.misses++
+			cost += c.load(k, block)
+		}
+		c.issue(k, cost)
+		if pipeline.WriteSample(d, int(s.X), int(s.Y), int(s.S), s.Z, s.BackFacing, s.Color, &c.ws) {
+			k.tags.MarkDirty(block)
+		}
+	}
+	c.st.samplesIn += uint64(len(m.Samples))
+	return nil
+}
+
+func (k *chip) wasPrefetched(block uint64) bool {
+	for _, b := range k.prefetched {
+		if b == block {
+			return true
+		}
+	}
+	return false
+}
+
+// prefetch loads the block of the sample when it is absent (the controller's
+// tags tell; a present block costs nothing).
+func (c *Comp) prefetch(m *protocol.Prefetch) error {
+	kc, block, err := c.locate(int(m.X), int(m.Y), int(m.S))
+	if err != nil {
+		return fmt.Errorf("FromSched: Prefetch: %w", err)
+	}
+	c.st.prefetches++
+	k := &c.chips[kc]
+	if k.tags.Contains(block) {
+		c.st.prefetchRedundant++
+		return nil
+	}
+	c.issue(k, c.load(k, block))
+	k.prefetched = append(k.prefetched, block)
+	return nil
+}
+
+// marker counts a draw's DrawEnd markers and queues DrawDone after the last
+// pipe's, once every write issued so far has completed.
+func (c *Comp) marker(m *protocol.OrderMarker) error {
+	switch m.Kind {
+	case protocol.MarkBarrier:
+		c.st.barriers++
+		return nil
+	case protocol.MarkDrawEnd:
+	default:
+		return fmt.Errorf("FromSched: OrderMarker of unknown kind %d", m.Kind)
+	}
+	c.st.drawEnds++
+	seq := m.Draw.Seq
+	c.drawEnds[seq]++
+	if c.drawEnds[seq] < c.pipes {
+		return nil
+	}
+	delete(c.drawEnds, seq)
+	c.queue(protocol.NewDrawDone(m.Draw, c.index), c.chipsFree())
+	c.st.drawDones++
+	return nil
+}
+
+func (c *Comp) chipsFree() uint64 {
+	t := c.busFree
+	for i := range c.chips {
+		t = max(t, c.chips[i].free)
+	}
+	return t
+}
+
+func (c *Comp) queue(m sim.Msg, ready uint64) { c.out = append(c.out, output{msg: m, ready: ready}) }
+
+// control carries out a ClearCmd or PresentCmd once the bus is free.
+func (c *Comp) control(now sim.VTimeInSec, cycle uint64) bool {
+	if c.busFree > cycle {
+		return false
+	}
+	msg := c.Control.Peek()
+	if msg == nil {
+		return false
+	}
+	start := max(cycle, c.chipsFree())
+	switch m := msg.(type) {
+	case *protocol.ClearCmd:
+		n := c.clearSamples(m.Target)
+		cycles := (n + c.clearRate - 1) / c.clearRate
+		c.mark(max(cycle, c.horizon), stateWaitChip)
+		c.mark(start, stateClear)
+		c.busFree = start + cycles
+		for i := range c.chips {
+			k := &c.chips[i]
+			k.tags.Invalidate()
+			k.prefetched = k.prefetched[:0]
+			k.free = c.busFree
+		}
+		c.mark(c.busFree, stateIdle)
+		c.st.clears++
+		c.st.clearCycles += cycles
+		c.queue(protocol.NewDone(m.ID, c.index), c.busFree)
+	case *protocol.PresentCmd:
+		c.st.presents++
+		c.st.flips++
+		c.mark(max(cycle, c.horizon), stateWaitChip)
+		c.mark(start, stateFlush)
+		end := start
+		for i := range c.chips {
+			k := &c.chips[i]
+			c.flushBuf = k.tags.Flush(c.flushBuf[:0])
+			t := start
+			for _, b := range c.flushBuf {
+				t += c.access(k, b) + c.writeBack
+			}
+			c.st.flushWriteBacks += uint64(len(c.flushBuf))
+			k.free = t
+			end = max(end, t)
+		}
+		c.busFree = end
+		c.mark(end, stateIdle)
+		c.queue(protocol.NewDone(m.ID, c.index), end)
+	default:
+		c.fail(fmt.Errorf("Control: unexpected message %T", msg))
+		return false
+	}
+	c.Control.Retrieve(now)
+	c.progress.Add(1)
+	return true
+}
+
+// clearSamples returns the samples of target t that live in this interleave
+// (the map numbers the samples of the raster and deals them to the chips in
+// turn).
+func (c *Comp) clearSamples(t command.Target) uint64 {
+	n := uint64(t.Width) * uint64(t.Height) * uint64(max(t.Samples, 1))
+	chips := uint64(c.geom.Chips())
+	var total uint64
+	for k := 0; k < c.geom.ChipsPerInterleave; k++ {
+		ch := uint64(c.index + k*c.geom.Interleaves)
+		total += n / chips
+		if ch < n%chips {
+			total++
+		}
+	}
+	return total
+}
+
+// account sets the activity from this cycle on (unless an operation already
+// accounted it further) and schedules the next wake-up.
+func (c *Comp) account(now sim.VTimeInSec, cycle uint64, progress bool) {
+	if cycle >= c.horizon {
+		state := stateIdle
+		switch {
+		case c.blockedOut:
+			state = stateBlockedOutput
+		case len(c.out) > 0:
+			state = stateWaitChip
+		}
+		c.mark(cycle, state)
+	}
+	if progress {
+		return
+	}
+	next := ^uint64(0)
+	if c.busFree > cycle && (c.FromSched.Peek() != nil || c.Control.Peek() != nil) {
+		next = c.busFree
+	}
+	if len(c.out) > 0 && c.out[0].ready > cycle {
+		next = min(next, c.out[0].ready)
+	}
+	if next != ^uint64(0) {
+		c.waker.WakeIn(now, int(next-cycle))
+	}
+}
+
+// Finish closes the activity accounting at time now.
+func (c *Comp) Finish(now sim.VTimeInSec) {
+	cycle := c.Freq.Cycle(now)
+	c.activity.Finish(max(cycle, c.horizon))
+}
+
+// WriteStats returns the sample writes' counts, as pipeline.WriteSample
+// counts them.
+func (c *Comp) WriteStats() pipeline.WriteStats { return c.ws }
+
+// Buffers reports the input port and the messages waiting to be sent.
+func (c *Comp) Buffers() []timing.BufferState {
+	return []timing.BufferState{
+		{Name: c.FromSched.Name(), Len: c.inBuf.Size(), Cap: c.inBuf.Capacity()},
+		{Name: c.Name() + ".Outbox", Len: len(c.out), Cap: max(len(c.out), 1)},
+	}
+}
+
+// Stats reports the counters (see the package documentation).
+func (c *Comp) Stats(add func(name string, v float64)) {
+	n := c.Name() + "."
+	s := &c.st
+	for _, e := range []struct {
+		name string
+		v    uint64
+	}{
+		{"samples_in", s.samplesIn}, {"bursts", s.bursts},
+		{"samples_written", uint64(c.ws.Written)}, {"samples_blended", uint64(c.ws.Blended)},
+		{"z_passed", uint64(c.ws.Passed)}, {"z_failed", uint64(c.ws.Failed)},
+		{"cache_hits", s.hits}, {"cache_misses", s.misses}, {"fills", s.fills}, {"write_backs", s.writeBacks},
+		{"page_misses", s.pageMisses}, {"prefetches", s.prefetches}, {"prefetch_hits", s.prefetchHits},
+		{"prefetches_redundant", s.prefetchRedundant}, {"clears", s.clears}, {"clear_cycles", s.clearCycles},
+		{"presents", s.presents}, {"flips", s.flips}, {"flush_write_backs", s.flushWriteBacks},
+		{"draw_ends", s.drawEnds}, {"draw_dones", s.drawDones}, {"barriers", s.barriers},
+	} {
+		add(n+e.name, float64(e.v))
+	}
+	rate := 0.0
+	if t := s.hits + s.misses; t > 0 {
+		rate = float64(s.hits) / float64(t)
+	}
+	add(n+"cache_hit_rate", rate)
+	c.activity.Stats(c.Name(), add)
+}
