@@ -62,7 +62,8 @@ type CommandProcessor struct {
 	InputAssembler sim.Port            // the input assembler's FromCommandProcessor port
 	Memory         mem.LowModuleFinder // where DMA requests go
 	ROPs           []sim.Port          // one per partition
-	DepthUnits     []sim.Port          // one per partition
+	DepthUnits     []sim.Port          // one per partition, or none when the ROPs hold depth too (SAGE's interleaves: one ClearCmd with every flag)
+	Video          []sim.Port          // units also sent PresentCmd (SAGE's convolve chips and video output), each answering Done
 
 	halt     *timing.Halt
 	progress *timing.Progress
@@ -149,7 +150,7 @@ func (c *CommandProcessor) Start(m state.Memory, streamAddr, streamBytes uint64,
 		return fmt.Errorf("%s: InputAssembler: not set", c.Name())
 	case len(c.ROPs) != c.partitions:
 		return fmt.Errorf("%s: ROPs: %d ports for %d partitions", c.Name(), len(c.ROPs), c.partitions)
-	case len(c.DepthUnits) != c.partitions:
+	case len(c.DepthUnits) != c.partitions && len(c.DepthUnits) != 0:
 		return fmt.Errorf("%s: DepthUnits: %d ports for %d partitions", c.Name(), len(c.DepthUnits), c.partitions)
 	case streamAddr+streamBytes < streamAddr:
 		return fmt.Errorf("%s: Start: stream of %d bytes at 0x%x wraps around", c.Name(), streamBytes, streamAddr)

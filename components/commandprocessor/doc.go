@@ -29,11 +29,14 @@
 //   - ToInputAssembler: one protocol.DrawDispatch per draw, in API order, to the
 //     InputAssembler port.
 //   - ToBackEnd: protocol.ClearCmd and protocol.PresentCmd to every ROP and depth
-//     unit (peer fields ROPs, DepthUnits); receives their protocol.Done and the
-//     ROPs' protocol.DrawDone.
+//     unit (peer fields ROPs, DepthUnits), PresentCmd also to the Video units;
+//     receives their protocol.Done and the ROPs' protocol.DrawDone.
 //
 // Peer fields set by the platform builder: InputAssembler, Memory (a
-// mem.LowModuleFinder), ROPs and DepthUnits (one of each per partition).
+// mem.LowModuleFinder), ROPs and DepthUnits (one of each per partition), Video.
+// On the SAGE machine the ROPs are the 3DRAM interleaves, which hold depth
+// too: DepthUnits is empty and a Clear goes to each interleave as one ClearCmd
+// with every flag; Video lists the convolve chips and the video output.
 //
 // # The life of a command
 //

@@ -234,6 +234,16 @@ func (c *CommandProcessor) drained(p *pending) {
 		c.clears++
 		reference.Clear(act)
 		flags := act.Clear.Flags
+		if len(c.DepthUnits) == 0 {
+			// One unit per partition holds colour and depth (SAGE's 3DRAM
+			// interleaves): one clear command with every flag.
+			size := act.Color.SizeBytes()
+			for _, rop := range c.ROPs {
+				c.queue(protocol.NewClearCmd(flags, c.colorDesc[0], size), rop)
+			}
+			p.phase = phaseAck
+			return
+		}
 		if flags&command.ClearColor != 0 {
 			size := act.Color.SizeBytes()
 			for _, rop := range c.ROPs {
@@ -273,6 +283,9 @@ func (c *CommandProcessor) drained(p *pending) {
 		}
 		for _, du := range c.DepthUnits {
 			c.queue(protocol.NewPresentCmd(c.colorDesc[slot], c.display), du)
+		}
+		for _, v := range c.Video {
+			c.queue(protocol.NewPresentCmd(c.colorDesc[slot], c.display), v)
 		}
 		p.phase = phaseAck
 	case state.ActEnd:
