@@ -470,3 +470,16 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	add(n+"cache_hit_rate", rate)
 	c.activity.Stats(c.Name(), add)
 }
+
+// SetRaster sets the raster the sample buffer holds for the frame (the
+// render target's size and samples per pixel; the platform calls it before
+// the run), which decides the map from samples to chips and rows.
+func (c *Comp) SetRaster(width, height, samples int) error {
+	g := c.geom
+	g.Width, g.Height, g.Samples = width, height, samples
+	if err := g.Validate(1 << 62); err != nil {
+		return fmt.Errorf("%s: %w", c.Name(), err)
+	}
+	c.geom = g
+	return nil
+}
