@@ -288,3 +288,134 @@ func TestChainEqualsDisplay(t *testing.T) {
 		})
 	}
 }
+
+// TestSwathOverlap checks each chip's swath and the overlap columns it reads
+// (2 each side, clipped at the screen), and the pixels on both sides of every
+// swath boundary against filter.Display.
+func TestSwathOverlap(t *testing.T) {
+	c := newChain(t, chainConfig{srcW: 40, srcH: 12, outW: 40, outH: 12, n: 4, seed: 11})
+	c.run(t)
+	want := c.want(t)
+	got := c.video.Image()
+	for k, v := range c.convs {
+		x0, x1, c0, c1 := v.Swath()
+		wx0, wx1 := k*10, (k+1)*10
+		if x0 != wx0 || x1 != wx1 || c0 != max(0, wx0-2) || c1 != min(40, wx1+2) {
+			t.Errorf("chip %d: swath [%d, %d) reading [%d, %d), want [%d, %d) reading [%d, %d)",
+				k, x0, x1, c0, c1, wx0, wx1, max(0, wx0-2), min(40, wx1+2))
+		}
+		for y := 0; y < 12; y++ {
+			for _, x := range []int{x0 - 2, x0 - 1, x0, x0 + 1, x1 - 2, x1 - 1, x1, x1 + 1} {
+				if x < 0 || x >= 40 {
+					continue
+				}
+				if g, w := got.RGBAAt(x, y), want.RGBAAt(x, y); g != w {
+					t.Errorf("swath edge pixel (%d, %d): %v, want %v", x, y, g, w)
+				}
+			}
+		}
+	}
+	s := c.stats()
+	// Each chip reads its 10 columns plus the overlap on 12 lines at 4 samples.
+	for k := range c.convs {
+		cols := 10 + 2
+		if k == 1 || k == 2 {
+			cols += 2
+		}
+		name := fmt.Sprintf("Convolve[%d].samples_in", k)
+		if got, want := s[name], float64(cols*12*4); got != want {
+			t.Errorf("%s %v, want %v", name, got, want)
+		}
+	}
+}
+
+// TestBackPressure runs the path through a 4-sample route FIFO (one pixel),
+// one-pixel spans and one-byte links: every sample read arrives, none lost.
+func TestBackPressure(t *testing.T) {
+	c := newChain(t, chainConfig{srcW: 40, srcH: 12, outW: 40, outH: 12, n: 4, seed: 12, fifoSamples: 4,
+		routeSpan: 4, linkWidth: 1})
+	c.run(t)
+	diffImages(t, c.video.Image(), c.want(t))
+	s := c.stats()
+	in := 0.0
+	for k := range c.convs {
+		in += s[fmt.Sprintf("Convolve[%d].samples_in", k)]
+	}
+	if read := s["Route.samples_read"]; read != in || read != float64((10+2)*2*12*4+(10+4)*2*12*4) {
+		t.Errorf("Route.samples_read %v, convolve samples_in %v, want both %v", read, in, (10+2)*2*12*4+(10+4)*2*12*4)
+	}
+	if s["Route.cycles_fifo_full"] == 0 {
+		t.Error("Route.cycles_fifo_full is 0: the tiny FIFO never filled")
+	}
+	if s["Route.send_refused"] == 0 {
+		t.Error("Route.send_refused is 0: the one-byte link never pushed back")
+	}
+}
+
+// TestUnderruns: with the convolve clock too slow for the raster, strict mode
+// counts underruns (the image stays exact) and elastic mode stalls instead.
+func TestUnderruns(t *testing.T) {
+	for _, tc := range []struct {
+		mode   video.Mode
+		hz     float64
+		strict bool
+		late   bool
+	}{
+		{video.Strict, 250e6, true, false},
+		{video.Elastic, 250e6, false, false},
+		{video.Strict, 5e3, true, true},
+		{video.Elastic, 5e3, false, true},
+	} {
+		t.Run(fmt.Sprintf("%v@%v", tc.mode, tc.hz), func(t *testing.T) {
+			c := newChain(t, chainConfig{srcW: 40, srcH: 12, outW: 40, outH: 12, n: 4, seed: 13,
+				mode: tc.mode, convolveHz: tc.hz})
+			c.run(t)
+			diffImages(t, c.video.Image(), c.want(t))
+			s := c.stats()
+			under, stall := s["Video.underruns"], s["Video.stall_cycles"]
+			switch {
+			case !tc.late && (under != 0 || stall != 0):
+				t.Errorf("fast chips: underruns %v, stall_cycles %v, want 0, 0", under, stall)
+			case tc.late && tc.strict && (under == 0 || stall != 0):
+				t.Errorf("strict, slow chips: underruns %v, stall_cycles %v, want > 0, 0", under, stall)
+			case tc.late && !tc.strict && (under != 0 || stall == 0):
+				t.Errorf("elastic, slow chips: underruns %v, stall_cycles %v, want 0, > 0", under, stall)
+			}
+			req, del := s["Video.required_pixel_rate"], s["Video.delivered_pixel_rate"]
+			t.Logf("underruns %v, stall_cycles %v, pixel rate %.0f delivered of %.0f", under, stall, del, req)
+			if tc.late == (del >= req) {
+				t.Errorf("delivered pixel rate %v against required %v (slow chips: %v)", del, req, tc.late)
+			}
+			starved := 0.0
+			for k := range c.convs {
+				starved += s[fmt.Sprintf("Convolve[%d].cycles_starved", k)]
+			}
+			if starved == 0 {
+				t.Error("no convolve chip was ever starved (it waits for its first lines)")
+			}
+		})
+	}
+}
+
+// TestDeterminism runs the same frame twice: same image, same counters.
+func TestDeterminism(t *testing.T) {
+	cfg := chainConfig{srcW: 30, srcH: 9, outW: 40, outH: 12, n: 4, seed: 14, fifoSamples: 16, linkWidth: 4}
+	a, b := newChain(t, cfg), newChain(t, cfg)
+	a.run(t)
+	b.run(t)
+	if !bytes.Equal(a.video.Image().Pix, b.video.Image().Pix) {
+		t.Error("images differ between two runs")
+	}
+	sa, sb := a.stats(), b.stats()
+	if len(sa) != len(sb) {
+		t.Errorf("%d counters, then %d", len(sa), len(sb))
+	}
+	for k, v := range sa {
+		if sb[k] != v {
+			t.Errorf("%s: %v, then %v", k, v, sb[k])
+		}
+	}
+	if a.video.FinishTime() != b.video.FinishTime() {
+		t.Errorf("finish time %v, then %v", a.video.FinishTime(), b.video.FinishTime())
+	}
+}
