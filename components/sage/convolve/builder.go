@@ -27,7 +27,7 @@ type Builder struct {
 	samplesPerCycle int
 	requestAhead    int
 	spanPixels      int
-	outputSpans     int
+	outputLines     int
 	sampleQueue     int
 	prevQueue       int
 }
@@ -40,8 +40,11 @@ type Builder struct {
 // output rate, section 10.3; at one sample per processor per cycle a pixel of 8
 // samples costs 8 cycles, so a chip filters 31 M pixels/s, above the 26 M its
 // quarter of a 1280x1024 76 Hz raster needs), one line requested ahead of the
-// filter window (the sixth, filling, line), VideoSpans of 32 pixels, 4 spans of
-// output queue, and room for 4 messages in the FromRoute and FromPrev ports.
+// filter window (the sixth, filling, line), VideoSpans of 32 pixels, an output
+// queue of 2 swath lines (silent in the paper: the chain of section 3.7 needs
+// each chip's portion of a scan line ready when the stream reaches its
+// columns, so a chip filters line y+1 while line y waits for its turn), and
+// room for 4 messages in the FromRoute and FromPrev ports.
 // The Convolver and Positions must be set.
 func MakeBuilder() Builder {
 	return Builder{
@@ -57,7 +60,7 @@ func MakeBuilder() Builder {
 		samplesPerCycle: 1,
 		requestAhead:    1,
 		spanPixels:      32,
-		outputSpans:     4,
+		outputLines:     2,
 		sampleQueue:     4,
 		prevQueue:       4,
 	}
@@ -116,9 +119,10 @@ func (b Builder) WithRequestAhead(n int) Builder { b.requestAhead = n; return b 
 // its swath in spans of this many pixels.
 func (b Builder) WithSpanPixels(n int) Builder { b.spanPixels = n; return b }
 
-// WithOutputSpans sets how many filtered spans may wait for their turn in the
-// video chain before the filter stops (cycles_blocked).
-func (b Builder) WithOutputSpans(n int) Builder { b.outputSpans = n; return b }
+// WithOutputLines sets how many of the chip's swath lines of filtered pixels
+// may wait for their turn in the video chain before the filter stops
+// (cycles_blocked).
+func (b Builder) WithOutputLines(n int) Builder { b.outputLines = n; return b }
 
 // WithPortQueues sets the capacities, in messages, of the FromRoute and
 // FromPrev ports.
@@ -165,7 +169,7 @@ func (b Builder) Validate() error {
 		{"Processors", b.processors},
 		{"SamplesPerCycle", b.samplesPerCycle},
 		{"SpanPixels", b.spanPixels},
-		{"OutputSpans", b.outputSpans},
+		{"OutputLines", b.outputLines},
 		{"FromRouteQueue", b.sampleQueue},
 		{"FromPrevQueue", b.prevQueue},
 	} {
@@ -196,10 +200,10 @@ func (b Builder) Build(name string) *Comp {
 		perCycle:     b.processors * b.samplesPerCycle,
 		requestAhead: b.requestAhead,
 		spanPixels:   b.spanPixels,
-		outputSpans:  b.outputSpans,
 		activity:     timing.NewActivity(activityNames[:]...),
 	}
 	c.x0, c.x1 = b.index*b.outW/b.chips, (b.index+1)*b.outW/b.chips
+	c.outputSpans = max(1, b.outputLines*((c.x1-c.x0+b.spanPixels-1)/b.spanPixels))
 	c.buf = newLineBuffer(b.srcW, b.srcH, b.samples, b.lines)
 	c.TickingComponent = sim.NewTickingComponent(name, b.engine, b.freq, c)
 	c.waker = timing.NewWaker(b.engine, b.freq, c)
