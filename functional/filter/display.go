@@ -20,13 +20,20 @@ func Display(w, h, n int, pos Positions, src Samples, c *Convolver, step float64
 	}
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	for j := 0; j < h; j++ {
-		cy := int32(math.Round((float64(j) + 0.5) * step * 256))
+		cy := Centre(j, step)
 		for i := 0; i < w; i++ {
-			cx := int32(math.Round((float64(i) + 0.5) * step * 256))
-			img.SetRGBA(i, j, c.Pixel(cx, cy, pos, src, n, st))
+			img.SetRGBA(i, j, c.Pixel(Centre(i, step), cy, pos, src, n, st))
 		}
 	}
 	return img, nil
+}
+
+// Centre is the hardware's convolution centre of output pixel i along one axis at
+// a centre step of step source pixels: (i+0.5)*step source pixels rounded to
+// 1/256 pixel. Display and the timed convolve chips both place their centres
+// with it.
+func Centre(i int, step float64) int32 {
+	return int32(math.Round((float64(i) + 0.5) * step * 256))
 }
 
 // DisplayExact is Display with the exact float64 filter and exact centres.

@@ -1,0 +1,421 @@
+package convolve_test
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"math"
+	"math/rand"
+	"testing"
+
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/components/protocol"
+	"github.com/gfxsim/gfxsim/components/sage/convolve"
+	"github.com/gfxsim/gfxsim/components/sage/route"
+	"github.com/gfxsim/gfxsim/components/sage/video"
+	"github.com/gfxsim/gfxsim/connections"
+	"github.com/gfxsim/gfxsim/functional/command"
+	"github.com/gfxsim/gfxsim/functional/filter"
+	"github.com/gfxsim/gfxsim/functional/framebuffer"
+	"github.com/gfxsim/gfxsim/timing"
+)
+
+// gridPositions places n samples on a regular k x k grid in the pixel (k =
+// ceil(sqrt(n))), row by row.
+type gridPositions struct{ k int }
+
+func newGridPositions(n int) gridPositions {
+	return gridPositions{k: int(math.Ceil(math.Sqrt(float64(n))))}
+}
+
+func (g gridPositions) Offset(_, _, s int) (int16, int16) {
+	c := func(i int) int16 { return int16((2*i+1)*128/g.k - 128) }
+	return c(s % g.k), c(s / g.k)
+}
+
+// targetSamples reads an RGBA10 colour target as filter.Samples.
+type targetSamples struct{ t *framebuffer.ColorTarget }
+
+func (s targetSamples) Sample(x, y, i int) ([4]uint16, bool) { return s.t.Sample10(x, y, i) }
+
+// frame is a seeded random RGBA10 sample buffer in a memory image.
+type frame struct {
+	img    *command.Image
+	target command.Target
+	ct     *framebuffer.ColorTarget
+}
+
+func newFrame(t testing.TB, w, h, n int, seed int64) frame {
+	t.Helper()
+	g := framebuffer.Geometry{Width: w, Height: h, Samples: n, Layout: framebuffer.Linear}
+	ct, err := framebuffer.NewColorTarget(g, framebuffer.RGBA10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rand.New(rand.NewSource(seed)).Read(ct.Bytes())
+	img := command.NewImage()
+	addr := img.Put(ct.Bytes(), 64)
+	view, _ := img.Slice(addr, ct.SizeBytes())
+	ct, err = framebuffer.NewColorTargetFromBytes(g, framebuffer.RGBA10, view)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg := command.Target{Addr: addr, Width: uint32(w), Height: uint32(h), Samples: uint32(n),
+		Format: uint32(framebuffer.RGBA10), Layout: uint32(framebuffer.Linear)}
+	return frame{img: img, target: tg, ct: ct}
+}
+
+// chainConfig describes one video path under test.
+type chainConfig struct {
+	srcW, srcH, outW, outH, n int
+	chips                     int
+	seed                      int64
+	fifoSamples               int     // route FIFO per convolve (0: default)
+	routeSpan                 int     // route span pixels (0: default)
+	videoSpan                 int     // convolve span pixels (0: default)
+	convolveHz                float64 // 0: default
+	mode                      video.Mode
+	linkWidth                 int // route -> convolve link, bytes per cycle
+}
+
+// chain is the route, the convolve chips and the video output, wired as the
+// board wires them, with a fake command processor.
+type chain struct {
+	engine sim.Engine
+	halt   *timing.Halt
+	cp     *fakeCommandProcessor
+	route  *route.Comp
+	convs  []*convolve.Comp
+	video  *video.Comp
+	frame  frame
+	conv   *filter.Convolver
+	pos    filter.Positions
+	cfg    chainConfig
+	links  []interface {
+		Stats(func(string, float64))
+	}
+}
+
+func mitchell(t testing.TB) *filter.Convolver {
+	t.Helper()
+	tab, err := filter.NewTable(filter.MitchellNetravali{B: 1.0 / 3, C: 1.0 / 3}, filter.DefaultParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return filter.NewConvolver(tab)
+}
+
+func newChain(t testing.TB, cfg chainConfig) *chain {
+	t.Helper()
+	if cfg.chips == 0 {
+		cfg.chips = 4
+	}
+	if cfg.linkWidth == 0 {
+		cfg.linkWidth = 64
+	}
+	e := sim.NewSerialEngine()
+	c := &chain{engine: e, halt: &timing.Halt{}, cfg: cfg, conv: mitchell(t), pos: newGridPositions(cfg.n)}
+	c.frame = newFrame(t, cfg.srcW, cfg.srcH, cfg.n, cfg.seed)
+	c.cp = newFakeCommandProcessor("CP", e)
+
+	rb := route.MakeBuilder().WithEngine(e).WithHalt(c.halt).WithConvolves(cfg.chips)
+	if cfg.fifoSamples > 0 {
+		rb = rb.WithFIFOSamples(cfg.fifoSamples)
+	}
+	if cfg.routeSpan > 0 {
+		rb = rb.WithSpanPixels(cfg.routeSpan)
+	}
+	c.route = rb.Build("Route")
+	c.route.Image = c.frame.img
+
+	vb := video.MakeBuilder().WithEngine(e).WithHalt(c.halt).WithSize(cfg.outW, cfg.outH).WithMode(cfg.mode)
+	c.video = vb.Build("Video")
+
+	for k := 0; k < cfg.chips; k++ {
+		b := convolve.MakeBuilder().WithEngine(e).WithHalt(c.halt).WithIndex(k, cfg.chips).
+			WithOutput(cfg.outW, cfg.outH).WithSource(cfg.srcW, cfg.srcH).WithSamples(cfg.n).
+			WithConvolver(c.conv).WithPositions(c.pos)
+		if cfg.videoSpan > 0 {
+			b = b.WithSpanPixels(cfg.videoSpan)
+		}
+		if cfg.convolveHz > 0 {
+			b = b.WithFreq(sim.Freq(cfg.convolveHz))
+		}
+		c.convs = append(c.convs, b.Build(fmt.Sprintf("Convolve[%d]", k)))
+	}
+
+	control := connections.MakeBusBuilder().WithEngine(e).Build("ControlBus")
+	control.PlugIn(c.cp.Out, 8)
+	control.PlugIn(c.route.Control, 1)
+	control.PlugIn(c.video.Control, 1)
+	requests := connections.MakeBusBuilder().WithEngine(e).WithFreq(250 * sim.MHz).WithWidth(8).Build("RequestBus")
+	requests.PlugIn(c.route.FromConvolves, 1)
+	samples := connections.MakeCrossbarBuilder().WithEngine(e).WithFreq(250 * sim.MHz).WithWidth(cfg.linkWidth).
+		Build("SampleXbar")
+	samples.PlugIn(c.route.ToConvolves, 1)
+	c.links = append(c.links, control, requests, samples)
+	c.route.Convolves = make([]sim.Port, cfg.chips)
+	for k, v := range c.convs {
+		control.PlugIn(v.Control, 1)
+		requests.PlugIn(v.ToRoute, 1)
+		samples.PlugIn(v.FromRoute, 1)
+		c.route.Convolves[k] = v.FromRoute
+		v.Route = c.route.FromConvolves
+		link := connections.MakeBusBuilder().WithEngine(e).WithFreq(250 * sim.MHz).WithWidth(16).
+			Build(fmt.Sprintf("ChainBus[%d]", k))
+		link.PlugIn(v.ToNext, 1)
+		if k+1 < cfg.chips {
+			link.PlugIn(c.convs[k+1].FromPrev, 1)
+			v.Next = c.convs[k+1].FromPrev
+		} else {
+			link.PlugIn(c.video.FromConvolve, 1)
+			v.Next = c.video.FromConvolve
+		}
+		c.links = append(c.links, link)
+	}
+	for _, dst := range c.controls() {
+		c.cp.send(protocol.NewPresentCmd(c.frame.target, 0), dst)
+	}
+	return c
+}
+
+func (c *chain) controls() []sim.Port {
+	p := []sim.Port{c.route.Control, c.video.Control}
+	for _, v := range c.convs {
+		p = append(p, v.Control)
+	}
+	return p
+}
+
+// run simulates the frame and checks that it completed.
+func (c *chain) run(t testing.TB) {
+	t.Helper()
+	c.cp.TickLater(0)
+	if err := c.engine.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.halt.Reason(); err != nil {
+		t.Fatal(err)
+	}
+	if !c.video.Finished() {
+		t.Fatalf("the video output did not finish: %d Done of %d", len(c.cp.dones), len(c.controls()))
+	}
+	if len(c.cp.dones) != len(c.controls()) {
+		t.Fatalf("%d Done, want %d", len(c.cp.dones), len(c.controls()))
+	}
+}
+
+// want is filter.Display of the frame's samples.
+func (c *chain) want(t testing.TB) *image.RGBA {
+	t.Helper()
+	step := float64(c.cfg.srcW) / float64(c.cfg.outW)
+	img, err := filter.Display(c.cfg.outW, c.cfg.outH, c.cfg.n, c.pos, targetSamples{c.frame.ct}, c.conv, step, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img
+}
+
+// stats collects every counter of the path.
+func (c *chain) stats() map[string]float64 {
+	s := map[string]float64{}
+	add := func(n string, v float64) { s[n] = v }
+	now := c.engine.CurrentTime()
+	c.route.Finish(now)
+	c.route.Stats(add)
+	for _, v := range c.convs {
+		v.Finish(now)
+		v.Stats(add)
+	}
+	c.video.Stats(add)
+	for _, l := range c.links {
+		l.Stats(add)
+	}
+	return s
+}
+
+func diffImages(t *testing.T, got, want *image.RGBA) {
+	t.Helper()
+	if bytes.Equal(got.Pix, want.Pix) {
+		return
+	}
+	n := 0
+	for y := 0; y < want.Rect.Dy(); y++ {
+		for x := 0; x < want.Rect.Dx(); x++ {
+			if g, w := got.RGBAAt(x, y), want.RGBAAt(x, y); g != w {
+				if n < 8 {
+					t.Errorf("pixel (%d, %d): %v, want %v", x, y, g, w)
+				}
+				n++
+			}
+		}
+	}
+	t.Errorf("%d pixels differ from filter.Display", n)
+}
+
+func TestChainEqualsDisplay(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cfg  chainConfig
+	}{
+		{"step1", chainConfig{srcW: 40, srcH: 12, outW: 40, outH: 12, n: 4, seed: 1}},
+		{"step0.75", chainConfig{srcW: 30, srcH: 9, outW: 40, outH: 12, n: 4, seed: 2}},
+		{"step1.25", chainConfig{srcW: 50, srcH: 15, outW: 40, outH: 12, n: 4, seed: 3}},
+		{"8spp", chainConfig{srcW: 40, srcH: 12, outW: 40, outH: 12, n: 8, seed: 4}},
+		{"1spp", chainConfig{srcW: 40, srcH: 12, outW: 40, outH: 12, n: 1, seed: 5}},
+		{"narrowSwaths", chainConfig{srcW: 6, srcH: 7, outW: 6, outH: 7, n: 2, seed: 6}},
+		{"emptySwaths", chainConfig{srcW: 3, srcH: 4, outW: 3, outH: 4, n: 4, seed: 7}},
+		{"oneChip", chainConfig{srcW: 17, srcH: 6, outW: 17, outH: 6, n: 4, seed: 8, chips: 1}},
+		{"tinyFIFO", chainConfig{srcW: 40, srcH: 12, outW: 40, outH: 12, n: 4, seed: 9, fifoSamples: 4,
+			routeSpan: 1, videoSpan: 1, linkWidth: 1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newChain(t, tc.cfg)
+			c.run(t)
+			diffImages(t, c.video.Image(), c.want(t))
+			s := c.stats()
+			if got, want := s["Video.pixels"], float64(tc.cfg.outW*tc.cfg.outH); got != want {
+				t.Errorf("Video.pixels %v, want %v", got, want)
+			}
+			pixels := 0.0
+			for k := range c.convs {
+				pixels += s[fmt.Sprintf("Convolve[%d].pixels", k)]
+			}
+			if want := float64(tc.cfg.outW * tc.cfg.outH); pixels != want {
+				t.Errorf("convolve pixels %v, want %v", pixels, want)
+			}
+		})
+	}
+}
+
+// TestSwathOverlap checks each chip's swath and the overlap columns it reads
+// (2 each side, clipped at the screen), and the pixels on both sides of every
+// swath boundary against filter.Display.
+func TestSwathOverlap(t *testing.T) {
+	c := newChain(t, chainConfig{srcW: 40, srcH: 12, outW: 40, outH: 12, n: 4, seed: 11})
+	c.run(t)
+	want := c.want(t)
+	got := c.video.Image()
+	for k, v := range c.convs {
+		x0, x1, c0, c1 := v.Swath()
+		wx0, wx1 := k*10, (k+1)*10
+		if x0 != wx0 || x1 != wx1 || c0 != max(0, wx0-2) || c1 != min(40, wx1+2) {
+			t.Errorf("chip %d: swath [%d, %d) reading [%d, %d), want [%d, %d) reading [%d, %d)",
+				k, x0, x1, c0, c1, wx0, wx1, max(0, wx0-2), min(40, wx1+2))
+		}
+		for y := 0; y < 12; y++ {
+			for _, x := range []int{x0 - 2, x0 - 1, x0, x0 + 1, x1 - 2, x1 - 1, x1, x1 + 1} {
+				if x < 0 || x >= 40 {
+					continue
+				}
+				if g, w := got.RGBAAt(x, y), want.RGBAAt(x, y); g != w {
+					t.Errorf("swath edge pixel (%d, %d): %v, want %v", x, y, g, w)
+				}
+			}
+		}
+	}
+	s := c.stats()
+	// Each chip reads its 10 columns plus the overlap on 12 lines at 4 samples.
+	for k := range c.convs {
+		cols := 10 + 2
+		if k == 1 || k == 2 {
+			cols += 2
+		}
+		name := fmt.Sprintf("Convolve[%d].samples_in", k)
+		if got, want := s[name], float64(cols*12*4); got != want {
+			t.Errorf("%s %v, want %v", name, got, want)
+		}
+	}
+}
+
+// TestBackPressure runs the path through a 4-sample route FIFO (one pixel),
+// one-pixel spans and one-byte links: every sample read arrives, none lost.
+func TestBackPressure(t *testing.T) {
+	c := newChain(t, chainConfig{srcW: 40, srcH: 12, outW: 40, outH: 12, n: 4, seed: 12, fifoSamples: 4,
+		routeSpan: 4, linkWidth: 1})
+	c.run(t)
+	diffImages(t, c.video.Image(), c.want(t))
+	s := c.stats()
+	in := 0.0
+	for k := range c.convs {
+		in += s[fmt.Sprintf("Convolve[%d].samples_in", k)]
+	}
+	if read := s["Route.samples_read"]; read != in || read != float64((10+2)*2*12*4+(10+4)*2*12*4) {
+		t.Errorf("Route.samples_read %v, convolve samples_in %v, want both %v", read, in, (10+2)*2*12*4+(10+4)*2*12*4)
+	}
+	if s["Route.cycles_fifo_full"] == 0 {
+		t.Error("Route.cycles_fifo_full is 0: the tiny FIFO never filled")
+	}
+	if s["Route.send_refused"] == 0 {
+		t.Error("Route.send_refused is 0: the one-byte link never pushed back")
+	}
+}
+
+// TestUnderruns: with the convolve clock too slow for the raster, strict mode
+// counts underruns (the image stays exact) and elastic mode stalls instead.
+func TestUnderruns(t *testing.T) {
+	for _, tc := range []struct {
+		mode   video.Mode
+		hz     float64
+		strict bool
+		late   bool
+	}{
+		{video.Strict, 250e6, true, false},
+		{video.Elastic, 250e6, false, false},
+		{video.Strict, 5e3, true, true},
+		{video.Elastic, 5e3, false, true},
+	} {
+		t.Run(fmt.Sprintf("%v@%v", tc.mode, tc.hz), func(t *testing.T) {
+			c := newChain(t, chainConfig{srcW: 40, srcH: 12, outW: 40, outH: 12, n: 4, seed: 13,
+				mode: tc.mode, convolveHz: tc.hz})
+			c.run(t)
+			diffImages(t, c.video.Image(), c.want(t))
+			s := c.stats()
+			under, stall := s["Video.underruns"], s["Video.stall_cycles"]
+			switch {
+			case !tc.late && (under != 0 || stall != 0):
+				t.Errorf("fast chips: underruns %v, stall_cycles %v, want 0, 0", under, stall)
+			case tc.late && tc.strict && (under == 0 || stall != 0):
+				t.Errorf("strict, slow chips: underruns %v, stall_cycles %v, want > 0, 0", under, stall)
+			case tc.late && !tc.strict && (under != 0 || stall == 0):
+				t.Errorf("elastic, slow chips: underruns %v, stall_cycles %v, want 0, > 0", under, stall)
+			}
+			req, del := s["Video.required_pixel_rate"], s["Video.delivered_pixel_rate"]
+			t.Logf("underruns %v, stall_cycles %v, pixel rate %.0f delivered of %.0f", under, stall, del, req)
+			if tc.late == (del >= req) {
+				t.Errorf("delivered pixel rate %v against required %v (slow chips: %v)", del, req, tc.late)
+			}
+			starved := 0.0
+			for k := range c.convs {
+				starved += s[fmt.Sprintf("Convolve[%d].cycles_starved", k)]
+			}
+			if starved == 0 {
+				t.Error("no convolve chip was ever starved (it waits for its first lines)")
+			}
+		})
+	}
+}
+
+// TestDeterminism runs the same frame twice: same image, same counters.
+func TestDeterminism(t *testing.T) {
+	cfg := chainConfig{srcW: 30, srcH: 9, outW: 40, outH: 12, n: 4, seed: 14, fifoSamples: 16, linkWidth: 4}
+	a, b := newChain(t, cfg), newChain(t, cfg)
+	a.run(t)
+	b.run(t)
+	if !bytes.Equal(a.video.Image().Pix, b.video.Image().Pix) {
+		t.Error("images differ between two runs")
+	}
+	sa, sb := a.stats(), b.stats()
+	if len(sa) != len(sb) {
+		t.Errorf("%d counters, then %d", len(sa), len(sb))
+	}
+	for k, v := range sa {
+		if sb[k] != v {
+			t.Errorf("%s: %v, then %v", k, v, sb[k])
+		}
+	}
+	if a.video.FinishTime() != b.video.FinishTime() {
+		t.Errorf("finish time %v, then %v", a.video.FinishTime(), b.video.FinishTime())
+	}
+}

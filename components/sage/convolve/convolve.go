@@ -1,0 +1,418 @@
+package convolve
+
+import (
+	"fmt"
+
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/components/protocol"
+	"github.com/gfxsim/gfxsim/functional/filter"
+	"github.com/gfxsim/gfxsim/timing"
+)
+
+// Activity states (timing.Activity indices) of the filter processor array.
+const (
+	stateBusy    = iota // filtering a span
+	stateStarved        // the next span's source lines are not all in the buffer
+	stateBlocked        // the output queue is full: the chain has not taken the earlier spans
+	stateIdle           // no frame, or the swath is done
+)
+
+var activityNames = [...]string{"busy", "starved", "blocked", "idle"}
+
+// Comp is one convolve chip. See the package documentation.
+type Comp struct {
+	*sim.TickingComponent
+
+	// Control receives PresentCmd and answers Done at once.
+	Control sim.Port
+	// ToRoute sends LineRequests to the route network.
+	ToRoute sim.Port
+	// FromRoute receives SampleSpans for the chip's swath.
+	FromRoute sim.Port
+	// FromPrev receives the previous chip's VideoSpans (unused on chip 0).
+	FromPrev sim.Port
+	// ToNext sends VideoSpans to the next chip's FromPrev or, on the last chip,
+	// to the video output.
+	ToNext sim.Port
+
+	// Route is the route network's FromConvolves port; Next the next chip's
+	// FromPrev or the video output's FromConvolve (set by the platform builder).
+	Route, Next sim.Port
+
+	halt         *timing.Halt
+	progress     *timing.Progress
+	waker        *timing.Waker
+	routeBuf     sim.Buffer
+	prevBuf      sim.Buffer
+	index        int
+	conv         *filter.Convolver
+	pos          filter.Positions
+	n            int
+	outW, outH   int
+	step         float64
+	perCycle     int // samples the processor array takes per cycle
+	requestAhead int
+	spanPixels   int
+	outputSpans  int
+
+	// Frame geometry: output swath [x0, x1), source columns [c0, c1), the
+	// source rows the swath needs in request order.
+	x0, x1 int
+	rows   []int
+	buf    *lineBuffer
+
+	// Frame progress.
+	active    bool // a frame was started and is not fully sent
+	ctlOut    sim.Msg
+	nextReq   int // rows[nextReq] is the next row to request
+	j, i      int // next span to filter starts at output pixel (i, j)
+	busy      bool
+	busyUntil uint64
+	pending   *protocol.VideoSpan
+	outQ      []*protocol.VideoSpan
+	sendY     int // the output line the chain is assembling
+	sendX     int // pixels [0, sendX) of line sendY have been passed on
+
+	starved, blocked bool
+	activity         *timing.Activity
+	fst              filter.Stats
+	st               counters
+}
+
+type counters struct {
+	presents, requests, spansIn, samplesIn, spansOut, forwarded, filterCycles uint64
+}
+
+func (c *Comp) fail(err error) { c.halt.Fail(fmt.Errorf("%s: %w", c.Name(), err)) }
+
+// setFrame computes the swath geometry: the source columns and rows the
+// swath's 5x5 windows reach.
+func (c *Comp) setFrame() {
+	b := c.buf
+	c.rows = c.rows[:0]
+	if c.x0 == c.x1 {
+		b.setColumns(0, 0)
+		return
+	}
+	c0 := max(0, c.pixelOf(c.x0)-filter.Window/2)
+	c1 := min(b.srcW, c.pixelOf(c.x1-1)+filter.Window/2+1)
+	b.setColumns(c0, c1)
+	next := 0
+	for j := 0; j < c.outH; j++ {
+		lo, hi := c.window(j)
+		for r := max(lo, next); r <= hi; r++ {
+			c.rows = append(c.rows, r)
+		}
+		next = max(next, hi+1)
+	}
+}
+
+// pixelOf is the source pixel holding the centre of output column or row i.
+func (c *Comp) pixelOf(i int) int { return int(filter.Centre(i, c.step) >> 8) }
+
+// window returns the source rows [lo, hi] (clipped to the screen) that output
+// line j's windows cover.
+func (c *Comp) window(j int) (lo, hi int) {
+	p := c.pixelOf(j)
+	return max(0, p-filter.Window/2), min(c.buf.srcH-1, p+filter.Window/2)
+}
+
+// Tick runs the stages from the chain output back to the control port.
+func (c *Comp) Tick(now sim.VTimeInSec) bool {
+	if c.halt.Stopped() {
+		return false
+	}
+	cycle := c.Freq.Cycle(now)
+	c.starved, c.blocked = false, false
+	p := c.sendChain(now)
+	p = c.finishSpan(cycle) || p
+	p = c.filterSpan(now, cycle) || p
+	p = c.receive(now) || p
+	p = c.request(now) || p
+	p = c.control(now) || p
+	c.account(cycle)
+	return p
+}
+
+// control takes a PresentCmd: it starts the frame and answers Done at once
+// (the scan-out continues).
+func (c *Comp) control(now sim.VTimeInSec) bool {
+	progress := false
+	if c.ctlOut != nil {
+		c.ctlOut.Meta().SendTime = now
+		if c.Control.Send(c.ctlOut) != nil {
+			return false
+		}
+		c.ctlOut = nil
+		c.progress.Add(1)
+		progress = true
+	}
+	msg := c.Control.Peek()
+	if msg == nil || c.active {
+		return progress
+	}
+	m, ok := msg.(*protocol.PresentCmd)
+	if !ok {
+		c.fail(fmt.Errorf("Control: unexpected message %T", msg))
+		return false
+	}
+	t := m.Target
+	if int(t.Width) != c.buf.srcW || int(t.Height) != c.buf.srcH || int(t.Samples) != c.n {
+		c.fail(fmt.Errorf("PresentCmd %s: Target %dx%d at %d samples: the chip is built for a %dx%d source at %d",
+			m.ID, t.Width, t.Height, t.Samples, c.buf.srcW, c.buf.srcH, c.n))
+		return false
+	}
+	c.Control.Retrieve(now)
+	c.st.presents++
+	c.startFrame()
+	d := protocol.NewDone(m.ID, c.index)
+	d.Src, d.Dst = c.Control, m.Src
+	c.ctlOut = d
+	return true
+}
+
+func (c *Comp) startFrame() {
+	c.active = true
+	c.buf.reset()
+	c.nextReq, c.j, c.i = 0, 0, c.x0
+	if c.x0 == c.x1 {
+		c.j = c.outH // nothing to filter: the chip only passes the chain on
+	}
+	c.busy, c.pending, c.outQ = false, nil, c.outQ[:0]
+	c.sendY, c.sendX = 0, 0
+}
+
+// request asks the route for the next source rows, up to requestAhead rows
+// below the window of the output line being filtered.
+func (c *Comp) request(now sim.VTimeInSec) bool {
+	if !c.active || c.j >= c.outH {
+		return false
+	}
+	_, hi := c.window(c.j)
+	progress := false
+	for c.nextReq < len(c.rows) && c.rows[c.nextReq] <= hi+c.requestAhead {
+		m := protocol.NewLineRequest(c.rows[c.nextReq], c.buf.c0, c.buf.c1, c.index)
+		m.Src, m.Dst, m.SendTime = c.ToRoute, c.Route, now
+		if c.ToRoute.Send(m) != nil {
+			break
+		}
+		c.nextReq++
+		c.st.requests++
+		c.progress.Add(1)
+		progress = true
+	}
+	return progress
+}
+
+// receive copies arriving samples into their swath line, taking a free line
+// for a new row; without one the span waits in the port.
+func (c *Comp) receive(now sim.VTimeInSec) bool {
+	if !c.active {
+		return false
+	}
+	progress := false
+	for {
+		msg := c.FromRoute.Peek()
+		if msg == nil {
+			return progress
+		}
+		m, ok := msg.(*protocol.SampleSpan)
+		if !ok {
+			c.fail(fmt.Errorf("FromRoute: unexpected message %T", msg))
+			return false
+		}
+		b := c.buf
+		if m.Y < 0 || m.Y >= b.srcH || m.X0 < b.c0 || m.X1 > b.c1 || m.X1 <= m.X0 || m.N != c.n ||
+			len(m.Samples) != (m.X1-m.X0)*c.n || m.Convolve != c.index {
+			c.fail(fmt.Errorf("SampleSpan %s: line %d pixels [%d, %d) x %d samples (%d carried) for chip %d: "+
+				"the chip holds columns [%d, %d) of %d lines at %d samples", m.ID, m.Y, m.X0, m.X1, m.N,
+				len(m.Samples), m.Convolve, b.c0, b.c1, b.srcH, c.n))
+			return false
+		}
+		l := b.slot(m.Y)
+		if l == nil {
+			return progress
+		}
+		copy(l.data[(m.X0-b.c0)*c.n:], m.Samples)
+		l.got += len(m.Samples)
+		c.FromRoute.Retrieve(now)
+		c.st.spansIn++
+		c.st.samplesIn += uint64(len(m.Samples))
+		progress = true
+	}
+}
+
+// finishSpan queues the span whose filtering is complete for the chain.
+func (c *Comp) finishSpan(cycle uint64) bool {
+	if !c.busy || cycle < c.busyUntil {
+		return false
+	}
+	c.outQ = append(c.outQ, c.pending)
+	c.pending, c.busy = nil, false
+	return true
+}
+
+// filterSpan filters the next span of the swath when its source lines are in
+// the buffer and the output queue has room. The pixels are computed at once
+// (filter.Convolver.Pixel); the span is ready when the processor array would
+// have finished them: each pixel costs ceil(samples read / (processors x
+// rate)) cycles, at least one.
+func (c *Comp) filterSpan(now sim.VTimeInSec, cycle uint64) bool {
+	if !c.active || c.busy || c.j >= c.outH {
+		return false
+	}
+	lo, hi := c.window(c.j)
+	progress := c.buf.evictBelow(lo)
+	if len(c.outQ) >= c.outputSpans {
+		c.blocked = true
+		return progress
+	}
+	for r := lo; r <= hi; r++ {
+		if !c.buf.complete(r) {
+			c.starved = true
+			return progress
+		}
+	}
+	end := min(c.i+c.spanPixels, c.x1)
+	pixels := make([]byte, 4*(end-c.i))
+	cy := filter.Centre(c.j, c.step)
+	cycles := uint64(0)
+	for x := c.i; x < end; x++ {
+		before := c.fst.SamplesRead
+		px := c.conv.Pixel(filter.Centre(x, c.step), cy, c.pos, c.buf, c.n, &c.fst)
+		cycles += max(1, (c.fst.SamplesRead-before+uint64(c.perCycle)-1)/uint64(c.perCycle))
+		o := 4 * (x - c.i)
+		pixels[o], pixels[o+1], pixels[o+2], pixels[o+3] = px.R, px.G, px.B, px.A
+	}
+	if c.buf.missing {
+		c.fail(fmt.Errorf("output line %d pixels [%d, %d): the filter read a sample the swath-line buffer does not hold", c.j, c.i, end))
+		return false
+	}
+	c.pending = protocol.NewVideoSpan(c.j, c.i, end, pixels)
+	c.busy, c.busyUntil = true, cycle+cycles
+	c.st.filterCycles += cycles
+	c.waker.WakeIn(now, int(cycles))
+	c.i = end
+	if c.i == c.x1 {
+		c.i, c.j = c.x0, c.j+1
+		if c.j == c.outH {
+			c.buf.evictBelow(c.buf.srcH)
+		}
+	}
+	return true
+}
+
+// sendChain passes line sendY down the chain: first the previous chips' spans
+// of the line (pixels [0, x0)), then the chip's own ([x0, x1)); section 3.7:
+// each chip inserts its portion of the scan line into the aggregate stream.
+func (c *Comp) sendChain(now sim.VTimeInSec) bool {
+	progress := false
+	for c.active && c.sendY < c.outH {
+		if c.sendX == c.x1 {
+			c.sendY, c.sendX = c.sendY+1, 0
+			progress = true
+			continue
+		}
+		var m *protocol.VideoSpan
+		own := c.sendX >= c.x0
+		if own {
+			if len(c.outQ) == 0 {
+				break
+			}
+			m = c.outQ[0]
+		} else {
+			msg := c.FromPrev.Peek()
+			if msg == nil {
+				break
+			}
+			v, ok := msg.(*protocol.VideoSpan)
+			if !ok {
+				c.fail(fmt.Errorf("FromPrev: unexpected message %T", msg))
+				return false
+			}
+			m = v
+		}
+		if m.Y != c.sendY || m.X0 != c.sendX || m.X1 <= m.X0 || m.X1 > max(c.x1, c.x0) || (!own && m.X1 > c.x0) {
+			c.fail(fmt.Errorf("VideoSpan %s: line %d pixels [%d, %d): the chain expects line %d from pixel %d",
+				m.ID, m.Y, m.X0, m.X1, c.sendY, c.sendX))
+			return false
+		}
+		m.Src, m.Dst, m.SendTime = c.ToNext, c.Next, now
+		if c.ToNext.Send(m) != nil {
+			break
+		}
+		if own {
+			c.outQ[0] = nil
+			c.outQ = c.outQ[1:]
+			c.st.spansOut++
+		} else {
+			c.FromPrev.Retrieve(now)
+			c.st.forwarded++
+		}
+		c.sendX = m.X1
+		c.progress.Add(1)
+		progress = true
+	}
+	if c.active && c.sendY == c.outH && c.j >= c.outH && !c.busy {
+		c.active = false // the frame is out; the next PresentCmd may start
+		progress = true
+	}
+	return progress
+}
+
+func (c *Comp) account(cycle uint64) {
+	s := stateIdle
+	switch {
+	case c.busy:
+		s = stateBusy
+	case c.blocked:
+		s = stateBlocked
+	case c.starved:
+		s = stateStarved
+	}
+	c.activity.Set(cycle, s)
+}
+
+// Finish closes the activity accounting at time now.
+func (c *Comp) Finish(now sim.VTimeInSec) { c.activity.Finish(c.Freq.Cycle(now)) }
+
+// Swath returns the output columns [x0, x1) the chip filters and the source
+// columns [c0, c1) it reads (its swath and the overlap).
+func (c *Comp) Swath() (x0, x1, c0, c1 int) { return c.x0, c.x1, c.buf.c0, c.buf.c1 }
+
+// FilterStats returns the convolve arithmetic's counts.
+func (c *Comp) FilterStats() filter.Stats { return c.fst }
+
+// Buffers reports the ports, the swath-line buffer and the output queue.
+func (c *Comp) Buffers() []timing.BufferState {
+	n := c.Name()
+	return []timing.BufferState{
+		{Name: c.FromRoute.Name(), Len: c.routeBuf.Size(), Cap: c.routeBuf.Capacity()},
+		{Name: c.FromPrev.Name(), Len: c.prevBuf.Size(), Cap: c.prevBuf.Capacity()},
+		{Name: n + ".SwathLines", Len: c.buf.held(), Cap: len(c.buf.lines)},
+		{Name: n + ".OutputSpans", Len: len(c.outQ), Cap: c.outputSpans},
+	}
+}
+
+// Stats reports the counters (see the package documentation).
+func (c *Comp) Stats(add func(name string, v float64)) {
+	n := c.Name() + "."
+	s, f := &c.st, &c.fst
+	for _, e := range []struct {
+		name string
+		v    uint64
+	}{
+		{"presents", s.presents}, {"line_requests", s.requests}, {"spans_in", s.spansIn},
+		{"samples_in", s.samplesIn}, {"spans_out", s.spansOut}, {"spans_forwarded", s.forwarded},
+		{"filter_cycles", s.filterCycles},
+		{"pixels", f.Pixels}, {"samples_read", f.SamplesRead}, {"macs", f.MACs},
+		{"negative_clamps", f.NegativeClamps}, {"overflow_clamps", f.OverflowClamps}, {"nearest", f.Nearest},
+	} {
+		add(n+e.name, float64(e.v))
+	}
+	for i, v := range f.NegativeHistogram {
+		add(fmt.Sprintf("%snegative_histogram.%d", n, i), float64(v))
+	}
+	c.activity.Stats(c.Name(), add)
+}

@@ -1,0 +1,332 @@
+package route
+
+import (
+	"fmt"
+
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/components/protocol"
+	"github.com/gfxsim/gfxsim/functional/command"
+	"github.com/gfxsim/gfxsim/functional/framebuffer"
+	"github.com/gfxsim/gfxsim/functional/state"
+	"github.com/gfxsim/gfxsim/timing"
+)
+
+// Activity states (timing.Activity indices) of the video pins.
+const (
+	stateBusy     = iota // a span is being read off the video pins
+	stateFIFOFull        // the next span waits for room in its output FIFO
+	stateIdle            // no burst to read
+)
+
+var activityNames = [...]string{"busy", "fifo_full", "idle"}
+
+// output is the FIFO of one convolve chip: spans read and waiting to leave, and
+// the samples they (and the span being read for it) occupy.
+type output struct {
+	queue []*protocol.SampleSpan
+	used  int // samples queued or reserved by the read in flight
+}
+
+// read is the span the video pins are reading: pixels [x0, x1) of the current
+// burst, into the FIFO of convolve chip dst, complete at cycle done.
+type read struct {
+	x0, x1 int
+	done   uint64
+}
+
+// Comp is the route network: the paper's 10 route chips as one unit. See the
+// package documentation.
+type Comp struct {
+	*sim.TickingComponent
+
+	// FromConvolves receives LineRequests from the convolve chips.
+	FromConvolves sim.Port
+	// ToConvolves sends SampleSpans to the convolve chips.
+	ToConvolves sim.Port
+	// Control receives PresentCmd (the frame to display) and sends Done.
+	Control sim.Port
+
+	// Convolves are the convolve chips' FromRoute ports, by chip index (set by
+	// the platform builder).
+	Convolves []sim.Port
+	// Image is the simulated memory image: the displayed colour target is a view
+	// of it. Set by the platform builder before the run.
+	Image state.Memory
+
+	inBuf       sim.Buffer
+	halt        *timing.Halt
+	progress    *timing.Progress
+	waker       *timing.Waker
+	rate        int // samples per video-read clock (chips x samples per chip)
+	fifoSamples int
+	spanPixels  int
+
+	target  *framebuffer.ColorTarget
+	samples int // samples per pixel of the displayed target
+	ctlOut  sim.Msg
+
+	burst    *protocol.LineRequest // the burst being read (nil: none)
+	burstX   int                   // next pixel of the burst to read
+	burstSum int                   // samples of the burst read or in flight
+	burstAt  uint64                // cycle the burst's first span started
+	stalled  uint64                // cycles the burst waited for FIFO room
+	inFlight *read
+	outs     []output
+
+	full     bool // this tick: the next span had no FIFO room
+	activity *timing.Activity
+	st       counters
+}
+
+type counters struct {
+	presents, requests, bursts, spans, samples, pixels, bytes, sendRefused uint64
+}
+
+func (c *Comp) fail(err error) { c.halt.Fail(fmt.Errorf("%s: %w", c.Name(), err)) }
+
+// Tick completes the span on the video pins, drains the FIFOs, takes the next
+// burst and starts the next span.
+func (c *Comp) Tick(now sim.VTimeInSec) bool {
+	if c.halt.Stopped() {
+		return false
+	}
+	cycle := c.Freq.Cycle(now)
+	c.full = false
+	p := c.complete(cycle)
+	p = c.send(now) || p
+	p = c.control(now) || p
+	p = c.accept(now, cycle) || p
+	p = c.startRead(now, cycle) || p
+	c.account(cycle)
+	return p
+}
+
+// complete queues the span whose read finished in its convolve chip's FIFO.
+func (c *Comp) complete(cycle uint64) bool {
+	r := c.inFlight
+	if r == nil || cycle < r.done {
+		return false
+	}
+	b := c.burst
+	n := c.samples
+	data := make([][4]uint16, (r.x1-r.x0)*n)
+	for x := r.x0; x < r.x1; x++ {
+		for s := 0; s < n; s++ {
+			data[(x-r.x0)*n+s], _ = c.target.Sample10(x, b.Y, s)
+		}
+	}
+	span := protocol.NewSampleSpan(b.Y, r.x0, r.x1, n, b.Convolve, data)
+	o := &c.outs[b.Convolve]
+	o.queue = append(o.queue, span)
+	c.st.spans++
+	c.st.samples += uint64(len(data))
+	c.st.pixels += uint64(r.x1 - r.x0)
+	c.inFlight = nil
+	if c.burstX == b.X1 {
+		c.burst = nil
+	}
+	return true
+}
+
+// send moves the head of every FIFO to its convolve chip while the link takes it.
+func (c *Comp) send(now sim.VTimeInSec) bool {
+	progress := false
+	for k := range c.outs {
+		o := &c.outs[k]
+		for len(o.queue) > 0 {
+			m := o.queue[0]
+			m.Src, m.Dst, m.SendTime = c.ToConvolves, c.Convolves[k], now
+			if c.ToConvolves.Send(m) != nil {
+				c.st.sendRefused++
+				break
+			}
+			c.st.bytes += uint64(m.TrafficBytes)
+			o.used -= len(m.Samples)
+			o.queue[0] = nil
+			o.queue = o.queue[1:]
+			c.progress.Add(1)
+			progress = true
+		}
+	}
+	return progress
+}
+
+// control takes a PresentCmd: the displayed target for the following bursts.
+func (c *Comp) control(now sim.VTimeInSec) bool {
+	progress := false
+	if c.ctlOut != nil {
+		c.ctlOut.Meta().SendTime = now
+		if c.Control.Send(c.ctlOut) != nil {
+			return false
+		}
+		c.ctlOut = nil
+		c.progress.Add(1)
+		progress = true
+	}
+	msg := c.Control.Peek()
+	if msg == nil || c.burst != nil {
+		return progress
+	}
+	m, ok := msg.(*protocol.PresentCmd)
+	if !ok {
+		c.fail(fmt.Errorf("Control: unexpected message %T", msg))
+		return false
+	}
+	t, err := colorTarget(c.Image, m.Target)
+	if err != nil {
+		c.fail(fmt.Errorf("PresentCmd %s: %w", m.ID, err))
+		return false
+	}
+	c.Control.Retrieve(now)
+	c.target, c.samples = t, t.Samples
+	c.st.presents++
+	d := protocol.NewDone(m.ID, 0)
+	d.Src, d.Dst = c.Control, m.Src
+	c.ctlOut = d
+	return true
+}
+
+// colorTarget is the RGBA10 colour target t as a view of the memory image.
+func colorTarget(img state.Memory, t command.Target) (*framebuffer.ColorTarget, error) {
+	g := framebuffer.Geometry{Width: int(t.Width), Height: int(t.Height), Samples: int(t.Samples),
+		Layout: framebuffer.Layout(t.Layout), TileW: int(t.TileW), TileH: int(t.TileH)}
+	if f := framebuffer.ColorFormat(t.Format); f != framebuffer.RGBA10 {
+		return nil, fmt.Errorf("Target.Format: %d: the sample buffer holds RGBA10 (%d)", t.Format, framebuffer.RGBA10)
+	}
+	s, err := framebuffer.NewSurface(g)
+	if err != nil {
+		return nil, fmt.Errorf("Target: %w", err)
+	}
+	if img == nil {
+		return nil, fmt.Errorf("the route has no memory image")
+	}
+	size := uint64(s.Elements()) * uint64(framebuffer.RGBA10.BytesPerSample())
+	b, ok := img.Slice(t.Addr, size)
+	if !ok {
+		return nil, fmt.Errorf("Target.Addr: %d bytes at 0x%x are outside the memory image", size, t.Addr)
+	}
+	ct, err := framebuffer.NewColorTargetFromBytes(g, framebuffer.RGBA10, b)
+	if err != nil {
+		return nil, fmt.Errorf("Target: %w", err)
+	}
+	return ct, nil
+}
+
+// accept takes the next LineRequest once the previous burst is wholly read or
+// in flight.
+func (c *Comp) accept(now sim.VTimeInSec, cycle uint64) bool {
+	if c.burst != nil || c.target == nil {
+		return false
+	}
+	msg := c.FromConvolves.Peek()
+	if msg == nil {
+		return false
+	}
+	m, ok := msg.(*protocol.LineRequest)
+	if !ok {
+		c.fail(fmt.Errorf("FromConvolves: unexpected message %T", msg))
+		return false
+	}
+	switch {
+	case m.Convolve < 0 || m.Convolve >= len(c.outs):
+		c.fail(fmt.Errorf("LineRequest %s: Convolve %d: must be in [0, %d)", m.ID, m.Convolve, len(c.outs)))
+		return false
+	case c.Convolves[m.Convolve] == nil:
+		c.fail(fmt.Errorf("LineRequest %s: Convolves[%d] is not connected", m.ID, m.Convolve))
+		return false
+	case m.Y < 0 || m.Y >= c.target.Height:
+		c.fail(fmt.Errorf("LineRequest %s: Y %d: must be in [0, %d)", m.ID, m.Y, c.target.Height))
+		return false
+	case m.X0 < 0 || m.X1 <= m.X0 || m.X1 > c.target.Width:
+		c.fail(fmt.Errorf("LineRequest %s: pixels [%d, %d): must be a non-empty part of [0, %d)", m.ID, m.X0, m.X1, c.target.Width))
+		return false
+	case c.samples > c.fifoSamples:
+		c.fail(fmt.Errorf("FIFOSamples %d: must hold one pixel's %d samples", c.fifoSamples, c.samples))
+		return false
+	}
+	c.FromConvolves.Retrieve(now)
+	c.burst, c.burstX, c.burstSum, c.burstAt, c.stalled = m, m.X0, 0, cycle, 0
+	c.st.requests++
+	c.st.bursts++
+	return true
+}
+
+// startRead puts the next span of the burst on the video pins when its FIFO
+// has room. Spans complete on the burst's own schedule: the first k samples of
+// a burst are in by ceil(k/rate) cycles after it started (plus the cycles it
+// waited for room), so a burst of P pixels of n samples costs ceil(P*n/rate).
+func (c *Comp) startRead(now sim.VTimeInSec, cycle uint64) bool {
+	b := c.burst
+	if b == nil || c.inFlight != nil || c.burstX == b.X1 {
+		return false
+	}
+	n := c.samples
+	o := &c.outs[b.Convolve]
+	px := min(c.spanPixels, b.X1-c.burstX, (c.fifoSamples-o.used)/n)
+	if px < 1 {
+		c.full = true
+		return false
+	}
+	if px < min(c.spanPixels, b.X1-c.burstX) && o.used > 0 {
+		// Wait for room for a whole span rather than dribble pixels.
+		c.full = true
+		return false
+	}
+	start := c.burstAt + c.stalled + ceilDiv(c.burstSum, c.rate)
+	if cycle > start {
+		c.stalled += cycle - start
+	}
+	c.burstSum += px * n
+	done := c.burstAt + c.stalled + ceilDiv(c.burstSum, c.rate)
+	c.inFlight = &read{x0: c.burstX, x1: c.burstX + px, done: done}
+	c.burstX += px
+	o.used += px * n
+	if done > cycle {
+		c.waker.WakeIn(now, int(done-cycle))
+	}
+	return true
+}
+
+func ceilDiv(a, b int) uint64 { return uint64((a + b - 1) / b) }
+
+func (c *Comp) account(cycle uint64) {
+	s := stateIdle
+	switch {
+	case c.inFlight != nil:
+		s = stateBusy
+	case c.full:
+		s = stateFIFOFull
+	}
+	c.activity.Set(cycle, s)
+}
+
+// Finish closes the activity accounting at time now.
+func (c *Comp) Finish(now sim.VTimeInSec) { c.activity.Finish(c.Freq.Cycle(now)) }
+
+// Buffers reports the request port and the FIFO of every convolve output.
+func (c *Comp) Buffers() []timing.BufferState {
+	b := []timing.BufferState{{Name: c.FromConvolves.Name(), Len: c.inBuf.Size(), Cap: c.inBuf.Capacity()}}
+	for k := range c.outs {
+		b = append(b, timing.BufferState{Name: fmt.Sprintf("%s.FIFO[%d]", c.Name(), k),
+			Len: c.outs[k].used, Cap: c.fifoSamples})
+	}
+	return b
+}
+
+// Stats reports the counters (see the package documentation).
+func (c *Comp) Stats(add func(name string, v float64)) {
+	n := c.Name() + "."
+	s := &c.st
+	for _, e := range []struct {
+		name string
+		v    uint64
+	}{
+		{"presents", s.presents}, {"line_requests", s.requests}, {"bursts", s.bursts},
+		{"spans", s.spans}, {"samples_read", s.samples}, {"pixels_read", s.pixels},
+		{"bytes_out", s.bytes}, {"send_refused", s.sendRefused},
+	} {
+		add(n+e.name, float64(e.v))
+	}
+	c.activity.Stats(c.Name(), add)
+}

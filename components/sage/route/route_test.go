@@ -1,0 +1,175 @@
+package route
+
+import (
+	"math/rand"
+	"strings"
+	"testing"
+
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/components/protocol"
+	"github.com/gfxsim/gfxsim/functional/command"
+	"github.com/gfxsim/gfxsim/functional/framebuffer"
+	"github.com/gfxsim/gfxsim/timing"
+)
+
+// fakeConvolve sends its script (a PresentCmd, then LineRequests) and records
+// the SampleSpans it receives with their arrival cycles.
+type fakeConvolve struct {
+	*sim.TickingComponent
+	Out, In sim.Port
+	script  []sim.Msg
+	spans   []*protocol.SampleSpan
+	arrived []uint64
+}
+
+func newFakeConvolve(e sim.Engine, f sim.Freq) *fakeConvolve {
+	c := &fakeConvolve{}
+	c.TickingComponent = sim.NewTickingComponent("Convolve", e, f, c)
+	c.Out = sim.NewLimitNumMsgPort(c, 4, "Convolve.Out")
+	c.In = sim.NewLimitNumMsgPort(c, 64, "Convolve.In")
+	return c
+}
+
+func (c *fakeConvolve) Tick(now sim.VTimeInSec) bool {
+	progress := false
+	for len(c.script) > 0 {
+		c.script[0].Meta().SendTime = now
+		if c.Out.Send(c.script[0]) != nil {
+			break
+		}
+		c.script = c.script[1:]
+		progress = true
+	}
+	for c.Out.Retrieve(now) != nil { // Done
+		progress = true
+	}
+	for {
+		m := c.In.Retrieve(now)
+		if m == nil {
+			break
+		}
+		c.spans = append(c.spans, m.(*protocol.SampleSpan))
+		c.arrived = append(c.arrived, c.Freq.Cycle(now))
+		progress = true
+	}
+	return progress
+}
+
+func setup(t *testing.T, w, h, n int, b Builder) (*Comp, *fakeConvolve, *framebuffer.ColorTarget, command.Target) {
+	t.Helper()
+	e := sim.NewSerialEngine()
+	g := framebuffer.Geometry{Width: w, Height: h, Samples: n}
+	ct, err := framebuffer.NewColorTarget(g, framebuffer.RGBA10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rand.New(rand.NewSource(7)).Read(ct.Bytes())
+	img := command.NewImage()
+	addr := img.Put(ct.Bytes(), 64)
+	r := b.WithEngine(e).WithHalt(&timing.Halt{}).WithConvolves(1).Build("Route")
+	r.Image = img
+	f := newFakeConvolve(e, r.Freq)
+	conn := sim.NewDirectConnection("Conn", e, r.Freq)
+	for _, p := range []sim.Port{f.Out, f.In, r.Control, r.FromConvolves, r.ToConvolves} {
+		conn.PlugIn(p, 4)
+	}
+	r.Convolves = []sim.Port{f.In}
+	tg := command.Target{Addr: addr, Width: uint32(w), Height: uint32(h), Samples: uint32(n),
+		Format: uint32(framebuffer.RGBA10)}
+	p := protocol.NewPresentCmd(tg, 0)
+	p.Src, p.Dst = f.Out, r.Control
+	f.script = append(f.script, p)
+	return r, f, ct, tg
+}
+
+func request(f *fakeConvolve, r *Comp, y, x0, x1 int) {
+	m := protocol.NewLineRequest(y, x0, x1, 0)
+	m.Src, m.Dst = f.Out, r.FromConvolves
+	f.script = append(f.script, m)
+}
+
+// TestBurstTiming: a burst of 324 pixels at 8 samples on 32 chips costs
+// ceil(324*8/32) = 81 clocks, in spans of 32 pixels every 8 clocks and a last
+// one of 4 pixels one clock later; the samples are the target's.
+func TestBurstTiming(t *testing.T) {
+	r, f, ct, _ := setup(t, 400, 2, 8, MakeBuilder())
+	request(f, r, 1, 10, 334)
+	f.TickLater(0)
+	if err := r.TickingComponent.Engine.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.spans) != 11 {
+		t.Fatalf("%d spans, want 11", len(f.spans))
+	}
+	for k, s := range f.spans {
+		want := uint64(8 * k)
+		if k == 10 {
+			want = 81 - 8
+		}
+		if got := f.arrived[k] - f.arrived[0]; got != want {
+			t.Errorf("span %d arrived %d clocks after the first, want %d", k, got, want)
+		}
+		if s.Y != 1 || s.X0 != 10+32*k || s.X1 != min(334, 10+32*(k+1)) || s.N != 8 {
+			t.Errorf("span %d: line %d [%d, %d) x %d", k, s.Y, s.X0, s.X1, s.N)
+		}
+		for i, v := range s.Samples {
+			if want, _ := ct.Sample10(s.X0+i/8, 1, i%8); v != want {
+				t.Fatalf("span %d sample %d: %v, want %v", k, i, v, want)
+			}
+		}
+	}
+}
+
+// TestFIFOBackPressure: a FIFO of 8 samples (one pixel) and a port that holds
+// no span until the fake takes it still deliver every pixel, in order.
+func TestFIFOBackPressure(t *testing.T) {
+	r, f, _, _ := setup(t, 50, 3, 8, MakeBuilder().WithFIFOSamples(8))
+	request(f, r, 0, 0, 50)
+	request(f, r, 2, 5, 9)
+	f.TickLater(0)
+	if err := r.TickingComponent.Engine.Run(); err != nil {
+		t.Fatal(err)
+	}
+	x, y := 0, 0
+	for _, s := range f.spans {
+		if s.X1-s.X0 != 1 {
+			t.Errorf("span of %d pixels through a one-pixel FIFO", s.X1-s.X0)
+		}
+		if y == 0 && x == 50 {
+			x, y = 5, 2
+		}
+		if s.Y != y || s.X0 != x {
+			t.Fatalf("span line %d pixel %d, want line %d pixel %d", s.Y, s.X0, y, x)
+		}
+		x = s.X1
+	}
+	if y != 2 || x != 9 {
+		t.Errorf("ended at line %d pixel %d, want line 2 pixel 9", y, x)
+	}
+}
+
+func TestBuilderValidate(t *testing.T) {
+	e := sim.NewSerialEngine()
+	for _, tc := range []struct {
+		b    Builder
+		want string
+	}{
+		{MakeBuilder(), "Engine"},
+		{MakeBuilder().WithEngine(e).WithFreq(0), "Freq"},
+		{MakeBuilder().WithEngine(e).WithChips(0), "Chips"},
+		{MakeBuilder().WithEngine(e).WithSamplesPerChip(0), "SamplesPerChip"},
+		{MakeBuilder().WithEngine(e).WithConvolves(0), "Convolves"},
+		{MakeBuilder().WithEngine(e).WithFIFOSamples(0), "FIFOSamples"},
+		{MakeBuilder().WithEngine(e).WithSpanPixels(0), "SpanPixels"},
+		{MakeBuilder().WithEngine(e).WithRequestQueue(0), "RequestQueue"},
+	} {
+		err := tc.b.Validate()
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Validate() = %v, want an error naming %s", err, tc.want)
+		}
+	}
+	if err := MakeBuilder().WithEngine(e).Validate(); err != nil {
+		t.Errorf("defaults: %v", err)
+	}
+}

@@ -1,0 +1,52 @@
+// Package video models a SAGE video output (Deering and Naegle, "The SAGE
+// Graphics Architecture", SIGGRAPH 2002, sections 3.7 and 7.1): the raster at
+// the end of the convolve chips' chain. Its frame is the image.
+//
+// # Ports
+//
+//   - FromConvolve: protocol.VideoSpan from the last convolve chip, in raster
+//     order (checked).
+//   - Control: protocol.PresentCmd (the frame to expect), protocol.Done at once.
+//
+// # Timing
+//
+// The component's clock is the pixel clock, hTotal x vTotal x refresh. The
+// default is 1280x1024 at 76 Hz (the paper's design point, section 10.3) with
+// the totals of VESA 1280x1024 at 75 Hz (1688 x 1066, 135 MHz), scaled to 76 Hz
+// by the pixel clock: 136.755 MHz. Other sizes without totals get VESA's
+// blanking scaled in proportion (DefaultTotals).
+//
+// A PresentCmd starts the frame: pixel (x, y)'s slot is at
+// start + y*hTotal + x pixel clocks, start being the PresentCmd's cycle plus a
+// vertical blanking (vTotal - height lines), the time the convolve chips have to
+// fill their line buffers. A span arriving after the slot of its first pixel
+// is late:
+//
+//   - elastic (default): the pixel clock waits; every later slot moves by the
+//     wait (stall_cycles). Nothing is counted as an underrun.
+//   - strict: the raster runs on; each of the span's pixels whose slot passed
+//     before it arrived is an underrun. The pixel still enters the image, so the
+//     image stays exact and the count says how often a real display would have
+//     shown a wrong pixel.
+//
+// The output holds FIFOPixels pixels ahead of the raster; a span leaves the
+// FIFO when its last pixel is scanned out, and a span that does not fit waits
+// in the port (back-pressure up the chain; a span larger than the FIFO enters
+// an empty one).
+//
+// # Channels
+//
+// One channel is modelled. Two (section 7.1) would split the convolve chips
+// into two subsets, each chain ending at its own video output with its own
+// timing, and the swap circuit letting a chip add its pixels to either stream;
+// building that needs a second chain in the platform, the chips' Next ports
+// pointing to two outputs, and two frames, and Channels 2 is refused.
+//
+// # Statistics
+//
+// <name>.presents, spans, pixels, underruns, stall_cycles, late_spans,
+// required_pixel_rate (the pixel clock, Hz), delivered_pixel_rate (the pixel
+// clock times the nominal scan time of the active raster, first to last active
+// pixel, over the actual one: equal when nothing was late), frame_cycles (start
+// to the last pixel scanned out).
+package video

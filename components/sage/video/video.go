@@ -1,0 +1,231 @@
+package video
+
+import (
+	"fmt"
+	"image"
+
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/components/protocol"
+	"github.com/gfxsim/gfxsim/timing"
+)
+
+// held is a span in the output FIFO: its pixels leave when the last is scanned
+// out, at cycle end.
+type held struct {
+	end uint64
+	n   int
+}
+
+// Comp is a video output. See the package documentation.
+type Comp struct {
+	*sim.TickingComponent
+
+	// FromConvolve receives the last convolve chip's VideoSpans in raster order.
+	FromConvolve sim.Port
+	// Control receives PresentCmd (the frame to expect) and answers Done at once.
+	Control sim.Port
+
+	halt           *timing.Halt
+	progress       *timing.Progress
+	waker          *timing.Waker
+	inBuf          sim.Buffer
+	width, height  int
+	hTotal, vTotal int
+	mode           Mode
+	fifoPixels     int
+
+	ctlOut   sim.Msg
+	active   bool   // a frame is expected and not complete
+	start    uint64 // the cycle of pixel (0, 0)'s slot, before stalls
+	shift    uint64 // elastic: cycles the pixel clock waited so far
+	received int    // pixels of the frame taken, in raster order
+	fifo     []held
+	occupied int
+	lastScan uint64
+	img      *image.RGBA
+	finished bool
+	finish   uint64 // the cycle after the frame's last pixel was scanned out
+
+	st counters
+}
+
+type counters struct {
+	presents, spans, pixels, underruns, stallCycles, lateSpans uint64
+}
+
+func (c *Comp) fail(err error) { c.halt.Fail(fmt.Errorf("%s: %w", c.Name(), err)) }
+
+// Tick scans out what the raster has passed, takes spans while the FIFO has
+// room and starts a frame on a PresentCmd.
+func (c *Comp) Tick(now sim.VTimeInSec) bool {
+	if c.halt.Stopped() {
+		return false
+	}
+	cycle := c.Freq.Cycle(now)
+	p := c.control(now, cycle)
+	p = c.receive(now, cycle) || p
+	return p
+}
+
+// control takes a PresentCmd when no frame is in progress: the raster's first
+// active pixel comes a vertical blanking (vTotal - height lines) later, the
+// convolve chips' time to fill their line buffers. Done is sent at once.
+func (c *Comp) control(now sim.VTimeInSec, cycle uint64) bool {
+	progress := false
+	if c.ctlOut != nil {
+		c.ctlOut.Meta().SendTime = now
+		if c.Control.Send(c.ctlOut) != nil {
+			return false
+		}
+		c.ctlOut = nil
+		c.progress.Add(1)
+		progress = true
+	}
+	msg := c.Control.Peek()
+	if msg == nil || c.active {
+		return progress
+	}
+	m, ok := msg.(*protocol.PresentCmd)
+	if !ok {
+		c.fail(fmt.Errorf("Control: unexpected message %T", msg))
+		return false
+	}
+	c.Control.Retrieve(now)
+	c.st.presents++
+	c.active, c.finished = true, false
+	c.start = cycle + uint64(c.vTotal-c.height)*uint64(c.hTotal)
+	c.shift, c.received, c.fifo, c.occupied = 0, 0, c.fifo[:0], 0
+	c.img = image.NewRGBA(image.Rect(0, 0, c.width, c.height))
+	d := protocol.NewDone(m.ID, 0)
+	d.Src, d.Dst = c.Control, m.Src
+	c.ctlOut = d
+	return true
+}
+
+// receive takes the next spans of the raster while the FIFO has room (a span
+// larger than the FIFO enters an empty one).
+func (c *Comp) receive(now sim.VTimeInSec, cycle uint64) bool {
+	if !c.active {
+		return false
+	}
+	progress := false
+	for {
+		for len(c.fifo) > 0 && c.fifo[0].end <= cycle {
+			c.occupied -= c.fifo[0].n
+			c.fifo = c.fifo[1:]
+		}
+		msg := c.FromConvolve.Peek()
+		if msg == nil {
+			return progress
+		}
+		m, ok := msg.(*protocol.VideoSpan)
+		if !ok {
+			c.fail(fmt.Errorf("FromConvolve: unexpected message %T", msg))
+			return false
+		}
+		next := c.received
+		if m.Y != next/c.width || m.X0 != next%c.width || m.X1 <= m.X0 || m.X1 > c.width || len(m.Pixels) != 4*(m.X1-m.X0) {
+			c.fail(fmt.Errorf("VideoSpan %s: line %d pixels [%d, %d) (%d bytes): the raster expects line %d from pixel %d of %d",
+				m.ID, m.Y, m.X0, m.X1, len(m.Pixels), next/c.width, next%c.width, c.width))
+			return false
+		}
+		n := m.X1 - m.X0
+		if c.occupied > 0 && c.occupied+n > c.fifoPixels {
+			c.waker.WakeIn(now, int(c.fifo[0].end-cycle))
+			return progress
+		}
+		c.FromConvolve.Retrieve(now)
+		c.scan(m, n, cycle)
+		progress = true
+		c.progress.Add(1)
+		if !c.active {
+			return progress
+		}
+	}
+}
+
+// scan places span m (n pixels) arriving at cycle on the raster.
+func (c *Comp) scan(m *protocol.VideoSpan, n int, cycle uint64) {
+	due := c.start + c.shift + uint64(m.Y)*uint64(c.hTotal) + uint64(m.X0)
+	last := due + uint64(n) - 1
+	if cycle > due {
+		c.st.lateSpans++
+		late := cycle - due
+		if c.mode == Elastic {
+			c.shift += late
+			c.st.stallCycles += late
+			last += late
+		} else {
+			c.st.underruns += min(late, uint64(n))
+			last = max(last, cycle)
+		}
+	}
+	c.fifo = append(c.fifo, held{end: last + 1, n: n})
+	c.occupied += n
+	c.lastScan = last
+	copy(c.img.Pix[m.Y*c.img.Stride+4*m.X0:], m.Pixels)
+	c.received += n
+	c.st.spans++
+	c.st.pixels += uint64(n)
+	if c.received == c.width*c.height {
+		c.active, c.finished, c.finish = false, true, last+1
+	}
+}
+
+// Image returns the frame assembled from the spans (nil before a PresentCmd).
+func (c *Comp) Image() *image.RGBA { return c.img }
+
+// Finished reports whether the frame's every pixel has arrived.
+func (c *Comp) Finished() bool { return c.finished }
+
+// FinishTime returns when the frame's last pixel was scanned out.
+func (c *Comp) FinishTime() sim.VTimeInSec {
+	return sim.VTimeInSec(float64(c.finish) / float64(c.Freq))
+}
+
+// PixelClock returns the pixel clock in Hz.
+func (c *Comp) PixelClock() float64 { return float64(c.Freq) }
+
+// DeliveredPixelRate is the pixel rate the raster achieved over the frame: the
+// pixel clock scaled by the nominal scan time of the active raster (first to
+// last active pixel) over the actual one (longer by the stalls, or by a late
+// last pixel in strict mode). 0 before the frame is complete.
+func (c *Comp) DeliveredPixelRate() float64 {
+	if !c.finished {
+		return 0
+	}
+	nominal := float64((c.height-1)*c.hTotal + c.width)
+	actual := float64(c.finish - c.start)
+	return c.PixelClock() * nominal / actual
+}
+
+// Buffers reports the input port and the FIFO.
+func (c *Comp) Buffers() []timing.BufferState {
+	return []timing.BufferState{
+		{Name: c.FromConvolve.Name(), Len: c.inBuf.Size(), Cap: c.inBuf.Capacity()},
+		{Name: c.Name() + ".FIFO", Len: c.occupied, Cap: c.fifoPixels},
+	}
+}
+
+// Stats reports the counters (see the package documentation).
+func (c *Comp) Stats(add func(name string, v float64)) {
+	n := c.Name() + "."
+	s := &c.st
+	for _, e := range []struct {
+		name string
+		v    uint64
+	}{
+		{"presents", s.presents}, {"spans", s.spans}, {"pixels", s.pixels},
+		{"underruns", s.underruns}, {"stall_cycles", s.stallCycles}, {"late_spans", s.lateSpans},
+	} {
+		add(n+e.name, float64(e.v))
+	}
+	add(n+"required_pixel_rate", c.PixelClock())
+	add(n+"delivered_pixel_rate", c.DeliveredPixelRate())
+	frame := 0.0
+	if c.finished {
+		frame = float64(c.finish - c.start)
+	}
+	add(n+"frame_cycles", frame)
+}
