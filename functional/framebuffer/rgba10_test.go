@@ -94,7 +94,7 @@ func TestRGBA10StoreLoad(t *testing.T) {
 		}
 	}
 	if _, ok := mustTarget(t, RGBA8).Sample(0, 0, 0); ok {
-		t.Error("Sample10 of an RGBA8 target")
+		t.Error("Sample of an RGBA8 target")
 	}
 }
 

@@ -37,7 +37,7 @@ func (g gridPositions) Offset(_, _, s int) (int16, int16) {
 // targetSamples reads an RGBA10 colour target as filter.Samples.
 type targetSamples struct{ t *framebuffer.ColorTarget }
 
-func (s targetSamples) Sample(x, y, i int) ([4]uint16, bool) { return s.t.Sample10(x, y, i) }
+func (s targetSamples) Sample(x, y, i int) ([4]uint16, bool) { return s.t.Sample(x, y, i) }
 
 // frame is a seeded random RGBA10 sample buffer in a memory image.
 type frame struct {

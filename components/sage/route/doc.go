@@ -29,7 +29,7 @@
 // route -> convolve link accepts it, so the FIFO absorbs the burst and the
 // link's width and clock set the drain rate ("dribble back", section 3.6).
 // The samples are read functionally when the span completes, with
-// ColorTarget.Sample10.
+// ColorTarget.Sample.
 //
 // The overlap (paper silent). A convolve chip's swath is a quarter of the scan
 // line; the 5x5 filter also needs 2 columns on each side. Here the convolve

@@ -113,7 +113,7 @@ func (c *Comp) complete(cycle uint64) bool {
 	data := make([][4]uint16, (r.x1-r.x0)*n)
 	for x := r.x0; x < r.x1; x++ {
 		for s := 0; s < n; s++ {
-			data[(x-r.x0)*n+s], _ = c.target.Sample10(x, b.Y, s)
+			data[(x-r.x0)*n+s], _ = c.target.Sample(x, b.Y, s)
 		}
 	}
 	span := protocol.NewSampleSpan(b.Y, r.x0, r.x1, n, b.Convolve, data)

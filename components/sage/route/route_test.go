@@ -114,7 +114,7 @@ func TestBurstTiming(t *testing.T) {
 			t.Errorf("span %d: line %d [%d, %d) x %d", k, s.Y, s.X0, s.X1, s.N)
 		}
 		for i, v := range s.Samples {
-			if want, _ := ct.Sample10(s.X0+i/8, 1, i%8); v != want {
+			if want, _ := ct.Sample(s.X0+i/8, 1, i%8); v != want {
 				t.Fatalf("span %d sample %d: %v, want %v", k, i, v, want)
 			}
 		}
