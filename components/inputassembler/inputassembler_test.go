@@ -138,11 +138,11 @@ func TestTiming(t *testing.T) {
 		t.Fatalf("batches at cores %v cycles %v, want one at core 0 at cycle 16", cores, cycles)
 	}
 	infos := bn.peers.infos()
-	if len(infos) != 1 || infos[0].cycle != 17 || infos[0].msg.(*protocol.BatchInfo).Batches != 1 {
+	if len(infos) != 1 || infos[0].Cycle != 17 || infos[0].Msg.(*protocol.BatchInfo).Batches != 1 {
 		t.Fatalf("BatchInfo %+v, want 1 batch at cycle 17", infos)
 	}
-	if want := []memReq{{cycle: 4, addr: vb.Addr, size: 64}}; !reflect.DeepEqual(bn.memory.log, want) {
-		t.Errorf("memory %+v, want %+v", bn.memory.log, want)
+	if want := []memReq{{Cycle: 4, Addr: vb.Addr, Size: 64}}; !reflect.DeepEqual(bn.memory.Log, want) {
+		t.Errorf("memory %+v, want %+v", bn.memory.Log, want)
 	}
 	b := bs[0]
 	if b.TrafficBytes != 16+3*16+3*1 || len(b.Attrs) != 3 || b.Attrs[2][command.SemPosition] != [4]float32{2, 0, 0, 1} {
@@ -225,10 +225,10 @@ func TestBatchesMatchBatcher(t *testing.T) {
 			n++
 			k++
 		}
-		info := infos[di].msg.(*protocol.BatchInfo)
-		if info.Draw != d || info.Batches != n || infos[di].cycle <= last {
+		info := infos[di].Msg.(*protocol.BatchInfo)
+		if info.Draw != d || info.Batches != n || infos[di].Cycle <= last {
 			t.Errorf("draw %d: BatchInfo %d batches at cycle %d (last batch at %d), want %d batches after it",
-				di, info.Batches, infos[di].cycle, last, n)
+				di, info.Batches, infos[di].Cycle, last, n)
 		}
 	}
 	if k != len(got) {
@@ -270,7 +270,7 @@ func TestCreditsBlockDispatch(t *testing.T) {
 		t.Errorf("cores %v, want round robin", cores)
 	}
 	infos := bn.peers.infos()
-	if len(infos) != 1 || infos[0].cycle != 303 {
+	if len(infos) != 1 || infos[0].Cycle != 303 {
 		t.Errorf("BatchInfo %+v, want at 303", infos)
 	}
 	st := stats(bn.ia)
@@ -365,9 +365,9 @@ func TestIndexCache(t *testing.T) {
 				st["GPU.InputAssembler.index_out_of_bounds"], tc.reads, tc.hits, tc.misses, tc.oob)
 		}
 		var lines []uint64
-		for _, q := range bn.memory.log {
-			if q.addr < vb.Addr || q.addr >= vb.Addr+uint64(vb.Size) {
-				lines = append(lines, q.addr)
+		for _, q := range bn.memory.Log {
+			if q.Addr < vb.Addr || q.Addr >= vb.Addr+uint64(vb.Size) {
+				lines = append(lines, q.Addr)
 			}
 		}
 		if !reflect.DeepEqual(lines, tc.indexLines) {
@@ -413,11 +413,11 @@ func TestEmptyDraw(t *testing.T) {
 	bn.run(t)
 	infos := bn.peers.infos()
 	bs, _, _ := bn.peers.batches()
-	if len(infos) != 2 || infos[0].msg.(*protocol.BatchInfo).Batches != 0 || infos[1].msg.(*protocol.BatchInfo).Batches != 1 || len(bs) != 1 {
+	if len(infos) != 2 || infos[0].Msg.(*protocol.BatchInfo).Batches != 0 || infos[1].Msg.(*protocol.BatchInfo).Batches != 1 || len(bs) != 1 {
 		t.Fatalf("infos %+v, %d batches", infos, len(bs))
 	}
-	if len(bn.memory.log) != 1 {
-		t.Errorf("memory %+v", bn.memory.log)
+	if len(bn.memory.Log) != 1 {
+		t.Errorf("memory %+v", bn.memory.Log)
 	}
 }
 
