@@ -10,6 +10,7 @@ import (
 	"github.com/sarchlab/akita/v3/mem/mem"
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/command"
 	"github.com/gfxsim/gfxsim/functional/depth"
@@ -170,12 +171,6 @@ func (b *bench) run(t *testing.T, m state.Memory, stream, size uint64) {
 	b.cp.Finish(b.engine.CurrentTime())
 }
 
-func stats(u protocol.Unit) map[string]float64 {
-	m := map[string]float64{}
-	u.Stats(func(n string, v float64) { m[n] = v })
-	return m
-}
-
 func dispatches(p *fakePipe) []*protocol.DrawDispatch {
 	var out []*protocol.DrawDispatch
 	for _, r := range p.byPort("Pipe.IA") {
@@ -238,7 +233,7 @@ func TestStreamTiming(t *testing.T) {
 	if !b.cp.Finished() || b.cp.FinishTime() != 51e-9 {
 		t.Errorf("finished %v at %v, want at 51 ns", b.cp.Finished(), b.cp.FinishTime())
 	}
-	st := stats(b.cp)
+	st := testpeer.StatMap(b.cp)
 	want := map[string]float64{
 		"GPU.CommandProcessor.commands":                    8,
 		"GPU.CommandProcessor.commands_bind_shader":        2,
@@ -387,7 +382,7 @@ func TestStateVersions(t *testing.T) {
 		if gap := ds[1].Cycle - ds[0].Cycle; gap != tc.gap {
 			t.Errorf("versions %d: second draw %d cycles after the first, want %d", tc.versions, gap, tc.gap)
 		}
-		if w := stats(b.cp)["GPU.CommandProcessor.cycles_wait_state_version"]; w != tc.waitVer {
+		if w := testpeer.StatMap(b.cp)["GPU.CommandProcessor.cycles_wait_state_version"]; w != tc.waitVer {
 			t.Errorf("versions %d: %v cycles waiting for a state version, want %v", tc.versions, w, tc.waitVer)
 		}
 	}
@@ -455,7 +450,7 @@ func TestClearDrainsAndWaitsForAcks(t *testing.T) {
 	if !reflect.DeepEqual(colorAtDraw, []byte{0, 0, 255, 255}) {
 		t.Errorf("colour at the second draw %v, want the clear colour", colorAtDraw)
 	}
-	st := stats(b.cp)
+	st := testpeer.StatMap(b.cp)
 	if st["GPU.CommandProcessor.cycles_wait_ack"] != ackLatency+2 || st["GPU.CommandProcessor.clears"] != 1 {
 		t.Errorf("wait_ack %v cycles, clears %v", st["GPU.CommandProcessor.cycles_wait_ack"], st["GPU.CommandProcessor.clears"])
 	}
@@ -502,7 +497,7 @@ func TestSyncAndPresent(t *testing.T) {
 	if img == nil || img.Rect.Dx() != 16 || !reflect.DeepEqual(img.Pix[:4], []byte{255, 255, 0, 255}) {
 		t.Fatalf("image %v", img)
 	}
-	st := stats(b.cp)
+	st := testpeer.StatMap(b.cp)
 	if st["GPU.CommandProcessor.dma_bytes_written"] != 4 || st["GPU.CommandProcessor.sync_tokens"] != 1 || st["GPU.CommandProcessor.presents"] != 1 {
 		t.Errorf("stats %v", st)
 	}
@@ -639,7 +634,7 @@ func TestDecodeCycles(t *testing.T) {
 		if got := b.cp.Freq.Cycle(b.cp.FinishTime()); !b.cp.Finished() || got != want {
 			t.Errorf("DecodeCycles %d: finished %v at cycle %d, want %d", n, b.cp.Finished(), got, want)
 		}
-		if busy := stats(b.cp)["GPU.CommandProcessor.cycles_busy"]; busy != float64(5*n) {
+		if busy := testpeer.StatMap(b.cp)["GPU.CommandProcessor.cycles_busy"]; busy != float64(5*n) {
 			t.Errorf("DecodeCycles %d: %v busy cycles, want %d", n, busy, 5*n)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/sarchlab/akita/v3/mem/mem"
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/command"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
@@ -69,12 +70,6 @@ func (bn *bench) run(t *testing.T) {
 	if err := bn.ia.Err(); err != nil {
 		t.Fatal(err)
 	}
-}
-
-func stats(u protocol.Unit) map[string]float64 {
-	m := map[string]float64{}
-	u.Stats(func(n string, v float64) { m[n] = v })
-	return m
 }
 
 func floats(v ...float32) []byte {
@@ -148,7 +143,7 @@ func TestTiming(t *testing.T) {
 	if b.TrafficBytes != 16+3*16+3*1 || len(b.Attrs) != 3 || b.Attrs[2][command.SemPosition] != [4]float32{2, 0, 0, 1} {
 		t.Errorf("batch %d bytes, attrs %v", b.TrafficBytes, b.Attrs)
 	}
-	st := stats(bn.ia)
+	st := testpeer.StatMap(bn.ia)
 	end := float64(bn.ia.Freq.Cycle(bn.engine.CurrentTime()))
 	want := map[string]float64{
 		"GPU.InputAssembler.draws": 1, "GPU.InputAssembler.batches": 1, "GPU.InputAssembler.vertices": 3,
@@ -234,7 +229,7 @@ func TestBatchesMatchBatcher(t *testing.T) {
 	if k != len(got) {
 		t.Errorf("%d batches sent, the batcher made %d", len(got), k)
 	}
-	st := stats(bn.ia)
+	st := testpeer.StatMap(bn.ia)
 	if st["GPU.InputAssembler.batch_tag_hits"] != float64(hits) || st["GPU.InputAssembler.batch_tag_misses"] != float64(misses) ||
 		st["GPU.InputAssembler.batch_tag_hit_rate"] != float64(hits)/float64(hits+misses) {
 		t.Errorf("tag stats %v/%v, want %d/%d", st["GPU.InputAssembler.batch_tag_hits"], st["GPU.InputAssembler.batch_tag_misses"], hits, misses)
@@ -273,7 +268,7 @@ func TestCreditsBlockDispatch(t *testing.T) {
 	if len(infos) != 1 || infos[0].Cycle != 303 {
 		t.Errorf("BatchInfo %+v, want at 303", infos)
 	}
-	st := stats(bn.ia)
+	st := testpeer.StatMap(bn.ia)
 	// The third batch's line (vertices 8-11, read at cycle 11) arrives at 18; from
 	// 19 the batch waits for a credit until the one sent at 200 is taken at 201.
 	// The fourth batch (same line) waits from 202 to 301: 182 + 99 cycles.
@@ -321,7 +316,7 @@ func TestAllCoresBusy(t *testing.T) {
 	}
 	// The batch is ready at 10 (its line arrived) and refused from 10 on; the
 	// refusals at 10 count as busy (the line arrived), 11..100 as wait_core.
-	if w := stats(bn.ia)["GPU.InputAssembler.cycles_wait_core"]; w != 90 {
+	if w := testpeer.StatMap(bn.ia)["GPU.InputAssembler.cycles_wait_core"]; w != 90 {
 		t.Errorf("%v cycles waiting for a core, want 90", w)
 	}
 }
@@ -357,7 +352,7 @@ func TestIndexCache(t *testing.T) {
 		bn := newBench(t, img, MakeBuilder(), 2, 5)
 		bn.send(newDraw(0, tc.stream, vb, l))
 		bn.run(t)
-		st := stats(bn.ia)
+		st := testpeer.StatMap(bn.ia)
 		if st["GPU.InputAssembler.index_reads"] != tc.reads || st["GPU.InputAssembler.index_cache_hits"] != tc.hits ||
 			st["GPU.InputAssembler.index_cache_misses"] != tc.misses || st["GPU.InputAssembler.index_out_of_bounds"] != tc.oob {
 			t.Errorf("%s: reads %v hits %v misses %v oob %v, want %v %v %v %v", tc.name, st["GPU.InputAssembler.index_reads"],
@@ -390,7 +385,7 @@ func TestVertexCacheAndOutOfBounds(t *testing.T) {
 	bn := newBench(t, img, MakeBuilder(), 2, 5)
 	bn.send(newDraw(0, vertex.Stream{Indexed: true, Index: ib, Count: 9}, vb, l))
 	bn.run(t)
-	st := stats(bn.ia)
+	st := testpeer.StatMap(bn.ia)
 	// Unique vertices 0 1 2 3 6 9 10 7: lines 0 (0, 1), 1 (2, 3), 3 (6, 7); 9 and 10
 	// are outside the 8-vertex buffer.
 	if st["GPU.InputAssembler.vertex_cache_misses"] != 3 || st["GPU.InputAssembler.vertex_cache_hits"] != 3 ||

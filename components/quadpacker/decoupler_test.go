@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/decouple"
 	"github.com/gfxsim/gfxsim/functional/geom"
@@ -112,7 +113,7 @@ func TestDecouplerMapping(t *testing.T) {
 				if got := bn.sink.got[0].Arrived; got != uint64(cycles+1) {
 					t.Errorf("arrived at %d, want %d (%d samples)", got, cycles+1, samples)
 				}
-				st := statsOf(bn.packer)
+				st := testpeer.StatMap(bn.packer)
 				want := map[string]float64{"samples_mapped": float64(samples), "taps": float64(taps),
 					"visibility_quads": float64(len(quads)), "visibility_messages": 1, "flushes_visibility": 0,
 					"decouple_cycles_busy": float64(cycles), "decouple_cycles_blocked_output": 0}
@@ -158,7 +159,7 @@ func TestDecouplerKeepsOrder(t *testing.T) {
 	if samples > 64 || !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %q, want %q (%d samples)", got, want, samples)
 	}
-	if st := statsOf(bn.packer); st["GPU.QuadPacker.flushes_visibility"] != 1 || st["GPU.QuadPacker.flushes_draw_end"] != 1 {
+	if st := testpeer.StatMap(bn.packer); st["GPU.QuadPacker.flushes_visibility"] != 1 || st["GPU.QuadPacker.flushes_draw_end"] != 1 {
 		t.Errorf("flushes: %v", st)
 	}
 }
@@ -173,7 +174,7 @@ func TestNoDecouplerRejects5D(t *testing.T) {
 	if err := halt.Reason(); err == nil || !strings.Contains(err.Error(), "no decoupling stage") {
 		t.Fatalf("halt reason %v", err)
 	}
-	if _, ok := statsOf(bn.packer)["GPU.QuadPacker.samples_mapped"]; ok {
+	if _, ok := testpeer.StatMap(bn.packer)["GPU.QuadPacker.samples_mapped"]; ok {
 		t.Error("decoupler counters without a decoupling stage")
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/raster"
@@ -26,12 +27,6 @@ func arrivals(s *fakeSink) []arrival {
 		out = append(out, arrival{describe(r.Msg), r.Arrived})
 	}
 	return out
-}
-
-func statsOf(c *Comp) map[string]float64 {
-	m := map[string]float64{}
-	c.Stats(func(n string, v float64) { m[n] = v })
-	return m
 }
 
 func TestPacking(t *testing.T) {
@@ -107,7 +102,7 @@ func TestPacking(t *testing.T) {
 			if got := arrivals(bn.sink); !reflect.DeepEqual(got, tc.want) {
 				t.Fatalf("received\n%v\nwant\n%v", got, tc.want)
 			}
-			st := statsOf(bn.packer)
+			st := testpeer.StatMap(bn.packer)
 			for r := FlushReason(0); r < numFlushReasons; r++ {
 				if got := st["GPU.QuadPacker.flushes_"+r.String()]; got != tc.flushes[r] {
 					t.Errorf("flushes_%s = %v, want %v", r, got, tc.flushes[r])
@@ -137,7 +132,7 @@ func TestStatsAndActivity(t *testing.T) {
 		"GPU.QuadPacker.cycles_idle":           4,
 		"GPU.QuadPacker.utilization":           0.6,
 	}
-	if got := statsOf(bn.packer); !reflect.DeepEqual(got, want) {
+	if got := testpeer.StatMap(bn.packer); !reflect.DeepEqual(got, want) {
 		t.Fatalf("stats\n%v\nwant\n%v", got, want)
 	}
 	if got := bn.packer.Buffers(); !reflect.DeepEqual(got, []timing.BufferState{
@@ -171,7 +166,7 @@ func TestTimeout(t *testing.T) {
 	if !reflect.DeepEqual(bn.ticks, wantTicks) {
 		t.Fatalf("packer ticked at %v, want %v", bn.ticks, wantTicks)
 	}
-	if got := statsOf(bn.packer)["GPU.QuadPacker.flushes_timeout"]; got != 2 {
+	if got := testpeer.StatMap(bn.packer)["GPU.QuadPacker.flushes_timeout"]; got != 2 {
 		t.Fatalf("%v time-out flushes, want 2", got)
 	}
 }
@@ -224,7 +219,7 @@ func TestBlockedOutput(t *testing.T) {
 	if want := []uint64{50, 51, 52, 53, 54}; !reflect.DeepEqual(retrieved, want) {
 		t.Fatalf("retrieved at %v, want %v", retrieved, want)
 	}
-	st := statsOf(bn.packer)
+	st := testpeer.StatMap(bn.packer)
 	// Busy 1-8 (packing) and 51-53 (sending w2, w3 and the DrawEnd, one per
 	// cycle through the 1-message connection buffer); blocked 9-50; idle at 0 and
 	// 54-55 (the run ends at 55).

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/decouple"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
@@ -57,7 +58,7 @@ func shadingWarps(c *fakeCore) []string {
 // cacheStats returns the shading-cache counters of the buffer.
 func cacheStatsOf(c *Comp) map[string]float64 {
 	m := map[string]float64{}
-	for k, v := range statsOf(c) {
+	for k, v := range testpeer.StatMap(c) {
 		for _, p := range []string{"cache_", "shading_", "shaded_shading", "visibility_", "record", "retired_records", "cycles_cache", "cycles_ref"} {
 			if strings.HasPrefix(strings.TrimPrefix(k, "GPU.ReorderBuffer."), p) {
 				m[strings.TrimPrefix(k, "GPU.ReorderBuffer.")] = v
@@ -247,7 +248,7 @@ func TestShadingCacheLeaves2DAlone(t *testing.T) {
 			latency: func(w *protocol.PixelWarp) uint64 { return 20 - 5*w.ID }}, script())
 		bn.run(t)
 		bn.rob.Finish(100e-9)
-		st := statsOf(bn.rob)
+		st := testpeer.StatMap(bn.rob)
 		for k := range cacheStatsOf(bn.rob) {
 			delete(st, "GPU.ReorderBuffer."+k)
 		}

@@ -318,9 +318,3 @@ func warp(d *protocol.Draw, id uint64, partitions ...int) *protocol.PixelWarp {
 	}
 	return protocol.NewPixelWarp(d, id, qs)
 }
-
-func statsOf(c *Comp) map[string]float64 {
-	m := map[string]float64{}
-	c.Stats(func(n string, v float64) { m[n] = v })
-	return m
-}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/timing"
@@ -51,7 +52,7 @@ func TestPinnedTiming(t *testing.T) {
 		"GPU.ReorderBuffer.cycles_idle":             5,
 		"GPU.ReorderBuffer.utilization":             0.25,
 	}
-	if got := statsOf(bn.rob); !reflect.DeepEqual(got, wantStats) {
+	if got := testpeer.StatMap(bn.rob); !reflect.DeepEqual(got, wantStats) {
 		t.Fatalf("stats\n%v\nwant\n%v", got, wantStats)
 	}
 	if got := bn.rob.Buffers(); !reflect.DeepEqual(got, []timing.BufferState{
@@ -122,7 +123,7 @@ func TestFullStallsPacker(t *testing.T) {
 	if got := records(bn.rops[0]); !reflect.DeepEqual(got, want) {
 		t.Fatalf("ROP received %v, want %v", got, want)
 	}
-	st := statsOf(bn.rob)
+	st := testpeer.StatMap(bn.rob)
 	// Full from 3 (the third warp found no room) to 22; head_not_ready 26-45.
 	for s, n := range map[string]float64{"full": 20, "head_not_ready": 20, "busy": 7, "idle": 3} {
 		if got := st["GPU.ReorderBuffer.cycles_"+s]; got != n {
@@ -212,7 +213,7 @@ func TestBlockedROP(t *testing.T) {
 	if mid[3].Len != 1 || mid[2].Len != 2 {
 		t.Errorf("at cycle 30: %v, want warp 3's message in the output register and its 2 entries in use", mid)
 	}
-	if got := statsOf(bn.rob)["GPU.ReorderBuffer.cycles_blocked_output"]; got != 49 {
+	if got := testpeer.StatMap(bn.rob)["GPU.ReorderBuffer.cycles_blocked_output"]; got != 49 {
 		t.Errorf("cycles_blocked_output %v, want 49 (12-60)", got)
 	}
 }
@@ -288,7 +289,7 @@ func TestDispatchRoundRobin(t *testing.T) {
 					t.Errorf("core %d got warps %v at %v, want %v at %v", i, ids, cycles, tc.want[i], tc.cycles[i])
 				}
 			}
-			if got := statsOf(bn.rob)["GPU.ReorderBuffer.cycles_blocked_dispatch"]; got != tc.blocked {
+			if got := testpeer.StatMap(bn.rob)["GPU.ReorderBuffer.cycles_blocked_dispatch"]; got != tc.blocked {
 				t.Errorf("cycles_blocked_dispatch %v, want %v", got, tc.blocked)
 			}
 			if n := len(records(bn.rops[0])); n != 4 {

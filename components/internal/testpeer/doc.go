@@ -2,7 +2,8 @@
 // tests put around the component under test: a scripted peer that sends a
 // script and records what it receives (Peer), a source and a sink on one
 // port each (Source, Sink), a memory that answers reads from an image
-// (Memory), and a schedule of messages to send at given cycles (Schedule).
+// (Memory), a schedule of messages to send at given cycles (Schedule), and
+// a unit's statistics by name (StatMap, CheckStats).
 //
 // It is test support: only _test.go files import it (by convention; Go has
 // no test-only packages). Every peer runs at 1 GHz, so a cycle is a
