@@ -1,7 +1,7 @@
 // Package testpeer holds the scripted peers that the component packages'
 // tests put around the component under test: a scripted peer that sends a
-// script and records what it receives (Peer), a source and a sink on one
-// port each (Source, Sink), a memory that answers reads from an image
+// script and records what it receives (Peer), a source on one port
+// (Source), a memory that answers reads from an image
 // (Memory), a schedule of messages to send at given cycles (Schedule), and
 // a unit's statistics by name (StatMap, CheckStats).
 //
