@@ -57,19 +57,18 @@ func (c *Config) Samplers() int { return c.ShaderCore.Count / c.TextureSampler.C
 // BuildBus builds a bus named name at freq with link l's width and latency,
 // and plugs in ports, each with l's source buffer.
 func BuildBus(e sim.Engine, name string, l Link, freq sim.Freq, ports ...sim.Port) *connections.Bus {
-	b := connections.MakeBusBuilder().WithEngine(e).WithFreq(freq).WithWidth(l.Width).
-		WithLatency(l.Latency).Build(name)
-	for _, port := range ports {
-		b.PlugIn(port, l.SourceBuffer)
-	}
-	return b
+	return buildLink(connections.MakeBusBuilder(), e, name, l, freq, ports)
 }
 
 // BuildCrossbar builds a crossbar named name at freq with link l's width and
 // latency, and plugs in ports, each with l's source buffer.
 func BuildCrossbar(e sim.Engine, name string, l Link, freq sim.Freq, ports ...sim.Port) *connections.Crossbar {
-	x := connections.MakeCrossbarBuilder().WithEngine(e).WithFreq(freq).WithWidth(l.Width).
-		WithLatency(l.Latency).Build(name)
+	return buildLink(connections.MakeCrossbarBuilder(), e, name, l, freq, ports)
+}
+
+func buildLink[L interface{ PlugIn(sim.Port, int) }](b connections.LinkBuilder[L], e sim.Engine, name string, l Link,
+	freq sim.Freq, ports []sim.Port) L {
+	x := b.WithEngine(e).WithFreq(freq).WithWidth(l.Width).WithLatency(l.Latency).Build(name)
 	for _, port := range ports {
 		x.PlugIn(port, l.SourceBuffer)
 	}
