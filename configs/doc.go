@@ -4,4 +4,10 @@
 // section 8). Config.MemoryEstimate says what a machine costs in host memory,
 // field by field (configs/README.md, "Memory"); configuration files are read
 // as regular files of at most 1 MiB, and errors quote bounded excerpts.
+//
+// Every unit is made from its section of the configuration in one place
+// (units.go: BuildMemorySystem, BuildTextureSampler, BuildBus, BuildCrossbar,
+// WatchTextureTraffic): Build uses them for the whole machine and a study
+// that runs part of a machine (experiments/texcache's replay) uses them for
+// its part.
 package configs

@@ -22,7 +22,6 @@ import (
 	"github.com/gfxsim/gfxsim/components/rop"
 	"github.com/gfxsim/gfxsim/components/shadercore"
 	"github.com/gfxsim/gfxsim/components/texturesampler"
-	"github.com/gfxsim/gfxsim/connections"
 	fhiz "github.com/gfxsim/gfxsim/functional/depth/hiz"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/raster"
@@ -157,25 +156,11 @@ func Build(c *Config) (_ *Platform, err error) {
 }
 
 func (p *Platform) buildMemory() error {
-	c := p.Config
-	mc := p.Config.MemoryConfig()
-	if err := mc.Validate(); err != nil {
-		return fmt.Errorf("%s: memory: %w", DefaultNameOr(c.file), err)
-	}
-	m, err := memory.Build(mc, p.Engine, "GPU.Memory")
+	m, l2, err := p.Config.BuildMemorySystem(p.Engine)
 	if err != nil {
-		return fmt.Errorf("memory: %w", err)
+		return err
 	}
-	p.Memory = m
-	lc := c.L2Config()
-	if err := lc.Validate(mc); err != nil {
-		return fmt.Errorf("%s: l2: %w", DefaultNameOr(c.file), err)
-	}
-	l2, err := memory.BuildL2(lc, m, p.Engine, "GPU.L2")
-	if err != nil {
-		return fmt.Errorf("l2: %w", err)
-	}
-	p.L2 = l2
+	p.Memory, p.L2 = m, l2
 	return nil
 }
 
@@ -225,7 +210,7 @@ func iaCache(cc Cache) inputassembler.CacheConfig {
 
 func (p *Platform) buildShaders() {
 	c, e, f := p.Config, p.Engine, p.CoreFreq
-	sc, ts := c.ShaderCore, c.TextureSampler
+	sc := c.ShaderCore
 	lat := shadercore.Latencies{ALU: sc.Latency.ALU, SFU: sc.Latency.SFU, Derivative: sc.Latency.Derivative,
 		Texture: sc.Latency.Texture, Kill: sc.Latency.Kill}
 	for i := 0; i < sc.Count; i++ {
@@ -235,12 +220,8 @@ func (p *Platform) buildShaders() {
 			WithInputQueue(sc.InputQueue).Build(fmt.Sprintf("GPU.ShaderCore[%d]", i)))
 	}
 	// One sampler per cluster of cores_per_sampler cores.
-	for i := 0; i < sc.Count/ts.CoresPerSampler; i++ {
-		p.Samplers = append(p.Samplers, texturesampler.MakeBuilder().WithEngine(e).WithFreq(f).WithHalt(p.Halt).
-			WithProgress(p.Progress).WithLanesPerCycle(ts.LanesPerCycle).WithL1(ts.L1.SizeKB*1024, ts.L1.Ways, ts.L1.LineBytes).
-			WithL1Latency(ts.L1Latency).WithMissQueue(ts.MissQueue).WithFilterLatency(ts.FilterLatency).
-			WithInputQueue(ts.InputQueue).WithTagLookupsPerCycle(ts.TagLookupsPerCycle).WithMaxRequests(ts.MaxRequests).
-			WithFetchBytes(c.L2.LineBytes).Build(fmt.Sprintf("GPU.TextureSampler[%d]", i)))
+	for i := 0; i < c.Samplers(); i++ {
+		p.Samplers = append(p.Samplers, c.BuildTextureSampler(e, p.Halt, p.Progress, i))
 	}
 }
 
@@ -285,21 +266,11 @@ func (p *Platform) buildBackEnd() {
 }
 
 func (p *Platform) bus(name string, l Link, freq sim.Freq, ports ...sim.Port) {
-	b := connections.MakeBusBuilder().WithEngine(p.Engine).WithFreq(freq).WithWidth(l.Width).
-		WithLatency(l.Latency).Build(name)
-	for _, port := range ports {
-		b.PlugIn(port, l.SourceBuffer)
-	}
-	p.Links = append(p.Links, b)
+	p.Links = append(p.Links, BuildBus(p.Engine, name, l, freq, ports...))
 }
 
 func (p *Platform) crossbar(name string, l Link, freq sim.Freq, ports ...sim.Port) {
-	x := connections.MakeCrossbarBuilder().WithEngine(p.Engine).WithFreq(freq).WithWidth(l.Width).
-		WithLatency(l.Latency).Build(name)
-	for _, port := range ports {
-		x.PlugIn(port, l.SourceBuffer)
-	}
-	p.Links = append(p.Links, x)
+	p.Links = append(p.Links, BuildCrossbar(p.Engine, name, l, freq, ports...))
 }
 
 // connect wires every port to exactly one connection and sets the peers.
@@ -400,11 +371,7 @@ func (p *Platform) connect() {
 		l2 = append(l2, s.ToL2)
 	}
 	p.crossbar("GPU.L2Xbar", bs.L2, f, l2...)
-	p.TextureTraffic = texturesampler.NewTextureTraffic("GPU.TextureTraffic")
-	for i := range p.L2.Tops {
-		p.L2.Tops[i].AcceptHook(p.TextureTraffic.L2Hook())
-		p.L2.Bottoms[i].AcceptHook(p.TextureTraffic.DRAMHook())
-	}
+	p.TextureTraffic = WatchTextureTraffic(p.L2)
 
 	memPorts := append([]sim.Port{}, p.Memory.Tops...)
 	memPorts = append(memPorts, p.HostInterface.ToMemory, ia.ToMemory)
@@ -475,11 +442,7 @@ func (p *Platform) Run(f *driver.Frame) (*Result, error) {
 	for _, s := range p.Samplers {
 		s.Image = f.Memory
 	}
-	var tex []texturesampler.TrafficTexture
-	for _, t := range f.Textures {
-		tex = append(tex, texturesampler.TrafficTexture{Name: t.Name, Data: t.Data, Size: t.Size})
-	}
-	p.TextureTraffic.SetTextures(tex)
+	p.TextureTraffic.SetTextures(TrafficTextures(f))
 	mp := newMultipassTraffic(f)
 	for i := range p.ROPs {
 		p.ROPs[i].Image, p.DepthUnits[i].Image = f.Memory, f.Memory

@@ -7,48 +7,17 @@ import (
 	"github.com/sarchlab/akita/v3/sim"
 )
 
-// BusBuilder builds a Bus. It is a value: every WithX returns a modified copy.
-type BusBuilder struct {
-	engine  sim.Engine
-	freq    sim.Freq
-	width   int
-	latency int
-}
+// BusBuilder builds a Bus. Start from MakeBusBuilder.
+type BusBuilder = LinkBuilder[*Bus]
 
 // MakeBusBuilder returns a builder with the defaults: 1 GHz, 32 bytes per
 // cycle, latency 1 cycle. The engine must be set.
-func MakeBusBuilder() BusBuilder {
-	return BusBuilder{freq: 1 * sim.GHz, width: 32, latency: 1}
-}
+func MakeBusBuilder() BusBuilder { return makeLinkBuilder("bus", newBus) }
 
-// WithEngine sets the engine the bus schedules its ticks on.
-func (b BusBuilder) WithEngine(e sim.Engine) BusBuilder { b.engine = e; return b }
-
-// WithFreq sets the bus clock.
-func (b BusBuilder) WithFreq(f sim.Freq) BusBuilder { b.freq = f; return b }
-
-// WithWidth sets how many bytes the bus moves per cycle (at least 1).
-func (b BusBuilder) WithWidth(bytesPerCycle int) BusBuilder { b.width = bytesPerCycle; return b }
-
-// WithLatency sets the cycles between the last byte of a message going on the
-// bus and its delivery (0 or more).
-func (b BusBuilder) WithLatency(cycles int) BusBuilder { b.latency = cycles; return b }
-
-// Validate reports an invalid parameter (no engine, a frequency, width or
-// latency out of range), naming it.
-func (b BusBuilder) Validate() error {
-	return checkParams("bus", b.engine, b.freq, b.width, b.latency)
-}
-
-// Build creates the bus. It panics when Validate fails or when name is not a
-// valid Akita name: both are wiring bugs, configurations are validated earlier.
-func (b BusBuilder) Build(name string) *Bus {
-	if err := b.Validate(); err != nil {
-		panic(fmt.Sprintf("connections: %s: %v", name, err))
-	}
-	bus := &Bus{ends: make(map[sim.Port]int)}
-	bus.TickingComponent = sim.NewSecondaryTickingComponent(name, b.engine, b.freq, bus)
-	bus.init(bus.TickingComponent, b.engine, b.freq, b.width, b.latency)
+func newBus(name string, engine sim.Engine, freq sim.Freq, width, latency int) *Bus {
+	bus := &Bus{}
+	bus.TickingComponent = sim.NewSecondaryTickingComponent(name, engine, freq, bus)
+	bus.init(bus.TickingComponent, engine, freq, width, latency)
 	return bus
 }
 
@@ -59,10 +28,9 @@ type Bus struct {
 	*sim.TickingComponent
 	core
 
-	ports  []*busEnd        // plug-in order
-	ends   map[sim.Port]int // port -> index in ports
-	rr     int              // the source that has priority next
-	freeAt uint64           // first cycle the medium is free
+	ports  []*busEnd // plug-in order
+	rr     int       // the source that has priority next
+	freeAt uint64    // first cycle the medium is free
 
 	link       counters
 	stalls     int    // destinations with an open refusal interval
@@ -86,28 +54,10 @@ type busEnd struct {
 func (b *Bus) PlugIn(port sim.Port, sourceBufferSize int) {
 	b.lock.Lock()
 	defer b.lock.Unlock()
-	if _, ok := b.ends[port]; ok {
-		panic(fmt.Sprintf("connections: %s: port %s plugged in twice", b.Name(), port.Name()))
-	}
-	if sourceBufferSize < 1 {
-		panic(fmt.Sprintf("connections: %s: port %s: source buffer of %d messages", b.Name(), port.Name(), sourceBufferSize))
-	}
-	tok := endToken(port, func(t string) bool {
-		for _, e := range b.ports {
-			if e.token == t {
-				return true
-			}
-		}
-		return false
-	})
-	b.ends[port] = len(b.ports)
-	b.ports = append(b.ports, &busEnd{port: port, token: tok, cap: sourceBufferSize})
+	e := &busEnd{port: port, cap: sourceBufferSize}
+	e.token = b.plug(port, sourceBufferSize, &e.out)
+	b.ports = append(b.ports, e)
 	port.SetConnection(b)
-}
-
-// Unplug is not supported (as for Akita's DirectConnection): it panics.
-func (b *Bus) Unplug(port sim.Port) {
-	panic(fmt.Sprintf("connections: %s: Unplug(%s) is not supported", b.Name(), port.Name()))
 }
 
 // CanSend reports whether src's source queue has room. When it does not, src
@@ -147,28 +97,6 @@ func (b *Bus) Send(msg sim.Msg) *sim.SendError {
 	}
 	b.requestTick(b.cycleOf(b.engine.CurrentTime()))
 	return nil
-}
-
-// NotifyAvailable is called by a destination port that refused a delivery and
-// has room again: the bus retries at once.
-func (b *Bus) NotifyAvailable(_ sim.VTimeInSec, port sim.Port) {
-	b.lock.Lock()
-	defer b.lock.Unlock()
-	if i, ok := b.ends[port]; ok {
-		b.ports[i].out.refused = false
-	}
-	b.requestTick(b.cycleOf(b.engine.CurrentTime()))
-}
-
-func (b *Bus) mustEnd(p sim.Port, role string) int {
-	if p == nil {
-		panic(fmt.Sprintf("connections: %s: message without %s port", b.Name(), role))
-	}
-	i, ok := b.ends[p]
-	if !ok {
-		panic(fmt.Sprintf("connections: %s: %s port %s is not plugged in", b.Name(), role, p.Name()))
-	}
-	return i
 }
 
 // Tick delivers due messages, grants the bus to the next source and schedules

@@ -33,6 +33,10 @@ type core struct {
 	waker  *waker
 
 	notify []sim.Port // scratch: sources to notify after a tick
+
+	ends   map[sim.Port]int // port -> plug-in index
+	tokens []string         // each end's token, by plug-in index
+	outs   []*outQueue      // each end's output queue, by plug-in index
 }
 
 func (c *core) init(tc *sim.TickingComponent, engine sim.Engine, freq sim.Freq, width, latency int) {
@@ -43,6 +47,62 @@ func (c *core) init(tc *sim.TickingComponent, engine sim.Engine, freq sim.Freq, 
 	c.latency = latency
 	c.kinds.index = make(map[reflect.Type]int)
 	c.waker = &waker{c: c}
+	c.ends = make(map[sim.Port]int)
+}
+
+// plug registers port, whose messages are delivered through out, as the next
+// end and returns its token; the caller appends its end and then sets the
+// port's connection. It panics when the port is already plugged in or the
+// size is not positive. Called with lock held.
+func (c *core) plug(port sim.Port, sourceBufferSize int, out *outQueue) string {
+	if _, ok := c.ends[port]; ok {
+		panic(fmt.Sprintf("connections: %s: port %s plugged in twice", c.tc.Name(), port.Name()))
+	}
+	if sourceBufferSize < 1 {
+		panic(fmt.Sprintf("connections: %s: port %s: source buffer of %d messages", c.tc.Name(), port.Name(), sourceBufferSize))
+	}
+	tok := endToken(port, func(t string) bool {
+		for _, have := range c.tokens {
+			if have == t {
+				return true
+			}
+		}
+		return false
+	})
+	c.ends[port] = len(c.tokens)
+	c.tokens = append(c.tokens, tok)
+	c.outs = append(c.outs, out)
+	return tok
+}
+
+// mustEnd returns the plug-in index of p; a message without the port or from
+// or to a port not plugged in is a wiring bug and panics. Called with lock
+// held.
+func (c *core) mustEnd(p sim.Port, role string) int {
+	if p == nil {
+		panic(fmt.Sprintf("connections: %s: message without %s port", c.tc.Name(), role))
+	}
+	i, ok := c.ends[p]
+	if !ok {
+		panic(fmt.Sprintf("connections: %s: %s port %s is not plugged in", c.tc.Name(), role, p.Name()))
+	}
+	return i
+}
+
+// NotifyAvailable is called by a destination port that refused a delivery and
+// has room again: the connection retries at once.
+func (c *core) NotifyAvailable(_ sim.VTimeInSec, port sim.Port) {
+	c.lock.Lock()
+	defer c.lock.Unlock()
+	if i, ok := c.ends[port]; ok {
+		c.outs[i].refused = false
+	}
+	c.requestTick(c.cycleOf(c.engine.CurrentTime()))
+}
+
+// Unplug is not supported (as for Akita's DirectConnection): it panics.
+func (c *core) Unplug(port sim.Port) {
+	panic(fmt.Sprintf("connections: %s: Unplug(%s) is not supported", c.tc.Name(), port.Name()))
 }
 
 // cycleOf returns the index of the first clock edge at or after t (the same

@@ -7,54 +7,18 @@ import (
 	"github.com/sarchlab/akita/v3/sim"
 )
 
-// CrossbarBuilder builds a Crossbar. It is a value: every WithX returns a
-// modified copy.
-type CrossbarBuilder struct {
-	engine  sim.Engine
-	freq    sim.Freq
-	width   int
-	latency int
-}
+// CrossbarBuilder builds a Crossbar; its width and latency are those of
+// each destination link. Start from MakeCrossbarBuilder.
+type CrossbarBuilder = LinkBuilder[*Crossbar]
 
 // MakeCrossbarBuilder returns a builder with the defaults: 1 GHz, 32 bytes per
 // cycle per destination link, latency 1 cycle. The engine must be set.
-func MakeCrossbarBuilder() CrossbarBuilder {
-	return CrossbarBuilder{freq: 1 * sim.GHz, width: 32, latency: 1}
-}
+func MakeCrossbarBuilder() CrossbarBuilder { return makeLinkBuilder("crossbar", newCrossbar) }
 
-// WithEngine sets the engine the crossbar schedules its ticks on.
-func (b CrossbarBuilder) WithEngine(e sim.Engine) CrossbarBuilder { b.engine = e; return b }
-
-// WithFreq sets the crossbar clock.
-func (b CrossbarBuilder) WithFreq(f sim.Freq) CrossbarBuilder { b.freq = f; return b }
-
-// WithWidth sets how many bytes each destination link moves per cycle (at
-// least 1).
-func (b CrossbarBuilder) WithWidth(bytesPerCycle int) CrossbarBuilder {
-	b.width = bytesPerCycle
-	return b
-}
-
-// WithLatency sets the cycles between the last byte of a message entering its
-// destination link and its delivery (0 or more).
-func (b CrossbarBuilder) WithLatency(cycles int) CrossbarBuilder { b.latency = cycles; return b }
-
-// Validate reports an invalid parameter (no engine, a frequency, width or
-// latency out of range), naming it.
-func (b CrossbarBuilder) Validate() error {
-	return checkParams("crossbar", b.engine, b.freq, b.width, b.latency)
-}
-
-// Build creates the crossbar. It panics when Validate fails or when name is not
-// a valid Akita name: both are wiring bugs, configurations are validated
-// earlier.
-func (b CrossbarBuilder) Build(name string) *Crossbar {
-	if err := b.Validate(); err != nil {
-		panic(fmt.Sprintf("connections: %s: %v", name, err))
-	}
-	x := &Crossbar{ends: make(map[sim.Port]int)}
-	x.TickingComponent = sim.NewSecondaryTickingComponent(name, b.engine, b.freq, x)
-	x.init(x.TickingComponent, b.engine, b.freq, b.width, b.latency)
+func newCrossbar(name string, engine sim.Engine, freq sim.Freq, width, latency int) *Crossbar {
+	x := &Crossbar{}
+	x.TickingComponent = sim.NewSecondaryTickingComponent(name, engine, freq, x)
+	x.init(x.TickingComponent, engine, freq, width, latency)
 	return x
 }
 
@@ -66,8 +30,7 @@ type Crossbar struct {
 	*sim.TickingComponent
 	core
 
-	ports []*xbarEnd       // plug-in order
-	ends  map[sim.Port]int // port -> index in ports
+	ports []*xbarEnd // plug-in order
 }
 
 // xbarEnd is one plugged-in port: its queues as a source and its output link
@@ -93,22 +56,8 @@ type xbarEnd struct {
 func (x *Crossbar) PlugIn(port sim.Port, sourceBufferSize int) {
 	x.lock.Lock()
 	defer x.lock.Unlock()
-	if _, ok := x.ends[port]; ok {
-		panic(fmt.Sprintf("connections: %s: port %s plugged in twice", x.Name(), port.Name()))
-	}
-	if sourceBufferSize < 1 {
-		panic(fmt.Sprintf("connections: %s: port %s: source buffer of %d messages", x.Name(), port.Name(), sourceBufferSize))
-	}
-	tok := endToken(port, func(t string) bool {
-		for _, e := range x.ports {
-			if e.token == t {
-				return true
-			}
-		}
-		return false
-	})
-	e := &xbarEnd{port: port, token: tok, cap: sourceBufferSize}
-	x.ends[port] = len(x.ports)
+	e := &xbarEnd{port: port, cap: sourceBufferSize}
+	e.token = x.plug(port, sourceBufferSize, &e.out)
 	x.ports = append(x.ports, e)
 	for _, p := range x.ports {
 		for len(p.voq) < len(x.ports) {
@@ -116,11 +65,6 @@ func (x *Crossbar) PlugIn(port sim.Port, sourceBufferSize int) {
 		}
 	}
 	port.SetConnection(x)
-}
-
-// Unplug is not supported (as for Akita's DirectConnection): it panics.
-func (x *Crossbar) Unplug(port sim.Port) {
-	panic(fmt.Sprintf("connections: %s: Unplug(%s) is not supported", x.Name(), port.Name()))
 }
 
 // CanSend reports whether a message from src to any destination would be
@@ -180,28 +124,6 @@ func (x *Crossbar) Send(msg sim.Msg) *sim.SendError {
 	}
 	x.requestTick(x.cycleOf(x.engine.CurrentTime()))
 	return nil
-}
-
-// NotifyAvailable is called by a destination port that refused a delivery and
-// has room again: the crossbar retries at once.
-func (x *Crossbar) NotifyAvailable(_ sim.VTimeInSec, port sim.Port) {
-	x.lock.Lock()
-	defer x.lock.Unlock()
-	if i, ok := x.ends[port]; ok {
-		x.ports[i].out.refused = false
-	}
-	x.requestTick(x.cycleOf(x.engine.CurrentTime()))
-}
-
-func (x *Crossbar) mustEnd(p sim.Port, role string) int {
-	if p == nil {
-		panic(fmt.Sprintf("connections: %s: message without %s port", x.Name(), role))
-	}
-	i, ok := x.ends[p]
-	if !ok {
-		panic(fmt.Sprintf("connections: %s: %s port %s is not plugged in", x.Name(), role, p.Name()))
-	}
-	return i
 }
 
 // Tick delivers due messages on every output link, grants each free link to

@@ -10,6 +10,7 @@ import (
 	"github.com/sarchlab/akita/v3/mem/mem"
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/command"
 	"github.com/gfxsim/gfxsim/functional/depth"
@@ -170,16 +171,10 @@ func (b *bench) run(t *testing.T, m state.Memory, stream, size uint64) {
 	b.cp.Finish(b.engine.CurrentTime())
 }
 
-func stats(u protocol.Unit) map[string]float64 {
-	m := map[string]float64{}
-	u.Stats(func(n string, v float64) { m[n] = v })
-	return m
-}
-
 func dispatches(p *fakePipe) []*protocol.DrawDispatch {
 	var out []*protocol.DrawDispatch
 	for _, r := range p.byPort("Pipe.IA") {
-		out = append(out, r.msg.(*protocol.DrawDispatch))
+		out = append(out, r.Msg.(*protocol.DrawDispatch))
 	}
 	return out
 }
@@ -217,28 +212,28 @@ func TestStreamTiming(t *testing.T) {
 	// 43, Draw 44 (sent; the IA takes it at 45), End at 45 waits for DrawDone
 	// (sent at 45+5 = 50, taken at 51): finished at 51.
 	wantMem := []memReq{
-		{cycle: 2, addr: stream, size: 168},
-		{cycle: 17, addr: r.vs, size: uint64(r.vsSize)},
-		{cycle: 30, addr: r.ps, size: uint64(r.psSize)},
+		{Cycle: 2, Addr: stream, Size: 168},
+		{Cycle: 17, Addr: r.vs, Size: uint64(r.vsSize)},
+		{Cycle: 30, Addr: r.ps, Size: uint64(r.psSize)},
 	}
 	if r.vsSize > 256 || r.psSize > 256 || r.vs%256+uint64(r.vsSize) > 256 || r.ps%256+uint64(r.psSize) > 256 {
 		t.Fatalf("programs cross a 256-byte chunk: vs %d bytes at 0x%x, ps %d at 0x%x", r.vsSize, r.vs, r.psSize, r.ps)
 	}
-	if !reflect.DeepEqual(b.memory.log, wantMem) {
-		t.Errorf("memory requests %+v, want %+v", b.memory.log, wantMem)
+	if !reflect.DeepEqual(b.memory.Log, wantMem) {
+		t.Errorf("memory requests %+v, want %+v", b.memory.Log, wantMem)
 	}
 	ds := b.pipe.byPort("Pipe.IA")
-	if len(ds) != 1 || ds[0].cycle != 45 {
+	if len(ds) != 1 || ds[0].Cycle != 45 {
 		t.Fatalf("dispatches %+v, want one at cycle 45", ds)
 	}
-	d := ds[0].msg.(*protocol.DrawDispatch).Draw
+	d := ds[0].Msg.(*protocol.DrawDispatch).Draw
 	if d.Seq != 0 || d.State.Addr != addrs[6] || d.State.Stream.Count != 3 {
 		t.Errorf("draw %+v, want seq 0, command at 0x%x, 3 vertices", d, addrs[6])
 	}
 	if !b.cp.Finished() || b.cp.FinishTime() != 51e-9 {
 		t.Errorf("finished %v at %v, want at 51 ns", b.cp.Finished(), b.cp.FinishTime())
 	}
-	st := stats(b.cp)
+	st := testpeer.StatMap(b.cp)
 	want := map[string]float64{
 		"GPU.CommandProcessor.commands":                    8,
 		"GPU.CommandProcessor.commands_bind_shader":        2,
@@ -338,14 +333,14 @@ func TestDispatchOrderAndContents(t *testing.T) {
 	}
 	// Chunks are 64-byte aligned pieces of the stream, each read once, in order.
 	var next uint64 = stream
-	for _, q := range b.memory.log {
-		if q.addr < stream || q.addr >= stream+size {
+	for _, q := range b.memory.Log {
+		if q.Addr < stream || q.Addr >= stream+size {
 			continue
 		}
-		if q.addr != next || q.size != min(64, stream+size-next) {
-			t.Fatalf("chunk read 0x%x+%d, want 0x%x", q.addr, q.size, next)
+		if q.Addr != next || q.Size != min(64, stream+size-next) {
+			t.Fatalf("chunk read 0x%x+%d, want 0x%x", q.Addr, q.Size, next)
 		}
-		next += q.size
+		next += q.Size
 	}
 	if next != stream+size {
 		t.Errorf("stream read up to 0x%x, want 0x%x", next, stream+size)
@@ -384,10 +379,10 @@ func TestStateVersions(t *testing.T) {
 		if len(ds) != 2 {
 			t.Fatalf("versions %d: %d dispatches", tc.versions, len(ds))
 		}
-		if gap := ds[1].cycle - ds[0].cycle; gap != tc.gap {
+		if gap := ds[1].Cycle - ds[0].Cycle; gap != tc.gap {
 			t.Errorf("versions %d: second draw %d cycles after the first, want %d", tc.versions, gap, tc.gap)
 		}
-		if w := stats(b.cp)["GPU.CommandProcessor.cycles_wait_state_version"]; w != tc.waitVer {
+		if w := testpeer.StatMap(b.cp)["GPU.CommandProcessor.cycles_wait_state_version"]; w != tc.waitVer {
 			t.Errorf("versions %d: %v cycles waiting for a state version, want %v", tc.versions, w, tc.waitVer)
 		}
 	}
@@ -419,7 +414,7 @@ func TestClearDrainsAndWaitsForAcks(t *testing.T) {
 	if len(ia) != 2 {
 		t.Fatalf("%d dispatches", len(ia))
 	}
-	a := ia[0].cycle
+	a := ia[0].Cycle
 	// DrawDone leaves at a+30, the CP takes it at a+31 and sends the ClearCmds in
 	// the same tick; the units take them at a+32 and answer at a+41; the CP takes
 	// the Done at a+42, completing the Clear, and decodes the next draw, which it
@@ -435,8 +430,8 @@ func TestClearDrainsAndWaitsForAcks(t *testing.T) {
 	}
 	var got []cmdAt
 	for _, rec := range b.pipe.got {
-		if c, ok := rec.msg.(*protocol.ClearCmd); ok {
-			got = append(got, cmdAt{rec.port, rec.cycle, c.Flags, c.Target.Addr, c.Size})
+		if c, ok := rec.Msg.(*protocol.ClearCmd); ok {
+			got = append(got, cmdAt{rec.Port, rec.Cycle, c.Flags, c.Target.Addr, c.Size})
 		}
 	}
 	want := []cmdAt{
@@ -448,14 +443,14 @@ func TestClearDrainsAndWaitsForAcks(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("clear commands %+v, want %+v", got, want)
 	}
-	if ia[1].cycle != clearAt+ackLatency+3 {
-		t.Errorf("second draw at cycle %d, want %d", ia[1].cycle, clearAt+ackLatency+3)
+	if ia[1].Cycle != clearAt+ackLatency+3 {
+		t.Errorf("second draw at cycle %d, want %d", ia[1].Cycle, clearAt+ackLatency+3)
 	}
 	// The functional clear happened before the second draw.
 	if !reflect.DeepEqual(colorAtDraw, []byte{0, 0, 255, 255}) {
 		t.Errorf("colour at the second draw %v, want the clear colour", colorAtDraw)
 	}
-	st := stats(b.cp)
+	st := testpeer.StatMap(b.cp)
 	if st["GPU.CommandProcessor.cycles_wait_ack"] != ackLatency+2 || st["GPU.CommandProcessor.clears"] != 1 {
 		t.Errorf("wait_ack %v cycles, clears %v", st["GPU.CommandProcessor.cycles_wait_ack"], st["GPU.CommandProcessor.clears"])
 	}
@@ -475,12 +470,12 @@ func TestSyncAndPresent(t *testing.T) {
 		t.Fatal(err)
 	}
 	var writes []memReq
-	for _, q := range b.memory.log {
-		if q.write {
+	for _, q := range b.memory.Log {
+		if q.Write {
 			writes = append(writes, q)
 		}
 	}
-	if len(writes) != 1 || writes[0].addr != sync || writes[0].size != 4 {
+	if len(writes) != 1 || writes[0].Addr != sync || writes[0].Size != 4 {
 		t.Errorf("writes %+v, want 4 bytes at 0x%x", writes, sync)
 	}
 	if v := command.ReadU32(r.img, sync); v != 0xabcd1234 {
@@ -488,11 +483,11 @@ func TestSyncAndPresent(t *testing.T) {
 	}
 	var presents []string
 	for _, rec := range b.pipe.got {
-		if p, ok := rec.msg.(*protocol.PresentCmd); ok {
+		if p, ok := rec.Msg.(*protocol.PresentCmd); ok {
 			if p.Target.Addr != r.color.Addr {
 				t.Errorf("present of target 0x%x", p.Target.Addr)
 			}
-			presents = append(presents, rec.port)
+			presents = append(presents, rec.Port)
 		}
 	}
 	if want := []string{"Pipe.ROP[0]", "Pipe.ROP[1]", "Pipe.DepthUnit[0]", "Pipe.DepthUnit[1]"}; !reflect.DeepEqual(presents, want) {
@@ -502,7 +497,7 @@ func TestSyncAndPresent(t *testing.T) {
 	if img == nil || img.Rect.Dx() != 16 || !reflect.DeepEqual(img.Pix[:4], []byte{255, 255, 0, 255}) {
 		t.Fatalf("image %v", img)
 	}
-	st := stats(b.cp)
+	st := testpeer.StatMap(b.cp)
 	if st["GPU.CommandProcessor.dma_bytes_written"] != 4 || st["GPU.CommandProcessor.sync_tokens"] != 1 || st["GPU.CommandProcessor.presents"] != 1 {
 		t.Errorf("stats %v", st)
 	}
@@ -639,7 +634,7 @@ func TestDecodeCycles(t *testing.T) {
 		if got := b.cp.Freq.Cycle(b.cp.FinishTime()); !b.cp.Finished() || got != want {
 			t.Errorf("DecodeCycles %d: finished %v at cycle %d, want %d", n, b.cp.Finished(), got, want)
 		}
-		if busy := stats(b.cp)["GPU.CommandProcessor.cycles_busy"]; busy != float64(5*n) {
+		if busy := testpeer.StatMap(b.cp)["GPU.CommandProcessor.cycles_busy"]; busy != float64(5*n) {
 			t.Errorf("DecodeCycles %d: %v busy cycles, want %d", n, busy, 5*n)
 		}
 	}

@@ -3,91 +3,21 @@ package commandprocessor
 import (
 	"fmt"
 
-	"github.com/sarchlab/akita/v3/mem/mem"
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/command"
 )
 
-// memReq is one request the fake memory received.
-type memReq struct {
-	cycle      uint64
-	addr, size uint64
-	write      bool
-}
-
-type memPending struct {
-	ready uint64
-	rsp   sim.Msg
-}
-
-// fakeMemory answers every request Latency cycles after its tick took it, with the
-// bytes of image (reads) or an acknowledgement (writes, not applied).
-type fakeMemory struct {
-	*sim.TickingComponent
-	Top     sim.Port
-	image   command.Memory
-	latency uint64
-	pending []memPending
-	log     []memReq
-}
+type (
+	fakeMemory = testpeer.Memory
+	memReq     = testpeer.MemReq
+	received   = testpeer.Taken
+)
 
 func newFakeMemory(e sim.Engine, image command.Memory, latency uint64) *fakeMemory {
-	m := &fakeMemory{image: image, latency: latency}
-	m.TickingComponent = sim.NewTickingComponent("Memory", e, 1*sim.GHz, m)
-	m.Top = sim.NewLimitNumMsgPort(m, 64, "Memory.Top")
-	m.AddPort("Top", m.Top)
-	return m
-}
-
-func (m *fakeMemory) Tick(now sim.VTimeInSec) bool {
-	cycle := m.Freq.Cycle(now)
-	progress := false
-	for {
-		msg := m.Top.Retrieve(now)
-		if msg == nil {
-			break
-		}
-		progress = true
-		switch r := msg.(type) {
-		case *mem.ReadReq:
-			m.log = append(m.log, memReq{cycle: cycle, addr: r.Address, size: r.AccessByteSize})
-			data := make([]byte, r.AccessByteSize)
-			m.image.ReadAt(data, r.Address)
-			rsp := mem.DataReadyRspBuilder{}.WithSrc(m.Top).WithDst(r.Src).WithRspTo(r.ID).WithData(data).Build()
-			m.pending = append(m.pending, memPending{ready: cycle + m.latency, rsp: rsp})
-		case *mem.WriteReq:
-			m.log = append(m.log, memReq{cycle: cycle, addr: r.Address, size: uint64(len(r.Data)), write: true})
-			rsp := mem.WriteDoneRspBuilder{}.WithSrc(m.Top).WithDst(r.Src).WithRspTo(r.ID).Build()
-			m.pending = append(m.pending, memPending{ready: cycle + m.latency, rsp: rsp})
-		default:
-			panic(fmt.Sprintf("fake memory: unexpected %T", msg))
-		}
-	}
-	for len(m.pending) > 0 && m.pending[0].ready <= cycle {
-		rsp := m.pending[0].rsp
-		rsp.Meta().SendTime = now
-		if m.Top.Send(rsp) != nil {
-			break
-		}
-		m.pending = m.pending[1:]
-		progress = true
-	}
-	return progress || len(m.pending) > 0
-}
-
-// received is a message a fake peer got, with the cycle its tick took it.
-type received struct {
-	cycle uint64
-	port  string
-	msg   sim.Msg
-}
-
-type scheduled struct {
-	at  uint64
-	src sim.Port
-	msg sim.Msg
+	return testpeer.NewMemory(e, image, latency)
 }
 
 // fakePipe plays the input assembler (IA port) and the back end (one ROP and one
@@ -104,7 +34,7 @@ type fakePipe struct {
 	backEnd                 sim.Port // where DrawDone goes (the command processor's ToBackEnd)
 
 	got   []received
-	sched []scheduled
+	sched testpeer.Schedule
 }
 
 func newFakePipe(e sim.Engine, partitions int, drawLatency, ackLatency uint64) *fakePipe {
@@ -122,60 +52,36 @@ func (p *fakePipe) ports() []sim.Port { return append(append([]sim.Port{p.IA}, p
 
 func (p *fakePipe) Tick(now sim.VTimeInSec) bool {
 	cycle := p.Freq.Cycle(now)
-	progress := false
-	for _, port := range p.ports() {
-		for {
-			msg := port.Retrieve(now)
-			if msg == nil {
-				break
-			}
-			progress = true
-			p.got = append(p.got, received{cycle: cycle, port: port.Name(), msg: msg})
-			switch m := msg.(type) {
-			case *protocol.DrawDispatch:
-				if p.render != nil {
-					p.render(m.Draw)
-				}
-				for i, rop := range p.ROP {
-					dd := protocol.NewDrawDone(m.Draw, i)
-					dd.Src, dd.Dst = rop, p.backEnd
-					p.sched = append(p.sched, scheduled{at: cycle + p.drawLatency, src: rop, msg: dd})
-				}
-			case *protocol.ClearCmd, *protocol.PresentCmd:
-				part := 0
-				for i := range p.ROP {
-					if port == p.ROP[i] || port == p.DU[i] {
-						part = i
-					}
-				}
-				d := protocol.NewDone(msg.Meta().ID, part)
-				d.Src, d.Dst = port, msg.Meta().Src
-				p.sched = append(p.sched, scheduled{at: cycle + p.ackLatency, src: port, msg: d})
+	progress := testpeer.TakeAll(now, cycle, p.ports(), &p.got, func(port sim.Port, msg sim.Msg) { p.take(cycle, port, msg) })
+	progress = p.sched.Run(now, cycle) || progress
+	return progress || p.sched.Len() > 0
+}
+
+// take answers one message: a draw with a DrawDone from every ROP, a clear or
+// a present with a Done from the port that took it.
+func (p *fakePipe) take(cycle uint64, port sim.Port, msg sim.Msg) {
+	switch m := msg.(type) {
+	case *protocol.DrawDispatch:
+		if p.render != nil {
+			p.render(m.Draw)
+		}
+		for i, rop := range p.ROP {
+			dd := protocol.NewDrawDone(m.Draw, i)
+			dd.Src, dd.Dst = rop, p.backEnd
+			p.sched.Send(cycle+p.drawLatency, rop, dd)
+		}
+	case *protocol.ClearCmd, *protocol.PresentCmd:
+		part := 0
+		for i := range p.ROP {
+			if port == p.ROP[i] || port == p.DU[i] {
+				part = i
 			}
 		}
+		d := protocol.NewDone(msg.Meta().ID, part)
+		d.Src, d.Dst = port, msg.Meta().Src
+		p.sched.Send(cycle+p.ackLatency, port, d)
 	}
-	rest := p.sched[:0]
-	for _, s := range p.sched {
-		if s.at <= cycle {
-			s.msg.Meta().SendTime = now
-			if s.src.Send(s.msg) == nil {
-				progress = true
-				continue
-			}
-		}
-		rest = append(rest, s)
-	}
-	p.sched = rest
-	return progress || len(p.sched) > 0
 }
 
 // byPort returns what port received, in order.
-func (p *fakePipe) byPort(name string) []received {
-	var out []received
-	for _, r := range p.got {
-		if r.port == name {
-			out = append(out, r)
-		}
-	}
-	return out
-}
+func (p *fakePipe) byPort(name string) []received { return testpeer.ByPort(p.got, name) }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/reference"
@@ -109,7 +110,7 @@ func runFrame(t *testing.T, name string, e sim.Engine) map[string]float64 {
 	if img == nil || !bytes.Equal(img.Pix, want.Image.Pix) || img.Rect != want.Image.Rect {
 		t.Errorf("%s: the image differs from the reference", name)
 	}
-	st := stats(b.cp)
+	st := testpeer.StatMap(b.cp)
 	c := want.Counters
 	if st["GPU.CommandProcessor.commands"] != float64(c.Commands) || st["GPU.CommandProcessor.draws"] != float64(c.Draws) ||
 		st["GPU.CommandProcessor.clears"] != float64(c.Clears) || st["GPU.CommandProcessor.presents"] != float64(c.Presents) {

@@ -3,86 +3,24 @@ package inputassembler
 import (
 	"fmt"
 
-	"github.com/sarchlab/akita/v3/mem/mem"
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/command"
 )
 
-// memReq is one request the fake memory received.
-type memReq struct {
-	cycle      uint64
-	addr, size uint64
-}
+type (
+	fakeMemory = testpeer.Memory
+	memReq     = testpeer.MemReq
+	received   = testpeer.Taken
+)
 
-type memPending struct {
-	ready uint64
-	rsp   sim.Msg
-}
-
-// fakeMemory answers every read latency cycles after its tick took it, with the
-// bytes of image.
-type fakeMemory struct {
-	*sim.TickingComponent
-	Top     sim.Port
-	image   command.Memory
-	latency uint64
-	pending []memPending
-	log     []memReq
-}
-
+// newFakeMemory returns a memory that answers reads (and fails on a write).
 func newFakeMemory(e sim.Engine, image command.Memory, latency uint64) *fakeMemory {
-	m := &fakeMemory{image: image, latency: latency}
-	m.TickingComponent = sim.NewTickingComponent("Memory", e, 1*sim.GHz, m)
-	m.Top = sim.NewLimitNumMsgPort(m, 64, "Memory.Top")
-	m.AddPort("Top", m.Top)
+	m := testpeer.NewMemory(e, image, latency)
+	m.ReadOnly = true
 	return m
-}
-
-func (m *fakeMemory) Tick(now sim.VTimeInSec) bool {
-	cycle := m.Freq.Cycle(now)
-	progress := false
-	for {
-		msg := m.Top.Retrieve(now)
-		if msg == nil {
-			break
-		}
-		progress = true
-		r, ok := msg.(*mem.ReadReq)
-		if !ok {
-			panic(fmt.Sprintf("fake memory: unexpected %T", msg))
-		}
-		m.log = append(m.log, memReq{cycle: cycle, addr: r.Address, size: r.AccessByteSize})
-		data := make([]byte, r.AccessByteSize)
-		m.image.ReadAt(data, r.Address)
-		rsp := mem.DataReadyRspBuilder{}.WithSrc(m.Top).WithDst(r.Src).WithRspTo(r.ID).WithData(data).Build()
-		m.pending = append(m.pending, memPending{ready: cycle + m.latency, rsp: rsp})
-	}
-	for len(m.pending) > 0 && m.pending[0].ready <= cycle {
-		rsp := m.pending[0].rsp
-		rsp.Meta().SendTime = now
-		if m.Top.Send(rsp) != nil {
-			break
-		}
-		m.pending = m.pending[1:]
-		progress = true
-	}
-	return progress || len(m.pending) > 0
-}
-
-// received is a message a fake peer got, with the cycle its tick took it.
-type received struct {
-	cycle uint64
-	port  string
-	msg   sim.Msg
-}
-
-type scheduled struct {
-	at  uint64
-	src sim.Port
-	msg sim.Msg
-	fn  func(now sim.VTimeInSec) // instead of a message
 }
 
 // fakePeers plays the command processor (CP: sends the scripted messages at
@@ -100,7 +38,7 @@ type fakePeers struct {
 	creditDelay uint64
 
 	got   []received
-	sched []scheduled
+	sched testpeer.Schedule
 }
 
 func newFakePeers(e sim.Engine, cores int) *fakePeers {
@@ -119,48 +57,23 @@ func (p *fakePeers) ports() []sim.Port { return append([]sim.Port{p.CP, p.PA}, p
 // at schedules msg from src at cycle c.
 func (p *fakePeers) at(c uint64, src sim.Port, dst sim.Port, msg sim.Msg) {
 	msg.Meta().Src, msg.Meta().Dst = src, dst
-	p.sched = append(p.sched, scheduled{at: c, src: src, msg: msg})
+	p.sched.Send(c, src, msg)
 }
 
 // do runs fn at cycle c.
 func (p *fakePeers) do(c uint64, fn func(now sim.VTimeInSec)) {
-	p.sched = append(p.sched, scheduled{at: c, fn: fn})
+	p.sched.Do(c, fn)
 }
 
 func (p *fakePeers) Tick(now sim.VTimeInSec) bool {
 	cycle := p.Freq.Cycle(now)
-	progress := false
-	for _, port := range p.ports() {
-		for {
-			msg := port.Retrieve(now)
-			if msg == nil {
-				break
-			}
-			progress = true
-			p.got = append(p.got, received{cycle: cycle, port: port.Name(), msg: msg})
-			if _, ok := msg.(*protocol.VertexBatch); ok && p.autoCredit {
-				p.at(cycle+p.creditDelay, p.PA, p.iaPA, protocol.NewBatchCredit(1))
-			}
+	progress := testpeer.TakeAll(now, cycle, p.ports(), &p.got, func(_ sim.Port, msg sim.Msg) {
+		if _, ok := msg.(*protocol.VertexBatch); ok && p.autoCredit {
+			p.at(cycle+p.creditDelay, p.PA, p.iaPA, protocol.NewBatchCredit(1))
 		}
-	}
-	rest := p.sched[:0]
-	for _, s := range p.sched {
-		if s.at <= cycle && s.fn != nil {
-			s.fn(now)
-			progress = true
-			continue
-		}
-		if s.at <= cycle {
-			s.msg.Meta().SendTime = now
-			if s.src.Send(s.msg) == nil {
-				progress = true
-				continue
-			}
-		}
-		rest = append(rest, s)
-	}
-	p.sched = rest
-	return progress || len(p.sched) > 0
+	})
+	progress = p.sched.Run(now, cycle) || progress
+	return progress || p.sched.Len() > 0
 }
 
 // batches returns the VertexBatch messages the cores received, in arrival
@@ -170,14 +83,14 @@ func (p *fakePeers) batches() ([]*protocol.VertexBatch, []int, []uint64) {
 	var cores []int
 	var cycles []uint64
 	for _, r := range p.got {
-		if b, ok := r.msg.(*protocol.VertexBatch); ok {
+		if b, ok := r.Msg.(*protocol.VertexBatch); ok {
 			out = append(out, b)
 			for i, c := range p.Core {
-				if c.Name() == r.port {
+				if c.Name() == r.Port {
 					cores = append(cores, i)
 				}
 			}
-			cycles = append(cycles, r.cycle)
+			cycles = append(cycles, r.Cycle)
 		}
 	}
 	return out, cores, cycles
@@ -186,7 +99,7 @@ func (p *fakePeers) batches() ([]*protocol.VertexBatch, []int, []uint64) {
 func (p *fakePeers) infos() []received {
 	var out []received
 	for _, r := range p.got {
-		if _, ok := r.msg.(*protocol.BatchInfo); ok {
+		if _, ok := r.Msg.(*protocol.BatchInfo); ok {
 			out = append(out, r)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/command"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
@@ -89,7 +90,7 @@ func runFrame(t *testing.T, e sim.Engine) frameResult {
 			k++
 		}
 	}
-	st := stats(bn.ia)
+	st := testpeer.StatMap(bn.ia)
 	c := ref.Counters
 	for name, want := range map[string]int{"draws": c.Draws, "batches": c.VertexBatches, "vertices": c.VSInvocations,
 		"batch_tag_hits": c.VertexCacheHits, "batch_tag_misses": c.VertexCacheMisses} {

@@ -48,7 +48,7 @@ func FuzzDraw(f *testing.F) {
 			k++
 		}
 		infos := bn.peers.infos()
-		if k != len(got) || len(infos) != 1 || infos[0].msg.(*protocol.BatchInfo).Batches != k {
+		if k != len(got) || len(infos) != 1 || infos[0].Msg.(*protocol.BatchInfo).Batches != k {
 			t.Fatalf("%d batches sent, %d expected, BatchInfo %+v", len(got), k, infos)
 		}
 	})

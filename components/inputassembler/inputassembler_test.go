@@ -10,6 +10,7 @@ import (
 	"github.com/sarchlab/akita/v3/mem/mem"
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/command"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
@@ -69,12 +70,6 @@ func (bn *bench) run(t *testing.T) {
 	if err := bn.ia.Err(); err != nil {
 		t.Fatal(err)
 	}
-}
-
-func stats(u protocol.Unit) map[string]float64 {
-	m := map[string]float64{}
-	u.Stats(func(n string, v float64) { m[n] = v })
-	return m
 }
 
 func floats(v ...float32) []byte {
@@ -138,17 +133,17 @@ func TestTiming(t *testing.T) {
 		t.Fatalf("batches at cores %v cycles %v, want one at core 0 at cycle 16", cores, cycles)
 	}
 	infos := bn.peers.infos()
-	if len(infos) != 1 || infos[0].cycle != 17 || infos[0].msg.(*protocol.BatchInfo).Batches != 1 {
+	if len(infos) != 1 || infos[0].Cycle != 17 || infos[0].Msg.(*protocol.BatchInfo).Batches != 1 {
 		t.Fatalf("BatchInfo %+v, want 1 batch at cycle 17", infos)
 	}
-	if want := []memReq{{cycle: 4, addr: vb.Addr, size: 64}}; !reflect.DeepEqual(bn.memory.log, want) {
-		t.Errorf("memory %+v, want %+v", bn.memory.log, want)
+	if want := []memReq{{Cycle: 4, Addr: vb.Addr, Size: 64}}; !reflect.DeepEqual(bn.memory.Log, want) {
+		t.Errorf("memory %+v, want %+v", bn.memory.Log, want)
 	}
 	b := bs[0]
 	if b.TrafficBytes != 16+3*16+3*1 || len(b.Attrs) != 3 || b.Attrs[2][command.SemPosition] != [4]float32{2, 0, 0, 1} {
 		t.Errorf("batch %d bytes, attrs %v", b.TrafficBytes, b.Attrs)
 	}
-	st := stats(bn.ia)
+	st := testpeer.StatMap(bn.ia)
 	end := float64(bn.ia.Freq.Cycle(bn.engine.CurrentTime()))
 	want := map[string]float64{
 		"GPU.InputAssembler.draws": 1, "GPU.InputAssembler.batches": 1, "GPU.InputAssembler.vertices": 3,
@@ -225,16 +220,16 @@ func TestBatchesMatchBatcher(t *testing.T) {
 			n++
 			k++
 		}
-		info := infos[di].msg.(*protocol.BatchInfo)
-		if info.Draw != d || info.Batches != n || infos[di].cycle <= last {
+		info := infos[di].Msg.(*protocol.BatchInfo)
+		if info.Draw != d || info.Batches != n || infos[di].Cycle <= last {
 			t.Errorf("draw %d: BatchInfo %d batches at cycle %d (last batch at %d), want %d batches after it",
-				di, info.Batches, infos[di].cycle, last, n)
+				di, info.Batches, infos[di].Cycle, last, n)
 		}
 	}
 	if k != len(got) {
 		t.Errorf("%d batches sent, the batcher made %d", len(got), k)
 	}
-	st := stats(bn.ia)
+	st := testpeer.StatMap(bn.ia)
 	if st["GPU.InputAssembler.batch_tag_hits"] != float64(hits) || st["GPU.InputAssembler.batch_tag_misses"] != float64(misses) ||
 		st["GPU.InputAssembler.batch_tag_hit_rate"] != float64(hits)/float64(hits+misses) {
 		t.Errorf("tag stats %v/%v, want %d/%d", st["GPU.InputAssembler.batch_tag_hits"], st["GPU.InputAssembler.batch_tag_misses"], hits, misses)
@@ -270,10 +265,10 @@ func TestCreditsBlockDispatch(t *testing.T) {
 		t.Errorf("cores %v, want round robin", cores)
 	}
 	infos := bn.peers.infos()
-	if len(infos) != 1 || infos[0].cycle != 303 {
+	if len(infos) != 1 || infos[0].Cycle != 303 {
 		t.Errorf("BatchInfo %+v, want at 303", infos)
 	}
-	st := stats(bn.ia)
+	st := testpeer.StatMap(bn.ia)
 	// The third batch's line (vertices 8-11, read at cycle 11) arrives at 18; from
 	// 19 the batch waits for a credit until the one sent at 200 is taken at 201.
 	// The fourth batch (same line) waits from 202 to 301: 182 + 99 cycles.
@@ -321,7 +316,7 @@ func TestAllCoresBusy(t *testing.T) {
 	}
 	// The batch is ready at 10 (its line arrived) and refused from 10 on; the
 	// refusals at 10 count as busy (the line arrived), 11..100 as wait_core.
-	if w := stats(bn.ia)["GPU.InputAssembler.cycles_wait_core"]; w != 90 {
+	if w := testpeer.StatMap(bn.ia)["GPU.InputAssembler.cycles_wait_core"]; w != 90 {
 		t.Errorf("%v cycles waiting for a core, want 90", w)
 	}
 }
@@ -357,7 +352,7 @@ func TestIndexCache(t *testing.T) {
 		bn := newBench(t, img, MakeBuilder(), 2, 5)
 		bn.send(newDraw(0, tc.stream, vb, l))
 		bn.run(t)
-		st := stats(bn.ia)
+		st := testpeer.StatMap(bn.ia)
 		if st["GPU.InputAssembler.index_reads"] != tc.reads || st["GPU.InputAssembler.index_cache_hits"] != tc.hits ||
 			st["GPU.InputAssembler.index_cache_misses"] != tc.misses || st["GPU.InputAssembler.index_out_of_bounds"] != tc.oob {
 			t.Errorf("%s: reads %v hits %v misses %v oob %v, want %v %v %v %v", tc.name, st["GPU.InputAssembler.index_reads"],
@@ -365,9 +360,9 @@ func TestIndexCache(t *testing.T) {
 				st["GPU.InputAssembler.index_out_of_bounds"], tc.reads, tc.hits, tc.misses, tc.oob)
 		}
 		var lines []uint64
-		for _, q := range bn.memory.log {
-			if q.addr < vb.Addr || q.addr >= vb.Addr+uint64(vb.Size) {
-				lines = append(lines, q.addr)
+		for _, q := range bn.memory.Log {
+			if q.Addr < vb.Addr || q.Addr >= vb.Addr+uint64(vb.Size) {
+				lines = append(lines, q.Addr)
 			}
 		}
 		if !reflect.DeepEqual(lines, tc.indexLines) {
@@ -390,7 +385,7 @@ func TestVertexCacheAndOutOfBounds(t *testing.T) {
 	bn := newBench(t, img, MakeBuilder(), 2, 5)
 	bn.send(newDraw(0, vertex.Stream{Indexed: true, Index: ib, Count: 9}, vb, l))
 	bn.run(t)
-	st := stats(bn.ia)
+	st := testpeer.StatMap(bn.ia)
 	// Unique vertices 0 1 2 3 6 9 10 7: lines 0 (0, 1), 1 (2, 3), 3 (6, 7); 9 and 10
 	// are outside the 8-vertex buffer.
 	if st["GPU.InputAssembler.vertex_cache_misses"] != 3 || st["GPU.InputAssembler.vertex_cache_hits"] != 3 ||
@@ -413,11 +408,11 @@ func TestEmptyDraw(t *testing.T) {
 	bn.run(t)
 	infos := bn.peers.infos()
 	bs, _, _ := bn.peers.batches()
-	if len(infos) != 2 || infos[0].msg.(*protocol.BatchInfo).Batches != 0 || infos[1].msg.(*protocol.BatchInfo).Batches != 1 || len(bs) != 1 {
+	if len(infos) != 2 || infos[0].Msg.(*protocol.BatchInfo).Batches != 0 || infos[1].Msg.(*protocol.BatchInfo).Batches != 1 || len(bs) != 1 {
 		t.Fatalf("infos %+v, %d batches", infos, len(bs))
 	}
-	if len(bn.memory.log) != 1 {
-		t.Errorf("memory %+v", bn.memory.log)
+	if len(bn.memory.Log) != 1 {
+		t.Errorf("memory %+v", bn.memory.Log)
 	}
 }
 

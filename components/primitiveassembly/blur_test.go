@@ -45,8 +45,8 @@ func TestBlurPrimitiveOwners(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			d := blurDraw(128, 64, tc.tile)
 			r := newRig(t, MakeBuilder().WithRasterStride(tc.s), tc.n)
-			r.core.script = []scripted{{0, batchOf(d, 0, 0, tri), r.pa.FromShaderCores}}
-			r.ia.script = []scripted{{0, protocol.NewBatchInfo(d, 1), r.pa.InputAssembler}}
+			r.core.Script = []scripted{{At: 0, Msg: batchOf(d, 0, 0, tri), Dst: r.pa.FromShaderCores}}
+			r.ia.Script = []scripted{{At: 0, Msg: protocol.NewBatchInfo(d, 1), Dst: r.pa.InputAssembler}}
 			r.run(t)
 			r.checkDrained(t)
 			var got []int
@@ -61,7 +61,7 @@ func TestBlurPrimitiveOwners(t *testing.T) {
 				if !reflect.DeepEqual(sent, []uint64{39}) {
 					t.Errorf("rasterizer %d: primitive sent at %v, want [39]", i, sent)
 				}
-				m := f.got[0].msg.(*protocol.PrimitiveMsg)
+				m := f.Got[0].Msg.(*protocol.PrimitiveMsg)
 				if m.Prim.Blur == nil || m.Prim.ID != 0 {
 					t.Errorf("rasterizer %d: not the 5D primitive 0: %+v", i, m.Prim)
 				}
@@ -134,9 +134,9 @@ func TestBlurGeometryMatchesReference(t *testing.T) {
 	for _, d := range fr.draws {
 		batches := fr.shade(t, d)
 		for _, sb := range batches {
-			r.core.script = append(r.core.script, scripted{0, sb, r.pa.FromShaderCores})
+			r.core.Script = append(r.core.Script, scripted{At: 0, Msg: sb, Dst: r.pa.FromShaderCores})
 		}
-		r.ia.script = append(r.ia.script, scripted{0, protocol.NewBatchInfo(d, len(batches)), r.pa.InputAssembler})
+		r.ia.Script = append(r.ia.Script, scripted{At: 0, Msg: protocol.NewBatchInfo(d, len(batches)), Dst: r.pa.InputAssembler})
 	}
 	r.run(t)
 	r.checkDrained(t)
@@ -153,8 +153,8 @@ func TestBlurGeometryMatchesReference(t *testing.T) {
 	r.pa.Stats(func(k string, v float64) { st[k] = v })
 	for i, rf := range r.rasts {
 		last := int64(-1)
-		for _, g := range rf.got {
-			m, ok := g.msg.(*protocol.PrimitiveMsg)
+		for _, g := range rf.Got {
+			m, ok := g.Msg.(*protocol.PrimitiveMsg)
 			if !ok || m.Prim.Blur == nil {
 				continue
 			}

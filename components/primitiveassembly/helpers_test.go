@@ -6,6 +6,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/command"
 	"github.com/gfxsim/gfxsim/functional/geom"
@@ -18,55 +19,15 @@ import (
 	"github.com/gfxsim/gfxsim/scene/driver"
 )
 
-// fake is a scripted peer: it sends its script (each message no earlier than its
-// cycle, in order, retrying on failure) and records what it receives.
-type fake struct {
-	*sim.TickingComponent
-	Port   sim.Port
-	script []scripted
-	got    []received
-	hold   bool // do not retrieve (back-pressure)
-}
+// fake is a scripted peer; scripted and received are its script entries and
+// records.
+type (
+	fake     = testpeer.Peer
+	scripted = testpeer.Scripted
+	received = testpeer.Received
+)
 
-type scripted struct {
-	at  uint64
-	msg sim.Msg
-	dst sim.Port
-}
-
-type received struct {
-	cycle uint64 // cycle the sender sent it
-	msg   sim.Msg
-}
-
-func newFake(name string, e sim.Engine, bufCap int) *fake {
-	f := &fake{}
-	f.TickingComponent = sim.NewTickingComponent(name, e, 1*sim.GHz, f)
-	f.Port = sim.NewLimitNumMsgPort(f, bufCap, name+".Port")
-	f.AddPort("Port", f.Port)
-	return f
-}
-
-func (f *fake) Tick(now sim.VTimeInSec) bool {
-	cyc := f.Freq.Cycle(now)
-	progress := false
-	for !f.hold && f.Port.Peek() != nil {
-		m := f.Port.Retrieve(now)
-		f.got = append(f.got, received{f.Freq.Cycle(m.Meta().SendTime), m})
-		progress = true
-	}
-	for len(f.script) > 0 && f.script[0].at <= cyc {
-		s := f.script[0]
-		m := s.msg.Meta()
-		m.Src, m.Dst, m.SendTime = f.Port, s.dst, now
-		if f.Port.Send(s.msg) != nil {
-			return progress // woken by NotifyPortFree
-		}
-		f.script = f.script[1:]
-		progress = true
-	}
-	return progress || len(f.script) > 0 // tick until the next scripted cycle
-}
+func newFake(name string, e sim.Engine, bufCap int) *fake { return testpeer.NewPeer(name, e, bufCap) }
 
 // rig is primitive assembly with a fake shader core, a fake input assembler and
 // fake rasterizers on direct connections.

@@ -35,9 +35,9 @@ objects:
 // sends returns the cycles at which messages of type T were sent to f.
 func sends[T sim.Msg](f *fake) []uint64 {
 	var out []uint64
-	for _, g := range f.got {
-		if _, ok := g.msg.(T); ok {
-			out = append(out, g.cycle)
+	for _, g := range f.Got {
+		if _, ok := g.Msg.(T); ok {
+			out = append(out, g.Cycle)
 		}
 	}
 	return out
@@ -76,8 +76,8 @@ func TestTimingPinned(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRig(t, MakeBuilder(), 1)
-			r.core.script = []scripted{{0, batchOf(d, 0, 0, tc.tris...), r.pa.FromShaderCores}}
-			r.ia.script = []scripted{{0, protocol.NewBatchInfo(d, 1), r.pa.InputAssembler}}
+			r.core.Script = []scripted{{At: 0, Msg: batchOf(d, 0, 0, tc.tris...), Dst: r.pa.FromShaderCores}}
+			r.ia.Script = []scripted{{At: 0, Msg: protocol.NewBatchInfo(d, 1), Dst: r.pa.InputAssembler}}
 			ticks := &tickLog{comp: r.pa.TickingComponent}
 			r.e.AcceptHook(ticks)
 			r.run(t)
@@ -136,23 +136,23 @@ func TestOutOfOrderBatchesAreConsumedInOrder(t *testing.T) {
 	var script []scripted
 	for i := 1; i >= 0; i-- {
 		for j := len(batches[i]) - 1; j >= 0; j-- {
-			script = append(script, scripted{uint64(len(script)), batches[i][j], r.pa.FromShaderCores})
+			script = append(script, scripted{At: uint64(len(script)), Msg: batches[i][j], Dst: r.pa.FromShaderCores})
 		}
 	}
-	r.core.script = script
+	r.core.Script = script
 	// The input assembler sends a draw's BatchInfo before it dispatches any
 	// batch of the next draw, so draw 0 is known first; draw 1's count comes last.
-	r.ia.script = []scripted{
-		{0, protocol.NewBatchInfo(fr.draws[0], len(batches[0])), r.pa.InputAssembler},
-		{uint64(len(script)), protocol.NewBatchInfo(fr.draws[1], len(batches[1])), r.pa.InputAssembler},
+	r.ia.Script = []scripted{
+		{At: 0, Msg: protocol.NewBatchInfo(fr.draws[0], len(batches[0])), Dst: r.pa.InputAssembler},
+		{At: uint64(len(script)), Msg: protocol.NewBatchInfo(fr.draws[1], len(batches[1])), Dst: r.pa.InputAssembler},
 	}
 	r.run(t)
 	r.checkDrained(t)
 
 	var got [2][]*protocol.PrimitiveMsg
 	draw := 0
-	for _, g := range r.rasts[0].got {
-		switch m := g.msg.(type) {
+	for _, g := range r.rasts[0].Got {
+		switch m := g.Msg.(type) {
 		case *protocol.PrimitiveMsg:
 			if m.Draw != fr.draws[draw] {
 				t.Fatalf("primitive of draw %d while draw %d is current", m.Draw.Seq, draw)
@@ -180,10 +180,10 @@ func TestOutOfOrderBatchesAreConsumedInOrder(t *testing.T) {
 		}
 	}
 	credits := 0
-	for _, g := range r.ia.got {
-		c, ok := g.msg.(*protocol.BatchCredit)
+	for _, g := range r.ia.Got {
+		c, ok := g.Msg.(*protocol.BatchCredit)
 		if !ok || c.Slots != 1 {
-			t.Fatalf("IA got %T %+v, want BatchCredit of 1 slot", g.msg, g.msg)
+			t.Fatalf("IA got %T %+v, want BatchCredit of 1 slot", g.Msg, g.Msg)
 		}
 		credits++
 	}
@@ -217,22 +217,22 @@ func TestGeometryMatchesReference(t *testing.T) {
 	var script []scripted
 	for _, d := range fr.draws {
 		for _, sb := range fr.shade(t, d) {
-			script = append(script, scripted{0, sb, r.pa.FromShaderCores})
+			script = append(script, scripted{At: 0, Msg: sb, Dst: r.pa.FromShaderCores})
 		}
-		r.ia.script = append(r.ia.script, scripted{0, protocol.NewBatchInfo(d, 0), r.pa.InputAssembler})
+		r.ia.Script = append(r.ia.Script, scripted{At: 0, Msg: protocol.NewBatchInfo(d, 0), Dst: r.pa.InputAssembler})
 	}
 	n := 0
 	for i, d := range fr.draws {
 		cnt := 0
 		for _, s := range script {
-			if s.msg.(*protocol.ShadedBatch).Draw == d {
+			if s.Msg.(*protocol.ShadedBatch).Draw == d {
 				cnt++
 			}
 		}
-		r.ia.script[i].msg = protocol.NewBatchInfo(d, cnt)
+		r.ia.Script[i].Msg = protocol.NewBatchInfo(d, cnt)
 		n += cnt
 	}
-	r.core.script = script
+	r.core.Script = script
 	r.run(t)
 	r.checkDrained(t)
 	if got := r.pa.GeometryStats(); got != want {
@@ -288,8 +288,8 @@ func TestPrimitivesReachOwners(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			d := testDraw(0, 64, 32, geom.CullNone)
 			r := newRig(t, MakeBuilder().WithRasterStride(tc.stride), tc.n)
-			r.core.script = []scripted{{0, batchOf(d, 0, 0, tc.tri), r.pa.FromShaderCores}}
-			r.ia.script = []scripted{{0, protocol.NewBatchInfo(d, 1), r.pa.InputAssembler}}
+			r.core.Script = []scripted{{At: 0, Msg: batchOf(d, 0, 0, tc.tri), Dst: r.pa.FromShaderCores}}
+			r.ia.Script = []scripted{{At: 0, Msg: protocol.NewBatchInfo(d, 1), Dst: r.pa.InputAssembler}}
 			r.run(t)
 			r.checkDrained(t)
 			var got []int
@@ -304,8 +304,8 @@ func TestPrimitivesReachOwners(t *testing.T) {
 					t.Errorf("rasterizer %d: counter %d", i, r.pa.PrimitivesSent(i))
 				}
 				// Every rasterizer gets the DrawEnd, last.
-				if last, ok := f.got[len(f.got)-1].msg.(*protocol.DrawEnd); !ok || last.Draw != d || last.From != 0 {
-					t.Errorf("rasterizer %d: last message %T, want DrawEnd", i, f.got[len(f.got)-1].msg)
+				if last, ok := f.Got[len(f.Got)-1].Msg.(*protocol.DrawEnd); !ok || last.Draw != d || last.From != 0 {
+					t.Errorf("rasterizer %d: last message %T, want DrawEnd", i, f.Got[len(f.Got)-1].Msg)
 				}
 			}
 			if !reflect.DeepEqual(got, tc.want) {
@@ -329,16 +329,16 @@ func TestDrawEndFollowsLastPrimitive(t *testing.T) {
 			x := float32(3 + 8*((k+i)%8))
 			tris = append(tris, [3][3]float32{{x, 2, 0.5}, {x + 3, 2, 0.5}, {x, 20, 0.5}})
 		}
-		r.core.script = append(r.core.script, scripted{0, batchOf(d, 0, 0, tris[:3]...), r.pa.FromShaderCores},
-			scripted{0, batchOf(d, 1, 3, tris[3:]...), r.pa.FromShaderCores})
-		r.ia.script = append(r.ia.script, scripted{0, protocol.NewBatchInfo(d, 2), r.pa.InputAssembler})
+		r.core.Script = append(r.core.Script, scripted{At: 0, Msg: batchOf(d, 0, 0, tris[:3]...), Dst: r.pa.FromShaderCores},
+			scripted{At: 0, Msg: batchOf(d, 1, 3, tris[3:]...), Dst: r.pa.FromShaderCores})
+		r.ia.Script = append(r.ia.Script, scripted{At: 0, Msg: protocol.NewBatchInfo(d, 2), Dst: r.pa.InputAssembler})
 	}
 	r.run(t)
 	r.checkDrained(t)
 	for i, f := range r.rasts {
 		cur, prims := 0, 0
-		for _, g := range f.got {
-			switch m := g.msg.(type) {
+		for _, g := range f.Got {
+			switch m := g.Msg.(type) {
 			case *protocol.PrimitiveMsg:
 				if m.Draw != draws[cur] {
 					t.Fatalf("rasterizer %d: primitive of draw %d after %d DrawEnds", i, m.Draw.Seq, cur)
@@ -372,21 +372,21 @@ func TestBackPressure(t *testing.T) {
 	pa := MakeBuilder().WithEngine(e).WithNumRasterizers(1).WithOutputQueue(2).Build("GPU.PrimitiveAssembly")
 	core, ia := newFake("Core", e, 4), newFake("IA", e, 4)
 	rast := newFake("Rast", e, 1)
-	rast.hold = true
+	rast.Hold = true
 	conn := sim.NewDirectConnection("Conn", e, 1*sim.GHz)
 	for _, p := range []sim.Port{pa.FromShaderCores, pa.InputAssembler, pa.ToRasterizers, core.Port, ia.Port, rast.Port} {
 		conn.PlugIn(p, 1)
 	}
 	pa.InputAssemblerPort, pa.Rasterizers = ia.Port, []sim.Port{rast.Port}
-	core.script = []scripted{{0, batchOf(d, 0, 0, tris...), pa.FromShaderCores}}
-	ia.script = []scripted{{0, protocol.NewBatchInfo(d, 1), pa.InputAssembler}}
+	core.Script = []scripted{{At: 0, Msg: batchOf(d, 0, 0, tris...), Dst: pa.FromShaderCores}}
+	ia.Script = []scripted{{At: 0, Msg: protocol.NewBatchInfo(d, 1), Dst: pa.InputAssembler}}
 	core.TickNow(0)
 	ia.TickNow(0)
 	if err := e.Run(); err != nil {
 		t.Fatal(err)
 	}
-	if len(rast.got) != 0 {
-		t.Fatalf("held rasterizer received %d messages", len(rast.got))
+	if len(rast.Got) != 0 {
+		t.Fatalf("held rasterizer received %d messages", len(rast.Got))
 	}
 	pa.Finish(e.CurrentTime())
 	if pa.Activity().Cycles(stateBlockedOutput) == 0 {
@@ -401,16 +401,16 @@ func TestBackPressure(t *testing.T) {
 	if !stuck {
 		t.Errorf("output queue not reported full: %+v", pa.Buffers())
 	}
-	rast.hold = false
+	rast.Hold = false
 	rast.TickNow(e.CurrentTime())
 	if err := e.Run(); err != nil {
 		t.Fatal(err)
 	}
-	if len(rast.got) != 25 {
-		t.Fatalf("%d messages after release, want 24 primitives and a DrawEnd", len(rast.got))
+	if len(rast.Got) != 25 {
+		t.Fatalf("%d messages after release, want 24 primitives and a DrawEnd", len(rast.Got))
 	}
-	for k, g := range rast.got[:24] {
-		if m := g.msg.(*protocol.PrimitiveMsg); m.Index != uint64(k) || m.Prim.Source != k {
+	for k, g := range rast.Got[:24] {
+		if m := g.Msg.(*protocol.PrimitiveMsg); m.Index != uint64(k) || m.Prim.Source != k {
 			t.Fatalf("message %d: primitive %d of triangle %d", k, m.Index, m.Prim.Source)
 		}
 	}
@@ -438,9 +438,9 @@ func TestBadInputHalts(t *testing.T) {
 			h := &timing.Halt{}
 			r := newRig(t, MakeBuilder().WithHalt(h), 1)
 			if tc.ia {
-				r.ia.script = []scripted{{0, tc.msg, r.pa.InputAssembler}}
+				r.ia.Script = []scripted{{At: 0, Msg: tc.msg, Dst: r.pa.InputAssembler}}
 			} else {
-				r.core.script = []scripted{{0, tc.msg, r.pa.FromShaderCores}}
+				r.core.Script = []scripted{{At: 0, Msg: tc.msg, Dst: r.pa.FromShaderCores}}
 			}
 			r.run(t)
 			err := h.Reason()
@@ -454,7 +454,7 @@ func TestBadInputHalts(t *testing.T) {
 	}
 	// Without a halt flag the unit records the error and stops; no panic.
 	r := newRig(t, MakeBuilder(), 1)
-	r.core.script = []scripted{{0, protocol.NewBatchCredit(1), r.pa.FromShaderCores}}
+	r.core.Script = []scripted{{At: 0, Msg: protocol.NewBatchCredit(1), Dst: r.pa.FromShaderCores}}
 	r.run(t)
 	if err := r.pa.Err(); err == nil || !strings.Contains(err.Error(), "unexpected *protocol.BatchCredit") {
 		t.Errorf("Err() = %v", err)

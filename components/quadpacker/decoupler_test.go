@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/decouple"
 	"github.com/gfxsim/gfxsim/functional/geom"
@@ -88,7 +89,7 @@ func TestDecouplerMapping(t *testing.T) {
 					samples += quads[i].Live.Count()
 				}
 				msg := protocol.NewTileQuads(d, prim, 0, 0, 1, quads)
-				bn := newBench(MakeBuilder().WithSamplesPerCycle(spc), [][]scripted{{{0, msg}}}, 16, 4)
+				bn := newBench(MakeBuilder().WithSamplesPerCycle(spc), [][]scripted{{{At: 0, Msg: msg}}}, 16, 4)
 				bn.run()
 				if len(bn.sink.got) != 1 {
 					t.Fatalf("sink got %d messages", len(bn.sink.got))
@@ -112,7 +113,7 @@ func TestDecouplerMapping(t *testing.T) {
 				if got := bn.sink.got[0].Arrived; got != uint64(cycles+1) {
 					t.Errorf("arrived at %d, want %d (%d samples)", got, cycles+1, samples)
 				}
-				st := statsOf(bn.packer)
+				st := testpeer.StatMap(bn.packer)
 				want := map[string]float64{"samples_mapped": float64(samples), "taps": float64(taps),
 					"visibility_quads": float64(len(quads)), "visibility_messages": 1, "flushes_visibility": 0,
 					"decouple_cycles_busy": float64(cycles), "decouple_cycles_blocked_output": 0}
@@ -140,8 +141,8 @@ func TestDecouplerKeepsOrder(t *testing.T) {
 		samples += quads[i].Live.Count()
 	}
 	five := protocol.NewTileQuads(a, prim, 0, 0, 0, quads[:4])
-	bn := newBench(MakeBuilder().WithSamplesPerCycle(64), [][]scripted{{{0, tileQuads(a, 0, 0, 3)}, {0, five},
-		{0, tileQuads(a, 0, 3, 2)}, {0, protocol.NewDrawEnd(a, 0)}}}, 16, 4)
+	bn := newBench(MakeBuilder().WithSamplesPerCycle(64), [][]scripted{{{At: 0, Msg: tileQuads(a, 0, 0, 3)}, {At: 0, Msg: five},
+		{At: 0, Msg: tileQuads(a, 0, 3, 2)}, {At: 0, Msg: protocol.NewDrawEnd(a, 0)}}}, 16, 4)
 	bn.run()
 	var got []string
 	for _, r := range bn.sink.got {
@@ -158,7 +159,7 @@ func TestDecouplerKeepsOrder(t *testing.T) {
 	if samples > 64 || !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %q, want %q (%d samples)", got, want, samples)
 	}
-	if st := statsOf(bn.packer); st["GPU.QuadPacker.flushes_visibility"] != 1 || st["GPU.QuadPacker.flushes_draw_end"] != 1 {
+	if st := testpeer.StatMap(bn.packer); st["GPU.QuadPacker.flushes_visibility"] != 1 || st["GPU.QuadPacker.flushes_draw_end"] != 1 {
 		t.Errorf("flushes: %v", st)
 	}
 }
@@ -168,12 +169,12 @@ func TestDecouplerKeepsOrder(t *testing.T) {
 func TestNoDecouplerRejects5D(t *testing.T) {
 	prim, quads := movingPrim(t, false)
 	halt := &timing.Halt{}
-	bn := newBench(MakeBuilder().WithHalt(halt), [][]scripted{{{0, protocol.NewTileQuads(testDraw(0), prim, 0, 0, 0, quads[:1])}}}, 16, 4)
+	bn := newBench(MakeBuilder().WithHalt(halt), [][]scripted{{{At: 0, Msg: protocol.NewTileQuads(testDraw(0), prim, 0, 0, 0, quads[:1])}}}, 16, 4)
 	bn.run()
 	if err := halt.Reason(); err == nil || !strings.Contains(err.Error(), "no decoupling stage") {
 		t.Fatalf("halt reason %v", err)
 	}
-	if _, ok := statsOf(bn.packer)["GPU.QuadPacker.samples_mapped"]; ok {
+	if _, ok := testpeer.StatMap(bn.packer)["GPU.QuadPacker.samples_mapped"]; ok {
 		t.Error("decoupler counters without a decoupling stage")
 	}
 }

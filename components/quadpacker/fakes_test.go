@@ -5,48 +5,21 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/raster"
 	"github.com/gfxsim/gfxsim/functional/state"
 )
 
-// scripted is a message a fakeSource sends at cycle At or later (in script order).
-type scripted struct {
-	At  uint64
-	Msg sim.Msg
-}
-
-// fakeSource plays a depth unit: it sends its script through Out to Dst.
-type fakeSource struct {
-	*sim.TickingComponent
-	Out    sim.Port
-	Dst    sim.Port
-	script []scripted
-	sent   []uint64 // cycle of each send
-}
+// fakeSource plays the depth unit: it sends its script (Dst ignored) through Out
+// to Dst.
+type (
+	fakeSource = testpeer.Source
+	scripted   = testpeer.Scripted
+)
 
 func newFakeSource(name string, e sim.Engine, script []scripted) *fakeSource {
-	s := &fakeSource{script: script}
-	s.TickingComponent = sim.NewTickingComponent(name, e, 1*sim.GHz, s)
-	s.Out = sim.NewLimitNumMsgPort(s, 1, name+".Out")
-	s.AddPort("Out", s.Out)
-	return s
-}
-
-func (s *fakeSource) Tick(now sim.VTimeInSec) bool {
-	cycle := s.Freq.Cycle(now)
-	progress := false
-	for len(s.script) > 0 && s.script[0].At <= cycle {
-		m := s.script[0].Msg
-		m.Meta().Src, m.Meta().Dst, m.Meta().SendTime = s.Out, s.Dst, now
-		if s.Out.Send(m) != nil {
-			return progress
-		}
-		s.sent = append(s.sent, cycle)
-		s.script = s.script[1:]
-		progress = true
-	}
-	return progress || len(s.script) > 0
+	return testpeer.NewSource(name, e, script)
 }
 
 // received is a message a fakeSink took, with its arrival and retrieval cycles.

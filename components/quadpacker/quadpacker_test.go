@@ -7,6 +7,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/raster"
@@ -28,12 +29,6 @@ func arrivals(s *fakeSink) []arrival {
 	return out
 }
 
-func statsOf(c *Comp) map[string]float64 {
-	m := map[string]float64{}
-	c.Stats(func(n string, v float64) { m[n] = v })
-	return m
-}
-
 func TestPacking(t *testing.T) {
 	a, b := testDraw(0), testDraw(1)
 	tests := []struct {
@@ -47,7 +42,7 @@ func TestPacking(t *testing.T) {
 			// cycle 2 (sent at 3) and warp 1 at 4 (sent at 5); the DrawEnd, taken at
 			// 5 with no open warp, leaves at 6.
 			name:    "full warps",
-			scripts: [][]scripted{{{0, tileQuads(a, 0, 0, 16)}, {0, protocol.NewDrawEnd(a, 0)}}},
+			scripts: [][]scripted{{{At: 0, Msg: tileQuads(a, 0, 0, 16)}, {At: 0, Msg: protocol.NewDrawEnd(a, 0)}}},
 			want: []arrival{
 				{"w0 d0 [0:0 0:1 0:2 0:3 0:4 0:5 0:6 0:7]", 3},
 				{"w1 d0 [0:8 0:9 0:10 0:11 0:12 0:13 0:14 0:15]", 5},
@@ -59,7 +54,7 @@ func TestPacking(t *testing.T) {
 			// Cycle 1: A0-A2, then B0 flushes A (draw change). Cycle 2: B1, then the
 			// DrawEnd of B flushes [B0 B1] and queues behind it.
 			name:    "draw change and draw end",
-			scripts: [][]scripted{{{0, tileQuads(a, 0, 0, 3)}, {0, tileQuads(b, 0, 10, 2)}, {0, protocol.NewDrawEnd(b, 0)}}},
+			scripts: [][]scripted{{{At: 0, Msg: tileQuads(a, 0, 0, 3)}, {At: 0, Msg: tileQuads(b, 0, 10, 2)}, {At: 0, Msg: protocol.NewDrawEnd(b, 0)}}},
 			want: []arrival{
 				{"w0 d0 [0:0 0:1 0:2]", 2},
 				{"w1 d1 [0:10 0:11]", 3},
@@ -73,8 +68,8 @@ func TestPacking(t *testing.T) {
 			// mixed warp at 3; DE(A,0) arrives at 3 and finds no open warp.
 			name: "partitions share a warp",
 			scripts: [][]scripted{
-				{{0, tileQuads(a, 0, 0, 3)}, {3, protocol.NewDrawEnd(a, 0)}},
-				{{0, tileQuads(a, 1, 0, 3)}, {2, protocol.NewDrawEnd(a, 1)}},
+				{{At: 0, Msg: tileQuads(a, 0, 0, 3)}, {At: 3, Msg: protocol.NewDrawEnd(a, 0)}},
+				{{At: 0, Msg: tileQuads(a, 1, 0, 3)}, {At: 2, Msg: protocol.NewDrawEnd(a, 1)}},
 			},
 			want: []arrival{
 				{"w0 d0 [0:0 0:1 0:2 1:0 1:1 1:2]", 4},
@@ -88,8 +83,8 @@ func TestPacking(t *testing.T) {
 			// warp leaves at its timeout (last quad at cycle 2, flushed at 66).
 			name: "draw end of another draw",
 			scripts: [][]scripted{
-				{{5, protocol.NewDrawEnd(a, 0)}},
-				{{0, tileQuads(a, 1, 0, 2)}, {0, protocol.NewDrawEnd(a, 1)}, {0, tileQuads(b, 1, 4, 2)}},
+				{{At: 5, Msg: protocol.NewDrawEnd(a, 0)}},
+				{{At: 0, Msg: tileQuads(a, 1, 0, 2)}, {At: 0, Msg: protocol.NewDrawEnd(a, 1)}, {At: 0, Msg: tileQuads(b, 1, 4, 2)}},
 			},
 			want: []arrival{
 				{"w0 d0 [1:0 1:1]", 2},
@@ -107,7 +102,7 @@ func TestPacking(t *testing.T) {
 			if got := arrivals(bn.sink); !reflect.DeepEqual(got, tc.want) {
 				t.Fatalf("received\n%v\nwant\n%v", got, tc.want)
 			}
-			st := statsOf(bn.packer)
+			st := testpeer.StatMap(bn.packer)
 			for r := FlushReason(0); r < numFlushReasons; r++ {
 				if got := st["GPU.QuadPacker.flushes_"+r.String()]; got != tc.flushes[r] {
 					t.Errorf("flushes_%s = %v, want %v", r, got, tc.flushes[r])
@@ -119,7 +114,7 @@ func TestPacking(t *testing.T) {
 
 func TestStatsAndActivity(t *testing.T) {
 	a := testDraw(0)
-	bn := newBench(MakeBuilder(), [][]scripted{{{0, tileQuads(a, 0, 0, 16)}, {0, protocol.NewDrawEnd(a, 0)}}}, 16, 4)
+	bn := newBench(MakeBuilder(), [][]scripted{{{At: 0, Msg: tileQuads(a, 0, 0, 16)}, {At: 0, Msg: protocol.NewDrawEnd(a, 0)}}}, 16, 4)
 	bn.run()
 	bn.packer.Finish(sim.VTimeInSec(10e-9))
 	want := map[string]float64{
@@ -137,7 +132,7 @@ func TestStatsAndActivity(t *testing.T) {
 		"GPU.QuadPacker.cycles_idle":           4,
 		"GPU.QuadPacker.utilization":           0.6,
 	}
-	if got := statsOf(bn.packer); !reflect.DeepEqual(got, want) {
+	if got := testpeer.StatMap(bn.packer); !reflect.DeepEqual(got, want) {
 		t.Fatalf("stats\n%v\nwant\n%v", got, want)
 	}
 	if got := bn.packer.Buffers(); !reflect.DeepEqual(got, []timing.BufferState{
@@ -154,9 +149,9 @@ func TestStatsAndActivity(t *testing.T) {
 func TestTimeout(t *testing.T) {
 	a := testDraw(0)
 	bn := newBench(MakeBuilder(), [][]scripted{{
-		{0, tileQuads(a, 0, 0, 3)},   // packed at 1: flushed at 65, sent at 66
-		{100, tileQuads(a, 0, 3, 1)}, // packed at 101: flushed at 165, sent at 166
-		{200, protocol.NewDrawEnd(a, 0)},
+		{At: 0, Msg: tileQuads(a, 0, 0, 3)},   // packed at 1: flushed at 65, sent at 66
+		{At: 100, Msg: tileQuads(a, 0, 3, 1)}, // packed at 101: flushed at 165, sent at 166
+		{At: 200, Msg: protocol.NewDrawEnd(a, 0)},
 	}}, 16, 4)
 	bn.run()
 	want := []arrival{
@@ -171,7 +166,7 @@ func TestTimeout(t *testing.T) {
 	if !reflect.DeepEqual(bn.ticks, wantTicks) {
 		t.Fatalf("packer ticked at %v, want %v", bn.ticks, wantTicks)
 	}
-	if got := statsOf(bn.packer)["GPU.QuadPacker.flushes_timeout"]; got != 2 {
+	if got := testpeer.StatMap(bn.packer)["GPU.QuadPacker.flushes_timeout"]; got != 2 {
 		t.Fatalf("%v time-out flushes, want 2", got)
 	}
 }
@@ -180,7 +175,7 @@ func TestTimeout(t *testing.T) {
 func TestFlushCyclesParameter(t *testing.T) {
 	a := testDraw(0)
 	bn := newBench(MakeBuilder().WithFlushCycles(5).WithQuadsPerWarp(2).WithQuadsPerCycle(1),
-		[][]scripted{{{0, tileQuads(a, 0, 0, 3)}}}, 16, 4)
+		[][]scripted{{{At: 0, Msg: tileQuads(a, 0, 0, 3)}}}, 16, 4)
 	bn.run()
 	// One quad per cycle: q0 at 1, q1 at 2 (full, sent at 3), q2 at 3, flushed at 8.
 	want := []arrival{{"w0 d0 [0:0 0:1]", 3}, {"w1 d0 [0:2]", 9}}
@@ -195,9 +190,9 @@ func TestBlockedOutput(t *testing.T) {
 	a := testDraw(0)
 	script := []scripted{}
 	for i := 0; i < 4; i++ {
-		script = append(script, scripted{0, tileQuads(a, 0, 8*i, 8)})
+		script = append(script, scripted{At: 0, Msg: tileQuads(a, 0, 8*i, 8)})
 	}
-	script = append(script, scripted{0, protocol.NewDrawEnd(a, 0)})
+	script = append(script, scripted{At: 0, Msg: protocol.NewDrawEnd(a, 0)})
 	bn := newBench(MakeBuilder(), [][]scripted{script}, 1, 1)
 	bn.sink.AcceptFrom = 50
 	bn.run()
@@ -224,7 +219,7 @@ func TestBlockedOutput(t *testing.T) {
 	if want := []uint64{50, 51, 52, 53, 54}; !reflect.DeepEqual(retrieved, want) {
 		t.Fatalf("retrieved at %v, want %v", retrieved, want)
 	}
-	st := statsOf(bn.packer)
+	st := testpeer.StatMap(bn.packer)
 	// Busy 1-8 (packing) and 51-53 (sending w2, w3 and the DrawEnd, one per
 	// cycle through the 1-message connection buffer); blocked 9-50; idle at 0 and
 	// 54-55 (the run ends at 55).
@@ -274,7 +269,7 @@ func TestBuilderValidation(t *testing.T) {
 // TestProtocolError: an unexpected message halts the simulation with an error.
 func TestProtocolError(t *testing.T) {
 	halt := &timing.Halt{}
-	bn := newBench(MakeBuilder().WithHalt(halt), [][]scripted{{{0, protocol.NewBatchCredit(1)}}}, 16, 4)
+	bn := newBench(MakeBuilder().WithHalt(halt), [][]scripted{{{At: 0, Msg: protocol.NewBatchCredit(1)}}}, 16, 4)
 	bn.run()
 	if err := halt.Reason(); err == nil || !strings.Contains(err.Error(), "GPU.QuadPacker: unexpected *protocol.BatchCredit") {
 		t.Fatalf("halt reason %v", err)
@@ -287,7 +282,7 @@ func TestWarpContent(t *testing.T) {
 	tq := tileQuads(a, 2, 0, 2)
 	prim := &pipeline.Primitive{}
 	tq.Prim = prim
-	bn := newBench(MakeBuilder(), [][]scripted{{{0, tq}, {0, protocol.NewDrawEnd(a, 2)}}}, 16, 4)
+	bn := newBench(MakeBuilder(), [][]scripted{{{At: 0, Msg: tq}, {At: 0, Msg: protocol.NewDrawEnd(a, 2)}}}, 16, 4)
 	bn.run()
 	if len(bn.sink.got) != 2 {
 		t.Fatalf("%d messages", len(bn.sink.got))

@@ -118,18 +118,18 @@ func TestBlurTileSplitByPartition(t *testing.T) {
 		e := sim.NewSerialEngine()
 		g := newRig(t, e, MakeBuilder().WithIndex(r).WithNumRasterizers(n).WithPartitionTileRatio(ratio).
 			WithSampleTestsPerCycle(rate), "GPU.Rasterizer", parts)
-		g.pa.script = []scripted{{0, protocol.NewPrimitiveMsg(d, p, 0), g.r.FromPrimitiveAssembly}}
+		g.pa.Script = []scripted{{At: 0, Msg: protocol.NewPrimitiveMsg(d, p, 0), Dst: g.r.FromPrimitiveAssembly}}
 		g.run(t)
 		want, tests, covered := expectBlur(d, p, r, n, parts, ratio, rate)
 		var got []blurMsg
 		// The fakes record per partition; merge them back in send order.
 		for pp, f := range g.depths {
-			for _, m := range f.got {
-				tq := m.msg.(*protocol.TileQuads)
+			for _, m := range f.Got {
+				tq := m.Msg.(*protocol.TileQuads)
 				if tq.Partition != pp || tq.Prim != p {
 					t.Errorf("rasterizer %d: message for partition %d reached depth unit %d", r, tq.Partition, pp)
 				}
-				got = append(got, blurMsg{cycle: m.cycle, part: pp, quads: tq.Quads})
+				got = append(got, blurMsg{cycle: m.Cycle, part: pp, quads: tq.Quads})
 				for _, q := range tq.Quads {
 					seen[[2]int32{q.Quad.X, q.Quad.Y}]++
 				}
@@ -183,14 +183,14 @@ func TestBlurTileOwnedWhole(t *testing.T) {
 	for r := 0; r < n; r++ {
 		e := sim.NewSerialEngine()
 		g := newRig(t, e, MakeBuilder().WithIndex(r).WithNumRasterizers(n), "GPU.Rasterizer", parts)
-		g.pa.script = []scripted{{0, protocol.NewPrimitiveMsg(d, p, 0), g.r.FromPrimitiveAssembly}}
+		g.pa.Script = []scripted{{At: 0, Msg: protocol.NewPrimitiveMsg(d, p, 0), Dst: g.r.FromPrimitiveAssembly}}
 		g.run(t)
 		want, _, _ := expectBlur(d, p, r, n, parts, 1, DefaultSampleTestsPerCycle)
 		var got []blurMsg
 		for pp, f := range g.depths {
-			for _, m := range f.got {
-				tq := m.msg.(*protocol.TileQuads)
-				got = append(got, blurMsg{cycle: m.cycle, part: pp, quads: tq.Quads})
+			for _, m := range f.Got {
+				tq := m.Msg.(*protocol.TileQuads)
+				got = append(got, blurMsg{cycle: m.Cycle, part: pp, quads: tq.Quads})
 				if tx, ty := int(tq.Quads[0].Quad.X)/32, int(tq.Quads[0].Quad.Y)/32; tq.TileX != tx || tq.TileY != ty ||
 					protocol.TileOwner(tx, ty, 1, n) != r {
 					t.Errorf("rasterizer %d sent tile (%d, %d) named (%d, %d)", r, tx, ty, tq.TileX, tq.TileY)

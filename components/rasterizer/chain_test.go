@@ -57,9 +57,9 @@ func TestChainWithPrimitiveAssembly(t *testing.T) {
 	for _, d := range fr.draws {
 		batches := fr.shade(t, d)
 		for _, sb := range batches {
-			core.script = append(core.script, scripted{0, sb, pa.FromShaderCores})
+			core.Script = append(core.Script, scripted{At: 0, Msg: sb, Dst: pa.FromShaderCores})
 		}
-		ia.script = append(ia.script, scripted{0, protocol.NewBatchInfo(d, len(batches)), pa.InputAssembler})
+		ia.Script = append(ia.Script, scripted{At: 0, Msg: protocol.NewBatchInfo(d, len(batches)), Dst: pa.InputAssembler})
 	}
 	core.TickNow(0)
 	ia.TickNow(0)
@@ -98,8 +98,8 @@ func TestChainWithPrimitiveAssembly(t *testing.T) {
 	quads := 0
 	for p, f := range depths {
 		ends := make([]int, R)
-		for _, g := range f.got {
-			switch m := g.msg.(type) {
+		for _, g := range f.Got {
+			switch m := g.Msg.(type) {
 			case *protocol.TileQuads:
 				r := protocol.TileOwner(m.TileX, m.TileY, stride, R)
 				if m.Src != rasts[r].ToDepthUnits || m.Partition != p || int(m.Draw.Seq) != ends[r] {

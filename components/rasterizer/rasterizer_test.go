@@ -110,16 +110,16 @@ func TestTimingPinned(t *testing.T) {
 				b = b.WithTileQueue(1)
 			}
 			g := newRig(t, sim.NewSerialEngine(), b, "GPU.Rasterizer[0]", 2)
-			g.pa.script = []scripted{
-				{0, protocol.NewPrimitiveMsg(d, p, 0), g.r.FromPrimitiveAssembly},
-				{0, protocol.NewDrawEnd(d, 0), g.r.FromPrimitiveAssembly},
+			g.pa.Script = []scripted{
+				{At: 0, Msg: protocol.NewPrimitiveMsg(d, p, 0), Dst: g.r.FromPrimitiveAssembly},
+				{At: 0, Msg: protocol.NewDrawEnd(d, 0), Dst: g.r.FromPrimitiveAssembly},
 			}
 			g.run(t)
 			var got []uint64
 			var xs []int
 			for pi, f := range g.depths {
-				for _, m := range f.got {
-					switch m := m.msg.(type) {
+				for _, m := range f.Got {
+					switch m := m.Msg.(type) {
 					case *protocol.TileQuads:
 						if m.Partition != pi || protocol.TileOwner(m.TileX, m.TileY, 1, 2) != pi {
 							t.Errorf("tile (%d,%d) of partition %d at depth unit %d", m.TileX, m.TileY, m.Partition, pi)
@@ -133,12 +133,12 @@ func TestTimingPinned(t *testing.T) {
 						}
 					}
 				}
-				if n := len(f.got); n == 0 {
+				if n := len(f.Got); n == 0 {
 					t.Fatalf("depth unit %d got nothing", pi)
 				}
-				last := f.got[len(f.got)-1]
-				if _, ok := last.msg.(*protocol.DrawEnd); !ok || last.cycle != tc.end {
-					t.Errorf("depth unit %d: last message %T at %d, want DrawEnd at %d", pi, last.msg, last.cycle, tc.end)
+				last := f.Got[len(f.Got)-1]
+				if _, ok := last.Msg.(*protocol.DrawEnd); !ok || last.Cycle != tc.end {
+					t.Errorf("depth unit %d: last message %T at %d, want DrawEnd at %d", pi, last.Msg, last.Cycle, tc.end)
 				}
 			}
 			// Interleave the two depth units' tiles by send cycle.
@@ -148,9 +148,9 @@ func TestTimingPinned(t *testing.T) {
 			}
 			var all []sent
 			for _, f := range g.depths {
-				for _, m := range f.got {
-					if tq, ok := m.msg.(*protocol.TileQuads); ok {
-						all = append(all, sent{m.cycle, tq.TileX})
+				for _, m := range f.Got {
+					if tq, ok := m.Msg.(*protocol.TileQuads); ok {
+						all = append(all, sent{m.Cycle, tq.TileX})
 					}
 				}
 			}
@@ -181,7 +181,7 @@ func TestSleepsWhileFineRasterizing(t *testing.T) {
 	p := primOf(t, d, [3][3]float32{{-100, -100, 0.5}, {300, -100, 0.5}, {-100, 300, 0.5}})
 	e := sim.NewSerialEngine()
 	g := newRig(t, e, MakeBuilder().WithNumRasterizers(1).WithQuadsPerCycle(1), "GPU.Rasterizer[0]", 1)
-	g.pa.script = []scripted{{0, protocol.NewPrimitiveMsg(d, p, 0), g.r.FromPrimitiveAssembly}}
+	g.pa.Script = []scripted{{At: 0, Msg: protocol.NewPrimitiveMsg(d, p, 0), Dst: g.r.FromPrimitiveAssembly}}
 	ticks := &tickLog{comp: g.r.TickingComponent}
 	e.AcceptHook(ticks)
 	g.run(t)
@@ -256,11 +256,11 @@ func runFrame(t *testing.T, e sim.Engine, order raster.TraversalOrder, R, P int)
 		run.prims = append(run.prims, prims)
 		for i := range prims {
 			for _, c := range run.rasts {
-				pa.script = append(pa.script, scripted{0, protocol.NewPrimitiveMsg(d, &prims[i], uint64(i)), c.FromPrimitiveAssembly})
+				pa.Script = append(pa.Script, scripted{At: 0, Msg: protocol.NewPrimitiveMsg(d, &prims[i], uint64(i)), Dst: c.FromPrimitiveAssembly})
 			}
 		}
 		for _, c := range run.rasts {
-			pa.script = append(pa.script, scripted{0, protocol.NewDrawEnd(d, 0), c.FromPrimitiveAssembly})
+			pa.Script = append(pa.Script, scripted{At: 0, Msg: protocol.NewDrawEnd(d, 0), Dst: c.FromPrimitiveAssembly})
 		}
 	}
 	pa.TickNow(0)
@@ -296,8 +296,8 @@ func TestQuadsMatchReferenceSplitByOwner(t *testing.T) {
 				type pos struct{ draw, prim, seq uint64 }
 				last := make([]pos, tc.R)
 				ends := make([]int, tc.R)
-				for _, g := range f.got {
-					switch m := g.msg.(type) {
+				for _, g := range f.Got {
+					switch m := g.Msg.(type) {
 					case *protocol.TileQuads:
 						r := protocol.TileOwner(m.TileX, m.TileY, 3, tc.R)
 						if m.Partition != p || protocol.TileOwner(m.TileX, m.TileY, 1, tc.P) != p {
@@ -410,17 +410,17 @@ func TestDeterministicUnderParallelEngine(t *testing.T) {
 	a := runFrame(t, sim.NewSerialEngine(), raster.ZOrder, 2, 2)
 	b := runFrame(t, sim.NewParallelEngine(), raster.ZOrder, 2, 2)
 	for p := range a.depths {
-		ga, gb := a.depths[p].got, b.depths[p].got
+		ga, gb := a.depths[p].Got, b.depths[p].Got
 		if len(ga) != len(gb) {
 			t.Fatalf("depth unit %d: %d vs %d messages", p, len(ga), len(gb))
 		}
 		for i := range ga {
 			x, y := ga[i], gb[i]
-			if x.cycle != y.cycle || reflect.TypeOf(x.msg) != reflect.TypeOf(y.msg) {
-				t.Fatalf("depth unit %d message %d: %T at %d vs %T at %d", p, i, x.msg, x.cycle, y.msg, y.cycle)
+			if x.Cycle != y.Cycle || reflect.TypeOf(x.Msg) != reflect.TypeOf(y.Msg) {
+				t.Fatalf("depth unit %d message %d: %T at %d vs %T at %d", p, i, x.Msg, x.Cycle, y.Msg, y.Cycle)
 			}
-			if tx, ok := x.msg.(*protocol.TileQuads); ok {
-				ty := y.msg.(*protocol.TileQuads)
+			if tx, ok := x.Msg.(*protocol.TileQuads); ok {
+				ty := y.Msg.(*protocol.TileQuads)
 				if tx.TileX != ty.TileX || tx.TileY != ty.TileY || !reflect.DeepEqual(tx.Quads, ty.Quads) || tx.Prim.Source != ty.Prim.Source {
 					t.Fatalf("depth unit %d message %d differs", p, i)
 				}
@@ -447,7 +447,7 @@ func TestTileFilter(t *testing.T) {
 	p := primOf(t, d, [3][3]float32{{-100, -100, 0.5}, {300, -100, 0.5}, {-100, 300, 0.5}})
 	f := &checkerFilter{}
 	g := newRig(t, sim.NewSerialEngine(), MakeBuilder().WithNumRasterizers(1).WithTileFilter(f), "GPU.Rasterizer[0]", 1)
-	g.pa.script = []scripted{{0, protocol.NewPrimitiveMsg(d, p, 0), g.r.FromPrimitiveAssembly}}
+	g.pa.Script = []scripted{{At: 0, Msg: protocol.NewPrimitiveMsg(d, p, 0), Dst: g.r.FromPrimitiveAssembly}}
 	g.run(t)
 	wantCalls := []string{"0:0,0:inside", "0:1,0:inside", "0:2,0:inside", "0:3,0:inside",
 		"0:0,1:inside", "0:1,1:inside", "0:2,1:inside", "0:3,1:inside"}
@@ -455,8 +455,8 @@ func TestTileFilter(t *testing.T) {
 		t.Errorf("filter calls %v, want %v", f.calls, wantCalls)
 	}
 	var tiles []string
-	for _, m := range g.depths[0].got {
-		tq := m.msg.(*protocol.TileQuads)
+	for _, m := range g.depths[0].Got {
+		tq := m.Msg.(*protocol.TileQuads)
 		tiles = append(tiles, fmt.Sprintf("%d,%d", tq.TileX, tq.TileY))
 	}
 	if want := []string{"0,0", "2,0", "1,1", "3,1"}; !reflect.DeepEqual(tiles, want) {
@@ -475,7 +475,7 @@ func TestBackPressure(t *testing.T) {
 	r := MakeBuilder().WithEngine(e).WithNumRasterizers(1).WithNumPartitions(1).WithInputQueue(2).WithTileQueue(1).
 		WithOutputQueue(2).Build("GPU.Rasterizer[0]")
 	pa, du := newFake("PA", e, 4), newFake("Depth", e, 1)
-	du.hold = true
+	du.Hold = true
 	conn := sim.NewDirectConnection("Conn", e, 1*sim.GHz)
 	for _, p := range []sim.Port{r.FromPrimitiveAssembly, r.ToDepthUnits, pa.Port, du.Port} {
 		conn.PlugIn(p, 1)
@@ -486,28 +486,28 @@ func TestBackPressure(t *testing.T) {
 		x := float32(8*k + 1)
 		p := primOf(t, d, [3][3]float32{{x, 1, 0.5}, {x + 6, 1, 0.5}, {x, 20, 0.5}}) // tiles (k,0)..(k,2)
 		prims = append(prims, p)
-		pa.script = append(pa.script, scripted{0, protocol.NewPrimitiveMsg(d, p, uint64(k)), r.FromPrimitiveAssembly})
+		pa.Script = append(pa.Script, scripted{At: 0, Msg: protocol.NewPrimitiveMsg(d, p, uint64(k)), Dst: r.FromPrimitiveAssembly})
 	}
-	pa.script = append(pa.script, scripted{0, protocol.NewDrawEnd(d, 0), r.FromPrimitiveAssembly})
+	pa.Script = append(pa.Script, scripted{At: 0, Msg: protocol.NewDrawEnd(d, 0), Dst: r.FromPrimitiveAssembly})
 	pa.TickNow(0)
 	if err := e.Run(); err != nil {
 		t.Fatal(err)
 	}
-	if len(pa.script) == 0 {
+	if len(pa.Script) == 0 {
 		t.Error("the primitive assembly fake sent everything although the rasterizer was blocked")
 	}
 	r.Finish(e.CurrentTime())
 	if r.Activity().Cycles(stateBlockedOutput) == 0 {
 		t.Error("no blocked_output cycles")
 	}
-	du.hold = false
+	du.Hold = false
 	du.TickNow(e.CurrentTime())
 	if err := e.Run(); err != nil {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, m := range du.got {
-		switch m := m.msg.(type) {
+	for _, m := range du.Got {
+		switch m := m.Msg.(type) {
 		case *protocol.TileQuads:
 			got = append(got, fmt.Sprintf("%d:%d,%d", m.Prim.Source+int(indexOf(prims, m.Prim)), m.TileX, m.TileY))
 		case *protocol.DrawEnd:
@@ -548,7 +548,7 @@ func TestBadInputHalts(t *testing.T) {
 		h := &timing.Halt{}
 		g := newRig(t, sim.NewSerialEngine(), MakeBuilder().WithNumRasterizers(1).WithHalt(h), "GPU.Rasterizer[0]", 1)
 		tc.msg.Meta().ID = "bad"
-		g.pa.script = []scripted{{0, tc.msg, g.r.FromPrimitiveAssembly}}
+		g.pa.Script = []scripted{{At: 0, Msg: tc.msg, Dst: g.r.FromPrimitiveAssembly}}
 		g.pa.TickNow(0)
 		if err := g.e.Run(); err != nil {
 			t.Fatal(err)
@@ -562,7 +562,7 @@ func TestBadInputHalts(t *testing.T) {
 	}
 	// Without a halt flag: the error is recorded, no panic.
 	g := newRig(t, sim.NewSerialEngine(), MakeBuilder().WithNumRasterizers(1), "GPU.Rasterizer[0]", 1)
-	g.pa.script = []scripted{{0, protocol.NewBatchCredit(1), g.r.FromPrimitiveAssembly}}
+	g.pa.Script = []scripted{{At: 0, Msg: protocol.NewBatchCredit(1), Dst: g.r.FromPrimitiveAssembly}}
 	g.pa.TickNow(0)
 	if err := g.e.Run(); err != nil {
 		t.Fatal(err)

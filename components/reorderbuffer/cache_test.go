@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/decouple"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
@@ -57,7 +58,7 @@ func shadingWarps(c *fakeCore) []string {
 // cacheStats returns the shading-cache counters of the buffer.
 func cacheStatsOf(c *Comp) map[string]float64 {
 	m := map[string]float64{}
-	for k, v := range statsOf(c) {
+	for k, v := range testpeer.StatMap(c) {
 		for _, p := range []string{"cache_", "shading_", "shaded_shading", "visibility_", "record", "retired_records", "cycles_cache", "cycles_ref"} {
 			if strings.HasPrefix(strings.TrimPrefix(k, "GPU.ReorderBuffer."), p) {
 				m[strings.TrimPrefix(k, "GPU.ReorderBuffer.")] = v
@@ -111,7 +112,7 @@ func TestShadingCache(t *testing.T) {
 			// and the marker at 16. q2's hit on 10 waited for warp 0.
 			name:    "hits, misses and in-flight hits",
 			builder: cached(8, 8),
-			script:  []scripted{{0, vis(a, 0, vquad(0, 10, 11), vquad(2, 11, 12), vquad(4, 10))}, {0, protocol.NewDrawEnd(a, 0)}},
+			script:  []scripted{{At: 0, Msg: vis(a, 0, vquad(0, 10, 11), vquad(2, 11, 12), vquad(4, 10))}, {At: 0, Msg: protocol.NewDrawEnd(a, 0)}},
 			warps:   []string{"2:[10 11]", "3:[12]"},
 			rop: []ropRecord{
 				{"v d0 (0,0) 3/3 [10 0 0 0] [11 0 0 0]", 15},
@@ -129,8 +130,8 @@ func TestShadingCache(t *testing.T) {
 			// so 12 evicts 11, then 11 evicts 10 and 10 evicts 12.
 			name:    "LRU among unreferenced entries",
 			builder: cached(2, 8),
-			script: []scripted{{0, vis(a, 0, vquad(0, 10))}, {30, vis(a, 0, vquad(0, 11))}, {60, vis(a, 0, vquad(0, 10))},
-				{90, vis(a, 0, vquad(0, 12))}, {120, vis(a, 0, vquad(0, 11))}, {150, vis(a, 0, vquad(0, 10))}},
+			script: []scripted{{At: 0, Msg: vis(a, 0, vquad(0, 10))}, {At: 30, Msg: vis(a, 0, vquad(0, 11))}, {At: 60, Msg: vis(a, 0, vquad(0, 10))},
+				{At: 90, Msg: vis(a, 0, vquad(0, 12))}, {At: 120, Msg: vis(a, 0, vquad(0, 11))}, {At: 150, Msg: vis(a, 0, vquad(0, 10))}},
 			warps: []string{"2:[10]", "32:[11]", "92:[12]", "122:[11]", "152:[10]"},
 			rop: []ropRecord{
 				{"v d0 (0,0) 1/1 [10 0 0 0]", 15}, {"v d0 (0,0) 1/1 [11 0 0 0]", 45}, {"v d0 (0,0) 1/1 [10 0 0 0]", 62},
@@ -149,7 +150,7 @@ func TestShadingCache(t *testing.T) {
 			// stall lasts cycles 1-14.
 			name:    "all referenced: the record splits",
 			builder: cached(2, 8),
-			script:  []scripted{{0, vis(a, 0, vquad(0, 10, 11, 12))}},
+			script:  []scripted{{At: 0, Msg: vis(a, 0, vquad(0, 10, 11, 12))}},
 			warps:   []string{"2:[10 11]", "16:[12]"},
 			// The first part (samples 0, 1) is absorbed at 15, its references
 			// released; the quad leaves whole with its last part at 29.
@@ -165,7 +166,7 @@ func TestShadingCache(t *testing.T) {
 			// hits once q0 has retired (cycles 1-14 stalled).
 			name:    "reference-count overflow",
 			builder: cached(4, 1),
-			script:  []scripted{{0, vis(a, 0, vquad(0, 10), vquad(2, 10))}},
+			script:  []scripted{{At: 0, Msg: vis(a, 0, vquad(0, 10), vquad(2, 10))}},
 			warps:   []string{"2:[10]"},
 			rop:     []ropRecord{{"v d0 (0,0) 1/1 [10 0 0 0]", 15}, {"v d0 (2,0) 1/1 [10 0 0 0]", 16}},
 			stats: map[string]float64{"cache_hits": 1, "cache_hits_in_flight": 0, "cache_misses": 1, "cache_evictions": 0,
@@ -180,7 +181,7 @@ func TestShadingCache(t *testing.T) {
 			// are sent at 3.
 			name:    "miss warps per draw",
 			builder: cached(8, 8),
-			script:  []scripted{{0, vis(a, 0, vquad(0, 10))}, {0, vis(testDraw4(1), 0, vquad(0, 11))}},
+			script:  []scripted{{At: 0, Msg: vis(a, 0, vquad(0, 10))}, {At: 0, Msg: vis(testDraw4(1), 0, vquad(0, 11))}},
 			warps:   []string{"3:[10]", "3:[11]"},
 			rop:     []ropRecord{{"v d0 (0,0) 1/1 [10 0 0 0]", 16}, {"v d1 (0,0) 1/1 [11 0 0 0]", 17}},
 			stats: map[string]float64{"cache_hits": 0, "cache_hits_in_flight": 0, "cache_misses": 2, "cache_evictions": 0,
@@ -205,7 +206,7 @@ func TestShadingCacheReconstruct(t *testing.T) {
 		{N: 2, Taps: [4]decouple.Tap{tap(10, 0, 0.75), tap(11, 1, 0.25)}},
 		{N: 2, Taps: [4]decouple.Tap{tap(10, 0, 0.25), tap(11, 1, 0.75)}},
 	}}
-	bn := newBench(MakeBuilder().WithShadingCache(8, 8), benchConfig{cores: 1, rops: 1}, []scripted{{0, vis(a, 0, q)}})
+	bn := newBench(MakeBuilder().WithShadingCache(8, 8), benchConfig{cores: 1, rops: 1}, []scripted{{At: 0, Msg: vis(a, 0, q)}})
 	bn.cores[0].Discard = func(q *protocol.ShadingQuad) uint8 {
 		if q.Tag.QuadX == 11 {
 			return 0xf
@@ -226,7 +227,7 @@ func TestShadingCacheKeepsOrder(t *testing.T) {
 	a := testDraw4(0)
 	bn := newBench(MakeBuilder().WithShadingCache(8, 8), benchConfig{cores: 1, rops: 1,
 		latency: func(*protocol.PixelWarp) uint64 { return 40 }},
-		[]scripted{{0, warp(a, 0, 0, 0)}, {0, vis(a, 0, vquad(0, 10))}, {0, warp(a, 1, 0)}, {0, protocol.NewDrawEnd(a, 0)}})
+		[]scripted{{At: 0, Msg: warp(a, 0, 0, 0)}, {At: 0, Msg: vis(a, 0, vquad(0, 10))}, {At: 0, Msg: warp(a, 1, 0)}, {At: 0, Msg: protocol.NewDrawEnd(a, 0)}})
 	bn.run(t)
 	want := []ropRecord{{"d0 0.0 0.1", 44}, {"v d0 (0,0) 1/1 [10 0 0 0]", 44}, {"d0 1.0", 46}, {"end d0", 46}}
 	if got := records(bn.rops[0]); !reflect.DeepEqual(got, want) {
@@ -239,15 +240,15 @@ func TestShadingCacheKeepsOrder(t *testing.T) {
 func TestShadingCacheLeaves2DAlone(t *testing.T) {
 	a, b := testDraw(0), testDraw(1)
 	script := func() []scripted {
-		return []scripted{{0, warp(a, 0, 0, 0, 0, 0, 0, 0, 0, 0)}, {0, warp(a, 1, 0, 0)}, {0, protocol.NewDrawEnd(a, 0)},
-			{5, warp(b, 2, 0, 0, 0)}, {5, protocol.NewDrawEnd(b, 0)}}
+		return []scripted{{At: 0, Msg: warp(a, 0, 0, 0, 0, 0, 0, 0, 0, 0)}, {At: 0, Msg: warp(a, 1, 0, 0)}, {At: 0, Msg: protocol.NewDrawEnd(a, 0)},
+			{At: 5, Msg: warp(b, 2, 0, 0, 0)}, {At: 5, Msg: protocol.NewDrawEnd(b, 0)}}
 	}
 	run := func(bld Builder) ([]ropRecord, []dispatched, map[string]float64) {
 		bn := newBench(bld.WithEntries(8), benchConfig{cores: 2, rops: 1,
 			latency: func(w *protocol.PixelWarp) uint64 { return 20 - 5*w.ID }}, script())
 		bn.run(t)
 		bn.rob.Finish(100e-9)
-		st := statsOf(bn.rob)
+		st := testpeer.StatMap(bn.rob)
 		for k := range cacheStatsOf(bn.rob) {
 			delete(st, "GPU.ReorderBuffer."+k)
 		}
@@ -284,7 +285,7 @@ func TestShadingCacheModeErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			h := &timing.Halt{}
-			bn := newBench(tc.builder.WithHalt(h), benchConfig{cores: 1, rops: 1}, []scripted{{0, tc.msg}})
+			bn := newBench(tc.builder.WithHalt(h), benchConfig{cores: 1, rops: 1}, []scripted{{At: 0, Msg: tc.msg}})
 			bn.run(t)
 			if err := h.Reason(); err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want %q", err, tc.want)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/geom"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
@@ -14,41 +15,15 @@ import (
 	"github.com/gfxsim/gfxsim/timing"
 )
 
-// scripted is a message a fakeSource sends at cycle At or later (in script order).
-type scripted struct {
-	At  uint64
-	Msg sim.Msg
-}
-
-// fakeSource plays the quad packer: it sends its script through Out to Dst.
-type fakeSource struct {
-	*sim.TickingComponent
-	Out    sim.Port
-	Dst    sim.Port
-	script []scripted
-}
+// fakeSource plays the quad packer: it sends its script (Dst ignored) through Out
+// to Dst.
+type (
+	fakeSource = testpeer.Source
+	scripted   = testpeer.Scripted
+)
 
 func newFakeSource(name string, e sim.Engine, script []scripted) *fakeSource {
-	s := &fakeSource{script: script}
-	s.TickingComponent = sim.NewTickingComponent(name, e, 1*sim.GHz, s)
-	s.Out = sim.NewLimitNumMsgPort(s, 1, name+".Out")
-	s.AddPort("Out", s.Out)
-	return s
-}
-
-func (s *fakeSource) Tick(now sim.VTimeInSec) bool {
-	cycle := s.Freq.Cycle(now)
-	progress := false
-	for len(s.script) > 0 && s.script[0].At <= cycle {
-		m := s.script[0].Msg
-		m.Meta().Src, m.Meta().Dst, m.Meta().SendTime = s.Out, s.Dst, now
-		if s.Out.Send(m) != nil {
-			return progress
-		}
-		s.script = s.script[1:]
-		progress = true
-	}
-	return progress || len(s.script) > 0
+	return testpeer.NewSource(name, e, script)
 }
 
 // dispatched is a warp a fake core received.
@@ -342,10 +317,4 @@ func warp(d *protocol.Draw, id uint64, partitions ...int) *protocol.PixelWarp {
 		qs[k] = protocol.WarpQuad{Quad: raster.Quad{X: int32(2 * k), Coverage: raster.SampleMask{1}}, Live: raster.SampleMask{1}, Partition: p}
 	}
 	return protocol.NewPixelWarp(d, id, qs)
-}
-
-func statsOf(c *Comp) map[string]float64 {
-	m := map[string]float64{}
-	c.Stats(func(n string, v float64) { m[n] = v })
-	return m
 }

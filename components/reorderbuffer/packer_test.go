@@ -24,9 +24,9 @@ func TestFullBufferStallsRealPacker(t *testing.T) {
 		for k := range qs {
 			qs[k] = protocol.QuadLive{Quad: raster.Quad{X: int32(2 * k), Coverage: raster.SampleMask{1}}, Live: raster.SampleMask{1}}
 		}
-		script = append(script, scripted{0, protocol.NewTileQuads(a, nil, 0, 0, 0, qs)})
+		script = append(script, scripted{At: 0, Msg: protocol.NewTileQuads(a, nil, 0, 0, 0, qs)})
 	}
-	script = append(script, scripted{0, protocol.NewDrawEnd(a, 0)})
+	script = append(script, scripted{At: 0, Msg: protocol.NewDrawEnd(a, 0)})
 
 	b := MakeBuilder().WithEntries(8).WithInputQueue(1)
 	bn := newBench(b, benchConfig{cores: 1, rops: 1, latency: func(*protocol.PixelWarp) uint64 { return 50 }}, nil)
@@ -34,7 +34,7 @@ func TestFullBufferStallsRealPacker(t *testing.T) {
 	packer.ReorderBufferPort = bn.rob.FromQuadPacker
 	toPacker := sim.NewDirectConnection("DepthUnitToPacker", bn.engine, 1*sim.GHz)
 	bn.packer.Dst = packer.FromDepthUnits
-	bn.packer.script = script
+	bn.packer.Script = script
 	// Re-plug the buffer's input: the real packer replaces the fake one.
 	toROB := sim.NewDirectConnection("RealPackerToROB", bn.engine, 1*sim.GHz)
 	toROB.PlugIn(packer.ToReorderBuffer, 1)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/timing"
@@ -21,7 +22,7 @@ func records(r *fakeROP) []ropRecord { return r.got }
 func TestPinnedTiming(t *testing.T) {
 	a := testDraw(0)
 	bn := newBench(MakeBuilder(), benchConfig{cores: 1, rops: 1},
-		[]scripted{{0, warp(a, 0, 0, 0, 0, 0, 0, 0, 0, 0)}, {0, protocol.NewDrawEnd(a, 0)}})
+		[]scripted{{At: 0, Msg: warp(a, 0, 0, 0, 0, 0, 0, 0, 0, 0)}, {At: 0, Msg: protocol.NewDrawEnd(a, 0)}})
 	bn.run(t)
 	bn.rob.Finish(20e-9)
 	if got := bn.cores[0].got; len(got) != 1 || got[0].Cycle != 1 || got[0].Warp.Entry != 0 || got[0].Warp.ID != 0 {
@@ -51,7 +52,7 @@ func TestPinnedTiming(t *testing.T) {
 		"GPU.ReorderBuffer.cycles_idle":             5,
 		"GPU.ReorderBuffer.utilization":             0.25,
 	}
-	if got := statsOf(bn.rob); !reflect.DeepEqual(got, wantStats) {
+	if got := testpeer.StatMap(bn.rob); !reflect.DeepEqual(got, wantStats) {
 		t.Fatalf("stats\n%v\nwant\n%v", got, wantStats)
 	}
 	if got := bn.rob.Buffers(); !reflect.DeepEqual(got, []timing.BufferState{
@@ -70,8 +71,8 @@ func TestOutOfOrderCompletion(t *testing.T) {
 	a := testDraw(0)
 	lat := map[uint64]uint64{0: 40, 1: 5, 2: 25, 3: 10}
 	script := []scripted{
-		{0, warp(a, 0, 0, 0)}, {0, warp(a, 1, 0, 0)}, {0, warp(a, 2, 0, 0)}, {0, warp(a, 3, 0, 0)},
-		{0, protocol.NewDrawEnd(a, 0)},
+		{At: 0, Msg: warp(a, 0, 0, 0)}, {At: 0, Msg: warp(a, 1, 0, 0)}, {At: 0, Msg: warp(a, 2, 0, 0)}, {At: 0, Msg: warp(a, 3, 0, 0)},
+		{At: 0, Msg: protocol.NewDrawEnd(a, 0)},
 	}
 	bn := newBench(MakeBuilder(), benchConfig{cores: 2, rops: 1,
 		latency: func(w *protocol.PixelWarp) uint64 { return lat[w.ID] }}, script)
@@ -100,7 +101,7 @@ func TestOutOfOrderCompletion(t *testing.T) {
 // (wrapping around) in the same cycle.
 func TestFullStallsPacker(t *testing.T) {
 	a := testDraw(0)
-	script := []scripted{{0, warp(a, 0, 0, 0, 0, 0)}, {0, warp(a, 1, 0, 0, 0, 0)}, {0, warp(a, 2, 0, 0, 0, 0)}}
+	script := []scripted{{At: 0, Msg: warp(a, 0, 0, 0, 0, 0)}, {At: 0, Msg: warp(a, 1, 0, 0, 0, 0)}, {At: 0, Msg: warp(a, 2, 0, 0, 0, 0)}}
 	bn := newBench(MakeBuilder().WithEntries(8), benchConfig{cores: 1, rops: 1,
 		latency: func(*protocol.PixelWarp) uint64 { return 20 }}, script)
 	var mid []timing.BufferState
@@ -122,7 +123,7 @@ func TestFullStallsPacker(t *testing.T) {
 	if got := records(bn.rops[0]); !reflect.DeepEqual(got, want) {
 		t.Fatalf("ROP received %v, want %v", got, want)
 	}
-	st := statsOf(bn.rob)
+	st := testpeer.StatMap(bn.rob)
 	// Full from 3 (the third warp found no room) to 22; head_not_ready 26-45.
 	for s, n := range map[string]float64{"full": 20, "head_not_ready": 20, "busy": 7, "idle": 3} {
 		if got := st["GPU.ReorderBuffer.cycles_"+s]; got != n {
@@ -138,7 +139,7 @@ func TestFullStallsPacker(t *testing.T) {
 // runs of the same partition go together, each to its ROP, in order.
 func TestPartitions(t *testing.T) {
 	a := testDraw(0)
-	script := []scripted{{0, warp(a, 0, 0, 0, 1, 1, 0)}, {0, protocol.NewDrawEnd(a, 0)}, {0, protocol.NewDrawEnd(a, 1)}}
+	script := []scripted{{At: 0, Msg: warp(a, 0, 0, 0, 1, 1, 0)}, {At: 0, Msg: protocol.NewDrawEnd(a, 0)}, {At: 0, Msg: protocol.NewDrawEnd(a, 1)}}
 	tests := []struct {
 		retire     int
 		rop0, rop1 []ropRecord
@@ -167,8 +168,8 @@ func TestPartitions(t *testing.T) {
 func TestMarkersBetweenDraws(t *testing.T) {
 	a, b := testDraw(0), testDraw(1)
 	script := []scripted{
-		{0, warp(a, 0, 0, 1)}, {0, protocol.NewDrawEnd(a, 1)}, {0, warp(b, 1, 1, 0)},
-		{0, protocol.NewDrawEnd(a, 0)}, {0, protocol.NewDrawEnd(b, 0)}, {0, protocol.NewDrawEnd(b, 1)},
+		{At: 0, Msg: warp(a, 0, 0, 1)}, {At: 0, Msg: protocol.NewDrawEnd(a, 1)}, {At: 0, Msg: warp(b, 1, 1, 0)},
+		{At: 0, Msg: protocol.NewDrawEnd(a, 0)}, {At: 0, Msg: protocol.NewDrawEnd(b, 0)}, {At: 0, Msg: protocol.NewDrawEnd(b, 1)},
 	}
 	// Warp 1 finishes long before warp 0.
 	bn := newBench(MakeBuilder(), benchConfig{cores: 2, rops: 2,
@@ -190,7 +191,7 @@ func TestMarkersBetweenDraws(t *testing.T) {
 // message waits for ROP 0 although ROP 1 is free.
 func TestBlockedROP(t *testing.T) {
 	a := testDraw(0)
-	script := []scripted{{0, warp(a, 0, 0, 0)}, {0, warp(a, 1, 1, 1)}, {0, warp(a, 2, 0, 0)}, {0, warp(a, 3, 1, 1)}}
+	script := []scripted{{At: 0, Msg: warp(a, 0, 0, 0)}, {At: 0, Msg: warp(a, 1, 1, 1)}, {At: 0, Msg: warp(a, 2, 0, 0)}, {At: 0, Msg: warp(a, 3, 1, 1)}}
 	bn := newBench(MakeBuilder(), benchConfig{cores: 1, rops: 2, ropCap: 1, ropBuf: 1,
 		latency: func(*protocol.PixelWarp) uint64 { return 5 }}, script)
 	bn.rops[0].AcceptFrom = 60
@@ -212,7 +213,7 @@ func TestBlockedROP(t *testing.T) {
 	if mid[3].Len != 1 || mid[2].Len != 2 {
 		t.Errorf("at cycle 30: %v, want warp 3's message in the output register and its 2 entries in use", mid)
 	}
-	if got := statsOf(bn.rob)["GPU.ReorderBuffer.cycles_blocked_output"]; got != 49 {
+	if got := testpeer.StatMap(bn.rob)["GPU.ReorderBuffer.cycles_blocked_output"]; got != 49 {
 		t.Errorf("cycles_blocked_output %v, want 49 (12-60)", got)
 	}
 }
@@ -251,7 +252,7 @@ func (c *refusingConn) lift(now sim.VTimeInSec) {
 // (blocked_dispatch) until the connection reports room.
 func TestDispatchRoundRobin(t *testing.T) {
 	a := testDraw(0)
-	script := []scripted{{0, warp(a, 0, 0)}, {0, warp(a, 1, 0)}, {0, warp(a, 2, 0)}, {0, warp(a, 3, 0)}}
+	script := []scripted{{At: 0, Msg: warp(a, 0, 0)}, {At: 0, Msg: warp(a, 1, 0)}, {At: 0, Msg: warp(a, 2, 0)}, {At: 0, Msg: warp(a, 3, 0)}}
 	tests := []struct {
 		name    string
 		cores   int
@@ -288,7 +289,7 @@ func TestDispatchRoundRobin(t *testing.T) {
 					t.Errorf("core %d got warps %v at %v, want %v at %v", i, ids, cycles, tc.want[i], tc.cycles[i])
 				}
 			}
-			if got := statsOf(bn.rob)["GPU.ReorderBuffer.cycles_blocked_dispatch"]; got != tc.blocked {
+			if got := testpeer.StatMap(bn.rob)["GPU.ReorderBuffer.cycles_blocked_dispatch"]; got != tc.blocked {
 				t.Errorf("cycles_blocked_dispatch %v, want %v", got, tc.blocked)
 			}
 			if n := len(records(bn.rops[0])); n != 4 {
@@ -308,15 +309,15 @@ func TestProtocolErrors(t *testing.T) {
 		shaded []scripted // sent into FromShaderCores
 		want   string
 	}{
-		{"unexpected message", []scripted{{0, protocol.NewBatchCredit(1)}}, nil, "unexpected *protocol.BatchCredit on FromQuadPacker"},
-		{"marker partition", []scripted{{0, protocol.NewDrawEnd(a, 2)}}, nil, "DrawEnd from partition 2 of 1"},
-		{"quad partition", []scripted{{0, warp(a, 0, 0, 1)}}, nil, "warp 0 quad 1: partition 1 of 1"},
-		{"warp too large", []scripted{{0, warp(a, 0, 0, 0, 0, 0, 0)}}, nil, "warp 0 has 5 quads; it needs 1 to Entries (4)"},
-		{"empty warp", []scripted{{0, protocol.NewPixelWarp(a, 0, nil)}}, nil, "warp 0 has 0 quads"},
-		{"shaded warp not allocated", nil, []scripted{{0, protocol.NewShadedWarp(bad, make([]pipeline.QuadOutput, 2))}},
+		{"unexpected message", []scripted{{At: 0, Msg: protocol.NewBatchCredit(1)}}, nil, "unexpected *protocol.BatchCredit on FromQuadPacker"},
+		{"marker partition", []scripted{{At: 0, Msg: protocol.NewDrawEnd(a, 2)}}, nil, "DrawEnd from partition 2 of 1"},
+		{"quad partition", []scripted{{At: 0, Msg: warp(a, 0, 0, 1)}}, nil, "warp 0 quad 1: partition 1 of 1"},
+		{"warp too large", []scripted{{At: 0, Msg: warp(a, 0, 0, 0, 0, 0, 0)}}, nil, "warp 0 has 5 quads; it needs 1 to Entries (4)"},
+		{"empty warp", []scripted{{At: 0, Msg: protocol.NewPixelWarp(a, 0, nil)}}, nil, "warp 0 has 0 quads"},
+		{"shaded warp not allocated", nil, []scripted{{At: 0, Msg: protocol.NewShadedWarp(bad, make([]pipeline.QuadOutput, 2))}},
 			"shaded warp 7: entry 3 (free) is not allocated to it"},
-		{"shaded outputs", nil, []scripted{{0, protocol.NewShadedWarp(bad, nil)}}, "shaded warp 7 has 0 outputs for 2 quads"},
-		{"unexpected shaded", nil, []scripted{{0, protocol.NewBatchCredit(1)}}, "unexpected *protocol.BatchCredit on FromShaderCores"},
+		{"shaded outputs", nil, []scripted{{At: 0, Msg: protocol.NewShadedWarp(bad, nil)}}, "shaded warp 7 has 0 outputs for 2 quads"},
+		{"unexpected shaded", nil, []scripted{{At: 0, Msg: protocol.NewBatchCredit(1)}}, "unexpected *protocol.BatchCredit on FromShaderCores"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/shadercore"
 	"github.com/gfxsim/gfxsim/functional/geom"
@@ -175,7 +176,7 @@ func TestFrameMatchesFunctionalPipeline(t *testing.T) {
 			r.run(t, rec.jobs...)
 			checkOutputs(t, r, rec.jobs, rec.want)
 			r.core.Finish(r.engine.CurrentTime())
-			checkStats(t, statMap(r.core), "GPU.ShaderCore[0]", map[string]float64{
+			testpeer.CheckStats(t, testpeer.StatMap(r.core), "GPU.ShaderCore[0]", map[string]float64{
 				"vertex_warps":          float64(c.VertexBatches),
 				"pixel_warps":           float64(c.PixelWarps),
 				"vs_invocations":        float64(c.VSInvocations),
@@ -198,7 +199,7 @@ func TestDeterministicStatistics(t *testing.T) {
 		r := newRig(t, sim.NewSerialEngine(), shadercore.MakeBuilder(), 40, 4)
 		r.run(t, rec.jobs...)
 		r.core.Finish(r.engine.CurrentTime())
-		st := statMap(r.core)
+		st := testpeer.StatMap(r.core)
 		if first == nil {
 			first = st
 			continue
@@ -311,7 +312,7 @@ func TestTextureSwitchTiming(t *testing.T) {
 		t.Error("warp A did not finish first")
 	}
 	r.core.Finish(cycleTime(30))
-	checkStats(t, statMap(r.core), "GPU.ShaderCore[0]", map[string]float64{
+	testpeer.CheckStats(t, testpeer.StatMap(r.core), "GPU.ShaderCore[0]", map[string]float64{
 		"pixel_warps":              2,
 		"instructions":             6,
 		"instructions_alu":         4,
@@ -391,7 +392,7 @@ func TestRegisterLimitedOccupancy(t *testing.T) {
 			r.run(t, jobs...)
 			checkOutputs(t, r, jobs, want)
 			r.core.Finish(r.engine.CurrentTime())
-			st := statMap(r.core)
+			st := testpeer.StatMap(r.core)
 			if got := st["GPU.ShaderCore[0].max_resident_warps"]; got != tc.maxResident {
 				t.Errorf("max resident warps %v, want %v", got, tc.maxResident)
 			}
@@ -427,7 +428,7 @@ func TestBlockedOutputKeepsSlot(t *testing.T) {
 		t.Errorf("outputs taken at %v, want [100 101 102]", got)
 	}
 	r.core.Finish(cycleTime(103))
-	checkStats(t, statMap(r.core), "GPU.ShaderCore[0]", map[string]float64{
+	testpeer.CheckStats(t, testpeer.StatMap(r.core), "GPU.ShaderCore[0]", map[string]float64{
 		"cycles_blocked_output": 101 - 31,
 		"max_resident_warps":    1,
 	})

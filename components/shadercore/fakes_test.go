@@ -1,9 +1,6 @@
 package shadercore_test
 
 import (
-	"fmt"
-	"testing"
-
 	"github.com/sarchlab/akita/v3/sim"
 
 	"github.com/gfxsim/gfxsim/components/protocol"
@@ -152,30 +149,4 @@ func (f *fakeSampler) Tick(now sim.VTimeInSec) bool {
 		f.waker.WakeIn(now, int(f.due[0]-cy))
 	}
 	return progress
-}
-
-// statMap collects a unit's statistics.
-func statMap(u timing.StatsReporter) map[string]float64 {
-	m := map[string]float64{}
-	u.Stats(func(n string, v float64) {
-		if _, dup := m[n]; dup {
-			panic(fmt.Sprintf("duplicate statistic %s", n))
-		}
-		m[n] = v
-	})
-	return m
-}
-
-func checkStats(t *testing.T, got map[string]float64, prefix string, want map[string]float64) {
-	t.Helper()
-	for k, v := range want {
-		g, ok := got[prefix+"."+k]
-		if !ok {
-			t.Errorf("statistic %s.%s missing", prefix, k)
-			continue
-		}
-		if g != v {
-			t.Errorf("%s.%s = %v, want %v", prefix, k, g, v)
-		}
-	}
 }

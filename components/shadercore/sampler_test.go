@@ -7,6 +7,7 @@ import (
 	"github.com/sarchlab/akita/v3/mem/mem"
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/shadercore"
 	"github.com/gfxsim/gfxsim/components/texturesampler"
 	"github.com/gfxsim/gfxsim/functional/command"
@@ -49,7 +50,7 @@ func TestFrameWithTextureSampler(t *testing.T) {
 	checkOutputs(t, r, rec.jobs, rec.want)
 	core.Finish(e.CurrentTime())
 	smp.Finish(e.CurrentTime())
-	cs, ss := statMap(core), statMap(smp)
+	cs, ss := testpeer.StatMap(core), testpeer.StatMap(smp)
 	if cs["GPU.ShaderCore[0].texture_requests"] != ss["GPU.TextureSampler[0].requests"] ||
 		cs["GPU.ShaderCore[0].texture_lane_requests"] != ss["GPU.TextureSampler[0].lanes"] ||
 		ss["GPU.TextureSampler[0].lanes"] != float64(rec.texReq) {

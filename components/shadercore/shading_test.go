@@ -6,6 +6,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/shadercore"
 	"github.com/gfxsim/gfxsim/functional/command"
@@ -118,7 +119,7 @@ func TestShadingWarps(t *testing.T) {
 			}
 		}
 		r.core.Finish(r.engine.CurrentTime())
-		checkStats(t, statMap(r.core), "GPU.ShaderCore[0]", map[string]float64{
+		testpeer.CheckStats(t, testpeer.StatMap(r.core), "GPU.ShaderCore[0]", map[string]float64{
 			"pixel_warps":    2,
 			"ps_invocations": 32,
 			"helper_pixels":  float64(helpers),

@@ -1,9 +1,6 @@
 package texturesampler_test
 
 import (
-	"fmt"
-	"testing"
-
 	"github.com/sarchlab/akita/v3/mem/mem"
 	"github.com/sarchlab/akita/v3/sim"
 
@@ -121,29 +118,4 @@ func (l *fakeL2) Tick(now sim.VTimeInSec) bool {
 		l.waker.WakeIn(now, int(l.due[0]-cy))
 	}
 	return progress
-}
-
-func statMap(u timing.StatsReporter) map[string]float64 {
-	m := map[string]float64{}
-	u.Stats(func(n string, v float64) {
-		if _, dup := m[n]; dup {
-			panic(fmt.Sprintf("duplicate statistic %s", n))
-		}
-		m[n] = v
-	})
-	return m
-}
-
-func checkStats(t *testing.T, got map[string]float64, prefix string, want map[string]float64) {
-	t.Helper()
-	for k, v := range want {
-		g, ok := got[prefix+"."+k]
-		if !ok {
-			t.Errorf("statistic %s.%s missing", prefix, k)
-			continue
-		}
-		if g != v {
-			t.Errorf("%s.%s = %v, want %v", prefix, k, g, v)
-		}
-	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/texturesampler"
 	"github.com/gfxsim/gfxsim/functional/command"
@@ -96,7 +97,7 @@ func TestDecodedFill(t *testing.T) {
 			if r.core.at[0] != tc.responseCycle {
 				t.Errorf("response taken at %d, want %d", r.core.at[0], tc.responseCycle)
 			}
-			checkStats(t, statMap(r.s), "GPU.TextureSampler[0]", map[string]float64{
+			testpeer.CheckStats(t, testpeer.StatMap(r.s), "GPU.TextureSampler[0]", map[string]float64{
 				"l1_misses": tc.lines, "fill_lines": tc.lines, "bytes_read_l2": tc.bytes, "fill_bytes": 64 * tc.lines,
 				"fill_decodes": tc.decodes, "l2_reads": float64(len(tc.reads)), "texels": 16, "footprints": 4,
 				"texel_hits": 16 - tc.lines, // each missed line's first tap misses
@@ -130,7 +131,7 @@ func TestEvictionOfDecodedLines(t *testing.T) {
 			t.Errorf("read %d at 0x%x, want block at +%d", i, r.l2.reads[i], off)
 		}
 	}
-	checkStats(t, statMap(r.s), "GPU.TextureSampler[0]", map[string]float64{
+	testpeer.CheckStats(t, testpeer.StatMap(r.s), "GPU.TextureSampler[0]", map[string]float64{
 		"l1_hits": 1, "l1_misses": 5, "fill_lines": 5, "fill_decodes": 5, "bytes_read_l2": 40, "fill_bytes": 320,
 	})
 }
@@ -148,7 +149,7 @@ func TestBorderTapsReadNothing(t *testing.T) {
 	if r.core.got[0].Results[0] != (geom.Vec4{0.25, 0.5, 0.75, 1}) || len(r.l2.reads) != 0 {
 		t.Errorf("result %v with %d reads", r.core.got[0].Results[0], len(r.l2.reads))
 	}
-	checkStats(t, statMap(r.s), "GPU.TextureSampler[0]", map[string]float64{"border_texels": 16, "texels": 0, "l1_lookups": 0})
+	testpeer.CheckStats(t, testpeer.StatMap(r.s), "GPU.TextureSampler[0]", map[string]float64{"border_texels": 16, "texels": 0, "l1_lookups": 0})
 }
 
 // TestTextureTypesEqualFunctional runs random requests of every LOD mode on
@@ -190,7 +191,7 @@ func TestTextureTypesEqualFunctional(t *testing.T) {
 			}
 			r.run(t, reqs...)
 			checkResults(t, r, reqs)
-			st := statMap(r.s)
+			st := testpeer.StatMap(r.s)
 			p := "GPU.TextureSampler[0]."
 			if st[p+"fill_lines"] != st[p+"l1_misses"]-st[p+"merged_misses"] || st[p+"fill_lines"] == 0 ||
 				st[p+"bytes_read_l2"] != st[p+"l2.bytes_read"] || st[p+"l1_hits"] == 0 {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/texturesampler"
 	"github.com/gfxsim/gfxsim/functional/command"
@@ -176,7 +177,7 @@ func TestMissThenHit(t *testing.T) {
 		t.Errorf("L2 reads %x at %v, want one of line 0x%x at cycle 4", r.l2.reads, r.l2.readAt, fx.data)
 	}
 	r.s.Finish(cycleTime(60))
-	checkStats(t, statMap(r.s), "GPU.TextureSampler[0]", map[string]float64{
+	testpeer.CheckStats(t, testpeer.StatMap(r.s), "GPU.TextureSampler[0]", map[string]float64{
 		"requests":                2,
 		"lanes":                   8,
 		"texels":                  32,
@@ -217,7 +218,7 @@ func TestMergedMisses(t *testing.T) {
 	if len(r.l2.reads) != 1 {
 		t.Errorf("%d L2 reads, want 1", len(r.l2.reads))
 	}
-	checkStats(t, statMap(r.s), "GPU.TextureSampler[0]", map[string]float64{
+	testpeer.CheckStats(t, testpeer.StatMap(r.s), "GPU.TextureSampler[0]", map[string]float64{
 		"l1_misses": 2, "merged_misses": 1, "l2_reads": 1, "l1_hits": 0,
 	})
 }
@@ -244,7 +245,7 @@ func TestMissQueueFullStalls(t *testing.T) {
 		t.Errorf("response taken at %d, want 58", r.core.at[0])
 	}
 	r.s.Finish(cycleTime(60))
-	checkStats(t, statMap(r.s), "GPU.TextureSampler[0]", map[string]float64{
+	testpeer.CheckStats(t, testpeer.StatMap(r.s), "GPU.TextureSampler[0]", map[string]float64{
 		"cycles_stall_miss_queue": 23, // 2-24
 		"l1_lookups":              2,
 		"l1_misses":               2,
@@ -269,7 +270,7 @@ func TestResponsesKeepRequestOrder(t *testing.T) {
 	if got := r.core.at; got[1] != 165 || got[2] != 166 {
 		t.Errorf("responses taken at %v, want [_ 165 166]", got)
 	}
-	checkStats(t, statMap(r.s), "GPU.TextureSampler[0]", map[string]float64{"l1_hits": 1, "l1_misses": 2})
+	testpeer.CheckStats(t, testpeer.StatMap(r.s), "GPU.TextureSampler[0]", map[string]float64{"l1_hits": 1, "l1_misses": 2})
 }
 
 // TestResultsEqualFunctionalSampler sends many requests of every mode over
@@ -319,7 +320,7 @@ func TestResultsEqualFunctionalSampler(t *testing.T) {
 				r.run(t, reqs...)
 				checkResults(t, r, reqs)
 				r.s.Finish(r.engine.CurrentTime())
-				st := statMap(r.s)
+				st := testpeer.StatMap(r.s)
 				p := "GPU.TextureSampler[0]."
 				// Every miss that did not merge fills one line; a line of a Tiled
 				// RGBA8 texture is one stored tile (one read of 64 bytes; in levels
@@ -366,7 +367,7 @@ func TestBlockedOutput(t *testing.T) {
 		t.Errorf("responses taken at %v, want [100 101 102]", got)
 	}
 	r.s.Finish(cycleTime(110))
-	checkStats(t, statMap(r.s), "GPU.TextureSampler[0]", map[string]float64{"cycles_blocked_output": 101 - 36})
+	testpeer.CheckStats(t, testpeer.StatMap(r.s), "GPU.TextureSampler[0]", map[string]float64{"cycles_blocked_output": 101 - 36})
 }
 
 func TestUnboundTextureReturnsZero(t *testing.T) {
@@ -380,7 +381,7 @@ func TestUnboundTextureReturnsZero(t *testing.T) {
 	if r.core.at[0] != 11 || len(r.l2.reads) != 0 {
 		t.Errorf("response at %d with %d L2 reads, want 11 and none", r.core.at[0], len(r.l2.reads))
 	}
-	checkStats(t, statMap(r.s), "GPU.TextureSampler[0]", map[string]float64{"unbound_requests": 1, "l1_lookups": 0})
+	testpeer.CheckStats(t, testpeer.StatMap(r.s), "GPU.TextureSampler[0]", map[string]float64{"unbound_requests": 1, "l1_lookups": 0})
 }
 
 func TestBadInputHalts(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"github.com/sarchlab/akita/v3/mem/mem"
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/texturesampler"
 )
 
@@ -28,7 +29,7 @@ func TestTextureTraffic(t *testing.T) {
 	dram.Func(sim.HookCtx{Pos: sim.HookPosPortMsgSend, Item: read(0x20000, 64)})
 	dram.Func(sim.HookCtx{Pos: sim.HookPosPortMsgSend, Item: read(0x30000, 64)})
 	dram.Func(sim.HookCtx{Pos: sim.HookPosPortMsgSend, Item: mem.WriteReqBuilder{}.WithAddress(0x30000).Build()})
-	got := statMap(tt)
+	got := testpeer.StatMap(tt)
 	want := map[string]float64{
 		"GPU.TextureTraffic.floor.l2_bytes": 16, "GPU.TextureTraffic.floor.dram_bytes": 0,
 		"GPU.TextureTraffic.wall_png.l2_bytes": 64, "GPU.TextureTraffic.wall_png.dram_bytes": 64,

@@ -5,11 +5,9 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
-	"github.com/gfxsim/gfxsim/components/memory"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/texturesampler"
 	"github.com/gfxsim/gfxsim/configs"
-	"github.com/gfxsim/gfxsim/connections"
 	"github.com/gfxsim/gfxsim/functional/command"
 	"github.com/gfxsim/gfxsim/functional/state"
 	"github.com/gfxsim/gfxsim/timing"
@@ -57,7 +55,7 @@ func (f *feeder) Tick(now sim.VTimeInSec) bool {
 }
 
 // Replay feeds the requests recorded in run to samplers, a texture L2 and a
-// memory built from cfg (its texture_sampler, l2, memory, buses.l2 and
+// memory built by configs from cfg (its texture_sampler, l2, memory, buses.l2 and
 // buses.memory sections; the machine must have as many samplers as run's),
 // loaded with run's memory image, and returns every statistic of the
 // samplers, the L2 banks, the memory channels and the texture traffic, plus
@@ -67,53 +65,24 @@ func Replay(run *Frame, cfg *configs.Config, rebind func(*state.TextureBinding) 
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	ts := cfg.TextureSampler
-	n := cfg.ShaderCore.Count / ts.CoresPerSampler
+	n := cfg.Samplers()
 	if n != len(run.Arrivals) {
 		return nil, fmt.Errorf("replay: the machine has %d samplers, the run recorded %d", n, len(run.Arrivals))
 	}
 	e := sim.NewSerialEngine()
 	freq := sim.Freq(cfg.Clocks.CoreMHz * 1e6)
 	halt := &timing.Halt{}
-	m, err := memory.Build(cfg.MemoryConfig(), e, "GPU.Memory")
+	m, l2, err := cfg.BuildMemorySystem(e)
 	if err != nil {
 		return nil, err
 	}
-	l2, err := memory.BuildL2(cfg.L2Config(), m, e, "GPU.L2")
-	if err != nil {
-		return nil, err
-	}
-	traffic := texturesampler.NewTextureTraffic("GPU.TextureTraffic")
-	var tex []texturesampler.TrafficTexture
-	for _, t := range run.Frame.Textures {
-		tex = append(tex, texturesampler.TrafficTexture{Name: t.Name, Data: t.Data, Size: t.Size})
-	}
-	traffic.SetTextures(tex)
-	for i := range l2.Tops {
-		l2.Tops[i].AcceptHook(traffic.L2Hook())
-		l2.Bottoms[i].AcceptHook(traffic.DRAMHook())
-	}
-	l2x := connections.MakeCrossbarBuilder().WithEngine(e).WithFreq(freq).WithWidth(cfg.Buses.L2.Width).
-		WithLatency(cfg.Buses.L2.Latency).Build("GPU.L2Xbar")
-	memx := connections.MakeCrossbarBuilder().WithEngine(e).WithFreq(freq).WithWidth(cfg.Buses.Memory.Width).
-		WithLatency(cfg.Buses.Memory.Latency).Build("GPU.MemoryXbar")
-	for _, p := range l2.Tops {
-		l2x.PlugIn(p, cfg.Buses.L2.SourceBuffer)
-	}
-	for _, p := range m.Tops {
-		memx.PlugIn(p, cfg.Buses.Memory.SourceBuffer)
-	}
-	for _, p := range l2.Bottoms {
-		memx.PlugIn(p, cfg.Buses.Memory.SourceBuffer)
-	}
+	traffic := configs.WatchTextureTraffic(l2)
+	traffic.SetTextures(configs.TrafficTextures(run.Frame))
 	samplers := make([]*texturesampler.Comp, n)
 	feeders := make([]*feeder, n)
+	l2Ports := append([]sim.Port{}, l2.Tops...)
 	for i := range samplers {
-		s := texturesampler.MakeBuilder().WithEngine(e).WithFreq(freq).WithHalt(halt).
-			WithLanesPerCycle(ts.LanesPerCycle).WithL1(ts.L1.SizeKB*1024, ts.L1.Ways, ts.L1.LineBytes).
-			WithL1Latency(ts.L1Latency).WithMissQueue(ts.MissQueue).WithFilterLatency(ts.FilterLatency).
-			WithInputQueue(ts.InputQueue).WithTagLookupsPerCycle(ts.TagLookupsPerCycle).WithMaxRequests(ts.MaxRequests).
-			WithFetchBytes(cfg.L2.LineBytes).Build(fmt.Sprintf("GPU.TextureSampler[%d]", i))
+		s := cfg.BuildTextureSampler(e, halt, nil, i)
 		f := &feeder{arr: run.Arrivals[i], rebind: rebind}
 		f.TickingComponent = sim.NewTickingComponent(fmt.Sprintf("Feeder[%d]", i), e, freq, f)
 		f.port = sim.NewLimitNumMsgPort(f, 64, fmt.Sprintf("Feeder[%d].Port", i))
@@ -123,9 +92,11 @@ func Replay(run *Frame, cfg *configs.Config, rebind func(*state.TextureBinding) 
 		c.PlugIn(f.port, 4)
 		c.PlugIn(s.Core, 4)
 		s.CorePort, s.L2, s.Image = f.port, l2.Finder, run.Frame.Memory
-		l2x.PlugIn(s.ToL2, cfg.Buses.L2.SourceBuffer)
+		l2Ports = append(l2Ports, s.ToL2)
 		samplers[i], feeders[i] = s, f
 	}
+	configs.BuildCrossbar(e, "GPU.L2Xbar", cfg.Buses.L2, freq, l2Ports...)
+	configs.BuildCrossbar(e, "GPU.MemoryXbar", cfg.Buses.Memory, freq, append(append([]sim.Port{}, m.Tops...), l2.Bottoms...)...)
 	if err := m.LoadImage(command.BaseAddress, run.Frame.Memory.Bytes()); err != nil {
 		return nil, err
 	}

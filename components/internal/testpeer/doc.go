@@ -1,0 +1,11 @@
+// Package testpeer holds the scripted peers that the component packages'
+// tests put around the component under test: a scripted peer that sends a
+// script and records what it receives (Peer), a source on one port
+// (Source), a memory that answers reads from an image
+// (Memory), a schedule of messages to send at given cycles (Schedule), and
+// a unit's statistics by name (StatMap, CheckStats).
+//
+// It is test support: only _test.go files import it (by convention; Go has
+// no test-only packages). Every peer runs at 1 GHz, so a cycle is a
+// nanosecond, and names its ports "<name>.<port>".
+package testpeer

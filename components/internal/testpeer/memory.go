@@ -1,0 +1,85 @@
+package testpeer
+
+import (
+	"fmt"
+
+	"github.com/sarchlab/akita/v3/mem/mem"
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/functional/command"
+)
+
+// MemReq is one request a Memory took, at the cycle its tick took it.
+type MemReq struct {
+	Cycle      uint64
+	Addr, Size uint64
+	Write      bool
+}
+
+type memPending struct {
+	ready uint64
+	rsp   sim.Msg
+}
+
+// Memory answers every request Latency cycles after its tick took it: a
+// read with the bytes of Image, a write with an acknowledgement (the data is
+// not applied). A ReadOnly memory panics on a write. Log lists the requests.
+type Memory struct {
+	*sim.TickingComponent
+	Top      sim.Port
+	Image    command.Memory
+	Latency  uint64
+	ReadOnly bool
+	Log      []MemReq
+	pending  []memPending
+}
+
+// NewMemory returns a memory named "Memory" with port "Memory.Top" (64
+// messages).
+func NewMemory(e sim.Engine, image command.Memory, latency uint64) *Memory {
+	m := &Memory{Image: image, Latency: latency}
+	m.TickingComponent = sim.NewTickingComponent("Memory", e, Freq, m)
+	m.Top = sim.NewLimitNumMsgPort(m, 64, "Memory.Top")
+	m.AddPort("Top", m.Top)
+	return m
+}
+
+// Tick takes every request, then sends the answers that are due.
+func (m *Memory) Tick(now sim.VTimeInSec) bool {
+	cycle := m.Freq.Cycle(now)
+	progress := false
+	for msg := m.Top.Retrieve(now); msg != nil; msg = m.Top.Retrieve(now) {
+		progress = true
+		m.take(cycle, msg)
+	}
+	for len(m.pending) > 0 && m.pending[0].ready <= cycle {
+		rsp := m.pending[0].rsp
+		rsp.Meta().SendTime = now
+		if m.Top.Send(rsp) != nil {
+			break
+		}
+		m.pending = m.pending[1:]
+		progress = true
+	}
+	return progress || len(m.pending) > 0
+}
+
+func (m *Memory) take(cycle uint64, msg sim.Msg) {
+	var rsp sim.Msg
+	switch r := msg.(type) {
+	case *mem.ReadReq:
+		m.Log = append(m.Log, MemReq{Cycle: cycle, Addr: r.Address, Size: r.AccessByteSize})
+		data := make([]byte, r.AccessByteSize)
+		m.Image.ReadAt(data, r.Address)
+		rsp = mem.DataReadyRspBuilder{}.WithSrc(m.Top).WithDst(r.Src).WithRspTo(r.ID).WithData(data).Build()
+	case *mem.WriteReq:
+		if m.ReadOnly {
+			panic(fmt.Sprintf("fake memory: unexpected %T", msg))
+		}
+		m.Log = append(m.Log, MemReq{Cycle: cycle, Addr: r.Address, Size: uint64(len(r.Data)), Write: true})
+		rsp = mem.WriteDoneRspBuilder{}.WithSrc(m.Top).WithDst(r.Src).WithRspTo(r.ID).Build()
+	default:
+		panic(fmt.Sprintf("fake memory: unexpected %T", msg))
+	}
+	m.pending = append(m.pending, memPending{ready: cycle + m.Latency, rsp: rsp})
+}

@@ -1,0 +1,62 @@
+package testpeer
+
+import "github.com/sarchlab/akita/v3/sim"
+
+// Freq is the clock of every peer.
+const Freq = 1 * sim.GHz
+
+// Scripted is a message a peer sends at cycle At or later, in script order.
+type Scripted struct {
+	At  uint64
+	Msg sim.Msg
+	Dst sim.Port
+}
+
+// Received is a message a peer took: Cycle is the cycle its sender sent it.
+type Received struct {
+	Cycle uint64
+	Msg   sim.Msg
+}
+
+// Peer is a scripted peer with one port: each tick it takes everything its
+// port holds (unless Hold) and then sends its script (each message no
+// earlier than its cycle, in order, retrying on failure).
+type Peer struct {
+	*sim.TickingComponent
+	Port   sim.Port
+	Script []Scripted
+	Got    []Received
+	Hold   bool // do not retrieve (back-pressure)
+}
+
+// NewPeer returns a peer named name whose port "<name>.Port" buffers bufCap
+// messages.
+func NewPeer(name string, e sim.Engine, bufCap int) *Peer {
+	f := &Peer{}
+	f.TickingComponent = sim.NewTickingComponent(name, e, Freq, f)
+	f.Port = sim.NewLimitNumMsgPort(f, bufCap, name+".Port")
+	f.AddPort("Port", f.Port)
+	return f
+}
+
+// Tick takes what arrived, then sends what is due.
+func (f *Peer) Tick(now sim.VTimeInSec) bool {
+	cyc := f.Freq.Cycle(now)
+	progress := false
+	for !f.Hold && f.Port.Peek() != nil {
+		m := f.Port.Retrieve(now)
+		f.Got = append(f.Got, Received{f.Freq.Cycle(m.Meta().SendTime), m})
+		progress = true
+	}
+	for len(f.Script) > 0 && f.Script[0].At <= cyc {
+		s := f.Script[0]
+		m := s.Msg.Meta()
+		m.Src, m.Dst, m.SendTime = f.Port, s.Dst, now
+		if f.Port.Send(s.Msg) != nil {
+			return progress // woken by NotifyPortFree
+		}
+		f.Script = f.Script[1:]
+		progress = true
+	}
+	return progress || len(f.Script) > 0 // tick until the next scripted cycle
+}

@@ -1,0 +1,96 @@
+package configs
+
+import (
+	"fmt"
+
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/components/memory"
+	"github.com/gfxsim/gfxsim/components/texturesampler"
+	"github.com/gfxsim/gfxsim/connections"
+	"github.com/gfxsim/gfxsim/scene/driver"
+	"github.com/gfxsim/gfxsim/timing"
+)
+
+// The builders below are the one place a unit is made from its section of
+// the configuration: Build uses them for the whole machine, and a study that
+// runs part of a machine (the texture-cache replay) uses them for its part.
+
+// BuildMemorySystem builds the memory and the texture L2 of c on engine e, as
+// "GPU.Memory" and "GPU.L2". The error names the section at fault.
+func (c *Config) BuildMemorySystem(e sim.Engine) (*memory.Memory, *memory.L2, error) {
+	mc := c.MemoryConfig()
+	if err := mc.Validate(); err != nil {
+		return nil, nil, fmt.Errorf("%s: memory: %w", DefaultNameOr(c.file), err)
+	}
+	m, err := memory.Build(mc, e, "GPU.Memory")
+	if err != nil {
+		return nil, nil, fmt.Errorf("memory: %w", err)
+	}
+	lc := c.L2Config()
+	if err := lc.Validate(mc); err != nil {
+		return nil, nil, fmt.Errorf("%s: l2: %w", DefaultNameOr(c.file), err)
+	}
+	l2, err := memory.BuildL2(lc, m, e, "GPU.L2")
+	if err != nil {
+		return nil, nil, fmt.Errorf("l2: %w", err)
+	}
+	return m, l2, nil
+}
+
+// BuildTextureSampler builds texture sampler i of c ("GPU.TextureSampler[i]",
+// from the texture_sampler section; it reads the L2 in l2.line_bytes pieces)
+// on engine e at the core clock. progress may be nil.
+func (c *Config) BuildTextureSampler(e sim.Engine, halt *timing.Halt, progress *timing.Progress, i int) *texturesampler.Comp {
+	ts := c.TextureSampler
+	return texturesampler.MakeBuilder().WithEngine(e).WithFreq(mhz(c.Clocks.CoreMHz)).WithHalt(halt).
+		WithProgress(progress).WithLanesPerCycle(ts.LanesPerCycle).WithL1(ts.L1.SizeKB*1024, ts.L1.Ways, ts.L1.LineBytes).
+		WithL1Latency(ts.L1Latency).WithMissQueue(ts.MissQueue).WithFilterLatency(ts.FilterLatency).
+		WithInputQueue(ts.InputQueue).WithTagLookupsPerCycle(ts.TagLookupsPerCycle).WithMaxRequests(ts.MaxRequests).
+		WithFetchBytes(c.L2.LineBytes).Build(fmt.Sprintf("GPU.TextureSampler[%d]", i))
+}
+
+// Samplers returns the number of texture samplers of c: one per cluster of
+// texture_sampler.cores_per_sampler shader cores.
+func (c *Config) Samplers() int { return c.ShaderCore.Count / c.TextureSampler.CoresPerSampler }
+
+// BuildBus builds a bus named name at freq with link l's width and latency,
+// and plugs in ports, each with l's source buffer.
+func BuildBus(e sim.Engine, name string, l Link, freq sim.Freq, ports ...sim.Port) *connections.Bus {
+	return buildLink(connections.MakeBusBuilder(), e, name, l, freq, ports)
+}
+
+// BuildCrossbar builds a crossbar named name at freq with link l's width and
+// latency, and plugs in ports, each with l's source buffer.
+func BuildCrossbar(e sim.Engine, name string, l Link, freq sim.Freq, ports ...sim.Port) *connections.Crossbar {
+	return buildLink(connections.MakeCrossbarBuilder(), e, name, l, freq, ports)
+}
+
+func buildLink[L interface{ PlugIn(sim.Port, int) }](b connections.LinkBuilder[L], e sim.Engine, name string, l Link,
+	freq sim.Freq, ports []sim.Port) L {
+	x := b.WithEngine(e).WithFreq(freq).WithWidth(l.Width).WithLatency(l.Latency).Build(name)
+	for _, port := range ports {
+		x.PlugIn(port, l.SourceBuffer)
+	}
+	return x
+}
+
+// WatchTextureTraffic returns a counter of texture reads by texture at l2's
+// banks and below them at DRAM ("GPU.TextureTraffic").
+func WatchTextureTraffic(l2 *memory.L2) *texturesampler.TextureTraffic {
+	t := texturesampler.NewTextureTraffic("GPU.TextureTraffic")
+	for i := range l2.Tops {
+		l2.Tops[i].AcceptHook(t.L2Hook())
+		l2.Bottoms[i].AcceptHook(t.DRAMHook())
+	}
+	return t
+}
+
+// TrafficTextures lists the textures of frame f for a TextureTraffic.
+func TrafficTextures(f *driver.Frame) []texturesampler.TrafficTexture {
+	var tex []texturesampler.TrafficTexture
+	for _, t := range f.Textures {
+		tex = append(tex, texturesampler.TrafficTexture{Name: t.Name, Data: t.Data, Size: t.Size})
+	}
+	return tex
+}
