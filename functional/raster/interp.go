@@ -110,8 +110,8 @@ func (t *Triangle) EvalPosition(cfg *Config, q Quad, p int, mode InterpMode) (x,
 			best, bestD := -1, 1<<30
 			for ; cov != 0; cov &= cov - 1 {
 				s := bits.TrailingZeros64(cov)
-				o := t.pattern[s]
-				d := int(o[0])*int(o[0]) + int(o[1])*int(o[1])
+				ox, oy := t.sampleOffset(px, py, s)
+				d := int(ox*ox + oy*oy)
 				if d < bestD {
 					best, bestD = s, d
 				}

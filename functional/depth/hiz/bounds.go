@@ -71,14 +71,23 @@ func PrimitiveBounds(t *raster.Triangle, cfg *raster.Config, f depth.Format, x0,
 	}
 	// The extremes of an affine function over the sample positions
 	// {pixel corner + sample offset} are at the rectangle's corner pixels, for
-	// every sample of the pattern.
+	// every sample of the pattern. With per-pixel positions (a pattern table)
+	// the corners of the offsets' bounding box stand for the samples: a
+	// superset, so the bounds stay conservative.
+	offs, n := &cfg.Samples.Offsets, cfg.Samples.Count
+	var box [raster.MaxSamples][2]int16
+	if cfg.Samples.Table != nil {
+		minX, maxX, minY, maxY := cfg.Samples.Extremes()
+		box[0], box[1], box[2], box[3] = [2]int16{minX, minY}, [2]int16{maxX, minY}, [2]int16{minX, maxY}, [2]int16{maxX, maxY}
+		offs, n = &box, 4
+	}
 	zx, zy, z0 := float64(p.zx), float64(p.zy), float64(p.z0)
 	fmin, fmax := math.Inf(1), math.Inf(-1)
 	var rmax [2]float64
 	px := [2]int64{int64(x0), int64(x1 - 1)}
 	py := [2]int64{int64(y0), int64(y1 - 1)}
-	for s := 0; s < cfg.Samples.Count && s < raster.MaxSamples; s++ {
-		ox, oy := 128+int64(cfg.Samples.Offsets[s][0]), 128+int64(cfg.Samples.Offsets[s][1])
+	for s := 0; s < n && s < raster.MaxSamples; s++ {
+		ox, oy := 128+int64(offs[s][0]), 128+int64(offs[s][1])
 		for _, x := range px {
 			rx := float64(float32(x*256+ox-p.x0)) / 256
 			rmax[0] = max(rmax[0], math.Abs(rx))
