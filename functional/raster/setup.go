@@ -200,8 +200,24 @@ func ceilDiv256(v int64) int64 { return -((-v) >> 8) }
 // SamplePosition returns the position of sample s of pixel (px, py) in 1/256
 // pixel units: the pattern's offset, or with a table the pixel's own.
 func (t *Triangle) SamplePosition(px, py, s int) (x, y int64) {
-	dx, dy := t.sampleOffset(px, py, s)
-	return int64(px)*256 + 128 + dx, int64(py)*256 + 128 + dy
+	if t.table != nil {
+		return t.tableSamplePosition(px, py, s)
+	}
+	return t.patternPosition(px, py, s)
+}
+
+// patternPosition is SamplePosition without a table. It inlines; the
+// per-sample loops (QuadDepths, SampleDepth) call it directly when the
+// triangle has no table, so that path costs what it did before tables.
+func (t *Triangle) patternPosition(px, py, s int) (x, y int64) {
+	o := t.pattern[s&(MaxSamples-1)]
+	return int64(px)*256 + 128 + int64(o[0]), int64(py)*256 + 128 + int64(o[1])
+}
+
+// tableSamplePosition is SamplePosition with a pattern table.
+func (t *Triangle) tableSamplePosition(px, py, s int) (x, y int64) {
+	dx, dy := t.table.Offset(px, py, s)
+	return int64(px)*256 + 128 + int64(dx), int64(py)*256 + 128 + int64(dy)
 }
 
 // sampleOffset returns the offset of sample s of pixel (px, py) from the pixel
