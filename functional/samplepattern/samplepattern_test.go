@@ -75,7 +75,7 @@ func TestEntryPeriod(t *testing.T) {
 func TestEntryNoSmallerPeriod(t *testing.T) {
 	// No translation by (dx, dy) quads, other than multiples of 64, maps the
 	// hash onto itself; and no translation makes more than maxSame of the 4096
-	// quads equal to their translate (chance is 64).
+	// quads equal to their translate (chance is 64; doc.go states this bound).
 	const maxSame = 137 // the hash's measured worst, stated in doc.go
 	g := hashGrid(0, 0)
 	worst := 0
