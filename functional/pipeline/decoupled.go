@@ -116,6 +116,9 @@ func (c *PatternCache) Get(sp raster.SamplePattern, seed uint64) (*raster5d.Patt
 	if sp.Count < 1 || sp.Count > raster5d.MaxSamples {
 		return nil, fmt.Errorf("pipeline: %d samples per pixel: stochastic rasterization takes 1 to %d", sp.Count, raster5d.MaxSamples)
 	}
+	if sp.Table != nil {
+		return nil, fmt.Errorf("pipeline: stochastic rasterization takes one sample pattern for every pixel, not a per-pixel pattern table")
+	}
 	for s := 0; s < sp.Count; s++ {
 		k.xy[s] = sp.Offsets[s]
 	}

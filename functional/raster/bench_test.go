@@ -40,12 +40,21 @@ func frameMesh(cell int) [][3]geom.ScreenVertex {
 
 // BenchmarkFrame rasterizes a full 1280x720 frame (setup, tiles, quads): the
 // work the reference renderer does per frame before shading.
-func BenchmarkFrame(b *testing.B) {
+func BenchmarkFrame(b *testing.B) { benchFrame(b, false) }
+
+// BenchmarkFrameTable is BenchmarkFrame with per-pixel positions from a SAGE
+// pattern table.
+func BenchmarkFrameTable(b *testing.B) { benchFrame(b, true) }
+
+func benchFrame(b *testing.B, table bool) {
 	for _, samples := range []int{1, 4, 16} {
 		for _, cell := range []int{4, 16, 80} {
 			for _, order := range []TraversalOrder{RowMajor, ZOrder} {
 				b.Run(fmt.Sprintf("%dx/cell%d/%v", samples, cell, order), func(b *testing.B) {
 					cfg := mustConfig(b, samples, Rect{0, 0, 1280, 720})
+					if table {
+						cfg = mustTableConfig(b, samples, 1, Rect{0, 0, 1280, 720})
+					}
 					cfg.TileOrder, cfg.QuadOrder = order, order
 					tris := frameMesh(cell)
 					tiles := make([]TilePos, 0, 1024)

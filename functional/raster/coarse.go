@@ -46,7 +46,10 @@ func (t *Triangle) TileRange(cfg *Config) (tx0, ty0, tx1, ty1 int) {
 // set is at the corner pixel selected by the signs of A and B plus the largest
 // sample offset, the minimum likewise. The tile is outside when an edge's maximum
 // is negative, inside when every edge's minimum is non-negative and the tile lies
-// wholly in BBox. Both verdicts are exact for the sample set; a partial tile may
+// wholly in BBox. Both verdicts are exact for a pattern without a table; with a
+// table each edge is bounded over the box of the table's offsets
+// (SamplePattern.Extremes), so the verdicts are conservative: an outside tile
+// has no covered sample and an inside tile no uncovered one. A partial tile may
 // still have no covered sample (no edge alone excludes it).
 func (t *Triangle) TestTile(cfg *Config, tx, ty int) TileClass {
 	tx0, ty0, tx1, ty1 := t.TileRange(cfg)
@@ -65,10 +68,10 @@ func (t *Triangle) TestTile(cfg *Config, tx, ty int) TileClass {
 		e := &t.edge[k]
 		v := e.c + e.a*int64(r.X0)*256 + e.b*int64(r.Y0)*256
 		sx, sy := e.stepX*w, e.stepY*h
-		if v+max(0, sx)+max(0, sy)+e.so[0] < 0 {
+		if v+max(0, sx)+max(0, sy)+e.omax < 0 {
 			return TileOutside
 		}
-		if v+min(0, sx)+min(0, sy)+e.so[t.samples-1] < 0 {
+		if v+min(0, sx)+min(0, sy)+e.omin < 0 {
 			inside = false
 		}
 	}

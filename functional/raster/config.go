@@ -4,15 +4,68 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+
+	"github.com/gfxsim/gfxsim/functional/samplepattern"
 )
 
 // SamplePattern gives the sample positions of a pixel as offsets from the pixel
-// centre in 1/256 pixel units (range -128..127), the same in every pixel. Sample
-// s of pixel (px, py) sits at (px*256 + 128 + dx, py*256 + 128 + dy) in 1/256
-// pixel units. Offsets past Count are zero.
+// centre in 1/256 pixel units (range -128..127). Sample s of pixel (px, py) sits
+// at (px*256 + 128 + dx, py*256 + 128 + dy) in 1/256 pixel units. Without a
+// Table the offsets are Offsets[s], the same in every pixel (offsets past Count
+// are zero). With a Table (SAGE's pattern RAM, attached by WithTable) they are
+// Table.Offset(px, py, s), per pixel, Count is 1 to samplepattern.MaxSamples and
+// Offsets is ignored; the table must not change while a draw uses it.
 type SamplePattern struct {
 	Count   int
 	Offsets [MaxSamples][2]int16
+	Table   *samplepattern.Table
+	ext     tableExtremes // Table.Extremes(Count), cached by WithTable
+}
+
+// tableExtremes caches a table's offset bounds for a sample count.
+type tableExtremes struct {
+	of                     *samplepattern.Table
+	n                      int
+	minX, maxX, minY, maxY int16
+}
+
+// WithTable returns p with per-pixel positions from the pattern RAM t (nil
+// removes a table): it checks that p.Count is in [1, samplepattern.MaxSamples]
+// and that t is valid, and caches t's offset bounds for Setup.
+func (p SamplePattern) WithTable(t *samplepattern.Table) (SamplePattern, error) {
+	p.Table, p.ext = t, tableExtremes{}
+	if t == nil {
+		return p, nil
+	}
+	if p.Count < 1 || p.Count > samplepattern.MaxSamples {
+		return SamplePattern{}, fmt.Errorf("raster: SamplePattern.Count: %d: a pattern table holds 1 to %d samples per pixel", p.Count, samplepattern.MaxSamples)
+	}
+	if err := t.Validate(); err != nil {
+		return SamplePattern{}, err
+	}
+	p.ext.of, p.ext.n = t, p.Count
+	p.ext.minX, p.ext.maxX, p.ext.minY, p.ext.maxY = t.Extremes(p.Count)
+	return p, nil
+}
+
+// Extremes returns the bounds of the offsets of the first Count samples of
+// every pixel, in 1/256 pixel from the pixel centre: over Offsets without a
+// table, over every pixel of the table (Table.Extremes, cached by WithTable)
+// with one.
+func (p *SamplePattern) Extremes() (minX, maxX, minY, maxY int16) {
+	if p.Table != nil {
+		if e := &p.ext; e.of == p.Table && e.n == p.Count {
+			return e.minX, e.maxX, e.minY, e.maxY
+		}
+		return p.Table.Extremes(p.Count)
+	}
+	minX, maxX, minY, maxY = math.MaxInt16, math.MinInt16, math.MaxInt16, math.MinInt16
+	for s := 0; s < p.Count && s < MaxSamples; s++ {
+		dx, dy := p.Offsets[s][0], p.Offsets[s][1]
+		minX, maxX = min(minX, dx), max(maxX, dx)
+		minY, maxY = min(minY, dy), max(maxY, dy)
+	}
+	return minX, maxX, minY, maxY
 }
 
 // MaxSamples is the largest supported sample count: one 64-bit word per pixel
@@ -151,6 +204,14 @@ func NewConfig(samples int, bounds Rect) (Config, error) {
 func (c *Config) Validate() error {
 	if !validCount(c.Samples.Count) {
 		return fmt.Errorf("raster: Config.Samples.Count: %d: must be in [1, %d]", c.Samples.Count, MaxSamples)
+	}
+	if c.Samples.Table != nil {
+		if c.Samples.Count > samplepattern.MaxSamples {
+			return fmt.Errorf("raster: Config.Samples.Count: %d: a pattern table holds at most %d samples per pixel", c.Samples.Count, samplepattern.MaxSamples)
+		}
+		if err := c.Samples.Table.Validate(); err != nil {
+			return fmt.Errorf("raster: Config.Samples.Table: %w", err)
+		}
 	}
 	for s := 0; s < c.Samples.Count; s++ {
 		for k, o := range c.Samples.Offsets[s] {

@@ -20,6 +20,16 @@
 // the Hammersley point set on the 1/256 grid (HammersleyPattern: x stratified in
 // count columns, y the radical inverse), the same in every pixel.
 //
+// A SamplePattern may instead carry SAGE's pattern RAM (functional/samplepattern,
+// attached by SamplePattern.WithTable, 1 to 16 samples): sample s of pixel
+// (px, py) is then at Table.Offset(px, py, s), different in every pixel of a
+// 128x128 period. Setup bounds each edge over the box of the table's offsets
+// (SamplePattern.Extremes), so BBox, the tile test and the quad test stay
+// conservative; a pixel an edge crosses is resolved by evaluating the edge at
+// each sample's own position with the inequality of CoversSample (E >= 0).
+// SamplePosition, EvalPosition and the depth functions read the pixel's own
+// offsets. Without a table the code paths and results are today's.
+//
 // Setup builds, for the edge opposite each vertex k, E_k(x, y) = A*x + B*y + C
 // in int64, oriented so that the inside is positive whatever the winding. The
 // fill rule is a -1 bias in C on edges that are neither top (horizontal, inside
@@ -31,11 +41,13 @@
 // The coarse rasterizer works on TileSize x TileSize pixel tiles (a power of two,
 // default 8), which are quad aligned. TestTile evaluates each edge at the corner
 // of the tile that maximises it (and minimises it), over the actual sample
-// positions, which makes TileOutside and TileInside exact. Tiles walks the
+// positions, which makes TileOutside and TileInside exact (conservative with a
+// pattern table). Tiles walks the
 // bounding box's tiles; TileQuads produces a tile's quads with non-zero coverage.
 // A quad's coverage is a SampleMask: word pixel, bit sample, pixel = (x&1) +
 // 2*(y&1). Each edge keeps its sample offsets sorted, so a pixel that an edge
-// crosses costs a binary search of about log2(count) compares, for any count.
+// crosses costs a binary search of about log2(count) compares, for any count
+// (with a pattern table: one compare per sample).
 //
 // Traversal orders (Config.TileOrder, Config.QuadOrder): RowMajor, or ZOrder
 // (Morton, x in the low bit) over tile coordinates relative to the bounding

@@ -3,6 +3,8 @@ package raster
 import (
 	"math/bits"
 	"slices"
+
+	"github.com/gfxsim/gfxsim/functional/samplepattern"
 )
 
 // Quad is a 2x2 pixel block at even (X, Y) with its sample coverage: word
@@ -44,10 +46,10 @@ func (t *Triangle) TileQuads(cfg *Config, tx, ty int, out []Quad) []Quad {
 		e := &t.edge[k]
 		v := e.c + e.a*int64(r.X0)*256 + e.b*int64(r.Y0)*256
 		sx, sy := e.stepX*w, e.stepY*h
-		if v+max(0, sx)+max(0, sy)+e.so[0] < 0 {
+		if v+max(0, sx)+max(0, sy)+e.omax < 0 {
 			return out
 		}
-		if v+min(0, sx)+min(0, sy)+e.so[n-1] >= 0 {
+		if v+min(0, sx)+min(0, sy)+e.omin >= 0 {
 			continue // every sample of r is inside this edge
 		}
 		act[na] = k
@@ -73,7 +75,7 @@ func (t *Triangle) TileQuads(cfg *Config, tx, ty int, out []Quad) []Quad {
 				e := &t.edge[act[k]]
 				vq[act[k]] = val[act[k]] + di*2*e.stepX + dj*2*e.stepY
 			}
-			if na == 0 || t.quadCoverage(&act, na, &vq, &cov) {
+			if na == 0 || t.quadCoverage(&act, na, &vq, &cov, qx, qy) {
 				out = appendQuad(out, qx, qy, &cov)
 			}
 		}
@@ -112,7 +114,7 @@ func (t *Triangle) TileQuads(cfg *Config, tx, ty int, out []Quad) []Quad {
 			if !full && (qx < r.X0 || qx+1 >= r.X1 || qy < r.Y0 || qy+1 >= r.Y1) {
 				cov = FullPixels(pixelsIn(r, qx, qy), n)
 			}
-			if na == 0 || t.quadCoverage(&act, na, &vq, &cov) {
+			if na == 0 || t.quadCoverage(&act, na, &vq, &cov, qx, qy) {
 				out = appendQuad(out, qx, qy, &cov)
 			}
 			vq[0] += dx[0]
@@ -138,9 +140,9 @@ func appendQuad(out []Quad, qx, qy int, cov *SampleMask) []Quad {
 	return out
 }
 
-// quadCoverage ANDs *cov with the coverage of the active edges at a quad whose
-// corner values are vals and reports whether any sample is left.
-func (t *Triangle) quadCoverage(act *[3]int, na int, vals *[3]int64, cov *SampleMask) bool {
+// quadCoverage ANDs *cov with the coverage of the active edges at the quad
+// (qx, qy) whose corner values are vals and reports whether any sample is left.
+func (t *Triangle) quadCoverage(act *[3]int, na int, vals *[3]int64, cov *SampleMask, qx, qy int) bool {
 	n := t.samples
 	for k := 0; k < na; k++ {
 		e := &t.edge[act[k]]
@@ -151,13 +153,14 @@ func (t *Triangle) quadCoverage(act *[3]int, na int, vals *[3]int64, cov *Sample
 		if v+e.qmin >= 0 {
 			continue
 		}
-		last := e.so[n-1]
 		for p := range cov {
 			thr := -(v + e.pix[p])
 			switch {
-			case thr <= last: // every sample of the pixel is inside
-			case thr > e.so[0]: // none is
+			case thr <= e.omin: // every sample of the pixel is inside
+			case thr > e.omax: // none is
 				cov[p] = 0
+			case t.table != nil:
+				cov[p] &= t.tableCoverage(e, v+e.pix[p], qx+p&1, qy+p>>1)
 			default:
 				cov[p] &= e.prefix[countAtLeast(&e.so, n, thr)]
 			}
@@ -167,6 +170,24 @@ func (t *Triangle) quadCoverage(act *[3]int, na int, vals *[3]int64, cov *Sample
 		}
 	}
 	return true
+}
+
+// tableCoverage returns the pixel-local mask of the samples of pixel (px, py)
+// inside edge e, whose value at the pixel's corner is v, with the pattern
+// table's per-pixel positions: sample s is inside when
+// v + a*(128+dx) + b*(128+dy) >= 0, the inequality of CoversSample, where
+// 128 + dx = 4*ox + 2 for the table's 6-bit offset ox (and likewise y).
+func (t *Triangle) tableCoverage(e *edgeSetup, v int64, px, py int) uint64 {
+	offs := &t.table.Off[samplepattern.Entry(px, py)][px&1+2*(py&1)]
+	v += 2 * (e.a + e.b)
+	a4, b4 := 4*e.a, 4*e.b
+	var m uint64
+	for s, o := range offs[:t.samples] {
+		if v+a4*int64(o[0])+b4*int64(o[1]) >= 0 {
+			m |= 1 << uint(s)
+		}
+	}
+	return m
 }
 
 // countAtLeast returns how many of the first n (1 to MaxSamples) values of the

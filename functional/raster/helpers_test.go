@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/functional/samplepattern"
 )
 
 // pv makes a screen vertex from a position in pixels (exact multiples of 1/256).
@@ -83,4 +84,17 @@ func packed(bits uint64, n int) SampleMask {
 		}
 	}
 	return m
+}
+
+// patternPosition returns the position of sample s of pixel (px, py) in 1/256
+// pixel under cfg's pattern, computed from the pattern itself (Offsets, or the
+// table's 6-bit offset o as 4o+2 from the pixel's corner), not through a
+// Triangle.
+func patternPosition(cfg *Config, px, py, s int) (x, y int64) {
+	if tab := cfg.Samples.Table; tab != nil {
+		o := tab.Off[samplepattern.Entry(px, py)][px&1+2*(py&1)][s]
+		return int64(px)*256 + 4*int64(o[0]) + 2, int64(py)*256 + 4*int64(o[1]) + 2
+	}
+	o := cfg.Samples.Offsets[s]
+	return int64(px)*256 + 128 + int64(o[0]), int64(py)*256 + 128 + int64(o[1])
 }

@@ -66,8 +66,10 @@ func (t *Triangle) depthAt(x, y int64) float32 {
 // linear Z plane through the snapped vertices, evaluated in float32 at the sample
 // position and clamped to [MinZ, MaxZ]. s must be in [0, Samples()).
 func (t *Triangle) SampleDepth(cfg *Config, px, py int, s int) float32 {
-	x, y := t.SamplePosition(px, py, s)
-	return t.depthAt(x, y)
+	if t.table != nil {
+		return t.depthAt(t.tableSamplePosition(px, py, s))
+	}
+	return t.depthAt(t.patternPosition(px, py, s))
 }
 
 // QuadDepths fills z[pixel][sample] for the covered samples of q; other
@@ -78,8 +80,12 @@ func (t *Triangle) QuadDepths(cfg *Config, q Quad, z *[4][MaxSamples]float32) {
 	}
 	for cov := q.Coverage; !cov.Empty(); {
 		p, s := cov.Pop()
-		x, y := t.SamplePosition(int(q.X)+p&1, int(q.Y)+p>>1, s)
-		z[p][s] = t.depthAt(x, y)
+		px, py := int(q.X)+p&1, int(q.Y)+p>>1
+		if t.table != nil {
+			z[p][s] = t.depthAt(t.tableSamplePosition(px, py, s))
+		} else {
+			z[p][s] = t.depthAt(t.patternPosition(px, py, s))
+		}
 	}
 }
 
@@ -110,8 +116,8 @@ func (t *Triangle) EvalPosition(cfg *Config, q Quad, p int, mode InterpMode) (x,
 			best, bestD := -1, 1<<30
 			for ; cov != 0; cov &= cov - 1 {
 				s := bits.TrailingZeros64(cov)
-				o := t.pattern[s]
-				d := int(o[0])*int(o[0]) + int(o[1])*int(o[1])
+				ox, oy := t.sampleOffset(px, py, s)
+				d := int(ox*ox + oy*oy)
 				if d < bestD {
 					best, bestD = s, d
 				}

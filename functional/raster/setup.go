@@ -1,9 +1,8 @@
 package raster
 
 import (
-	"math"
-
 	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/functional/samplepattern"
 )
 
 // Edge is an integer edge function E(x,y) = A*x + B*y + C with x, y in 1/256
@@ -23,18 +22,23 @@ type edgeSetup struct {
 	pix     [4]int64 // offsets of the four pixels of a quad from the quad corner: 0, stepX, stepY, stepX+stepY
 	qmin    int64    // min over the quad's samples of pix + sample offset
 	qmax    int64    // max over the quad's samples of pix + sample offset
+	// omax and omin bound a*(128+dx) + b*(128+dy) over the samples of any
+	// pixel: so[0] and so[n-1] without a table, the corners of the table's
+	// offset box (SamplePattern.Extremes) with one.
+	omax, omin int64
 	// so holds the sample offsets a*(128+dx) + b*(128+dy) (relative to a
 	// pixel's corner) sorted in descending order; prefix[k] is the pixel-local
 	// coverage mask of the first k samples of that order. At a pixel whose corner
 	// value is v, the samples inside the edge are exactly those with offset >= -v:
-	// a prefix of the order, found by a binary search.
+	// a prefix of the order, found by a binary search. Unused with a table.
 	so     [MaxSamples]int64
 	prefix [MaxSamples + 1]uint64
 }
 
 // Triangle is the result of setup: the edge equations, oriented so that the
 // inside is positive for both windings, and the float planes for depth and the
-// barycentrics. It holds no pointers; copy it freely.
+// barycentrics. Its only pointer is to the pattern's read-only table; copy it
+// freely.
 //
 // Edges[k] is the edge opposite vertex k (from V[k+1] to V[k+2]), so that
 // E_k/(E_0+E_1+E_2) is the screen-space barycentric weight of vertex k.
@@ -47,7 +51,8 @@ type Triangle struct {
 
 	samples   int // sample count of the pattern given to Setup
 	pattern   [MaxSamples][2]int16
-	fullPixel uint64 // the mask of one pixel's samples: (1 << samples) - 1
+	table     *samplepattern.Table // per-pixel positions; nil: pattern
+	fullPixel uint64               // the mask of one pixel's samples: (1 << samples) - 1
 	edge      [3]edgeSetup
 
 	// Planes over screen offsets (dx, dy) in pixels from V[0]: the barycentric
@@ -65,7 +70,7 @@ type Triangle struct {
 // sv_isfrontface.
 func Setup(v [3]geom.ScreenVertex, backFacing bool, cfg *Config, t *Triangle) bool {
 	n := cfg.Samples.Count
-	if !validCount(n) {
+	if !validCount(n) || (cfg.Samples.Table != nil && n > samplepattern.MaxSamples) {
 		return false
 	}
 	if cfg.TileSize != 0 && !validTileSize(cfg.TileSize) {
@@ -84,12 +89,8 @@ func Setup(v [3]geom.ScreenVertex, backFacing bool, cfg *Config, t *Triangle) bo
 	// Bounding box: pixels with a sample position inside [minX, maxX] x [minY, maxY].
 	minX, maxX := min(v[0].X, v[1].X, v[2].X), max(v[0].X, v[1].X, v[2].X)
 	minY, maxY := min(v[0].Y, v[1].Y, v[2].Y), max(v[0].Y, v[1].Y, v[2].Y)
-	var minDx, maxDx, minDy, maxDy int64 = math.MaxInt16, math.MinInt16, math.MaxInt16, math.MinInt16
-	for s := 0; s < n; s++ {
-		dx, dy := int64(cfg.Samples.Offsets[s][0]), int64(cfg.Samples.Offsets[s][1])
-		minDx, maxDx = min(minDx, dx), max(maxDx, dx)
-		minDy, maxDy = min(minDy, dy), max(maxDy, dy)
-	}
+	ex0, ex1, ey0, ey1 := cfg.Samples.Extremes()
+	minDx, maxDx, minDy, maxDy := int64(ex0), int64(ex1), int64(ey0), int64(ey1)
 	bb := Rect{
 		X0: int(ceilDiv256(int64(minX) - 128 - maxDx)),
 		Y0: int(ceilDiv256(int64(minY) - 128 - maxDy)),
@@ -109,6 +110,7 @@ func Setup(v [3]geom.ScreenVertex, backFacing bool, cfg *Config, t *Triangle) bo
 	}
 	t.samples = n
 	t.pattern = cfg.Samples.Offsets
+	t.table = cfg.Samples.Table
 	t.fullPixel = FullPixels(1, n)[0]
 
 	for k := 0; k < 3; k++ {
@@ -126,7 +128,11 @@ func Setup(v [3]geom.ScreenVertex, backFacing bool, cfg *Config, t *Triangle) bo
 			c--
 		}
 		t.Edges[k] = Edge{A: a, B: b, C: c}
-		setupEdge(&t.edge[k], a, b, c, n, &cfg.Samples.Offsets)
+		if t.table == nil {
+			setupEdge(&t.edge[k], a, b, c, n, &cfg.Samples.Offsets)
+		} else {
+			setupTableEdge(&t.edge[k], a, b, c, minDx, maxDx, minDy, maxDy)
+		}
 	}
 
 	// Float planes relative to V[0], from the snapped positions.
@@ -165,8 +171,24 @@ func setupEdge(e *edgeSetup, a, b, c int64, n int, offs *[MaxSamples][2]int16) {
 	for k := 0; k < n; k++ {
 		e.prefix[k+1] = e.prefix[k] | 1<<idx[k]
 	}
-	e.qmax = max(0, e.stepX) + max(0, e.stepY) + e.so[0]
-	e.qmin = min(0, e.stepX) + min(0, e.stepY) + e.so[n-1]
+	e.omax, e.omin = e.so[0], e.so[n-1]
+	e.qmax = max(0, e.stepX) + max(0, e.stepY) + e.omax
+	e.qmin = min(0, e.stepX) + min(0, e.stepY) + e.omin
+}
+
+// setupTableEdge sets up an edge for per-pixel sample positions whose offsets
+// lie in [minDx, maxDx] x [minDy, maxDy]: the edge's extremes over that box
+// (at the corners chosen by the signs of a and b) bound it over every pixel's
+// samples, which keeps the tile and quad tests conservative. A pixel the edge
+// crosses is resolved sample by sample (tableCoverage).
+func setupTableEdge(e *edgeSetup, a, b, c, minDx, maxDx, minDy, maxDy int64) {
+	e.a, e.b, e.c = a, b, c
+	e.stepX, e.stepY = a*256, b*256
+	e.pix = [4]int64{0, e.stepX, e.stepY, e.stepX + e.stepY}
+	e.omax = max(a*(128+minDx), a*(128+maxDx)) + max(b*(128+minDy), b*(128+maxDy))
+	e.omin = min(a*(128+minDx), a*(128+maxDx)) + min(b*(128+minDy), b*(128+maxDy))
+	e.qmax = max(0, e.stepX) + max(0, e.stepY) + e.omax
+	e.qmin = min(0, e.stepX) + min(0, e.stepY) + e.omin
 }
 
 // floorDiv256 returns floor(v / 256).
@@ -176,10 +198,37 @@ func floorDiv256(v int64) int64 { return v >> 8 }
 func ceilDiv256(v int64) int64 { return -((-v) >> 8) }
 
 // SamplePosition returns the position of sample s of pixel (px, py) in 1/256
-// pixel units.
+// pixel units: the pattern's offset, or with a table the pixel's own.
 func (t *Triangle) SamplePosition(px, py, s int) (x, y int64) {
+	if t.table != nil {
+		return t.tableSamplePosition(px, py, s)
+	}
+	return t.patternPosition(px, py, s)
+}
+
+// patternPosition is SamplePosition without a table. It inlines; the
+// per-sample loops (QuadDepths, SampleDepth) call it directly when the
+// triangle has no table, so that path costs what it did before tables.
+func (t *Triangle) patternPosition(px, py, s int) (x, y int64) {
 	o := t.pattern[s&(MaxSamples-1)]
 	return int64(px)*256 + 128 + int64(o[0]), int64(py)*256 + 128 + int64(o[1])
+}
+
+// tableSamplePosition is SamplePosition with a pattern table.
+func (t *Triangle) tableSamplePosition(px, py, s int) (x, y int64) {
+	dx, dy := t.table.Offset(px, py, s)
+	return int64(px)*256 + 128 + int64(dx), int64(py)*256 + 128 + int64(dy)
+}
+
+// sampleOffset returns the offset of sample s of pixel (px, py) from the pixel
+// centre in 1/256 pixel.
+func (t *Triangle) sampleOffset(px, py, s int) (dx, dy int64) {
+	if t.table != nil {
+		ox, oy := t.table.Offset(px, py, s)
+		return int64(ox), int64(oy)
+	}
+	o := t.pattern[s&(MaxSamples-1)]
+	return int64(o[0]), int64(o[1])
 }
 
 // CoversSample reports whether sample s of pixel (px, py) is inside the

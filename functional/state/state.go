@@ -45,7 +45,7 @@ type Draw struct {
 	Bounds    raster.Rect // render target, viewport and scissor intersected
 	Cull      geom.CullMode
 	FrontCCW  bool
-	Samples   raster.SamplePattern
+	Samples   raster.SamplePattern // raster.PatternFor(the target's samples); a SAGE draw attaches its pattern RAM with WithTable
 
 	Depth depth.State
 	Blend blend.State

@@ -58,7 +58,9 @@ func (p *zPlane) at(x, y int64) float32 {
 // y1): the quantized depth that the depth test will see for any such sample
 // lies in [lo, hi]. The plane is evaluated in float64 at every sample of the
 // rectangle's four corner pixels (where an affine function over the samples
-// takes its extremes) and widened by a bound on the rasterizer's float32
+// takes its extremes; with a pattern table, whose samples differ from pixel to
+// pixel, at the corners of the box of its offsets instead of the samples) and
+// widened by a bound on the rasterizer's float32
 // evaluation error (4 ulps of the terms), then clamped to the viewport depth
 // range and quantized, rounding outwards. This is the hardware's conservative
 // per-tile z-min/z-max of the primitive (a HiZ unit evaluates the plane at the
@@ -71,14 +73,23 @@ func PrimitiveBounds(t *raster.Triangle, cfg *raster.Config, f depth.Format, x0,
 	}
 	// The extremes of an affine function over the sample positions
 	// {pixel corner + sample offset} are at the rectangle's corner pixels, for
-	// every sample of the pattern.
+	// every sample of the pattern. With per-pixel positions (a pattern table)
+	// the corners of the offsets' bounding box stand for the samples: a
+	// superset, so the bounds stay conservative.
+	offs := cfg.Samples.Offsets[:min(cfg.Samples.Count, raster.MaxSamples)]
+	var box [4][2]int16
+	if cfg.Samples.Table != nil {
+		minX, maxX, minY, maxY := cfg.Samples.Extremes()
+		box = [4][2]int16{{minX, minY}, {maxX, minY}, {minX, maxY}, {maxX, maxY}}
+		offs = box[:]
+	}
 	zx, zy, z0 := float64(p.zx), float64(p.zy), float64(p.z0)
 	fmin, fmax := math.Inf(1), math.Inf(-1)
 	var rmax [2]float64
 	px := [2]int64{int64(x0), int64(x1 - 1)}
 	py := [2]int64{int64(y0), int64(y1 - 1)}
-	for s := 0; s < cfg.Samples.Count && s < raster.MaxSamples; s++ {
-		ox, oy := 128+int64(cfg.Samples.Offsets[s][0]), 128+int64(cfg.Samples.Offsets[s][1])
+	for _, o := range offs {
+		ox, oy := 128+int64(o[0]), 128+int64(o[1])
 		for _, x := range px {
 			rx := float64(float32(x*256+ox-p.x0)) / 256
 			rmax[0] = max(rmax[0], math.Abs(rx))

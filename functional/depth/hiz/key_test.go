@@ -8,6 +8,7 @@ import (
 	"github.com/gfxsim/gfxsim/functional/depth"
 	"github.com/gfxsim/gfxsim/functional/geom"
 	"github.com/gfxsim/gfxsim/functional/raster"
+	"github.com/gfxsim/gfxsim/functional/samplepattern"
 )
 
 func f32(v float32) uint32 { return math.Float32bits(v) }
@@ -124,10 +125,19 @@ func TestPlaneMatchesRaster(t *testing.T) {
 // rectangle lies in the bounds, which stay tight.
 func TestPrimitiveBoundsConservative(t *testing.T) {
 	r := rand.New(rand.NewSource(3))
-	for _, spp := range []int{1, 4, 16} {
+	for _, tc := range []struct {
+		spp   int
+		table bool // per-pixel positions from a pattern table
+	}{{1, false}, {4, false}, {16, false}, {1, true}, {4, true}, {16, true}} {
+		spp := tc.spp
 		cfg, err := raster.NewConfig(spp, raster.Rect{X1: 48, Y1: 32})
 		if err != nil {
 			t.Fatal(err)
+		}
+		if tc.table {
+			if cfg.Samples, err = cfg.Samples.WithTable(samplepattern.Generate(uint64(spp))); err != nil {
+				t.Fatal(err)
+			}
 		}
 		for _, f := range []depth.Format{depth.D24S8, depth.D32F} {
 			worst := 0.0
@@ -147,10 +157,19 @@ func TestPrimitiveBoundsConservative(t *testing.T) {
 							z := tri.SampleDepth(&cfg, x, y, s)
 							k := depth.Quantize(z, f)
 							if k < lo || k > hi {
-								t.Fatalf("%v %dx: sample (%d,%d,%d) key %d outside [%d, %d]", f, spp, x, y, s, k, lo, hi)
+								t.Fatalf("%v %dx (table %v): sample (%d,%d,%d) key %d outside [%d, %d]", f, spp, tc.table, x, y, s, k, lo, hi)
 							}
 							kmin, kmax = min(kmin, k), max(kmax, k)
 						}
+					}
+				}
+				if tc.table {
+					// Per-pixel positions: the bounds stand on the offsets'
+					// box, so measure them against the plane over the area.
+					p := planeOf(&tri, &cfg)
+					for _, c := range [][2]int{{x0, y0}, {x1, y0}, {x0, y1}, {x1, y1}} {
+						k := depth.Quantize(p.at(int64(c[0])*256, int64(c[1])*256), f)
+						kmin, kmax = min(kmin, k), max(kmax, k)
 					}
 				}
 				// The bounds may exceed the samples' keys by the plane's range
@@ -165,7 +184,7 @@ func TestPrimitiveBoundsConservative(t *testing.T) {
 				}
 			}
 			if worst > 0 {
-				t.Errorf("%v %dx: bounds up to %.0f keys wider than twice the samples' range plus the slack", f, spp, worst)
+				t.Errorf("%v %dx (table %v): bounds up to %.0f keys wider than twice the samples' range plus the slack", f, spp, tc.table, worst)
 			}
 		}
 	}
