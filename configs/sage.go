@@ -100,6 +100,8 @@ type SageConvolve struct {
 
 // SageVideo is the video output.
 type SageVideo struct {
+	Width     int     `yaml:"width" desc:"output width (0: the rendered width); another size resizes the image by filtering (§7.2), by the same factor on both axes" unit:"pixels" min:"0" max:"16384"`
+	Height    int     `yaml:"height" desc:"output height (0: the rendered height)" unit:"pixels" min:"0" max:"16384"`
 	RefreshHz float64 `yaml:"refresh_hz" desc:"frames per second (76 Hz in the paper's sizing, §10.3)" unit:"Hz" min:"1" max:"1000"`
 	HBlank    float64 `yaml:"h_blank" desc:"horizontal blanking as a fraction of the active line (VESA 1280x1024: 408/1280)" min:"0" max:"10"`
 	VBlank    float64 `yaml:"v_blank" desc:"vertical blanking as a fraction of the active lines (VESA 1280x1024: 42/1024)" min:"0" max:"10"`

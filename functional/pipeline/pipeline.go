@@ -5,6 +5,7 @@ import (
 	"github.com/gfxsim/gfxsim/functional/depth"
 	"github.com/gfxsim/gfxsim/functional/geom"
 	"github.com/gfxsim/gfxsim/functional/raster"
+	"github.com/gfxsim/gfxsim/functional/samplepattern"
 	"github.com/gfxsim/gfxsim/functional/shader"
 	"github.com/gfxsim/gfxsim/functional/state"
 	"github.com/gfxsim/gfxsim/functional/texture"
@@ -161,12 +162,24 @@ type RasterOptions struct {
 	TileSize  int
 	TileOrder raster.TraversalOrder
 	QuadOrder raster.TraversalOrder
+	// PatternTable, when non-nil, gives every draw per-pixel sample positions
+	// (SAGE's pattern RAM): the draw's sample count must be 1 to 16
+	// (raster.Config.Validate says so otherwise).
+	PatternTable *samplepattern.Table
 }
 
 // RasterConfig returns the rasterizer configuration of draw d.
 func RasterConfig(d *state.Draw, o RasterOptions) raster.Config {
-	return raster.Config{Samples: d.Samples, TileSize: o.TileSize, Bounds: d.Bounds,
+	cfg := raster.Config{Samples: d.Samples, TileSize: o.TileSize, Bounds: d.Bounds,
 		TileOrder: o.TileOrder, QuadOrder: o.QuadOrder, MinZ: d.Viewport.MinZ, MaxZ: d.Viewport.MaxZ}
+	if o.PatternTable != nil {
+		if sp, err := d.Samples.WithTable(o.PatternTable); err == nil {
+			cfg.Samples = sp
+		} else {
+			cfg.Samples.Table = o.PatternTable // Validate reports the count
+		}
+	}
+	return cfg
 }
 
 // Geometry does the fixed-function work between primitive assembly and

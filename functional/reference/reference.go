@@ -219,7 +219,9 @@ func Render(mem state.Memory, stream, size uint64, opts Options) (*Result, error
 		case state.ActPresent:
 			r.cnt.Presents++
 			if opts.Sage != nil && opts.Sage.Display != nil {
-				res.Image = opts.Sage.Display(act.Color)
+				if res.Image, err = opts.Sage.Display(act.Color); err != nil {
+					return nil, fmt.Errorf("command stream @0x%x: %v: video output: %w", c.Addr, c.Opcode(), err)
+				}
 			} else {
 				res.Image = act.Color.Resolve()
 			}

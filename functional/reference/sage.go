@@ -21,7 +21,7 @@ type SageOptions struct {
 	PixelRate []string
 	// Display makes the displayed image from the sample buffer at Present
 	// (nil: a box resolve).
-	Display func(*framebuffer.ColorTarget) *image.RGBA
+	Display func(*framebuffer.ColorTarget) (*image.RGBA, error)
 }
 
 // sageSample is one sample quad of a pending quad.

@@ -1,0 +1,64 @@
+package configs
+
+import (
+	"fmt"
+	"image"
+
+	"github.com/gfxsim/gfxsim/functional/filter"
+	"github.com/gfxsim/gfxsim/functional/framebuffer"
+	"github.com/gfxsim/gfxsim/functional/reference"
+	"github.com/gfxsim/gfxsim/functional/samplepattern"
+)
+
+// ReferenceOptions returns the reference renderer's options for this machine:
+// its raster order, vertex batches, warps and pattern seed; on the SAGE
+// machine also its pattern RAM, per-sample shading and the convolve chips'
+// video output at Present (the image the timed SAGE machine must equal).
+func (c *Config) ReferenceOptions() (reference.Options, error) {
+	o := reference.DefaultOptions()
+	o.Raster = c.RasterOptions()
+	o.BatchVertices = c.InputAssembler.BatchVertices
+	o.WarpQuads = c.QuadPacker.QuadsPerWarp
+	o.PatternSeed = c.PatternSeed()
+	if c.Machine != "sage" {
+		return o, nil
+	}
+	o.WarpQuads = c.Sage.Fill.QuadsPerWarp
+	table, err := c.SageFilter()
+	if err != nil {
+		return o, err
+	}
+	conv := filter.NewConvolver(table)
+	pattern := o.Raster.PatternTable
+	o.Sage = &reference.SageOptions{PixelRate: c.Sage.Fill.PixelRate,
+		Display: func(ct *framebuffer.ColorTarget) (*image.RGBA, error) {
+			w, h, step, err := c.VideoSize(ct.Width, ct.Height)
+			if err != nil {
+				return nil, err
+			}
+			return filter.Display(w, h, ct.Samples, pattern, ct, conv, step, nil)
+		}}
+	return o, nil
+}
+
+// SagePattern returns the SAGE machine's pattern RAM, generated from
+// sage.pattern.seed.
+func (c *Config) SagePattern() *samplepattern.Table {
+	return samplepattern.Generate(uint64(c.Sage.Pattern.Seed))
+}
+
+// VideoSize returns the SAGE video output's size for a rendered raster of
+// width x height and the convolution centres' step in rendered pixels: the
+// rendered size unless sage.video sets one (resizing, §7.2), by one factor on
+// both axes.
+func (c *Config) VideoSize(width, height int) (w, h int, step float64, err error) {
+	w, h = c.Sage.Video.Width, c.Sage.Video.Height
+	if w == 0 && h == 0 {
+		return width, height, 1, nil
+	}
+	if w == 0 || h == 0 || width*h != height*w {
+		return 0, 0, 0, fmt.Errorf("%s: sage.video: %dx%d output from a %dx%d render: resizing scales both axes by one factor",
+			DefaultNameOr(c.file), w, h, width, height)
+	}
+	return w, h, float64(width) / float64(w), nil
+}
