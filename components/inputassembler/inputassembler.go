@@ -93,9 +93,10 @@ type InputAssembler struct {
 // drawState is the draw being cut into batches.
 type drawState struct {
 	d       *protocol.Draw
-	first   int    // first triangle of the next batch
-	batches int    // batches formed so far
-	nextPos uint32 // the first stream position whose index has not been read
+	stream  vertex.Stream // the draw's stream, cut after the dispatch's last triangle
+	first   int           // first triangle of the next batch
+	batches int           // batches formed so far
+	nextPos uint32        // the first stream position whose index has not been read
 }
 
 // job is a batch (or a draw's end marker) moving through the stages.

@@ -461,3 +461,90 @@ func TestBuilderValidation(t *testing.T) {
 		sim.NameMustBeValid(bs.Name)
 	}
 }
+
+// TestChunks dispatches triangle ranges of a list and a strip (SAGE's
+// distributor): each chunk is batched as the batcher batches the stream cut
+// after the chunk's last triangle, from the chunk's first triangle (triangle
+// numbers stay the draw's), and an empty chunk still sends its BatchInfo.
+func TestChunks(t *testing.T) {
+	img := command.NewImage()
+	vb, l := vertexBuffer(img, 200)
+	ib := indexBuffer16(img, grid(9, 7)) // 126 triangles
+	strip := indexBuffer16(img, []uint16{0, 10, 1, 11, 2, 12, 3, 13, 4, 14, 5, 15})
+	list := newDraw(0, vertex.Stream{Indexed: true, Index: ib, Count: 3 * 126}, vb, l)
+	st := newDraw(1, vertex.Stream{Indexed: true, Index: strip, Count: 12, Topology: command.TriangleStrip}, vb, l)
+	chunks := []struct {
+		d                  *protocol.Draw
+		first, end         int
+		wantFirst, wantEnd int // the range covered
+	}{
+		{list, 0, 40, 0, 40},
+		{list, 126, 126, 126, 126}, // empty
+		{list, 40, 0, 40, 126},     // to the end
+		{st, 3, 8, 3, 8},
+		{st, 9, 10, 9, 10},
+	}
+	bn := newBench(t, img, MakeBuilder().WithCredits(3).WithBatchVertices(16), 2, 7)
+	bn.peers.autoCredit, bn.peers.creditDelay = true, 5
+	for _, c := range chunks {
+		bn.peers.at(1, bn.peers.CP, bn.ia.FromCommandProcessor, protocol.NewDrawChunk(c.d, c.first, c.end))
+	}
+	bn.run(t)
+	got, _, _ := bn.peers.batches()
+	infos := bn.peers.infos()
+	if len(infos) != len(chunks) {
+		t.Fatalf("%d BatchInfo, want %d", len(infos), len(chunks))
+	}
+	batcher, _ := vertex.NewBatcher(16)
+	k := 0
+	for ci, c := range chunks {
+		s := c.d.State.Stream
+		if s.Topology == command.TriangleStrip {
+			s.Count = uint32(c.wantEnd) + 2
+		} else {
+			s.Count = 3 * uint32(c.wantEnd)
+		}
+		n := 0
+		var b vertex.Batch
+		for first := c.wantFirst; batcher.Next(img, &s, first, &b); first += len(b.Triangles) {
+			if k >= len(got) {
+				t.Fatalf("chunk %d: batch %d missing", ci, n)
+			}
+			g := got[k]
+			if g.Draw != c.d || g.Seq != uint64(n) || g.Batch.FirstTriangle != b.FirstTriangle ||
+				!reflect.DeepEqual(g.Batch.Vertices, b.Vertices) || !reflect.DeepEqual(g.Batch.Triangles, b.Triangles) {
+				t.Errorf("chunk %d batch %d: draw %d seq %d first %d, want the batcher's (first %d)", ci, n, g.Draw.Seq,
+					g.Seq, g.Batch.FirstTriangle, b.FirstTriangle)
+			}
+			n++
+			k++
+		}
+		if info := infos[ci].msg.(*protocol.BatchInfo); info.Draw != c.d || info.Batches != n {
+			t.Errorf("chunk %d: BatchInfo draw %d, %d batches, want %d", ci, info.Draw.Seq, info.Batches, n)
+		}
+	}
+	if k != len(got) {
+		t.Errorf("%d batches sent, want %d", len(got), k)
+	}
+}
+
+// TestChunkOutOfRange: a chunk outside its draw stops the run with an error
+// naming the field.
+func TestChunkOutOfRange(t *testing.T) {
+	for _, c := range []struct {
+		first, end int
+		want       string
+	}{{5, 3, "DrawDispatch.First"}, {-1, 2, "DrawDispatch.First"}, {0, 5, "DrawDispatch.End"}, {5, 0, "DrawDispatch.First"}} {
+		img := command.NewImage()
+		vb, l := vertexBuffer(img, 12)
+		bn := newBench(t, img, MakeBuilder(), 1, 5)
+		bn.peers.at(1, bn.peers.CP, bn.ia.FromCommandProcessor, protocol.NewDrawChunk(newDraw(0, vertex.Stream{Count: 12}, vb, l), c.first, c.end))
+		bn.peers.TickLater(0)
+		if err := bn.engine.Run(); err != nil {
+			t.Fatal(err)
+		}
+		if err := bn.ia.Err(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("[%d, %d): error %v, want %q", c.first, c.end, err, c.want)
+		}
+	}
+}

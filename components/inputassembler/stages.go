@@ -8,6 +8,7 @@ import (
 
 	"github.com/gfxsim/gfxsim/components/memclient"
 	"github.com/gfxsim/gfxsim/components/protocol"
+	"github.com/gfxsim/gfxsim/functional/command"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/vertex"
 )
@@ -46,10 +47,34 @@ func (c *InputAssembler) startDraw(now sim.VTimeInSec) bool {
 		c.fail(fmt.Errorf("%s: ShaderCores (%d ports) or PrimitiveAssemblyPort not set", c.Name(), len(c.ShaderCores)))
 		return false
 	}
+	ds := &drawState{d: dd.Draw, stream: dd.Draw.State.Stream}
+	first, end, err := dd.Triangles(ds.stream.NumTriangles())
+	if err != nil {
+		c.fail(fmt.Errorf("%s: draw %d: %w", c.Name(), dd.Draw.Seq, err))
+		return false
+	}
+	truncate(&ds.stream, end)
+	ds.first = first
 	c.FromCommandProcessor.Retrieve(now)
-	c.draw = &drawState{d: dd.Draw}
+	c.draw = ds
 	c.draws++
 	return true
+}
+
+// truncate cuts s after triangle end-1, so that the batcher stops at end
+// (triangle numbers are unchanged: they count from the stream's start).
+func truncate(s *vertex.Stream, end int) {
+	if end >= s.NumTriangles() {
+		return
+	}
+	switch {
+	case end == 0:
+		s.Count = 0
+	case s.Topology == command.TriangleStrip:
+		s.Count = uint32(end) + 2
+	default:
+		s.Count = 3 * uint32(end)
+	}
 }
 
 // indexStage forms the next batch of the current draw (functionally, with
@@ -70,7 +95,7 @@ func (c *InputAssembler) indexStage(now sim.VTimeInSec) bool {
 		}
 		ds := c.draw
 		j := &job{draw: ds.d}
-		if !c.batcher.Next(c.mem, &ds.d.State.Stream, ds.first, &j.batch) {
+		if !c.batcher.Next(c.mem, &ds.stream, ds.first, &j.batch) {
 			j.marker, j.batches = true, ds.batches
 			c.fetchQ = append(c.fetchQ, j)
 			c.draw = nil
@@ -87,7 +112,7 @@ func (c *InputAssembler) indexStage(now sim.VTimeInSec) bool {
 		progress = true
 	}
 	j, ds := c.cur, c.draw
-	s := &ds.d.State.Stream
+	s := &ds.stream
 	for budget := c.indicesPerCycle; budget > 0 && j.step < j.steps; budget-- {
 		pos := s.TrianglePositions(ds.first + j.step/3)[j.step%3]
 		if pos >= ds.nextPos && !c.readIndex(now, s, pos, j) {

@@ -1,6 +1,8 @@
 package protocol
 
 import (
+	"fmt"
+
 	"github.com/sarchlab/akita/v3/sim"
 
 	"github.com/gfxsim/gfxsim/functional/command"
@@ -42,16 +44,45 @@ func meta(bytes int) sim.MsgMeta {
 // 64), whatever the width of raster.SampleMask in the simulator.
 func coverageBytes(r *raster.Config) int { return (4*r.Samples.Count + 7) / 8 }
 
-// DrawDispatch hands a draw from the command processor to the input assembler.
+// DrawDispatch hands a draw from the command processor to the input assembler,
+// or a chunk of it (SAGE's distributor to one pipe): the triangles [First, End)
+// of the draw, End == 0 meaning up to the draw's end, so that First = End = 0 is
+// the whole draw. An empty chunk (First == End > 0, or a draw without
+// triangles) still flows through the pipe as a draw, so that its end markers
+// reach the end of the pipe.
 type DrawDispatch struct {
 	sim.MsgMeta
-	Draw *Draw
+	Draw       *Draw
+	First, End int
 }
 
 func (m *DrawDispatch) Meta() *sim.MsgMeta { return &m.MsgMeta }
 
-// NewDrawDispatch builds a DrawDispatch (a 64-byte draw packet).
+// Triangles returns the range [first, end) of triangles the dispatch covers in
+// its draw of n triangles, and an error naming the field when the range is not
+// inside [0, n].
+func (m *DrawDispatch) Triangles(n int) (first, end int, err error) {
+	first, end = m.First, m.End
+	if end == 0 {
+		end = n
+	}
+	switch {
+	case first < 0 || first > end:
+		return 0, 0, fmt.Errorf("DrawDispatch.First: %d outside [0, %d]", m.First, end)
+	case end > n:
+		return 0, 0, fmt.Errorf("DrawDispatch.End: %d past the draw's %d triangles", m.End, n)
+	}
+	return first, end, nil
+}
+
+// NewDrawDispatch builds a DrawDispatch of the whole draw (a 64-byte draw packet).
 func NewDrawDispatch(d *Draw) *DrawDispatch { return &DrawDispatch{MsgMeta: meta(64), Draw: d} }
+
+// NewDrawChunk builds a DrawDispatch of triangles [first, end) of d (a 64-byte
+// draw packet; end == 0: to the draw's end).
+func NewDrawChunk(d *Draw, first, end int) *DrawDispatch {
+	return &DrawDispatch{MsgMeta: meta(64), Draw: d, First: first, End: end}
+}
 
 // VertexBatch is a batch of up to 32 unique vertices with the fetched attributes
 // of each, sent by the input assembler to a shader core.
@@ -171,23 +202,36 @@ func NewTileQuads(d *Draw, p *pipeline.Primitive, tx, ty, partition int, quads [
 		TileX: tx, TileY: ty, Partition: partition, Quads: quads}
 }
 
-// WarpQuad is one quad of a pixel warp.
+// PerPixel is WarpQuad.Sample for a quad shaded once per pixel.
+const PerPixel int8 = -1
+
+// WarpQuad is one quad of a pixel warp. Sample is PerPixel (-1) for a quad
+// shaded per pixel (pipeline.LoadQuad), or the sample s of a sample quad
+// (SAGE's per-sample shading, pipeline.LoadPerSampleQuad: lane k is sample s
+// of pixel k). Note that the zero value is sample 0: every producer of pixel
+// quads sets PerPixel.
 type WarpQuad struct {
 	Prim      *pipeline.Primitive
 	Quad      raster.Quad
 	Live      raster.SampleMask
 	Partition int
+	Sample    int8
 }
 
 // PixelWarp is up to QuadsPerWarp quads of one draw to shade. The reorder buffer
 // sets Entry (its first entry, the quads occupying consecutive entries) before
-// dispatching it to a shader core.
+// dispatching it to a shader core. PixelRate is the draw's pipeline.PixelRateLinks
+// mask for the sample quads (Sample >= 0) of the warp. ReturnTo is the port
+// the shader core sends the ShadedWarp to; nil: the core's ReorderBufferPort
+// (the sort-last machine).
 type PixelWarp struct {
 	sim.MsgMeta
-	Draw  *Draw
-	ID    uint64
-	Entry uint64
-	Quads []WarpQuad
+	Draw      *Draw
+	ID        uint64
+	Entry     uint64
+	Quads     []WarpQuad
+	PixelRate uint64
+	ReturnTo  sim.Port
 }
 
 func (m *PixelWarp) Meta() *sim.MsgMeta { return &m.MsgMeta }

@@ -144,3 +144,21 @@ func (m *VideoSpan) Meta() *sim.MsgMeta { return &m.MsgMeta }
 func NewVideoSpan(y, x0, x1 int, pixels []byte) *VideoSpan {
 	return &VideoSpan{MsgMeta: meta(8 + 4*(x1-x0)), Y: y, X0: x0, X1: x1, Pixels: pixels}
 }
+
+// DrawPlan is the distributor's sideband to every pipe's sample fill, one per
+// draw in draw order: whether the draw's samples must wait behind a barrier
+// (Barrier: the sample fill puts a MarkBarrier with BarrierSeq into both of
+// its sched streams before the draw's first sample).
+type DrawPlan struct {
+	sim.MsgMeta
+	Draw       *Draw
+	Barrier    bool
+	BarrierSeq uint64
+}
+
+func (m *DrawPlan) Meta() *sim.MsgMeta { return &m.MsgMeta }
+
+// NewDrawPlan builds an 8-byte DrawPlan.
+func NewDrawPlan(d *Draw, barrier bool, seq uint64) *DrawPlan {
+	return &DrawPlan{MsgMeta: meta(8), Draw: d, Barrier: barrier, BarrierSeq: seq}
+}

@@ -34,8 +34,9 @@
 //     it leaves the port when its last quad is taken, so the input queue
 //     back-pressures the depth units).
 //  2. Each quad becomes a protocol.WarpQuad (primitive, position, live mask,
-//     partition) appended to the open warp. A warp holds quads of one draw: a quad
-//     of another draw first flushes the open warp (reason draw_change).
+//     partition; Sample = protocol.PerPixel) appended to the open warp. A warp
+//     holds quads of one draw: a quad of another draw first flushes the open
+//     warp (reason draw_change).
 //  3. When the open warp holds QuadsPerWarp quads it is flushed (reason full): it
 //     becomes protocol.NewPixelWarp(draw, id, quads) in the output register (two
 //     messages), and the send stage sends it to the reorder buffer the next cycle.

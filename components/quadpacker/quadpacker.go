@@ -177,7 +177,7 @@ func (c *Comp) pack(now sim.VTimeInSec, cycle uint64) (progress bool) {
 			if len(c.open) == 0 && c.traced() {
 				c.startWarpTask(m.Draw)
 			}
-			c.open = append(c.open, protocol.WarpQuad{Prim: m.Prim, Quad: q.Quad, Live: q.Live, Partition: m.Partition})
+			c.open = append(c.open, protocol.WarpQuad{Prim: m.Prim, Quad: q.Quad, Live: q.Live, Partition: m.Partition, Sample: protocol.PerPixel})
 			c.openDraw = m.Draw
 			c.lastQuad = cycle
 			c.quads++

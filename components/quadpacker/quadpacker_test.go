@@ -292,8 +292,8 @@ func TestWarpContent(t *testing.T) {
 		t.Fatalf("first message %T", bn.sink.got[0].Msg)
 	}
 	want := []protocol.WarpQuad{
-		{Prim: prim, Quad: raster.Quad{X: 0, Y: 4, Coverage: raster.SampleMask{1}}, Live: raster.SampleMask{1}, Partition: 2},
-		{Prim: prim, Quad: raster.Quad{X: 2, Y: 4, Coverage: raster.SampleMask{2}}, Live: raster.SampleMask{2}, Partition: 2},
+		{Prim: prim, Quad: raster.Quad{X: 0, Y: 4, Coverage: raster.SampleMask{1}}, Live: raster.SampleMask{1}, Partition: 2, Sample: protocol.PerPixel},
+		{Prim: prim, Quad: raster.Quad{X: 2, Y: 4, Coverage: raster.SampleMask{2}}, Live: raster.SampleMask{2}, Partition: 2, Sample: protocol.PerPixel},
 	}
 	if w.Draw != a || w.ID != 0 || !reflect.DeepEqual(w.Quads, want) {
 		t.Fatalf("warp draw %p id %d quads %+v", w.Draw, w.ID, w.Quads)

@@ -314,7 +314,7 @@ func testDraw(seq uint64) *protocol.Draw {
 func warp(d *protocol.Draw, id uint64, partitions ...int) *protocol.PixelWarp {
 	qs := make([]protocol.WarpQuad, len(partitions))
 	for k, p := range partitions {
-		qs[k] = protocol.WarpQuad{Quad: raster.Quad{X: int32(2 * k), Coverage: raster.SampleMask{1}}, Live: raster.SampleMask{1}, Partition: p}
+		qs[k] = protocol.WarpQuad{Quad: raster.Quad{X: int32(2 * k), Coverage: raster.SampleMask{1}}, Live: raster.SampleMask{1}, Partition: p, Sample: protocol.PerPixel}
 	}
 	return protocol.NewPixelWarp(d, id, qs)
 }

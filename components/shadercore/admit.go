@@ -68,7 +68,12 @@ func (c *Comp) admit(now sim.VTimeInSec, cy uint64) bool {
 		w.Reset(d.PS, j.lanes, d.PSConstants)
 		for q := range j.pixel.Quads {
 			wq := &j.pixel.Quads[q]
-			pipeline.LoadQuad(d, &j.draw.Raster, wq.Prim, wq.Quad, wq.Live, w, 4*q)
+			if wq.Sample >= 0 {
+				pipeline.LoadPerSampleQuad(d, &j.draw.Raster, wq.Prim, wq.Quad, int(wq.Sample), wq.Live,
+					j.pixel.PixelRate, w, 4*q)
+			} else {
+				pipeline.LoadQuad(d, &j.draw.Raster, wq.Prim, wq.Quad, wq.Live, w, 4*q)
+			}
 		}
 		c.stats.helperPixels += uint64(bits.OnesCount64(w.Helper))
 	} else {
@@ -123,6 +128,10 @@ func (c *Comp) describe(msg sim.Msg) (job, error) {
 		for q := range m.Quads {
 			if m.Quads[q].Prim == nil {
 				return j, fmt.Errorf("draw %d: PixelWarp %d: quad %d has no primitive", m.Draw.Seq, m.ID, q)
+			}
+			if s := int(m.Quads[q].Sample); s >= m.Draw.Raster.Samples.Count {
+				return j, fmt.Errorf("draw %d: PixelWarp %d: quad %d: Sample %d outside the draw's %d samples",
+					m.Draw.Seq, m.ID, q, s, m.Draw.Raster.Samples.Count)
 			}
 		}
 		j.prog = m.Draw.State.PS

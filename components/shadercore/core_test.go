@@ -26,6 +26,7 @@ type rig struct {
 	pa, rob *sink
 	sampler *fakeSampler
 	halt    *timing.Halt
+	conn    *sim.DirectConnection
 }
 
 func newRig(t *testing.T, engine sim.Engine, b shadercore.Builder, samplerLatency uint64, robCap int) *rig {
@@ -37,6 +38,7 @@ func newRig(t *testing.T, engine sim.Engine, b shadercore.Builder, samplerLatenc
 	r.rob = newSink(engine, "ReorderBuffer", robCap)
 	r.sampler = newFakeSampler(engine, "Sampler", samplerLatency)
 	conn := sim.NewDirectConnection("Conn", engine, freq)
+	r.conn = conn
 	for _, p := range []sim.Port{r.disp.Out, r.core.FromDispatch, r.core.ToPrimitiveAssembly, r.core.ToReorderBuffer,
 		r.core.Sampler, r.pa.In, r.rob.In, r.sampler.Port} {
 		conn.PlugIn(p, 1)

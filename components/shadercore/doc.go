@@ -19,10 +19,12 @@
 // # Ports
 //
 //   - FromDispatch (in): protocol.VertexBatch from the input assembler and
-//     protocol.PixelWarp from the reorder buffer, over one connection. The
-//     port's buffer is the input queue (InputQueue messages).
+//     protocol.PixelWarp from the reorder buffer (SAGE: the sample fill), over
+//     one connection. The port's buffer is the input queue (InputQueue
+//     messages).
 //   - ToPrimitiveAssembly (out): protocol.ShadedBatch to PrimitiveAssemblyPort.
-//   - ToReorderBuffer (out): protocol.ShadedWarp to ReorderBufferPort.
+//   - ToReorderBuffer (out): protocol.ShadedWarp to the warp's ReturnTo
+//     (SAGE: the sample fill), or ReorderBufferPort when it is nil.
 //   - Sampler (both ways): protocol.TexRequest to SamplerPort (the core's
 //     texture sampler) and protocol.TexResponse back. Its buffer holds
 //     WarpSlots responses, one per possible outstanding request, so responses
@@ -72,11 +74,20 @@
 //     results and the warp may issue from the next cycle on. The cycles from
 //     the issue of the fetch to its response are texture_wait_warp_cycles.
 //  5. When the last instruction's latency has elapsed, the core reads the
-//     results (pipeline.ReadQuad per quad) into a ShadedWarp and sends it to
-//     the reorder buffer, at most one message per output port per cycle,
+//     results (pipeline.ReadQuad per quad) into a ShadedWarp and sends it on
+//     ToReorderBuffer to the warp's ReturnTo port, or to ReorderBufferPort
+//     when ReturnTo is nil, at most one message per output port per cycle,
 //     oldest warp first. The slot and registers are freed when the send
 //     succeeds; a refused send keeps them (the output is retried when the port
 //     frees up), which is how a full reorder buffer throttles the core.
+//
+// A sample quad (WarpQuad.Sample >= 0: SAGE's per-sample shading, a warp from
+// a pipe's sample fill) is loaded with pipeline.LoadPerSampleQuad(..., Sample,
+// Live, PixelWarp.PixelRate, ...) instead of pipeline.LoadQuad: lane k is
+// sample Sample of pixel k, its inputs interpolated at that sample except the
+// pixel-rate ones. The sample fill sets ReturnTo to its FromShaderCore port,
+// so the shaded warp goes back to it; everything else is the pixel warp's
+// path.
 //
 // A shading warp (protocol.ShadingWarp, a shading-cache miss warp of decoupled
 // sampling from the reorder buffer) takes the pixel-warp path: admission loads

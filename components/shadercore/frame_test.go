@@ -190,7 +190,7 @@ func (r *recording) draw(t testing.TB, d *state.Draw) {
 								continue
 							}
 						}
-						pending = append(pending, protocol.WarpQuad{Prim: prim, Quad: q, Live: live})
+						pending = append(pending, protocol.WarpQuad{Prim: prim, Quad: q, Live: live, Sample: protocol.PerPixel})
 						if len(pending) == 8 {
 							flush()
 						}

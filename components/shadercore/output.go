@@ -24,8 +24,11 @@ func (c *Comp) sendOutputs(now sim.VTimeInSec, cy uint64) bool {
 			continue
 		}
 		port, dst, used := c.ToReorderBuffer, c.ReorderBufferPort, &usedROB
-		if s.vertex != nil {
+		switch {
+		case s.vertex != nil:
 			port, dst, used = c.ToPrimitiveAssembly, c.PrimitiveAssemblyPort, &usedPA
+		case s.pixel != nil && s.pixel.ReturnTo != nil:
+			dst = s.pixel.ReturnTo // the warp's sender (SAGE: the pipe's sample fill)
 		}
 		if *used {
 			k++

@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"strings"
 
+	"github.com/gfxsim/gfxsim/functional/blend"
 	"github.com/gfxsim/gfxsim/functional/depth"
 	"github.com/gfxsim/gfxsim/functional/geom"
 	"github.com/gfxsim/gfxsim/functional/raster"
@@ -156,4 +157,22 @@ func WritePerSampleQuad(d *state.Draw, cfg *raster.Config, p *Primitive, q raste
 	default:
 		st.QuadsWritten++
 	}
+}
+
+// OrderIndependent reports whether the sample writes of draw d give the same
+// sample buffer in any order between its primitives, as long as each sample
+// location sees them once (SAGE's unordered rendering, Deering & Naegle 2002,
+// §3.4): the depth test is Less or Greater with depth writes on, against a
+// bound depth buffer, with no stencil and no blending, and every colour
+// channel written. (Equal depths at one sample are the exception the reference
+// counts as OrderTies.) Every other draw is order-dependent: its samples must
+// reach the sample buffer in API order.
+func OrderIndependent(d *state.Draw) bool {
+	ds := &d.Depth
+	if d.DepthBuf == nil || !ds.DepthEnable || !ds.DepthWrite || ds.StencilEnable ||
+		ds.DepthFunc != depth.Less && ds.DepthFunc != depth.Greater {
+		return false
+	}
+	bt := &d.Blend.Targets[0]
+	return !bt.Enable && bt.WriteMask == blend.WriteAll
 }

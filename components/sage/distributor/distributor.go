@@ -1,0 +1,389 @@
+package distributor
+
+import (
+	"fmt"
+
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/components/protocol"
+	"github.com/gfxsim/gfxsim/functional/pipeline"
+	"github.com/gfxsim/gfxsim/timing"
+)
+
+// The activity states (timing.Activity).
+const (
+	stateBusy        = iota // a draw was taken or a message sent
+	stateLatency            // a planned draw waits for the dispatch latency
+	stateBlockedPipe        // a chunk was refused (a pipe's input is full)
+	stateBlockedFill        // a DrawPlan was refused
+	stateIdle               // no draw
+	numStates
+)
+
+var stateNames = [numStates]string{"busy", "latency", "blocked_pipe", "blocked_sample_fill", "idle"}
+
+type params struct {
+	pipes           int
+	chunkTriangles  int
+	mode            Mode
+	dispatchLatency int
+	inputQueue      int
+	returnQueue     int
+}
+
+// Distributor is the SAGE master chip's distribution of draws over the render
+// pipes (Deering & Naegle 2002, §3.2): see the package documentation.
+type Distributor struct {
+	*sim.TickingComponent
+	params
+
+	// FromCommandProcessor receives protocol.DrawDispatch (whole draws).
+	FromCommandProcessor sim.Port
+	// ToPipes sends each pipe's chunk (a protocol.DrawDispatch) to Pipes[p].
+	ToPipes sim.Port
+	// ToSampleFills sends each draw's protocol.DrawPlan to SampleFills[p].
+	ToSampleFills sim.Port
+	// FromSampleFills receives protocol.DrawEnd{Draw, From: pipe}: pipe From
+	// finished its chunk of Draw (its load goes down).
+	FromSampleFills sim.Port
+
+	// Peers, set by the platform builder: pipe p's input assembler
+	// (FromCommandProcessor) and sample fill (FromDistributor).
+	Pipes       []sim.Port
+	SampleFills []sim.Port
+
+	halt     *timing.Halt
+	progress *timing.Progress
+	waker    *timing.Waker
+	activity *timing.Activity
+	err      error
+	wait     int // why the send stage could not finish (a state), or -1
+
+	cur             *plan         // the draw being sent
+	outstanding     [][]chunkLoad // per pipe, the chunks not yet reported done, in order
+	load            []int         // per pipe, the triangles of outstanding
+	haveClass       bool          // a draw was distributed before
+	lastOrdered     bool          // the class of the previous draw
+	lastOrderedPipe int           // the pipe of the previous order-dependent draw, or -1
+	barrierSeq      uint64        // the next barrier's number
+
+	// Statistics.
+	draws, orderedDraws, chunks, emptyChunks, barriers uint64
+	returns                                            uint64
+	trianglesPerPipe, chunksPerPipe                    []uint64
+}
+
+// chunkLoad is a chunk sent to a pipe and not yet reported done.
+type chunkLoad struct {
+	draw      *protocol.Draw
+	triangles int
+}
+
+// plan is a draw's distribution: per pipe the triangle range [first, end).
+type plan struct {
+	draw       *protocol.Draw
+	first, end []int
+	barrier    bool
+	seq        uint64
+	readyAt    uint64 // the cycle the messages may leave
+	chunks     []*protocol.DrawDispatch
+	plans      []*protocol.DrawPlan
+	chunkSent  []bool
+	planSent   []bool
+	unsent     int
+}
+
+// Err returns the error that stopped the distributor, or nil.
+func (c *Distributor) Err() error { return c.err }
+
+func (c *Distributor) fail(err error) {
+	if c.err == nil {
+		c.err = err
+	}
+	c.halt.Fail(err)
+}
+
+// Load returns the outstanding triangles of pipe p (sent, not reported done).
+func (c *Distributor) Load(p int) int { return c.load[p] }
+
+// Stats reports, under "<name>.": draws, ordered_draws (order-dependent draws),
+// chunks (chunks of chunk_triangles, and whole order-dependent draws, sent to a
+// pipe), empty_chunks (dispatches without triangles), barriers, returns
+// (DrawEnd reports taken), triangles_p<p> and chunks_p<p> per pipe, load_p<p>
+// (outstanding triangles at the end), and the activity cycles (cycles_busy,
+// cycles_latency, cycles_blocked_pipe, cycles_blocked_sample_fill, cycles_idle)
+// and utilization.
+func (c *Distributor) Stats(add func(name string, v float64)) {
+	p := c.Name() + "."
+	add(p+"draws", float64(c.draws))
+	add(p+"ordered_draws", float64(c.orderedDraws))
+	add(p+"chunks", float64(c.chunks))
+	add(p+"empty_chunks", float64(c.emptyChunks))
+	add(p+"barriers", float64(c.barriers))
+	add(p+"returns", float64(c.returns))
+	for i := 0; i < c.pipes; i++ {
+		add(fmt.Sprintf("%striangles_p%d", p, i), float64(c.trianglesPerPipe[i]))
+		add(fmt.Sprintf("%schunks_p%d", p, i), float64(c.chunksPerPipe[i]))
+		add(fmt.Sprintf("%sload_p%d", p, i), float64(c.load[i]))
+	}
+	c.activity.Stats(c.Name(), add)
+}
+
+// Buffers describes the input queue, the draw being sent and the outstanding
+// chunks per pipe.
+func (c *Distributor) Buffers() []timing.BufferState {
+	n := c.Name()
+	cur, unsent := 0, 0
+	if c.cur != nil {
+		cur, unsent = 1, c.cur.unsent
+	}
+	bs := []timing.BufferState{
+		{Name: n + ".FromCommandProcessor", Len: portLen(c.FromCommandProcessor), Cap: c.inputQueue},
+		{Name: n + ".Draw", Len: cur, Cap: 1},
+		{Name: n + ".Unsent", Len: unsent, Cap: 2 * c.pipes},
+	}
+	for p := range c.outstanding {
+		bs = append(bs, timing.BufferState{Name: fmt.Sprintf("%s.Outstanding[%d]", n, p), Len: len(c.outstanding[p])})
+	}
+	return bs
+}
+
+// portLen is 1 when a message waits in port (Akita ports do not tell how many).
+func portLen(port sim.Port) int {
+	if port.Peek() != nil {
+		return 1
+	}
+	return 0
+}
+
+// Finish closes the activity accounting at time now.
+func (c *Distributor) Finish(now sim.VTimeInSec) { c.activity.Finish(c.Freq.Cycle(now)) }
+
+// Tick takes the sample fills' reports, sends the current draw's messages, then
+// takes the next draw.
+func (c *Distributor) Tick(now sim.VTimeInSec) bool {
+	if c.halt.Stopped() || c.err != nil {
+		return false
+	}
+	cy := c.Freq.Cycle(now)
+	c.wait = -1
+	progress := c.receiveReturns(now)
+	progress = c.sendStage(now, cy) || progress
+	progress = c.takeStage(now, cy) || progress
+	c.activity.Set(cy, c.status(progress))
+	return progress
+}
+
+func (c *Distributor) status(progress bool) int {
+	switch {
+	case progress:
+		return stateBusy
+	case c.wait >= 0:
+		return c.wait
+	case c.cur != nil:
+		return stateLatency
+	}
+	return stateIdle
+}
+
+// receiveReturns takes the DrawEnd reports: pipe From finished its oldest
+// outstanding chunk, which must be of the same draw.
+func (c *Distributor) receiveReturns(now sim.VTimeInSec) bool {
+	progress := false
+	for c.err == nil {
+		msg := c.FromSampleFills.Retrieve(now)
+		if msg == nil {
+			break
+		}
+		progress = true
+		m, ok := msg.(*protocol.DrawEnd)
+		if !ok {
+			c.fail(fmt.Errorf("%s: unexpected %T on FromSampleFills", c.Name(), msg))
+			break
+		}
+		p := m.From
+		if p < 0 || p >= c.pipes || len(c.outstanding[p]) == 0 || c.outstanding[p][0].draw != m.Draw {
+			c.fail(fmt.Errorf("%s: DrawEnd from pipe %d for a draw it has no outstanding chunk of", c.Name(), p))
+			break
+		}
+		c.load[p] -= c.outstanding[p][0].triangles
+		c.outstanding[p] = c.outstanding[p][1:]
+		c.returns++
+	}
+	return progress
+}
+
+// takeStage takes the next draw when none is being sent and plans it.
+func (c *Distributor) takeStage(now sim.VTimeInSec, cy uint64) bool {
+	if c.cur != nil {
+		return false
+	}
+	msg := c.FromCommandProcessor.Peek()
+	if msg == nil {
+		return false
+	}
+	dd, ok := msg.(*protocol.DrawDispatch)
+	switch {
+	case !ok:
+		c.fail(fmt.Errorf("%s: unexpected %T on FromCommandProcessor", c.Name(), msg))
+		return false
+	case dd.Draw == nil || dd.Draw.State == nil:
+		c.fail(fmt.Errorf("%s: DrawDispatch without a draw", c.Name()))
+		return false
+	case dd.First != 0 || dd.End != 0:
+		c.fail(fmt.Errorf("%s: draw %d: DrawDispatch.First/End: the command processor sends whole draws, got [%d, %d)",
+			c.Name(), dd.Draw.Seq, dd.First, dd.End))
+		return false
+	case len(c.Pipes) != c.pipes || len(c.SampleFills) != c.pipes:
+		c.fail(fmt.Errorf("%s: Pipes (%d ports) and SampleFills (%d ports) must list the %d pipes", c.Name(),
+			len(c.Pipes), len(c.SampleFills), c.pipes))
+		return false
+	}
+	c.FromCommandProcessor.Retrieve(now)
+	c.cur = c.plan(dd.Draw)
+	c.cur.readyAt = cy + uint64(c.dispatchLatency)
+	c.waker.WakeAt(c.cycleTime(c.cur.readyAt))
+	return true
+}
+
+func (c *Distributor) cycleTime(cy uint64) sim.VTimeInSec {
+	return sim.VTimeInSec(float64(cy) / float64(c.Freq))
+}
+
+// plan distributes draw d: the pipe ranges, the barrier, the messages.
+func (c *Distributor) plan(d *protocol.Draw) *plan {
+	n := d.State.Stream.NumTriangles()
+	pl := &plan{draw: d, first: make([]int, c.pipes), end: make([]int, c.pipes)}
+	ordered := c.mode == Ordered || !pipeline.OrderIndependent(d.State)
+	counts := make([]int, c.pipes)
+	if ordered {
+		p := c.orderedPipe()
+		counts[p] = n
+		pl.barrier = c.haveClass && (!c.lastOrdered || p != c.lastOrderedPipe)
+		c.lastOrderedPipe = p
+		c.orderedDraws++
+		c.chunks++
+		c.chunksPerPipe[p]++
+	} else {
+		c.splitChunks(n, counts)
+		pl.barrier = c.haveClass && c.lastOrdered
+	}
+	if c.mode == BarrierPerDraw {
+		pl.barrier = true
+	}
+	c.haveClass, c.lastOrdered = true, ordered
+	if pl.barrier {
+		pl.seq = c.barrierSeq
+		c.barrierSeq++
+		c.barriers++
+	}
+	c.draws++
+	c.layout(d, n, counts, pl)
+	return pl
+}
+
+// orderedPipe is the least-loaded pipe; among equals the previous
+// order-dependent draw's pipe (no barrier needed), else the lowest index.
+func (c *Distributor) orderedPipe() int {
+	best := 0
+	for p := 1; p < c.pipes; p++ {
+		if c.load[p] < c.load[best] {
+			best = p
+		}
+	}
+	if l := c.lastOrderedPipe; l >= 0 && c.load[l] == c.load[best] {
+		return l
+	}
+	return best
+}
+
+// splitChunks cuts n triangles into chunks of chunkTriangles and gives each,
+// in order, to the pipe with the least load (outstanding triangles plus the
+// chunks given so far; ties to the lowest index), adding the chunk's
+// triangles to counts.
+func (c *Distributor) splitChunks(n int, counts []int) {
+	for first := 0; first < n; first += c.chunkTriangles {
+		size := min(c.chunkTriangles, n-first)
+		best := 0
+		for p := 1; p < c.pipes; p++ {
+			if c.load[p]+counts[p] < c.load[best]+counts[best] {
+				best = p
+			}
+		}
+		counts[best] += size
+		c.chunks++
+		c.chunksPerPipe[best]++
+	}
+}
+
+// layout turns the per-pipe counts into contiguous ranges in pipe order (a
+// pipe takes one dispatch per draw: its chunks of the draw are merged), and
+// builds the messages. An empty range is [n, n) (End == 0 would mean the
+// whole draw), or [0, 0) for a draw without triangles.
+func (c *Distributor) layout(d *protocol.Draw, n int, counts []int, pl *plan) {
+	pl.chunks = make([]*protocol.DrawDispatch, c.pipes)
+	pl.plans = make([]*protocol.DrawPlan, c.pipes)
+	pl.chunkSent = make([]bool, c.pipes)
+	pl.planSent = make([]bool, c.pipes)
+	pl.unsent = 2 * c.pipes
+	next := 0
+	for p := 0; p < c.pipes; p++ {
+		first, end := next, next+counts[p]
+		if counts[p] == 0 {
+			first, end = n, n
+			c.emptyChunks++
+		}
+		next += counts[p]
+		pl.first[p], pl.end[p] = first, end
+		pl.chunks[p] = protocol.NewDrawChunk(d, first, end)
+		pl.plans[p] = protocol.NewDrawPlan(d, pl.barrier, pl.seq)
+		c.trianglesPerPipe[p] += uint64(counts[p])
+		c.load[p] += counts[p]
+		c.outstanding[p] = append(c.outstanding[p], chunkLoad{draw: d, triangles: counts[p]})
+	}
+}
+
+// sendStage sends the current draw's chunks and plans once its latency has
+// passed, every message the ports accept this cycle, pipe by pipe.
+func (c *Distributor) sendStage(now sim.VTimeInSec, cy uint64) bool {
+	pl := c.cur
+	if pl == nil || cy < pl.readyAt {
+		return false
+	}
+	progress := false
+	for p := 0; p < c.pipes; p++ {
+		if !pl.chunkSent[p] {
+			if c.send(now, c.ToPipes, c.Pipes[p], pl.chunks[p]) {
+				pl.chunkSent[p], progress = true, true
+				pl.unsent--
+			} else if c.wait < 0 {
+				c.wait = stateBlockedPipe
+			}
+		}
+		if !pl.planSent[p] {
+			if c.send(now, c.ToSampleFills, c.SampleFills[p], pl.plans[p]) {
+				pl.planSent[p], progress = true, true
+				pl.unsent--
+			} else if c.wait < 0 {
+				c.wait = stateBlockedFill
+			}
+		}
+	}
+	if pl.unsent == 0 {
+		c.cur = nil
+	}
+	return progress
+}
+
+func (c *Distributor) send(now sim.VTimeInSec, port, dst sim.Port, msg sim.Msg) bool {
+	m := msg.Meta()
+	m.Src, m.Dst, m.SendTime = port, dst, now
+	if port.Send(msg) != nil {
+		return false
+	}
+	c.progress.Add(1)
+	return true
+}
+
+// Compile-time check.
+var _ protocol.Unit = (*Distributor)(nil)

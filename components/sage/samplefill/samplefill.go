@@ -1,0 +1,321 @@
+package samplefill
+
+import (
+	"fmt"
+
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/components/protocol"
+	"github.com/gfxsim/gfxsim/functional/pipeline"
+	"github.com/gfxsim/gfxsim/functional/raster"
+	"github.com/gfxsim/gfxsim/functional/samplebuffer"
+	"github.com/gfxsim/gfxsim/timing"
+)
+
+// Scheds is the number of sched chips, and of output buses (the board's 2).
+const Scheds = 2
+
+// The activity states (timing.Activity).
+const (
+	stateBusy         = iota // a stage moved work
+	stateBlockedSched        // shaded samples or markers wait for room toward a sched
+	stateWaitShader          // the oldest warp is not shaded yet
+	stateBlockedCore         // the shader core refused a warp
+	stateWaitPlan            // the rasterizer's next draw has no DrawPlan yet
+	stateFull                // every warp slot is in flight
+	stateIdle                // no work
+	numStates
+)
+
+var stateNames = [numStates]string{"busy", "blocked_sched", "wait_shader", "blocked_core", "wait_plan", "full", "idle"}
+
+type params struct {
+	pipe                int
+	quadsPerWarp        int
+	warpsInFlight       int
+	samplesPerCycle     int
+	packetBytes         int
+	burstSamples        int
+	geometry            samplebuffer.Geometry
+	interleavesPerSched int
+	pixelRate           []string
+	inputQueue          int
+	outputQueue         int
+}
+
+// SampleFill is the per-sample stage of a SAGE rasterize chip: see the package
+// documentation.
+type SampleFill struct {
+	*sim.TickingComponent
+	params
+
+	// FromRasterizer receives the pipe rasterizer's TileQuads and DrawEnd.
+	FromRasterizer sim.Port
+	// FromDistributor receives the DrawPlan of every draw, in draw order.
+	FromDistributor sim.Port
+	// ToShaderCore sends sample-quad PixelWarps to ShaderCore.
+	ToShaderCore sim.Port
+	// FromShaderCore receives their ShadedWarps (the warps' ReturnTo).
+	FromShaderCore sim.Port
+	// ToScheds[k] sends SampleBursts and OrderMarkers to Scheds[k] (bus k).
+	ToScheds [Scheds]sim.Port
+	// ToDistributor reports each draw done (protocol.DrawEnd) to Distributor.
+	ToDistributor sim.Port
+
+	// Peers, set by the platform builder. Distributor may be nil (no load
+	// reports).
+	ShaderCore  sim.Port
+	Scheds      [Scheds]sim.Port
+	Distributor sim.Port
+
+	halt     *timing.Halt
+	progress *timing.Progress
+	activity *timing.Activity
+	err      error
+	why      int  // the stall found by a stage this cycle, or -1
+	changed  bool // a message was queued toward a sched this cycle
+
+	cur     *drawInfo           // the draw the rasterizer is sending
+	open    []protocol.WarpQuad // the warp being formed
+	qi      int                 // the next quad of the head TileQuads
+	rest    uint64              // its samples not yet in a warp
+	started bool                // rest holds the quad's samples
+	nextID  uint64
+	rob     []*entry // warps and markers in order
+	warps   int      // warp entries in rob
+	bursts  []burst  // per interleave, the open burst
+	queues  [Scheds][]sim.Msg
+	ws      pipeline.WriteStats // Survivors' kill count
+
+	stats stats
+}
+
+type stats struct {
+	samplesOut, sampleQuads, warps, texMerged, bursts, markers, killed, draws uint64
+}
+
+// drawInfo is a draw in the sample fill.
+type drawInfo struct {
+	d    *protocol.Draw
+	rate uint64 // pipeline.PixelRateLinks
+	tex  int    // texture fetches of the pixel shader
+}
+
+type entryKind uint8
+
+const (
+	entryWarp entryKind = iota
+	entryBarrier
+	entryDrawEnd
+)
+
+// entry is a reorder-buffer entry: a warp, or a marker behind the warps
+// before it.
+type entry struct {
+	kind entryKind
+	draw *drawInfo
+	seq  uint64
+
+	warp *protocol.PixelWarp
+	out  []pipeline.QuadOutput // nil until shaded
+	sent bool
+
+	quad    int               // the next sample quad to retire
+	left    raster.SampleMask // its surviving samples not yet out
+	started bool              // left is set
+	flushed bool              // DrawEnd: bursts flushed, markers queued
+}
+
+// burst is the open burst of one interleave.
+type burst struct {
+	draw    *protocol.Draw
+	samples []protocol.SageSample
+}
+
+// Err returns the error that stopped the sample fill, or nil.
+func (c *SampleFill) Err() error { return c.err }
+
+func (c *SampleFill) fail(err error) {
+	if c.err == nil {
+		c.err = fmt.Errorf("%s: %w", c.Name(), err)
+	}
+	c.halt.Fail(c.err)
+}
+
+// Stats reports, under "<name>.": samples_out (samples sent in bursts),
+// sample_quads, warps, texture_requests_merged, killed_samples, bursts,
+// markers, draws, and the activity cycles (cycles_busy, cycles_blocked_sched,
+// cycles_wait_shader, cycles_blocked_core, cycles_wait_plan, cycles_full,
+// cycles_idle) and utilization.
+func (c *SampleFill) Stats(add func(name string, v float64)) {
+	p := c.Name() + "."
+	s := &c.stats
+	add(p+"samples_out", float64(s.samplesOut))
+	add(p+"sample_quads", float64(s.sampleQuads))
+	add(p+"warps", float64(s.warps))
+	add(p+"texture_requests_merged", float64(s.texMerged))
+	add(p+"killed_samples", float64(c.ws.Killed))
+	add(p+"bursts", float64(s.bursts))
+	add(p+"markers", float64(s.markers))
+	add(p+"draws", float64(s.draws))
+	c.activity.Stats(c.Name(), add)
+}
+
+// Buffers describes the input queues, the open warp, the reorder buffer and
+// the sched queues.
+func (c *SampleFill) Buffers() []timing.BufferState {
+	n := c.Name()
+	bs := []timing.BufferState{
+		{Name: n + ".FromRasterizer", Len: portLen(c.FromRasterizer), Cap: c.inputQueue},
+		{Name: n + ".FromDistributor", Len: portLen(c.FromDistributor), Cap: c.inputQueue},
+		{Name: n + ".OpenWarp", Len: len(c.open), Cap: c.quadsPerWarp},
+		{Name: n + ".ReorderBuffer", Len: c.warps, Cap: c.warpsInFlight},
+	}
+	for k := range c.queues {
+		bs = append(bs, timing.BufferState{Name: fmt.Sprintf("%s.SchedQueue[%d]", n, k), Len: len(c.queues[k]), Cap: c.outputQueue})
+	}
+	return bs
+}
+
+func portLen(p sim.Port) int {
+	if p.Peek() != nil {
+		return 1
+	}
+	return 0
+}
+
+// Finish closes the activity accounting at time now.
+func (c *SampleFill) Finish(now sim.VTimeInSec) { c.activity.Finish(c.Freq.Cycle(now)) }
+
+// Tick runs the stages back to front: send to the scheds, retire, take shaded
+// warps, dispatch, form warps.
+func (c *SampleFill) Tick(now sim.VTimeInSec) bool {
+	if c.halt.Stopped() || c.err != nil {
+		return false
+	}
+	c.why, c.changed = -1, false
+	progress := c.sendStage(now)
+	progress = c.retireStage(now) || progress
+	progress = c.receiveStage(now) || progress
+	progress = c.dispatchStage(now) || progress
+	progress = c.formStage(now) || progress || c.changed
+	c.activity.Set(c.Freq.Cycle(now), c.status(progress))
+	return progress
+}
+
+func (c *SampleFill) status(progress bool) int {
+	switch {
+	case progress:
+		return stateBusy
+	case c.why >= 0:
+		return c.why
+	}
+	return stateIdle
+}
+
+// stall records why a stage could not move (the first reason of the cycle,
+// which is the stage nearest the output).
+func (c *SampleFill) stall(s int) {
+	if c.why < 0 {
+		c.why = s
+	}
+}
+
+// sendStage sends the head message of each sched queue, one per bus per cycle.
+func (c *SampleFill) sendStage(now sim.VTimeInSec) bool {
+	progress := false
+	for k := range c.queues {
+		if len(c.queues[k]) == 0 {
+			continue
+		}
+		msg := c.queues[k][0]
+		m := msg.Meta()
+		m.Src, m.Dst, m.SendTime = c.ToScheds[k], c.Scheds[k], now
+		if c.ToScheds[k].Send(msg) != nil {
+			c.stall(stateBlockedSched)
+			continue
+		}
+		if b, ok := msg.(*protocol.SampleBurst); ok {
+			c.stats.samplesOut += uint64(len(b.Samples))
+			c.stats.bursts++
+		} else {
+			c.stats.markers++
+		}
+		c.queues[k][0] = nil
+		c.queues[k] = c.queues[k][1:]
+		c.progress.Add(1)
+		progress = true
+	}
+	return progress
+}
+
+// sched returns the sched serving interleave i.
+func (c *SampleFill) sched(i int) int { return i / c.interleavesPerSched }
+
+// push queues msg toward sched k; false when its queue is full.
+func (c *SampleFill) push(k int, msg sim.Msg) bool {
+	if len(c.queues[k]) >= c.outputQueue {
+		c.stall(stateBlockedSched)
+		return false
+	}
+	c.queues[k] = append(c.queues[k], msg)
+	c.changed = true
+	return true
+}
+
+// pushMarkers queues an order marker into both sched streams, or neither.
+func (c *SampleFill) pushMarkers(kind protocol.OrderMarkerKind, d *protocol.Draw, seq uint64) bool {
+	for k := range c.queues {
+		if len(c.queues[k]) >= c.outputQueue {
+			c.stall(stateBlockedSched)
+			return false
+		}
+	}
+	for k := range c.queues {
+		c.queues[k] = append(c.queues[k], protocol.NewOrderMarker(kind, d, seq, c.pipe, -1))
+	}
+	c.changed = true
+	return true
+}
+
+// flushBurst queues interleave i's open burst; false when its sched queue is
+// full.
+func (c *SampleFill) flushBurst(i int) bool {
+	b := &c.bursts[i]
+	if len(b.samples) == 0 {
+		return true
+	}
+	if !c.push(c.sched(i), protocol.NewSampleBurst(b.draw, c.pipe, i, b.samples, c.packetBytes)) {
+		return false
+	}
+	b.samples = nil
+	return true
+}
+
+// flushBursts queues every open burst, as far as the queues take them.
+func (c *SampleFill) flushBursts() bool {
+	for i := range c.bursts {
+		if !c.flushBurst(i) {
+			return false
+		}
+	}
+	return true
+}
+
+// addSample puts s into its interleave's burst, queueing the burst first when
+// it is full; false (nothing changed) when its sched queue is full.
+func (c *SampleFill) addSample(d *protocol.Draw, s protocol.SageSample) bool {
+	i := c.geometry.Interleave(int(s.X), int(s.Y), int(s.S))
+	b := &c.bursts[i]
+	if len(b.samples) == c.burstSamples && !c.flushBurst(i) {
+		return false
+	}
+	if b.samples == nil {
+		b.draw, b.samples = d, make([]protocol.SageSample, 0, c.burstSamples)
+	}
+	b.samples = append(b.samples, s)
+	return true
+}
+
+// Compile-time check.
+var _ protocol.Unit = (*SampleFill)(nil)
