@@ -1,6 +1,7 @@
 package configs
 
 import (
+	"github.com/gfxsim/gfxsim/functional/framebuffer"
 	"strings"
 	"sync"
 
@@ -44,6 +45,10 @@ func (m Multipass) CostModel() multipass.CostModel {
 func (c *Config) DriverOptions() driver.Options {
 	o := driver.DefaultOptions()
 	o.Multipass = driver.MultipassOptions{Limits: c.Multipass.Limits(), Cost: c.Multipass.CostModel()}
+	if c.Machine == "sage" {
+		o.ColorFormat = framebuffer.RGBA10 // the 3DRAM sample buffer
+		o.Multipass = driver.MultipassOptions{}
+	}
 	return o
 }
 

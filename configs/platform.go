@@ -84,8 +84,12 @@ func order(s string) raster.TraversalOrder {
 
 // RasterOptions returns the rasterizer options of c.
 func (c *Config) RasterOptions() pipeline.RasterOptions {
-	return pipeline.RasterOptions{TileSize: c.Raster.TileSize, TileOrder: order(c.Raster.TileOrder),
+	o := pipeline.RasterOptions{TileSize: c.Raster.TileSize, TileOrder: order(c.Raster.TileOrder),
 		QuadOrder: order(c.Raster.QuadOrder)}
+	if c.Machine == "sage" {
+		o.PatternTable = c.SagePattern()
+	}
+	return o
 }
 
 // PatternSeed returns the seed of the stochastic rasterizer's lens and time

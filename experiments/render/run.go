@@ -119,7 +119,11 @@ func runFunctional(o options, s *scene.Scene, cfg *configs.Config, w io.Writer, 
 	if err != nil {
 		return err
 	}
-	res, err := reference.Render(f.Memory, f.Stream, f.StreamBytes, referenceOptions(cfg))
+	ro, err := cfg.ReferenceOptions()
+	if err != nil {
+		return err
+	}
+	res, err := reference.Render(f.Memory, f.Stream, f.StreamBytes, ro)
 	if err != nil {
 		return err
 	}
@@ -137,17 +141,6 @@ func runFunctional(o options, s *scene.Scene, cfg *configs.Config, w io.Writer, 
 	summary(w, s.Name, s.Width, s.Height, s.Samples, f, &res.Counters, wall)
 	fmt.Fprintf(w, "wrote %s\n", o.out)
 	return nil
-}
-
-// referenceOptions returns the reference renderer options that count what the
-// machine cfg counts.
-func referenceOptions(cfg *configs.Config) reference.Options {
-	o := reference.DefaultOptions()
-	o.Raster = cfg.RasterOptions()
-	o.BatchVertices = cfg.InputAssembler.BatchVertices
-	o.WarpQuads = cfg.QuadPacker.QuadsPerWarp
-	o.PatternSeed = cfg.PatternSeed()
-	return o
 }
 
 // writeOutputs writes image<suffix>.png, stats<suffix>.json and config.yaml.
@@ -213,7 +206,11 @@ func runTiming(o options, s *scene.Scene, cfg *configs.Config, w io.Writer, suff
 		if err != nil {
 			return err
 		}
-		ref, err := reference.Render(g.Memory, g.Stream, g.StreamBytes, referenceOptions(cfg))
+		ro, err := cfg.ReferenceOptions()
+		if err != nil {
+			return err
+		}
+		ref, err := reference.Render(g.Memory, g.Stream, g.StreamBytes, ro)
 		if err != nil {
 			return err
 		}
