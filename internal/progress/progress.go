@@ -104,6 +104,15 @@ func (f Flags) Log(getenv func(string) string, stderr *os.File) io.Writer {
 	return stderr
 }
 
+// Summary returns stderr for a run's closing lines (wall time, where the
+// outputs are), nil with -q.
+func (f Flags) Summary(stderr *os.File) io.Writer {
+	if f.Quiet || stderr == nil {
+		return nil
+	}
+	return stderr
+}
+
 // Bar reports whether a bar is drawn on stderr (Enabled).
 func (f Flags) Bar(getenv func(string) string, stderr *os.File) bool {
 	return Enabled(f.Quiet, getenv, stderr)

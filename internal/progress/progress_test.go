@@ -156,6 +156,9 @@ func TestFlagsLogRules(t *testing.T) {
 			t.Errorf("%+v CI=%q: a bar on a file", tc.fl, tc.ci)
 		}
 	}
+	if (Flags{}).Summary(f) == nil || (Flags{Quiet: true}).Summary(f) != nil {
+		t.Error("the summary is not printed without -q, or printed with -q")
+	}
 	if (Flags{}).Log(env(""), nil) != nil {
 		t.Error("a nil stderr gives a writer")
 	}
