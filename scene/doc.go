@@ -61,6 +61,10 @@
 //     D3D's (depth 0 at near, 1 at far). Camera.View and Camera.Projection
 //     give the matrices (geom.LookAt, geom.Perspective with aspect
 //     Width/Height).
+//   - A mesh's front faces +Z (glTF's convention; OBJ has none and is taken
+//     to follow it). A mesh's `front` in a scene file turns a file that faces
+//     elsewhere to +Z; WithFront frames a bare mesh (FromMeshFile) from its
+//     front instead (Front, Spot's OBJ faces -Z).
 //   - Meshes are authored counter-clockwise (front faces, outward); they stay
 //     counter-clockwise on screen, so materials default to FrontCCW = true
 //     (D3D FrontCounterClockwise) with back-face culling.

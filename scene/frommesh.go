@@ -23,11 +23,13 @@ import (
 //     its first '_', '-' or '.' (spot_triangulated.obj -> spot_texture.png) is
 //     used as the albedo of a textured material, the first in name order;
 //   - a camera at 40 degrees vertical field of view looking at the centre of
-//     the bounding box from the front-right-above direction (0.5, 0.35, 1),
-//     as close as it can be with the whole box within 90% of the view, with
-//     near and far planes around it;
-//   - one white directional light from above, right and front, ambient 0.15,
-//     a dark blue-grey background;
+//     the bounding box from the front-right-above direction (0.5, 0.35, 1)
+//     for a mesh whose front faces +Z (glTF's convention, and the default for
+//     OBJ, which has none; WithFront names another: the direction is turned
+//     with it, Front.Facing), as close as it can be with the whole box within
+//     90% of the view, with near and far planes around it;
+//   - one white directional light from above, right and front (turned with
+//     the front likewise), ambient 0.15, a dark blue-grey background;
 //   - a glTF file with animations plays animation 0 from time 0 over one
 //     frame of 1/30 s (each part that moves on its own is its own object).
 func FromMeshFile(path string, opts ...Option) (*Scene, error) {
@@ -52,7 +54,7 @@ func FromMeshFile(path string, opts ...Option) (*Scene, error) {
 		Width: DefaultWidth, Height: DefaultHeight, Samples: 4, Frames: 1, Blur: 1,
 		Clear:   Clear{Color: geom.Vec4{0.12, 0.13, 0.16, 1}, Depth: 1},
 		Ambient: geom.Vec3{0.15, 0.15, 0.15},
-		Lights: []Light{{Kind: DirectionalLight, Direction: geom.Vec3{-0.4, -0.8, -0.45}.Normalize(),
+		Lights: []Light{{Kind: DirectionalLight, Direction: o.front.Facing(geom.Vec3{-0.4, -0.8, -0.45}).Normalize(),
 			Color: geom.Vec3{1, 1, 1}}},
 	}
 	b := newBuilder(s)
@@ -93,7 +95,7 @@ func FromMeshFile(path string, opts ...Option) (*Scene, error) {
 		s.Objects = append(s.Objects, Object{Name: s.Meshes[d.mesh].Name, Mesh: d.mesh, Material: d.material,
 			Transform: m[0], EndTransform: m[1], Moving: m[0] != m[1]})
 	}
-	s.Camera = frameCamera(merged, s.Aspect())
+	s.Camera = frameCamera(merged, s.Aspect(), o.front)
 	if err := o.apply(s); err != nil {
 		return nil, err
 	}
@@ -143,10 +145,11 @@ func siblingImage(path string) string {
 }
 
 // frameCamera places a camera that sees the whole mesh: looking at the centre
-// of the bounding box from direction (0.5, 0.35, 1), at the smallest distance
+// of the bounding box from direction (0.5, 0.35, 1) turned to the mesh's
+// front (Front.Facing), at the smallest distance
 // (found by bisection, starting from one that fits the bounding sphere) at
 // which all eight corners of the box project within 90% of the viewport.
-func frameCamera(m *mesh.Mesh, aspect float32) Camera {
+func frameCamera(m *mesh.Mesh, aspect float32, front Front) Camera {
 	lo, hi := m.Bounds()
 	c := lo.Add(hi).Scale(0.5)
 	r := hi.Sub(lo).Length() / 2
@@ -157,7 +160,7 @@ func frameCamera(m *mesh.Mesh, aspect float32) Camera {
 	half := float64(fov) / 2 * math.Pi / 180
 	fit := math.Min(math.Tan(half), math.Tan(half)*float64(aspect))
 	far := float32(float64(r)/math.Sin(math.Atan(fit))) * 1.05
-	dir := geom.Vec3{0.5, 0.35, 1}.Normalize()
+	dir := front.Facing(geom.Vec3{0.5, 0.35, 1}).Normalize()
 	cam := func(d float32) Camera {
 		return Camera{
 			Position: c.Add(dir.Scale(d)), Target: c, Up: geom.Vec3{0, 1, 0},

@@ -25,6 +25,8 @@ type options struct {
 	frame                  int
 	blur                   float32
 	blurSet                bool
+	front                  Front // WithFront
+	frontSet               bool
 }
 
 // WithResolution overrides the scene's resolution.
@@ -47,6 +49,12 @@ func WithFrame(i int) Option { return func(o *options) { o.frame = i } }
 
 // WithBlur overrides the scene's blur scale (>= 0; 0: no lens or motion blur).
 func WithBlur(k float32) Option { return func(o *options) { o.blur, o.blurSet = k, true } }
+
+// WithFront tells FromMeshFile which way the bare mesh's front faces (the
+// default is +Z, glTF's convention), so that it is framed from that side. A
+// scene file gives each mesh's own `front`; loading one with WithFront is an
+// error.
+func WithFront(f Front) Option { return func(o *options) { o.front, o.frontSet = f, true } }
 
 func collect(opts []Option) (options, error) {
 	var o options

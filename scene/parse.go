@@ -51,6 +51,9 @@ type parser struct {
 // parse parses a scene document. file labels errors; dir resolves relative
 // file names; files=false forbids file references.
 func parse(file string, data []byte, dir string, files bool, opt options) (*Scene, error) {
+	if opt.frontSet {
+		return nil, fmt.Errorf("%s: a front option (render -front) applies to a bare mesh file; in a scene file give each mesh's front", file)
+	}
 	w := &walker{file: file, frame: opt.frame}
 	root, err := w.parseYAML(data)
 	if err != nil {

@@ -12,7 +12,7 @@ import (
 func (p *parser) mesh(e entry, needFileMaterials bool) error {
 	w := p.w
 	field := "meshes." + e.key
-	o, err := w.object(e.v, field, "file", "procedural", "fit")
+	o, err := w.object(e.v, field, "file", "procedural", "fit", "front")
 	if err != nil {
 		return err
 	}
@@ -44,12 +44,27 @@ func (p *parser) mesh(e entry, needFileMaterials bool) error {
 	default:
 		return w.errAt(e.v, field, "needs file or procedural")
 	}
+	if n := o.get("front"); n != nil {
+		if fn == nil {
+			return w.errAt(n, o.path("front"), "front turns a mesh file; a procedural mesh has its own orientation (rotate its objects)")
+		}
+		k, err := w.enum(n, o.path("front"), FrontNames)
+		if err != nil {
+			return err
+		}
+		if turn := Front(k).Turn(); turn != geom.Identity() {
+			for _, m := range parts {
+				m.Transform(turn)
+			}
+			fit = turn
+		}
+	}
 	if n := o.get("fit"); n != nil {
 		size, err := w.float(n, o.path("fit"), 1e-6, 1e30)
 		if err != nil {
 			return err
 		}
-		fit = fitMeshes(size, parts...)
+		fit = fitMeshes(size, parts...).Mul(fit)
 	}
 	var m *mesh.Mesh
 	if model != nil {

@@ -20,8 +20,9 @@
 // value) and draws utilization and bandwidth over the frame as PNG figures.
 //
 // Progress. NewProgress prints the draws completed and the simulated cycles to a
-// terminal every few seconds of wall time, and, with a monitor, updates the run's
-// entry in it.
+// log every few seconds of wall time, draws its Bar (a progress.Bar: one part
+// per draw and one for the resolve and present; render on a terminal) as draws
+// finish, and, with a monitor, updates the run's entry in it.
 //
 // Monitor (-monitor). StartMonitor serves gfxsim's own web monitor, by default on
 // the loopback interface only (DefaultMonitorAddr, 127.0.0.1 and a free port;

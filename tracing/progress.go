@@ -19,17 +19,23 @@ import (
 type Progress struct {
 	*sim.TickingComponent
 	// Label, when set, starts every printed line (the run's name in a sweep).
-	Label  string
-	p      *configs.Platform
-	waker  *timing.Waker
-	w      io.Writer
-	every  time.Duration
-	total  int
-	start  time.Time
-	last   time.Time
-	run    *MonitorRun
-	done   bool
-	period int
+	Label string
+	// Bar, when not nil, shows the frame's progress: one part per draw and
+	// a last for the resolve and present, redrawn when a draw finishes and
+	// at most every second otherwise (render on a terminal).
+	Bar     *progress.Bar
+	lastBar time.Time
+	barDone int
+	p       *configs.Platform
+	waker   *timing.Waker
+	w       io.Writer
+	every   time.Duration
+	total   int
+	start   time.Time
+	last    time.Time
+	run     *MonitorRun
+	done    bool
+	period  int
 }
 
 // NewProgress reports the progress of p's frame of totalDraws draws to w (nil: no
@@ -61,6 +67,7 @@ func (g *Progress) Tick(now sim.VTimeInSec) bool {
 	if g.run != nil {
 		g.run.update(done, g.Freq.Cycle(now), finished)
 	}
+	g.drawBar(done, finished)
 	if g.w != nil && time.Since(g.last) >= g.every {
 		g.last = time.Now()
 		el := time.Since(g.start)
@@ -80,6 +87,24 @@ func (g *Progress) Tick(now sim.VTimeInSec) bool {
 	}
 	g.waker.WakeIn(now, g.period)
 	return false
+}
+
+// drawBar sets the bar to done draws, total+1 parts when finished.
+func (g *Progress) drawBar(done int, finished bool) {
+	if g.Bar == nil {
+		return
+	}
+	label := "draws"
+	switch {
+	case finished:
+		done, label = g.total+1, "frame done"
+	case done >= g.total:
+		label = "resolving and presenting the frame"
+	}
+	if done != g.barDone || time.Since(g.lastBar) >= time.Second {
+		g.barDone, g.lastBar = done, time.Now()
+		g.Bar.Set(done, label)
+	}
 }
 
 func (g *Progress) prefix() string {

@@ -10,33 +10,48 @@ import (
 	"os"
 
 	"github.com/gfxsim/gfxsim/experiments/decoupled/study"
+	"github.com/gfxsim/gfxsim/internal/progress"
 )
 
 func main() {
-	var o study.Options
-	flag.StringVar(&o.Out, "o", "out/decoupled", "output folder")
-	flag.IntVar(&o.Width, "width", 0, "frame width for every figure (0: each figure's default, see README)")
-	flag.IntVar(&o.Height, "height", 0, "frame height for every figure (0: each figure's default)")
-	flag.BoolVar(&o.Quick, "quick", false, "a reduced sweep at 96x54 (for tests)")
-	flag.Uint64Var(&o.Seed, "seed", 1, "seed of the lens and time sample pattern")
-	flag.IntVar(&o.Workers, "workers", 2, "frames rendered at once")
-	flag.BoolVar(&o.Timed, "timed", true, "run Fig. 13 on the timed machine (-timed=false: the functional figures only)")
-	quiet := flag.Bool("q", false, "no progress lines on stderr")
-	o.Sweep.Register(flag.CommandLine)
-	flag.Parse()
-	if flag.NArg() > 0 {
-		fmt.Fprintf(os.Stderr, "decoupled: unexpected argument %q\n", flag.Arg(0))
-		os.Exit(2)
-	}
-	if err := o.Sweep.Check(); err != nil {
+	o, err := parseFlags(os.Args[1:], os.Getenv, os.Stderr)
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "decoupled:", err)
 		os.Exit(2)
-	}
-	if !*quiet {
-		o.Log = os.Stderr
 	}
 	if err := study.Run(o, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "decoupled:", err)
 		os.Exit(1)
 	}
+}
+
+// parseFlags reads the command line args into the study's options, with
+// what it prints on stderr decided by -q, -v, CI (getenv) and whether
+// stderr is a terminal (progress.Flags).
+func parseFlags(args []string, getenv func(string) string, stderr *os.File) (study.Options, error) {
+	fs := flag.NewFlagSet("decoupled", flag.ExitOnError)
+	var o study.Options
+	fs.StringVar(&o.Out, "o", "out/decoupled", "output folder")
+	fs.IntVar(&o.Width, "width", 0, "frame width for every figure (0: each figure's default, see README)")
+	fs.IntVar(&o.Height, "height", 0, "frame height for every figure (0: each figure's default)")
+	fs.BoolVar(&o.Quick, "quick", false, "a reduced sweep at 96x54 (for tests)")
+	fs.Uint64Var(&o.Seed, "seed", 1, "seed of the lens and time sample pattern")
+	fs.IntVar(&o.Workers, "workers", 2, "frames rendered at once")
+	fs.BoolVar(&o.Timed, "timed", true, "run Fig. 13 on the timed machine (-timed=false: the functional figures only)")
+	var pf progress.Flags
+	pf.Register(fs)
+	o.Sweep.Register(fs)
+	fs.Parse(args)
+	if fs.NArg() > 0 {
+		return o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	for _, check := range []func() error{o.Sweep.Check, pf.Check} {
+		if err := check(); err != nil {
+			return o, err
+		}
+	}
+	o.Log = pf.Log(getenv, stderr)
+	o.Summary = pf.Summary(stderr)
+	o.Bar = pf.Bar(getenv, stderr)
+	return o, nil
 }

@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/gfxsim/gfxsim/internal/outputs"
+	"github.com/gfxsim/gfxsim/internal/progress"
 )
 
 // Shard selects the points of a sweep that one process runs: every N-th
@@ -182,6 +183,10 @@ type Sweep[R any] struct {
 	// Done, when not nil, is called after each point that ran, one call at a
 	// time, with the number of points done of the shard's total.
 	Done func(done, total, i int, r R)
+	// Bar, when not nil, is started over the shard's points when they run
+	// and steps after each Done (labelled with the point's name); log
+	// lines written through Bar.Writer keep it below them.
+	Bar *progress.Bar
 	// Merge builds the tables and figures from every point's result in plan
 	// order, printing the tables to w.
 	Merge func(w io.Writer, rs []R) error
@@ -281,6 +286,7 @@ func (s *Sweep[R]) RunShard(sh Shard) ([]string, error) {
 	}
 	files := make([]string, len(todo))
 	errs := make([]error, len(todo))
+	s.Bar.Start(len(todo))
 	var mu sync.Mutex
 	failed, done := false, 0
 	next := make(chan int)
@@ -299,8 +305,12 @@ func (s *Sweep[R]) RunShard(sh Shard) ([]string, error) {
 				mu.Lock()
 				if err != nil {
 					errs[j], failed = fmt.Errorf("%s: point %d (%s): %w", s.Study, i, s.Points[i], err), true
-				} else if done++; s.Done != nil {
-					s.Done(done, len(todo), i, r)
+				} else {
+					done++
+					if s.Done != nil {
+						s.Done(done, len(todo), i, r)
+					}
+					s.Bar.Step(s.Points[i])
 				}
 				mu.Unlock()
 			}
@@ -318,6 +328,7 @@ func (s *Sweep[R]) RunShard(sh Shard) ([]string, error) {
 	close(next)
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
+		s.Bar.Clear() // the error is printed on a line of its own
 		return nil, err
 	}
 	return files, nil

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/gfxsim/gfxsim/internal/outputs"
+	"github.com/gfxsim/gfxsim/internal/progress"
 )
 
 func TestParseShard(t *testing.T) {
@@ -339,5 +340,25 @@ func TestRunErrors(t *testing.T) {
 	s.Run = func(i int) (fakeResult, error) { return fakeResult{Value: float64(i) / 0}, nil }
 	if err := s.Main(SweepFlags{}, io.Discard); !strings.Contains(errString(err), "encoding the result: json: unsupported value: NaN") {
 		t.Errorf("NaN result: %v", err)
+	}
+}
+
+// A sweep's bar counts the shard's points, labelled with their names, and
+// the log lines of Done, written through the bar, go above it.
+func TestSweepBar(t *testing.T) {
+	var out bytes.Buffer
+	bar := progress.New(&out, 0, true)
+	log := bar.Writer(&out)
+	sw := &Sweep[int]{Study: "bar", Out: t.TempDir(), Points: []string{"a", "b", "c", "d"},
+		Run:  func(i int) (int, error) { return i, nil },
+		Done: func(done, total, i int, r int) { fmt.Fprintf(log, "%d/%d %d\n", done, total, r) },
+		Bar:  bar}
+	if _, err := sw.RunShard(Shard{0, 2}); err != nil {
+		t.Fatal(err)
+	}
+	got := strings.NewReplacer("\r\x1b[K", "|", "#", "", ".", "").Replace(out.String())
+	want := "1/2 0\n|[] 1/2 0 s, about 0 s left  a|2/2 2\n[] 1/2 0 s, about 0 s left  a|[] 2/2 0 s  c\n"
+	if got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"image"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -99,7 +98,7 @@ type frameStudy struct {
 }
 
 func newFrameStudy(o options) *frameStudy {
-	return &frameStudy{o: o, sess: o.instruments.NewSession(o.out, len(frameMachines()), os.Stderr)}
+	return &frameStudy{o: o, sess: o.instruments.NewSession(o.out, len(frameMachines()), o.log)}
 }
 
 // prepare builds the scene, renders the reference image and analyzes the pin

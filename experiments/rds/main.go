@@ -10,30 +10,13 @@ import (
 	"flag"
 	"fmt"
 	"os"
+
+	"github.com/gfxsim/gfxsim/internal/progress"
 )
 
 func main() {
-	var o options
-	flag.StringVar(&o.out, "o", "out/rds", "output folder")
-	flag.Int64Var(&o.steps, "steps", 1_000_000, "budget of each exhaustive search, in search steps (negative: unbounded)")
-	flag.DurationVar(&o.timeout, "timeout", 0, "wall-clock budget of each exhaustive search (0: steps only)")
-	flag.StringVar(&o.shaders, "shaders", "bowlingpin,bumppin,wood", "test shaders (library materials), comma-separated")
-	flag.BoolVar(&o.frame, "frame", true, "also render the bowling-pin scene through the timed pipeline on multipass machines")
-	flag.IntVar(&o.width, "width", 160, "frame width in pixels")
-	flag.IntVar(&o.height, "height", 120, "frame height in pixels")
-	o.instruments.Register(flag.CommandLine)
-	o.inputs.Register(flag.CommandLine)
-	o.sweep.Register(flag.CommandLine)
-	flag.Parse()
-	if flag.NArg() > 0 {
-		fmt.Fprintf(os.Stderr, "rds: unexpected argument %q\n", flag.Arg(0))
-		os.Exit(2)
-	}
-	if err := o.sweep.Check(); err != nil {
-		fmt.Fprintln(os.Stderr, "rds:", err)
-		os.Exit(2)
-	}
-	if err := o.instruments.Check(); err != nil {
+	o, err := parseFlags(os.Args[1:], os.Getenv, os.Stderr)
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "rds:", err)
 		os.Exit(2)
 	}
@@ -41,4 +24,40 @@ func main() {
 		fmt.Fprintln(os.Stderr, "rds:", err)
 		os.Exit(1)
 	}
+}
+
+// parseFlags reads the command line args into the study's options, with
+// what it prints on stderr decided by -q, -v, CI (getenv) and whether
+// stderr is a terminal (progress.Flags).
+func parseFlags(args []string, getenv func(string) string, stderr *os.File) (options, error) {
+	fs := flag.NewFlagSet("rds", flag.ExitOnError)
+	var o options
+	fs.StringVar(&o.out, "o", "out/rds", "output folder")
+	fs.Int64Var(&o.steps, "steps", 1_000_000, "budget of each exhaustive search, in search steps (negative: unbounded)")
+	fs.DurationVar(&o.timeout, "timeout", 0, "wall-clock budget of each exhaustive search (0: steps only)")
+	fs.StringVar(&o.shaders, "shaders", "bowlingpin,bumppin,wood", "test shaders (library materials), comma-separated")
+	fs.BoolVar(&o.frame, "frame", true, "also render the bowling-pin scene through the timed pipeline on multipass machines")
+	fs.IntVar(&o.width, "width", 160, "frame width in pixels")
+	fs.IntVar(&o.height, "height", 120, "frame height in pixels")
+	var pf progress.Flags
+	pf.Register(fs)
+	o.instruments.Register(fs)
+	o.inputs.Register(fs)
+	o.sweep.Register(fs)
+	fs.Parse(args)
+	if fs.NArg() > 0 {
+		return o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	for _, check := range []func() error{o.sweep.Check, o.instruments.Check, pf.Check} {
+		if err := check(); err != nil {
+			return o, err
+		}
+	}
+	o.log = pf.Log(getenv, stderr)
+	if o.log == nil {
+		o.instruments.ProgressEvery = 0
+	}
+	o.summary = pf.Summary(stderr)
+	o.bar = pf.Bar(getenv, stderr)
+	return o, nil
 }

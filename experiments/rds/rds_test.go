@@ -11,6 +11,7 @@ import (
 	"github.com/gfxsim/gfxsim/configs"
 	"github.com/gfxsim/gfxsim/functional/reference"
 	"github.com/gfxsim/gfxsim/functional/shader/multipass"
+	"github.com/gfxsim/gfxsim/internal/progress/progresstest"
 	"github.com/gfxsim/gfxsim/scene/driver"
 )
 
@@ -112,4 +113,11 @@ func TestStudy(t *testing.T) {
 			t.Error(err)
 		}
 	}
+}
+
+func TestQuietRules(t *testing.T) {
+	progresstest.Check(t, func(args []string, getenv func(string) string, stderr *os.File) (progresstest.Printed, error) {
+		o, err := parseFlags(args, getenv, stderr)
+		return progresstest.Printed{Log: o.log, Summary: o.summary, Bar: o.bar, Every: o.instruments.ProgressEvery}, err
+	})
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"io"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/gfxsim/gfxsim/functional/shader/library"
 	"github.com/gfxsim/gfxsim/functional/shader/multipass"
 	"github.com/gfxsim/gfxsim/internal/outputs"
+	"github.com/gfxsim/gfxsim/internal/progress"
 	"github.com/gfxsim/gfxsim/tracing"
 )
 
@@ -26,6 +28,9 @@ type options struct {
 	instruments   tracing.Flags
 	inputs        expt.Inputs
 	sweep         expt.SweepFlags
+	log           io.Writer // progress lines (nil: none)
+	summary       io.Writer // the closing line: wall time and outputs (nil: none)
+	bar           bool      // a progress bar over the points on stderr
 }
 
 // outcome is one algorithm's partition of one case.
@@ -121,6 +126,15 @@ func run(o options, w io.Writer) error {
 			sw.Points = append(sw.Points, expt.RunName("frame", lim.Name))
 		}
 	}
+	bar := progress.New(os.Stderr, 0, o.bar)
+	o.log = bar.Writer(o.log)
+	sw.Bar = bar
+	start := time.Now()
+	if o.log != nil {
+		sw.Done = func(done, total, i int, _ point) {
+			fmt.Fprintf(o.log, "[%3d/%d %5.0fs] %s\n", done, total, time.Since(start).Seconds(), sw.Points[i])
+		}
+	}
 	fs := newFrameStudy(o)
 	sw.Run = func(i int) (point, error) {
 		switch {
@@ -177,7 +191,13 @@ func run(o options, w io.Writer) error {
 		fmt.Fprintf(w, "\nwrote %s\n", o.out)
 		return nil
 	}
-	return sw.Main(o.sweep, w)
+	if err := sw.Main(o.sweep, w); err != nil {
+		return err
+	}
+	if o.summary != nil && !o.sweep.List {
+		fmt.Fprintf(o.summary, "wall time %.0f s; outputs in %s\n", time.Since(start).Seconds(), o.out)
+	}
+	return nil
 }
 
 // timed runs f until at least 20 ms have passed and returns the mean time of

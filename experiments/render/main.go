@@ -5,41 +5,58 @@ package main
 import (
 	"flag"
 	"fmt"
-	"io"
 	"os"
+
+	"github.com/gfxsim/gfxsim/internal/progress"
 )
 
 func main() {
-	var o options
-	flag.StringVar(&o.config, "config", "", "machine configuration (YAML, decoded on top of the default machine configs/sortlast.yaml)")
-	flag.StringVar(&o.scene, "scene", "", "built-in scene name or scene/mesh file (default: the default scene); \"list\" prints the built-in scenes")
-	flag.StringVar(&o.out, "o", "out/render", "output folder")
-	flag.StringVar(&o.mode, "mode", "timing", "timing (the timed Akita model) or functional (the reference renderer alone)")
-	flag.IntVar(&o.width, "width", 0, "override the scene's width in pixels")
-	flag.IntVar(&o.height, "height", 0, "override the scene's height in pixels")
-	flag.IntVar(&o.samples, "samples", 0, "override the scene's samples per pixel (1 to 64)")
-	flag.BoolVar(&o.check, "check", false, "timing mode: also render with the reference renderer and compare the images")
-	flag.IntVar(&o.frames, "frames", 0, "render frames 0..N-1 of an animated scene (image_0000.png, stats_0000.json, ...); 0: frame 0 as image.png")
-	flag.Float64Var(&o.blur, "blur", -1, "scale the scene's lens radius and motion (0: no blur, 1: as written); negative: the scene's own blur")
-	quiet := flag.Bool("q", false, "quiet: no progress lines while loading and simulating (the summary is still printed)")
-	o.instruments.Register(flag.CommandLine)
-	o.inputs.Register(flag.CommandLine)
-	o.inputs.Log = os.Stderr
-	flag.Parse()
-	if flag.NArg() > 0 {
-		fmt.Fprintf(os.Stderr, "render: unexpected argument %q\n", flag.Arg(0))
-		os.Exit(2)
-	}
-	if err := o.instruments.Check(); err != nil {
+	o, err := parseFlags(os.Args[1:], os.Getenv, os.Stderr)
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "render:", err)
 		os.Exit(2)
-	}
-	if *quiet {
-		o.instruments.ProgressEvery = 0
-		o.inputs.Log = io.Discard
 	}
 	if err := run(o, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "render:", err)
 		os.Exit(1)
 	}
+}
+
+// parseFlags reads the command line args into render's options, with what
+// it prints on stderr decided by -q, -v, CI (getenv) and whether stderr is a
+// terminal (progress.Flags): on a terminal a bar over the frame replaces
+// the simulation's progress lines.
+func parseFlags(args []string, getenv func(string) string, stderr *os.File) (options, error) {
+	fs := flag.NewFlagSet("render", flag.ExitOnError)
+	var o options
+	fs.StringVar(&o.config, "config", "", "machine configuration (YAML, decoded on top of the default machine configs/sortlast.yaml)")
+	fs.StringVar(&o.scene, "scene", "", "built-in scene name or scene/mesh file (default: the default scene); \"list\" prints the built-in scenes")
+	fs.StringVar(&o.out, "o", "out/render", "output folder")
+	fs.StringVar(&o.mode, "mode", "timing", "timing (the timed Akita model) or functional (the reference renderer alone)")
+	fs.IntVar(&o.width, "width", 0, "override the scene's width in pixels")
+	fs.IntVar(&o.height, "height", 0, "override the scene's height in pixels")
+	fs.IntVar(&o.samples, "samples", 0, "override the scene's samples per pixel (1 to 64)")
+	fs.BoolVar(&o.check, "check", false, "timing mode: also render with the reference renderer and compare the images")
+	fs.IntVar(&o.frames, "frames", 0, "render frames 0..N-1 of an animated scene (image_0000.png, stats_0000.json, ...); 0: frame 0 as image.png")
+	fs.Float64Var(&o.blur, "blur", -1, "scale the scene's lens radius and motion (0: no blur, 1: as written); negative: the scene's own blur")
+	fs.StringVar(&o.front, "front", "", "a bare mesh file (-scene x.obj, .gltf, .glb): the axis its front faces, +z, -z, +x or -x (default +z, glTF's convention; OBJ has none), framed from that side")
+	var pf progress.Flags
+	pf.Register(fs)
+	o.instruments.Register(fs)
+	o.inputs.Register(fs)
+	fs.Parse(args)
+	if fs.NArg() > 0 {
+		return o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	for _, check := range []func() error{o.instruments.Check, pf.Check} {
+		if err := check(); err != nil {
+			return o, err
+		}
+	}
+	o.inputs.Log = pf.Log(getenv, stderr)
+	o.bar = pf.Bar(getenv, stderr)
+	if o.inputs.Log == nil || o.bar {
+		o.instruments.ProgressEvery = 0
+	}
+	return o, nil
 }

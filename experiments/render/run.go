@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/gfxsim/gfxsim/configs"
@@ -19,6 +20,7 @@ import (
 	"github.com/gfxsim/gfxsim/tracing"
 
 	"github.com/gfxsim/gfxsim/internal/outputs"
+	"github.com/gfxsim/gfxsim/internal/progress"
 )
 
 type options struct {
@@ -29,15 +31,29 @@ type options struct {
 	inputs                   expt.Inputs
 	frames                   int     // 0: one frame written as image.png; N: frames 0..N-1 as image_0000.png, ...
 	blur                     float64 // < 0: the scene's own
+	front                    string  // a bare mesh's front (-front; "": the default, +z)
+	bar                      bool    // a progress bar over the frame on stderr
 }
 
 // sceneOptions returns the loader options of frame f.
-func (o options) sceneOptions(f int) []scene.Option {
+func (o options) sceneOptions(f int) ([]scene.Option, error) {
 	opts := []scene.Option{scene.WithFrame(f)}
 	if o.blur >= 0 {
 		opts = append(opts, scene.WithBlur(float32(o.blur)))
 	}
-	return opts
+	if o.front != "" {
+		switch strings.ToLower(filepath.Ext(o.scene)) {
+		case ".obj", ".gltf", ".glb":
+		default:
+			return nil, fmt.Errorf("-front %s: applies to a bare mesh file (-scene x.obj, .gltf or .glb); a scene file gives each mesh's front", o.front)
+		}
+		fr, err := scene.ParseFront(o.front)
+		if err != nil {
+			return nil, fmt.Errorf("-front: %v", err)
+		}
+		opts = append(opts, scene.WithFront(fr))
+	}
+	return opts, nil
 }
 
 // suffix names the outputs of frame f: "" for a single-frame run, else "_0000", ...
@@ -86,8 +102,12 @@ func run(o options, w io.Writer) error {
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return err
 	}
+	if _, err := o.sceneOptions(0); err != nil {
+		return err
+	}
 	for f := 0; f < max(o.frames, 1); f++ {
-		s, err := o.inputs.Load(o.scene, o.width, o.height, o.samples, budget, o.sceneOptions(f)...)
+		opts, _ := o.sceneOptions(f)
+		s, err := o.inputs.Load(o.scene, o.width, o.height, o.samples, budget, opts...)
 		if err != nil {
 			return err
 		}
@@ -181,8 +201,11 @@ func runTiming(o options, s *scene.Scene, cfg *configs.Config, w io.Writer, suff
 	if err != nil {
 		return err
 	}
+	// One part per draw and a last for the resolve and present.
+	in.Progress.Bar = progress.New(os.Stderr, f.Draws+1, o.bar)
 	start := time.Now()
 	res, err := p.Run(f)
+	in.Progress.Bar.Clear() // a run that stopped early leaves no bar behind
 	wall := time.Since(start)
 	end := p.Engine.CurrentTime()
 	if p.CommandProcessor.Finished() {

@@ -12,43 +12,55 @@ import (
 
 	"github.com/gfxsim/gfxsim/experiments/expt"
 	"github.com/gfxsim/gfxsim/experiments/texcache/study"
+	"github.com/gfxsim/gfxsim/internal/progress"
 	"github.com/gfxsim/gfxsim/tracing"
 )
 
 func main() {
-	var o study.Options
-	flag.StringVar(&o.Out, "o", "out/texcache", "output folder")
-	flag.IntVar(&o.Width, "width", 0, "frame width in pixels (0: the scenes' 320)")
-	flag.IntVar(&o.Height, "height", 0, "frame height in pixels (0: the scenes' 180)")
-	flag.BoolVar(&o.Quick, "quick", false, "a reduced sweep (fewer points, no traversal-order runs)")
-	quiet := flag.Bool("q", false, "no progress lines on stderr")
-	var instruments tracing.Flags
-	instruments.Register(flag.CommandLine)
-	var in expt.Inputs
-	in.Register(flag.CommandLine)
-	o.Inputs = &in
-	o.Sweep.Register(flag.CommandLine)
-	flag.Parse()
-	if flag.NArg() > 0 {
-		fmt.Fprintf(os.Stderr, "texcache: unexpected argument %q\n", flag.Arg(0))
-		os.Exit(2)
-	}
-	if err := o.Sweep.Check(); err != nil {
+	o, err := parseFlags(os.Args[1:], os.Getenv, os.Stderr)
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "texcache:", err)
 		os.Exit(2)
 	}
-	if err := instruments.Check(); err != nil {
-		fmt.Fprintln(os.Stderr, "texcache:", err)
-		os.Exit(2)
-	}
-	if !*quiet {
-		o.Log = os.Stderr
-	} else {
-		instruments.ProgressEvery = 0
-	}
-	o.Instruments = &instruments
 	if err := study.Run(o, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "texcache:", err)
 		os.Exit(1)
 	}
+}
+
+// parseFlags reads the command line args into the study's options, with
+// what it prints on stderr decided by -q, -v, CI (getenv) and whether
+// stderr is a terminal (progress.Flags).
+func parseFlags(args []string, getenv func(string) string, stderr *os.File) (study.Options, error) {
+	fs := flag.NewFlagSet("texcache", flag.ExitOnError)
+	var o study.Options
+	fs.StringVar(&o.Out, "o", "out/texcache", "output folder")
+	fs.IntVar(&o.Width, "width", 0, "frame width in pixels (0: the scenes' 320)")
+	fs.IntVar(&o.Height, "height", 0, "frame height in pixels (0: the scenes' 180)")
+	fs.BoolVar(&o.Quick, "quick", false, "a reduced sweep (fewer points, no traversal-order runs)")
+	var pf progress.Flags
+	pf.Register(fs)
+	instruments := &tracing.Flags{}
+	instruments.Register(fs)
+	o.Instruments = instruments
+	in := &expt.Inputs{}
+	in.Register(fs)
+	o.Inputs = in
+	o.Sweep.Register(fs)
+	fs.Parse(args)
+	if fs.NArg() > 0 {
+		return o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	for _, check := range []func() error{o.Sweep.Check, instruments.Check, pf.Check} {
+		if err := check(); err != nil {
+			return o, err
+		}
+	}
+	o.Log = pf.Log(getenv, stderr)
+	if o.Log == nil {
+		instruments.ProgressEvery = 0
+	}
+	o.Summary = pf.Summary(stderr)
+	o.Bar = pf.Bar(getenv, stderr)
+	return o, nil
 }

@@ -4,9 +4,16 @@
 // variable set), and when stderr is not a terminal, so that logs and CI output
 // stay free of redrawn lines. ETA is the one estimate of the time left, used
 // by the bar and by the simulation's progress lines (tracing.Progress).
+//
+// Flags (-q, -v) are every long-running binary's choice of what it prints on
+// stderr: the bar on a terminal; the log lines (a line per point of a study,
+// a simulation's progress every few seconds, long loads) unless -q, and in CI
+// only with -v; errors and the final summary always.
 package progress
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -68,13 +75,58 @@ func Line(done, total, width int, elapsed time.Duration, label string) string {
 	return s
 }
 
+// Flags are -q and -v: what a binary prints on stderr.
+type Flags struct {
+	Quiet   bool // -q: no bar and no log lines
+	Verbose bool // -v: the log lines in CI too
+}
+
+// Register adds -q and -v to fs.
+func (f *Flags) Register(fs *flag.FlagSet) {
+	fs.BoolVar(&f.Quiet, "q", false, "quiet: no progress bar and no progress lines on stderr (errors and the summary are still printed)")
+	fs.BoolVar(&f.Verbose, "v", false, "print the progress lines on stderr in CI too (CI set: quiet except errors and the summary, unless -v)")
+}
+
+// Check refuses -q with -v.
+func (f Flags) Check() error {
+	if f.Quiet && f.Verbose {
+		return errors.New("-q and -v: -q prints no progress, -v asks for it in CI; give one")
+	}
+	return nil
+}
+
+// Log returns stderr when log lines are printed (not -q, and CI unset or
+// -v), nil otherwise.
+func (f Flags) Log(getenv func(string) string, stderr *os.File) io.Writer {
+	if f.Quiet || stderr == nil || (getenv("CI") != "" && !f.Verbose) {
+		return nil
+	}
+	return stderr
+}
+
+// Summary returns stderr for a run's closing lines (wall time, where the
+// outputs are), nil with -q.
+func (f Flags) Summary(stderr *os.File) io.Writer {
+	if f.Quiet || stderr == nil {
+		return nil
+	}
+	return stderr
+}
+
+// Bar reports whether a bar is drawn on stderr (Enabled).
+func (f Flags) Bar(getenv func(string) string, stderr *os.File) bool {
+	return Enabled(f.Quiet, getenv, stderr)
+}
+
 // Bar is a progress bar redrawn in place ("\r", erase line) on w. A nil *Bar
-// does nothing, so callers need not test Enabled twice.
+// does nothing, so callers need not test Enabled twice. It is drawn while
+// some but not all of its parts are done.
 type Bar struct {
 	mu    sync.Mutex
 	w     io.Writer
 	total int
 	done  int
+	label string
 	start time.Time
 	now   func() time.Time
 }
@@ -87,6 +139,17 @@ func New(w io.Writer, total int, on bool) *Bar {
 	return &Bar{w: w, total: total, start: time.Now(), now: time.Now}
 }
 
+// Start starts the bar over again: total parts, none done, the clock from
+// now.
+func (b *Bar) Start(total int) {
+	if b == nil {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.total, b.done, b.label, b.start = total, 0, "", b.now()
+}
+
 // Step counts one part done (label: what it was) and redraws the bar.
 func (b *Bar) Step(label string) {
 	if b == nil {
@@ -94,11 +157,61 @@ func (b *Bar) Step(label string) {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.done++
+	b.set(b.done+1, label)
+}
+
+// Set sets the parts done (label: what is going on) and redraws the bar.
+func (b *Bar) Set(done int, label string) {
+	if b == nil {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.set(done, label)
+}
+
+func (b *Bar) set(done int, label string) {
+	finished := b.done >= b.total && b.total > 0
+	b.done, b.label = done, label
+	if finished {
+		return // the bar's last line is already out
+	}
 	fmt.Fprintf(b.w, "\r\x1b[K%s", Line(b.done, b.total, 30, b.now().Sub(b.start), label))
 	if b.done >= b.total {
 		fmt.Fprintln(b.w)
 	}
+}
+
+// drawn reports whether the bar's line is on the terminal.
+func (b *Bar) drawn() bool { return b.done > 0 && b.done < b.total }
+
+// Writer returns a writer of log lines to w that erases the bar before each
+// write and draws it again below the line; w itself for a nil bar, nil for a
+// nil w.
+func (b *Bar) Writer(w io.Writer) io.Writer {
+	if b == nil || w == nil {
+		return w
+	}
+	return barWriter{b, w}
+}
+
+type barWriter struct {
+	b *Bar
+	w io.Writer
+}
+
+func (bw barWriter) Write(p []byte) (int, error) {
+	b := bw.b
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.drawn() {
+		fmt.Fprint(b.w, "\r\x1b[K")
+	}
+	n, err := bw.w.Write(p)
+	if b.drawn() {
+		fmt.Fprint(b.w, Line(b.done, b.total, 30, b.now().Sub(b.start), b.label))
+	}
+	return n, err
 }
 
 // Clear erases the bar's line, so that a log line can be printed in its
@@ -109,7 +222,7 @@ func (b *Bar) Clear() {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.done > 0 && b.done < b.total {
+	if b.drawn() {
 		fmt.Fprint(b.w, "\r\x1b[K")
 	}
 }

@@ -89,3 +89,80 @@ func TestEnabledQuietRules(t *testing.T) {
 		}
 	}
 }
+
+// A log line through the bar's writer erases the bar and draws it again below;
+// Set jumps to a count; after the last part nothing more is drawn until Start.
+func TestBarWriterSetStart(t *testing.T) {
+	var out bytes.Buffer
+	b := New(&out, 4, true)
+	t0 := b.start
+	b.now = func() time.Time { return t0.Add(2 * time.Second) }
+	log := b.Writer(&out)
+	log.Write([]byte("before\n")) // no bar yet: the line alone
+	b.Set(2, "draws")
+	log.Write([]byte("line\n"))
+	b.Set(4, "done")
+	b.Set(4, "again") // finished: nothing
+	log.Write([]byte("after\n"))
+	b.Start(1)
+	b.Step("x")
+	bar := "[###############...............] 2/4 2 s, about 2 s left  draws"
+	want := "before\n" +
+		"\r\x1b[K" + bar +
+		"\r\x1b[Kline\n" + bar +
+		"\r\x1b[K[##############################] 4/4 2 s  done\n" +
+		"after\n" +
+		"\r\x1b[K[##############################] 1/1 0 s  x\n"
+	if out.String() != want {
+		t.Errorf("got  %q\nwant %q", out.String(), want)
+	}
+	var off *Bar
+	if off.Writer(&out) != &out || b.Writer(nil) != nil {
+		t.Error("a nil bar's writer is not w, or a nil w's is not nil")
+	}
+}
+
+// What -q, -v and CI print, with stderr a file (not a terminal): the log lines
+// unless -q, in CI only with -v; never the bar.
+func TestFlagsLogRules(t *testing.T) {
+	f, err := os.CreateTemp(t.TempDir(), "stderr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	env := func(ci string) func(string) string {
+		return func(k string) string {
+			if k == "CI" {
+				return ci
+			}
+			return ""
+		}
+	}
+	for _, tc := range []struct {
+		fl  Flags
+		ci  string
+		log bool
+	}{
+		{Flags{}, "", true},
+		{Flags{Quiet: true}, "", false},
+		{Flags{}, "1", false},
+		{Flags{Verbose: true}, "1", true},
+		{Flags{Verbose: true}, "", true},
+	} {
+		if got := tc.fl.Log(env(tc.ci), f) != nil; got != tc.log {
+			t.Errorf("%+v CI=%q: log lines %v, want %v", tc.fl, tc.ci, got, tc.log)
+		}
+		if tc.fl.Bar(env(tc.ci), f) {
+			t.Errorf("%+v CI=%q: a bar on a file", tc.fl, tc.ci)
+		}
+	}
+	if (Flags{}).Summary(f) == nil || (Flags{Quiet: true}).Summary(f) != nil {
+		t.Error("the summary is not printed without -q, or printed with -q")
+	}
+	if (Flags{}).Log(env(""), nil) != nil {
+		t.Error("a nil stderr gives a writer")
+	}
+	if err := (Flags{Quiet: true, Verbose: true}).Check(); err == nil || (Flags{Verbose: true}).Check() != nil {
+		t.Error("-q -v not refused, or -v refused")
+	}
+}

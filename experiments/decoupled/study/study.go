@@ -8,12 +8,14 @@ package study
 import (
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strconv"
 	"sync"
 	"time"
 
 	"github.com/gfxsim/gfxsim/experiments/expt"
+	"github.com/gfxsim/gfxsim/internal/progress"
 	"github.com/gfxsim/gfxsim/scene"
 )
 
@@ -27,7 +29,13 @@ type Options struct {
 	Seed          uint64 // the lens and time pattern seed (0: 1)
 	Workers       int    // frames rendered at once (0: 2)
 	Timed         bool   // run Fig. 13 on the timed machine
-	Log           io.Writer
+	// Log receives the progress lines (nil: none).
+	Log io.Writer
+	// Summary receives the closing line: where the outputs are (nil: none).
+	Summary io.Writer
+	// Bar shows a progress bar with an ETA over the points on stderr
+	// (progress.Enabled).
+	Bar bool
 	// Sweep lists the study's points, runs a shard of them or merges the
 	// shards' files (-list, -shard, -merge).
 	Sweep expt.SweepFlags
@@ -81,15 +89,16 @@ type job struct {
 
 type study struct {
 	o   Options
+	log io.Writer // o.Log through the bar
 	t0  time.Time
 	mu  sync.Mutex
 	pts map[string][]*Point // the functional frames by figure, in plan order
 }
 
 func (s *study) logf(format string, a ...any) {
-	if s.o.Log != nil {
+	if s.log != nil {
 		s.mu.Lock()
-		fmt.Fprintf(s.o.Log, "[%6.1fs] %s\n", time.Since(s.t0).Seconds(), fmt.Sprintf(format, a...))
+		fmt.Fprintf(s.log, "[%6.1fs] %s\n", time.Since(s.t0).Seconds(), fmt.Sprintf(format, a...))
 		s.mu.Unlock()
 	}
 }
@@ -246,13 +255,14 @@ func Run(o Options, w io.Writer) error {
 	if workers <= 0 {
 		workers = 2
 	}
-	s := &study{o: o, t0: time.Now()}
+	bar := progress.New(os.Stderr, 0, o.Bar)
+	s := &study{o: o, log: bar.Writer(o.Log), t0: time.Now()}
 	jobs := s.plan()
 	var timed []TimedPoint
 	if o.Timed {
 		timed = s.timedPlan()
 	}
-	sw := &expt.Sweep[result]{Study: "decoupled", Out: o.Out, Workers: workers,
+	sw := &expt.Sweep[result]{Study: "decoupled", Out: o.Out, Workers: workers, Bar: bar,
 		Fingerprint: expt.Fingerprint{"width": strconv.Itoa(o.Width), "height": strconv.Itoa(o.Height), "quick": strconv.FormatBool(o.Quick),
 			"seed": strconv.FormatUint(o.Seed, 10), "timed": strconv.FormatBool(o.Timed)}}
 	for _, j := range jobs {
@@ -317,8 +327,8 @@ func Run(o Options, w io.Writer) error {
 	if err := sw.Main(o.Sweep, w); err != nil {
 		return err
 	}
-	if !o.Sweep.List {
-		s.logf("outputs in %s", o.Out)
+	if o.Summary != nil && !o.Sweep.List {
+		fmt.Fprintf(o.Summary, "wall time %.0f s; outputs in %s\n", time.Since(s.t0).Seconds(), o.Out)
 	}
 	return nil
 }

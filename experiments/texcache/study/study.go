@@ -7,6 +7,7 @@ package study
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strconv"
 	"sync"
@@ -16,6 +17,7 @@ import (
 	"github.com/gfxsim/gfxsim/experiments/expt"
 	"github.com/gfxsim/gfxsim/functional/state"
 	"github.com/gfxsim/gfxsim/functional/texture"
+	"github.com/gfxsim/gfxsim/internal/progress"
 	"github.com/gfxsim/gfxsim/scene"
 	"github.com/gfxsim/gfxsim/tracing"
 )
@@ -28,6 +30,11 @@ type Options struct {
 	Quick bool
 	// Log receives progress lines (nil: none).
 	Log io.Writer
+	// Summary receives the closing line: where the outputs are (nil: none).
+	Summary io.Writer
+	// Bar shows a progress bar with an ETA over the points on stderr
+	// (progress.Enabled).
+	Bar bool
 	// Instruments, when not nil, traces, samples and monitors the timed
 	// frames (one folder per frame under Out/runs; replays are not platforms and
 	// are not instrumented).
@@ -174,12 +181,13 @@ func Run(o Options, w io.Writer) error {
 	if o.Out == "" {
 		o.Out = "out/texcache"
 	}
-	s := &study{o: o, base: configs.Default(), log: o.Log, t0: time.Now(), frames: map[string]*memoFrame{}}
+	bar := progress.New(os.Stderr, 0, o.Bar)
+	s := &study{o: o, base: configs.Default(), log: bar.Writer(o.Log), t0: time.Now(), frames: map[string]*memoFrame{}}
 	if o.Instruments != nil {
-		s.sess = o.Instruments.NewSession(o.Out, 0, o.Log)
+		s.sess = o.Instruments.NewSession(o.Out, 0, s.log)
 	}
 	pts := s.plan()
-	sw := &expt.Sweep[Row]{Study: "texcache", Out: o.Out, Workers: 1,
+	sw := &expt.Sweep[Row]{Study: "texcache", Out: o.Out, Workers: 1, Bar: bar,
 		Fingerprint: expt.Fingerprint{"width": strconv.Itoa(o.Width), "height": strconv.Itoa(o.Height), "quick": strconv.FormatBool(o.Quick)},
 		Run:         func(i int) (Row, error) { return pts[i].run() },
 		Merge: func(w io.Writer, rows []Row) error {
@@ -198,8 +206,8 @@ func Run(o Options, w io.Writer) error {
 	if err := sw.Main(o.Sweep, w); err != nil {
 		return err
 	}
-	if !o.Sweep.List {
-		s.logf("outputs in %s", o.Out)
+	if o.Summary != nil && !o.Sweep.List {
+		fmt.Fprintf(o.Summary, "wall time %.0f s; outputs in %s\n", time.Since(s.t0).Seconds(), o.Out)
 	}
 	return nil
 }

@@ -29,7 +29,10 @@ type Options struct {
 	Width, Height int    // frame size (0: 320x180)
 	Quick         bool   // fewer scenes and sweep points, 160x90
 	Workers       int    // simulations run at once (0: 2)
-	Log           io.Writer
+	// Log receives the progress lines (nil: none).
+	Log io.Writer
+	// Summary receives the closing line: wall time and outputs (nil: none).
+	Summary io.Writer
 	// Bar shows a progress bar with an ETA on stderr (progress.Enabled).
 	Bar bool
 	// Instruments, when not nil, traces, samples and monitors the runs (one
@@ -126,21 +129,18 @@ func Run(o Options, w io.Writer) error {
 	for _, c := range cases {
 		sw.Points = append(sw.Points, c.Name())
 	}
+	bar := progress.New(os.Stderr, 0, o.Bar)
+	log := bar.Writer(o.Log)
+	sw.Bar = bar
 	var sess *tracing.Session
 	if o.Instruments != nil {
-		sess = o.Instruments.NewSession(o.Out, len(cases), o.Log)
+		sess = o.Instruments.NewSession(o.Out, len(cases), log)
 	}
 	start := time.Now()
 	sw.Run = func(i int) (Result, error) { return runCase(cases[i], p.w, p.h, sess, o.Inputs) }
-	var bar *progress.Bar
-	sw.Done = func(done, total, _ int, r Result) {
-		if bar == nil {
-			bar = progress.New(os.Stderr, total, o.Bar)
-		}
-		bar.Clear()
-		defer bar.Step(fmt.Sprintf("%s %s %dx", r.Machine.Name, r.Scene, r.Samples))
-		if o.Log != nil {
-			fmt.Fprintf(o.Log, "[%3d/%d %5.0fs] %-24s %-10s %dx: culling %.3f, depth %.0f KB, HiZ %.0f KB\n", done, total,
+	if log != nil {
+		sw.Done = func(done, total, _ int, r Result) {
+			fmt.Fprintf(log, "[%3d/%d %5.0fs] %-24s %-10s %dx: culling %.3f, depth %.0f KB, HiZ %.0f KB\n", done, total,
 				time.Since(start).Seconds(), r.Machine.Name, r.Scene, r.Samples, r.CullingRate(),
 				r.DepthTraffic()/1024, r.HiZTraffic()/1024)
 		}
@@ -153,14 +153,14 @@ func Run(o Options, w io.Writer) error {
 		}
 		return sweepOutputs(o.Out, w, p, idx)
 	}
-	if o.Log != nil && !o.Sweep.List && !o.Sweep.Merge {
-		fmt.Fprintf(o.Log, "zcull: shard %s of %d simulations at %dx%d on %d workers\n", o.Sweep.Shard, len(cases), p.w, p.h, workers)
+	if log != nil && !o.Sweep.List && !o.Sweep.Merge {
+		fmt.Fprintf(log, "zcull: shard %s of %d simulations at %dx%d on %d workers\n", o.Sweep.Shard, len(cases), p.w, p.h, workers)
 	}
 	if err := sw.Main(o.Sweep, w); err != nil {
 		return err
 	}
-	if o.Log != nil && !o.Sweep.List {
-		fmt.Fprintf(o.Log, "wall time %.0f s; outputs in %s\n", time.Since(start).Seconds(), o.Out)
+	if o.Summary != nil && !o.Sweep.List {
+		fmt.Fprintf(o.Summary, "wall time %.0f s; outputs in %s\n", time.Since(start).Seconds(), o.Out)
 	}
 	return nil
 }

@@ -1,0 +1,89 @@
+package scene
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/gfxsim/gfxsim/functional/geom"
+)
+
+// A bare mesh is framed from its front: the camera (and the light's source)
+// sits on the side of the centre the front faces, exactly.
+func TestFromMeshFileFront(t *testing.T) {
+	dir := t.TempDir()
+	// A box off the origin, so that the side is relative to its centre.
+	path := filepath.Join(dir, "box.obj")
+	writeFile(t, path, []byte("v 9 1 4\nv 11 1 4\nv 11 3 4\nv 9 3 6\nf 1 2 3\nf 1 3 4\n"))
+	centre := geom.Vec3{10, 2, 5}
+	tests := []struct {
+		front    string
+		axis     int
+		positive bool
+	}{{"", 2, true}, {"+z", 2, true}, {"-z", 2, false}, {"+x", 0, true}, {"-x", 0, false}}
+	for _, tc := range tests {
+		var opts []Option
+		if tc.front != "" {
+			f, err := ParseFront(tc.front)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts = append(opts, WithFront(f))
+		}
+		s, err := FromMeshFile(path, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cam, light := s.Camera.Position.Sub(centre), s.Lights[0].Direction
+		if side := cam[tc.axis] > 0; side != tc.positive || abs32(cam[tc.axis]) <= abs32(cam[2-tc.axis]) {
+			t.Errorf("front %q: camera %v from the centre, want mostly on the %s side of axis %d", tc.front, cam, map[bool]string{true: "+", false: "-"}[tc.positive], tc.axis)
+		}
+		if side := light[tc.axis] < 0; side != tc.positive {
+			t.Errorf("front %q: light direction %v does not shine on the front", tc.front, light)
+		}
+		checkFramed(t, s)
+	}
+	if _, err := ParseFront("+y"); err == nil || err.Error() != `unknown front "+y" (want one of +z, -z, +x, -x)` {
+		t.Errorf("ParseFront(+y): %v", err)
+	}
+	if _, err := Parse(filepath.Join(dir, "e.yaml"), []byte("name: a\n"), WithFront(FrontMinusZ)); err == nil {
+		t.Error("a scene file loaded with WithFront")
+	}
+}
+
+// Turn turns each front to +Z, and is the inverse of Facing.
+func TestFrontTurn(t *testing.T) {
+	for f := range FrontNames {
+		fr := Front(f)
+		if got := fr.Turn().MulDir(fr.Facing(geom.Vec3{0, 0, 1})); got != (geom.Vec3{0, 0, 1}) {
+			t.Errorf("%s: the front turns to %v, want +Z", fr, got)
+		}
+		v := geom.Vec3{1, 2, 3}
+		if got := fr.Turn().MulDir(fr.Facing(v)); got != v {
+			t.Errorf("%s: Turn(Facing(%v)) = %v", fr, v, got)
+		}
+	}
+}
+
+// A scene mesh's front turns the file's mesh to face +Z; a bad value is an
+// error naming file, line and field.
+func TestMeshFront(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "tri.obj"), []byte("v 0 0 -3\nv 1 0 -3\nv 0 1 -3\nf 1 2 3\n"))
+	src := "meshes:\n  tri: {file: tri.obj, front: -z}\nmaterials:\n  red: {shader: unlit}\nobjects:\n  - {mesh: tri, material: red}\n"
+	s, err := Parse(filepath.Join(dir, "e.yaml"), []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Meshes[0].Positions[1]; got != (geom.Vec3{-1, 0, 3}) {
+		t.Errorf("front -z: vertex (1, 0, -3) at %v, want (-1, 0, 3)", got)
+	}
+	for _, tc := range []struct{ src, want string }{
+		{"meshes:\n  tri:\n    file: tri.obj\n    front: up\n", "e.yaml:4: meshes.tri.front: unknown value \"up\" (want one of +z, -z, +x, -x)"},
+		{"meshes:\n  t: {procedural: {kind: triangle}, front: -z}\n", "e.yaml:2: meshes.t.front: front turns a mesh file; a procedural mesh has its own orientation (rotate its objects)"},
+	} {
+		_, err := Parse(filepath.Join(dir, "e.yaml"), []byte(tc.src))
+		if err == nil || err.Error() != filepath.Join(dir, tc.want) {
+			t.Errorf("got  %v\nwant %s", err, filepath.Join(dir, tc.want))
+		}
+	}
+}
