@@ -64,6 +64,11 @@ type Platform struct {
 	// ("GPU.TextureTraffic.<texture>.l2_bytes", ".dram_bytes").
 	TextureTraffic *texturesampler.TextureTraffic
 
+	// Sage holds the SAGE machine's own components (machine: sage; nil
+	// otherwise: the sort-last fields above are then nil but for the command
+	// processor, the host interface, the memory and the L2).
+	Sage *SagePlatform
+
 	// Units are all components with statistics, in a fixed order; Links all
 	// connections.
 	Units []protocol.Unit
@@ -71,6 +76,8 @@ type Platform struct {
 
 	events uint64
 	used   bool
+
+	sageCommandPorts []sim.Port // the command bus's ports until the video path joins them
 }
 
 func mhz(f float64) sim.Freq { return sim.Freq(f * 1e6) }
@@ -151,6 +158,11 @@ func Build(c *Config) (_ *Platform, err error) {
 	if err := p.buildMemory(); err != nil {
 		return nil, err
 	}
+	if c.Machine == "sage" {
+		p.buildSage()
+		p.Engine.AcceptHook(&eventCounter{n: &p.events})
+		return p, nil
+	}
 	p.buildFrontEnd()
 	p.buildShaders()
 	p.buildBackEnd()
@@ -177,35 +189,65 @@ func DefaultNameOr(file string) string {
 }
 
 func (p *Platform) buildFrontEnd() {
-	c, e, f := p.Config, p.Engine, p.CoreFreq
-	p.CommandProcessor = commandprocessor.MakeBuilder().WithEngine(e).WithFreq(f).WithHalt(p.Halt).
+	c := p.Config
+	p.CommandProcessor = p.newCommandProcessor(c.ROP.Count)
+	p.HostInterface = p.newHostInterface()
+	p.InputAssembler = p.newInputAssembler("GPU.InputAssembler")
+	p.PrimitiveAssembly = p.newPrimitiveAssembly("GPU.PrimitiveAssembly")
+	for r := 0; r < c.Raster.Rasterizers; r++ {
+		p.Rasterizers = append(p.Rasterizers, p.newRasterizer(fmt.Sprintf("GPU.Rasterizer[%d]", r), r, c.ROP.Count))
+	}
+}
+
+// newCommandProcessor builds the command processor for partitions ROP
+// partitions (SAGE: interleaves).
+func (p *Platform) newCommandProcessor(partitions int) *commandprocessor.CommandProcessor {
+	c := p.Config
+	return commandprocessor.MakeBuilder().WithEngine(p.Engine).WithFreq(p.CoreFreq).WithHalt(p.Halt).
 		WithProgress(p.Progress).WithDMAChunkBytes(c.CommandProcessor.DMAChunkBytes).
 		WithMaxOutstandingDMA(c.CommandProcessor.MaxOutstandingDMA).WithDecodeCycles(c.CommandProcessor.DecodeCycles).
 		WithStateVersions(c.CommandProcessor.StateVersions).WithRasterOptions(c.RasterOptions()).
-		WithPartitions(c.ROP.Count).Build("GPU.CommandProcessor")
-	p.HostInterface = hostinterface.MakeBuilder().WithEngine(e).WithFreq(f).WithHalt(p.Halt).
-		WithProgress(p.Progress).WithMaxOutstanding(c.CommandProcessor.MaxOutstandingDMA).Build("GPU.HostInterface")
+		WithPartitions(partitions).Build("GPU.CommandProcessor")
+}
+
+func (p *Platform) newHostInterface() *hostinterface.Comp {
+	return hostinterface.MakeBuilder().WithEngine(p.Engine).WithFreq(p.CoreFreq).WithHalt(p.Halt).
+		WithProgress(p.Progress).WithMaxOutstanding(p.Config.CommandProcessor.MaxOutstandingDMA).Build("GPU.HostInterface")
+}
+
+// newInputAssembler builds an input assembler from the input_assembler section.
+func (p *Platform) newInputAssembler(name string) *inputassembler.InputAssembler {
+	c := p.Config
 	ia := c.InputAssembler
-	p.InputAssembler = inputassembler.MakeBuilder().WithEngine(e).WithFreq(f).WithHalt(p.Halt).WithProgress(p.Progress).
+	return inputassembler.MakeBuilder().WithEngine(p.Engine).WithFreq(p.CoreFreq).WithHalt(p.Halt).WithProgress(p.Progress).
 		WithBatchVertices(ia.BatchVertices).WithIndicesPerCycle(ia.IndicesPerCycle).WithVerticesPerCycle(ia.VerticesPerCycle).
 		WithIndexCache(iaCache(ia.IndexCache)).WithVertexCache(iaCache(ia.VertexCache)).
-		WithCredits(c.Primitive.BatchSlots).WithMaxOutstandingMemory(ia.MaxOutstandingMemory).Build("GPU.InputAssembler")
+		WithCredits(c.Primitive.BatchSlots).WithMaxOutstandingMemory(ia.MaxOutstandingMemory).Build(name)
+}
+
+// newPrimitiveAssembly builds primitive assembly from its section, for the
+// raster section's rasterizers.
+func (p *Platform) newPrimitiveAssembly(name string) *primitiveassembly.Comp {
+	c := p.Config
 	pc := c.Primitive
-	p.PrimitiveAssembly = primitiveassembly.MakeBuilder().WithEngine(e).WithFreq(f).WithHalt(p.Halt).
+	return primitiveassembly.MakeBuilder().WithEngine(p.Engine).WithFreq(p.CoreFreq).WithHalt(p.Halt).
 		WithProgress(p.Progress).WithBatchSlots(pc.BatchSlots).WithTrianglesPerCycle(pc.TrianglesPerCycle).
 		WithClipCycles(pc.ClipCycles).WithSetupLatency(pc.SetupLatency).WithOutputQueue(pc.OutputQueue).
 		WithNumRasterizers(c.Raster.Rasterizers).WithRasterStride(c.Raster.Stride).
-		WithSetup5DCycles(pc.Setup5DCycles).WithPatternSeed(c.PatternSeed()).Build("GPU.PrimitiveAssembly")
+		WithSetup5DCycles(pc.Setup5DCycles).WithPatternSeed(c.PatternSeed()).Build(name)
+}
+
+// newRasterizer builds rasterizer r of the raster section, sending to
+// partitions back ends.
+func (p *Platform) newRasterizer(name string, r, partitions int) *rasterizer.Comp {
+	c := p.Config
 	rc := c.Raster
-	for r := 0; r < rc.Rasterizers; r++ {
-		p.Rasterizers = append(p.Rasterizers, rasterizer.MakeBuilder().WithEngine(e).WithFreq(f).WithHalt(p.Halt).
-			WithProgress(p.Progress).WithIndex(r).WithNumRasterizers(rc.Rasterizers).WithRasterStride(rc.Stride).
-			WithNumPartitions(c.ROP.Count).WithPartitionStride(c.ROP.Stride).
-			WithPartitionTileRatio(c.ROP.TileSize/c.Raster.TileSize).WithTilesPerCycle(rc.TilesPerCycle).
-			WithQuadsPerCycle(rc.QuadsPerCycle).WithSampleTestsPerCycle(rc.SampleTestsPerCycle).
-			WithInputQueue(rc.InputQueue).WithOutputQueue(rc.OutputQueue).
-			Build(fmt.Sprintf("GPU.Rasterizer[%d]", r)))
-	}
+	return rasterizer.MakeBuilder().WithEngine(p.Engine).WithFreq(p.CoreFreq).WithHalt(p.Halt).
+		WithProgress(p.Progress).WithIndex(r).WithNumRasterizers(rc.Rasterizers).WithRasterStride(rc.Stride).
+		WithNumPartitions(partitions).WithPartitionStride(c.ROP.Stride).
+		WithPartitionTileRatio(c.ROP.TileSize/c.Raster.TileSize).WithTilesPerCycle(rc.TilesPerCycle).
+		WithQuadsPerCycle(rc.QuadsPerCycle).WithSampleTestsPerCycle(rc.SampleTestsPerCycle).
+		WithInputQueue(rc.InputQueue).WithOutputQueue(rc.OutputQueue).Build(name)
 }
 
 func iaCache(cc Cache) inputassembler.CacheConfig {
@@ -213,20 +255,25 @@ func iaCache(cc Cache) inputassembler.CacheConfig {
 }
 
 func (p *Platform) buildShaders() {
-	c, e, f := p.Config, p.Engine, p.CoreFreq
-	sc := c.ShaderCore
-	lat := shadercore.Latencies{ALU: sc.Latency.ALU, SFU: sc.Latency.SFU, Derivative: sc.Latency.Derivative,
-		Texture: sc.Latency.Texture, Kill: sc.Latency.Kill}
-	for i := 0; i < sc.Count; i++ {
-		p.ShaderCores = append(p.ShaderCores, shadercore.MakeBuilder().WithEngine(e).WithFreq(f).WithHalt(p.Halt).
-			WithProgress(p.Progress).WithWarpSize(sc.WarpSize).WithSIMDWidth(sc.SIMDWidth).WithWarpSlots(sc.WarpSlots).
-			WithRegisters(sc.Registers).WithLatencies(lat).WithInterpolationCycles(1/float64(sc.InterpolantsPerCycle)).
-			WithInputQueue(sc.InputQueue).Build(fmt.Sprintf("GPU.ShaderCore[%d]", i)))
+	c := p.Config
+	for i := 0; i < c.ShaderCore.Count; i++ {
+		p.ShaderCores = append(p.ShaderCores, p.newShaderCore(fmt.Sprintf("GPU.ShaderCore[%d]", i)))
 	}
 	// One sampler per cluster of cores_per_sampler cores.
 	for i := 0; i < c.Samplers(); i++ {
-		p.Samplers = append(p.Samplers, c.BuildTextureSampler(e, p.Halt, p.Progress, i))
+		p.Samplers = append(p.Samplers, c.BuildTextureSampler(p.Engine, p.Halt, p.Progress, i))
 	}
+}
+
+// newShaderCore builds a shader core from the shader_core section.
+func (p *Platform) newShaderCore(name string) *shadercore.Comp {
+	sc := p.Config.ShaderCore
+	lat := shadercore.Latencies{ALU: sc.Latency.ALU, SFU: sc.Latency.SFU, Derivative: sc.Latency.Derivative,
+		Texture: sc.Latency.Texture, Kill: sc.Latency.Kill}
+	return shadercore.MakeBuilder().WithEngine(p.Engine).WithFreq(p.CoreFreq).WithHalt(p.Halt).
+		WithProgress(p.Progress).WithWarpSize(sc.WarpSize).WithSIMDWidth(sc.SIMDWidth).WithWarpSlots(sc.WarpSlots).
+		WithRegisters(sc.Registers).WithLatencies(lat).WithInterpolationCycles(1/float64(sc.InterpolantsPerCycle)).
+		WithInputQueue(sc.InputQueue).Build(name)
 }
 
 func (p *Platform) buildBackEnd() {
@@ -452,7 +499,13 @@ func (p *Platform) Run(f *driver.Frame) (*Result, error) {
 		p.ROPs[i].Image, p.DepthUnits[i].Image = f.Memory, f.Memory
 		p.ROPs[i].ToMemory.AcceptHook(mp)
 	}
-	p.InputAssembler.SetMemory(f.Memory)
+	if p.Sage != nil {
+		if err := p.startSage(f); err != nil {
+			return nil, err
+		}
+	} else {
+		p.InputAssembler.SetMemory(f.Memory)
+	}
 	cp := p.CommandProcessor
 	if err := cp.Start(f.Memory, f.Stream, f.StreamBytes, display); err != nil {
 		return nil, err
@@ -469,7 +522,15 @@ func (p *Platform) Run(f *driver.Frame) (*Result, error) {
 		// are not part of it.
 		end = cp.FinishTime()
 	}
+	videoEnd := end
+	if p.Sage != nil && p.Sage.Video.Finished() {
+		videoEnd = max(end, p.Sage.Video.FinishTime()) // the scan-out goes on after the frame's commands
+	}
 	for _, u := range p.Units {
+		if p.Sage != nil && p.Sage.isVideo(u) {
+			u.Finish(videoEnd)
+			continue
+		}
 		u.Finish(end)
 	}
 	if err := cp.Err(); err != nil {
@@ -482,8 +543,16 @@ func (p *Platform) Run(f *driver.Frame) (*Result, error) {
 		return nil, fmt.Errorf("simulation stopped at cycle %d with the frame unfinished: the engine ran out of events\n%s",
 			p.CoreFreq.Cycle(end), p.hangReport())
 	}
+	img := cp.Image()
+	if p.Sage != nil {
+		if !p.Sage.Video.Finished() {
+			return nil, fmt.Errorf("simulation stopped at cycle %d with the video frame unfinished\n%s",
+				p.CoreFreq.Cycle(p.Engine.CurrentTime()), p.hangReport())
+		}
+		img = p.Sage.Video.Image()
+	}
 	fin := cp.FinishTime()
-	res := &Result{Image: cp.Image(), Cycles: p.CoreFreq.Cycle(fin), Seconds: float64(fin), Events: p.events,
+	res := &Result{Image: img, Cycles: p.CoreFreq.Cycle(fin), Seconds: float64(fin), Events: p.events,
 		Stats: map[string]float64{}}
 	add := func(n string, v float64) { res.Stats[n] = v }
 	for _, u := range p.Units {
@@ -496,6 +565,9 @@ func (p *Platform) Run(f *driver.Frame) (*Result, error) {
 	p.L2.Stats(add)
 	p.TextureTraffic.Stats(add)
 	mp.Stats(res.Stats, add)
+	if p.Sage != nil {
+		add("GPU.video_end_cycles", float64(p.CoreFreq.Cycle(videoEnd)))
+	}
 	add("GPU.cycles", float64(res.Cycles))
 	add("GPU.frame_seconds", res.Seconds)
 	return res, nil

@@ -319,3 +319,16 @@ func (c *SampleFill) addSample(d *protocol.Draw, s protocol.SageSample) bool {
 
 // Compile-time check.
 var _ protocol.Unit = (*SampleFill)(nil)
+
+// SetRaster sets the raster of the frame's sample buffer (the render target's
+// size and samples per pixel; the platform calls it before the run), which
+// decides each sample's interleave.
+func (c *SampleFill) SetRaster(width, height, samples int) error {
+	g := c.geometry
+	g.Width, g.Height, g.Samples = width, height, samples
+	if err := g.Validate(1 << 62); err != nil {
+		return fmt.Errorf("%s: %w", c.Name(), err)
+	}
+	c.geometry = g
+	return nil
+}

@@ -229,3 +229,8 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	}
 	add(n+"frame_cycles", frame)
 }
+
+// Finish implements protocol.Unit: the video output keeps no activity
+// account beyond its counters (its clock is the pixel clock, whose every
+// cycle is a pixel slot).
+func (c *Comp) Finish(now sim.VTimeInSec) {}

@@ -1,0 +1,336 @@
+package configs
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/components/inputassembler"
+	"github.com/gfxsim/gfxsim/components/primitiveassembly"
+	"github.com/gfxsim/gfxsim/components/protocol"
+	"github.com/gfxsim/gfxsim/components/rasterizer"
+	"github.com/gfxsim/gfxsim/components/sage/convolve"
+	"github.com/gfxsim/gfxsim/components/sage/distributor"
+	"github.com/gfxsim/gfxsim/components/sage/interleave"
+	"github.com/gfxsim/gfxsim/components/sage/route"
+	"github.com/gfxsim/gfxsim/components/sage/samplefill"
+	"github.com/gfxsim/gfxsim/components/sage/sched"
+	"github.com/gfxsim/gfxsim/components/sage/video"
+	"github.com/gfxsim/gfxsim/components/shadercore"
+	"github.com/gfxsim/gfxsim/components/texturesampler"
+	"github.com/gfxsim/gfxsim/functional/filter"
+	"github.com/gfxsim/gfxsim/functional/samplebuffer"
+	"github.com/gfxsim/gfxsim/functional/samplepattern"
+	"github.com/gfxsim/gfxsim/scene/driver"
+)
+
+// SagePlatform holds the SAGE machine's own components (Platform.Sage; nil on
+// the sort-last machine). The video path (route, convolve chips, video
+// output) depends on the frame's resolution and is built by Run.
+type SagePlatform struct {
+	Pipes       []*SagePipe
+	Distributor *distributor.Distributor
+	Scheds      []*sched.Comp
+	Interleaves []*interleave.Comp
+	Route       *route.Comp
+	Convolves   []*convolve.Comp
+	Video       *video.Comp
+
+	pattern *samplepattern.Table
+}
+
+// SagePipe is one render pipe: the geometry chip's units (input assembler,
+// shader cores, primitive assembly) and the rasterize chip's (rasterizer,
+// texture samplers, sample fill).
+type SagePipe struct {
+	InputAssembler    *inputassembler.InputAssembler
+	ShaderCores       []*shadercore.Comp
+	Samplers          []*texturesampler.Comp
+	PrimitiveAssembly *primitiveassembly.Comp
+	Rasterizer        *rasterizer.Comp
+	SampleFill        *samplefill.SampleFill
+}
+
+// buildSage builds the SAGE machine's components and connections, except the
+// video path (buildVideo, at Run).
+func (p *Platform) buildSage() {
+	c := p.Config
+	s := &c.Sage
+	sp := &SagePlatform{pattern: c.SagePattern()}
+	p.Sage = sp
+	sb := s.SampleBuffer
+	p.CommandProcessor = p.newCommandProcessor(sb.Interleaves)
+	p.HostInterface = p.newHostInterface()
+	geo := samplebuffer.Geometry{Width: 1, Height: 1, Samples: 1, Interleaves: sb.Interleaves, ChipsPerInterleave: sb.ChipsPerInterleave}
+	mode, _ := distributor.ParseMode(s.Distribution.Mode) // validated
+	sp.Distributor = distributor.MakeBuilder().WithEngine(p.Engine).WithFreq(p.CoreFreq).WithHalt(p.Halt).
+		WithProgress(p.Progress).WithPipes(s.Pipes).WithChunkTriangles(s.Distribution.ChunkTriangles).
+		WithMode(mode).WithDispatchLatency(max(1, s.Distribution.Latency)).Build("GPU.Distributor")
+	sampler := 0
+	for pi := 0; pi < s.Pipes; pi++ {
+		n := fmt.Sprintf("GPU.Pipe[%d]", pi)
+		pipe := &SagePipe{InputAssembler: p.newInputAssembler(n + ".InputAssembler"),
+			PrimitiveAssembly: p.newPrimitiveAssembly(n + ".PrimitiveAssembly"),
+			Rasterizer:        p.newRasterizer(n+".Rasterizer", 0, 1)}
+		for k := 0; k < c.ShaderCore.Count; k++ {
+			pipe.ShaderCores = append(pipe.ShaderCores, p.newShaderCore(fmt.Sprintf("%s.ShaderCore[%d]", n, k)))
+		}
+		for k := 0; k < c.Samplers(); k++ {
+			pipe.Samplers = append(pipe.Samplers, c.BuildTextureSampler(p.Engine, p.Halt, p.Progress, sampler))
+			sampler++
+		}
+		f := s.Fill
+		pipe.SampleFill = samplefill.MakeBuilder().WithEngine(p.Engine).WithFreq(p.CoreFreq).WithHalt(p.Halt).
+			WithProgress(p.Progress).WithPipe(pi).WithQuadsPerWarp(f.QuadsPerWarp).WithWarpsInFlight(f.WarpsInFlight).
+			WithSamplesPerCycle(f.SamplesPerCycle).WithPacketBytes(f.PacketBytes).WithBurstSamples(f.BurstSamples).
+			WithGeometry(geo).WithInterleavesPerSched(sb.Interleaves / 2).WithPixelRate(f.PixelRate).
+			Build(n + ".SampleFill")
+		sp.Pipes = append(sp.Pipes, pipe)
+	}
+	sc := s.Sched
+	schedFreq := mhz(s.Clocks.SchedMHz)
+	for k := 0; k < 2; k++ {
+		sp.Scheds = append(sp.Scheds, sched.MakeBuilder().WithEngine(p.Engine).WithFreq(schedFreq).WithHalt(p.Halt).
+			WithProgress(p.Progress).WithPipes(s.Pipes).WithInterleaves(k*sb.Interleaves/2, sb.Interleaves/2).
+			WithInputDepth(sc.InputFIFO).WithSecondStageDepth(sc.StageFIFO).WithHysteresis(sc.Hysteresis).
+			WithPrewriteDepth(sc.PrewriteQueue).WithSnoopDistance(min(sc.SnoopDistance, sc.PrewriteQueue-1)).
+			WithSamplesPerCycle(sc.SamplesPerCycle).Build(fmt.Sprintf("GPU.Sched[%d]", k)))
+	}
+	for i := 0; i < sb.Interleaves; i++ {
+		sp.Interleaves = append(sp.Interleaves, interleave.MakeBuilder().WithEngine(p.Engine).
+			WithFreq(mhz(s.Clocks.SampleBufferMHz)).WithHalt(p.Halt).WithProgress(p.Progress).WithIndex(i).
+			WithPipes(s.Pipes).WithGeometry(samplebuffer.Geometry{Width: 1, Height: 1, Samples: 1,
+			Interleaves: sb.Interleaves, ChipsPerInterleave: sb.ChipsPerInterleave}).
+			WithCache(sb.CacheBlocks, sb.BlockSamples).WithPages(4, max(1, sb.PageSamples/sb.BlockSamples)).
+			WithWriteCycles(sb.WriteCycles).WithFillCycles(sb.FillCycles).WithWriteBackCycles(sb.WritebackCycles).
+			WithPageMissCycles(sb.PageMissCycles).WithClearSamplesPerCycle(sb.ClearSamplesPerCycle).
+			Build(fmt.Sprintf("GPU.Interleave[%d]", i)))
+	}
+	p.connectSage()
+}
+
+// connectSage wires the pipes, the distributor, the scheds and the
+// interleaves.
+func (p *Platform) connectSage() {
+	c, f, bs := p.Config, p.CoreFreq, p.Config.Buses
+	sp, sbs := p.Sage, p.Config.Sage.Buses
+	cp, d := p.CommandProcessor, sp.Distributor
+
+	p.bus("GPU.HostBus", bs.Host, mhz(c.Clocks.HostBusMHz), cp.ToMemory, p.HostInterface.Host)
+	cp.Memory = &single{p.HostInterface.Host}
+	p.HostInterface.Memory = p.Memory.Finder
+
+	cmd := []sim.Port{cp.ToInputAssembler, cp.ToBackEnd, d.FromCommandProcessor}
+	for _, il := range sp.Interleaves {
+		cmd = append(cmd, il.Control)
+		il.CommandProcessor = cp.ToBackEnd
+		cp.ROPs = append(cp.ROPs, il.Control)
+	}
+	p.sageCommandPorts = cmd
+	cp.InputAssembler = d.FromCommandProcessor
+
+	control := []sim.Port{d.ToPipes, d.ToSampleFills, d.FromSampleFills}
+	samples := []sim.Port{}
+	for _, s := range sp.Scheds {
+		samples = append(samples, s.FromPipes)
+	}
+	memPorts := append([]sim.Port{}, p.Memory.Tops...)
+	memPorts = append(memPorts, p.HostInterface.ToMemory)
+	l2 := append([]sim.Port{}, p.L2.Tops...)
+	per := c.TextureSampler.CoresPerSampler
+	for pi, pipe := range sp.Pipes {
+		n := fmt.Sprintf("GPU.Pipe[%d]", pi)
+		ia, pa, r, sf := pipe.InputAssembler, pipe.PrimitiveAssembly, pipe.Rasterizer, pipe.SampleFill
+		control = append(control, ia.FromCommandProcessor, sf.FromDistributor, sf.ToDistributor)
+		d.Pipes = append(d.Pipes, ia.FromCommandProcessor)
+		d.SampleFills = append(d.SampleFills, sf.FromDistributor)
+		sf.Distributor = d.FromSampleFills
+
+		p.bus(n+".BatchBus", bs.Command, f, ia.PrimitiveAssembly, pa.InputAssembler)
+		ia.PrimitiveAssemblyPort = pa.InputAssembler
+		pa.InputAssemblerPort = ia.PrimitiveAssembly
+
+		dispatch := []sim.Port{ia.ToShaderCores, sf.ToShaderCore}
+		shaded := []sim.Port{pa.FromShaderCores, sf.FromShaderCore}
+		for _, sc := range pipe.ShaderCores {
+			dispatch = append(dispatch, sc.FromDispatch)
+			shaded = append(shaded, sc.ToPrimitiveAssembly, sc.ToReorderBuffer)
+			ia.ShaderCores = append(ia.ShaderCores, sc.FromDispatch)
+			sc.PrimitiveAssemblyPort = pa.FromShaderCores
+			sc.ReorderBufferPort = sf.FromShaderCore
+		}
+		sf.ShaderCore = pipe.ShaderCores[0].FromDispatch
+		for k, s := range pipe.Samplers {
+			ports := []sim.Port{}
+			for _, sc := range pipe.ShaderCores[k*per : (k+1)*per] {
+				ports = append(ports, sc.Sampler)
+				sc.SamplerPort = s.Core
+			}
+			p.bus(fmt.Sprintf("%s.TextureBus[%d]", n, k), bs.Texture, f, append(ports, s.Core)...)
+			if per == 1 {
+				s.CorePort = pipe.ShaderCores[k].Sampler
+			}
+			s.L2 = p.L2.Finder
+			l2 = append(l2, s.ToL2)
+		}
+		p.crossbar(n+".DispatchXbar", bs.Dispatch, f, dispatch...)
+		p.crossbar(n+".ShadedXbar", bs.Shaded, f, shaded...)
+
+		p.bus(n+".PrimitiveBus", bs.Primitive, f, pa.ToRasterizers, r.FromPrimitiveAssembly)
+		pa.Rasterizers = append(pa.Rasterizers, r.FromPrimitiveAssembly)
+		p.bus(n+".TileBus", bs.Tile, f, r.ToDepthUnits, sf.FromRasterizer)
+		r.DepthUnits = append(r.DepthUnits, sf.FromRasterizer)
+
+		for k, s := range sp.Scheds {
+			samples = append(samples, sf.ToScheds[k])
+			sf.Scheds[k] = s.FromPipes
+		}
+		memPorts = append(memPorts, ia.ToMemory)
+		ia.Memory = p.Memory.Finder
+	}
+	p.bus("GPU.ControlBus", sbs.Control, f, control...)
+	p.crossbar("GPU.SampleXbar", sbs.Sample, mhz(c.Sage.Clocks.SchedMHz), samples...)
+	for k, s := range sp.Scheds {
+		ports := []sim.Port{s.ToInterleaves}
+		for j := range s.Interleaves {
+			il := sp.Interleaves[k*len(s.Interleaves)+j]
+			ports = append(ports, il.FromSched)
+			s.Interleaves[j] = il.FromSched
+		}
+		p.crossbar(fmt.Sprintf("GPU.WriteXbar[%d]", k), sbs.Write, mhz(c.Sage.Clocks.SampleBufferMHz), ports...)
+	}
+	p.crossbar("GPU.L2Xbar", bs.L2, f, l2...)
+	p.TextureTraffic = WatchTextureTraffic(p.L2)
+	memPorts = append(memPorts, p.L2.Bottoms...)
+	p.crossbar("GPU.MemoryXbar", bs.Memory, f, memPorts...)
+
+	p.Units = []protocol.Unit{cp, p.HostInterface, d}
+	for _, pipe := range sp.Pipes {
+		p.Units = append(p.Units, pipe.InputAssembler, pipe.PrimitiveAssembly, pipe.Rasterizer, pipe.SampleFill)
+		for k, sc := range pipe.ShaderCores {
+			p.Units = append(p.Units, sc)
+			if (k+1)%per == 0 {
+				p.Units = append(p.Units, pipe.Samplers[k/per])
+			}
+		}
+	}
+	for _, s := range sp.Scheds {
+		p.Units = append(p.Units, s)
+	}
+	for _, il := range sp.Interleaves {
+		p.Units = append(p.Units, il)
+	}
+}
+
+// startSage prepares the SAGE machine for frame f: the sample buffer's raster
+// (checked against its capacity before anything runs), the pipes' memory, and
+// the video path for the frame's resolution.
+func (p *Platform) startSage(f *driver.Frame) error {
+	c, sp := p.Config, p.Sage
+	sb := c.Sage.SampleBuffer
+	w, h, n := int(f.Color.Width), int(f.Color.Height), int(f.Color.Samples)
+	geo := samplebuffer.Geometry{Width: w, Height: h, Samples: n, Interleaves: sb.Interleaves, ChipsPerInterleave: sb.ChipsPerInterleave}
+	if err := geo.Validate(int64(sb.CapacitySamples)); err != nil {
+		return &Error{File: DefaultNameOr(c.file), Line: c.lines["sage.sample_buffer.capacity_samples"],
+			Field: "sage.sample_buffer.capacity_samples", Msg: err.Error()}
+	}
+	for _, il := range sp.Interleaves {
+		if err := il.SetRaster(w, h, n); err != nil {
+			return err
+		}
+	}
+	for _, pipe := range sp.Pipes {
+		if err := pipe.SampleFill.SetRaster(w, h, n); err != nil {
+			return err
+		}
+		pipe.InputAssembler.SetMemory(f.Memory)
+		for _, s := range pipe.Samplers {
+			s.Image = f.Memory
+		}
+	}
+	if err := p.buildVideo(w, h, n); err != nil {
+		return err
+	}
+	sp.Route.Image = f.Memory
+	return nil
+}
+
+// buildVideo builds the route chips, the convolve chips and the video output
+// for a rendered raster of w x h at n samples per pixel, and wires them.
+func (p *Platform) buildVideo(w, h, n int) error {
+	c, sp := p.Config, p.Sage
+	s := &c.Sage
+	ow, oh, _, err := c.VideoSize(w, h)
+	if err != nil {
+		return err
+	}
+	table, err := c.SageFilter()
+	if err != nil {
+		return err
+	}
+	conv := filter.NewConvolver(table)
+	chips := s.Convolve.Chips
+	sp.Route = route.MakeBuilder().WithEngine(p.Engine).WithFreq(mhz(s.Clocks.VideoReadMHz)).WithHalt(p.Halt).
+		WithProgress(p.Progress).WithChips(s.SampleBuffer.Interleaves * s.SampleBuffer.ChipsPerInterleave).
+		WithSamplesPerChip(max(1, s.Route.ChipsPerRead/(s.SampleBuffer.Interleaves*s.SampleBuffer.ChipsPerInterleave))).
+		WithConvolves(chips).WithFIFOSamples(s.Route.FIFOSamples).Build("GPU.Route")
+	mode, err := video.ParseMode(s.Video.Mode)
+	if err != nil {
+		return err
+	}
+	hTotal := ow + int(math.Ceil(float64(ow)*s.Video.HBlank))
+	vTotal := oh + int(math.Ceil(float64(oh)*s.Video.VBlank))
+	sp.Video = video.MakeBuilder().WithEngine(p.Engine).WithHalt(p.Halt).WithProgress(p.Progress).
+		WithSize(ow, oh).WithTotals(hTotal, vTotal).WithRefresh(s.Video.RefreshHz).WithChannels(1).
+		WithMode(mode).Build("GPU.Video")
+	sp.Convolves = nil
+	for k := 0; k < chips; k++ {
+		sp.Convolves = append(sp.Convolves, convolve.MakeBuilder().WithEngine(p.Engine).
+			WithFreq(mhz(s.Clocks.ConvolveMHz)).WithHalt(p.Halt).WithProgress(p.Progress).WithIndex(k, chips).
+			WithOutput(ow, oh).WithSource(w, h).WithSamples(n).WithConvolver(conv).WithPositions(sp.pattern).
+			WithLines(s.Convolve.Lines).WithProcessors(s.Convolve.Processors, s.Convolve.SamplesPerCycle).
+			Build(fmt.Sprintf("GPU.Convolve[%d]", k)))
+	}
+	cp, vf := p.CommandProcessor, mhz(s.Clocks.VideoReadMHz)
+	cmd := append(p.sageCommandPorts, sp.Route.Control, sp.Video.Control)
+	cp.Video = []sim.Port{sp.Route.Control}
+	videoPorts := []sim.Port{sp.Route.FromConvolves, sp.Route.ToConvolves}
+	for k, cv := range sp.Convolves {
+		cmd = append(cmd, cv.Control)
+		cp.Video = append(cp.Video, cv.Control)
+		videoPorts = append(videoPorts, cv.ToRoute, cv.FromRoute)
+		sp.Route.Convolves[k] = cv.FromRoute
+		cv.Route = sp.Route.FromConvolves
+		if k+1 < chips {
+			p.bus(fmt.Sprintf("GPU.VideoChain[%d]", k), s.Buses.Video, mhz(s.Clocks.ConvolveMHz), cv.ToNext, sp.Convolves[k+1].FromPrev)
+			cv.Next = sp.Convolves[k+1].FromPrev
+		} else {
+			p.bus(fmt.Sprintf("GPU.VideoChain[%d]", k), s.Buses.Video, mhz(s.Clocks.ConvolveMHz), cv.ToNext, sp.Video.FromConvolve)
+			cv.Next = sp.Video.FromConvolve
+		}
+	}
+	cp.Video = append(cp.Video, sp.Video.Control)
+	p.bus("GPU.CommandBus", c.Buses.Command, p.CoreFreq, cmd...)
+	p.crossbar("GPU.VideoXbar", s.Buses.Video, vf, videoPorts...)
+	p.Units = append(p.Units, sp.Route)
+	for _, cv := range sp.Convolves {
+		p.Units = append(p.Units, cv)
+	}
+	p.Units = append(p.Units, sp.Video)
+	return nil
+}
+
+// isVideo reports whether u is on the video path (its statistics close at the
+// end of the scan-out, not of the frame's commands).
+func (sp *SagePlatform) isVideo(u protocol.Unit) bool {
+	if u == protocol.Unit(sp.Route) || u == protocol.Unit(sp.Video) {
+		return true
+	}
+	for _, cv := range sp.Convolves {
+		if u == protocol.Unit(cv) {
+			return true
+		}
+	}
+	return false
+}
