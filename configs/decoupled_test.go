@@ -46,7 +46,7 @@ func TestDecoupledTimedEqualsReference(t *testing.T) {
 						s, f := frame(t, sc.name, 64, 36, n)
 						res := timed(t, cfg, f)
 						_, g := frame(t, sc.name, 64, 36, n)
-						ref, err := reference.Render(g.Memory, g.Stream, g.StreamBytes, referenceOptions(cfg))
+						ref, err := reference.Render(g.Memory, g.Stream, g.StreamBytes, referenceOptions(t, cfg))
 						if err != nil {
 							t.Fatal(err)
 						}

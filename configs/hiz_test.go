@@ -42,7 +42,7 @@ func TestHiZVariantsEqualReference(t *testing.T) {
 				_, f := frame(t, name, 64, 36, 0)
 				res := timed(t, cfg, f)
 				_, g := frame(t, name, 64, 36, 0)
-				ref, err := reference.Render(g.Memory, g.Stream, g.StreamBytes, referenceOptions(cfg))
+				ref, err := reference.Render(g.Memory, g.Stream, g.StreamBytes, referenceOptions(t, cfg))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -91,7 +91,7 @@ func TestHiZOracleTable(t *testing.T) {
 	for _, name := range []string{"occluders", "foliage"} {
 		_, r := frame(t, name, 64, 36, 0)
 		rec := fhiz.NewOracleRecorder()
-		o := referenceOptions(cfg)
+		o := referenceOptions(t, cfg)
 		o.Hooks = rec
 		if _, err := reference.Render(r.Memory, r.Stream, r.StreamBytes, o); err != nil {
 			t.Fatal(err)

@@ -207,7 +207,7 @@ func (p *Platform) newCommandProcessor(partitions int) *commandprocessor.Command
 		WithProgress(p.Progress).WithDMAChunkBytes(c.CommandProcessor.DMAChunkBytes).
 		WithMaxOutstandingDMA(c.CommandProcessor.MaxOutstandingDMA).WithDecodeCycles(c.CommandProcessor.DecodeCycles).
 		WithStateVersions(c.CommandProcessor.StateVersions).WithRasterOptions(c.RasterOptions()).
-		WithPartitions(partitions).Build("GPU.CommandProcessor")
+		WithPartitions(partitions).WithPerSample(c.Machine == "sage").Build("GPU.CommandProcessor")
 }
 
 func (p *Platform) newHostInterface() *hostinterface.Comp {
@@ -245,7 +245,7 @@ func (p *Platform) newRasterizer(name string, r, partitions int) *rasterizer.Com
 	return rasterizer.MakeBuilder().WithEngine(p.Engine).WithFreq(p.CoreFreq).WithHalt(p.Halt).
 		WithProgress(p.Progress).WithIndex(r).WithNumRasterizers(rc.Rasterizers).WithRasterStride(rc.Stride).
 		WithNumPartitions(partitions).WithPartitionStride(c.ROP.Stride).
-		WithPartitionTileRatio(c.ROP.TileSize/c.Raster.TileSize).WithTilesPerCycle(rc.TilesPerCycle).
+		WithPartitionTileRatio(c.ROP.TileSize / c.Raster.TileSize).WithTilesPerCycle(rc.TilesPerCycle).
 		WithQuadsPerCycle(rc.QuadsPerCycle).WithSampleTestsPerCycle(rc.SampleTestsPerCycle).
 		WithInputQueue(rc.InputQueue).WithOutputQueue(rc.OutputQueue).Build(name)
 }
@@ -272,7 +272,7 @@ func (p *Platform) newShaderCore(name string) *shadercore.Comp {
 		Texture: sc.Latency.Texture, Kill: sc.Latency.Kill}
 	return shadercore.MakeBuilder().WithEngine(p.Engine).WithFreq(p.CoreFreq).WithHalt(p.Halt).
 		WithProgress(p.Progress).WithWarpSize(sc.WarpSize).WithSIMDWidth(sc.SIMDWidth).WithWarpSlots(sc.WarpSlots).
-		WithRegisters(sc.Registers).WithLatencies(lat).WithInterpolationCycles(1/float64(sc.InterpolantsPerCycle)).
+		WithRegisters(sc.Registers).WithLatencies(lat).WithInterpolationCycles(1 / float64(sc.InterpolantsPerCycle)).
 		WithInputQueue(sc.InputQueue).Build(name)
 }
 

@@ -131,10 +131,6 @@ func (p *Platform) connectSage() {
 	cp.InputAssembler = d.FromCommandProcessor
 
 	control := []sim.Port{d.ToPipes, d.ToSampleFills, d.FromSampleFills}
-	samples := []sim.Port{}
-	for _, s := range sp.Scheds {
-		samples = append(samples, s.FromPipes)
-	}
 	memPorts := append([]sim.Port{}, p.Memory.Tops...)
 	memPorts = append(memPorts, p.HostInterface.ToMemory)
 	l2 := append([]sim.Port{}, p.L2.Tops...)
@@ -182,15 +178,15 @@ func (p *Platform) connectSage() {
 		p.bus(n+".TileBus", bs.Tile, f, r.ToDepthUnits, sf.FromRasterizer)
 		r.DepthUnits = append(r.DepthUnits, sf.FromRasterizer)
 
+		// The rasterize chip's two output buses, one to each sched.
 		for k, s := range sp.Scheds {
-			samples = append(samples, sf.ToScheds[k])
-			sf.Scheds[k] = s.FromPipes
+			p.bus(fmt.Sprintf("%s.SampleBus[%d]", n, k), sbs.Sample, mhz(c.Sage.Clocks.SchedMHz), sf.ToScheds[k], s.FromPipes[pi])
+			sf.Scheds[k] = s.FromPipes[pi]
 		}
 		memPorts = append(memPorts, ia.ToMemory)
 		ia.Memory = p.Memory.Finder
 	}
 	p.bus("GPU.ControlBus", sbs.Control, f, control...)
-	p.crossbar("GPU.SampleXbar", sbs.Sample, mhz(c.Sage.Clocks.SchedMHz), samples...)
 	for k, s := range sp.Scheds {
 		ports := []sim.Port{s.ToInterleaves}
 		for j := range s.Interleaves {

@@ -150,13 +150,12 @@ func timed(t testing.TB, c *Config, f *driver.Frame) *Result {
 	return res
 }
 
-func referenceOptions(c *Config) reference.Options {
-	o := reference.DefaultOptions()
-	o.Raster = c.RasterOptions()
-	o.BatchVertices = c.InputAssembler.BatchVertices
-	o.WarpQuads = c.QuadPacker.QuadsPerWarp
-	o.Hooks = c.ReferenceHooks() // the machine's hierarchical-Z decisions
-	o.PatternSeed = c.PatternSeed()
+func referenceOptions(t testing.TB, c *Config) reference.Options {
+	t.Helper()
+	o, err := c.ReferenceOptions()
+	if err != nil {
+		t.Fatal(err)
+	}
 	return o
 }
 
@@ -179,7 +178,7 @@ func TestTimedEqualsReference(t *testing.T) {
 				s, f := frame(t, name, 96, 54, m.samples)
 				res := timed(t, cfg, f)
 				_, g := frame(t, name, 96, 54, m.samples)
-				ref, err := reference.Render(g.Memory, g.Stream, g.StreamBytes, referenceOptions(cfg))
+				ref, err := reference.Render(g.Memory, g.Stream, g.StreamBytes, referenceOptions(t, cfg))
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -11,7 +11,8 @@ import (
 )
 
 // ReferenceOptions returns the reference renderer's options for this machine:
-// its raster order, vertex batches, warps and pattern seed; on the SAGE
+// its raster order, vertex batches, warps, pattern seed and hierarchical-Z
+// decisions (so that it counts what the machine counts); on the SAGE
 // machine also its pattern RAM, per-sample shading and the convolve chips'
 // video output at Present (the image the timed SAGE machine must equal).
 func (c *Config) ReferenceOptions() (reference.Options, error) {
@@ -21,6 +22,7 @@ func (c *Config) ReferenceOptions() (reference.Options, error) {
 	o.WarpQuads = c.QuadPacker.QuadsPerWarp
 	o.PatternSeed = c.PatternSeed()
 	if c.Machine != "sage" {
+		o.Hooks = c.ReferenceHooks() // the machine's hierarchical-Z decisions
 		return o, nil
 	}
 	o.WarpQuads = c.Sage.Fill.QuadsPerWarp

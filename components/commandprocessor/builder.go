@@ -32,6 +32,7 @@ type Builder struct {
 	raster            pipeline.RasterOptions
 	partitions        int
 	forceLateZ        bool
+	perSample         bool
 }
 
 // MakeBuilder returns a builder with the defaults: 1 GHz, 256-byte DMA chunks, 4
@@ -91,6 +92,11 @@ func (b Builder) WithPartitions(n int) Builder { b.partitions = n; return b }
 // reference renderer's ForceLateZ option); the image does not change.
 func (b Builder) WithForceLateZ(v bool) Builder { b.forceLateZ = v; return b }
 
+// WithPerSample makes every draw one the machine shades per sample and tests
+// at the sample write (SAGE): decoupled sampling off, no early Z, as
+// reference.SageOptions renders.
+func (b Builder) WithPerSample(v bool) Builder { b.perSample = v; return b }
+
 // Validate checks the parameters; the error names the first bad one.
 func (b Builder) Validate() error {
 	switch {
@@ -143,6 +149,7 @@ func (b Builder) Build(name string) *CommandProcessor {
 			raster:            b.raster,
 			partitions:        b.partitions,
 			forceLateZ:        b.forceLateZ,
+			perSample:         b.perSample,
 		},
 		halt:     b.halt,
 		progress: b.progress,

@@ -199,6 +199,10 @@ func (c *CommandProcessor) dispatchDraw(now sim.VTimeInSec, p *pending) bool {
 		if c.forceLateZ {
 			d.EarlyZ = false
 		}
+		if c.perSample {
+			d.Decoupling = command.DefaultDecoupling()
+			d.EarlyZ = false
+		}
 		pd := &protocol.Draw{Seq: c.drawSeq, State: d}
 		pd.Raster = pipeline.RasterConfig(d, c.raster)
 		if err := pd.Raster.Validate(); err != nil {

@@ -519,7 +519,7 @@ func TestChunks(t *testing.T) {
 			n++
 			k++
 		}
-		if info := infos[ci].msg.(*protocol.BatchInfo); info.Draw != c.d || info.Batches != n {
+		if info := infos[ci].Msg.(*protocol.BatchInfo); info.Draw != c.d || info.Batches != n {
 			t.Errorf("chunk %d: BatchInfo draw %d, %d batches, want %d", ci, info.Draw.Seq, info.Batches, n)
 		}
 	}

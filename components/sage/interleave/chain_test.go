@@ -41,7 +41,7 @@ func TestSchedToInterleaves(t *testing.T) {
 		WithSnoopDistance(8).WithPrewriteDepth(32).WithOutputBurst(4).Build("Sched")
 	pipe := backendtest.NewPeer("Pipe", e, 100*sim.MHz, 4)
 	cp := backendtest.NewPeer("CP", e, 100*sim.MHz, 4)
-	for _, p := range []sim.Port{s.FromPipes, s.ToInterleaves, pipe.Port, cp.Port} {
+	for _, p := range []sim.Port{s.FromPipes[0], s.ToInterleaves, pipe.Port, cp.Port} {
 		conn.PlugIn(p, 1)
 	}
 	var ils []*interleave.Comp
@@ -77,11 +77,11 @@ func TestSchedToInterleaves(t *testing.T) {
 		}
 		for i := range per {
 			for lo := 0; lo < len(per[i]); lo += 32 {
-				pipe.SendAt(0, s.FromPipes, protocol.NewSampleBurst(d, 0, i, per[i][lo:lo+32], 16))
+				pipe.SendAt(0, s.FromPipes[0], protocol.NewSampleBurst(d, 0, i, per[i][lo:lo+32], 16))
 			}
 		}
 	}
-	pipe.SendAt(0, s.FromPipes, protocol.NewOrderMarker(protocol.MarkDrawEnd, d, 0, 0, -1))
+	pipe.SendAt(0, s.FromPipes[0], protocol.NewOrderMarker(protocol.MarkDrawEnd, d, 0, 0, -1))
 	if err := e.Run(); err != nil {
 		t.Fatal(err)
 	}

@@ -102,7 +102,7 @@ func (b Builder) WithSamplesPerCycle(n int) Builder { b.samplesPerCycle = n; ret
 // carries (a modelling granularity: the pre-write queue leaves in bursts).
 func (b Builder) WithOutputBurst(n int) Builder { b.outputBurst = n; return b }
 
-// WithInputPortQueue sets the FromPipes port's capacity in messages.
+// WithInputPortQueue sets each FromPipes port's capacity in messages.
 func (b Builder) WithInputPortQueue(n int) Builder { b.inputPortQueue = n; return b }
 
 // WithOutputPortQueue sets the ToInterleaves port's capacity in messages.
@@ -161,9 +161,12 @@ func (b Builder) Build(name string) *Comp {
 	}
 	c.TickingComponent = sim.NewTickingComponent(name, b.engine, b.freq, c)
 	c.configure(b)
-	c.FromPipes = sim.NewLimitNumMsgPort(c, b.inputPortQueue, name+".FromPipes")
+	for p := 0; p < b.pipes; p++ {
+		port := sim.NewLimitNumMsgPort(c, b.inputPortQueue, fmt.Sprintf("%s.FromPipe[%d]", name, p))
+		c.FromPipes = append(c.FromPipes, port)
+		c.AddPort(fmt.Sprintf("FromPipe[%d]", p), port)
+	}
 	c.ToInterleaves = sim.NewLimitNumMsgPort(c, b.outputPortQueue, name+".ToInterleaves")
-	c.AddPort("FromPipes", c.FromPipes)
 	c.AddPort("ToInterleaves", c.ToInterleaves)
 	return c
 }

@@ -19,10 +19,12 @@
 //
 // # Ports
 //
-//   - FromPipes (in): protocol.SampleBurst (one draw, one of this sched's
-//     interleaves) and protocol.OrderMarker (Interleave -1: every interleave)
-//     from every pipe's sample fill. One port; the connection keeps one queue
-//     per source. Pipe identifies the source.
+//   - FromPipes[p] (in, "FromPipe[p]"): protocol.SampleBurst (one draw, one of
+//     this sched's interleaves) and protocol.OrderMarker (Interleave -1: every
+//     interleave) from pipe p's sample fill, on that rasterize chip's own
+//     output bus. A port per pipe: a full input FIFO holds back only its own
+//     pipe (with one shared port a pipe waiting at a barrier could block the
+//     samples of the pipe the barrier waits for: a deadlock).
 //   - ToInterleaves (out, peers Interleaves[j], the FromSched ports of global
 //     interleaves First+j): protocol.SampleBurst, protocol.OrderMarker
 //     (Interleave = the destination; a barrier has Pipe -1) and

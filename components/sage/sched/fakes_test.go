@@ -27,7 +27,9 @@ func newBench(t *testing.T, b sched.Builder, pipes, interleaves int) *bench {
 	e := sim.NewSerialEngine()
 	s := b.WithEngine(e).WithPipes(pipes).WithInterleaves(0, interleaves).Build("Sched")
 	conn := sim.NewDirectConnection("Conn", e, 100*sim.MHz)
-	conn.PlugIn(s.FromPipes, 1)
+	for _, port := range s.FromPipes {
+		conn.PlugIn(port, 1)
+	}
 	conn.PlugIn(s.ToInterleaves, 1)
 	bn := &bench{t: t, engine: e, sched: s, draw: &protocol.Draw{Seq: 7}}
 	for p := 0; p < pipes; p++ {
@@ -55,7 +57,7 @@ func (b *bench) burst(p, i, first, n int) *protocol.SampleBurst {
 }
 
 func (b *bench) send(cycle uint64, p int, msg sim.Msg) {
-	b.pipes[p].SendAt(cycle, b.sched.FromPipes, msg)
+	b.pipes[p].SendAt(cycle, b.sched.FromPipes[p], msg)
 }
 
 func (b *bench) run() {

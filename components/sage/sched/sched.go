@@ -44,9 +44,9 @@ type lane struct {
 type Comp struct {
 	*sim.TickingComponent
 
-	// FromPipes receives SampleBurst and OrderMarker from every pipe's
+	// FromPipes[p] receives SampleBurst and OrderMarker from pipe p's
 	// sample fill.
-	FromPipes sim.Port
+	FromPipes []sim.Port
 	// ToInterleaves sends SampleBurst, OrderMarker and Prefetch to the
 	// interleaves.
 	ToInterleaves sim.Port
@@ -92,38 +92,46 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 	return p
 }
 
-// accept takes messages from the port into the input FIFOs while the FIFO of
-// the head message's pipe has room; a full FIFO stops the port (back-pressure
-// to every pipe behind it).
+// accept takes messages from each pipe's port into that pipe's input FIFO
+// while it has room; a full FIFO stops its own port (back-pressure to that
+// pipe's output bus only: each rasterize output has its own input FIFO and
+// pins, so one pipe waiting at a barrier cannot block another's samples).
 func (c *Comp) accept(now sim.VTimeInSec, cycle uint64) bool {
-	progress := false
-	for {
-		msg := c.FromPipes.Peek()
-		if msg == nil {
-			break
-		}
-		e, pipe, err := c.entryOf(msg)
-		if err != nil {
-			c.fail(err)
-			return false
-		}
-		f := &c.input[pipe]
-		if !f.fits(e.samples()) {
-			if c.stallSince < 0 {
-				c.stallSince = int64(cycle)
+	progress, stalled := false, false
+	for pipe, port := range c.FromPipes {
+		for {
+			msg := port.Peek()
+			if msg == nil {
+				break
 			}
-			break
+			e, from, err := c.entryOf(msg)
+			if err != nil {
+				c.fail(err)
+				return false
+			}
+			if from != pipe {
+				c.fail(fmt.Errorf("%s: a message of pipe %d", port.Name(), from))
+				return false
+			}
+			f := &c.input[pipe]
+			if !f.fits(e.samples()) {
+				stalled = true
+				break
+			}
+			port.Retrieve(now)
+			if e.burst != nil && e.samples() == 0 {
+				continue // an empty burst carries nothing
+			}
+			f.push(e)
+			c.samplesIn += uint64(e.samples())
+			progress = true
 		}
-		c.FromPipes.Retrieve(now)
-		c.endStall(cycle)
-		if e.burst != nil && e.samples() == 0 {
-			continue // an empty burst carries nothing
-		}
-		f.push(e)
-		c.samplesIn += uint64(e.samples())
-		progress = true
 	}
-	if c.FromPipes.Peek() == nil {
+	if stalled {
+		if c.stallSince < 0 {
+			c.stallSince = int64(cycle)
+		}
+	} else {
 		c.endStall(cycle)
 	}
 	return progress
