@@ -102,7 +102,7 @@ func (p *Platform) buildSage() {
 			WithFreq(mhz(s.Clocks.SampleBufferMHz)).WithHalt(p.Halt).WithProgress(p.Progress).WithIndex(i).
 			WithPipes(s.Pipes).WithGeometry(samplebuffer.Geometry{Width: 1, Height: 1, Samples: 1,
 			Interleaves: sb.Interleaves, ChipsPerInterleave: sb.ChipsPerInterleave}).
-			WithCache(sb.CacheBlocks, sb.BlockSamples).WithPages(4, max(1, sb.PageSamples/sb.BlockSamples)).
+			WithCache(sb.CacheBlocks, sb.BlockSamples).WithPages(sb.Banks, sb.PageSamples/sb.BlockSamples).
 			WithWriteCycles(sb.WriteCycles).WithFillCycles(sb.FillCycles).WithWriteBackCycles(sb.WritebackCycles).
 			WithPageMissCycles(sb.PageMissCycles).WithClearSamplesPerCycle(sb.ClearSamplesPerCycle).
 			Build(fmt.Sprintf("GPU.Interleave[%d]", i)))
@@ -224,12 +224,9 @@ func (p *Platform) connectSage() {
 // the video path for the frame's resolution.
 func (p *Platform) startSage(f *driver.Frame) error {
 	c, sp := p.Config, p.Sage
-	sb := c.Sage.SampleBuffer
 	w, h, n := int(f.Color.Width), int(f.Color.Height), int(f.Color.Samples)
-	geo := samplebuffer.Geometry{Width: w, Height: h, Samples: n, Interleaves: sb.Interleaves, ChipsPerInterleave: sb.ChipsPerInterleave}
-	if err := geo.Validate(int64(sb.CapacitySamples)); err != nil {
-		return &Error{File: DefaultNameOr(c.file), Line: c.lines["sage.sample_buffer.capacity_samples"],
-			Field: "sage.sample_buffer.capacity_samples", Msg: err.Error()}
+	if err := c.CheckFrame(w, h, n); err != nil {
+		return err
 	}
 	for _, il := range sp.Interleaves {
 		if err := il.SetRaster(w, h, n); err != nil {

@@ -1,6 +1,12 @@
 package configs
 
-import "github.com/gfxsim/gfxsim/functional/filter"
+import (
+	"fmt"
+
+	"github.com/gfxsim/gfxsim/functional/filter"
+	"github.com/gfxsim/gfxsim/functional/samplebuffer"
+	"github.com/gfxsim/gfxsim/functional/samplepattern"
+)
 
 // The SAGE machine (Deering & Naegle 2002; ../shared/docs/sage.md): selected by
 // "machine: sage", described by the sage section, built from the embedded
@@ -76,7 +82,8 @@ type SageSampleBuffer struct {
 	FillCycles           int `yaml:"fill_cycles" desc:"cycles to bring a block into the cache" unit:"cycles" min:"0" max:"100000"`
 	WritebackCycles      int `yaml:"writeback_cycles" desc:"cycles to write a dirty block back" unit:"cycles" min:"0" max:"100000"`
 	PageMissCycles       int `yaml:"page_miss_cycles" desc:"extra cycles when a fill opens another DRAM page" unit:"cycles" min:"0" max:"100000"`
-	PageSamples          int `yaml:"page_samples" desc:"samples in a 3DRAM page" unit:"samples" min:"1" max:"1048576" pow2:"true"`
+	Banks                int `yaml:"banks" desc:"DRAM banks per 3DRAM chip, each with one open page" min:"1" max:"64"`
+	PageSamples          int `yaml:"page_samples" desc:"samples in a 3DRAM page (a multiple of block_samples)" unit:"samples" min:"1" max:"1048576"`
 	ClearSamplesPerCycle int `yaml:"clear_samples_per_cycle" desc:"samples an interleave clears per cycle (fast clear)" min:"1" max:"1048576"`
 }
 
@@ -123,6 +130,9 @@ func (c *Config) validateSage(fail func(fields at, format string, a ...any) erro
 	switch {
 	case c.Raster.Rasterizers != 1:
 		return fail(at{"raster.rasterizers", "machine"}, "%d: a SAGE pipe has one rasterize chip (set sage.pipes for more pipes)", c.Raster.Rasterizers)
+	case s.SampleBuffer.PageSamples%s.SampleBuffer.BlockSamples != 0:
+		return fail(at{"sage.sample_buffer.page_samples", "sage.sample_buffer.block_samples"}, "%d samples is not a whole number of %d-sample blocks",
+			s.SampleBuffer.PageSamples, s.SampleBuffer.BlockSamples)
 	case s.SampleBuffer.Interleaves%2 != 0:
 		return fail(at{"sage.sample_buffer.interleaves"}, "%d: the two sched chips serve half of the interleaves each", s.SampleBuffer.Interleaves)
 	case 4*s.Fill.QuadsPerWarp > c.ShaderCore.WarpSize:
@@ -159,4 +169,29 @@ func (c *Config) SageFilter() (*filter.Table, error) {
 		k = filter.Scaled{Kernel: k, Factor: cv.Radius / k.Radius()}
 	}
 	return filter.NewTable(k, p)
+}
+
+// CheckFrame reports whether the machine can render a raster of width x height
+// at samples per pixel, before anything is simulated: on the SAGE machine the
+// pattern RAM holds 1 to 16 samples per pixel and the sample buffer
+// sage.sample_buffer.capacity_samples samples per buffer. The sort-last
+// machine takes any frame the scene accepts.
+func (c *Config) CheckFrame(width, height, samples int) error {
+	if c.Machine != "sage" {
+		return nil
+	}
+	file := DefaultNameOr(c.file)
+	if samples < 1 || samples > samplepattern.MaxSamples {
+		return &Error{File: file, Line: c.lines["machine"], Field: "machine",
+			Msg: fmt.Sprintf("sage: a frame of %d samples per pixel: the SAGE pattern RAM holds 1 to %d (choose -samples or the scene's samples accordingly)",
+				samples, samplepattern.MaxSamples)}
+	}
+	sb := c.Sage.SampleBuffer
+	geo := samplebuffer.Geometry{Width: width, Height: height, Samples: samples, Interleaves: sb.Interleaves,
+		ChipsPerInterleave: sb.ChipsPerInterleave}
+	if err := geo.Validate(int64(sb.CapacitySamples)); err != nil {
+		return &Error{File: file, Line: c.lines["sage.sample_buffer.capacity_samples"],
+			Field: "sage.sample_buffer.capacity_samples", Msg: err.Error()}
+	}
+	return nil
 }

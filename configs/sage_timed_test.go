@@ -148,8 +148,12 @@ func TestSageCapacity(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = p.Run(sageFrame(t, cfg, "triangle", 64, 40, 4))
-	want := fmt.Sprintf("small.yaml:2: sage.sample_buffer.capacity_samples: resolution: 64x40 at 4 samples per pixel is 10240 samples; the sample buffer holds 10000 per buffer (double-buffered, with z)")
+	want := fmt.Sprint("small.yaml:2: sage.sample_buffer.capacity_samples: resolution: 64x40 at 4 samples per pixel is 10240 samples; the sample buffer holds 10000 per buffer (double-buffered, with z)")
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v\nwant %s", err, want)
+	}
+	want = "sage.yaml:14: machine: sage: a frame of 27 samples per pixel: the SAGE pattern RAM holds 1 to 16 (choose -samples or the scene's samples accordingly)"
+	if err := SageMachine().CheckFrame(64, 40, 27); err == nil || err.Error() != want {
+		t.Errorf("27 samples: got %v\nwant %s", err, want)
 	}
 }

@@ -139,6 +139,9 @@ func runFunctional(o options, s *scene.Scene, cfg *configs.Config, w io.Writer, 
 	if err != nil {
 		return err
 	}
+	if err := cfg.CheckFrame(int(f.Color.Width), int(f.Color.Height), int(f.Color.Samples)); err != nil {
+		return err
+	}
 	ro, err := cfg.ReferenceOptions()
 	if err != nil {
 		return err

@@ -91,7 +91,9 @@ func timedSummary(w io.Writer, p *configs.Platform, res *configs.Result, wall ti
 
 	var ps, helpers, pw, vw, instr, lane float64
 	for _, k := range sortedKeys(st) {
-		if !strings.HasPrefix(k, "GPU.ShaderCore[") {
+		// GPU.ShaderCore[c] on the sort-last machine, GPU.Pipe[p].ShaderCore[c] on SAGE.
+		if rest, ok := strings.CutPrefix(k, "GPU."); !ok || !strings.HasPrefix(rest, "ShaderCore[") &&
+			!(strings.HasPrefix(rest, "Pipe[") && strings.Contains(rest, "].ShaderCore[")) {
 			continue
 		}
 		switch k[strings.LastIndex(k, ".")+1:] {
