@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/gfxsim/gfxsim/scene"
+	"github.com/gfxsim/gfxsim/scene/driver"
 )
 
 // BenchmarkTimedDefaultScene renders the default scene at 1280x720 with 4x MSAA
@@ -35,7 +36,12 @@ func benchTimedScene(b *testing.B, c *Config, name string, w, h, samples int) (*
 	var res *Result
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		_, f := frame(b, name, w, h, samples)
+		var f *driver.Frame
+		if c.Machine == "sage" {
+			f = sageFrame(b, c, name, w, h, samples) // an RGBA10 sample buffer
+		} else {
+			_, f = frame(b, name, w, h, samples)
+		}
 		p, err := Build(c)
 		if err != nil {
 			b.Fatal(err)
@@ -70,4 +76,21 @@ func BenchmarkTimedDecoupled27(b *testing.B) {
 // of the pixels): a quicker frame to profile with -cpuprofile.
 func BenchmarkTimedDefaultSceneQuarter(b *testing.B) {
 	benchTimed(b, Default(), 640, 360, 4)
+}
+
+// BenchmarkSageDefaultScene renders the default scene at 1280x1024 with 8
+// samples per pixel on the SAGE board (four pipes; the paper's design point)
+// and reports the wall time and the simulated cycles at the pipes' clock (the
+// frame's commands; video-end-cycles adds the scan-out of the 76 Hz video
+// frame). BenchmarkTimedDefaultSceneSageSize is the sort-last machine on the
+// same frame, the yardstick: SAGE should simulate within 2x of it.
+func BenchmarkSageDefaultScene(b *testing.B) {
+	res, _ := benchTimedScene(b, SageMachine(), scene.DefaultName, 1280, 1024, 8)
+	b.ReportMetric(res.Stats["GPU.video_end_cycles"], "video-end-cycles")
+}
+
+// BenchmarkTimedDefaultSceneSageSize is the default scene at SAGE's design
+// point (1280x1024, 8 samples per pixel) on the sort-last machine.
+func BenchmarkTimedDefaultSceneSageSize(b *testing.B) {
+	benchTimed(b, Default(), 1280, 1024, 8)
 }
