@@ -61,3 +61,33 @@ func TestBufferReport(t *testing.T) {
 		t.Errorf("empty report %q", got)
 	}
 }
+
+// TestSageStuckInterleaveIsReported: on the SAGE machine, an interleave whose
+// input never drains (sched 0 sends its samples to a sink) ends the run with
+// an error naming the sched's full buffers, not a hang.
+func TestSageStuckInterleaveIsReported(t *testing.T) {
+	cfg := SageMachine()
+	cfg.WatchdogCycles = 20000
+	p, err := Build(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &sink{ComponentBase: sim.NewComponentBase("GPU.Sink")}
+	s.In = sim.NewLimitNumMsgPort(s, 1, "GPU.Sink.In")
+	for _, l := range p.Links {
+		if n, ok := l.(interface{ Name() string }); ok && n.Name() == "GPU.WriteXbar[0]" {
+			l.PlugIn(s.In, 1)
+		}
+	}
+	p.Sage.Scheds[0].Interleaves[1] = s.In
+	_, err = p.Run(sageFrame(t, cfg, "room", 64, 32, 4))
+	if err == nil {
+		t.Fatal("a stuck interleave finished without an error")
+	}
+	msg := err.Error()
+	for _, want := range []string{"watchdog: no progress for", "GPU.Sched[0]", "GPU.WriteXbar[0].ToSink"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("the error does not name %q:\n%s", want, msg)
+		}
+	}
+}
