@@ -11,7 +11,7 @@ import (
 func (c *Comp) traced() bool { return c.NumHooks() > 0 }
 
 // startBatchTask starts the primitive_assembly task of batch sb
-// ("draw<s>.batch<b>@pa", below the input assembler's batch) when its first
+// ("draw<s>.t<first>.batch<b>@pa", below the input assembler's batch) when its first
 // triangle is taken.
 func (c *Comp) startBatchTask(sb *protocol.ShadedBatch) {
 	tracing.StartTask(protocol.BatchTaskID(sb.Draw.Seq, sb.Seq, sb.Batch.FirstTriangle, protocol.AtPA),

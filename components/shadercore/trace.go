@@ -11,7 +11,7 @@ import (
 func (c *Comp) traced() bool { return c.NumHooks() > 0 }
 
 // startWarpTask starts the task of the warp just admitted into slot s: a
-// vertex_warp "draw<s>.batch<b>@core" below the input assembler's batch, or a
+// vertex_warp "draw<s>.t<first>.batch<b>@core" below the input assembler's batch, or a
 // pixel_warp "warp<id>@core" below the reorder buffer's warp, or a sample_warp
 // "pipe<p>.warp<id>@core" below the SAGE sample fill's warp. It ends when the
 // warp's output is sent; the warp's texture requests hang below it.
