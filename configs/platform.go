@@ -78,6 +78,15 @@ type Platform struct {
 	used   bool
 
 	sageCommandPorts []sim.Port // the command bus's ports until the video path joins them
+	unitsBuilt       []func([]protocol.Unit)
+}
+
+// OnUnitsBuilt calls f with the units that Run adds to Units: the SAGE
+// machine's video path (route, convolve chips, video output), which depends on
+// the frame's resolution, is built when the frame starts, before anything runs.
+// Attach a tracer or a hook to them there.
+func (p *Platform) OnUnitsBuilt(f func(units []protocol.Unit)) {
+	p.unitsBuilt = append(p.unitsBuilt, f)
 }
 
 func mhz(f float64) sim.Freq { return sim.Freq(f * 1e6) }

@@ -306,11 +306,15 @@ func (p *Platform) buildVideo(w, h, n int) error {
 	cp.Video = append(cp.Video, sp.Video.Control)
 	p.bus("GPU.CommandBus", c.Buses.Command, p.CoreFreq, cmd...)
 	p.crossbar("GPU.VideoXbar", s.Buses.Video, vf, videoPorts...)
+	built := len(p.Units)
 	p.Units = append(p.Units, sp.Route)
 	for _, cv := range sp.Convolves {
 		p.Units = append(p.Units, cv)
 	}
 	p.Units = append(p.Units, sp.Video)
+	for _, f := range p.unitsBuilt {
+		f(p.Units[built:])
+	}
 	return nil
 }
 

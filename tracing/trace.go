@@ -12,6 +12,7 @@ import (
 	"github.com/sarchlab/akita/v3/sim"
 	atracing "github.com/sarchlab/akita/v3/tracing"
 
+	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/configs"
 
 	"github.com/gfxsim/gfxsim/internal/outputs"
@@ -40,6 +41,7 @@ type Trace struct {
 	opts    Options
 	file    string
 	tracer  *atracing.DBTracer
+	clock   *clock
 	backend backend
 	engine  sim.Engine
 	traced  []string
@@ -86,39 +88,92 @@ func Attach(p *configs.Platform, o Options) (*Trace, error) {
 	if err != nil {
 		return nil, err
 	}
-	t.tracer = atracing.NewDBTracer(p.Engine, t.backend)
+	t.clock = &clock{engine: p.Engine}
+	t.tracer = atracing.NewDBTracer(t.clock, t.backend)
 	if o.EndCycle > 0 {
 		if o.EndCycle <= o.StartCycle {
 			return nil, fmt.Errorf("trace: window [%d, %d) is empty", o.StartCycle, o.EndCycle)
 		}
 		t.tracer.SetTimeRange(p.CoreFreq.NCyclesLater(int(o.StartCycle), 0), p.CoreFreq.NCyclesLater(int(o.EndCycle), 0))
 	}
-	for _, c := range Traceable(p) {
+	rec := recorder{t.tracer, t.clock}
+	OnTraceable(p, func(c atracing.NamedHookable) {
 		if re != nil && !re.MatchString(c.Name()) {
-			continue
+			return
 		}
-		atracing.CollectTrace(c, withoutSubTrans{t.tracer})
+		atracing.CollectTrace(c, rec)
 		t.traced = append(t.traced, c.Name())
-	}
-	if len(t.traced) == 0 {
+	})
+	// The SAGE machine builds its video path (route, convolve chips, video
+	// output) at Run: a pattern may match only those.
+	if len(t.traced) == 0 && p.Sage == nil {
 		return nil, fmt.Errorf("trace: no component matches %q", o.Components)
 	}
 	t.tracer.StartTask(atracing.Task{ID: SimulationTaskID, Kind: "Simulation", What: "frame", Where: "GPU"})
 	return t, nil
 }
 
-// withoutSubTrans records every task but Akita's DRAM sub-transactions: its memory
+// recorder records every task but Akita's DRAM sub-transactions: its memory
 // controller starts a "sub-trans" task per sub-transaction that only its banks
 // end, and the banks are internal to mem/dram (they cannot be given a tracer), so
 // those tasks would all stay open to the end of the trace and show a false
 // duration. The controller's own req_in task spans each transaction.
-type withoutSubTrans struct{ *atracing.DBTracer }
+//
+// An end that carries its time (protocol.EndTaskAt: a unit that schedules its
+// work ahead, such as a SAGE interleave or the video output) is recorded at
+// that time rather than the engine's.
+type recorder struct {
+	*atracing.DBTracer
+	clock *clock
+}
 
-func (w withoutSubTrans) StartTask(task atracing.Task) {
+func (r recorder) StartTask(task atracing.Task) {
 	if task.Kind == "sub-trans" {
 		return
 	}
-	w.DBTracer.StartTask(task)
+	r.DBTracer.StartTask(task)
+}
+
+func (r recorder) EndTask(task atracing.Task) {
+	if task.EndTime <= 0 {
+		r.DBTracer.EndTask(task)
+		return
+	}
+	r.clock.at = task.EndTime
+	r.clock.last = max(r.clock.last, task.EndTime)
+	r.DBTracer.EndTask(task)
+	r.clock.at = 0
+}
+
+// clock tells the DBTracer the engine's time, or the time of the end being
+// recorded when it carries one; last is the latest such time (the Simulation
+// task ends no earlier).
+type clock struct {
+	engine   sim.TimeTeller
+	at, last sim.VTimeInSec
+}
+
+func (c *clock) CurrentTime() sim.VTimeInSec {
+	if c.at > 0 {
+		return c.at
+	}
+	return c.engine.CurrentTime()
+}
+
+// OnTraceable calls f for every component of p that reports tasks: now for
+// those built (in Traceable's order), and for the SAGE machine's video path,
+// which Platform.Run builds for the frame's resolution, when Run builds it.
+func OnTraceable(p *configs.Platform, f func(atracing.NamedHookable)) {
+	for _, c := range Traceable(p) {
+		f(c)
+	}
+	p.OnUnitsBuilt(func(units []protocol.Unit) {
+		for _, u := range units {
+			if h, ok := u.(atracing.NamedHookable); ok {
+				f(h)
+			}
+		}
+	})
 }
 
 // Traceable returns every component of p that reports tasks, in a fixed order.
@@ -147,7 +202,9 @@ func (t *Trace) Close() error {
 		return nil
 	}
 	t.closed = true
+	t.clock.at = max(t.clock.last, t.engine.CurrentTime())
 	t.tracer.EndTask(atracing.Task{ID: SimulationTaskID})
+	t.clock.at = 0
 	t.tracer.Terminate()
 	return t.backend.Close(SimulationTaskID)
 }

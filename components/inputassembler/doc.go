@@ -103,7 +103,7 @@
 // returns the error.
 //
 // Tasks (only when a tracer is attached, docs/design-timing.md section 10): each
-// batch is a "vertex_batch" task "draw<s>.batch<b>" below its draw, from its
+// batch is a "vertex_batch" task "draw<s>.t<first>.batch<b>" below its draw, from its
 // formation (the start of its index lookups) to its dispatch; its index and
 // vertex line reads hang below it.
 package inputassembler

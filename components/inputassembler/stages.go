@@ -105,7 +105,7 @@ func (c *InputAssembler) indexStage(now sim.VTimeInSec) bool {
 		j.steps = 3 * len(j.batch.Triangles)
 		c.cur = j
 		if c.traced() {
-			j.task = protocol.BatchTaskID(ds.d.Seq, j.seq, "")
+			j.task = protocol.BatchTaskID(ds.d.Seq, j.seq, j.batch.FirstTriangle, "")
 			tracing.StartTask(j.task, protocol.DrawTaskID(ds.d.Seq), c, protocol.KindVertexBatch,
 				protocol.Count(len(j.batch.Vertices), "vertices"), nil)
 		}

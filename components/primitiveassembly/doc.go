@@ -144,7 +144,7 @@
 // pipeline and each rasterizer's output queue.
 //
 // Tasks (only when a tracer is attached, docs/design-timing.md section 10): each
-// batch is a "primitive_assembly" task "draw<s>.batch<b>@pa" below the input
+// batch is a "primitive_assembly" task "draw<s>.t<first>.batch<b>@pa" below the input
 // assembler's batch, from its first triangle to the moment its last primitive is
 // queued for the rasterizers.
 package primitiveassembly

@@ -11,11 +11,11 @@ import (
 func (c *Comp) traced() bool { return c.NumHooks() > 0 }
 
 // startBatchTask starts the primitive_assembly task of batch sb
-// ("draw<s>.batch<b>@pa", below the input assembler's batch) when its first
+// ("draw<s>.t<first>.batch<b>@pa", below the input assembler's batch) when its first
 // triangle is taken.
 func (c *Comp) startBatchTask(sb *protocol.ShadedBatch) {
-	tracing.StartTask(protocol.BatchTaskID(sb.Draw.Seq, sb.Seq, protocol.AtPA),
-		protocol.BatchTaskID(sb.Draw.Seq, sb.Seq, ""), c, protocol.KindPrimitiveAssembly,
+	tracing.StartTask(protocol.BatchTaskID(sb.Draw.Seq, sb.Seq, sb.Batch.FirstTriangle, protocol.AtPA),
+		protocol.BatchTaskID(sb.Draw.Seq, sb.Seq, sb.Batch.FirstTriangle, ""), c, protocol.KindPrimitiveAssembly,
 		protocol.Count(len(sb.Batch.Triangles), "triangles"), nil)
 	c.traceLast = nil
 }
@@ -24,7 +24,7 @@ func (c *Comp) startBatchTask(sb *protocol.ShadedBatch) {
 // ends when the last primitive it produced is queued for the rasterizers (now,
 // when none is left in the clipper or the setup pipeline).
 func (c *Comp) endBatchTask(sb *protocol.ShadedBatch) {
-	id := protocol.BatchTaskID(sb.Draw.Seq, sb.Seq, protocol.AtPA)
+	id := protocol.BatchTaskID(sb.Draw.Seq, sb.Seq, sb.Batch.FirstTriangle, protocol.AtPA)
 	if it := c.traceLast; it != nil && !it.distributed {
 		it.endTask = id
 	} else {

@@ -3,6 +3,9 @@ package protocol
 import (
 	"strconv"
 
+	"github.com/sarchlab/akita/v3/sim"
+	"github.com/sarchlab/akita/v3/tracing"
+
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 )
 
@@ -41,6 +44,14 @@ const (
 	KindResolve           = "resolve"
 	KindClear             = "clear"
 	KindFlush             = "flush"
+
+	// The SAGE machine's own chips (docs/design-timing.md, section 10).
+	KindDrawChunk   = "draw_chunk"   // Distributor: a draw's chunk on one pipe
+	KindSampleWarp  = "sample_warp"  // SampleFill and the pipe's ShaderCore: a warp of sample quads
+	KindSampleBurst = "sample_burst" // Sched: a SampleBurst from a pipe, through the FIFOs
+	KindSampleWrite = "sample_write" // Interleave: a SampleBurst written into the 3DRAMs
+	KindSwathLine   = "swath_line"   // Convolve: the chip's swath of one output line
+	KindScanLine    = "scan_line"    // Video: one line of the raster scanned out
 )
 
 // Suffixes of the tasks several units report for the same work.
@@ -50,6 +61,7 @@ const (
 	AtROB  = "@rob"  // the reorder buffer's warp
 	AtHiZ  = "@hiz"  // a HiZ unit's tile
 	AtDU   = "@du"   // a depth unit's tile
+	AtFill = "@fill" // a SAGE sample fill's warp
 )
 
 // idBuf is the scratch an ID is built in (on the stack).
@@ -85,11 +97,16 @@ func DrawTaskID(seq uint64) string {
 	return string(appendDraw(a[:0], seq))
 }
 
-// BatchTaskID is the ID of vertex batch batch of draw draw, followed by suffix
-// ("" for the input assembler's task, AtCore, AtPA): "draw<s>.batch<b><suffix>".
-func BatchTaskID(draw, batch uint64, suffix string) string {
+// BatchTaskID is the ID of vertex batch batch of draw draw, whose first
+// triangle is first (vertex.Batch.FirstTriangle), followed by suffix ("" for
+// the input assembler's task, AtCore, AtPA): "draw<s>.t<first>.batch<b><suffix>".
+// The first triangle tells apart the batches that the SAGE machine's pipes
+// number alike from 0 for their chunks of one draw.
+func BatchTaskID(draw, batch uint64, first int, suffix string) string {
 	var a idBuf
 	b := appendDraw(a[:0], draw)
+	b = append(b, ".t"...)
+	b = strconv.AppendInt(b, int64(first), 10)
 	b = append(b, ".batch"...)
 	b = strconv.AppendUint(b, batch, 10)
 	return string(append(b, suffix...))
@@ -155,4 +172,62 @@ func ShadingWarpTaskID(id uint64) string {
 	b := append(a[:0], "shade"...)
 	b = strconv.AppendUint(b, id, 10)
 	return string(append(b, AtCore...))
+}
+
+// DrawChunkTaskID is the ID of the distributor's task for draw draw's chunk on
+// pipe pipe: "draw<s>@pipe<p>".
+func DrawChunkTaskID(draw uint64, pipe int) string {
+	var a idBuf
+	b := appendDraw(a[:0], draw)
+	b = append(b, "@pipe"...)
+	return string(strconv.AppendInt(b, int64(pipe), 10))
+}
+
+// SampleWarpTaskID is the ID of a unit's task for warp id of pipe pipe's sample
+// fill (numbered per pipe) followed by suffix (AtFill for the sample fill,
+// AtCore for the shader core): "pipe<p>.warp<id><suffix>". The shader core
+// knows the pipe from the warp's quads (WarpQuad.Partition).
+func SampleWarpTaskID(pipe int, id uint64, suffix string) string {
+	var a idBuf
+	b := append(a[:0], "pipe"...)
+	b = strconv.AppendInt(b, int64(pipe), 10)
+	b = append(b, ".warp"...)
+	b = strconv.AppendUint(b, id, 10)
+	return string(append(b, suffix...))
+}
+
+// MessageTaskID is the ID of a unit's task for the message msgID, which only
+// that unit reports: prefix and the message ID ("burst<msgID>" for a sched's
+// SampleBurst, "write<msgID>" for an interleave's, "clear<msgID>",
+// "flush<msgID>").
+func MessageTaskID(prefix, msgID string) string { return prefix + msgID }
+
+// LineTaskID is the ID of a unit's task for output line y of the frame that
+// the PresentCmd present started, at the unit named by suffix:
+// "<present>.line<y><suffix>" (a convolve chip's swath line: suffix
+// ".swath<k>", SwathSuffix; the video output's scan line: "").
+func LineTaskID(present string, y int, suffix string) string {
+	var a idBuf
+	b := append(a[:0], present...)
+	b = append(b, ".line"...)
+	b = strconv.AppendInt(b, int64(y), 10)
+	return string(append(b, suffix...))
+}
+
+// SwathSuffix is the LineTaskID suffix of convolve chip k's swath: ".swath<k>".
+func SwathSuffix(k int) string {
+	var a idBuf
+	b := append(a[:0], ".swath"...)
+	return string(strconv.AppendInt(b, int64(k), 10))
+}
+
+// EndTaskAt ends task id of domain at time at, a time the unit already knows
+// when it finishes the work (an interleave schedules a burst's writes, the
+// video output a line's scan-out, ahead of the simulated time), so that no
+// event is added for the trace: the end is reported as a task whose EndTime is
+// set, which the tracing package's recorder honours (Akita's tracers take
+// their own clock). Call it only when domain has hooks.
+func EndTaskAt(id string, domain tracing.NamedHookable, at sim.VTimeInSec) {
+	domain.InvokeHook(sim.HookCtx{Domain: domain, Pos: tracing.HookPosTaskEnd,
+		Item: tracing.Task{ID: id, EndTime: at}})
 }

@@ -145,8 +145,10 @@
 // work arrived), and utilization (busy over all cycles).
 //
 // Tasks (only when a tracer is attached, docs/design-timing.md section 10): a
-// vertex warp is a "vertex_warp" task "draw<s>.batch<b>@core" below the input
-// assembler's batch, a pixel warp a "pixel_warp" task "warp<id>@core" below the
-// reorder buffer's "warp<id>@rob", from admission to the output's send; each
+// vertex warp is a "vertex_warp" task "draw<s>.t<first>.batch<b>@core" below
+// the input assembler's batch, a pixel warp a "pixel_warp" task
+// "warp<id>@core" below the reorder buffer's "warp<id>@rob" (a SAGE sample
+// fill's warp: a "sample_warp" task "pipe<p>.warp<id>@core" below the fill's
+// "pipe<p>.warp<id>@fill"), from admission to the output's send; each
 // TexRequest is a req_out task below its warp until the response arrives.
 package shadercore

@@ -11,13 +11,14 @@ import (
 func (c *Comp) traced() bool { return c.NumHooks() > 0 }
 
 // startWarpTask starts the task of the warp just admitted into slot s: a
-// vertex_warp "draw<s>.batch<b>@core" below the input assembler's batch, or a
-// pixel_warp "warp<id>@core" below the reorder buffer's warp. It ends when the
+// vertex_warp "draw<s>.t<first>.batch<b>@core" below the input assembler's batch, or a
+// pixel_warp "warp<id>@core" below the reorder buffer's warp, or a sample_warp
+// "pipe<p>.warp<id>@core" below the SAGE sample fill's warp. It ends when the
 // warp's output is sent; the warp's texture requests hang below it.
 func (c *Comp) startWarpTask(s *warpSlot) {
 	if v := s.vertex; v != nil {
-		s.task = protocol.BatchTaskID(s.draw.Seq, v.Seq, protocol.AtCore)
-		tracing.StartTask(s.task, protocol.BatchTaskID(s.draw.Seq, v.Seq, ""), c, protocol.KindVertexWarp,
+		s.task = protocol.BatchTaskID(s.draw.Seq, v.Seq, v.Batch.FirstTriangle, protocol.AtCore)
+		tracing.StartTask(s.task, protocol.BatchTaskID(s.draw.Seq, v.Seq, v.Batch.FirstTriangle, ""), c, protocol.KindVertexWarp,
 			protocol.Count(s.lanes, "vertices"), nil)
 		return
 	}
@@ -25,6 +26,14 @@ func (c *Comp) startWarpTask(s *warpSlot) {
 		s.task = protocol.ShadingWarpTaskID(sw.ID)
 		tracing.StartTask(s.task, protocol.DrawTaskID(s.draw.Seq), c, protocol.KindPixelWarp,
 			protocol.Count(len(sw.Quads), "shading quads"), nil)
+		return
+	}
+	if q := s.pixel.Quads; len(q) > 0 && q[0].Sample >= 0 {
+		// A SAGE sample fill's warp of sample quads, numbered per pipe.
+		pipe := q[0].Partition
+		s.task = protocol.SampleWarpTaskID(pipe, s.pixel.ID, protocol.AtCore)
+		tracing.StartTask(s.task, protocol.SampleWarpTaskID(pipe, s.pixel.ID, protocol.AtFill), c,
+			protocol.KindSampleWarp, protocol.Count(len(q), "sample quads"), nil)
 		return
 	}
 	s.task = protocol.WarpTaskID(s.pixel.ID, protocol.AtCore)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/sarchlab/akita/v3/sim"
+	"github.com/sarchlab/akita/v3/tracing"
 
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/filter"
@@ -63,7 +64,8 @@ type Comp struct {
 	buf    *lineBuffer
 
 	// Frame progress.
-	active    bool // a frame was started and is not fully sent
+	active    bool   // a frame was started and is not fully sent
+	present   string // the frame's PresentCmd ID (its tasks' parent)
 	ctlOut    sim.Msg
 	nextReq   int // rows[nextReq] is the next row to request
 	j, i      int // next span to filter starts at output pixel (i, j)
@@ -165,6 +167,7 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 	}
 	c.Control.Retrieve(now)
 	c.st.presents++
+	c.present = m.ID
 	c.startFrame()
 	d := protocol.NewDone(m.ID, c.index)
 	d.Src, d.Dst = c.Control, m.Src
@@ -289,6 +292,10 @@ func (c *Comp) filterSpan(now sim.VTimeInSec, cycle uint64) bool {
 		c.fail(fmt.Errorf("output line %d pixels [%d, %d): the filter read a sample the swath-line buffer does not hold", c.j, c.i, end))
 		return false
 	}
+	if c.i == c.x0 && c.NumHooks() > 0 {
+		tracing.StartTask(protocol.LineTaskID(c.present, c.j, protocol.SwathSuffix(c.index)),
+			protocol.ReqOutTaskID(c.present), c, protocol.KindSwathLine, protocol.TaskWhat("line", uint64(c.j)), nil)
+	}
 	c.pending = protocol.NewVideoSpan(c.j, c.i, end, pixels)
 	c.busy, c.busyUntil = true, cycle+cycles
 	c.st.filterCycles += cycles
@@ -346,6 +353,9 @@ func (c *Comp) sendChain(now sim.VTimeInSec) bool {
 			c.outQ[0] = nil
 			c.outQ = c.outQ[1:]
 			c.st.spansOut++
+			if m.X1 == c.x1 && c.NumHooks() > 0 {
+				tracing.EndTask(protocol.LineTaskID(c.present, m.Y, protocol.SwathSuffix(c.index)), c)
+			}
 		} else {
 			c.FromPrev.Retrieve(now)
 			c.st.forwarded++

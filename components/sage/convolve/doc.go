@@ -65,6 +65,13 @@
 // (VESA totals) needs 26 M/s on average, so the default board keeps up at 8
 // samples and not at 16.
 //
+// # Tasks (traces)
+//
+// With a tracer attached, the chip's swath of output line y is a swath_line
+// task "<PresentCmd ID>.line<y>.swath<k>" below the command processor's
+// req_out task of the PresentCmd, from the start of its first span's filtering
+// to the send of its last span (docs/design-timing.md, section 10).
+//
 // # Statistics
 //
 // <name>.presents, line_requests, spans_in, samples_in (from the route),

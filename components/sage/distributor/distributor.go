@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/sarchlab/akita/v3/sim"
+	"github.com/sarchlab/akita/v3/tracing"
 
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
@@ -206,6 +207,9 @@ func (c *Distributor) receiveReturns(now sim.VTimeInSec) bool {
 			c.fail(fmt.Errorf("%s: DrawEnd from pipe %d for a draw it has no outstanding chunk of", c.Name(), p))
 			break
 		}
+		if c.NumHooks() > 0 {
+			tracing.EndTask(protocol.DrawChunkTaskID(m.Draw.Seq, p), c)
+		}
 		c.load[p] -= c.outstanding[p][0].triangles
 		c.outstanding[p] = c.outstanding[p][1:]
 		c.returns++
@@ -340,6 +344,10 @@ func (c *Distributor) layout(d *protocol.Draw, n int, counts []int, pl *plan) {
 		c.trianglesPerPipe[p] += uint64(counts[p])
 		c.load[p] += counts[p]
 		c.outstanding[p] = append(c.outstanding[p], chunkLoad{draw: d, triangles: counts[p]})
+		if c.NumHooks() > 0 {
+			tracing.StartTask(protocol.DrawChunkTaskID(d.Seq, p), protocol.DrawTaskID(d.Seq), c,
+				protocol.KindDrawChunk, protocol.Count(counts[p], "triangles"), nil)
+		}
 	}
 }
 

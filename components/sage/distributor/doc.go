@@ -81,6 +81,12 @@
 //	WithReturnQueue(8)           FromSampleFills capacity, messages
 //	WithEngine, WithFreq(1 GHz), WithHalt, WithProgress
 //
+// # Tasks (traces)
+//
+// With a tracer attached, each pipe's chunk of a draw is a draw_chunk task
+// "draw<s>@pipe<p>" below the draw's task, from the draw's planning to the
+// pipe's DrawEnd report (docs/design-timing.md, section 10).
+//
 // # Statistics
 //
 // Named "<name>.<counter>": draws, ordered_draws, chunks (chunks of

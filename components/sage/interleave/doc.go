@@ -80,6 +80,15 @@
 // Halt, Progress. The block, page and clear cycles are choices: the sources
 // found give the organisation and the 100 MHz pixel rate, not these timings.
 //
+// # Tasks (traces)
+//
+// With a tracer attached: each SampleBurst is a sample_write task
+// "write<message ID>" below its draw, from its taking to the completion of its
+// last sample's write (ended at that known time with protocol.EndTaskAt); a
+// ClearCmd is a clear task "clear<message ID>" and a PresentCmd a flush task
+// "flush<message ID>", below the command processor's req_out task of the
+// command, until the Done is sent (docs/design-timing.md, section 10).
+//
 // # Statistics (<name>.<counter>)
 //
 // samples_in, bursts, samples_written, samples_blended, z_passed, z_failed

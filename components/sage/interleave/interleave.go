@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/sarchlab/akita/v3/sim"
+	"github.com/sarchlab/akita/v3/tracing"
 
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/command"
@@ -37,6 +38,7 @@ type chip struct {
 type output struct {
 	msg   sim.Msg
 	ready uint64
+	task  string // the clear or flush task the message ends (traced only)
 }
 
 // Comp is an interleave of the SAGE sample buffer: ChipsPerInterleave 3DRAM
@@ -111,6 +113,9 @@ func (c *Comp) sendOut(now sim.VTimeInSec, cycle uint64) bool {
 			return progress
 		}
 		c.progress.Add(1)
+		if t := c.out[0].task; t != "" {
+			tracing.EndTask(t, c)
+		}
 		c.out[0] = output{}
 		c.out = c.out[1:]
 		progress = true
@@ -238,6 +243,7 @@ func (c *Comp) burst(m *protocol.SampleBurst) error {
 	}
 	d := m.Draw.State
 	c.st.bursts++
+	done := uint64(0) // the cycle the last of the burst's writes completes
 	for i := range m.Samples {
 		s := &m.Samples[i]
 		kc, block, err := c.locate(int(s.X), int(s.Y), int(s.S))
@@ -257,11 +263,18 @@ func (c *Comp) burst(m *protocol.SampleBurst) error {
 			cost += c.load(k, block)
 		}
 		c.issue(k, cost)
+		done = max(done, k.free)
 		if pipeline.WriteSample(d, int(s.X), int(s.Y), int(s.S), s.Z, s.BackFacing, s.Color, &c.ws) {
 			k.tags.MarkDirty(block)
 		}
 	}
 	c.st.samplesIn += uint64(len(m.Samples))
+	if c.NumHooks() > 0 && len(m.Samples) > 0 {
+		id := protocol.MessageTaskID("write", m.ID)
+		tracing.StartTask(id, protocol.DrawTaskID(m.Draw.Seq), c, protocol.KindSampleWrite,
+			protocol.Count(len(m.Samples), "samples"), nil)
+		protocol.EndTaskAt(id, c, sim.VTimeInSec(float64(done)/float64(c.Freq)))
+	}
 	return nil
 }
 
@@ -352,6 +365,7 @@ func (c *Comp) control(now sim.VTimeInSec, cycle uint64) bool {
 		c.st.clears++
 		c.st.clearCycles += cycles
 		c.queue(protocol.NewDone(m.ID, c.index), c.busFree)
+		c.startControlTask(protocol.KindClear, m.ID)
 	case *protocol.PresentCmd:
 		c.st.presents++
 		c.st.flips++
@@ -372,6 +386,7 @@ func (c *Comp) control(now sim.VTimeInSec, cycle uint64) bool {
 		c.busFree = end
 		c.mark(end, stateIdle)
 		c.queue(protocol.NewDone(m.ID, c.index), end)
+		c.startControlTask(protocol.KindFlush, m.ID)
 	default:
 		c.fail(fmt.Errorf("Control: unexpected message %T", msg))
 		return false
@@ -379,6 +394,19 @@ func (c *Comp) control(now sim.VTimeInSec, cycle uint64) bool {
 	c.Control.Retrieve(now)
 	c.progress.Add(1)
 	return true
+}
+
+// startControlTask starts, when traced, the task of the ClearCmd or PresentCmd
+// msgID ("clear<msg ID>", "flush<msg ID>": the present's write-backs) below
+// the command processor's req_out task of the message; the Done just queued
+// ends it when it is sent.
+func (c *Comp) startControlTask(kind, msgID string) {
+	if c.NumHooks() == 0 {
+		return
+	}
+	o := &c.out[len(c.out)-1]
+	o.task = protocol.MessageTaskID(kind, msgID)
+	tracing.StartTask(o.task, protocol.ReqOutTaskID(msgID), c, kind, kind, nil)
 }
 
 // clearSamples returns the samples of target t that live in this interleave

@@ -82,6 +82,13 @@
 //	WithOutputQueue(4)            messages queued per sched bus
 //	WithEngine, WithFreq(1 GHz), WithHalt, WithProgress
 //
+// # Tasks (traces)
+//
+// With a tracer attached, each warp is a sample_warp task
+// "pipe<p>.warp<id>@fill" below its draw, from its closing into the reorder
+// buffer to the retirement of its last sample; the shader core's task for it
+// ("...@core") hangs below it (docs/design-timing.md, section 10).
+//
 // # Statistics
 //
 // Named "<name>.<counter>": samples_out (samples sent), sample_quads, warps,

@@ -5,6 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/sarchlab/akita/v3/sim"
+	"github.com/sarchlab/akita/v3/tracing"
 
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
@@ -131,6 +132,10 @@ func (c *SampleFill) closeWarp() bool {
 	w := protocol.NewPixelWarp(d.d, c.nextID, c.open)
 	w.PixelRate, w.ReturnTo = d.rate, c.FromShaderCore
 	c.nextID++
+	if c.NumHooks() > 0 {
+		tracing.StartTask(protocol.SampleWarpTaskID(c.pipe, w.ID, protocol.AtFill), protocol.DrawTaskID(d.d.Seq), c,
+			protocol.KindSampleWarp, protocol.Count(len(c.open), "sample quads"), nil)
+	}
 	c.rob = append(c.rob, &entry{kind: entryWarp, draw: d, warp: w})
 	c.warps++
 	c.stats.warps++
@@ -235,6 +240,9 @@ func (c *SampleFill) retireStage(now sim.VTimeInSec) bool {
 			progress = progress || moved
 			if e.quad < len(e.warp.Quads) {
 				return progress
+			}
+			if c.NumHooks() > 0 {
+				tracing.EndTask(protocol.SampleWarpTaskID(c.pipe, e.warp.ID, protocol.AtFill), c)
 			}
 			c.warps--
 		}

@@ -79,6 +79,12 @@
 // clock of FBRAM 1994), Engine, Halt, Progress. The paper gives none of these
 // numbers.
 //
+// # Tasks (traces)
+//
+// With a tracer attached, each incoming SampleBurst is a sample_burst task
+// "burst<message ID>" below its draw, from its acceptance into the input FIFO
+// to the send of its last sample (docs/design-timing.md, section 10).
+//
 // # Statistics (<name>.<counter>)
 //
 // samples_in, samples_out, interleave<i>_samples (global i), bursts_out,

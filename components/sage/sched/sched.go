@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/sarchlab/akita/v3/sim"
+	"github.com/sarchlab/akita/v3/tracing"
 
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/timing"
@@ -123,6 +124,10 @@ func (c *Comp) accept(now sim.VTimeInSec, cycle uint64) bool {
 				continue // an empty burst carries nothing
 			}
 			f.push(e)
+			if e.burst != nil && c.NumHooks() > 0 {
+				tracing.StartTask(protocol.MessageTaskID("burst", e.burst.ID), protocol.DrawTaskID(e.burst.Draw.Seq), c,
+					protocol.KindSampleBurst, protocol.Count(e.samples(), "samples"), nil)
+			}
 			c.samplesIn += uint64(e.samples())
 			progress = true
 		}
@@ -374,6 +379,9 @@ func (c *Comp) send(now sim.VTimeInSec) bool {
 			c.blockedOut = true
 			break
 		}
+		if samples > 0 && c.NumHooks() > 0 {
+			c.endBursts(&l.prewrite, samples)
+		}
 		l.prewrite.drop(samples)
 		progress = true
 		if samples == 0 {
@@ -394,6 +402,21 @@ func (c *Comp) send(now sim.VTimeInSec) bool {
 	}
 	c.sendNext = (c.sendNext + 1) % n
 	return progress
+}
+
+// endBursts ends the sample_burst task of every incoming burst whose last
+// sample is among the n samples at the head of f, which are being sent.
+func (c *Comp) endBursts(f *fifo, n int) {
+	for k := f.head; k < len(f.q) && n > 0; k++ {
+		e := &f.q[k]
+		if e.burst == nil {
+			continue
+		}
+		if e.samples() <= n && e.hi == len(e.burst.Samples) {
+			tracing.EndTask(protocol.MessageTaskID("burst", e.burst.ID), c)
+		}
+		n -= e.samples()
+	}
 }
 
 func (c *Comp) sendTo(now sim.VTimeInSec, j int, msg sim.Msg) bool {

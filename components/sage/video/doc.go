@@ -42,6 +42,13 @@
 // building that needs a second chain in the platform, the chips' Next ports
 // pointing to two outputs, and two frames, and Channels 2 is refused.
 //
+// # Tasks (traces)
+//
+// With a tracer attached, line y is a scan_line task "<PresentCmd ID>.line<y>"
+// below the command processor's req_out task of the PresentCmd, from the
+// taking of its first span to the scan-out of its last pixel (ended at that
+// known time with protocol.EndTaskAt; docs/design-timing.md, section 10).
+//
 // # Statistics
 //
 // <name>.presents, spans, pixels, underruns, stall_cycles, late_spans,

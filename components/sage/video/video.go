@@ -5,6 +5,7 @@ import (
 	"image"
 
 	"github.com/sarchlab/akita/v3/sim"
+	"github.com/sarchlab/akita/v3/tracing"
 
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/timing"
@@ -37,6 +38,7 @@ type Comp struct {
 
 	ctlOut   sim.Msg
 	active   bool   // a frame is expected and not complete
+	present  string // the frame's PresentCmd ID (its tasks' parent)
 	start    uint64 // the cycle of pixel (0, 0)'s slot, before stalls
 	shift    uint64 // elastic: cycles the pixel clock waited so far
 	received int    // pixels of the frame taken, in raster order
@@ -93,6 +95,7 @@ func (c *Comp) control(now sim.VTimeInSec, cycle uint64) bool {
 	}
 	c.Control.Retrieve(now)
 	c.st.presents++
+	c.present = m.ID
 	c.active, c.finished = true, false
 	c.start = cycle + uint64(c.vTotal-c.height)*uint64(c.hTotal)
 	c.shift, c.received, c.fifo, c.occupied = 0, 0, c.fifo[:0], 0
@@ -161,6 +164,9 @@ func (c *Comp) scan(m *protocol.VideoSpan, n int, cycle uint64) {
 			last = max(last, cycle)
 		}
 	}
+	if c.NumHooks() > 0 {
+		c.traceLine(m, last+1)
+	}
 	c.fifo = append(c.fifo, held{end: last + 1, n: n})
 	c.occupied += n
 	c.lastScan = last
@@ -170,6 +176,20 @@ func (c *Comp) scan(m *protocol.VideoSpan, n int, cycle uint64) {
 	c.st.pixels += uint64(n)
 	if c.received == c.width*c.height {
 		c.active, c.finished, c.finish = false, true, last+1
+	}
+}
+
+// traceLine starts the scan_line task of m's line ("<present>.line<y>", below
+// the command processor's req_out task of the PresentCmd) when m is its first
+// span, and ends it at cycle end, when its last pixel is scanned out, when m
+// is its last.
+func (c *Comp) traceLine(m *protocol.VideoSpan, end uint64) {
+	if m.X0 == 0 {
+		tracing.StartTask(protocol.LineTaskID(c.present, m.Y, ""), protocol.ReqOutTaskID(c.present), c,
+			protocol.KindScanLine, protocol.TaskWhat("line", uint64(m.Y)), nil)
+	}
+	if m.X1 == c.width {
+		protocol.EndTaskAt(protocol.LineTaskID(c.present, m.Y, ""), c, sim.VTimeInSec(float64(end)/float64(c.Freq)))
 	}
 }
 

@@ -1,0 +1,208 @@
+package tracing
+
+import (
+	"bytes"
+	"database/sql"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	atracing "github.com/sarchlab/akita/v3/tracing"
+
+	"github.com/gfxsim/gfxsim/components/protocol"
+	"github.com/gfxsim/gfxsim/configs"
+	"github.com/gfxsim/gfxsim/scene"
+	"github.com/gfxsim/gfxsim/scene/driver"
+)
+
+// traceSageFrame renders the built-in scene name at 64x40 (4 samples per
+// pixel) on the SAGE board with every component traced, the ledger attached
+// beside the trace, and returns the trace file and the result. With dir "",
+// nothing is traced.
+func traceSageFrame(t *testing.T, dir, name string, ledger atracing.Tracer) (string, *configs.Result) {
+	t.Helper()
+	cfg := configs.SageMachine()
+	s, err := scene.Builtin(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetResolution(64, 40, 4); err != nil {
+		t.Fatal(err)
+	}
+	f, err := driver.Encode(s, cfg.DriverOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := configs.Build(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dir == "" {
+		res, err := p.Run(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return "", res
+	}
+	tr, err := Attach(p, Options{Path: filepath.Join(dir, "trace")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	OnTraceable(p, func(c atracing.NamedHookable) { atracing.CollectTrace(c, ledger) })
+	res, err := p.Run(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tr.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return tr.File(), res
+}
+
+// sageTaskKinds are the kinds of the SAGE machine's own chips.
+var sageTaskKinds = []string{protocol.KindDrawChunk, protocol.KindSampleWarp, protocol.KindSampleBurst,
+	protocol.KindSampleWrite, protocol.KindClear, protocol.KindFlush, protocol.KindSwathLine, protocol.KindScanLine}
+
+func TestSageTraceTasks(t *testing.T) {
+	ledger := newTaskLedger()
+	file, traced := traceSageFrame(t, t.TempDir(), "room", ledger)
+	db, err := sql.Open("sqlite3", file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+
+	t.Run("every started task ends", func(t *testing.T) {
+		if len(ledger.open) > 0 || len(ledger.strayEnds) > 0 || len(ledger.doubleStarts) > 0 {
+			stray := ledger.strayEnds[:min(5, len(ledger.strayEnds))]
+			double := ledger.doubleStarts[:min(5, len(ledger.doubleStarts))]
+			t.Errorf("after the frame: open %v; %d ends of tasks not open (%v); %d IDs started twice (%v)",
+				ledger.openSummary(), len(ledger.strayEnds), stray, len(ledger.doubleStarts), double)
+		}
+		var n, orphans int
+		if err := db.QueryRow(`SELECT count(*) FROM trace`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n != ledger.done+1 { // and the Simulation task, which Close ends
+			t.Errorf("%d tasks in the trace, %d ended during the frame", n, ledger.done)
+		}
+		if err := db.QueryRow(`SELECT count(*) FROM trace WHERE task_id != ? AND parent_id NOT IN (SELECT task_id FROM trace)`,
+			SimulationTaskID).Scan(&orphans); err != nil || orphans != 0 {
+			t.Errorf("%d tasks without a parent (%v)", orphans, err)
+		}
+	})
+
+	t.Run("same frame untraced", func(t *testing.T) {
+		_, plain := traceSageFrame(t, "", "room", nil)
+		if traced.Cycles != plain.Cycles || traced.Events != plain.Events ||
+			!bytes.Equal(traced.Image.Pix, plain.Image.Pix) {
+			t.Errorf("traced: %d cycles, %d events; untraced: %d cycles, %d events; same image: %v",
+				traced.Cycles, traced.Events, plain.Cycles, plain.Events, bytes.Equal(traced.Image.Pix, plain.Image.Pix))
+		}
+		var diff []string
+		for k, v := range plain.Stats {
+			if w, ok := traced.Stats[k]; !ok || w != v {
+				diff = append(diff, fmt.Sprintf("%s: %v untraced, %v traced", k, v, w))
+			}
+		}
+		sort.Strings(diff)
+		if len(diff) > 0 || len(traced.Stats) != len(plain.Stats) {
+			t.Errorf("%d and %d counters; differences: %v", len(plain.Stats), len(traced.Stats), diff[:min(10, len(diff))])
+		}
+	})
+
+	t.Run("times", func(t *testing.T) {
+		var bad, n int
+		if err := db.QueryRow(`SELECT count(*), sum(end_time < start_time OR start_time < 0) FROM trace`).
+			Scan(&n, &bad); err != nil {
+			t.Fatal(err)
+		}
+		var lo, hi, slo, shi float64
+		if err := db.QueryRow(`SELECT min(start_time), max(end_time) FROM trace WHERE kind != 'Simulation'`).
+			Scan(&lo, &hi); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.QueryRow(`SELECT start_time, end_time FROM trace WHERE task_id = ?`, SimulationTaskID).
+			Scan(&slo, &shi); err != nil {
+			t.Fatal(err)
+		}
+		if bad != 0 || lo < slo || hi > shi {
+			t.Errorf("%d of %d tasks end before they start; tasks span [%g, %g], the Simulation task [%g, %g]",
+				bad, n, lo, hi, slo, shi)
+		}
+	})
+
+	// Every SAGE task kind, at its chip, with its parent chain up to the
+	// Simulation task.
+	up := []link{{"draw", `^GPU\.CommandProcessor$`}, {"command", `^GPU\.CommandProcessor$`}, {"Simulation", `^GPU$`}}
+	present := []link{{"req_out", `^GPU\.CommandProcessor$`}, {"command", `^GPU\.CommandProcessor$`}, {"Simulation", `^GPU$`}}
+	chains := []struct {
+		name  string
+		chain []link // from the first task up; the first two links select it
+	}{
+		{"draw chunk", append([]link{{protocol.KindDrawChunk, `^GPU\.Distributor$`}}, up...)},
+		{"sample warp at the shader core", append([]link{{protocol.KindSampleWarp, `^GPU\.Pipe\[\d\]\.ShaderCore\[0\]$`},
+			{protocol.KindSampleWarp, `^GPU\.Pipe\[\d\]\.SampleFill$`}}, up...)},
+		{"texture request of a sample warp", append([]link{{"texture_request", `^GPU\.TextureSampler\[\d\]$`},
+			{"req_out", `^GPU\.Pipe\[\d\]\.ShaderCore\[0\]$`}, {protocol.KindSampleWarp, `^GPU\.Pipe\[\d\]\.ShaderCore\[0\]$`},
+			{protocol.KindSampleWarp, `^GPU\.Pipe\[\d\]\.SampleFill$`}}, up...)},
+		{"sample burst", append([]link{{protocol.KindSampleBurst, `^GPU\.Sched\[\d\]$`}}, up...)},
+		{"sample write", append([]link{{protocol.KindSampleWrite, `^GPU\.Interleave\[\d\]$`}}, up...)},
+		{"clear", append([]link{{protocol.KindClear, `^GPU\.Interleave\[\d\]$`}}, present...)},
+		{"present's flush", append([]link{{protocol.KindFlush, `^GPU\.Interleave\[\d\]$`}}, present...)},
+		{"swath line", append([]link{{protocol.KindSwathLine, `^GPU\.Convolve\[3\]$`}}, present...)},
+		{"scan line", append([]link{{protocol.KindScanLine, `^GPU\.Video$`}}, present...)},
+	}
+	covered := map[string]bool{}
+	for _, c := range chains {
+		covered[c.chain[0].kind] = true
+		t.Run("chain "+c.name, func(t *testing.T) { followChain(t, db, c.chain) })
+	}
+	for _, k := range sageTaskKinds {
+		if !covered[k] {
+			t.Errorf("no chain checks kind %s", k)
+		}
+	}
+}
+
+// followChain checks that some task of chain's first link (kind and place)
+// whose parent is of the second link's kind and place follows the whole chain.
+func followChain(t *testing.T, db *sql.DB, chain []link) {
+	t.Helper()
+	rows, err := db.Query(`SELECT t.task_id, t.location, p.location FROM trace t JOIN trace p
+		ON t.parent_id = p.task_id WHERE t.kind = ? AND p.kind = ? ORDER BY t.start_time, t.task_id`,
+		chain[0].kind, chain[1].kind)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for rows.Next() {
+		var id, where, pwhere string
+		if err := rows.Scan(&id, &where, &pwhere); err != nil {
+			t.Fatal(err)
+		}
+		if matches([]link{{chain[0].kind, where}, {chain[1].kind, pwhere}}, chain[:2]) {
+			ids = append(ids, id)
+		}
+	}
+	rows.Close()
+	if len(ids) == 0 {
+		t.Fatalf("no %s task at %s whose parent is a %s task at %s", chain[0].kind, chain[0].where,
+			chain[1].kind, chain[1].where)
+	}
+	var first []link
+	for i, id := range ids {
+		got, err := chainFrom(db, id)
+		if err != nil {
+			t.Fatalf("from %s: %v (so far %v)", id, err, got)
+		}
+		if matches(got, chain) {
+			return
+		}
+		if i == 0 {
+			first = got
+		}
+	}
+	t.Errorf("none of %d candidates follows the chain; from %s it is: %v", len(ids), ids[0], first)
+}
