@@ -81,3 +81,44 @@ func TestReadFileCap(t *testing.T) {
 		t.Errorf("folder: %v", err)
 	}
 }
+
+// TestRootsThroughALinkedFolder: a root named through a symbolic link (as
+// ../shared may be) admits files named through the link, and a link inside it
+// that leads outside is still refused.
+func TestRootsThroughALinkedFolder(t *testing.T) {
+	tmp := t.TempDir()
+	real := filepath.Join(tmp, "real")
+	outside := filepath.Join(tmp, "outside")
+	for _, d := range []string{real, outside} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(real, "a.obj"), []byte("v 0 0 0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(outside, "secret"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(tmp, "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	if err := os.Symlink(outside, filepath.Join(real, "escape")); err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewRoots(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := r.Resolve(tmp, filepath.Join(link, "a.obj"))
+	if want := filepath.Join(real, "a.obj"); err != nil || got != want {
+		t.Errorf("a file through the linked root: %q, %v; want %q", got, err, want)
+	}
+	if _, err := r.Resolve(link, "escape/secret"); err == nil || !strings.Contains(err.Error(), "is outside the folders") {
+		t.Errorf("a link leading outside: %v", err)
+	}
+	if _, err := r.Resolve(link, "../outside/secret"); err == nil || !strings.Contains(err.Error(), "is outside the folders") {
+		t.Errorf("../ out of the linked root: %v", err)
+	}
+}

@@ -13,6 +13,10 @@ import (
 // zero value (or nil) allows nothing but what NewRoots adds.
 type Roots struct {
 	dirs []string // absolute, cleaned, symbolic links resolved
+	// names are the folders as given, absolute and cleaned but with links
+	// unresolved: a file named through a linked folder (../shared when
+	// ../shared is a link) is inside the tree before its links are resolved.
+	names []string
 }
 
 // NewRoots returns the folder trees dirs (each a folder that exists).
@@ -26,6 +30,7 @@ func (r *Roots) With(dirs ...string) (*Roots, error) {
 	out := &Roots{}
 	if r != nil {
 		out.dirs = append(out.dirs, r.dirs...)
+		out.names = append(out.names, r.names...)
 	}
 	for _, d := range dirs {
 		real, err := realDir(d)
@@ -34,6 +39,9 @@ func (r *Roots) With(dirs ...string) (*Roots, error) {
 		}
 		if !out.contains(real) {
 			out.dirs = append(out.dirs, real)
+		}
+		if abs, err := filepath.Abs(d); err == nil && abs != real && !within(out.names, abs) {
+			out.names = append(out.names, abs)
 		}
 	}
 	return out, nil
@@ -67,10 +75,18 @@ func (r *Roots) Dirs() []string {
 }
 
 func (r *Roots) contains(p string) bool {
-	if r == nil {
-		return false
-	}
-	for _, d := range r.dirs {
+	return r != nil && within(r.dirs, p)
+}
+
+// named reports whether p, a path whose links are not resolved yet, is inside
+// the trees as resolved or as they were named.
+func (r *Roots) named(p string) bool {
+	return r != nil && (within(r.dirs, p) || within(r.names, p))
+}
+
+// within reports whether path p is one of dirs or inside one.
+func within(dirs []string, p string) bool {
+	for _, d := range dirs {
 		if p == d || strings.HasPrefix(p, strings.TrimSuffix(d, string(filepath.Separator))+string(filepath.Separator)) {
 			return true
 		}
@@ -107,7 +123,7 @@ func (r *Roots) Resolve(base, ref string) (string, error) {
 		return fmt.Errorf("%s is outside the folders inputs may be read from (%s; add one with -allow-path)",
 			Quote(ref), strings.Join(r.Dirs(), ", "))
 	}
-	if !r.contains(p) {
+	if !r.named(p) {
 		return "", outside()
 	}
 	real, err := filepath.EvalSymlinks(p)
