@@ -35,8 +35,8 @@ func parseFlags(args []string, getenv func(string) string, stderr *os.File) (stu
 	fs := flag.NewFlagSet("sage", flag.ExitOnError)
 	var o study.Options
 	fs.StringVar(&o.Out, "o", "out/sage", "output folder")
-	fs.IntVar(&o.Width, "width", 0, "frame width of the rendering points in pixels (0: 320, or 96 with -quick)")
-	fs.IntVar(&o.Height, "height", 0, "frame height of the rendering points in pixels (0: 180, or 54 with -quick)")
+	fs.IntVar(&o.Width, "width", 0, "frame width of the rendering points in pixels (0: 480, or 96 with -quick)")
+	fs.IntVar(&o.Height, "height", 0, "frame height of the rendering points in pixels (0: 270, or 54 with -quick)")
 	fs.IntVar(&o.Workers, "workers", 2, "points run at once")
 	fs.BoolVar(&o.Quick, "quick", false, "fewer points at tiny sizes (a test run of every table, well under a minute)")
 	var pf progress.Flags

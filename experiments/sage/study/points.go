@@ -70,12 +70,12 @@ var filterNames = []string{"mitchell", "cylinder", "laplacian", "gaussian", "box
 var orderModes = []string{"document", "ordered", "barrier_per_draw"}
 
 func makePlan(o Options) plan {
-	p := plan{w: 320, h: 180,
+	p := plan{w: 480, h: 270,
 		triScenes: []string{"smalltris", "room"}, pipes: []int{1, 2, 3, 4}, triSamples: 8,
 		batches:    []int{32, 64, 128, 256},
 		fillScenes: []string{"overdraw", "room"}, fillSamples: []int{1, 4, 8, 16},
 		filterScenes: []string{"room", "smalltris", "overdraw"}, fw: 320, fh: 180, filterSamples: 8,
-		checkScenes: []string{"room", "smalltris"}, cw: 320, ch: 180,
+		checkScenes: []string{"room", "smalltris", "triangle"}, cw: 320, ch: 180,
 		orderScenes: []string{"overdraw", "room"}, modes: orderModes, orderSamples: 8,
 		hystScene: "room", hysteresis: []int{1, 4, 16, 64, 256, 1024}, hystSamples: 8,
 		clearW: 1280, clearH: 1024, clearSamples: 8,
@@ -95,15 +95,15 @@ func makePlan(o Options) plan {
 		videoCase{W: 1280, H: 1024, Samples: 8, Refresh: 76, FromW: 960, FromH: 768})
 	if o.Quick {
 		p.w, p.h = 96, 54
-		p.triScenes, p.pipes = []string{"smalltris"}, []int{1, 4}
+		p.triScenes, p.pipes = []string{"room"}, []int{1, 4}
 		p.batches = []int{32, 256}
 		p.fillScenes, p.fillSamples = []string{"room"}, []int{1, 8}
 		p.filterScenes, p.fw, p.fh = []string{"room"}, 64, 36
-		p.checkScenes, p.cw, p.ch = []string{"room"}, 32, 18
+		p.checkScenes, p.cw, p.ch = []string{"room"}, 24, 16
 		p.orderScenes = []string{"overdraw"}
 		p.hysteresis = []int{1, 1024}
-		p.clearW, p.clearH = 160, 128
-		p.video = []videoCase{{W: 160, H: 128, Samples: 1, Refresh: 76}, {W: 160, H: 128, Samples: 8, Refresh: 76}}
+		p.clearW, p.clearH = 128, 96
+		p.video = []videoCase{{W: 128, H: 96, Samples: 1, Refresh: 76}, {W: 128, H: 96, Samples: 8, Refresh: 76}}
 	}
 	if o.Width > 0 && o.Height > 0 {
 		p.w, p.h = o.Width, o.Height

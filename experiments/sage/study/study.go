@@ -20,7 +20,7 @@ import (
 // Options are the study's parameters.
 type Options struct {
 	Out           string // output folder (default out/sage)
-	Width, Height int    // frame size of the rendering points (0: 320x180, or 96x54 with Quick)
+	Width, Height int    // frame size of the rendering points (0: 480x270, or 96x54 with Quick)
 	Quick         bool   // fewer points at tiny sizes (the test's run)
 	Workers       int    // simulations run at once (0: 2)
 	// Log receives a line per finished point (nil: none).
