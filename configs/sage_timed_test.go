@@ -40,9 +40,11 @@ func sum(st map[string]float64, prefix, counter string) float64 {
 	return t
 }
 
-// sageMachines are the SAGE variants the invariant is checked on: the board,
-// one pipe with the narrowest FIFOs and a hysteresis of one sample, every draw
-// ordered, a barrier before every draw, and two pipes at 16 samples.
+// sageMachines are the SAGE variants the invariant is checked on: the board
+// (four pipes, unordered rendering of order-independent draws) at 8 samples,
+// one pipe with the narrowest FIFOs and a hysteresis of one sample at 1, every
+// draw ordered, a barrier before every draw, the board at 16 and at 1, one
+// pipe at 16, two pipes at 8.
 var sageMachines = []struct {
 	name, yaml string
 	samples    int
@@ -58,7 +60,10 @@ sage:
 `, 1, nil},
 	{"ordered", "machine: sage\nsage: {distribution: {mode: ordered}}\n", 4, []string{"room", "overdraw", "foliage", "texmodes"}},
 	{"barriers", "machine: sage\nsage: {pipes: 3, distribution: {mode: barrier_per_draw, chunk_triangles: 16}}\n", 4, []string{"room", "overdraw", "smalltris"}},
-	{"sixteen", "machine: sage\nsage: {pipes: 2, sched: {hysteresis: 1}}\n", 16, []string{"room", "overdraw", "depthwrite", "bowlingpin"}},
+	{"sixteen", "machine: sage\nsage: {sched: {hysteresis: 1}}\n", 16, []string{"room", "overdraw", "depthwrite", "bowlingpin"}},
+	{"one-sample", "machine: sage\n", 1, []string{"room", "overdraw", "foliage", "texmodes"}},
+	{"one-pipe-sixteen", "machine: sage\nsage: {pipes: 1}\n", 16, []string{"room", "foliage", "depthwrite"}},
+	{"two-pipes-eight", "machine: sage\nsage: {pipes: 2}\n", 8, []string{"room", "smalltris"}},
 }
 
 // TestSageTimedEqualsReference: the SAGE machine's video output equals the
