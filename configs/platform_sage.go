@@ -275,7 +275,7 @@ func (p *Platform) buildVideo(w, h, n int) error {
 	hTotal := ow + int(math.Ceil(float64(ow)*s.Video.HBlank))
 	vTotal := oh + int(math.Ceil(float64(oh)*s.Video.VBlank))
 	sp.Video = video.MakeBuilder().WithEngine(p.Engine).WithHalt(p.Halt).WithProgress(p.Progress).
-		WithSize(ow, oh).WithTotals(hTotal, vTotal).WithRefresh(s.Video.RefreshHz).WithChannels(1).
+		WithSize(ow, oh).WithTotals(hTotal, vTotal).WithRefresh(s.Video.RefreshHz).
 		WithMode(mode).Build("GPU.Video")
 	sp.Convolves = nil
 	for k := 0; k < chips; k++ {
