@@ -532,8 +532,8 @@ func (p *Platform) Run(f *driver.Frame) (*Result, error) {
 		end = cp.FinishTime()
 	}
 	videoEnd := end
-	if p.Sage != nil && p.Sage.Video.Finished() {
-		videoEnd = max(end, p.Sage.Video.FinishTime()) // the scan-out goes on after the frame's commands
+	if p.Sage != nil && p.Sage.videoFinished() {
+		videoEnd = max(end, p.Sage.videoFinishTime()) // the scan-out goes on after the frame's commands
 	}
 	for _, u := range p.Units {
 		if p.Sage != nil && p.Sage.isVideo(u) {
@@ -554,11 +554,11 @@ func (p *Platform) Run(f *driver.Frame) (*Result, error) {
 	}
 	img := cp.Image()
 	if p.Sage != nil {
-		if !p.Sage.Video.Finished() {
+		if !p.Sage.videoFinished() {
 			return nil, fmt.Errorf("simulation stopped at cycle %d with the video frame unfinished\n%s",
 				p.CoreFreq.Cycle(p.Engine.CurrentTime()), p.hangReport())
 		}
-		img = p.Sage.Video.Image()
+		img = p.Sage.videoImage()
 	}
 	fin := cp.FinishTime()
 	res := &Result{Image: img, Cycles: p.CoreFreq.Cycle(fin), Seconds: float64(fin), Events: p.events,

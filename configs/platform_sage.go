@@ -2,6 +2,7 @@ package configs
 
 import (
 	"fmt"
+	"image"
 	"math"
 
 	"github.com/sarchlab/akita/v3/sim"
@@ -35,7 +36,9 @@ type SagePlatform struct {
 	Interleaves []*interleave.Comp
 	Route       *route.Comp
 	Convolves   []*convolve.Comp
-	Video       *video.Comp
+	// Videos are the video outputs, one per channel (sage.video.channels),
+	// left to right: GPU.Video on one channel, GPU.Video[c] on two.
+	Videos []*video.Comp
 
 	pattern *samplepattern.Table
 }
@@ -249,8 +252,11 @@ func (p *Platform) startSage(f *driver.Frame) error {
 	return nil
 }
 
-// buildVideo builds the route chips, the convolve chips and the video output
-// for a rendered raster of w x h at n samples per pixel, and wires them.
+// buildVideo builds the route chips, the convolve chips and the video outputs
+// for a rendered raster of w x h at n samples per pixel, and wires them: one
+// chain of the chips to GPU.Video, or, with sage.video.channels 2, two chains
+// (convolve.SplitVertical: the left and right halves of the frame) to
+// GPU.Video[0] and GPU.Video[1].
 func (p *Platform) buildVideo(w, h, n int) error {
 	c, sp := p.Config, p.Sage
 	s := &c.Sage
@@ -272,21 +278,33 @@ func (p *Platform) buildVideo(w, h, n int) error {
 	if err != nil {
 		return err
 	}
-	hTotal := ow + int(math.Ceil(float64(ow)*s.Video.HBlank))
-	vTotal := oh + int(math.Ceil(float64(oh)*s.Video.VBlank))
-	sp.Video = video.MakeBuilder().WithEngine(p.Engine).WithHalt(p.Halt).WithProgress(p.Progress).
-		WithSize(ow, oh).WithTotals(hTotal, vTotal).WithRefresh(s.Video.RefreshHz).WithChannels(1).
-		WithMode(mode).Build("GPU.Video")
+	streams, err := convolve.SplitVertical(chips, s.Video.Channels, ow)
+	if err != nil {
+		return &Error{File: DefaultNameOr(c.file), Line: c.lines["sage.video.channels"], Field: "sage.video.channels",
+			Msg: fmt.Sprintf("a %dx%d video output: %v", ow, oh, err)}
+	}
+	sp.Videos = nil
+	for ch, st := range streams {
+		sp.Videos = append(sp.Videos, p.newVideo(ch, len(streams), st, oh, mode))
+	}
 	sp.Convolves = nil
-	for k := 0; k < chips; k++ {
-		sp.Convolves = append(sp.Convolves, convolve.MakeBuilder().WithEngine(p.Engine).
-			WithFreq(mhz(s.Clocks.ConvolveMHz)).WithHalt(p.Halt).WithProgress(p.Progress).WithIndex(k, chips).
-			WithOutput(ow, oh).WithSource(w, h).WithSamples(n).WithConvolver(conv).WithPositions(sp.pattern).
-			WithLines(s.Convolve.Lines).WithProcessors(s.Convolve.Processors, s.Convolve.SamplesPerCycle).
-			Build(fmt.Sprintf("GPU.Convolve[%d]", k)))
+	chain := make([]int, chips) // each chip's channel
+	for ch, st := range streams {
+		for k := st.First; k < st.First+st.Count; k++ {
+			chain[k] = ch
+			sp.Convolves = append(sp.Convolves, convolve.MakeBuilder().WithEngine(p.Engine).
+				WithFreq(mhz(s.Clocks.ConvolveMHz)).WithHalt(p.Halt).WithProgress(p.Progress).WithIndex(k, chips).
+				WithStream(st).WithOutput(ow, oh).WithSource(w, h).WithSamples(n).WithConvolver(conv).
+				WithPositions(sp.pattern).WithLines(s.Convolve.Lines).
+				WithProcessors(s.Convolve.Processors, s.Convolve.SamplesPerCycle).
+				Build(fmt.Sprintf("GPU.Convolve[%d]", k)))
+		}
 	}
 	cp, vf := p.CommandProcessor, mhz(s.Clocks.VideoReadMHz)
-	cmd := append(p.sageCommandPorts, sp.Route.Control, sp.Video.Control)
+	cmd := append(p.sageCommandPorts, sp.Route.Control)
+	for _, v := range sp.Videos {
+		cmd = append(cmd, v.Control)
+	}
 	cp.Video = []sim.Port{sp.Route.Control}
 	videoPorts := []sim.Port{sp.Route.FromConvolves, sp.Route.ToConvolves}
 	for k, cv := range sp.Convolves {
@@ -295,15 +313,18 @@ func (p *Platform) buildVideo(w, h, n int) error {
 		videoPorts = append(videoPorts, cv.ToRoute, cv.FromRoute)
 		sp.Route.Convolves[k] = cv.FromRoute
 		cv.Route = sp.Route.FromConvolves
-		if k+1 < chips {
-			p.bus(fmt.Sprintf("GPU.VideoChain[%d]", k), s.Buses.Video, mhz(s.Clocks.ConvolveMHz), cv.ToNext, sp.Convolves[k+1].FromPrev)
-			cv.Next = sp.Convolves[k+1].FromPrev
-		} else {
-			p.bus(fmt.Sprintf("GPU.VideoChain[%d]", k), s.Buses.Video, mhz(s.Clocks.ConvolveMHz), cv.ToNext, sp.Video.FromConvolve)
-			cv.Next = sp.Video.FromConvolve
+		// The chain: to the next chip of the channel's subset, or from the
+		// subset's last chip to the channel's video output.
+		next := sp.Videos[chain[k]].FromConvolve
+		if st := streams[chain[k]]; k+1 < st.First+st.Count {
+			next = sp.Convolves[k+1].FromPrev
 		}
+		p.bus(fmt.Sprintf("GPU.VideoChain[%d]", k), s.Buses.Video, mhz(s.Clocks.ConvolveMHz), cv.ToNext, next)
+		cv.Next = next
 	}
-	cp.Video = append(cp.Video, sp.Video.Control)
+	for _, v := range sp.Videos {
+		cp.Video = append(cp.Video, v.Control)
+	}
 	p.bus("GPU.CommandBus", c.Buses.Command, p.CoreFreq, cmd...)
 	p.crossbar("GPU.VideoXbar", s.Buses.Video, vf, videoPorts...)
 	built := len(p.Units)
@@ -311,7 +332,9 @@ func (p *Platform) buildVideo(w, h, n int) error {
 	for _, cv := range sp.Convolves {
 		p.Units = append(p.Units, cv)
 	}
-	p.Units = append(p.Units, sp.Video)
+	for _, v := range sp.Videos {
+		p.Units = append(p.Units, v)
+	}
 	for _, f := range p.unitsBuilt {
 		f(p.Units[built:])
 	}
@@ -321,7 +344,7 @@ func (p *Platform) buildVideo(w, h, n int) error {
 // isVideo reports whether u is on the video path (its statistics close at the
 // end of the scan-out, not of the frame's commands).
 func (sp *SagePlatform) isVideo(u protocol.Unit) bool {
-	if u == protocol.Unit(sp.Route) || u == protocol.Unit(sp.Video) {
+	if u == protocol.Unit(sp.Route) {
 		return true
 	}
 	for _, cv := range sp.Convolves {
@@ -329,5 +352,69 @@ func (sp *SagePlatform) isVideo(u protocol.Unit) bool {
 			return true
 		}
 	}
+	for _, v := range sp.Videos {
+		if u == protocol.Unit(v) {
+			return true
+		}
+	}
 	return false
+}
+
+// newVideo builds the video output of channel ch of channels, showing output
+// columns [st.X0, st.X1) of lines [0, oh): its totals are its own size's plus
+// the blanking fractions, its pixel clock the totals at the refresh rate.
+func (p *Platform) newVideo(ch, channels int, st convolve.Stream, oh int, mode video.Mode) *video.Comp {
+	v := &p.Config.Sage.Video
+	ow := st.X1 - st.X0
+	hTotal := ow + int(math.Ceil(float64(ow)*v.HBlank))
+	vTotal := oh + int(math.Ceil(float64(oh)*v.VBlank))
+	name := "GPU.Video"
+	if channels > 1 {
+		name = fmt.Sprintf("GPU.Video[%d]", ch)
+	}
+	return video.MakeBuilder().WithEngine(p.Engine).WithHalt(p.Halt).WithProgress(p.Progress).
+		WithSize(ow, oh).WithOrigin(st.X0, 0).WithChannel(ch, channels).WithTotals(hTotal, vTotal).
+		WithRefresh(v.RefreshHz).WithMode(mode).Build(name)
+}
+
+// videoFinished reports whether every channel scanned its whole raster out.
+func (sp *SagePlatform) videoFinished() bool {
+	for _, v := range sp.Videos {
+		if !v.Finished() {
+			return false
+		}
+	}
+	return len(sp.Videos) > 0
+}
+
+// videoFinishTime is when the last channel scanned its last pixel out.
+func (sp *SagePlatform) videoFinishTime() sim.VTimeInSec {
+	var t sim.VTimeInSec
+	for _, v := range sp.Videos {
+		t = max(t, v.FinishTime())
+	}
+	return t
+}
+
+// videoImage is the frame the channels show: their rasters put side by side
+// (one channel: its raster).
+func (sp *SagePlatform) videoImage() *image.RGBA {
+	if len(sp.Videos) == 1 {
+		return sp.Videos[0].Image()
+	}
+	w, h := 0, sp.Videos[0].Image().Rect.Dy()
+	for _, v := range sp.Videos {
+		w += v.Image().Rect.Dx()
+	}
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	x := 0
+	for _, v := range sp.Videos {
+		r := v.Image()
+		rw := r.Rect.Dx()
+		for y := 0; y < h; y++ {
+			copy(img.Pix[y*img.Stride+4*x:y*img.Stride+4*(x+rw)], r.Pix[y*r.Stride:])
+		}
+		x += rw
+	}
+	return img
 }

@@ -113,6 +113,8 @@ type SageVideo struct {
 	HBlank    float64 `yaml:"h_blank" desc:"horizontal blanking as a fraction of the active line (VESA 1280x1024: 408/1280)" min:"0" max:"10"`
 	VBlank    float64 `yaml:"v_blank" desc:"vertical blanking as a fraction of the active lines (VESA 1280x1024: 42/1024)" min:"0" max:"10"`
 	Mode      string  `yaml:"mode" desc:"elastic: the pixel clock waits for late pixels (stall cycles counted); strict: a late pixel is an underrun (counted, the image is still exact)" oneof:"elastic,strict"`
+	Channels  int     `yaml:"channels" desc:"video channels (§7.1): 2 partitions the convolve chips into two subsets (half each; at least one per channel), each chained to its own video output GPU.Video[c] (one channel: GPU.Video)" min:"1" max:"2"`
+	Split     string  `yaml:"split" desc:"what the two channels show: vertical: the left and right halves of the frame (two tiled displays), each at the half's pixel clock at refresh_hz" oneof:"vertical"`
 }
 
 // SageBuses are the chip-to-chip links.
@@ -143,6 +145,9 @@ func (c *Config) validateSage(fail func(fields at, format string, a ...any) erro
 		return fail(at{"sage.convolve.table"}, "%d coefficients: the coefficient table has exactly %d entries", len(cv.Table), filter.Entries)
 	case cv.Radius != 0 && (cv.Radius < filter.MinRadius || cv.Radius > filter.MaxRadius):
 		return fail(at{"sage.convolve.radius"}, "%v pixels: the 5x5 filter window holds radii from %v to %v", cv.Radius, filter.MinRadius, filter.MaxRadius)
+	case s.Video.Channels > cv.Chips:
+		return fail(at{"sage.video.channels", "sage.convolve.chips"}, "%d channels need at least %d convolve chips (one chain each, §7.1), the board has %d",
+			s.Video.Channels, s.Video.Channels, cv.Chips)
 	case cv.Filter == "table" && cv.Radius == 0:
 		return fail(at{"sage.convolve.filter", "sage.convolve.table"}, "table needs sage.convolve.radius, the table's radius (the squared distance is scaled by 1/radius^2)")
 	}

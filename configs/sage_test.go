@@ -58,6 +58,10 @@ func TestSageErrors(t *testing.T) {
 			"m.yaml:3: sage.sample_buffer.interleaves: 7: the two sched chips serve half of the interleaves each"},
 		{"filter name", "machine: sage\nsage:\n  convolve: {filter: lanczos}\n",
 			`m.yaml:3: sage.convolve.filter: "lanczos" is not one of mitchell, cylinder, laplacian, gaussian, box, table`},
+		{"two channels, one chip", "machine: sage\nsage:\n  convolve: {chips: 1}\n  video: {channels: 2}\n",
+			"m.yaml:4: sage.video.channels: 2 channels need at least 2 convolve chips (one chain each, §7.1), the board has 1"},
+		{"three channels", "machine: sage\nsage:\n  video: {channels: 3}\n", "m.yaml:3: sage.video.channels: 3 out of range [1, 2]"},
+		{"split", "machine: sage\nsage:\n  video: {split: mirror}\n", `m.yaml:3: sage.video.split: "mirror" is not one of vertical`},
 		{"machine", "machine: tiled\n", `m.yaml:1: machine: "tiled" is not one of sortlast, sage`},
 	}
 	for _, tc := range tests {

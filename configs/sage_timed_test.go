@@ -44,7 +44,9 @@ func sum(st map[string]float64, prefix, counter string) float64 {
 // (four pipes, unordered rendering of order-independent draws) at 8 samples,
 // one pipe with the narrowest FIFOs and a hysteresis of one sample at 1, every
 // draw ordered, a barrier before every draw, the board at 16 and at 1, one
-// pipe at 16, two pipes at 8.
+// pipe at 16, two pipes at 8, the board's two video channels (the left and
+// right halves, two convolve chips each) at 8 and, with three chips (1 + 2)
+// and strict timing, at 4.
 var sageMachines = []struct {
 	name, yaml string
 	samples    int
@@ -64,6 +66,9 @@ sage:
 	{"one-sample", "machine: sage\n", 1, []string{"room", "overdraw", "foliage", "texmodes"}},
 	{"one-pipe-sixteen", "machine: sage\nsage: {pipes: 1}\n", 16, []string{"room", "foliage", "depthwrite"}},
 	{"two-pipes-eight", "machine: sage\nsage: {pipes: 2}\n", 8, []string{"room", "smalltris"}},
+	{"two-channels", "machine: sage\nsage: {video: {channels: 2}}\n", 8, nil},
+	{"two-channels-three-chips", "machine: sage\nsage: {convolve: {chips: 3}, video: {channels: 2, mode: strict}}\n", 4,
+		[]string{"room", "overdraw", "texmodes"}},
 }
 
 // TestSageTimedEqualsReference: the SAGE machine's video output equals the
@@ -123,8 +128,15 @@ func TestSageTimedEqualsReference(t *testing.T) {
 						t.Errorf("%s: %v timed, %d reference", k.name, k.timed, k.refval)
 					}
 				}
-				if v := res.Stats["GPU.Video.pixels"]; v != float64(len(res.Image.Pix)/4) {
-					t.Errorf("the video output scanned %v pixels of %d", v, len(res.Image.Pix)/4)
+				scanned := res.Stats["GPU.Video.pixels"]
+				if cfg.Sage.Video.Channels == 2 {
+					scanned = res.Stats["GPU.Video[0].pixels"] + res.Stats["GPU.Video[1].pixels"]
+					if l, r := res.Stats["GPU.Video[0].pixels"], res.Stats["GPU.Video[1].pixels"]; l != 32*40 || r != 32*40 {
+						t.Errorf("the channels scanned %v and %v pixels, want %d each (halves of 64x40)", l, r, 32*40)
+					}
+				}
+				if scanned != float64(len(res.Image.Pix)/4) {
+					t.Errorf("the video output scanned %v pixels of %d", scanned, len(res.Image.Pix)/4)
 				}
 			})
 		}
@@ -160,5 +172,46 @@ func TestSageCapacity(t *testing.T) {
 	want = "sage.yaml:14: machine: sage: a frame of 27 samples per pixel: the SAGE pattern RAM holds 1 to 16 (choose -samples or the scene's samples accordingly)"
 	if err := SageMachine().CheckFrame(64, 40, 27); err == nil || err.Error() != want {
 		t.Errorf("27 samples: got %v\nwant %s", err, want)
+	}
+}
+
+// TestSageChannels: with sage.video.channels 2 each half of the frame has its
+// own video output, named GPU.Video[c], with the half's pixel clock at the
+// same refresh and its own statistics, fed by its own two convolve chips; an
+// output too narrow to split is refused, naming the field, before anything
+// runs.
+func TestSageChannels(t *testing.T) {
+	cfg := machine(t, "two", "machine: sage\nsage: {video: {channels: 2}}\n")
+	res := timed(t, cfg, sageFrame(t, cfg, "room", 64, 40, 4))
+	// 32x40 per channel, totals 32 + ceil(32 x 0.31875) = 43 by 40 + ceil(40 x
+	// 0.041015625) = 42, at 76 Hz.
+	for c := 0; c < 2; c++ {
+		n := fmt.Sprintf("GPU.Video[%d].", c)
+		if got, want := res.Stats[n+"required_pixel_rate"], float64(43*42*76); got != want {
+			t.Errorf("%srequired_pixel_rate %v, want %v", n, got, want)
+		}
+		for _, k := range []string{"underruns", "stall_cycles", "delivered_pixel_rate"} {
+			if _, ok := res.Stats[n+k]; !ok {
+				t.Errorf("no statistic %s%s", n, k)
+			}
+		}
+	}
+	if _, ok := res.Stats["GPU.Video.pixels"]; ok {
+		t.Error("GPU.Video.pixels reported on a two-channel machine")
+	}
+	for k := 0; k < 4; k++ {
+		n := fmt.Sprintf("GPU.Convolve[%d].pixels", k)
+		if got := res.Stats[n]; got != 16*40 {
+			t.Errorf("%s %v, want %d", n, got, 16*40)
+		}
+	}
+	p, err := Build(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = p.Run(sageFrame(t, cfg, "triangle", 1, 40, 4))
+	want := "two.yaml:2: sage.video.channels: a 1x40 video output: an output 1 pixels wide for 2 channels: each channel needs at least one column"
+	if err == nil || err.Error() != want {
+		t.Errorf("a 1-pixel-wide frame on two channels: got %v\nwant %s", err, want)
 	}
 }

@@ -22,7 +22,12 @@ import (
 // nothing is traced.
 func traceSageFrame(t *testing.T, dir, name string, ledger atracing.Tracer) (string, *configs.Result) {
 	t.Helper()
-	cfg := configs.SageMachine()
+	return traceSageFrameOn(t, configs.SageMachine(), dir, name, ledger)
+}
+
+// traceSageFrameOn is traceSageFrame on machine cfg.
+func traceSageFrameOn(t *testing.T, cfg *configs.Config, dir, name string, ledger atracing.Tracer) (string, *configs.Result) {
+	t.Helper()
 	s, err := scene.Builtin(name)
 	if err != nil {
 		t.Fatal(err)
@@ -63,6 +68,36 @@ func traceSageFrame(t *testing.T, dir, name string, ledger atracing.Tracer) (str
 // sageTaskKinds are the kinds of the SAGE machine's own chips.
 var sageTaskKinds = []string{protocol.KindDrawChunk, protocol.KindSampleWarp, protocol.KindSampleBurst,
 	protocol.KindSampleWrite, protocol.KindClear, protocol.KindFlush, protocol.KindSwathLine, protocol.KindScanLine}
+
+// TestSageTwoChannelTrace: with two video channels each output's scan lines
+// are tasks of their own (".channel<c>" IDs), each started once and ended.
+func TestSageTwoChannelTrace(t *testing.T) {
+	cfg, err := configs.Parse("two.yaml", []byte("machine: sage\nsage: {video: {channels: 2}}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ledger := newTaskLedger()
+	file, _ := traceSageFrameOn(t, cfg, t.TempDir(), "triangle", ledger)
+	if len(ledger.open) > 0 || len(ledger.strayEnds) > 0 || len(ledger.doubleStarts) > 0 {
+		t.Errorf("open %v; %d stray ends; IDs started twice: %v", ledger.openSummary(), len(ledger.strayEnds),
+			ledger.doubleStarts[:min(5, len(ledger.doubleStarts))])
+	}
+	db, err := sql.Open("sqlite3", file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for c := 0; c < 2; c++ {
+		var n int
+		if err := db.QueryRow(`SELECT count(*) FROM trace WHERE kind = ? AND task_id LIKE ? AND location = ?`,
+			protocol.KindScanLine, fmt.Sprintf("%%.channel%d", c), fmt.Sprintf("GPU.Video[%d]", c)).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n != 40 {
+			t.Errorf("channel %d: %d scan_line tasks at GPU.Video[%d], want 40", c, n, c)
+		}
+	}
+}
 
 func TestSageTraceTasks(t *testing.T) {
 	ledger := newTaskLedger()

@@ -205,7 +205,8 @@ func MessageTaskID(prefix, msgID string) string { return prefix + msgID }
 // LineTaskID is the ID of a unit's task for output line y of the frame that
 // the PresentCmd present started, at the unit named by suffix:
 // "<present>.line<y><suffix>" (a convolve chip's swath line: suffix
-// ".swath<k>", SwathSuffix; the video output's scan line: "").
+// ".swath<k>", SwathSuffix; the video output's scan line: "" on one channel,
+// ".channel<c>", ChannelSuffix, on two).
 func LineTaskID(present string, y int, suffix string) string {
 	var a idBuf
 	b := append(a[:0], present...)
@@ -219,6 +220,14 @@ func SwathSuffix(k int) string {
 	var a idBuf
 	b := append(a[:0], ".swath"...)
 	return string(strconv.AppendInt(b, int64(k), 10))
+}
+
+// ChannelSuffix is the LineTaskID suffix of video channel c's scan lines on a
+// two-channel machine: ".channel<c>".
+func ChannelSuffix(c int) string {
+	var a idBuf
+	b := append(a[:0], ".channel"...)
+	return string(strconv.AppendInt(b, int64(c), 10))
 }
 
 // EndTaskAt ends task id of domain at time at, a time the unit already knows

@@ -17,6 +17,7 @@ type Builder struct {
 	halt            *timing.Halt
 	progress        *timing.Progress
 	index, chips    int
+	stream          Stream // Count 0: all the chips over the whole width
 	outW, outH      int
 	srcW, srcH      int
 	samples         int
@@ -78,9 +79,55 @@ func (b Builder) WithHalt(h *timing.Halt) Builder { b.halt = h; return b }
 // WithProgress sets the platform's progress counter (one unit per message sent).
 func (b Builder) WithProgress(p *timing.Progress) Builder { b.progress = p; return b }
 
-// WithIndex sets the chip's place in the chain (0 first) and the number of
-// chips: chip k filters output columns [k*W/chips, (k+1)*W/chips).
+// WithIndex sets the chip's place on the board (0 first) and the number of
+// chips on the board: with one chain (the default Stream), chip k filters
+// output columns [k*W/chips, (k+1)*W/chips). The index also names the chip to
+// the route network.
 func (b Builder) WithIndex(k, chips int) Builder { b.index, b.chips = k, chips; return b }
+
+// Stream is one video channel's chain (section 7.1): chips [First,
+// First+Count) of the board, in chain order, build the video stream of output
+// columns [X0, X1); the chain's last chip feeds the channel's video output.
+type Stream struct {
+	First, Count int
+	X0, X1       int
+}
+
+// Swath returns the output columns [x0, x1) that chip k of the stream filters:
+// the stream's columns split evenly, [X0 + j*w/Count, X0 + (j+1)*w/Count)
+// with j = k - First and w = X1 - X0.
+func (s Stream) Swath(k int) (x0, x1 int) {
+	j, w := k-s.First, s.X1-s.X0
+	return s.X0 + j*w/s.Count, s.X0 + (j+1)*w/s.Count
+}
+
+// SplitVertical returns the streams of channels video channels (1 or 2) over
+// chips convolve chips and an output width: channel c takes chips [c*chips/
+// channels, (c+1)*chips/channels) and output columns [c*width/channels,
+// (c+1)*width/channels): with two channels, the left and right halves of the
+// frame (two tiled displays), the board's four chips 2 + 2. An error says
+// which count leaves a channel without a chip or a column.
+func SplitVertical(chips, channels, width int) ([]Stream, error) {
+	switch {
+	case channels < 1 || channels > 2:
+		return nil, fmt.Errorf("%d channels: SAGE has 1 or 2 video channels", channels)
+	case chips < channels:
+		return nil, fmt.Errorf("%d convolve chips for %d channels: each channel needs at least one chip", chips, channels)
+	case width < channels:
+		return nil, fmt.Errorf("an output %d pixels wide for %d channels: each channel needs at least one column", width, channels)
+	}
+	s := make([]Stream, channels)
+	for c := range s {
+		first := c * chips / channels
+		s[c] = Stream{First: first, Count: (c+1)*chips/channels - first, X0: c * width / channels, X1: (c + 1) * width / channels}
+	}
+	return s, nil
+}
+
+// WithStream sets the chain the chip belongs to (a video channel's; see
+// Stream). The default, a Stream of Count 0, is one chain of all the chips
+// over the whole output width.
+func (b Builder) WithStream(s Stream) Builder { b.stream = s; return b }
 
 // WithOutput sets the output (video) resolution in pixels.
 func (b Builder) WithOutput(w, h int) Builder { b.outW, b.outH = w, h; return b }
@@ -157,6 +204,15 @@ func (b Builder) Validate() error {
 		return fmt.Errorf("convolve: Convolver is not set")
 	case b.positions == nil:
 		return fmt.Errorf("convolve: Positions is not set")
+	case b.stream.Count != 0 && (b.stream.First < 0 || b.stream.Count < 1 || b.stream.First+b.stream.Count > b.chips):
+		return fmt.Errorf("convolve: Stream chips [%d, %d) must be within the board's [0, Chips=%d)",
+			b.stream.First, b.stream.First+b.stream.Count, b.chips)
+	case b.stream.Count != 0 && (b.index < b.stream.First || b.index >= b.stream.First+b.stream.Count):
+		return fmt.Errorf("convolve: Index %d must be in its Stream's chips [%d, %d)",
+			b.index, b.stream.First, b.stream.First+b.stream.Count)
+	case b.stream.Count != 0 && (b.stream.X0 < 0 || b.stream.X1 <= b.stream.X0 || b.stream.X1 > b.outW):
+		return fmt.Errorf("convolve: Stream columns [%d, %d) must be a non-empty part of the Output width %d",
+			b.stream.X0, b.stream.X1, b.outW)
 	case b.lines < filter.Window:
 		return fmt.Errorf("convolve: Lines %d must be at least the filter window's %d", b.lines, filter.Window)
 	case b.requestAhead < 0:
@@ -202,7 +258,12 @@ func (b Builder) Build(name string) *Comp {
 		spanPixels:   b.spanPixels,
 		activity:     timing.NewActivity(activityNames[:]...),
 	}
-	c.x0, c.x1 = b.index*b.outW/b.chips, (b.index+1)*b.outW/b.chips
+	st := b.stream
+	if st.Count == 0 {
+		st = Stream{First: 0, Count: b.chips, X0: 0, X1: b.outW}
+	}
+	c.streamX0 = st.X0
+	c.x0, c.x1 = st.Swath(b.index)
 	c.outputSpans = max(1, b.outputLines*((c.x1-c.x0+b.spanPixels-1)/b.spanPixels))
 	c.buf = newLineBuffer(b.srcW, b.srcH, b.samples, b.lines)
 	c.TickingComponent = sim.NewTickingComponent(name, b.engine, b.freq, c)

@@ -77,6 +77,7 @@ type chainConfig struct {
 	convolveHz                float64 // 0: default
 	mode                      video.Mode
 	linkWidth                 int // route -> convolve link, bytes per cycle
+	channels                  int // video channels, split vertically (0: 1)
 }
 
 // chain is the route, the convolve chips and the video output, wired as the
@@ -87,7 +88,8 @@ type chain struct {
 	cp     *fakeCommandProcessor
 	route  *route.Comp
 	convs  []*convolve.Comp
-	video  *video.Comp
+	video  *video.Comp   // the first channel's output
+	videos []*video.Comp // every channel's, left to right
 	frame  frame
 	conv   *filter.Convolver
 	pos    filter.Positions
@@ -114,6 +116,13 @@ func newChain(t testing.TB, cfg chainConfig) *chain {
 	if cfg.linkWidth == 0 {
 		cfg.linkWidth = 64
 	}
+	if cfg.channels == 0 {
+		cfg.channels = 1
+	}
+	streams, err := convolve.SplitVertical(cfg.chips, cfg.channels, cfg.outW)
+	if err != nil {
+		t.Fatal(err)
+	}
 	e := sim.NewSerialEngine()
 	c := &chain{engine: e, halt: &timing.Halt{}, cfg: cfg, conv: mitchell(t), pos: newGridPositions(cfg.n)}
 	c.frame = newFrame(t, cfg.srcW, cfg.srcH, cfg.n, cfg.seed)
@@ -129,11 +138,23 @@ func newChain(t testing.TB, cfg chainConfig) *chain {
 	c.route = rb.Build("Route")
 	c.route.Image = c.frame.img
 
-	vb := video.MakeBuilder().WithEngine(e).WithHalt(c.halt).WithSize(cfg.outW, cfg.outH).WithMode(cfg.mode)
-	c.video = vb.Build("Video")
+	stream := make([]int, cfg.chips) // each chip's channel
+	for ch, st := range streams {
+		vb := video.MakeBuilder().WithEngine(e).WithHalt(c.halt).WithSize(st.X1-st.X0, cfg.outH).
+			WithOrigin(st.X0, 0).WithChannel(ch, cfg.channels).WithMode(cfg.mode)
+		name := "Video"
+		if cfg.channels > 1 {
+			name = fmt.Sprintf("Video[%d]", ch)
+		}
+		c.videos = append(c.videos, vb.Build(name))
+		for k := st.First; k < st.First+st.Count; k++ {
+			stream[k] = ch
+		}
+	}
+	c.video = c.videos[0]
 
 	for k := 0; k < cfg.chips; k++ {
-		b := convolve.MakeBuilder().WithEngine(e).WithHalt(c.halt).WithIndex(k, cfg.chips).
+		b := convolve.MakeBuilder().WithEngine(e).WithHalt(c.halt).WithIndex(k, cfg.chips).WithStream(streams[stream[k]]).
 			WithOutput(cfg.outW, cfg.outH).WithSource(cfg.srcW, cfg.srcH).WithSamples(cfg.n).
 			WithConvolver(c.conv).WithPositions(c.pos)
 		if cfg.videoSpan > 0 {
@@ -148,7 +169,9 @@ func newChain(t testing.TB, cfg chainConfig) *chain {
 	control := connections.MakeBusBuilder().WithEngine(e).Build("ControlBus")
 	control.PlugIn(c.cp.Out, 8)
 	control.PlugIn(c.route.Control, 1)
-	control.PlugIn(c.video.Control, 1)
+	for _, v := range c.videos {
+		control.PlugIn(v.Control, 1)
+	}
 	requests := connections.MakeBusBuilder().WithEngine(e).WithFreq(250 * sim.MHz).WithWidth(8).Build("RequestBus")
 	requests.PlugIn(c.route.FromConvolves, 1)
 	samples := connections.MakeCrossbarBuilder().WithEngine(e).WithFreq(250 * sim.MHz).WithWidth(cfg.linkWidth).
@@ -165,12 +188,13 @@ func newChain(t testing.TB, cfg chainConfig) *chain {
 		link := connections.MakeBusBuilder().WithEngine(e).WithFreq(250 * sim.MHz).WithWidth(16).
 			Build(fmt.Sprintf("ChainBus[%d]", k))
 		link.PlugIn(v.ToNext, 1)
-		if k+1 < cfg.chips {
+		if st := streams[stream[k]]; k+1 < st.First+st.Count {
 			link.PlugIn(c.convs[k+1].FromPrev, 1)
 			v.Next = c.convs[k+1].FromPrev
 		} else {
-			link.PlugIn(c.video.FromConvolve, 1)
-			v.Next = c.video.FromConvolve
+			out := c.videos[stream[k]]
+			link.PlugIn(out.FromConvolve, 1)
+			v.Next = out.FromConvolve
 		}
 		c.links = append(c.links, link)
 	}
@@ -181,7 +205,10 @@ func newChain(t testing.TB, cfg chainConfig) *chain {
 }
 
 func (c *chain) controls() []sim.Port {
-	p := []sim.Port{c.route.Control, c.video.Control}
+	p := []sim.Port{c.route.Control}
+	for _, v := range c.videos {
+		p = append(p, v.Control)
+	}
 	for _, v := range c.convs {
 		p = append(p, v.Control)
 	}
@@ -198,8 +225,10 @@ func (c *chain) run(t testing.TB) {
 	if err := c.halt.Reason(); err != nil {
 		t.Fatal(err)
 	}
-	if !c.video.Finished() {
-		t.Fatalf("the video output did not finish: %d Done of %d", len(c.cp.dones), len(c.controls()))
+	for _, v := range c.videos {
+		if !v.Finished() {
+			t.Fatalf("%s did not finish: %d Done of %d", v.Name(), len(c.cp.dones), len(c.controls()))
+		}
 	}
 	if len(c.cp.dones) != len(c.controls()) {
 		t.Fatalf("%d Done, want %d", len(c.cp.dones), len(c.controls()))
@@ -228,11 +257,29 @@ func (c *chain) stats() map[string]float64 {
 		v.Finish(now)
 		v.Stats(add)
 	}
-	c.video.Stats(add)
+	for _, v := range c.videos {
+		v.Stats(add)
+	}
 	for _, l := range c.links {
 		l.Stats(add)
 	}
 	return s
+}
+
+// image puts the channels' rasters side by side, the frame the video path
+// shows.
+func (c *chain) image() *image.RGBA {
+	img := image.NewRGBA(image.Rect(0, 0, c.cfg.outW, c.cfg.outH))
+	x := 0
+	for _, v := range c.videos {
+		r := v.Image()
+		w := r.Rect.Dx()
+		for y := 0; y < c.cfg.outH; y++ {
+			copy(img.Pix[y*img.Stride+4*x:y*img.Stride+4*(x+w)], r.Pix[y*r.Stride:])
+		}
+		x += w
+	}
+	return img
 }
 
 func diffImages(t *testing.T, got, want *image.RGBA) {
@@ -417,5 +464,80 @@ func TestDeterminism(t *testing.T) {
 	}
 	if a.video.FinishTime() != b.video.FinishTime() {
 		t.Errorf("finish time %v, then %v", a.video.FinishTime(), b.video.FinishTime())
+	}
+}
+
+// TestTwoChannels splits the chips into two chains (section 7.1), the left and
+// right halves of the frame each ending at its own video output: the halves
+// put together equal filter.Display, each chain's first chip reads the
+// overlap columns across the inner edge (no border there), and each output
+// scans its half at its own pixel clock.
+func TestTwoChannels(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		cfg   chainConfig
+		first []int // each chip's first output column
+	}{
+		{"board", chainConfig{srcW: 40, srcH: 12, outW: 40, outH: 12, n: 4, seed: 21, channels: 2}, []int{0, 10, 20, 30}},
+		{"oddWidth", chainConfig{srcW: 41, srcH: 7, outW: 41, outH: 7, n: 2, seed: 22, channels: 2}, []int{0, 10, 20, 30}},
+		{"threeChips", chainConfig{srcW: 30, srcH: 8, outW: 30, outH: 8, n: 4, seed: 23, channels: 2, chips: 3}, []int{0, 15, 22}},
+		{"twoChips", chainConfig{srcW: 20, srcH: 6, outW: 20, outH: 6, n: 8, seed: 24, channels: 2, chips: 2}, []int{0, 10}},
+		{"step0.75", chainConfig{srcW: 30, srcH: 9, outW: 40, outH: 12, n: 4, seed: 25, channels: 2}, []int{0, 10, 20, 30}},
+		{"tinyFIFO", chainConfig{srcW: 40, srcH: 12, outW: 40, outH: 12, n: 4, seed: 26, channels: 2, fifoSamples: 4,
+			routeSpan: 1, videoSpan: 1, linkWidth: 1}, []int{0, 10, 20, 30}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newChain(t, tc.cfg)
+			c.run(t)
+			diffImages(t, c.image(), c.want(t))
+			half := tc.cfg.outW / 2
+			for k, v := range c.convs {
+				x0, _, c0, _ := v.Swath()
+				if x0 != tc.first[k] {
+					t.Errorf("chip %d starts at column %d, want %d", k, x0, tc.first[k])
+				}
+				if x0 == half && c0 != half-2 && tc.cfg.srcW == tc.cfg.outW {
+					t.Errorf("chip %d, first of the right half: reads from column %d, want %d (the overlap)", k, c0, half-2)
+				}
+			}
+			s := c.stats()
+			for ch, w := range []int{half, tc.cfg.outW - half} {
+				name := fmt.Sprintf("Video[%d]", ch)
+				if got := s[name+".pixels"]; got != float64(w*tc.cfg.outH) {
+					t.Errorf("%s.pixels %v, want %v", name, got, w*tc.cfg.outH)
+				}
+				ht, vt := video.DefaultTotals(w, tc.cfg.outH)
+				if got, want := s[name+".required_pixel_rate"], float64(ht*vt*76); got != want {
+					t.Errorf("%s.required_pixel_rate %v, want %v", name, got, want)
+				}
+				if s[name+".delivered_pixel_rate"] == 0 {
+					t.Errorf("%s.delivered_pixel_rate is 0", name)
+				}
+			}
+		})
+	}
+}
+
+func TestSplitVertical(t *testing.T) {
+	got, err := convolve.SplitVertical(4, 2, 1280)
+	want := []convolve.Stream{{First: 0, Count: 2, X0: 0, X1: 640}, {First: 2, Count: 2, X0: 640, X1: 1280}}
+	if err != nil || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("SplitVertical(4, 2, 1280) = %v, %v, want %v", got, err, want)
+	}
+	got, err = convolve.SplitVertical(4, 1, 1280)
+	if err != nil || fmt.Sprint(got) != fmt.Sprint([]convolve.Stream{{First: 0, Count: 4, X0: 0, X1: 1280}}) {
+		t.Errorf("SplitVertical(4, 1, 1280) = %v, %v", got, err)
+	}
+	for _, tc := range []struct {
+		chips, channels, width int
+		want                   string
+	}{
+		{1, 2, 1280, "1 convolve chips for 2 channels: each channel needs at least one chip"},
+		{4, 2, 1, "an output 1 pixels wide for 2 channels: each channel needs at least one column"},
+		{4, 3, 1280, "3 channels: SAGE has 1 or 2 video channels"},
+	} {
+		if _, err := convolve.SplitVertical(tc.chips, tc.channels, tc.width); err == nil || err.Error() != tc.want {
+			t.Errorf("SplitVertical(%d, %d, %d) = %v, want %s", tc.chips, tc.channels, tc.width, err, tc.want)
+		}
 	}
 }

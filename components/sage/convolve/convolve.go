@@ -57,11 +57,13 @@ type Comp struct {
 	spanPixels   int
 	outputSpans  int
 
-	// Frame geometry: output swath [x0, x1), source columns [c0, c1), the
-	// source rows the swath needs in request order.
-	x0, x1 int
-	rows   []int
-	buf    *lineBuffer
+	// Frame geometry: output swath [x0, x1), the first column of the chain's
+	// stream, source columns [c0, c1), the source rows the swath needs in
+	// request order.
+	x0, x1   int
+	streamX0 int
+	rows     []int
+	buf      *lineBuffer
 
 	// Frame progress.
 	active    bool   // a frame was started and is not fully sent
@@ -74,7 +76,7 @@ type Comp struct {
 	pending   *protocol.VideoSpan
 	outQ      []*protocol.VideoSpan
 	sendY     int // the output line the chain is assembling
-	sendX     int // pixels [0, sendX) of line sendY have been passed on
+	sendX     int // pixels [streamX0, sendX) of line sendY have been passed on
 
 	starved, blocked bool
 	activity         *timing.Activity
@@ -183,7 +185,7 @@ func (c *Comp) startFrame() {
 		c.j = c.outH // nothing to filter: the chip only passes the chain on
 	}
 	c.busy, c.pending, c.outQ = false, nil, c.outQ[:0]
-	c.sendY, c.sendX = 0, 0
+	c.sendY, c.sendX = 0, c.streamX0
 }
 
 // request asks the route for the next source rows, up to requestAhead rows
@@ -311,13 +313,14 @@ func (c *Comp) filterSpan(now sim.VTimeInSec, cycle uint64) bool {
 }
 
 // sendChain passes line sendY down the chain: first the previous chips' spans
-// of the line (pixels [0, x0)), then the chip's own ([x0, x1)); section 3.7:
-// each chip inserts its portion of the scan line into the aggregate stream.
+// of the line (pixels [streamX0, x0)), then the chip's own ([x0, x1)); section
+// 3.7: each chip inserts its portion of the scan line into the aggregate
+// stream.
 func (c *Comp) sendChain(now sim.VTimeInSec) bool {
 	progress := false
 	for c.active && c.sendY < c.outH {
 		if c.sendX == c.x1 {
-			c.sendY, c.sendX = c.sendY+1, 0
+			c.sendY, c.sendX = c.sendY+1, c.streamX0
 			progress = true
 			continue
 		}

@@ -18,7 +18,13 @@
 //
 // # The swath
 //
-// Chip k of C filters output columns [k*W/C, (k+1)*W/C). Output pixel (i, j)
+// Chip k of C filters output columns [k*W/C, (k+1)*W/C) on a one-channel
+// machine. With two video channels (section 7.1) the chips form two chains
+// (Stream, SplitVertical): chips [0, C/2) build the left half of the frame,
+// columns [0, W/2), for channel 0's video output, chips [C/2, C) the right
+// half for channel 1's, and the chips of a chain split its columns evenly
+// (Stream.Swath). The chain's inner edge is no screen border: the first chip
+// of the right half reads the 2 overlap columns to its left like any other. Output pixel (i, j)
 // is centred at filter.Centre(i, step), filter.Centre(j, step) with step =
 // source width / output width (section 7.2: resizing, e.g. 960x768 shown at
 // 1280x1024 is step 0.75; the step must be the same on both axes), exactly as
@@ -52,8 +58,8 @@
 //
 // The video chain (section 3.7: "each chip inserts its portion of the scan
 // line into the aggregate stream"): for each output line in order, the chip
-// first passes on the previous chips' spans of the line (pixels [0, x0)), then
-// sends its own ([x0, x1)). Spans are checked to arrive in raster order. The
+// first passes on the previous chips' spans of the line (pixels [X0, x0), X0
+// the first column of its chain's stream), then sends its own ([x0, x1)). Spans are checked to arrive in raster order. The
 // output queue holds OutputLines of the chip's swath lines, so a chip filters
 // line y+1 while its line y waits for the stream to reach its columns.
 //

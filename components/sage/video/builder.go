@@ -5,6 +5,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/timing"
 )
 
@@ -70,6 +71,9 @@ type Builder struct {
 	width, height  int
 	hTotal, vTotal int // 0: DefaultTotals
 	refresh        float64
+	originX        int // the frame column shown at the raster's pixel (0, 0)
+	originY        int
+	channel        int
 	channels       int
 	mode           Mode
 	fifoPixels     int
@@ -113,8 +117,16 @@ func (b Builder) WithTotals(h, v int) Builder { b.hTotal, b.vTotal = h, v; retur
 // x refresh.
 func (b Builder) WithRefresh(hz float64) Builder { b.refresh = hz; return b }
 
-// WithChannels sets the number of video channels; only 1 is modelled.
-func (b Builder) WithChannels(n int) Builder { b.channels = n; return b }
+// WithOrigin sets the frame pixel shown at the raster's pixel (0, 0): the
+// output shows frame columns [x, x+width) of lines [y, y+height), and the
+// VideoSpans it takes carry frame coordinates. A channel showing the right
+// half of a frame W wide has origin (W/2, 0).
+func (b Builder) WithOrigin(x, y int) Builder { b.originX, b.originY = x, y; return b }
+
+// WithChannel sets the output's channel c of the board's channels (1 or 2;
+// section 7.1). With two, the output's scan_line tasks carry the suffix
+// protocol.ChannelSuffix(c), so that the two channels' lines have distinct IDs.
+func (b Builder) WithChannel(c, channels int) Builder { b.channel, b.channels = c, channels; return b }
 
 // WithMode sets elastic or strict timing.
 func (b Builder) WithMode(m Mode) Builder { b.mode = m; return b }
@@ -152,11 +164,12 @@ func (b Builder) Validate() error {
 		return fmt.Errorf("video: VTotal %d must be in [Height=%d, %d]", v, b.height, maxTotalOverActiveRatio*b.height)
 	case !(b.refresh > 0 && b.refresh <= maxRefresh):
 		return fmt.Errorf("video: Refresh %v Hz must be in (0, %d]", b.refresh, maxRefresh)
-	case b.channels == 2:
-		return fmt.Errorf("video: Channels 2 is not modelled: it needs the convolve chips split into two " +
-			"chains, each ending at its own video output (section 7.1)")
-	case b.channels != 1:
-		return fmt.Errorf("video: Channels %d must be 1", b.channels)
+	case b.originX < 0 || b.originY < 0 || b.originX > maxSide || b.originY > maxSide:
+		return fmt.Errorf("video: Origin (%d, %d) must be in [0, %d] on each axis", b.originX, b.originY, maxSide)
+	case b.channels < 1 || b.channels > 2:
+		return fmt.Errorf("video: Channels %d must be 1 or 2 (section 7.1)", b.channels)
+	case b.channel < 0 || b.channel >= b.channels:
+		return fmt.Errorf("video: Channel %d must be in [0, Channels=%d)", b.channel, b.channels)
 	case b.mode != Elastic && b.mode != Strict:
 		return fmt.Errorf("video: Mode %d must be elastic or strict", b.mode)
 	case b.fifoPixels < 1:
@@ -185,6 +198,11 @@ func (b Builder) Build(name string) *Comp {
 		vTotal:     v,
 		mode:       b.mode,
 		fifoPixels: b.fifoPixels,
+		originX:    b.originX,
+		originY:    b.originY,
+	}
+	if b.channels > 1 {
+		c.taskSuffix = protocol.ChannelSuffix(b.channel)
 	}
 	freq := sim.Freq(b.PixelClock())
 	c.TickingComponent = sim.NewTickingComponent(name, b.engine, freq, c)

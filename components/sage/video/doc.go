@@ -36,11 +36,21 @@
 //
 // # Channels
 //
-// One channel is modelled. Two (section 7.1) would split the convolve chips
-// into two subsets, each chain ending at its own video output with its own
-// timing, and the swap circuit letting a chip add its pixels to either stream;
-// building that needs a second chain in the platform, the chips' Next ports
-// pointing to two outputs, and two frames, and Channels 2 is refused.
+// A Comp is one video channel. SAGE has two (section 7.1: "two simultaneous,
+// potentially asynchronous video rasters ... by partitioning the four convolve
+// chips into two subsets"); the platform builds one output per channel, each
+// at the end of its own chain of convolve chips (convolve.SplitVertical). An
+// output shows part of the frame: WithOrigin gives the frame pixel at its
+// raster's (0, 0), WithSize its size, and the VideoSpans it takes carry frame
+// coordinates (checked against its columns). Its timing is its own: totals and
+// pixel clock of its size. WithChannel(c, channels) numbers it; with two
+// channels its scan_line tasks carry protocol.ChannelSuffix(c).
+//
+// Not modelled: the channels' independent timings (both start at the same
+// PresentCmd and run at the same refresh; asynchronous rasters, sync master or
+// slave, genlock to an external source), the swap circuit's choice of stream
+// per chip (a chip belongs to one chain), and the second channel's other use,
+// reading the antialiased image back to the host over the ring bus.
 //
 // # Tasks (traces)
 //

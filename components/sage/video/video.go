@@ -33,6 +33,9 @@ type Comp struct {
 	inBuf          sim.Buffer
 	width, height  int
 	hTotal, vTotal int
+	originX        int // the frame pixel shown at raster (0, 0)
+	originY        int
+	taskSuffix     string
 	mode           Mode
 	fifoPixels     int
 
@@ -128,18 +131,19 @@ func (c *Comp) receive(now sim.VTimeInSec, cycle uint64) bool {
 			return false
 		}
 		next := c.received
-		if m.Y != next/c.width || m.X0 != next%c.width || m.X1 <= m.X0 || m.X1 > c.width || len(m.Pixels) != 4*(m.X1-m.X0) {
-			c.fail(fmt.Errorf("VideoSpan %s: line %d pixels [%d, %d) (%d bytes): the raster expects line %d from pixel %d of %d",
-				m.ID, m.Y, m.X0, m.X1, len(m.Pixels), next/c.width, next%c.width, c.width))
+		y, x0, x1 := m.Y-c.originY, m.X0-c.originX, m.X1-c.originX
+		if y != next/c.width || x0 != next%c.width || x1 <= x0 || x1 > c.width || len(m.Pixels) != 4*(x1-x0) {
+			c.fail(fmt.Errorf("VideoSpan %s: line %d pixels [%d, %d) (%d bytes): the raster expects line %d from pixel %d of [%d, %d)",
+				m.ID, m.Y, m.X0, m.X1, len(m.Pixels), next/c.width+c.originY, next%c.width+c.originX, c.originX, c.originX+c.width))
 			return false
 		}
-		n := m.X1 - m.X0
+		n := x1 - x0
 		if c.occupied > 0 && c.occupied+n > c.fifoPixels {
 			c.waker.WakeIn(now, int(c.fifo[0].end-cycle))
 			return progress
 		}
 		c.FromConvolve.Retrieve(now)
-		c.scan(m, n, cycle)
+		c.scan(m, y, x0, n, cycle)
 		progress = true
 		c.progress.Add(1)
 		if !c.active {
@@ -148,9 +152,10 @@ func (c *Comp) receive(now sim.VTimeInSec, cycle uint64) bool {
 	}
 }
 
-// scan places span m (n pixels) arriving at cycle on the raster.
-func (c *Comp) scan(m *protocol.VideoSpan, n int, cycle uint64) {
-	due := c.start + c.shift + uint64(m.Y)*uint64(c.hTotal) + uint64(m.X0)
+// scan places span m, n pixels from raster pixel (x0, y), arriving at cycle on
+// the raster.
+func (c *Comp) scan(m *protocol.VideoSpan, y, x0, n int, cycle uint64) {
+	due := c.start + c.shift + uint64(y)*uint64(c.hTotal) + uint64(x0)
 	last := due + uint64(n) - 1
 	if cycle > due {
 		c.st.lateSpans++
@@ -165,12 +170,12 @@ func (c *Comp) scan(m *protocol.VideoSpan, n int, cycle uint64) {
 		}
 	}
 	if c.NumHooks() > 0 {
-		c.traceLine(m, last+1)
+		c.traceLine(y, x0, n, last+1)
 	}
 	c.fifo = append(c.fifo, held{end: last + 1, n: n})
 	c.occupied += n
 	c.lastScan = last
-	copy(c.img.Pix[m.Y*c.img.Stride+4*m.X0:], m.Pixels)
+	copy(c.img.Pix[y*c.img.Stride+4*x0:], m.Pixels)
 	c.received += n
 	c.st.spans++
 	c.st.pixels += uint64(n)
@@ -179,21 +184,23 @@ func (c *Comp) scan(m *protocol.VideoSpan, n int, cycle uint64) {
 	}
 }
 
-// traceLine starts the scan_line task of m's line ("<present>.line<y>", below
-// the command processor's req_out task of the PresentCmd) when m is its first
-// span, and ends it at cycle end, when its last pixel is scanned out, when m
-// is its last.
-func (c *Comp) traceLine(m *protocol.VideoSpan, end uint64) {
-	if m.X0 == 0 {
-		tracing.StartTask(protocol.LineTaskID(c.present, m.Y, ""), protocol.ReqOutTaskID(c.present), c,
-			protocol.KindScanLine, protocol.TaskWhat("line", uint64(m.Y)), nil)
+// traceLine starts the scan_line task of raster line y ("<present>.line<y>"
+// and, with two channels, the channel's suffix; below the command processor's
+// req_out task of the PresentCmd) when the span of n pixels from x0 is its
+// first, and ends it at cycle end, when its last pixel is scanned out, when
+// the span is its last.
+func (c *Comp) traceLine(y, x0, n int, end uint64) {
+	if x0 == 0 {
+		tracing.StartTask(protocol.LineTaskID(c.present, y, c.taskSuffix), protocol.ReqOutTaskID(c.present), c,
+			protocol.KindScanLine, protocol.TaskWhat("line", uint64(y)), nil)
 	}
-	if m.X1 == c.width {
-		protocol.EndTaskAt(protocol.LineTaskID(c.present, m.Y, ""), c, sim.VTimeInSec(float64(end)/float64(c.Freq)))
+	if x0+n == c.width {
+		protocol.EndTaskAt(protocol.LineTaskID(c.present, y, c.taskSuffix), c, sim.VTimeInSec(float64(end)/float64(c.Freq)))
 	}
 }
 
-// Image returns the frame assembled from the spans (nil before a PresentCmd).
+// Image returns the raster assembled from the spans, its pixel (0, 0) being
+// the frame's pixel at the origin (nil before a PresentCmd).
 func (c *Comp) Image() *image.RGBA { return c.img }
 
 // Finished reports whether the frame's every pixel has arrived.

@@ -28,8 +28,10 @@ func TestBuilderValidate(t *testing.T) {
 		{ok.WithTotals(1000, 1066), "HTotal"},
 		{ok.WithTotals(1688, 1000), "VTotal"},
 		{ok.WithRefresh(0), "Refresh"},
-		{ok.WithChannels(2), "Channels 2 is not modelled"},
-		{ok.WithChannels(3), "Channels"},
+		{ok.WithChannel(0, 3), "Channels 3 must be 1 or 2"},
+		{ok.WithChannel(2, 2), "Channel 2 must be in [0, Channels=2)"},
+		{ok.WithChannel(-1, 1), "Channel -1"},
+		{ok.WithOrigin(-1, 0), "Origin"},
 		{ok.WithMode(Mode(7)), "Mode"},
 		{ok.WithFIFOPixels(0), "FIFOPixels"},
 		{ok.WithInputQueue(0), "InputQueue"},
@@ -41,6 +43,9 @@ func TestBuilderValidate(t *testing.T) {
 	}
 	if err := ok.Validate(); err != nil {
 		t.Errorf("defaults: %v", err)
+	}
+	if err := ok.WithChannel(1, 2).WithOrigin(640, 0).Validate(); err != nil {
+		t.Errorf("channel 1 of 2 at (640, 0): %v", err)
 	}
 	if m, err := ParseMode("strict"); err != nil || m != Strict {
 		t.Errorf("ParseMode(strict) = %v, %v", m, err)
