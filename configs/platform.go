@@ -168,7 +168,9 @@ func Build(c *Config) (_ *Platform, err error) {
 		return nil, err
 	}
 	if c.Machine == "sage" {
-		p.buildSage()
+		if err := p.buildSage(); err != nil {
+			return nil, err
+		}
 		p.Engine.AcceptHook(&eventCounter{n: &p.events})
 		return p, nil
 	}
@@ -573,6 +575,13 @@ func (p *Platform) Run(f *driver.Frame) (*Result, error) {
 	p.Memory.Stats(add)
 	p.L2.Stats(add)
 	p.TextureTraffic.Stats(add)
+	if p.Sage != nil {
+		for _, pipe := range p.Sage.Pipes {
+			pipe.TextureMemory.Stats(add)
+			pipe.TextureL2.Stats(add)
+			pipe.TextureTraffic.Stats(add)
+		}
+	}
 	mp.Stats(res.Stats, add)
 	if p.Sage != nil {
 		add("GPU.video_end_cycles", float64(p.CoreFreq.Cycle(videoEnd)))
@@ -593,7 +602,14 @@ func (p *Platform) BufferStates() []timing.BufferState {
 		bufs = append(bufs, l.Buffers()...)
 	}
 	bufs = append(bufs, p.Memory.Buffers()...)
-	return append(bufs, p.L2.Buffers()...)
+	bufs = append(bufs, p.L2.Buffers()...)
+	if p.Sage != nil {
+		for _, pipe := range p.Sage.Pipes {
+			bufs = append(bufs, pipe.TextureMemory.Buffers()...)
+			bufs = append(bufs, pipe.TextureL2.Buffers()...)
+		}
+	}
+	return bufs
 }
 
 // hangReport lists every non-empty buffer of the platform, fullest first.

@@ -8,6 +8,7 @@ import (
 	"github.com/sarchlab/akita/v3/sim"
 
 	"github.com/gfxsim/gfxsim/components/inputassembler"
+	"github.com/gfxsim/gfxsim/components/memory"
 	"github.com/gfxsim/gfxsim/components/primitiveassembly"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/rasterizer"
@@ -47,6 +48,14 @@ type SagePlatform struct {
 // shader cores, primitive assembly) and the rasterize chip's (rasterizer,
 // texture samplers, sample fill).
 type SagePipe struct {
+	// TextureMemory and TextureL2 are the rasterize chip's own texture memory
+	// (§3.3: 256 MB per chip), built from the memory and l2 sections; the
+	// pipe's samplers read textures only there. Vertices and indices come
+	// through the master's memory (Platform.Memory).
+	TextureMemory  *memory.Memory
+	TextureL2      *memory.L2
+	TextureTraffic *texturesampler.TextureTraffic
+
 	InputAssembler    *inputassembler.InputAssembler
 	ShaderCores       []*shadercore.Comp
 	Samplers          []*texturesampler.Comp
@@ -57,7 +66,7 @@ type SagePipe struct {
 
 // buildSage builds the SAGE machine's components and connections, except the
 // video path (buildVideo, at Run).
-func (p *Platform) buildSage() {
+func (p *Platform) buildSage() error {
 	c := p.Config
 	s := &c.Sage
 	sp := &SagePlatform{pattern: c.SagePattern()}
@@ -79,6 +88,11 @@ func (p *Platform) buildSage() {
 		for k := 0; k < c.ShaderCore.Count; k++ {
 			pipe.ShaderCores = append(pipe.ShaderCores, p.newShaderCore(fmt.Sprintf("%s.ShaderCore[%d]", n, k)))
 		}
+		m, l2, err := c.BuildMemorySystemNamed(p.Engine, n+".TextureMemory", n+".TextureL2")
+		if err != nil {
+			return err
+		}
+		pipe.TextureMemory, pipe.TextureL2 = m, l2
 		for k := 0; k < c.Samplers(); k++ {
 			pipe.Samplers = append(pipe.Samplers, c.BuildTextureSampler(p.Engine, p.Halt, p.Progress, sampler))
 			sampler++
@@ -111,6 +125,7 @@ func (p *Platform) buildSage() {
 			Build(fmt.Sprintf("GPU.Interleave[%d]", i)))
 	}
 	p.connectSage()
+	return nil
 }
 
 // connectSage wires the pipes, the distributor, the scheds and the
@@ -136,7 +151,6 @@ func (p *Platform) connectSage() {
 	control := []sim.Port{d.ToPipes, d.ToSampleFills, d.FromSampleFills}
 	memPorts := append([]sim.Port{}, p.Memory.Tops...)
 	memPorts = append(memPorts, p.HostInterface.ToMemory)
-	l2 := append([]sim.Port{}, p.L2.Tops...)
 	per := c.TextureSampler.CoresPerSampler
 	for pi, pipe := range sp.Pipes {
 		n := fmt.Sprintf("GPU.Pipe[%d]", pi)
@@ -160,6 +174,7 @@ func (p *Platform) connectSage() {
 			sc.ReorderBufferPort = sf.FromShaderCore
 		}
 		sf.ShaderCore = pipe.ShaderCores[0].FromDispatch
+		tl2 := append([]sim.Port{}, pipe.TextureL2.Tops...)
 		for k, s := range pipe.Samplers {
 			ports := []sim.Port{}
 			for _, sc := range pipe.ShaderCores[k*per : (k+1)*per] {
@@ -170,9 +185,13 @@ func (p *Platform) connectSage() {
 			if per == 1 {
 				s.CorePort = pipe.ShaderCores[k].Sampler
 			}
-			s.L2 = p.L2.Finder
-			l2 = append(l2, s.ToL2)
+			s.L2 = pipe.TextureL2.Finder
+			tl2 = append(tl2, s.ToL2)
 		}
+		p.crossbar(n+".TextureL2Xbar", bs.L2, f, tl2...)
+		pipe.TextureTraffic = WatchTextureTrafficNamed(pipe.TextureL2, n+".TextureTraffic")
+		tmem := append(append([]sim.Port{}, pipe.TextureMemory.Tops...), pipe.TextureL2.Bottoms...)
+		p.crossbar(n+".TextureMemoryXbar", bs.Memory, f, tmem...)
 		p.crossbar(n+".DispatchXbar", bs.Dispatch, f, dispatch...)
 		p.crossbar(n+".ShadedXbar", bs.Shaded, f, shaded...)
 
@@ -199,7 +218,10 @@ func (p *Platform) connectSage() {
 		}
 		p.crossbar(fmt.Sprintf("GPU.WriteXbar[%d]", k), sbs.Write, mhz(c.Sage.Clocks.SampleBufferMHz), ports...)
 	}
-	p.crossbar("GPU.L2Xbar", bs.L2, f, l2...)
+	// The master's L2 serves nothing on SAGE (the pipes texture from their own
+	// memories); it stays connected so that the machine's memory system is the
+	// default's.
+	p.crossbar("GPU.L2Xbar", bs.L2, f, p.L2.Tops...)
 	p.TextureTraffic = WatchTextureTraffic(p.L2)
 	memPorts = append(memPorts, p.L2.Bottoms...)
 	p.crossbar("GPU.MemoryXbar", bs.Memory, f, memPorts...)
@@ -236,7 +258,7 @@ func (p *Platform) startSage(f *driver.Frame) error {
 			return err
 		}
 	}
-	for _, pipe := range sp.Pipes {
+	for pi, pipe := range sp.Pipes {
 		if err := pipe.SampleFill.SetRaster(w, h, n); err != nil {
 			return err
 		}
@@ -244,6 +266,13 @@ func (p *Platform) startSage(f *driver.Frame) error {
 		for _, s := range pipe.Samplers {
 			s.Image = f.Memory
 		}
+		// The driver's textures are loaded into every pipe's texture memory
+		// (the memory image at the same addresses: a texture upload to each
+		// rasterize chip).
+		if err := pipe.TextureMemory.LoadImage(0x10000, f.Memory.Bytes()); err != nil {
+			return fmt.Errorf("platform: loading pipe %d's texture memory: %w", pi, err)
+		}
+		pipe.TextureTraffic.SetTextures(TrafficTextures(f))
 	}
 	if err := p.buildVideo(w, h, n); err != nil {
 		return err

@@ -19,11 +19,17 @@ import (
 // BuildMemorySystem builds the memory and the texture L2 of c on engine e, as
 // "GPU.Memory" and "GPU.L2". The error names the section at fault.
 func (c *Config) BuildMemorySystem(e sim.Engine) (*memory.Memory, *memory.L2, error) {
+	return c.BuildMemorySystemNamed(e, "GPU.Memory", "GPU.L2")
+}
+
+// BuildMemorySystemNamed builds a memory and an L2 of c's memory and l2
+// sections named memName and l2Name (SAGE: each pipe's texture memory).
+func (c *Config) BuildMemorySystemNamed(e sim.Engine, memName, l2Name string) (*memory.Memory, *memory.L2, error) {
 	mc := c.MemoryConfig()
 	if err := mc.Validate(); err != nil {
 		return nil, nil, fmt.Errorf("%s: memory: %w", DefaultNameOr(c.file), err)
 	}
-	m, err := memory.Build(mc, e, "GPU.Memory")
+	m, err := memory.Build(mc, e, memName)
 	if err != nil {
 		return nil, nil, fmt.Errorf("memory: %w", err)
 	}
@@ -31,7 +37,7 @@ func (c *Config) BuildMemorySystem(e sim.Engine) (*memory.Memory, *memory.L2, er
 	if err := lc.Validate(mc); err != nil {
 		return nil, nil, fmt.Errorf("%s: l2: %w", DefaultNameOr(c.file), err)
 	}
-	l2, err := memory.BuildL2(lc, m, e, "GPU.L2")
+	l2, err := memory.BuildL2(lc, m, e, l2Name)
 	if err != nil {
 		return nil, nil, fmt.Errorf("l2: %w", err)
 	}
@@ -78,7 +84,12 @@ func buildLink[L interface{ PlugIn(sim.Port, int) }](b connections.LinkBuilder[L
 // WatchTextureTraffic returns a counter of texture reads by texture at l2's
 // banks and below them at DRAM ("GPU.TextureTraffic").
 func WatchTextureTraffic(l2 *memory.L2) *texturesampler.TextureTraffic {
-	t := texturesampler.NewTextureTraffic("GPU.TextureTraffic")
+	return WatchTextureTrafficNamed(l2, "GPU.TextureTraffic")
+}
+
+// WatchTextureTrafficNamed is WatchTextureTraffic under another name.
+func WatchTextureTrafficNamed(l2 *memory.L2, name string) *texturesampler.TextureTraffic {
+	t := texturesampler.NewTextureTraffic(name)
 	for i := range l2.Tops {
 		l2.Tops[i].AcceptHook(t.L2Hook())
 		l2.Bottoms[i].AcceptHook(t.DRAMHook())
