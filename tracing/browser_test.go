@@ -2,13 +2,9 @@ package tracing
 
 import (
 	"encoding/json"
-	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
@@ -16,90 +12,38 @@ import (
 	"time"
 
 	"github.com/tebeka/selenium"
-	"github.com/tebeka/selenium/chrome"
-)
 
-const (
-	chromiumPath     = "/usr/bin/chromium"
-	chromedriverPath = "/usr/bin/chromedriver"
+	"github.com/gfxsim/gfxsim/internal/daisenview"
 )
-
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
 
 // needBrowser skips the test when Chromium or ChromeDriver is missing, except in
 // CI (the variable CI is set), where .ci/run installs them and their absence is a
 // failure.
 func needBrowser(t *testing.T) {
 	t.Helper()
-	for _, p := range []string{chromiumPath, chromedriverPath} {
-		if _, err := os.Stat(p); err != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("%s is missing (CI is set: .ci/run installs chromium and chromium-driver)", p)
-			}
-			t.Skipf("%s is missing (apt-get install -y chromium chromium-driver)", p)
+	if err := daisenview.Missing(); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("%v (CI is set: .ci/run installs chromium and chromium-driver)", err)
 		}
+		t.Skip(err)
 	}
 }
 
 // startDaisen builds Akita's Daisen and serves trace on loopback; the process is
 // stopped when the test ends.
-func startDaisen(t *testing.T, trace string) string {
+func startDaisen(t *testing.T, trace string) *daisenview.Server {
 	t.Helper()
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "daisen")
-	build := exec.Command("go", "build", "-o", bin, "github.com/sarchlab/akita/v3/daisen")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building daisen: %v\n%s", err, out)
-	}
-	port := freePort(t)
-	addr := fmt.Sprintf("127.0.0.1:%d", port)
-	cmd := exec.Command(bin, "-sqlite", trace, "-http", addr)
-	cmd.Dir = dir
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
-	base := "http://" + addr
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		rsp, err := http.Get(base + "/api/compnames")
-		if err == nil {
-			rsp.Body.Close()
-			if rsp.StatusCode == http.StatusOK {
-				return base
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("daisen did not answer on %s: %v", base, err)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
-}
-
-func compNames(t *testing.T, base string) []string {
-	t.Helper()
-	rsp, err := http.Get(base + "/api/compnames")
+	bin, err := daisenview.Build(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rsp.Body.Close()
-	var names []string
-	if err := json.NewDecoder(rsp.Body).Decode(&names); err != nil {
+	srv, err := daisenview.Serve(bin, trace, dir, os.Stderr)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return names
+	t.Cleanup(srv.Close)
+	return srv
 }
 
 // TestBrowserShowsTheTrace renders a small frame with tracing on, serves the trace
@@ -115,30 +59,24 @@ func TestBrowserShowsTheTrace(t *testing.T) {
 	}
 	needBrowser(t)
 	trace := traceSmallFrame(t, t.TempDir())
-	base := startDaisen(t, trace)
-	names := compNames(t, base)
+	srv := startDaisen(t, trace)
+	base := srv.URL
+	names, err := srv.ComponentNames()
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, want := range expectedComponents {
 		if !contains(names, want) {
 			t.Fatalf("Daisen's component list %v lacks %s", names, want)
 		}
 	}
 
-	drvPort := freePort(t)
-	svc, err := selenium.NewChromeDriverService(chromedriverPath, drvPort)
+	browser, err := daisenview.OpenBrowser(1600, 1000, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer svc.Stop()
-	caps := selenium.Capabilities{"browserName": "chrome"}
-	caps.AddChrome(chrome.Capabilities{Path: chromiumPath, W3C: true, Args: []string{
-		"--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-		"--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
-		"--window-size=1600,1000", "--user-data-dir=" + t.TempDir()}})
-	wd, err := selenium.NewRemote(caps, fmt.Sprintf("http://127.0.0.1:%d/wd/hub", drvPort))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer wd.Quit()
+	defer browser.Close()
+	wd := browser.WD
 
 	if err := wd.Get(base + "/dashboard"); err != nil {
 		t.Fatal(err)
@@ -219,12 +157,8 @@ func taskKindsAt(t *testing.T, base, comp string) []string {
 
 func poll(t *testing.T, d time.Duration, ok func() bool, msg string) {
 	t.Helper()
-	deadline := time.Now().Add(d)
-	for !ok() {
-		if time.Now().After(deadline) {
-			t.Fatal(msg)
-		}
-		time.Sleep(250 * time.Millisecond)
+	if err := daisenview.Poll(d, ok, msg); err != nil {
+		t.Fatal(err)
 	}
 }
 
