@@ -205,3 +205,50 @@ func TestSelect(t *testing.T) {
 		}
 	}
 }
+
+// TestRunLabErrors runs a fake experiment binary (a shell script) and checks that the errors
+// name the lab, the command, its arguments and what is missing.
+func TestRunLabErrors(t *testing.T) {
+	bin := t.TempDir()
+	// The fake render writes image.png into its -o folder (the last argument) and fails when
+	// asked for the scene "broken".
+	script := "#!/bin/sh\nfor a; do out=$a; done\ncase \"$*\" in *broken*) echo 'render: scene broken: no such scene' >&2; exit 1;; esac\n" +
+		"mkdir -p \"$out\" && echo png > \"$out/image.png\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "render"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := Runner{Root: t.TempDir(), Bin: bin, Out: t.TempDir()}
+	lab := func(args string, want Outputs) Lab {
+		return Lab{Dir: "01-x", Title: "x", Commands: []Command{{Name: "a", Program: "render", Small: args, Full: args, Outputs: want}}}
+	}
+	tests := []struct {
+		name string
+		lab  Lab
+		err  []string // substrings of the error; none for no error
+	}{
+		{"ok", lab("-scene room", Outputs{Files: []string{"image.png"}}), nil},
+		{"missing stats", lab("-scene room", Outputs{Stats: []StatsCheck{{File: "stats.json", Keys: []string{"GPU.cycles"}}}}),
+			[]string{"lab 01-x, command a (render -scene room)", "stats.json: missing output"}},
+		{"command fails", lab("-scene broken", Outputs{Files: []string{"image.png"}}),
+			[]string{"lab 01-x, command a (render -scene broken)", "exit status 1", "render: scene broken: no such scene"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := r.RunLab(tc.lab)
+			if len(tc.err) == 0 {
+				if err != nil {
+					t.Fatalf("RunLab: %v, want no error", err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("RunLab: no error, want %q", tc.err)
+			}
+			for _, s := range tc.err {
+				if !strings.Contains(err.Error(), s) {
+					t.Errorf("RunLab: %v, want it to contain %q", err, s)
+				}
+			}
+		})
+	}
+}

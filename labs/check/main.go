@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -10,7 +11,11 @@ import (
 )
 
 func main() {
-	if err := run(os.Args[1:], os.Stdout); err != nil {
+	err := run(os.Args[1:], os.Stdout)
+	if errors.Is(err, flag.ErrHelp) {
+		return
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "check:", err)
 		os.Exit(1)
 	}
@@ -22,7 +27,7 @@ func run(argv []string, stdout io.Writer) error {
 	keep := fs.String("keep", "", "write the outputs to this folder and keep them (default: a temporary folder, removed)")
 	list := fs.Bool("list", false, "print the labs and their commands, run nothing")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: go run ./labs/check [-full] [-keep DIR] LAB... | all")
+		fmt.Fprintln(fs.Output(), "usage: go run ./labs/check [-full] [-keep DIR] LAB... | all, or -list")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(argv); err != nil {
