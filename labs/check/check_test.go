@@ -1,0 +1,254 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestLabs runs every lab's commands at its small settings and checks their outputs, so
+// that a lab broken by a change elsewhere fails CI. With -short it runs one lab.
+func TestLabs(t *testing.T) {
+	root, labs := load(t)
+	if testing.Short() {
+		var err error
+		if labs, err = Select(labs, []string{"06"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var log bytes.Buffer
+	start := time.Now()
+	err := checkLabs(root, labs, false, "", &log)
+	t.Logf("%s%d labs in %.1f s", log.String(), len(labs), time.Since(start).Seconds())
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestReadmes checks what the checker cannot run: every lab has a README quoting each of its
+// full commands exactly, every configuration file a command names exists, and every YAML
+// file of a lab folder is used by one of its commands.
+func TestReadmes(t *testing.T) {
+	root, labs := load(t)
+	if len(labs) < 10 {
+		t.Errorf("%d labs, want at least 10", len(labs))
+	}
+	for _, l := range labs {
+		dir := filepath.Join(root, "labs", l.Dir)
+		readme, err := os.ReadFile(filepath.Join(dir, "README.md"))
+		if err != nil {
+			t.Errorf("lab %s: %v", l.Dir, err)
+			continue
+		}
+		used := map[string]bool{"lab.yaml": true}
+		for _, c := range l.Commands {
+			if want := c.ReadmeCommand(l.Dir); !bytes.Contains(readme, []byte(want)) {
+				t.Errorf("lab %s: README.md does not quote the full command %q", l.Dir, want)
+			}
+			for _, args := range [][]string{c.Args(false), c.Args(true)} {
+				for i, a := range args {
+					if a != "-config" || i+1 == len(args) {
+						continue
+					}
+					cfg := args[i+1]
+					if _, err := os.Stat(filepath.Join(root, cfg)); err != nil {
+						t.Errorf("lab %s, command %s: -config %s: %v", l.Dir, c.Name, cfg, err)
+					}
+					if filepath.Dir(cfg) == filepath.Join("labs", l.Dir) {
+						used[filepath.Base(cfg)] = true
+					}
+				}
+			}
+		}
+		files, _ := filepath.Glob(filepath.Join(dir, "*.yaml"))
+		for _, f := range files {
+			if !used[filepath.Base(f)] {
+				t.Errorf("lab %s: %s is used by no command of lab.yaml", l.Dir, filepath.Base(f))
+			}
+		}
+	}
+}
+
+func load(t *testing.T) (string, []Lab) {
+	t.Helper()
+	root, err := findRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	labs, err := LoadLabs(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root, labs
+}
+
+func TestVerify(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("stats.json", `{"GPU.cycles": 100, "GPU.name": "x", "GPU.none": null}`)
+	write("points/a.json", `{"x": 1}`)
+	write("points/b.json", `{"x": `)
+	write("results.csv", "sweep,scene\nl1,texstudy\n")
+	write("header.csv", "sweep,scene\n")
+	write("image.png", "png")
+	tests := []struct {
+		name string
+		want Outputs
+		err  string // substring of the error; "" for none
+	}{
+		{"all present", Outputs{
+			Files: []string{"image.png"},
+			JSON:  []string{"points/a.json"},
+			Stats: []StatsCheck{{File: "stats.json", Keys: []string{"GPU.cycles"}}},
+			CSV:   []CSVCheck{{File: "results.csv", Columns: []string{"scene"}}},
+		}, ""},
+		{"missing file", Outputs{Files: []string{"config.yaml"}}, "config.yaml: missing output"},
+		{"glob without match", Outputs{JSON: []string{"runs/*.json"}}, "runs/*.json: missing output"},
+		{"bad JSON", Outputs{JSON: []string{"points/*.json"}}, "points/b.json: not valid JSON"},
+		{"missing stat", Outputs{Stats: []StatsCheck{{File: "stats.json", Keys: []string{"GPU.frame_seconds"}}}},
+			"stats.json: missing statistic GPU.frame_seconds"},
+		{"string stat", Outputs{Stats: []StatsCheck{{File: "stats.json", Keys: []string{"GPU.name"}}}},
+			"statistic GPU.name is x, not a finite number"},
+		{"null stat", Outputs{Stats: []StatsCheck{{File: "stats.json", Keys: []string{"GPU.none"}}}},
+			"statistic GPU.none is <nil>, not a finite number"},
+		{"missing stats file", Outputs{Stats: []StatsCheck{{File: "stats_0000.json", Keys: []string{"GPU.cycles"}}}},
+			"stats_0000.json: missing output"},
+		{"missing column", Outputs{CSV: []CSVCheck{{File: "results.csv", Columns: []string{"hit_rate"}}}},
+			`results.csv: missing column "hit_rate"`},
+		{"no rows", Outputs{CSV: []CSVCheck{{File: "header.csv", Columns: []string{"scene"}}}},
+			"header.csv: no rows after the header"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := Verify(dir, tc.want)
+			switch {
+			case tc.err == "" && err != nil:
+				t.Fatalf("Verify: %v, want no error", err)
+			case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+				t.Fatalf("Verify: %v, want an error containing %q", err, tc.err)
+			}
+		})
+	}
+}
+
+func TestLoadLabRejects(t *testing.T) {
+	const good = "title: T\ncommands:\n  - name: a\n    program: render\n    small: -scene triangle\n    full: -scene room\n    outputs: {files: [image.png]}\n"
+	tests := []struct {
+		name, dir, text, err string
+	}{
+		{"good", "01-good", good, ""},
+		{"folder name", "good", good, `folder "good"`},
+		{"unknown field", "01-x", good + "extra: 1\n", "field extra not found"},
+		{"no title", "01-x", strings.Replace(good, "title: T", "title: ''", 1), "title: missing"},
+		{"program", "01-x", strings.Replace(good, "program: render", "program: gem5", 1), `commands[0].program: "gem5"`},
+		{"output flag", "01-x", strings.Replace(good, "-scene room", "-scene room -o out", 1), `"-o" is added by the checker`},
+		{"no full", "01-x", strings.Replace(good, "full: -scene room", "full: ''", 1), "small and full arguments are both required"},
+		{"no outputs", "01-x", strings.Replace(good, "outputs: {files: [image.png]}", "outputs: {}", 1), "commands[0].outputs: nothing to check"},
+		{"twice", "01-x", good + "  - name: a\n    program: render\n    small: x\n    full: y\n    outputs: {files: [a]}\n", `"a" appears twice`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), tc.dir, "lab.yaml")
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, []byte(tc.text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := LoadLab(path)
+			switch {
+			case tc.err == "" && err != nil:
+				t.Fatalf("LoadLab: %v, want no error", err)
+			case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+				t.Fatalf("LoadLab: %v, want an error containing %q", err, tc.err)
+			}
+		})
+	}
+}
+
+func TestSelect(t *testing.T) {
+	labs := []Lab{{Dir: "01-a"}, {Dir: "02-b"}, {Dir: "10-c"}}
+	tests := []struct {
+		args []string
+		want string // folder names joined by commas, or the error's start
+	}{
+		{[]string{"all"}, "01-a,02-b,10-c"},
+		{[]string{"02"}, "02-b"},
+		{[]string{"10-c", "01"}, "10-c,01-a"},
+		{[]string{"1"}, `no lab "1"`},
+	}
+	for _, tc := range tests {
+		got, err := Select(labs, tc.args)
+		var s string
+		if err != nil {
+			s = err.Error()
+		} else {
+			var names []string
+			for _, l := range got {
+				names = append(names, l.Dir)
+			}
+			s = strings.Join(names, ",")
+		}
+		if !strings.HasPrefix(s, tc.want) {
+			t.Errorf("Select(%v) = %q, want %q", tc.args, s, tc.want)
+		}
+	}
+}
+
+// TestRunLabErrors runs a fake experiment binary (a shell script) and checks that the errors
+// name the lab, the command, its arguments and what is missing.
+func TestRunLabErrors(t *testing.T) {
+	bin := t.TempDir()
+	// The fake render writes image.png into its -o folder (the last argument) and fails when
+	// asked for the scene "broken".
+	script := "#!/bin/sh\nfor a; do out=$a; done\ncase \"$*\" in *broken*) echo 'render: scene broken: no such scene' >&2; exit 1;; esac\n" +
+		"mkdir -p \"$out\" && echo png > \"$out/image.png\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "render"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := Runner{Root: t.TempDir(), Bin: bin, Out: t.TempDir()}
+	lab := func(args string, want Outputs) Lab {
+		return Lab{Dir: "01-x", Title: "x", Commands: []Command{{Name: "a", Program: "render", Small: args, Full: args, Outputs: want}}}
+	}
+	tests := []struct {
+		name string
+		lab  Lab
+		err  []string // substrings of the error; none for no error
+	}{
+		{"ok", lab("-scene room", Outputs{Files: []string{"image.png"}}), nil},
+		{"missing stats", lab("-scene room", Outputs{Stats: []StatsCheck{{File: "stats.json", Keys: []string{"GPU.cycles"}}}}),
+			[]string{"lab 01-x, command a (render -scene room)", "stats.json: missing output"}},
+		{"command fails", lab("-scene broken", Outputs{Files: []string{"image.png"}}),
+			[]string{"lab 01-x, command a (render -scene broken)", "exit status 1", "render: scene broken: no such scene"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := r.RunLab(tc.lab)
+			if len(tc.err) == 0 {
+				if err != nil {
+					t.Fatalf("RunLab: %v, want no error", err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("RunLab: no error, want %q", tc.err)
+			}
+			for _, s := range tc.err {
+				if !strings.Contains(err.Error(), s) {
+					t.Errorf("RunLab: %v, want it to contain %q", err, s)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+func main() {
+	err := run(os.Args[1:], os.Stdout)
+	if errors.Is(err, flag.ErrHelp) {
+		return
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "check:", err)
+		os.Exit(1)
+	}
+}
+
+func run(argv []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	full := fs.Bool("full", false, "run the labs' full settings (the commands their READMEs give) instead of the small ones")
+	keep := fs.String("keep", "", "write the outputs to this folder and keep them (default: a temporary folder, removed)")
+	list := fs.Bool("list", false, "print the labs and their commands, run nothing")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: go run ./labs/check [-full] [-keep DIR] LAB... | all, or -list")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(argv); err != nil {
+		return err
+	}
+	root, err := findRoot()
+	if err != nil {
+		return err
+	}
+	labs, err := LoadLabs(root)
+	if err != nil {
+		return err
+	}
+	if *list {
+		for _, l := range labs {
+			fmt.Fprintf(stdout, "%s: %s\n", l.Dir, l.Title)
+			for _, c := range l.Commands {
+				fmt.Fprintf(stdout, "  %s\n", c.ReadmeCommand(l.Dir))
+			}
+		}
+		return nil
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return fmt.Errorf("name a lab or all")
+	}
+	selected, err := Select(labs, fs.Args())
+	if err != nil {
+		return err
+	}
+	return checkLabs(root, selected, *full, *keep, stdout)
+}
+
+// checkLabs builds the binaries and runs the selected labs, stopping at the first failure.
+func checkLabs(root string, labs []Lab, full bool, keep string, log io.Writer) error {
+	tmp, err := os.MkdirTemp("", "labcheck-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	out := filepath.Join(tmp, "out")
+	if keep != "" {
+		if out, err = filepath.Abs(keep); err != nil {
+			return err
+		}
+	}
+	bin := filepath.Join(tmp, "bin")
+	start := time.Now()
+	if err := Build(root, bin, labs); err != nil {
+		return err
+	}
+	fmt.Fprintf(log, "built the binaries in %.1f s\n", time.Since(start).Seconds())
+	r := Runner{Root: root, Bin: bin, Out: out, Full: full, Log: log}
+	for _, l := range labs {
+		d, err := r.RunLab(l)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(log, "%s: ok (%.1f s)\n", l.Dir, d.Seconds())
+	}
+	fmt.Fprintf(log, "%d labs ok in %.1f s\n", len(labs), time.Since(start).Seconds())
+	return nil
+}
+
+// findRoot walks up from the working folder to the one holding go.mod and labs/.
+func findRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if isFile(filepath.Join(dir, "go.mod")) && isDir(filepath.Join(dir, "labs")) {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("no repository root (go.mod beside labs/) above the working folder")
+		}
+		dir = parent
+	}
+}
+
+func isFile(p string) bool { st, err := os.Stat(p); return err == nil && st.Mode().IsRegular() }
+func isDir(p string) bool  { st, err := os.Stat(p); return err == nil && st.IsDir() }
