@@ -10,7 +10,7 @@ import (
 	"os"
 
 	"github.com/gfxsim/gfxsim/experiments/decoupled/study"
-	"github.com/gfxsim/gfxsim/internal/progress"
+	"github.com/gfxsim/gfxsim/experiments/expt"
 )
 
 func main() {
@@ -38,20 +38,11 @@ func parseFlags(args []string, getenv func(string) string, stderr *os.File) (stu
 	fs.Uint64Var(&o.Seed, "seed", 1, "seed of the lens and time sample pattern")
 	fs.IntVar(&o.Workers, "workers", 2, "frames rendered at once")
 	fs.BoolVar(&o.Timed, "timed", true, "run Fig. 13 on the timed machine (-timed=false: the functional figures only)")
-	var pf progress.Flags
-	pf.Register(fs)
-	o.Sweep.Register(fs)
-	fs.Parse(args)
-	if fs.NArg() > 0 {
-		return o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	sf := expt.StudyFlags{Sweep: &o.Sweep}
+	sf.Register(fs)
+	if err := sf.Parse(fs, args, getenv, stderr); err != nil {
+		return o, err
 	}
-	for _, check := range []func() error{o.Sweep.Check, pf.Check} {
-		if err := check(); err != nil {
-			return o, err
-		}
-	}
-	o.Log = pf.Log(getenv, stderr)
-	o.Summary = pf.Summary(stderr)
-	o.Bar = pf.Bar(getenv, stderr)
+	o.Log, o.Summary, o.Bar = sf.Log, sf.Summary, sf.Bar
 	return o, nil
 }

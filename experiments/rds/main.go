@@ -11,7 +11,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/gfxsim/gfxsim/internal/progress"
+	"github.com/gfxsim/gfxsim/experiments/expt"
 )
 
 func main() {
@@ -39,25 +39,11 @@ func parseFlags(args []string, getenv func(string) string, stderr *os.File) (opt
 	fs.BoolVar(&o.frame, "frame", true, "also render the bowling-pin scene through the timed pipeline on multipass machines")
 	fs.IntVar(&o.width, "width", 160, "frame width in pixels")
 	fs.IntVar(&o.height, "height", 120, "frame height in pixels")
-	var pf progress.Flags
-	pf.Register(fs)
-	o.instruments.Register(fs)
-	o.inputs.Register(fs)
-	o.sweep.Register(fs)
-	fs.Parse(args)
-	if fs.NArg() > 0 {
-		return o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	sf := expt.StudyFlags{Inputs: &o.inputs, Instruments: &o.instruments, Sweep: &o.sweep}
+	sf.Register(fs)
+	if err := sf.Parse(fs, args, getenv, stderr); err != nil {
+		return o, err
 	}
-	for _, check := range []func() error{o.sweep.Check, o.instruments.Check, pf.Check} {
-		if err := check(); err != nil {
-			return o, err
-		}
-	}
-	o.log = pf.Log(getenv, stderr)
-	if o.log == nil {
-		o.instruments.ProgressEvery = 0
-	}
-	o.summary = pf.Summary(stderr)
-	o.bar = pf.Bar(getenv, stderr)
+	o.log, o.summary, o.bar = sf.Log, sf.Summary, sf.Bar
 	return o, nil
 }

@@ -13,7 +13,6 @@ import (
 
 	"github.com/gfxsim/gfxsim/experiments/expt"
 	"github.com/gfxsim/gfxsim/experiments/sage/study"
-	"github.com/gfxsim/gfxsim/internal/progress"
 )
 
 func main() {
@@ -39,23 +38,12 @@ func parseFlags(args []string, getenv func(string) string, stderr *os.File) (stu
 	fs.IntVar(&o.Height, "height", 0, "frame height of the rendering points in pixels (0: 270, or 54 with -quick)")
 	fs.IntVar(&o.Workers, "workers", 2, "points run at once")
 	fs.BoolVar(&o.Quick, "quick", false, "fewer points at tiny sizes (a test run of every table, well under a minute)")
-	var pf progress.Flags
-	pf.Register(fs)
-	in := &expt.Inputs{}
-	in.Register(fs)
-	o.Inputs = in
-	o.Sweep.Register(fs)
-	fs.Parse(args)
-	if fs.NArg() > 0 {
-		return o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	o.Inputs = &expt.Inputs{}
+	sf := expt.StudyFlags{Inputs: o.Inputs, Sweep: &o.Sweep}
+	sf.Register(fs)
+	if err := sf.Parse(fs, args, getenv, stderr); err != nil {
+		return o, err
 	}
-	for _, check := range []func() error{o.Sweep.Check, pf.Check} {
-		if err := check(); err != nil {
-			return o, err
-		}
-	}
-	o.Log = pf.Log(getenv, stderr)
-	o.Summary = pf.Summary(stderr)
-	o.Bar = pf.Bar(getenv, stderr)
+	o.Log, o.Summary, o.Bar = sf.Log, sf.Summary, sf.Bar
 	return o, nil
 }

@@ -12,7 +12,6 @@ import (
 
 	"github.com/gfxsim/gfxsim/experiments/expt"
 	"github.com/gfxsim/gfxsim/experiments/texcache/study"
-	"github.com/gfxsim/gfxsim/internal/progress"
 	"github.com/gfxsim/gfxsim/tracing"
 )
 
@@ -38,29 +37,12 @@ func parseFlags(args []string, getenv func(string) string, stderr *os.File) (stu
 	fs.IntVar(&o.Width, "width", 0, "frame width in pixels (0: the scenes' 320)")
 	fs.IntVar(&o.Height, "height", 0, "frame height in pixels (0: the scenes' 180)")
 	fs.BoolVar(&o.Quick, "quick", false, "a reduced sweep (fewer points, no traversal-order runs)")
-	var pf progress.Flags
-	pf.Register(fs)
-	instruments := &tracing.Flags{}
-	instruments.Register(fs)
-	o.Instruments = instruments
-	in := &expt.Inputs{}
-	in.Register(fs)
-	o.Inputs = in
-	o.Sweep.Register(fs)
-	fs.Parse(args)
-	if fs.NArg() > 0 {
-		return o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	o.Instruments, o.Inputs = &tracing.Flags{}, &expt.Inputs{}
+	sf := expt.StudyFlags{Inputs: o.Inputs, Instruments: o.Instruments, Sweep: &o.Sweep}
+	sf.Register(fs)
+	if err := sf.Parse(fs, args, getenv, stderr); err != nil {
+		return o, err
 	}
-	for _, check := range []func() error{o.Sweep.Check, instruments.Check, pf.Check} {
-		if err := check(); err != nil {
-			return o, err
-		}
-	}
-	o.Log = pf.Log(getenv, stderr)
-	if o.Log == nil {
-		instruments.ProgressEvery = 0
-	}
-	o.Summary = pf.Summary(stderr)
-	o.Bar = pf.Bar(getenv, stderr)
+	o.Log, o.Summary, o.Bar = sf.Log, sf.Summary, sf.Bar
 	return o, nil
 }

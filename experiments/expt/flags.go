@@ -1,0 +1,75 @@
+package expt
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/gfxsim/gfxsim/internal/progress"
+	"github.com/gfxsim/gfxsim/tracing"
+)
+
+// StudyFlags are the flags every study's command line shares, registered and
+// checked in one place: the progress flags (-q, -v), and those of the parts a
+// study sets before Register: its input limits (-max-memory, -allow-path),
+// its tracing instruments (-trace, ...) and its sweep flags (-list, -shard,
+// -merge, -from). After Parse, Log, Summary and Bar say what stderr gets
+// (progress.Flags).
+type StudyFlags struct {
+	Progress    progress.Flags
+	Inputs      *Inputs        // nil: the study reads no scene files
+	Instruments *tracing.Flags // nil: the study records no traces
+	Sweep       *SweepFlags    // nil: the study is not a sweep
+
+	Log     io.Writer // a line per point (nil: none)
+	Summary io.Writer // the closing line (nil: none)
+	Bar     bool      // a progress bar on stderr
+}
+
+// Register adds the flags of f's parts to fs.
+func (f *StudyFlags) Register(fs *flag.FlagSet) {
+	f.Progress.Register(fs)
+	if f.Instruments != nil {
+		f.Instruments.Register(fs)
+	}
+	if f.Inputs != nil {
+		f.Inputs.Register(fs)
+	}
+	if f.Sweep != nil {
+		f.Sweep.Register(fs)
+	}
+}
+
+// Parse parses args into fs, refuses positional arguments, checks every
+// part's flags, and decides what stderr gets from -q, -v, CI (getenv) and
+// whether stderr is a terminal. Without a log the instruments print no
+// progress lines either.
+func (f *StudyFlags) Parse(fs *flag.FlagSet, args []string, getenv func(string) string, stderr *os.File) error {
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	var checks []func() error
+	if f.Sweep != nil {
+		checks = append(checks, f.Sweep.Check)
+	}
+	if f.Instruments != nil {
+		checks = append(checks, f.Instruments.Check)
+	}
+	checks = append(checks, f.Progress.Check)
+	for _, check := range checks {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	f.Log = f.Progress.Log(getenv, stderr)
+	if f.Log == nil && f.Instruments != nil {
+		f.Instruments.ProgressEvery = 0
+	}
+	f.Summary = f.Progress.Summary(stderr)
+	f.Bar = f.Progress.Bar(getenv, stderr)
+	return nil
+}
