@@ -1,11 +1,9 @@
 package tracing
 
 import (
-	"bytes"
 	"database/sql"
 	"fmt"
 	"path/filepath"
-	"sort"
 	"testing"
 
 	atracing "github.com/sarchlab/akita/v3/tracing"
@@ -130,21 +128,7 @@ func TestSageTraceTasks(t *testing.T) {
 
 	t.Run("same frame untraced", func(t *testing.T) {
 		_, plain := traceSageFrame(t, "", "room", nil)
-		if traced.Cycles != plain.Cycles || traced.Events != plain.Events ||
-			!bytes.Equal(traced.Image.Pix, plain.Image.Pix) {
-			t.Errorf("traced: %d cycles, %d events; untraced: %d cycles, %d events; same image: %v",
-				traced.Cycles, traced.Events, plain.Cycles, plain.Events, bytes.Equal(traced.Image.Pix, plain.Image.Pix))
-		}
-		var diff []string
-		for k, v := range plain.Stats {
-			if w, ok := traced.Stats[k]; !ok || w != v {
-				diff = append(diff, fmt.Sprintf("%s: %v untraced, %v traced", k, v, w))
-			}
-		}
-		sort.Strings(diff)
-		if len(diff) > 0 || len(traced.Stats) != len(plain.Stats) {
-			t.Errorf("%d and %d counters; differences: %v", len(plain.Stats), len(traced.Stats), diff[:min(10, len(diff))])
-		}
+		sameFrame(t, traced, plain)
 	})
 
 	t.Run("times", func(t *testing.T) {

@@ -267,21 +267,7 @@ func TestTraceTasks(t *testing.T) {
 
 	t.Run("same frame untraced", func(t *testing.T) {
 		_, plain := traceFrameWith(t, "", "foliage", small, nil)
-		if traced.Cycles != plain.Cycles || traced.Events != plain.Events ||
-			!bytes.Equal(traced.Image.Pix, plain.Image.Pix) {
-			t.Errorf("traced: %d cycles, %d events; untraced: %d cycles, %d events; same image: %v",
-				traced.Cycles, traced.Events, plain.Cycles, plain.Events, bytes.Equal(traced.Image.Pix, plain.Image.Pix))
-		}
-		var diff []string
-		for k, v := range plain.Stats {
-			if w, ok := traced.Stats[k]; !ok || w != v {
-				diff = append(diff, fmt.Sprintf("%s: %v untraced, %v traced", k, v, w))
-			}
-		}
-		sort.Strings(diff)
-		if len(diff) > 0 || len(traced.Stats) != len(plain.Stats) {
-			t.Errorf("%d and %d counters; differences: %v", len(plain.Stats), len(traced.Stats), diff[:min(10, len(diff))])
-		}
+		sameFrame(t, traced, plain)
 	})
 
 	t.Run("times", func(t *testing.T) {
@@ -407,5 +393,26 @@ func TestTraceTasks(t *testing.T) {
 func TestSimulationTaskIDAgrees(t *testing.T) {
 	if protocol.SimulationTaskID != SimulationTaskID {
 		t.Fatalf("components parent tasks to %q, the trace's root is %q", protocol.SimulationTaskID, SimulationTaskID)
+	}
+}
+
+// sameFrame checks that tracing changed nothing: the traced and untraced runs
+// of a frame have the same cycles, events, image and every counter.
+func sameFrame(t *testing.T, traced, plain *configs.Result) {
+	t.Helper()
+	if traced.Cycles != plain.Cycles || traced.Events != plain.Events ||
+		!bytes.Equal(traced.Image.Pix, plain.Image.Pix) {
+		t.Errorf("traced: %d cycles, %d events; untraced: %d cycles, %d events; same image: %v",
+			traced.Cycles, traced.Events, plain.Cycles, plain.Events, bytes.Equal(traced.Image.Pix, plain.Image.Pix))
+	}
+	var diff []string
+	for k, v := range plain.Stats {
+		if w, ok := traced.Stats[k]; !ok || w != v {
+			diff = append(diff, fmt.Sprintf("%s: %v untraced, %v traced", k, v, w))
+		}
+	}
+	sort.Strings(diff)
+	if len(diff) > 0 || len(traced.Stats) != len(plain.Stats) {
+		t.Errorf("%d and %d counters; differences: %v", len(plain.Stats), len(traced.Stats), diff[:min(10, len(diff))])
 	}
 }
