@@ -111,8 +111,8 @@ func (p *Platform) buildSage() error {
 		sp.Scheds = append(sp.Scheds, sched.MakeBuilder().WithEngine(p.Engine).WithFreq(schedFreq).WithHalt(p.Halt).
 			WithProgress(p.Progress).WithPipes(s.Pipes).WithInterleaves(k*sb.Interleaves/2, sb.Interleaves/2).
 			WithInputDepth(sc.InputFIFO).WithSecondStageDepth(sc.StageFIFO).WithHysteresis(sc.Hysteresis).
-			WithPrewriteDepth(sc.PrewriteQueue).WithSnoopDistance(min(sc.SnoopDistance, sc.PrewriteQueue-1)).
-			WithSamplesPerCycle(sc.SamplesPerCycle).Build(fmt.Sprintf("GPU.Sched[%d]", k)))
+			WithPrewriteDepth(sc.PrewriteQueue).WithSnoopDistance(sc.SnoopDistance).
+			WithSamplesPerCycle(sc.SamplesPerCycle).WithOutputBurst(sc.OutputBurst).Build(fmt.Sprintf("GPU.Sched[%d]", k)))
 	}
 	for i := 0; i < sb.Interleaves; i++ {
 		sp.Interleaves = append(sp.Interleaves, interleave.MakeBuilder().WithEngine(p.Engine).
@@ -285,8 +285,16 @@ func (p *Platform) startSage(f *driver.Frame) error {
 // for a rendered raster of w x h at n samples per pixel, and wires them: one
 // chain of the chips to GPU.Video, or, with sage.video.channels 2, two chains
 // (convolve.SplitVertical: the left and right halves of the frame) to
-// GPU.Video[0] and GPU.Video[1].
-func (p *Platform) buildVideo(w, h, n int) error {
+// GPU.Video[0] and GPU.Video[1]. A chip that refuses the configuration for
+// this frame ends the run with an error before anything is simulated, never a
+// panic.
+func (p *Platform) buildVideo(w, h, n int) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &Error{File: DefaultNameOr(p.Config.file), Field: "sage",
+				Msg: fmt.Sprintf("the video path refused the configuration for a %dx%d frame at %d samples: %v", w, h, n, r)}
+		}
+	}()
 	c, sp := p.Config, p.Sage
 	s := &c.Sage
 	ow, oh, _, err := c.VideoSize(w, h)
@@ -302,7 +310,7 @@ func (p *Platform) buildVideo(w, h, n int) error {
 	sp.Route = route.MakeBuilder().WithEngine(p.Engine).WithFreq(mhz(s.Clocks.VideoReadMHz)).WithHalt(p.Halt).
 		WithProgress(p.Progress).WithChips(s.SampleBuffer.Interleaves * s.SampleBuffer.ChipsPerInterleave).
 		WithSamplesPerChip(max(1, s.Route.ChipsPerRead/(s.SampleBuffer.Interleaves*s.SampleBuffer.ChipsPerInterleave))).
-		WithConvolves(chips).WithFIFOSamples(s.Route.FIFOSamples).Build("GPU.Route")
+		WithConvolves(chips).WithFIFOSamples(s.Route.FIFOSamples).WithSpanPixels(s.Route.SpanPixels).Build("GPU.Route")
 	mode, err := video.ParseMode(s.Video.Mode)
 	if err != nil {
 		return err
@@ -326,6 +334,8 @@ func (p *Platform) buildVideo(w, h, n int) error {
 				WithStream(st).WithOutput(ow, oh).WithSource(w, h).WithSamples(n).WithConvolver(conv).
 				WithPositions(sp.pattern).WithLines(s.Convolve.Lines).
 				WithProcessors(s.Convolve.Processors, s.Convolve.SamplesPerCycle).
+				WithRequestAhead(s.Convolve.RequestAhead).WithOutputLines(s.Convolve.OutputLines).
+				WithSpanPixels(s.Convolve.SpanPixels).
 				Build(fmt.Sprintf("GPU.Convolve[%d]", k)))
 		}
 	}
@@ -403,7 +413,7 @@ func (p *Platform) newVideo(ch, channels int, st convolve.Stream, oh int, mode v
 	}
 	return video.MakeBuilder().WithEngine(p.Engine).WithHalt(p.Halt).WithProgress(p.Progress).
 		WithSize(ow, oh).WithOrigin(st.X0, 0).WithChannel(ch, channels).WithTotals(hTotal, vTotal).
-		WithRefresh(v.RefreshHz).WithMode(mode).Build(name)
+		WithRefresh(v.RefreshHz).WithMode(mode).WithFIFOPixels(v.FIFOPixels).Build(name)
 }
 
 // videoFinished reports whether every channel scanned its whole raster out.

@@ -69,6 +69,7 @@ type SageSched struct {
 	PrewriteQueue   int `yaml:"prewrite_queue" desc:"pre-write queue in front of each interleave" unit:"samples" min:"1" max:"1048576"`
 	SnoopDistance   int `yaml:"snoop_distance" desc:"how far ahead in the pre-write queue the sched prefetches into the 3DRAM cache (0: no prefetch)" unit:"samples" min:"0" max:"1048576"`
 	SamplesPerCycle int `yaml:"samples_per_cycle" desc:"samples moved per cycle per interleave" min:"1" max:"64"`
+	OutputBurst     int `yaml:"output_burst" desc:"samples of a pre-write queue sent to its interleave in one message" unit:"samples" min:"1" max:"4096"`
 }
 
 // SageSampleBuffer is the 3DRAM sample buffer.
@@ -90,6 +91,7 @@ type SageSampleBuffer struct {
 // SageRoute is the route chips.
 type SageRoute struct {
 	FIFOSamples  int `yaml:"fifo_samples" desc:"FIFO per convolve chip absorbing the bursts" unit:"samples" min:"1" max:"1048576"`
+	SpanPixels   int `yaml:"span_pixels" desc:"pixels of a burst delivered to a convolve chip in one message" unit:"pixels" min:"1" max:"4096"`
 	ChipsPerRead int `yaml:"samples_per_cycle" desc:"samples read per video-read cycle from the 32 3DRAMs' video pins (one per chip: 40 bits double-pumped on 20 pins)" min:"1" max:"1024"`
 }
 
@@ -103,18 +105,22 @@ type SageConvolve struct {
 	Radius          float64   `yaml:"radius" desc:"filter radius (0: the filter's own); the 5x5 window holds at most 2.5" unit:"pixels" min:"0" max:"1000"`
 	Table           []float64 `yaml:"table" desc:"the 256 coefficients of filter: table, indexed by the 8-bit float squared distance"`
 	Gamma           float64   `yaml:"gamma" desc:"output gamma after filtering (1: linear, comparable with the other machines)" min:"0.1" max:"10"`
+	RequestAhead    int       `yaml:"request_ahead" desc:"swath lines a chip requests ahead of the window it filters" unit:"lines" min:"0" max:"64"`
+	OutputLines     int       `yaml:"output_lines" desc:"finished swath lines a chip holds for the video chain" unit:"lines" min:"1" max:"64"`
+	SpanPixels      int       `yaml:"span_pixels" desc:"pixels a chip filters and passes down the chain in one message" unit:"pixels" min:"1" max:"4096"`
 }
 
 // SageVideo is the video output.
 type SageVideo struct {
-	Width     int     `yaml:"width" desc:"output width (0: the rendered width); another size resizes the image by filtering (§7.2), by the same factor on both axes" unit:"pixels" min:"0" max:"16384"`
-	Height    int     `yaml:"height" desc:"output height (0: the rendered height)" unit:"pixels" min:"0" max:"16384"`
-	RefreshHz float64 `yaml:"refresh_hz" desc:"frames per second (76 Hz in the paper's sizing, §10.3)" unit:"Hz" min:"1" max:"1000"`
-	HBlank    float64 `yaml:"h_blank" desc:"horizontal blanking as a fraction of the active line (VESA 1280x1024: 408/1280)" min:"0" max:"10"`
-	VBlank    float64 `yaml:"v_blank" desc:"vertical blanking as a fraction of the active lines (VESA 1280x1024: 42/1024)" min:"0" max:"10"`
-	Mode      string  `yaml:"mode" desc:"elastic: the pixel clock waits for late pixels (stall cycles counted); strict: a late pixel is an underrun (counted, the image is still exact)" oneof:"elastic,strict"`
-	Channels  int     `yaml:"channels" desc:"video channels (§7.1): 2 partitions the convolve chips into two subsets (half each; at least one per channel), each chained to its own video output GPU.Video[c] (one channel: GPU.Video)" min:"1" max:"2"`
-	Split     string  `yaml:"split" desc:"what the two channels show: vertical: the left and right halves of the frame (two tiled displays), each at the half's pixel clock at refresh_hz" oneof:"vertical"`
+	Width      int     `yaml:"width" desc:"output width (0: the rendered width); another size resizes the image by filtering (§7.2), by the same factor on both axes" unit:"pixels" min:"0" max:"16384"`
+	Height     int     `yaml:"height" desc:"output height (0: the rendered height)" unit:"pixels" min:"0" max:"16384"`
+	RefreshHz  float64 `yaml:"refresh_hz" desc:"frames per second (76 Hz in the paper's sizing, §10.3)" unit:"Hz" min:"1" max:"1000"`
+	HBlank     float64 `yaml:"h_blank" desc:"horizontal blanking as a fraction of the active line (VESA 1280x1024: 408/1280)" min:"0" max:"10"`
+	VBlank     float64 `yaml:"v_blank" desc:"vertical blanking as a fraction of the active lines (VESA 1280x1024: 42/1024)" min:"0" max:"10"`
+	Mode       string  `yaml:"mode" desc:"elastic: the pixel clock waits for late pixels (stall cycles counted); strict: a late pixel is an underrun (counted, the image is still exact)" oneof:"elastic,strict"`
+	FIFOPixels int     `yaml:"fifo_pixels" desc:"video output FIFO in front of the pixel clock" unit:"pixels" min:"1" max:"1048576"`
+	Channels   int     `yaml:"channels" desc:"video channels (§7.1): 2 partitions the convolve chips into two subsets (half each; at least one per channel), each chained to its own video output GPU.Video[c] (one channel: GPU.Video)" min:"1" max:"2"`
+	Split      string  `yaml:"split" desc:"what the two channels show: vertical: the left and right halves of the frame (two tiled displays), each at the half's pixel clock at refresh_hz" oneof:"vertical"`
 }
 
 // SageBuses are the chip-to-chip links.
@@ -132,6 +138,9 @@ func (c *Config) validateSage(fail func(fields at, format string, a ...any) erro
 	switch {
 	case c.Raster.Rasterizers != 1:
 		return fail(at{"raster.rasterizers", "machine"}, "%d: a SAGE pipe has one rasterize chip (set sage.pipes for more pipes)", c.Raster.Rasterizers)
+	case s.Sched.SnoopDistance > 0 && s.Sched.SnoopDistance >= s.Sched.PrewriteQueue:
+		return fail(at{"sage.sched.snoop_distance", "sage.sched.prewrite_queue"}, "%d samples: the snoop looks inside the %d-sample pre-write queue (at most %d)",
+			s.Sched.SnoopDistance, s.Sched.PrewriteQueue, s.Sched.PrewriteQueue-1)
 	case s.SampleBuffer.PageSamples%s.SampleBuffer.BlockSamples != 0:
 		return fail(at{"sage.sample_buffer.page_samples", "sage.sample_buffer.block_samples"}, "%d samples is not a whole number of %d-sample blocks",
 			s.SampleBuffer.PageSamples, s.SampleBuffer.BlockSamples)

@@ -215,3 +215,18 @@ func TestSageChannels(t *testing.T) {
 		t.Errorf("a 1-pixel-wide frame on two channels: got %v\nwant %s", err, want)
 	}
 }
+
+// TestSageVideoRefusalIsAnError: a configuration the video path refuses for
+// the frame (here, a 20x reduction: the convolve chips step at most 16 source
+// pixels between centres) ends Run with an error, not a panic.
+func TestSageVideoRefusalIsAnError(t *testing.T) {
+	cfg := machine(t, "v", "machine: sage\nsage: {video: {width: 16, height: 10}}\n")
+	p, err := Build(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = p.Run(sageFrame(t, cfg, "triangle", 320, 200, 1))
+	if err == nil || !strings.Contains(err.Error(), "v.yaml: sage: the video path refused the configuration for a 320x200 frame at 1 samples") {
+		t.Errorf("got %v", err)
+	}
+}
