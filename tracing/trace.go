@@ -12,6 +12,7 @@ import (
 	"github.com/sarchlab/akita/v3/sim"
 	atracing "github.com/sarchlab/akita/v3/tracing"
 
+	"github.com/gfxsim/gfxsim/components/commandprocessor"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/configs"
 
@@ -44,6 +45,7 @@ type Trace struct {
 	clock   *clock
 	backend backend
 	engine  sim.Engine
+	cp      *commandprocessor.CommandProcessor // the frame's end
 	traced  []string
 	closed  bool
 }
@@ -73,7 +75,7 @@ func Attach(p *configs.Platform, o Options) (*Trace, error) {
 			return nil, fmt.Errorf("trace: components %q: %v", o.Components, err)
 		}
 	}
-	t := &Trace{opts: o, engine: p.Engine}
+	t := &Trace{opts: o, engine: p.Engine, cp: p.CommandProcessor}
 	var err error
 	switch o.Format {
 	case "", "sqlite":
@@ -136,6 +138,7 @@ func (r recorder) StartTask(task atracing.Task) {
 
 func (r recorder) EndTask(task atracing.Task) {
 	if task.EndTime <= 0 {
+		r.clock.last = max(r.clock.last, r.clock.engine.CurrentTime())
 		r.DBTracer.EndTask(task)
 		return
 	}
@@ -146,8 +149,8 @@ func (r recorder) EndTask(task atracing.Task) {
 }
 
 // clock tells the DBTracer the engine's time, or the time of the end being
-// recorded when it carries one; last is the latest such time (the Simulation
-// task ends no earlier).
+// recorded when it carries one; last is the latest end recorded (the
+// Simulation task ends no earlier).
 type clock struct {
 	engine   sim.TimeTeller
 	at, last sim.VTimeInSec
@@ -202,7 +205,14 @@ func (t *Trace) Close() error {
 		return nil
 	}
 	t.closed = true
-	t.clock.at = max(t.clock.last, t.engine.CurrentTime())
+	// The frame ends when the command processor finishes (the engine may run
+	// on to the watchdog's last wake-up), or later if a task ends later (the
+	// SAGE video scan-out); an unfinished run ends at the engine's time.
+	end := t.engine.CurrentTime()
+	if t.cp != nil && t.cp.Finished() {
+		end = t.cp.FinishTime()
+	}
+	t.clock.at = max(t.clock.last, end)
 	t.tracer.EndTask(atracing.Task{ID: SimulationTaskID})
 	t.clock.at = 0
 	t.tracer.Terminate()

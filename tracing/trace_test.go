@@ -291,6 +291,11 @@ func TestTraceTasks(t *testing.T) {
 		if lo < slo || hi > shi {
 			t.Errorf("tasks span [%g, %g], the Simulation task [%g, %g]", lo, hi, slo, shi)
 		}
+		// The Simulation task ends with the frame (or its last task), not at the
+		// watchdog's last wake-up after it.
+		if shi != max(hi, traced.Seconds) {
+			t.Errorf("the Simulation task ends at %g s; the frame at %g s, its last task at %g s", shi, traced.Seconds, hi)
+		}
 	})
 
 	t.Run("kinds", func(t *testing.T) {
