@@ -123,6 +123,13 @@ func machine(t testing.TB, name, src string) *Config {
 
 func frame(t testing.TB, name string, w, h, samples int) (*scene.Scene, *driver.Frame) {
 	t.Helper()
+	return frameWith(t, name, w, h, samples, driver.DefaultOptions())
+}
+
+// frameWith encodes built-in scene name at w x h and samples per pixel with
+// the driver options o.
+func frameWith(t testing.TB, name string, w, h, samples int, o driver.Options) (*scene.Scene, *driver.Frame) {
+	t.Helper()
 	s, err := scene.Builtin(name)
 	if err != nil {
 		t.Fatal(err)
@@ -130,7 +137,7 @@ func frame(t testing.TB, name string, w, h, samples int) (*scene.Scene, *driver.
 	if err := s.SetResolution(w, h, samples); err != nil {
 		t.Fatal(err)
 	}
-	f, err := driver.Encode(s, driver.DefaultOptions())
+	f, err := driver.Encode(s, o)
 	if err != nil {
 		t.Fatal(err)
 	}

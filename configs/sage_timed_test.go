@@ -15,17 +15,7 @@ import (
 // on the SAGE machine).
 func sageFrame(t testing.TB, c *Config, name string, w, h, samples int) *driver.Frame {
 	t.Helper()
-	s, err := scene.Builtin(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.SetResolution(w, h, samples); err != nil {
-		t.Fatal(err)
-	}
-	f, err := driver.Encode(s, c.DriverOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, f := frameWith(t, name, w, h, samples, c.DriverOptions())
 	return f
 }
 

@@ -14,7 +14,13 @@ import (
 // render encodes s and renders it with the reference renderer.
 func render(t testing.TB, s *scene.Scene, o reference.Options) *reference.Result {
 	t.Helper()
-	f, err := driver.Encode(s, driver.DefaultOptions())
+	return renderWith(t, s, o, driver.DefaultOptions())
+}
+
+// renderWith encodes s with the driver options do and renders it.
+func renderWith(t testing.TB, s *scene.Scene, o reference.Options, do driver.Options) *reference.Result {
+	t.Helper()
+	f, err := driver.Encode(s, do)
 	if err != nil {
 		t.Fatalf("%s: encode: %v", s.Name, err)
 	}

@@ -14,18 +14,7 @@ func renderSage(t testing.TB, s *scene.Scene, o reference.Options) *reference.Re
 	t.Helper()
 	do := driver.DefaultOptions()
 	do.ColorFormat = framebuffer.RGBA10
-	f, err := driver.Encode(s, do)
-	if err != nil {
-		t.Fatalf("%s: encode: %v", s.Name, err)
-	}
-	res, err := reference.Render(f.Memory, f.Stream, f.StreamBytes, o)
-	if err != nil {
-		t.Fatalf("%s: render: %v", s.Name, err)
-	}
-	if res.Image == nil {
-		t.Fatalf("%s: no image presented", s.Name)
-	}
-	return res
+	return renderWith(t, s, o, do)
 }
 
 func TestPerSampleShadingAccounts(t *testing.T) {
