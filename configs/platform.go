@@ -335,6 +335,25 @@ func (p *Platform) crossbar(name string, l Link, freq sim.Freq, ports ...sim.Por
 	p.Links = append(p.Links, BuildCrossbar(p.Engine, name, l, freq, ports...))
 }
 
+// textureBuses wires the shader cores to their samplers ("<prefix>.TextureBus[k]":
+// the texture_sampler.cores_per_sampler cores of cluster k and sampler k; a
+// shared sampler answers each request's source) and the samplers to l2.
+func (p *Platform) textureBuses(prefix string, cores []*shadercore.Comp, samplers []*texturesampler.Comp, l2 *memory.L2) {
+	per := p.Config.TextureSampler.CoresPerSampler
+	for k, s := range samplers {
+		ports := []sim.Port{}
+		for _, sc := range cores[k*per : (k+1)*per] {
+			ports = append(ports, sc.Sampler)
+			sc.SamplerPort = s.Core
+		}
+		p.bus(fmt.Sprintf("%s.TextureBus[%d]", prefix, k), p.Config.Buses.Texture, p.CoreFreq, append(ports, s.Core)...)
+		if per == 1 {
+			s.CorePort = cores[k].Sampler
+		}
+		s.L2 = l2.Finder
+	}
+}
+
 // connect wires every port to exactly one connection and sets the peers.
 func (p *Platform) connect() {
 	c, f, bs := p.Config, p.CoreFreq, p.Config.Buses
@@ -369,18 +388,7 @@ func (p *Platform) connect() {
 	// Texture buses: the cores of a cluster and their sampler; a shared
 	// sampler answers each request's source.
 	per := c.TextureSampler.CoresPerSampler
-	for k, s := range p.Samplers {
-		ports := []sim.Port{}
-		for _, sc := range p.ShaderCores[k*per : (k+1)*per] {
-			ports = append(ports, sc.Sampler)
-			sc.SamplerPort = s.Core
-		}
-		p.bus(fmt.Sprintf("GPU.TextureBus[%d]", k), bs.Texture, f, append(ports, s.Core)...)
-		if per == 1 {
-			s.CorePort = p.ShaderCores[k].Sampler
-		}
-		s.L2 = p.L2.Finder
-	}
+	p.textureBuses("GPU", p.ShaderCores, p.Samplers, p.L2)
 	p.crossbar("GPU.DispatchXbar", bs.Dispatch, f, dispatch...)
 	p.crossbar("GPU.ShadedXbar", bs.Shaded, f, shaded...)
 

@@ -174,18 +174,9 @@ func (p *Platform) connectSage() {
 			sc.ReorderBufferPort = sf.FromShaderCore
 		}
 		sf.ShaderCore = pipe.ShaderCores[0].FromDispatch
+		p.textureBuses(n, pipe.ShaderCores, pipe.Samplers, pipe.TextureL2)
 		tl2 := append([]sim.Port{}, pipe.TextureL2.Tops...)
-		for k, s := range pipe.Samplers {
-			ports := []sim.Port{}
-			for _, sc := range pipe.ShaderCores[k*per : (k+1)*per] {
-				ports = append(ports, sc.Sampler)
-				sc.SamplerPort = s.Core
-			}
-			p.bus(fmt.Sprintf("%s.TextureBus[%d]", n, k), bs.Texture, f, append(ports, s.Core)...)
-			if per == 1 {
-				s.CorePort = pipe.ShaderCores[k].Sampler
-			}
-			s.L2 = pipe.TextureL2.Finder
+		for _, s := range pipe.Samplers {
 			tl2 = append(tl2, s.ToL2)
 		}
 		p.crossbar(n+".TextureL2Xbar", bs.L2, f, tl2...)
