@@ -107,12 +107,7 @@ func TestSageTraceTasks(t *testing.T) {
 	defer db.Close()
 
 	t.Run("every started task ends", func(t *testing.T) {
-		if len(ledger.open) > 0 || len(ledger.strayEnds) > 0 || len(ledger.doubleStarts) > 0 {
-			stray := ledger.strayEnds[:min(5, len(ledger.strayEnds))]
-			double := ledger.doubleStarts[:min(5, len(ledger.doubleStarts))]
-			t.Errorf("after the frame: open %v; %d ends of tasks not open (%v); %d IDs started twice (%v)",
-				ledger.openSummary(), len(ledger.strayEnds), stray, len(ledger.doubleStarts), double)
-		}
+		ledger.checkBalanced(t)
 		var n, orphans int
 		if err := db.QueryRow(`SELECT count(*) FROM trace`).Scan(&n); err != nil {
 			t.Fatal(err)

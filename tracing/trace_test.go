@@ -243,12 +243,7 @@ func TestTraceTasks(t *testing.T) {
 	defer db.Close()
 
 	t.Run("every started task ends", func(t *testing.T) {
-		if len(ledger.open) > 0 || len(ledger.strayEnds) > 0 || len(ledger.doubleStarts) > 0 {
-			stray := ledger.strayEnds[:min(5, len(ledger.strayEnds))]
-			double := ledger.doubleStarts[:min(5, len(ledger.doubleStarts))]
-			t.Errorf("after the frame: open %v; %d ends of tasks not open (%v); %d IDs started twice (%v)",
-				ledger.openSummary(), len(ledger.strayEnds), stray, len(ledger.doubleStarts), double)
-		}
+		ledger.checkBalanced(t)
 		var n int
 		if err := db.QueryRow(`SELECT count(*) FROM trace`).Scan(&n); err != nil {
 			t.Fatal(err)
@@ -419,5 +414,17 @@ func sameFrame(t *testing.T, traced, plain *configs.Result) {
 	sort.Strings(diff)
 	if len(diff) > 0 || len(traced.Stats) != len(plain.Stats) {
 		t.Errorf("%d and %d counters; differences: %v", len(plain.Stats), len(traced.Stats), diff[:min(10, len(diff))])
+	}
+}
+
+// checkBalanced fails t unless every task the ledger saw start has ended, no
+// task ended without being open, and no ID started twice.
+func (l *taskLedger) checkBalanced(t *testing.T) {
+	t.Helper()
+	if len(l.open) > 0 || len(l.strayEnds) > 0 || len(l.doubleStarts) > 0 {
+		stray := l.strayEnds[:min(5, len(l.strayEnds))]
+		double := l.doubleStarts[:min(5, len(l.doubleStarts))]
+		t.Errorf("after the frame: open %v; %d ends of tasks not open (%v); %d IDs started twice (%v)",
+			l.openSummary(), len(l.strayEnds), stray, len(l.doubleStarts), double)
 	}
 }
