@@ -9,6 +9,7 @@ import (
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/rop/rtcache"
 	"github.com/gfxsim/gfxsim/functional/framebuffer"
+	"github.com/gfxsim/gfxsim/functional/state"
 )
 
 // resolver walks the tiles a partition owns at Present, one row of tiles (a
@@ -63,36 +64,22 @@ func (r *resolver) finished() bool { return r.next >= r.tilesY && len(r.bands) =
 // startResolve prepares the resolve of the colour target of m.
 func (c *Comp) startResolve(m *protocol.PresentCmd) error {
 	t := m.Target
-	g := framebuffer.Geometry{Width: int(t.Width), Height: int(t.Height), Samples: int(t.Samples),
-		Layout: framebuffer.Layout(t.Layout), TileW: int(t.TileW), TileH: int(t.TileH)}
-	f := framebuffer.ColorFormat(t.Format)
-	if !f.Valid() {
-		return fmt.Errorf("PresentCmd %s: Target.Format: unknown colour format %d", m.ID, t.Format)
-	}
-	s, err := framebuffer.NewSurface(g)
-	if err != nil {
-		return fmt.Errorf("PresentCmd %s: Target: %w", m.ID, err)
-	}
 	if c.Image == nil {
 		return fmt.Errorf("PresentCmd %s: the ROP has no memory image to resolve", m.ID)
 	}
-	size := uint64(s.Elements()) * uint64(f.BytesPerSample())
-	b, ok := c.Image.Slice(t.Addr, size)
-	if !ok {
-		return fmt.Errorf("PresentCmd %s: Target.Addr: %d bytes at 0x%x are outside the memory image", m.ID, size, t.Addr)
-	}
-	ct, err := framebuffer.NewColorTargetFromBytes(g, f, b)
+	ct, err := state.ColorTargetView(c.Image, t)
 	if err != nil {
-		return fmt.Errorf("PresentCmd %s: Target: %w", m.ID, err)
+		return fmt.Errorf("PresentCmd %s: %w", m.ID, err)
 	}
+	f, size := ct.Format, ct.SizeBytes()
 	ts := c.tileSize
 	line := c.cache.LineSize()
 	lo := t.Addr &^ (line - 1)
 	nl := (t.Addr + size - lo + line - 1) / line
-	c.res = resolver{cmd: m, target: ct, w: g.Width, h: g.Height,
-		tilesX: (g.Width + ts - 1) / ts, tilesY: (g.Height + ts - 1) / ts,
+	c.res = resolver{cmd: m, target: ct, w: ct.Width, h: ct.Height,
+		tilesX: (ct.Width + ts - 1) / ts, tilesY: (ct.Height + ts - 1) / ts,
 		seenBase: lo, seen: make([]uint64, (nl+63)/64)}
-	c.cache.SetSurface(rtcache.Surface{Base: t.Addr, Size: size, Samples: g.Samples, BytesPerSample: f.BytesPerSample()})
+	c.cache.SetSurface(rtcache.Surface{Base: t.Addr, Size: size, Samples: ct.Samples, BytesPerSample: f.BytesPerSample()})
 	return nil
 }
 

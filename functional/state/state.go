@@ -356,6 +356,31 @@ func (t *Tracker) colorTarget(c command.Target) (*framebuffer.ColorTarget, error
 	return ct, nil
 }
 
+// ColorTargetView returns colour target t as a view of the memory image mem
+// (its bytes, not a copy), for a unit that receives a target's descriptor in a
+// message (the ROP's resolve, SAGE's route chips). The errors name the
+// descriptor's field.
+func ColorTargetView(mem Memory, t command.Target) (*framebuffer.ColorTarget, error) {
+	g := geometry(t)
+	f := framebuffer.ColorFormat(t.Format)
+	if !f.Valid() {
+		return nil, fmt.Errorf("Target.Format: unknown colour format %d", t.Format)
+	}
+	size, err := colorSize(g, f)
+	if err != nil {
+		return nil, fmt.Errorf("Target: %w", err)
+	}
+	b, ok := mem.Slice(t.Addr, size)
+	if !ok {
+		return nil, fmt.Errorf("Target.Addr: %d bytes at 0x%x are outside the memory image", size, t.Addr)
+	}
+	ct, err := framebuffer.NewColorTargetFromBytes(g, f, b)
+	if err != nil {
+		return nil, fmt.Errorf("Target: %w", err)
+	}
+	return ct, nil
+}
+
 // colorSize returns the bytes a colour target of geometry g and format f occupies.
 func colorSize(g framebuffer.Geometry, f framebuffer.ColorFormat) (uint64, error) {
 	s, err := framebuffer.NewSurface(g)

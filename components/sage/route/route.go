@@ -189,28 +189,13 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 
 // colorTarget is the RGBA10 colour target t as a view of the memory image.
 func colorTarget(img state.Memory, t command.Target) (*framebuffer.ColorTarget, error) {
-	g := framebuffer.Geometry{Width: int(t.Width), Height: int(t.Height), Samples: int(t.Samples),
-		Layout: framebuffer.Layout(t.Layout), TileW: int(t.TileW), TileH: int(t.TileH)}
 	if f := framebuffer.ColorFormat(t.Format); f != framebuffer.RGBA10 {
 		return nil, fmt.Errorf("Target.Format: %d: the sample buffer holds RGBA10 (%d)", t.Format, framebuffer.RGBA10)
-	}
-	s, err := framebuffer.NewSurface(g)
-	if err != nil {
-		return nil, fmt.Errorf("Target: %w", err)
 	}
 	if img == nil {
 		return nil, fmt.Errorf("the route has no memory image")
 	}
-	size := uint64(s.Elements()) * uint64(framebuffer.RGBA10.BytesPerSample())
-	b, ok := img.Slice(t.Addr, size)
-	if !ok {
-		return nil, fmt.Errorf("Target.Addr: %d bytes at 0x%x are outside the memory image", size, t.Addr)
-	}
-	ct, err := framebuffer.NewColorTargetFromBytes(g, framebuffer.RGBA10, b)
-	if err != nil {
-		return nil, fmt.Errorf("Target: %w", err)
-	}
-	return ct, nil
+	return state.ColorTargetView(img, t)
 }
 
 // accept takes the next LineRequest once the previous burst is wholly read or
