@@ -7,6 +7,7 @@ import (
 	"github.com/sarchlab/akita/v3/tracing"
 
 	"github.com/gfxsim/gfxsim/components/protocol"
+	"github.com/gfxsim/gfxsim/components/sage/internal/present"
 	"github.com/gfxsim/gfxsim/functional/filter"
 	"github.com/gfxsim/gfxsim/timing"
 )
@@ -68,7 +69,7 @@ type Comp struct {
 	// Frame progress.
 	active    bool   // a frame was started and is not fully sent
 	present   string // the frame's PresentCmd ID (its tasks' parent)
-	ctlOut    sim.Msg
+	ctl       present.Control
 	nextReq   int // rows[nextReq] is the next row to request
 	j, i      int // next span to filter starts at output pixel (i, j)
 	busy      bool
@@ -142,39 +143,22 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 // control takes a PresentCmd: it starts the frame and answers Done at once
 // (the scan-out continues).
 func (c *Comp) control(now sim.VTimeInSec) bool {
-	progress := false
-	if c.ctlOut != nil {
-		c.ctlOut.Meta().SendTime = now
-		if c.Control.Send(c.ctlOut) != nil {
-			return false
+	progress, err := c.ctl.Step(now, c.Control, c.active, c.index, c.progress, func(m *protocol.PresentCmd) error {
+		t := m.Target
+		if int(t.Width) != c.buf.srcW || int(t.Height) != c.buf.srcH || int(t.Samples) != c.n {
+			return fmt.Errorf("PresentCmd %s: Target %dx%d at %d samples: the chip is built for a %dx%d source at %d",
+				m.ID, t.Width, t.Height, t.Samples, c.buf.srcW, c.buf.srcH, c.n)
 		}
-		c.ctlOut = nil
-		c.progress.Add(1)
-		progress = true
-	}
-	msg := c.Control.Peek()
-	if msg == nil || c.active {
-		return progress
-	}
-	m, ok := msg.(*protocol.PresentCmd)
-	if !ok {
-		c.fail(fmt.Errorf("Control: unexpected message %T", msg))
+		c.st.presents++
+		c.present = m.ID
+		c.startFrame()
+		return nil
+	})
+	if err != nil {
+		c.fail(err)
 		return false
 	}
-	t := m.Target
-	if int(t.Width) != c.buf.srcW || int(t.Height) != c.buf.srcH || int(t.Samples) != c.n {
-		c.fail(fmt.Errorf("PresentCmd %s: Target %dx%d at %d samples: the chip is built for a %dx%d source at %d",
-			m.ID, t.Width, t.Height, t.Samples, c.buf.srcW, c.buf.srcH, c.n))
-		return false
-	}
-	c.Control.Retrieve(now)
-	c.st.presents++
-	c.present = m.ID
-	c.startFrame()
-	d := protocol.NewDone(m.ID, c.index)
-	d.Src, d.Dst = c.Control, m.Src
-	c.ctlOut = d
-	return true
+	return progress
 }
 
 func (c *Comp) startFrame() {

@@ -6,6 +6,7 @@ import (
 	"github.com/sarchlab/akita/v3/sim"
 
 	"github.com/gfxsim/gfxsim/components/protocol"
+	"github.com/gfxsim/gfxsim/components/sage/internal/present"
 	"github.com/gfxsim/gfxsim/functional/command"
 	"github.com/gfxsim/gfxsim/functional/framebuffer"
 	"github.com/gfxsim/gfxsim/functional/state"
@@ -64,7 +65,7 @@ type Comp struct {
 
 	target  *framebuffer.ColorTarget
 	samples int // samples per pixel of the displayed target
-	ctlOut  sim.Msg
+	ctl     present.Control
 
 	burst    *protocol.LineRequest // the burst being read (nil: none)
 	burstX   int                   // next pixel of the burst to read
@@ -154,37 +155,20 @@ func (c *Comp) send(now sim.VTimeInSec) bool {
 
 // control takes a PresentCmd: the displayed target for the following bursts.
 func (c *Comp) control(now sim.VTimeInSec) bool {
-	progress := false
-	if c.ctlOut != nil {
-		c.ctlOut.Meta().SendTime = now
-		if c.Control.Send(c.ctlOut) != nil {
-			return false
+	progress, err := c.ctl.Step(now, c.Control, c.burst != nil, 0, c.progress, func(m *protocol.PresentCmd) error {
+		t, err := colorTarget(c.Image, m.Target)
+		if err != nil {
+			return fmt.Errorf("PresentCmd %s: %w", m.ID, err)
 		}
-		c.ctlOut = nil
-		c.progress.Add(1)
-		progress = true
-	}
-	msg := c.Control.Peek()
-	if msg == nil || c.burst != nil {
-		return progress
-	}
-	m, ok := msg.(*protocol.PresentCmd)
-	if !ok {
-		c.fail(fmt.Errorf("Control: unexpected message %T", msg))
-		return false
-	}
-	t, err := colorTarget(c.Image, m.Target)
+		c.target, c.samples = t, t.Samples
+		c.st.presents++
+		return nil
+	})
 	if err != nil {
-		c.fail(fmt.Errorf("PresentCmd %s: %w", m.ID, err))
+		c.fail(err)
 		return false
 	}
-	c.Control.Retrieve(now)
-	c.target, c.samples = t, t.Samples
-	c.st.presents++
-	d := protocol.NewDone(m.ID, 0)
-	d.Src, d.Dst = c.Control, m.Src
-	c.ctlOut = d
-	return true
+	return progress
 }
 
 // colorTarget is the RGBA10 colour target t as a view of the memory image.

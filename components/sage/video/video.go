@@ -8,6 +8,7 @@ import (
 	"github.com/sarchlab/akita/v3/tracing"
 
 	"github.com/gfxsim/gfxsim/components/protocol"
+	"github.com/gfxsim/gfxsim/components/sage/internal/present"
 	"github.com/gfxsim/gfxsim/timing"
 )
 
@@ -39,7 +40,7 @@ type Comp struct {
 	mode           Mode
 	fifoPixels     int
 
-	ctlOut   sim.Msg
+	ctl      present.Control
 	active   bool   // a frame is expected and not complete
 	present  string // the frame's PresentCmd ID (its tasks' parent)
 	start    uint64 // the cycle of pixel (0, 0)'s slot, before stalls
@@ -77,36 +78,20 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 // active pixel comes a vertical blanking (vTotal - height lines) later, the
 // convolve chips' time to fill their line buffers. Done is sent at once.
 func (c *Comp) control(now sim.VTimeInSec, cycle uint64) bool {
-	progress := false
-	if c.ctlOut != nil {
-		c.ctlOut.Meta().SendTime = now
-		if c.Control.Send(c.ctlOut) != nil {
-			return false
-		}
-		c.ctlOut = nil
-		c.progress.Add(1)
-		progress = true
-	}
-	msg := c.Control.Peek()
-	if msg == nil || c.active {
-		return progress
-	}
-	m, ok := msg.(*protocol.PresentCmd)
-	if !ok {
-		c.fail(fmt.Errorf("Control: unexpected message %T", msg))
+	progress, err := c.ctl.Step(now, c.Control, c.active, 0, c.progress, func(m *protocol.PresentCmd) error {
+		c.st.presents++
+		c.present = m.ID
+		c.active, c.finished = true, false
+		c.start = cycle + uint64(c.vTotal-c.height)*uint64(c.hTotal)
+		c.shift, c.received, c.fifo, c.occupied = 0, 0, c.fifo[:0], 0
+		c.img = image.NewRGBA(image.Rect(0, 0, c.width, c.height))
+		return nil
+	})
+	if err != nil {
+		c.fail(err)
 		return false
 	}
-	c.Control.Retrieve(now)
-	c.st.presents++
-	c.present = m.ID
-	c.active, c.finished = true, false
-	c.start = cycle + uint64(c.vTotal-c.height)*uint64(c.hTotal)
-	c.shift, c.received, c.fifo, c.occupied = 0, 0, c.fifo[:0], 0
-	c.img = image.NewRGBA(image.Rect(0, 0, c.width, c.height))
-	d := protocol.NewDone(m.ID, 0)
-	d.Src, d.Dst = c.Control, m.Src
-	c.ctlOut = d
-	return true
+	return progress
 }
 
 // receive takes the next spans of the raster while the FIFO has room (a span
