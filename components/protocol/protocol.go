@@ -153,6 +153,10 @@ type PrimitiveMsg struct {
 	Draw  *Draw
 	Prim  *pipeline.Primitive
 	Index uint64 // primitive number within the draw
+	// Window, when not empty, is the screen tile of the tiled machine that
+	// the primitive is rasterized for: the rasterizer emits only the quads
+	// inside it (its corners are even, so quads are never split).
+	Window raster.Rect
 }
 
 func (m *PrimitiveMsg) Meta() *sim.MsgMeta { return &m.MsgMeta }
