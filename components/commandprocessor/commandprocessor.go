@@ -64,7 +64,11 @@ type CommandProcessor struct {
 	Memory         mem.LowModuleFinder // where DMA requests go
 	ROPs           []sim.Port          // one per partition
 	DepthUnits     []sim.Port          // one per partition, or none when the ROPs hold depth too (SAGE's interleaves: one ClearCmd with every flag)
-	Video          []sim.Port          // units also sent PresentCmd (SAGE's convolve chips and video output), each answering Done
+	// Binner is the tiled machine's binner (nil on the other machines): it
+	// gets a PassEnd before every Clear, SyncToken, Present and End once the
+	// draws before it are binned, and answers Done when their tiles are stored.
+	Binner sim.Port
+	Video  []sim.Port // units also sent PresentCmd (SAGE's convolve chips and video output), each answering Done
 
 	halt     *timing.Halt
 	progress *timing.Progress
@@ -110,6 +114,7 @@ type CommandProcessor struct {
 	commands            [command.NumOpcodes]uint64
 	draws, clears       uint64
 	presents, syncs     uint64
+	passes              uint64 // PassEnds sent to the binner (tiled machine)
 	dmaRead, dmaWritten uint64
 }
 
@@ -218,6 +223,9 @@ func (c *CommandProcessor) Stats(add func(name string, v float64)) {
 	add(p+"draws", float64(c.draws))
 	add(p+"clears", float64(c.clears))
 	add(p+"presents", float64(c.presents))
+	if c.Binner != nil {
+		add(p+"passes", float64(c.passes))
+	}
 	add(p+"sync_tokens", float64(c.syncs))
 	add(p+"dma_bytes_read", float64(c.dmaRead))
 	add(p+"dma_bytes_written", float64(c.dmaWritten))

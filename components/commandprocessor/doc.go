@@ -33,7 +33,8 @@
 //     receives their protocol.Done and the ROPs' protocol.DrawDone.
 //
 // Peer fields set by the platform builder: InputAssembler, Memory (a
-// mem.LowModuleFinder), ROPs and DepthUnits (one of each per partition), Video.
+// mem.LowModuleFinder), ROPs and DepthUnits (one of each per partition), Video,
+// Binner (the tiled machine's binner; nil otherwise).
 // On the SAGE machine the ROPs are the 3DRAM interleaves, which hold depth
 // too: DepthUnits is empty and a Clear goes to each interleave as one ClearCmd
 // with every flag; Video lists the convolve chips and the video output.
@@ -77,6 +78,14 @@
 //     flush their caches), waits for every Done, then records the image
 //     (Image()).
 //  9. End drains; the frame is finished (Finished(), FinishTime()).
+//
+// On the tiled sort-middle machine (peer field Binner set), a draw is complete
+// once the binner has binned it (the binner sends its DrawDone), so draining
+// has one more step: once no draw is in flight, the CP sends the binner a
+// protocol.PassEnd (with the target and display address when the command is a
+// Present) and waits for its Done, which comes when every screen tile of the
+// pass has been rendered and stored (phase pass_end; statistic passes). Only
+// then is the Clear applied, the sync token written or the Present resolved.
 //
 // With DecodeCycles = 1, state commands whose bytes have arrived are carried out
 // one per cycle: the command decoded at cycle c is applied at c+1 while the next

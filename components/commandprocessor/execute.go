@@ -24,6 +24,7 @@ const (
 	phaseDrain                // waiting until every earlier draw is complete
 	phaseAck                  // back-end commands sent or to send, waiting for Done
 	phaseWrite                // a sync-token write in flight
+	phasePassEnd              // tiled machine: the binner renders the pass's tiles
 )
 
 // pending is the command being carried out.
@@ -39,6 +40,9 @@ type pending struct {
 
 	// phaseVersion: the dispatch message, built once.
 	dispatch *protocol.DrawDispatch
+
+	// phasePassEnd: the PassEnd was queued.
+	passEnded bool
 
 	// phaseWrite.
 	writeData   []byte
@@ -106,7 +110,18 @@ func (c *CommandProcessor) execute(now sim.VTimeInSec, cycle uint64) bool {
 			if len(c.inflight) > 0 {
 				return progress
 			}
+			if c.Binner != nil && !p.passEnded {
+				c.endPass(p)
+				moved = true
+				break
+			}
 			c.drained(p)
+			moved = true
+		case phasePassEnd:
+			if len(c.outbox) > 0 || len(c.acks) > 0 {
+				return progress
+			}
+			p.phase = phaseDrain
 			moved = true
 		case phaseAck:
 			if len(c.outbox) > 0 || len(c.acks) > 0 {
@@ -227,6 +242,21 @@ func (c *CommandProcessor) dispatchDraw(now sim.VTimeInSec, p *pending) bool {
 	c.draws++
 	c.complete()
 	return true
+}
+
+// endPass asks the tiled machine's binner to render and store the tiles of the
+// draws binned so far, before a Clear, SyncToken, Present or End is carried
+// out; a Present's PassEnd names the target and display to resolve into.
+func (c *CommandProcessor) endPass(p *pending) {
+	p.passEnded = true
+	if p.act.Kind == state.ActPresent {
+		slot := p.lc.Command.(command.Present).Slot
+		c.queue(protocol.NewPresentPassEnd(c.colorDesc[slot], c.display), c.Binner)
+	} else {
+		c.queue(protocol.NewPassEnd(), c.Binner)
+	}
+	c.passes++
+	p.phase = phasePassEnd
 }
 
 // drained carries out a Clear, SyncToken, Present or End once every earlier draw

@@ -1,6 +1,10 @@
 package protocol
 
-import "github.com/sarchlab/akita/v3/sim"
+import (
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/functional/command"
+)
 
 // FlushCmd ends a screen tile of the tiled sort-middle machine in one of the
 // tile unit's back-end units (configs/sortmiddle.yaml): a ROP or a depth unit
@@ -20,4 +24,28 @@ func (m *FlushCmd) Meta() *sim.MsgMeta { return &m.MsgMeta }
 // NewFlushCmd builds a FlushCmd.
 func NewFlushCmd(invalidate bool) *FlushCmd {
 	return &FlushCmd{MsgMeta: meta(8), Invalidate: invalidate}
+}
+
+// PassEnd ends a render pass of the tiled sort-middle machine: the command
+// processor sends it to the binner once every draw before a Clear, SyncToken,
+// Present or End has been binned, and the binner answers Done when every
+// screen tile of the pass has been rendered and stored in memory. A pass that
+// ends with a Present carries the presented colour target and the display
+// address: the tile units resolve each tile as they store it.
+type PassEnd struct {
+	sim.MsgMeta
+	Present bool
+	Target  command.Target
+	Display uint64
+}
+
+func (m *PassEnd) Meta() *sim.MsgMeta { return &m.MsgMeta }
+
+// NewPassEnd builds a PassEnd without a present.
+func NewPassEnd() *PassEnd { return &PassEnd{MsgMeta: meta(8)} }
+
+// NewPresentPassEnd builds the PassEnd of a pass that ends with presenting
+// target t at display.
+func NewPresentPassEnd(t command.Target, display uint64) *PassEnd {
+	return &PassEnd{MsgMeta: meta(32), Present: true, Target: t, Display: display}
 }
