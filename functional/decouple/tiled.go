@@ -21,11 +21,24 @@ func TileSize(samples, memory int) (w, h int, err error) {
 	if samples < 1 || samples > raster.SampleMaskSamples {
 		return 0, 0, fmt.Errorf("decouple: tile samples: %d: must be in [1, %d]", samples, raster.SampleMaskSamples)
 	}
-	if memory < samples*BytesPerSample {
-		return 0, 0, fmt.Errorf("decouple: tile memory: %d bytes: less than one pixel of %d samples (%d bytes)",
-			memory, samples, samples*BytesPerSample)
+	w, h, err = TileSizeBytes(samples, BytesPerSample, memory)
+	if err != nil {
+		return 0, 0, fmt.Errorf("decouple: tile memory: %w", err)
 	}
-	pixels := memory / (samples * BytesPerSample)
+	return w, h, nil
+}
+
+// TileSizeBytes is TileSize for samples of bytesPerSample bytes (colour plus
+// depth and stencil), the tiled machine's rule for the frame's formats.
+func TileSizeBytes(samples, bytesPerSample, memory int) (w, h int, err error) {
+	if samples < 1 || bytesPerSample < 1 {
+		return 0, 0, fmt.Errorf("%d samples of %d bytes: both must be positive", samples, bytesPerSample)
+	}
+	if memory < samples*bytesPerSample {
+		return 0, 0, fmt.Errorf("%d bytes: less than one pixel of %d samples (%d bytes)",
+			memory, samples, samples*bytesPerSample)
+	}
+	pixels := memory / (samples * bytesPerSample)
 	k := 0
 	for 1<<(k+1) <= pixels && k < 40 {
 		k++
