@@ -80,6 +80,9 @@ type ShadingWarp struct {
 	ID          uint64
 	Supersample bool
 	Quads       []ShadingQuad
+	// ReturnTo is the port the shaded lanes go to (the reorder buffer that
+	// sent the warp); nil: the core's ReorderBufferPort.
+	ReturnTo sim.Port
 }
 
 func (m *ShadingWarp) Meta() *sim.MsgMeta { return &m.MsgMeta }

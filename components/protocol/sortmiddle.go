@@ -3,7 +3,9 @@ package protocol
 import (
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/functional/binning"
 	"github.com/gfxsim/gfxsim/functional/command"
+	"github.com/gfxsim/gfxsim/functional/pipeline"
 )
 
 // FlushCmd ends a screen tile of the tiled sort-middle machine in one of the
@@ -48,4 +50,69 @@ func NewPassEnd() *PassEnd { return &PassEnd{MsgMeta: meta(8)} }
 // target t at display.
 func NewPresentPassEnd(t command.Target, display uint64) *PassEnd {
 	return &PassEnd{MsgMeta: meta(32), Present: true, Target: t, Display: display}
+}
+
+// BinnedPrim is one primitive of a pass's parameter buffer: its draw, the
+// set-up primitive (the functional contents of its record) and its number in
+// the draw.
+type BinnedPrim struct {
+	Draw  *Draw
+	Prim  *pipeline.Primitive
+	Index uint64
+	Addr  uint64 // its record's address in the parameter buffer
+	Bytes int    // its record's size
+}
+
+// Bin is one screen tile's bin: the parameter-buffer indices of its
+// primitives in API order, and the addresses of its chunks in memory.
+type Bin struct {
+	Entries []uint32
+	Chunks  []uint64
+}
+
+// BinnedPass is a render pass of the tiled machine, binned: the binner sends
+// it to the tile scheduler when the command processor ends the pass. The bins
+// and the parameter buffer are in memory (the tile units read them there);
+// the message carries the pass's descriptor and, as functional truth, what
+// those bytes hold.
+type BinnedPass struct {
+	sim.MsgMeta
+	Grid       binning.Grid
+	Prims      []BinnedPrim
+	Bins       []Bin // one per tile of Grid, row-major
+	ParamBase  uint64
+	ChunkBytes int
+
+	// The pass's targets: HasColor/HasDepth say which it renders to, Load*
+	// whether a tile must be read from memory first (not cleared since it was
+	// last stored), StoreAll that every tile is stored even without
+	// primitives (a target was cleared).
+	HasColor, HasDepth   bool
+	Color, Depth         command.Target
+	LoadColor, LoadDepth bool
+	StoreAll             bool
+
+	// Present, Display: the pass ends with presenting Color at Display.
+	Present bool
+	Display uint64
+}
+
+func (m *BinnedPass) Meta() *sim.MsgMeta { return &m.MsgMeta }
+
+// NewBinnedPass builds a BinnedPass; the caller fills the fields.
+func NewBinnedPass() *BinnedPass { return &BinnedPass{MsgMeta: meta(64)} }
+
+// TileJob hands screen tile Tile of Pass to a tile unit, which answers Done
+// once the tile is stored.
+type TileJob struct {
+	sim.MsgMeta
+	Pass *BinnedPass
+	Tile int
+}
+
+func (m *TileJob) Meta() *sim.MsgMeta { return &m.MsgMeta }
+
+// NewTileJob builds a TileJob.
+func NewTileJob(p *BinnedPass, tile int) *TileJob {
+	return &TileJob{MsgMeta: meta(16), Pass: p, Tile: tile}
 }

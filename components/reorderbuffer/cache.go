@@ -359,6 +359,7 @@ func (c *Comp) flushMissWarp() bool {
 		return false
 	}
 	w := protocol.NewShadingWarp(sc.openDraw, sc.nextWarpID, sc.openSS, sc.open)
+	w.ReturnTo = c.FromShaderCores
 	sc.warps = append(sc.warps, w)
 	sc.nextWarpID++
 	sc.shadingWarps++

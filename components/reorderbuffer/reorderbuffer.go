@@ -356,6 +356,7 @@ func (c *Comp) sendToCore(now sim.VTimeInSec, w *protocol.PixelWarp) bool {
 	fw.MsgMeta = sim.MsgMeta{ID: sim.GetIDGenerator().Generate(), Src: c.ToShaderCores, SendTime: now,
 		TrafficBytes: w.TrafficBytes}
 	fw.Entry = uint64(c.entries.tail())
+	fw.ReturnTo = c.FromShaderCores // several reorder buffers share the cores on the tiled machine
 	return c.sendRoundRobin(&fw)
 }
 

@@ -75,7 +75,7 @@
 //     the issue of the fetch to its response are texture_wait_warp_cycles.
 //  5. When the last instruction's latency has elapsed, the core reads the
 //     results (pipeline.ReadQuad per quad) into a ShadedWarp and sends it on
-//     ToReorderBuffer to the warp's ReturnTo port, or to ReorderBufferPort
+//     ToReorderBuffer to the warp's ReturnTo port (pixel and shading warps), or to ReorderBufferPort
 //     when ReturnTo is nil, at most one message per output port per cycle,
 //     oldest warp first. The slot and registers are freed when the send
 //     succeeds; a refused send keeps them (the output is retried when the port

@@ -28,7 +28,9 @@ func (c *Comp) sendOutputs(now sim.VTimeInSec, cy uint64) bool {
 		case s.vertex != nil:
 			port, dst, used = c.ToPrimitiveAssembly, c.PrimitiveAssemblyPort, &usedPA
 		case s.pixel != nil && s.pixel.ReturnTo != nil:
-			dst = s.pixel.ReturnTo // the warp's sender (SAGE: the pipe's sample fill)
+			dst = s.pixel.ReturnTo // the warp's sender (SAGE: the pipe's sample fill; a tile unit's reorder buffer)
+		case s.shade != nil && s.shade.ReturnTo != nil:
+			dst = s.shade.ReturnTo
 		}
 		if *used {
 			k++

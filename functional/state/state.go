@@ -381,6 +381,26 @@ func ColorTargetView(mem Memory, t command.Target) (*framebuffer.ColorTarget, er
 	return ct, nil
 }
 
+// DepthTargetView returns depth target t as a view of the memory image mem,
+// as ColorTargetView does for colour (the tiled machine's tile units).
+func DepthTargetView(mem Memory, t command.Target) (*framebuffer.DepthTarget, error) {
+	g := geometry(t)
+	f := depth.Format(t.Format)
+	size, err := DepthTargetSize(g, f)
+	if err != nil {
+		return nil, fmt.Errorf("Target: %w", err)
+	}
+	b, ok := mem.Slice(t.Addr, size)
+	if !ok {
+		return nil, fmt.Errorf("Target.Addr: %d bytes at 0x%x are outside the memory image", size, t.Addr)
+	}
+	dt, err := framebuffer.NewDepthTargetFromBytes(g, f, b)
+	if err != nil {
+		return nil, fmt.Errorf("Target: %w", err)
+	}
+	return dt, nil
+}
+
 // colorSize returns the bytes a colour target of geometry g and format f occupies.
 func colorSize(g framebuffer.Geometry, f framebuffer.ColorFormat) (uint64, error) {
 	s, err := framebuffer.NewSurface(g)

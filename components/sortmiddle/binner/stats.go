@@ -1,0 +1,58 @@
+package binner
+
+import (
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/components/protocol"
+	"github.com/gfxsim/gfxsim/timing"
+)
+
+// Stats reports, under "<name>.": primitives (binned), bin_entries,
+// bin_spread (entries per primitive), bin_spread_max, draws, passes,
+// empty_passes, chunks, bin_bytes_written (entries and links),
+// parameter_bytes_written, the activity cycles and utilization, and the memory
+// client's counters under "<name>.memory.".
+func (c *Binner) Stats(add func(name string, v float64)) {
+	p := c.Name() + "."
+	add(p+"primitives", float64(c.prims))
+	add(p+"bin_entries", float64(c.entries))
+	spread := 0.0
+	if c.prims > 0 {
+		spread = float64(c.entries) / float64(c.prims)
+	}
+	add(p+"bin_spread", spread)
+	add(p+"bin_spread_max", float64(c.maxSpread))
+	add(p+"draws", float64(c.draws))
+	add(p+"passes", float64(c.passes))
+	add(p+"empty_passes", float64(c.emptyPasses))
+	add(p+"chunks", float64(c.chunks))
+	add(p+"bin_bytes_written", float64(c.binBytes))
+	add(p+"parameter_bytes_written", float64(c.paramBytes))
+	c.activity.Stats(c.Name(), add)
+	c.mem.Stats(p+"memory", add)
+}
+
+// Buffers describes the input queue, the queued writes and the memory
+// requests in flight.
+func (c *Binner) Buffers() []timing.BufferState {
+	n := c.Name()
+	in := 0
+	if c.FromPrimitiveAssembly.Peek() != nil {
+		in = 1
+	}
+	pe := 0
+	if c.passEnd != nil {
+		pe = 1
+	}
+	return []timing.BufferState{
+		{Name: n + ".FromPrimitiveAssembly", Len: in, Cap: c.cfg.InputQueue},
+		{Name: n + ".Writes", Len: len(c.writes)},
+		{Name: n + ".PassEnd", Len: pe, Cap: 1},
+		c.mem.Buffer(n + ".Memory"),
+	}
+}
+
+// Finish closes the activity accounting.
+func (c *Binner) Finish(now sim.VTimeInSec) { c.activity.Finish(c.Freq.Cycle(now)) }
+
+var _ protocol.Unit = (*Binner)(nil)

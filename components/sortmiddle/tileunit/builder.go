@@ -1,0 +1,139 @@
+package tileunit
+
+import (
+	"fmt"
+
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/components/memclient"
+	"github.com/gfxsim/gfxsim/components/protocol"
+	"github.com/gfxsim/gfxsim/timing"
+)
+
+// DefaultConfig is the tile unit of configs/sortmiddle.yaml: samples stored,
+// 64-byte lines, one primitive per cycle, 16 memory requests in flight, a
+// 128 KB tile memory answering in 2 cycles and taking 64 bytes per cycle,
+// 16 requests waiting.
+func DefaultConfig() Config {
+	return Config{LineBytes: 64, PrimitivesPerCycle: 1, MaxOutstandingMemory: 16, MemoryLatency: 2,
+		MemoryBytesPerCycle: 64, MemoryBytes: 128 << 10, InputQueue: 16}
+}
+
+// Builder builds a TileUnit. Start from MakeBuilder.
+type Builder struct {
+	env timing.Env
+	cfg Config
+}
+
+// MakeBuilder returns a builder with DefaultConfig.
+func MakeBuilder() Builder { return Builder{cfg: DefaultConfig()} }
+
+// WithEnv sets the engine, clock, halt and progress (required).
+func (b Builder) WithEnv(e timing.Env) Builder { b.env = e; return b }
+
+// WithConfig sets the configuration.
+func (b Builder) WithConfig(c Config) Builder { b.cfg = c; return b }
+
+// Build builds the tile unit; it panics on a bad configuration (configs
+// validates first).
+func (b Builder) Build(name string) *TileUnit {
+	if err := b.env.Check(); err != nil {
+		panic(fmt.Sprintf("tile unit %s: %v", name, err))
+	}
+	if err := b.cfg.Validate(); err != nil {
+		panic(fmt.Sprintf("tile unit %s: %v", name, err))
+	}
+	c := &TileUnit{cfg: b.cfg, env: b.env}
+	c.TickingComponent = sim.NewTickingComponent(name, b.env.Engine, b.env.Freq, c)
+	c.FromScheduler = sim.NewLimitNumMsgPort(c, 4, name+".FromScheduler")
+	c.ToRasterizer = sim.NewLimitNumMsgPort(c, 4, name+".ToRasterizer")
+	c.Control = sim.NewLimitNumMsgPort(c, 8, name+".Control")
+	c.ToMemory = sim.NewLimitNumMsgPort(c, b.cfg.MaxOutstandingMemory, name+".ToMemory")
+	c.TileMemory = sim.NewLimitNumMsgPort(c, b.cfg.InputQueue, name+".TileMemory")
+	c.activity = timing.NewActivity(stateNames[:]...)
+	c.waker = timing.NewWaker(b.env.Engine, b.env.Freq, c)
+	mc, err := memclient.New(c.ToMemory, finder{c}, b.env.Freq, memclient.Config{MaxOutstanding: b.cfg.MaxOutstandingMemory})
+	if err != nil {
+		panic(fmt.Sprintf("tile unit %s: %v", name, err))
+	}
+	c.mem = mc
+	return c
+}
+
+type finder struct{ c *TileUnit }
+
+func (f finder) Find(addr uint64) sim.Port { return f.c.Memory.Find(addr) }
+
+// stats are the unit's counters.
+type stats struct {
+	tiles, emptyTiles, tileCycles, tileCyclesMax   uint64
+	peak, overBudget                               uint64
+	loadBytes, storeBytes, displayBytes            uint64
+	binBytes, paramBytes                           uint64
+	prims, drawEnds                                uint64
+	tmReads, tmWrites, tmBytesRead, tmBytesWritten uint64
+}
+
+// Stats reports, under "<name>.": tiles, empty_tiles (stored or resolved
+// without primitives), tile_cycles (the sum over tiles, from the job's start
+// to its last store), tile_cycles_avg, tile_cycles_max, tile_memory_peak_bytes
+// (colour and depth lines of the largest tile), tile_memory_over_budget
+// (tiles whose lines exceed the tile memory), load_bytes, store_bytes,
+// display_bytes, bin_bytes_read, parameter_bytes_read, primitives (sent to
+// the rasterizer: one per primitive and tile), draw_ends, tile_memory_reads,
+// tile_memory_writes, tile_memory_bytes_read, tile_memory_bytes_written, the
+// activity cycles and utilization, and the memory client's counters under
+// "<name>.memory.".
+func (c *TileUnit) Stats(add func(name string, v float64)) {
+	p := c.Name() + "."
+	s := &c.st
+	add(p+"tiles", float64(s.tiles))
+	add(p+"empty_tiles", float64(s.emptyTiles))
+	add(p+"tile_cycles", float64(s.tileCycles))
+	avg := 0.0
+	if s.tiles > 0 {
+		avg = float64(s.tileCycles) / float64(s.tiles)
+	}
+	add(p+"tile_cycles_avg", avg)
+	add(p+"tile_cycles_max", float64(s.tileCyclesMax))
+	add(p+"tile_memory_peak_bytes", float64(s.peak))
+	add(p+"tile_memory_over_budget", float64(s.overBudget))
+	add(p+"load_bytes", float64(s.loadBytes))
+	add(p+"store_bytes", float64(s.storeBytes))
+	add(p+"display_bytes", float64(s.displayBytes))
+	add(p+"bin_bytes_read", float64(s.binBytes))
+	add(p+"parameter_bytes_read", float64(s.paramBytes))
+	add(p+"primitives", float64(s.prims))
+	add(p+"draw_ends", float64(s.drawEnds))
+	add(p+"tile_memory_reads", float64(s.tmReads))
+	add(p+"tile_memory_writes", float64(s.tmWrites))
+	add(p+"tile_memory_bytes_read", float64(s.tmBytesRead))
+	add(p+"tile_memory_bytes_written", float64(s.tmBytesWritten))
+	c.activity.Stats(c.Name(), add)
+	c.mem.Stats(p+"memory", add)
+}
+
+// Buffers describes the tiles held, the tile in progress (its draws waiting
+// for the ROP, its FlushCmds, its stores) and the tile memory's queue.
+func (c *TileUnit) Buffers() []timing.BufferState {
+	n := c.Name()
+	bs := []timing.BufferState{
+		{Name: n + ".Tiles", Len: len(c.jobs)},
+		{Name: n + ".TileMemoryQueue", Len: len(c.tm)},
+		c.mem.Buffer(n + ".Memory"),
+	}
+	if t := c.t; t != nil {
+		bs = append(bs,
+			timing.BufferState{Name: fmt.Sprintf("%s.Tile[%d].DrawsAtROP", n, t.job.Tile), Len: len(t.drawEnds)},
+			timing.BufferState{Name: fmt.Sprintf("%s.Tile[%d].Flushes", n, t.job.Tile), Len: len(t.flushIDs)},
+			timing.BufferState{Name: fmt.Sprintf("%s.Tile[%d].PrimitivesToSend", n, t.job.Tile), Len: len(t.bin.Entries) - t.sendNext},
+			timing.BufferState{Name: fmt.Sprintf("%s.Tile[%d].Stores", n, t.job.Tile), Len: len(t.stores) + len(t.display) - t.storeNext + t.storeLeft},
+		)
+	}
+	return bs
+}
+
+// Finish closes the activity accounting.
+func (c *TileUnit) Finish(now sim.VTimeInSec) { c.activity.Finish(c.Freq.Cycle(now)) }
+
+var _ protocol.Unit = (*TileUnit)(nil)

@@ -1,0 +1,342 @@
+package tileunit
+
+import (
+	"fmt"
+
+	"github.com/sarchlab/akita/v3/mem/mem"
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/components/protocol"
+)
+
+func (c *TileUnit) issueLoads(now sim.VTimeInSec) bool {
+	t := c.t
+	progress := false
+	for t.loadNext < len(t.loads) {
+		if !c.mem.Read(now, t.loads[t.loadNext], uint64(c.cfg.LineBytes), tagLoad|uint64(t.loadNext)) {
+			return progress
+		}
+		t.loadNext++
+		progress = true
+	}
+	return progress
+}
+
+func (c *TileUnit) issueBinReads(now sim.VTimeInSec) bool {
+	t := c.t
+	progress := false
+	for t.binNext < len(t.binReads) {
+		r := &t.binReads[t.binNext]
+		if !c.mem.Read(now, r.addr, r.size, tagBin|uint64(t.binNext)) {
+			return progress
+		}
+		t.binNext++
+		progress = true
+	}
+	return progress
+}
+
+// issueParamReads reads the records of the entries whose bin bytes arrived,
+// in line-aligned pieces.
+func (c *TileUnit) issueParamReads(now sim.VTimeInSec) bool {
+	t := c.t
+	progress := false
+	line := uint64(c.cfg.LineBytes)
+	for t.paramNext < t.binOK {
+		e := t.paramNext
+		bp := &t.pass.Prims[t.bin.Entries[e]]
+		start, end := bp.Addr, bp.Addr+uint64(bp.Bytes)
+		pieces := int((end-1)/line - start/line + 1)
+		if t.piece == 0 {
+			t.paramLeft[e] = pieces
+		}
+		for t.piece < pieces {
+			a := max(start, (start/line+uint64(t.piece))*line)
+			b := min(end, (a/line+1)*line)
+			if !c.mem.Read(now, a, b-a, tagParam|uint64(e)) {
+				return progress
+			}
+			t.piece++
+			progress = true
+		}
+		t.piece = 0
+		t.paramNext++
+	}
+	return progress
+}
+
+// sendPrimitives sends the entries whose records arrived, in bin order,
+// PrimitivesPerCycle per cycle, once the tile is loaded; a DrawEnd goes
+// between the primitives of two draws.
+func (c *TileUnit) sendPrimitives(now sim.VTimeInSec) bool {
+	t := c.t
+	if t.loadLeft > 0 || t.loadNext < len(t.loads) {
+		return false
+	}
+	progress := false
+	for k := 0; k < c.cfg.PrimitivesPerCycle && t.sendNext < t.paramNext && t.paramLeft[t.sendNext] == 0; k++ {
+		bp := &t.pass.Prims[t.bin.Entries[t.sendNext]]
+		if t.lastDraw != nil && t.lastDraw != bp.Draw {
+			if !c.sendDrawEnd(now, t.lastDraw) {
+				return progress
+			}
+			t.lastDraw = nil
+		}
+		m := protocol.NewPrimitiveMsg(bp.Draw, bp.Prim, bp.Index)
+		m.Window = t.rect
+		m.Src, m.Dst, m.SendTime = c.ToRasterizer, c.Rasterizer, now
+		if c.ToRasterizer.Send(m) != nil {
+			return progress
+		}
+		t.lastDraw = bp.Draw
+		t.sendNext++
+		c.st.prims++
+		progress = true
+	}
+	return progress
+}
+
+func (c *TileUnit) sendDrawEnd(now sim.VTimeInSec, d *protocol.Draw) bool {
+	m := protocol.NewDrawEnd(d, 0)
+	m.Src, m.Dst, m.SendTime = c.ToRasterizer, c.Rasterizer, now
+	if c.ToRasterizer.Send(m) != nil {
+		return false
+	}
+	c.t.drawEnds = append(c.t.drawEnds, d)
+	c.st.drawEnds++
+	return true
+}
+
+func (c *TileUnit) sendFlushes(now sim.VTimeInSec) bool {
+	progress := false
+	for len(c.pendingFlush) > 0 {
+		f := c.pendingFlush[0]
+		f.SendTime = now
+		if c.Control.Send(f) != nil {
+			return progress
+		}
+		c.pendingFlush = c.pendingFlush[1:]
+		progress = true
+	}
+	return progress
+}
+
+// issueStores writes the tile's colour and depth lines and its display
+// lines, each with the image's bytes.
+func (c *TileUnit) issueStores(now sim.VTimeInSec) bool {
+	t := c.t
+	progress := false
+	n := uint64(c.cfg.LineBytes)
+	for t.storeNext < len(t.stores)+len(t.display) {
+		var l uint64
+		display := t.storeNext >= len(t.stores)
+		if display {
+			l = t.display[t.storeNext-len(t.stores)]
+		} else {
+			l = t.stores[t.storeNext]
+		}
+		data, ok := c.Image.Slice(l, n)
+		if !ok {
+			data = make([]byte, n)
+			c.Image.ReadAt(data, l)
+		}
+		if !c.mem.Write(now, l, data, tagStore) {
+			return progress
+		}
+		if display {
+			c.st.displayBytes += n
+		} else {
+			c.st.storeBytes += n
+		}
+		t.storeNext++
+		t.storeLeft++
+		progress = true
+	}
+	return progress
+}
+
+// finishTile reports the tile done and starts the next one.
+func (c *TileUnit) finishTile(cy uint64) {
+	t := c.t
+	cycles := cy - t.start
+	c.st.tiles++
+	c.st.tileCycles += cycles
+	c.st.tileCyclesMax = max(c.st.tileCyclesMax, cycles)
+	if len(t.bin.Entries) == 0 {
+		c.st.emptyTiles++
+	}
+	c.out = append(c.out, protocol.NewDone(t.job.ID, c.cfg.Index))
+	c.jobs = c.jobs[1:]
+	c.t = nil
+	if len(c.jobs) > 0 {
+		if err := c.begin(c.jobs[0], cy); err != nil {
+			c.fail(err)
+		}
+	}
+}
+
+func (c *TileUnit) sendDone(now sim.VTimeInSec) bool {
+	progress := false
+	for len(c.out) > 0 {
+		m := c.out[0]
+		m.Meta().Src, m.Meta().Dst, m.Meta().SendTime = c.FromScheduler, c.Scheduler, now
+		if c.FromScheduler.Send(m) != nil {
+			return progress
+		}
+		c.out = c.out[1:]
+		progress = true
+	}
+	return progress
+}
+
+// receiveMemory takes the memory's answers.
+func (c *TileUnit) receiveMemory(now sim.VTimeInSec) bool {
+	progress := false
+	for {
+		cp, ok := c.mem.Receive(now)
+		if !ok {
+			return progress
+		}
+		progress = true
+		t := c.t
+		if t == nil {
+			c.fail(fmt.Errorf("a memory answer without a tile in progress"))
+			return progress
+		}
+		idx := int(cp.Tag &^ tagMask)
+		switch cp.Tag & tagMask {
+		case tagLoad:
+			t.loadLeft--
+			c.st.loadBytes += cp.Size
+		case tagBin:
+			t.binReads[idx].arrived = true
+			c.st.binBytes += cp.Size
+			for t.binOK < len(t.bin.Entries) {
+				r := c.readOf(t, t.binOK)
+				if !t.binReads[r].arrived {
+					break
+				}
+				t.binOK = t.binReads[r].end
+			}
+		case tagParam:
+			t.paramLeft[idx]--
+			c.st.paramBytes += cp.Size
+		case tagStore:
+			t.storeLeft--
+		}
+	}
+}
+
+// readOf returns the bin read holding entry e.
+func (c *TileUnit) readOf(t *tile, e int) int {
+	for r := range t.binReads {
+		if t.binReads[r].first <= e && e < t.binReads[r].end {
+			return r
+		}
+	}
+	return len(t.binReads) - 1
+}
+
+// receiveControl takes the ROP's DrawDone and the back end's Done.
+func (c *TileUnit) receiveControl(now sim.VTimeInSec) bool {
+	progress := false
+	for {
+		msg := c.Control.Retrieve(now)
+		if msg == nil {
+			return progress
+		}
+		progress = true
+		t := c.t
+		switch m := msg.(type) {
+		case *protocol.DrawDone:
+			if t == nil || len(t.drawEnds) == 0 || t.drawEnds[0] != m.Draw {
+				c.fail(fmt.Errorf("DrawDone for a draw the tile did not send"))
+				return progress
+			}
+			t.drawEnds = t.drawEnds[1:]
+		case *protocol.Done:
+			if t == nil || len(t.flushIDs) == 0 || !removeID(&t.flushIDs, m.RspTo) {
+				c.fail(fmt.Errorf("Done for a FlushCmd the tile did not send"))
+				return progress
+			}
+		default:
+			c.fail(fmt.Errorf("unexpected %T on Control", msg))
+			return progress
+		}
+	}
+}
+
+func removeID(ids *[]string, id string) bool {
+	for i, v := range *ids {
+		if v == id {
+			*ids = append((*ids)[:i], (*ids)[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
+// serve is the tile memory: it takes the back end's line requests,
+// MemoryBytesPerCycle bytes per cycle (at least one request), and answers
+// each MemoryLatency cycles later, in order.
+func (c *TileUnit) serve(now sim.VTimeInSec, cy uint64) bool {
+	progress := false
+	for len(c.tm) > 0 && c.tm[0].ready <= cy {
+		r := c.tm[0].req
+		var rsp sim.Msg
+		switch req := r.(type) {
+		case *mem.ReadReq:
+			data, ok := c.Image.Slice(req.Address, req.AccessByteSize)
+			if !ok {
+				data = make([]byte, req.AccessByteSize)
+				c.Image.ReadAt(data, req.Address)
+			}
+			rsp = mem.DataReadyRspBuilder{}.WithSendTime(now).WithSrc(c.TileMemory).WithDst(req.Src).
+				WithRspTo(req.ID).WithData(data).Build()
+		case *mem.WriteReq:
+			rsp = mem.WriteDoneRspBuilder{}.WithSendTime(now).WithSrc(c.TileMemory).WithDst(req.Src).
+				WithRspTo(req.ID).Build()
+		}
+		if c.TileMemory.Send(rsp) != nil {
+			break
+		}
+		c.tm = c.tm[1:]
+		progress = true
+	}
+	taken := 0
+	for {
+		msg := c.TileMemory.Peek()
+		if msg == nil {
+			break
+		}
+		var size int
+		read := false
+		switch req := msg.(type) {
+		case *mem.ReadReq:
+			size, read = int(req.AccessByteSize), true
+		case *mem.WriteReq:
+			size = len(req.Data)
+		default:
+			c.fail(fmt.Errorf("unexpected %T on TileMemory", msg))
+			return progress
+		}
+		if taken > 0 && taken+size > c.cfg.MemoryBytesPerCycle {
+			c.waker.WakeIn(now, 1)
+			break
+		}
+		c.TileMemory.Retrieve(now)
+		if read {
+			c.st.tmReads++
+			c.st.tmBytesRead += uint64(size)
+		} else {
+			c.st.tmWrites++
+			c.st.tmBytesWritten += uint64(size)
+		}
+		taken += size
+		ready := cy + uint64(c.cfg.MemoryLatency)
+		c.tm = append(c.tm, tmReq{req: msg, ready: ready})
+		c.waker.WakeIn(now, c.cfg.MemoryLatency)
+		progress = true
+	}
+	return progress
+}

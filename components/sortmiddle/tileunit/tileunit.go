@@ -1,0 +1,378 @@
+package tileunit
+
+import (
+	"fmt"
+
+	"github.com/sarchlab/akita/v3/mem/mem"
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/components/memclient"
+	"github.com/gfxsim/gfxsim/components/protocol"
+	"github.com/gfxsim/gfxsim/functional/binning"
+	"github.com/gfxsim/gfxsim/functional/raster"
+	"github.com/gfxsim/gfxsim/functional/state"
+	"github.com/gfxsim/gfxsim/timing"
+)
+
+// Config is a tile unit's configuration (sortmiddle.tile_unit).
+type Config struct {
+	Index                int  // the unit's number (Done.From)
+	StoreResolved        bool // a presenting pass stores only the resolved pixels
+	LineBytes            int  // bytes of one load, store or bin read (the memory's access unit)
+	PrimitivesPerCycle   int  // primitives sent to the rasterizer per cycle
+	MaxOutstandingMemory int  // memory requests in flight
+	MemoryLatency        int  // tile memory: cycles from request to answer
+	MemoryBytesPerCycle  int  // tile memory: bytes taken per cycle
+	MemoryBytes          int  // tile memory: capacity (the budget the tile size follows)
+	InputQueue           int  // tile memory requests waiting
+}
+
+// Validate names the first bad field.
+func (c Config) Validate() error {
+	switch {
+	case c.LineBytes < 4 || c.LineBytes&(c.LineBytes-1) != 0:
+		return fmt.Errorf("LineBytes: %d: must be a power of two of at least 4", c.LineBytes)
+	case c.PrimitivesPerCycle < 1:
+		return fmt.Errorf("PrimitivesPerCycle: %d: must be at least 1", c.PrimitivesPerCycle)
+	case c.MaxOutstandingMemory < 1:
+		return fmt.Errorf("MaxOutstandingMemory: %d: must be at least 1", c.MaxOutstandingMemory)
+	case c.MemoryLatency < 1:
+		return fmt.Errorf("MemoryLatency: %d: must be at least 1", c.MemoryLatency)
+	case c.MemoryBytesPerCycle < 1:
+		return fmt.Errorf("MemoryBytesPerCycle: %d: must be at least 1", c.MemoryBytesPerCycle)
+	case c.MemoryBytes < 1:
+		return fmt.Errorf("MemoryBytes: %d: must be positive", c.MemoryBytes)
+	case c.InputQueue < 1:
+		return fmt.Errorf("InputQueue: %d: must be at least 1", c.InputQueue)
+	}
+	return nil
+}
+
+// The activity states.
+const (
+	stateBusy = iota
+	stateLoad
+	stateWaitBin
+	stateRender
+	stateFlush
+	stateStore
+	stateIdle
+	numStates
+)
+
+var stateNames = [numStates]string{"busy", "load", "wait_bin", "render", "flush", "store", "idle"}
+
+// The phases of a tile.
+type phase uint8
+
+const (
+	phaseFetch  phase = iota // loading the tile, reading the bin, sending primitives
+	phaseRender              // every primitive sent; waiting for the ROP's DrawDones
+	phaseFlush               // FlushCmd sent to the back end; waiting for Done
+	phaseStore               // writing the tile
+)
+
+// Memory request tags: the kind in the top byte.
+const (
+	tagLoad = iota << 56
+	tagBin
+	tagParam
+	tagStore
+	tagMask = 0xff << 56
+)
+
+// TileUnit is the tiled machine's tile unit: see the package documentation.
+type TileUnit struct {
+	*sim.TickingComponent
+	cfg Config
+	env timing.Env
+
+	// FromScheduler receives protocol.TileJob and sends Done.
+	FromScheduler sim.Port
+	// ToRasterizer sends the tile's primitives (PrimitiveMsg with Window) and
+	// DrawEnds.
+	ToRasterizer sim.Port
+	// Control sends FlushCmd to the ROP, the depth unit and the reorder
+	// buffer; receives their Done and the ROP's DrawDone.
+	Control sim.Port
+	// ToMemory reads bins, primitives and tiles and writes tiles.
+	ToMemory sim.Port
+	// TileMemory serves the ROP's and the depth unit's line reads and
+	// write-backs: the on-chip tile memory.
+	TileMemory sim.Port
+
+	// Peers, set by the platform builder.
+	Scheduler, Rasterizer, ROP, DepthUnit, ReorderBuffer sim.Port
+	Memory                                               mem.LowModuleFinder
+	// Image is the simulated memory image (the functional truth).
+	Image state.Memory
+
+	mem      *memclient.Client
+	waker    *timing.Waker
+	activity *timing.Activity
+	err      error
+
+	jobs         []*protocol.TileJob  // tiles taken, in order; jobs[0] is in progress
+	t            *tile                // the tile in progress
+	out          []sim.Msg            // Dones for the scheduler
+	tm           []tmReq              // tile memory requests being served, in order
+	pendingFlush []*protocol.FlushCmd // FlushCmds to send
+
+	lines []uint64 // scratch
+
+	st stats
+}
+
+type tmReq struct {
+	req   sim.Msg
+	ready uint64
+}
+
+// tile is the state of the tile in progress.
+type tile struct {
+	job   *protocol.TileJob
+	pass  *protocol.BinnedPass
+	bin   *protocol.Bin
+	rect  raster.Rect
+	start uint64
+	phase phase
+
+	loads    []uint64 // lines to load
+	loadNext int
+	loadLeft int // loads not yet arrived
+
+	binReads []binRead
+	binNext  int
+	binOK    int // entries whose bin bytes arrived (a prefix)
+
+	paramNext int   // next entry whose record to read
+	piece     int   // its next piece
+	paramLeft []int // per entry, record pieces not yet arrived
+	sendNext  int   // next entry to send to the rasterizer
+
+	lastDraw  *protocol.Draw
+	drawEnds  []*protocol.Draw // DrawEnds sent, DrawDone not yet received
+	flushIDs  []string
+	stores    []uint64
+	storeNext int
+	storeLeft int
+	display   []uint64
+	bytes     int // colour and depth bytes of the tile
+}
+
+// binRead is one read of a bin's bytes: entries [first, end) of the bin.
+type binRead struct {
+	addr, size uint64
+	first, end int
+	arrived    bool
+}
+
+// Err returns the error that stopped the unit, or nil.
+func (c *TileUnit) Err() error { return c.err }
+
+func (c *TileUnit) fail(err error) {
+	if c.err == nil {
+		c.err = fmt.Errorf("%s: %w", c.Name(), err)
+		c.env.Halt.Fail(c.err)
+	}
+}
+
+// Tick serves the tile memory, takes memory and back-end answers, and moves
+// the tile in progress on.
+func (c *TileUnit) Tick(now sim.VTimeInSec) bool {
+	if c.env.Halt.Stopped() || c.err != nil {
+		return false
+	}
+	cy := c.Freq.Cycle(now)
+	progress := c.serve(now, cy)
+	progress = c.receiveMemory(now) || progress
+	progress = c.receiveControl(now) || progress
+	progress = c.sendDone(now) || progress
+	progress = c.takeJobs(now, cy) || progress
+	state := stateIdle
+	if c.t != nil {
+		var p bool
+		p, state = c.step(now, cy)
+		progress = p || progress
+	}
+	if progress {
+		state = stateBusy
+	}
+	c.activity.Set(cy, state)
+	return progress
+}
+
+func (c *TileUnit) takeJobs(now sim.VTimeInSec, cy uint64) bool {
+	progress := false
+	for {
+		msg := c.FromScheduler.Peek()
+		if msg == nil {
+			break
+		}
+		job, ok := msg.(*protocol.TileJob)
+		if !ok || job.Pass == nil || job.Tile < 0 || job.Tile >= len(job.Pass.Bins) {
+			c.fail(fmt.Errorf("unexpected %T on FromScheduler", msg))
+			return false
+		}
+		c.FromScheduler.Retrieve(now)
+		c.jobs = append(c.jobs, job)
+		progress = true
+	}
+	if c.t == nil && len(c.jobs) > 0 {
+		if err := c.begin(c.jobs[0], cy); err != nil {
+			c.fail(err)
+			return false
+		}
+		progress = true
+	}
+	return progress
+}
+
+// begin starts tile job: the lines to load and the bin reads.
+func (c *TileUnit) begin(job *protocol.TileJob, cy uint64) error {
+	p := job.Pass
+	t := &tile{job: job, pass: p, bin: &p.Bins[job.Tile], rect: p.Grid.Rect(job.Tile), start: cy}
+	line := uint64(c.cfg.LineBytes)
+	n := len(t.bin.Entries)
+	var colour, depth []uint64
+	if p.HasColor {
+		ct, err := state.ColorTargetView(c.Image, p.Color)
+		if err != nil {
+			return fmt.Errorf("tile %d: colour target: %w", job.Tile, err)
+		}
+		colour = binning.ColorLines(nil, ct, p.Color.Addr, t.rect, line)
+	}
+	if p.HasDepth {
+		dt, err := state.DepthTargetView(c.Image, p.Depth)
+		if err != nil {
+			return fmt.Errorf("tile %d: depth target: %w", job.Tile, err)
+		}
+		depth = binning.DepthLines(nil, dt, p.Depth.Addr, t.rect, line)
+	}
+	t.bytes = (len(colour) + len(depth)) * c.cfg.LineBytes
+	c.st.peak = max(c.st.peak, uint64(t.bytes))
+	if t.bytes > c.cfg.MemoryBytes {
+		c.st.overBudget++
+	}
+	if p.LoadColor && (n > 0 || p.Present) {
+		t.loads = append(t.loads, colour...)
+	}
+	if p.LoadDepth && n > 0 {
+		t.loads = append(t.loads, depth...)
+	}
+	t.loadLeft = len(t.loads)
+	if n > 0 || p.StoreAll {
+		if !(p.Present && c.cfg.StoreResolved) {
+			t.stores = append(t.stores, colour...)
+			t.stores = append(t.stores, depth...)
+		}
+	}
+	if p.Present {
+		t.display = c.resolve(t)
+		if t.display == nil && c.err != nil {
+			return c.err
+		}
+	}
+	// The bin's reads: each chunk's entries, in line-sized pieces.
+	per := binning.EntriesPerChunk(p.ChunkBytes)
+	perLine := c.cfg.LineBytes / binning.EntryBytes
+	for k, ch := range t.bin.Chunks {
+		first, end := k*per, min(n, (k+1)*per)
+		for e := first; e < end; e += perLine {
+			f := min(end, e+perLine)
+			t.binReads = append(t.binReads, binRead{addr: ch + uint64((e-first)*binning.EntryBytes),
+				size: uint64((f - e) * binning.EntryBytes), first: e, end: f})
+		}
+	}
+	t.paramLeft = make([]int, n)
+	c.t = t
+	return nil
+}
+
+// resolve writes the tile's resolved pixels into the display buffer of the
+// memory image and returns the display lines to write.
+func (c *TileUnit) resolve(t *tile) []uint64 {
+	p := t.pass
+	ct, err := state.ColorTargetView(c.Image, p.Color)
+	if err != nil {
+		c.fail(fmt.Errorf("present: %w", err))
+		return nil
+	}
+	w, h := ct.Width, ct.Height
+	img, ok := c.Image.Slice(p.Display, uint64(w*h*4))
+	line := uint64(c.cfg.LineBytes)
+	var out []uint64
+	for y := t.rect.Y0; y < min(h, t.rect.Y1); y++ {
+		for x := t.rect.X0; x < min(w, t.rect.X1); x++ {
+			px := ct.ResolvePixel(x, y)
+			if ok {
+				copy(img[(y*w+x)*4:], px[:])
+			}
+		}
+		start := p.Display + uint64(y*w+t.rect.X0)*4
+		end := p.Display + uint64(y*w+min(w, t.rect.X1))*4
+		for l := start &^ (line - 1); l < end; l += line {
+			if len(out) == 0 || out[len(out)-1] != l {
+				out = append(out, l)
+			}
+		}
+	}
+	return out
+}
+
+// step moves the tile in progress on and returns its activity state.
+func (c *TileUnit) step(now sim.VTimeInSec, cy uint64) (bool, int) {
+	t := c.t
+	switch t.phase {
+	case phaseFetch:
+		progress := c.issueLoads(now)
+		progress = c.issueBinReads(now) || progress
+		progress = c.issueParamReads(now) || progress
+		progress = c.sendPrimitives(now) || progress
+		if t.sendNext == len(t.bin.Entries) && t.loadLeft == 0 && t.loadNext == len(t.loads) {
+			if t.lastDraw != nil {
+				if !c.sendDrawEnd(now, t.lastDraw) {
+					return progress, stateRender
+				}
+				t.lastDraw = nil
+			}
+			t.phase = phaseRender
+			progress = true
+		}
+		if t.loadLeft > 0 {
+			return progress, stateLoad
+		}
+		return progress, stateWaitBin
+	case phaseRender:
+		if len(t.drawEnds) > 0 {
+			return false, stateRender
+		}
+		if len(t.bin.Entries) == 0 {
+			t.phase = phaseStore
+			return true, stateStore
+		}
+		for _, dst := range []sim.Port{c.ROP, c.DepthUnit, c.ReorderBuffer} {
+			f := protocol.NewFlushCmd(true)
+			f.Src, f.Dst = c.Control, dst
+			t.flushIDs = append(t.flushIDs, f.ID)
+			c.pendingFlush = append(c.pendingFlush, f)
+		}
+		t.phase = phaseFlush
+		return true, stateFlush
+	case phaseFlush:
+		p := c.sendFlushes(now)
+		if len(t.flushIDs) > 0 {
+			return p, stateFlush
+		}
+		t.phase = phaseStore
+		return true, stateStore
+	case phaseStore:
+		p := c.issueStores(now)
+		if t.storeNext < len(t.stores)+len(t.display) || t.storeLeft > 0 {
+			return p, stateStore
+		}
+		c.finishTile(cy)
+		return true, stateBusy
+	}
+	return false, stateIdle
+}
