@@ -21,6 +21,12 @@ var sortlastYAML []byte
 //go:embed sage.yaml
 var sageYAML []byte
 
+//go:embed sortmiddle.yaml
+var sortmiddleYAML []byte
+
+// SortMiddleName is the file name under which the embedded tiled machine is known.
+const SortMiddleName = "sortmiddle.yaml"
+
 // SageName is the file name under which the embedded SAGE machine is known.
 const SageName = "sage.yaml"
 
@@ -39,7 +45,10 @@ type Error = yamlnode.Error
 func Default() *Config {
 	c, err := decode(DefaultName, sortlastYAML, &Config{})
 	if err == nil {
-		c, err = decode(SageName, sageSection(), c)
+		c, err = decode(SageName, section(sageYAML, "sage"), c)
+	}
+	if err == nil {
+		c, err = decode(SortMiddleName, section(sortmiddleYAML, "sortmiddle"), c)
 	}
 	if err != nil {
 		panic("configs: the embedded default machine is invalid: " + err.Error())
@@ -71,13 +80,29 @@ func SageMachine() *Config {
 	return c
 }
 
+// SortMiddleMachine returns the embedded tiled machine (sortmiddle.yaml on top
+// of the default).
+func SortMiddleMachine() *Config {
+	c, err := decode(SortMiddleName, sortmiddleYAML, Default())
+	if err == nil {
+		err = c.validate(SortMiddleName)
+	}
+	if err != nil {
+		panic("configs: the embedded tiled machine is invalid: " + err.Error())
+	}
+	return c
+}
+
 // Parse decodes data (named filename in errors) on top of the default machine,
 // or of the embedded SAGE machine when data says "machine: sage", and
 // validates the result.
 func Parse(filename string, data []byte) (*Config, error) {
 	base := Default()
-	if machineOf(data) == "sage" {
+	switch machineOf(data) {
+	case "sage":
 		base = SageMachine()
+	case "sortmiddle":
+		base = SortMiddleMachine()
 	}
 	c, err := decode(filename, data, base)
 	if err != nil {
@@ -99,15 +124,15 @@ func (c *Config) YAML() []byte {
 	return b
 }
 
-// sageSection returns the sage section of sage.yaml as a document of its own.
-func sageSection() []byte {
-	var doc struct {
-		Sage yaml.Node `yaml:"sage"`
+// section returns the top-level section key of an embedded machine's YAML as
+// a document of its own.
+func section(data []byte, key string) []byte {
+	var doc map[string]yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		panic("configs: an embedded machine is not YAML: " + err.Error())
 	}
-	if err := yaml.Unmarshal(sageYAML, &doc); err != nil {
-		panic("configs: the embedded SAGE machine is not YAML: " + err.Error())
-	}
-	b, err := yaml.Marshal(map[string]*yaml.Node{"sage": &doc.Sage})
+	n := doc[key]
+	b, err := yaml.Marshal(map[string]*yaml.Node{key: &n})
 	if err != nil {
 		panic(err)
 	}

@@ -289,16 +289,9 @@ func (p *Platform) newShaderCore(name string) *shadercore.Comp {
 
 func (p *Platform) buildBackEnd() {
 	c, e, f := p.Config, p.Engine, p.CoreFreq
-	du, rc := c.DepthUnit, c.ROP
+	rc := c.ROP
 	for i := 0; i < rc.Count; i++ {
-		p.DepthUnits = append(p.DepthUnits, depthunit.MakeBuilder().WithEngine(e).WithFreq(f).WithHalt(p.Halt).
-			WithProgress(p.Progress).WithIndex(i).WithNumRasterizers(c.Raster.Rasterizers).
-			WithSamplesPerCycle(du.SamplesPerCycle).WithCache(du.Cache.SizeKB*1024, du.Cache.Ways, du.Cache.LineBytes).
-			WithTestLatency(du.TestLatency).WithMaxOutstandingMemory(du.MaxOutstandingMemory).WithInputQueue(du.InputQueue).
-			WithTileWindow(du.TileWindow).WithWaitQuads(du.WaitQuads).WithWriteQueue(du.WriteQueue).
-			WithCompression(du.Compression, c.AccessBytes()).WithHiZ(c.HiZConfig()).
-			WithFeedbackQueue(c.HiZ.FeedbackQueue).
-			Build(fmt.Sprintf("GPU.DepthUnit[%d]", i)))
+		p.DepthUnits = append(p.DepthUnits, p.newDepthUnit(fmt.Sprintf("GPU.DepthUnit[%d]", i), i))
 		if hc := c.HiZConfig(); hc.Mode != fhiz.Off {
 			h := c.HiZ
 			p.HiZ = append(p.HiZ, hiz.MakeBuilder().WithEngine(e).WithFreq(f).WithHalt(p.Halt).WithProgress(p.Progress).
@@ -309,22 +302,56 @@ func (p *Platform) buildBackEnd() {
 				WithWindow(h.Window).WithFeedbackQueue(h.FeedbackQueue).WithFeedbackRefetch(h.FeedbackMiss == "refetch").
 				WithMaxTargets(h.MaxTargets).Build(fmt.Sprintf("GPU.HiZ[%d]", i)))
 		}
-		p.ROPs = append(p.ROPs, rop.MakeBuilder().WithEngine(e).WithFreq(f).WithHalt(p.Halt).WithProgress(p.Progress).
-			WithIndex(i).WithQuadsPerCycle(rc.QuadsPerCycle).WithSamplesPerCycle(rc.SamplesPerCycle).WithCache(rc.Cache.SizeKB*1024, rc.Cache.Ways, rc.Cache.LineBytes).
-			WithBlendLatency(rc.BlendLatency).WithMaxOutstandingMemory(rc.MaxOutstandingMemory).WithInputQueue(rc.InputQueue).
-			WithWindow(rc.Window).WithWaitQuads(rc.WaitQuads).WithWriteQueue(rc.WriteQueue).
-			WithCompression(rc.Compression).WithAccessBytes(c.AccessBytes()).
-			WithTiles(rc.TileSize, rc.Stride, rc.Count).Build(fmt.Sprintf("GPU.ROP[%d]", i)))
+		p.ROPs = append(p.ROPs, p.newROP(fmt.Sprintf("GPU.ROP[%d]", i), i))
 	}
-	qp := c.QuadPacker
-	p.QuadPacker = quadpacker.MakeBuilder().WithEngine(e).WithFreq(f).WithHalt(p.Halt).WithProgress(p.Progress).
+	p.QuadPacker = p.newQuadPacker("GPU.QuadPacker")
+	p.ReorderBuffer = p.newReorderBuffer("GPU.ReorderBuffer")
+}
+
+// newDepthUnit builds depth unit i from the depth_unit section (its HiZ unit's
+// configuration from the hiz section).
+func (p *Platform) newDepthUnit(name string, i int) *depthunit.Comp {
+	c := p.Config
+	du := c.DepthUnit
+	return depthunit.MakeBuilder().WithEngine(p.Engine).WithFreq(p.CoreFreq).WithHalt(p.Halt).
+		WithProgress(p.Progress).WithIndex(i).WithNumRasterizers(c.Raster.Rasterizers).
+		WithSamplesPerCycle(du.SamplesPerCycle).WithCache(du.Cache.SizeKB*1024, du.Cache.Ways, du.Cache.LineBytes).
+		WithTestLatency(du.TestLatency).WithMaxOutstandingMemory(du.MaxOutstandingMemory).WithInputQueue(du.InputQueue).
+		WithTileWindow(du.TileWindow).WithWaitQuads(du.WaitQuads).WithWriteQueue(du.WriteQueue).
+		WithCompression(du.Compression, c.AccessBytes()).WithHiZ(c.HiZConfig()).
+		WithFeedbackQueue(c.HiZ.FeedbackQueue).Build(name)
+}
+
+// newROP builds ROP i from the rop section.
+func (p *Platform) newROP(name string, i int) *rop.Comp {
+	c := p.Config
+	rc := c.ROP
+	return rop.MakeBuilder().WithEngine(p.Engine).WithFreq(p.CoreFreq).WithHalt(p.Halt).WithProgress(p.Progress).
+		WithIndex(i).WithQuadsPerCycle(rc.QuadsPerCycle).WithSamplesPerCycle(rc.SamplesPerCycle).
+		WithCache(rc.Cache.SizeKB*1024, rc.Cache.Ways, rc.Cache.LineBytes).
+		WithBlendLatency(rc.BlendLatency).WithMaxOutstandingMemory(rc.MaxOutstandingMemory).WithInputQueue(rc.InputQueue).
+		WithWindow(rc.Window).WithWaitQuads(rc.WaitQuads).WithWriteQueue(rc.WriteQueue).
+		WithCompression(rc.Compression).WithAccessBytes(c.AccessBytes()).
+		WithTiles(rc.TileSize, rc.Stride, rc.Count).Build(name)
+}
+
+// newQuadPacker builds a quad packer from the quad_packer section.
+func (p *Platform) newQuadPacker(name string) *quadpacker.Comp {
+	qp := p.Config.QuadPacker
+	return quadpacker.MakeBuilder().WithEngine(p.Engine).WithFreq(p.CoreFreq).WithHalt(p.Halt).WithProgress(p.Progress).
 		WithQuadsPerWarp(qp.QuadsPerWarp).WithFlushCycles(qp.FlushCycles).WithQuadsPerCycle(qp.QuadsPerCycle).
-		WithInputQueue(qp.InputQueue).WithSamplesPerCycle(qp.SamplesPerCycle).Build("GPU.QuadPacker")
+		WithInputQueue(qp.InputQueue).WithSamplesPerCycle(qp.SamplesPerCycle).Build(name)
+}
+
+// newReorderBuffer builds a reorder buffer from its section, for the rop
+// section's partitions.
+func (p *Platform) newReorderBuffer(name string) *reorderbuffer.Comp {
+	c := p.Config
 	rb := c.ReorderBuffer
-	p.ReorderBuffer = reorderbuffer.MakeBuilder().WithEngine(e).WithFreq(f).WithHalt(p.Halt).WithProgress(p.Progress).
+	return reorderbuffer.MakeBuilder().WithEngine(p.Engine).WithFreq(p.CoreFreq).WithHalt(p.Halt).WithProgress(p.Progress).
 		WithEntries(rb.Entries).WithDispatchPerCycle(rb.DispatchPerCycle).WithRetirePerCycle(rb.RetirePerCycle).
-		WithNumPartitions(rc.Count).WithShadingCache(rb.ShadingCacheEntries, rb.RefBits).
-		WithQuadsPerWarp(qp.QuadsPerWarp).WithLookupsPerCycle(rb.LookupsPerCycle).Build("GPU.ReorderBuffer")
+		WithNumPartitions(c.ROP.Count).WithShadingCache(rb.ShadingCacheEntries, rb.RefBits).
+		WithQuadsPerWarp(c.QuadPacker.QuadsPerWarp).WithLookupsPerCycle(rb.LookupsPerCycle).Build(name)
 }
 
 func (p *Platform) bus(name string, l Link, freq sim.Freq, ports ...sim.Port) {

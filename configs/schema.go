@@ -6,7 +6,7 @@ package configs
 // needs the fields it changes.
 type Config struct {
 	Name           string `yaml:"name" desc:"machine name"`
-	Machine        string `yaml:"machine" desc:"the architecture: sortlast (the default GPU) or sage (the SAGE board: sage section, on top of the embedded sage.yaml)" oneof:"sortlast,sage"`
+	Machine        string `yaml:"machine" desc:"the architecture: sortlast (the default GPU), sage (the SAGE board: sage section, on top of the embedded sage.yaml) or sortmiddle (the tiled machine: sortmiddle section, on top of the embedded sortmiddle.yaml)" oneof:"sortlast,sage,sortmiddle"`
 	Engine         string `yaml:"engine" desc:"Akita engine: serial (deterministic, default) or parallel" oneof:"serial,parallel"`
 	WatchdogCycles int    `yaml:"watchdog_cycles" desc:"end the run with an error when nothing progressed for this many core cycles" unit:"cycles" min:"1000"`
 
@@ -28,6 +28,7 @@ type Config struct {
 	Multipass        Multipass        `yaml:"multipass" desc:"per-pass fragment-program limits: shaders that exceed them are rendered in several passes"`
 	Decoupled        Decoupled        `yaml:"decoupled" desc:"decoupled sampling (Ragan-Kelley et al. 2011): stochastic rasterization of the decoupled draws' blurred triangles"`
 	Sage             Sage             `yaml:"sage" desc:"the SAGE machine (machine: sage; Deering and Naegle 2002)"`
+	SortMiddle       SortMiddle       `yaml:"sortmiddle" desc:"the tiled sort-middle machine (machine: sortmiddle; Ragan-Kelley et al. 2011, section 4.4)"`
 
 	file  string         // where the configuration came from (for errors)
 	lines map[string]int // the line each field was set at

@@ -65,6 +65,11 @@ func (c *Config) validate(file string) error {
 			return err
 		}
 	}
+	if c.Machine == "sortmiddle" {
+		if err := c.validateSortMiddle(fail); err != nil {
+			return err
+		}
+	}
 	// Render-target caches take any power-of-two line from 4 bytes (one RGBA8 or
 	// depth sample; a wider sample spans lines); the others hold at least 16.
 	for _, cc := range []struct {
