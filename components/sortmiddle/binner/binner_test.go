@@ -1,0 +1,203 @@
+package binner
+
+import (
+	"testing"
+
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
+	"github.com/gfxsim/gfxsim/components/protocol"
+	"github.com/gfxsim/gfxsim/functional/binning"
+	"github.com/gfxsim/gfxsim/functional/command"
+	"github.com/gfxsim/gfxsim/functional/pipeline"
+	"github.com/gfxsim/gfxsim/functional/raster"
+	"github.com/gfxsim/gfxsim/functional/state"
+	"github.com/gfxsim/gfxsim/timing"
+)
+
+// scheduler answers every BinnedPass with Done at once and keeps them.
+type scheduler struct {
+	*sim.TickingComponent
+	Port   sim.Port
+	Passes []*protocol.BinnedPass
+	answer []sim.Msg
+}
+
+func newScheduler(e sim.Engine) *scheduler {
+	s := &scheduler{}
+	s.TickingComponent = sim.NewTickingComponent("Scheduler", e, testpeer.Freq, s)
+	s.Port = sim.NewLimitNumMsgPort(s, 4, "Scheduler.Port")
+	return s
+}
+
+func (s *scheduler) Tick(now sim.VTimeInSec) bool {
+	progress := false
+	for {
+		m := s.Port.Retrieve(now)
+		if m == nil {
+			break
+		}
+		p := m.(*protocol.BinnedPass)
+		s.Passes = append(s.Passes, p)
+		d := protocol.NewDone(p.ID, 0)
+		d.Src, d.Dst = s.Port, p.Src
+		s.answer = append(s.answer, d)
+		progress = true
+	}
+	for len(s.answer) > 0 {
+		s.answer[0].Meta().SendTime = now
+		if s.Port.Send(s.answer[0]) != nil {
+			break
+		}
+		s.answer = s.answer[1:]
+		progress = true
+	}
+	return progress
+}
+
+type rig struct {
+	e     sim.Engine
+	b     *Binner
+	pa    *testpeer.Source
+	cp    *testpeer.Peer
+	sched *scheduler
+	mem   *testpeer.Memory
+}
+
+func newRig(t *testing.T, cfg Config, g binning.Grid, script []testpeer.Scripted, cpScript []testpeer.Scripted) *rig {
+	t.Helper()
+	e := sim.NewSerialEngine()
+	r := &rig{e: e}
+	r.b = MakeBuilder().WithEnv(timing.Env{Engine: e, Freq: testpeer.Freq, Halt: &timing.Halt{}, Progress: &timing.Progress{}}).
+		WithConfig(cfg).Build("Binner")
+	r.pa = testpeer.NewSource("PA", e, script)
+	r.pa.Dst = r.b.FromPrimitiveAssembly
+	r.cp = testpeer.NewPeer("CP", e, 16)
+	for i := range cpScript {
+		cpScript[i].Dst = r.b.Control
+	}
+	r.cp.Script = cpScript
+	r.sched = newScheduler(e)
+	r.mem = testpeer.NewMemory(e, command.NewImage(), 10)
+	conn := sim.NewDirectConnection("Conn", e, testpeer.Freq)
+	for _, p := range []sim.Port{r.b.FromPrimitiveAssembly, r.b.Control, r.b.ToMemory, r.b.ToScheduler,
+		r.pa.Out, r.cp.Port, r.sched.Port, r.mem.Top} {
+		conn.PlugIn(p, 16)
+	}
+	r.b.CommandProcessor, r.b.Scheduler = r.cp.Port, r.sched.Port
+	r.b.Memory = single{r.mem.Top}
+	r.b.SetFrame(g, 1<<30)
+	r.pa.TickLater(0)
+	r.cp.TickLater(0)
+	if err := e.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.b.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+type single struct{ p sim.Port }
+
+func (s single) Find(uint64) sim.Port { return s.p }
+
+func prim(box raster.Rect) *pipeline.Primitive {
+	return &pipeline.Primitive{Triangle: raster.Triangle{BBox: box}}
+}
+
+// TestBinSpreadAndBytes bins three primitives of known boxes on a 64x64
+// screen of 16x16 tiles: 1, 6 and 16 tiles.
+func TestBinSpreadAndBytes(t *testing.T) {
+	d := &protocol.Draw{Seq: 0, State: &state.Draw{}}
+	boxes := []raster.Rect{{X0: 0, Y0: 0, X1: 16, Y1: 16}, {X0: 10, Y0: 10, X1: 40, Y1: 20}, {X0: -5, Y0: -5, X1: 100, Y1: 100}}
+	var script []testpeer.Scripted
+	for i, b := range boxes {
+		script = append(script, testpeer.Scripted{Msg: protocol.NewPrimitiveMsg(d, prim(b), uint64(i))})
+	}
+	script = append(script, testpeer.Scripted{Msg: protocol.NewDrawEnd(d, 0)})
+	cfg := DefaultConfig()
+	r := newRig(t, cfg, binning.Grid{Width: 64, Height: 64, TileW: 16, TileH: 16}, script,
+		[]testpeer.Scripted{{At: 200, Msg: protocol.NewPassEnd()}})
+	st := testpeer.StatMap(r.b)
+	testpeer.CheckStats(t, st, "Binner", map[string]float64{
+		"primitives": 3, "bin_entries": 23, "bin_spread": 23.0 / 3, "bin_spread_max": 16, "draws": 1, "passes": 1,
+		"chunks": 16, "bin_bytes_written": 23 * binning.EntryBytes, "parameter_bytes_written": 3 * 64,
+	})
+	if len(r.sched.Passes) != 1 {
+		t.Fatalf("%d passes reached the scheduler", len(r.sched.Passes))
+	}
+	p := r.sched.Passes[0]
+	want := map[int][]uint32{0: {0, 1, 2}, 1: {1, 2}, 2: {1, 2}, 4: {1, 2}, 5: {1, 2}, 6: {1, 2}}
+	for k, bin := range p.Bins {
+		w, ok := want[k]
+		if !ok {
+			w = []uint32{2}
+		}
+		if len(bin.Entries) != len(w) {
+			t.Errorf("bin %d: entries %v, want %v", k, bin.Entries, w)
+			continue
+		}
+		for i := range w {
+			if bin.Entries[i] != w[i] {
+				t.Errorf("bin %d: entries %v, want %v", k, bin.Entries, w)
+			}
+		}
+	}
+	// The CP got the DrawDone and the PassEnd's Done.
+	var dones, drawDones int
+	for _, g := range r.cp.Got {
+		switch g.Msg.(type) {
+		case *protocol.Done:
+			dones++
+		case *protocol.DrawDone:
+			drawDones++
+		}
+	}
+	if dones != 1 || drawDones != 1 {
+		t.Errorf("the command processor got %d Done and %d DrawDone, want 1 and 1", dones, drawDones)
+	}
+	var bytes uint64
+	for _, q := range r.mem.Log {
+		if !q.Write {
+			t.Errorf("the binner read %d bytes at 0x%x", q.Size, q.Addr)
+		}
+		bytes += q.Size
+	}
+	if bytes != 23*8+3*64 {
+		t.Errorf("%d bytes written to memory, want %d", bytes, 23*8+3*64)
+	}
+}
+
+// TestChunkLinks fills chunks of 32 bytes (three entries and a link): seven
+// primitives in one tile take three chunks and two links.
+func TestChunkLinks(t *testing.T) {
+	d := &protocol.Draw{Seq: 3, State: &state.Draw{}}
+	var script []testpeer.Scripted
+	for i := 0; i < 7; i++ {
+		script = append(script, testpeer.Scripted{Msg: protocol.NewPrimitiveMsg(d, prim(raster.Rect{X1: 4, Y1: 4}), uint64(i))})
+	}
+	cfg := DefaultConfig()
+	cfg.ChunkBytes = 32
+	r := newRig(t, cfg, binning.Grid{Width: 16, Height: 16, TileW: 16, TileH: 16}, script,
+		[]testpeer.Scripted{{At: 200, Msg: protocol.NewPassEnd()}})
+	st := testpeer.StatMap(r.b)
+	testpeer.CheckStats(t, st, "Binner", map[string]float64{
+		"bin_entries": 7, "chunks": 3, "bin_bytes_written": 7*8 + 2*8,
+	})
+	bin := r.sched.Passes[0].Bins[0]
+	if len(bin.Chunks) != 3 || bin.Chunks[1] != bin.Chunks[0]+32 {
+		t.Errorf("chunks %#x", bin.Chunks)
+	}
+}
+
+// TestEmptyPass: a pass without draws, clears or present is answered at once
+// without reaching the scheduler.
+func TestEmptyPass(t *testing.T) {
+	r := newRig(t, DefaultConfig(), binning.Grid{Width: 16, Height: 16, TileW: 16, TileH: 16}, nil,
+		[]testpeer.Scripted{{At: 1, Msg: protocol.NewPassEnd()}})
+	if len(r.sched.Passes) != 0 || len(r.cp.Got) != 1 {
+		t.Errorf("%d passes scheduled, %d answers", len(r.sched.Passes), len(r.cp.Got))
+	}
+	testpeer.CheckStats(t, testpeer.StatMap(r.b), "Binner", map[string]float64{"empty_passes": 1, "passes": 0})
+}

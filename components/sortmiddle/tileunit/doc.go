@@ -1,0 +1,67 @@
+// Package tileunit models a tile unit of gfxsim's tiled sort-middle machine
+// (configs/sortmiddle.yaml; Ragan-Kelley et al. 2011, section 4.4): the
+// control of one back end that renders a screen tile in on-chip tile memory,
+// and that tile memory.
+//
+// # Hardware
+//
+// A tile unit drives a back end of its own, built from the sort-last
+// machine's units: a rasterizer, a depth unit, a quad packer, a reorder
+// buffer (the decoupled draws' shading cache: local to the tile, flushed when
+// it ends) and a ROP; the shader cores are shared by every unit. The shading
+// and ROP phases run asynchronously as on the sort-last machine (the reorder
+// buffer restores API order before the ROP). The ROP's and the depth unit's
+// caches are backed by the tile memory instead of DRAM: a line they miss is
+// read there, a dirty line they evict is written there. The tile memory holds
+// the tile's colour, depth and stencil samples; it answers MemoryLatency cycles
+// after a request and takes MemoryBytesPerCycle bytes per cycle.
+//
+// # The life of a tile
+//
+//  1. A protocol.TileJob arrives from the scheduler (JobsPerUnit may wait).
+//  2. Load and fetch: the tile's colour lines (and depth lines) are read from
+//     memory into the tile memory unless the target was cleared since it was
+//     last stored; the bin's chunks are read, and for every entry whose bin
+//     bytes arrived, its primitive's record from the parameter buffer.
+//  3. Once loaded, the primitives are sent to the rasterizer in bin order (API
+//     order), PrimitivesPerCycle per cycle, as protocol.PrimitiveMsg with Window
+//     the tile (the rasterizer emits only the quads inside it), with a DrawEnd
+//     after each draw's last primitive.
+//  4. When the ROP has reported DrawDone for every DrawEnd, a FlushCmd
+//     (Invalidate) goes to the ROP, the depth unit and the reorder buffer: their
+//     caches write back to the tile memory and empty, the shading cache is
+//     cleared.
+//  5. Store: the tile's colour and depth lines are written to memory with the
+//     image's bytes (store: samples, or any pass that does not present); a
+//     presenting pass resolves the tile (ColorTarget.ResolvePixel into the
+//     display buffer of the image) and writes the display lines; with
+//     StoreResolved a presenting pass writes only those.
+//  6. When every store is acknowledged, Done goes to the scheduler.
+//
+// The functional truth is the memory image: the ROP and the depth unit write
+// their results there as on the sort-last machine, so the image after the
+// frame equals the reference renderer's; the tile memory and the loads and
+// stores model where those bytes are and what moving them costs.
+//
+// # Ports
+//
+//   - FromScheduler (in/out, peer Scheduler): TileJob in, Done out.
+//   - ToRasterizer (out, peer Rasterizer): PrimitiveMsg and DrawEnd.
+//   - Control (out/in, peers ROP, DepthUnit, ReorderBuffer): FlushCmd out;
+//     Done and the ROP's DrawDone in.
+//   - ToMemory (out/in, peer Memory): bin, record and tile reads, tile and
+//     display writes (LineBytes each), through a memclient.
+//   - TileMemory (in/out): the ROP's and the depth unit's line requests.
+//
+// # Statistics
+//
+// Stats reports, under "<name>.": tiles, empty_tiles, tile_cycles (summed),
+// tile_cycles_avg, tile_cycles_max, tile_memory_peak_bytes,
+// tile_memory_over_budget, load_bytes, store_bytes, display_bytes,
+// bin_bytes_read, parameter_bytes_read, primitives (one per primitive and
+// tile), draw_ends, tile_memory_reads, tile_memory_writes,
+// tile_memory_bytes_read, tile_memory_bytes_written, the activity cycles
+// (busy, load, wait_bin, render, flush, store, idle) and utilization, and the
+// memory client's counters under "<name>.memory.". Buffers names the tile in
+// progress and what it waits for, so that a stuck frame names the unit.
+package tileunit
