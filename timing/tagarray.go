@@ -136,11 +136,29 @@ func (t *TagArray) Flush(out []uint64) []uint64 {
 	return out
 }
 
-// Invalidate empties the cache (dirty data is dropped: flush first).
-func (t *TagArray) Invalidate() {
-	for i := range t.flags {
-		t.flags[i] = 0
+// Invalidate empties the cache (dirty data is dropped: flush first) and
+// returns how many lines were present. Tags and LRU ages are reset, so the
+// array is as new.
+func (t *TagArray) Invalidate() int {
+	n := 0
+	for i, f := range t.flags {
+		if f&lineValid != 0 {
+			n++
+		}
+		t.flags[i], t.tags[i], t.lru[i] = 0, 0, 0
 	}
+	return n
+}
+
+// DirtyLines returns the number of present dirty lines.
+func (t *TagArray) DirtyLines() int {
+	n := 0
+	for _, f := range t.flags {
+		if f&lineValid != 0 && f&lineDirty != 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // InvalidateRange drops every line inside [lo, hi), dirty or not, and returns how many.

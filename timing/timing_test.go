@@ -59,6 +59,22 @@ func TestTagArrayLRU(t *testing.T) {
 	if n := c.InvalidateRange(0x100, 0x200); n != 2 || c.Contains(0x180) {
 		t.Fatalf("invalidated %d lines", n)
 	}
+	c.Fill(0x000)
+	c.Fill(0x040)
+	c.MarkDirty(0x040)
+	if n := c.DirtyLines(); n != 1 {
+		t.Fatalf("DirtyLines = %d, want 1", n)
+	}
+	if n := c.Invalidate(); n != 2 || c.Contains(0x000) || c.Contains(0x040) || c.DirtyLines() != 0 {
+		t.Fatalf("Invalidate dropped %d lines, want 2, and left the array empty", n)
+	}
+	// As new: set 0 fills its first way again, then its second, then evicts
+	// the least recently filled.
+	c.Fill(0x000)
+	c.Fill(0x080)
+	if v, ok := c.Fill(0x100); !ok || v.Line != 0x000 {
+		t.Fatalf("after Invalidate, fill evicted %+v %v, want line 0x000", v, ok)
+	}
 	for _, bad := range [][3]int{{256, 2, 48}, {256, 3, 64}, {192, 1, 64}, {0, 1, 64}} {
 		if _, err := NewTagArray(bad[0], bad[1], bad[2]); err == nil {
 			t.Errorf("NewTagArray%v accepted", bad)

@@ -178,7 +178,7 @@ type Comp struct {
 	ROP sim.Port
 	// ToMemory sends depth line reads and write-backs.
 	ToMemory sim.Port
-	// Control receives ClearCmd and PresentCmd and sends Done.
+	// Control receives ClearCmd, PresentCmd and FlushCmd and sends Done.
 	Control sim.Port
 	// ToHiZ sends HiZFeedback and the relayed HiZControl to the partition's
 	// HiZ unit (unused without one).
@@ -246,6 +246,7 @@ type counters struct {
 	quadsCulled                                       uint64
 	lateRequests, lateQuads                           uint64
 	drawEndsIn, drawEndsOut, clears, presents         uint64
+	flushes                                           uint64
 	fbMessages, fbTiles, fbDropped                    uint64
 }
 
@@ -743,7 +744,7 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 	}
 }
 
-// control carries out clears and presents once the streams are empty.
+// control carries out clears, presents and flushes once the streams are empty.
 func (c *Comp) control(now sim.VTimeInSec) bool {
 	if c.ctlMsg != nil {
 		progress := false
@@ -763,6 +764,12 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 		}
 		if !c.cache.Idle() || c.hizPending {
 			return progress
+		}
+		if m, ok := c.ctlMsg.(*protocol.FlushCmd); ok && m.Invalidate {
+			if _, err := c.cache.Invalidate(); err != nil {
+				c.fail(fmt.Errorf("FlushCmd %s: %w", m.ID, err))
+				return false
+			}
 		}
 		c.ctlDone = protocol.NewDone(c.ctlMsg.Meta().ID, c.index)
 		c.ctlMsg = nil
@@ -802,6 +809,18 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 			c.toHiZ = append(c.toHiZ, protocol.NewHiZFlush())
 			c.hizPending = true
 		}
+	case *protocol.FlushCmd:
+		if c.HiZ != nil {
+			c.fail(fmt.Errorf("Control: FlushCmd %s with a HiZ unit attached: a flush at the end of a tile is for the tiled machine's tile units, which run without HiZ", m.ID))
+			return false
+		}
+		c.Control.Retrieve(now)
+		if c.traced() {
+			c.startControlTask(protocol.KindFlush, m.ID)
+		}
+		c.cache.Flush()
+		c.st.flushes++
+		c.ctlMsg = m
 	default:
 		c.fail(fmt.Errorf("Control: unexpected message %T", msg))
 		return false
@@ -884,7 +903,7 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 		{"quads_culled_early_z", s.quadsCulled},
 		{"late_z_requests", s.lateRequests}, {"late_z_quads", s.lateQuads},
 		{"draw_ends_in", s.drawEndsIn}, {"draw_ends_out", s.drawEndsOut},
-		{"clears", s.clears}, {"presents", s.presents},
+		{"clears", s.clears}, {"presents", s.presents}, {"flushes", s.flushes},
 		{"feedback_messages", s.fbMessages}, {"feedback_tiles", s.fbTiles}, {"feedback_dropped", s.fbDropped},
 	} {
 		add(n+e.name, float64(e.v))

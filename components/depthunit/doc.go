@@ -56,8 +56,10 @@
 //     protocol.LateZRsp with one pass mask per requested quad, in request order.
 //   - ToMemory (out/in, peer Memory): 64-byte depth line reads and write-backs
 //     through a memclient (package components/rop/rtcache holds the cache).
-//   - Control (in/out, peer CommandProcessor): protocol.ClearCmd and
-//     protocol.PresentCmd in, protocol.Done out.
+//   - Control (in/out, peer CommandProcessor): protocol.ClearCmd,
+//     protocol.PresentCmd and protocol.FlushCmd in, protocol.Done out (in the
+//     tiled machine's tile unit the peer is the tile unit, which sends only
+//     FlushCmd).
 //   - ToHiZ (out, peer HiZ; only with a HiZ unit): protocol.HiZFeedback and
 //     the relayed protocol.HiZControl (a depth clear, a flush at Present); the
 //     HiZ unit's protocol.Done comes back on FromRasterizers.
@@ -126,6 +128,18 @@
 // the last write is acknowledged and the HiZ unit answered (the frame's depth
 // and HiZ traffic is then complete).
 //
+// FlushCmd (the end of a screen tile in a tile unit of the tiled machine,
+// configs/sortmiddle.yaml, where the memory port is the tile unit's on-chip
+// tile memory and there is no HiZ unit): once the unit is empty, as the other
+// commands, every dirty depth line is written back (each once, compressed when
+// it can be); once the last write is acknowledged, with Invalidate, every line
+// leaves the cache (rtcache.Cache.Invalidate: the next tile starts cold;
+// fast-clear tags stay, so a cleared line never written still fills without a
+// read); then Done (From = Index). A depth unit with a HiZ unit refuses a
+// FlushCmd: the run halts with an error naming the unit and the command (the
+// HiZ unit has no per-tile flush and invalidate; a design that wants both
+// would relay a HiZControl as PresentCmd does).
+//
 // HiZ feedback (WithHiZ, Config.Feedback): UpdateFeedback sends, right after
 // the last quad of a message (a TileQuads, or a LateZReq) was tested, the
 // bounds of the HiZ tiles its quads touched, measured in the image, stamped
@@ -157,10 +171,11 @@
 // survivor), pass_through_tiles, pass_through_quads, samples_tested_early,
 // samples_tested_late, samples_passed, samples_failed (early and late),
 // quads_culled_early_z, late_z_requests, late_z_quads, draw_ends_in,
-// draw_ends_out, clears, presents, feedback_messages, feedback_tiles,
+// draw_ends_out, clears, presents, flushes, feedback_messages, feedback_tiles,
 // feedback_dropped; the depth cache's cache_hits, cache_misses,
 // cache_misses_merged, cache_cleared_fills, cache_line_reads, cache_evictions,
-// cache_write_backs, cache_cleared_lines, cache_hit_rate, bytes_read,
+// cache_write_backs, cache_cleared_lines, cache_invalidated_lines (FlushCmd
+// with Invalidate), cache_hit_rate, bytes_read,
 // bytes_written (the depth traffic), the Z compression counters
 // (cache_line_reads_compressed, cache_write_backs_compressed,
 // cache_compression_bytes_saved, cache_compression_unusable, ...) and memory.*
@@ -174,7 +189,7 @@
 // LateZReq a "late_z" task "latez<msg ID>" below the ROP's req_out task of the
 // request until the answer. Depth-cache reads hang below the task whose lookup
 // missed, write-backs below the task whose test or fill evicted the line. A
-// ClearCmd is a "clear" task, a PresentCmd a "flush" task ("clear<msg ID>",
-// "flush<msg ID>") below the command processor's req_out task, until the Done;
-// the relayed HiZControl is a req_out task below it.
+// ClearCmd is a "clear" task, a PresentCmd or a FlushCmd a "flush" task
+// ("clear<msg ID>", "flush<msg ID>") below the sender's req_out task, until the
+// Done; the flush's write-backs and the relayed HiZControl hang below it.
 package depthunit

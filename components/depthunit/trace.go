@@ -37,9 +37,9 @@ func (c *Comp) endTask(w *work) {
 	}
 }
 
-// startControlTask starts the task of a ClearCmd ("clear<msg ID>") or a
-// PresentCmd ("flush<msg ID>": the depth cache's flush) below the command
-// processor's req_out task of the message, until the Done is sent. The flush's
+// startControlTask starts the task of a ClearCmd ("clear<msg ID>"), a
+// PresentCmd or a FlushCmd ("flush<msg ID>": the depth cache's flush) below the
+// sender's req_out task of the message, until the Done is sent. The flush's
 // write-backs and the HiZControl relayed to the HiZ unit hang below it.
 func (c *Comp) startControlTask(kind, msgID string) {
 	c.ctlTask = kind + msgID

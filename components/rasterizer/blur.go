@@ -1,6 +1,8 @@
 package rasterizer
 
 import (
+	"slices"
+
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/raster"
 	"github.com/gfxsim/gfxsim/functional/raster5d"
@@ -38,12 +40,15 @@ func (c *Comp) startBlur(m *protocol.PrimitiveMsg) {
 	c.skipUnowned()
 }
 
-// skipUnowned moves the walk past the tiles this rasterizer has no share of.
+// skipUnowned moves the walk past the tiles this rasterizer has no share of
+// and, when the primitive has a window, the tiles outside it.
 func (c *Comp) skipUnowned() {
 	ts := rasterTileSize(c.prim.Draw)
+	w := c.prim.Window
 	for c.blurNext < len(c.blurTiles) {
 		tp := c.blurTiles[c.blurNext]
-		if protocol.BlurTileOwned(tp.X, tp.Y, ts, c.rasterStride, c.numRasterizers, c.index) {
+		if protocol.BlurTileOwned(tp.X, tp.Y, ts, c.rasterStride, c.numRasterizers, c.index) &&
+			(w.Empty() || tileMeetsWindow(tp.X, tp.Y, raster5d.TileSize, w)) {
 			return
 		}
 		c.blurNext++
@@ -90,9 +95,17 @@ func (c *Comp) rasterize5D(f *fineItem) ([]*protocol.TileQuads, uint64) {
 	cost := max(1, (tests+uint64(c.sampleTests)-1)/uint64(c.sampleTests))
 	c.cnt.Tiles5D++
 	ts := rasterTileSize(d)
+	covered := st.SamplesCovered
+	if w := f.prim.Window; !w.Empty() {
+		c.q5 = slices.DeleteFunc(c.q5, func(q raster5d.Quad) bool { return outsideWindow(w, q.X, q.Y) })
+		covered = 0
+		for i := range c.q5 {
+			covered += uint64(c.q5[i].Coverage.Count())
+		}
+	}
 	if protocol.BlurTilePrimary(f.tx, f.ty, ts, c.rasterStride, c.numRasterizers) == c.index {
 		c.cnt.SampleTests += tests
-		c.cnt.SamplesCovered += st.SamplesCovered
+		c.cnt.SamplesCovered += covered
 	}
 	if len(c.partCount) != c.numPartitions {
 		c.partCount = make([]int, c.numPartitions)

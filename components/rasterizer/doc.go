@@ -36,8 +36,9 @@
 //
 // # Ports and peers
 //
-//	FromPrimitiveAssembly  in   protocol.PrimitiveMsg, protocol.DrawEnd (in API order; the port's
-//	                            buffer is the primitive FIFO of InputQueue entries)
+//	FromPrimitiveAssembly  in   protocol.PrimitiveMsg (with an optional Window, below),
+//	                            protocol.DrawEnd (in API order; the port's buffer is the
+//	                            primitive FIFO of InputQueue entries)
 //	ToDepthUnits           out  protocol.TileQuads to DepthUnits[p], p = TileOwner(tx, ty, PartitionStride, P);
 //	                            protocol.DrawEnd{draw, From: r} to every depth unit
 //
@@ -98,6 +99,36 @@
 // every pixel's 2D and 5D quads on one rasterizer, so the depth and HiZ units
 // see them in API order (their order rule, docs/design-timing.md section 3).
 //
+// # Windows (the tiled sort-middle machine)
+//
+// In a tile unit of the tiled machine (configs/sortmiddle.yaml) the
+// rasterizer receives each primitive of a screen tile's bin with
+// PrimitiveMsg.Window set to that screen tile; it then emits only the quads
+// whose pixels lie inside the window (its corners are even, so a quad is
+// wholly inside or outside; odd corners are malformed input and halt the run
+// with an error naming PrimitiveMsg.Window). The 2D coarse walk covers only
+// the owned raster tiles of the triangle's range that meet the window (the
+// Morton order is then relative to the clamped range's first tile), and the
+// fine rasterizer drops the quads of a raster tile outside the window before
+// the tile is costed (k counts the kept quads) and sent; a raster tile larger
+// than the window (32x32 raster tiles of a decoupled draw in 16x16 screen
+// tiles) is fine-rasterized once per window it meets. The 5D walk skips the
+// 32x32 tiles that miss the window and rasterize5D drops the quads outside it
+// before the split by partition; the fine cost is still the whole 32x32
+// tile's sample tests (raster5d has no sub-tile entry). A tile left without
+// quads sends nothing (tiles_empty). An empty Window (the sort-last machine)
+// changes nothing.
+//
+// Over the windows of a grid that covers the target, each quad is sent
+// exactly once, with the mask it has without a window, so quads,
+// covered_samples and samples_covered summed over the windows are the counts
+// of rasterizing the primitive once. The per-primitive and per-tile counters
+// count once per (primitive, window): primitives, triangles_*, tiles_tested and
+// the coarse classes, tiles_5d, fine_cycles; sample_tests counts the tests
+// done, so a 32x32 tile met by k windows counts its tests k times. Those sums
+// exceed the reference renderer's Counters (Tiles, Decoupled.Triangles,
+// Decoupled.Raster's tests) when a primitive is binned to several windows.
+//
 // # Timing
 //
 // Stages run back to front within a tick (send, fine, coarse), so a tile moves
@@ -135,14 +166,15 @@
 // coarse classes; partial + inside summed over the rasterizers is the reference
 // renderer's Counters.Tiles, inside its TilesInside), tiles_filtered (dropped by
 // the TileFilter), tiles_empty (fine-rasterized without coverage), tiles_emitted
-// (TileQuads sent), quads, covered_samples (summed over the rasterizers: the
-// reference's Quads and CoveredSamples), fine_cycles; for 5D primitives
+// (TileQuads sent), quads, covered_samples (summed over the rasterizers, and
+// over the windows of a tiled machine: the reference's Quads and
+// CoveredSamples), fine_cycles; for 5D primitives
 // triangles_static, triangles_moving, triangles_defocused, triangles_both
 // (counted by the rasterizer owning the first tile of the primitive's range),
 // tiles_5d (32x32 tiles fine-rasterized here), sample_tests and
 // samples_covered (raster5d.Stats, each tile counted once): summed over the
-// rasterizers, the reference's Counters.Decoupled.Triangles and .Raster; and
-// the activity:
+// rasterizers, the reference's Counters.Decoupled.Triangles and .Raster
+// (without windows; with windows see "Windows" above); and the activity:
 // cycles_busy, cycles_blocked_output (the output queue or the port is full),
 // cycles_idle, utilization. Buffers reports the input FIFO, the tile queue, the
 // fine stage and the output queue.

@@ -2,6 +2,7 @@ package rasterizer
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/sarchlab/akita/v3/sim"
 
@@ -110,8 +111,8 @@ type Counters struct {
 	TilesFiltered  uint64 // dropped by the TileFilter
 	TilesEmpty     uint64 // fine-rasterized tiles without a covered sample
 	TilesEmitted   uint64 // TileQuads messages
-	Quads          uint64
-	CoveredSamples uint64
+	Quads          uint64 // quads emitted (inside the primitive's window, if any)
+	CoveredSamples uint64 // covered samples of the quads emitted
 	FineCycles     uint64 // cycles the fine rasterizer spent on tiles
 
 	// 5D primitives of decoupled draws (raster5d). Triangles5D counts them by
@@ -119,11 +120,12 @@ type Counters struct {
 	// SampleTests and SamplesCovered count each 32x32 tile once, in the
 	// rasterizer owning its first pixel (protocol.BlurTilePrimary), so their
 	// sums over the rasterizers are the reference renderer's
-	// Counters.Decoupled.Triangles and .Raster.
+	// Counters.Decoupled.Triangles and .Raster (without windows; package
+	// doc, "Windows").
 	Triangles5D    [raster5d.NumCases]uint64
 	Tiles5D        uint64 // 32x32 tiles this rasterizer fine-rasterized
-	SampleTests    uint64
-	SamplesCovered uint64
+	SampleTests    uint64 // tests done (a tile is tested once per window that meets it)
+	SamplesCovered uint64 // covered samples of the tile's quads inside the window, if any
 }
 
 type fineItem struct {
@@ -275,6 +277,9 @@ func (c *Comp) fine(cyc uint64) bool {
 func (c *Comp) rasterize(f *fineItem) *protocol.TileQuads {
 	d, p := f.prim.Draw, f.prim.Prim
 	c.qcache = p.Triangle.TileQuads(&d.Raster, f.tx, f.ty, c.qcache[:0])
+	if w := f.prim.Window; !w.Empty() {
+		c.qcache = slices.DeleteFunc(c.qcache, func(q raster.Quad) bool { return outsideWindow(w, q.X, q.Y) })
+	}
 	if len(c.qcache) == 0 {
 		c.cnt.TilesEmpty++
 		return nil
@@ -307,6 +312,10 @@ func (c *Comp) coarse(now sim.VTimeInSec, cyc uint64) bool {
 				c.fail(fmt.Errorf("%s: PrimitiveMsg without draw or primitive", c.Name()))
 				return false
 			}
+			if w := m.Window; !w.Empty() && (w.X0|w.Y0|w.X1|w.Y1)&1 != 0 {
+				c.fail(fmt.Errorf("%s: PrimitiveMsg.Window %+v: corners must be even (quads are 2x2 at even pixels)", c.Name(), w))
+				return false
+			}
 			c.FromPrimitiveAssembly.Retrieve(now)
 			c.prim = m
 			c.cnt.Primitives++
@@ -319,6 +328,9 @@ func (c *Comp) coarse(now sim.VTimeInSec, cyc uint64) bool {
 				break
 			}
 			tx0, ty0, tx1, ty1 := m.Prim.Triangle.TileRange(&m.Draw.Raster)
+			if !m.Window.Empty() {
+				tx0, ty0, tx1, ty1 = clampToWindow(tx0, ty0, tx1, ty1, m.Window, rasterTileSize(m.Draw))
+			}
 			c.walk.init(m.Draw.Raster.TileOrder, tx0, ty0, tx1, ty1, c.index, c.numRasterizers, c.rasterStride)
 			progress = true
 		case *protocol.DrawEnd:

@@ -9,6 +9,10 @@ import (
 	"github.com/gfxsim/gfxsim/timing"
 )
 
+// controlQueue is the capacity, in messages, of the Control port (as the
+// ROP's and the depth unit's).
+const controlQueue = 2
+
 // Builder configures and builds a reorder buffer. The zero value is not usable;
 // start from MakeBuilder.
 type Builder struct {
@@ -164,9 +168,12 @@ func (b Builder) Build(name string) *Comp {
 	c.ToShaderCores = sim.NewLimitNumMsgPort(c, 1, name+".ToShaderCores")
 	c.FromShaderCores = sim.NewLimitNumMsgPortWithExternalBuffer(c, c.shadedBuf, name+".FromShaderCores")
 	c.ToROPs = sim.NewLimitNumMsgPort(c, 1, name+".ToROPs")
+	c.ctlBuf = sim.NewBuffer(name+".Control.Buf", controlQueue)
+	c.Control = sim.NewLimitNumMsgPortWithExternalBuffer(c, c.ctlBuf, name+".Control")
 	c.AddPort("FromQuadPacker", c.FromQuadPacker)
 	c.AddPort("ToShaderCores", c.ToShaderCores)
 	c.AddPort("FromShaderCores", c.FromShaderCores)
 	c.AddPort("ToROPs", c.ToROPs)
+	c.AddPort("Control", c.Control)
 	return c
 }

@@ -102,6 +102,7 @@ type shadingCacheMode struct {
 
 	visQuads, visRecords, splits, retiredRecords uint64
 	shadingQuads, shadingWarps, filledWarps      uint64
+	entriesFlushed                               uint64 // shaded entries dropped by FlushCmd
 
 	// The earlier parts of a split visibility quad, absorbed at the head
 	// (their references released) until its last part retires with them as
@@ -556,6 +557,7 @@ func (c *Comp) cacheStats(n string, add func(string, float64)) {
 	add(n+".visibility_records", float64(sc.visRecords))
 	add(n+".record_splits", float64(sc.splits))
 	add(n+".retired_records", float64(sc.retiredRecords))
+	add(n+".cache_entries_flushed", float64(sc.entriesFlushed))
 	add(n+".cycles_cache_all_referenced", float64(sc.stalls.Cycles(stallStateAllReferenced)))
 	add(n+".cycles_ref_overflow", float64(sc.stalls.Cycles(stallStateRefOverflow)))
 }

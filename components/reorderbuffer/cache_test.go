@@ -121,7 +121,7 @@ func TestShadingCache(t *testing.T) {
 			},
 			stats: map[string]float64{"cache_hits": 2, "cache_hits_in_flight": 2, "cache_misses": 3, "cache_evictions": 0,
 				"shading_quads": 3, "shading_warps": 2, "shaded_shading_warps": 2, "visibility_quads": 3,
-				"visibility_records": 3, "record_splits": 0, "retired_records": 3,
+				"visibility_records": 3, "record_splits": 0, "retired_records": 3, "cache_entries_flushed": 0,
 				"cycles_cache_all_referenced": 0, "cycles_ref_overflow": 0},
 		},
 		{
@@ -139,7 +139,7 @@ func TestShadingCache(t *testing.T) {
 			},
 			stats: map[string]float64{"cache_hits": 1, "cache_hits_in_flight": 0, "cache_misses": 5, "cache_evictions": 3,
 				"shading_quads": 5, "shading_warps": 5, "shaded_shading_warps": 5, "visibility_quads": 6,
-				"visibility_records": 6, "record_splits": 0, "retired_records": 6,
+				"visibility_records": 6, "record_splits": 0, "retired_records": 6, "cache_entries_flushed": 0,
 				"cycles_cache_all_referenced": 0, "cycles_ref_overflow": 0},
 		},
 		{
@@ -157,7 +157,7 @@ func TestShadingCache(t *testing.T) {
 			rop: []ropRecord{{"v d0 (0,0) 7/7 [10 0 0 0] [11 0 0 0] [12 0 0 0]", 29}},
 			stats: map[string]float64{"cache_hits": 0, "cache_hits_in_flight": 0, "cache_misses": 3, "cache_evictions": 1,
 				"shading_quads": 3, "shading_warps": 2, "shaded_shading_warps": 2, "visibility_quads": 1,
-				"visibility_records": 2, "record_splits": 1, "retired_records": 2,
+				"visibility_records": 2, "record_splits": 1, "retired_records": 2, "cache_entries_flushed": 0,
 				"cycles_cache_all_referenced": 14, "cycles_ref_overflow": 0},
 		},
 		{
@@ -171,7 +171,7 @@ func TestShadingCache(t *testing.T) {
 			rop:     []ropRecord{{"v d0 (0,0) 1/1 [10 0 0 0]", 15}, {"v d0 (2,0) 1/1 [10 0 0 0]", 16}},
 			stats: map[string]float64{"cache_hits": 1, "cache_hits_in_flight": 0, "cache_misses": 1, "cache_evictions": 0,
 				"shading_quads": 1, "shading_warps": 1, "shaded_shading_warps": 1, "visibility_quads": 2,
-				"visibility_records": 2, "record_splits": 0, "retired_records": 2,
+				"visibility_records": 2, "record_splits": 0, "retired_records": 2, "cache_entries_flushed": 0,
 				"cycles_cache_all_referenced": 0, "cycles_ref_overflow": 14},
 		},
 		{
@@ -186,7 +186,7 @@ func TestShadingCache(t *testing.T) {
 			rop:     []ropRecord{{"v d0 (0,0) 1/1 [10 0 0 0]", 16}, {"v d1 (0,0) 1/1 [11 0 0 0]", 17}},
 			stats: map[string]float64{"cache_hits": 0, "cache_hits_in_flight": 0, "cache_misses": 2, "cache_evictions": 0,
 				"shading_quads": 2, "shading_warps": 2, "shaded_shading_warps": 2, "visibility_quads": 2,
-				"visibility_records": 2, "record_splits": 0, "retired_records": 2,
+				"visibility_records": 2, "record_splits": 0, "retired_records": 2, "cache_entries_flushed": 0,
 				"cycles_cache_all_referenced": 0, "cycles_ref_overflow": 0},
 		},
 	} {

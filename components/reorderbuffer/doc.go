@@ -37,9 +37,14 @@
 //     sent on ToShaderCores.
 //   - ToROPs (out): protocol.ShadedQuads (quads of one draw and one partition) and
 //     protocol.DrawEnd{draw, From: p}, to ROPs[p].
+//   - Control (in/out, 2 messages, peer CommandProcessor): protocol.FlushCmd in,
+//     protocol.Done{From: 0} out. In the tiled machine (configs/sortmiddle.yaml)
+//     the peer is the tile unit, which flushes its back end at the end of each
+//     screen tile; the sort-last machine leaves Control unconnected and
+//     CommandProcessor nil, and nothing ever arrives there.
 //
-// ShaderCores and ROPs are peer fields the platform builder sets after building;
-// len(ROPs) must equal NumPartitions.
+// ShaderCores, ROPs and CommandProcessor are peer fields the platform builder
+// sets after building; len(ROPs) must equal NumPartitions.
 //
 // # The life of a warp
 //
@@ -115,8 +120,29 @@
 // a VisibilityQuads is a protocol error; 2D traffic has the same timing,
 // messages and statistics either way.
 //
-// Tick runs retire, fill and dispatch, back to front: a warp filled at cycle c
-// retires at c+1 at the earliest, and entries retired at c can be allocated at c.
+// # Flush (the tiled machine's end of tile)
+//
+// A FlushCmd on Control waits in the port until the buffer is empty: no entry
+// in use, no message waiting for a ROP and, in shading-cache mode, no
+// visibility quad under look-up, no miss warp open or queued and no part of a
+// split quad held (the tile unit sends it once the ROP reported every draw of
+// the tile done, so it finds the buffer empty or about to be). In the cycle the
+// buffer is empty it is taken: in shading-cache mode with Invalidate every
+// cache entry is dropped (ShadingCache.Invalidate: the document's per-tile
+// local cache, flushed when the tile ends; the next tile's first look-up of
+// any tag misses), which needs every entry unreferenced: a reference left at
+// that point is a protocol error that halts the run. Without the shading
+// cache, or without Invalidate, the flush is only acknowledged. The Done is
+// sent in the same cycle (or, when the port refuses, in a later one). The
+// flush is taken before the dispatch stage runs, so work that reaches the
+// input in the same cycle is looked up after it; but work of the next tile
+// that arrives before the flush is taken delays it (the buffer is no longer
+// empty), as in the ROP and the depth unit: the tile unit should send the
+// next tile's work only after the Done of each of its units.
+//
+// Tick runs retire, fill, control and dispatch, back to front: a warp filled at
+// cycle c retires at c+1 at the earliest, and entries retired at c can be
+// allocated at c.
 // With direct connections, a warp that reaches the port at cycle a is dispatched
 // at a+1; its ShadedWarp reaching the port at s is retired at s+2.
 //
@@ -138,6 +164,7 @@
 //
 // Named "<component name>.<counter>": warps, quads, markers (allocated),
 // shaded_warps (filled), retired_quads, retired_markers, rop_messages,
+// flushes (FlushCmds answered),
 // occupancy_average (entries in use averaged over cycles, up to Finish) and
 // occupancy_max, and per-cycle activity: cycles_busy, cycles_full (the packer's next
 // message waits for entries), cycles_blocked_output (a ROP refused),
@@ -148,10 +175,15 @@
 // cache_misses, cache_evictions, shading_quads, shading_warps,
 // shaded_shading_warps, visibility_quads, visibility_records (records that
 // entered the ring, split parts included), record_splits, retired_records,
-// cycles_cache_all_referenced and cycles_ref_overflow. Buffers reports both input ports, the entries in use and the
-// output register.
+// cache_entries_flushed (shaded entries dropped by FlushCmd),
+// cycles_cache_all_referenced and cycles_ref_overflow. Buffers reports both
+// input ports, the entries in use and the output register, and the Control
+// port when CommandProcessor is set (so the sort-last machine's hang reports
+// are unchanged).
 //
 // Tasks (only when a tracer is attached, docs/design-timing.md section 10): each
 // warp is a "pixel_warp" task "warp<id>@rob" below the packer's "warp<id>", from
-// its allocation to the retirement of its last entry.
+// its allocation to the retirement of its last entry; a FlushCmd is a "flush"
+// task "flush<msg ID>" below the sender's req_out task, from its taking to its
+// Done.
 package reorderbuffer

@@ -53,6 +53,9 @@ type Comp struct {
 	FromShaderCores sim.Port
 	// ToROPs sends ShadedQuads and DrawEnd messages to ROPs.
 	ToROPs sim.Port
+	// Control receives FlushCmd and sends Done (the tiled machine's tile unit;
+	// the sort-last machine leaves it unconnected).
+	Control sim.Port
 
 	// ShaderCores are the cores' pixel-dispatch ports, tried round-robin (set by
 	// the platform builder).
@@ -60,6 +63,10 @@ type Comp struct {
 	// ROPs are the ROPs' input ports, one per partition (set by the platform
 	// builder; its length must be NumPartitions).
 	ROPs []sim.Port
+	// CommandProcessor is the port of the unit that sends FlushCmd (in the
+	// tiled machine, the tile unit), which gets the Done; nil when Control is
+	// not connected.
+	CommandProcessor sim.Port
 
 	halt             *timing.Halt
 	progress         *timing.Progress
@@ -69,11 +76,14 @@ type Comp struct {
 	numPartitions    int
 	inBuf            sim.Buffer
 	shadedBuf        sim.Buffer
+	ctlBuf           sim.Buffer
 
 	entries  ring
 	cache    *shadingCacheMode // nil: no shading cache (no decoupled sampling)
 	nextCore int
-	stalled  retiring // a message a ROP refused (msg nil when none)
+	stalled  retiring       // a message a ROP refused (msg nil when none)
+	ctlOut   *protocol.Done // the answer to a FlushCmd waiting to be sent
+	ctlTask  string         // tracing: the flush's task
 
 	activity       *timing.Activity
 	warps          uint64
@@ -83,12 +93,13 @@ type Comp struct {
 	retiredQuads   uint64
 	retiredMarkers uint64
 	ropMessages    uint64
+	flushes        uint64
 	occSum         uint64 // entry-cycles in use up to occLast
 	occLast        uint64
 	occMax         int
 }
 
-// Tick runs the stages back to front: retire, fill, dispatch.
+// Tick runs the stages back to front: retire, fill, control, dispatch.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
 	if c.halt.Stopped() {
 		return false
@@ -96,8 +107,9 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 	cycle := c.Freq.Cycle(now)
 	retired, blocked := c.retire(now, cycle)
 	filled := c.fill(now)
+	controlled := c.control(now)
 	dispatched, wait := c.dispatch(now, cycle)
-	progress := retired || filled || dispatched
+	progress := retired || filled || controlled || dispatched
 
 	switch {
 	case progress:
@@ -403,18 +415,23 @@ func (c *Comp) Finish(now sim.VTimeInSec) {
 	}
 }
 
-// Buffers reports the input ports, the entries in use and the output register.
+// Buffers reports the input ports, the entries in use and the output register,
+// and the Control port when it is connected (CommandProcessor set).
 func (c *Comp) Buffers() []timing.BufferState {
 	stalled := 0
 	if c.stalled.msg != nil {
 		stalled = 1
 	}
-	return []timing.BufferState{
+	b := []timing.BufferState{
 		{Name: c.FromQuadPacker.Name(), Len: c.inBuf.Size(), Cap: c.inBuf.Capacity()},
 		{Name: c.FromShaderCores.Name(), Len: c.shadedBuf.Size(), Cap: c.shadedBuf.Capacity()},
 		{Name: c.Name() + ".Entries", Len: c.entries.used, Cap: c.entries.size()},
 		{Name: c.ToROPs.Name(), Len: stalled, Cap: 1},
 	}
+	if c.CommandProcessor != nil {
+		b = append(b, timing.BufferState{Name: c.Control.Name(), Len: c.ctlBuf.Size(), Cap: c.ctlBuf.Capacity()})
+	}
+	return b
 }
 
 // Stats reports the counters (see the package documentation).
@@ -427,6 +444,7 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	add(n+".retired_quads", float64(c.retiredQuads))
 	add(n+".retired_markers", float64(c.retiredMarkers))
 	add(n+".rop_messages", float64(c.ropMessages))
+	add(n+".flushes", float64(c.flushes))
 	avg := 0.0
 	if c.occLast > 0 {
 		avg = float64(c.occSum) / float64(c.occLast)

@@ -40,6 +40,7 @@ func TestPinnedTiming(t *testing.T) {
 		"GPU.ReorderBuffer.retired_quads":   8,
 		"GPU.ReorderBuffer.retired_markers": 1,
 		"GPU.ReorderBuffer.rop_messages":    2,
+		"GPU.ReorderBuffer.flushes":         0,
 		// 8 entries over cycles 1-2, 9 over 2-14, 1 over 14-15: 117 entry-cycles in 20.
 		"GPU.ReorderBuffer.occupancy_average": 117.0 / 20,
 		"GPU.ReorderBuffer.occupancy_max":     9,

@@ -181,8 +181,20 @@ func (c *ShadingCache[K]) Release(i int) error {
 	return nil
 }
 
-// Invalidate forgets every tag (for example at the end of a draw whose
-// primitive IDs will be reused); it requires that no entry is referenced.
+// Shaded returns the number of entries that hold a shaded tag.
+func (c *ShadingCache[K]) Shaded() int {
+	n := 0
+	for i, u := range c.used {
+		if u && c.state[i] == EntryReady {
+			n++
+		}
+	}
+	return n
+}
+
+// Invalidate forgets every tag (at the end of a screen tile in the tiled
+// machine, or of a draw whose primitive IDs will be reused); it requires that
+// no entry is referenced. The statistics stay.
 func (c *ShadingCache[K]) Invalidate() error {
 	if len(c.free) != len(c.tag) {
 		return fmt.Errorf("shading cache: invalidate with %d referenced entries", c.Referenced())

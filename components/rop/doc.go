@@ -47,8 +47,10 @@
 //     lines, or compressed blocks at the line's address) and the resolve's
 //     display-line writes (AccessBytes each), through a memclient
 //     (components/rop/rtcache).
-//   - Control (in/out, peer CommandProcessor): protocol.ClearCmd and
-//     protocol.PresentCmd in; protocol.Done and protocol.DrawDone{draw, p} out.
+//   - Control (in/out, peer CommandProcessor): protocol.ClearCmd,
+//     protocol.PresentCmd and protocol.FlushCmd in; protocol.Done and
+//     protocol.DrawDone{draw, p} out. In the tiled machine's tile unit the
+//     peer is the tile unit, which sends only FlushCmd.
 //
 // The exported field Image must hold the simulated memory image: the render
 // targets are views of it (the functional blend writes there), write-backs
@@ -120,6 +122,17 @@
 // compression tags of the colour lines the resolve read are then counted
 // (present_lines*).
 //
+// FlushCmd (the end of a screen tile in a tile unit of the tiled machine,
+// configs/sortmiddle.yaml; the memory port is then the tile unit's on-chip tile
+// memory): taken, like the other commands, once the ROP holds no message; it
+// is a present's flush without the resolve: every dirty colour line is
+// written back (each once, compressed when it can be), and once the last write
+// is acknowledged, with Invalidate, every line leaves the cache
+// (rtcache.Cache.Invalidate: the next tile starts cold; fast-clear tags stay,
+// so a cleared line never written still fills without a read); then Done
+// (From = Index) on Control. No message from the reorder buffer is accepted
+// while a command is carried out.
+//
 // # Parameters (builder)
 //
 // Index (partition, 0), QuadsPerCycle (1), SamplesPerCycle (0: a visibility
@@ -137,14 +150,15 @@
 // messages_in, quads_in (pixel and visibility quads), visibility_quads_in,
 // samples_killed, samples_written, samples_blended,
 // quads_written, quads_discarded, quads_late_z_culled, late_z_requests,
-// late_z_quads, draw_ends, draw_dones, clears, presents, resolve_quads,
+// late_z_quads, draw_ends, draw_dones, clears, presents, flushes, resolve_quads,
 // resolve_lines, resolve_bytes; present_lines (colour lines the resolves read),
 // present_lines_compressed and present_lines_cleared (their tags once the
 // present's flush is done) and present_compressed_fraction (compressed /
 // lines); the colour cache's cache_hits, cache_misses, cache_misses_merged,
 // cache_cleared_fills, cache_overwrite_fills, cache_line_reads,
 // cache_evictions, cache_write_backs, cache_line_writes_uncached (display
-// lines), cache_cleared_lines, cache_hit_rate, cache_line_reads_compressed,
+// lines), cache_cleared_lines, cache_invalidated_lines (FlushCmd with
+// Invalidate), cache_hit_rate, cache_line_reads_compressed,
 // cache_line_reads_uncompressed, cache_write_backs_compressed,
 // cache_write_backs_uncompressed, cache_compression_bytes_saved,
 // cache_compression_unusable, bytes_read, bytes_written and memory.* (the
@@ -155,7 +169,8 @@
 // ShadedQuads is a "rop_write" task "rop<msg ID>" below its draw, from acceptance
 // to retirement; its LateZReq is a req_out task below it, its colour-cache reads
 // and the write-backs it causes hang below it. A ClearCmd is a "clear" task, a
-// PresentCmd a "resolve" task ("clear<msg ID>", "resolve<msg ID>") below the
-// command processor's req_out task until the Done; the resolve's reads and
-// writes and the flush hang below it.
+// PresentCmd a "resolve" task, a FlushCmd a "flush" task ("clear<msg ID>",
+// "resolve<msg ID>", "flush<msg ID>") below the sender's req_out task until the
+// Done; the resolve's reads and writes and the write-backs of the flush hang
+// below it.
 package rop

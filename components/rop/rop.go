@@ -78,14 +78,23 @@ type done struct {
 	b *band
 }
 
-// presentState is the progress of a PresentCmd.
-type presentState uint8
+// controlState is the progress of a PresentCmd or a FlushCmd.
+type controlState uint8
 
 const (
-	presentNone      presentState = iota
-	presentResolving              // looking up and resolving the partition's tiles
-	presentFlushing               // writing back every dirty line
+	controlNone      controlState = iota
+	controlResolving              // a present: looking up and resolving the partition's tiles
+	controlFlushing               // a present or a flush: writing back every dirty line
 )
+
+var controlStateNames = [...]string{"none", "resolving", "flushing"}
+
+func (s controlState) String() string {
+	if int(s) < len(controlStateNames) {
+		return controlStateNames[s]
+	}
+	return fmt.Sprintf("controlState(%d)", uint8(s))
+}
 
 // Comp is a ROP: the colour block of one partition's render back-end. See the
 // package documentation.
@@ -98,7 +107,8 @@ type Comp struct {
 	DepthUnit sim.Port
 	// ToMemory sends colour line reads, write-backs and the resolve's writes.
 	ToMemory sim.Port
-	// Control receives ClearCmd and PresentCmd and sends Done and DrawDone.
+	// Control receives ClearCmd, PresentCmd and FlushCmd and sends Done and
+	// DrawDone.
 	Control sim.Port
 
 	// DepthUnitPort is the depth unit's ROP port (set by the platform builder).
@@ -139,11 +149,11 @@ type Comp struct {
 	wLen     int
 	pipe     *timing.Pipeline[done]
 
-	ctlMsg  sim.Msg // the command being carried out (a present)
-	ctlOut  sim.Msg // an acknowledgement waiting to be sent
-	ctlTask string  // tracing: the control command's task
-	present presentState
-	res     resolver
+	ctlMsg   sim.Msg // the command being carried out (a present or a flush)
+	ctlOut   sim.Msg // an acknowledgement waiting to be sent
+	ctlTask  string  // tracing: the control command's task
+	ctlState controlState
+	res      resolver
 
 	// Per-tick conditions for the activity and the wake-ups.
 	waitLate, lookBlocked, blendBlocked, blockedOut bool
@@ -158,6 +168,7 @@ type counters struct {
 	messagesIn, quadsIn, drawEnds, drawDones  uint64
 	visQuadsIn                                uint64
 	lateRequests, lateQuads, clears, presents uint64
+	flushes                                   uint64
 	resolveQuads, resolveLines, resolveBytes  uint64
 	// Compression tags of the lines the resolves read, after their flush.
 	presentLines, presentCompressed, presentCleared uint64
@@ -296,7 +307,7 @@ func (c *Comp) retire(now sim.VTimeInSec) bool {
 			break // one DrawDone per cycle
 		}
 	}
-	if c.present == presentResolving {
+	if c.ctlState == controlResolving {
 		progress = c.finishBands() || progress
 	}
 	if c.ctlOut != nil && c.send(c.Control, c.CommandProcessor, c.ctlOut, now) {
@@ -441,7 +452,7 @@ func (c *Comp) newRec() (int, *quadRec, bool) {
 // QuadsPerCycle quads per cycle.
 func (c *Comp) lookup(now sim.VTimeInSec, cycle uint64) bool {
 	c.lookRate.Refill(cycle)
-	if c.present == presentResolving {
+	if c.ctlState == controlResolving {
 		if c.traced() {
 			c.cache.SetCause(c.ctlTask)
 		}
@@ -682,10 +693,11 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 	return true
 }
 
-// control carries out clears and presents once every earlier message is done.
+// control carries out clears, presents and flushes once every earlier message
+// is done.
 func (c *Comp) control(now sim.VTimeInSec) bool {
 	if c.ctlMsg != nil {
-		return c.presentStep()
+		return c.controlStep()
 	}
 	if c.ctlOut != nil || len(c.recs) > 0 {
 		return false
@@ -720,7 +732,16 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 		}
 		c.st.presents++
 		c.ctlMsg = m
-		c.present = presentResolving
+		c.ctlState = controlResolving
+	case *protocol.FlushCmd:
+		c.Control.Retrieve(now)
+		if c.traced() {
+			c.startControlTask(protocol.KindFlush, m.ID)
+		}
+		c.st.flushes++
+		c.cache.Flush()
+		c.ctlMsg = m
+		c.ctlState = controlFlushing
 	default:
 		c.fail(fmt.Errorf("Control: unexpected message %T", msg))
 		return false
@@ -728,10 +749,11 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 	return true
 }
 
-// presentStep moves a present from the resolve to the flush to its Done.
-func (c *Comp) presentStep() bool {
-	switch c.present {
-	case presentResolving:
+// controlStep moves a present from the resolve to the flush to its Done, and
+// a flush to its Done (dropping every colour line first when it invalidates).
+func (c *Comp) controlStep() bool {
+	switch c.ctlState {
+	case controlResolving:
 		if !c.res.finished() {
 			return false
 		}
@@ -739,16 +761,26 @@ func (c *Comp) presentStep() bool {
 			c.cache.SetCause(c.ctlTask)
 		}
 		c.cache.Flush()
-		c.present = presentFlushing
+		c.ctlState = controlFlushing
 		return true
-	case presentFlushing:
+	case controlFlushing:
 		if !c.cache.Idle() {
 			return false
 		}
-		c.countPresentLines()
+		switch m := c.ctlMsg.(type) {
+		case *protocol.PresentCmd:
+			c.countPresentLines()
+		case *protocol.FlushCmd:
+			if m.Invalidate {
+				if _, err := c.cache.Invalidate(); err != nil {
+					c.fail(fmt.Errorf("FlushCmd %s: %w", m.ID, err))
+					return false
+				}
+			}
+		}
 		c.ctlOut = protocol.NewDone(c.ctlMsg.Meta().ID, c.index)
 		c.ctlMsg = nil
-		c.present = presentNone
+		c.ctlState = controlNone
 		c.res = resolver{}
 		return true
 	}
@@ -775,8 +807,8 @@ func (c *Comp) account(now sim.VTimeInSec, cycle uint64, progress bool) {
 		state = stateBlockedOutput
 	case c.pipe.Len() > 0: // blends still within their latency
 		state = stateBusy
-	case c.lookBlocked || c.blendBlocked || c.waiting() || c.present == presentFlushing ||
-		(c.present == presentResolving && c.cache.WritesQueued() > 0):
+	case c.lookBlocked || c.blendBlocked || c.waiting() || c.ctlState == controlFlushing ||
+		(c.ctlState == controlResolving && c.cache.WritesQueued() > 0):
 		state = stateWaitMemory
 	case c.waitLate:
 		state = stateWaitLateZ
@@ -839,7 +871,7 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 		{"quads_late_z_culled", uint64(c.ws.QuadsLateZCulled)},
 		{"late_z_requests", s.lateRequests}, {"late_z_quads", s.lateQuads},
 		{"draw_ends", s.drawEnds}, {"draw_dones", s.drawDones},
-		{"clears", s.clears}, {"presents", s.presents},
+		{"clears", s.clears}, {"presents", s.presents}, {"flushes", s.flushes},
 		{"resolve_quads", s.resolveQuads}, {"resolve_lines", s.resolveLines}, {"resolve_bytes", s.resolveBytes},
 		{"present_lines", s.presentLines}, {"present_lines_compressed", s.presentCompressed},
 		{"present_lines_cleared", s.presentCleared},

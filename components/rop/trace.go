@@ -10,10 +10,11 @@ import (
 // built) only then (docs/design-timing.md, section 10).
 func (c *Comp) traced() bool { return c.NumHooks() > 0 }
 
-// startControlTask starts the task of a ClearCmd ("clear<msg ID>") or a
+// startControlTask starts the task of a ClearCmd ("clear<msg ID>"), a
 // PresentCmd ("resolve<msg ID>": the resolve of the partition and the colour
-// cache's flush) below the command processor's req_out task of the message,
-// until the Done is sent. The resolve's reads and writes hang below it.
+// cache's flush) or a FlushCmd ("flush<msg ID>": the colour cache's flush)
+// below the sender's req_out task of the message, until the Done is sent. The
+// resolve's and the flush's reads and writes hang below it.
 func (c *Comp) startControlTask(kind, msgID string) {
 	c.ctlTask = kind + msgID
 	tracing.StartTask(c.ctlTask, protocol.ReqOutTaskID(msgID), c, kind, kind, nil)

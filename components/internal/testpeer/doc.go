@@ -3,7 +3,8 @@
 // script and records what it receives (Peer), a source on one port
 // (Source), a memory that answers reads from an image
 // (Memory), a schedule of messages to send at given cycles (Schedule), and
-// a unit's statistics by name (StatMap, CheckStats).
+// a unit's statistics by name (StatMap, CheckStats) and a tracer that
+// records the tasks a unit reports (TaskLog).
 //
 // It is test support: only _test.go files import it (by convention; Go has
 // no test-only packages). Every peer runs at 1 GHz, so a cycle is a

@@ -82,7 +82,14 @@
 //  4. Issue: queued writes go to memory oldest first; a write-back carries the
 //     bytes the memory image holds at the moment it is issued (compressed, with
 //     its line's tag updated, when the line is compressible, see above).
-//  5. Flush (at Present) queues the write-back of every dirty line.
+//  5. Flush (at Present, and at the end of a tile in the tiled machine) queues
+//     the write-back of every dirty line; the lines stay, clean.
+//  6. Invalidate (after a flush, once the cache is idle and clean) drops every
+//     line: the next access to any line misses. It refuses, with an error, a
+//     cache with dirty lines or traffic in flight. Fast-clear and compression
+//     tags stay (they describe memory): a line written since its clear was
+//     taken out of the cleared state by Write, so it misses with a read; a
+//     cleared line never written fills again without one.
 //
 // SetEvictHook installs a callback for every line evicted to make room (the
 // depth unit's eviction-triggered HiZ feedback).
@@ -101,7 +108,7 @@
 // C.cache_misses_merged, C.cache_cleared_fills and C.cache_overwrite_fills:
 // AccessOverwrite allocations without a read), C.cache_line_reads,
 // C.cache_evictions, C.cache_write_backs, C.cache_line_writes_uncached,
-// C.cache_cleared_lines, C.cache_hit_rate, C.bytes_read, C.bytes_written, and the
+// C.cache_cleared_lines, C.cache_invalidated_lines, C.cache_hit_rate, C.bytes_read, C.bytes_written, and the
 // memory client's counters under C.memory. Compression (lines of compressible
 // surfaces): C.cache_line_reads_compressed, C.cache_line_reads_uncompressed,
 // C.cache_write_backs_compressed, C.cache_write_backs_uncompressed,

@@ -146,7 +146,7 @@ type Cache struct {
 	overwrites                           uint64
 	evictions, writeBacks, lineReads     uint64
 	bytesRead, bytesWritten, otherWrites uint64
-	clearedLines                         uint64
+	clearedLines, invalidated            uint64
 	readsCompressed, readsUncompressed   uint64
 	writesCompressed, writesUncompressed uint64
 	bytesSaved, unusable                 uint64
@@ -429,6 +429,28 @@ func (c *Cache) Flush() int {
 	return len(c.victim)
 }
 
+// Invalidate drops every line from the cache, so that the next access to any
+// line misses (the end of a screen tile in the tiled machine: the next tile
+// starts cold). The cache must be idle (no read or write queued or in flight)
+// and clean (no dirty line: Flush, then wait for Idle); otherwise Invalidate
+// changes nothing and returns an error saying what is left. The fast-clear
+// and compression tags describe memory, not the cache's contents, and stay:
+// a line written since its clear is no longer cleared (Write), and a cleared
+// line never written is still the clear value in memory. It returns the
+// number of lines dropped.
+func (c *Cache) Invalidate() (int, error) {
+	if !c.Idle() {
+		return 0, fmt.Errorf("rtcache: Invalidate while busy: %d line reads in flight, %d writes queued, %d memory requests in flight",
+			len(c.fills), c.WritesQueued(), c.client.Outstanding())
+	}
+	if n := c.tags.DirtyLines(); n > 0 {
+		return 0, fmt.Errorf("rtcache: Invalidate with %d dirty lines (Flush first)", n)
+	}
+	n := c.tags.Invalidate()
+	c.invalidated += uint64(n)
+	return n, nil
+}
+
 // Clear handles a fast clear of [lo, hi): the lines of the range leave the
 // cache without write-back (the memory image already holds the cleared values)
 // and queued write-backs of the range are dropped; every line wholly inside the
@@ -482,7 +504,7 @@ func (c *Cache) Idle() bool { return c.WritesQueued() == 0 && c.client.Idle() &&
 // hits, misses (of which misses_merged waited for a read already in flight and
 // cleared_fills cost no read), line_reads, evictions, write_backs (dirty lines
 // written), line_writes_uncached (QueueWrite), cleared_lines (lines marked by fast
-// clears) and hit_rate; <comp>.bytes_read and <comp>.bytes_written (all the
+// clears), invalidated_lines (lines dropped by Invalidate) and hit_rate; <comp>.bytes_read and <comp>.bytes_written (all the
 // component's memory traffic); and the memory client's counters under
 // <comp>.memory.
 func (c *Cache) Stats(comp string, add func(string, float64)) {
@@ -497,6 +519,7 @@ func (c *Cache) Stats(comp string, add func(string, float64)) {
 	add(p+"write_backs", float64(c.writeBacks))
 	add(p+"line_writes_uncached", float64(c.otherWrites))
 	add(p+"cleared_lines", float64(c.clearedLines))
+	add(p+"invalidated_lines", float64(c.invalidated))
 	rate := 0.0
 	if n := c.hits + c.misses; n > 0 {
 		rate = float64(c.hits) / float64(n)
@@ -518,6 +541,7 @@ type Counters struct {
 	Hits, Misses, MergedMisses, ClearedFills uint64
 	LineReads, Evictions, WriteBacks         uint64
 	UncachedWrites, BytesRead, BytesWritten  uint64
+	InvalidatedLines                         uint64 // lines dropped by Invalidate
 	// Compression (lines of registered surfaces only).
 	CompressedReads, UncompressedReads           uint64
 	CompressedWriteBacks, UncompressedWriteBacks uint64
@@ -531,7 +555,7 @@ func (c *Cache) Counters() Counters {
 		UncachedWrites: c.otherWrites, BytesRead: c.bytesRead, BytesWritten: c.bytesWritten,
 		CompressedReads: c.readsCompressed, UncompressedReads: c.readsUncompressed,
 		CompressedWriteBacks: c.writesCompressed, UncompressedWriteBacks: c.writesUncompressed,
-		BytesSaved: c.bytesSaved, Unusable: c.unusable}
+		BytesSaved: c.bytesSaved, Unusable: c.unusable, InvalidatedLines: c.invalidated}
 }
 
 // Buffers describes the write queue and the memory requests in flight.

@@ -228,3 +228,74 @@ func TestConfigValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestInvalidate: Invalidate refuses a cache with dirty lines or writes in
+// flight; after a flush it drops every line, so the next access to each
+// misses: with a read for a line written since its fast clear, without one
+// for a cleared line never written.
+func TestInvalidate(t *testing.T) {
+	o, m, e := setup(t, rtcache.Config{Size: 256, Ways: 2, LineSize: 64, MaxOutstanding: 4, WriteQueue: 4}, 5)
+	var got []rtcache.Result
+	acc := func(now sim.VTimeInSec, addr uint64) { got = append(got, o.cache.Access(now, addr, 0)) }
+	var errs []string
+	inval := func(want int) {
+		n, err := o.cache.Invalidate()
+		if err != nil {
+			errs = append(errs, err.Error())
+		}
+		if n != want {
+			t.Errorf("Invalidate dropped %d lines, want %d", n, want)
+		}
+	}
+	o.at(1, func(now sim.VTimeInSec) {
+		o.cache.Clear(base+128, base+384)
+		acc(now, base)     // miss, read
+		acc(now, base+128) // cleared fill
+		acc(now, base+192) // cleared fill
+	})
+	o.at(20, func(now sim.VTimeInSec) {
+		o.cache.Write(base)
+		o.cache.Write(base + 128)
+		inval(0) // two dirty lines
+	})
+	o.at(21, func(now sim.VTimeInSec) {
+		if n := o.cache.Flush(); n != 2 {
+			t.Errorf("flush queued %d lines, want 2", n)
+		}
+		inval(0) // the write-backs are queued
+	})
+	o.at(40, func(now sim.VTimeInSec) {
+		inval(3)
+		for _, a := range []uint64{base, base + 128, base + 192} {
+			if o.cache.Present(a) {
+				t.Errorf("line 0x%x present after Invalidate", a)
+			}
+		}
+	})
+	o.at(41, func(now sim.VTimeInSec) {
+		acc(now, base)     // miss, read
+		acc(now, base+128) // written since the clear: miss, read
+		acc(now, base+192) // still cleared: fill without a read
+	})
+	o.TickLater(0)
+	if err := e.Run(); err != nil {
+		t.Fatal(err)
+	}
+	want := []rtcache.Result{rtcache.Miss, rtcache.ClearedFill, rtcache.ClearedFill,
+		rtcache.Miss, rtcache.Miss, rtcache.ClearedFill}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("results %v, want %v", got, want)
+	}
+	if len(errs) != 2 || !strings.Contains(errs[0], "2 dirty lines") || !strings.Contains(errs[1], "2 writes queued") {
+		t.Errorf("Invalidate errors %q, want one for the dirty lines and one for the queued writes", errs)
+	}
+	if r := m.Reads(); !reflect.DeepEqual(r, []uint64{base, base, base + 128}) {
+		t.Errorf("reads %x", r)
+	}
+	if w := m.Writes(); !reflect.DeepEqual(w, []uint64{base + 128, base}) { // set and way order
+		t.Errorf("writes %x, want each flushed line once", w)
+	}
+	if c := o.cache.Counters(); c.InvalidatedLines != 3 || c.WriteBacks != 2 {
+		t.Errorf("counters %+v", c)
+	}
+}

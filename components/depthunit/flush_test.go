@@ -1,0 +1,149 @@
+package depthunit_test
+
+import (
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/sarchlab/akita/v3/tracing"
+
+	"github.com/gfxsim/gfxsim/components/depthunit"
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
+	"github.com/gfxsim/gfxsim/components/protocol"
+	"github.com/gfxsim/gfxsim/components/rop/backendtest"
+	fhiz "github.com/gfxsim/gfxsim/functional/depth/hiz"
+)
+
+// TestFlush: a FlushCmd after some quads writes every dirty depth line back
+// exactly once (whole 64-byte lines), and the Done (From = the partition)
+// comes back once the last write is acknowledged. With Invalidate every line
+// leaves the cache, so a later quad on a flushed line misses and reads it
+// again; without, the lines stay (clean) and it hits. A second flush writes
+// back only what the later quad dirtied.
+func TestFlush(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		invalidate bool
+		readsAfter int
+		dropped    float64 // lines the two flushes drop
+	}{
+		{"invalidate", true, 2, 4 + 2},
+		{"keep", false, 0, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			const part = 3
+			b := newBench(t, depthunit.MakeBuilder().WithIndex(part).WithCache(1024, 2, 64), defaultSpec(), 20)
+			d := b.tg.Draw(0, true)
+			p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
+			row := func(y uint64) uint64 { return b.tg.DepthDesc.Addr + 64*y }
+			// 16x8 D24S8 linear: one 64-byte line per row. Quads (0, 0) and
+			// (4, 0) touch rows 0 and 1, quad (0, 2) rows 2 and 3.
+			b.sendDraw(0, d, []*protocol.TileQuads{oneQuad(d, p, 0, 0), oneQuad(d, p, 4, 0), oneQuad(d, p, 0, 2)})
+			flush := protocol.NewFlushCmd(tc.invalidate)
+			b.cp.SendAt(200, b.du.Control, flush)
+			d2 := b.tg.Draw(1, true)
+			p2 := backendtest.Rect(d2, 0, 0, 16, 8, 0.25)[0]
+			b.sendDraw(400, d2, []*protocol.TileQuads{oneQuad(d2, p2, 0, 0)})
+			again := protocol.NewFlushCmd(tc.invalidate)
+			b.cp.SendAt(600, b.du.Control, again)
+			b.run()
+
+			var firstWrites, laterWrites []uint64
+			readsBefore, readsAfter := 0, 0
+			var lastFirst uint64
+			for _, a := range b.mem.Log {
+				switch {
+				case a.Write && a.Cycle < 400:
+					firstWrites = append(firstWrites, a.Addr)
+					lastFirst = a.Cycle
+					if a.Size != 64 {
+						t.Errorf("write-back of line 0x%x moved %d bytes, want 64", a.Addr, a.Size)
+					}
+				case a.Write:
+					laterWrites = append(laterWrites, a.Addr)
+				case a.Cycle < 200:
+					readsBefore++
+				case a.Cycle >= 400:
+					readsAfter++
+				default:
+					t.Errorf("line 0x%x read during the flush", a.Addr)
+				}
+			}
+			slices.Sort(firstWrites)
+			slices.Sort(laterWrites)
+			if want := []uint64{row(0), row(1), row(2), row(3)}; !reflect.DeepEqual(firstWrites, want) {
+				t.Errorf("first flush wrote %x, want each of %x once", firstWrites, want)
+			}
+			if want := []uint64{row(0), row(1)}; !reflect.DeepEqual(laterWrites, want) {
+				t.Errorf("second flush wrote %x, want the lines the later quad dirtied, %x", laterWrites, want)
+			}
+			if readsBefore != 4 || readsAfter != tc.readsAfter {
+				t.Errorf("%d lines read before the flush, %d after; want 4, %d", readsBefore, readsAfter, tc.readsAfter)
+			}
+			if len(b.cp.Received) != 2 {
+				t.Fatalf("command processor received %d messages, want 2", len(b.cp.Received))
+			}
+			for i, want := range []*protocol.FlushCmd{flush, again} {
+				if m, ok := b.cp.Received[i].Msg.(*protocol.Done); !ok || m.RspTo != want.ID || m.From != part {
+					t.Errorf("message %d to the command processor: %+v, want the Done of flush %d from %d", i, b.cp.Received[i].Msg, i, part)
+				}
+			}
+			// As a present's: the last write is answered 20 cycles after the
+			// memory took it, the unit receives that at +1, sends Done the cycle
+			// after, and it arrives one cycle later.
+			if got, want := b.cp.Received[0].Cycle, lastFirst+20+3; got != want {
+				t.Errorf("first Done at cycle %d, want %d", got, want)
+			}
+			for name, w := range map[string]float64{"flushes": 2, "presents": 0, "cache_write_backs": 6,
+				"bytes_written": 6 * 64, "cache_invalidated_lines": tc.dropped} {
+				if g := b.stat(name); g != w {
+					t.Errorf("%s = %v, want %v", name, g, w)
+				}
+			}
+		})
+	}
+}
+
+// TestFlushTraced: with a tracer attached, a FlushCmd is a "flush" task
+// "flush<msg ID>" below the sender's req_out task of the message, ended with
+// the Done, and its write-backs hang below it.
+func TestFlushTraced(t *testing.T) {
+	b := newBench(t, depthunit.MakeBuilder(), defaultSpec(), 10)
+	var log testpeer.TaskLog
+	tracing.CollectTrace(b.du, &log)
+	d := b.tg.Draw(0, true)
+	p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
+	b.sendDraw(0, d, []*protocol.TileQuads{oneQuad(d, p, 0, 0)})
+	flush := protocol.NewFlushCmd(true)
+	b.cp.SendAt(100, b.du.Control, flush)
+	b.run()
+	tasks := log.OfKind(protocol.KindFlush)
+	id := protocol.KindFlush + flush.ID
+	if len(tasks) != 1 || tasks[0].ID != id || tasks[0].ParentID != protocol.ReqOutTaskID(flush.ID) || !log.Ended[id] {
+		t.Fatalf("flush tasks %+v, want one %q below %q, ended", tasks, id, protocol.ReqOutTaskID(flush.ID))
+	}
+	if below := log.Below(id); len(below) != 2 {
+		t.Errorf("%d tasks below the flush, want the 2 write-backs: %+v", len(below), below)
+	}
+}
+
+// TestFlushRefusedWithHiZ: a depth unit with a HiZ unit refuses a FlushCmd
+// with an error naming the unit and the command (the tiled machine's tile
+// units have no HiZ; see the package documentation).
+func TestFlushRefusedWithHiZ(t *testing.T) {
+	b := newBench(t, depthunit.MakeBuilder().WithHiZ(fhiz.Config{Mode: fhiz.ZMask}), defaultSpec(), 10)
+	withHiZ(b, 5)
+	flush := protocol.NewFlushCmd(true)
+	b.cp.SendAt(0, b.du.Control, flush)
+	if err := b.e.Run(); err != nil {
+		t.Fatal(err)
+	}
+	err := b.halt.Reason()
+	if err == nil || !strings.Contains(err.Error(), "GPU.DepthUnit[0]: Control: FlushCmd "+flush.ID+" with a HiZ unit attached") {
+		t.Errorf("halt reason %v, want the FlushCmd refused", err)
+	}
+	if len(b.cp.Received) != 0 {
+		t.Errorf("the command processor received %+v", b.cp.Received)
+	}
+}

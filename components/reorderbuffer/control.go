@@ -1,0 +1,82 @@
+package reorderbuffer
+
+import (
+	"fmt"
+
+	"github.com/sarchlab/akita/v3/sim"
+	"github.com/sarchlab/akita/v3/tracing"
+
+	"github.com/gfxsim/gfxsim/components/protocol"
+)
+
+// control takes a FlushCmd from Control once the buffer is empty (empty), in
+// shading-cache mode with Invalidate drops every cache entry, and answers Done
+// (From 0) to CommandProcessor; an answer the port refuses is sent again in
+// later cycles. It runs before dispatch, so a flush taken in a cycle comes
+// before the work dispatched in it.
+func (c *Comp) control(now sim.VTimeInSec) bool {
+	progress := false
+	if c.ctlOut == nil {
+		msg := c.Control.Peek()
+		if msg == nil || !c.empty() {
+			return false
+		}
+		c.Control.Retrieve(now)
+		m, ok := msg.(*protocol.FlushCmd)
+		if !ok {
+			c.fail(fmt.Errorf("%s: unexpected %T on Control", c.Name(), msg))
+			return true
+		}
+		if c.CommandProcessor == nil {
+			c.fail(fmt.Errorf("%s: FlushCmd %s, but CommandProcessor (the port to answer) is not set", c.Name(), m.ID))
+			return true
+		}
+		if m.Invalidate && c.cache != nil {
+			if err := c.cache.flush(); err != nil {
+				c.fail(fmt.Errorf("%s: FlushCmd %s: %w: a reference outlived every record of the tile", c.Name(), m.ID, err))
+				return true
+			}
+		}
+		c.flushes++
+		c.ctlOut = protocol.NewDone(m.ID, 0)
+		if c.traced() {
+			c.ctlTask = protocol.KindFlush + m.ID
+			tracing.StartTask(c.ctlTask, protocol.ReqOutTaskID(m.ID), c, protocol.KindFlush, protocol.KindFlush, nil)
+		}
+		progress = true
+	}
+	c.ctlOut.Src, c.ctlOut.Dst, c.ctlOut.SendTime = c.Control, c.CommandProcessor, now
+	if c.Control.Send(c.ctlOut) != nil {
+		return progress
+	}
+	if c.ctlTask != "" {
+		tracing.EndTask(c.ctlTask, c)
+		c.ctlTask = ""
+	}
+	c.ctlOut = nil
+	c.progress.Add(1)
+	return true
+}
+
+// empty reports whether the buffer holds no work: no entry in use, no message
+// waiting for a ROP and, in shading-cache mode, no visibility quad under
+// look-up, no miss warp open or queued and no part of a split quad held.
+func (c *Comp) empty() bool {
+	if c.entries.used > 0 || c.stalled.msg != nil {
+		return false
+	}
+	sc := c.cache
+	return sc == nil || (!sc.pend.active && sc.cursor == 0 && len(sc.open) == 0 && len(sc.warps) == 0 && len(sc.split) == 0)
+}
+
+// flush drops every shading-cache entry (the tiled machine's per-tile cache,
+// flushed when the tile ends): every entry must be unreferenced. It counts the
+// entries that held shaded quads.
+func (sc *shadingCacheMode) flush() error {
+	n := sc.tags.Shaded()
+	if err := sc.tags.Invalidate(); err != nil {
+		return err
+	}
+	sc.entriesFlushed += uint64(n)
+	return nil
+}
