@@ -94,3 +94,13 @@ func BenchmarkSageDefaultScene(b *testing.B) {
 func BenchmarkTimedDefaultSceneSageSize(b *testing.B) {
 	benchTimed(b, Default(), 1280, 1024, 8)
 }
+
+// BenchmarkSortMiddleDefaultScene renders the default scene at 1280x720 with
+// 4 samples per pixel (BenchmarkTimedDefaultScene's frame) on the tiled
+// sort-middle machine and reports the wall time and the simulated cycles next
+// to the sort-last machine's: the tiled machine should be no slower to
+// simulate per frame.
+func BenchmarkSortMiddleDefaultScene(b *testing.B) {
+	res, _ := benchTimedScene(b, SortMiddleMachine(), scene.DefaultName, 1280, 720, 4)
+	b.ReportMetric(res.Stats["GPU.Binner.bin_spread"], "bin-spread")
+}

@@ -68,6 +68,11 @@ type Platform struct {
 	// otherwise: the sort-last fields above are then nil but for the command
 	// processor, the host interface, the memory and the L2).
 	Sage *SagePlatform
+	// SortMiddle holds the tiled machine's own components (machine:
+	// sortmiddle; nil otherwise). Its tile units' rasterizers, depth units and
+	// ROPs are also in Rasterizers, DepthUnits and ROPs; QuadPacker and
+	// ReorderBuffer are nil (each tile unit has its own).
+	SortMiddle *SortMiddlePlatform
 
 	// Units are all components with statistics, in a fixed order; Links all
 	// connections.
@@ -171,6 +176,11 @@ func Build(c *Config) (_ *Platform, err error) {
 		if err := p.buildSage(); err != nil {
 			return nil, err
 		}
+		p.Engine.AcceptHook(&eventCounter{n: &p.events})
+		return p, nil
+	}
+	if c.Machine == "sortmiddle" {
+		p.buildSortMiddle()
 		p.Engine.AcceptHook(&eventCounter{n: &p.events})
 		return p, nil
 	}
@@ -551,6 +561,11 @@ func (p *Platform) Run(f *driver.Frame) (*Result, error) {
 		}
 	} else {
 		p.InputAssembler.SetMemory(f.Memory)
+	}
+	if p.SortMiddle != nil {
+		if err := p.startSortMiddle(f); err != nil {
+			return nil, err
+		}
 	}
 	cp := p.CommandProcessor
 	if err := cp.Start(f.Memory, f.Stream, f.StreamBytes, display); err != nil {

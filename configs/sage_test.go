@@ -62,7 +62,7 @@ func TestSageErrors(t *testing.T) {
 			"m.yaml:4: sage.video.channels: 2 channels need at least 2 convolve chips (one chain each, §7.1), the board has 1"},
 		{"three channels", "machine: sage\nsage:\n  video: {channels: 3}\n", "m.yaml:3: sage.video.channels: 3 out of range [1, 2]"},
 		{"split", "machine: sage\nsage:\n  video: {split: mirror}\n", `m.yaml:3: sage.video.split: "mirror" is not one of vertical`},
-		{"machine", "machine: tiled\n", `m.yaml:1: machine: "tiled" is not one of sortlast, sage`},
+		{"machine", "machine: tiled\n", `m.yaml:1: machine: "tiled" is not one of sortlast, sage, sortmiddle`},
 		{"snoop beyond the queue", "machine: sage\nsage:\n  sched: {prewrite_queue: 8, snoop_distance: 8}\n",
 			"m.yaml:3: sage.sched.snoop_distance: 8 samples: the snoop looks inside the 8-sample pre-write queue (at most 7)"},
 	}

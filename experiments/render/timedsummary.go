@@ -91,7 +91,7 @@ func timedSummary(w io.Writer, p *configs.Platform, res *configs.Result, wall ti
 
 	var ps, helpers, pw, vw, instr, lane float64
 	for _, k := range sortedKeys(st) {
-		// GPU.ShaderCore[c] on the sort-last machine, GPU.Pipe[p].ShaderCore[c] on SAGE.
+		// GPU.ShaderCore[c] on the sort-last and tiled machines, GPU.Pipe[p].ShaderCore[c] on SAGE.
 		if rest, ok := strings.CutPrefix(k, "GPU."); !ok || !strings.HasPrefix(rest, "ShaderCore[") &&
 			!(strings.HasPrefix(rest, "Pipe[") && strings.Contains(rest, "].ShaderCore[")) {
 			continue
@@ -114,36 +114,88 @@ func timedSummary(w io.Writer, p *configs.Platform, res *configs.Result, wall ti
 	fmt.Fprintf(w, "\nshading: %.0f vertex warps, %.0f pixel warps, %.0f warp instructions (%.0f per lane), helper pixels %.1f%% of %.0f pixel shader invocations\n",
 		vw, pw, instr, lane, 100*helpers/max(1, ps), ps)
 	decoupledSummary(w, st)
+	tiledSummary(w, st)
 }
 
 // decoupledSummary prints the decoupled-sampling figures of a timed frame
 // whose draws reached the reorder buffer's shading cache: the 5D work, the
 // cache's hits, misses, evictions and stall cycles, and the shading savings.
 func decoupledSummary(w io.Writer, st map[string]float64) {
-	const rb = "GPU.ReorderBuffer."
-	hits, misses := st[rb+"cache_hits"], st[rb+"cache_misses"]
+	rb := func(counter string) float64 { return sumUnits(st, "ReorderBuffer", counter) }
+	hits, misses := rb("cache_hits"), rb("cache_misses")
 	if hits+misses == 0 {
 		return
 	}
-	var tests, mapped float64
+	var tests float64
 	for k, v := range st {
-		switch {
-		case strings.HasPrefix(k, "GPU.Rasterizer[") && strings.HasSuffix(k, ".sample_tests"):
+		if strings.Contains(k, "Rasterizer") && strings.HasSuffix(k, ".sample_tests") {
 			tests += v
-		case k == "GPU.QuadPacker.samples_mapped":
-			mapped = v
 		}
 	}
-	sq := st[rb+"shading_quads"]
+	mapped := sumUnits(st, "QuadPacker", "samples_mapped")
+	sq := rb("shading_quads")
 	fmt.Fprintf(w, "\ndecoupled sampling: %.0f 5D sample tests, %.0f visible samples mapped, %.0f visibility quads\n",
-		tests, mapped, st[rb+"visibility_quads"])
+		tests, mapped, rb("visibility_quads"))
 	fmt.Fprintf(w, "shading cache: %.0f hits (%.0f on entries still shading), %.0f misses, %.0f evictions, hit rate %.1f%%; %.0f cycles stalled with every entry referenced, %.0f on reference counts\n",
-		hits, st[rb+"cache_hits_in_flight"], misses, st[rb+"cache_evictions"], 100*hits/(hits+misses),
-		st[rb+"cycles_cache_all_referenced"], st[rb+"cycles_ref_overflow"])
+		hits, rb("cache_hits_in_flight"), misses, rb("cache_evictions"), 100*hits/(hits+misses),
+		rb("cycles_cache_all_referenced"), rb("cycles_ref_overflow"))
 	if sq > 0 {
 		fmt.Fprintf(w, "shading quads: %.0f (%.0f invocations); savings against supersampling %.2fx (visible samples per invocation)\n",
 			sq, 4*sq, mapped/(4*sq))
 	}
+}
+
+// sumUnits sums counter over the unit named unit: GPU.<unit> on the sort-last
+// machine, GPU.TileUnit[k].<unit> over the tile units of the tiled machine.
+func sumUnits(st map[string]float64, unit, counter string) float64 {
+	t := st["GPU."+unit+"."+counter]
+	for k := 0; ; k++ {
+		v, ok := st[fmt.Sprintf("GPU.TileUnit[%d].%s.%s", k, unit, counter)]
+		if !ok {
+			return t
+		}
+		t += v
+	}
+}
+
+// tiledSummary prints the tiled machine's binning and tile figures.
+func tiledSummary(w io.Writer, st map[string]float64) {
+	const b = "GPU.Binner."
+	if _, ok := st[b+"primitives"]; !ok {
+		return
+	}
+	var tiles, cycles, peak, maxCycles float64
+	for k := 0; ; k++ {
+		n := fmt.Sprintf("GPU.TileUnit[%d].", k)
+		if _, ok := st[n+"tiles"]; !ok {
+			break
+		}
+		tiles += st[n+"tiles"]
+		cycles += st[n+"tile_cycles"]
+		peak = max(peak, st[n+"tile_memory_peak_bytes"])
+		maxCycles = max(maxCycles, st[n+"tile_cycles_max"])
+	}
+	fmt.Fprintf(w, "\ntiled: %.0f primitives binned into %.0f entries (bin spread %.2f, at most %.0f tiles), %.0f passes; bins %.2f MB and parameter buffer %.2f MB written\n",
+		st[b+"primitives"], st[b+"bin_entries"], st[b+"bin_spread"], st[b+"bin_spread_max"], st["GPU.TileScheduler.passes"],
+		st[b+"bin_bytes_written"]/1e6, st[b+"parameter_bytes_written"]/1e6)
+	var binRead, paramRead, load, store, display float64
+	for k := 0; ; k++ {
+		n := fmt.Sprintf("GPU.TileUnit[%d].", k)
+		if _, ok := st[n+"tiles"]; !ok {
+			break
+		}
+		binRead += st[n+"bin_bytes_read"]
+		paramRead += st[n+"parameter_bytes_read"]
+		load += st[n+"load_bytes"]
+		store += st[n+"store_bytes"]
+		display += st[n+"display_bytes"]
+	}
+	avg := 0.0
+	if tiles > 0 {
+		avg = cycles / tiles
+	}
+	fmt.Fprintf(w, "tiles: %.0f rendered, %.0f cycles each on average (at most %.0f), tile memory peak %.1f KB; read %.2f MB of bins and %.2f MB of primitives, loaded %.2f MB, stored %.2f MB and %.2f MB of displayed pixels\n",
+		tiles, avg, maxCycles, peak/1024, binRead/1e6, paramRead/1e6, load/1e6, store/1e6, display/1e6)
 }
 
 // busiestLink returns the busy cycles of a bus, or of the busiest destination
