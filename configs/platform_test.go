@@ -62,13 +62,15 @@ depth_unit:
   compression: false
   cache: {size_kb: 16, ways: 4, line_bytes: 16}
 `, 27, []string{"triangle", "room"}},
-	// The tiled sort-middle machine: the default tiles (one 128x128 tile at
-	// 1x, two 64x64 at 4x for the 96x54 test frame), and small fixed tiles
-	// that cut every primitive into many windows, on one and three units.
+	// The tiled sort-middle machine: its default tiles (one 128x128 tile at
+	// 1x for the 96x54 test frame); small fixed tiles at 4x that cut every
+	// primitive into many windows, on one unit; and three units with
+	// resolved stores in row-major order (the blending and overdraw scenes
+	// prove API order inside each tile).
 	{"sortmiddle", "machine: sortmiddle\n", 1, nil},
-	{"sortmiddle 4x", "machine: sortmiddle\n", 4, nil},
-	{"sortmiddle 16x16 tiles, one unit", "machine: sortmiddle\nsortmiddle: {tile_units: 1, tile_width: 16, tile_height: 16}\n", 4, nil},
-	{"sortmiddle 32x16 tiles, three units, resolved", "machine: sortmiddle\nsortmiddle: {tile_units: 3, tile_width: 32, tile_height: 16, store: resolved, tile_order: rowmajor}\n", 1, nil},
+	{"sortmiddle 4x, 16x16 tiles, one unit", "machine: sortmiddle\nsortmiddle: {tile_units: 1, tile_width: 16, tile_height: 16}\n", 4, nil},
+	{"sortmiddle 32x16 tiles, three units, resolved", "machine: sortmiddle\nsortmiddle: {tile_units: 3, tile_width: 32, tile_height: 16, store: resolved, tile_order: rowmajor}\n", 4,
+		[]string{"triangle", "overdraw", "depthwrite", "foliage", "room", "motion"}},
 }
 
 // tileUnitName matches the tiled machine's "TileUnit[k]." name segment.

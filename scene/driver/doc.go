@@ -14,7 +14,7 @@
 // constant buffer per draw and stage. The command stream sets the targets, clears
 // them, then for each object in scene order emits only the state that changed since
 // the previous draw (as a real driver filters redundant state), binds the buffers and
-// issues a DrawIndexed; it ends with a sync token, a Present and End.
+// issues a DrawIndexed; it ends with a Present, a sync token (the frame's fence, after the present) and End.
 //
 // Multipass rendering (multipass.go): when Options.Multipass sets per-pass
 // fragment-program limits (the machine's multipass section), a draw whose

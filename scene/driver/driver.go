@@ -96,8 +96,11 @@ func Encode(s *scene.Scene, o Options) (*Frame, error) {
 	f := &Frame{Memory: e.mem, Color: e.color, Depth: e.depth, Draws: e.draws,
 		Triangles: e.triangles, SyncValue: 1, Textures: e.texInfo, Multipass: e.multi}
 	f.SyncAddr = e.mem.Alloc(4, 16)
-	e.cmd.Append(command.SyncToken{Value: f.SyncValue, Addr: f.SyncAddr})
+	// The end-of-frame fence follows the present, as a driver signals a
+	// frame done once it is presented: a fence before the present would make
+	// a binning GPU render its tiles for the fence and reload them to resolve.
 	e.cmd.Append(command.Present{Slot: 0})
+	e.cmd.Append(command.SyncToken{Value: f.SyncValue, Addr: f.SyncAddr})
 	e.cmd.Append(command.End{})
 	f.Stream = e.mem.Put(e.cmd.Bytes(), pageAlign)
 	f.StreamBytes = uint64(e.cmd.Len())
