@@ -1,8 +1,6 @@
 package rasterizer
 
 import (
-	"slices"
-
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/raster"
 	"github.com/gfxsim/gfxsim/functional/raster5d"
@@ -90,19 +88,13 @@ func (c *Comp) coarseBlur() bool {
 func (c *Comp) rasterize5D(f *fineItem) ([]*protocol.TileQuads, uint64) {
 	d, p := f.prim.Draw, f.prim.Prim
 	var st raster5d.Stats
-	c.q5 = p.Blur.Tri.TileQuads(f.tx, f.ty, c.q5[:0], &st)
+	// With a window only its pixels are tested (and paid for).
+	c.q5 = p.Blur.Tri.TileQuadsIn(f.tx, f.ty, f.prim.Window, c.q5[:0], &st)
 	tests := st.Tests()
 	cost := max(1, (tests+uint64(c.sampleTests)-1)/uint64(c.sampleTests))
 	c.cnt.Tiles5D++
 	ts := rasterTileSize(d)
 	covered := st.SamplesCovered
-	if w := f.prim.Window; !w.Empty() {
-		c.q5 = slices.DeleteFunc(c.q5, func(q raster5d.Quad) bool { return outsideWindow(w, q.X, q.Y) })
-		covered = 0
-		for i := range c.q5 {
-			covered += uint64(c.q5[i].Coverage.Count())
-		}
-	}
 	if protocol.BlurTilePrimary(f.tx, f.ty, ts, c.rasterStride, c.numRasterizers) == c.index {
 		c.cnt.SampleTests += tests
 		c.cnt.SamplesCovered += covered

@@ -113,9 +113,9 @@
 // the tile is costed (k counts the kept quads) and sent; a raster tile larger
 // than the window (32x32 raster tiles of a decoupled draw in 16x16 screen
 // tiles) is fine-rasterized once per window it meets. The 5D walk skips the
-// 32x32 tiles that miss the window and rasterize5D drops the quads outside it
-// before the split by partition; the fine cost is still the whole 32x32
-// tile's sample tests (raster5d has no sub-tile entry). A tile left without
+// 32x32 tiles that miss the window, and rasterize5D tests only the samples of
+// the window's pixels (raster5d's TileQuadsIn), so the fine cost is the
+// window's share of the tile. A tile left without
 // quads sends nothing (tiles_empty). An empty Window (the sort-last machine)
 // changes nothing.
 //
@@ -125,7 +125,8 @@
 // of rasterizing the primitive once. The per-primitive and per-tile counters
 // count once per (primitive, window): primitives, triangles_*, tiles_tested and
 // the coarse classes, tiles_5d, fine_cycles; sample_tests counts the tests
-// done, so a 32x32 tile met by k windows counts its tests k times. Those sums
+// done in each window (about the tile's, split by window; the block tests
+// that skip samples may differ). Those sums
 // exceed the reference renderer's Counters (Tiles, Decoupled.Triangles,
 // Decoupled.Raster's tests) when a primitive is binned to several windows.
 //

@@ -592,3 +592,55 @@ func TestBothDeterminant(t *testing.T) {
 		t.Errorf("edge 0 canonical orders seen %v: both must occur", orders)
 	}
 }
+
+// TestTileQuadsIn: rasterizing each 32x32 tile window by window (16x16,
+// 16x8 and 32x16 windows) gives exactly the quads of the whole tile, each
+// once, inside its window, with the same covered samples.
+func TestTileQuadsIn(t *testing.T) {
+	const seed = 11
+	rng := rand.New(rand.NewSource(seed))
+	vp := geom.Viewport{X: 0, Y: 0, Width: 96, Height: 64, MinZ: 0, MaxZ: 1}
+	bounds := raster.Rect{X0: 0, Y0: 0, X1: 96, Y1: 64}
+	for _, n := range []int{4, 27} {
+		pat := mustPattern(t, n, uint64(n)+seed)
+		for _, c := range []Case{Static, Moving, Defocused, Both} {
+			for it := 0; it < 4; it++ {
+				p0, p1, lens := randomTriangle(rng, vp, "large", c)
+				cfg := Config{Pattern: pat, Bounds: bounds}
+				var tri Triangle
+				if Setup(p0, p1, lens, vp, &cfg, &tri) == Rejected {
+					continue
+				}
+				for _, win := range [][2]int{{16, 16}, {16, 8}, {32, 16}} {
+					for _, tp := range tri.Tiles(nil) {
+						var whole, parts Stats
+						want := map[Quad]bool{}
+						for _, q := range tri.TileQuads(tp.X, tp.Y, nil, &whole) {
+							want[q] = true
+						}
+						got := 0
+						for y := tp.Y * TileSize; y < (tp.Y+1)*TileSize; y += win[1] {
+							for x := tp.X * TileSize; x < (tp.X+1)*TileSize; x += win[0] {
+								w := raster.Rect{X0: x, Y0: y, X1: x + win[0], Y1: y + win[1]}
+								for _, q := range tri.TileQuadsIn(tp.X, tp.Y, w, nil, &parts) {
+									if !want[q] || !w.Contains(int(q.X), int(q.Y)) {
+										t.Fatalf("n=%d %v #%d window %v: quad %+v not in the tile's quads or outside the window", n, c, it, w, q)
+									}
+									delete(want, q)
+									got++
+								}
+							}
+						}
+						if len(want) != 0 {
+							t.Fatalf("n=%d %v #%d windows %v: %d quads of the tile missing", n, c, it, win, len(want))
+						}
+						if parts.SamplesCovered != whole.SamplesCovered {
+							t.Errorf("n=%d %v #%d windows %v: %d samples covered in the windows, %d in the tile", n, c, it, win,
+								parts.SamplesCovered, whole.SamplesCovered)
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -98,6 +98,13 @@ func (t *Triangle) numBuckets() int { return t.layout.count() }
 // the box of its (u, v, t) bucket and no edge excludes the pixel's block over
 // the bucket (doc.go, "Traversal"). Nothing is allocated when out has room.
 func (t *Triangle) TileQuads(tx, ty int, out []Quad, st *Stats) []Quad {
+	return t.TileQuadsIn(tx, ty, raster.Rect{}, out, st)
+}
+
+// TileQuadsIn is TileQuads restricted to the pixels of window (the tiled
+// machine's screen tile; an empty window restricts nothing): only samples of
+// pixels inside it are tested, so the work counted in st is the window's.
+func (t *Triangle) TileQuadsIn(tx, ty int, window raster.Rect, out []Quad, st *Stats) []Quad {
 	var local Stats
 	if st == nil {
 		st = &local
@@ -107,6 +114,9 @@ func (t *Triangle) TileQuads(tx, ty int, out []Quad, st *Stats) []Quad {
 	}
 	tile := tileRect(tx, ty)
 	r := tile.Intersect(t.BBox)
+	if !window.Empty() {
+		r = r.Intersect(window)
+	}
 	if r.Empty() {
 		return out
 	}
