@@ -33,9 +33,10 @@
 //     cleared.
 //  5. Store: the tile's colour and depth lines are written to memory with the
 //     image's bytes (store: samples, or any pass that does not present); a
-//     presenting pass resolves the tile (ColorTarget.ResolvePixel into the
-//     display buffer of the image) and writes the display lines; with
-//     StoreResolved a presenting pass writes only those.
+//     presenting pass resolves the tile now, its draws done and the back end
+//     flushed (ColorTarget.ResolvePixel into the display buffer of the
+//     image), and writes the display lines; with StoreResolved a presenting
+//     pass writes only those.
 //  6. When every store is acknowledged, Done goes to the scheduler.
 //
 // The functional truth is the memory image: the ROP and the depth unit write
