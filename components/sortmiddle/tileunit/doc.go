@@ -21,8 +21,11 @@
 //  1. A protocol.TileJob arrives from the scheduler (JobsPerUnit may wait).
 //  2. Load and fetch: the tile's colour lines (and depth lines) are read from
 //     memory into the tile memory unless the target was cleared since it was
-//     last stored; the bin's chunks are read, and for every entry whose bin
-//     bytes arrived, its primitive's record from the parameter buffer.
+//     last stored; the bin's chunks are read, chunk by chunk: a chunk's
+//     entries in LineBytes pieces, its link (the next chunk's address) with
+//     its last entries when they share a line, and the next chunk only once
+//     that link arrived; for every entry whose bin bytes arrived, its
+//     primitive's record is read from the parameter buffer.
 //  3. Once loaded, the primitives are sent to the rasterizer in bin order (API
 //     order), PrimitivesPerCycle per cycle, as protocol.PrimitiveMsg with Window
 //     the tile (the rasterizer emits only the quads inside it), with a DrawEnd

@@ -27,6 +27,9 @@ func (c *TileUnit) issueBinReads(now sim.VTimeInSec) bool {
 	progress := false
 	for t.binNext < len(t.binReads) {
 		r := &t.binReads[t.binNext]
+		if r.after >= 0 && !t.binReads[r.after].arrived {
+			return progress // the chunk's address is in a link not read yet
+		}
 		if !c.mem.Read(now, r.addr, r.size, tagBin|uint64(t.binNext)) {
 			return progress
 		}

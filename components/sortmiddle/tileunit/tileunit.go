@@ -162,10 +162,13 @@ type tile struct {
 	bytes     int                      // colour and depth bytes of the tile
 }
 
-// binRead is one read of a bin's bytes: entries [first, end) of the bin.
+// binRead is one read of a bin's bytes: entries [first, end) of the bin,
+// and the chunk's link when it ends at the link. after is the read holding
+// the link to this read's chunk (-1 for the first chunk).
 type binRead struct {
 	addr, size uint64
 	first, end int
+	after      int
 	arrived    bool
 }
 
@@ -274,20 +277,44 @@ func (c *TileUnit) begin(job *protocol.TileJob, cy uint64) error {
 			return fmt.Errorf("tile %d: present: %w", job.Tile, err)
 		}
 	}
-	// The bin's reads: each chunk's entries, in line-sized pieces.
-	per := binning.EntriesPerChunk(p.ChunkBytes)
-	perLine := c.cfg.LineBytes / binning.EntryBytes
-	for k, ch := range t.bin.Chunks {
-		first, end := k*per, min(n, (k+1)*per)
-		for e := first; e < end; e += perLine {
-			f := min(end, e+perLine)
-			t.binReads = append(t.binReads, binRead{addr: ch + uint64((e-first)*binning.EntryBytes),
-				size: uint64((f - e) * binning.EntryBytes), first: e, end: f})
-		}
-	}
+	c.binReads(t)
 	t.paramLeft = make([]int, n)
 	c.t = t
 	return nil
+}
+
+// binReads lists the reads of tile t's bin: each chunk's entries, in
+// line-sized pieces. A chunk followed by another ends with the link that
+// holds the next chunk's address: it is read with the chunk's last entries
+// when they share a line, else on its own, and the next chunk's reads wait
+// for it.
+func (c *TileUnit) binReads(t *tile) {
+	p := t.pass
+	n := len(t.bin.Entries)
+	line := uint64(c.cfg.LineBytes)
+	per := binning.EntriesPerChunk(p.ChunkBytes)
+	perLine := c.cfg.LineBytes / binning.EntryBytes
+	link := -1 // the read holding the current chunk's address
+	for k, ch := range t.bin.Chunks {
+		first, end := k*per, min(n, (k+1)*per)
+		own := len(t.binReads)
+		for e := first; e < end; e += perLine {
+			f := min(end, e+perLine)
+			t.binReads = append(t.binReads, binRead{addr: ch + uint64((e-first)*binning.EntryBytes),
+				size: uint64((f - e) * binning.EntryBytes), first: e, end: f, after: link})
+		}
+		if k+1 == len(t.bin.Chunks) {
+			break
+		}
+		la := ch + uint64(p.ChunkBytes-binning.LinkBytes)
+		last := &t.binReads[len(t.binReads)-1]
+		if len(t.binReads) > own && last.addr+last.size == la && last.addr/line == (la+binning.LinkBytes-1)/line {
+			last.size += binning.LinkBytes
+		} else {
+			t.binReads = append(t.binReads, binRead{addr: la, size: binning.LinkBytes, first: end, end: end, after: link})
+		}
+		link = len(t.binReads) - 1
+	}
 }
 
 // present prepares the resolve of tile t: the presented colour target and
