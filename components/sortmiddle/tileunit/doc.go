@@ -42,6 +42,10 @@
 //     pass writes only those.
 //  6. When every store is acknowledged, Done goes to the scheduler.
 //
+// A DrawDone for a draw the tile did not send (or out of order), or a Done
+// for a FlushCmd it did not send, stops the run with an error naming the unit
+// and, for a DrawDone, the draw and the tile.
+//
 // The functional truth is the memory image: the ROP and the depth unit write
 // their results there as on the sort-last machine, so the image after the
 // frame equals the reference renderer's; the tile memory and the loads and
