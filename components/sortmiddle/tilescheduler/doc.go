@@ -17,7 +17,9 @@
 //   - FromBinner (in/out, peer Binner): protocol.BinnedPass in; Done out when
 //     every tile of the pass is stored.
 //   - ToTileUnits (out/in, peers TileUnits): protocol.TileJob out; the units'
-//     Done in.
+//     Done in. A Done that answers no tile job in progress (never handed out,
+//     or answered twice) stops the run with an error naming the unit and the
+//     job.
 //
 // # Statistics
 //

@@ -242,12 +242,13 @@ func (c *Scheduler) receive(now sim.VTimeInSec) bool {
 			return progress
 		}
 		d, ok := msg.(*protocol.Done)
-		u, known := 0, false
-		if ok {
-			u, known = c.jobs[d.RspTo]
-		}
-		if !known {
+		if !ok {
 			c.fail(fmt.Errorf("unexpected %T on ToTileUnits", msg))
+			return progress
+		}
+		u, known := c.jobs[d.RspTo]
+		if !known {
+			c.fail(fmt.Errorf("Done from tile unit %d for job %s, which is not a tile job in progress", d.From, d.RspTo))
 			return progress
 		}
 		delete(c.jobs, d.RspTo)

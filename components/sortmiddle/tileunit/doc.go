@@ -21,8 +21,11 @@
 //  1. A protocol.TileJob arrives from the scheduler (JobsPerUnit may wait).
 //  2. Load and fetch: the tile's colour lines (and depth lines) are read from
 //     memory into the tile memory unless the target was cleared since it was
-//     last stored; the bin's chunks are read, and for every entry whose bin
-//     bytes arrived, its primitive's record from the parameter buffer.
+//     last stored; the bin's chunks are read, chunk by chunk: a chunk's
+//     entries in LineBytes pieces, its link (the next chunk's address) with
+//     its last entries when they share a line, and the next chunk only once
+//     that link arrived; for every entry whose bin bytes arrived, its
+//     primitive's record is read from the parameter buffer.
 //  3. Once loaded, the primitives are sent to the rasterizer in bin order (API
 //     order), PrimitivesPerCycle per cycle, as protocol.PrimitiveMsg with Window
 //     the tile (the rasterizer emits only the quads inside it), with a DrawEnd
@@ -33,10 +36,15 @@
 //     cleared.
 //  5. Store: the tile's colour and depth lines are written to memory with the
 //     image's bytes (store: samples, or any pass that does not present); a
-//     presenting pass resolves the tile (ColorTarget.ResolvePixel into the
-//     display buffer of the image) and writes the display lines; with
-//     StoreResolved a presenting pass writes only those.
+//     presenting pass resolves the tile now, its draws done and the back end
+//     flushed (ColorTarget.ResolvePixel into the display buffer of the
+//     image), and writes the display lines; with StoreResolved a presenting
+//     pass writes only those.
 //  6. When every store is acknowledged, Done goes to the scheduler.
+//
+// A DrawDone for a draw the tile did not send (or out of order), or a Done
+// for a FlushCmd it did not send, stops the run with an error naming the unit
+// and, for a DrawDone, the draw and the tile.
 //
 // The functional truth is the memory image: the ROP and the depth unit write
 // their results there as on the sort-last machine, so the image after the

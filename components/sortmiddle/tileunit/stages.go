@@ -27,6 +27,9 @@ func (c *TileUnit) issueBinReads(now sim.VTimeInSec) bool {
 	progress := false
 	for t.binNext < len(t.binReads) {
 		r := &t.binReads[t.binNext]
+		if r.after >= 0 && !t.binReads[r.after].arrived {
+			return progress // the chunk's address is in a link not read yet
+		}
 		if !c.mem.Read(now, r.addr, r.size, tagBin|uint64(t.binNext)) {
 			return progress
 		}
@@ -249,8 +252,8 @@ func (c *TileUnit) receiveControl(now sim.VTimeInSec) bool {
 		t := c.t
 		switch m := msg.(type) {
 		case *protocol.DrawDone:
-			if t == nil || len(t.drawEnds) == 0 || t.drawEnds[0] != m.Draw {
-				c.fail(fmt.Errorf("DrawDone for a draw the tile did not send"))
+			if err := drawDone(t, m); err != nil {
+				c.fail(err)
 				return progress
 			}
 			t.drawEnds = t.drawEnds[1:]
@@ -264,6 +267,24 @@ func (c *TileUnit) receiveControl(now sim.VTimeInSec) bool {
 			return progress
 		}
 	}
+}
+
+// drawDone checks that the ROP's DrawDone m reports the oldest draw of tile
+// t still at the ROP.
+func drawDone(t *tile, m *protocol.DrawDone) error {
+	name := "a DrawDone without a draw"
+	if m.Draw != nil {
+		name = fmt.Sprintf("DrawDone for draw %d", m.Draw.Seq)
+	}
+	switch {
+	case t == nil:
+		return fmt.Errorf("%s with no tile in progress", name)
+	case len(t.drawEnds) == 0:
+		return fmt.Errorf("%s: tile %d has no draw at the ROP", name, t.job.Tile)
+	case t.drawEnds[0] != m.Draw:
+		return fmt.Errorf("%s: tile %d waits for draw %d first", name, t.job.Tile, t.drawEnds[0].Seq)
+	}
+	return nil
 }
 
 func removeID(ids *[]string, id string) bool {

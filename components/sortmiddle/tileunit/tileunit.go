@@ -9,6 +9,7 @@ import (
 	"github.com/gfxsim/gfxsim/components/memclient"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/binning"
+	"github.com/gfxsim/gfxsim/functional/framebuffer"
 	"github.com/gfxsim/gfxsim/functional/raster"
 	"github.com/gfxsim/gfxsim/functional/state"
 	"github.com/gfxsim/gfxsim/timing"
@@ -157,13 +158,17 @@ type tile struct {
 	storeNext int
 	storeLeft int
 	display   []uint64
-	bytes     int // colour and depth bytes of the tile
+	presented *framebuffer.ColorTarget // the colour target a presenting pass resolves
+	bytes     int                      // colour and depth bytes of the tile
 }
 
-// binRead is one read of a bin's bytes: entries [first, end) of the bin.
+// binRead is one read of a bin's bytes: entries [first, end) of the bin,
+// and the chunk's link when it ends at the link. after is the read holding
+// the link to this read's chunk (-1 for the first chunk).
 type binRead struct {
 	addr, size uint64
 	first, end int
+	after      int
 	arrived    bool
 }
 
@@ -268,56 +273,99 @@ func (c *TileUnit) begin(job *protocol.TileJob, cy uint64) error {
 		}
 	}
 	if p.Present {
-		t.display = c.resolve(t)
-		if t.display == nil && c.err != nil {
-			return c.err
+		if err := c.present(t); err != nil {
+			return fmt.Errorf("tile %d: present: %w", job.Tile, err)
 		}
 	}
-	// The bin's reads: each chunk's entries, in line-sized pieces.
-	per := binning.EntriesPerChunk(p.ChunkBytes)
-	perLine := c.cfg.LineBytes / binning.EntryBytes
-	for k, ch := range t.bin.Chunks {
-		first, end := k*per, min(n, (k+1)*per)
-		for e := first; e < end; e += perLine {
-			f := min(end, e+perLine)
-			t.binReads = append(t.binReads, binRead{addr: ch + uint64((e-first)*binning.EntryBytes),
-				size: uint64((f - e) * binning.EntryBytes), first: e, end: f})
-		}
-	}
+	c.binReads(t)
 	t.paramLeft = make([]int, n)
 	c.t = t
 	return nil
 }
 
-// resolve writes the tile's resolved pixels into the display buffer of the
-// memory image and returns the display lines to write.
-func (c *TileUnit) resolve(t *tile) []uint64 {
+// binReads lists the reads of tile t's bin: each chunk's entries, in
+// line-sized pieces. A chunk followed by another ends with the link that
+// holds the next chunk's address: it is read with the chunk's last entries
+// when they share a line, else on its own, and the next chunk's reads wait
+// for it.
+func (c *TileUnit) binReads(t *tile) {
+	p := t.pass
+	n := len(t.bin.Entries)
+	line := uint64(c.cfg.LineBytes)
+	per := binning.EntriesPerChunk(p.ChunkBytes)
+	perLine := c.cfg.LineBytes / binning.EntryBytes
+	link := -1 // the read holding the current chunk's address
+	for k, ch := range t.bin.Chunks {
+		first, end := k*per, min(n, (k+1)*per)
+		own := len(t.binReads)
+		for e := first; e < end; e += perLine {
+			f := min(end, e+perLine)
+			t.binReads = append(t.binReads, binRead{addr: ch + uint64((e-first)*binning.EntryBytes),
+				size: uint64((f - e) * binning.EntryBytes), first: e, end: f, after: link})
+		}
+		if k+1 == len(t.bin.Chunks) {
+			break
+		}
+		la := ch + uint64(p.ChunkBytes-binning.LinkBytes)
+		last := &t.binReads[len(t.binReads)-1]
+		if len(t.binReads) > own && last.addr+last.size == la && last.addr/line == (la+binning.LinkBytes-1)/line {
+			last.size += binning.LinkBytes
+		} else {
+			t.binReads = append(t.binReads, binRead{addr: la, size: binning.LinkBytes, first: end, end: end, after: link})
+		}
+		link = len(t.binReads) - 1
+	}
+}
+
+// present prepares the resolve of tile t: the presented colour target and
+// the lines of the display buffer (RGBA8, Width*4 bytes a row, linear) that
+// the tile's pixels cover.
+func (c *TileUnit) present(t *tile) error {
 	p := t.pass
 	ct, err := state.ColorTargetView(c.Image, p.Color)
 	if err != nil {
-		c.fail(fmt.Errorf("present: %w", err))
-		return nil
+		return err
 	}
 	w, h := ct.Width, ct.Height
-	img, ok := c.Image.Slice(p.Display, uint64(w*h*4))
+	if _, ok := c.Image.Slice(p.Display, uint64(w*h*4)); !ok {
+		return fmt.Errorf("Display: the %dx%d display buffer at 0x%x is outside the memory image", w, h, p.Display)
+	}
+	t.presented = ct
 	line := uint64(c.cfg.LineBytes)
-	var out []uint64
 	for y := t.rect.Y0; y < min(h, t.rect.Y1); y++ {
-		for x := t.rect.X0; x < min(w, t.rect.X1); x++ {
-			px := ct.ResolvePixel(x, y)
-			if ok {
-				copy(img[(y*w+x)*4:], px[:])
-			}
-		}
 		start := p.Display + uint64(y*w+t.rect.X0)*4
 		end := p.Display + uint64(y*w+min(w, t.rect.X1))*4
 		for l := start &^ (line - 1); l < end; l += line {
-			if len(out) == 0 || out[len(out)-1] != l {
-				out = append(out, l)
+			if len(t.display) == 0 || t.display[len(t.display)-1] != l {
+				t.display = append(t.display, l)
 			}
 		}
 	}
-	return out
+	return nil
+}
+
+// resolve writes tile t's resolved pixels (ColorTarget.ResolvePixel) into
+// the display buffer of the memory image: when the tile is stored, after its
+// draws are done and the back end flushed.
+func (c *TileUnit) resolve(t *tile) {
+	ct, p := t.presented, t.pass
+	w, h := ct.Width, ct.Height
+	img, _ := c.Image.Slice(p.Display, uint64(w*h*4)) // checked by present
+	for y := t.rect.Y0; y < min(h, t.rect.Y1); y++ {
+		for x := t.rect.X0; x < min(w, t.rect.X1); x++ {
+			px := ct.ResolvePixel(x, y)
+			copy(img[(y*w+x)*4:], px[:])
+		}
+	}
+}
+
+// store starts tile t's store phase, resolving it first on a presenting
+// pass.
+func (c *TileUnit) store(t *tile) {
+	if t.presented != nil {
+		c.resolve(t)
+	}
+	t.phase = phaseStore
 }
 
 // step moves the tile in progress on and returns its activity state.
@@ -348,7 +396,7 @@ func (c *TileUnit) step(now sim.VTimeInSec, cy uint64) (bool, int) {
 			return false, stateRender
 		}
 		if len(t.bin.Entries) == 0 {
-			t.phase = phaseStore
+			c.store(t)
 			return true, stateStore
 		}
 		for _, dst := range []sim.Port{c.ROP, c.DepthUnit, c.ReorderBuffer} {
@@ -364,7 +412,7 @@ func (c *TileUnit) step(now sim.VTimeInSec, cy uint64) (bool, int) {
 		if len(t.flushIDs) > 0 {
 			return p, stateFlush
 		}
-		t.phase = phaseStore
+		c.store(t)
 		return true, stateStore
 	case phaseStore:
 		p := c.issueStores(now)
