@@ -33,18 +33,24 @@ type MemoryItem struct {
 // scene's (scene.Scene.FrameBytes).
 func (c *Config) MemoryEstimate() []MemoryItem {
 	lines := func(cc Cache) int64 { return int64(cc.SizeKB) * 1024 / int64(max(1, cc.LineBytes)) }
-	rops := int64(c.ROP.Count)
+	rops, ropField := int64(c.ROP.Count), " x rop.count"
+	robs, robField := int64(1), ""
+	if c.Machine == "sortmiddle" {
+		// Each tile unit has a depth unit, a ROP and a reorder buffer.
+		rops, robs, ropField = int64(c.SortMiddle.TileUnits), int64(c.SortMiddle.TileUnits), " x sortmiddle.tile_units"
+		robField = ropField
+	}
 	samplers := int64(c.ShaderCore.Count / max(1, c.TextureSampler.CoresPerSampler))
 	return []MemoryItem{
 		{"baseline (engine, components, buses)", runBaselineBytes},
 		{"input_assembler.index_cache, vertex_cache", tagLineBytes * (lines(c.InputAssembler.IndexCache) + lines(c.InputAssembler.VertexCache))},
-		{"depth_unit.cache x rop.count", tagLineBytes * lines(c.DepthUnit.Cache) * rops},
-		{"hiz.cache x rop.count", tagLineBytes * lines(c.HiZ.Cache) * rops},
-		{"rop.cache x rop.count", tagLineBytes * lines(c.ROP.Cache) * rops},
+		{"depth_unit.cache" + ropField, tagLineBytes * lines(c.DepthUnit.Cache) * rops},
+		{"hiz.cache" + ropField, tagLineBytes * lines(c.HiZ.Cache) * rops},
+		{"rop.cache" + ropField, tagLineBytes * lines(c.ROP.Cache) * rops},
 		{"texture_sampler.l1 x samplers", tagLineBytes * lines(c.TextureSampler.L1) * samplers},
 		{"l2.bank_size_kb x memory.channels", l2LineBytes * int64(c.L2.BankSizeKB) * 1024 / int64(max(1, c.L2.LineBytes)) * int64(c.Memory.Channels)},
-		{"reorder_buffer.entries", (reorderEntryBytes + visRecordBytes) * int64(c.ReorderBuffer.Entries)},
-		{"reorder_buffer.shading_cache_entries", shadingEntryBytes * int64(c.ReorderBuffer.ShadingCacheEntries)},
+		{"reorder_buffer.entries" + robField, (reorderEntryBytes + visRecordBytes) * int64(c.ReorderBuffer.Entries) * robs},
+		{"reorder_buffer.shading_cache_entries" + robField, shadingEntryBytes * int64(c.ReorderBuffer.ShadingCacheEntries) * robs},
 		{"shader_core.warp_slots x count", warpSlotBytes * int64(c.ShaderCore.WarpSlots) * int64(c.ShaderCore.Count)},
 	}
 }
