@@ -196,6 +196,11 @@ func tiledSummary(w io.Writer, st map[string]float64) {
 	}
 	fmt.Fprintf(w, "tiles: %.0f rendered, %.0f cycles each on average (at most %.0f), tile memory peak %.1f KB; read %.2f MB of bins and %.2f MB of primitives, loaded %.2f MB, stored %.2f MB and %.2f MB of displayed pixels\n",
 		tiles, avg, maxCycles, peak/1024, binRead/1e6, paramRead/1e6, load/1e6, store/1e6, display/1e6)
+	hits, misses := sumUnits(st, "ReorderBuffer", "cache_hits"), sumUnits(st, "ReorderBuffer", "cache_misses")
+	if hits+misses > 0 && tiles > 0 {
+		fmt.Fprintf(w, "per-tile shading cache: %.1f hits and %.1f misses per tile on average (flushed %.0f times)\n",
+			hits/tiles, misses/tiles, sumUnits(st, "ReorderBuffer", "flushes"))
+	}
 }
 
 // busiestLink returns the busy cycles of a bus, or of the busiest destination
