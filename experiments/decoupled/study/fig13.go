@@ -93,7 +93,7 @@ func (s *study) fig13Cost(w io.Writer, pts []TimedPoint, stages []string) error 
 		row := []string{p.Scene, p.Name, p.Machine, strconv.Itoa(p.Samples), g4(p.Blur), strconv.FormatUint(p.Cycles, 10), g4(rel),
 			g4(p.DRAMBytes), p.Err}
 		if t := p.Tiled; t != nil {
-			row = append(row, g4(t.CacheHits), g4(t.CacheMisses), g4(t.ShadingQuads), g4(t.BinSpread), strconv.Itoa(t.TileW), strconv.Itoa(t.TileH))
+			row = append(row, whole(t.CacheHits), whole(t.CacheMisses), whole(t.ShadingQuads), g4(t.BinSpread), strconv.Itoa(t.TileW), strconv.Itoa(t.TileH))
 		} else {
 			row = append(row, "", "", "", "", "", "")
 		}
@@ -253,7 +253,7 @@ func (s *study) fig10Timed(w io.Writer, pts []TimedPoint) error {
 		rows = append(rows, []string{p.Scene, kindOf(p.Scene), strconv.Itoa(p.Samples), g4(p.Blur), strconv.Itoa(sz.Width), strconv.Itoa(sz.Height),
 			strconv.Itoa(t.TileW), strconv.Itoa(t.TileH), strconv.Itoa(fc.TileW), strconv.Itoa(fc.TileH), strconv.Itoa(t.Entries),
 			strconv.FormatInt(t.CoveredPixels, 10), strconv.FormatInt(t.VisibleSamples, 10), strconv.FormatInt(tq, 10), g4(t.Rate()), g4(sav),
-			strconv.FormatInt(mq, 10), g4(mr), strconv.FormatInt(uq, 10), g4(ur), g4(t.CacheHits), g4(t.CacheMisses),
+			strconv.FormatInt(mq, 10), g4(mr), strconv.FormatInt(uq, 10), g4(ur), whole(t.CacheHits), whole(t.CacheMisses),
 			g4(t.BinSpread), g4(fc.BinSpread())})
 		note := ""
 		if p.Err != "" {
@@ -284,6 +284,9 @@ func (s *study) fig10Timed(w io.Writer, pts []TimedPoint) error {
 		"model unbounded", "T savings timed", "cache hits", "bin spread (timed / model)", "paper (HL2/TF2)", "note"}, table)
 	return nil
 }
+
+// whole formats a counter exactly.
+func whole(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
 func firstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
