@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/gfxsim/gfxsim/experiments/decoupled/study"
 	"github.com/gfxsim/gfxsim/experiments/expt"
@@ -37,12 +38,17 @@ func parseFlags(args []string, getenv func(string) string, stderr *os.File) (stu
 	fs.BoolVar(&o.Quick, "quick", false, "a reduced sweep at 96x54 (for tests)")
 	fs.Uint64Var(&o.Seed, "seed", 1, "seed of the lens and time sample pattern")
 	fs.IntVar(&o.Workers, "workers", 2, "frames rendered at once")
-	fs.BoolVar(&o.Timed, "timed", true, "run Fig. 13 on the timed machine (-timed=false: the functional figures only)")
+	fs.BoolVar(&o.Timed, "timed", true, "run Fig. 13 on the timed machines (-timed=false: the functional figures only)")
+	figures := fs.String("figures", "", "the figures to run, a comma-separated list of "+strings.Join(study.FigureNames, ", ")+
+		" (10, 11 and 12 share one sweep of frames; 13 is the timed frames, with the timed tiled rows beside Fig. 10); empty: all")
 	sf := expt.StudyFlags{Sweep: &o.Sweep}
 	sf.Register(fs)
 	if err := sf.Parse(fs, args, getenv, stderr); err != nil {
 		return o, err
 	}
 	o.Log, o.Summary, o.Bar = sf.Log, sf.Summary, sf.Bar
+	if *figures != "" {
+		o.Figures = strings.Split(*figures, ",")
+	}
 	return o, nil
 }

@@ -34,6 +34,9 @@ type Figure struct {
 	// Categories, when set, makes a grouped bar chart: one group of bars per
 	// category, one bar per series.
 	Categories []string
+	// Stacked stacks a bar chart's series into one bar per category, the
+	// first series at the bottom.
+	Stacked bool
 	// YMin, YMax, when YMax > YMin, fix the Y range.
 	YMin, YMax float64
 	Width      vg.Length // default 16 cm
@@ -196,7 +199,12 @@ func (f *Figure) lines(p *plot.Plot) error {
 
 func (f *Figure) bars(p *plot.Plot) error {
 	n := len(f.Series)
-	width := vg.Points(float64(min(24, 240/max(1, n*len(f.Categories)))))
+	side := n // bars side by side in a category
+	if f.Stacked {
+		side = 1
+	}
+	width := vg.Points(float64(min(24, 240/max(1, side*len(f.Categories)))))
+	var below *plotter.BarChart
 	for i, s := range f.Series {
 		if len(s.Y) != len(f.Categories) {
 			return fmt.Errorf("series %q: %d values for %d categories", s.Name, len(s.Y), len(f.Categories))
@@ -207,7 +215,14 @@ func (f *Figure) bars(p *plot.Plot) error {
 		}
 		b.Color = Color(i)
 		b.LineStyle.Width = 0
-		b.Offset = vg.Length(float64(i)-float64(n-1)/2) * width
+		if f.Stacked {
+			if below != nil {
+				b.StackOn(below)
+			}
+			below = b
+		} else {
+			b.Offset = vg.Length(float64(i)-float64(n-1)/2) * width
+		}
 		p.Add(b)
 		if n > 1 {
 			p.Legend.Add(s.Name, b)

@@ -100,3 +100,27 @@ func TestLegendBeside(t *testing.T) {
 			maxInsideLegend, inside, maxInsideLegend+1, beside)
 	}
 }
+
+// Stacked bars reach the sum of the series in each category; grouped bars
+// the largest value.
+func TestStackedBars(t *testing.T) {
+	for _, tc := range []struct {
+		stacked bool
+		top     float64
+	}{{false, 3}, {true, 5}} {
+		f := &Figure{Categories: []string{"A", "B", "C"}, Stacked: tc.stacked,
+			Series: []Series{{Name: "read", Y: []float64{1, 2, 3}}, {Name: "write", Y: []float64{3, 2, 2}}}}
+		p := plot.New()
+		if err := f.bars(p); err != nil {
+			t.Fatal(err)
+		}
+		if p.Y.Min != 0 || p.Y.Max != tc.top {
+			t.Errorf("stacked %v: Y range [%g, %g], want [0, %g]", tc.stacked, p.Y.Min, p.Y.Max, tc.top)
+		}
+	}
+	f := &Figure{Title: "busy", XLabel: "variant", YLabel: "cycles", Categories: []string{"A", "B"}, Stacked: true,
+		Series: []Series{{Name: "x", Y: []float64{1, 2}}, {Name: "y", Y: []float64{2, 1}}}}
+	if err := f.Save(filepath.Join(t.TempDir(), "stacked.png")); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -51,12 +51,13 @@ func (p *Point) Rate(q int64) float64 { return decouple.ShadingRate(q, p.Covered
 // Savings is the factor saved against idealized supersampling with q shading quads.
 func (p *Point) Savings(q int64) float64 { return decouple.Savings(p.VisibleSamples, q) }
 
-// BinSpread is tiles per primitive of the sort-middle model.
-func (p *Point) BinSpread() float64 {
-	if p.Primitives == 0 {
+// BinSpread is tiles per primitive of the sort-middle model
+// (decouple.TiledModel.MeanBinSpread).
+func (c *Counts) BinSpread() float64 {
+	if c.Primitives == 0 {
 		return 0
 	}
-	return float64(p.BinEntries) / float64(p.Primitives)
+	return float64(c.BinEntries) / float64(c.Primitives)
 }
 
 // TexelHitRate is the texture L1's per-texel hit rate.

@@ -1,8 +1,9 @@
 // Package study is the decoupled-sampling study of experiments/decoupled: it
 // reruns section 5 of Ragan-Kelley et al. 2011 on gfxsim's study scenes with the
 // reference renderer and models watching it (shading caches, sort-middle tiles,
-// ROP caches, the texture L1), and times frames on the machine for Fig. 13
-// (see the README in the folder above).
+// ROP caches, the texture L1), and times frames on the sort-last and the tiled
+// machines for Fig. 13, with the tiled machine's shading beside Fig. 10's
+// functional tiled model (see the README in the folder above).
 package study
 
 import (
@@ -11,6 +12,7 @@ import (
 	"os"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -28,7 +30,10 @@ type Options struct {
 	Quick         bool   // a reduced sweep (for tests)
 	Seed          uint64 // the lens and time pattern seed (0: 1)
 	Workers       int    // frames rendered at once (0: 2)
-	Timed         bool   // run Fig. 13 on the timed machine
+	Timed         bool   // run Fig. 13 on the timed machines
+	// Figures are the figures to run and write, names from FigureNames
+	// (nil: all; Fig. 13 only with Timed).
+	Figures []string
 	// Log receives the progress lines (nil: none).
 	Log io.Writer
 	// Summary receives the closing line: where the outputs are (nil: none).
@@ -39,6 +44,36 @@ type Options struct {
 	// Sweep lists the study's points, runs a shard of them or merges the
 	// shards' files (-list, -shard, -merge).
 	Sweep expt.SweepFlags
+}
+
+// FigureNames are the study's figures, as Options.Figures names them: Fig. 9
+// (the animation), Figs. 10, 11 and 12 (one sweep of frames serves all
+// three), the texture and reconstruction table, and Fig. 13 (the timed
+// frames, with the timed tiled rows beside Fig. 10).
+var FigureNames = []string{"9", "10", "11", "12", "texture", "13"}
+
+// figures returns the selected figures in FigureNames order, or an error
+// naming -figures.
+func (o *Options) figures() (map[string]bool, string, error) {
+	want := map[string]bool{}
+	for _, f := range o.Figures {
+		if !contains(FigureNames, f) {
+			return nil, "", fmt.Errorf("-figures %s: %q is not one of %s", strings.Join(o.Figures, ","), f, strings.Join(FigureNames, ", "))
+		}
+		want[f] = true
+	}
+	var names []string
+	sel := map[string]bool{}
+	for _, f := range FigureNames {
+		if (len(o.Figures) == 0 || want[f]) && (f != "13" || o.Timed) {
+			sel[f] = true
+			names = append(names, f)
+		}
+	}
+	if len(names) == 0 {
+		return nil, "", fmt.Errorf("-figures %s with -timed=false: no figure to run", strings.Join(o.Figures, ","))
+	}
+	return sel, strings.Join(names, ","), nil
 }
 
 // Size is a frame size.
@@ -89,7 +124,8 @@ type job struct {
 
 type study struct {
 	o   Options
-	log io.Writer // o.Log through the bar
+	fig map[string]bool // the figures to run (Options.figures)
+	log io.Writer       // o.Log through the bar
 	t0  time.Time
 	mu  sync.Mutex
 	pts map[string][]*Point // the functional frames by figure, in plan order
@@ -127,6 +163,9 @@ func (s *study) plan() []job {
 	var jobs []job
 	sw := s.size("sweep")
 	for _, sk := range SweepScenes {
+		if !s.fig["10"] && !s.fig["11"] && !s.fig["12"] {
+			break
+		}
 		for _, n := range spps {
 			for _, b := range blurs {
 				m := Models{Global: []int{DefaultEntries, Unbounded}, Tiled: []int{DefaultEntries, Unbounded}, ROP: []ROPCache{DefaultROP}}
@@ -139,6 +178,9 @@ func (s *study) plan() []job {
 		}
 	}
 	a := s.size("fig09")
+	if !s.fig["9"] {
+		frames = 0
+	}
 	for f := 0; f < frames; f++ {
 		idx := f
 		if s.o.Quick && f == frames-1 {
@@ -151,6 +193,9 @@ func (s *study) plan() []job {
 	}
 	t := s.size("texture")
 	for _, v := range textureVariants(spps) {
+		if !s.fig["texture"] {
+			break
+		}
 		m := Models{Global: []int{256, DefaultEntries, Unbounded}, Texture: true}
 		for _, sk := range SweepScenes {
 			jobs = append(jobs, job{"texture", Frame{Scene: sk.Scene, Width: t.Width, Height: t.Height, Samples: v.samples, Blur: v.blur,
@@ -255,16 +300,20 @@ func Run(o Options, w io.Writer) error {
 	if workers <= 0 {
 		workers = 2
 	}
+	fig, figs, err := o.figures()
+	if err != nil {
+		return err
+	}
 	bar := progress.New(os.Stderr, 0, o.Bar)
-	s := &study{o: o, log: bar.Writer(o.Log), t0: time.Now()}
+	s := &study{o: o, fig: fig, log: bar.Writer(o.Log), t0: time.Now()}
 	jobs := s.plan()
 	var timed []TimedPoint
-	if o.Timed {
+	if fig["13"] {
 		timed = s.timedPlan()
 	}
 	sw := &expt.Sweep[result]{Study: "decoupled", Out: o.Out, Workers: workers, Bar: bar,
 		Fingerprint: expt.Fingerprint{"width": strconv.Itoa(o.Width), "height": strconv.Itoa(o.Height), "quick": strconv.FormatBool(o.Quick),
-			"seed": strconv.FormatUint(o.Seed, 10), "timed": strconv.FormatBool(o.Timed)}}
+			"seed": strconv.FormatUint(o.Seed, 10), "timed": strconv.FormatBool(o.Timed), "figures": figs}}
 	for _, j := range jobs {
 		sw.Points = append(sw.Points, jobName(j))
 	}
@@ -296,8 +345,8 @@ func Run(o Options, w io.Writer) error {
 			p.Samples, p.Blur, p.Index, variantName(p.Frame), p.Seconds)
 	}
 	sw.Merge = func(w io.Writer, rs []result) error {
-		fmt.Fprintf(w, "decoupled-sampling study: seed %d, %d functional frames, quick %v\n", o.Seed, len(jobs), o.Quick)
-		for _, fig := range []string{"sweep", "fig09", "texture"} {
+		fmt.Fprintf(w, "decoupled-sampling study: figures %s, seed %d, %d functional frames, %d timed, quick %v\n", figs, o.Seed, len(jobs), len(timed), o.Quick)
+		for _, fig := range []string{"sweep", "fig09", "texture", "fig13"} {
 			sz := s.size(fig)
 			fmt.Fprintf(w, "  %-8s %dx%d\n", fig, sz.Width, sz.Height)
 		}
@@ -307,12 +356,18 @@ func Run(o Options, w io.Writer) error {
 		for i, j := range jobs {
 			s.pts[j.fig] = append(s.pts[j.fig], rs[i].Point)
 		}
-		for _, f := range []func(io.Writer) error{s.fig10, s.fig10Cache, s.fig11, s.fig12, s.fig09, s.texture} {
-			if err := f(w); err != nil {
+		for _, f := range []struct {
+			fig   string
+			write func(io.Writer) error
+		}{{"10", s.fig10}, {"10", s.fig10Cache}, {"11", s.fig11}, {"12", s.fig12}, {"9", s.fig09}, {"texture", s.texture}} {
+			if !s.fig[f.fig] {
+				continue
+			}
+			if err := f.write(w); err != nil {
 				return err
 			}
 		}
-		if !o.Timed {
+		if !s.fig["13"] {
 			return nil
 		}
 		var pts []TimedPoint

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/gfxsim/gfxsim/functional/reference"
@@ -179,17 +180,107 @@ func TestQuickStudy(t *testing.T) {
 		"bin_spread", "blur_area")); n != 4 {
 		t.Errorf("fig09: %d rows, want 2 frames x 2 counts", n)
 	}
-	coreBusy := map[string]float64{} // scene/variant -> shader cores' busy cycles
-	for _, r := range readCSV(t, filepath.Join(dir, "fig13_cost.csv"), "scene", "variant", "cycles", "over_4x_msaa", "ShaderCore") {
+	checkQuickFig13(t, dir)
+}
+
+// checkQuickFig13 checks the timed frames of the -quick study: every variant
+// of both machines valid, the tiled figures on the tiled frames only, the
+// tile unit's stages, and the timed tiled rows beside Fig. 10.
+func checkQuickFig13(t *testing.T, dir string) {
+	t.Helper()
+	for _, f := range []string{"fig13_stages_defocus.png", "fig13_stages_egomotion.png", "fig10_timed_tiled.png"} {
+		if fi, err := os.Stat(filepath.Join(dir, f)); err != nil || fi.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	tiledCols := []string{"cache_hits", "cache_misses", "shading_quads", "bin_spread", "tile_w", "tile_h", "Binner", "TileScheduler", "TileUnit"}
+	rows := map[string]map[string]string{} // scene/variant -> row
+	var names []string
+	for _, r := range readCSV(t, filepath.Join(dir, "fig13_cost.csv"), append([]string{"scene", "variant", "machine", "cycles",
+		"over_4x_msaa", "ShaderCore", "Rasterizer", "ROP"}, tiledCols...)...) {
 		if num(t, r, "cycles") <= 0 || num(t, r, "dram_bytes") <= 0 || r["error"] != "" {
 			t.Errorf("timed frame: %v", r)
 		}
-		coreBusy[r["scene"]+"/"+r["variant"]] = num(t, r, "ShaderCore")
+		tiled := r["machine"] == SortMiddle
+		if !tiled && r["machine"] != SortLast {
+			t.Errorf("machine %q: %v", r["machine"], r)
+		}
+		for _, c := range tiledCols {
+			if (r[c] != "") != tiled {
+				t.Errorf("%s %s on %s: column %s = %q", r["scene"], r["variant"], r["machine"], c, r[c])
+			}
+		}
+		if r["Rasterizer"] == "" || r["ROP"] == "" || num(t, r, "Rasterizer") <= 0 || num(t, r, "ROP") <= 0 {
+			t.Errorf("%s %s: no rasterizer or ROP busy cycles: %v", r["scene"], r["variant"], r)
+		}
+		rows[r["scene"]+"/"+r["variant"]] = r
+		if r["scene"] == "defocus" {
+			names = append(names, r["variant"])
+		}
+	}
+	if got, want := strings.Join(names, ","), "1x,4x MSAA,T 4x MSAA,SL 8,T 8,SS 8"; got != want {
+		t.Errorf("fig13 variants %s, want %s", got, want)
 	}
 	for _, sc := range []string{"defocus", "egomotion"} {
-		slBusy, ssBusy := coreBusy[sc+"/SL 8"], coreBusy[sc+"/SS 8"]
-		if slBusy <= 0 || ssBusy <= slBusy {
-			t.Errorf("%s: timed shading busy cycles SL 8 = %v, SS 8 = %v: supersampling must shade more", sc, slBusy, ssBusy)
+		sl, tl, ss := rows[sc+"/SL 8"], rows[sc+"/T 8"], rows[sc+"/SS 8"]
+		if sl == nil || tl == nil || ss == nil {
+			t.Fatalf("%s: SL, T or SS 8 missing", sc)
+		}
+		if slBusy, tBusy, ssBusy := num(t, sl, "ShaderCore"), num(t, tl, "ShaderCore"), num(t, ss, "ShaderCore"); slBusy <= 0 || tBusy <= 0 ||
+			ssBusy <= slBusy || ssBusy <= tBusy {
+			t.Errorf("%s: timed shading busy cycles SL 8 = %v, T 8 = %v, SS 8 = %v: supersampling must shade more", sc, slBusy, tBusy, ssBusy)
+		}
+		// Every miss of the shading cache shades one shading quad; MSAA
+		// frames take the 2D path and never look the cache up.
+		if q := num(t, tl, "shading_quads"); q <= 0 || q != num(t, tl, "cache_misses") {
+			t.Errorf("%s T 8: %v shading quads, %v misses", sc, q, num(t, tl, "cache_misses"))
+		}
+		if m := rows[sc+"/T 4x MSAA"]; m == nil || num(t, m, "over_4x_msaa") != 1 || num(t, m, "shading_quads") != 0 || num(t, m, "cache_hits") != 0 {
+			t.Errorf("%s: T 4x MSAA, the tiled machine's own baseline: %v", sc, m)
+		}
+	}
+	timed := readCSV(t, filepath.Join(dir, "fig10_timed_tiled.csv"), "scene", "samples", "tile_w", "tile_h", "model_tile_w", "model_tile_h",
+		"covered_pixels", "shading_quads_timed", "rate_timed", "shading_quads_model", "shading_quads_model_unbounded", "bin_spread_timed",
+		"bin_spread_model")
+	if len(timed) != 2 {
+		t.Errorf("fig10_timed_tiled.csv: %d rows, want 2 scenes x 1 count", len(timed))
+	}
+	for _, r := range timed {
+		q, m, u := num(t, r, "shading_quads_timed"), num(t, r, "shading_quads_model"), num(t, r, "shading_quads_model_unbounded")
+		if c := num(t, r, "covered_pixels"); c <= 0 || u <= 0 || q < u || m < u {
+			t.Errorf("%s: %v covered pixels; shading quads timed %v, model %v, unbounded %v: no per-tile cache shades less than the per-tile memo",
+				r["scene"], c, q, m, u)
+		}
+		if r["tile_w"] != r["model_tile_w"] || r["tile_h"] != r["model_tile_h"] || r["bin_spread_timed"] != r["bin_spread_model"] {
+			t.Errorf("%s: the machine's tiles or bins differ from the model's: %v", r["scene"], r)
+		}
+	}
+}
+
+// TestFigures: -figures selects figures in FigureNames order; Fig. 13 needs
+// Timed; bad names and an empty selection are refused, naming -figures.
+func TestFigures(t *testing.T) {
+	for _, tc := range []struct {
+		figures []string
+		timed   bool
+		want    string
+	}{
+		{nil, true, "9,10,11,12,texture,13"},
+		{nil, false, "9,10,11,12,texture"},
+		{[]string{"13", "10"}, true, "10,13"},
+		{[]string{"13", "10"}, false, "10"},
+		{[]string{"13", "x"}, true, `error: -figures 13,x: "x" is not one of 9, 10, 11, 12, texture, 13`},
+		{[]string{"13"}, false, "error: -figures 13 with -timed=false: no figure to run"},
+	} {
+		o := Options{Figures: tc.figures, Timed: tc.timed}
+		sel, got, err := o.figures()
+		if err != nil {
+			got = "error: " + err.Error()
+		} else if n := len(strings.Split(got, ",")); n != len(sel) {
+			t.Errorf("%v: %d selected for %q", tc.figures, len(sel), got)
+		}
+		if got != tc.want {
+			t.Errorf("figures %v, timed %v: %q, want %q", tc.figures, tc.timed, got, tc.want)
 		}
 	}
 }

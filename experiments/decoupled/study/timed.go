@@ -3,39 +3,59 @@ package study
 import (
 	"bytes"
 	"fmt"
-	"github.com/gfxsim/gfxsim/internal/outputs"
-	"io"
-	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/gfxsim/gfxsim/configs"
 	"github.com/gfxsim/gfxsim/experiments/expt"
+	"github.com/gfxsim/gfxsim/functional/decouple"
 	"github.com/gfxsim/gfxsim/functional/reference"
-	"github.com/gfxsim/gfxsim/internal/plot"
 	"github.com/gfxsim/gfxsim/scene"
 	"github.com/gfxsim/gfxsim/scene/driver"
 )
 
 // TimedVariant is one timed frame of Fig. 13.
 type TimedVariant struct {
-	Name    string // "1x", "4x MSAA", "SL 8", "SS 27", ...
+	Name    string // "1x", "4x MSAA", "SL 8", "T 8", "SS 27", "T 4x MSAA", ...
 	Samples int
 	Blur    float64
 	Dec     scene.Decoupling
+	// Machine is the machine the frame renders on: SortLast (the default
+	// machine, configs.Default) or SortMiddle (the tiled machine,
+	// configs.SortMiddleMachine).
+	Machine string
+}
+
+// The machines of Fig. 13 (configs.Config.Machine).
+const (
+	SortLast   = "sortlast"
+	SortMiddle = "sortmiddle"
+)
+
+// Config returns the machine the variant renders on.
+func (v TimedVariant) Config() (*configs.Config, error) {
+	switch v.Machine {
+	case SortLast:
+		return configs.Default(), nil
+	case SortMiddle:
+		return configs.SortMiddleMachine(), nil
+	}
+	return nil, fmt.Errorf("timed variant %q: machine %q is neither %s nor %s", v.Name, v.Machine, SortLast, SortMiddle)
 }
 
 // TimedVariants are Fig. 13's frames: single-sampled and 4x MSAA without
-// blur, then sort-last decoupled (SL) and supersampled (SS) at each count with
-// blur. (The tiled T bars need a sort-middle machine, which gfxsim does not
-// have yet.)
+// blur on the default sort-last machine, 4x MSAA without blur on the tiled
+// machine (its own baseline), then at each count with blur: sort-last
+// decoupled (SL), tiled decoupled (T: the per-tile shading cache) and
+// supersampled on the sort-last machine (SS).
 func TimedVariants(spps []int) []TimedVariant {
 	off := scene.Decoupling{Mode: scene.DecoupleOff, Rate: 1}
-	vs := []TimedVariant{{"1x", 1, 0, off}, {"4x MSAA", 4, 0, off}}
+	vs := []TimedVariant{{"1x", 1, 0, off, SortLast}, {"4x MSAA", 4, 0, off, SortLast}, {"T 4x MSAA", 4, 0, off, SortMiddle}}
 	for _, n := range spps {
-		vs = append(vs, TimedVariant{"SL " + strconv.Itoa(n), n, Moderate, On},
-			TimedVariant{"SS " + strconv.Itoa(n), n, Moderate, scene.Decoupling{Mode: scene.DecoupleSupersample, Rate: 1}})
+		c := strconv.Itoa(n)
+		vs = append(vs, TimedVariant{"SL " + c, n, Moderate, On, SortLast},
+			TimedVariant{"T " + c, n, Moderate, On, SortMiddle},
+			TimedVariant{"SS " + c, n, Moderate, scene.Decoupling{Mode: scene.DecoupleSupersample, Rate: 1}, SortLast})
 	}
 	return vs
 }
@@ -49,65 +69,129 @@ type TimedPoint struct {
 	Cycles    uint64
 	Stages    map[string]float64
 	DRAMBytes float64
-	Err       string // why the frame is invalid ("": valid)
+	// Tiled holds the tiled machine's figures (nil on the other machines).
+	Tiled *TiledCounts `json:",omitempty"`
+	Err   string       // why the frame is invalid ("": valid)
 }
 
+// TiledCounts are a tiled frame's figures: the timed machine's shading cache
+// (summed over the tile units' reorder buffers), bin spread and tile, and the
+// functional sort-middle model (the study's probe) watching the reference
+// render of the same frame: per-tile LRUs of the machine's cache size and
+// unbounded ones, decouple.TiledModel's bins and tile.
+type TiledCounts struct {
+	CacheHits, CacheMisses float64
+	// ShadingQuads are the 5D path's shading quads (ReorderBuffer
+	// shading_quads), Quads2D the 2D path's quads, one shading quad each
+	// (ReorderBuffer quads).
+	ShadingQuads, Quads2D float64
+	BinSpread             float64 // GPU.Binner.bin_spread: bin entries per binned primitive
+	Primitives            float64 // GPU.Binner.primitives
+	BinEntries            float64 // GPU.Binner.bin_entries
+	TileW, TileH          int     // the machine's tile (configs.Config.TileGrid)
+	Entries               int     // reorder_buffer.shading_cache_entries of each tile unit
+	// CoveredPixels and VisibleSamples are the reference renderer's
+	// (DecoupledCounters; the functional figures' denominators).
+	CoveredPixels, VisibleSamples int64
+	Functional                    Counts // the probe's: Tiled {Entries, Unbounded}, TileW/TileH, Primitives, BinEntries
+}
+
+// Quads is the timed machine's shading quads, both paths.
+func (t *TiledCounts) Quads() int64 { return int64(t.ShadingQuads + t.Quads2D) }
+
+// Rate is the timed machine's shading rate: shader invocations (4 per
+// shading quad) per covered pixel, as the functional figures count it.
+func (t *TiledCounts) Rate() float64 { return decouple.ShadingRate(t.Quads(), t.CoveredPixels) }
+
 // stageOf names a unit's pipeline stage: "GPU.ShaderCore[3]" -> "ShaderCore".
+// A tile unit's inner units belong to their kind's stage
+// ("GPU.TileUnit[1].Rasterizer" -> "Rasterizer"); the tile unit itself (bin
+// reading, tile loads and stores, its units' control) is "TileUnit".
 func stageOf(unit string) string {
 	unit = strings.TrimPrefix(unit, "GPU.")
+	if rest, ok := strings.CutPrefix(unit, "TileUnit["); ok {
+		if i := strings.Index(rest, "]."); i >= 0 {
+			unit = rest[i+2:]
+		}
+	}
 	if i := strings.IndexAny(unit, ".["); i >= 0 {
 		unit = unit[:i]
 	}
 	return unit
 }
 
-// Timed renders variant v of scene name at w x h on the default machine.
+// Timed renders variant v of scene name at w x h on its machine.
 func Timed(name string, w, h int, v TimedVariant) TimedPoint {
 	tp := TimedPoint{TimedVariant: v, Scene: name, Stages: map[string]float64{}}
-	s, err := expt.LoadScene(name, w, h, v.Samples, scene.WithBlur(float32(v.Blur)))
-	if err != nil {
+	if err := tp.run(w, h); err != nil {
 		tp.Err = err.Error()
-		return tp
+	}
+	return tp
+}
+
+// run simulates the frame, records its figures and checks its image against
+// the reference renderer's: a machine that ignores decoupling (renders
+// MSAA) would otherwise give plausible cycles.
+func (tp *TimedPoint) run(w, h int) error {
+	v := tp.TimedVariant
+	s, err := expt.LoadScene(tp.Scene, w, h, v.Samples, scene.WithBlur(float32(v.Blur)))
+	if err != nil {
+		return err
 	}
 	for i := range s.Materials {
 		s.Materials[i].Decoupled = v.Dec
 	}
-	cfg := configs.Default()
+	cfg, err := v.Config()
+	if err != nil {
+		return err
+	}
 	f, err := driver.Encode(s, cfg.DriverOptions())
 	if err != nil {
-		tp.Err = err.Error()
-		return tp
+		return err
 	}
 	p, err := configs.Build(cfg)
 	if err != nil {
-		tp.Err = err.Error()
-		return tp
+		return err
 	}
 	res, err := p.Run(f)
 	if err != nil {
-		tp.Err = err.Error()
-		return tp
+		return err
 	}
-	// The timed image must equal the reference renderer's: a machine that
-	// ignores decoupling (renders MSAA) would otherwise give plausible cycles.
+	tp.record(p, res)
 	g, err := driver.Encode(s, cfg.DriverOptions())
 	if err != nil {
-		tp.Err = err.Error()
-		return tp
+		return err
 	}
-	o := reference.DefaultOptions()
-	o.Raster = cfg.RasterOptions()
-	o.BatchVertices = cfg.InputAssembler.BatchVertices
-	o.WarpQuads = cfg.QuadPacker.QuadsPerWarp
-	o.PatternSeed = cfg.PatternSeed()
+	o, err := cfg.ReferenceOptions()
+	if err != nil {
+		return err
+	}
+	var pr *probe
+	if p.SortMiddle != nil {
+		// The functional sort-middle model watches the reference render of
+		// the same frame: per-tile LRUs of the machine's size.
+		m := Models{Tiled: []int{cfg.ReorderBuffer.ShadingCacheEntries, Unbounded}}
+		if pr, err = newProbe(g.Memory, s.Width, s.Height, s.Samples, m); err != nil {
+			return err
+		}
+		o.Observer = pr
+	}
 	ref, err := reference.Render(g.Memory, g.Stream, g.StreamBytes, o)
 	if err != nil {
-		tp.Err = err.Error()
-		return tp
+		return err
+	}
+	if pr != nil {
+		tp.Tiled = tiledCounts(p, res.Stats, &ref.Counters.Decoupled, pr.finish())
 	}
 	if res.Image == nil || ref.Image == nil || !bytes.Equal(res.Image.Pix, ref.Image.Pix) {
-		tp.Err = fmt.Sprintf("the timed image differs from the reference renderer's (does the timed machine run decoupled draws, mode %v?)", v.Dec.Mode)
+		return fmt.Errorf("the timed image differs from the reference renderer's (does the %s machine run decoupled draws, mode %v?)",
+			tp.Machine, v.Dec.Mode)
 	}
+	return nil
+}
+
+// record keeps the frame's cycles, busy cycles per stage and DRAM bytes.
+func (tp *TimedPoint) record(p *configs.Platform, res *configs.Result) {
 	tp.Cycles = res.Cycles
 	for _, u := range p.Units {
 		tp.Stages[stageOf(u.Name())] += res.Stats[u.Name()+".cycles_busy"]
@@ -117,7 +201,25 @@ func Timed(name string, w, h int, v TimedVariant) TimedPoint {
 			tp.DRAMBytes += v
 		}
 	}
-	return tp
+}
+
+// tiledCounts gathers a tiled frame's figures: the tile units' shading
+// caches summed, the binner's, the machine's tile, the reference counters
+// and the functional model's counts fc.
+func tiledCounts(p *configs.Platform, st map[string]float64, ref *reference.DecoupledCounters, fc Counts) *TiledCounts {
+	sm := p.SortMiddle
+	t := &TiledCounts{TileW: sm.Grid.TileW, TileH: sm.Grid.TileH, Entries: p.Config.ReorderBuffer.ShadingCacheEntries,
+		CoveredPixels: ref.CoveredPixels, VisibleSamples: ref.VisibleSamples, Functional: fc}
+	for _, tu := range sm.TileUnits {
+		n := tu.ReorderBuffer.Name() + "."
+		t.CacheHits += st[n+"cache_hits"]
+		t.CacheMisses += st[n+"cache_misses"]
+		t.ShadingQuads += st[n+"shading_quads"]
+		t.Quads2D += st[n+"quads"]
+	}
+	b := sm.Binner.Name() + "."
+	t.BinSpread, t.Primitives, t.BinEntries = st[b+"bin_spread"], st[b+"primitives"], st[b+"bin_entries"]
+	return t
 }
 
 // timedPlan lists Fig. 13's timed frames: every variant on each sweep scene.
@@ -133,92 +235,4 @@ func (s *study) timedPlan() []TimedPoint {
 		}
 	}
 	return todo
-}
-
-func (s *study) writeFig13(w io.Writer, pts []TimedPoint) error {
-	stageSet := map[string]bool{}
-	for _, p := range pts {
-		for k := range p.Stages {
-			stageSet[k] = true
-		}
-	}
-	var stages []string
-	for k := range stageSet {
-		stages = append(stages, k)
-	}
-	sort.Strings(stages)
-	header := append([]string{"scene", "variant", "samples", "blur_scale", "cycles", "over_4x_msaa", "dram_bytes", "error"}, stages...)
-	var rows, table [][]string
-	var cats []string
-	bySc := map[string][]float64{}
-	for _, p := range pts {
-		base := 0.0
-		for _, q := range pts {
-			if q.Scene == p.Scene && q.Name == "4x MSAA" {
-				base = float64(q.Cycles)
-			}
-		}
-		rel := 0.0
-		if base > 0 {
-			rel = float64(p.Cycles) / base
-		}
-		e := p.Err
-		row := []string{p.Scene, p.Name, strconv.Itoa(p.Samples), g4(p.Blur), strconv.FormatUint(p.Cycles, 10), g4(rel), g4(p.DRAMBytes), e}
-		for _, st := range stages {
-			row = append(row, g4(p.Stages[st]))
-		}
-		rows = append(rows, row)
-		note := ""
-		if e != "" {
-			note = "invalid: " + firstLine(e)
-		}
-		shade, ssShade, ssCycles := p.Stages["ShaderCore"], 0.0, 0.0
-		if strings.HasPrefix(p.Name, "SL ") { // its supersampled twin: SS at the same count
-			for _, q := range pts {
-				if q.Scene == p.Scene && q.Name == "SS "+strings.TrimPrefix(p.Name, "SL ") {
-					ssShade, ssCycles = q.Stages["ShaderCore"], float64(q.Cycles)
-				}
-			}
-		}
-		vsSS := ""
-		if ssShade > 0 && shade > 0 && p.Cycles > 0 {
-			vsSS = fmt.Sprintf("%.2fx / %.2fx", ssCycles/float64(p.Cycles), ssShade/shade)
-		}
-		table = append(table, []string{p.Scene, p.Name, strconv.FormatUint(p.Cycles, 10), f2(rel),
-			fmt.Sprintf("%.1f", p.DRAMBytes/1e6), fmt.Sprintf("%.0f", shade/1e3), vsSS, note})
-		if !contains(cats, p.Name) {
-			cats = append(cats, p.Name)
-		}
-		bySc[p.Scene] = append(bySc[p.Scene], rel)
-	}
-	var series []plot.Series
-	for _, sk := range SweepScenes {
-		if len(bySc[sk.Scene]) == len(cats) {
-			series = append(series, plot.Series{Name: sk.Scene, Y: bySc[sk.Scene]})
-		}
-	}
-	f := &plot.Figure{Title: "Fig. 13: timed frame cycles over 4x MSAA without blur", XLabel: "variant",
-		YLabel: "frame cycles / 4x MSAA", Categories: cats, Series: series}
-	if err := outputs.WriteCSV(filepath.Join(s.o.Out, "fig13_cost.csv"), header, rows); err != nil {
-		return err
-	}
-	if len(series) > 0 {
-		if err := f.Save(filepath.Join(s.o.Out, "fig13_cost.png")); err != nil {
-			return err
-		}
-	}
-	fmt.Fprintln(w, "\nFig. 13: timed frames on the default sort-last machine (busy cycles per stage in fig13_cost.csv)")
-	table = append(table, []string{"", "", "", "", "", "", "", "paper (HL2/TF2): " + PaperFig13})
-	expt.Table(w, []string{"scene", "variant", "cycles", "over 4x MSAA", "DRAM MB", "shader busy (k cycles)", "SS over SL: total / shading", "note"}, table)
-	return nil
-}
-
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	if len(s) > 100 {
-		s = s[:100] + "..."
-	}
-	return s
 }
