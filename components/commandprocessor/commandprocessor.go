@@ -22,7 +22,7 @@ import (
 const (
 	stateBusy             = iota // decoding or carrying out a command
 	stateWaitDMA                 // waiting for stream bytes, resource bytes or a sync-token write
-	stateWaitDrain               // a Clear, SyncToken, Present or End waits for the draws in flight
+	stateWaitDrain               // a Clear, SyncToken, Present or End waits for the draws in flight (on the tiled machine, for their tiles)
 	stateWaitStateVersion        // a draw waits for a free state version
 	stateWaitAck                 // waiting for Done from the back end
 	stateWaitSend                // a message could not be sent (the peer's link is full)
@@ -317,6 +317,12 @@ func (c *CommandProcessor) status() int {
 		}
 		return stateWaitSend
 	case phaseDrain:
+		return stateWaitDrain
+	case phasePassEnd:
+		// The tiled machine's draws are still in flight in their tiles.
+		if len(c.outbox) > 0 {
+			return stateWaitSend
+		}
 		return stateWaitDrain
 	case phaseAck:
 		if len(c.outbox) > 0 {

@@ -84,7 +84,7 @@
 // has one more step: once no draw is in flight, the CP sends the binner a
 // protocol.PassEnd (with the target and display address when the command is a
 // Present) and waits for its Done, which comes when every screen tile of the
-// pass has been rendered and stored (phase pass_end; statistic passes). Only
+// pass has been rendered and stored (counted as wait_drain; statistic passes). Only
 // then is the Clear applied, the sync token written or the Present resolved.
 //
 // With DecodeCycles = 1, state commands whose bytes have arrived are carried out
