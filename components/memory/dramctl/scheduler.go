@@ -68,12 +68,15 @@ func (c *Comp) decide(t int64) (choice, bool, int64) {
 	if c.writeMode {
 		q, pend = c.writes, c.pendWrite
 	}
-	// Deadlines at which the mode or the starvation state changes.
-	if len(c.writes) > 0 && !c.writeMode {
-		next = min(next, c.writes[0].arrive+int64(c.cfg.StarvationCap))
-	}
-	if len(c.reads) > 0 && c.writeMode {
-		next = min(next, c.reads[0].arrive+int64(c.cfg.StarvationCap))
+	// Deadlines at which the mode or the starvation state changes (one already
+	// passed changes nothing more).
+	if other := c.reads; len(other) > 0 && c.writeMode || len(c.writes) > 0 && !c.writeMode {
+		if !c.writeMode {
+			other = c.writes
+		}
+		if deadline := other[0].arrive + int64(c.cfg.StarvationCap); deadline > t {
+			next = min(next, deadline)
+		}
 	}
 	if len(q) > 0 {
 		if deadline := q[0].arrive + int64(c.cfg.StarvationCap); deadline <= t {
