@@ -115,6 +115,12 @@ type rig struct {
 
 func newRig(t testing.TB, cfg Config, script []op, window int) *rig {
 	t.Helper()
+	return newRigLogged(t, cfg, script, window, true)
+}
+
+// newRigLogged is newRig, with the response-cycle log only when logged.
+func newRigLogged(t testing.TB, cfg Config, script []op, window int, logged bool) *rig {
+	t.Helper()
 	e := sim.NewSerialEngine()
 	h := &timing.Halt{}
 	c, err := MakeBuilder().WithEngine(e).WithConfig(cfg).WithHalt(h).Build("Channel")
@@ -127,7 +133,9 @@ func newRig(t testing.TB, cfg Config, script []op, window int) *rig {
 	conn.PlugIn(c.Top, 64)
 	conn.PlugIn(r.port, 64)
 	l := &sendLog{freq: f, cycle: map[string]int64{}}
-	c.Top.AcceptHook(l)
+	if logged {
+		c.Top.AcceptHook(l)
+	}
 	return &rig{engine: e, ctl: c, req: r, log: l, halt: h}
 }
 
