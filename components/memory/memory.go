@@ -36,7 +36,7 @@ type Memory struct {
 	// StorageAddress(a). Every channel reads and writes it.
 	Storage *mem.Storage
 
-	round uint64 // InterleaveBytes*NumChannels
+	round uint64          // InterleaveBytes*NumChannels
 	stats []*portStats    // Akita channels: counters on the Top ports
 	ctls  []*dramctl.Comp // dramctl channels: they keep their own
 }
