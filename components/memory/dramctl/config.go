@@ -301,10 +301,10 @@ func (c Config) validatePolicy(maxRequest uint64) error {
 		}
 	}
 	if c.WriteHigh < 1 || c.WriteHigh > c.WriteQueue {
-		return fieldErr("WriteHigh", "%d is outside [1, WriteQueue = %d]", c.WriteHigh, c.WriteQueue)
+		return fieldErr("WriteHigh", "%d is outside [1, %d] (the write queue's size)", c.WriteHigh, c.WriteQueue)
 	}
 	if c.WriteLow < 0 || c.WriteLow >= c.WriteHigh {
-		return fieldErr("WriteLow", "%d is outside [0, WriteHigh = %d): the watermarks are out of order", c.WriteLow, c.WriteHigh)
+		return fieldErr("WriteLow", "%d is not below the high watermark %d: the watermarks are out of order", c.WriteLow, c.WriteHigh)
 	}
 	if c.TopBuffer < 1 || c.TopBuffer > 1<<20 {
 		return fieldErr("TopBuffer", "%d is outside [1, 2^20]", c.TopBuffer)
