@@ -75,9 +75,10 @@ func (b Builder) Build(name string) (*Comp, error) {
 	}
 	nb := cfg.Geometry.TotalBanks()
 	c.pendRead, c.pendWrite = make([]int32, nb), make([]int32, nb)
+	c.memo, c.blocked = make([]bankReady, nb), make([]bool, cfg.Geometry.Ranks)
 	c.reads, c.writes = make([]burst, 0, cfg.ReadQueue), make([]burst, 0, cfg.WriteQueue)
 	c.TickingComponent = sim.NewTickingComponent(name, b.engine, cfg.Timing.Freq(), c)
-	c.waker = timing.NewWaker(b.engine, cfg.Timing.Freq(), c)
+	c.waker = timing.NewTickWaker(b.engine, cfg.Timing.Freq(), c.Tick)
 	c.Top = sim.NewLimitNumMsgPort(c, cfg.TopBuffer, name+".Top")
 	c.AddPort("Top", c.Top)
 	return c, nil

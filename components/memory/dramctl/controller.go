@@ -24,6 +24,15 @@ type identity struct{}
 func (identity) LocalAddress(a uint64) uint64   { return a }
 func (identity) StorageAddress(a uint64) uint64 { return a }
 
+// plan is a decision made ahead: the command to issue at cycle at, valid
+// while the state's version is unchanged.
+type plan struct {
+	at      int64
+	version uint64
+	ch      choice
+	ok      bool
+}
+
 // request is an accepted request waiting for its bursts and its response.
 type request struct {
 	rsp    sim.Msg // *mem.DataReadyRsp or *mem.WriteDoneRsp, built when accepted
@@ -58,7 +67,12 @@ type Comp struct {
 	writeMode           bool
 	reqs                []request
 	freeReqs            []int32
-	responses           []int32 // requests whose bursts are all issued, by due cycle
+	responses           []int32     // requests whose bursts are all issued, by due cycle
+	version             uint64      // counts state changes (requests taken, commands issued)
+	plan                plan        // the decision wake computed for the next tick
+	memo                []bankReady // per bank, for scan
+	stamp               uint32
+	blocked             []bool // per rank: waiting for its refresh (scan)
 	stats               stats
 }
 
@@ -91,7 +105,11 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 	c.catchUp(t)
 	c.accept(now, t)
 	if c.cur == t {
-		if ch, ok, _ := c.decide(t); ok {
+		ch, ok := c.plan.ch, c.plan.ok
+		if c.plan.at != t || c.plan.version != c.version {
+			ch, ok, _ = c.decide(t)
+		}
+		if ok {
 			c.issue(ch, t)
 			c.cur = t + 1
 		}
@@ -129,7 +147,7 @@ func (c *Comp) wake(now sim.VTimeInSec, t int64) {
 	if len(c.reads)+len(c.writes) > 0 {
 		from := max(c.cur, t+1)
 		ch, ok, n := c.decide(from)
-		_ = ch
+		c.plan = plan{at: from, version: c.version, ch: ch, ok: ok}
 		if ok {
 			n = from
 		}
@@ -185,6 +203,7 @@ func (c *Comp) accept(now sim.VTimeInSec, t int64) {
 // so the channel's requests take effect in arrival order) and queues its
 // bursts.
 func (c *Comp) enqueue(msg sim.Msg, addr, size uint64, write bool, firstBurst uint64, n int, t int64) {
+	c.version++
 	slot := c.newRequest()
 	r := &c.reqs[slot]
 	meta := msg.Meta()
@@ -268,6 +287,7 @@ func (c *Comp) newRequest() int32 {
 
 // issue carries out the chosen command at cycle t.
 func (c *Comp) issue(ch choice, t int64) {
+	c.version++
 	s := c.state
 	cmd := Command{Cycle: t, Kind: ch.kind, Row: int(ch.row)}
 	cmd.Rank, cmd.BankGroup, cmd.Bank = s.location(ch.bank)

@@ -92,26 +92,10 @@ func (c *Comp) decide(t int64) (choice, bool, int64) {
 			next = min(next, deadline)
 		}
 	}
-	fcfs := c.cfg.Scheduler == FCFS
-	rowCmd, haveRow := choice{}, false
-	for i := range q {
-		ch, ready, ok := c.nextFor(q, i, pend, fcfs, t)
-		if !ok {
-			continue
-		}
-		if ready > t {
-			next = min(next, ready)
-			continue
-		}
-		if fcfs || ch.kind == CmdRD || ch.kind == CmdWR {
-			return ch, true, 0
-		}
-		if !haveRow {
-			rowCmd, haveRow = ch, true
-		}
-	}
-	if haveRow {
-		return rowCmd, true, 0
+	if ch, ok, n := c.scan(q, pend, t); ok {
+		return ch, true, 0
+	} else {
+		next = min(next, n)
 	}
 	if c.cfg.PagePolicy != PageOpen {
 		ch, ready, ok := c.pageClose()
@@ -121,6 +105,85 @@ func (c *Comp) decide(t int64) (choice, bool, int64) {
 		if ok {
 			next = min(next, ready)
 		}
+	}
+	return choice{}, false, next
+}
+
+// bankReady memoizes, within one scan, a bank's ready cycles: every burst of
+// a bank needs the same command at the same time (its open row's column
+// command, or the ACT of a closed bank; or the PRE of another row).
+type bankReady struct {
+	stamp, preStamp uint32
+	ready, pre      int64
+}
+
+// scan runs FR-FCFS or FCFS over the active queue q at cycle t: FR-FCFS
+// returns the oldest burst's ready column command, else the oldest ready
+// ACT or PRE; FCFS the oldest ready command. Without one it returns the
+// earliest cycle one becomes ready.
+func (c *Comp) scan(q []burst, pend []int32, t int64) (choice, bool, int64) {
+	s := c.state
+	fcfs := c.cfg.Scheduler == FCFS
+	c.stamp++
+	stamp := c.stamp
+	for r := range c.blocked {
+		c.blocked[r] = c.cfg.Refresh && s.refDue[r] <= t
+	}
+	write := c.writeMode
+	next := int64(forever)
+	row, haveRow := choice{}, false
+	for i := range q {
+		e := &q[i]
+		b := e.bank
+		if c.blocked[s.bankRank[b]] {
+			continue // the rank is waiting for its refresh
+		}
+		m := &c.memo[b]
+		open := s.openRow[b]
+		var ch choice
+		var ready int64
+		switch {
+		case open == e.row:
+			if m.stamp != stamp {
+				m.stamp = stamp
+				if write {
+					m.ready = s.writeReady(b)
+				} else {
+					m.ready = s.readReady(b)
+				}
+			}
+			ready = m.ready
+			if ready <= t {
+				kind := CmdRD
+				if write {
+					kind = CmdWR
+				}
+				return choice{kind: kind, bank: b, row: e.row, entry: i}, true, 0
+			}
+		case open < 0:
+			if m.stamp != stamp {
+				m.stamp, m.ready = stamp, s.actReady(b)
+			}
+			ready, ch = m.ready, choice{kind: CmdACT, bank: b, row: e.row, entry: -1}
+		case fcfs || pend[b] == 0:
+			if m.preStamp != stamp {
+				m.preStamp, m.pre = stamp, s.preReady(b)
+			}
+			ready, ch = m.pre, choice{kind: CmdPRE, bank: b, row: open, entry: -1}
+		default:
+			continue // FR-FCFS keeps the row open for the bursts that hit it
+		}
+		switch {
+		case ready > t:
+			next = min(next, ready)
+		case fcfs:
+			return ch, true, 0
+		case !haveRow:
+			row, haveRow = ch, true
+		}
+	}
+	if haveRow {
+		return row, true, 0
 	}
 	return choice{}, false, next
 }
