@@ -18,7 +18,7 @@ const (
 // Schedulers (Config.Scheduler).
 const (
 	FRFCFS = "frfcfs" // ready row hits first, then the oldest ready command
-	FCFS   = "fcfs"   // the oldest ready command
+	FCFS   = "fcfs"   // each bank in arrival order; the oldest ready command among the banks
 )
 
 // Defaults applied by WithDefaults to zero fields.

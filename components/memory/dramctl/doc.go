@@ -68,7 +68,9 @@
 //     or, while writes drain, the write queue, a burst that waited
 //     StarvationCap cycles alone; else FR-FCFS: the oldest burst whose RD or
 //     WR (a row hit) is ready, else the oldest whose ACT or PRE is ready, never
-//     closing a row that a queued burst hits (FCFS: the oldest ready command);
+//     closing a row that a queued burst hits (FCFS: each bank serves its
+//     bursts in arrival order, and the oldest ready command among the banks
+//     issues);
 //     last, the page policy closes idle rows no queued burst hits (closed: at
 //     once; timeout: PageTimeout cycles after their last access; open: never).
 //     Writes drain from WriteHigh queued writes (or when no read waits, or the

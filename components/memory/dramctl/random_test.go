@@ -9,7 +9,9 @@ import (
 // randomScript returns n reads and writes of 32 or 64 bytes (whole aligned
 // pieces of 64-byte lines) at random cycles over a few rows of every bank, so
 // that hits, misses and conflicts all occur, with one long idle stretch in
-// the middle (the controller sleeps through refreshes there).
+// the middle (the controller sleeps through refreshes there: longer than the
+// 9 x tREFI the checker allows between two refreshes, so they must be caught
+// up).
 func randomScript(t testing.TB, cfg Config, rng *rand.Rand, n int, idle int64) []op {
 	t.Helper()
 	g := cfg.WithDefaults().Geometry
@@ -57,7 +59,7 @@ func TestCheckerPassesRandomTraffic(t *testing.T) {
 							cfg.Mapping = "row,rank,column,bank,bankgroup"
 						}
 						rng := rand.New(rand.NewSource(seed))
-						script := randomScript(t, cfg, rng, 1500, int64(5*p.Timing.TREFI))
+						script := randomScript(t, cfg, rng, 1500, int64(12*p.Timing.TREFI))
 						g := newRig(t, cfg, script, 48)
 						g.run(t)
 						if g.ctl.Checker() == nil || g.ctl.Checker().Err() != nil {

@@ -45,7 +45,8 @@ type choice struct {
 //  4. FR-FCFS: the oldest burst whose column command (a row hit) is ready,
 //     else the oldest burst whose ACT or PRE is ready; a bank is not
 //     precharged while a burst of the active queue hits its open row.
-//     FCFS: the oldest burst whose next command is ready;
+//     FCFS: the oldest ready command among the oldest bursts of each bank
+//     (a bank serves its bursts in arrival order);
 //  5. the page policy closes idle rows that no queued burst hits.
 func (c *Comp) decide(t int64) (choice, bool, int64) {
 	s := c.state
@@ -113,14 +114,15 @@ func (c *Comp) decide(t int64) (choice, bool, int64) {
 // a bank needs the same command at the same time (its open row's column
 // command, or the ACT of a closed bank; or the PRE of another row).
 type bankReady struct {
-	stamp, preStamp uint32
-	ready, pre      int64
+	stamp, preStamp, seenStamp uint32
+	ready, pre                 int64
 }
 
 // scan runs FR-FCFS or FCFS over the active queue q at cycle t: FR-FCFS
 // returns the oldest burst's ready column command, else the oldest ready
-// ACT or PRE; FCFS the oldest ready command. Without one it returns the
-// earliest cycle one becomes ready.
+// ACT or PRE; FCFS the oldest ready command among each bank's oldest burst
+// (bursts of one bank are served in arrival order). Without one it returns
+// the earliest cycle one becomes ready.
 func (c *Comp) scan(q []burst, pend []int32, t int64) (choice, bool, int64) {
 	s := c.state
 	fcfs := c.cfg.Scheduler == FCFS
@@ -139,6 +141,12 @@ func (c *Comp) scan(q []burst, pend []int32, t int64) (choice, bool, int64) {
 			continue // the rank is waiting for its refresh
 		}
 		m := &c.memo[b]
+		if fcfs {
+			if m.seenStamp == stamp {
+				continue // FCFS: only the oldest burst of each bank may issue
+			}
+			m.seenStamp = stamp
+		}
 		open := s.openRow[b]
 		var ch choice
 		var ready int64
