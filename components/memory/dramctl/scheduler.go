@@ -80,7 +80,8 @@ func (c *Comp) decide(t int64) (choice, bool, int64) {
 		}
 	}
 	if len(q) > 0 {
-		if deadline := q[0].arrive + int64(c.cfg.StarvationCap); deadline <= t {
+		deadline := q[0].arrive + int64(c.cfg.StarvationCap)
+		if deadline <= t {
 			ch, ready, ok := c.nextFor(q, 0, pend, true, t)
 			if ok && ready <= t {
 				return ch, true, 0
@@ -89,15 +90,14 @@ func (c *Comp) decide(t int64) (choice, bool, int64) {
 				next = min(next, ready)
 			}
 			return choice{}, false, next
-		} else {
-			next = min(next, deadline)
 		}
+		next = min(next, deadline)
 	}
-	if ch, ok, n := c.scan(q, pend, t); ok {
+	ch, ok, n := c.scan(q, pend, t)
+	if ok {
 		return ch, true, 0
-	} else {
-		next = min(next, n)
 	}
+	next = min(next, n)
 	if c.cfg.PagePolicy != PageOpen {
 		ch, ready, ok := c.pageClose()
 		if ok && ready <= t {
