@@ -1,6 +1,7 @@
 package configs
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -76,6 +77,30 @@ func BenchmarkTimedDecoupled27(b *testing.B) {
 // of the pixels): a quicker frame to profile with -cpuprofile.
 func BenchmarkTimedDefaultSceneQuarter(b *testing.B) {
 	benchTimed(b, Default(), 640, 360, 4)
+}
+
+// BenchmarkTimedDefaultSceneQuarterDRAMCtl is BenchmarkTimedDefaultSceneQuarter
+// with the memory on gfxsim's own DRAM controller (configs/gddr6.yaml: 16
+// GDDR6 channels), and reports the bandwidth the channels achieved and their
+// row-hit rate and read latency.
+func BenchmarkTimedDefaultSceneQuarterDRAMCtl(b *testing.B) {
+	c, err := Load("gddr6.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	res, _ := benchTimedScene(b, c, scene.DefaultName, 640, 360, 4)
+	bw, hits, accesses, lat, reads := 0.0, 0.0, 0.0, 0.0, 0.0
+	for i := 0; i < c.Memory.Channels; i++ {
+		n := fmt.Sprintf("GPU.Memory.Channel[%d].", i)
+		bw += res.Stats[n+"achieved_bandwidth"]
+		hits += res.Stats[n+"row_hits"]
+		accesses += res.Stats[n+"row_hits"] + res.Stats[n+"row_misses"] + res.Stats[n+"row_conflicts"]
+		lat += res.Stats[n+"read_latency_avg"] * res.Stats[n+"reads"]
+		reads += res.Stats[n+"reads"]
+	}
+	b.ReportMetric(bw, "dram-GB/s")
+	b.ReportMetric(hits/max(accesses, 1), "row-hit-rate")
+	b.ReportMetric(lat/max(reads, 1), "read-latency-cycles")
 }
 
 // BenchmarkSageDefaultScene renders the default scene at 1280x1024 with 8

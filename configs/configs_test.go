@@ -76,7 +76,7 @@ func TestErrors(t *testing.T) {
 		{"zero pattern seed", "decoupled: {pattern_seed: 0}\n", "m.yaml:1: decoupled.pattern_seed: 0 out of range [1, 2147483647]"},
 		{"zero latency link width", "buses:\n  tile: {width: 0}\n", "m.yaml:2: buses.tile.width: 0 out of range [1, 65536] bytes/cycle"},
 		{"not pow2", "raster: {tile_size: 12}\n", "m.yaml:1: raster.tile_size: 12 is not a power of two"},
-		{"oneof", "memory: {type: sram}\n", `m.yaml:1: memory.type: "sram" is not one of dram, ideal`},
+		{"oneof", "memory: {type: sram}\n", `m.yaml:1: memory.type: "sram" is not one of dram, ideal, dramctl`},
 		{"duplicate", "engine: serial\nengine: parallel\n", "m.yaml:2: engine: duplicate key"},
 		{"cross field", "input_assembler: {batch_vertices: 48}\n", "m.yaml:1: input_assembler.batch_vertices: 48 vertices do not fit a warp of 32 lanes"},
 		{"cache geometry", "rop:\n  cache: {size_kb: 3, ways: 4, line_bytes: 64}\n", "m.yaml:2: rop.cache.size_kb: 3 KB is not a power-of-two number of sets of 4 ways x 64-byte lines"},

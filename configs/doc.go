@@ -10,4 +10,9 @@
 // WatchTextureTraffic): Build uses them for the whole machine and a study
 // that runs part of a machine (experiments/texcache's replay) uses them for
 // its part.
+//
+// Overlays beside the embedded machines: gddr6.yaml puts the default machine
+// on gfxsim's own DRAM controller (memory.type dramctl, 16 GDDR6 channels;
+// configs/README.md, "DRAM presets"); DRAMCtlConfig turns the memory section
+// into the controller's configuration.
 package configs

@@ -14,6 +14,7 @@ import (
 	"github.com/gfxsim/gfxsim/components/hostinterface"
 	"github.com/gfxsim/gfxsim/components/inputassembler"
 	"github.com/gfxsim/gfxsim/components/memory"
+	"github.com/gfxsim/gfxsim/components/memory/dramctl"
 	"github.com/gfxsim/gfxsim/components/primitiveassembly"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/quadpacker"
@@ -125,12 +126,31 @@ func (c *Config) MemoryConfig() memory.Config {
 		Freq: mhz(c.Clocks.MemoryMHz)}
 	if m.Type == memory.TypeIdeal {
 		mc.Ideal = memory.IdealConfig{Latency: m.IdealLatency, Width: m.IdealWidth}
+	} else if m.Type == memory.TypeDRAMCtl {
+		mc.DRAMCtl = c.DRAMCtlConfig()
 	} else {
 		mc.DRAM = memory.DRAMConfig{Protocol: m.Protocol, BusWidth: m.BusWidth, BurstLength: m.BurstLength,
 			Ranks: m.Ranks, BankGroups: m.BankGroups, Banks: m.Banks, CommandQueue: m.CommandQueue,
 			TransactionQueue: m.TransactionQueue}
 	}
 	return mc.WithDefaults()
+}
+
+// DRAMCtlConfig returns the dramctl controller configuration of c's memory
+// section (zero geometry and timing fields take the preset's values).
+func (c *Config) DRAMCtlConfig() dramctl.Config {
+	m := c.Memory
+	g, t := m.Geometry, m.Timing
+	return dramctl.Config{Preset: m.Preset, Mapping: m.Mapping, XORBankHash: m.XORBankHash, PagePolicy: m.PagePolicy,
+		PageTimeout: m.PageTimeout, Scheduler: m.Scheduler, StarvationCap: m.StarvationCap, ReadQueue: m.ReadQueue,
+		WriteQueue: m.WriteQueue, WriteHigh: m.WriteHigh, WriteLow: m.WriteLow, Refresh: m.Refresh, Check: m.Check,
+		Geometry: dramctl.Geometry{BusWidth: g.BusWidth, BurstLength: g.BurstLength, DataRate: g.DataRate,
+			Ranks: g.Ranks, BankGroups: g.BankGroups, Banks: g.Banks, Rows: g.Rows, Columns: g.Columns},
+		Timing: dramctl.Timing{TCKps: t.TCKps, TCL: t.TCL, TCWL: t.TCWL, TRCD: t.TRCD, TRCDWR: t.TRCDWR, TRP: t.TRP,
+			TRAS: t.TRAS, TRC: t.TRC, TCCDS: t.TCCDS, TCCDL: t.TCCDL, TRRDS: t.TRRDS, TRRDL: t.TRRDL, TFAW: t.TFAW,
+			TWTRS: t.TWTRS, TWTRL: t.TWTRL, TRTP: t.TRTP, TWR: t.TWR, TREFI: t.TREFI, TRFC: t.TRFC, TRTW: t.TRTW,
+			TRTRS: t.TRTRS},
+	}.WithDefaults()
 }
 
 // L2Config returns the texture L2 configuration of c.
@@ -145,8 +165,11 @@ func (c *Config) L2Config() memory.L2Config {
 // width times its burst length (64 bytes for the ideal memory).
 func (c *Config) AccessBytes() int {
 	mc := c.MemoryConfig()
-	if mc.Type == memory.TypeIdeal {
+	switch mc.Type {
+	case memory.TypeIdeal:
 		return 64
+	case memory.TypeDRAMCtl:
+		return int(min(4096, max(4, mc.DRAMCtl.Geometry.BurstBytes())))
 	}
 	return min(4096, max(4, mc.DRAM.BusWidth/8*mc.DRAM.BurstLength))
 }
@@ -197,6 +220,7 @@ func (p *Platform) buildMemory() error {
 	if err != nil {
 		return err
 	}
+	m.SetHalt(p.Halt)
 	p.Memory, p.L2 = m, l2
 	return nil
 }

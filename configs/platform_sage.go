@@ -92,6 +92,7 @@ func (p *Platform) buildSage() error {
 		if err != nil {
 			return err
 		}
+		m.SetHalt(p.Halt)
 		pipe.TextureMemory, pipe.TextureL2 = m, l2
 		for k := 0; k < c.Samplers(); k++ {
 			pipe.Samplers = append(pipe.Samplers, c.BuildTextureSampler(p.Engine, p.Halt, p.Progress, sampler))

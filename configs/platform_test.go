@@ -2,6 +2,7 @@ package configs
 
 import (
 	"bytes"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -71,6 +72,20 @@ depth_unit:
 	{"sortmiddle 4x, 16x16 tiles, one unit", "machine: sortmiddle\nsortmiddle: {tile_units: 1, tile_width: 16, tile_height: 16}\n", 4, nil},
 	{"sortmiddle 32x16 tiles, three units, resolved", "machine: sortmiddle\nsortmiddle: {tile_units: 3, tile_width: 32, tile_height: 16, store: resolved, tile_order: rowmajor}\n", 4,
 		[]string{"triangle", "overdraw", "depthwrite", "foliage", "room", "motion"}},
+	// gfxsim's own DRAM controller: the configs/gddr6.yaml overlay (16 GDDR6
+	// channels, FR-FCFS, open page, refresh) with every command replayed
+	// through the protocol checker (memory is the file's last section).
+	{"gddr6 dramctl, checked", overlay("gddr6.yaml") + "  check: true\n", 4,
+		[]string{"triangle", "room", "overdraw", "texminify", "foliage"}},
+}
+
+// overlay returns the text of a configuration file of this folder.
+func overlay(name string) string {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
 }
 
 // tileUnitName matches the tiled machine's "TileUnit[k]." name segment.

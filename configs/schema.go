@@ -38,7 +38,7 @@ type Config struct {
 type Clocks struct {
 	CoreMHz    float64 `yaml:"core_mhz" desc:"clock of every pipeline unit, the caches and the buses" unit:"MHz" min:"1" max:"10000"`
 	HostBusMHz float64 `yaml:"host_bus_mhz" desc:"clock of the host bus the command processor fetches through" unit:"MHz" min:"1" max:"10000"`
-	MemoryMHz  float64 `yaml:"memory_mhz" desc:"clock of the memory controllers (the DRAM command clock; GDDR5 moves 4 transfers per clock)" unit:"MHz" min:"1" max:"10000"`
+	MemoryMHz  float64 `yaml:"memory_mhz" desc:"clock of the memory controllers of types dram and ideal (the DRAM command clock; GDDR5 moves 4 transfers per clock); a dramctl channel runs at its memory.timing.tck_ps" unit:"MHz" min:"1" max:"10000"`
 }
 
 // Cache is the geometry of a small cache.
@@ -216,7 +216,7 @@ type ROP struct {
 
 // Memory parameters.
 type Memory struct {
-	Type             string `yaml:"type" desc:"dram (Akita's DRAM model per channel) or ideal (fixed latency)" oneof:"dram,ideal"`
+	Type             string `yaml:"type" desc:"dram (Akita's DRAM model per channel), ideal (fixed latency) or dramctl (gfxsim's DRAM controller per channel: preset and the fields below it)" oneof:"dram,ideal,dramctl"`
 	Channels         int    `yaml:"channels" desc:"memory channels, each with its controller" min:"1" max:"64"`
 	InterleaveBytes  int    `yaml:"interleave_bytes" desc:"addresses interleave across channels in blocks of this size" unit:"bytes" min:"64" max:"1048576" pow2:"true"`
 	Protocol         string `yaml:"protocol" desc:"DRAM protocol" oneof:"DDR3,DDR4,GDDR5,GDDR5X,GDDR6,HBM,HBM2"`
@@ -229,6 +229,60 @@ type Memory struct {
 	TransactionQueue int    `yaml:"transaction_queue" desc:"access units a DRAM controller buffers before turning them into commands (at least one interleave granule)" min:"1" max:"4096"`
 	IdealLatency     int    `yaml:"ideal_latency" desc:"latency of the ideal memory" unit:"cycles" min:"1" max:"100000"`
 	IdealWidth       int    `yaml:"ideal_width" desc:"requests per cycle the ideal memory accepts" min:"1" max:"1024"`
+
+	// Type dramctl (components/memory/dramctl).
+	Preset        string       `yaml:"preset" desc:"dramctl: the DRAM part whose geometry and timing fill the zero fields of geometry and timing (configs/README.md, DRAM presets)" oneof:"GDDR5,GDDR6,HBM2,LPDDR4"`
+	Mapping       string       `yaml:"mapping" desc:"dramctl: address fields from the highest bits to the lowest, comma-separated: row, rank, bankgroup, bank, column, each once (rank, bankgroup or bank may be left out when it has one value)"`
+	XORBankHash   bool         `yaml:"xor_bank_hash" desc:"dramctl: XOR the bank index (bank group and bank) with the row's low bits"`
+	PagePolicy    string       `yaml:"page_policy" desc:"dramctl: open (a row stays open until another is needed), closed (a row closes when no queued request hits it) or timeout (a row closes page_timeout cycles after its last access)" oneof:"open,closed,timeout"`
+	PageTimeout   int          `yaml:"page_timeout" desc:"dramctl: idle cycles before the timeout policy closes a row" unit:"cycles" min:"0" max:"1000000"`
+	Scheduler     string       `yaml:"scheduler" desc:"dramctl: frfcfs (row hits first, then the oldest) or fcfs (each bank in arrival order, the oldest ready command among the banks)" oneof:"frfcfs,fcfs"`
+	StarvationCap int          `yaml:"starvation_cap" desc:"dramctl: a request waiting this long is served before any other" unit:"cycles" min:"1" max:"1000000"`
+	ReadQueue     int          `yaml:"read_queue" desc:"dramctl: read queue entries (one per burst of a request; at least one interleave_bytes request)" unit:"bursts" min:"1" max:"65536"`
+	WriteQueue    int          `yaml:"write_queue" desc:"dramctl: write queue entries (one per burst; at least one interleave_bytes request)" unit:"bursts" min:"1" max:"65536"`
+	WriteHigh     int          `yaml:"write_high" desc:"dramctl: write-drain high watermark: writes are served once this many are queued (or no read is)" unit:"bursts" min:"1" max:"65536"`
+	WriteLow      int          `yaml:"write_low" desc:"dramctl: write-drain low watermark: reads are served again once this few writes remain" unit:"bursts" min:"0" max:"65536"`
+	Refresh       bool         `yaml:"refresh" desc:"dramctl: all-bank refresh of every rank each tREFI for tRFC"`
+	Check         bool         `yaml:"check" desc:"dramctl: replay every command through the protocol checker; a timing or state violation ends the run with an error naming it"`
+	Geometry      DRAMGeometry `yaml:"geometry" desc:"dramctl: one channel's organisation; 0 takes the preset's value"`
+	Timing        DRAMTiming   `yaml:"timing" desc:"dramctl: timing in command-clock cycles (tck_ps in picoseconds); 0 takes the preset's value"`
+}
+
+// DRAMGeometry is one dramctl channel's organisation (0: the preset's).
+type DRAMGeometry struct {
+	BusWidth    int `yaml:"bus_width" desc:"data bus width" unit:"bits" min:"0" max:"4096"`
+	BurstLength int `yaml:"burst_length" desc:"transfers per burst (column access)" min:"0" max:"1024"`
+	DataRate    int `yaml:"data_rate" desc:"transfers per command clock on each data pin (DDR 2, GDDR5 4, GDDR6 8)" min:"0" max:"64"`
+	Ranks       int `yaml:"ranks" desc:"ranks per channel" min:"0" max:"64"`
+	BankGroups  int `yaml:"bank_groups" desc:"bank groups per rank" min:"0" max:"64"`
+	Banks       int `yaml:"banks" desc:"banks per bank group" min:"0" max:"1024"`
+	Rows        int `yaml:"rows" desc:"rows per bank" min:"0" max:"1073741824"`
+	Columns     int `yaml:"columns" desc:"bursts per row (the page is columns x bus_width/8 x burst_length bytes)" min:"0" max:"1048576"`
+}
+
+// DRAMTiming is one dramctl channel's timing (0: the preset's).
+type DRAMTiming struct {
+	TCKps  int `yaml:"tck_ps" desc:"command clock period (the channel's clock; clocks.memory_mhz does not apply to dramctl)" unit:"ps" min:"0" max:"1000000"`
+	TCL    int `yaml:"cl" desc:"read command to first data (CAS latency)" unit:"cycles" min:"0" max:"16777216"`
+	TCWL   int `yaml:"cwl" desc:"write command to first data (CAS write latency)" unit:"cycles" min:"0" max:"16777216"`
+	TRCD   int `yaml:"rcd" desc:"activate to read (tRCD, tRCDRD)" unit:"cycles" min:"0" max:"16777216"`
+	TRCDWR int `yaml:"rcdwr" desc:"activate to write (tRCDWR; 0 with a preset without one: tRCD)" unit:"cycles" min:"0" max:"16777216"`
+	TRP    int `yaml:"rp" desc:"precharge to activate (tRP)" unit:"cycles" min:"0" max:"16777216"`
+	TRAS   int `yaml:"ras" desc:"activate to precharge (tRAS), at least tRCD" unit:"cycles" min:"0" max:"16777216"`
+	TRC    int `yaml:"rc" desc:"activate to activate in one bank (tRC), at least tRAS + tRP" unit:"cycles" min:"0" max:"16777216"`
+	TCCDS  int `yaml:"ccd_s" desc:"column command to column command, other bank group (tCCD_S), at least a burst" unit:"cycles" min:"0" max:"16777216"`
+	TCCDL  int `yaml:"ccd_l" desc:"column command to column command, same bank group (tCCD_L), at least tCCD_S" unit:"cycles" min:"0" max:"16777216"`
+	TRRDS  int `yaml:"rrd_s" desc:"activate to activate, other bank group (tRRD_S)" unit:"cycles" min:"0" max:"16777216"`
+	TRRDL  int `yaml:"rrd_l" desc:"activate to activate, same bank group (tRRD_L), at least tRRD_S" unit:"cycles" min:"0" max:"16777216"`
+	TFAW   int `yaml:"faw" desc:"window holding at most four activates of a rank (tFAW)" unit:"cycles" min:"0" max:"16777216"`
+	TWTRS  int `yaml:"wtr_s" desc:"end of write data to read, other bank group (tWTR_S)" unit:"cycles" min:"0" max:"16777216"`
+	TWTRL  int `yaml:"wtr_l" desc:"end of write data to read, same bank group (tWTR_L), at least tWTR_S" unit:"cycles" min:"0" max:"16777216"`
+	TRTP   int `yaml:"rtp" desc:"read to precharge (tRTP)" unit:"cycles" min:"0" max:"16777216"`
+	TWR    int `yaml:"wr" desc:"end of write data to precharge (write recovery, tWR)" unit:"cycles" min:"0" max:"16777216"`
+	TREFI  int `yaml:"refi" desc:"interval of all-bank refreshes (tREFI), more than tRFC" unit:"cycles" min:"0" max:"16777216"`
+	TRFC   int `yaml:"rfc" desc:"refresh to activate (tRFC)" unit:"cycles" min:"0" max:"16777216"`
+	TRTW   int `yaml:"rtw" desc:"read to write bus turnaround: idle data-bus cycles between a read's data and a write's" unit:"cycles" min:"0" max:"16777216"`
+	TRTRS  int `yaml:"rtrs" desc:"rank to rank: idle data-bus cycles when the next burst is another rank's" unit:"cycles" min:"0" max:"16777216"`
 }
 
 // Buses are the on-chip links.

@@ -179,6 +179,31 @@ var memoryFields = map[string]at{
 	"L2.Freq":               {"clocks.core_mhz"},
 }
 
+func init() {
+	// dramctl's fields, at their YAML names in the memory section.
+	for field, yml := range map[string]string{
+		"Preset": "preset", "Mapping": "mapping", "PagePolicy": "page_policy", "PageTimeout": "page_timeout",
+		"Scheduler": "scheduler", "StarvationCap": "starvation_cap", "ReadQueue": "read_queue",
+		"WriteQueue": "write_queue", "WriteHigh": "write_high", "WriteLow": "write_low",
+	} {
+		memoryFields["DRAMCtl."+field] = at{"memory." + yml}
+	}
+	memoryFields["DRAMCtl.ReadQueue"] = at{"memory.read_queue", "memory.interleave_bytes"}
+	memoryFields["DRAMCtl.WriteQueue"] = at{"memory.write_queue", "memory.interleave_bytes"}
+	memoryFields["DRAMCtl.WriteLow"] = at{"memory.write_low", "memory.write_high"}
+	memoryFields["DRAMCtl.PageTimeout"] = at{"memory.page_timeout", "memory.page_policy"}
+	memoryFields["DRAMCtl.Mapping"] = at{"memory.mapping", "memory.geometry", "memory.preset"}
+	t := reflect.TypeOf(DRAMTiming{})
+	for i := 0; i < t.NumField(); i++ {
+		memoryFields["DRAMCtl.Timing."+t.Field(i).Name] = at{"memory.timing." + t.Field(i).Tag.Get("yaml"), "memory.timing", "memory.preset"}
+	}
+	g := reflect.TypeOf(DRAMGeometry{})
+	for i := 0; i < g.NumField(); i++ {
+		memoryFields["DRAMCtl.Geometry."+g.Field(i).Name] = at{"memory.geometry." + g.Field(i).Tag.Get("yaml"), "memory.geometry", "memory.preset"}
+	}
+	memoryFields["DRAMCtl.Geometry.BusWidth"] = at{"memory.geometry.bus_width", "memory.geometry", "memory.interleave_bytes", "memory.preset"}
+}
+
 func pow2(n int) bool { return n > 0 && n&(n-1) == 0 }
 
 func (cc Cache) check() error {

@@ -200,6 +200,32 @@ func TestWakerDoesNotHideEarlierTicks(t *testing.T) {
 	}
 }
 
+func TestTickWakerTicksDirectly(t *testing.T) {
+	e := sim.NewSerialEngine()
+	s := &sleeper{}
+	s.TickingComponent = sim.NewTickingComponent("Sleeper", e, 1*sim.GHz, s)
+	w := NewTickWaker(e, 1*sim.GHz, s.Tick)
+	events := 0
+	e.AcceptHook(countEvents{&events})
+	w.WakeIn(0, 100)
+	w.WakeIn(0, 100) // merged
+	w.WakeIn(0, 7)
+	if err := e.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(s.ticks, []uint64{7, 100}) || events != 2 {
+		t.Fatalf("ticks at cycles %v in %d events, want [7 100] in 2", s.ticks, events)
+	}
+}
+
+type countEvents struct{ n *int }
+
+func (c countEvents) Func(ctx sim.HookCtx) {
+	if ctx.Pos == sim.HookPosBeforeEvent {
+		*c.n++
+	}
+}
+
 func TestHaltFail(t *testing.T) {
 	first, second := errors.New("first"), errors.New("second")
 	var h Halt

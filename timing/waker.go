@@ -22,12 +22,21 @@ type Waker struct {
 	engine  sim.Engine
 	freq    sim.Freq
 	comp    TickNower
-	pending []sim.VTimeInSec // sorted, distinct
+	tick    func(now sim.VTimeInSec) bool // NewTickWaker: called directly
+	pending []sim.VTimeInSec              // sorted, distinct
 }
 
 // NewWaker returns a waker for comp, whose clock is freq.
 func NewWaker(engine sim.Engine, freq sim.Freq, comp TickNower) *Waker {
 	return &Waker{engine: engine, freq: freq, comp: comp}
+}
+
+// NewTickWaker returns a waker that calls tick itself when a wake-up fires:
+// one engine event per wake-up instead of two (the wake-up and the tick it
+// requests). tick must tolerate a second call at the same time, since the
+// component's ports may also schedule an ordinary tick then.
+func NewTickWaker(engine sim.Engine, freq sim.Freq, tick func(now sim.VTimeInSec) bool) *Waker {
+	return &Waker{engine: engine, freq: freq, tick: tick}
 }
 
 type wakeEvent struct {
@@ -65,6 +74,10 @@ func (w *Waker) Handle(e sim.Event) error {
 		w.pending = append(w.pending[:i], w.pending[i+1:]...)
 	}
 	w.lock.Unlock()
+	if w.tick != nil {
+		w.tick(t)
+		return nil
+	}
 	w.comp.TickNow(t)
 	return nil
 }

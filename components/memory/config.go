@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/bits"
@@ -8,12 +9,15 @@ import (
 
 	"github.com/sarchlab/akita/v3/mem/dram"
 	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/components/memory/dramctl"
 )
 
 // Memory controller kinds (Config.Type).
 const (
-	TypeDRAM  = "dram"  // Akita mem/dram: banks, command queues, DRAM timing
-	TypeIdeal = "ideal" // Akita mem/idealmemcontroller: fixed latency, unlimited concurrency
+	TypeDRAM    = "dram"    // Akita mem/dram: banks, command queues, DRAM timing
+	TypeIdeal   = "ideal"   // Akita mem/idealmemcontroller: fixed latency, unlimited concurrency
+	TypeDRAMCtl = "dramctl" // gfxsim's controller (dramctl): GDDR5/GDDR6/HBM2/LPDDR4 presets
 )
 
 // Defaults applied by Config.WithDefaults to zero fields.
@@ -30,7 +34,7 @@ const (
 // listed on each field (WithDefaults); Validate names the first bad field. It is a
 // plain struct so that the configuration layer can fill it.
 type Config struct {
-	// Type is TypeDRAM (default) or TypeIdeal.
+	// Type is TypeDRAM (default), TypeIdeal or TypeDRAMCtl.
 	Type string
 	// NumChannels is the number of memory controllers (default 4).
 	NumChannels int
@@ -39,12 +43,15 @@ type Config struct {
 	InterleaveBytes uint64
 	// Freq is the controllers' clock in Hz (default 1600 MHz for DRAM, the DRAM
 	// command clock; 1 GHz for the ideal controller). Latencies are counted in
-	// cycles of this clock.
+	// cycles of this clock. TypeDRAMCtl channels run at their part's command
+	// clock (DRAMCtl.Timing.TCKps), which WithDefaults sets here.
 	Freq sim.Freq
 	// DRAM configures TypeDRAM channels.
 	DRAM DRAMConfig
 	// Ideal configures TypeIdeal channels.
 	Ideal IdealConfig
+	// DRAMCtl configures TypeDRAMCtl channels (one dramctl controller each).
+	DRAMCtl dramctl.Config
 }
 
 // DRAMConfig configures one Akita DRAM controller, which drives one DRAM
@@ -168,15 +175,17 @@ func ParseProtocol(name string) (dram.Protocol, error) {
 }
 
 // ParseType maps a controller type name (case-insensitive; "" is TypeDRAM) to
-// TypeDRAM or TypeIdeal.
+// TypeDRAM, TypeIdeal or TypeDRAMCtl.
 func ParseType(name string) (string, error) {
 	switch strings.ToLower(name) {
 	case "", TypeDRAM:
 		return TypeDRAM, nil
 	case TypeIdeal:
 		return TypeIdeal, nil
+	case TypeDRAMCtl:
+		return TypeDRAMCtl, nil
 	}
-	return "", fmt.Errorf("unknown memory type %q (want %q or %q)", name, TypeDRAM, TypeIdeal)
+	return "", fmt.Errorf("unknown memory type %q (want %q, %q or %q)", name, TypeDRAM, TypeIdeal, TypeDRAMCtl)
 }
 
 // minBurstLength is the smallest burst that lasts at least one clock.
@@ -209,6 +218,10 @@ func (c Config) WithDefaults() Config {
 		if c.Type == TypeIdeal {
 			c.Freq = DefaultIdealFreq
 		}
+	}
+	c.DRAMCtl = c.DRAMCtl.WithDefaults()
+	if c.Type == TypeDRAMCtl && c.DRAMCtl.Timing.TCKps > 0 {
+		c.Freq = c.DRAMCtl.Timing.Freq()
 	}
 	d := &c.DRAM
 	if d.Protocol == "" {
@@ -270,10 +283,30 @@ func (c Config) Validate() error {
 	if !(c.Freq > 0) || math.IsInf(float64(c.Freq), 0) || c.Freq > 1000*sim.GHz {
 		return fieldErr("Freq", "%v Hz is not a frequency in (0, 1 THz]", float64(c.Freq))
 	}
-	if c.Type == TypeIdeal {
+	switch c.Type {
+	case TypeIdeal:
 		return c.Ideal.validate()
+	case TypeDRAMCtl:
+		return c.validateDRAMCtl()
 	}
 	return c.DRAM.validate(c.InterleaveBytes)
+}
+
+// validateDRAMCtl checks the dramctl configuration; a request lies inside one
+// interleave granule, and a burst inside one too.
+func (c Config) validateDRAMCtl() error {
+	if err := c.DRAMCtl.Validate(c.InterleaveBytes); err != nil {
+		var fe *dramctl.FieldError
+		if errors.As(err, &fe) {
+			return fieldErr("DRAMCtl."+fe.Field, "%s", fe.Msg)
+		}
+		return fieldErr("DRAMCtl", "%v", err)
+	}
+	if b := c.DRAMCtl.Geometry.BurstBytes(); b > c.InterleaveBytes {
+		return fieldErr("DRAMCtl.Geometry.BusWidth", "a burst of %d bytes (BusWidth/8*BurstLength) exceeds InterleaveBytes %d: "+
+			"a burst must lie in one channel's granule", b, c.InterleaveBytes)
+	}
+	return nil
 }
 
 func (i IdealConfig) validate() error {

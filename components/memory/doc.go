@@ -21,7 +21,16 @@
 //     full inter-command timing, no refresh; or
 //   - Akita's ideal controller (mem/idealmemcontroller, Type "ideal"): every
 //     request is answered Latency cycles after the controller takes it, with no
-//     limit on concurrency; Width requests are taken per cycle.
+//     limit on concurrency; Width requests are taken per cycle; or
+//   - gfxsim's own controller (components/memory/dramctl, Type "dramctl"): a
+//     GDDR5, GDDR6, HBM2 or LPDDR4 part from a cited preset, ranks, bank
+//     groups, banks, rows and columns, the full JEDEC timing set, an address
+//     mapping of ordered fields with optional XOR bank hashing, open, closed or
+//     timeout page policy, FR-FCFS (with a starvation cap) or FCFS, separate
+//     read and write queues with write-drain watermarks, all-bank refresh, and
+//     an optional protocol checker. It runs at its part's command clock and
+//     ticks only on cycles when a command may issue or a response is due. See
+//     its package documentation.
 //
 // # Addresses
 //
@@ -43,7 +52,11 @@
 // accesses land on the right bytes. Senders must not read a request's Address
 // while it is in flight (Akita's caches and memclient do not). The ideal
 // controller's timing does not depend on addresses; it gets an address
-// converter to the storage address instead.
+// converter to the storage address instead. A dramctl channel takes the Memory
+// itself as its address converter (LocalAddress for its mapping,
+// StorageAddress for the bytes) and needs no localizer; it applies each
+// request to the storage when it accepts it, so a channel's requests take
+// effect in arrival order.
 //
 // Akita's mapping puts the column bits lowest (then bank groups, banks, ranks,
 // rows). Since the controller closes the row after every access, the row size
@@ -108,7 +121,8 @@
 //
 // # Statistics
 //
-// Memory.Stats reports per channel, named <channel name>.<counter>: reads,
+// Memory.Stats reports per channel, named <channel name>.<counter> (a
+// dramctl channel reports its own set, a superset; see dramctl.Comp.Stats): reads,
 // writes, bytes_read, bytes_written, read_latency_avg, read_latency_max,
 // write_latency_avg, write_latency_max (cycles of the channel clock, from the
 // request's arrival in the Top port's buffer to the response leaving it) and

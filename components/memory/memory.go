@@ -10,6 +10,7 @@ import (
 	"github.com/sarchlab/akita/v3/mem/mem"
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/memory/dramctl"
 	"github.com/gfxsim/gfxsim/timing"
 )
 
@@ -23,8 +24,8 @@ const channelSpanBits = 40
 type Memory struct {
 	// Config is the resolved configuration (defaults applied).
 	Config Config
-	// Channels are the controllers, channel i at index i: *dram.MemController or
-	// *idealmemcontroller.Comp. Named <name>.Channel[i].
+	// Channels are the controllers, channel i at index i: *dram.MemController,
+	// *idealmemcontroller.Comp or *dramctl.Comp. Named <name>.Channel[i].
 	Channels []sim.Component
 	// Tops are the channels' "Top" ports, which take mem.ReadReq and
 	// mem.WriteReq with global addresses.
@@ -35,8 +36,9 @@ type Memory struct {
 	// StorageAddress(a). Every channel reads and writes it.
 	Storage *mem.Storage
 
-	round uint64 // InterleaveBytes*NumChannels
-	stats []*portStats
+	round uint64          // InterleaveBytes*NumChannels
+	stats []*portStats    // Akita channels: counters on the Top ports
+	ctls  []*dramctl.Comp // dramctl channels: they keep their own
 }
 
 // Build creates the channels of cfg (defaults applied, validated) on engine.
@@ -64,6 +66,16 @@ func Build(cfg Config, engine sim.Engine, name string) (*Memory, error) {
 	finder := mem.NewInterleavedLowModuleFinder(cfg.InterleaveBytes)
 	for i := 0; i < cfg.NumChannels; i++ {
 		chName := fmt.Sprintf("%s.Channel[%d]", name, i)
+		if cfg.Type == TypeDRAMCtl {
+			c, err := dramctl.MakeBuilder().WithEngine(engine).WithConfig(cfg.DRAMCtl).WithStorage(m.Storage).
+				WithAddressConverter(m).WithMaxRequestBytes(cfg.InterleaveBytes).Build(chName)
+			if err != nil {
+				return nil, fmt.Errorf("memory %s: %w", name, err)
+			}
+			m.Channels, m.Tops, m.ctls = append(m.Channels, c), append(m.Tops, c.Top), append(m.ctls, c)
+			finder.LowModules = append(finder.LowModules, c.Top)
+			continue
+		}
 		var comp sim.Component
 		if cfg.Type == TypeIdeal {
 			comp = m.buildIdeal(engine, chName)
@@ -324,18 +336,37 @@ func (m *Memory) granules(addr, n uint64, f func(s, off, k uint64)) {
 // write_latency_avg, write_latency_max (cycles of Config.Freq, from the request's
 // arrival in the Top port's buffer to the response leaving the port) and
 // in_flight (requests not answered yet).
+//
+// dramctl channels report their own counters instead (dramctl.Comp.Stats):
+// the same names, and bandwidth, row-buffer, queue, refresh, latency
+// histogram and per-client counters.
 func (m *Memory) Stats(add func(name string, v float64)) {
 	for _, s := range m.stats {
 		s.report(add)
 	}
+	for _, c := range m.ctls {
+		c.Stats(add)
+	}
+}
+
+// SetHalt gives the dramctl channels the platform's halt: a run with
+// DRAMCtl.Check on stops through it at the first protocol violation.
+func (m *Memory) SetHalt(h *timing.Halt) {
+	for _, c := range m.ctls {
+		c.SetHalt(h)
+	}
 }
 
 // Buffers reports, per channel, the requests that arrived and are not answered
-// yet (the controllers' internal queues are not visible; Cap 0 means unbounded).
+// yet (Akita's controllers' internal queues are not visible; Cap 0 means
+// unbounded), and a dramctl channel's read and write queues.
 func (m *Memory) Buffers() []timing.BufferState {
 	out := make([]timing.BufferState, len(m.stats))
 	for i, s := range m.stats {
 		out[i] = timing.BufferState{Name: s.name + ".InFlight", Len: s.inFlight()}
+	}
+	for _, c := range m.ctls {
+		out = append(out, c.Buffers()...)
 	}
 	return out
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gfxsim/gfxsim/components/memclient"
 	"github.com/gfxsim/gfxsim/components/memory"
+	"github.com/gfxsim/gfxsim/components/memory/dramctl"
 )
 
 // pattern returns n bytes that differ at every offset within 251 bytes.
@@ -410,6 +411,14 @@ func TestConfigErrorsNameTheField(t *testing.T) {
 		{"Ideal.Latency", memory.Config{Type: "ideal", Ideal: memory.IdealConfig{Latency: -1}}},
 		{"Ideal.Width", memory.Config{Type: "IDEAL", Ideal: memory.IdealConfig{Width: -1}}},
 		{"Ideal.TopBufferSize", memory.Config{Type: "ideal", Ideal: memory.IdealConfig{TopBufferSize: -3}}},
+		{"DRAMCtl.Preset", memory.Config{Type: "dramctl", DRAMCtl: dramctl.Config{Preset: "DDR9"}}},
+		{"DRAMCtl.Timing.TRC", memory.Config{Type: "dramctl", DRAMCtl: dramctl.Config{Timing: dramctl.Timing{TRC: 60}}}},
+		{"DRAMCtl.Timing.TRAS", memory.Config{Type: "dramctl", DRAMCtl: dramctl.Config{Timing: dramctl.Timing{TRAS: 20}}}},
+		{"DRAMCtl.Geometry.Banks", memory.Config{Type: "dramctl", DRAMCtl: dramctl.Config{Geometry: dramctl.Geometry{Banks: 3}}}},
+		{"DRAMCtl.Mapping", memory.Config{Type: "dramctl", DRAMCtl: dramctl.Config{Mapping: "row,bank,column"}}},
+		{"DRAMCtl.ReadQueue", memory.Config{Type: "dramctl", DRAMCtl: dramctl.Config{ReadQueue: 4}}}, // 256/32 = 8 bursts
+		{"DRAMCtl.WriteLow", memory.Config{Type: "dramctl", DRAMCtl: dramctl.Config{WriteHigh: 8, WriteLow: 8}}},
+		{"DRAMCtl.Geometry.BusWidth", memory.Config{Type: "dramctl", InterleaveBytes: 16}},
 	} {
 		t.Run(tc.field, func(t *testing.T) {
 			err := tc.cfg.Validate()

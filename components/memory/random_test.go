@@ -10,6 +10,7 @@ import (
 
 	"github.com/gfxsim/gfxsim/components/memclient"
 	"github.com/gfxsim/gfxsim/components/memory"
+	"github.com/gfxsim/gfxsim/components/memory/dramctl"
 )
 
 // TestRandomTraffic writes random full and partial lines (each line at most
@@ -29,6 +30,11 @@ func TestRandomTraffic(t *testing.T) {
 		{"dram", memory.Config{}, nil},
 		{"ideal", memory.Config{Type: memory.TypeIdeal, NumChannels: 3, InterleaveBytes: 512}, nil},
 		{"dram+l2", memory.Config{NumChannels: 2}, &memory.L2Config{SizeBytes: 8 << 10, Ways: 2}},
+		{"dramctl", memory.Config{Type: memory.TypeDRAMCtl, NumChannels: 3,
+			DRAMCtl: dramctl.Config{Preset: "HBM2", Refresh: true, Check: true}}, nil},
+		{"dramctl+l2", memory.Config{Type: memory.TypeDRAMCtl, NumChannels: 4,
+			DRAMCtl: dramctl.Config{Preset: "GDDR6", Refresh: true, Check: true, PagePolicy: dramctl.PageClosed}},
+			&memory.L2Config{SizeBytes: 8 << 10, Ways: 2}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(seed, 1))

@@ -1,0 +1,173 @@
+package dramctl
+
+import (
+	"fmt"
+	"math/bits"
+	"sort"
+
+	"github.com/sarchlab/akita/v3/sim"
+)
+
+// Read-latency histogram: bucket 0 counts latencies below 2^histLowBits
+// cycles, bucket k latencies in [2^(histLowBits+k-1), 2^(histLowBits+k)), the
+// last everything from 2^(histLowBits+histBuckets-2) up.
+const (
+	histLowBits = 5
+	histBuckets = 11
+)
+
+// client counts the bytes one requester (by its port) moved.
+type client struct {
+	name  string
+	bytes uint64
+}
+
+type stats struct {
+	reads, writes, bytesRead, bytesWritten uint64
+	rowHits, rowMisses, rowConflicts       uint64
+	activates, precharges, refreshes       uint64
+	readsDone, readLatSum, readLatMax      uint64
+	writesDone, writeLatSum, writeLatMax   uint64
+	readHist                               [histBuckets]uint64
+	readArea, writeArea                    uint64 // queue entries x cycles
+	readMax, writeMax                      int
+	occAt                                  int64 // cycle the areas run to
+	lastResponse                           int64
+	clients                                map[sim.Port]*client
+}
+
+func (s *stats) client(p sim.Port) *client {
+	if s.clients == nil {
+		s.clients = map[sim.Port]*client{}
+	}
+	cl, ok := s.clients[p]
+	if !ok {
+		name := "unknown"
+		if p != nil {
+			name = p.Name()
+		}
+		cl = &client{name: name}
+		s.clients[p] = cl
+	}
+	return cl
+}
+
+func (s *stats) request(write bool, size uint64, cl *client) {
+	if write {
+		s.writes++
+		s.bytesWritten += size
+	} else {
+		s.reads++
+		s.bytesRead += size
+	}
+	cl.bytes += size
+}
+
+// occupancy accounts the queue lengths held until cycle t (call it before a
+// queue changes).
+func (s *stats) occupancy(t int64, reads, writes int) {
+	if t > s.occAt {
+		s.readArea += uint64(reads) * uint64(t-s.occAt)
+		s.writeArea += uint64(writes) * uint64(t-s.occAt)
+		s.occAt = t
+	}
+	s.readMax, s.writeMax = max(s.readMax, reads), max(s.writeMax, writes)
+}
+
+func (s *stats) response(write bool, latency, t int64) {
+	lat := uint64(max(latency, 0))
+	s.lastResponse = max(s.lastResponse, t)
+	if write {
+		s.writesDone++
+		s.writeLatSum += lat
+		s.writeLatMax = max(s.writeLatMax, lat)
+		return
+	}
+	s.readsDone++
+	s.readLatSum += lat
+	s.readLatMax = max(s.readLatMax, lat)
+	s.readHist[min(max(bits.Len64(lat)-histLowBits, 0), histBuckets-1)]++
+}
+
+// HistogramBucketNames returns the names of the read-latency histogram's
+// counters, lowest bucket first: read_latency_lt_32, read_latency_lt_64, ...,
+// read_latency_ge_16384 (cycles of the command clock).
+func HistogramBucketNames() []string {
+	out := make([]string, histBuckets)
+	for k := 0; k < histBuckets-1; k++ {
+		out[k] = fmt.Sprintf("read_latency_lt_%d", 1<<(histLowBits+k))
+	}
+	out[histBuckets-1] = fmt.Sprintf("read_latency_ge_%d", 1<<(histLowBits+histBuckets-2))
+	return out
+}
+
+func ratio(a, b uint64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+// Stats reports the controller's counters as <name>.<counter>:
+//
+//   - reads, writes, bytes_read, bytes_written: requests accepted and their bytes;
+//   - achieved_bandwidth: bytes_read+bytes_written per nanosecond (GB/s) from
+//     cycle 0 to the last response; peak_bandwidth: the channel's bus width
+//     times its data rate (GB/s);
+//   - row_hits, row_misses, row_conflicts: bursts whose row was open when the
+//     request arrived and stayed open, bursts that found the bank closed, and
+//     bursts that found another row open; row_hit_rate;
+//   - activates, precharges, refreshes, refresh_cycles (refreshes x tRFC);
+//   - read_queue_avg, read_queue_max, write_queue_avg, write_queue_max:
+//     bursts queued, averaged over cycles up to the last queue change;
+//   - read_latency_avg, read_latency_max, write_latency_avg,
+//     write_latency_max: command-clock cycles from a request's arrival in the
+//     Top port to its response leaving, and the read-latency histogram
+//     (HistogramBucketNames);
+//   - client_bytes[<port>]: bytes read and written by each requester;
+//   - in_flight: requests accepted and not answered.
+func (c *Comp) Stats(add func(name string, v float64)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := &c.stats
+	p := c.Name() + "."
+	tck := float64(c.cfg.Timing.TCKps) / 1000
+	bw := 0.0
+	if s.lastResponse > 0 {
+		bw = float64(s.bytesRead+s.bytesWritten) / (float64(s.lastResponse) * tck)
+	}
+	for _, kv := range []struct {
+		name string
+		v    float64
+	}{
+		{"reads", float64(s.reads)}, {"writes", float64(s.writes)},
+		{"bytes_read", float64(s.bytesRead)}, {"bytes_written", float64(s.bytesWritten)},
+		{"achieved_bandwidth", bw}, {"peak_bandwidth", PeakBytesPerNs(c.cfg.Geometry, c.cfg.Timing)},
+		{"row_hits", float64(s.rowHits)}, {"row_misses", float64(s.rowMisses)},
+		{"row_conflicts", float64(s.rowConflicts)},
+		{"row_hit_rate", ratio(s.rowHits, s.rowHits+s.rowMisses+s.rowConflicts)},
+		{"activates", float64(s.activates)}, {"precharges", float64(s.precharges)},
+		{"refreshes", float64(s.refreshes)},
+		{"refresh_cycles", float64(s.refreshes) * float64(c.cfg.Timing.TRFC)},
+		{"read_queue_avg", ratio(s.readArea, uint64(max(s.occAt, 0)))},
+		{"read_queue_max", float64(s.readMax)},
+		{"write_queue_avg", ratio(s.writeArea, uint64(max(s.occAt, 0)))},
+		{"write_queue_max", float64(s.writeMax)},
+		{"read_latency_avg", ratio(s.readLatSum, s.readsDone)}, {"read_latency_max", float64(s.readLatMax)},
+		{"write_latency_avg", ratio(s.writeLatSum, s.writesDone)}, {"write_latency_max", float64(s.writeLatMax)},
+		{"in_flight", float64(len(c.reqs) - len(c.freeReqs))},
+	} {
+		add(p+kv.name, kv.v)
+	}
+	for k, name := range HistogramBucketNames() {
+		add(p+name, float64(s.readHist[k]))
+	}
+	clients := make([]*client, 0, len(s.clients))
+	for _, cl := range s.clients {
+		clients = append(clients, cl)
+	}
+	sort.Slice(clients, func(i, j int) bool { return clients[i].name < clients[j].name })
+	for _, cl := range clients {
+		add(p+"client_bytes["+cl.name+"]", float64(cl.bytes))
+	}
+}

@@ -1,0 +1,86 @@
+package configs
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/gfxsim/gfxsim/components/memory"
+)
+
+// TestDRAMCtlErrors: bad dramctl settings are reported with the file, the
+// line of the value and the field, before anything is built: timings that
+// break their own relations, a geometry that is not a power of two, a
+// mapping that does not cover the address bits, a queue smaller than one
+// request, watermarks out of order, an unknown preset.
+func TestDRAMCtlErrors(t *testing.T) {
+	const head = "memory:\n  type: dramctl\n"
+	tests := []struct {
+		name, src, want string
+	}{
+		{"tRC < tRAS + tRP", head + "  timing: {rc: 60}\n", "m.yaml:3: memory.timing.rc: 60 is less than tRAS + tRP = 53 + 26"},
+		{"tRAS < tRCD", head + "  timing:\n    ras: 20\n", "m.yaml:4: memory.timing.ras: 20 is less than tRCD = 26 (a row would close before it can be read)"},
+		{"tCCD_L < tCCD_S", head + "  timing: {ccd_l: 1, ccd_s: 2}\n", "m.yaml:3: memory.timing.ccd_l: 1 is less than tCCD_S = 2"},
+		{"tCCD_S shorter than a burst", head + "  timing: {ccd_s: 1, ccd_l: 3}\n", "m.yaml:3: memory.timing.ccd_s: 1 is less than a burst (2 cycles): bursts would overlap on the data bus"},
+		{"tREFI <= tRFC", head + "  timing: {refi: 200}\n", "m.yaml:3: memory.timing.refi: 200 is not more than tRFC = 210 (refresh would take all the time)"},
+		{"banks not a power of two", head + "  geometry: {banks: 3}\n", "m.yaml:3: memory.geometry.banks: 3 is not a power of two up to 2^30"},
+		{"negative banks", head + "  geometry: {banks: -1}\n", "m.yaml:3: memory.geometry.banks: -1 out of range [0, 1024]"},
+		{"mapping", head + "  mapping: row,bank,column\n", `m.yaml:3: memory.mapping: mapping "row,bank,column" does not cover bankgroup (4 values need 2 address bits)`},
+		{"mapping field", head + "  mapping: row,bank,bankgroup,col\n", `m.yaml:3: memory.mapping: mapping "row,bank,bankgroup,col": unknown field "col" (want row, rank, bankgroup, bank, column)`},
+		{"read queue", head + "  read_queue: 4\n", "m.yaml:3: memory.read_queue: 4 bursts is outside [8, 65536]: a request of up to 256 bytes needs 8 bursts of 32 bytes"},
+		{"write queue for larger granules", head + "  interleave_bytes: 2048\n  read_queue: 64\n", "m.yaml:3: memory.write_queue: 32 bursts is outside [64, 65536]: a request of up to 2048 bytes needs 64 bursts of 32 bytes"},
+		{"watermarks", head + "  write_high: 8\n  write_low: 8\n", "m.yaml:4: memory.write_low: 8 is not below the high watermark 8: the watermarks are out of order"},
+		{"high watermark", head + "  write_high: 40\n", "m.yaml:3: memory.write_high: 40 is outside [1, 32] (the write queue's size)"},
+		{"timeout", head + "  page_policy: timeout\n", "m.yaml:3: memory.page_timeout: 0 cycles: the timeout page policy needs at least 1"},
+		{"preset", head + "  preset: DDR9\n", `m.yaml:3: memory.preset: "DDR9" is not one of GDDR5, GDDR6, HBM2, LPDDR4`},
+		{"burst beyond the granule", "rop: {compression: false}\ndepth_unit: {compression: false}\n" + head +
+			"  interleave_bytes: 64\n  preset: HBM2\n  geometry: {bus_width: 256}\n",
+			"m.yaml:7: memory.geometry.bus_width: a burst of 128 bytes (BusWidth/8*BurstLength) exceeds InterleaveBytes 64: a burst must lie in one channel's granule"},
+	}
+	for _, tc := range tests {
+		_, err := Parse("m.yaml", []byte(tc.src))
+		if err == nil {
+			t.Errorf("%s: accepted", tc.name)
+			continue
+		}
+		if err.Error() != tc.want {
+			t.Errorf("%s:\n got  %s\n want %s", tc.name, err, tc.want)
+		}
+	}
+}
+
+// TestGDDR6Overlay: configs/gddr6.yaml is 16 GDDR6 channels of 16 bits at
+// 14 Gb/s (448 GB/s), FR-FCFS and open page on gfxsim's controller; a frame
+// on it reports the controller's counters for every channel.
+func TestGDDR6Overlay(t *testing.T) {
+	c, err := Load("gddr6.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mc := c.MemoryConfig()
+	d := mc.DRAMCtl
+	if mc.Type != memory.TypeDRAMCtl || mc.NumChannels != 16 || d.Preset != "GDDR6" || d.Geometry.BusWidth != 16 ||
+		d.Scheduler != "frfcfs" || d.PagePolicy != "open" || !d.Refresh || c.AccessBytes() != 32 {
+		t.Fatalf("gddr6.yaml: %+v, access unit %d", mc, c.AccessBytes())
+	}
+	if got := float64(mc.Freq) / 1e6; math.Abs(got-1751.3) > 0.1 {
+		t.Errorf("channel clock %.1f MHz, want 1751.3 (tCK 571 ps)", got)
+	}
+	c.Memory.Check = true
+	_, f := frame(t, "room", 96, 54, 4)
+	res := timed(t, c, f)
+	bytes, peak := 0.0, 0.0
+	for i := 0; i < 16; i++ {
+		n := fmt.Sprintf("GPU.Memory.Channel[%d].", i)
+		for _, k := range []string{"reads", "row_hits", "achieved_bandwidth", "read_latency_avg", "read_queue_max", "refreshes"} {
+			if _, ok := res.Stats[n+k]; !ok {
+				t.Fatalf("no %s%s", n, k)
+			}
+		}
+		bytes += res.Stats[n+"bytes_read"] + res.Stats[n+"bytes_written"]
+		peak += res.Stats[n+"peak_bandwidth"]
+	}
+	if bytes == 0 || math.Abs(peak-448.3) > 0.1 {
+		t.Errorf("%v bytes moved, peak %.1f GB/s (want 448.3)", bytes, peak)
+	}
+}
