@@ -338,8 +338,8 @@ func (p *Platform) buildBackEnd() {
 		}
 		p.ROPs = append(p.ROPs, p.newROP(fmt.Sprintf("GPU.ROP[%d]", i), i))
 	}
-	p.QuadPacker = p.newQuadPacker("GPU.QuadPacker")
-	p.ReorderBuffer = p.newReorderBuffer("GPU.ReorderBuffer")
+	p.QuadPacker = p.newQuadPacker("GPU.QuadPacker", 0)
+	p.ReorderBuffer = p.newReorderBuffer("GPU.ReorderBuffer", 0)
 }
 
 // newDepthUnit builds depth unit i from the depth_unit section (its HiZ unit's
@@ -369,23 +369,24 @@ func (p *Platform) newROP(name string, i int) *rop.Comp {
 		WithTiles(rc.TileSize, rc.Stride, rc.Count).Build(name)
 }
 
-// newQuadPacker builds a quad packer from the quad_packer section.
-func (p *Platform) newQuadPacker(name string) *quadpacker.Comp {
+// newQuadPacker builds a quad packer from the quad_packer section, numbering
+// its warps from warpBase (protocol.TileUnitWarpBase for a tile unit's).
+func (p *Platform) newQuadPacker(name string, warpBase uint64) *quadpacker.Comp {
 	qp := p.Config.QuadPacker
 	return quadpacker.MakeBuilder().WithEngine(p.Engine).WithFreq(p.CoreFreq).WithHalt(p.Halt).WithProgress(p.Progress).
 		WithQuadsPerWarp(qp.QuadsPerWarp).WithFlushCycles(qp.FlushCycles).WithQuadsPerCycle(qp.QuadsPerCycle).
-		WithInputQueue(qp.InputQueue).WithSamplesPerCycle(qp.SamplesPerCycle).Build(name)
+		WithInputQueue(qp.InputQueue).WithSamplesPerCycle(qp.SamplesPerCycle).WithWarpIDBase(warpBase).Build(name)
 }
 
 // newReorderBuffer builds a reorder buffer from its section, for the rop
-// section's partitions.
-func (p *Platform) newReorderBuffer(name string) *reorderbuffer.Comp {
+// section's partitions, numbering its shading warps from warpBase.
+func (p *Platform) newReorderBuffer(name string, warpBase uint64) *reorderbuffer.Comp {
 	c := p.Config
 	rb := c.ReorderBuffer
 	return reorderbuffer.MakeBuilder().WithEngine(p.Engine).WithFreq(p.CoreFreq).WithHalt(p.Halt).WithProgress(p.Progress).
 		WithEntries(rb.Entries).WithDispatchPerCycle(rb.DispatchPerCycle).WithRetirePerCycle(rb.RetirePerCycle).
 		WithNumPartitions(c.ROP.Count).WithShadingCache(rb.ShadingCacheEntries, rb.RefBits).
-		WithQuadsPerWarp(c.QuadPacker.QuadsPerWarp).WithLookupsPerCycle(rb.LookupsPerCycle).Build(name)
+		WithQuadsPerWarp(c.QuadPacker.QuadsPerWarp).WithLookupsPerCycle(rb.LookupsPerCycle).WithWarpIDBase(warpBase).Build(name)
 }
 
 func (p *Platform) bus(name string, l Link, freq sim.Freq, ports ...sim.Port) {

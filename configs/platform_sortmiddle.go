@@ -66,8 +66,8 @@ func (p *Platform) buildSortMiddle() {
 			Unit:          tileunit.MakeBuilder().WithEnv(p.env()).WithConfig(c.tileUnitConfig(k)).Build(n),
 			Rasterizer:    p.newRasterizer(n+".Rasterizer", 0, 1),
 			DepthUnit:     p.newDepthUnit(n+".DepthUnit", 0),
-			QuadPacker:    p.newQuadPacker(n + ".QuadPacker"),
-			ReorderBuffer: p.newReorderBuffer(n + ".ReorderBuffer"),
+			QuadPacker:    p.newQuadPacker(n+".QuadPacker", protocol.TileUnitWarpBase(k)),
+			ReorderBuffer: p.newReorderBuffer(n+".ReorderBuffer", protocol.TileUnitWarpBase(k)),
 			ROP:           p.newROP(n+".ROP", 0),
 		}
 		sm.TileUnits = append(sm.TileUnits, tu)

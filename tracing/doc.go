@@ -5,7 +5,8 @@
 // (all of them, or those whose names match a regular expression) and records every
 // task they report (docs/design-timing.md, section 10: the task kinds and how they
 // are parented: frame, draw, vertex batch, primitive, tile, warp, texture request,
-// memory request, ROP write) in a SQLite database (the default) or a CSV file that
+// memory request, ROP write; the SAGE board's chips; the tiled machine's passes,
+// binned primitives, screen tiles and draws in a screen tile) in a SQLite database (the default) or a CSV file that
 // `go run github.com/sarchlab/akita/v3/daisen` opens. A task of kind "Simulation"
 // spans the run so that Daisen's dashboard shows the right time range. Daisen
 // requires every parent task to exist in the trace: when a task's parent was not

@@ -26,11 +26,21 @@ func traceSageFrame(t *testing.T, dir, name string, ledger atracing.Tracer) (str
 // traceSageFrameOn is traceSageFrame on machine cfg.
 func traceSageFrameOn(t *testing.T, cfg *configs.Config, dir, name string, ledger atracing.Tracer) (string, *configs.Result) {
 	t.Helper()
+	return traceMachineFrame(t, cfg, dir, name, 64, 40, 4, ledger)
+}
+
+// traceMachineFrame renders the built-in scene name at w x h with spp samples
+// per pixel on machine cfg with every component traced, the ledger attached
+// beside the trace, and returns the trace file and the result. With dir "",
+// nothing is traced.
+func traceMachineFrame(t *testing.T, cfg *configs.Config, dir, name string, w, h, spp int,
+	ledger atracing.Tracer) (string, *configs.Result) {
+	t.Helper()
 	s, err := scene.Builtin(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SetResolution(64, 40, 4); err != nil {
+	if err := s.SetResolution(w, h, spp); err != nil {
 		t.Fatal(err)
 	}
 	f, err := driver.Encode(s, cfg.DriverOptions())

@@ -134,25 +134,55 @@ func TestTraceHasEveryParent(t *testing.T) {
 
 // taskLedger is a tracer that checks the pairing of StartTask and EndTask: it
 // keeps the open tasks and counts ends of tasks that were not open and starts of
-// tasks that already were.
+// IDs that were started before (open or ended). It keeps every task's parent
+// (orphans).
 type taskLedger struct {
 	open          map[string]atracing.Task
+	seen          map[string]bool
+	parents       []atracing.Task // every task started: ID, parent, kind, place
 	strayEnds     []string
 	doubleStarts  []string
 	started, done int
 }
 
-func newTaskLedger() *taskLedger { return &taskLedger{open: map[string]atracing.Task{}} }
+func newTaskLedger() *taskLedger {
+	return &taskLedger{open: map[string]atracing.Task{}, seen: map[string]bool{}}
+}
 
 func (l *taskLedger) StartTask(t atracing.Task) {
 	if t.Kind == "sub-trans" {
 		return // Akita's DRAM banks end these, and they are not traced: Attach leaves them out
 	}
-	if _, ok := l.open[t.ID]; ok {
+	if l.seen[t.ID] {
 		l.doubleStarts = append(l.doubleStarts, t.ID)
 	}
+	l.seen[t.ID] = true
 	l.open[t.ID] = t
+	l.parents = append(l.parents, atracing.Task{ID: t.ID, ParentID: t.ParentID, Kind: t.Kind, Where: t.Where})
 	l.started++
+}
+
+// orphans lists the tasks whose parent no task of the frame started (nor the
+// Simulation task), by kind and location with an example, sorted: the trace
+// re-parents them to the Simulation task, so they are lost to Daisen's parent
+// chains.
+func (l *taskLedger) orphans() []string {
+	n := map[string]int{}
+	example := map[string]string{}
+	for _, t := range l.parents {
+		if t.ParentID == SimulationTaskID || l.seen[t.ParentID] {
+			continue
+		}
+		k := t.Kind + " at " + t.Where
+		n[k]++
+		example[k] = t.ID + " (parent " + t.ParentID + ")"
+	}
+	var out []string
+	for k, v := range n {
+		out = append(out, fmt.Sprintf("%d %s, e.g. %s", v, k, example[k]))
+	}
+	sort.Strings(out)
+	return out
 }
 
 func (l *taskLedger) StepTask(atracing.Task) {}

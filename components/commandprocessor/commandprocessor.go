@@ -109,6 +109,10 @@ type CommandProcessor struct {
 	// has not arrived.
 	outbox []sim.Msg
 	acks   []string
+	// Tiled machine, traced: the draws binned whose draw task ends with their
+	// pass (when the binner answers the PassEnd passEndID).
+	binned    []uint64
+	passEndID string
 
 	// Statistics.
 	commands            [command.NumOpcodes]uint64

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/mem/mem"
 	"github.com/sarchlab/akita/v3/sim"
+	"github.com/sarchlab/akita/v3/tracing"
 
 	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
@@ -637,5 +638,70 @@ func TestDecodeCycles(t *testing.T) {
 		if busy := testpeer.StatMap(b.cp)["GPU.CommandProcessor.cycles_busy"]; busy != float64(5*n) {
 			t.Errorf("DecodeCycles %d: %v busy cycles, want %d", n, busy, 5*n)
 		}
+	}
+}
+
+// taskOrder is a tracer that records the tasks started and the order in
+// which tasks end.
+type taskOrder struct {
+	started []tracing.Task
+	ended   []string
+}
+
+func (o *taskOrder) StartTask(t tracing.Task) { o.started = append(o.started, t) }
+func (o *taskOrder) StepTask(tracing.Task)    {}
+func (o *taskOrder) EndTask(t tracing.Task)   { o.ended = append(o.ended, t.ID) }
+
+// TestTiledDrawTasksEndWithTheirPass: on the tiled machine (Binner set) a
+// draw is complete for the command processor once binned, but its draw task
+// ends when the binner answers the PassEnd of its pass (its tiles are
+// rendered and stored): draws 0 and 1 with the PassEnd before the Clear,
+// draw 2 with the PassEnd before the End.
+func TestTiledDrawTasksEndWithTheirPass(t *testing.T) {
+	r := newResources(t)
+	cmds := append(r.setup(), command.Draw{VertexCount: 3}, command.Draw{VertexCount: 3},
+		command.Clear{Flags: command.ClearColor}, command.Draw{VertexCount: 3}, command.End{})
+	stream, size, _ := r.put(cmds)
+	b := newBench(t, r.img, benchConfig{partitions: 1, memLatency: 5, drawLatency: 10, ackLatency: 40})
+	b.cp.Binner = b.pipe.ROP[0]
+	b.cp.DepthUnits = b.cp.ROPs // the binner takes every back-end command
+	var log taskOrder
+	tracing.CollectTrace(b.cp, &log)
+	b.run(t, r.img, stream, size)
+	if err := b.cp.Err(); err != nil {
+		t.Fatal(err)
+	}
+	var passEnds []string
+	for _, rec := range b.pipe.got {
+		if m, ok := rec.Msg.(*protocol.PassEnd); ok {
+			passEnds = append(passEnds, protocol.ReqOutTaskID(m.ID))
+		}
+	}
+	if len(passEnds) != 2 {
+		t.Fatalf("%d PassEnds, want 2", len(passEnds))
+	}
+	var got []string
+	for _, id := range log.ended {
+		switch {
+		case id == passEnds[0]:
+			got = append(got, "pass end 0")
+		case id == passEnds[1]:
+			got = append(got, "pass end 1")
+		case strings.HasPrefix(id, "draw"):
+			got = append(got, id)
+		}
+	}
+	want := []string{"pass end 0", "draw0", "draw1", "pass end 1", "draw2"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("ends %v, want %v", got, want)
+	}
+	draws := 0
+	for _, task := range log.started {
+		if task.Kind == protocol.KindDraw {
+			draws++
+		}
+	}
+	if draws != 3 || !b.cp.Finished() {
+		t.Errorf("%d draw tasks started, finished %v; want 3, true", draws, b.cp.Finished())
 	}
 }

@@ -123,7 +123,9 @@
 // Tasks (for Daisen; only when a tracer is attached, docs/design-timing.md
 // section 10): every command is a "command" task "cmd@0x<address>" from its decode
 // to its completion, below the Simulation task; a dispatched draw is a "draw"
-// task "draw<seq>" below its command until every partition reported DrawDone.
+// task "draw<seq>" below its command until every partition reported DrawDone
+// (on the tiled machine, until the binner answers the PassEnd of its pass: the
+// draw is binned at its DrawDone, rendered when its pass's tiles are stored).
 // The DMA reads of a binding's bytes and the sync-token write hang below the
 // command; the stream prefetch below the Simulation task. ClearCmd and PresentCmd
 // are req_out tasks below their command, ended by the Done.

@@ -249,12 +249,15 @@ func (c *CommandProcessor) dispatchDraw(now sim.VTimeInSec, p *pending) bool {
 // out; a Present's PassEnd names the target and display to resolve into.
 func (c *CommandProcessor) endPass(p *pending) {
 	p.passEnded = true
+	var pe *protocol.PassEnd
 	if p.act.Kind == state.ActPresent {
 		slot := p.lc.Command.(command.Present).Slot
-		c.queue(protocol.NewPresentPassEnd(c.colorDesc[slot], c.display), c.Binner)
+		pe = protocol.NewPresentPassEnd(c.colorDesc[slot], c.display)
 	} else {
-		c.queue(protocol.NewPassEnd(), c.Binner)
+		pe = protocol.NewPassEnd()
 	}
+	c.queue(pe, c.Binner)
+	c.passEndID = pe.ID
 	c.passes++
 	p.phase = phasePassEnd
 }
@@ -432,7 +435,12 @@ func (c *CommandProcessor) drawDone(m *protocol.DrawDone) {
 		r.reported[m.Partition] = true
 		r.pending--
 		if r.pending == 0 {
-			if c.traced() {
+			switch {
+			case !c.traced():
+			case c.Binner != nil:
+				// Binned, not yet rendered: the task ends with the pass.
+				c.binned = append(c.binned, m.Draw.Seq)
+			default:
 				tracing.EndTask(protocol.DrawTaskID(m.Draw.Seq), c)
 			}
 			c.inflight = append(c.inflight[:i], c.inflight[i+1:]...)
@@ -448,10 +456,22 @@ func (c *CommandProcessor) ackDone(m *protocol.Done) {
 		if id == m.RspTo {
 			if c.traced() {
 				tracing.EndTask(protocol.ReqOutTaskID(m.RspTo), c)
+				if m.RspTo == c.passEndID {
+					c.endBinnedDraws()
+				}
 			}
 			c.acks = append(c.acks[:i], c.acks[i+1:]...)
 			return
 		}
 	}
 	c.fail(fmt.Errorf("%s: Done (from partition %d) for %s, which is not awaited", c.Name(), m.From, m.RspTo))
+}
+
+// endBinnedDraws ends the draw tasks of the pass the binner has just rendered
+// and stored (tiled machine): a draw's work is over when its tiles are.
+func (c *CommandProcessor) endBinnedDraws() {
+	for _, seq := range c.binned {
+		tracing.EndTask(protocol.DrawTaskID(seq), c)
+	}
+	c.binned = c.binned[:0]
 }

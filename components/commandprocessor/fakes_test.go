@@ -23,7 +23,9 @@ func newFakeMemory(e sim.Engine, image command.Memory, latency uint64) *fakeMemo
 // fakePipe plays the input assembler (IA port) and the back end (one ROP and one
 // depth-unit port per partition). Each dispatched draw is "rendered" by render
 // (when set) on arrival, and every ROP reports DrawDone drawLatency cycles later;
-// every ClearCmd and PresentCmd is acknowledged ackLatency cycles after arrival.
+// every ClearCmd, PresentCmd and PassEnd (the tiled machine's binner, when the
+// command processor's Binner is one of the ROP ports) is acknowledged
+// ackLatency cycles after arrival.
 type fakePipe struct {
 	*sim.TickingComponent
 	IA      sim.Port
@@ -70,7 +72,7 @@ func (p *fakePipe) take(cycle uint64, port sim.Port, msg sim.Msg) {
 			dd.Src, dd.Dst = rop, p.backEnd
 			p.sched.Send(cycle+p.drawLatency, rop, dd)
 		}
-	case *protocol.ClearCmd, *protocol.PresentCmd:
+	case *protocol.ClearCmd, *protocol.PresentCmd, *protocol.PassEnd:
 		part := 0
 		for i := range p.ROP {
 			if port == p.ROP[i] || port == p.DU[i] {

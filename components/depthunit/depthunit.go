@@ -350,10 +350,14 @@ func (c *Comp) output(now sim.VTimeInSec) bool {
 				continue
 			}
 			t := w.tile
-			msg = protocol.NewTileQuads(t.Draw, t.Prim, t.TileX, t.TileY, c.index, w.out)
+			m := protocol.NewTileQuads(t.Draw, t.Prim, t.TileX, t.TileY, c.index, w.out)
+			m.Window = t.Window
+			msg = m
 		case workPass:
 			t := w.tile
-			msg = protocol.NewTileQuads(t.Draw, t.Prim, t.TileX, t.TileY, c.index, t.Quads)
+			m := protocol.NewTileQuads(t.Draw, t.Prim, t.TileX, t.TileY, c.index, t.Quads)
+			m.Window = t.Window
+			msg = m
 		case workDrawEnd:
 			msg = protocol.NewDrawEnd(w.draw, c.index)
 		}

@@ -185,7 +185,9 @@
 //
 // Tasks (only when a tracer is attached, docs/design-timing.md section 10): each
 // TileQuads is a "tile" task "<primitive>.tile<tx>.<ty>@du" below the
-// rasterizer's tile task until its survivors are sent or all are culled; each
+// rasterizer's tile task until its survivors are sent or all are culled (with
+// the TileQuads' Window in the IDs on the tiled machine, which the survivors'
+// TileQuads keep); each
 // LateZReq a "late_z" task "latez<msg ID>" below the ROP's req_out task of the
 // request until the answer. Depth-cache reads hang below the task whose lookup
 // missed, write-backs below the task whose test or fill evicted the line. A

@@ -13,6 +13,7 @@ import (
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/rop/backendtest"
 	fhiz "github.com/gfxsim/gfxsim/functional/depth/hiz"
+	"github.com/gfxsim/gfxsim/functional/raster"
 )
 
 // TestFlush: a FlushCmd after some quads writes every dirty depth line back
@@ -145,5 +146,49 @@ func TestFlushRefusedWithHiZ(t *testing.T) {
 	}
 	if len(b.cp.Received) != 0 {
 		t.Errorf("the command processor received %+v", b.cp.Received)
+	}
+}
+
+// TestWindowPassesThrough: the tiled machine's TileQuads carry their screen
+// tile (Window) through the depth unit, tested (early Z) or passed (late Z),
+// and its tile tasks are named by the window, below the rasterizer's tile
+// task in that window: one raster tile in two windows is two tasks.
+func TestWindowPassesThrough(t *testing.T) {
+	for _, early := range []bool{true, false} {
+		b := newBench(t, depthunit.MakeBuilder(), defaultSpec(), 10)
+		var log testpeer.TaskLog
+		tracing.CollectTrace(b.du, &log)
+		d := b.tg.Draw(0, early)
+		p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
+		wins := []raster.Rect{{X0: 0, Y0: 0, X1: 4, Y1: 8}, {X0: 4, Y0: 0, X1: 8, Y1: 8}}
+		var tiles []*protocol.TileQuads
+		for i, w := range wins {
+			tq := oneQuad(d, p, int32(4*i), 0) // raster tile (0, 0) in both windows
+			tq.Window = w
+			tiles = append(tiles, tq)
+		}
+		b.sendDraw(0, d, tiles)
+		b.run()
+		got, _, _ := packerMsgs(b.packer)
+		if len(got) != len(wins) {
+			t.Fatalf("early %v: %d TileQuads at the packer, want %d", early, len(got), len(wins))
+		}
+		for i, tq := range got {
+			if tq.Window != wins[i] {
+				t.Errorf("early %v: TileQuads %d has window %+v, want %+v", early, i, tq.Window, wins[i])
+			}
+		}
+		tasks := log.OfKind(protocol.KindTile)
+		if len(tasks) != len(wins) {
+			t.Fatalf("early %v: %d tile tasks %+v, want %d", early, len(tasks), tasks, len(wins))
+		}
+		for i, task := range tasks {
+			id := protocol.TileTaskID(d.Seq, wins[i], p, 0, 0, protocol.AtDU)
+			parent := protocol.TileTaskID(d.Seq, wins[i], p, 0, 0, "")
+			if task.ID != id || task.ParentID != parent || !log.Ended[id] {
+				t.Errorf("early %v: task %s below %s (ended %v), want %s below %s", early, task.ID, task.ParentID,
+					log.Ended[id], id, parent)
+			}
+		}
 	}
 }

@@ -17,8 +17,8 @@ func (c *Comp) traced() bool { return c.NumHooks() > 0 }
 // below it.
 func (c *Comp) startTileTask(w *work) {
 	t := w.tile
-	w.task = protocol.TileTaskID(t.Draw.Seq, t.Prim, t.TileX, t.TileY, protocol.AtDU)
-	tracing.StartTask(w.task, protocol.TileTaskID(t.Draw.Seq, t.Prim, t.TileX, t.TileY, ""), c,
+	w.task = protocol.TileTaskID(t.Draw.Seq, t.Window, t.Prim, t.TileX, t.TileY, protocol.AtDU)
+	tracing.StartTask(w.task, protocol.TileTaskID(t.Draw.Seq, t.Window, t.Prim, t.TileX, t.TileY, ""), c,
 		protocol.KindTile, protocol.Count(len(t.Quads), "quads"), nil)
 }
 

@@ -153,7 +153,8 @@
 //
 // Tasks (only when a tracer is attached, docs/design-timing.md section 10): each
 // accepted TileQuads is a "tile" task "<primitive>.tile<tx>.<ty>@hiz" below the
-// rasterizer's tile task until its survivors are sent or all are culled; its
+// rasterizer's tile task until its survivors are sent or all are culled (a
+// TileQuads' Window is kept and named in the IDs, as in the depth unit); its
 // HiZ line reads and the write-backs its tests cause hang below it. A HiZControl
 // is a "clear" or "flush" task "clear<msg ID>"/"flush<msg ID>" below the depth
 // unit's req_out task of the message, until the Done; a flush's write-backs hang

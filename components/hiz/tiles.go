@@ -97,12 +97,10 @@ func (c *Comp) test(now sim.VTimeInSec, cycle uint64) bool {
 			c.runTiles(w)
 			c.rate.Take(w.coarseNs)
 		case workPass:
-			t := w.tq
-			w.out = protocol.NewTileQuads(t.Draw, t.Prim, t.TileX, t.TileY, t.Partition, t.Quads)
+			w.out = passOn(w.tq, w.tq.Quads)
 		case workBlur:
 			c.forget(w)
-			t := w.tq
-			w.out = protocol.NewTileQuads(t.Draw, t.Prim, t.TileX, t.TileY, t.Partition, t.Quads)
+			w.out = passOn(w.tq, w.tq.Quads)
 		case workDrawEnd:
 			w.out = protocol.NewDrawEnd(w.end.Draw, w.end.From)
 		}
@@ -164,6 +162,14 @@ func (c *Comp) runTiles(w *work) {
 		}
 	}
 	if len(kept) > 0 {
-		w.out = protocol.NewTileQuads(t.Draw, t.Prim, t.TileX, t.TileY, t.Partition, kept)
+		w.out = passOn(t, kept)
 	}
+}
+
+// passOn returns the TileQuads that sends quads of tile t on to the depth
+// unit.
+func passOn(t *protocol.TileQuads, quads []protocol.QuadLive) *protocol.TileQuads {
+	m := protocol.NewTileQuads(t.Draw, t.Prim, t.TileX, t.TileY, t.Partition, quads)
+	m.Window = t.Window
+	return m
 }

@@ -25,8 +25,8 @@ func (c *Comp) queueWrite(line uint64) {
 // reads of its lookups and the write-backs its tests cause hang below it.
 func (c *Comp) startTileTask(w *work) {
 	t := w.tq
-	w.task = protocol.TileTaskID(t.Draw.Seq, t.Prim, t.TileX, t.TileY, protocol.AtHiZ)
-	tracing.StartTask(w.task, protocol.TileTaskID(t.Draw.Seq, t.Prim, t.TileX, t.TileY, ""), c,
+	w.task = protocol.TileTaskID(t.Draw.Seq, t.Window, t.Prim, t.TileX, t.TileY, protocol.AtHiZ)
+	tracing.StartTask(w.task, protocol.TileTaskID(t.Draw.Seq, t.Window, t.Prim, t.TileX, t.TileY, ""), c,
 		protocol.KindTile, protocol.Count(len(t.Quads), "quads"), nil)
 }
 

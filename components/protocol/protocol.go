@@ -196,6 +196,12 @@ type TileQuads struct {
 	TileX, TileY int
 	Partition    int
 	Quads        []QuadLive
+	// Window is the screen tile of the tiled machine the quads were
+	// rasterized for (the primitive's PrimitiveMsg.Window; empty on the
+	// other machines). It names the units' tasks (TileTaskID), a raster tile
+	// larger than the screen tile being rasterized once per window; the back
+	// end knows its tile, so it costs no bytes.
+	Window raster.Rect
 }
 
 func (m *TileQuads) Meta() *sim.MsgMeta { return &m.MsgMeta }

@@ -77,6 +77,7 @@ type Bin struct {
 // those bytes hold.
 type BinnedPass struct {
 	sim.MsgMeta
+	Seq        uint64 // the pass's number, counted by the binner from 0 (its trace tasks' IDs)
 	Grid       binning.Grid
 	Prims      []BinnedPrim
 	Bins       []Bin // one per tile of Grid, row-major

@@ -23,6 +23,7 @@ type Builder struct {
 	inputQueue    int
 	// samplesPerCycle is the decoupling stage's rate (0: no decoupling stage).
 	samplesPerCycle int
+	warpIDBase      uint64
 }
 
 // MakeBuilder returns a builder with the defaults: 1 GHz, 8 quads per warp (32
@@ -69,6 +70,13 @@ func (b Builder) WithQuadsPerCycle(n int) Builder { b.quadsPerCycle = n; return 
 // protocol error.
 func (b Builder) WithSamplesPerCycle(n int) Builder { b.samplesPerCycle = n; return b }
 
+// WithWarpIDBase sets the ID of the first warp (default 0): the tiled
+// machine's tile unit k numbers its warps from protocol.TileUnitWarpBase(k),
+// so that the warps of several packers sharing the shader cores have distinct
+// IDs (their trace tasks). A warp's ID is only a name: the reorder buffer
+// finds its entries by PixelWarp.Entry.
+func (b Builder) WithWarpIDBase(id uint64) Builder { b.warpIDBase = id; return b }
+
 // WithInputQueue sets the capacity, in messages, of the FromDepthUnits port.
 func (b Builder) WithInputQueue(n int) Builder { b.inputQueue = n; return b }
 
@@ -108,6 +116,7 @@ func (b Builder) Build(name string) *Comp {
 		quadsPerCycle: b.quadsPerCycle,
 		activity:      timing.NewActivity(activityNames[:]...),
 		dec:           decoupler{samplesPerCycle: b.samplesPerCycle},
+		nextWarpID:    b.warpIDBase,
 	}
 	c.TickingComponent = sim.NewTickingComponent(name, b.engine, b.freq, c)
 	c.waker = timing.NewWaker(b.engine, b.freq, c)

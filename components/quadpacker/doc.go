@@ -24,8 +24,10 @@
 //     from depth unit p once it has forwarded every quad of its part of the draw.
 //     Every depth unit sends into this one port through one connection.
 //   - ToReorderBuffer (out): protocol.PixelWarp (warp IDs 0, 1, 2, ... in sending
-//     order) and protocol.DrawEnd, addressed to ReorderBufferPort, the reorder
-//     buffer's input port, which the platform builder sets after building.
+//     order, from WarpIDBase when set: a tile unit's packer on the tiled
+//     machine) and protocol.DrawEnd, addressed to ReorderBufferPort, the
+//     reorder buffer's input port, which the platform builder sets after
+//     building.
 //
 // # The life of a quad
 //
@@ -107,5 +109,7 @@
 //
 // Tasks (only when a tracer is attached, docs/design-timing.md section 10): each
 // warp is a "pixel_warp" task "warp<id>" below its draw, from its first quad to
-// its send.
+// its send. On the tiled machine (quads with a TileQuads.Window) it is
+// "tu<k>.warp<n>" (protocol.TileUnitWarpBase) below the tile unit's task of
+// the draw in that screen tile (protocol.WindowDrawTaskID).
 package quadpacker

@@ -175,7 +175,7 @@ func (c *Comp) pack(now sim.VTimeInSec, cycle uint64) (progress bool) {
 			}
 			q := &m.Quads[c.cursor]
 			if len(c.open) == 0 && c.traced() {
-				c.startWarpTask(m.Draw)
+				c.startWarpTask(m)
 			}
 			c.open = append(c.open, protocol.WarpQuad{Prim: m.Prim, Quad: q.Quad, Live: q.Live, Partition: m.Partition, Sample: protocol.PerPixel})
 			c.openDraw = m.Draw
@@ -274,10 +274,13 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 // built) only then (docs/design-timing.md, section 10).
 func (c *Comp) traced() bool { return c.NumHooks() > 0 }
 
-// startWarpTask starts the pixel_warp task of the warp the next quad opens
-// ("warp<id>", below its draw), which ends when the warp is sent to the reorder
+// startWarpTask starts the pixel_warp task of the warp that the next quad, of
+// m, opens ("warp<id>", below its draw; on the tiled machine "tu<k>.warp<n>",
+// below the tile unit's task of the draw in m's screen tile,
+// protocol.WindowDrawTaskID), which ends when the warp is sent to the reorder
 // buffer.
-func (c *Comp) startWarpTask(d *protocol.Draw) {
-	tracing.StartTask(protocol.WarpTaskID(c.nextWarpID, ""), protocol.DrawTaskID(d.Seq), c,
+func (c *Comp) startWarpTask(m *protocol.TileQuads) {
+	d := m.Draw
+	tracing.StartTask(protocol.WarpTaskID(c.nextWarpID, ""), protocol.WindowDrawTaskID(d.Seq, m.Window), c,
 		protocol.KindPixelWarp, protocol.TaskWhat("draw", d.Seq), nil)
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sarchlab/akita/v3/sim"
+	"github.com/sarchlab/akita/v3/tracing"
 
 	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
@@ -304,5 +305,56 @@ func TestWarpContent(t *testing.T) {
 	e, ok := bn.sink.got[1].Msg.(*protocol.DrawEnd)
 	if !ok || e.Draw != a || e.From != 2 {
 		t.Fatalf("second message %+v", bn.sink.got[1].Msg)
+	}
+}
+
+// TestWarpIDsAndTasks: warps are numbered from WarpIDBase, and their
+// pixel_warp tasks are named after the ID (a tile unit's "tu<k>.warp<n>")
+// below the draw, or below the draw in the quads' window (the tiled
+// machine's tile_draw task).
+func TestWarpIDsAndTasks(t *testing.T) {
+	win := raster.Rect{X0: 16, Y0: 32, X1: 32, Y1: 48}
+	for _, tc := range []struct {
+		name   string
+		base   uint64
+		window raster.Rect
+		ids    []uint64
+		tasks  []string
+		parent string
+	}{
+		{"sort-last", 0, raster.Rect{}, []uint64{0, 1}, []string{"warp0", "warp1"}, "draw3"},
+		{"tile unit 1", protocol.TileUnitWarpBase(1), win,
+			[]uint64{protocol.TileUnitWarpBase(1), protocol.TileUnitWarpBase(1) + 1},
+			[]string{"tu1.warp0", "tu1.warp1"}, "draw3.win16.32"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := testDraw(3)
+			tq := tileQuads(a, 0, 0, 10) // a full warp of 8 and one of 2
+			tq.Window = tc.window
+			bn := newBench(MakeBuilder().WithWarpIDBase(tc.base),
+				[][]scripted{{{At: 0, Msg: tq}, {At: 0, Msg: protocol.NewDrawEnd(a, 0)}}}, 16, 4)
+			log := &testpeer.TaskLog{}
+			tracing.CollectTrace(bn.packer, log)
+			bn.run()
+			var ids []uint64
+			for _, g := range bn.sink.got {
+				if w, ok := g.Msg.(*protocol.PixelWarp); ok {
+					ids = append(ids, w.ID)
+				}
+			}
+			if !reflect.DeepEqual(ids, tc.ids) {
+				t.Errorf("warp IDs %v, want %v", ids, tc.ids)
+			}
+			got := log.OfKind(protocol.KindPixelWarp)
+			if len(got) != len(tc.tasks) {
+				t.Fatalf("%d tasks, want %d", len(got), len(tc.tasks))
+			}
+			for i, task := range got {
+				if task.ID != tc.tasks[i] || task.ParentID != tc.parent || !log.Ended[task.ID] {
+					t.Errorf("task %d: %s below %s (ended %v), want %s below %s", i, task.ID, task.ParentID,
+						log.Ended[task.ID], tc.tasks[i], tc.parent)
+				}
+			}
+		})
 	}
 }

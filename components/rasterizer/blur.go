@@ -131,7 +131,9 @@ func (c *Comp) rasterize5D(f *fineItem) ([]*protocol.TileQuads, uint64) {
 		// The message is named by the tile of its first quad in units of
 		// min(raster tile, 32) pixels: unique per primitive and partition.
 		first := quads[0].Quad
-		msgs = append(msgs, protocol.NewTileQuads(d, p, int(first.X)/unit, int(first.Y)/unit, part, quads))
+		m := protocol.NewTileQuads(d, p, int(first.X)/unit, int(first.Y)/unit, part, quads)
+		m.Window = f.prim.Window
+		msgs = append(msgs, m)
 	}
 	if len(msgs) == 0 {
 		c.cnt.TilesEmpty++

@@ -185,5 +185,10 @@
 // triangle, p the clip part) below its draw, from the coarse stage taking it to
 // its last tile sent; each tile with covered samples is a "tile" task
 // "draw<s>.prim<t>.<p>.tile<tx>.<ty>" below it, from fine raster to its
-// TileQuads sent.
+// TileQuads sent. A primitive with a Window (the tiled machine, where a
+// primitive comes once per screen tile it was binned to) has ".win<x0>.<y0>"
+// after its draw in both IDs (protocol.RasterizeTaskID, TileTaskID) and its
+// rasterize task hangs below the tile unit's task of the draw in that screen
+// tile ("draw<s>.win<x0>.<y0>", protocol.WindowDrawTaskID); its TileQuads
+// carry the Window, so that the units downstream name their tasks alike.
 package rasterizer

@@ -291,7 +291,9 @@ func (c *Comp) rasterize(f *fineItem) *protocol.TileQuads {
 	}
 	c.cnt.Quads += uint64(len(quads))
 	part := protocol.TileOwner(f.tx/c.partitionRatio, f.ty/c.partitionRatio, c.partitionStride, c.numPartitions)
-	return protocol.NewTileQuads(d, p, f.tx, f.ty, part, quads)
+	m := protocol.NewTileQuads(d, p, f.tx, f.ty, part, quads)
+	m.Window = f.prim.Window
+	return m
 }
 
 // coarse walks the owned tiles of the current primitive, TilesPerCycle per

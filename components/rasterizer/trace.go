@@ -20,10 +20,12 @@ type tracedPrim struct {
 func (c *Comp) traced() bool { return c.NumHooks() > 0 }
 
 // primTaken starts the rasterize task of m ("draw<s>.prim<t>.<p>@r<r>", below
-// its draw) when the coarse stage takes it.
+// its draw; with a window, "draw<s>.win<x0>.<y0>.prim<t>.<p>@r<r>" below the
+// tile unit's task of the draw in that screen tile) when the coarse stage
+// takes it.
 func (c *Comp) primTaken(m *protocol.PrimitiveMsg) {
-	id := protocol.RasterizeTaskID(m.Draw.Seq, m.Prim, c.index)
-	tracing.StartTask(id, protocol.DrawTaskID(m.Draw.Seq), c, protocol.KindRasterize,
+	id := protocol.RasterizeTaskID(m.Draw.Seq, m.Window, m.Prim, c.index)
+	tracing.StartTask(id, protocol.WindowDrawTaskID(m.Draw.Seq, m.Window), c, protocol.KindRasterize,
 		protocol.TaskWhat("triangle", uint64(m.Prim.Source)), nil)
 	c.trPrims = append(c.trPrims, tracedPrim{msg: m, id: id})
 }
@@ -63,16 +65,16 @@ func (c *Comp) tileTaken(f *fineItem, m *protocol.TileQuads) {
 		c.tileLeft(f.prim)
 		return
 	}
-	tracing.StartTask(protocol.TileTaskID(m.Draw.Seq, m.Prim, m.TileX, m.TileY, ""),
-		protocol.RasterizeTaskID(m.Draw.Seq, m.Prim, c.index), c, protocol.KindTile,
+	tracing.StartTask(protocol.TileTaskID(m.Draw.Seq, m.Window, m.Prim, m.TileX, m.TileY, ""),
+		protocol.RasterizeTaskID(m.Draw.Seq, m.Window, m.Prim, c.index), c, protocol.KindTile,
 		protocol.Count(len(m.Quads), "quads"), nil)
 }
 
 // tileSent ends the task of the tile m was sent for.
 func (c *Comp) tileSent(m *protocol.TileQuads) {
-	tracing.EndTask(protocol.TileTaskID(m.Draw.Seq, m.Prim, m.TileX, m.TileY, ""), c)
+	tracing.EndTask(protocol.TileTaskID(m.Draw.Seq, m.Window, m.Prim, m.TileX, m.TileY, ""), c)
 	for i := range c.trPrims {
-		if c.trPrims[i].msg.Prim == m.Prim && c.trPrims[i].msg.Draw == m.Draw {
+		if p := c.trPrims[i].msg; p.Prim == m.Prim && p.Draw == m.Draw && p.Window == m.Window {
 			c.trPrims[i].tiles--
 			c.primDone(i)
 			return
@@ -95,8 +97,8 @@ func (c *Comp) blurTileTaken(f *fineItem, msgs []*protocol.TileQuads) {
 		}
 	}
 	for _, m := range msgs {
-		tracing.StartTask(protocol.TileTaskID(m.Draw.Seq, m.Prim, m.TileX, m.TileY, ""),
-			protocol.RasterizeTaskID(m.Draw.Seq, m.Prim, c.index), c, protocol.KindTile,
+		tracing.StartTask(protocol.TileTaskID(m.Draw.Seq, m.Window, m.Prim, m.TileX, m.TileY, ""),
+			protocol.RasterizeTaskID(m.Draw.Seq, m.Window, m.Prim, c.index), c, protocol.KindTile,
 			protocol.Count(len(m.Quads), "quads"), nil)
 	}
 }

@@ -6,7 +6,9 @@ import (
 	"testing"
 
 	"github.com/sarchlab/akita/v3/sim"
+	"github.com/sarchlab/akita/v3/tracing"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/geom"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
@@ -240,5 +242,60 @@ func TestOddWindowHalts(t *testing.T) {
 	}
 	if err := h.Reason(); err == nil || !strings.Contains(err.Error(), "GPU.Rasterizer[0]: PrimitiveMsg.Window") {
 		t.Errorf("halt reason %v, want an error naming the rasterizer and PrimitiveMsg.Window", err)
+	}
+}
+
+// TestWindowTasks: a primitive sent for two screen tiles inside one 32x32
+// raster tile (2D and 5D) is two rasterize tasks below the draw's task in
+// each window, each with its tile task, all named by the window (the raster
+// tile's coordinates are the same), each started once and ended; the
+// TileQuads carry the window.
+func TestWindowTasks(t *testing.T) {
+	tri := [3][3]float32{{-1, -1, 0.5}, {200, -1, 0.5}, {-1, 200, 0.5}}
+	for _, kind := range []string{"2D", "5D"} {
+		t.Run(kind, func(t *testing.T) {
+			var d *protocol.Draw
+			var p *pipeline.Primitive
+			if kind == "2D" {
+				d = windowDraw(t, 64, 64, 32)
+				p = primOf(t, d, tri)
+			} else {
+				d, p = blurPrim(t, 64, 64, 32, tri)
+			}
+			wins := []raster.Rect{{X0: 0, Y0: 0, X1: 16, Y1: 16}, {X0: 16, Y0: 0, X1: 32, Y1: 16}}
+			g := newRig(t, sim.NewSerialEngine(), MakeBuilder().WithNumRasterizers(1), "GPU.Rasterizer[0]", 1)
+			for _, w := range wins {
+				m := protocol.NewPrimitiveMsg(d, p, 0)
+				m.Window = w
+				g.pa.Script = append(g.pa.Script, scripted{At: 0, Msg: m, Dst: g.r.FromPrimitiveAssembly})
+			}
+			log := &testpeer.TaskLog{}
+			tracing.CollectTrace(g.r, log)
+			g.run(t)
+
+			var want []tracing.Task
+			for _, w := range wins {
+				r := protocol.RasterizeTaskID(d.Seq, w, p, 0)
+				want = append(want, tracing.Task{ID: r, ParentID: protocol.WindowDrawTaskID(d.Seq, w), Kind: protocol.KindRasterize},
+					tracing.Task{ID: protocol.TileTaskID(d.Seq, w, p, 0, 0, ""), ParentID: r, Kind: protocol.KindTile})
+			}
+			if len(log.Started) != len(want) {
+				t.Fatalf("%d tasks started, want %d: %+v", len(log.Started), len(want), log.Started)
+			}
+			for i, task := range log.Started {
+				if task.ID != want[i].ID || task.ParentID != want[i].ParentID || task.Kind != want[i].Kind || !log.Ended[task.ID] {
+					t.Errorf("task %d: %s %s below %s (ended %v), want %s %s below %s", i, task.Kind, task.ID, task.ParentID,
+						log.Ended[task.ID], want[i].Kind, want[i].ID, want[i].ParentID)
+				}
+			}
+			if len(g.depths[0].Got) != len(wins) {
+				t.Fatalf("%d TileQuads, want %d", len(g.depths[0].Got), len(wins))
+			}
+			for i, got := range g.depths[0].Got {
+				if tq := got.Msg.(*protocol.TileQuads); tq.Window != wins[i] || tq.TileX != 0 || tq.TileY != 0 {
+					t.Errorf("TileQuads %d: window %+v, tile (%d, %d); want %+v, (0, 0)", i, tq.Window, tq.TileX, tq.TileY, wins[i])
+				}
+			}
+		})
 	}
 }

@@ -33,6 +33,7 @@ type Builder struct {
 	refBits         int
 	quadsPerWarp    int
 	lookupsPerCycle int
+	warpIDBase      uint64
 }
 
 // MakeBuilder returns a builder with the defaults: 1 GHz, 1024 quad entries, one
@@ -107,6 +108,13 @@ func (b Builder) WithQuadsPerWarp(n int) Builder { b.quadsPerWarp = n; return b 
 // WithLookupsPerCycle sets the shading-cache tag look-ups per cycle (default 4).
 func (b Builder) WithLookupsPerCycle(n int) Builder { b.lookupsPerCycle = n; return b }
 
+// WithWarpIDBase sets the ID of the first shading warp (default 0): the
+// tiled machine's tile unit k numbers them from protocol.TileUnitWarpBase(k),
+// so that the shading warps of several reorder buffers sharing the shader
+// cores have distinct IDs (their trace tasks). A shading warp's ID is only a
+// name: its lanes find their cache entries by ShadingQuad.Entry.
+func (b Builder) WithWarpIDBase(id uint64) Builder { b.warpIDBase = id; return b }
+
 // Validate checks the parameters and names the first bad one.
 func (b Builder) Validate() error {
 	switch {
@@ -159,6 +167,7 @@ func (b Builder) Build(name string) *Comp {
 	}
 	if b.cacheEntries > 0 {
 		c.cache, _ = newShadingCacheMode(b.cacheEntries, b.refBits, b.entries, b.quadsPerWarp, b.lookupsPerCycle)
+		c.cache.nextWarpID = b.warpIDBase
 	}
 	c.TickingComponent = sim.NewTickingComponent(name, b.engine, b.freq, c)
 

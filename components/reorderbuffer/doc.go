@@ -88,8 +88,9 @@
 //     unreferenced entry and adds a protocol.ShadingQuad to the open miss warp.
 //     When every sample is looked up the record takes one ring entry (the
 //     message leaves the port after its last quad).
-//  2. Miss warps (QuadsPerWarp shading quads of one draw) are queued (two at
-//     most) and dispatched round-robin like pixel warps when full, when the
+//  2. Miss warps (QuadsPerWarp shading quads of one draw; numbered from 0, or
+//     from WarpIDBase when set: a tile unit's reorder buffer on the tiled
+//     machine) are queued (two at most) and dispatched round-robin like pixel warps when full, when the
 //     draw changes, when a look-up stalls, or when no visibility quad waits in
 //     the input (so nothing waits for ever). The core returns
 //     protocol.ShadedLanes; fill writes the lanes into the entries and marks
@@ -185,5 +186,6 @@
 // warp is a "pixel_warp" task "warp<id>@rob" below the packer's "warp<id>", from
 // its allocation to the retirement of its last entry; a FlushCmd is a "flush"
 // task "flush<msg ID>" below the sender's req_out task, from its taking to its
-// Done.
+// Done. The shader core reports the miss warps ("shade<id>@core", or
+// "tu<k>.shade<n>@core" with protocol.TileUnitWarpBase).
 package reorderbuffer

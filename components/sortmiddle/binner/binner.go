@@ -6,6 +6,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/mem/mem"
 	"github.com/sarchlab/akita/v3/sim"
+	"github.com/sarchlab/akita/v3/tracing"
 
 	"github.com/gfxsim/gfxsim/components/memclient"
 	"github.com/gfxsim/gfxsim/components/protocol"
@@ -84,6 +85,7 @@ type Binner struct {
 
 	// The pass being binned.
 	pass      *protocol.BinnedPass
+	passSeq   uint64 // the next pass's number
 	paramNext uint64 // next free byte of the parameter buffer
 	paramLine uint64 // the parameter-buffer line being filled (written when left)
 	paramOpen bool
@@ -94,6 +96,7 @@ type Binner struct {
 	clears    []clearTarget   // the ClearCmds since the last pass
 
 	cur      *protocol.PrimitiveMsg // the primitive being binned
+	curTask  string                 // its bin task (traced only)
 	curTiles [4]int                 // its tile range
 	curNext  int                    // tiles of it binned so far
 	writes   []write                // queued memory writes
@@ -274,13 +277,9 @@ func (c *Binner) joinPass(d *protocol.Draw) error {
 	st := d.State
 	hasColor, hasDepth := st.Color != nil, st.DepthBound
 	if c.pass == nil {
-		p := protocol.NewBinnedPass()
-		p.Grid, p.ParamBase = c.grid, c.regionBase
-		p.Bins = make([]protocol.Bin, c.grid.Count())
-		p.ChunkBytes = c.cfg.ChunkBytes
+		p := c.newPass()
 		p.HasColor, p.HasDepth = hasColor, hasDepth
 		p.Color, p.Depth = st.ColorDesc, st.DepthDesc
-		c.pass = p
 		return nil
 	}
 	p := c.pass
@@ -291,6 +290,29 @@ func (c *Binner) joinPass(d *protocol.Draw) error {
 	}
 	return nil
 }
+
+// newPass opens the next pass, with empty bins and no targets, and starts its
+// pass task (below the Simulation task; the bins' and the parameter buffer's
+// writes hang below it).
+func (c *Binner) newPass() *protocol.BinnedPass {
+	p := protocol.NewBinnedPass()
+	p.Seq = c.passSeq
+	c.passSeq++
+	p.Grid, p.ParamBase = c.grid, c.regionBase
+	p.Bins = make([]protocol.Bin, c.grid.Count())
+	p.ChunkBytes = c.cfg.ChunkBytes
+	c.pass = p
+	if c.traced() {
+		id := protocol.PassTaskID(p.Seq)
+		tracing.StartTask(id, protocol.SimulationTaskID, c, protocol.KindPass, protocol.TaskWhat("pass", p.Seq), nil)
+		c.mem.TraceAs(c, id)
+	}
+	return p
+}
+
+// traced reports whether a tracer is attached: tasks are reported (and their
+// IDs built) only then (docs/design-timing.md, section 10).
+func (c *Binner) traced() bool { return c.NumHooks() > 0 }
 
 // start begins binning primitive m: its record goes to the parameter buffer.
 func (c *Binner) start(m *protocol.PrimitiveMsg) {
@@ -305,6 +327,11 @@ func (c *Binner) start(m *protocol.PrimitiveMsg) {
 	c.curNext = 0
 	spread := uint64(max(0, tx1-tx0) * max(0, ty1-ty0))
 	c.maxSpread = max(c.maxSpread, spread)
+	if c.traced() {
+		c.curTask = protocol.PrimTaskID(m.Draw.Seq, m.Prim, protocol.AtBin)
+		tracing.StartTask(c.curTask, protocol.DrawTaskID(m.Draw.Seq), c, protocol.KindBin,
+			protocol.Count(int(spread), "tiles"), nil)
+	}
 }
 
 // appendParam adds n bytes to the parameter buffer, writing each line as it
@@ -343,6 +370,10 @@ func (c *Binner) bin() bool {
 	}
 	if c.curNext >= total {
 		c.cur = nil
+		if c.curTask != "" {
+			tracing.EndTask(c.curTask, c)
+			c.curTask = ""
+		}
 	}
 	return true
 }
@@ -429,10 +460,7 @@ type clearTarget struct {
 func (c *Binner) finishPass() {
 	pe := c.passEnd
 	if c.pass == nil && (len(c.clears) > 0 || pe.Present) {
-		p := protocol.NewBinnedPass()
-		p.Grid, p.ParamBase = c.grid, c.regionBase
-		p.Bins = make([]protocol.Bin, c.grid.Count())
-		p.ChunkBytes = c.cfg.ChunkBytes
+		p := c.newPass()
 		for _, ct := range c.clears {
 			if ct.flags&command.ClearColor != 0 {
 				p.HasColor, p.Color = true, ct.target
@@ -440,7 +468,6 @@ func (c *Binner) finishPass() {
 				p.HasDepth, p.Depth = true, ct.target
 			}
 		}
-		c.pass = p
 	}
 	if c.pass == nil {
 		return
@@ -503,6 +530,9 @@ func (c *Binner) receiveScheduler(now sim.VTimeInSec) bool {
 		delete(c.cleared, p.Depth.Addr)
 	}
 	c.passes++
+	if c.traced() {
+		tracing.EndTask(protocol.PassTaskID(p.Seq), c)
+	}
 	c.done(c.passEnd)
 	return true
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/sarchlab/akita/v3/sim"
+	"github.com/sarchlab/akita/v3/tracing"
 
 	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
@@ -66,10 +67,20 @@ type rig struct {
 
 func newRig(t *testing.T, cfg Config, g binning.Grid, script []testpeer.Scripted, cpScript []testpeer.Scripted) *rig {
 	t.Helper()
+	return newTracedRig(t, cfg, g, script, cpScript, nil)
+}
+
+// newTracedRig is newRig with tracer, when not nil, attached to the binner.
+func newTracedRig(t *testing.T, cfg Config, g binning.Grid, script []testpeer.Scripted, cpScript []testpeer.Scripted,
+	tracer tracing.Tracer) *rig {
+	t.Helper()
 	e := sim.NewSerialEngine()
 	r := &rig{e: e}
 	r.b = MakeBuilder().WithEnv(timing.Env{Engine: e, Freq: testpeer.Freq, Halt: &timing.Halt{}, Progress: &timing.Progress{}}).
 		WithConfig(cfg).Build("Binner")
+	if tracer != nil {
+		tracing.CollectTrace(r.b, tracer)
+	}
 	r.pa = testpeer.NewSource("PA", e, script)
 	r.pa.Dst = r.b.FromPrimitiveAssembly
 	r.cp = testpeer.NewPeer("CP", e, 16)
@@ -200,4 +211,63 @@ func TestEmptyPass(t *testing.T) {
 		t.Errorf("%d passes scheduled, %d answers", len(r.sched.Passes), len(r.cp.Got))
 	}
 	testpeer.CheckStats(t, testpeer.StatMap(r.b), "Binner", map[string]float64{"empty_passes": 1, "passes": 0})
+}
+
+// TestTraced: with a tracer attached, each pass is a "pass" task "pass<p>"
+// below the Simulation task, from its first draw to its Done, numbered from 0
+// (BinnedPass.Seq); each primitive a "bin" task "draw<s>.prim<t>.<p>@bin"
+// below its draw, labelled with its bin spread; the bins' and the parameter
+// buffer's writes req_out tasks below their pass. Every task ends.
+func TestTraced(t *testing.T) {
+	d0 := &protocol.Draw{Seq: 0, State: &state.Draw{}}
+	d1 := &protocol.Draw{Seq: 1, State: &state.Draw{}}
+	primAt := func(box raster.Rect, source int) *pipeline.Primitive {
+		p := prim(box)
+		p.Source = source
+		return p
+	}
+	script := []testpeer.Scripted{
+		{Msg: protocol.NewPrimitiveMsg(d0, primAt(raster.Rect{X1: 16, Y1: 16}, 0), 0)},
+		{Msg: protocol.NewPrimitiveMsg(d0, primAt(raster.Rect{X0: 10, Y0: 10, X1: 40, Y1: 20}, 1), 1)},
+		{Msg: protocol.NewDrawEnd(d0, 0)},
+		{At: 400, Msg: protocol.NewPrimitiveMsg(d1, primAt(raster.Rect{X0: 20, Y0: 36, X1: 30, Y1: 46}, 7), 0)},
+		{At: 400, Msg: protocol.NewDrawEnd(d1, 0)},
+	}
+	log := &testpeer.TaskLog{}
+	r := newTracedRig(t, DefaultConfig(), binning.Grid{Width: 64, Height: 64, TileW: 16, TileH: 16}, script,
+		[]testpeer.Scripted{{At: 200, Msg: protocol.NewPassEnd()}, {At: 600, Msg: protocol.NewPassEnd()}}, log)
+	if len(r.sched.Passes) != 2 || r.sched.Passes[0].Seq != 0 || r.sched.Passes[1].Seq != 1 {
+		t.Fatalf("%d passes scheduled, want passes 0 and 1", len(r.sched.Passes))
+	}
+	want := []tracing.Task{
+		{ID: "pass0", ParentID: protocol.SimulationTaskID, Kind: protocol.KindPass, What: "pass 0"},
+		{ID: "draw0.prim0.0@bin", ParentID: "draw0", Kind: protocol.KindBin, What: "1 tiles"},
+		{ID: "draw0.prim1.0@bin", ParentID: "draw0", Kind: protocol.KindBin, What: "6 tiles"},
+		{ID: "pass1", ParentID: protocol.SimulationTaskID, Kind: protocol.KindPass, What: "pass 1"},
+		{ID: "draw1.prim7.0@bin", ParentID: "draw1", Kind: protocol.KindBin, What: "1 tiles"},
+	}
+	var got []tracing.Task
+	writes := map[string]int{}
+	for _, task := range log.Started {
+		if !log.Ended[task.ID] {
+			t.Errorf("task %s did not end", task.ID)
+		}
+		if task.Kind == "req_out" {
+			writes[task.ParentID]++
+			continue
+		}
+		got = append(got, tracing.Task{ID: task.ID, ParentID: task.ParentID, Kind: task.Kind, What: task.What})
+	}
+	if len(got) != len(want) {
+		t.Fatalf("tasks %+v, want %+v", got, want)
+	}
+	for i := range want {
+		if g, w := got[i], want[i]; g.ID != w.ID || g.ParentID != w.ParentID || g.Kind != w.Kind || g.What != w.What {
+			t.Errorf("task %d: %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	// Pass 0: 7 entries in 7 lines and a parameter line; pass 1: 1 and 1.
+	if writes["pass0"] != 8 || writes["pass1"] != 2 || len(writes) != 2 || len(r.mem.Log) != 10 {
+		t.Errorf("memory writes below the passes %v, %d writes, want 8 below pass0 and 2 below pass1", writes, len(r.mem.Log))
+	}
 }

@@ -63,4 +63,15 @@
 // chunks, bin_bytes_written (entries and links), parameter_bytes_written, the
 // activity cycles (busy, binning, wait_memory, wait_tiles, blocked_send, idle)
 // and utilization, and the memory client's counters under "<name>.memory.".
+//
+// # Tasks
+//
+// Only when a tracer is attached (docs/design-timing.md, section 10): each
+// pass is a "pass" task "pass<p>" (p = BinnedPass.Seq, the passes numbered
+// from 0) below the Simulation task, from its first draw (or, for a pass of
+// clears and a present only, its PassEnd) to the Done that answers its
+// PassEnd; the bins' and the parameter buffer's writes are req_out tasks
+// below it, and the tile units' screen tiles hang below it. Each primitive is
+// a "bin" task "draw<s>.prim<t>.<p>@bin" below its draw, labelled with its
+// bin spread ("6 tiles"), from its taking to its last entry appended.
 package binner

@@ -72,4 +72,21 @@
 // (busy, load, wait_bin, render, flush, store, idle) and utilization, and the
 // memory client's counters under "<name>.memory.". Buffers names the tile in
 // progress and what it waits for, so that a stuck frame names the unit.
+//
+// # Tasks
+//
+// Only when a tracer is attached (docs/design-timing.md, section 10): each
+// job is a "screen_tile" task "pass<p>.tile<k>" ("tile k of pass p") below the
+// binner's pass task, from its arrival to its Done, with below it its load,
+// bin, parameter and store requests (req_out), its FlushCmds (req_out tasks,
+// ended by the Dones, with the ROP's, depth unit's and reorder buffer's
+// "flush" tasks below them) and one "tile_draw" task per draw of the tile,
+// "draw<s>.win<x0>.<y0>" (the tile's pixel origin), from its first primitive
+// sent to the ROP's DrawDone. The rasterizer's tasks of the draw's primitives
+// in the tile and the quad packer's warps (then the reorder buffer's, the
+// shader cores' and their texture requests) hang below the tile_draw task, so
+// Daisen shows a screen tile's whole work under it. The ROP's rop_write tasks
+// and the shading warps stay below their draw, whose task the command
+// processor ends with the pass. The tile memory records each request of the
+// ROP and the depth unit as a "req_in" task below the sender's req_out.
 package tileunit

@@ -5,6 +5,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/mem/mem"
 	"github.com/sarchlab/akita/v3/sim"
+	"github.com/sarchlab/akita/v3/tracing"
 
 	"github.com/gfxsim/gfxsim/components/protocol"
 )
@@ -91,6 +92,9 @@ func (c *TileUnit) sendPrimitives(now sim.VTimeInSec) bool {
 		if c.ToRasterizer.Send(m) != nil {
 			return progress
 		}
+		if t.lastDraw != bp.Draw && c.traced() {
+			c.startDrawTask(t, bp.Draw)
+		}
 		t.lastDraw = bp.Draw
 		t.sendNext++
 		c.st.prims++
@@ -117,6 +121,9 @@ func (c *TileUnit) sendFlushes(now sim.VTimeInSec) bool {
 		f.SendTime = now
 		if c.Control.Send(f) != nil {
 			return progress
+		}
+		if c.traced() {
+			tracing.TraceReqInitiate(f, c, c.t.task)
 		}
 		c.pendingFlush = c.pendingFlush[1:]
 		progress = true
@@ -169,6 +176,9 @@ func (c *TileUnit) finishTile(cy uint64) {
 		c.st.emptyTiles++
 	}
 	c.out = append(c.out, protocol.NewDone(t.job.ID, c.cfg.Index))
+	if c.traced() {
+		c.outTasks = append(c.outTasks, t.task)
+	}
 	c.jobs = c.jobs[1:]
 	c.t = nil
 	if len(c.jobs) > 0 {
@@ -187,6 +197,10 @@ func (c *TileUnit) sendDone(now sim.VTimeInSec) bool {
 			return progress
 		}
 		c.out = c.out[1:]
+		if len(c.outTasks) > 0 {
+			tracing.EndTask(c.outTasks[0], c)
+			c.outTasks = c.outTasks[1:]
+		}
 		progress = true
 	}
 	return progress
@@ -257,10 +271,16 @@ func (c *TileUnit) receiveControl(now sim.VTimeInSec) bool {
 				return progress
 			}
 			t.drawEnds = t.drawEnds[1:]
+			if c.traced() {
+				tracing.EndTask(protocol.WindowDrawTaskID(m.Draw.Seq, t.rect), c)
+			}
 		case *protocol.Done:
 			if t == nil || len(t.flushIDs) == 0 || !removeID(&t.flushIDs, m.RspTo) {
 				c.fail(fmt.Errorf("Done for a FlushCmd the tile did not send"))
 				return progress
+			}
+			if c.traced() {
+				tracing.EndTask(protocol.ReqOutTaskID(m.RspTo), c)
 			}
 		default:
 			c.fail(fmt.Errorf("unexpected %T on Control", msg))
@@ -321,6 +341,9 @@ func (c *TileUnit) serve(now sim.VTimeInSec, cy uint64) bool {
 		if c.TileMemory.Send(rsp) != nil {
 			break
 		}
+		if c.traced() {
+			tracing.TraceReqComplete(r, c)
+		}
 		c.tm = c.tm[1:]
 		progress = true
 	}
@@ -346,6 +369,9 @@ func (c *TileUnit) serve(now sim.VTimeInSec, cy uint64) bool {
 			break
 		}
 		c.TileMemory.Retrieve(now)
+		if c.traced() {
+			tracing.TraceReqReceive(msg, c)
+		}
 		if read {
 			c.st.tmReads++
 			c.st.tmBytesRead += uint64(size)

@@ -116,6 +116,7 @@ type TileUnit struct {
 	jobs         []*protocol.TileJob  // tiles taken, in order; jobs[0] is in progress
 	t            *tile                // the tile in progress
 	out          []sim.Msg            // Dones for the scheduler
+	outTasks     []string             // their screen tiles' tasks (traced only)
 	tm           []tmReq              // tile memory requests being served, in order
 	pendingFlush []*protocol.FlushCmd // FlushCmds to send
 
@@ -132,6 +133,7 @@ type tmReq struct {
 // tile is the state of the tile in progress.
 type tile struct {
 	job   *protocol.TileJob
+	task  string // its screen_tile task (traced only)
 	pass  *protocol.BinnedPass
 	bin   *protocol.Bin
 	rect  raster.Rect
@@ -221,6 +223,9 @@ func (c *TileUnit) takeJobs(now sim.VTimeInSec, cy uint64) bool {
 		}
 		c.FromScheduler.Retrieve(now)
 		c.jobs = append(c.jobs, job)
+		if c.traced() {
+			c.startTileTask(job)
+		}
 		progress = true
 	}
 	if c.t == nil && len(c.jobs) > 0 {
@@ -279,6 +284,10 @@ func (c *TileUnit) begin(job *protocol.TileJob, cy uint64) error {
 	}
 	c.binReads(t)
 	t.paramLeft = make([]int, n)
+	if c.traced() {
+		t.task = protocol.ScreenTileTaskID(p.Seq, job.Tile)
+		c.mem.TraceAs(c, t.task)
+	}
 	c.t = t
 	return nil
 }
