@@ -100,7 +100,7 @@ type Binner struct {
 	curTiles [4]int                 // its tile range
 	curNext  int                    // tiles of it binned so far
 	writes   []write                // queued memory writes
-	out      []sim.Msg              // messages to the command processor
+	out      timing.Outbox          // messages to the command processor
 	passEnd  *protocol.PassEnd      // the pass end being carried out
 	sent     bool                   // the pass went to the scheduler
 	zero     []byte
@@ -198,17 +198,7 @@ func (c *Binner) receiveMemory(now sim.VTimeInSec) bool {
 }
 
 func (c *Binner) sendControl(now sim.VTimeInSec) bool {
-	progress := false
-	for len(c.out) > 0 {
-		m := c.out[0]
-		m.Meta().Src, m.Meta().Dst, m.Meta().SendTime = c.Control, c.CommandProcessor, now
-		if c.Control.Send(m) != nil {
-			return progress
-		}
-		c.out = c.out[1:]
-		progress = true
-	}
-	return progress
+	return c.out.Send(c.Control, c.CommandProcessor, now, nil)
 }
 
 func (c *Binner) issueWrites(now sim.VTimeInSec) bool {
@@ -262,7 +252,7 @@ func (c *Binner) take(now sim.VTimeInSec) bool {
 		}
 		c.FromPrimitiveAssembly.Retrieve(now)
 		c.draws++
-		c.out = append(c.out, protocol.NewDrawDone(m.Draw, 0))
+		c.out.Push(protocol.NewDrawDone(m.Draw, 0))
 		c.env.Progress.Add(1)
 	default:
 		c.fail(fmt.Errorf("unexpected %T on FromPrimitiveAssembly", msg))
@@ -438,10 +428,10 @@ func (c *Binner) control(now sim.VTimeInSec, msg sim.Msg) bool {
 		c.Control.Retrieve(now)
 		c.cleared[m.Target.Addr] = true
 		c.clears = append(c.clears, clearTarget{flags: m.Flags, target: m.Target})
-		c.out = append(c.out, protocol.NewDone(m.ID, 0))
+		c.out.Push(protocol.NewDone(m.ID, 0))
 	case *protocol.PresentCmd:
 		c.Control.Retrieve(now)
-		c.out = append(c.out, protocol.NewDone(m.ID, 0))
+		c.out.Push(protocol.NewDone(m.ID, 0))
 	default:
 		c.fail(fmt.Errorf("unexpected %T on Control", msg))
 		return false
@@ -539,7 +529,7 @@ func (c *Binner) receiveScheduler(now sim.VTimeInSec) bool {
 
 // done answers pass end pe and starts a new pass.
 func (c *Binner) done(pe *protocol.PassEnd) {
-	c.out = append(c.out, protocol.NewDone(pe.ID, 0))
+	c.out.Push(protocol.NewDone(pe.ID, 0))
 	c.passEnd = nil
 	c.sent = false
 	c.clears = c.clears[:0]

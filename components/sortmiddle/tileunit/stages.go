@@ -115,20 +115,11 @@ func (c *TileUnit) sendDrawEnd(now sim.VTimeInSec, d *protocol.Draw) bool {
 }
 
 func (c *TileUnit) sendFlushes(now sim.VTimeInSec) bool {
-	progress := false
-	for len(c.pendingFlush) > 0 {
-		f := c.pendingFlush[0]
-		f.SendTime = now
-		if c.Control.Send(f) != nil {
-			return progress
-		}
+	return c.pendingFlush.Send(c.Control, nil, now, func(f sim.Msg) {
 		if c.traced() {
 			tracing.TraceReqInitiate(f, c, c.t.task)
 		}
-		c.pendingFlush = c.pendingFlush[1:]
-		progress = true
-	}
-	return progress
+	})
 }
 
 // issueStores writes the tile's colour and depth lines and its display
@@ -175,7 +166,7 @@ func (c *TileUnit) finishTile(cy uint64) {
 	if len(t.bin.Entries) == 0 {
 		c.st.emptyTiles++
 	}
-	c.out = append(c.out, protocol.NewDone(t.job.ID, c.cfg.Index))
+	c.out.Push(protocol.NewDone(t.job.ID, c.cfg.Index))
 	if c.traced() {
 		c.outTasks = append(c.outTasks, t.task)
 	}
@@ -189,21 +180,12 @@ func (c *TileUnit) finishTile(cy uint64) {
 }
 
 func (c *TileUnit) sendDone(now sim.VTimeInSec) bool {
-	progress := false
-	for len(c.out) > 0 {
-		m := c.out[0]
-		m.Meta().Src, m.Meta().Dst, m.Meta().SendTime = c.FromScheduler, c.Scheduler, now
-		if c.FromScheduler.Send(m) != nil {
-			return progress
-		}
-		c.out = c.out[1:]
+	return c.out.Send(c.FromScheduler, c.Scheduler, now, func(sim.Msg) {
 		if len(c.outTasks) > 0 {
 			tracing.EndTask(c.outTasks[0], c)
 			c.outTasks = c.outTasks[1:]
 		}
-		progress = true
-	}
-	return progress
+	})
 }
 
 // receiveMemory takes the memory's answers.

@@ -113,12 +113,12 @@ type TileUnit struct {
 	activity *timing.Activity
 	err      error
 
-	jobs         []*protocol.TileJob  // tiles taken, in order; jobs[0] is in progress
-	t            *tile                // the tile in progress
-	out          []sim.Msg            // Dones for the scheduler
-	outTasks     []string             // their screen tiles' tasks (traced only)
-	tm           []tmReq              // tile memory requests being served, in order
-	pendingFlush []*protocol.FlushCmd // FlushCmds to send
+	jobs         []*protocol.TileJob // tiles taken, in order; jobs[0] is in progress
+	t            *tile               // the tile in progress
+	out          timing.Outbox       // Dones for the scheduler
+	outTasks     []string            // their screen tiles' tasks (traced only)
+	tm           []tmReq             // tile memory requests being served, in order
+	pendingFlush timing.Outbox       // FlushCmds to send
 
 	lines []uint64 // scratch
 
@@ -412,7 +412,7 @@ func (c *TileUnit) step(now sim.VTimeInSec, cy uint64) (bool, int) {
 			f := protocol.NewFlushCmd(true)
 			f.Src, f.Dst = c.Control, dst
 			t.flushIDs = append(t.flushIDs, f.ID)
-			c.pendingFlush = append(c.pendingFlush, f)
+			c.pendingFlush.Push(f)
 		}
 		t.phase = phaseFlush
 		return true, stateFlush
