@@ -429,6 +429,7 @@ func (p *Platform) connect() {
 	for i := range p.ROPs {
 		cmd = append(cmd, p.ROPs[i].Control, p.DepthUnits[i].Control)
 	}
+	cmd = append(cmd, p.textureControls()...)
 	p.bus("GPU.CommandBus", bs.Command, f, cmd...)
 	cp.InputAssembler = ia.FromCommandProcessor
 
@@ -536,6 +537,18 @@ func (p *Platform) connect() {
 	for _, r := range p.ROPs {
 		p.Units = append(p.Units, r)
 	}
+}
+
+// textureControls gives the command processor the texture caches' control
+// ports (the samplers' L1s and the L2 banks), which a sync token invalidates,
+// and returns them for the command bus.
+func (p *Platform) textureControls() []sim.Port {
+	cp := p.CommandProcessor
+	for _, s := range p.Samplers {
+		cp.Samplers = append(cp.Samplers, s.Control)
+	}
+	cp.L2Controls = append(cp.L2Controls, p.L2.Controls...)
+	return append(append([]sim.Port{}, cp.Samplers...), cp.L2Controls...)
 }
 
 // single is a LowModuleFinder with one destination.
