@@ -8,6 +8,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/coherence"
 	"github.com/gfxsim/gfxsim/components/commandprocessor"
 	"github.com/gfxsim/gfxsim/components/depthunit"
 	"github.com/gfxsim/gfxsim/components/hiz"
@@ -64,6 +65,9 @@ type Platform struct {
 	// TextureTraffic counts texture reads by texture at the L2 and at DRAM
 	// ("GPU.TextureTraffic.<texture>.l2_bytes", ".dram_bytes").
 	TextureTraffic *texturesampler.TextureTraffic
+	// Coherence is the coherence checker (memory.coherence_check; nil
+	// otherwise).
+	Coherence *coherence.Checker
 
 	// Sage holds the SAGE machine's own components (machine: sage; nil
 	// otherwise: the sort-last fields above are then nil but for the command
@@ -204,15 +208,48 @@ func Build(c *Config) (_ *Platform, err error) {
 	}
 	if c.Machine == "sortmiddle" {
 		p.buildSortMiddle()
-		p.Engine.AcceptHook(&eventCounter{n: &p.events})
-		return p, nil
+	} else {
+		p.buildFrontEnd()
+		p.buildShaders()
+		p.buildBackEnd()
+		p.connect()
 	}
-	p.buildFrontEnd()
-	p.buildShaders()
-	p.buildBackEnd()
-	p.connect()
+	if err := p.buildCoherenceChecker(); err != nil {
+		return nil, err
+	}
 	p.Engine.AcceptHook(&eventCounter{n: &p.events})
 	return p, nil
+}
+
+// buildCoherenceChecker attaches the coherence checker (memory.coherence_check)
+// to the memory channels, the texture L2, the samplers' L1s, the command
+// processor's sync tokens and clears and, on the sort-last machine, the ROPs'
+// and depth units' write-back caches (the tiled machine's tiles reach memory
+// as plain writes when they are stored).
+func (p *Platform) buildCoherenceChecker() error {
+	if !p.Config.Memory.CoherenceCheck {
+		return nil
+	}
+	ck, err := coherence.New(uint64(p.Config.L2Config().LineBytes), p.Halt)
+	if err != nil {
+		return err
+	}
+	ck.WatchMemory(p.Memory.Tops...)
+	ck.WatchL2(p.L2.Tops, p.L2.Bottoms)
+	cp := p.CommandProcessor
+	ck.WatchCommands(cp.ToBackEnd)
+	cp.FenceObserver = ck.Fence
+	for _, s := range p.Samplers {
+		s.Observer = ck
+	}
+	if p.SortMiddle == nil {
+		for i := range p.ROPs {
+			p.ROPs[i].ObserveWrites(ck.WatchWriter(p.ROPs[i].ToMemory))
+			p.DepthUnits[i].ObserveWrites(ck.WatchWriter(p.DepthUnits[i].ToMemory))
+		}
+	}
+	p.Coherence = ck
+	return nil
 }
 
 func (p *Platform) buildMemory() error {
@@ -430,6 +467,7 @@ func (p *Platform) connect() {
 	for i := range p.ROPs {
 		cmd = append(cmd, p.ROPs[i].Control, p.DepthUnits[i].Control)
 	}
+	cmd = append(cmd, p.textureControls()...)
 	p.bus("GPU.CommandBus", bs.Command, f, cmd...)
 	cp.InputAssembler = ia.FromCommandProcessor
 
@@ -537,6 +575,18 @@ func (p *Platform) connect() {
 	for _, r := range p.ROPs {
 		p.Units = append(p.Units, r)
 	}
+}
+
+// textureControls gives the command processor the texture caches' control
+// ports (the samplers' L1s and the L2 banks), which a sync token invalidates,
+// and returns them for the command bus.
+func (p *Platform) textureControls() []sim.Port {
+	cp := p.CommandProcessor
+	for _, s := range p.Samplers {
+		cp.Samplers = append(cp.Samplers, s.Control)
+	}
+	cp.L2Controls = append(cp.L2Controls, p.L2.Controls...)
+	return append(append([]sim.Port{}, cp.Samplers...), cp.L2Controls...)
 }
 
 // single is a LowModuleFinder with one destination.
@@ -658,6 +708,9 @@ func (p *Platform) Run(f *driver.Frame) (*Result, error) {
 		}
 	}
 	mp.Stats(res.Stats, add)
+	if p.Coherence != nil {
+		p.Coherence.Stats(add)
+	}
 	if p.Sage != nil {
 		add("GPU.video_end_cycles", float64(p.CoreFreq.Cycle(videoEnd)))
 	}

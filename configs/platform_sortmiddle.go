@@ -91,7 +91,8 @@ func (p *Platform) connectSortMiddle() {
 
 	// The binner is the command processor's back end: it reports draws
 	// binned, takes clears and presents, and ends passes.
-	p.bus("GPU.CommandBus", bs.Command, f, cp.ToInputAssembler, ia.FromCommandProcessor, cp.ToBackEnd, bn.Control)
+	cmd := append([]sim.Port{cp.ToInputAssembler, ia.FromCommandProcessor, cp.ToBackEnd, bn.Control}, p.textureControls()...)
+	p.bus("GPU.CommandBus", bs.Command, f, cmd...)
 	cp.InputAssembler = ia.FromCommandProcessor
 	cp.ROPs, cp.DepthUnits, cp.Binner = []sim.Port{bn.Control}, []sim.Port{bn.Control}, bn.Control
 	bn.CommandProcessor = cp.ToBackEnd

@@ -231,21 +231,22 @@ type Memory struct {
 	IdealWidth       int    `yaml:"ideal_width" desc:"requests per cycle the ideal memory accepts" min:"1" max:"1024"`
 
 	// Type dramctl (components/memory/dramctl).
-	Preset        string       `yaml:"preset" desc:"dramctl: the DRAM part whose geometry and timing fill the zero fields of geometry and timing (configs/README.md, DRAM presets)" oneof:"GDDR5,GDDR6,HBM2,LPDDR4"`
-	Mapping       string       `yaml:"mapping" desc:"dramctl: address fields from the highest bits to the lowest, comma-separated: row, rank, bankgroup, bank, column, each once (rank, bankgroup or bank may be left out when it has one value)"`
-	XORBankHash   bool         `yaml:"xor_bank_hash" desc:"dramctl: XOR the bank index (bank group and bank) with the row's low bits"`
-	PagePolicy    string       `yaml:"page_policy" desc:"dramctl: open (a row stays open until another is needed), closed (a row closes when no queued request hits it) or timeout (a row closes page_timeout cycles after its last access)" oneof:"open,closed,timeout"`
-	PageTimeout   int          `yaml:"page_timeout" desc:"dramctl: idle cycles before the timeout policy closes a row" unit:"cycles" min:"0" max:"1000000"`
-	Scheduler     string       `yaml:"scheduler" desc:"dramctl: frfcfs (row hits first, then the oldest) or fcfs (each bank in arrival order, the oldest ready command among the banks)" oneof:"frfcfs,fcfs"`
-	StarvationCap int          `yaml:"starvation_cap" desc:"dramctl: a request waiting this long is served before any other" unit:"cycles" min:"1" max:"1000000"`
-	ReadQueue     int          `yaml:"read_queue" desc:"dramctl: read queue entries (one per burst of a request; at least one interleave_bytes request)" unit:"bursts" min:"1" max:"65536"`
-	WriteQueue    int          `yaml:"write_queue" desc:"dramctl: write queue entries (one per burst; at least one interleave_bytes request)" unit:"bursts" min:"1" max:"65536"`
-	WriteHigh     int          `yaml:"write_high" desc:"dramctl: write-drain high watermark: writes are served once this many are queued (or no read is)" unit:"bursts" min:"1" max:"65536"`
-	WriteLow      int          `yaml:"write_low" desc:"dramctl: write-drain low watermark: reads are served again once this few writes remain" unit:"bursts" min:"0" max:"65536"`
-	Refresh       bool         `yaml:"refresh" desc:"dramctl: all-bank refresh of every rank each tREFI for tRFC"`
-	Check         bool         `yaml:"check" desc:"dramctl: replay every command through the protocol checker; a timing or state violation ends the run with an error naming it"`
-	Geometry      DRAMGeometry `yaml:"geometry" desc:"dramctl: one channel's organisation; 0 takes the preset's value"`
-	Timing        DRAMTiming   `yaml:"timing" desc:"dramctl: timing in command-clock cycles (tck_ps in picoseconds); 0 takes the preset's value"`
+	Preset         string       `yaml:"preset" desc:"dramctl: the DRAM part whose geometry and timing fill the zero fields of geometry and timing (configs/README.md, DRAM presets)" oneof:"GDDR5,GDDR6,HBM2,LPDDR4"`
+	Mapping        string       `yaml:"mapping" desc:"dramctl: address fields from the highest bits to the lowest, comma-separated: row, rank, bankgroup, bank, column, each once (rank, bankgroup or bank may be left out when it has one value)"`
+	XORBankHash    bool         `yaml:"xor_bank_hash" desc:"dramctl: XOR the bank index (bank group and bank) with the row's low bits"`
+	PagePolicy     string       `yaml:"page_policy" desc:"dramctl: open (a row stays open until another is needed), closed (a row closes when no queued request hits it) or timeout (a row closes page_timeout cycles after its last access)" oneof:"open,closed,timeout"`
+	PageTimeout    int          `yaml:"page_timeout" desc:"dramctl: idle cycles before the timeout policy closes a row" unit:"cycles" min:"0" max:"1000000"`
+	Scheduler      string       `yaml:"scheduler" desc:"dramctl: frfcfs (row hits first, then the oldest) or fcfs (each bank in arrival order, the oldest ready command among the banks)" oneof:"frfcfs,fcfs"`
+	StarvationCap  int          `yaml:"starvation_cap" desc:"dramctl: a request waiting this long is served before any other" unit:"cycles" min:"1" max:"1000000"`
+	ReadQueue      int          `yaml:"read_queue" desc:"dramctl: read queue entries (one per burst of a request; at least one interleave_bytes request)" unit:"bursts" min:"1" max:"65536"`
+	WriteQueue     int          `yaml:"write_queue" desc:"dramctl: write queue entries (one per burst; at least one interleave_bytes request)" unit:"bursts" min:"1" max:"65536"`
+	WriteHigh      int          `yaml:"write_high" desc:"dramctl: write-drain high watermark: writes are served once this many are queued (or no read is)" unit:"bursts" min:"1" max:"65536"`
+	WriteLow       int          `yaml:"write_low" desc:"dramctl: write-drain low watermark: reads are served again once this few writes remain" unit:"bursts" min:"0" max:"65536"`
+	Refresh        bool         `yaml:"refresh" desc:"dramctl: all-bank refresh of every rank each tREFI for tRFC"`
+	Check          bool         `yaml:"check" desc:"dramctl: replay every command through the protocol checker; a timing or state violation ends the run with an error naming it"`
+	CoherenceCheck bool         `yaml:"coherence_check" desc:"keep a version per memory line and check every texture read (L2 fills, L2 reads, L1 hits) against the versions published at the last sync token; a stale read ends the run with an error naming the line, the reader and the versions (components/coherence)"`
+	Geometry       DRAMGeometry `yaml:"geometry" desc:"dramctl: one channel's organisation; 0 takes the preset's value"`
+	Timing         DRAMTiming   `yaml:"timing" desc:"dramctl: timing in command-clock cycles (tck_ps in picoseconds); 0 takes the preset's value"`
 }
 
 // DRAMGeometry is one dramctl channel's organisation (0: the preset's).

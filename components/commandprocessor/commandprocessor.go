@@ -69,6 +69,15 @@ type CommandProcessor struct {
 	// draws before it are binned, and answers Done when their tiles are stored.
 	Binner sim.Port
 	Video  []sim.Port // units also sent PresentCmd (SAGE's convolve chips and video output), each answering Done
+	// Samplers are the texture samplers' Control ports and L2Controls the
+	// texture L2 banks' Control ports: a sync token invalidates them when a
+	// target written since their last invalidate may be sampled (see
+	// coherence.go). Empty: no texture cache is invalidated.
+	Samplers, L2Controls []sim.Port
+	// FenceObserver, when set, is called at every sync token once the draws
+	// before it are complete, before its cache work (the coherence checker's
+	// fence).
+	FenceObserver func(now sim.VTimeInSec)
 
 	halt     *timing.Halt
 	progress *timing.Progress
@@ -113,6 +122,8 @@ type CommandProcessor struct {
 	// pass (when the binner answers the PassEnd passEndID).
 	binned    []uint64
 	passEndID string
+
+	coh coherence
 
 	// Statistics.
 	commands            [command.NumOpcodes]uint64
@@ -231,6 +242,8 @@ func (c *CommandProcessor) Stats(add func(name string, v float64)) {
 		add(p+"passes", float64(c.passes))
 	}
 	add(p+"sync_tokens", float64(c.syncs))
+	add(p+"sync_flushes", float64(c.coh.flushes))
+	add(p+"sync_invalidates", float64(c.coh.invalidates))
 	add(p+"dma_bytes_read", float64(c.dmaRead))
 	add(p+"dma_bytes_written", float64(c.dmaWritten))
 	add(p+"draws_in_flight", float64(len(c.inflight)))

@@ -28,9 +28,11 @@
 //     connection's). Responses come back on the same port.
 //   - ToInputAssembler: one protocol.DrawDispatch per draw, in API order, to the
 //     InputAssembler port.
-//   - ToBackEnd: protocol.ClearCmd and protocol.PresentCmd to every ROP and depth
-//     unit (peer fields ROPs, DepthUnits), PresentCmd also to the Video units;
-//     receives their protocol.Done and the ROPs' protocol.DrawDone.
+//   - ToBackEnd: protocol.ClearCmd, protocol.PresentCmd and protocol.FlushCmd to
+//     every ROP and depth unit (peer fields ROPs, DepthUnits), PresentCmd also
+//     to the Video units, FlushCmd to the texture samplers and cache.FlushReq
+//     to the L2 banks at sync tokens; receives their protocol.Done and
+//     cache.FlushRsp and the ROPs' protocol.DrawDone.
 //
 // Peer fields set by the platform builder: InputAssembler, Memory (a
 // mem.LowModuleFinder), ROPs and DepthUnits (one of each per partition), Video,
@@ -71,8 +73,20 @@
 //     ClearDepth/ClearStencil, the depth target, state.DepthTargetSize) to every
 //     depth unit when it clears depth or stencil, and waits for every Done
 //     (wait_ack).
-//  7. SyncToken drains, writes the value into the memory image and DMA-writes
-//     the 4 bytes (unless the address is 0 or unmapped), and waits for the write.
+//  7. SyncToken drains, then does its cache work (coherence.go): a
+//     protocol.FlushCmd without invalidate to every ROP and depth unit when a
+//     draw was dispatched since their last write-back (a sync token's flush
+//     or a Present; not on the tiled machine, whose PassEnd stored every
+//     tile, nor on SAGE), and, when a render target drawn or cleared since the
+//     last invalidate overlaps the data of a texture any draw of the frame
+//     bound, a FlushCmd with Invalidate to every sampler (peer field
+//     Samplers) and an Akita cache.FlushReq to every L2 bank (peer field
+//     L2Controls); it waits for every Done and FlushRsp (wait_ack). Then it
+//     writes the value into the memory image and DMA-writes the 4 bytes
+//     (unless the address is 0 or unmapped), and waits for the write.
+//     FenceObserver, when set, is called when the draining ends (the
+//     coherence checker's fence). SkipSyncCoherence is a test hook that
+//     leaves out the flush or the invalidate.
 //  8. Present drains, sends PresentCmd (the colour target of the slot, the
 //     display address given to Start) to every ROP and every depth unit (which
 //     flush their caches), waits for every Done, then records the image
@@ -105,7 +119,8 @@
 //
 // Stats reports, under "<name>.": commands and commands_<opcode> (snake case:
 // commands_set_viewport, commands_draw_indexed, ...), draws, clears, presents,
-// sync_tokens, dma_bytes_read, dma_bytes_written, draws_in_flight, the cycles
+// sync_tokens, sync_flushes (back-end flushes at sync tokens),
+// sync_invalidates (texture-cache invalidates at sync tokens), dma_bytes_read, dma_bytes_written, draws_in_flight, the cycles
 // of each activity state (cycles_busy, cycles_wait_dma, cycles_wait_drain,
 // cycles_wait_state_version, cycles_wait_ack, cycles_wait_send, cycles_idle)
 // and utilization, and the DMA client's counters under "<name>.dma." (reads,

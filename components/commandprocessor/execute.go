@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 
+	"github.com/sarchlab/akita/v3/mem/cache"
 	"github.com/sarchlab/akita/v3/sim"
 	"github.com/sarchlab/akita/v3/tracing"
 
@@ -43,6 +44,9 @@ type pending struct {
 
 	// phasePassEnd: the PassEnd was queued.
 	passEnded bool
+
+	// A sync token's cache work was done (phaseAck then leads to the write).
+	cohered bool
 
 	// phaseWrite.
 	writeData   []byte
@@ -233,6 +237,7 @@ func (c *CommandProcessor) dispatchDraw(now sim.VTimeInSec, p *pending) bool {
 	}
 	c.inflight = append(c.inflight, &drawRecord{draw: p.dispatch.Draw, reported: make([]bool, c.partitions),
 		pending: c.partitions})
+	c.noteDraw(p.act.Draw)
 	if c.traced() {
 		seq := p.dispatch.Draw.Seq
 		tracing.StartTask(protocol.DrawTaskID(seq), protocol.CommandTaskID(p.lc.Addr), c,
@@ -278,6 +283,7 @@ func (c *CommandProcessor) drained(p *pending) {
 			for _, rop := range c.ROPs {
 				c.queue(protocol.NewClearCmd(flags, c.colorDesc[0], size), rop)
 			}
+			c.noteClear(c.colorDesc[0], size)
 			p.phase = phaseAck
 			return
 		}
@@ -286,6 +292,7 @@ func (c *CommandProcessor) drained(p *pending) {
 			for _, rop := range c.ROPs {
 				c.queue(protocol.NewClearCmd(command.ClearColor, c.colorDesc[0], size), rop)
 			}
+			c.noteClear(c.colorDesc[0], size)
 		}
 		if ds := flags & (command.ClearDepth | command.ClearStencil); ds != 0 {
 			size, err := state.DepthTargetSize(act.DepthBuf.Geometry, act.DepthBuf.Format)
@@ -296,22 +303,17 @@ func (c *CommandProcessor) drained(p *pending) {
 			for _, du := range c.DepthUnits {
 				c.queue(protocol.NewClearCmd(ds, c.depthDesc, size), du)
 			}
+			c.noteClear(c.depthDesc, size)
 		}
 		p.phase = phaseAck
 	case state.ActSync:
 		c.syncs++
-		s := act.Sync
-		if s.Addr == 0 {
-			c.complete()
+		p.cohered = true
+		if c.syncCoherence(c.Engine.CurrentTime()) {
+			p.phase = phaseAck
 			return
 		}
-		reference.WriteSyncToken(c.mem, s)
-		if _, ok := c.mem.Slice(s.Addr, 4); !ok {
-			c.complete() // unmapped: nothing is written (as in the reference renderer)
-			return
-		}
-		p.writeData = binary.LittleEndian.AppendUint32(nil, s.Value)
-		p.phase = phaseWrite
+		c.syncWrite(p)
 	case state.ActPresent:
 		c.presents++
 		slot := p.lc.Command.(command.Present).Slot
@@ -332,10 +334,33 @@ func (c *CommandProcessor) drained(p *pending) {
 	}
 }
 
-// acknowledged finishes a Clear or Present once every back-end unit answered.
+// syncWrite writes the sync token's value into the memory image and starts
+// its DMA write, or completes the command when the address is 0 or unmapped.
+func (c *CommandProcessor) syncWrite(p *pending) {
+	s := p.act.Sync
+	if s.Addr == 0 {
+		c.complete()
+		return
+	}
+	reference.WriteSyncToken(c.mem, s)
+	if _, ok := c.mem.Slice(s.Addr, 4); !ok {
+		c.complete() // unmapped: nothing is written (as in the reference renderer)
+		return
+	}
+	p.writeData = binary.LittleEndian.AppendUint32(nil, s.Value)
+	p.phase = phaseWrite
+}
+
+// acknowledged finishes a Clear or Present once every back-end unit answered,
+// and moves a sync token from its cache work to its write.
 func (c *CommandProcessor) acknowledged(p *pending) {
-	if p.act.Kind == state.ActPresent {
+	switch p.act.Kind {
+	case state.ActPresent:
 		c.image = p.act.Color.Resolve()
+		c.coh.backEndDirty = false // the ROPs and depth units flushed
+	case state.ActSync:
+		c.syncWrite(p)
+		return
 	}
 	c.complete()
 }
@@ -410,7 +435,9 @@ func (c *CommandProcessor) receiveBackEnd(now sim.VTimeInSec) bool {
 		case *protocol.DrawDone:
 			c.drawDone(m)
 		case *protocol.Done:
-			c.ackDone(m)
+			c.ackDone(m.RspTo, fmt.Sprintf("partition %d", m.From))
+		case *cache.FlushRsp:
+			c.ackDone(m.RspTo, m.Src.Name())
 		default:
 			c.fail(fmt.Errorf("%s: unexpected %T on ToBackEnd", c.Name(), msg))
 		}
@@ -451,12 +478,14 @@ func (c *CommandProcessor) drawDone(m *protocol.DrawDone) {
 	c.fail(fmt.Errorf("%s: DrawDone for draw %d, which is not in flight", c.Name(), m.Draw.Seq))
 }
 
-func (c *CommandProcessor) ackDone(m *protocol.Done) {
+// ackDone takes the acknowledgement (a Done, or an L2 bank's FlushRsp) of the
+// back-end command rspTo, from.
+func (c *CommandProcessor) ackDone(rspTo, from string) {
 	for i, id := range c.acks {
-		if id == m.RspTo {
+		if id == rspTo {
 			if c.traced() {
-				tracing.EndTask(protocol.ReqOutTaskID(m.RspTo), c)
-				if m.RspTo == c.passEndID {
+				tracing.EndTask(protocol.ReqOutTaskID(rspTo), c)
+				if rspTo == c.passEndID {
 					c.endBinnedDraws()
 				}
 			}
@@ -464,7 +493,7 @@ func (c *CommandProcessor) ackDone(m *protocol.Done) {
 			return
 		}
 	}
-	c.fail(fmt.Errorf("%s: Done (from partition %d) for %s, which is not awaited", c.Name(), m.From, m.RspTo))
+	c.fail(fmt.Errorf("%s: Done (from %s) for %s, which is not awaited", c.Name(), from, rspTo))
 }
 
 // endBinnedDraws ends the draw tasks of the pass the binner has just rendered

@@ -60,7 +60,7 @@ func (p *fakePipe) Tick(now sim.VTimeInSec) bool {
 }
 
 // take answers one message: a draw with a DrawDone from every ROP, a clear or
-// a present with a Done from the port that took it.
+// a present or a flush with a Done from the port that took it.
 func (p *fakePipe) take(cycle uint64, port sim.Port, msg sim.Msg) {
 	switch m := msg.(type) {
 	case *protocol.DrawDispatch:
@@ -72,7 +72,7 @@ func (p *fakePipe) take(cycle uint64, port sim.Port, msg sim.Msg) {
 			dd.Src, dd.Dst = rop, p.backEnd
 			p.sched.Send(cycle+p.drawLatency, rop, dd)
 		}
-	case *protocol.ClearCmd, *protocol.PresentCmd, *protocol.PassEnd:
+	case *protocol.ClearCmd, *protocol.PresentCmd, *protocol.PassEnd, *protocol.FlushCmd:
 		part := 0
 		for i := range p.ROP {
 			if port == p.ROP[i] || port == p.DU[i] {

@@ -814,8 +814,8 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 			c.hizPending = true
 		}
 	case *protocol.FlushCmd:
-		if c.HiZ != nil {
-			c.fail(fmt.Errorf("Control: FlushCmd %s with a HiZ unit attached: a flush at the end of a tile is for the tiled machine's tile units, which run without HiZ", m.ID))
+		if c.HiZ != nil && m.Invalidate {
+			c.fail(fmt.Errorf("Control: FlushCmd %s invalidates with a HiZ unit attached: an invalidating flush at the end of a tile is for the tiled machine's tile units, which run without HiZ", m.ID))
 			return false
 		}
 		c.Control.Retrieve(now)
@@ -825,6 +825,10 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 		c.cache.Flush()
 		c.st.flushes++
 		c.ctlMsg = m
+		if c.HiZ != nil { // a sync token's flush: the HiZ unit writes back too, as at a Present
+			c.toHiZ = append(c.toHiZ, protocol.NewHiZFlush())
+			c.hizPending = true
+		}
 	default:
 		c.fail(fmt.Errorf("Control: unexpected message %T", msg))
 		return false
@@ -915,3 +919,8 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	c.cache.Stats(c.Name(), add)
 	c.activity.Stats(c.Name(), add)
 }
+
+// ObserveWrites installs f, called with every line of the unit's cache that
+// a write makes dirty (address and size in bytes): the coherence checker's
+// view of writes completing in this write-back cache. nil removes it.
+func (c *Comp) ObserveWrites(f func(line, size uint64)) { c.cache.SetWriteHook(f) }

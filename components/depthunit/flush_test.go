@@ -129,9 +129,9 @@ func TestFlushTraced(t *testing.T) {
 	}
 }
 
-// TestFlushRefusedWithHiZ: a depth unit with a HiZ unit refuses a FlushCmd
-// with an error naming the unit and the command (the tiled machine's tile
-// units have no HiZ; see the package documentation).
+// TestFlushRefusedWithHiZ: a depth unit with a HiZ unit refuses an
+// invalidating FlushCmd with an error naming the unit and the command (the
+// tiled machine's tile units have no HiZ; see the package documentation).
 func TestFlushRefusedWithHiZ(t *testing.T) {
 	b := newBench(t, depthunit.MakeBuilder().WithHiZ(fhiz.Config{Mode: fhiz.ZMask}), defaultSpec(), 10)
 	withHiZ(b, 5)
@@ -141,7 +141,7 @@ func TestFlushRefusedWithHiZ(t *testing.T) {
 		t.Fatal(err)
 	}
 	err := b.halt.Reason()
-	if err == nil || !strings.Contains(err.Error(), "GPU.DepthUnit[0]: Control: FlushCmd "+flush.ID+" with a HiZ unit attached") {
+	if err == nil || !strings.Contains(err.Error(), "GPU.DepthUnit[0]: Control: FlushCmd "+flush.ID+" invalidates with a HiZ unit attached") {
 		t.Errorf("halt reason %v, want the FlushCmd refused", err)
 	}
 	if len(b.cp.Received) != 0 {

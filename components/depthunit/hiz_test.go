@@ -189,3 +189,22 @@ func TestZCompression(t *testing.T) {
 			b.stat("cache_line_reads_compressed"), b.stat("cache_compression_bytes_saved"))
 	}
 }
+
+// TestHiZRelaySyncFlush: a write-back FlushCmd (a sync token's, on the
+// sort-last machine) is relayed to the HiZ unit as a flush, like a present,
+// and the command processor gets its Done after the HiZ unit's: sent at 0,
+// taken at 1, relayed at 2, seen by the HiZ unit at 3, acknowledged at 8,
+// Done seen at 11.
+func TestHiZRelaySyncFlush(t *testing.T) {
+	b := newBench(t, depthunit.MakeBuilder().WithHiZ(fhiz.Config{Mode: fhiz.ZMask}), defaultSpec(), 10)
+	h := withHiZ(b, 5)
+	flush := protocol.NewFlushCmd(false)
+	b.cp.SendAt(0, b.du.Control, flush)
+	b.run()
+	if len(h.Received) != 1 || !h.Received[0].Msg.(*protocol.HiZControl).Flush || h.Received[0].Cycle != 3 {
+		t.Fatalf("the HiZ unit got %+v, want one flush at 3", h.Received)
+	}
+	if len(b.cp.Received) != 1 || b.cp.Received[0].Cycle != 11 || b.cp.Received[0].Msg.(*protocol.Done).RspTo != flush.ID {
+		t.Errorf("the command processor got %+v, want the flush's Done at 11", b.cp.Received)
+	}
+}

@@ -8,14 +8,19 @@ import (
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 )
 
-// FlushCmd ends a screen tile of the tiled sort-middle machine in one of the
-// tile unit's back-end units (configs/sortmiddle.yaml): a ROP or a depth unit
+// FlushCmd asks a unit to write back (and, with Invalidate, drop) its cache.
+// It ends a screen tile of the tiled sort-middle machine in one of the tile
+// unit's back-end units (configs/sortmiddle.yaml): a ROP or a depth unit
 // writes back every dirty line of its cache to the tile memory and, with
 // Invalidate, drops every line, so that the next tile starts with an empty
 // cache; a reorder buffer in shading-cache mode drops every shading-cache entry
-// (the document's per-tile local cache, flushed when the tile ends). The unit
-// answers protocol.Done once it is done. It is sent only when every draw of the
-// tile has been reported done by the ROP, so the units hold no work.
+// (the document's per-tile local cache, flushed when the tile ends). The
+// command processor sends it at a sync token: without Invalidate to the
+// sort-last machine's ROPs and depth units (write back, so that a later pass
+// reads what this one wrote), with Invalidate to the texture samplers (drop
+// every L1 line). The unit answers protocol.Done once it is done. It is sent
+// only when every earlier draw has been reported done, so the units hold no
+// work.
 type FlushCmd struct {
 	sim.MsgMeta
 	Invalidate bool

@@ -886,3 +886,8 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	c.cache.Stats(c.Name(), add)
 	c.activity.Stats(c.Name(), add)
 }
+
+// ObserveWrites installs f, called with every line of the unit's cache that
+// a write makes dirty (address and size in bytes): the coherence checker's
+// view of writes completing in this write-back cache. nil removes it.
+func (c *Comp) ObserveWrites(f func(line, size uint64)) { c.cache.SetWriteHook(f) }

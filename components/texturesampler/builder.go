@@ -167,6 +167,8 @@ func (c *Comp) buildPorts(name string, b Builder) {
 	c.ToL2 = sim.NewLimitNumMsgPort(c, b.missQueue, name+".ToL2")
 	c.AddPort("Core", c.Core)
 	c.AddPort("ToL2", c.ToL2)
+	c.Control = sim.NewLimitNumMsgPort(c, 1, name+".Control")
+	c.AddPort("Control", c.Control)
 	client, err := memclient.New(c.ToL2, l2Finder{c}, b.freq, memclient.Config{MaxOutstanding: b.missQueue})
 	if err != nil {
 		panic(fmt.Sprintf("%s: %v", name, err))

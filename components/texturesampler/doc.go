@@ -49,6 +49,14 @@
 //     (a mem.LowModuleFinder) names for the address, through a
 //     components/memclient Client with MissQueue outstanding reads; the
 //     buffer holds MissQueue responses, so a response is never refused.
+//   - Control (both ways): protocol.FlushCmd from the command processor at a
+//     sync token, taken once no request is in flight; with Invalidate every
+//     L1 line is dropped (the L1 is read-only: nothing to write back). The
+//     answer, protocol.Done, goes to the command's source.
+//
+// The optional Observer (an L1Observer: the coherence checker of
+// components/coherence) is told of every miss (the stored byte ranges of the
+// line), fill and hit.
 //
 // The peer fields CorePort, L2 and Image (the command.Memory holding the
 // texture descriptors) are set by the platform builder after Build.
@@ -139,7 +147,8 @@
 // the L2), fill_lines, fill_units (storage units the fill path read: texels
 // or blocks), fill_decodes (those it converted: BC blocks decoded, sRGB
 // texels widened), fill_bytes (decoded bytes written into the L1),
-// responses, avg_request_latency and
+// responses, flushes (FlushCmds taken), l1_invalidated_lines,
+// avg_request_latency and
 // max_request_latency (cycles from a request's arrival at the port to its
 // response leaving), the activity cycles cycles_busy (a stage works on a
 // request), cycles_stall_miss_queue, cycles_wait_memory (every request in

@@ -61,6 +61,9 @@ func (c *Comp) fill(now sim.VTimeInSec, cy uint64) bool {
 	if !c.l1.Contains(m.line) {
 		c.l1.Fill(m.line) // read-only: victims are clean and simply dropped
 	}
+	if c.Observer != nil {
+		c.Observer.L1Fill(c, m.line)
+	}
 	for _, seq := range m.waiters {
 		r := c.bySeq(seq)
 		r.pending--

@@ -7,6 +7,7 @@ import (
 	"github.com/sarchlab/akita/v3/sim"
 
 	"github.com/gfxsim/gfxsim/components/memclient"
+	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/command"
 	"github.com/gfxsim/gfxsim/functional/texture"
 	"github.com/gfxsim/gfxsim/timing"
@@ -34,6 +35,9 @@ type Comp struct {
 	Core sim.Port
 	// ToL2 sends line reads to the L2 and receives the data.
 	ToL2 sim.Port
+	// Control receives protocol.FlushCmd from the command processor (with
+	// Invalidate: drop every L1 line) and sends protocol.Done.
+	Control sim.Port
 
 	// CorePort is the shader core's port the responses go to (when nil, the
 	// request's source). L2 finds the L2 bank of an address. Image is the
@@ -42,6 +46,9 @@ type Comp struct {
 	CorePort sim.Port
 	L2       mem.LowModuleFinder
 	Image    command.Memory
+	// Observer, when set, is told of the L1's misses, fills and hits (the
+	// coherence checker).
+	Observer L1Observer
 
 	halt     *timing.Halt
 	progress *timing.Progress
@@ -82,6 +89,8 @@ type Comp struct {
 	dataAddr uint64
 	descOK   bool
 
+	ctlOut *protocol.Done // the answer to a FlushCmd not sent yet
+
 	// Per-tick flags for the activity.
 	tagStalled, tagWorked, outputBlocked bool
 
@@ -100,6 +109,7 @@ type stats struct {
 	responses               uint64
 	latencySum, latencyMax  uint64
 	unbound                 uint64
+	flushes, invalidated    uint64
 }
 
 // Tick runs the stages back to front: response, filter, fill, miss send, tag
@@ -110,7 +120,8 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 	}
 	cy := c.Freq.Cycle(now)
 	c.tagStalled, c.tagWorked, c.outputBlocked = false, false, false
-	progress := c.respond(now, cy)
+	progress := c.control(now)
+	progress = c.respond(now, cy) || progress
 	progress = c.filter(cy) || progress
 	progress = c.fill(now, cy) || progress
 	progress = c.sendMisses(now) || progress
@@ -235,6 +246,8 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	add(p+"fill_decodes", float64(st.fillDecodes))
 	add(p+"fill_bytes", float64(st.fillLines*c.lineSize))
 	add(p+"responses", float64(st.responses))
+	add(p+"flushes", float64(st.flushes))
+	add(p+"l1_invalidated_lines", float64(st.invalidated))
 	add(p+"avg_request_latency", ratio(st.latencySum, st.responses))
 	add(p+"max_request_latency", float64(st.latencyMax))
 	c.activity.Stats(c.Name(), add)

@@ -42,6 +42,9 @@ func (c *Comp) lookup(cy uint64) bool {
 	for k := 0; k < c.lookups && r.looked < len(r.lines); k++ {
 		ln := &r.lines[r.looked]
 		if c.l1.Lookup(ln.addr) {
+			if c.Observer != nil {
+				c.Observer.L1Hit(c, ln.addr)
+			}
 			c.stats.hits++
 			c.stats.texelHits += uint64(ln.taps)
 			r.dataReady = max(r.dataReady, cy+c.l1Latency)
@@ -87,6 +90,9 @@ func (c *Comp) allocate(e int, r *request, line uint64) {
 			m.pending++
 			addr += n
 		}
+	}
+	if c.Observer != nil {
+		c.Observer.L1Miss(c, line, c.ranges, r.dataAddr)
 	}
 	if m.pending == 0 { // nothing to read (cannot happen for a tap's line)
 		c.fillQueue = append(c.fillQueue, e)

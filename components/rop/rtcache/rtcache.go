@@ -137,6 +137,7 @@ type Cache struct {
 	surfs   []surface // surfaces registered for compression
 	victim  []uint64  // scratch for Flush
 	onEvict func(line uint64, dirty bool)
+	onWrite func(line, size uint64)
 
 	domain tracing.NamedHookable // tracing: the owning component (TraceAs)
 	cause  string                // tracing: the task the owner works for now
@@ -328,7 +329,15 @@ func (c *Cache) Write(addr uint64) {
 	}
 	c.tags.MarkDirty(line)
 	c.unsetCleared(line)
+	if c.onWrite != nil {
+		c.onWrite(line, c.lines)
+	}
 }
+
+// SetWriteHook installs f, called with every line Write marks dirty and the
+// line size (the coherence checker: a write completes in this cache). nil
+// removes it.
+func (c *Cache) SetWriteHook(f func(line, size uint64)) { c.onWrite = f }
 
 // Receive handles the memory responses that arrived: a line read fills its
 // line (the victim's write-back is queued when it is dirty) and wakes its
