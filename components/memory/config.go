@@ -532,3 +532,36 @@ func (c L2Config) Validate(m Config) error {
 	}
 	return nil
 }
+
+// TransfersPerClock returns the data transfers per command clock Akita's
+// controller assumes for the protocol (its burst takes BurstLength divided by
+// this many clocks): GDDR5 4, GDDR5X 8, GDDR6 16, every other protocol 2.
+func (d DRAMConfig) TransfersPerClock() int {
+	p, _ := ParseProtocol(d.Protocol)
+	switch p {
+	case dram.GDDR5:
+		return 4
+	case dram.GDDR5X:
+		return 8
+	case dram.GDDR6:
+		return 16
+	}
+	return 2
+}
+
+// PeakBytesPerNs returns the memory's theoretical peak bandwidth in bytes per
+// nanosecond (GB/s), over all channels: bus width in bytes times transfers per
+// clock times the clock (TypeDRAM: DRAM.BusWidth/8 * TransfersPerClock * Freq;
+// TypeDRAMCtl: dramctl.PeakBytesPerNs of its geometry and timing). The ideal
+// memory has no bus: 0 (unlimited).
+func (c Config) PeakBytesPerNs() float64 {
+	c = c.WithDefaults()
+	n := float64(c.NumChannels)
+	switch c.Type {
+	case TypeDRAM:
+		return n * float64(c.DRAM.BusWidth/8) * float64(c.DRAM.TransfersPerClock()) * float64(c.Freq) / 1e9
+	case TypeDRAMCtl:
+		return n * dramctl.PeakBytesPerNs(c.DRAMCtl.Geometry, c.DRAMCtl.Timing)
+	}
+	return 0
+}
