@@ -47,7 +47,7 @@ func TestMemorySummary(t *testing.T) {
 			st: map[string]float64{
 				"GPU.Memory.Channel[0].bytes_read": 2e6, "GPU.Memory.Channel[0].bytes_written": 2e6,
 				"GPU.Memory.Channel[0].read_latency_avg": 600,
-				"GPU.Memory.Channel[3].bytes_read": 1e6, "GPU.Memory.Channel[3].bytes_written": 0,
+				"GPU.Memory.Channel[3].bytes_read":       1e6, "GPU.Memory.Channel[3].bytes_written": 0,
 				"GPU.Memory.Channel[3].read_latency_avg": 0,
 				"GPU.ROP.memory.bytes_read":              7e6, // not a channel
 			},
