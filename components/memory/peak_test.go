@@ -27,6 +27,7 @@ func TestPeakBytesPerNs(t *testing.T) {
 		{"dramctl GDDR6 x16", memory.Config{Type: memory.TypeDRAMCtl, NumChannels: 16,
 			DRAMCtl: dramctl.Config{Preset: "GDDR6"}}, 16 * 2 * 8 * 1000 / 571.0},
 		{"ideal", memory.Config{Type: memory.TypeIdeal}, 0},
+		{"ideal 32 B/cycle", memory.Config{Type: memory.TypeIdeal, Ideal: memory.IdealConfig{BytesPerCycle: 32}}, 4 * 32},
 	} {
 		got := tc.cfg.PeakBytesPerNs()
 		if d := got - tc.want; d > 1e-9 || d < -1e-9 {
