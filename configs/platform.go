@@ -129,7 +129,8 @@ func (c *Config) MemoryConfig() memory.Config {
 	mc := memory.Config{Type: m.Type, NumChannels: m.Channels, InterleaveBytes: uint64(m.InterleaveBytes),
 		Freq: mhz(c.Clocks.MemoryMHz)}
 	if m.Type == memory.TypeIdeal {
-		mc.Ideal = memory.IdealConfig{Latency: m.IdealLatency, Width: m.IdealWidth}
+		mc.Ideal = memory.IdealConfig{Latency: m.IdealLatency, Width: m.IdealWidth, BytesPerCycle: m.IdealBytesPerCycle,
+			MaxOutstanding: m.IdealMaxOutstanding}
 	} else if m.Type == memory.TypeDRAMCtl {
 		mc.DRAMCtl = c.DRAMCtlConfig()
 	} else {

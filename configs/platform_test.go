@@ -53,9 +53,11 @@ buses:
 `, 8, nil},
 	// A stochastic sample count (Hammersley pattern, 14-byte masks, one-pixel
 	// HiZ tiles) with small render-target lines of the decoupled study (ideal
-	// memory: the DRAM model's cost per small transfer would dominate the test).
+	// memory: the DRAM model's cost per small transfer would dominate the test;
+	// with a bandwidth and a concurrency limit, so that gfxsim's limited ideal
+	// controller renders images too).
 	{"27 samples, 32-byte colour and 16-byte depth lines", `
-memory: {type: ideal, ideal_latency: 100}
+memory: {type: ideal, ideal_latency: 100, ideal_bytes_per_cycle: 16, ideal_max_outstanding: 8}
 rop:
   compression: false
   cache: {size_kb: 32, ways: 4, line_bytes: 32}

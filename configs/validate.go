@@ -162,6 +162,8 @@ var memoryFields = map[string]at{
 	"Freq":                  {"clocks.memory_mhz"},
 	"Ideal.Latency":         {"memory.ideal_latency"},
 	"Ideal.Width":           {"memory.ideal_width"},
+	"Ideal.BytesPerCycle":   {"memory.ideal_bytes_per_cycle"},
+	"Ideal.MaxOutstanding":  {"memory.ideal_max_outstanding"},
 	"DRAM.Protocol":         {"memory.protocol"},
 	"DRAM.BusWidth":         {"memory.bus_width"},
 	"DRAM.BurstLength":      {"memory.burst_length", "memory.protocol"},

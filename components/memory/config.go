@@ -128,7 +128,18 @@ type IdealConfig struct {
 	Width int
 	// TopBufferSize is the capacity of the Top port's incoming buffer (default 16).
 	TopBufferSize int
+	// BytesPerCycle limits the bytes a channel moves per cycle: a request is
+	// taken only in the cycle its bytes start moving after those of the
+	// requests taken before it (0: unlimited, Akita's controller).
+	BytesPerCycle int
+	// MaxOutstanding limits the requests a channel holds between taking them
+	// and answering them (0: unlimited, Akita's controller).
+	MaxOutstanding int
 }
+
+// Limited reports whether the ideal channel has a bandwidth or a concurrency
+// limit (then it is gfxsim's limited ideal controller, else Akita's).
+func (i IdealConfig) Limited() bool { return i.BytesPerCycle > 0 || i.MaxOutstanding > 0 }
 
 // FieldError is a configuration error: Field is the Go path of the offending
 // field (for example "DRAM.BusWidth") so that a configuration layer can map it to
@@ -318,6 +329,12 @@ func (i IdealConfig) validate() error {
 	}
 	if i.TopBufferSize < 1 {
 		return fieldErr("Ideal.TopBufferSize", "%d is less than 1", i.TopBufferSize)
+	}
+	if i.BytesPerCycle < 0 || i.BytesPerCycle > 1<<20 {
+		return fieldErr("Ideal.BytesPerCycle", "%d is outside [0, 1048576] (0: unlimited)", i.BytesPerCycle)
+	}
+	if i.MaxOutstanding < 0 || i.MaxOutstanding > 1<<16 {
+		return fieldErr("Ideal.MaxOutstanding", "%d is outside [0, 65536] (0: unlimited)", i.MaxOutstanding)
 	}
 	return nil
 }
@@ -531,4 +548,37 @@ func (c L2Config) Validate(m Config) error {
 		return fieldErr("L2.Freq", "%v Hz is not a frequency in (0, 1 THz]", float64(c.Freq))
 	}
 	return nil
+}
+
+// TransfersPerClock returns the data transfers per command clock Akita's
+// controller assumes for the protocol (its burst takes BurstLength divided by
+// this many clocks): GDDR5 4, GDDR5X 8, GDDR6 16, every other protocol 2.
+func (d DRAMConfig) TransfersPerClock() int {
+	p, _ := ParseProtocol(d.Protocol)
+	switch p {
+	case dram.GDDR5:
+		return 4
+	case dram.GDDR5X:
+		return 8
+	case dram.GDDR6:
+		return 16
+	}
+	return 2
+}
+
+// PeakBytesPerNs returns the memory's theoretical peak bandwidth in bytes per
+// nanosecond (GB/s), over all channels: bus width in bytes times transfers per
+// clock times the clock (TypeDRAM: DRAM.BusWidth/8 * TransfersPerClock * Freq;
+// TypeDRAMCtl: dramctl.PeakBytesPerNs of its geometry and timing;
+// TypeIdeal: Ideal.BytesPerCycle * Freq, 0 when unlimited).
+func (c Config) PeakBytesPerNs() float64 {
+	c = c.WithDefaults()
+	n := float64(c.NumChannels)
+	switch c.Type {
+	case TypeDRAM:
+		return n * float64(c.DRAM.BusWidth/8) * float64(c.DRAM.TransfersPerClock()) * float64(c.Freq) / 1e9
+	case TypeDRAMCtl:
+		return n * dramctl.PeakBytesPerNs(c.DRAMCtl.Geometry, c.DRAMCtl.Timing)
+	}
+	return n * float64(c.Ideal.BytesPerCycle) * float64(c.Freq) / 1e9
 }

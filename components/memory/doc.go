@@ -19,9 +19,16 @@
 //     BusWidth/8*BurstLength bytes, one command queue per rank, close-page
 //     policy (every access is ACTIVATE then READ/WRITE with auto-precharge),
 //     full inter-command timing, no refresh; or
-//   - Akita's ideal controller (mem/idealmemcontroller, Type "ideal"): every
-//     request is answered Latency cycles after the controller takes it, with no
-//     limit on concurrency; Width requests are taken per cycle; or
+//   - an ideal controller (Type "ideal"): every request is answered Latency
+//     cycles after the controller takes it; Width requests are taken per
+//     cycle. Without limits it is Akita's mem/idealmemcontroller (unlimited
+//     concurrency and bandwidth). With Ideal.MaxOutstanding (requests between
+//     being taken and answered) or Ideal.BytesPerCycle (a request is taken only
+//     in the cycle its bytes start moving after those of the requests taken
+//     before it) it is gfxsim's limited ideal controller (ideal.go), which
+//     keeps Akita's timing otherwise: responses due in a cycle are sent before
+//     requests are taken, so N requests with a limit of k in flight finish in
+//     ceil(N/k) waves of Latency cycles; or
 //   - gfxsim's own controller (components/memory/dramctl, Type "dramctl"): a
 //     GDDR5, GDDR6, HBM2 or LPDDR4 part from a cited preset, ranks, bank
 //     groups, banks, rows and columns, the full JEDEC timing set, an address
@@ -31,6 +38,10 @@
 //     an optional protocol checker. It runs at its part's command clock and
 //     ticks only on cycles when a command may issue or a response is due. See
 //     its package documentation.
+//
+// Config.PeakBytesPerNs is the theoretical peak over all channels: bus width
+// times transfers per clock times the clock (Ideal.BytesPerCycle times the
+// clock for a limited ideal memory, 0 for an unlimited one).
 //
 // # Addresses
 //

@@ -25,7 +25,8 @@ type Memory struct {
 	// Config is the resolved configuration (defaults applied).
 	Config Config
 	// Channels are the controllers, channel i at index i: *dram.MemController,
-	// *idealmemcontroller.Comp or *dramctl.Comp. Named <name>.Channel[i].
+	// *idealmemcontroller.Comp (the ideal memory without limits), gfxsim's
+	// limited ideal controller, or *dramctl.Comp. Named <name>.Channel[i].
 	Channels []sim.Component
 	// Tops are the channels' "Top" ports, which take mem.ReadReq and
 	// mem.WriteReq with global addresses.
@@ -77,7 +78,9 @@ func Build(cfg Config, engine sim.Engine, name string) (*Memory, error) {
 			continue
 		}
 		var comp sim.Component
-		if cfg.Type == TypeIdeal {
+		if cfg.Type == TypeIdeal && cfg.Ideal.Limited() {
+			comp = m.buildLimitedIdeal(engine, chName)
+		} else if cfg.Type == TypeIdeal {
 			comp = m.buildIdeal(engine, chName)
 		} else {
 			c, err := m.buildDRAM(engine, chName)

@@ -411,6 +411,8 @@ func TestConfigErrorsNameTheField(t *testing.T) {
 		{"Ideal.Latency", memory.Config{Type: "ideal", Ideal: memory.IdealConfig{Latency: -1}}},
 		{"Ideal.Width", memory.Config{Type: "IDEAL", Ideal: memory.IdealConfig{Width: -1}}},
 		{"Ideal.TopBufferSize", memory.Config{Type: "ideal", Ideal: memory.IdealConfig{TopBufferSize: -3}}},
+		{"Ideal.BytesPerCycle", memory.Config{Type: "ideal", Ideal: memory.IdealConfig{BytesPerCycle: -1}}},
+		{"Ideal.MaxOutstanding", memory.Config{Type: "ideal", Ideal: memory.IdealConfig{MaxOutstanding: 1 << 17}}},
 		{"DRAMCtl.Preset", memory.Config{Type: "dramctl", DRAMCtl: dramctl.Config{Preset: "DDR9"}}},
 		{"DRAMCtl.Timing.TRC", memory.Config{Type: "dramctl", DRAMCtl: dramctl.Config{Timing: dramctl.Timing{TRC: 60}}}},
 		{"DRAMCtl.Timing.TRAS", memory.Config{Type: "dramctl", DRAMCtl: dramctl.Config{Timing: dramctl.Timing{TRAS: 20}}}},

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gfxsim/gfxsim/components/memory"
 	"github.com/gfxsim/gfxsim/configs"
 	"github.com/gfxsim/gfxsim/experiments/expt"
 )
@@ -46,21 +47,7 @@ func timedSummary(w io.Writer, p *configs.Platform, res *configs.Result, wall ti
 	}
 	expt.Table(w, []string{"link", "MB", "messages", "busiest link busy"}, rows)
 
-	fmt.Fprintln(w, "\nmemory:")
-	rows = nil
-	var tr, tw float64
-	for _, k := range sortedKeys(st) {
-		if !strings.HasSuffix(k, ".bytes_read") || !strings.HasPrefix(k, "GPU.Memory.Channel") {
-			continue
-		}
-		n := strings.TrimSuffix(k, ".bytes_read")
-		tr += st[n+".bytes_read"]
-		tw += st[n+".bytes_written"]
-		rows = append(rows, []string{n, mb(st[n+".bytes_read"]), mb(st[n+".bytes_written"]),
-			fmt.Sprintf("%.0f", st[n+".read_latency_avg"])})
-	}
-	rows = append(rows, []string{"total", mb(tr), mb(tw), fmt.Sprintf("%.1f GB/s", (tr+tw)/res.Seconds/1e9)})
-	expt.Table(w, []string{"channel", "MB read", "MB written", "avg read latency (cycles)"}, rows)
+	memorySummary(w, st, res.Seconds, p.Config.MemoryConfig())
 
 	fmt.Fprintln(w, "\nmemory clients:")
 	rows = nil
@@ -115,6 +102,64 @@ func timedSummary(w io.Writer, p *configs.Platform, res *configs.Result, wall ti
 		vw, pw, instr, lane, 100*helpers/max(1, ps), ps)
 	decoupledSummary(w, st)
 	tiledSummary(w, st)
+}
+
+// memorySummary prints the "memory:" table of a frame of seconds on memory
+// mc: per channel the bytes read and written, the achieved bandwidth (the
+// channel's achieved_bandwidth when it reports one, as dramctl channels do:
+// bytes over the time to its last response; else its bytes over the frame),
+// the theoretical peak (peak_bandwidth, else mc's peak per channel), the
+// row-hit rate (row_hit_rate; '-' for channels that report none, as Akita's
+// DRAM and the ideal memory), and the average read latency in cycles of the
+// channel's clock and in ns; then the totals over the frame.
+func memorySummary(w io.Writer, st map[string]float64, seconds float64, mc memory.Config) {
+	fmt.Fprintln(w, "\nmemory:")
+	var rows [][]string
+	var tr, tw float64
+	freq := float64(mc.Freq)
+	chanPeak := mc.PeakBytesPerNs() / float64(max(1, mc.NumChannels))
+	gbs := func(v float64) string { return fmt.Sprintf("%.1f", v) }
+	for _, k := range sortedKeys(st) {
+		if !strings.HasSuffix(k, ".bytes_read") || !strings.HasPrefix(k, "GPU.Memory.Channel") {
+			continue
+		}
+		n := strings.TrimSuffix(k, ".bytes_read")
+		r, wr := st[n+".bytes_read"], st[n+".bytes_written"]
+		tr += r
+		tw += wr
+		bw, ok := st[n+".achieved_bandwidth"]
+		if !ok && seconds > 0 {
+			bw = (r + wr) / seconds / 1e9
+		}
+		peak, ok := st[n+".peak_bandwidth"]
+		if !ok {
+			peak = chanPeak
+		}
+		peakCell, hits := "-", "-"
+		if peak > 0 {
+			peakCell = gbs(peak)
+		}
+		if h, ok := st[n+".row_hit_rate"]; ok {
+			hits = fmt.Sprintf("%.1f%%", 100*h)
+		}
+		lat := st[n+".read_latency_avg"]
+		latNs := "-"
+		if freq > 0 {
+			latNs = fmt.Sprintf("%.0f", lat/freq*1e9)
+		}
+		rows = append(rows, []string{n, mb(r), mb(wr), gbs(bw), peakCell, hits, fmt.Sprintf("%.0f", lat), latNs})
+	}
+	total, peak := "-", "-"
+	if seconds > 0 {
+		total = gbs((tr + tw) / seconds / 1e9)
+	}
+	if p := mc.PeakBytesPerNs(); p > 0 {
+		peak = gbs(p)
+	}
+	rows = append(rows, []string{"total", mb(tr), mb(tw), total, peak, "", "", ""})
+	expt.Table(w, []string{"channel", "MB read", "MB written", "GB/s", "peak GB/s", "row hits", "avg read latency (cycles)", "(ns)"}, rows)
+	fmt.Fprintln(w, "(GB/s: a dramctl channel's bytes over the time to its last response, other channels' and the total's over the frame; "+
+		"latency cycles of the channel's clock; row hits: dramctl channels only)")
 }
 
 // decoupledSummary prints the decoupled-sampling figures of a timed frame

@@ -1,0 +1,31 @@
+package configs
+
+import "testing"
+
+// TestIdealLimits: memory.ideal_bytes_per_cycle and ideal_max_outstanding
+// reach the memory configuration (0, the default, is unlimited: Akita's
+// controller), and bad values are reported at their line.
+func TestIdealLimits(t *testing.T) {
+	if ic := Default().MemoryConfig().Ideal; ic.BytesPerCycle != 0 || ic.MaxOutstanding != 0 || ic.Limited() {
+		t.Errorf("default ideal memory %+v: limited", ic)
+	}
+	c, err := Parse("m.yaml", []byte("memory:\n  type: ideal\n  ideal_bytes_per_cycle: 32\n  ideal_max_outstanding: 4\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ic := c.MemoryConfig().Ideal; ic.BytesPerCycle != 32 || ic.MaxOutstanding != 4 || !ic.Limited() {
+		t.Errorf("ideal memory %+v, want 32 bytes per cycle and 4 in flight", ic)
+	}
+	if got, want := c.MemoryConfig().PeakBytesPerNs(), 4*32*1.2; got < want-1e-9 || got > want+1e-9 {
+		t.Errorf("peak %v GB/s, want %v (4 channels x 32 bytes at 1200 MHz)", got, want)
+	}
+	for _, tc := range []struct{ src, want string }{
+		{"memory:\n  type: ideal\n  ideal_bytes_per_cycle: -1\n", "m.yaml:3: memory.ideal_bytes_per_cycle: -1 out of range [0, 1048576] bytes/cycle"},
+		{"memory:\n  ideal_max_outstanding: 70000\n", "m.yaml:2: memory.ideal_max_outstanding: 70000 out of range [0, 65536]"},
+	} {
+		_, err := Parse("m.yaml", []byte(tc.src))
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("error %v, want %s", err, tc.want)
+		}
+	}
+}

@@ -1,0 +1,114 @@
+package study
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gfxsim/gfxsim/experiments/expt"
+)
+
+// gddr6 is configs/gddr6.yaml from this folder.
+var gddr6 = filepath.Join("..", "..", "..", "configs", "gddr6.yaml")
+
+func quick(out string, f expt.SweepFlags, w io.Writer) error {
+	return Run(Options{Out: out, Configs: []string{gddr6}, Quick: true, Seed: 1, Workers: 2, Sweep: f}, w)
+}
+
+// TestQuickStudy runs the reduced study and checks its outputs and the
+// physics of its curves: no point above its part's peak, sequential reads at
+// the highest load faster than random ones and above 85% of the peak on every
+// dramctl part, latency growing with the load, row hits only where rows are
+// reported.
+func TestQuickStudy(t *testing.T) {
+	dir := t.TempDir()
+	var out bytes.Buffer
+	if err := quick(dir, expt.SweepFlags{}, &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, kind := range kinds() {
+		f := strings.ReplaceAll(kind, " ", "_")
+		for _, name := range []string{"bandwidth_" + f + ".png", "latency_" + f + ".png", "row_hits_" + f + ".png"} {
+			if fi, err := os.Stat(filepath.Join(dir, name)); err != nil || fi.Size() == 0 {
+				t.Errorf("%s: %v", name, err)
+			}
+		}
+	}
+	csv, err := os.ReadFile(filepath.Join(dir, "results.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 6 systems x 5 traffic kinds x 3 loads, and the header.
+	if n := strings.Count(string(csv), "\n"); n != 1+6*5*3 {
+		t.Errorf("%d CSV lines, want %d", n, 1+6*5*3)
+	}
+	for _, want := range []string{"headline:", "GDDR6", "HBM2", "LPDDR4", "akita-gddr5", "gddr6.yaml", "448.3"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, out.String())
+		}
+	}
+	rows := readRows(t, dir)
+	for _, sys := range systemNames(rows) {
+		seq, rnd := pick(rows, sys, "sequential read"), pick(rows, sys, "random read")
+		hi := seq[len(seq)-1]
+		if hi.GBs <= rnd[len(rnd)-1].GBs {
+			t.Errorf("%s: sequential reads %.1f GB/s, not above random ones %.1f", sys, hi.GBs, rnd[len(rnd)-1].GBs)
+		}
+		if hi.HasRows && hi.Efficiency() < 0.85 {
+			t.Errorf("%s: sequential reads reach %.1f%% of the peak", sys, 100*hi.Efficiency())
+		}
+		if hi.LatencyNs <= seq[0].LatencyNs {
+			t.Errorf("%s: latency %.0f ns at load %d, %.0f at load 1", sys, hi.LatencyNs, hi.Load, seq[0].LatencyNs)
+		}
+	}
+	for _, r := range rows {
+		if r.Efficiency() > 1 || r.GBs <= 0 || r.Requests == 0 {
+			t.Errorf("%s %s load %d: %.1f GB/s of %.1f from %d requests", r.System, r.Kind(), r.Load, r.GBs, r.PeakGBs, r.Requests)
+		}
+		if r.HasRows != !strings.HasPrefix(r.System, "akita") {
+			t.Errorf("%s: HasRows %v", r.System, r.HasRows)
+		}
+	}
+}
+
+// readRows decodes the point files of a run.
+func readRows(t *testing.T, dir string) []Row {
+	t.Helper()
+	var rows []Row
+	sw := &expt.Sweep[Row]{Study: "memory", Out: dir, Fingerprint: expt.Fingerprint{"quick": "true", "seed": "1", "config": gddr6},
+		Merge: func(_ io.Writer, rs []Row) error { rows = rs; return nil }}
+	systems, err := Systems([]string{gddr6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range systems {
+		for _, tr := range Traffics {
+			for _, l := range Loads(true) {
+				sw.Points = append(sw.Points, pointName(s, tr, l))
+			}
+		}
+	}
+	if err := sw.MergeFolders(io.Discard, expt.PointsDir(dir)); err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+// TestShardsMatch: the reduced study in one process and as three merged
+// shards writes the same tables, CSV and figures.
+func TestShardsMatch(t *testing.T) {
+	if err := expt.ShardsMatch(t.TempDir(), 3, quick); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestSystemsNameTheBadFile: a configuration file that does not load stops
+// the study with its name.
+func TestSystemsNameTheBadFile(t *testing.T) {
+	if _, err := Systems([]string{"no-such.yaml"}); err == nil || !strings.Contains(err.Error(), "no-such.yaml") {
+		t.Errorf("error %v", err)
+	}
+}
