@@ -240,7 +240,7 @@ type Memory struct {
 	PagePolicy     string       `yaml:"page_policy" desc:"dramctl: open (a row stays open until another is needed), closed (a row closes when no queued request hits it) or timeout (a row closes page_timeout cycles after its last access)" oneof:"open,closed,timeout"`
 	PageTimeout    int          `yaml:"page_timeout" desc:"dramctl: idle cycles before the timeout policy closes a row" unit:"cycles" min:"0" max:"1000000"`
 	Scheduler      string       `yaml:"scheduler" desc:"dramctl: frfcfs (row hits first, then the oldest) or fcfs (each bank in arrival order, the oldest ready command among the banks)" oneof:"frfcfs,fcfs"`
-	StarvationCap  int          `yaml:"starvation_cap" desc:"dramctl: a request waiting this long is served before any other" unit:"cycles" min:"1" max:"1000000"`
+	StarvationCap  int          `yaml:"starvation_cap" desc:"dramctl: a request waiting this long is served before any younger one of its bank, and its commands go first" unit:"cycles" min:"1" max:"1000000"`
 	ReadQueue      int          `yaml:"read_queue" desc:"dramctl: read queue entries (one per burst of a request; at least one interleave_bytes request)" unit:"bursts" min:"1" max:"65536"`
 	WriteQueue     int          `yaml:"write_queue" desc:"dramctl: write queue entries (one per burst; at least one interleave_bytes request)" unit:"bursts" min:"1" max:"65536"`
 	WriteHigh      int          `yaml:"write_high" desc:"dramctl: write-drain high watermark: writes are served once this many are queued (or no read is)" unit:"bursts" min:"1" max:"65536"`

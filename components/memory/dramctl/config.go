@@ -119,8 +119,9 @@ type Config struct {
 	PageTimeout int
 	// Scheduler is FRFCFS (default) or FCFS.
 	Scheduler string
-	// StarvationCap: a burst waiting this many cycles or more is served before
-	// any other (default 1000).
+	// StarvationCap: a burst waiting this many cycles or more is starved: no
+	// younger burst's command issues in its bank until it is served, and its
+	// ready commands go before the others' (default 1000). Other banks go on.
 	StarvationCap int
 	// ReadQueue and WriteQueue are the bursts each queue holds (default 32).
 	// A request takes one entry per burst it touches and is accepted only when

@@ -65,12 +65,16 @@
 //  2. Each cycle the scheduler (decide) picks at most one command: a due
 //     refresh first (the rank takes no new ACT or column command; its open
 //     banks are precharged, then it is refreshed); then, from the read queue
-//     or, while writes drain, the write queue, a burst that waited
-//     StarvationCap cycles alone; else FR-FCFS: the oldest burst whose RD or
-//     WR (a row hit) is ready, else the oldest whose ACT or PRE is ready, never
-//     closing a row that a queued burst hits (FCFS: each bank serves its
-//     bursts in arrival order, and the oldest ready command among the banks
-//     issues);
+//     or, while writes drain, the write queue, the bursts that waited
+//     StarvationCap cycles or more (starved), oldest first: the oldest starved
+//     burst of a bank holds the bank (no younger burst's command issues in it,
+//     so younger row hits cannot overtake it, and it may precharge a row
+//     other bursts hit), but other banks go on, so serving starved bursts
+//     still overlaps independent banks; then FR-FCFS: the oldest burst whose
+//     RD or WR (a row hit) is ready, else the oldest whose ACT or PRE is
+//     ready, never closing a row that a queued burst hits (FCFS: each bank
+//     serves its bursts in arrival order, and the oldest ready command among
+//     the banks issues);
 //     last, the page policy closes idle rows no queued burst hits (closed: at
 //     once; timeout: PageTimeout cycles after their last access; open: never).
 //     Writes drain from WriteHigh queued writes (or when no read waits, or the

@@ -40,8 +40,13 @@ type choice struct {
 //     command; its open banks are precharged, then it is refreshed;
 //  2. the active queue is the write queue while draining writes, the read
 //     queue otherwise (see updateMode);
-//  3. a burst that has waited StarvationCap cycles is served alone: only its
-//     next command may issue;
+//  3. starvation: a burst that has waited StarvationCap cycles or more is
+//     starved; the oldest starved burst of a bank holds that bank (no
+//     younger burst's command issues in it, so younger row hits do not
+//     overtake it, and its row conflict may precharge the open row), and the
+//     starved bursts' ready commands issue first, oldest first. Other banks
+//     go on being scheduled below, so serving starved bursts still overlaps
+//     independent banks;
 //  4. FR-FCFS: the oldest burst whose column command (a row hit) is ready,
 //     else the oldest burst whose ACT or PRE is ready; a bank is not
 //     precharged while a burst of the active queue hits its open row.
@@ -79,20 +84,6 @@ func (c *Comp) decide(t int64) (choice, bool, int64) {
 			next = min(next, deadline)
 		}
 	}
-	if len(q) > 0 {
-		deadline := q[0].arrive + int64(c.cfg.StarvationCap)
-		if deadline <= t {
-			ch, ready, ok := c.nextFor(q, 0, pend, true, t)
-			if ok && ready <= t {
-				return ch, true, 0
-			}
-			if ok {
-				next = min(next, ready)
-			}
-			return choice{}, false, next
-		}
-		next = min(next, deadline)
-	}
 	ch, ok, n := c.scan(q, pend, t)
 	if ok {
 		return ch, true, 0
@@ -112,17 +103,22 @@ func (c *Comp) decide(t int64) (choice, bool, int64) {
 
 // bankReady memoizes, within one scan, a bank's ready cycles: every burst of
 // a bank needs the same command at the same time (its open row's column
-// command, or the ACT of a closed bank; or the PRE of another row).
+// command, or the ACT of a closed bank; or the PRE of another row). A bank
+// whose heldStamp is the scan's is held by its oldest starved burst.
 type bankReady struct {
-	stamp, preStamp, seenStamp uint32
-	ready, pre                 int64
+	stamp, preStamp, seenStamp, heldStamp uint32
+	ready, pre                            int64
 }
 
-// scan runs FR-FCFS or FCFS over the active queue q at cycle t: FR-FCFS
+// scan runs the starvation rule and FR-FCFS or FCFS over the active queue q
+// (oldest first) at cycle t. The starved bursts (waited StarvationCap cycles
+// or more) are a prefix of q: the first starved burst of each bank holds the
+// bank, and the first of them whose command is ready issues it. Then FR-FCFS
 // returns the oldest burst's ready column command, else the oldest ready
 // ACT or PRE; FCFS the oldest ready command among each bank's oldest burst
-// (bursts of one bank are served in arrival order). Without one it returns
-// the earliest cycle one becomes ready.
+// (bursts of one bank are served in arrival order); neither issues in a held
+// bank. Without a command it returns the earliest cycle one becomes ready or
+// the next burst starves.
 func (c *Comp) scan(q []burst, pend []int32, t int64) (choice, bool, int64) {
 	s := c.state
 	fcfs := c.cfg.Scheduler == FCFS
@@ -133,14 +129,27 @@ func (c *Comp) scan(q []burst, pend []int32, t int64) (choice, bool, int64) {
 	}
 	write := c.writeMode
 	next := int64(forever)
+	starvedBy := t - int64(c.cfg.StarvationCap) // a burst that arrived by this cycle is starved
+	fresh := false                              // a burst that has not starved was seen
 	row, haveRow := choice{}, false
 	for i := range q {
 		e := &q[i]
 		b := e.bank
+		starved := e.arrive <= starvedBy
+		if !starved && !fresh {
+			fresh = true
+			next = min(next, e.arrive+int64(c.cfg.StarvationCap))
+		}
 		if c.blocked[s.bankRank[b]] {
 			continue // the rank is waiting for its refresh
 		}
 		m := &c.memo[b]
+		if m.heldStamp == stamp {
+			continue // an older starved burst holds the bank
+		}
+		if starved {
+			m.heldStamp = stamp
+		}
 		if fcfs {
 			if m.seenStamp == stamp {
 				continue // FCFS: only the oldest burst of each bank may issue
@@ -173,7 +182,7 @@ func (c *Comp) scan(q []burst, pend []int32, t int64) (choice, bool, int64) {
 				m.stamp, m.ready = stamp, s.actReady(b)
 			}
 			ready, ch = m.ready, choice{kind: CmdACT, bank: b, row: e.row, entry: -1}
-		case fcfs || pend[b] == 0:
+		case starved || fcfs || pend[b] == 0:
 			if m.preStamp != stamp {
 				m.preStamp, m.pre = stamp, s.preReady(b)
 			}
@@ -184,8 +193,8 @@ func (c *Comp) scan(q []burst, pend []int32, t int64) (choice, bool, int64) {
 		switch {
 		case ready > t:
 			next = min(next, ready)
-		case fcfs:
-			return ch, true, 0
+		case starved || fcfs:
+			return ch, true, 0 // the oldest ready command of a starved burst, or FCFS
 		case !haveRow:
 			row, haveRow = ch, true
 		}
@@ -194,31 +203,6 @@ func (c *Comp) scan(q []burst, pend []int32, t int64) (choice, bool, int64) {
 		return row, true, 0
 	}
 	return choice{}, false, next
-}
-
-// nextFor returns the next command queue entry i needs and the earliest
-// cycle it may issue; ok is false when the entry must wait for something
-// other than time (at cycle t its rank is waiting for a refresh, or FR-FCFS
-// keeps its bank's open row for other bursts; anyPRE lifts the latter).
-func (c *Comp) nextFor(q []burst, i int, pend []int32, anyPRE bool, t int64) (choice, int64, bool) {
-	s := c.state
-	e := &q[i]
-	b := e.bank
-	if c.cfg.Refresh && s.refDue[s.bankRank[b]] <= t {
-		return choice{}, 0, false // the rank is waiting for its refresh
-	}
-	switch open := s.openRow[b]; {
-	case open == e.row:
-		if c.writeMode {
-			return choice{kind: CmdWR, bank: b, row: e.row, entry: i}, s.writeReady(b), true
-		}
-		return choice{kind: CmdRD, bank: b, row: e.row, entry: i}, s.readReady(b), true
-	case open < 0:
-		return choice{kind: CmdACT, bank: b, row: e.row, entry: -1}, s.actReady(b), true
-	case anyPRE || pend[b] == 0:
-		return choice{kind: CmdPRE, bank: b, row: open, entry: -1}, s.preReady(b), true
-	}
-	return choice{}, 0, false
 }
 
 // refreshCommand returns rank r's next refresh step: the PRE of its open bank
