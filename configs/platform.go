@@ -354,7 +354,7 @@ func (p *Platform) newShaderCore(name string) *shadercore.Comp {
 	lat := shadercore.Latencies{ALU: sc.Latency.ALU, SFU: sc.Latency.SFU, Derivative: sc.Latency.Derivative,
 		Texture: sc.Latency.Texture, Kill: sc.Latency.Kill}
 	return shadercore.MakeBuilder().WithEngine(p.Engine).WithFreq(p.CoreFreq).WithHalt(p.Halt).
-		WithProgress(p.Progress).WithWarpSize(sc.WarpSize).WithSIMDWidth(sc.SIMDWidth).WithWarpSlots(sc.WarpSlots).
+		WithProgress(p.Progress).WithWarpSize(sc.WarpSize).WithSIMDWidth(sc.SIMDWidth).WithSFURate(sc.SFURate).WithWarpSlots(sc.WarpSlots).
 		WithRegisters(sc.Registers).WithLatencies(lat).WithInterpolationCycles(1 / float64(sc.InterpolantsPerCycle)).
 		WithInputQueue(sc.InputQueue).Build(name)
 }
@@ -404,7 +404,7 @@ func (p *Platform) newROP(name string, i int) *rop.Comp {
 		WithBlendLatency(rc.BlendLatency).WithMaxOutstandingMemory(rc.MaxOutstandingMemory).WithInputQueue(rc.InputQueue).
 		WithWindow(rc.Window).WithWaitQuads(rc.WaitQuads).WithWriteQueue(rc.WriteQueue).
 		WithCompression(rc.Compression).WithAccessBytes(c.AccessBytes()).
-		WithTiles(rc.TileSize, rc.Stride, rc.Count).Build(name)
+		WithTiles(rc.TileSize, rc.Stride, rc.Count).WithCosts(c.ROPCosts()).Build(name)
 }
 
 // newQuadPacker builds a quad packer from the quad_packer section, numbering

@@ -53,6 +53,7 @@ type Link struct {
 	Width        int `yaml:"width" desc:"bytes transferred per cycle" unit:"bytes/cycle" min:"1" max:"65536"`
 	Latency      int `yaml:"latency" desc:"cycles from the last byte sent to delivery" unit:"cycles" min:"0" max:"100000"`
 	SourceBuffer int `yaml:"source_buffer" desc:"messages each sender can queue on the link" unit:"messages" min:"1" max:"4096"`
+	InputBuffer  int `yaml:"input_buffer" desc:"crossbars only: messages a sender may have waiting at the crossbar's input in all its queues (one per destination, source_buffer each) together; 0: unbounded (configs/README.md, Work-dependent costs)" unit:"messages" min:"0" max:"65536"`
 }
 
 // CommandProcessor parameters.
@@ -167,6 +168,7 @@ type ShaderCore struct {
 	Count                int       `yaml:"count" desc:"number of unified shader cores" min:"1" max:"256"`
 	WarpSize             int       `yaml:"warp_size" desc:"lanes per warp" min:"4" max:"64"`
 	SIMDWidth            int       `yaml:"simd_width" desc:"lanes executed per cycle (a warp instruction takes warp_size/simd_width cycles)" min:"1" max:"64"`
+	SFURate              int       `yaml:"sfu_rate" desc:"special-function lanes per cycle: rcp, rsq, ex2, lg2, pow, sin, cos take warp_size/sfu_rate issue cycles; 0: simd_width (configs/README.md, Work-dependent costs)" min:"0" max:"64"`
 	WarpSlots            int       `yaml:"warp_slots" desc:"resident warps at most" min:"1" max:"256"`
 	Registers            int       `yaml:"registers" desc:"vec4 registers per core; a warp needs temps x warp_size" min:"64" max:"16777216"`
 	Latency              Latencies `yaml:"latency" desc:"instruction latencies"`
@@ -185,6 +187,12 @@ type TextureSampler struct {
 	CoresPerSampler    int   `yaml:"cores_per_sampler" desc:"shader cores sharing one sampler (1: one per core; more: one per cluster of cores); must divide shader_core.count" min:"1" max:"256"`
 	TagLookupsPerCycle int   `yaml:"tag_lookups_per_cycle" desc:"distinct L1 lines looked up per cycle" min:"1" max:"64"`
 	MaxRequests        int   `yaml:"max_requests" desc:"texture requests in flight inside a sampler, from address generation to the response (its latency hiding, with miss_queue)" min:"1" max:"4096"`
+
+	// Work-dependent filter cost (configs/README.md, Work-dependent costs).
+	FilterCost         string `yaml:"filter_cost" desc:"filter cost model: flat (a lane costs one lane of lanes_per_cycle) or by_texel_quads (a lane costs the 2x2 texel quads its filter reads: bilinear 1, trilinear 2, anisotropic per probe; times the format factors; at texel_quads_per_cycle)" oneof:"flat,by_texel_quads"`
+	TexelQuadsPerCycle int    `yaml:"texel_quads_per_cycle" desc:"by_texel_quads: texel quads filtered per cycle" min:"1" max:"64"`
+	WideFormatCost     int    `yaml:"wide_format_cost" desc:"by_texel_quads: cost factor of a texture wider than 32 bits per texel (RGBA16F, RGBA32F)" min:"1" max:"16"`
+	SRGBCost           int    `yaml:"srgb_cost" desc:"by_texel_quads: cost factor of an sRGB texture" min:"1" max:"16"`
 }
 
 // L2 parameters.
@@ -212,6 +220,11 @@ type ROP struct {
 	Window               int   `yaml:"window" desc:"messages of shaded quads in flight inside the ROP" min:"1" max:"4096"`
 	WaitQuads            int   `yaml:"wait_quads" desc:"quads waiting for their colour lines (latency hiding)" min:"1" max:"4096"`
 	WriteQueue           int   `yaml:"write_queue" desc:"write-backs queued" min:"1" max:"4096"`
+
+	// Work-dependent blend cost (configs/README.md, Work-dependent costs).
+	Cost           string `yaml:"cost" desc:"blend cost model: flat (a quad costs one of quads_per_cycle) or by_samples (every quad costs its live samples times the format and blend factors, at samples_per_cycle, which must be set)" oneof:"flat,by_samples"`
+	WideFormatCost int    `yaml:"wide_format_cost" desc:"by_samples: cost factor of a colour format of 64 bits or more per sample (RGBA32F)" min:"1" max:"16"`
+	BlendCost      int    `yaml:"blend_cost" desc:"by_samples: cost factor of a draw that blends" min:"1" max:"16"`
 }
 
 // Memory parameters.

@@ -6,6 +6,7 @@ import (
 	"github.com/sarchlab/akita/v3/sim"
 
 	"github.com/gfxsim/gfxsim/components/memory"
+	"github.com/gfxsim/gfxsim/components/rop"
 	"github.com/gfxsim/gfxsim/components/texturesampler"
 	"github.com/gfxsim/gfxsim/connections"
 	"github.com/gfxsim/gfxsim/scene/driver"
@@ -53,7 +54,22 @@ func (c *Config) BuildTextureSampler(e sim.Engine, halt *timing.Halt, progress *
 		WithProgress(progress).WithLanesPerCycle(ts.LanesPerCycle).WithL1(ts.L1.SizeKB*1024, ts.L1.Ways, ts.L1.LineBytes).
 		WithL1Latency(ts.L1Latency).WithMissQueue(ts.MissQueue).WithFilterLatency(ts.FilterLatency).
 		WithInputQueue(ts.InputQueue).WithTagLookupsPerCycle(ts.TagLookupsPerCycle).WithMaxRequests(ts.MaxRequests).
-		WithFetchBytes(c.L2.LineBytes).Build(fmt.Sprintf("GPU.TextureSampler[%d]", i))
+		WithFetchBytes(c.L2.LineBytes).WithFilterCosts(c.FilterCosts()).Build(fmt.Sprintf("GPU.TextureSampler[%d]", i))
+}
+
+// FilterCosts returns the texture samplers' filter cost model (texture_sampler
+// section; an unknown filter_cost, refused by Validate, is flat).
+func (c *Config) FilterCosts() texturesampler.FilterCosts {
+	ts := c.TextureSampler
+	m, _ := texturesampler.ParseFilterCostModel(ts.FilterCost)
+	return texturesampler.FilterCosts{Model: m, TexelQuadsPerCycle: ts.TexelQuadsPerCycle, WideFormat: ts.WideFormatCost, SRGB: ts.SRGBCost}
+}
+
+// ROPCosts returns the ROPs' blend cost model (rop section; an unknown cost,
+// refused by Validate, is flat).
+func (c *Config) ROPCosts() rop.Costs {
+	m, _ := rop.ParseCostModel(c.ROP.Cost)
+	return rop.Costs{Model: m, WideFormat: c.ROP.WideFormatCost, Blend: c.ROP.BlendCost}
 }
 
 // Samplers returns the number of texture samplers of c: one per cluster of
@@ -67,9 +83,13 @@ func BuildBus(e sim.Engine, name string, l Link, freq sim.Freq, ports ...sim.Por
 }
 
 // BuildCrossbar builds a crossbar named name at freq with link l's width and
-// latency, and plugs in ports, each with l's source buffer.
+// latency, and plugs in ports, each with l's source buffer and input buffer.
 func BuildCrossbar(e sim.Engine, name string, l Link, freq sim.Freq, ports ...sim.Port) *connections.Crossbar {
-	return buildLink(connections.MakeCrossbarBuilder(), e, name, l, freq, ports)
+	x := connections.MakeCrossbarBuilder().WithEngine(e).WithFreq(freq).WithWidth(l.Width).WithLatency(l.Latency).Build(name)
+	for _, port := range ports {
+		x.PlugInWithInputBuffer(port, l.SourceBuffer, l.InputBuffer)
+	}
+	return x
 }
 
 func buildLink[L interface{ PlugIn(sim.Port, int) }](b connections.LinkBuilder[L], e sim.Engine, name string, l Link,

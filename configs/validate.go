@@ -30,6 +30,10 @@ func (c *Config) validate(file string) error {
 	switch {
 	case sc.SIMDWidth > sc.WarpSize || sc.WarpSize%sc.SIMDWidth != 0:
 		return fail(at{"shader_core.simd_width", "shader_core.warp_size"}, "%d does not divide the warp size %d", sc.SIMDWidth, sc.WarpSize)
+	case sc.SFURate > sc.WarpSize:
+		return fail(at{"shader_core.sfu_rate", "shader_core.warp_size"}, "%d lanes per cycle is more than the warp size %d", sc.SFURate, sc.WarpSize)
+	case c.ROP.Cost == "by_samples" && c.ROP.SamplesPerCycle < 1:
+		return fail(at{"rop.samples_per_cycle", "rop.cost"}, "%d: the by_samples cost model blends samples_per_cycle samples per cycle; set it to at least 1", c.ROP.SamplesPerCycle)
 	case sc.WarpSize%4 != 0:
 		return fail(at{"shader_core.warp_size"}, "%d is not a multiple of 4 (pixel warps are made of 2x2 quads)", sc.WarpSize)
 	case c.InputAssembler.BatchVertices > sc.WarpSize:

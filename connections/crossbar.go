@@ -39,6 +39,8 @@ type xbarEnd struct {
 	port       sim.Port
 	token      string
 	cap        int
+	inputCap   int            // messages waiting in all its queues at most (0: unbounded)
+	waitingIn  int            // messages waiting in its queues
 	voq        []fifo[queued] // by destination index
 	wantNotify bool
 
@@ -50,13 +52,27 @@ type xbarEnd struct {
 	link    counters
 }
 
+// inputFull reports whether the port's input side holds as many waiting
+// messages as it may.
+func (e *xbarEnd) inputFull() bool { return e.inputCap > 0 && e.waitingIn >= e.inputCap }
+
 // PlugIn connects port to the crossbar with a queue of sourceBufferSize
 // messages towards each other port. It panics when the port is already plugged
 // in or the size is not positive.
 func (x *Crossbar) PlugIn(port sim.Port, sourceBufferSize int) {
+	x.PlugInWithInputBuffer(port, sourceBufferSize, 0)
+}
+
+// PlugInWithInputBuffer is PlugIn with a bounded input side: the port may have
+// at most inputBufferSize messages waiting in all its queues together (0:
+// unbounded, as PlugIn). It panics when inputBufferSize is negative.
+func (x *Crossbar) PlugInWithInputBuffer(port sim.Port, sourceBufferSize, inputBufferSize int) {
+	if inputBufferSize < 0 {
+		panic(fmt.Sprintf("connections: %s: port %s: input buffer of %d messages", x.Name(), port.Name(), inputBufferSize))
+	}
 	x.lock.Lock()
 	defer x.lock.Unlock()
-	e := &xbarEnd{port: port, cap: sourceBufferSize}
+	e := &xbarEnd{port: port, cap: sourceBufferSize, inputCap: inputBufferSize}
 	e.token = x.plug(port, sourceBufferSize, &e.out)
 	x.ports = append(x.ports, e)
 	for _, p := range x.ports {
@@ -76,6 +92,10 @@ func (x *Crossbar) CanSend(src sim.Port) bool {
 	defer x.lock.Unlock()
 	si := x.mustEnd(src, "source")
 	e := x.ports[si]
+	if e.inputFull() {
+		e.wantNotify = true
+		return false
+	}
 	for d := range e.voq {
 		if d != si && e.voq[d].len() >= e.cap {
 			e.wantNotify = true
@@ -91,7 +111,7 @@ func (x *Crossbar) CanSendTo(src, dst sim.Port) bool {
 	x.lock.Lock()
 	defer x.lock.Unlock()
 	e := x.ports[x.mustEnd(src, "source")]
-	if e.voq[x.mustEnd(dst, "destination")].len() < e.cap {
+	if e.voq[x.mustEnd(dst, "destination")].len() < e.cap && !e.inputFull() {
 		return true
 	}
 	e.wantNotify = true
@@ -112,12 +132,13 @@ func (x *Crossbar) Send(msg sim.Msg) *sim.SendError {
 		panic(fmt.Sprintf("connections: %s: message from %s to itself", x.Name(), meta.Src.Name()))
 	}
 	e := x.ports[si]
-	if e.voq[di].len() >= e.cap {
+	if e.voq[di].len() >= e.cap || e.inputFull() {
 		e.wantNotify = true
 		return sim.NewSendError()
 	}
 	bytes, n := x.charge(msg)
 	e.voq[di].push(queued{msg: msg, dst: di, kind: x.kinds.of(msg), bytes: bytes, n: n})
+	e.waitingIn++
 	x.ports[di].waiting++
 	if x.NumHooks() > 0 {
 		x.InvokeHook(sim.HookCtx{Domain: x, Pos: sim.HookPosConnStartSend, Item: msg})
@@ -180,6 +201,7 @@ func (x *Crossbar) pick(di int) int {
 func (x *Crossbar) grant(si, di int, c uint64, now sim.VTimeInSec) {
 	e, d := x.ports[si], x.ports[di]
 	m := e.voq[di].pop()
+	e.waitingIn--
 	d.waiting--
 	d.rr = (si + 1) % len(x.ports)
 	d.freeAt = c + uint64(m.n)

@@ -50,8 +50,12 @@
 // chosen round-robin among the sources in plug-in order starting after the
 // source granted last (for a crossbar: per destination link, among the sources
 // with a message for that destination). A crossbar's input side is not a
-// limit: a source may start transfers to several destinations in the same
-// cycle; only the output links are contended. Arbitration runs once per cycle after
+// limit by default: a source may start transfers to several destinations in
+// the same cycle; only the output links are contended. A port plugged in with
+// PlugInWithInputBuffer(port, s, n), n > 0, may in addition have at most n
+// messages waiting in all its queues together (the buffer at its input of the
+// crossbar): Send, CanSend and CanSendTo refuse beyond that, and the source is
+// notified when a grant frees a slot. Arbitration runs once per cycle after
 // all sends of the cycle, so the outcome does not depend on the order of Send
 // calls within a cycle, nor on the engine (serial or parallel).
 //

@@ -35,6 +35,7 @@ type Builder struct {
 	numPartitions   int
 	compression     bool
 	accessBytes     int
+	costs           Costs
 }
 
 // MakeBuilder returns a builder with the defaults: 1 GHz, partition 0 of 1 with
@@ -43,7 +44,7 @@ type Builder struct {
 // cycles, 8 memory requests in flight, 8 queued line writes, room for 8 messages
 // in the input port and 16 in flight inside the ROP, 4 late-Z requests in flight
 // and 16 quads waiting for their lines, colour compression on, and a 64-byte
-// memory access unit.
+// memory access unit; DefaultCosts (flat).
 func MakeBuilder() Builder {
 	return Builder{
 		freq:            1 * sim.GHz,
@@ -63,6 +64,7 @@ func MakeBuilder() Builder {
 		numPartitions:   1,
 		compression:     true,
 		accessBytes:     64,
+		costs:           DefaultCosts(),
 	}
 }
 
@@ -93,6 +95,11 @@ func (b Builder) WithSamplesPerCycle(n int) Builder { b.samplesPerCycle = n; ret
 // WithQuadsPerCycle sets the blend rate: quads blended per cycle (all their
 // samples); the colour-cache lookups and the resolve run at the same rate.
 func (b Builder) WithQuadsPerCycle(n int) Builder { b.quadsPerCycle = n; return b }
+
+// WithCosts sets the blend stage's cost model (see Costs). With CostBySamples
+// every quad's live samples (times the format and blend factors) are blended
+// at SamplesPerCycle.
+func (b Builder) WithCosts(c Costs) Builder { b.costs = c; return b }
 
 // WithCache sets the colour cache: size in bytes, ways and line size in bytes.
 func (b Builder) WithCache(size, ways, lineSize int) Builder {
@@ -186,6 +193,9 @@ func (b Builder) Validate() error {
 	if b.samplesPerCycle < 0 {
 		return fmt.Errorf("rop: SamplesPerCycle %d must not be negative", b.samplesPerCycle)
 	}
+	if err := b.costs.validate(b.samplesPerCycle); err != nil {
+		return err
+	}
 	if b.accessBytes < 4 || b.accessBytes > 4096 || b.accessBytes&(b.accessBytes-1) != 0 {
 		return fmt.Errorf("rop: AccessBytes %d must be a power of two in [4, 4096]", b.accessBytes)
 	}
@@ -220,6 +230,7 @@ func (b Builder) Build(name string) *Comp {
 		blendRate:     timing.NewRate(b.quadsPerCycle),
 		activity:      timing.NewActivity(activityNames[:]...),
 		displayLine:   uint64(b.accessBytes),
+		costs:         b.costs,
 	}
 	if b.samplesPerCycle > 0 {
 		c.sampleRate = timing.NewRate(b.samplesPerCycle)

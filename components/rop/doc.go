@@ -102,6 +102,15 @@
 // pixel quad with all its samples: at most 4 x samples, like it), or with
 // SamplesPerCycle > 0 its surviving samples at that rate in blend.
 //
+// Cost models (WithCosts). CostFlat (the default) is the above: a pixel quad
+// costs one quad of QuadsPerCycle whatever its samples, format and blend.
+// CostBySamples makes the blend rate depend on the work: every quad, pixel or
+// visibility, costs its live samples, times Costs.WideFormat when the colour
+// format has 64 bits or more per sample (RGBA32F) and times Costs.Blend when
+// the draw blends (render target 0), at SamplesPerCycle (required then); the
+// blend stage still takes at most QuadsPerCycle quads per cycle, and the
+// lookups and the resolve keep the quad rate.
+//
 // Timing of one quad whose lines miss, with a 10-cycle memory (pinned in the
 // tests): sent at cycle 0, accepted at 1, looked up at 2 (reads sent), the lines
 // arrive at 14 and the quad is blended, the write completes at 18 and the
@@ -136,7 +145,7 @@
 // # Parameters (builder)
 //
 // Index (partition, 0), QuadsPerCycle (1), SamplesPerCycle (0: a visibility
-// quad blends as one quad), Cache (16 KB, 4 ways, 64-byte lines),
+// quad blends as one quad), Costs (DefaultCosts: flat, factors 1), Cache (16 KB, 4 ways, 64-byte lines),
 // BlendLatency (4 cycles), MaxOutstandingMemory (8), WriteQueue (8), InputQueue
 // (8 messages in the port), Window (16 messages in flight), LateZInFlight (4),
 // WaitQuads (16), Tiles (TileSize 8, PartitionStride 1, NumPartitions 1),

@@ -135,7 +135,8 @@ type Comp struct {
 	cache         *rtcache.Cache
 	lookRate      *timing.Rate
 	blendRate     *timing.Rate
-	sampleRate    *timing.Rate // visibility quads' blend rate in samples (nil: one quad's cost each)
+	sampleRate    *timing.Rate // visibility quads' (or, by samples, every quad's) blend rate in samples (nil: one quad's cost each)
+	costs         Costs
 	lineBuf       []uint64
 	lineSamples   []int  // samples of the quad in each line of lineBuf
 	displayLine   uint64 // bytes per display-line write of the resolve (the memory access unit)
@@ -513,7 +514,7 @@ func (c *Comp) blend(cycle uint64) bool {
 			break
 		}
 		br := c.blendRate
-		if c.sampleRate != nil && q.r != nil && q.r.vis != nil {
+		if c.sampleRate != nil && q.r != nil && (q.r.vis != nil || c.costs.Model == CostBySamples) {
 			br = c.sampleRate
 		}
 		if !br.OK() {
@@ -532,11 +533,14 @@ func (c *Comp) blend(cycle uint64) bool {
 				break
 			}
 			d := r.draw.State
+			switch {
+			case c.costs.Model == CostBySamples:
+				cost = c.costs.quadCost(d, r.live[q.qi])
+			case br == c.sampleRate:
+				cost = r.live[q.qi].Count()
+			}
 			if r.vis != nil {
 				c.blendSamples(d, &r.vis.Quads[q.qi], r.live[q.qi])
-				if br == c.sampleRate {
-					cost = r.live[q.qi].Count()
-				}
 			} else {
 				sq := &r.msg.Quads[q.qi]
 				pipeline.BlendQuad(d, sq.Quad, r.live[q.qi], &sq.Out, &c.ws)

@@ -91,7 +91,8 @@ func (c *Comp) admit(now sim.VTimeInSec, cy uint64) bool {
 	c.interpFreeAt = start + uint64(j.load)
 	*s = warpSlot{state: slotLoading, seq: c.nextSeq, draw: j.draw, vertex: j.vertex, pixel: j.pixel, shade: j.shade,
 		warp: w, lanes: j.lanes, regs: j.regs, issueCycles: j.widths * c.issueCycles,
-		readyAt: c.interpFreeAt, texLanes: s.texLanes[:0]}
+		sfuCycles: j.widths * c.sfuCycles,
+		readyAt:   c.interpFreeAt, texLanes: s.texLanes[:0]}
 	c.nextSeq++
 	if c.traced() {
 		c.startWarpTask(s)

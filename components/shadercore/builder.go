@@ -48,6 +48,7 @@ type Builder struct {
 
 	warpSize            int
 	simdWidth           int
+	sfuRate             int
 	warpSlots           int
 	registers           int
 	latencies           Latencies
@@ -56,7 +57,8 @@ type Builder struct {
 }
 
 // MakeBuilder returns a builder with the defaults: 1 GHz, warps of 32 lanes on a
-// 16-lane SIMD (an instruction occupies 2 issue cycles), 16 warp slots, 16384
+// 16-lane SIMD (an instruction occupies 2 issue cycles) whose special-function
+// instructions run at the same rate (SFURate 0), 16 warp slots, 16384
 // vec4 registers, DefaultLatencies, 1/4 cycle per quad per interpolant to load
 // pixel inputs, and an input queue of 16 messages.
 func MakeBuilder() Builder {
@@ -91,6 +93,12 @@ func (b Builder) WithWarpSize(n int) Builder { b.warpSize = n; return b }
 // warp instruction occupies ceil(WarpSize/SIMDWidth) issue cycles.
 func (b Builder) WithSIMDWidth(n int) Builder { b.simdWidth = n; return b }
 
+// WithSFURate sets the lanes per cycle of the special-function unit (1..WarpSize;
+// 0, the default, is the SIMD width): a special-function instruction (class
+// shader.ClassSFU: rcp, rsq, ex2, lg2, pow, sin, cos) occupies
+// ceil(WarpSize/SFURate) issue cycles instead of ceil(WarpSize/SIMDWidth).
+func (b Builder) WithSFURate(n int) Builder { b.sfuRate = n; return b }
+
 // WithWarpSlots sets the number of warps that can be resident at once.
 func (b Builder) WithWarpSlots(n int) Builder { b.warpSlots = n; return b }
 
@@ -120,6 +128,8 @@ func (b Builder) Validate() error {
 		return fmt.Errorf("shadercore: WarpSize: %d is outside [1, %d]", b.warpSize, shader.MaxLanes)
 	case b.simdWidth < 1 || b.simdWidth > b.warpSize:
 		return fmt.Errorf("shadercore: SIMDWidth: %d is outside [1, WarpSize=%d]", b.simdWidth, b.warpSize)
+	case b.sfuRate < 0 || b.sfuRate > b.warpSize:
+		return fmt.Errorf("shadercore: SFURate: %d is outside [0, WarpSize=%d]", b.sfuRate, b.warpSize)
 	case b.warpSlots < 1 || b.warpSlots > 1024:
 		return fmt.Errorf("shadercore: WarpSlots: %d is outside [1, 1024]", b.warpSlots)
 	case b.registers < b.warpSize:
@@ -153,6 +163,7 @@ func (b Builder) Build(name string) *Comp {
 		progress:    b.progress,
 		warpSize:    b.warpSize,
 		issueCycles: (b.warpSize + b.simdWidth - 1) / b.simdWidth,
+		sfuCycles:   (b.warpSize + b.sfuWidth() - 1) / b.sfuWidth(),
 		registers:   b.registers,
 		latencies:   b.latencies,
 		interpCost:  b.interpolationCycles,
@@ -164,6 +175,14 @@ func (b Builder) Build(name string) *Comp {
 	c.buildPorts(name, b)
 	c.buildSlots(b)
 	return c
+}
+
+// sfuWidth is the special-function unit's lanes per cycle.
+func (b Builder) sfuWidth() int {
+	if b.sfuRate == 0 {
+		return b.simdWidth
+	}
+	return b.sfuRate
 }
 
 func (c *Comp) buildPorts(name string, b Builder) {

@@ -51,6 +51,7 @@ type Comp struct {
 
 	warpSize    int
 	issueCycles int
+	sfuCycles   int // issue cycles of a special-function instruction
 	registers   int
 	latencies   Latencies
 	interpCost  float64

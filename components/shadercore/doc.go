@@ -60,7 +60,9 @@
 //     load is done.
 //  3. The scheduler issues at most one warp instruction per issue slot, from
 //     the oldest resident warp that is ready. The instruction occupies the SIMD
-//     for ceil(WarpSize/SIMDWidth) cycles (2 with 32 lanes on 16), so the next
+//     for ceil(WarpSize/SIMDWidth) cycles (2 with 32 lanes on 16), a
+//     special-function instruction (rcp, rsq, ex2, lg2, pow, sin, cos) for
+//     ceil(WarpSize/SFURate) cycles (SFURate 0: the SIMD width), so the next
 //     instruction of any warp issues no earlier. Warps are in order with no
 //     scoreboard: after issuing, a warp is ready again when the latency of the
 //     instruction's class (Latencies: ALU, SFU, derivative, kill) has elapsed.
@@ -119,6 +121,7 @@
 //
 //	WithWarpSize(32)                 lanes per warp (1..64)
 //	WithSIMDWidth(16)                lanes executed per cycle (1..WarpSize)
+//	WithSFURate(0)                   special-function lanes per cycle (0: SIMDWidth)
 //	WithWarpSlots(16)                resident warps at most
 //	WithRegisters(16384)             vec4 registers in the register file
 //	WithLatencies(ALU 4, SFU 16, Derivative 4, Texture 1, Kill 1)

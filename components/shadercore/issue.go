@@ -31,7 +31,11 @@ func (c *Comp) issue(cy uint64) bool {
 	in := &w.Program().Code[w.PC()]
 	class := in.Op.Class()
 	lat := uint64(c.latencies.Of(class))
-	c.issueFreeAt = cy + uint64(s.issueCycles)
+	cycles := s.issueCycles
+	if class == shader.ClassSFU {
+		cycles = s.sfuCycles
+	}
+	c.issueFreeAt = cy + uint64(cycles)
 	if class == shader.ClassTexture {
 		s.texLanes = w.TexRequests(s.texLanes[:0])
 		bindings := &s.draw.State.PSTextures

@@ -47,6 +47,7 @@ type warpSlot struct {
 	lanes       int
 	regs        int // registers held
 	issueCycles int // SIMD cycles per instruction
+	sfuCycles   int // issue cycles per special-function instruction
 	readyAt     uint64
 
 	texLanes  []shader.TexRequest // the lane requests of the outstanding TEX (reused)

@@ -22,8 +22,9 @@ type request struct {
 	results []geom.Vec4
 	lines   []lineRef // distinct decoded L1 lines, in first-use order (reused)
 
-	tex      *texture.Texture // the bound texture (nil: unbound)
-	dataAddr uint64           // its texel data address in memory
+	tex        *texture.Texture // the bound texture (nil: unbound)
+	texelQuads int              // filter cost: texel quads times the format factor
+	dataAddr   uint64           // its texel data address in memory
 
 	addrDone  uint64 // the address stage is done with it (lines known)
 	looked    int    // lines looked up in the L1
@@ -107,6 +108,7 @@ func (c *Comp) sample(r *request) error {
 	r.results = make([]geom.Vec4, len(req.Lanes))
 	if b.Texture == nil { // unbound: zeros, no texel reads (pipeline.TextureUnits)
 		c.stats.unbound++
+		r.texelQuads = len(req.Lanes)
 		return nil
 	}
 	base, err := c.dataAddress(b)
@@ -129,7 +131,10 @@ func (c *Comp) sample(r *request) error {
 			c.stats.texels++
 		}
 		c.stats.footprints += uint64(len(c.taps) / per)
+		r.texelQuads += texture.TexelQuads(c.taps)
 	}
+	c.stats.texelQuads += uint64(r.texelQuads)
+	r.texelQuads *= c.costs.factor(tex)
 	return nil
 }
 

@@ -28,13 +28,16 @@ type Builder struct {
 	filterLatency      int
 	inputQueue         int
 	maxRequests        int
+	costs              FilterCosts
 }
 
 // MakeBuilder returns a builder with the defaults: 1 GHz; 4 lanes per cycle
 // through the address and filter stages; 4 tag lookups per cycle; an 8 KB,
 // 4-way L1 of 64-byte lines with a 4-cycle hit latency; 32 miss-queue entries;
 // a filter latency of 8 cycles; an input queue of 4 requests and at most 16
-// requests in flight inside the sampler.
+// requests in flight inside the sampler; DefaultFilterCosts (flat: a lane
+// costs one lane of LanesPerCycle in the filter whatever its filter and
+// format).
 func MakeBuilder() Builder {
 	return Builder{
 		freq:               1 * sim.GHz,
@@ -49,6 +52,7 @@ func MakeBuilder() Builder {
 		filterLatency:      8,
 		inputQueue:         4,
 		maxRequests:        16,
+		costs:              DefaultFilterCosts(),
 	}
 }
 
@@ -101,6 +105,10 @@ func (b Builder) WithInputQueue(n int) Builder { b.inputQueue = n; return b }
 // requests).
 func (b Builder) WithMaxRequests(n int) Builder { b.maxRequests = n; return b }
 
+// WithFilterCosts sets what a request costs in the filter stage (see
+// FilterCosts).
+func (b Builder) WithFilterCosts(fc FilterCosts) Builder { b.costs = fc; return b }
+
 // Validate checks the parameters; the error names the first bad one.
 func (b Builder) Validate() error {
 	switch {
@@ -120,6 +128,9 @@ func (b Builder) Validate() error {
 		if p.v < p.min || p.v > 1<<16 {
 			return fmt.Errorf("texturesampler: %s: %d is outside [%d, %d]", p.name, p.v, p.min, 1<<16)
 		}
+	}
+	if err := b.costs.Validate(); err != nil {
+		return fmt.Errorf("texturesampler: %w", err)
 	}
 	if b.l1LineSize < 16 {
 		return fmt.Errorf("texturesampler: L1: line size %d is smaller than the widest decoded texel (16 bytes)", b.l1LineSize)
@@ -151,6 +162,7 @@ func (b Builder) Build(name string) *Comp {
 		fetchBytes:    uint64(b.fetchBytes),
 		l1Latency:     uint64(b.l1Latency),
 		filterLatency: uint64(b.filterLatency),
+		costs:         b.costs,
 		activity:      timing.NewActivity(activityNames[:]...),
 	}
 	c.TickingComponent = sim.NewTickingComponent(name, b.engine, b.freq, c)

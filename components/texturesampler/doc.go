@@ -94,6 +94,15 @@
 //     FilterLatency-deep pipeline: a request of n lanes occupies it for
 //     ceil(n/LanesPerCycle) cycles and its response is ready FilterLatency
 //     cycles after its last lanes entered.
+//     Under the cost model FilterCostByTexelQuads (WithFilterCosts) the
+//     filter works on texel quads instead: a lane costs the 2x2 texel quads
+//     its filter read (texture.TexelQuads of its taps: bilinear 1, trilinear
+//     2 when it reads two levels, anisotropic the sum over its probes, a 3D
+//     footprint 2 per level), the request's sum is multiplied by WideFormat
+//     for a texture wider than 32 bits per texel (RGBA16F, RGBA32F) and by
+//     SRGB for an sRGB one, and it occupies the filter for
+//     ceil(cost/TexelQuadsPerCycle) cycles (an unbound request costs 1 per
+//     lane). The default is FilterCostFlat (the lane rate above).
 //  5. Response. The oldest request's response leaves when it is ready; a
 //     refused send is retried when the port frees (blocked_output), and the
 //     requests behind it wait.
@@ -128,6 +137,8 @@
 //	WithFilterLatency(8)          filter pipeline depth
 //	WithInputQueue(4)             requests waiting for the address stage
 //	WithMaxRequests(16)           requests in flight inside the sampler
+//	WithFilterCosts(flat)         filter cost model; DefaultFilterCosts: flat, and
+//	                              for by texel quads 4 quads per cycle, factors 1
 //	WithEngine, WithFreq(1 GHz), WithHalt, WithProgress
 //
 // # Statistics
@@ -135,7 +146,8 @@
 // Named "<sampler name>.<counter>": requests, lanes, texels (taps that read
 // memory), border_texels, footprints (bilinear 2x2 footprints, 2x2x2 in 3D
 // textures, or point taps: trilinear has two per lane, each anisotropic probe
-// one or two), unbound_requests, l1_lookups (distinct lines per request),
+// one or two), texel_quads (the filter's 2x2 texel quads, texture.TexelQuads
+// summed over the lanes, before format factors), unbound_requests, l1_lookups (distinct lines per request),
 // l1_hits, l1_misses (merged ones included), merged_misses, hit_rate_line
 // (hits/lookups), texel_hits and hit_rate_texel (texel_hits / texels: the
 // per-texel hit rate, counting texel reads one after the other as a

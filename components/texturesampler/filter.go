@@ -9,9 +9,10 @@ import (
 
 // filter starts filtering the oldest request that has not entered the filter,
 // in request order, once all its lines are present. The filter takes
-// LanesPerCycle lanes per cycle into a FilterLatency-deep pipeline: a request
-// of n lanes occupies it for ceil(n/LanesPerCycle) cycles and its response is
-// ready FilterLatency cycles after its last lanes entered.
+// LanesPerCycle lanes per cycle (or, by texel quads, TexelQuadsPerCycle of
+// its cost) into a FilterLatency-deep pipeline: a request of n lanes occupies
+// it for ceil(n/LanesPerCycle) cycles and its response is ready FilterLatency
+// cycles after its last lanes entered.
 func (c *Comp) filter(cy uint64) bool {
 	if cy < c.filterFreeAt || c.filtering == c.count {
 		return false
@@ -20,7 +21,7 @@ func (c *Comp) filter(cy uint64) bool {
 	if r.addrDone > cy || r.looked < len(r.lines) || r.pending > 0 || r.dataReady > cy {
 		return false
 	}
-	n := uint64(max(1, (len(r.msg.Lanes)+c.lanesPerCycle-1)/c.lanesPerCycle))
+	n := c.filterCycles(r)
 	r.filtering = true
 	r.done = cy + n - 1 + c.filterLatency
 	c.filterFreeAt = cy + n

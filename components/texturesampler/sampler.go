@@ -63,6 +63,7 @@ type Comp struct {
 	fetchBytes    uint64
 	l1Latency     uint64
 	filterLatency uint64
+	costs         FilterCosts
 
 	inputBuf sim.Buffer
 
@@ -101,6 +102,7 @@ type stats struct {
 	requests, lanes, texels uint64
 	borderTexels            uint64
 	footprints              uint64
+	texelQuads              uint64
 	lookups, hits, misses   uint64
 	merged, texelHits       uint64
 	l2Reads, l2Bytes        uint64
@@ -228,6 +230,7 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	add(p+"texels", float64(st.texels))
 	add(p+"border_texels", float64(st.borderTexels))
 	add(p+"footprints", float64(st.footprints))
+	add(p+"texel_quads", float64(st.texelQuads))
 	add(p+"unbound_requests", float64(st.unbound))
 	add(p+"l1_lookups", float64(st.lookups))
 	add(p+"l1_hits", float64(st.hits))

@@ -149,6 +149,17 @@ type Tap struct {
 	Border         bool
 }
 
+// TexelQuads returns the steps of a filter pipeline that reads one 2x2 texel
+// quad per step (Giesen 2011, part 4: "Trilinear filtering? Two bilinear
+// samples"; anisotropic filtering loops "through the full bilinear/trilinear
+// pipeline several times") for one sample whose recorded taps are taps:
+// ceil(len(taps)/4), at least 1. A bilinear footprint is 1, a trilinear one 2
+// (1 when only one level is read), a 3D footprint (2x2x2) 2 per level, an
+// anisotropic sample the sum over its probes, a point sample 1. It counts the
+// taps the filter took (Border taps included: the step happens), so it costs
+// nothing beyond recording them.
+func TexelQuads(taps []Tap) int { return max(1, (len(taps)+3)/4) }
+
 // Coords are one sample's coordinates and their screen-space derivatives as
 // the shader sends them: xy for Tex2D, xy and the layer in z for Tex2DArray,
 // the direction xyz for TexCube, uvw for Tex3D.

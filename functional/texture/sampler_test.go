@@ -446,3 +446,45 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestTexelQuads checks the filter steps of one sample on a 4x4 texture with
+// 3 levels: point and bilinear 1, trilinear 2 between levels and 1 on a level,
+// anisotropic N probes of 1 level each at LOD 0, and the MaxAnisotropy cap.
+func TestTexelQuads(t *testing.T) {
+	tex := levelsTexture(t, Linear, [3]byte{1, 2, 3}, [3]byte{4, 5, 6})
+	tests := []struct {
+		name     string
+		filter   Filter
+		maxAniso int
+		ddx, ddy geom.Vec2
+		mode     LODMode
+		lod      float32
+		want     int
+	}{
+		{"point", Point, 1, geom.Vec2{}, geom.Vec2{}, LODExplicit, 0.25, 1},
+		{"bilinear", Bilinear, 1, geom.Vec2{}, geom.Vec2{}, LODExplicit, 0.25, 1},
+		{"trilinear between levels", Trilinear, 1, geom.Vec2{}, geom.Vec2{}, LODExplicit, 0.25, 2},
+		{"trilinear on a level", Trilinear, 1, geom.Vec2{}, geom.Vec2{}, LODExplicit, 1, 1},
+		// Px = 4 texels, Py = 1: 4 probes, rho = 1, LOD 0: one level each.
+		{"anisotropic 4x", Anisotropic, 16, geom.Vec2{1, 0}, geom.Vec2{0, 0.25}, LODGradient, 0, 4},
+		// Px = 8, Py = 1 capped at 4 probes: rho = 2, LOD 1 exactly: one level each.
+		{"anisotropic capped", Anisotropic, 4, geom.Vec2{2, 0}, geom.Vec2{0, 0.25}, LODGradient, 0, 4},
+		// Px = 4, Py = 2: 2 probes, rho = 2, LOD 1 exactly: one level each.
+		{"anisotropic 2x", Anisotropic, 16, geom.Vec2{1, 0}, geom.Vec2{0, 0.5}, LODGradient, 0, 2},
+		// As above with a bias of 0.5: LOD 1.5, two levels per probe.
+		{"anisotropic 2x trilinear", Anisotropic, 16, geom.Vec2{1, 0}, geom.Vec2{0, 0.5}, LODGradient, 0.5, 4},
+	}
+	taps := make([]Tap, 0, MaxTaps)
+	for _, tt := range tests {
+		s := DefaultSamplerState()
+		s.Filter, s.MaxAnisotropy = tt.filter, tt.maxAniso
+		var tp []Tap
+		_, tp = SampleTaps(tex, &s, geom.Vec2{0.5, 0.5}, tt.ddx, tt.ddy, tt.mode, tt.lod, taps[:0])
+		if got := TexelQuads(tp); got != tt.want {
+			t.Errorf("%s: TexelQuads = %d (%d taps), want %d", tt.name, got, len(tp), tt.want)
+		}
+	}
+	if got := TexelQuads(nil); got != 1 {
+		t.Errorf("TexelQuads(nil) = %d, want 1", got)
+	}
+}

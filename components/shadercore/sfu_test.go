@@ -1,0 +1,61 @@
+package shadercore_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/components/shadercore"
+)
+
+// TestSFURate runs one 32-lane warp of two special-function instructions and
+// a move (SFU latency 1, ALU 4). The warp is ready at 3; an SFU instruction
+// occupies ceil(32/rate) issue cycles k (rate 0: the SIMD width 16, k = 2), so
+// the rcps issue at 3 and 3+k, the mov at 3+2k, its output leaves 4 cycles
+// later and is taken one cycle after that. An ALU-only warp is not affected.
+func TestSFURate(t *testing.T) {
+	rec := record(t, wallScene)
+	lat := shadercore.Latencies{ALU: 4, SFU: 1, Derivative: 4, Texture: 1, Kill: 1}
+	const sfu = "rcp r0, v0.x\nrsq r1, v0.y\nadd o0, r0, r1\n"
+	const alu = "mov r0, v0\nmov r1, r0\nmov o0, r1\n"
+	tests := []struct {
+		name  string
+		code  string
+		rate  int
+		taken uint64
+	}{
+		{"default: the SIMD width", sfu, 0, 3 + 2*2 + 4 + 1},
+		{"SIMD width", sfu, 16, 3 + 2*2 + 4 + 1},
+		{"quarter rate", sfu, 4, 3 + 2*8 + 4 + 1},
+		{"one lane per cycle", sfu, 1, 3 + 2*32 + 4 + 1},
+		{"full warp per cycle", sfu, 32, 3 + 2*1 + 4 + 1},
+		{"ALU only, quarter-rate SFU", alu, 4, 3 + 4 + 4 + 4 + 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d := customDraw(t, rec.draws[0], ".ps\n.input v0 texcoord perspective\n.output o0 color\n"+tc.code)
+			jobs, want := warpJobs(fullWarps(t, rec, d, 1))
+			r := newRig(t, sim.NewSerialEngine(), shadercore.MakeBuilder().WithLatencies(lat).WithSFURate(tc.rate), 10, 4)
+			r.run(t, jobs...)
+			checkOutputs(t, r, jobs, want)
+			if r.rob.at[0] != tc.taken {
+				t.Errorf("output taken at cycle %d, want %d", r.rob.at[0], tc.taken)
+			}
+		})
+	}
+}
+
+func TestSFURateValidate(t *testing.T) {
+	ok := shadercore.MakeBuilder().WithEngine(sim.NewSerialEngine()).WithWarpSize(32)
+	for _, n := range []int{-1, 33} {
+		if err := ok.WithSFURate(n).Validate(); err == nil || !strings.Contains(err.Error(), "SFURate") {
+			t.Errorf("SFURate %d: error %v, want one naming SFURate", n, err)
+		}
+	}
+	for _, n := range []int{0, 1, 32} {
+		if err := ok.WithSFURate(n).Validate(); err != nil {
+			t.Errorf("SFURate %d: %v", n, err)
+		}
+	}
+}
