@@ -127,6 +127,10 @@ type benchConfig struct {
 	memLatency  uint64
 	drawLatency uint64
 	ackLatency  uint64
+	// samplers texture samplers' and l2Banks L2 banks' control ports, which
+	// answer after cacheAckLatency cycles (the CP's Samplers, L2Controls).
+	samplers, l2Banks int
+	cacheAckLatency   uint64
 }
 
 func newBench(t *testing.T, img command.Memory, cfg benchConfig) *bench {
@@ -147,6 +151,7 @@ func newBenchOn(t *testing.T, e sim.Engine, img command.Memory, cfg benchConfig)
 	b.cp = bl.WithEngine(e).WithHalt(b.halt).WithProgress(b.prog).WithPartitions(cfg.partitions).Build("GPU.CommandProcessor")
 	b.memory = newFakeMemory(e, img, cfg.memLatency)
 	b.pipe = newFakePipe(e, cfg.partitions, cfg.drawLatency, cfg.ackLatency)
+	b.pipe.addCaches(cfg.samplers, cfg.l2Banks, cfg.cacheAckLatency)
 	b.pipe.backEnd = b.cp.ToBackEnd
 	conn := sim.NewDirectConnection("Conn", e, 1*sim.GHz)
 	for _, p := range []sim.Port{b.cp.ToMemory, b.cp.ToInputAssembler, b.cp.ToBackEnd, b.memory.Top} {
@@ -158,6 +163,7 @@ func newBenchOn(t *testing.T, e sim.Engine, img command.Memory, cfg benchConfig)
 	b.cp.InputAssembler = b.pipe.IA
 	b.cp.Memory = &mem.SingleLowModuleFinder{LowModule: b.memory.Top}
 	b.cp.ROPs, b.cp.DepthUnits = b.pipe.ROP, b.pipe.DU
+	b.cp.Samplers, b.cp.L2Controls = b.pipe.Sampler, b.pipe.L2
 	return b
 }
 

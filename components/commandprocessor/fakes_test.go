@@ -3,6 +3,7 @@ package commandprocessor
 import (
 	"fmt"
 
+	"github.com/sarchlab/akita/v3/mem/cache"
 	"github.com/sarchlab/akita/v3/sim"
 
 	"github.com/gfxsim/gfxsim/components/internal/testpeer"
@@ -25,15 +26,19 @@ func newFakeMemory(e sim.Engine, image command.Memory, latency uint64) *fakeMemo
 // (when set) on arrival, and every ROP reports DrawDone drawLatency cycles later;
 // every ClearCmd, PresentCmd and PassEnd (the tiled machine's binner, when the
 // command processor's Binner is one of the ROP ports) is acknowledged
-// ackLatency cycles after arrival.
+// ackLatency cycles after arrival. When addCaches made them, Sampler plays
+// the texture samplers' Control ports and L2 the L2 banks' control ports:
+// each FlushCmd or cache.FlushReq they take is answered (Done, FlushRsp)
+// cacheAckLatency cycles after arrival.
 type fakePipe struct {
 	*sim.TickingComponent
-	IA      sim.Port
-	ROP, DU []sim.Port
+	IA          sim.Port
+	ROP, DU     []sim.Port
+	Sampler, L2 []sim.Port
 
-	drawLatency, ackLatency uint64
-	render                  func(d *protocol.Draw)
-	backEnd                 sim.Port // where DrawDone goes (the command processor's ToBackEnd)
+	drawLatency, ackLatency, cacheAckLatency uint64
+	render                                   func(d *protocol.Draw)
+	backEnd                                  sim.Port // where DrawDone goes (the command processor's ToBackEnd)
 
 	got   []received
 	sched testpeer.Schedule
@@ -50,7 +55,32 @@ func newFakePipe(e sim.Engine, partitions int, drawLatency, ackLatency uint64) *
 	return p
 }
 
-func (p *fakePipe) ports() []sim.Port { return append(append([]sim.Port{p.IA}, p.ROP...), p.DU...) }
+// addCaches adds the ports of samplers texture samplers and banks L2 banks,
+// answered after latency cycles.
+func (p *fakePipe) addCaches(samplers, banks int, latency uint64) {
+	p.cacheAckLatency = latency
+	for i := 0; i < samplers; i++ {
+		p.Sampler = append(p.Sampler, sim.NewLimitNumMsgPort(p, 16, fmt.Sprintf("Pipe.Sampler[%d].Control", i)))
+	}
+	for i := 0; i < banks; i++ {
+		p.L2 = append(p.L2, sim.NewLimitNumMsgPort(p, 16, fmt.Sprintf("Pipe.L2[%d].Control", i)))
+	}
+}
+
+func (p *fakePipe) ports() []sim.Port {
+	ports := append(append([]sim.Port{p.IA}, p.ROP...), p.DU...)
+	return append(append(ports, p.Sampler...), p.L2...)
+}
+
+// isCache reports whether port is one of the samplers' or L2 banks' ports.
+func (p *fakePipe) isCache(port sim.Port) bool {
+	for _, c := range append(append([]sim.Port(nil), p.Sampler...), p.L2...) {
+		if port == c {
+			return true
+		}
+	}
+	return false
+}
 
 func (p *fakePipe) Tick(now sim.VTimeInSec) bool {
 	cycle := p.Freq.Cycle(now)
@@ -60,7 +90,8 @@ func (p *fakePipe) Tick(now sim.VTimeInSec) bool {
 }
 
 // take answers one message: a draw with a DrawDone from every ROP, a clear or
-// a present or a flush with a Done from the port that took it.
+// a present or a flush with a Done from the port that took it, an L2 flush
+// with a FlushRsp.
 func (p *fakePipe) take(cycle uint64, port sim.Port, msg sim.Msg) {
 	switch m := msg.(type) {
 	case *protocol.DrawDispatch:
@@ -79,9 +110,16 @@ func (p *fakePipe) take(cycle uint64, port sim.Port, msg sim.Msg) {
 				part = i
 			}
 		}
+		lat := p.ackLatency
+		if p.isCache(port) {
+			lat = p.cacheAckLatency
+		}
 		d := protocol.NewDone(msg.Meta().ID, part)
 		d.Src, d.Dst = port, msg.Meta().Src
-		p.sched.Send(cycle+p.ackLatency, port, d)
+		p.sched.Send(cycle+lat, port, d)
+	case *cache.FlushReq:
+		rsp := cache.FlushRspBuilder{}.WithSrc(port).WithDst(m.Src).WithRspTo(m.ID).Build()
+		p.sched.Send(cycle+p.cacheAckLatency, port, rsp)
 	}
 }
 
