@@ -84,6 +84,10 @@ type Platform struct {
 	Units []protocol.Unit
 	Links []link
 
+	// Display is the address of the frame's display buffer in the memory
+	// image (set by Run): the resolve writes the presented pixels there.
+	Display uint64
+
 	events uint64
 	used   bool
 
@@ -619,6 +623,7 @@ func (p *Platform) Run(f *driver.Frame) (*Result, error) {
 	}
 	p.used = true
 	display := f.Memory.Alloc(uint64(f.Color.Width)*uint64(f.Color.Height)*4, 4096)
+	p.Display = display
 	if err := p.Memory.LoadImage(0x10000, f.Memory.Bytes()); err != nil {
 		return nil, fmt.Errorf("platform: loading the memory image: %w", err)
 	}

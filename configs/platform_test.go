@@ -77,8 +77,6 @@ depth_unit:
 	// gfxsim's own DRAM controller: the configs/gddr6.yaml overlay (16 GDDR6
 	// channels, FR-FCFS, open page, refresh) with every command replayed
 	// through the protocol checker (memory is the file's last section).
-	{"gddr6 dramctl, checked", overlay("gddr6.yaml") + "  check: true\n", 4,
-		[]string{"triangle", "room", "overdraw", "texminify", "foliage"}},
 }
 
 // overlay returns the text of a configuration file of this folder.

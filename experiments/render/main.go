@@ -36,7 +36,7 @@ func parseFlags(args []string, getenv func(string) string, stderr *os.File) (opt
 	fs.IntVar(&o.width, "width", 0, "override the scene's width in pixels")
 	fs.IntVar(&o.height, "height", 0, "override the scene's height in pixels")
 	fs.IntVar(&o.samples, "samples", 0, "override the scene's samples per pixel (1 to 64)")
-	fs.BoolVar(&o.check, "check", false, "timing mode: also render with the reference renderer and compare the images")
+	fs.BoolVar(&o.check, "check", false, "timing mode: also render with the reference renderer and compare the images; with memory type dramctl, also check every DRAM command (memory.check)")
 	fs.IntVar(&o.frames, "frames", 0, "render frames 0..N-1 of an animated scene (image_0000.png, stats_0000.json, ...); 0: frame 0 as image.png")
 	fs.Float64Var(&o.blur, "blur", -1, "scale the scene's lens radius and motion (0: no blur, 1: as written); negative: the scene's own blur")
 	fs.StringVar(&o.front, "front", "", "a bare mesh file (-scene x.obj, .gltf, .glb): the axis its front faces, +z, -z, +x or -x (default +z, glTF's convention; OBJ has none), framed from that side")

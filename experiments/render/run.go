@@ -88,6 +88,9 @@ func run(o options, w io.Writer) error {
 			return err
 		}
 	}
+	if o.check && cfg.Memory.Type == "dramctl" {
+		cfg.Memory.Check = true // and replay every DRAM command through the protocol checker
+	}
 	if o.frames < 0 {
 		return fmt.Errorf("-frames %d: want 0 (one frame) or a positive count", o.frames)
 	}
