@@ -93,7 +93,9 @@ func TestGDDR6Overlay(t *testing.T) {
 // command replayed through the protocol checker): the image the command
 // processor kept and the display buffer the ROPs' timed resolve wrote into
 // the memory image both equal the reference renderer's image, and the frame's
-// memory image equals the reference's.
+// memory image equals the reference's. (With these timings depthwrite stalled
+// the sort-last depth unit until early-Z tiles waiting for an earlier draw's
+// late Z let that draw's pass-through tiles go past them: depthunit's bypass.)
 func TestDRAMCtlEqualsReference(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short mode")
@@ -101,16 +103,6 @@ func TestDRAMCtlEqualsReference(t *testing.T) {
 	cfg := machine(t, "gddr6", overlay("gddr6.yaml")+"  check: true\n")
 	for _, name := range scene.BuiltinNames() {
 		t.Run(name, func(t *testing.T) {
-			if name == "depthwrite" {
-				// A known stall of the sort-last machine with these memory
-				// timings (issue 15's note), not of the DRAM controller: the
-				// frame stops with GPU.DepthUnit[1].TileWindow and its input
-				// full of early-Z tiles, no memory request outstanding, the ROP
-				// idle with every late-Z request answered and 8 DrawEnds in
-				// against 3 out (also with 1, 2 and 8 channels; not with 4,
-				// nor with Akita's DRAM or the ideal memory).
-				t.Skip("known depth-unit ordering stall under these timings (issue 15 note)")
-			}
 			_, f := frame(t, name, 320, 180, 4)
 			p, err := Build(cfg)
 			if err != nil {

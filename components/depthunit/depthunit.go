@@ -242,6 +242,7 @@ type Comp struct {
 type counters struct {
 	tilesIn, quadsIn, tilesOut, quadsOut, tilesCulled uint64
 	passTiles, passQuads                              uint64
+	bypassed                                          uint64 // earlier draws' work sent past a waiting early-Z tile
 	samplesEarly, samplesLate, passed, failed         uint64
 	quadsCulled                                       uint64
 	lateRequests, lateQuads                           uint64
@@ -336,50 +337,91 @@ func (c *Comp) output(now sim.VTimeInSec) bool {
 	}
 	for s := c.early; len(s.works) > 0; {
 		w := s.works[0]
-		var msg sim.Msg
-		switch w.kind {
-		case workEarly:
-			if w.done < w.n {
-				return c.sendDone(now) || progress
-			}
-			if len(w.out) == 0 {
-				c.st.tilesCulled++
-				c.endTask(w)
-				s.popWork()
-				progress = true
-				continue
-			}
-			t := w.tile
-			m := protocol.NewTileQuads(t.Draw, t.Prim, t.TileX, t.TileY, c.index, w.out)
-			m.Window = t.Window
-			msg = m
-		case workPass:
-			t := w.tile
-			m := protocol.NewTileQuads(t.Draw, t.Prim, t.TileX, t.TileY, c.index, t.Quads)
-			m.Window = t.Window
-			msg = m
-		case workDrawEnd:
-			msg = protocol.NewDrawEnd(w.draw, c.index)
+		if w.kind == workEarly && w.done < w.n {
+			return c.bypass(now) || c.sendDone(now) || progress
 		}
-		if !c.send(c.ToQuadPacker, c.QuadPacker, msg, now) {
+		if w.kind == workEarly && len(w.out) == 0 {
+			c.st.tilesCulled++
+			c.endTask(w)
+			s.popWork()
+			progress = true
+			continue
+		}
+		if !c.send(c.ToQuadPacker, c.QuadPacker, c.outMsg(w), now) {
 			break
 		}
-		switch w.kind {
-		case workEarly:
-			c.st.tilesOut++
-			c.st.quadsOut += uint64(len(w.out))
-		case workPass:
-			c.st.tilesOut++
-			c.st.quadsOut += uint64(len(w.tile.Quads))
-		case workDrawEnd:
-			c.st.drawEndsOut++
-		}
-		c.endTask(w)
+		c.sent(w)
 		s.popWork()
 		progress = true
 		break
 	}
 	return c.sendDone(now) || progress
+}
+
+// outMsg returns the message that carries early-stream work w (not an empty
+// early tile) to the quad packer.
+func (c *Comp) outMsg(w *work) sim.Msg {
+	switch w.kind {
+	case workEarly:
+		t := w.tile
+		m := protocol.NewTileQuads(t.Draw, t.Prim, t.TileX, t.TileY, c.index, w.out)
+		m.Window = t.Window
+		return m
+	case workPass:
+		t := w.tile
+		m := protocol.NewTileQuads(t.Draw, t.Prim, t.TileX, t.TileY, c.index, t.Quads)
+		m.Window = t.Window
+		return m
+	}
+	return protocol.NewDrawEnd(w.draw, c.index)
+}
+
+// sent counts early-stream work w sent and ends its task.
+func (c *Comp) sent(w *work) {
+	switch w.kind {
+	case workEarly:
+		c.st.tilesOut++
+		c.st.quadsOut += uint64(len(w.out))
+	case workPass:
+		c.st.tilesOut++
+		c.st.quadsOut += uint64(len(w.tile.Quads))
+	case workDrawEnd:
+		c.st.drawEndsOut++
+	}
+	c.endTask(w)
+}
+
+// bypass sends, past an early-Z tile at the head of the window that waits for
+// the late Z of an earlier draw, the pass-through tiles and DrawEnds of earlier
+// draws queued behind it, in order. Without it the frame stalls when one
+// rasterizer runs ahead: the later draw's tile, from one rasterizer, fills the
+// head of the window while the earlier draw's late-Z tiles, from another, wait
+// behind it. The two come from different rasterizers, so they cover different
+// raster tiles and the order of each pixel's work is kept.
+func (c *Comp) bypass(now sim.VTimeInSec) bool {
+	s := c.early
+	head := s.works[0]
+	if !c.lateBefore(head.draw.Seq) {
+		return false
+	}
+	for i := 1; i < len(s.works); {
+		w := s.works[i]
+		if w.draw.Seq >= head.draw.Seq || w.kind == workEarly {
+			i++
+			continue
+		}
+		if !c.send(c.ToQuadPacker, c.QuadPacker, c.outMsg(w), now) {
+			return false
+		}
+		c.sent(w)
+		c.st.bypassed++
+		s.works = append(s.works[:i], s.works[i+1:]...)
+		if i < s.look {
+			s.look--
+		}
+		return true // one message per cycle, as from the head
+	}
+	return false
 }
 
 // sendHiZ sends the queued feedback and relayed control to the HiZ unit, in
@@ -905,7 +947,7 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	}{
 		{"tiles_in", s.tilesIn}, {"quads_in", s.quadsIn},
 		{"tiles_out", s.tilesOut}, {"quads_out", s.quadsOut}, {"tiles_culled", s.tilesCulled},
-		{"pass_through_tiles", s.passTiles}, {"pass_through_quads", s.passQuads},
+		{"pass_through_tiles", s.passTiles}, {"pass_through_quads", s.passQuads}, {"bypassed", s.bypassed},
 		{"samples_tested_early", s.samplesEarly}, {"samples_tested_late", s.samplesLate},
 		{"samples_passed", s.passed}, {"samples_failed", s.failed},
 		{"quads_culled_early_z", s.quadsCulled},

@@ -93,7 +93,13 @@
 //  4. Output: quads with no survivor are dropped (quads_culled_early_z); the
 //     rest of the tile goes to the packer as one TileQuads, in order with the
 //     pass-throughs and DrawEnd markers (one message per cycle). A tile with no
-//     survivor at all sends nothing.
+//     survivor at all sends nothing. One exception to the order: when the head
+//     of the window is an early-Z tile waiting for the late Z of an earlier
+//     draw, the pass-through tiles and DrawEnd markers of earlier draws queued
+//     behind it leave first (bypassed). They come from another rasterizer (one
+//     rasterizer ran ahead), so they cover other raster tiles and each pixel's
+//     order is kept; without this the unit would wait for late-Z work that
+//     cannot leave it.
 //
 // A LateZReq (the ROP sends every quad of a late-Z draw, even those the shader
 // discarded entirely, so the outstanding count balances) follows the same steps
@@ -168,7 +174,8 @@
 // # Statistics (<name>.<counter>)
 //
 // tiles_in, quads_in, tiles_out, quads_out, tiles_culled (tiles with no
-// survivor), pass_through_tiles, pass_through_quads, samples_tested_early,
+// survivor), pass_through_tiles, pass_through_quads, bypassed (earlier draws'
+// messages sent past a waiting early-Z tile), samples_tested_early,
 // samples_tested_late, samples_passed, samples_failed (early and late),
 // quads_culled_early_z, late_z_requests, late_z_quads, draw_ends_in,
 // draw_ends_out, clears, presents, flushes, feedback_messages, feedback_tiles,
