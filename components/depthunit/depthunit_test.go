@@ -455,3 +455,50 @@ func TestBlockedIsNotBusy(t *testing.T) {
 		t.Errorf("busy, blocked_output, wait_memory, idle cycles %v, want %v", got, want)
 	}
 }
+
+// TestBypassPastWaitingEarlyTile: with two rasterizers, an early-Z tile of
+// draw 1 (from rasterizer 1) reaches the head of the window while draw 0, a
+// late-Z draw, still has a pass-through tile queued behind it (rasterizer 0
+// lagged). The early tile waits for draw 0's late Z, which cannot come before
+// that pass-through tile reaches the ROP: the pass-through tile and draw 0's
+// DrawEnd leave past it, then the early tile once draw 0's late Z is answered.
+func TestBypassPastWaitingEarlyTile(t *testing.T) {
+	b := newBench(t, depthunit.MakeBuilder().WithNumRasterizers(2), defaultSpec(), 10)
+	late := b.tg.Draw(0, false)
+	early := b.tg.Draw(1, true)
+	pl := backendtest.Rect(late, 0, 0, 32, 8, 0.4)[0]
+	pe := backendtest.Rect(early, 0, 0, 32, 8, 0.5)[0]
+	b.cp.SendAt(0, b.du.Control, protocol.NewClearCmd(command.ClearDepth|command.ClearStencil, b.tg.DepthDesc,
+		b.tg.Depth.SizeBytes()))
+	a, lagging := oneQuad(late, pl, 0, 0), oneQuad(late, pl, 16, 0)
+	b.rast.SendAt(5, b.du.FromRasterizers, a)
+	b.rast.SendAt(5, b.du.FromRasterizers, oneQuad(early, pe, 8, 0))
+	b.rast.SendAt(5, b.du.FromRasterizers, lagging)
+	b.rast.SendAt(5, b.du.FromRasterizers, protocol.NewDrawEnd(late, 0))
+	b.rast.SendAt(5, b.du.FromRasterizers, protocol.NewDrawEnd(late, 1))
+	b.rast.SendAt(5, b.du.FromRasterizers, protocol.NewDrawEnd(early, 0))
+	b.rast.SendAt(5, b.du.FromRasterizers, protocol.NewDrawEnd(early, 1))
+	for i, q := range []*protocol.TileQuads{a, lagging} {
+		b.rop.SendAt(uint64(60+10*i), b.du.ROP, protocol.NewLateZReq(late,
+			[]protocol.LateZQuad{{Prim: pl, Quad: q.Quads[0].Quad, Live: q.Quads[0].Live}}))
+	}
+	b.run()
+
+	tiles, ends, order := packerMsgs(b.packer)
+	if want := []string{"tile", "tile", "end", "tile", "end"}; !reflect.DeepEqual(order, want) {
+		t.Fatalf("packer received %v, want %v", order, want)
+	}
+	if tiles[0].Quads[0].Quad.X != 0 || tiles[1].Quads[0].Quad.X != 16 || tiles[2].Draw != early || ends[0].Draw != late {
+		t.Errorf("order of the packer's messages: %+v %+v %+v, ends %d %d", tiles[0].Quads[0].Quad, tiles[1].Quads[0].Quad,
+			tiles[2].Draw.Seq, ends[0].Draw.Seq, ends[1].Draw.Seq)
+	}
+	if c := arrival(t, b.packer, 2); c >= 60 {
+		t.Errorf("draw 0's DrawEnd reached the packer at cycle %d, after its late Z began (60): it waited behind draw 1's tile", c)
+	}
+	if c := arrival(t, b.packer, 3); c <= 70 {
+		t.Errorf("draw 1's early tile left at cycle %d, before draw 0's late Z was answered", c)
+	}
+	if g := b.stat("bypassed"); g != 2 {
+		t.Errorf("bypassed = %v, want 2 (the lagging tile and the DrawEnd)", g)
+	}
+}
