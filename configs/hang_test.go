@@ -16,6 +16,22 @@ type sink struct {
 	In sim.Port
 }
 
+// sinkOn plugs a sink's input into platform p's link named link and returns
+// it: whatever a unit sends there is never taken.
+func sinkOn(t *testing.T, p *Platform, link string) sim.Port {
+	t.Helper()
+	s := &sink{ComponentBase: sim.NewComponentBase("GPU.Sink")}
+	s.In = sim.NewLimitNumMsgPort(s, 1, "GPU.Sink.In")
+	for _, l := range p.Links {
+		if n, ok := l.(interface{ Name() string }); ok && n.Name() == link {
+			l.PlugIn(s.In, 1)
+			return s.In
+		}
+	}
+	t.Fatalf("no link %s", link)
+	return nil
+}
+
 func (s *sink) Handle(sim.Event) error                  { return nil }
 func (s *sink) NotifyRecv(sim.VTimeInSec, sim.Port)     {}
 func (s *sink) NotifyPortFree(sim.VTimeInSec, sim.Port) {}
@@ -30,10 +46,7 @@ func TestStuckPipelineIsReported(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &sink{ComponentBase: sim.NewComponentBase("GPU.Sink")}
-	s.In = sim.NewLimitNumMsgPort(s, 1, "GPU.Sink.In")
-	p.Links[1].PlugIn(s.In, 1) // the command bus
-	p.CommandProcessor.InputAssembler = s.In
+	p.CommandProcessor.InputAssembler = sinkOn(t, p, "GPU.CommandBus")
 	_, f := frame(t, "room", 64, 32, 1)
 	_, err = p.Run(f)
 	if err == nil {
@@ -72,14 +85,7 @@ func TestSageStuckInterleaveIsReported(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &sink{ComponentBase: sim.NewComponentBase("GPU.Sink")}
-	s.In = sim.NewLimitNumMsgPort(s, 1, "GPU.Sink.In")
-	for _, l := range p.Links {
-		if n, ok := l.(interface{ Name() string }); ok && n.Name() == "GPU.WriteXbar[0]" {
-			l.PlugIn(s.In, 1)
-		}
-	}
-	p.Sage.Scheds[0].Interleaves[1] = s.In
+	p.Sage.Scheds[0].Interleaves[1] = sinkOn(t, p, "GPU.WriteXbar[0]")
 	_, err = p.Run(sageFrame(t, cfg, "room", 64, 32, 4))
 	if err == nil {
 		t.Fatal("a stuck interleave finished without an error")

@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sarchlab/akita/v3/sim"
-
 	"github.com/gfxsim/gfxsim/functional/framebuffer"
 	"github.com/gfxsim/gfxsim/functional/reference"
 	"github.com/gfxsim/gfxsim/scene/driver"
@@ -186,14 +184,7 @@ func TestSortMiddleStuckTileUnitIsReported(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &sink{ComponentBase: sim.NewComponentBase("GPU.Sink")}
-	s.In = sim.NewLimitNumMsgPort(s, 1, "GPU.Sink.In")
-	for _, l := range p.Links {
-		if n, ok := l.(interface{ Name() string }); ok && n.Name() == "GPU.TileUnit[0].PrimitiveBus" {
-			l.PlugIn(s.In, 1)
-		}
-	}
-	p.SortMiddle.TileUnits[0].Unit.Rasterizer = s.In
+	p.SortMiddle.TileUnits[0].Unit.Rasterizer = sinkOn(t, p, "GPU.TileUnit[0].PrimitiveBus")
 	_, f := frame(t, "room", 64, 32, 1)
 	_, err = p.Run(f)
 	if err == nil {

@@ -23,6 +23,20 @@ func (e Env) Check() error {
 	return nil
 }
 
+// MustBuild panics, naming the unit ("binner GPU.Binner: ..."), when e lacks
+// an engine or a clock or cfg does not validate: a builder's first step
+// (configs validates every field before building, so this guards only direct
+// use of a builder).
+func (e Env) MustBuild(kind, name string, cfg interface{ Validate() error }) {
+	err := e.Check()
+	if err == nil {
+		err = cfg.Validate()
+	}
+	if err != nil {
+		panic(kind + " " + name + ": " + err.Error())
+	}
+}
+
 type errEnv string
 
 func (e errEnv) Error() string { return "Env: " + string(e) }

@@ -34,12 +34,7 @@ func (b Builder) WithConfig(c Config) Builder { b.cfg = c; return b }
 // Build builds the binner; it panics on a bad configuration (configs
 // validates first).
 func (b Builder) Build(name string) *Binner {
-	if err := b.env.Check(); err != nil {
-		panic(fmt.Sprintf("binner %s: %v", name, err))
-	}
-	if err := b.cfg.Validate(); err != nil {
-		panic(fmt.Sprintf("binner %s: %v", name, err))
-	}
+	b.env.MustBuild("binner", name, b.cfg)
 	c := &Binner{cfg: b.cfg, env: b.env, zero: make([]byte, b.cfg.LineBytes)}
 	c.TickingComponent = sim.NewTickingComponent(name, b.env.Engine, b.env.Freq, c)
 	c.FromPrimitiveAssembly = sim.NewLimitNumMsgPort(c, b.cfg.InputQueue, name+".FromPrimitiveAssembly")

@@ -30,12 +30,7 @@ func (b Builder) WithConfig(c Config) Builder { b.cfg = c; return b }
 // Build builds the scheduler; it panics on a bad configuration (configs
 // validates first).
 func (b Builder) Build(name string) *Scheduler {
-	if err := b.env.Check(); err != nil {
-		panic(fmt.Sprintf("tile scheduler %s: %v", name, err))
-	}
-	if err := b.cfg.Validate(); err != nil {
-		panic(fmt.Sprintf("tile scheduler %s: %v", name, err))
-	}
+	b.env.MustBuild("tile scheduler", name, b.cfg)
 	c := &Scheduler{cfg: b.cfg, env: b.env, held: make([]int, b.cfg.TileUnits),
 		perUnit: make([]uint64, b.cfg.TileUnits), jobs: map[string]int{}}
 	c.TickingComponent = sim.NewTickingComponent(name, b.env.Engine, b.env.Freq, c)

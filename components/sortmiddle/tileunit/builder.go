@@ -37,12 +37,7 @@ func (b Builder) WithConfig(c Config) Builder { b.cfg = c; return b }
 // Build builds the tile unit; it panics on a bad configuration (configs
 // validates first).
 func (b Builder) Build(name string) *TileUnit {
-	if err := b.env.Check(); err != nil {
-		panic(fmt.Sprintf("tile unit %s: %v", name, err))
-	}
-	if err := b.cfg.Validate(); err != nil {
-		panic(fmt.Sprintf("tile unit %s: %v", name, err))
-	}
+	b.env.MustBuild("tile unit", name, b.cfg)
 	c := &TileUnit{cfg: b.cfg, env: b.env}
 	c.TickingComponent = sim.NewTickingComponent(name, b.env.Engine, b.env.Freq, c)
 	c.FromScheduler = sim.NewLimitNumMsgPort(c, 4, name+".FromScheduler")
