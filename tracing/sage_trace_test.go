@@ -10,13 +10,11 @@ import (
 
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/configs"
-	"github.com/gfxsim/gfxsim/scene"
-	"github.com/gfxsim/gfxsim/scene/driver"
 )
 
 // traceSageFrame renders the built-in scene name at 64x40 (4 samples per
 // pixel) on the SAGE board with every component traced, the ledger attached
-// beside the trace, and returns the trace file and the result. With dir "",
+// (when not nil) beside the trace, and returns the trace file and the result. With dir "",
 // nothing is traced.
 func traceSageFrame(t *testing.T, dir, name string, ledger atracing.Tracer) (string, *configs.Result) {
 	t.Helper()
@@ -31,26 +29,12 @@ func traceSageFrameOn(t *testing.T, cfg *configs.Config, dir, name string, ledge
 
 // traceMachineFrame renders the built-in scene name at w x h with spp samples
 // per pixel on machine cfg with every component traced, the ledger attached
-// beside the trace, and returns the trace file and the result. With dir "",
+// (when not nil) beside the trace, and returns the trace file and the result. With dir "",
 // nothing is traced.
 func traceMachineFrame(t *testing.T, cfg *configs.Config, dir, name string, w, h, spp int,
 	ledger atracing.Tracer) (string, *configs.Result) {
 	t.Helper()
-	s, err := scene.Builtin(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.SetResolution(w, h, spp); err != nil {
-		t.Fatal(err)
-	}
-	f, err := driver.Encode(s, cfg.DriverOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := configs.Build(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, f := buildOn(t, cfg, name, w, h, spp)
 	if dir == "" {
 		res, err := p.Run(f)
 		if err != nil {
@@ -62,7 +46,9 @@ func traceMachineFrame(t *testing.T, cfg *configs.Config, dir, name string, w, h
 	if err != nil {
 		t.Fatal(err)
 	}
-	OnTraceable(p, func(c atracing.NamedHookable) { atracing.CollectTrace(c, ledger) })
+	if ledger != nil {
+		OnTraceable(p, func(c atracing.NamedHookable) { atracing.CollectTrace(c, ledger) })
+	}
 	res, err := p.Run(f)
 	if err != nil {
 		t.Fatal(err)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"database/sql"
 	"fmt"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -47,6 +46,22 @@ func traceFrame(t *testing.T, dir, name string) string {
 // pixel and builds the default machine changed by machine (when not nil).
 func buildFrame(t *testing.T, name string, w, h, spp int, machine func(*configs.Config)) (*configs.Platform, *driver.Frame) {
 	t.Helper()
+	return buildOn(t, defaultWith(machine), name, w, h, spp)
+}
+
+// defaultWith returns the default machine changed by machine (when not nil).
+func defaultWith(machine func(*configs.Config)) *configs.Config {
+	cfg := configs.Default()
+	if machine != nil {
+		machine(cfg)
+	}
+	return cfg
+}
+
+// buildOn encodes the built-in scene name at w x h with spp samples per pixel
+// for machine cfg and builds it.
+func buildOn(t *testing.T, cfg *configs.Config, name string, w, h, spp int) (*configs.Platform, *driver.Frame) {
+	t.Helper()
 	s, err := scene.Builtin(name)
 	if err != nil {
 		t.Fatal(err)
@@ -54,13 +69,9 @@ func buildFrame(t *testing.T, name string, w, h, spp int, machine func(*configs.
 	if err := s.SetResolution(w, h, spp); err != nil {
 		t.Fatal(err)
 	}
-	f, err := driver.Encode(s, driver.DefaultOptions())
+	f, err := driver.Encode(s, cfg.DriverOptions())
 	if err != nil {
 		t.Fatal(err)
-	}
-	cfg := configs.Default()
-	if machine != nil {
-		machine(cfg)
 	}
 	p, err := configs.Build(cfg)
 	if err != nil {
@@ -76,31 +87,7 @@ func buildFrame(t *testing.T, name string, w, h, spp int, machine func(*configs.
 func traceFrameWith(t *testing.T, dir, name string, machine func(*configs.Config),
 	extra atracing.Tracer) (string, *configs.Result) {
 	t.Helper()
-	p, f := buildFrame(t, name, 96, 54, 4, machine)
-	if dir == "" {
-		res, err := p.Run(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return "", res
-	}
-	tr, err := Attach(p, Options{Path: filepath.Join(dir, "trace")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if extra != nil {
-		for _, c := range Traceable(p) {
-			atracing.CollectTrace(c, extra)
-		}
-	}
-	res, err := p.Run(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tr.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return tr.File(), res
+	return traceMachineFrame(t, defaultWith(machine), dir, name, 96, 54, 4, extra)
 }
 
 func TestTraceHasEveryParent(t *testing.T) {
