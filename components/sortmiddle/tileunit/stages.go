@@ -210,12 +210,17 @@ func (c *TileUnit) receiveMemory(now sim.VTimeInSec) bool {
 		case tagBin:
 			t.binReads[idx].arrived = true
 			c.st.binBytes += cp.Size
-			for t.binOK < len(t.bin.Entries) {
-				r := c.readOf(t, t.binOK)
-				if !t.binReads[r].arrived {
-					break
+			// The arrived prefix of the bin's reads, in entry order (a read
+			// of a link alone holds no entry and gates nothing).
+			for t.binCursor < len(t.binReads) {
+				r := &t.binReads[t.binCursor]
+				if r.first < r.end {
+					if !r.arrived {
+						break
+					}
+					t.binOK = r.end
 				}
-				t.binOK = t.binReads[r].end
+				t.binCursor++
 			}
 		case tagParam:
 			t.paramLeft[idx]--
@@ -224,16 +229,6 @@ func (c *TileUnit) receiveMemory(now sim.VTimeInSec) bool {
 			t.storeLeft--
 		}
 	}
-}
-
-// readOf returns the bin read holding entry e.
-func (c *TileUnit) readOf(t *tile, e int) int {
-	for r := range t.binReads {
-		if t.binReads[r].first <= e && e < t.binReads[r].end {
-			return r
-		}
-	}
-	return len(t.binReads) - 1
 }
 
 // receiveControl takes the ROP's DrawDone and the back end's Done.

@@ -144,9 +144,10 @@ type tile struct {
 	loadNext int
 	loadLeft int // loads not yet arrived
 
-	binReads []binRead
-	binNext  int
-	binOK    int // entries whose bin bytes arrived (a prefix)
+	binReads  []binRead
+	binNext   int
+	binOK     int // entries whose bin bytes arrived (a prefix)
+	binCursor int // the first bin read not known arrived, in order
 
 	paramNext int   // next entry whose record to read
 	piece     int   // its next piece
