@@ -34,13 +34,14 @@ type options struct {
 	front                    string  // a bare mesh's front (-front; "": the default, +z)
 	bar                      bool    // a progress bar over the frame on stderr
 	reorder                  int     // -reorder-indices: Tipsify's FIFO size (0: the meshes' own order)
+	reorderVertices          bool    // -reorder-vertices: also store the reordered meshes' vertices in first-use order
 }
 
 // driverOptions returns the driver options of a frame on cfg, with the
-// index reordering of -reorder-indices.
+// reordering of -reorder-indices and -reorder-vertices.
 func (o options) driverOptions(cfg *configs.Config) driver.Options {
 	do := cfg.DriverOptions()
-	do.ReorderIndices = o.reorder
+	do.ReorderIndices, do.ReorderVertices = o.reorder, o.reorderVertices
 	return do
 }
 

@@ -46,4 +46,10 @@
 // number of triangles, is deterministic (ties go to the first candidate in
 // the order the triangles touched them), emits every triangle exactly once
 // and keeps each triangle's corners in their order (its winding).
+//
+// FetchOrder then renumbers the vertices in the order the new list first
+// uses them, so that the input assembler's vertex fetch walks the vertex
+// buffer forward again: Tipsify's fans jump around a buffer laid out in the
+// original order, and the IA's vertex cache (cache lines of vertex data,
+// not shaded vertices) sees the scatter. Renumbering changes no ACMR.
 package vertexcache

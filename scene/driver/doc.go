@@ -35,9 +35,12 @@
 // OrderIndependent) with its triangles reordered for vertex reuse by
 // vertexcache.Tipsify; the triangles and their windings stay the same, so the
 // image changes only where two triangles of the mesh meet a sample at exactly
-// the same depth. Blended meshes keep their order. The reference renderer and
-// the timed machine read the same buffers from the frame's memory.
-// MeshIndices returns the lists the driver uploads.
+// the same depth. Blended meshes keep their order. With
+// Options.ReorderVertices the vertex buffer of each reordered mesh is stored
+// in the order the new list first uses its vertices (vertexcache.FetchOrder),
+// which changes no value. The reference renderer and the timed machine read
+// the same buffers from the frame's memory. MeshOrders returns what the
+// driver uploads.
 //
 // Constants follow the library ABI (functional/shader/library): named blocks mvp,
 // mvp_end, model, normal_matrix, camera_pos, ambient, light_count, lights, and the

@@ -43,6 +43,11 @@ type Options struct {
 	// (vertexcache.Tipsify for a FIFO of this many entries; see reorder.go);
 	// 0 keeps every mesh's order.
 	ReorderIndices int
+	// ReorderVertices, with ReorderIndices, also stores the vertices of
+	// each reordered mesh in the order the reordered list first uses them
+	// (vertexcache.FetchOrder), so that vertex fetch walks the buffer
+	// forward.
+	ReorderVertices bool
 }
 
 // DefaultOptions returns the defaults.
@@ -226,19 +231,20 @@ func (e *encoder) textures() error {
 }
 
 func (e *encoder) meshes() error {
-	indices, err := MeshIndices(e.s, e.o)
+	orders, err := MeshOrders(e.s, e.o)
 	if err != nil {
 		return err
 	}
 	for i, m := range e.s.Meshes {
-		e.meshBufs = append(e.meshBufs, e.uploadMesh(m, indices[i]))
+		e.meshBufs = append(e.meshBufs, e.uploadMesh(m, orders[i]))
 	}
 	return nil
 }
 
-// uploadMesh puts mesh m's vertex buffer and the index list indices (m's
-// own, or its reordering) in memory.
-func (e *encoder) uploadMesh(m *mesh.Mesh, indices []uint32) meshBuffers {
+// uploadMesh puts mesh m's vertex and index buffers in memory, in order ord
+// (m's own, or its reordering).
+func (e *encoder) uploadMesh(m *mesh.Mesh, ord MeshOrder) meshBuffers {
+	indices := ord.Indices
 	var attrs []command.Attribute
 	stride := uint32(0)
 	add := func(sem command.Semantic, comps uint32) {
@@ -266,7 +272,11 @@ func (e *encoder) uploadMesh(m *mesh.Mesh, indices []uint32) meshBuffers {
 			vb = binary.LittleEndian.AppendUint32(vb, math.Float32bits(f))
 		}
 	}
-	for i := 0; i < n; i++ {
+	for k := 0; k < n; k++ {
+		i := k
+		if ord.Vertices != nil {
+			i = int(ord.Vertices[k])
+		}
 		p := m.Positions[i]
 		put(p[0], p[1], p[2])
 		if hasN {

@@ -47,12 +47,22 @@ func Reorderable(s *scene.Scene) []bool {
 	return ok
 }
 
-// MeshIndices returns the index list the driver uploads for each mesh of s
-// with options o: the mesh's own, or, with o.ReorderIndices > 0 and a
-// Reorderable mesh, its triangles reordered by vertexcache.Tipsify for a FIFO
-// of o.ReorderIndices entries. Unchanged lists are the meshes' own slices.
-func MeshIndices(s *scene.Scene, o Options) ([][]uint32, error) {
-	out := make([][]uint32, len(s.Meshes))
+// MeshOrder is the order in which the driver uploads a mesh: its index list
+// and, when renumbered, the mesh vertex stored at each place of the vertex
+// buffer.
+type MeshOrder struct {
+	Indices  []uint32
+	Vertices []uint32 // nil: the mesh's own order; else Vertices[i] is the mesh vertex stored at i
+}
+
+// MeshOrders returns the order the driver uploads each mesh of s in with
+// options o: the mesh's own, or, with o.ReorderIndices > 0 and a Reorderable
+// mesh, its triangles reordered by vertexcache.Tipsify for a FIFO of
+// o.ReorderIndices entries, and with o.ReorderVertices its vertices
+// renumbered in first-use order (vertexcache.FetchOrder). Unchanged index
+// lists are the meshes' own slices.
+func MeshOrders(s *scene.Scene, o Options) ([]MeshOrder, error) {
+	out := make([]MeshOrder, len(s.Meshes))
 	if o.ReorderIndices < 0 {
 		return nil, fmt.Errorf("driver: reorder indices: %d, want 0 (off) or a FIFO size", o.ReorderIndices)
 	}
@@ -61,15 +71,19 @@ func MeshIndices(s *scene.Scene, o Options) ([][]uint32, error) {
 		ok = Reorderable(s)
 	}
 	for i, m := range s.Meshes {
-		out[i] = m.Indices
+		out[i].Indices = m.Indices
 		if ok == nil || !ok[i] {
 			continue
 		}
 		r, err := vertexcache.Tipsify(m.Indices, len(m.Positions), o.ReorderIndices)
+		if err == nil && o.ReorderVertices {
+			out[i].Indices, out[i].Vertices, err = vertexcache.FetchOrder(r, len(m.Positions))
+		} else {
+			out[i].Indices = r
+		}
 		if err != nil {
 			return nil, fmt.Errorf("driver: meshes[%d] %q: %w", i, m.Name, err)
 		}
-		out[i] = r
 	}
 	return out, nil
 }

@@ -61,9 +61,10 @@ func indexBuffers(t *testing.T, f *Frame) [][]uint32 {
 }
 
 // TestReorderIndices: with ReorderIndices the driver uploads Tipsify's order
-// for the opaque meshes and the own order for the blended ones (overdraw:
-// an opaque backdrop, then alpha-blended layers), and the reference image of
-// a scene of opaque meshes (room) is the same bit for bit.
+// for the opaque meshes (renumbered in first-use order with
+// ReorderVertices) and the own order for the blended ones (overdraw: an
+// opaque backdrop, then alpha-blended layers), and the reference image of a
+// scene of opaque meshes (room) is the same bit for bit either way.
 func TestReorderIndices(t *testing.T) {
 	s, err := scene.Builtin("overdraw", scene.WithResolution(64, 36))
 	if err != nil {
@@ -86,19 +87,32 @@ func TestReorderIndices(t *testing.T) {
 	if len(bound) != 2 || !reflect.DeepEqual(bound[0], want) || !reflect.DeepEqual(bound[1], s.Meshes[0].Indices) {
 		t.Errorf("index buffers %v, want the backdrop's Tipsify order %v and the layer's own %v", bound, want, s.Meshes[0].Indices)
 	}
-	if _, err := MeshIndices(s, Options{ReorderIndices: -1}); err == nil {
+	if _, err := MeshOrders(s, Options{ReorderIndices: -1}); err == nil {
 		t.Error("ReorderIndices -1: no error")
+	}
+	o.ReorderVertices = true
+	f, err = Encode(s, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _, err = vertexcache.FetchOrder(want, s.Meshes[1].VertexCount())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bound := indexBuffers(t, f); !reflect.DeepEqual(bound[0], want) {
+		t.Errorf("with ReorderVertices: backdrop indices %v, want %v", bound[0], want)
 	}
 
 	room, err := scene.Builtin("room", scene.WithResolution(64, 36))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var images [2][]byte
+	var images [3][]byte
 	changed := false
-	for i, k := range []int{0, 16} {
+	for i, k := range []int{0, 16, 16} {
 		o := DefaultOptions()
 		o.ReorderIndices = k
+		o.ReorderVertices = i == 2
 		f, err := Encode(room, o)
 		if err != nil {
 			t.Fatal(err)
@@ -109,9 +123,9 @@ func TestReorderIndices(t *testing.T) {
 		}
 		images[i] = r.Image.Pix
 		if k > 0 {
-			ib, _ := MeshIndices(room, o)
-			for m, idx := range ib {
-				changed = changed || !reflect.DeepEqual(idx, room.Meshes[m].Indices)
+			orders, _ := MeshOrders(room, o)
+			for m, ord := range orders {
+				changed = changed || !reflect.DeepEqual(ord.Indices, room.Meshes[m].Indices)
 			}
 		}
 	}
@@ -120,5 +134,8 @@ func TestReorderIndices(t *testing.T) {
 	}
 	if !reflect.DeepEqual(images[0], images[1]) {
 		t.Error("room: the reordered index buffers change the image")
+	}
+	if !reflect.DeepEqual(images[0], images[2]) {
+		t.Error("room: the reordered index and vertex buffers change the image")
 	}
 }
