@@ -83,9 +83,9 @@ func TestROPSummary(t *testing.T) {
 		"GPU.ROP[0].quads_in": 10, "GPU.ROP[0].quads_written": 8, "GPU.ROP[0].cycles_wait_memory": 100,
 		"GPU.ROP[0].cycles_wait_late_z": 50, "GPU.ROP[0].cache_line_reads": 3, "GPU.ROP[0].bytes_read": 1.5e6,
 		"GPU.ROP[0].prefetch_issued": 10, "GPU.ROP[0].prefetch_useful": 6, "GPU.ROP[0].prefetch_late": 1,
-		"GPU.ROP[0].prefetch_useless": 2,
+		"GPU.ROP[0].prefetch_useless":  2,
 		"GPU.TileUnit[1].ROP.quads_in": 5, "GPU.TileUnit[1].ROP.quads_written": 4, "GPU.TileUnit[1].ROP.cycles_wait_memory": 300,
-		"GPU.TileUnit[1].ROP.bytes_read": 0.5e6,
+		"GPU.TileUnit[1].ROP.bytes_read":      0.5e6,
 		"GPU.DepthUnit[0].cycles_wait_memory": 1000, "GPU.ROP[0].memory.bytes_read": 9e9,
 	}
 	var b bytes.Buffer
