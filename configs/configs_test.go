@@ -86,6 +86,7 @@ func TestErrors(t *testing.T) {
 		{"index cache line", "input_assembler:\n  index_cache: {size_kb: 4, ways: 4, line_bytes: 8}\n", "m.yaml:2: input_assembler.index_cache.line_bytes: 8 bytes: lines of this cache must be at least 16 bytes (4-byte lines are for the ROP colour and depth caches)"},
 		{"hiz cache line", "hiz:\n  mode: zmask\n  cache: {size_kb: 16, ways: 4, line_bytes: 8}\n", "m.yaml:3: hiz.cache.line_bytes: 8 bytes: HiZ cache lines must be at least 16 bytes"},
 		{"line under 4", "rop:\n  compression: false\n  cache: {size_kb: 32, ways: 4, line_bytes: 2}\n", "m.yaml:3: rop.cache.line_bytes: 2 out of range [4, 4096] bytes"},
+		{"prefetch reserve", "rop:\n  prefetch_distance: 4\n  prefetch_reserve: 32\n", "m.yaml:3: rop.prefetch_reserve: 32 slots leave none of the 32 for prefetches: make it smaller (or prefetch_distance 0)"},
 		{"bad yaml", "raster: {rasterizers: 2\n", "m.yaml:1: yaml: did not find expected ',' or '}'"},
 	}
 	for _, tc := range tests {
