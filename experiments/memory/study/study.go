@@ -154,7 +154,7 @@ const Base = 0x10000
 // StrideGranules is the strided pattern's stride in interleave granules per
 // channel: a stride of StrideGranules*NumChannels+1 granules visits the
 // channels in turn and, within each, jumps StrideGranules*NumChannels+1
-// granules (8.25 KiB with 4 channels of 256-byte granules), farther than a row.
+// granules (8.25 KiB with 4 channels of 256-byte granules, 32.25 KiB with 16), farther than a row.
 const StrideGranules = 8
 
 // trafficConfig returns the generator's configuration for a point.
