@@ -127,7 +127,7 @@ func TestDecodeVersion1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := p.Encode()
+	b := encodeVersion2(p)
 	codeStart := len(b) - InstrSize
 	// The sampler declaration ends with its type byte, just before code.count.
 	typeAt := codeStart - 4 - 1
@@ -144,6 +144,40 @@ func TestDecodeVersion1(t *testing.T) {
 	}
 	if q.Samplers[0] != (SamplerDecl{Unit: 2, Name: "albedo"}) || q.Code[0].TexCoords != 0 || q.Code[0].SourceMask(0) != MaskX|MaskY {
 		t.Errorf("decoded %+v %+v", q.Samplers, q.Code[0])
+	}
+}
+
+// encodeVersion2 returns p's binary form in version 2: no geometry field, no
+// vertex byte per input.
+func encodeVersion2(p *Program) []byte {
+	b := p.Encode()
+	binary.LittleEndian.PutUint16(b[4:], 2)
+	geo := 10 + len(p.Name)
+	out := append([]byte(nil), b[:geo]...)
+	off := geo + 4
+	out = append(out, b[off]) // inputs.count
+	off++
+	for range p.Inputs {
+		n := 1 + 1 + int(b[off+1]) + 2 // reg, str8, interp, centroid
+		out = append(out, b[off:off+n]...)
+		off += n + 1 // skip the vertex byte
+	}
+	return append(out, b[off:]...)
+}
+
+// TestDecodeVersion2 reads a binary of the second version (before geometry
+// shaders).
+func TestDecodeVersion2(t *testing.T) {
+	p, err := Assemble("v2.gsa", []byte(".ps\n.input v0 texcoord\n.input v1 normal flat\n.output o0 color\nadd o0, v0, v1\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := Decode(encodeVersion2(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.Disassemble() != p.Disassemble() {
+		t.Errorf("decoded\n%s\nwant\n%s", q.Disassemble(), p.Disassemble())
 	}
 }
 
