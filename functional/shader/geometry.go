@@ -286,3 +286,7 @@ func (w *Warp) EmittedVertex(lane, k, reg int) (v geom.Vec4, stripStart bool) {
 	b := &w.gs
 	return b.verts[(lane*b.maxVert+k)*b.outputs+reg], b.start[lane*b.maxVert+k]
 }
+
+// NumOutputRegisters returns one past the highest output register oN the
+// program declares (what a vertex or geometry shader's output holds).
+func (p *Program) NumOutputRegisters() int { return p.layout.outputs }
