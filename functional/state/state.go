@@ -50,7 +50,7 @@ type Draw struct {
 	Depth depth.State
 	Blend blend.State
 
-	VS, PS      *shader.Program
+	VS, PS *shader.Program
 	// GS is the geometry shader (nil: none); GSInputs[i] is the vertex
 	// shader output register that GS input i (GS.Inputs order) reads, -1 for
 	// sv_primitiveid. With a GS, Link links the pixel shader to its outputs.
