@@ -322,8 +322,8 @@ type drawState struct {
 	topology   command.Topology
 	// topologySet: topology was sent (multipass draws send their own)
 	topologySet bool
-	texture    [2][shader.MaxSamplers]uint64
-	target     command.Target // colour target of slot 0
+	texture     [2][shader.MaxSamplers]uint64
+	target      command.Target // colour target of slot 0
 }
 
 func (e *encoder) objects() error {
