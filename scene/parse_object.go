@@ -67,6 +67,11 @@ func (p *parser) object(n *yaml.Node, field string) error {
 			return p.geometryObject(n, o, field)
 		}
 	}
+	if mn := o.get("material"); mn != nil && mn.Kind == yaml.ScalarNode {
+		if ma := p.s.MaterialIndex(mn.Value); ma >= 0 && p.s.Materials[ma].GeometryShader() != "" {
+			return p.geometryObject(n, o, field)
+		}
+	}
 	mn := o.get("mesh")
 	if mn == nil {
 		return w.errAt(n, field, "missing mesh")

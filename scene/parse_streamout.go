@@ -306,3 +306,17 @@ func (p *parser) geometryObject(n *yaml.Node, o *object, field string) error {
 	p.s.Objects = append(p.s.Objects, objs...)
 	return nil
 }
+
+// NeedsGeometryStage reports whether the scene draws with a geometry
+// shader, stream-out, DrawAuto or a topology other than triangles (which
+// the timed machines do not model yet: their command processor refuses
+// such a draw).
+func (s *Scene) NeedsGeometryStage() bool {
+	for i := range s.Objects {
+		o := &s.Objects[i]
+		if o.Topology != TopologyTriangles || o.StreamOut != nil || o.DrawAuto != 0 || s.Materials[o.Material].GeometryShader() != "" {
+			return true
+		}
+	}
+	return false
+}
