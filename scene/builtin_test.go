@@ -27,7 +27,7 @@ func TestBuiltins(t *testing.T) {
 		// grass: a 24x24 terrain (1152 triangles) through the grass GS and a sphere of 2*24*11.
 		{"grass", 320, 180, 1, 1680, 2, []string{"grass", "gouraud"}, nil},
 		// silhouette: a torus (2*32*12) and a sphere (2*20*9), shaded and again with adjacency.
-		{"silhouette", 320, 180, 1, 2*(768+360), 4, []string{"gouraud", "silhouette"}, nil},
+		{"silhouette", 320, 180, 1, 2 * (768 + 360), 4, []string{"gouraud", "silhouette"}, nil},
 		// particles: a 2-triangle floor, the seed (1 triangle as 3 points), 2*4 ping-pong steps at frame 0, the sprites.
 		{"particles", 320, 180, 1, 3, 11, []string{"particle_step", "particle_sprite"}, func(t *testing.T, s *Scene) {
 			if !s.NeedsGeometryStage() || s.Frames != 8 || len(s.StreamBuffers) != 2 || s.Objects[2].DrawAuto != 1 || s.Objects[3].DrawAuto != 2 {
