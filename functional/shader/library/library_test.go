@@ -166,7 +166,7 @@ func TestResources(t *testing.T) {
 		"layered.ps.gsa": {Instructions: 4, ALU: 3, TexFetches: 1, Temps: 2, MaxLiveTemps: 1, Inputs: 1, Interpolants: 1, Outputs: 1, Constants: 18, Samplers: 1, TexDependencyDepth: 1},
 		"volume.ps.gsa":  {Instructions: 3, ALU: 2, TexFetches: 1, Temps: 2, MaxLiveTemps: 1, Inputs: 1, Interpolants: 1, Outputs: 1, Constants: 19, Samplers: 1, TexDependencyDepth: 1},
 		// Geometry shaders (emit, emitc and cut count as ALU instructions here) and their companions.
-		"grass.gs.gsa":         {Instructions: 36, ALU: 36, SFU: 1, Temps: 7, MaxLiveTemps: 4, Inputs: 4, Outputs: 2, Constants: 12},
+		"grass.gs.gsa":         {Instructions: 37, ALU: 37, SFU: 1, Temps: 7, MaxLiveTemps: 4, Inputs: 4, Outputs: 2, Constants: 12},
 		"particle.vs.gsa":      {Instructions: 2, ALU: 2, Inputs: 2, Interpolants: 1, Outputs: 2},
 		"particle_step.gs.gsa": {Instructions: 28, ALU: 28, SFU: 3, Temps: 9, MaxLiveTemps: 4, Inputs: 3, Outputs: 2, Constants: 7},
 		"silhouette.gs.gsa":    {Instructions: 106, ALU: 106, SFU: 6, Temps: 23, MaxLiveTemps: 8, Inputs: 9, Outputs: 1, Constants: 4},
