@@ -316,3 +316,29 @@ func TestPointsNeedStreamOut(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// The geometry-stage built-ins, with the counts their geometry shaders
+// must give: grass amplifies each of its 1152 terrain triangles into itself
+// and a blade; the particle system's three sources each spawn a particle per
+// step, and at frame 0 nine steps (the seed pass and 2*4 ping-pong passes)
+// leave 3 + 3*9 particles, all younger than their lifetime, of which the
+// sprite pass draws the 27 spawned ones as 2 triangles each.
+func TestGeometryBuiltins(t *testing.T) {
+	g := render(t, builtin(t, "grass", 64, 36, 1), reference.DefaultOptions()).Counters
+	if g.GSInvocations != 1152 || g.GSEmits != 6*1152 || g.GSPrimitives != 2*1152 || g.GSEmitsDropped != 0 {
+		t.Errorf("grass: %d invocations, %d emits, %d primitives", g.GSInvocations, g.GSEmits, g.GSPrimitives)
+	}
+	p := render(t, builtin(t, "particles", 64, 36, 1), reference.DefaultOptions()).Counters
+	// Steps: 3 sources -> 6 vertices, then 6, 9, ..., 27 in: SO written 6 + 9 + ... + 30.
+	written := 0
+	for k := 1; k <= 9; k++ {
+		written += 3 + 3*k
+	}
+	if p.SOPrimitivesWritten != written || p.SOPrimitivesNeeded != written {
+		t.Errorf("particles: SO written %d needed %d, want %d", p.SOPrimitivesWritten, p.SOPrimitivesNeeded, written)
+	}
+	// The sprite pass: 30 points in, the 27 spawned particles out as quads.
+	if p.GSPrimitives-written != 2*27 {
+		t.Errorf("particles: %d sprite triangles, want %d", p.GSPrimitives-written, 2*27)
+	}
+}
