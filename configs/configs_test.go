@@ -13,7 +13,7 @@ var update = flag.Bool("update", false, "rewrite configs/README.md's field table
 
 func TestDefaultIsValidAndDocumented(t *testing.T) {
 	c := Default()
-	if c.Name != "sortlast" || c.ShaderCore.Count != 8 || c.Memory.Type != "dram" {
+	if c.Name != "sortlast" || c.ShaderCore.Count != 8 || c.Memory.Type != "dramctl" || c.Memory.Channels != 16 {
 		t.Fatalf("default machine: %+v", c)
 	}
 	var walk func(v reflect.Value, path string)
@@ -80,11 +80,13 @@ func TestErrors(t *testing.T) {
 		{"duplicate", "engine: serial\nengine: parallel\n", "m.yaml:2: engine: duplicate key"},
 		{"cross field", "input_assembler: {batch_vertices: 48}\n", "m.yaml:1: input_assembler.batch_vertices: 48 vertices do not fit a warp of 32 lanes"},
 		{"cache geometry", "rop:\n  cache: {size_kb: 3, ways: 4, line_bytes: 64}\n", "m.yaml:2: rop.cache.size_kb: 3 KB is not a power-of-two number of sets of 4 ways x 64-byte lines"},
-		{"rop line with compression", "rop:\n  cache: {size_kb: 32, ways: 4, line_bytes: 32}\n", "m.yaml:2: rop.compression: on with 32-byte colour lines, smaller than the 64-byte memory access unit: turn it off (it applies only to lines of 128 bytes or more)"},
-		{"depth line with compression", "depth_unit:\n  cache: {size_kb: 32, ways: 4, line_bytes: 16}\n", "m.yaml:2: depth_unit.compression: on with 16-byte depth lines, smaller than the 64-byte memory access unit: turn it off (it applies only to lines of 128 bytes or more)"},
+		{"rop line with compression", "rop:\n  cache: {size_kb: 32, ways: 4, line_bytes: 16}\n", "m.yaml:2: rop.compression: on with 16-byte colour lines, smaller than the 32-byte memory access unit: turn it off (it applies only to lines of 64 bytes or more)"},
+		{"rop line with compression, Akita DRAM", "memory: {type: dram, channels: 4}\nrop:\n  cache: {size_kb: 32, ways: 4, line_bytes: 32}\n", "m.yaml:3: rop.compression: on with 32-byte colour lines, smaller than the 64-byte memory access unit: turn it off (it applies only to lines of 128 bytes or more)"},
+		{"depth line with compression", "depth_unit:\n  cache: {size_kb: 32, ways: 4, line_bytes: 16}\n", "m.yaml:2: depth_unit.compression: on with 16-byte depth lines, smaller than the 32-byte memory access unit: turn it off (it applies only to lines of 64 bytes or more)"},
 		{"index cache line", "input_assembler:\n  index_cache: {size_kb: 4, ways: 4, line_bytes: 8}\n", "m.yaml:2: input_assembler.index_cache.line_bytes: 8 bytes: lines of this cache must be at least 16 bytes (4-byte lines are for the ROP colour and depth caches)"},
 		{"hiz cache line", "hiz:\n  mode: zmask\n  cache: {size_kb: 16, ways: 4, line_bytes: 8}\n", "m.yaml:3: hiz.cache.line_bytes: 8 bytes: HiZ cache lines must be at least 16 bytes"},
 		{"line under 4", "rop:\n  compression: false\n  cache: {size_kb: 32, ways: 4, line_bytes: 2}\n", "m.yaml:3: rop.cache.line_bytes: 2 out of range [4, 4096] bytes"},
+		{"prefetch reserve", "rop:\n  prefetch_distance: 4\n  prefetch_reserve: 32\n", "m.yaml:3: rop.prefetch_reserve: 32 slots leave none of the 32 for prefetches: make it smaller (or prefetch_distance 0)"},
 		{"bad yaml", "raster: {rasterizers: 2\n", "m.yaml:1: yaml: did not find expected ',' or '}'"},
 	}
 	for _, tc := range tests {
@@ -125,8 +127,9 @@ func TestErrorInEverySection(t *testing.T) {
 		{"texture_sampler", "texture_sampler:\n  cores_per_sampler: 3\n", "m.yaml:2: texture_sampler.cores_per_sampler: 3 does not divide the 8 shader cores"},
 		{"l2", "l2:\n  line_bytes: 4096\n", "m.yaml:2: l2.line_bytes: 4096 exceeds the memory's InterleaveBytes 256 (a line must belong to one channel)"},
 		{"rop", "rop:\n  blend_latency: 0\n", "m.yaml:2: rop.blend_latency: 0 out of range [1, 1000] cycles"},
-		{"memory", "memory:\n  ranks: 3\n", "m.yaml:2: memory.ranks: 3 is not a power of two"},
-		{"memory queue too short for a wider interleave", "memory:\n  interleave_bytes: 4096\n", "m.yaml:2: memory.transaction_queue: 32 is outside [66, 65536] (a request within one InterleaveBytes granule may need InterleaveBytes/access unit + 1 access units, and Akita needs more queue entries than that)"},
+		{"memory", "memory:\n  type: dram\n  ranks: 3\n", "m.yaml:3: memory.ranks: 3 is not a power of two"},
+		{"memory queue too short for a wider interleave", "memory:\n  interleave_bytes: 4096\n", "m.yaml:2: memory.read_queue: 32 bursts is outside [128, 65536]: a request of up to 4096 bytes needs 128 bursts of 32 bytes"},
+		{"Akita memory queue too short for a wider interleave", "memory:\n  type: dram\n  interleave_bytes: 4096\n", "m.yaml:3: memory.transaction_queue: 32 is outside [66, 65536] (a request within one InterleaveBytes granule may need InterleaveBytes/access unit + 1 access units, and Akita needs more queue entries than that)"},
 		{"buses", "buses:\n  l2:\n    latency: -1\n", "m.yaml:3: buses.l2.latency: -1 out of range [0, 100000] cycles"},
 		{"multipass", "multipass:\n  registers: 33\n", "m.yaml:2: multipass.registers: 33 out of range [0, 32]"},
 		{"decoupled", "decoupled:\n  pattern_seed: x\n", `m.yaml:2: decoupled.pattern_seed: want an integer, got "x"`},

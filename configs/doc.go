@@ -11,8 +11,10 @@
 // that runs part of a machine (experiments/texcache's replay) uses them for
 // its part.
 //
-// Overlays beside the embedded machines: gddr6.yaml puts the default machine
-// on gfxsim's own DRAM controller (memory.type dramctl, 16 GDDR6 channels;
-// configs/README.md, "DRAM presets"); DRAMCtlConfig turns the memory section
-// into the controller's configuration.
+// The default machine's memory is gfxsim's own DRAM controller (memory.type
+// dramctl, 16 GDDR6 channels; configs/README.md, "DRAM presets");
+// DRAMCtlConfig turns the memory section into the controller's
+// configuration. The overlay akita-dram.yaml beside the embedded machines puts
+// the default machine back on Akita's mem/dram (4 GDDR5 channels), the memory
+// it had before.
 package configs

@@ -16,8 +16,8 @@ func TestIdealLimits(t *testing.T) {
 	if ic := c.MemoryConfig().Ideal; ic.BytesPerCycle != 32 || ic.MaxOutstanding != 4 || !ic.Limited() {
 		t.Errorf("ideal memory %+v, want 32 bytes per cycle and 4 in flight", ic)
 	}
-	if got, want := c.MemoryConfig().PeakBytesPerNs(), 4*32*1.2; got < want-1e-9 || got > want+1e-9 {
-		t.Errorf("peak %v GB/s, want %v (4 channels x 32 bytes at 1200 MHz)", got, want)
+	if got, want := c.MemoryConfig().PeakBytesPerNs(), 16*32*1.2; got < want-1e-9 || got > want+1e-9 {
+		t.Errorf("peak %v GB/s, want %v (16 channels x 32 bytes at 1200 MHz)", got, want)
 	}
 	for _, tc := range []struct{ src, want string }{
 		{"memory:\n  type: ideal\n  ideal_bytes_per_cycle: -1\n", "m.yaml:3: memory.ideal_bytes_per_cycle: -1 out of range [0, 1048576] bytes/cycle"},

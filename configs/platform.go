@@ -408,7 +408,8 @@ func (p *Platform) newROP(name string, i int) *rop.Comp {
 		WithBlendLatency(rc.BlendLatency).WithMaxOutstandingMemory(rc.MaxOutstandingMemory).WithInputQueue(rc.InputQueue).
 		WithWindow(rc.Window).WithWaitQuads(rc.WaitQuads).WithWriteQueue(rc.WriteQueue).
 		WithCompression(rc.Compression).WithAccessBytes(c.AccessBytes()).
-		WithTiles(rc.TileSize, rc.Stride, rc.Count).WithCosts(c.ROPCosts()).Build(name)
+		WithTiles(rc.TileSize, rc.Stride, rc.Count).WithCosts(c.ROPCosts()).
+		WithPrefetch(rc.PrefetchDistance, rc.PrefetchReserve).Build(name)
 }
 
 // newQuadPacker builds a quad packer from the quad_packer section, numbering

@@ -220,6 +220,8 @@ type ROP struct {
 	Window               int   `yaml:"window" desc:"messages of shaded quads in flight inside the ROP" min:"1" max:"4096"`
 	WaitQuads            int   `yaml:"wait_quads" desc:"quads waiting for their colour lines (latency hiding)" min:"1" max:"4096"`
 	WriteQueue           int   `yaml:"write_queue" desc:"write-backs queued" min:"1" max:"4096"`
+	PrefetchDistance     int   `yaml:"prefetch_distance" desc:"framebuffer prefetch: the colour lines of the quad at the lookup cursor and of this many quads after it (arrival order, within the window) are read ahead of their lookup; 0: off" unit:"quads" min:"0" max:"4096"`
+	PrefetchReserve      int   `yaml:"prefetch_reserve" desc:"memory-request slots of max_outstanding_memory that prefetches leave free for demand misses and write-backs (less than max_outstanding_memory when prefetching)" min:"1" max:"256"`
 
 	// Work-dependent blend cost (configs/README.md, Work-dependent costs).
 	Cost           string `yaml:"cost" desc:"blend cost model: flat (a quad costs one of quads_per_cycle) or by_samples (every quad costs its live samples times the format and blend factors, at samples_per_cycle, which must be set)" oneof:"flat,by_samples"`

@@ -42,6 +42,8 @@ func (c *Config) validate(file string) error {
 		return fail(at{"quad_packer.quads_per_warp", "shader_core.warp_size"}, "%d quads need %d lanes, the warp has %d", c.QuadPacker.QuadsPerWarp, 4*c.QuadPacker.QuadsPerWarp, sc.WarpSize)
 	case c.ReorderBuffer.Entries < c.QuadPacker.QuadsPerWarp:
 		return fail(at{"reorder_buffer.entries", "quad_packer.quads_per_warp"}, "%d entries cannot hold one warp of %d quads", c.ReorderBuffer.Entries, c.QuadPacker.QuadsPerWarp)
+	case c.ROP.PrefetchDistance > 0 && c.ROP.PrefetchReserve >= c.ROP.MaxOutstandingMemory:
+		return fail(at{"rop.prefetch_reserve", "rop.max_outstanding_memory"}, "%d slots leave none of the %d for prefetches: make it smaller (or prefetch_distance 0)", c.ROP.PrefetchReserve, c.ROP.MaxOutstandingMemory)
 	case c.ROP.TileSize < c.Raster.TileSize:
 		return fail(at{"rop.tile_size", "raster.tile_size"}, "%d pixels is smaller than the raster tile (%d)", c.ROP.TileSize, c.Raster.TileSize)
 	case sc.Registers < sc.WarpSize:

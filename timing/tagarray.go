@@ -22,6 +22,7 @@ type TagArray struct {
 const (
 	lineValid uint8 = 1 << iota
 	lineDirty
+	linePrefetched // filled by a prefetch and not used since
 )
 
 // NewTagArray returns a cache of size bytes, ways ways and lineSize-byte lines;
@@ -80,6 +81,9 @@ func (t *TagArray) Contains(addr uint64) bool { return t.find(t.Line(addr)) >= 0
 type Victim struct {
 	Line  uint64
 	Dirty bool
+	// Prefetched: the line was filled by a prefetch and never used
+	// (MarkPrefetched, not taken back by UsePrefetched).
+	Prefetched bool
 }
 
 // Fill inserts the line holding addr (which must be absent) as the most recently
@@ -101,7 +105,8 @@ func (t *TagArray) Fill(addr uint64) (Victim, bool) {
 	var v Victim
 	evicted := t.flags[victim]&lineValid != 0
 	if evicted {
-		v = Victim{Line: t.tags[victim], Dirty: t.flags[victim]&lineDirty != 0}
+		f := t.flags[victim]
+		v = Victim{Line: t.tags[victim], Dirty: f&lineDirty != 0, Prefetched: f&linePrefetched != 0}
 	}
 	t.clock++
 	t.tags[victim], t.flags[victim], t.lru[victim] = line, lineValid, t.clock
@@ -117,6 +122,42 @@ func (t *TagArray) MarkDirty(addr uint64) bool {
 	}
 	t.flags[i] |= lineDirty
 	return true
+}
+
+// MarkPrefetched marks the (present) line holding addr as filled by a
+// prefetch and not used yet; it reports false when the line is absent.
+func (t *TagArray) MarkPrefetched(addr uint64) bool {
+	i := t.find(t.Line(addr))
+	if i < 0 {
+		return false
+	}
+	t.flags[i] |= linePrefetched
+	return true
+}
+
+// UsePrefetched takes the prefetch mark off the line holding addr and reports
+// whether it had one (the first use of a prefetched line).
+func (t *TagArray) UsePrefetched(addr uint64) bool {
+	i := t.find(t.Line(addr))
+	if i < 0 || t.flags[i]&linePrefetched == 0 {
+		return false
+	}
+	t.flags[i] &^= linePrefetched
+	return true
+}
+
+// DropPrefetched takes the prefetch mark off every present line inside
+// [lo, hi) and returns how many had one (prefetched lines never used, before a
+// flush or an invalidation).
+func (t *TagArray) DropPrefetched(lo, hi uint64) int {
+	n := 0
+	for i, f := range t.flags {
+		if f&lineValid != 0 && f&linePrefetched != 0 && t.tags[i] >= lo && t.tags[i] < hi {
+			t.flags[i] &^= linePrefetched
+			n++
+		}
+	}
+	return n
 }
 
 // Dirty reports whether the line holding addr is present and dirty.

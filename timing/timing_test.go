@@ -82,6 +82,42 @@ func TestTagArrayLRU(t *testing.T) {
 	}
 }
 
+// TestTagArrayPrefetched: the prefetch mark of a line is taken off by its
+// first use, reported with the victim that still has it, and dropped (and
+// counted) inside a range.
+func TestTagArrayPrefetched(t *testing.T) {
+	// 2 sets x 2 ways of 64-byte lines: lines 0x000, 0x080, 0x100 map to set 0.
+	c, err := NewTagArray(256, 2, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.MarkPrefetched(0x000) {
+		t.Fatal("MarkPrefetched marked an absent line")
+	}
+	c.Fill(0x000)
+	c.Fill(0x080)
+	c.MarkPrefetched(0x000)
+	c.MarkPrefetched(0x080)
+	if !c.UsePrefetched(0x010) || c.UsePrefetched(0x000) {
+		t.Fatal("the first use of 0x000 did not (or the second did) report its prefetch")
+	}
+	c.Lookup(0x000) // 0x080 is the LRU line, still marked
+	if v, ok := c.Fill(0x100); !ok || v != (Victim{Line: 0x080, Prefetched: true}) {
+		t.Fatalf("fill evicted %+v %v, want the unused prefetched line 0x080", v, ok)
+	}
+	c.Fill(0x040)
+	c.Fill(0x0c0)
+	c.MarkPrefetched(0x040)
+	c.MarkPrefetched(0x0c0)
+	c.MarkPrefetched(0x100)
+	if n := c.DropPrefetched(0x080, 0x200); n != 2 || c.UsePrefetched(0x0c0) || c.UsePrefetched(0x100) {
+		t.Fatalf("DropPrefetched(0x080, 0x200) = %d, want 2 (0x0c0, 0x100), marks gone", n)
+	}
+	if !c.UsePrefetched(0x040) {
+		t.Fatal("DropPrefetched dropped the mark of 0x040, outside its range")
+	}
+}
+
 func TestClearTags(t *testing.T) {
 	c := NewClearTags(0x1000, 1000, 64) // 16 lines (the last partial)
 	c.SetAll()

@@ -36,6 +36,8 @@ type Builder struct {
 	compression     bool
 	accessBytes     int
 	costs           Costs
+	prefetch        int
+	prefetchReserve int
 }
 
 // MakeBuilder returns a builder with the defaults: 1 GHz, partition 0 of 1 with
@@ -44,7 +46,8 @@ type Builder struct {
 // cycles, 8 memory requests in flight, 8 queued line writes, room for 8 messages
 // in the input port and 16 in flight inside the ROP, 4 late-Z requests in flight
 // and 16 quads waiting for their lines, colour compression on, and a 64-byte
-// memory access unit; DefaultCosts (flat).
+// memory access unit; DefaultCosts (flat); no prefetch (a reserve of 2
+// memory-request slots when it is turned on).
 func MakeBuilder() Builder {
 	return Builder{
 		freq:            1 * sim.GHz,
@@ -65,6 +68,7 @@ func MakeBuilder() Builder {
 		compression:     true,
 		accessBytes:     64,
 		costs:           DefaultCosts(),
+		prefetchReserve: 2,
 	}
 }
 
@@ -151,6 +155,17 @@ func (b Builder) WithCompression(on bool) Builder { b.compression = on; return b
 // writes.
 func (b Builder) WithAccessBytes(n int) Builder { b.accessBytes = n; return b }
 
+// WithPrefetch sets the framebuffer prefetch: the colour lines of the quad at
+// the lookup cursor and of the distance quads after it (in arrival order,
+// within the window) are read ahead of their lookup, while more than reserve
+// of the MaxOutstandingMemory request slots stay free for demand misses and
+// write-backs. Distance 0 turns it off; reserve must be at least 1 and less
+// than MaxOutstandingMemory when it is on.
+func (b Builder) WithPrefetch(distance, reserve int) Builder {
+	b.prefetch, b.prefetchReserve = distance, reserve
+	return b
+}
+
 func (b Builder) cacheConfig() rtcache.Config {
 	return rtcache.Config{Size: b.cacheSize, Ways: b.cacheWays, LineSize: b.lineSize,
 		MaxOutstanding: b.maxOutstanding, WriteQueue: b.writeQueue,
@@ -189,6 +204,13 @@ func (b Builder) Validate() error {
 		if c.v < 1 {
 			return fmt.Errorf("rop: %s %d must be at least 1", c.name, c.v)
 		}
+	}
+	if b.prefetch < 0 || b.prefetch > 1<<16 {
+		return fmt.Errorf("rop: PrefetchDistance %d must be in [0, %d]", b.prefetch, 1<<16)
+	}
+	if b.prefetch > 0 && (b.prefetchReserve < 1 || b.prefetchReserve >= b.maxOutstanding) {
+		return fmt.Errorf("rop: PrefetchReserve %d must be in [1, MaxOutstandingMemory=%d) when prefetching",
+			b.prefetchReserve, b.maxOutstanding)
 	}
 	if b.samplesPerCycle < 0 {
 		return fmt.Errorf("rop: SamplesPerCycle %d must not be negative", b.samplesPerCycle)
@@ -231,6 +253,8 @@ func (b Builder) Build(name string) *Comp {
 		activity:      timing.NewActivity(activityNames[:]...),
 		displayLine:   uint64(b.accessBytes),
 		costs:         b.costs,
+		pfDistance:    b.prefetch,
+		pfReserve:     b.prefetchReserve,
 	}
 	if b.samplesPerCycle > 0 {
 		c.sampleRate = timing.NewRate(b.samplesPerCycle)

@@ -86,6 +86,34 @@
 //     for late Z, its answer arrived. A DrawEnd sends DrawDone{draw, p} to the
 //     command processor once every earlier quad is written.
 //
+// Framebuffer prefetch (WithPrefetch; Giesen, part 9: the ROP fetches the
+// framebuffer data of the quads it will blend into its buffers before they
+// need it). With a distance D > 0, each cycle after the lookup, the ROP reads
+// ahead the colour lines of the quad at the lookup cursor and of the D quads
+// after it, in the order the messages arrived, within the window (the
+// FromReorderBuffer port shows only its head, and messages enter the window at
+// one per cycle while it has room). A late-Z message's quads are prefetched
+// with their live samples before the depth unit's answer, which is when the
+// lookup cannot run: late Z may then cull some of them and make their
+// prefetches useless. Lines the quad overwrites whole and fast-cleared lines
+// need no read and are skipped; present lines and lines being read cost
+// nothing. Prefetches share the MaxOutstandingMemory request slots: a
+// prefetch is sent only while more than PrefetchReserve slots stay free,
+// counting the requests in flight and the write-backs waiting to be issued, so
+// that the last PrefetchReserve slots always go to demand misses and
+// write-backs (rtcache.Cache.Prefetch). A prefetch blocked mid-quad resumes at
+// the same line. Prefetch never changes what is written, only when: the
+// image and the functional counts are those without it. The colour cache
+// counts each prefetch as useful (a demand lookup or write used the line while
+// it was cached), late (a demand lookup found its read still in flight and
+// waited for it) or useless (evicted, dropped by a clear or flushed unused).
+// Depth lines are not the ROP's to prefetch: the partition's depth unit owns
+// the depth cache; an early-Z draw's depth lines were read before shading, and
+// a late-Z draw's LateZReq leaves for the depth unit at acceptance, up to
+// LateZInFlight messages ahead of the lookup, which is the depth side's own
+// look-ahead. A cycle that only sent prefetches counts in the activity as the
+// state the ROP was otherwise in (not busy).
+//
 // The counts follow pipeline.WriteQuad exactly: samples killed, written and
 // blended, and every shaded quad ends discarded, culled by late Z, or written.
 //
@@ -150,8 +178,9 @@
 // (8 messages in the port), Window (16 messages in flight), LateZInFlight (4),
 // WaitQuads (16), Tiles (TileSize 8, PartitionStride 1, NumPartitions 1),
 // Compression (on), AccessBytes (64: the memory access unit, the smallest
-// compressed block used and the display-line size), Freq (1 GHz), Engine, Halt,
-// Progress. The default machine (configs/sortlast.yaml) uses a 32 KB, 4-way
+// compressed block used and the display-line size), PrefetchDistance (0: off)
+// and PrefetchReserve (2; in [1, MaxOutstandingMemory) when prefetching),
+// Freq (1 GHz), Engine, Halt, Progress. The default machine (configs/sortlast.yaml) uses a 32 KB, 4-way
 // colour cache with 256-byte lines, so that 4x MSAA lines compress.
 //
 // # Statistics (<name>.<counter>)
@@ -171,7 +200,9 @@
 // cache_line_reads_uncompressed, cache_write_backs_compressed,
 // cache_write_backs_uncompressed, cache_compression_bytes_saved,
 // cache_compression_unusable, bytes_read, bytes_written and memory.* (the
-// memory client); cycles_busy, cycles_wait_late_z, cycles_wait_memory,
+// memory client; prefetch reads count in cache_line_reads, bytes_read and the
+// compression counters, cache_hits and cache_misses count demand lookups);
+// prefetch_issued, prefetch_useful, prefetch_late and prefetch_useless; cycles_busy, cycles_wait_late_z, cycles_wait_memory,
 // cycles_blocked_output, cycles_idle and utilization.
 //
 // Tasks (only when a tracer is attached, docs/design-timing.md section 10): each

@@ -40,6 +40,7 @@ type record struct {
 	sent     bool                    // late: the request left
 	answered bool                    // late: the response arrived (live is final)
 	n        int                     // quads
+	seq      uint64                  // the ROP's sequence number of the first quad (prefetch cursor)
 	looked   int                     // quads whose lookup finished (or that need none)
 	done     int                     // quads written or dropped
 	task     string                  // tracing: the rop_write task's ID
@@ -141,6 +142,8 @@ type Comp struct {
 	lineSamples   []int  // samples of the quad in each line of lineBuf
 	displayLine   uint64 // bytes per display-line write of the resolve (the memory access unit)
 	wakeFn        func(rtcache.Token)
+	pfDistance    int // quads prefetched beyond the lookup cursor's (0: off)
+	pfReserve     int // memory-request slots prefetches leave free
 
 	recs     []*record
 	look     int // recs[look] is the first record with quads to look up
@@ -149,6 +152,9 @@ type Comp struct {
 	wHead    int
 	wLen     int
 	pipe     *timing.Pipeline[done]
+	quadSeq  uint64 // sequence number of the next quad accepted
+	pfSeq    uint64 // the next quad the prefetcher looks at
+	pfLine   int    // the next of its lines (a prefetch blocked mid-quad resumes there)
 
 	ctlMsg   sim.Msg // the command being carried out (a present or a flush)
 	ctlOut   sim.Msg // an acknowledgement waiting to be sent
@@ -193,11 +199,12 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 	p = c.blend(cycle) || p
 	p = c.cache.Issue(now, c.Image) || p
 	p = c.lookup(now, cycle) || p
+	prefetched := c.prefetch(now)
 	p = c.sendLateZ(now) || p
 	p = c.accept(now) || p
 	p = c.control(now) || p
-	c.account(now, cycle, p)
-	return p
+	c.account(now, cycle, p) // a cycle that only sent prefetches is not busy
+	return p || prefetched
 }
 
 func (c *Comp) wake(t rtcache.Token) { c.wait[int(t)].pending-- }
@@ -361,17 +368,23 @@ func (c *Comp) targetLines(w, h, bps int, base uint64, address func(x, y, s int)
 	return out
 }
 
-// recLines returns the lines of a waiting quad.
-func (c *Comp) recLines(q *quadRec) []uint64 {
-	if q.r != nil && q.r.vis != nil {
-		v := &q.r.vis.Quads[q.qi]
-		c.lineBuf = c.colorLines(q.r.draw.State, int(v.X), int(v.Y), q.r.live[q.qi], c.lineBuf[:0])
+// quadLines returns the colour lines of the live samples of quad qi of
+// record r (in lineBuf, with lineSamples).
+func (c *Comp) quadLines(r *record, qi int) []uint64 {
+	if r.vis != nil {
+		v := &r.vis.Quads[qi]
+		c.lineBuf = c.colorLines(r.draw.State, int(v.X), int(v.Y), r.live[qi], c.lineBuf[:0])
 		return c.lineBuf
 	}
+	sq := &r.msg.Quads[qi]
+	c.lineBuf = c.colorLines(r.draw.State, int(sq.Quad.X), int(sq.Quad.Y), r.live[qi], c.lineBuf[:0])
+	return c.lineBuf
+}
+
+// recLines returns the lines of a waiting quad.
+func (c *Comp) recLines(q *quadRec) []uint64 {
 	if q.r != nil {
-		sq := &q.r.msg.Quads[q.qi]
-		c.lineBuf = c.colorLines(q.r.draw.State, int(sq.Quad.X), int(sq.Quad.Y), q.r.live[q.qi], c.lineBuf[:0])
-		return c.lineBuf
+		return c.quadLines(q.r, q.qi)
 	}
 	t := c.res.target
 	all := raster.FullPixels(15, t.Samples)
@@ -383,7 +396,7 @@ func (c *Comp) recLines(q *quadRec) []uint64 {
 // on memory (it resumes where it stopped).
 func (c *Comp) lookupRec(now sim.VTimeInSec, slot int, q *quadRec) (bool, bool) {
 	lines := c.recLines(q)
-	full := c.overwriteSamples(q)
+	full := c.overwriteSamples(q.r)
 	changed := false
 	if q.r == nil {
 		for _, l := range lines[q.next:] {
@@ -411,14 +424,15 @@ func (c *Comp) lookupRec(now sim.VTimeInSec, slot int, q *quadRec) (bool, bool) 
 }
 
 // overwriteSamples returns how many of a quad's samples fill a whole colour line
-// when the quad overwrites what it writes without reading the destination
-// (blending off or not reading the destination, every channel written), or 0
-// when its lines must be read (blending, partial write masks, the resolve).
-func (c *Comp) overwriteSamples(q *quadRec) int {
-	if q.r == nil {
+// when the quads of record r overwrite what they write without reading the
+// destination (blending off or not reading the destination, every channel
+// written), or 0 when their lines must be read (blending, partial write masks,
+// the resolve: r nil).
+func (c *Comp) overwriteSamples(r *record) int {
+	if r == nil {
 		return 0
 	}
-	d := q.r.draw.State
+	d := r.draw.State
 	bt := &d.Blend.Targets[0]
 	if bt.ReadsDestination() || bt.WriteMask&0xf != 0xf {
 		return 0
@@ -498,6 +512,68 @@ func (c *Comp) lookup(now sim.VTimeInSec, cycle uint64) bool {
 		c.lookRate.Take(1)
 	}
 	return progress
+}
+
+// prefetch reads ahead the colour lines of the quad at the lookup cursor and
+// of the PrefetchDistance quads after it (in the order they arrived, within
+// the window), skipping the lines a quad overwrites whole; a line present,
+// being read or fast-cleared needs nothing, and a read is sent only while more
+// than PrefetchReserve memory-request slots stay free (rtcache.Cache.Prefetch).
+// A prefetch blocked mid-quad resumes at the same line. It reports whether a
+// read was sent.
+func (c *Comp) prefetch(now sim.VTimeInSec) bool {
+	if c.pfDistance == 0 || c.ctlState != controlNone || c.look >= len(c.recs) {
+		return false
+	}
+	head := c.recs[c.look]
+	start := head.seq + uint64(head.looked)
+	if c.pfSeq < start {
+		c.pfSeq, c.pfLine = start, 0
+	}
+	end := start + uint64(c.pfDistance) + 1
+	progress := false
+	i := c.look
+	for c.pfSeq < end {
+		for i < len(c.recs) && c.recs[i].seq+uint64(c.recs[i].n) <= c.pfSeq {
+			i++
+		}
+		if i == len(c.recs) {
+			break // the quad has not arrived yet
+		}
+		r := c.recs[i]
+		if qi := int(c.pfSeq - r.seq); !r.live[qi].Empty() {
+			done, issued := c.prefetchQuad(now, r, qi)
+			progress = progress || issued
+			if !done {
+				break
+			}
+		}
+		c.pfSeq++
+		c.pfLine = 0
+	}
+	return progress
+}
+
+// prefetchQuad prefetches the lines of quad qi of record r from pfLine on; it
+// reports whether it went through them all and whether a read was sent.
+func (c *Comp) prefetchQuad(now sim.VTimeInSec, r *record, qi int) (done, issued bool) {
+	lines := c.quadLines(r, qi)
+	full := c.overwriteSamples(r)
+	if c.traced() {
+		c.cache.SetCause(r.task)
+	}
+	for ; c.pfLine < len(lines); c.pfLine++ {
+		if full > 0 && c.lineSamples[c.pfLine] == full {
+			continue // written whole without a read
+		}
+		switch c.cache.Prefetch(now, lines[c.pfLine], c.pfReserve) {
+		case rtcache.PrefetchBlocked:
+			return false, issued
+		case rtcache.PrefetchIssued:
+			issued = true
+		}
+	}
+	return true, issued
 }
 
 // blend writes the quads whose lines are present, in order, at QuadsPerCycle
@@ -607,6 +683,8 @@ func (c *Comp) enqueue(r *record, lq []protocol.LateZQuad, id, what string) {
 	if r.late {
 		r.req = protocol.NewLateZReq(r.draw, lq)
 	}
+	r.seq = c.quadSeq
+	c.quadSeq += uint64(r.n)
 	c.recs = append(c.recs, r)
 	if c.traced() {
 		r.task = "rop" + id
@@ -688,7 +766,7 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 			return false
 		}
 		c.FromReorderBuffer.Retrieve(now)
-		c.recs = append(c.recs, &record{draw: m.Draw})
+		c.recs = append(c.recs, &record{draw: m.Draw, seq: c.quadSeq})
 		c.st.drawEnds++
 	default:
 		c.fail(fmt.Errorf("FromReorderBuffer: unexpected message %T", msg))
@@ -887,6 +965,11 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 		frac = float64(s.presentCompressed) / float64(s.presentLines)
 	}
 	add(n+"present_compressed_fraction", frac)
+	pf := c.cache.PrefetchCounters()
+	add(n+"prefetch_issued", float64(pf.Issued))
+	add(n+"prefetch_useful", float64(pf.Useful))
+	add(n+"prefetch_late", float64(pf.Late))
+	add(n+"prefetch_useless", float64(pf.Useless))
 	c.cache.Stats(c.Name(), add)
 	c.activity.Stats(c.Name(), add)
 }

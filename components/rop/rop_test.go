@@ -333,6 +333,11 @@ func TestBuilderValidate(t *testing.T) {
 		{rop.MakeBuilder().WithEngine(e).WithTiles(8, 1, 0), "NumPartitions"},
 		{rop.MakeBuilder().WithEngine(e).WithCache(1000, 4, 64), "Cache.Size"},
 		{rop.MakeBuilder().WithEngine(e).WithLateZInFlight(0), "LateZInFlight"},
+		{rop.MakeBuilder().WithEngine(e).WithPrefetch(-1, 2), "PrefetchDistance"},
+		{rop.MakeBuilder().WithEngine(e).WithPrefetch(4, 0), "PrefetchReserve"},
+		{rop.MakeBuilder().WithEngine(e).WithPrefetch(4, 8).WithMaxOutstandingMemory(8), "PrefetchReserve"},
+		{rop.MakeBuilder().WithEngine(e).WithPrefetch(0, 8).WithMaxOutstandingMemory(8), ""}, // off: the reserve is unused
+		{rop.MakeBuilder().WithEngine(e).WithPrefetch(4, 7).WithMaxOutstandingMemory(8), ""},
 		{rop.MakeBuilder().WithEngine(e), ""},
 	}
 	for _, tc := range tests {

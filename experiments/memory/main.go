@@ -2,8 +2,9 @@
 // latency and row-buffer hit rate against the offered load (requests in
 // flight per channel) for sequential, strided and random reads and writes, on
 // each dramctl preset (GDDR5, GDDR6, HBM2, LPDDR4) with the default machine's
-// channels, on the default machine's memory (Akita's DRAM) and on the memory
-// of configs/gddr6.yaml, each beside its theoretical peak. See README.md in
+// channels (the GDDR6 one is the default machine's memory) and on the memory
+// of configs/akita-dram.yaml (Akita's mem/dram, the default machine's memory
+// before gfxsim's controller), each beside its theoretical peak. See README.md in
 // this folder.
 package main
 
@@ -38,7 +39,7 @@ func parseFlags(args []string, getenv func(string) string, stderr *os.File) (stu
 	fs.BoolVar(&o.Quick, "quick", false, "loads 1, 8 and 32 only, with fewer requests")
 	fs.Uint64Var(&o.Seed, "seed", 1, "seed of the random patterns")
 	fs.IntVar(&o.Workers, "workers", 2, "points measured at once")
-	fs.Func("config", "a configuration file whose memory is measured too (repeatable; default configs/gddr6.yaml)",
+	fs.Func("config", "a configuration file whose memory is measured too (repeatable; default configs/akita-dram.yaml)",
 		func(s string) error {
 			o.Configs = append(o.Configs, s)
 			return nil

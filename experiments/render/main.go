@@ -41,12 +41,20 @@ func parseFlags(args []string, getenv func(string) string, stderr *os.File) (opt
 	fs.Float64Var(&o.blur, "blur", -1, "scale the scene's lens radius and motion (0: no blur, 1: as written); negative: the scene's own blur")
 	fs.StringVar(&o.front, "front", "", "a bare mesh file (-scene x.obj, .gltf, .glb): the axis its front faces, +z, -z, +x or -x (default +z, glTF's convention; OBJ has none), framed from that side")
 	var pf progress.Flags
+	fs.IntVar(&o.reorder, "reorder-indices", 0, "reorder the index buffers of opaque, depth-written meshes for vertex reuse (Tipsify for a FIFO of N vertices; 0: off; see experiments/vertexreuse)")
+	fs.BoolVar(&o.reorderVertices, "reorder-vertices", false, "with -reorder-indices: also store the reordered meshes' vertices in the order the new index list first uses them")
 	pf.Register(fs)
 	o.instruments.Register(fs)
 	o.inputs.Register(fs)
 	fs.Parse(args)
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if o.reorder < 0 {
+		return o, fmt.Errorf("-reorder-indices %d: want 0 (off) or a FIFO size", o.reorder)
+	}
+	if o.reorderVertices && o.reorder == 0 {
+		return o, fmt.Errorf("-reorder-vertices renumbers the vertices of reordered meshes: give -reorder-indices too")
 	}
 	for _, check := range []func() error{o.instruments.Check, pf.Check} {
 		if err := check(); err != nil {

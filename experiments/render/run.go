@@ -33,6 +33,16 @@ type options struct {
 	blur                     float64 // < 0: the scene's own
 	front                    string  // a bare mesh's front (-front; "": the default, +z)
 	bar                      bool    // a progress bar over the frame on stderr
+	reorder                  int     // -reorder-indices: Tipsify's FIFO size (0: the meshes' own order)
+	reorderVertices          bool    // -reorder-vertices: also store the reordered meshes' vertices in first-use order
+}
+
+// driverOptions returns the driver options of a frame on cfg, with the
+// reordering of -reorder-indices and -reorder-vertices.
+func (o options) driverOptions(cfg *configs.Config) driver.Options {
+	do := cfg.DriverOptions()
+	do.ReorderIndices, do.ReorderVertices = o.reorder, o.reorderVertices
+	return do
 }
 
 // sceneOptions returns the loader options of frame f.
@@ -186,7 +196,7 @@ func encode(o options, s *scene.Scene, cfg *configs.Config) (*driver.Frame, erro
 	var f *driver.Frame
 	err := o.inputs.Progress("encoding the frame of scene "+s.Name, nil, func() error {
 		var err error
-		f, err = driver.Encode(s, cfg.DriverOptions())
+		f, err = driver.Encode(s, o.driverOptions(cfg))
 		return err
 	})
 	return f, err
@@ -231,7 +241,7 @@ func runTiming(o options, s *scene.Scene, cfg *configs.Config, w io.Writer, suff
 	}
 	timedSummary(w, p, res, wall)
 	if o.check {
-		g, err := driver.Encode(s, cfg.DriverOptions())
+		g, err := driver.Encode(s, o.driverOptions(cfg))
 		if err != nil {
 			return err
 		}

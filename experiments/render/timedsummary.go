@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -100,8 +101,41 @@ func timedSummary(w io.Writer, p *configs.Platform, res *configs.Result, wall ti
 	}
 	fmt.Fprintf(w, "\nshading: %.0f vertex warps, %.0f pixel warps, %.0f warp instructions (%.0f per lane), helper pixels %.1f%% of %.0f pixel shader invocations\n",
 		vw, pw, instr, lane, 100*helpers/max(1, ps), ps)
+	ropSummary(w, st, res.Cycles)
 	decoupledSummary(w, st)
 	tiledSummary(w, st)
+}
+
+// ropName matches a ROP's counter: GPU.ROP[p].<counter> on the sort-last
+// machine, GPU.TileUnit[k].ROP.<counter> on the tiled one.
+var ropName = regexp.MustCompile(`^GPU\.(TileUnit\[[0-9]+\]\.)?ROP(\[[0-9]+\])?\.([a-z_]+)$`)
+
+// ropSummary prints the ROPs' quads, their memory and late-Z stalls as a share
+// of the ROPs' cycles (every ROP over the frame's cycles), and what became of
+// their framebuffer prefetches.
+func ropSummary(w io.Writer, st map[string]float64, cycles uint64) {
+	sum := map[string]float64{}
+	units := 0.0
+	for k, v := range st {
+		if m := ropName.FindStringSubmatch(k); m != nil {
+			sum[m[3]] += v
+			if m[3] == "quads_in" {
+				units++
+			}
+		}
+	}
+	if units == 0 {
+		return
+	}
+	share := func(c float64) float64 { return 100 * c / max(1, units*float64(cycles)) }
+	fmt.Fprintf(w, "\nROPs: %.0f quads written; waiting for memory %.1f%% and for late Z %.1f%% of their cycles; colour lines read %.0f (%s MB)\n",
+		sum["quads_written"], share(sum["cycles_wait_memory"]), share(sum["cycles_wait_late_z"]),
+		sum["cache_line_reads"], mb(sum["bytes_read"]))
+	if n := sum["prefetch_issued"]; n > 0 {
+		fmt.Fprintf(w, "framebuffer prefetch: %.0f lines issued: %.0f useful, %.0f late, %.0f useless (%.1f%% useful or late)\n",
+			n, sum["prefetch_useful"], sum["prefetch_late"], sum["prefetch_useless"],
+			100*(sum["prefetch_useful"]+sum["prefetch_late"])/n)
+	}
 }
 
 // memorySummary prints the "memory:" table of a frame of seconds on memory

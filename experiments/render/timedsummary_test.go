@@ -74,3 +74,31 @@ func TestMemorySummary(t *testing.T) {
 		})
 	}
 }
+
+// TestROPSummary: the ROP line sums the ROPs of both machines' names (and no
+// other unit), shares their stalls over ROPs x cycles, and the prefetch line
+// appears only when prefetches were issued.
+func TestROPSummary(t *testing.T) {
+	st := map[string]float64{
+		"GPU.ROP[0].quads_in": 10, "GPU.ROP[0].quads_written": 8, "GPU.ROP[0].cycles_wait_memory": 100,
+		"GPU.ROP[0].cycles_wait_late_z": 50, "GPU.ROP[0].cache_line_reads": 3, "GPU.ROP[0].bytes_read": 1.5e6,
+		"GPU.ROP[0].prefetch_issued": 10, "GPU.ROP[0].prefetch_useful": 6, "GPU.ROP[0].prefetch_late": 1,
+		"GPU.ROP[0].prefetch_useless":  2,
+		"GPU.TileUnit[1].ROP.quads_in": 5, "GPU.TileUnit[1].ROP.quads_written": 4, "GPU.TileUnit[1].ROP.cycles_wait_memory": 300,
+		"GPU.TileUnit[1].ROP.bytes_read":      0.5e6,
+		"GPU.DepthUnit[0].cycles_wait_memory": 1000, "GPU.ROP[0].memory.bytes_read": 9e9,
+	}
+	var b bytes.Buffer
+	ropSummary(&b, st, 1000)
+	want := "\nROPs: 12 quads written; waiting for memory 20.0% and for late Z 2.5% of their cycles; colour lines read 3 (2.00 MB)\n" +
+		"framebuffer prefetch: 10 lines issued: 6 useful, 1 late, 2 useless (70.0% useful or late)\n"
+	if got := b.String(); got != want {
+		t.Errorf("got\n%q\nwant\n%q", got, want)
+	}
+	delete(st, "GPU.ROP[0].prefetch_issued")
+	b.Reset()
+	ropSummary(&b, st, 1000)
+	if strings.Contains(b.String(), "prefetch") {
+		t.Errorf("a prefetch line without prefetches:\n%s", b.String())
+	}
+}

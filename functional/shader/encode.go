@@ -30,8 +30,11 @@ import (
 //
 // Version 1 (before sampler types) is still read: its samplers have no type
 // byte (they are 2D) and the texcoords byte is part of a reserved u16 (= 0).
-// Version 2 (before geometry shaders) is still read: it has no geometry
-// field and its inputs no vertex byte.
+// Version 2 (before geometry shaders) has no geometry field and its inputs no
+// vertex byte: Encode writes it for vertex and pixel programs (so their
+// binaries, and every address after them in a frame's memory image, are
+// what they were before geometry shaders) and version 3 for geometry
+// programs; both are read.
 const (
 	binaryMagic   = "GSHD"
 	binaryVersion = 3
@@ -47,12 +50,19 @@ const maxName = 255 // longest semantic, constant, parameter or sampler name
 func (p *Program) Encode() []byte {
 	b := make([]byte, 0, 64+len(p.Name)+len(p.Code)*InstrSize)
 	b = append(b, binaryMagic...)
-	b = binary.LittleEndian.AppendUint16(b, binaryVersion)
+	geometry := p.Stage == GeometryStage
+	version := uint16(2)
+	if geometry {
+		version = binaryVersion
+	}
+	b = binary.LittleEndian.AppendUint16(b, version)
 	b = append(b, byte(p.Stage), 0)
 	b = binary.LittleEndian.AppendUint16(b, uint16(len(p.Name)))
 	b = append(b, p.Name...)
-	b = append(b, byte(p.Geometry.Input), byte(p.Geometry.Output))
-	b = binary.LittleEndian.AppendUint16(b, uint16(p.Geometry.MaxVertices))
+	if geometry {
+		b = append(b, byte(p.Geometry.Input), byte(p.Geometry.Output))
+		b = binary.LittleEndian.AppendUint16(b, uint16(p.Geometry.MaxVertices))
+	}
 	str8 := func(b []byte, s string) []byte {
 		b = append(b, byte(len(s)))
 		return append(b, s...)
@@ -67,7 +77,10 @@ func (p *Program) Encode() []byte {
 	for _, d := range p.Inputs {
 		b = append(b, byte(d.Reg))
 		b = str8(b, d.Semantic)
-		b = append(b, byte(d.Interp), boolByte(d.Centroid), byte(d.Vertex))
+		b = append(b, byte(d.Interp), boolByte(d.Centroid))
+		if geometry {
+			b = append(b, byte(d.Vertex))
+		}
 	}
 	b = append(b, byte(len(p.Outputs)))
 	for _, d := range p.Outputs {

@@ -127,7 +127,7 @@ func TestDecodeVersion1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := encodeVersion2(p)
+	b := p.Encode() // version 2
 	codeStart := len(b) - InstrSize
 	// The sampler declaration ends with its type byte, just before code.count.
 	typeAt := codeStart - 4 - 1
@@ -147,37 +147,34 @@ func TestDecodeVersion1(t *testing.T) {
 	}
 }
 
-// encodeVersion2 returns p's binary form in version 2: no geometry field, no
-// vertex byte per input.
-func encodeVersion2(p *Program) []byte {
-	b := p.Encode()
-	binary.LittleEndian.PutUint16(b[4:], 2)
-	geo := 10 + len(p.Name)
-	out := append([]byte(nil), b[:geo]...)
-	off := geo + 4
-	out = append(out, b[off]) // inputs.count
-	off++
-	for range p.Inputs {
-		n := 1 + 1 + int(b[off+1]) + 2 // reg, str8, interp, centroid
-		out = append(out, b[off:off+n]...)
-		off += n + 1 // skip the vertex byte
-	}
-	return append(out, b[off:]...)
-}
-
-// TestDecodeVersion2 reads a binary of the second version (before geometry
-// shaders).
-func TestDecodeVersion2(t *testing.T) {
-	p, err := Assemble("v2.gsa", []byte(".ps\n.input v0 texcoord\n.input v1 normal flat\n.output o0 color\nadd o0, v0, v1\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	q, err := Decode(encodeVersion2(p))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if q.Disassemble() != p.Disassemble() {
-		t.Errorf("decoded\n%s\nwant\n%s", q.Disassemble(), p.Disassemble())
+// TestVertexAndPixelProgramsEncodeVersion2: a vertex or pixel program is
+// written in version 2, byte for byte what it was before geometry shaders
+// (so a frame's memory image and timing do not move), and read back; a
+// geometry program is written in version 3.
+func TestVertexAndPixelProgramsEncodeVersion2(t *testing.T) {
+	for _, tc := range []struct {
+		src     string
+		version uint16
+	}{
+		{".ps\n.input v0 texcoord\n.input v1 normal flat\n.output o0 color\nadd o0, v0, v1\n", 2},
+		{".vs\n.input v0 position\n.output o0 position\nmov o0, v0\n", 2},
+		{".gs\n.input_primitive triangle\n.output_topology triangle_strip\n.max_vertices 3\n.input v0 position 1\n.output o0 position\nmov o0, v0\nemit\n", 3},
+	} {
+		p, err := Assemble("p.gsa", []byte(tc.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := p.Encode()
+		if v := binary.LittleEndian.Uint16(b[4:]); v != tc.version {
+			t.Errorf("%s: version %d, want %d", p.Stage, v, tc.version)
+		}
+		q, err := Decode(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.Disassemble() != p.Disassemble() {
+			t.Errorf("decoded\n%s\nwant\n%s", q.Disassemble(), p.Disassemble())
+		}
 	}
 }
 

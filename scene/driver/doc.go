@@ -39,6 +39,19 @@
 // buffer with the layout that reads those outputs back and issues DrawAuto
 // with the buffer's counter. Frame.StreamBuffers says where the buffers live.
 //
+// Index reordering (reorder.go): with Options.ReorderIndices > 0 the driver
+// uploads the index buffer of each mesh whose every draw is order-independent
+// (opaque, depth tested with less/greater (or equal) and depth written:
+// OrderIndependent) with its triangles reordered for vertex reuse by
+// vertexcache.Tipsify; the triangles and their windings stay the same, so the
+// image changes only where two triangles of the mesh meet a sample at exactly
+// the same depth. Blended meshes keep their order. With
+// Options.ReorderVertices the vertex buffer of each reordered mesh is stored
+// in the order the new list first uses its vertices (vertexcache.FetchOrder),
+// which changes no value. The reference renderer and the timed machine read
+// the same buffers from the frame's memory. MeshOrders returns what the
+// driver uploads.
+//
 // Constants follow the library ABI (functional/shader/library): named blocks mvp,
 // mvp_end, model, normal_matrix, camera_pos, ambient, light_count, lights, and the
 // material parameters. Directional lights are passed as the direction towards the

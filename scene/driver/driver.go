@@ -38,6 +38,16 @@ type Options struct {
 	// pixel shader does not fit them is rendered in several passes (see
 	// multipass.go). The zero value splits nothing.
 	Multipass MultipassOptions
+	// ReorderIndices, when positive, uploads the index buffer of every
+	// Reorderable mesh with its triangles reordered for vertex reuse
+	// (vertexcache.Tipsify for a FIFO of this many entries; see reorder.go);
+	// 0 keeps every mesh's order.
+	ReorderIndices int
+	// ReorderVertices, with ReorderIndices, also stores the vertices of
+	// each reordered mesh in the order the reordered list first uses them
+	// (vertexcache.FetchOrder), so that vertex fetch walks the buffer
+	// forward.
+	ReorderVertices bool
 }
 
 // DefaultOptions returns the defaults.
@@ -91,7 +101,9 @@ func Encode(s *scene.Scene, o Options) (*Frame, error) {
 	if err := e.textures(); err != nil {
 		return nil, err
 	}
-	e.meshes()
+	if err := e.meshes(); err != nil {
+		return nil, err
+	}
 	e.streamBuffers()
 	if err := e.objects(); err != nil {
 		return nil, err
@@ -227,13 +239,21 @@ func (e *encoder) textures() error {
 	return nil
 }
 
-func (e *encoder) meshes() {
-	for _, m := range e.s.Meshes {
-		e.meshBufs = append(e.meshBufs, e.uploadMesh(m))
+func (e *encoder) meshes() error {
+	orders, err := MeshOrders(e.s, e.o)
+	if err != nil {
+		return err
 	}
+	for i, m := range e.s.Meshes {
+		e.meshBufs = append(e.meshBufs, e.uploadMesh(m, orders[i]))
+	}
+	return nil
 }
 
-func (e *encoder) uploadMesh(m *mesh.Mesh) meshBuffers {
+// uploadMesh puts mesh m's vertex and index buffers in memory, in order ord
+// (m's own, or its reordering).
+func (e *encoder) uploadMesh(m *mesh.Mesh, ord MeshOrder) meshBuffers {
+	indices := ord.Indices
 	var attrs []command.Attribute
 	stride := uint32(0)
 	add := func(sem command.Semantic, comps uint32) {
@@ -261,7 +281,11 @@ func (e *encoder) uploadMesh(m *mesh.Mesh) meshBuffers {
 			vb = binary.LittleEndian.AppendUint32(vb, math.Float32bits(f))
 		}
 	}
-	for i := 0; i < n; i++ {
+	for k := 0; k < n; k++ {
+		i := k
+		if ord.Vertices != nil {
+			i = int(ord.Vertices[k])
+		}
 		p := m.Positions[i]
 		put(p[0], p[1], p[2])
 		if hasN {
@@ -283,11 +307,11 @@ func (e *encoder) uploadMesh(m *mesh.Mesh) meshBuffers {
 	format := uint32(32)
 	if n <= 1<<16 {
 		format = 16
-		for _, v := range m.Indices {
+		for _, v := range indices {
 			ib = binary.LittleEndian.AppendUint16(ib, uint16(v))
 		}
 	} else {
-		for _, v := range m.Indices {
+		for _, v := range indices {
 			ib = binary.LittleEndian.AppendUint32(ib, v)
 		}
 	}
@@ -295,7 +319,7 @@ func (e *encoder) uploadMesh(m *mesh.Mesh) meshBuffers {
 		vb:     command.BindVertexBuffer{Addr: e.mem.Put(vb, 256), Size: uint32(len(vb))},
 		ib:     command.BindIndexBuffer{Addr: e.mem.Put(ib, 256), Format: format, Size: uint32(len(ib))},
 		layout: command.SetInputLayout{Stride: stride, Attributes: attrs},
-		count:  uint32(len(m.Indices)),
+		count:  uint32(len(indices)),
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/mem/mem"
 	"github.com/sarchlab/akita/v3/sim"
+	"github.com/sarchlab/akita/v3/tracing"
 
 	"github.com/gfxsim/gfxsim/timing"
 )
@@ -35,6 +36,7 @@ type plan struct {
 
 // request is an accepted request waiting for its bursts and its response.
 type request struct {
+	req    sim.Msg // the request (its trace task ends with the response)
 	rsp    sim.Msg // *mem.DataReadyRsp or *mem.WriteDoneRsp, built when accepted
 	write  bool
 	left   int32 // bursts whose column command has not issued
@@ -195,6 +197,7 @@ func (c *Comp) accept(now sim.VTimeInSec, t int64) {
 			return // wait for room; the queue drains at command issue
 		}
 		c.Top.Retrieve(now)
+		tracing.TraceReqReceive(msg, c)
 		c.enqueue(msg, addr, size, write, firstBurst, n, t)
 	}
 }
@@ -220,7 +223,7 @@ func (c *Comp) enqueue(msg sim.Msg, addr, size uint64, write bool, firstBurst ui
 		}
 		r.rsp = mem.DataReadyRspBuilder{}.WithSrc(c.Top).WithDst(meta.Src).WithRspTo(meta.ID).WithData(data).Build()
 	}
-	r.write, r.left, r.due = write, int32(n), 0
+	r.req, r.write, r.left, r.due = msg, write, int32(n), 0
 	r.recv = int64(c.Freq.Cycle(meta.RecvTime))
 	r.client = c.stats.client(meta.Src)
 	c.stats.request(write, size, r.client)
@@ -391,6 +394,7 @@ func (c *Comp) respond(now sim.VTimeInSec, t int64) {
 			return
 		}
 		c.stats.response(r.write, t-r.recv, t)
+		tracing.TraceReqComplete(r.req, c)
 		copy(c.responses, c.responses[1:])
 		c.responses = c.responses[:len(c.responses)-1]
 		*r = request{}

@@ -91,6 +91,21 @@
 //     taken out of the cleared state by Write, so it misses with a read; a
 //     cleared line never written fills again without one.
 //
+// Prefetch(addr, reserve) (the ROP's framebuffer prefetch): a read of an
+// absent line that is not being read and not fast-cleared, sent only while
+// more than reserve memory-request slots stay free (requests in flight plus
+// writes waiting to be issued), so that prefetches never take the last slots
+// a demand miss or a write-back needs. The line fills like a demand read's and
+// keeps a prefetch mark (timing.TagArray) until its first demand use. Each
+// prefetch ends as one of: useful (a demand access hit it, or a Write marked
+// it dirty, while it was cached), late (a demand access found its read still
+// in flight and waited for it as a merged miss) or useless (evicted, dropped
+// by Clear or Invalidate, or still unused at a Flush; or it arrived for a
+// line Write had allocated meanwhile). PrefetchCounters reports them; the
+// owner names them (the depth unit never prefetches). Prefetch reads count in
+// line_reads, bytes_read and the compression counters like demand reads;
+// hits and misses count demand accesses only.
+//
 // SetEvictHook installs a callback for every line evicted to make room (the
 // depth unit's eviction-triggered HiZ feedback).
 //

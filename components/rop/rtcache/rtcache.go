@@ -99,9 +99,42 @@ func (r Result) Pending() bool { return r == Miss || r == MergedMiss }
 
 // fill is a line read in flight and the readers waiting for it.
 type fill struct {
-	line    uint64
-	waiters []Token
-	task    string // tracing: the task whose access sent the read
+	line     uint64
+	waiters  []Token
+	task     string // tracing: the task whose access sent the read
+	prefetch bool   // sent by Prefetch (a demand access that joins it is a late prefetch)
+}
+
+// PrefetchResult is the outcome of Prefetch.
+type PrefetchResult uint8
+
+// Prefetch results.
+const (
+	// PrefetchNotNeeded: the line is present, being read, or fast-cleared (a
+	// miss on it costs no read); nothing was sent.
+	PrefetchNotNeeded PrefetchResult = iota
+	// PrefetchIssued: a read of the line was sent.
+	PrefetchIssued
+	// PrefetchBlocked: the read would take one of the reserved memory-request
+	// slots (or the write queue is full, or the port busy); nothing changed.
+	PrefetchBlocked
+)
+
+// PrefetchCounters counts the prefetches and what became of them. Every
+// prefetch issued ends as exactly one of useful, late or useless, or is still
+// in flight or cached unused.
+type PrefetchCounters struct {
+	// Issued: line reads sent by Prefetch.
+	Issued uint64
+	// Useful: prefetched lines a demand access (Access, AccessOverwrite or
+	// Write) used while they were cached.
+	Useful uint64
+	// Late: prefetches a demand access found still in flight (it waited for
+	// the read, as a merged miss).
+	Late uint64
+	// Useless: prefetched lines evicted, dropped (Clear, Invalidate) or
+	// flushed (Flush) unused, or arriving for a line already present.
+	Useless uint64
 }
 
 // lineWrite is a line write waiting to be issued: a write-back (data nil: the
@@ -151,6 +184,7 @@ type Cache struct {
 	readsCompressed, readsUncompressed   uint64
 	writesCompressed, writesUncompressed uint64
 	bytesSaved, unusable                 uint64
+	prefetch                             PrefetchCounters
 }
 
 // New returns a cache that talks to memory through port (owned by the
@@ -253,12 +287,17 @@ func (c *Cache) access(now sim.VTimeInSec, addr uint64, t Token, overwrite bool)
 	line := c.Line(addr)
 	if c.tags.Lookup(line) {
 		c.hits++
+		c.usePrefetched(line)
 		return Hit
 	}
 	if i := c.findFill(line); i >= 0 {
 		c.misses++
 		c.merged++
-		c.fills[i].waiters = append(c.fills[i].waiters, t)
+		f := &c.fills[i]
+		if f.prefetch && len(f.waiters) == 0 {
+			c.prefetch.Late++
+		}
+		f.waiters = append(f.waiters, t)
 		return MergedMiss
 	}
 	if !c.writeRoom(1) {
@@ -295,6 +334,59 @@ func (c *Cache) access(now sim.VTimeInSec, addr uint64, t Token, overwrite bool)
 	return Miss
 }
 
+// usePrefetched counts the first demand use of a prefetched line.
+func (c *Cache) usePrefetched(line uint64) {
+	if c.prefetch.Issued > 0 && c.tags.UsePrefetched(line) {
+		c.prefetch.Useful++
+	}
+}
+
+// dropPrefetched counts the prefetched lines of [lo, hi) never used as
+// useless and takes their marks off (before they leave or are flushed).
+func (c *Cache) dropPrefetched(lo, hi uint64) {
+	if c.prefetch.Issued > 0 {
+		c.prefetch.Useless += uint64(c.tags.DropPrefetched(lo, hi))
+	}
+}
+
+// Prefetch reads the line holding addr ahead of need, unless it is present,
+// already being read or fast-cleared (PrefetchNotNeeded). The read is sent
+// only while more than reserve memory-request slots stay free, counting the
+// requests in flight and the writes waiting to be issued (so that a
+// prefetch never takes one of the last reserve slots a demand miss or a
+// write-back needs), and while the write queue has room for the line's
+// victim; otherwise nothing changes (PrefetchBlocked). The line arrives as a
+// demand read's does (Receive), marked as prefetched until its first use.
+func (c *Cache) Prefetch(now sim.VTimeInSec, addr uint64, reserve int) PrefetchResult {
+	line := c.Line(addr)
+	if c.tags.Contains(line) || c.findFill(line) >= 0 || c.Cleared(line) {
+		return PrefetchNotNeeded
+	}
+	if c.client.Outstanding()+c.WritesQueued()+reserve >= c.cfg.MaxOutstanding || !c.writeRoom(1) {
+		return PrefetchBlocked
+	}
+	size, kind := c.readSize(line)
+	if c.traced() {
+		c.client.TraceAs(c.domain, c.cause)
+	}
+	if !c.client.Read(now, line, size, line) {
+		return PrefetchBlocked
+	}
+	c.count(kind, size, false)
+	c.lineReads++
+	c.bytesRead += size
+	c.prefetch.Issued++
+	var w []Token
+	if n := len(c.spare); n > 0 {
+		w, c.spare = c.spare[n-1][:0], c.spare[:n-1]
+	}
+	c.fills = append(c.fills, fill{line: line, waiters: w, task: c.cause, prefetch: true})
+	return PrefetchIssued
+}
+
+// PrefetchCounters returns the prefetch counters.
+func (c *Cache) PrefetchCounters() PrefetchCounters { return c.prefetch }
+
 // allocate puts line in the cache, queueing a dirty victim's write-back.
 func (c *Cache) allocate(line uint64) {
 	v, evicted := c.tags.Fill(line)
@@ -302,6 +394,9 @@ func (c *Cache) allocate(line uint64) {
 		return
 	}
 	c.evictions++
+	if v.Prefetched {
+		c.prefetch.Useless++
+	}
 	if v.Dirty {
 		c.writes = append(c.writes, lineWrite{addr: v.Line, task: c.cause})
 	}
@@ -327,6 +422,7 @@ func (c *Cache) Write(addr uint64) {
 	if !c.tags.Contains(line) {
 		c.allocate(line)
 	}
+	c.usePrefetched(line)
 	c.tags.MarkDirty(line)
 	c.unsetCleared(line)
 	if c.onWrite != nil {
@@ -364,11 +460,17 @@ func (c *Cache) Receive(now sim.VTimeInSec, wake func(Token)) bool {
 		c.fills = c.fills[:last]
 		if c.tags.Contains(f.line) {
 			c.tags.Lookup(f.line)
+			if f.prefetch && len(f.waiters) == 0 {
+				c.prefetch.Useless++ // written meanwhile (Write allocates): the read brought nothing
+			}
 		} else {
 			cause := c.cause
 			c.cause = f.task
 			c.allocate(f.line)
 			c.cause = cause
+			if f.prefetch && len(f.waiters) == 0 {
+				c.tags.MarkPrefetched(f.line)
+			}
 		}
 		for _, t := range f.waiters {
 			wake(t)
@@ -429,8 +531,10 @@ func (c *Cache) Issue(now sim.VTimeInSec, image command.Memory) bool {
 	return progress
 }
 
-// Flush queues the write-back of every dirty line (the lines stay, clean).
+// Flush queues the write-back of every dirty line (the lines stay, clean);
+// prefetched lines never used count as useless prefetches.
 func (c *Cache) Flush() int {
+	c.dropPrefetched(0, ^uint64(0))
 	c.victim = c.tags.Flush(c.victim[:0])
 	for _, l := range c.victim {
 		c.writes = append(c.writes, lineWrite{addr: l, task: c.cause})
@@ -455,6 +559,7 @@ func (c *Cache) Invalidate() (int, error) {
 	if n := c.tags.DirtyLines(); n > 0 {
 		return 0, fmt.Errorf("rtcache: Invalidate with %d dirty lines (Flush first)", n)
 	}
+	c.dropPrefetched(0, ^uint64(0))
 	n := c.tags.Invalidate()
 	c.invalidated += uint64(n)
 	return n, nil
@@ -469,6 +574,7 @@ func (c *Cache) Clear(lo, hi uint64) int {
 	if hi <= lo {
 		return 0
 	}
+	c.dropPrefetched(c.Line(lo), hi)
 	c.tags.InvalidateRange(c.Line(lo), hi)
 	for i := c.wHead; i < len(c.writes); i++ {
 		if w := c.writes[i]; w.data == nil && w.addr+c.lines > lo && w.addr < hi {

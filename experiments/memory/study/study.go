@@ -28,7 +28,7 @@ type Options struct {
 	Out string // output folder
 	// Configs are configuration files (overlays of the default machine)
 	// whose memory systems the study measures besides the built-in ones
-	// (default: configs/gddr6.yaml).
+	// (default: configs/akita-dram.yaml).
 	Configs []string
 	// Quick measures fewer loads with fewer requests (for tests).
 	Quick bool
@@ -48,7 +48,7 @@ type Options struct {
 }
 
 // DefaultConfigs are the configuration files measured by default.
-var DefaultConfigs = []string{"configs/gddr6.yaml"}
+var DefaultConfigs = []string{"configs/akita-dram.yaml"}
 
 // Row is one measured point: a memory system under one traffic at one load.
 type Row struct {
@@ -96,8 +96,9 @@ type System struct {
 
 // Systems returns the memory systems of the study: each dramctl preset on
 // the default machine's memory section (its channel count, interleave,
-// policies), the default machine's memory as configured (Akita's DRAM), and
-// each configuration file's memory.
+// policies; the GDDR6 one is the default machine's memory), and each
+// configuration file's memory (by default configs/akita-dram.yaml, Akita's
+// mem/dram).
 func Systems(files []string) ([]System, error) {
 	base := configs.Default()
 	var out []System
@@ -107,8 +108,6 @@ func Systems(files []string) ([]System, error) {
 		out = append(out, System{Name: p, Source: configs.DefaultName + " memory, type dramctl, preset " + p,
 			Memory: c.MemoryConfig()})
 	}
-	out = append(out, System{Name: "akita-" + strings.ToLower(base.Memory.Protocol),
-		Source: configs.DefaultName + " memory (Akita mem/dram)", Memory: base.MemoryConfig()})
 	for _, f := range files {
 		c, err := configs.Load(f)
 		if err != nil {

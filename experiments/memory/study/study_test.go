@@ -11,11 +11,11 @@ import (
 	"github.com/gfxsim/gfxsim/experiments/expt"
 )
 
-// gddr6 is configs/gddr6.yaml from this folder.
-var gddr6 = filepath.Join("..", "..", "..", "configs", "gddr6.yaml")
+// akitaDRAM is configs/akita-dram.yaml from this folder.
+var akitaDRAM = filepath.Join("..", "..", "..", "configs", "akita-dram.yaml")
 
 func quick(out string, f expt.SweepFlags, w io.Writer) error {
-	return Run(Options{Out: out, Configs: []string{gddr6}, Quick: true, Seed: 1, Workers: 2, Sweep: f}, w)
+	return Run(Options{Out: out, Configs: []string{akitaDRAM}, Quick: true, Seed: 1, Workers: 2, Sweep: f}, w)
 }
 
 // TestQuickStudy runs the reduced study and checks its outputs and the
@@ -41,11 +41,11 @@ func TestQuickStudy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 6 systems x 5 traffic kinds x 3 loads, and the header.
-	if n := strings.Count(string(csv), "\n"); n != 1+6*5*3 {
-		t.Errorf("%d CSV lines, want %d", n, 1+6*5*3)
+	// 5 systems (4 presets, akita-dram.yaml) x 5 traffic kinds x 3 loads, and the header.
+	if n := strings.Count(string(csv), "\n"); n != 1+5*5*3 {
+		t.Errorf("%d CSV lines, want %d", n, 1+5*5*3)
 	}
-	for _, want := range []string{"headline:", "GDDR6", "HBM2", "LPDDR4", "akita-gddr5", "gddr6.yaml", "448.3"} {
+	for _, want := range []string{"headline:", "GDDR6", "HBM2", "LPDDR4", "akita-dram.yaml", "448.3", "153.6"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, out.String())
 		}
@@ -78,9 +78,9 @@ func TestQuickStudy(t *testing.T) {
 func readRows(t *testing.T, dir string) []Row {
 	t.Helper()
 	var rows []Row
-	sw := &expt.Sweep[Row]{Study: "memory", Out: dir, Fingerprint: expt.Fingerprint{"quick": "true", "seed": "1", "config": gddr6},
+	sw := &expt.Sweep[Row]{Study: "memory", Out: dir, Fingerprint: expt.Fingerprint{"quick": "true", "seed": "1", "config": akitaDRAM},
 		Merge: func(_ io.Writer, rs []Row) error { rows = rs; return nil }}
-	systems, err := Systems([]string{gddr6})
+	systems, err := Systems([]string{akitaDRAM})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,137 @@
+// Package study is the vertex-reuse study of experiments/vertexreuse: the
+// vertex shader invocations per triangle (ACMR) of every draw of the
+// built-in scenes and the real meshes under the input assembler's batches of
+// up to 32 unique vertices, a FIFO and an LRU post-transform cache of 8 to
+// 64 entries, before and after Tipsify reorders the index buffers, and the
+// timed frame of each order on the default machine. See
+// experiments/vertexreuse/README.md.
+package study
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/gfxsim/gfxsim/configs"
+	"github.com/gfxsim/gfxsim/experiments/expt"
+	"github.com/gfxsim/gfxsim/internal/progress"
+	"github.com/gfxsim/gfxsim/scene"
+	"github.com/gfxsim/gfxsim/tracing"
+)
+
+// Options are the study's settings.
+type Options struct {
+	Out           string // output folder
+	Width, Height int    // timed frame size (0: 160x90, 64x36 with Quick)
+	Quick         bool   // three built-in scenes, no real mesh, 64x36 (for tests)
+	Workers       int    // scenes run at once (0: 2)
+	// ScenesDir is the shared scenes folder holding the real meshes
+	// (../shared/scenes).
+	ScenesDir string
+	// ReorderCache is the FIFO size Tipsify reorders for (0: 16).
+	ReorderCache int
+	// Log receives the progress lines (nil: none).
+	Log io.Writer
+	// Summary receives the closing line: wall time and outputs (nil: none).
+	Summary io.Writer
+	// Bar shows a progress bar with an ETA on stderr (progress.Enabled).
+	Bar bool
+	// Instruments, when not nil, traces, samples and monitors the timed
+	// frames (one folder per frame under Out/runs, <scene>-<order>).
+	Instruments *tracing.Flags
+	// Inputs sets the allowed folders and each load's memory budget.
+	Inputs *expt.Inputs
+	// Sweep lists the study's points, runs a shard of them or merges the
+	// shards' files (-list, -shard, -merge).
+	Sweep expt.SweepFlags
+}
+
+// DefaultReorderCache is the FIFO size Tipsify reorders for by default.
+const DefaultReorderCache = 16
+
+// QuickScenes are the built-ins of a -quick run: opaque meshes (room), many
+// small triangles (smalltris) and alpha-blended layers the driver does not
+// reorder (overdraw).
+var QuickScenes = []string{"room", "smalltris", "overdraw"}
+
+func (o *Options) defaults() {
+	if o.Out == "" {
+		o.Out = "out/vertexreuse"
+	}
+	if o.Width <= 0 || o.Height <= 0 {
+		o.Width, o.Height = 160, 90
+		if o.Quick {
+			o.Width, o.Height = 64, 36
+		}
+	}
+	if o.Workers <= 0 {
+		o.Workers = 2
+	}
+	if o.ScenesDir == "" {
+		o.ScenesDir = "../shared/scenes"
+	}
+	if o.ReorderCache <= 0 {
+		o.ReorderCache = DefaultReorderCache
+	}
+	if o.Inputs == nil {
+		o.Inputs = &expt.Inputs{}
+	}
+}
+
+// Run measures the study's scenes (all, or the shard o.Sweep names), writes
+// each one's point file under o.Out/points and, unless sharded, writes
+// vertexreuse.csv and the figures to o.Out and prints the table to w.
+func Run(o Options, w io.Writer) error {
+	o.defaults()
+	builtins, meshes := scene.BuiltinNames(), Meshes
+	if o.Quick {
+		builtins, meshes = QuickScenes, nil
+	}
+	ps := points(builtins, o.ScenesDir, meshes)
+	if len(meshes) > 0 && !o.Sweep.List && !o.Sweep.Merge {
+		if _, err := os.Stat(o.ScenesDir); err != nil {
+			return fmt.Errorf("-scenes %s: the shared scenes folder with the real meshes: %w", o.ScenesDir, err)
+		}
+	}
+	cfg := configs.Default()
+	sw := &expt.Sweep[Result]{Study: "vertexreuse", Out: o.Out, Workers: o.Workers,
+		Fingerprint: expt.Fingerprint{"width": strconv.Itoa(o.Width), "height": strconv.Itoa(o.Height),
+			"quick": strconv.FormatBool(o.Quick), "reorder-cache": strconv.Itoa(o.ReorderCache)}}
+	for _, p := range ps {
+		sw.Points = append(sw.Points, p.name)
+	}
+	bar := progress.New(os.Stderr, 0, o.Bar)
+	log := bar.Writer(o.Log)
+	sw.Bar = bar
+	var sess *tracing.Session
+	if o.Instruments != nil {
+		sess = o.Instruments.NewSession(o.Out, len(OrderNames)*len(ps), log)
+	}
+	start := time.Now()
+	sw.Run = func(i int) (Result, error) { return runPoint(ps[i], o, cfg, sess) }
+	if log != nil {
+		sw.Done = func(done, total, _ int, r Result) {
+			fmt.Fprintf(log, "[%2d/%d %4.0fs] %-14s %6d triangles: batch ACMR %.3f -> %.3f, cycles %.0f -> %.0f\n", done, total,
+				time.Since(start).Seconds(), r.Scene, r.Orders[0].Reuse.Triangles, r.Orders[0].Reuse.ACMR(r.Orders[0].Reuse.Batch),
+				r.Orders[1].Reuse.ACMR(r.Orders[1].Reuse.Batch), r.Orders[0].Timed.Cycles, r.Orders[1].Timed.Cycles)
+		}
+		if !o.Sweep.List && !o.Sweep.Merge {
+			fmt.Fprintf(log, "vertexreuse: shard %s of %d scenes, three timed frames each at %dx%d, on %d workers\n",
+				o.Sweep.Shard, len(ps), o.Width, o.Height, o.Workers)
+		}
+	}
+	sw.Merge = func(w io.Writer, rs []Result) error {
+		fmt.Fprintf(w, "vertexreuse: %d scenes at %dx%d on %s; batches of %d vertices (the IA's), Tipsify for a FIFO of %d\n\n",
+			len(rs), o.Width, o.Height, cfg.Name, cfg.InputAssembler.BatchVertices, o.ReorderCache)
+		return writeOutputs(o.Out, w, rs)
+	}
+	if err := sw.Main(o.Sweep, w); err != nil {
+		return err
+	}
+	if o.Summary != nil && !o.Sweep.List {
+		fmt.Fprintf(o.Summary, "wall time %.0f s; outputs in %s\n", time.Since(start).Seconds(), o.Out)
+	}
+	return nil
+}
