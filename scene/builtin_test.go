@@ -9,8 +9,8 @@ import (
 )
 
 func TestBuiltins(t *testing.T) {
-	want := []string{"bats", "bowlingpin", "defocus", "depthwrite", "egomotion", "foliage", "motion", "occluders", "overdraw", "room", "smalltris",
-		"texmagnify", "texminify", "texmodes", "texstudy", "triangle"}
+	want := []string{"bats", "bowlingpin", "defocus", "depthwrite", "egomotion", "foliage", "grass", "motion", "occluders", "overdraw",
+		"particles", "room", "silhouette", "smalltris", "texmagnify", "texminify", "texmodes", "texstudy", "triangle"}
 	names := BuiltinNames()
 	if strings.Join(names, " ") != strings.Join(want, " ") {
 		t.Fatalf("BuiltinNames() = %v, want %v", names, want)
@@ -23,6 +23,17 @@ func TestBuiltins(t *testing.T) {
 		check            func(t *testing.T, s *Scene)
 	}{
 		{"triangle", 320, 240, 1, 1, 1, []string{"unlit"}, nil},
+		// The geometry shader scenes (TriangleCount counts the meshes' triangles of every object, however drawn).
+		// grass: a 24x24 terrain (1152 triangles) through the grass GS and a sphere of 2*24*11.
+		{"grass", 320, 180, 1, 1680, 2, []string{"grass", "gouraud"}, nil},
+		// silhouette: a torus (2*32*12) and a sphere (2*20*9), shaded and again with adjacency.
+		{"silhouette", 320, 180, 1, 2 * (768 + 360), 4, []string{"gouraud", "silhouette"}, nil},
+		// particles: a 2-triangle floor, the seed (1 triangle as 3 points), 2*4 ping-pong steps at frame 0, the sprites.
+		{"particles", 320, 180, 1, 3, 11, []string{"particle_step", "particle_sprite"}, func(t *testing.T, s *Scene) {
+			if !s.NeedsGeometryStage() || s.Frames != 8 || len(s.StreamBuffers) != 2 || s.Objects[2].DrawAuto != 1 || s.Objects[3].DrawAuto != 2 {
+				t.Errorf("frames %d, buffers %v, objects %+v", s.Frames, s.StreamBuffers, s.Objects[2:4])
+			}
+		}},
 		// Two spheres of 2*32*15 triangles and a 4x4 floor.
 		{"bowlingpin", 320, 240, 1, 1952, 3, []string{"bowlingpin", "textured"}, nil},
 		{"room", 1280, 720, 4, 12112, 17, []string{"textured", "normalmap", "gouraud", "blinnphong", "long"}, func(t *testing.T, s *Scene) {

@@ -29,7 +29,7 @@ const (
 )
 
 var topKeys = []string{"name", "resolution", "samples", "max_texture_size", "frames", "blur", "decoupled", "clear", "camera", "ambient",
-	"lights", "textures", "meshes", "materials", "objects"}
+	"lights", "textures", "meshes", "materials", "stream_buffers", "objects"}
 
 // maxFrames bounds a scene's animation length.
 const maxFrames = 100000
@@ -46,6 +46,8 @@ type parser struct {
 	roots *inputs.Roots // where file references may be read from (files only)
 	// decoupled is the scene's `decoupled`, the default of every material.
 	decoupled Decoupling
+	// streamed marks the stream buffers an object so far streams out to.
+	streamed map[int]bool
 }
 
 // parse parses a scene document. file labels errors; dir resolves relative
@@ -60,7 +62,7 @@ func parse(file string, data []byte, dir string, files bool, opt options) (*Scen
 		return nil, err
 	}
 	s := &Scene{Source: file}
-	p := &parser{w: w, dir: dir, files: files, opt: opt, b: newBuilder(s), s: s}
+	p := &parser{w: w, dir: dir, files: files, opt: opt, b: newBuilder(s), s: s, streamed: map[int]bool{}}
 	if err := p.scene(root); err != nil {
 		return nil, err
 	}
@@ -177,6 +179,11 @@ func (p *parser) scene(root *yaml.Node) error {
 			if err := p.material(e); err != nil {
 				return err
 			}
+		}
+	}
+	if n := top.get("stream_buffers"); n != nil {
+		if err := p.streamBuffers(n); err != nil {
+			return err
 		}
 	}
 	if n := top.get("objects"); n != nil {

@@ -55,12 +55,22 @@ type instance struct {
 
 func (p *parser) object(n *yaml.Node, field string) error {
 	w := p.w
-	o, err := w.object(n, field, "name", "mesh", "material", "transform", "motion", "repeat", "animation", "bats")
+	o, err := w.object(n, field, append([]string{"name", "mesh", "material", "transform", "motion", "repeat", "animation", "bats"}, streamKeys...)...)
 	if err != nil {
 		return err
 	}
 	if o.get("bats") != nil {
 		return p.batsObject(n, o, field)
+	}
+	for _, k := range streamKeys {
+		if o.get(k) != nil {
+			return p.geometryObject(n, o, field)
+		}
+	}
+	if mn := o.get("material"); mn != nil && mn.Kind == yaml.ScalarNode {
+		if ma := p.s.MaterialIndex(mn.Value); ma >= 0 && p.s.Materials[ma].GeometryShader() != "" {
+			return p.geometryObject(n, o, field)
+		}
 	}
 	mn := o.get("mesh")
 	if mn == nil {

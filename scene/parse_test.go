@@ -226,7 +226,7 @@ func TestParseErrors(t *testing.T) {
 		{"", "e.yaml: empty scene file"},
 		{"name: [1\n", "e.yaml:1: yaml: did not find expected ',' or ']'"},
 		{"- 1\n", "e.yaml:1: not a YAML mapping of keys (a scene file starts with keys such as resolution:, camera:, meshes:)"},
-		{"colour: 1\n", "e.yaml:1: colour: unknown field (want one of name, resolution, samples, max_texture_size, frames, blur, decoupled, clear, camera, ambient, lights, textures, meshes, materials, objects)"},
+		{"colour: 1\n", "e.yaml:1: colour: unknown field (want one of name, resolution, samples, max_texture_size, frames, blur, decoupled, clear, camera, ambient, lights, textures, meshes, materials, stream_buffers, objects)"},
 		{"name: a\nname: b\n", "e.yaml:2: name: duplicate key (first on line 1)"},
 		{"resolution: [0, 10]\n", "e.yaml:1: resolution[0]: 0 out of range [1, 16384]"},
 		{"resolution: [-640, 480]\n", "e.yaml:1: resolution[0]: -640 out of range [1, 16384]"},
@@ -286,8 +286,8 @@ func TestParseErrors(t *testing.T) {
 		{"meshes:\n  m: {file: nope.obj}\n", "e.yaml:2: meshes.m.file: \"nope.obj\": no such file"},
 		{"meshes:\n  m: {procedural: {kind: triangle, vertices: [[0, 0, 0], [1, 0, 0]]}}\n", "e.yaml:2: meshes.m.procedural.vertices: expected 3 entries, got 2"},
 		{"meshes:\n  m: {procedural: {kind: cube}, fit: 0}\n", "e.yaml:2: meshes.m.fit: 0 out of range [1e-06, 1e+30]"},
-		{"materials:\n  m: {params: {color: 1}}\n", "e.yaml:2: materials.m: missing shader (one of unlit, gouraud, blinnphong, textured, normalmap, alphatest, depthwrite, long, envmap, layered, volume, bowlingpin, bumppin, wood)"},
-		{"materials:\n  m: {shader: phong}\n", `e.yaml:2: materials.m.shader: unknown shader "phong" (want one of unlit, gouraud, blinnphong, textured, normalmap, alphatest, depthwrite, long, envmap, layered, volume, bowlingpin, bumppin, wood)`},
+		{"materials:\n  m: {params: {color: 1}}\n", "e.yaml:2: materials.m: missing shader (one of unlit, gouraud, blinnphong, textured, normalmap, alphatest, depthwrite, long, envmap, layered, volume, bowlingpin, bumppin, grass, silhouette, particle_step, particle_sprite, wood)"},
+		{"materials:\n  m: {shader: phong}\n", `e.yaml:2: materials.m.shader: unknown shader "phong" (want one of unlit, gouraud, blinnphong, textured, normalmap, alphatest, depthwrite, long, envmap, layered, volume, bowlingpin, bumppin, grass, silhouette, particle_step, particle_sprite, wood)`},
 		{"materials:\n  m:\n    shader: unlit\n    params:\n      colour: [1, 0, 0]\n", "e.yaml:5: materials.m.params.colour: unknown parameter of shader unlit (want color)"},
 		{"materials:\n  m:\n    shader: unlit\n    params:\n      color: [1, 0, 0, 1, 1]\n", "e.yaml:5: materials.m.params.color: expected 1 to 4 numbers, got 5"},
 		{"materials:\n  m:\n    shader: unlit\n    textures: {albedo: x}\n", "e.yaml:4: materials.m.textures.albedo: unknown sampler of shader unlit (want none)"},
@@ -307,7 +307,7 @@ func TestParseErrors(t *testing.T) {
 		{base + obj + "  - mesh: tri\n    material: red\n    motion: {translate: [0, 0]}\n", "e.yaml:9: objects[1].motion.translate: expected 3 numbers, got 2"},
 		{base + obj + "  - mesh: tri\n    material: red\n    repeat: {count: [1000, 1000]}\n", "e.yaml:9: objects[1].repeat.count: 1000000 instances, at most 100000"},
 		{base + obj + "  - mesh: tri\n    material: red\n    repeat: {count: 2, order: random}\n", `e.yaml:9: objects[1].repeat.order: unknown value "random" (want one of forward, reverse, shuffle)`},
-		{base + obj + "  - mesh: tri\n    material: red\n    visible: false\n", "e.yaml:9: objects[1].visible: unknown field (want one of name, mesh, material, transform, motion, repeat, animation, bats)"},
+		{base + obj + "  - mesh: tri\n    material: red\n    visible: false\n", "e.yaml:9: objects[1].visible: unknown field (want one of name, mesh, material, transform, motion, repeat, animation, bats, topology, stream_out, draw_auto, ping_pong)"},
 		{"a: &x [1\n", "e.yaml:1: yaml: did not find expected ',' or ']'"},
 	}
 	for _, tc := range tests {

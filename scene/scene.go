@@ -61,6 +61,8 @@ type Scene struct {
 	Meshes    []*mesh.Mesh
 	Materials []Material
 	Objects   []Object
+	// StreamBuffers are the stream-out buffers objects write and draw with DrawAuto.
+	StreamBuffers []StreamBuffer
 }
 
 // Clear holds the values the render targets are cleared to at the start of
@@ -477,6 +479,13 @@ type Object struct {
 	Transform    geom.Mat4
 	EndTransform geom.Mat4
 	Moving       bool
+	// Geometry shaders and stream-out (parse_streamout.go): how the mesh is
+	// drawn, its stream-out (nil: none), and DrawAuto: 1 + the index in
+	// Scene.StreamBuffers of the buffer drawn instead of a mesh (Mesh is
+	// then -1), 0 when the mesh is drawn.
+	Topology  Topology
+	StreamOut *StreamOut
+	DrawAuto  int
 }
 
 // TriangleCount returns the number of triangles the objects draw.
@@ -669,8 +678,16 @@ func (s *Scene) Validate() error {
 		}
 	}
 	for i, o := range s.Objects {
-		if o.Mesh < 0 || o.Mesh >= len(s.Meshes) {
+		if o.DrawAuto != 0 {
+			if o.Mesh != -1 || o.DrawAuto < 0 || o.DrawAuto > len(s.StreamBuffers) || o.Topology != TopologyPoints {
+				return errf("objects[%d] %s: DrawAuto %d of %d stream buffers (mesh %d, topology %v): want a buffer, no mesh, points",
+					i, inputs.Quote(o.Name), o.DrawAuto, len(s.StreamBuffers), o.Mesh, o.Topology)
+			}
+		} else if o.Mesh < 0 || o.Mesh >= len(s.Meshes) {
 			return errf("objects[%d] %s: mesh %d of %d", i, inputs.Quote(o.Name), o.Mesh, len(s.Meshes))
+		}
+		if so := o.StreamOut; so != nil && (so.Buffer < 0 || so.Buffer >= len(s.StreamBuffers)) {
+			return errf("objects[%d] %s: stream-out buffer %d of %d", i, inputs.Quote(o.Name), so.Buffer, len(s.StreamBuffers))
 		}
 		if o.Material < 0 || o.Material >= len(s.Materials) {
 			return errf("objects[%d] %s: material %d of %d", i, inputs.Quote(o.Name), o.Material, len(s.Materials))
@@ -684,6 +701,9 @@ func (s *Scene) Validate() error {
 		}
 		if o.Moving != (o.Transform != o.EndTransform) {
 			return errf("objects[%d] %s: Moving is %v but the transforms are %s", i, o.Name, o.Moving, map[bool]string{true: "equal", false: "different"}[o.Moving])
+		}
+		if o.Mesh < 0 {
+			continue
 		}
 		if err := needsTexCoords(&s.Materials[o.Material], s.Meshes[o.Mesh]); err != nil {
 			return errf("objects[%d] %s: %v", i, inputs.Quote(o.Name), err)

@@ -7,6 +7,8 @@ type ShaderInfo struct {
 	Name     string
 	Params   []string
 	Samplers []string
+	// GeometryShader names the material's geometry shader ("" for none).
+	GeometryShader string
 }
 
 // Shaders returns the material shaders of functional/shader/library and their
@@ -30,6 +32,10 @@ func Shaders() []ShaderInfo {
 			"slide3_pos", "diffuse", "specular"},
 			Samplers: []string{"pinbase", "bruns", "circle", "coated", "marks", "slide0", "slide1", "slide2", "slide3"}},
 		{Name: "bumppin", Params: []string{"diffuse", "specular"}, Samplers: []string{"pinbase", "bruns", "marks", "bump"}},
+		{Name: "grass", Params: []string{"ground", "base", "tip", "blade", "wind", "width"}, GeometryShader: "grass"},
+		{Name: "silhouette", Params: []string{"width", "bias", "color"}, GeometryShader: "silhouette"},
+		{Name: "particle_step", Params: []string{"dt", "gravity", "lifetime", "spray", "color"}, GeometryShader: "particle_step"},
+		{Name: "particle_sprite", Params: []string{"size", "hot", "cold", "lifetime"}, GeometryShader: "sprite"},
 		{Name: "wood", Params: []string{"ringscale", "grainscale", "specular", "planks"},
 			Samplers: []string{"noise", "turbulence", "grain", "palette", "planks", "varnish"}},
 	}
@@ -52,4 +58,10 @@ func LookupShader(name string) (ShaderInfo, bool) {
 		}
 	}
 	return ShaderInfo{}, false
+}
+
+// GeometryShader returns the name of the material's geometry shader, or "".
+func (m *Material) GeometryShader() string {
+	info, _ := LookupShader(m.Shader)
+	return info.GeometryShader
 }

@@ -2,6 +2,7 @@ package commandprocessor
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 
 	"github.com/sarchlab/akita/v3/mem/cache"
@@ -190,6 +191,10 @@ func (c *CommandProcessor) apply(p *pending) {
 	p.act = act
 	switch act.Kind {
 	case state.ActDraw:
+		if err := timedSupports(act.Draw); err != nil {
+			c.fail(fmt.Errorf("command stream @0x%x: %v: %w", p.lc.Addr, p.lc.Opcode(), err))
+			return
+		}
 		p.phase = phaseVersion
 	case state.ActClear, state.ActSync, state.ActPresent, state.ActEnd:
 		p.phase = phaseDrain
@@ -503,4 +508,19 @@ func (c *CommandProcessor) endBinnedDraws() {
 		tracing.EndTask(protocol.DrawTaskID(seq), c)
 	}
 	c.binned = c.binned[:0]
+}
+
+// ErrGeometryStageNotTimed is the error of a draw the timed machine does not
+// model yet: one with a geometry shader, stream-out, or a topology other than
+// triangles (the reference renderer draws them; see functional/pipeline's
+// geometry.go).
+var ErrGeometryStageNotTimed = errors.New("geometry shaders, stream-out and point/line/adjacency topologies are not modelled by the timed machine yet (render with -mode functional)")
+
+// timedSupports returns ErrGeometryStageNotTimed for a draw the timed units
+// cannot run.
+func timedSupports(d *state.Draw) error {
+	if d.GS != nil || d.StreamOut != nil || d.Stream.Topology.Vertices() != 3 {
+		return fmt.Errorf("draw %d: %w", d.Index, ErrGeometryStageNotTimed)
+	}
+	return nil
 }

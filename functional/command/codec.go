@@ -232,6 +232,7 @@ var payloadWords = [numOpcodes]int{
 	OpSetConstants: 5, OpBindTexture: -1, OpSetInputLayout: -1, OpBindVertexBuffer: 3,
 	OpBindIndexBuffer: 4, OpSetTopology: 1, OpDraw: 2, OpDrawIndexed: 3, OpClear: 7,
 	OpSyncToken: 3, OpPresent: 1, OpEnd: 0, OpSetLens: 3, OpSetDecoupling: 3,
+	OpBindStreamOut: -1, OpSetStreamOut: 3, OpDrawAuto: 2,
 }
 
 type wordReader struct {
@@ -351,16 +352,16 @@ func DecodeOne(buf []byte, base uint64) (Command, int, error) {
 		c = SetDepthTarget{Target: t}
 	case OpBindShader:
 		s := BindShader{Stage: Stage(r.u()), Addr: r.addr(), Size: r.u()}
-		if s.Stage > PixelStage {
+		if s.Stage >= NumStages {
 			return fail("stage", "unknown stage %d", uint32(s.Stage))
 		}
-		if s.Addr == 0 || s.Size == 0 {
+		if (s.Addr == 0 || s.Size == 0) && !(s.Stage == GeometryStage && s.Addr == 0 && s.Size == 0) {
 			return fail("addr/size", "no shader code (address 0x%x, %d bytes)", s.Addr, s.Size)
 		}
 		c = s
 	case OpSetConstants:
 		s := SetConstants{Stage: Stage(r.u()), First: r.u(), Count: r.u(), Addr: r.addr()}
-		if s.Stage > PixelStage {
+		if s.Stage >= NumStages {
 			return fail("stage", "unknown stage %d", uint32(s.Stage))
 		}
 		if s.First >= 256 || s.Count > 256-s.First {
@@ -384,7 +385,7 @@ func DecodeOne(buf []byte, base uint64) (Command, int, error) {
 				return fail("border", "colour %v is not finite", t.Border)
 			}
 		}
-		if t.Stage > PixelStage {
+		if t.Stage >= NumStages {
 			return fail("stage", "unknown stage %d", uint32(t.Stage))
 		}
 		if t.Slot >= 16 {
@@ -434,7 +435,7 @@ func DecodeOne(buf []byte, base uint64) (Command, int, error) {
 		c = b
 	case OpSetTopology:
 		t := Topology(r.u())
-		if t > TriangleStrip {
+		if t >= numTopologies {
 			return fail("topology", "unknown topology %d", uint32(t))
 		}
 		c = SetTopology{Topology: t}
@@ -489,6 +490,12 @@ func DecodeOne(buf []byte, base uint64) (Command, int, error) {
 		}
 		d.Adaptive, d.Bilinear = flags&decoupleAdaptive != 0, flags&decoupleBilinear != 0
 		c = SetDecoupling{Decoupling: d}
+	case OpBindStreamOut, OpSetStreamOut, OpDrawAuto:
+		var field, msg string
+		c, field, msg = decodeStreamOut(op, n, r)
+		if msg != "" {
+			return fail(field, "%s", msg)
+		}
 	}
 	return c, size, nil
 }

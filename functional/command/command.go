@@ -34,6 +34,9 @@ const (
 	OpEnd
 	OpSetLens
 	OpSetDecoupling
+	OpBindStreamOut // stream-out (streamout.go)
+	OpSetStreamOut
+	OpDrawAuto
 	numOpcodes
 )
 
@@ -46,6 +49,7 @@ var opcodeNames = [...]string{
 	"SetColorTarget", "SetDepthTarget", "BindShader", "SetConstants", "BindTexture",
 	"SetInputLayout", "BindVertexBuffer", "BindIndexBuffer", "SetTopology", "Draw",
 	"DrawIndexed", "Clear", "SyncToken", "Present", "End", "SetLens", "SetDecoupling",
+	"BindStreamOut", "SetStreamOut", "DrawAuto",
 }
 
 func (o Opcode) String() string {
@@ -60,8 +64,10 @@ type Stage uint32
 
 // Shader stages.
 const (
-	VertexStage Stage = 0
-	PixelStage  Stage = 1
+	VertexStage   Stage = 0
+	PixelStage    Stage = 1
+	GeometryStage Stage = 2 // BindShader with address 0 unbinds it
+	NumStages           = 3
 )
 
 func (s Stage) String() string {
@@ -70,6 +76,8 @@ func (s Stage) String() string {
 		return "vertex"
 	case PixelStage:
 		return "pixel"
+	case GeometryStage:
+		return "geometry"
 	}
 	return fmt.Sprintf("Stage(%d)", uint32(s))
 }
@@ -111,18 +119,41 @@ func SemanticByName(name string) (Semantic, bool) {
 // Topology is the primitive topology of draws.
 type Topology uint32
 
-// Topologies.
+// Topologies. Points, lines and the lists with adjacency need a geometry
+// shader or stream-out without rasterization (the rasterizer draws
+// triangles); with adjacency a line is 4 vertices and a triangle 6 (see
+// shader.InputPrimitive).
 const (
 	TriangleList Topology = iota
 	TriangleStrip
+	PointList
+	LineList
+	LineListAdj
+	TriangleListAdj
+	numTopologies
 )
 
-func (t Topology) String() string {
+var topologyNames = [numTopologies]string{"trianglelist", "trianglestrip", "pointlist", "linelist", "linelistadj", "trianglelistadj"}
+
+// Vertices returns the vertices of one primitive of the topology (a strip's
+// triangle has 3).
+func (t Topology) Vertices() int {
 	switch t {
-	case TriangleList:
-		return "trianglelist"
-	case TriangleStrip:
-		return "trianglestrip"
+	case PointList:
+		return 1
+	case LineList:
+		return 2
+	case LineListAdj:
+		return 4
+	case TriangleListAdj:
+		return 6
+	}
+	return 3
+}
+
+func (t Topology) String() string {
+	if t < numTopologies {
+		return topologyNames[t]
 	}
 	return fmt.Sprintf("Topology(%d)", uint32(t))
 }
@@ -363,7 +394,7 @@ func (SetDecoupling) Opcode() Opcode    { return OpSetDecoupling }
 // IsDraw reports whether c starts pipeline work (a draw).
 func IsDraw(c Command) bool {
 	switch c.(type) {
-	case Draw, DrawIndexed:
+	case Draw, DrawIndexed, DrawAuto:
 		return true
 	}
 	return false

@@ -50,6 +50,18 @@
 //	SetDecoupling     mode(0 off, 1 on, 2 supersample) rate(float, (0, 64])
 //	                  flags(1 adaptive, 2 bilinear)
 //
+//	BindStreamOut     slot addrLo addrHi sizeBytes stride offset(0xFFFFFFFF: append)
+//	                  filledAddrLo filledAddrHi count, then count x (register components byteOffset)
+//	SetStreamOut      flags(1 enable, 2 no rasterization) statsAddrLo statsAddrHi
+//	DrawAuto          filledAddrLo filledAddrHi  (vertices: the u32 at filledAddr / the layout's stride)
+//
+// Stages are vertex 0, pixel 1, geometry 2 (BindShader with address and size
+// 0 unbinds the geometry shader); topologies are trianglelist 0,
+// trianglestrip 1, pointlist 2, linelist 3, linelistadj 4, trianglelistadj 5.
+// Stream-out (opcodes 23-25, streamout.go) writes the primitives leaving the
+// geometry stage to up to four buffers; each buffer's filled-size counter is
+// a u32 in memory, which DrawAuto reads.
+//
 // A texture descriptor in memory is 12 words: format width height levels layout
 // dataAddrLo dataAddrHi sizeBytes type depth reserved reserved (numbering of
 // package functional/texture: formats RGBA8 0, RGBA8_SRGB 1, R8 2, RG8 3,

@@ -9,6 +9,13 @@
 //
 //   - ShadeBatch: fetch the batch's vertices and run the vertex shader over them
 //     (one warp of up to 64 lanes).
+//   - ShadeGeometry (geometry.go): the geometry shader over a batch's primitives
+//     (up to 64 per warp), then the second primitive assembly (AssembleEmitted)
+//     that cuts each lane's output strips into primitives, in API order;
+//     PassThrough gives a batch's primitives without a geometry shader.
+//   - StreamOutWriter: stream-out of the primitives in API order to the draw's
+//     buffers, with D3D11's overflow rule and the filled-size counters and
+//     statistics in memory.
 //   - SetupTriangle: clip codes, trivial reject, clipping against the near, far and
 //     guard-band planes (clipped polygons are fanned from their first vertex),
 //     perspective divide, viewport transform, snapping, culling and triangle setup,

@@ -10,6 +10,11 @@
 // packed into pixel warps of WarpQuads quads, shaded, and then merged into the
 // render target in order (late Z, blending).
 //
+// A draw with a geometry shader or stream-out takes the geometry stage after
+// vertex shading: each batch's primitives are geometry shaded, the output
+// strips cut into primitives, those streamed out in API order and, unless
+// the draw turned rasterization off, set up and rasterized like the others.
+//
 // Options.Observer lets a study watch a frame without changing it: each
 // primitive, each quad that survived early Z, each tap of the decoupling map
 // (the 5D path of decoupled draws, in memo look-up order; not in supersample

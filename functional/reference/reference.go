@@ -108,6 +108,19 @@ type Counters struct {
 	PSInvocations     int // lanes shaded: 4 per shaded quad, helpers included
 	HelperPixels      int
 
+	// Geometry shading and stream-out (draws with a geometry shader or
+	// stream-out; see pipeline.GSStats and pipeline.StreamOutStats).
+	GSInvocations       int
+	GSWarps             int
+	GSInstructions      uint64
+	GSLaneInstructions  uint64
+	GSEmits             uint64
+	GSEmitsDropped      uint64 // emits beyond .max_vertices, dropped
+	GSPrimitives        int    // primitives the second primitive assembly cut from the output strips
+	SOPrimitivesWritten int
+	SOPrimitivesNeeded  int
+	SOBytesWritten      uint64
+
 	VSInstructions     uint64 // warp instructions
 	PSInstructions     uint64
 	VSLaneInstructions uint64
@@ -152,6 +165,8 @@ type renderer struct {
 	cnt   Counters
 	vwarp *shader.Warp
 	pwarp *shader.Warp
+	gwarp *shader.Warp
+	gout  pipeline.GeometryOutput
 	fetch vertex.Fetcher
 
 	d       *state.Draw
@@ -191,7 +206,7 @@ func Render(mem state.Memory, stream, size uint64, opts Options) (*Result, error
 	if err != nil {
 		return nil, err
 	}
-	r := &renderer{mem: mem, opts: opts, vwarp: shader.NewWarp(shader.MaxLanes), pwarp: shader.NewWarp(4 * opts.WarpQuads)}
+	r := &renderer{mem: mem, opts: opts, vwarp: shader.NewWarp(shader.MaxLanes), gwarp: shader.NewWarp(shader.MaxLanes), pwarp: shader.NewWarp(4 * opts.WarpQuads)}
 	tr := state.NewTracker(mem)
 	res := &Result{}
 	for _, c := range cmds {
@@ -284,9 +299,13 @@ func (r *renderer) draw(d *state.Draw, batcher *vertex.Batcher) error {
 	vsTex := pipeline.TextureUnits{Bindings: &d.VSTextures}
 	geo := pipeline.NewGeometry(d, &r.cfg)
 	var batch vertex.Batch
-	vout := make([]pipeline.VertexOut, batcher.MaxVertices)
-	attrs := make([]vertex.Attributes, batcher.MaxVertices)
-	for first := 0; batcher.Next(r.mem, &d.Stream, first, &batch); first += len(batch.Triangles) {
+	// A primitive wider than the batch (6 vertices with adjacency) gets a batch of its own.
+	vout := make([]pipeline.VertexOut, batcher.MaxVertices+vertex.MaxCorners)
+	attrs := make([]vertex.Attributes, batcher.MaxVertices+vertex.MaxCorners)
+	geoStage := d.GS != nil || d.StreamOut != nil
+	so := pipeline.BeginStreamOut(d, r.mem)
+	source := 0 // the draw's primitives leaving the geometry stage
+	for first := 0; batcher.Next(r.mem, &d.Stream, first, &batch); first += batch.NumPrimitives() {
 		r.cnt.VertexBatches++
 		r.cnt.VertexCacheHits += batch.Hits
 		r.cnt.VertexCacheMisses += batch.Misses
@@ -298,6 +317,12 @@ func (r *renderer) draw(d *state.Draw, batcher *vertex.Batcher) error {
 		r.cnt.VSInstructions += st.Instructions
 		r.cnt.VSLaneInstructions += st.LaneInstructions
 		r.cnt.TexRequests += st.TexRequests
+		if geoStage {
+			if err := r.geometryStage(d, &batch, first, vout, geo, so, &source); err != nil {
+				return err
+			}
+			continue
+		}
 		for i, tri := range batch.Triangles {
 			start := len(r.prims)
 			v := [3]*pipeline.VertexOut{&vout[tri[0]], &vout[tri[1]], &vout[tri[2]]}
@@ -323,6 +348,12 @@ func (r *renderer) draw(d *state.Draw, batcher *vertex.Batcher) error {
 		}
 	}
 	r.flush()
+	if so != nil {
+		so.End()
+		r.cnt.SOPrimitivesWritten += so.Stats.PrimitivesWritten
+		r.cnt.SOPrimitivesNeeded += so.Stats.PrimitivesNeeded
+		r.cnt.SOBytesWritten += so.Stats.BytesWritten
+	}
 	if dd != nil {
 		r.flush5D()
 		r.dec.blur.EndPrimitive()
@@ -330,6 +361,50 @@ func (r *renderer) draw(d *state.Draw, batcher *vertex.Batcher) error {
 		r.cnt.Decoupled.ShadingPixelPairs = r.dec.blur.PixelPairs()
 	}
 	r.prims = r.prims[:0]
+	return nil
+}
+
+// geometryStage runs the geometry shader (or passes the primitives
+// through) over one shaded batch, streams the output primitives out in API
+// order and rasterizes the triangles when the draw is rasterized. source
+// numbers the draw's output primitives.
+func (r *renderer) geometryStage(d *state.Draw, b *vertex.Batch, first int, vout []pipeline.VertexOut,
+	geo *pipeline.Geometry, so *pipeline.StreamOutWriter, source *int) error {
+	out := &r.gout
+	out.Reset(d.OutputPrimitive().Vertices())
+	if d.GS != nil {
+		gsTex := pipeline.TextureUnits{Bindings: &d.GSTextures}
+		st, err := pipeline.ShadeGeometry(d, b, first, vout, r.gwarp, &gsTex, out)
+		if err != nil {
+			return err
+		}
+		r.cnt.GSInvocations += st.Invocations
+		r.cnt.GSWarps += st.Warps
+		r.cnt.GSInstructions += st.Instructions
+		r.cnt.GSLaneInstructions += st.LaneInstructions
+		r.cnt.GSEmits += st.Emits
+		r.cnt.GSEmitsDropped += st.EmitsDropped
+		r.cnt.GSPrimitives += st.Primitives
+		r.cnt.TexRequests += st.TexRequests
+	} else {
+		pipeline.PassThrough(d, b, vout, out)
+	}
+	rasterize := d.StreamOut == nil || d.StreamOut.Rasterize
+	for i := range out.Prims {
+		v := out.Vertices(i)
+		if so != nil {
+			so.Primitive(v, out.Corners)
+		}
+		if rasterize {
+			start := len(r.prims)
+			r.prims = geo.Triangle(*source, v, r.prims, &r.cnt.GeometryStats)
+			for p := start; p < len(r.prims); p++ {
+				r.rasterize(p)
+			}
+			r.compact()
+		}
+		*source++
+	}
 	return nil
 }
 

@@ -47,7 +47,7 @@ func Assemble(filename string, src []byte) (*Program, error) {
 		}
 	}
 	if a.stageLine == 0 {
-		return nil, a.errf(1, "missing .vs or .ps stage directive")
+		return nil, a.errf(1, "missing .vs, .gs or .ps stage directive")
 	}
 	// Texture instructions read the coordinates of their sampler's type
 	// (declarations may follow the code).
@@ -92,7 +92,7 @@ func (a *assembler) line(n int, line string) error {
 		return a.directive(n, strings.Fields(line))
 	}
 	if a.stageLine == 0 {
-		return a.errf(n, "missing .vs or .ps before the first instruction")
+		return a.errf(n, "missing .vs, .gs or .ps before the first instruction")
 	}
 	return a.instruction(n, line)
 }
@@ -100,7 +100,7 @@ func (a *assembler) line(n int, line string) error {
 func (a *assembler) directive(n int, f []string) error {
 	name := strings.ToLower(f[0])
 	args := f[1:]
-	if name == ".vs" || name == ".ps" {
+	if name == ".vs" || name == ".ps" || name == ".gs" {
 		if a.stageLine != 0 {
 			return a.errf(n, "duplicate stage directive %s (stage set at line %d)", name, a.stageLine)
 		}
@@ -109,13 +109,16 @@ func (a *assembler) directive(n int, f []string) error {
 		}
 		a.stageLine = n
 		a.p.Stage = VertexStage
-		if name == ".ps" {
+		switch name {
+		case ".ps":
 			a.p.Stage = PixelStage
+		case ".gs":
+			a.p.Stage = GeometryStage
 		}
 		return nil
 	}
 	if a.stageLine == 0 {
-		return a.errf(n, "missing .vs or .ps before %s", name)
+		return a.errf(n, "missing .vs, .gs or .ps before %s", name)
 	}
 	p := a.p
 	switch name {
@@ -132,6 +135,21 @@ func (a *assembler) directive(n int, f []string) error {
 		}
 		d := InputDecl{Reg: idx, Semantic: strings.ToLower(args[1])}
 		rest := args[2:]
+		if p.Stage == GeometryStage {
+			if len(rest) > 1 {
+				return a.errf(n, "geometry shader .input expects: .input vN semantic vertex (or .input vN %s)", SemanticPrimitiveID)
+			}
+			if len(rest) == 1 {
+				k, err := strconv.Atoi(rest[0])
+				if err != nil || k < 0 || k >= MaxPrimitiveVertices {
+					return a.errf(n, "bad vertex index %q (0..%d)", rest[0], MaxPrimitiveVertices-1)
+				}
+				d.Vertex = k
+			} else if d.Semantic != SemanticPrimitiveID {
+				return a.errf(n, "geometry shader input %s needs the vertex it reads: .input %s %s K", d.Semantic, args[0], args[1])
+			}
+			rest = nil
+		}
 		if len(rest) > 0 {
 			if p.Stage == VertexStage {
 				return a.errf(n, "vertex shader inputs take no interpolation mode")
@@ -173,6 +191,8 @@ func (a *assembler) directive(n int, f []string) error {
 		}
 		p.Outputs = append(p.Outputs, OutputDecl{File: f, Index: idx, Semantic: strings.ToLower(args[1])})
 		a.declLines["outputs"] = append(a.declLines["outputs"], n)
+	case ".input_primitive", ".output_topology", ".max_vertices":
+		return a.geometryDirective(n, name, args)
 	case ".const":
 		if len(args) != 3 {
 			return a.errf(n, ".const expects: .const cN name count")
@@ -561,4 +581,41 @@ func parseSamplerType(s string) (SamplerType, bool) {
 		}
 	}
 	return 0, false
+}
+
+// geometryDirective parses .input_primitive, .output_topology and
+// .max_vertices, which only a geometry shader has.
+func (a *assembler) geometryDirective(n int, name string, args []string) error {
+	if a.p.Stage != GeometryStage {
+		return a.errf(n, "%s is a geometry shader directive (.gs)", name)
+	}
+	if len(args) != 1 {
+		return a.errf(n, "%s expects one operand", name)
+	}
+	if prev, ok := a.declLines[name]; ok {
+		return a.errf(n, "duplicate %s (declared at line %d)", name, prev[0])
+	}
+	a.declLines[name] = []int{n}
+	g := &a.p.Geometry
+	switch name {
+	case ".input_primitive":
+		p, ok := ParseInputPrimitive(args[0])
+		if !ok {
+			return a.errf(n, "unknown input primitive %q (want point, line, triangle, line_adj or triangle_adj)", args[0])
+		}
+		g.Input = p
+	case ".output_topology":
+		t, ok := ParseOutputTopology(args[0])
+		if !ok {
+			return a.errf(n, "unknown output topology %q (want point, line_strip or triangle_strip)", args[0])
+		}
+		g.Output = t
+	case ".max_vertices":
+		k, err := strconv.Atoi(args[0])
+		if err != nil || k < 1 || k > MaxGSVertices {
+			return a.errf(n, "bad .max_vertices %q (1..%d)", args[0], MaxGSVertices)
+		}
+		g.MaxVertices = k
+	}
+	return nil
 }

@@ -15,10 +15,10 @@ func TestAssembleErrors(t *testing.T) {
 		src  string
 		want string
 	}{
-		{"", "bad.gsa:1: missing .vs or .ps stage directive"},
-		{"; only a comment\n", "bad.gsa:1: missing .vs or .ps stage directive"},
-		{"\n\nmov r0, r1\n", "bad.gsa:3: missing .vs or .ps before the first instruction"},
-		{".input v0 a\n.ps\n", "bad.gsa:1: missing .vs or .ps before .input"},
+		{"", "bad.gsa:1: missing .vs, .gs or .ps stage directive"},
+		{"; only a comment\n", "bad.gsa:1: missing .vs, .gs or .ps stage directive"},
+		{"\n\nmov r0, r1\n", "bad.gsa:3: missing .vs, .gs or .ps before the first instruction"},
+		{".input v0 a\n.ps\n", "bad.gsa:1: missing .vs, .gs or .ps before .input"},
 		{".ps\n.vs\n", "bad.gsa:2: duplicate stage directive .vs (stage set at line 1)"},
 		{".ps 3\n", "bad.gsa:1: .ps takes no operands"},
 		{ps + ".frob x\n", "bad.gsa:2: unknown directive .frob"},
@@ -233,7 +233,7 @@ func TestDecodeErrors(t *testing.T) {
 	}{
 		{"empty", nil, "shader binary: offset 0: header.magic: truncated: need 4 bytes, have 0"},
 		{"magic", mutate(func(b []byte) []byte { b[0] = 'X'; return b }), `shader binary: offset 0: header.magic: bad magic "XSHD", want "GSHD"`},
-		{"version", mutate(func(b []byte) []byte { b[4] = 3; return b }), "shader binary: offset 4: header.version: unsupported version 3, want 1 or 2"},
+		{"version", mutate(func(b []byte) []byte { b[4] = 4; return b }), "shader binary: offset 4: header.version: unsupported version 4, want 1 to 3"},
 		{"reserved", mutate(func(b []byte) []byte { b[7] = 1; return b }), "shader binary: offset 7: header.reserved: reserved byte is 1, want 0"},
 		{"stage", mutate(func(b []byte) []byte { b[6] = 9; return b }), "shader binary: offset 0: program: invalid stage 9"},
 		{"truncated code", good[:len(good)-1], "shader binary: offset " + itoa(codeStart-4) + ": code.count: 2 instructions need 48 bytes, have 47"},

@@ -14,8 +14,16 @@ const componentLetters = "xyzw"
 func (p *Program) Disassemble() string {
 	var b strings.Builder
 	b.WriteString("." + p.Stage.String() + "\n")
+	if p.Stage == GeometryStage {
+		g := p.Geometry
+		b.WriteString(".input_primitive " + g.Input.String() + "\n.output_topology " + g.Output.String() +
+			"\n.max_vertices " + strconv.Itoa(g.MaxVertices) + "\n")
+	}
 	for _, d := range p.Inputs {
 		b.WriteString(".input v" + strconv.Itoa(d.Reg) + " " + d.Semantic)
+		if p.Stage == GeometryStage && d.Semantic != SemanticPrimitiveID {
+			b.WriteString(" " + strconv.Itoa(d.Vertex))
+		}
 		if p.Stage == PixelStage && !d.IsSystemValue() {
 			b.WriteString(" " + d.Interp.String())
 			if d.Centroid {

@@ -18,7 +18,7 @@
 // names, semantics and interpolation modes are case-insensitive, constant,
 // parameter and sampler names are not. The stage directive comes first:
 //
-//	.ps                                  ; or .vs
+//	.ps                                  ; or .vs, or .gs (see Geometry shaders)
 //	.input v0 texcoord perspective       ; PS: semantic + perspective|noperspective|flat [centroid] (default perspective)
 //	.input v1 sv_position                ; PS system value: (X+0.5, Y+0.5, Z, 1/w) of the pixel
 //	.input v2 sv_isfrontface             ; PS system value: (1,1,1,1) front facing, (0,0,0,0) back facing
@@ -79,6 +79,31 @@
 // LOD coord.w, TEXD the gradients ddx and ddy (the same components). Requests
 // go through the TextureSampler interface (Step, Run) or, for the timed
 // shader core, as a request/response pair (TexRequests, CompleteTex).
+//
+// # Geometry shaders
+//
+// A geometry shader (.gs) runs once per input primitive, one primitive per
+// lane:
+//
+//	.gs
+//	.input_primitive triangle_adj   ; point, line, triangle, line_adj, triangle_adj
+//	.output_topology triangle_strip ; point, line_strip, triangle_strip
+//	.max_vertices 12                ; 1..1024, and max_vertices * 4 * outputs <= 1024 scalars
+//	.input v0 position 0            ; semantic of a VS output, and the primitive's vertex (0..5)
+//	.input v1 sv_primitiveid        ; the primitive's index in its draw
+//	.output o0 position             ; o0 is the clip position, as in a vertex shader
+//	emit                            ; append o0.. to the lane's output strip
+//	emitc r0                        ; emit where no component of r0 is < 0 (data-dependent output)
+//	cut                             ; end the strip
+//
+// Adjacency vertices follow D3D10: a line is 1-2 with neighbours 0 and 3, a
+// triangle 0, 2, 4 with the vertex across 0-2 at 1, 2-4 at 3, 4-0 at 5. The
+// output registers keep their values after an emit. A program whose
+// unconditional emits exceed .max_vertices does not assemble; at run time
+// an emit past the limit (an emitc) is dropped and counted in
+// Stats.EmitsDropped, never stored. Warp.Emitted and Warp.EmittedVertex read
+// a lane's output buffer back (functional/pipeline.AssembleEmitted cuts it
+// into primitives). Texture instructions sample LOD 0, as in a vertex shader.
 //
 // # Analysis
 //

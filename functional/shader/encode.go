@@ -10,9 +10,10 @@ import (
 
 // The binary form (little-endian), as stored in simulated memory:
 //
-//	header   magic "GSHD", version u16 (= 2), stage u8, reserved u8 (= 0)
+//	header   magic "GSHD", version u16 (= 3), stage u8 (0 vs, 1 ps, 2 gs), reserved u8 (= 0)
 //	name     u16 length + bytes
-//	inputs   u8 count, each: reg u8, semantic str8, interp u8, centroid u8 (0/1)
+//	geometry input primitive u8, output topology u8, max vertices u16 (all 0 but in a gs)
+//	inputs   u8 count, each: reg u8, semantic str8, interp u8, centroid u8 (0/1), vertex u8
 //	outputs  u8 count, each: file u8, index u8, semantic str8
 //	consts   u16 count, each: reg u8, count u16, name str8
 //	params   u16 count, each: reg u8, name str8, default 4 x f32
@@ -29,9 +30,14 @@ import (
 //
 // Version 1 (before sampler types) is still read: its samplers have no type
 // byte (they are 2D) and the texcoords byte is part of a reserved u16 (= 0).
+// Version 2 (before geometry shaders) has no geometry field and its inputs no
+// vertex byte: Encode writes it for vertex and pixel programs (so their
+// binaries, and every address after them in a frame's memory image, are
+// what they were before geometry shaders) and version 3 for geometry
+// programs; both are read.
 const (
 	binaryMagic   = "GSHD"
-	binaryVersion = 2
+	binaryVersion = 3
 	// InstrSize is the size in bytes of one encoded instruction: a 20-byte
 	// instruction word and a 4-byte source line.
 	InstrSize = 24
@@ -44,10 +50,19 @@ const maxName = 255 // longest semantic, constant, parameter or sampler name
 func (p *Program) Encode() []byte {
 	b := make([]byte, 0, 64+len(p.Name)+len(p.Code)*InstrSize)
 	b = append(b, binaryMagic...)
-	b = binary.LittleEndian.AppendUint16(b, binaryVersion)
+	geometry := p.Stage == GeometryStage
+	version := uint16(2)
+	if geometry {
+		version = binaryVersion
+	}
+	b = binary.LittleEndian.AppendUint16(b, version)
 	b = append(b, byte(p.Stage), 0)
 	b = binary.LittleEndian.AppendUint16(b, uint16(len(p.Name)))
 	b = append(b, p.Name...)
+	if geometry {
+		b = append(b, byte(p.Geometry.Input), byte(p.Geometry.Output))
+		b = binary.LittleEndian.AppendUint16(b, uint16(p.Geometry.MaxVertices))
+	}
 	str8 := func(b []byte, s string) []byte {
 		b = append(b, byte(len(s)))
 		return append(b, s...)
@@ -63,6 +78,9 @@ func (p *Program) Encode() []byte {
 		b = append(b, byte(d.Reg))
 		b = str8(b, d.Semantic)
 		b = append(b, byte(d.Interp), boolByte(d.Centroid))
+		if geometry {
+			b = append(b, byte(d.Vertex))
+		}
 	}
 	b = append(b, byte(len(p.Outputs)))
 	for _, d := range p.Outputs {
@@ -226,14 +244,19 @@ func Decode(b []byte) (*Program, error) {
 		d.fail(0, "header.magic", "bad magic %q, want %q", magic, binaryMagic)
 	}
 	version := d.u16("header.version")
-	if d.err == nil && version != binaryVersion && version != 1 {
-		d.fail(4, "header.version", "unsupported version %d, want 1 or %d", version, binaryVersion)
+	if d.err == nil && (version < 1 || version > binaryVersion) {
+		d.fail(4, "header.version", "unsupported version %d, want 1 to %d", version, binaryVersion)
 	}
 	p.Stage = Stage(d.u8("header.stage"))
 	if r := d.u8("header.reserved"); d.err == nil && r != 0 {
 		d.fail(7, "header.reserved", "reserved byte is %d, want 0", r)
 	}
 	p.Name = d.str(d.u16("name.length"), "name")
+	if version >= 3 {
+		p.Geometry.Input = InputPrimitive(d.u8("geometry.input"))
+		p.Geometry.Output = OutputTopology(d.u8("geometry.output"))
+		p.Geometry.MaxVertices = d.u16("geometry.maxVertices")
+	}
 
 	// Byte offsets of every declaration and instruction, to place validation errors.
 	declOff := map[string][]int{}
@@ -246,6 +269,9 @@ func Decode(b []byte) (*Program, error) {
 			in.Semantic = d.str8(f + ".semantic")
 			in.Interp = Interpolation(d.u8(f + ".interp"))
 			in.Centroid = d.flag(f + ".centroid")
+			if version >= 3 {
+				in.Vertex = int(d.u8(f + ".vertex"))
+			}
 			p.Inputs = append(p.Inputs, in)
 		}
 	}

@@ -26,6 +26,7 @@ type Stage uint8
 const (
 	VertexStage Stage = iota
 	PixelStage
+	GeometryStage // runs once per input primitive; see geometry.go
 )
 
 func (s Stage) String() string {
@@ -34,6 +35,8 @@ func (s Stage) String() string {
 		return "vs"
 	case PixelStage:
 		return "ps"
+	case GeometryStage:
+		return "gs"
 	}
 	return fmt.Sprintf("Stage(%d)", uint8(s))
 }
@@ -120,6 +123,9 @@ const (
 	OpTexb
 	OpTexl
 	OpTexd
+	OpEmit  // geometry shader: append the lane's outputs to its output strip
+	OpEmitc // geometry shader: emit in the lanes where no component of the operand is < 0
+	OpCut   // geometry shader: end the lane's current strip
 	numOpcodes
 )
 
@@ -133,6 +139,7 @@ const (
 	ClassDerivative                // DDX DDY: cross-lane within a quad
 	ClassTexture                   // TEX TEXB TEXL TEXD: a request to a texture sampler
 	ClassKill                      // KIL: sets the killed mask
+	ClassEmit                      // EMIT EMITC CUT: a write to the geometry shader's output buffer
 )
 
 func (c OpClass) String() string {
@@ -147,6 +154,8 @@ func (c OpClass) String() string {
 		return "texture"
 	case ClassKill:
 		return "kill"
+	case ClassEmit:
+		return "emit"
 	}
 	return fmt.Sprintf("OpClass(%d)", uint8(c))
 }
@@ -202,6 +211,9 @@ var opTable = [numOpcodes]opInfo{
 	OpTexb:    {"texb", 1, ClassTexture, shapeTex, false, true},
 	OpTexl:    {"texl", 1, ClassTexture, shapeTex, false, true},
 	OpTexd:    {"texd", 3, ClassTexture, shapeTex, false, true},
+	OpEmit:    {"emit", 0, ClassEmit, shapeComponent, true, false},
+	OpEmitc:   {"emitc", 1, ClassEmit, shapeKill, true, false},
+	OpCut:     {"cut", 0, ClassEmit, shapeComponent, true, false},
 }
 
 // Valid reports whether op is a defined instruction.
@@ -351,16 +363,24 @@ var VertexSemantics = []string{"position", "normal", "texcoord", "tangent", "col
 
 // InputDecl declares an input register. For pixel shaders Interp and
 // Centroid say how the varying is interpolated (system values ignore them).
+//
+// In a geometry shader Vertex says which vertex of the input primitive the
+// input reads (0 .. InputPrimitive.Vertices()-1); the semantic names the
+// vertex shader's output (position is its clip position o0). The system value
+// sv_primitiveid (the input primitive's index in its draw, as a float in every
+// component) has Vertex 0.
 type InputDecl struct {
 	Reg      int
 	Semantic string
 	Interp   Interpolation
 	Centroid bool
+	Vertex   int
 }
 
-// IsSystemValue reports whether the input is a pixel-shader system value.
+// IsSystemValue reports whether the input is a pixel-shader system value
+// (or the geometry shader's sv_primitiveid).
 func (d InputDecl) IsSystemValue() bool {
-	return d.Semantic == SemanticPosition || d.Semantic == SemanticFrontFace
+	return d.Semantic == SemanticPosition || d.Semantic == SemanticFrontFace || d.Semantic == SemanticPrimitiveID
 }
 
 // OutputDecl declares an output: File is FileOutput (Index = render target
@@ -449,6 +469,10 @@ type Program struct {
 	Params   []ParamDecl
 	Defs     []DefDecl
 	Samplers []SamplerDecl
+
+	// Geometry shaders only (zero otherwise): the input primitive, the output
+	// topology and the most vertices one invocation may emit.
+	Geometry GeometryDecl
 
 	// Built by Validate: the execution form and the register layout.
 	exec   []execInstr

@@ -35,14 +35,14 @@ type LinkedInput struct {
 }
 
 // Link maps each pixel-shader input (in ps.Inputs order) to the vertex-shader
-// output with the same semantic, or to a system value. The error names the
+// output (or, when vs is a geometry shader, its output) with the same semantic, or to a system value. The error names the
 // input whose semantic no vertex-shader output provides.
 func Link(vs, ps *Program) ([]LinkedInput, error) {
 	if vs == nil || ps == nil {
 		return nil, fmt.Errorf("shader: link: missing program")
 	}
-	if vs.Stage != VertexStage {
-		return nil, fmt.Errorf("shader: link: %s is not a vertex shader", vs.Name)
+	if vs.Stage != VertexStage && vs.Stage != GeometryStage {
+		return nil, fmt.Errorf("shader: link: %s is not a vertex or geometry shader", vs.Name)
 	}
 	if ps.Stage != PixelStage {
 		return nil, fmt.Errorf("shader: link: %s is not a pixel shader", ps.Name)

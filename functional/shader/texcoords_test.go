@@ -127,7 +127,7 @@ func TestDecodeVersion1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := p.Encode()
+	b := p.Encode() // version 2
 	codeStart := len(b) - InstrSize
 	// The sampler declaration ends with its type byte, just before code.count.
 	typeAt := codeStart - 4 - 1
@@ -144,6 +144,37 @@ func TestDecodeVersion1(t *testing.T) {
 	}
 	if q.Samplers[0] != (SamplerDecl{Unit: 2, Name: "albedo"}) || q.Code[0].TexCoords != 0 || q.Code[0].SourceMask(0) != MaskX|MaskY {
 		t.Errorf("decoded %+v %+v", q.Samplers, q.Code[0])
+	}
+}
+
+// TestVertexAndPixelProgramsEncodeVersion2: a vertex or pixel program is
+// written in version 2, byte for byte what it was before geometry shaders
+// (so a frame's memory image and timing do not move), and read back; a
+// geometry program is written in version 3.
+func TestVertexAndPixelProgramsEncodeVersion2(t *testing.T) {
+	for _, tc := range []struct {
+		src     string
+		version uint16
+	}{
+		{".ps\n.input v0 texcoord\n.input v1 normal flat\n.output o0 color\nadd o0, v0, v1\n", 2},
+		{".vs\n.input v0 position\n.output o0 position\nmov o0, v0\n", 2},
+		{".gs\n.input_primitive triangle\n.output_topology triangle_strip\n.max_vertices 3\n.input v0 position 1\n.output o0 position\nmov o0, v0\nemit\n", 3},
+	} {
+		p, err := Assemble("p.gsa", []byte(tc.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := p.Encode()
+		if v := binary.LittleEndian.Uint16(b[4:]); v != tc.version {
+			t.Errorf("%s: version %d, want %d", p.Stage, v, tc.version)
+		}
+		q, err := Decode(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.Disassemble() != p.Disassemble() {
+			t.Errorf("decoded\n%s\nwant\n%s", q.Disassemble(), p.Disassemble())
+		}
 	}
 }
 

@@ -80,13 +80,16 @@ func (p *Program) Validate() error {
 }
 
 func (p *Program) check() *ProgramError {
-	if p.Stage != VertexStage && p.Stage != PixelStage {
+	if p.Stage != VertexStage && p.Stage != PixelStage && p.Stage != GeometryStage {
 		return &ProgramError{Instr: -1, Msg: fmt.Sprintf("invalid stage %d", p.Stage)}
 	}
 	if len(p.Name) > math.MaxUint16 {
 		return &ProgramError{Instr: -1, Msg: fmt.Sprintf("name is %d bytes long (at most %d)", len(p.Name), math.MaxUint16)}
 	}
 	vs := p.Stage == VertexStage
+	gs := p.Stage == GeometryStage
+	// vertexLike: the output rules of a vertex shader (o0 is the clip position).
+	vertexLike := vs || gs
 	var inputDeclared [MaxInputs]bool
 	for i, d := range p.Inputs {
 		if d.Reg < 0 || d.Reg >= MaxInputs {
@@ -98,6 +101,15 @@ func (p *Program) check() *ProgramError {
 		inputDeclared[d.Reg] = true
 		if !isSemantic(d.Semantic) {
 			return declErr("inputs", i, "bad semantic %q", d.Semantic)
+		}
+		if gs {
+			if err := p.checkGeometryInput(i, d); err != nil {
+				return err
+			}
+			continue
+		}
+		if d.Vertex != 0 {
+			return declErr("inputs", i, "only geometry shader inputs have a vertex index")
 		}
 		for j := 0; j < i; j++ {
 			if p.Inputs[j].Semantic == d.Semantic {
@@ -115,6 +127,9 @@ func (p *Program) check() *ProgramError {
 				return declErr("inputs", i, "vertex shader inputs take no interpolation mode")
 			}
 			continue
+		}
+		if d.Semantic == SemanticPrimitiveID {
+			return declErr("inputs", i, "system value %s is a geometry shader input", d.Semantic)
 		}
 		if d.IsSystemValue() {
 			if d.Interp != InterpPerspective || d.Centroid {
@@ -136,11 +151,11 @@ func (p *Program) check() *ProgramError {
 			if d.Index < 0 || d.Index >= MaxOutputs {
 				return declErr("outputs", i, "register index out of range: o%d (o0..o%d)", d.Index, MaxOutputs-1)
 			}
-			if !vs && d.Index >= MaxRenderTargets {
+			if !vertexLike && d.Index >= MaxRenderTargets {
 				return declErr("outputs", i, "pixel shader output o%d: render targets are o0..o%d", d.Index, MaxRenderTargets-1)
 			}
 		case FileDepth:
-			if vs {
+			if vertexLike {
 				return declErr("outputs", i, "oDepth is a pixel shader output")
 			}
 			if d.Index != 0 {
@@ -157,7 +172,7 @@ func (p *Program) check() *ProgramError {
 		if !isSemantic(d.Semantic) {
 			return declErr("outputs", i, "bad semantic %q", d.Semantic)
 		}
-		if vs {
+		if vertexLike {
 			if (d.Index == 0) != (d.Semantic == SemanticClipPosition) {
 				return declErr("outputs", i, "vertex shader o0 and only o0 has semantic position (o%d %q)", d.Index, d.Semantic)
 			}
@@ -179,8 +194,8 @@ func (p *Program) check() *ProgramError {
 			}
 		}
 	}
-	if vs && !outputDeclared[0] {
-		return &ProgramError{Instr: -1, Msg: "vertex shader does not declare o0 position"}
+	if vertexLike && !outputDeclared[0] {
+		return &ProgramError{Instr: -1, Msg: fmt.Sprintf("%s does not declare o0 position", stageNoun(p.Stage))}
 	}
 
 	// Constant registers: owner of each register, for overlap checks.
@@ -273,11 +288,11 @@ func (p *Program) check() *ProgramError {
 		if in.Line < 0 || in.Line > math.MaxInt32 {
 			return instrErr(i, "line %d out of range", in.Line)
 		}
-		if vs && in.Op == OpKil {
-			return instrErr(i, "kil is not allowed in a vertex shader")
+		if vertexLike && in.Op == OpKil {
+			return instrErr(i, "kil is not allowed in a %s", stageNoun(p.Stage))
 		}
-		if vs && in.Op == OpTexb {
-			return instrErr(i, "texb is not allowed in a vertex shader (no implicit LOD to bias)")
+		if vertexLike && in.Op == OpTexb {
+			return instrErr(i, "texb is not allowed in a %s (no implicit LOD to bias)", stageNoun(p.Stage))
 		}
 		if in.Op.HasDest() {
 			d := in.Dst
@@ -293,7 +308,7 @@ func (p *Program) check() *ProgramError {
 				if !outputDeclared[d.Index] {
 					return instrErr(i, "undeclared output o%d", d.Index)
 				}
-				if vs && d.Index == 0 {
+				if vertexLike && d.Index == 0 {
 					writesPosition = true
 				}
 			case FileDepth:
@@ -376,10 +391,21 @@ func (p *Program) check() *ProgramError {
 			return instrErr(i, "%s takes no texture coordinates (TexCoords %d)", in.Op, in.TexCoords)
 		}
 	}
-	if vs && !writesPosition {
-		return &ProgramError{Instr: -1, Msg: "vertex shader never writes o0 position"}
+	if vertexLike && !writesPosition {
+		return &ProgramError{Instr: -1, Msg: fmt.Sprintf("%s never writes o0 position", stageNoun(p.Stage))}
 	}
-	return nil
+	return p.checkGeometry()
+}
+
+// stageNoun names a stage in messages: "vertex shader", "geometry shader".
+func stageNoun(s Stage) string {
+	switch s {
+	case VertexStage:
+		return "vertex shader"
+	case GeometryStage:
+		return "geometry shader"
+	}
+	return "pixel shader"
 }
 
 // regName formats a register.

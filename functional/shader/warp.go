@@ -67,6 +67,8 @@ type Stats struct {
 	Texture          uint64 // ClassTexture instructions
 	Kill             uint64 // ClassKill instructions
 	TexRequests      uint64 // lane texture requests
+	Emits            uint64 // geometry shader: lane emits executed
+	EmitsDropped     uint64 // of which beyond .max_vertices: dropped, not stored
 }
 
 // Add accumulates o into s.
@@ -79,6 +81,8 @@ func (s *Stats) Add(o Stats) {
 	s.Texture += o.Texture
 	s.Kill += o.Kill
 	s.TexRequests += o.TexRequests
+	s.Emits += o.Emits
+	s.EmitsDropped += o.EmitsDropped
 }
 
 // maxSlots is the largest per-lane register layout: all temps, inputs,
@@ -113,6 +117,7 @@ type Warp struct {
 	tmp     [MaxLanes]float32
 	result  [4][MaxLanes]float32
 	req     TexRequest
+	gs      gsBuffer // geometry shaders: the emitted vertices
 }
 
 // NewWarp returns a warp with registers for maxLanes lanes (clamped to
@@ -153,6 +158,9 @@ func (w *Warp) Reset(p *Program, lanes int, consts []geom.Vec4) {
 	}
 	n := p.layout.slots() * 4 * w.stride
 	clear(w.regs[:n])
+	if p.Stage == GeometryStage {
+		w.gs.reset(lanes, p.Geometry.MaxVertices, p.layout.outputs)
+	}
 }
 
 func laneMask(n int) uint64 {
@@ -254,6 +262,14 @@ func (w *Warp) Step(tex TextureSampler) {
 	switch e.op {
 	case OpKil:
 		w.kill(n)
+	case OpEmit:
+		w.emit(w.Live)
+	case OpEmitc:
+		w.emit(w.Live & w.emitMask(n))
+	case OpCut:
+		for i := 0; i < n; i++ {
+			w.gs.cut[i] = true
+		}
 	case OpTex, OpTexb, OpTexl, OpTexd:
 		for i := 0; i < n; i++ {
 			w.request(e, i, &w.req)
@@ -479,7 +495,7 @@ func (w *Warp) alu(e *execInstr, n int) {
 		w.broadcast(e, n)
 		return
 	}
-	vertex := w.prog.Stage == VertexStage
+	vertex := w.prog.Stage != PixelStage
 	for c := 0; c < 4; c++ {
 		if e.mask&(1<<c) == 0 {
 			continue
@@ -622,7 +638,7 @@ func (w *Warp) request(e *execInstr, i int, r *TexRequest) {
 		r.Coord[3] = w.view[0][3][i]
 		r.LODOrBias = r.Coord[3]
 	}
-	if w.prog.Stage == VertexStage {
+	if w.prog.Stage != PixelStage {
 		r.Vertex = true
 		if e.op == OpTex {
 			r.Mode, r.LODOrBias = TexLOD, 0

@@ -50,7 +50,16 @@ type Draw struct {
 	Depth depth.State
 	Blend blend.State
 
-	VS, PS      *shader.Program
+	VS, PS *shader.Program
+	// GS is the geometry shader (nil: none); GSInputs[i] is the vertex
+	// shader output register that GS input i (GS.Inputs order) reads, -1 for
+	// sv_primitiveid. With a GS, Link links the pixel shader to its outputs.
+	GS          *shader.Program
+	GSInputs    []int
+	GSConstants []geom.Vec4
+	GSTextures  [shader.MaxSamplers]TextureBinding
+	// StreamOut is the draw's stream-out (nil: off); see StreamOut.
+	StreamOut   *StreamOut
 	PSResources shader.Resources
 	Link        []shader.LinkedInput
 	VSInputs    []command.Semantic // semantic of each VS input, in VS.Inputs order
@@ -116,9 +125,10 @@ type Tracker struct {
 	colorDesc   [8]command.Target
 	depthBuf    *framebuffer.DepthTarget
 	depthDesc   command.Target
-	shaders     [2]*shader.Program
-	constants   [2][shader.MaxConstants]geom.Vec4
-	textures    [2][shader.MaxSamplers]TextureBinding
+	shaders     [command.NumStages]*shader.Program
+	constants   [command.NumStages][shader.MaxConstants]geom.Vec4
+	textures    [command.NumStages][shader.MaxSamplers]TextureBinding
+	so          streamOutState
 	layout      vertex.Layout
 	vb          vertex.VertexBuffer
 	ib          vertex.IndexBuffer
@@ -215,13 +225,20 @@ func (t *Tracker) Apply(lc command.Located) (Action, error) {
 		}
 		t.depthBuf, t.depthDesc = dt, c.Target
 	case command.BindShader:
+		if c.Stage == command.GeometryStage && c.Addr == 0 {
+			t.shaders[c.Stage] = nil
+			break
+		}
 		p, err := t.program(c.Addr, c.Size)
 		if err != nil {
 			return wrap("code", err)
 		}
 		want := shader.VertexStage
-		if c.Stage == command.PixelStage {
+		switch c.Stage {
+		case command.PixelStage:
 			want = shader.PixelStage
+		case command.GeometryStage:
+			want = shader.GeometryStage
 		}
 		if p.Stage != want {
 			return fail("stage", "program %q is a %v shader, bound as %v", p.Name, p.Stage, c.Stage)
@@ -291,6 +308,10 @@ func (t *Tracker) Apply(lc command.Located) (Action, error) {
 		t.lens = c.Lens
 	case command.SetDecoupling:
 		t.decoupling = c.Decoupling
+	case command.BindStreamOut, command.SetStreamOut:
+		return t.applyStreamOut(lc)
+	case command.DrawAuto:
+		return t.drawAuto(lc, c)
 	default:
 		return fail("opcode", "not supported")
 	}
@@ -499,7 +520,7 @@ func (t *Tracker) draw(lc command.Located, s vertex.Stream) (*Draw, error) {
 	fail := func(field string, format string, args ...any) (*Draw, error) {
 		return nil, &Error{Addr: lc.Addr, Op: lc.Opcode(), Field: field, Err: fmt.Errorf(format, args...)}
 	}
-	vs, ps := t.shaders[command.VertexStage], t.shaders[command.PixelStage]
+	vs, ps, gs := t.shaders[command.VertexStage], t.shaders[command.PixelStage], t.shaders[command.GeometryStage]
 	switch {
 	case vs == nil:
 		return fail("vertex shader", "none bound")
@@ -510,7 +531,11 @@ func (t *Tracker) draw(lc command.Located, s vertex.Stream) (*Draw, error) {
 	case !t.viewportSet:
 		return fail("viewport", "never set")
 	}
-	link, err := shader.Link(vs, ps)
+	last := vs // the stage the pixel shader reads
+	if gs != nil {
+		last = gs
+	}
+	link, err := shader.Link(last, ps)
 	if err != nil {
 		return fail("pixel shader", "%v", err)
 	}
@@ -564,7 +589,16 @@ func (t *Tracker) draw(lc command.Located, s vertex.Stream) (*Draw, error) {
 	d.PSConstants = append([]geom.Vec4(nil), t.constants[command.PixelStage][:ps.NumConstants()]...)
 	d.VSTextures = t.textures[command.VertexStage]
 	d.PSTextures = t.textures[command.PixelStage]
-	for stage, p := range []*shader.Program{vs, ps} {
+	if err := t.geometryStage(d, gs); err != nil {
+		return nil, &Error{Addr: lc.Addr, Op: lc.Opcode(), Field: "geometry shader", Err: err}
+	}
+	if field, err := t.streamOutDraw(d); err != nil {
+		return nil, &Error{Addr: lc.Addr, Op: lc.Opcode(), Field: field, Err: err}
+	}
+	for stage, p := range []*shader.Program{vs, ps, gs} {
+		if p == nil {
+			continue
+		}
 		for _, s := range p.Samplers {
 			if tex := t.textures[stage][s.Unit].Texture; tex != nil && uint8(tex.Type) != uint8(s.Type) {
 				return fail("texture", "%v shader sampler s%d (%s) is declared %v, the bound texture is %v",

@@ -29,7 +29,8 @@ type Stream struct {
 	Topology   command.Topology
 }
 
-// NumTriangles returns the number of triangles of the stream.
+// NumTriangles returns the number of triangles of the stream (0 for the
+// point, line and adjacency topologies: see NumPrimitives).
 func (s *Stream) NumTriangles() int {
 	switch s.Topology {
 	case command.TriangleStrip:
@@ -37,9 +38,19 @@ func (s *Stream) NumTriangles() int {
 			return 0
 		}
 		return int(s.Count) - 2
-	default:
+	case command.TriangleList:
 		return int(s.Count / 3)
 	}
+	return 0
+}
+
+// NumPrimitives returns the number of primitives of the stream, of any
+// topology.
+func (s *Stream) NumPrimitives() int {
+	if s.Topology == command.TriangleList || s.Topology == command.TriangleStrip {
+		return s.NumTriangles()
+	}
+	return int(s.Count) / s.Topology.Vertices()
 }
 
 // TrianglePositions returns the positions in the stream (0..Count-1) of the three
@@ -56,6 +67,24 @@ func (s *Stream) TrianglePositions(t int) [3]uint32 {
 	k := uint32(3 * t)
 	return [3]uint32{k, k + 1, k + 2}
 }
+
+// PrimitivePositions returns the positions in the stream of the vertices of
+// primitive t, in API order, and their number (the topology's Vertices).
+func (s *Stream) PrimitivePositions(t int) (pos [MaxCorners]uint32, n int) {
+	if s.Topology == command.TriangleList || s.Topology == command.TriangleStrip {
+		p := s.TrianglePositions(t)
+		copy(pos[:], p[:])
+		return pos, 3
+	}
+	n = s.Topology.Vertices()
+	for i := 0; i < n; i++ {
+		pos[i] = uint32(t*n + i)
+	}
+	return pos, n
+}
+
+// MaxCorners is the most vertices of one primitive (a triangle with adjacency).
+const MaxCorners = 6
 
 // IndexAddress returns the byte address of stream position k's index and its size
 // in bytes, for the timing model's index cache. ok is false when the read is out of
@@ -147,12 +176,28 @@ func (f *Fetcher) Fetch(mem command.Memory, vb VertexBuffer, l *Layout, v uint32
 }
 
 // Batch is a vertex batch: up to MaxVertices unique vertices (the tag array, in
-// first-use order) and the triangles that use them, by local slot.
+// first-use order) and the primitives that use them, by local slot: Triangles
+// for the triangle topologies, Prims (Corners slots each) for the others.
 type Batch struct {
 	FirstTriangle int
 	Vertices      []uint32   // vertex index of each slot
 	Triangles     [][3]uint8 // local slots of each triangle, API order
-	Hits, Misses  int        // tag-array lookups of this batch
+	Prims         [][MaxCorners]uint8
+	Corners       int // vertices per primitive of Prims
+	Hits, Misses  int // tag-array lookups of this batch
+}
+
+// NumPrimitives returns the number of primitives in the batch.
+func (b *Batch) NumPrimitives() int { return len(b.Triangles) + len(b.Prims) }
+
+// Primitive returns the local slots of primitive i and their number.
+func (b *Batch) Primitive(i int) (slots [MaxCorners]uint8, n int) {
+	if len(b.Prims) > 0 {
+		return b.Prims[i], b.Corners
+	}
+	t := b.Triangles[i]
+	copy(slots[:], t[:])
+	return slots, 3
 }
 
 // NumTriangles returns the number of triangles in the batch.
@@ -180,13 +225,15 @@ func NewBatcher(maxVertices int) (*Batcher, error) {
 	return &Batcher{MaxVertices: maxVertices, MaxTriangles: DefaultBatchTriangles}, nil
 }
 
-// Next fills out with the batch that starts at triangle first. It returns false when
-// first is past the last triangle. out's slices are reused.
+// Next fills out with the batch that starts at primitive first. It returns false when
+// first is past the last primitive. out's slices are reused.
 func (bt *Batcher) Next(mem command.Memory, s *Stream, first int, out *Batch) bool {
-	n := s.NumTriangles()
+	n := s.NumPrimitives()
 	out.FirstTriangle = first
 	out.Vertices = out.Vertices[:0]
 	out.Triangles = out.Triangles[:0]
+	out.Prims = out.Prims[:0]
+	out.Corners = 3
 	out.Hits, out.Misses = 0, 0
 	if first >= n {
 		return false
@@ -195,12 +242,12 @@ func (bt *Batcher) Next(mem command.Memory, s *Stream, first int, out *Batch) bo
 	if maxTris <= 0 {
 		maxTris = DefaultBatchTriangles
 	}
-	for t := first; t < n && len(out.Triangles) < maxTris; t++ {
-		pos := s.TrianglePositions(t)
-		var idx [3]uint32
-		var slot [3]int
+	for t := first; t < n && out.NumPrimitives() < maxTris; t++ {
+		pos, corners := s.PrimitivePositions(t)
+		var idx [MaxCorners]uint32
+		var slot [MaxCorners]int
 		newCount := 0
-		for i := 0; i < 3; i++ {
+		for i := 0; i < corners; i++ {
 			idx[i] = s.VertexIndex(mem, pos[i])
 			slot[i] = -1
 			for j := 0; j < i; j++ {
@@ -222,11 +269,11 @@ func (bt *Batcher) Next(mem command.Memory, s *Stream, first int, out *Batch) bo
 				newCount++
 			}
 		}
-		if len(out.Vertices)+newCount > bt.MaxVertices && len(out.Triangles) > 0 {
+		if len(out.Vertices)+newCount > bt.MaxVertices && out.NumPrimitives() > 0 {
 			break
 		}
-		var local [3]uint8
-		for i := 0; i < 3; i++ {
+		var local [MaxCorners]uint8
+		for i := 0; i < corners; i++ {
 			switch {
 			case slot[i] >= 0:
 				local[i] = uint8(slot[i])
@@ -240,7 +287,12 @@ func (bt *Batcher) Next(mem command.Memory, s *Stream, first int, out *Batch) bo
 				out.Hits++
 			}
 		}
-		out.Triangles = append(out.Triangles, local)
+		if corners == 3 && (s.Topology == command.TriangleList || s.Topology == command.TriangleStrip) {
+			out.Triangles = append(out.Triangles, [3]uint8{local[0], local[1], local[2]})
+		} else {
+			out.Corners = corners
+			out.Prims = append(out.Prims, local)
+		}
 	}
 	return true
 }

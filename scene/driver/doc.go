@@ -29,6 +29,16 @@
 // saved. Frame.Multipass lists the split draws; the intermediates are listed
 // in Frame.Textures (so their reads are counted by texture).
 //
+// Geometry shaders and stream-out (geometry.go): a material with a geometry
+// shader binds it (and unbinds it for the next draw without one); an object's
+// topology draws its mesh as points (a non-indexed Draw of its vertices) or as
+// triangles with adjacency (an index buffer built once per mesh, neighbours
+// matched by position); stream_out binds the scene's stream buffer (every
+// output of the last stage before the pixel shader, 16 bytes each) and turns
+// stream-out on for the draw only; draw_auto binds the buffer as the vertex
+// buffer with the layout that reads those outputs back and issues DrawAuto
+// with the buffer's counter. Frame.StreamBuffers says where the buffers live.
+//
 // Index reordering (reorder.go): with Options.ReorderIndices > 0 the driver
 // uploads the index buffer of each mesh whose every draw is order-independent
 // (opaque, depth tested with less/greater (or equal) and depth written:

@@ -72,6 +72,8 @@ type Frame struct {
 	Textures []TextureInfo
 	// Multipass lists the objects drawn in several passes, in draw order.
 	Multipass []MultipassDraw
+	// StreamBuffers lists the scene's stream-out buffers in memory, in scene order.
+	StreamBuffers []StreamBuffer
 }
 
 // TextureInfo is where one scene texture lives in the memory image.
@@ -102,11 +104,15 @@ func Encode(s *scene.Scene, o Options) (*Frame, error) {
 	if err := e.meshes(); err != nil {
 		return nil, err
 	}
+	e.streamBuffers()
 	if err := e.objects(); err != nil {
 		return nil, err
 	}
 	f := &Frame{Memory: e.mem, Color: e.color, Depth: e.depth, Draws: e.draws,
 		Triangles: e.triangles, SyncValue: 1, Textures: e.texInfo, Multipass: e.multi}
+	for i, b := range e.streamBufs {
+		f.StreamBuffers = append(f.StreamBuffers, StreamBuffer{Name: e.s.StreamBuffers[i].Name, Addr: b.addr, FilledAddr: b.filled, Size: b.size})
+	}
 	f.SyncAddr = e.mem.Alloc(4, 16)
 	// The end-of-frame fence follows the present, as a driver signals a
 	// frame done once it is presented: a fence before the present would make
@@ -159,6 +165,9 @@ type encoder struct {
 	texInfo  []TextureInfo
 	meshBufs []meshBuffers
 	programs map[string]programRef
+	// Geometry shaders and stream-out (geometry.go).
+	streamBufs []streamBuf
+	adjBufs    map[int]command.BindIndexBuffer
 
 	draws, triangles int
 	// Multipass: partitions by pixel shader, intermediate targets, the sync
@@ -331,10 +340,14 @@ type drawState struct {
 	ds         command.SetDepthStencil
 	blend      command.SetBlend
 	decoupling command.SetDecoupling
-	vs, ps     uint64
+	vs, ps, gs uint64
 	mesh       int
-	texture    [2][shader.MaxSamplers]uint64
-	target     command.Target // colour target of slot 0
+	adjacency  bool // the adjacency index buffer of mesh is bound
+	topology   command.Topology
+	// topologySet: topology was sent (multipass draws send their own)
+	topologySet bool
+	texture     [2][shader.MaxSamplers]uint64
+	target      command.Target // colour target of slot 0
 }
 
 func (e *encoder) objects() error {
@@ -356,6 +369,10 @@ func (e *encoder) objects() error {
 		env := constantEnv{mvp: vp.Mul(model), mvpEnd: vpEnd.Mul(s.EndTransform(obj)), model: model,
 			normal: model.NormalMatrix(), scene: s}
 		sp, err := e.splitFor(lm.PS)
+		if err == nil && sp != nil && last.gs != 0 { // multipass draws have no geometry shader
+			e.cmd.Append(command.BindShader{Stage: command.GeometryStage})
+			last.gs = 0
+		}
 		if err == nil && sp != nil {
 			err = e.multipassObject(i, obj, mat, &lm, vs, sp, rs, ds, bs, &env, &last)
 		}
@@ -366,6 +383,12 @@ func (e *encoder) objects() error {
 			continue
 		}
 		ps := e.program(lm.PS.Name, lm.PS)
+		var gs programRef
+		lastStage := vs.prog
+		if lm.GS != nil {
+			gs = e.program(lm.GS.Name, lm.GS)
+			lastStage = gs.prog
+		}
 		if !last.valid || rs != last.raster {
 			e.cmd.Append(rs)
 		}
@@ -385,7 +408,15 @@ func (e *encoder) objects() error {
 		if !last.valid || ps.addr != last.ps {
 			e.cmd.Append(command.BindShader{Stage: command.PixelStage, Addr: ps.addr, Size: ps.size})
 		}
-		for stage, p := range []*shader.Program{vs.prog, ps.prog} {
+		if last.valid && gs.addr != last.gs {
+			e.cmd.Append(command.BindShader{Stage: command.GeometryStage, Addr: gs.addr, Size: gs.size})
+		} else if !last.valid && gs.addr != 0 {
+			e.cmd.Append(command.BindShader{Stage: command.GeometryStage, Addr: gs.addr, Size: gs.size})
+		}
+		for stage, p := range []*shader.Program{vs.prog, ps.prog, gs.prog} {
+			if p == nil {
+				continue
+			}
 			consts := env.fill(p, mat)
 			if len(consts) == 0 {
 				continue
@@ -413,19 +444,17 @@ func (e *encoder) objects() error {
 				Border: t.Border})
 			last.texture[stage][unit] = desc
 		}
-		mb := &e.meshBufs[obj.Mesh]
-		if !last.valid || obj.Mesh != last.mesh {
-			e.cmd.Append(mb.layout)
-			e.cmd.Append(mb.vb)
-			e.cmd.Append(mb.ib)
+		if obj.StreamOut != nil {
+			for _, c := range e.bindStreamOut(obj.StreamOut, lastStage) {
+				e.cmd.Append(c)
+			}
 		}
-		if !last.valid {
-			e.cmd.Append(command.SetTopology{Topology: command.TriangleList})
+		e.triangles += e.drawObject(obj, &last)
+		if obj.StreamOut != nil {
+			e.cmd.Append(command.SetStreamOut{})
 		}
-		e.cmd.Append(command.DrawIndexed{IndexCount: mb.count})
 		e.draws++
-		e.triangles += int(mb.count / 3)
-		last.valid, last.raster, last.ds, last.blend, last.vs, last.ps, last.mesh = true, rs, ds, bs, vs.addr, ps.addr, obj.Mesh
+		last.valid, last.raster, last.ds, last.blend, last.vs, last.ps, last.gs = true, rs, ds, bs, vs.addr, ps.addr, gs.addr
 		last.decoupling = dec
 	}
 	return nil

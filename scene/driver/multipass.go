@@ -233,15 +233,13 @@ func (e *encoder) multipassObject(i int, obj *scene.Object, mat *scene.Material,
 				AddressW: uint32(texture.Clamp), MinLOD: 0, MaxLOD: 0})
 			last.texture[command.PixelStage][unit] = desc
 		}
-		if !last.valid || obj.Mesh != last.mesh {
+		if !last.valid || obj.Mesh != last.mesh || last.adjacency {
 			e.cmd.Append(mb.layout)
 			e.cmd.Append(mb.vb)
 			e.cmd.Append(mb.ib)
-			last.mesh = obj.Mesh
+			last.mesh, last.adjacency = obj.Mesh, false
 		}
-		if !last.valid {
-			e.cmd.Append(command.SetTopology{Topology: command.TriangleList})
-		}
+		e.setTopology(command.TriangleList, last)
 		last.valid = true
 		e.cmd.Append(command.DrawIndexed{IndexCount: mb.count})
 		e.draws++

@@ -16,7 +16,9 @@ type Material struct {
 	Name   string
 	VSName string // vertex shader file base name ("standard" for standard.vs.gsa)
 	PSName string // pixel shader file base name
+	GSName string // geometry shader file base name ("" when the material has none)
 	VS, PS *shader.Program
+	GS     *shader.Program // nil when the material has none
 	// Links maps each pixel-shader input to its vertex-shader output or
 	// system value (shader.Link).
 	Links []shader.LinkedInput
@@ -26,19 +28,25 @@ type Material struct {
 // first, in declaration order.
 func (m *Material) Params() []shader.ParamDecl {
 	out := append([]shader.ParamDecl(nil), m.VS.Params...)
+	if m.GS != nil {
+		out = append(out, m.GS.Params...)
+	}
 	return append(out, m.PS.Params...)
 }
 
 // Samplers returns the samplers of both programs, vertex shader first.
 func (m *Material) Samplers() []shader.SamplerDecl {
 	out := append([]shader.SamplerDecl(nil), m.VS.Samplers...)
+	if m.GS != nil {
+		out = append(out, m.GS.Samplers...)
+	}
 	return append(out, m.PS.Samplers...)
 }
 
 // materialTable lists the materials, sorted by name: name, vertex shader,
-// pixel shader.
-func materialTable() [][3]string {
-	return [][3]string{
+// pixel shader, and the geometry shader of the geometry shader materials.
+func materialTable() [][4]string {
+	return [][4]string{
 		{"alphatest", "standard", "alphatest"},
 		{"blinnphong", "standard", "blinnphong"},
 		{"bowlingpin", "pin", "bowlingpin"},
@@ -46,9 +54,13 @@ func materialTable() [][3]string {
 		{"depthwrite", "standard", "depthwrite"},
 		{"envmap", "standard", "envmap"},
 		{"gouraud", "gouraud", "gouraud"},
+		{"grass", "standard", "vcolor", "grass"},
 		{"layered", "standard", "layered"},
 		{"long", "standard", "long"},
 		{"normalmap", "standard", "normalmap"},
+		{"particle_sprite", "particle", "vcolor", "sprite"},
+		{"particle_step", "particle", "unlit", "particle_step"},
+		{"silhouette", "standard", "unlit", "silhouette"},
 		{"textured", "standard", "textured"},
 		{"unlit", "standard", "unlit"},
 		{"volume", "standard", "volume"},
@@ -81,11 +93,19 @@ func Get(name string) (Material, error) {
 		if err != nil {
 			return Material{}, err
 		}
-		links, err := shader.Link(vs, ps)
+		last := vs
+		var gs *shader.Program
+		if m[3] != "" {
+			if gs, err = Load(m[3] + ".gs.gsa"); err != nil {
+				return Material{}, err
+			}
+			last = gs
+		}
+		links, err := shader.Link(last, ps)
 		if err != nil {
 			return Material{}, fmt.Errorf("library: material %q: %w", name, err)
 		}
-		return Material{Name: name, VSName: m[1], PSName: m[2], VS: vs, PS: ps, Links: links}, nil
+		return Material{Name: name, VSName: m[1], PSName: m[2], GSName: m[3], VS: vs, PS: ps, GS: gs, Links: links}, nil
 	}
 	return Material{}, fmt.Errorf("library: unknown material %q (want one of %s)", name, strings.Join(Names(), ", "))
 }
