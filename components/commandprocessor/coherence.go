@@ -33,11 +33,15 @@ type coherence struct {
 	// backEndDirty: a draw was dispatched since the ROPs and depth units last
 	// wrote back their caches (at a sync token's flush or a Present).
 	backEndDirty bool
-	// written: render-target bytes drawn or cleared since the texture caches
-	// were last invalidated; sampled: texture bytes bound by any draw of the
-	// frame (never forgotten: a texture bound once may be cached until the
-	// next invalidate). A sync token invalidates the texture caches when the
-	// two overlap.
+	// written: render-target bytes drawn or cleared since the last sync
+	// token; sampled: texture bytes bound by any draw of the frame (never
+	// forgotten: a texture bound once may be cached until the next
+	// invalidate). A sync token invalidates the texture caches when the two
+	// overlap: a texture cache may hold lines of those bytes from before they
+	// were written. Bytes written but not sampled by then cannot be in a
+	// texture cache (no draw had bound them), and the sync token's back-end
+	// flush puts them in memory: it forgets them, so a later sync token does
+	// not invalidate for them again (their later reads fetch the new bytes).
 	written, sampled []addrRange
 	sampledDesc      []uint64 // descriptors already looked at
 
@@ -95,7 +99,7 @@ func (c *CommandProcessor) noteClear(t command.Target, size uint64) {
 }
 
 // textureHazard reports whether a texture the frame bound overlaps bytes
-// written since the texture caches were last invalidated.
+// written since the last sync token.
 func (c *CommandProcessor) textureHazard() bool {
 	for _, w := range c.coh.written {
 		for _, s := range c.coh.sampled {
@@ -142,9 +146,11 @@ func (c *CommandProcessor) syncCoherence(now sim.VTimeInSec) bool {
 			req.TrafficBytes = 8
 			c.queue(req, l)
 		}
-		c.coh.written = c.coh.written[:0]
 		c.coh.invalidates++
 		queued = true
+	}
+	if !c.coh.skipFlush {
+		c.coh.written = c.coh.written[:0]
 	}
 	return queued
 }

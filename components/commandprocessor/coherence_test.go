@@ -53,7 +53,7 @@ func coherenceMsgs(p *fakePipe) []cohMsg {
 // and depth unit) when a draw was dispatched since the last write-back (a
 // sync token's flush or a Present), and a texture invalidate (FlushCmd with
 // Invalidate to every sampler, cache.FlushReq to every L2 bank) when a target
-// written since the last invalidate overlaps the data of a texture that a
+// written since the last sync token overlaps the data of a texture that a
 // draw dispatched before the token bound. Each token's DMA write is taken by
 // the memory two cycles after the slowest acknowledgement left its unit (the
 // CP takes it one cycle later and issues the write in the same tick; the
@@ -74,7 +74,7 @@ func TestSyncTokenCoherence(t *testing.T) {
 		return command.BindTexture{Stage: command.PixelStage, Slot: 0, Desc: r.img.Put(d.Encode(), 64), MaxLOD: 1}
 	}
 	overColor, elsewhere := texAt(r.color.Addr), texAt(r.img.Alloc(16*16*4, 256))
-	syncs := []uint64{r.img.Alloc(4, 16), r.img.Alloc(4, 16), r.img.Alloc(4, 16)}
+	syncs := []uint64{r.img.Alloc(4, 16), r.img.Alloc(4, 16), r.img.Alloc(4, 16), r.img.Alloc(4, 16)}
 	token := func(i int) command.SyncToken { return command.SyncToken{Value: uint32(0x100 + i), Addr: syncs[i]} }
 	draw := command.Draw{VertexCount: 3}
 
@@ -87,14 +87,24 @@ func TestSyncTokenCoherence(t *testing.T) {
 		{
 			// Pass 1 draws the colour target; pass 2 draws the other target
 			// sampling it. At token 0 no draw has bound the texture yet, so
-			// no texture cache can hold its lines: flush only. Token 1
-			// invalidates, because the bytes pass 1 wrote stay "written"
-			// until an invalidate and pass 2 bound a texture over them. The
-			// token after the Present has nothing to do.
+			// no texture cache can hold its lines: flush only, and the
+			// flushed bytes are forgotten. Token 1 flushes only too: pass 2
+			// read the new bytes, and nothing wrote them since. The token
+			// after the Present has nothing to do.
 			name: "later pass samples the target",
 			cmds: append(r.setup(), draw, token(0), command.SetColorTarget{Target: other}, bindTexPS, overColor, draw,
 				token(1), command.Present{}, token(2), command.End{}),
-			tokens: []want{{flush: true}, {flush: true, invalidate: true}, {}},
+			tokens: []want{{flush: true}, {flush: true}, {}},
+		},
+		{
+			// Ping-pong: pass 2 samples the colour target (drawing the
+			// other one), pass 3 draws the colour target again: the
+			// samplers may hold pass 1's lines of it, so token 2 flushes
+			// and invalidates.
+			name: "target sampled, then drawn again in a later pass",
+			cmds: append(r.setup(), draw, token(0), command.SetColorTarget{Target: other}, bindTexPS, overColor, draw,
+				token(1), command.SetColorTarget{Target: r.color}, bindPS, draw, token(2), command.Present{}, token(3), command.End{}),
+			tokens: []want{{flush: true}, {flush: true}, {flush: true, invalidate: true}, {}},
 		},
 		{
 			// The same with a texture no target overlaps: flushes only.

@@ -71,7 +71,7 @@ type CommandProcessor struct {
 	Video  []sim.Port // units also sent PresentCmd (SAGE's convolve chips and video output), each answering Done
 	// Samplers are the texture samplers' Control ports and L2Controls the
 	// texture L2 banks' Control ports: a sync token invalidates them when a
-	// target written since their last invalidate may be sampled (see
+	// target written since the last sync token may be cached stale (see
 	// coherence.go). Empty: no texture cache is invalidated.
 	Samplers, L2Controls []sim.Port
 	// FenceObserver, when set, is called at every sync token once the draws

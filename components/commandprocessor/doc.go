@@ -78,8 +78,9 @@
 //     draw was dispatched since their last write-back (a sync token's flush
 //     or a Present; not on the tiled machine, whose PassEnd stored every
 //     tile, nor on SAGE), and, when a render target drawn or cleared since the
-//     last invalidate overlaps the data of a texture any draw of the frame
-//     bound, a FlushCmd with Invalidate to every sampler (peer field
+//     last sync token overlaps the data of a texture any draw of the frame
+//     bound (bytes written and not sampled by the token cannot be cached:
+//     the token forgets them), a FlushCmd with Invalidate to every sampler (peer field
 //     Samplers) and an Akita cache.FlushReq to every L2 bank (peer field
 //     L2Controls); it waits for every Done and FlushRsp (wait_ack). Then it
 //     writes the value into the memory image and DMA-writes the 4 bytes
