@@ -99,7 +99,9 @@ func (c *limitedIdeal) send(now sim.VTimeInSec, req mem.AccessReq) bool {
 	if w, ok := req.(*mem.WriteReq); ok {
 		c.write(addr, w)
 	}
-	tracing.TraceReqComplete(req, c)
+	if c.NumHooks() > 0 { // the task's IDs are built only for a tracer
+		tracing.TraceReqComplete(req, c)
+	}
 	return true
 }
 
@@ -136,7 +138,9 @@ func (c *limitedIdeal) take(now sim.VTimeInSec, cycle uint64) bool {
 			c.busyTo = max(c.busyTo, cycle*b) + requestBytes(req)
 		}
 		c.top.Retrieve(now)
-		tracing.TraceReqReceive(req, c)
+		if c.NumHooks() > 0 {
+			tracing.TraceReqReceive(req, c)
+		}
 		c.inFlight = append(c.inFlight, idealEntry{req: req, due: cycle + uint64(c.cfg.Latency)})
 		progress = true
 	}

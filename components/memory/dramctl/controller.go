@@ -197,7 +197,9 @@ func (c *Comp) accept(now sim.VTimeInSec, t int64) {
 			return // wait for room; the queue drains at command issue
 		}
 		c.Top.Retrieve(now)
-		tracing.TraceReqReceive(msg, c)
+		if c.NumHooks() > 0 { // the task's IDs are built only for a tracer
+			tracing.TraceReqReceive(msg, c)
+		}
 		c.enqueue(msg, addr, size, write, firstBurst, n, t)
 	}
 }
@@ -394,7 +396,9 @@ func (c *Comp) respond(now sim.VTimeInSec, t int64) {
 			return
 		}
 		c.stats.response(r.write, t-r.recv, t)
-		tracing.TraceReqComplete(r.req, c)
+		if c.NumHooks() > 0 {
+			tracing.TraceReqComplete(r.req, c)
+		}
 		copy(c.responses, c.responses[1:])
 		c.responses = c.responses[:len(c.responses)-1]
 		*r = request{}

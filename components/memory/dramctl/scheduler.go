@@ -124,8 +124,10 @@ func (c *Comp) scan(q []burst, pend []int32, t int64) (choice, bool, int64) {
 	fcfs := c.cfg.Scheduler == FCFS
 	c.stamp++
 	stamp := c.stamp
+	anyBlocked := false
 	for r := range c.blocked {
 		c.blocked[r] = c.cfg.Refresh && s.refDue[r] <= t
+		anyBlocked = anyBlocked || c.blocked[r]
 	}
 	write := c.writeMode
 	next := int64(forever)
@@ -140,7 +142,7 @@ func (c *Comp) scan(q []burst, pend []int32, t int64) (choice, bool, int64) {
 			fresh = true
 			next = min(next, e.arrive+int64(c.cfg.StarvationCap))
 		}
-		if c.blocked[s.bankRank[b]] {
+		if anyBlocked && c.blocked[s.bankRank[b]] {
 			continue // the rank is waiting for its refresh
 		}
 		m := &c.memo[b]
