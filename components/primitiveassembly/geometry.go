@@ -30,7 +30,7 @@ type geometryStage struct {
 	client   *memclient.Client          // the stream-out unit's memory interface
 
 	warpsSent, warpsDone, reordered uint64 // GS warps sent, returned, returned before their turn
-	outPrims                        uint64 // primitives read back from GS (or pass-through) output
+	outPrims                        uint64 // primitives read back from GS output
 	so                              pipeline.StreamOutStats
 	soWrites, soBytes               uint64
 }
@@ -263,7 +263,9 @@ func (c *Comp) geometryStep(cyc uint64, ds *drawState) (bool, stepResult) {
 		}
 	}
 	g.prim++
-	g.outPrims++
+	if ds.d.State.GS != nil {
+		g.outPrims++
+	}
 	source := ds.source
 	ds.source++
 	if !ds.rasterize {
@@ -334,7 +336,7 @@ func (c *Comp) geometryStats(p string, add func(string, float64)) {
 	add(p+"gs_warps_sent", float64(g.warpsSent))
 	add(p+"gs_warps_returned", float64(g.warpsDone))
 	add(p+"gs_warps_out_of_order", float64(g.reordered))
-	add(p+"gs_output_primitives", float64(g.outPrims))
+	add(p+"gs_primitives", float64(g.outPrims))
 	add(p+"so_primitives_written", float64(g.so.PrimitivesWritten))
 	add(p+"so_primitives_needed", float64(g.so.PrimitivesNeeded))
 	add(p+"so_bytes_written", float64(g.so.BytesWritten))
