@@ -335,7 +335,7 @@ func (c *Comp) geometryStats(p string, add func(string, float64)) {
 	g := &c.gs
 	add(p+"gs_warps_sent", float64(g.warpsSent))
 	add(p+"gs_warps_returned", float64(g.warpsDone))
-	add(p+"gs_warps_out_of_order", float64(g.reordered))
+	add(p+"gs_warps_reordered", float64(g.reordered))
 	add(p+"gs_primitives", float64(g.outPrims))
 	add(p+"so_primitives_written", float64(g.so.PrimitivesWritten))
 	add(p+"so_primitives_needed", float64(g.so.PrimitivesNeeded))

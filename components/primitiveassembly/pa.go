@@ -22,12 +22,12 @@ const (
 	stateBusy = iota
 	stateWaitBatch
 	stateBlockedOutput
-	stateIdle
 	stateWaitGSWarp    // the next GS warp in API order has not come back
 	stateWaitStreamOut // the stream-out write queue is full, or a draw's writes drain
+	stateIdle          // last: timing.Activity starts in it
 )
 
-var activityNames = []string{"busy", "wait_batch", "blocked_output", "idle", "wait_gs_warp", "wait_stream_out"}
+var activityNames = []string{"busy", "wait_batch", "blocked_output", "wait_gs_warp", "wait_stream_out", "idle"}
 
 // Comp is the primitive assembly unit: it restores the API order of shaded vertex
 // batches, assembles their triangles, clips, culls and sets them up

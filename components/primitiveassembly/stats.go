@@ -20,7 +20,7 @@ import (
 //	credits_returned         batch slots returned to the input assembler
 //	triangles_5d             API triangles of decoupled draws that took the 5D path (each numbered)
 //	maps, map_degenerate_t1, map_degenerate_barycentric   decouple.MapStats of the 5D primitives set up
-//	gs_warps_sent, gs_warps_returned, gs_warps_out_of_order   GS warps sent to the cores, returned, returned before their turn
+//	gs_warps_sent, gs_warps_returned, gs_warps_reordered   GS warps sent to the cores, returned, returned before primitive assembly reached them (held in the reorder stage)
 //	gs_primitives            primitives the strips of GS output were cut into, read back in API order
 //	so_primitives_written, so_primitives_needed, so_bytes_written   pipeline.StreamOutStats
 //	so_write_requests, so_write_bytes   stream-out memory writes (vertices and counters), and stream_out.* (memclient)
