@@ -194,7 +194,10 @@ func skipGeometryStage(t *testing.T, name string, c *Config) {
 // The tiled machine and SAGE refuse a scene with a geometry shader or
 // stream-out with a clear error naming the draw and the machine.
 func TestTimedRefusesGeometryStage(t *testing.T) {
-	for _, m := range []struct{ name, yaml string }{{"sortmiddle", "machine: sortmiddle\n"}, {"sage", "machine: sage\n"}} {
+	for _, m := range []struct{ name, yaml, says string }{
+		{"sortmiddle", "machine: sortmiddle\n", "on the tiled sort-middle machine"},
+		{"sage", "machine: sage\n", "on the SAGE machine"},
+	} {
 		for _, name := range []string{"grass", "silhouette", "particles"} {
 			_, f := frame(t, name, 32, 18, 1)
 			p, err := Build(machine(t, m.name, m.yaml))
@@ -202,8 +205,8 @@ func TestTimedRefusesGeometryStage(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, err = p.Run(f)
-			if err == nil || !errors.Is(err, commandprocessor.ErrGeometryStageNotTimed) {
-				t.Errorf("%s on %s: got %v, want %v", name, m.name, err, commandprocessor.ErrGeometryStageNotTimed)
+			if err == nil || !errors.Is(err, commandprocessor.ErrGeometryStageNotTimed) || !strings.Contains(err.Error(), m.says) {
+				t.Errorf("%s on %s: got %v, want %v %s", name, m.name, err, commandprocessor.ErrGeometryStageNotTimed, m.says)
 			}
 		}
 	}
