@@ -74,3 +74,17 @@ func particlesFrame(t *testing.T, n int) *driver.Frame {
 	}
 	return f
 }
+
+// TestGeometryStageDeterminism: the geometry-stage scenes give the same
+// image and statistics with the serial and the parallel engine.
+func TestGeometryStageDeterminism(t *testing.T) {
+	for _, name := range []string{"grass", "particles"} {
+		_, f1 := frame(t, name, 96, 54, 1)
+		_, f2 := frame(t, name, 96, 54, 1)
+		a := timed(t, Default(), f1)
+		par := Default()
+		par.Engine = "parallel"
+		b := timed(t, par, f2)
+		diffStats(t, name+": serial vs parallel", a, b)
+	}
+}
