@@ -321,7 +321,8 @@ func (p *Platform) newPrimitiveAssembly(name string) *primitiveassembly.Comp {
 		WithProgress(p.Progress).WithBatchSlots(pc.BatchSlots).WithTrianglesPerCycle(pc.TrianglesPerCycle).
 		WithClipCycles(pc.ClipCycles).WithSetupLatency(pc.SetupLatency).WithOutputQueue(pc.OutputQueue).
 		WithNumRasterizers(c.Raster.Rasterizers).WithRasterStride(c.Raster.Stride).
-		WithSetup5DCycles(pc.Setup5DCycles).WithPatternSeed(c.PatternSeed()).Build(name)
+		WithSetup5DCycles(pc.Setup5DCycles).WithPatternSeed(c.PatternSeed()).
+		WithStreamOutQueue(pc.StreamOutQueue).WithStreamOutWrites(pc.StreamOutWrites).Build(name)
 }
 
 // newRasterizer builds rasterizer r of the raster section, sending to
@@ -360,7 +361,7 @@ func (p *Platform) newShaderCore(name string) *shadercore.Comp {
 	return shadercore.MakeBuilder().WithEngine(p.Engine).WithFreq(p.CoreFreq).WithHalt(p.Halt).
 		WithProgress(p.Progress).WithWarpSize(sc.WarpSize).WithSIMDWidth(sc.SIMDWidth).WithSFURate(sc.SFURate).WithWarpSlots(sc.WarpSlots).
 		WithRegisters(sc.Registers).WithLatencies(lat).WithInterpolationCycles(1 / float64(sc.InterpolantsPerCycle)).
-		WithInputQueue(sc.InputQueue).Build(name)
+		WithInputQueue(sc.InputQueue).WithGSOutputBuffer(sc.GSOutputBufferKB * 1024).WithMaxGSWarps(sc.MaxGSWarps).Build(name)
 }
 
 func (p *Platform) buildBackEnd() {
@@ -490,6 +491,7 @@ func (p *Platform) connect() {
 		rb.ShaderCores = append(rb.ShaderCores, sc.FromDispatch)
 		sc.PrimitiveAssemblyPort = pa.FromShaderCores
 		sc.ReorderBufferPort = rb.FromShaderCores
+		pa.ShaderCores = append(pa.ShaderCores, sc.ToPrimitiveAssembly) // GS warps
 	}
 	// Texture buses: the cores of a cluster and their sampler; a shared
 	// sampler answers each request's source.
@@ -559,6 +561,10 @@ func (p *Platform) connect() {
 		}
 	}
 	memPorts = append(memPorts, p.L2.Bottoms...)
+	// The stream-out unit (in primitive assembly) writes last: a port that
+	// never sends leaves the other sources' arbitration as it was.
+	memPorts = append(memPorts, pa.ToMemory)
+	pa.Memory = p.Memory.Finder
 	p.crossbar("GPU.MemoryXbar", bs.Memory, f, memPorts...)
 
 	p.Units = []protocol.Unit{cp, p.HostInterface, ia, pa}
@@ -643,6 +649,7 @@ func (p *Platform) Run(f *driver.Frame) (*Result, error) {
 		}
 	} else {
 		p.InputAssembler.SetMemory(f.Memory)
+		p.PrimitiveAssembly.SetMemory(f.Memory)
 	}
 	if p.SortMiddle != nil {
 		if err := p.startSortMiddle(f); err != nil {

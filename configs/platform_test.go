@@ -117,23 +117,32 @@ func timedCounters(st map[string]float64) map[string]float64 {
 		return t
 	}
 	return map[string]float64{
-		"triangles":            st["GPU.PrimitiveAssembly.triangles"],
-		"rejected":             st["GPU.PrimitiveAssembly.rejected"],
-		"clipped":              st["GPU.PrimitiveAssembly.clipped"],
-		"culled":               st["GPU.PrimitiveAssembly.culled"],
-		"set_up":               st["GPU.PrimitiveAssembly.set_up"],
-		"vs_invocations":       st["GPU.InputAssembler.vertices"],
-		"quads":                sum("GPU.Rasterizer", "quads"),
-		"covered_samples":      sum("GPU.Rasterizer", "covered_samples"),
-		"early_z_quads_culled": sum("GPU.DepthUnit", "quads_culled_early_z"),
-		"hiz_quads_culled":     sum("GPU.HiZ", "quads_culled"),
-		"ps_invocations":       sum("GPU.ShaderCore", "ps_invocations"),
-		"helper_pixels":        sum("GPU.ShaderCore", "helper_pixels"),
-		"quads_discarded":      sum("GPU.ROP", "quads_discarded"),
-		"quads_late_z_culled":  sum("GPU.ROP", "quads_late_z_culled"),
-		"quads_written":        sum("GPU.ROP", "quads_written"),
-		"samples_written":      sum("GPU.ROP", "samples_written"),
-		"samples_killed":       sum("GPU.ROP", "samples_killed"),
+		"triangles":             st["GPU.PrimitiveAssembly.triangles"],
+		"rejected":              st["GPU.PrimitiveAssembly.rejected"],
+		"clipped":               st["GPU.PrimitiveAssembly.clipped"],
+		"culled":                st["GPU.PrimitiveAssembly.culled"],
+		"set_up":                st["GPU.PrimitiveAssembly.set_up"],
+		"vs_invocations":        st["GPU.InputAssembler.vertices"],
+		"quads":                 sum("GPU.Rasterizer", "quads"),
+		"covered_samples":       sum("GPU.Rasterizer", "covered_samples"),
+		"early_z_quads_culled":  sum("GPU.DepthUnit", "quads_culled_early_z"),
+		"hiz_quads_culled":      sum("GPU.HiZ", "quads_culled"),
+		"ps_invocations":        sum("GPU.ShaderCore", "ps_invocations"),
+		"helper_pixels":         sum("GPU.ShaderCore", "helper_pixels"),
+		"quads_discarded":       sum("GPU.ROP", "quads_discarded"),
+		"quads_late_z_culled":   sum("GPU.ROP", "quads_late_z_culled"),
+		"quads_written":         sum("GPU.ROP", "quads_written"),
+		"samples_written":       sum("GPU.ROP", "samples_written"),
+		"samples_killed":        sum("GPU.ROP", "samples_killed"),
+		"gs_invocations":        sum("GPU.ShaderCore", "gs_invocations"),
+		"gs_warps":              sum("GPU.ShaderCore", "gs_warps"),
+		"gs_instructions":       sum("GPU.ShaderCore", "gs_instructions"),
+		"gs_emits":              sum("GPU.ShaderCore", "gs_emits"),
+		"gs_emits_dropped":      sum("GPU.ShaderCore", "gs_emits_dropped"),
+		"gs_primitives":         st["GPU.PrimitiveAssembly.gs_primitives"],
+		"so_primitives_written": st["GPU.PrimitiveAssembly.so_primitives_written"],
+		"so_primitives_needed":  st["GPU.PrimitiveAssembly.so_primitives_needed"],
+		"so_bytes_written":      st["GPU.PrimitiveAssembly.so_bytes_written"],
 	}
 }
 
@@ -147,6 +156,11 @@ func referenceCounters(c *reference.Counters) map[string]float64 {
 		"helper_pixels":    float64(c.HelperPixels), "quads_discarded": float64(c.QuadsDiscarded),
 		"quads_late_z_culled": float64(c.QuadsLateZCulled), "quads_written": float64(c.QuadsWritten),
 		"samples_written": float64(c.SamplesWritten), "samples_killed": float64(c.SamplesKilled),
+		"gs_invocations": float64(c.GSInvocations), "gs_warps": float64(c.GSWarps),
+		"gs_instructions": float64(c.GSInstructions), "gs_emits": float64(c.GSEmits),
+		"gs_emits_dropped": float64(c.GSEmitsDropped), "gs_primitives": float64(c.GSPrimitives),
+		"so_primitives_written": float64(c.SOPrimitivesWritten), "so_primitives_needed": float64(c.SOPrimitivesNeeded),
+		"so_bytes_written": float64(c.SOBytesWritten),
 	}
 }
 
@@ -159,24 +173,31 @@ func machine(t testing.TB, name, src string) *Config {
 	return c
 }
 
-// skipGeometryStage skips built-in scene name when it needs the geometry
-// stage (geometry shaders, stream-out, DrawAuto), which the timed machines
-// do not model yet: TestTimedRefusesGeometryStage checks that they refuse it.
-func skipGeometryStage(t *testing.T, name string) {
+// skipGeometryStage skips built-in scene name on machine c when it needs the
+// geometry stage (geometry shaders, stream-out, DrawAuto), which only the
+// sort-last machine models: TestTimedRefusesGeometryStage checks that the
+// tiled machine and SAGE refuse it.
+func skipGeometryStage(t *testing.T, name string, c *Config) {
 	t.Helper()
+	if c.Machine == "" || c.Machine == "sortlast" {
+		return
+	}
 	s, err := scene.Builtin(name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if s.NeedsGeometryStage() {
-		t.Skipf("%s needs the geometry stage, which the timed machines do not model yet", name)
+		t.Skipf("%s needs the geometry stage, which the %s machine does not model", name, c.Machine)
 	}
 }
 
-// The timed machines refuse a scene with a geometry shader or stream-out
-// with a clear error naming the draw.
+// The tiled machine and SAGE refuse a scene with a geometry shader or
+// stream-out with a clear error naming the draw and the machine.
 func TestTimedRefusesGeometryStage(t *testing.T) {
-	for _, m := range []struct{ name, yaml string }{{"default", ""}, {"sortmiddle", "machine: sortmiddle\n"}} {
+	for _, m := range []struct{ name, yaml, says string }{
+		{"sortmiddle", "machine: sortmiddle\n", "on the tiled sort-middle machine"},
+		{"sage", "machine: sage\n", "on the SAGE machine"},
+	} {
 		for _, name := range []string{"grass", "silhouette", "particles"} {
 			_, f := frame(t, name, 32, 18, 1)
 			p, err := Build(machine(t, m.name, m.yaml))
@@ -184,8 +205,8 @@ func TestTimedRefusesGeometryStage(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, err = p.Run(f)
-			if err == nil || !errors.Is(err, commandprocessor.ErrGeometryStageNotTimed) {
-				t.Errorf("%s on %s: got %v, want %v", name, m.name, err, commandprocessor.ErrGeometryStageNotTimed)
+			if err == nil || !errors.Is(err, commandprocessor.ErrGeometryStageNotTimed) || !strings.Contains(err.Error(), m.says) {
+				t.Errorf("%s on %s: got %v, want %v %s", name, m.name, err, commandprocessor.ErrGeometryStageNotTimed, m.says)
 			}
 		}
 	}
@@ -252,7 +273,7 @@ func TestTimedEqualsReference(t *testing.T) {
 		}
 		for _, name := range names {
 			t.Run(m.name+"/"+name, func(t *testing.T) {
-				skipGeometryStage(t, name)
+				skipGeometryStage(t, name, cfg)
 				w, h := 96, 54
 				if m.w > 0 {
 					w, h = m.w, m.h

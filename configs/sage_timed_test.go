@@ -76,7 +76,7 @@ func TestSageTimedEqualsReference(t *testing.T) {
 		}
 		for _, name := range names {
 			t.Run(m.name+"/"+name, func(t *testing.T) {
-				skipGeometryStage(t, name)
+				skipGeometryStage(t, name, cfg)
 				f := sageFrame(t, cfg, name, 64, 40, m.samples)
 				res := timed(t, cfg, f)
 				g := sageFrame(t, cfg, name, 64, 40, m.samples)

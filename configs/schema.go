@@ -82,6 +82,8 @@ type Primitive struct {
 	SetupLatency      int `yaml:"setup_latency" desc:"setup pipeline latency" unit:"cycles" min:"0" max:"10000"`
 	OutputQueue       int `yaml:"output_queue" desc:"primitives queued per rasterizer" min:"1" max:"4096"`
 	Setup5DCycles     int `yaml:"setup_5d_cycles" desc:"extra cycles of a decoupled draw's triangle that takes the 5D path (stochastic rasterization setup and the decoupling map)" unit:"cycles" min:"0" max:"10000"`
+	StreamOutQueue    int `yaml:"stream_out_queue" desc:"stream-out unit: byte ranges (a streamed primitive's vertices in one buffer, a counter) waiting to be written to memory; a primitive waits until its ranges fit" min:"1" max:"4096"`
+	StreamOutWrites   int `yaml:"stream_out_writes" desc:"stream-out unit: 64-byte write requests in flight to memory at most" min:"1" max:"4096"`
 }
 
 // Raster parameters.
@@ -173,7 +175,9 @@ type ShaderCore struct {
 	Registers            int       `yaml:"registers" desc:"vec4 registers per core; a warp needs temps x warp_size" min:"64" max:"16777216"`
 	Latency              Latencies `yaml:"latency" desc:"instruction latencies"`
 	InterpolantsPerCycle int       `yaml:"interpolants_per_cycle" desc:"quad interpolants loaded per cycle when a pixel warp starts" min:"1" max:"256"`
-	InputQueue           int       `yaml:"input_queue" desc:"work items waiting for a warp slot" min:"1" max:"4096"`
+	InputQueue           int       `yaml:"input_queue" desc:"work items waiting for a warp slot (also the size of the separate queue of geometry shader warps from primitive assembly)" min:"1" max:"4096"`
+	GSOutputBufferKB     int       `yaml:"gs_output_buffer_kb" desc:"geometry shader output buffer per core: a GS warp of n primitives holds n x .max_vertices x output registers x 16 bytes from admission until its output is sent to primitive assembly (a warp that needs more than the whole buffer is an error)" unit:"KB" min:"1" max:"65536"`
+	MaxGSWarps           int       `yaml:"max_gs_warps" desc:"geometry shader warps resident per core at most (they also hold warp slots and registers as any warp); at most warp_slots" min:"1" max:"256"`
 }
 
 // TextureSampler parameters.

@@ -131,6 +131,7 @@ type CommandProcessor struct {
 	presents, syncs     uint64
 	passes              uint64 // PassEnds sent to the binner (tiled machine)
 	dmaRead, dmaWritten uint64
+	autoReads           uint64 // DrawAuto counter reads
 }
 
 type chunkState uint8
@@ -245,6 +246,7 @@ func (c *CommandProcessor) Stats(add func(name string, v float64)) {
 	add(p+"sync_flushes", float64(c.coh.flushes))
 	add(p+"sync_invalidates", float64(c.coh.invalidates))
 	add(p+"dma_bytes_read", float64(c.dmaRead))
+	add(p+"draw_auto_reads", float64(c.autoReads))
 	add(p+"dma_bytes_written", float64(c.dmaWritten))
 	add(p+"draws_in_flight", float64(len(c.inflight)))
 	c.activity.Stats(c.Name(), add)
@@ -328,7 +330,15 @@ func (c *CommandProcessor) status() int {
 		return stateBusy
 	case phaseFetch:
 		return stateWaitDMA
+	case phaseAuto:
+		if len(c.inflight) > 0 {
+			return stateWaitDrain
+		}
+		return stateWaitDMA
 	case phaseVersion:
+		if p.ordering && len(c.inflight) < c.stateVersions {
+			return stateWaitDrain
+		}
 		if len(c.inflight) >= c.stateVersions {
 			return stateWaitStateVersion
 		}

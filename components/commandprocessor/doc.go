@@ -67,6 +67,22 @@
 //     State, Raster: pipeline.RasterConfig(draw, RasterOptions)}; a refused send
 //     is retried (wait_send). The draw is in flight until DrawDone arrived from
 //     every one of Partitions ROPs.
+//     Stream-out ordering: a draw that streams out waits until no draw is in
+//     flight (an earlier draw may still read the buffers it overwrites), and
+//     any draw waits while a streaming draw is in flight (it may read what
+//     that one writes); both count as wait_drain. A streaming draw's DrawDone
+//     comes after its stream-out writes and counters are in memory
+//     (primitive assembly holds its end marker until they are).
+//     DrawAuto: after decoding, the CP waits until no draw is in flight
+//     (wait_drain; so the stream-out that wrote the counter is complete),
+//     reads the 4-byte filled-size counter itself with a DMA read (wait_dma;
+//     statistic draw_auto_reads; no host round trip), then applies the command
+//     through the tracker, which computes the vertex count from the counter
+//     in the memory image (the bytes the read carried), and dispatches the
+//     draw as any other. Draws with a geometry shader, stream-out or a
+//     point/line/adjacency topology are refused on the tiled machine (Binner
+//     set) and on SAGE (WithPerSample) with ErrGeometryStageNotTimed, naming
+//     the draw and the machine.
 //  6. Clear waits until no draw is in flight (wait_drain), applies the clear to
 //     the memory image, sends a ClearCmd (flag ClearColor, the colour target of
 //     slot 0, its size) to every ROP when it clears colour and one (flags
@@ -120,7 +136,7 @@
 //
 // Stats reports, under "<name>.": commands and commands_<opcode> (snake case:
 // commands_set_viewport, commands_draw_indexed, ...), draws, clears, presents,
-// sync_tokens, sync_flushes (back-end flushes at sync tokens),
+// sync_tokens, draw_auto_reads, sync_flushes (back-end flushes at sync tokens),
 // sync_invalidates (texture-cache invalidates at sync tokens), dma_bytes_read, dma_bytes_written, draws_in_flight, the cycles
 // of each activity state (cycles_busy, cycles_wait_dma, cycles_wait_drain,
 // cycles_wait_state_version, cycles_wait_ack, cycles_wait_send, cycles_idle)

@@ -27,6 +27,7 @@ const (
 	phaseAck                  // back-end commands sent or to send, waiting for Done
 	phaseWrite                // a sync-token write in flight
 	phasePassEnd              // tiled machine: the binner renders the pass's tiles
+	phaseAuto                 // a DrawAuto: drain, then read its filled-size counter
 )
 
 // pending is the command being carried out.
@@ -48,6 +49,13 @@ type pending struct {
 
 	// A sync token's cache work was done (phaseAck then leads to the write).
 	cohered bool
+
+	// phaseAuto: the counter read was issued / has arrived.
+	autoIssued, autoDone bool
+
+	// phaseVersion: the draw waits for the stream-out ordering (a streaming
+	// draw in flight, or this draw streams out and others are in flight).
+	ordering bool
 
 	// phaseWrite.
 	writeData   []byte
@@ -100,7 +108,9 @@ func (c *CommandProcessor) execute(now sim.VTimeInSec, cycle uint64) bool {
 					Err: fmt.Errorf("%d bytes at 0x%x are outside simulated memory", size, addr)})
 				return true
 			}
-			if size > 0 && c.mapped(addr, size) {
+			if _, ok := p.lc.Command.(command.DrawAuto); ok {
+				p.phase = phaseAuto
+			} else if size > 0 && c.mapped(addr, size) {
 				p.resNext, p.resEnd = addr, addr+size
 				p.phase = phaseFetch
 			} else {
@@ -136,6 +146,8 @@ func (c *CommandProcessor) execute(now sim.VTimeInSec, cycle uint64) bool {
 			moved = true
 		case phaseWrite:
 			moved = c.writeSync(now, p)
+		case phaseAuto:
+			moved = c.drawAuto(now, p)
 		}
 		if !moved {
 			break
@@ -191,7 +203,7 @@ func (c *CommandProcessor) apply(p *pending) {
 	p.act = act
 	switch act.Kind {
 	case state.ActDraw:
-		if err := timedSupports(act.Draw); err != nil {
+		if err := c.timedSupports(act.Draw); err != nil {
 			c.fail(fmt.Errorf("command stream @0x%x: %v: %w", p.lc.Addr, p.lc.Opcode(), err))
 			return
 		}
@@ -216,6 +228,9 @@ func (c *CommandProcessor) complete() {
 // StateVersions draws are in flight.
 func (c *CommandProcessor) dispatchDraw(now sim.VTimeInSec, p *pending) bool {
 	if len(c.inflight) >= c.stateVersions {
+		return false
+	}
+	if p.ordering = c.streamOutOrdering(p.act.Draw); p.ordering {
 		return false
 	}
 	if p.dispatch == nil {
@@ -510,17 +525,79 @@ func (c *CommandProcessor) endBinnedDraws() {
 	c.binned = c.binned[:0]
 }
 
-// ErrGeometryStageNotTimed is the error of a draw the timed machine does not
-// model yet: one with a geometry shader, stream-out, or a topology other than
-// triangles (the reference renderer draws them; see functional/pipeline's
-// geometry.go).
-var ErrGeometryStageNotTimed = errors.New("geometry shaders, stream-out and point/line/adjacency topologies are not modelled by the timed machine yet (render with -mode functional)")
+// ErrGeometryStageNotTimed is the error of a draw a timed machine does not
+// model: one with a geometry shader, stream-out, or a topology other than
+// triangles, on the tiled sort-middle machine or SAGE (the sort-last machine
+// runs them; the reference renderer draws them everywhere).
+var ErrGeometryStageNotTimed = errors.New("geometry shaders, stream-out and point/line/adjacency topologies are modelled by the sort-last machine only (render with the default machine or -mode functional)")
 
-// timedSupports returns ErrGeometryStageNotTimed for a draw the timed units
-// cannot run.
-func timedSupports(d *state.Draw) error {
-	if d.GS != nil || d.StreamOut != nil || d.Stream.Topology.Vertices() != 3 {
-		return fmt.Errorf("draw %d: %w", d.Index, ErrGeometryStageNotTimed)
+// timedSupports returns ErrGeometryStageNotTimed, naming the machine, for a
+// draw with a geometry stage on a machine that does not model it.
+func (c *CommandProcessor) timedSupports(d *state.Draw) error {
+	if d.GS == nil && d.StreamOut == nil && d.Stream.Topology.Vertices() == 3 {
+		return nil
+	}
+	switch {
+	case c.Binner != nil:
+		return fmt.Errorf("draw %d on the tiled sort-middle machine: %w", d.Index, ErrGeometryStageNotTimed)
+	case c.perSample:
+		return fmt.Errorf("draw %d on the SAGE machine: %w", d.Index, ErrGeometryStageNotTimed)
 	}
 	return nil
+}
+
+// streamOutOrdering reports whether draw d must wait before it is dispatched:
+// a draw that streams out waits until no draw is in flight (an earlier draw
+// may still read the buffers it overwrites), and any draw waits while a
+// streaming draw is in flight (it may read what that one writes). A
+// streaming draw is complete (DrawDone from every partition) only after its
+// stream-out writes and counters are in memory: primitive assembly holds its
+// end marker until they are.
+func (c *CommandProcessor) streamOutOrdering(d *state.Draw) bool {
+	if len(c.inflight) == 0 {
+		return false
+	}
+	if d.StreamOut != nil {
+		return true
+	}
+	for _, r := range c.inflight {
+		if r.draw.State.StreamOut != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// drawAuto carries out a DrawAuto: once no draw is in flight (so the stream-out
+// that wrote its counter is complete: see streamOutOrdering), the CP reads
+// the 4-byte filled-size counter from memory itself (a DMA read; no host
+// round trip), then applies the command through the state tracker, which
+// computes the vertex count from the counter in the memory image (the bytes
+// the read carried) exactly as the reference renderer does.
+func (c *CommandProcessor) drawAuto(now sim.VTimeInSec, p *pending) bool {
+	if len(c.inflight) > 0 {
+		return false
+	}
+	addr := p.lc.Command.(command.DrawAuto).FilledAddr
+	if !p.autoIssued {
+		if !c.mapped(addr, 4) {
+			p.autoIssued, p.autoDone = true, true // unmapped: the tracker reads zeros or refuses it
+			return true
+		}
+		if c.traced() {
+			c.dma.TraceAs(c, protocol.CommandTaskID(p.lc.Addr))
+		}
+		if !c.dma.Read(now, addr, 4, tagAuto) {
+			return false
+		}
+		c.dmaRead += 4
+		c.autoReads++
+		p.autoIssued = true
+		return true
+	}
+	if !p.autoDone {
+		return false
+	}
+	c.apply(p)
+	return true
 }

@@ -16,6 +16,7 @@ const (
 	tagChunk    uint64 = 1 // a chunk of the command stream
 	tagResource uint64 = 2 // bytes a binding command refers to
 	tagSync     uint64 = 3 // a sync-token write
+	tagAuto     uint64 = 4 // a DrawAuto's filled-size counter
 )
 
 // receiveMemory takes every DMA completion that has arrived.
@@ -37,6 +38,10 @@ func (c *CommandProcessor) receiveMemory(now sim.VTimeInSec) bool {
 		case tagSync:
 			if c.cur != nil {
 				c.cur.writeDone = true
+			}
+		case tagAuto:
+			if c.cur != nil {
+				c.cur.autoDone = true
 			}
 		}
 	}

@@ -46,8 +46,9 @@
 //
 //  1. Index stage. With no batch in progress, the IA forms the draw's next batch
 //     with vertex.Batcher (when it has room in the fetch queue). It then spends
-//     IndicesPerCycle batch tag lookups per cycle on it, three per triangle, in
-//     API order; a lookup that meets a stream position whose index has not been
+//     IndicesPerCycle batch tag lookups per cycle on it, three per triangle (one
+//     per vertex of a primitive of the point, line and adjacency topologies of
+//     the geometry stage: vertex.Stream.PrimitivePositions), in API order; a lookup that meets a stream position whose index has not been
 //     read yet (every position of a list; the new position of each strip
 //     triangle, each position once per draw) reads the index through the index
 //     cache (a timing.TagArray): a hit on a line still in flight makes the batch

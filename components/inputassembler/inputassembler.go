@@ -107,7 +107,8 @@ type job struct {
 	seq     uint64
 	batch   vertex.Batch
 
-	step, steps int // index stage: tag lookups done / to do (3 per triangle)
+	step, steps int // index stage: tag lookups done / to do (corners per primitive)
+	corners     int // vertices per primitive (3: triangles)
 	sub         int // lines of the current index or vertex already looked up
 	vtx         int // vertex stage: vertices looked up
 	indexReady  bool

@@ -48,7 +48,7 @@ func (c *InputAssembler) startDraw(now sim.VTimeInSec) bool {
 		return false
 	}
 	ds := &drawState{d: dd.Draw, stream: dd.Draw.State.Stream}
-	first, end, err := dd.Triangles(ds.stream.NumTriangles())
+	first, end, err := dd.Triangles(ds.stream.NumPrimitives())
 	if err != nil {
 		c.fail(fmt.Errorf("%s: draw %d: %w", c.Name(), dd.Draw.Seq, err))
 		return false
@@ -102,7 +102,11 @@ func (c *InputAssembler) indexStage(now sim.VTimeInSec) bool {
 			return true
 		}
 		j.seq = uint64(ds.batches)
-		j.steps = 3 * len(j.batch.Triangles)
+		j.corners = 3
+		if len(j.batch.Prims) > 0 {
+			j.corners = j.batch.Corners
+		}
+		j.steps = j.corners * j.batch.NumPrimitives()
 		c.cur = j
 		if c.traced() {
 			j.task = protocol.BatchTaskID(ds.d.Seq, j.seq, j.batch.FirstTriangle, "")
@@ -114,7 +118,13 @@ func (c *InputAssembler) indexStage(now sim.VTimeInSec) bool {
 	j, ds := c.cur, c.draw
 	s := &ds.stream
 	for budget := c.indicesPerCycle; budget > 0 && j.step < j.steps; budget-- {
-		pos := s.TrianglePositions(ds.first + j.step/3)[j.step%3]
+		var pos uint32
+		if j.corners == 3 {
+			pos = s.TrianglePositions(ds.first + j.step/3)[j.step%3]
+		} else {
+			p, _ := s.PrimitivePositions(ds.first + j.step/j.corners)
+			pos = p[j.step%j.corners]
+		}
 		if pos >= ds.nextPos && !c.readIndex(now, s, pos, j) {
 			break
 		}
@@ -125,7 +135,7 @@ func (c *InputAssembler) indexStage(now sim.VTimeInSec) bool {
 		c.progress.Add(1) // index reads move work too (the watchdog's measure)
 	}
 	if j.step == j.steps && len(c.fetchQ) < c.batchQueue {
-		ds.first += len(j.batch.Triangles)
+		ds.first += j.batch.NumPrimitives()
 		ds.batches++
 		c.tagHits += uint64(j.batch.Hits)
 		c.tagMisses += uint64(j.batch.Misses)

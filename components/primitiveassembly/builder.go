@@ -41,6 +41,8 @@ type Builder struct {
 	rasterStride      int
 	setup5DCycles     int
 	patternSeed       uint64
+	streamOutQueue    int
+	streamOutWrites   int
 }
 
 // MakeBuilder returns a builder with the default parameters.
@@ -56,6 +58,8 @@ func MakeBuilder() Builder {
 		rasterStride:      1,
 		setup5DCycles:     DefaultSetup5DCycles,
 		patternSeed:       pipeline.DefaultPatternSeed,
+		streamOutQueue:    16,
+		streamOutWrites:   8,
 	}
 }
 
@@ -112,6 +116,14 @@ func (b Builder) WithSetup5DCycles(n int) Builder { b.setup5DCycles = n; return 
 // use the same (reference.Options.PatternSeed).
 func (b Builder) WithPatternSeed(seed uint64) Builder { b.patternSeed = seed; return b }
 
+// WithStreamOutQueue sets the stream-out unit's write queue: byte ranges (a
+// streamed primitive's vertices in one buffer, a counter) waiting to be
+// written; a primitive waits until its ranges fit.
+func (b Builder) WithStreamOutQueue(n int) Builder { b.streamOutQueue = n; return b }
+
+// WithStreamOutWrites sets the stream-out writes in flight to memory at most.
+func (b Builder) WithStreamOutWrites(n int) Builder { b.streamOutWrites = n; return b }
+
 // Validate reports the first parameter out of range, naming it.
 func (b Builder) Validate() error {
 	check := func(name string, v, lo, hi int) error {
@@ -133,6 +145,8 @@ func (b Builder) Validate() error {
 		{"NumRasterizers", b.numRasterizers, 1, MaxRasterizers},
 		{"RasterStride", b.rasterStride, 0, big},
 		{"Setup5DCycles", b.setup5DCycles, 0, big},
+		{"StreamOutQueue", b.streamOutQueue, 1, 4096},
+		{"StreamOutWrites", b.streamOutWrites, 1, 4096},
 	} {
 		if err := check(c.name, c.v, c.lo, c.hi); err != nil {
 			return err
@@ -164,6 +178,8 @@ func (b Builder) Build(name string) *Comp {
 		rasterStride:      b.rasterStride,
 		setup5DCycles:     b.setup5DCycles,
 		patternSeed:       b.patternSeed,
+		streamOutQueue:    b.streamOutQueue,
+		streamOutWrites:   b.streamOutWrites,
 		halt:              b.halt,
 		progress:          b.progress,
 	}
@@ -176,9 +192,11 @@ func (b Builder) Build(name string) *Comp {
 	c.FromShaderCores = sim.NewLimitNumMsgPortWithExternalBuffer(c, c.coresBuf, name+".FromShaderCores")
 	c.InputAssembler = sim.NewLimitNumMsgPortWithExternalBuffer(c, c.iaBuf, name+".InputAssembler")
 	c.ToRasterizers = sim.NewLimitNumMsgPort(c, 1, name+".ToRasterizers")
+	c.ToMemory = sim.NewLimitNumMsgPort(c, b.streamOutWrites, name+".ToMemory")
 	c.AddPort("FromShaderCores", c.FromShaderCores)
 	c.AddPort("InputAssembler", c.InputAssembler)
 	c.AddPort("ToRasterizers", c.ToRasterizers)
+	c.AddPort("ToMemory", c.ToMemory)
 
 	c.setup = timing.NewPipeline[*setupItem](b.setupLatency, b.trianglesPerCycle)
 	c.out = make([]msgQueue, b.numRasterizers)

@@ -28,13 +28,65 @@
 //
 // # Ports and peers
 //
-//	FromShaderCores  in   protocol.ShadedBatch (any core, any order)
+//	FromShaderCores  in   protocol.ShadedBatch, protocol.ShadedGeometry (any core, any order)
+//	                 out  protocol.GeometryWarp to ShaderCores[k] (each core's ToPrimitiveAssembly)
+//	ToMemory         out  the stream-out unit's mem.WriteReq, through a memclient.Client, to the port Memory finds
 //	InputAssembler   in   protocol.BatchInfo (draw, number of batches; sent after the draw's last batch)
 //	                 out  protocol.BatchCredit (batch slots freed) to InputAssemblerPort
 //	ToRasterizers    out  protocol.PrimitiveMsg, protocol.DrawEnd{draw, From: 0} to Rasterizers[r]
 //
-// The platform sets InputAssemblerPort (the input assembler's port) and
-// Rasterizers (one port per rasterizer, indexed by rasterizer number).
+// The platform sets InputAssemblerPort (the input assembler's port),
+// Rasterizers (one port per rasterizer, indexed by rasterizer number),
+// ShaderCores and Memory (a mem.LowModuleFinder), and calls SetMemory(image)
+// before the first draw that streams out.
+//
+// # The geometry stage (geometry.go)
+//
+// Draws with a geometry shader or stream-out (Giesen, parts 10 and 11) take
+// a longer path through assembly:
+//
+//   - GS warps. When a shaded batch of a draw with a geometry shader is
+//     received (in any order), it is cut into GS warps of up to 64 primitives
+//     (shader.MaxLanes; one per lane, as pipeline.ShadeGeometry cuts them;
+//     primitive IDs from the batch's first primitive), queued and sent one
+//     per cycle from FromShaderCores to the cores, round-robin from the core
+//     after the last one used (a core whose GS queue is full is skipped in the
+//     same cycle). The batch keeps its slot until its last output primitive
+//     was taken, so a returning protocol.ShadedGeometry is always accepted,
+//     whatever the slots.
+//   - Reorder stage. The cores return the warps' outputs (strips already cut
+//     into primitives, pipeline.AssembleEmitted) in any order; they wait in
+//     the reorder stage, keyed by batch and warp number. Assembly takes the
+//     current batch's warp 0's primitives, then warp 1's, and so on; while the
+//     warp next in API order has not come back it waits (wait_gs_warp;
+//     gs_warps_reordered counts the warps that came back before assembly
+//     reached them). A stream-out draw without a geometry shader passes its
+//     batch's primitives through (pipeline.PassThrough: adjacency dropped).
+//   - One output primitive per cycle (TrianglesPerCycle) goes to the
+//     stream-out unit, then, when the draw is rasterized, through
+//     Geometry.Triangle numbered by its place among the draw's output
+//     primitives (as the reference renderer numbers them), with the clipper's
+//     extra cycles, into setup. A draw with rasterization off sends only its
+//     end marker on.
+//   - Stream-out unit. When the draw becomes current it takes each buffer's
+//     write position (pipeline.BeginStreamOut: the bind offset, or the
+//     counter the previous stream-out left in memory; draws are taken in API
+//     order). Each primitive goes through pipeline.StreamOutWriter (D3D11
+//     overflow: stop writing, keep counting); a written primitive queues one
+//     byte range per buffer (its vertices' strides) in the write queue
+//     (StreamOutQueue ranges: a primitive waits until its ranges fit,
+//     wait_stream_out), which issues one request of at most 64 bytes, inside
+//     one line, per cycle, at most StreamOutWrites in flight; the data is the
+//     memory image's bytes (written functionally when the primitive went
+//     through). At the draw's end the unit writes the filled-size counters and
+//     the statistics (StreamOutWriter.End, then a write per counter), and the
+//     end marker waits until every write of the draw is done (wait_stream_out):
+//     the draw's DrawEnd, hence its DrawDone, means its stream-out is in
+//     memory, which the command processor relies on for DrawAuto. Why here:
+//     part 11 puts stream-out on assembled primitives after primitive
+//     assembly (adjacency dropped), before clipping; a unit with its own
+//     narrow write path ("only has access to one memory channel or something
+//     of the sort"), not the ROPs' wide one.
 //
 // # Life of a batch
 //
@@ -123,6 +175,8 @@
 //	Setup5DCycles      16  extra cycles of a 5D-path triangle (DefaultSetup5DCycles: a choice, about two clips)
 //	PatternSeed        1   seed of the 5D lens and time pattern (pipeline.DefaultPatternSeed; the
 //	                       reference renderer's Options.PatternSeed must be the same)
+//	StreamOutQueue     16  stream-out byte ranges waiting to be written
+//	StreamOutWrites    8   stream-out write requests in flight
 //
 // plus WithEngine, WithFreq, WithHalt (malformed input stops the run with an
 // error naming the unit, the draw and the batch; Err returns it, also without a
@@ -136,7 +190,13 @@
 // primitives_sent_r<i> (PrimitiveMsg per rasterizer), draw_ends, batches, draws,
 // credits_returned; triangles_5d (5D-path triangles, each numbered), maps,
 // map_degenerate_t1, map_degenerate_barycentric (decouple.MapStats of the 5D
-// primitives set up: the reference's Counters.Decoupled.Map); and the activity: cycles_busy (assembling, clipping, a
+// primitives set up: the reference's Counters.Decoupled.Map); gs_warps_sent,
+// gs_warps_returned, gs_warps_reordered, gs_primitives (the reference's
+// GSPrimitives), so_primitives_written, so_primitives_needed,
+// so_bytes_written (the reference's SO counters), so_write_requests,
+// so_write_bytes and the stream-out client's counters under
+// "<name>.stream_out."; and the activity: cycles_wait_gs_warp,
+// cycles_wait_stream_out, cycles_busy (assembling, clipping, a
 // primitive in the setup pipeline, distributing or sending), cycles_wait_batch
 // (the next batch in order has not arrived), cycles_blocked_output (a
 // rasterizer queue or the port is full), cycles_idle, utilization. Buffers

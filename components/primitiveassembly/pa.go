@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"math/bits"
 
+	"github.com/sarchlab/akita/v3/mem/mem"
 	"github.com/sarchlab/akita/v3/sim"
 
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/decouple"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/raster"
+	"github.com/gfxsim/gfxsim/functional/state"
 	"github.com/gfxsim/gfxsim/timing"
 )
 
@@ -20,10 +22,12 @@ const (
 	stateBusy = iota
 	stateWaitBatch
 	stateBlockedOutput
-	stateIdle
+	stateWaitGSWarp    // the next GS warp in API order has not come back
+	stateWaitStreamOut // the stream-out write queue is full, or a draw's writes drain
+	stateIdle          // last: timing.Activity starts in it
 )
 
-var activityNames = []string{"busy", "wait_batch", "blocked_output", "idle"}
+var activityNames = []string{"busy", "wait_batch", "blocked_output", "wait_gs_warp", "wait_stream_out", "idle"}
 
 // Comp is the primitive assembly unit: it restores the API order of shaded vertex
 // batches, assembles their triangles, clips, culls and sets them up
@@ -43,6 +47,17 @@ type Comp struct {
 	InputAssemblerPort sim.Port
 	// Rasterizers are the rasterizers' input ports, indexed by rasterizer.
 	Rasterizers []sim.Port
+	// ShaderCores are the ports GS warps go to (each core's
+	// ToPrimitiveAssembly), sent from FromShaderCores.
+	ShaderCores []sim.Port
+	// ToMemory sends the stream-out unit's writes to the port Memory finds
+	// for each address.
+	ToMemory sim.Port
+	Memory   mem.LowModuleFinder
+
+	mem             state.Memory // the functional memory image (SetMemory)
+	streamOutQueue  int
+	streamOutWrites int
 
 	batchSlots        int
 	trianglesPerCycle int
@@ -81,6 +96,9 @@ type Comp struct {
 
 	// Per-tick observations for the activity accounting.
 	waitBatch, blocked bool
+	waitGS, waitSO     bool
+
+	gs geometryStage // GS warps, their reordering and stream-out
 
 	traceLast *setupItem // tracing: the current batch's latest item
 
@@ -104,6 +122,14 @@ type drawState struct {
 	batches uint64              // from BatchInfo
 	next    uint64              // next batch sequence number to assemble
 	prims   uint64              // primitives numbered so far
+
+	// The geometry stage (draws with a geometry shader or stream-out).
+	geoStage  bool
+	begun     bool                      // BeginStreamOut was called
+	so        *pipeline.StreamOutWriter // nil unless the draw streams out
+	soEnded   bool                      // its counters were written
+	rasterize bool                      // its output primitives go on to setup
+	source    int                       // output primitives so far (the reference's source)
 }
 
 func (ds *drawState) started() bool { return ds.next > 0 }
@@ -148,8 +174,12 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 	}
 	cyc := c.Freq.Cycle(now)
 	c.waitBatch, c.blocked = false, false
+	c.waitGS, c.waitSO = false, false
 	work := c.send(now)
 	credit := c.sendCredits(now)
+	if c.gs.active() {
+		credit = c.geometryIO(now) || credit
+	}
 	work = c.distribute(cyc) || work
 	work = c.assemble(cyc) || work
 	recv := c.receive(now)
@@ -285,10 +315,17 @@ func (c *Comp) assemble(cyc uint64) bool {
 			break
 		}
 		ds := c.draws[0]
+		if ds.geoStage && !ds.begun {
+			c.beginGeometry(ds)
+		}
 		if c.cur == nil {
 			c.cur = c.findSlot(ds.d, ds.next)
 			if c.cur == nil {
 				if ds.info && ds.next == ds.batches {
+					if ds.so != nil && !c.endStreamOut(ds) {
+						c.waitSO = true
+						break
+					}
 					if !c.setup.CanAccept(cyc) {
 						break
 					}
@@ -306,7 +343,9 @@ func (c *Comp) assemble(cyc uint64) bool {
 			if c.traced() {
 				c.startBatchTask(c.cur)
 			}
-			if len(c.cur.Batch.Triangles) == 0 {
+			if ds.geoStage {
+				c.gs.startBatch()
+			} else if len(c.cur.Batch.Triangles) == 0 {
 				c.finishBatch(ds)
 				progress = true
 				continue
@@ -314,6 +353,21 @@ func (c *Comp) assemble(cyc uint64) bool {
 		}
 		if !c.setup.CanAccept(cyc) {
 			break
+		}
+		if ds.geoStage {
+			moved, hold := c.geometryStep(cyc, ds)
+			if !moved {
+				break
+			}
+			progress = true
+			if hold == stepFinished {
+				continue
+			}
+			budget--
+			if hold == stepHeld {
+				break
+			}
+			continue
 		}
 		sb := c.cur
 		t := sb.Batch.Triangles[c.nextTri]
@@ -336,17 +390,7 @@ func (c *Comp) assemble(cyc uint64) bool {
 		if !blur {
 			prims = ds.geo.Triangle(source, v, nil, &c.geo)
 		}
-		var it *setupItem
-		if len(prims) > 0 {
-			it = &setupItem{draw: ds.d, prims: prims, owners: make([]uint64, len(prims)), first: ds.prims}
-			for i := range prims {
-				it.owners[i] = c.primOwners(&prims[i], &ds.d.Raster)
-			}
-			ds.prims += uint64(len(prims))
-			if c.traced() {
-				c.traceLast = it
-			}
-		}
+		it := c.newSetupItem(ds, prims)
 		c.nextTri++
 		budget--
 		progress = true
@@ -369,6 +413,23 @@ func (c *Comp) assemble(cyc uint64) bool {
 		}
 	}
 	return progress
+}
+
+// newSetupItem makes the setup-pipeline item of one API primitive's set-up
+// primitives (nil when none survived), numbering them in the draw.
+func (c *Comp) newSetupItem(ds *drawState, prims []pipeline.Primitive) *setupItem {
+	if len(prims) == 0 {
+		return nil
+	}
+	it := &setupItem{draw: ds.d, prims: prims, owners: make([]uint64, len(prims)), first: ds.prims}
+	for i := range prims {
+		it.owners[i] = c.primOwners(&prims[i], &ds.d.Raster)
+	}
+	ds.prims += uint64(len(prims))
+	if c.traced() {
+		c.traceLast = it
+	}
+	return it
 }
 
 // finishBatch frees the current batch's slot and schedules its credit.
@@ -450,8 +511,25 @@ func (c *Comp) receive(now sim.VTimeInSec) bool {
 			return progress
 		}
 	}
-	for len(c.slots) < c.batchSlots && c.FromShaderCores.Peek() != nil {
-		m := c.FromShaderCores.Retrieve(now)
+	for {
+		m := c.FromShaderCores.Peek()
+		if m == nil {
+			break
+		}
+		if sg, ok := m.(*protocol.ShadedGeometry); ok {
+			// A GS warp's output always has room: its batch holds a slot.
+			c.FromShaderCores.Retrieve(now)
+			progress = true
+			if err := c.shadedGeometry(sg); err != nil {
+				c.fail(err)
+				return progress
+			}
+			continue
+		}
+		if len(c.slots) >= c.batchSlots {
+			break
+		}
+		c.FromShaderCores.Retrieve(now)
 		progress = true
 		sb, ok := m.(*protocol.ShadedBatch)
 		if !ok {
@@ -492,10 +570,11 @@ func (c *Comp) shadedBatch(sb *protocol.ShadedBatch) error {
 	if sb.Draw == nil || sb.Draw.State == nil || sb.Batch == nil {
 		return fmt.Errorf("%s: ShadedBatch: missing draw, state or batch", c.Name())
 	}
-	for i, t := range sb.Batch.Triangles {
-		for k, v := range t {
+	for i := 0; i < sb.Batch.NumPrimitives(); i++ {
+		slots, n := sb.Batch.Primitive(i)
+		for k, v := range slots[:n] {
 			if int(v) >= len(sb.Outputs) {
-				return fmt.Errorf("%s: ShadedBatch draw %d batch %d: triangle %d vertex %d: slot %d beyond %d outputs",
+				return fmt.Errorf("%s: ShadedBatch draw %d batch %d: primitive %d vertex %d: slot %d beyond %d outputs",
 					c.Name(), sb.Draw.Seq, sb.Seq, i, k, v, len(sb.Outputs))
 			}
 		}
@@ -505,6 +584,9 @@ func (c *Comp) shadedBatch(sb *protocol.ShadedBatch) error {
 		return fmt.Errorf("%s: ShadedBatch: draw %d batch %d is duplicated or beyond the draw", c.Name(), sb.Draw.Seq, sb.Seq)
 	}
 	c.slots = append(c.slots, sb)
+	if sb.Draw.State.GS != nil {
+		c.queueGeometryWarps(sb)
+	}
 	return nil
 }
 
@@ -519,6 +601,7 @@ func (c *Comp) draw(d *protocol.Draw) *drawState {
 		}
 	}
 	ds := &drawState{d: d, geo: pipeline.NewGeometry(d.State, &d.Raster)}
+	ds.geoStage = d.State.GS != nil || d.State.StreamOut != nil
 	dd, err := pipeline.NewDecoupled(d.State, &d.Raster, &c.patterns, c.patternSeed)
 	if err != nil {
 		c.fail(fmt.Errorf("%s: draw %d: decoupled sampling: %w", c.Name(), d.Seq, err))
@@ -568,6 +651,10 @@ func (c *Comp) account(now sim.VTimeInSec, cyc uint64, work, progress bool) {
 		s = stateBlockedOutput
 	case c.clipping || c.setup.Len() > 0:
 		s = stateBusy
+	case c.waitGS:
+		s = stateWaitGSWarp
+	case c.waitSO:
+		s = stateWaitStreamOut
 	case c.waitBatch:
 		s = stateWaitBatch
 	}

@@ -20,7 +20,12 @@ import (
 //	credits_returned         batch slots returned to the input assembler
 //	triangles_5d             API triangles of decoupled draws that took the 5D path (each numbered)
 //	maps, map_degenerate_t1, map_degenerate_barycentric   decouple.MapStats of the 5D primitives set up
-//	cycles_busy, cycles_wait_batch, cycles_blocked_output, cycles_idle, utilization
+//	gs_warps_sent, gs_warps_returned, gs_warps_reordered   GS warps sent to the cores, returned, returned before primitive assembly reached them (held in the reorder stage)
+//	gs_primitives            primitives the strips of GS output were cut into, read back in API order
+//	so_primitives_written, so_primitives_needed, so_bytes_written   pipeline.StreamOutStats
+//	so_write_requests, so_write_bytes   stream-out memory writes (vertices and counters), and stream_out.* (memclient)
+//	cycles_busy, cycles_wait_batch, cycles_blocked_output, cycles_idle,
+//	cycles_wait_gs_warp, cycles_wait_stream_out, utilization
 func (c *Comp) Stats(add func(name string, v float64)) {
 	n := c.Name() + "."
 	g := c.geo
@@ -42,6 +47,7 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	add(n+"maps", float64(c.mapSt.Triangles))
 	add(n+"map_degenerate_t1", float64(c.mapSt.DegenerateT1))
 	add(n+"map_degenerate_barycentric", float64(c.mapSt.DegenerateBarycentric))
+	c.geometryStats(n, add)
 	c.act.Stats(c.Name(), add)
 }
 
@@ -56,7 +62,8 @@ func (c *Comp) MapStats() decouple.MapStats { return c.mapSt }
 // PrimitivesSent returns the number of PrimitiveMsg sent to rasterizer r.
 func (c *Comp) PrimitivesSent(r int) uint64 { return c.sent[r] }
 
-// Activity returns the activity accounting (busy, wait_batch, blocked_output, idle).
+// Activity returns the activity accounting (busy, wait_batch, blocked_output,
+// idle, wait_gs_warp, wait_stream_out).
 func (c *Comp) Activity() *timing.Activity { return c.act }
 
 // Buffers describes the unit's queues for hang reports.
@@ -72,6 +79,9 @@ func (c *Comp) Buffers() []timing.BufferState {
 		{Name: n + ".BatchSlots", Len: len(c.slots), Cap: c.batchSlots},
 		{Name: n + ".Clipper", Len: clip, Cap: 1},
 		{Name: n + ".Setup", Len: c.setup.Len(), Cap: max(1, c.setup.Latency) * c.setup.Width},
+		{Name: n + ".GSWarpQueue", Len: len(c.gs.sendQ), Cap: len(c.gs.sendQ)},
+		{Name: n + ".GSReorder", Len: len(c.gs.done), Cap: len(c.gs.done)},
+		{Name: n + ".StreamOutQueue", Len: len(c.gs.soQ), Cap: c.streamOutQueue},
 	}
 	for r := range c.out {
 		b = append(b, timing.BufferState{Name: fmt.Sprintf("%s.Output[%d]", n, r), Len: c.out[r].size, Cap: c.outputQueue})

@@ -99,7 +99,7 @@ func (m *VertexBatch) Meta() *sim.MsgMeta { return &m.MsgMeta }
 // NewVertexBatch builds a VertexBatch; it charges the fetched vertex bytes and the
 // local index list.
 func NewVertexBatch(d *Draw, seq uint64, b vertex.Batch, attrs []vertex.Attributes) *VertexBatch {
-	bytes := 16 + len(b.Vertices)*int(d.State.Layout.Stride) + 3*len(b.Triangles)
+	bytes := 16 + len(b.Vertices)*int(d.State.Layout.Stride) + 3*len(b.Triangles) + b.Corners*len(b.Prims)
 	return &VertexBatch{MsgMeta: meta(bytes), Draw: d, Seq: seq, Batch: b, Attrs: attrs}
 }
 

@@ -40,6 +40,7 @@ const (
 	KindDraw              = "draw"
 	KindVertexBatch       = "vertex_batch"
 	KindVertexWarp        = "vertex_warp"
+	KindGeometryWarp      = "geometry_warp"
 	KindPrimitiveAssembly = "primitive_assembly"
 	KindRasterize         = "rasterize"
 	KindTile              = "tile"

@@ -54,6 +54,8 @@ type Builder struct {
 	latencies           Latencies
 	interpolationCycles float64
 	inputQueue          int
+	gsOutputBuffer      int
+	maxGSWarps          int
 }
 
 // MakeBuilder returns a builder with the defaults: 1 GHz, warps of 32 lanes on a
@@ -71,8 +73,29 @@ func MakeBuilder() Builder {
 		latencies:           DefaultLatencies(),
 		interpolationCycles: 0.25,
 		inputQueue:          16,
+		gsOutputBuffer:      DefaultGSOutputBufferBytes,
+		maxGSWarps:          DefaultMaxGSWarps,
 	}
 }
+
+// DefaultGSOutputBufferBytes is the default GS output buffer of a core: 64
+// KiB, a choice (the sources give no size). A 64-lane warp of the largest
+// output a geometry shader may declare (shader.MaxGSOutputScalars) needs 256
+// KiB; one that needs more than the whole buffer stops the run with an error.
+const DefaultGSOutputBufferBytes = 64 << 10
+
+// DefaultMaxGSWarps is the default limit of resident GS warps per core: 0,
+// as many as the warp slots.
+const DefaultMaxGSWarps = 0
+
+// WithGSOutputBuffer sets the bytes of the core's geometry shader output
+// buffer: a GS warp of n lanes holds n x Program.OutputScalars() x 4 bytes of
+// it from admission until its output is sent.
+func (b Builder) WithGSOutputBuffer(bytes int) Builder { b.gsOutputBuffer = bytes; return b }
+
+// WithMaxGSWarps sets the most GS warps resident at once (1..WarpSlots; 0:
+// WarpSlots).
+func (b Builder) WithMaxGSWarps(n int) Builder { b.maxGSWarps = n; return b }
 
 // WithEngine sets the simulation engine.
 func (b Builder) WithEngine(e sim.Engine) Builder { b.engine = e; return b }
@@ -134,6 +157,10 @@ func (b Builder) Validate() error {
 		return fmt.Errorf("shadercore: WarpSlots: %d is outside [1, 1024]", b.warpSlots)
 	case b.registers < b.warpSize:
 		return fmt.Errorf("shadercore: Registers: %d cannot hold one warp with one temporary (%d)", b.registers, b.warpSize)
+	case b.gsOutputBuffer < 16:
+		return fmt.Errorf("shadercore: GSOutputBuffer: %d bytes cannot hold one vertex output register (16)", b.gsOutputBuffer)
+	case b.maxGSWarps < 0 || b.maxGSWarps > b.warpSlots:
+		return fmt.Errorf("shadercore: MaxGSWarps: %d is outside [0, WarpSlots=%d]", b.maxGSWarps, b.warpSlots)
 	case b.inputQueue < 1:
 		return fmt.Errorf("shadercore: InputQueue: %d is not positive", b.inputQueue)
 	case !(b.interpolationCycles >= 0) || b.interpolationCycles > 1e6:
@@ -167,8 +194,13 @@ func (b Builder) Build(name string) *Comp {
 		registers:   b.registers,
 		latencies:   b.latencies,
 		interpCost:  b.interpolationCycles,
+		gsBufBytes:  b.gsOutputBuffer,
+		maxGSWarps:  b.maxGSWarps,
 		temps:       map[*shader.Program]int{},
 		activity:    timing.NewActivity(activityNames[:]...),
+	}
+	if c.maxGSWarps == 0 {
+		c.maxGSWarps = b.warpSlots
 	}
 	c.TickingComponent = sim.NewTickingComponent(name, b.engine, b.freq, c)
 	c.waker = timing.NewWaker(b.engine, b.freq, c)
@@ -188,7 +220,10 @@ func (b Builder) sfuWidth() int {
 func (c *Comp) buildPorts(name string, b Builder) {
 	c.inputBuf = sim.NewBuffer(name+".InputQueue", b.inputQueue)
 	c.FromDispatch = sim.NewLimitNumMsgPortWithExternalBuffer(c, c.inputBuf, name+".FromDispatch")
-	c.ToPrimitiveAssembly = sim.NewLimitNumMsgPort(c, 1, name+".ToPrimitiveAssembly")
+	// ToPrimitiveAssembly also receives GS warps from primitive assembly:
+	// its buffer is the GS input queue.
+	c.gsInputBuf = sim.NewBuffer(name+".GSInputQueue", b.inputQueue)
+	c.ToPrimitiveAssembly = sim.NewLimitNumMsgPortWithExternalBuffer(c, c.gsInputBuf, name+".ToPrimitiveAssembly")
 	c.ToReorderBuffer = sim.NewLimitNumMsgPort(c, 1, name+".ToReorderBuffer")
 	// Every resident warp has at most one texture request outstanding, so a
 	// buffer of WarpSlots responses never refuses one.

@@ -73,6 +73,16 @@ type Comp struct {
 	admitBlock      admitBlock
 	admitBlockSince uint64
 
+	// The geometry stage: GS warps arrive on ToPrimitiveAssembly (its
+	// buffer is the GS input queue) and hold output buffer bytes.
+	gsInputBuf   sim.Buffer
+	gsBufBytes   int // the GS output buffer's capacity
+	gsBufUsed    int
+	maxGSWarps   int
+	gsResident   int
+	gsBlock      admitBlock
+	gsBlockSince uint64
+
 	stats stats
 }
 
@@ -82,6 +92,8 @@ const (
 	admitFree admitBlock = iota
 	admitBlockedSlots
 	admitBlockedRegisters
+	admitBlockedGSBuffer // GS warps only: the output buffer is full
+	admitBlockedGSWarps  // GS warps only: MaxGSWarps are resident
 )
 
 type stats struct {
@@ -89,7 +101,11 @@ type stats struct {
 	vsInvocations           uint64
 	psInvocations           uint64
 	helperPixels            uint64
-	vs, ps                  shader.Stats
+	vs, ps, gs              shader.Stats
+	geometryWarps           uint64
+	gsInvocations           uint64
+	gsBlocked               [admitBlockedGSWarps + 1]uint64 // GS head's blocked cycles by cause
+	maxGSBufUsed            int
 	texMessages             uint64
 	texWaitWarpCycles       uint64
 	residentIntegral        uint64 // sum over cycles of resident warps
@@ -112,7 +128,11 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 	progress = c.sendTexRequests(now, cy) || progress
 	progress = c.receiveTexResponse(now, cy) || progress
 	progress = c.issue(cy) || progress
-	progress = c.admit(now, cy) || progress
+	if c.admitGeometry(now, cy) {
+		progress = true
+	} else {
+		progress = c.admit(now, cy) || progress
+	}
 	if c.halt.Stopped() {
 		return false
 	}
@@ -205,6 +225,7 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	st := &c.stats
 	all := st.vs
 	all.Add(st.ps)
+	all.Add(st.gs)
 	add(p+"vertex_warps", float64(st.vertexWarps))
 	add(p+"pixel_warps", float64(st.pixelWarps))
 	add(p+"vs_invocations", float64(st.vsInvocations))
@@ -234,6 +255,7 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	add(p+"max_resident_warps", float64(st.maxResident))
 	add(p+"admit_blocked_slots_cycles", float64(st.blockedSlotCycles))
 	add(p+"admit_blocked_registers_cycles", float64(st.blockedRegisterCycles))
+	c.geometryStats(p, add)
 	c.activity.Stats(c.Name(), add)
 }
 
@@ -241,6 +263,8 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 func (c *Comp) Buffers() []timing.BufferState {
 	return []timing.BufferState{
 		{Name: c.inputBuf.Name(), Len: c.inputBuf.Size(), Cap: c.inputBuf.Capacity()},
+		{Name: c.gsInputBuf.Name(), Len: c.gsInputBuf.Size(), Cap: c.gsInputBuf.Capacity()},
+		{Name: c.Name() + ".GSOutputBuffer", Len: c.gsBufUsed, Cap: c.gsBufBytes},
 		{Name: c.Name() + ".WarpSlots", Len: len(c.order), Cap: len(c.slots)},
 		{Name: c.Name() + ".Registers", Len: c.regsUsed, Cap: c.registers},
 		{Name: c.Name() + ".TexRequestQueue", Len: len(c.texQueue), Cap: len(c.slots)},
@@ -253,5 +277,6 @@ func (c *Comp) Finish(now sim.VTimeInSec) {
 	cy := c.Freq.Cycle(now)
 	c.residentChanged(cy)
 	c.setAdmitBlock(cy, c.admitBlock)
+	c.setGSBlock(cy, c.gsBlock)
 	c.activity.Finish(cy)
 }

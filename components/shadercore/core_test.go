@@ -517,7 +517,8 @@ func TestBuffersAndIssueCycles(t *testing.T) {
 		names = append(names, b.Name)
 		sim.NameMustBeValid(b.Name)
 	}
-	want := "GPU.ShaderCore[3].InputQueue GPU.ShaderCore[3].WarpSlots GPU.ShaderCore[3].Registers " +
+	want := "GPU.ShaderCore[3].InputQueue GPU.ShaderCore[3].GSInputQueue GPU.ShaderCore[3].GSOutputBuffer " +
+		"GPU.ShaderCore[3].WarpSlots GPU.ShaderCore[3].Registers " +
 		"GPU.ShaderCore[3].TexRequestQueue GPU.ShaderCore[3].TexResponses"
 	if strings.Join(names, " ") != want {
 		t.Errorf("buffers %v", names)

@@ -22,7 +22,10 @@
 //     protocol.PixelWarp from the reorder buffer (SAGE: the sample fill), over
 //     one connection. The port's buffer is the input queue (InputQueue
 //     messages).
-//   - ToPrimitiveAssembly (out): protocol.ShadedBatch to PrimitiveAssemblyPort.
+//   - ToPrimitiveAssembly (both ways): protocol.ShadedBatch and
+//     protocol.ShadedGeometry to PrimitiveAssemblyPort; it receives
+//     protocol.GeometryWarp from primitive assembly, its buffer being the GS
+//     input queue (InputQueue messages).
 //   - ToReorderBuffer (out): protocol.ShadedWarp to the warp's ReturnTo
 //     (SAGE: the sample fill), or ReorderBufferPort when it is nil.
 //   - Sampler (both ways): protocol.TexRequest to SamplerPort (the core's
@@ -41,7 +44,10 @@
 // is the program's Resources().Temps (at least 1); a warp wider than WarpSize
 // (up to shader.MaxLanes = 64 lanes) counts as ceil(n/WarpSize) warps' worth of
 // registers and issue cycles. Occupancy is therefore min(WarpSlots,
-// Registers / (Temps x WarpSize)) warps.
+// Registers / (Temps x WarpSize)) warps. A geometry shader warp also holds
+// lanes x Program.OutputScalars() x 4 bytes (lanes x .max_vertices x output
+// registers x 16) of the core's GS output buffer (GSOutputBuffer bytes) and
+// one of MaxGSWarps GS warp places, from admission until its output is sent.
 //
 // # The life of a pixel warp
 //
@@ -103,6 +109,28 @@
 // n) and, at the end, pipeline.StoreVertices into a ShadedBatch for primitive
 // assembly. Vertex and pixel warps share the slots, registers and SIMD.
 //
+// # The life of a geometry shader warp
+//
+// Primitive assembly sends a protocol.GeometryWarp (primitives [First,
+// First+Lanes) of a shaded batch it holds, one per lane) to the core's
+// ToPrimitiveAssembly port. Admission takes the head of that GS input queue
+// before the dispatch queue's (its primitives are older than any vertex
+// batch waiting there, and primitive assembly waits for them in API order),
+// strictly in arrival order, when a slot, the registers, the output buffer
+// bytes and a GS warp place are free (else the cycles are counted as
+// gs_admit_blocked_slots_cycles, _registers_, _output_buffer_ or _warps_);
+// one warp is admitted per cycle in all. pipeline.LoadPrimitives loads it
+// (the loader counts four primitive vertices as one quad and every GS input
+// as an interpolant). It issues as any warp (emit, emitc and cut at the ALU
+// latency; texture fetches use State.GSTextures). At the end the core cuts
+// each lane's emitted strips into primitives (pipeline.AssembleEmitted, lane
+// by lane: the second primitive assembly's strip cutting, as
+// pipeline.ShadeGeometry does) into a protocol.ShadedGeometry for primitive
+// assembly, which reorders the warps; the slot, registers and output buffer
+// bytes are freed when the send succeeds. A warp that needs more than the
+// whole output buffer stops the run with an error naming
+// shader_core.gs_output_buffer_kb.
+//
 // Malformed input (an unknown message, a warp of more than 64 lanes, a program
 // that cannot fit the register file, a response that answers nothing) stops
 // the simulation through the platform's timing.Halt with an error naming the
@@ -126,7 +154,9 @@
 //	WithRegisters(16384)             vec4 registers in the register file
 //	WithLatencies(ALU 4, SFU 16, Derivative 4, Texture 1, Kill 1)
 //	WithInterpolationCycles(0.25)    loader cycles per quad per interpolant
-//	WithInputQueue(16)               messages waiting for admission
+//	WithInputQueue(16)               messages waiting for admission (each queue)
+//	WithGSOutputBuffer(64 KiB)       GS output buffer bytes (DefaultGSOutputBufferBytes)
+//	WithMaxGSWarps(0)                resident GS warps at most (0: WarpSlots)
 //	WithEngine, WithFreq(1 GHz), WithHalt, WithProgress
 //
 // # Statistics
@@ -135,7 +165,12 @@
 // ps_invocations (lanes), helper_pixels, instructions (warp instructions) and
 // instructions_alu, _sfu, _derivative, _texture, _kill, lane_instructions,
 // vs_instructions, ps_instructions, vs_lane_instructions, ps_lane_instructions
-// (equal to the reference renderer's counters for the same work),
+// (equal to the reference renderer's counters for the same work), gs_warps,
+// gs_invocations, gs_instructions, gs_lane_instructions, gs_emits,
+// gs_emits_dropped (the reference's GS counters, summed over the cores),
+// gs_max_output_buffer_bytes, gs_admit_blocked_slots_cycles,
+// gs_admit_blocked_registers_cycles, gs_admit_blocked_output_buffer_cycles,
+// gs_admit_blocked_warps_cycles,
 // texture_requests (messages), texture_lane_requests (lanes, as the reference
 // counts them), texture_wait_warp_cycles, avg_resident_warps, occupancy
 // (avg_resident_warps / WarpSlots), max_resident_warps,
@@ -149,7 +184,8 @@
 //
 // Tasks (only when a tracer is attached, docs/design-timing.md section 10): a
 // vertex warp is a "vertex_warp" task "draw<s>.t<first>.batch<b>@core" below
-// the input assembler's batch, a pixel warp a "pixel_warp" task
+// the input assembler's batch, a GS warp a "geometry_warp" task
+// "draw<s>.t<first>.batch<b>.gs<k>@core" below its draw, a pixel warp a "pixel_warp" task
 // "warp<id>@core" below the reorder buffer's "warp<id>@rob" (a SAGE sample
 // fill's warp: a "sample_warp" task "pipe<p>.warp<id>@core" below the fill's
 // "pipe<p>.warp<id>@fill"), from admission to the output's send; each

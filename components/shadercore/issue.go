@@ -41,6 +41,8 @@ func (c *Comp) issue(cy uint64) bool {
 		bindings := &s.draw.State.PSTextures
 		if s.vertex != nil {
 			bindings = &s.draw.State.VSTextures
+		} else if s.geometry != nil {
+			bindings = &s.draw.State.GSTextures
 		}
 		msg := protocol.NewTexRequest(s.draw, uint64(slot), &bindings[in.Sampler], s.texLanes)
 		s.state, s.texID, s.texIssued = slotTexture, msg.ID, cy

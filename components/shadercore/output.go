@@ -25,7 +25,7 @@ func (c *Comp) sendOutputs(now sim.VTimeInSec, cy uint64) bool {
 		}
 		port, dst, used := c.ToReorderBuffer, c.ReorderBufferPort, &usedROB
 		switch {
-		case s.vertex != nil:
+		case s.vertex != nil || s.geometry != nil:
 			port, dst, used = c.ToPrimitiveAssembly, c.PrimitiveAssemblyPort, &usedPA
 		case s.pixel != nil && s.pixel.ReturnTo != nil:
 			dst = s.pixel.ReturnTo // the warp's sender (SAGE: the pipe's sample fill; a tile unit's reorder buffer)
@@ -66,6 +66,9 @@ func (c *Comp) buildOutput(s *warpSlot) sim.Msg {
 		out := make([]pipeline.VertexOut, s.lanes)
 		pipeline.StoreVertices(s.warp, s.lanes, out)
 		return protocol.NewShadedBatch(s.draw, v.Seq, &v.Batch, out)
+	}
+	if g := s.geometry; g != nil {
+		return c.geometryOutput(s, g)
 	}
 	if sw := s.shade; sw != nil {
 		lanes := make([]pipeline.ShadingLanes, len(sw.Quads))

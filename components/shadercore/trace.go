@@ -1,6 +1,8 @@
 package shadercore
 
 import (
+	"strconv"
+
 	"github.com/sarchlab/akita/v3/tracing"
 
 	"github.com/gfxsim/gfxsim/components/protocol"
@@ -20,6 +22,13 @@ func (c *Comp) startWarpTask(s *warpSlot) {
 		s.task = protocol.BatchTaskID(s.draw.Seq, v.Seq, v.Batch.FirstTriangle, protocol.AtCore)
 		tracing.StartTask(s.task, protocol.BatchTaskID(s.draw.Seq, v.Seq, v.Batch.FirstTriangle, ""), c, protocol.KindVertexWarp,
 			protocol.Count(s.lanes, "vertices"), nil)
+		return
+	}
+	if g := s.geometry; g != nil {
+		b := g.Batch
+		s.task = protocol.BatchTaskID(s.draw.Seq, b.Seq, b.Batch.FirstTriangle, ".gs"+strconv.Itoa(g.Warp)+protocol.AtCore)
+		tracing.StartTask(s.task, protocol.DrawTaskID(s.draw.Seq), c, protocol.KindGeometryWarp,
+			protocol.Count(s.lanes, "primitives"), nil)
 		return
 	}
 	if sw := s.shade; sw != nil {

@@ -40,9 +40,11 @@ type warpSlot struct {
 	state       slotState
 	seq         uint64 // admission order
 	draw        *protocol.Draw
-	vertex      *protocol.VertexBatch // exactly one of vertex, pixel and shade is set
+	vertex      *protocol.VertexBatch // exactly one of vertex, pixel, shade and geometry is set
 	pixel       *protocol.PixelWarp
-	shade       *protocol.ShadingWarp // a shading-cache miss warp (pixel shader)
+	shade       *protocol.ShadingWarp  // a shading-cache miss warp (pixel shader)
+	geometry    *protocol.GeometryWarp // a geometry shader warp from primitive assembly
+	gsBytes     int                    // GS output buffer bytes held
 	warp        *shader.Warp
 	lanes       int
 	regs        int // registers held
@@ -71,11 +73,16 @@ type texSend struct {
 func (c *Comp) finished(s *warpSlot) {
 	s.state = slotDone
 	st := &c.stats
-	if s.vertex != nil {
+	switch {
+	case s.vertex != nil:
 		st.vertexWarps++
 		st.vsInvocations += uint64(s.lanes)
 		st.vs.Add(s.warp.Stats)
-	} else {
+	case s.geometry != nil:
+		st.geometryWarps++
+		st.gsInvocations += uint64(s.lanes)
+		st.gs.Add(s.warp.Stats)
+	default:
 		st.pixelWarps++
 		st.psInvocations += uint64(s.lanes)
 		st.ps.Add(s.warp.Stats)
@@ -88,8 +95,13 @@ func (c *Comp) release(cy uint64, k int) {
 	i := c.order[k]
 	s := &c.slots[i]
 	c.regsUsed -= s.regs
+	if s.geometry != nil {
+		c.gsBufUsed -= s.gsBytes
+		c.gsResident--
+	}
 	copy(c.order[k:], c.order[k+1:])
 	c.order = c.order[:len(c.order)-1]
 	s.state, s.draw, s.vertex, s.pixel, s.shade, s.out, s.texID = slotFree, nil, nil, nil, nil, nil, ""
+	s.geometry, s.gsBytes = nil, 0
 	s.task = ""
 }

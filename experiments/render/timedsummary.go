@@ -101,9 +101,48 @@ func timedSummary(w io.Writer, p *configs.Platform, res *configs.Result, wall ti
 	}
 	fmt.Fprintf(w, "\nshading: %.0f vertex warps, %.0f pixel warps, %.0f warp instructions (%.0f per lane), helper pixels %.1f%% of %.0f pixel shader invocations\n",
 		vw, pw, instr, lane, 100*helpers/max(1, ps), ps)
+	geometrySummary(w, st)
 	ropSummary(w, st, res.Cycles)
 	decoupledSummary(w, st)
 	tiledSummary(w, st)
+}
+
+// geometrySummary prints the geometry stage of a frame with geometry shaders
+// or stream-out: the GS work on the cores and what it cost them, the GS
+// warps primitive assembly reordered and waited for, and the stream-out.
+func geometrySummary(w io.Writer, st map[string]float64) {
+	pa := func(counter string) float64 { return st["GPU.PrimitiveAssembly."+counter] }
+	var warps, inv, instr, bufBlocked, warpBlocked float64
+	for k, v := range st {
+		if !strings.HasPrefix(k, "GPU.ShaderCore[") {
+			continue
+		}
+		switch k[strings.LastIndex(k, ".")+1:] {
+		case "gs_warps":
+			warps += v
+		case "gs_invocations":
+			inv += v
+		case "gs_instructions":
+			instr += v
+		case "gs_admit_blocked_output_buffer_cycles":
+			bufBlocked += v
+		case "gs_admit_blocked_warps_cycles":
+			warpBlocked += v
+		}
+	}
+	so := pa("so_primitives_needed")
+	if warps == 0 && so == 0 {
+		return
+	}
+	if warps > 0 {
+		fmt.Fprintf(w, "\ngeometry shading: %.0f GS warps (%.0f primitives in, %.0f out), %.0f warp instructions; cores' GS admission blocked %.0f cycles on the output buffer, %.0f on the GS warp limit; primitive assembly waited %.0f cycles for a GS warp (%.0f of %.0f warps came back before their turn)\n",
+			warps, inv, pa("gs_primitives"), instr, bufBlocked, warpBlocked, pa("cycles_wait_gs_warp"), pa("gs_warps_reordered"), pa("gs_warps_returned"))
+	}
+	if so > 0 {
+		fmt.Fprintf(w, "stream-out: %.0f of %.0f primitives written (%s MB in %.0f write requests); primitive assembly waited %.0f cycles for it; %.0f DrawAuto counter reads\n",
+			pa("so_primitives_written"), so, mb(pa("so_bytes_written")), pa("so_write_requests"), pa("cycles_wait_stream_out"),
+			st["GPU.CommandProcessor.draw_auto_reads"])
+	}
 }
 
 // ropName matches a ROP's counter: GPU.ROP[p].<counter> on the sort-last

@@ -102,3 +102,28 @@ func TestROPSummary(t *testing.T) {
 		t.Errorf("a prefetch line without prefetches:\n%s", b.String())
 	}
 }
+
+func TestGeometrySummary(t *testing.T) {
+	st := map[string]float64{
+		"GPU.ShaderCore[0].gs_warps": 3, "GPU.ShaderCore[1].gs_warps": 2, "GPU.ShaderCore[0].gs_invocations": 200,
+		"GPU.ShaderCore[1].gs_invocations": 100, "GPU.ShaderCore[0].gs_instructions": 50,
+		"GPU.ShaderCore[1].gs_admit_blocked_output_buffer_cycles": 7, "GPU.ShaderCore[0].gs_admit_blocked_warps_cycles": 2,
+		"GPU.PrimitiveAssembly.gs_primitives": 600, "GPU.PrimitiveAssembly.cycles_wait_gs_warp": 40,
+		"GPU.PrimitiveAssembly.gs_warps_reordered": 2, "GPU.PrimitiveAssembly.gs_warps_returned": 5,
+		"GPU.PrimitiveAssembly.so_primitives_needed": 10, "GPU.PrimitiveAssembly.so_primitives_written": 8,
+		"GPU.PrimitiveAssembly.so_bytes_written": 2e6, "GPU.PrimitiveAssembly.so_write_requests": 30,
+		"GPU.PrimitiveAssembly.cycles_wait_stream_out": 12, "GPU.CommandProcessor.draw_auto_reads": 1,
+	}
+	var b bytes.Buffer
+	geometrySummary(&b, st)
+	want := "\ngeometry shading: 5 GS warps (300 primitives in, 600 out), 50 warp instructions; cores' GS admission blocked 7 cycles on the output buffer, 2 on the GS warp limit; primitive assembly waited 40 cycles for a GS warp (2 of 5 warps came back before their turn)\n" +
+		"stream-out: 8 of 10 primitives written (2.00 MB in 30 write requests); primitive assembly waited 12 cycles for it; 1 DrawAuto counter reads\n"
+	if got := b.String(); got != want {
+		t.Errorf("got\n%q\nwant\n%q", got, want)
+	}
+	b.Reset()
+	geometrySummary(&b, map[string]float64{"GPU.ShaderCore[0].gs_warps": 0})
+	if b.Len() != 0 {
+		t.Errorf("a geometry summary without a geometry stage: %q", b.String())
+	}
+}
