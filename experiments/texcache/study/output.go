@@ -94,7 +94,9 @@ func formatRows(rows []Row) []Row {
 	return append(out, pick(rows, "format", "")...)
 }
 
-func figures(dir string, rows []Row) error {
+// figures writes the study's plots; banks is the L2's bank count (one per
+// memory channel), named on the L2-size axes.
+func figures(dir string, rows []Row, banks int) error {
 	var figs []struct {
 		file string
 		f    plot.Figure
@@ -137,9 +139,10 @@ func figures(dir string, rows []Row) error {
 			Series: []plot.Series{series("texstudy", rs, func(m Metrics) float64 { return ratio(m.L2Bytes, m.Lanes) })}})
 	}
 	if rs := pick(rows, "l2_size", "texstudy"); len(rs) > 0 {
-		add("l2_size_hit_rate.png", plot.Figure{Title: "L2 size (texstudy): L2 hit rate", XLabel: "L2 bank size (KB, 4 banks)",
+		l2Axis := fmt.Sprintf("L2 bank size (KB, %d banks)", banks)
+		add("l2_size_hit_rate.png", plot.Figure{Title: "L2 size (texstudy): L2 hit rate", XLabel: l2Axis,
 			YLabel: "L2 read hit rate (%)", LogX: true, Series: []plot.Series{series("texstudy", rs, pct(Metrics.L2HitRate))}})
-		add("l2_size_dram.png", plot.Figure{Title: "L2 size (texstudy): texture bytes from DRAM", XLabel: "L2 bank size (KB, 4 banks)",
+		add("l2_size_dram.png", plot.Figure{Title: "L2 size (texstudy): texture bytes from DRAM", XLabel: l2Axis,
 			YLabel: "KB from DRAM", LogX: true,
 			Series: []plot.Series{series("texstudy", rs, func(m Metrics) float64 { return m.DRAMBytes / 1024 })}})
 	}

@@ -194,7 +194,7 @@ func Run(o Options, w io.Writer) error {
 			if err := writeCSV(filepath.Join(o.Out, "results.csv"), rows); err != nil {
 				return err
 			}
-			if err := figures(o.Out, rows); err != nil {
+			if err := figures(o.Out, rows, s.base.Memory.Channels); err != nil {
 				return err
 			}
 			report(w, rows, s.base)
