@@ -361,7 +361,7 @@ func (p *Platform) newShaderCore(name string) *shadercore.Comp {
 	return shadercore.MakeBuilder().WithEngine(p.Engine).WithFreq(p.CoreFreq).WithHalt(p.Halt).
 		WithProgress(p.Progress).WithWarpSize(sc.WarpSize).WithSIMDWidth(sc.SIMDWidth).WithSFURate(sc.SFURate).WithWarpSlots(sc.WarpSlots).
 		WithRegisters(sc.Registers).WithLatencies(lat).WithInterpolationCycles(1 / float64(sc.InterpolantsPerCycle)).
-		WithInputQueue(sc.InputQueue).WithGSOutputBuffer(sc.GSOutputBufferKB * 1024).WithMaxGSWarps(sc.MaxGSWarps).Build(name)
+		WithInputQueue(sc.InputQueue).WithGSOutputBuffer(sc.GSOutputBufferKB * 1024).WithMaxGSWarps(min(sc.MaxGSWarps, sc.WarpSlots)).Build(name)
 }
 
 func (p *Platform) buildBackEnd() {

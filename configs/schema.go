@@ -177,7 +177,7 @@ type ShaderCore struct {
 	InterpolantsPerCycle int       `yaml:"interpolants_per_cycle" desc:"quad interpolants loaded per cycle when a pixel warp starts" min:"1" max:"256"`
 	InputQueue           int       `yaml:"input_queue" desc:"work items waiting for a warp slot (also the size of the separate queue of geometry shader warps from primitive assembly)" min:"1" max:"4096"`
 	GSOutputBufferKB     int       `yaml:"gs_output_buffer_kb" desc:"geometry shader output buffer per core: a GS warp of n primitives holds n x .max_vertices x output registers x 16 bytes from admission until its output is sent to primitive assembly (a warp that needs more than the whole buffer is an error)" unit:"KB" min:"1" max:"65536"`
-	MaxGSWarps           int       `yaml:"max_gs_warps" desc:"geometry shader warps resident per core at most (they also hold warp slots and registers as any warp); at most warp_slots" min:"1" max:"256"`
+	MaxGSWarps           int       `yaml:"max_gs_warps" desc:"geometry shader warps resident per core at most (they also hold warp slots and registers as any warp; more than warp_slots: warp_slots)" min:"1" max:"256"`
 }
 
 // TextureSampler parameters.

@@ -34,8 +34,6 @@ func (c *Config) validate(file string) error {
 		return fail(at{"shader_core.sfu_rate", "shader_core.warp_size"}, "%d lanes per cycle is more than the warp size %d", sc.SFURate, sc.WarpSize)
 	case c.ROP.Cost == "by_samples" && c.ROP.SamplesPerCycle < 1:
 		return fail(at{"rop.samples_per_cycle", "rop.cost"}, "%d: the by_samples cost model blends samples_per_cycle samples per cycle; set it to at least 1", c.ROP.SamplesPerCycle)
-	case sc.MaxGSWarps > sc.WarpSlots:
-		return fail(at{"shader_core.max_gs_warps", "shader_core.warp_slots"}, "%d geometry shader warps do not fit %d warp slots", sc.MaxGSWarps, sc.WarpSlots)
 	case sc.WarpSize%4 != 0:
 		return fail(at{"shader_core.warp_size"}, "%d is not a multiple of 4 (pixel warps are made of 2x2 quads)", sc.WarpSize)
 	case c.InputAssembler.BatchVertices > sc.WarpSize:
