@@ -199,7 +199,7 @@ func Build(c *Config) (_ *Platform, err error) {
 	if c.Engine == "parallel" {
 		p.Engine = sim.NewParallelEngine()
 	} else {
-		p.Engine = sim.NewSerialEngine()
+		p.Engine = timing.NewSerialEngine()
 	}
 	if err := p.buildMemory(); err != nil {
 		return nil, err

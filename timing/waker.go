@@ -39,9 +39,16 @@ func NewTickWaker(engine sim.Engine, freq sim.Freq, tick func(now sim.VTimeInSec
 	return &Waker{engine: engine, freq: freq, tick: tick}
 }
 
+// wakeEvent is a wake-up: a time and the waker. It carries no ID (Akita's
+// EventBase formats one for every event; nothing reads a wake-up's).
 type wakeEvent struct {
-	*sim.EventBase
+	t sim.VTimeInSec
+	w *Waker
 }
+
+func (e wakeEvent) Time() sim.VTimeInSec { return e.t }
+func (e wakeEvent) Handler() sim.Handler { return e.w }
+func (e wakeEvent) IsSecondary() bool    { return false }
 
 // WakeIn requests a tick cycles cycles after now (at least one).
 func (w *Waker) WakeIn(now sim.VTimeInSec, cycles int) {
@@ -62,7 +69,7 @@ func (w *Waker) WakeAt(t sim.VTimeInSec) {
 	w.pending = append(w.pending, 0)
 	copy(w.pending[i+1:], w.pending[i:])
 	w.pending[i] = t
-	w.engine.Schedule(wakeEvent{sim.NewEventBase(t, w)})
+	w.engine.Schedule(wakeEvent{t, w})
 }
 
 // Handle implements sim.Handler: the wake-up fired.
