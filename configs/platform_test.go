@@ -85,7 +85,7 @@ depth_unit:
 	{"sortmiddle", "machine: sortmiddle\n", 1, nil, 0, 0},
 	{"sortmiddle 4x, 16x16 tiles, one unit", "machine: sortmiddle\nsortmiddle: {tile_units: 1, tile_width: 16, tile_height: 16}\n", 4, nil, 0, 0},
 	{"sortmiddle 32x16 tiles, three units, resolved", "machine: sortmiddle\nsortmiddle: {tile_units: 3, tile_width: 32, tile_height: 16, store: resolved, tile_order: rowmajor}\n", 4,
-		[]string{"triangle", "overdraw", "depthwrite", "foliage", "room", "motion"}, 0, 0},
+		[]string{"triangle", "overdraw", "depthwrite", "foliage", "room", "motion", "grass", "silhouette", "particles"}, 0, 0},
 }
 
 // overlay returns the text of a configuration file of this folder.
@@ -174,12 +174,12 @@ func machine(t testing.TB, name, src string) *Config {
 }
 
 // skipGeometryStage skips built-in scene name on machine c when it needs the
-// geometry stage (geometry shaders, stream-out, DrawAuto), which only the
-// sort-last machine models: TestTimedRefusesGeometryStage checks that the
-// tiled machine and SAGE refuse it.
+// geometry stage (geometry shaders, stream-out, DrawAuto), which the
+// sort-last and the tiled machines model: TestTimedRefusesGeometryStage
+// checks that SAGE refuses it.
 func skipGeometryStage(t *testing.T, name string, c *Config) {
 	t.Helper()
-	if c.Machine == "" || c.Machine == "sortlast" {
+	if c.Machine != "sage" {
 		return
 	}
 	s, err := scene.Builtin(name)
@@ -191,11 +191,10 @@ func skipGeometryStage(t *testing.T, name string, c *Config) {
 	}
 }
 
-// The tiled machine and SAGE refuse a scene with a geometry shader or
-// stream-out with a clear error naming the draw and the machine.
+// SAGE refuses a scene with a geometry shader or stream-out with a clear
+// error naming the draw and the machine.
 func TestTimedRefusesGeometryStage(t *testing.T) {
 	for _, m := range []struct{ name, yaml, says string }{
-		{"sortmiddle", "machine: sortmiddle\n", "on the tiled sort-middle machine"},
 		{"sage", "machine: sage\n", "on the SAGE machine"},
 	} {
 		for _, name := range []string{"grass", "silhouette", "particles"} {

@@ -527,9 +527,9 @@ func (c *CommandProcessor) endBinnedDraws() {
 
 // ErrGeometryStageNotTimed is the error of a draw a timed machine does not
 // model: one with a geometry shader, stream-out, or a topology other than
-// triangles, on the tiled sort-middle machine or SAGE (the sort-last machine
-// runs them; the reference renderer draws them everywhere).
-var ErrGeometryStageNotTimed = errors.New("geometry shaders, stream-out and point/line/adjacency topologies are modelled by the sort-last machine only (render with the default machine or -mode functional)")
+// triangles, on SAGE (the sort-last and tiled machines run them; the
+// reference renderer draws them everywhere).
+var ErrGeometryStageNotTimed = errors.New("geometry shaders, stream-out and point/line/adjacency topologies are modelled by the sort-last and tiled machines only (render with the default machine or -mode functional)")
 
 // timedSupports returns ErrGeometryStageNotTimed, naming the machine, for a
 // draw with a geometry stage on a machine that does not model it.
@@ -537,10 +537,7 @@ func (c *CommandProcessor) timedSupports(d *state.Draw) error {
 	if d.GS == nil && d.StreamOut == nil && d.Stream.Topology.Vertices() == 3 {
 		return nil
 	}
-	switch {
-	case c.Binner != nil:
-		return fmt.Errorf("draw %d on the tiled sort-middle machine: %w", d.Index, ErrGeometryStageNotTimed)
-	case c.perSample:
+	if c.perSample {
 		return fmt.Errorf("draw %d on the SAGE machine: %w", d.Index, ErrGeometryStageNotTimed)
 	}
 	return nil
