@@ -2,13 +2,11 @@ package configs
 
 import (
 	"bytes"
-	"errors"
 	"os"
 	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/gfxsim/gfxsim/components/commandprocessor"
 	"github.com/gfxsim/gfxsim/functional/reference"
 	"github.com/gfxsim/gfxsim/scene"
 	"github.com/gfxsim/gfxsim/scene/driver"
@@ -173,44 +171,6 @@ func machine(t testing.TB, name, src string) *Config {
 	return c
 }
 
-// skipGeometryStage skips built-in scene name on machine c when it needs the
-// geometry stage (geometry shaders, stream-out, DrawAuto), which the
-// sort-last and the tiled machines model: TestTimedRefusesGeometryStage
-// checks that SAGE refuses it.
-func skipGeometryStage(t *testing.T, name string, c *Config) {
-	t.Helper()
-	if c.Machine != "sage" {
-		return
-	}
-	s, err := scene.Builtin(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s.NeedsGeometryStage() {
-		t.Skipf("%s needs the geometry stage, which the %s machine does not model", name, c.Machine)
-	}
-}
-
-// SAGE refuses a scene with a geometry shader or stream-out with a clear
-// error naming the draw and the machine.
-func TestTimedRefusesGeometryStage(t *testing.T) {
-	for _, m := range []struct{ name, yaml, says string }{
-		{"sage", "machine: sage\n", "on the SAGE machine"},
-	} {
-		for _, name := range []string{"grass", "silhouette", "particles"} {
-			_, f := frame(t, name, 32, 18, 1)
-			p, err := Build(machine(t, m.name, m.yaml))
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = p.Run(f)
-			if err == nil || !errors.Is(err, commandprocessor.ErrGeometryStageNotTimed) || !strings.Contains(err.Error(), m.says) {
-				t.Errorf("%s on %s: got %v, want %v %s", name, m.name, err, commandprocessor.ErrGeometryStageNotTimed, m.says)
-			}
-		}
-	}
-}
-
 func frame(t testing.TB, name string, w, h, samples int) (*scene.Scene, *driver.Frame) {
 	t.Helper()
 	return frameWith(t, name, w, h, samples, driver.DefaultOptions())
@@ -272,7 +232,6 @@ func TestTimedEqualsReference(t *testing.T) {
 		}
 		for _, name := range names {
 			t.Run(m.name+"/"+name, func(t *testing.T) {
-				skipGeometryStage(t, name, cfg)
 				w, h := 96, 54
 				if m.w > 0 {
 					w, h = m.w, m.h

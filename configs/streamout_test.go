@@ -22,6 +22,8 @@ func TestStreamOutBuffersEqualReference(t *testing.T) {
 		{"narrow", machineYAML("narrow")},
 		{"sortmiddle", "machine: sortmiddle\n"},
 		{"sortmiddle three units", "machine: sortmiddle\nsortmiddle: {tile_units: 3, tile_width: 32, tile_height: 16}\n"},
+		{"sage", "machine: sage\n"},
+		{"sage three pipes, small chunks", "machine: sage\nsage: {pipes: 3, distribution: {chunk_triangles: 16}}\n"},
 	} {
 		t.Run(m.name, func(t *testing.T) {
 			cfg := machine(t, m.name, m.yaml)
