@@ -79,9 +79,10 @@
 //     statistic draw_auto_reads; no host round trip), then applies the command
 //     through the tracker, which computes the vertex count from the counter
 //     in the memory image (the bytes the read carried), and dispatches the
-//     draw as any other. Draws with a geometry shader, stream-out or a
-//     point/line/adjacency topology are refused on SAGE (WithPerSample) with
-//     ErrGeometryStageNotTimed, naming the draw and the machine.
+//     draw as any other. The same rules hold on the three machines; on SAGE
+//     (WithPerSample) the interleaves' DrawDone follows the draw's end marker
+//     through the pipe that streamed it out (the distributor sends a
+//     streaming draw whole to one pipe).
 //  6. Clear waits until no draw is in flight (wait_drain), applies the clear to
 //     the memory image, sends a ClearCmd (flag ClearColor, the colour target of
 //     slot 0, its size) to every ROP when it clears colour and one (flags
