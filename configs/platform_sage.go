@@ -173,6 +173,7 @@ func (p *Platform) connectSage() {
 			ia.ShaderCores = append(ia.ShaderCores, sc.FromDispatch)
 			sc.PrimitiveAssemblyPort = pa.FromShaderCores
 			sc.ReorderBufferPort = sf.FromShaderCore
+			pa.ShaderCores = append(pa.ShaderCores, sc.ToPrimitiveAssembly) // GS warps
 		}
 		sf.ShaderCore = pipe.ShaderCores[0].FromDispatch
 		p.textureBuses(n, pipe.ShaderCores, pipe.Samplers, pipe.TextureL2)
@@ -216,6 +217,13 @@ func (p *Platform) connectSage() {
 	p.crossbar("GPU.L2Xbar", bs.L2, f, p.L2.Tops...)
 	p.TextureTraffic = WatchTextureTraffic(p.L2)
 	memPorts = append(memPorts, p.L2.Bottoms...)
+	// The pipes' stream-out units (in primitive assembly) write to the
+	// master's memory, where the vertices come from; last: ports that never
+	// send leave the other sources' arbitration as it was.
+	for _, pipe := range sp.Pipes {
+		memPorts = append(memPorts, pipe.PrimitiveAssembly.ToMemory)
+		pipe.PrimitiveAssembly.Memory = p.Memory.Finder
+	}
 	p.crossbar("GPU.MemoryXbar", bs.Memory, f, memPorts...)
 
 	p.Units = []protocol.Unit{cp, p.HostInterface, d}
@@ -255,6 +263,7 @@ func (p *Platform) startSage(f *driver.Frame) error {
 			return err
 		}
 		pipe.InputAssembler.SetMemory(f.Memory)
+		pipe.PrimitiveAssembly.SetMemory(f.Memory)
 		for _, s := range pipe.Samplers {
 			s.Image = f.Memory
 		}

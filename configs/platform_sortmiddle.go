@@ -116,6 +116,7 @@ func (p *Platform) connectSortMiddle() {
 		}
 		sc.PrimitiveAssemblyPort = pa.FromShaderCores
 		sc.ReorderBufferPort = sm.TileUnits[0].ReorderBuffer.FromShaderCores // every warp names its ReturnTo
+		pa.ShaderCores = append(pa.ShaderCores, sc.ToPrimitiveAssembly)      // GS warps
 	}
 	p.textureBuses("GPU", p.ShaderCores, p.Samplers, p.L2)
 	p.crossbar("GPU.DispatchXbar", bs.Dispatch, f, dispatch...)
@@ -164,6 +165,10 @@ func (p *Platform) connectSortMiddle() {
 	p.crossbar("GPU.L2Xbar", bs.L2, f, l2...)
 	p.TextureTraffic = WatchTextureTraffic(p.L2)
 	memPorts = append(memPorts, p.L2.Bottoms...)
+	// The stream-out unit (in primitive assembly) writes last: a port that
+	// never sends leaves the other sources' arbitration as it was.
+	memPorts = append(memPorts, pa.ToMemory)
+	pa.Memory = p.Memory.Finder
 	p.crossbar("GPU.MemoryXbar", bs.Memory, f, memPorts...)
 
 	p.Units = []protocol.Unit{cp, p.HostInterface, ia, pa, bn, ts}

@@ -2,13 +2,11 @@ package configs
 
 import (
 	"bytes"
-	"errors"
 	"os"
 	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/gfxsim/gfxsim/components/commandprocessor"
 	"github.com/gfxsim/gfxsim/functional/reference"
 	"github.com/gfxsim/gfxsim/scene"
 	"github.com/gfxsim/gfxsim/scene/driver"
@@ -85,7 +83,7 @@ depth_unit:
 	{"sortmiddle", "machine: sortmiddle\n", 1, nil, 0, 0},
 	{"sortmiddle 4x, 16x16 tiles, one unit", "machine: sortmiddle\nsortmiddle: {tile_units: 1, tile_width: 16, tile_height: 16}\n", 4, nil, 0, 0},
 	{"sortmiddle 32x16 tiles, three units, resolved", "machine: sortmiddle\nsortmiddle: {tile_units: 3, tile_width: 32, tile_height: 16, store: resolved, tile_order: rowmajor}\n", 4,
-		[]string{"triangle", "overdraw", "depthwrite", "foliage", "room", "motion"}, 0, 0},
+		[]string{"triangle", "overdraw", "depthwrite", "foliage", "room", "motion", "grass", "silhouette", "particles"}, 0, 0},
 }
 
 // overlay returns the text of a configuration file of this folder.
@@ -173,45 +171,6 @@ func machine(t testing.TB, name, src string) *Config {
 	return c
 }
 
-// skipGeometryStage skips built-in scene name on machine c when it needs the
-// geometry stage (geometry shaders, stream-out, DrawAuto), which only the
-// sort-last machine models: TestTimedRefusesGeometryStage checks that the
-// tiled machine and SAGE refuse it.
-func skipGeometryStage(t *testing.T, name string, c *Config) {
-	t.Helper()
-	if c.Machine == "" || c.Machine == "sortlast" {
-		return
-	}
-	s, err := scene.Builtin(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s.NeedsGeometryStage() {
-		t.Skipf("%s needs the geometry stage, which the %s machine does not model", name, c.Machine)
-	}
-}
-
-// The tiled machine and SAGE refuse a scene with a geometry shader or
-// stream-out with a clear error naming the draw and the machine.
-func TestTimedRefusesGeometryStage(t *testing.T) {
-	for _, m := range []struct{ name, yaml, says string }{
-		{"sortmiddle", "machine: sortmiddle\n", "on the tiled sort-middle machine"},
-		{"sage", "machine: sage\n", "on the SAGE machine"},
-	} {
-		for _, name := range []string{"grass", "silhouette", "particles"} {
-			_, f := frame(t, name, 32, 18, 1)
-			p, err := Build(machine(t, m.name, m.yaml))
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = p.Run(f)
-			if err == nil || !errors.Is(err, commandprocessor.ErrGeometryStageNotTimed) || !strings.Contains(err.Error(), m.says) {
-				t.Errorf("%s on %s: got %v, want %v %s", name, m.name, err, commandprocessor.ErrGeometryStageNotTimed, m.says)
-			}
-		}
-	}
-}
-
 func frame(t testing.TB, name string, w, h, samples int) (*scene.Scene, *driver.Frame) {
 	t.Helper()
 	return frameWith(t, name, w, h, samples, driver.DefaultOptions())
@@ -273,7 +232,6 @@ func TestTimedEqualsReference(t *testing.T) {
 		}
 		for _, name := range names {
 			t.Run(m.name+"/"+name, func(t *testing.T) {
-				skipGeometryStage(t, name, cfg)
 				w, h := 96, 54
 				if m.w > 0 {
 					w, h = m.w, m.h

@@ -51,7 +51,8 @@ sage:
   route: {fifo_samples: 64}
 `, 1, nil},
 	{"ordered", "machine: sage\nsage: {distribution: {mode: ordered}}\n", 4, []string{"room", "overdraw", "foliage", "texmodes"}},
-	{"barriers", "machine: sage\nsage: {pipes: 3, distribution: {mode: barrier_per_draw, chunk_triangles: 16}}\n", 4, []string{"room", "overdraw", "smalltris"}},
+	{"barriers", "machine: sage\nsage: {pipes: 3, distribution: {mode: barrier_per_draw, chunk_triangles: 16}}\n", 4, []string{"room", "overdraw", "smalltris", "grass", "particles"}},
+	{"small-chunks", "machine: sage\nsage: {pipes: 3, distribution: {chunk_triangles: 16}}\n", 4, []string{"grass", "silhouette", "particles"}},
 	{"sixteen", "machine: sage\nsage: {sched: {hysteresis: 1}}\n", 16, []string{"room", "overdraw", "depthwrite", "bowlingpin"}},
 	{"one-sample", "machine: sage\n", 1, []string{"room", "overdraw", "foliage", "texmodes"}},
 	{"one-pipe-sixteen", "machine: sage\nsage: {pipes: 1}\n", 16, []string{"room", "foliage", "depthwrite"}},
@@ -76,7 +77,6 @@ func TestSageTimedEqualsReference(t *testing.T) {
 		}
 		for _, name := range names {
 			t.Run(m.name+"/"+name, func(t *testing.T) {
-				skipGeometryStage(t, name, cfg)
 				f := sageFrame(t, cfg, name, 64, 40, m.samples)
 				res := timed(t, cfg, f)
 				g := sageFrame(t, cfg, name, 64, 40, m.samples)

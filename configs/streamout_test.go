@@ -11,18 +11,23 @@ import (
 
 // TestStreamOutBuffersEqualReference: after a timed particles frame (frame
 // 7: 36 stream-out steps through ping-ponged buffers, each drawn with
-// DrawAuto) on the sort-last machines, every stream-out buffer and its
-// filled-size counter in memory equal the reference renderer's byte for
-// byte, and the particle count is not zero; the primitives streamed out and
-// the DrawAuto counter reads are counted.
+// DrawAuto) on the sort-last machines, the tiled machine and SAGE, every
+// stream-out buffer and its filled-size counter in memory equal the
+// reference renderer's byte for byte, and the particle count is not zero;
+// the primitives streamed out (summed over SAGE's pipes) and the DrawAuto
+// counter reads are counted.
 func TestStreamOutBuffersEqualReference(t *testing.T) {
-	for _, m := range machines {
-		if m.name != "default" && m.name != "narrow" {
-			continue
-		}
+	for _, m := range []struct{ name, yaml string }{
+		{"default", ""},
+		{"narrow", machineYAML("narrow")},
+		{"sortmiddle", "machine: sortmiddle\n"},
+		{"sortmiddle three units", "machine: sortmiddle\nsortmiddle: {tile_units: 3, tile_width: 32, tile_height: 16}\n"},
+		{"sage", "machine: sage\n"},
+		{"sage three pipes, small chunks", "machine: sage\nsage: {pipes: 3, distribution: {chunk_triangles: 16}}\n"},
+	} {
 		t.Run(m.name, func(t *testing.T) {
 			cfg := machine(t, m.name, m.yaml)
-			f, g := particlesFrame(t, 7), particlesFrame(t, 7)
+			f, g := particlesFrame(t, cfg, 7), particlesFrame(t, cfg, 7)
 			res := timed(t, cfg, f)
 			ref, err := reference.Render(g.Memory, g.Stream, g.StreamBytes, referenceOptions(t, cfg))
 			if err != nil {
@@ -46,8 +51,11 @@ func TestStreamOutBuffersEqualReference(t *testing.T) {
 					t.Errorf("stream buffer %s is empty: the test proves nothing", b.Name)
 				}
 			}
+			if !bytes.Equal(f.Memory.Bytes()[:len(g.Memory.Bytes())], g.Memory.Bytes()) {
+				t.Errorf("the memory images differ after the frame")
+			}
 			st := res.Stats
-			if got, want := st["GPU.PrimitiveAssembly.so_primitives_written"], float64(ref.Counters.SOPrimitivesWritten); got != want || want == 0 {
+			if got, want := sum(st, "GPU.", "so_primitives_written"), float64(ref.Counters.SOPrimitivesWritten); got != want || want == 0 {
 				t.Errorf("so_primitives_written %v, reference %v", got, want)
 			}
 			// 36 steps and the sprites: 37 DrawAuto.
@@ -61,14 +69,25 @@ func TestStreamOutBuffersEqualReference(t *testing.T) {
 	}
 }
 
-// particlesFrame encodes frame n of the built-in particles scene.
-func particlesFrame(t *testing.T, n int) *driver.Frame {
+// machineYAML returns the overlay of the invariant tests' machine name.
+func machineYAML(name string) string {
+	for _, m := range machines {
+		if m.name == name {
+			return m.yaml
+		}
+	}
+	panic("no machine " + name)
+}
+
+// particlesFrame encodes frame n of the built-in particles scene for machine
+// c (its driver options: an RGBA10 sample buffer on SAGE).
+func particlesFrame(t *testing.T, c *Config, n int) *driver.Frame {
 	t.Helper()
 	s, err := scene.Builtin("particles", scene.WithFrame(n))
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := driver.Encode(s, driver.DefaultOptions())
+	f, err := driver.Encode(s, c.DriverOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

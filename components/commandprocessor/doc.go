@@ -79,10 +79,10 @@
 //     statistic draw_auto_reads; no host round trip), then applies the command
 //     through the tracker, which computes the vertex count from the counter
 //     in the memory image (the bytes the read carried), and dispatches the
-//     draw as any other. Draws with a geometry shader, stream-out or a
-//     point/line/adjacency topology are refused on the tiled machine (Binner
-//     set) and on SAGE (WithPerSample) with ErrGeometryStageNotTimed, naming
-//     the draw and the machine.
+//     draw as any other. The same rules hold on the three machines; on SAGE
+//     (WithPerSample) the interleaves' DrawDone follows the draw's end marker
+//     through the pipe that streamed it out (the distributor sends a
+//     streaming draw whole to one pipe).
 //  6. Clear waits until no draw is in flight (wait_drain), applies the clear to
 //     the memory image, sends a ClearCmd (flag ClearColor, the colour target of
 //     slot 0, its size) to every ROP when it clears colour and one (flags
@@ -117,6 +117,13 @@
 // Present) and waits for its Done, which comes when every screen tile of the
 // pass has been rendered and stored (counted as wait_drain; statistic passes). Only
 // then is the Clear applied, the sync token written or the Present resolved.
+// The stream-out ordering and DrawAuto hold there unchanged: a binned draw
+// has been through primitive assembly, whose stream-out unit holds the
+// draw's end marker (so the binner's DrawDone) until its stream-out writes
+// and counters are in memory; its rasterization, deferred to the pass end,
+// reads only the binner's parameter buffer and textures, never a stream-out
+// buffer. A PassEnd follows a drain, so it never overtakes a stream-out
+// write either.
 //
 // With DecodeCycles = 1, state commands whose bytes have arrived are carried out
 // one per cycle: the command decoded at cycle c is applied at c+1 while the next

@@ -2,7 +2,6 @@ package commandprocessor
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 
 	"github.com/sarchlab/akita/v3/mem/cache"
@@ -203,10 +202,6 @@ func (c *CommandProcessor) apply(p *pending) {
 	p.act = act
 	switch act.Kind {
 	case state.ActDraw:
-		if err := c.timedSupports(act.Draw); err != nil {
-			c.fail(fmt.Errorf("command stream @0x%x: %v: %w", p.lc.Addr, p.lc.Opcode(), err))
-			return
-		}
 		p.phase = phaseVersion
 	case state.ActClear, state.ActSync, state.ActPresent, state.ActEnd:
 		p.phase = phaseDrain
@@ -523,27 +518,6 @@ func (c *CommandProcessor) endBinnedDraws() {
 		tracing.EndTask(protocol.DrawTaskID(seq), c)
 	}
 	c.binned = c.binned[:0]
-}
-
-// ErrGeometryStageNotTimed is the error of a draw a timed machine does not
-// model: one with a geometry shader, stream-out, or a topology other than
-// triangles, on the tiled sort-middle machine or SAGE (the sort-last machine
-// runs them; the reference renderer draws them everywhere).
-var ErrGeometryStageNotTimed = errors.New("geometry shaders, stream-out and point/line/adjacency topologies are modelled by the sort-last machine only (render with the default machine or -mode functional)")
-
-// timedSupports returns ErrGeometryStageNotTimed, naming the machine, for a
-// draw with a geometry stage on a machine that does not model it.
-func (c *CommandProcessor) timedSupports(d *state.Draw) error {
-	if d.GS == nil && d.StreamOut == nil && d.Stream.Topology.Vertices() == 3 {
-		return nil
-	}
-	switch {
-	case c.Binner != nil:
-		return fmt.Errorf("draw %d on the tiled sort-middle machine: %w", d.Index, ErrGeometryStageNotTimed)
-	case c.perSample:
-		return fmt.Errorf("draw %d on the SAGE machine: %w", d.Index, ErrGeometryStageNotTimed)
-	}
-	return nil
 }
 
 // streamOutOrdering reports whether draw d must wait before it is dispatched:

@@ -26,16 +26,18 @@
 //
 //   - FromCommandProcessor: protocol.DrawDispatch, one per draw, in API order. A
 //     draw is taken when the index stage is free. A dispatch covers the draw's
-//     triangles [First, End) (End == 0: to the draw's end; SAGE's distributor
-//     sends each pipe such chunks): the IA batches a copy of the stream cut
-//     after triangle End-1 (so the batcher stops there) from triangle First;
-//     triangle numbers (Batch.FirstTriangle) stay the draw's. An empty chunk
-//     sends BatchInfo with 0 batches, as a draw without triangles does. A range
-//     outside the draw stops the run with an error naming the field.
+//     primitives [First, End) of any topology (End == 0: to the draw's end;
+//     SAGE's distributor sends each pipe such chunks): the IA batches a copy
+//     of the stream cut after primitive End-1 (so the batcher stops there)
+//     from primitive First; primitive numbers (Batch.FirstTriangle) stay the
+//     draw's. An empty chunk sends BatchInfo with 0 batches, as a draw without
+//     primitives does. A range outside the draw stops the run with an error
+//     naming the field. The dispatch's SkipStreamOut is passed on in the
+//     draw's BatchInfo.
 //   - ToMemory: index and vertex line reads (one cache line each) through a
 //     memclient.Client, to the port Memory finds for each address.
 //   - ToShaderCores: protocol.VertexBatch to a core of ShaderCores.
-//   - PrimitiveAssembly: sends protocol.BatchInfo{draw, batches} after a draw's
+//   - PrimitiveAssembly: sends protocol.BatchInfo{draw, batches, SkipStreamOut} after a draw's
 //     last batch (also for a draw with no triangle: 0 batches) to
 //     PrimitiveAssemblyPort; receives protocol.BatchCredit.
 //

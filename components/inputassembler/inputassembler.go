@@ -97,6 +97,7 @@ type drawState struct {
 	first   int           // first triangle of the next batch
 	batches int           // batches formed so far
 	nextPos uint32        // the first stream position whose index has not been read
+	skipSO  bool          // DrawDispatch.SkipStreamOut, passed on in the BatchInfo
 }
 
 // job is a batch (or a draw's end marker) moving through the stages.
@@ -104,6 +105,7 @@ type job struct {
 	draw    *protocol.Draw
 	marker  bool // the end of the draw: send BatchInfo
 	batches int  // marker: the draw's batch count
+	skipSO  bool // marker: the draw's DrawDispatch.SkipStreamOut
 	seq     uint64
 	batch   vertex.Batch
 

@@ -47,7 +47,7 @@ func (c *InputAssembler) startDraw(now sim.VTimeInSec) bool {
 		c.fail(fmt.Errorf("%s: ShaderCores (%d ports) or PrimitiveAssemblyPort not set", c.Name(), len(c.ShaderCores)))
 		return false
 	}
-	ds := &drawState{d: dd.Draw, stream: dd.Draw.State.Stream}
+	ds := &drawState{d: dd.Draw, stream: dd.Draw.State.Stream, skipSO: dd.SkipStreamOut}
 	first, end, err := dd.Triangles(ds.stream.NumPrimitives())
 	if err != nil {
 		c.fail(fmt.Errorf("%s: draw %d: %w", c.Name(), dd.Draw.Seq, err))
@@ -61,10 +61,10 @@ func (c *InputAssembler) startDraw(now sim.VTimeInSec) bool {
 	return true
 }
 
-// truncate cuts s after triangle end-1, so that the batcher stops at end
-// (triangle numbers are unchanged: they count from the stream's start).
+// truncate cuts s after primitive end-1, so that the batcher stops at end
+// (primitive numbers are unchanged: they count from the stream's start).
 func truncate(s *vertex.Stream, end int) {
-	if end >= s.NumTriangles() {
+	if end >= s.NumPrimitives() {
 		return
 	}
 	switch {
@@ -73,7 +73,7 @@ func truncate(s *vertex.Stream, end int) {
 	case s.Topology == command.TriangleStrip:
 		s.Count = uint32(end) + 2
 	default:
-		s.Count = 3 * uint32(end)
+		s.Count = uint32(s.Topology.Vertices()) * uint32(end)
 	}
 }
 
@@ -96,7 +96,7 @@ func (c *InputAssembler) indexStage(now sim.VTimeInSec) bool {
 		ds := c.draw
 		j := &job{draw: ds.d}
 		if !c.batcher.Next(c.mem, &ds.stream, ds.first, &j.batch) {
-			j.marker, j.batches = true, ds.batches
+			j.marker, j.batches, j.skipSO = true, ds.batches, ds.skipSO
 			c.fetchQ = append(c.fetchQ, j)
 			c.draw = nil
 			return true
@@ -235,6 +235,7 @@ func (c *InputAssembler) dispatchStage(now sim.VTimeInSec) bool {
 	if j.marker {
 		if j.info == nil {
 			j.info = protocol.NewBatchInfo(j.draw, j.batches)
+			j.info.SkipStreamOut = j.skipSO
 			j.info.Src, j.info.Dst = c.PrimitiveAssembly, c.PrimitiveAssemblyPort
 		}
 		j.info.SendTime = now

@@ -31,9 +31,14 @@
 //	FromShaderCores  in   protocol.ShadedBatch, protocol.ShadedGeometry (any core, any order)
 //	                 out  protocol.GeometryWarp to ShaderCores[k] (each core's ToPrimitiveAssembly)
 //	ToMemory         out  the stream-out unit's mem.WriteReq, through a memclient.Client, to the port Memory finds
-//	InputAssembler   in   protocol.BatchInfo (draw, number of batches; sent after the draw's last batch)
+//	InputAssembler   in   protocol.BatchInfo (draw, number of batches, SkipStreamOut; sent after the draw's last batch)
 //	                 out  protocol.BatchCredit (batch slots freed) to InputAssemblerPort
 //	ToRasterizers    out  protocol.PrimitiveMsg, protocol.DrawEnd{draw, From: 0} to Rasterizers[r]
+//
+// The same unit is the tiled machine's (its output goes to the binner) and
+// each SAGE pipe's (to the pipe's rasterizer); on SAGE, a draw's BatchInfo
+// with SkipStreamOut (an empty chunk of a draw another pipe streams out)
+// makes the unit leave the draw's stream-out buffers and counters alone.
 //
 // The platform sets InputAssemblerPort (the input assembler's port),
 // Rasterizers (one port per rasterizer, indexed by rasterizer number),

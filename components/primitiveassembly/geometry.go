@@ -176,7 +176,7 @@ func (c *Comp) beginGeometry(ds *drawState) {
 	ds.begun = true
 	d := ds.d.State
 	ds.rasterize = d.StreamOut == nil || d.StreamOut.Rasterize
-	if d.StreamOut == nil {
+	if d.StreamOut == nil || ds.skipSO {
 		return
 	}
 	if c.mem == nil {

@@ -2,6 +2,7 @@ package primitiveassembly
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/sarchlab/akita/v3/sim"
@@ -11,6 +12,7 @@ import (
 	"github.com/gfxsim/gfxsim/functional/geom"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/shader"
+	"github.com/gfxsim/gfxsim/functional/state"
 )
 
 // passGS re-emits its input triangle as a 3-vertex strip.
@@ -153,6 +155,43 @@ func TestGeometryWarpsReorderedInAPIOrder(t *testing.T) {
 	} {
 		if got := st["GPU.PrimitiveAssembly."+k]; got != v {
 			t.Errorf("%s = %v, want %v", k, got, v)
+		}
+	}
+}
+
+// TestSkipStreamOut: an empty chunk of a streaming draw whose BatchInfo says
+// SkipStreamOut (another SAGE pipe streams it out) ends without touching the
+// stream-out buffers or counters: no memory is needed, nothing is written,
+// and its DrawEnd follows. Without the flag the same draw needs the memory
+// image (the error names SetMemory).
+func TestSkipStreamOut(t *testing.T) {
+	for _, skip := range []bool{true, false} {
+		d := testDraw(0, 64, 64, geom.CullNone)
+		d.State.StreamOut = &state.StreamOut{Rasterize: true,
+			Buffers: []state.StreamOutBuffer{{Addr: 0x20000, Size: 256, Stride: 16, FilledAddr: 0x30000}}}
+		r := newRig(t, MakeBuilder(), 1)
+		bi := protocol.NewBatchInfo(d, 0)
+		bi.SkipStreamOut = skip
+		r.ia.Script = []scripted{{At: 0, Msg: bi, Dst: r.pa.InputAssembler}}
+		r.run(t)
+		if !skip {
+			if err := r.pa.Err(); err == nil || !strings.Contains(err.Error(), "SetMemory") {
+				t.Errorf("without SkipStreamOut: error %v, want one naming SetMemory", err)
+			}
+			continue
+		}
+		if err := r.pa.Err(); err != nil {
+			t.Fatal(err)
+		}
+		r.checkDrained(t)
+		if ends := sends[*protocol.DrawEnd](r.rasts[0]); len(ends) != 1 {
+			t.Errorf("%d DrawEnd sent, want 1", len(ends))
+		}
+		st := testpeer.StatMap(r.pa)
+		for _, k := range []string{"so_write_requests", "so_write_bytes", "so_primitives_written", "so_primitives_needed"} {
+			if got := st["GPU.PrimitiveAssembly."+k]; got != 0 {
+				t.Errorf("%s = %v, want 0", k, got)
+			}
 		}
 	}
 }

@@ -125,6 +125,7 @@ type drawState struct {
 
 	// The geometry stage (draws with a geometry shader or stream-out).
 	geoStage  bool
+	skipSO    bool                      // BatchInfo.SkipStreamOut: another pipe streams the draw out
 	begun     bool                      // BeginStreamOut was called
 	so        *pipeline.StreamOutWriter // nil unless the draw streams out
 	soEnded   bool                      // its counters were written
@@ -553,6 +554,13 @@ func (c *Comp) batchInfo(bi *protocol.BatchInfo) error {
 		return fmt.Errorf("%s: BatchInfo: second BatchInfo for draw %d", c.Name(), bi.Draw.Seq)
 	}
 	ds.info, ds.batches = true, uint64(bi.Batches)
+	if bi.SkipStreamOut {
+		if ds.next > 0 || ds.so != nil {
+			return fmt.Errorf("%s: BatchInfo: draw %d skips stream-out, but this unit has assembled its batches or begun its stream-out",
+				c.Name(), bi.Draw.Seq)
+		}
+		ds.skipSO = true
+	}
 	if ds.next > ds.batches {
 		return fmt.Errorf("%s: BatchInfo: draw %d has %d batches but %d were assembled",
 			c.Name(), bi.Draw.Seq, bi.Batches, ds.next)

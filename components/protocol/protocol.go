@@ -49,11 +49,17 @@ func coverageBytes(r *raster.Config) int { return (4*r.Samples.Count + 7) / 8 }
 // of the draw, End == 0 meaning up to the draw's end, so that First = End = 0 is
 // the whole draw. An empty chunk (First == End > 0, or a draw without
 // triangles) still flows through the pipe as a draw, so that its end markers
-// reach the end of the pipe.
+// reach the end of the pipe. Triangles are primitives of any topology here
+// (vertex.Stream.NumPrimitives).
+//
+// SkipStreamOut marks a chunk of a draw that streams out whose stream-out
+// another pipe does (SAGE: the pipe that takes the whole draw): primitive
+// assembly neither reads nor writes the draw's buffers and counters.
 type DrawDispatch struct {
 	sim.MsgMeta
-	Draw       *Draw
-	First, End int
+	Draw          *Draw
+	First, End    int
+	SkipStreamOut bool
 }
 
 func (m *DrawDispatch) Meta() *sim.MsgMeta { return &m.MsgMeta }
@@ -109,6 +115,9 @@ type BatchInfo struct {
 	sim.MsgMeta
 	Draw    *Draw
 	Batches int
+	// SkipStreamOut: the draw's DrawDispatch.SkipStreamOut (this pipe does
+	// not stream the draw out).
+	SkipStreamOut bool
 }
 
 func (m *BatchInfo) Meta() *sim.MsgMeta { return &m.MsgMeta }

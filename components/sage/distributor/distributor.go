@@ -70,6 +70,7 @@ type Distributor struct {
 
 	// Statistics.
 	draws, orderedDraws, chunks, emptyChunks, barriers uint64
+	streamingDraws                                     uint64 // draws with stream-out (whole to one pipe)
 	returns                                            uint64
 	trianglesPerPipe, chunksPerPipe                    []uint64
 }
@@ -86,6 +87,7 @@ type plan struct {
 	first, end []int
 	barrier    bool
 	seq        uint64
+	soPipe     int    // the pipe that streams the draw out (-1: the draw does not)
 	readyAt    uint64 // the cycle the messages may leave
 	chunks     []*protocol.DrawDispatch
 	plans      []*protocol.DrawPlan
@@ -118,6 +120,7 @@ func (c *Distributor) Stats(add func(name string, v float64)) {
 	p := c.Name() + "."
 	add(p+"draws", float64(c.draws))
 	add(p+"ordered_draws", float64(c.orderedDraws))
+	add(p+"streaming_draws", float64(c.streamingDraws))
 	add(p+"chunks", float64(c.chunks))
 	add(p+"empty_chunks", float64(c.emptyChunks))
 	add(p+"barriers", float64(c.barriers))
@@ -256,13 +259,20 @@ func (c *Distributor) cycleTime(cy uint64) sim.VTimeInSec {
 
 // plan distributes draw d: the pipe ranges, the barrier, the messages.
 func (c *Distributor) plan(d *protocol.Draw) *plan {
-	n := d.State.Stream.NumTriangles()
-	pl := &plan{draw: d, first: make([]int, c.pipes), end: make([]int, c.pipes)}
-	ordered := c.mode == Ordered || !pipeline.OrderIndependent(d.State)
+	n := d.State.Stream.NumPrimitives()
+	pl := &plan{draw: d, first: make([]int, c.pipes), end: make([]int, c.pipes), soPipe: -1}
+	// A draw that streams out goes whole to one pipe, as an order-dependent
+	// one: stream-out is in API order and its buffers are global.
+	streams := d.State.StreamOut != nil
+	ordered := c.mode == Ordered || streams || !pipeline.OrderIndependent(d.State)
 	counts := make([]int, c.pipes)
 	if ordered {
 		p := c.orderedPipe()
 		counts[p] = n
+		if streams {
+			pl.soPipe = p
+			c.streamingDraws++
+		}
 		pl.barrier = c.haveClass && (!c.lastOrdered || p != c.lastOrderedPipe)
 		c.lastOrderedPipe = p
 		c.orderedDraws++
@@ -340,6 +350,7 @@ func (c *Distributor) layout(d *protocol.Draw, n int, counts []int, pl *plan) {
 		next += counts[p]
 		pl.first[p], pl.end[p] = first, end
 		pl.chunks[p] = protocol.NewDrawChunk(d, first, end)
+		pl.chunks[p].SkipStreamOut = pl.soPipe >= 0 && p != pl.soPipe
 		pl.plans[p] = protocol.NewDrawPlan(d, pl.barrier, pl.seq)
 		c.trianglesPerPipe[p] += uint64(counts[p])
 		c.load[p] += counts[p]

@@ -12,8 +12,10 @@ import (
 	"github.com/gfxsim/gfxsim/components/rop/backendtest"
 	"github.com/gfxsim/gfxsim/components/sage/distributor"
 	"github.com/gfxsim/gfxsim/functional/blend"
+	"github.com/gfxsim/gfxsim/functional/command"
 	"github.com/gfxsim/gfxsim/functional/depth"
 	"github.com/gfxsim/gfxsim/functional/framebuffer"
+	"github.com/gfxsim/gfxsim/functional/state"
 	"github.com/gfxsim/gfxsim/functional/vertex"
 	"github.com/gfxsim/gfxsim/timing"
 )
@@ -332,5 +334,62 @@ func TestBuilderValidate(t *testing.T) {
 	}
 	if _, err := distributor.ParseMode("fast"); err == nil || !strings.Contains(err.Error(), "mode") {
 		t.Errorf("ParseMode(fast): %v", err)
+	}
+}
+
+// TestStreamingDraws: a draw that streams out goes whole to one pipe (the
+// least loaded), as an order-dependent draw, and the other pipes' empty
+// chunks say SkipStreamOut, also when the draw has no primitive; draws of
+// any topology are cut by primitives (3 pipes, chunks of 10, loads in
+// brackets):
+//
+//	d0 25 triangles: 10, 10, 5 to p0, p1, p2                    [10 10 5]
+//	d1 12 points, stream-out: whole to p2, barrier 0            [10 10 17]
+//	d2 8 points: one chunk to p0, barrier 1 (class change)      [18 10 17]
+//	d3 0 points, stream-out: p1 streams out, barrier 2
+func TestStreamingDraws(t *testing.T) {
+	bn := newBench(t, distributor.MakeBuilder().WithChunkTriangles(10), 3, 4, 4)
+	ds := draws(t, [][2]int{{25, 0}, {0, 0}, {0, 0}, {0, 0}})
+	for i, n := range map[int]uint32{1: 12, 2: 8, 3: 0} {
+		ds[i].State.Stream = vertex.Stream{Topology: command.PointList, Count: n}
+	}
+	for _, i := range []int{1, 3} {
+		ds[i].State.StreamOut = &state.StreamOut{}
+	}
+	for _, d := range ds {
+		bn.cp.SendAt(0, bn.dist.FromCommandProcessor, protocol.NewDrawDispatch(d))
+	}
+	bn.run(t)
+	if err := bn.dist.Err(); err != nil {
+		t.Fatal(err)
+	}
+	chunks, plans := received(t, bn, ds)
+	want := [][]chunk{
+		{{0, 10}, {10, 20}, {20, 25}},
+		{{12, 12}, {12, 12}, {0, 12}},
+		{{0, 8}, {8, 8}, {8, 8}},
+		{{0, 0}, {0, 0}, {0, 0}},
+	}
+	if !reflect.DeepEqual(chunks, want) {
+		t.Errorf("chunks %v, want %v", chunks, want)
+	}
+	wantPlans := []planned{{}, {true, 0}, {true, 1}, {true, 2}}
+	if !reflect.DeepEqual(plans, wantPlans) {
+		t.Errorf("plans %v, want %v", plans, wantPlans)
+	}
+	skip := [][]bool{{false, false, false}, {true, true, false}, {false, false, false}, {true, false, true}}
+	for i := range ds {
+		for p := range bn.pipes {
+			if got := bn.pipes[p].Received[i].Msg.(*protocol.DrawDispatch).SkipStreamOut; got != skip[i][p] {
+				t.Errorf("draw %d pipe %d: SkipStreamOut %v, want %v", i, p, got, skip[i][p])
+			}
+		}
+	}
+	st := bn.stats()
+	for k, v := range map[string]float64{"draws": 4, "ordered_draws": 2, "streaming_draws": 2, "barriers": 3,
+		"triangles_p0": 18, "triangles_p1": 10, "triangles_p2": 17} {
+		if st[k] != v {
+			t.Errorf("%s = %v, want %v", k, st[k], v)
+		}
 	}
 }

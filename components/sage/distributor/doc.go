@@ -12,7 +12,17 @@
 // A draw is order-independent when pipeline.OrderIndependent says so (depth
 // test Less or Greater with writes on, no stencil, no blending, full colour
 // mask: its samples give the same sample buffer in any order), else
-// order-dependent; mode ordered treats every draw as order-dependent.
+// order-dependent; mode ordered treats every draw as order-dependent, and so
+// does every mode a draw that streams out (statistic streaming_draws): the
+// stream-out buffers are global and written in API order, so one pipe's
+// primitive assembly streams the whole draw out, and the other pipes' empty
+// chunks carry DrawDispatch.SkipStreamOut (their primitive assembly leaves
+// the buffers and counters alone, also for a draw without primitives). A
+// draw with a geometry shader is classed as any other: an order-independent
+// one is split by input primitives, and the pipes' output primitives meet in
+// the sample buffer in any order, which cannot change it. Triangles below
+// are primitives of any topology (vertex.Stream.NumPrimitives: points,
+// lines, adjacency primitives).
 //
 //   - An order-independent draw of n triangles is cut into chunks of
 //     ChunkTriangles; each chunk in turn goes to the least-loaded pipe (load:
@@ -89,7 +99,7 @@
 //
 // # Statistics
 //
-// Named "<name>.<counter>": draws, ordered_draws, chunks (chunks of
+// Named "<name>.<counter>": draws, ordered_draws, streaming_draws, chunks (chunks of
 // ChunkTriangles and whole order-dependent draws), empty_chunks, barriers,
 // returns, triangles_p<p>, chunks_p<p>, load_p<p> (outstanding at the end),
 // cycles_busy, cycles_latency, cycles_blocked_pipe, cycles_blocked_sample_fill,
