@@ -121,7 +121,7 @@ func newRig(t testing.TB, cfg Config, script []op, window int) *rig {
 // newRigLogged is newRig, with the response-cycle log only when logged.
 func newRigLogged(t testing.TB, cfg Config, script []op, window int, logged bool) *rig {
 	t.Helper()
-	e := sim.NewSerialEngine()
+	e := timing.NewSerialEngine()
 	h := &timing.Halt{}
 	c, err := MakeBuilder().WithEngine(e).WithConfig(cfg).WithHalt(h).Build("Channel")
 	if err != nil {

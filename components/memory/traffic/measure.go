@@ -6,6 +6,7 @@ import (
 	"github.com/sarchlab/akita/v3/sim"
 
 	"github.com/gfxsim/gfxsim/components/memory"
+	"github.com/gfxsim/gfxsim/timing"
 )
 
 // GeneratorFreq is the clock of the generator Measure builds: latencies and
@@ -26,7 +27,7 @@ type Measurement struct {
 // generator measured and the memory's statistics. It fails when a request did
 // not complete.
 func Measure(mc memory.Config, gc Config) (Measurement, error) {
-	engine := sim.NewSerialEngine()
+	engine := timing.NewSerialEngine()
 	m, err := memory.Build(mc, engine, "GPU.Memory")
 	if err != nil {
 		return Measurement{}, err

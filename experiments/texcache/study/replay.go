@@ -69,7 +69,7 @@ func Replay(run *Frame, cfg *configs.Config, rebind func(*state.TextureBinding) 
 	if n != len(run.Arrivals) {
 		return nil, fmt.Errorf("replay: the machine has %d samplers, the run recorded %d", n, len(run.Arrivals))
 	}
-	e := sim.NewSerialEngine()
+	e := timing.NewSerialEngine()
 	freq := sim.Freq(cfg.Clocks.CoreMHz * 1e6)
 	halt := &timing.Halt{}
 	m, l2, err := cfg.BuildMemorySystem(e)
