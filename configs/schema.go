@@ -7,7 +7,7 @@ package configs
 type Config struct {
 	Name           string `yaml:"name" desc:"machine name"`
 	Machine        string `yaml:"machine" desc:"the architecture: sortlast (the default GPU), sage (the SAGE board: sage section, on top of the embedded sage.yaml) or sortmiddle (the tiled machine: sortmiddle section, on top of the embedded sortmiddle.yaml)" oneof:"sortlast,sage,sortmiddle"`
-	Engine         string `yaml:"engine" desc:"Akita engine: serial (deterministic, default) or parallel" oneof:"serial,parallel"`
+	Engine         string `yaml:"engine" desc:"engine: serial (gfxsim's timing.SerialEngine, Akita's serial order; the default) or parallel (Akita's; the same results, about 4x slower on the default frame on 2 cores)" oneof:"serial,parallel"`
 	WatchdogCycles int    `yaml:"watchdog_cycles" desc:"end the run with an error when nothing progressed for this many core cycles" unit:"cycles" min:"1000"`
 
 	Clocks           Clocks           `yaml:"clocks" desc:"clock domains"`
