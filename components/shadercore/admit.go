@@ -85,14 +85,25 @@ func (c *Comp) admit(now sim.VTimeInSec, cy uint64) bool {
 		return false
 	}
 	w.Stats = shader.Stats{}
+	c.occupy(free, cy, j, warpSlot{draw: j.draw, vertex: j.vertex, pixel: j.pixel, shade: j.shade})
+	return true
+}
 
+// occupy makes slot free resident at cycle cy with its loaded warp: slot
+// names the work (draw, and the vertex, pixel, shading or geometry work it
+// belongs to), job j its lanes, registers, issue widths and input load; the
+// slot waits for the interpolators, then issues. An empty program finishes at
+// once.
+func (c *Comp) occupy(free int, cy uint64, j job, slot warpSlot) {
+	s := &c.slots[free]
+	w := s.warp
 	c.residentChanged(cy)
 	start := max(cy, c.interpFreeAt)
 	c.interpFreeAt = start + uint64(j.load)
-	*s = warpSlot{state: slotLoading, seq: c.nextSeq, draw: j.draw, vertex: j.vertex, pixel: j.pixel, shade: j.shade,
-		warp: w, lanes: j.lanes, regs: j.regs, issueCycles: j.widths * c.issueCycles,
-		sfuCycles: j.widths * c.sfuCycles,
-		readyAt:   c.interpFreeAt, texLanes: s.texLanes[:0]}
+	slot.state, slot.seq, slot.warp, slot.lanes, slot.regs = slotLoading, c.nextSeq, w, j.lanes, j.regs
+	slot.issueCycles, slot.sfuCycles = j.widths*c.issueCycles, j.widths*c.sfuCycles
+	slot.readyAt, slot.texLanes = c.interpFreeAt, s.texLanes[:0]
+	*s = slot
 	c.nextSeq++
 	if c.traced() {
 		c.startWarpTask(s)
@@ -103,7 +114,6 @@ func (c *Comp) admit(now sim.VTimeInSec, cy uint64) bool {
 	if w.Done() { // an empty program
 		c.finished(s)
 	}
-	return true
 }
 
 // describe checks an input message and computes its resource needs.

@@ -59,25 +59,10 @@ func (c *Comp) admitGeometry(now sim.VTimeInSec, cy uint64) bool {
 		return false
 	}
 	w.Stats = shader.Stats{}
-	c.residentChanged(cy)
-	start := max(cy, c.interpFreeAt)
-	c.interpFreeAt = start + uint64(j.load)
-	*s = warpSlot{state: slotLoading, seq: c.nextSeq, draw: g.Draw, geometry: g, gsBytes: bytes,
-		warp: w, lanes: j.lanes, regs: j.regs, issueCycles: j.widths * c.issueCycles,
-		sfuCycles: j.widths * c.sfuCycles, readyAt: c.interpFreeAt, texLanes: s.texLanes[:0]}
-	c.nextSeq++
-	if c.traced() {
-		c.startWarpTask(s)
-	}
-	c.order = append(c.order, free)
-	c.regsUsed += j.regs
 	c.gsBufUsed += bytes
 	c.gsResident++
-	c.stats.maxResident = max(c.stats.maxResident, len(c.order))
 	c.stats.maxGSBufUsed = max(c.stats.maxGSBufUsed, c.gsBufUsed)
-	if w.Done() {
-		c.finished(s)
-	}
+	c.occupy(free, cy, j, warpSlot{draw: g.Draw, geometry: g, gsBytes: bytes})
 	return true
 }
 
