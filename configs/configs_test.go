@@ -60,10 +60,23 @@ func TestOverlay(t *testing.T) {
 	}
 }
 
+// parseError is a configuration file's text and the one error Parse must
+// report for it (file, line, field, message).
+type parseError struct{ name, src, want string }
+
+// wantParseErrors parses each case as m.yaml and wants exactly its error.
+func wantParseErrors(t *testing.T, tests []parseError) {
+	t.Helper()
+	for _, tc := range tests {
+		_, err := Parse("m.yaml", []byte(tc.src))
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%s:\n got  %v\n want %s", tc.name, err, tc.want)
+		}
+	}
+}
+
 func TestErrors(t *testing.T) {
-	tests := []struct {
-		name, src, want string
-	}{
+	tests := []parseError{
 		{"unknown top key", "shader_cores: {count: 2}\n", "m.yaml:1: shader_cores: unknown key (allowed here: buses, clocks, command_processor, decoupled, depth_unit, engine, hiz, input_assembler, l2, machine, memory, multipass, name, primitive_assembly, quad_packer, raster, reorder_buffer, rop, sage, shader_core, sortmiddle, texture_sampler, watchdog_cycles)"},
 		{"unknown nested key", "raster:\n  tile: 8\n", "m.yaml:2: raster.tile: unknown key (allowed here: input_queue, output_queue, quad_order, quads_per_cycle, rasterizers, sample_tests_per_cycle, stride, tile_order, tile_size, tiles_per_cycle)"},
 		{"wrong type", "shader_core:\n  count: many\n", `m.yaml:2: shader_core.count: want an integer, got "many"`},
@@ -89,16 +102,7 @@ func TestErrors(t *testing.T) {
 		{"prefetch reserve", "rop:\n  prefetch_distance: 4\n  prefetch_reserve: 32\n", "m.yaml:3: rop.prefetch_reserve: 32 slots leave none of the 32 for prefetches: make it smaller (or prefetch_distance 0)"},
 		{"bad yaml", "raster: {rasterizers: 2\n", "m.yaml:1: yaml: did not find expected ',' or '}'"},
 	}
-	for _, tc := range tests {
-		_, err := Parse("m.yaml", []byte(tc.src))
-		if err == nil {
-			t.Errorf("%s: accepted", tc.name)
-			continue
-		}
-		if err.Error() != tc.want {
-			t.Errorf("%s:\n got  %s\n want %s", tc.name, err, tc.want)
-		}
-	}
+	wantParseErrors(t, tests)
 }
 
 // TestErrorInEverySection: a representative bad value of every section is
@@ -107,9 +111,7 @@ func TestErrors(t *testing.T) {
 // DRAM geometry, the L2 line) are among them, as are rules that tie a field
 // the file sets to one it leaves at its default (reported at the line set).
 func TestErrorInEverySection(t *testing.T) {
-	tests := []struct {
-		section, src, want string
-	}{
+	tests := []parseError{
 		{"name", "name: [a]\n", "m.yaml:1: name: want a string, got a list"},
 		{"engine", "engine: fast\n", `m.yaml:1: engine: "fast" is not one of serial, parallel`},
 		{"watchdog_cycles", "watchdog_cycles: 10\n", "m.yaml:1: watchdog_cycles: 10 out of range [1000, inf] cycles"},
@@ -136,16 +138,7 @@ func TestErrorInEverySection(t *testing.T) {
 		{"not UTF-8", "raster:\n  tile_order: \"\xff\"\n", "m.yaml:2: yaml: invalid leading UTF-8 octet"},
 		{"second document", "raster: {tile_size: 8}\n---\nraster: {tile_size: 16}\n", "m.yaml:2: yaml: a second document (after ---) would not be read: keep one document per file"},
 	}
-	for _, tc := range tests {
-		_, err := Parse("m.yaml", []byte(tc.src))
-		if err == nil {
-			t.Errorf("%s: accepted", tc.section)
-			continue
-		}
-		if err.Error() != tc.want {
-			t.Errorf("%s:\n got  %s\n want %s", tc.section, err, tc.want)
-		}
-	}
+	wantParseErrors(t, tests)
 }
 
 // TestSmallRenderTargetLines: the ROP colour and depth caches take any

@@ -15,9 +15,7 @@ import (
 // request, watermarks out of order, an unknown preset.
 func TestDRAMCtlErrors(t *testing.T) {
 	const head = "memory:\n  type: dramctl\n"
-	tests := []struct {
-		name, src, want string
-	}{
+	tests := []parseError{
 		{"tRC < tRAS + tRP", head + "  timing: {rc: 60}\n", "m.yaml:3: memory.timing.rc: 60 is less than tRAS + tRP = 53 + 26"},
 		{"tRAS < tRCD", head + "  timing:\n    ras: 20\n", "m.yaml:4: memory.timing.ras: 20 is less than tRCD = 26 (a row would close before it can be read)"},
 		{"tCCD_L < tCCD_S", head + "  timing: {ccd_l: 1, ccd_s: 2}\n", "m.yaml:3: memory.timing.ccd_l: 1 is less than tCCD_S = 2"},
@@ -37,16 +35,7 @@ func TestDRAMCtlErrors(t *testing.T) {
 			"  interleave_bytes: 64\n  preset: HBM2\n  geometry: {bus_width: 256}\n",
 			"m.yaml:7: memory.geometry.bus_width: a burst of 128 bytes (BusWidth/8*BurstLength) exceeds InterleaveBytes 64: a burst must lie in one channel's granule"},
 	}
-	for _, tc := range tests {
-		_, err := Parse("m.yaml", []byte(tc.src))
-		if err == nil {
-			t.Errorf("%s: accepted", tc.name)
-			continue
-		}
-		if err.Error() != tc.want {
-			t.Errorf("%s:\n got  %s\n want %s", tc.name, err, tc.want)
-		}
-	}
+	wantParseErrors(t, tests)
 }
 
 // TestDefaultMemoryIsGDDR6: the default machine's memory is 16 GDDR6

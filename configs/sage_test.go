@@ -34,9 +34,7 @@ func TestSageErrors(t *testing.T) {
 	table := func(n int) string {
 		return "[" + strings.TrimSuffix(strings.Repeat("0.5, ", n), ", ") + "]"
 	}
-	tests := []struct {
-		name, yaml, want string
-	}{
+	tests := []parseError{
 		{"radius beyond the window", "machine: sage\nsage:\n  convolve:\n    radius: 3\n",
 			"m.yaml:4: sage.convolve.radius: 3 pixels: the 5x5 filter window holds radii from 0.0625 to 2.5"},
 		{"table of 255", "machine: sage\nsage:\n  convolve:\n    filter: table\n    radius: 2\n    table: " + table(255) + "\n",
@@ -66,10 +64,5 @@ func TestSageErrors(t *testing.T) {
 		{"snoop beyond the queue", "machine: sage\nsage:\n  sched: {prewrite_queue: 8, snoop_distance: 8}\n",
 			"m.yaml:3: sage.sched.snoop_distance: 8 samples: the snoop looks inside the 8-sample pre-write queue (at most 7)"},
 	}
-	for _, tc := range tests {
-		_, err := Parse("m.yaml", []byte(tc.yaml))
-		if err == nil || err.Error() != tc.want {
-			t.Errorf("%s:\n got  %v\n want %s", tc.name, err, tc.want)
-		}
-	}
+	wantParseErrors(t, tests)
 }

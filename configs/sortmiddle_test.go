@@ -14,7 +14,7 @@ import (
 // TestSortMiddleErrors: bad tiled-machine configurations are refused with the
 // field named, before any simulation.
 func TestSortMiddleErrors(t *testing.T) {
-	tests := []struct{ name, yaml, want string }{
+	tests := []parseError{
 		{"no tile units", "machine: sortmiddle\nsortmiddle: {tile_units: 0}\n", "m.yaml:2: sortmiddle.tile_units: 0 out of range [1, 64]"},
 		{"one side", "machine: sortmiddle\nsortmiddle: {tile_width: 32}\n",
 			"m.yaml:2: sortmiddle.tile_width: 32x0: set both, or both 0 (the size follows the tile memory)"},
@@ -26,12 +26,7 @@ func TestSortMiddleErrors(t *testing.T) {
 			"m.yaml:2: hiz.mode: zmask: the tiled machine keeps depth in its tile memory and has no HiZ units: set off"},
 		{"store", "machine: sortmiddle\nsortmiddle: {store: depth}\n", `m.yaml:2: sortmiddle.store: "depth" is not one of samples, resolved`},
 	}
-	for _, tc := range tests {
-		_, err := Parse("m.yaml", []byte(tc.yaml))
-		if err == nil || err.Error() != tc.want {
-			t.Errorf("%s:\n got  %v\n want %s", tc.name, err, tc.want)
-		}
-	}
+	wantParseErrors(t, tests)
 }
 
 // TestSortMiddleFrameErrors: a tile memory too small for one pixel at the
