@@ -2,6 +2,7 @@ package timing
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -277,4 +278,32 @@ func TestHaltFail(t *testing.T) {
 	}()
 	var none *Halt
 	none.Fail(first)
+}
+
+func TestAddCounters(t *testing.T) {
+	var got []string
+	AddCounters("GPU.ROP[0].", func(n string, v float64) { got = append(got, fmt.Sprintf("%s=%g", n, v)) },
+		Counter{"quads", 3}, Counter{"draw_ends", 0})
+	want := []string{"GPU.ROP[0].quads=3", "GPU.ROP[0].draw_ends=0"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+func TestWakeForNext(t *testing.T) {
+	e := sim.NewSerialEngine()
+	s := &sleeper{}
+	s.TickingComponent = sim.NewTickingComponent("Sleeper", e, 1*sim.GHz, s)
+	w := NewTickWaker(e, 1*sim.GHz, s.Tick)
+	now := s.Freq.NCyclesLater(10, 0)  // cycle 10
+	w.WakeForNext(now, 10, ^uint64(0)) // nothing due
+	w.WakeForNext(now, 10, 10)         // not after the cycle
+	w.WakeForNext(now, 10, 9)          // before it
+	w.WakeForNext(now, 10, 25)
+	if err := e.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(s.ticks, []uint64{25}) {
+		t.Fatalf("ticks at cycles %v, want [25]", s.ticks)
+	}
 }
