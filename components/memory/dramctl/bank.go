@@ -102,11 +102,7 @@ func (s *channelState) readReady(b int32) int64 {
 	g, r := s.bankGroup[b], s.bankRank[b]
 	t := max(s.nextRD[b], s.grpNextCol[g], s.rkNextCol[r], s.grpNextRD[g], s.rkNextRD[r], s.cmdFree)
 	if s.busRank >= 0 {
-		gap := int64(0)
-		if s.busRank != r {
-			gap = s.t.rtrs
-		}
-		t = max(t, s.busFree+gap-s.t.cl)
+		t = max(t, s.busTerm(r, false))
 	}
 	return t
 }
@@ -116,16 +112,83 @@ func (s *channelState) writeReady(b int32) int64 {
 	g, r := s.bankGroup[b], s.bankRank[b]
 	t := max(s.nextWR[b], s.grpNextCol[g], s.rkNextCol[r], s.cmdFree)
 	if s.busRank >= 0 {
-		gap := int64(0)
-		if s.busRead {
-			gap = s.t.rtw
-		}
-		if s.busRank != r {
-			gap = max(gap, s.t.rtrs)
-		}
-		t = max(t, s.busFree+gap-s.t.cwl)
+		t = max(t, s.busTerm(r, true))
 	}
 	return t
+}
+
+// readyTerms holds, for one cycle's scan, the parts of the bank readiness
+// rules that do not depend on the bank: per bank group and per rank, the
+// earliest cycle of a column command (reads or writes, as asked) and of an
+// ACT. readReady(b) is max(nextRD[b], col.group[g], col.rank[r]), and so on:
+// the scan computes them once instead of once per bank.
+type readyTerms struct {
+	colGroup, colRank, actGroup, actRank []int64
+}
+
+func newReadyTerms(groups, ranks int) readyTerms {
+	return readyTerms{colGroup: make([]int64, groups), colRank: make([]int64, ranks),
+		actGroup: make([]int64, groups), actRank: make([]int64, ranks)}
+}
+
+// fill computes the terms of the channel's current state, for reads or
+// writes.
+func (s *channelState) fill(k *readyTerms, write bool) {
+	for g := range k.colGroup {
+		k.colGroup[g] = s.grpNextCol[g]
+		if !write {
+			k.colGroup[g] = max(k.colGroup[g], s.grpNextRD[g])
+		}
+		k.actGroup[g] = s.grpNextACT[g]
+	}
+	for r := range k.colRank {
+		k.colRank[r] = max(s.rkNextCol[r], s.cmdFree)
+		if !write {
+			k.colRank[r] = max(k.colRank[r], s.rkNextRD[r])
+		}
+		if s.busRank >= 0 {
+			k.colRank[r] = max(k.colRank[r], s.busTerm(int32(r), write))
+		}
+		k.actRank[r] = max(s.rkNextACT[r], s.cmdFree)
+		if s.t.faw > 0 && s.rkNActs[r] >= 4 {
+			k.actRank[r] = max(k.actRank[r], s.rkActs[r][s.rkNActs[r]%4]+s.t.faw)
+		}
+	}
+}
+
+// colReady and actReady are readReady or writeReady, and actReady, from the
+// terms.
+func (s *channelState) colReadyFrom(k *readyTerms, b int32, write bool) int64 {
+	own := s.nextRD[b]
+	if write {
+		own = s.nextWR[b]
+	}
+	return max(own, k.colGroup[s.bankGroup[b]], k.colRank[s.bankRank[b]])
+}
+
+func (s *channelState) actReadyFrom(k *readyTerms, b int32) int64 {
+	return max(s.nextACT[b], k.actGroup[s.bankGroup[b]], k.actRank[s.bankRank[b]])
+}
+
+// busTerm is the data bus's constraint on a column command of rank r: the
+// bus must be free (after the turnaround between ranks, and from a read to a
+// write) when the command's data starts.
+func (s *channelState) busTerm(r int32, write bool) int64 {
+	if !write {
+		gap := int64(0)
+		if s.busRank != r {
+			gap = s.t.rtrs
+		}
+		return s.busFree + gap - s.t.cl
+	}
+	gap := int64(0)
+	if s.busRead {
+		gap = s.t.rtw
+	}
+	if s.busRank != r {
+		gap = max(gap, s.t.rtrs)
+	}
+	return s.busFree + gap - s.t.cwl
 }
 
 // preReady returns the earliest cycle bank b (open) may be precharged.

@@ -57,9 +57,11 @@ func BenchmarkRandomReads(b *testing.B) {
 }
 
 // benchCore drives the controller's scheduler directly, without the engine,
-// ports or messages in between: requests are queued as soon as they fit, each
-// cycle's command is decided and issued, responses are dropped when due. It
-// reports simulated requests per wall second: the model's own cost.
+// ports or messages in between, step for step as Tick does (catch up, queue
+// the requests that fit, issue the cycle's command from the plan or a
+// decision, drop the responses that are due, plan the next command and jump to
+// its cycle or the next response's). It reports simulated requests per wall
+// second: the model's own cost.
 func benchCore(b *testing.B, addrs []uint64) {
 	cfg := Config{Preset: "GDDR6", Refresh: true}
 	msgs := make([]*mem.ReadReq, len(addrs))
@@ -75,6 +77,7 @@ func benchCore(b *testing.B, addrs []uint64) {
 		start := time.Now()
 		next, done, t := 0, 0, int64(0)
 		for done < len(msgs) {
+			c.catchUp(t)
 			for next < len(msgs) {
 				local := msgs[next].Address
 				first := local / c.burstBytes
@@ -85,10 +88,11 @@ func benchCore(b *testing.B, addrs []uint64) {
 				c.enqueue(msgs[next], msgs[next].Address, 64, false, first, n, t)
 				next++
 			}
-			ch, ok, at := c.decide(t)
-			if ok {
-				c.issue(ch, t)
-				at = t + 1
+			if c.cur == t {
+				if ch, ok, _ := c.planned(t, true); ok {
+					c.issue(ch, t)
+					c.cur = t + 1
+				}
 			}
 			for len(c.responses) > 0 && c.reqs[c.responses[0]].due <= t {
 				slot := c.responses[0]
@@ -98,8 +102,12 @@ func benchCore(b *testing.B, addrs []uint64) {
 				c.freeReqs = append(c.freeReqs, slot)
 				done++
 			}
+			at := int64(forever)
 			if len(c.responses) > 0 {
-				at = min(at, c.reqs[c.responses[0]].due)
+				at = c.reqs[c.responses[0]].due
+			}
+			if len(c.reads) > 0 {
+				at = min(at, c.makePlan(max(c.cur, t+1)))
 			}
 			t = max(at, t+1)
 		}

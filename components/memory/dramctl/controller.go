@@ -25,13 +25,18 @@ type identity struct{}
 func (identity) LocalAddress(a uint64) uint64   { return a }
 func (identity) StorageAddress(a uint64) uint64 { return a }
 
-// plan is a decision made ahead: the command to issue at cycle at, valid
-// while the state's version is unchanged.
+// plan is a decision made ahead at cycle from, valid while the state's
+// version is unchanged: no command may issue in [from, at), and at at the
+// command ch issues if ok (otherwise at is only the next cycle to decide).
+// It stands for decide at a later cycle, or a second time at from, only when
+// stable: deciding again at from would not switch between reads and writes
+// (updateMode is a hysteresis whose two thresholds can both hold).
 type plan struct {
-	at      int64
-	version uint64
-	ch      choice
-	ok      bool
+	from, at int64
+	version  uint64
+	ch       choice
+	ok       bool
+	stable   bool
 }
 
 // request is an accepted request waiting for its bursts and its response.
@@ -69,9 +74,15 @@ type Comp struct {
 	writeMode           bool
 	reqs                []request
 	freeReqs            []int32
-	responses           []int32     // requests whose bursts are all issued, by due cycle
-	version             uint64      // counts state changes (requests taken, commands issued)
-	plan                plan        // the decision wake computed for the next tick
+	responses           []int32 // requests whose bursts are all issued, by due cycle
+	version             uint64  // counts state changes (requests taken, commands issued)
+	plan                plan    // the decision wake computed for the next tick
+	pred                choice  // decide's prediction of the command at the cycle it returned (fastScan)
+	predOK              bool
+	seq                 uint64      // bursts queued so far
+	readBanks           bankQueues  // the read queue by bank
+	writeBanks          bankQueues  // the write queue by bank
+	terms               readyTerms  // fastScan's scratch
 	memo                []bankReady // per bank, for scan
 	stamp               uint32
 	blocked             []bool // per rank: waiting for its refresh (scan)
@@ -107,11 +118,7 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 	c.catchUp(t)
 	c.accept(now, t)
 	if c.cur == t {
-		ch, ok := c.plan.ch, c.plan.ok
-		if c.plan.at != t || c.plan.version != c.version {
-			ch, ok, _ = c.decide(t)
-		}
-		if ok {
+		if ch, ok, _ := c.planned(t, true); ok {
 			c.issue(ch, t)
 			c.cur = t + 1
 		}
@@ -126,7 +133,7 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 // closes, which are issued here, at their own cycles, when it wakes again.
 func (c *Comp) catchUp(t int64) {
 	for c.cur < t {
-		ch, ok, next := c.decide(c.cur)
+		ch, ok, next := c.planned(c.cur, false)
 		if ok {
 			c.issue(ch, c.cur)
 			c.cur++
@@ -147,17 +154,47 @@ func (c *Comp) wake(now sim.VTimeInSec, t int64) {
 		}
 	}
 	if len(c.reads)+len(c.writes) > 0 {
-		from := max(c.cur, t+1)
-		ch, ok, n := c.decide(from)
-		c.plan = plan{at: from, version: c.version, ch: ch, ok: ok}
-		if ok {
-			n = from
-		}
-		next = min(next, n)
+		next = min(next, c.makePlan(max(c.cur, t+1)))
 	}
 	if next != forever && next > t {
 		c.waker.WakeIn(now, int(next-t))
 	}
+}
+
+// makePlan decides at cycle from and keeps the decision as the plan, unless
+// the plan already made covers from; it returns the cycle of the plan's
+// command, or the next cycle to decide.
+func (c *Comp) makePlan(from int64) int64 {
+	if p := &c.plan; p.version == c.version && p.stable && p.from <= from && (from < p.at || from == p.at && p.ok) {
+		return p.at // the plan made before still holds at from
+	}
+	ch, ok, n := c.decide(from)
+	if ok {
+		n = from
+	} else {
+		ch, ok = c.pred, c.predOK
+	}
+	c.plan = plan{from: from, at: n, version: c.version, ch: ch, ok: ok, stable: c.modeAt(from) == c.writeMode}
+	return n
+}
+
+// planned returns decide(t), from the plan when that is the same: the state
+// unchanged since the plan was made, t within it, and the plan stable or t its
+// first cycle on the tick that follows it (tick; the command at the current
+// cycle, decided once).
+func (c *Comp) planned(t int64, tick bool) (choice, bool, int64) {
+	p := &c.plan
+	if p.version != c.version || t < p.from || t > p.at || t == p.at && !p.ok || !p.stable && !(tick && t == p.from) {
+		return c.decide(t)
+	}
+	ch, ok, next := p.ch, true, int64(0)
+	if t < p.at {
+		ch, ok, next = choice{}, false, p.at
+	}
+	if planHook != nil && !(tick && t == p.from) {
+		planHook(c, t, ch, ok, next)
+	}
+	return ch, ok, next
 }
 
 // accept takes requests from the Top port while their bursts fit the queue.
@@ -234,7 +271,8 @@ func (c *Comp) enqueue(msg sim.Msg, addr, size uint64, write bool, firstBurst ui
 	for i := 0; i < n; i++ {
 		l := c.mapping.Decode((firstBurst + uint64(i)) * c.burstBytes)
 		b := s.bankIndex(l)
-		e := burst{req: slot, bank: b, row: int32(l.Row), col: int32(l.Column), arrive: t, arrived: arrivedConflict}
+		e := burst{seq: c.seq, req: slot, bank: b, row: int32(l.Row), col: int32(l.Column), arrive: t, arrived: arrivedConflict}
+		c.seq++
 		switch s.openRow[b] {
 		case e.row:
 			e.arrived = arrivedHit
@@ -243,8 +281,10 @@ func (c *Comp) enqueue(msg sim.Msg, addr, size uint64, write bool, firstBurst ui
 		}
 		if write {
 			c.writes = append(c.writes, e)
+			c.writeBanks.add(b, e.seq, e.row)
 		} else {
 			c.reads = append(c.reads, e)
+			c.readBanks.add(b, e.seq, e.row)
 		}
 		if s.openRow[b] == e.row {
 			c.pending(write)[b]++
@@ -324,13 +364,14 @@ func (c *Comp) issue(ch choice, t int64) {
 func (c *Comp) column(ch choice, t int64) int {
 	s := c.state
 	write := ch.kind == CmdWR
-	q := &c.reads
+	q, bq := &c.reads, &c.readBanks
 	if write {
-		q = &c.writes
+		q, bq = &c.writes, &c.writeBanks
 	}
 	c.stats.occupancy(t, len(c.reads), len(c.writes))
 	e := (*q)[ch.entry]
 	*q = append((*q)[:ch.entry], (*q)[ch.entry+1:]...)
+	bq.remove(e.bank, e.seq)
 	c.pending(write)[e.bank]--
 	var end int64
 	if write {
@@ -357,16 +398,7 @@ func (c *Comp) column(ch choice, t int64) int {
 // recountHits counts the queued bursts that hit bank b's newly opened row.
 func (c *Comp) recountHits(b int32) {
 	row := c.state.openRow[b]
-	count := func(q []burst) int32 {
-		n := int32(0)
-		for i := range q {
-			if q[i].bank == b && q[i].row == row {
-				n++
-			}
-		}
-		return n
-	}
-	c.pendRead[b], c.pendWrite[b] = count(c.reads), count(c.writes)
+	c.pendRead[b], c.pendWrite[b] = c.readBanks.hits(b, row), c.writeBanks.hits(b, row)
 }
 
 // addResponse inserts request slot into the responses, ordered by due cycle

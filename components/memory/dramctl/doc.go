@@ -92,6 +92,19 @@
 // their own cycles (they depend on no request), so an idle machine runs out
 // of events and the command stream is the same as if it had stayed awake.
 //
+// The scheduler's cost per decision does not grow with the queue in the
+// common case (FR-FCFS, no burst starved, no rank waiting for its refresh):
+// every burst of a bank needs the same command at the same cycle, so it looks
+// at each busy bank once, at the bank's oldest burst and its oldest burst that
+// hits the open row, with the bank-independent parts of the timing rules
+// computed once per decision (fastScan; the other cases scan every queued
+// burst). A decision that finds nothing ready also predicts the command of the
+// cycle it wakes for; the controller keeps it as a plan and issues it then
+// without deciding again if nothing has changed (no request taken, no command
+// issued, no mode switch pending). TestFastScanAndPlansEqualTheQueueScan checks
+// every shortcut against the full scan and a fresh decision on random,
+// sequential and mixed traffic for every preset, scheduler and page policy.
+//
 // Exact timing of an idle channel, a request taken in cycle a: a read of an
 // idle bank leaves at a+tRCD+CL+BC (BC = BurstLength/DataRate), a write at
 // a+tRCDWR+CWL+BC, a row hit at a+CL+BC, a row conflict at

@@ -4,6 +4,13 @@ import "math"
 
 const forever = math.MaxInt64
 
+// fastScanHook, when set (by tests), is called with every fastScan result.
+var fastScanHook func(c *Comp, q []burst, pend []int32, t int64, ch choice, ok bool, next int64)
+
+// planHook, when set (by tests), is called with every decision taken from a
+// plan instead of decide.
+var planHook func(c *Comp, t int64, ch choice, ok bool, next int64)
+
 // Row-buffer state of a burst's bank when the burst arrived.
 const (
 	arrivedHit      uint8 = iota // its row was open
@@ -13,8 +20,9 @@ const (
 
 // burst is one queue entry: one burst-sized piece of a request.
 type burst struct {
-	req     int32 // request slot
-	bank    int32 // flat bank index
+	seq     uint64 // the controller's count of bursts queued before it
+	req     int32  // request slot
+	bank    int32  // flat bank index
 	row     int32
 	col     int32
 	arrive  int64 // cycle the request was accepted
@@ -54,6 +62,7 @@ type choice struct {
 //     (a bank serves its bursts in arrival order);
 //  5. the page policy closes idle rows that no queued burst hits.
 func (c *Comp) decide(t int64) (choice, bool, int64) {
+	c.predOK = false
 	s := c.state
 	next := int64(forever)
 	if c.cfg.Refresh {
@@ -88,7 +97,6 @@ func (c *Comp) decide(t int64) (choice, bool, int64) {
 	if ok {
 		return ch, true, 0
 	}
-	next = min(next, n)
 	if c.cfg.PagePolicy != PageOpen {
 		ch, ready, ok := c.pageClose()
 		if ok && ready <= t {
@@ -98,7 +106,10 @@ func (c *Comp) decide(t int64) (choice, bool, int64) {
 			next = min(next, ready)
 		}
 	}
-	return choice{}, false, next
+	// The scan's prediction holds at n when nothing else can change before
+	// or at n: no refresh falls due, the mode stays, no idle row closes.
+	c.predOK = c.predOK && n < next
+	return choice{}, false, min(next, n)
 }
 
 // bankReady memoizes, within one scan, a bank's ready cycles: every burst of
@@ -118,21 +129,42 @@ type bankReady struct {
 // ACT or PRE; FCFS the oldest ready command among each bank's oldest burst
 // (bursts of one bank are served in arrival order); neither issues in a held
 // bank. Without a command it returns the earliest cycle one becomes ready or
-// the next burst starves.
+// the next burst starves. The common case (FR-FCFS, no burst starved, no rank
+// waiting for its refresh) goes bank by bank (fastScan), which also predicts
+// the command of the returned cycle; the others scan the queue (scanQueue).
 func (c *Comp) scan(q []burst, pend []int32, t int64) (choice, bool, int64) {
 	s := c.state
-	fcfs := c.cfg.Scheduler == FCFS
-	c.stamp++
-	stamp := c.stamp
 	anyBlocked := false
 	for r := range c.blocked {
 		c.blocked[r] = c.cfg.Refresh && s.refDue[r] <= t
 		anyBlocked = anyBlocked || c.blocked[r]
 	}
+	starvedBy := t - int64(c.cfg.StarvationCap) // a burst that arrived by this cycle is starved
+	if c.cfg.Scheduler != FCFS && !anyBlocked && len(q) > 0 && q[0].arrive > starvedBy && len(s.openRow) <= 64 {
+		bq := &c.readBanks
+		if c.writeMode {
+			bq = &c.writeBanks
+		}
+		ch, ok, next, pred, predOK := c.fastScan(q, bq, pend, t)
+		c.pred, c.predOK = pred, predOK
+		if fastScanHook != nil {
+			fastScanHook(c, q, pend, t, ch, ok, next)
+		}
+		return ch, ok, next
+	}
+	return c.scanQueue(q, pend, t, anyBlocked)
+}
+
+// scanQueue is scan over every queued burst, the general case.
+func (c *Comp) scanQueue(q []burst, pend []int32, t int64, anyBlocked bool) (choice, bool, int64) {
+	s := c.state
+	fcfs := c.cfg.Scheduler == FCFS
+	c.stamp++
+	stamp := c.stamp
 	write := c.writeMode
 	next := int64(forever)
-	starvedBy := t - int64(c.cfg.StarvationCap) // a burst that arrived by this cycle is starved
-	fresh := false                              // a burst that has not starved was seen
+	starvedBy := t - int64(c.cfg.StarvationCap)
+	fresh := false // a burst that has not starved was seen
 	row, haveRow := choice{}, false
 	for i := range q {
 		e := &q[i]
@@ -255,16 +287,15 @@ func (c *Comp) pageClose() (choice, int64, bool) {
 // has waited StarvationCap cycles; back to reads when the writes are gone, or
 // when reads wait and WriteLow or fewer writes remain (or the oldest read has
 // starved and the oldest write has not).
-func (c *Comp) updateMode(t int64) {
+func (c *Comp) updateMode(t int64) { c.writeMode = c.modeAt(t) }
+
+// modeAt returns the mode updateMode would set at cycle t (true: draining
+// writes).
+func (c *Comp) modeAt(t int64) bool {
 	nr, nw := len(c.reads), len(c.writes)
 	limit := int64(c.cfg.StarvationCap)
 	if !c.writeMode {
-		if nw > 0 && (nw >= c.cfg.WriteHigh || nr == 0 || t-c.writes[0].arrive >= limit) {
-			c.writeMode = true
-		}
-		return
+		return nw > 0 && (nw >= c.cfg.WriteHigh || nr == 0 || t-c.writes[0].arrive >= limit)
 	}
-	if nw == 0 || nr > 0 && (nw <= c.cfg.WriteLow || t-c.reads[0].arrive >= limit && t-c.writes[0].arrive < limit) {
-		c.writeMode = false
-	}
+	return !(nw == 0 || nr > 0 && (nw <= c.cfg.WriteLow || t-c.reads[0].arrive >= limit && t-c.writes[0].arrive < limit))
 }
