@@ -1,0 +1,77 @@
+package timing
+
+import (
+	"sync"
+
+	"github.com/sarchlab/akita/v3/sim"
+)
+
+// TickingComponent is Akita's sim.TickingComponent with tick events that carry
+// no ID: Akita's builds every tick event with an ID string from its global
+// generator (strconv formatting and an allocation per tick, several per cent
+// of a frame's wall time) that nothing reads. It schedules its ticks at
+// exactly the times and in exactly the order Akita's would (TickLater: the
+// next cycle unless a tick at or after it is already scheduled; TickNow: this
+// time unless one at or after it is; Handle ticks and, on progress, asks for
+// the next cycle), so an engine runs the same events in the same order.
+//
+// A component embeds *TickingComponent as it would Akita's and uses the same
+// fields and methods (Freq, Engine, TickLater, TickNow, Name, AddPort,
+// AcceptHook).
+type TickingComponent struct {
+	*sim.ComponentBase
+	Freq   sim.Freq
+	Engine sim.Engine
+
+	ticker       sim.Ticker
+	lock         sync.Mutex
+	nextTickTime sim.VTimeInSec
+}
+
+// NewTickingComponent returns the component named name, ticking ticker at
+// freq on engine.
+func NewTickingComponent(name string, engine sim.Engine, freq sim.Freq, ticker sim.Ticker) *TickingComponent {
+	return &TickingComponent{ComponentBase: sim.NewComponentBase(name), Freq: freq, Engine: engine,
+		ticker: ticker, nextTickTime: -1}
+}
+
+// tickEvent is a tick of c at time t.
+type tickEvent struct {
+	t sim.VTimeInSec
+	c *TickingComponent
+}
+
+func (e tickEvent) Time() sim.VTimeInSec { return e.t }
+func (e tickEvent) Handler() sim.Handler { return e.c }
+func (e tickEvent) IsSecondary() bool    { return false }
+
+// schedule schedules a tick at t unless one at or after t already is.
+func (c *TickingComponent) schedule(t sim.VTimeInSec) {
+	c.lock.Lock()
+	if c.nextTickTime < t {
+		c.nextTickTime = t
+		c.Engine.Schedule(tickEvent{t, c})
+	}
+	c.lock.Unlock()
+}
+
+// TickLater schedules a tick at the cycle after now.
+func (c *TickingComponent) TickLater(now sim.VTimeInSec) { c.schedule(c.Freq.NextTick(now)) }
+
+// TickNow schedules a tick at now.
+func (c *TickingComponent) TickNow(now sim.VTimeInSec) { c.schedule(now) }
+
+// NotifyRecv ticks the component at the next cycle: a port received a message.
+func (c *TickingComponent) NotifyRecv(now sim.VTimeInSec, _ sim.Port) { c.TickLater(now) }
+
+// NotifyPortFree ticks the component at the next cycle: a port has room again.
+func (c *TickingComponent) NotifyPortFree(now sim.VTimeInSec, _ sim.Port) { c.TickLater(now) }
+
+// Handle runs a tick; on progress it schedules the next cycle's.
+func (c *TickingComponent) Handle(e sim.Event) error {
+	now := e.Time()
+	if c.ticker.Tick(now) {
+		c.TickLater(now)
+	}
+	return nil
+}
