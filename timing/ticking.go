@@ -24,6 +24,7 @@ type TickingComponent struct {
 	Engine sim.Engine
 
 	ticker       sim.Ticker
+	secondary    bool // its ticks are secondary events (after the primary events of their time)
 	lock         sync.Mutex
 	nextTickTime sim.VTimeInSec
 }
@@ -35,6 +36,14 @@ func NewTickingComponent(name string, engine sim.Engine, freq sim.Freq, ticker s
 		ticker: ticker, nextTickTime: -1}
 }
 
+// NewSecondaryTickingComponent is NewTickingComponent whose ticks are
+// secondary events, as Akita's NewSecondaryTickingComponent.
+func NewSecondaryTickingComponent(name string, engine sim.Engine, freq sim.Freq, ticker sim.Ticker) *TickingComponent {
+	c := NewTickingComponent(name, engine, freq, ticker)
+	c.secondary = true
+	return c
+}
+
 // tickEvent is a tick of c at time t.
 type tickEvent struct {
 	t sim.VTimeInSec
@@ -43,7 +52,7 @@ type tickEvent struct {
 
 func (e tickEvent) Time() sim.VTimeInSec { return e.t }
 func (e tickEvent) Handler() sim.Handler { return e.c }
-func (e tickEvent) IsSecondary() bool    { return false }
+func (e tickEvent) IsSecondary() bool    { return e.c.secondary }
 
 // schedule schedules a tick at t unless one at or after t already is.
 func (c *TickingComponent) schedule(t sim.VTimeInSec) {

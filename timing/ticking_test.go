@@ -46,7 +46,7 @@ func TestTickingComponentMatchesAkita(t *testing.T) {
 		{"a later tick hides earlier ones", []uint64{0, 1, 3, 8, 9}, []int{0, 7}, []uint64{0, 1, 8, 9, 10}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			run := func(ours bool) ([]uint64, int) {
+			run := func(ours, secondary bool) ([]uint64, int) {
 				e := sim.NewSerialEngine()
 				events := 0
 				e.AcceptHook(countEvents{&events})
@@ -59,9 +59,14 @@ func TestTickingComponentMatchesAkita(t *testing.T) {
 					TickLater(sim.VTimeInSec)
 					NotifyRecv(sim.VTimeInSec, sim.Port)
 				}
-				if ours {
+				switch {
+				case ours && secondary:
+					comp = NewSecondaryTickingComponent("C", e, 1*sim.GHz, s)
+				case ours:
 					comp = NewTickingComponent("C", e, 1*sim.GHz, s)
-				} else {
+				case secondary:
+					comp = sim.NewSecondaryTickingComponent("C", e, 1*sim.GHz, s)
+				default:
 					comp = sim.NewTickingComponent("C", e, 1*sim.GHz, s)
 				}
 				s.comp = comp
@@ -74,13 +79,16 @@ func TestTickingComponentMatchesAkita(t *testing.T) {
 				}
 				return s.ticks, events
 			}
-			akTicks, akEvents := run(false)
-			ourTicks, ourEvents := run(true)
-			if !reflect.DeepEqual(ourTicks, akTicks) || ourEvents != akEvents {
-				t.Fatalf("timing.TickingComponent ticked at %v in %d events, Akita's at %v in %d", ourTicks, ourEvents, akTicks, akEvents)
-			}
-			if !reflect.DeepEqual(ourTicks, c.want) {
-				t.Fatalf("ticks at %v, want %v", ourTicks, c.want)
+			for _, secondary := range []bool{false, true} {
+				akTicks, akEvents := run(false, secondary)
+				ourTicks, ourEvents := run(true, secondary)
+				if !reflect.DeepEqual(ourTicks, akTicks) || ourEvents != akEvents {
+					t.Fatalf("secondary %v: timing.TickingComponent ticked at %v in %d events, Akita's at %v in %d",
+						secondary, ourTicks, ourEvents, akTicks, akEvents)
+				}
+				if !reflect.DeepEqual(ourTicks, c.want) {
+					t.Fatalf("secondary %v: ticks at %v, want %v", secondary, ourTicks, c.want)
+				}
 			}
 		})
 	}
