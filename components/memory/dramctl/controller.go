@@ -37,6 +37,7 @@ type plan struct {
 	ch       choice
 	ok       bool
 	stable   bool
+	fast     bool // decided bank by bank (fastScan), no refresh or page close in view
 }
 
 // request is an accepted request waiting for its bursts and its response.
@@ -79,6 +80,8 @@ type Comp struct {
 	plan                plan    // the decision wake computed for the next tick
 	pred                choice  // decide's prediction of the command at the cycle it returned (fastScan)
 	predOK              bool
+	decidedFast         bool        // decide's answer came from fastScan alone
+	scannedFast         bool        // the last scan was fastScan
 	seq                 uint64      // bursts queued so far
 	readBanks           bankQueues  // the read queue by bank
 	writeBanks          bankQueues  // the write queue by bank
@@ -174,7 +177,8 @@ func (c *Comp) makePlan(from int64) int64 {
 	} else {
 		ch, ok = c.pred, c.predOK
 	}
-	c.plan = plan{from: from, at: n, version: c.version, ch: ch, ok: ok, stable: c.modeAt(from) == c.writeMode}
+	c.plan = plan{from: from, at: n, version: c.version, ch: ch, ok: ok, stable: c.modeAt(from) == c.writeMode,
+		fast: c.decidedFast}
 	return n
 }
 
@@ -245,6 +249,8 @@ func (c *Comp) accept(now sim.VTimeInSec, t int64) {
 // so the channel's requests take effect in arrival order) and queues its
 // bursts.
 func (c *Comp) enqueue(msg sim.Msg, addr, size uint64, write bool, firstBurst uint64, n int, t int64) {
+	keep := c.plan.version == c.version && c.plan.fast && c.plan.stable && write == c.writeMode &&
+		len(c.activeQueue()) > 0
 	c.version++
 	slot := c.newRequest()
 	r := &c.reqs[slot]
@@ -279,6 +285,10 @@ func (c *Comp) enqueue(msg sim.Msg, addr, size uint64, write bool, firstBurst ui
 		case -1:
 			e.arrived = arrivedClosed
 		}
+		keep = keep && c.keepsPlan(b, e.row, t)
+		if s.openRow[b] == e.row {
+			c.pending(write)[b]++
+		}
 		if write {
 			c.writes = append(c.writes, e)
 			c.writeBanks.add(b, e.seq, e.row)
@@ -286,10 +296,53 @@ func (c *Comp) enqueue(msg sim.Msg, addr, size uint64, write bool, firstBurst ui
 			c.reads = append(c.reads, e)
 			c.readBanks.add(b, e.seq, e.row)
 		}
-		if s.openRow[b] == e.row {
-			c.pending(write)[b]++
-		}
 	}
+	if keep && c.modeAt(t) == c.writeMode {
+		c.plan.version = c.version // the new bursts change no decision the plan stands for
+	}
+}
+
+// activeQueue returns the queue the scheduler serves: the write queue while
+// draining writes, the read queue otherwise.
+func (c *Comp) activeQueue() []burst {
+	if c.writeMode {
+		return c.writes
+	}
+	return c.reads
+}
+
+// keepsPlan reports whether a burst of row in bank b, about to join the
+// active queue at cycle t, leaves the plan standing (the plan came from the
+// bank-by-bank scan): a bank that has bursts already keeps its command (the
+// new burst is its youngest) unless the burst is the first to hit its open
+// row; a bank that had none gets a command of its own, which must not be
+// ready before the plan's cycle, nor at it when it is a column command and the
+// plan's is not (the column command would win).
+func (c *Comp) keepsPlan(b, row int32, t int64) bool {
+	s, p := c.state, &c.plan
+	bq, pend := &c.readBanks, c.pendRead
+	if c.writeMode {
+		bq, pend = &c.writeBanks, c.pendWrite
+	}
+	open := s.openRow[b]
+	if len(bq.lists[b]) > 0 {
+		return !(open >= 0 && row == open && pend[b] == 0)
+	}
+	var ready int64
+	column := open >= 0 && row == open
+	switch {
+	case column && c.writeMode:
+		ready = s.writeReady(b)
+	case column:
+		ready = s.readReady(b)
+	case open < 0:
+		ready = s.actReady(b)
+	default:
+		ready = s.preReady(b)
+	}
+	ready = max(ready, t)
+	planColumn := p.ch.kind == CmdRD || p.ch.kind == CmdWR
+	return ready > p.at || ready == p.at && (!p.ok || !column || planColumn)
 }
 
 func (c *Comp) pending(write bool) []int32 {

@@ -100,8 +100,11 @@
 // computed once per decision (fastScan; the other cases scan every queued
 // burst). A decision that finds nothing ready also predicts the command of the
 // cycle it wakes for; the controller keeps it as a plan and issues it then
-// without deciding again if nothing has changed (no request taken, no command
-// issued, no mode switch pending). TestFastScanAndPlansEqualTheQueueScan checks
+// without deciding again if nothing has changed (no command issued, no mode
+// switch pending, and no request taken whose bursts could change the
+// decision: a burst joining a bank that already has bursts changes nothing
+// unless it is the first to hit the open row; one in an idle bank changes
+// nothing if its command cannot be ready before the planned one). TestFastScanAndPlansEqualTheQueueScan checks
 // every shortcut against the full scan and a fresh decision on random,
 // sequential and mixed traffic for every preset, scheduler and page policy.
 //

@@ -62,7 +62,7 @@ type choice struct {
 //     (a bank serves its bursts in arrival order);
 //  5. the page policy closes idle rows that no queued burst hits.
 func (c *Comp) decide(t int64) (choice, bool, int64) {
-	c.predOK = false
+	c.predOK, c.decidedFast = false, false
 	s := c.state
 	next := int64(forever)
 	if c.cfg.Refresh {
@@ -94,7 +94,9 @@ func (c *Comp) decide(t int64) (choice, bool, int64) {
 		}
 	}
 	ch, ok, n := c.scan(q, pend, t)
+	fast := c.scannedFast
 	if ok {
+		c.decidedFast = fast && next > t
 		return ch, true, 0
 	}
 	if c.cfg.PagePolicy != PageOpen {
@@ -109,6 +111,7 @@ func (c *Comp) decide(t int64) (choice, bool, int64) {
 	// The scan's prediction holds at n when nothing else can change before
 	// or at n: no refresh falls due, the mode stays, no idle row closes.
 	c.predOK = c.predOK && n < next
+	c.decidedFast = fast && n < next
 	return choice{}, false, min(next, n)
 }
 
@@ -146,12 +149,13 @@ func (c *Comp) scan(q []burst, pend []int32, t int64) (choice, bool, int64) {
 			bq = &c.writeBanks
 		}
 		ch, ok, next, pred, predOK := c.fastScan(q, bq, pend, t)
-		c.pred, c.predOK = pred, predOK
+		c.pred, c.predOK, c.scannedFast = pred, predOK, true
 		if fastScanHook != nil {
 			fastScanHook(c, q, pend, t, ch, ok, next)
 		}
 		return ch, ok, next
 	}
+	c.scannedFast = false
 	return c.scanQueue(q, pend, t, anyBlocked)
 }
 
