@@ -330,12 +330,11 @@ func (p *Platform) newPrimitiveAssembly(name string) *primitiveassembly.Comp {
 func (p *Platform) newRasterizer(name string, r, partitions int) *rasterizer.Comp {
 	c := p.Config
 	rc := c.Raster
-	return rasterizer.MakeBuilder().WithEngine(p.Engine).WithFreq(p.CoreFreq).WithHalt(p.Halt).
-		WithProgress(p.Progress).WithIndex(r).WithNumRasterizers(rc.Rasterizers).WithRasterStride(rc.Stride).
-		WithNumPartitions(partitions).WithPartitionStride(c.ROP.Stride).
-		WithPartitionTileRatio(c.ROP.TileSize / c.Raster.TileSize).WithTilesPerCycle(rc.TilesPerCycle).
-		WithQuadsPerCycle(rc.QuadsPerCycle).WithSampleTestsPerCycle(rc.SampleTestsPerCycle).
-		WithInputQueue(rc.InputQueue).WithOutputQueue(rc.OutputQueue).Build(name)
+	return rasterizer.MakeBuilder().WithEnv(p.env()).WithConfig(rasterizer.Config{Index: r,
+		NumRasterizers: rc.Rasterizers, RasterStride: rc.Stride, NumPartitions: partitions,
+		PartitionStride: c.ROP.Stride, PartitionTileRatio: c.ROP.TileSize / c.Raster.TileSize,
+		TilesPerCycle: rc.TilesPerCycle, QuadsPerCycle: rc.QuadsPerCycle, SampleTestsPerCycle: rc.SampleTestsPerCycle,
+		InputQueue: rc.InputQueue, TileQueue: rasterizer.DefaultConfig().TileQueue, OutputQueue: rc.OutputQueue}).Build(name)
 }
 
 func iaCache(cc Cache) inputassembler.CacheConfig {

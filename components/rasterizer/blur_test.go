@@ -6,6 +6,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/command"
 	"github.com/gfxsim/gfxsim/functional/decouple"
@@ -116,8 +117,12 @@ func TestBlurTileSplitByPartition(t *testing.T) {
 	seen := map[[2]int32]int{}
 	for r := 0; r < n; r++ {
 		e := sim.NewSerialEngine()
-		g := newRig(t, e, MakeBuilder().WithIndex(r).WithNumRasterizers(n).WithPartitionTileRatio(ratio).
-			WithSampleTestsPerCycle(rate), "GPU.Rasterizer", parts)
+		g := newRig(t, e, MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) {
+			c.Index = r
+			c.NumRasterizers = n
+			c.PartitionTileRatio = ratio
+			c.SampleTestsPerCycle = rate
+		})), "GPU.Rasterizer", parts)
 		g.pa.Script = []scripted{{At: 0, Msg: protocol.NewPrimitiveMsg(d, p, 0), Dst: g.r.FromPrimitiveAssembly}}
 		g.run(t)
 		want, tests, covered := expectBlur(d, p, r, n, parts, ratio, rate)
@@ -182,7 +187,7 @@ func TestBlurTileOwnedWhole(t *testing.T) {
 	const n, parts = 2, 2
 	for r := 0; r < n; r++ {
 		e := sim.NewSerialEngine()
-		g := newRig(t, e, MakeBuilder().WithIndex(r).WithNumRasterizers(n), "GPU.Rasterizer", parts)
+		g := newRig(t, e, MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.Index = r; c.NumRasterizers = n })), "GPU.Rasterizer", parts)
 		g.pa.Script = []scripted{{At: 0, Msg: protocol.NewPrimitiveMsg(d, p, 0), Dst: g.r.FromPrimitiveAssembly}}
 		g.run(t)
 		want, _, _ := expectBlur(d, p, r, n, parts, 1, DefaultSampleTestsPerCycle)

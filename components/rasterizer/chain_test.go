@@ -7,6 +7,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/primitiveassembly"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/reference"
@@ -42,8 +43,7 @@ func TestChainWithPrimitiveAssembly(t *testing.T) {
 	}
 	var rasts []*Comp
 	for r := 0; r < R; r++ {
-		c := MakeBuilder().WithEngine(e).WithIndex(r).WithNumRasterizers(R).WithRasterStride(stride).
-			WithNumPartitions(P).Build(fmt.Sprintf("GPU.Rasterizer[%d]", r))
+		c := MakeBuilder().WithEnv(testpeer.Env(e)).WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.Index = r; c.NumRasterizers = R; c.RasterStride = stride; c.NumPartitions = P })).Build(fmt.Sprintf("GPU.Rasterizer[%d]", r))
 		conn.PlugIn(c.FromPrimitiveAssembly, 4)
 		conn.PlugIn(c.ToDepthUnits, 4)
 		for _, f := range depths {

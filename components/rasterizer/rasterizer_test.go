@@ -10,6 +10,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/geom"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
@@ -105,9 +106,9 @@ func TestTimingPinned(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			d := testDraw(0, tc.w, 8, geom.CullNone)
 			p := primOf(t, d, [3][3]float32{{-100, -100, 0.5}, {300, -100, 0.5}, {-100, 300, 0.5}})
-			b := MakeBuilder().WithNumRasterizers(tc.rasts).WithTilesPerCycle(tc.tpc).WithQuadsPerCycle(tc.qpc)
+			b := MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.NumRasterizers = tc.rasts; c.TilesPerCycle = tc.tpc; c.QuadsPerCycle = tc.qpc }))
 			if tc.name == "queue" {
-				b = b.WithTileQueue(1)
+				b.cfg.TileQueue = 1
 			}
 			g := newRig(t, sim.NewSerialEngine(), b, "GPU.Rasterizer[0]", 2)
 			g.pa.Script = []scripted{
@@ -180,7 +181,7 @@ func TestSleepsWhileFineRasterizing(t *testing.T) {
 	d := testDraw(0, 16, 8, geom.CullNone)
 	p := primOf(t, d, [3][3]float32{{-100, -100, 0.5}, {300, -100, 0.5}, {-100, 300, 0.5}})
 	e := sim.NewSerialEngine()
-	g := newRig(t, e, MakeBuilder().WithNumRasterizers(1).WithQuadsPerCycle(1), "GPU.Rasterizer[0]", 1)
+	g := newRig(t, e, MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.NumRasterizers = 1; c.QuadsPerCycle = 1 })), "GPU.Rasterizer[0]", 1)
 	g.pa.Script = []scripted{{At: 0, Msg: protocol.NewPrimitiveMsg(d, p, 0), Dst: g.r.FromPrimitiveAssembly}}
 	ticks := &tickLog{comp: g.r.TickingComponent}
 	e.AcceptHook(ticks)
@@ -240,8 +241,14 @@ func runFrame(t *testing.T, e sim.Engine, order raster.TraversalOrder, R, P int)
 		run.depths = append(run.depths, f)
 	}
 	for r := 0; r < R; r++ {
-		c := MakeBuilder().WithEngine(e).WithIndex(r).WithNumRasterizers(R).WithRasterStride(3).
-			WithNumPartitions(P).WithPartitionStride(1).WithQuadsPerCycle(4).Build(fmt.Sprintf("GPU.Rasterizer[%d]", r))
+		c := MakeBuilder().WithEnv(testpeer.Env(e)).WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) {
+			c.Index = r
+			c.NumRasterizers = R
+			c.RasterStride = 3
+			c.NumPartitions = P
+			c.PartitionStride = 1
+			c.QuadsPerCycle = 4
+		})).Build(fmt.Sprintf("GPU.Rasterizer[%d]", r))
 		conn.PlugIn(c.FromPrimitiveAssembly, 4)
 		conn.PlugIn(c.ToDepthUnits, 4)
 		for _, f := range run.depths {
@@ -446,7 +453,7 @@ func TestTileFilter(t *testing.T) {
 	d := testDraw(0, 32, 16, geom.CullNone) // 4x2 tiles
 	p := primOf(t, d, [3][3]float32{{-100, -100, 0.5}, {300, -100, 0.5}, {-100, 300, 0.5}})
 	f := &checkerFilter{}
-	g := newRig(t, sim.NewSerialEngine(), MakeBuilder().WithNumRasterizers(1).WithTileFilter(f), "GPU.Rasterizer[0]", 1)
+	g := newRig(t, sim.NewSerialEngine(), MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.NumRasterizers = 1 })).WithTileFilter(f), "GPU.Rasterizer[0]", 1)
 	g.pa.Script = []scripted{{At: 0, Msg: protocol.NewPrimitiveMsg(d, p, 0), Dst: g.r.FromPrimitiveAssembly}}
 	g.run(t)
 	wantCalls := []string{"0:0,0:inside", "0:1,0:inside", "0:2,0:inside", "0:3,0:inside",
@@ -472,8 +479,13 @@ func TestTileFilter(t *testing.T) {
 func TestBackPressure(t *testing.T) {
 	d := testDraw(0, 64, 32, geom.CullNone) // 8x4 tiles
 	e := sim.NewSerialEngine()
-	r := MakeBuilder().WithEngine(e).WithNumRasterizers(1).WithNumPartitions(1).WithInputQueue(2).WithTileQueue(1).
-		WithOutputQueue(2).Build("GPU.Rasterizer[0]")
+	r := MakeBuilder().WithEnv(testpeer.Env(e)).WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) {
+		c.NumRasterizers = 1
+		c.NumPartitions = 1
+		c.InputQueue = 2
+		c.TileQueue = 1
+		c.OutputQueue = 2
+	})).Build("GPU.Rasterizer[0]")
 	pa, du := newFake("PA", e, 4), newFake("Depth", e, 1)
 	du.Hold = true
 	conn := sim.NewDirectConnection("Conn", e, 1*sim.GHz)
@@ -546,7 +558,7 @@ func TestBadInputHalts(t *testing.T) {
 		{&protocol.DrawEnd{}, "DrawEnd without draw"},
 	} {
 		h := &timing.Halt{}
-		g := newRig(t, sim.NewSerialEngine(), MakeBuilder().WithNumRasterizers(1).WithHalt(h), "GPU.Rasterizer[0]", 1)
+		g := newRig(t, sim.NewSerialEngine(), MakeBuilder().WithEnv(timing.Env{Halt: h}).WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.NumRasterizers = 1 })), "GPU.Rasterizer[0]", 1)
 		tc.msg.Meta().ID = "bad"
 		g.pa.Script = []scripted{{At: 0, Msg: tc.msg, Dst: g.r.FromPrimitiveAssembly}}
 		g.pa.TickNow(0)
@@ -561,7 +573,7 @@ func TestBadInputHalts(t *testing.T) {
 		}
 	}
 	// Without a halt flag: the error is recorded, no panic.
-	g := newRig(t, sim.NewSerialEngine(), MakeBuilder().WithNumRasterizers(1), "GPU.Rasterizer[0]", 1)
+	g := newRig(t, sim.NewSerialEngine(), MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.NumRasterizers = 1 })), "GPU.Rasterizer[0]", 1)
 	g.pa.Script = []scripted{{At: 0, Msg: protocol.NewBatchCredit(1), Dst: g.r.FromPrimitiveAssembly}}
 	g.pa.TickNow(0)
 	if err := g.e.Run(); err != nil {
@@ -572,29 +584,29 @@ func TestBadInputHalts(t *testing.T) {
 	}
 }
 
-func TestBuilderValidation(t *testing.T) {
+func TestConfigValidation(t *testing.T) {
+	edit := func(f func(c *Config)) Config { return testpeer.Edit(DefaultConfig(), f) }
 	for _, tc := range []struct {
-		b    Builder
+		c    Config
 		want string
 	}{
-		{MakeBuilder().WithIndex(2), "Index"},
-		{MakeBuilder().WithIndex(-1), "Index"},
-		{MakeBuilder().WithNumRasterizers(0), "NumRasterizers"},
-		{MakeBuilder().WithRasterStride(-1), "RasterStride"},
-		{MakeBuilder().WithNumPartitions(0), "NumPartitions"},
-		{MakeBuilder().WithPartitionStride(-2), "PartitionStride"},
-		{MakeBuilder().WithTilesPerCycle(0), "TilesPerCycle"},
-		{MakeBuilder().WithQuadsPerCycle(0), "QuadsPerCycle"},
-		{MakeBuilder().WithInputQueue(0), "InputQueue"},
-		{MakeBuilder().WithTileQueue(0), "TileQueue"},
-		{MakeBuilder().WithOutputQueue(0), "OutputQueue"},
-		{MakeBuilder().WithFreq(-1), "Freq"},
-		{MakeBuilder().WithIndex(1), ""},
+		{edit(func(c *Config) { c.Index = 2 }), "Index"},
+		{edit(func(c *Config) { c.Index = -1 }), "Index"},
+		{edit(func(c *Config) { c.NumRasterizers = 0 }), "NumRasterizers"},
+		{edit(func(c *Config) { c.RasterStride = -1 }), "RasterStride"},
+		{edit(func(c *Config) { c.NumPartitions = 0 }), "NumPartitions"},
+		{edit(func(c *Config) { c.PartitionStride = -2 }), "PartitionStride"},
+		{edit(func(c *Config) { c.TilesPerCycle = 0 }), "TilesPerCycle"},
+		{edit(func(c *Config) { c.QuadsPerCycle = 0 }), "QuadsPerCycle"},
+		{edit(func(c *Config) { c.InputQueue = 0 }), "InputQueue"},
+		{edit(func(c *Config) { c.TileQueue = 0 }), "TileQueue"},
+		{edit(func(c *Config) { c.OutputQueue = 0 }), "OutputQueue"},
+		{edit(func(c *Config) { c.Index = 1 }), ""},
 	} {
-		err := tc.b.Validate()
+		err := tc.c.Validate()
 		if tc.want == "" {
 			if err != nil {
-				t.Errorf("valid builder: %v", err)
+				t.Errorf("valid configuration: %v", err)
 			}
 			continue
 		}
@@ -602,4 +614,13 @@ func TestBuilderValidation(t *testing.T) {
 			t.Errorf("Validate() = %v, want an error naming %s", err, tc.want)
 		}
 	}
+}
+
+func TestBuildRefusesANonPositiveClock(t *testing.T) {
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "clock") {
+			t.Errorf("Build with Freq -1: recovered %v, want a panic naming the clock", r)
+		}
+	}()
+	MakeBuilder().WithEnv(timing.Env{Engine: sim.NewSerialEngine(), Freq: -1}).Build("GPU.Rasterizer[0]")
 }
