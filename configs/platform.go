@@ -317,12 +317,11 @@ func (p *Platform) newInputAssembler(name string) *inputassembler.InputAssembler
 func (p *Platform) newPrimitiveAssembly(name string) *primitiveassembly.Comp {
 	c := p.Config
 	pc := c.Primitive
-	return primitiveassembly.MakeBuilder().WithEngine(p.Engine).WithFreq(p.CoreFreq).WithHalt(p.Halt).
-		WithProgress(p.Progress).WithBatchSlots(pc.BatchSlots).WithTrianglesPerCycle(pc.TrianglesPerCycle).
-		WithClipCycles(pc.ClipCycles).WithSetupLatency(pc.SetupLatency).WithOutputQueue(pc.OutputQueue).
-		WithNumRasterizers(c.Raster.Rasterizers).WithRasterStride(c.Raster.Stride).
-		WithSetup5DCycles(pc.Setup5DCycles).WithPatternSeed(c.PatternSeed()).
-		WithStreamOutQueue(pc.StreamOutQueue).WithStreamOutWrites(pc.StreamOutWrites).Build(name)
+	return primitiveassembly.MakeBuilder().WithEnv(p.env()).WithConfig(primitiveassembly.Config{
+		BatchSlots: pc.BatchSlots, TrianglesPerCycle: pc.TrianglesPerCycle, ClipCycles: pc.ClipCycles,
+		SetupLatency: pc.SetupLatency, OutputQueue: pc.OutputQueue, NumRasterizers: c.Raster.Rasterizers,
+		RasterStride: c.Raster.Stride, Setup5DCycles: pc.Setup5DCycles, PatternSeed: c.PatternSeed(),
+		StreamOutQueue: pc.StreamOutQueue, StreamOutWrites: pc.StreamOutWrites}).Build(name)
 }
 
 // newRasterizer builds rasterizer r of the raster section, sending to

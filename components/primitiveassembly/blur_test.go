@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/command"
 	"github.com/gfxsim/gfxsim/functional/geom"
@@ -44,7 +45,7 @@ func TestBlurPrimitiveOwners(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			d := blurDraw(128, 64, tc.tile)
-			r := newRig(t, MakeBuilder().WithRasterStride(tc.s), tc.n)
+			r := newRig(t, MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.RasterStride = tc.s })), tc.n)
 			r.core.Script = []scripted{{At: 0, Msg: batchOf(d, 0, 0, tri), Dst: r.pa.FromShaderCores}}
 			r.ia.Script = []scripted{{At: 0, Msg: protocol.NewBatchInfo(d, 1), Dst: r.pa.InputAssembler}}
 			r.run(t)
@@ -130,7 +131,7 @@ func TestBlurGeometryMatchesReference(t *testing.T) {
 		t.Fatal("the scene has no 5D primitive")
 	}
 	const n = 3
-	r := newRig(t, MakeBuilder().WithBatchSlots(4), n)
+	r := newRig(t, MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.BatchSlots = 4 })), n)
 	for _, d := range fr.draws {
 		batches := fr.shade(t, d)
 		for _, sb := range batches {

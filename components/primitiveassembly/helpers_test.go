@@ -43,7 +43,9 @@ func newRig(t *testing.T, b Builder, rasterizers int) *rig {
 	t.Helper()
 	e := sim.NewSerialEngine()
 	r := &rig{e: e}
-	r.pa = b.WithEngine(e).WithNumRasterizers(rasterizers).Build("GPU.PrimitiveAssembly")
+	b.env.Engine, b.env.Freq = e, testpeer.Freq
+	b.cfg.NumRasterizers = rasterizers
+	r.pa = b.Build("GPU.PrimitiveAssembly")
 	r.core = newFake("Core", e, 4)
 	r.ia = newFake("IA", e, 64)
 	conn := sim.NewDirectConnection("Conn", e, 1*sim.GHz)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/geom"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
@@ -132,7 +133,7 @@ func TestOutOfOrderBatchesAreConsumedInOrder(t *testing.T) {
 	if len(batches[1]) < 3 {
 		t.Fatalf("draw 1 has %d batches; the test needs several", len(batches[1]))
 	}
-	r := newRig(t, MakeBuilder().WithBatchSlots(total), 1)
+	r := newRig(t, MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.BatchSlots = total })), 1)
 	var script []scripted
 	for i := 1; i >= 0; i-- {
 		for j := len(batches[i]) - 1; j >= 0; j-- {
@@ -211,7 +212,7 @@ func TestGeometryMatchesReference(t *testing.T) {
 	if want.Clipped == 0 || want.Culled == 0 || want.Rejected == 0 {
 		t.Fatalf("scene does not exercise clipping, culling and rejection: %+v", want)
 	}
-	r := newRig(t, MakeBuilder().WithBatchSlots(4), 2)
+	r := newRig(t, MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.BatchSlots = 4 })), 2)
 	// The fake core plays the input assembler's credit discipline: at most
 	// BatchSlots batches ahead, paced one per cycle; BatchInfo after the last.
 	var script []scripted
@@ -287,7 +288,7 @@ func TestPrimitivesReachOwners(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			d := testDraw(0, 64, 32, geom.CullNone)
-			r := newRig(t, MakeBuilder().WithRasterStride(tc.stride), tc.n)
+			r := newRig(t, MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.RasterStride = tc.stride })), tc.n)
 			r.core.Script = []scripted{{At: 0, Msg: batchOf(d, 0, 0, tc.tri), Dst: r.pa.FromShaderCores}}
 			r.ia.Script = []scripted{{At: 0, Msg: protocol.NewBatchInfo(d, 1), Dst: r.pa.InputAssembler}}
 			r.run(t)
@@ -319,7 +320,7 @@ func TestPrimitivesReachOwners(t *testing.T) {
 // rasterizer sees each draw's DrawEnd exactly once, after all of that draw's
 // primitives and before any of the next draw's.
 func TestDrawEndFollowsLastPrimitive(t *testing.T) {
-	r := newRig(t, MakeBuilder().WithTrianglesPerCycle(2).WithSetupLatency(3), 4)
+	r := newRig(t, MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.TrianglesPerCycle = 2; c.SetupLatency = 3 })), 4)
 	var draws []*protocol.Draw
 	for i := 0; i < 3; i++ {
 		d := testDraw(uint64(i), 64, 32, geom.CullNone)
@@ -369,7 +370,7 @@ func TestBackPressure(t *testing.T) {
 		tris = append(tris, [3][3]float32{{1, 1, 0.5}, {5, 1, 0.5}, {1, 5, 0.5}})
 	}
 	e := sim.NewSerialEngine()
-	pa := MakeBuilder().WithEngine(e).WithNumRasterizers(1).WithOutputQueue(2).Build("GPU.PrimitiveAssembly")
+	pa := MakeBuilder().WithEnv(testpeer.Env(e)).WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.NumRasterizers = 1; c.OutputQueue = 2 })).Build("GPU.PrimitiveAssembly")
 	core, ia := newFake("Core", e, 4), newFake("IA", e, 4)
 	rast := newFake("Rast", e, 1)
 	rast.Hold = true
@@ -436,7 +437,7 @@ func TestBadInputHalts(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			h := &timing.Halt{}
-			r := newRig(t, MakeBuilder().WithHalt(h), 1)
+			r := newRig(t, MakeBuilder().WithEnv(timing.Env{Halt: h}), 1)
 			if tc.ia {
 				r.ia.Script = []scripted{{At: 0, Msg: tc.msg, Dst: r.pa.InputAssembler}}
 			} else {
@@ -461,37 +462,23 @@ func TestBadInputHalts(t *testing.T) {
 	}
 }
 
-func TestBuilderValidation(t *testing.T) {
-	tests := []struct {
-		b    Builder
-		want string
-	}{
-		{MakeBuilder().WithBatchSlots(0), "BatchSlots"},
-		{MakeBuilder().WithTrianglesPerCycle(0), "TrianglesPerCycle"},
-		{MakeBuilder().WithClipCycles(-1), "ClipCycles"},
-		{MakeBuilder().WithSetupLatency(-1), "SetupLatency"},
-		{MakeBuilder().WithOutputQueue(0), "OutputQueue"},
-		{MakeBuilder().WithNumRasterizers(65), "NumRasterizers"},
-		{MakeBuilder().WithRasterStride(-1), "RasterStride"},
-		{MakeBuilder().WithFreq(0), "Freq"},
-		{MakeBuilder(), ""},
-	}
-	for _, tc := range tests {
-		err := tc.b.Validate()
-		if tc.want == "" {
-			if err != nil {
-				t.Errorf("defaults: %v", err)
-			}
-			continue
-		}
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("Validate() = %v, want an error naming %s", err, tc.want)
-		}
-	}
-	defer func() {
-		if r := recover(); r == nil || !strings.Contains(r.(string), "BatchSlots") {
-			t.Errorf("Build with a bad parameter: panic %v", r)
-		}
-	}()
-	MakeBuilder().WithEngine(sim.NewSerialEngine()).WithBatchSlots(0).Build("GPU.PrimitiveAssembly")
+func TestConfigValidation(t *testing.T) {
+	testpeer.CheckValidate(t, DefaultConfig(), []testpeer.ConfigCase[Config]{
+		{Want: "BatchSlots", Edit: func(c *Config) { c.BatchSlots = 0 }},
+		{Want: "TrianglesPerCycle", Edit: func(c *Config) { c.TrianglesPerCycle = 0 }},
+		{Want: "ClipCycles", Edit: func(c *Config) { c.ClipCycles = -1 }},
+		{Want: "SetupLatency", Edit: func(c *Config) { c.SetupLatency = -1 }},
+		{Want: "OutputQueue", Edit: func(c *Config) { c.OutputQueue = 0 }},
+		{Want: "NumRasterizers", Edit: func(c *Config) { c.NumRasterizers = 65 }},
+		{Want: "RasterStride", Edit: func(c *Config) { c.RasterStride = -1 }},
+		{Want: "", Edit: func(c *Config) {}},
+	})
+	e := sim.NewSerialEngine()
+	testpeer.Panics(t, "clock", func() {
+		MakeBuilder().WithEnv(timing.Env{Engine: e}).Build("GPU.PrimitiveAssembly")
+	})
+	testpeer.Panics(t, "BatchSlots", func() {
+		MakeBuilder().WithEnv(testpeer.Env(e)).WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.BatchSlots = 0 })).
+			Build("GPU.PrimitiveAssembly")
+	})
 }

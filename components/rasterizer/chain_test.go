@@ -28,8 +28,7 @@ func TestChainWithPrimitiveAssembly(t *testing.T) {
 	fr := loadFrame(t, geoYAML)
 	e := sim.NewSerialEngine()
 	conn := sim.NewDirectConnection("Conn", e, 1*sim.GHz)
-	pa := primitiveassembly.MakeBuilder().WithEngine(e).WithNumRasterizers(R).WithRasterStride(stride).
-		WithBatchSlots(4).Build("GPU.PrimitiveAssembly")
+	pa := primitiveassembly.MakeBuilder().WithEnv(testpeer.Env(e)).WithConfig(testpeer.Edit(primitiveassembly.DefaultConfig(), func(c *primitiveassembly.Config) { c.NumRasterizers = R; c.RasterStride = stride; c.BatchSlots = 4 })).Build("GPU.PrimitiveAssembly")
 	core, ia := newFake("Core", e, 4), newFake("IA", e, 64)
 	for _, p := range []sim.Port{pa.FromShaderCores, pa.InputAssembler, pa.ToRasterizers, core.Port, ia.Port} {
 		conn.PlugIn(p, 4)

@@ -585,42 +585,24 @@ func TestBadInputHalts(t *testing.T) {
 }
 
 func TestConfigValidation(t *testing.T) {
-	edit := func(f func(c *Config)) Config { return testpeer.Edit(DefaultConfig(), f) }
-	for _, tc := range []struct {
-		c    Config
-		want string
-	}{
-		{edit(func(c *Config) { c.Index = 2 }), "Index"},
-		{edit(func(c *Config) { c.Index = -1 }), "Index"},
-		{edit(func(c *Config) { c.NumRasterizers = 0 }), "NumRasterizers"},
-		{edit(func(c *Config) { c.RasterStride = -1 }), "RasterStride"},
-		{edit(func(c *Config) { c.NumPartitions = 0 }), "NumPartitions"},
-		{edit(func(c *Config) { c.PartitionStride = -2 }), "PartitionStride"},
-		{edit(func(c *Config) { c.TilesPerCycle = 0 }), "TilesPerCycle"},
-		{edit(func(c *Config) { c.QuadsPerCycle = 0 }), "QuadsPerCycle"},
-		{edit(func(c *Config) { c.InputQueue = 0 }), "InputQueue"},
-		{edit(func(c *Config) { c.TileQueue = 0 }), "TileQueue"},
-		{edit(func(c *Config) { c.OutputQueue = 0 }), "OutputQueue"},
-		{edit(func(c *Config) { c.Index = 1 }), ""},
-	} {
-		err := tc.c.Validate()
-		if tc.want == "" {
-			if err != nil {
-				t.Errorf("valid configuration: %v", err)
-			}
-			continue
-		}
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("Validate() = %v, want an error naming %s", err, tc.want)
-		}
-	}
+	testpeer.CheckValidate(t, DefaultConfig(), []testpeer.ConfigCase[Config]{
+		{Want: "Index", Edit: func(c *Config) { c.Index = 2 }},
+		{Want: "Index", Edit: func(c *Config) { c.Index = -1 }},
+		{Want: "NumRasterizers", Edit: func(c *Config) { c.NumRasterizers = 0 }},
+		{Want: "RasterStride", Edit: func(c *Config) { c.RasterStride = -1 }},
+		{Want: "NumPartitions", Edit: func(c *Config) { c.NumPartitions = 0 }},
+		{Want: "PartitionStride", Edit: func(c *Config) { c.PartitionStride = -2 }},
+		{Want: "TilesPerCycle", Edit: func(c *Config) { c.TilesPerCycle = 0 }},
+		{Want: "QuadsPerCycle", Edit: func(c *Config) { c.QuadsPerCycle = 0 }},
+		{Want: "InputQueue", Edit: func(c *Config) { c.InputQueue = 0 }},
+		{Want: "TileQueue", Edit: func(c *Config) { c.TileQueue = 0 }},
+		{Want: "OutputQueue", Edit: func(c *Config) { c.OutputQueue = 0 }},
+		{Want: "", Edit: func(c *Config) { c.Index = 1 }},
+	})
 }
 
 func TestBuildRefusesANonPositiveClock(t *testing.T) {
-	defer func() {
-		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "clock") {
-			t.Errorf("Build with Freq -1: recovered %v, want a panic naming the clock", r)
-		}
-	}()
-	MakeBuilder().WithEnv(timing.Env{Engine: sim.NewSerialEngine(), Freq: -1}).Build("GPU.Rasterizer[0]")
+	testpeer.Panics(t, "clock", func() {
+		MakeBuilder().WithEnv(timing.Env{Engine: sim.NewSerialEngine(), Freq: -1}).Build("GPU.Rasterizer[0]")
+	})
 }
