@@ -290,11 +290,11 @@ func (p *Platform) buildFrontEnd() {
 // partitions (SAGE: interleaves).
 func (p *Platform) newCommandProcessor(partitions int) *commandprocessor.CommandProcessor {
 	c := p.Config
-	return commandprocessor.MakeBuilder().WithEngine(p.Engine).WithFreq(p.CoreFreq).WithHalt(p.Halt).
-		WithProgress(p.Progress).WithDMAChunkBytes(c.CommandProcessor.DMAChunkBytes).
-		WithMaxOutstandingDMA(c.CommandProcessor.MaxOutstandingDMA).WithDecodeCycles(c.CommandProcessor.DecodeCycles).
-		WithStateVersions(c.CommandProcessor.StateVersions).WithRasterOptions(c.RasterOptions()).
-		WithPartitions(partitions).WithPerSample(c.Machine == "sage").Build("GPU.CommandProcessor")
+	cp := c.CommandProcessor
+	return commandprocessor.MakeBuilder().WithEnv(p.env()).WithConfig(commandprocessor.Config{
+		DMAChunkBytes: cp.DMAChunkBytes, MaxOutstandingDMA: cp.MaxOutstandingDMA, DecodeCycles: cp.DecodeCycles,
+		StateVersions: cp.StateVersions, RasterOptions: c.RasterOptions(), Partitions: partitions,
+		PerSample: c.Machine == "sage"}).Build("GPU.CommandProcessor")
 }
 
 func (p *Platform) newHostInterface() *hostinterface.Comp {
@@ -356,10 +356,10 @@ func (p *Platform) newShaderCore(name string) *shadercore.Comp {
 	sc := p.Config.ShaderCore
 	lat := shadercore.Latencies{ALU: sc.Latency.ALU, SFU: sc.Latency.SFU, Derivative: sc.Latency.Derivative,
 		Texture: sc.Latency.Texture, Kill: sc.Latency.Kill}
-	return shadercore.MakeBuilder().WithEngine(p.Engine).WithFreq(p.CoreFreq).WithHalt(p.Halt).
-		WithProgress(p.Progress).WithWarpSize(sc.WarpSize).WithSIMDWidth(sc.SIMDWidth).WithSFURate(sc.SFURate).WithWarpSlots(sc.WarpSlots).
-		WithRegisters(sc.Registers).WithLatencies(lat).WithInterpolationCycles(1 / float64(sc.InterpolantsPerCycle)).
-		WithInputQueue(sc.InputQueue).WithGSOutputBuffer(sc.GSOutputBufferKB * 1024).WithMaxGSWarps(min(sc.MaxGSWarps, sc.WarpSlots)).Build(name)
+	return shadercore.MakeBuilder().WithEnv(p.env()).WithConfig(shadercore.Config{WarpSize: sc.WarpSize,
+		SIMDWidth: sc.SIMDWidth, SFURate: sc.SFURate, WarpSlots: sc.WarpSlots, Registers: sc.Registers, Latencies: lat,
+		InterpolationCycles: 1 / float64(sc.InterpolantsPerCycle), InputQueue: sc.InputQueue,
+		GSOutputBuffer: sc.GSOutputBufferKB * 1024, MaxGSWarps: min(sc.MaxGSWarps, sc.WarpSlots)}).Build(name)
 }
 
 func (p *Platform) buildBackEnd() {

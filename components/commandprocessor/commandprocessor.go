@@ -40,7 +40,7 @@ type params struct {
 	raster            pipeline.RasterOptions
 	partitions        int
 	forceLateZ        bool
-	perSample         bool // SAGE: decoupling off, no early Z (WithPerSample)
+	perSample         bool // SAGE: decoupling off, no early Z (Config.PerSample)
 }
 
 // CommandProcessor is the GPU's front end: it fetches the command stream by DMA,

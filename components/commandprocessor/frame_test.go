@@ -99,7 +99,7 @@ func runFrame(t *testing.T, name string, e sim.Engine) map[string]float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := newBenchOn(t, e, f.Memory, benchConfig{builder: MakeBuilder().WithStateVersions(2), partitions: 2,
+	b := newBenchOn(t, e, f.Memory, benchConfig{cp: testpeer.Edit(DefaultConfig(), func(c *Config) { c.StateVersions = 2 }), partitions: 2,
 		memLatency: 20, drawLatency: 15, ackLatency: 4})
 	b.pipe.render = func(d *protocol.Draw) { renderDraw(t, f.Memory, d) }
 	b.run(t, f.Memory, f.Stream, f.StreamBytes)

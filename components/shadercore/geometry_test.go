@@ -64,7 +64,7 @@ func gsBatch(t *testing.T, n int) *protocol.ShadedBatch {
 // leave (counted), and both outputs are the functional geometry stage's.
 func TestGeometryWarpsShareTheOutputBuffer(t *testing.T) {
 	e := sim.NewSerialEngine()
-	r := newRig(t, e, shadercore.MakeBuilder().WithGSOutputBuffer(3072), 1, 4)
+	r := newRig(t, e, testpeer.Edit(shadercore.DefaultConfig(), func(c *shadercore.Config) { c.GSOutputBuffer = 3072 }), 1, 4)
 	pa := newDispatcher(e, "PAFake")
 	r.conn.PlugIn(pa.Out, 1)
 	pa.Dst = r.core.ToPrimitiveAssembly
@@ -124,7 +124,7 @@ func TestGeometryWarpsShareTheOutputBuffer(t *testing.T) {
 // whole output buffer stops the run with an error naming the field.
 func TestGeometryWarpTooLargeForTheBuffer(t *testing.T) {
 	e := sim.NewSerialEngine()
-	r := newRig(t, e, shadercore.MakeBuilder().WithGSOutputBuffer(1024), 1, 4)
+	r := newRig(t, e, testpeer.Edit(shadercore.DefaultConfig(), func(c *shadercore.Config) { c.GSOutputBuffer = 1024 }), 1, 4)
 	pa := newDispatcher(e, "PAFake")
 	r.conn.PlugIn(pa.Out, 1)
 	pa.Dst = r.core.ToPrimitiveAssembly

@@ -23,7 +23,7 @@ func TestPerSampleWarps(t *testing.T) {
 	pws := fullWarps(t, rec, rec.draws[0], 2)
 	d := pws[0].Draw
 	rate := pipeline.PixelRateLinks(d.State, pipeline.DefaultPixelRate)
-	r := newRig(t, sim.NewSerialEngine(), shadercore.MakeBuilder(), 40, 4)
+	r := newRig(t, sim.NewSerialEngine(), shadercore.DefaultConfig(), 40, 4)
 	fill := newSink(r.engine, "SampleFill", 4)
 	r.conn.PlugIn(fill.In, 1)
 	var jobs []sim.Msg
@@ -86,7 +86,7 @@ func TestSampleOutsideDrawHalts(t *testing.T) {
 	pw := fullWarps(t, rec, rec.draws[0], 1)[0]
 	quads := append([]protocol.WarpQuad{}, pw.Quads...)
 	quads[3].Sample = 1 // the wall scene has 1 sample per pixel
-	r := newRig(t, sim.NewSerialEngine(), shadercore.MakeBuilder(), 40, 4)
+	r := newRig(t, sim.NewSerialEngine(), shadercore.DefaultConfig(), 40, 4)
 	r.disp.script = append(r.disp.script, scripted{msg: protocol.NewPixelWarp(pw.Draw, 0, quads)})
 	r.disp.TickNow(0)
 	if err := r.engine.Run(); err != nil {
