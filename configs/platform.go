@@ -306,10 +306,10 @@ func (p *Platform) newHostInterface() *hostinterface.Comp {
 func (p *Platform) newInputAssembler(name string) *inputassembler.InputAssembler {
 	c := p.Config
 	ia := c.InputAssembler
-	return inputassembler.MakeBuilder().WithEngine(p.Engine).WithFreq(p.CoreFreq).WithHalt(p.Halt).WithProgress(p.Progress).
-		WithBatchVertices(ia.BatchVertices).WithIndicesPerCycle(ia.IndicesPerCycle).WithVerticesPerCycle(ia.VerticesPerCycle).
-		WithIndexCache(iaCache(ia.IndexCache)).WithVertexCache(iaCache(ia.VertexCache)).
-		WithCredits(c.Primitive.BatchSlots).WithMaxOutstandingMemory(ia.MaxOutstandingMemory).Build(name)
+	return inputassembler.MakeBuilder().WithEnv(p.env()).WithConfig(inputassembler.Config{
+		BatchVertices: ia.BatchVertices, IndexCache: iaCache(ia.IndexCache), VertexCache: iaCache(ia.VertexCache),
+		IndicesPerCycle: ia.IndicesPerCycle, VerticesPerCycle: ia.VerticesPerCycle, Credits: c.Primitive.BatchSlots,
+		MaxOutstandingMemory: ia.MaxOutstandingMemory, BatchQueue: inputassembler.DefaultConfig().BatchQueue}).Build(name)
 }
 
 // newPrimitiveAssembly builds primitive assembly from its section, for the

@@ -65,7 +65,7 @@ func runFrame(t *testing.T, e sim.Engine) frameResult {
 			draws = append(draws, &protocol.Draw{Seq: uint64(len(draws)), State: act.Draw})
 		}
 	}
-	bn := newBenchOn(t, e, f.Memory, MakeBuilder().WithCredits(4), 4, 40)
+	bn := newBenchOn(t, e, f.Memory, testpeer.Edit(DefaultConfig(), func(c *Config) { c.Credits = 4 }), 4, 40)
 	bn.peers.autoCredit, bn.peers.creditDelay = true, 50
 	bn.send(draws...)
 	bn.run(t)
