@@ -81,31 +81,19 @@ func (c Config) Validate() error {
 	return r.Err()
 }
 
-// Builder builds command processors. Start from MakeBuilder.
-type Builder struct {
-	env timing.Env
-	cfg Config
-}
+// Builder builds command processors: MakeBuilder().WithEnv(env).
+// WithConfig(cfg).Build(name) (e.g. "GPU.CommandProcessor"). The component
+// stops at its next tick once env's halt is set, and sets it (with the error)
+// when the command stream is bad; env's progress counts one unit per command
+// carried out and per draw completed. Build also panics when name is not a
+// valid Akita name.
+type Builder = timing.Builder[Config, *CommandProcessor]
 
 // MakeBuilder returns a builder with DefaultConfig.
-func MakeBuilder() Builder { return Builder{cfg: DefaultConfig()} }
+func MakeBuilder() Builder { return timing.NewBuilder("commandprocessor", DefaultConfig(), build) }
 
-// WithEnv sets the engine, clock, halt and progress (required). The component
-// stops at its next tick once the halt is set, and sets it (with the error)
-// when the command stream is bad; progress counts one unit per command
-// carried out and per draw completed.
-func (b Builder) WithEnv(e timing.Env) Builder { b.env = e; return b }
-
-// WithConfig sets the configuration.
-func (b Builder) WithConfig(c Config) Builder { b.cfg = c; return b }
-
-// Build creates the command processor called name (e.g. "GPU.CommandProcessor").
-// It panics when the environment or a parameter is invalid (see Validate) or
-// the name is not a valid Akita name.
-func (b Builder) Build(name string) *CommandProcessor {
-	b.env.MustBuild("commandprocessor", name, b.cfg)
+func build(name string, env timing.Env, cfg Config) *CommandProcessor {
 	sim.NameMustBeValid(name)
-	cfg := b.cfg
 	c := &CommandProcessor{
 		params: params{
 			dmaChunkBytes:     cfg.DMAChunkBytes,
@@ -117,11 +105,11 @@ func (b Builder) Build(name string) *CommandProcessor {
 			forceLateZ:        cfg.ForceLateZ,
 			perSample:         cfg.PerSample,
 		},
-		halt:     b.env.Halt,
-		progress: b.env.Progress,
+		halt:     env.Halt,
+		progress: env.Progress,
 	}
-	c.TickingComponent = sim.NewTickingComponent(name, b.env.Engine, b.env.Freq, c)
-	c.waker = timing.NewWaker(b.env.Engine, b.env.Freq, c)
+	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
+	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
 	c.activity = timing.NewActivity(stateNames[:]...)
 	c.createPorts(name)
 	c.createBuffers()

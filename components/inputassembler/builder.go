@@ -77,30 +77,18 @@ func (c Config) Validate() error {
 	return r.Err()
 }
 
-// Builder builds input assemblers. Start from MakeBuilder.
-type Builder struct {
-	env timing.Env
-	cfg Config
-}
+// Builder builds input assemblers: MakeBuilder().WithEnv(env).
+// WithConfig(cfg).Build(name) (e.g. "GPU.InputAssembler"). The component stops
+// at its next tick once env's halt is set, and sets it when a peer breaks the
+// protocol; env's progress counts one unit per batch or BatchInfo sent. Build
+// also panics when name is not a valid Akita name.
+type Builder = timing.Builder[Config, *InputAssembler]
 
 // MakeBuilder returns a builder with DefaultConfig.
-func MakeBuilder() Builder { return Builder{cfg: DefaultConfig()} }
+func MakeBuilder() Builder { return timing.NewBuilder("inputassembler", DefaultConfig(), build) }
 
-// WithEnv sets the engine, clock, halt and progress (required). The component
-// stops at its next tick once the halt is set, and sets it when a peer breaks
-// the protocol; progress counts one unit per batch or BatchInfo sent.
-func (b Builder) WithEnv(e timing.Env) Builder { b.env = e; return b }
-
-// WithConfig sets the configuration.
-func (b Builder) WithConfig(c Config) Builder { b.cfg = c; return b }
-
-// Build creates the input assembler called name (e.g. "GPU.InputAssembler"). It
-// panics when the environment or a parameter is invalid (see Validate) or the
-// name is not a valid Akita name.
-func (b Builder) Build(name string) *InputAssembler {
-	b.env.MustBuild("inputassembler", name, b.cfg)
+func build(name string, env timing.Env, cfg Config) *InputAssembler {
 	sim.NameMustBeValid(name)
-	cfg := b.cfg
 	c := &InputAssembler{
 		params: params{
 			batchVertices:        cfg.BatchVertices,
@@ -111,11 +99,11 @@ func (b Builder) Build(name string) *InputAssembler {
 			maxOutstandingMemory: cfg.MaxOutstandingMemory,
 			batchQueue:           cfg.BatchQueue,
 		},
-		halt:     b.env.Halt,
-		progress: b.env.Progress,
+		halt:     env.Halt,
+		progress: env.Progress,
 		lastCore: -1,
 	}
-	c.TickingComponent = sim.NewTickingComponent(name, b.env.Engine, b.env.Freq, c)
+	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
 	c.activity = timing.NewActivity(stateNames[:]...)
 	c.credits = timing.NewCredits(cfg.Credits)
 	c.batcher, _ = vertex.NewBatcher(cfg.BatchVertices) // validated above

@@ -68,31 +68,18 @@ func (c Config) Validate() error {
 		Err()
 }
 
-// Builder builds a primitive assembly unit. Start from MakeBuilder.
-type Builder struct {
-	env timing.Env
-	cfg Config
-}
+// Builder builds primitive assembly units: MakeBuilder().WithEnv(env).
+// WithConfig(cfg).Build(name) (e.g. "GPU.PrimitiveAssembly"). env's halt stops
+// the unit (it sets it itself, with an error, on malformed input) and its
+// progress counts one unit per message sent. The platform then sets
+// InputAssemblerPort and Rasterizers (NumRasterizers ports, in rasterizer
+// order) and connects the three ports.
+type Builder = timing.Builder[Config, *Comp]
 
 // MakeBuilder returns a builder with DefaultConfig.
-func MakeBuilder() Builder { return Builder{cfg: DefaultConfig()} }
+func MakeBuilder() Builder { return timing.NewBuilder("primitiveassembly", DefaultConfig(), build) }
 
-// WithEnv sets the engine, clock, halt and progress (required). The unit stops
-// working once the halt is set, and sets it itself (with an error) when it
-// receives malformed input; progress counts one unit per message sent.
-func (b Builder) WithEnv(e timing.Env) Builder { b.env = e; return b }
-
-// WithConfig sets the configuration.
-func (b Builder) WithConfig(c Config) Builder { b.cfg = c; return b }
-
-// Build creates the unit named name (e.g. "GPU.PrimitiveAssembly"). It panics
-// when the engine is missing or a parameter is out of range (configs validates
-// first). The platform then
-// sets InputAssemblerPort and Rasterizers (NumRasterizers ports, in rasterizer
-// order) and connects the three ports.
-func (b Builder) Build(name string) *Comp {
-	b.env.MustBuild("primitiveassembly", name, b.cfg)
-	cfg := b.cfg
+func build(name string, env timing.Env, cfg Config) *Comp {
 	c := &Comp{
 		batchSlots:        cfg.BatchSlots,
 		trianglesPerCycle: cfg.TrianglesPerCycle,
@@ -104,11 +91,11 @@ func (b Builder) Build(name string) *Comp {
 		patternSeed:       cfg.PatternSeed,
 		streamOutQueue:    cfg.StreamOutQueue,
 		streamOutWrites:   cfg.StreamOutWrites,
-		halt:              b.env.Halt,
-		progress:          b.env.Progress,
+		halt:              env.Halt,
+		progress:          env.Progress,
 	}
-	c.TickingComponent = sim.NewTickingComponent(name, b.env.Engine, b.env.Freq, c)
-	c.waker = timing.NewWaker(b.env.Engine, b.env.Freq, c)
+	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
+	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
 	c.act = timing.NewActivity(activityNames...)
 
 	c.coresBuf = sim.NewBuffer(name+".FromShaderCores.Buf", 4)

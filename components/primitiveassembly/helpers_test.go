@@ -43,9 +43,10 @@ func newRig(t *testing.T, b Builder, rasterizers int) *rig {
 	t.Helper()
 	e := sim.NewSerialEngine()
 	r := &rig{e: e}
-	b.env.Engine, b.env.Freq = e, testpeer.Freq
-	b.cfg.NumRasterizers = rasterizers
-	r.pa = b.Build("GPU.PrimitiveAssembly")
+	env, cfg := b.Env(), b.Config()
+	env.Engine, env.Freq = e, testpeer.Freq
+	cfg.NumRasterizers = rasterizers
+	r.pa = b.WithEnv(env).WithConfig(cfg).Build("GPU.PrimitiveAssembly")
 	r.core = newFake("Core", e, 4)
 	r.ia = newFake("IA", e, 64)
 	conn := sim.NewDirectConnection("Conn", e, 1*sim.GHz)

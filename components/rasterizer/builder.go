@@ -60,37 +60,19 @@ func (c Config) Validate() error {
 		Err()
 }
 
-// Builder builds a rasterizer. Start from MakeBuilder.
-type Builder struct {
-	env    timing.Env
-	cfg    Config
-	filter TileFilter
-}
+// Builder builds rasterizers: MakeBuilder().WithEnv(env).WithConfig(cfg).
+// Build(name) (e.g. "GPU.Rasterizer[1]"); env's halt stops the rasterizer
+// (malformed input sets it) and its progress counts one unit per message
+// sent. The platform then sets DepthUnits (NumPartitions ports, in partition
+// order), TileFilter (hierarchical Z; nil keeps every tile) and connects the
+// ports.
+type Builder = timing.Builder[Config, *Comp]
 
 // MakeBuilder returns a builder with DefaultConfig.
-func MakeBuilder() Builder { return Builder{cfg: DefaultConfig()} }
+func MakeBuilder() Builder { return timing.NewBuilder("rasterizer", DefaultConfig(), build) }
 
-// WithEnv sets the engine, clock, halt and progress (required). The
-// rasterizer stops working once the halt is set, and sets it on malformed
-// input; progress counts one unit per message sent.
-func (b Builder) WithEnv(e timing.Env) Builder { b.env = e; return b }
-
-// WithConfig sets the configuration.
-func (b Builder) WithConfig(c Config) Builder { b.cfg = c; return b }
-
-// WithTileFilter installs a per-tile filter between coarse and fine raster
-// (hierarchical Z); nil (the default) keeps every tile.
-func (b Builder) WithTileFilter(f TileFilter) Builder { b.filter = f; return b }
-
-// Build creates the rasterizer named name (e.g. "GPU.Rasterizer[1]"). It panics
-// when the engine is missing or a parameter is out of range (configs
-// validates first). The platform then sets DepthUnits (NumPartitions ports,
-// in partition order) and connects the ports.
-func (b Builder) Build(name string) *Comp {
-	b.env.MustBuild("rasterizer", name, b.cfg)
-	cfg := b.cfg
+func build(name string, env timing.Env, cfg Config) *Comp {
 	c := &Comp{
-		TileFilter:      b.filter,
 		index:           cfg.Index,
 		numRasterizers:  cfg.NumRasterizers,
 		rasterStride:    cfg.RasterStride,
@@ -100,14 +82,13 @@ func (b Builder) Build(name string) *Comp {
 		tilesPerCycle:   cfg.TilesPerCycle,
 		quadsPerCycle:   cfg.QuadsPerCycle,
 		sampleTests:     cfg.SampleTestsPerCycle,
-		halt:            b.env.Halt,
-		progress:        b.env.Progress,
+		halt:            env.Halt,
+		progress:        env.Progress,
 		tileQ:           newRing[fineItem](cfg.TileQueue),
 		outQ:            newRing[outItem](cfg.OutputQueue),
 	}
-	e, f := b.env.Engine, b.env.Freq
-	c.TickingComponent = sim.NewTickingComponent(name, e, f, c)
-	c.waker = timing.NewWaker(e, f, c)
+	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
+	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
 	c.act = timing.NewActivity(activityNames...)
 	c.inBuf = sim.NewBuffer(name+".FromPrimitiveAssembly.Buf", cfg.InputQueue)
 	c.FromPrimitiveAssembly = sim.NewLimitNumMsgPortWithExternalBuffer(c, c.inBuf, name+".FromPrimitiveAssembly")

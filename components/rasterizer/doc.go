@@ -43,7 +43,7 @@
 //	                            protocol.DrawEnd{draw, From: r} to every depth unit
 //
 // The platform sets DepthUnits (one port per depth unit, by partition) and may
-// set TileFilter (or use Builder.WithTileFilter).
+// set TileFilter.
 //
 // # Life of a primitive
 //
@@ -158,8 +158,7 @@
 // MakeBuilder().WithEnv(env).WithConfig(cfg).Build(name) builds one; env's
 // halt stops the rasterizer (malformed input sets it, with an error naming the
 // rasterizer that Err returns) and its progress counts one unit per message
-// sent. Builder.WithTileFilter installs the TileFilter (hierarchical Z; nil
-// keeps every tile).
+// sent. The TileFilter field installs hierarchical Z (nil keeps every tile).
 //
 // # Statistics
 //

@@ -173,9 +173,10 @@ type rig struct {
 func newRig(t testing.TB, e sim.Engine, b Builder, name string, partitions int) *rig {
 	t.Helper()
 	g := &rig{e: e}
-	b.env.Engine, b.env.Freq = e, testpeer.Freq
-	b.cfg.NumPartitions = partitions
-	g.r = b.Build(name)
+	env, cfg := b.Env(), b.Config()
+	env.Engine, env.Freq = e, testpeer.Freq
+	cfg.NumPartitions = partitions
+	g.r = b.WithEnv(env).WithConfig(cfg).Build(name)
 	g.pa = newFake("PA", e, 4)
 	conn := sim.NewDirectConnection("Conn", e, 1*sim.GHz)
 	conn.PlugIn(g.r.FromPrimitiveAssembly, 4)

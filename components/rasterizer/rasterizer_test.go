@@ -108,7 +108,7 @@ func TestTimingPinned(t *testing.T) {
 			p := primOf(t, d, [3][3]float32{{-100, -100, 0.5}, {300, -100, 0.5}, {-100, 300, 0.5}})
 			b := MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.NumRasterizers = tc.rasts; c.TilesPerCycle = tc.tpc; c.QuadsPerCycle = tc.qpc }))
 			if tc.name == "queue" {
-				b.cfg.TileQueue = 1
+				b = b.WithConfig(testpeer.Edit(b.Config(), func(c *Config) { c.TileQueue = 1 }))
 			}
 			g := newRig(t, sim.NewSerialEngine(), b, "GPU.Rasterizer[0]", 2)
 			g.pa.Script = []scripted{
@@ -453,7 +453,8 @@ func TestTileFilter(t *testing.T) {
 	d := testDraw(0, 32, 16, geom.CullNone) // 4x2 tiles
 	p := primOf(t, d, [3][3]float32{{-100, -100, 0.5}, {300, -100, 0.5}, {-100, 300, 0.5}})
 	f := &checkerFilter{}
-	g := newRig(t, sim.NewSerialEngine(), MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.NumRasterizers = 1 })).WithTileFilter(f), "GPU.Rasterizer[0]", 1)
+	g := newRig(t, sim.NewSerialEngine(), MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.NumRasterizers = 1 })), "GPU.Rasterizer[0]", 1)
+	g.r.TileFilter = f
 	g.pa.Script = []scripted{{At: 0, Msg: protocol.NewPrimitiveMsg(d, p, 0), Dst: g.r.FromPrimitiveAssembly}}
 	g.run(t)
 	wantCalls := []string{"0:0,0:inside", "0:1,0:inside", "0:2,0:inside", "0:3,0:inside",

@@ -108,32 +108,19 @@ func (c Config) Validate() error {
 	return r.Err()
 }
 
-// Builder builds shader cores. Start from MakeBuilder.
-type Builder struct {
-	env timing.Env
-	cfg Config
-}
+// Builder builds shader cores: MakeBuilder().WithEnv(env).WithConfig(cfg).
+// Build(name); env's halt is checked at every tick (errors stop it). Build
+// also panics when name is not a valid Akita name.
+type Builder = timing.Builder[Config, *Comp]
 
 // MakeBuilder returns a builder with DefaultConfig.
-func MakeBuilder() Builder { return Builder{cfg: DefaultConfig()} }
+func MakeBuilder() Builder { return timing.NewBuilder("shadercore", DefaultConfig(), build) }
 
-// WithEnv sets the engine, clock, halt (checked at every tick; errors stop
-// it) and progress (required).
-func (b Builder) WithEnv(e timing.Env) Builder { b.env = e; return b }
-
-// WithConfig sets the configuration.
-func (b Builder) WithConfig(c Config) Builder { b.cfg = c; return b }
-
-// Build creates the core. It panics with the Validate error when the
-// environment or a parameter is invalid, and when name is not a valid Akita
-// name.
-func (b Builder) Build(name string) *Comp {
-	b.env.MustBuild("shadercore", name, b.cfg)
+func build(name string, env timing.Env, cfg Config) *Comp {
 	sim.NameMustBeValid(name)
-	cfg := b.cfg
 	c := &Comp{
-		halt:        b.env.Halt,
-		progress:    b.env.Progress,
+		halt:        env.Halt,
+		progress:    env.Progress,
 		warpSize:    cfg.WarpSize,
 		issueCycles: (cfg.WarpSize + cfg.SIMDWidth - 1) / cfg.SIMDWidth,
 		sfuCycles:   (cfg.WarpSize + cfg.sfuWidth() - 1) / cfg.sfuWidth(),
@@ -148,8 +135,8 @@ func (b Builder) Build(name string) *Comp {
 	if c.maxGSWarps == 0 {
 		c.maxGSWarps = cfg.WarpSlots
 	}
-	c.TickingComponent = sim.NewTickingComponent(name, b.env.Engine, b.env.Freq, c)
-	c.waker = timing.NewWaker(b.env.Engine, b.env.Freq, c)
+	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
+	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
 	c.buildPorts(name, cfg)
 	c.buildSlots(cfg)
 	return c

@@ -69,32 +69,20 @@ func (c Config) Validate() error {
 		Err()
 }
 
-// Builder builds texture samplers. Start from MakeBuilder.
-type Builder struct {
-	env timing.Env
-	cfg Config
-}
+// Builder builds texture samplers: MakeBuilder().WithEnv(env).
+// WithConfig(cfg).Build(name). Build also panics when name is not a valid
+// Akita name.
+type Builder = timing.Builder[Config, *Comp]
 
 // MakeBuilder returns a builder with DefaultConfig.
-func MakeBuilder() Builder { return Builder{cfg: DefaultConfig()} }
+func MakeBuilder() Builder { return timing.NewBuilder("texturesampler", DefaultConfig(), build) }
 
-// WithEnv sets the engine, clock, halt and progress (required).
-func (b Builder) WithEnv(e timing.Env) Builder { b.env = e; return b }
-
-// WithConfig sets the configuration.
-func (b Builder) WithConfig(c Config) Builder { b.cfg = c; return b }
-
-// Build creates the sampler. It panics with the Validate error when the
-// environment or a parameter is invalid, and when name is not a valid Akita
-// name.
-func (b Builder) Build(name string) *Comp {
-	b.env.MustBuild("texturesampler", name, b.cfg)
+func build(name string, env timing.Env, cfg Config) *Comp {
 	sim.NameMustBeValid(name)
-	cfg := b.cfg
 	l1, _ := timing.NewTagArray(cfg.L1Size, cfg.L1Ways, cfg.L1LineSize)
 	c := &Comp{
-		halt:          b.env.Halt,
-		progress:      b.env.Progress,
+		halt:          env.Halt,
+		progress:      env.Progress,
 		lanesPerCycle: cfg.LanesPerCycle,
 		lookups:       cfg.TagLookupsPerCycle,
 		l1:            l1,
@@ -105,9 +93,9 @@ func (b Builder) Build(name string) *Comp {
 		costs:         cfg.Costs,
 		activity:      timing.NewActivity(activityNames[:]...),
 	}
-	c.TickingComponent = sim.NewTickingComponent(name, b.env.Engine, b.env.Freq, c)
-	c.waker = timing.NewWaker(b.env.Engine, b.env.Freq, c)
-	c.buildPorts(name, cfg, b.env.Freq)
+	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
+	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
+	c.buildPorts(name, cfg, env.Freq)
 	c.buildQueues(cfg)
 	return c
 }
