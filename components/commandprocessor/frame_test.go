@@ -15,7 +15,6 @@ import (
 	"github.com/gfxsim/gfxsim/functional/state"
 	"github.com/gfxsim/gfxsim/functional/vertex"
 	"github.com/gfxsim/gfxsim/scene"
-	"github.com/gfxsim/gfxsim/scene/driver"
 )
 
 // renderDraw renders one dispatched draw functionally, in API order, with one
@@ -87,18 +86,12 @@ func runFrame(t *testing.T, name string, e sim.Engine) map[string]float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref, err := driver.Encode(s, driver.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	ref := testpeer.EncodeBuilt(t, s)
 	want, err := reference.Render(ref.Memory, ref.Stream, ref.StreamBytes, reference.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := driver.Encode(s, driver.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := testpeer.EncodeBuilt(t, s)
 	b := newBenchOn(t, e, f.Memory, benchConfig{cp: testpeer.Edit(DefaultConfig(), func(c *Config) { c.StateVersions = 2 }), partitions: 2,
 		memLatency: 20, drawLatency: 15, ackLatency: 4})
 	b.pipe.render = func(d *protocol.Draw) { renderDraw(t, f.Memory, d) }

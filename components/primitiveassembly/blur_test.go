@@ -15,10 +15,10 @@ import (
 	"github.com/gfxsim/gfxsim/scene/driver"
 )
 
-// blurDraw is testDraw in decoupled supersample mode (every triangle takes the
+// blurDraw is testpeer.TestDraw in decoupled supersample mode (every triangle takes the
 // 5D path) with raster tiles of tileSize pixels.
 func blurDraw(w, h, tileSize int) *protocol.Draw {
-	d := testDraw(0, w, h, geom.CullNone)
+	d := testpeer.TestDraw(0, w, h, geom.CullNone)
 	d.State.Decoupling = command.Decoupling{Mode: command.DecoupleSupersample, Rate: 1}
 	d.Raster = pipeline.RasterConfig(d.State, pipeline.RasterOptions{TileSize: tileSize})
 	return d
@@ -122,7 +122,7 @@ func TestBlurGeometryMatchesReference(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fr := framesOf(t, f)
+	fr := testpeer.NewFrame(t, f)
 	ref, err := reference.Render(f.Memory, f.Stream, f.StreamBytes, reference.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
@@ -132,8 +132,8 @@ func TestBlurGeometryMatchesReference(t *testing.T) {
 	}
 	const n = 3
 	r := newRig(t, MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.BatchSlots = 4 })), n)
-	for _, d := range fr.draws {
-		batches := fr.shade(t, d)
+	for _, d := range fr.Draws {
+		batches := fr.Shade(t, d)
 		for _, sb := range batches {
 			r.core.Script = append(r.core.Script, scripted{At: 0, Msg: sb, Dst: r.pa.FromShaderCores})
 		}

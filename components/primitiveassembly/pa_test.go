@@ -47,7 +47,7 @@ func sends[T sim.Msg](f *fake) []uint64 {
 // TestTimingPinned pins the cycle of every message for a 3-triangle batch,
 // computed by hand from the documented timing (package doc, "Timing").
 func TestTimingPinned(t *testing.T) {
-	d := testDraw(0, 64, 32, geom.CullNone)
+	d := testpeer.TestDraw(0, 64, 32, geom.CullNone)
 	small := func(x float32) [3][3]float32 { return [3][3]float32{{x, 1, 0.5}, {x + 4, 1, 0.5}, {x, 5, 0.5}} }
 	nearCut := [3][3]float32{{20, 1, -0.5}, {24, 1, 0.5}, {20, 5, 0.5}} // vertex 0 behind the near plane
 	tests := []struct {
@@ -79,12 +79,12 @@ func TestTimingPinned(t *testing.T) {
 			r := newRig(t, MakeBuilder(), 1)
 			r.core.Script = []scripted{{At: 0, Msg: batchOf(d, 0, 0, tc.tris...), Dst: r.pa.FromShaderCores}}
 			r.ia.Script = []scripted{{At: 0, Msg: protocol.NewBatchInfo(d, 1), Dst: r.pa.InputAssembler}}
-			ticks := &tickLog{comp: r.pa.TickingComponent}
+			ticks := &testpeer.TickLog{Comp: r.pa.TickingComponent}
 			r.e.AcceptHook(ticks)
 			r.run(t)
 			r.checkDrained(t)
-			if !reflect.DeepEqual(ticks.cycles, tc.ticks) {
-				t.Errorf("ticked at %v, want %v", ticks.cycles, tc.ticks)
+			if !reflect.DeepEqual(ticks.Cycles, tc.ticks) {
+				t.Errorf("ticked at %v, want %v", ticks.Cycles, tc.ticks)
 			}
 			if got := sends[*protocol.PrimitiveMsg](r.rasts[0]); !reflect.DeepEqual(got, tc.prims) {
 				t.Errorf("primitives sent at %v, want %v", got, tc.prims)
@@ -118,16 +118,16 @@ func TestTimingPinned(t *testing.T) {
 // and checks that the primitives come out in API order, equal to the
 // functional geometry stage's, and that one credit comes back per batch.
 func TestOutOfOrderBatchesAreConsumedInOrder(t *testing.T) {
-	fr := loadFrame(t, geoYAML)
-	if len(fr.draws) != 2 {
-		t.Fatalf("%d draws, want 2", len(fr.draws))
+	fr := testpeer.LoadFrame(t, geoYAML)
+	if len(fr.Draws) != 2 {
+		t.Fatalf("%d draws, want 2", len(fr.Draws))
 	}
 	var want [2][]pipeline.Primitive
 	var batches [2][]*protocol.ShadedBatch
 	var st pipeline.GeometryStats
-	for i, d := range fr.draws {
-		batches[i] = fr.shade(t, d)
-		want[i] = expected(d, batches[i], &st)
+	for i, d := range fr.Draws {
+		batches[i] = fr.Shade(t, d)
+		want[i] = testpeer.Primitives(d, batches[i], &st)
 	}
 	total := len(batches[0]) + len(batches[1])
 	if len(batches[1]) < 3 {
@@ -144,8 +144,8 @@ func TestOutOfOrderBatchesAreConsumedInOrder(t *testing.T) {
 	// The input assembler sends a draw's BatchInfo before it dispatches any
 	// batch of the next draw, so draw 0 is known first; draw 1's count comes last.
 	r.ia.Script = []scripted{
-		{At: 0, Msg: protocol.NewBatchInfo(fr.draws[0], len(batches[0])), Dst: r.pa.InputAssembler},
-		{At: uint64(len(script)), Msg: protocol.NewBatchInfo(fr.draws[1], len(batches[1])), Dst: r.pa.InputAssembler},
+		{At: 0, Msg: protocol.NewBatchInfo(fr.Draws[0], len(batches[0])), Dst: r.pa.InputAssembler},
+		{At: uint64(len(script)), Msg: protocol.NewBatchInfo(fr.Draws[1], len(batches[1])), Dst: r.pa.InputAssembler},
 	}
 	r.run(t)
 	r.checkDrained(t)
@@ -155,12 +155,12 @@ func TestOutOfOrderBatchesAreConsumedInOrder(t *testing.T) {
 	for _, g := range r.rasts[0].Got {
 		switch m := g.Msg.(type) {
 		case *protocol.PrimitiveMsg:
-			if m.Draw != fr.draws[draw] {
+			if m.Draw != fr.Draws[draw] {
 				t.Fatalf("primitive of draw %d while draw %d is current", m.Draw.Seq, draw)
 			}
 			got[draw] = append(got[draw], m)
 		case *protocol.DrawEnd:
-			if m.Draw != fr.draws[draw] || m.From != 0 {
+			if m.Draw != fr.Draws[draw] || m.From != 0 {
 				t.Fatalf("DrawEnd{%d, %d} while draw %d is current", m.Draw.Seq, m.From, draw)
 			}
 			draw++
@@ -203,8 +203,8 @@ func TestOutOfOrderBatchesAreConsumedInOrder(t *testing.T) {
 // crossing the near plane and back faces through primitive assembly and
 // compares the clip/cull/setup counters with the reference renderer's.
 func TestGeometryMatchesReference(t *testing.T) {
-	fr := loadFrame(t, geoYAML)
-	ref, err := reference.Render(fr.f.Memory, fr.f.Stream, fr.f.StreamBytes, reference.DefaultOptions())
+	fr := testpeer.LoadFrame(t, geoYAML)
+	ref, err := reference.Render(fr.Memory, fr.Stream, fr.StreamBytes, reference.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,14 +216,14 @@ func TestGeometryMatchesReference(t *testing.T) {
 	// The fake core plays the input assembler's credit discipline: at most
 	// BatchSlots batches ahead, paced one per cycle; BatchInfo after the last.
 	var script []scripted
-	for _, d := range fr.draws {
-		for _, sb := range fr.shade(t, d) {
+	for _, d := range fr.Draws {
+		for _, sb := range fr.Shade(t, d) {
 			script = append(script, scripted{At: 0, Msg: sb, Dst: r.pa.FromShaderCores})
 		}
 		r.ia.Script = append(r.ia.Script, scripted{At: 0, Msg: protocol.NewBatchInfo(d, 0), Dst: r.pa.InputAssembler})
 	}
 	n := 0
-	for i, d := range fr.draws {
+	for i, d := range fr.Draws {
 		cnt := 0
 		for _, s := range script {
 			if s.Msg.(*protocol.ShadedBatch).Draw == d {
@@ -287,7 +287,7 @@ func TestPrimitivesReachOwners(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			d := testDraw(0, 64, 32, geom.CullNone)
+			d := testpeer.TestDraw(0, 64, 32, geom.CullNone)
 			r := newRig(t, MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.RasterStride = tc.stride })), tc.n)
 			r.core.Script = []scripted{{At: 0, Msg: batchOf(d, 0, 0, tc.tri), Dst: r.pa.FromShaderCores}}
 			r.ia.Script = []scripted{{At: 0, Msg: protocol.NewBatchInfo(d, 1), Dst: r.pa.InputAssembler}}
@@ -323,7 +323,7 @@ func TestDrawEndFollowsLastPrimitive(t *testing.T) {
 	r := newRig(t, MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.TrianglesPerCycle = 2; c.SetupLatency = 3 })), 4)
 	var draws []*protocol.Draw
 	for i := 0; i < 3; i++ {
-		d := testDraw(uint64(i), 64, 32, geom.CullNone)
+		d := testpeer.TestDraw(uint64(i), 64, 32, geom.CullNone)
 		draws = append(draws, d)
 		var tris [][3][3]float32
 		for k := 0; k < 5+i; k++ {
@@ -364,7 +364,7 @@ func TestDrawEndFollowsLastPrimitive(t *testing.T) {
 // TestBackPressure: a rasterizer that does not drain blocks distribution
 // (blocked_output) without losing or reordering anything.
 func TestBackPressure(t *testing.T) {
-	d := testDraw(0, 64, 32, geom.CullNone)
+	d := testpeer.TestDraw(0, 64, 32, geom.CullNone)
 	var tris [][3][3]float32
 	for k := 0; k < 24; k++ {
 		tris = append(tris, [3][3]float32{{1, 1, 0.5}, {5, 1, 0.5}, {1, 5, 0.5}})
@@ -420,7 +420,7 @@ func TestBackPressure(t *testing.T) {
 // TestBadInputHalts: malformed messages stop the simulation with an error that
 // names the unit instead of panicking.
 func TestBadInputHalts(t *testing.T) {
-	d := testDraw(0, 64, 32, geom.CullNone)
+	d := testpeer.TestDraw(0, 64, 32, geom.CullNone)
 	bad := batchOf(d, 0, 0, [3][3]float32{{1, 1, 0.5}, {5, 1, 0.5}, {1, 5, 0.5}})
 	bad.Batch.Triangles[0][2] = 9
 	tests := []struct {

@@ -21,7 +21,7 @@ import (
 // tileSize pixels, from screen vertices.
 func blurPrim(t *testing.T, w, h, tileSize int, tri [3][3]float32) (*protocol.Draw, *pipeline.Primitive) {
 	t.Helper()
-	d := testDraw(0, w, h, geom.CullNone)
+	d := testpeer.TestDraw(0, w, h, geom.CullNone)
 	pat, err := raster.PatternFor(4)
 	if err != nil {
 		t.Fatal(err)
@@ -36,7 +36,7 @@ func blurPrim(t *testing.T, w, h, tileSize int, tri [3][3]float32) (*protocol.Dr
 	}
 	var v [3]pipeline.VertexOut
 	for k, p := range tri {
-		v[k][0] = clipPos(d, p[0], p[1], p[2])
+		v[k][0] = testpeer.ClipPos(d, p[0], p[1], p[2])
 	}
 	var st pipeline.GeometryStats
 	var ms decouple.MapStats

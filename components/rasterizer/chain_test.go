@@ -20,12 +20,12 @@ import (
 // rasterizer, and that the counters match the reference renderer's.
 func TestChainWithPrimitiveAssembly(t *testing.T) {
 	const R, P, stride = 3, 2, 2
-	ref := loadFrame(t, geoYAML)
-	res, err := reference.Render(ref.f.Memory, ref.f.Stream, ref.f.StreamBytes, reference.DefaultOptions())
+	ref := testpeer.LoadFrame(t, geoYAML)
+	res, err := reference.Render(ref.Memory, ref.Stream, ref.StreamBytes, reference.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
-	fr := loadFrame(t, geoYAML)
+	fr := testpeer.LoadFrame(t, geoYAML)
 	e := sim.NewSerialEngine()
 	conn := sim.NewDirectConnection("Conn", e, 1*sim.GHz)
 	pa := primitiveassembly.MakeBuilder().WithEnv(testpeer.Env(e)).WithConfig(testpeer.Edit(primitiveassembly.DefaultConfig(), func(c *primitiveassembly.Config) { c.NumRasterizers = R; c.RasterStride = stride; c.BatchSlots = 4 })).Build("GPU.PrimitiveAssembly")
@@ -53,8 +53,8 @@ func TestChainWithPrimitiveAssembly(t *testing.T) {
 	}
 	// The fake core delivers the batches in order under back-pressure (the
 	// primitive assembly takes one only into a free slot).
-	for _, d := range fr.draws {
-		batches := fr.shade(t, d)
+	for _, d := range fr.Draws {
+		batches := fr.Shade(t, d)
 		for _, sb := range batches {
 			core.Script = append(core.Script, scripted{At: 0, Msg: sb, Dst: pa.FromShaderCores})
 		}
@@ -78,7 +78,7 @@ func TestChainWithPrimitiveAssembly(t *testing.T) {
 		sum.TilesInside += k.TilesInside
 		sum.Quads += k.Quads
 		sum.CoveredSamples += k.CoveredSamples
-		if k.DrawEnds != uint64(len(fr.draws)) {
+		if k.DrawEnds != uint64(len(fr.Draws)) {
 			t.Errorf("%s got %d DrawEnds", c.Name(), k.DrawEnds)
 		}
 		if k.TilesTested == 0 {
@@ -110,7 +110,7 @@ func TestChainWithPrimitiveAssembly(t *testing.T) {
 			}
 		}
 		for r, n := range ends {
-			if n != len(fr.draws) {
+			if n != len(fr.Draws) {
 				t.Errorf("depth unit %d: %d DrawEnds from rasterizer %d", p, n, r)
 			}
 		}

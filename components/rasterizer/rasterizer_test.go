@@ -104,7 +104,7 @@ func TestTimingPinned(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			d := testDraw(0, tc.w, 8, geom.CullNone)
+			d := testpeer.TestDraw(0, tc.w, 8, geom.CullNone)
 			p := primOf(t, d, [3][3]float32{{-100, -100, 0.5}, {300, -100, 0.5}, {-100, 300, 0.5}})
 			b := MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.NumRasterizers = tc.rasts; c.TilesPerCycle = tc.tpc; c.QuadsPerCycle = tc.qpc }))
 			if tc.name == "queue" {
@@ -178,20 +178,20 @@ func TestTimingPinned(t *testing.T) {
 // TestSleepsWhileFineRasterizing: with a slow fine rasterizer the unit does
 // not tick while it only waits for the fine stage.
 func TestSleepsWhileFineRasterizing(t *testing.T) {
-	d := testDraw(0, 16, 8, geom.CullNone)
+	d := testpeer.TestDraw(0, 16, 8, geom.CullNone)
 	p := primOf(t, d, [3][3]float32{{-100, -100, 0.5}, {300, -100, 0.5}, {-100, 300, 0.5}})
 	e := sim.NewSerialEngine()
 	g := newRig(t, e, MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.NumRasterizers = 1; c.QuadsPerCycle = 1 })), "GPU.Rasterizer[0]", 1)
 	g.pa.Script = []scripted{{At: 0, Msg: protocol.NewPrimitiveMsg(d, p, 0), Dst: g.r.FromPrimitiveAssembly}}
-	ticks := &tickLog{comp: g.r.TickingComponent}
+	ticks := &testpeer.TickLog{Comp: g.r.TickingComponent}
 	e.AcceptHook(ticks)
 	g.run(t)
 	// Coarse in 1 and 2 (tile 1 tested, primitive done), fine [2,18) and
 	// [18,34): 3 finds nothing new and sleeps until 18; 34 sends the last tile,
 	// 35 finds the unit idle.
 	want := []uint64{1, 2, 3, 18, 19, 34, 35}
-	if !reflect.DeepEqual(ticks.cycles, want) {
-		t.Errorf("ticked at %v, want %v", ticks.cycles, want)
+	if !reflect.DeepEqual(ticks.Cycles, want) {
+		t.Errorf("ticked at %v, want %v", ticks.Cycles, want)
 	}
 }
 
@@ -230,7 +230,7 @@ type frameRun struct {
 
 func runFrame(t *testing.T, e sim.Engine, order raster.TraversalOrder, R, P int) *frameRun {
 	t.Helper()
-	fr := loadFrame(t, geoYAML)
+	fr := testpeer.LoadFrame(t, geoYAML)
 	run := &frameRun{}
 	conn := sim.NewDirectConnection("Conn", e, 1*sim.GHz)
 	pa := newFake("PA", e, 4)
@@ -256,9 +256,9 @@ func runFrame(t *testing.T, e sim.Engine, order raster.TraversalOrder, R, P int)
 		}
 		run.rasts = append(run.rasts, c)
 	}
-	for _, d := range fr.draws {
+	for _, d := range fr.Draws {
 		d.Raster.TileOrder, d.Raster.QuadOrder = order, order
-		prims := primitives(d, fr.shade(t, d))
+		prims := testpeer.Primitives(d, fr.Shade(t, d), &pipeline.GeometryStats{})
 		run.draws = append(run.draws, d)
 		run.prims = append(run.prims, prims)
 		for i := range prims {
@@ -287,8 +287,8 @@ func runFrame(t *testing.T, e sim.Engine, order raster.TraversalOrder, R, P int)
 // depth unit, and every (rasterizer, depth unit) stream is in API order with
 // the DrawEnd last. The counters add up to the reference renderer's.
 func TestQuadsMatchReferenceSplitByOwner(t *testing.T) {
-	ref := loadFrame(t, geoYAML)
-	res, err := reference.Render(ref.f.Memory, ref.f.Stream, ref.f.StreamBytes, reference.DefaultOptions())
+	ref := testpeer.LoadFrame(t, geoYAML)
+	res, err := reference.Render(ref.Memory, ref.Stream, ref.StreamBytes, reference.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -450,7 +450,7 @@ func (f *checkerFilter) KeepTile(d *protocol.Draw, p *pipeline.Primitive, tx, ty
 }
 
 func TestTileFilter(t *testing.T) {
-	d := testDraw(0, 32, 16, geom.CullNone) // 4x2 tiles
+	d := testpeer.TestDraw(0, 32, 16, geom.CullNone) // 4x2 tiles
 	p := primOf(t, d, [3][3]float32{{-100, -100, 0.5}, {300, -100, 0.5}, {-100, 300, 0.5}})
 	f := &checkerFilter{}
 	g := newRig(t, sim.NewSerialEngine(), MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.NumRasterizers = 1 })), "GPU.Rasterizer[0]", 1)
@@ -478,7 +478,7 @@ func TestTileFilter(t *testing.T) {
 // TestBackPressure: a depth unit that does not drain blocks the rasterizer
 // (blocked_output) without losing or reordering tiles; the input FIFO fills.
 func TestBackPressure(t *testing.T) {
-	d := testDraw(0, 64, 32, geom.CullNone) // 8x4 tiles
+	d := testpeer.TestDraw(0, 64, 32, geom.CullNone) // 8x4 tiles
 	e := sim.NewSerialEngine()
 	r := MakeBuilder().WithEnv(testpeer.Env(e)).WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) {
 		c.NumRasterizers = 1
@@ -549,7 +549,7 @@ func indexOf(ps []*pipeline.Primitive, p *pipeline.Primitive) int {
 }
 
 func TestBadInputHalts(t *testing.T) {
-	d := testDraw(0, 16, 8, geom.CullNone)
+	d := testpeer.TestDraw(0, 16, 8, geom.CullNone)
 	for _, tc := range []struct {
 		msg  sim.Msg
 		want string

@@ -81,7 +81,7 @@ func rasterizeIn(t *testing.T, prims []windowPrim, w raster.Rect, R int) windowR
 // windowDraw is a w x h 4x draw with raster tiles of tileSize pixels.
 func windowDraw(t *testing.T, w, h, tileSize int) *protocol.Draw {
 	t.Helper()
-	d := testDraw(0, w, h, geom.CullNone)
+	d := testpeer.TestDraw(0, w, h, geom.CullNone)
 	pat, err := raster.PatternFor(4)
 	if err != nil {
 		t.Fatal(err)

@@ -153,7 +153,7 @@ func checkOutputs(t *testing.T, r *rig, jobs []sim.Msg, want []any) {
 func TestFrameMatchesFunctionalPipeline(t *testing.T) {
 	rec := record(t, wallScene)
 	// The recording is faithful to the reference renderer.
-	ref, err := reference.Render(encode(t, wallScene).Memory, rec.frame.Stream, rec.frame.StreamBytes, reference.DefaultOptions())
+	ref, err := reference.Render(testpeer.EncodeScene(t, "wall.yaml", wallScene).Memory, rec.frame.Stream, rec.frame.StreamBytes, reference.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
