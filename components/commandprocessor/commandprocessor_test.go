@@ -115,7 +115,7 @@ func (r *resources) put(cmds []command.Command) (uint64, uint64, []uint64) {
 type bench struct {
 	engine sim.Engine
 	cp     *CommandProcessor
-	memory *fakeMemory
+	memory *testpeer.Memory
 	pipe   *fakePipe
 	halt   *timing.Halt
 	prog   *timing.Progress
@@ -151,7 +151,7 @@ func newBenchOn(t *testing.T, e sim.Engine, img command.Memory, cfg benchConfig)
 	cp.Partitions = cfg.partitions
 	env := timing.Env{Engine: e, Freq: testpeer.Freq, Halt: b.halt, Progress: b.prog}
 	b.cp = MakeBuilder().WithEnv(env).WithConfig(cp).Build("GPU.CommandProcessor")
-	b.memory = newFakeMemory(e, img, cfg.memLatency)
+	b.memory = testpeer.NewMemory(e, img, cfg.memLatency)
 	b.pipe = newFakePipe(e, cfg.partitions, cfg.drawLatency, cfg.ackLatency)
 	b.pipe.addCaches(cfg.samplers, cfg.l2Banks, cfg.cacheAckLatency)
 	b.pipe.backEnd = b.cp.ToBackEnd
@@ -220,7 +220,7 @@ func TestStreamTiming(t *testing.T) {
 	// 29 (memory 30, answer 40, applied 41), SetInputLayout 42, BindVertexBuffer
 	// 43, Draw 44 (sent; the IA takes it at 45), End at 45 waits for DrawDone
 	// (sent at 45+5 = 50, taken at 51): finished at 51.
-	wantMem := []memReq{
+	wantMem := []testpeer.MemReq{
 		{Cycle: 2, Addr: stream, Size: 168},
 		{Cycle: 17, Addr: r.vs, Size: uint64(r.vsSize)},
 		{Cycle: 30, Addr: r.ps, Size: uint64(r.psSize)},
@@ -478,7 +478,7 @@ func TestSyncAndPresent(t *testing.T) {
 	if err := b.cp.Err(); err != nil {
 		t.Fatal(err)
 	}
-	var writes []memReq
+	var writes []testpeer.MemReq
 	for _, q := range b.memory.Log {
 		if q.Write {
 			writes = append(writes, q)

@@ -22,7 +22,7 @@ import (
 type bench struct {
 	engine sim.Engine
 	ia     *InputAssembler
-	memory *fakeMemory
+	memory *testpeer.Memory
 	peers  *fakePeers
 	conn   *gateConn
 	halt   *timing.Halt
@@ -39,7 +39,8 @@ func newBenchOn(t *testing.T, e sim.Engine, img command.Memory, cfg Config, core
 	bn := &bench{engine: e, halt: &timing.Halt{}, prog: &timing.Progress{}}
 	env := timing.Env{Engine: e, Freq: testpeer.Freq, Halt: bn.halt, Progress: bn.prog}
 	bn.ia = MakeBuilder().WithEnv(env).WithConfig(cfg).Build("GPU.InputAssembler")
-	bn.memory = newFakeMemory(e, img, memLatency)
+	bn.memory = testpeer.NewMemory(e, img, memLatency)
+	bn.memory.ReadOnly = true
 	bn.peers = newFakePeers(e, cores)
 	bn.peers.iaPA = bn.ia.PrimitiveAssembly
 	bn.conn = &gateConn{DirectConnection: sim.NewDirectConnection("Conn", e, 1*sim.GHz), busy: map[sim.Port]bool{}}
@@ -137,7 +138,7 @@ func TestTiming(t *testing.T) {
 	if len(infos) != 1 || infos[0].Cycle != 17 || infos[0].Msg.(*protocol.BatchInfo).Batches != 1 {
 		t.Fatalf("BatchInfo %+v, want 1 batch at cycle 17", infos)
 	}
-	if want := []memReq{{Cycle: 4, Addr: vb.Addr, Size: 64}}; !reflect.DeepEqual(bn.memory.Log, want) {
+	if want := []testpeer.MemReq{{Cycle: 4, Addr: vb.Addr, Size: 64}}; !reflect.DeepEqual(bn.memory.Log, want) {
 		t.Errorf("memory %+v, want %+v", bn.memory.Log, want)
 	}
 	b := bs[0]
