@@ -135,5 +135,4 @@ func (c *CommandProcessor) createBuffers() {
 		c.chunks[i].data = make([]byte, c.dmaChunkBytes)
 	}
 	c.window = make([]byte, 0, c.dmaChunkBytes*c.maxOutstandingDMA)
-	c.outbox = make([]sim.Msg, 0, 2*c.partitions)
 }

@@ -116,7 +116,7 @@ type CommandProcessor struct {
 	inflight []*drawRecord
 	// Back-end commands waiting to be sent, and the IDs of those sent whose Done
 	// has not arrived.
-	outbox []sim.Msg
+	outbox timing.Outbox
 	acks   []string
 	// Tiled machine, traced: the draws binned whose draw task ends with their
 	// pass (when the binner answers the PassEnd passEndID).
@@ -288,7 +288,7 @@ func (c *CommandProcessor) Buffers() []timing.BufferState {
 		dma,
 		{Name: n + ".Command", Len: cur, Cap: 1},
 		{Name: n + ".DrawsInFlight", Len: len(c.inflight), Cap: c.stateVersions},
-		{Name: n + ".Outbox", Len: len(c.outbox), Cap: 2 * c.partitions},
+		{Name: n + ".Outbox", Len: c.outbox.Len(), Cap: 2 * c.partitions},
 		{Name: n + ".Acks", Len: len(c.acks), Cap: 2 * c.partitions},
 	}
 }
@@ -347,12 +347,12 @@ func (c *CommandProcessor) status() int {
 		return stateWaitDrain
 	case phasePassEnd:
 		// The tiled machine's draws are still in flight in their tiles.
-		if len(c.outbox) > 0 {
+		if c.outbox.Len() > 0 {
 			return stateWaitSend
 		}
 		return stateWaitDrain
 	case phaseAck:
-		if len(c.outbox) > 0 {
+		if c.outbox.Len() > 0 {
 			return stateWaitSend
 		}
 		return stateWaitAck

@@ -132,13 +132,13 @@ func (c *CommandProcessor) execute(now sim.VTimeInSec, cycle uint64) bool {
 			c.drained(p)
 			moved = true
 		case phasePassEnd:
-			if len(c.outbox) > 0 || len(c.acks) > 0 {
+			if c.outbox.Len() > 0 || len(c.acks) > 0 {
 				return progress
 			}
 			p.phase = phaseDrain
 			moved = true
 		case phaseAck:
-			if len(c.outbox) > 0 || len(c.acks) > 0 {
+			if c.outbox.Len() > 0 || len(c.acks) > 0 {
 				return progress
 			}
 			c.acknowledged(p)
@@ -404,37 +404,26 @@ func (c *CommandProcessor) writeSync(now sim.VTimeInSec, p *pending) bool {
 func (c *CommandProcessor) queue(msg sim.Msg, dst sim.Port) {
 	m := msg.Meta()
 	m.Src, m.Dst = c.ToBackEnd, dst
-	c.outbox = append(c.outbox, msg)
+	c.outbox.Push(msg)
 	c.acks = append(c.acks, m.ID)
 }
 
 // sendOutbox sends queued back-end commands in order until one is refused.
 func (c *CommandProcessor) sendOutbox(now sim.VTimeInSec) bool {
-	n := 0
-	for n < len(c.outbox) {
-		msg := c.outbox[n]
-		msg.Meta().SendTime = now
-		if c.ToBackEnd.Send(msg) != nil {
-			break
-		}
-		if c.traced() {
-			parent := protocol.SimulationTaskID
-			if c.cur != nil {
-				parent = protocol.CommandTaskID(c.cur.lc.Addr)
-			}
-			tracing.TraceReqInitiate(msg, c, parent)
-		}
-		n++
+	if !c.traced() {
+		return c.outbox.Send(c.ToBackEnd, nil, now, nil)
 	}
-	if n == 0 {
-		return false
+	return c.outbox.Send(c.ToBackEnd, nil, now, c.traceSent)
+}
+
+// traceSent traces the sending of back-end command msg under the current
+// command.
+func (c *CommandProcessor) traceSent(msg sim.Msg) {
+	parent := protocol.SimulationTaskID
+	if c.cur != nil {
+		parent = protocol.CommandTaskID(c.cur.lc.Addr)
 	}
-	rest := copy(c.outbox, c.outbox[n:])
-	for i := rest; i < len(c.outbox); i++ {
-		c.outbox[i] = nil
-	}
-	c.outbox = c.outbox[:rest]
-	return true
+	tracing.TraceReqInitiate(msg, c, parent)
 }
 
 // receiveBackEnd takes every DrawDone and Done that has arrived.
