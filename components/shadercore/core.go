@@ -138,9 +138,7 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 	}
 	c.activity.Set(cy, c.classify(cy))
 	if !progress {
-		if next, ok := c.nextEvent(cy); ok {
-			c.waker.WakeIn(now, int(next-cy))
-		}
+		c.waker.WakeForNext(now, cy, c.nextEvent(cy))
 	}
 	return progress
 }
@@ -177,28 +175,22 @@ func (c *Comp) classify(cy uint64) int {
 }
 
 // nextEvent returns the first cycle after cy at which a timed event may let the
-// core make progress (messages wake it on their own).
-func (c *Comp) nextEvent(cy uint64) (uint64, bool) {
-	var next uint64
-	found := false
-	consider := func(t uint64) {
-		if t > cy && (!found || t < next) {
-			next, found = t, true
-		}
-	}
+// core make progress (messages wake it on their own), or ^uint64(0).
+func (c *Comp) nextEvent(cy uint64) uint64 {
+	next := timing.After(cy)
 	for _, i := range c.order {
 		s := &c.slots[i]
 		switch s.state {
 		case slotLoading, slotReady:
-			consider(max(s.readyAt, c.issueFreeAt))
+			next.Consider(max(s.readyAt, c.issueFreeAt))
 		case slotDone:
-			consider(s.readyAt)
+			next.Consider(s.readyAt)
 		}
 	}
 	if len(c.texQueue) > 0 {
-		consider(c.texQueue[0].readyAt)
+		next.Consider(c.texQueue[0].readyAt)
 	}
-	return next, found
+	return next.Cycle()
 }
 
 // fail stops the simulation with err (a malformed message or program).

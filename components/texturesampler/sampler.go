@@ -134,9 +134,7 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 	}
 	c.activity.Set(cy, c.classify(cy))
 	if !progress {
-		if next, ok := c.nextEvent(cy); ok {
-			c.waker.WakeIn(now, int(next-cy))
-		}
+		c.waker.WakeForNext(now, cy, c.nextEvent(cy))
 	}
 	return progress
 }
@@ -187,28 +185,22 @@ func (c *Comp) classify(cy uint64) int {
 }
 
 // nextEvent returns the first cycle after cy at which a stage may progress
-// without a message arriving.
-func (c *Comp) nextEvent(cy uint64) (uint64, bool) {
-	var next uint64
-	found := false
-	consider := func(t uint64) {
-		if t > cy && (!found || t < next) {
-			next, found = t, true
-		}
-	}
+// without a message arriving, or ^uint64(0).
+func (c *Comp) nextEvent(cy uint64) uint64 {
+	next := timing.After(cy)
 	if c.inputBuf.Size() > 0 {
-		consider(c.addrFreeAt)
+		next.Consider(c.addrFreeAt)
 	}
 	for i := 0; i < c.count; i++ {
 		r := c.at(i)
-		consider(r.addrDone)
+		next.Consider(r.addrDone)
 		if r.filtering {
-			consider(r.done)
+			next.Consider(r.done)
 		} else if r.pending == 0 && r.looked == len(r.lines) {
-			consider(max(r.dataReady, c.filterFreeAt))
+			next.Consider(max(r.dataReady, c.filterFreeAt))
 		}
 	}
-	return next, found
+	return next.Cycle()
 }
 
 // fail stops the simulation with err (a malformed request or missing wiring).
