@@ -55,7 +55,7 @@ func newRig(t *testing.T, engine sim.Engine, cfg shadercore.Config, samplerLaten
 func (r *rig) run(t *testing.T, msgs ...sim.Msg) {
 	t.Helper()
 	for _, m := range msgs {
-		r.disp.script = append(r.disp.script, scripted{msg: m})
+		r.disp.Script = append(r.disp.Script, testpeer.Scripted{Msg: m})
 	}
 	r.disp.TickNow(0)
 	if err := r.engine.Run(); err != nil {
@@ -460,7 +460,7 @@ func TestBadInputHalts(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRig(t, sim.NewSerialEngine(), tc.cfg, 10, 4)
-			r.disp.script = []scripted{{msg: tc.msg()}}
+			r.disp.Script = []testpeer.Scripted{{Msg: tc.msg()}}
 			r.disp.TickNow(0)
 			if err := r.engine.Run(); err != nil {
 				t.Fatal(err)

@@ -70,7 +70,7 @@ func TestGeometryWarpsShareTheOutputBuffer(t *testing.T) {
 	pa.Dst = r.core.ToPrimitiveAssembly
 	sb := gsBatch(t, 128)
 	for k := 0; k < 2; k++ {
-		pa.script = append(pa.script, scripted{msg: protocol.NewGeometryWarp(sb, k, 64*k, 64, 64*k)})
+		pa.Script = append(pa.Script, testpeer.Scripted{Msg: protocol.NewGeometryWarp(sb, k, 64*k, 64, 64*k)})
 	}
 	pa.TickNow(0)
 	if err := e.Run(); err != nil {
@@ -114,9 +114,9 @@ func TestGeometryWarpsShareTheOutputBuffer(t *testing.T) {
 	// The second warp, sent at cycle 1, is seen by the core at 2 and waits
 	// until the first warp's output is sent at 29 (taken by the sink at
 	// 30), which frees its bytes: it is admitted in that same tick.
-	if b := st["GPU.ShaderCore[0].gs_admit_blocked_output_buffer_cycles"]; b != 27 || pa.sent[1] != 1 || r.pa.at[0] != 30 {
+	if b := st["GPU.ShaderCore[0].gs_admit_blocked_output_buffer_cycles"]; b != 27 || pa.Sent[1] != 1 || r.pa.at[0] != 30 {
 		t.Errorf("gs_admit_blocked_output_buffer_cycles = %v, second warp sent at %d, first output taken at %d; want 27, 1, 30",
-			b, pa.sent[1], r.pa.at[0])
+			b, pa.Sent[1], r.pa.at[0])
 	}
 }
 
@@ -129,7 +129,7 @@ func TestGeometryWarpTooLargeForTheBuffer(t *testing.T) {
 	r.conn.PlugIn(pa.Out, 1)
 	pa.Dst = r.core.ToPrimitiveAssembly
 	sb := gsBatch(t, 64)
-	pa.script = []scripted{{msg: protocol.NewGeometryWarp(sb, 0, 0, 64, 0)}}
+	pa.Script = []testpeer.Scripted{{Msg: protocol.NewGeometryWarp(sb, 0, 0, 64, 0)}}
 	pa.TickNow(0)
 	if err := e.Run(); err != nil {
 		t.Fatal(err)

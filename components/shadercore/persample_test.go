@@ -6,6 +6,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/shadercore"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
@@ -56,7 +57,7 @@ func TestPerSampleWarps(t *testing.T) {
 		t.Fatal("per-sample shading equals per-pixel shading on these warps: pick others")
 	}
 	for _, m := range jobs {
-		r.disp.script = append(r.disp.script, scripted{msg: m})
+		r.disp.Script = append(r.disp.Script, testpeer.Scripted{Msg: m})
 	}
 	r.disp.TickNow(0)
 	if err := r.engine.Run(); err != nil {
@@ -87,7 +88,7 @@ func TestSampleOutsideDrawHalts(t *testing.T) {
 	quads := append([]protocol.WarpQuad{}, pw.Quads...)
 	quads[3].Sample = 1 // the wall scene has 1 sample per pixel
 	r := newRig(t, sim.NewSerialEngine(), shadercore.DefaultConfig(), 40, 4)
-	r.disp.script = append(r.disp.script, scripted{msg: protocol.NewPixelWarp(pw.Draw, 0, quads)})
+	r.disp.Script = append(r.disp.Script, testpeer.Scripted{Msg: protocol.NewPixelWarp(pw.Draw, 0, quads)})
 	r.disp.TickNow(0)
 	if err := r.engine.Run(); err != nil {
 		t.Fatal(err)

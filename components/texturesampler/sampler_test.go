@@ -110,7 +110,9 @@ func newRig(t *testing.T, e sim.Engine, cfg texturesampler.Config, fx *fixture, 
 
 func (r *rig) run(t *testing.T, reqs ...scripted) {
 	t.Helper()
-	r.core.script = append(r.core.script, reqs...)
+	for _, q := range reqs {
+		r.core.Script = append(r.core.Script, testpeer.Scripted{At: q.at, Msg: q.msg})
+	}
 	r.core.TickNow(0)
 	if err := r.engine.Run(); err != nil {
 		t.Fatal(err)
