@@ -70,18 +70,16 @@ type Comp struct {
 	texQueue     []texSend
 	gotWork      bool
 
-	admitBlock      admitBlock
-	admitBlockSince uint64
+	admitWait admitWait // why the head of the input queue waits
 
 	// The geometry stage: GS warps arrive on ToPrimitiveAssembly (its
 	// buffer is the GS input queue) and hold output buffer bytes.
-	gsInputBuf   sim.Buffer
-	gsBufBytes   int // the GS output buffer's capacity
-	gsBufUsed    int
-	maxGSWarps   int
-	gsResident   int
-	gsBlock      admitBlock
-	gsBlockSince uint64
+	gsInputBuf sim.Buffer
+	gsBufBytes int // the GS output buffer's capacity
+	gsBufUsed  int
+	maxGSWarps int
+	gsResident int
+	gsWait     admitWait // why the head of the GS input queue waits
 
 	stats stats
 }
@@ -94,7 +92,28 @@ const (
 	admitBlockedRegisters
 	admitBlockedGSBuffer // GS warps only: the output buffer is full
 	admitBlockedGSWarps  // GS warps only: MaxGSWarps are resident
+	numAdmitBlocks
 )
+
+// admitWait accounts why the head of an input queue waits: from cycle since
+// on it is blocked by block, and cycles sums the cycles of each cause.
+type admitWait struct {
+	block  admitBlock
+	since  uint64
+	cycles [numAdmitBlocks]uint64
+}
+
+// set records that the head waits for b (admitFree: for nothing) from cycle
+// cy on.
+func (a *admitWait) set(cy uint64, b admitBlock) {
+	if cy > a.since {
+		if a.block != admitFree {
+			a.cycles[a.block] += cy - a.since
+		}
+		a.since = cy
+	}
+	a.block = b
+}
 
 type stats struct {
 	vertexWarps, pixelWarps uint64
@@ -104,15 +123,12 @@ type stats struct {
 	vs, ps, gs              shader.Stats
 	geometryWarps           uint64
 	gsInvocations           uint64
-	gsBlocked               [admitBlockedGSWarps + 1]uint64 // GS head's blocked cycles by cause
 	maxGSBufUsed            int
 	texMessages             uint64
 	texWaitWarpCycles       uint64
 	residentIntegral        uint64 // sum over cycles of resident warps
 	residentSince           uint64
 	maxResident             int
-	blockedSlotCycles       uint64
-	blockedRegisterCycles   uint64
 	lastCycle               uint64
 }
 
@@ -245,8 +261,8 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	add(p+"avg_resident_warps", avg)
 	add(p+"occupancy", avg/float64(len(c.slots)))
 	add(p+"max_resident_warps", float64(st.maxResident))
-	add(p+"admit_blocked_slots_cycles", float64(st.blockedSlotCycles))
-	add(p+"admit_blocked_registers_cycles", float64(st.blockedRegisterCycles))
+	add(p+"admit_blocked_slots_cycles", float64(c.admitWait.cycles[admitBlockedSlots]))
+	add(p+"admit_blocked_registers_cycles", float64(c.admitWait.cycles[admitBlockedRegisters]))
 	c.geometryStats(p, add)
 	c.activity.Stats(c.Name(), add)
 }
@@ -268,7 +284,7 @@ func (c *Comp) Buffers() []timing.BufferState {
 func (c *Comp) Finish(now sim.VTimeInSec) {
 	cy := c.Freq.Cycle(now)
 	c.residentChanged(cy)
-	c.setAdmitBlock(cy, c.admitBlock)
-	c.setGSBlock(cy, c.gsBlock)
+	c.admitWait.set(cy, c.admitWait.block)
+	c.gsWait.set(cy, c.gsWait.block)
 	c.activity.Finish(cy)
 }
