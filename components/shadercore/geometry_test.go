@@ -64,10 +64,7 @@ func gsBatch(t *testing.T, n int) *protocol.ShadedBatch {
 // leave (counted), and both outputs are the functional geometry stage's.
 func TestGeometryWarpsShareTheOutputBuffer(t *testing.T) {
 	e := sim.NewSerialEngine()
-	r := newRig(t, e, testpeer.Edit(shadercore.DefaultConfig(), func(c *shadercore.Config) { c.GSOutputBuffer = 3072 }), 1, 4)
-	pa := newDispatcher(e, "PAFake")
-	r.conn.PlugIn(pa.Out, 1)
-	pa.Dst = r.core.ToPrimitiveAssembly
+	r, pa := newGSRig(t, e, 3072)
 	sb := gsBatch(t, 128)
 	for k := 0; k < 2; k++ {
 		pa.Script = append(pa.Script, testpeer.Scripted{Msg: protocol.NewGeometryWarp(sb, k, 64*k, 64, 64*k)})
@@ -124,10 +121,7 @@ func TestGeometryWarpsShareTheOutputBuffer(t *testing.T) {
 // whole output buffer stops the run with an error naming the field.
 func TestGeometryWarpTooLargeForTheBuffer(t *testing.T) {
 	e := sim.NewSerialEngine()
-	r := newRig(t, e, testpeer.Edit(shadercore.DefaultConfig(), func(c *shadercore.Config) { c.GSOutputBuffer = 1024 }), 1, 4)
-	pa := newDispatcher(e, "PAFake")
-	r.conn.PlugIn(pa.Out, 1)
-	pa.Dst = r.core.ToPrimitiveAssembly
+	r, pa := newGSRig(t, e, 1024)
 	sb := gsBatch(t, 64)
 	pa.Script = []testpeer.Scripted{{Msg: protocol.NewGeometryWarp(sb, 0, 0, 64, 0)}}
 	pa.TickNow(0)
@@ -138,4 +132,15 @@ func TestGeometryWarpTooLargeForTheBuffer(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "needs 2048 bytes of output buffer") || !strings.Contains(err.Error(), "shader_core.gs_output_buffer_kb") {
 		t.Errorf("got %v, want an error naming the 2048 bytes and shader_core.gs_output_buffer_kb", err)
 	}
+}
+
+// newGSRig is the rig of a core with a GS output buffer of bufBytes, and a
+// dispatcher playing primitive assembly that sends GS warps to the core.
+func newGSRig(t *testing.T, e sim.Engine, bufBytes int) (*rig, *dispatcher) {
+	t.Helper()
+	r := newRig(t, e, testpeer.Edit(shadercore.DefaultConfig(), func(c *shadercore.Config) { c.GSOutputBuffer = bufBytes }), 1, 4)
+	pa := newDispatcher(e, "PAFake")
+	r.conn.PlugIn(pa.Out, 1)
+	pa.Dst = r.core.ToPrimitiveAssembly
+	return r, pa
 }

@@ -56,16 +56,7 @@ func TestPerSampleWarps(t *testing.T) {
 	if !differs {
 		t.Fatal("per-sample shading equals per-pixel shading on these warps: pick others")
 	}
-	for _, m := range jobs {
-		r.disp.Script = append(r.disp.Script, testpeer.Scripted{Msg: m})
-	}
-	r.disp.TickNow(0)
-	if err := r.engine.Run(); err != nil {
-		t.Fatal(err)
-	}
-	if err := r.halt.Reason(); err != nil {
-		t.Fatalf("halted: %v", err)
-	}
+	r.send(t, jobs...)
 	if len(r.rob.got) != 0 || len(fill.got) != len(jobs) {
 		t.Fatalf("%d outputs to the reorder buffer, %d to the sample fill; want 0, %d", len(r.rob.got), len(fill.got), len(jobs))
 	}
