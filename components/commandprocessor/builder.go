@@ -95,18 +95,8 @@ func MakeBuilder() Builder { return timing.NewBuilder("commandprocessor", Defaul
 func build(name string, env timing.Env, cfg Config) *CommandProcessor {
 	sim.NameMustBeValid(name)
 	c := &CommandProcessor{
-		params: params{
-			dmaChunkBytes:     cfg.DMAChunkBytes,
-			maxOutstandingDMA: cfg.MaxOutstandingDMA,
-			decodeCycles:      cfg.DecodeCycles,
-			stateVersions:     cfg.StateVersions,
-			raster:            cfg.RasterOptions,
-			partitions:        cfg.Partitions,
-			forceLateZ:        cfg.ForceLateZ,
-			perSample:         cfg.PerSample,
-		},
-		halt:     env.Halt,
-		progress: env.Progress,
+		cfg: cfg,
+		env: env,
 	}
 	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
 	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
@@ -118,21 +108,21 @@ func build(name string, env timing.Env, cfg Config) *CommandProcessor {
 
 func (c *CommandProcessor) createPorts(name string) {
 	// Memory responses: never more than the requests in flight.
-	c.ToMemory = sim.NewLimitNumMsgPort(c, c.maxOutstandingDMA, name+".ToMemory")
+	c.ToMemory = sim.NewLimitNumMsgPort(c, c.cfg.MaxOutstandingDMA, name+".ToMemory")
 	c.AddPort("ToMemory", c.ToMemory)
 	// Nothing comes back from the input assembler.
 	c.ToInputAssembler = sim.NewLimitNumMsgPort(c, 1, name+".ToInputAssembler")
 	c.AddPort("ToInputAssembler", c.ToInputAssembler)
 	// DrawDone from every partition for every draw in flight, and the Done of
 	// every back-end command; the component drains the port every tick.
-	c.ToBackEnd = sim.NewLimitNumMsgPort(c, max(8, 2*c.partitions), name+".ToBackEnd")
+	c.ToBackEnd = sim.NewLimitNumMsgPort(c, max(8, 2*c.cfg.Partitions), name+".ToBackEnd")
 	c.AddPort("ToBackEnd", c.ToBackEnd)
 }
 
 func (c *CommandProcessor) createBuffers() {
-	c.chunks = make([]chunk, c.maxOutstandingDMA)
+	c.chunks = make([]chunk, c.cfg.MaxOutstandingDMA)
 	for i := range c.chunks {
-		c.chunks[i].data = make([]byte, c.dmaChunkBytes)
+		c.chunks[i].data = make([]byte, c.cfg.DMAChunkBytes)
 	}
-	c.window = make([]byte, 0, c.dmaChunkBytes*c.maxOutstandingDMA)
+	c.window = make([]byte, 0, c.cfg.DMAChunkBytes*c.cfg.MaxOutstandingDMA)
 }

@@ -160,7 +160,7 @@ func (c *CommandProcessor) execute(now sim.VTimeInSec, cycle uint64) bool {
 // cross a DMAChunkBytes boundary) and applies the command once all arrived.
 func (c *CommandProcessor) fetchResource(now sim.VTimeInSec, p *pending) bool {
 	progress := false
-	cb := uint64(c.dmaChunkBytes)
+	cb := uint64(c.cfg.DMAChunkBytes)
 	if p.resNext < p.resEnd && c.traced() {
 		c.dma.TraceAs(c, protocol.CommandTaskID(p.lc.Addr))
 	}
@@ -216,13 +216,13 @@ func (c *CommandProcessor) complete() {
 		tracing.EndTask(protocol.CommandTaskID(c.cur.lc.Addr), c)
 	}
 	c.cur = nil
-	c.progress.Add(1)
+	c.env.Progress.Add(1)
 }
 
 // dispatchDraw sends the draw to the input assembler once fewer than
 // StateVersions draws are in flight.
 func (c *CommandProcessor) dispatchDraw(now sim.VTimeInSec, p *pending) bool {
-	if len(c.inflight) >= c.stateVersions {
+	if len(c.inflight) >= c.cfg.StateVersions {
 		return false
 	}
 	if p.ordering = c.streamOutOrdering(p.act.Draw); p.ordering {
@@ -230,15 +230,15 @@ func (c *CommandProcessor) dispatchDraw(now sim.VTimeInSec, p *pending) bool {
 	}
 	if p.dispatch == nil {
 		d := p.act.Draw
-		if c.forceLateZ {
+		if c.cfg.ForceLateZ {
 			d.EarlyZ = false
 		}
-		if c.perSample {
+		if c.cfg.PerSample {
 			d.Decoupling = command.DefaultDecoupling()
 			d.EarlyZ = false
 		}
 		pd := &protocol.Draw{Seq: c.drawSeq, State: d}
-		pd.Raster = pipeline.RasterConfig(d, c.raster)
+		pd.Raster = pipeline.RasterConfig(d, c.cfg.RasterOptions)
 		if err := pd.Raster.Validate(); err != nil {
 			c.fail(fmt.Errorf("command stream @0x%x: %v: %w", p.lc.Addr, p.lc.Opcode(), err))
 			return true
@@ -250,8 +250,8 @@ func (c *CommandProcessor) dispatchDraw(now sim.VTimeInSec, p *pending) bool {
 	if c.ToInputAssembler.Send(p.dispatch) != nil {
 		return false
 	}
-	c.inflight = append(c.inflight, &drawRecord{draw: p.dispatch.Draw, reported: make([]bool, c.partitions),
-		pending: c.partitions})
+	c.inflight = append(c.inflight, &drawRecord{draw: p.dispatch.Draw, reported: make([]bool, c.cfg.Partitions),
+		pending: c.cfg.Partitions})
 	c.noteDraw(p.act.Draw)
 	if c.traced() {
 		seq := p.dispatch.Draw.Seq
@@ -458,7 +458,7 @@ func (c *CommandProcessor) drawDone(m *protocol.DrawDone) {
 		if r.draw.Seq != m.Draw.Seq {
 			continue
 		}
-		if m.Partition < 0 || m.Partition >= c.partitions || r.reported[m.Partition] {
+		if m.Partition < 0 || m.Partition >= c.cfg.Partitions || r.reported[m.Partition] {
 			c.fail(fmt.Errorf("%s: draw %d (command @0x%x): DrawDone from partition %d, which is out of range or reported twice",
 				c.Name(), m.Draw.Seq, r.draw.State.Addr, m.Partition))
 			return
@@ -475,7 +475,7 @@ func (c *CommandProcessor) drawDone(m *protocol.DrawDone) {
 				tracing.EndTask(protocol.DrawTaskID(m.Draw.Seq), c)
 			}
 			c.inflight = append(c.inflight[:i], c.inflight[i+1:]...)
-			c.progress.Add(1)
+			c.env.Progress.Add(1)
 		}
 		return
 	}

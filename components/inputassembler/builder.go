@@ -90,17 +90,8 @@ func MakeBuilder() Builder { return timing.NewBuilder("inputassembler", DefaultC
 func build(name string, env timing.Env, cfg Config) *InputAssembler {
 	sim.NameMustBeValid(name)
 	c := &InputAssembler{
-		params: params{
-			batchVertices:        cfg.BatchVertices,
-			indexCacheConfig:     cfg.IndexCache,
-			vertexCacheConfig:    cfg.VertexCache,
-			indicesPerCycle:      cfg.IndicesPerCycle,
-			verticesPerCycle:     cfg.VerticesPerCycle,
-			maxOutstandingMemory: cfg.MaxOutstandingMemory,
-			batchQueue:           cfg.BatchQueue,
-		},
-		halt:     env.Halt,
-		progress: env.Progress,
+		cfg:      cfg,
+		env:      env,
 		lastCore: -1,
 	}
 	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
@@ -119,7 +110,7 @@ func (c *InputAssembler) createPorts(name string) {
 	c.FromCommandProcessor = sim.NewLimitNumMsgPort(c, 2, name+".FromCommandProcessor")
 	c.AddPort("FromCommandProcessor", c.FromCommandProcessor)
 	// Line responses: never more than the reads in flight.
-	c.ToMemory = sim.NewLimitNumMsgPort(c, c.maxOutstandingMemory, name+".ToMemory")
+	c.ToMemory = sim.NewLimitNumMsgPort(c, c.cfg.MaxOutstandingMemory, name+".ToMemory")
 	c.AddPort("ToMemory", c.ToMemory)
 	// Nothing comes back from the shader cores on this port.
 	c.ToShaderCores = sim.NewLimitNumMsgPort(c, 1, name+".ToShaderCores")

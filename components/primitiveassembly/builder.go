@@ -80,20 +80,7 @@ type Builder = timing.Builder[Config, *Comp]
 func MakeBuilder() Builder { return timing.NewBuilder("primitiveassembly", DefaultConfig(), build) }
 
 func build(name string, env timing.Env, cfg Config) *Comp {
-	c := &Comp{
-		batchSlots:        cfg.BatchSlots,
-		trianglesPerCycle: cfg.TrianglesPerCycle,
-		clipCycles:        cfg.ClipCycles,
-		outputQueue:       cfg.OutputQueue,
-		numRasterizers:    cfg.NumRasterizers,
-		rasterStride:      cfg.RasterStride,
-		setup5DCycles:     cfg.Setup5DCycles,
-		patternSeed:       cfg.PatternSeed,
-		streamOutQueue:    cfg.StreamOutQueue,
-		streamOutWrites:   cfg.StreamOutWrites,
-		halt:              env.Halt,
-		progress:          env.Progress,
-	}
+	c := &Comp{cfg: cfg, env: env}
 	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
 	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
 	c.act = timing.NewActivity(activityNames...)

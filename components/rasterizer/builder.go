@@ -72,21 +72,7 @@ type Builder = timing.Builder[Config, *Comp]
 func MakeBuilder() Builder { return timing.NewBuilder("rasterizer", DefaultConfig(), build) }
 
 func build(name string, env timing.Env, cfg Config) *Comp {
-	c := &Comp{
-		index:           cfg.Index,
-		numRasterizers:  cfg.NumRasterizers,
-		rasterStride:    cfg.RasterStride,
-		numPartitions:   cfg.NumPartitions,
-		partitionStride: cfg.PartitionStride,
-		partitionRatio:  cfg.PartitionTileRatio,
-		tilesPerCycle:   cfg.TilesPerCycle,
-		quadsPerCycle:   cfg.QuadsPerCycle,
-		sampleTests:     cfg.SampleTestsPerCycle,
-		halt:            env.Halt,
-		progress:        env.Progress,
-		tileQ:           newRing[fineItem](cfg.TileQueue),
-		outQ:            newRing[outItem](cfg.OutputQueue),
-	}
+	c := &Comp{cfg: cfg, env: env, tileQ: newRing[fineItem](cfg.TileQueue), outQ: newRing[outItem](cfg.OutputQueue)}
 	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
 	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
 	c.act = timing.NewActivity(activityNames...)

@@ -119,8 +119,7 @@ func MakeBuilder() Builder { return timing.NewBuilder("shadercore", DefaultConfi
 func build(name string, env timing.Env, cfg Config) *Comp {
 	sim.NameMustBeValid(name)
 	c := &Comp{
-		halt:        env.Halt,
-		progress:    env.Progress,
+		env:         env,
 		warpSize:    cfg.WarpSize,
 		issueCycles: (cfg.WarpSize + cfg.SIMDWidth - 1) / cfg.SIMDWidth,
 		sfuCycles:   (cfg.WarpSize + cfg.sfuWidth() - 1) / cfg.sfuWidth(),

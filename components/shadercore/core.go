@@ -44,8 +44,7 @@ type Comp struct {
 	ReorderBufferPort     sim.Port
 	SamplerPort           sim.Port
 
-	halt     *timing.Halt
-	progress *timing.Progress
+	env      timing.Env // its halt stops the unit; its progress counts work done
 	waker    *timing.Waker
 	activity *timing.Activity
 
@@ -135,7 +134,7 @@ type stats struct {
 // Tick runs the stages back to front: outputs, texture requests, texture
 // responses, issue, admission.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.halt.Stopped() {
+	if c.env.Halt.Stopped() {
 		return false
 	}
 	cy := c.Freq.Cycle(now)
@@ -149,7 +148,7 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 	} else {
 		progress = c.admit(now, cy) || progress
 	}
-	if c.halt.Stopped() {
+	if c.env.Halt.Stopped() {
 		return false
 	}
 	c.activity.Set(cy, c.classify(cy))
@@ -210,7 +209,7 @@ func (c *Comp) nextEvent(cy uint64) uint64 {
 }
 
 // fail stops the simulation with err (a malformed message or program).
-func (c *Comp) fail(err error) { c.halt.Fail(fmt.Errorf("%s: %w", c.Name(), err)) }
+func (c *Comp) fail(err error) { c.env.Halt.Fail(fmt.Errorf("%s: %w", c.Name(), err)) }
 
 // residentChanged accounts the resident-warp integral before the count changes.
 func (c *Comp) residentChanged(cy uint64) {

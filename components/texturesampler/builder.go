@@ -81,8 +81,7 @@ func build(name string, env timing.Env, cfg Config) *Comp {
 	sim.NameMustBeValid(name)
 	l1, _ := timing.NewTagArray(cfg.L1Size, cfg.L1Ways, cfg.L1LineSize)
 	c := &Comp{
-		halt:          env.Halt,
-		progress:      env.Progress,
+		env:           env,
 		lanesPerCycle: cfg.LanesPerCycle,
 		lookups:       cfg.TagLookupsPerCycle,
 		l1:            l1,

@@ -50,8 +50,7 @@ type Comp struct {
 	// coherence checker).
 	Observer L1Observer
 
-	halt     *timing.Halt
-	progress *timing.Progress
+	env      timing.Env // its halt stops the unit; its progress counts work done
 	waker    *timing.Waker
 	activity *timing.Activity
 	client   *memclient.Client
@@ -117,7 +116,7 @@ type stats struct {
 // Tick runs the stages back to front: response, filter, fill, miss send, tag
 // lookup, address.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.halt.Stopped() {
+	if c.env.Halt.Stopped() {
 		return false
 	}
 	cy := c.Freq.Cycle(now)
@@ -129,7 +128,7 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 	progress = c.sendMisses(now) || progress
 	progress = c.lookup(cy) || progress
 	progress = c.accept(now, cy) || progress
-	if c.halt.Stopped() {
+	if c.env.Halt.Stopped() {
 		return false
 	}
 	c.activity.Set(cy, c.classify(cy))
@@ -204,7 +203,7 @@ func (c *Comp) nextEvent(cy uint64) uint64 {
 }
 
 // fail stops the simulation with err (a malformed request or missing wiring).
-func (c *Comp) fail(err error) { c.halt.Fail(fmt.Errorf("%s: %w", c.Name(), err)) }
+func (c *Comp) fail(err error) { c.env.Halt.Fail(fmt.Errorf("%s: %w", c.Name(), err)) }
 
 func ratio(a, b uint64) float64 {
 	if b == 0 {
