@@ -8,7 +8,6 @@ import (
 
 	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
-	"github.com/gfxsim/gfxsim/functional/reference"
 	"github.com/gfxsim/gfxsim/functional/vertex"
 	"github.com/gfxsim/gfxsim/scene"
 )
@@ -32,15 +31,8 @@ type frameResult struct {
 }
 
 func runFrame(t *testing.T, e sim.Engine) frameResult {
-	s, err := scene.Builtin("room", scene.WithResolution(64, 48), scene.WithSamples(1), scene.WithMaxTextureSize(32))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := testpeer.EncodeBuilt(t, s)
-	ref, err := reference.Render(f.Memory, f.Stream, f.StreamBytes, reference.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := testpeer.EncodeBuilt(t, testpeer.Builtin(t, "room", scene.WithResolution(64, 48), scene.WithSamples(1), scene.WithMaxTextureSize(32)))
+	ref := testpeer.Reference(t, f)
 	draws := testpeer.FrameDraws(t, f)
 	bn := newBenchOn(t, e, f.Memory, testpeer.Edit(DefaultConfig(), func(c *Config) { c.Credits = 4 }), 4, 40)
 	bn.peers.autoCredit, bn.peers.creditDelay = true, 50

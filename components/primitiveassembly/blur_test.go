@@ -10,9 +10,6 @@ import (
 	"github.com/gfxsim/gfxsim/functional/geom"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/raster"
-	"github.com/gfxsim/gfxsim/functional/reference"
-	"github.com/gfxsim/gfxsim/scene"
-	"github.com/gfxsim/gfxsim/scene/driver"
 )
 
 // blurDraw is testpeer.TestDraw in decoupled supersample mode (every triangle takes the
@@ -111,22 +108,13 @@ func TestBlurOwnersFormula(t *testing.T) {
 // counters equal the reference renderer's, the 5D primitives are numbered in
 // API order, and each reaches exactly the rasterizers of its owner set.
 func TestBlurGeometryMatchesReference(t *testing.T) {
-	s, err := scene.Builtin("defocus")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := testpeer.Builtin(t, "defocus")
 	if err := s.SetResolution(96, 54, 4); err != nil {
 		t.Fatal(err)
 	}
-	f, err := driver.Encode(s, driver.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := testpeer.EncodeBuilt(t, s)
 	fr := testpeer.NewFrame(t, f)
-	ref, err := reference.Render(f.Memory, f.Stream, f.StreamBytes, reference.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	ref := testpeer.Reference(t, f)
 	if ref.Counters.Decoupled.Map.Triangles == 0 {
 		t.Fatal("the scene has no 5D primitive")
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/geom"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
-	"github.com/gfxsim/gfxsim/functional/reference"
 	"github.com/gfxsim/gfxsim/timing"
 )
 
@@ -204,10 +203,7 @@ func TestOutOfOrderBatchesAreConsumedInOrder(t *testing.T) {
 // compares the clip/cull/setup counters with the reference renderer's.
 func TestGeometryMatchesReference(t *testing.T) {
 	fr := testpeer.LoadFrame(t, geoYAML)
-	ref, err := reference.Render(fr.Memory, fr.Stream, fr.StreamBytes, reference.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	ref := testpeer.Reference(t, fr.Frame)
 	want := ref.Counters.GeometryStats
 	if want.Clipped == 0 || want.Culled == 0 || want.Rejected == 0 {
 		t.Fatalf("scene does not exercise clipping, culling and rejection: %+v", want)

@@ -10,7 +10,6 @@ import (
 	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/primitiveassembly"
 	"github.com/gfxsim/gfxsim/components/protocol"
-	"github.com/gfxsim/gfxsim/functional/reference"
 )
 
 // TestChainWithPrimitiveAssembly wires the real primitive assembly to three
@@ -21,10 +20,7 @@ import (
 func TestChainWithPrimitiveAssembly(t *testing.T) {
 	const R, P, stride = 3, 2, 2
 	ref := testpeer.LoadFrame(t, geoYAML)
-	res, err := reference.Render(ref.Memory, ref.Stream, ref.StreamBytes, reference.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := testpeer.Reference(t, ref.Frame)
 	fr := testpeer.LoadFrame(t, geoYAML)
 	e := sim.NewSerialEngine()
 	conn := sim.NewDirectConnection("Conn", e, 1*sim.GHz)

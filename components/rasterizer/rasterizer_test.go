@@ -15,7 +15,6 @@ import (
 	"github.com/gfxsim/gfxsim/functional/geom"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/raster"
-	"github.com/gfxsim/gfxsim/functional/reference"
 	"github.com/gfxsim/gfxsim/timing"
 )
 
@@ -288,10 +287,7 @@ func runFrame(t *testing.T, e sim.Engine, order raster.TraversalOrder, R, P int)
 // the DrawEnd last. The counters add up to the reference renderer's.
 func TestQuadsMatchReferenceSplitByOwner(t *testing.T) {
 	ref := testpeer.LoadFrame(t, geoYAML)
-	res, err := reference.Render(ref.Memory, ref.Stream, ref.StreamBytes, reference.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := testpeer.Reference(t, ref.Frame)
 	for _, tc := range []struct {
 		order raster.TraversalOrder
 		R, P  int

@@ -12,7 +12,6 @@ import (
 	"github.com/gfxsim/gfxsim/components/shadercore"
 	"github.com/gfxsim/gfxsim/functional/geom"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
-	"github.com/gfxsim/gfxsim/functional/reference"
 	"github.com/gfxsim/gfxsim/functional/shader"
 	"github.com/gfxsim/gfxsim/timing"
 )
@@ -161,10 +160,7 @@ func checkOutputs(t *testing.T, r *rig, jobs []sim.Msg, want []any) {
 func TestFrameMatchesFunctionalPipeline(t *testing.T) {
 	rec := record(t, wallScene)
 	// The recording is faithful to the reference renderer.
-	ref, err := reference.Render(testpeer.EncodeScene(t, "wall.yaml", wallScene).Memory, rec.frame.Stream, rec.frame.StreamBytes, reference.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	ref := testpeer.Reference(t, testpeer.EncodeScene(t, "wall.yaml", wallScene))
 	if rec.image == nil || ref.Image == nil || string(rec.image.Pix) != string(ref.Image.Pix) {
 		t.Fatal("the recording's image differs from the reference renderer's")
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/gfxsim/gfxsim/functional/geom"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/raster"
+	"github.com/gfxsim/gfxsim/functional/reference"
 	"github.com/gfxsim/gfxsim/functional/shader"
 	"github.com/gfxsim/gfxsim/functional/state"
 	"github.com/gfxsim/gfxsim/functional/vertex"
@@ -37,6 +38,28 @@ func EncodeBuilt(t testing.TB, s *scene.Scene) *driver.Frame {
 		t.Fatal(err)
 	}
 	return f
+}
+
+// Builtin returns the built-in scene name with options opts; a failure fails
+// t.
+func Builtin(t testing.TB, name string, opts ...scene.Option) *scene.Scene {
+	t.Helper()
+	s, err := scene.Builtin(name, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// Reference renders the encoded frame f with the reference renderer's
+// default options; a failure fails t.
+func Reference(t testing.TB, f *driver.Frame) *reference.Result {
+	t.Helper()
+	res, err := reference.Render(f.Memory, f.Stream, f.StreamBytes, reference.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
 
 // WalkFrame decodes the command stream of f and applies each command to a
