@@ -14,23 +14,8 @@ import (
 	"github.com/gfxsim/gfxsim/timing"
 )
 
-// geoYAML: a ground plane that passes behind the camera (clipped at the near
-// plane) and a closed sphere (half of it back-facing, culled), 4x MSAA.
-const geoYAML = `
-name: geo
-resolution: [96, 64]
-samples: 4
-clear: {color: [0, 0, 0, 1]}
-camera: {position: [0, 0.3, 3], target: [0, 0, 0], near: 0.5, far: 100}
-meshes:
-  ground: {procedural: {kind: plane, size: [200, 200], segments: 4}}
-  ball: {procedural: {kind: sphere, radius: 0.8, stacks: 10, slices: 16}}
-materials:
-  white: {shader: unlit, params: {color: [1, 1, 1, 1]}}
-objects:
-  - {mesh: ground, material: white, transform: {translate: [0, -1, 0]}}
-  - {mesh: ball, material: white}
-`
+// geoYAML: testpeer.GeoScene on a 96x64 target.
+var geoYAML = testpeer.GeoScene(96, 64)
 
 // sends returns the cycles at which messages of type T were sent to f.
 func sends[T sim.Msg](f *fake) []uint64 {

@@ -10,7 +10,6 @@ import (
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/command"
 	"github.com/gfxsim/gfxsim/functional/decouple"
-	"github.com/gfxsim/gfxsim/functional/geom"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/raster"
 	"github.com/gfxsim/gfxsim/functional/raster5d"
@@ -21,12 +20,7 @@ import (
 // tileSize pixels, from screen vertices.
 func blurPrim(t *testing.T, w, h, tileSize int, tri [3][3]float32) (*protocol.Draw, *pipeline.Primitive) {
 	t.Helper()
-	d := testpeer.TestDraw(0, w, h, geom.CullNone)
-	pat, err := raster.PatternFor(4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d.State.Samples = pat
+	d := windowDraw(t, w, h, tileSize)
 	d.State.Decoupling = command.Decoupling{Mode: command.DecoupleSupersample, Rate: 1}
 	d.Raster = pipeline.RasterConfig(d.State, pipeline.RasterOptions{TileSize: tileSize})
 	var pc pipeline.PatternCache

@@ -194,23 +194,9 @@ func TestSleepsWhileFineRasterizing(t *testing.T) {
 	}
 }
 
-// geoYAML: a ground plane crossing the near plane, a sphere, and a small
-// scissor-free 4x MSAA target whose size is not a multiple of the tile size.
-const geoYAML = `
-name: geo
-resolution: [90, 60]
-samples: 4
-clear: {color: [0, 0, 0, 1]}
-camera: {position: [0, 0.3, 3], target: [0, 0, 0], near: 0.5, far: 100}
-meshes:
-  ground: {procedural: {kind: plane, size: [200, 200], segments: 4}}
-  ball: {procedural: {kind: sphere, radius: 0.8, stacks: 10, slices: 16}}
-materials:
-  white: {shader: unlit, params: {color: [1, 1, 1, 1]}}
-objects:
-  - {mesh: ground, material: white, transform: {translate: [0, -1, 0]}}
-  - {mesh: ball, material: white}
-`
+// geoYAML: testpeer.GeoScene on a small 4x MSAA target whose size is not a
+// multiple of the tile size.
+var geoYAML = testpeer.GeoScene(90, 60)
 
 type tileKey struct {
 	draw, prim uint64

@@ -1,6 +1,7 @@
 package testpeer
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/sarchlab/akita/v3/sim"
@@ -38,6 +39,27 @@ func EncodeBuilt(t testing.TB, s *scene.Scene) *driver.Frame {
 		t.Fatal(err)
 	}
 	return f
+}
+
+// GeoScene is a scene of w x h pixels at 4x MSAA for the geometry and
+// rasterization tests: a ground plane that passes behind the camera (clipped
+// at the near plane) and a closed sphere (half of it back-facing, culled).
+func GeoScene(w, h int) string {
+	return fmt.Sprintf(`
+name: geo
+resolution: [%d, %d]
+samples: 4
+clear: {color: [0, 0, 0, 1]}
+camera: {position: [0, 0.3, 3], target: [0, 0, 0], near: 0.5, far: 100}
+meshes:
+  ground: {procedural: {kind: plane, size: [200, 200], segments: 4}}
+  ball: {procedural: {kind: sphere, radius: 0.8, stacks: 10, slices: 16}}
+materials:
+  white: {shader: unlit, params: {color: [1, 1, 1, 1]}}
+objects:
+  - {mesh: ground, material: white, transform: {translate: [0, -1, 0]}}
+  - {mesh: ball, material: white}
+`, w, h)
 }
 
 // Builtin returns the built-in scene name with options opts; a failure fails
