@@ -131,17 +131,16 @@ func (c *CommandProcessor) execute(now sim.VTimeInSec, cycle uint64) bool {
 			}
 			c.drained(p)
 			moved = true
-		case phasePassEnd:
+		case phasePassEnd, phaseAck:
+			// Both wait until every back-end command is sent and done.
 			if c.outbox.Len() > 0 || len(c.acks) > 0 {
 				return progress
 			}
-			p.phase = phaseDrain
-			moved = true
-		case phaseAck:
-			if c.outbox.Len() > 0 || len(c.acks) > 0 {
-				return progress
+			if p.phase == phasePassEnd {
+				p.phase = phaseDrain
+			} else {
+				c.acknowledged(p)
 			}
-			c.acknowledged(p)
 			moved = true
 		case phaseWrite:
 			moved = c.writeSync(now, p)
