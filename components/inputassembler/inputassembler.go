@@ -159,7 +159,7 @@ func (c *InputAssembler) Stats(add func(name string, v float64)) {
 	add(p+"vertices", float64(c.vertices))
 	add(p+"batch_tag_hits", float64(c.tagHits))
 	add(p+"batch_tag_misses", float64(c.tagMisses))
-	add(p+"batch_tag_hit_rate", ratio(c.tagHits, c.tagHits+c.tagMisses))
+	add(p+"batch_tag_hit_rate", timing.Ratio(c.tagHits, c.tagHits+c.tagMisses))
 	add(p+"index_reads", float64(c.indexReads))
 	add(p+"index_cache_hits", float64(c.indexHits))
 	add(p+"index_cache_misses", float64(c.indexMisses))
@@ -173,13 +173,6 @@ func (c *InputAssembler) Stats(add func(name string, v float64)) {
 	if c.client != nil {
 		c.client.Stats(p+"memory", add)
 	}
-}
-
-func ratio(a, b uint64) float64 {
-	if b == 0 {
-		return 0
-	}
-	return float64(a) / float64(b)
 }
 
 // Buffers describes the index stage, the two batch queues, the line reads in

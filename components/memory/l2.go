@@ -140,7 +140,7 @@ func (l *L2) Stats(add func(name string, v float64)) {
 		add(p+"write_hits", float64(h.writeHit))
 		add(p+"write_misses", float64(h.writeMiss))
 		add(p+"write_mshr_hits", float64(h.writeMSHRHit))
-		add(p+"read_hit_rate", avg(h.readHit, h.readHit+h.readMiss+h.readMSHRHit))
+		add(p+"read_hit_rate", timing.Ratio(h.readHit, h.readHit+h.readMiss+h.readMSHRHit))
 		h.mu.Unlock()
 	}
 }

@@ -205,13 +205,6 @@ func (c *Comp) nextEvent(cy uint64) uint64 {
 // fail stops the simulation with err (a malformed request or missing wiring).
 func (c *Comp) fail(err error) { c.env.Halt.Fail(fmt.Errorf("%s: %w", c.Name(), err)) }
 
-func ratio(a, b uint64) float64 {
-	if b == 0 {
-		return 0
-	}
-	return float64(a) / float64(b)
-}
-
 // Stats implements timing.StatsReporter.
 func (c *Comp) Stats(add func(name string, v float64)) {
 	p := c.Name() + "."
@@ -227,12 +220,12 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	add(p+"l1_hits", float64(st.hits))
 	add(p+"l1_misses", float64(st.misses))
 	add(p+"merged_misses", float64(st.merged))
-	add(p+"hit_rate_line", ratio(st.hits, st.lookups))
+	add(p+"hit_rate_line", timing.Ratio(st.hits, st.lookups))
 	add(p+"texel_hits", float64(st.texelHits))
-	add(p+"hit_rate_texel", ratio(st.texelHits, st.texels))
-	add(p+"misses_per_request", ratio(st.misses, st.requests))
-	add(p+"misses_per_lane", ratio(st.misses, st.lanes))
-	add(p+"misses_per_footprint", ratio(st.misses, st.footprints))
+	add(p+"hit_rate_texel", timing.Ratio(st.texelHits, st.texels))
+	add(p+"misses_per_request", timing.Ratio(st.misses, st.requests))
+	add(p+"misses_per_lane", timing.Ratio(st.misses, st.lanes))
+	add(p+"misses_per_footprint", timing.Ratio(st.misses, st.footprints))
 	add(p+"l2_reads", float64(st.l2Reads))
 	add(p+"bytes_read_l2", float64(st.l2Bytes))
 	add(p+"fill_lines", float64(st.fillLines))
@@ -242,7 +235,7 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	add(p+"responses", float64(st.responses))
 	add(p+"flushes", float64(st.flushes))
 	add(p+"l1_invalidated_lines", float64(st.invalidated))
-	add(p+"avg_request_latency", ratio(st.latencySum, st.responses))
+	add(p+"avg_request_latency", timing.Ratio(st.latencySum, st.responses))
 	add(p+"max_request_latency", float64(st.latencyMax))
 	c.activity.Stats(c.Name(), add)
 	c.client.Stats(c.Name()+".l2", add)
