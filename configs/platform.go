@@ -290,11 +290,11 @@ func (p *Platform) buildFrontEnd() {
 // partitions (SAGE: interleaves).
 func (p *Platform) newCommandProcessor(partitions int) *commandprocessor.CommandProcessor {
 	c := p.Config
-	return commandprocessor.MakeBuilder().WithEngine(p.Engine).WithFreq(p.CoreFreq).WithHalt(p.Halt).
-		WithProgress(p.Progress).WithDMAChunkBytes(c.CommandProcessor.DMAChunkBytes).
-		WithMaxOutstandingDMA(c.CommandProcessor.MaxOutstandingDMA).WithDecodeCycles(c.CommandProcessor.DecodeCycles).
-		WithStateVersions(c.CommandProcessor.StateVersions).WithRasterOptions(c.RasterOptions()).
-		WithPartitions(partitions).WithPerSample(c.Machine == "sage").Build("GPU.CommandProcessor")
+	cp := c.CommandProcessor
+	return commandprocessor.MakeBuilder().WithEnv(p.env()).WithConfig(commandprocessor.Config{
+		DMAChunkBytes: cp.DMAChunkBytes, MaxOutstandingDMA: cp.MaxOutstandingDMA, DecodeCycles: cp.DecodeCycles,
+		StateVersions: cp.StateVersions, RasterOptions: c.RasterOptions(), Partitions: partitions,
+		PerSample: c.Machine == "sage"}).Build("GPU.CommandProcessor")
 }
 
 func (p *Platform) newHostInterface() *hostinterface.Comp {
@@ -306,10 +306,10 @@ func (p *Platform) newHostInterface() *hostinterface.Comp {
 func (p *Platform) newInputAssembler(name string) *inputassembler.InputAssembler {
 	c := p.Config
 	ia := c.InputAssembler
-	return inputassembler.MakeBuilder().WithEngine(p.Engine).WithFreq(p.CoreFreq).WithHalt(p.Halt).WithProgress(p.Progress).
-		WithBatchVertices(ia.BatchVertices).WithIndicesPerCycle(ia.IndicesPerCycle).WithVerticesPerCycle(ia.VerticesPerCycle).
-		WithIndexCache(iaCache(ia.IndexCache)).WithVertexCache(iaCache(ia.VertexCache)).
-		WithCredits(c.Primitive.BatchSlots).WithMaxOutstandingMemory(ia.MaxOutstandingMemory).Build(name)
+	return inputassembler.MakeBuilder().WithEnv(p.env()).WithConfig(inputassembler.Config{
+		BatchVertices: ia.BatchVertices, IndexCache: iaCache(ia.IndexCache), VertexCache: iaCache(ia.VertexCache),
+		IndicesPerCycle: ia.IndicesPerCycle, VerticesPerCycle: ia.VerticesPerCycle, Credits: c.Primitive.BatchSlots,
+		MaxOutstandingMemory: ia.MaxOutstandingMemory, BatchQueue: inputassembler.DefaultConfig().BatchQueue}).Build(name)
 }
 
 // newPrimitiveAssembly builds primitive assembly from its section, for the
@@ -317,12 +317,11 @@ func (p *Platform) newInputAssembler(name string) *inputassembler.InputAssembler
 func (p *Platform) newPrimitiveAssembly(name string) *primitiveassembly.Comp {
 	c := p.Config
 	pc := c.Primitive
-	return primitiveassembly.MakeBuilder().WithEngine(p.Engine).WithFreq(p.CoreFreq).WithHalt(p.Halt).
-		WithProgress(p.Progress).WithBatchSlots(pc.BatchSlots).WithTrianglesPerCycle(pc.TrianglesPerCycle).
-		WithClipCycles(pc.ClipCycles).WithSetupLatency(pc.SetupLatency).WithOutputQueue(pc.OutputQueue).
-		WithNumRasterizers(c.Raster.Rasterizers).WithRasterStride(c.Raster.Stride).
-		WithSetup5DCycles(pc.Setup5DCycles).WithPatternSeed(c.PatternSeed()).
-		WithStreamOutQueue(pc.StreamOutQueue).WithStreamOutWrites(pc.StreamOutWrites).Build(name)
+	return primitiveassembly.MakeBuilder().WithEnv(p.env()).WithConfig(primitiveassembly.Config{
+		BatchSlots: pc.BatchSlots, TrianglesPerCycle: pc.TrianglesPerCycle, ClipCycles: pc.ClipCycles,
+		SetupLatency: pc.SetupLatency, OutputQueue: pc.OutputQueue, NumRasterizers: c.Raster.Rasterizers,
+		RasterStride: c.Raster.Stride, Setup5DCycles: pc.Setup5DCycles, PatternSeed: c.PatternSeed(),
+		StreamOutQueue: pc.StreamOutQueue, StreamOutWrites: pc.StreamOutWrites}).Build(name)
 }
 
 // newRasterizer builds rasterizer r of the raster section, sending to
@@ -330,12 +329,11 @@ func (p *Platform) newPrimitiveAssembly(name string) *primitiveassembly.Comp {
 func (p *Platform) newRasterizer(name string, r, partitions int) *rasterizer.Comp {
 	c := p.Config
 	rc := c.Raster
-	return rasterizer.MakeBuilder().WithEngine(p.Engine).WithFreq(p.CoreFreq).WithHalt(p.Halt).
-		WithProgress(p.Progress).WithIndex(r).WithNumRasterizers(rc.Rasterizers).WithRasterStride(rc.Stride).
-		WithNumPartitions(partitions).WithPartitionStride(c.ROP.Stride).
-		WithPartitionTileRatio(c.ROP.TileSize / c.Raster.TileSize).WithTilesPerCycle(rc.TilesPerCycle).
-		WithQuadsPerCycle(rc.QuadsPerCycle).WithSampleTestsPerCycle(rc.SampleTestsPerCycle).
-		WithInputQueue(rc.InputQueue).WithOutputQueue(rc.OutputQueue).Build(name)
+	return rasterizer.MakeBuilder().WithEnv(p.env()).WithConfig(rasterizer.Config{Index: r,
+		NumRasterizers: rc.Rasterizers, RasterStride: rc.Stride, NumPartitions: partitions,
+		PartitionStride: c.ROP.Stride, PartitionTileRatio: c.ROP.TileSize / c.Raster.TileSize,
+		TilesPerCycle: rc.TilesPerCycle, QuadsPerCycle: rc.QuadsPerCycle, SampleTestsPerCycle: rc.SampleTestsPerCycle,
+		InputQueue: rc.InputQueue, TileQueue: rasterizer.DefaultConfig().TileQueue, OutputQueue: rc.OutputQueue}).Build(name)
 }
 
 func iaCache(cc Cache) inputassembler.CacheConfig {
@@ -358,10 +356,10 @@ func (p *Platform) newShaderCore(name string) *shadercore.Comp {
 	sc := p.Config.ShaderCore
 	lat := shadercore.Latencies{ALU: sc.Latency.ALU, SFU: sc.Latency.SFU, Derivative: sc.Latency.Derivative,
 		Texture: sc.Latency.Texture, Kill: sc.Latency.Kill}
-	return shadercore.MakeBuilder().WithEngine(p.Engine).WithFreq(p.CoreFreq).WithHalt(p.Halt).
-		WithProgress(p.Progress).WithWarpSize(sc.WarpSize).WithSIMDWidth(sc.SIMDWidth).WithSFURate(sc.SFURate).WithWarpSlots(sc.WarpSlots).
-		WithRegisters(sc.Registers).WithLatencies(lat).WithInterpolationCycles(1 / float64(sc.InterpolantsPerCycle)).
-		WithInputQueue(sc.InputQueue).WithGSOutputBuffer(sc.GSOutputBufferKB * 1024).WithMaxGSWarps(min(sc.MaxGSWarps, sc.WarpSlots)).Build(name)
+	return shadercore.MakeBuilder().WithEnv(p.env()).WithConfig(shadercore.Config{WarpSize: sc.WarpSize,
+		SIMDWidth: sc.SIMDWidth, SFURate: sc.SFURate, WarpSlots: sc.WarpSlots, Registers: sc.Registers, Latencies: lat,
+		InterpolationCycles: 1 / float64(sc.InterpolantsPerCycle), InputQueue: sc.InputQueue,
+		GSOutputBuffer: sc.GSOutputBufferKB * 1024, MaxGSWarps: min(sc.MaxGSWarps, sc.WarpSlots)}).Build(name)
 }
 
 func (p *Platform) buildBackEnd() {

@@ -50,11 +50,12 @@ func (c *Config) BuildMemorySystemNamed(e sim.Engine, memName, l2Name string) (*
 // on engine e at the core clock. progress may be nil.
 func (c *Config) BuildTextureSampler(e sim.Engine, halt *timing.Halt, progress *timing.Progress, i int) *texturesampler.Comp {
 	ts := c.TextureSampler
-	return texturesampler.MakeBuilder().WithEngine(e).WithFreq(mhz(c.Clocks.CoreMHz)).WithHalt(halt).
-		WithProgress(progress).WithLanesPerCycle(ts.LanesPerCycle).WithL1(ts.L1.SizeKB*1024, ts.L1.Ways, ts.L1.LineBytes).
-		WithL1Latency(ts.L1Latency).WithMissQueue(ts.MissQueue).WithFilterLatency(ts.FilterLatency).
-		WithInputQueue(ts.InputQueue).WithTagLookupsPerCycle(ts.TagLookupsPerCycle).WithMaxRequests(ts.MaxRequests).
-		WithFetchBytes(c.L2.LineBytes).WithFilterCosts(c.FilterCosts()).Build(fmt.Sprintf("GPU.TextureSampler[%d]", i))
+	env := timing.Env{Engine: e, Freq: mhz(c.Clocks.CoreMHz), Halt: halt, Progress: progress}
+	return texturesampler.MakeBuilder().WithEnv(env).WithConfig(texturesampler.Config{LanesPerCycle: ts.LanesPerCycle,
+		TagLookupsPerCycle: ts.TagLookupsPerCycle, L1Size: ts.L1.SizeKB * 1024, L1Ways: ts.L1.Ways,
+		L1LineSize: ts.L1.LineBytes, FetchBytes: c.L2.LineBytes, L1Latency: ts.L1Latency, MissQueue: ts.MissQueue,
+		FilterLatency: ts.FilterLatency, InputQueue: ts.InputQueue, MaxRequests: ts.MaxRequests,
+		Costs: c.FilterCosts()}).Build(fmt.Sprintf("GPU.TextureSampler[%d]", i))
 }
 
 // FilterCosts returns the texture samplers' filter cost model (texture_sampler

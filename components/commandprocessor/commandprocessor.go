@@ -12,7 +12,6 @@ import (
 	"github.com/gfxsim/gfxsim/components/memclient"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/command"
-	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/state"
 	"github.com/gfxsim/gfxsim/timing"
 )
@@ -32,23 +31,13 @@ const (
 
 var stateNames = [numStates]string{"busy", "wait_dma", "wait_drain", "wait_state_version", "wait_ack", "wait_send", "idle"}
 
-type params struct {
-	dmaChunkBytes     int
-	maxOutstandingDMA int
-	decodeCycles      int
-	stateVersions     int
-	raster            pipeline.RasterOptions
-	partitions        int
-	forceLateZ        bool
-	perSample         bool // SAGE: decoupling off, no early Z (WithPerSample)
-}
-
 // CommandProcessor is the GPU's front end: it fetches the command stream by DMA,
 // decodes and carries out its commands in order, dispatches draws to the input
 // assembler and synchronizes with the back end (see the package documentation).
 type CommandProcessor struct {
 	*sim.TickingComponent
-	params
+	cfg Config
+	env timing.Env // its halt stops the unit; its progress counts work done
 
 	// ToMemory carries the DMA reads (stream chunks, resource bytes) and the
 	// sync-token writes.
@@ -79,8 +68,6 @@ type CommandProcessor struct {
 	// fence).
 	FenceObserver func(now sim.VTimeInSec)
 
-	halt     *timing.Halt
-	progress *timing.Progress
 	waker    *timing.Waker
 	activity *timing.Activity
 	dma      *memclient.Client
@@ -116,7 +103,7 @@ type CommandProcessor struct {
 	inflight []*drawRecord
 	// Back-end commands waiting to be sent, and the IDs of those sent whose Done
 	// has not arrived.
-	outbox []sim.Msg
+	outbox timing.Outbox
 	acks   []string
 	// Tiled machine, traced: the draws binned whose draw task ends with their
 	// pass (when the binner answers the PassEnd passEndID).
@@ -170,14 +157,14 @@ func (c *CommandProcessor) Start(m state.Memory, streamAddr, streamBytes uint64,
 		return fmt.Errorf("%s: Memory: not set (the DMA's LowModuleFinder)", c.Name())
 	case c.InputAssembler == nil:
 		return fmt.Errorf("%s: InputAssembler: not set", c.Name())
-	case len(c.ROPs) != c.partitions:
-		return fmt.Errorf("%s: ROPs: %d ports for %d partitions", c.Name(), len(c.ROPs), c.partitions)
-	case len(c.DepthUnits) != c.partitions && len(c.DepthUnits) != 0:
-		return fmt.Errorf("%s: DepthUnits: %d ports for %d partitions", c.Name(), len(c.DepthUnits), c.partitions)
+	case len(c.ROPs) != c.cfg.Partitions:
+		return fmt.Errorf("%s: ROPs: %d ports for %d partitions", c.Name(), len(c.ROPs), c.cfg.Partitions)
+	case len(c.DepthUnits) != c.cfg.Partitions && len(c.DepthUnits) != 0:
+		return fmt.Errorf("%s: DepthUnits: %d ports for %d partitions", c.Name(), len(c.DepthUnits), c.cfg.Partitions)
 	case streamAddr+streamBytes < streamAddr:
 		return fmt.Errorf("%s: Start: stream of %d bytes at 0x%x wraps around", c.Name(), streamBytes, streamAddr)
 	}
-	dma, err := memclient.New(c.ToMemory, c.Memory, c.Freq, memclient.Config{MaxOutstanding: c.maxOutstandingDMA})
+	dma, err := memclient.New(c.ToMemory, c.Memory, c.Freq, memclient.Config{MaxOutstanding: c.cfg.MaxOutstandingDMA})
 	if err != nil {
 		return fmt.Errorf("%s: %w", c.Name(), err)
 	}
@@ -215,8 +202,8 @@ func (c *CommandProcessor) fail(err error) {
 	if c.err == nil {
 		c.err = err
 	}
-	if c.halt != nil {
-		c.halt.Stop(err)
+	if c.env.Halt != nil {
+		c.env.Halt.Stop(err)
 	}
 }
 
@@ -279,17 +266,17 @@ func (c *CommandProcessor) Buffers() []timing.BufferState {
 	if c.cur != nil {
 		cur = 1
 	}
-	dma := timing.BufferState{Name: n + ".DMARequests", Cap: c.maxOutstandingDMA}
+	dma := timing.BufferState{Name: n + ".DMARequests", Cap: c.cfg.MaxOutstandingDMA}
 	if c.dma != nil {
 		dma = c.dma.Buffer(n + ".DMARequests")
 	}
 	return []timing.BufferState{
-		{Name: n + ".Prefetch", Len: c.numChunks, Cap: c.maxOutstandingDMA},
+		{Name: n + ".Prefetch", Len: c.numChunks, Cap: c.cfg.MaxOutstandingDMA},
 		dma,
 		{Name: n + ".Command", Len: cur, Cap: 1},
-		{Name: n + ".DrawsInFlight", Len: len(c.inflight), Cap: c.stateVersions},
-		{Name: n + ".Outbox", Len: len(c.outbox), Cap: 2 * c.partitions},
-		{Name: n + ".Acks", Len: len(c.acks), Cap: 2 * c.partitions},
+		{Name: n + ".DrawsInFlight", Len: len(c.inflight), Cap: c.cfg.StateVersions},
+		{Name: n + ".Outbox", Len: c.outbox.Len(), Cap: 2 * c.cfg.Partitions},
+		{Name: n + ".Acks", Len: len(c.acks), Cap: 2 * c.cfg.Partitions},
 	}
 }
 
@@ -302,7 +289,7 @@ func (c *CommandProcessor) Finish(now sim.VTimeInSec) {
 // messages, carry out the current command, send queued back-end commands, decode
 // the next command, and prefetch the stream.
 func (c *CommandProcessor) Tick(now sim.VTimeInSec) bool {
-	if c.halt.Stopped() || !c.started {
+	if c.env.Halt.Stopped() || !c.started {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
@@ -318,7 +305,7 @@ func (c *CommandProcessor) Tick(now sim.VTimeInSec) bool {
 
 // status is the activity state the component is in after this cycle's work.
 func (c *CommandProcessor) status() int {
-	if c.err != nil || c.finished || c.halt.Stopped() {
+	if c.err != nil || c.finished || c.env.Halt.Stopped() {
 		return stateIdle
 	}
 	p := c.cur
@@ -336,10 +323,10 @@ func (c *CommandProcessor) status() int {
 		}
 		return stateWaitDMA
 	case phaseVersion:
-		if p.ordering && len(c.inflight) < c.stateVersions {
+		if p.ordering && len(c.inflight) < c.cfg.StateVersions {
 			return stateWaitDrain
 		}
-		if len(c.inflight) >= c.stateVersions {
+		if len(c.inflight) >= c.cfg.StateVersions {
 			return stateWaitStateVersion
 		}
 		return stateWaitSend
@@ -347,12 +334,12 @@ func (c *CommandProcessor) status() int {
 		return stateWaitDrain
 	case phasePassEnd:
 		// The tiled machine's draws are still in flight in their tiles.
-		if len(c.outbox) > 0 {
+		if c.outbox.Len() > 0 {
 			return stateWaitSend
 		}
 		return stateWaitDrain
 	case phaseAck:
-		if len(c.outbox) > 0 {
+		if c.outbox.Len() > 0 {
 			return stateWaitSend
 		}
 		return stateWaitAck

@@ -115,14 +115,14 @@ func (r *resources) put(cmds []command.Command) (uint64, uint64, []uint64) {
 type bench struct {
 	engine sim.Engine
 	cp     *CommandProcessor
-	memory *fakeMemory
+	memory *testpeer.Memory
 	pipe   *fakePipe
 	halt   *timing.Halt
 	prog   *timing.Progress
 }
 
 type benchConfig struct {
-	builder     Builder
+	cp          Config // zero: DefaultConfig
 	partitions  int
 	memLatency  uint64
 	drawLatency uint64
@@ -144,12 +144,14 @@ func newBenchOn(t *testing.T, e sim.Engine, img command.Memory, cfg benchConfig)
 	if cfg.partitions == 0 {
 		cfg.partitions = 1
 	}
-	bl := cfg.builder
-	if bl.freq == 0 {
-		bl = MakeBuilder()
+	cp := cfg.cp
+	if cp.DMAChunkBytes == 0 {
+		cp = DefaultConfig()
 	}
-	b.cp = bl.WithEngine(e).WithHalt(b.halt).WithProgress(b.prog).WithPartitions(cfg.partitions).Build("GPU.CommandProcessor")
-	b.memory = newFakeMemory(e, img, cfg.memLatency)
+	cp.Partitions = cfg.partitions
+	env := timing.Env{Engine: e, Freq: testpeer.Freq, Halt: b.halt, Progress: b.prog}
+	b.cp = MakeBuilder().WithEnv(env).WithConfig(cp).Build("GPU.CommandProcessor")
+	b.memory = testpeer.NewMemory(e, img, cfg.memLatency)
 	b.pipe = newFakePipe(e, cfg.partitions, cfg.drawLatency, cfg.ackLatency)
 	b.pipe.addCaches(cfg.samplers, cfg.l2Banks, cfg.cacheAckLatency)
 	b.pipe.backEnd = b.cp.ToBackEnd
@@ -218,7 +220,7 @@ func TestStreamTiming(t *testing.T) {
 	// 29 (memory 30, answer 40, applied 41), SetInputLayout 42, BindVertexBuffer
 	// 43, Draw 44 (sent; the IA takes it at 45), End at 45 waits for DrawDone
 	// (sent at 45+5 = 50, taken at 51): finished at 51.
-	wantMem := []memReq{
+	wantMem := []testpeer.MemReq{
 		{Cycle: 2, Addr: stream, Size: 168},
 		{Cycle: 17, Addr: r.vs, Size: uint64(r.vsSize)},
 		{Cycle: 30, Addr: r.ps, Size: uint64(r.psSize)},
@@ -295,8 +297,8 @@ func TestDispatchOrderAndContents(t *testing.T) {
 	stream, size, addrs := r.put(cmds)
 
 	ro := pipeline.RasterOptions{TileSize: 16, TileOrder: raster.ZOrder}
-	bl := MakeBuilder().WithDMAChunkBytes(64).WithMaxOutstandingDMA(8).WithRasterOptions(ro)
-	b := newBench(t, r.img, benchConfig{builder: bl, partitions: 2, memLatency: 7, drawLatency: 20, ackLatency: 3})
+	cp := testpeer.Edit(DefaultConfig(), func(c *Config) { c.DMAChunkBytes = 64; c.MaxOutstandingDMA = 8; c.RasterOptions = ro })
+	b := newBench(t, r.img, benchConfig{cp: cp, partitions: 2, memLatency: 7, drawLatency: 20, ackLatency: 3})
 	b.run(t, r.img, stream, size)
 	if err := b.cp.Err(); err != nil {
 		t.Fatal(err)
@@ -376,7 +378,7 @@ func TestStateVersions(t *testing.T) {
 		{versions: 1, gap: drawLatency + 2, waitVer: drawLatency + 1},
 		{versions: 8, gap: 1, waitVer: 0},
 	} {
-		b := newBench(t, r.img, benchConfig{builder: MakeBuilder().WithStateVersions(tc.versions), partitions: 2,
+		b := newBench(t, r.img, benchConfig{cp: testpeer.Edit(DefaultConfig(), func(c *Config) { c.StateVersions = tc.versions }), partitions: 2,
 			memLatency: 5, drawLatency: drawLatency, ackLatency: 3})
 		b.run(t, r.img, stream, size)
 		if err := b.cp.Err(); err != nil {
@@ -476,7 +478,7 @@ func TestSyncAndPresent(t *testing.T) {
 	if err := b.cp.Err(); err != nil {
 		t.Fatal(err)
 	}
-	var writes []memReq
+	var writes []testpeer.MemReq
 	for _, q := range b.memory.Log {
 		if q.Write {
 			writes = append(writes, q)
@@ -574,41 +576,25 @@ func hex(v uint64) string {
 	return string(b)
 }
 
-func TestBuilderValidation(t *testing.T) {
+func TestConfigValidation(t *testing.T) {
+	testpeer.CheckValidate(t, DefaultConfig(), []testpeer.ConfigCase[Config]{
+		{Want: "", Edit: func(c *Config) {}},
+		{Want: "DMAChunkBytes", Edit: func(c *Config) { c.DMAChunkBytes = 6 }},
+		{Want: "MaxOutstandingDMA", Edit: func(c *Config) { c.MaxOutstandingDMA = 0 }},
+		{Want: "MaxOutstandingDMA", Edit: func(c *Config) { c.DMAChunkBytes = 64; c.MaxOutstandingDMA = 2 }},
+		{Want: "DecodeCycles", Edit: func(c *Config) { c.DecodeCycles = 0 }},
+		{Want: "StateVersions", Edit: func(c *Config) { c.StateVersions = 0 }},
+		{Want: "Partitions", Edit: func(c *Config) { c.Partitions = 0 }},
+		{Want: "TileSize", Edit: func(c *Config) { c.RasterOptions = pipeline.RasterOptions{TileSize: 12} }},
+		{Want: "QuadOrder", Edit: func(c *Config) { c.RasterOptions = pipeline.RasterOptions{QuadOrder: 7} }},
+	})
 	e := sim.NewSerialEngine()
-	cases := []struct {
-		b     Builder
-		field string
-	}{
-		{MakeBuilder(), "Engine"},
-		{MakeBuilder().WithEngine(e).WithFreq(0), "Freq"},
-		{MakeBuilder().WithEngine(e).WithDMAChunkBytes(6), "DMAChunkBytes"},
-		{MakeBuilder().WithEngine(e).WithMaxOutstandingDMA(0), "MaxOutstandingDMA"},
-		{MakeBuilder().WithEngine(e).WithDMAChunkBytes(64).WithMaxOutstandingDMA(2), "MaxOutstandingDMA"},
-		{MakeBuilder().WithEngine(e).WithDecodeCycles(0), "DecodeCycles"},
-		{MakeBuilder().WithEngine(e).WithStateVersions(0), "StateVersions"},
-		{MakeBuilder().WithEngine(e).WithPartitions(0), "Partitions"},
-		{MakeBuilder().WithEngine(e).WithRasterOptions(pipeline.RasterOptions{TileSize: 12}), "TileSize"},
-		{MakeBuilder().WithEngine(e).WithRasterOptions(pipeline.RasterOptions{QuadOrder: 7}), "QuadOrder"},
-	}
-	for _, c := range cases {
-		err := c.b.Validate()
-		if err == nil || !strings.Contains(err.Error(), c.field) {
-			t.Errorf("%s: error %v", c.field, err)
-		}
-	}
-	if err := MakeBuilder().WithEngine(e).Validate(); err != nil {
-		t.Errorf("defaults: %v", err)
-	}
-	func() {
-		defer func() {
-			if r := recover(); r == nil || !strings.Contains(r.(string), "StateVersions") {
-				t.Errorf("Build panicked with %v", r)
-			}
-		}()
-		MakeBuilder().WithEngine(e).WithStateVersions(-1).Build("GPU.CommandProcessor")
-	}()
-	cp := MakeBuilder().WithEngine(e).WithPartitions(2).Build("GPU.CommandProcessor")
+	testpeer.CheckEnv(t, true, func(env timing.Env) { MakeBuilder().WithEnv(env).Build("GPU.CommandProcessor") })
+	testpeer.Panics(t, "StateVersions", func() {
+		MakeBuilder().WithEnv(testpeer.Env(e)).WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.StateVersions = -1 })).
+			Build("GPU.CommandProcessor")
+	})
+	cp := MakeBuilder().WithEnv(testpeer.Env(e)).WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.Partitions = 2 })).Build("GPU.CommandProcessor")
 	if err := cp.Start(command.NewImage(), 0x10000, 4, 0); err == nil || !strings.Contains(err.Error(), "Memory") {
 		t.Errorf("Start without peers: %v", err)
 	}
@@ -632,7 +618,7 @@ func TestDecodeCycles(t *testing.T) {
 	}
 	stream, size, _ := r.put(cmds)
 	for _, n := range []int{1, 3, 7} {
-		b := newBench(t, r.img, benchConfig{builder: MakeBuilder().WithDecodeCycles(n), memLatency: 10})
+		b := newBench(t, r.img, benchConfig{cp: testpeer.Edit(DefaultConfig(), func(c *Config) { c.DecodeCycles = n }), memLatency: 10})
 		b.run(t, r.img, stream, size)
 		if err := b.cp.Err(); err != nil {
 			t.Fatal(err)

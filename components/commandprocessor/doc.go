@@ -80,7 +80,7 @@
 //     through the tracker, which computes the vertex count from the counter
 //     in the memory image (the bytes the read carried), and dispatches the
 //     draw as any other. The same rules hold on the three machines; on SAGE
-//     (WithPerSample) the interleaves' DrawDone follows the draw's end marker
+//     (Config.PerSample) the interleaves' DrawDone follows the draw's end marker
 //     through the pipe that streamed it out (the distributor sends a
 //     streaming draw whole to one pipe).
 //  6. Clear waits until no draw is in flight (wait_drain), applies the clear to
@@ -129,7 +129,7 @@
 // one per cycle: the command decoded at cycle c is applied at c+1 while the next
 // one is decoded.
 //
-// # Parameters (Builder)
+// # Parameters (Config)
 //
 //	DMAChunkBytes      256   bytes per stream DMA read (multiple of 4)
 //	MaxOutstandingDMA  4     DMA reads in flight = prefetch chunks; chunks x bytes >= MaxCommandBytes
@@ -138,6 +138,11 @@
 //	RasterOptions      8x8 tiles, row-major tiles and quads
 //	Partitions         1     ROP partitions (ROPs and depth units)
 //	ForceLateZ         false every draw tests depth after shading (as reference.Options)
+//	PerSample          false shade per sample, test at the sample write (SAGE)
+//
+// MakeBuilder().WithEnv(env).WithConfig(cfg).Build(name) builds one; env gives
+// the engine, the clock, the halt (a bad command stream sets it) and the
+// progress counter (one unit per command and per draw completed).
 //
 // # Statistics
 //

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/command"
 )
@@ -65,13 +66,13 @@ func TestDrawAutoReadsCounterFromMemory(t *testing.T) {
 	if want := []uint64{40, 242, 453}; !reflect.DeepEqual(dispatched, want) {
 		t.Errorf("draws reached the pipe at %v, want %v", dispatched, want)
 	}
-	var reads []memReq
+	var reads []testpeer.MemReq
 	for _, q := range b.memory.Log {
 		if q.Addr == counter {
 			reads = append(reads, q)
 		}
 	}
-	if want := []memReq{{Cycle: 444, Addr: counter, Size: 4}}; !reflect.DeepEqual(reads, want) {
+	if want := []testpeer.MemReq{{Cycle: 444, Addr: counter, Size: 4}}; !reflect.DeepEqual(reads, want) {
 		t.Errorf("counter accesses %+v, want %+v", reads, want)
 	}
 	st := map[string]float64{}

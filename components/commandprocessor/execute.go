@@ -131,17 +131,16 @@ func (c *CommandProcessor) execute(now sim.VTimeInSec, cycle uint64) bool {
 			}
 			c.drained(p)
 			moved = true
-		case phasePassEnd:
-			if len(c.outbox) > 0 || len(c.acks) > 0 {
+		case phasePassEnd, phaseAck:
+			// Both wait until every back-end command is sent and done.
+			if c.outbox.Len() > 0 || len(c.acks) > 0 {
 				return progress
 			}
-			p.phase = phaseDrain
-			moved = true
-		case phaseAck:
-			if len(c.outbox) > 0 || len(c.acks) > 0 {
-				return progress
+			if p.phase == phasePassEnd {
+				p.phase = phaseDrain
+			} else {
+				c.acknowledged(p)
 			}
-			c.acknowledged(p)
 			moved = true
 		case phaseWrite:
 			moved = c.writeSync(now, p)
@@ -160,7 +159,7 @@ func (c *CommandProcessor) execute(now sim.VTimeInSec, cycle uint64) bool {
 // cross a DMAChunkBytes boundary) and applies the command once all arrived.
 func (c *CommandProcessor) fetchResource(now sim.VTimeInSec, p *pending) bool {
 	progress := false
-	cb := uint64(c.dmaChunkBytes)
+	cb := uint64(c.cfg.DMAChunkBytes)
 	if p.resNext < p.resEnd && c.traced() {
 		c.dma.TraceAs(c, protocol.CommandTaskID(p.lc.Addr))
 	}
@@ -216,13 +215,13 @@ func (c *CommandProcessor) complete() {
 		tracing.EndTask(protocol.CommandTaskID(c.cur.lc.Addr), c)
 	}
 	c.cur = nil
-	c.progress.Add(1)
+	c.env.Progress.Add(1)
 }
 
 // dispatchDraw sends the draw to the input assembler once fewer than
 // StateVersions draws are in flight.
 func (c *CommandProcessor) dispatchDraw(now sim.VTimeInSec, p *pending) bool {
-	if len(c.inflight) >= c.stateVersions {
+	if len(c.inflight) >= c.cfg.StateVersions {
 		return false
 	}
 	if p.ordering = c.streamOutOrdering(p.act.Draw); p.ordering {
@@ -230,15 +229,15 @@ func (c *CommandProcessor) dispatchDraw(now sim.VTimeInSec, p *pending) bool {
 	}
 	if p.dispatch == nil {
 		d := p.act.Draw
-		if c.forceLateZ {
+		if c.cfg.ForceLateZ {
 			d.EarlyZ = false
 		}
-		if c.perSample {
+		if c.cfg.PerSample {
 			d.Decoupling = command.DefaultDecoupling()
 			d.EarlyZ = false
 		}
 		pd := &protocol.Draw{Seq: c.drawSeq, State: d}
-		pd.Raster = pipeline.RasterConfig(d, c.raster)
+		pd.Raster = pipeline.RasterConfig(d, c.cfg.RasterOptions)
 		if err := pd.Raster.Validate(); err != nil {
 			c.fail(fmt.Errorf("command stream @0x%x: %v: %w", p.lc.Addr, p.lc.Opcode(), err))
 			return true
@@ -250,8 +249,8 @@ func (c *CommandProcessor) dispatchDraw(now sim.VTimeInSec, p *pending) bool {
 	if c.ToInputAssembler.Send(p.dispatch) != nil {
 		return false
 	}
-	c.inflight = append(c.inflight, &drawRecord{draw: p.dispatch.Draw, reported: make([]bool, c.partitions),
-		pending: c.partitions})
+	c.inflight = append(c.inflight, &drawRecord{draw: p.dispatch.Draw, reported: make([]bool, c.cfg.Partitions),
+		pending: c.cfg.Partitions})
 	c.noteDraw(p.act.Draw)
 	if c.traced() {
 		seq := p.dispatch.Draw.Seq
@@ -404,37 +403,26 @@ func (c *CommandProcessor) writeSync(now sim.VTimeInSec, p *pending) bool {
 func (c *CommandProcessor) queue(msg sim.Msg, dst sim.Port) {
 	m := msg.Meta()
 	m.Src, m.Dst = c.ToBackEnd, dst
-	c.outbox = append(c.outbox, msg)
+	c.outbox.Push(msg)
 	c.acks = append(c.acks, m.ID)
 }
 
 // sendOutbox sends queued back-end commands in order until one is refused.
 func (c *CommandProcessor) sendOutbox(now sim.VTimeInSec) bool {
-	n := 0
-	for n < len(c.outbox) {
-		msg := c.outbox[n]
-		msg.Meta().SendTime = now
-		if c.ToBackEnd.Send(msg) != nil {
-			break
-		}
-		if c.traced() {
-			parent := protocol.SimulationTaskID
-			if c.cur != nil {
-				parent = protocol.CommandTaskID(c.cur.lc.Addr)
-			}
-			tracing.TraceReqInitiate(msg, c, parent)
-		}
-		n++
+	if !c.traced() {
+		return c.outbox.Send(c.ToBackEnd, nil, now, nil)
 	}
-	if n == 0 {
-		return false
+	return c.outbox.Send(c.ToBackEnd, nil, now, c.traceSent)
+}
+
+// traceSent traces the sending of back-end command msg under the current
+// command.
+func (c *CommandProcessor) traceSent(msg sim.Msg) {
+	parent := protocol.SimulationTaskID
+	if c.cur != nil {
+		parent = protocol.CommandTaskID(c.cur.lc.Addr)
 	}
-	rest := copy(c.outbox, c.outbox[n:])
-	for i := rest; i < len(c.outbox); i++ {
-		c.outbox[i] = nil
-	}
-	c.outbox = c.outbox[:rest]
-	return true
+	tracing.TraceReqInitiate(msg, c, parent)
 }
 
 // receiveBackEnd takes every DrawDone and Done that has arrived.
@@ -469,7 +457,7 @@ func (c *CommandProcessor) drawDone(m *protocol.DrawDone) {
 		if r.draw.Seq != m.Draw.Seq {
 			continue
 		}
-		if m.Partition < 0 || m.Partition >= c.partitions || r.reported[m.Partition] {
+		if m.Partition < 0 || m.Partition >= c.cfg.Partitions || r.reported[m.Partition] {
 			c.fail(fmt.Errorf("%s: draw %d (command @0x%x): DrawDone from partition %d, which is out of range or reported twice",
 				c.Name(), m.Draw.Seq, r.draw.State.Addr, m.Partition))
 			return
@@ -486,7 +474,7 @@ func (c *CommandProcessor) drawDone(m *protocol.DrawDone) {
 				tracing.EndTask(protocol.DrawTaskID(m.Draw.Seq), c)
 			}
 			c.inflight = append(c.inflight[:i], c.inflight[i+1:]...)
-			c.progress.Add(1)
+			c.env.Progress.Add(1)
 		}
 		return
 	}

@@ -8,18 +8,7 @@ import (
 
 	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
-	"github.com/gfxsim/gfxsim/functional/command"
 )
-
-type (
-	fakeMemory = testpeer.Memory
-	memReq     = testpeer.MemReq
-	received   = testpeer.Taken
-)
-
-func newFakeMemory(e sim.Engine, image command.Memory, latency uint64) *fakeMemory {
-	return testpeer.NewMemory(e, image, latency)
-}
 
 // fakePipe plays the input assembler (IA port) and the back end (one ROP and one
 // depth-unit port per partition). Each dispatched draw is "rendered" by render
@@ -40,7 +29,7 @@ type fakePipe struct {
 	render                                   func(d *protocol.Draw)
 	backEnd                                  sim.Port // where DrawDone goes (the command processor's ToBackEnd)
 
-	got   []received
+	got   []testpeer.Taken
 	sched testpeer.Schedule
 }
 
@@ -123,5 +112,5 @@ func (p *fakePipe) take(cycle uint64, port sim.Port, msg sim.Msg) {
 	}
 }
 
-// byPort returns what port received, in order.
-func (p *fakePipe) byPort(name string) []received { return testpeer.ByPort(p.got, name) }
+// byPort returns what port testpeer.Taken, in order.
+func (p *fakePipe) byPort(name string) []testpeer.Taken { return testpeer.ByPort(p.got, name) }

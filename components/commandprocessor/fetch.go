@@ -67,7 +67,7 @@ func (c *CommandProcessor) chunkArrived(addr uint64) {
 func (c *CommandProcessor) prefetch(now sim.VTimeInSec) bool {
 	progress := false
 	for !c.ended && c.err == nil && c.nextFetch < c.streamEnd && c.numChunks < len(c.chunks) {
-		cb := uint64(c.dmaChunkBytes)
+		cb := uint64(c.cfg.DMAChunkBytes)
 		end := min(c.streamEnd, (c.nextFetch/cb+1)*cb)
 		size := end - c.nextFetch
 		if c.traced() {
@@ -161,7 +161,7 @@ func (c *CommandProcessor) decode(now sim.VTimeInSec, cycle uint64) bool {
 		c.fail(err)
 		return true
 	}
-	c.cur = &pending{lc: command.Located{Addr: c.decodeAddr, Command: cmd}, readyAt: cycle + uint64(c.decodeCycles)}
+	c.cur = &pending{lc: command.Located{Addr: c.decodeAddr, Command: cmd}, readyAt: cycle + uint64(c.cfg.DecodeCycles)}
 	if c.traced() {
 		tracing.StartTask(protocol.CommandTaskID(c.decodeAddr), protocol.SimulationTaskID, c,
 			protocol.KindCommand, c.cur.lc.Opcode().String(), nil)
@@ -171,8 +171,8 @@ func (c *CommandProcessor) decode(now sim.VTimeInSec, cycle uint64) bool {
 	if _, ok := cmd.(command.End); ok {
 		c.ended = true
 	}
-	if c.decodeCycles > 1 {
-		c.waker.WakeIn(now, c.decodeCycles)
+	if c.cfg.DecodeCycles > 1 {
+		c.waker.WakeIn(now, c.cfg.DecodeCycles)
 	}
 	return true
 }

@@ -10,12 +10,10 @@ import (
 	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
-	"github.com/gfxsim/gfxsim/functional/reference"
 	"github.com/gfxsim/gfxsim/functional/shader"
 	"github.com/gfxsim/gfxsim/functional/state"
 	"github.com/gfxsim/gfxsim/functional/vertex"
 	"github.com/gfxsim/gfxsim/scene"
-	"github.com/gfxsim/gfxsim/scene/driver"
 )
 
 // renderDraw renders one dispatched draw functionally, in API order, with one
@@ -83,23 +81,10 @@ func TestFrameMatchesReference(t *testing.T) {
 }
 
 func runFrame(t *testing.T, name string, e sim.Engine) map[string]float64 {
-	s, err := scene.Builtin(name, scene.WithResolution(48, 32), scene.WithSamples(4), scene.WithMaxTextureSize(32))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ref, err := driver.Encode(s, driver.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := reference.Render(ref.Memory, ref.Stream, ref.StreamBytes, reference.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := driver.Encode(s, driver.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := newBenchOn(t, e, f.Memory, benchConfig{builder: MakeBuilder().WithStateVersions(2), partitions: 2,
+	s := testpeer.Builtin(t, name, scene.WithResolution(48, 32), scene.WithSamples(4), scene.WithMaxTextureSize(32))
+	want := testpeer.Reference(t, testpeer.EncodeBuilt(t, s))
+	f := testpeer.EncodeBuilt(t, s)
+	b := newBenchOn(t, e, f.Memory, benchConfig{cp: testpeer.Edit(DefaultConfig(), func(c *Config) { c.StateVersions = 2 }), partitions: 2,
 		memLatency: 20, drawLatency: 15, ackLatency: 4})
 	b.pipe.render = func(d *protocol.Draw) { renderDraw(t, f.Memory, d) }
 	b.run(t, f.Memory, f.Stream, f.StreamBytes)

@@ -3,6 +3,7 @@ package commandprocessor
 import (
 	"testing"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/functional/command"
 	"github.com/gfxsim/gfxsim/functional/geom"
 )
@@ -38,7 +39,7 @@ func FuzzCommandStream(f *testing.F) {
 			t.Fatal("image copy moved")
 		}
 		addr := img.Put(stream, 4096)
-		b := newBench(t, img, benchConfig{builder: MakeBuilder().WithDMAChunkBytes(128), partitions: 2,
+		b := newBench(t, img, benchConfig{cp: testpeer.Edit(DefaultConfig(), func(c *Config) { c.DMAChunkBytes = 128 }), partitions: 2,
 			memLatency: 3, drawLatency: 4, ackLatency: 2})
 		b.run(t, img, addr, uint64(len(stream)))
 		if (b.cp.Err() == nil) != b.cp.Finished() {

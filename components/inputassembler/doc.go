@@ -77,7 +77,7 @@
 // Draws flow through back to back: the index stage starts the next draw while
 // the previous one's batches are still being fetched or dispatched.
 //
-// # Parameters (Builder)
+// # Parameters (Config)
 //
 //	BatchVertices         32                 unique vertices per batch (batch tag array)
 //	IndexCache            4 KiB, 4-way, 64 B  index cache (LRU)
@@ -87,6 +87,10 @@
 //	Credits               16                 must equal primitive assembly's BatchSlots
 //	MaxOutstandingMemory  8                  line reads in flight
 //	BatchQueue            2                  batches in each queue between stages
+//
+// MakeBuilder().WithEnv(env).WithConfig(cfg).Build(name) builds one; env gives
+// the engine, the clock, the halt (a peer that breaks the protocol sets it)
+// and the progress counter (one unit per batch or BatchInfo sent).
 //
 // # Statistics
 //

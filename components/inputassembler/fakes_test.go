@@ -7,21 +7,7 @@ import (
 
 	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
-	"github.com/gfxsim/gfxsim/functional/command"
 )
-
-type (
-	fakeMemory = testpeer.Memory
-	memReq     = testpeer.MemReq
-	received   = testpeer.Taken
-)
-
-// newFakeMemory returns a memory that answers reads (and fails on a write).
-func newFakeMemory(e sim.Engine, image command.Memory, latency uint64) *fakeMemory {
-	m := testpeer.NewMemory(e, image, latency)
-	m.ReadOnly = true
-	return m
-}
 
 // fakePeers plays the command processor (CP: sends the scripted messages at
 // their cycles), the shader cores (Core[i]: record what they receive) and
@@ -37,7 +23,7 @@ type fakePeers struct {
 	autoCredit  bool
 	creditDelay uint64
 
-	got   []received
+	got   []testpeer.Taken
 	sched testpeer.Schedule
 }
 
@@ -76,7 +62,7 @@ func (p *fakePeers) Tick(now sim.VTimeInSec) bool {
 	return progress || p.sched.Len() > 0
 }
 
-// batches returns the VertexBatch messages the cores received, in arrival
+// batches returns the VertexBatch messages the cores testpeer.Taken, in arrival
 // order, with the core index.
 func (p *fakePeers) batches() ([]*protocol.VertexBatch, []int, []uint64) {
 	var out []*protocol.VertexBatch
@@ -96,8 +82,8 @@ func (p *fakePeers) batches() ([]*protocol.VertexBatch, []int, []uint64) {
 	return out, cores, cycles
 }
 
-func (p *fakePeers) infos() []received {
-	var out []received
+func (p *fakePeers) infos() []testpeer.Taken {
+	var out []testpeer.Taken
 	for _, r := range p.got {
 		if _, ok := r.Msg.(*protocol.BatchInfo); ok {
 			out = append(out, r)

@@ -7,14 +7,9 @@ import (
 	"github.com/sarchlab/akita/v3/sim"
 
 	"github.com/gfxsim/gfxsim/components/internal/testpeer"
-	"github.com/gfxsim/gfxsim/components/protocol"
-	"github.com/gfxsim/gfxsim/functional/command"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
-	"github.com/gfxsim/gfxsim/functional/reference"
-	"github.com/gfxsim/gfxsim/functional/state"
 	"github.com/gfxsim/gfxsim/functional/vertex"
 	"github.com/gfxsim/gfxsim/scene"
-	"github.com/gfxsim/gfxsim/scene/driver"
 )
 
 // TestFrameMatchesReference sends every draw of a built-in scene through the
@@ -36,36 +31,10 @@ type frameResult struct {
 }
 
 func runFrame(t *testing.T, e sim.Engine) frameResult {
-	s, err := scene.Builtin("room", scene.WithResolution(64, 48), scene.WithSamples(1), scene.WithMaxTextureSize(32))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := driver.Encode(s, driver.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ref, err := reference.Render(f.Memory, f.Stream, f.StreamBytes, reference.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	buf := make([]byte, f.StreamBytes)
-	f.Memory.ReadAt(buf, f.Stream)
-	cmds, err := command.DecodeAll(buf, f.Stream)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := state.NewTracker(f.Memory)
-	var draws []*protocol.Draw
-	for _, c := range cmds {
-		act, err := tr.Apply(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if act.Kind == state.ActDraw {
-			draws = append(draws, &protocol.Draw{Seq: uint64(len(draws)), State: act.Draw})
-		}
-	}
-	bn := newBenchOn(t, e, f.Memory, MakeBuilder().WithCredits(4), 4, 40)
+	f := testpeer.EncodeBuilt(t, testpeer.Builtin(t, "room", scene.WithResolution(64, 48), scene.WithSamples(1), scene.WithMaxTextureSize(32)))
+	ref := testpeer.Reference(t, f)
+	draws := testpeer.FrameDraws(t, f)
+	bn := newBenchOn(t, e, f.Memory, testpeer.Edit(DefaultConfig(), func(c *Config) { c.Credits = 4 }), 4, 40)
 	bn.peers.autoCredit, bn.peers.creditDelay = true, 50
 	bn.send(draws...)
 	bn.run(t)

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/command"
 	"github.com/gfxsim/gfxsim/functional/vertex"
@@ -31,8 +32,13 @@ func FuzzDraw(f *testing.F) {
 			s.Topology = command.TriangleStrip
 		}
 		cache := CacheConfig{SizeBytes: 256, Ways: 2, LineBytes: 32}
-		bn := newBench(t, img, MakeBuilder().WithBatchVertices(int(batch)).WithCredits(2).WithIndexCache(cache).
-			WithVertexCache(cache).WithMaxOutstandingMemory(2), 2, 3)
+		bn := newBench(t, img, testpeer.Edit(DefaultConfig(), func(c *Config) {
+			c.BatchVertices = int(batch)
+			c.Credits = 2
+			c.IndexCache = cache
+			c.VertexCache = cache
+			c.MaxOutstandingMemory = 2
+		}), 2, 3)
 		bn.peers.autoCredit, bn.peers.creditDelay = true, 2
 		d := newDraw(0, s, vb, l)
 		bn.send(d)

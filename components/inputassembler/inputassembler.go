@@ -26,23 +26,14 @@ const (
 
 var stateNames = [numStates]string{"busy", "wait_memory", "wait_credit", "wait_core", "wait_send", "idle"}
 
-type params struct {
-	batchVertices        int
-	indexCacheConfig     CacheConfig
-	vertexCacheConfig    CacheConfig
-	indicesPerCycle      int
-	verticesPerCycle     int
-	maxOutstandingMemory int
-	batchQueue           int
-}
-
 // InputAssembler is the first stage of the 3D pipeline: it reads the indices of
 // each draw through an index cache, cuts the triangles into batches of unique
 // vertices, fetches the vertices' attributes through a vertex cache and sends
 // each batch to a shader core (see the package documentation).
 type InputAssembler struct {
 	*sim.TickingComponent
-	params
+	cfg Config
+	env timing.Env // its halt stops the unit; its progress counts work done
 
 	// FromCommandProcessor receives DrawDispatch messages.
 	FromCommandProcessor sim.Port
@@ -58,8 +49,6 @@ type InputAssembler struct {
 	PrimitiveAssemblyPort sim.Port            // primitive assembly's port for this unit
 	Memory                mem.LowModuleFinder // where line reads go
 
-	halt     *timing.Halt
-	progress *timing.Progress
 	activity *timing.Activity
 	client   *memclient.Client
 	mem      command.Memory
@@ -146,8 +135,8 @@ func (c *InputAssembler) fail(err error) {
 	if c.err == nil {
 		c.err = err
 	}
-	if c.halt != nil {
-		c.halt.Stop(err)
+	if c.env.Halt != nil {
+		c.env.Halt.Stop(err)
 	}
 }
 
@@ -170,7 +159,7 @@ func (c *InputAssembler) Stats(add func(name string, v float64)) {
 	add(p+"vertices", float64(c.vertices))
 	add(p+"batch_tag_hits", float64(c.tagHits))
 	add(p+"batch_tag_misses", float64(c.tagMisses))
-	add(p+"batch_tag_hit_rate", ratio(c.tagHits, c.tagHits+c.tagMisses))
+	add(p+"batch_tag_hit_rate", timing.Ratio(c.tagHits, c.tagHits+c.tagMisses))
 	add(p+"index_reads", float64(c.indexReads))
 	add(p+"index_cache_hits", float64(c.indexHits))
 	add(p+"index_cache_misses", float64(c.indexMisses))
@@ -186,13 +175,6 @@ func (c *InputAssembler) Stats(add func(name string, v float64)) {
 	}
 }
 
-func ratio(a, b uint64) float64 {
-	if b == 0 {
-		return 0
-	}
-	return float64(a) / float64(b)
-}
-
 // Buffers describes the index stage, the two batch queues, the line reads in
 // flight and the credits in use.
 func (c *InputAssembler) Buffers() []timing.BufferState {
@@ -201,14 +183,14 @@ func (c *InputAssembler) Buffers() []timing.BufferState {
 	if c.cur != nil {
 		cur = 1
 	}
-	reads := timing.BufferState{Name: n + ".MemoryReads", Cap: c.maxOutstandingMemory}
+	reads := timing.BufferState{Name: n + ".MemoryReads", Cap: c.cfg.MaxOutstandingMemory}
 	if c.client != nil {
 		reads = c.client.Buffer(n + ".MemoryReads")
 	}
 	return []timing.BufferState{
 		{Name: n + ".IndexStage", Len: cur, Cap: 1},
-		{Name: n + ".FetchQueue", Len: len(c.fetchQ), Cap: c.batchQueue},
-		{Name: n + ".DispatchQueue", Len: len(c.dispatchQ), Cap: c.batchQueue},
+		{Name: n + ".FetchQueue", Len: len(c.fetchQ), Cap: c.cfg.BatchQueue},
+		{Name: n + ".DispatchQueue", Len: len(c.dispatchQ), Cap: c.cfg.BatchQueue},
 		reads,
 		{Name: n + ".Credits", Len: c.credits.Max() - c.credits.Available(), Cap: c.credits.Max()},
 	}
@@ -220,7 +202,7 @@ func (c *InputAssembler) Finish(now sim.VTimeInSec) { c.activity.Finish(c.Freq.C
 // Tick takes memory responses and credits, then runs the stages back to front:
 // dispatch, vertex fetch, index fetch.
 func (c *InputAssembler) Tick(now sim.VTimeInSec) bool {
-	if c.halt.Stopped() || c.err != nil {
+	if c.env.Halt.Stopped() || c.err != nil {
 		return false
 	}
 	c.waitReason = -1
@@ -235,7 +217,7 @@ func (c *InputAssembler) Tick(now sim.VTimeInSec) bool {
 
 func (c *InputAssembler) status(progress bool) int {
 	switch {
-	case c.err != nil || c.halt.Stopped():
+	case c.err != nil || c.env.Halt.Stopped():
 		return stateIdle
 	case progress:
 		return stateBusy

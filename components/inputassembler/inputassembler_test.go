@@ -22,23 +22,25 @@ import (
 type bench struct {
 	engine sim.Engine
 	ia     *InputAssembler
-	memory *fakeMemory
+	memory *testpeer.Memory
 	peers  *fakePeers
 	conn   *gateConn
 	halt   *timing.Halt
 	prog   *timing.Progress
 }
 
-func newBench(t *testing.T, img command.Memory, b Builder, cores int, memLatency uint64) *bench {
+func newBench(t *testing.T, img command.Memory, cfg Config, cores int, memLatency uint64) *bench {
 	t.Helper()
-	return newBenchOn(t, sim.NewSerialEngine(), img, b, cores, memLatency)
+	return newBenchOn(t, sim.NewSerialEngine(), img, cfg, cores, memLatency)
 }
 
-func newBenchOn(t *testing.T, e sim.Engine, img command.Memory, b Builder, cores int, memLatency uint64) *bench {
+func newBenchOn(t *testing.T, e sim.Engine, img command.Memory, cfg Config, cores int, memLatency uint64) *bench {
 	t.Helper()
 	bn := &bench{engine: e, halt: &timing.Halt{}, prog: &timing.Progress{}}
-	bn.ia = b.WithEngine(e).WithHalt(bn.halt).WithProgress(bn.prog).Build("GPU.InputAssembler")
-	bn.memory = newFakeMemory(e, img, memLatency)
+	env := timing.Env{Engine: e, Freq: testpeer.Freq, Halt: bn.halt, Progress: bn.prog}
+	bn.ia = MakeBuilder().WithEnv(env).WithConfig(cfg).Build("GPU.InputAssembler")
+	bn.memory = testpeer.NewMemory(e, img, memLatency)
+	bn.memory.ReadOnly = true
 	bn.peers = newFakePeers(e, cores)
 	bn.peers.iaPA = bn.ia.PrimitiveAssembly
 	bn.conn = &gateConn{DirectConnection: sim.NewDirectConnection("Conn", e, 1*sim.GHz), busy: map[sim.Port]bool{}}
@@ -125,7 +127,7 @@ func newDraw(seq uint64, s vertex.Stream, vb vertex.VertexBuffer, l vertex.Layou
 func TestTiming(t *testing.T) {
 	img := command.NewImage()
 	vb, l := vertexBuffer(img, 3)
-	bn := newBench(t, img, MakeBuilder(), 2, 10)
+	bn := newBench(t, img, DefaultConfig(), 2, 10)
 	bn.send(newDraw(0, vertex.Stream{Count: 3}, vb, l))
 	bn.run(t)
 	bs, cores, cycles := bn.peers.batches()
@@ -136,7 +138,7 @@ func TestTiming(t *testing.T) {
 	if len(infos) != 1 || infos[0].Cycle != 17 || infos[0].Msg.(*protocol.BatchInfo).Batches != 1 {
 		t.Fatalf("BatchInfo %+v, want 1 batch at cycle 17", infos)
 	}
-	if want := []memReq{{Cycle: 4, Addr: vb.Addr, Size: 64}}; !reflect.DeepEqual(bn.memory.Log, want) {
+	if want := []testpeer.MemReq{{Cycle: 4, Addr: vb.Addr, Size: 64}}; !reflect.DeepEqual(bn.memory.Log, want) {
 		t.Errorf("memory %+v, want %+v", bn.memory.Log, want)
 	}
 	b := bs[0]
@@ -180,7 +182,7 @@ func TestBatchesMatchBatcher(t *testing.T) {
 		newDraw(3, vertex.Stream{Indexed: true, Index: strip, Count: 12, Topology: command.TriangleStrip}, vb, l),
 		newDraw(4, vertex.Stream{Indexed: true, Index: ib, Count: 2}, vb, l), // no triangle
 	}
-	bn := newBench(t, img, MakeBuilder().WithCredits(3).WithBatchVertices(16), 3, 25)
+	bn := newBench(t, img, testpeer.Edit(DefaultConfig(), func(c *Config) { c.Credits = 3; c.BatchVertices = 16 }), 3, 25)
 	bn.peers.autoCredit, bn.peers.creditDelay = true, 30
 	bn.send(draws...)
 	bn.run(t)
@@ -250,7 +252,7 @@ func TestBatchesMatchBatcher(t *testing.T) {
 func TestCreditsBlockDispatch(t *testing.T) {
 	img := command.NewImage()
 	vb, l := vertexBuffer(img, 64)
-	bn := newBench(t, img, MakeBuilder().WithCredits(2).WithBatchVertices(3), 2, 5)
+	bn := newBench(t, img, testpeer.Edit(DefaultConfig(), func(c *Config) { c.Credits = 2; c.BatchVertices = 3 }), 2, 5)
 	bn.send(newDraw(0, vertex.Stream{Count: 12}, vb, l)) // 4 triangles: 4 batches of 3 vertices
 	bn.peers.at(200, bn.peers.PA, bn.ia.PrimitiveAssembly, protocol.NewBatchCredit(1))
 	bn.peers.at(300, bn.peers.PA, bn.ia.PrimitiveAssembly, protocol.NewBatchCredit(1))
@@ -285,7 +287,7 @@ func TestCreditsBlockDispatch(t *testing.T) {
 func TestBusyCoresSkipped(t *testing.T) {
 	img := command.NewImage()
 	vb, l := vertexBuffer(img, 64)
-	bn := newBench(t, img, MakeBuilder().WithBatchVertices(3), 3, 5)
+	bn := newBench(t, img, testpeer.Edit(DefaultConfig(), func(c *Config) { c.BatchVertices = 3 }), 3, 5)
 	bn.conn.busy[bn.peers.Core[1]] = true
 	bn.peers.autoCredit, bn.peers.creditDelay = true, 1
 	bn.send(newDraw(0, vertex.Stream{Count: 15}, vb, l))
@@ -302,7 +304,7 @@ func TestBusyCoresSkipped(t *testing.T) {
 func TestAllCoresBusy(t *testing.T) {
 	img := command.NewImage()
 	vb, l := vertexBuffer(img, 64)
-	bn := newBench(t, img, MakeBuilder(), 2, 5)
+	bn := newBench(t, img, DefaultConfig(), 2, 5)
 	bn.conn.busy[bn.peers.Core[0]], bn.conn.busy[bn.peers.Core[1]] = true, true
 	bn.peers.do(100, func(now sim.VTimeInSec) {
 		bn.conn.busy = map[sim.Port]bool{}
@@ -349,7 +351,7 @@ func TestIndexCache(t *testing.T) {
 		{name: "out of bounds", stream: vertex.Stream{Indexed: true, Index: small, Count: 12}, reads: 12, hits: 5, misses: 1, oob: 6,
 			indexLines: []uint64{small.Addr}},
 	} {
-		bn := newBench(t, img, MakeBuilder(), 2, 5)
+		bn := newBench(t, img, DefaultConfig(), 2, 5)
 		bn.send(newDraw(0, tc.stream, vb, l))
 		bn.run(t)
 		st := testpeer.StatMap(bn.ia)
@@ -382,7 +384,7 @@ func TestVertexCacheAndOutOfBounds(t *testing.T) {
 	vb := vertex.VertexBuffer{Addr: img.Put(raw, 64), Size: uint32(len(raw))}
 	l := vertex.Layout{Stride: 32, Attributes: []command.Attribute{{Semantic: command.SemPosition, Components: 4}}}
 	ib := indexBuffer16(img, []uint16{0, 1, 2, 3, 6, 9, 9, 10, 7})
-	bn := newBench(t, img, MakeBuilder(), 2, 5)
+	bn := newBench(t, img, DefaultConfig(), 2, 5)
 	bn.send(newDraw(0, vertex.Stream{Indexed: true, Index: ib, Count: 9}, vb, l))
 	bn.run(t)
 	st := testpeer.StatMap(bn.ia)
@@ -403,7 +405,7 @@ func TestVertexCacheAndOutOfBounds(t *testing.T) {
 func TestEmptyDraw(t *testing.T) {
 	img := command.NewImage()
 	vb, l := vertexBuffer(img, 4)
-	bn := newBench(t, img, MakeBuilder(), 1, 5)
+	bn := newBench(t, img, DefaultConfig(), 1, 5)
 	bn.send(newDraw(0, vertex.Stream{Count: 2}, vb, l), newDraw(1, vertex.Stream{Count: 3}, vb, l))
 	bn.run(t)
 	infos := bn.peers.infos()
@@ -420,7 +422,7 @@ func TestEmptyDraw(t *testing.T) {
 // the run with an error.
 func TestProtocolErrors(t *testing.T) {
 	img := command.NewImage()
-	bn := newBench(t, img, MakeBuilder(), 1, 5)
+	bn := newBench(t, img, DefaultConfig(), 1, 5)
 	bn.peers.at(3, bn.peers.PA, bn.ia.PrimitiveAssembly, protocol.NewBatchCredit(1))
 	bn.peers.TickLater(0)
 	if err := bn.engine.Run(); err != nil {
@@ -431,32 +433,21 @@ func TestProtocolErrors(t *testing.T) {
 	}
 }
 
-func TestBuilderValidation(t *testing.T) {
+func TestConfigValidation(t *testing.T) {
+	testpeer.CheckValidate(t, DefaultConfig(), []testpeer.ConfigCase[Config]{
+		{Want: "", Edit: func(c *Config) {}},
+		{Want: "BatchVertices", Edit: func(c *Config) { c.BatchVertices = 2 }},
+		{Want: "IndicesPerCycle", Edit: func(c *Config) { c.IndicesPerCycle = 0 }},
+		{Want: "VerticesPerCycle", Edit: func(c *Config) { c.VerticesPerCycle = 0 }},
+		{Want: "Credits", Edit: func(c *Config) { c.Credits = 0 }},
+		{Want: "MaxOutstandingMemory", Edit: func(c *Config) { c.MaxOutstandingMemory = 0 }},
+		{Want: "BatchQueue", Edit: func(c *Config) { c.BatchQueue = 0 }},
+		{Want: "IndexCache", Edit: func(c *Config) { c.IndexCache = CacheConfig{SizeBytes: 4096, Ways: 4, LineBytes: 48} }},
+		{Want: "VertexCache", Edit: func(c *Config) { c.VertexCache = CacheConfig{SizeBytes: 3000, Ways: 4, LineBytes: 64} }},
+	})
 	e := sim.NewSerialEngine()
-	cases := []struct {
-		b     Builder
-		field string
-	}{
-		{MakeBuilder(), "Engine"},
-		{MakeBuilder().WithEngine(e).WithFreq(-1), "Freq"},
-		{MakeBuilder().WithEngine(e).WithBatchVertices(2), "BatchVertices"},
-		{MakeBuilder().WithEngine(e).WithIndicesPerCycle(0), "IndicesPerCycle"},
-		{MakeBuilder().WithEngine(e).WithVerticesPerCycle(0), "VerticesPerCycle"},
-		{MakeBuilder().WithEngine(e).WithCredits(0), "Credits"},
-		{MakeBuilder().WithEngine(e).WithMaxOutstandingMemory(0), "MaxOutstandingMemory"},
-		{MakeBuilder().WithEngine(e).WithBatchQueue(0), "BatchQueue"},
-		{MakeBuilder().WithEngine(e).WithIndexCache(CacheConfig{SizeBytes: 4096, Ways: 4, LineBytes: 48}), "IndexCache"},
-		{MakeBuilder().WithEngine(e).WithVertexCache(CacheConfig{SizeBytes: 3000, Ways: 4, LineBytes: 64}), "VertexCache"},
-	}
-	for _, c := range cases {
-		if err := c.b.Validate(); err == nil || !strings.Contains(err.Error(), c.field) {
-			t.Errorf("%s: error %v", c.field, err)
-		}
-	}
-	if err := MakeBuilder().WithEngine(e).Validate(); err != nil {
-		t.Errorf("defaults: %v", err)
-	}
-	ia := MakeBuilder().WithEngine(e).Build("GPU.InputAssembler")
+	testpeer.CheckEnv(t, true, func(env timing.Env) { MakeBuilder().WithEnv(env).Build("GPU.InputAssembler") })
+	ia := MakeBuilder().WithEnv(testpeer.Env(e)).Build("GPU.InputAssembler")
 	for _, bs := range ia.Buffers() {
 		sim.NameMustBeValid(bs.Name)
 	}
@@ -484,7 +475,7 @@ func TestChunks(t *testing.T) {
 		{st, 3, 8, 3, 8},
 		{st, 9, 10, 9, 10},
 	}
-	bn := newBench(t, img, MakeBuilder().WithCredits(3).WithBatchVertices(16), 2, 7)
+	bn := newBench(t, img, testpeer.Edit(DefaultConfig(), func(c *Config) { c.Credits = 3; c.BatchVertices = 16 }), 2, 7)
 	bn.peers.autoCredit, bn.peers.creditDelay = true, 5
 	for _, c := range chunks {
 		bn.peers.at(1, bn.peers.CP, bn.ia.FromCommandProcessor, protocol.NewDrawChunk(c.d, c.first, c.end))
@@ -537,7 +528,7 @@ func TestChunkOutOfRange(t *testing.T) {
 	}{{5, 3, "DrawDispatch.First"}, {-1, 2, "DrawDispatch.First"}, {0, 5, "DrawDispatch.End"}, {5, 0, "DrawDispatch.First"}} {
 		img := command.NewImage()
 		vb, l := vertexBuffer(img, 12)
-		bn := newBench(t, img, MakeBuilder(), 1, 5)
+		bn := newBench(t, img, DefaultConfig(), 1, 5)
 		bn.peers.at(1, bn.peers.CP, bn.ia.FromCommandProcessor, protocol.NewDrawChunk(newDraw(0, vertex.Stream{Count: 12}, vb, l), c.first, c.end))
 		bn.peers.TickLater(0)
 		if err := bn.engine.Run(); err != nil {

@@ -36,7 +36,7 @@ func (c *InputAssembler) startDraw(now sim.VTimeInSec) bool {
 			c.fail(fmt.Errorf("%s: Memory: not set (the line reads' LowModuleFinder)", c.Name()))
 			return false
 		}
-		cl, err := memclient.New(c.ToMemory, c.Memory, c.Freq, memclient.Config{MaxOutstanding: c.maxOutstandingMemory})
+		cl, err := memclient.New(c.ToMemory, c.Memory, c.Freq, memclient.Config{MaxOutstanding: c.cfg.MaxOutstandingMemory})
 		if err != nil {
 			c.fail(fmt.Errorf("%s: %w", c.Name(), err))
 			return false
@@ -90,7 +90,7 @@ func (c *InputAssembler) indexStage(now sim.VTimeInSec) bool {
 			}
 			progress = true
 		}
-		if len(c.fetchQ) >= c.batchQueue {
+		if len(c.fetchQ) >= c.cfg.BatchQueue {
 			return progress
 		}
 		ds := c.draw
@@ -117,7 +117,7 @@ func (c *InputAssembler) indexStage(now sim.VTimeInSec) bool {
 	}
 	j, ds := c.cur, c.draw
 	s := &ds.stream
-	for budget := c.indicesPerCycle; budget > 0 && j.step < j.steps; budget-- {
+	for budget := c.cfg.IndicesPerCycle; budget > 0 && j.step < j.steps; budget-- {
 		var pos uint32
 		if j.corners == 3 {
 			pos = s.TrianglePositions(ds.first + j.step/3)[j.step%3]
@@ -132,9 +132,9 @@ func (c *InputAssembler) indexStage(now sim.VTimeInSec) bool {
 		progress = true
 	}
 	if progress {
-		c.progress.Add(1) // index reads move work too (the watchdog's measure)
+		c.env.Progress.Add(1) // index reads move work too (the watchdog's measure)
 	}
-	if j.step == j.steps && len(c.fetchQ) < c.batchQueue {
+	if j.step == j.steps && len(c.fetchQ) < c.cfg.BatchQueue {
 		ds.first += j.batch.NumPrimitives()
 		ds.batches++
 		c.tagHits += uint64(j.batch.Hits)
@@ -192,7 +192,7 @@ func (c *InputAssembler) vertexStage(now sim.VTimeInSec) bool {
 		}
 		d := j.draw.State
 		ls := uint64(c.vertexCache.LineSize())
-		for budget := c.verticesPerCycle; budget > 0 && j.vtx < len(j.batch.Vertices); budget-- {
+		for budget := c.cfg.VerticesPerCycle; budget > 0 && j.vtx < len(j.batch.Vertices); budget-- {
 			addr, size, ok := vertex.VertexAddress(d.VB, &d.Layout, j.batch.Vertices[j.vtx])
 			if !ok {
 				c.vertexOutOfBds++
@@ -208,13 +208,13 @@ func (c *InputAssembler) vertexStage(now sim.VTimeInSec) bool {
 			j.sub = 0
 			j.vtx++
 			progress = true
-			c.progress.Add(1)
+			c.env.Progress.Add(1)
 		}
 		if j.vtx < len(j.batch.Vertices) {
 			return progress
 		}
 	}
-	if len(c.dispatchQ) >= c.batchQueue {
+	if len(c.dispatchQ) >= c.cfg.BatchQueue {
 		return progress
 	}
 	c.fetchQ[0] = nil
@@ -244,7 +244,7 @@ func (c *InputAssembler) dispatchStage(now sim.VTimeInSec) bool {
 			return false
 		}
 		c.popDispatch()
-		c.progress.Add(1)
+		c.env.Progress.Add(1)
 		return true
 	}
 	if !c.ready(j) {
@@ -275,7 +275,7 @@ func (c *InputAssembler) dispatchStage(now sim.VTimeInSec) bool {
 		c.batches++
 		c.vertices += uint64(len(j.batch.Vertices))
 		c.popDispatch()
-		c.progress.Add(1)
+		c.env.Progress.Add(1)
 		return true
 	}
 	c.waitReason = stateWaitCore

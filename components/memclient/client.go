@@ -407,21 +407,14 @@ func (c *Client) Stats(prefix string, add func(string, float64)) {
 	add(p+"writes", float64(c.writes))
 	add(p+"bytes_read", float64(c.bytesRead))
 	add(p+"bytes_written", float64(c.bytesWritten))
-	add(p+"latency_avg", ratio(c.readLatSum+c.writeLatSum, c.readsDone+c.writesDone))
-	add(p+"read_latency_avg", ratio(c.readLatSum, c.readsDone))
-	add(p+"write_latency_avg", ratio(c.writeLatSum, c.writesDone))
+	add(p+"latency_avg", timing.Ratio(c.readLatSum+c.writeLatSum, c.readsDone+c.writesDone))
+	add(p+"read_latency_avg", timing.Ratio(c.readLatSum, c.readsDone))
+	add(p+"write_latency_avg", timing.Ratio(c.writeLatSum, c.writesDone))
 	add(p+"latency_max", float64(c.latMax))
 	add(p+"cycles_blocked", float64(blocked))
 	add(p+"refused_full", float64(c.refusedFull))
 	add(p+"refused_port", float64(c.refusedPort))
 	add(p+"outstanding", float64(c.Outstanding()))
-}
-
-func ratio(a, b uint64) float64 {
-	if b == 0 {
-		return 0
-	}
-	return float64(a) / float64(b)
 }
 
 // Buffer describes the client's request entries for hang reports.

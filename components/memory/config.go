@@ -199,8 +199,10 @@ func ParseType(name string) (string, error) {
 	return "", fmt.Errorf("unknown memory type %q (want %q, %q or %q)", name, TypeDRAM, TypeIdeal, TypeDRAMCtl)
 }
 
-// minBurstLength is the smallest burst that lasts at least one clock.
-func minBurstLength(p dram.Protocol) int {
+// transfersPerClock returns the data transfers per command clock of Akita's
+// controller for protocol p (DRAMConfig.TransfersPerClock); it is also the
+// smallest burst that lasts at least one clock.
+func transfersPerClock(p dram.Protocol) int {
 	switch p {
 	case dram.GDDR5:
 		return 4
@@ -349,7 +351,7 @@ func (d DRAMConfig) validate(interleave uint64) error {
 		v, lo, hi int
 	}{
 		{"DRAM.BusWidth", d.BusWidth, 8, 4096},
-		{"DRAM.BurstLength", d.BurstLength, minBurstLength(p), 1024},
+		{"DRAM.BurstLength", d.BurstLength, transfersPerClock(p), 1024},
 		{"DRAM.Ranks", d.Ranks, 1, 1 << 10},
 		{"DRAM.BankGroups", d.BankGroups, 1, 1 << 10},
 		{"DRAM.Banks", d.Banks, 1, 1 << 10},
@@ -555,15 +557,7 @@ func (c L2Config) Validate(m Config) error {
 // this many clocks): GDDR5 4, GDDR5X 8, GDDR6 16, every other protocol 2.
 func (d DRAMConfig) TransfersPerClock() int {
 	p, _ := ParseProtocol(d.Protocol)
-	switch p {
-	case dram.GDDR5:
-		return 4
-	case dram.GDDR5X:
-		return 8
-	case dram.GDDR6:
-		return 16
-	}
-	return 2
+	return transfersPerClock(p)
 }
 
 // PeakBytesPerNs returns the memory's theoretical peak bandwidth in bytes per

@@ -10,6 +10,7 @@ import (
 	"github.com/sarchlab/akita/v3/sim"
 	"github.com/sarchlab/akita/v3/tracing"
 
+	"github.com/gfxsim/gfxsim/components/memory/dramctl"
 	"github.com/gfxsim/gfxsim/timing"
 )
 
@@ -46,7 +47,7 @@ func BuildL2(cfg L2Config, m *Memory, engine sim.Engine, name string) (*L2, erro
 	if engine == nil {
 		return nil, fmt.Errorf("l2 %s: no engine", name)
 	}
-	if err := validName(name); err != nil {
+	if err := dramctl.ValidName(name); err != nil {
 		return nil, fmt.Errorf("l2: %w", err)
 	}
 	n := m.Config.NumChannels
@@ -139,7 +140,7 @@ func (l *L2) Stats(add func(name string, v float64)) {
 		add(p+"write_hits", float64(h.writeHit))
 		add(p+"write_misses", float64(h.writeMiss))
 		add(p+"write_mshr_hits", float64(h.writeMSHRHit))
-		add(p+"read_hit_rate", avg(h.readHit, h.readHit+h.readMiss+h.readMSHRHit))
+		add(p+"read_hit_rate", timing.Ratio(h.readHit, h.readHit+h.readMiss+h.readMSHRHit))
 		h.mu.Unlock()
 	}
 }

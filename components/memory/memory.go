@@ -54,7 +54,7 @@ func Build(cfg Config, engine sim.Engine, name string) (*Memory, error) {
 	if engine == nil {
 		return nil, fmt.Errorf("memory %s: no engine", name)
 	}
-	if err := validName(name); err != nil {
+	if err := dramctl.ValidName(name); err != nil {
 		return nil, fmt.Errorf("memory: %w", err)
 	}
 	m := &Memory{
@@ -242,20 +242,6 @@ func applyTiming(b dram.Builder, t Timing) dram.Builder {
 		}
 	}
 	return b
-}
-
-// validName reports whether name is a valid Akita component name.
-func validName(name string) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("invalid component name %q: %v", name, r)
-		}
-	}()
-	if name == "" {
-		return fmt.Errorf("empty component name")
-	}
-	sim.NameMustBeValid(name)
-	return nil
 }
 
 // ChannelOf returns the channel that holds global address addr.

@@ -3,6 +3,7 @@ package memory
 import (
 	"sync"
 
+	"github.com/gfxsim/gfxsim/timing"
 	"github.com/sarchlab/akita/v3/mem/mem"
 	"github.com/sarchlab/akita/v3/sim"
 )
@@ -98,13 +99,6 @@ func (s *portStats) inFlight() int {
 	return len(s.arrived)
 }
 
-func avg(sum, n uint64) float64 {
-	if n == 0 {
-		return 0
-	}
-	return float64(sum) / float64(n)
-}
-
 // report adds the counters, named <name>.<counter>.
 func (s *portStats) report(add func(string, float64)) {
 	s.mu.Lock()
@@ -114,9 +108,9 @@ func (s *portStats) report(add func(string, float64)) {
 	add(p+"writes", float64(s.writes))
 	add(p+"bytes_read", float64(s.bytesRead))
 	add(p+"bytes_written", float64(s.bytesWritten))
-	add(p+"read_latency_avg", avg(s.readLatSum, s.readsDone))
+	add(p+"read_latency_avg", timing.Ratio(s.readLatSum, s.readsDone))
 	add(p+"read_latency_max", float64(s.readLatMax))
-	add(p+"write_latency_avg", avg(s.writeLatSum, s.writesDone))
+	add(p+"write_latency_avg", timing.Ratio(s.writeLatSum, s.writesDone))
 	add(p+"write_latency_max", float64(s.writeLatMax))
 	add(p+"in_flight", float64(len(s.arrived)))
 }

@@ -4,20 +4,18 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/command"
 	"github.com/gfxsim/gfxsim/functional/geom"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/raster"
-	"github.com/gfxsim/gfxsim/functional/reference"
-	"github.com/gfxsim/gfxsim/scene"
-	"github.com/gfxsim/gfxsim/scene/driver"
 )
 
-// blurDraw is testDraw in decoupled supersample mode (every triangle takes the
+// blurDraw is testpeer.TestDraw in decoupled supersample mode (every triangle takes the
 // 5D path) with raster tiles of tileSize pixels.
 func blurDraw(w, h, tileSize int) *protocol.Draw {
-	d := testDraw(0, w, h, geom.CullNone)
+	d := testpeer.TestDraw(0, w, h, geom.CullNone)
 	d.State.Decoupling = command.Decoupling{Mode: command.DecoupleSupersample, Rate: 1}
 	d.Raster = pipeline.RasterConfig(d.State, pipeline.RasterOptions{TileSize: tileSize})
 	return d
@@ -44,7 +42,7 @@ func TestBlurPrimitiveOwners(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			d := blurDraw(128, 64, tc.tile)
-			r := newRig(t, MakeBuilder().WithRasterStride(tc.s), tc.n)
+			r := newRig(t, MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.RasterStride = tc.s })), tc.n)
 			r.core.Script = []scripted{{At: 0, Msg: batchOf(d, 0, 0, tri), Dst: r.pa.FromShaderCores}}
 			r.ia.Script = []scripted{{At: 0, Msg: protocol.NewBatchInfo(d, 1), Dst: r.pa.InputAssembler}}
 			r.run(t)
@@ -110,29 +108,20 @@ func TestBlurOwnersFormula(t *testing.T) {
 // counters equal the reference renderer's, the 5D primitives are numbered in
 // API order, and each reaches exactly the rasterizers of its owner set.
 func TestBlurGeometryMatchesReference(t *testing.T) {
-	s, err := scene.Builtin("defocus")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := testpeer.Builtin(t, "defocus")
 	if err := s.SetResolution(96, 54, 4); err != nil {
 		t.Fatal(err)
 	}
-	f, err := driver.Encode(s, driver.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	fr := framesOf(t, f)
-	ref, err := reference.Render(f.Memory, f.Stream, f.StreamBytes, reference.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := testpeer.EncodeBuilt(t, s)
+	fr := testpeer.NewFrame(t, f)
+	ref := testpeer.Reference(t, f)
 	if ref.Counters.Decoupled.Map.Triangles == 0 {
 		t.Fatal("the scene has no 5D primitive")
 	}
 	const n = 3
-	r := newRig(t, MakeBuilder().WithBatchSlots(4), n)
-	for _, d := range fr.draws {
-		batches := fr.shade(t, d)
+	r := newRig(t, MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.BatchSlots = 4 })), n)
+	for _, d := range fr.Draws {
+		batches := fr.Shade(t, d)
 		for _, sb := range batches {
 			r.core.Script = append(r.core.Script, scripted{At: 0, Msg: sb, Dst: r.pa.FromShaderCores})
 		}

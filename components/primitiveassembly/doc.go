@@ -168,7 +168,7 @@
 // items are only in flight in the setup pipeline or the clipper, the unit sleeps
 // and is woken (timing.Waker) in the cycle the next one is ready.
 //
-// # Parameters (Builder)
+// # Parameters (Config)
 //
 //	BatchSlots         16  shaded batches held; must equal the input assembler's credits
 //	TrianglesPerCycle  1   triangles assembled and primitives distributed per cycle
@@ -183,9 +183,10 @@
 //	StreamOutQueue     16  stream-out byte ranges waiting to be written
 //	StreamOutWrites    8   stream-out write requests in flight
 //
-// plus WithEngine, WithFreq, WithHalt (malformed input stops the run with an
-// error naming the unit, the draw and the batch; Err returns it, also without a
-// halt flag) and WithProgress (one unit per message sent).
+// MakeBuilder().WithEnv(env).WithConfig(cfg).Build(name) builds one; env's
+// halt stops the unit (malformed input stops the run with an error naming the
+// unit, the draw and the batch; Err returns it, also without a halt flag) and
+// its progress counts one unit per message sent.
 //
 // # Statistics
 //

@@ -117,7 +117,7 @@ func (c *Comp) geometryIO(now sim.VTimeInSec) bool {
 			g.sendQ[0] = nil
 			g.sendQ = g.sendQ[1:]
 			g.warpsSent++
-			c.progress.Add(1)
+			c.env.Progress.Add(1)
 			progress = true
 			break
 		}
@@ -161,7 +161,7 @@ func (c *Comp) streamOutIO(now sim.VTimeInSec) bool {
 		g.soQ = g.soQ[1:]
 		g.soNext = 0
 	}
-	c.progress.Add(1)
+	c.env.Progress.Add(1)
 	return true
 }
 
@@ -188,7 +188,7 @@ func (c *Comp) beginGeometry(ds *drawState) {
 			c.fail(fmt.Errorf("%s: Memory: not set (the stream-out writes' LowModuleFinder)", c.Name()))
 			return
 		}
-		cl, err := memclient.New(c.ToMemory, c.Memory, c.Freq, memclient.Config{MaxOutstanding: c.streamOutWrites})
+		cl, err := memclient.New(c.ToMemory, c.Memory, c.Freq, memclient.Config{MaxOutstanding: c.cfg.StreamOutWrites})
 		if err != nil {
 			c.fail(fmt.Errorf("%s: %w", c.Name(), err))
 			return
@@ -203,7 +203,7 @@ func (c *Comp) beginGeometry(ds *drawState) {
 // marker, and so its DrawEnd and DrawDone, wait for them.
 func (c *Comp) endStreamOut(ds *drawState) bool {
 	if !ds.soEnded {
-		if len(c.gs.soQ)+len(ds.d.State.StreamOut.Buffers)+1 > c.streamOutQueue && len(c.gs.soQ) > 0 {
+		if len(c.gs.soQ)+len(ds.d.State.StreamOut.Buffers)+1 > c.cfg.StreamOutQueue && len(c.gs.soQ) > 0 {
 			return false
 		}
 		ds.soEnded = true
@@ -246,7 +246,7 @@ func (c *Comp) geometryStep(cyc uint64, ds *drawState) (bool, stepResult) {
 	v := out.Vertices(g.prim)
 	if so := ds.so; so != nil {
 		bufs := ds.d.State.StreamOut.Buffers
-		if len(g.soQ)+len(bufs) > c.streamOutQueue && len(g.soQ) > 0 {
+		if len(g.soQ)+len(bufs) > c.cfg.StreamOutQueue && len(g.soQ) > 0 {
 			c.waitSO = true
 			return false, stepMoved
 		}
@@ -273,8 +273,8 @@ func (c *Comp) geometryStep(cyc uint64, ds *drawState) (bool, stepResult) {
 	}
 	clipped := c.geo.Clipped
 	it := c.newSetupItem(ds, ds.geo.Triangle(source, v, nil, &c.geo))
-	if c.geo.Clipped != clipped && c.clipCycles > 0 {
-		c.clipping, c.clipItem, c.clipDone = true, it, cyc+uint64(c.clipCycles)
+	if c.geo.Clipped != clipped && c.cfg.ClipCycles > 0 {
+		c.clipping, c.clipItem, c.clipDone = true, it, cyc+uint64(c.cfg.ClipCycles)
 		return true, stepHeld
 	}
 	if it != nil {

@@ -32,7 +32,7 @@ mov o0, v2
 emit
 `
 
-// gsDraw is testDraw with the pass-through geometry shader reading the
+// gsDraw is testpeer.TestDraw with the pass-through geometry shader reading the
 // vertex shader's output 0.
 func gsDraw(t *testing.T, w, h int) *protocol.Draw {
 	t.Helper()
@@ -40,7 +40,7 @@ func gsDraw(t *testing.T, w, h int) *protocol.Draw {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := testDraw(0, w, h, geom.CullNone)
+	d := testpeer.TestDraw(0, w, h, geom.CullNone)
 	d.State.GS, d.State.GSInputs = gs, []int{0, 0, 0}
 	return d
 }
@@ -166,7 +166,7 @@ func TestGeometryWarpsReorderedInAPIOrder(t *testing.T) {
 // image (the error names SetMemory).
 func TestSkipStreamOut(t *testing.T) {
 	for _, skip := range []bool{true, false} {
-		d := testDraw(0, 64, 64, geom.CullNone)
+		d := testpeer.TestDraw(0, 64, 64, geom.CullNone)
 		d.State.StreamOut = &state.StreamOut{Rasterize: true,
 			Buffers: []state.StreamOutBuffer{{Addr: 0x20000, Size: 256, Stride: 16, FilledAddr: 0x30000}}}
 		r := newRig(t, MakeBuilder(), 1)

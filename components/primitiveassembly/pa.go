@@ -55,24 +55,14 @@ type Comp struct {
 	ToMemory sim.Port
 	Memory   mem.LowModuleFinder
 
-	mem             state.Memory // the functional memory image (SetMemory)
-	streamOutQueue  int
-	streamOutWrites int
+	mem state.Memory // the functional memory image (SetMemory)
 
-	batchSlots        int
-	trianglesPerCycle int
-	clipCycles        int
-	outputQueue       int
-	numRasterizers    int
-	rasterStride      int
-	setup5DCycles     int
-	patternSeed       uint64
+	cfg Config
+	env timing.Env // its halt stops the unit; its progress counts messages sent
 
-	halt     *timing.Halt
-	progress *timing.Progress
-	err      error
-	waker    *timing.Waker
-	act      *timing.Activity
+	err   error
+	waker *timing.Waker
+	act   *timing.Activity
 
 	coresBuf, iaBuf sim.Buffer
 
@@ -170,7 +160,7 @@ func (q *msgQueue) pop() {
 // Tick runs the stages back to front: send, return credits, distribute,
 // assemble, receive.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.halt.Stopped() || c.err != nil {
+	if c.env.Halt.Stopped() || c.err != nil {
 		return false
 	}
 	cyc := c.Freq.Cycle(now)
@@ -212,7 +202,7 @@ func (c *Comp) send(now sim.VTimeInSec) bool {
 			c.ends++
 		}
 		q.pop()
-		c.progress.Add(1)
+		c.env.Progress.Add(1)
 		progress = true
 	}
 	return progress
@@ -231,7 +221,7 @@ func (c *Comp) sendCredits(now sim.VTimeInSec) bool {
 	}
 	c.credRet += uint64(c.credits)
 	c.credits = 0
-	c.progress.Add(1)
+	c.env.Progress.Add(1)
 	return true
 }
 
@@ -240,7 +230,7 @@ func (c *Comp) sendCredits(now sim.VTimeInSec) bool {
 // moves only when every rasterizer it goes to has room.
 func (c *Comp) distribute(cyc uint64) bool {
 	progress := false
-	for budget := c.trianglesPerCycle; budget > 0; {
+	for budget := c.cfg.TrianglesPerCycle; budget > 0; {
 		it, ok := c.setup.Peek(cyc)
 		if !ok {
 			break
@@ -296,7 +286,7 @@ func (c *Comp) distribute(cyc uint64) bool {
 // more cycles. When a draw's last batch is done, its end marker follows.
 func (c *Comp) assemble(cyc uint64) bool {
 	progress := false
-	budget := c.trianglesPerCycle
+	budget := c.cfg.TrianglesPerCycle
 	if c.clipping {
 		if cyc < c.clipDone {
 			return false
@@ -398,15 +388,15 @@ func (c *Comp) assemble(cyc uint64) bool {
 		if c.nextTri == len(sb.Batch.Triangles) {
 			c.finishBatch(ds)
 		}
-		if c.geo.Clipped != clipped && c.clipCycles > 0 {
+		if c.geo.Clipped != clipped && c.cfg.ClipCycles > 0 {
 			// The clipper holds the triangle; it enters setup ClipCycles later.
-			c.clipping, c.clipItem, c.clipDone = true, it, cyc+uint64(c.clipCycles)
+			c.clipping, c.clipItem, c.clipDone = true, it, cyc+uint64(c.cfg.ClipCycles)
 			break
 		}
-		if blur && c.setup5DCycles > 0 {
+		if blur && c.cfg.Setup5DCycles > 0 {
 			// 5D setup (raster5d.Setup, decouple.NewMap) holds the triangle
 			// Setup5DCycles more cycles, as the clipper does.
-			c.clipping, c.clipItem, c.clipDone = true, it, cyc+uint64(c.setup5DCycles)
+			c.clipping, c.clipItem, c.clipDone = true, it, cyc+uint64(c.cfg.Setup5DCycles)
 			break
 		}
 		if it != nil {
@@ -467,7 +457,7 @@ func (c *Comp) findSlot(d *protocol.Draw, seq uint64) *protocol.ShadedBatch {
 func (c *Comp) primOwners(p *pipeline.Primitive, cfg *raster.Config) uint64 {
 	if p.Blur != nil {
 		tx0, ty0, tx1, ty1 := p.Blur.Tri.TileRange()
-		return protocol.BlurOwners(tx0, ty0, tx1, ty1, rasterTileSize(cfg), c.rasterStride, c.numRasterizers)
+		return protocol.BlurOwners(tx0, ty0, tx1, ty1, rasterTileSize(cfg), c.cfg.RasterStride, c.cfg.NumRasterizers)
 	}
 	return c.owners(&p.Triangle, cfg)
 }
@@ -484,13 +474,13 @@ func rasterTileSize(cfg *raster.Config) int {
 // range: the range is walked row by row (at most NumRasterizers tiles per row,
 // which cover every owner of that row) until every rasterizer was found.
 func (c *Comp) owners(t *raster.Triangle, cfg *raster.Config) uint64 {
-	n := c.numRasterizers
+	n := c.cfg.NumRasterizers
 	all := ^uint64(0) >> (64 - n)
 	tx0, ty0, tx1, ty1 := t.TileRange(cfg)
 	var m uint64
 	for ty := ty0; ty < ty1 && m != all; ty++ {
 		for tx := tx0; tx < tx1 && tx < tx0+n; tx++ {
-			m |= 1 << protocol.TileOwner(tx, ty, c.rasterStride, n)
+			m |= 1 << protocol.TileOwner(tx, ty, c.cfg.RasterStride, n)
 		}
 	}
 	return m
@@ -527,7 +517,7 @@ func (c *Comp) receive(now sim.VTimeInSec) bool {
 			}
 			continue
 		}
-		if len(c.slots) >= c.batchSlots {
+		if len(c.slots) >= c.cfg.BatchSlots {
 			break
 		}
 		c.FromShaderCores.Retrieve(now)
@@ -610,7 +600,7 @@ func (c *Comp) draw(d *protocol.Draw) *drawState {
 	}
 	ds := &drawState{d: d, geo: pipeline.NewGeometry(d.State, &d.Raster)}
 	ds.geoStage = d.State.GS != nil || d.State.StreamOut != nil
-	dd, err := pipeline.NewDecoupled(d.State, &d.Raster, &c.patterns, c.patternSeed)
+	dd, err := pipeline.NewDecoupled(d.State, &d.Raster, &c.patterns, c.cfg.PatternSeed)
 	if err != nil {
 		c.fail(fmt.Errorf("%s: draw %d: decoupled sampling: %w", c.Name(), d.Seq, err))
 	}
@@ -631,8 +621,8 @@ func (c *Comp) fail(err error) {
 	if c.err == nil {
 		c.err = err
 	}
-	if c.halt != nil {
-		c.halt.Stop(err)
+	if c.env.Halt != nil {
+		c.env.Halt.Stop(err)
 	}
 }
 

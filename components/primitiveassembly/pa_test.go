@@ -7,30 +7,15 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/geom"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
-	"github.com/gfxsim/gfxsim/functional/reference"
 	"github.com/gfxsim/gfxsim/timing"
 )
 
-// geoYAML: a ground plane that passes behind the camera (clipped at the near
-// plane) and a closed sphere (half of it back-facing, culled), 4x MSAA.
-const geoYAML = `
-name: geo
-resolution: [96, 64]
-samples: 4
-clear: {color: [0, 0, 0, 1]}
-camera: {position: [0, 0.3, 3], target: [0, 0, 0], near: 0.5, far: 100}
-meshes:
-  ground: {procedural: {kind: plane, size: [200, 200], segments: 4}}
-  ball: {procedural: {kind: sphere, radius: 0.8, stacks: 10, slices: 16}}
-materials:
-  white: {shader: unlit, params: {color: [1, 1, 1, 1]}}
-objects:
-  - {mesh: ground, material: white, transform: {translate: [0, -1, 0]}}
-  - {mesh: ball, material: white}
-`
+// geoYAML: testpeer.GeoScene on a 96x64 target.
+var geoYAML = testpeer.GeoScene(96, 64)
 
 // sends returns the cycles at which messages of type T were sent to f.
 func sends[T sim.Msg](f *fake) []uint64 {
@@ -46,7 +31,7 @@ func sends[T sim.Msg](f *fake) []uint64 {
 // TestTimingPinned pins the cycle of every message for a 3-triangle batch,
 // computed by hand from the documented timing (package doc, "Timing").
 func TestTimingPinned(t *testing.T) {
-	d := testDraw(0, 64, 32, geom.CullNone)
+	d := testpeer.TestDraw(0, 64, 32, geom.CullNone)
 	small := func(x float32) [3][3]float32 { return [3][3]float32{{x, 1, 0.5}, {x + 4, 1, 0.5}, {x, 5, 0.5}} }
 	nearCut := [3][3]float32{{20, 1, -0.5}, {24, 1, 0.5}, {20, 5, 0.5}} // vertex 0 behind the near plane
 	tests := []struct {
@@ -78,12 +63,12 @@ func TestTimingPinned(t *testing.T) {
 			r := newRig(t, MakeBuilder(), 1)
 			r.core.Script = []scripted{{At: 0, Msg: batchOf(d, 0, 0, tc.tris...), Dst: r.pa.FromShaderCores}}
 			r.ia.Script = []scripted{{At: 0, Msg: protocol.NewBatchInfo(d, 1), Dst: r.pa.InputAssembler}}
-			ticks := &tickLog{comp: r.pa.TickingComponent}
+			ticks := &testpeer.TickLog{Comp: r.pa.TickingComponent}
 			r.e.AcceptHook(ticks)
 			r.run(t)
 			r.checkDrained(t)
-			if !reflect.DeepEqual(ticks.cycles, tc.ticks) {
-				t.Errorf("ticked at %v, want %v", ticks.cycles, tc.ticks)
+			if !reflect.DeepEqual(ticks.Cycles, tc.ticks) {
+				t.Errorf("ticked at %v, want %v", ticks.Cycles, tc.ticks)
 			}
 			if got := sends[*protocol.PrimitiveMsg](r.rasts[0]); !reflect.DeepEqual(got, tc.prims) {
 				t.Errorf("primitives sent at %v, want %v", got, tc.prims)
@@ -117,22 +102,22 @@ func TestTimingPinned(t *testing.T) {
 // and checks that the primitives come out in API order, equal to the
 // functional geometry stage's, and that one credit comes back per batch.
 func TestOutOfOrderBatchesAreConsumedInOrder(t *testing.T) {
-	fr := loadFrame(t, geoYAML)
-	if len(fr.draws) != 2 {
-		t.Fatalf("%d draws, want 2", len(fr.draws))
+	fr := testpeer.LoadFrame(t, geoYAML)
+	if len(fr.Draws) != 2 {
+		t.Fatalf("%d draws, want 2", len(fr.Draws))
 	}
 	var want [2][]pipeline.Primitive
 	var batches [2][]*protocol.ShadedBatch
 	var st pipeline.GeometryStats
-	for i, d := range fr.draws {
-		batches[i] = fr.shade(t, d)
-		want[i] = expected(d, batches[i], &st)
+	for i, d := range fr.Draws {
+		batches[i] = fr.Shade(t, d)
+		want[i] = testpeer.Primitives(d, batches[i], &st)
 	}
 	total := len(batches[0]) + len(batches[1])
 	if len(batches[1]) < 3 {
 		t.Fatalf("draw 1 has %d batches; the test needs several", len(batches[1]))
 	}
-	r := newRig(t, MakeBuilder().WithBatchSlots(total), 1)
+	r := newRig(t, MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.BatchSlots = total })), 1)
 	var script []scripted
 	for i := 1; i >= 0; i-- {
 		for j := len(batches[i]) - 1; j >= 0; j-- {
@@ -143,8 +128,8 @@ func TestOutOfOrderBatchesAreConsumedInOrder(t *testing.T) {
 	// The input assembler sends a draw's BatchInfo before it dispatches any
 	// batch of the next draw, so draw 0 is known first; draw 1's count comes last.
 	r.ia.Script = []scripted{
-		{At: 0, Msg: protocol.NewBatchInfo(fr.draws[0], len(batches[0])), Dst: r.pa.InputAssembler},
-		{At: uint64(len(script)), Msg: protocol.NewBatchInfo(fr.draws[1], len(batches[1])), Dst: r.pa.InputAssembler},
+		{At: 0, Msg: protocol.NewBatchInfo(fr.Draws[0], len(batches[0])), Dst: r.pa.InputAssembler},
+		{At: uint64(len(script)), Msg: protocol.NewBatchInfo(fr.Draws[1], len(batches[1])), Dst: r.pa.InputAssembler},
 	}
 	r.run(t)
 	r.checkDrained(t)
@@ -154,12 +139,12 @@ func TestOutOfOrderBatchesAreConsumedInOrder(t *testing.T) {
 	for _, g := range r.rasts[0].Got {
 		switch m := g.Msg.(type) {
 		case *protocol.PrimitiveMsg:
-			if m.Draw != fr.draws[draw] {
+			if m.Draw != fr.Draws[draw] {
 				t.Fatalf("primitive of draw %d while draw %d is current", m.Draw.Seq, draw)
 			}
 			got[draw] = append(got[draw], m)
 		case *protocol.DrawEnd:
-			if m.Draw != fr.draws[draw] || m.From != 0 {
+			if m.Draw != fr.Draws[draw] || m.From != 0 {
 				t.Fatalf("DrawEnd{%d, %d} while draw %d is current", m.Draw.Seq, m.From, draw)
 			}
 			draw++
@@ -202,27 +187,24 @@ func TestOutOfOrderBatchesAreConsumedInOrder(t *testing.T) {
 // crossing the near plane and back faces through primitive assembly and
 // compares the clip/cull/setup counters with the reference renderer's.
 func TestGeometryMatchesReference(t *testing.T) {
-	fr := loadFrame(t, geoYAML)
-	ref, err := reference.Render(fr.f.Memory, fr.f.Stream, fr.f.StreamBytes, reference.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	fr := testpeer.LoadFrame(t, geoYAML)
+	ref := testpeer.Reference(t, fr.Frame)
 	want := ref.Counters.GeometryStats
 	if want.Clipped == 0 || want.Culled == 0 || want.Rejected == 0 {
 		t.Fatalf("scene does not exercise clipping, culling and rejection: %+v", want)
 	}
-	r := newRig(t, MakeBuilder().WithBatchSlots(4), 2)
+	r := newRig(t, MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.BatchSlots = 4 })), 2)
 	// The fake core plays the input assembler's credit discipline: at most
 	// BatchSlots batches ahead, paced one per cycle; BatchInfo after the last.
 	var script []scripted
-	for _, d := range fr.draws {
-		for _, sb := range fr.shade(t, d) {
+	for _, d := range fr.Draws {
+		for _, sb := range fr.Shade(t, d) {
 			script = append(script, scripted{At: 0, Msg: sb, Dst: r.pa.FromShaderCores})
 		}
 		r.ia.Script = append(r.ia.Script, scripted{At: 0, Msg: protocol.NewBatchInfo(d, 0), Dst: r.pa.InputAssembler})
 	}
 	n := 0
-	for i, d := range fr.draws {
+	for i, d := range fr.Draws {
 		cnt := 0
 		for _, s := range script {
 			if s.Msg.(*protocol.ShadedBatch).Draw == d {
@@ -286,8 +268,8 @@ func TestPrimitivesReachOwners(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			d := testDraw(0, 64, 32, geom.CullNone)
-			r := newRig(t, MakeBuilder().WithRasterStride(tc.stride), tc.n)
+			d := testpeer.TestDraw(0, 64, 32, geom.CullNone)
+			r := newRig(t, MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.RasterStride = tc.stride })), tc.n)
 			r.core.Script = []scripted{{At: 0, Msg: batchOf(d, 0, 0, tc.tri), Dst: r.pa.FromShaderCores}}
 			r.ia.Script = []scripted{{At: 0, Msg: protocol.NewBatchInfo(d, 1), Dst: r.pa.InputAssembler}}
 			r.run(t)
@@ -319,10 +301,10 @@ func TestPrimitivesReachOwners(t *testing.T) {
 // rasterizer sees each draw's DrawEnd exactly once, after all of that draw's
 // primitives and before any of the next draw's.
 func TestDrawEndFollowsLastPrimitive(t *testing.T) {
-	r := newRig(t, MakeBuilder().WithTrianglesPerCycle(2).WithSetupLatency(3), 4)
+	r := newRig(t, MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.TrianglesPerCycle = 2; c.SetupLatency = 3 })), 4)
 	var draws []*protocol.Draw
 	for i := 0; i < 3; i++ {
-		d := testDraw(uint64(i), 64, 32, geom.CullNone)
+		d := testpeer.TestDraw(uint64(i), 64, 32, geom.CullNone)
 		draws = append(draws, d)
 		var tris [][3][3]float32
 		for k := 0; k < 5+i; k++ {
@@ -363,13 +345,13 @@ func TestDrawEndFollowsLastPrimitive(t *testing.T) {
 // TestBackPressure: a rasterizer that does not drain blocks distribution
 // (blocked_output) without losing or reordering anything.
 func TestBackPressure(t *testing.T) {
-	d := testDraw(0, 64, 32, geom.CullNone)
+	d := testpeer.TestDraw(0, 64, 32, geom.CullNone)
 	var tris [][3][3]float32
 	for k := 0; k < 24; k++ {
 		tris = append(tris, [3][3]float32{{1, 1, 0.5}, {5, 1, 0.5}, {1, 5, 0.5}})
 	}
 	e := sim.NewSerialEngine()
-	pa := MakeBuilder().WithEngine(e).WithNumRasterizers(1).WithOutputQueue(2).Build("GPU.PrimitiveAssembly")
+	pa := MakeBuilder().WithEnv(testpeer.Env(e)).WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.NumRasterizers = 1; c.OutputQueue = 2 })).Build("GPU.PrimitiveAssembly")
 	core, ia := newFake("Core", e, 4), newFake("IA", e, 4)
 	rast := newFake("Rast", e, 1)
 	rast.Hold = true
@@ -419,7 +401,7 @@ func TestBackPressure(t *testing.T) {
 // TestBadInputHalts: malformed messages stop the simulation with an error that
 // names the unit instead of panicking.
 func TestBadInputHalts(t *testing.T) {
-	d := testDraw(0, 64, 32, geom.CullNone)
+	d := testpeer.TestDraw(0, 64, 32, geom.CullNone)
 	bad := batchOf(d, 0, 0, [3][3]float32{{1, 1, 0.5}, {5, 1, 0.5}, {1, 5, 0.5}})
 	bad.Batch.Triangles[0][2] = 9
 	tests := []struct {
@@ -436,7 +418,7 @@ func TestBadInputHalts(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			h := &timing.Halt{}
-			r := newRig(t, MakeBuilder().WithHalt(h), 1)
+			r := newRig(t, MakeBuilder().WithEnv(timing.Env{Halt: h}), 1)
 			if tc.ia {
 				r.ia.Script = []scripted{{At: 0, Msg: tc.msg, Dst: r.pa.InputAssembler}}
 			} else {
@@ -461,37 +443,21 @@ func TestBadInputHalts(t *testing.T) {
 	}
 }
 
-func TestBuilderValidation(t *testing.T) {
-	tests := []struct {
-		b    Builder
-		want string
-	}{
-		{MakeBuilder().WithBatchSlots(0), "BatchSlots"},
-		{MakeBuilder().WithTrianglesPerCycle(0), "TrianglesPerCycle"},
-		{MakeBuilder().WithClipCycles(-1), "ClipCycles"},
-		{MakeBuilder().WithSetupLatency(-1), "SetupLatency"},
-		{MakeBuilder().WithOutputQueue(0), "OutputQueue"},
-		{MakeBuilder().WithNumRasterizers(65), "NumRasterizers"},
-		{MakeBuilder().WithRasterStride(-1), "RasterStride"},
-		{MakeBuilder().WithFreq(0), "Freq"},
-		{MakeBuilder(), ""},
-	}
-	for _, tc := range tests {
-		err := tc.b.Validate()
-		if tc.want == "" {
-			if err != nil {
-				t.Errorf("defaults: %v", err)
-			}
-			continue
-		}
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("Validate() = %v, want an error naming %s", err, tc.want)
-		}
-	}
-	defer func() {
-		if r := recover(); r == nil || !strings.Contains(r.(string), "BatchSlots") {
-			t.Errorf("Build with a bad parameter: panic %v", r)
-		}
-	}()
-	MakeBuilder().WithEngine(sim.NewSerialEngine()).WithBatchSlots(0).Build("GPU.PrimitiveAssembly")
+func TestConfigValidation(t *testing.T) {
+	testpeer.CheckValidate(t, DefaultConfig(), []testpeer.ConfigCase[Config]{
+		{Want: "BatchSlots", Edit: func(c *Config) { c.BatchSlots = 0 }},
+		{Want: "TrianglesPerCycle", Edit: func(c *Config) { c.TrianglesPerCycle = 0 }},
+		{Want: "ClipCycles", Edit: func(c *Config) { c.ClipCycles = -1 }},
+		{Want: "SetupLatency", Edit: func(c *Config) { c.SetupLatency = -1 }},
+		{Want: "OutputQueue", Edit: func(c *Config) { c.OutputQueue = 0 }},
+		{Want: "NumRasterizers", Edit: func(c *Config) { c.NumRasterizers = 65 }},
+		{Want: "RasterStride", Edit: func(c *Config) { c.RasterStride = -1 }},
+		{Want: "", Edit: func(c *Config) {}},
+	})
+	e := sim.NewSerialEngine()
+	testpeer.CheckEnv(t, true, func(env timing.Env) { MakeBuilder().WithEnv(env).Build("GPU.PrimitiveAssembly") })
+	testpeer.Panics(t, "BatchSlots", func() {
+		MakeBuilder().WithEnv(testpeer.Env(e)).WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.BatchSlots = 0 })).
+			Build("GPU.PrimitiveAssembly")
+	})
 }

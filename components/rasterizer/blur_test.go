@@ -6,10 +6,10 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/command"
 	"github.com/gfxsim/gfxsim/functional/decouple"
-	"github.com/gfxsim/gfxsim/functional/geom"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/raster"
 	"github.com/gfxsim/gfxsim/functional/raster5d"
@@ -20,12 +20,7 @@ import (
 // tileSize pixels, from screen vertices.
 func blurPrim(t *testing.T, w, h, tileSize int, tri [3][3]float32) (*protocol.Draw, *pipeline.Primitive) {
 	t.Helper()
-	d := testDraw(0, w, h, geom.CullNone)
-	pat, err := raster.PatternFor(4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d.State.Samples = pat
+	d := windowDraw(t, w, h, tileSize)
 	d.State.Decoupling = command.Decoupling{Mode: command.DecoupleSupersample, Rate: 1}
 	d.Raster = pipeline.RasterConfig(d.State, pipeline.RasterOptions{TileSize: tileSize})
 	var pc pipeline.PatternCache
@@ -35,7 +30,7 @@ func blurPrim(t *testing.T, w, h, tileSize int, tri [3][3]float32) (*protocol.Dr
 	}
 	var v [3]pipeline.VertexOut
 	for k, p := range tri {
-		v[k][0] = clipPos(d, p[0], p[1], p[2])
+		v[k][0] = testpeer.ClipPos(d, p[0], p[1], p[2])
 	}
 	var st pipeline.GeometryStats
 	var ms decouple.MapStats
@@ -116,8 +111,12 @@ func TestBlurTileSplitByPartition(t *testing.T) {
 	seen := map[[2]int32]int{}
 	for r := 0; r < n; r++ {
 		e := sim.NewSerialEngine()
-		g := newRig(t, e, MakeBuilder().WithIndex(r).WithNumRasterizers(n).WithPartitionTileRatio(ratio).
-			WithSampleTestsPerCycle(rate), "GPU.Rasterizer", parts)
+		g := newRig(t, e, MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) {
+			c.Index = r
+			c.NumRasterizers = n
+			c.PartitionTileRatio = ratio
+			c.SampleTestsPerCycle = rate
+		})), "GPU.Rasterizer", parts)
 		g.pa.Script = []scripted{{At: 0, Msg: protocol.NewPrimitiveMsg(d, p, 0), Dst: g.r.FromPrimitiveAssembly}}
 		g.run(t)
 		want, tests, covered := expectBlur(d, p, r, n, parts, ratio, rate)
@@ -182,7 +181,7 @@ func TestBlurTileOwnedWhole(t *testing.T) {
 	const n, parts = 2, 2
 	for r := 0; r < n; r++ {
 		e := sim.NewSerialEngine()
-		g := newRig(t, e, MakeBuilder().WithIndex(r).WithNumRasterizers(n), "GPU.Rasterizer", parts)
+		g := newRig(t, e, MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.Index = r; c.NumRasterizers = n })), "GPU.Rasterizer", parts)
 		g.pa.Script = []scripted{{At: 0, Msg: protocol.NewPrimitiveMsg(d, p, 0), Dst: g.r.FromPrimitiveAssembly}}
 		g.run(t)
 		want, _, _ := expectBlur(d, p, r, n, parts, 1, DefaultSampleTestsPerCycle)

@@ -7,9 +7,9 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/primitiveassembly"
 	"github.com/gfxsim/gfxsim/components/protocol"
-	"github.com/gfxsim/gfxsim/functional/reference"
 )
 
 // TestChainWithPrimitiveAssembly wires the real primitive assembly to three
@@ -19,16 +19,12 @@ import (
 // rasterizer, and that the counters match the reference renderer's.
 func TestChainWithPrimitiveAssembly(t *testing.T) {
 	const R, P, stride = 3, 2, 2
-	ref := loadFrame(t, geoYAML)
-	res, err := reference.Render(ref.f.Memory, ref.f.Stream, ref.f.StreamBytes, reference.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	fr := loadFrame(t, geoYAML)
+	ref := testpeer.LoadFrame(t, geoYAML)
+	res := testpeer.Reference(t, ref.Frame)
+	fr := testpeer.LoadFrame(t, geoYAML)
 	e := sim.NewSerialEngine()
 	conn := sim.NewDirectConnection("Conn", e, 1*sim.GHz)
-	pa := primitiveassembly.MakeBuilder().WithEngine(e).WithNumRasterizers(R).WithRasterStride(stride).
-		WithBatchSlots(4).Build("GPU.PrimitiveAssembly")
+	pa := primitiveassembly.MakeBuilder().WithEnv(testpeer.Env(e)).WithConfig(testpeer.Edit(primitiveassembly.DefaultConfig(), func(c *primitiveassembly.Config) { c.NumRasterizers = R; c.RasterStride = stride; c.BatchSlots = 4 })).Build("GPU.PrimitiveAssembly")
 	core, ia := newFake("Core", e, 4), newFake("IA", e, 64)
 	for _, p := range []sim.Port{pa.FromShaderCores, pa.InputAssembler, pa.ToRasterizers, core.Port, ia.Port} {
 		conn.PlugIn(p, 4)
@@ -42,8 +38,7 @@ func TestChainWithPrimitiveAssembly(t *testing.T) {
 	}
 	var rasts []*Comp
 	for r := 0; r < R; r++ {
-		c := MakeBuilder().WithEngine(e).WithIndex(r).WithNumRasterizers(R).WithRasterStride(stride).
-			WithNumPartitions(P).Build(fmt.Sprintf("GPU.Rasterizer[%d]", r))
+		c := MakeBuilder().WithEnv(testpeer.Env(e)).WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.Index = r; c.NumRasterizers = R; c.RasterStride = stride; c.NumPartitions = P })).Build(fmt.Sprintf("GPU.Rasterizer[%d]", r))
 		conn.PlugIn(c.FromPrimitiveAssembly, 4)
 		conn.PlugIn(c.ToDepthUnits, 4)
 		for _, f := range depths {
@@ -54,8 +49,8 @@ func TestChainWithPrimitiveAssembly(t *testing.T) {
 	}
 	// The fake core delivers the batches in order under back-pressure (the
 	// primitive assembly takes one only into a free slot).
-	for _, d := range fr.draws {
-		batches := fr.shade(t, d)
+	for _, d := range fr.Draws {
+		batches := fr.Shade(t, d)
 		for _, sb := range batches {
 			core.Script = append(core.Script, scripted{At: 0, Msg: sb, Dst: pa.FromShaderCores})
 		}
@@ -79,7 +74,7 @@ func TestChainWithPrimitiveAssembly(t *testing.T) {
 		sum.TilesInside += k.TilesInside
 		sum.Quads += k.Quads
 		sum.CoveredSamples += k.CoveredSamples
-		if k.DrawEnds != uint64(len(fr.draws)) {
+		if k.DrawEnds != uint64(len(fr.Draws)) {
 			t.Errorf("%s got %d DrawEnds", c.Name(), k.DrawEnds)
 		}
 		if k.TilesTested == 0 {
@@ -111,7 +106,7 @@ func TestChainWithPrimitiveAssembly(t *testing.T) {
 			}
 		}
 		for r, n := range ends {
-			if n != len(fr.draws) {
+			if n != len(fr.Draws) {
 				t.Errorf("depth unit %d: %d DrawEnds from rasterizer %d", p, n, r)
 			}
 		}

@@ -43,7 +43,7 @@
 //	                            protocol.DrawEnd{draw, From: r} to every depth unit
 //
 // The platform sets DepthUnits (one port per depth unit, by partition) and may
-// set TileFilter (or use Builder.WithTileFilter).
+// set TileFilter.
 //
 // # Life of a primitive
 //
@@ -144,7 +144,7 @@
 // While it waits only for the fine stage or for a message to become ready, the
 // rasterizer sleeps and is woken (timing.Waker) in the cycle that ends the wait.
 //
-// # Parameters (Builder)
+// # Parameters (Config)
 //
 //	Index r, NumRasterizers R (2), RasterStride (1)      tile ownership of the rasterizers
 //	NumPartitions P (4), PartitionStride (1)             tile ownership of the depth units
@@ -152,13 +152,13 @@
 //	QuadsPerCycle   8   quads produced per cycle
 //	SampleTestsPerCycle 64 5D sample tests per cycle (DefaultSampleTestsPerCycle: a choice)
 //	InputQueue      16  primitive FIFO
-//	TileQueue       4   coarse-to-fine queue (not in the YAML configuration; a builder option)
+//	TileQueue       4   coarse-to-fine queue (not in the YAML configuration; DefaultConfig's)
 //	OutputQueue     16  messages waiting to be sent
-//	TileFilter      nil hierarchical Z hook
 //
-// plus WithEngine, WithFreq, WithHalt (malformed input stops the run with an
-// error naming the rasterizer; Err returns it) and WithProgress (one unit per
-// message sent).
+// MakeBuilder().WithEnv(env).WithConfig(cfg).Build(name) builds one; env's
+// halt stops the rasterizer (malformed input sets it, with an error naming the
+// rasterizer that Err returns) and its progress counts one unit per message
+// sent. The TileFilter field installs hierarchical Z (nil keeps every tile).
 //
 // # Statistics
 //

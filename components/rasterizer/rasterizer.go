@@ -54,22 +54,13 @@ type Comp struct {
 	// TileFilter, when non-nil, is consulted per coarse tile (hierarchical Z).
 	TileFilter TileFilter
 
-	index           int
-	numRasterizers  int
-	rasterStride    int
-	numPartitions   int
-	partitionStride int
-	partitionRatio  int
-	tilesPerCycle   int
-	quadsPerCycle   int
-	sampleTests     int // 5D sample tests per cycle
+	cfg Config
+	env timing.Env // its halt stops the rasterizer; its progress counts messages sent
 
-	halt     *timing.Halt
-	progress *timing.Progress
-	err      error
-	waker    *timing.Waker
-	act      *timing.Activity
-	inBuf    sim.Buffer
+	err   error
+	waker *timing.Waker
+	act   *timing.Activity
+	inBuf sim.Buffer
 
 	// Coarse stage: the primitive being walked.
 	prim   *protocol.PrimitiveMsg
@@ -147,7 +138,7 @@ type outItem struct {
 
 // Tick runs the stages back to front: send, fine raster, coarse raster.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.halt.Stopped() || c.err != nil {
+	if c.env.Halt.Stopped() || c.err != nil {
 		return false
 	}
 	cyc := c.Freq.Cycle(now)
@@ -182,15 +173,15 @@ func (c *Comp) send(now sim.VTimeInSec, cyc uint64) bool {
 				progress = true
 			}
 		} else {
-			for it.next < c.numPartitions {
-				m := protocol.NewDrawEnd(it.end, c.index)
+			for it.next < c.cfg.NumPartitions {
+				m := protocol.NewDrawEnd(it.end, c.cfg.Index)
 				m.Src, m.Dst, m.SendTime = c.ToDepthUnits, c.DepthUnits[it.next], now
 				if err := c.ToDepthUnits.Send(m); err != nil {
 					c.blocked = true
 					return progress
 				}
 				it.next++
-				c.progress.Add(1)
+				c.env.Progress.Add(1)
 				progress = true
 			}
 		}
@@ -206,7 +197,7 @@ func (c *Comp) sendTiles(now sim.VTimeInSec, m *protocol.TileQuads) bool {
 		c.blocked = true
 		return false
 	}
-	c.progress.Add(1)
+	c.env.Progress.Add(1)
 	if c.traced() {
 		c.tileSent(m)
 	}
@@ -248,7 +239,7 @@ func (c *Comp) fine(cyc uint64) bool {
 		cost = c.pendCost
 	case c.pend.prim != nil && c.pendMsg != nil:
 		k := uint64(len(c.pendMsg.Quads))
-		cost = max(1, (k+uint64(c.quadsPerCycle)-1)/uint64(c.quadsPerCycle))
+		cost = max(1, (k+uint64(c.cfg.QuadsPerCycle)-1)/uint64(c.cfg.QuadsPerCycle))
 	}
 	if (c.pend.prim == nil || c.pendMsg != nil || len(c.pendMsgs) > 0) && c.outQ.full() {
 		c.blocked = true
@@ -290,7 +281,7 @@ func (c *Comp) rasterize(f *fineItem) *protocol.TileQuads {
 		c.cnt.CoveredSamples += uint64(q.Coverage.Count())
 	}
 	c.cnt.Quads += uint64(len(quads))
-	part := protocol.TileOwner(f.tx/c.partitionRatio, f.ty/c.partitionRatio, c.partitionStride, c.numPartitions)
+	part := protocol.TileOwner(f.tx/c.cfg.PartitionTileRatio, f.ty/c.cfg.PartitionTileRatio, c.cfg.PartitionStride, c.cfg.NumPartitions)
 	m := protocol.NewTileQuads(d, p, f.tx, f.ty, part, quads)
 	m.Window = f.prim.Window
 	return m
@@ -333,7 +324,7 @@ func (c *Comp) coarse(now sim.VTimeInSec, cyc uint64) bool {
 			if !m.Window.Empty() {
 				tx0, ty0, tx1, ty1 = clampToWindow(tx0, ty0, tx1, ty1, m.Window, rasterTileSize(m.Draw))
 			}
-			c.walk.init(m.Draw.Raster.TileOrder, tx0, ty0, tx1, ty1, c.index, c.numRasterizers, c.rasterStride)
+			c.walk.init(m.Draw.Raster.TileOrder, tx0, ty0, tx1, ty1, c.cfg.Index, c.cfg.NumRasterizers, c.cfg.RasterStride)
 			progress = true
 		case *protocol.DrawEnd:
 			if m.Draw == nil {
@@ -356,7 +347,7 @@ func (c *Comp) coarse(now sim.VTimeInSec, cyc uint64) bool {
 		return c.coarseBlur() || progress
 	}
 	d, p := c.prim.Draw, c.prim.Prim
-	for budget := c.tilesPerCycle; budget > 0 && !c.walk.done(); budget-- {
+	for budget := c.cfg.TilesPerCycle; budget > 0 && !c.walk.done(); budget-- {
 		if c.tileQ.full() {
 			return progress
 		}
@@ -398,8 +389,8 @@ func (c *Comp) fail(err error) {
 	if c.err == nil {
 		c.err = err
 	}
-	if c.halt != nil {
-		c.halt.Stop(err)
+	if c.env.Halt != nil {
+		c.env.Halt.Stop(err)
 	}
 }
 

@@ -10,11 +10,11 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/geom"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/raster"
-	"github.com/gfxsim/gfxsim/functional/reference"
 	"github.com/gfxsim/gfxsim/timing"
 )
 
@@ -103,11 +103,11 @@ func TestTimingPinned(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			d := testDraw(0, tc.w, 8, geom.CullNone)
+			d := testpeer.TestDraw(0, tc.w, 8, geom.CullNone)
 			p := primOf(t, d, [3][3]float32{{-100, -100, 0.5}, {300, -100, 0.5}, {-100, 300, 0.5}})
-			b := MakeBuilder().WithNumRasterizers(tc.rasts).WithTilesPerCycle(tc.tpc).WithQuadsPerCycle(tc.qpc)
+			b := MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.NumRasterizers = tc.rasts; c.TilesPerCycle = tc.tpc; c.QuadsPerCycle = tc.qpc }))
 			if tc.name == "queue" {
-				b = b.WithTileQueue(1)
+				b = b.WithConfig(testpeer.Edit(b.Config(), func(c *Config) { c.TileQueue = 1 }))
 			}
 			g := newRig(t, sim.NewSerialEngine(), b, "GPU.Rasterizer[0]", 2)
 			g.pa.Script = []scripted{
@@ -177,40 +177,26 @@ func TestTimingPinned(t *testing.T) {
 // TestSleepsWhileFineRasterizing: with a slow fine rasterizer the unit does
 // not tick while it only waits for the fine stage.
 func TestSleepsWhileFineRasterizing(t *testing.T) {
-	d := testDraw(0, 16, 8, geom.CullNone)
+	d := testpeer.TestDraw(0, 16, 8, geom.CullNone)
 	p := primOf(t, d, [3][3]float32{{-100, -100, 0.5}, {300, -100, 0.5}, {-100, 300, 0.5}})
 	e := sim.NewSerialEngine()
-	g := newRig(t, e, MakeBuilder().WithNumRasterizers(1).WithQuadsPerCycle(1), "GPU.Rasterizer[0]", 1)
+	g := newRig(t, e, MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.NumRasterizers = 1; c.QuadsPerCycle = 1 })), "GPU.Rasterizer[0]", 1)
 	g.pa.Script = []scripted{{At: 0, Msg: protocol.NewPrimitiveMsg(d, p, 0), Dst: g.r.FromPrimitiveAssembly}}
-	ticks := &tickLog{comp: g.r.TickingComponent}
+	ticks := &testpeer.TickLog{Comp: g.r.TickingComponent}
 	e.AcceptHook(ticks)
 	g.run(t)
 	// Coarse in 1 and 2 (tile 1 tested, primitive done), fine [2,18) and
 	// [18,34): 3 finds nothing new and sleeps until 18; 34 sends the last tile,
 	// 35 finds the unit idle.
 	want := []uint64{1, 2, 3, 18, 19, 34, 35}
-	if !reflect.DeepEqual(ticks.cycles, want) {
-		t.Errorf("ticked at %v, want %v", ticks.cycles, want)
+	if !reflect.DeepEqual(ticks.Cycles, want) {
+		t.Errorf("ticked at %v, want %v", ticks.Cycles, want)
 	}
 }
 
-// geoYAML: a ground plane crossing the near plane, a sphere, and a small
-// scissor-free 4x MSAA target whose size is not a multiple of the tile size.
-const geoYAML = `
-name: geo
-resolution: [90, 60]
-samples: 4
-clear: {color: [0, 0, 0, 1]}
-camera: {position: [0, 0.3, 3], target: [0, 0, 0], near: 0.5, far: 100}
-meshes:
-  ground: {procedural: {kind: plane, size: [200, 200], segments: 4}}
-  ball: {procedural: {kind: sphere, radius: 0.8, stacks: 10, slices: 16}}
-materials:
-  white: {shader: unlit, params: {color: [1, 1, 1, 1]}}
-objects:
-  - {mesh: ground, material: white, transform: {translate: [0, -1, 0]}}
-  - {mesh: ball, material: white}
-`
+// geoYAML: testpeer.GeoScene on a small 4x MSAA target whose size is not a
+// multiple of the tile size.
+var geoYAML = testpeer.GeoScene(90, 60)
 
 type tileKey struct {
 	draw, prim uint64
@@ -229,7 +215,7 @@ type frameRun struct {
 
 func runFrame(t *testing.T, e sim.Engine, order raster.TraversalOrder, R, P int) *frameRun {
 	t.Helper()
-	fr := loadFrame(t, geoYAML)
+	fr := testpeer.LoadFrame(t, geoYAML)
 	run := &frameRun{}
 	conn := sim.NewDirectConnection("Conn", e, 1*sim.GHz)
 	pa := newFake("PA", e, 4)
@@ -240,8 +226,14 @@ func runFrame(t *testing.T, e sim.Engine, order raster.TraversalOrder, R, P int)
 		run.depths = append(run.depths, f)
 	}
 	for r := 0; r < R; r++ {
-		c := MakeBuilder().WithEngine(e).WithIndex(r).WithNumRasterizers(R).WithRasterStride(3).
-			WithNumPartitions(P).WithPartitionStride(1).WithQuadsPerCycle(4).Build(fmt.Sprintf("GPU.Rasterizer[%d]", r))
+		c := MakeBuilder().WithEnv(testpeer.Env(e)).WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) {
+			c.Index = r
+			c.NumRasterizers = R
+			c.RasterStride = 3
+			c.NumPartitions = P
+			c.PartitionStride = 1
+			c.QuadsPerCycle = 4
+		})).Build(fmt.Sprintf("GPU.Rasterizer[%d]", r))
 		conn.PlugIn(c.FromPrimitiveAssembly, 4)
 		conn.PlugIn(c.ToDepthUnits, 4)
 		for _, f := range run.depths {
@@ -249,9 +241,9 @@ func runFrame(t *testing.T, e sim.Engine, order raster.TraversalOrder, R, P int)
 		}
 		run.rasts = append(run.rasts, c)
 	}
-	for _, d := range fr.draws {
+	for _, d := range fr.Draws {
 		d.Raster.TileOrder, d.Raster.QuadOrder = order, order
-		prims := primitives(d, fr.shade(t, d))
+		prims := testpeer.Primitives(d, fr.Shade(t, d), &pipeline.GeometryStats{})
 		run.draws = append(run.draws, d)
 		run.prims = append(run.prims, prims)
 		for i := range prims {
@@ -280,11 +272,8 @@ func runFrame(t *testing.T, e sim.Engine, order raster.TraversalOrder, R, P int)
 // depth unit, and every (rasterizer, depth unit) stream is in API order with
 // the DrawEnd last. The counters add up to the reference renderer's.
 func TestQuadsMatchReferenceSplitByOwner(t *testing.T) {
-	ref := loadFrame(t, geoYAML)
-	res, err := reference.Render(ref.f.Memory, ref.f.Stream, ref.f.StreamBytes, reference.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	ref := testpeer.LoadFrame(t, geoYAML)
+	res := testpeer.Reference(t, ref.Frame)
 	for _, tc := range []struct {
 		order raster.TraversalOrder
 		R, P  int
@@ -443,10 +432,11 @@ func (f *checkerFilter) KeepTile(d *protocol.Draw, p *pipeline.Primitive, tx, ty
 }
 
 func TestTileFilter(t *testing.T) {
-	d := testDraw(0, 32, 16, geom.CullNone) // 4x2 tiles
+	d := testpeer.TestDraw(0, 32, 16, geom.CullNone) // 4x2 tiles
 	p := primOf(t, d, [3][3]float32{{-100, -100, 0.5}, {300, -100, 0.5}, {-100, 300, 0.5}})
 	f := &checkerFilter{}
-	g := newRig(t, sim.NewSerialEngine(), MakeBuilder().WithNumRasterizers(1).WithTileFilter(f), "GPU.Rasterizer[0]", 1)
+	g := newRig(t, sim.NewSerialEngine(), MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.NumRasterizers = 1 })), "GPU.Rasterizer[0]", 1)
+	g.r.TileFilter = f
 	g.pa.Script = []scripted{{At: 0, Msg: protocol.NewPrimitiveMsg(d, p, 0), Dst: g.r.FromPrimitiveAssembly}}
 	g.run(t)
 	wantCalls := []string{"0:0,0:inside", "0:1,0:inside", "0:2,0:inside", "0:3,0:inside",
@@ -470,10 +460,15 @@ func TestTileFilter(t *testing.T) {
 // TestBackPressure: a depth unit that does not drain blocks the rasterizer
 // (blocked_output) without losing or reordering tiles; the input FIFO fills.
 func TestBackPressure(t *testing.T) {
-	d := testDraw(0, 64, 32, geom.CullNone) // 8x4 tiles
+	d := testpeer.TestDraw(0, 64, 32, geom.CullNone) // 8x4 tiles
 	e := sim.NewSerialEngine()
-	r := MakeBuilder().WithEngine(e).WithNumRasterizers(1).WithNumPartitions(1).WithInputQueue(2).WithTileQueue(1).
-		WithOutputQueue(2).Build("GPU.Rasterizer[0]")
+	r := MakeBuilder().WithEnv(testpeer.Env(e)).WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) {
+		c.NumRasterizers = 1
+		c.NumPartitions = 1
+		c.InputQueue = 2
+		c.TileQueue = 1
+		c.OutputQueue = 2
+	})).Build("GPU.Rasterizer[0]")
 	pa, du := newFake("PA", e, 4), newFake("Depth", e, 1)
 	du.Hold = true
 	conn := sim.NewDirectConnection("Conn", e, 1*sim.GHz)
@@ -536,7 +531,7 @@ func indexOf(ps []*pipeline.Primitive, p *pipeline.Primitive) int {
 }
 
 func TestBadInputHalts(t *testing.T) {
-	d := testDraw(0, 16, 8, geom.CullNone)
+	d := testpeer.TestDraw(0, 16, 8, geom.CullNone)
 	for _, tc := range []struct {
 		msg  sim.Msg
 		want string
@@ -546,7 +541,7 @@ func TestBadInputHalts(t *testing.T) {
 		{&protocol.DrawEnd{}, "DrawEnd without draw"},
 	} {
 		h := &timing.Halt{}
-		g := newRig(t, sim.NewSerialEngine(), MakeBuilder().WithNumRasterizers(1).WithHalt(h), "GPU.Rasterizer[0]", 1)
+		g := newRig(t, sim.NewSerialEngine(), MakeBuilder().WithEnv(timing.Env{Halt: h}).WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.NumRasterizers = 1 })), "GPU.Rasterizer[0]", 1)
 		tc.msg.Meta().ID = "bad"
 		g.pa.Script = []scripted{{At: 0, Msg: tc.msg, Dst: g.r.FromPrimitiveAssembly}}
 		g.pa.TickNow(0)
@@ -561,7 +556,7 @@ func TestBadInputHalts(t *testing.T) {
 		}
 	}
 	// Without a halt flag: the error is recorded, no panic.
-	g := newRig(t, sim.NewSerialEngine(), MakeBuilder().WithNumRasterizers(1), "GPU.Rasterizer[0]", 1)
+	g := newRig(t, sim.NewSerialEngine(), MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.NumRasterizers = 1 })), "GPU.Rasterizer[0]", 1)
 	g.pa.Script = []scripted{{At: 0, Msg: protocol.NewBatchCredit(1), Dst: g.r.FromPrimitiveAssembly}}
 	g.pa.TickNow(0)
 	if err := g.e.Run(); err != nil {
@@ -572,34 +567,23 @@ func TestBadInputHalts(t *testing.T) {
 	}
 }
 
-func TestBuilderValidation(t *testing.T) {
-	for _, tc := range []struct {
-		b    Builder
-		want string
-	}{
-		{MakeBuilder().WithIndex(2), "Index"},
-		{MakeBuilder().WithIndex(-1), "Index"},
-		{MakeBuilder().WithNumRasterizers(0), "NumRasterizers"},
-		{MakeBuilder().WithRasterStride(-1), "RasterStride"},
-		{MakeBuilder().WithNumPartitions(0), "NumPartitions"},
-		{MakeBuilder().WithPartitionStride(-2), "PartitionStride"},
-		{MakeBuilder().WithTilesPerCycle(0), "TilesPerCycle"},
-		{MakeBuilder().WithQuadsPerCycle(0), "QuadsPerCycle"},
-		{MakeBuilder().WithInputQueue(0), "InputQueue"},
-		{MakeBuilder().WithTileQueue(0), "TileQueue"},
-		{MakeBuilder().WithOutputQueue(0), "OutputQueue"},
-		{MakeBuilder().WithFreq(-1), "Freq"},
-		{MakeBuilder().WithIndex(1), ""},
-	} {
-		err := tc.b.Validate()
-		if tc.want == "" {
-			if err != nil {
-				t.Errorf("valid builder: %v", err)
-			}
-			continue
-		}
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("Validate() = %v, want an error naming %s", err, tc.want)
-		}
-	}
+func TestConfigValidation(t *testing.T) {
+	testpeer.CheckValidate(t, DefaultConfig(), []testpeer.ConfigCase[Config]{
+		{Want: "Index", Edit: func(c *Config) { c.Index = 2 }},
+		{Want: "Index", Edit: func(c *Config) { c.Index = -1 }},
+		{Want: "NumRasterizers", Edit: func(c *Config) { c.NumRasterizers = 0 }},
+		{Want: "RasterStride", Edit: func(c *Config) { c.RasterStride = -1 }},
+		{Want: "NumPartitions", Edit: func(c *Config) { c.NumPartitions = 0 }},
+		{Want: "PartitionStride", Edit: func(c *Config) { c.PartitionStride = -2 }},
+		{Want: "TilesPerCycle", Edit: func(c *Config) { c.TilesPerCycle = 0 }},
+		{Want: "QuadsPerCycle", Edit: func(c *Config) { c.QuadsPerCycle = 0 }},
+		{Want: "InputQueue", Edit: func(c *Config) { c.InputQueue = 0 }},
+		{Want: "TileQueue", Edit: func(c *Config) { c.TileQueue = 0 }},
+		{Want: "OutputQueue", Edit: func(c *Config) { c.OutputQueue = 0 }},
+		{Want: "", Edit: func(c *Config) { c.Index = 1 }},
+	})
+}
+
+func TestBuildRefusesABadEnv(t *testing.T) {
+	testpeer.CheckEnv(t, true, func(env timing.Env) { MakeBuilder().WithEnv(env).Build("GPU.Rasterizer[0]") })
 }

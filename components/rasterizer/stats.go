@@ -16,32 +16,27 @@ import (
 func (c *Comp) Stats(add func(name string, v float64)) {
 	n := c.Name() + "."
 	k := &c.cnt
-	for _, s := range []struct {
-		name string
-		v    uint64
-	}{
-		{"primitives", k.Primitives},
-		{"draw_ends", k.DrawEnds},
-		{"tiles_tested", k.TilesTested},
-		{"tiles_outside", k.TilesOutside},
-		{"tiles_partial", k.TilesPartial},
-		{"tiles_inside", k.TilesInside},
-		{"tiles_filtered", k.TilesFiltered},
-		{"tiles_empty", k.TilesEmpty},
-		{"tiles_emitted", k.TilesEmitted},
-		{"quads", k.Quads},
-		{"covered_samples", k.CoveredSamples},
-		{"fine_cycles", k.FineCycles},
-		{"triangles_static", k.Triangles5D[raster5d.Static]},
-		{"triangles_moving", k.Triangles5D[raster5d.Moving]},
-		{"triangles_defocused", k.Triangles5D[raster5d.Defocused]},
-		{"triangles_both", k.Triangles5D[raster5d.Both]},
-		{"tiles_5d", k.Tiles5D},
-		{"sample_tests", k.SampleTests},
-		{"samples_covered", k.SamplesCovered},
-	} {
-		add(n+s.name, float64(s.v))
-	}
+	timing.AddCounters(n, add,
+		timing.Counter{Name: "primitives", Value: k.Primitives},
+		timing.Counter{Name: "draw_ends", Value: k.DrawEnds},
+		timing.Counter{Name: "tiles_tested", Value: k.TilesTested},
+		timing.Counter{Name: "tiles_outside", Value: k.TilesOutside},
+		timing.Counter{Name: "tiles_partial", Value: k.TilesPartial},
+		timing.Counter{Name: "tiles_inside", Value: k.TilesInside},
+		timing.Counter{Name: "tiles_filtered", Value: k.TilesFiltered},
+		timing.Counter{Name: "tiles_empty", Value: k.TilesEmpty},
+		timing.Counter{Name: "tiles_emitted", Value: k.TilesEmitted},
+		timing.Counter{Name: "quads", Value: k.Quads},
+		timing.Counter{Name: "covered_samples", Value: k.CoveredSamples},
+		timing.Counter{Name: "fine_cycles", Value: k.FineCycles},
+		timing.Counter{Name: "triangles_static", Value: k.Triangles5D[raster5d.Static]},
+		timing.Counter{Name: "triangles_moving", Value: k.Triangles5D[raster5d.Moving]},
+		timing.Counter{Name: "triangles_defocused", Value: k.Triangles5D[raster5d.Defocused]},
+		timing.Counter{Name: "triangles_both", Value: k.Triangles5D[raster5d.Both]},
+		timing.Counter{Name: "tiles_5d", Value: k.Tiles5D},
+		timing.Counter{Name: "sample_tests", Value: k.SampleTests},
+		timing.Counter{Name: "samples_covered", Value: k.SamplesCovered},
+	)
 	c.act.Stats(c.Name(), add)
 }
 

@@ -44,7 +44,7 @@ func rasterizeIn(t *testing.T, prims []windowPrim, w raster.Rect, R int) windowR
 	t.Helper()
 	run := windowRun{quads: map[quadKey]raster.SampleMask{}}
 	for r := 0; r < R; r++ {
-		g := newRig(t, sim.NewSerialEngine(), MakeBuilder().WithIndex(r).WithNumRasterizers(R), fmt.Sprintf("GPU.Rasterizer[%d]", r), 1)
+		g := newRig(t, sim.NewSerialEngine(), MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.Index = r; c.NumRasterizers = R })), fmt.Sprintf("GPU.Rasterizer[%d]", r), 1)
 		index := map[*pipeline.Primitive]int{}
 		for i, wp := range prims {
 			m := protocol.NewPrimitiveMsg(wp.d, wp.p, 0)
@@ -81,7 +81,7 @@ func rasterizeIn(t *testing.T, prims []windowPrim, w raster.Rect, R int) windowR
 // windowDraw is a w x h 4x draw with raster tiles of tileSize pixels.
 func windowDraw(t *testing.T, w, h, tileSize int) *protocol.Draw {
 	t.Helper()
-	d := testDraw(0, w, h, geom.CullNone)
+	d := testpeer.TestDraw(0, w, h, geom.CullNone)
 	pat, err := raster.PatternFor(4)
 	if err != nil {
 		t.Fatal(err)
@@ -188,7 +188,7 @@ func TestWindowClampsTheWalk(t *testing.T) {
 		{raster.Rect{X0: 60, Y0: 60, X1: 100, Y1: 100}, 1, 4}, // past the target
 		{raster.Rect{X0: 64, Y0: 0, X1: 80, Y1: 16}, 0, 0},    // outside the primitive's range
 	} {
-		g := newRig(t, sim.NewSerialEngine(), MakeBuilder().WithNumRasterizers(1), "GPU.Rasterizer[0]", 1)
+		g := newRig(t, sim.NewSerialEngine(), MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.NumRasterizers = 1 })), "GPU.Rasterizer[0]", 1)
 		m := protocol.NewPrimitiveMsg(d, p, 0)
 		m.Window = tc.w
 		g.pa.Script = []scripted{{At: 0, Msg: m, Dst: g.r.FromPrimitiveAssembly}}
@@ -216,7 +216,7 @@ func TestWindowSkipsBlurTiles(t *testing.T) {
 		{raster.Rect{X0: 0, Y0: 32, X1: 64, Y1: 48}, 2, 256},
 		{raster.Rect{X0: 64, Y0: 0, X1: 80, Y1: 16}, 0, 0},
 	} {
-		g := newRig(t, sim.NewSerialEngine(), MakeBuilder().WithNumRasterizers(1), "GPU.Rasterizer[0]", 1)
+		g := newRig(t, sim.NewSerialEngine(), MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.NumRasterizers = 1 })), "GPU.Rasterizer[0]", 1)
 		m := protocol.NewPrimitiveMsg(d, p, 0)
 		m.Window = tc.w
 		g.pa.Script = []scripted{{At: 0, Msg: m, Dst: g.r.FromPrimitiveAssembly}}
@@ -232,7 +232,7 @@ func TestOddWindowHalts(t *testing.T) {
 	d := windowDraw(t, 16, 16, 8)
 	p := primOf(t, d, [3][3]float32{{0, 0, 0.5}, {16, 0, 0.5}, {0, 16, 0.5}})
 	h := &timing.Halt{}
-	g := newRig(t, sim.NewSerialEngine(), MakeBuilder().WithNumRasterizers(1).WithHalt(h), "GPU.Rasterizer[0]", 1)
+	g := newRig(t, sim.NewSerialEngine(), MakeBuilder().WithEnv(timing.Env{Halt: h}).WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.NumRasterizers = 1 })), "GPU.Rasterizer[0]", 1)
 	m := protocol.NewPrimitiveMsg(d, p, 0)
 	m.Window = raster.Rect{X0: 0, Y0: 0, X1: 7, Y1: 8}
 	g.pa.Script = []scripted{{At: 0, Msg: m, Dst: g.r.FromPrimitiveAssembly}}
@@ -263,7 +263,7 @@ func TestWindowTasks(t *testing.T) {
 				d, p = blurPrim(t, 64, 64, 32, tri)
 			}
 			wins := []raster.Rect{{X0: 0, Y0: 0, X1: 16, Y1: 16}, {X0: 16, Y0: 0, X1: 32, Y1: 16}}
-			g := newRig(t, sim.NewSerialEngine(), MakeBuilder().WithNumRasterizers(1), "GPU.Rasterizer[0]", 1)
+			g := newRig(t, sim.NewSerialEngine(), MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.NumRasterizers = 1 })), "GPU.Rasterizer[0]", 1)
 			for _, w := range wins {
 				m := protocol.NewPrimitiveMsg(d, p, 0)
 				m.Window = w

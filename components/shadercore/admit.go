@@ -32,7 +32,7 @@ type job struct {
 func (c *Comp) admit(now sim.VTimeInSec, cy uint64) bool {
 	msg := c.FromDispatch.Peek()
 	if msg == nil {
-		c.setAdmitBlock(cy, admitFree)
+		c.admitWait.set(cy, admitFree)
 		return false
 	}
 	c.gotWork = true
@@ -41,22 +41,11 @@ func (c *Comp) admit(now sim.VTimeInSec, cy uint64) bool {
 		c.fail(err)
 		return false
 	}
-	free := -1
-	for i := range c.slots {
-		if c.slots[i].state == slotFree {
-			free = i
-			break
-		}
-	}
-	switch {
-	case free < 0:
-		c.setAdmitBlock(cy, admitBlockedSlots)
-		return false
-	case c.regsUsed+j.regs > c.registers:
-		c.setAdmitBlock(cy, admitBlockedRegisters)
+	free := c.freeSlot()
+	b := c.blocked(free, &j)
+	if c.admitWait.set(cy, b); b != admitFree {
 		return false
 	}
-	c.setAdmitBlock(cy, admitFree)
 	c.FromDispatch.Retrieve(now)
 
 	s := &c.slots[free]
@@ -80,11 +69,9 @@ func (c *Comp) admit(now sim.VTimeInSec, cy uint64) bool {
 		loadShadingWarp(j.draw, j.shade, w)
 		c.stats.helperPixels += uint64(bits.OnesCount64(w.Helper))
 	}
-	if err := w.Err(); err != nil {
-		c.fail(fmt.Errorf("draw %d: %w", j.draw.Seq, err))
+	if !c.loaded(w, j.draw) {
 		return false
 	}
-	w.Stats = shader.Stats{}
 	c.occupy(free, cy, j, warpSlot{draw: j.draw, vertex: j.vertex, pixel: j.pixel, shade: j.shade})
 	return true
 }
@@ -165,13 +152,42 @@ func (c *Comp) describe(msg sim.Msg) (job, error) {
 	if j.lanes > shader.MaxLanes {
 		return j, fmt.Errorf("draw %d: a warp of %d lanes exceeds %d", j.draw.Seq, j.lanes, shader.MaxLanes)
 	}
+	return j, c.size(&j)
+}
+
+// size sets the issue widths and registers of job j; a program the register
+// file cannot hold is an error.
+func (c *Comp) size(j *job) error {
 	j.widths = max(1, (j.lanes+c.warpSize-1)/c.warpSize)
 	j.regs = c.programTemps(j.prog) * c.warpSize * j.widths
 	if j.regs > c.registers {
-		return j, fmt.Errorf("draw %d: program %q needs %d registers per warp, the core has %d",
+		return fmt.Errorf("draw %d: program %q needs %d registers per warp, the core has %d",
 			j.draw.Seq, j.prog.Name, j.regs, c.registers)
 	}
-	return j, nil
+	return nil
+}
+
+// blocked returns why a job j cannot be admitted into slot free (-1: none
+// free), or admitFree.
+func (c *Comp) blocked(free int, j *job) admitBlock {
+	switch {
+	case free < 0:
+		return admitBlockedSlots
+	case c.regsUsed+j.regs > c.registers:
+		return admitBlockedRegisters
+	}
+	return admitFree
+}
+
+// loaded checks the inputs just loaded into warp w for draw d: a load error
+// fails the core; otherwise the warp's counters start from zero.
+func (c *Comp) loaded(w *shader.Warp, d *protocol.Draw) bool {
+	if err := w.Err(); err != nil {
+		c.fail(fmt.Errorf("draw %d: %w", d.Seq, err))
+		return false
+	}
+	w.Stats = shader.Stats{}
+	return true
 }
 
 // loadCycles is the input loader's time for groups of four lanes with n
@@ -188,20 +204,6 @@ func (c *Comp) programTemps(p *shader.Program) int {
 	t := max(1, p.Resources().Temps)
 	c.temps[p] = t
 	return t
-}
-
-// setAdmitBlock records why the head of the input queue waits, from cycle cy on.
-func (c *Comp) setAdmitBlock(cy uint64, b admitBlock) {
-	if cy > c.admitBlockSince {
-		switch c.admitBlock {
-		case admitBlockedSlots:
-			c.stats.blockedSlotCycles += cy - c.admitBlockSince
-		case admitBlockedRegisters:
-			c.stats.blockedRegisterCycles += cy - c.admitBlockSince
-		}
-		c.admitBlockSince = cy
-	}
-	c.admitBlock = b
 }
 
 // loadShadingWarp loads the shading quads of a shading-cache miss warp into w

@@ -1,12 +1,10 @@
 package shadercore
 
 import (
-	"fmt"
-	"math"
-
 	"github.com/sarchlab/akita/v3/sim"
 
 	"github.com/gfxsim/gfxsim/functional/shader"
+	"github.com/gfxsim/gfxsim/internal/check"
 	"github.com/gfxsim/gfxsim/timing"
 )
 
@@ -38,44 +36,46 @@ func (l Latencies) Of(c shader.OpClass) int {
 	return l.ALU
 }
 
-// Builder builds shader cores. The zero value is not useful: start from
-// MakeBuilder.
-type Builder struct {
-	engine   sim.Engine
-	freq     sim.Freq
-	halt     *timing.Halt
-	progress *timing.Progress
-
-	warpSize            int
-	simdWidth           int
-	sfuRate             int
-	warpSlots           int
-	registers           int
-	latencies           Latencies
-	interpolationCycles float64
-	inputQueue          int
-	gsOutputBuffer      int
-	maxGSWarps          int
+// Config is a shader core's parameters (configs fills it from the
+// shader_core section).
+type Config struct {
+	WarpSize int // lanes of a warp (1..shader.MaxLanes)
+	// SIMDWidth is the lanes the SIMD unit executes per cycle (1..WarpSize); a
+	// warp instruction occupies ceil(WarpSize/SIMDWidth) issue cycles.
+	SIMDWidth int
+	// SFURate is the lanes per cycle of the special-function unit
+	// (0..WarpSize; 0 is the SIMD width): a special-function instruction
+	// (class shader.ClassSFU: rcp, rsq, ex2, lg2, pow, sin, cos) occupies
+	// ceil(WarpSize/SFURate) issue cycles instead of ceil(WarpSize/SIMDWidth).
+	SFURate   int
+	WarpSlots int // warps that can be resident at once
+	// Registers is the vec4 registers of the core's register file; a warp
+	// holds Temps*WarpSize of them while resident.
+	Registers int
+	Latencies Latencies // per-class instruction latencies
+	// InterpolationCycles is the cycles per quad per interpolant (a
+	// throughput, may be fractional) of the unit that loads warp inputs.
+	InterpolationCycles float64
+	// InputQueue is the capacity, in messages, of the queue in front of
+	// admission (the FromDispatch port's buffer) and of the GS input queue.
+	InputQueue int
+	// GSOutputBuffer is the bytes of the core's geometry shader output
+	// buffer: a GS warp of n lanes holds n x Program.OutputScalars() x 4
+	// bytes of it from admission until its output is sent.
+	GSOutputBuffer int
+	MaxGSWarps     int // most GS warps resident at once (1..WarpSlots; 0: WarpSlots)
 }
 
-// MakeBuilder returns a builder with the defaults: 1 GHz, warps of 32 lanes on a
-// 16-lane SIMD (an instruction occupies 2 issue cycles) whose special-function
-// instructions run at the same rate (SFURate 0), 16 warp slots, 16384
-// vec4 registers, DefaultLatencies, 1/4 cycle per quad per interpolant to load
-// pixel inputs, and an input queue of 16 messages.
-func MakeBuilder() Builder {
-	return Builder{
-		freq:                1 * sim.GHz,
-		warpSize:            32,
-		simdWidth:           16,
-		warpSlots:           16,
-		registers:           16384,
-		latencies:           DefaultLatencies(),
-		interpolationCycles: 0.25,
-		inputQueue:          16,
-		gsOutputBuffer:      DefaultGSOutputBufferBytes,
-		maxGSWarps:          DefaultMaxGSWarps,
-	}
+// DefaultConfig returns warps of 32 lanes on a 16-lane SIMD (an instruction
+// occupies 2 issue cycles) whose special-function instructions run at the
+// same rate (SFURate 0), 16 warp slots, 16384 vec4 registers,
+// DefaultLatencies, 1/4 cycle per quad per interpolant to load pixel inputs,
+// an input queue of 16 messages, DefaultGSOutputBufferBytes and
+// DefaultMaxGSWarps.
+func DefaultConfig() Config {
+	return Config{WarpSize: 32, SIMDWidth: 16, WarpSlots: 16, Registers: 16384, Latencies: DefaultLatencies(),
+		InterpolationCycles: 0.25, InputQueue: 16, GSOutputBuffer: DefaultGSOutputBufferBytes,
+		MaxGSWarps: DefaultMaxGSWarps}
 }
 
 // DefaultGSOutputBufferBytes is the default GS output buffer of a core: 64
@@ -88,146 +88,78 @@ const DefaultGSOutputBufferBytes = 64 << 10
 // as many as the warp slots.
 const DefaultMaxGSWarps = 0
 
-// WithGSOutputBuffer sets the bytes of the core's geometry shader output
-// buffer: a GS warp of n lanes holds n x Program.OutputScalars() x 4 bytes of
-// it from admission until its output is sent.
-func (b Builder) WithGSOutputBuffer(bytes int) Builder { b.gsOutputBuffer = bytes; return b }
-
-// WithMaxGSWarps sets the most GS warps resident at once (1..WarpSlots; 0:
-// WarpSlots).
-func (b Builder) WithMaxGSWarps(n int) Builder { b.maxGSWarps = n; return b }
-
-// WithEngine sets the simulation engine.
-func (b Builder) WithEngine(e sim.Engine) Builder { b.engine = e; return b }
-
-// WithFreq sets the core clock.
-func (b Builder) WithFreq(f sim.Freq) Builder { b.freq = f; return b }
-
-// WithHalt sets the platform's halt flag (checked at every tick; errors stop it).
-func (b Builder) WithHalt(h *timing.Halt) Builder { b.halt = h; return b }
-
-// WithProgress sets the platform's progress counter.
-func (b Builder) WithProgress(p *timing.Progress) Builder { b.progress = p; return b }
-
-// WithWarpSize sets the lanes of a warp (1..64).
-func (b Builder) WithWarpSize(n int) Builder { b.warpSize = n; return b }
-
-// WithSIMDWidth sets the lanes the SIMD unit executes per cycle (1..WarpSize); a
-// warp instruction occupies ceil(WarpSize/SIMDWidth) issue cycles.
-func (b Builder) WithSIMDWidth(n int) Builder { b.simdWidth = n; return b }
-
-// WithSFURate sets the lanes per cycle of the special-function unit (1..WarpSize;
-// 0, the default, is the SIMD width): a special-function instruction (class
-// shader.ClassSFU: rcp, rsq, ex2, lg2, pow, sin, cos) occupies
-// ceil(WarpSize/SFURate) issue cycles instead of ceil(WarpSize/SIMDWidth).
-func (b Builder) WithSFURate(n int) Builder { b.sfuRate = n; return b }
-
-// WithWarpSlots sets the number of warps that can be resident at once.
-func (b Builder) WithWarpSlots(n int) Builder { b.warpSlots = n; return b }
-
-// WithRegisters sets the vec4 registers of the core's register file; a warp
-// holds Temps*WarpSize of them while resident.
-func (b Builder) WithRegisters(n int) Builder { b.registers = n; return b }
-
-// WithLatencies sets the per-class instruction latencies.
-func (b Builder) WithLatencies(l Latencies) Builder { b.latencies = l; return b }
-
-// WithInterpolationCycles sets the cycles per quad per interpolant (a
-// throughput, may be fractional) of the unit that loads warp inputs.
-func (b Builder) WithInterpolationCycles(c float64) Builder { b.interpolationCycles = c; return b }
-
-// WithInputQueue sets the capacity, in messages, of the queue in front of
-// admission (the FromDispatch port's buffer).
-func (b Builder) WithInputQueue(n int) Builder { b.inputQueue = n; return b }
-
 // Validate checks the parameters; the error names the first bad one.
-func (b Builder) Validate() error {
-	switch {
-	case b.engine == nil:
-		return fmt.Errorf("shadercore: Engine: not set")
-	case !(b.freq > 0) || math.IsInf(float64(b.freq), 0):
-		return fmt.Errorf("shadercore: Freq: %v Hz is not a positive frequency", float64(b.freq))
-	case b.warpSize < 1 || b.warpSize > shader.MaxLanes:
-		return fmt.Errorf("shadercore: WarpSize: %d is outside [1, %d]", b.warpSize, shader.MaxLanes)
-	case b.simdWidth < 1 || b.simdWidth > b.warpSize:
-		return fmt.Errorf("shadercore: SIMDWidth: %d is outside [1, WarpSize=%d]", b.simdWidth, b.warpSize)
-	case b.sfuRate < 0 || b.sfuRate > b.warpSize:
-		return fmt.Errorf("shadercore: SFURate: %d is outside [0, WarpSize=%d]", b.sfuRate, b.warpSize)
-	case b.warpSlots < 1 || b.warpSlots > 1024:
-		return fmt.Errorf("shadercore: WarpSlots: %d is outside [1, 1024]", b.warpSlots)
-	case b.registers < b.warpSize:
-		return fmt.Errorf("shadercore: Registers: %d cannot hold one warp with one temporary (%d)", b.registers, b.warpSize)
-	case b.gsOutputBuffer < 16:
-		return fmt.Errorf("shadercore: GSOutputBuffer: %d bytes cannot hold one vertex output register (16)", b.gsOutputBuffer)
-	case b.maxGSWarps < 0 || b.maxGSWarps > b.warpSlots:
-		return fmt.Errorf("shadercore: MaxGSWarps: %d is outside [0, WarpSlots=%d]", b.maxGSWarps, b.warpSlots)
-	case b.inputQueue < 1:
-		return fmt.Errorf("shadercore: InputQueue: %d is not positive", b.inputQueue)
-	case !(b.interpolationCycles >= 0) || b.interpolationCycles > 1e6:
-		return fmt.Errorf("shadercore: InterpolationCycles: %v is outside [0, 1e6]", b.interpolationCycles)
+func (c Config) Validate() error {
+	r := check.For("shadercore").
+		That(c.WarpSize >= 1 && c.WarpSize <= shader.MaxLanes, "WarpSize: %d is outside [1, %d]", c.WarpSize, shader.MaxLanes).
+		That(c.SIMDWidth >= 1 && c.SIMDWidth <= c.WarpSize, "SIMDWidth: %d is outside [1, WarpSize=%d]", c.SIMDWidth, c.WarpSize).
+		That(c.SFURate >= 0 && c.SFURate <= c.WarpSize, "SFURate: %d is outside [0, WarpSize=%d]", c.SFURate, c.WarpSize).
+		That(c.WarpSlots >= 1 && c.WarpSlots <= 1024, "WarpSlots: %d is outside [1, 1024]", c.WarpSlots).
+		That(c.Registers >= c.WarpSize, "Registers: %d cannot hold one warp with one temporary (%d)", c.Registers, c.WarpSize).
+		That(c.GSOutputBuffer >= 16, "GSOutputBuffer: %d bytes cannot hold one vertex output register (16)", c.GSOutputBuffer).
+		That(c.MaxGSWarps >= 0 && c.MaxGSWarps <= c.WarpSlots, "MaxGSWarps: %d is outside [0, WarpSlots=%d]", c.MaxGSWarps, c.WarpSlots).
+		That(c.InputQueue >= 1, "InputQueue: %d is not positive", c.InputQueue).
+		That(c.InterpolationCycles >= 0 && c.InterpolationCycles <= 1e6, "InterpolationCycles: %v is outside [0, 1e6]", c.InterpolationCycles)
+	l := c.Latencies
+	for _, f := range []check.Field{{Name: "ALU", Value: l.ALU}, {Name: "SFU", Value: l.SFU},
+		{Name: "Derivative", Value: l.Derivative}, {Name: "Texture", Value: l.Texture}, {Name: "Kill", Value: l.Kill}} {
+		r.That(f.Value >= 1 && f.Value <= 1<<20, "Latencies.%s: %d is outside [1, %d]", f.Name, f.Value, 1<<20)
 	}
-	for _, l := range []struct {
-		name string
-		v    int
-	}{{"ALU", b.latencies.ALU}, {"SFU", b.latencies.SFU}, {"Derivative", b.latencies.Derivative},
-		{"Texture", b.latencies.Texture}, {"Kill", b.latencies.Kill}} {
-		if l.v < 1 || l.v > 1<<20 {
-			return fmt.Errorf("shadercore: Latencies.%s: %d is outside [1, %d]", l.name, l.v, 1<<20)
-		}
-	}
-	return nil
+	return r.Err()
 }
 
-// Build creates the core. It panics with the Validate error when a parameter is
-// invalid, and when name is not a valid Akita name.
-func (b Builder) Build(name string) *Comp {
-	if err := b.Validate(); err != nil {
-		panic(fmt.Sprintf("%s: %v", name, err))
-	}
+// Builder builds shader cores: MakeBuilder().WithEnv(env).WithConfig(cfg).
+// Build(name); env's halt is checked at every tick (errors stop it). Build
+// also panics when name is not a valid Akita name.
+type Builder = timing.Builder[Config, *Comp]
+
+// MakeBuilder returns a builder with DefaultConfig.
+func MakeBuilder() Builder { return timing.NewBuilder("shadercore", DefaultConfig(), build) }
+
+func build(name string, env timing.Env, cfg Config) *Comp {
 	sim.NameMustBeValid(name)
 	c := &Comp{
-		halt:        b.halt,
-		progress:    b.progress,
-		warpSize:    b.warpSize,
-		issueCycles: (b.warpSize + b.simdWidth - 1) / b.simdWidth,
-		sfuCycles:   (b.warpSize + b.sfuWidth() - 1) / b.sfuWidth(),
-		registers:   b.registers,
-		latencies:   b.latencies,
-		interpCost:  b.interpolationCycles,
-		gsBufBytes:  b.gsOutputBuffer,
-		maxGSWarps:  b.maxGSWarps,
+		env:         env,
+		warpSize:    cfg.WarpSize,
+		issueCycles: (cfg.WarpSize + cfg.SIMDWidth - 1) / cfg.SIMDWidth,
+		sfuCycles:   (cfg.WarpSize + cfg.sfuWidth() - 1) / cfg.sfuWidth(),
+		registers:   cfg.Registers,
+		latencies:   cfg.Latencies,
+		interpCost:  cfg.InterpolationCycles,
+		gsBufBytes:  cfg.GSOutputBuffer,
+		maxGSWarps:  cfg.MaxGSWarps,
 		temps:       map[*shader.Program]int{},
 		activity:    timing.NewActivity(activityNames[:]...),
 	}
 	if c.maxGSWarps == 0 {
-		c.maxGSWarps = b.warpSlots
+		c.maxGSWarps = cfg.WarpSlots
 	}
-	c.TickingComponent = sim.NewTickingComponent(name, b.engine, b.freq, c)
-	c.waker = timing.NewWaker(b.engine, b.freq, c)
-	c.buildPorts(name, b)
-	c.buildSlots(b)
+	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
+	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
+	c.buildPorts(name, cfg)
+	c.buildSlots(cfg)
 	return c
 }
 
 // sfuWidth is the special-function unit's lanes per cycle.
-func (b Builder) sfuWidth() int {
-	if b.sfuRate == 0 {
-		return b.simdWidth
+func (c Config) sfuWidth() int {
+	if c.SFURate == 0 {
+		return c.SIMDWidth
 	}
-	return b.sfuRate
+	return c.SFURate
 }
 
-func (c *Comp) buildPorts(name string, b Builder) {
-	c.inputBuf = sim.NewBuffer(name+".InputQueue", b.inputQueue)
+func (c *Comp) buildPorts(name string, cfg Config) {
+	c.inputBuf = sim.NewBuffer(name+".InputQueue", cfg.InputQueue)
 	c.FromDispatch = sim.NewLimitNumMsgPortWithExternalBuffer(c, c.inputBuf, name+".FromDispatch")
 	// ToPrimitiveAssembly also receives GS warps from primitive assembly:
 	// its buffer is the GS input queue.
-	c.gsInputBuf = sim.NewBuffer(name+".GSInputQueue", b.inputQueue)
+	c.gsInputBuf = sim.NewBuffer(name+".GSInputQueue", cfg.InputQueue)
 	c.ToPrimitiveAssembly = sim.NewLimitNumMsgPortWithExternalBuffer(c, c.gsInputBuf, name+".ToPrimitiveAssembly")
 	c.ToReorderBuffer = sim.NewLimitNumMsgPort(c, 1, name+".ToReorderBuffer")
 	// Every resident warp has at most one texture request outstanding, so a
 	// buffer of WarpSlots responses never refuses one.
-	c.responseBuf = sim.NewBuffer(name+".TexResponses", b.warpSlots)
+	c.responseBuf = sim.NewBuffer(name+".TexResponses", cfg.WarpSlots)
 	c.Sampler = sim.NewLimitNumMsgPortWithExternalBuffer(c, c.responseBuf, name+".Sampler")
 	c.AddPort("FromDispatch", c.FromDispatch)
 	c.AddPort("ToPrimitiveAssembly", c.ToPrimitiveAssembly)
@@ -235,12 +167,12 @@ func (c *Comp) buildPorts(name string, b Builder) {
 	c.AddPort("Sampler", c.Sampler)
 }
 
-func (c *Comp) buildSlots(b Builder) {
-	c.slots = make([]warpSlot, b.warpSlots)
+func (c *Comp) buildSlots(cfg Config) {
+	c.slots = make([]warpSlot, cfg.WarpSlots)
 	for i := range c.slots {
-		c.slots[i].warp = shader.NewWarp(b.warpSize)
-		c.slots[i].texLanes = make([]shader.TexRequest, 0, b.warpSize)
+		c.slots[i].warp = shader.NewWarp(cfg.WarpSize)
+		c.slots[i].texLanes = make([]shader.TexRequest, 0, cfg.WarpSize)
 	}
-	c.order = make([]int, 0, b.warpSlots)
-	c.texQueue = make([]texSend, 0, b.warpSlots)
+	c.order = make([]int, 0, cfg.WarpSlots)
+	c.texQueue = make([]texSend, 0, cfg.WarpSlots)
 }

@@ -44,8 +44,7 @@ type Comp struct {
 	ReorderBufferPort     sim.Port
 	SamplerPort           sim.Port
 
-	halt     *timing.Halt
-	progress *timing.Progress
+	env      timing.Env // its halt stops the unit; its progress counts work done
 	waker    *timing.Waker
 	activity *timing.Activity
 
@@ -70,18 +69,16 @@ type Comp struct {
 	texQueue     []texSend
 	gotWork      bool
 
-	admitBlock      admitBlock
-	admitBlockSince uint64
+	admitWait admitWait // why the head of the input queue waits
 
 	// The geometry stage: GS warps arrive on ToPrimitiveAssembly (its
 	// buffer is the GS input queue) and hold output buffer bytes.
-	gsInputBuf   sim.Buffer
-	gsBufBytes   int // the GS output buffer's capacity
-	gsBufUsed    int
-	maxGSWarps   int
-	gsResident   int
-	gsBlock      admitBlock
-	gsBlockSince uint64
+	gsInputBuf sim.Buffer
+	gsBufBytes int // the GS output buffer's capacity
+	gsBufUsed  int
+	maxGSWarps int
+	gsResident int
+	gsWait     admitWait // why the head of the GS input queue waits
 
 	stats stats
 }
@@ -94,7 +91,28 @@ const (
 	admitBlockedRegisters
 	admitBlockedGSBuffer // GS warps only: the output buffer is full
 	admitBlockedGSWarps  // GS warps only: MaxGSWarps are resident
+	numAdmitBlocks
 )
+
+// admitWait accounts why the head of an input queue waits: from cycle since
+// on it is blocked by block, and cycles sums the cycles of each cause.
+type admitWait struct {
+	block  admitBlock
+	since  uint64
+	cycles [numAdmitBlocks]uint64
+}
+
+// set records that the head waits for b (admitFree: for nothing) from cycle
+// cy on.
+func (a *admitWait) set(cy uint64, b admitBlock) {
+	if cy > a.since {
+		if a.block != admitFree {
+			a.cycles[a.block] += cy - a.since
+		}
+		a.since = cy
+	}
+	a.block = b
+}
 
 type stats struct {
 	vertexWarps, pixelWarps uint64
@@ -104,22 +122,19 @@ type stats struct {
 	vs, ps, gs              shader.Stats
 	geometryWarps           uint64
 	gsInvocations           uint64
-	gsBlocked               [admitBlockedGSWarps + 1]uint64 // GS head's blocked cycles by cause
 	maxGSBufUsed            int
 	texMessages             uint64
 	texWaitWarpCycles       uint64
 	residentIntegral        uint64 // sum over cycles of resident warps
 	residentSince           uint64
 	maxResident             int
-	blockedSlotCycles       uint64
-	blockedRegisterCycles   uint64
 	lastCycle               uint64
 }
 
 // Tick runs the stages back to front: outputs, texture requests, texture
 // responses, issue, admission.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.halt.Stopped() {
+	if c.env.Halt.Stopped() {
 		return false
 	}
 	cy := c.Freq.Cycle(now)
@@ -133,14 +148,12 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 	} else {
 		progress = c.admit(now, cy) || progress
 	}
-	if c.halt.Stopped() {
+	if c.env.Halt.Stopped() {
 		return false
 	}
 	c.activity.Set(cy, c.classify(cy))
 	if !progress {
-		if next, ok := c.nextEvent(cy); ok {
-			c.waker.WakeIn(now, int(next-cy))
-		}
+		c.waker.WakeForNext(now, cy, c.nextEvent(cy))
 	}
 	return progress
 }
@@ -177,32 +190,26 @@ func (c *Comp) classify(cy uint64) int {
 }
 
 // nextEvent returns the first cycle after cy at which a timed event may let the
-// core make progress (messages wake it on their own).
-func (c *Comp) nextEvent(cy uint64) (uint64, bool) {
-	var next uint64
-	found := false
-	consider := func(t uint64) {
-		if t > cy && (!found || t < next) {
-			next, found = t, true
-		}
-	}
+// core make progress (messages wake it on their own), or ^uint64(0).
+func (c *Comp) nextEvent(cy uint64) uint64 {
+	next := timing.After(cy)
 	for _, i := range c.order {
 		s := &c.slots[i]
 		switch s.state {
 		case slotLoading, slotReady:
-			consider(max(s.readyAt, c.issueFreeAt))
+			next.Consider(max(s.readyAt, c.issueFreeAt))
 		case slotDone:
-			consider(s.readyAt)
+			next.Consider(s.readyAt)
 		}
 	}
 	if len(c.texQueue) > 0 {
-		consider(c.texQueue[0].readyAt)
+		next.Consider(c.texQueue[0].readyAt)
 	}
-	return next, found
+	return next.Cycle()
 }
 
 // fail stops the simulation with err (a malformed message or program).
-func (c *Comp) fail(err error) { c.halt.Fail(fmt.Errorf("%s: %w", c.Name(), err)) }
+func (c *Comp) fail(err error) { c.env.Halt.Fail(fmt.Errorf("%s: %w", c.Name(), err)) }
 
 // residentChanged accounts the resident-warp integral before the count changes.
 func (c *Comp) residentChanged(cy uint64) {
@@ -253,8 +260,8 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	add(p+"avg_resident_warps", avg)
 	add(p+"occupancy", avg/float64(len(c.slots)))
 	add(p+"max_resident_warps", float64(st.maxResident))
-	add(p+"admit_blocked_slots_cycles", float64(st.blockedSlotCycles))
-	add(p+"admit_blocked_registers_cycles", float64(st.blockedRegisterCycles))
+	add(p+"admit_blocked_slots_cycles", float64(c.admitWait.cycles[admitBlockedSlots]))
+	add(p+"admit_blocked_registers_cycles", float64(c.admitWait.cycles[admitBlockedRegisters]))
 	c.geometryStats(p, add)
 	c.activity.Stats(c.Name(), add)
 }
@@ -276,7 +283,7 @@ func (c *Comp) Buffers() []timing.BufferState {
 func (c *Comp) Finish(now sim.VTimeInSec) {
 	cy := c.Freq.Cycle(now)
 	c.residentChanged(cy)
-	c.setAdmitBlock(cy, c.admitBlock)
-	c.setGSBlock(cy, c.gsBlock)
+	c.admitWait.set(cy, c.admitWait.block)
+	c.gsWait.set(cy, c.gsWait.block)
 	c.activity.Finish(cy)
 }

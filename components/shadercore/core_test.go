@@ -12,7 +12,6 @@ import (
 	"github.com/gfxsim/gfxsim/components/shadercore"
 	"github.com/gfxsim/gfxsim/functional/geom"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
-	"github.com/gfxsim/gfxsim/functional/reference"
 	"github.com/gfxsim/gfxsim/functional/shader"
 	"github.com/gfxsim/gfxsim/timing"
 )
@@ -29,10 +28,11 @@ type rig struct {
 	conn    *sim.DirectConnection
 }
 
-func newRig(t *testing.T, engine sim.Engine, b shadercore.Builder, samplerLatency uint64, robCap int) *rig {
+func newRig(t *testing.T, engine sim.Engine, cfg shadercore.Config, samplerLatency uint64, robCap int) *rig {
 	t.Helper()
 	r := &rig{engine: engine, halt: &timing.Halt{}}
-	r.core = b.WithEngine(engine).WithFreq(freq).WithHalt(r.halt).Build("GPU.ShaderCore[0]")
+	r.core = shadercore.MakeBuilder().WithEnv(timing.Env{Engine: engine, Freq: freq, Halt: r.halt}).WithConfig(cfg).
+		Build("GPU.ShaderCore[0]")
 	r.disp = newDispatcher(engine, "Dispatch")
 	r.pa = newSink(engine, "PrimitiveAssembly", 4)
 	r.rob = newSink(engine, "ReorderBuffer", robCap)
@@ -50,11 +50,12 @@ func newRig(t *testing.T, engine sim.Engine, b shadercore.Builder, samplerLatenc
 	return r
 }
 
-// run sends msgs (one per cycle from cycle 0) and runs the simulation to the end.
-func (r *rig) run(t *testing.T, msgs ...sim.Msg) {
+// send sends msgs (one per cycle from cycle 0) and runs the simulation to the
+// end, which must come without a halt.
+func (r *rig) send(t *testing.T, msgs ...sim.Msg) {
 	t.Helper()
 	for _, m := range msgs {
-		r.disp.script = append(r.disp.script, scripted{msg: m})
+		r.disp.Script = append(r.disp.Script, testpeer.Scripted{Msg: m})
 	}
 	r.disp.TickNow(0)
 	if err := r.engine.Run(); err != nil {
@@ -63,6 +64,13 @@ func (r *rig) run(t *testing.T, msgs ...sim.Msg) {
 	if err := r.halt.Reason(); err != nil {
 		t.Fatalf("halted: %v", err)
 	}
+}
+
+// run sends msgs and checks that each gave one output, to primitive assembly
+// or the reorder buffer.
+func (r *rig) run(t *testing.T, msgs ...sim.Msg) {
+	t.Helper()
+	r.send(t, msgs...)
 	if got, want := len(r.pa.got)+len(r.rob.got), len(msgs); got != want {
 		t.Fatalf("%d outputs for %d inputs", got, want)
 	}
@@ -152,10 +160,7 @@ func checkOutputs(t *testing.T, r *rig, jobs []sim.Msg, want []any) {
 func TestFrameMatchesFunctionalPipeline(t *testing.T) {
 	rec := record(t, wallScene)
 	// The recording is faithful to the reference renderer.
-	ref, err := reference.Render(encode(t, wallScene).Memory, rec.frame.Stream, rec.frame.StreamBytes, reference.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	ref := testpeer.Reference(t, testpeer.EncodeScene(t, "wall.yaml", wallScene))
 	if rec.image == nil || ref.Image == nil || string(rec.image.Pix) != string(ref.Image.Pix) {
 		t.Fatal("the recording's image differs from the reference renderer's")
 	}
@@ -174,7 +179,7 @@ func TestFrameMatchesFunctionalPipeline(t *testing.T) {
 		e    sim.Engine
 	}{{"serial", sim.NewSerialEngine()}, {"parallel", sim.NewParallelEngine()}} {
 		t.Run(engine.name, func(t *testing.T) {
-			r := newRig(t, engine.e, shadercore.MakeBuilder(), 40, 4)
+			r := newRig(t, engine.e, shadercore.DefaultConfig(), 40, 4)
 			r.run(t, rec.jobs...)
 			checkOutputs(t, r, rec.jobs, rec.want)
 			r.core.Finish(r.engine.CurrentTime())
@@ -198,7 +203,7 @@ func TestDeterministicStatistics(t *testing.T) {
 	rec := record(t, wallScene)
 	var first map[string]float64
 	for i := 0; i < 2; i++ {
-		r := newRig(t, sim.NewSerialEngine(), shadercore.MakeBuilder(), 40, 4)
+		r := newRig(t, sim.NewSerialEngine(), shadercore.DefaultConfig(), 40, 4)
 		r.run(t, rec.jobs...)
 		r.core.Finish(r.engine.CurrentTime())
 		st := testpeer.StatMap(r.core)
@@ -298,7 +303,7 @@ func TestTextureSwitchTiming(t *testing.T) {
 	rec := record(t, wallScene)
 	d := customDraw(t, rec.draws[0], texProgram)
 	jobs, want := warpJobs(fullWarps(t, rec, d, 2))
-	r := newRig(t, sim.NewSerialEngine(), shadercore.MakeBuilder(), 10, 4)
+	r := newRig(t, sim.NewSerialEngine(), shadercore.DefaultConfig(), 10, 4)
 	r.run(t, jobs...)
 	checkOutputs(t, r, jobs, want)
 	if got := r.sampler.received; len(got) != 2 || got[0] != 9 || got[1] != 11 {
@@ -356,7 +361,7 @@ func TestLatencyPerClass(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			d := customDraw(t, rec.draws[0], ".ps\n.input v0 texcoord perspective\n.output o0 color\n"+tc.code)
 			jobs, want := warpJobs(fullWarps(t, rec, d, 1))
-			r := newRig(t, sim.NewSerialEngine(), shadercore.MakeBuilder().WithLatencies(lat), 10, 4)
+			r := newRig(t, sim.NewSerialEngine(), testpeer.Edit(shadercore.DefaultConfig(), func(c *shadercore.Config) { c.Latencies = lat }), 10, 4)
 			r.run(t, jobs...)
 			checkOutputs(t, r, jobs, want)
 			if r.rob.at[0] != tc.taken {
@@ -389,8 +394,8 @@ func TestRegisterLimitedOccupancy(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			d := customDraw(t, rec.draws[0], ".ps\n.input v0 texcoord perspective\n.output o0 color\n"+tc.code)
 			jobs, want := warpJobs(fullWarps(t, rec, d, 6))
-			b := shadercore.MakeBuilder().WithRegisters(tc.registers).WithWarpSlots(tc.slots)
-			r := newRig(t, sim.NewSerialEngine(), b, 10, 8)
+			cfg := testpeer.Edit(shadercore.DefaultConfig(), func(c *shadercore.Config) { c.Registers = tc.registers; c.WarpSlots = tc.slots })
+			r := newRig(t, sim.NewSerialEngine(), cfg, 10, 8)
 			r.run(t, jobs...)
 			checkOutputs(t, r, jobs, want)
 			r.core.Finish(r.engine.CurrentTime())
@@ -415,7 +420,7 @@ func TestBlockedOutputKeepsSlot(t *testing.T) {
 	rec := record(t, wallScene)
 	d := customDraw(t, rec.draws[0], ".ps\n.input v0 texcoord perspective\n.output o0 color\nmov r0, v0\nmov o0, r0\n")
 	jobs, want := warpJobs(fullWarps(t, rec, d, 3))
-	r := newRig(t, sim.NewSerialEngine(), shadercore.MakeBuilder().WithWarpSlots(1), 10, 1)
+	r := newRig(t, sim.NewSerialEngine(), testpeer.Edit(shadercore.DefaultConfig(), func(c *shadercore.Config) { c.WarpSlots = 1 }), 10, 1)
 	r.rob.openAt = 100
 	r.run(t, jobs...)
 	checkOutputs(t, r, jobs, want)
@@ -441,25 +446,25 @@ func TestBadInputHalts(t *testing.T) {
 	tests := []struct {
 		name string
 		msg  func() sim.Msg
-		b    shadercore.Builder
+		cfg  shadercore.Config
 		want string
 	}{
-		{"unexpected message", func() sim.Msg { return protocol.NewBatchCredit(1) }, shadercore.MakeBuilder(),
+		{"unexpected message", func() sim.Msg { return protocol.NewBatchCredit(1) }, shadercore.DefaultConfig(),
 			"unexpected message *protocol.BatchCredit"},
 		{"program larger than the register file", func() sim.Msg {
 			d := customDraw(t, rec.draws[0], ".ps\n.input v0 texcoord perspective\n.output o0 color\nmov r31, v0\nmov o0, r31\n")
 			return fullWarps(t, rec, d, 1)[0]
-		}, shadercore.MakeBuilder().WithRegisters(512), "needs 1024 registers per warp, the core has 512"},
+		}, testpeer.Edit(shadercore.DefaultConfig(), func(c *shadercore.Config) { c.Registers = 512 }), "needs 1024 registers per warp, the core has 512"},
 		{"too many lanes", func() sim.Msg {
 			pw := fullWarps(t, rec, rec.draws[0], 3)
 			quads := append(append(append([]protocol.WarpQuad{}, pw[0].Quads...), pw[1].Quads...), pw[2].Quads...)
 			return protocol.NewPixelWarp(rec.draws[0], 9, quads)
-		}, shadercore.MakeBuilder(), "a warp of 96 lanes exceeds 64"},
+		}, shadercore.DefaultConfig(), "a warp of 96 lanes exceeds 64"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			r := newRig(t, sim.NewSerialEngine(), tc.b, 10, 4)
-			r.disp.script = []scripted{{msg: tc.msg()}}
+			r := newRig(t, sim.NewSerialEngine(), tc.cfg, 10, 4)
+			r.disp.Script = []testpeer.Scripted{{Msg: tc.msg()}}
 			r.disp.TickNow(0)
 			if err := r.engine.Run(); err != nil {
 				t.Fatal(err)
@@ -472,43 +477,29 @@ func TestBadInputHalts(t *testing.T) {
 	}
 }
 
-func TestBuilderValidate(t *testing.T) {
-	e := sim.NewSerialEngine()
-	ok := shadercore.MakeBuilder().WithEngine(e)
-	tests := []struct {
-		name string
-		b    shadercore.Builder
-		want string
-	}{
-		{"defaults", ok, ""},
-		{"no engine", shadercore.MakeBuilder(), "Engine"},
-		{"zero frequency", ok.WithFreq(0), "Freq"},
-		{"warp size", ok.WithWarpSize(65), "WarpSize"},
-		{"simd wider than the warp", ok.WithSIMDWidth(33), "SIMDWidth"},
-		{"no slots", ok.WithWarpSlots(0), "WarpSlots"},
-		{"registers", ok.WithRegisters(31), "Registers"},
-		{"input queue", ok.WithInputQueue(0), "InputQueue"},
-		{"interpolation", ok.WithInterpolationCycles(math.NaN()), "InterpolationCycles"},
-		{"latency", ok.WithLatencies(shadercore.Latencies{ALU: 4, SFU: 0, Derivative: 4, Texture: 1, Kill: 1}), "Latencies.SFU"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			err := tc.b.Validate()
-			if tc.want == "" {
-				if err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("error %v, want one naming %s", err, tc.want)
-			}
-		})
-	}
+func TestConfigValidate(t *testing.T) {
+	testpeer.CheckValidate(t, shadercore.DefaultConfig(), []testpeer.ConfigCase[shadercore.Config]{
+		{Want: "", Edit: func(c *shadercore.Config) {}},
+		{Want: "WarpSize", Edit: func(c *shadercore.Config) { c.WarpSize = 65 }},
+		{Want: "SIMDWidth", Edit: func(c *shadercore.Config) { c.SIMDWidth = 33 }},
+		{Want: "WarpSlots", Edit: func(c *shadercore.Config) { c.WarpSlots = 0 }},
+		{Want: "Registers", Edit: func(c *shadercore.Config) { c.Registers = 31 }},
+		{Want: "InputQueue", Edit: func(c *shadercore.Config) { c.InputQueue = 0 }},
+		{Want: "InterpolationCycles", Edit: func(c *shadercore.Config) { c.InterpolationCycles = math.NaN() }},
+		{Want: "Latencies.SFU", Edit: func(c *shadercore.Config) {
+			c.Latencies = shadercore.Latencies{ALU: 4, SFU: 0, Derivative: 4, Texture: 1, Kill: 1}
+		}},
+		{Want: "SFURate", Edit: func(c *shadercore.Config) { c.SFURate = -1 }},
+		{Want: "SFURate", Edit: func(c *shadercore.Config) { c.SFURate = 33 }},
+		{Want: "", Edit: func(c *shadercore.Config) { c.SFURate = 0 }},
+		{Want: "", Edit: func(c *shadercore.Config) { c.SFURate = 1 }},
+		{Want: "", Edit: func(c *shadercore.Config) { c.SFURate = 32 }},
+	})
+	testpeer.CheckEnv(t, true, func(env timing.Env) { shadercore.MakeBuilder().WithEnv(env).Build("GPU.ShaderCore[0]") })
 }
 
 func TestBuffersAndIssueCycles(t *testing.T) {
-	c := shadercore.MakeBuilder().WithEngine(sim.NewSerialEngine()).WithWarpSize(32).WithSIMDWidth(12).Build("GPU.ShaderCore[3]")
+	c := shadercore.MakeBuilder().WithEnv(testpeer.Env(sim.NewSerialEngine())).WithConfig(testpeer.Edit(shadercore.DefaultConfig(), func(c *shadercore.Config) { c.WarpSize = 32; c.SIMDWidth = 12 })).Build("GPU.ShaderCore[3]")
 	if c.IssueCycles() != 3 {
 		t.Errorf("issue cycles %d, want ceil(32/12) = 3", c.IssueCycles())
 	}
@@ -565,7 +556,7 @@ add o1, r0, v2
 		jobs = append(jobs, protocol.NewVertexBatch(d, vb.Seq, vb.Batch, vb.Attrs))
 		want = append(want, out)
 	}
-	r := newRig(t, sim.NewSerialEngine(), shadercore.MakeBuilder(), 10, 4)
+	r := newRig(t, sim.NewSerialEngine(), shadercore.DefaultConfig(), 10, 4)
 	r.run(t, jobs...)
 	checkOutputs(t, r, jobs, want)
 	if len(r.sampler.received) != len(jobs) {

@@ -145,19 +145,21 @@
 // the loader is free. While no warp can issue, the core sleeps and wakes at the
 // next ready time (timing.Waker); messages wake it too.
 //
-// # Parameters (Builder)
+// # Parameters (Config)
 //
-//	WithWarpSize(32)                 lanes per warp (1..64)
-//	WithSIMDWidth(16)                lanes executed per cycle (1..WarpSize)
-//	WithSFURate(0)                   special-function lanes per cycle (0: SIMDWidth)
-//	WithWarpSlots(16)                resident warps at most
-//	WithRegisters(16384)             vec4 registers in the register file
-//	WithLatencies(ALU 4, SFU 16, Derivative 4, Texture 1, Kill 1)
-//	WithInterpolationCycles(0.25)    loader cycles per quad per interpolant
-//	WithInputQueue(16)               messages waiting for admission (each queue)
-//	WithGSOutputBuffer(64 KiB)       GS output buffer bytes (DefaultGSOutputBufferBytes)
-//	WithMaxGSWarps(0)                resident GS warps at most (0: WarpSlots)
-//	WithEngine, WithFreq(1 GHz), WithHalt, WithProgress
+//	WarpSize 32                    lanes per warp (1..64)
+//	SIMDWidth 16                   lanes executed per cycle (1..WarpSize)
+//	SFURate 0                      special-function lanes per cycle (0: SIMDWidth)
+//	WarpSlots 16                   resident warps at most
+//	Registers 16384                vec4 registers in the register file
+//	Latencies (ALU 4, SFU 16, Derivative 4, Texture 1, Kill 1)
+//	InterpolationCycles 0.25       loader cycles per quad per interpolant
+//	InputQueue 16                  messages waiting for admission (each queue)
+//	GSOutputBuffer 64 KiB          GS output buffer bytes (DefaultGSOutputBufferBytes)
+//	MaxGSWarps 0                   resident GS warps at most (0: WarpSlots)
+//
+// MakeBuilder().WithEnv(env).WithConfig(cfg).Build(name) builds a core; env
+// gives the engine, the clock, the halt and the progress counter.
 //
 // # Statistics
 //

@@ -3,6 +3,7 @@ package shadercore_test
 import (
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/geom"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
@@ -10,54 +11,25 @@ import (
 	"github.com/gfxsim/gfxsim/timing"
 )
 
-const freq = 1 * sim.GHz
+const freq = testpeer.Freq
 
-func cycleTime(c uint64) sim.VTimeInSec { return sim.VTimeInSec(float64(c) / float64(freq)) }
+var cycleTime = testpeer.CycleTime
 
-// dispatcher sends its scripted messages in order, one per cycle, each no
-// earlier than its cycle; it records the cycle of every send.
+// dispatcher sends its script in order, one message per cycle, each no
+// earlier than its cycle; it records the cycle of every send (testpeer.Sender).
 type dispatcher struct {
 	*sim.TickingComponent
-	Out    sim.Port
-	Dst    sim.Port
-	script []scripted
-	next   int
-	sent   []uint64
-	waker  *timing.Waker
-}
-
-type scripted struct {
-	msg sim.Msg
-	at  uint64
+	*testpeer.Sender
 }
 
 func newDispatcher(e sim.Engine, name string) *dispatcher {
 	d := &dispatcher{}
 	d.TickingComponent = sim.NewTickingComponent(name, e, freq, d)
-	d.Out = sim.NewLimitNumMsgPort(d, 1, name+".Out")
-	d.waker = timing.NewWaker(e, freq, d)
+	d.Sender = testpeer.NewSender(e, d, sim.NewLimitNumMsgPort(d, 1, name+".Out"))
 	return d
 }
 
-func (d *dispatcher) Tick(now sim.VTimeInSec) bool {
-	cy := freq.Cycle(now)
-	if d.next >= len(d.script) {
-		return false
-	}
-	s := d.script[d.next]
-	if s.at > cy {
-		d.waker.WakeIn(now, int(s.at-cy))
-		return false
-	}
-	m := s.msg.Meta()
-	m.Src, m.Dst, m.SendTime = d.Out, d.Dst, now
-	if d.Out.Send(s.msg) != nil {
-		return false
-	}
-	d.next++
-	d.sent = append(d.sent, cy)
-	return true
-}
+func (d *dispatcher) Tick(now sim.VTimeInSec) bool { return d.Step(now, freq.Cycle(now)) }
 
 // sink records the messages it receives and the cycle it took each; it takes
 // nothing before cycle openAt.

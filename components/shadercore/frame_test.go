@@ -7,14 +7,13 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/command"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
-	"github.com/gfxsim/gfxsim/functional/raster"
 	"github.com/gfxsim/gfxsim/functional/shader"
 	"github.com/gfxsim/gfxsim/functional/state"
 	"github.com/gfxsim/gfxsim/functional/vertex"
-	"github.com/gfxsim/gfxsim/scene"
 	"github.com/gfxsim/gfxsim/scene/driver"
 )
 
@@ -59,38 +58,14 @@ type recording struct {
 	batches int
 }
 
-func encode(t testing.TB, src string) *driver.Frame {
-	t.Helper()
-	s, err := scene.Parse("wall.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := driver.Encode(s, driver.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return f
-}
-
 // record runs the frame through the functional pipeline exactly as
 // functional/reference does (32-vertex batches, 8-quad warps, 8x8 row-major
 // tiles), keeping the messages and outputs.
 func record(t testing.TB, src string) *recording {
 	t.Helper()
-	f := encode(t, src)
-	buf := make([]byte, f.StreamBytes)
-	f.Memory.ReadAt(buf, f.Stream)
-	cmds, err := command.DecodeAll(buf, f.Stream)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := testpeer.EncodeScene(t, "wall.yaml", src)
 	r := &recording{frame: f}
-	tr := state.NewTracker(f.Memory)
-	for _, c := range cmds {
-		act, err := tr.Apply(c)
-		if err != nil {
-			t.Fatal(err)
-		}
+	testpeer.WalkFrame(t, f, func(act state.Action) {
 		switch act.Kind {
 		case state.ActDraw:
 			r.draw(t, act.Draw)
@@ -107,13 +82,12 @@ func record(t testing.TB, src string) *recording {
 		case state.ActPresent:
 			r.image = act.Color.Resolve()
 		}
-	}
+	})
 	return r
 }
 
 func (r *recording) draw(t testing.TB, d *state.Draw) {
-	draw := &protocol.Draw{Seq: uint64(len(r.draws)), State: d,
-		Raster: pipeline.RasterConfig(d, pipeline.RasterOptions{TileSize: raster.DefaultTileSize})}
+	draw := testpeer.FrameDraw(len(r.draws), d)
 	r.draws = append(r.draws, draw)
 	cfg := &draw.Raster
 	mem := r.frame.Memory

@@ -33,32 +33,26 @@ func (c *Comp) admitGeometry(now sim.VTimeInSec, cy uint64) bool {
 		return false
 	}
 	free := c.freeSlot()
+	b := c.blocked(free, &j)
 	switch {
-	case free < 0:
-		c.setGSBlock(cy, admitBlockedSlots)
-		return false
-	case c.regsUsed+j.regs > c.registers:
-		c.setGSBlock(cy, admitBlockedRegisters)
-		return false
+	case b != admitFree:
 	case c.gsResident >= c.maxGSWarps:
-		c.setGSBlock(cy, admitBlockedGSWarps)
-		return false
+		b = admitBlockedGSWarps
 	case c.gsBufUsed+bytes > c.gsBufBytes:
-		c.setGSBlock(cy, admitBlockedGSBuffer)
+		b = admitBlockedGSBuffer
+	}
+	if c.gsWait.set(cy, b); b != admitFree {
 		return false
 	}
-	c.setGSBlock(cy, admitFree)
 	c.ToPrimitiveAssembly.Retrieve(now)
 
 	s := &c.slots[free]
 	w := s.warp
 	d := g.Draw.State
 	pipeline.LoadPrimitives(d, g.Batch.Batch, g.First, g.Lanes, g.PrimitiveID, g.Batch.Outputs, w)
-	if err := w.Err(); err != nil {
-		c.fail(fmt.Errorf("draw %d: %w", g.Draw.Seq, err))
+	if !c.loaded(w, g.Draw) {
 		return false
 	}
-	w.Stats = shader.Stats{}
 	c.gsBufUsed += bytes
 	c.gsResident++
 	c.stats.maxGSBufUsed = max(c.stats.maxGSBufUsed, c.gsBufUsed)
@@ -86,11 +80,8 @@ func (c *Comp) describeGeometry(g *protocol.GeometryWarp) (job, int, error) {
 		corners = b.Corners
 	}
 	j.load = loadCycles((g.Lanes*corners+3)/4, len(d.GS.Inputs), c.interpCost)
-	j.widths = max(1, (j.lanes+c.warpSize-1)/c.warpSize)
-	j.regs = c.programTemps(j.prog) * c.warpSize * j.widths
-	if j.regs > c.registers {
-		return j, 0, fmt.Errorf("draw %d: program %q needs %d registers per warp, the core has %d",
-			g.Draw.Seq, j.prog.Name, j.regs, c.registers)
+	if err := c.size(&j); err != nil {
+		return j, 0, err
 	}
 	bytes := g.Lanes * d.GS.OutputScalars() * 4
 	if bytes > c.gsBufBytes {
@@ -108,17 +99,6 @@ func (c *Comp) freeSlot() int {
 		}
 	}
 	return -1
-}
-
-// setGSBlock records why the head of the GS input queue waits, from cycle cy on.
-func (c *Comp) setGSBlock(cy uint64, b admitBlock) {
-	if cy > c.gsBlockSince {
-		if c.gsBlock != admitFree {
-			c.stats.gsBlocked[c.gsBlock] += cy - c.gsBlockSince
-		}
-		c.gsBlockSince = cy
-	}
-	c.gsBlock = b
 }
 
 // geometryOutput reads a finished GS warp's output buffer: the second
@@ -144,8 +124,8 @@ func (c *Comp) geometryStats(p string, add func(string, float64)) {
 	add(p+"gs_emits", float64(st.gs.Emits))
 	add(p+"gs_emits_dropped", float64(st.gs.EmitsDropped))
 	add(p+"gs_max_output_buffer_bytes", float64(st.maxGSBufUsed))
-	add(p+"gs_admit_blocked_slots_cycles", float64(st.gsBlocked[admitBlockedSlots]))
-	add(p+"gs_admit_blocked_registers_cycles", float64(st.gsBlocked[admitBlockedRegisters]))
-	add(p+"gs_admit_blocked_output_buffer_cycles", float64(st.gsBlocked[admitBlockedGSBuffer]))
-	add(p+"gs_admit_blocked_warps_cycles", float64(st.gsBlocked[admitBlockedGSWarps]))
+	add(p+"gs_admit_blocked_slots_cycles", float64(c.gsWait.cycles[admitBlockedSlots]))
+	add(p+"gs_admit_blocked_registers_cycles", float64(c.gsWait.cycles[admitBlockedRegisters]))
+	add(p+"gs_admit_blocked_output_buffer_cycles", float64(c.gsWait.cycles[admitBlockedGSBuffer]))
+	add(p+"gs_admit_blocked_warps_cycles", float64(c.gsWait.cycles[admitBlockedGSWarps]))
 }

@@ -64,13 +64,10 @@ func gsBatch(t *testing.T, n int) *protocol.ShadedBatch {
 // leave (counted), and both outputs are the functional geometry stage's.
 func TestGeometryWarpsShareTheOutputBuffer(t *testing.T) {
 	e := sim.NewSerialEngine()
-	r := newRig(t, e, shadercore.MakeBuilder().WithGSOutputBuffer(3072), 1, 4)
-	pa := newDispatcher(e, "PAFake")
-	r.conn.PlugIn(pa.Out, 1)
-	pa.Dst = r.core.ToPrimitiveAssembly
+	r, pa := newGSRig(t, e, 3072)
 	sb := gsBatch(t, 128)
 	for k := 0; k < 2; k++ {
-		pa.script = append(pa.script, scripted{msg: protocol.NewGeometryWarp(sb, k, 64*k, 64, 64*k)})
+		pa.Script = append(pa.Script, testpeer.Scripted{Msg: protocol.NewGeometryWarp(sb, k, 64*k, 64, 64*k)})
 	}
 	pa.TickNow(0)
 	if err := e.Run(); err != nil {
@@ -114,9 +111,9 @@ func TestGeometryWarpsShareTheOutputBuffer(t *testing.T) {
 	// The second warp, sent at cycle 1, is seen by the core at 2 and waits
 	// until the first warp's output is sent at 29 (taken by the sink at
 	// 30), which frees its bytes: it is admitted in that same tick.
-	if b := st["GPU.ShaderCore[0].gs_admit_blocked_output_buffer_cycles"]; b != 27 || pa.sent[1] != 1 || r.pa.at[0] != 30 {
+	if b := st["GPU.ShaderCore[0].gs_admit_blocked_output_buffer_cycles"]; b != 27 || pa.Sent[1] != 1 || r.pa.at[0] != 30 {
 		t.Errorf("gs_admit_blocked_output_buffer_cycles = %v, second warp sent at %d, first output taken at %d; want 27, 1, 30",
-			b, pa.sent[1], r.pa.at[0])
+			b, pa.Sent[1], r.pa.at[0])
 	}
 }
 
@@ -124,12 +121,9 @@ func TestGeometryWarpsShareTheOutputBuffer(t *testing.T) {
 // whole output buffer stops the run with an error naming the field.
 func TestGeometryWarpTooLargeForTheBuffer(t *testing.T) {
 	e := sim.NewSerialEngine()
-	r := newRig(t, e, shadercore.MakeBuilder().WithGSOutputBuffer(1024), 1, 4)
-	pa := newDispatcher(e, "PAFake")
-	r.conn.PlugIn(pa.Out, 1)
-	pa.Dst = r.core.ToPrimitiveAssembly
+	r, pa := newGSRig(t, e, 1024)
 	sb := gsBatch(t, 64)
-	pa.script = []scripted{{msg: protocol.NewGeometryWarp(sb, 0, 0, 64, 0)}}
+	pa.Script = []testpeer.Scripted{{Msg: protocol.NewGeometryWarp(sb, 0, 0, 64, 0)}}
 	pa.TickNow(0)
 	if err := e.Run(); err != nil {
 		t.Fatal(err)
@@ -138,4 +132,15 @@ func TestGeometryWarpTooLargeForTheBuffer(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "needs 2048 bytes of output buffer") || !strings.Contains(err.Error(), "shader_core.gs_output_buffer_kb") {
 		t.Errorf("got %v, want an error naming the 2048 bytes and shader_core.gs_output_buffer_kb", err)
 	}
+}
+
+// newGSRig is the rig of a core with a GS output buffer of bufBytes, and a
+// dispatcher playing primitive assembly that sends GS warps to the core.
+func newGSRig(t *testing.T, e sim.Engine, bufBytes int) (*rig, *dispatcher) {
+	t.Helper()
+	r := newRig(t, e, testpeer.Edit(shadercore.DefaultConfig(), func(c *shadercore.Config) { c.GSOutputBuffer = bufBytes }), 1, 4)
+	pa := newDispatcher(e, "PAFake")
+	r.conn.PlugIn(pa.Out, 1)
+	pa.Dst = r.core.ToPrimitiveAssembly
+	return r, pa
 }

@@ -50,7 +50,7 @@ func (c *Comp) sendOutputs(now sim.VTimeInSec, cy uint64) bool {
 			k++
 			continue
 		}
-		c.progress.Add(1)
+		c.env.Progress.Add(1)
 		if c.traced() {
 			tracing.EndTask(s.task, c)
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/shadercore"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
@@ -23,7 +24,7 @@ func TestPerSampleWarps(t *testing.T) {
 	pws := fullWarps(t, rec, rec.draws[0], 2)
 	d := pws[0].Draw
 	rate := pipeline.PixelRateLinks(d.State, pipeline.DefaultPixelRate)
-	r := newRig(t, sim.NewSerialEngine(), shadercore.MakeBuilder(), 40, 4)
+	r := newRig(t, sim.NewSerialEngine(), shadercore.DefaultConfig(), 40, 4)
 	fill := newSink(r.engine, "SampleFill", 4)
 	r.conn.PlugIn(fill.In, 1)
 	var jobs []sim.Msg
@@ -55,16 +56,7 @@ func TestPerSampleWarps(t *testing.T) {
 	if !differs {
 		t.Fatal("per-sample shading equals per-pixel shading on these warps: pick others")
 	}
-	for _, m := range jobs {
-		r.disp.script = append(r.disp.script, scripted{msg: m})
-	}
-	r.disp.TickNow(0)
-	if err := r.engine.Run(); err != nil {
-		t.Fatal(err)
-	}
-	if err := r.halt.Reason(); err != nil {
-		t.Fatalf("halted: %v", err)
-	}
+	r.send(t, jobs...)
 	if len(r.rob.got) != 0 || len(fill.got) != len(jobs) {
 		t.Fatalf("%d outputs to the reorder buffer, %d to the sample fill; want 0, %d", len(r.rob.got), len(fill.got), len(jobs))
 	}
@@ -86,8 +78,8 @@ func TestSampleOutsideDrawHalts(t *testing.T) {
 	pw := fullWarps(t, rec, rec.draws[0], 1)[0]
 	quads := append([]protocol.WarpQuad{}, pw.Quads...)
 	quads[3].Sample = 1 // the wall scene has 1 sample per pixel
-	r := newRig(t, sim.NewSerialEngine(), shadercore.MakeBuilder(), 40, 4)
-	r.disp.script = append(r.disp.script, scripted{msg: protocol.NewPixelWarp(pw.Draw, 0, quads)})
+	r := newRig(t, sim.NewSerialEngine(), shadercore.DefaultConfig(), 40, 4)
+	r.disp.Script = append(r.disp.Script, testpeer.Scripted{Msg: protocol.NewPixelWarp(pw.Draw, 0, quads)})
 	r.disp.TickNow(0)
 	if err := r.engine.Run(); err != nil {
 		t.Fatal(err)

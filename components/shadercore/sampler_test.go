@@ -22,8 +22,8 @@ func TestFrameWithTextureSampler(t *testing.T) {
 	rec := record(t, wallScene)
 	e := sim.NewSerialEngine()
 	halt := &timing.Halt{}
-	core := shadercore.MakeBuilder().WithEngine(e).WithFreq(freq).WithHalt(halt).Build("GPU.ShaderCore[0]")
-	smp := texturesampler.MakeBuilder().WithEngine(e).WithFreq(freq).WithHalt(halt).Build("GPU.TextureSampler[0]")
+	core := shadercore.MakeBuilder().WithEnv(timing.Env{Engine: e, Freq: freq, Halt: halt}).Build("GPU.ShaderCore[0]")
+	smp := texturesampler.MakeBuilder().WithEnv(timing.Env{Engine: e, Freq: freq, Halt: halt}).Build("GPU.TextureSampler[0]")
 	dram := idealmemcontroller.MakeBuilder().WithEngine(e).WithFreq(freq).WithLatency(100).
 		WithNewStorage(64 * mem.MB).Build("Memory")
 	if err := dram.Storage.Write(command.BaseAddress, rec.frame.Memory.Bytes()); err != nil {

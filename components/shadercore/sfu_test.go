@@ -1,11 +1,11 @@
 package shadercore_test
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/shadercore"
 )
 
@@ -36,26 +36,12 @@ func TestSFURate(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			d := customDraw(t, rec.draws[0], ".ps\n.input v0 texcoord perspective\n.output o0 color\n"+tc.code)
 			jobs, want := warpJobs(fullWarps(t, rec, d, 1))
-			r := newRig(t, sim.NewSerialEngine(), shadercore.MakeBuilder().WithLatencies(lat).WithSFURate(tc.rate), 10, 4)
+			r := newRig(t, sim.NewSerialEngine(), testpeer.Edit(shadercore.DefaultConfig(), func(c *shadercore.Config) { c.Latencies = lat; c.SFURate = tc.rate }), 10, 4)
 			r.run(t, jobs...)
 			checkOutputs(t, r, jobs, want)
 			if r.rob.at[0] != tc.taken {
 				t.Errorf("output taken at cycle %d, want %d", r.rob.at[0], tc.taken)
 			}
 		})
-	}
-}
-
-func TestSFURateValidate(t *testing.T) {
-	ok := shadercore.MakeBuilder().WithEngine(sim.NewSerialEngine()).WithWarpSize(32)
-	for _, n := range []int{-1, 33} {
-		if err := ok.WithSFURate(n).Validate(); err == nil || !strings.Contains(err.Error(), "SFURate") {
-			t.Errorf("SFURate %d: error %v, want one naming SFURate", n, err)
-		}
-	}
-	for _, n := range []int{0, 1, 32} {
-		if err := ok.WithSFURate(n).Validate(); err != nil {
-			t.Errorf("SFURate %d: %v", n, err)
-		}
 	}
 }

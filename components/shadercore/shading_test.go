@@ -86,7 +86,7 @@ func TestShadingWarps(t *testing.T) {
 	rec := record(t, wallScene)
 	for _, ss := range []bool{false, true} {
 		warps := shadingWarps(t, rec, ss)
-		r := newRig(t, sim.NewSerialEngine(), shadercore.MakeBuilder(), 40, 4)
+		r := newRig(t, sim.NewSerialEngine(), shadercore.DefaultConfig(), 40, 4)
 		var jobs []sim.Msg
 		helpers := 0
 		var want [][]pipeline.ShadingLanes

@@ -31,7 +31,7 @@ func (c *Comp) sendTexRequests(now sim.VTimeInSec, cy uint64) bool {
 	copy(c.texQueue, c.texQueue[1:])
 	c.texQueue = c.texQueue[:len(c.texQueue)-1]
 	c.stats.texMessages++
-	c.progress.Add(1)
+	c.env.Progress.Add(1)
 	return true
 }
 

@@ -35,7 +35,7 @@ func TestControlFlush(t *testing.T) {
 	for _, tc := range cases {
 		fx := newFixture(t, bilinear(), texture.Tiled)
 		e := sim.NewSerialEngine()
-		r := newRig(t, e, texturesampler.MakeBuilder(), fx, 20)
+		r := newRig(t, e, texturesampler.DefaultConfig(), fx, 20)
 		cp := testpeer.NewPeer("CP", e, 1)
 		conn := sim.NewDirectConnection("ControlConn", e, freq)
 		conn.PlugIn(cp.Port, 1)

@@ -68,7 +68,7 @@ func TestFilterCost(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			fx := newFormatFixture(t, tc.sampler, desc2D(tc.format, texture.Tiled))
-			r := newRig(t, sim.NewSerialEngine(), texturesampler.MakeBuilder().WithFilterCosts(tc.costs), fx, 20)
+			r := newRig(t, sim.NewSerialEngine(), testpeer.Edit(texturesampler.DefaultConfig(), func(c *texturesampler.Config) { c.Costs = tc.costs }), fx, 20)
 			reqs := []scripted{{msg: gradRequest(fx.binding, tc.grad[0], tc.grad[1])},
 				{msg: gradRequest(fx.binding, tc.grad[0], tc.grad[1]), at: 100}}
 			r.run(t, reqs...)
@@ -88,7 +88,6 @@ func TestFilterCost(t *testing.T) {
 }
 
 func TestFilterCostsValidate(t *testing.T) {
-	ok := texturesampler.MakeBuilder().WithEngine(sim.NewSerialEngine())
 	fc := texturesampler.DefaultFilterCosts
 	tests := []struct {
 		name string
@@ -103,7 +102,9 @@ func TestFilterCostsValidate(t *testing.T) {
 	for _, tc := range tests {
 		c := fc()
 		tc.f(&c)
-		if err := ok.WithFilterCosts(c).Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {
+		cfg := texturesampler.DefaultConfig()
+		cfg.Costs = c
+		if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want one naming %s", tc.name, err, tc.want)
 		}
 	}

@@ -94,7 +94,7 @@
 //     FilterLatency-deep pipeline: a request of n lanes occupies it for
 //     ceil(n/LanesPerCycle) cycles and its response is ready FilterLatency
 //     cycles after its last lanes entered.
-//     Under the cost model FilterCostByTexelQuads (WithFilterCosts) the
+//     Under the cost model FilterCostByTexelQuads (Config.Costs) the
 //     filter works on texel quads instead: a lane costs the 2x2 texel quads
 //     its filter read (texture.TexelQuads of its taps: bilinear 1, trilinear
 //     2 when it reads two levels, anisotropic the sum over its probes, a 3D
@@ -126,20 +126,22 @@
 // long enough to not stall for a memory read even though it takes 400-800
 // cycles"); stall_miss_queue counts the cycles it could not.
 //
-// # Parameters (Builder)
+// # Parameters (Config)
 //
-//	WithLanesPerCycle(4)          address and filter throughput, lanes per cycle
-//	WithTagLookupsPerCycle(4)     distinct lines looked up per cycle
-//	WithL1(8192, 4, 64)           L1 size in bytes, ways, line size (at least 16 bytes)
-//	WithFetchBytes(64)            largest L2 read, and the alignment no read crosses (the L2 line)
-//	WithL1Latency(4)              cycles from a hit to its data
-//	WithMissQueue(32)             outstanding line misses and L2 reads
-//	WithFilterLatency(8)          filter pipeline depth
-//	WithInputQueue(4)             requests waiting for the address stage
-//	WithMaxRequests(16)           requests in flight inside the sampler
-//	WithFilterCosts(flat)         filter cost model; DefaultFilterCosts: flat, and
+//	LanesPerCycle 4               address and filter throughput, lanes per cycle
+//	TagLookupsPerCycle 4          distinct lines looked up per cycle
+//	L1Size, L1Ways, L1LineSize    8192, 4, 64: L1 size in bytes, ways, line size (at least 16 bytes)
+//	FetchBytes 64                 largest L2 read, and the alignment no read crosses (the L2 line)
+//	L1Latency 4                   cycles from a hit to its data
+//	MissQueue 32                  outstanding line misses and L2 reads
+//	FilterLatency 8               filter pipeline depth
+//	InputQueue 4                  requests waiting for the address stage
+//	MaxRequests 16                requests in flight inside the sampler
+//	Costs (flat)                  filter cost model; DefaultFilterCosts: flat, and
 //	                              for by texel quads 4 quads per cycle, factors 1
-//	WithEngine, WithFreq(1 GHz), WithHalt, WithProgress
+//
+// MakeBuilder().WithEnv(env).WithConfig(cfg).Build(name) builds a sampler;
+// env gives the engine, the clock, the halt and the progress counter.
 //
 // # Statistics
 //

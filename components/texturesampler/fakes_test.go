@@ -4,29 +4,30 @@ import (
 	"github.com/sarchlab/akita/v3/mem/mem"
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/command"
 	"github.com/gfxsim/gfxsim/timing"
 )
 
-const freq = 1 * sim.GHz
+const freq = testpeer.Freq
 
-func cycleTime(c uint64) sim.VTimeInSec { return sim.VTimeInSec(float64(c) / float64(freq)) }
+var cycleTime = testpeer.CycleTime
 
 // fakeCore sends scripted texture requests (one per cycle, each no earlier
-// than its cycle) and records the responses with the cycle it took them.
+// than its cycle: testpeer.Sender) and records the responses with the cycle
+// it took them.
 type fakeCore struct {
 	*sim.TickingComponent
+	*testpeer.Sender
 	Port   sim.Port
-	Dst    sim.Port
-	script []scripted
-	next   int
 	got    []*protocol.TexResponse
 	at     []uint64
 	openAt uint64 // takes no response before this cycle
 	waker  *timing.Waker
 }
 
+// scripted is a texture request to send at cycle at or later.
 type scripted struct {
 	msg *protocol.TexRequest
 	at  uint64
@@ -36,6 +37,7 @@ func newFakeCore(e sim.Engine) *fakeCore {
 	c := &fakeCore{}
 	c.TickingComponent = sim.NewTickingComponent("Core", e, freq, c)
 	c.Port = sim.NewLimitNumMsgPort(c, 1, "Core.Port")
+	c.Sender = testpeer.NewSender(e, c, c.Port)
 	c.waker = timing.NewWaker(e, freq, c)
 	return c
 }
@@ -52,19 +54,7 @@ func (c *fakeCore) Tick(now sim.VTimeInSec) bool {
 	} else if c.Port.Peek() != nil {
 		c.waker.WakeIn(now, int(c.openAt-cy))
 	}
-	if c.next < len(c.script) {
-		s := c.script[c.next]
-		if s.at > cy {
-			c.waker.WakeIn(now, int(s.at-cy))
-		} else {
-			s.msg.Src, s.msg.Dst, s.msg.SendTime = c.Port, c.Dst, now
-			if c.Port.Send(s.msg) == nil {
-				c.next++
-				progress = true
-			}
-		}
-	}
-	return progress
+	return c.Step(now, cy) || progress
 }
 
 // fakeL2 answers line reads latency cycles after it took them, with the bytes

@@ -82,7 +82,7 @@ func TestDecodedFill(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			fx := newFormatFixture(t, bilinear(), tc.d)
-			r := newRig(t, sim.NewSerialEngine(), texturesampler.MakeBuilder().WithFetchBytes(tc.fetch), fx, 20)
+			r := newRig(t, sim.NewSerialEngine(), testpeer.Edit(texturesampler.DefaultConfig(), func(c *texturesampler.Config) { c.FetchBytes = tc.fetch }), fx, 20)
 			reqs := []scripted{{msg: lodRequest(fx.binding, 0, quadAt(1, 1)...)}}
 			r.run(t, reqs...)
 			checkResults(t, r, reqs)
@@ -110,7 +110,7 @@ func TestDecodedFill(t *testing.T) {
 // decoded BC1 blocks; a third block evicts the least recently used one.
 func TestEvictionOfDecodedLines(t *testing.T) {
 	fx := newFormatFixture(t, bilinear(), desc2D(texture.BC1, texture.Tiled))
-	r := newRig(t, sim.NewSerialEngine(), texturesampler.MakeBuilder().WithL1(128, 2, 64), fx, 20)
+	r := newRig(t, sim.NewSerialEngine(), testpeer.Edit(texturesampler.DefaultConfig(), func(c *texturesampler.Config) { c.L1Size, c.L1Ways, c.L1LineSize = 128, 2, 64 }), fx, 20)
 	block := func(k int) []scripted {
 		return []scripted{{msg: lodRequest(fx.binding, 0, quadAt(4*k+1, 1)...)}}
 	}
@@ -142,7 +142,7 @@ func TestBorderTapsReadNothing(t *testing.T) {
 	s := bilinear()
 	s.AddressU, s.AddressV, s.BorderColor = texture.Border, texture.Border, geom.Vec4{0.25, 0.5, 0.75, 1}
 	fx := newFixture(t, s, texture.Tiled)
-	r := newRig(t, sim.NewSerialEngine(), texturesampler.MakeBuilder(), fx, 20)
+	r := newRig(t, sim.NewSerialEngine(), texturesampler.DefaultConfig(), fx, 20)
 	reqs := []scripted{{msg: lodRequest(fx.binding, 0, [2]float32{-0.5, 0.5}, [2]float32{-0.5, 0.5}, [2]float32{1.5, 0.5}, [2]float32{0.5, 2})}}
 	r.run(t, reqs...)
 	checkResults(t, r, reqs)
@@ -172,7 +172,7 @@ func TestTextureTypesEqualFunctional(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			fx := newFormatFixture(t, aniso, tc.d)
-			r := newRig(t, sim.NewSerialEngine(), texturesampler.MakeBuilder().WithL1(1024, 2, 64).WithMissQueue(8), fx, 25)
+			r := newRig(t, sim.NewSerialEngine(), testpeer.Edit(texturesampler.DefaultConfig(), func(c *texturesampler.Config) { c.L1Size, c.L1Ways, c.L1LineSize = 1024, 2, 64; c.MissQueue = 8 }), fx, 25)
 			var reqs []scripted
 			seed := uint32(777)
 			rnd := func() float32 {

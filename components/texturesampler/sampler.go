@@ -50,8 +50,7 @@ type Comp struct {
 	// coherence checker).
 	Observer L1Observer
 
-	halt     *timing.Halt
-	progress *timing.Progress
+	env      timing.Env // its halt stops the unit; its progress counts work done
 	waker    *timing.Waker
 	activity *timing.Activity
 	client   *memclient.Client
@@ -117,7 +116,7 @@ type stats struct {
 // Tick runs the stages back to front: response, filter, fill, miss send, tag
 // lookup, address.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.halt.Stopped() {
+	if c.env.Halt.Stopped() {
 		return false
 	}
 	cy := c.Freq.Cycle(now)
@@ -129,14 +128,12 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 	progress = c.sendMisses(now) || progress
 	progress = c.lookup(cy) || progress
 	progress = c.accept(now, cy) || progress
-	if c.halt.Stopped() {
+	if c.env.Halt.Stopped() {
 		return false
 	}
 	c.activity.Set(cy, c.classify(cy))
 	if !progress {
-		if next, ok := c.nextEvent(cy); ok {
-			c.waker.WakeIn(now, int(next-cy))
-		}
+		c.waker.WakeForNext(now, cy, c.nextEvent(cy))
 	}
 	return progress
 }
@@ -187,39 +184,26 @@ func (c *Comp) classify(cy uint64) int {
 }
 
 // nextEvent returns the first cycle after cy at which a stage may progress
-// without a message arriving.
-func (c *Comp) nextEvent(cy uint64) (uint64, bool) {
-	var next uint64
-	found := false
-	consider := func(t uint64) {
-		if t > cy && (!found || t < next) {
-			next, found = t, true
-		}
-	}
+// without a message arriving, or ^uint64(0).
+func (c *Comp) nextEvent(cy uint64) uint64 {
+	next := timing.After(cy)
 	if c.inputBuf.Size() > 0 {
-		consider(c.addrFreeAt)
+		next.Consider(c.addrFreeAt)
 	}
 	for i := 0; i < c.count; i++ {
 		r := c.at(i)
-		consider(r.addrDone)
+		next.Consider(r.addrDone)
 		if r.filtering {
-			consider(r.done)
+			next.Consider(r.done)
 		} else if r.pending == 0 && r.looked == len(r.lines) {
-			consider(max(r.dataReady, c.filterFreeAt))
+			next.Consider(max(r.dataReady, c.filterFreeAt))
 		}
 	}
-	return next, found
+	return next.Cycle()
 }
 
 // fail stops the simulation with err (a malformed request or missing wiring).
-func (c *Comp) fail(err error) { c.halt.Fail(fmt.Errorf("%s: %w", c.Name(), err)) }
-
-func ratio(a, b uint64) float64 {
-	if b == 0 {
-		return 0
-	}
-	return float64(a) / float64(b)
-}
+func (c *Comp) fail(err error) { c.env.Halt.Fail(fmt.Errorf("%s: %w", c.Name(), err)) }
 
 // Stats implements timing.StatsReporter.
 func (c *Comp) Stats(add func(name string, v float64)) {
@@ -236,12 +220,12 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	add(p+"l1_hits", float64(st.hits))
 	add(p+"l1_misses", float64(st.misses))
 	add(p+"merged_misses", float64(st.merged))
-	add(p+"hit_rate_line", ratio(st.hits, st.lookups))
+	add(p+"hit_rate_line", timing.Ratio(st.hits, st.lookups))
 	add(p+"texel_hits", float64(st.texelHits))
-	add(p+"hit_rate_texel", ratio(st.texelHits, st.texels))
-	add(p+"misses_per_request", ratio(st.misses, st.requests))
-	add(p+"misses_per_lane", ratio(st.misses, st.lanes))
-	add(p+"misses_per_footprint", ratio(st.misses, st.footprints))
+	add(p+"hit_rate_texel", timing.Ratio(st.texelHits, st.texels))
+	add(p+"misses_per_request", timing.Ratio(st.misses, st.requests))
+	add(p+"misses_per_lane", timing.Ratio(st.misses, st.lanes))
+	add(p+"misses_per_footprint", timing.Ratio(st.misses, st.footprints))
 	add(p+"l2_reads", float64(st.l2Reads))
 	add(p+"bytes_read_l2", float64(st.l2Bytes))
 	add(p+"fill_lines", float64(st.fillLines))
@@ -251,7 +235,7 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	add(p+"responses", float64(st.responses))
 	add(p+"flushes", float64(st.flushes))
 	add(p+"l1_invalidated_lines", float64(st.invalidated))
-	add(p+"avg_request_latency", ratio(st.latencySum, st.responses))
+	add(p+"avg_request_latency", timing.Ratio(st.latencySum, st.responses))
 	add(p+"max_request_latency", float64(st.latencyMax))
 	c.activity.Stats(c.Name(), add)
 	c.client.Stats(c.Name()+".l2", add)

@@ -88,10 +88,11 @@ type rig struct {
 	halt   *timing.Halt
 }
 
-func newRig(t *testing.T, e sim.Engine, b texturesampler.Builder, fx *fixture, l2Latency uint64) *rig {
+func newRig(t *testing.T, e sim.Engine, cfg texturesampler.Config, fx *fixture, l2Latency uint64) *rig {
 	t.Helper()
 	r := &rig{engine: e, halt: &timing.Halt{}}
-	r.s = b.WithEngine(e).WithFreq(freq).WithHalt(r.halt).Build("GPU.TextureSampler[0]")
+	r.s = texturesampler.MakeBuilder().WithEnv(timing.Env{Engine: e, Freq: freq, Halt: r.halt}).WithConfig(cfg).
+		Build("GPU.TextureSampler[0]")
 	r.core = newFakeCore(e)
 	r.l2 = newFakeL2(e, fx.image, l2Latency)
 	c1 := sim.NewDirectConnection("CoreConn", e, freq)
@@ -109,7 +110,9 @@ func newRig(t *testing.T, e sim.Engine, b texturesampler.Builder, fx *fixture, l
 
 func (r *rig) run(t *testing.T, reqs ...scripted) {
 	t.Helper()
-	r.core.script = append(r.core.script, reqs...)
+	for _, q := range reqs {
+		r.core.Script = append(r.core.Script, testpeer.Scripted{At: q.at, Msg: q.msg})
+	}
 	r.core.TickNow(0)
 	if err := r.engine.Run(); err != nil {
 		t.Fatal(err)
@@ -166,7 +169,7 @@ func checkResults(t *testing.T, r *rig, reqs []scripted) {
 //	      response 54, taken 55.
 func TestMissThenHit(t *testing.T) {
 	fx := newFixture(t, bilinear(), texture.Tiled)
-	r := newRig(t, sim.NewSerialEngine(), texturesampler.MakeBuilder(), fx, 20)
+	r := newRig(t, sim.NewSerialEngine(), texturesampler.DefaultConfig(), fx, 20)
 	reqs := []scripted{{msg: lodRequest(fx.binding, 3, quadAt(1, 1)...)}, {msg: lodRequest(fx.binding, 5, quadAt(1, 1)...), at: 40}}
 	r.run(t, reqs...)
 	checkResults(t, r, reqs)
@@ -206,7 +209,7 @@ func TestMissThenHit(t *testing.T) {
 // second request's miss merges with the first's entry.
 func TestMergedMisses(t *testing.T) {
 	fx := newFixture(t, bilinear(), texture.Tiled)
-	r := newRig(t, sim.NewSerialEngine(), texturesampler.MakeBuilder(), fx, 20)
+	r := newRig(t, sim.NewSerialEngine(), texturesampler.DefaultConfig(), fx, 20)
 	reqs := []scripted{{msg: lodRequest(fx.binding, 0, quadAt(1, 1)...)}, {msg: lodRequest(fx.binding, 1, quadAt(0, 0)...)}}
 	r.run(t, reqs...)
 	checkResults(t, r, reqs)
@@ -228,7 +231,7 @@ func TestMergedMisses(t *testing.T) {
 // first fill (25), then reads it (sent 26, answered 47, filled 48).
 func TestMissQueueFullStalls(t *testing.T) {
 	fx := newFixture(t, bilinear(), texture.Tiled)
-	r := newRig(t, sim.NewSerialEngine(), texturesampler.MakeBuilder().WithMissQueue(1), fx, 20)
+	r := newRig(t, sim.NewSerialEngine(), testpeer.Edit(texturesampler.DefaultConfig(), func(c *texturesampler.Config) { c.MissQueue = 1 }), fx, 20)
 	// Texels (1,1)-(2,2) are in tile 0, (5,1)-(6,2) in tile 1: two lines.
 	coords := [][2]float32{texel(1, 1), texel(1, 1), texel(5, 1), texel(5, 1)}
 	reqs := []scripted{{msg: lodRequest(fx.binding, 0, coords...)}}
@@ -256,7 +259,7 @@ func TestMissQueueFullStalls(t *testing.T) {
 // misses is answered after it.
 func TestResponsesKeepRequestOrder(t *testing.T) {
 	fx := newFixture(t, bilinear(), texture.Tiled)
-	r := newRig(t, sim.NewSerialEngine(), texturesampler.MakeBuilder(), fx, 50)
+	r := newRig(t, sim.NewSerialEngine(), texturesampler.DefaultConfig(), fx, 50)
 	reqs := []scripted{
 		{msg: lodRequest(fx.binding, 0, quadAt(1, 1)...)},          // warms tile 0
 		{msg: lodRequest(fx.binding, 1, quadAt(9, 1)...), at: 100}, // cold tile 2
@@ -298,8 +301,12 @@ func TestResultsEqualFunctionalSampler(t *testing.T) {
 				if engine == "parallel" {
 					e = sim.NewParallelEngine()
 				}
-				b := texturesampler.MakeBuilder().WithL1(1024, 2, 64).WithMissQueue(4).WithMaxRequests(4)
-				r := newRig(t, e, b, fx, 30)
+				cfg := testpeer.Edit(texturesampler.DefaultConfig(), func(c *texturesampler.Config) {
+					c.L1Size, c.L1Ways, c.L1LineSize = 1024, 2, 64
+					c.MissQueue = 4
+					c.MaxRequests = 4
+				})
+				r := newRig(t, e, cfg, fx, 30)
 				var reqs []scripted
 				seed := uint32(12345)
 				rnd := func() float32 {
@@ -351,7 +358,7 @@ func TestResultsEqualFunctionalSampler(t *testing.T) {
 // sampler's output; the time is counted and the responses still arrive in order.
 func TestBlockedOutput(t *testing.T) {
 	fx := newFixture(t, bilinear(), texture.Tiled)
-	r := newRig(t, sim.NewSerialEngine(), texturesampler.MakeBuilder(), fx, 20)
+	r := newRig(t, sim.NewSerialEngine(), texturesampler.DefaultConfig(), fx, 20)
 	r.core.openAt = 100
 	reqs := []scripted{
 		{msg: lodRequest(fx.binding, 0, quadAt(1, 1)...)},
@@ -372,7 +379,7 @@ func TestBlockedOutput(t *testing.T) {
 
 func TestUnboundTextureReturnsZero(t *testing.T) {
 	fx := newFixture(t, bilinear(), texture.Tiled)
-	r := newRig(t, sim.NewSerialEngine(), texturesampler.MakeBuilder(), fx, 20)
+	r := newRig(t, sim.NewSerialEngine(), texturesampler.DefaultConfig(), fx, 20)
 	unbound := &state.TextureBinding{}
 	reqs := []scripted{{msg: lodRequest(unbound, 0, quadAt(1, 1)...)}}
 	r.run(t, reqs...)
@@ -399,7 +406,7 @@ func TestBadInputHalts(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			e := sim.NewSerialEngine()
-			r := newRig(t, e, texturesampler.MakeBuilder(), fx, 20)
+			r := newRig(t, e, texturesampler.DefaultConfig(), fx, 20)
 			if tc.setup != nil {
 				tc.setup(r)
 			}
@@ -419,44 +426,24 @@ func TestBadInputHalts(t *testing.T) {
 	}
 }
 
-func TestBuilderValidate(t *testing.T) {
-	ok := texturesampler.MakeBuilder().WithEngine(sim.NewSerialEngine())
-	tests := []struct {
-		name string
-		b    texturesampler.Builder
-		want string
-	}{
-		{"defaults", ok, ""},
-		{"no engine", texturesampler.MakeBuilder(), "Engine"},
-		{"frequency", ok.WithFreq(-1), "Freq"},
-		{"lanes", ok.WithLanesPerCycle(0), "LanesPerCycle"},
-		{"lookups", ok.WithTagLookupsPerCycle(0), "TagLookupsPerCycle"},
-		{"miss queue", ok.WithMissQueue(0), "MissQueue"},
-		{"filter latency", ok.WithFilterLatency(-1), "FilterLatency"},
-		{"input queue", ok.WithInputQueue(0), "InputQueue"},
-		{"requests", ok.WithMaxRequests(0), "MaxRequests"},
-		{"L1 sets", ok.WithL1(3*1024, 4, 64), "L1"},
-		{"L1 line", ok.WithL1(8192, 4, 48), "L1"},
-		{"L1 latency", ok.WithL1Latency(-2), "L1Latency"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			err := tc.b.Validate()
-			if tc.want == "" {
-				if err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("error %v, want one naming %s", err, tc.want)
-			}
-		})
-	}
+func TestConfigValidate(t *testing.T) {
+	testpeer.CheckValidate(t, texturesampler.DefaultConfig(), []testpeer.ConfigCase[texturesampler.Config]{
+		{Want: "", Edit: func(c *texturesampler.Config) {}},
+		{Want: "LanesPerCycle", Edit: func(c *texturesampler.Config) { c.LanesPerCycle = 0 }},
+		{Want: "TagLookupsPerCycle", Edit: func(c *texturesampler.Config) { c.TagLookupsPerCycle = 0 }},
+		{Want: "MissQueue", Edit: func(c *texturesampler.Config) { c.MissQueue = 0 }},
+		{Want: "FilterLatency", Edit: func(c *texturesampler.Config) { c.FilterLatency = -1 }},
+		{Want: "InputQueue", Edit: func(c *texturesampler.Config) { c.InputQueue = 0 }},
+		{Want: "MaxRequests", Edit: func(c *texturesampler.Config) { c.MaxRequests = 0 }},
+		{Want: "L1", Edit: func(c *texturesampler.Config) { c.L1Size, c.L1Ways, c.L1LineSize = 3*1024, 4, 64 }},
+		{Want: "L1", Edit: func(c *texturesampler.Config) { c.L1Size, c.L1Ways, c.L1LineSize = 8192, 4, 48 }},
+		{Want: "L1Latency", Edit: func(c *texturesampler.Config) { c.L1Latency = -2 }},
+	})
+	testpeer.CheckEnv(t, true, func(env timing.Env) { texturesampler.MakeBuilder().WithEnv(env).Build("GPU.TextureSampler[0]") })
 }
 
 func TestBuffers(t *testing.T) {
-	c := texturesampler.MakeBuilder().WithEngine(sim.NewSerialEngine()).Build("GPU.TextureSampler[2]")
+	c := texturesampler.MakeBuilder().WithEnv(testpeer.Env(sim.NewSerialEngine())).Build("GPU.TextureSampler[2]")
 	var names []string
 	for _, b := range c.Buffers() {
 		sim.NameMustBeValid(b.Name)

@@ -4,7 +4,13 @@
 // (Source), a memory that answers reads from an image
 // (Memory), a schedule of messages to send at given cycles (Schedule), and
 // a unit's statistics by name (StatMap, CheckStats) and a tracer that
-// records the tasks a unit reports (TaskLog).
+// records the tasks a unit reports (TaskLog). A paced sender (Sender) sends
+// one message a cycle. The frame rig (frame.go) encodes scenes
+// (EncodeScene, GeoScene, Builtin), lists and shades their draws (Frame,
+// FrameDraws, ShadeDraw, Primitives, TestDraw) and renders them with the
+// reference renderer (Reference). config.go builds units from their
+// DefaultConfig (Env, Edit) and checks their Validate (CheckValidate) and
+// their panics (Panics).
 //
 // It is test support: only _test.go files import it (by convention; Go has
 // no test-only packages). Every peer runs at 1 GHz, so a cycle is a

@@ -26,21 +26,20 @@ func (l *TaskLog) EndTask(t tracing.Task) {
 
 // OfKind returns the started tasks of kind kind, in order.
 func (l *TaskLog) OfKind(kind string) []tracing.Task {
-	var out []tracing.Task
-	for _, t := range l.Started {
-		if t.Kind == kind {
-			out = append(out, t)
-		}
-	}
-	return out
+	return l.where(func(t *tracing.Task) bool { return t.Kind == kind })
 }
 
 // Below returns the started tasks whose parent is id, in order.
 func (l *TaskLog) Below(id string) []tracing.Task {
+	return l.where(func(t *tracing.Task) bool { return t.ParentID == id })
+}
+
+// where returns the started tasks for which keep holds, in order.
+func (l *TaskLog) where(keep func(*tracing.Task) bool) []tracing.Task {
 	var out []tracing.Task
-	for _, t := range l.Started {
-		if t.ParentID == id {
-			out = append(out, t)
+	for i := range l.Started {
+		if keep(&l.Started[i]) {
+			out = append(out, l.Started[i])
 		}
 	}
 	return out

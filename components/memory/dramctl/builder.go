@@ -55,7 +55,7 @@ func (b Builder) Build(name string) (*Comp, error) {
 	if b.engine == nil {
 		return nil, fmt.Errorf("dram controller %s: no engine", name)
 	}
-	if err := validName(name); err != nil {
+	if err := ValidName(name); err != nil {
 		return nil, fmt.Errorf("dram controller: %w", err)
 	}
 	m, err := ParseMapping(cfg.Mapping, cfg.Geometry)
@@ -86,8 +86,9 @@ func (b Builder) Build(name string) (*Comp, error) {
 	return c, nil
 }
 
-// validName reports whether name is a valid Akita component name.
-func validName(name string) (err error) {
+// ValidName reports whether name is a valid Akita component name (an error
+// saying why not), without the panic of sim.NameMustBeValid.
+func ValidName(name string) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("invalid component name %q: %v", name, r)

@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"sort"
 
+	"github.com/gfxsim/gfxsim/timing"
 	"github.com/sarchlab/akita/v3/sim"
 )
 
@@ -101,13 +102,6 @@ func HistogramBucketNames() []string {
 	return out
 }
 
-func ratio(a, b uint64) float64 {
-	if b == 0 {
-		return 0
-	}
-	return float64(a) / float64(b)
-}
-
 // Stats reports the controller's counters as <name>.<counter>:
 //
 //   - reads, writes, bytes_read, bytes_written: requests accepted and their bytes;
@@ -145,16 +139,16 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 		{"achieved_bandwidth", bw}, {"peak_bandwidth", PeakBytesPerNs(c.cfg.Geometry, c.cfg.Timing)},
 		{"row_hits", float64(s.rowHits)}, {"row_misses", float64(s.rowMisses)},
 		{"row_conflicts", float64(s.rowConflicts)},
-		{"row_hit_rate", ratio(s.rowHits, s.rowHits+s.rowMisses+s.rowConflicts)},
+		{"row_hit_rate", timing.Ratio(s.rowHits, s.rowHits+s.rowMisses+s.rowConflicts)},
 		{"activates", float64(s.activates)}, {"precharges", float64(s.precharges)},
 		{"refreshes", float64(s.refreshes)},
 		{"refresh_cycles", float64(s.refreshes) * float64(c.cfg.Timing.TRFC)},
-		{"read_queue_avg", ratio(s.readArea, uint64(max(s.occAt, 0)))},
+		{"read_queue_avg", timing.Ratio(s.readArea, uint64(max(s.occAt, 0)))},
 		{"read_queue_max", float64(s.readMax)},
-		{"write_queue_avg", ratio(s.writeArea, uint64(max(s.occAt, 0)))},
+		{"write_queue_avg", timing.Ratio(s.writeArea, uint64(max(s.occAt, 0)))},
 		{"write_queue_max", float64(s.writeMax)},
-		{"read_latency_avg", ratio(s.readLatSum, s.readsDone)}, {"read_latency_max", float64(s.readLatMax)},
-		{"write_latency_avg", ratio(s.writeLatSum, s.writesDone)}, {"write_latency_max", float64(s.writeLatMax)},
+		{"read_latency_avg", timing.Ratio(s.readLatSum, s.readsDone)}, {"read_latency_max", float64(s.readLatMax)},
+		{"write_latency_avg", timing.Ratio(s.writeLatSum, s.writesDone)}, {"write_latency_max", float64(s.writeLatMax)},
 		{"in_flight", float64(len(c.reqs) - len(c.freeReqs))},
 	} {
 		add(p+kv.name, kv.v)
