@@ -417,9 +417,10 @@ func (p *Platform) newROP(name string, i int) *rop.Comp {
 // its warps from warpBase (protocol.TileUnitWarpBase for a tile unit's).
 func (p *Platform) newQuadPacker(name string, warpBase uint64) *quadpacker.Comp {
 	qp := p.Config.QuadPacker
-	return quadpacker.MakeBuilder().WithEngine(p.Engine).WithFreq(p.CoreFreq).WithHalt(p.Halt).WithProgress(p.Progress).
-		WithQuadsPerWarp(qp.QuadsPerWarp).WithFlushCycles(qp.FlushCycles).WithQuadsPerCycle(qp.QuadsPerCycle).
-		WithInputQueue(qp.InputQueue).WithSamplesPerCycle(qp.SamplesPerCycle).WithWarpIDBase(warpBase).Build(name)
+	return quadpacker.MakeBuilder().WithEnv(p.env()).WithConfig(quadpacker.Config{
+		QuadsPerWarp: qp.QuadsPerWarp, FlushCycles: qp.FlushCycles, QuadsPerCycle: qp.QuadsPerCycle,
+		InputQueue: qp.InputQueue, SamplesPerCycle: qp.SamplesPerCycle, WarpIDBase: warpBase,
+	}).Build(name)
 }
 
 // newReorderBuffer builds a reorder buffer from its section, for the rop

@@ -84,10 +84,18 @@ func (h tickRecorder) Func(ctx sim.HookCtx) {
 
 // newBench builds the bench; sinkCap is the sink's port capacity, bufOut the
 // packer's source-side buffer on the output connection.
+// configured is MakeBuilder with DefaultConfig changed by set.
+func configured(set func(c *Config)) Builder {
+	c := DefaultConfig()
+	set(&c)
+	return MakeBuilder().WithConfig(c)
+}
+
 func newBench(b Builder, scripts [][]scripted, sinkCap, bufOut int) *bench {
 	e := sim.NewSerialEngine()
 	bn := &bench{engine: e}
-	bn.packer = b.WithEngine(e).Build("GPU.QuadPacker")
+	b.env.Engine, b.env.Freq = e, testpeer.Freq
+	bn.packer = b.Build("GPU.QuadPacker")
 	bn.sink = newFakeSink("ReorderBuffer", e, sinkCap)
 	bn.packer.ReorderBufferPort = bn.sink.In
 	in := sim.NewDirectConnection("DepthToPacker", e, 1*sim.GHz)
