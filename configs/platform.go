@@ -428,10 +428,11 @@ func (p *Platform) newQuadPacker(name string, warpBase uint64) *quadpacker.Comp 
 func (p *Platform) newReorderBuffer(name string, warpBase uint64) *reorderbuffer.Comp {
 	c := p.Config
 	rb := c.ReorderBuffer
-	return reorderbuffer.MakeBuilder().WithEngine(p.Engine).WithFreq(p.CoreFreq).WithHalt(p.Halt).WithProgress(p.Progress).
-		WithEntries(rb.Entries).WithDispatchPerCycle(rb.DispatchPerCycle).WithRetirePerCycle(rb.RetirePerCycle).
-		WithNumPartitions(c.ROP.Count).WithShadingCache(rb.ShadingCacheEntries, rb.RefBits).
-		WithQuadsPerWarp(c.QuadPacker.QuadsPerWarp).WithLookupsPerCycle(rb.LookupsPerCycle).WithWarpIDBase(warpBase).Build(name)
+	cfg := reorderbuffer.DefaultConfig()
+	cfg.Entries, cfg.DispatchPerCycle, cfg.RetirePerCycle = rb.Entries, rb.DispatchPerCycle, rb.RetirePerCycle
+	cfg.NumPartitions, cfg.ShadingCacheEntries, cfg.RefBits = c.ROP.Count, rb.ShadingCacheEntries, rb.RefBits
+	cfg.QuadsPerWarp, cfg.LookupsPerCycle, cfg.WarpIDBase = c.QuadPacker.QuadsPerWarp, rb.LookupsPerCycle, warpBase
+	return reorderbuffer.MakeBuilder().WithEnv(p.env()).WithConfig(cfg).Build(name)
 }
 
 func (p *Platform) bus(name string, l Link, freq sim.Freq, ports ...sim.Port) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/quadpacker"
 	"github.com/gfxsim/gfxsim/components/reorderbuffer"
@@ -171,9 +172,11 @@ func newMachine(parallel bool, partitions, cores, entries int) *machine {
 	}
 	m := &machine{engine: e, halt: &timing.Halt{}}
 	f := 1 * sim.GHz
-	m.packer = quadpacker.MakeBuilder().WithEngine(e).WithHalt(m.halt).Build("GPU.QuadPacker")
-	m.rob = reorderbuffer.MakeBuilder().WithEngine(e).WithHalt(m.halt).WithEntries(entries).
-		WithNumPartitions(partitions).Build("GPU.ReorderBuffer")
+	env := testpeer.Env(e, m.halt)
+	m.packer = quadpacker.MakeBuilder().WithEnv(env).Build("GPU.QuadPacker")
+	cfg := reorderbuffer.DefaultConfig()
+	cfg.Entries, cfg.NumPartitions = entries, partitions
+	m.rob = reorderbuffer.MakeBuilder().WithEnv(env).WithConfig(cfg).Build("GPU.ReorderBuffer")
 	m.packer.ReorderBufferPort = m.rob.FromQuadPacker
 
 	toPacker := sim.NewDirectConnection("DepthUnitsToPacker", e, f)
