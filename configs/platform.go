@@ -22,6 +22,7 @@ import (
 	"github.com/gfxsim/gfxsim/components/rasterizer"
 	"github.com/gfxsim/gfxsim/components/reorderbuffer"
 	"github.com/gfxsim/gfxsim/components/rop"
+	"github.com/gfxsim/gfxsim/components/rop/rtcache"
 	"github.com/gfxsim/gfxsim/components/shadercore"
 	"github.com/gfxsim/gfxsim/components/texturesampler"
 	fhiz "github.com/gfxsim/gfxsim/functional/depth/hiz"
@@ -390,27 +391,35 @@ func (p *Platform) buildBackEnd() {
 func (p *Platform) newDepthUnit(name string, i int) *depthunit.Comp {
 	c := p.Config
 	du := c.DepthUnit
-	return depthunit.MakeBuilder().WithEngine(p.Engine).WithFreq(p.CoreFreq).WithHalt(p.Halt).
-		WithProgress(p.Progress).WithIndex(i).WithNumRasterizers(c.Raster.Rasterizers).
-		WithSamplesPerCycle(du.SamplesPerCycle).WithCache(du.Cache.SizeKB*1024, du.Cache.Ways, du.Cache.LineBytes).
-		WithTestLatency(du.TestLatency).WithMaxOutstandingMemory(du.MaxOutstandingMemory).WithInputQueue(du.InputQueue).
-		WithTileWindow(du.TileWindow).WithWaitQuads(du.WaitQuads).WithWriteQueue(du.WriteQueue).
-		WithCompression(du.Compression, c.AccessBytes()).WithHiZ(c.HiZConfig()).
-		WithFeedbackQueue(c.HiZ.FeedbackQueue).Build(name)
+	return depthunit.MakeBuilder().WithEnv(p.env()).WithConfig(depthunit.Config{
+		Index: i, NumRasterizers: c.Raster.Rasterizers, SamplesPerCycle: du.SamplesPerCycle,
+		Cache:       c.rtCache(du.Cache, du.MaxOutstandingMemory, du.WriteQueue, du.Compression),
+		TestLatency: du.TestLatency, InputQueue: du.InputQueue, TileWindow: du.TileWindow,
+		LateQueue: depthunit.DefaultConfig().LateQueue, WaitQuads: du.WaitQuads,
+		HiZ: c.HiZConfig(), FeedbackQueue: c.HiZ.FeedbackQueue,
+	}).Build(name)
+}
+
+// rtCache is the render-target cache of a depth unit or a ROP: the cache
+// section cc, its memory requests in flight and queued write-backs, and
+// compression with the memory's access unit.
+func (c *Config) rtCache(cc Cache, maxOutstanding, writeQueue int, compression bool) rtcache.Config {
+	return rtcache.Config{Size: cc.SizeKB * 1024, Ways: cc.Ways, LineSize: cc.LineBytes,
+		MaxOutstanding: maxOutstanding, WriteQueue: writeQueue, Compression: compression, MinBlock: c.AccessBytes()}
 }
 
 // newROP builds ROP i from the rop section.
 func (p *Platform) newROP(name string, i int) *rop.Comp {
 	c := p.Config
 	rc := c.ROP
-	return rop.MakeBuilder().WithEngine(p.Engine).WithFreq(p.CoreFreq).WithHalt(p.Halt).WithProgress(p.Progress).
-		WithIndex(i).WithQuadsPerCycle(rc.QuadsPerCycle).WithSamplesPerCycle(rc.SamplesPerCycle).
-		WithCache(rc.Cache.SizeKB*1024, rc.Cache.Ways, rc.Cache.LineBytes).
-		WithBlendLatency(rc.BlendLatency).WithMaxOutstandingMemory(rc.MaxOutstandingMemory).WithInputQueue(rc.InputQueue).
-		WithWindow(rc.Window).WithWaitQuads(rc.WaitQuads).WithWriteQueue(rc.WriteQueue).
-		WithCompression(rc.Compression).WithAccessBytes(c.AccessBytes()).
-		WithTiles(rc.TileSize, rc.Stride, rc.Count).WithCosts(c.ROPCosts()).
-		WithPrefetch(rc.PrefetchDistance, rc.PrefetchReserve).Build(name)
+	return rop.MakeBuilder().WithEnv(p.env()).WithConfig(rop.Config{
+		Index: i, QuadsPerCycle: rc.QuadsPerCycle, SamplesPerCycle: rc.SamplesPerCycle, Costs: c.ROPCosts(),
+		Cache:        c.rtCache(rc.Cache, rc.MaxOutstandingMemory, rc.WriteQueue, rc.Compression),
+		BlendLatency: rc.BlendLatency, InputQueue: rc.InputQueue, Window: rc.Window,
+		LateZInFlight: rop.DefaultConfig().LateZInFlight, WaitQuads: rc.WaitQuads,
+		TileSize: rc.TileSize, PartitionStride: rc.Stride, NumPartitions: rc.Count,
+		PrefetchDistance: rc.PrefetchDistance, PrefetchReserve: rc.PrefetchReserve,
+	}).Build(name)
 }
 
 // newQuadPacker builds a quad packer from the quad_packer section, numbering

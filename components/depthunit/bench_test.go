@@ -30,7 +30,14 @@ func defaultSpec() backendtest.TargetSpec {
 		ColorLayout: framebuffer.Linear, DepthFormat: depth.D24S8, DepthLayout: framebuffer.Linear}
 }
 
-func newBench(t *testing.T, b depthunit.Builder, spec backendtest.TargetSpec, memLatency int) *bench {
+// config is depthunit.DefaultConfig changed by set.
+func config(set func(c *depthunit.Config)) depthunit.Config {
+	c := depthunit.DefaultConfig()
+	set(&c)
+	return c
+}
+
+func newBench(t *testing.T, cfg depthunit.Config, spec backendtest.TargetSpec, memLatency int) *bench {
 	t.Helper()
 	tg, err := backendtest.NewTargets(spec)
 	if err != nil {
@@ -40,7 +47,7 @@ func newBench(t *testing.T, b depthunit.Builder, spec backendtest.TargetSpec, me
 	f := 1 * sim.GHz
 	h := &timing.Halt{}
 	bn := &bench{t: t, e: e, tg: tg, halt: h}
-	bn.du = b.WithEngine(e).WithFreq(f).WithHalt(h).Build("GPU.DepthUnit[0]")
+	bn.du = depthunit.MakeBuilder().WithEnv(timing.Env{Engine: e, Freq: f, Halt: h}).WithConfig(cfg).Build("GPU.DepthUnit[0]")
 	bn.rast = backendtest.NewPeer("Rasterizer", e, f, 4)
 	bn.packer = backendtest.NewPeer("QuadPacker", e, f, 4)
 	bn.rop = backendtest.NewPeer("ROP", e, f, 4)

@@ -26,7 +26,7 @@ import (
 func TestBlurEarlyAndLateZ(t *testing.T) {
 	spec := backendtest.TargetSpec{Width: 16, Height: 8, Samples: 4, ColorFormat: framebuffer.RGBA8,
 		ColorLayout: framebuffer.Tiled, DepthFormat: depth.D24S8, DepthLayout: framebuffer.Tiled, TileW: 4, TileH: 4}
-	b := newBench(t, depthunit.MakeBuilder(), spec, 20)
+	b := newBench(t, depthunit.DefaultConfig(), spec, 20)
 	wall := b.tg.Draw(0, true)
 	early := b.tg.Draw(1, true)
 	late := b.tg.Draw(2, false)
@@ -181,7 +181,7 @@ func TestBlurEarlyAndLateZ(t *testing.T) {
 // depth per live sample.
 func TestBlurLateZDepthsChecked(t *testing.T) {
 	spec := defaultSpec()
-	b := newBench(t, depthunit.MakeBuilder(), spec, 20)
+	b := newBench(t, depthunit.DefaultConfig(), spec, 20)
 	d := b.tg.Draw(0, false)
 	p := backendtest.Blur(d, backendtest.Decouple(d), 0, 0, [3][3]float32{{0, 0, 0.2}, {16, 0, 0.8}, {0, 8, 0.4}})
 	tq := backendtest.BlurTile(d, p, 0, 0)

@@ -3,12 +3,12 @@ package depthunit_test
 import (
 	"bytes"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/sarchlab/akita/v3/sim"
 
 	"github.com/gfxsim/gfxsim/components/depthunit"
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/rop/backendtest"
 	"github.com/gfxsim/gfxsim/functional/command"
@@ -16,6 +16,7 @@ import (
 	"github.com/gfxsim/gfxsim/functional/framebuffer"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/raster"
+	"github.com/gfxsim/gfxsim/timing"
 )
 
 func TestEarlyZMatchesEarlyDepth(t *testing.T) {
@@ -27,7 +28,7 @@ func TestEarlyZMatchesEarlyDepth(t *testing.T) {
 	}
 	for name, spec := range specs {
 		t.Run(name, func(t *testing.T) {
-			b := newBench(t, depthunit.MakeBuilder(), spec, 20)
+			b := newBench(t, depthunit.DefaultConfig(), spec, 20)
 			a := b.tg.Draw(0, true)
 			bb := b.tg.Draw(1, true)
 			c := b.tg.Draw(2, true)
@@ -157,7 +158,7 @@ func arrival(t *testing.T, p *backendtest.Peer, i int) uint64 {
 // at 3 and answers at 3+10, the unit receives it at 14 and tests, the result
 // leaves the 4-cycle test pipeline at 18 and reaches the packer at 19.
 func TestTimingOfOneMiss(t *testing.T) {
-	b := newBench(t, depthunit.MakeBuilder(), defaultSpec(), 10)
+	b := newBench(t, depthunit.DefaultConfig(), defaultSpec(), 10)
 	d := b.tg.Draw(0, true)
 	p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
 	b.rast.SendAt(0, b.du.FromRasterizers, oneQuad(d, p, 0, 0))
@@ -183,7 +184,7 @@ func TestTimingOfOneMiss(t *testing.T) {
 // waits until the late-Z quads are answered, and not longer. The late draw
 // writes a nearer depth, so the early draw is culled only if it is tested after.
 func TestLateToEarlySwitch(t *testing.T) {
-	b := newBench(t, depthunit.MakeBuilder(), defaultSpec(), 10)
+	b := newBench(t, depthunit.DefaultConfig(), defaultSpec(), 10)
 	late := b.tg.Draw(0, false)
 	early := b.tg.Draw(1, true)
 	pl := backendtest.Rect(late, 0, 0, 16, 8, 0.4)[0]
@@ -237,7 +238,7 @@ func TestLateToEarlySwitch(t *testing.T) {
 func TestLateServedWhileEarlyWaitsOnMemory(t *testing.T) {
 	spec := defaultSpec()
 	spec.SecondDepth = true
-	b := newBench(t, depthunit.MakeBuilder(), spec, 200)
+	b := newBench(t, depthunit.DefaultConfig(), spec, 200)
 	early := b.tg.Draw(0, true)
 	late := b.tg.Draw(1, false)
 	b.tg.UseSecondDepth(late)
@@ -265,7 +266,7 @@ func TestLateServedWhileEarlyWaitsOnMemory(t *testing.T) {
 // line costs no read, and Present writes back every dirty line before Done. (The
 // functional clear is not applied: this test is about traffic.)
 func TestDepthCache(t *testing.T) {
-	b := newBench(t, depthunit.MakeBuilder().WithCache(256, 2, 64), defaultSpec(), 20)
+	b := newBench(t, config(func(c *depthunit.Config) { c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 256, 2, 64 }), defaultSpec(), 20)
 	d := b.tg.Draw(0, true)
 	p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
 	row := func(y uint64) uint64 { return b.tg.DepthDesc.Addr + 64*y }
@@ -345,7 +346,7 @@ func TestDepthCache(t *testing.T) {
 // TestDrawEndFromEveryRasterizer: a DrawEnd is forwarded once, after it came
 // from all rasterizers.
 func TestDrawEndFromEveryRasterizer(t *testing.T) {
-	b := newBench(t, depthunit.MakeBuilder().WithNumRasterizers(2).WithIndex(1), defaultSpec(), 10)
+	b := newBench(t, config(func(c *depthunit.Config) { c.NumRasterizers = 2; c.Index = 1 }), defaultSpec(), 10)
 	d := b.tg.Draw(0, true)
 	b.rast.SendAt(0, b.du.FromRasterizers, protocol.NewDrawEnd(d, 0))
 	b.rast.SendAt(10, b.du.FromRasterizers, protocol.NewDrawEnd(d, 1))
@@ -366,7 +367,7 @@ func TestDrawEndFromEveryRasterizer(t *testing.T) {
 // TestBlockedPackerHoldsOutput: the unit keeps a finished tile while the packer
 // refuses it and sends it as soon as it can.
 func TestBlockedPackerHoldsOutput(t *testing.T) {
-	b := newBench(t, depthunit.MakeBuilder(), defaultSpec(), 10)
+	b := newBench(t, depthunit.DefaultConfig(), defaultSpec(), 10)
 	d := b.tg.Draw(0, false) // pass through
 	p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
 	b.packer.Hold(100)
@@ -395,35 +396,22 @@ func TestBlockedPackerHoldsOutput(t *testing.T) {
 }
 
 func TestBuilderValidate(t *testing.T) {
-	e := sim.NewSerialEngine()
-	tests := []struct {
-		b    depthunit.Builder
-		want string
-	}{
-		{depthunit.MakeBuilder(), "Engine"},
-		{depthunit.MakeBuilder().WithEngine(e).WithSamplesPerCycle(0), "SamplesPerCycle"},
-		{depthunit.MakeBuilder().WithEngine(e).WithNumRasterizers(0), "NumRasterizers"},
-		{depthunit.MakeBuilder().WithEngine(e).WithTestLatency(0), "TestLatency"},
-		{depthunit.MakeBuilder().WithEngine(e).WithMaxOutstandingMemory(0), "MaxOutstanding"},
-		{depthunit.MakeBuilder().WithEngine(e).WithCache(3000, 4, 64), "Cache.Size"},
-		{depthunit.MakeBuilder().WithEngine(e).WithCache(4096, 4, 48), "Cache.LineSize"},
-		{depthunit.MakeBuilder().WithEngine(e).WithIndex(-1), "Index"},
-		{depthunit.MakeBuilder().WithEngine(e).WithWaitQuads(0), "WaitQuads"},
-		{depthunit.MakeBuilder().WithEngine(e), ""},
-	}
-	for _, tc := range tests {
-		err := tc.b.Validate()
-		switch {
-		case tc.want == "" && err != nil:
-			t.Errorf("valid builder: %v", err)
-		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
-			t.Errorf("error %v, want one naming %s", err, tc.want)
-		}
-	}
+	type cfg = depthunit.Config
+	testpeer.CheckConfigs(t, depthunit.DefaultConfig, []testpeer.ConfigCase[cfg]{
+		testpeer.Bad("SamplesPerCycle", func(c *cfg) { c.SamplesPerCycle = 0 }),
+		testpeer.Bad("NumRasterizers", func(c *cfg) { c.NumRasterizers = 0 }),
+		testpeer.Bad("TestLatency", func(c *cfg) { c.TestLatency = 0 }),
+		testpeer.Bad("MaxOutstanding", func(c *cfg) { c.Cache.MaxOutstanding = 0 }),
+		testpeer.Bad("Cache.Size", func(c *cfg) { c.Cache.Size = 3000 }),
+		testpeer.Bad("Cache.LineSize", func(c *cfg) { c.Cache.Size, c.Cache.LineSize = 4096, 48 }),
+		testpeer.Bad("Index", func(c *cfg) { c.Index = -1 }),
+		testpeer.Bad("WaitQuads", func(c *cfg) { c.WaitQuads = 0 }),
+	})
+	testpeer.CheckEnv(t, func(env timing.Env) { depthunit.MakeBuilder().WithEnv(env).Build("GPU.DepthUnit[0]") })
 }
 
 func TestBuffersAndNames(t *testing.T) {
-	b := newBench(t, depthunit.MakeBuilder(), defaultSpec(), 10)
+	b := newBench(t, depthunit.DefaultConfig(), defaultSpec(), 10)
 	for _, s := range b.du.Buffers() {
 		sim.NameMustBeValid(s.Name)
 		if s.Cap <= 0 || s.Len != 0 {
@@ -437,7 +425,7 @@ func TestBuffersAndNames(t *testing.T) {
 // quad all pass early Z, so from the ninth result on the unit holds a result the
 // packer refuses: those cycles are blocked_output, not busy.
 func TestBlockedIsNotBusy(t *testing.T) {
-	b := newBench(t, depthunit.MakeBuilder(), defaultSpec(), 10)
+	b := newBench(t, depthunit.DefaultConfig(), defaultSpec(), 10)
 	b.packer.Hold(300)
 	d := b.tg.Draw(0, true)
 	for i := 0; i < 12; i++ {
@@ -463,7 +451,7 @@ func TestBlockedIsNotBusy(t *testing.T) {
 // that pass-through tile reaches the ROP: the pass-through tile and draw 0's
 // DrawEnd leave past it, then the early tile once draw 0's late Z is answered.
 func TestBypassPastWaitingEarlyTile(t *testing.T) {
-	b := newBench(t, depthunit.MakeBuilder().WithNumRasterizers(2), defaultSpec(), 10)
+	b := newBench(t, config(func(c *depthunit.Config) { c.NumRasterizers = 2 }), defaultSpec(), 10)
 	late := b.tg.Draw(0, false)
 	early := b.tg.Draw(1, true)
 	pl := backendtest.Rect(late, 0, 0, 32, 8, 0.4)[0]

@@ -34,7 +34,7 @@ func TestFlush(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			const part = 3
-			b := newBench(t, depthunit.MakeBuilder().WithIndex(part).WithCache(1024, 2, 64), defaultSpec(), 20)
+			b := newBench(t, config(func(c *depthunit.Config) { c.Index = part; c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 1024, 2, 64 }), defaultSpec(), 20)
 			d := b.tg.Draw(0, true)
 			p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
 			row := func(y uint64) uint64 { return b.tg.DepthDesc.Addr + 64*y }
@@ -110,7 +110,7 @@ func TestFlush(t *testing.T) {
 // "flush<msg ID>" below the sender's req_out task of the message, ended with
 // the Done, and its write-backs hang below it.
 func TestFlushTraced(t *testing.T) {
-	b := newBench(t, depthunit.MakeBuilder(), defaultSpec(), 10)
+	b := newBench(t, depthunit.DefaultConfig(), defaultSpec(), 10)
 	var log testpeer.TaskLog
 	tracing.CollectTrace(b.du, &log)
 	d := b.tg.Draw(0, true)
@@ -133,7 +133,7 @@ func TestFlushTraced(t *testing.T) {
 // invalidating FlushCmd with an error naming the unit and the command (the
 // tiled machine's tile units have no HiZ; see the package documentation).
 func TestFlushRefusedWithHiZ(t *testing.T) {
-	b := newBench(t, depthunit.MakeBuilder().WithHiZ(fhiz.Config{Mode: fhiz.ZMask}), defaultSpec(), 10)
+	b := newBench(t, config(func(c *depthunit.Config) { c.HiZ = fhiz.Config{Mode: fhiz.ZMask} }), defaultSpec(), 10)
 	withHiZ(b, 5)
 	flush := protocol.NewFlushCmd(true)
 	b.cp.SendAt(0, b.du.Control, flush)
@@ -155,7 +155,7 @@ func TestFlushRefusedWithHiZ(t *testing.T) {
 // task in that window: one raster tile in two windows is two tasks.
 func TestWindowPassesThrough(t *testing.T) {
 	for _, early := range []bool{true, false} {
-		b := newBench(t, depthunit.MakeBuilder(), defaultSpec(), 10)
+		b := newBench(t, depthunit.DefaultConfig(), defaultSpec(), 10)
 		var log testpeer.TaskLog
 		tracing.CollectTrace(b.du, &log)
 		d := b.tg.Draw(0, early)

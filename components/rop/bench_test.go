@@ -36,7 +36,14 @@ func defaultSpec() backendtest.TargetSpec {
 		ColorLayout: framebuffer.Linear, DepthFormat: depth.D24S8, DepthLayout: framebuffer.Linear}
 }
 
-func newBench(t *testing.T, b rop.Builder, spec backendtest.TargetSpec, memLatency int) *bench {
+// config is rop.DefaultConfig changed by set.
+func config(set func(c *rop.Config)) rop.Config {
+	c := rop.DefaultConfig()
+	set(&c)
+	return c
+}
+
+func newBench(t *testing.T, cfg rop.Config, spec backendtest.TargetSpec, memLatency int) *bench {
 	t.Helper()
 	tg, err := backendtest.NewTargets(spec)
 	if err != nil {
@@ -46,7 +53,7 @@ func newBench(t *testing.T, b rop.Builder, spec backendtest.TargetSpec, memLaten
 	f := 1 * sim.GHz
 	h := &timing.Halt{}
 	bn := &bench{t: t, e: e, tg: tg, halt: h, name: "GPU.ROP[0]", lateZRspDelay: 10}
-	bn.rop = b.WithEngine(e).WithFreq(f).WithHalt(h).Build(bn.name)
+	bn.rop = rop.MakeBuilder().WithEnv(timing.Env{Engine: e, Freq: f, Halt: h}).WithConfig(cfg).Build(bn.name)
 	bn.rob = backendtest.NewPeer("ReorderBuffer", e, f, 4)
 	bn.du = backendtest.NewPeer("DepthUnit", e, f, 4)
 	bn.cp = backendtest.NewPeer("CommandProcessor", e, f, 4)

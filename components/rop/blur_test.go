@@ -88,7 +88,7 @@ func writeVisibility(d *fstate.Draw, v *protocol.ShadedVisibilityQuad, pass *ras
 // each surviving sample with its own colour, and counts the quad account
 // exactly as the reference's writeVisibility.
 func TestBlurWriteMatchesWriteVisibility(t *testing.T) {
-	b := newBench(t, rop.MakeBuilder(), blurSpec(), 10)
+	b := newBench(t, rop.DefaultConfig(), blurSpec(), 10)
 	early, late := b.tg.Draw(0, true), b.tg.Draw(1, false)
 	late.State.PSResources.WritesDepth = true
 	for _, d := range []*protocol.Draw{early, late} {
@@ -182,7 +182,7 @@ func TestBlurWriteMatchesWriteVisibility(t *testing.T) {
 // TestBlurSampleRate: with SamplesPerCycle set, a visibility quad blends in
 // ceil(samples / rate) cycles; by default it costs one quad.
 func TestBlurSampleRate(t *testing.T) {
-	last := func(bl rop.Builder) uint64 {
+	last := func(bl rop.Config) uint64 {
 		b := newBench(t, bl, blurSpec(), 10)
 		d := b.tg.Draw(0, true)
 		p := backendtest.Blur(d, backendtest.Decouple(d), 0, 0, [3][3]float32{{-8, -8, 0.5}, {40, -8, 0.5}, {-8, 40, 0.5}})
@@ -195,8 +195,8 @@ func TestBlurSampleRate(t *testing.T) {
 		}
 		return b.cp.Received[0].Cycle
 	}
-	one := last(rop.MakeBuilder())
-	half := last(rop.MakeBuilder().WithSamplesPerCycle(8)) // a 16-sample quad in two cycles
+	one := last(rop.DefaultConfig())
+	half := last(config(func(c *rop.Config) { c.SamplesPerCycle = 8 })) // a 16-sample quad in two cycles
 	if half <= one+16 {
 		t.Errorf("DrawDone at %d with 8 samples per cycle, %d at one quad per cycle: want at least 32 cycles more", half, one)
 	}
@@ -214,7 +214,7 @@ func TestBlurBadInput(t *testing.T) {
 		{"2D", "not of a 5D primitive", func(v *protocol.ShadedVisibilityQuad) { v.Prim = &pipeline.Primitive{} }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			b := newBench(t, rop.MakeBuilder(), blurSpec(), 10)
+			b := newBench(t, rop.DefaultConfig(), blurSpec(), 10)
 			d := b.tg.Draw(0, true)
 			p := backendtest.Blur(d, backendtest.Decouple(d), 0, 0, [3][3]float32{{0, 0, 0.5}, {16, 0, 0.5}, {0, 8, 0.5}})
 			v := visQuads(backendtest.BlurTile(d, p, 0, 0), func(_ int, l raster.SampleMask) raster.SampleMask { return l }, false)

@@ -65,7 +65,7 @@ type xfer struct {
 // resolve reads the compressed line as its 64-byte block, and the counters and
 // the image are exact.
 func TestCompression(t *testing.T) {
-	b := newBench(t, rop.MakeBuilder().WithCache(256, 1, 256), msaaSpec(), 10)
+	b := newBench(t, config(func(c *rop.Config) { c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 256, 1, 256 }), msaaSpec(), 10)
 	a, bl, c := geom.Vec4{1, 0, 0, 1}, geom.Vec4{0, 1, 0, 1}, geom.Vec4{0, 0, 1, 1}
 	d := b.tg.Draw(0, true)
 	p := backendtest.Rect(d, 0, 0, 8, 4, 0.5)[0]
@@ -158,21 +158,27 @@ func TestCompressionOffOrUnusable(t *testing.T) {
 	one.Width, one.Height, one.Samples, one.TileW, one.TileH = 32, 8, 1, 4, 4
 	tests := []struct {
 		name     string
-		b        rop.Builder
+		b        rop.Config
 		spec     backendtest.TargetSpec
 		second   int32 // row of the second quad
 		want     []xfer
 		unusable float64
 	}{
-		{"on", rop.MakeBuilder().WithCache(256, 1, 256), msaaSpec(), 2,
+		{"on", config(func(c *rop.Config) { c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 256, 1, 256 }), msaaSpec(), 2,
 			[]xfer{{0, 256, false}, {1, 256, false}, {0, 64, true}}, 0},
-		{"off", rop.MakeBuilder().WithCache(256, 1, 256).WithCompression(false), msaaSpec(), 2,
+		{"off", config(func(c *rop.Config) {
+			c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 256, 1, 256
+			c.Cache.Compression = false
+		}), msaaSpec(), 2,
 			[]xfer{{0, 256, false}, {1, 256, false}, {0, 256, true}}, 0},
-		{"128-byte lines", rop.MakeBuilder().WithCache(128, 1, 128), msaaSpec(), 2,
+		{"128-byte lines", config(func(c *rop.Config) { c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 128, 1, 128 }), msaaSpec(), 2,
 			[]xfer{{0, 128, false}, {2, 128, false}, {0, 128, true}}, 3},
-		{"access unit 128", rop.MakeBuilder().WithCache(256, 1, 256).WithAccessBytes(128), msaaSpec(), 2,
+		{"access unit 128", config(func(c *rop.Config) {
+			c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 256, 1, 256
+			c.Cache.MinBlock = 128
+		}), msaaSpec(), 2,
 			[]xfer{{0, 256, false}, {1, 256, false}, {0, 256, true}}, 3},
-		{"1x", rop.MakeBuilder().WithCache(256, 1, 256), one, 4,
+		{"1x", config(func(c *rop.Config) { c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 256, 1, 256 }), one, 4,
 			[]xfer{{0, 256, false}, {2, 256, false}, {0, 256, true}}, 3},
 	}
 	for _, tc := range tests {
@@ -205,7 +211,7 @@ func TestCompressionOffOrUnusable(t *testing.T) {
 // (reads cost nothing); a cleared line written back after a full write of one
 // colour compresses.
 func TestCompressionClear(t *testing.T) {
-	b := newBench(t, rop.MakeBuilder().WithCache(256, 1, 256), msaaSpec(), 10)
+	b := newBench(t, config(func(c *rop.Config) { c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 256, 1, 256 }), msaaSpec(), 10)
 	d := b.tg.Draw(0, true)
 	p := backendtest.Rect(d, 0, 0, 8, 4, 0.5)[0]
 	col := geom.Vec4{1, 0, 0, 1}

@@ -42,7 +42,7 @@ func ParseCostModel(s string) (CostModel, error) {
 	return 0, fmt.Errorf("unknown ROP cost model %q (want flat or by_samples)", s)
 }
 
-// Costs is the blend stage's cost model (Builder.WithCosts).
+// Costs is the blend stage's cost model (Config.Costs).
 type Costs struct {
 	Model CostModel
 	// WideFormat multiplies the cost of a quad whose colour target has 64 or
@@ -61,13 +61,13 @@ func DefaultCosts() Costs { return Costs{Model: CostFlat, WideFormat: 1, Blend: 
 func (c Costs) validate(samplesPerCycle int) error {
 	switch {
 	case c.Model > CostBySamples:
-		return fmt.Errorf("rop: Costs.Model %v is not a model", c.Model)
+		return fmt.Errorf("Costs.Model %v is not a model", c.Model)
 	case c.WideFormat < 1 || c.WideFormat > 1<<16:
-		return fmt.Errorf("rop: Costs.WideFormat %d must be in [1, %d]", c.WideFormat, 1<<16)
+		return fmt.Errorf("Costs.WideFormat %d must be in [1, %d]", c.WideFormat, 1<<16)
 	case c.Blend < 1 || c.Blend > 1<<16:
-		return fmt.Errorf("rop: Costs.Blend %d must be in [1, %d]", c.Blend, 1<<16)
+		return fmt.Errorf("Costs.Blend %d must be in [1, %d]", c.Blend, 1<<16)
 	case c.Model == CostBySamples && samplesPerCycle < 1:
-		return fmt.Errorf("rop: SamplesPerCycle %d must be at least 1 with the by_samples cost model", samplesPerCycle)
+		return fmt.Errorf("SamplesPerCycle %d must be at least 1 with the by_samples cost model", samplesPerCycle)
 	}
 	return nil
 }

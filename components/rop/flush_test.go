@@ -31,7 +31,7 @@ func TestFlush(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			const part = 2
-			b := newBench(t, rop.MakeBuilder().WithIndex(part).WithTiles(8, 1, 4), defaultSpec(), 10)
+			b := newBench(t, config(func(c *rop.Config) { c.Index = part; c.TileSize, c.PartitionStride, c.NumPartitions = 8, 1, 4 }), defaultSpec(), 10)
 			d := b.tg.Draw(0, true)
 			p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
 			red := geom.Vec4{1, 0, 0, 1}
@@ -114,7 +114,7 @@ func TestFlush(t *testing.T) {
 // "flush<msg ID>" below the sender's req_out task of the message, ended with
 // the Done, and the write-backs it causes hang below it.
 func TestFlushTraced(t *testing.T) {
-	b := newBench(t, rop.MakeBuilder(), defaultSpec(), 10)
+	b := newBench(t, rop.DefaultConfig(), defaultSpec(), 10)
 	var log testpeer.TaskLog
 	tracing.CollectTrace(b.rop, &log)
 	d := b.tg.Draw(0, true)

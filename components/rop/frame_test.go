@@ -282,10 +282,14 @@ func runFrameCache(t *testing.T, name string, w, h, samples, parts int, engine s
 	var dus []*depthunit.Comp
 	var rops []*rop.Comp
 	for p := 0; p < parts; p++ {
-		du := depthunit.MakeBuilder().WithEngine(engine).WithFreq(f).WithHalt(halt).WithIndex(p).
-			WithCache(2048, 2, 64).Build(fmt.Sprintf("GPU.DepthUnit[%d]", p))
-		r := rop.MakeBuilder().WithEngine(engine).WithFreq(f).WithHalt(halt).WithIndex(p).
-			WithTiles(8, 1, parts).WithCache(size, ways, line).Build(fmt.Sprintf("GPU.ROP[%d]", p))
+		env := timing.Env{Engine: engine, Freq: f, Halt: halt}
+		dc := depthunit.DefaultConfig()
+		dc.Index, dc.Cache.Size, dc.Cache.Ways, dc.Cache.LineSize = p, 2048, 2, 64
+		du := depthunit.MakeBuilder().WithEnv(env).WithConfig(dc).Build(fmt.Sprintf("GPU.DepthUnit[%d]", p))
+		r := rop.MakeBuilder().WithEnv(env).WithConfig(config(func(c *rop.Config) {
+			c.Index, c.TileSize, c.PartitionStride, c.NumPartitions = p, 8, 1, parts
+			c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = size, ways, line
+		})).Build(fmt.Sprintf("GPU.ROP[%d]", p))
 		for _, port := range []sim.Port{du.FromRasterizers, du.ToQuadPacker, du.ROP, du.ToMemory, du.Control,
 			r.FromReorderBuffer, r.DepthUnit, r.ToMemory, r.Control} {
 			conn.PlugIn(port, 4)

@@ -79,7 +79,10 @@ func TestPrefetch(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			b := newBench(t, rop.MakeBuilder().WithPrefetch(tc.distance, 2).WithMaxOutstandingMemory(tc.max), defaultSpec(), 10)
+			b := newBench(t, config(func(c *rop.Config) {
+				c.PrefetchDistance, c.PrefetchReserve = tc.distance, 2
+				c.Cache.MaxOutstanding = tc.max
+			}), defaultSpec(), 10)
 			b.lateZRspDelay = 30
 			d := b.tg.Draw(0, false)
 			m := column(d, tc.quads)
@@ -113,7 +116,7 @@ func TestPrefetch(t *testing.T) {
 // are never used; the FlushCmd that ends the tile counts them useless (and
 // writes back the two lines quad 0 made dirty).
 func TestPrefetchUseless(t *testing.T) {
-	b := newBench(t, rop.MakeBuilder().WithPrefetch(1, 2), defaultSpec(), 10)
+	b := newBench(t, config(func(c *rop.Config) { c.PrefetchDistance, c.PrefetchReserve = 1, 2 }), defaultSpec(), 10)
 	b.lateZRspDelay = 30
 	b.lateZPass = func(req *protocol.LateZReq) []raster.SampleMask {
 		return []raster.SampleMask{req.Quads[0].Live, {}} // quad 1 fails late Z

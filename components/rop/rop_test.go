@@ -5,11 +5,11 @@ import (
 	"math/rand"
 	"reflect"
 	"sort"
-	"strings"
 	"testing"
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/rop"
 	"github.com/gfxsim/gfxsim/components/rop/backendtest"
@@ -18,12 +18,13 @@ import (
 	"github.com/gfxsim/gfxsim/functional/framebuffer"
 	"github.com/gfxsim/gfxsim/functional/geom"
 	"github.com/gfxsim/gfxsim/functional/raster"
+	"github.com/gfxsim/gfxsim/timing"
 )
 
 // TestBlendInArrivalOrder: two overlapping quads of two alpha-blended draws
 // give the order-dependent result of pipeline.WriteQuad in arrival order.
 func TestBlendInArrivalOrder(t *testing.T) {
-	b := newBench(t, rop.MakeBuilder(), defaultSpec(), 10)
+	b := newBench(t, rop.DefaultConfig(), defaultSpec(), 10)
 	d0, d1 := b.tg.Draw(0, true), b.tg.Draw(1, true)
 	for _, d := range []*protocol.Draw{d0, d1} {
 		d.State.Blend.Targets[0] = blend.Alpha()
@@ -69,7 +70,7 @@ func TestBlendInArrivalOrder(t *testing.T) {
 // and answers at 13, the ROP blends at 14, the write leaves the 4-cycle blend
 // pipeline at 18 and the DrawDone sent then reaches the command processor at 19.
 func TestDrawDoneAfterLastWrite(t *testing.T) {
-	b := newBench(t, rop.MakeBuilder(), defaultSpec(), 10)
+	b := newBench(t, rop.DefaultConfig(), defaultSpec(), 10)
 	d := b.tg.Draw(0, true)
 	p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
 	b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewShadedQuads(d,
@@ -94,7 +95,7 @@ func TestDrawDoneAfterLastWrite(t *testing.T) {
 // sample); the ROP waits for the answer before blending, keeps several requests
 // in flight, and counts the outcomes as pipeline.WriteQuad does.
 func TestLateZ(t *testing.T) {
-	b := newBench(t, rop.MakeBuilder(), defaultSpec(), 10)
+	b := newBench(t, rop.DefaultConfig(), defaultSpec(), 10)
 	b.lateZRspDelay = 30
 	d := b.tg.Draw(0, false)
 	p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
@@ -167,7 +168,7 @@ func TestResolve(t *testing.T) {
 	spec := backendtest.TargetSpec{Width: 64, Height: 16, Samples: 4, ColorFormat: framebuffer.RGBA8,
 		ColorLayout: framebuffer.Tiled, TileW: 4, TileH: 4, DepthFormat: 0, DepthLayout: framebuffer.Linear}
 	const part, parts = 1, 4
-	b := newBench(t, rop.MakeBuilder().WithIndex(part).WithTiles(8, 1, parts), spec, 10)
+	b := newBench(t, config(func(c *rop.Config) { c.Index = part; c.TileSize, c.PartitionStride, c.NumPartitions = 8, 1, parts }), spec, 10)
 	rng := rand.New(rand.NewSource(7))
 	rng.Read(b.tg.Color.Bytes())
 	// One blended quad in tile (1, 0) (owned) makes one colour line dirty.
@@ -272,7 +273,7 @@ func TestResolve(t *testing.T) {
 func TestResolveRGBA32F(t *testing.T) {
 	spec := backendtest.TargetSpec{Width: 8, Height: 8, Samples: 2, ColorFormat: framebuffer.RGBA32F,
 		ColorLayout: framebuffer.Linear, DepthLayout: framebuffer.Linear}
-	b := newBench(t, rop.MakeBuilder(), spec, 5)
+	b := newBench(t, rop.DefaultConfig(), spec, 5)
 	rng := rand.New(rand.NewSource(3))
 	for y := 0; y < 8; y++ {
 		for x := 0; x < 8; x++ {
@@ -292,7 +293,7 @@ func TestResolveRGBA32F(t *testing.T) {
 // TestClearColor: a colour clear drops the lines without write-back and marks
 // them cleared, so the next blend costs no read.
 func TestClearColor(t *testing.T) {
-	b := newBench(t, rop.MakeBuilder(), defaultSpec(), 10)
+	b := newBench(t, rop.DefaultConfig(), defaultSpec(), 10)
 	d := b.tg.Draw(0, true)
 	p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
 	white := geom.Vec4{1, 1, 1, 1}
@@ -320,39 +321,26 @@ func TestClearColor(t *testing.T) {
 }
 
 func TestBuilderValidate(t *testing.T) {
-	e := sim.NewSerialEngine()
-	tests := []struct {
-		b    rop.Builder
-		want string
-	}{
-		{rop.MakeBuilder(), "Engine"},
-		{rop.MakeBuilder().WithEngine(e).WithQuadsPerCycle(0), "QuadsPerCycle"},
-		{rop.MakeBuilder().WithEngine(e).WithBlendLatency(0), "BlendLatency"},
-		{rop.MakeBuilder().WithEngine(e).WithTiles(6, 1, 1), "TileSize"},
-		{rop.MakeBuilder().WithEngine(e).WithTiles(8, 1, 2).WithIndex(2), "Index"},
-		{rop.MakeBuilder().WithEngine(e).WithTiles(8, 1, 0), "NumPartitions"},
-		{rop.MakeBuilder().WithEngine(e).WithCache(1000, 4, 64), "Cache.Size"},
-		{rop.MakeBuilder().WithEngine(e).WithLateZInFlight(0), "LateZInFlight"},
-		{rop.MakeBuilder().WithEngine(e).WithPrefetch(-1, 2), "PrefetchDistance"},
-		{rop.MakeBuilder().WithEngine(e).WithPrefetch(4, 0), "PrefetchReserve"},
-		{rop.MakeBuilder().WithEngine(e).WithPrefetch(4, 8).WithMaxOutstandingMemory(8), "PrefetchReserve"},
-		{rop.MakeBuilder().WithEngine(e).WithPrefetch(0, 8).WithMaxOutstandingMemory(8), ""}, // off: the reserve is unused
-		{rop.MakeBuilder().WithEngine(e).WithPrefetch(4, 7).WithMaxOutstandingMemory(8), ""},
-		{rop.MakeBuilder().WithEngine(e), ""},
-	}
-	for _, tc := range tests {
-		err := tc.b.Validate()
-		switch {
-		case tc.want == "" && err != nil:
-			t.Errorf("valid builder: %v", err)
-		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
-			t.Errorf("error %v, want one naming %s", err, tc.want)
-		}
-	}
+	type cfg = rop.Config
+	testpeer.CheckConfigs(t, rop.DefaultConfig, []testpeer.ConfigCase[cfg]{
+		testpeer.Bad("QuadsPerCycle", func(c *cfg) { c.QuadsPerCycle = 0 }),
+		testpeer.Bad("BlendLatency", func(c *cfg) { c.BlendLatency = 0 }),
+		testpeer.Bad("TileSize", func(c *cfg) { c.TileSize = 6 }),
+		testpeer.Bad("Index", func(c *cfg) { c.NumPartitions, c.Index = 2, 2 }),
+		testpeer.Bad("NumPartitions", func(c *cfg) { c.NumPartitions = 0 }),
+		testpeer.Bad("Cache.Size", func(c *cfg) { c.Cache.Size = 1000 }),
+		testpeer.Bad("LateZInFlight", func(c *cfg) { c.LateZInFlight = 0 }),
+		testpeer.Bad("PrefetchDistance", func(c *cfg) { c.PrefetchDistance = -1 }),
+		testpeer.Bad("PrefetchReserve", func(c *cfg) { c.PrefetchDistance, c.PrefetchReserve = 4, 0 }),
+		testpeer.Bad("PrefetchReserve", func(c *cfg) { c.PrefetchDistance, c.PrefetchReserve, c.Cache.MaxOutstanding = 4, 8, 8 }),
+		testpeer.Good(func(c *cfg) { c.PrefetchDistance, c.PrefetchReserve, c.Cache.MaxOutstanding = 0, 8, 8 }), // off: the reserve is unused
+		testpeer.Good(func(c *cfg) { c.PrefetchDistance, c.PrefetchReserve, c.Cache.MaxOutstanding = 4, 7, 8 }),
+	})
+	testpeer.CheckEnv(t, func(env timing.Env) { rop.MakeBuilder().WithEnv(env).Build("GPU.ROP[0]") })
 }
 
 func TestBuffersAndNames(t *testing.T) {
-	b := newBench(t, rop.MakeBuilder(), defaultSpec(), 10)
+	b := newBench(t, rop.DefaultConfig(), defaultSpec(), 10)
 	for _, s := range b.rop.Buffers() {
 		sim.NameMustBeValid(s.Name)
 		if s.Cap <= 0 || s.Len != 0 {
@@ -365,7 +353,7 @@ func TestBuffersAndNames(t *testing.T) {
 // entirely still goes to the depth unit (so the unit's outstanding count
 // balances), and its DrawDone waits for the answer.
 func TestLateZAllDiscarded(t *testing.T) {
-	b := newBench(t, rop.MakeBuilder(), defaultSpec(), 10)
+	b := newBench(t, rop.DefaultConfig(), defaultSpec(), 10)
 	b.lateZRspDelay = 20
 	d := b.tg.Draw(0, false)
 	p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]

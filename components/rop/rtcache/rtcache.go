@@ -66,6 +66,15 @@ func (c Config) Validate() error {
 	return nil
 }
 
+// ValidateAs is Validate with the bad field named as one of the owner's
+// field (field "Cache": "Cache.LineSize: ...").
+func (c Config) ValidateAs(field string) error {
+	if err := c.Validate(); err != nil {
+		return fmt.Errorf("%s.%w", field, err)
+	}
+	return nil
+}
+
 // Token identifies a reader waiting for a line (the owner's choice: typically a
 // slot in its queue of quads waiting for their lines).
 type Token uint32
