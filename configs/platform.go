@@ -366,24 +366,30 @@ func (p *Platform) newShaderCore(name string) *shadercore.Comp {
 }
 
 func (p *Platform) buildBackEnd() {
-	c, e, f := p.Config, p.Engine, p.CoreFreq
-	rc := c.ROP
-	for i := 0; i < rc.Count; i++ {
+	c := p.Config
+	for i := 0; i < c.ROP.Count; i++ {
 		p.DepthUnits = append(p.DepthUnits, p.newDepthUnit(fmt.Sprintf("GPU.DepthUnit[%d]", i), i))
 		if hc := c.HiZConfig(); hc.Mode != fhiz.Off {
-			h := c.HiZ
-			p.HiZ = append(p.HiZ, hiz.MakeBuilder().WithEngine(e).WithFreq(f).WithHalt(p.Halt).WithProgress(p.Progress).
-				WithConfig(hc).WithIndex(i).WithPartitions(rc.Count, rc.Stride, rc.TileSize).
-				WithCache(h.Cache.SizeKB*1024, h.Cache.Ways, h.Cache.LineBytes).
-				WithMaxOutstandingMemory(h.MaxOutstandingMemory).WithWriteQueue(h.WriteQueue).
-				WithTestsPerCycle(h.TestsPerCycle).WithLatency(h.Latency).WithInputQueue(h.InputQueue).
-				WithWindow(h.Window).WithFeedbackQueue(h.FeedbackQueue).WithFeedbackRefetch(h.FeedbackMiss == "refetch").
-				WithMaxTargets(h.MaxTargets).Build(fmt.Sprintf("GPU.HiZ[%d]", i)))
+			p.HiZ = append(p.HiZ, hiz.MakeBuilder().WithEnv(p.env()).WithConfig(c.hizUnitConfig(hc, i)).
+				Build(fmt.Sprintf("GPU.HiZ[%d]", i)))
 		}
 		p.ROPs = append(p.ROPs, p.newROP(fmt.Sprintf("GPU.ROP[%d]", i), i))
 	}
 	p.QuadPacker = p.newQuadPacker("GPU.QuadPacker", 0)
 	p.ReorderBuffer = p.newReorderBuffer("GPU.ReorderBuffer", 0)
+}
+
+// hizUnitConfig is the configuration of partition i's HiZ unit from the hiz
+// section (hc its algorithm) and the rop section's partitions.
+func (c *Config) hizUnitConfig(hc fhiz.Config, i int) hiz.Config {
+	h, rc := c.HiZ, c.ROP
+	return hiz.Config{
+		HiZ: hc, Index: i, NumPartitions: rc.Count, PartitionStride: rc.Stride, PartitionTile: rc.TileSize,
+		CacheSize: h.Cache.SizeKB * 1024, CacheWays: h.Cache.Ways, LineBytes: h.Cache.LineBytes,
+		MaxOutstandingMemory: h.MaxOutstandingMemory, WriteQueue: h.WriteQueue, TestsPerCycle: h.TestsPerCycle,
+		Latency: h.Latency, InputQueue: h.InputQueue, Window: h.Window, FeedbackQueue: h.FeedbackQueue,
+		FeedbackRefetch: h.FeedbackMiss == "refetch", RegionBase: hiz.DefaultRegionBase, MaxTargets: h.MaxTargets,
+	}
 }
 
 // newDepthUnit builds depth unit i from the depth_unit section (its HiZ unit's

@@ -2,12 +2,12 @@ package hiz_test
 
 import (
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/sarchlab/akita/v3/sim"
 
 	"github.com/gfxsim/gfxsim/components/hiz"
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/rop/backendtest"
 	"github.com/gfxsim/gfxsim/functional/depth"
@@ -15,6 +15,7 @@ import (
 	"github.com/gfxsim/gfxsim/functional/framebuffer"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/raster"
+	"github.com/gfxsim/gfxsim/timing"
 )
 
 // bench is a HiZ unit (partition 0 of 1) with a scripted rasterizer, a
@@ -35,14 +36,21 @@ func spec() backendtest.TargetSpec {
 		ColorLayout: framebuffer.Tiled, DepthFormat: depth.D24S8, DepthLayout: framebuffer.Tiled, TileW: 4, TileH: 4}
 }
 
-func newBench(t *testing.T, b hiz.Builder, latency int) *bench {
+// config is hiz.DefaultConfig changed by set.
+func config(set func(c *hiz.Config)) hiz.Config {
+	c := hiz.DefaultConfig()
+	set(&c)
+	return c
+}
+
+func newBench(t *testing.T, cfg hiz.Config, latency int) *bench {
 	t.Helper()
-	return newBenchDepthCap(t, b, latency, 64)
+	return newBenchDepthCap(t, cfg, latency, 64)
 }
 
 // newBenchDepthCap is newBench with the depth unit's port holding depthCap
 // messages.
-func newBenchDepthCap(t *testing.T, b hiz.Builder, latency, depthCap int) *bench {
+func newBenchDepthCap(t *testing.T, cfg hiz.Config, latency, depthCap int) *bench {
 	t.Helper()
 	e := sim.NewSerialEngine()
 	f := 1 * sim.GHz
@@ -50,7 +58,8 @@ func newBenchDepthCap(t *testing.T, b hiz.Builder, latency, depthCap int) *bench
 	if err != nil {
 		t.Fatal(err)
 	}
-	u := b.WithEngine(e).WithFreq(f).WithPartitions(1, 1, 16).Build("HiZ")
+	cfg.NumPartitions, cfg.PartitionStride, cfg.PartitionTile = 1, 1, 16
+	u := hiz.MakeBuilder().WithEnv(timing.Env{Engine: e, Freq: f}).WithConfig(cfg).Build("HiZ")
 	bn := &bench{t: t, e: e, u: u, tg: tg,
 		raster: backendtest.NewPeer("Raster", e, f, 4), depth: backendtest.NewPeer("Depth", e, f, depthCap),
 		mem: backendtest.NewMemory("Memory", e, f, latency)}
@@ -160,7 +169,7 @@ func TestCullingMatchesBuffer(t *testing.T) {
 	for _, cfg := range []fhiz.Config{{Mode: fhiz.ZMask}, {Mode: fhiz.Forward}, {Mode: fhiz.Oracle},
 		{Mode: fhiz.ZMask, Layers: 3, Placement: fhiz.IntervalOnly}, {Mode: fhiz.Forward, Feedback: fhiz.IdealFeedback}} {
 		t.Run(cfg.Mode.String(), func(t *testing.T) {
-			b := newBench(t, hiz.MakeBuilder().WithConfig(cfg), 10)
+			b := newBench(t, config(func(c *hiz.Config) { c.HiZ = cfg }), 10)
 			b.clearAt(0)
 			draws, msgs := scene(b.tg)
 			var all []*protocol.TileQuads
@@ -218,7 +227,7 @@ func TestCullingMatchesBuffer(t *testing.T) {
 // at 12 with no read and the message is tested at 13; with a 2-cycle latency
 // it leaves at 15 and arrives at 16.
 func TestTimingPinned(t *testing.T) {
-	b := newBench(t, hiz.MakeBuilder().WithLatency(2), 10)
+	b := newBench(t, config(func(c *hiz.Config) { c.Latency = 2 }), 10)
 	b.clearAt(0)
 	d := b.tg.Draw(0, true)
 	r := backendtest.Rect(d, 0, 0, 16, 8, 0.5)
@@ -243,7 +252,7 @@ func TestTimingPinned(t *testing.T) {
 // refused and waits in the unit's output pipeline: those cycles are
 // blocked_output, not busy.
 func TestBlockedIsNotBusy(t *testing.T) {
-	b := newBenchDepthCap(t, hiz.MakeBuilder().WithLatency(2), 10, 1)
+	b := newBenchDepthCap(t, config(func(c *hiz.Config) { c.Latency = 2 }), 10, 1)
 	b.depth.Hold(300)
 	b.clearAt(0)
 	d := b.tg.Draw(0, true)
@@ -270,7 +279,7 @@ func TestBlockedIsNotBusy(t *testing.T) {
 // both its lines at 82 (the memory takes them at 83 and answers at 93), is
 // tested when they arrive at 94 and reaches the depth unit at 97.
 func TestMissTiming(t *testing.T) {
-	b := newBench(t, hiz.MakeBuilder().WithCache(64, 1, 64).WithLatency(2), 10)
+	b := newBench(t, config(func(c *hiz.Config) { c.CacheSize, c.CacheWays, c.LineBytes = 64, 1, 64; c.Latency = 2 }), 10)
 	b.clearAt(0)
 	d := b.tg.Draw(0, true)
 	r := backendtest.Rect(d, 0, 0, 16, 8, 0.5)
@@ -336,8 +345,10 @@ func TestFeedbackDelay(t *testing.T) {
 		applied float64
 		culled  bool
 	}{{0, 32, true}, {1 << 20, 0, false}} {
-		b := newBench(t, hiz.MakeBuilder().WithConfig(fhiz.Config{Mode: fhiz.Forward, Feedback: fhiz.UpdateFeedback,
-			FeedbackDelay: tc.delay}), 10)
+		b := newBench(t, config(func(c *hiz.Config) {
+			c.HiZ = fhiz.Config{Mode: fhiz.Forward, Feedback: fhiz.UpdateFeedback,
+				FeedbackDelay: tc.delay}
+		}), 10)
 		b.clearAt(0)
 		_, first := rect(b.tg, 0, 0.3)
 		_, second := rect(b.tg, 1, 0.5)
@@ -368,8 +379,9 @@ func TestFeedbackDelay(t *testing.T) {
 // (its lines, fast-cleared, are allocated with no read and the entries found
 // stale).
 func TestFeedbackStaleAfterClear(t *testing.T) {
-	b := newBench(t, hiz.MakeBuilder().WithConfig(fhiz.Config{Mode: fhiz.Forward, Feedback: fhiz.UpdateFeedback}).
-		WithFeedbackRefetch(true), 10)
+	b := newBench(t, config(func(c *hiz.Config) {
+		c.HiZ, c.FeedbackRefetch = fhiz.Config{Mode: fhiz.Forward, Feedback: fhiz.UpdateFeedback}, true
+	}), 10)
 	b.clearAt(0)
 	d, first := rect(b.tg, 0, 0.3)
 	for _, m := range first {
@@ -389,8 +401,10 @@ func TestFeedbackStaleAfterClear(t *testing.T) {
 // dropped, or read back (one 64-byte read) and applied.
 func TestFeedbackMiss(t *testing.T) {
 	for _, refetch := range []bool{false, true} {
-		b := newBench(t, hiz.MakeBuilder().WithConfig(fhiz.Config{Mode: fhiz.Forward, Feedback: fhiz.UpdateFeedback}).
-			WithCache(64, 1, 64).WithFeedbackRefetch(refetch), 10)
+		b := newBench(t, config(func(c *hiz.Config) {
+			c.HiZ, c.FeedbackRefetch = fhiz.Config{Mode: fhiz.Forward, Feedback: fhiz.UpdateFeedback}, refetch
+			c.CacheSize, c.CacheWays, c.LineBytes = 64, 1, 64
+		}), 10)
 		b.clearAt(0)
 		_, first := rect(b.tg, 0, 0.3)
 		for _, m := range first {
@@ -420,7 +434,7 @@ func TestFeedbackMiss(t *testing.T) {
 // tiles) and the unit acknowledges after the write completed.
 func TestPackedFlush(t *testing.T) {
 	cfg := fhiz.Config{Mode: fhiz.ZMask, Packed: true}
-	b := newBench(t, hiz.MakeBuilder().WithConfig(cfg).WithCache(112, 1, 64), 10)
+	b := newBench(t, config(func(c *hiz.Config) { c.HiZ = cfg; c.CacheSize, c.CacheWays, c.LineBytes = 112, 1, 64 }), 10)
 	b.clearAt(0)
 	d := b.tg.Draw(0, true)
 	p := backendtest.Prim(d, [3][3]float32{{1, 1, 0.2}, {15, 2, 0.6}, {3, 7, 0.3}})
@@ -466,29 +480,14 @@ func TestPackedFlush(t *testing.T) {
 }
 
 func TestBuilderValidate(t *testing.T) {
-	e := sim.NewSerialEngine()
-	ok := hiz.MakeBuilder().WithEngine(e)
-	cases := []struct {
-		name string
-		b    hiz.Builder
-		want string
-	}{
-		{"default", ok, ""},
-		{"off", ok.WithConfig(fhiz.Config{}), "Config.Mode is off"},
-		{"layers", ok.WithConfig(fhiz.Config{Mode: fhiz.ZMask, Layers: 5}), "Layers 5"},
-		{"index", ok.WithIndex(4), "Index 4 is not a partition of 4"},
-		{"cache", ok.WithCache(100, 4, 64), "Cache size 100"},
-		{"packed cache", ok.WithConfig(fhiz.Config{Mode: fhiz.ZMask, Packed: true}).WithCache(16384, 4, 64), ""},
-		{"packed line", ok.WithConfig(fhiz.Config{Mode: fhiz.ZMask, Packed: true}).WithCache(16384, 4, 8), "line size 8"},
-		{"no engine", hiz.MakeBuilder(), "Engine is not set"},
-	}
-	for _, c := range cases {
-		err := c.b.Validate()
-		switch {
-		case c.want == "" && err != nil:
-			t.Errorf("%s: %v", c.name, err)
-		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
-			t.Errorf("%s: %v, want %q", c.name, err, c.want)
-		}
-	}
+	type cfg = hiz.Config
+	testpeer.CheckConfigs(t, hiz.DefaultConfig, []testpeer.ConfigCase[cfg]{
+		testpeer.Bad("HiZ.Mode is off", func(c *cfg) { c.HiZ = fhiz.Config{} }),
+		testpeer.Bad("Layers 5", func(c *cfg) { c.HiZ = fhiz.Config{Mode: fhiz.ZMask, Layers: 5} }),
+		testpeer.Bad("Index 4 is not a partition of 4", func(c *cfg) { c.Index = 4 }),
+		testpeer.Bad("Cache size 100", func(c *cfg) { c.CacheSize = 100 }),
+		testpeer.Good(func(c *cfg) { c.HiZ = fhiz.Config{Mode: fhiz.ZMask, Packed: true}; c.CacheSize = 16384 }),
+		testpeer.Bad("line size 8", func(c *cfg) { c.HiZ = fhiz.Config{Mode: fhiz.ZMask, Packed: true}; c.LineBytes = 8 }),
+	})
+	testpeer.CheckEnv(t, func(env timing.Env) { hiz.MakeBuilder().WithEnv(env).Build("HiZ") })
 }
