@@ -30,13 +30,6 @@ func defaultSpec() backendtest.TargetSpec {
 		ColorLayout: framebuffer.Linear, DepthFormat: depth.D24S8, DepthLayout: framebuffer.Linear}
 }
 
-// config is depthunit.DefaultConfig changed by set.
-func config(set func(c *depthunit.Config)) depthunit.Config {
-	c := depthunit.DefaultConfig()
-	set(&c)
-	return c
-}
-
 func newBench(t *testing.T, cfg depthunit.Config, spec backendtest.TargetSpec, memLatency int) *bench {
 	t.Helper()
 	tg, err := backendtest.NewTargets(spec)

@@ -102,33 +102,21 @@ func hizErr(err error) error {
 	return nil
 }
 
-// Builder builds a depth unit. Start from MakeBuilder.
-type Builder struct {
-	env timing.Env
-	cfg Config
-}
+// Builder builds a depth unit: MakeBuilder().WithEnv(env).WithConfig(cfg).Build(name)
+// (timing.Builder; it panics, naming the unit and the first bad parameter, on
+// a bad environment or configuration: configs validates first).
+type Builder = timing.Builder[Config, *Comp]
 
 // MakeBuilder returns a builder with DefaultConfig.
-func MakeBuilder() Builder { return Builder{cfg: DefaultConfig()} }
+func MakeBuilder() Builder { return timing.NewBuilder("depthunit", DefaultConfig(), build) }
 
-// WithEnv sets the engine, clock, halt and progress (required): the unit
-// stops at its next tick once the halt is set, and reports protocol errors
-// through it; progress counts one unit per message sent.
-func (b Builder) WithEnv(e timing.Env) Builder { b.env = e; return b }
-
-// WithConfig sets the configuration.
-func (b Builder) WithConfig(c Config) Builder { b.cfg = c; return b }
-
-// Build creates the depth unit named name (for example "GPU.DepthUnit[1]").
-// It panics, naming the unit and the first bad parameter, on a bad
-// environment or configuration (configs validates first).
-func (b Builder) Build(name string) *Comp {
-	b.env.MustBuild("depthunit", name, b.cfg)
+// build creates the depth unit named name (for example "GPU.DepthUnit[1]") from a checked
+// environment and a valid configuration.
+func build(name string, env timing.Env, cfg Config) *Comp {
 	sim.NameMustBeValid(name)
-	cfg := b.cfg
 	c := &Comp{
-		halt:           b.env.Halt,
-		progress:       b.env.Progress,
+		halt:           env.Halt,
+		progress:       env.Progress,
 		index:          cfg.Index,
 		numRasterizers: cfg.NumRasterizers,
 		tileWindow:     cfg.TileWindow,
@@ -140,7 +128,7 @@ func (b Builder) Build(name string) *Comp {
 	if cfg.HiZ.Mode != fhiz.Off {
 		c.hizCfg = cfg.HiZ.WithDefaults()
 	}
-	e, f := b.env.Engine, b.env.Freq
+	e, f := env.Engine, env.Freq
 	c.TickingComponent = sim.NewTickingComponent(name, e, f, c)
 	c.waker = timing.NewWaker(e, f, c)
 

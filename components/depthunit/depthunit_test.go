@@ -266,7 +266,7 @@ func TestLateServedWhileEarlyWaitsOnMemory(t *testing.T) {
 // line costs no read, and Present writes back every dirty line before Done. (The
 // functional clear is not applied: this test is about traffic.)
 func TestDepthCache(t *testing.T) {
-	b := newBench(t, config(func(c *depthunit.Config) { c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 256, 2, 64 }), defaultSpec(), 20)
+	b := newBench(t, testpeer.Edit(depthunit.DefaultConfig(), func(c *depthunit.Config) { c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 256, 2, 64 }), defaultSpec(), 20)
 	d := b.tg.Draw(0, true)
 	p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
 	row := func(y uint64) uint64 { return b.tg.DepthDesc.Addr + 64*y }
@@ -346,7 +346,7 @@ func TestDepthCache(t *testing.T) {
 // TestDrawEndFromEveryRasterizer: a DrawEnd is forwarded once, after it came
 // from all rasterizers.
 func TestDrawEndFromEveryRasterizer(t *testing.T) {
-	b := newBench(t, config(func(c *depthunit.Config) { c.NumRasterizers = 2; c.Index = 1 }), defaultSpec(), 10)
+	b := newBench(t, testpeer.Edit(depthunit.DefaultConfig(), func(c *depthunit.Config) { c.NumRasterizers = 2; c.Index = 1 }), defaultSpec(), 10)
 	d := b.tg.Draw(0, true)
 	b.rast.SendAt(0, b.du.FromRasterizers, protocol.NewDrawEnd(d, 0))
 	b.rast.SendAt(10, b.du.FromRasterizers, protocol.NewDrawEnd(d, 1))
@@ -397,17 +397,20 @@ func TestBlockedPackerHoldsOutput(t *testing.T) {
 
 func TestBuilderValidate(t *testing.T) {
 	type cfg = depthunit.Config
-	testpeer.CheckConfigs(t, depthunit.DefaultConfig, []testpeer.ConfigCase[cfg]{
-		testpeer.Bad("SamplesPerCycle", func(c *cfg) { c.SamplesPerCycle = 0 }),
-		testpeer.Bad("NumRasterizers", func(c *cfg) { c.NumRasterizers = 0 }),
-		testpeer.Bad("TestLatency", func(c *cfg) { c.TestLatency = 0 }),
-		testpeer.Bad("MaxOutstanding", func(c *cfg) { c.Cache.MaxOutstanding = 0 }),
-		testpeer.Bad("Cache.Size", func(c *cfg) { c.Cache.Size = 3000 }),
-		testpeer.Bad("Cache.LineSize", func(c *cfg) { c.Cache.Size, c.Cache.LineSize = 4096, 48 }),
-		testpeer.Bad("Index", func(c *cfg) { c.Index = -1 }),
-		testpeer.Bad("WaitQuads", func(c *cfg) { c.WaitQuads = 0 }),
+	testpeer.CheckValidate(t, depthunit.DefaultConfig(), []testpeer.ConfigCase[cfg]{
+		{Want: "SamplesPerCycle", Edit: func(c *cfg) { c.SamplesPerCycle = 0 }},
+		{Want: "NumRasterizers", Edit: func(c *cfg) { c.NumRasterizers = 0 }},
+		{Want: "TestLatency", Edit: func(c *cfg) { c.TestLatency = 0 }},
+		{Want: "MaxOutstanding", Edit: func(c *cfg) { c.Cache.MaxOutstanding = 0 }},
+		{Want: "Cache.Size", Edit: func(c *cfg) { c.Cache.Size = 3000 }},
+		{Want: "Cache.LineSize", Edit: func(c *cfg) { c.Cache.Size, c.Cache.LineSize = 4096, 48 }},
+		{Want: "Index", Edit: func(c *cfg) { c.Index = -1 }},
+		{Want: "WaitQuads", Edit: func(c *cfg) { c.WaitQuads = 0 }},
 	})
-	testpeer.CheckEnv(t, func(env timing.Env) { depthunit.MakeBuilder().WithEnv(env).Build("GPU.DepthUnit[0]") })
+	testpeer.Panics(t, "no engine", func() { depthunit.MakeBuilder().WithEnv(timing.Env{Freq: testpeer.Freq}).Build("GPU.DepthUnit[0]") })
+	testpeer.Panics(t, "clock", func() {
+		depthunit.MakeBuilder().WithEnv(timing.Env{Engine: sim.NewSerialEngine()}).Build("GPU.DepthUnit[0]")
+	})
 }
 
 func TestBuffersAndNames(t *testing.T) {
@@ -451,7 +454,7 @@ func TestBlockedIsNotBusy(t *testing.T) {
 // that pass-through tile reaches the ROP: the pass-through tile and draw 0's
 // DrawEnd leave past it, then the early tile once draw 0's late Z is answered.
 func TestBypassPastWaitingEarlyTile(t *testing.T) {
-	b := newBench(t, config(func(c *depthunit.Config) { c.NumRasterizers = 2 }), defaultSpec(), 10)
+	b := newBench(t, testpeer.Edit(depthunit.DefaultConfig(), func(c *depthunit.Config) { c.NumRasterizers = 2 }), defaultSpec(), 10)
 	late := b.tg.Draw(0, false)
 	early := b.tg.Draw(1, true)
 	pl := backendtest.Rect(late, 0, 0, 32, 8, 0.4)[0]

@@ -34,7 +34,7 @@ func TestFlush(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			const part = 3
-			b := newBench(t, config(func(c *depthunit.Config) { c.Index = part; c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 1024, 2, 64 }), defaultSpec(), 20)
+			b := newBench(t, testpeer.Edit(depthunit.DefaultConfig(), func(c *depthunit.Config) { c.Index = part; c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 1024, 2, 64 }), defaultSpec(), 20)
 			d := b.tg.Draw(0, true)
 			p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
 			row := func(y uint64) uint64 { return b.tg.DepthDesc.Addr + 64*y }
@@ -133,7 +133,7 @@ func TestFlushTraced(t *testing.T) {
 // invalidating FlushCmd with an error naming the unit and the command (the
 // tiled machine's tile units have no HiZ; see the package documentation).
 func TestFlushRefusedWithHiZ(t *testing.T) {
-	b := newBench(t, config(func(c *depthunit.Config) { c.HiZ = fhiz.Config{Mode: fhiz.ZMask} }), defaultSpec(), 10)
+	b := newBench(t, testpeer.Edit(depthunit.DefaultConfig(), func(c *depthunit.Config) { c.HiZ = fhiz.Config{Mode: fhiz.ZMask} }), defaultSpec(), 10)
 	withHiZ(b, 5)
 	flush := protocol.NewFlushCmd(true)
 	b.cp.SendAt(0, b.du.Control, flush)

@@ -7,6 +7,7 @@ import (
 	"github.com/sarchlab/akita/v3/sim"
 
 	"github.com/gfxsim/gfxsim/components/depthunit"
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/rop/backendtest"
 	"github.com/gfxsim/gfxsim/functional/command"
@@ -40,7 +41,7 @@ func withHiZ(b *bench, ackDelay uint64) *backendtest.Peer {
 // taken at 9, Done sent at 10 and seen at 11; the present likewise 100 cycles
 // later.
 func TestHiZRelay(t *testing.T) {
-	b := newBench(t, config(func(c *depthunit.Config) { c.HiZ = fhiz.Config{Mode: fhiz.ZMask} }), defaultSpec(), 10)
+	b := newBench(t, testpeer.Edit(depthunit.DefaultConfig(), func(c *depthunit.Config) { c.HiZ = fhiz.Config{Mode: fhiz.ZMask} }), defaultSpec(), 10)
 	h := withHiZ(b, 5)
 	size, _ := state.DepthTargetSize(b.tg.Depth.Geometry, depth.D24S8)
 	clr := protocol.NewClearCmd(command.ClearDepth|command.ClearStencil, b.tg.DepthDesc, size)
@@ -85,7 +86,7 @@ func rectTiles(d *protocol.Draw, x1, z float32) []*protocol.TileQuads {
 // the bounds of the HiZ tiles (4x4 pixels) the message touched, stamped with
 // its primitive; the last feedback of each tile is the tile's final bounds.
 func TestUpdateFeedback(t *testing.T) {
-	b := newBench(t, config(func(c *depthunit.Config) { c.HiZ = fhiz.Config{Mode: fhiz.Forward, Feedback: fhiz.UpdateFeedback} }),
+	b := newBench(t, testpeer.Edit(depthunit.DefaultConfig(), func(c *depthunit.Config) { c.HiZ = fhiz.Config{Mode: fhiz.Forward, Feedback: fhiz.UpdateFeedback} }),
 		defaultSpec(), 10)
 	h := withHiZ(b, 1)
 	d := b.tg.Draw(0, true)
@@ -122,7 +123,7 @@ func TestUpdateFeedback(t *testing.T) {
 // the rectangle is drawn; each eviction reports the HiZ tiles whose every line
 // was in the cache, with bounds that are states the tile went through.
 func TestEvictFeedback(t *testing.T) {
-	b := newBench(t, config(func(c *depthunit.Config) {
+	b := newBench(t, testpeer.Edit(depthunit.DefaultConfig(), func(c *depthunit.Config) {
 		c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 256, 4, 64
 		c.HiZ = fhiz.Config{Mode: fhiz.Forward, Feedback: fhiz.EvictFeedback}
 	}), defaultSpec(), 10)
@@ -160,7 +161,7 @@ func TestZCompression(t *testing.T) {
 	spec := backendtest.TargetSpec{Width: 16, Height: 8, Samples: 4, ColorFormat: framebuffer.RGBA8,
 		ColorLayout: framebuffer.Tiled, DepthFormat: depth.D24S8, DepthLayout: framebuffer.Tiled, TileW: 4, TileH: 4,
 		SecondDepth: true}
-	b := newBench(t, config(func(c *depthunit.Config) {
+	b := newBench(t, testpeer.Edit(depthunit.DefaultConfig(), func(c *depthunit.Config) {
 		c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 2048, 8, 256
 		c.Cache.Compression, c.Cache.MinBlock = true, 64
 	}), spec, 10)
@@ -201,7 +202,7 @@ func TestZCompression(t *testing.T) {
 // taken at 1, relayed at 2, seen by the HiZ unit at 3, acknowledged at 8,
 // Done seen at 11.
 func TestHiZRelaySyncFlush(t *testing.T) {
-	b := newBench(t, config(func(c *depthunit.Config) { c.HiZ = fhiz.Config{Mode: fhiz.ZMask} }), defaultSpec(), 10)
+	b := newBench(t, testpeer.Edit(depthunit.DefaultConfig(), func(c *depthunit.Config) { c.HiZ = fhiz.Config{Mode: fhiz.ZMask} }), defaultSpec(), 10)
 	h := withHiZ(b, 5)
 	flush := protocol.NewFlushCmd(false)
 	b.cp.SendAt(0, b.du.Control, flush)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gfxsim/gfxsim/components/hiz"
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/rop/backendtest"
 	"github.com/gfxsim/gfxsim/functional/depth"
@@ -23,7 +24,7 @@ import (
 func TestBlurStaysConservative(t *testing.T) {
 	for _, cfg := range []fhiz.Config{{Mode: fhiz.ZMask}, {Mode: fhiz.Forward}, {Mode: fhiz.Oracle}} {
 		t.Run(cfg.Mode.String(), func(t *testing.T) {
-			b := newBench(t, config(func(c *hiz.Config) { c.HiZ = cfg }), 10)
+			b := newBench(t, testpeer.Edit(hiz.DefaultConfig(), func(c *hiz.Config) { c.HiZ = cfg }), 10)
 			b.clearAt(0)
 			wall := b.tg.Draw(0, true)
 			blurDraw := b.tg.Draw(1, true)

@@ -140,32 +140,20 @@ func (c Config) cacheLineBytes() int {
 	return c.LineBytes
 }
 
-// Builder builds a HiZ unit. Start from MakeBuilder.
-type Builder struct {
-	env timing.Env
-	cfg Config
-}
+// Builder builds a HiZ unit: MakeBuilder().WithEnv(env).WithConfig(cfg).Build(name)
+// (timing.Builder; it panics, naming the unit and the first bad parameter, on
+// a bad environment or configuration: configs validates first).
+type Builder = timing.Builder[Config, *Comp]
 
 // MakeBuilder returns a builder with DefaultConfig.
-func MakeBuilder() Builder { return Builder{cfg: DefaultConfig()} }
+func MakeBuilder() Builder { return timing.NewBuilder("hiz", DefaultConfig(), build) }
 
-// WithEnv sets the engine, clock, halt and progress (required): malformed
-// input stops the run through the halt; progress counts one unit per message
-// sent.
-func (b Builder) WithEnv(e timing.Env) Builder { b.env = e; return b }
-
-// WithConfig sets the configuration.
-func (b Builder) WithConfig(c Config) Builder { b.cfg = c; return b }
-
-// Build creates the HiZ unit named name (for example "GPU.HiZ[1]"). It
-// panics, naming the unit and the first bad parameter, on a bad environment
-// or configuration (configs validates first).
-func (b Builder) Build(name string) *Comp {
-	b.env.MustBuild("hiz", name, b.cfg)
+// build creates the HiZ unit named name (for example "GPU.HiZ[1]") from a checked
+// environment and a valid configuration.
+func build(name string, env timing.Env, cf Config) *Comp {
 	sim.NameMustBeValid(name)
-	cf := b.cfg
 	c := &Comp{
-		cfg: cf.HiZ.WithDefaults(), halt: b.env.Halt, progress: b.env.Progress, index: cf.Index, np: cf.NumPartitions,
+		cfg: cf.HiZ.WithDefaults(), halt: env.Halt, progress: env.Progress, index: cf.Index, np: cf.NumPartitions,
 		stride: cf.PartitionStride, ptPixels: cf.PartitionTile, lineBytes: uint64(cf.LineBytes),
 		window: cf.Window, fbCap: cf.FeedbackQueue, refetch: cf.FeedbackRefetch, regionBase: cf.RegionBase,
 		maxTargets: cf.MaxTargets, writeQueue: cf.WriteQueue,
@@ -176,7 +164,7 @@ func (b Builder) Build(name string) *Comp {
 	c.cacheLine = cf.cacheLineBytes()
 	c.cacheLines = cf.CacheSize / c.cacheLine
 	c.tags = newTagStore(c.cacheLines, cf.CacheWays, c.lineBytes)
-	e, f := b.env.Engine, b.env.Freq
+	e, f := env.Engine, env.Freq
 	c.TickingComponent = sim.NewTickingComponent(name, e, f, c)
 	c.waker = timing.NewWaker(e, f, c)
 	c.inBuf = sim.NewBuffer(name+".FromRasterizers.Buf", cf.InputQueue)

@@ -36,13 +36,6 @@ func spec() backendtest.TargetSpec {
 		ColorLayout: framebuffer.Tiled, DepthFormat: depth.D24S8, DepthLayout: framebuffer.Tiled, TileW: 4, TileH: 4}
 }
 
-// config is hiz.DefaultConfig changed by set.
-func config(set func(c *hiz.Config)) hiz.Config {
-	c := hiz.DefaultConfig()
-	set(&c)
-	return c
-}
-
 func newBench(t *testing.T, cfg hiz.Config, latency int) *bench {
 	t.Helper()
 	return newBenchDepthCap(t, cfg, latency, 64)
@@ -169,7 +162,7 @@ func TestCullingMatchesBuffer(t *testing.T) {
 	for _, cfg := range []fhiz.Config{{Mode: fhiz.ZMask}, {Mode: fhiz.Forward}, {Mode: fhiz.Oracle},
 		{Mode: fhiz.ZMask, Layers: 3, Placement: fhiz.IntervalOnly}, {Mode: fhiz.Forward, Feedback: fhiz.IdealFeedback}} {
 		t.Run(cfg.Mode.String(), func(t *testing.T) {
-			b := newBench(t, config(func(c *hiz.Config) { c.HiZ = cfg }), 10)
+			b := newBench(t, testpeer.Edit(hiz.DefaultConfig(), func(c *hiz.Config) { c.HiZ = cfg }), 10)
 			b.clearAt(0)
 			draws, msgs := scene(b.tg)
 			var all []*protocol.TileQuads
@@ -227,7 +220,7 @@ func TestCullingMatchesBuffer(t *testing.T) {
 // at 12 with no read and the message is tested at 13; with a 2-cycle latency
 // it leaves at 15 and arrives at 16.
 func TestTimingPinned(t *testing.T) {
-	b := newBench(t, config(func(c *hiz.Config) { c.Latency = 2 }), 10)
+	b := newBench(t, testpeer.Edit(hiz.DefaultConfig(), func(c *hiz.Config) { c.Latency = 2 }), 10)
 	b.clearAt(0)
 	d := b.tg.Draw(0, true)
 	r := backendtest.Rect(d, 0, 0, 16, 8, 0.5)
@@ -252,7 +245,7 @@ func TestTimingPinned(t *testing.T) {
 // refused and waits in the unit's output pipeline: those cycles are
 // blocked_output, not busy.
 func TestBlockedIsNotBusy(t *testing.T) {
-	b := newBenchDepthCap(t, config(func(c *hiz.Config) { c.Latency = 2 }), 10, 1)
+	b := newBenchDepthCap(t, testpeer.Edit(hiz.DefaultConfig(), func(c *hiz.Config) { c.Latency = 2 }), 10, 1)
 	b.depth.Hold(300)
 	b.clearAt(0)
 	d := b.tg.Draw(0, true)
@@ -279,7 +272,7 @@ func TestBlockedIsNotBusy(t *testing.T) {
 // both its lines at 82 (the memory takes them at 83 and answers at 93), is
 // tested when they arrive at 94 and reaches the depth unit at 97.
 func TestMissTiming(t *testing.T) {
-	b := newBench(t, config(func(c *hiz.Config) { c.CacheSize, c.CacheWays, c.LineBytes = 64, 1, 64; c.Latency = 2 }), 10)
+	b := newBench(t, testpeer.Edit(hiz.DefaultConfig(), func(c *hiz.Config) { c.CacheSize, c.CacheWays, c.LineBytes = 64, 1, 64; c.Latency = 2 }), 10)
 	b.clearAt(0)
 	d := b.tg.Draw(0, true)
 	r := backendtest.Rect(d, 0, 0, 16, 8, 0.5)
@@ -345,7 +338,7 @@ func TestFeedbackDelay(t *testing.T) {
 		applied float64
 		culled  bool
 	}{{0, 32, true}, {1 << 20, 0, false}} {
-		b := newBench(t, config(func(c *hiz.Config) {
+		b := newBench(t, testpeer.Edit(hiz.DefaultConfig(), func(c *hiz.Config) {
 			c.HiZ = fhiz.Config{Mode: fhiz.Forward, Feedback: fhiz.UpdateFeedback,
 				FeedbackDelay: tc.delay}
 		}), 10)
@@ -379,7 +372,7 @@ func TestFeedbackDelay(t *testing.T) {
 // (its lines, fast-cleared, are allocated with no read and the entries found
 // stale).
 func TestFeedbackStaleAfterClear(t *testing.T) {
-	b := newBench(t, config(func(c *hiz.Config) {
+	b := newBench(t, testpeer.Edit(hiz.DefaultConfig(), func(c *hiz.Config) {
 		c.HiZ, c.FeedbackRefetch = fhiz.Config{Mode: fhiz.Forward, Feedback: fhiz.UpdateFeedback}, true
 	}), 10)
 	b.clearAt(0)
@@ -401,7 +394,7 @@ func TestFeedbackStaleAfterClear(t *testing.T) {
 // dropped, or read back (one 64-byte read) and applied.
 func TestFeedbackMiss(t *testing.T) {
 	for _, refetch := range []bool{false, true} {
-		b := newBench(t, config(func(c *hiz.Config) {
+		b := newBench(t, testpeer.Edit(hiz.DefaultConfig(), func(c *hiz.Config) {
 			c.HiZ, c.FeedbackRefetch = fhiz.Config{Mode: fhiz.Forward, Feedback: fhiz.UpdateFeedback}, refetch
 			c.CacheSize, c.CacheWays, c.LineBytes = 64, 1, 64
 		}), 10)
@@ -434,7 +427,7 @@ func TestFeedbackMiss(t *testing.T) {
 // tiles) and the unit acknowledges after the write completed.
 func TestPackedFlush(t *testing.T) {
 	cfg := fhiz.Config{Mode: fhiz.ZMask, Packed: true}
-	b := newBench(t, config(func(c *hiz.Config) { c.HiZ = cfg; c.CacheSize, c.CacheWays, c.LineBytes = 112, 1, 64 }), 10)
+	b := newBench(t, testpeer.Edit(hiz.DefaultConfig(), func(c *hiz.Config) { c.HiZ = cfg; c.CacheSize, c.CacheWays, c.LineBytes = 112, 1, 64 }), 10)
 	b.clearAt(0)
 	d := b.tg.Draw(0, true)
 	p := backendtest.Prim(d, [3][3]float32{{1, 1, 0.2}, {15, 2, 0.6}, {3, 7, 0.3}})
@@ -481,13 +474,14 @@ func TestPackedFlush(t *testing.T) {
 
 func TestBuilderValidate(t *testing.T) {
 	type cfg = hiz.Config
-	testpeer.CheckConfigs(t, hiz.DefaultConfig, []testpeer.ConfigCase[cfg]{
-		testpeer.Bad("HiZ.Mode is off", func(c *cfg) { c.HiZ = fhiz.Config{} }),
-		testpeer.Bad("Layers 5", func(c *cfg) { c.HiZ = fhiz.Config{Mode: fhiz.ZMask, Layers: 5} }),
-		testpeer.Bad("Index 4 is not a partition of 4", func(c *cfg) { c.Index = 4 }),
-		testpeer.Bad("Cache size 100", func(c *cfg) { c.CacheSize = 100 }),
-		testpeer.Good(func(c *cfg) { c.HiZ = fhiz.Config{Mode: fhiz.ZMask, Packed: true}; c.CacheSize = 16384 }),
-		testpeer.Bad("line size 8", func(c *cfg) { c.HiZ = fhiz.Config{Mode: fhiz.ZMask, Packed: true}; c.LineBytes = 8 }),
+	testpeer.CheckValidate(t, hiz.DefaultConfig(), []testpeer.ConfigCase[cfg]{
+		{Want: "HiZ.Mode is off", Edit: func(c *cfg) { c.HiZ = fhiz.Config{} }},
+		{Want: "Layers 5", Edit: func(c *cfg) { c.HiZ = fhiz.Config{Mode: fhiz.ZMask, Layers: 5} }},
+		{Want: "Index 4 is not a partition of 4", Edit: func(c *cfg) { c.Index = 4 }},
+		{Want: "Cache size 100", Edit: func(c *cfg) { c.CacheSize = 100 }},
+		{Edit: func(c *cfg) { c.HiZ = fhiz.Config{Mode: fhiz.ZMask, Packed: true}; c.CacheSize = 16384 }},
+		{Want: "line size 8", Edit: func(c *cfg) { c.HiZ = fhiz.Config{Mode: fhiz.ZMask, Packed: true}; c.LineBytes = 8 }},
 	})
-	testpeer.CheckEnv(t, func(env timing.Env) { hiz.MakeBuilder().WithEnv(env).Build("HiZ") })
+	testpeer.Panics(t, "no engine", func() { hiz.MakeBuilder().WithEnv(timing.Env{Freq: testpeer.Freq}).Build("HiZ") })
+	testpeer.Panics(t, "clock", func() { hiz.MakeBuilder().WithEnv(timing.Env{Engine: sim.NewSerialEngine()}).Build("HiZ") })
 }

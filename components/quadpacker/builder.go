@@ -53,33 +53,21 @@ func (c Config) Validate() error {
 		Err()
 }
 
-// Builder builds a quad packer. Start from MakeBuilder.
-type Builder struct {
-	env timing.Env
-	cfg Config
-}
+// Builder builds a quad packer: MakeBuilder().WithEnv(env).WithConfig(cfg).Build(name)
+// (timing.Builder; it panics, naming the unit and the first bad parameter, on
+// a bad environment or configuration: configs validates first).
+type Builder = timing.Builder[Config, *Comp]
 
 // MakeBuilder returns a builder with DefaultConfig.
-func MakeBuilder() Builder { return Builder{cfg: DefaultConfig()} }
+func MakeBuilder() Builder { return timing.NewBuilder("quadpacker", DefaultConfig(), build) }
 
-// WithEnv sets the engine, clock, halt and progress (required): the packer
-// stops at its next tick once the halt is set, and reports protocol errors
-// through it; progress counts one unit per message sent.
-func (b Builder) WithEnv(e timing.Env) Builder { b.env = e; return b }
-
-// WithConfig sets the configuration.
-func (b Builder) WithConfig(c Config) Builder { b.cfg = c; return b }
-
-// Build creates the packer named name (for example "GPU.QuadPacker"). It
-// panics, naming the unit and the first bad parameter, on a bad environment
-// or configuration (configs validates first).
-func (b Builder) Build(name string) *Comp {
-	b.env.MustBuild("quadpacker", name, b.cfg)
+// build creates the quad packer named name (for example "GPU.QuadPacker") from a checked
+// environment and a valid configuration.
+func build(name string, env timing.Env, cfg Config) *Comp {
 	sim.NameMustBeValid(name)
-	cfg := b.cfg
 	c := &Comp{
-		halt:          b.env.Halt,
-		progress:      b.env.Progress,
+		halt:          env.Halt,
+		progress:      env.Progress,
 		quadsPerWarp:  cfg.QuadsPerWarp,
 		flushCycles:   uint64(cfg.FlushCycles),
 		quadsPerCycle: cfg.QuadsPerCycle,
@@ -87,8 +75,8 @@ func (b Builder) Build(name string) *Comp {
 		dec:           decoupler{samplesPerCycle: cfg.SamplesPerCycle},
 		nextWarpID:    cfg.WarpIDBase,
 	}
-	c.TickingComponent = sim.NewTickingComponent(name, b.env.Engine, b.env.Freq, c)
-	c.waker = timing.NewWaker(b.env.Engine, b.env.Freq, c)
+	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
+	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
 
 	c.inBuf = sim.NewBuffer(name+".FromDepthUnits.Buf", cfg.InputQueue)
 	c.FromDepthUnits = sim.NewLimitNumMsgPortWithExternalBuffer(c, c.inBuf, name+".FromDepthUnits")

@@ -89,7 +89,7 @@ func TestDecouplerMapping(t *testing.T) {
 					samples += quads[i].Live.Count()
 				}
 				msg := protocol.NewTileQuads(d, prim, 0, 0, 1, quads)
-				bn := newBench(configured(func(c *Config) { c.SamplesPerCycle = spc }), [][]scripted{{{At: 0, Msg: msg}}}, 16, 4)
+				bn := newBench(MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.SamplesPerCycle = spc })), [][]scripted{{{At: 0, Msg: msg}}}, 16, 4)
 				bn.run()
 				if len(bn.sink.got) != 1 {
 					t.Fatalf("sink got %d messages", len(bn.sink.got))
@@ -141,7 +141,7 @@ func TestDecouplerKeepsOrder(t *testing.T) {
 		samples += quads[i].Live.Count()
 	}
 	five := protocol.NewTileQuads(a, prim, 0, 0, 0, quads[:4])
-	bn := newBench(configured(func(c *Config) { c.SamplesPerCycle = 64 }), [][]scripted{{{At: 0, Msg: tileQuads(a, 0, 0, 3)}, {At: 0, Msg: five},
+	bn := newBench(MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.SamplesPerCycle = 64 })), [][]scripted{{{At: 0, Msg: tileQuads(a, 0, 0, 3)}, {At: 0, Msg: five},
 		{At: 0, Msg: tileQuads(a, 0, 3, 2)}, {At: 0, Msg: protocol.NewDrawEnd(a, 0)}}}, 16, 4)
 	bn.run()
 	var got []string

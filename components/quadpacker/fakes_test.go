@@ -9,6 +9,7 @@ import (
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/raster"
 	"github.com/gfxsim/gfxsim/functional/state"
+	"github.com/gfxsim/gfxsim/timing"
 )
 
 // fakeSource plays the depth unit: it sends its script (Dst ignored) through Out
@@ -84,17 +85,10 @@ func (h tickRecorder) Func(ctx sim.HookCtx) {
 
 // newBench builds the bench; sinkCap is the sink's port capacity, bufOut the
 // packer's source-side buffer on the output connection.
-// configured is MakeBuilder with DefaultConfig changed by set.
-func configured(set func(c *Config)) Builder {
-	c := DefaultConfig()
-	set(&c)
-	return MakeBuilder().WithConfig(c)
-}
-
 func newBench(b Builder, scripts [][]scripted, sinkCap, bufOut int) *bench {
 	e := sim.NewSerialEngine()
 	bn := &bench{engine: e}
-	b.env.Engine, b.env.Freq = e, testpeer.Freq
+	b = b.WithEnv(timing.Env{Engine: e, Freq: testpeer.Freq, Halt: b.Env().Halt})
 	bn.packer = b.Build("GPU.QuadPacker")
 	bn.sink = newFakeSink("ReorderBuffer", e, sinkCap)
 	bn.packer.ReorderBufferPort = bn.sink.In

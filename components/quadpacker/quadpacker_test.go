@@ -175,7 +175,7 @@ func TestTimeout(t *testing.T) {
 // TestFlushCyclesParameter checks a shorter time-out and a smaller warp.
 func TestFlushCyclesParameter(t *testing.T) {
 	a := testDraw(0)
-	bn := newBench(configured(func(c *Config) { c.FlushCycles, c.QuadsPerWarp, c.QuadsPerCycle = 5, 2, 1 }),
+	bn := newBench(MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.FlushCycles, c.QuadsPerWarp, c.QuadsPerCycle = 5, 2, 1 })),
 		[][]scripted{{{At: 0, Msg: tileQuads(a, 0, 0, 3)}}}, 16, 4)
 	bn.run()
 	// One quad per cycle: q0 at 1, q1 at 2 (full, sent at 3), q2 at 3, flushed at 8.
@@ -236,19 +236,20 @@ func TestBlockedOutput(t *testing.T) {
 }
 
 func TestBuilderValidation(t *testing.T) {
-	testpeer.CheckConfigs(t, DefaultConfig, []testpeer.ConfigCase[Config]{
-		testpeer.Bad("QuadsPerWarp", func(c *Config) { c.QuadsPerWarp = 0 }),
-		testpeer.Bad("QuadsPerWarp", func(c *Config) { c.QuadsPerWarp = 17 }),
-		testpeer.Bad("FlushCycles", func(c *Config) { c.FlushCycles = 0 }),
-		testpeer.Bad("QuadsPerCycle", func(c *Config) { c.QuadsPerCycle = 0 }),
-		testpeer.Bad("InputQueue", func(c *Config) { c.InputQueue = 0 }),
-		testpeer.Bad("SamplesPerCycle", func(c *Config) { c.SamplesPerCycle = -1 }),
+	testpeer.CheckValidate(t, DefaultConfig(), []testpeer.ConfigCase[Config]{
+		{Want: "QuadsPerWarp", Edit: func(c *Config) { c.QuadsPerWarp = 0 }},
+		{Want: "QuadsPerWarp", Edit: func(c *Config) { c.QuadsPerWarp = 17 }},
+		{Want: "FlushCycles", Edit: func(c *Config) { c.FlushCycles = 0 }},
+		{Want: "QuadsPerCycle", Edit: func(c *Config) { c.QuadsPerCycle = 0 }},
+		{Want: "InputQueue", Edit: func(c *Config) { c.InputQueue = 0 }},
+		{Want: "SamplesPerCycle", Edit: func(c *Config) { c.SamplesPerCycle = -1 }},
 	})
-	testpeer.CheckEnv(t, func(env timing.Env) { MakeBuilder().WithEnv(env).Build("GPU.QuadPacker") })
+	testpeer.Panics(t, "no engine", func() { MakeBuilder().WithEnv(timing.Env{Freq: testpeer.Freq}).Build("GPU.QuadPacker") })
+	testpeer.Panics(t, "clock", func() { MakeBuilder().WithEnv(timing.Env{Engine: sim.NewSerialEngine()}).Build("GPU.QuadPacker") })
 	bad := DefaultConfig()
 	bad.QuadsPerWarp = 0
-	testpeer.MustPanic(t, "QuadsPerWarp", func() {
-		MakeBuilder().WithEnv(testpeer.Env(sim.NewSerialEngine(), nil)).WithConfig(bad).Build("GPU.QuadPacker")
+	testpeer.Panics(t, "QuadsPerWarp", func() {
+		MakeBuilder().WithEnv(timing.Env{Engine: sim.NewSerialEngine(), Freq: testpeer.Freq}).WithConfig(bad).Build("GPU.QuadPacker")
 	})
 }
 
@@ -316,7 +317,7 @@ func TestWarpIDsAndTasks(t *testing.T) {
 			a := testDraw(3)
 			tq := tileQuads(a, 0, 0, 10) // a full warp of 8 and one of 2
 			tq.Window = tc.window
-			bn := newBench(configured(func(c *Config) { c.WarpIDBase = tc.base }),
+			bn := newBench(MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.WarpIDBase = tc.base })),
 				[][]scripted{{{At: 0, Msg: tq}, {At: 0, Msg: protocol.NewDrawEnd(a, 0)}}}, 16, 4)
 			log := &testpeer.TaskLog{}
 			tracing.CollectTrace(bn.packer, log)

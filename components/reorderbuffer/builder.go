@@ -81,33 +81,21 @@ func (c Config) Validate() error {
 	return r.Err()
 }
 
-// Builder builds a reorder buffer. Start from MakeBuilder.
-type Builder struct {
-	env timing.Env
-	cfg Config
-}
+// Builder builds a reorder buffer: MakeBuilder().WithEnv(env).WithConfig(cfg).Build(name)
+// (timing.Builder; it panics, naming the unit and the first bad parameter, on
+// a bad environment or configuration: configs validates first).
+type Builder = timing.Builder[Config, *Comp]
 
 // MakeBuilder returns a builder with DefaultConfig.
-func MakeBuilder() Builder { return Builder{cfg: DefaultConfig()} }
+func MakeBuilder() Builder { return timing.NewBuilder("reorderbuffer", DefaultConfig(), build) }
 
-// WithEnv sets the engine, clock, halt and progress (required): the buffer
-// stops at its next tick once the halt is set, and reports protocol errors
-// through it; progress counts one unit per message sent.
-func (b Builder) WithEnv(e timing.Env) Builder { b.env = e; return b }
-
-// WithConfig sets the configuration.
-func (b Builder) WithConfig(c Config) Builder { b.cfg = c; return b }
-
-// Build creates the reorder buffer named name (for example
-// "GPU.ReorderBuffer"). It panics, naming the unit and the first bad
-// parameter, on a bad environment or configuration (configs validates first).
-func (b Builder) Build(name string) *Comp {
-	b.env.MustBuild("reorderbuffer", name, b.cfg)
+// build creates the reorder buffer named name (for example "GPU.ReorderBuffer") from a checked
+// environment and a valid configuration.
+func build(name string, env timing.Env, cfg Config) *Comp {
 	sim.NameMustBeValid(name)
-	cfg := b.cfg
 	c := &Comp{
-		halt:             b.env.Halt,
-		progress:         b.env.Progress,
+		halt:             env.Halt,
+		progress:         env.Progress,
 		dispatchPerCycle: cfg.DispatchPerCycle,
 		fillPerCycle:     cfg.FillPerCycle,
 		retirePerCycle:   cfg.RetirePerCycle,
@@ -119,7 +107,7 @@ func (b Builder) Build(name string) *Comp {
 		c.cache, _ = newShadingCacheMode(cfg.ShadingCacheEntries, cfg.RefBits, cfg.Entries, cfg.QuadsPerWarp, cfg.LookupsPerCycle)
 		c.cache.nextWarpID = cfg.WarpIDBase
 	}
-	c.TickingComponent = sim.NewTickingComponent(name, b.env.Engine, b.env.Freq, c)
+	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
 
 	c.inBuf = sim.NewBuffer(name+".FromQuadPacker.Buf", cfg.InputQueue)
 	c.shadedBuf = sim.NewBuffer(name+".FromShaderCores.Buf", cfg.ShadedQueue)

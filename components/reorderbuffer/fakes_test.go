@@ -229,19 +229,14 @@ type benchConfig struct {
 	dispatch func(e sim.Engine) sim.Connection // connection from the buffer to the cores (default direct)
 }
 
-// with changes the builder's configuration by set.
-func (b Builder) with(set func(c *Config)) Builder {
-	set(&b.cfg)
-	return b
-}
-
 func newBench(b Builder, cfg benchConfig, script []scripted) *bench {
 	e := sim.NewSerialEngine()
-	bn := &bench{engine: e, halt: b.env.Halt, ownHalt: b.env.Halt != nil}
+	bn := &bench{engine: e, halt: b.Env().Halt, ownHalt: b.Env().Halt != nil}
 	if bn.halt == nil {
 		bn.halt = &timing.Halt{}
 	}
-	bn.rob = b.WithEnv(testpeer.Env(e, bn.halt)).with(func(c *Config) { c.NumPartitions = cfg.rops }).Build("GPU.ReorderBuffer")
+	bn.rob = b.WithEnv(timing.Env{Engine: e, Freq: testpeer.Freq, Halt: bn.halt}).
+		WithConfig(testpeer.Edit(b.Config(), func(c *Config) { c.NumPartitions = cfg.rops })).Build("GPU.ReorderBuffer")
 	bn.packer = newFakeSource("QuadPacker", e, script)
 	bn.packer.Dst = bn.rob.FromQuadPacker
 	in := sim.NewDirectConnection("PackerToROB", e, 1*sim.GHz)

@@ -172,7 +172,7 @@ func newMachine(parallel bool, partitions, cores, entries int) *machine {
 	}
 	m := &machine{engine: e, halt: &timing.Halt{}}
 	f := 1 * sim.GHz
-	env := testpeer.Env(e, m.halt)
+	env := timing.Env{Engine: e, Freq: testpeer.Freq, Halt: m.halt}
 	m.packer = quadpacker.MakeBuilder().WithEnv(env).Build("GPU.QuadPacker")
 	cfg := reorderbuffer.DefaultConfig()
 	cfg.Entries, cfg.NumPartitions = entries, partitions

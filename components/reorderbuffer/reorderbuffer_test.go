@@ -103,7 +103,7 @@ func TestOutOfOrderCompletion(t *testing.T) {
 func TestFullStallsPacker(t *testing.T) {
 	a := testDraw(0)
 	script := []scripted{{At: 0, Msg: warp(a, 0, 0, 0, 0, 0)}, {At: 0, Msg: warp(a, 1, 0, 0, 0, 0)}, {At: 0, Msg: warp(a, 2, 0, 0, 0, 0)}}
-	bn := newBench(MakeBuilder().with(func(c *Config) { c.Entries = 8 }), benchConfig{cores: 1, rops: 1,
+	bn := newBench(MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.Entries = 8 })), benchConfig{cores: 1, rops: 1,
 		latency: func(*protocol.PixelWarp) uint64 { return 20 }}, script)
 	var mid []timing.BufferState
 	bn.at(10, func() { mid = bn.rob.Buffers() })
@@ -153,7 +153,7 @@ func TestPartitions(t *testing.T) {
 			[]ropRecord{{"d0 0.2 0.3", 15}, {"end d0", 17}}},
 	}
 	for _, tc := range tests {
-		bn := newBench(MakeBuilder().with(func(c *Config) { c.RetirePerCycle = tc.retire }), benchConfig{cores: 1, rops: 2}, script)
+		bn := newBench(MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.RetirePerCycle = tc.retire })), benchConfig{cores: 1, rops: 2}, script)
 		bn.run(t)
 		if got := records(bn.rops[0]); !reflect.DeepEqual(got, tc.rop0) {
 			t.Errorf("retire %d: ROP 0 received %v, want %v", tc.retire, got, tc.rop0)
@@ -323,7 +323,7 @@ func TestProtocolErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			halt := &timing.Halt{}
-			bn := newBench(MakeBuilder().with(func(c *Config) { c.Entries = 4 }).WithEnv(timing.Env{Halt: halt}), benchConfig{cores: 1, rops: 1}, tc.script)
+			bn := newBench(MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.Entries = 4 })).WithEnv(timing.Env{Halt: halt}), benchConfig{cores: 1, rops: 1}, tc.script)
 			if tc.shaded != nil {
 				s := newFakeSource("FakeCore", bn.engine, tc.shaded)
 				s.Dst = bn.rob.FromShaderCores
@@ -339,17 +339,19 @@ func TestProtocolErrors(t *testing.T) {
 }
 
 func TestBuilderValidation(t *testing.T) {
-	testpeer.CheckConfigs(t, DefaultConfig, []testpeer.ConfigCase[Config]{
-		testpeer.Bad("Entries", func(c *Config) { c.Entries = 0 }),
-		testpeer.Bad("DispatchPerCycle", func(c *Config) { c.DispatchPerCycle = 0 }),
-		testpeer.Bad("FillPerCycle", func(c *Config) { c.FillPerCycle = 0 }),
-		testpeer.Bad("RetirePerCycle", func(c *Config) { c.RetirePerCycle = 0 }),
-		testpeer.Bad("NumPartitions", func(c *Config) { c.NumPartitions = 0 }),
-		testpeer.Bad("InputQueue", func(c *Config) { c.InputQueue = 0 }),
-		testpeer.Bad("ShadedQueue", func(c *Config) { c.ShadedQueue = 0 }),
+	testpeer.CheckValidate(t, DefaultConfig(), []testpeer.ConfigCase[Config]{
+		{Want: "Entries", Edit: func(c *Config) { c.Entries = 0 }},
+		{Want: "DispatchPerCycle", Edit: func(c *Config) { c.DispatchPerCycle = 0 }},
+		{Want: "FillPerCycle", Edit: func(c *Config) { c.FillPerCycle = 0 }},
+		{Want: "RetirePerCycle", Edit: func(c *Config) { c.RetirePerCycle = 0 }},
+		{Want: "NumPartitions", Edit: func(c *Config) { c.NumPartitions = 0 }},
+		{Want: "InputQueue", Edit: func(c *Config) { c.InputQueue = 0 }},
+		{Want: "ShadedQueue", Edit: func(c *Config) { c.ShadedQueue = 0 }},
 	})
-	testpeer.CheckEnv(t, func(env timing.Env) { MakeBuilder().WithEnv(env).Build("GPU.ReorderBuffer") })
-	testpeer.MustPanic(t, "Entries", func() {
-		MakeBuilder().WithEnv(testpeer.Env(sim.NewSerialEngine(), nil)).with(func(c *Config) { c.Entries = 0 }).Build("GPU.ReorderBuffer")
+	testpeer.Panics(t, "no engine", func() { MakeBuilder().WithEnv(timing.Env{Freq: testpeer.Freq}).Build("GPU.ReorderBuffer") })
+	testpeer.Panics(t, "clock", func() { MakeBuilder().WithEnv(timing.Env{Engine: sim.NewSerialEngine()}).Build("GPU.ReorderBuffer") })
+	testpeer.Panics(t, "Entries", func() {
+		MakeBuilder().WithEnv(timing.Env{Engine: sim.NewSerialEngine(), Freq: testpeer.Freq}).
+			WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.Entries = 0 })).Build("GPU.ReorderBuffer")
 	})
 }

@@ -36,13 +36,6 @@ func defaultSpec() backendtest.TargetSpec {
 		ColorLayout: framebuffer.Linear, DepthFormat: depth.D24S8, DepthLayout: framebuffer.Linear}
 }
 
-// config is rop.DefaultConfig changed by set.
-func config(set func(c *rop.Config)) rop.Config {
-	c := rop.DefaultConfig()
-	set(&c)
-	return c
-}
-
 func newBench(t *testing.T, cfg rop.Config, spec backendtest.TargetSpec, memLatency int) *bench {
 	t.Helper()
 	tg, err := backendtest.NewTargets(spec)

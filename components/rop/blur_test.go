@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/rop"
 	"github.com/gfxsim/gfxsim/components/rop/backendtest"
@@ -196,7 +197,7 @@ func TestBlurSampleRate(t *testing.T) {
 		return b.cp.Received[0].Cycle
 	}
 	one := last(rop.DefaultConfig())
-	half := last(config(func(c *rop.Config) { c.SamplesPerCycle = 8 })) // a 16-sample quad in two cycles
+	half := last(testpeer.Edit(rop.DefaultConfig(), func(c *rop.Config) { c.SamplesPerCycle = 8 })) // a 16-sample quad in two cycles
 	if half <= one+16 {
 		t.Errorf("DrawDone at %d with 8 samples per cycle, %d at one quad per cycle: want at least 32 cycles more", half, one)
 	}

@@ -118,33 +118,21 @@ func (c Config) Validate() error {
 		Err()
 }
 
-// Builder builds a ROP. Start from MakeBuilder.
-type Builder struct {
-	env timing.Env
-	cfg Config
-}
+// Builder builds a ROP: MakeBuilder().WithEnv(env).WithConfig(cfg).Build(name)
+// (timing.Builder; it panics, naming the unit and the first bad parameter, on
+// a bad environment or configuration: configs validates first).
+type Builder = timing.Builder[Config, *Comp]
 
 // MakeBuilder returns a builder with DefaultConfig.
-func MakeBuilder() Builder { return Builder{cfg: DefaultConfig()} }
+func MakeBuilder() Builder { return timing.NewBuilder("rop", DefaultConfig(), build) }
 
-// WithEnv sets the engine, clock, halt and progress (required): the ROP stops
-// at its next tick once the halt is set, and reports protocol errors through
-// it; progress counts one unit per message sent or retired.
-func (b Builder) WithEnv(e timing.Env) Builder { b.env = e; return b }
-
-// WithConfig sets the configuration.
-func (b Builder) WithConfig(c Config) Builder { b.cfg = c; return b }
-
-// Build creates the ROP named name (for example "GPU.ROP[1]"). It panics,
-// naming the unit and the first bad parameter, on a bad environment or
-// configuration (configs validates first).
-func (b Builder) Build(name string) *Comp {
-	b.env.MustBuild("rop", name, b.cfg)
+// build creates the ROP named name (for example "GPU.ROP[1]") from a checked
+// environment and a valid configuration.
+func build(name string, env timing.Env, cfg Config) *Comp {
 	sim.NameMustBeValid(name)
-	cfg := b.cfg
 	c := &Comp{
-		halt:          b.env.Halt,
-		progress:      b.env.Progress,
+		halt:          env.Halt,
+		progress:      env.Progress,
 		index:         cfg.Index,
 		window:        cfg.Window,
 		lateZInFlight: cfg.LateZInFlight,
@@ -164,7 +152,7 @@ func (b Builder) Build(name string) *Comp {
 	if cfg.SamplesPerCycle > 0 {
 		c.sampleRate = timing.NewRate(cfg.SamplesPerCycle)
 	}
-	e, f := b.env.Engine, b.env.Freq
+	e, f := env.Engine, env.Freq
 	c.TickingComponent = sim.NewTickingComponent(name, e, f, c)
 	c.waker = timing.NewWaker(e, f, c)
 	c.wakeFn = c.wake

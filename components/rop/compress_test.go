@@ -8,6 +8,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/rop"
 	"github.com/gfxsim/gfxsim/components/rop/backendtest"
@@ -65,7 +66,7 @@ type xfer struct {
 // resolve reads the compressed line as its 64-byte block, and the counters and
 // the image are exact.
 func TestCompression(t *testing.T) {
-	b := newBench(t, config(func(c *rop.Config) { c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 256, 1, 256 }), msaaSpec(), 10)
+	b := newBench(t, testpeer.Edit(rop.DefaultConfig(), func(c *rop.Config) { c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 256, 1, 256 }), msaaSpec(), 10)
 	a, bl, c := geom.Vec4{1, 0, 0, 1}, geom.Vec4{0, 1, 0, 1}, geom.Vec4{0, 0, 1, 1}
 	d := b.tg.Draw(0, true)
 	p := backendtest.Rect(d, 0, 0, 8, 4, 0.5)[0]
@@ -164,21 +165,21 @@ func TestCompressionOffOrUnusable(t *testing.T) {
 		want     []xfer
 		unusable float64
 	}{
-		{"on", config(func(c *rop.Config) { c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 256, 1, 256 }), msaaSpec(), 2,
+		{"on", testpeer.Edit(rop.DefaultConfig(), func(c *rop.Config) { c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 256, 1, 256 }), msaaSpec(), 2,
 			[]xfer{{0, 256, false}, {1, 256, false}, {0, 64, true}}, 0},
-		{"off", config(func(c *rop.Config) {
+		{"off", testpeer.Edit(rop.DefaultConfig(), func(c *rop.Config) {
 			c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 256, 1, 256
 			c.Cache.Compression = false
 		}), msaaSpec(), 2,
 			[]xfer{{0, 256, false}, {1, 256, false}, {0, 256, true}}, 0},
-		{"128-byte lines", config(func(c *rop.Config) { c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 128, 1, 128 }), msaaSpec(), 2,
+		{"128-byte lines", testpeer.Edit(rop.DefaultConfig(), func(c *rop.Config) { c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 128, 1, 128 }), msaaSpec(), 2,
 			[]xfer{{0, 128, false}, {2, 128, false}, {0, 128, true}}, 3},
-		{"access unit 128", config(func(c *rop.Config) {
+		{"access unit 128", testpeer.Edit(rop.DefaultConfig(), func(c *rop.Config) {
 			c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 256, 1, 256
 			c.Cache.MinBlock = 128
 		}), msaaSpec(), 2,
 			[]xfer{{0, 256, false}, {1, 256, false}, {0, 256, true}}, 3},
-		{"1x", config(func(c *rop.Config) { c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 256, 1, 256 }), one, 4,
+		{"1x", testpeer.Edit(rop.DefaultConfig(), func(c *rop.Config) { c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 256, 1, 256 }), one, 4,
 			[]xfer{{0, 256, false}, {2, 256, false}, {0, 256, true}}, 3},
 	}
 	for _, tc := range tests {
@@ -211,7 +212,7 @@ func TestCompressionOffOrUnusable(t *testing.T) {
 // (reads cost nothing); a cleared line written back after a full write of one
 // colour compresses.
 func TestCompressionClear(t *testing.T) {
-	b := newBench(t, config(func(c *rop.Config) { c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 256, 1, 256 }), msaaSpec(), 10)
+	b := newBench(t, testpeer.Edit(rop.DefaultConfig(), func(c *rop.Config) { c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 256, 1, 256 }), msaaSpec(), 10)
 	d := b.tg.Draw(0, true)
 	p := backendtest.Rect(d, 0, 0, 8, 4, 0.5)[0]
 	col := geom.Vec4{1, 0, 0, 1}

@@ -64,8 +64,8 @@ func TestCostBySamples(t *testing.T) {
 		return bn.cp.Received[0].Cycle
 	}
 	for i, tc := range tests {
-		flat := last(i, config(func(c *rop.Config) { c.SamplesPerCycle = tc.rate }))
-		got := last(i, config(func(c *rop.Config) { c.SamplesPerCycle = tc.rate; c.Costs = tc.costs }))
+		flat := last(i, testpeer.Edit(rop.DefaultConfig(), func(c *rop.Config) { c.SamplesPerCycle = tc.rate }))
+		got := last(i, testpeer.Edit(rop.DefaultConfig(), func(c *rop.Config) { c.SamplesPerCycle = tc.rate; c.Costs = tc.costs }))
 		if got != flat+tc.extra {
 			t.Errorf("%s: DrawDone at %d, flat at %d: want %d cycles later", tc.name, got, flat, tc.extra)
 		}
@@ -77,12 +77,12 @@ func TestCostsValidate(t *testing.T) {
 	costs := func(m rop.CostModel, wide, blend int) func(c *cfg) {
 		return func(c *cfg) { c.Costs = rop.Costs{Model: m, WideFormat: wide, Blend: blend} }
 	}
-	testpeer.CheckConfigs(t, rop.DefaultConfig, []testpeer.ConfigCase[cfg]{
-		testpeer.Bad("SamplesPerCycle", costs(rop.CostBySamples, 1, 1)),
-		testpeer.Bad("Costs.WideFormat", costs(rop.CostFlat, 0, 1)),
-		testpeer.Bad("Costs.Blend", costs(rop.CostFlat, 1, 0)),
-		testpeer.Bad("Costs.Model", costs(9, 1, 1)),
-		testpeer.Good(func(c *cfg) { costs(rop.CostBySamples, 2, 2)(c); c.SamplesPerCycle = 4 }),
+	testpeer.CheckValidate(t, rop.DefaultConfig(), []testpeer.ConfigCase[cfg]{
+		{Want: "SamplesPerCycle", Edit: costs(rop.CostBySamples, 1, 1)},
+		{Want: "Costs.WideFormat", Edit: costs(rop.CostFlat, 0, 1)},
+		{Want: "Costs.Blend", Edit: costs(rop.CostFlat, 1, 0)},
+		{Want: "Costs.Model", Edit: costs(9, 1, 1)},
+		{Edit: func(c *cfg) { costs(rop.CostBySamples, 2, 2)(c); c.SamplesPerCycle = 4 }},
 	})
 	for _, s := range []string{"flat", "by_samples"} {
 		if m, err := rop.ParseCostModel(s); err != nil || m.String() != s {

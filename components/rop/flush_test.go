@@ -31,7 +31,7 @@ func TestFlush(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			const part = 2
-			b := newBench(t, config(func(c *rop.Config) { c.Index = part; c.TileSize, c.PartitionStride, c.NumPartitions = 8, 1, 4 }), defaultSpec(), 10)
+			b := newBench(t, testpeer.Edit(rop.DefaultConfig(), func(c *rop.Config) { c.Index = part; c.TileSize, c.PartitionStride, c.NumPartitions = 8, 1, 4 }), defaultSpec(), 10)
 			d := b.tg.Draw(0, true)
 			p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
 			red := geom.Vec4{1, 0, 0, 1}

@@ -9,6 +9,7 @@ import (
 	"github.com/sarchlab/akita/v3/sim"
 
 	"github.com/gfxsim/gfxsim/components/depthunit"
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/rop"
 	"github.com/gfxsim/gfxsim/components/rop/backendtest"
@@ -286,7 +287,7 @@ func runFrameCache(t *testing.T, name string, w, h, samples, parts int, engine s
 		dc := depthunit.DefaultConfig()
 		dc.Index, dc.Cache.Size, dc.Cache.Ways, dc.Cache.LineSize = p, 2048, 2, 64
 		du := depthunit.MakeBuilder().WithEnv(env).WithConfig(dc).Build(fmt.Sprintf("GPU.DepthUnit[%d]", p))
-		r := rop.MakeBuilder().WithEnv(env).WithConfig(config(func(c *rop.Config) {
+		r := rop.MakeBuilder().WithEnv(env).WithConfig(testpeer.Edit(rop.DefaultConfig(), func(c *rop.Config) {
 			c.Index, c.TileSize, c.PartitionStride, c.NumPartitions = p, 8, 1, parts
 			c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = size, ways, line
 		})).Build(fmt.Sprintf("GPU.ROP[%d]", p))

@@ -168,7 +168,7 @@ func TestResolve(t *testing.T) {
 	spec := backendtest.TargetSpec{Width: 64, Height: 16, Samples: 4, ColorFormat: framebuffer.RGBA8,
 		ColorLayout: framebuffer.Tiled, TileW: 4, TileH: 4, DepthFormat: 0, DepthLayout: framebuffer.Linear}
 	const part, parts = 1, 4
-	b := newBench(t, config(func(c *rop.Config) { c.Index = part; c.TileSize, c.PartitionStride, c.NumPartitions = 8, 1, parts }), spec, 10)
+	b := newBench(t, testpeer.Edit(rop.DefaultConfig(), func(c *rop.Config) { c.Index = part; c.TileSize, c.PartitionStride, c.NumPartitions = 8, 1, parts }), spec, 10)
 	rng := rand.New(rand.NewSource(7))
 	rng.Read(b.tg.Color.Bytes())
 	// One blended quad in tile (1, 0) (owned) makes one colour line dirty.
@@ -322,21 +322,22 @@ func TestClearColor(t *testing.T) {
 
 func TestBuilderValidate(t *testing.T) {
 	type cfg = rop.Config
-	testpeer.CheckConfigs(t, rop.DefaultConfig, []testpeer.ConfigCase[cfg]{
-		testpeer.Bad("QuadsPerCycle", func(c *cfg) { c.QuadsPerCycle = 0 }),
-		testpeer.Bad("BlendLatency", func(c *cfg) { c.BlendLatency = 0 }),
-		testpeer.Bad("TileSize", func(c *cfg) { c.TileSize = 6 }),
-		testpeer.Bad("Index", func(c *cfg) { c.NumPartitions, c.Index = 2, 2 }),
-		testpeer.Bad("NumPartitions", func(c *cfg) { c.NumPartitions = 0 }),
-		testpeer.Bad("Cache.Size", func(c *cfg) { c.Cache.Size = 1000 }),
-		testpeer.Bad("LateZInFlight", func(c *cfg) { c.LateZInFlight = 0 }),
-		testpeer.Bad("PrefetchDistance", func(c *cfg) { c.PrefetchDistance = -1 }),
-		testpeer.Bad("PrefetchReserve", func(c *cfg) { c.PrefetchDistance, c.PrefetchReserve = 4, 0 }),
-		testpeer.Bad("PrefetchReserve", func(c *cfg) { c.PrefetchDistance, c.PrefetchReserve, c.Cache.MaxOutstanding = 4, 8, 8 }),
-		testpeer.Good(func(c *cfg) { c.PrefetchDistance, c.PrefetchReserve, c.Cache.MaxOutstanding = 0, 8, 8 }), // off: the reserve is unused
-		testpeer.Good(func(c *cfg) { c.PrefetchDistance, c.PrefetchReserve, c.Cache.MaxOutstanding = 4, 7, 8 }),
+	testpeer.CheckValidate(t, rop.DefaultConfig(), []testpeer.ConfigCase[cfg]{
+		{Want: "QuadsPerCycle", Edit: func(c *cfg) { c.QuadsPerCycle = 0 }},
+		{Want: "BlendLatency", Edit: func(c *cfg) { c.BlendLatency = 0 }},
+		{Want: "TileSize", Edit: func(c *cfg) { c.TileSize = 6 }},
+		{Want: "Index", Edit: func(c *cfg) { c.NumPartitions, c.Index = 2, 2 }},
+		{Want: "NumPartitions", Edit: func(c *cfg) { c.NumPartitions = 0 }},
+		{Want: "Cache.Size", Edit: func(c *cfg) { c.Cache.Size = 1000 }},
+		{Want: "LateZInFlight", Edit: func(c *cfg) { c.LateZInFlight = 0 }},
+		{Want: "PrefetchDistance", Edit: func(c *cfg) { c.PrefetchDistance = -1 }},
+		{Want: "PrefetchReserve", Edit: func(c *cfg) { c.PrefetchDistance, c.PrefetchReserve = 4, 0 }},
+		{Want: "PrefetchReserve", Edit: func(c *cfg) { c.PrefetchDistance, c.PrefetchReserve, c.Cache.MaxOutstanding = 4, 8, 8 }},
+		{Edit: func(c *cfg) { c.PrefetchDistance, c.PrefetchReserve, c.Cache.MaxOutstanding = 0, 8, 8 }}, // off: the reserve is unused
+		{Edit: func(c *cfg) { c.PrefetchDistance, c.PrefetchReserve, c.Cache.MaxOutstanding = 4, 7, 8 }},
 	})
-	testpeer.CheckEnv(t, func(env timing.Env) { rop.MakeBuilder().WithEnv(env).Build("GPU.ROP[0]") })
+	testpeer.Panics(t, "no engine", func() { rop.MakeBuilder().WithEnv(timing.Env{Freq: testpeer.Freq}).Build("GPU.ROP[0]") })
+	testpeer.Panics(t, "clock", func() { rop.MakeBuilder().WithEnv(timing.Env{Engine: sim.NewSerialEngine()}).Build("GPU.ROP[0]") })
 }
 
 func TestBuffersAndNames(t *testing.T) {

@@ -1,6 +1,3 @@
-// The checks of a unit's builder: its environment (Env, CheckEnv), its
-// configuration's rules (CheckConfigs) and a panic on bad input (MustPanic).
-
 package testpeer
 
 import (
@@ -13,72 +10,51 @@ import (
 	"github.com/gfxsim/gfxsim/timing"
 )
 
-// Env is the environment of a unit under test: engine e, the peers' clock
-// (Freq), halt h (nil for none) and a fresh progress counter.
-func Env(e sim.Engine, h *timing.Halt) timing.Env {
-	return timing.Env{Engine: e, Freq: Freq, Halt: h, Progress: &timing.Progress{}}
-}
+// Env is the environment of a unit under test: engine e at Freq, with no
+// halt and no progress counter.
+func Env(e sim.Engine) timing.Env { return timing.Env{Engine: e, Freq: Freq} }
 
-// ConfigCase is a change to a unit's default configuration and the field the
-// error of Validate must name ("" when the changed configuration is valid).
-type ConfigCase[C any] struct {
-	Set   func(c *C)
-	Field string
-}
-
-// Bad is the case of a configuration changed by set that Validate must
-// reject, naming field.
-func Bad[C any](field string, set func(c *C)) ConfigCase[C] {
-	return ConfigCase[C]{Set: set, Field: field}
-}
-
-// Good is the case of a configuration changed by set that Validate must
-// accept.
-func Good[C any](set func(c *C)) ConfigCase[C] { return ConfigCase[C]{Set: set} }
-
-// CheckConfigs checks every case against the default configuration def
-// returns: Validate of the changed configuration must fail naming the case's
-// Field, or pass when Field is "". The default itself must pass.
-func CheckConfigs[C interface{ Validate() error }](t testing.TB, def func() C, cases []ConfigCase[C]) {
-	t.Helper()
-	if err := def().Validate(); err != nil {
-		t.Fatalf("the default configuration: %v", err)
+// Edit returns c after applying edits in order: a unit's DefaultConfig with
+// the fields a test changes, in one expression.
+func Edit[C any](c C, edits ...func(*C)) C {
+	for _, edit := range edits {
+		edit(&c)
 	}
+	return c
+}
+
+// ConfigCase is an edit of a unit's configuration and the field that Validate
+// must name in its error ("": the edited configuration is valid).
+type ConfigCase[C any] struct {
+	Want string
+	Edit func(*C)
+}
+
+// CheckValidate fails t for every case whose edit of base Validate accepts
+// when it should refuse, refuses without naming Want, or refuses when Want
+// is "".
+func CheckValidate[C interface{ Validate() error }](t testing.TB, base C, cases []ConfigCase[C]) {
+	t.Helper()
 	for i, tc := range cases {
-		c := def()
-		tc.Set(&c)
-		err := c.Validate()
+		err := Edit(base, tc.Edit).Validate()
 		switch {
-		case tc.Field == "" && err != nil:
-			t.Errorf("case %d: want no error, got %v", i, err)
-		case tc.Field != "" && (err == nil || !strings.Contains(err.Error(), tc.Field)):
-			t.Errorf("case %d: want an error naming %s, got %v", i, tc.Field, err)
+		case tc.Want == "" && err != nil:
+			t.Errorf("case %d: valid configuration refused: %v", i, err)
+		case tc.Want != "" && (err == nil || !strings.Contains(err.Error(), tc.Want)):
+			t.Errorf("case %d: Validate() = %v, want an error naming %s", i, err, tc.Want)
 		}
 	}
 }
 
-// MustPanic runs build and fails t unless it panics with a message that
-// contains want: a builder given a bad environment or configuration.
-func MustPanic(t testing.TB, want string, build func()) {
+// Panics fails t unless f panics with a message that contains want: a
+// builder's refusal of a bad environment or configuration.
+func Panics(t testing.TB, want string, f func()) {
 	t.Helper()
-	msg := func() (msg string) {
-		defer func() {
-			if r := recover(); r != nil {
-				msg = fmt.Sprint(r)
-			}
-		}()
-		build()
-		return ""
+	defer func() {
+		t.Helper()
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), want) {
+			t.Errorf("recovered %v, want a panic naming %s", r, want)
+		}
 	}()
-	if msg == "" || !strings.Contains(msg, want) {
-		t.Errorf("want a panic naming %q, got %q", want, msg)
-	}
-}
-
-// CheckEnv checks that build panics, naming the missing part, when its
-// environment lacks an engine or a clock; build builds the unit with env.
-func CheckEnv(t testing.TB, build func(env timing.Env)) {
-	t.Helper()
-	MustPanic(t, "no engine", func() { build(timing.Env{Freq: Freq}) })
-	MustPanic(t, "clock", func() { build(timing.Env{Engine: sim.NewSerialEngine()}) })
+	f()
 }
