@@ -29,9 +29,9 @@ func TestEarlyZMatchesEarlyDepth(t *testing.T) {
 	for name, spec := range specs {
 		t.Run(name, func(t *testing.T) {
 			b := newBench(t, depthunit.DefaultConfig(), spec, 20)
-			a := b.tg.Draw(0, true)
-			bb := b.tg.Draw(1, true)
-			c := b.tg.Draw(2, true)
+			a := b.TG.Draw(0, true)
+			bb := b.TG.Draw(1, true)
+			c := b.TG.Draw(2, true)
 			if spec.DepthFormat == depth.D32F {
 				// Stencil: increment where the depth test passes; the third
 				// draw only passes where the stencil is 1 (drawn once).
@@ -66,7 +66,7 @@ func TestEarlyZMatchesEarlyDepth(t *testing.T) {
 				tiles = append(tiles, ts)
 				b.sendDraw(0, d, ts)
 			}
-			want, ref, st := expectedEarly(b.tg, draws, tiles)
+			want, ref, st := expectedEarly(b.TG, draws, tiles)
 			b.run()
 
 			got, ends, order := packerMsgs(b.packer)
@@ -101,7 +101,7 @@ func TestEarlyZMatchesEarlyDepth(t *testing.T) {
 					t.Errorf("DrawEnd %d: draw %d from %d", i, e.Draw.Seq, e.From)
 				}
 			}
-			if !bytes.Equal(b.tg.Depth.Bytes(), ref.Depth.Bytes()) {
+			if !bytes.Equal(b.TG.Depth.Bytes(), ref.Depth.Bytes()) {
 				t.Error("the depth buffer differs from pipeline.EarlyDepth's")
 			}
 			if st.Failed == 0 || st.Passed == 0 || culledQuads == 0 {
@@ -159,14 +159,14 @@ func arrival(t *testing.T, p *backendtest.Peer, i int) uint64 {
 // leaves the 4-cycle test pipeline at 18 and reaches the packer at 19.
 func TestTimingOfOneMiss(t *testing.T) {
 	b := newBench(t, depthunit.DefaultConfig(), defaultSpec(), 10)
-	d := b.tg.Draw(0, true)
+	d := b.TG.Draw(0, true)
 	p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
 	b.rast.SendAt(0, b.du.FromRasterizers, oneQuad(d, p, 0, 0))
 	b.run()
 	// The quad's two rows are two lines (16 pixels x 4 bytes per row).
-	want := []backendtest.Access{{Cycle: 3, Addr: b.tg.DepthDesc.Addr, Size: 64}, {Cycle: 3, Addr: b.tg.DepthDesc.Addr + 64, Size: 64}}
-	if !reflect.DeepEqual(b.mem.Log, want) {
-		t.Fatalf("memory log %+v, want %+v", b.mem.Log, want)
+	want := []backendtest.Access{{Cycle: 3, Addr: b.TG.DepthDesc.Addr, Size: 64}, {Cycle: 3, Addr: b.TG.DepthDesc.Addr + 64, Size: 64}}
+	if !reflect.DeepEqual(b.Mem.Log, want) {
+		t.Fatalf("memory log %+v, want %+v", b.Mem.Log, want)
 	}
 	if got := arrival(t, b.packer, 0); got != 19 {
 		t.Errorf("the tile reached the packer at cycle %d, want 19", got)
@@ -185,12 +185,12 @@ func TestTimingOfOneMiss(t *testing.T) {
 // writes a nearer depth, so the early draw is culled only if it is tested after.
 func TestLateToEarlySwitch(t *testing.T) {
 	b := newBench(t, depthunit.DefaultConfig(), defaultSpec(), 10)
-	late := b.tg.Draw(0, false)
-	early := b.tg.Draw(1, true)
+	late := b.TG.Draw(0, false)
+	early := b.TG.Draw(1, true)
 	pl := backendtest.Rect(late, 0, 0, 16, 8, 0.4)[0]
 	pe := backendtest.Rect(early, 0, 0, 16, 8, 0.5)[0]
-	b.cp.SendAt(0, b.du.Control, protocol.NewClearCmd(command.ClearDepth|command.ClearStencil, b.tg.DepthDesc,
-		b.tg.Depth.SizeBytes()))
+	b.cp.SendAt(0, b.du.Control, protocol.NewClearCmd(command.ClearDepth|command.ClearStencil, b.TG.DepthDesc,
+		b.TG.Depth.SizeBytes()))
 	lt := oneQuad(late, pl, 0, 0)
 	b.rast.SendAt(5, b.du.FromRasterizers, lt)
 	b.rast.SendAt(5, b.du.FromRasterizers, protocol.NewDrawEnd(late, 0))
@@ -239,13 +239,13 @@ func TestLateServedWhileEarlyWaitsOnMemory(t *testing.T) {
 	spec := defaultSpec()
 	spec.SecondDepth = true
 	b := newBench(t, depthunit.DefaultConfig(), spec, 200)
-	early := b.tg.Draw(0, true)
-	late := b.tg.Draw(1, false)
-	b.tg.UseSecondDepth(late)
+	early := b.TG.Draw(0, true)
+	late := b.TG.Draw(1, false)
+	b.TG.UseSecondDepth(late)
 	pe := backendtest.Rect(early, 0, 0, 16, 8, 0.5)[0]
 	pl := backendtest.Rect(late, 0, 0, 16, 8, 0.5)[0]
-	b.cp.SendAt(0, b.du.Control, protocol.NewClearCmd(command.ClearDepth|command.ClearStencil, b.tg.Depth2Desc,
-		b.tg.Depth2.SizeBytes()))
+	b.cp.SendAt(0, b.du.Control, protocol.NewClearCmd(command.ClearDepth|command.ClearStencil, b.TG.Depth2Desc,
+		b.TG.Depth2.SizeBytes()))
 	b.rast.SendAt(5, b.du.FromRasterizers, oneQuad(early, pe, 0, 0))
 	lq := oneQuad(late, pl, 4, 0).Quads[0]
 	b.rop.SendAt(10, b.du.ROP, protocol.NewLateZReq(late, []protocol.LateZQuad{{Prim: pl, Quad: lq.Quad, Live: lq.Live}}))
@@ -267,9 +267,9 @@ func TestLateServedWhileEarlyWaitsOnMemory(t *testing.T) {
 // functional clear is not applied: this test is about traffic.)
 func TestDepthCache(t *testing.T) {
 	b := newBench(t, testpeer.Edit(depthunit.DefaultConfig(), func(c *depthunit.Config) { c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 256, 2, 64 }), defaultSpec(), 20)
-	d := b.tg.Draw(0, true)
+	d := b.TG.Draw(0, true)
 	p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
-	row := func(y uint64) uint64 { return b.tg.DepthDesc.Addr + 64*y }
+	row := func(y uint64) uint64 { return b.TG.DepthDesc.Addr + 64*y }
 	// 16x8 D24S8 linear: one 64-byte line per row; 2 sets of 2 ways.
 	b.rast.SendAt(0, b.du.FromRasterizers, oneQuad(d, p, 0, 0))   // rows 0, 1: two reads
 	b.rast.SendAt(100, b.du.FromRasterizers, oneQuad(d, p, 2, 0)) // hits
@@ -277,19 +277,19 @@ func TestDepthCache(t *testing.T) {
 	b.rast.SendAt(200, b.du.FromRasterizers, oneQuad(d, p, 0, 2)) // rows 2, 3: the second ways
 	b.rast.SendAt(300, b.du.FromRasterizers, oneQuad(d, p, 0, 4)) // rows 4, 5 evict rows 0, 1 (dirty)
 	b.rast.SendAt(300, b.du.FromRasterizers, protocol.NewDrawEnd(d, 0))
-	clear := protocol.NewClearCmd(command.ClearDepth|command.ClearStencil, b.tg.DepthDesc, b.tg.Depth.SizeBytes())
+	clear := protocol.NewClearCmd(command.ClearDepth|command.ClearStencil, b.TG.DepthDesc, b.TG.Depth.SizeBytes())
 	b.cp.SendAt(400, b.du.Control, clear)
-	d2 := b.tg.Draw(1, true)
+	d2 := b.TG.Draw(1, true)
 	p2 := backendtest.Rect(d2, 0, 0, 16, 8, 0.25)[0]
 	b.rast.SendAt(500, b.du.FromRasterizers, oneQuad(d2, p2, 0, 0)) // cleared lines: no read
-	present := protocol.NewPresentCmd(b.tg.ColorDesc, b.tg.Display)
+	present := protocol.NewPresentCmd(b.TG.ColorDesc, b.TG.Display)
 	b.cp.SendAt(600, b.du.Control, present)
 	b.run()
 
-	if got, want := b.mem.Reads(), []uint64{row(0), row(1), row(2), row(3), row(4), row(5)}; !reflect.DeepEqual(got, want) {
+	if got, want := b.Mem.Reads(), []uint64{row(0), row(1), row(2), row(3), row(4), row(5)}; !reflect.DeepEqual(got, want) {
 		t.Errorf("reads %x, want %x", got, want)
 	}
-	if got, want := b.mem.Writes(), []uint64{row(0), row(1), row(0), row(1)}; !reflect.DeepEqual(got, want) {
+	if got, want := b.Mem.Writes(), []uint64{row(0), row(1), row(0), row(1)}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("writes %x, want %x (two victims, then the flush at Present)", got, want)
 	}
 	// The victims carry the image's bytes when they were written: depth 0.5 in
@@ -304,7 +304,7 @@ func TestDepthCache(t *testing.T) {
 		want[4*x], want[4*x+1], want[4*x+2], want[4*x+3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
 	}
 	var writes []backendtest.Access
-	for _, a := range b.mem.Log {
+	for _, a := range b.Mem.Log {
 		if a.Write {
 			writes = append(writes, a)
 		}
@@ -347,7 +347,7 @@ func TestDepthCache(t *testing.T) {
 // from all rasterizers.
 func TestDrawEndFromEveryRasterizer(t *testing.T) {
 	b := newBench(t, testpeer.Edit(depthunit.DefaultConfig(), func(c *depthunit.Config) { c.NumRasterizers = 2; c.Index = 1 }), defaultSpec(), 10)
-	d := b.tg.Draw(0, true)
+	d := b.TG.Draw(0, true)
 	b.rast.SendAt(0, b.du.FromRasterizers, protocol.NewDrawEnd(d, 0))
 	b.rast.SendAt(10, b.du.FromRasterizers, protocol.NewDrawEnd(d, 1))
 	b.run()
@@ -368,7 +368,7 @@ func TestDrawEndFromEveryRasterizer(t *testing.T) {
 // refuses it and sends it as soon as it can.
 func TestBlockedPackerHoldsOutput(t *testing.T) {
 	b := newBench(t, depthunit.DefaultConfig(), defaultSpec(), 10)
-	d := b.tg.Draw(0, false) // pass through
+	d := b.TG.Draw(0, false) // pass through
 	p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
 	b.packer.Hold(100)
 	for i := 0; i < 16; i++ {
@@ -415,12 +415,7 @@ func TestBuilderValidate(t *testing.T) {
 
 func TestBuffersAndNames(t *testing.T) {
 	b := newBench(t, depthunit.DefaultConfig(), defaultSpec(), 10)
-	for _, s := range b.du.Buffers() {
-		sim.NameMustBeValid(s.Name)
-		if s.Cap <= 0 || s.Len != 0 {
-			t.Errorf("buffer %s: %d of %d", s.Name, s.Len, s.Cap)
-		}
-	}
+	b.CheckIdleBuffers(b.du)
 }
 
 // TestBlockedIsNotBusy: the packer takes nothing before cycle 300; its port and
@@ -430,7 +425,7 @@ func TestBuffersAndNames(t *testing.T) {
 func TestBlockedIsNotBusy(t *testing.T) {
 	b := newBench(t, depthunit.DefaultConfig(), defaultSpec(), 10)
 	b.packer.Hold(300)
-	d := b.tg.Draw(0, true)
+	d := b.TG.Draw(0, true)
 	for i := 0; i < 12; i++ {
 		p := backendtest.Rect(d, 0, 0, 16, 8, 0.9-0.05*float32(i))[0]
 		b.rast.SendAt(uint64(i), b.du.FromRasterizers, oneQuad(d, p, 0, 0))
@@ -455,12 +450,12 @@ func TestBlockedIsNotBusy(t *testing.T) {
 // DrawEnd leave past it, then the early tile once draw 0's late Z is answered.
 func TestBypassPastWaitingEarlyTile(t *testing.T) {
 	b := newBench(t, testpeer.Edit(depthunit.DefaultConfig(), func(c *depthunit.Config) { c.NumRasterizers = 2 }), defaultSpec(), 10)
-	late := b.tg.Draw(0, false)
-	early := b.tg.Draw(1, true)
+	late := b.TG.Draw(0, false)
+	early := b.TG.Draw(1, true)
 	pl := backendtest.Rect(late, 0, 0, 32, 8, 0.4)[0]
 	pe := backendtest.Rect(early, 0, 0, 32, 8, 0.5)[0]
-	b.cp.SendAt(0, b.du.Control, protocol.NewClearCmd(command.ClearDepth|command.ClearStencil, b.tg.DepthDesc,
-		b.tg.Depth.SizeBytes()))
+	b.cp.SendAt(0, b.du.Control, protocol.NewClearCmd(command.ClearDepth|command.ClearStencil, b.TG.DepthDesc,
+		b.TG.Depth.SizeBytes()))
 	a, lagging := oneQuad(late, pl, 0, 0), oneQuad(late, pl, 16, 0)
 	b.rast.SendAt(5, b.du.FromRasterizers, a)
 	b.rast.SendAt(5, b.du.FromRasterizers, oneQuad(early, pe, 8, 0))

@@ -1,8 +1,6 @@
 package depthunit_test
 
 import (
-	"reflect"
-	"slices"
 	"strings"
 	"testing"
 
@@ -35,53 +33,24 @@ func TestFlush(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			const part = 3
 			b := newBench(t, testpeer.Edit(depthunit.DefaultConfig(), func(c *depthunit.Config) { c.Index = part; c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 1024, 2, 64 }), defaultSpec(), 20)
-			d := b.tg.Draw(0, true)
+			d := b.TG.Draw(0, true)
 			p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
-			row := func(y uint64) uint64 { return b.tg.DepthDesc.Addr + 64*y }
+			row := func(y uint64) uint64 { return b.TG.DepthDesc.Addr + 64*y }
 			// 16x8 D24S8 linear: one 64-byte line per row. Quads (0, 0) and
 			// (4, 0) touch rows 0 and 1, quad (0, 2) rows 2 and 3.
 			b.sendDraw(0, d, []*protocol.TileQuads{oneQuad(d, p, 0, 0), oneQuad(d, p, 4, 0), oneQuad(d, p, 0, 2)})
 			flush := protocol.NewFlushCmd(tc.invalidate)
 			b.cp.SendAt(200, b.du.Control, flush)
-			d2 := b.tg.Draw(1, true)
+			d2 := b.TG.Draw(1, true)
 			p2 := backendtest.Rect(d2, 0, 0, 16, 8, 0.25)[0]
 			b.sendDraw(400, d2, []*protocol.TileQuads{oneQuad(d2, p2, 0, 0)})
 			again := protocol.NewFlushCmd(tc.invalidate)
 			b.cp.SendAt(600, b.du.Control, again)
 			b.run()
 
-			var firstWrites, laterWrites []uint64
-			readsBefore, readsAfter := 0, 0
-			var lastFirst uint64
-			for _, a := range b.mem.Log {
-				switch {
-				case a.Write && a.Cycle < 400:
-					firstWrites = append(firstWrites, a.Addr)
-					lastFirst = a.Cycle
-					if a.Size != 64 {
-						t.Errorf("write-back of line 0x%x moved %d bytes, want 64", a.Addr, a.Size)
-					}
-				case a.Write:
-					laterWrites = append(laterWrites, a.Addr)
-				case a.Cycle < 200:
-					readsBefore++
-				case a.Cycle >= 400:
-					readsAfter++
-				default:
-					t.Errorf("line 0x%x read during the flush", a.Addr)
-				}
-			}
-			slices.Sort(firstWrites)
-			slices.Sort(laterWrites)
-			if want := []uint64{row(0), row(1), row(2), row(3)}; !reflect.DeepEqual(firstWrites, want) {
-				t.Errorf("first flush wrote %x, want each of %x once", firstWrites, want)
-			}
-			if want := []uint64{row(0), row(1)}; !reflect.DeepEqual(laterWrites, want) {
-				t.Errorf("second flush wrote %x, want the lines the later quad dirtied, %x", laterWrites, want)
-			}
-			if readsBefore != 4 || readsAfter != tc.readsAfter {
-				t.Errorf("%d lines read before the flush, %d after; want 4, %d", readsBefore, readsAfter, tc.readsAfter)
-			}
+			lastFirst := b.Mem.CheckFlush(t, backendtest.FlushWant{Flush: 200, Later: 400, LineBytes: 64,
+				FirstWrites: []uint64{row(0), row(1), row(2), row(3)}, LaterWrites: []uint64{row(0), row(1)},
+				ReadsBefore: 4, ReadsAfter: tc.readsAfter})
 			if len(b.cp.Received) != 2 {
 				t.Fatalf("command processor received %d messages, want 2", len(b.cp.Received))
 			}
@@ -113,7 +82,7 @@ func TestFlushTraced(t *testing.T) {
 	b := newBench(t, depthunit.DefaultConfig(), defaultSpec(), 10)
 	var log testpeer.TaskLog
 	tracing.CollectTrace(b.du, &log)
-	d := b.tg.Draw(0, true)
+	d := b.TG.Draw(0, true)
 	p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
 	b.sendDraw(0, d, []*protocol.TileQuads{oneQuad(d, p, 0, 0)})
 	flush := protocol.NewFlushCmd(true)
@@ -137,10 +106,10 @@ func TestFlushRefusedWithHiZ(t *testing.T) {
 	withHiZ(b, 5)
 	flush := protocol.NewFlushCmd(true)
 	b.cp.SendAt(0, b.du.Control, flush)
-	if err := b.e.Run(); err != nil {
+	if err := b.E.Run(); err != nil {
 		t.Fatal(err)
 	}
-	err := b.halt.Reason()
+	err := b.Halt.Reason()
 	if err == nil || !strings.Contains(err.Error(), "GPU.DepthUnit[0]: Control: FlushCmd "+flush.ID+" invalidates with a HiZ unit attached") {
 		t.Errorf("halt reason %v, want the FlushCmd refused", err)
 	}
@@ -158,7 +127,7 @@ func TestWindowPassesThrough(t *testing.T) {
 		b := newBench(t, depthunit.DefaultConfig(), defaultSpec(), 10)
 		var log testpeer.TaskLog
 		tracing.CollectTrace(b.du, &log)
-		d := b.tg.Draw(0, early)
+		d := b.TG.Draw(0, early)
 		p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
 		wins := []raster.Rect{{X0: 0, Y0: 0, X1: 4, Y1: 8}, {X0: 4, Y0: 0, X1: 8, Y1: 8}}
 		var tiles []*protocol.TileQuads

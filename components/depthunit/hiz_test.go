@@ -22,8 +22,8 @@ import (
 // on the depth unit's input (through the rasterizer peer, which stands for the
 // HiZ unit's data path).
 func withHiZ(b *bench, ackDelay uint64) *backendtest.Peer {
-	h := backendtest.NewPeer("HiZ", b.e, 1*sim.GHz, 64)
-	c := sim.NewDirectConnection("HiZConn", b.e, 1*sim.GHz)
+	h := backendtest.NewPeer("HiZ", b.E, 1*sim.GHz, 64)
+	c := sim.NewDirectConnection("HiZConn", b.E, 1*sim.GHz)
 	c.PlugIn(b.du.ToHiZ, 4)
 	c.PlugIn(h.Port, 4)
 	b.du.HiZ = h.Port
@@ -43,10 +43,10 @@ func withHiZ(b *bench, ackDelay uint64) *backendtest.Peer {
 func TestHiZRelay(t *testing.T) {
 	b := newBench(t, testpeer.Edit(depthunit.DefaultConfig(), func(c *depthunit.Config) { c.HiZ = fhiz.Config{Mode: fhiz.ZMask} }), defaultSpec(), 10)
 	h := withHiZ(b, 5)
-	size, _ := state.DepthTargetSize(b.tg.Depth.Geometry, depth.D24S8)
-	clr := protocol.NewClearCmd(command.ClearDepth|command.ClearStencil, b.tg.DepthDesc, size)
+	size, _ := state.DepthTargetSize(b.TG.Depth.Geometry, depth.D24S8)
+	clr := protocol.NewClearCmd(command.ClearDepth|command.ClearStencil, b.TG.DepthDesc, size)
 	b.cp.SendAt(0, b.du.Control, clr)
-	b.cp.SendAt(100, b.du.Control, protocol.NewPresentCmd(b.tg.ColorDesc, b.tg.Display))
+	b.cp.SendAt(100, b.du.Control, protocol.NewPresentCmd(b.TG.ColorDesc, b.TG.Display))
 	b.run()
 	var got []string
 	var cycles []uint64
@@ -55,7 +55,7 @@ func TestHiZRelay(t *testing.T) {
 		switch {
 		case m.Clear:
 			got = append(got, "clear")
-			if m.Key != depth.MaxD24 || m.Target != b.tg.DepthDesc {
+			if m.Key != depth.MaxD24 || m.Target != b.TG.DepthDesc {
 				t.Errorf("clear of %+v to %d", m.Target, m.Key)
 			}
 		case m.Flush:
@@ -89,14 +89,14 @@ func TestUpdateFeedback(t *testing.T) {
 	b := newBench(t, testpeer.Edit(depthunit.DefaultConfig(), func(c *depthunit.Config) { c.HiZ = fhiz.Config{Mode: fhiz.Forward, Feedback: fhiz.UpdateFeedback} }),
 		defaultSpec(), 10)
 	h := withHiZ(b, 1)
-	d := b.tg.Draw(0, true)
+	d := b.TG.Draw(0, true)
 	tiles := rectTiles(d, 12, 0.5)
 	b.sendDraw(0, d, tiles)
 	b.run()
 	last := map[int]protocol.HiZTileBounds{}
 	for i, r := range h.Received {
 		m := r.Msg.(*protocol.HiZFeedback)
-		if m.Target != b.tg.DepthDesc.Addr || m.Draw != 0 || m.Prim != fhiz.PrimOrder(tiles[i].Prim.Source, 0) {
+		if m.Target != b.TG.DepthDesc.Addr || m.Draw != 0 || m.Prim != fhiz.PrimOrder(tiles[i].Prim.Source, 0) {
 			t.Errorf("feedback %d: target 0x%x, position (%d, %d)", i, m.Target, m.Draw, m.Prim)
 		}
 		for _, tb := range m.Tiles {
@@ -128,8 +128,8 @@ func TestEvictFeedback(t *testing.T) {
 		c.HiZ = fhiz.Config{Mode: fhiz.Forward, Feedback: fhiz.EvictFeedback}
 	}), defaultSpec(), 10)
 	h := withHiZ(b, 1)
-	d := b.tg.Draw(0, true)
-	d2 := b.tg.Draw(1, true)
+	d := b.TG.Draw(0, true)
+	d2 := b.TG.Draw(1, true)
 	b.sendDraw(0, d, rectTiles(d, 16, 0.5))
 	b.sendDraw(0, d2, rectTiles(d2, 16, 0.25))
 	b.run()
@@ -165,13 +165,13 @@ func TestZCompression(t *testing.T) {
 		c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 2048, 8, 256
 		c.Cache.Compression, c.Cache.MinBlock = true, 64
 	}), spec, 10)
-	d := b.tg.Draw(0, true)
+	d := b.TG.Draw(0, true)
 	b.sendDraw(0, d, rectTiles(d, 16, 0.5))
-	b.cp.SendAt(200, b.du.Control, protocol.NewPresentCmd(b.tg.ColorDesc, b.tg.Display))
-	d2 := b.tg.Draw(1, true)
-	b.tg.UseSecondDepth(d2)
+	b.cp.SendAt(200, b.du.Control, protocol.NewPresentCmd(b.TG.ColorDesc, b.TG.Display))
+	d2 := b.TG.Draw(1, true)
+	b.TG.UseSecondDepth(d2)
 	b.sendDraw(300, d2, rectTiles(d2, 16, 0.5))
-	d3 := b.tg.Draw(2, true)
+	d3 := b.TG.Draw(2, true)
 	b.sendDraw(600, d3, rectTiles(d3, 16, 0.25))
 	b.run()
 	type x struct {
@@ -179,7 +179,7 @@ func TestZCompression(t *testing.T) {
 		write bool
 	}
 	count := map[x]int{}
-	for _, a := range b.mem.Log {
+	for _, a := range b.Mem.Log {
 		count[x{a.Size, a.Write}]++
 	}
 	// First target: 8 uncompressed reads, 8 compressed write-backs at the

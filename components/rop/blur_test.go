@@ -90,7 +90,7 @@ func writeVisibility(d *fstate.Draw, v *protocol.ShadedVisibilityQuad, pass *ras
 // exactly as the reference's writeVisibility.
 func TestBlurWriteMatchesWriteVisibility(t *testing.T) {
 	b := newBench(t, rop.DefaultConfig(), blurSpec(), 10)
-	early, late := b.tg.Draw(0, true), b.tg.Draw(1, false)
+	early, late := b.TG.Draw(0, true), b.TG.Draw(1, false)
 	late.State.PSResources.WritesDepth = true
 	for _, d := range []*protocol.Draw{early, late} {
 		d.State.Blend.Targets[0] = blend.Alpha()
@@ -134,7 +134,7 @@ func TestBlurWriteMatchesWriteVisibility(t *testing.T) {
 	b.rob.SendAt(0, b.rop.FromReorderBuffer, ml)
 	b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewDrawEnd(late, 0))
 
-	ref := b.tg.Clone()
+	ref := b.TG.Clone()
 	var ws pipeline.WriteStats
 	for _, m := range []*protocol.ShadedSamples{me, ml} {
 		sd := *m.Draw.State
@@ -154,7 +154,7 @@ func TestBlurWriteMatchesWriteVisibility(t *testing.T) {
 	}
 	b.run()
 
-	if !bytes.Equal(b.tg.Color.Bytes(), ref.Color.Bytes()) {
+	if !bytes.Equal(b.TG.Color.Bytes(), ref.Color.Bytes()) {
 		t.Error("the colour target differs from writeVisibility's")
 	}
 	if got := b.rop.WriteStats(); got != ws {
@@ -185,7 +185,7 @@ func TestBlurWriteMatchesWriteVisibility(t *testing.T) {
 func TestBlurSampleRate(t *testing.T) {
 	last := func(bl rop.Config) uint64 {
 		b := newBench(t, bl, blurSpec(), 10)
-		d := b.tg.Draw(0, true)
+		d := b.TG.Draw(0, true)
 		p := backendtest.Blur(d, backendtest.Decouple(d), 0, 0, [3][3]float32{{-8, -8, 0.5}, {40, -8, 0.5}, {-8, 40, 0.5}})
 		v := visQuads(backendtest.BlurTile(d, p, 0, 0), func(_ int, l raster.SampleMask) raster.SampleMask { return l }, false)
 		b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewShadedSamples(d, v))
@@ -216,16 +216,16 @@ func TestBlurBadInput(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := newBench(t, rop.DefaultConfig(), blurSpec(), 10)
-			d := b.tg.Draw(0, true)
+			d := b.TG.Draw(0, true)
 			p := backendtest.Blur(d, backendtest.Decouple(d), 0, 0, [3][3]float32{{0, 0, 0.5}, {16, 0, 0.5}, {0, 8, 0.5}})
 			v := visQuads(backendtest.BlurTile(d, p, 0, 0), func(_ int, l raster.SampleMask) raster.SampleMask { return l }, false)
 			tc.edit(&v[0])
 			b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewShadedSamples(d, v))
-			if err := b.e.Run(); err != nil {
+			if err := b.E.Run(); err != nil {
 				t.Fatal(err)
 			}
-			if !b.halt.Stopped() || !strings.Contains(b.halt.Reason().Error(), tc.want) {
-				t.Errorf("halt %v, want an error with %q", b.halt.Reason(), tc.want)
+			if !b.Halt.Stopped() || !strings.Contains(b.Halt.Reason().Error(), tc.want) {
+				t.Errorf("halt %v, want an error with %q", b.Halt.Reason(), tc.want)
 			}
 		})
 	}

@@ -44,7 +44,7 @@ func TestCostBySamples(t *testing.T) {
 	}
 	last := func(tc int, b rop.Config) uint64 {
 		bn := newBench(t, b, tests[tc].spec, 10)
-		d := bn.tg.Draw(0, true)
+		d := bn.TG.Draw(0, true)
 		if tests[tc].blending {
 			d.State.Blend.Targets[0] = blend.Alpha()
 		}
@@ -54,11 +54,11 @@ func TestCostBySamples(t *testing.T) {
 			qs = append(qs, shaded(d, p, x, 0, geom.Vec4{1, 0, 0, 0.5}, 0xf))
 		}
 		m := protocol.NewShadedQuads(d, qs)
-		ref, _ := expectWrites(bn.tg, []*protocol.ShadedQuads{m})
+		ref, _ := expectWrites(bn.TG, []*protocol.ShadedQuads{m})
 		bn.rob.SendAt(0, bn.rop.FromReorderBuffer, m)
 		bn.rob.SendAt(0, bn.rop.FromReorderBuffer, protocol.NewDrawEnd(d, 0))
 		bn.run()
-		if string(bn.tg.Color.Bytes()) != string(ref.Color.Bytes()) {
+		if string(bn.TG.Color.Bytes()) != string(ref.Color.Bytes()) {
 			t.Errorf("%s: the colour target differs from pipeline.WriteQuad", tests[tc].name)
 		}
 		return bn.cp.Received[0].Cycle

@@ -1,8 +1,6 @@
 package rop_test
 
 import (
-	"reflect"
-	"slices"
 	"testing"
 
 	"github.com/sarchlab/akita/v3/tracing"
@@ -32,7 +30,7 @@ func TestFlush(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			const part = 2
 			b := newBench(t, testpeer.Edit(rop.DefaultConfig(), func(c *rop.Config) { c.Index = part; c.TileSize, c.PartitionStride, c.NumPartitions = 8, 1, 4 }), defaultSpec(), 10)
-			d := b.tg.Draw(0, true)
+			d := b.TG.Draw(0, true)
 			p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
 			red := geom.Vec4{1, 0, 0, 1}
 			// 16x8 RGBA8 at 1x, linear: one 64-byte line per row. Quads (0, 0)
@@ -42,47 +40,17 @@ func TestFlush(t *testing.T) {
 			b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewDrawEnd(d, 0))
 			flush := protocol.NewFlushCmd(tc.invalidate)
 			b.cp.SendAt(100, b.rop.Control, flush)
-			d1 := b.tg.Draw(1, true)
+			d1 := b.TG.Draw(1, true)
 			b.rob.SendAt(300, b.rop.FromReorderBuffer, protocol.NewShadedQuads(d1, []protocol.ShadedQuad{shaded(d1, p, 0, 0, red, 0xf)}))
 			b.rob.SendAt(300, b.rop.FromReorderBuffer, protocol.NewDrawEnd(d1, 0))
 			again := protocol.NewFlushCmd(tc.invalidate)
 			b.cp.SendAt(400, b.rop.Control, again)
 			b.run()
 
-			addr := b.tg.ColorDesc.Addr
+			addr := b.TG.ColorDesc.Addr
 			lines := []uint64{addr, addr + 64, addr + 128, addr + 192}
-			var firstWrites, laterWrites []uint64
-			readsBefore, readsAfter := 0, 0
-			var lastFirst uint64
-			for _, a := range b.mem.Log {
-				switch {
-				case a.Write && a.Cycle < 300:
-					firstWrites = append(firstWrites, a.Addr)
-					lastFirst = a.Cycle
-					if a.Size != 64 {
-						t.Errorf("write-back of line 0x%x moved %d bytes, want 64", a.Addr, a.Size)
-					}
-				case a.Write:
-					laterWrites = append(laterWrites, a.Addr)
-				case a.Cycle < 100:
-					readsBefore++
-				case a.Cycle >= 300:
-					readsAfter++
-				default:
-					t.Errorf("line 0x%x read during the flush", a.Addr)
-				}
-			}
-			slices.Sort(firstWrites)
-			slices.Sort(laterWrites)
-			if !reflect.DeepEqual(firstWrites, lines) {
-				t.Errorf("first flush wrote %x, want each of %x once", firstWrites, lines)
-			}
-			if want := lines[:2]; !reflect.DeepEqual(laterWrites, want) {
-				t.Errorf("second flush wrote %x, want the two lines the later quad dirtied, %x", laterWrites, want)
-			}
-			if readsBefore != 4 || readsAfter != tc.readsAfter {
-				t.Errorf("%d lines read before the flush, %d after; want 4, %d", readsBefore, readsAfter, tc.readsAfter)
-			}
+			lastFirst := b.Mem.CheckFlush(t, backendtest.FlushWant{Flush: 100, Later: 300, LineBytes: 64,
+				FirstWrites: lines, LaterWrites: lines[:2], ReadsBefore: 4, ReadsAfter: tc.readsAfter})
 			// DrawDone, Done, DrawDone, Done.
 			if len(b.cp.Received) != 4 {
 				t.Fatalf("command processor received %d messages, want 4", len(b.cp.Received))
@@ -117,7 +85,7 @@ func TestFlushTraced(t *testing.T) {
 	b := newBench(t, rop.DefaultConfig(), defaultSpec(), 10)
 	var log testpeer.TaskLog
 	tracing.CollectTrace(b.rop, &log)
-	d := b.tg.Draw(0, true)
+	d := b.TG.Draw(0, true)
 	p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
 	b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewShadedQuads(d, []protocol.ShadedQuad{
 		shaded(d, p, 0, 0, geom.Vec4{1, 1, 1, 1}, 0xf)}))

@@ -32,9 +32,9 @@ type readAt struct{ cycle, row uint64 }
 
 func readsByRow(b *bench) []readAt {
 	var out []readAt
-	for _, a := range b.mem.Log {
+	for _, a := range b.Mem.Log {
 		if !a.Write {
-			out = append(out, readAt{a.Cycle, (a.Addr - b.tg.ColorDesc.Addr) / 64})
+			out = append(out, readAt{a.Cycle, (a.Addr - b.TG.ColorDesc.Addr) / 64})
 		}
 	}
 	return out
@@ -85,14 +85,14 @@ func TestPrefetch(t *testing.T) {
 				c.Cache.MaxOutstanding = tc.max
 			}), defaultSpec(), 10)
 			b.lateZRspDelay = 30
-			d := b.tg.Draw(0, false)
+			d := b.TG.Draw(0, false)
 			m := column(d, tc.quads)
-			ref, st := expectWrites(b.tg, []*protocol.ShadedQuads{m})
+			ref, st := expectWrites(b.TG, []*protocol.ShadedQuads{m})
 			st.DepthStats = pipeline.DepthStats{} // the depth unit tests
 			b.rob.SendAt(0, b.rop.FromReorderBuffer, m)
 			b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewDrawEnd(d, 0))
 			b.run()
-			if !bytes.Equal(b.tg.Color.Bytes(), ref.Color.Bytes()) {
+			if !bytes.Equal(b.TG.Color.Bytes(), ref.Color.Bytes()) {
 				t.Error("the colour target differs from pipeline.WriteQuad in arrival order")
 			}
 			if got := b.rop.WriteStats(); got != st {
@@ -122,7 +122,7 @@ func TestPrefetchUseless(t *testing.T) {
 	b.lateZPass = func(req *protocol.LateZReq) []raster.SampleMask {
 		return []raster.SampleMask{req.Quads[0].Live, {}} // quad 1 fails late Z
 	}
-	d := b.tg.Draw(0, false)
+	d := b.TG.Draw(0, false)
 	b.rob.SendAt(0, b.rop.FromReorderBuffer, column(d, 2))
 	b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewDrawEnd(d, 0))
 	b.cp.SendAt(100, b.rop.Control, protocol.NewFlushCmd(false))
