@@ -2,9 +2,11 @@ package rop
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/gfxsim/gfxsim/functional/raster"
 	"github.com/gfxsim/gfxsim/functional/state"
+	"github.com/gfxsim/gfxsim/internal/enum"
 )
 
 // CostModel says what a quad costs in the blend stage.
@@ -23,23 +25,16 @@ const (
 	CostBySamples
 )
 
-var costNames = [...]string{"flat", "by_samples"}
+var costNames = enum.Names[CostModel]{Type: "CostModel", What: "ROP cost model", Names: []string{"flat", "by_samples"}}
 
-func (m CostModel) String() string {
-	if int(m) < len(costNames) {
-		return costNames[m]
-	}
-	return fmt.Sprintf("CostModel(%d)", uint8(m))
-}
+func (m CostModel) String() string { return costNames.String(m) }
 
-// ParseCostModel returns the model named s ("flat" or "by_samples").
+// ParseCostModel returns the model named s, exactly ("flat" or "by_samples").
 func ParseCostModel(s string) (CostModel, error) {
-	for i, n := range costNames {
-		if n == s {
-			return CostModel(i), nil
-		}
+	if i := slices.Index(costNames.Names, s); i >= 0 {
+		return CostModel(i), nil
 	}
-	return 0, fmt.Errorf("unknown ROP cost model %q (want flat or by_samples)", s)
+	return 0, fmt.Errorf("unknown %s %q (want %s)", costNames.What, s, costNames.Want())
 }
 
 // Costs is the blend stage's cost model (Config.Costs).

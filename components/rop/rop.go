@@ -15,6 +15,7 @@ import (
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/raster"
 	"github.com/gfxsim/gfxsim/functional/state"
+	"github.com/gfxsim/gfxsim/internal/enum"
 	"github.com/gfxsim/gfxsim/timing"
 )
 
@@ -88,14 +89,9 @@ const (
 	controlFlushing               // a present or a flush: writing back every dirty line
 )
 
-var controlStateNames = [...]string{"none", "resolving", "flushing"}
+var controlStateNames = enum.Names[controlState]{Type: "controlState", Names: []string{"none", "resolving", "flushing"}}
 
-func (s controlState) String() string {
-	if int(s) < len(controlStateNames) {
-		return controlStateNames[s]
-	}
-	return fmt.Sprintf("controlState(%d)", uint8(s))
-}
+func (s controlState) String() string { return controlStateNames.String(s) }
 
 // Comp is a ROP: the colour block of one partition's render back-end. See the
 // package documentation.
