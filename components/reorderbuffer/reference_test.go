@@ -21,7 +21,6 @@ import (
 	"github.com/gfxsim/gfxsim/functional/shader"
 	"github.com/gfxsim/gfxsim/functional/state"
 	"github.com/gfxsim/gfxsim/functional/vertex"
-	"github.com/gfxsim/gfxsim/scene"
 	"github.com/gfxsim/gfxsim/scene/driver"
 	"github.com/gfxsim/gfxsim/timing"
 )
@@ -387,22 +386,6 @@ func render(t *testing.T, f *driver.Frame, m *machine) (*image.RGBA, counted, ma
 	return img, cnt, st
 }
 
-func encode(t *testing.T, name string, w, h, samples int) *driver.Frame {
-	t.Helper()
-	s, err := scene.Builtin(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.SetResolution(w, h, samples); err != nil {
-		t.Fatal(err)
-	}
-	f, err := driver.Encode(s, driver.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return f
-}
-
 func TestSameAsReference(t *testing.T) {
 	tests := []struct {
 		scene                    string
@@ -417,7 +400,7 @@ func TestSameAsReference(t *testing.T) {
 	for _, tc := range tests {
 		name := fmt.Sprintf("%s_%dx_%dp", tc.scene, tc.samples, tc.partitions)
 		t.Run(name, func(t *testing.T) {
-			rf := encode(t, tc.scene, 96, 64, tc.samples)
+			rf := testpeer.EncodeBuiltin(t, tc.scene, 96, 64, tc.samples)
 			ref, err := reference.Render(rf.Memory, rf.Stream, rf.StreamBytes, reference.DefaultOptions())
 			if err != nil {
 				t.Fatal(err)
@@ -426,7 +409,7 @@ func TestSameAsReference(t *testing.T) {
 
 			var serial map[string]float64
 			for _, parallel := range []bool{false, true} {
-				f := encode(t, tc.scene, 96, 64, tc.samples)
+				f := testpeer.EncodeBuiltin(t, tc.scene, 96, 64, tc.samples)
 				m := newMachine(parallel, tc.partitions, tc.cores, tc.slots)
 				img, got, st := render(t, f, m)
 				if img == nil || !bytes.Equal(img.Pix, ref.Image.Pix) {

@@ -19,7 +19,6 @@ import (
 	"github.com/gfxsim/gfxsim/functional/shader"
 	"github.com/gfxsim/gfxsim/functional/state"
 	"github.com/gfxsim/gfxsim/functional/vertex"
-	"github.com/gfxsim/gfxsim/scene"
 	"github.com/gfxsim/gfxsim/scene/driver"
 	"github.com/gfxsim/gfxsim/timing"
 )
@@ -246,17 +245,7 @@ func runFrame(t *testing.T, name string, w, h, samples, parts int, engine sim.En
 // ways and line size.
 func runFrameCache(t *testing.T, name string, w, h, samples, parts int, engine sim.Engine, size, ways, line int) (*frontEnd, []*depthunit.Comp, []*rop.Comp, *driver.Frame) {
 	t.Helper()
-	s, err := scene.Builtin(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.SetResolution(w, h, samples); err != nil {
-		t.Fatal(err)
-	}
-	fr, err := driver.Encode(s, driver.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	fr := testpeer.EncodeBuiltin(t, name, w, h, samples)
 	disp := fr.Memory.Alloc(uint64(w*h*4), 4096)
 	buf := make([]byte, fr.StreamBytes)
 	fr.Memory.ReadAt(buf, fr.Stream)
@@ -325,27 +314,18 @@ func runFrameCache(t *testing.T, name string, w, h, samples, parts int, engine s
 type referenceFrame struct {
 	mem *command.Image
 	img []byte
+	res *reference.Result
 }
 
 // renderReference renders a built-in scene with the reference renderer.
 func renderReference(t *testing.T, name string, w, h, samples int) referenceFrame {
 	t.Helper()
-	s, err := scene.Builtin(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.SetResolution(w, h, samples); err != nil {
-		t.Fatal(err)
-	}
-	rf, err := driver.Encode(s, driver.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	rf := testpeer.EncodeBuiltin(t, name, w, h, samples)
 	ref, err := reference.Render(rf.Memory, rf.Stream, rf.StreamBytes, reference.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
-	return referenceFrame{mem: rf.Memory, img: ref.Image.Pix}
+	return referenceFrame{mem: rf.Memory, img: ref.Image.Pix, res: ref}
 }
 
 func sumStats(units []interface {
@@ -382,17 +362,9 @@ func TestFrameMatchesReference(t *testing.T) {
 			const w, h = 48, 32
 			fe, dus, rops, fr := runFrame(t, tc.scene, w, h, tc.samples, tc.parts, sim.NewSerialEngine())
 
-			s, _ := scene.Builtin(tc.scene)
-			_ = s.SetResolution(w, h, tc.samples)
-			rf, err := driver.Encode(s, driver.DefaultOptions())
-			if err != nil {
-				t.Fatal(err)
-			}
-			ref, err := reference.Render(rf.Memory, rf.Stream, rf.StreamBytes, reference.DefaultOptions())
-			if err != nil {
-				t.Fatal(err)
-			}
-			if n := rf.Memory.Size(); !bytes.Equal(fr.Memory.Bytes()[:n], rf.Memory.Bytes()) {
+			rf := renderReference(t, tc.scene, w, h, tc.samples)
+			ref := rf.res
+			if n := rf.mem.Size(); !bytes.Equal(fr.Memory.Bytes()[:n], rf.mem.Bytes()) {
 				t.Error("the memory image differs from the reference renderer's")
 			}
 			if fe.image == nil || !bytes.Equal(fe.image.Pix, ref.Image.Pix) {
