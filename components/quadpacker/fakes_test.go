@@ -19,10 +19,6 @@ type (
 	scripted   = testpeer.Scripted
 )
 
-func newFakeSource(name string, e sim.Engine, script []scripted) *fakeSource {
-	return testpeer.NewSource(name, e, script)
-}
-
 // received is a message a fakeSink took, with its arrival and retrieval cycles.
 type received struct {
 	Msg       sim.Msg
@@ -94,7 +90,7 @@ func newBench(b Builder, scripts [][]scripted, sinkCap, bufOut int) *bench {
 	bn.packer.ReorderBufferPort = bn.sink.In
 	in := sim.NewDirectConnection("DepthToPacker", e, 1*sim.GHz)
 	for i, sc := range scripts {
-		s := newFakeSource(fmt.Sprintf("DepthUnit[%d]", i), e, sc)
+		s := testpeer.NewSource(fmt.Sprintf("DepthUnit[%d]", i), e, sc)
 		s.Dst = bn.packer.FromDepthUnits
 		in.PlugIn(s.Out, 4)
 		bn.sources = append(bn.sources, s)

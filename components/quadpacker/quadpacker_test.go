@@ -133,16 +133,11 @@ func TestStatsAndActivity(t *testing.T) {
 		"GPU.QuadPacker.cycles_idle":           4,
 		"GPU.QuadPacker.utilization":           0.6,
 	}
-	if got := testpeer.StatMap(bn.packer); !reflect.DeepEqual(got, want) {
-		t.Fatalf("stats\n%v\nwant\n%v", got, want)
-	}
-	if got := bn.packer.Buffers(); !reflect.DeepEqual(got, []timing.BufferState{
+	testpeer.CheckExact(t, bn.packer, want, []timing.BufferState{
 		{Name: "GPU.QuadPacker.FromDepthUnits", Len: 0, Cap: 16},
 		{Name: "GPU.QuadPacker.OpenWarp", Len: 0, Cap: 8},
 		{Name: "GPU.QuadPacker.Outbox", Len: 0, Cap: 2},
-	}) {
-		t.Fatalf("buffers %v", got)
-	}
+	})
 }
 
 // TestTimeout pins the time-out flush and checks that the packer sleeps while it

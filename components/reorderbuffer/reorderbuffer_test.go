@@ -53,17 +53,12 @@ func TestPinnedTiming(t *testing.T) {
 		"GPU.ReorderBuffer.cycles_idle":             5,
 		"GPU.ReorderBuffer.utilization":             0.25,
 	}
-	if got := testpeer.StatMap(bn.rob); !reflect.DeepEqual(got, wantStats) {
-		t.Fatalf("stats\n%v\nwant\n%v", got, wantStats)
-	}
-	if got := bn.rob.Buffers(); !reflect.DeepEqual(got, []timing.BufferState{
+	testpeer.CheckExact(t, bn.rob, wantStats, []timing.BufferState{
 		{Name: "GPU.ReorderBuffer.FromQuadPacker", Len: 0, Cap: 4},
 		{Name: "GPU.ReorderBuffer.FromShaderCores", Len: 0, Cap: 4},
 		{Name: "GPU.ReorderBuffer.Entries", Len: 0, Cap: 1024},
 		{Name: "GPU.ReorderBuffer.ToROPs", Len: 0, Cap: 1},
-	}) {
-		t.Fatalf("buffers %v", got)
-	}
+	})
 }
 
 // TestOutOfOrderCompletion: four warps finish in the order 1, 3, 2, 0; nothing
@@ -325,7 +320,7 @@ func TestProtocolErrors(t *testing.T) {
 			halt := &timing.Halt{}
 			bn := newBench(MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.Entries = 4 })).WithEnv(timing.Env{Halt: halt}), benchConfig{cores: 1, rops: 1}, tc.script)
 			if tc.shaded != nil {
-				s := newFakeSource("FakeCore", bn.engine, tc.shaded)
+				s := testpeer.NewSource("FakeCore", bn.engine, tc.shaded)
 				s.Dst = bn.rob.FromShaderCores
 				bn.fromCores.PlugIn(s.Out, 1)
 				s.TickNow(0)
