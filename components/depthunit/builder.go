@@ -3,7 +3,6 @@ package depthunit
 import (
 	"fmt"
 
-	"github.com/sarchlab/akita/v3/mem/mem"
 	"github.com/sarchlab/akita/v3/sim"
 
 	"github.com/gfxsim/gfxsim/components/rop/rtcache"
@@ -147,7 +146,7 @@ func build(name string, env timing.Env, cfg Config) *Comp {
 	c.AddPort("Control", c.Control)
 	c.AddPort("ToHiZ", c.ToHiZ)
 
-	cache, err := rtcache.New(c.ToMemory, finder{c}, f, cfg.Cache)
+	cache, err := rtcache.New(c.ToMemory, timing.LateFinder{At: &c.Memory}, f, cfg.Cache)
 	if err != nil {
 		panic(fmt.Errorf("depthunit: Cache.%w", err))
 	}
@@ -164,16 +163,3 @@ func build(name string, env timing.Env, cfg Config) *Comp {
 	c.testRate = timing.NewRate(cfg.SamplesPerCycle)
 	return c
 }
-
-// finder resolves memory addresses through the Memory field, which the platform
-// builder sets after Build.
-type finder struct{ c *Comp }
-
-func (f finder) Find(addr uint64) sim.Port {
-	if f.c.Memory == nil {
-		return nil
-	}
-	return f.c.Memory.Find(addr)
-}
-
-var _ mem.LowModuleFinder = finder{}

@@ -3,7 +3,6 @@ package hiz
 import (
 	"fmt"
 
-	"github.com/sarchlab/akita/v3/mem/mem"
 	"github.com/sarchlab/akita/v3/sim"
 
 	"github.com/gfxsim/gfxsim/components/memclient"
@@ -177,7 +176,7 @@ func build(name string, env timing.Env, cf Config) *Comp {
 	c.AddPort("FromDepthUnit", c.FromDepthUnit)
 	c.AddPort("ToDepthUnit", c.ToDepthUnit)
 	c.AddPort("ToMemory", c.ToMemory)
-	client, err := memclient.New(c.ToMemory, finder{c}, f, memclient.Config{MaxOutstanding: cf.MaxOutstandingMemory})
+	client, err := memclient.New(c.ToMemory, timing.LateFinder{At: &c.Memory}, f, memclient.Config{MaxOutstanding: cf.MaxOutstandingMemory})
 	if err != nil {
 		panic(fmt.Errorf("hiz unit: %w", err))
 	}
@@ -185,16 +184,3 @@ func build(name string, env timing.Env, cf Config) *Comp {
 	c.maxOutstanding = cf.MaxOutstandingMemory
 	return c
 }
-
-// finder resolves memory addresses through the Memory field, which the
-// platform builder sets after Build.
-type finder struct{ c *Comp }
-
-func (f finder) Find(addr uint64) sim.Port {
-	if f.c.Memory == nil {
-		return nil
-	}
-	return f.c.Memory.Find(addr)
-}
-
-var _ mem.LowModuleFinder = finder{}
