@@ -164,17 +164,13 @@ func TestBlurEarlyAndLateZ(t *testing.T) {
 	for _, tq := range wallTiles {
 		wallSamples += count(tq)
 	}
-	for name, w := range map[string]float64{
+	b.CheckStats(b.du, map[string]float64{
 		"samples_passed": float64(st.Passed), "samples_failed": float64(st.Failed),
 		"samples_tested_early": float64(wallSamples + count(te)),
 		"samples_tested_late":  float64(count(tl) + count(tsh)),
 		"quads_culled_early_z": float64(culled),
 		"late_z_quads":         float64(len(tl.Quads) + len(tsh.Quads)),
-	} {
-		if g := b.stat(name); g != w {
-			t.Errorf("%s = %v, want %v", name, g, w)
-		}
-	}
+	})
 }
 
 // TestBlurLateZDepthsChecked: a visibility quad's depth list must hold one

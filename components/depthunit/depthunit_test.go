@@ -107,7 +107,7 @@ func TestEarlyZMatchesEarlyDepth(t *testing.T) {
 			if st.Failed == 0 || st.Passed == 0 || culledQuads == 0 {
 				t.Fatalf("weak test: %d passed, %d failed, %d quads culled", st.Passed, st.Failed, culledQuads)
 			}
-			for name, w := range map[string]float64{
+			b.CheckStats(b.du, map[string]float64{
 				"samples_passed": float64(st.Passed), "samples_failed": float64(st.Failed),
 				"samples_tested_early":       float64(st.Passed + st.Failed),
 				"quads_culled_early_z":       float64(culledQuads),
@@ -129,11 +129,7 @@ func TestEarlyZMatchesEarlyDepth(t *testing.T) {
 				"bytes_read":                 64 * b.stat("cache_line_reads"),
 				"cycles_blocked_output":      0,
 				"cache_line_writes_uncached": 0,
-			} {
-				if g := b.stat(name); g != w {
-					t.Errorf("%s = %v, want %v", name, g, w)
-				}
-			}
+			})
 		})
 	}
 }
@@ -173,11 +169,7 @@ func TestTimingOfOneMiss(t *testing.T) {
 	}
 	// Cycles 0-1 idle (nothing arrived yet), busy 1-2 (accept, lookup), waiting
 	// for memory 3-13, busy 14-18 (test and pipeline), then idle.
-	for name, w := range map[string]float64{"cycles_wait_memory": 11, "cycles_busy": 7} {
-		if g := b.stat(name); g != w {
-			t.Errorf("%s = %v, want %v", name, g, w)
-		}
-	}
+	b.CheckStats(b.du, map[string]float64{"cycles_wait_memory": 11, "cycles_busy": 7})
 }
 
 // TestLateToEarlySwitch: an early-Z draw after a late-Z draw at the same place
@@ -225,12 +217,8 @@ func TestLateToEarlySwitch(t *testing.T) {
 		t.Errorf("cycles_late_z_drain = %v, want the wait for the late request", g)
 	}
 	// One quad: four samples on two lines (rows 0 and 1).
-	for name, w := range map[string]float64{"quads_culled_early_z": 1, "samples_tested_late": 4, "samples_tested_early": 4,
-		"pass_through_quads": 1, "late_z_quads": 1, "memory.reads": 0, "cache_cleared_fills": 2, "cache_hits": 2} {
-		if g := b.stat(name); g != w {
-			t.Errorf("%s = %v, want %v", name, g, w)
-		}
-	}
+	b.CheckStats(b.du, map[string]float64{"quads_culled_early_z": 1, "samples_tested_late": 4, "samples_tested_early": 4,
+		"pass_through_quads": 1, "late_z_quads": 1, "memory.reads": 0, "cache_cleared_fills": 2, "cache_hits": 2})
 }
 
 // TestLateServedWhileEarlyWaitsOnMemory: late requests never wait behind early
@@ -334,13 +322,9 @@ func TestDepthCache(t *testing.T) {
 	if got, want := b.cp.Received[1].Cycle, writes[3].Cycle+20+3; got != want {
 		t.Errorf("Present acknowledged at cycle %d, want %d", got, want)
 	}
-	for name, w := range map[string]float64{"cache_hits": 4, "cache_misses": 8, "cache_line_reads": 6,
+	b.CheckStats(b.du, map[string]float64{"cache_hits": 4, "cache_misses": 8, "cache_line_reads": 6,
 		"cache_cleared_fills": 2, "cache_evictions": 2, "cache_write_backs": 4, "bytes_read": 6 * 64,
-		"bytes_written": 4 * 64, "clears": 1, "presents": 1, "cache_cleared_lines": 8, "samples_passed": 6 * 4} {
-		if g := b.stat(name); g != w {
-			t.Errorf("%s = %v, want %v", name, g, w)
-		}
-	}
+		"bytes_written": 4 * 64, "clears": 1, "presents": 1, "cache_cleared_lines": 8, "samples_passed": 6 * 4})
 }
 
 // TestDrawEndFromEveryRasterizer: a DrawEnd is forwarded once, after it came

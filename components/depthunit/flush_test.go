@@ -21,16 +21,8 @@ import (
 // again; without, the lines stay (clean) and it hits. A second flush writes
 // back only what the later quad dirtied.
 func TestFlush(t *testing.T) {
-	for _, tc := range []struct {
-		name       string
-		invalidate bool
-		readsAfter int
-		dropped    float64 // lines the two flushes drop
-	}{
-		{"invalidate", true, 2, 4 + 2},
-		{"keep", false, 0, 0},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
+	for _, tc := range backendtest.FlushCases {
+		t.Run(tc.Name, func(t *testing.T) {
 			const part = 3
 			b := newBench(t, testpeer.Edit(depthunit.DefaultConfig(), func(c *depthunit.Config) { c.Index = part; c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 1024, 2, 64 }), defaultSpec(), 20)
 			d := b.TG.Draw(0, true)
@@ -39,18 +31,18 @@ func TestFlush(t *testing.T) {
 			// 16x8 D24S8 linear: one 64-byte line per row. Quads (0, 0) and
 			// (4, 0) touch rows 0 and 1, quad (0, 2) rows 2 and 3.
 			b.sendDraw(0, d, []*protocol.TileQuads{oneQuad(d, p, 0, 0), oneQuad(d, p, 4, 0), oneQuad(d, p, 0, 2)})
-			flush := protocol.NewFlushCmd(tc.invalidate)
+			flush := protocol.NewFlushCmd(tc.Invalidate)
 			b.cp.SendAt(200, b.du.Control, flush)
 			d2 := b.TG.Draw(1, true)
 			p2 := backendtest.Rect(d2, 0, 0, 16, 8, 0.25)[0]
 			b.sendDraw(400, d2, []*protocol.TileQuads{oneQuad(d2, p2, 0, 0)})
-			again := protocol.NewFlushCmd(tc.invalidate)
+			again := protocol.NewFlushCmd(tc.Invalidate)
 			b.cp.SendAt(600, b.du.Control, again)
 			b.run()
 
 			lastFirst := b.Mem.CheckFlush(t, backendtest.FlushWant{Flush: 200, Later: 400, LineBytes: 64,
 				FirstWrites: []uint64{row(0), row(1), row(2), row(3)}, LaterWrites: []uint64{row(0), row(1)},
-				ReadsBefore: 4, ReadsAfter: tc.readsAfter})
+				ReadsBefore: 4, ReadsAfter: tc.ReadsAfter})
 			if len(b.cp.Received) != 2 {
 				t.Fatalf("command processor received %d messages, want 2", len(b.cp.Received))
 			}
@@ -65,12 +57,8 @@ func TestFlush(t *testing.T) {
 			if got, want := b.cp.Received[0].Cycle, lastFirst+20+3; got != want {
 				t.Errorf("first Done at cycle %d, want %d", got, want)
 			}
-			for name, w := range map[string]float64{"flushes": 2, "presents": 0, "cache_write_backs": 6,
-				"bytes_written": 6 * 64, "cache_invalidated_lines": tc.dropped} {
-				if g := b.stat(name); g != w {
-					t.Errorf("%s = %v, want %v", name, g, w)
-				}
-			}
+			testpeer.CheckStats(t, testpeer.StatMap(b.du), b.du.Name(), map[string]float64{"flushes": 2, "presents": 0,
+				"cache_write_backs": 6, "bytes_written": 6 * 64, "cache_invalidated_lines": tc.Dropped})
 		})
 	}
 }

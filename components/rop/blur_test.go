@@ -170,14 +170,10 @@ func TestBlurWriteMatchesWriteVisibility(t *testing.T) {
 		}
 	}
 	n := len(ve) + len(vl)
-	for name, w := range map[string]float64{"quads_in": float64(n), "visibility_quads_in": float64(n),
+	b.CheckStats(b.rop, map[string]float64{"quads_in": float64(n), "visibility_quads_in": float64(n),
 		"quads_written": float64(ws.QuadsWritten), "quads_discarded": float64(ws.QuadsDiscarded),
 		"quads_late_z_culled": float64(ws.QuadsLateZCulled), "samples_killed": float64(ws.Killed),
-		"samples_written": float64(ws.Written), "late_z_requests": 1, "late_z_quads": float64(len(vl)), "draw_dones": 2} {
-		if g := b.stat(name); g != w {
-			t.Errorf("%s = %v, want %v", name, g, w)
-		}
-	}
+		"samples_written": float64(ws.Written), "late_z_requests": 1, "late_z_quads": float64(len(vl)), "draw_dones": 2})
 }
 
 // TestBlurSampleRate: with SamplesPerCycle set, a visibility quad blends in

@@ -135,18 +135,14 @@ func TestCompression(t *testing.T) {
 	if !bytes.Equal(disp, ref.Color.Resolve().Pix) {
 		t.Error("the display buffer differs from framebuffer.Resolve")
 	}
-	for name, w := range map[string]float64{
+	b.CheckStats(b.rop, map[string]float64{
 		"cache_line_reads": 5, "cache_line_reads_compressed": 2, "cache_line_reads_uncompressed": 3,
 		"cache_write_backs": 4, "cache_write_backs_compressed": 2, "cache_write_backs_uncompressed": 2,
 		"cache_compression_bytes_saved": 4 * 192, "cache_compression_unusable": 0,
 		"bytes_read": 256 + 256 + 64 + 256 + 64, "bytes_written": 64 + 256 + 64 + 256 + 128,
 		"present_lines": 2, "present_lines_compressed": 1, "present_lines_cleared": 0,
 		"present_compressed_fraction": 0.5,
-	} {
-		if g := b.stat(name); g != w {
-			t.Errorf("%s = %v, want %v", name, g, w)
-		}
-	}
+	})
 }
 
 // TestCompressionOffOrUnusable: one quad of one colour in one line, then one in

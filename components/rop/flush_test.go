@@ -18,16 +18,8 @@ import (
 // later quad on a flushed line misses and reads it again; without, the lines
 // stay (clean) and it hits. A second flush finds nothing dirty.
 func TestFlush(t *testing.T) {
-	for _, tc := range []struct {
-		name       string
-		invalidate bool
-		readsAfter int
-		dropped    float64 // lines the two flushes drop
-	}{
-		{"invalidate", true, 2, 4 + 2},
-		{"keep", false, 0, 0},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
+	for _, tc := range backendtest.FlushCases {
+		t.Run(tc.Name, func(t *testing.T) {
 			const part = 2
 			b := newBench(t, testpeer.Edit(rop.DefaultConfig(), func(c *rop.Config) { c.Index = part; c.TileSize, c.PartitionStride, c.NumPartitions = 8, 1, 4 }), defaultSpec(), 10)
 			d := b.TG.Draw(0, true)
@@ -38,19 +30,19 @@ func TestFlush(t *testing.T) {
 			b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewShadedQuads(d, []protocol.ShadedQuad{
 				shaded(d, p, 0, 0, red, 0xf), shaded(d, p, 4, 0, red, 0xf), shaded(d, p, 0, 2, red, 0xf)}))
 			b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewDrawEnd(d, 0))
-			flush := protocol.NewFlushCmd(tc.invalidate)
+			flush := protocol.NewFlushCmd(tc.Invalidate)
 			b.cp.SendAt(100, b.rop.Control, flush)
 			d1 := b.TG.Draw(1, true)
 			b.rob.SendAt(300, b.rop.FromReorderBuffer, protocol.NewShadedQuads(d1, []protocol.ShadedQuad{shaded(d1, p, 0, 0, red, 0xf)}))
 			b.rob.SendAt(300, b.rop.FromReorderBuffer, protocol.NewDrawEnd(d1, 0))
-			again := protocol.NewFlushCmd(tc.invalidate)
+			again := protocol.NewFlushCmd(tc.Invalidate)
 			b.cp.SendAt(400, b.rop.Control, again)
 			b.run()
 
 			addr := b.TG.ColorDesc.Addr
 			lines := []uint64{addr, addr + 64, addr + 128, addr + 192}
 			lastFirst := b.Mem.CheckFlush(t, backendtest.FlushWant{Flush: 100, Later: 300, LineBytes: 64,
-				FirstWrites: lines, LaterWrites: lines[:2], ReadsBefore: 4, ReadsAfter: tc.readsAfter})
+				FirstWrites: lines, LaterWrites: lines[:2], ReadsBefore: 4, ReadsAfter: tc.ReadsAfter})
 			// DrawDone, Done, DrawDone, Done.
 			if len(b.cp.Received) != 4 {
 				t.Fatalf("command processor received %d messages, want 4", len(b.cp.Received))
@@ -68,12 +60,8 @@ func TestFlush(t *testing.T) {
 			if got, want := b.cp.Received[1].Cycle, lastFirst+10+3; got != want {
 				t.Errorf("first Done at cycle %d, want %d", got, want)
 			}
-			for name, w := range map[string]float64{"flushes": 2, "cache_write_backs": 6, "bytes_written": 6 * 64,
-				"cache_invalidated_lines": tc.dropped, "presents": 0, "resolve_quads": 0} {
-				if g := b.stat(name); g != w {
-					t.Errorf("%s = %v, want %v", name, g, w)
-				}
-			}
+			testpeer.CheckStats(t, testpeer.StatMap(b.rop), b.name, map[string]float64{"flushes": 2, "cache_write_backs": 6,
+				"bytes_written": 6 * 64, "cache_invalidated_lines": tc.Dropped, "presents": 0, "resolve_quads": 0})
 		})
 	}
 }

@@ -130,10 +130,6 @@ func TestPrefetchUseless(t *testing.T) {
 	if got, want := readsByRow(b), []readAt{{3, 0}, {3, 1}, {3, 2}, {3, 3}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("line reads (cycle, row) %v, want %v", got, want)
 	}
-	for name, w := range map[string]float64{"prefetch_issued": 4, "prefetch_useful": 2, "prefetch_late": 0,
-		"prefetch_useless": 2, "quads_late_z_culled": 1, "quads_written": 1, "cache_write_backs": 2} {
-		if g := b.stat(name); g != w {
-			t.Errorf("%s = %v, want %v", name, g, w)
-		}
-	}
+	b.CheckStats(b.rop, map[string]float64{"prefetch_issued": 4, "prefetch_useful": 2, "prefetch_late": 0,
+		"prefetch_useless": 2, "quads_late_z_culled": 1, "quads_written": 1, "cache_write_backs": 2})
 }

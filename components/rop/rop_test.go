@@ -57,12 +57,8 @@ func TestBlendInArrivalOrder(t *testing.T) {
 	if got := b.rop.WriteStats(); got != st {
 		t.Errorf("write stats %+v, want %+v", got, st)
 	}
-	for name, w := range map[string]float64{"samples_written": 8, "samples_blended": 8, "quads_written": 2,
-		"late_z_requests": 0, "cache_line_reads": 2, "cache_hits": 0, "cache_misses_merged": 2, "draw_dones": 2} {
-		if g := b.stat(name); g != w {
-			t.Errorf("%s = %v, want %v", name, g, w)
-		}
-	}
+	b.CheckStats(b.rop, map[string]float64{"samples_written": 8, "samples_blended": 8, "quads_written": 2,
+		"late_z_requests": 0, "cache_line_reads": 2, "cache_hits": 0, "cache_misses_merged": 2, "draw_dones": 2})
 }
 
 // TestDrawDoneAfterLastWrite pins the timing of one quad whose lines miss: sent
@@ -83,11 +79,7 @@ func TestDrawDoneAfterLastWrite(t *testing.T) {
 	if len(b.cp.Received) != 1 || b.cp.Received[0].Cycle != 19 {
 		t.Fatalf("DrawDone received %+v, want one at cycle 19", b.cp.Received)
 	}
-	for name, w := range map[string]float64{"cycles_busy": 7, "cycles_wait_memory": 11} {
-		if g := b.stat(name); g != w {
-			t.Errorf("%s = %v, want %v", name, g, w)
-		}
-	}
+	b.CheckStats(b.rop, map[string]float64{"cycles_busy": 7, "cycles_wait_memory": 11})
 }
 
 // TestLateZ: a late-Z draw's message goes to the depth unit as one request with
@@ -149,12 +141,8 @@ func TestLateZ(t *testing.T) {
 	if r := b.Mem.Log[0].Cycle; r <= b.lateZRequestedAt[0]+30 {
 		t.Errorf("colour lines read at cycle %d, before the late-Z answer", r)
 	}
-	for name, w := range map[string]float64{"quads_discarded": 1, "quads_late_z_culled": 1, "quads_written": 3,
-		"samples_killed": 6, "samples_written": 9, "late_z_requests": 3, "late_z_quads": 5, "draw_dones": 1} {
-		if g := b.stat(name); g != w {
-			t.Errorf("%s = %v, want %v", name, g, w)
-		}
-	}
+	b.CheckStats(b.rop, map[string]float64{"quads_discarded": 1, "quads_late_z_culled": 1, "quads_written": 3,
+		"samples_killed": 6, "samples_written": 9, "late_z_requests": 3, "late_z_quads": 5, "draw_dones": 1})
 	if g := b.stat("cycles_wait_late_z"); g < 25 {
 		t.Errorf("cycles_wait_late_z = %v", g)
 	}
@@ -310,11 +298,7 @@ func TestClearColor(t *testing.T) {
 	if got := b.Mem.Writes(); len(got) != 0 {
 		t.Errorf("writes %x: the clear wrote lines back", got)
 	}
-	for name, w := range map[string]float64{"cache_cleared_fills": 2, "cache_cleared_lines": 8, "clears": 1} {
-		if g := b.stat(name); g != w {
-			t.Errorf("%s = %v, want %v", name, g, w)
-		}
-	}
+	b.CheckStats(b.rop, map[string]float64{"cache_cleared_fills": 2, "cache_cleared_lines": 8, "clears": 1})
 	if m := b.cp.Received[1].Msg.(*protocol.Done); m.RspTo != clear.ID {
 		t.Errorf("clear not acknowledged: %+v", m)
 	}

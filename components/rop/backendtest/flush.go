@@ -6,6 +6,23 @@ import (
 	"testing"
 )
 
+// FlushCase is a case of the flush test of a unit with a write-back cache:
+// four lines dirtied and flushed, a later quad dirtying two of them, and a
+// second flush; with Invalidate the flushes drop every line (Dropped in all),
+// so the later quad reads its two lines again (ReadsAfter).
+type FlushCase struct {
+	Name       string
+	Invalidate bool
+	ReadsAfter int
+	Dropped    float64
+}
+
+// FlushCases are the flush test's cases: invalidating and keeping the lines.
+var FlushCases = []FlushCase{
+	{Name: "invalidate", Invalidate: true, ReadsAfter: 2, Dropped: 4 + 2},
+	{Name: "keep", Invalidate: false, ReadsAfter: 0, Dropped: 0},
+}
+
 // FlushWant is what the memory must have seen in a flush test: a first
 // flush sent at cycle Flush, later traffic (a quad and a second flush) from
 // cycle Later on.

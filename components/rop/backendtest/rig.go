@@ -101,3 +101,14 @@ func (r *Rig) CheckIdleBuffers(u timing.Buffered) {
 		}
 	}
 }
+
+// CheckStats checks u's counters against want, by short name: a missing one
+// fails the test at once, a wrong value is reported.
+func (r *Rig) CheckStats(u Unit, want map[string]float64) {
+	r.T.Helper()
+	for name, w := range want {
+		if g := r.Stat(u, name); g != w {
+			r.T.Errorf("%s = %v, want %v", name, g, w)
+		}
+	}
+}
