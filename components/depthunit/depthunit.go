@@ -844,38 +844,36 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 		}
 		c.ctlDone = protocol.NewDone(m.ID, c.index)
 	case *protocol.PresentCmd:
-		c.Control.Retrieve(now)
-		if c.traced() {
-			c.startControlTask(protocol.KindFlush, m.ID)
-		}
-		c.cache.Flush()
 		c.st.presents++
-		c.ctlMsg = m
-		if c.HiZ != nil {
-			c.toHiZ = append(c.toHiZ, protocol.NewHiZFlush())
-			c.hizPending = true
-		}
+		c.beginFlush(now, m, m.ID)
 	case *protocol.FlushCmd:
 		if c.HiZ != nil && m.Invalidate {
 			c.fail(fmt.Errorf("Control: FlushCmd %s invalidates with a HiZ unit attached: an invalidating flush at the end of a tile is for the tiled machine's tile units, which run without HiZ", m.ID))
 			return false
 		}
-		c.Control.Retrieve(now)
-		if c.traced() {
-			c.startControlTask(protocol.KindFlush, m.ID)
-		}
-		c.cache.Flush()
 		c.st.flushes++
-		c.ctlMsg = m
-		if c.HiZ != nil { // a sync token's flush: the HiZ unit writes back too, as at a Present
-			c.toHiZ = append(c.toHiZ, protocol.NewHiZFlush())
-			c.hizPending = true
-		}
+		c.beginFlush(now, m, m.ID) // a sync token's flush: the HiZ unit writes back too, as at a Present
 	default:
 		c.fail(fmt.Errorf("Control: unexpected message %T", msg))
 		return false
 	}
 	return true
+}
+
+// beginFlush takes the control command m (a Present or a Flush, ID id) and
+// starts writing back every dirty depth line, and the HiZ unit's lines when
+// one is attached; the command is done when both are.
+func (c *Comp) beginFlush(now sim.VTimeInSec, m sim.Msg, id string) {
+	c.Control.Retrieve(now)
+	if c.traced() {
+		c.startControlTask(protocol.KindFlush, id)
+	}
+	c.cache.Flush()
+	c.ctlMsg = m
+	if c.HiZ != nil {
+		c.toHiZ = append(c.toHiZ, protocol.NewHiZFlush())
+		c.hizPending = true
+	}
 }
 
 // account updates the activity and schedules the next wake-up when the unit

@@ -335,12 +335,17 @@ func (c *Cache) access(now sim.VTimeInSec, addr uint64, t Token, overwrite bool)
 	c.misses++
 	c.lineReads++
 	c.bytesRead += size
+	c.fills = append(c.fills, fill{line: line, waiters: append(c.spareWaiters(), t), task: c.cause})
+	return Miss
+}
+
+// spareWaiters returns an empty list of waiters, reusing a finished fill's.
+func (c *Cache) spareWaiters() []Token {
 	var w []Token
 	if n := len(c.spare); n > 0 {
 		w, c.spare = c.spare[n-1][:0], c.spare[:n-1]
 	}
-	c.fills = append(c.fills, fill{line: line, waiters: append(w, t), task: c.cause})
-	return Miss
+	return w
 }
 
 // usePrefetched counts the first demand use of a prefetched line.
@@ -385,11 +390,7 @@ func (c *Cache) Prefetch(now sim.VTimeInSec, addr uint64, reserve int) PrefetchR
 	c.lineReads++
 	c.bytesRead += size
 	c.prefetch.Issued++
-	var w []Token
-	if n := len(c.spare); n > 0 {
-		w, c.spare = c.spare[n-1][:0], c.spare[:n-1]
-	}
-	c.fills = append(c.fills, fill{line: line, waiters: w, task: c.cause, prefetch: true})
+	c.fills = append(c.fills, fill{line: line, waiters: c.spareWaiters(), task: c.cause, prefetch: true})
 	return PrefetchIssued
 }
 
