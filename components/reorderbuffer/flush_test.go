@@ -167,9 +167,5 @@ func TestFlushTraced(t *testing.T) {
 	flush := protocol.NewFlushCmd(true)
 	withControl(bn, []scripted{{At: 0, Msg: flush}})
 	bn.run(t)
-	id := protocol.KindFlush + flush.ID
-	if tasks := log.OfKind(protocol.KindFlush); len(tasks) != 1 || tasks[0].ID != id ||
-		tasks[0].ParentID != protocol.ReqOutTaskID(flush.ID) || !log.Ended[id] {
-		t.Errorf("flush tasks %+v, want one %q below %q, ended", tasks, id, protocol.ReqOutTaskID(flush.ID))
-	}
+	log.CheckCommandTask(t, protocol.KindFlush, flush.ID)
 }

@@ -81,11 +81,7 @@ func TestFlushTraced(t *testing.T) {
 	flush := protocol.NewFlushCmd(true)
 	b.cp.SendAt(100, b.rop.Control, flush)
 	b.run()
-	tasks := log.OfKind(protocol.KindFlush)
-	id := protocol.KindFlush + flush.ID
-	if len(tasks) != 1 || tasks[0].ID != id || tasks[0].ParentID != protocol.ReqOutTaskID(flush.ID) || !log.Ended[id] {
-		t.Fatalf("flush tasks %+v, want one %q below %q, ended", tasks, id, protocol.ReqOutTaskID(flush.ID))
-	}
+	id := log.CheckCommandTask(t, protocol.KindFlush, flush.ID)
 	if below := log.Below(id); len(below) != 2 {
 		t.Errorf("%d tasks below the flush, want the 2 write-backs: %+v", len(below), below)
 	}
