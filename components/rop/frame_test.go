@@ -28,6 +28,21 @@ type outMsg struct {
 	msg      sim.Msg
 }
 
+// sendAll sends the messages of out in order until a port refuses one:
+// whether it sent any, and whether one was refused (and stays first).
+func sendAll(now sim.VTimeInSec, out *[]outMsg) (sent, blocked bool) {
+	for len(*out) > 0 {
+		o := (*out)[0]
+		o.msg.Meta().Src, o.msg.Meta().Dst, o.msg.Meta().SendTime = o.src, o.dst, now
+		if o.src.Send(o.msg) != nil {
+			return sent, true
+		}
+		*out = (*out)[1:]
+		sent = true
+	}
+	return sent, false
+}
+
 // frontEnd plays the command processor, the geometry pipeline and one
 // rasterizer: it executes the frame's commands in order, rasterizes each draw
 // functionally into TileQuads for the depth unit owning each tile, follows each
@@ -81,14 +96,9 @@ func (f *frontEnd) Tick(now sim.VTimeInSec) bool {
 			f.done[m.Draw.Seq]++
 		}
 	}
-	for len(f.outbox) > 0 {
-		o := f.outbox[0]
-		o.msg.Meta().Src, o.msg.Meta().Dst, o.msg.Meta().SendTime = o.src, o.dst, now
-		if o.src.Send(o.msg) != nil {
-			return progress
-		}
-		f.outbox = f.outbox[1:]
-		progress = true
+	sent, blocked := sendAll(now, &f.outbox)
+	if progress = progress || sent; blocked {
+		return progress
 	}
 	if f.finished || f.err != nil || f.acks > 0 || f.pc >= len(f.cmds) {
 		return progress
@@ -202,14 +212,9 @@ type shadeStage struct {
 
 func (s *shadeStage) Tick(now sim.VTimeInSec) bool {
 	progress := false
-	for len(s.outbox) > 0 {
-		o := s.outbox[0]
-		o.msg.Meta().Src, o.msg.Meta().Dst, o.msg.Meta().SendTime = o.src, o.dst, now
-		if o.src.Send(o.msg) != nil {
-			return progress
-		}
-		s.outbox = s.outbox[1:]
-		progress = true
+	sent, blocked := sendAll(now, &s.outbox)
+	if progress = progress || sent; blocked {
+		return progress
 	}
 	msg := s.In.Retrieve(now)
 	if msg == nil {
