@@ -6,6 +6,7 @@ import (
 	"github.com/gfxsim/gfxsim/components/depthunit"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/rop/backendtest"
+	"github.com/gfxsim/gfxsim/functional/command"
 	"github.com/gfxsim/gfxsim/functional/depth"
 	"github.com/gfxsim/gfxsim/functional/framebuffer"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
@@ -37,6 +38,14 @@ func newBench(t *testing.T, cfg depthunit.Config, spec backendtest.TargetSpec, m
 	bn.du.Memory = r.Mem
 	bn.du.Image = r.TG.Image
 	return bn
+}
+
+// clearDepth sends a clear of the whole depth-stencil target from the
+// command processor at cycle and returns it.
+func (b *bench) clearDepth(cycle uint64) *protocol.ClearCmd {
+	clear := protocol.NewClearCmd(command.ClearDepth|command.ClearStencil, b.TG.DepthDesc, b.TG.Depth.SizeBytes())
+	b.cp.SendAt(cycle, b.du.Control, clear)
+	return clear
 }
 
 func (b *bench) run() {

@@ -181,8 +181,7 @@ func TestLateToEarlySwitch(t *testing.T) {
 	early := b.TG.Draw(1, true)
 	pl := backendtest.Rect(late, 0, 0, 16, 8, 0.4)[0]
 	pe := backendtest.Rect(early, 0, 0, 16, 8, 0.5)[0]
-	b.cp.SendAt(0, b.du.Control, protocol.NewClearCmd(command.ClearDepth|command.ClearStencil, b.TG.DepthDesc,
-		b.TG.Depth.SizeBytes()))
+	b.clearDepth(0)
 	lt := oneQuad(late, pl, 0, 0)
 	b.rast.SendAt(5, b.du.FromRasterizers, lt)
 	b.rast.SendAt(5, b.du.FromRasterizers, protocol.NewDrawEnd(late, 0))
@@ -265,8 +264,7 @@ func TestDepthCache(t *testing.T) {
 	b.rast.SendAt(200, b.du.FromRasterizers, oneQuad(d, p, 0, 2)) // rows 2, 3: the second ways
 	b.rast.SendAt(300, b.du.FromRasterizers, oneQuad(d, p, 0, 4)) // rows 4, 5 evict rows 0, 1 (dirty)
 	b.rast.SendAt(300, b.du.FromRasterizers, protocol.NewDrawEnd(d, 0))
-	clear := protocol.NewClearCmd(command.ClearDepth|command.ClearStencil, b.TG.DepthDesc, b.TG.Depth.SizeBytes())
-	b.cp.SendAt(400, b.du.Control, clear)
+	clear := b.clearDepth(400)
 	d2 := b.TG.Draw(1, true)
 	p2 := backendtest.Rect(d2, 0, 0, 16, 8, 0.25)[0]
 	b.rast.SendAt(500, b.du.FromRasterizers, oneQuad(d2, p2, 0, 0)) // cleared lines: no read
@@ -438,8 +436,7 @@ func TestBypassPastWaitingEarlyTile(t *testing.T) {
 	early := b.TG.Draw(1, true)
 	pl := backendtest.Rect(late, 0, 0, 32, 8, 0.4)[0]
 	pe := backendtest.Rect(early, 0, 0, 32, 8, 0.5)[0]
-	b.cp.SendAt(0, b.du.Control, protocol.NewClearCmd(command.ClearDepth|command.ClearStencil, b.TG.DepthDesc,
-		b.TG.Depth.SizeBytes()))
+	b.clearDepth(0)
 	a, lagging := oneQuad(late, pl, 0, 0), oneQuad(late, pl, 16, 0)
 	b.rast.SendAt(5, b.du.FromRasterizers, a)
 	b.rast.SendAt(5, b.du.FromRasterizers, oneQuad(early, pe, 8, 0))

@@ -62,6 +62,13 @@ func newBench(t *testing.T, cfg rop.Config, spec backendtest.TargetSpec, memLate
 	return bn
 }
 
+// sendDraw sends the shaded quads of draw d from the reorder buffer at
+// cycle, then the draw's DrawEnd.
+func (b *bench) sendDraw(cycle uint64, d *protocol.Draw, quads ...protocol.ShadedQuad) {
+	b.rob.SendAt(cycle, b.rop.FromReorderBuffer, protocol.NewShadedQuads(d, quads))
+	b.rob.SendAt(cycle, b.rop.FromReorderBuffer, protocol.NewDrawEnd(d, 0))
+}
+
 func (b *bench) run() {
 	b.T.Helper()
 	b.Run(b.rop)

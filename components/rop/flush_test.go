@@ -27,14 +27,11 @@ func TestFlush(t *testing.T) {
 			red := geom.Vec4{1, 0, 0, 1}
 			// 16x8 RGBA8 at 1x, linear: one 64-byte line per row. Quads (0, 0)
 			// and (4, 0) touch rows 0 and 1, quad (0, 2) rows 2 and 3.
-			b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewShadedQuads(d, []protocol.ShadedQuad{
-				shaded(d, p, 0, 0, red, 0xf), shaded(d, p, 4, 0, red, 0xf), shaded(d, p, 0, 2, red, 0xf)}))
-			b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewDrawEnd(d, 0))
+			b.sendDraw(0, d, shaded(d, p, 0, 0, red, 0xf), shaded(d, p, 4, 0, red, 0xf), shaded(d, p, 0, 2, red, 0xf))
 			flush := protocol.NewFlushCmd(tc.Invalidate)
 			b.cp.SendAt(100, b.rop.Control, flush)
 			d1 := b.TG.Draw(1, true)
-			b.rob.SendAt(300, b.rop.FromReorderBuffer, protocol.NewShadedQuads(d1, []protocol.ShadedQuad{shaded(d1, p, 0, 0, red, 0xf)}))
-			b.rob.SendAt(300, b.rop.FromReorderBuffer, protocol.NewDrawEnd(d1, 0))
+			b.sendDraw(300, d1, shaded(d1, p, 0, 0, red, 0xf))
 			again := protocol.NewFlushCmd(tc.Invalidate)
 			b.cp.SendAt(400, b.rop.Control, again)
 			b.run()
@@ -75,9 +72,7 @@ func TestFlushTraced(t *testing.T) {
 	tracing.CollectTrace(b.rop, &log)
 	d := b.TG.Draw(0, true)
 	p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
-	b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewShadedQuads(d, []protocol.ShadedQuad{
-		shaded(d, p, 0, 0, geom.Vec4{1, 1, 1, 1}, 0xf)}))
-	b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewDrawEnd(d, 0))
+	b.sendDraw(0, d, shaded(d, p, 0, 0, geom.Vec4{1, 1, 1, 1}, 0xf))
 	flush := protocol.NewFlushCmd(true)
 	b.cp.SendAt(100, b.rop.Control, flush)
 	b.run()

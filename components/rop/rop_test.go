@@ -69,9 +69,7 @@ func TestDrawDoneAfterLastWrite(t *testing.T) {
 	b := newBench(t, rop.DefaultConfig(), defaultSpec(), 10)
 	d := b.TG.Draw(0, true)
 	p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
-	b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewShadedQuads(d,
-		[]protocol.ShadedQuad{shaded(d, p, 0, 0, geom.Vec4{1, 1, 1, 1}, 0xf)}))
-	b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewDrawEnd(d, 0))
+	b.sendDraw(0, d, shaded(d, p, 0, 0, geom.Vec4{1, 1, 1, 1}, 0xf))
 	b.run()
 	if got := b.Mem.Reads(); len(got) != 2 || b.Mem.Log[0].Cycle != 3 {
 		t.Fatalf("memory log %+v, want two line reads at cycle 3", b.Mem.Log)
@@ -162,9 +160,7 @@ func TestResolve(t *testing.T) {
 	// One blended quad in tile (1, 0) (owned) makes one colour line dirty.
 	d := b.TG.Draw(0, true)
 	p := backendtest.Rect(d, 0, 0, 64, 16, 0.5)[0]
-	b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewShadedQuads(d,
-		[]protocol.ShadedQuad{shaded(d, p, 8, 0, geom.Vec4{0.2, 0.4, 0.6, 1}, 0xf)}))
-	b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewDrawEnd(d, 0))
+	b.sendDraw(0, d, shaded(d, p, 8, 0, geom.Vec4{0.2, 0.4, 0.6, 1}, 0xf))
 	present := protocol.NewPresentCmd(b.TG.ColorDesc, b.TG.Display)
 	b.cp.SendAt(100, b.rop.Control, present)
 	b.run()
@@ -285,8 +281,7 @@ func TestClearColor(t *testing.T) {
 	d := b.TG.Draw(0, true)
 	p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
 	white := geom.Vec4{1, 1, 1, 1}
-	b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewShadedQuads(d, []protocol.ShadedQuad{shaded(d, p, 0, 0, white, 0xf)}))
-	b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewDrawEnd(d, 0))
+	b.sendDraw(0, d, shaded(d, p, 0, 0, white, 0xf))
 	clear := protocol.NewClearCmd(command.ClearColor, b.TG.ColorDesc, b.TG.Color.SizeBytes())
 	b.cp.SendAt(100, b.rop.Control, clear)
 	d1 := b.TG.Draw(1, true)
@@ -337,9 +332,7 @@ func TestLateZAllDiscarded(t *testing.T) {
 	b.lateZRspDelay = 20
 	d := b.TG.Draw(0, false)
 	p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
-	b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewShadedQuads(d,
-		[]protocol.ShadedQuad{shaded(d, p, 0, 0, geom.Vec4{1, 1, 1, 1}, 0)}))
-	b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewDrawEnd(d, 0))
+	b.sendDraw(0, d, shaded(d, p, 0, 0, geom.Vec4{1, 1, 1, 1}, 0))
 	b.run()
 	if len(b.du.Received) != 1 {
 		t.Fatalf("depth unit received %d requests", len(b.du.Received))
