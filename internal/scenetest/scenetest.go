@@ -1,4 +1,7 @@
-package testpeer
+// Package scenetest is test support for tests that run a whole frame: it
+// encodes a built-in scene at a chosen resolution, as the driver does for a
+// run. Only _test.go files import it.
+package scenetest
 
 import (
 	"testing"
