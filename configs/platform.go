@@ -22,6 +22,7 @@ import (
 	"github.com/gfxsim/gfxsim/components/rasterizer"
 	"github.com/gfxsim/gfxsim/components/reorderbuffer"
 	"github.com/gfxsim/gfxsim/components/rop"
+	"github.com/gfxsim/gfxsim/components/rop/rtcache"
 	"github.com/gfxsim/gfxsim/components/shadercore"
 	"github.com/gfxsim/gfxsim/components/texturesampler"
 	fhiz "github.com/gfxsim/gfxsim/functional/depth/hiz"
@@ -363,19 +364,12 @@ func (p *Platform) newShaderCore(name string) *shadercore.Comp {
 }
 
 func (p *Platform) buildBackEnd() {
-	c, e, f := p.Config, p.Engine, p.CoreFreq
-	rc := c.ROP
-	for i := 0; i < rc.Count; i++ {
+	c := p.Config
+	for i := 0; i < c.ROP.Count; i++ {
 		p.DepthUnits = append(p.DepthUnits, p.newDepthUnit(fmt.Sprintf("GPU.DepthUnit[%d]", i), i))
 		if hc := c.HiZConfig(); hc.Mode != fhiz.Off {
-			h := c.HiZ
-			p.HiZ = append(p.HiZ, hiz.MakeBuilder().WithEngine(e).WithFreq(f).WithHalt(p.Halt).WithProgress(p.Progress).
-				WithConfig(hc).WithIndex(i).WithPartitions(rc.Count, rc.Stride, rc.TileSize).
-				WithCache(h.Cache.SizeKB*1024, h.Cache.Ways, h.Cache.LineBytes).
-				WithMaxOutstandingMemory(h.MaxOutstandingMemory).WithWriteQueue(h.WriteQueue).
-				WithTestsPerCycle(h.TestsPerCycle).WithLatency(h.Latency).WithInputQueue(h.InputQueue).
-				WithWindow(h.Window).WithFeedbackQueue(h.FeedbackQueue).WithFeedbackRefetch(h.FeedbackMiss == "refetch").
-				WithMaxTargets(h.MaxTargets).Build(fmt.Sprintf("GPU.HiZ[%d]", i)))
+			p.HiZ = append(p.HiZ, hiz.MakeBuilder().WithEnv(p.env()).WithConfig(c.hizUnitConfig(hc, i)).
+				Build(fmt.Sprintf("GPU.HiZ[%d]", i)))
 		}
 		p.ROPs = append(p.ROPs, p.newROP(fmt.Sprintf("GPU.ROP[%d]", i), i))
 	}
@@ -383,41 +377,63 @@ func (p *Platform) buildBackEnd() {
 	p.ReorderBuffer = p.newReorderBuffer("GPU.ReorderBuffer", 0)
 }
 
+// hizUnitConfig is the configuration of partition i's HiZ unit from the hiz
+// section (hc its algorithm) and the rop section's partitions.
+func (c *Config) hizUnitConfig(hc fhiz.Config, i int) hiz.Config {
+	h, rc := c.HiZ, c.ROP
+	return hiz.Config{
+		HiZ: hc, Index: i, NumPartitions: rc.Count, PartitionStride: rc.Stride, PartitionTile: rc.TileSize,
+		CacheSize: h.Cache.SizeKB * 1024, CacheWays: h.Cache.Ways, LineBytes: h.Cache.LineBytes,
+		MaxOutstandingMemory: h.MaxOutstandingMemory, WriteQueue: h.WriteQueue, TestsPerCycle: h.TestsPerCycle,
+		Latency: h.Latency, InputQueue: h.InputQueue, Window: h.Window, FeedbackQueue: h.FeedbackQueue,
+		FeedbackRefetch: h.FeedbackMiss == "refetch", RegionBase: hiz.DefaultRegionBase, MaxTargets: h.MaxTargets,
+	}
+}
+
 // newDepthUnit builds depth unit i from the depth_unit section (its HiZ unit's
 // configuration from the hiz section).
 func (p *Platform) newDepthUnit(name string, i int) *depthunit.Comp {
 	c := p.Config
 	du := c.DepthUnit
-	return depthunit.MakeBuilder().WithEngine(p.Engine).WithFreq(p.CoreFreq).WithHalt(p.Halt).
-		WithProgress(p.Progress).WithIndex(i).WithNumRasterizers(c.Raster.Rasterizers).
-		WithSamplesPerCycle(du.SamplesPerCycle).WithCache(du.Cache.SizeKB*1024, du.Cache.Ways, du.Cache.LineBytes).
-		WithTestLatency(du.TestLatency).WithMaxOutstandingMemory(du.MaxOutstandingMemory).WithInputQueue(du.InputQueue).
-		WithTileWindow(du.TileWindow).WithWaitQuads(du.WaitQuads).WithWriteQueue(du.WriteQueue).
-		WithCompression(du.Compression, c.AccessBytes()).WithHiZ(c.HiZConfig()).
-		WithFeedbackQueue(c.HiZ.FeedbackQueue).Build(name)
+	return depthunit.MakeBuilder().WithEnv(p.env()).WithConfig(depthunit.Config{
+		Index: i, NumRasterizers: c.Raster.Rasterizers, SamplesPerCycle: du.SamplesPerCycle,
+		Cache:       c.rtCache(du.Cache, du.MaxOutstandingMemory, du.WriteQueue, du.Compression),
+		TestLatency: du.TestLatency, InputQueue: du.InputQueue, TileWindow: du.TileWindow,
+		LateQueue: depthunit.DefaultConfig().LateQueue, WaitQuads: du.WaitQuads,
+		HiZ: c.HiZConfig(), FeedbackQueue: c.HiZ.FeedbackQueue,
+	}).Build(name)
+}
+
+// rtCache is the render-target cache of a depth unit or a ROP: the cache
+// section cc, its memory requests in flight and queued write-backs, and
+// compression with the memory's access unit.
+func (c *Config) rtCache(cc Cache, maxOutstanding, writeQueue int, compression bool) rtcache.Config {
+	return rtcache.Config{Size: cc.SizeKB * 1024, Ways: cc.Ways, LineSize: cc.LineBytes,
+		MaxOutstanding: maxOutstanding, WriteQueue: writeQueue, Compression: compression, MinBlock: c.AccessBytes()}
 }
 
 // newROP builds ROP i from the rop section.
 func (p *Platform) newROP(name string, i int) *rop.Comp {
 	c := p.Config
 	rc := c.ROP
-	return rop.MakeBuilder().WithEngine(p.Engine).WithFreq(p.CoreFreq).WithHalt(p.Halt).WithProgress(p.Progress).
-		WithIndex(i).WithQuadsPerCycle(rc.QuadsPerCycle).WithSamplesPerCycle(rc.SamplesPerCycle).
-		WithCache(rc.Cache.SizeKB*1024, rc.Cache.Ways, rc.Cache.LineBytes).
-		WithBlendLatency(rc.BlendLatency).WithMaxOutstandingMemory(rc.MaxOutstandingMemory).WithInputQueue(rc.InputQueue).
-		WithWindow(rc.Window).WithWaitQuads(rc.WaitQuads).WithWriteQueue(rc.WriteQueue).
-		WithCompression(rc.Compression).WithAccessBytes(c.AccessBytes()).
-		WithTiles(rc.TileSize, rc.Stride, rc.Count).WithCosts(c.ROPCosts()).
-		WithPrefetch(rc.PrefetchDistance, rc.PrefetchReserve).Build(name)
+	return rop.MakeBuilder().WithEnv(p.env()).WithConfig(rop.Config{
+		Index: i, QuadsPerCycle: rc.QuadsPerCycle, SamplesPerCycle: rc.SamplesPerCycle, Costs: c.ROPCosts(),
+		Cache:        c.rtCache(rc.Cache, rc.MaxOutstandingMemory, rc.WriteQueue, rc.Compression),
+		BlendLatency: rc.BlendLatency, InputQueue: rc.InputQueue, Window: rc.Window,
+		LateZInFlight: rop.DefaultConfig().LateZInFlight, WaitQuads: rc.WaitQuads,
+		TileSize: rc.TileSize, PartitionStride: rc.Stride, NumPartitions: rc.Count,
+		PrefetchDistance: rc.PrefetchDistance, PrefetchReserve: rc.PrefetchReserve,
+	}).Build(name)
 }
 
 // newQuadPacker builds a quad packer from the quad_packer section, numbering
 // its warps from warpBase (protocol.TileUnitWarpBase for a tile unit's).
 func (p *Platform) newQuadPacker(name string, warpBase uint64) *quadpacker.Comp {
 	qp := p.Config.QuadPacker
-	return quadpacker.MakeBuilder().WithEngine(p.Engine).WithFreq(p.CoreFreq).WithHalt(p.Halt).WithProgress(p.Progress).
-		WithQuadsPerWarp(qp.QuadsPerWarp).WithFlushCycles(qp.FlushCycles).WithQuadsPerCycle(qp.QuadsPerCycle).
-		WithInputQueue(qp.InputQueue).WithSamplesPerCycle(qp.SamplesPerCycle).WithWarpIDBase(warpBase).Build(name)
+	return quadpacker.MakeBuilder().WithEnv(p.env()).WithConfig(quadpacker.Config{
+		QuadsPerWarp: qp.QuadsPerWarp, FlushCycles: qp.FlushCycles, QuadsPerCycle: qp.QuadsPerCycle,
+		InputQueue: qp.InputQueue, SamplesPerCycle: qp.SamplesPerCycle, WarpIDBase: warpBase,
+	}).Build(name)
 }
 
 // newReorderBuffer builds a reorder buffer from its section, for the rop
@@ -425,10 +441,11 @@ func (p *Platform) newQuadPacker(name string, warpBase uint64) *quadpacker.Comp 
 func (p *Platform) newReorderBuffer(name string, warpBase uint64) *reorderbuffer.Comp {
 	c := p.Config
 	rb := c.ReorderBuffer
-	return reorderbuffer.MakeBuilder().WithEngine(p.Engine).WithFreq(p.CoreFreq).WithHalt(p.Halt).WithProgress(p.Progress).
-		WithEntries(rb.Entries).WithDispatchPerCycle(rb.DispatchPerCycle).WithRetirePerCycle(rb.RetirePerCycle).
-		WithNumPartitions(c.ROP.Count).WithShadingCache(rb.ShadingCacheEntries, rb.RefBits).
-		WithQuadsPerWarp(c.QuadPacker.QuadsPerWarp).WithLookupsPerCycle(rb.LookupsPerCycle).WithWarpIDBase(warpBase).Build(name)
+	cfg := reorderbuffer.DefaultConfig()
+	cfg.Entries, cfg.DispatchPerCycle, cfg.RetirePerCycle = rb.Entries, rb.DispatchPerCycle, rb.RetirePerCycle
+	cfg.NumPartitions, cfg.ShadingCacheEntries, cfg.RefBits = c.ROP.Count, rb.ShadingCacheEntries, rb.RefBits
+	cfg.QuadsPerWarp, cfg.LookupsPerCycle, cfg.WarpIDBase = c.QuadPacker.QuadsPerWarp, rb.LookupsPerCycle, warpBase
+	return reorderbuffer.MakeBuilder().WithEnv(p.env()).WithConfig(cfg).Build(name)
 }
 
 func (p *Platform) bus(name string, l Link, freq sim.Freq, ports ...sim.Port) {

@@ -311,27 +311,38 @@ func (c *Checker) clear(lo, hi uint64) {
 // l2Bottom follows an L2 bank's fills: the data has the memory's version,
 // checked against the published one, and the bank holds it.
 func (c *Checker) l2Bottom(port sim.Port, recv bool, item any) {
+	r, _ := c.read(item, !recv)
+	if r == nil {
+		return
+	}
+	top := c.topOf(port)
+	c.each(r.lo, r.hi, func(l uint64) {
+		v := uint64(0)
+		if st := c.lines[l]; st != nil {
+			v = st.m
+		}
+		c.check(port.Component().Name()+" (fill from memory)", l, v)
+		c.l2[portLine{top, l}] = v
+	})
+}
+
+// read follows the line reads through a port: it records a ReadReq when
+// track, and returns the request a DataReadyRsp answers, with the response
+// (nil for anything else or a response to an untracked read).
+func (c *Checker) read(item any, track bool) (*request, *mem.DataReadyRsp) {
 	switch m := item.(type) {
 	case *mem.ReadReq:
-		if !recv {
+		if track {
 			c.reqs[m.ID] = &request{lo: m.Address, hi: m.Address + m.AccessByteSize}
 		}
 	case *mem.DataReadyRsp:
 		r := c.reqs[m.RespondTo]
-		if r == nil {
-			return
+		if r != nil {
+			delete(c.reqs, m.RespondTo)
 		}
-		delete(c.reqs, m.RespondTo)
-		top := c.topOf(port)
-		c.each(r.lo, r.hi, func(l uint64) {
-			v := uint64(0)
-			if st := c.lines[l]; st != nil {
-				v = st.m
-			}
-			c.check(port.Component().Name()+" (fill from memory)", l, v)
-			c.l2[portLine{top, l}] = v
-		})
+		return r, m
 	}
+	return nil, nil
 }
 
 // topOf returns the Top port of the L2 bank that owns bottom.
@@ -342,23 +353,15 @@ func (c *Checker) topOf(bottom sim.Port) sim.Port {
 // l2Top follows the reads the samplers send to an L2 bank: the data has the
 // version the bank holds, checked against the published one.
 func (c *Checker) l2Top(port sim.Port, recv bool, item any) {
-	switch m := item.(type) {
-	case *mem.ReadReq:
-		if recv {
-			c.reqs[m.ID] = &request{lo: m.Address, hi: m.Address + m.AccessByteSize}
-		}
-	case *mem.DataReadyRsp:
-		r := c.reqs[m.RespondTo]
-		if r == nil {
-			return
-		}
-		delete(c.reqs, m.RespondTo)
-		c.each(r.lo, r.hi, func(l uint64) {
-			v := c.l2[portLine{port, l}]
-			c.check(port.Component().Name(), l, v)
-			c.delivered[portLine{m.Dst, l}] = v
-		})
+	r, rsp := c.read(item, recv)
+	if r == nil {
+		return
 	}
+	c.each(r.lo, r.hi, func(l uint64) {
+		v := c.l2[portLine{port, l}]
+		c.check(port.Component().Name(), l, v)
+		c.delivered[portLine{rsp.Dst, l}] = v
+	})
 }
 
 // L1Miss implements texturesampler.L1Observer.

@@ -3,26 +3,20 @@ package depthunit_test
 import (
 	"testing"
 
-	"github.com/sarchlab/akita/v3/sim"
-
 	"github.com/gfxsim/gfxsim/components/depthunit"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/rop/backendtest"
+	"github.com/gfxsim/gfxsim/functional/command"
 	"github.com/gfxsim/gfxsim/functional/depth"
 	"github.com/gfxsim/gfxsim/functional/framebuffer"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
-	"github.com/gfxsim/gfxsim/timing"
 )
 
 // bench is a depth unit wired to fake peers on one direct connection.
 type bench struct {
-	t                     *testing.T
-	e                     sim.Engine
+	*backendtest.Rig
 	du                    *depthunit.Comp
 	rast, packer, rop, cp *backendtest.Peer
-	mem                   *backendtest.Memory
-	tg                    *backendtest.Targets
-	halt                  *timing.Halt
 }
 
 func defaultSpec() backendtest.TargetSpec {
@@ -30,45 +24,33 @@ func defaultSpec() backendtest.TargetSpec {
 		ColorLayout: framebuffer.Linear, DepthFormat: depth.D24S8, DepthLayout: framebuffer.Linear}
 }
 
-func newBench(t *testing.T, b depthunit.Builder, spec backendtest.TargetSpec, memLatency int) *bench {
+func newBench(t *testing.T, cfg depthunit.Config, spec backendtest.TargetSpec, memLatency int) *bench {
 	t.Helper()
-	tg, err := backendtest.NewTargets(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := sim.NewSerialEngine()
-	f := 1 * sim.GHz
-	h := &timing.Halt{}
-	bn := &bench{t: t, e: e, tg: tg, halt: h}
-	bn.du = b.WithEngine(e).WithFreq(f).WithHalt(h).Build("GPU.DepthUnit[0]")
-	bn.rast = backendtest.NewPeer("Rasterizer", e, f, 4)
-	bn.packer = backendtest.NewPeer("QuadPacker", e, f, 4)
-	bn.rop = backendtest.NewPeer("ROP", e, f, 4)
-	bn.cp = backendtest.NewPeer("CommandProcessor", e, f, 4)
-	bn.mem = backendtest.NewMemory("Memory", e, f, memLatency)
-	bn.mem.Image = tg.Image
-	conn := sim.NewDirectConnection("Conn", e, f)
-	for _, p := range []sim.Port{bn.du.FromRasterizers, bn.du.ToQuadPacker, bn.du.ROP, bn.du.ToMemory, bn.du.Control,
-		bn.rast.Port, bn.packer.Port, bn.rop.Port, bn.cp.Port, bn.mem.Top} {
-		conn.PlugIn(p, 4)
-	}
+	r := backendtest.NewRig(t, spec, memLatency)
+	bn := &bench{Rig: r}
+	bn.du = depthunit.MakeBuilder().WithEnv(r.Env()).WithConfig(cfg).Build("GPU.DepthUnit[0]")
+	bn.rast, bn.packer, bn.rop, bn.cp = r.Peer("Rasterizer"), r.Peer("QuadPacker"), r.Peer("ROP"), r.Peer("CommandProcessor")
+	r.Plug(bn.du.FromRasterizers, bn.du.ToQuadPacker, bn.du.ROP, bn.du.ToMemory, bn.du.Control,
+		bn.rast.Port, bn.packer.Port, bn.rop.Port, bn.cp.Port, r.Mem.Top)
 	bn.du.QuadPacker = bn.packer.Port
 	bn.du.ROPPort = bn.rop.Port
 	bn.du.CommandProcessor = bn.cp.Port
-	bn.du.Memory = bn.mem
-	bn.du.Image = tg.Image
+	bn.du.Memory = r.Mem
+	bn.du.Image = r.TG.Image
 	return bn
 }
 
+// clearDepth sends a clear of the whole depth-stencil target from the
+// command processor at cycle and returns it.
+func (b *bench) clearDepth(cycle uint64) *protocol.ClearCmd {
+	clear := protocol.NewClearCmd(command.ClearDepth|command.ClearStencil, b.TG.DepthDesc, b.TG.Depth.SizeBytes())
+	b.cp.SendAt(cycle, b.du.Control, clear)
+	return clear
+}
+
 func (b *bench) run() {
-	b.t.Helper()
-	if err := b.e.Run(); err != nil {
-		b.t.Fatal(err)
-	}
-	if b.halt.Stopped() {
-		b.t.Fatalf("halted: %v", b.halt.Reason())
-	}
-	b.du.Finish(b.e.CurrentTime())
+	b.T.Helper()
+	b.Run(b.du)
 }
 
 func (b *bench) stats() map[string]float64 {
@@ -79,12 +61,8 @@ func (b *bench) stats() map[string]float64 {
 
 // stat returns a counter of the unit by its short name.
 func (b *bench) stat(name string) float64 {
-	m := b.stats()
-	v, ok := m["GPU.DepthUnit[0]."+name]
-	if !ok {
-		b.t.Fatalf("no statistic %q", name)
-	}
-	return v
+	b.T.Helper()
+	return b.Stat(b.du, name)
 }
 
 // sendTiles schedules tiles from the rasterizer at cycle, then a DrawEnd.

@@ -26,11 +26,11 @@ import (
 func TestBlurEarlyAndLateZ(t *testing.T) {
 	spec := backendtest.TargetSpec{Width: 16, Height: 8, Samples: 4, ColorFormat: framebuffer.RGBA8,
 		ColorLayout: framebuffer.Tiled, DepthFormat: depth.D24S8, DepthLayout: framebuffer.Tiled, TileW: 4, TileH: 4}
-	b := newBench(t, depthunit.MakeBuilder(), spec, 20)
-	wall := b.tg.Draw(0, true)
-	early := b.tg.Draw(1, true)
-	late := b.tg.Draw(2, false)
-	shaded := b.tg.Draw(3, false)
+	b := newBench(t, depthunit.DefaultConfig(), spec, 20)
+	wall := b.TG.Draw(0, true)
+	early := b.TG.Draw(1, true)
+	late := b.TG.Draw(2, false)
+	shaded := b.TG.Draw(3, false)
 	shaded.State.PSResources.WritesDepth = true
 	tilt := [3][3]float32{{0, 0, 0.2}, {16, 0, 0.8}, {0, 8, 0.4}}
 	pe := backendtest.Blur(early, backendtest.Decouple(early), 0, 0, tilt)
@@ -64,7 +64,7 @@ func TestBlurEarlyAndLateZ(t *testing.T) {
 	b.rop.SendAt(300, b.du.ROP, reqS)
 
 	// The reference: the wall by EarlyDepth, the 5D samples one by one.
-	ref := b.tg.Clone()
+	ref := b.TG.Clone()
 	var st pipeline.DepthStats
 	for _, tq := range wallTiles {
 		sd := *wall.State
@@ -137,7 +137,7 @@ func TestBlurEarlyAndLateZ(t *testing.T) {
 	if !reflect.DeepEqual(gotL, wantL) || !reflect.DeepEqual(gotS, wantS) {
 		t.Errorf("late-Z pass masks\n %v\n %v\nwant\n %v\n %v", gotL, gotS, wantL, wantS)
 	}
-	if !bytes.Equal(b.tg.Depth.Bytes(), ref.Depth.Bytes()) {
+	if !bytes.Equal(b.TG.Depth.Bytes(), ref.Depth.Bytes()) {
 		t.Error("the depth buffer differs from the reference's per-sample tests")
 	}
 	culled := 0
@@ -164,34 +164,30 @@ func TestBlurEarlyAndLateZ(t *testing.T) {
 	for _, tq := range wallTiles {
 		wallSamples += count(tq)
 	}
-	for name, w := range map[string]float64{
+	b.CheckStats(b.du, map[string]float64{
 		"samples_passed": float64(st.Passed), "samples_failed": float64(st.Failed),
 		"samples_tested_early": float64(wallSamples + count(te)),
 		"samples_tested_late":  float64(count(tl) + count(tsh)),
 		"quads_culled_early_z": float64(culled),
 		"late_z_quads":         float64(len(tl.Quads) + len(tsh.Quads)),
-	} {
-		if g := b.stat(name); g != w {
-			t.Errorf("%s = %v, want %v", name, g, w)
-		}
-	}
+	})
 }
 
 // TestBlurLateZDepthsChecked: a visibility quad's depth list must hold one
 // depth per live sample.
 func TestBlurLateZDepthsChecked(t *testing.T) {
 	spec := defaultSpec()
-	b := newBench(t, depthunit.MakeBuilder(), spec, 20)
-	d := b.tg.Draw(0, false)
+	b := newBench(t, depthunit.DefaultConfig(), spec, 20)
+	d := b.TG.Draw(0, false)
 	p := backendtest.Blur(d, backendtest.Decouple(d), 0, 0, [3][3]float32{{0, 0, 0.2}, {16, 0, 0.8}, {0, 8, 0.4}})
 	tq := backendtest.BlurTile(d, p, 0, 0)
 	q := tq.Quads[0]
 	b.rop.SendAt(0, b.du.ROP, protocol.NewLateZReq(d, []protocol.LateZQuad{{Prim: p, Quad: q.Quad, Live: q.Live,
 		Depths: make([]float32, q.Live.Count()+1)}}))
-	if err := b.e.Run(); err != nil {
+	if err := b.E.Run(); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.halt.Reason(); !b.halt.Stopped() || !strings.Contains(err.Error(), "5 depths for 4 samples") {
+	if err := b.Halt.Reason(); !b.Halt.Stopped() || !strings.Contains(err.Error(), "5 depths for 4 samples") {
 		t.Fatalf("a depth list longer than the live samples: %v", err)
 	}
 }

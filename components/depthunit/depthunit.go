@@ -844,38 +844,36 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 		}
 		c.ctlDone = protocol.NewDone(m.ID, c.index)
 	case *protocol.PresentCmd:
-		c.Control.Retrieve(now)
-		if c.traced() {
-			c.startControlTask(protocol.KindFlush, m.ID)
-		}
-		c.cache.Flush()
 		c.st.presents++
-		c.ctlMsg = m
-		if c.HiZ != nil {
-			c.toHiZ = append(c.toHiZ, protocol.NewHiZFlush())
-			c.hizPending = true
-		}
+		c.beginFlush(now, m, m.ID)
 	case *protocol.FlushCmd:
 		if c.HiZ != nil && m.Invalidate {
 			c.fail(fmt.Errorf("Control: FlushCmd %s invalidates with a HiZ unit attached: an invalidating flush at the end of a tile is for the tiled machine's tile units, which run without HiZ", m.ID))
 			return false
 		}
-		c.Control.Retrieve(now)
-		if c.traced() {
-			c.startControlTask(protocol.KindFlush, m.ID)
-		}
-		c.cache.Flush()
 		c.st.flushes++
-		c.ctlMsg = m
-		if c.HiZ != nil { // a sync token's flush: the HiZ unit writes back too, as at a Present
-			c.toHiZ = append(c.toHiZ, protocol.NewHiZFlush())
-			c.hizPending = true
-		}
+		c.beginFlush(now, m, m.ID) // a sync token's flush: the HiZ unit writes back too, as at a Present
 	default:
 		c.fail(fmt.Errorf("Control: unexpected message %T", msg))
 		return false
 	}
 	return true
+}
+
+// beginFlush takes the control command m (a Present or a Flush, ID id) and
+// starts writing back every dirty depth line, and the HiZ unit's lines when
+// one is attached; the command is done when both are.
+func (c *Comp) beginFlush(now sim.VTimeInSec, m sim.Msg, id string) {
+	c.Control.Retrieve(now)
+	if c.traced() {
+		c.startControlTask(protocol.KindFlush, id)
+	}
+	c.cache.Flush()
+	c.ctlMsg = m
+	if c.HiZ != nil {
+		c.toHiZ = append(c.toHiZ, protocol.NewHiZFlush())
+		c.hizPending = true
+	}
 }
 
 // account updates the activity and schedules the next wake-up when the unit
@@ -911,9 +909,7 @@ func (c *Comp) account(now sim.VTimeInSec, cycle uint64, progress bool) {
 	if c.lookRateBlocked {
 		next = min(next, c.lookRate.Next(cycle))
 	}
-	if next != ^uint64(0) && next > cycle {
-		c.waker.WakeIn(now, int(next-cycle))
-	}
+	c.waker.WakeForNext(now, cycle, next)
 }
 
 // Finish closes the activity accounting at time now.
@@ -941,23 +937,27 @@ func (c *Comp) Buffers() []timing.BufferState {
 func (c *Comp) Stats(add func(name string, v float64)) {
 	n := c.Name() + "."
 	s := &c.st
-	for _, e := range []struct {
-		name string
-		v    uint64
-	}{
-		{"tiles_in", s.tilesIn}, {"quads_in", s.quadsIn},
-		{"tiles_out", s.tilesOut}, {"quads_out", s.quadsOut}, {"tiles_culled", s.tilesCulled},
-		{"pass_through_tiles", s.passTiles}, {"pass_through_quads", s.passQuads}, {"bypassed", s.bypassed},
-		{"samples_tested_early", s.samplesEarly}, {"samples_tested_late", s.samplesLate},
-		{"samples_passed", s.passed}, {"samples_failed", s.failed},
-		{"quads_culled_early_z", s.quadsCulled},
-		{"late_z_requests", s.lateRequests}, {"late_z_quads", s.lateQuads},
-		{"draw_ends_in", s.drawEndsIn}, {"draw_ends_out", s.drawEndsOut},
-		{"clears", s.clears}, {"presents", s.presents}, {"flushes", s.flushes},
-		{"feedback_messages", s.fbMessages}, {"feedback_tiles", s.fbTiles}, {"feedback_dropped", s.fbDropped},
-	} {
-		add(n+e.name, float64(e.v))
-	}
+	timing.AddCounters(n, add,
+		timing.Counter{Name: "tiles_in", Value: s.tilesIn}, timing.Counter{Name: "quads_in", Value: s.quadsIn},
+		timing.Counter{Name: "tiles_out", Value: s.tilesOut}, timing.Counter{Name: "quads_out", Value: s.quadsOut},
+		timing.Counter{Name: "tiles_culled", Value: s.tilesCulled},
+		timing.Counter{Name: "pass_through_tiles", Value: s.passTiles},
+		timing.Counter{Name: "pass_through_quads", Value: s.passQuads},
+		timing.Counter{Name: "bypassed", Value: s.bypassed},
+		timing.Counter{Name: "samples_tested_early", Value: s.samplesEarly},
+		timing.Counter{Name: "samples_tested_late", Value: s.samplesLate},
+		timing.Counter{Name: "samples_passed", Value: s.passed},
+		timing.Counter{Name: "samples_failed", Value: s.failed},
+		timing.Counter{Name: "quads_culled_early_z", Value: s.quadsCulled},
+		timing.Counter{Name: "late_z_requests", Value: s.lateRequests},
+		timing.Counter{Name: "late_z_quads", Value: s.lateQuads},
+		timing.Counter{Name: "draw_ends_in", Value: s.drawEndsIn},
+		timing.Counter{Name: "draw_ends_out", Value: s.drawEndsOut},
+		timing.Counter{Name: "clears", Value: s.clears}, timing.Counter{Name: "presents", Value: s.presents},
+		timing.Counter{Name: "flushes", Value: s.flushes},
+		timing.Counter{Name: "feedback_messages", Value: s.fbMessages},
+		timing.Counter{Name: "feedback_tiles", Value: s.fbTiles},
+		timing.Counter{Name: "feedback_dropped", Value: s.fbDropped})
 	c.cache.Stats(c.Name(), add)
 	c.activity.Stats(c.Name(), add)
 }

@@ -3,12 +3,12 @@ package depthunit_test
 import (
 	"bytes"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/sarchlab/akita/v3/sim"
 
 	"github.com/gfxsim/gfxsim/components/depthunit"
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/rop/backendtest"
 	"github.com/gfxsim/gfxsim/functional/command"
@@ -16,6 +16,7 @@ import (
 	"github.com/gfxsim/gfxsim/functional/framebuffer"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/raster"
+	"github.com/gfxsim/gfxsim/timing"
 )
 
 func TestEarlyZMatchesEarlyDepth(t *testing.T) {
@@ -27,10 +28,10 @@ func TestEarlyZMatchesEarlyDepth(t *testing.T) {
 	}
 	for name, spec := range specs {
 		t.Run(name, func(t *testing.T) {
-			b := newBench(t, depthunit.MakeBuilder(), spec, 20)
-			a := b.tg.Draw(0, true)
-			bb := b.tg.Draw(1, true)
-			c := b.tg.Draw(2, true)
+			b := newBench(t, depthunit.DefaultConfig(), spec, 20)
+			a := b.TG.Draw(0, true)
+			bb := b.TG.Draw(1, true)
+			c := b.TG.Draw(2, true)
 			if spec.DepthFormat == depth.D32F {
 				// Stencil: increment where the depth test passes; the third
 				// draw only passes where the stencil is 1 (drawn once).
@@ -65,7 +66,7 @@ func TestEarlyZMatchesEarlyDepth(t *testing.T) {
 				tiles = append(tiles, ts)
 				b.sendDraw(0, d, ts)
 			}
-			want, ref, st := expectedEarly(b.tg, draws, tiles)
+			want, ref, st := expectedEarly(b.TG, draws, tiles)
 			b.run()
 
 			got, ends, order := packerMsgs(b.packer)
@@ -100,13 +101,13 @@ func TestEarlyZMatchesEarlyDepth(t *testing.T) {
 					t.Errorf("DrawEnd %d: draw %d from %d", i, e.Draw.Seq, e.From)
 				}
 			}
-			if !bytes.Equal(b.tg.Depth.Bytes(), ref.Depth.Bytes()) {
+			if !bytes.Equal(b.TG.Depth.Bytes(), ref.Depth.Bytes()) {
 				t.Error("the depth buffer differs from pipeline.EarlyDepth's")
 			}
 			if st.Failed == 0 || st.Passed == 0 || culledQuads == 0 {
 				t.Fatalf("weak test: %d passed, %d failed, %d quads culled", st.Passed, st.Failed, culledQuads)
 			}
-			for name, w := range map[string]float64{
+			b.CheckStats(b.du, map[string]float64{
 				"samples_passed": float64(st.Passed), "samples_failed": float64(st.Failed),
 				"samples_tested_early":       float64(st.Passed + st.Failed),
 				"quads_culled_early_z":       float64(culledQuads),
@@ -128,11 +129,7 @@ func TestEarlyZMatchesEarlyDepth(t *testing.T) {
 				"bytes_read":                 64 * b.stat("cache_line_reads"),
 				"cycles_blocked_output":      0,
 				"cache_line_writes_uncached": 0,
-			} {
-				if g := b.stat(name); g != w {
-					t.Errorf("%s = %v, want %v", name, g, w)
-				}
-			}
+			})
 		})
 	}
 }
@@ -157,39 +154,34 @@ func arrival(t *testing.T, p *backendtest.Peer, i int) uint64 {
 // at 3 and answers at 3+10, the unit receives it at 14 and tests, the result
 // leaves the 4-cycle test pipeline at 18 and reaches the packer at 19.
 func TestTimingOfOneMiss(t *testing.T) {
-	b := newBench(t, depthunit.MakeBuilder(), defaultSpec(), 10)
-	d := b.tg.Draw(0, true)
+	b := newBench(t, depthunit.DefaultConfig(), defaultSpec(), 10)
+	d := b.TG.Draw(0, true)
 	p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
 	b.rast.SendAt(0, b.du.FromRasterizers, oneQuad(d, p, 0, 0))
 	b.run()
 	// The quad's two rows are two lines (16 pixels x 4 bytes per row).
-	want := []backendtest.Access{{Cycle: 3, Addr: b.tg.DepthDesc.Addr, Size: 64}, {Cycle: 3, Addr: b.tg.DepthDesc.Addr + 64, Size: 64}}
-	if !reflect.DeepEqual(b.mem.Log, want) {
-		t.Fatalf("memory log %+v, want %+v", b.mem.Log, want)
+	want := []backendtest.Access{{Cycle: 3, Addr: b.TG.DepthDesc.Addr, Size: 64}, {Cycle: 3, Addr: b.TG.DepthDesc.Addr + 64, Size: 64}}
+	if !reflect.DeepEqual(b.Mem.Log, want) {
+		t.Fatalf("memory log %+v, want %+v", b.Mem.Log, want)
 	}
 	if got := arrival(t, b.packer, 0); got != 19 {
 		t.Errorf("the tile reached the packer at cycle %d, want 19", got)
 	}
 	// Cycles 0-1 idle (nothing arrived yet), busy 1-2 (accept, lookup), waiting
 	// for memory 3-13, busy 14-18 (test and pipeline), then idle.
-	for name, w := range map[string]float64{"cycles_wait_memory": 11, "cycles_busy": 7} {
-		if g := b.stat(name); g != w {
-			t.Errorf("%s = %v, want %v", name, g, w)
-		}
-	}
+	b.CheckStats(b.du, map[string]float64{"cycles_wait_memory": 11, "cycles_busy": 7})
 }
 
 // TestLateToEarlySwitch: an early-Z draw after a late-Z draw at the same place
 // waits until the late-Z quads are answered, and not longer. The late draw
 // writes a nearer depth, so the early draw is culled only if it is tested after.
 func TestLateToEarlySwitch(t *testing.T) {
-	b := newBench(t, depthunit.MakeBuilder(), defaultSpec(), 10)
-	late := b.tg.Draw(0, false)
-	early := b.tg.Draw(1, true)
+	b := newBench(t, depthunit.DefaultConfig(), defaultSpec(), 10)
+	late := b.TG.Draw(0, false)
+	early := b.TG.Draw(1, true)
 	pl := backendtest.Rect(late, 0, 0, 16, 8, 0.4)[0]
 	pe := backendtest.Rect(early, 0, 0, 16, 8, 0.5)[0]
-	b.cp.SendAt(0, b.du.Control, protocol.NewClearCmd(command.ClearDepth|command.ClearStencil, b.tg.DepthDesc,
-		b.tg.Depth.SizeBytes()))
+	b.clearDepth(0)
 	lt := oneQuad(late, pl, 0, 0)
 	b.rast.SendAt(5, b.du.FromRasterizers, lt)
 	b.rast.SendAt(5, b.du.FromRasterizers, protocol.NewDrawEnd(late, 0))
@@ -224,12 +216,8 @@ func TestLateToEarlySwitch(t *testing.T) {
 		t.Errorf("cycles_late_z_drain = %v, want the wait for the late request", g)
 	}
 	// One quad: four samples on two lines (rows 0 and 1).
-	for name, w := range map[string]float64{"quads_culled_early_z": 1, "samples_tested_late": 4, "samples_tested_early": 4,
-		"pass_through_quads": 1, "late_z_quads": 1, "memory.reads": 0, "cache_cleared_fills": 2, "cache_hits": 2} {
-		if g := b.stat(name); g != w {
-			t.Errorf("%s = %v, want %v", name, g, w)
-		}
-	}
+	b.CheckStats(b.du, map[string]float64{"quads_culled_early_z": 1, "samples_tested_late": 4, "samples_tested_early": 4,
+		"pass_through_quads": 1, "late_z_quads": 1, "memory.reads": 0, "cache_cleared_fills": 2, "cache_hits": 2})
 }
 
 // TestLateServedWhileEarlyWaitsOnMemory: late requests never wait behind early
@@ -237,14 +225,14 @@ func TestLateToEarlySwitch(t *testing.T) {
 func TestLateServedWhileEarlyWaitsOnMemory(t *testing.T) {
 	spec := defaultSpec()
 	spec.SecondDepth = true
-	b := newBench(t, depthunit.MakeBuilder(), spec, 200)
-	early := b.tg.Draw(0, true)
-	late := b.tg.Draw(1, false)
-	b.tg.UseSecondDepth(late)
+	b := newBench(t, depthunit.DefaultConfig(), spec, 200)
+	early := b.TG.Draw(0, true)
+	late := b.TG.Draw(1, false)
+	b.TG.UseSecondDepth(late)
 	pe := backendtest.Rect(early, 0, 0, 16, 8, 0.5)[0]
 	pl := backendtest.Rect(late, 0, 0, 16, 8, 0.5)[0]
-	b.cp.SendAt(0, b.du.Control, protocol.NewClearCmd(command.ClearDepth|command.ClearStencil, b.tg.Depth2Desc,
-		b.tg.Depth2.SizeBytes()))
+	b.cp.SendAt(0, b.du.Control, protocol.NewClearCmd(command.ClearDepth|command.ClearStencil, b.TG.Depth2Desc,
+		b.TG.Depth2.SizeBytes()))
 	b.rast.SendAt(5, b.du.FromRasterizers, oneQuad(early, pe, 0, 0))
 	lq := oneQuad(late, pl, 4, 0).Quads[0]
 	b.rop.SendAt(10, b.du.ROP, protocol.NewLateZReq(late, []protocol.LateZQuad{{Prim: pl, Quad: lq.Quad, Live: lq.Live}}))
@@ -265,10 +253,10 @@ func TestLateServedWhileEarlyWaitsOnMemory(t *testing.T) {
 // line costs no read, and Present writes back every dirty line before Done. (The
 // functional clear is not applied: this test is about traffic.)
 func TestDepthCache(t *testing.T) {
-	b := newBench(t, depthunit.MakeBuilder().WithCache(256, 2, 64), defaultSpec(), 20)
-	d := b.tg.Draw(0, true)
+	b := newBench(t, testpeer.Edit(depthunit.DefaultConfig(), func(c *depthunit.Config) { c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 256, 2, 64 }), defaultSpec(), 20)
+	d := b.TG.Draw(0, true)
 	p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
-	row := func(y uint64) uint64 { return b.tg.DepthDesc.Addr + 64*y }
+	row := func(y uint64) uint64 { return b.TG.DepthDesc.Addr + 64*y }
 	// 16x8 D24S8 linear: one 64-byte line per row; 2 sets of 2 ways.
 	b.rast.SendAt(0, b.du.FromRasterizers, oneQuad(d, p, 0, 0))   // rows 0, 1: two reads
 	b.rast.SendAt(100, b.du.FromRasterizers, oneQuad(d, p, 2, 0)) // hits
@@ -276,19 +264,18 @@ func TestDepthCache(t *testing.T) {
 	b.rast.SendAt(200, b.du.FromRasterizers, oneQuad(d, p, 0, 2)) // rows 2, 3: the second ways
 	b.rast.SendAt(300, b.du.FromRasterizers, oneQuad(d, p, 0, 4)) // rows 4, 5 evict rows 0, 1 (dirty)
 	b.rast.SendAt(300, b.du.FromRasterizers, protocol.NewDrawEnd(d, 0))
-	clear := protocol.NewClearCmd(command.ClearDepth|command.ClearStencil, b.tg.DepthDesc, b.tg.Depth.SizeBytes())
-	b.cp.SendAt(400, b.du.Control, clear)
-	d2 := b.tg.Draw(1, true)
+	clear := b.clearDepth(400)
+	d2 := b.TG.Draw(1, true)
 	p2 := backendtest.Rect(d2, 0, 0, 16, 8, 0.25)[0]
 	b.rast.SendAt(500, b.du.FromRasterizers, oneQuad(d2, p2, 0, 0)) // cleared lines: no read
-	present := protocol.NewPresentCmd(b.tg.ColorDesc, b.tg.Display)
+	present := protocol.NewPresentCmd(b.TG.ColorDesc, b.TG.Display)
 	b.cp.SendAt(600, b.du.Control, present)
 	b.run()
 
-	if got, want := b.mem.Reads(), []uint64{row(0), row(1), row(2), row(3), row(4), row(5)}; !reflect.DeepEqual(got, want) {
+	if got, want := b.Mem.Reads(), []uint64{row(0), row(1), row(2), row(3), row(4), row(5)}; !reflect.DeepEqual(got, want) {
 		t.Errorf("reads %x, want %x", got, want)
 	}
-	if got, want := b.mem.Writes(), []uint64{row(0), row(1), row(0), row(1)}; !reflect.DeepEqual(got, want) {
+	if got, want := b.Mem.Writes(), []uint64{row(0), row(1), row(0), row(1)}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("writes %x, want %x (two victims, then the flush at Present)", got, want)
 	}
 	// The victims carry the image's bytes when they were written: depth 0.5 in
@@ -303,7 +290,7 @@ func TestDepthCache(t *testing.T) {
 		want[4*x], want[4*x+1], want[4*x+2], want[4*x+3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
 	}
 	var writes []backendtest.Access
-	for _, a := range b.mem.Log {
+	for _, a := range b.Mem.Log {
 		if a.Write {
 			writes = append(writes, a)
 		}
@@ -333,20 +320,16 @@ func TestDepthCache(t *testing.T) {
 	if got, want := b.cp.Received[1].Cycle, writes[3].Cycle+20+3; got != want {
 		t.Errorf("Present acknowledged at cycle %d, want %d", got, want)
 	}
-	for name, w := range map[string]float64{"cache_hits": 4, "cache_misses": 8, "cache_line_reads": 6,
+	b.CheckStats(b.du, map[string]float64{"cache_hits": 4, "cache_misses": 8, "cache_line_reads": 6,
 		"cache_cleared_fills": 2, "cache_evictions": 2, "cache_write_backs": 4, "bytes_read": 6 * 64,
-		"bytes_written": 4 * 64, "clears": 1, "presents": 1, "cache_cleared_lines": 8, "samples_passed": 6 * 4} {
-		if g := b.stat(name); g != w {
-			t.Errorf("%s = %v, want %v", name, g, w)
-		}
-	}
+		"bytes_written": 4 * 64, "clears": 1, "presents": 1, "cache_cleared_lines": 8, "samples_passed": 6 * 4})
 }
 
 // TestDrawEndFromEveryRasterizer: a DrawEnd is forwarded once, after it came
 // from all rasterizers.
 func TestDrawEndFromEveryRasterizer(t *testing.T) {
-	b := newBench(t, depthunit.MakeBuilder().WithNumRasterizers(2).WithIndex(1), defaultSpec(), 10)
-	d := b.tg.Draw(0, true)
+	b := newBench(t, testpeer.Edit(depthunit.DefaultConfig(), func(c *depthunit.Config) { c.NumRasterizers = 2; c.Index = 1 }), defaultSpec(), 10)
+	d := b.TG.Draw(0, true)
 	b.rast.SendAt(0, b.du.FromRasterizers, protocol.NewDrawEnd(d, 0))
 	b.rast.SendAt(10, b.du.FromRasterizers, protocol.NewDrawEnd(d, 1))
 	b.run()
@@ -366,8 +349,8 @@ func TestDrawEndFromEveryRasterizer(t *testing.T) {
 // TestBlockedPackerHoldsOutput: the unit keeps a finished tile while the packer
 // refuses it and sends it as soon as it can.
 func TestBlockedPackerHoldsOutput(t *testing.T) {
-	b := newBench(t, depthunit.MakeBuilder(), defaultSpec(), 10)
-	d := b.tg.Draw(0, false) // pass through
+	b := newBench(t, depthunit.DefaultConfig(), defaultSpec(), 10)
+	d := b.TG.Draw(0, false) // pass through
 	p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
 	b.packer.Hold(100)
 	for i := 0; i < 16; i++ {
@@ -395,41 +378,23 @@ func TestBlockedPackerHoldsOutput(t *testing.T) {
 }
 
 func TestBuilderValidate(t *testing.T) {
-	e := sim.NewSerialEngine()
-	tests := []struct {
-		b    depthunit.Builder
-		want string
-	}{
-		{depthunit.MakeBuilder(), "Engine"},
-		{depthunit.MakeBuilder().WithEngine(e).WithSamplesPerCycle(0), "SamplesPerCycle"},
-		{depthunit.MakeBuilder().WithEngine(e).WithNumRasterizers(0), "NumRasterizers"},
-		{depthunit.MakeBuilder().WithEngine(e).WithTestLatency(0), "TestLatency"},
-		{depthunit.MakeBuilder().WithEngine(e).WithMaxOutstandingMemory(0), "MaxOutstanding"},
-		{depthunit.MakeBuilder().WithEngine(e).WithCache(3000, 4, 64), "Cache.Size"},
-		{depthunit.MakeBuilder().WithEngine(e).WithCache(4096, 4, 48), "Cache.LineSize"},
-		{depthunit.MakeBuilder().WithEngine(e).WithIndex(-1), "Index"},
-		{depthunit.MakeBuilder().WithEngine(e).WithWaitQuads(0), "WaitQuads"},
-		{depthunit.MakeBuilder().WithEngine(e), ""},
-	}
-	for _, tc := range tests {
-		err := tc.b.Validate()
-		switch {
-		case tc.want == "" && err != nil:
-			t.Errorf("valid builder: %v", err)
-		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
-			t.Errorf("error %v, want one naming %s", err, tc.want)
-		}
-	}
+	type cfg = depthunit.Config
+	testpeer.CheckValidate(t, depthunit.DefaultConfig(), []testpeer.ConfigCase[cfg]{
+		{Want: "SamplesPerCycle", Edit: func(c *cfg) { c.SamplesPerCycle = 0 }},
+		{Want: "NumRasterizers", Edit: func(c *cfg) { c.NumRasterizers = 0 }},
+		{Want: "TestLatency", Edit: func(c *cfg) { c.TestLatency = 0 }},
+		{Want: "MaxOutstanding", Edit: func(c *cfg) { c.Cache.MaxOutstanding = 0 }},
+		{Want: "Cache.Size", Edit: func(c *cfg) { c.Cache.Size = 3000 }},
+		{Want: "Cache.LineSize", Edit: func(c *cfg) { c.Cache.Size, c.Cache.LineSize = 4096, 48 }},
+		{Want: "Index", Edit: func(c *cfg) { c.Index = -1 }},
+		{Want: "WaitQuads", Edit: func(c *cfg) { c.WaitQuads = 0 }},
+	})
+	testpeer.CheckEnv(t, true, func(env timing.Env) { depthunit.MakeBuilder().WithEnv(env).Build("GPU.DepthUnit[0]") })
 }
 
 func TestBuffersAndNames(t *testing.T) {
-	b := newBench(t, depthunit.MakeBuilder(), defaultSpec(), 10)
-	for _, s := range b.du.Buffers() {
-		sim.NameMustBeValid(s.Name)
-		if s.Cap <= 0 || s.Len != 0 {
-			t.Errorf("buffer %s: %d of %d", s.Name, s.Len, s.Cap)
-		}
-	}
+	b := newBench(t, depthunit.DefaultConfig(), defaultSpec(), 10)
+	b.CheckIdleBuffers(b.du)
 }
 
 // TestBlockedIsNotBusy: the packer takes nothing before cycle 300; its port and
@@ -437,9 +402,9 @@ func TestBuffersAndNames(t *testing.T) {
 // quad all pass early Z, so from the ninth result on the unit holds a result the
 // packer refuses: those cycles are blocked_output, not busy.
 func TestBlockedIsNotBusy(t *testing.T) {
-	b := newBench(t, depthunit.MakeBuilder(), defaultSpec(), 10)
+	b := newBench(t, depthunit.DefaultConfig(), defaultSpec(), 10)
 	b.packer.Hold(300)
-	d := b.tg.Draw(0, true)
+	d := b.TG.Draw(0, true)
 	for i := 0; i < 12; i++ {
 		p := backendtest.Rect(d, 0, 0, 16, 8, 0.9-0.05*float32(i))[0]
 		b.rast.SendAt(uint64(i), b.du.FromRasterizers, oneQuad(d, p, 0, 0))
@@ -463,13 +428,12 @@ func TestBlockedIsNotBusy(t *testing.T) {
 // that pass-through tile reaches the ROP: the pass-through tile and draw 0's
 // DrawEnd leave past it, then the early tile once draw 0's late Z is answered.
 func TestBypassPastWaitingEarlyTile(t *testing.T) {
-	b := newBench(t, depthunit.MakeBuilder().WithNumRasterizers(2), defaultSpec(), 10)
-	late := b.tg.Draw(0, false)
-	early := b.tg.Draw(1, true)
+	b := newBench(t, testpeer.Edit(depthunit.DefaultConfig(), func(c *depthunit.Config) { c.NumRasterizers = 2 }), defaultSpec(), 10)
+	late := b.TG.Draw(0, false)
+	early := b.TG.Draw(1, true)
 	pl := backendtest.Rect(late, 0, 0, 32, 8, 0.4)[0]
 	pe := backendtest.Rect(early, 0, 0, 32, 8, 0.5)[0]
-	b.cp.SendAt(0, b.du.Control, protocol.NewClearCmd(command.ClearDepth|command.ClearStencil, b.tg.DepthDesc,
-		b.tg.Depth.SizeBytes()))
+	b.clearDepth(0)
 	a, lagging := oneQuad(late, pl, 0, 0), oneQuad(late, pl, 16, 0)
 	b.rast.SendAt(5, b.du.FromRasterizers, a)
 	b.rast.SendAt(5, b.du.FromRasterizers, oneQuad(early, pe, 8, 0))

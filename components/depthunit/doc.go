@@ -146,7 +146,7 @@
 // HiZ unit has no per-tile flush and invalidate; a design that wants both
 // would relay a HiZControl as PresentCmd does).
 //
-// HiZ feedback (WithHiZ, Config.Feedback): UpdateFeedback sends, right after
+// HiZ feedback (Config.HiZ and its Feedback): UpdateFeedback sends, right after
 // the last quad of a message (a TileQuads, or a LateZReq) was tested, the
 // bounds of the HiZ tiles its quads touched, measured in the image, stamped
 // with that quad's API position (the depth buffer then holds every earlier
@@ -162,14 +162,16 @@
 //
 // # Parameters (builder)
 //
-// Index (partition, 0), NumRasterizers (1), SamplesPerCycle (32), Cache (32 KB,
-// 4 ways, 64-byte lines), Compression (off; with the access unit), HiZ (none:
-// the partition's HiZ configuration), FeedbackQueue (16), TestLatency (4
-// cycles), MaxOutstandingMemory (8),
-// WriteQueue (8 write-backs queued before misses stall), InputQueue (8 messages
-// in the FromRasterizers port), TileWindow (8 messages in flight), LateQueue (4
-// late-Z requests), WaitQuads (32 quads per stream waiting for lines), Freq
-// (1 GHz), Engine, Halt, Progress.
+// MakeBuilder().WithEnv(env).WithConfig(cfg).Build(name): env (timing.Env)
+// gives the engine and clock (required), the halt and the progress; Config
+// (DefaultConfig) holds Index (partition, 0), NumRasterizers (1),
+// SamplesPerCycle (32), Cache (32 KB, 4 ways, 64-byte lines, MaxOutstanding
+// 8 memory requests, WriteQueue 8 write-backs queued before misses stall,
+// Compression off, MinBlock: the access unit), HiZ (none: the partition's
+// HiZ configuration), FeedbackQueue (16), TestLatency (4 cycles), InputQueue
+// (8 messages in the FromRasterizers port), TileWindow (8 messages in
+// flight), LateQueue (4 late-Z requests) and WaitQuads (32 quads per stream
+// waiting for lines).
 //
 // # Statistics (<name>.<counter>)
 //

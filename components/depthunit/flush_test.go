@@ -1,8 +1,6 @@
 package depthunit_test
 
 import (
-	"reflect"
-	"slices"
 	"strings"
 	"testing"
 
@@ -23,65 +21,28 @@ import (
 // again; without, the lines stay (clean) and it hits. A second flush writes
 // back only what the later quad dirtied.
 func TestFlush(t *testing.T) {
-	for _, tc := range []struct {
-		name       string
-		invalidate bool
-		readsAfter int
-		dropped    float64 // lines the two flushes drop
-	}{
-		{"invalidate", true, 2, 4 + 2},
-		{"keep", false, 0, 0},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
+	for _, tc := range backendtest.FlushCases {
+		t.Run(tc.Name, func(t *testing.T) {
 			const part = 3
-			b := newBench(t, depthunit.MakeBuilder().WithIndex(part).WithCache(1024, 2, 64), defaultSpec(), 20)
-			d := b.tg.Draw(0, true)
+			b := newBench(t, testpeer.Edit(depthunit.DefaultConfig(), func(c *depthunit.Config) { c.Index = part; c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 1024, 2, 64 }), defaultSpec(), 20)
+			d := b.TG.Draw(0, true)
 			p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
-			row := func(y uint64) uint64 { return b.tg.DepthDesc.Addr + 64*y }
+			row := func(y uint64) uint64 { return b.TG.DepthDesc.Addr + 64*y }
 			// 16x8 D24S8 linear: one 64-byte line per row. Quads (0, 0) and
 			// (4, 0) touch rows 0 and 1, quad (0, 2) rows 2 and 3.
 			b.sendDraw(0, d, []*protocol.TileQuads{oneQuad(d, p, 0, 0), oneQuad(d, p, 4, 0), oneQuad(d, p, 0, 2)})
-			flush := protocol.NewFlushCmd(tc.invalidate)
+			flush := protocol.NewFlushCmd(tc.Invalidate)
 			b.cp.SendAt(200, b.du.Control, flush)
-			d2 := b.tg.Draw(1, true)
+			d2 := b.TG.Draw(1, true)
 			p2 := backendtest.Rect(d2, 0, 0, 16, 8, 0.25)[0]
 			b.sendDraw(400, d2, []*protocol.TileQuads{oneQuad(d2, p2, 0, 0)})
-			again := protocol.NewFlushCmd(tc.invalidate)
+			again := protocol.NewFlushCmd(tc.Invalidate)
 			b.cp.SendAt(600, b.du.Control, again)
 			b.run()
 
-			var firstWrites, laterWrites []uint64
-			readsBefore, readsAfter := 0, 0
-			var lastFirst uint64
-			for _, a := range b.mem.Log {
-				switch {
-				case a.Write && a.Cycle < 400:
-					firstWrites = append(firstWrites, a.Addr)
-					lastFirst = a.Cycle
-					if a.Size != 64 {
-						t.Errorf("write-back of line 0x%x moved %d bytes, want 64", a.Addr, a.Size)
-					}
-				case a.Write:
-					laterWrites = append(laterWrites, a.Addr)
-				case a.Cycle < 200:
-					readsBefore++
-				case a.Cycle >= 400:
-					readsAfter++
-				default:
-					t.Errorf("line 0x%x read during the flush", a.Addr)
-				}
-			}
-			slices.Sort(firstWrites)
-			slices.Sort(laterWrites)
-			if want := []uint64{row(0), row(1), row(2), row(3)}; !reflect.DeepEqual(firstWrites, want) {
-				t.Errorf("first flush wrote %x, want each of %x once", firstWrites, want)
-			}
-			if want := []uint64{row(0), row(1)}; !reflect.DeepEqual(laterWrites, want) {
-				t.Errorf("second flush wrote %x, want the lines the later quad dirtied, %x", laterWrites, want)
-			}
-			if readsBefore != 4 || readsAfter != tc.readsAfter {
-				t.Errorf("%d lines read before the flush, %d after; want 4, %d", readsBefore, readsAfter, tc.readsAfter)
-			}
+			lastFirst := b.Mem.CheckFlush(t, backendtest.FlushWant{Flush: 200, Later: 400, LineBytes: 64,
+				FirstWrites: []uint64{row(0), row(1), row(2), row(3)}, LaterWrites: []uint64{row(0), row(1)},
+				ReadsBefore: 4, ReadsAfter: tc.ReadsAfter})
 			if len(b.cp.Received) != 2 {
 				t.Fatalf("command processor received %d messages, want 2", len(b.cp.Received))
 			}
@@ -96,12 +57,8 @@ func TestFlush(t *testing.T) {
 			if got, want := b.cp.Received[0].Cycle, lastFirst+20+3; got != want {
 				t.Errorf("first Done at cycle %d, want %d", got, want)
 			}
-			for name, w := range map[string]float64{"flushes": 2, "presents": 0, "cache_write_backs": 6,
-				"bytes_written": 6 * 64, "cache_invalidated_lines": tc.dropped} {
-				if g := b.stat(name); g != w {
-					t.Errorf("%s = %v, want %v", name, g, w)
-				}
-			}
+			testpeer.CheckStats(t, testpeer.StatMap(b.du), b.du.Name(), map[string]float64{"flushes": 2, "presents": 0,
+				"cache_write_backs": 6, "bytes_written": 6 * 64, "cache_invalidated_lines": tc.Dropped})
 		})
 	}
 }
@@ -110,20 +67,16 @@ func TestFlush(t *testing.T) {
 // "flush<msg ID>" below the sender's req_out task of the message, ended with
 // the Done, and its write-backs hang below it.
 func TestFlushTraced(t *testing.T) {
-	b := newBench(t, depthunit.MakeBuilder(), defaultSpec(), 10)
+	b := newBench(t, depthunit.DefaultConfig(), defaultSpec(), 10)
 	var log testpeer.TaskLog
 	tracing.CollectTrace(b.du, &log)
-	d := b.tg.Draw(0, true)
+	d := b.TG.Draw(0, true)
 	p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
 	b.sendDraw(0, d, []*protocol.TileQuads{oneQuad(d, p, 0, 0)})
 	flush := protocol.NewFlushCmd(true)
 	b.cp.SendAt(100, b.du.Control, flush)
 	b.run()
-	tasks := log.OfKind(protocol.KindFlush)
-	id := protocol.KindFlush + flush.ID
-	if len(tasks) != 1 || tasks[0].ID != id || tasks[0].ParentID != protocol.ReqOutTaskID(flush.ID) || !log.Ended[id] {
-		t.Fatalf("flush tasks %+v, want one %q below %q, ended", tasks, id, protocol.ReqOutTaskID(flush.ID))
-	}
+	id := log.CheckCommandTask(t, protocol.KindFlush, flush.ID)
 	if below := log.Below(id); len(below) != 2 {
 		t.Errorf("%d tasks below the flush, want the 2 write-backs: %+v", len(below), below)
 	}
@@ -133,14 +86,14 @@ func TestFlushTraced(t *testing.T) {
 // invalidating FlushCmd with an error naming the unit and the command (the
 // tiled machine's tile units have no HiZ; see the package documentation).
 func TestFlushRefusedWithHiZ(t *testing.T) {
-	b := newBench(t, depthunit.MakeBuilder().WithHiZ(fhiz.Config{Mode: fhiz.ZMask}), defaultSpec(), 10)
+	b := newBench(t, testpeer.Edit(depthunit.DefaultConfig(), func(c *depthunit.Config) { c.HiZ = fhiz.Config{Mode: fhiz.ZMask} }), defaultSpec(), 10)
 	withHiZ(b, 5)
 	flush := protocol.NewFlushCmd(true)
 	b.cp.SendAt(0, b.du.Control, flush)
-	if err := b.e.Run(); err != nil {
+	if err := b.E.Run(); err != nil {
 		t.Fatal(err)
 	}
-	err := b.halt.Reason()
+	err := b.Halt.Reason()
 	if err == nil || !strings.Contains(err.Error(), "GPU.DepthUnit[0]: Control: FlushCmd "+flush.ID+" invalidates with a HiZ unit attached") {
 		t.Errorf("halt reason %v, want the FlushCmd refused", err)
 	}
@@ -155,10 +108,10 @@ func TestFlushRefusedWithHiZ(t *testing.T) {
 // task in that window: one raster tile in two windows is two tasks.
 func TestWindowPassesThrough(t *testing.T) {
 	for _, early := range []bool{true, false} {
-		b := newBench(t, depthunit.MakeBuilder(), defaultSpec(), 10)
+		b := newBench(t, depthunit.DefaultConfig(), defaultSpec(), 10)
 		var log testpeer.TaskLog
 		tracing.CollectTrace(b.du, &log)
-		d := b.tg.Draw(0, early)
+		d := b.TG.Draw(0, early)
 		p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
 		wins := []raster.Rect{{X0: 0, Y0: 0, X1: 4, Y1: 8}, {X0: 4, Y0: 0, X1: 8, Y1: 8}}
 		var tiles []*protocol.TileQuads

@@ -7,6 +7,7 @@ import (
 	"github.com/sarchlab/akita/v3/sim"
 
 	"github.com/gfxsim/gfxsim/components/depthunit"
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/rop/backendtest"
 	"github.com/gfxsim/gfxsim/functional/command"
@@ -21,8 +22,8 @@ import (
 // on the depth unit's input (through the rasterizer peer, which stands for the
 // HiZ unit's data path).
 func withHiZ(b *bench, ackDelay uint64) *backendtest.Peer {
-	h := backendtest.NewPeer("HiZ", b.e, 1*sim.GHz, 64)
-	c := sim.NewDirectConnection("HiZConn", b.e, 1*sim.GHz)
+	h := backendtest.NewPeer("HiZ", b.E, 1*sim.GHz, 64)
+	c := sim.NewDirectConnection("HiZConn", b.E, 1*sim.GHz)
 	c.PlugIn(b.du.ToHiZ, 4)
 	c.PlugIn(h.Port, 4)
 	b.du.HiZ = h.Port
@@ -40,12 +41,12 @@ func withHiZ(b *bench, ackDelay uint64) *backendtest.Peer {
 // taken at 9, Done sent at 10 and seen at 11; the present likewise 100 cycles
 // later.
 func TestHiZRelay(t *testing.T) {
-	b := newBench(t, depthunit.MakeBuilder().WithHiZ(fhiz.Config{Mode: fhiz.ZMask}), defaultSpec(), 10)
+	b := newBench(t, testpeer.Edit(depthunit.DefaultConfig(), func(c *depthunit.Config) { c.HiZ = fhiz.Config{Mode: fhiz.ZMask} }), defaultSpec(), 10)
 	h := withHiZ(b, 5)
-	size, _ := state.DepthTargetSize(b.tg.Depth.Geometry, depth.D24S8)
-	clr := protocol.NewClearCmd(command.ClearDepth|command.ClearStencil, b.tg.DepthDesc, size)
+	size, _ := state.DepthTargetSize(b.TG.Depth.Geometry, depth.D24S8)
+	clr := protocol.NewClearCmd(command.ClearDepth|command.ClearStencil, b.TG.DepthDesc, size)
 	b.cp.SendAt(0, b.du.Control, clr)
-	b.cp.SendAt(100, b.du.Control, protocol.NewPresentCmd(b.tg.ColorDesc, b.tg.Display))
+	b.cp.SendAt(100, b.du.Control, protocol.NewPresentCmd(b.TG.ColorDesc, b.TG.Display))
 	b.run()
 	var got []string
 	var cycles []uint64
@@ -54,7 +55,7 @@ func TestHiZRelay(t *testing.T) {
 		switch {
 		case m.Clear:
 			got = append(got, "clear")
-			if m.Key != depth.MaxD24 || m.Target != b.tg.DepthDesc {
+			if m.Key != depth.MaxD24 || m.Target != b.TG.DepthDesc {
 				t.Errorf("clear of %+v to %d", m.Target, m.Key)
 			}
 		case m.Flush:
@@ -85,17 +86,17 @@ func rectTiles(d *protocol.Draw, x1, z float32) []*protocol.TileQuads {
 // the bounds of the HiZ tiles (4x4 pixels) the message touched, stamped with
 // its primitive; the last feedback of each tile is the tile's final bounds.
 func TestUpdateFeedback(t *testing.T) {
-	b := newBench(t, depthunit.MakeBuilder().WithHiZ(fhiz.Config{Mode: fhiz.Forward, Feedback: fhiz.UpdateFeedback}),
+	b := newBench(t, testpeer.Edit(depthunit.DefaultConfig(), func(c *depthunit.Config) { c.HiZ = fhiz.Config{Mode: fhiz.Forward, Feedback: fhiz.UpdateFeedback} }),
 		defaultSpec(), 10)
 	h := withHiZ(b, 1)
-	d := b.tg.Draw(0, true)
+	d := b.TG.Draw(0, true)
 	tiles := rectTiles(d, 12, 0.5)
 	b.sendDraw(0, d, tiles)
 	b.run()
 	last := map[int]protocol.HiZTileBounds{}
 	for i, r := range h.Received {
 		m := r.Msg.(*protocol.HiZFeedback)
-		if m.Target != b.tg.DepthDesc.Addr || m.Draw != 0 || m.Prim != fhiz.PrimOrder(tiles[i].Prim.Source, 0) {
+		if m.Target != b.TG.DepthDesc.Addr || m.Draw != 0 || m.Prim != fhiz.PrimOrder(tiles[i].Prim.Source, 0) {
 			t.Errorf("feedback %d: target 0x%x, position (%d, %d)", i, m.Target, m.Draw, m.Prim)
 		}
 		for _, tb := range m.Tiles {
@@ -122,11 +123,13 @@ func TestUpdateFeedback(t *testing.T) {
 // the rectangle is drawn; each eviction reports the HiZ tiles whose every line
 // was in the cache, with bounds that are states the tile went through.
 func TestEvictFeedback(t *testing.T) {
-	b := newBench(t, depthunit.MakeBuilder().WithCache(256, 4, 64).
-		WithHiZ(fhiz.Config{Mode: fhiz.Forward, Feedback: fhiz.EvictFeedback}), defaultSpec(), 10)
+	b := newBench(t, testpeer.Edit(depthunit.DefaultConfig(), func(c *depthunit.Config) {
+		c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 256, 4, 64
+		c.HiZ = fhiz.Config{Mode: fhiz.Forward, Feedback: fhiz.EvictFeedback}
+	}), defaultSpec(), 10)
 	h := withHiZ(b, 1)
-	d := b.tg.Draw(0, true)
-	d2 := b.tg.Draw(1, true)
+	d := b.TG.Draw(0, true)
+	d2 := b.TG.Draw(1, true)
 	b.sendDraw(0, d, rectTiles(d, 16, 0.5))
 	b.sendDraw(0, d2, rectTiles(d2, 16, 0.25))
 	b.run()
@@ -158,14 +161,17 @@ func TestZCompression(t *testing.T) {
 	spec := backendtest.TargetSpec{Width: 16, Height: 8, Samples: 4, ColorFormat: framebuffer.RGBA8,
 		ColorLayout: framebuffer.Tiled, DepthFormat: depth.D24S8, DepthLayout: framebuffer.Tiled, TileW: 4, TileH: 4,
 		SecondDepth: true}
-	b := newBench(t, depthunit.MakeBuilder().WithCache(2048, 8, 256).WithCompression(true, 64), spec, 10)
-	d := b.tg.Draw(0, true)
+	b := newBench(t, testpeer.Edit(depthunit.DefaultConfig(), func(c *depthunit.Config) {
+		c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 2048, 8, 256
+		c.Cache.Compression, c.Cache.MinBlock = true, 64
+	}), spec, 10)
+	d := b.TG.Draw(0, true)
 	b.sendDraw(0, d, rectTiles(d, 16, 0.5))
-	b.cp.SendAt(200, b.du.Control, protocol.NewPresentCmd(b.tg.ColorDesc, b.tg.Display))
-	d2 := b.tg.Draw(1, true)
-	b.tg.UseSecondDepth(d2)
+	b.cp.SendAt(200, b.du.Control, protocol.NewPresentCmd(b.TG.ColorDesc, b.TG.Display))
+	d2 := b.TG.Draw(1, true)
+	b.TG.UseSecondDepth(d2)
 	b.sendDraw(300, d2, rectTiles(d2, 16, 0.5))
-	d3 := b.tg.Draw(2, true)
+	d3 := b.TG.Draw(2, true)
 	b.sendDraw(600, d3, rectTiles(d3, 16, 0.25))
 	b.run()
 	type x struct {
@@ -173,7 +179,7 @@ func TestZCompression(t *testing.T) {
 		write bool
 	}
 	count := map[x]int{}
-	for _, a := range b.mem.Log {
+	for _, a := range b.Mem.Log {
 		count[x{a.Size, a.Write}]++
 	}
 	// First target: 8 uncompressed reads, 8 compressed write-backs at the
@@ -196,7 +202,7 @@ func TestZCompression(t *testing.T) {
 // taken at 1, relayed at 2, seen by the HiZ unit at 3, acknowledged at 8,
 // Done seen at 11.
 func TestHiZRelaySyncFlush(t *testing.T) {
-	b := newBench(t, depthunit.MakeBuilder().WithHiZ(fhiz.Config{Mode: fhiz.ZMask}), defaultSpec(), 10)
+	b := newBench(t, testpeer.Edit(depthunit.DefaultConfig(), func(c *depthunit.Config) { c.HiZ = fhiz.Config{Mode: fhiz.ZMask} }), defaultSpec(), 10)
 	h := withHiZ(b, 5)
 	flush := protocol.NewFlushCmd(false)
 	b.cp.SendAt(0, b.du.Control, flush)

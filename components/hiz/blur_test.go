@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gfxsim/gfxsim/components/hiz"
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/rop/backendtest"
 	"github.com/gfxsim/gfxsim/functional/depth"
@@ -23,7 +24,7 @@ import (
 func TestBlurStaysConservative(t *testing.T) {
 	for _, cfg := range []fhiz.Config{{Mode: fhiz.ZMask}, {Mode: fhiz.Forward}, {Mode: fhiz.Oracle}} {
 		t.Run(cfg.Mode.String(), func(t *testing.T) {
-			b := newBench(t, hiz.MakeBuilder().WithConfig(cfg), 10)
+			b := newBench(t, testpeer.Edit(hiz.DefaultConfig(), func(c *hiz.Config) { c.HiZ = cfg }), 10)
 			b.clearAt(0)
 			wall := b.tg.Draw(0, true)
 			blurDraw := b.tg.Draw(1, true)
@@ -47,17 +48,13 @@ func TestBlurStaysConservative(t *testing.T) {
 
 			// The functional buffer, with and without Forget.
 			run := func(forget bool) ([][]protocol.QuadLive, fhiz.Stats) {
-				buf, err := fhiz.NewBuffer(cfg, fhiz.Target{Width: 16, Height: 8, Samples: 4, Format: depth.D24S8})
-				if err != nil {
-					t.Fatal(err)
-				}
-				buf.Clear(depth.MaxD24, fhiz.Pos{})
+				buf := newFunctional(t, cfg)
 				var out [][]protocol.QuadLive
 				for _, m := range msgs {
-					dc := fhiz.NewDrawContext(m.Draw.State)
-					pos := fhiz.Pos{Draw: m.Draw.Seq, Prim: fhiz.PrimOrder(m.Prim.Source, m.Prim.Part)}
+					pos := msgPos(m)
 					if m.Prim.Blur != nil {
 						if forget {
+							dc := fhiz.NewDrawContext(m.Draw.State)
 							for _, q := range m.Quads {
 								buf.Forget(&dc, q.Quad.X, q.Quad.Y, q.Live, pos)
 							}
@@ -65,19 +62,7 @@ func TestBlurStaysConservative(t *testing.T) {
 						out = append(out, m.Quads)
 						continue
 					}
-					quads := make([]raster.Quad, len(m.Quads))
-					live := make([]raster.SampleMask, len(m.Quads))
-					for i, q := range m.Quads {
-						quads[i], live[i] = q.Quad, q.Live
-					}
-					buf.ProcessQuads(&dc, &m.Draw.Raster, m.Prim, quads, live, pos)
-					var kept []protocol.QuadLive
-					for i, q := range m.Quads {
-						if !live[i].Empty() {
-							kept = append(kept, protocol.QuadLive{Quad: q.Quad, Live: live[i]})
-						}
-					}
-					out = append(out, kept)
+					out = append(out, process(buf, m, pos))
 				}
 				return out, buf.Stats()
 			}

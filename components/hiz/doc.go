@@ -124,12 +124,15 @@
 //
 // # Parameters (Builder)
 //
-// Config (hiz.Config: Mode, TileSamples, Layers, Placement, Packed, Feedback,
-// FeedbackDelay; ZMASK by default), Index, Partitions (4, stride 1, 16-pixel
-// partition tiles), Cache (16 KB, 4 ways, 64-byte lines), MaxOutstandingMemory
+// MakeBuilder().WithEnv(env).WithConfig(cfg).Build(name): env (timing.Env)
+// gives the engine and clock (required), the halt and the progress; Config
+// (DefaultConfig) holds HiZ (hiz.Config: Mode, TileSamples, Layers,
+// Placement, Packed, Feedback, FeedbackDelay; ZMASK by default), Index,
+// NumPartitions (4), PartitionStride (1), PartitionTile (16 pixels),
+// CacheSize (16 KB), CacheWays (4), LineBytes (64), MaxOutstandingMemory
 // (16), WriteQueue (8), TestsPerCycle (4), Latency (2), InputQueue (16),
 // Window (16), FeedbackQueue (256), FeedbackRefetch (false), RegionBase (64
-// GiB), MaxTargets (4), Engine, Freq (1 GHz), Halt, Progress.
+// GiB) and MaxTargets (4).
 //
 // # Statistics (<name>.<counter>)
 //

@@ -2,12 +2,12 @@ package hiz_test
 
 import (
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/sarchlab/akita/v3/sim"
 
 	"github.com/gfxsim/gfxsim/components/hiz"
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/rop/backendtest"
 	"github.com/gfxsim/gfxsim/functional/depth"
@@ -15,6 +15,7 @@ import (
 	"github.com/gfxsim/gfxsim/functional/framebuffer"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/raster"
+	"github.com/gfxsim/gfxsim/timing"
 )
 
 // bench is a HiZ unit (partition 0 of 1) with a scripted rasterizer, a
@@ -35,14 +36,14 @@ func spec() backendtest.TargetSpec {
 		ColorLayout: framebuffer.Tiled, DepthFormat: depth.D24S8, DepthLayout: framebuffer.Tiled, TileW: 4, TileH: 4}
 }
 
-func newBench(t *testing.T, b hiz.Builder, latency int) *bench {
+func newBench(t *testing.T, cfg hiz.Config, latency int) *bench {
 	t.Helper()
-	return newBenchDepthCap(t, b, latency, 64)
+	return newBenchDepthCap(t, cfg, latency, 64)
 }
 
 // newBenchDepthCap is newBench with the depth unit's port holding depthCap
 // messages.
-func newBenchDepthCap(t *testing.T, b hiz.Builder, latency, depthCap int) *bench {
+func newBenchDepthCap(t *testing.T, cfg hiz.Config, latency, depthCap int) *bench {
 	t.Helper()
 	e := sim.NewSerialEngine()
 	f := 1 * sim.GHz
@@ -50,7 +51,8 @@ func newBenchDepthCap(t *testing.T, b hiz.Builder, latency, depthCap int) *bench
 	if err != nil {
 		t.Fatal(err)
 	}
-	u := b.WithEngine(e).WithFreq(f).WithPartitions(1, 1, 16).Build("HiZ")
+	cfg.NumPartitions, cfg.PartitionStride, cfg.PartitionTile = 1, 1, 16
+	u := hiz.MakeBuilder().WithEnv(timing.Env{Engine: e, Freq: f}).WithConfig(cfg).Build("HiZ")
 	bn := &bench{t: t, e: e, u: u, tg: tg,
 		raster: backendtest.NewPeer("Raster", e, f, 4), depth: backendtest.NewPeer("Depth", e, f, depthCap),
 		mem: backendtest.NewMemory("Memory", e, f, latency)}
@@ -104,29 +106,49 @@ func (b *bench) received() (tiles []*protocol.TileQuads, ends []*protocol.DrawEn
 // returns the surviving quads of each (nil when none survives) and its stats.
 func expected(t *testing.T, cfg fhiz.Config, tg *backendtest.Targets, msgs []*protocol.TileQuads) ([][]protocol.QuadLive, fhiz.Stats) {
 	t.Helper()
+	buf := newFunctional(t, cfg)
+	var out [][]protocol.QuadLive
+	for _, m := range msgs {
+		out = append(out, process(buf, m, msgPos(m)))
+	}
+	return out, buf.Stats()
+}
+
+// newFunctional returns the functional coarse buffer of cfg over the bench's
+// 16x8 4x depth target, cleared to the far plane.
+func newFunctional(t *testing.T, cfg fhiz.Config) *fhiz.Buffer {
+	t.Helper()
 	buf, err := fhiz.NewBuffer(cfg, fhiz.Target{Width: 16, Height: 8, Samples: 4, Format: depth.D24S8})
 	if err != nil {
 		t.Fatal(err)
 	}
 	buf.Clear(depth.MaxD24, fhiz.Pos{})
-	var out [][]protocol.QuadLive
-	for _, m := range msgs {
-		dc := fhiz.NewDrawContext(m.Draw.State)
-		quads := make([]raster.Quad, len(m.Quads))
-		live := make([]raster.SampleMask, len(m.Quads))
-		for i, q := range m.Quads {
-			quads[i], live[i] = q.Quad, q.Live
-		}
-		buf.ProcessQuads(&dc, &m.Draw.Raster, m.Prim, quads, live, fhiz.Pos{Draw: m.Draw.Seq, Prim: fhiz.PrimOrder(m.Prim.Source, m.Prim.Part)})
-		var kept []protocol.QuadLive
-		for i, q := range m.Quads {
-			if !live[i].Empty() {
-				kept = append(kept, protocol.QuadLive{Quad: q.Quad, Live: live[i]})
-			}
-		}
-		out = append(out, kept)
+	return buf
+}
+
+// msgPos is the functional buffer's position of message m: its draw and
+// primitive.
+func msgPos(m *protocol.TileQuads) fhiz.Pos {
+	return fhiz.Pos{Draw: m.Draw.Seq, Prim: fhiz.PrimOrder(m.Prim.Source, m.Prim.Part)}
+}
+
+// process runs the quads of m through buf at pos and returns those with
+// samples left (nil when none).
+func process(buf *fhiz.Buffer, m *protocol.TileQuads, pos fhiz.Pos) []protocol.QuadLive {
+	dc := fhiz.NewDrawContext(m.Draw.State)
+	quads := make([]raster.Quad, len(m.Quads))
+	live := make([]raster.SampleMask, len(m.Quads))
+	for i, q := range m.Quads {
+		quads[i], live[i] = q.Quad, q.Live
 	}
-	return out, buf.Stats()
+	buf.ProcessQuads(&dc, &m.Draw.Raster, m.Prim, quads, live, pos)
+	var kept []protocol.QuadLive
+	for i, q := range m.Quads {
+		if !live[i].Empty() {
+			kept = append(kept, protocol.QuadLive{Quad: q.Quad, Live: live[i]})
+		}
+	}
+	return kept
 }
 
 // scene returns three draws: a wall at 0.5 over the left 12 pixels, a
@@ -160,7 +182,7 @@ func TestCullingMatchesBuffer(t *testing.T) {
 	for _, cfg := range []fhiz.Config{{Mode: fhiz.ZMask}, {Mode: fhiz.Forward}, {Mode: fhiz.Oracle},
 		{Mode: fhiz.ZMask, Layers: 3, Placement: fhiz.IntervalOnly}, {Mode: fhiz.Forward, Feedback: fhiz.IdealFeedback}} {
 		t.Run(cfg.Mode.String(), func(t *testing.T) {
-			b := newBench(t, hiz.MakeBuilder().WithConfig(cfg), 10)
+			b := newBench(t, testpeer.Edit(hiz.DefaultConfig(), func(c *hiz.Config) { c.HiZ = cfg }), 10)
 			b.clearAt(0)
 			draws, msgs := scene(b.tg)
 			var all []*protocol.TileQuads
@@ -197,16 +219,12 @@ func TestCullingMatchesBuffer(t *testing.T) {
 			if len(ends) != 3 || len(dones) != 1 {
 				t.Errorf("%d DrawEnd, %d Done", len(ends), len(dones))
 			}
-			for name, w := range map[string]float64{
+			testpeer.CheckStats(t, b.stats, "HiZ", map[string]float64{
 				"tiles_in": float64(len(all)), "tiles_out": float64(len(wantTiles)), "messages_culled": float64(culled),
 				"coarse_tests": float64(st.Tiles), "tiles_culled": float64(st.TilesCulled),
 				"units_culled": float64(st.UnitsCulled), "quads_culled": float64(st.QuadsCulled),
 				"draw_ends": 3, "clears": 1,
-			} {
-				if g := b.stat(name); g != w {
-					t.Errorf("%s = %v, want %v", name, g, w)
-				}
-			}
+			})
 		})
 	}
 }
@@ -218,7 +236,7 @@ func TestCullingMatchesBuffer(t *testing.T) {
 // at 12 with no read and the message is tested at 13; with a 2-cycle latency
 // it leaves at 15 and arrives at 16.
 func TestTimingPinned(t *testing.T) {
-	b := newBench(t, hiz.MakeBuilder().WithLatency(2), 10)
+	b := newBench(t, testpeer.Edit(hiz.DefaultConfig(), func(c *hiz.Config) { c.Latency = 2 }), 10)
 	b.clearAt(0)
 	d := b.tg.Draw(0, true)
 	r := backendtest.Rect(d, 0, 0, 16, 8, 0.5)
@@ -243,7 +261,7 @@ func TestTimingPinned(t *testing.T) {
 // refused and waits in the unit's output pipeline: those cycles are
 // blocked_output, not busy.
 func TestBlockedIsNotBusy(t *testing.T) {
-	b := newBenchDepthCap(t, hiz.MakeBuilder().WithLatency(2), 10, 1)
+	b := newBenchDepthCap(t, testpeer.Edit(hiz.DefaultConfig(), func(c *hiz.Config) { c.Latency = 2 }), 10, 1)
 	b.depth.Hold(300)
 	b.clearAt(0)
 	d := b.tg.Draw(0, true)
@@ -270,7 +288,7 @@ func TestBlockedIsNotBusy(t *testing.T) {
 // both its lines at 82 (the memory takes them at 83 and answers at 93), is
 // tested when they arrive at 94 and reaches the depth unit at 97.
 func TestMissTiming(t *testing.T) {
-	b := newBench(t, hiz.MakeBuilder().WithCache(64, 1, 64).WithLatency(2), 10)
+	b := newBench(t, testpeer.Edit(hiz.DefaultConfig(), func(c *hiz.Config) { c.CacheSize, c.CacheWays, c.LineBytes = 64, 1, 64; c.Latency = 2 }), 10)
 	b.clearAt(0)
 	d := b.tg.Draw(0, true)
 	r := backendtest.Rect(d, 0, 0, 16, 8, 0.5)
@@ -336,8 +354,10 @@ func TestFeedbackDelay(t *testing.T) {
 		applied float64
 		culled  bool
 	}{{0, 32, true}, {1 << 20, 0, false}} {
-		b := newBench(t, hiz.MakeBuilder().WithConfig(fhiz.Config{Mode: fhiz.Forward, Feedback: fhiz.UpdateFeedback,
-			FeedbackDelay: tc.delay}), 10)
+		b := newBench(t, testpeer.Edit(hiz.DefaultConfig(), func(c *hiz.Config) {
+			c.HiZ = fhiz.Config{Mode: fhiz.Forward, Feedback: fhiz.UpdateFeedback,
+				FeedbackDelay: tc.delay}
+		}), 10)
 		b.clearAt(0)
 		_, first := rect(b.tg, 0, 0.3)
 		_, second := rect(b.tg, 1, 0.5)
@@ -368,8 +388,9 @@ func TestFeedbackDelay(t *testing.T) {
 // (its lines, fast-cleared, are allocated with no read and the entries found
 // stale).
 func TestFeedbackStaleAfterClear(t *testing.T) {
-	b := newBench(t, hiz.MakeBuilder().WithConfig(fhiz.Config{Mode: fhiz.Forward, Feedback: fhiz.UpdateFeedback}).
-		WithFeedbackRefetch(true), 10)
+	b := newBench(t, testpeer.Edit(hiz.DefaultConfig(), func(c *hiz.Config) {
+		c.HiZ, c.FeedbackRefetch = fhiz.Config{Mode: fhiz.Forward, Feedback: fhiz.UpdateFeedback}, true
+	}), 10)
 	b.clearAt(0)
 	d, first := rect(b.tg, 0, 0.3)
 	for _, m := range first {
@@ -389,8 +410,10 @@ func TestFeedbackStaleAfterClear(t *testing.T) {
 // dropped, or read back (one 64-byte read) and applied.
 func TestFeedbackMiss(t *testing.T) {
 	for _, refetch := range []bool{false, true} {
-		b := newBench(t, hiz.MakeBuilder().WithConfig(fhiz.Config{Mode: fhiz.Forward, Feedback: fhiz.UpdateFeedback}).
-			WithCache(64, 1, 64).WithFeedbackRefetch(refetch), 10)
+		b := newBench(t, testpeer.Edit(hiz.DefaultConfig(), func(c *hiz.Config) {
+			c.HiZ, c.FeedbackRefetch = fhiz.Config{Mode: fhiz.Forward, Feedback: fhiz.UpdateFeedback}, refetch
+			c.CacheSize, c.CacheWays, c.LineBytes = 64, 1, 64
+		}), 10)
 		b.clearAt(0)
 		_, first := rect(b.tg, 0, 0.3)
 		for _, m := range first {
@@ -420,7 +443,7 @@ func TestFeedbackMiss(t *testing.T) {
 // tiles) and the unit acknowledges after the write completed.
 func TestPackedFlush(t *testing.T) {
 	cfg := fhiz.Config{Mode: fhiz.ZMask, Packed: true}
-	b := newBench(t, hiz.MakeBuilder().WithConfig(cfg).WithCache(112, 1, 64), 10)
+	b := newBench(t, testpeer.Edit(hiz.DefaultConfig(), func(c *hiz.Config) { c.HiZ = cfg; c.CacheSize, c.CacheWays, c.LineBytes = 112, 1, 64 }), 10)
 	b.clearAt(0)
 	d := b.tg.Draw(0, true)
 	p := backendtest.Prim(d, [3][3]float32{{1, 1, 0.2}, {15, 2, 0.6}, {3, 7, 0.3}})
@@ -438,19 +461,9 @@ func TestPackedFlush(t *testing.T) {
 		t.Errorf("acknowledgements at %v, the write was answered at %d", dones, b.mem.Log[0].Cycle+10)
 	}
 	// The functional buffer, packed, encodes to the same bytes.
-	buf, err := fhiz.NewBuffer(cfg, fhiz.Target{Width: 16, Height: 8, Samples: 4, Format: depth.D24S8})
-	if err != nil {
-		t.Fatal(err)
-	}
-	buf.Clear(depth.MaxD24, fhiz.Pos{})
+	buf := newFunctional(t, cfg)
 	for _, m := range msgs {
-		dc := fhiz.NewDrawContext(m.Draw.State)
-		quads := make([]raster.Quad, len(m.Quads))
-		live := make([]raster.SampleMask, len(m.Quads))
-		for i, q := range m.Quads {
-			quads[i], live[i] = q.Quad, q.Live
-		}
-		buf.ProcessQuads(&dc, &m.Draw.Raster, m.Prim, quads, live, fhiz.Pos{})
+		process(buf, m, fhiz.Pos{})
 	}
 	var want []byte
 	for _, ti := range []int{0, 1, 2, 3} { // Morton order of the 2x2 tiles: (0,0) (1,0) (0,1) (1,1)
@@ -466,29 +479,14 @@ func TestPackedFlush(t *testing.T) {
 }
 
 func TestBuilderValidate(t *testing.T) {
-	e := sim.NewSerialEngine()
-	ok := hiz.MakeBuilder().WithEngine(e)
-	cases := []struct {
-		name string
-		b    hiz.Builder
-		want string
-	}{
-		{"default", ok, ""},
-		{"off", ok.WithConfig(fhiz.Config{}), "Config.Mode is off"},
-		{"layers", ok.WithConfig(fhiz.Config{Mode: fhiz.ZMask, Layers: 5}), "Layers 5"},
-		{"index", ok.WithIndex(4), "Index 4 is not a partition of 4"},
-		{"cache", ok.WithCache(100, 4, 64), "Cache size 100"},
-		{"packed cache", ok.WithConfig(fhiz.Config{Mode: fhiz.ZMask, Packed: true}).WithCache(16384, 4, 64), ""},
-		{"packed line", ok.WithConfig(fhiz.Config{Mode: fhiz.ZMask, Packed: true}).WithCache(16384, 4, 8), "line size 8"},
-		{"no engine", hiz.MakeBuilder(), "Engine is not set"},
-	}
-	for _, c := range cases {
-		err := c.b.Validate()
-		switch {
-		case c.want == "" && err != nil:
-			t.Errorf("%s: %v", c.name, err)
-		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
-			t.Errorf("%s: %v, want %q", c.name, err, c.want)
-		}
-	}
+	type cfg = hiz.Config
+	testpeer.CheckValidate(t, hiz.DefaultConfig(), []testpeer.ConfigCase[cfg]{
+		{Want: "HiZ.Mode is off", Edit: func(c *cfg) { c.HiZ = fhiz.Config{} }},
+		{Want: "Layers 5", Edit: func(c *cfg) { c.HiZ = fhiz.Config{Mode: fhiz.ZMask, Layers: 5} }},
+		{Want: "Index 4 is not a partition of 4", Edit: func(c *cfg) { c.Index = 4 }},
+		{Want: "Cache size 100", Edit: func(c *cfg) { c.CacheSize = 100 }},
+		{Edit: func(c *cfg) { c.HiZ = fhiz.Config{Mode: fhiz.ZMask, Packed: true}; c.CacheSize = 16384 }},
+		{Want: "line size 8", Edit: func(c *cfg) { c.HiZ = fhiz.Config{Mode: fhiz.ZMask, Packed: true}; c.LineBytes = 8 }},
+	})
+	testpeer.CheckEnv(t, true, func(env timing.Env) { hiz.MakeBuilder().WithEnv(env).Build("HiZ") })
 }

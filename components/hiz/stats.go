@@ -35,9 +35,7 @@ func (c *Comp) account(now sim.VTimeInSec, cycle uint64, progress bool) {
 	if c.rateBlocked {
 		next = min(next, c.rate.Next(cycle))
 	}
-	if next != ^uint64(0) && next > cycle {
-		c.waker.WakeIn(now, int(next-cycle))
-	}
+	c.waker.WakeForNext(now, cycle, next)
 }
 
 // Finish closes the activity accounting at time now.

@@ -204,10 +204,10 @@ func (c *Comp) fail(err error) { c.halt.Fail(err) }
 // Stats implements timing.StatsReporter.
 func (c *Comp) Stats(add func(string, float64)) {
 	n := c.Name()
-	add(n+".reads", float64(c.reads))
-	add(n+".writes", float64(c.writes))
-	add(n+".bytes_read", float64(c.bytesRead))
-	add(n+".bytes_written", float64(c.bytesWritten))
+	timing.AddCounters(n+".", add,
+		timing.Counter{Name: "reads", Value: c.reads}, timing.Counter{Name: "writes", Value: c.writes},
+		timing.Counter{Name: "bytes_read", Value: c.bytesRead},
+		timing.Counter{Name: "bytes_written", Value: c.bytesWritten})
 	c.act.Stats(n, add)
 }
 

@@ -89,7 +89,7 @@ func TestDecouplerMapping(t *testing.T) {
 					samples += quads[i].Live.Count()
 				}
 				msg := protocol.NewTileQuads(d, prim, 0, 0, 1, quads)
-				bn := newBench(MakeBuilder().WithSamplesPerCycle(spc), [][]scripted{{{At: 0, Msg: msg}}}, 16, 4)
+				bn := newBench(MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.SamplesPerCycle = spc })), [][]scripted{{{At: 0, Msg: msg}}}, 16, 4)
 				bn.run()
 				if len(bn.sink.got) != 1 {
 					t.Fatalf("sink got %d messages", len(bn.sink.got))
@@ -141,7 +141,7 @@ func TestDecouplerKeepsOrder(t *testing.T) {
 		samples += quads[i].Live.Count()
 	}
 	five := protocol.NewTileQuads(a, prim, 0, 0, 0, quads[:4])
-	bn := newBench(MakeBuilder().WithSamplesPerCycle(64), [][]scripted{{{At: 0, Msg: tileQuads(a, 0, 0, 3)}, {At: 0, Msg: five},
+	bn := newBench(MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.SamplesPerCycle = 64 })), [][]scripted{{{At: 0, Msg: tileQuads(a, 0, 0, 3)}, {At: 0, Msg: five},
 		{At: 0, Msg: tileQuads(a, 0, 3, 2)}, {At: 0, Msg: protocol.NewDrawEnd(a, 0)}}}, 16, 4)
 	bn.run()
 	var got []string
@@ -169,7 +169,7 @@ func TestDecouplerKeepsOrder(t *testing.T) {
 func TestNoDecouplerRejects5D(t *testing.T) {
 	prim, quads := movingPrim(t, false)
 	halt := &timing.Halt{}
-	bn := newBench(MakeBuilder().WithHalt(halt), [][]scripted{{{At: 0, Msg: protocol.NewTileQuads(testDraw(0), prim, 0, 0, 0, quads[:1])}}}, 16, 4)
+	bn := newBench(MakeBuilder().WithEnv(timing.Env{Halt: halt}), [][]scripted{{{At: 0, Msg: protocol.NewTileQuads(testDraw(0), prim, 0, 0, 0, quads[:1])}}}, 16, 4)
 	bn.run()
 	if err := halt.Reason(); err == nil || !strings.Contains(err.Error(), "no decoupling stage") {
 		t.Fatalf("halt reason %v", err)

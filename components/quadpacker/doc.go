@@ -74,7 +74,7 @@
 //     message of Q quads with S live samples therefore leaves ceil(S /
 //     SamplesPerCycle) cycles after the stage started it, at the earliest.
 //
-// The stage exists only when the builder is given WithSamplesPerCycle (the
+// The stage exists only when Config.SamplesPerCycle is positive (the
 // platform's default is 16); without it the packer is the 2D packer unchanged
 // and a 5D primitive's quads are a protocol error. 2D quads keep exactly their
 // path and timing.
@@ -86,10 +86,12 @@
 //
 // # Parameters (Builder)
 //
-//   - WithEngine (required), WithFreq (1 GHz), WithHalt, WithProgress.
-//   - WithQuadsPerWarp (8, at most shader.MaxLanes/4), WithFlushCycles (64),
-//     WithQuadsPerCycle (4), WithInputQueue (16 messages), WithSamplesPerCycle
-//     (0: no decoupling stage; configs: quad_packer.samples_per_cycle, 16).
+// MakeBuilder().WithEnv(env).WithConfig(cfg).Build(name): env (timing.Env)
+// gives the engine and clock (required), the halt and the progress; Config
+// (DefaultConfig) holds QuadsPerWarp (8, at most shader.MaxLanes/4),
+// FlushCycles (64), QuadsPerCycle (4), InputQueue (16 messages),
+// SamplesPerCycle (0: no decoupling stage; configs:
+// quad_packer.samples_per_cycle, 16) and WarpIDBase (0).
 //
 // A message of an unexpected type stops the simulation through the Halt flag (a
 // panic when none is set).

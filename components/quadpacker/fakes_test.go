@@ -9,6 +9,7 @@ import (
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/raster"
 	"github.com/gfxsim/gfxsim/functional/state"
+	"github.com/gfxsim/gfxsim/timing"
 )
 
 // fakeSource plays the depth unit: it sends its script (Dst ignored) through Out
@@ -17,10 +18,6 @@ type (
 	fakeSource = testpeer.Source
 	scripted   = testpeer.Scripted
 )
-
-func newFakeSource(name string, e sim.Engine, script []scripted) *fakeSource {
-	return testpeer.NewSource(name, e, script)
-}
 
 // received is a message a fakeSink took, with its arrival and retrieval cycles.
 type received struct {
@@ -87,12 +84,13 @@ func (h tickRecorder) Func(ctx sim.HookCtx) {
 func newBench(b Builder, scripts [][]scripted, sinkCap, bufOut int) *bench {
 	e := sim.NewSerialEngine()
 	bn := &bench{engine: e}
-	bn.packer = b.WithEngine(e).Build("GPU.QuadPacker")
+	b = b.WithEnv(timing.Env{Engine: e, Freq: testpeer.Freq, Halt: b.Env().Halt})
+	bn.packer = b.Build("GPU.QuadPacker")
 	bn.sink = newFakeSink("ReorderBuffer", e, sinkCap)
 	bn.packer.ReorderBufferPort = bn.sink.In
 	in := sim.NewDirectConnection("DepthToPacker", e, 1*sim.GHz)
 	for i, sc := range scripts {
-		s := newFakeSource(fmt.Sprintf("DepthUnit[%d]", i), e, sc)
+		s := testpeer.NewSource(fmt.Sprintf("DepthUnit[%d]", i), e, sc)
 		s.Dst = bn.packer.FromDepthUnits
 		in.PlugIn(s.Out, 4)
 		bn.sources = append(bn.sources, s)

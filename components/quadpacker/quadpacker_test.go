@@ -133,16 +133,11 @@ func TestStatsAndActivity(t *testing.T) {
 		"GPU.QuadPacker.cycles_idle":           4,
 		"GPU.QuadPacker.utilization":           0.6,
 	}
-	if got := testpeer.StatMap(bn.packer); !reflect.DeepEqual(got, want) {
-		t.Fatalf("stats\n%v\nwant\n%v", got, want)
-	}
-	if got := bn.packer.Buffers(); !reflect.DeepEqual(got, []timing.BufferState{
+	testpeer.CheckExact(t, bn.packer, want, []timing.BufferState{
 		{Name: "GPU.QuadPacker.FromDepthUnits", Len: 0, Cap: 16},
 		{Name: "GPU.QuadPacker.OpenWarp", Len: 0, Cap: 8},
 		{Name: "GPU.QuadPacker.Outbox", Len: 0, Cap: 2},
-	}) {
-		t.Fatalf("buffers %v", got)
-	}
+	})
 }
 
 // TestTimeout pins the time-out flush and checks that the packer sleeps while it
@@ -175,7 +170,7 @@ func TestTimeout(t *testing.T) {
 // TestFlushCyclesParameter checks a shorter time-out and a smaller warp.
 func TestFlushCyclesParameter(t *testing.T) {
 	a := testDraw(0)
-	bn := newBench(MakeBuilder().WithFlushCycles(5).WithQuadsPerWarp(2).WithQuadsPerCycle(1),
+	bn := newBench(MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.FlushCycles, c.QuadsPerWarp, c.QuadsPerCycle = 5, 2, 1 })),
 		[][]scripted{{{At: 0, Msg: tileQuads(a, 0, 0, 3)}}}, 16, 4)
 	bn.run()
 	// One quad per cycle: q0 at 1, q1 at 2 (full, sent at 3), q2 at 3, flushed at 8.
@@ -236,41 +231,26 @@ func TestBlockedOutput(t *testing.T) {
 }
 
 func TestBuilderValidation(t *testing.T) {
-	e := sim.NewSerialEngine()
-	ok := MakeBuilder().WithEngine(e)
-	if err := ok.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct {
-		b     Builder
-		field string
-	}{
-		{MakeBuilder(), "Engine"},
-		{ok.WithFreq(0), "Freq"},
-		{ok.WithQuadsPerWarp(0), "QuadsPerWarp"},
-		{ok.WithQuadsPerWarp(17), "QuadsPerWarp"},
-		{ok.WithFlushCycles(0), "FlushCycles"},
-		{ok.WithQuadsPerCycle(0), "QuadsPerCycle"},
-		{ok.WithInputQueue(0), "InputQueue"},
-	}
-	for _, tc := range tests {
-		err := tc.b.Validate()
-		if err == nil || !strings.Contains(err.Error(), tc.field) {
-			t.Errorf("want an error naming %s, got %v", tc.field, err)
-		}
-	}
-	defer func() {
-		if r := recover(); r == nil || !strings.Contains(r.(error).Error(), "QuadsPerWarp") {
-			t.Fatalf("Build with a bad parameter: %v", r)
-		}
-	}()
-	ok.WithQuadsPerWarp(0).Build("GPU.QuadPacker")
+	testpeer.CheckValidate(t, DefaultConfig(), []testpeer.ConfigCase[Config]{
+		{Want: "QuadsPerWarp", Edit: func(c *Config) { c.QuadsPerWarp = 0 }},
+		{Want: "QuadsPerWarp", Edit: func(c *Config) { c.QuadsPerWarp = 17 }},
+		{Want: "FlushCycles", Edit: func(c *Config) { c.FlushCycles = 0 }},
+		{Want: "QuadsPerCycle", Edit: func(c *Config) { c.QuadsPerCycle = 0 }},
+		{Want: "InputQueue", Edit: func(c *Config) { c.InputQueue = 0 }},
+		{Want: "SamplesPerCycle", Edit: func(c *Config) { c.SamplesPerCycle = -1 }},
+	})
+	testpeer.CheckEnv(t, true, func(env timing.Env) { MakeBuilder().WithEnv(env).Build("GPU.QuadPacker") })
+	bad := DefaultConfig()
+	bad.QuadsPerWarp = 0
+	testpeer.Panics(t, "QuadsPerWarp", func() {
+		MakeBuilder().WithEnv(timing.Env{Engine: sim.NewSerialEngine(), Freq: testpeer.Freq}).WithConfig(bad).Build("GPU.QuadPacker")
+	})
 }
 
 // TestProtocolError: an unexpected message halts the simulation with an error.
 func TestProtocolError(t *testing.T) {
 	halt := &timing.Halt{}
-	bn := newBench(MakeBuilder().WithHalt(halt), [][]scripted{{{At: 0, Msg: protocol.NewBatchCredit(1)}}}, 16, 4)
+	bn := newBench(MakeBuilder().WithEnv(timing.Env{Halt: halt}), [][]scripted{{{At: 0, Msg: protocol.NewBatchCredit(1)}}}, 16, 4)
 	bn.run()
 	if err := halt.Reason(); err == nil || !strings.Contains(err.Error(), "GPU.QuadPacker: unexpected *protocol.BatchCredit") {
 		t.Fatalf("halt reason %v", err)
@@ -331,7 +311,7 @@ func TestWarpIDsAndTasks(t *testing.T) {
 			a := testDraw(3)
 			tq := tileQuads(a, 0, 0, 10) // a full warp of 8 and one of 2
 			tq.Window = tc.window
-			bn := newBench(MakeBuilder().WithWarpIDBase(tc.base),
+			bn := newBench(MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.WarpIDBase = tc.base })),
 				[][]scripted{{{At: 0, Msg: tq}, {At: 0, Msg: protocol.NewDrawEnd(a, 0)}}}, 16, 4)
 			log := &testpeer.TaskLog{}
 			tracing.CollectTrace(bn.packer, log)

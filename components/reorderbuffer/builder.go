@@ -1,11 +1,10 @@
 package reorderbuffer
 
 import (
-	"fmt"
-
 	"github.com/sarchlab/akita/v3/sim"
 
 	"github.com/gfxsim/gfxsim/functional/shader"
+	"github.com/gfxsim/gfxsim/internal/check"
 	"github.com/gfxsim/gfxsim/timing"
 )
 
@@ -13,166 +12,105 @@ import (
 // ROP's and the depth unit's).
 const controlQueue = 2
 
-// Builder configures and builds a reorder buffer. The zero value is not usable;
-// start from MakeBuilder.
-type Builder struct {
-	engine           sim.Engine
-	freq             sim.Freq
-	halt             *timing.Halt
-	progress         *timing.Progress
-	entries          int
-	dispatchPerCycle int
-	fillPerCycle     int
-	retirePerCycle   int
-	numPartitions    int
-	inputQueue       int
-	shadedQueue      int
+// Config is the reorder buffer's configuration.
+type Config struct {
+	// Entries is the number of quad entries (a DrawEnd marker takes one too).
+	Entries int
+	// DispatchPerCycle is how many messages from the packer (warps or DrawEnd
+	// markers) are allocated, and warps dispatched, per cycle.
+	DispatchPerCycle int
+	// FillPerCycle is how many shaded warps are written into their entries
+	// per cycle.
+	FillPerCycle int
+	// RetirePerCycle is how many entries (quads or markers) retire per cycle.
+	RetirePerCycle int
+	// NumPartitions is the number of ROP partitions (the length of ROPs).
+	NumPartitions int
+	// InputQueue is the capacity, in messages, of the FromQuadPacker port.
+	InputQueue int
+	// ShadedQueue is the capacity, in messages, of the FromShaderCores port.
+	ShadedQueue int
 
-	// Shading-cache mode (decoupled sampling); cacheEntries 0: off.
-	cacheEntries    int
-	refBits         int
-	quadsPerWarp    int
-	lookupsPerCycle int
-	warpIDBase      uint64
+	// ShadingCacheEntries turns on the shading-cache mode of decoupled
+	// sampling with that many shading-quad entries (the platform's default
+	// is 1024, 4096 samples). Without it (0, the default) the buffer is
+	// exactly the 2D reorder buffer and a VisibilityQuads message is a
+	// protocol error.
+	ShadingCacheEntries int
+	// RefBits is the width of the shading cache's reference counts (8).
+	RefBits int
+	// QuadsPerWarp is the shading quads of a full miss warp (8).
+	QuadsPerWarp int
+	// LookupsPerCycle is the shading-cache tag look-ups per cycle (4).
+	LookupsPerCycle int
+	// WarpIDBase is the ID of the first shading warp (default 0): the tiled
+	// machine's tile unit k numbers them from protocol.TileUnitWarpBase(k),
+	// so that the shading warps of several reorder buffers sharing the
+	// shader cores have distinct IDs (their trace tasks). A shading warp's ID
+	// is only a name: its lanes find their cache entries by
+	// ShadingQuad.Entry.
+	WarpIDBase uint64
 }
 
-// MakeBuilder returns a builder with the defaults: 1 GHz, 1024 quad entries, one
-// warp (or marker) allocated and dispatched per cycle, one shaded warp written per
-// cycle, 8 entries retired per cycle, one ROP partition, and room for 4 messages
-// in each input port.
-func MakeBuilder() Builder {
-	return Builder{
-		freq:             1 * sim.GHz,
-		entries:          1024,
-		dispatchPerCycle: 1,
-		fillPerCycle:     1,
-		retirePerCycle:   8,
-		numPartitions:    1,
-		inputQueue:       4,
-		shadedQueue:      4,
-		refBits:          8,
-		quadsPerWarp:     8,
-		lookupsPerCycle:  4,
-	}
+// DefaultConfig returns the defaults: 1024 quad entries, one warp (or marker)
+// allocated and dispatched per cycle, one shaded warp written per cycle, 8
+// entries retired per cycle, one ROP partition, room for 4 messages in each
+// input port; no shading cache (8-bit reference counts, 8-quad warps and 4
+// look-ups per cycle when it is turned on).
+func DefaultConfig() Config {
+	return Config{Entries: 1024, DispatchPerCycle: 1, FillPerCycle: 1, RetirePerCycle: 8, NumPartitions: 1,
+		InputQueue: 4, ShadedQueue: 4, RefBits: 8, QuadsPerWarp: 8, LookupsPerCycle: 4}
 }
-
-// WithEngine sets the simulation engine (required).
-func (b Builder) WithEngine(e sim.Engine) Builder { b.engine = e; return b }
-
-// WithFreq sets the clock frequency.
-func (b Builder) WithFreq(f sim.Freq) Builder { b.freq = f; return b }
-
-// WithHalt sets the platform's halt flag: the buffer stops at its next tick once
-// it is set, and reports protocol errors through it.
-func (b Builder) WithHalt(h *timing.Halt) Builder { b.halt = h; return b }
-
-// WithProgress sets the platform's progress counter (one unit per message sent).
-func (b Builder) WithProgress(p *timing.Progress) Builder { b.progress = p; return b }
-
-// WithEntries sets the number of quad entries (a DrawEnd marker takes one too).
-func (b Builder) WithEntries(n int) Builder { b.entries = n; return b }
-
-// WithDispatchPerCycle sets how many messages from the packer (warps or DrawEnd
-// markers) are allocated, and warps dispatched, per cycle.
-func (b Builder) WithDispatchPerCycle(n int) Builder { b.dispatchPerCycle = n; return b }
-
-// WithFillPerCycle sets how many shaded warps are written into their entries per
-// cycle.
-func (b Builder) WithFillPerCycle(n int) Builder { b.fillPerCycle = n; return b }
-
-// WithRetirePerCycle sets how many entries (quads or markers) retire per cycle.
-func (b Builder) WithRetirePerCycle(n int) Builder { b.retirePerCycle = n; return b }
-
-// WithNumPartitions sets the number of ROP partitions (the length of ROPs).
-func (b Builder) WithNumPartitions(n int) Builder { b.numPartitions = n; return b }
-
-// WithInputQueue sets the capacity, in messages, of the FromQuadPacker port.
-func (b Builder) WithInputQueue(n int) Builder { b.inputQueue = n; return b }
-
-// WithShadedQueue sets the capacity, in messages, of the FromShaderCores port.
-func (b Builder) WithShadedQueue(n int) Builder { b.shadedQueue = n; return b }
-
-// WithShadingCache turns on the shading-cache mode of decoupled sampling with
-// entries shading-quad entries (the platform's default is 1024, 4096 samples)
-// and refBits-bit reference counts (default 8). Without it (entries 0, the
-// builder's default) the buffer is exactly the 2D reorder buffer and a
-// VisibilityQuads message is a protocol error.
-func (b Builder) WithShadingCache(entries, refBits int) Builder {
-	b.cacheEntries, b.refBits = entries, refBits
-	return b
-}
-
-// WithQuadsPerWarp sets the shading quads of a full miss warp (default 8).
-func (b Builder) WithQuadsPerWarp(n int) Builder { b.quadsPerWarp = n; return b }
-
-// WithLookupsPerCycle sets the shading-cache tag look-ups per cycle (default 4).
-func (b Builder) WithLookupsPerCycle(n int) Builder { b.lookupsPerCycle = n; return b }
-
-// WithWarpIDBase sets the ID of the first shading warp (default 0): the
-// tiled machine's tile unit k numbers them from protocol.TileUnitWarpBase(k),
-// so that the shading warps of several reorder buffers sharing the shader
-// cores have distinct IDs (their trace tasks). A shading warp's ID is only a
-// name: its lanes find their cache entries by ShadingQuad.Entry.
-func (b Builder) WithWarpIDBase(id uint64) Builder { b.warpIDBase = id; return b }
 
 // Validate checks the parameters and names the first bad one.
-func (b Builder) Validate() error {
-	switch {
-	case b.engine == nil:
-		return fmt.Errorf("reorderbuffer: Engine is not set")
-	case b.freq <= 0:
-		return fmt.Errorf("reorderbuffer: Freq %v must be positive", b.freq)
-	case b.entries < 1:
-		return fmt.Errorf("reorderbuffer: Entries %d must be at least 1", b.entries)
-	case b.dispatchPerCycle < 1:
-		return fmt.Errorf("reorderbuffer: DispatchPerCycle %d must be at least 1", b.dispatchPerCycle)
-	case b.fillPerCycle < 1:
-		return fmt.Errorf("reorderbuffer: FillPerCycle %d must be at least 1", b.fillPerCycle)
-	case b.retirePerCycle < 1:
-		return fmt.Errorf("reorderbuffer: RetirePerCycle %d must be at least 1", b.retirePerCycle)
-	case b.numPartitions < 1:
-		return fmt.Errorf("reorderbuffer: NumPartitions %d must be at least 1", b.numPartitions)
-	case b.inputQueue < 1:
-		return fmt.Errorf("reorderbuffer: InputQueue %d must be at least 1", b.inputQueue)
-	case b.shadedQueue < 1:
-		return fmt.Errorf("reorderbuffer: ShadedQueue %d must be at least 1", b.shadedQueue)
-	case b.cacheEntries < 0:
-		return fmt.Errorf("reorderbuffer: ShadingCacheEntries %d must not be negative", b.cacheEntries)
-	case b.cacheEntries > 0 && (b.refBits < 1 || b.refBits > 32):
-		return fmt.Errorf("reorderbuffer: RefBits %d must be in [1, 32]", b.refBits)
-	case b.cacheEntries > 0 && (b.quadsPerWarp < 1 || b.quadsPerWarp > shader.MaxLanes/4):
-		return fmt.Errorf("reorderbuffer: QuadsPerWarp %d must be in [1, %d]", b.quadsPerWarp, shader.MaxLanes/4)
-	case b.cacheEntries > 0 && b.lookupsPerCycle < 1:
-		return fmt.Errorf("reorderbuffer: LookupsPerCycle %d must be at least 1", b.lookupsPerCycle)
+func (c Config) Validate() error {
+	r := check.For("reorderbuffer").
+		AllAtLeast(1, check.Field{Name: "Entries", Value: c.Entries},
+			check.Field{Name: "DispatchPerCycle", Value: c.DispatchPerCycle},
+			check.Field{Name: "FillPerCycle", Value: c.FillPerCycle},
+			check.Field{Name: "RetirePerCycle", Value: c.RetirePerCycle},
+			check.Field{Name: "NumPartitions", Value: c.NumPartitions},
+			check.Field{Name: "InputQueue", Value: c.InputQueue},
+			check.Field{Name: "ShadedQueue", Value: c.ShadedQueue}).
+		NotNegative("ShadingCacheEntries", c.ShadingCacheEntries)
+	if c.ShadingCacheEntries > 0 {
+		r.InRange("RefBits", c.RefBits, 1, 32).
+			InRange("QuadsPerWarp", c.QuadsPerWarp, 1, shader.MaxLanes/4).
+			AtLeast("LookupsPerCycle", c.LookupsPerCycle, 1)
 	}
-	return nil
+	return r.Err()
 }
 
-// Build creates the reorder buffer named name (for example "GPU.ReorderBuffer").
-// It panics with the message of Validate when a parameter is invalid.
-func (b Builder) Build(name string) *Comp {
-	if err := b.Validate(); err != nil {
-		panic(err)
-	}
+// Builder builds a reorder buffer: MakeBuilder().WithEnv(env).WithConfig(cfg).Build(name)
+// (timing.Builder; it panics, naming the unit and the first bad parameter, on
+// a bad environment or configuration: configs validates first).
+type Builder = timing.Builder[Config, *Comp]
+
+// MakeBuilder returns a builder with DefaultConfig.
+func MakeBuilder() Builder { return timing.NewBuilder("reorderbuffer", DefaultConfig(), build) }
+
+// build creates the reorder buffer named name (for example "GPU.ReorderBuffer") from a checked
+// environment and a valid configuration.
+func build(name string, env timing.Env, cfg Config) *Comp {
 	sim.NameMustBeValid(name)
 	c := &Comp{
-		halt:             b.halt,
-		progress:         b.progress,
-		dispatchPerCycle: b.dispatchPerCycle,
-		fillPerCycle:     b.fillPerCycle,
-		retirePerCycle:   b.retirePerCycle,
-		numPartitions:    b.numPartitions,
-		entries:          newRing(b.entries),
+		halt:             env.Halt,
+		progress:         env.Progress,
+		dispatchPerCycle: cfg.DispatchPerCycle,
+		fillPerCycle:     cfg.FillPerCycle,
+		retirePerCycle:   cfg.RetirePerCycle,
+		numPartitions:    cfg.NumPartitions,
+		entries:          newRing(cfg.Entries),
 		activity:         timing.NewActivity(activityNames[:]...),
 	}
-	if b.cacheEntries > 0 {
-		c.cache, _ = newShadingCacheMode(b.cacheEntries, b.refBits, b.entries, b.quadsPerWarp, b.lookupsPerCycle)
-		c.cache.nextWarpID = b.warpIDBase
+	if cfg.ShadingCacheEntries > 0 {
+		c.cache, _ = newShadingCacheMode(cfg.ShadingCacheEntries, cfg.RefBits, cfg.Entries, cfg.QuadsPerWarp, cfg.LookupsPerCycle)
+		c.cache.nextWarpID = cfg.WarpIDBase
 	}
-	c.TickingComponent = sim.NewTickingComponent(name, b.engine, b.freq, c)
+	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
 
-	c.inBuf = sim.NewBuffer(name+".FromQuadPacker.Buf", b.inputQueue)
-	c.shadedBuf = sim.NewBuffer(name+".FromShaderCores.Buf", b.shadedQueue)
+	c.inBuf = sim.NewBuffer(name+".FromQuadPacker.Buf", cfg.InputQueue)
+	c.shadedBuf = sim.NewBuffer(name+".FromShaderCores.Buf", cfg.ShadedQueue)
 	c.FromQuadPacker = sim.NewLimitNumMsgPortWithExternalBuffer(c, c.inBuf, name+".FromQuadPacker")
 	c.ToShaderCores = sim.NewLimitNumMsgPort(c, 1, name+".ToShaderCores")
 	c.FromShaderCores = sim.NewLimitNumMsgPortWithExternalBuffer(c, c.shadedBuf, name+".FromShaderCores")

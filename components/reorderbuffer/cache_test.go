@@ -99,7 +99,7 @@ func runCacheCase(t *testing.T, tc cacheCase) {
 func TestShadingCache(t *testing.T) {
 	a := testDraw4(0)
 	cached := func(entries, refBits int) Builder {
-		return MakeBuilder().WithShadingCache(entries, refBits).WithQuadsPerWarp(2)
+		return MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.ShadingCacheEntries, c.RefBits, c.QuadsPerWarp = entries, refBits, 2 }))
 	}
 	for _, tc := range []cacheCase{
 		{
@@ -206,7 +206,7 @@ func TestShadingCacheReconstruct(t *testing.T) {
 		{N: 2, Taps: [4]decouple.Tap{tap(10, 0, 0.75), tap(11, 1, 0.25)}},
 		{N: 2, Taps: [4]decouple.Tap{tap(10, 0, 0.25), tap(11, 1, 0.75)}},
 	}}
-	bn := newBench(MakeBuilder().WithShadingCache(8, 8), benchConfig{cores: 1, rops: 1}, []scripted{{At: 0, Msg: vis(a, 0, q)}})
+	bn := newBench(MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.ShadingCacheEntries, c.RefBits = 8, 8 })), benchConfig{cores: 1, rops: 1}, []scripted{{At: 0, Msg: vis(a, 0, q)}})
 	bn.cores[0].Discard = func(q *protocol.ShadingQuad) uint8 {
 		if q.Tag.QuadX == 11 {
 			return 0xf
@@ -225,7 +225,7 @@ func TestShadingCacheReconstruct(t *testing.T) {
 // for warp 0 (dispatched at 1, back at 43); warp 1 (dispatched at 3) follows.
 func TestShadingCacheKeepsOrder(t *testing.T) {
 	a := testDraw4(0)
-	bn := newBench(MakeBuilder().WithShadingCache(8, 8), benchConfig{cores: 1, rops: 1,
+	bn := newBench(MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.ShadingCacheEntries, c.RefBits = 8, 8 })), benchConfig{cores: 1, rops: 1,
 		latency: func(*protocol.PixelWarp) uint64 { return 40 }},
 		[]scripted{{At: 0, Msg: warp(a, 0, 0, 0)}, {At: 0, Msg: vis(a, 0, vquad(0, 10))}, {At: 0, Msg: warp(a, 1, 0)}, {At: 0, Msg: protocol.NewDrawEnd(a, 0)}})
 	bn.run(t)
@@ -244,7 +244,7 @@ func TestShadingCacheLeaves2DAlone(t *testing.T) {
 			{At: 5, Msg: warp(b, 2, 0, 0, 0)}, {At: 5, Msg: protocol.NewDrawEnd(b, 0)}}
 	}
 	run := func(bld Builder) ([]ropRecord, []dispatched, map[string]float64) {
-		bn := newBench(bld.WithEntries(8), benchConfig{cores: 2, rops: 1,
+		bn := newBench(bld.WithConfig(testpeer.Edit(bld.Config(), func(c *Config) { c.Entries = 8 })), benchConfig{cores: 2, rops: 1,
 			latency: func(w *protocol.PixelWarp) uint64 { return 20 - 5*w.ID }}, script())
 		bn.run(t)
 		bn.rob.Finish(100e-9)
@@ -261,7 +261,7 @@ func TestShadingCacheLeaves2DAlone(t *testing.T) {
 		return records(bn.rops[0]), got, st
 	}
 	r0, d0, s0 := run(MakeBuilder())
-	r1, d1, s1 := run(MakeBuilder().WithShadingCache(16, 8))
+	r1, d1, s1 := run(MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.ShadingCacheEntries, c.RefBits = 16, 8 })))
 	if !reflect.DeepEqual(r0, r1) || !reflect.DeepEqual(d0, d1) || !reflect.DeepEqual(s0, s1) {
 		t.Fatalf("with the cache:\n%v\n%v\n%v\nwithout:\n%v\n%v\n%v", r1, d1, s1, r0, d0, s0)
 	}
@@ -276,16 +276,16 @@ func TestShadingCacheModeErrors(t *testing.T) {
 		msg     *protocol.VisibilityQuads
 		want    string
 	}{
-		{"cache smaller than a sample's taps", MakeBuilder().WithShadingCache(2, 8), vis(a, 0, four),
+		{"cache smaller than a sample's taps", MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.ShadingCacheEntries, c.RefBits = 2, 8 })), vis(a, 0, four),
 			"ShadingCacheEntries (reorder_buffer.shading_cache_entries) 2 cannot hold the 4 taps of one sample"},
 		{"no shading cache", MakeBuilder(), vis(a, 0, vquad(0, 10)), "has no shading cache"},
-		{"look-ups for the wrong samples", MakeBuilder().WithShadingCache(8, 8),
+		{"look-ups for the wrong samples", MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.ShadingCacheEntries, c.RefBits = 8, 8 })),
 			vis(a, 0, protocol.VisibilityQuad{Live: [4]uint64{3}, Lookups: vquad(0, 10).Lookups}), "1 look-ups for 2 live samples"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			h := &timing.Halt{}
-			bn := newBench(tc.builder.WithHalt(h), benchConfig{cores: 1, rops: 1}, []scripted{{At: 0, Msg: tc.msg}})
+			bn := newBench(tc.builder.WithEnv(timing.Env{Halt: h}), benchConfig{cores: 1, rops: 1}, []scripted{{At: 0, Msg: tc.msg}})
 			bn.run(t)
 			if err := h.Reason(); err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want %q", err, tc.want)

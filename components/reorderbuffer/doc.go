@@ -73,7 +73,7 @@
 //
 // # Shading-cache mode (decoupled sampling)
 //
-// With WithShadingCache(entries, refBits) the buffer is also the shading cache
+// With Config.ShadingCacheEntries positive the buffer is also the shading cache
 // of decoupled sampling (Ragan-Kelley et al. 2011, sections 4.2 and 4.3;
 // cache.go), with ShadingCache[decouple.Tag] for the bookkeeping and one
 // pipeline.ShadingLanes per cache entry. The ring holds 2D-path quads, markers
@@ -117,7 +117,7 @@
 //     (at most RetirePerCycle) leaves as one protocol.ShadedSamples to that
 //     ROP; the references are released when the ROP accepts it.
 //
-// Without WithShadingCache (the builder's default) nothing of this exists and
+// Without it (the default configuration) nothing of this exists and
 // a VisibilityQuads is a protocol error; 2D traffic has the same timing,
 // messages and statistics either way.
 //
@@ -152,14 +152,17 @@
 //
 // # Parameters (Builder)
 //
-//   - WithEngine (required), WithFreq (1 GHz), WithHalt, WithProgress.
-//   - WithEntries (1024 quad entries), WithDispatchPerCycle (1), WithFillPerCycle
-//     (1), WithRetirePerCycle (8 entries), WithNumPartitions (1),
-//     WithInputQueue (4 messages), WithShadedQueue (4 messages).
-//   - Shading-cache mode: WithShadingCache(entries, refBits) (off; configs:
-//     reorder_buffer.shading_cache_entries 1024, ref_bits 8),
-//     WithQuadsPerWarp (8; configs: quad_packer.quads_per_warp),
-//     WithLookupsPerCycle (4; reorder_buffer.lookups_per_cycle).
+// MakeBuilder().WithEnv(env).WithConfig(cfg).Build(name): env (timing.Env)
+// gives the engine and clock (required), the halt and the progress; Config
+// (DefaultConfig) holds:
+//
+//   - Entries (1024 quad entries), DispatchPerCycle (1), FillPerCycle (1),
+//     RetirePerCycle (8 entries), NumPartitions (1), InputQueue (4 messages),
+//     ShadedQueue (4 messages), WarpIDBase (0).
+//   - Shading-cache mode: ShadingCacheEntries and RefBits (off, 8; configs:
+//     reorder_buffer.shading_cache_entries 1024, ref_bits 8), QuadsPerWarp
+//     (8; configs: quad_packer.quads_per_warp), LookupsPerCycle (4;
+//     reorder_buffer.lookups_per_cycle).
 //
 // # Statistics
 //

@@ -1,11 +1,10 @@
 package reorderbuffer
 
 import (
-	"fmt"
-
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/raster"
+	"github.com/gfxsim/gfxsim/internal/enum"
 )
 
 // EntryState is where an entry is in its life: free, allocated to a quad being
@@ -19,18 +18,10 @@ const (
 	EntryReady                     // shaded (or a DrawEnd marker): retires when it reaches the head
 )
 
+var entryStateNames = enum.Names[EntryState]{Type: "EntryState", Names: []string{"free", "shading", "ready"}}
+
 // String returns the state's name.
-func (s EntryState) String() string {
-	switch s {
-	case EntryFree:
-		return "free"
-	case EntryShading:
-		return "shading"
-	case EntryReady:
-		return "ready"
-	}
-	return fmt.Sprintf("EntryState(%d)", uint8(s))
-}
+func (s EntryState) String() string { return entryStateNames.String(s) }
 
 // Entry is one slot of the reorder buffer: one quad of a pixel warp, the
 // DrawEnd marker of one partition of a draw, or a visibility record.

@@ -22,10 +22,6 @@ type (
 	scripted   = testpeer.Scripted
 )
 
-func newFakeSource(name string, e sim.Engine, script []scripted) *fakeSource {
-	return testpeer.NewSource(name, e, script)
-}
-
 // dispatched is a warp a fake core received.
 type dispatched struct {
 	Warp  *protocol.PixelWarp
@@ -231,12 +227,13 @@ type benchConfig struct {
 
 func newBench(b Builder, cfg benchConfig, script []scripted) *bench {
 	e := sim.NewSerialEngine()
-	bn := &bench{engine: e, halt: b.halt, ownHalt: b.halt != nil}
+	bn := &bench{engine: e, halt: b.Env().Halt, ownHalt: b.Env().Halt != nil}
 	if bn.halt == nil {
 		bn.halt = &timing.Halt{}
 	}
-	bn.rob = b.WithEngine(e).WithHalt(bn.halt).WithNumPartitions(cfg.rops).Build("GPU.ReorderBuffer")
-	bn.packer = newFakeSource("QuadPacker", e, script)
+	bn.rob = b.WithEnv(timing.Env{Engine: e, Freq: testpeer.Freq, Halt: bn.halt}).
+		WithConfig(testpeer.Edit(b.Config(), func(c *Config) { c.NumPartitions = cfg.rops })).Build("GPU.ReorderBuffer")
+	bn.packer = testpeer.NewSource("QuadPacker", e, script)
 	bn.packer.Dst = bn.rob.FromQuadPacker
 	in := sim.NewDirectConnection("PackerToROB", e, 1*sim.GHz)
 	in.PlugIn(bn.packer.Out, 16)

@@ -100,7 +100,7 @@ func TestFlushDropsShadingCache(t *testing.T) {
 			map[string]float64{"cache_hits": 1, "cache_misses": 2, "cache_evictions": 0, "cache_entries_flushed": 0, "flushes": 1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			bn := newBench(MakeBuilder().WithShadingCache(8, 8), benchConfig{cores: 1, rops: 1}, []scripted{
+			bn := newBench(MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.ShadingCacheEntries, c.RefBits = 8, 8 })), benchConfig{cores: 1, rops: 1}, []scripted{
 				{At: 0, Msg: vis(a, 0, vquad(0, 10, 11))}, {At: 0, Msg: protocol.NewDrawEnd(a, 0)},
 				{At: 100, Msg: vis(b, 0, vquad(0, 10))}, {At: 100, Msg: protocol.NewDrawEnd(b, 0)}})
 			flush := protocol.NewFlushCmd(tc.invalidate)
@@ -145,7 +145,7 @@ func TestFlushErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			halt := &timing.Halt{}
-			bn := newBench(MakeBuilder().WithShadingCache(4, 8).WithHalt(halt), benchConfig{cores: 1, rops: 1}, nil)
+			bn := newBench(MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.ShadingCacheEntries, c.RefBits = 4, 8 })).WithEnv(timing.Env{Halt: halt}), benchConfig{cores: 1, rops: 1}, nil)
 			withControl(bn, []scripted{{At: 0, Msg: tc.msg}})
 			if tc.setup != nil {
 				tc.setup(bn)
@@ -167,9 +167,5 @@ func TestFlushTraced(t *testing.T) {
 	flush := protocol.NewFlushCmd(true)
 	withControl(bn, []scripted{{At: 0, Msg: flush}})
 	bn.run(t)
-	id := protocol.KindFlush + flush.ID
-	if tasks := log.OfKind(protocol.KindFlush); len(tasks) != 1 || tasks[0].ID != id ||
-		tasks[0].ParentID != protocol.ReqOutTaskID(flush.ID) || !log.Ended[id] {
-		t.Errorf("flush tasks %+v, want one %q below %q, ended", tasks, id, protocol.ReqOutTaskID(flush.ID))
-	}
+	log.CheckCommandTask(t, protocol.KindFlush, flush.ID)
 }

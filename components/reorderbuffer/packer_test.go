@@ -6,9 +6,11 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/quadpacker"
 	"github.com/gfxsim/gfxsim/functional/raster"
+	"github.com/gfxsim/gfxsim/timing"
 )
 
 // TestFullBufferStallsRealPacker puts the real quad packer in front of an
@@ -28,9 +30,9 @@ func TestFullBufferStallsRealPacker(t *testing.T) {
 	}
 	script = append(script, scripted{At: 0, Msg: protocol.NewDrawEnd(a, 0)})
 
-	b := MakeBuilder().WithEntries(8).WithInputQueue(1)
+	b := MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.Entries, c.InputQueue = 8, 1 }))
 	bn := newBench(b, benchConfig{cores: 1, rops: 1, latency: func(*protocol.PixelWarp) uint64 { return 50 }}, nil)
-	packer := quadpacker.MakeBuilder().WithEngine(bn.engine).WithHalt(bn.halt).Build("GPU.QuadPacker")
+	packer := quadpacker.MakeBuilder().WithEnv(timing.Env{Engine: bn.engine, Freq: testpeer.Freq, Halt: bn.halt}).Build("GPU.QuadPacker")
 	packer.ReorderBufferPort = bn.rob.FromQuadPacker
 	toPacker := sim.NewDirectConnection("DepthUnitToPacker", bn.engine, 1*sim.GHz)
 	bn.packer.Dst = packer.FromDepthUnits

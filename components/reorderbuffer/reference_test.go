@@ -10,6 +10,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/quadpacker"
 	"github.com/gfxsim/gfxsim/components/reorderbuffer"
@@ -20,7 +21,7 @@ import (
 	"github.com/gfxsim/gfxsim/functional/shader"
 	"github.com/gfxsim/gfxsim/functional/state"
 	"github.com/gfxsim/gfxsim/functional/vertex"
-	"github.com/gfxsim/gfxsim/scene"
+	"github.com/gfxsim/gfxsim/internal/scenetest"
 	"github.com/gfxsim/gfxsim/scene/driver"
 	"github.com/gfxsim/gfxsim/timing"
 )
@@ -171,9 +172,11 @@ func newMachine(parallel bool, partitions, cores, entries int) *machine {
 	}
 	m := &machine{engine: e, halt: &timing.Halt{}}
 	f := 1 * sim.GHz
-	m.packer = quadpacker.MakeBuilder().WithEngine(e).WithHalt(m.halt).Build("GPU.QuadPacker")
-	m.rob = reorderbuffer.MakeBuilder().WithEngine(e).WithHalt(m.halt).WithEntries(entries).
-		WithNumPartitions(partitions).Build("GPU.ReorderBuffer")
+	env := timing.Env{Engine: e, Freq: testpeer.Freq, Halt: m.halt}
+	m.packer = quadpacker.MakeBuilder().WithEnv(env).Build("GPU.QuadPacker")
+	cfg := reorderbuffer.DefaultConfig()
+	cfg.Entries, cfg.NumPartitions = entries, partitions
+	m.rob = reorderbuffer.MakeBuilder().WithEnv(env).WithConfig(cfg).Build("GPU.ReorderBuffer")
 	m.packer.ReorderBufferPort = m.rob.FromQuadPacker
 
 	toPacker := sim.NewDirectConnection("DepthUnitsToPacker", e, f)
@@ -384,22 +387,6 @@ func render(t *testing.T, f *driver.Frame, m *machine) (*image.RGBA, counted, ma
 	return img, cnt, st
 }
 
-func encode(t *testing.T, name string, w, h, samples int) *driver.Frame {
-	t.Helper()
-	s, err := scene.Builtin(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.SetResolution(w, h, samples); err != nil {
-		t.Fatal(err)
-	}
-	f, err := driver.Encode(s, driver.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return f
-}
-
 func TestSameAsReference(t *testing.T) {
 	tests := []struct {
 		scene                    string
@@ -414,7 +401,7 @@ func TestSameAsReference(t *testing.T) {
 	for _, tc := range tests {
 		name := fmt.Sprintf("%s_%dx_%dp", tc.scene, tc.samples, tc.partitions)
 		t.Run(name, func(t *testing.T) {
-			rf := encode(t, tc.scene, 96, 64, tc.samples)
+			rf := scenetest.EncodeBuiltin(t, tc.scene, 96, 64, tc.samples)
 			ref, err := reference.Render(rf.Memory, rf.Stream, rf.StreamBytes, reference.DefaultOptions())
 			if err != nil {
 				t.Fatal(err)
@@ -423,7 +410,7 @@ func TestSameAsReference(t *testing.T) {
 
 			var serial map[string]float64
 			for _, parallel := range []bool{false, true} {
-				f := encode(t, tc.scene, 96, 64, tc.samples)
+				f := scenetest.EncodeBuiltin(t, tc.scene, 96, 64, tc.samples)
 				m := newMachine(parallel, tc.partitions, tc.cores, tc.slots)
 				img, got, st := render(t, f, m)
 				if img == nil || !bytes.Equal(img.Pix, ref.Image.Pix) {

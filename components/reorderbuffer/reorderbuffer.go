@@ -437,14 +437,14 @@ func (c *Comp) Buffers() []timing.BufferState {
 // Stats reports the counters (see the package documentation).
 func (c *Comp) Stats(add func(name string, v float64)) {
 	n := c.Name()
-	add(n+".warps", float64(c.warps))
-	add(n+".quads", float64(c.quads))
-	add(n+".markers", float64(c.markers))
-	add(n+".shaded_warps", float64(c.shadedWarps))
-	add(n+".retired_quads", float64(c.retiredQuads))
-	add(n+".retired_markers", float64(c.retiredMarkers))
-	add(n+".rop_messages", float64(c.ropMessages))
-	add(n+".flushes", float64(c.flushes))
+	timing.AddCounters(n+".", add,
+		timing.Counter{Name: "warps", Value: c.warps}, timing.Counter{Name: "quads", Value: c.quads},
+		timing.Counter{Name: "markers", Value: c.markers},
+		timing.Counter{Name: "shaded_warps", Value: c.shadedWarps},
+		timing.Counter{Name: "retired_quads", Value: c.retiredQuads},
+		timing.Counter{Name: "retired_markers", Value: c.retiredMarkers},
+		timing.Counter{Name: "rop_messages", Value: c.ropMessages},
+		timing.Counter{Name: "flushes", Value: c.flushes})
 	avg := 0.0
 	if c.occLast > 0 {
 		avg = float64(c.occSum) / float64(c.occLast)

@@ -53,17 +53,12 @@ func TestPinnedTiming(t *testing.T) {
 		"GPU.ReorderBuffer.cycles_idle":             5,
 		"GPU.ReorderBuffer.utilization":             0.25,
 	}
-	if got := testpeer.StatMap(bn.rob); !reflect.DeepEqual(got, wantStats) {
-		t.Fatalf("stats\n%v\nwant\n%v", got, wantStats)
-	}
-	if got := bn.rob.Buffers(); !reflect.DeepEqual(got, []timing.BufferState{
+	testpeer.CheckExact(t, bn.rob, wantStats, []timing.BufferState{
 		{Name: "GPU.ReorderBuffer.FromQuadPacker", Len: 0, Cap: 4},
 		{Name: "GPU.ReorderBuffer.FromShaderCores", Len: 0, Cap: 4},
 		{Name: "GPU.ReorderBuffer.Entries", Len: 0, Cap: 1024},
 		{Name: "GPU.ReorderBuffer.ToROPs", Len: 0, Cap: 1},
-	}) {
-		t.Fatalf("buffers %v", got)
-	}
+	})
 }
 
 // TestOutOfOrderCompletion: four warps finish in the order 1, 3, 2, 0; nothing
@@ -103,7 +98,7 @@ func TestOutOfOrderCompletion(t *testing.T) {
 func TestFullStallsPacker(t *testing.T) {
 	a := testDraw(0)
 	script := []scripted{{At: 0, Msg: warp(a, 0, 0, 0, 0, 0)}, {At: 0, Msg: warp(a, 1, 0, 0, 0, 0)}, {At: 0, Msg: warp(a, 2, 0, 0, 0, 0)}}
-	bn := newBench(MakeBuilder().WithEntries(8), benchConfig{cores: 1, rops: 1,
+	bn := newBench(MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.Entries = 8 })), benchConfig{cores: 1, rops: 1,
 		latency: func(*protocol.PixelWarp) uint64 { return 20 }}, script)
 	var mid []timing.BufferState
 	bn.at(10, func() { mid = bn.rob.Buffers() })
@@ -153,7 +148,7 @@ func TestPartitions(t *testing.T) {
 			[]ropRecord{{"d0 0.2 0.3", 15}, {"end d0", 17}}},
 	}
 	for _, tc := range tests {
-		bn := newBench(MakeBuilder().WithRetirePerCycle(tc.retire), benchConfig{cores: 1, rops: 2}, script)
+		bn := newBench(MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.RetirePerCycle = tc.retire })), benchConfig{cores: 1, rops: 2}, script)
 		bn.run(t)
 		if got := records(bn.rops[0]); !reflect.DeepEqual(got, tc.rop0) {
 			t.Errorf("retire %d: ROP 0 received %v, want %v", tc.retire, got, tc.rop0)
@@ -323,9 +318,9 @@ func TestProtocolErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			halt := &timing.Halt{}
-			bn := newBench(MakeBuilder().WithEntries(4).WithHalt(halt), benchConfig{cores: 1, rops: 1}, tc.script)
+			bn := newBench(MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.Entries = 4 })).WithEnv(timing.Env{Halt: halt}), benchConfig{cores: 1, rops: 1}, tc.script)
 			if tc.shaded != nil {
-				s := newFakeSource("FakeCore", bn.engine, tc.shaded)
+				s := testpeer.NewSource("FakeCore", bn.engine, tc.shaded)
 				s.Dst = bn.rob.FromShaderCores
 				bn.fromCores.PlugIn(s.Out, 1)
 				s.TickNow(0)
@@ -339,33 +334,18 @@ func TestProtocolErrors(t *testing.T) {
 }
 
 func TestBuilderValidation(t *testing.T) {
-	ok := MakeBuilder().WithEngine(sim.NewSerialEngine())
-	if err := ok.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct {
-		b     Builder
-		field string
-	}{
-		{MakeBuilder(), "Engine"},
-		{ok.WithFreq(-1), "Freq"},
-		{ok.WithEntries(0), "Entries"},
-		{ok.WithDispatchPerCycle(0), "DispatchPerCycle"},
-		{ok.WithFillPerCycle(0), "FillPerCycle"},
-		{ok.WithRetirePerCycle(0), "RetirePerCycle"},
-		{ok.WithNumPartitions(0), "NumPartitions"},
-		{ok.WithInputQueue(0), "InputQueue"},
-		{ok.WithShadedQueue(0), "ShadedQueue"},
-	}
-	for _, tc := range tests {
-		if err := tc.b.Validate(); err == nil || !strings.Contains(err.Error(), tc.field) {
-			t.Errorf("want an error naming %s, got %v", tc.field, err)
-		}
-	}
-	defer func() {
-		if r := recover(); r == nil || !strings.Contains(r.(error).Error(), "Entries") {
-			t.Fatalf("Build with a bad parameter: %v", r)
-		}
-	}()
-	ok.WithEntries(0).Build("GPU.ReorderBuffer")
+	testpeer.CheckValidate(t, DefaultConfig(), []testpeer.ConfigCase[Config]{
+		{Want: "Entries", Edit: func(c *Config) { c.Entries = 0 }},
+		{Want: "DispatchPerCycle", Edit: func(c *Config) { c.DispatchPerCycle = 0 }},
+		{Want: "FillPerCycle", Edit: func(c *Config) { c.FillPerCycle = 0 }},
+		{Want: "RetirePerCycle", Edit: func(c *Config) { c.RetirePerCycle = 0 }},
+		{Want: "NumPartitions", Edit: func(c *Config) { c.NumPartitions = 0 }},
+		{Want: "InputQueue", Edit: func(c *Config) { c.InputQueue = 0 }},
+		{Want: "ShadedQueue", Edit: func(c *Config) { c.ShadedQueue = 0 }},
+	})
+	testpeer.CheckEnv(t, true, func(env timing.Env) { MakeBuilder().WithEnv(env).Build("GPU.ReorderBuffer") })
+	testpeer.Panics(t, "Entries", func() {
+		MakeBuilder().WithEnv(timing.Env{Engine: sim.NewSerialEngine(), Freq: testpeer.Freq}).
+			WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.Entries = 0 })).Build("GPU.ReorderBuffer")
+	})
 }

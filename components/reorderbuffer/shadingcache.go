@@ -1,6 +1,10 @@
 package reorderbuffer
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/gfxsim/gfxsim/internal/enum"
+)
 
 // CacheResult is the outcome of a ShadingCache look-up.
 type CacheResult uint8
@@ -22,20 +26,11 @@ const (
 	CacheStallRefOverflow
 )
 
+var cacheResultNames = enum.Names[CacheResult]{Type: "CacheResult",
+	Names: []string{"hit", "miss", "stall_all_referenced", "stall_ref_overflow"}}
+
 // String returns the outcome's name.
-func (r CacheResult) String() string {
-	switch r {
-	case CacheHit:
-		return "hit"
-	case CacheMiss:
-		return "miss"
-	case CacheStallAllReferenced:
-		return "stall_all_referenced"
-	case CacheStallRefOverflow:
-		return "stall_ref_overflow"
-	}
-	return fmt.Sprintf("CacheResult(%d)", uint8(r))
-}
+func (r CacheResult) String() string { return cacheResultNames.String(r) }
 
 // CacheStats counts the look-ups of a ShadingCache.
 type CacheStats struct {

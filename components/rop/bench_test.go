@@ -13,18 +13,13 @@ import (
 	"github.com/gfxsim/gfxsim/functional/geom"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/raster"
-	"github.com/gfxsim/gfxsim/timing"
 )
 
 // bench is a ROP wired to fake peers on one direct connection.
 type bench struct {
-	t                *testing.T
-	e                sim.Engine
+	*backendtest.Rig
 	rop              *rop.Comp
 	rob, du, cp      *backendtest.Peer
-	mem              *backendtest.Memory
-	tg               *backendtest.Targets
-	halt             *timing.Halt
 	name             string
 	lateZRspDelay    uint64
 	lateZPass        func(req *protocol.LateZReq) []raster.SampleMask
@@ -36,31 +31,18 @@ func defaultSpec() backendtest.TargetSpec {
 		ColorLayout: framebuffer.Linear, DepthFormat: depth.D24S8, DepthLayout: framebuffer.Linear}
 }
 
-func newBench(t *testing.T, b rop.Builder, spec backendtest.TargetSpec, memLatency int) *bench {
+func newBench(t *testing.T, cfg rop.Config, spec backendtest.TargetSpec, memLatency int) *bench {
 	t.Helper()
-	tg, err := backendtest.NewTargets(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := sim.NewSerialEngine()
-	f := 1 * sim.GHz
-	h := &timing.Halt{}
-	bn := &bench{t: t, e: e, tg: tg, halt: h, name: "GPU.ROP[0]", lateZRspDelay: 10}
-	bn.rop = b.WithEngine(e).WithFreq(f).WithHalt(h).Build(bn.name)
-	bn.rob = backendtest.NewPeer("ReorderBuffer", e, f, 4)
-	bn.du = backendtest.NewPeer("DepthUnit", e, f, 4)
-	bn.cp = backendtest.NewPeer("CommandProcessor", e, f, 4)
-	bn.mem = backendtest.NewMemory("Memory", e, f, memLatency)
-	bn.mem.Image = tg.Image
-	conn := sim.NewDirectConnection("Conn", e, f)
-	for _, p := range []sim.Port{bn.rop.FromReorderBuffer, bn.rop.DepthUnit, bn.rop.ToMemory, bn.rop.Control,
-		bn.rob.Port, bn.du.Port, bn.cp.Port, bn.mem.Top} {
-		conn.PlugIn(p, 4)
-	}
+	r := backendtest.NewRig(t, spec, memLatency)
+	bn := &bench{Rig: r, name: "GPU.ROP[0]", lateZRspDelay: 10}
+	bn.rop = rop.MakeBuilder().WithEnv(r.Env()).WithConfig(cfg).Build(bn.name)
+	bn.rob, bn.du, bn.cp = r.Peer("ReorderBuffer"), r.Peer("DepthUnit"), r.Peer("CommandProcessor")
+	r.Plug(bn.rop.FromReorderBuffer, bn.rop.DepthUnit, bn.rop.ToMemory, bn.rop.Control,
+		bn.rob.Port, bn.du.Port, bn.cp.Port, r.Mem.Top)
 	bn.rop.DepthUnitPort = bn.du.Port
 	bn.rop.CommandProcessor = bn.cp.Port
-	bn.rop.Memory = bn.mem
-	bn.rop.Image = tg.Image
+	bn.rop.Memory = r.Mem
+	bn.rop.Image = r.TG.Image
 	// The fake depth unit answers every request lateZRspDelay cycles later,
 	// with lateZPass's masks (all live samples pass by default).
 	bn.du.OnRecv = func(p *backendtest.Peer, cycle uint64, msg sim.Msg) {
@@ -80,30 +62,21 @@ func newBench(t *testing.T, b rop.Builder, spec backendtest.TargetSpec, memLaten
 	return bn
 }
 
+// sendDraw sends the shaded quads of draw d from the reorder buffer at
+// cycle, then the draw's DrawEnd.
+func (b *bench) sendDraw(cycle uint64, d *protocol.Draw, quads ...protocol.ShadedQuad) {
+	b.rob.SendAt(cycle, b.rop.FromReorderBuffer, protocol.NewShadedQuads(d, quads))
+	b.rob.SendAt(cycle, b.rop.FromReorderBuffer, protocol.NewDrawEnd(d, 0))
+}
+
 func (b *bench) run() {
-	b.t.Helper()
-	if err := b.e.Run(); err != nil {
-		b.t.Fatal(err)
-	}
-	if b.halt.Stopped() {
-		b.t.Fatalf("halted: %v", b.halt.Reason())
-	}
-	b.rop.Finish(b.e.CurrentTime())
+	b.T.Helper()
+	b.Run(b.rop)
 }
 
 func (b *bench) stat(name string) float64 {
-	b.t.Helper()
-	var v float64
-	found := false
-	b.rop.Stats(func(n string, x float64) {
-		if n == b.name+"."+name {
-			v, found = x, true
-		}
-	})
-	if !found {
-		b.t.Fatalf("no statistic %q", name)
-	}
-	return v
+	b.T.Helper()
+	return b.Stat(b.rop, name)
 }
 
 // shaded returns a ShadedQuad of quad (x, y) of primitive p with every sample

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/rop"
 	"github.com/gfxsim/gfxsim/components/rop/backendtest"
@@ -88,8 +89,8 @@ func writeVisibility(d *fstate.Draw, v *protocol.ShadedVisibilityQuad, pass *ras
 // each surviving sample with its own colour, and counts the quad account
 // exactly as the reference's writeVisibility.
 func TestBlurWriteMatchesWriteVisibility(t *testing.T) {
-	b := newBench(t, rop.MakeBuilder(), blurSpec(), 10)
-	early, late := b.tg.Draw(0, true), b.tg.Draw(1, false)
+	b := newBench(t, rop.DefaultConfig(), blurSpec(), 10)
+	early, late := b.TG.Draw(0, true), b.TG.Draw(1, false)
 	late.State.PSResources.WritesDepth = true
 	for _, d := range []*protocol.Draw{early, late} {
 		d.State.Blend.Targets[0] = blend.Alpha()
@@ -133,7 +134,7 @@ func TestBlurWriteMatchesWriteVisibility(t *testing.T) {
 	b.rob.SendAt(0, b.rop.FromReorderBuffer, ml)
 	b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewDrawEnd(late, 0))
 
-	ref := b.tg.Clone()
+	ref := b.TG.Clone()
 	var ws pipeline.WriteStats
 	for _, m := range []*protocol.ShadedSamples{me, ml} {
 		sd := *m.Draw.State
@@ -153,7 +154,7 @@ func TestBlurWriteMatchesWriteVisibility(t *testing.T) {
 	}
 	b.run()
 
-	if !bytes.Equal(b.tg.Color.Bytes(), ref.Color.Bytes()) {
+	if !bytes.Equal(b.TG.Color.Bytes(), ref.Color.Bytes()) {
 		t.Error("the colour target differs from writeVisibility's")
 	}
 	if got := b.rop.WriteStats(); got != ws {
@@ -169,22 +170,18 @@ func TestBlurWriteMatchesWriteVisibility(t *testing.T) {
 		}
 	}
 	n := len(ve) + len(vl)
-	for name, w := range map[string]float64{"quads_in": float64(n), "visibility_quads_in": float64(n),
+	b.CheckStats(b.rop, map[string]float64{"quads_in": float64(n), "visibility_quads_in": float64(n),
 		"quads_written": float64(ws.QuadsWritten), "quads_discarded": float64(ws.QuadsDiscarded),
 		"quads_late_z_culled": float64(ws.QuadsLateZCulled), "samples_killed": float64(ws.Killed),
-		"samples_written": float64(ws.Written), "late_z_requests": 1, "late_z_quads": float64(len(vl)), "draw_dones": 2} {
-		if g := b.stat(name); g != w {
-			t.Errorf("%s = %v, want %v", name, g, w)
-		}
-	}
+		"samples_written": float64(ws.Written), "late_z_requests": 1, "late_z_quads": float64(len(vl)), "draw_dones": 2})
 }
 
 // TestBlurSampleRate: with SamplesPerCycle set, a visibility quad blends in
 // ceil(samples / rate) cycles; by default it costs one quad.
 func TestBlurSampleRate(t *testing.T) {
-	last := func(bl rop.Builder) uint64 {
+	last := func(bl rop.Config) uint64 {
 		b := newBench(t, bl, blurSpec(), 10)
-		d := b.tg.Draw(0, true)
+		d := b.TG.Draw(0, true)
 		p := backendtest.Blur(d, backendtest.Decouple(d), 0, 0, [3][3]float32{{-8, -8, 0.5}, {40, -8, 0.5}, {-8, 40, 0.5}})
 		v := visQuads(backendtest.BlurTile(d, p, 0, 0), func(_ int, l raster.SampleMask) raster.SampleMask { return l }, false)
 		b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewShadedSamples(d, v))
@@ -195,8 +192,8 @@ func TestBlurSampleRate(t *testing.T) {
 		}
 		return b.cp.Received[0].Cycle
 	}
-	one := last(rop.MakeBuilder())
-	half := last(rop.MakeBuilder().WithSamplesPerCycle(8)) // a 16-sample quad in two cycles
+	one := last(rop.DefaultConfig())
+	half := last(testpeer.Edit(rop.DefaultConfig(), func(c *rop.Config) { c.SamplesPerCycle = 8 })) // a 16-sample quad in two cycles
 	if half <= one+16 {
 		t.Errorf("DrawDone at %d with 8 samples per cycle, %d at one quad per cycle: want at least 32 cycles more", half, one)
 	}
@@ -214,17 +211,17 @@ func TestBlurBadInput(t *testing.T) {
 		{"2D", "not of a 5D primitive", func(v *protocol.ShadedVisibilityQuad) { v.Prim = &pipeline.Primitive{} }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			b := newBench(t, rop.MakeBuilder(), blurSpec(), 10)
-			d := b.tg.Draw(0, true)
+			b := newBench(t, rop.DefaultConfig(), blurSpec(), 10)
+			d := b.TG.Draw(0, true)
 			p := backendtest.Blur(d, backendtest.Decouple(d), 0, 0, [3][3]float32{{0, 0, 0.5}, {16, 0, 0.5}, {0, 8, 0.5}})
 			v := visQuads(backendtest.BlurTile(d, p, 0, 0), func(_ int, l raster.SampleMask) raster.SampleMask { return l }, false)
 			tc.edit(&v[0])
 			b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewShadedSamples(d, v))
-			if err := b.e.Run(); err != nil {
+			if err := b.E.Run(); err != nil {
 				t.Fatal(err)
 			}
-			if !b.halt.Stopped() || !strings.Contains(b.halt.Reason().Error(), tc.want) {
-				t.Errorf("halt %v, want an error with %q", b.halt.Reason(), tc.want)
+			if !b.Halt.Stopped() || !strings.Contains(b.Halt.Reason().Error(), tc.want) {
+				t.Errorf("halt %v, want an error with %q", b.Halt.Reason(), tc.want)
 			}
 		})
 	}

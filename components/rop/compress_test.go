@@ -8,6 +8,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/rop"
 	"github.com/gfxsim/gfxsim/components/rop/backendtest"
@@ -65,9 +66,9 @@ type xfer struct {
 // resolve reads the compressed line as its 64-byte block, and the counters and
 // the image are exact.
 func TestCompression(t *testing.T) {
-	b := newBench(t, rop.MakeBuilder().WithCache(256, 1, 256), msaaSpec(), 10)
+	b := newBench(t, testpeer.Edit(rop.DefaultConfig(), func(c *rop.Config) { c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 256, 1, 256 }), msaaSpec(), 10)
 	a, bl, c := geom.Vec4{1, 0, 0, 1}, geom.Vec4{0, 1, 0, 1}, geom.Vec4{0, 0, 1, 1}
-	d := b.tg.Draw(0, true)
+	d := b.TG.Draw(0, true)
 	p := backendtest.Rect(d, 0, 0, 8, 4, 0.5)[0]
 	full := func(x, y int32, col geom.Vec4) protocol.ShadedQuad { return shaded(d, p, x, y, col, 0xf) }
 	msgs := []*protocol.ShadedQuads{
@@ -80,17 +81,17 @@ func TestCompression(t *testing.T) {
 		// 4: line 1 again: read 256; line 0 (still uniform per pixel) leaves compressed.
 		protocol.NewShadedQuads(d, []protocol.ShadedQuad{edgeQuad(t, d, 0, 2, c)}),
 	}
-	ref, _ := expectWrites(b.tg, msgs)
+	ref, _ := expectWrites(b.TG, msgs)
 	for i, m := range msgs {
 		b.rob.SendAt(uint64(100*i), b.rop.FromReorderBuffer, m)
 	}
 	b.rob.SendAt(300, b.rop.FromReorderBuffer, protocol.NewDrawEnd(d, 0))
-	b.cp.SendAt(400, b.rop.Control, protocol.NewPresentCmd(b.tg.ColorDesc, b.tg.Display))
+	b.cp.SendAt(400, b.rop.Control, protocol.NewPresentCmd(b.TG.ColorDesc, b.TG.Display))
 	b.run()
 
-	base := b.tg.ColorDesc.Addr
+	base := b.TG.ColorDesc.Addr
 	var got []xfer
-	for _, x := range b.mem.Log {
+	for _, x := range b.Mem.Log {
 		line := -1
 		if x.Addr >= base && x.Addr < base+512 {
 			line = int(x.Addr-base) / 256
@@ -117,7 +118,7 @@ func TestCompression(t *testing.T) {
 	// A compressed write-back carries the image's first 64 bytes of its line:
 	// the last one (after message 3) holds line 0's final contents.
 	var blocks [][]byte
-	for _, x := range b.mem.Log {
+	for _, x := range b.Mem.Log {
 		if x.Write && x.Addr == base {
 			blocks = append(blocks, x.Data)
 		}
@@ -127,25 +128,21 @@ func TestCompression(t *testing.T) {
 	} else if !bytes.Equal(blocks[1], ref.Color.Bytes()[:64]) {
 		t.Errorf("the last compressed write-back carried % x, want % x", blocks[1][:16], ref.Color.Bytes()[:16])
 	}
-	if !bytes.Equal(b.tg.Color.Bytes(), ref.Color.Bytes()) {
+	if !bytes.Equal(b.TG.Color.Bytes(), ref.Color.Bytes()) {
 		t.Error("the colour target differs from pipeline.WriteQuad")
 	}
-	disp, _ := b.tg.Image.Slice(b.tg.Display, b.tg.DisplayBytes)
+	disp, _ := b.TG.Image.Slice(b.TG.Display, b.TG.DisplayBytes)
 	if !bytes.Equal(disp, ref.Color.Resolve().Pix) {
 		t.Error("the display buffer differs from framebuffer.Resolve")
 	}
-	for name, w := range map[string]float64{
+	b.CheckStats(b.rop, map[string]float64{
 		"cache_line_reads": 5, "cache_line_reads_compressed": 2, "cache_line_reads_uncompressed": 3,
 		"cache_write_backs": 4, "cache_write_backs_compressed": 2, "cache_write_backs_uncompressed": 2,
 		"cache_compression_bytes_saved": 4 * 192, "cache_compression_unusable": 0,
 		"bytes_read": 256 + 256 + 64 + 256 + 64, "bytes_written": 64 + 256 + 64 + 256 + 128,
 		"present_lines": 2, "present_lines_compressed": 1, "present_lines_cleared": 0,
 		"present_compressed_fraction": 0.5,
-	} {
-		if g := b.stat(name); g != w {
-			t.Errorf("%s = %v, want %v", name, g, w)
-		}
-	}
+	})
 }
 
 // TestCompressionOffOrUnusable: one quad of one colour in one line, then one in
@@ -158,27 +155,33 @@ func TestCompressionOffOrUnusable(t *testing.T) {
 	one.Width, one.Height, one.Samples, one.TileW, one.TileH = 32, 8, 1, 4, 4
 	tests := []struct {
 		name     string
-		b        rop.Builder
+		b        rop.Config
 		spec     backendtest.TargetSpec
 		second   int32 // row of the second quad
 		want     []xfer
 		unusable float64
 	}{
-		{"on", rop.MakeBuilder().WithCache(256, 1, 256), msaaSpec(), 2,
+		{"on", testpeer.Edit(rop.DefaultConfig(), func(c *rop.Config) { c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 256, 1, 256 }), msaaSpec(), 2,
 			[]xfer{{0, 256, false}, {1, 256, false}, {0, 64, true}}, 0},
-		{"off", rop.MakeBuilder().WithCache(256, 1, 256).WithCompression(false), msaaSpec(), 2,
+		{"off", testpeer.Edit(rop.DefaultConfig(), func(c *rop.Config) {
+			c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 256, 1, 256
+			c.Cache.Compression = false
+		}), msaaSpec(), 2,
 			[]xfer{{0, 256, false}, {1, 256, false}, {0, 256, true}}, 0},
-		{"128-byte lines", rop.MakeBuilder().WithCache(128, 1, 128), msaaSpec(), 2,
+		{"128-byte lines", testpeer.Edit(rop.DefaultConfig(), func(c *rop.Config) { c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 128, 1, 128 }), msaaSpec(), 2,
 			[]xfer{{0, 128, false}, {2, 128, false}, {0, 128, true}}, 3},
-		{"access unit 128", rop.MakeBuilder().WithCache(256, 1, 256).WithAccessBytes(128), msaaSpec(), 2,
+		{"access unit 128", testpeer.Edit(rop.DefaultConfig(), func(c *rop.Config) {
+			c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 256, 1, 256
+			c.Cache.MinBlock = 128
+		}), msaaSpec(), 2,
 			[]xfer{{0, 256, false}, {1, 256, false}, {0, 256, true}}, 3},
-		{"1x", rop.MakeBuilder().WithCache(256, 1, 256), one, 4,
+		{"1x", testpeer.Edit(rop.DefaultConfig(), func(c *rop.Config) { c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 256, 1, 256 }), one, 4,
 			[]xfer{{0, 256, false}, {2, 256, false}, {0, 256, true}}, 3},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			b := newBench(t, tc.b, tc.spec, 10)
-			d := b.tg.Draw(0, true)
+			d := b.TG.Draw(0, true)
 			p := backendtest.Rect(d, 0, 0, float32(tc.spec.Width), float32(tc.spec.Height), 0.5)[0]
 			col := geom.Vec4{1, 0, 0, 1}
 			b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewShadedQuads(d,
@@ -188,8 +191,8 @@ func TestCompressionOffOrUnusable(t *testing.T) {
 			b.run()
 			line := uint64(tc.want[0].size)
 			var got []xfer
-			for _, x := range b.mem.Log {
-				got = append(got, xfer{int((x.Addr - b.tg.ColorDesc.Addr) / line), x.Size, x.Write})
+			for _, x := range b.Mem.Log {
+				got = append(got, xfer{int((x.Addr - b.TG.ColorDesc.Addr) / line), x.Size, x.Write})
 			}
 			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("memory traffic %v, want %v", got, tc.want)
@@ -205,19 +208,19 @@ func TestCompressionOffOrUnusable(t *testing.T) {
 // (reads cost nothing); a cleared line written back after a full write of one
 // colour compresses.
 func TestCompressionClear(t *testing.T) {
-	b := newBench(t, rop.MakeBuilder().WithCache(256, 1, 256), msaaSpec(), 10)
-	d := b.tg.Draw(0, true)
+	b := newBench(t, testpeer.Edit(rop.DefaultConfig(), func(c *rop.Config) { c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 256, 1, 256 }), msaaSpec(), 10)
+	d := b.TG.Draw(0, true)
 	p := backendtest.Rect(d, 0, 0, 8, 4, 0.5)[0]
 	col := geom.Vec4{1, 0, 0, 1}
-	clear := protocol.NewClearCmd(command.ClearColor, b.tg.ColorDesc, b.tg.Color.SizeBytes())
+	clear := protocol.NewClearCmd(command.ClearColor, b.TG.ColorDesc, b.TG.Color.SizeBytes())
 	b.cp.SendAt(0, b.rop.Control, clear)
 	b.rob.SendAt(50, b.rop.FromReorderBuffer, protocol.NewShadedQuads(d, []protocol.ShadedQuad{shaded(d, p, 0, 0, col, 0xf)}))
 	b.rob.SendAt(100, b.rop.FromReorderBuffer, protocol.NewShadedQuads(d, []protocol.ShadedQuad{shaded(d, p, 0, 2, col, 0xf)}))
 	b.rob.SendAt(150, b.rop.FromReorderBuffer, protocol.NewShadedQuads(d, []protocol.ShadedQuad{shaded(d, p, 2, 0, col, 0xf)}))
 	b.run()
 	var got []xfer
-	for _, x := range b.mem.Log {
-		got = append(got, xfer{int(x.Addr-b.tg.ColorDesc.Addr) / 256, x.Size, x.Write})
+	for _, x := range b.Mem.Log {
+		got = append(got, xfer{int(x.Addr-b.TG.ColorDesc.Addr) / 256, x.Size, x.Write})
 	}
 	// Line 0 cleared fill; line 1 cleared fill evicts line 0 (compressed);
 	// line 0 is read as its block and evicts line 1 (compressed).

@@ -2,9 +2,11 @@ package rop
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/gfxsim/gfxsim/functional/raster"
 	"github.com/gfxsim/gfxsim/functional/state"
+	"github.com/gfxsim/gfxsim/internal/enum"
 )
 
 // CostModel says what a quad costs in the blend stage.
@@ -23,26 +25,19 @@ const (
 	CostBySamples
 )
 
-var costNames = [...]string{"flat", "by_samples"}
+var costNames = enum.Names[CostModel]{Type: "CostModel", What: "ROP cost model", Names: []string{"flat", "by_samples"}}
 
-func (m CostModel) String() string {
-	if int(m) < len(costNames) {
-		return costNames[m]
-	}
-	return fmt.Sprintf("CostModel(%d)", uint8(m))
-}
+func (m CostModel) String() string { return costNames.String(m) }
 
-// ParseCostModel returns the model named s ("flat" or "by_samples").
+// ParseCostModel returns the model named s, exactly ("flat" or "by_samples").
 func ParseCostModel(s string) (CostModel, error) {
-	for i, n := range costNames {
-		if n == s {
-			return CostModel(i), nil
-		}
+	if i := slices.Index(costNames.Names, s); i >= 0 {
+		return CostModel(i), nil
 	}
-	return 0, fmt.Errorf("unknown ROP cost model %q (want flat or by_samples)", s)
+	return 0, fmt.Errorf("unknown %s %q (want %s)", costNames.What, s, costNames.Want())
 }
 
-// Costs is the blend stage's cost model (Builder.WithCosts).
+// Costs is the blend stage's cost model (Config.Costs).
 type Costs struct {
 	Model CostModel
 	// WideFormat multiplies the cost of a quad whose colour target has 64 or
@@ -61,13 +56,13 @@ func DefaultCosts() Costs { return Costs{Model: CostFlat, WideFormat: 1, Blend: 
 func (c Costs) validate(samplesPerCycle int) error {
 	switch {
 	case c.Model > CostBySamples:
-		return fmt.Errorf("rop: Costs.Model %v is not a model", c.Model)
+		return fmt.Errorf("Costs.Model %v is not a model", c.Model)
 	case c.WideFormat < 1 || c.WideFormat > 1<<16:
-		return fmt.Errorf("rop: Costs.WideFormat %d must be in [1, %d]", c.WideFormat, 1<<16)
+		return fmt.Errorf("Costs.WideFormat %d must be in [1, %d]", c.WideFormat, 1<<16)
 	case c.Blend < 1 || c.Blend > 1<<16:
-		return fmt.Errorf("rop: Costs.Blend %d must be in [1, %d]", c.Blend, 1<<16)
+		return fmt.Errorf("Costs.Blend %d must be in [1, %d]", c.Blend, 1<<16)
 	case c.Model == CostBySamples && samplesPerCycle < 1:
-		return fmt.Errorf("rop: SamplesPerCycle %d must be at least 1 with the by_samples cost model", samplesPerCycle)
+		return fmt.Errorf("SamplesPerCycle %d must be at least 1 with the by_samples cost model", samplesPerCycle)
 	}
 	return nil
 }

@@ -1,11 +1,9 @@
 package rop_test
 
 import (
-	"strings"
 	"testing"
 
-	"github.com/sarchlab/akita/v3/sim"
-
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/rop"
 	"github.com/gfxsim/gfxsim/components/rop/backendtest"
@@ -44,9 +42,9 @@ func TestCostBySamples(t *testing.T) {
 		{"4x MSAA at 8 samples per cycle", spec(framebuffer.RGBA8, 4), false, 8, bySamples(1, 1), 7},
 		{"4x MSAA blending", spec(framebuffer.RGBA8, 4), true, 8, bySamples(2, 2), 21},
 	}
-	last := func(tc int, b rop.Builder) uint64 {
+	last := func(tc int, b rop.Config) uint64 {
 		bn := newBench(t, b, tests[tc].spec, 10)
-		d := bn.tg.Draw(0, true)
+		d := bn.TG.Draw(0, true)
 		if tests[tc].blending {
 			d.State.Blend.Targets[0] = blend.Alpha()
 		}
@@ -56,18 +54,18 @@ func TestCostBySamples(t *testing.T) {
 			qs = append(qs, shaded(d, p, x, 0, geom.Vec4{1, 0, 0, 0.5}, 0xf))
 		}
 		m := protocol.NewShadedQuads(d, qs)
-		ref, _ := expectWrites(bn.tg, []*protocol.ShadedQuads{m})
+		ref, _ := expectWrites(bn.TG, []*protocol.ShadedQuads{m})
 		bn.rob.SendAt(0, bn.rop.FromReorderBuffer, m)
 		bn.rob.SendAt(0, bn.rop.FromReorderBuffer, protocol.NewDrawEnd(d, 0))
 		bn.run()
-		if string(bn.tg.Color.Bytes()) != string(ref.Color.Bytes()) {
+		if string(bn.TG.Color.Bytes()) != string(ref.Color.Bytes()) {
 			t.Errorf("%s: the colour target differs from pipeline.WriteQuad", tests[tc].name)
 		}
 		return bn.cp.Received[0].Cycle
 	}
 	for i, tc := range tests {
-		flat := last(i, rop.MakeBuilder().WithSamplesPerCycle(tc.rate))
-		got := last(i, rop.MakeBuilder().WithSamplesPerCycle(tc.rate).WithCosts(tc.costs))
+		flat := last(i, testpeer.Edit(rop.DefaultConfig(), func(c *rop.Config) { c.SamplesPerCycle = tc.rate }))
+		got := last(i, testpeer.Edit(rop.DefaultConfig(), func(c *rop.Config) { c.SamplesPerCycle = tc.rate; c.Costs = tc.costs }))
 		if got != flat+tc.extra {
 			t.Errorf("%s: DrawDone at %d, flat at %d: want %d cycles later", tc.name, got, flat, tc.extra)
 		}
@@ -75,24 +73,17 @@ func TestCostBySamples(t *testing.T) {
 }
 
 func TestCostsValidate(t *testing.T) {
-	ok := rop.MakeBuilder().WithEngine(sim.NewSerialEngine())
-	tests := []struct {
-		b    rop.Builder
-		want string
-	}{
-		{ok.WithCosts(rop.Costs{Model: rop.CostBySamples, WideFormat: 1, Blend: 1}), "SamplesPerCycle"},
-		{ok.WithCosts(rop.Costs{Model: rop.CostFlat, WideFormat: 0, Blend: 1}), "Costs.WideFormat"},
-		{ok.WithCosts(rop.Costs{Model: rop.CostFlat, WideFormat: 1, Blend: 0}), "Costs.Blend"},
-		{ok.WithCosts(rop.Costs{Model: 9, WideFormat: 1, Blend: 1}), "Costs.Model"},
+	type cfg = rop.Config
+	costs := func(m rop.CostModel, wide, blend int) func(c *cfg) {
+		return func(c *cfg) { c.Costs = rop.Costs{Model: m, WideFormat: wide, Blend: blend} }
 	}
-	for _, tc := range tests {
-		if err := tc.b.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("error %v, want one naming %s", err, tc.want)
-		}
-	}
-	if err := ok.WithSamplesPerCycle(4).WithCosts(rop.Costs{Model: rop.CostBySamples, WideFormat: 2, Blend: 2}).Validate(); err != nil {
-		t.Error(err)
-	}
+	testpeer.CheckValidate(t, rop.DefaultConfig(), []testpeer.ConfigCase[cfg]{
+		{Want: "SamplesPerCycle", Edit: costs(rop.CostBySamples, 1, 1)},
+		{Want: "Costs.WideFormat", Edit: costs(rop.CostFlat, 0, 1)},
+		{Want: "Costs.Blend", Edit: costs(rop.CostFlat, 1, 0)},
+		{Want: "Costs.Model", Edit: costs(9, 1, 1)},
+		{Edit: func(c *cfg) { costs(rop.CostBySamples, 2, 2)(c); c.SamplesPerCycle = 4 }},
+	})
 	for _, s := range []string{"flat", "by_samples"} {
 		if m, err := rop.ParseCostModel(s); err != nil || m.String() != s {
 			t.Errorf("ParseCostModel(%q) = %v, %v", s, m, err)

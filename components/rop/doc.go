@@ -26,7 +26,7 @@
 // (checked on the memory image's bytes) moves LineSize/samples bytes and is
 // tagged compressed, and a later miss on it reads that many bytes; any other
 // line moves whole. The same tag memory holds the fast-clear state. It pays only
-// when the block is at least the memory access unit (AccessBytes, 64): RGBA8 at
+// when the block is at least the memory access unit (Cache.MinBlock, 64): RGBA8 at
 // 4x MSAA needs 256-byte lines (64-byte blocks); at 1x, or with smaller lines,
 // compression is never applied (counted as cache_compression_unusable). The
 // memory image keeps the uncompressed contents: only the request sizes change.
@@ -45,7 +45,7 @@
 //     ShadedQuads of a late-Z draw; protocol.LateZRsp in, in request order.
 //   - ToMemory (out/in, peer Memory): colour line reads and write-backs (whole
 //     lines, or compressed blocks at the line's address) and the resolve's
-//     display-line writes (AccessBytes each), through a memclient
+//     display-line writes (Cache.MinBlock each), through a memclient
 //     (components/rop/rtcache).
 //   - Control (in/out, peer CommandProcessor): protocol.ClearCmd,
 //     protocol.PresentCmd and protocol.FlushCmd in; protocol.Done and
@@ -72,7 +72,7 @@
 //  3. Lookup (QuadsPerCycle quads per cycle, in order): the colour-cache lines of
 //     the quad's live samples (ColorDesc.Addr + Color.Address(x, y, s)) are looked
 //     up: hits, misses that read the line (its compressed block when its tag
-//     says compressed; at most MaxOutstandingMemory requests in flight), misses
+//     says compressed; at most Cache.MaxOutstanding requests in flight), misses
 //     merged with a read in flight, cleared lines allocated at once without a
 //     read, and lines the quad overwrites whole (an opaque write of every
 //     sample of the line) allocated without a read. The quad waits in a ring of
@@ -86,7 +86,7 @@
 //     for late Z, its answer arrived. A DrawEnd sends DrawDone{draw, p} to the
 //     command processor once every earlier quad is written.
 //
-// Framebuffer prefetch (WithPrefetch; Giesen, part 9: the ROP fetches the
+// Framebuffer prefetch (Config.PrefetchDistance; Giesen, part 9: the ROP fetches the
 // framebuffer data of the quads it will blend into its buffers before they
 // need it). With a distance D > 0, each cycle after the lookup, the ROP reads
 // ahead the colour lines of the quad at the lookup cursor and of the D quads
@@ -97,7 +97,7 @@
 // lookup cannot run: late Z may then cull some of them and make their
 // prefetches useless. Lines the quad overwrites whole and fast-cleared lines
 // need no read and are skipped; present lines and lines being read cost
-// nothing. Prefetches share the MaxOutstandingMemory request slots: a
+// nothing. Prefetches share the Cache.MaxOutstanding request slots: a
 // prefetch is sent only while more than PrefetchReserve slots stay free,
 // counting the requests in flight and the write-backs waiting to be issued, so
 // that the last PrefetchReserve slots always go to demand misses and
@@ -130,7 +130,7 @@
 // pixel quad with all its samples: at most 4 x samples, like it), or with
 // SamplesPerCycle > 0 its surviving samples at that rate in blend.
 //
-// Cost models (WithCosts). CostFlat (the default) is the above: a pixel quad
+// Cost models (Config.Costs). CostFlat (the default) is the above: a pixel quad
 // costs one quad of QuadsPerCycle whatever its samples, format and blend.
 // CostBySamples makes the blend rate depend on the work: every quad, pixel or
 // visibility, costs its live samples, times Costs.WideFormat when the colour
@@ -151,7 +151,7 @@
 // through the colour cache (QuadsPerCycle quads per cycle through the same
 // lookup and pipeline; a compressed line is read as its block); when a row is
 // through, the display lines (PresentCmd.Display, RGBA8, linear, Width*4 bytes
-// per row; AccessBytes per line) holding pixels of its tiles are
+// per row; Cache.MinBlock per line) holding pixels of its tiles are
 // written, each once and whole (a line shared with another partition's tiles
 // carries their resolved pixels too: every draw is complete, so they are final;
 // the image receives only this partition's pixels). Then every dirty colour line
@@ -172,16 +172,19 @@
 //
 // # Parameters (builder)
 //
-// Index (partition, 0), QuadsPerCycle (1), SamplesPerCycle (0: a visibility
-// quad blends as one quad), Costs (DefaultCosts: flat, factors 1), Cache (16 KB, 4 ways, 64-byte lines),
-// BlendLatency (4 cycles), MaxOutstandingMemory (8), WriteQueue (8), InputQueue
-// (8 messages in the port), Window (16 messages in flight), LateZInFlight (4),
-// WaitQuads (16), Tiles (TileSize 8, PartitionStride 1, NumPartitions 1),
-// Compression (on), AccessBytes (64: the memory access unit, the smallest
-// compressed block used and the display-line size), PrefetchDistance (0: off)
-// and PrefetchReserve (2; in [1, MaxOutstandingMemory) when prefetching),
-// Freq (1 GHz), Engine, Halt, Progress. The default machine (configs/sortlast.yaml) uses a 32 KB, 4-way
-// colour cache with 256-byte lines, so that 4x MSAA lines compress.
+// MakeBuilder().WithEnv(env).WithConfig(cfg).Build(name): env (timing.Env)
+// gives the engine and clock (required), the halt and the progress; Config
+// (DefaultConfig) holds Index (partition, 0), QuadsPerCycle (1),
+// SamplesPerCycle (0: a visibility quad blends as one quad), Costs
+// (DefaultCosts: flat, factors 1), Cache (16 KB, 4 ways, 64-byte lines,
+// MaxOutstanding 8 memory requests, WriteQueue 8, Compression on, MinBlock 64:
+// the memory access unit, the smallest compressed block used and the
+// display-line size), BlendLatency (4 cycles), InputQueue (8 messages in the
+// port), Window (16 messages in flight), LateZInFlight (4), WaitQuads (16),
+// TileSize 8, PartitionStride 1, NumPartitions 1, PrefetchDistance (0: off)
+// and PrefetchReserve (2; in [1, Cache.MaxOutstanding) when prefetching). The
+// default machine (configs/sortlast.yaml) uses a 32 KB, 4-way colour cache
+// with 256-byte lines, so that 4x MSAA lines compress.
 //
 // # Statistics (<name>.<counter>)
 //

@@ -1,8 +1,6 @@
 package rop_test
 
 import (
-	"reflect"
-	"slices"
 	"testing"
 
 	"github.com/sarchlab/akita/v3/tracing"
@@ -20,69 +18,28 @@ import (
 // later quad on a flushed line misses and reads it again; without, the lines
 // stay (clean) and it hits. A second flush finds nothing dirty.
 func TestFlush(t *testing.T) {
-	for _, tc := range []struct {
-		name       string
-		invalidate bool
-		readsAfter int
-		dropped    float64 // lines the two flushes drop
-	}{
-		{"invalidate", true, 2, 4 + 2},
-		{"keep", false, 0, 0},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
+	for _, tc := range backendtest.FlushCases {
+		t.Run(tc.Name, func(t *testing.T) {
 			const part = 2
-			b := newBench(t, rop.MakeBuilder().WithIndex(part).WithTiles(8, 1, 4), defaultSpec(), 10)
-			d := b.tg.Draw(0, true)
+			b := newBench(t, testpeer.Edit(rop.DefaultConfig(), func(c *rop.Config) { c.Index = part; c.TileSize, c.PartitionStride, c.NumPartitions = 8, 1, 4 }), defaultSpec(), 10)
+			d := b.TG.Draw(0, true)
 			p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
 			red := geom.Vec4{1, 0, 0, 1}
 			// 16x8 RGBA8 at 1x, linear: one 64-byte line per row. Quads (0, 0)
 			// and (4, 0) touch rows 0 and 1, quad (0, 2) rows 2 and 3.
-			b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewShadedQuads(d, []protocol.ShadedQuad{
-				shaded(d, p, 0, 0, red, 0xf), shaded(d, p, 4, 0, red, 0xf), shaded(d, p, 0, 2, red, 0xf)}))
-			b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewDrawEnd(d, 0))
-			flush := protocol.NewFlushCmd(tc.invalidate)
+			b.sendDraw(0, d, shaded(d, p, 0, 0, red, 0xf), shaded(d, p, 4, 0, red, 0xf), shaded(d, p, 0, 2, red, 0xf))
+			flush := protocol.NewFlushCmd(tc.Invalidate)
 			b.cp.SendAt(100, b.rop.Control, flush)
-			d1 := b.tg.Draw(1, true)
-			b.rob.SendAt(300, b.rop.FromReorderBuffer, protocol.NewShadedQuads(d1, []protocol.ShadedQuad{shaded(d1, p, 0, 0, red, 0xf)}))
-			b.rob.SendAt(300, b.rop.FromReorderBuffer, protocol.NewDrawEnd(d1, 0))
-			again := protocol.NewFlushCmd(tc.invalidate)
+			d1 := b.TG.Draw(1, true)
+			b.sendDraw(300, d1, shaded(d1, p, 0, 0, red, 0xf))
+			again := protocol.NewFlushCmd(tc.Invalidate)
 			b.cp.SendAt(400, b.rop.Control, again)
 			b.run()
 
-			addr := b.tg.ColorDesc.Addr
+			addr := b.TG.ColorDesc.Addr
 			lines := []uint64{addr, addr + 64, addr + 128, addr + 192}
-			var firstWrites, laterWrites []uint64
-			readsBefore, readsAfter := 0, 0
-			var lastFirst uint64
-			for _, a := range b.mem.Log {
-				switch {
-				case a.Write && a.Cycle < 300:
-					firstWrites = append(firstWrites, a.Addr)
-					lastFirst = a.Cycle
-					if a.Size != 64 {
-						t.Errorf("write-back of line 0x%x moved %d bytes, want 64", a.Addr, a.Size)
-					}
-				case a.Write:
-					laterWrites = append(laterWrites, a.Addr)
-				case a.Cycle < 100:
-					readsBefore++
-				case a.Cycle >= 300:
-					readsAfter++
-				default:
-					t.Errorf("line 0x%x read during the flush", a.Addr)
-				}
-			}
-			slices.Sort(firstWrites)
-			slices.Sort(laterWrites)
-			if !reflect.DeepEqual(firstWrites, lines) {
-				t.Errorf("first flush wrote %x, want each of %x once", firstWrites, lines)
-			}
-			if want := lines[:2]; !reflect.DeepEqual(laterWrites, want) {
-				t.Errorf("second flush wrote %x, want the two lines the later quad dirtied, %x", laterWrites, want)
-			}
-			if readsBefore != 4 || readsAfter != tc.readsAfter {
-				t.Errorf("%d lines read before the flush, %d after; want 4, %d", readsBefore, readsAfter, tc.readsAfter)
-			}
+			lastFirst := b.Mem.CheckFlush(t, backendtest.FlushWant{Flush: 100, Later: 300, LineBytes: 64,
+				FirstWrites: lines, LaterWrites: lines[:2], ReadsBefore: 4, ReadsAfter: tc.ReadsAfter})
 			// DrawDone, Done, DrawDone, Done.
 			if len(b.cp.Received) != 4 {
 				t.Fatalf("command processor received %d messages, want 4", len(b.cp.Received))
@@ -100,12 +57,8 @@ func TestFlush(t *testing.T) {
 			if got, want := b.cp.Received[1].Cycle, lastFirst+10+3; got != want {
 				t.Errorf("first Done at cycle %d, want %d", got, want)
 			}
-			for name, w := range map[string]float64{"flushes": 2, "cache_write_backs": 6, "bytes_written": 6 * 64,
-				"cache_invalidated_lines": tc.dropped, "presents": 0, "resolve_quads": 0} {
-				if g := b.stat(name); g != w {
-					t.Errorf("%s = %v, want %v", name, g, w)
-				}
-			}
+			testpeer.CheckStats(t, testpeer.StatMap(b.rop), b.name, map[string]float64{"flushes": 2, "cache_write_backs": 6,
+				"bytes_written": 6 * 64, "cache_invalidated_lines": tc.Dropped, "presents": 0, "resolve_quads": 0})
 		})
 	}
 }
@@ -114,22 +67,16 @@ func TestFlush(t *testing.T) {
 // "flush<msg ID>" below the sender's req_out task of the message, ended with
 // the Done, and the write-backs it causes hang below it.
 func TestFlushTraced(t *testing.T) {
-	b := newBench(t, rop.MakeBuilder(), defaultSpec(), 10)
+	b := newBench(t, rop.DefaultConfig(), defaultSpec(), 10)
 	var log testpeer.TaskLog
 	tracing.CollectTrace(b.rop, &log)
-	d := b.tg.Draw(0, true)
+	d := b.TG.Draw(0, true)
 	p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
-	b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewShadedQuads(d, []protocol.ShadedQuad{
-		shaded(d, p, 0, 0, geom.Vec4{1, 1, 1, 1}, 0xf)}))
-	b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewDrawEnd(d, 0))
+	b.sendDraw(0, d, shaded(d, p, 0, 0, geom.Vec4{1, 1, 1, 1}, 0xf))
 	flush := protocol.NewFlushCmd(true)
 	b.cp.SendAt(100, b.rop.Control, flush)
 	b.run()
-	tasks := log.OfKind(protocol.KindFlush)
-	id := protocol.KindFlush + flush.ID
-	if len(tasks) != 1 || tasks[0].ID != id || tasks[0].ParentID != protocol.ReqOutTaskID(flush.ID) || !log.Ended[id] {
-		t.Fatalf("flush tasks %+v, want one %q below %q, ended", tasks, id, protocol.ReqOutTaskID(flush.ID))
-	}
+	id := log.CheckCommandTask(t, protocol.KindFlush, flush.ID)
 	if below := log.Below(id); len(below) != 2 {
 		t.Errorf("%d tasks below the flush, want the 2 write-backs: %+v", len(below), below)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/sarchlab/akita/v3/sim"
 
 	"github.com/gfxsim/gfxsim/components/depthunit"
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/rop"
 	"github.com/gfxsim/gfxsim/components/rop/backendtest"
@@ -18,7 +19,7 @@ import (
 	"github.com/gfxsim/gfxsim/functional/shader"
 	"github.com/gfxsim/gfxsim/functional/state"
 	"github.com/gfxsim/gfxsim/functional/vertex"
-	"github.com/gfxsim/gfxsim/scene"
+	"github.com/gfxsim/gfxsim/internal/scenetest"
 	"github.com/gfxsim/gfxsim/scene/driver"
 	"github.com/gfxsim/gfxsim/timing"
 )
@@ -26,6 +27,21 @@ import (
 type outMsg struct {
 	src, dst sim.Port
 	msg      sim.Msg
+}
+
+// sendAll sends the messages of out in order until a port refuses one:
+// whether it sent any, and whether one was refused (and stays first).
+func sendAll(now sim.VTimeInSec, out *[]outMsg) (sent, blocked bool) {
+	for len(*out) > 0 {
+		o := (*out)[0]
+		o.msg.Meta().Src, o.msg.Meta().Dst, o.msg.Meta().SendTime = o.src, o.dst, now
+		if o.src.Send(o.msg) != nil {
+			return sent, true
+		}
+		*out = (*out)[1:]
+		sent = true
+	}
+	return sent, false
 }
 
 // frontEnd plays the command processor, the geometry pipeline and one
@@ -81,14 +97,9 @@ func (f *frontEnd) Tick(now sim.VTimeInSec) bool {
 			f.done[m.Draw.Seq]++
 		}
 	}
-	for len(f.outbox) > 0 {
-		o := f.outbox[0]
-		o.msg.Meta().Src, o.msg.Meta().Dst, o.msg.Meta().SendTime = o.src, o.dst, now
-		if o.src.Send(o.msg) != nil {
-			return progress
-		}
-		f.outbox = f.outbox[1:]
-		progress = true
+	sent, blocked := sendAll(now, &f.outbox)
+	if progress = progress || sent; blocked {
+		return progress
 	}
 	if f.finished || f.err != nil || f.acks > 0 || f.pc >= len(f.cmds) {
 		return progress
@@ -202,14 +213,9 @@ type shadeStage struct {
 
 func (s *shadeStage) Tick(now sim.VTimeInSec) bool {
 	progress := false
-	for len(s.outbox) > 0 {
-		o := s.outbox[0]
-		o.msg.Meta().Src, o.msg.Meta().Dst, o.msg.Meta().SendTime = o.src, o.dst, now
-		if o.src.Send(o.msg) != nil {
-			return progress
-		}
-		s.outbox = s.outbox[1:]
-		progress = true
+	sent, blocked := sendAll(now, &s.outbox)
+	if progress = progress || sent; blocked {
+		return progress
 	}
 	msg := s.In.Retrieve(now)
 	if msg == nil {
@@ -245,17 +251,7 @@ func runFrame(t *testing.T, name string, w, h, samples, parts int, engine sim.En
 // ways and line size.
 func runFrameCache(t *testing.T, name string, w, h, samples, parts int, engine sim.Engine, size, ways, line int) (*frontEnd, []*depthunit.Comp, []*rop.Comp, *driver.Frame) {
 	t.Helper()
-	s, err := scene.Builtin(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.SetResolution(w, h, samples); err != nil {
-		t.Fatal(err)
-	}
-	fr, err := driver.Encode(s, driver.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	fr := scenetest.EncodeBuiltin(t, name, w, h, samples)
 	disp := fr.Memory.Alloc(uint64(w*h*4), 4096)
 	buf := make([]byte, fr.StreamBytes)
 	fr.Memory.ReadAt(buf, fr.Stream)
@@ -282,10 +278,14 @@ func runFrameCache(t *testing.T, name string, w, h, samples, parts int, engine s
 	var dus []*depthunit.Comp
 	var rops []*rop.Comp
 	for p := 0; p < parts; p++ {
-		du := depthunit.MakeBuilder().WithEngine(engine).WithFreq(f).WithHalt(halt).WithIndex(p).
-			WithCache(2048, 2, 64).Build(fmt.Sprintf("GPU.DepthUnit[%d]", p))
-		r := rop.MakeBuilder().WithEngine(engine).WithFreq(f).WithHalt(halt).WithIndex(p).
-			WithTiles(8, 1, parts).WithCache(size, ways, line).Build(fmt.Sprintf("GPU.ROP[%d]", p))
+		env := timing.Env{Engine: engine, Freq: f, Halt: halt}
+		dc := depthunit.DefaultConfig()
+		dc.Index, dc.Cache.Size, dc.Cache.Ways, dc.Cache.LineSize = p, 2048, 2, 64
+		du := depthunit.MakeBuilder().WithEnv(env).WithConfig(dc).Build(fmt.Sprintf("GPU.DepthUnit[%d]", p))
+		r := rop.MakeBuilder().WithEnv(env).WithConfig(testpeer.Edit(rop.DefaultConfig(), func(c *rop.Config) {
+			c.Index, c.TileSize, c.PartitionStride, c.NumPartitions = p, 8, 1, parts
+			c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = size, ways, line
+		})).Build(fmt.Sprintf("GPU.ROP[%d]", p))
 		for _, port := range []sim.Port{du.FromRasterizers, du.ToQuadPacker, du.ROP, du.ToMemory, du.Control,
 			r.FromReorderBuffer, r.DepthUnit, r.ToMemory, r.Control} {
 			conn.PlugIn(port, 4)
@@ -320,27 +320,18 @@ func runFrameCache(t *testing.T, name string, w, h, samples, parts int, engine s
 type referenceFrame struct {
 	mem *command.Image
 	img []byte
+	res *reference.Result
 }
 
 // renderReference renders a built-in scene with the reference renderer.
 func renderReference(t *testing.T, name string, w, h, samples int) referenceFrame {
 	t.Helper()
-	s, err := scene.Builtin(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.SetResolution(w, h, samples); err != nil {
-		t.Fatal(err)
-	}
-	rf, err := driver.Encode(s, driver.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	rf := scenetest.EncodeBuiltin(t, name, w, h, samples)
 	ref, err := reference.Render(rf.Memory, rf.Stream, rf.StreamBytes, reference.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
-	return referenceFrame{mem: rf.Memory, img: ref.Image.Pix}
+	return referenceFrame{mem: rf.Memory, img: ref.Image.Pix, res: ref}
 }
 
 func sumStats(units []interface {
@@ -377,17 +368,9 @@ func TestFrameMatchesReference(t *testing.T) {
 			const w, h = 48, 32
 			fe, dus, rops, fr := runFrame(t, tc.scene, w, h, tc.samples, tc.parts, sim.NewSerialEngine())
 
-			s, _ := scene.Builtin(tc.scene)
-			_ = s.SetResolution(w, h, tc.samples)
-			rf, err := driver.Encode(s, driver.DefaultOptions())
-			if err != nil {
-				t.Fatal(err)
-			}
-			ref, err := reference.Render(rf.Memory, rf.Stream, rf.StreamBytes, reference.DefaultOptions())
-			if err != nil {
-				t.Fatal(err)
-			}
-			if n := rf.Memory.Size(); !bytes.Equal(fr.Memory.Bytes()[:n], rf.Memory.Bytes()) {
+			rf := renderReference(t, tc.scene, w, h, tc.samples)
+			ref := rf.res
+			if n := rf.mem.Size(); !bytes.Equal(fr.Memory.Bytes()[:n], rf.mem.Bytes()) {
 				t.Error("the memory image differs from the reference renderer's")
 			}
 			if fe.image == nil || !bytes.Equal(fe.image.Pix, ref.Image.Pix) {

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/rop"
 	"github.com/gfxsim/gfxsim/components/rop/backendtest"
@@ -31,9 +32,9 @@ type readAt struct{ cycle, row uint64 }
 
 func readsByRow(b *bench) []readAt {
 	var out []readAt
-	for _, a := range b.mem.Log {
+	for _, a := range b.Mem.Log {
 		if !a.Write {
-			out = append(out, readAt{a.Cycle, (a.Addr - b.tg.ColorDesc.Addr) / 64})
+			out = append(out, readAt{a.Cycle, (a.Addr - b.TG.ColorDesc.Addr) / 64})
 		}
 	}
 	return out
@@ -79,16 +80,19 @@ func TestPrefetch(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			b := newBench(t, rop.MakeBuilder().WithPrefetch(tc.distance, 2).WithMaxOutstandingMemory(tc.max), defaultSpec(), 10)
+			b := newBench(t, testpeer.Edit(rop.DefaultConfig(), func(c *rop.Config) {
+				c.PrefetchDistance, c.PrefetchReserve = tc.distance, 2
+				c.Cache.MaxOutstanding = tc.max
+			}), defaultSpec(), 10)
 			b.lateZRspDelay = 30
-			d := b.tg.Draw(0, false)
+			d := b.TG.Draw(0, false)
 			m := column(d, tc.quads)
-			ref, st := expectWrites(b.tg, []*protocol.ShadedQuads{m})
+			ref, st := expectWrites(b.TG, []*protocol.ShadedQuads{m})
 			st.DepthStats = pipeline.DepthStats{} // the depth unit tests
 			b.rob.SendAt(0, b.rop.FromReorderBuffer, m)
 			b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewDrawEnd(d, 0))
 			b.run()
-			if !bytes.Equal(b.tg.Color.Bytes(), ref.Color.Bytes()) {
+			if !bytes.Equal(b.TG.Color.Bytes(), ref.Color.Bytes()) {
 				t.Error("the colour target differs from pipeline.WriteQuad in arrival order")
 			}
 			if got := b.rop.WriteStats(); got != st {
@@ -113,12 +117,12 @@ func TestPrefetch(t *testing.T) {
 // are never used; the FlushCmd that ends the tile counts them useless (and
 // writes back the two lines quad 0 made dirty).
 func TestPrefetchUseless(t *testing.T) {
-	b := newBench(t, rop.MakeBuilder().WithPrefetch(1, 2), defaultSpec(), 10)
+	b := newBench(t, testpeer.Edit(rop.DefaultConfig(), func(c *rop.Config) { c.PrefetchDistance, c.PrefetchReserve = 1, 2 }), defaultSpec(), 10)
 	b.lateZRspDelay = 30
 	b.lateZPass = func(req *protocol.LateZReq) []raster.SampleMask {
 		return []raster.SampleMask{req.Quads[0].Live, {}} // quad 1 fails late Z
 	}
-	d := b.tg.Draw(0, false)
+	d := b.TG.Draw(0, false)
 	b.rob.SendAt(0, b.rop.FromReorderBuffer, column(d, 2))
 	b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewDrawEnd(d, 0))
 	b.cp.SendAt(100, b.rop.Control, protocol.NewFlushCmd(false))
@@ -126,10 +130,6 @@ func TestPrefetchUseless(t *testing.T) {
 	if got, want := readsByRow(b), []readAt{{3, 0}, {3, 1}, {3, 2}, {3, 3}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("line reads (cycle, row) %v, want %v", got, want)
 	}
-	for name, w := range map[string]float64{"prefetch_issued": 4, "prefetch_useful": 2, "prefetch_late": 0,
-		"prefetch_useless": 2, "quads_late_z_culled": 1, "quads_written": 1, "cache_write_backs": 2} {
-		if g := b.stat(name); g != w {
-			t.Errorf("%s = %v, want %v", name, g, w)
-		}
-	}
+	b.CheckStats(b.rop, map[string]float64{"prefetch_issued": 4, "prefetch_useful": 2, "prefetch_late": 0,
+		"prefetch_useless": 2, "quads_late_z_culled": 1, "quads_written": 1, "cache_write_backs": 2})
 }

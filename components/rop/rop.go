@@ -15,6 +15,7 @@ import (
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/raster"
 	"github.com/gfxsim/gfxsim/functional/state"
+	"github.com/gfxsim/gfxsim/internal/enum"
 	"github.com/gfxsim/gfxsim/timing"
 )
 
@@ -88,14 +89,9 @@ const (
 	controlFlushing               // a present or a flush: writing back every dirty line
 )
 
-var controlStateNames = [...]string{"none", "resolving", "flushing"}
+var controlStateNames = enum.Names[controlState]{Type: "controlState", Names: []string{"none", "resolving", "flushing"}}
 
-func (s controlState) String() string {
-	if int(s) < len(controlStateNames) {
-		return controlStateNames[s]
-	}
-	return fmt.Sprintf("controlState(%d)", uint8(s))
-}
+func (s controlState) String() string { return controlStateNames.String(s) }
 
 // Comp is a ROP: the colour block of one partition's render back-end. See the
 // package documentation.
@@ -912,9 +908,7 @@ func (c *Comp) account(now sim.VTimeInSec, cycle uint64, progress bool) {
 	if c.lookRateBlocked {
 		next = min(next, c.lookRate.Next(cycle))
 	}
-	if next != ^uint64(0) && next > cycle {
-		c.waker.WakeIn(now, int(next-cycle))
-	}
+	c.waker.WakeForNext(now, cycle, next)
 }
 
 // Finish closes the activity accounting at time now.
@@ -942,24 +936,28 @@ func (c *Comp) WriteStats() pipeline.WriteStats { return c.ws }
 func (c *Comp) Stats(add func(name string, v float64)) {
 	n := c.Name() + "."
 	s := &c.st
-	for _, e := range []struct {
-		name string
-		v    uint64
-	}{
-		{"messages_in", s.messagesIn}, {"quads_in", s.quadsIn}, {"visibility_quads_in", s.visQuadsIn},
-		{"samples_killed", uint64(c.ws.Killed)}, {"samples_written", uint64(c.ws.Written)},
-		{"samples_blended", uint64(c.ws.Blended)},
-		{"quads_written", uint64(c.ws.QuadsWritten)}, {"quads_discarded", uint64(c.ws.QuadsDiscarded)},
-		{"quads_late_z_culled", uint64(c.ws.QuadsLateZCulled)},
-		{"late_z_requests", s.lateRequests}, {"late_z_quads", s.lateQuads},
-		{"draw_ends", s.drawEnds}, {"draw_dones", s.drawDones},
-		{"clears", s.clears}, {"presents", s.presents}, {"flushes", s.flushes},
-		{"resolve_quads", s.resolveQuads}, {"resolve_lines", s.resolveLines}, {"resolve_bytes", s.resolveBytes},
-		{"present_lines", s.presentLines}, {"present_lines_compressed", s.presentCompressed},
-		{"present_lines_cleared", s.presentCleared},
-	} {
-		add(n+e.name, float64(e.v))
-	}
+	timing.AddCounters(n, add,
+		timing.Counter{Name: "messages_in", Value: s.messagesIn},
+		timing.Counter{Name: "quads_in", Value: s.quadsIn},
+		timing.Counter{Name: "visibility_quads_in", Value: s.visQuadsIn},
+		timing.Counter{Name: "samples_killed", Value: uint64(c.ws.Killed)},
+		timing.Counter{Name: "samples_written", Value: uint64(c.ws.Written)},
+		timing.Counter{Name: "samples_blended", Value: uint64(c.ws.Blended)},
+		timing.Counter{Name: "quads_written", Value: uint64(c.ws.QuadsWritten)},
+		timing.Counter{Name: "quads_discarded", Value: uint64(c.ws.QuadsDiscarded)},
+		timing.Counter{Name: "quads_late_z_culled", Value: uint64(c.ws.QuadsLateZCulled)},
+		timing.Counter{Name: "late_z_requests", Value: s.lateRequests},
+		timing.Counter{Name: "late_z_quads", Value: s.lateQuads},
+		timing.Counter{Name: "draw_ends", Value: s.drawEnds},
+		timing.Counter{Name: "draw_dones", Value: s.drawDones}, timing.Counter{Name: "clears", Value: s.clears},
+		timing.Counter{Name: "presents", Value: s.presents}, timing.Counter{Name: "flushes", Value: s.flushes},
+		timing.Counter{Name: "resolve_quads", Value: s.resolveQuads},
+		timing.Counter{Name: "resolve_lines", Value: s.resolveLines},
+		timing.Counter{Name: "resolve_bytes", Value: s.resolveBytes},
+		timing.Counter{Name: "present_lines", Value: s.presentLines},
+		timing.Counter{Name: "present_lines_compressed", Value: s.presentCompressed},
+		timing.Counter{Name: "present_lines_cleared", Value: s.presentCleared})
+
 	frac := 0.0
 	if s.presentLines > 0 {
 		frac = float64(s.presentCompressed) / float64(s.presentLines)

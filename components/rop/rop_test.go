@@ -5,11 +5,9 @@ import (
 	"math/rand"
 	"reflect"
 	"sort"
-	"strings"
 	"testing"
 
-	"github.com/sarchlab/akita/v3/sim"
-
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/rop"
 	"github.com/gfxsim/gfxsim/components/rop/backendtest"
@@ -18,13 +16,14 @@ import (
 	"github.com/gfxsim/gfxsim/functional/framebuffer"
 	"github.com/gfxsim/gfxsim/functional/geom"
 	"github.com/gfxsim/gfxsim/functional/raster"
+	"github.com/gfxsim/gfxsim/timing"
 )
 
 // TestBlendInArrivalOrder: two overlapping quads of two alpha-blended draws
 // give the order-dependent result of pipeline.WriteQuad in arrival order.
 func TestBlendInArrivalOrder(t *testing.T) {
-	b := newBench(t, rop.MakeBuilder(), defaultSpec(), 10)
-	d0, d1 := b.tg.Draw(0, true), b.tg.Draw(1, true)
+	b := newBench(t, rop.DefaultConfig(), defaultSpec(), 10)
+	d0, d1 := b.TG.Draw(0, true), b.TG.Draw(1, true)
 	for _, d := range []*protocol.Draw{d0, d1} {
 		d.State.Blend.Targets[0] = blend.Alpha()
 	}
@@ -32,8 +31,8 @@ func TestBlendInArrivalOrder(t *testing.T) {
 	p1 := backendtest.Rect(d1, 0, 0, 16, 8, 0.5)[0]
 	m0 := protocol.NewShadedQuads(d0, []protocol.ShadedQuad{shaded(d0, p0, 2, 2, geom.Vec4{1, 0, 0, 0.5}, 0xf)})
 	m1 := protocol.NewShadedQuads(d1, []protocol.ShadedQuad{shaded(d1, p1, 2, 2, geom.Vec4{0, 0, 1, 0.75}, 0xf)})
-	ref, st := expectWrites(b.tg, []*protocol.ShadedQuads{m0, m1})
-	swapped, _ := expectWrites(b.tg, []*protocol.ShadedQuads{m1, m0})
+	ref, st := expectWrites(b.TG, []*protocol.ShadedQuads{m0, m1})
+	swapped, _ := expectWrites(b.TG, []*protocol.ShadedQuads{m1, m0})
 	if bytes.Equal(ref.Color.Bytes(), swapped.Color.Bytes()) {
 		t.Fatal("weak test: the blend order does not matter")
 	}
@@ -42,7 +41,7 @@ func TestBlendInArrivalOrder(t *testing.T) {
 	b.rob.SendAt(0, b.rop.FromReorderBuffer, m1)
 	b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewDrawEnd(d1, 0))
 	b.run()
-	if !bytes.Equal(b.tg.Color.Bytes(), ref.Color.Bytes()) {
+	if !bytes.Equal(b.TG.Color.Bytes(), ref.Color.Bytes()) {
 		t.Error("the colour target differs from pipeline.WriteQuad in arrival order")
 	}
 	if len(b.cp.Received) != 2 {
@@ -56,12 +55,8 @@ func TestBlendInArrivalOrder(t *testing.T) {
 	if got := b.rop.WriteStats(); got != st {
 		t.Errorf("write stats %+v, want %+v", got, st)
 	}
-	for name, w := range map[string]float64{"samples_written": 8, "samples_blended": 8, "quads_written": 2,
-		"late_z_requests": 0, "cache_line_reads": 2, "cache_hits": 0, "cache_misses_merged": 2, "draw_dones": 2} {
-		if g := b.stat(name); g != w {
-			t.Errorf("%s = %v, want %v", name, g, w)
-		}
-	}
+	b.CheckStats(b.rop, map[string]float64{"samples_written": 8, "samples_blended": 8, "quads_written": 2,
+		"late_z_requests": 0, "cache_line_reads": 2, "cache_hits": 0, "cache_misses_merged": 2, "draw_dones": 2})
 }
 
 // TestDrawDoneAfterLastWrite pins the timing of one quad whose lines miss: sent
@@ -69,24 +64,18 @@ func TestBlendInArrivalOrder(t *testing.T) {
 // and answers at 13, the ROP blends at 14, the write leaves the 4-cycle blend
 // pipeline at 18 and the DrawDone sent then reaches the command processor at 19.
 func TestDrawDoneAfterLastWrite(t *testing.T) {
-	b := newBench(t, rop.MakeBuilder(), defaultSpec(), 10)
-	d := b.tg.Draw(0, true)
+	b := newBench(t, rop.DefaultConfig(), defaultSpec(), 10)
+	d := b.TG.Draw(0, true)
 	p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
-	b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewShadedQuads(d,
-		[]protocol.ShadedQuad{shaded(d, p, 0, 0, geom.Vec4{1, 1, 1, 1}, 0xf)}))
-	b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewDrawEnd(d, 0))
+	b.sendDraw(0, d, shaded(d, p, 0, 0, geom.Vec4{1, 1, 1, 1}, 0xf))
 	b.run()
-	if got := b.mem.Reads(); len(got) != 2 || b.mem.Log[0].Cycle != 3 {
-		t.Fatalf("memory log %+v, want two line reads at cycle 3", b.mem.Log)
+	if got := b.Mem.Reads(); len(got) != 2 || b.Mem.Log[0].Cycle != 3 {
+		t.Fatalf("memory log %+v, want two line reads at cycle 3", b.Mem.Log)
 	}
 	if len(b.cp.Received) != 1 || b.cp.Received[0].Cycle != 19 {
 		t.Fatalf("DrawDone received %+v, want one at cycle 19", b.cp.Received)
 	}
-	for name, w := range map[string]float64{"cycles_busy": 7, "cycles_wait_memory": 11} {
-		if g := b.stat(name); g != w {
-			t.Errorf("%s = %v, want %v", name, g, w)
-		}
-	}
+	b.CheckStats(b.rop, map[string]float64{"cycles_busy": 7, "cycles_wait_memory": 11})
 }
 
 // TestLateZ: a late-Z draw's message goes to the depth unit as one request with
@@ -94,9 +83,9 @@ func TestDrawDoneAfterLastWrite(t *testing.T) {
 // sample); the ROP waits for the answer before blending, keeps several requests
 // in flight, and counts the outcomes as pipeline.WriteQuad does.
 func TestLateZ(t *testing.T) {
-	b := newBench(t, rop.MakeBuilder(), defaultSpec(), 10)
+	b := newBench(t, rop.DefaultConfig(), defaultSpec(), 10)
 	b.lateZRspDelay = 30
-	d := b.tg.Draw(0, false)
+	d := b.TG.Draw(0, false)
 	p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
 	red := geom.Vec4{1, 0, 0, 1}
 	m := protocol.NewShadedQuads(d, []protocol.ShadedQuad{
@@ -130,7 +119,7 @@ func TestLateZ(t *testing.T) {
 	if at := b.lateZRequestedAt; at[2] >= at[0]+30 {
 		t.Errorf("requests taken at cycles %v: not overlapped", at)
 	}
-	want := b.tg.Clone()
+	want := b.TG.Clone()
 	want.Color.Store(4, 1, 0, red, blend.WriteAll)
 	want.Color.Store(6, 0, 0, red, blend.WriteAll)
 	want.Color.Store(7, 0, 0, red, blend.WriteAll)
@@ -140,20 +129,16 @@ func TestLateZ(t *testing.T) {
 	want.Color.Store(9, 0, 0, red, blend.WriteAll)
 	want.Color.Store(8, 1, 0, red, blend.WriteAll)
 	want.Color.Store(9, 1, 0, red, blend.WriteAll)
-	if !bytes.Equal(b.tg.Color.Bytes(), want.Color.Bytes()) {
+	if !bytes.Equal(b.TG.Color.Bytes(), want.Color.Bytes()) {
 		t.Error("colour target differs")
 	}
 	// The first answer arrives at 30 + the request's arrival; nothing is read
 	// before it (the lookups wait for the answer).
-	if r := b.mem.Log[0].Cycle; r <= b.lateZRequestedAt[0]+30 {
+	if r := b.Mem.Log[0].Cycle; r <= b.lateZRequestedAt[0]+30 {
 		t.Errorf("colour lines read at cycle %d, before the late-Z answer", r)
 	}
-	for name, w := range map[string]float64{"quads_discarded": 1, "quads_late_z_culled": 1, "quads_written": 3,
-		"samples_killed": 6, "samples_written": 9, "late_z_requests": 3, "late_z_quads": 5, "draw_dones": 1} {
-		if g := b.stat(name); g != w {
-			t.Errorf("%s = %v, want %v", name, g, w)
-		}
-	}
+	b.CheckStats(b.rop, map[string]float64{"quads_discarded": 1, "quads_late_z_culled": 1, "quads_written": 3,
+		"samples_killed": 6, "samples_written": 9, "late_z_requests": 3, "late_z_quads": 5, "draw_dones": 1})
 	if g := b.stat("cycles_wait_late_z"); g < 25 {
 		t.Errorf("cycles_wait_late_z = %v", g)
 	}
@@ -167,21 +152,19 @@ func TestResolve(t *testing.T) {
 	spec := backendtest.TargetSpec{Width: 64, Height: 16, Samples: 4, ColorFormat: framebuffer.RGBA8,
 		ColorLayout: framebuffer.Tiled, TileW: 4, TileH: 4, DepthFormat: 0, DepthLayout: framebuffer.Linear}
 	const part, parts = 1, 4
-	b := newBench(t, rop.MakeBuilder().WithIndex(part).WithTiles(8, 1, parts), spec, 10)
+	b := newBench(t, testpeer.Edit(rop.DefaultConfig(), func(c *rop.Config) { c.Index = part; c.TileSize, c.PartitionStride, c.NumPartitions = 8, 1, parts }), spec, 10)
 	rng := rand.New(rand.NewSource(7))
-	rng.Read(b.tg.Color.Bytes())
+	rng.Read(b.TG.Color.Bytes())
 	// One blended quad in tile (1, 0) (owned) makes one colour line dirty.
-	d := b.tg.Draw(0, true)
+	d := b.TG.Draw(0, true)
 	p := backendtest.Rect(d, 0, 0, 64, 16, 0.5)[0]
-	b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewShadedQuads(d,
-		[]protocol.ShadedQuad{shaded(d, p, 8, 0, geom.Vec4{0.2, 0.4, 0.6, 1}, 0xf)}))
-	b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewDrawEnd(d, 0))
-	present := protocol.NewPresentCmd(b.tg.ColorDesc, b.tg.Display)
+	b.sendDraw(0, d, shaded(d, p, 8, 0, geom.Vec4{0.2, 0.4, 0.6, 1}, 0xf))
+	present := protocol.NewPresentCmd(b.TG.ColorDesc, b.TG.Display)
 	b.cp.SendAt(100, b.rop.Control, present)
 	b.run()
 
 	// Expected: the display lines and the colour lines of the owned tiles.
-	resolved := b.tg.Color.Resolve()
+	resolved := b.TG.Color.Resolve()
 	wantDisplay := map[uint64]bool{}
 	wantSample := map[uint64]bool{}
 	for y := 0; y < 16; y++ {
@@ -189,27 +172,27 @@ func TestResolve(t *testing.T) {
 			if protocol.TileOwner(x/8, y/8, 1, parts) != part {
 				continue
 			}
-			wantDisplay[(b.tg.Display+uint64(y*64+x)*4)&^63] = true
+			wantDisplay[(b.TG.Display+uint64(y*64+x)*4)&^63] = true
 			for s := 0; s < 4; s++ {
-				wantSample[(b.tg.ColorDesc.Addr+b.tg.Color.Address(x, y, s))&^63] = true
+				wantSample[(b.TG.ColorDesc.Addr+b.TG.Color.Address(x, y, s))&^63] = true
 			}
 		}
 	}
 	// The blended quad's 16 samples lie on two lines of its 4x4-pixel layout tile.
-	dirty := []uint64{(b.tg.ColorDesc.Addr + b.tg.Color.Address(8, 0, 0)) &^ 63,
-		(b.tg.ColorDesc.Addr + b.tg.Color.Address(8, 1, 0)) &^ 63}
+	dirty := []uint64{(b.TG.ColorDesc.Addr + b.TG.Color.Address(8, 0, 0)) &^ 63,
+		(b.TG.ColorDesc.Addr + b.TG.Color.Address(8, 1, 0)) &^ 63}
 	var gotDisplay, gotFlush []uint64
 	gotReads := map[uint64]int{}
-	for _, a := range b.mem.Log {
+	for _, a := range b.Mem.Log {
 		switch {
 		case !a.Write:
 			gotReads[a.Addr]++
-		case a.Addr >= b.tg.Display && a.Addr < b.tg.Display+b.tg.DisplayBytes:
+		case a.Addr >= b.TG.Display && a.Addr < b.TG.Display+b.TG.DisplayBytes:
 			gotDisplay = append(gotDisplay, a.Addr)
 			if a.Size != 64 {
 				t.Errorf("display write of %d bytes", a.Size)
 			}
-			off := a.Addr - b.tg.Display
+			off := a.Addr - b.TG.Display
 			if !bytes.Equal(a.Data, resolved.Pix[off:off+64]) {
 				t.Errorf("display line 0x%x: % x, want % x", a.Addr, a.Data[:8], resolved.Pix[off:off+8])
 			}
@@ -241,7 +224,7 @@ func TestResolve(t *testing.T) {
 	}
 	// The image's display buffer holds the resolved pixels of the partition's
 	// tiles, and nothing else was written there.
-	disp, _ := b.tg.Image.Slice(b.tg.Display, b.tg.DisplayBytes)
+	disp, _ := b.TG.Image.Slice(b.TG.Display, b.TG.DisplayBytes)
 	for y := 0; y < 16; y++ {
 		for x := 0; x < 64; x++ {
 			o := (y*64 + x) * 4
@@ -258,7 +241,7 @@ func TestResolve(t *testing.T) {
 	if m, ok := done.Msg.(*protocol.Done); !ok || m.RspTo != present.ID || m.From != part {
 		t.Fatalf("last message to the command processor %T", done.Msg)
 	}
-	last := b.mem.Log[len(b.mem.Log)-1].Cycle
+	last := b.Mem.Log[len(b.Mem.Log)-1].Cycle
 	if done.Cycle != last+10+3 {
 		t.Errorf("Done at cycle %d, want %d (last write %d + memory 10 + 3)", done.Cycle, last+13, last)
 	}
@@ -272,19 +255,19 @@ func TestResolve(t *testing.T) {
 func TestResolveRGBA32F(t *testing.T) {
 	spec := backendtest.TargetSpec{Width: 8, Height: 8, Samples: 2, ColorFormat: framebuffer.RGBA32F,
 		ColorLayout: framebuffer.Linear, DepthLayout: framebuffer.Linear}
-	b := newBench(t, rop.MakeBuilder(), spec, 5)
+	b := newBench(t, rop.DefaultConfig(), spec, 5)
 	rng := rand.New(rand.NewSource(3))
 	for y := 0; y < 8; y++ {
 		for x := 0; x < 8; x++ {
 			for s := 0; s < 2; s++ {
-				b.tg.Color.Store(x, y, s, geom.Vec4{rng.Float32()*1.2 - 0.1, rng.Float32(), rng.Float32(), rng.Float32()}, blend.WriteAll)
+				b.TG.Color.Store(x, y, s, geom.Vec4{rng.Float32()*1.2 - 0.1, rng.Float32(), rng.Float32(), rng.Float32()}, blend.WriteAll)
 			}
 		}
 	}
-	b.cp.SendAt(0, b.rop.Control, protocol.NewPresentCmd(b.tg.ColorDesc, b.tg.Display))
+	b.cp.SendAt(0, b.rop.Control, protocol.NewPresentCmd(b.TG.ColorDesc, b.TG.Display))
 	b.run()
-	disp, _ := b.tg.Image.Slice(b.tg.Display, b.tg.DisplayBytes)
-	if want := b.tg.Color.Resolve(); !bytes.Equal(disp, want.Pix) {
+	disp, _ := b.TG.Image.Slice(b.TG.Display, b.TG.DisplayBytes)
+	if want := b.TG.Color.Resolve(); !bytes.Equal(disp, want.Pix) {
 		t.Error("the resolved display buffer differs from framebuffer.Resolve")
 	}
 }
@@ -292,86 +275,61 @@ func TestResolveRGBA32F(t *testing.T) {
 // TestClearColor: a colour clear drops the lines without write-back and marks
 // them cleared, so the next blend costs no read.
 func TestClearColor(t *testing.T) {
-	b := newBench(t, rop.MakeBuilder(), defaultSpec(), 10)
-	d := b.tg.Draw(0, true)
+	b := newBench(t, rop.DefaultConfig(), defaultSpec(), 10)
+	d := b.TG.Draw(0, true)
 	p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
 	white := geom.Vec4{1, 1, 1, 1}
-	b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewShadedQuads(d, []protocol.ShadedQuad{shaded(d, p, 0, 0, white, 0xf)}))
-	b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewDrawEnd(d, 0))
-	clear := protocol.NewClearCmd(command.ClearColor, b.tg.ColorDesc, b.tg.Color.SizeBytes())
+	b.sendDraw(0, d, shaded(d, p, 0, 0, white, 0xf))
+	clear := protocol.NewClearCmd(command.ClearColor, b.TG.ColorDesc, b.TG.Color.SizeBytes())
 	b.cp.SendAt(100, b.rop.Control, clear)
-	d1 := b.tg.Draw(1, true)
+	d1 := b.TG.Draw(1, true)
 	b.rob.SendAt(200, b.rop.FromReorderBuffer, protocol.NewShadedQuads(d1, []protocol.ShadedQuad{shaded(d1, p, 0, 0, white, 0xf)}))
 	b.run()
-	if got := b.mem.Reads(); len(got) != 2 {
+	if got := b.Mem.Reads(); len(got) != 2 {
 		t.Errorf("reads %x, want the two lines of the first quad only", got)
 	}
-	if got := b.mem.Writes(); len(got) != 0 {
+	if got := b.Mem.Writes(); len(got) != 0 {
 		t.Errorf("writes %x: the clear wrote lines back", got)
 	}
-	for name, w := range map[string]float64{"cache_cleared_fills": 2, "cache_cleared_lines": 8, "clears": 1} {
-		if g := b.stat(name); g != w {
-			t.Errorf("%s = %v, want %v", name, g, w)
-		}
-	}
+	b.CheckStats(b.rop, map[string]float64{"cache_cleared_fills": 2, "cache_cleared_lines": 8, "clears": 1})
 	if m := b.cp.Received[1].Msg.(*protocol.Done); m.RspTo != clear.ID {
 		t.Errorf("clear not acknowledged: %+v", m)
 	}
 }
 
 func TestBuilderValidate(t *testing.T) {
-	e := sim.NewSerialEngine()
-	tests := []struct {
-		b    rop.Builder
-		want string
-	}{
-		{rop.MakeBuilder(), "Engine"},
-		{rop.MakeBuilder().WithEngine(e).WithQuadsPerCycle(0), "QuadsPerCycle"},
-		{rop.MakeBuilder().WithEngine(e).WithBlendLatency(0), "BlendLatency"},
-		{rop.MakeBuilder().WithEngine(e).WithTiles(6, 1, 1), "TileSize"},
-		{rop.MakeBuilder().WithEngine(e).WithTiles(8, 1, 2).WithIndex(2), "Index"},
-		{rop.MakeBuilder().WithEngine(e).WithTiles(8, 1, 0), "NumPartitions"},
-		{rop.MakeBuilder().WithEngine(e).WithCache(1000, 4, 64), "Cache.Size"},
-		{rop.MakeBuilder().WithEngine(e).WithLateZInFlight(0), "LateZInFlight"},
-		{rop.MakeBuilder().WithEngine(e).WithPrefetch(-1, 2), "PrefetchDistance"},
-		{rop.MakeBuilder().WithEngine(e).WithPrefetch(4, 0), "PrefetchReserve"},
-		{rop.MakeBuilder().WithEngine(e).WithPrefetch(4, 8).WithMaxOutstandingMemory(8), "PrefetchReserve"},
-		{rop.MakeBuilder().WithEngine(e).WithPrefetch(0, 8).WithMaxOutstandingMemory(8), ""}, // off: the reserve is unused
-		{rop.MakeBuilder().WithEngine(e).WithPrefetch(4, 7).WithMaxOutstandingMemory(8), ""},
-		{rop.MakeBuilder().WithEngine(e), ""},
-	}
-	for _, tc := range tests {
-		err := tc.b.Validate()
-		switch {
-		case tc.want == "" && err != nil:
-			t.Errorf("valid builder: %v", err)
-		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
-			t.Errorf("error %v, want one naming %s", err, tc.want)
-		}
-	}
+	type cfg = rop.Config
+	testpeer.CheckValidate(t, rop.DefaultConfig(), []testpeer.ConfigCase[cfg]{
+		{Want: "QuadsPerCycle", Edit: func(c *cfg) { c.QuadsPerCycle = 0 }},
+		{Want: "BlendLatency", Edit: func(c *cfg) { c.BlendLatency = 0 }},
+		{Want: "TileSize", Edit: func(c *cfg) { c.TileSize = 6 }},
+		{Want: "Index", Edit: func(c *cfg) { c.NumPartitions, c.Index = 2, 2 }},
+		{Want: "NumPartitions", Edit: func(c *cfg) { c.NumPartitions = 0 }},
+		{Want: "Cache.Size", Edit: func(c *cfg) { c.Cache.Size = 1000 }},
+		{Want: "LateZInFlight", Edit: func(c *cfg) { c.LateZInFlight = 0 }},
+		{Want: "PrefetchDistance", Edit: func(c *cfg) { c.PrefetchDistance = -1 }},
+		{Want: "PrefetchReserve", Edit: func(c *cfg) { c.PrefetchDistance, c.PrefetchReserve = 4, 0 }},
+		{Want: "PrefetchReserve", Edit: func(c *cfg) { c.PrefetchDistance, c.PrefetchReserve, c.Cache.MaxOutstanding = 4, 8, 8 }},
+		{Edit: func(c *cfg) { c.PrefetchDistance, c.PrefetchReserve, c.Cache.MaxOutstanding = 0, 8, 8 }}, // off: the reserve is unused
+		{Edit: func(c *cfg) { c.PrefetchDistance, c.PrefetchReserve, c.Cache.MaxOutstanding = 4, 7, 8 }},
+	})
+	testpeer.CheckEnv(t, true, func(env timing.Env) { rop.MakeBuilder().WithEnv(env).Build("GPU.ROP[0]") })
 }
 
 func TestBuffersAndNames(t *testing.T) {
-	b := newBench(t, rop.MakeBuilder(), defaultSpec(), 10)
-	for _, s := range b.rop.Buffers() {
-		sim.NameMustBeValid(s.Name)
-		if s.Cap <= 0 || s.Len != 0 {
-			t.Errorf("buffer %s: %d of %d", s.Name, s.Len, s.Cap)
-		}
-	}
+	b := newBench(t, rop.DefaultConfig(), defaultSpec(), 10)
+	b.CheckIdleBuffers(b.rop)
 }
 
 // TestLateZAllDiscarded: a late-Z message whose quads the shader discarded
 // entirely still goes to the depth unit (so the unit's outstanding count
 // balances), and its DrawDone waits for the answer.
 func TestLateZAllDiscarded(t *testing.T) {
-	b := newBench(t, rop.MakeBuilder(), defaultSpec(), 10)
+	b := newBench(t, rop.DefaultConfig(), defaultSpec(), 10)
 	b.lateZRspDelay = 20
-	d := b.tg.Draw(0, false)
+	d := b.TG.Draw(0, false)
 	p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
-	b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewShadedQuads(d,
-		[]protocol.ShadedQuad{shaded(d, p, 0, 0, geom.Vec4{1, 1, 1, 1}, 0)}))
-	b.rob.SendAt(0, b.rop.FromReorderBuffer, protocol.NewDrawEnd(d, 0))
+	b.sendDraw(0, d, shaded(d, p, 0, 0, geom.Vec4{1, 1, 1, 1}, 0))
 	b.run()
 	if len(b.du.Received) != 1 {
 		t.Fatalf("depth unit received %d requests", len(b.du.Received))
@@ -384,8 +342,8 @@ func TestLateZAllDiscarded(t *testing.T) {
 	if len(b.cp.Received) != 1 || b.cp.Received[0].Cycle != 25 {
 		t.Fatalf("DrawDone %+v, want one at cycle 25", b.cp.Received)
 	}
-	if len(b.mem.Log) != 0 {
-		t.Errorf("memory accessed: %+v", b.mem.Log)
+	if len(b.Mem.Log) != 0 {
+		t.Errorf("memory accessed: %+v", b.Mem.Log)
 	}
 	if g := b.stat("quads_discarded"); g != 1 {
 		t.Errorf("quads_discarded = %v", g)

@@ -1,9 +1,11 @@
 // Package backendtest holds the small fake peers the tests of the render
 // back-end's units (components/depthunit, components/rop) wire around the unit
 // under test: a scripted peer that sends messages at given cycles and records
-// what it receives with the cycle of arrival, and a fixed-latency memory that
-// logs every line request. Real ports, a real engine and direct connections are
-// used; only the peers are fake.
+// what it receives with the cycle of arrival, a fixed-latency memory that
+// logs every line request, and the Rig a unit's bench embeds (engine, halt,
+// targets, memory, connection; running the unit and reading its counters).
+// Real ports, a real engine and direct connections are used; only the peers
+// are fake.
 package backendtest
 
 import (

@@ -2,7 +2,8 @@ package rtcache
 
 import (
 	"bytes"
-	"fmt"
+
+	"github.com/gfxsim/gfxsim/internal/enum"
 )
 
 // Surface is a render target whose lines the cache may move compressed: Size
@@ -42,14 +43,9 @@ const (
 	Cleared
 )
 
-var lineStateNames = [...]string{"Uncompressed", "Compressed", "Cleared"}
+var lineStateNames = enum.Names[LineState]{Type: "LineState", Names: []string{"Uncompressed", "Compressed", "Cleared"}}
 
-func (s LineState) String() string {
-	if int(s) < len(lineStateNames) {
-		return lineStateNames[s]
-	}
-	return fmt.Sprintf("LineState(%d)", uint8(s))
-}
+func (s LineState) String() string { return lineStateNames.String(s) }
 
 // surface is a registered surface with its compression tags.
 type surface struct {

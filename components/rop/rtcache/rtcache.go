@@ -66,6 +66,15 @@ func (c Config) Validate() error {
 	return nil
 }
 
+// ValidateAs is Validate with the bad field named as one of the owner's
+// field (field "Cache": "Cache.LineSize: ...").
+func (c Config) ValidateAs(field string) error {
+	if err := c.Validate(); err != nil {
+		return fmt.Errorf("%s.%w", field, err)
+	}
+	return nil
+}
+
 // Token identifies a reader waiting for a line (the owner's choice: typically a
 // slot in its queue of quads waiting for their lines).
 type Token uint32
@@ -326,12 +335,17 @@ func (c *Cache) access(now sim.VTimeInSec, addr uint64, t Token, overwrite bool)
 	c.misses++
 	c.lineReads++
 	c.bytesRead += size
+	c.fills = append(c.fills, fill{line: line, waiters: append(c.spareWaiters(), t), task: c.cause})
+	return Miss
+}
+
+// spareWaiters returns an empty list of waiters, reusing a finished fill's.
+func (c *Cache) spareWaiters() []Token {
 	var w []Token
 	if n := len(c.spare); n > 0 {
 		w, c.spare = c.spare[n-1][:0], c.spare[:n-1]
 	}
-	c.fills = append(c.fills, fill{line: line, waiters: append(w, t), task: c.cause})
-	return Miss
+	return w
 }
 
 // usePrefetched counts the first demand use of a prefetched line.
@@ -376,11 +390,7 @@ func (c *Cache) Prefetch(now sim.VTimeInSec, addr uint64, reserve int) PrefetchR
 	c.lineReads++
 	c.bytesRead += size
 	c.prefetch.Issued++
-	var w []Token
-	if n := len(c.spare); n > 0 {
-		w, c.spare = c.spare[n-1][:0], c.spare[:n-1]
-	}
-	c.fills = append(c.fills, fill{line: line, waiters: w, task: c.cause, prefetch: true})
+	c.fills = append(c.fills, fill{line: line, waiters: c.spareWaiters(), task: c.cause, prefetch: true})
 	return PrefetchIssued
 }
 
@@ -624,28 +634,29 @@ func (c *Cache) Idle() bool { return c.WritesQueued() == 0 && c.client.Idle() &&
 // <comp>.memory.
 func (c *Cache) Stats(comp string, add func(string, float64)) {
 	p := comp + ".cache_"
-	add(p+"hits", float64(c.hits))
-	add(p+"misses", float64(c.misses))
-	add(p+"misses_merged", float64(c.merged))
-	add(p+"cleared_fills", float64(c.clearedFills))
-	add(p+"overwrite_fills", float64(c.overwrites))
-	add(p+"line_reads", float64(c.lineReads))
-	add(p+"evictions", float64(c.evictions))
-	add(p+"write_backs", float64(c.writeBacks))
-	add(p+"line_writes_uncached", float64(c.otherWrites))
-	add(p+"cleared_lines", float64(c.clearedLines))
-	add(p+"invalidated_lines", float64(c.invalidated))
+	timing.AddCounters(p, add,
+		timing.Counter{Name: "hits", Value: c.hits}, timing.Counter{Name: "misses", Value: c.misses},
+		timing.Counter{Name: "misses_merged", Value: c.merged},
+		timing.Counter{Name: "cleared_fills", Value: c.clearedFills},
+		timing.Counter{Name: "overwrite_fills", Value: c.overwrites},
+		timing.Counter{Name: "line_reads", Value: c.lineReads},
+		timing.Counter{Name: "evictions", Value: c.evictions},
+		timing.Counter{Name: "write_backs", Value: c.writeBacks},
+		timing.Counter{Name: "line_writes_uncached", Value: c.otherWrites},
+		timing.Counter{Name: "cleared_lines", Value: c.clearedLines},
+		timing.Counter{Name: "invalidated_lines", Value: c.invalidated})
 	rate := 0.0
 	if n := c.hits + c.misses; n > 0 {
 		rate = float64(c.hits) / float64(n)
 	}
 	add(p+"hit_rate", rate)
-	add(p+"line_reads_compressed", float64(c.readsCompressed))
-	add(p+"line_reads_uncompressed", float64(c.readsUncompressed))
-	add(p+"write_backs_compressed", float64(c.writesCompressed))
-	add(p+"write_backs_uncompressed", float64(c.writesUncompressed))
-	add(p+"compression_bytes_saved", float64(c.bytesSaved))
-	add(p+"compression_unusable", float64(c.unusable))
+	timing.AddCounters(p, add,
+		timing.Counter{Name: "line_reads_compressed", Value: c.readsCompressed},
+		timing.Counter{Name: "line_reads_uncompressed", Value: c.readsUncompressed},
+		timing.Counter{Name: "write_backs_compressed", Value: c.writesCompressed},
+		timing.Counter{Name: "write_backs_uncompressed", Value: c.writesUncompressed},
+		timing.Counter{Name: "compression_bytes_saved", Value: c.bytesSaved},
+		timing.Counter{Name: "compression_unusable", Value: c.unusable})
 	add(comp+".bytes_read", float64(c.bytesRead))
 	add(comp+".bytes_written", float64(c.bytesWritten))
 	c.client.Stats(comp+".memory", add)
