@@ -34,13 +34,10 @@ type Options struct {
 	// Figures are the figures to run and write, names from FigureNames
 	// (nil: all; Fig. 13 only with Timed).
 	Figures []string
-	// Log receives the progress lines (nil: none).
-	Log io.Writer
-	// Summary receives the closing line: where the outputs are (nil: none).
-	Summary io.Writer
-	// Bar shows a progress bar with an ETA over the points on stderr
-	// (progress.Enabled).
-	Bar bool
+	// Printed is what the command line decided stderr gets: Log (the
+	// progress lines), Summary (the closing line: wall time and outputs) and
+	// Bar (a progress bar with an ETA on stderr); nil writers print nothing.
+	progress.Printed
 	// Sweep lists the study's points, runs a shard of them or merges the
 	// shards' files (-list, -shard, -merge).
 	Sweep expt.SweepFlags
@@ -382,9 +379,7 @@ func Run(o Options, w io.Writer) error {
 	if err := sw.Main(o.Sweep, w); err != nil {
 		return err
 	}
-	if o.Summary != nil && !o.Sweep.List {
-		fmt.Fprintf(o.Summary, "wall time %.0f s; outputs in %s\n", time.Since(s.t0).Seconds(), o.Out)
-	}
+	expt.PrintWallTime(o.Printed, o.Sweep.List, s.t0, o.Out)
 	return nil
 }
 

@@ -36,12 +36,10 @@ type Options struct {
 	Seed uint64
 	// Workers is the points measured at once (0: 1).
 	Workers int
-	// Log receives a line per point (nil: none).
-	Log io.Writer
-	// Summary receives the closing line (nil: none).
-	Summary io.Writer
-	// Bar shows a progress bar on stderr.
-	Bar bool
+	// Printed is what the command line decided stderr gets: Log (the
+	// progress lines), Summary (the closing line: wall time and outputs) and
+	// Bar (a progress bar with an ETA on stderr); nil writers print nothing.
+	progress.Printed
 	// Sweep lists the points, runs a shard of them or merges the shards'
 	// files (-list, -shard, -merge).
 	Sweep expt.SweepFlags
@@ -259,8 +257,6 @@ func Run(o Options, w io.Writer) error {
 	if err := sw.Main(o.Sweep, w); err != nil {
 		return err
 	}
-	if o.Summary != nil && !o.Sweep.List {
-		fmt.Fprintf(o.Summary, "wall time %.0f s; outputs in %s\n", time.Since(t0).Seconds(), o.Out)
-	}
+	expt.PrintWallTime(o.Printed, o.Sweep.List, t0, o.Out)
 	return nil
 }

@@ -23,12 +23,10 @@ type Options struct {
 	Width, Height int    // frame size of the rendering points (0: 480x270, or 96x54 with Quick)
 	Quick         bool   // fewer points at tiny sizes (the test's run)
 	Workers       int    // simulations run at once (0: 2)
-	// Log receives a line per finished point (nil: none).
-	Log io.Writer
-	// Summary receives the closing line: wall time and outputs (nil: none).
-	Summary io.Writer
-	// Bar shows a progress bar on stderr.
-	Bar bool
+	// Printed is what the command line decided stderr gets: Log (the
+	// progress lines), Summary (the closing line: wall time and outputs) and
+	// Bar (a progress bar with an ETA on stderr); nil writers print nothing.
+	progress.Printed
 	// Inputs, when not nil, sets each run's memory budget (-max-memory).
 	Inputs *expt.Inputs
 	// Sweep lists the points, runs a shard of them or merges the shards'
@@ -88,9 +86,7 @@ func Run(o Options, w io.Writer) error {
 	if err := sw.Main(o.Sweep, w); err != nil {
 		return err
 	}
-	if o.Summary != nil && !o.Sweep.List {
-		fmt.Fprintf(o.Summary, "wall time %.0f s; outputs in %s\n", time.Since(start).Seconds(), o.Out)
-	}
+	expt.PrintWallTime(o.Printed, o.Sweep.List, start, o.Out)
 	return nil
 }
 

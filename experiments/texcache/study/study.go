@@ -28,13 +28,10 @@ type Options struct {
 	Width, Height int    // frame size (0: the scenes' own, 320x180)
 	// Quick runs a reduced sweep (for tests): fewer points, no ordering runs.
 	Quick bool
-	// Log receives progress lines (nil: none).
-	Log io.Writer
-	// Summary receives the closing line: where the outputs are (nil: none).
-	Summary io.Writer
-	// Bar shows a progress bar with an ETA over the points on stderr
-	// (progress.Enabled).
-	Bar bool
+	// Printed is what the command line decided stderr gets: Log (the
+	// progress lines), Summary (the closing line: wall time and outputs) and
+	// Bar (a progress bar with an ETA on stderr); nil writers print nothing.
+	progress.Printed
 	// Instruments, when not nil, traces, samples and monitors the timed
 	// frames (one folder per frame under Out/runs; replays are not platforms and
 	// are not instrumented).
@@ -206,9 +203,7 @@ func Run(o Options, w io.Writer) error {
 	if err := sw.Main(o.Sweep, w); err != nil {
 		return err
 	}
-	if o.Summary != nil && !o.Sweep.List {
-		fmt.Fprintf(o.Summary, "wall time %.0f s; outputs in %s\n", time.Since(s.t0).Seconds(), o.Out)
-	}
+	expt.PrintWallTime(o.Printed, o.Sweep.List, s.t0, o.Out)
 	return nil
 }
 

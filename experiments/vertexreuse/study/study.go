@@ -32,12 +32,10 @@ type Options struct {
 	ScenesDir string
 	// ReorderCache is the FIFO size Tipsify reorders for (0: 16).
 	ReorderCache int
-	// Log receives the progress lines (nil: none).
-	Log io.Writer
-	// Summary receives the closing line: wall time and outputs (nil: none).
-	Summary io.Writer
-	// Bar shows a progress bar with an ETA on stderr (progress.Enabled).
-	Bar bool
+	// Printed is what the command line decided stderr gets: Log (the
+	// progress lines), Summary (the closing line: wall time and outputs) and
+	// Bar (a progress bar with an ETA on stderr); nil writers print nothing.
+	progress.Printed
 	// Instruments, when not nil, traces, samples and monitors the timed
 	// frames (one folder per frame under Out/runs, <scene>-<order>).
 	Instruments *tracing.Flags
@@ -130,8 +128,6 @@ func Run(o Options, w io.Writer) error {
 	if err := sw.Main(o.Sweep, w); err != nil {
 		return err
 	}
-	if o.Summary != nil && !o.Sweep.List {
-		fmt.Fprintf(o.Summary, "wall time %.0f s; outputs in %s\n", time.Since(start).Seconds(), o.Out)
-	}
+	expt.PrintWallTime(o.Printed, o.Sweep.List, start, o.Out)
 	return nil
 }

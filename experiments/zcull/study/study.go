@@ -29,12 +29,10 @@ type Options struct {
 	Width, Height int    // frame size (0: 320x180)
 	Quick         bool   // fewer scenes and sweep points, 160x90
 	Workers       int    // simulations run at once (0: 2)
-	// Log receives the progress lines (nil: none).
-	Log io.Writer
-	// Summary receives the closing line: wall time and outputs (nil: none).
-	Summary io.Writer
-	// Bar shows a progress bar with an ETA on stderr (progress.Enabled).
-	Bar bool
+	// Printed is what the command line decided stderr gets: Log (the
+	// progress lines), Summary (the closing line: wall time and outputs) and
+	// Bar (a progress bar with an ETA on stderr); nil writers print nothing.
+	progress.Printed
 	// Instruments, when not nil, traces, samples and monitors the runs (one
 	// folder per run under Out/runs, named by Case.Name).
 	Instruments *tracing.Flags
@@ -159,9 +157,7 @@ func Run(o Options, w io.Writer) error {
 	if err := sw.Main(o.Sweep, w); err != nil {
 		return err
 	}
-	if o.Summary != nil && !o.Sweep.List {
-		fmt.Fprintf(o.Summary, "wall time %.0f s; outputs in %s\n", time.Since(start).Seconds(), o.Out)
-	}
+	expt.PrintWallTime(o.Printed, o.Sweep.List, start, o.Out)
 	return nil
 }
 
