@@ -5,6 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/gfxsim/gfxsim/functional/raster"
+	"github.com/gfxsim/gfxsim/internal/enum"
 )
 
 // Layout is the pixel order of a surface in memory.
@@ -18,28 +19,16 @@ const (
 	numLayouts
 )
 
-var layoutNames = [numLayouts]string{"Linear", "Tiled", "ZOrder"}
+var layoutNames = enum.Names[Layout]{Type: "Layout", What: "layout", Names: []string{"Linear", "Tiled", "ZOrder"}}
 
 // String returns the layout's name.
-func (l Layout) String() string {
-	if l < numLayouts {
-		return layoutNames[l]
-	}
-	return fmt.Sprintf("Layout(%d)", uint8(l))
-}
+func (l Layout) String() string { return layoutNames.String(l) }
 
 // Valid reports whether l is a known layout.
-func (l Layout) Valid() bool { return l < numLayouts }
+func (l Layout) Valid() bool { return layoutNames.Valid(l) }
 
 // ParseLayout parses a layout name case-insensitively, ignoring '_' and '-' ("z_order").
-func ParseLayout(s string) (Layout, error) {
-	for i, n := range layoutNames {
-		if equalName(s, n) {
-			return Layout(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown layout %q (want Linear, Tiled or ZOrder)", s)
-}
+func ParseLayout(s string) (Layout, error) { return layoutNames.Parse(s) }
 
 // Limits on surfaces.
 const (
@@ -183,27 +172,4 @@ func checkSize(elements, bytesPerElement int) error {
 		return fmt.Errorf("size: %d bytes exceeds the limit of %d", n, uint64(MaxBytes))
 	}
 	return nil
-}
-
-// equalName compares s with a canonical name, ignoring case, '_' and '-'.
-func equalName(s, name string) bool {
-	j := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '_' || c == '-' {
-			continue
-		}
-		if j >= len(name) || lower(c) != lower(name[j]) {
-			return false
-		}
-		j++
-	}
-	return j == len(name)
-}
-
-func lower(c byte) byte {
-	if 'A' <= c && c <= 'Z' {
-		return c + 'a' - 'A'
-	}
-	return c
 }

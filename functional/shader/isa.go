@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/internal/enum"
 )
 
 // Register file limits of the ISA.
@@ -429,18 +430,13 @@ const (
 	numSamplerTypes
 )
 
-var samplerTypeNames = [numSamplerTypes]string{"2d", "2darray", "cube", "3d"}
+var samplerTypeNames = enum.Names[SamplerType]{Type: "SamplerType", What: "sampler type", CaseOnly: true, Names: []string{"2d", "2darray", "cube", "3d"}}
 
 // String returns the type's name in the text form.
-func (t SamplerType) String() string {
-	if t < numSamplerTypes {
-		return samplerTypeNames[t]
-	}
-	return fmt.Sprintf("SamplerType(%d)", uint8(t))
-}
+func (t SamplerType) String() string { return samplerTypeNames.String(t) }
 
 // Valid reports whether t is a known type.
-func (t SamplerType) Valid() bool { return t < numSamplerTypes }
+func (t SamplerType) Valid() bool { return samplerTypeNames.Valid(t) }
 
 // Coords returns the coordinate components of the type: 2 or 3.
 func (t SamplerType) Coords() int {
