@@ -6,6 +6,7 @@ import (
 
 	"github.com/gfxsim/gfxsim/functional/geom"
 	"github.com/gfxsim/gfxsim/functional/raster"
+	"github.com/gfxsim/gfxsim/internal/enum"
 	"github.com/gfxsim/gfxsim/internal/inputs"
 	"github.com/gfxsim/gfxsim/scene/mesh"
 )
@@ -172,15 +173,9 @@ const (
 	DirectionalLight                  // Direction is where the light travels
 )
 
-func (k LightKind) String() string {
-	switch k {
-	case PointLight:
-		return "point"
-	case DirectionalLight:
-		return "directional"
-	}
-	return fmt.Sprintf("LightKind(%d)", uint8(k))
-}
+var lightKindNames = enum.Names[LightKind]{Type: "LightKind", Names: []string{"point", "directional"}}
+
+func (k LightKind) String() string { return lightKindNames.String(k) }
 
 // Light is a point or directional light. Color already includes the
 // intensity. Direction (directional lights) is the unit direction in which the

@@ -66,17 +66,9 @@ const (
 	NumStages           = 3
 )
 
-func (s Stage) String() string {
-	switch s {
-	case VertexStage:
-		return "vertex"
-	case PixelStage:
-		return "pixel"
-	case GeometryStage:
-		return "geometry"
-	}
-	return fmt.Sprintf("Stage(%d)", uint32(s))
-}
+var stageNames = enum.Names[Stage]{Type: "Stage", Names: []string{"vertex", "pixel", "geometry"}}
+
+func (s Stage) String() string { return stageNames.String(s) }
 
 // Semantic names a vertex attribute.
 type Semantic uint32

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gfxsim/gfxsim/functional/geom"
 	"github.com/gfxsim/gfxsim/functional/raster"
+	"github.com/gfxsim/gfxsim/internal/enum"
 )
 
 // Case is the kind of a triangle, chosen once at setup (section 5.1 of
@@ -28,22 +29,10 @@ const (
 	NumCases
 )
 
+var caseNames = enum.Names[Case]{Type: "Case", Names: []string{"rejected", "static", "moving", "defocused", "both"}}
+
 // String returns the case's name.
-func (c Case) String() string {
-	switch c {
-	case Rejected:
-		return "rejected"
-	case Static:
-		return "static"
-	case Moving:
-		return "moving"
-	case Defocused:
-		return "defocused"
-	case Both:
-		return "both"
-	}
-	return fmt.Sprintf("Case(%d)", uint8(c))
-}
+func (c Case) String() string { return caseNames.String(c) }
 
 // Config is the per-draw rasterizer state.
 type Config struct {
