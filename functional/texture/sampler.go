@@ -631,9 +631,11 @@ func (t *Texture) tap(s *SamplerState, level, x, y, z int, border bool, weight f
 	return t.fetch(level, x, y, z), taps
 }
 
-// cubeDirection returns the direction of face coordinates (sc, tc) in [-1, 1]
-// on a face (ma = 1), per the face table of the package comment.
-func cubeDirection(face int, sc, tc float64) [3]float64 {
+// CubeDirection returns the direction of face coordinates (sc, tc) in [-1, 1]
+// on a face (ma = 1), per the face table of the package comment: where a
+// cube map's texel lies, for the sampler and for the generators of cube
+// maps.
+func CubeDirection(face int, sc, tc float64) [3]float64 {
 	switch face {
 	case 0:
 		return [3]float64{1, -tc, -sc}
@@ -663,7 +665,7 @@ func cubeTexel(face, x, y, size int) (int, int, int) {
 	}
 	sc := 2*(float64(x)+0.5)/float64(size) - 1
 	tc := 2*(float64(y)+0.5)/float64(size) - 1
-	d := cubeDirection(face, sc, tc)
+	d := CubeDirection(face, sc, tc)
 	var c Coords
 	c.P = geom.Vec3{float32(d[0]), float32(d[1]), float32(d[2])}
 	nf, st, _, _ := cubeProject(&c)
