@@ -136,7 +136,7 @@ func (s *Surface) PixelIndex(x, y int) int {
 		m := s.mortonBits
 		low := uint(1)<<m - 1
 		ux, uy := uint(x), uint(y)
-		return int(spreadBits(ux&low) | spreadBits(uy&low)<<1 | (ux>>m|uy>>m)<<(2*m))
+		return int(raster.MortonSpread(ux&low) | raster.MortonSpread(uy&low)<<1 | (ux>>m|uy>>m)<<(2*m))
 	}
 	return y*s.Width + x
 }
@@ -147,16 +147,6 @@ func (s *Surface) Index(x, y, sample int) int { return s.PixelIndex(x, y)*s.Samp
 // inside reports whether (x, y, sample) is a visible sample.
 func (s *Surface) inside(x, y, sample int) bool {
 	return uint(x) < uint(s.Width) && uint(y) < uint(s.Height) && uint(sample) < uint(s.Samples)
-}
-
-// spreadBits moves bit i of v (v < 2^16) to bit 2i.
-func spreadBits(v uint) uint {
-	v &= 0xFFFF
-	v = (v | v<<8) & 0x00FF00FF
-	v = (v | v<<4) & 0x0F0F0F0F
-	v = (v | v<<2) & 0x33333333
-	v = (v | v<<1) & 0x55555555
-	return v
 }
 
 func nextPow2(v int) int {
