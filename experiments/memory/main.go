@@ -9,29 +9,8 @@
 package main
 
 import (
-	"flag"
-	"os"
-
 	"github.com/gfxsim/gfxsim/experiments/expt"
 	"github.com/gfxsim/gfxsim/experiments/memory/study"
 )
 
-func main() { expt.Main("memory", parseFlags, study.Run) }
-
-// parseFlags reads the command line args into the study's options, with
-// what it prints on stderr decided by -q, -v, CI (getenv) and whether
-// stderr is a terminal (progress.Flags).
-func parseFlags(args []string, getenv func(string) string, stderr *os.File) (o study.Options, err error) {
-	sf := expt.StudyFlags{Sweep: &o.Sweep}
-	o.Printed, err = sf.ParseCommand("memory", &o.Out, func(fs *flag.FlagSet) {
-		fs.BoolVar(&o.Quick, "quick", false, "loads 1, 8 and 32 only, with fewer requests")
-		fs.Uint64Var(&o.Seed, "seed", 1, "seed of the random patterns")
-		fs.IntVar(&o.Workers, "workers", 2, "points measured at once")
-		fs.Func("config", "a configuration file whose memory is measured too (repeatable; default configs/akita-dram.yaml)",
-			func(s string) error {
-				o.Configs = append(o.Configs, s)
-				return nil
-			})
-	}, args, getenv, stderr)
-	return o, err
-}
+func main() { expt.Main("memory", study.ParseFlags, study.Run) }

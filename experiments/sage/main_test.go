@@ -1,9 +1,0 @@
-package main
-
-import (
-	"testing"
-
-	"github.com/gfxsim/gfxsim/internal/progress/progresstest"
-)
-
-func TestQuietRules(t *testing.T) { progresstest.CheckOptions(t, parseFlags) }
