@@ -142,3 +142,12 @@ func lineOfAlias(data []byte, name string) int {
 	}
 	return 0
 }
+
+// Join returns the field path of key inside field ("raster.tile_size"; key
+// alone at the top level), as errors name a field.
+func Join(field, key string) string {
+	if field == "" {
+		return key
+	}
+	return field + "." + key
+}
