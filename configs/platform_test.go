@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gfxsim/gfxsim/functional/reference"
+	"github.com/gfxsim/gfxsim/internal/testframe"
 	"github.com/gfxsim/gfxsim/scene"
 	"github.com/gfxsim/gfxsim/scene/driver"
 )
@@ -180,18 +181,7 @@ func frame(t testing.TB, name string, w, h, samples int) (*scene.Scene, *driver.
 // the driver options o.
 func frameWith(t testing.TB, name string, w, h, samples int, o driver.Options) (*scene.Scene, *driver.Frame) {
 	t.Helper()
-	s, err := scene.Builtin(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.SetResolution(w, h, samples); err != nil {
-		t.Fatal(err)
-	}
-	f, err := driver.Encode(s, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s, f
+	return testframe.Encode(t, name, w, h, samples, o)
 }
 
 func timed(t testing.TB, c *Config, f *driver.Frame) *Result {

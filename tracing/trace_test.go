@@ -13,6 +13,7 @@ import (
 
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/configs"
+	"github.com/gfxsim/gfxsim/internal/testframe"
 	"github.com/gfxsim/gfxsim/scene"
 	"github.com/gfxsim/gfxsim/scene/driver"
 )
@@ -62,17 +63,7 @@ func defaultWith(machine func(*configs.Config)) *configs.Config {
 // for machine cfg and builds it.
 func buildOn(t *testing.T, cfg *configs.Config, name string, w, h, spp int) (*configs.Platform, *driver.Frame) {
 	t.Helper()
-	s, err := scene.Builtin(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.SetResolution(w, h, spp); err != nil {
-		t.Fatal(err)
-	}
-	f, err := driver.Encode(s, cfg.DriverOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, f := testframe.Encode(t, name, w, h, spp, cfg.DriverOptions())
 	p, err := configs.Build(cfg)
 	if err != nil {
 		t.Fatal(err)
