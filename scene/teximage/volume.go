@@ -121,13 +121,7 @@ func (p Noise3D) GenerateVolume() ([]*Image, error) {
 	if err := checkVolume(p.Width, p.Height, p.Depth); err != nil {
 		return nil, err
 	}
-	if p.Frequency < 1 || p.Frequency > 4096 {
-		return nil, fmt.Errorf("frequency %d out of range [1, 4096]", p.Frequency)
-	}
-	if p.Octaves < 1 || p.Octaves > 12 {
-		return nil, fmt.Errorf("octaves %d out of range [1, 12]", p.Octaves)
-	}
-	if err := checkColors(p.Colors[:]...); err != nil {
+	if err := checkNoise(p.Frequency, p.Octaves, p.Colors[:]); err != nil {
 		return nil, err
 	}
 	out := newSlices(p.Width, p.Height, p.Depth)
