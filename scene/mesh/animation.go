@@ -384,7 +384,7 @@ func (l *gltfLoader) channel(ga *gltf.Animation, gc *gltf.AnimationChannel, fiel
 		return c, l.errf("%s.input: no keyframes", sf)
 	}
 	for i, t := range times {
-		if !finite(t) || (i > 0 && !(t > times[i-1])) {
+		if !geom.AllFinite(t) || (i > 0 && !(t > times[i-1])) {
 			return c, l.errf("%s.input: key times must be finite and strictly increasing (key %d: %v)", sf, i, t)
 		}
 		c.Times = append(c.Times, float64(t))

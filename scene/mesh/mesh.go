@@ -69,40 +69,31 @@ func (m *Mesh) Validate() error {
 		return errf("%d colors for %d vertices", len(m.Colors), n)
 	}
 	for i, p := range m.Positions {
-		if !finite(p[:]...) {
+		if !geom.AllFinite(p[:]...) {
 			return errf("positions[%d] = %v is not finite", i, p)
 		}
 	}
 	for i, v := range m.Normals {
-		if !finite(v[:]...) {
+		if !geom.AllFinite(v[:]...) {
 			return errf("normals[%d] = %v is not finite", i, v)
 		}
 	}
 	for i, v := range m.TexCoords {
-		if !finite(v[:]...) {
+		if !geom.AllFinite(v[:]...) {
 			return errf("texcoords[%d] = %v is not finite", i, v)
 		}
 	}
 	for i, v := range m.Tangents {
-		if !finite(v[:]...) {
+		if !geom.AllFinite(v[:]...) {
 			return errf("tangents[%d] = %v is not finite", i, v)
 		}
 	}
 	for i, v := range m.Colors {
-		if !finite(v[:]...) {
+		if !geom.AllFinite(v[:]...) {
 			return errf("colors[%d] = %v is not finite", i, v)
 		}
 	}
 	return nil
-}
-
-func finite(vs ...float32) bool {
-	for _, v := range vs {
-		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-			return false
-		}
-	}
-	return true
 }
 
 // Bounds returns the axis-aligned bounding box of the positions; an empty mesh
