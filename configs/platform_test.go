@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -98,6 +99,24 @@ func overlay(name string) string {
 
 // tileUnitName matches the tiled machine's "TileUnit[k]." name segment.
 var tileUnitName = regexp.MustCompile(`TileUnit\[[0-9]+\]\.`)
+
+// sameMemoryAndCounters checks a timed frame f (its result res) against the
+// reference render ref of the same frame g: the memory images after the
+// frame, and every counter the two count but those of skip (errors start with
+// prefix). It returns the timed and the reference counters.
+func sameMemoryAndCounters(t *testing.T, prefix string, f, g *driver.Frame, res *Result, ref *reference.Result, skip ...string) (tc, rc map[string]float64) {
+	t.Helper()
+	if !bytes.Equal(f.Memory.Bytes()[:len(g.Memory.Bytes())], g.Memory.Bytes()) {
+		t.Errorf("%sthe memory images differ after the frame", prefix)
+	}
+	tc, rc = timedCounters(res.Stats), referenceCounters(&ref.Counters)
+	for k, v := range rc {
+		if !slices.Contains(skip, k) && tc[k] != v {
+			t.Errorf("%scounter %s = %v timed, %v reference", prefix, k, tc[k], v)
+		}
+	}
+	return tc, rc
+}
 
 // timedCounters collects, from a timed run's statistics, the counters the
 // reference renderer keeps too.
