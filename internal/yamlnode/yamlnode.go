@@ -5,6 +5,7 @@
 // "line N" for most of them but not for bytes that are not UTF-8, control
 // characters or an unknown anchor, which Parse locates itself. A file with
 // more than one document is refused, since only the first would be read.
+// Join builds the field paths ("raster.tile_size") errors name.
 package yamlnode
 
 import (
