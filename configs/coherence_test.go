@@ -7,6 +7,7 @@ import (
 
 	"github.com/gfxsim/gfxsim/components/coherence"
 	"github.com/gfxsim/gfxsim/functional/shader/multipass"
+	"github.com/gfxsim/gfxsim/internal/testframe"
 	"github.com/gfxsim/gfxsim/scene"
 	"github.com/gfxsim/gfxsim/scene/driver"
 )
@@ -17,13 +18,7 @@ import (
 // depth 2), as experiments/rds renders it.
 func pinFrame(t *testing.T) *driver.Frame {
 	t.Helper()
-	s, err := scene.Builtin("bowlingpin")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.SetResolution(48, 36, 1); err != nil {
-		t.Fatal(err)
-	}
+	s := testframe.Scene(t, "bowlingpin", 48, 36, 1)
 	m := &s.Materials[s.MaterialIndex("floor")]
 	m.Shader, m.Textures = "unlit", nil
 	m.Params = []scene.Param{{Name: "color", Value: [4]float32{0.45, 0.36, 0.27, 1}}}

@@ -56,18 +56,7 @@ func TestDecoupledTimedEqualsReference(t *testing.T) {
 						if !bytes.Equal(res.Image.Pix, ref.Image.Pix) {
 							t.Errorf("%s (%d samples, %d cache entries): the timed image differs from the reference image", s.Name, n, entries)
 						}
-						if !bytes.Equal(f.Memory.Bytes()[:len(g.Memory.Bytes())], g.Memory.Bytes()) {
-							t.Errorf("%s: the memory images differ after the frame", s.Name)
-						}
-						tc, rc := timedCounters(res.Stats), referenceCounters(&ref.Counters)
-						for k, v := range rc {
-							if k == "ps_invocations" || k == "helper_pixels" {
-								continue
-							}
-							if tc[k] != v {
-								t.Errorf("%s: counter %s = %v timed, %v reference", s.Name, k, tc[k], v)
-							}
-						}
+						tc, rc := sameMemoryAndCounters(t, s.Name+": ", f, g, res, ref, "ps_invocations", "helper_pixels")
 						if tc["ps_invocations"] < rc["ps_invocations"] {
 							t.Errorf("%s: the timed cache shaded less than the unbounded memo: %v invocations, reference %v",
 								s.Name, tc["ps_invocations"], rc["ps_invocations"])

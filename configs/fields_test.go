@@ -20,21 +20,12 @@ func TestEveryFieldValueBuildsOrFailsAtItsLine(t *testing.T) {
 		kind reflect.Kind
 	}
 	var fields []field
-	var walk func(tt reflect.Type, path string)
-	walk = func(tt reflect.Type, path string) {
-		for i := 0; i < tt.NumField(); i++ {
-			f := tt.Field(i)
-			name := f.Tag.Get("yaml")
-			switch {
-			case name == "":
-			case f.Type.Kind() == reflect.Struct:
-				walk(f.Type, join(path, name))
-			case f.Type.Kind() == reflect.Int || f.Type.Kind() == reflect.Bool:
-				fields = append(fields, field{join(path, name), f.Type.Kind()})
-			}
+	eachField(reflect.ValueOf(Config{}), "", func(fp string, f reflect.StructField, _ reflect.Value) error {
+		if k := f.Type.Kind(); k == reflect.Int || k == reflect.Bool {
+			fields = append(fields, field{fp, k})
 		}
-	}
-	walk(reflect.TypeOf(Config{}), "")
+		return nil
+	})
 	for _, f := range fields {
 		values := []string{"0", "1", "3", "16", "4096"}
 		if f.kind == reflect.Bool {

@@ -182,13 +182,6 @@ func (d *decoder) errf(n *yaml.Node, field, format string, a ...any) error {
 	return yamlnode.At(d.file, n, field, format, a...)
 }
 
-func join(path, name string) string {
-	if path == "" {
-		return name
-	}
-	return path + "." + name
-}
-
 func kindName(n *yaml.Node) string {
 	switch n.Kind {
 	case yaml.MappingNode:
@@ -324,7 +317,7 @@ func (d *decoder) mapping(n *yaml.Node, v reflect.Value, path string, depth int)
 		if len(key) > inputs.MaxExcerpt || strings.ContainsAny(key, "\x00\n\r\t\"\\") {
 			key = inputs.Quote(key)
 		}
-		fp := join(path, key)
+		fp := yamlnode.Join(path, key)
 		idx, ok := fields[k.Value]
 		if !ok && path == "" && i == 0 && !inputs.KeyLike(k.Value) {
 			// Nothing of the file was a configuration yet: quote none of it.

@@ -1,9 +1,10 @@
 package configs
 
 import (
-	"github.com/gfxsim/gfxsim/functional/framebuffer"
 	"strings"
 	"sync"
+
+	"github.com/gfxsim/gfxsim/functional/framebuffer"
 
 	"github.com/sarchlab/akita/v3/mem/mem"
 	"github.com/sarchlab/akita/v3/sim"

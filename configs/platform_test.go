@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/gfxsim/gfxsim/functional/reference"
+	"github.com/gfxsim/gfxsim/internal/testframe"
 	"github.com/gfxsim/gfxsim/scene"
 	"github.com/gfxsim/gfxsim/scene/driver"
 )
@@ -98,6 +100,24 @@ func overlay(name string) string {
 // tileUnitName matches the tiled machine's "TileUnit[k]." name segment.
 var tileUnitName = regexp.MustCompile(`TileUnit\[[0-9]+\]\.`)
 
+// sameMemoryAndCounters checks a timed frame f (its result res) against the
+// reference render ref of the same frame g: the memory images after the
+// frame, and every counter the two count but those of skip (errors start with
+// prefix). It returns the timed and the reference counters.
+func sameMemoryAndCounters(t *testing.T, prefix string, f, g *driver.Frame, res *Result, ref *reference.Result, skip ...string) (tc, rc map[string]float64) {
+	t.Helper()
+	if !bytes.Equal(f.Memory.Bytes()[:len(g.Memory.Bytes())], g.Memory.Bytes()) {
+		t.Errorf("%sthe memory images differ after the frame", prefix)
+	}
+	tc, rc = timedCounters(res.Stats), referenceCounters(&ref.Counters)
+	for k, v := range rc {
+		if !slices.Contains(skip, k) && tc[k] != v {
+			t.Errorf("%scounter %s = %v timed, %v reference", prefix, k, tc[k], v)
+		}
+	}
+	return tc, rc
+}
+
 // timedCounters collects, from a timed run's statistics, the counters the
 // reference renderer keeps too.
 func timedCounters(st map[string]float64) map[string]float64 {
@@ -180,18 +200,7 @@ func frame(t testing.TB, name string, w, h, samples int) (*scene.Scene, *driver.
 // the driver options o.
 func frameWith(t testing.TB, name string, w, h, samples int, o driver.Options) (*scene.Scene, *driver.Frame) {
 	t.Helper()
-	s, err := scene.Builtin(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.SetResolution(w, h, samples); err != nil {
-		t.Fatal(err)
-	}
-	f, err := driver.Encode(s, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s, f
+	return testframe.Encode(t, name, w, h, samples, o)
 }
 
 func timed(t testing.TB, c *Config, f *driver.Frame) *Result {

@@ -133,18 +133,7 @@ func TestSortMiddleDecoupledEqualsReference(t *testing.T) {
 				if !bytes.Equal(res.Image.Pix, ref.Image.Pix) {
 					t.Errorf("%s: the timed image differs from the reference image", s.Name)
 				}
-				if !bytes.Equal(f.Memory.Bytes()[:len(g.Memory.Bytes())], g.Memory.Bytes()) {
-					t.Errorf("%s: the memory images differ after the frame", s.Name)
-				}
-				tc, rc := timedCounters(res.Stats), referenceCounters(&ref.Counters)
-				for k, v := range rc {
-					if k == "ps_invocations" || k == "helper_pixels" {
-						continue
-					}
-					if tc[k] != v {
-						t.Errorf("%s: counter %s = %v timed, %v reference", s.Name, k, tc[k], v)
-					}
-				}
+				tc, rc := sameMemoryAndCounters(t, s.Name+": ", f, g, res, ref, "ps_invocations", "helper_pixels")
 				if tc["ps_invocations"] < rc["ps_invocations"] {
 					t.Errorf("%s: %v invocations timed, fewer than the unbounded memo's %v", s.Name, tc["ps_invocations"], rc["ps_invocations"])
 				}

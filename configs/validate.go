@@ -224,27 +224,9 @@ func (cc Cache) check() error {
 
 // checkRanges re-applies the field tags (for configurations built in code).
 func (c *Config) checkRanges(file string, v reflect.Value, path string) error {
-	t := v.Type()
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		name := f.Tag.Get("yaml")
-		if name == "" {
-			continue
-		}
-		fp := join(path, name)
-		fv := v.Field(i)
-		if fv.Kind() == reflect.Struct {
-			if err := c.checkRanges(file, fv, fp); err != nil {
-				return err
-			}
-			continue
-		}
-		err := checkField(f, fv, func(format string, a ...any) error {
+	return eachField(v, path, func(fp string, f reflect.StructField, fv reflect.Value) error {
+		return checkField(f, fv, func(format string, a ...any) error {
 			return &Error{File: file, Line: c.lines[fp], Field: fp, Msg: fmt.Sprintf(format, a...)}
 		})
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	})
 }

@@ -26,6 +26,29 @@ func build(k linkKind, e sim.Engine, f sim.Freq, width, latency int) conn {
 	return MakeCrossbarBuilder().WithEngine(e).WithFreq(f).WithWidth(width).WithLatency(latency).Build("GPU.Link")
 }
 
+// eachLink runs test as a subtest on a bus and on a crossbar, each on a
+// fresh serial engine at testFreq, 32 bytes per cycle, latency 1.
+func eachLink(t *testing.T, test func(t *testing.T, e sim.Engine, c conn)) {
+	for _, k := range []linkKind{busLink, xbarLink} {
+		t.Run(k.String(), func(t *testing.T) {
+			e := sim.NewSerialEngine()
+			test(t, e, build(k, e, testFreq, 32, 1))
+		})
+	}
+}
+
+// pointToPoint plugs a sender "Src" with the script made for the receiver
+// and a receiver "Dst" of 8 slots into c, both with queue-slot queues, and
+// runs e to the end.
+func pointToPoint(t *testing.T, e sim.Engine, c conn, queue int, script func(dst *receiver) []planned) (*sender, *receiver) {
+	r := newReceiver("Dst", e, 8, 0)
+	s := newSender("Src", e, script(r)...)
+	c.PlugIn(s.out, queue)
+	c.PlugIn(r.in, queue)
+	runEngine(t, e)
+	return s, r
+}
+
 // TestArrival checks d = c + ceil(B/W) - 1 + L for a message sent at cycle c on
 // an idle link, and that the receiver takes it at d+1.
 func TestArrival(t *testing.T) {
@@ -83,23 +106,16 @@ func TestArrivalOtherClock(t *testing.T) {
 // TestSerialized: messages from one source occupy the link one after the
 // other; latency overlaps.
 func TestSerialized(t *testing.T) {
-	for _, k := range []linkKind{busLink, xbarLink} {
-		t.Run(k.String(), func(t *testing.T) {
-			e := sim.NewSerialEngine()
-			c := build(k, e, testFreq, 32, 1)
-			r := newReceiver("Dst", e, 8, 0)
-			s := newSender("Src", e,
-				quads("A", 2, r, 64), quads("B", 2, r, 64), quads("C", 2, r, 64), quads("D", 3, r, 32))
-			c.PlugIn(s.out, 4)
-			c.PlugIn(r.in, 4)
-			runEngine(t, e)
-			// granted at 2, 4, 6, 8; delivered at grant + 2 - 1 + 1, D at 8 + 1.
-			want := []got{{"A", 4, 5}, {"B", 6, 7}, {"C", 8, 9}, {"D", 9, 10}}
-			if !reflect.DeepEqual(r.got, want) {
-				t.Errorf("got %v, want %v", r.got, want)
-			}
+	eachLink(t, func(t *testing.T, e sim.Engine, c conn) {
+		_, r := pointToPoint(t, e, c, 4, func(r *receiver) []planned {
+			return []planned{quads("A", 2, r, 64), quads("B", 2, r, 64), quads("C", 2, r, 64), quads("D", 3, r, 32)}
 		})
-	}
+		// granted at 2, 4, 6, 8; delivered at grant + 2 - 1 + 1, D at 8 + 1.
+		want := []got{{"A", 4, 5}, {"B", 6, 7}, {"C", 8, 9}, {"D", 9, 10}}
+		if !reflect.DeepEqual(r.got, want) {
+			t.Errorf("got %v, want %v", r.got, want)
+		}
+	})
 }
 
 // TestRoundRobin: two sources share a link in plug-in order, whatever the
@@ -155,65 +171,54 @@ func TestRoundRobin(t *testing.T) {
 // TestSourceQueueFull: a source queue of 2; the third and fourth Send fail and
 // the sender is woken when the bus takes the head of its queue.
 func TestSourceQueueFull(t *testing.T) {
-	for _, k := range []linkKind{busLink, xbarLink} {
-		t.Run(k.String(), func(t *testing.T) {
-			e := sim.NewSerialEngine()
-			c := build(k, e, testFreq, 32, 1)
-			r := newReceiver("Dst", e, 8, 0)
-			s := newSender("Src", e,
-				quads("A", 1, r, 64), quads("B", 1, r, 64), quads("C", 1, r, 64), quads("D", 1, r, 64))
-			c.PlugIn(s.out, 2)
-			c.PlugIn(r.in, 2)
-			runEngine(t, e)
-			// A, B accepted at 1, C refused; A granted at 1 frees a slot: C at 2,
-			// D refused; B granted at 3: D at 4. Grants 1, 3, 5, 7.
-			if want := []uint64{1, 1, 2, 4}; !reflect.DeepEqual(s.accepted, want) {
-				t.Errorf("accepted at %v, want %v", s.accepted, want)
-			}
-			if want := []uint64{1, 3}; !reflect.DeepEqual(s.freed, want) {
-				t.Errorf("NotifyPortFree at %v, want %v", s.freed, want)
-			}
-			if s.fails != 2 {
-				t.Errorf("%d failed sends, want 2", s.fails)
-			}
-			want := []got{{"A", 3, 4}, {"B", 5, 6}, {"C", 7, 8}, {"D", 9, 10}}
-			if !reflect.DeepEqual(r.got, want) {
-				t.Errorf("got %v, want %v", r.got, want)
-			}
+	eachLink(t, func(t *testing.T, e sim.Engine, c conn) {
+		s, r := pointToPoint(t, e, c, 2, func(r *receiver) []planned {
+			return []planned{quads("A", 1, r, 64), quads("B", 1, r, 64), quads("C", 1, r, 64), quads("D", 1, r, 64)}
 		})
-	}
+		// A, B accepted at 1, C refused; A granted at 1 frees a slot: C at 2,
+		// D refused; B granted at 3: D at 4. Grants 1, 3, 5, 7.
+		if want := []uint64{1, 1, 2, 4}; !reflect.DeepEqual(s.accepted, want) {
+			t.Errorf("accepted at %v, want %v", s.accepted, want)
+		}
+		if want := []uint64{1, 3}; !reflect.DeepEqual(s.freed, want) {
+			t.Errorf("NotifyPortFree at %v, want %v", s.freed, want)
+		}
+		if s.fails != 2 {
+			t.Errorf("%d failed sends, want 2", s.fails)
+		}
+		want := []got{{"A", 3, 4}, {"B", 5, 6}, {"C", 7, 8}, {"D", 9, 10}}
+		if !reflect.DeepEqual(r.got, want) {
+			t.Errorf("got %v, want %v", r.got, want)
+		}
+	})
 }
 
 // TestCanSend: CanSend reports a full queue and asks for a notification.
 func TestCanSend(t *testing.T) {
-	for _, k := range []linkKind{busLink, xbarLink} {
-		t.Run(k.String(), func(t *testing.T) {
-			e := sim.NewSerialEngine()
-			c := build(k, e, testFreq, 32, 1)
-			r := newReceiver("Dst", e, 8, 0)
-			s := newSender("Src", e)
-			c.PlugIn(s.out, 1)
-			c.PlugIn(r.in, 1)
-			if !c.CanSend(s.out) {
-				t.Fatal("CanSend false on an empty queue")
-			}
-			m := &TileQuads{}
-			m.Src, m.Dst, m.TrafficBytes = s.out, r.in, 8
-			if err := c.Send(m); err != nil {
-				t.Fatal("Send refused on an empty queue")
-			}
-			if c.CanSend(s.out) {
-				t.Fatal("CanSend true on a full queue")
-			}
-			runEngine(t, e)
-			if want := []uint64{0}; !reflect.DeepEqual(s.freed, want) {
-				t.Errorf("NotifyPortFree at %v, want %v", s.freed, want)
-			}
-			if want := []got{{"", 1, 2}}; !reflect.DeepEqual(r.got, want) {
-				t.Errorf("got %v, want %v", r.got, want)
-			}
-		})
-	}
+	eachLink(t, func(t *testing.T, e sim.Engine, c conn) {
+		r := newReceiver("Dst", e, 8, 0)
+		s := newSender("Src", e)
+		c.PlugIn(s.out, 1)
+		c.PlugIn(r.in, 1)
+		if !c.CanSend(s.out) {
+			t.Fatal("CanSend false on an empty queue")
+		}
+		m := &TileQuads{}
+		m.Src, m.Dst, m.TrafficBytes = s.out, r.in, 8
+		if err := c.Send(m); err != nil {
+			t.Fatal("Send refused on an empty queue")
+		}
+		if c.CanSend(s.out) {
+			t.Fatal("CanSend true on a full queue")
+		}
+		runEngine(t, e)
+		if want := []uint64{0}; !reflect.DeepEqual(s.freed, want) {
+			t.Errorf("NotifyPortFree at %v, want %v", s.freed, want)
+		}
+		if want := []got{{"", 1, 2}}; !reflect.DeepEqual(r.got, want) {
+			t.Errorf("got %v, want %v", r.got, want)
+		}
+	})
 }
 
 // TestDestinationStall: the receiver holds one message and does not retrieve
@@ -523,25 +528,21 @@ func (h *hookLog) Func(ctx sim.HookCtx) {
 
 // TestHooks: Send, grant and delivery fire Akita's connection hook positions.
 func TestHooks(t *testing.T) {
-	for _, k := range []linkKind{busLink, xbarLink} {
-		t.Run(k.String(), func(t *testing.T) {
-			e := sim.NewSerialEngine()
-			c := build(k, e, testFreq, 32, 1)
-			h := &hookLog{}
-			c.AcceptHook(h)
-			r := newReceiver("Dst", e, 4, 0)
-			s := newSender("Src", e, quads("A", 1, r, 8), quads("B", 1, r, 8))
-			c.PlugIn(s.out, 4)
-			c.PlugIn(r.in, 4)
-			runEngine(t, e)
-			// A granted at 1, delivered at 2 before B is granted at 2.
-			want := []string{"Conn Start Send A", "Conn Start Send B", "Conn Start Trans A",
-				"Conn Deliver A", "Conn Start Trans B", "Conn Deliver B"}
-			if !reflect.DeepEqual(h.pos, want) {
-				t.Errorf("hooks %q, want %q", h.pos, want)
-			}
-		})
-	}
+	eachLink(t, func(t *testing.T, e sim.Engine, c conn) {
+		h := &hookLog{}
+		c.AcceptHook(h)
+		r := newReceiver("Dst", e, 4, 0)
+		s := newSender("Src", e, quads("A", 1, r, 8), quads("B", 1, r, 8))
+		c.PlugIn(s.out, 4)
+		c.PlugIn(r.in, 4)
+		runEngine(t, e)
+		// A granted at 1, delivered at 2 before B is granted at 2.
+		want := []string{"Conn Start Send A", "Conn Start Send B", "Conn Start Trans A",
+			"Conn Deliver A", "Conn Start Trans B", "Conn Deliver B"}
+		if !reflect.DeepEqual(h.pos, want) {
+			t.Errorf("hooks %q, want %q", h.pos, want)
+		}
+	})
 }
 
 type generic[T any] struct{ sim.MsgMeta }

@@ -213,17 +213,9 @@ func (p *parser) batsObject(n *yaml.Node, o *object, field string) error {
 			return err
 		}
 	}
-	matNode := o.get("material")
-	if matNode == nil {
-		return w.errAt(n, field, "missing material")
-	}
-	matName, err := w.str(matNode, o.path("material"))
+	ma, matNode, err := p.requiredMaterial(n, o, field)
 	if err != nil {
 		return err
-	}
-	ma := p.s.MaterialIndex(matName)
-	if ma < 0 || p.b.isFileMaterial(ma) {
-		return w.errAt(matNode, o.path("material"), "unknown material %q", matName)
 	}
 	place := identityTRS
 	if tn := o.get("transform"); tn != nil {

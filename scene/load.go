@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gfxsim/gfxsim/functional/geom"
 	"github.com/gfxsim/gfxsim/internal/inputs"
 )
 
@@ -64,7 +65,7 @@ func collect(opts []Option) (options, error) {
 	if o.width < 0 || o.height < 0 || o.samples < 0 || o.maxTextureSize < 0 || o.frame < 0 {
 		return o, fmt.Errorf("negative resolution, samples, texture size or frame in options")
 	}
-	if o.blurSet && (!(o.blur >= 0) || !finite(o.blur)) {
+	if o.blurSet && (!(o.blur >= 0) || !geom.AllFinite(o.blur)) {
 		return o, fmt.Errorf("blur %v in options must be non-negative and finite", o.blur)
 	}
 	return o, nil

@@ -99,9 +99,9 @@ func (p *parser) object(n *yaml.Node, field string) error {
 		}
 		draws = p.b.fileDraws(mi)
 	} else {
-		ma := p.s.MaterialIndex(matName)
-		if ma < 0 || p.b.isFileMaterial(ma) {
-			return w.errAt(matNode, o.path("material"), "unknown material %s", inputs.Quote(matName))
+		ma, err := p.namedMaterial(matNode, o, matName)
+		if err != nil {
+			return err
 		}
 		draws = []draw{{mi, ma}}
 	}
@@ -247,4 +247,30 @@ func (p *parser) repeat(n *yaml.Node, field string, start, end trs) ([]instance,
 		}
 	}
 	return out, nil
+}
+
+// namedMaterial returns the index of the scene material called name, which node
+// (o's "material") gives; the materials of mesh files are not for objects to
+// name.
+func (p *parser) namedMaterial(node *yaml.Node, o *object, name string) (int, error) {
+	ma := p.s.MaterialIndex(name)
+	if ma < 0 || p.b.isFileMaterial(ma) {
+		return -1, p.w.errAt(node, o.path("material"), "unknown material %s", inputs.Quote(name))
+	}
+	return ma, nil
+}
+
+// requiredMaterial reads o's "material", which object n at field must have,
+// as namedMaterial does, and returns its node too.
+func (p *parser) requiredMaterial(n *yaml.Node, o *object, field string) (int, *yaml.Node, error) {
+	node := o.get("material")
+	if node == nil {
+		return -1, nil, p.w.errAt(n, field, "missing material")
+	}
+	name, err := p.w.str(node, o.path("material"))
+	if err != nil {
+		return -1, nil, err
+	}
+	ma, err := p.namedMaterial(node, o, name)
+	return ma, node, err
 }

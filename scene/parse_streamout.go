@@ -249,17 +249,9 @@ func (p *parser) geometryObject(n *yaml.Node, o *object, field string) error {
 			return w.errAt(o.get(k), o.path(k), "%s is not allowed with %v", k, streamKeys)
 		}
 	}
-	matNode := o.get("material")
-	if matNode == nil {
-		return w.errAt(n, field, "missing material")
-	}
-	matName, err := w.str(matNode, o.path("material"))
+	ma, matNode, err := p.requiredMaterial(n, o, field)
 	if err != nil {
 		return err
-	}
-	ma := p.s.MaterialIndex(matName)
-	if ma < 0 || p.b.isFileMaterial(ma) {
-		return w.errAt(matNode, o.path("material"), "unknown material %s", inputs.Quote(matName))
 	}
 	obj := Object{Mesh: -1, Material: ma}
 	mn := o.get("mesh")

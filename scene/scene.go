@@ -6,6 +6,7 @@ import (
 
 	"github.com/gfxsim/gfxsim/functional/geom"
 	"github.com/gfxsim/gfxsim/functional/raster"
+	"github.com/gfxsim/gfxsim/internal/enum"
 	"github.com/gfxsim/gfxsim/internal/inputs"
 	"github.com/gfxsim/gfxsim/scene/mesh"
 )
@@ -156,7 +157,7 @@ func BlurLerp(a, b geom.Mat4, k float32) geom.Mat4 {
 
 // SetBlur sets the blur scale (>= 0, finite; 1 is the scene as written).
 func (s *Scene) SetBlur(k float32) error {
-	if !(k >= 0) || !finite(k) {
+	if !(k >= 0) || !geom.AllFinite(k) {
 		return fmt.Errorf("blur %v must be non-negative and finite", k)
 	}
 	s.Blur = k
@@ -172,15 +173,9 @@ const (
 	DirectionalLight                  // Direction is where the light travels
 )
 
-func (k LightKind) String() string {
-	switch k {
-	case PointLight:
-		return "point"
-	case DirectionalLight:
-		return "directional"
-	}
-	return fmt.Sprintf("LightKind(%d)", uint8(k))
-}
+var lightKindNames = enum.Names[LightKind]{Type: "LightKind", Names: []string{"point", "directional"}}
+
+func (k LightKind) String() string { return lightKindNames.String(k) }
 
 // Light is a point or directional light. Color already includes the
 // intensity. Direction (directional lights) is the unit direction in which the
@@ -552,15 +547,6 @@ func (s *Scene) SetResolution(width, height, samples int) error {
 	return nil
 }
 
-func finite(vs ...float32) bool {
-	for _, v := range vs {
-		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-			return false
-		}
-	}
-	return true
-}
-
 // Validate checks that the scene is complete and consistent, so that a driver
 // can encode it without further checks: sizes and sample count, camera, at
 // most MaxLights finite lights, texture sizes, valid meshes, materials whose
@@ -577,7 +563,7 @@ func (s *Scene) Validate() error {
 	if !samplesAllowed(s.Samples) {
 		return errf("samples %d not supported (%s)", s.Samples, samplesWant)
 	}
-	if !finite(s.Clear.Color[:]...) || !(s.Clear.Depth >= 0 && s.Clear.Depth <= 1) {
+	if !geom.AllFinite(s.Clear.Color[:]...) || !(s.Clear.Depth >= 0 && s.Clear.Depth <= 1) {
 		return errf("clear colour %v or depth %v invalid", s.Clear.Color, s.Clear.Depth)
 	}
 	if err := s.Camera.validate(); err != nil {
@@ -586,17 +572,17 @@ func (s *Scene) Validate() error {
 	if s.Frames < 1 || s.Frame < 0 || s.Frame >= s.Frames {
 		return errf("frame %d of %d: want 0 <= frame < frames", s.Frame, s.Frames)
 	}
-	if !(s.Blur >= 0) || !finite(s.Blur) {
+	if !(s.Blur >= 0) || !geom.AllFinite(s.Blur) {
 		return errf("blur %v must be non-negative and finite", s.Blur)
 	}
-	if !finite(s.Ambient[:]...) {
+	if !geom.AllFinite(s.Ambient[:]...) {
 		return errf("ambient %v is not finite", s.Ambient)
 	}
 	if len(s.Lights) > MaxLights {
 		return errf("%d lights, at most %d", len(s.Lights), MaxLights)
 	}
 	for i, l := range s.Lights {
-		if l.Kind > DirectionalLight || !finite(l.Position[:]...) || !finite(l.Direction[:]...) || !finite(l.Color[:]...) {
+		if l.Kind > DirectionalLight || !geom.AllFinite(l.Position[:]...) || !geom.AllFinite(l.Direction[:]...) || !geom.AllFinite(l.Color[:]...) {
 			return errf("lights[%d] invalid: %+v", i, l)
 		}
 		if l.Kind == DirectionalLight && l.Direction.Length() == 0 {
@@ -619,7 +605,7 @@ func (s *Scene) Validate() error {
 		}
 		if t.Filter > FilterAnisotropic || t.AddressU > AddressMirrorOnce || t.AddressV > AddressMirrorOnce ||
 			t.AddressW > AddressMirrorOnce || t.MaxAnisotropy < 0 || t.MaxAnisotropy > 16 ||
-			!finite(t.Border[:]...) || !finite(t.LODBias) || math.IsNaN(float64(t.MinLOD)) || math.IsNaN(float64(t.MaxLOD)) {
+			!geom.AllFinite(t.Border[:]...) || !geom.AllFinite(t.LODBias) || math.IsNaN(float64(t.MinLOD)) || math.IsNaN(float64(t.MaxLOD)) {
 			return errf("textures[%d] %s: bad sampler settings", i, inputs.Quote(t.Name))
 		}
 	}
@@ -641,7 +627,7 @@ func (s *Scene) Validate() error {
 			if !contains(info.Params, p.Name) {
 				return errf("materials[%d] %s: shader %s has no parameter %s", i, inputs.Quote(m.Name), m.Shader, inputs.Quote(p.Name))
 			}
-			if !finite(p.Value[:]...) {
+			if !geom.AllFinite(p.Value[:]...) {
 				return errf("materials[%d] %s: parameter %s %v is not finite", i, inputs.Quote(m.Name), inputs.Quote(p.Name), p.Value)
 			}
 		}
@@ -694,7 +680,7 @@ func (s *Scene) Validate() error {
 		}
 		for _, m := range []geom.Mat4{o.Transform, o.EndTransform} {
 			for r := 0; r < 4; r++ {
-				if !finite(m[r][:]...) {
+				if !geom.AllFinite(m[r][:]...) {
 					return errf("objects[%d] %s: transform is not finite", i, inputs.Quote(o.Name))
 				}
 			}
@@ -713,8 +699,8 @@ func (s *Scene) Validate() error {
 }
 
 func (c Camera) validate() error {
-	if !finite(c.Position[:]...) || !finite(c.Target[:]...) || !finite(c.Up[:]...) ||
-		!finite(c.FovYDegrees, c.Near, c.Far, c.Aperture, c.FocusDistance, c.ShutterOpen, c.ShutterClose) {
+	if !geom.AllFinite(c.Position[:]...) || !geom.AllFinite(c.Target[:]...) || !geom.AllFinite(c.Up[:]...) ||
+		!geom.AllFinite(c.FovYDegrees, c.Near, c.Far, c.Aperture, c.FocusDistance, c.ShutterOpen, c.ShutterClose) {
 		return fmt.Errorf("a value is not finite")
 	}
 	if !(c.FovYDegrees > 0 && c.FovYDegrees < 180) {
@@ -731,7 +717,7 @@ func (c Camera) validate() error {
 		return fmt.Errorf("up %v is parallel to the view direction %v", c.Up, dir)
 	}
 	if c.Moving {
-		if !finite(c.PositionEnd[:]...) || !finite(c.TargetEnd[:]...) || !finite(c.UpEnd[:]...) {
+		if !geom.AllFinite(c.PositionEnd[:]...) || !geom.AllFinite(c.TargetEnd[:]...) || !geom.AllFinite(c.UpEnd[:]...) {
 			return fmt.Errorf("an end pose value is not finite")
 		}
 		d := c.TargetEnd.Sub(c.PositionEnd)

@@ -167,10 +167,7 @@ func join(field, key string) string {
 	if len(key) > inputs.MaxExcerpt || strings.ContainsAny(key, "\x00\n\r\t\"\\") {
 		key = inputs.Quote(key)
 	}
-	if field == "" {
-		return key
-	}
-	return field + "." + key
+	return yamlnode.Join(field, key)
 }
 
 // describe names the kind of a node for error messages.

@@ -76,17 +76,10 @@ func TestSageTwoChannelTrace(t *testing.T) {
 		t.Errorf("open %v; %d stray ends; IDs started twice: %v", ledger.openSummary(), len(ledger.strayEnds),
 			ledger.doubleStarts[:min(5, len(ledger.doubleStarts))])
 	}
-	db, err := sql.Open("sqlite3", file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openTrace(t, file)
 	for c := 0; c < 2; c++ {
-		var n int
-		if err := db.QueryRow(`SELECT count(*) FROM trace WHERE kind = ? AND task_id LIKE ? AND location = ?`,
-			protocol.KindScanLine, fmt.Sprintf("%%.channel%d", c), fmt.Sprintf("GPU.Video[%d]", c)).Scan(&n); err != nil {
-			t.Fatal(err)
-		}
+		n := count(t, db, `SELECT count(*) FROM trace WHERE kind = ? AND task_id LIKE ? AND location = ?`,
+			protocol.KindScanLine, fmt.Sprintf("%%.channel%d", c), fmt.Sprintf("GPU.Video[%d]", c))
 		if n != 40 {
 			t.Errorf("channel %d: %d scan_line tasks at GPU.Video[%d], want 40", c, n, c)
 		}
@@ -96,24 +89,15 @@ func TestSageTwoChannelTrace(t *testing.T) {
 func TestSageTraceTasks(t *testing.T) {
 	ledger := newTaskLedger()
 	file, traced := traceSageFrame(t, t.TempDir(), "room", ledger)
-	db, err := sql.Open("sqlite3", file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openTrace(t, file)
 
 	t.Run("every started task ends", func(t *testing.T) {
 		ledger.checkBalanced(t)
-		var n, orphans int
-		if err := db.QueryRow(`SELECT count(*) FROM trace`).Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		if n != ledger.done+1 { // and the Simulation task, which Close ends
+		if n := count(t, db, `SELECT count(*) FROM trace`); n != ledger.done+1 { // and the Simulation task, which Close ends
 			t.Errorf("%d tasks in the trace, %d ended during the frame", n, ledger.done)
 		}
-		if err := db.QueryRow(`SELECT count(*) FROM trace WHERE task_id != ? AND parent_id NOT IN (SELECT task_id FROM trace)`,
-			SimulationTaskID).Scan(&orphans); err != nil || orphans != 0 {
-			t.Errorf("%d tasks without a parent (%v)", orphans, err)
+		if orphans := count(t, db, orphansQuery, SimulationTaskID); orphans != 0 {
+			t.Errorf("%d tasks without a parent", orphans)
 		}
 	})
 
@@ -123,23 +107,10 @@ func TestSageTraceTasks(t *testing.T) {
 	})
 
 	t.Run("times", func(t *testing.T) {
-		var bad, n int
-		if err := db.QueryRow(`SELECT count(*), sum(end_time < start_time OR start_time < 0) FROM trace`).
-			Scan(&n, &bad); err != nil {
-			t.Fatal(err)
-		}
-		var lo, hi, slo, shi float64
-		if err := db.QueryRow(`SELECT min(start_time), max(end_time) FROM trace WHERE kind != 'Simulation'`).
-			Scan(&lo, &hi); err != nil {
-			t.Fatal(err)
-		}
-		if err := db.QueryRow(`SELECT start_time, end_time FROM trace WHERE task_id = ?`, SimulationTaskID).
-			Scan(&slo, &shi); err != nil {
-			t.Fatal(err)
-		}
-		if bad != 0 || lo < slo || hi > shi {
+		s := traceSpans(t, db)
+		if s.backwards != 0 || s.lo < s.simLo || s.hi > s.simHi {
 			t.Errorf("%d of %d tasks end before they start; tasks span [%g, %g], the Simulation task [%g, %g]",
-				bad, n, lo, hi, slo, shi)
+				s.backwards, s.tasks, s.lo, s.hi, s.simLo, s.simHi)
 		}
 	})
 

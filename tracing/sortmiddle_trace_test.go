@@ -1,7 +1,6 @@
 package tracing
 
 import (
-	"database/sql"
 	"fmt"
 	"regexp"
 	"testing"
@@ -45,26 +44,14 @@ func TestSortMiddleTraceTasks(t *testing.T) {
 			}
 			ledger := newTaskLedger()
 			file, traced := traceMachineFrame(t, cfg, t.TempDir(), fr.scene, fr.w, fr.h, fr.spp, ledger)
-			db, err := sql.Open("sqlite3", file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer db.Close()
-			count := func(query string, args ...any) int {
-				t.Helper()
-				var n int
-				if err := db.QueryRow(query, args...).Scan(&n); err != nil {
-					t.Fatalf("%s: %v", query, err)
-				}
-				return n
-			}
+			db := openTrace(t, file)
 
 			t.Run("every started task ends, once, below a task of the frame", func(t *testing.T) {
 				ledger.checkBalanced(t)
 				if o := ledger.orphans(); len(o) > 0 {
 					t.Errorf("tasks whose parent is no task of the frame: %v", o)
 				}
-				if n := count(`SELECT count(*) FROM trace`); n != ledger.done+1 { // and the Simulation task
+				if n := count(t, db, `SELECT count(*) FROM trace`); n != ledger.done+1 { // and the Simulation task
 					t.Errorf("%d tasks in the trace, %d ended during the frame", n, ledger.done)
 				}
 			})
@@ -100,7 +87,7 @@ func TestSortMiddleTraceTasks(t *testing.T) {
 					{"FlushCmds", `SELECT count(*) FROM trace WHERE kind = 'req_out' AND what = '*protocol.FlushCmd'`, flushes},
 					{"flushes", `SELECT count(*) FROM trace WHERE kind = 'flush'`, flushes},
 				} {
-					if got := count(c.query); got != c.want || got == 0 {
+					if got := count(t, db, c.query); got != c.want || got == 0 {
 						t.Errorf("%d tasks of %s, want %d", got, c.what, c.want)
 					}
 				}
@@ -114,7 +101,7 @@ func TestSortMiddleTraceTasks(t *testing.T) {
 						like = fmt.Sprintf("tu%d.shade%%@core", k)
 						want = int(st[fmt.Sprintf("GPU.TileUnit[%d].ReorderBuffer.shaded_shading_warps", k)])
 					}
-					got := count(`SELECT count(*) FROM trace WHERE kind = 'pixel_warp' AND location LIKE ? AND task_id LIKE ?`,
+					got := count(t, db, `SELECT count(*) FROM trace WHERE kind = 'pixel_warp' AND location LIKE ? AND task_id LIKE ?`,
 						at+"%", like)
 					if got != want || got == 0 {
 						t.Errorf("%d warp tasks %s at %s, want %d", got, like, at, want)
@@ -125,14 +112,14 @@ func TestSortMiddleTraceTasks(t *testing.T) {
 			// A draw is rendered when its tiles are: its task holds its
 			// tile_draw tasks, a screen tile holds its draws, a pass its tiles.
 			t.Run("nested in time", func(t *testing.T) {
-				if n := count(`SELECT count(*) FROM trace c JOIN trace p ON c.parent_id = p.task_id
+				if n := count(t, db, `SELECT count(*) FROM trace c JOIN trace p ON c.parent_id = p.task_id
 					WHERE c.kind IN ('tile_draw', 'screen_tile') AND (c.start_time < p.start_time OR c.end_time > p.end_time)`); n != 0 {
 					t.Errorf("%d screen tiles or draws in a tile outside their parent", n)
 				}
-				all := count(`SELECT count(*) FROM trace WHERE kind = 'tile_draw'`)
-				joined := count(`SELECT count(*) FROM trace c JOIN trace d ON d.task_id = substr(c.task_id, 1, instr(c.task_id, '.win') - 1)
+				all := count(t, db, `SELECT count(*) FROM trace WHERE kind = 'tile_draw'`)
+				joined := count(t, db, `SELECT count(*) FROM trace c JOIN trace d ON d.task_id = substr(c.task_id, 1, instr(c.task_id, '.win') - 1)
 					WHERE c.kind = 'tile_draw' AND d.kind = 'draw'`)
-				late := count(`SELECT count(*) FROM trace c JOIN trace d ON d.task_id = substr(c.task_id, 1, instr(c.task_id, '.win') - 1)
+				late := count(t, db, `SELECT count(*) FROM trace c JOIN trace d ON d.task_id = substr(c.task_id, 1, instr(c.task_id, '.win') - 1)
 					WHERE c.kind = 'tile_draw' AND d.kind = 'draw' AND c.end_time > d.end_time`)
 				if joined != all || late != 0 {
 					t.Errorf("of %d draws in a tile, %d found their draw task, %d end after it", all, joined, late)
@@ -142,7 +129,7 @@ func TestSortMiddleTraceTasks(t *testing.T) {
 			t.Run("kinds", func(t *testing.T) {
 				for _, k := range append(sortMiddleTaskKinds, protocol.KindRasterize, protocol.KindTile,
 					protocol.KindPixelWarp, protocol.KindROPWrite, protocol.KindFlush) {
-					if count(`SELECT count(*) FROM trace WHERE kind = ?`, k) == 0 {
+					if count(t, db, `SELECT count(*) FROM trace WHERE kind = ?`, k) == 0 {
 						t.Errorf("no task of kind %s", k)
 					}
 				}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/configs"
+	"github.com/gfxsim/gfxsim/internal/testframe"
 	"github.com/gfxsim/gfxsim/scene"
 	"github.com/gfxsim/gfxsim/scene/driver"
 )
@@ -62,17 +63,7 @@ func defaultWith(machine func(*configs.Config)) *configs.Config {
 // for machine cfg and builds it.
 func buildOn(t *testing.T, cfg *configs.Config, name string, w, h, spp int) (*configs.Platform, *driver.Frame) {
 	t.Helper()
-	s, err := scene.Builtin(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.SetResolution(w, h, spp); err != nil {
-		t.Fatal(err)
-	}
-	f, err := driver.Encode(s, cfg.DriverOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, f := testframe.Encode(t, name, w, h, spp, cfg.DriverOptions())
 	p, err := configs.Build(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -90,31 +81,71 @@ func traceFrameWith(t *testing.T, dir, name string, machine func(*configs.Config
 	return traceMachineFrame(t, defaultWith(machine), dir, name, 96, 54, 4, extra)
 }
 
-func TestTraceHasEveryParent(t *testing.T) {
-	file := traceSmallFrame(t, t.TempDir())
+// openTrace opens the SQLite trace file for the test; it is closed when the
+// test ends.
+func openTrace(t *testing.T, file string) *sql.DB {
+	t.Helper()
 	db, err := sql.Open("sqlite3", file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
-	var n, orphans, sims int
-	if err := db.QueryRow(`SELECT count(*) FROM trace`).Scan(&n); err != nil {
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// spans are the times of a trace: its tasks, those that end before they
+// start (or start before 0), the span of the tasks other than the Simulation
+// task, and the Simulation task's span.
+type spans struct {
+	tasks, backwards     int
+	lo, hi, simLo, simHi float64
+}
+
+// traceSpans reads the spans of the trace in db.
+func traceSpans(t *testing.T, db *sql.DB) spans {
+	t.Helper()
+	var s spans
+	if err := db.QueryRow(`SELECT count(*), sum(end_time < start_time OR start_time < 0) FROM trace`).
+		Scan(&s.tasks, &s.backwards); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.QueryRow(`SELECT count(*) FROM trace WHERE task_id != ? AND parent_id NOT IN (SELECT task_id FROM trace)`,
-		SimulationTaskID).Scan(&orphans); err != nil {
+	if err := db.QueryRow(`SELECT min(start_time), max(end_time) FROM trace WHERE kind != 'Simulation'`).
+		Scan(&s.lo, &s.hi); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.QueryRow(`SELECT count(*) FROM trace WHERE kind = 'Simulation'`).Scan(&sims); err != nil {
+	if err := db.QueryRow(`SELECT start_time, end_time FROM trace WHERE task_id = ?`, SimulationTaskID).
+		Scan(&s.simLo, &s.simHi); err != nil {
 		t.Fatal(err)
 	}
+	return s
+}
+
+// orphansQuery counts the tasks, besides the Simulation task (its argument),
+// whose parent is not in the trace.
+const orphansQuery = `SELECT count(*) FROM trace WHERE task_id != ? AND parent_id NOT IN (SELECT task_id FROM trace)`
+
+// count returns the number query selects from db (a count(*)).
+func count(t *testing.T, db *sql.DB, query string, args ...any) int {
+	t.Helper()
+	var n int
+	if err := db.QueryRow(query, args...).Scan(&n); err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+	return n
+}
+
+func TestTraceHasEveryParent(t *testing.T) {
+	file := traceSmallFrame(t, t.TempDir())
+	db := openTrace(t, file)
+	n := count(t, db, `SELECT count(*) FROM trace`)
+	orphans := count(t, db, orphansQuery, SimulationTaskID)
+	sims := count(t, db, `SELECT count(*) FROM trace WHERE kind = 'Simulation'`)
 	if n < 100 || orphans != 0 || sims != 1 {
 		t.Fatalf("%d tasks, %d orphans, %d Simulation tasks", n, orphans, sims)
 	}
 	for _, c := range expectedComponents {
-		var k int
-		if err := db.QueryRow(`SELECT count(*) FROM trace WHERE location = ?`, c).Scan(&k); err != nil || k == 0 {
-			t.Errorf("no task of %s (%v)", c, err)
+		if k := count(t, db, `SELECT count(*) FROM trace WHERE location = ?`, c); k == 0 {
+			t.Errorf("no task of %s", c)
 		}
 	}
 }
@@ -253,23 +284,12 @@ func TestTraceTasks(t *testing.T) {
 	// their memory requests hang below the ROP's and the depth unit's tasks.
 	small := func(c *configs.Config) { c.ROP.Cache.SizeKB, c.DepthUnit.Cache.SizeKB = 1, 1 }
 	file, traced := traceFrameWith(t, t.TempDir(), "foliage", small, ledger)
-	db, err := sql.Open("sqlite3", file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openTrace(t, file)
 
 	t.Run("every started task ends", func(t *testing.T) {
 		ledger.checkBalanced(t)
-		var n int
-		if err := db.QueryRow(`SELECT count(*) FROM trace`).Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		var subTrans int
-		if err := db.QueryRow(`SELECT count(*) FROM trace WHERE kind = 'sub-trans'`).Scan(&subTrans); err != nil {
-			t.Fatal(err)
-		}
-		if subTrans != 0 {
+		n := count(t, db, `SELECT count(*) FROM trace`)
+		if subTrans := count(t, db, `SELECT count(*) FROM trace WHERE kind = 'sub-trans'`); subTrans != 0 {
 			t.Errorf("%d of Akita's DRAM sub-trans tasks in the trace (their banks cannot end them)", subTrans)
 		}
 		if n != ledger.done+1 { // and the Simulation task, which Close ends
@@ -283,23 +303,11 @@ func TestTraceTasks(t *testing.T) {
 	})
 
 	t.Run("times", func(t *testing.T) {
-		var bad, n int
-		if err := db.QueryRow(`SELECT count(*), sum(end_time < start_time OR start_time < 0) FROM trace`).
-			Scan(&n, &bad); err != nil {
-			t.Fatal(err)
+		s := traceSpans(t, db)
+		if s.tasks == 0 || s.backwards != 0 {
+			t.Errorf("%d of %d tasks end before they start", s.backwards, s.tasks)
 		}
-		if n == 0 || bad != 0 {
-			t.Errorf("%d of %d tasks end before they start", bad, n)
-		}
-		var lo, hi, slo, shi float64
-		if err := db.QueryRow(`SELECT min(start_time), max(end_time) FROM trace WHERE kind != 'Simulation'`).
-			Scan(&lo, &hi); err != nil {
-			t.Fatal(err)
-		}
-		if err := db.QueryRow(`SELECT start_time, end_time FROM trace WHERE task_id = ?`, SimulationTaskID).
-			Scan(&slo, &shi); err != nil {
-			t.Fatal(err)
-		}
+		lo, hi, slo, shi := s.lo, s.hi, s.simLo, s.simHi
 		if lo < slo || hi > shi {
 			t.Errorf("tasks span [%g, %g], the Simulation task [%g, %g]", lo, hi, slo, shi)
 		}
@@ -312,11 +320,7 @@ func TestTraceTasks(t *testing.T) {
 
 	t.Run("kinds", func(t *testing.T) {
 		for _, k := range taskKinds {
-			var n int
-			if err := db.QueryRow(`SELECT count(*) FROM trace WHERE kind = ?`, k).Scan(&n); err != nil {
-				t.Fatal(err)
-			}
-			if n == 0 {
+			if n := count(t, db, `SELECT count(*) FROM trace WHERE kind = ?`, k); n == 0 {
 				t.Errorf("no task of kind %s", k)
 			}
 		}

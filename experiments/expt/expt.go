@@ -1,6 +1,8 @@
-// Package expt holds what every experiment binary shares: finding a scene by name or
-// file, output folders, statistics files and printed tables, and the sweep
-// harness. A study declares its points (Sweep: names in plan order, a Run for
+// Package expt holds what every experiment binary shares: its command line
+// (Main runs a study; a study's Options embed Common, whose Parse registers
+// -o, -quick, -workers and the StudyFlags of its parts), finding a scene by
+// name or file, output folders, statistics files and printed tables, and the
+// sweep harness. A study declares its points (Sweep: names in plan order, a Run for
 // one point, a Merge for all); the harness lists them (-list), runs any shard
 // of them (-shard K/N: every N-th point from the K-th, one JSON file per point
 // under OUT/points with the study's Fingerprint), and merges the files of all

@@ -3,7 +3,6 @@ package expt
 import (
 	"flag"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/gfxsim/gfxsim/internal/progress"
@@ -14,17 +13,16 @@ import (
 // checked in one place: the progress flags (-q, -v), and those of the parts a
 // study sets before Register: its input limits (-max-memory, -allow-path),
 // its tracing instruments (-trace, ...) and its sweep flags (-list, -shard,
-// -merge, -from). After Parse, Log, Summary and Bar say what stderr gets
-// (progress.Flags).
+// -merge, -from). After Parse, the embedded Printed says what stderr gets
+// (progress.Flags): Log, Summary, Bar, and Every (the instruments' progress
+// interval; -1 without instruments).
 type StudyFlags struct {
 	Progress    progress.Flags
 	Inputs      *Inputs        // nil: the study reads no scene files
 	Instruments *tracing.Flags // nil: the study records no traces
 	Sweep       *SweepFlags    // nil: the study is not a sweep
 
-	Log     io.Writer // a line per point (nil: none)
-	Summary io.Writer // the closing line (nil: none)
-	Bar     bool      // a progress bar on stderr
+	progress.Printed
 }
 
 // Register adds the flags of f's parts to fs.
@@ -71,5 +69,9 @@ func (f *StudyFlags) Parse(fs *flag.FlagSet, args []string, getenv func(string) 
 	}
 	f.Summary = f.Progress.Summary(stderr)
 	f.Bar = f.Progress.Bar(getenv, stderr)
+	f.Every = -1
+	if f.Instruments != nil {
+		f.Every = f.Instruments.ProgressEvery
+	}
 	return nil
 }

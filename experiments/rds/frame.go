@@ -98,7 +98,7 @@ type frameStudy struct {
 }
 
 func newFrameStudy(o options) *frameStudy {
-	return &frameStudy{o: o, sess: o.instruments.NewSession(o.out, len(frameMachines()), o.log)}
+	return &frameStudy{o: o, sess: o.instruments.NewSession(o.out, len(frameMachines()), o.Log)}
 }
 
 // prepare builds the scene, renders the reference image and analyzes the pin

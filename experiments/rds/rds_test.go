@@ -115,9 +115,4 @@ func TestStudy(t *testing.T) {
 	}
 }
 
-func TestQuietRules(t *testing.T) {
-	progresstest.Check(t, func(args []string, getenv func(string) string, stderr *os.File) (progresstest.Printed, error) {
-		o, err := parseFlags(args, getenv, stderr)
-		return progresstest.Printed{Log: o.log, Summary: o.summary, Bar: o.bar, Every: o.instruments.ProgressEvery}, err
-	})
-}
+func TestQuietRules(t *testing.T) { progresstest.CheckOptions(t, parseFlags) }

@@ -28,9 +28,9 @@ type options struct {
 	instruments   tracing.Flags
 	inputs        expt.Inputs
 	sweep         expt.SweepFlags
-	log           io.Writer // progress lines (nil: none)
-	summary       io.Writer // the closing line: wall time and outputs (nil: none)
-	bar           bool      // a progress bar over the points on stderr
+	// Printed: progress lines (Log), the closing line (Summary: wall time
+	// and outputs) and a progress bar over the points on stderr (Bar).
+	progress.Printed
 }
 
 // outcome is one algorithm's partition of one case.
@@ -126,13 +126,13 @@ func run(o options, w io.Writer) error {
 			sw.Points = append(sw.Points, expt.RunName("frame", lim.Name))
 		}
 	}
-	bar := progress.New(os.Stderr, 0, o.bar)
-	o.log = bar.Writer(o.log)
+	bar := progress.New(os.Stderr, 0, o.Bar)
+	o.Log = bar.Writer(o.Log)
 	sw.Bar = bar
 	start := time.Now()
-	if o.log != nil {
+	if o.Log != nil {
 		sw.Done = func(done, total, i int, _ point) {
-			fmt.Fprintf(o.log, "[%3d/%d %5.0fs] %s\n", done, total, time.Since(start).Seconds(), sw.Points[i])
+			fmt.Fprintf(o.Log, "[%3d/%d %5.0fs] %s\n", done, total, time.Since(start).Seconds(), sw.Points[i])
 		}
 	}
 	fs := newFrameStudy(o)
@@ -194,9 +194,7 @@ func run(o options, w io.Writer) error {
 	if err := sw.Main(o.sweep, w); err != nil {
 		return err
 	}
-	if o.summary != nil && !o.sweep.List {
-		fmt.Fprintf(o.summary, "wall time %.0f s; outputs in %s\n", time.Since(start).Seconds(), o.out)
-	}
+	expt.PrintWallTime(o.Printed, o.sweep.List, start, o.out)
 	return nil
 }
 

@@ -7,20 +7,11 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/gfxsim/gfxsim/experiments/expt"
 	"github.com/gfxsim/gfxsim/internal/progress"
 )
 
-func main() {
-	o, err := parseFlags(os.Args[1:], os.Getenv, os.Stderr)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "render:", err)
-		os.Exit(2)
-	}
-	if err := run(o, os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "render:", err)
-		os.Exit(1)
-	}
-}
+func main() { expt.Main("render", parseFlags, run) }
 
 // parseFlags reads the command line args into render's options, with what
 // it prints on stderr decided by -q, -v, CI (getenv) and whether stderr is a

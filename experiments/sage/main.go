@@ -7,43 +7,8 @@
 package main
 
 import (
-	"flag"
-	"fmt"
-	"os"
-
 	"github.com/gfxsim/gfxsim/experiments/expt"
 	"github.com/gfxsim/gfxsim/experiments/sage/study"
 )
 
-func main() {
-	o, err := parseFlags(os.Args[1:], os.Getenv, os.Stderr)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "sage:", err)
-		os.Exit(2)
-	}
-	if err := study.Run(o, os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "sage:", err)
-		os.Exit(1)
-	}
-}
-
-// parseFlags reads the command line args into the study's options, with
-// what it prints on stderr decided by -q, -v, CI (getenv) and whether
-// stderr is a terminal (progress.Flags).
-func parseFlags(args []string, getenv func(string) string, stderr *os.File) (study.Options, error) {
-	fs := flag.NewFlagSet("sage", flag.ExitOnError)
-	var o study.Options
-	fs.StringVar(&o.Out, "o", "out/sage", "output folder")
-	fs.IntVar(&o.Width, "width", 0, "frame width of the rendering points in pixels (0: 480, or 96 with -quick)")
-	fs.IntVar(&o.Height, "height", 0, "frame height of the rendering points in pixels (0: 270, or 54 with -quick)")
-	fs.IntVar(&o.Workers, "workers", 2, "points run at once")
-	fs.BoolVar(&o.Quick, "quick", false, "fewer points at tiny sizes (a test run of every table, well under a minute)")
-	o.Inputs = &expt.Inputs{}
-	sf := expt.StudyFlags{Inputs: o.Inputs, Sweep: &o.Sweep}
-	sf.Register(fs)
-	if err := sf.Parse(fs, args, getenv, stderr); err != nil {
-		return o, err
-	}
-	o.Log, o.Summary, o.Bar = sf.Log, sf.Summary, sf.Bar
-	return o, nil
-}
+func main() { expt.Main("sage", study.ParseFlags, study.Run) }

@@ -6,43 +6,8 @@
 package main
 
 import (
-	"flag"
-	"fmt"
-	"os"
-
 	"github.com/gfxsim/gfxsim/experiments/expt"
 	"github.com/gfxsim/gfxsim/experiments/texcache/study"
-	"github.com/gfxsim/gfxsim/tracing"
 )
 
-func main() {
-	o, err := parseFlags(os.Args[1:], os.Getenv, os.Stderr)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "texcache:", err)
-		os.Exit(2)
-	}
-	if err := study.Run(o, os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "texcache:", err)
-		os.Exit(1)
-	}
-}
-
-// parseFlags reads the command line args into the study's options, with
-// what it prints on stderr decided by -q, -v, CI (getenv) and whether
-// stderr is a terminal (progress.Flags).
-func parseFlags(args []string, getenv func(string) string, stderr *os.File) (study.Options, error) {
-	fs := flag.NewFlagSet("texcache", flag.ExitOnError)
-	var o study.Options
-	fs.StringVar(&o.Out, "o", "out/texcache", "output folder")
-	fs.IntVar(&o.Width, "width", 0, "frame width in pixels (0: the scenes' 320)")
-	fs.IntVar(&o.Height, "height", 0, "frame height in pixels (0: the scenes' 180)")
-	fs.BoolVar(&o.Quick, "quick", false, "a reduced sweep (fewer points, no traversal-order runs)")
-	o.Instruments, o.Inputs = &tracing.Flags{}, &expt.Inputs{}
-	sf := expt.StudyFlags{Inputs: o.Inputs, Instruments: o.Instruments, Sweep: &o.Sweep}
-	sf.Register(fs)
-	if err := sf.Parse(fs, args, getenv, stderr); err != nil {
-		return o, err
-	}
-	o.Log, o.Summary, o.Bar = sf.Log, sf.Summary, sf.Bar
-	return o, nil
-}
+func main() { expt.Main("texcache", study.ParseFlags, study.Run) }

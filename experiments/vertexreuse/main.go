@@ -7,49 +7,8 @@
 package main
 
 import (
-	"flag"
-	"fmt"
-	"os"
-
 	"github.com/gfxsim/gfxsim/experiments/expt"
 	"github.com/gfxsim/gfxsim/experiments/vertexreuse/study"
-	"github.com/gfxsim/gfxsim/tracing"
 )
 
-func main() {
-	o, err := parseFlags(os.Args[1:], os.Getenv, os.Stderr)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "vertexreuse:", err)
-		os.Exit(2)
-	}
-	if err := study.Run(o, os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "vertexreuse:", err)
-		os.Exit(1)
-	}
-}
-
-// parseFlags reads the command line args into the study's options, with
-// what it prints on stderr decided by -q, -v, CI (getenv) and whether
-// stderr is a terminal (progress.Flags).
-func parseFlags(args []string, getenv func(string) string, stderr *os.File) (study.Options, error) {
-	fs := flag.NewFlagSet("vertexreuse", flag.ExitOnError)
-	var o study.Options
-	fs.StringVar(&o.Out, "o", "out/vertexreuse", "output folder")
-	fs.IntVar(&o.Width, "width", 0, "timed frame width in pixels (0: 160, or 64 with -quick)")
-	fs.IntVar(&o.Height, "height", 0, "timed frame height in pixels (0: 90, or 36 with -quick)")
-	fs.IntVar(&o.Workers, "workers", 2, "scenes run at once")
-	fs.StringVar(&o.ScenesDir, "scenes", "../shared/scenes", "the shared scenes folder holding the real meshes")
-	fs.IntVar(&o.ReorderCache, "reorder-cache", study.DefaultReorderCache, "the FIFO size, in vertices, Tipsify reorders for")
-	fs.BoolVar(&o.Quick, "quick", false, "three built-in scenes, no real mesh, at 64x36")
-	o.Instruments, o.Inputs = &tracing.Flags{}, &expt.Inputs{}
-	sf := expt.StudyFlags{Inputs: o.Inputs, Instruments: o.Instruments, Sweep: &o.Sweep}
-	sf.Register(fs)
-	if err := sf.Parse(fs, args, getenv, stderr); err != nil {
-		return o, err
-	}
-	if o.ReorderCache < 1 {
-		return o, fmt.Errorf("-reorder-cache %d: want a FIFO size of at least 1", o.ReorderCache)
-	}
-	o.Log, o.Summary, o.Bar = sf.Log, sf.Summary, sf.Bar
-	return o, nil
-}
+func main() { expt.Main("vertexreuse", study.ParseFlags, study.Run) }

@@ -6,44 +6,8 @@
 package main
 
 import (
-	"flag"
-	"fmt"
-	"os"
-
 	"github.com/gfxsim/gfxsim/experiments/expt"
 	"github.com/gfxsim/gfxsim/experiments/zcull/study"
-	"github.com/gfxsim/gfxsim/tracing"
 )
 
-func main() {
-	o, err := parseFlags(os.Args[1:], os.Getenv, os.Stderr)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "zcull:", err)
-		os.Exit(2)
-	}
-	if err := study.Run(o, os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "zcull:", err)
-		os.Exit(1)
-	}
-}
-
-// parseFlags reads the command line args into the study's options, with
-// what it prints on stderr decided by -q, -v, CI (getenv) and whether
-// stderr is a terminal (progress.Flags).
-func parseFlags(args []string, getenv func(string) string, stderr *os.File) (study.Options, error) {
-	fs := flag.NewFlagSet("zcull", flag.ExitOnError)
-	var o study.Options
-	fs.StringVar(&o.Out, "o", "out/zcull", "output folder")
-	fs.IntVar(&o.Width, "width", 0, "frame width in pixels (0: 320, or 160 with -quick)")
-	fs.IntVar(&o.Height, "height", 0, "frame height in pixels (0: 180, or 90 with -quick)")
-	fs.IntVar(&o.Workers, "workers", 2, "simulations run at once")
-	fs.BoolVar(&o.Quick, "quick", false, "fewer scenes and sweep points at 160x90")
-	o.Instruments, o.Inputs = &tracing.Flags{}, &expt.Inputs{}
-	sf := expt.StudyFlags{Inputs: o.Inputs, Instruments: o.Instruments, Sweep: &o.Sweep}
-	sf.Register(fs)
-	if err := sf.Parse(fs, args, getenv, stderr); err != nil {
-		return o, err
-	}
-	o.Log, o.Summary, o.Bar = sf.Log, sf.Summary, sf.Bar
-	return o, nil
-}
+func main() { expt.Main("zcull", study.ParseFlags, study.Run) }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/internal/enum"
 )
 
 // Factor is a blend factor.
@@ -28,30 +29,18 @@ const (
 	numFactors
 )
 
-var factorNames = [numFactors]string{"Zero", "One", "SrcColor", "InvSrcColor", "SrcAlpha", "InvSrcAlpha",
-	"DstAlpha", "InvDstAlpha", "DstColor", "InvDstColor", "SrcAlphaSat", "BlendFactor", "InvBlendFactor"}
+var factorNames = enum.Names[Factor]{Type: "Factor", What: "blend factor", OneOf: true, Names: []string{"Zero", "One", "SrcColor", "InvSrcColor", "SrcAlpha", "InvSrcAlpha",
+	"DstAlpha", "InvDstAlpha", "DstColor", "InvDstColor", "SrcAlphaSat", "BlendFactor", "InvBlendFactor"}}
 
 // String returns the factor's name.
-func (f Factor) String() string {
-	if f < numFactors {
-		return factorNames[f]
-	}
-	return fmt.Sprintf("Factor(%d)", uint8(f))
-}
+func (f Factor) String() string { return factorNames.String(f) }
 
 // Valid reports whether f is a known factor.
-func (f Factor) Valid() bool { return f < numFactors }
+func (f Factor) Valid() bool { return factorNames.Valid(f) }
 
 // ParseFactor parses a factor name case-insensitively, ignoring '_' and '-'
 // ("inv_src_alpha").
-func ParseFactor(s string) (Factor, error) {
-	for i, n := range factorNames {
-		if equalName(s, n) {
-			return Factor(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown blend factor %q (want one of %s)", s, strings.Join(factorNames[:], ", "))
-}
+func ParseFactor(s string) (Factor, error) { return factorNames.Parse(s) }
 
 // Op is a blend operation.
 type Op uint8
@@ -66,28 +55,16 @@ const (
 	numOps
 )
 
-var opNames = [numOps]string{"Add", "Subtract", "RevSubtract", "Min", "Max"}
+var opNames = enum.Names[Op]{Type: "Op", What: "blend op", OneOf: true, Names: []string{"Add", "Subtract", "RevSubtract", "Min", "Max"}}
 
 // String returns the op's name.
-func (o Op) String() string {
-	if o < numOps {
-		return opNames[o]
-	}
-	return fmt.Sprintf("Op(%d)", uint8(o))
-}
+func (o Op) String() string { return opNames.String(o) }
 
 // Valid reports whether o is a known op.
-func (o Op) Valid() bool { return o < numOps }
+func (o Op) Valid() bool { return opNames.Valid(o) }
 
 // ParseOp parses an op name case-insensitively, ignoring '_' and '-' ("rev_subtract").
-func ParseOp(s string) (Op, error) {
-	for i, n := range opNames {
-		if equalName(s, n) {
-			return Op(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown blend op %q (want one of %s)", s, strings.Join(opNames[:], ", "))
-}
+func ParseOp(s string) (Op, error) { return opNames.Parse(s) }
 
 // Write mask bits.
 const (
@@ -159,13 +136,13 @@ var presetNames = [...]string{"Opaque", "Alpha", "Additive", "Premultiplied"}
 // case-insensitively.
 func Preset(name string) (Target, error) {
 	switch {
-	case equalName(name, "Opaque"):
+	case enum.Equal(name, "Opaque"):
 		return Opaque(), nil
-	case equalName(name, "Alpha"):
+	case enum.Equal(name, "Alpha"):
 		return Alpha(), nil
-	case equalName(name, "Additive"):
+	case enum.Equal(name, "Additive"):
 		return Additive(), nil
-	case equalName(name, "Premultiplied"):
+	case enum.Equal(name, "Premultiplied"):
 		return Premultiplied(), nil
 	}
 	return Target{}, fmt.Errorf("unknown blend preset %q (want one of %s)", name, strings.Join(presetNames[:], ", "))
@@ -323,27 +300,4 @@ func apply(op Op, s, ws, d, wd float32) float32 {
 		return max(s, d)
 	}
 	return ws + wd // Add and invalid ops
-}
-
-// equalName compares s with a canonical name, ignoring case, '_' and '-'.
-func equalName(s, name string) bool {
-	j := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '_' || c == '-' {
-			continue
-		}
-		if j >= len(name) || lower(c) != lower(name[j]) {
-			return false
-		}
-		j++
-	}
-	return j == len(name)
-}
-
-func lower(c byte) byte {
-	if 'A' <= c && c <= 'Z' {
-		return c + 'a' - 'A'
-	}
-	return c
 }

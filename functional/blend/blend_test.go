@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/internal/enum"
 )
 
 var (
@@ -255,10 +256,10 @@ func FuzzParse(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if fa, err := ParseFactor(s); err == nil && (!fa.Valid() || !equalName(s, fa.String())) {
+		if fa, err := ParseFactor(s); err == nil && (!fa.Valid() || !enum.Equal(s, fa.String())) {
 			t.Errorf("%q parsed to %v", s, fa)
 		}
-		if o, err := ParseOp(s); err == nil && (!o.Valid() || !equalName(s, o.String())) {
+		if o, err := ParseOp(s); err == nil && (!o.Valid() || !enum.Equal(s, o.String())) {
 			t.Errorf("%q parsed to %v", s, o)
 		}
 		if tg, err := Preset(s); err == nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/internal/enum"
 )
 
 // Opcode identifies a command.
@@ -44,20 +45,15 @@ const (
 // length (it grows when opcodes are appended).
 const NumOpcodes = int(numOpcodes)
 
-var opcodeNames = [...]string{
+var opcodeNames = enum.Names[Opcode]{Type: "Opcode", What: "opcode", Names: []string{
 	"Nop", "SetViewport", "SetScissor", "SetRaster", "SetDepthStencil", "SetBlend",
 	"SetColorTarget", "SetDepthTarget", "BindShader", "SetConstants", "BindTexture",
 	"SetInputLayout", "BindVertexBuffer", "BindIndexBuffer", "SetTopology", "Draw",
 	"DrawIndexed", "Clear", "SyncToken", "Present", "End", "SetLens", "SetDecoupling",
 	"BindStreamOut", "SetStreamOut", "DrawAuto",
-}
+}}
 
-func (o Opcode) String() string {
-	if int(o) < len(opcodeNames) {
-		return opcodeNames[o]
-	}
-	return fmt.Sprintf("Opcode(%d)", uint8(o))
-}
+func (o Opcode) String() string { return opcodeNames.String(o) }
 
 // Stage selects the shader stage a binding applies to.
 type Stage uint32
@@ -70,17 +66,9 @@ const (
 	NumStages           = 3
 )
 
-func (s Stage) String() string {
-	switch s {
-	case VertexStage:
-		return "vertex"
-	case PixelStage:
-		return "pixel"
-	case GeometryStage:
-		return "geometry"
-	}
-	return fmt.Sprintf("Stage(%d)", uint32(s))
-}
+var stageNames = enum.Names[Stage]{Type: "Stage", Names: []string{"vertex", "pixel", "geometry"}}
+
+func (s Stage) String() string { return stageNames.String(s) }
 
 // Semantic names a vertex attribute.
 type Semantic uint32
@@ -133,7 +121,7 @@ const (
 	numTopologies
 )
 
-var topologyNames = [numTopologies]string{"trianglelist", "trianglestrip", "pointlist", "linelist", "linelistadj", "trianglelistadj"}
+var topologyNames = enum.Names[Topology]{Type: "Topology", What: "topology", Names: []string{"trianglelist", "trianglestrip", "pointlist", "linelist", "linelistadj", "trianglelistadj"}}
 
 // Vertices returns the vertices of one primitive of the topology (a strip's
 // triangle has 3).
@@ -151,12 +139,7 @@ func (t Topology) Vertices() int {
 	return 3
 }
 
-func (t Topology) String() string {
-	if t < numTopologies {
-		return topologyNames[t]
-	}
-	return fmt.Sprintf("Topology(%d)", uint32(t))
-}
+func (t Topology) String() string { return topologyNames.String(t) }
 
 // Clear flags.
 const (
@@ -246,14 +229,9 @@ const (
 	numDecouplingModes
 )
 
-var decouplingModeNames = [...]string{"off", "on", "supersample"}
+var decouplingModeNames = enum.Names[DecouplingMode]{Type: "DecouplingMode", What: "decoupling mode", Names: []string{"off", "on", "supersample"}}
 
-func (m DecouplingMode) String() string {
-	if m < numDecouplingModes {
-		return decouplingModeNames[m]
-	}
-	return fmt.Sprintf("DecouplingMode(%d)", uint32(m))
-}
+func (m DecouplingMode) String() string { return decouplingModeNames.String(m) }
 
 // MaxDecouplingRate bounds Decoupling.Rate.
 const MaxDecouplingRate = 64

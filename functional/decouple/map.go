@@ -314,7 +314,7 @@ func (m *Map) Barycentrics(tag Tag, lane int) ([3]float32, PointKind) {
 	} else {
 		b = m.pl.At(x, y, true)
 	}
-	finite := isFinite(b[0]) && isFinite(b[1]) && isFinite(b[2])
+	finite := geom.Finite(b[0]) && geom.Finite(b[1]) && geom.Finite(b[2])
 	if finite && b[0] >= 0 && b[1] >= 0 && b[2] >= 0 {
 		return b, PointInside
 	}
@@ -330,19 +330,17 @@ func (m *Map) Barycentrics(tag Tag, lane int) ([3]float32, PointKind) {
 
 var centroid = [3]float32{1.0 / 3, 1.0 / 3, 1.0 / 3}
 
-func isFinite(v float32) bool { return !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0) }
-
 // clampBarycentrics sets negative (and non-finite) weights to 0 and
 // renormalizes; with nothing left it returns the centroid.
 func clampBarycentrics(b [3]float32) [3]float32 {
 	var c [3]float32
 	for k, v := range b {
-		if v > 0 && isFinite(v) {
+		if v > 0 && geom.Finite(v) {
 			c[k] = v
 		}
 	}
 	s := c[0] + c[1] + c[2]
-	if !(s > 0) || !isFinite(s) {
+	if !(s > 0) || !geom.Finite(s) {
 		return centroid
 	}
 	return [3]float32{c[0] / s, c[1] / s, c[2] / s}

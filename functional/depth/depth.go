@@ -3,7 +3,8 @@ package depth
 import (
 	"fmt"
 	"math"
-	"strings"
+
+	"github.com/gfxsim/gfxsim/internal/enum"
 )
 
 // CompareFunc is a depth or stencil comparison function. For depth the fragment value
@@ -24,29 +25,17 @@ const (
 	numCompareFuncs
 )
 
-var compareNames = [numCompareFuncs]string{"Never", "Less", "Equal", "LessEqual", "Greater", "NotEqual", "GreaterEqual", "Always"}
+var compareNames = enum.Names[CompareFunc]{Type: "CompareFunc", What: "compare function", OneOf: true, Names: []string{"Never", "Less", "Equal", "LessEqual", "Greater", "NotEqual", "GreaterEqual", "Always"}}
 
 // String returns the name of f ("LessEqual"), or "CompareFunc(n)" when f is invalid.
-func (f CompareFunc) String() string {
-	if f < numCompareFuncs {
-		return compareNames[f]
-	}
-	return fmt.Sprintf("CompareFunc(%d)", uint8(f))
-}
+func (f CompareFunc) String() string { return compareNames.String(f) }
 
 // Valid reports whether f is one of the eight functions.
-func (f CompareFunc) Valid() bool { return f < numCompareFuncs }
+func (f CompareFunc) Valid() bool { return compareNames.Valid(f) }
 
 // ParseCompareFunc parses a comparison name, case-insensitively, ignoring '_' and '-'
 // ("less_equal", "LessEqual" and "lessequal" are the same).
-func ParseCompareFunc(s string) (CompareFunc, error) {
-	for i, n := range compareNames {
-		if equalName(s, n) {
-			return CompareFunc(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown compare function %q (want one of %s)", s, strings.Join(compareNames[:], ", "))
-}
+func ParseCompareFunc(s string) (CompareFunc, error) { return compareNames.Parse(s) }
 
 // Compare evaluates a f b on unsigned integers (D24 depth, stencil).
 func (f CompareFunc) Compare(a, b uint32) bool {
@@ -101,28 +90,16 @@ const (
 	numFormats
 )
 
-var formatNames = [numFormats]string{"D24S8", "D32F"}
+var formatNames = enum.Names[Format]{Type: "Format", What: "depth format", Names: []string{"D24S8", "D32F"}}
 
 // String returns the format's name.
-func (f Format) String() string {
-	if f < numFormats {
-		return formatNames[f]
-	}
-	return fmt.Sprintf("Format(%d)", uint8(f))
-}
+func (f Format) String() string { return formatNames.String(f) }
 
 // Valid reports whether f is a known format.
-func (f Format) Valid() bool { return f < numFormats }
+func (f Format) Valid() bool { return formatNames.Valid(f) }
 
 // ParseFormat parses a depth format name ("d24s8", "D32F"), case-insensitively.
-func ParseFormat(s string) (Format, error) {
-	for i, n := range formatNames {
-		if equalName(s, n) {
-			return Format(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown depth format %q (want D24S8 or D32F)", s)
-}
+func ParseFormat(s string) (Format, error) { return formatNames.Parse(s) }
 
 // MaxD24 is the largest 24-bit depth value (depth 1.0).
 const MaxD24 = 1<<24 - 1
@@ -179,28 +156,16 @@ const (
 	numStencilOps
 )
 
-var stencilOpNames = [numStencilOps]string{"Keep", "Zero", "Replace", "IncrSat", "DecrSat", "Invert", "IncrWrap", "DecrWrap"}
+var stencilOpNames = enum.Names[StencilOp]{Type: "StencilOp", What: "stencil op", OneOf: true, Names: []string{"Keep", "Zero", "Replace", "IncrSat", "DecrSat", "Invert", "IncrWrap", "DecrWrap"}}
 
 // String returns the name of op.
-func (op StencilOp) String() string {
-	if op < numStencilOps {
-		return stencilOpNames[op]
-	}
-	return fmt.Sprintf("StencilOp(%d)", uint8(op))
-}
+func (op StencilOp) String() string { return stencilOpNames.String(op) }
 
 // Valid reports whether op is one of the eight operations.
-func (op StencilOp) Valid() bool { return op < numStencilOps }
+func (op StencilOp) Valid() bool { return stencilOpNames.Valid(op) }
 
 // ParseStencilOp parses a stencil op name ("incr_sat", "IncrSat"), case-insensitively.
-func ParseStencilOp(s string) (StencilOp, error) {
-	for i, n := range stencilOpNames {
-		if equalName(s, n) {
-			return StencilOp(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown stencil op %q (want one of %s)", s, strings.Join(stencilOpNames[:], ", "))
-}
+func ParseStencilOp(s string) (StencilOp, error) { return stencilOpNames.Parse(s) }
 
 // Apply returns op applied to the stored stencil value s with reference ref, before
 // the write mask. Invalid ops keep s.
@@ -348,27 +313,4 @@ func (s *State) stencilWrite(op StencilOp, stored uint8) uint8 {
 // does not use it, so every caller makes the same choice; s may be nil.
 func EarlyZAllowed(discards, writesDepth bool, s *State) bool {
 	return !discards && !writesDepth
-}
-
-// equalName compares s with a canonical name, ignoring case, '_' and '-'.
-func equalName(s, name string) bool {
-	j := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '_' || c == '-' {
-			continue
-		}
-		if j >= len(name) || lower(c) != lower(name[j]) {
-			return false
-		}
-		j++
-	}
-	return j == len(name)
-}
-
-func lower(c byte) byte {
-	if 'A' <= c && c <= 'Z' {
-		return c + 'a' - 'A'
-	}
-	return c
 }

@@ -3,6 +3,8 @@ package depth
 import (
 	"math"
 	"testing"
+
+	"github.com/gfxsim/gfxsim/internal/enum"
 )
 
 func TestCompareFuncs(t *testing.T) {
@@ -372,7 +374,7 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		if c, err := ParseCompareFunc(s); err == nil {
-			if !c.Valid() || !equalName(s, c.String()) {
+			if !c.Valid() || !enum.Equal(s, c.String()) {
 				t.Errorf("%q parsed to %v", s, c)
 			}
 		}

@@ -3,6 +3,7 @@ package filter
 import (
 	"fmt"
 	"image"
+	"image/color"
 	"math"
 )
 
@@ -12,6 +13,14 @@ import (
 // sample buffer to 1280x1024, paper section 7.2). Pixels are computed row-major;
 // st (may be nil) accumulates the counts.
 func Display(w, h, n int, pos Positions, src Samples, c *Convolver, step float64, st *Stats) (*image.RGBA, error) {
+	return display(w, h, n, step, st, func(i, j int, st *Stats) color.RGBA {
+		return c.Pixel(Centre(i, step), Centre(j, step), pos, src, n, st)
+	})
+}
+
+// display checks a w x h frame of n samples per pixel at step and computes
+// its pixels row-major with pixel; st (may be nil) accumulates the counts.
+func display(w, h, n int, step float64, st *Stats, pixel func(i, j int, st *Stats) color.RGBA) (*image.RGBA, error) {
 	if err := checkDisplay(w, h, n, step); err != nil {
 		return nil, err
 	}
@@ -20,9 +29,8 @@ func Display(w, h, n int, pos Positions, src Samples, c *Convolver, step float64
 	}
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	for j := 0; j < h; j++ {
-		cy := Centre(j, step)
 		for i := 0; i < w; i++ {
-			img.SetRGBA(i, j, c.Pixel(Centre(i, step), cy, pos, src, n, st))
+			img.SetRGBA(i, j, pixel(i, j, st))
 		}
 	}
 	return img, nil
@@ -38,21 +46,9 @@ func Centre(i int, step float64) int32 {
 
 // DisplayExact is Display with the exact float64 filter and exact centres.
 func DisplayExact(w, h, n int, pos Positions, src Samples, e *Exact, step float64, st *Stats) (*image.RGBA, error) {
-	if err := checkDisplay(w, h, n, step); err != nil {
-		return nil, err
-	}
-	if st == nil {
-		st = &Stats{}
-	}
-	img := image.NewRGBA(image.Rect(0, 0, w, h))
-	for j := 0; j < h; j++ {
-		cy := (float64(j) + 0.5) * step
-		for i := 0; i < w; i++ {
-			cx := (float64(i) + 0.5) * step
-			img.SetRGBA(i, j, e.Pixel(cx, cy, pos, src, n, st))
-		}
-	}
-	return img, nil
+	return display(w, h, n, step, st, func(i, j int, st *Stats) color.RGBA {
+		return e.Pixel((float64(i)+0.5)*step, (float64(j)+0.5)*step, pos, src, n, st)
+	})
 }
 
 // MaxDisplay bounds a frame's side in output pixels.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gfxsim/gfxsim/functional/blend"
 	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/internal/enum"
 )
 
 // ColorFormat is a render target colour format.
@@ -23,28 +24,16 @@ const (
 	numColorFormats
 )
 
-var colorFormatNames = [numColorFormats]string{"RGBA8", "RGBA32F", "RGBA10"}
+var colorFormatNames = enum.Names[ColorFormat]{Type: "ColorFormat", What: "color format", Names: []string{"RGBA8", "RGBA32F", "RGBA10"}}
 
 // String returns the format's name.
-func (f ColorFormat) String() string {
-	if f < numColorFormats {
-		return colorFormatNames[f]
-	}
-	return fmt.Sprintf("ColorFormat(%d)", uint8(f))
-}
+func (f ColorFormat) String() string { return colorFormatNames.String(f) }
 
 // Valid reports whether f is a known format.
-func (f ColorFormat) Valid() bool { return f < numColorFormats }
+func (f ColorFormat) Valid() bool { return colorFormatNames.Valid(f) }
 
 // ParseColorFormat parses a colour format name ("rgba8", "RGBA32F").
-func ParseColorFormat(s string) (ColorFormat, error) {
-	for i, n := range colorFormatNames {
-		if equalName(s, n) {
-			return ColorFormat(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown color format %q (want RGBA8, RGBA32F or RGBA10)", s)
-}
+func ParseColorFormat(s string) (ColorFormat, error) { return colorFormatNames.Parse(s) }
 
 // BytesPerSample is the size of one sample in memory.
 func (f ColorFormat) BytesPerSample() int {

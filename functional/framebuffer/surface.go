@@ -5,6 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/gfxsim/gfxsim/functional/raster"
+	"github.com/gfxsim/gfxsim/internal/enum"
 )
 
 // Layout is the pixel order of a surface in memory.
@@ -18,28 +19,16 @@ const (
 	numLayouts
 )
 
-var layoutNames = [numLayouts]string{"Linear", "Tiled", "ZOrder"}
+var layoutNames = enum.Names[Layout]{Type: "Layout", What: "layout", Names: []string{"Linear", "Tiled", "ZOrder"}}
 
 // String returns the layout's name.
-func (l Layout) String() string {
-	if l < numLayouts {
-		return layoutNames[l]
-	}
-	return fmt.Sprintf("Layout(%d)", uint8(l))
-}
+func (l Layout) String() string { return layoutNames.String(l) }
 
 // Valid reports whether l is a known layout.
-func (l Layout) Valid() bool { return l < numLayouts }
+func (l Layout) Valid() bool { return layoutNames.Valid(l) }
 
 // ParseLayout parses a layout name case-insensitively, ignoring '_' and '-' ("z_order").
-func ParseLayout(s string) (Layout, error) {
-	for i, n := range layoutNames {
-		if equalName(s, n) {
-			return Layout(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown layout %q (want Linear, Tiled or ZOrder)", s)
-}
+func ParseLayout(s string) (Layout, error) { return layoutNames.Parse(s) }
 
 // Limits on surfaces.
 const (
@@ -147,7 +136,7 @@ func (s *Surface) PixelIndex(x, y int) int {
 		m := s.mortonBits
 		low := uint(1)<<m - 1
 		ux, uy := uint(x), uint(y)
-		return int(spreadBits(ux&low) | spreadBits(uy&low)<<1 | (ux>>m|uy>>m)<<(2*m))
+		return int(raster.MortonSpread(ux&low) | raster.MortonSpread(uy&low)<<1 | (ux>>m|uy>>m)<<(2*m))
 	}
 	return y*s.Width + x
 }
@@ -158,16 +147,6 @@ func (s *Surface) Index(x, y, sample int) int { return s.PixelIndex(x, y)*s.Samp
 // inside reports whether (x, y, sample) is a visible sample.
 func (s *Surface) inside(x, y, sample int) bool {
 	return uint(x) < uint(s.Width) && uint(y) < uint(s.Height) && uint(sample) < uint(s.Samples)
-}
-
-// spreadBits moves bit i of v (v < 2^16) to bit 2i.
-func spreadBits(v uint) uint {
-	v &= 0xFFFF
-	v = (v | v<<8) & 0x00FF00FF
-	v = (v | v<<4) & 0x0F0F0F0F
-	v = (v | v<<2) & 0x33333333
-	v = (v | v<<1) & 0x55555555
-	return v
 }
 
 func nextPow2(v int) int {
@@ -183,27 +162,4 @@ func checkSize(elements, bytesPerElement int) error {
 		return fmt.Errorf("size: %d bytes exceeds the limit of %d", n, uint64(MaxBytes))
 	}
 	return nil
-}
-
-// equalName compares s with a canonical name, ignoring case, '_' and '-'.
-func equalName(s, name string) bool {
-	j := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '_' || c == '-' {
-			continue
-		}
-		if j >= len(name) || lower(c) != lower(name[j]) {
-			return false
-		}
-		j++
-	}
-	return j == len(name)
-}
-
-func lower(c byte) byte {
-	if 'A' <= c && c <= 'Z' {
-		return c + 'a' - 'A'
-	}
-	return c
 }

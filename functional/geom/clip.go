@@ -77,7 +77,7 @@ const (
 // vertex has a guard bit exactly when ClipTriangle considers it outside.
 func ClipCode(p Vec4, gb GuardBand) uint32 {
 	x, y, z, w := p[0], p[1], p[2], p[3]
-	if !finite(x) || !finite(y) || !finite(z) || !finite(w) {
+	if !Finite(x) || !Finite(y) || !Finite(z) || !Finite(w) {
 		return FrustumMask | GuardMask | ClipInvalid
 	}
 	var c uint32
@@ -116,8 +116,19 @@ func ClipCode(p Vec4, gb GuardBand) uint32 {
 	return c
 }
 
-func finite(v float32) bool {
+// Finite reports whether v is neither NaN nor infinite.
+func Finite(v float32) bool {
 	return !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0)
+}
+
+// AllFinite reports whether every one of vs is Finite.
+func AllFinite(vs ...float32) bool {
+	for _, v := range vs {
+		if !Finite(v) {
+			return false
+		}
+	}
+	return true
 }
 
 // ClassifyTriangle combines the out-codes of a triangle's three vertices. The
@@ -336,7 +347,7 @@ func NoPerspectiveWeights(b [3]float32, w [3]float32) [3]float32 {
 	q1 := float32(b[1] * w[1])
 	q2 := float32(b[2] * w[2])
 	s := q0 + q1 + q2
-	if s == 0 || !finite(s) {
+	if s == 0 || !Finite(s) {
 		return b
 	}
 	inv := 1 / s

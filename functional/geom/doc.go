@@ -35,4 +35,6 @@
 // the rules that keep meshes watertight: vertices inside are preserved
 // bit-exactly, an edge is clipped the same in both directions, and the planes
 // are always visited in the same order.
+//
+// Finite and AllFinite are the one check for NaN and infinite coordinates.
 package geom

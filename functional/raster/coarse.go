@@ -41,6 +41,29 @@ func (t *Triangle) TileRange(cfg *Config) (tx0, ty0, tx1, ty1 int) {
 	return t.BBox.X0 >> sh, t.BBox.Y0 >> sh, ((t.BBox.X1 - 1) >> sh) + 1, ((t.BBox.Y1 - 1) >> sh) + 1
 }
 
+// extremes returns the largest and the smallest value of e over the samples
+// of the pixels of r: at the corner pixels the signs of a and b select, plus
+// the extreme sample offsets.
+func (e *edgeSetup) extremes(r Rect) (hi, lo int64) {
+	v := e.c + e.a*int64(r.X0)*256 + e.b*int64(r.Y0)*256
+	sx, sy := e.stepX*int64(r.X1-r.X0-1), e.stepY*int64(r.Y1-r.Y0-1)
+	return v + max(0, sx) + max(0, sy) + e.omax, v + min(0, sx) + min(0, sy) + e.omin
+}
+
+// tileBox returns the pixels of tile (tx, ty) and the part of them inside
+// BBox; ok is false when the tile is outside the triangle's tile range or
+// that part is empty.
+func (t *Triangle) tileBox(cfg *Config, tx, ty int) (tile, r Rect, ok bool) {
+	tx0, ty0, tx1, ty1 := t.TileRange(cfg)
+	if tx < tx0 || tx >= tx1 || ty < ty0 || ty >= ty1 {
+		return Rect{}, Rect{}, false
+	}
+	size := 1 << cfg.tileShift()
+	tile = Rect{X0: tx * size, Y0: ty * size, X1: tx*size + size, Y1: ty*size + size}
+	r = tile.Intersect(t.BBox)
+	return tile, r, !r.Empty()
+}
+
 // TestTile classifies tile (tx, ty). Each edge is evaluated over the samples of
 // the tile's pixels that lie in BBox: the maximum of a linear function over that
 // set is at the corner pixel selected by the signs of A and B plus the largest
@@ -52,26 +75,17 @@ func (t *Triangle) TileRange(cfg *Config) (tx0, ty0, tx1, ty1 int) {
 // has no covered sample and an inside tile no uncovered one. A partial tile may
 // still have no covered sample (no edge alone excludes it).
 func (t *Triangle) TestTile(cfg *Config, tx, ty int) TileClass {
-	tx0, ty0, tx1, ty1 := t.TileRange(cfg)
-	if tx < tx0 || tx >= tx1 || ty < ty0 || ty >= ty1 {
-		return TileOutside
-	}
-	size := 1 << cfg.tileShift()
-	tile := Rect{X0: tx * size, Y0: ty * size, X1: tx*size + size, Y1: ty*size + size}
-	r := tile.Intersect(t.BBox)
-	if r.Empty() {
+	tile, r, ok := t.tileBox(cfg, tx, ty)
+	if !ok {
 		return TileOutside
 	}
 	inside := r == tile
-	w, h := int64(r.X1-r.X0-1), int64(r.Y1-r.Y0-1)
 	for k := range t.edge {
-		e := &t.edge[k]
-		v := e.c + e.a*int64(r.X0)*256 + e.b*int64(r.Y0)*256
-		sx, sy := e.stepX*w, e.stepY*h
-		if v+max(0, sx)+max(0, sy)+e.omax < 0 {
+		hi, lo := t.edge[k].extremes(r)
+		if hi < 0 {
 			return TileOutside
 		}
-		if v+min(0, sx)+min(0, sy)+e.omin < 0 {
+		if lo < 0 {
 			inside = false
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"math/bits"
 
 	"github.com/gfxsim/gfxsim/functional/samplepattern"
+	"github.com/gfxsim/gfxsim/internal/enum"
 )
 
 // SamplePattern gives the sample positions of a pixel as offsets from the pixel
@@ -160,16 +161,10 @@ const (
 	ZOrder
 )
 
+var traversalOrderNames = enum.Names[TraversalOrder]{Type: "TraversalOrder", Names: []string{"rowmajor", "zorder"}}
+
 // String returns the order's name.
-func (o TraversalOrder) String() string {
-	switch o {
-	case RowMajor:
-		return "rowmajor"
-	case ZOrder:
-		return "zorder"
-	}
-	return fmt.Sprintf("TraversalOrder(%d)", uint8(o))
-}
+func (o TraversalOrder) String() string { return traversalOrderNames.String(o) }
 
 // DefaultTileSize is the coarse tile edge used when Config.TileSize is zero.
 const DefaultTileSize = 8

@@ -52,6 +52,8 @@
 // Traversal orders (Config.TileOrder, Config.QuadOrder): RowMajor, or ZOrder
 // (Morton, x in the low bit) over tile coordinates relative to the bounding
 // box's first tile, and over quad coordinates relative to the tile's first quad.
+// MortonSpread, MortonCompact and MortonDecode are the one home of Morton bit
+// interleaving (the HiZ geometry and the framebuffer's ZOrder layout use them).
 //
 // Depth is a screen-space linear plane through the snapped vertices (in float32,
 // relative to vertex 0), evaluated at each sample and clamped to the viewport's

@@ -24,14 +24,8 @@ type Quad struct {
 // offsets; only a quad that an edge crosses needs a per-pixel binary search over
 // the sorted sample offsets. Nothing is allocated when out has room.
 func (t *Triangle) TileQuads(cfg *Config, tx, ty int, out []Quad) []Quad {
-	tx0, ty0, tx1, ty1 := t.TileRange(cfg)
-	if tx < tx0 || tx >= tx1 || ty < ty0 || ty >= ty1 {
-		return out
-	}
-	size := 1 << cfg.tileShift()
-	tile := Rect{X0: tx * size, Y0: ty * size, X1: tx*size + size, Y1: ty*size + size}
-	r := tile.Intersect(t.BBox)
-	if r.Empty() {
+	tile, r, ok := t.tileBox(cfg, tx, ty)
+	if !ok {
 		return out
 	}
 	n := t.samples
@@ -41,15 +35,13 @@ func (t *Triangle) TileQuads(cfg *Config, tx, ty int, out []Quad) []Quad {
 	var act [3]int
 	var val [3]int64 // edge values at the corner of quad (qx0, qy0)
 	na := 0
-	w, h := int64(r.X1-r.X0-1), int64(r.Y1-r.Y0-1)
 	for k := range t.edge {
 		e := &t.edge[k]
-		v := e.c + e.a*int64(r.X0)*256 + e.b*int64(r.Y0)*256
-		sx, sy := e.stepX*w, e.stepY*h
-		if v+max(0, sx)+max(0, sy)+e.omax < 0 {
+		hi, lo := e.extremes(r)
+		if hi < 0 {
 			return out
 		}
-		if v+min(0, sx)+min(0, sy)+e.omin >= 0 {
+		if lo >= 0 {
 			continue // every sample of r is inside this edge
 		}
 		act[na] = k
@@ -80,7 +72,7 @@ func (t *Triangle) TileQuads(cfg *Config, tx, ty int, out []Quad) []Quad {
 			}
 		}
 		if full {
-			half := size >> 1
+			half := (tile.X1 - tile.X0) >> 1
 			for k := 0; k < half*half; k++ {
 				x, y := MortonDecode(k)
 				emit(x, y)

@@ -3,17 +3,29 @@ package raster
 // MortonDecode returns the cell (x, y) at Morton index k (x in the low bit):
 // the even and the odd bits of k.
 func MortonDecode(k int) (x, y int) {
-	return int(compact1By1(uint32(k))), int(compact1By1(uint32(k >> 1)))
+	return int(MortonCompact(uint(k))), int(MortonCompact(uint(k) >> 1))
 }
 
-// compact1By1 gathers the even bits of x (Morton decoding).
-func compact1By1(x uint32) uint32 {
-	x &= 0x55555555
-	x = (x ^ (x >> 1)) & 0x33333333
-	x = (x ^ (x >> 2)) & 0x0f0f0f0f
-	x = (x ^ (x >> 4)) & 0x00ff00ff
-	x = (x ^ (x >> 8)) & 0x0000ffff
-	return x
+// MortonSpread moves bit i of the low 16 bits of v to bit 2i: the x part of
+// a Morton index (the y part is MortonSpread(y) << 1).
+func MortonSpread(v uint) uint {
+	v &= 0xFFFF
+	v = (v | v<<8) & 0x00FF00FF
+	v = (v | v<<4) & 0x0F0F0F0F
+	v = (v | v<<2) & 0x33333333
+	v = (v | v<<1) & 0x55555555
+	return v
+}
+
+// MortonCompact gathers the even bits of the low 32 bits of v (bit 2i moves
+// to bit i): it inverts MortonSpread.
+func MortonCompact(v uint) uint {
+	v &= 0x55555555
+	v = (v | v>>1) & 0x33333333
+	v = (v | v>>2) & 0x0F0F0F0F
+	v = (v | v>>4) & 0x00FF00FF
+	v = (v | v>>8) & 0x0000FFFF
+	return v
 }
 
 // MortonWalk enumerates the cells of the rectangle [x0, x1) x [y0, y1) of a

@@ -15,16 +15,23 @@ type BarycentricPlanes struct {
 	InvW               [3]float32 // the vertices' 1/w, for perspective-correct weights
 }
 
+// planeDeltas returns the edges v1 - v0 and v2 - v0 of the snapped triangle
+// v in pixels, and 1 over its determinant dx1*dy2 - dx2*dy1 (from area, the
+// geom.SignedArea, so exactly rounded once).
+func planeDeltas(v *[3]geom.ScreenVertex, area int64) (dx1, dy1, dx2, dy2, invDet float32) {
+	dx1 = float32(int64(v[1].X)-int64(v[0].X)) * inv256
+	dy1 = float32(int64(v[1].Y)-int64(v[0].Y)) * inv256
+	dx2 = float32(int64(v[2].X)-int64(v[0].X)) * inv256
+	dy2 = float32(int64(v[2].Y)-int64(v[0].Y)) * inv256
+	det := float32(area) * (1.0 / 65536)
+	return dx1, dy1, dx2, dy2, 1 / det
+}
+
 // NewBarycentricPlanes sets up the planes of the snapped triangle v, whose
 // geom.SignedArea is area (non-zero). Unlike Setup it accepts any triangle,
 // whether or not its bounding box holds a sample.
 func NewBarycentricPlanes(v *[3]geom.ScreenVertex, area int64) BarycentricPlanes {
-	dx1 := float32(int64(v[1].X)-int64(v[0].X)) * inv256
-	dy1 := float32(int64(v[1].Y)-int64(v[0].Y)) * inv256
-	dx2 := float32(int64(v[2].X)-int64(v[0].X)) * inv256
-	dy2 := float32(int64(v[2].Y)-int64(v[0].Y)) * inv256
-	det := float32(area) * (1.0 / 65536) // dx1*dy2 - dx2*dy1, exactly rounded once
-	invDet := 1 / det
+	dx1, dy1, dx2, dy2, invDet := planeDeltas(v, area)
 	return BarycentricPlanes{
 		B1X: float32(dy2 * invDet), B1Y: -float32(dx2 * invDet),
 		B2X: -float32(dy1 * invDet), B2Y: float32(dx1 * invDet),

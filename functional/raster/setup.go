@@ -136,13 +136,7 @@ func Setup(v [3]geom.ScreenVertex, backFacing bool, cfg *Config, t *Triangle) bo
 	}
 
 	// Float planes relative to V[0], from the snapped positions.
-	const inv256 = 1.0 / 256
-	dx1 := float32(int64(v[1].X)-int64(v[0].X)) * inv256
-	dy1 := float32(int64(v[1].Y)-int64(v[0].Y)) * inv256
-	dx2 := float32(int64(v[2].X)-int64(v[0].X)) * inv256
-	dy2 := float32(int64(v[2].Y)-int64(v[0].Y)) * inv256
-	det := float32(area) * (1.0 / 65536) // dx1*dy2 - dx2*dy1, exactly rounded once
-	invDet := 1 / det
+	dx1, dy1, dx2, dy2, invDet := planeDeltas(&v, area)
 	t.planes = NewBarycentricPlanes(&v, area)
 	dz1 := float32(v[1].Z - v[0].Z)
 	dz2 := float32(v[2].Z - v[0].Z)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/functional/raster"
 )
 
 // mustPattern builds a pattern of n samples with random x,y offsets (seeded).
@@ -147,7 +148,7 @@ func coverage(t testing.TB, tri *Triangle, st *Stats) map[[3]int]bool {
 			if int(q.X)>>tileShift != tp.X || int(q.Y)>>tileShift != tp.Y {
 				t.Fatalf("quad %+v outside tile %+v", q, tp)
 			}
-			code := int(spread(uint32(q.X&31)>>1) | spread(uint32(q.Y&31)>>1)<<1)
+			code := int(raster.MortonSpread(uint(q.X&31)>>1) | raster.MortonSpread(uint(q.Y&31)>>1)<<1)
 			if code <= prev {
 				t.Fatalf("quad %+v out of Z order in tile %+v", q, tp)
 			}
@@ -174,16 +175,6 @@ func coverage(t testing.TB, tri *Triangle, st *Stats) map[[3]int]bool {
 		}
 	}
 	return got
-}
-
-// spread interleaves a zero bit above each bit of x (Morton encoding).
-func spread(x uint32) uint32 {
-	x &= 0x0000ffff
-	x = (x | (x << 8)) & 0x00ff00ff
-	x = (x | (x << 4)) & 0x0f0f0f0f
-	x = (x | (x << 2)) & 0x33333333
-	x = (x | (x << 1)) & 0x55555555
-	return x
 }
 
 // clipOf returns the clip position of screen point (sx, sy) in pixels at clip w

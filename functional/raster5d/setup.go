@@ -6,6 +6,7 @@ import (
 
 	"github.com/gfxsim/gfxsim/functional/geom"
 	"github.com/gfxsim/gfxsim/functional/raster"
+	"github.com/gfxsim/gfxsim/internal/enum"
 )
 
 // Case is the kind of a triangle, chosen once at setup (section 5.1 of
@@ -28,22 +29,10 @@ const (
 	NumCases
 )
 
+var caseNames = enum.Names[Case]{Type: "Case", Names: []string{"rejected", "static", "moving", "defocused", "both"}}
+
 // String returns the case's name.
-func (c Case) String() string {
-	switch c {
-	case Rejected:
-		return "rejected"
-	case Static:
-		return "static"
-	case Moving:
-		return "moving"
-	case Defocused:
-		return "defocused"
-	case Both:
-		return "both"
-	}
-	return fmt.Sprintf("Case(%d)", uint8(c))
-}
+func (c Case) String() string { return caseNames.String(c) }
 
 // Config is the per-draw rasterizer state.
 type Config struct {
@@ -166,7 +155,7 @@ func (t *Triangle) setupEquations(p0, p1 [3]geom.Vec4, lens Lens, vp geom.Viewpo
 	motion := false
 	for k := 0; k < 3; k++ {
 		for c := 0; c < 4; c++ {
-			if !finite(p0[k][c]) || !finite(p1[k][c]) {
+			if !geom.Finite(p0[k][c]) || !geom.Finite(p1[k][c]) {
 				return false
 			}
 		}
@@ -201,14 +190,12 @@ func (t *Triangle) setupEquations(p0, p1 [3]geom.Vec4, lens Lens, vp geom.Viewpo
 
 func validViewport(vp geom.Viewport) bool {
 	for _, f := range []float32{vp.X, vp.Y, vp.Width, vp.Height, vp.MinZ, vp.MaxZ} {
-		if !finite(f) {
+		if !geom.Finite(f) {
 			return false
 		}
 	}
 	return vp.Width > 0 && vp.Height > 0
 }
-
-func finite(v float32) bool { return !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0) }
 
 func (t *Triangle) setupVertex(k int) {
 	a, b := t.P0[k], t.P1[k]

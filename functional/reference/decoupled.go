@@ -163,10 +163,7 @@ func (r *renderer) rasterize5D(p int) {
 				if obs != nil {
 					r.observeDepth(q.X, q.Y, q.Coverage, live)
 				}
-				r.cnt.DepthTestsPassed += st.Passed
-				r.cnt.DepthTestsFailed += st.Failed
-				if live.Empty() {
-					r.cnt.EarlyZQuadsCulled++
+				if r.earlyZCulled(&st, live) {
 					continue
 				}
 			}

@@ -324,13 +324,13 @@ func (r *renderer) draw(d *state.Draw, batcher *vertex.Batcher) error {
 			continue
 		}
 		for i, tri := range batch.Triangles {
-			start := len(r.prims)
 			v := [3]*pipeline.VertexOut{&vout[tri[0]], &vout[tri[1]], &vout[tri[2]]}
 			if dd != nil {
 				if p0, p1 := dd.Positions(v); dd.Takes5D(&p0, &p1) {
 					r.flush() // the 2D path's quads blend before this triangle's samples
 					id := r.dec.nextID
 					r.dec.nextID++
+					start := len(r.prims)
 					r.prims = geo.Triangle5D(dd, first+i, id, v, r.prims, &r.cnt.GeometryStats, &r.cnt.Decoupled.Map)
 					for p := start; p < len(r.prims); p++ {
 						r.rasterize5D(p)
@@ -340,11 +340,7 @@ func (r *renderer) draw(d *state.Draw, batcher *vertex.Batcher) error {
 				}
 				r.flush5D()
 			}
-			r.prims = geo.Triangle(first+i, v, r.prims, &r.cnt.GeometryStats)
-			for p := start; p < len(r.prims); p++ {
-				r.rasterize(p)
-			}
-			r.compact()
+			r.triangle(geo, first+i, v)
 		}
 	}
 	r.flush()
@@ -396,16 +392,34 @@ func (r *renderer) geometryStage(d *state.Draw, b *vertex.Batch, first int, vout
 			so.Primitive(v, out.Corners)
 		}
 		if rasterize {
-			start := len(r.prims)
-			r.prims = geo.Triangle(*source, v, r.prims, &r.cnt.GeometryStats)
-			for p := start; p < len(r.prims); p++ {
-				r.rasterize(p)
-			}
-			r.compact()
+			r.triangle(geo, *source, v)
 		}
 		*source++
 	}
 	return nil
+}
+
+// triangle sets up (clips, culls) triangle v, primitive id of the draw, and
+// rasterizes what is left of it.
+func (r *renderer) triangle(geo *pipeline.Geometry, id int, v [3]*pipeline.VertexOut) {
+	start := len(r.prims)
+	r.prims = geo.Triangle(id, v, r.prims, &r.cnt.GeometryStats)
+	for p := start; p < len(r.prims); p++ {
+		r.rasterize(p)
+	}
+	r.compact()
+}
+
+// earlyZCulled counts an early depth test's results st; it reports whether
+// the quad is culled: no sample of it, live, passed.
+func (r *renderer) earlyZCulled(st *pipeline.DepthStats, live raster.SampleMask) bool {
+	r.cnt.DepthTestsPassed += st.Passed
+	r.cnt.DepthTestsFailed += st.Failed
+	if live.Empty() {
+		r.cnt.EarlyZQuadsCulled++
+		return true
+	}
+	return false
 }
 
 // rasterize walks the tiles and quads of primitive p.
@@ -451,10 +465,7 @@ func (r *renderer) rasterize(p int) {
 				if obs != nil {
 					r.observeDepth(q.X, q.Y, tq.Coverage, live)
 				}
-				r.cnt.DepthTestsPassed += ds.Passed
-				r.cnt.DepthTestsFailed += ds.Failed
-				if live.Empty() {
-					r.cnt.EarlyZQuadsCulled++
+				if r.earlyZCulled(&ds, live) {
 					continue
 				}
 			}

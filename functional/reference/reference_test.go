@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gfxsim/gfxsim/functional/reference"
+	"github.com/gfxsim/gfxsim/internal/testframe"
 	"github.com/gfxsim/gfxsim/scene"
 	"github.com/gfxsim/gfxsim/scene/driver"
 )
@@ -36,14 +37,7 @@ func renderWith(t testing.TB, s *scene.Scene, o reference.Options, do driver.Opt
 
 func builtin(t testing.TB, name string, w, h, samples int) *scene.Scene {
 	t.Helper()
-	s, err := scene.Builtin(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.SetResolution(w, h, samples); err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return testframe.Scene(t, name, w, h, samples)
 }
 
 func sameImage(a, b *image.RGBA) bool {

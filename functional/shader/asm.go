@@ -574,14 +574,7 @@ func parseSrc(t string) (Src, string) {
 }
 
 // parseSamplerType parses a sampler type name, case-insensitively.
-func parseSamplerType(s string) (SamplerType, bool) {
-	for i, n := range samplerTypeNames {
-		if strings.EqualFold(s, n) {
-			return SamplerType(i), true
-		}
-	}
-	return 0, false
-}
+func parseSamplerType(s string) (SamplerType, bool) { return samplerTypeNames.Lookup(s) }
 
 // geometryDirective parses .input_primitive, .output_topology and
 // .max_vertices, which only a geometry shader has.

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/internal/enum"
 )
 
 // InputPrimitive is the primitive a geometry shader reads per invocation.
@@ -23,14 +24,9 @@ const (
 	numInputPrimitives
 )
 
-var inputPrimitiveNames = [numInputPrimitives]string{"none", "point", "line", "triangle", "line_adj", "triangle_adj"}
+var inputPrimitiveNames = enum.Names[InputPrimitive]{Type: "InputPrimitive", What: "input primitive", CaseOnly: true, Names: []string{"none", "point", "line", "triangle", "line_adj", "triangle_adj"}}
 
-func (p InputPrimitive) String() string {
-	if p < numInputPrimitives {
-		return inputPrimitiveNames[p]
-	}
-	return fmt.Sprintf("InputPrimitive(%d)", uint8(p))
-}
+func (p InputPrimitive) String() string { return inputPrimitiveNames.String(p) }
 
 // Vertices returns the vertices of one primitive: 1, 2, 3, 4 or 6 (0 for PrimNone).
 func (p InputPrimitive) Vertices() int {
@@ -54,12 +50,8 @@ const MaxPrimitiveVertices = 6
 
 // ParseInputPrimitive parses an input primitive name (case-insensitive).
 func ParseInputPrimitive(s string) (InputPrimitive, bool) {
-	for i := PrimPoint; i < numInputPrimitives; i++ {
-		if strings.EqualFold(s, inputPrimitiveNames[i]) {
-			return i, true
-		}
-	}
-	return PrimNone, false
+	p, ok := inputPrimitiveNames.Lookup(s)
+	return p, ok && p != PrimNone
 }
 
 // OutputTopology is the topology of a geometry shader's emitted vertices.
@@ -75,14 +67,9 @@ const (
 	numOutputTopologies
 )
 
-var outputTopologyNames = [numOutputTopologies]string{"none", "point", "line_strip", "triangle_strip"}
+var outputTopologyNames = enum.Names[OutputTopology]{Type: "OutputTopology", What: "output topology", CaseOnly: true, Names: []string{"none", "point", "line_strip", "triangle_strip"}}
 
-func (t OutputTopology) String() string {
-	if t < numOutputTopologies {
-		return outputTopologyNames[t]
-	}
-	return fmt.Sprintf("OutputTopology(%d)", uint8(t))
-}
+func (t OutputTopology) String() string { return outputTopologyNames.String(t) }
 
 // Vertices returns the vertices of one assembled output primitive: 1, 2 or 3.
 func (t OutputTopology) Vertices() int {
@@ -99,12 +86,8 @@ func (t OutputTopology) Vertices() int {
 
 // ParseOutputTopology parses an output topology name (case-insensitive).
 func ParseOutputTopology(s string) (OutputTopology, bool) {
-	for i := TopoPoint; i < numOutputTopologies; i++ {
-		if strings.EqualFold(s, outputTopologyNames[i]) {
-			return i, true
-		}
-	}
-	return TopoNone, false
+	t, ok := outputTopologyNames.Lookup(s)
+	return t, ok && t != TopoNone
 }
 
 // Limits of a geometry shader's output (D3D10: 1024 vertices and 1024 scalar

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/internal/enum"
 )
 
 // Register file limits of the ISA.
@@ -29,17 +30,9 @@ const (
 	GeometryStage // runs once per input primitive; see geometry.go
 )
 
-func (s Stage) String() string {
-	switch s {
-	case VertexStage:
-		return "vs"
-	case PixelStage:
-		return "ps"
-	case GeometryStage:
-		return "gs"
-	}
-	return fmt.Sprintf("Stage(%d)", uint8(s))
-}
+var stageNames = enum.Names[Stage]{Type: "Stage", Names: []string{"vs", "ps", "gs"}}
+
+func (s Stage) String() string { return stageNames.String(s) }
 
 // RegFile names a register file.
 type RegFile uint8
@@ -54,23 +47,9 @@ const (
 	FileDepth          // oDepth: write-only pixel depth output, per lane (x only)
 )
 
-func (f RegFile) String() string {
-	switch f {
-	case FileNone:
-		return "none"
-	case FileTemp:
-		return "r"
-	case FileInput:
-		return "v"
-	case FileConst:
-		return "c"
-	case FileOutput:
-		return "o"
-	case FileDepth:
-		return "oDepth"
-	}
-	return fmt.Sprintf("RegFile(%d)", uint8(f))
-}
+var regFileNames = enum.Names[RegFile]{Type: "RegFile", Names: []string{"none", "r", "v", "c", "o", "oDepth"}}
+
+func (f RegFile) String() string { return regFileNames.String(f) }
 
 // size returns the number of registers of a file (0 for FileNone and unknown files).
 func (f RegFile) size() int {
@@ -142,23 +121,9 @@ const (
 	ClassEmit                      // EMIT EMITC CUT: a write to the geometry shader's output buffer
 )
 
-func (c OpClass) String() string {
-	switch c {
-	case ClassALU:
-		return "alu"
-	case ClassSFU:
-		return "sfu"
-	case ClassDerivative:
-		return "derivative"
-	case ClassTexture:
-		return "texture"
-	case ClassKill:
-		return "kill"
-	case ClassEmit:
-		return "emit"
-	}
-	return fmt.Sprintf("OpClass(%d)", uint8(c))
-}
+var opClassNames = enum.Names[OpClass]{Type: "OpClass", Names: []string{"alu", "sfu", "derivative", "texture", "kill", "emit"}}
+
+func (c OpClass) String() string { return opClassNames.String(c) }
 
 // opShape says which components of each swizzled source an instruction reads.
 type opShape uint8
@@ -327,17 +292,9 @@ const (
 	InterpFlat
 )
 
-func (m Interpolation) String() string {
-	switch m {
-	case InterpPerspective:
-		return "perspective"
-	case InterpNoPerspective:
-		return "noperspective"
-	case InterpFlat:
-		return "flat"
-	}
-	return fmt.Sprintf("Interpolation(%d)", uint8(m))
-}
+var interpolationNames = enum.Names[Interpolation]{Type: "Interpolation", Names: []string{"perspective", "noperspective", "flat"}}
+
+func (m Interpolation) String() string { return interpolationNames.String(m) }
 
 // System-value semantics of pixel-shader inputs.
 const (
@@ -429,18 +386,13 @@ const (
 	numSamplerTypes
 )
 
-var samplerTypeNames = [numSamplerTypes]string{"2d", "2darray", "cube", "3d"}
+var samplerTypeNames = enum.Names[SamplerType]{Type: "SamplerType", What: "sampler type", CaseOnly: true, Names: []string{"2d", "2darray", "cube", "3d"}}
 
 // String returns the type's name in the text form.
-func (t SamplerType) String() string {
-	if t < numSamplerTypes {
-		return samplerTypeNames[t]
-	}
-	return fmt.Sprintf("SamplerType(%d)", uint8(t))
-}
+func (t SamplerType) String() string { return samplerTypeNames.String(t) }
 
 // Valid reports whether t is a known type.
-func (t SamplerType) Valid() bool { return t < numSamplerTypes }
+func (t SamplerType) Valid() bool { return samplerTypeNames.Valid(t) }
 
 // Coords returns the coordinate components of the type: 2 or 3.
 func (t SamplerType) Coords() int {

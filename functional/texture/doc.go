@@ -74,7 +74,7 @@
 // cube the face is the major axis of the direction (largest |component|; ties
 // prefer x, then y; a zero or non-finite major component reads the centre of
 // face +X) and the face coordinates are s = (sc/|ma| + 1)/2, t = (tc/|ma| + 1)/2
-// with (D3D's table)
+// with (D3D's table; CubeDirection maps face coordinates back to a direction)
 //
 //	face  ma  sc  tc        face  ma  sc  tc
 //	+X    x   -z  -y        -X    x   +z  -y

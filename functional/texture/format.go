@@ -2,10 +2,10 @@ package texture
 
 import (
 	"encoding/binary"
-	"fmt"
 	"math"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/internal/enum"
 )
 
 // Format is a texel format.
@@ -28,30 +28,18 @@ const (
 	numFormats
 )
 
-var formatNames = [numFormats]string{"RGBA8", "RGBA8_SRGB", "R8", "RG8", "RGBA16F", "RGBA32F",
-	"BC1", "BC2", "BC3", "BC4", "BC5"}
+var formatNames = enum.Names[Format]{Type: "Format", What: "texture format", OneOf: true, Names: []string{"RGBA8", "RGBA8_SRGB", "R8", "RG8", "RGBA16F", "RGBA32F",
+	"BC1", "BC2", "BC3", "BC4", "BC5"}}
 
 // String returns the format's name.
-func (f Format) String() string {
-	if f < numFormats {
-		return formatNames[f]
-	}
-	return fmt.Sprintf("Format(%d)", uint8(f))
-}
+func (f Format) String() string { return formatNames.String(f) }
 
 // Valid reports whether f is a known format.
-func (f Format) Valid() bool { return f < numFormats }
+func (f Format) Valid() bool { return formatNames.Valid(f) }
 
 // ParseFormat parses a format name ("rgba8", "rgba8_srgb", "bc1", ...),
 // ignoring case, '_' and '-'.
-func ParseFormat(s string) (Format, error) {
-	for i, n := range formatNames {
-		if equalName(s, n) {
-			return Format(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown texture format %q (want one of RGBA8, RGBA8_SRGB, R8, RG8, RGBA16F, RGBA32F, BC1, BC2, BC3, BC4, BC5)", s)
-}
+func ParseFormat(s string) (Format, error) { return formatNames.Parse(s) }
 
 // Compressed reports whether f is a block-compressed format (4x4-texel blocks).
 func (f Format) Compressed() bool { return f >= BC1 && f <= BC5 }

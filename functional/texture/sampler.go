@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/internal/enum"
 )
 
 // AddressMode says how coordinates outside [0, 1] are mapped.
@@ -20,29 +21,17 @@ const (
 	numAddressModes
 )
 
-var addressNames = [numAddressModes]string{"Wrap", "Clamp", "Mirror", "Border", "MirrorOnce"}
+var addressNames = enum.Names[AddressMode]{Type: "AddressMode", What: "address mode", Names: []string{"Wrap", "Clamp", "Mirror", "Border", "MirrorOnce"}}
 
 // String returns the mode's name.
-func (a AddressMode) String() string {
-	if a < numAddressModes {
-		return addressNames[a]
-	}
-	return fmt.Sprintf("AddressMode(%d)", uint8(a))
-}
+func (a AddressMode) String() string { return addressNames.String(a) }
 
 // Valid reports whether a is a known mode.
-func (a AddressMode) Valid() bool { return a < numAddressModes }
+func (a AddressMode) Valid() bool { return addressNames.Valid(a) }
 
 // ParseAddressMode parses "wrap", "clamp", "mirror", "border" or
 // "mirror_once", ignoring case, '_' and '-'.
-func ParseAddressMode(s string) (AddressMode, error) {
-	for i, n := range addressNames {
-		if equalName(s, n) {
-			return AddressMode(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown address mode %q (want Wrap, Clamp, Mirror, Border or MirrorOnce)", s)
-}
+func ParseAddressMode(s string) (AddressMode, error) { return addressNames.Parse(s) }
 
 // Filter is the filtering mode.
 type Filter uint8
@@ -56,29 +45,17 @@ const (
 	numFilters
 )
 
-var filterNames = [numFilters]string{"Point", "Bilinear", "Trilinear", "Anisotropic"}
+var filterNames = enum.Names[Filter]{Type: "Filter", What: "filter", Names: []string{"Point", "Bilinear", "Trilinear", "Anisotropic"}}
 
 // String returns the filter's name.
-func (f Filter) String() string {
-	if f < numFilters {
-		return filterNames[f]
-	}
-	return fmt.Sprintf("Filter(%d)", uint8(f))
-}
+func (f Filter) String() string { return filterNames.String(f) }
 
 // Valid reports whether f is a known filter.
-func (f Filter) Valid() bool { return f < numFilters }
+func (f Filter) Valid() bool { return filterNames.Valid(f) }
 
 // ParseFilter parses "point", "bilinear", "trilinear" or "anisotropic",
 // case-insensitively.
-func ParseFilter(s string) (Filter, error) {
-	for i, n := range filterNames {
-		if equalName(s, n) {
-			return Filter(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown filter %q (want Point, Bilinear, Trilinear or Anisotropic)", s)
-}
+func ParseFilter(s string) (Filter, error) { return filterNames.Parse(s) }
 
 // Limits of the sampler.
 const (
@@ -654,9 +631,11 @@ func (t *Texture) tap(s *SamplerState, level, x, y, z int, border bool, weight f
 	return t.fetch(level, x, y, z), taps
 }
 
-// cubeDirection returns the direction of face coordinates (sc, tc) in [-1, 1]
-// on a face (ma = 1), per the face table of the package comment.
-func cubeDirection(face int, sc, tc float64) [3]float64 {
+// CubeDirection returns the direction of face coordinates (sc, tc) in [-1, 1]
+// on a face (ma = 1), per the face table of the package comment: where a
+// cube map's texel lies, for the sampler and for the generators of cube
+// maps.
+func CubeDirection(face int, sc, tc float64) [3]float64 {
 	switch face {
 	case 0:
 		return [3]float64{1, -tc, -sc}
@@ -686,7 +665,7 @@ func cubeTexel(face, x, y, size int) (int, int, int) {
 	}
 	sc := 2*(float64(x)+0.5)/float64(size) - 1
 	tc := 2*(float64(y)+0.5)/float64(size) - 1
-	d := cubeDirection(face, sc, tc)
+	d := CubeDirection(face, sc, tc)
 	var c Coords
 	c.P = geom.Vec3{float32(d[0]), float32(d[1]), float32(d[2])}
 	nf, st, _, _ := cubeProject(&c)

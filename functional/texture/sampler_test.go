@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/internal/enum"
 )
 
 // levelsTexture builds a 4x4 texture with 3 levels whose contents are set directly
@@ -435,13 +436,13 @@ func FuzzParse(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if v, err := ParseFilter(s); err == nil && (!v.Valid() || !equalName(s, v.String())) {
+		if v, err := ParseFilter(s); err == nil && (!v.Valid() || !enum.Equal(s, v.String())) {
 			t.Errorf("%q -> %v", s, v)
 		}
-		if v, err := ParseAddressMode(s); err == nil && (!v.Valid() || !equalName(s, v.String())) {
+		if v, err := ParseAddressMode(s); err == nil && (!v.Valid() || !enum.Equal(s, v.String())) {
 			t.Errorf("%q -> %v", s, v)
 		}
-		if v, err := ParseLayout(s); err == nil && (!v.Valid() || !equalName(s, v.String())) {
+		if v, err := ParseLayout(s); err == nil && (!v.Valid() || !enum.Equal(s, v.String())) {
 			t.Errorf("%q -> %v", s, v)
 		}
 	})

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/internal/enum"
 )
 
 // Type is the kind of texture.
@@ -21,18 +22,13 @@ const (
 	numTypes
 )
 
-var typeNames = [numTypes]string{"2D", "2DArray", "Cube", "3D"}
+var typeNames = enum.Names[Type]{Type: "Type", What: "texture type", Names: []string{"2D", "2DArray", "Cube", "3D"}}
 
 // String returns the type's name.
-func (t Type) String() string {
-	if t < numTypes {
-		return typeNames[t]
-	}
-	return fmt.Sprintf("Type(%d)", uint8(t))
-}
+func (t Type) String() string { return typeNames.String(t) }
 
 // Valid reports whether t is a known type.
-func (t Type) Valid() bool { return t < numTypes }
+func (t Type) Valid() bool { return typeNames.Valid(t) }
 
 // Coords is the number of coordinate components a sample of this type uses:
 // 2 for Tex2D, 3 for the others (the layer, the direction's z, or w).
@@ -46,15 +42,10 @@ func (t Type) Coords() int {
 // ParseType parses "2d", "2darray" (or "array"), "cube" or "3d", ignoring
 // case, '_' and '-'.
 func ParseType(s string) (Type, error) {
-	if equalName(s, "array") {
+	if enum.Equal(s, "array") {
 		return Tex2DArray, nil
 	}
-	for i, n := range typeNames {
-		if equalName(s, n) {
-			return Type(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown texture type %q (want 2D, 2DArray, Cube or 3D)", s)
+	return typeNames.Parse(s)
 }
 
 // Layout is the texel order inside a level.
@@ -67,28 +58,16 @@ const (
 	numLayouts
 )
 
-var layoutNames = [numLayouts]string{"Linear", "Tiled"}
+var layoutNames = enum.Names[Layout]{Type: "Layout", What: "texture layout", Names: []string{"Linear", "Tiled"}}
 
 // String returns the layout's name.
-func (l Layout) String() string {
-	if l < numLayouts {
-		return layoutNames[l]
-	}
-	return fmt.Sprintf("Layout(%d)", uint8(l))
-}
+func (l Layout) String() string { return layoutNames.String(l) }
 
 // Valid reports whether l is a known layout.
-func (l Layout) Valid() bool { return l < numLayouts }
+func (l Layout) Valid() bool { return layoutNames.Valid(l) }
 
 // ParseLayout parses "linear" or "tiled", case-insensitively.
-func ParseLayout(s string) (Layout, error) {
-	for i, n := range layoutNames {
-		if equalName(s, n) {
-			return Layout(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown texture layout %q (want Linear or Tiled)", s)
-}
+func ParseLayout(s string) (Layout, error) { return layoutNames.Parse(s) }
 
 // Layout constants and limits.
 const (
@@ -701,29 +680,4 @@ func averageTexels(f Format, ts [][]byte, dst []byte) []byte {
 func appendF32(b []byte, v float32) []byte {
 	u := math.Float32bits(v)
 	return append(b, byte(u), byte(u>>8), byte(u>>16), byte(u>>24))
-}
-
-// equalName compares s with a canonical name, ignoring case, '_' and '-'.
-func equalName(s, name string) bool {
-	s, name = canonical(s), canonical(name)
-	return s == name
-}
-
-func canonical(s string) string {
-	b := make([]byte, 0, len(s))
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '_' || c == '-' {
-			continue
-		}
-		b = append(b, lower(c))
-	}
-	return string(b)
-}
-
-func lower(c byte) byte {
-	if 'A' <= c && c <= 'Z' {
-		return c + 'a' - 'A'
-	}
-	return c
 }

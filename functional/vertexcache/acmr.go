@@ -6,6 +6,7 @@ import (
 
 	"github.com/gfxsim/gfxsim/functional/command"
 	"github.com/gfxsim/gfxsim/functional/vertex"
+	"github.com/gfxsim/gfxsim/internal/enum"
 )
 
 // Policy is the replacement policy of a post-transform cache.
@@ -17,15 +18,9 @@ const (
 	LRU                // evict the least recently used
 )
 
-func (p Policy) String() string {
-	switch p {
-	case FIFO:
-		return "FIFO"
-	case LRU:
-		return "LRU"
-	}
-	return fmt.Sprintf("Policy(%d)", uint8(p))
-}
+var policyNames = enum.Names[Policy]{Type: "Policy", Names: []string{"FIFO", "LRU"}}
+
+func (p Policy) String() string { return policyNames.String(p) }
 
 // Counts are the vertex shader invocations of an index buffer under one scheme.
 type Counts struct {

@@ -8,7 +8,8 @@
 // Flags (-q, -v) are every long-running binary's choice of what it prints on
 // stderr: the bar on a terminal; the log lines (a line per point of a study,
 // a simulation's progress every few seconds, long loads) unless -q, and in CI
-// only with -v; errors and the final summary always.
+// only with -v; errors and the final summary always. Printed is what a parsed
+// command line decided stderr gets; a binary's options embed it.
 package progress
 
 import (

@@ -5,6 +5,7 @@
 // "line N" for most of them but not for bytes that are not UTF-8, control
 // characters or an unknown anchor, which Parse locates itself. A file with
 // more than one document is refused, since only the first would be read.
+// Join builds the field paths ("raster.tile_size") errors name.
 package yamlnode
 
 import (
@@ -141,4 +142,13 @@ func lineOfAlias(data []byte, name string) int {
 		}
 	}
 	return 0
+}
+
+// Join returns the field path of key inside field ("raster.tile_size"; key
+// alone at the top level), as errors name a field.
+func Join(field, key string) string {
+	if field == "" {
+		return key
+	}
+	return field + "." + key
 }

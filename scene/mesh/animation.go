@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/internal/enum"
 	"github.com/qmuntal/gltf"
 )
 
@@ -22,17 +23,9 @@ const (
 	PathScale
 )
 
-func (p ChannelPath) String() string {
-	switch p {
-	case PathTranslation:
-		return "translation"
-	case PathRotation:
-		return "rotation"
-	case PathScale:
-		return "scale"
-	}
-	return fmt.Sprintf("ChannelPath(%d)", uint8(p))
-}
+var channelPathNames = enum.Names[ChannelPath]{Type: "ChannelPath", Names: []string{"translation", "rotation", "scale"}}
+
+func (p ChannelPath) String() string { return channelPathNames.String(p) }
 
 // Interpolation is a glTF animation sampler's interpolation.
 type Interpolation uint8
@@ -44,17 +37,9 @@ const (
 	InterpCubicSpline                      // cubic Hermite with the keys' in and out tangents
 )
 
-func (i Interpolation) String() string {
-	switch i {
-	case InterpLinear:
-		return "LINEAR"
-	case InterpStep:
-		return "STEP"
-	case InterpCubicSpline:
-		return "CUBICSPLINE"
-	}
-	return fmt.Sprintf("Interpolation(%d)", uint8(i))
-}
+var interpolationNames = enum.Names[Interpolation]{Type: "Interpolation", Names: []string{"LINEAR", "STEP", "CUBICSPLINE"}}
+
+func (i Interpolation) String() string { return interpolationNames.String(i) }
 
 // Channel is one animated property of one node: keyframe Times in seconds
 // (strictly increasing) and Values of 3 (translation, scale) or 4 (rotation
@@ -399,7 +384,7 @@ func (l *gltfLoader) channel(ga *gltf.Animation, gc *gltf.AnimationChannel, fiel
 		return c, l.errf("%s.input: no keyframes", sf)
 	}
 	for i, t := range times {
-		if !finite(t) || (i > 0 && !(t > times[i-1])) {
+		if !geom.AllFinite(t) || (i > 0 && !(t > times[i-1])) {
 			return c, l.errf("%s.input: key times must be finite and strictly increasing (key %d: %v)", sf, i, t)
 		}
 		c.Times = append(c.Times, float64(t))

@@ -68,7 +68,7 @@ func (p Bats) Generate() (*BatFlock, error) {
 	if !(p.Flap >= 0 && p.Flap <= 90) {
 		return nil, fmt.Errorf("flap %v out of range [0, 90] degrees", p.Flap)
 	}
-	if !(p.FlapRate >= 0) || !(p.Speed >= 0) || !finite(p.FlapRate, p.Speed) {
+	if !(p.FlapRate >= 0) || !(p.Speed >= 0) || !geom.AllFinite(p.FlapRate, p.Speed) {
 		return nil, fmt.Errorf("flap_rate %v and speed %v must be non-negative and finite", p.FlapRate, p.Speed)
 	}
 	f := &BatFlock{p: p, Body: batBody(p.Size), LeftWing: batWing(p.Size, 1), RightWing: batWing(p.Size, -1)}

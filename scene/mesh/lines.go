@@ -14,6 +14,7 @@ import (
 // "\r\n" and "\n" end a line, a trailing backslash continues it on the next
 // line, '#' starts a comment, and fields are separated by spaces and tabs.
 type lineReader struct {
+	file   string // the file's name, in errors
 	data   []byte
 	pos    int
 	line   int // number of the first physical line of the current logical line
@@ -22,7 +23,15 @@ type lineReader struct {
 	fields [][]byte
 }
 
-func newLineReader(data []byte) *lineReader { return &lineReader{data: data, next: 1} }
+func newLineReader(file string, data []byte) *lineReader {
+	return &lineReader{file: file, data: data, next: 1}
+}
+
+// errf returns an error at the current line, naming its keyword:
+// "file:line: keyword: message".
+func (r *lineReader) errf(format string, a ...any) error {
+	return fmt.Errorf("%s:%d: %s: %s", r.file, r.line, r.fields[0], fmt.Sprintf(format, a...))
+}
 
 // scan advances to the next logical line that has at least one field; it
 // returns false at the end of the input. The fields stay valid until the next

@@ -68,41 +68,24 @@ func (m *Mesh) Validate() error {
 	if len(m.Colors) != 0 && len(m.Colors) != n {
 		return errf("%d colors for %d vertices", len(m.Colors), n)
 	}
-	for i, p := range m.Positions {
-		if !finite(p[:]...) {
-			return errf("positions[%d] = %v is not finite", i, p)
-		}
-	}
-	for i, v := range m.Normals {
-		if !finite(v[:]...) {
-			return errf("normals[%d] = %v is not finite", i, v)
-		}
-	}
-	for i, v := range m.TexCoords {
-		if !finite(v[:]...) {
-			return errf("texcoords[%d] = %v is not finite", i, v)
-		}
-	}
-	for i, v := range m.Tangents {
-		if !finite(v[:]...) {
-			return errf("tangents[%d] = %v is not finite", i, v)
-		}
-	}
-	for i, v := range m.Colors {
-		if !finite(v[:]...) {
-			return errf("colors[%d] = %v is not finite", i, v)
+	for _, c := range []struct {
+		name string
+		n    int
+		at   func(i int) []float32
+	}{
+		{"positions", len(m.Positions), func(i int) []float32 { return m.Positions[i][:] }},
+		{"normals", len(m.Normals), func(i int) []float32 { return m.Normals[i][:] }},
+		{"texcoords", len(m.TexCoords), func(i int) []float32 { return m.TexCoords[i][:] }},
+		{"tangents", len(m.Tangents), func(i int) []float32 { return m.Tangents[i][:] }},
+		{"colors", len(m.Colors), func(i int) []float32 { return m.Colors[i][:] }},
+	} {
+		for i := 0; i < c.n; i++ {
+			if v := c.at(i); !geom.AllFinite(v...) {
+				return errf("%s[%d] = %v is not finite", c.name, i, v)
+			}
 		}
 	}
 	return nil
-}
-
-func finite(vs ...float32) bool {
-	for _, v := range vs {
-		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-			return false
-		}
-	}
-	return true
 }
 
 // Bounds returns the axis-aligned bounding box of the positions; an empty mesh

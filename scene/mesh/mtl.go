@@ -57,21 +57,18 @@ func ParseMTL(name string, data []byte) ([]MTLMaterial, error) {
 		seen = map[string]int{}
 		nums [3]float32
 	)
-	r := newLineReader(data)
+	r := newLineReader(name, data)
 	for r.scan() {
 		f := r.fields
 		kw := string(f[0])
 		args := f[1:]
-		errf := func(format string, a ...any) error {
-			return fmt.Errorf("%s:%d: %s: %s", name, r.line, kw, fmt.Sprintf(format, a...))
-		}
 		if kw == "newmtl" {
 			if len(args) == 0 {
-				return nil, errf("missing material name")
+				return nil, r.errf("missing material name")
 			}
 			n := joinFields(args)
 			if line, ok := seen[n]; ok {
-				return nil, errf("duplicate material %s (first defined on line %d)", inputs.Quote(n), line)
+				return nil, r.errf("duplicate material %s (first defined on line %d)", inputs.Quote(n), line)
 			}
 			seen[n] = r.line
 			out = append(out, MTLMaterial{
@@ -86,18 +83,18 @@ func ParseMTL(name string, data []byte) ([]MTLMaterial, error) {
 				// Nothing of this file was MTL yet: quote none of it.
 				return nil, notFormat(name, r.line, "MTL")
 			}
-			return nil, errf("statement before the first newmtl")
+			return nil, r.errf("statement before the first newmtl")
 		}
 		switch kw {
 		case "Ka", "Kd", "Ks":
 			if len(args) > 0 && (string(args[0]) == "spectral" || string(args[0]) == "xyz") {
-				return nil, errf("%s colours are not supported (use r g b)", args[0])
+				return nil, r.errf("%s colours are not supported (use r g b)", args[0])
 			}
 			if len(args) != 1 && len(args) != 3 {
-				return nil, errf("expected 1 or 3 numbers, got %d", len(args))
+				return nil, r.errf("expected 1 or 3 numbers, got %d", len(args))
 			}
 			if err := parseFloats(args, nums[:]); err != nil {
-				return nil, errf("%v", err)
+				return nil, r.errf("%v", err)
 			}
 			c := geom.Vec3{nums[0], nums[0], nums[0]}
 			if len(args) == 3 {
@@ -116,42 +113,42 @@ func ParseMTL(name string, data []byte) ([]MTLMaterial, error) {
 				args = args[1:]
 			}
 			if len(args) != 1 {
-				return nil, errf("expected 1 number, got %d", len(args))
+				return nil, r.errf("expected 1 number, got %d", len(args))
 			}
 			v, err := parseFloat(args[0])
 			if err != nil {
-				return nil, errf("%v", err)
+				return nil, r.errf("%v", err)
 			}
 			switch kw {
 			case "Ns":
 				if v < 0 {
-					return nil, errf("negative exponent %v", v)
+					return nil, r.errf("negative exponent %v", v)
 				}
 				cur.Ns = v
 			case "d":
 				if v < 0 || v > 1 {
-					return nil, errf("dissolve %v out of range [0, 1]", v)
+					return nil, r.errf("dissolve %v out of range [0, 1]", v)
 				}
 				cur.D = v
 			default:
 				if v < 0 || v > 1 {
-					return nil, errf("transparency %v out of range [0, 1]", v)
+					return nil, r.errf("transparency %v out of range [0, 1]", v)
 				}
 				cur.D = 1 - v
 			}
 		case "illum":
 			if len(args) != 1 {
-				return nil, errf("expected 1 integer, got %d", len(args))
+				return nil, r.errf("expected 1 integer, got %d", len(args))
 			}
 			v, err := strconv.Atoi(string(args[0]))
 			if err != nil || v < 0 || v > 10 {
-				return nil, errf("bad illumination model %s (want 0 to 10)", inputs.QuoteBytes(args[0]))
+				return nil, r.errf("bad illumination model %s (want 0 to 10)", inputs.QuoteBytes(args[0]))
 			}
 			cur.Illum = v
 		case "map_Kd", "map_d", "norm":
 			m, err := parseMTLMap(args)
 			if err != nil {
-				return nil, errf("%v", err)
+				return nil, r.errf("%v", err)
 			}
 			m.Line = r.line
 			switch kw {

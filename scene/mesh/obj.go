@@ -79,24 +79,21 @@ func ParseOBJ(name string, data []byte) (*OBJ, error) {
 		nIndex int
 		known  bool // a statement was recognised: the file is OBJ text
 	)
-	r := newLineReader(data)
+	r := newLineReader(name, data)
 	for r.scan() {
 		f := r.fields
 		kw := string(f[0])
 		args := f[1:]
-		errf := func(format string, a ...any) error {
-			return fmt.Errorf("%s:%d: %s: %s", name, r.line, kw, fmt.Sprintf(format, a...))
-		}
 		switch kw {
 		case "v":
 			if len(args) != 3 && len(args) != 4 && len(args) != 6 {
-				return nil, errf("expected 3, 4 or 6 numbers (x y z [w] or x y z r g b), got %d", len(args))
+				return nil, r.errf("expected 3, 4 or 6 numbers (x y z [w] or x y z r g b), got %d", len(args))
 			}
 			if err := parseFloats(args, nums[:]); err != nil {
-				return nil, errf("%v", err)
+				return nil, r.errf("%v", err)
 			}
 			if len(pos) >= MaxVertices {
-				return nil, errf("more than %d positions", MaxVertices)
+				return nil, r.errf("more than %d positions", MaxVertices)
 			}
 			pos = append(pos, geom.Vec3{nums[0], nums[1], nums[2]})
 			c := geom.Vec4{1, 1, 1, 1}
@@ -107,39 +104,39 @@ func ParseOBJ(name string, data []byte) (*OBJ, error) {
 			col = append(col, c)
 		case "vt":
 			if len(args) < 1 || len(args) > 3 {
-				return nil, errf("expected 1 to 3 numbers (u [v [w]]), got %d", len(args))
+				return nil, r.errf("expected 1 to 3 numbers (u [v [w]]), got %d", len(args))
 			}
 			nums[1] = 0
 			if err := parseFloats(args, nums[:]); err != nil {
-				return nil, errf("%v", err)
+				return nil, r.errf("%v", err)
 			}
 			if len(uv) >= MaxVertices {
-				return nil, errf("more than %d texture coordinates", MaxVertices)
+				return nil, r.errf("more than %d texture coordinates", MaxVertices)
 			}
 			uv = append(uv, geom.Vec2{nums[0], 1 - nums[1]})
 		case "vn":
 			if len(args) != 3 {
-				return nil, errf("expected 3 numbers, got %d", len(args))
+				return nil, r.errf("expected 3 numbers, got %d", len(args))
 			}
 			if err := parseFloats(args, nums[:]); err != nil {
-				return nil, errf("%v", err)
+				return nil, r.errf("%v", err)
 			}
 			if len(nrm) >= MaxVertices {
-				return nil, errf("more than %d normals", MaxVertices)
+				return nil, r.errf("more than %d normals", MaxVertices)
 			}
 			nrm = append(nrm, geom.Vec3{nums[0], nums[1], nums[2]})
 		case "f":
 			if len(args) < 3 {
-				return nil, errf("a face needs at least 3 vertices, got %d", len(args))
+				return nil, r.errf("a face needs at least 3 vertices, got %d", len(args))
 			}
 			refs = refs[:0]
 			for i, a := range args {
 				k, err := parseFaceVertex(a, len(pos), len(uv), len(nrm))
 				if err != nil {
-					return nil, errf("vertex %d %s: %v", i+1, inputs.QuoteBytes(a), err)
+					return nil, r.errf("vertex %d %s: %v", i+1, inputs.QuoteBytes(a), err)
 				}
 				if i > 0 && (k[1] < 0) != (refs[0][1] < 0) || i > 0 && (k[2] < 0) != (refs[0][2] < 0) {
-					return nil, errf("vertex %d %s: format differs from the face's first vertex %s", i+1, inputs.QuoteBytes(a), inputs.QuoteBytes(args[0]))
+					return nil, r.errf("vertex %d %s: format differs from the face's first vertex %s", i+1, inputs.QuoteBytes(a), inputs.QuoteBytes(args[0]))
 				}
 				refs = append(refs, k)
 			}
@@ -150,7 +147,7 @@ func ParseOBJ(name string, data []byte) (*OBJ, error) {
 			}
 			nIndex += 3 * (len(refs) - 2)
 			if nIndex > maxOBJIndices {
-				return nil, errf("more than %d triangles", maxOBJIndices/3)
+				return nil, r.errf("more than %d triangles", maxOBJIndices/3)
 			}
 			var ids [3]uint32
 			for i := 2; i < len(refs); i++ {
@@ -158,7 +155,7 @@ func ParseOBJ(name string, data []byte) (*OBJ, error) {
 					id, ok := cur.keys[k]
 					if !ok {
 						if len(cur.verts) >= MaxVertices {
-							return nil, errf("more than %d vertices in one part", MaxVertices)
+							return nil, r.errf("more than %d vertices in one part", MaxVertices)
 						}
 						id = uint32(len(cur.verts))
 						cur.keys[k] = id
@@ -170,7 +167,7 @@ func ParseOBJ(name string, data []byte) (*OBJ, error) {
 			}
 		case "usemtl":
 			if len(args) == 0 {
-				return nil, errf("missing material name")
+				return nil, r.errf("missing material name")
 			}
 			mat := joinFields(args)
 			if i, ok := byName[mat]; ok {
@@ -182,7 +179,7 @@ func ParseOBJ(name string, data []byte) (*OBJ, error) {
 			}
 		case "mtllib":
 			if len(args) == 0 {
-				return nil, errf("missing file name")
+				return nil, r.errf("missing file name")
 			}
 			for _, a := range args {
 				out.MaterialLibs = append(out.MaterialLibs, OBJRef{File: string(a), Line: r.line})

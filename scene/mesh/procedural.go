@@ -132,7 +132,7 @@ func checkSegments(name string, v, lo int) error {
 }
 
 func checkUV(s geom.Vec2) error {
-	if !finite(s[:]...) {
+	if !geom.AllFinite(s[:]...) {
 		return fmt.Errorf("uv_scale %v is not finite", s)
 	}
 	return nil
@@ -403,7 +403,7 @@ func (p Flock) Generate() (*Mesh, error) {
 	if err := checkPositive("size", p.Size); err != nil {
 		return nil, err
 	}
-	if !finite(p.Flap, p.Phase) || p.Flap < -90 || p.Flap > 90 {
+	if !geom.AllFinite(p.Flap, p.Phase) || p.Flap < -90 || p.Flap > 90 {
 		return nil, fmt.Errorf("flap %v must be in [-90, 90] degrees and phase %v finite", p.Flap, p.Phase)
 	}
 	r := rng.New(p.Seed)
@@ -507,7 +507,7 @@ func cross64(a, b [3]float64) [3]float64 {
 // Generate implements Generator.
 func (p Triangle) Generate() (*Mesh, error) {
 	for k, v := range p.Vertices {
-		if !finite(v[:]...) {
+		if !geom.AllFinite(v[:]...) {
 			return nil, fmt.Errorf("vertices[%d] %v is not finite", k, v)
 		}
 	}
@@ -524,7 +524,7 @@ func (p Triangle) Generate() (*Mesh, error) {
 	}
 	if p.HasColors {
 		for k, c := range p.Colors {
-			if !finite(c[:]...) {
+			if !geom.AllFinite(c[:]...) {
 				return nil, fmt.Errorf("colors[%d] %v is not finite", k, c)
 			}
 		}

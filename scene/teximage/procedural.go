@@ -131,14 +131,23 @@ func (p Solid) Generate() (*Image, error) {
 	return im, nil
 }
 
+// checkGrid checks a grid of n[0] x n[1] cells over a w x h image: at least
+// one cell, at most one per pixel, each way (what names the field).
+func checkGrid(what string, n [2]int, w, h int) error {
+	if n[0] < 1 || n[0] > w || n[1] < 1 || n[1] > h {
+		return fmt.Errorf("%s %dx%d out of range [1, image size %dx%d]", what, n[0], n[1], w, h)
+	}
+	return nil
+}
+
 // Generate implements Generator.
 func (p Checker) Generate() (*Image, error) {
 	im, err := New(p.Width, p.Height)
 	if err != nil {
 		return nil, err
 	}
-	if p.Cells[0] < 1 || p.Cells[0] > p.Width || p.Cells[1] < 1 || p.Cells[1] > p.Height {
-		return nil, fmt.Errorf("cells %dx%d out of range [1, image size %dx%d]", p.Cells[0], p.Cells[1], p.Width, p.Height)
+	if err := checkGrid("cells", p.Cells, p.Width, p.Height); err != nil {
+		return nil, err
 	}
 	if err := checkColors(p.Colors[:]...); err != nil {
 		return nil, err
@@ -210,13 +219,20 @@ func (l brickLayout) height(x, y float64) float64 {
 	return t * t * (3 - 2*t)
 }
 
+// newBricks returns the w x h image of a brick texture and its layout of
+// rows x columns bricks with mortar joints.
+func newBricks(w, h, rows, columns int, mortar float32) (*Image, brickLayout, error) {
+	im, err := New(w, h)
+	if err != nil {
+		return nil, brickLayout{}, err
+	}
+	l, err := newBrickLayout(w, h, rows, columns, mortar)
+	return im, l, err
+}
+
 // Generate implements Generator.
 func (p Bricks) Generate() (*Image, error) {
-	im, err := New(p.Width, p.Height)
-	if err != nil {
-		return nil, err
-	}
-	l, err := newBrickLayout(p.Width, p.Height, p.Rows, p.Columns, p.Mortar)
+	im, l, err := newBricks(p.Width, p.Height, p.Rows, p.Columns, p.Mortar)
 	if err != nil {
 		return nil, err
 	}
@@ -255,11 +271,7 @@ func encodeNormal(im *Image, x, y int, nx, ny, nz float64) {
 
 // Generate implements Generator.
 func (p BricksNormal) Generate() (*Image, error) {
-	im, err := New(p.Width, p.Height)
-	if err != nil {
-		return nil, err
-	}
-	l, err := newBrickLayout(p.Width, p.Height, p.Rows, p.Columns, p.Mortar)
+	im, l, err := newBricks(p.Width, p.Height, p.Rows, p.Columns, p.Mortar)
 	if err != nil {
 		return nil, err
 	}
@@ -279,19 +291,25 @@ func (p BricksNormal) Generate() (*Image, error) {
 	return im, nil
 }
 
+// checkNoise checks the parameters of fractal value noise (Noise, Noise3D):
+// the lattice frequency, the octaves and the colours.
+func checkNoise(frequency, octaves int, colors []geom.Vec4) error {
+	if frequency < 1 || frequency > 4096 {
+		return fmt.Errorf("frequency %d out of range [1, 4096]", frequency)
+	}
+	if octaves < 1 || octaves > 12 {
+		return fmt.Errorf("octaves %d out of range [1, 12]", octaves)
+	}
+	return checkColors(colors...)
+}
+
 // Generate implements Generator.
 func (p Noise) Generate() (*Image, error) {
 	im, err := New(p.Width, p.Height)
 	if err != nil {
 		return nil, err
 	}
-	if p.Frequency < 1 || p.Frequency > 4096 {
-		return nil, fmt.Errorf("frequency %d out of range [1, 4096]", p.Frequency)
-	}
-	if p.Octaves < 1 || p.Octaves > 12 {
-		return nil, fmt.Errorf("octaves %d out of range [1, 12]", p.Octaves)
-	}
-	if err := checkColors(p.Colors[:]...); err != nil {
+	if err := checkNoise(p.Frequency, p.Octaves, p.Colors[:]); err != nil {
 		return nil, err
 	}
 	fx := float64(p.Frequency) / float64(p.Width)
@@ -372,8 +390,8 @@ func (p BumpsNormal) Generate() (*Image, error) {
 	if err != nil {
 		return nil, err
 	}
-	if p.Count[0] < 1 || p.Count[0] > p.Width || p.Count[1] < 1 || p.Count[1] > p.Height {
-		return nil, fmt.Errorf("count %dx%d out of range [1, image size %dx%d]", p.Count[0], p.Count[1], p.Width, p.Height)
+	if err := checkGrid("count", p.Count, p.Width, p.Height); err != nil {
+		return nil, err
 	}
 	if !(p.Radius > 0 && p.Radius <= 0.5) {
 		return nil, fmt.Errorf("radius %v out of range (0, 0.5]", p.Radius)

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/functional/texture"
 	"github.com/gfxsim/gfxsim/scene/internal/rng"
 )
 
@@ -120,13 +121,7 @@ func (p Noise3D) GenerateVolume() ([]*Image, error) {
 	if err := checkVolume(p.Width, p.Height, p.Depth); err != nil {
 		return nil, err
 	}
-	if p.Frequency < 1 || p.Frequency > 4096 {
-		return nil, fmt.Errorf("frequency %d out of range [1, 4096]", p.Frequency)
-	}
-	if p.Octaves < 1 || p.Octaves > 12 {
-		return nil, fmt.Errorf("octaves %d out of range [1, 12]", p.Octaves)
-	}
-	if err := checkColors(p.Colors[:]...); err != nil {
+	if err := checkNoise(p.Frequency, p.Octaves, p.Colors[:]); err != nil {
 		return nil, err
 	}
 	out := newSlices(p.Width, p.Height, p.Depth)
@@ -180,24 +175,6 @@ func (p Checker3D) GenerateVolume() ([]*Image, error) {
 	return out, nil
 }
 
-// cubeDir is the direction of face coordinates (sc, tc) in [-1, 1] on a face
-// (functional/texture's face table).
-func cubeDir(face int, sc, tc float64) [3]float64 {
-	switch face {
-	case 0:
-		return [3]float64{1, -tc, -sc}
-	case 1:
-		return [3]float64{-1, -tc, sc}
-	case 2:
-		return [3]float64{sc, 1, tc}
-	case 3:
-		return [3]float64{sc, -1, -tc}
-	case 4:
-		return [3]float64{sc, -tc, 1}
-	}
-	return [3]float64{-sc, -tc, -1}
-}
-
 // GenerateCube implements CubeGenerator.
 func (p Sky) GenerateCube() ([]*Image, error) {
 	if err := checkSize(p.Size, p.Size); err != nil {
@@ -221,7 +198,7 @@ func (p Sky) GenerateCube() ([]*Image, error) {
 	for f, im := range out {
 		for y := 0; y < p.Size; y++ {
 			for x := 0; x < p.Size; x++ {
-				d := cubeDir(f, 2*(float64(x)+0.5)/n-1, 2*(float64(y)+0.5)/n-1)
+				d := texture.CubeDirection(f, 2*(float64(x)+0.5)/n-1, 2*(float64(y)+0.5)/n-1)
 				l := math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2])
 				up := d[1] / l
 				c := p.Colors[0]

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/functional/texture"
 )
 
 func TestChecker3D(t *testing.T) {
@@ -99,7 +100,7 @@ func TestSky(t *testing.T) {
 		t.Error("zero sun direction accepted")
 	}
 	// Faces follow the cube orientation: texel (0, 0) of +X looks along (1, 0.75, 0.75).
-	if d := cubeDir(0, -0.75, -0.75); d != [3]float64{1, 0.75, 0.75} {
+	if d := texture.CubeDirection(0, -0.75, -0.75); d != [3]float64{1, 0.75, 0.75} {
 		t.Errorf("+X corner direction %v", d)
 	}
 }

@@ -7,6 +7,7 @@
 package study
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -23,27 +24,35 @@ import (
 
 // Options are the study's settings.
 type Options struct {
-	Out string // output folder
+	// Common: Quick runs a reduced sweep at 96x54; Workers are the frames
+	// rendered at once (0: 2); Instruments and Inputs are not used.
+	expt.Common
 	// Width, Height override every figure's frame size (0: each figure's own,
 	// see Sizes).
 	Width, Height int
-	Quick         bool   // a reduced sweep (for tests)
 	Seed          uint64 // the lens and time pattern seed (0: 1)
-	Workers       int    // frames rendered at once (0: 2)
 	Timed         bool   // run Fig. 13 on the timed machines
 	// Figures are the figures to run and write, names from FigureNames
 	// (nil: all; Fig. 13 only with Timed).
 	Figures []string
-	// Log receives the progress lines (nil: none).
-	Log io.Writer
-	// Summary receives the closing line: where the outputs are (nil: none).
-	Summary io.Writer
-	// Bar shows a progress bar with an ETA over the points on stderr
-	// (progress.Enabled).
-	Bar bool
-	// Sweep lists the study's points, runs a shard of them or merges the
-	// shards' files (-list, -shard, -merge).
-	Sweep expt.SweepFlags
+}
+
+// ParseFlags reads a command line's args into the study's options, with
+// what it prints on stderr decided by -q, -v, CI (getenv) and whether
+// stderr is a terminal (progress.Flags).
+func ParseFlags(args []string, getenv func(string) string, stderr *os.File) (o Options, err error) {
+	var figures string
+	err = o.Common.Parse("decoupled", expt.Help{Quick: "a reduced sweep at 96x54 (for tests)", Workers: "frames rendered at once"}, func(fs *flag.FlagSet) {
+		expt.SizeFlags(fs, &o.Width, &o.Height, "every figure's frame", "each figure's default, see README", "each figure's default")
+		fs.Uint64Var(&o.Seed, "seed", 1, "seed of the lens and time sample pattern")
+		fs.BoolVar(&o.Timed, "timed", true, "run Fig. 13 on the timed machines (-timed=false: the functional figures only)")
+		fs.StringVar(&figures, "figures", "", "the figures to run, a comma-separated list of "+strings.Join(FigureNames, ", ")+
+			" (10, 11 and 12 share one sweep of frames; 13 is the timed frames, with the timed tiled rows beside Fig. 10); empty: all")
+	}, args, getenv, stderr)
+	if figures != "" {
+		o.Figures = strings.Split(figures, ",")
+	}
+	return o, err
 }
 
 // FigureNames are the study's figures, as Options.Figures names them: Fig. 9
@@ -382,9 +391,7 @@ func Run(o Options, w io.Writer) error {
 	if err := sw.Main(o.Sweep, w); err != nil {
 		return err
 	}
-	if o.Summary != nil && !o.Sweep.List {
-		fmt.Fprintf(o.Summary, "wall time %.0f s; outputs in %s\n", time.Since(s.t0).Seconds(), o.Out)
-	}
+	expt.PrintWallTime(o.Printed, o.Sweep.List, s.t0, o.Out)
 	return nil
 }
 

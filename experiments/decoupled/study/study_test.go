@@ -10,7 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gfxsim/gfxsim/experiments/expt"
 	"github.com/gfxsim/gfxsim/functional/reference"
+	"github.com/gfxsim/gfxsim/internal/progress/progresstest"
 )
 
 // readCSV returns a CSV's rows as maps from column to cell, checking that
@@ -62,7 +64,7 @@ func TestQuickStudy(t *testing.T) {
 	}
 	dir := t.TempDir()
 	var out bytes.Buffer
-	if err := Run(Options{Out: dir, Quick: true, Timed: true}, &out); err != nil {
+	if err := Run(Options{Common: expt.Common{Out: dir, Quick: true}, Timed: true}, &out); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"fig10_shading_shading_rate.png", "fig10_shading_savings.png", "fig10_cache_size.png",
@@ -333,3 +335,5 @@ func TestROPTraffic(t *testing.T) {
 	}
 
 }
+
+func TestQuietRules(t *testing.T) { progresstest.CheckOptions(t, ParseFlags) }

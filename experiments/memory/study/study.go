@@ -7,6 +7,7 @@
 package study
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -25,26 +26,31 @@ import (
 
 // Options are the study's settings.
 type Options struct {
-	Out string // output folder
+	// Common: Quick measures fewer loads with fewer requests; Workers are
+	// the points measured at once (0: 1); Instruments and Inputs are not
+	// used.
+	expt.Common
 	// Configs are configuration files (overlays of the default machine)
 	// whose memory systems the study measures besides the built-in ones
 	// (default: configs/akita-dram.yaml).
 	Configs []string
-	// Quick measures fewer loads with fewer requests (for tests).
-	Quick bool
 	// Seed seeds the random patterns.
 	Seed uint64
-	// Workers is the points measured at once (0: 1).
-	Workers int
-	// Log receives a line per point (nil: none).
-	Log io.Writer
-	// Summary receives the closing line (nil: none).
-	Summary io.Writer
-	// Bar shows a progress bar on stderr.
-	Bar bool
-	// Sweep lists the points, runs a shard of them or merges the shards'
-	// files (-list, -shard, -merge).
-	Sweep expt.SweepFlags
+}
+
+// ParseFlags reads a command line's args into the study's options, with
+// what it prints on stderr decided by -q, -v, CI (getenv) and whether
+// stderr is a terminal (progress.Flags).
+func ParseFlags(args []string, getenv func(string) string, stderr *os.File) (o Options, err error) {
+	err = o.Common.Parse("memory", expt.Help{Quick: "loads 1, 8 and 32 only, with fewer requests", Workers: "points measured at once"}, func(fs *flag.FlagSet) {
+		fs.Uint64Var(&o.Seed, "seed", 1, "seed of the random patterns")
+		fs.Func("config", "a configuration file whose memory is measured too (repeatable; default configs/akita-dram.yaml)",
+			func(s string) error {
+				o.Configs = append(o.Configs, s)
+				return nil
+			})
+	}, args, getenv, stderr)
+	return o, err
 }
 
 // DefaultConfigs are the configuration files measured by default.
@@ -259,8 +265,6 @@ func Run(o Options, w io.Writer) error {
 	if err := sw.Main(o.Sweep, w); err != nil {
 		return err
 	}
-	if o.Summary != nil && !o.Sweep.List {
-		fmt.Fprintf(o.Summary, "wall time %.0f s; outputs in %s\n", time.Since(t0).Seconds(), o.Out)
-	}
+	expt.PrintWallTime(o.Printed, o.Sweep.List, t0, o.Out)
 	return nil
 }

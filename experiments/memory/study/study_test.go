@@ -9,13 +9,14 @@ import (
 	"testing"
 
 	"github.com/gfxsim/gfxsim/experiments/expt"
+	"github.com/gfxsim/gfxsim/internal/progress/progresstest"
 )
 
 // akitaDRAM is configs/akita-dram.yaml from this folder.
 var akitaDRAM = filepath.Join("..", "..", "..", "configs", "akita-dram.yaml")
 
 func quick(out string, f expt.SweepFlags, w io.Writer) error {
-	return Run(Options{Out: out, Configs: []string{akitaDRAM}, Quick: true, Seed: 1, Workers: 2, Sweep: f}, w)
+	return Run(Options{Common: expt.Common{Out: out, Quick: true, Workers: 2, Sweep: f}, Configs: []string{akitaDRAM}, Seed: 1}, w)
 }
 
 // TestQuickStudy runs the reduced study and checks its outputs and the
@@ -112,3 +113,5 @@ func TestSystemsNameTheBadFile(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 }
+
+func TestQuietRules(t *testing.T) { progresstest.CheckOptions(t, ParseFlags) }

@@ -6,6 +6,7 @@
 package study
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -19,21 +20,22 @@ import (
 
 // Options are the study's parameters.
 type Options struct {
-	Out           string // output folder (default out/sage)
-	Width, Height int    // frame size of the rendering points (0: 480x270, or 96x54 with Quick)
-	Quick         bool   // fewer points at tiny sizes (the test's run)
-	Workers       int    // simulations run at once (0: 2)
-	// Log receives a line per finished point (nil: none).
-	Log io.Writer
-	// Summary receives the closing line: wall time and outputs (nil: none).
-	Summary io.Writer
-	// Bar shows a progress bar on stderr.
-	Bar bool
-	// Inputs, when not nil, sets each run's memory budget (-max-memory).
-	Inputs *expt.Inputs
-	// Sweep lists the points, runs a shard of them or merges the shards'
-	// files (-list, -shard, -merge).
-	Sweep expt.SweepFlags
+	// Common: Quick runs fewer points at tiny sizes (the test's run);
+	// Workers are the simulations run at once (0: 2); Instruments is not
+	// used.
+	expt.Common
+	Width, Height int // frame size of the rendering points (0: 480x270, or 96x54 with Quick)
+}
+
+// ParseFlags reads a command line's args into the study's options, with
+// what it prints on stderr decided by -q, -v, CI (getenv) and whether
+// stderr is a terminal (progress.Flags).
+func ParseFlags(args []string, getenv func(string) string, stderr *os.File) (o Options, err error) {
+	o.Inputs = &expt.Inputs{}
+	err = o.Common.Parse("sage", expt.Help{Quick: "fewer points at tiny sizes (a test run of every table, well under a minute)", Workers: "points run at once"}, func(fs *flag.FlagSet) {
+		expt.SizeFlags(fs, &o.Width, &o.Height, "the rendering points' frame", "480, or 96 with -quick", "270, or 54 with -quick")
+	}, args, getenv, stderr)
+	return o, err
 }
 
 // Result is one point's result: the field of its kind is set.
@@ -88,9 +90,7 @@ func Run(o Options, w io.Writer) error {
 	if err := sw.Main(o.Sweep, w); err != nil {
 		return err
 	}
-	if o.Summary != nil && !o.Sweep.List {
-		fmt.Fprintf(o.Summary, "wall time %.0f s; outputs in %s\n", time.Since(start).Seconds(), o.Out)
-	}
+	expt.PrintWallTime(o.Printed, o.Sweep.List, start, o.Out)
 	return nil
 }
 

@@ -11,13 +11,14 @@ import (
 
 	"github.com/gfxsim/gfxsim/configs"
 	"github.com/gfxsim/gfxsim/experiments/expt"
+	"github.com/gfxsim/gfxsim/internal/progress/progresstest"
 )
 
 // TestPlanMachines: every point of the default and the quick plan has a
 // unique name usable as a file name, and its machine parses.
 func TestPlanMachines(t *testing.T) {
 	for _, quick := range []bool{false, true} {
-		pts := makePlan(Options{Quick: quick}).points()
+		pts := makePlan(Options{Common: expt.Common{Quick: quick}}).points()
 		seen := map[string]bool{}
 		for _, pt := range pts {
 			if pt.name != expt.RunName(pt.name) || seen[pt.name] {
@@ -48,7 +49,7 @@ func TestQuick(t *testing.T) {
 		if f.Shard.All() && !f.Merge {
 			pw = io.MultiWriter(pw, &w)
 		}
-		return Run(Options{Out: out, Quick: true, Sweep: f}, pw)
+		return Run(Options{Common: expt.Common{Out: out, Quick: true, Sweep: f}}, pw)
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -106,3 +107,5 @@ func TestQuick(t *testing.T) {
 		}
 	}
 }
+
+func TestQuietRules(t *testing.T) { progresstest.CheckOptions(t, ParseFlags) }

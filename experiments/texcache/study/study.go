@@ -5,6 +5,7 @@
 package study
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -24,26 +25,22 @@ import (
 
 // Options are the study's settings.
 type Options struct {
-	Out           string // output folder
-	Width, Height int    // frame size (0: the scenes' own, 320x180)
-	// Quick runs a reduced sweep (for tests): fewer points, no ordering runs.
-	Quick bool
-	// Log receives progress lines (nil: none).
-	Log io.Writer
-	// Summary receives the closing line: where the outputs are (nil: none).
-	Summary io.Writer
-	// Bar shows a progress bar with an ETA over the points on stderr
-	// (progress.Enabled).
-	Bar bool
-	// Instruments, when not nil, traces, samples and monitors the timed
-	// frames (one folder per frame under Out/runs; replays are not platforms and
-	// are not instrumented).
-	Instruments *tracing.Flags
-	// Inputs, when not nil, sets each run's memory budget (-max-memory).
-	Inputs *expt.Inputs
-	// Sweep lists the study's points, runs a shard of them or merges the
-	// shards' files (-list, -shard, -merge).
-	Sweep expt.SweepFlags
+	// Common: Quick runs a reduced sweep (fewer points, no ordering runs);
+	// the instruments record the timed frames only (replays are not
+	// platforms); Workers is not used.
+	expt.Common
+	Width, Height int // frame size (0: the scenes' own, 320x180)
+}
+
+// ParseFlags reads a command line's args into the study's options, with
+// what it prints on stderr decided by -q, -v, CI (getenv) and whether
+// stderr is a terminal (progress.Flags).
+func ParseFlags(args []string, getenv func(string) string, stderr *os.File) (o Options, err error) {
+	o.Instruments, o.Inputs = &tracing.Flags{}, &expt.Inputs{}
+	err = o.Common.Parse("texcache", expt.Help{Quick: "a reduced sweep (fewer points, no traversal-order runs)"}, func(fs *flag.FlagSet) {
+		expt.SizeFlags(fs, &o.Width, &o.Height, "frame", "the scenes' 320", "the scenes' 180")
+	}, args, getenv, stderr)
+	return o, err
 }
 
 // Row is one measured point of a sweep.
@@ -206,9 +203,7 @@ func Run(o Options, w io.Writer) error {
 	if err := sw.Main(o.Sweep, w); err != nil {
 		return err
 	}
-	if o.Summary != nil && !o.Sweep.List {
-		fmt.Fprintf(o.Summary, "wall time %.0f s; outputs in %s\n", time.Since(s.t0).Seconds(), o.Out)
-	}
+	expt.PrintWallTime(o.Printed, o.Sweep.List, s.t0, o.Out)
 	return nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/gfxsim/gfxsim/configs"
 	"github.com/gfxsim/gfxsim/experiments/expt"
 	"github.com/gfxsim/gfxsim/functional/texture"
+	"github.com/gfxsim/gfxsim/internal/progress/progresstest"
 )
 
 // TestReplayMatchesTimed: replaying a timed frame's requests on the same
@@ -57,7 +58,7 @@ func TestQuickStudy(t *testing.T) {
 	}
 	dir := t.TempDir()
 	var out bytes.Buffer
-	if err := Run(Options{Out: dir, Width: 48, Height: 27, Quick: true}, &out); err != nil {
+	if err := Run(Options{Common: expt.Common{Out: dir, Quick: true}, Width: 48, Height: 27}, &out); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"results.csv", "misses_per_request_l1.png", "texel_misses_per_request_l1.png", "hit_rate_l1.png",
@@ -91,7 +92,7 @@ func TestShardsMatch(t *testing.T) {
 		t.Skip("short mode")
 	}
 	err := expt.ShardsMatch(t.TempDir(), 3, func(out string, f expt.SweepFlags, w io.Writer) error {
-		return Run(Options{Out: out, Width: 48, Height: 27, Quick: true, Sweep: f}, w)
+		return Run(Options{Common: expt.Common{Out: out, Quick: true, Sweep: f}, Width: 48, Height: 27}, w)
 	})
 	if err != nil {
 		t.Error(err)
@@ -113,3 +114,5 @@ func TestMetrics(t *testing.T) {
 		t.Errorf("%+v", m)
 	}
 }
+
+func TestQuietRules(t *testing.T) { progresstest.CheckOptions(t, ParseFlags) }

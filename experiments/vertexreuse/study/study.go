@@ -8,6 +8,7 @@
 package study
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -23,29 +24,32 @@ import (
 
 // Options are the study's settings.
 type Options struct {
-	Out           string // output folder
-	Width, Height int    // timed frame size (0: 160x90, 64x36 with Quick)
-	Quick         bool   // three built-in scenes, no real mesh, 64x36 (for tests)
-	Workers       int    // scenes run at once (0: 2)
+	// Common: Quick runs three built-in scenes, no real mesh, at 64x36;
+	// Workers are the scenes run at once (0: 2); the instruments' frames
+	// are named <scene>-<order>.
+	expt.Common
+	Width, Height int // timed frame size (0: 160x90, 64x36 with Quick)
 	// ScenesDir is the shared scenes folder holding the real meshes
 	// (../shared/scenes).
 	ScenesDir string
 	// ReorderCache is the FIFO size Tipsify reorders for (0: 16).
 	ReorderCache int
-	// Log receives the progress lines (nil: none).
-	Log io.Writer
-	// Summary receives the closing line: wall time and outputs (nil: none).
-	Summary io.Writer
-	// Bar shows a progress bar with an ETA on stderr (progress.Enabled).
-	Bar bool
-	// Instruments, when not nil, traces, samples and monitors the timed
-	// frames (one folder per frame under Out/runs, <scene>-<order>).
-	Instruments *tracing.Flags
-	// Inputs sets the allowed folders and each load's memory budget.
-	Inputs *expt.Inputs
-	// Sweep lists the study's points, runs a shard of them or merges the
-	// shards' files (-list, -shard, -merge).
-	Sweep expt.SweepFlags
+}
+
+// ParseFlags reads a command line's args into the study's options, with
+// what it prints on stderr decided by -q, -v, CI (getenv) and whether
+// stderr is a terminal (progress.Flags).
+func ParseFlags(args []string, getenv func(string) string, stderr *os.File) (o Options, err error) {
+	o.Instruments, o.Inputs = &tracing.Flags{}, &expt.Inputs{}
+	err = o.Common.Parse("vertexreuse", expt.Help{Quick: "three built-in scenes, no real mesh, at 64x36", Workers: "scenes run at once"}, func(fs *flag.FlagSet) {
+		expt.SizeFlags(fs, &o.Width, &o.Height, "timed frame", "160, or 64 with -quick", "90, or 36 with -quick")
+		fs.StringVar(&o.ScenesDir, "scenes", "../shared/scenes", "the shared scenes folder holding the real meshes")
+		fs.IntVar(&o.ReorderCache, "reorder-cache", DefaultReorderCache, "the FIFO size, in vertices, Tipsify reorders for")
+	}, args, getenv, stderr)
+	if err == nil && o.ReorderCache < 1 {
+		err = fmt.Errorf("-reorder-cache %d: want a FIFO size of at least 1", o.ReorderCache)
+	}
+	return o, err
 }
 
 // DefaultReorderCache is the FIFO size Tipsify reorders for by default.
@@ -130,8 +134,6 @@ func Run(o Options, w io.Writer) error {
 	if err := sw.Main(o.Sweep, w); err != nil {
 		return err
 	}
-	if o.Summary != nil && !o.Sweep.List {
-		fmt.Fprintf(o.Summary, "wall time %.0f s; outputs in %s\n", time.Since(start).Seconds(), o.Out)
-	}
+	expt.PrintWallTime(o.Printed, o.Sweep.List, start, o.Out)
 	return nil
 }

@@ -8,6 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gfxsim/gfxsim/experiments/expt"
+	"github.com/gfxsim/gfxsim/internal/progress/progresstest"
 )
 
 // TestQuick runs the -quick study (room, smalltris, overdraw at 64x36) and
@@ -21,7 +24,7 @@ func TestQuick(t *testing.T) {
 	}
 	dir := t.TempDir()
 	var out strings.Builder
-	if err := Run(Options{Out: dir, Quick: true, Workers: 1}, &out); err != nil {
+	if err := Run(Options{Common: expt.Common{Out: dir, Quick: true, Workers: 1}}, &out); err != nil {
 		t.Fatal(err)
 	}
 	f, err := os.Open(filepath.Join(dir, "vertexreuse.csv"))
@@ -81,3 +84,5 @@ func TestQuick(t *testing.T) {
 		t.Errorf("no ACMR table printed:\n%s", out.String())
 	}
 }
+
+func TestQuietRules(t *testing.T) { progresstest.CheckOptions(t, ParseFlags) }

@@ -7,6 +7,7 @@
 package study
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -25,24 +26,22 @@ import (
 
 // Options are the study's parameters.
 type Options struct {
-	Out           string // output folder
-	Width, Height int    // frame size (0: 320x180)
-	Quick         bool   // fewer scenes and sweep points, 160x90
-	Workers       int    // simulations run at once (0: 2)
-	// Log receives the progress lines (nil: none).
-	Log io.Writer
-	// Summary receives the closing line: wall time and outputs (nil: none).
-	Summary io.Writer
-	// Bar shows a progress bar with an ETA on stderr (progress.Enabled).
-	Bar bool
-	// Instruments, when not nil, traces, samples and monitors the runs (one
-	// folder per run under Out/runs, named by Case.Name).
-	Instruments *tracing.Flags
-	// Inputs, when not nil, sets each run's memory budget (-max-memory).
-	Inputs *expt.Inputs
-	// Sweep lists the study's points, runs a shard of them or merges the
-	// shards' files (-list, -shard, -merge).
-	Sweep expt.SweepFlags
+	// Common: Quick runs fewer scenes and sweep points at 160x90; Workers
+	// are the simulations run at once (0: 2); the instruments' runs are
+	// named by Case.Name.
+	expt.Common
+	Width, Height int // frame size (0: 320x180)
+}
+
+// ParseFlags reads a command line's args into the study's options, with
+// what it prints on stderr decided by -q, -v, CI (getenv) and whether
+// stderr is a terminal (progress.Flags).
+func ParseFlags(args []string, getenv func(string) string, stderr *os.File) (o Options, err error) {
+	o.Instruments, o.Inputs = &tracing.Flags{}, &expt.Inputs{}
+	err = o.Common.Parse("zcull", expt.Help{Quick: "fewer scenes and sweep points at 160x90", Workers: "simulations run at once"}, func(fs *flag.FlagSet) {
+		expt.SizeFlags(fs, &o.Width, &o.Height, "frame", "320, or 160 with -quick", "180, or 90 with -quick")
+	}, args, getenv, stderr)
+	return o, err
 }
 
 // The configurations of the paper's Fig. 6. ORACLE knows every sample's fate
@@ -159,9 +158,7 @@ func Run(o Options, w io.Writer) error {
 	if err := sw.Main(o.Sweep, w); err != nil {
 		return err
 	}
-	if o.Summary != nil && !o.Sweep.List {
-		fmt.Fprintf(o.Summary, "wall time %.0f s; outputs in %s\n", time.Since(start).Seconds(), o.Out)
-	}
+	expt.PrintWallTime(o.Printed, o.Sweep.List, start, o.Out)
 	return nil
 }
 

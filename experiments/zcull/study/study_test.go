@@ -1,6 +1,10 @@
 package study
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/gfxsim/gfxsim/internal/progress/progresstest"
+)
 
 // TestRunCase runs ORACLE, ZMASK and FORWARD on a small occluders frame: the
 // oracle culls at least what ZMASK culls, ZMASK at least what FORWARD culls
@@ -43,3 +47,5 @@ func TestMachinesParse(t *testing.T) {
 		}
 	}
 }
+
+func TestQuietRules(t *testing.T) { progresstest.CheckOptions(t, ParseFlags) }

@@ -3,7 +3,8 @@ package hiz
 import (
 	"fmt"
 	"math/bits"
-	"strings"
+
+	"github.com/gfxsim/gfxsim/internal/enum"
 )
 
 // Mode is the coarse depth buffer's algorithm.
@@ -28,24 +29,12 @@ const (
 	numModes
 )
 
-var modeNames = [numModes]string{"off", "oracle", "forward", "zmask"}
+var modeNames = enum.Names[Mode]{Type: "Mode", What: "HiZ mode", OneOf: true, CaseOnly: true, Names: []string{"off", "oracle", "forward", "zmask"}}
 
-func (m Mode) String() string {
-	if m < numModes {
-		return modeNames[m]
-	}
-	return fmt.Sprintf("Mode(%d)", uint8(m))
-}
+func (m Mode) String() string { return modeNames.String(m) }
 
 // ParseMode parses a mode name (case-insensitive).
-func ParseMode(s string) (Mode, error) {
-	for i, n := range modeNames {
-		if strings.EqualFold(s, n) {
-			return Mode(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown HiZ mode %q (want one of %s)", s, strings.Join(modeNames[:], ", "))
-}
+func ParseMode(s string) (Mode, error) { return modeNames.Parse(s) }
 
 // Placement is where the coarse depth test sits relative to per-sample coverage.
 type Placement uint8
@@ -62,24 +51,12 @@ const (
 	numPlacements
 )
 
-var placementNames = [numPlacements]string{"coverage", "interval"}
+var placementNames = enum.Names[Placement]{Type: "Placement", What: "HiZ placement", CaseOnly: true, Names: []string{"coverage", "interval"}}
 
-func (p Placement) String() string {
-	if p < numPlacements {
-		return placementNames[p]
-	}
-	return fmt.Sprintf("Placement(%d)", uint8(p))
-}
+func (p Placement) String() string { return placementNames.String(p) }
 
 // ParsePlacement parses "coverage" or "interval".
-func ParsePlacement(s string) (Placement, error) {
-	for i, n := range placementNames {
-		if strings.EqualFold(s, n) {
-			return Placement(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown HiZ placement %q (want coverage or interval)", s)
-}
+func ParsePlacement(s string) (Placement, error) { return placementNames.Parse(s) }
 
 // FeedbackSource says where z-max feedback comes from.
 type FeedbackSource uint8
@@ -101,24 +78,12 @@ const (
 	numFeedback
 )
 
-var feedbackNames = [numFeedback]string{"none", "ideal", "update", "evict"}
+var feedbackNames = enum.Names[FeedbackSource]{Type: "FeedbackSource", What: "HiZ feedback source", OneOf: true, CaseOnly: true, Names: []string{"none", "ideal", "update", "evict"}}
 
-func (f FeedbackSource) String() string {
-	if f < numFeedback {
-		return feedbackNames[f]
-	}
-	return fmt.Sprintf("FeedbackSource(%d)", uint8(f))
-}
+func (f FeedbackSource) String() string { return feedbackNames.String(f) }
 
 // ParseFeedbackSource parses a feedback source name.
-func ParseFeedbackSource(s string) (FeedbackSource, error) {
-	for i, n := range feedbackNames {
-		if strings.EqualFold(s, n) {
-			return FeedbackSource(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown HiZ feedback source %q (want one of %s)", s, strings.Join(feedbackNames[:], ", "))
-}
+func ParseFeedbackSource(s string) (FeedbackSource, error) { return feedbackNames.Parse(s) }
 
 // MaxLayers is the largest number of z-max layers of a ZMASK tile.
 const MaxLayers = 4

@@ -7,6 +7,7 @@ import (
 	"github.com/gfxsim/gfxsim/functional/depth"
 	"github.com/gfxsim/gfxsim/functional/depth/hiz"
 	"github.com/gfxsim/gfxsim/functional/reference"
+	"github.com/gfxsim/gfxsim/internal/testframe"
 	"github.com/gfxsim/gfxsim/scene"
 	"github.com/gfxsim/gfxsim/scene/driver"
 )
@@ -34,19 +35,9 @@ var studyConfigs = []struct {
 
 func render(t testing.TB, name string, w, h, samples int, format depth.Format, hooks reference.Hooks) *reference.Result {
 	t.Helper()
-	s, err := scene.Builtin(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.SetResolution(w, h, samples); err != nil {
-		t.Fatal(err)
-	}
 	o := driver.DefaultOptions()
 	o.DepthFormat = format
-	f, err := driver.Encode(s, o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, f := testframe.Encode(t, name, w, h, samples, o)
 	ro := reference.DefaultOptions()
 	ro.Hooks = hooks
 	res, err := reference.Render(f.Memory, f.Stream, f.StreamBytes, ro)

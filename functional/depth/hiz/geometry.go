@@ -84,7 +84,7 @@ func (g *Geometry) TileOf(x, y int) (tile, bit int) {
 	tx, ty := x/g.TileW, y/g.TileH
 	lx, ly := x-tx*g.TileW, y-ty*g.TileH
 	sq := lx >> g.shiftH
-	local := sq<<(2*g.shiftH) | int(spread(uint(lx&(g.TileH-1)))|spread(uint(ly))<<1)
+	local := sq<<(2*g.shiftH) | int(raster.MortonSpread(uint(lx&(g.TileH-1)))|raster.MortonSpread(uint(ly))<<1)
 	return ty*g.TilesX + tx, local * g.Samples
 }
 
@@ -92,8 +92,8 @@ func (g *Geometry) TileOf(x, y int) (tile, bit int) {
 func (g *Geometry) PixelOf(tile, b int) (x, y, s int) {
 	local, s := b/g.Samples, b%g.Samples
 	sq, m := local>>(2*g.shiftH), uint(local&(1<<(2*g.shiftH)-1))
-	lx := sq<<g.shiftH | int(compact(m))
-	ly := int(compact(m >> 1))
+	lx := sq<<g.shiftH | int(raster.MortonCompact(m))
+	ly := int(raster.MortonCompact(m >> 1))
 	tx, ty := tile%g.TilesX, tile/g.TilesX
 	return tx*g.TileW + lx, ty*g.TileH + ly, s
 }
@@ -120,24 +120,4 @@ func (g *Geometry) TileRect(tile int) (x0, y0, x1, y1 int) {
 	tx, ty := tile%g.TilesX, tile/g.TilesX
 	x0, y0 = tx*g.TileW, ty*g.TileH
 	return x0, y0, min(x0+g.TileW, g.Width), min(y0+g.TileH, g.Height)
-}
-
-// spread interleaves zeros between the low 16 bits of v (bit i moves to 2i).
-func spread(v uint) uint {
-	v &= 0xFFFF
-	v = (v | v<<8) & 0x00FF00FF
-	v = (v | v<<4) & 0x0F0F0F0F
-	v = (v | v<<2) & 0x33333333
-	v = (v | v<<1) & 0x55555555
-	return v
-}
-
-// compact inverts spread on the even bits of v.
-func compact(v uint) uint {
-	v &= 0x55555555
-	v = (v | v>>1) & 0x33333333
-	v = (v | v>>2) & 0x0F0F0F0F
-	v = (v | v>>4) & 0x00FF00FF
-	v = (v | v>>8) & 0x0000FFFF
-	return v
 }

@@ -80,7 +80,7 @@ func (c *DepthCodec) pixel(pi int) (x, y int) {
 	case framebuffer.ZOrder:
 		m := c.morton
 		low := uint(pi) & (1<<(2*m) - 1)
-		x, y = int(compact(low)), int(compact(low>>1))
+		x, y = int(raster.MortonCompact(low)), int(raster.MortonCompact(low>>1))
 		high := pi >> (2 * m)
 		if s.PaddedWidth() > s.PaddedHeight() {
 			return x | high<<m, y

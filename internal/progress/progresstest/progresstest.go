@@ -1,24 +1,19 @@
 // Package progresstest checks that a binary applies the quiet rules of
 // progress.Flags when it parses its command line: the tests of render and of
-// every study call Check with their flag parsing.
+// every study call Check with their flag parsing (CheckOptions when the
+// options embed progress.Printed).
 package progresstest
 
 import (
-	"io"
 	"os"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/gfxsim/gfxsim/internal/progress"
 )
 
 // Printed is what a parsed command line prints on stderr.
-type Printed struct {
-	Log     io.Writer     // the progress lines (nil: none)
-	Summary io.Writer     // the closing lines on stderr (nil: none)
-	Stdout  bool          // the summary goes to stdout, always: Summary is not checked
-	Bar     bool          // the progress bar
-	Every   time.Duration // how often a simulation prints its progress (0: never; negative: not a flag of the binary)
-}
+type Printed = progress.Printed
 
 // Check parses each case with stderr a file (not a terminal, so never a
 // bar) and checks the rules: progress lines and the simulations' progress
@@ -62,4 +57,13 @@ func Check(t *testing.T, parse func(args []string, getenv func(string) string, s
 	if _, err := parse(append([]string{"-q", "-v"}, extra...), func(string) string { return "" }, f); err == nil {
 		t.Error("-q -v: no error")
 	}
+}
+
+// CheckOptions is Check for a parse whose options embed a progress.Printed.
+func CheckOptions[O interface{ Decided() progress.Printed }](t *testing.T, parse func(args []string, getenv func(string) string, stderr *os.File) (O, error), extra ...string) {
+	t.Helper()
+	Check(t, func(args []string, getenv func(string) string, stderr *os.File) (Printed, error) {
+		o, err := parse(args, getenv, stderr)
+		return o.Decided(), err
+	}, extra...)
 }

@@ -1,0 +1,103 @@
+package expt
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/gfxsim/gfxsim/internal/progress"
+	"github.com/gfxsim/gfxsim/tracing"
+)
+
+// Main is a study's main: it parses the command line (parse, from os.Args,
+// the environment and stderr) and runs the study on stdout. Errors go to
+// stderr prefixed with the command's name; the exit status is 2 for a bad
+// command line, 1 for a failed run.
+func Main[O any](name string, parse func(args []string, getenv func(string) string, stderr *os.File) (O, error), run func(O, io.Writer) error) {
+	o, err := parse(os.Args[1:], os.Getenv, os.Stderr)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, name+":", err)
+		os.Exit(2)
+	}
+	if err := run(o, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, name+":", err)
+		os.Exit(1)
+	}
+}
+
+// ParseCommand parses the command line of the study called name: a flag set
+// with -o (into out, default out/<name>), the study's own flags (own
+// registers them) and f's shared flags, then Parse. It returns what stderr
+// gets.
+func (f StudyFlags) ParseCommand(name string, out *string, own func(fs *flag.FlagSet), args []string, getenv func(string) string, stderr *os.File) (progress.Printed, error) {
+	fs := flag.NewFlagSet(name, flag.ExitOnError)
+	fs.StringVar(out, "o", "out/"+name, "output folder")
+	own(fs)
+	f.Register(fs)
+	err := f.Parse(fs, args, getenv, stderr)
+	return f.Printed, err
+}
+
+// PrintWallTime prints a study's closing line on p.Summary: the wall time
+// since start and the output folder out; nothing when the run only listed
+// its points (list) or there is no summary.
+func PrintWallTime(p progress.Printed, list bool, start time.Time, out string) {
+	if p.Summary != nil && !list {
+		fmt.Fprintf(p.Summary, "wall time %.0f s; outputs in %s\n", time.Since(start).Seconds(), out)
+	}
+}
+
+// SizeFlags registers a study's -width and -height into width and height:
+// the size in pixels of what (a "frame", a "timed frame"), 0 meaning the
+// study's own size, which zeroWidth and zeroHeight describe ("320, or 160
+// with -quick").
+func SizeFlags(fs *flag.FlagSet, width, height *int, what, zeroWidth, zeroHeight string) {
+	fs.IntVar(width, "width", 0, fmt.Sprintf("%s width in pixels (0: %s)", what, zeroWidth))
+	fs.IntVar(height, "height", 0, fmt.Sprintf("%s height in pixels (0: %s)", what, zeroHeight))
+}
+
+// Common are the options every study shares; a study's Options embed them.
+// Quick and Workers mean what the study's -quick and -workers say.
+type Common struct {
+	Out     string // output folder (-o, default out/<study>)
+	Quick   bool   // a reduced run (for tests)
+	Workers int    // points run at once (0: the study's default)
+	// Printed is what the command line decided stderr gets: Log (the
+	// progress lines), Summary (the closing line: wall time and outputs) and
+	// Bar (a progress bar with an ETA on stderr); nil writers print nothing.
+	progress.Printed
+	// Instruments, when not nil, traces, samples and monitors the study's
+	// timed runs (one folder per run under Out/runs).
+	Instruments *tracing.Flags
+	// Inputs, when not nil, sets the allowed folders and each load's memory
+	// budget (-allow-path, -max-memory).
+	Inputs *Inputs
+	// Sweep lists the study's points, runs a shard of them or merges the
+	// shards' files (-list, -shard, -merge).
+	Sweep SweepFlags
+}
+
+// Help are the help texts of a study's -quick and -workers ("": the study
+// has no such flag): what a reduced run does, what runs at once.
+type Help struct {
+	Quick, Workers string
+}
+
+// Parse parses the command line of the study called name into c and the
+// study's own flags (own registers them): ParseCommand with c's parts, and
+// -quick and -workers (default 2) as help says.
+func (c *Common) Parse(name string, help Help, own func(fs *flag.FlagSet), args []string, getenv func(string) string, stderr *os.File) (err error) {
+	sf := StudyFlags{Inputs: c.Inputs, Instruments: c.Instruments, Sweep: &c.Sweep}
+	c.Printed, err = sf.ParseCommand(name, &c.Out, func(fs *flag.FlagSet) {
+		if help.Quick != "" {
+			fs.BoolVar(&c.Quick, "quick", false, help.Quick)
+		}
+		if help.Workers != "" {
+			fs.IntVar(&c.Workers, "workers", 2, help.Workers)
+		}
+		own(fs)
+	}, args, getenv, stderr)
+	return err
+}
