@@ -25,6 +25,7 @@ import (
 	"github.com/gfxsim/gfxsim/functional/samplebuffer"
 	"github.com/gfxsim/gfxsim/functional/samplepattern"
 	"github.com/gfxsim/gfxsim/scene/driver"
+	"github.com/gfxsim/gfxsim/timing"
 )
 
 // SagePlatform holds the SAGE machine's own components (Platform.Sage; nil on
@@ -308,10 +309,7 @@ func (p *Platform) buildVideo(w, h, n int) (err error) {
 	}
 	conv := filter.NewConvolver(table)
 	chips := s.Convolve.Chips
-	sp.Route = route.MakeBuilder().WithEngine(p.Engine).WithFreq(mhz(s.Clocks.VideoReadMHz)).WithHalt(p.Halt).
-		WithProgress(p.Progress).WithChips(s.SampleBuffer.Interleaves * s.SampleBuffer.ChipsPerInterleave).
-		WithSamplesPerChip(max(1, s.Route.ChipsPerRead/(s.SampleBuffer.Interleaves*s.SampleBuffer.ChipsPerInterleave))).
-		WithConvolves(chips).WithFIFOSamples(s.Route.FIFOSamples).WithSpanPixels(s.Route.SpanPixels).Build("GPU.Route")
+	sp.Route = route.MakeBuilder().WithEnv(p.sageEnv(s.Clocks.VideoReadMHz)).WithConfig(c.routeConfig()).Build("GPU.Route")
 	mode, err := video.ParseMode(s.Video.Mode)
 	if err != nil {
 		return err
@@ -415,6 +413,13 @@ func (p *Platform) newVideo(ch, channels int, st convolve.Stream, oh int, mode v
 	return video.MakeBuilder().WithEngine(p.Engine).WithHalt(p.Halt).WithProgress(p.Progress).
 		WithSize(ow, oh).WithOrigin(st.X0, 0).WithChannel(ch, channels).WithTotals(hTotal, vTotal).
 		WithRefresh(v.RefreshHz).WithMode(mode).WithFIFOPixels(v.FIFOPixels).Build(name)
+}
+
+// sageEnv is the platform's Env on one of SAGE's clock domains (in MHz).
+func (p *Platform) sageEnv(clockMHz float64) timing.Env {
+	e := p.env()
+	e.Freq = mhz(clockMHz)
+	return e
 }
 
 // videoFinished reports whether every channel scanned its whole raster out.

@@ -3,6 +3,7 @@ package configs
 import (
 	"fmt"
 
+	"github.com/gfxsim/gfxsim/components/sage/route"
 	"github.com/gfxsim/gfxsim/functional/filter"
 	"github.com/gfxsim/gfxsim/functional/samplebuffer"
 	"github.com/gfxsim/gfxsim/functional/samplepattern"
@@ -208,4 +209,17 @@ func (c *Config) CheckFrame(width, height, samples int) error {
 			Field: "sage.sample_buffer.capacity_samples", Msg: err.Error()}
 	}
 	return nil
+}
+
+// routeConfig returns the route network's configuration: the sample buffer's
+// 3DRAMs, each delivering its share of sage.route.samples_per_cycle (at least
+// one sample a clock), feeding the convolve chips.
+func (c *Config) routeConfig() route.Config {
+	s := &c.Sage
+	r := route.DefaultConfig()
+	r.Chips = s.SampleBuffer.Interleaves * s.SampleBuffer.ChipsPerInterleave
+	r.SamplesPerChip = max(1, s.Route.ChipsPerRead/r.Chips)
+	r.Convolves = s.Convolve.Chips
+	r.FIFOSamples, r.SpanPixels = s.Route.FIFOSamples, s.Route.SpanPixels
+	return r
 }

@@ -128,14 +128,15 @@ func newChain(t testing.TB, cfg chainConfig) *chain {
 	c.frame = newFrame(t, cfg.srcW, cfg.srcH, cfg.n, cfg.seed)
 	c.cp = newFakeCommandProcessor("CP", e)
 
-	rb := route.MakeBuilder().WithEngine(e).WithHalt(c.halt).WithConvolves(cfg.chips)
+	rc := route.DefaultConfig()
+	rc.Convolves = cfg.chips
 	if cfg.fifoSamples > 0 {
-		rb = rb.WithFIFOSamples(cfg.fifoSamples)
+		rc.FIFOSamples = cfg.fifoSamples
 	}
 	if cfg.routeSpan > 0 {
-		rb = rb.WithSpanPixels(cfg.routeSpan)
+		rc.SpanPixels = cfg.routeSpan
 	}
-	c.route = rb.Build("Route")
+	c.route = route.MakeBuilder().WithEnv(timing.Env{Engine: e, Freq: 50 * sim.MHz, Halt: c.halt}).WithConfig(rc).Build("Route")
 	c.route.Image = c.frame.img
 
 	stream := make([]int, cfg.chips) // each chip's channel

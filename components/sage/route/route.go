@@ -287,15 +287,10 @@ func (c *Comp) Buffers() []timing.BufferState {
 func (c *Comp) Stats(add func(name string, v float64)) {
 	n := c.Name() + "."
 	s := &c.st
-	for _, e := range []struct {
-		name string
-		v    uint64
-	}{
-		{"presents", s.presents}, {"line_requests", s.requests}, {"bursts", s.bursts},
-		{"spans", s.spans}, {"samples_read", s.samples}, {"pixels_read", s.pixels},
-		{"bytes_out", s.bytes}, {"send_refused", s.sendRefused},
-	} {
-		add(n+e.name, float64(e.v))
-	}
+	timing.AddCounters(n, add,
+		timing.Counter{Name: "presents", Value: s.presents}, timing.Counter{Name: "line_requests", Value: s.requests},
+		timing.Counter{Name: "bursts", Value: s.bursts}, timing.Counter{Name: "spans", Value: s.spans},
+		timing.Counter{Name: "samples_read", Value: s.samples}, timing.Counter{Name: "pixels_read", Value: s.pixels},
+		timing.Counter{Name: "bytes_out", Value: s.bytes}, timing.Counter{Name: "send_refused", Value: s.sendRefused})
 	c.activity.Stats(c.Name(), add)
 }

@@ -1,0 +1,47 @@
+package testpeer
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/timing"
+)
+
+// CheckEnv checks that build panics naming the fault when the timing.Env it
+// is given has no engine, and, with clocked, when its clock is 0: the Engine
+// and Freq cases of a builder that takes its engine and clock from an Env
+// (timing.Env.MustBuild). A builder whose clock comes from its configuration
+// (a video output's pixel clock) passes clocked false.
+func CheckEnv(t testing.TB, clocked bool, build func(timing.Env)) {
+	t.Helper()
+	cases := []struct {
+		env  timing.Env
+		want string
+	}{
+		{timing.Env{Freq: Freq}, "Env: no engine"},
+		{timing.Env{Engine: sim.NewSerialEngine()}, "Env: the clock must be positive"},
+	}
+	if !clocked {
+		cases = cases[:1]
+	}
+	for _, tc := range cases {
+		if got := panicOf(func() { build(tc.env) }); !strings.Contains(got, tc.want) {
+			t.Errorf("building with %+v: panic %q, want one naming %q", tc.env, got, tc.want)
+		}
+	}
+}
+
+// panicOf runs f and returns what it panicked with, formatted ("" if it did
+// not).
+func panicOf(f func()) (msg string) {
+	defer func() {
+		if r := recover(); r != nil {
+			msg = fmt.Sprint(r)
+		}
+	}()
+	f()
+	return ""
+}
