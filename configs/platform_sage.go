@@ -410,9 +410,11 @@ func (p *Platform) newVideo(ch, channels int, st convolve.Stream, oh int, mode v
 	if channels > 1 {
 		name = fmt.Sprintf("GPU.Video[%d]", ch)
 	}
-	return video.MakeBuilder().WithEngine(p.Engine).WithHalt(p.Halt).WithProgress(p.Progress).
-		WithSize(ow, oh).WithOrigin(st.X0, 0).WithChannel(ch, channels).WithTotals(hTotal, vTotal).
-		WithRefresh(v.RefreshHz).WithMode(mode).WithFIFOPixels(v.FIFOPixels).Build(name)
+	cfg := video.DefaultConfig()
+	cfg.Width, cfg.Height, cfg.HTotal, cfg.VTotal = ow, oh, hTotal, vTotal
+	cfg.OriginX, cfg.Channel, cfg.Channels = st.X0, ch, channels
+	cfg.Refresh, cfg.Mode, cfg.FIFOPixels = v.RefreshHz, mode, v.FIFOPixels
+	return video.MakeBuilder().WithEnv(p.env()).WithConfig(cfg).Build(name)
 }
 
 // sageEnv is the platform's Env on one of SAGE's clock domains (in MHz).

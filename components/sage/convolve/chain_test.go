@@ -141,8 +141,10 @@ func newChain(t testing.TB, cfg chainConfig) *chain {
 
 	stream := make([]int, cfg.chips) // each chip's channel
 	for ch, st := range streams {
-		vb := video.MakeBuilder().WithEngine(e).WithHalt(c.halt).WithSize(st.X1-st.X0, cfg.outH).
-			WithOrigin(st.X0, 0).WithChannel(ch, cfg.channels).WithMode(cfg.mode)
+		vc := video.DefaultConfig()
+		vc.Width, vc.Height, vc.OriginX = st.X1-st.X0, cfg.outH, st.X0
+		vc.Channel, vc.Channels, vc.Mode = ch, cfg.channels, cfg.mode
+		vb := video.MakeBuilder().WithEnv(timing.Env{Engine: e, Halt: c.halt}).WithConfig(vc)
 		name := "Video"
 		if cfg.channels > 1 {
 			name = fmt.Sprintf("Video[%d]", ch)

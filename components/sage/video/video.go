@@ -224,15 +224,10 @@ func (c *Comp) Buffers() []timing.BufferState {
 func (c *Comp) Stats(add func(name string, v float64)) {
 	n := c.Name() + "."
 	s := &c.st
-	for _, e := range []struct {
-		name string
-		v    uint64
-	}{
-		{"presents", s.presents}, {"spans", s.spans}, {"pixels", s.pixels},
-		{"underruns", s.underruns}, {"stall_cycles", s.stallCycles}, {"late_spans", s.lateSpans},
-	} {
-		add(n+e.name, float64(e.v))
-	}
+	timing.AddCounters(n, add,
+		timing.Counter{Name: "presents", Value: s.presents}, timing.Counter{Name: "spans", Value: s.spans},
+		timing.Counter{Name: "pixels", Value: s.pixels}, timing.Counter{Name: "underruns", Value: s.underruns},
+		timing.Counter{Name: "stall_cycles", Value: s.stallCycles}, timing.Counter{Name: "late_spans", Value: s.lateSpans})
 	add(n+"required_pixel_rate", c.PixelClock())
 	add(n+"delivered_pixel_rate", c.DeliveredPixelRate())
 	frame := 0.0
