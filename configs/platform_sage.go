@@ -328,14 +328,11 @@ func (p *Platform) buildVideo(w, h, n int) (err error) {
 	for ch, st := range streams {
 		for k := st.First; k < st.First+st.Count; k++ {
 			chain[k] = ch
-			sp.Convolves = append(sp.Convolves, convolve.MakeBuilder().WithEngine(p.Engine).
-				WithFreq(mhz(s.Clocks.ConvolveMHz)).WithHalt(p.Halt).WithProgress(p.Progress).WithIndex(k, chips).
-				WithStream(st).WithOutput(ow, oh).WithSource(w, h).WithSamples(n).WithConvolver(conv).
-				WithPositions(sp.pattern).WithLines(s.Convolve.Lines).
-				WithProcessors(s.Convolve.Processors, s.Convolve.SamplesPerCycle).
-				WithRequestAhead(s.Convolve.RequestAhead).WithOutputLines(s.Convolve.OutputLines).
-				WithSpanPixels(s.Convolve.SpanPixels).
-				Build(fmt.Sprintf("GPU.Convolve[%d]", k)))
+			cfg := c.convolveConfig()
+			cfg.Index, cfg.Stream, cfg.Convolver, cfg.Positions = k, st, conv, sp.pattern
+			cfg.OutputWidth, cfg.OutputHeight, cfg.SourceWidth, cfg.SourceHeight, cfg.Samples = ow, oh, w, h, n
+			sp.Convolves = append(sp.Convolves, convolve.MakeBuilder().WithEnv(p.sageEnv(s.Clocks.ConvolveMHz)).
+				WithConfig(cfg).Build(fmt.Sprintf("GPU.Convolve[%d]", k)))
 		}
 	}
 	cp, vf := p.CommandProcessor, mhz(s.Clocks.VideoReadMHz)

@@ -3,6 +3,7 @@ package configs
 import (
 	"fmt"
 
+	"github.com/gfxsim/gfxsim/components/sage/convolve"
 	"github.com/gfxsim/gfxsim/components/sage/route"
 	"github.com/gfxsim/gfxsim/functional/filter"
 	"github.com/gfxsim/gfxsim/functional/samplebuffer"
@@ -221,5 +222,16 @@ func (c *Config) routeConfig() route.Config {
 	r.SamplesPerChip = max(1, s.Route.ChipsPerRead/r.Chips)
 	r.Convolves = s.Convolve.Chips
 	r.FIFOSamples, r.SpanPixels = s.Route.FIFOSamples, s.Route.SpanPixels
+	return r
+}
+
+// convolveConfig returns the convolve chips' configuration (sage.convolve);
+// each chip's index and stream, the frame's sizes, the filter and the pattern
+// RAM are set when the video path is built for a frame.
+func (c *Config) convolveConfig() convolve.Config {
+	cv := &c.Sage.Convolve
+	r := convolve.DefaultConfig()
+	r.Chips, r.Lines, r.Processors, r.SamplesPerCycle = cv.Chips, cv.Lines, cv.Processors, cv.SamplesPerCycle
+	r.RequestAhead, r.OutputLines, r.SpanPixels = cv.RequestAhead, cv.OutputLines, cv.SpanPixels
 	return r
 }

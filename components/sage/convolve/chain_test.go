@@ -157,16 +157,18 @@ func newChain(t testing.TB, cfg chainConfig) *chain {
 	c.video = c.videos[0]
 
 	for k := 0; k < cfg.chips; k++ {
-		b := convolve.MakeBuilder().WithEngine(e).WithHalt(c.halt).WithIndex(k, cfg.chips).WithStream(streams[stream[k]]).
-			WithOutput(cfg.outW, cfg.outH).WithSource(cfg.srcW, cfg.srcH).WithSamples(cfg.n).
-			WithConvolver(c.conv).WithPositions(c.pos)
+		cc := convolve.DefaultConfig()
+		cc.Index, cc.Chips, cc.Stream = k, cfg.chips, streams[stream[k]]
+		cc.OutputWidth, cc.OutputHeight, cc.SourceWidth, cc.SourceHeight = cfg.outW, cfg.outH, cfg.srcW, cfg.srcH
+		cc.Samples, cc.Convolver, cc.Positions = cfg.n, c.conv, c.pos
 		if cfg.videoSpan > 0 {
-			b = b.WithSpanPixels(cfg.videoSpan)
+			cc.SpanPixels = cfg.videoSpan
 		}
+		env := timing.Env{Engine: e, Freq: 250 * sim.MHz, Halt: c.halt}
 		if cfg.convolveHz > 0 {
-			b = b.WithFreq(sim.Freq(cfg.convolveHz))
+			env.Freq = sim.Freq(cfg.convolveHz)
 		}
-		c.convs = append(c.convs, b.Build(fmt.Sprintf("Convolve[%d]", k)))
+		c.convs = append(c.convs, convolve.MakeBuilder().WithEnv(env).WithConfig(cc).Build(fmt.Sprintf("Convolve[%d]", k)))
 	}
 
 	control := connections.MakeBusBuilder().WithEngine(e).Build("ControlBus")

@@ -396,18 +396,14 @@ func (c *Comp) Buffers() []timing.BufferState {
 func (c *Comp) Stats(add func(name string, v float64)) {
 	n := c.Name() + "."
 	s, f := &c.st, &c.fst
-	for _, e := range []struct {
-		name string
-		v    uint64
-	}{
-		{"presents", s.presents}, {"line_requests", s.requests}, {"spans_in", s.spansIn},
-		{"samples_in", s.samplesIn}, {"spans_out", s.spansOut}, {"spans_forwarded", s.forwarded},
-		{"filter_cycles", s.filterCycles},
-		{"pixels", f.Pixels}, {"samples_read", f.SamplesRead}, {"macs", f.MACs},
-		{"negative_clamps", f.NegativeClamps}, {"overflow_clamps", f.OverflowClamps}, {"nearest", f.Nearest},
-	} {
-		add(n+e.name, float64(e.v))
-	}
+	timing.AddCounters(n, add,
+		timing.Counter{Name: "presents", Value: s.presents}, timing.Counter{Name: "line_requests", Value: s.requests},
+		timing.Counter{Name: "spans_in", Value: s.spansIn}, timing.Counter{Name: "samples_in", Value: s.samplesIn},
+		timing.Counter{Name: "spans_out", Value: s.spansOut}, timing.Counter{Name: "spans_forwarded", Value: s.forwarded},
+		timing.Counter{Name: "filter_cycles", Value: s.filterCycles},
+		timing.Counter{Name: "pixels", Value: f.Pixels}, timing.Counter{Name: "samples_read", Value: f.SamplesRead},
+		timing.Counter{Name: "macs", Value: f.MACs}, timing.Counter{Name: "negative_clamps", Value: f.NegativeClamps},
+		timing.Counter{Name: "overflow_clamps", Value: f.OverflowClamps}, timing.Counter{Name: "nearest", Value: f.Nearest})
 	for i, v := range f.NegativeHistogram {
 		add(fmt.Sprintf("%snegative_histogram.%d", n, i), float64(v))
 	}
