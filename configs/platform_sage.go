@@ -107,24 +107,13 @@ func (p *Platform) buildSage() error {
 			Build(n + ".SampleFill")
 		sp.Pipes = append(sp.Pipes, pipe)
 	}
-	sc := s.Sched
-	schedFreq := mhz(s.Clocks.SchedMHz)
 	for k := 0; k < 2; k++ {
-		sp.Scheds = append(sp.Scheds, sched.MakeBuilder().WithEngine(p.Engine).WithFreq(schedFreq).WithHalt(p.Halt).
-			WithProgress(p.Progress).WithPipes(s.Pipes).WithInterleaves(k*sb.Interleaves/2, sb.Interleaves/2).
-			WithInputDepth(sc.InputFIFO).WithSecondStageDepth(sc.StageFIFO).WithHysteresis(sc.Hysteresis).
-			WithPrewriteDepth(sc.PrewriteQueue).WithSnoopDistance(sc.SnoopDistance).
-			WithSamplesPerCycle(sc.SamplesPerCycle).WithOutputBurst(sc.OutputBurst).Build(fmt.Sprintf("GPU.Sched[%d]", k)))
+		sp.Scheds = append(sp.Scheds, sched.MakeBuilder().WithEnv(p.sageEnv(s.Clocks.SchedMHz)).
+			WithConfig(c.schedConfig(k)).Build(fmt.Sprintf("GPU.Sched[%d]", k)))
 	}
 	for i := 0; i < sb.Interleaves; i++ {
-		sp.Interleaves = append(sp.Interleaves, interleave.MakeBuilder().WithEngine(p.Engine).
-			WithFreq(mhz(s.Clocks.SampleBufferMHz)).WithHalt(p.Halt).WithProgress(p.Progress).WithIndex(i).
-			WithPipes(s.Pipes).WithGeometry(samplebuffer.Geometry{Width: 1, Height: 1, Samples: 1,
-			Interleaves: sb.Interleaves, ChipsPerInterleave: sb.ChipsPerInterleave}).
-			WithCache(sb.CacheBlocks, sb.BlockSamples).WithPages(sb.Banks, sb.PageSamples/sb.BlockSamples).
-			WithWriteCycles(sb.WriteCycles).WithFillCycles(sb.FillCycles).WithWriteBackCycles(sb.WritebackCycles).
-			WithPageMissCycles(sb.PageMissCycles).WithClearSamplesPerCycle(sb.ClearSamplesPerCycle).
-			Build(fmt.Sprintf("GPU.Interleave[%d]", i)))
+		sp.Interleaves = append(sp.Interleaves, interleave.MakeBuilder().WithEnv(p.sageEnv(s.Clocks.SampleBufferMHz)).
+			WithConfig(c.interleaveConfig(i)).Build(fmt.Sprintf("GPU.Interleave[%d]", i)))
 	}
 	p.connectSage()
 	return nil

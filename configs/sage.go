@@ -4,7 +4,9 @@ import (
 	"fmt"
 
 	"github.com/gfxsim/gfxsim/components/sage/convolve"
+	"github.com/gfxsim/gfxsim/components/sage/interleave"
 	"github.com/gfxsim/gfxsim/components/sage/route"
+	"github.com/gfxsim/gfxsim/components/sage/sched"
 	"github.com/gfxsim/gfxsim/functional/filter"
 	"github.com/gfxsim/gfxsim/functional/samplebuffer"
 	"github.com/gfxsim/gfxsim/functional/samplepattern"
@@ -234,4 +236,38 @@ func (c *Config) convolveConfig() convolve.Config {
 	r.Chips, r.Lines, r.Processors, r.SamplesPerCycle = cv.Chips, cv.Lines, cv.Processors, cv.SamplesPerCycle
 	r.RequestAhead, r.OutputLines, r.SpanPixels = cv.RequestAhead, cv.OutputLines, cv.SpanPixels
 	return r
+}
+
+// schedConfig returns sched chip k's configuration (sage.sched): it serves
+// half of the interleaves, Sched[0] the first half.
+func (c *Config) schedConfig(k int) sched.Config {
+	s, sc := &c.Sage, &c.Sage.Sched
+	half := s.SampleBuffer.Interleaves / 2
+	r := sched.DefaultConfig()
+	r.Pipes, r.FirstInterleave, r.Interleaves = s.Pipes, k*half, half
+	r.InputDepth, r.SecondStageDepth, r.Hysteresis = sc.InputFIFO, sc.StageFIFO, sc.Hysteresis
+	r.PrewriteDepth, r.SnoopDistance = sc.PrewriteQueue, sc.SnoopDistance
+	r.SamplesPerCycle, r.OutputBurst = sc.SamplesPerCycle, sc.OutputBurst
+	return r
+}
+
+// interleaveConfig returns interleave i's configuration (sage.sample_buffer;
+// the raster is set per frame, SetRaster).
+func (c *Config) interleaveConfig(i int) interleave.Config {
+	sb := &c.Sage.SampleBuffer
+	r := interleave.DefaultConfig()
+	r.Index, r.Pipes, r.Geometry = i, c.Sage.Pipes, c.sageGeometry()
+	r.BlocksPerChip, r.SamplesPerBlock = sb.CacheBlocks, sb.BlockSamples
+	r.BanksPerChip, r.BlocksPerPage = sb.Banks, sb.PageSamples/sb.BlockSamples
+	r.WriteCycles, r.FillCycles, r.WriteBackCycles = sb.WriteCycles, sb.FillCycles, sb.WritebackCycles
+	r.PageMissCycles, r.ClearSamplesPerCycle = sb.PageMissCycles, sb.ClearSamplesPerCycle
+	return r
+}
+
+// sageGeometry is the sample buffer's map before a frame sets its raster: a
+// 1x1 raster at 1 sample over the configured interleaves and chips.
+func (c *Config) sageGeometry() samplebuffer.Geometry {
+	sb := &c.Sage.SampleBuffer
+	return samplebuffer.Geometry{Width: 1, Height: 1, Samples: 1, Interleaves: sb.Interleaves,
+		ChipsPerInterleave: sb.ChipsPerInterleave}
 }

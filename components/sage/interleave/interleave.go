@@ -476,21 +476,21 @@ func (c *Comp) Buffers() []timing.BufferState {
 func (c *Comp) Stats(add func(name string, v float64)) {
 	n := c.Name() + "."
 	s := &c.st
-	for _, e := range []struct {
-		name string
-		v    uint64
-	}{
-		{"samples_in", s.samplesIn}, {"bursts", s.bursts},
-		{"samples_written", uint64(c.ws.Written)}, {"samples_blended", uint64(c.ws.Blended)},
-		{"z_passed", uint64(c.ws.Passed)}, {"z_failed", uint64(c.ws.Failed)},
-		{"cache_hits", s.hits}, {"cache_misses", s.misses}, {"fills", s.fills}, {"write_backs", s.writeBacks},
-		{"page_misses", s.pageMisses}, {"prefetches", s.prefetches}, {"prefetch_hits", s.prefetchHits},
-		{"prefetches_redundant", s.prefetchRedundant}, {"clears", s.clears}, {"clear_cycles", s.clearCycles},
-		{"presents", s.presents}, {"flips", s.flips}, {"flush_write_backs", s.flushWriteBacks},
-		{"draw_ends", s.drawEnds}, {"draw_dones", s.drawDones}, {"barriers", s.barriers},
-	} {
-		add(n+e.name, float64(e.v))
-	}
+	timing.AddCounters(n, add,
+		timing.Counter{Name: "samples_in", Value: s.samplesIn}, timing.Counter{Name: "bursts", Value: s.bursts},
+		timing.Counter{Name: "samples_written", Value: uint64(c.ws.Written)},
+		timing.Counter{Name: "samples_blended", Value: uint64(c.ws.Blended)},
+		timing.Counter{Name: "z_passed", Value: uint64(c.ws.Passed)}, timing.Counter{Name: "z_failed", Value: uint64(c.ws.Failed)},
+		timing.Counter{Name: "cache_hits", Value: s.hits}, timing.Counter{Name: "cache_misses", Value: s.misses},
+		timing.Counter{Name: "fills", Value: s.fills}, timing.Counter{Name: "write_backs", Value: s.writeBacks},
+		timing.Counter{Name: "page_misses", Value: s.pageMisses}, timing.Counter{Name: "prefetches", Value: s.prefetches},
+		timing.Counter{Name: "prefetch_hits", Value: s.prefetchHits},
+		timing.Counter{Name: "prefetches_redundant", Value: s.prefetchRedundant},
+		timing.Counter{Name: "clears", Value: s.clears}, timing.Counter{Name: "clear_cycles", Value: s.clearCycles},
+		timing.Counter{Name: "presents", Value: s.presents}, timing.Counter{Name: "flips", Value: s.flips},
+		timing.Counter{Name: "flush_write_backs", Value: s.flushWriteBacks},
+		timing.Counter{Name: "draw_ends", Value: s.drawEnds}, timing.Counter{Name: "draw_dones", Value: s.drawDones},
+		timing.Counter{Name: "barriers", Value: s.barriers})
 	rate := 0.0
 	if t := s.hits + s.misses; t > 0 {
 		rate = float64(s.hits) / float64(t)

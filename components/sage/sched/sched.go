@@ -550,16 +550,12 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 		t.bursts += l.bursts
 		add(fmt.Sprintf("%sinterleave%d_samples", n, c.first+j), float64(l.samples))
 	}
-	for _, e := range []struct {
-		name string
-		v    uint64
-	}{
-		{"samples_in", c.samplesIn}, {"samples_out", t.samples}, {"bursts_out", t.bursts},
-		{"input_stall_cycles", c.inputStall}, {"switches", t.switches}, {"hysteresis_holds", t.holds},
-		{"barriers", t.barriers}, {"barrier_wait_cycles", t.barrierWait}, {"draw_ends", t.drawEnds},
-		{"prefetches", t.prefetches}, {"prefetches_dropped", t.dropped},
-	} {
-		add(n+e.name, float64(e.v))
-	}
+	timing.AddCounters(n, add,
+		timing.Counter{Name: "samples_in", Value: c.samplesIn}, timing.Counter{Name: "samples_out", Value: t.samples},
+		timing.Counter{Name: "bursts_out", Value: t.bursts}, timing.Counter{Name: "input_stall_cycles", Value: c.inputStall},
+		timing.Counter{Name: "switches", Value: t.switches}, timing.Counter{Name: "hysteresis_holds", Value: t.holds},
+		timing.Counter{Name: "barriers", Value: t.barriers}, timing.Counter{Name: "barrier_wait_cycles", Value: t.barrierWait},
+		timing.Counter{Name: "draw_ends", Value: t.drawEnds}, timing.Counter{Name: "prefetches", Value: t.prefetches},
+		timing.Counter{Name: "prefetches_dropped", Value: t.dropped})
 	c.activity.Stats(c.Name(), add)
 }
