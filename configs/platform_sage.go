@@ -76,10 +76,7 @@ func (p *Platform) buildSage() error {
 	p.CommandProcessor = p.newCommandProcessor(sb.Interleaves)
 	p.HostInterface = p.newHostInterface()
 	geo := samplebuffer.Geometry{Width: 1, Height: 1, Samples: 1, Interleaves: sb.Interleaves, ChipsPerInterleave: sb.ChipsPerInterleave}
-	mode, _ := distributor.ParseMode(s.Distribution.Mode) // validated
-	sp.Distributor = distributor.MakeBuilder().WithEngine(p.Engine).WithFreq(p.CoreFreq).WithHalt(p.Halt).
-		WithProgress(p.Progress).WithPipes(s.Pipes).WithChunkTriangles(s.Distribution.ChunkTriangles).
-		WithMode(mode).WithDispatchLatency(max(1, s.Distribution.Latency)).Build("GPU.Distributor")
+	sp.Distributor = distributor.MakeBuilder().WithEnv(p.env()).WithConfig(c.distributorConfig()).Build("GPU.Distributor")
 	sampler := 0
 	for pi := 0; pi < s.Pipes; pi++ {
 		n := fmt.Sprintf("GPU.Pipe[%d]", pi)

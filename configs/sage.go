@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gfxsim/gfxsim/components/sage/convolve"
+	"github.com/gfxsim/gfxsim/components/sage/distributor"
 	"github.com/gfxsim/gfxsim/components/sage/interleave"
 	"github.com/gfxsim/gfxsim/components/sage/route"
 	"github.com/gfxsim/gfxsim/components/sage/sched"
@@ -270,4 +271,15 @@ func (c *Config) sageGeometry() samplebuffer.Geometry {
 	sb := &c.Sage.SampleBuffer
 	return samplebuffer.Geometry{Width: 1, Height: 1, Samples: 1, Interleaves: sb.Interleaves,
 		ChipsPerInterleave: sb.ChipsPerInterleave}
+}
+
+// distributorConfig returns the distributor's configuration
+// (sage.distribution; a latency of 0 dispatches after one cycle).
+func (c *Config) distributorConfig() distributor.Config {
+	s := &c.Sage
+	mode, _ := distributor.ParseMode(s.Distribution.Mode) // validated
+	r := distributor.DefaultConfig()
+	r.Pipes, r.ChunkTriangles, r.Mode = s.Pipes, s.Distribution.ChunkTriangles, mode
+	r.DispatchLatency = max(1, s.Distribution.Latency)
+	return r
 }
