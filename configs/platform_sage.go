@@ -22,7 +22,6 @@ import (
 	"github.com/gfxsim/gfxsim/components/shadercore"
 	"github.com/gfxsim/gfxsim/components/texturesampler"
 	"github.com/gfxsim/gfxsim/functional/filter"
-	"github.com/gfxsim/gfxsim/functional/samplebuffer"
 	"github.com/gfxsim/gfxsim/functional/samplepattern"
 	"github.com/gfxsim/gfxsim/scene/driver"
 	"github.com/gfxsim/gfxsim/timing"
@@ -75,7 +74,6 @@ func (p *Platform) buildSage() error {
 	sb := s.SampleBuffer
 	p.CommandProcessor = p.newCommandProcessor(sb.Interleaves)
 	p.HostInterface = p.newHostInterface()
-	geo := samplebuffer.Geometry{Width: 1, Height: 1, Samples: 1, Interleaves: sb.Interleaves, ChipsPerInterleave: sb.ChipsPerInterleave}
 	sp.Distributor = distributor.MakeBuilder().WithEnv(p.env()).WithConfig(c.distributorConfig()).Build("GPU.Distributor")
 	sampler := 0
 	for pi := 0; pi < s.Pipes; pi++ {
@@ -96,12 +94,7 @@ func (p *Platform) buildSage() error {
 			pipe.Samplers = append(pipe.Samplers, c.BuildTextureSampler(p.Engine, p.Halt, p.Progress, sampler))
 			sampler++
 		}
-		f := s.Fill
-		pipe.SampleFill = samplefill.MakeBuilder().WithEngine(p.Engine).WithFreq(p.CoreFreq).WithHalt(p.Halt).
-			WithProgress(p.Progress).WithPipe(pi).WithQuadsPerWarp(f.QuadsPerWarp).WithWarpsInFlight(f.WarpsInFlight).
-			WithSamplesPerCycle(f.SamplesPerCycle).WithPacketBytes(f.PacketBytes).WithBurstSamples(f.BurstSamples).
-			WithGeometry(geo).WithInterleavesPerSched(sb.Interleaves / 2).WithPixelRate(f.PixelRate).
-			Build(n + ".SampleFill")
+		pipe.SampleFill = samplefill.MakeBuilder().WithEnv(p.env()).WithConfig(c.sampleFillConfig(pi)).Build(n + ".SampleFill")
 		sp.Pipes = append(sp.Pipes, pipe)
 	}
 	for k := 0; k < 2; k++ {

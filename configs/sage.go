@@ -7,6 +7,7 @@ import (
 	"github.com/gfxsim/gfxsim/components/sage/distributor"
 	"github.com/gfxsim/gfxsim/components/sage/interleave"
 	"github.com/gfxsim/gfxsim/components/sage/route"
+	"github.com/gfxsim/gfxsim/components/sage/samplefill"
 	"github.com/gfxsim/gfxsim/components/sage/sched"
 	"github.com/gfxsim/gfxsim/functional/filter"
 	"github.com/gfxsim/gfxsim/functional/samplebuffer"
@@ -281,5 +282,16 @@ func (c *Config) distributorConfig() distributor.Config {
 	r := distributor.DefaultConfig()
 	r.Pipes, r.ChunkTriangles, r.Mode = s.Pipes, s.Distribution.ChunkTriangles, mode
 	r.DispatchLatency = max(1, s.Distribution.Latency)
+	return r
+}
+
+// sampleFillConfig returns pipe pi's sample fill configuration (sage.fill;
+// the raster is set per frame, SetRaster).
+func (c *Config) sampleFillConfig(pi int) samplefill.Config {
+	f := &c.Sage.Fill
+	r := samplefill.DefaultConfig()
+	r.Pipe, r.QuadsPerWarp, r.WarpsInFlight, r.SamplesPerCycle = pi, f.QuadsPerWarp, f.WarpsInFlight, f.SamplesPerCycle
+	r.PacketBytes, r.BurstSamples, r.PixelRate = f.PacketBytes, f.BurstSamples, f.PixelRate
+	r.Geometry, r.InterleavesPerSched = c.sageGeometry(), c.Sage.SampleBuffer.Interleaves/2
 	return r
 }
