@@ -139,28 +139,17 @@ func (c Config) Validate() error {
 		Err()
 }
 
-// Builder builds a convolve chip. Start from MakeBuilder.
-type Builder struct {
-	env timing.Env
-	cfg Config
-}
+// Builder builds a convolve chip: MakeBuilder().WithEnv(env).WithConfig(cfg).
+// Build(name), for example "GPU.Convolve[2]" (timing.Builder). The Env gives
+// the chip's clock, the halt and the progress (one unit per message sent).
+// Build panics on a bad Env or Config (configs validates first).
+type Builder = timing.Builder[Config, *Comp]
 
 // MakeBuilder returns a builder with DefaultConfig.
-func MakeBuilder() Builder { return Builder{cfg: DefaultConfig()} }
+func MakeBuilder() Builder { return timing.NewBuilder("convolve", DefaultConfig(), build) }
 
-// WithEnv sets the engine, the chip's clock, the halt and the progress (one
-// unit per message sent). The engine and clock are required.
-func (b Builder) WithEnv(e timing.Env) Builder { b.env = e; return b }
-
-// WithConfig sets the configuration.
-func (b Builder) WithConfig(c Config) Builder { b.cfg = c; return b }
-
-// Build creates the convolve chip named name (for example "GPU.Convolve[2]").
-// It panics on a bad Env or Config (configs validates first).
-func (b Builder) Build(name string) *Comp {
-	b.env.MustBuild("convolve", name, b.cfg)
-	sim.NameMustBeValid(name)
-	cfg, env := b.cfg, b.env
+// build makes the unit named name from a checked Env and Config.
+func build(env timing.Env, cfg Config, name string) *Comp {
 	c := &Comp{
 		halt:         env.Halt,
 		progress:     env.Progress,

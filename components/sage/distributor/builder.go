@@ -78,33 +78,22 @@ func (c Config) Validate() error {
 		Err()
 }
 
-// Builder builds a Distributor. Start from MakeBuilder.
-type Builder struct {
-	env timing.Env
-	cfg Config
-}
+// Builder builds a Distributor: MakeBuilder().WithEnv(env).WithConfig(cfg).
+// Build(name) (timing.Builder). Protocol errors stop the run through the
+// Env's halt; the progress counts one unit per message sent. Build panics on
+// a bad Env or Config (configs validates first).
+type Builder = timing.Builder[Config, *Distributor]
 
 // MakeBuilder returns a builder with DefaultConfig.
-func MakeBuilder() Builder { return Builder{cfg: DefaultConfig()} }
+func MakeBuilder() Builder { return timing.NewBuilder("distributor", DefaultConfig(), build) }
 
-// WithEnv sets the engine, the clock, the halt (protocol errors stop the run
-// through it) and the progress (one unit per message sent). The engine and
-// clock are required.
-func (b Builder) WithEnv(e timing.Env) Builder { b.env = e; return b }
-
-// WithConfig sets the configuration.
-func (b Builder) WithConfig(c Config) Builder { b.cfg = c; return b }
-
-// Build builds the distributor named name; it panics on a bad Env or Config
-// (configs validates first).
-func (b Builder) Build(name string) *Distributor {
-	b.env.MustBuild("distributor", name, b.cfg)
-	sim.NameMustBeValid(name)
-	n := b.cfg.Pipes
-	c := &Distributor{cfg: b.cfg, halt: b.env.Halt, progress: b.env.Progress}
-	c.TickingComponent = sim.NewTickingComponent(name, b.env.Engine, b.env.Freq, c)
+// build makes the unit named name from a checked Env and Config.
+func build(env timing.Env, cfg Config, name string) *Distributor {
+	n := cfg.Pipes
+	c := &Distributor{cfg: cfg, halt: env.Halt, progress: env.Progress}
+	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
 	c.createPorts(name)
-	c.waker = timing.NewWaker(b.env.Engine, b.env.Freq, c)
+	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
 	c.activity = timing.NewActivity(stateNames[:]...)
 	c.lastOrderedPipe = -1
 	c.outstanding = make([][]chunkLoad, n)

@@ -72,32 +72,21 @@ func (c Config) Validate() error {
 		Err()
 }
 
-// Builder builds an Interleave. Start from MakeBuilder.
-type Builder struct {
-	env timing.Env
-	cfg Config
-}
+// Builder builds an Interleave: MakeBuilder().WithEnv(env).WithConfig(cfg).
+// Build(name), for example "GPU.Interleave[3]" (timing.Builder). The Env's
+// clock is the interleave's bus and 3DRAM clock; protocol errors are reported
+// through its halt (without one they panic). Build panics on a bad Env or
+// Config (configs validates first).
+type Builder = timing.Builder[Config, *Comp]
 
 // MakeBuilder returns a builder with DefaultConfig.
-func MakeBuilder() Builder { return Builder{cfg: DefaultConfig()} }
+func MakeBuilder() Builder { return timing.NewBuilder("interleave", DefaultConfig(), build) }
 
-// WithEnv sets the engine, the clock (the interleave's bus and 3DRAM clock),
-// the halt (protocol errors are reported through it; without one they panic)
-// and the progress. The engine and clock are required.
-func (b Builder) WithEnv(e timing.Env) Builder { b.env = e; return b }
-
-// WithConfig sets the configuration.
-func (b Builder) WithConfig(c Config) Builder { b.cfg = c; return b }
-
-// Build creates the interleave named name (for example "GPU.Interleave[3]").
-// It panics on a bad Env or Config (configs validates first).
-func (b Builder) Build(name string) *Comp {
-	b.env.MustBuild("interleave", name, b.cfg)
-	sim.NameMustBeValid(name)
-	cfg := b.cfg
+// build makes the unit named name from a checked Env and Config.
+func build(env timing.Env, cfg Config, name string) *Comp {
 	c := &Comp{
-		halt:      b.env.Halt,
-		progress:  b.env.Progress,
+		halt:      env.Halt,
+		progress:  env.Progress,
 		index:     cfg.Index,
 		pipes:     cfg.Pipes,
 		geom:      cfg.Geometry,
@@ -123,8 +112,8 @@ func (b Builder) Build(name string) *Comp {
 			c.chips[i].open[k] = -1
 		}
 	}
-	c.TickingComponent = sim.NewTickingComponent(name, b.env.Engine, b.env.Freq, c)
-	c.waker = timing.NewWaker(b.env.Engine, b.env.Freq, c)
+	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
+	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
 	c.inBuf = sim.NewBuffer(name+".FromSched.Buf", cfg.InputQueue)
 	c.FromSched = sim.NewLimitNumMsgPortWithExternalBuffer(c, c.inBuf, name+".FromSched")
 	c.Control = sim.NewLimitNumMsgPort(c, 2, name+".Control")

@@ -42,33 +42,22 @@ func (c Config) Validate() error {
 	).Err()
 }
 
-// Builder builds the route network. Start from MakeBuilder.
-type Builder struct {
-	env timing.Env
-	cfg Config
-}
+// Builder builds the route network: MakeBuilder().WithEnv(env).
+// WithConfig(cfg).Build(name), for example "GPU.Route" (timing.Builder). The
+// Env's clock is the video-read clock; the route stops at its next tick once
+// the halt is set and reports protocol errors through it; the progress counts
+// one unit per message sent. Build panics on a bad Env or Config (configs
+// validates first).
+type Builder = timing.Builder[Config, *Comp]
 
 // MakeBuilder returns a builder with DefaultConfig.
-func MakeBuilder() Builder { return Builder{cfg: DefaultConfig()} }
+func MakeBuilder() Builder { return timing.NewBuilder("route", DefaultConfig(), build) }
 
-// WithEnv sets the engine, the video-read clock, the halt (the route stops at
-// its next tick once it is set, and reports protocol errors through it) and
-// the progress (one unit per message sent). The engine and clock are
-// required.
-func (b Builder) WithEnv(e timing.Env) Builder { b.env = e; return b }
-
-// WithConfig sets the configuration.
-func (b Builder) WithConfig(c Config) Builder { b.cfg = c; return b }
-
-// Build creates the route network named name (for example "GPU.Route"). It
-// panics on a bad Env or Config (configs validates first).
-func (b Builder) Build(name string) *Comp {
-	b.env.MustBuild("route", name, b.cfg)
-	sim.NameMustBeValid(name)
-	cfg := b.cfg
+// build makes the unit named name from a checked Env and Config.
+func build(env timing.Env, cfg Config, name string) *Comp {
 	c := &Comp{
-		halt:        b.env.Halt,
-		progress:    b.env.Progress,
+		halt:        env.Halt,
+		progress:    env.Progress,
 		rate:        cfg.Chips * cfg.SamplesPerChip,
 		fifoSamples: cfg.FIFOSamples,
 		spanPixels:  cfg.SpanPixels,
@@ -76,8 +65,8 @@ func (b Builder) Build(name string) *Comp {
 		Convolves:   make([]sim.Port, cfg.Convolves),
 		activity:    timing.NewActivity(activityNames[:]...),
 	}
-	c.TickingComponent = sim.NewTickingComponent(name, b.env.Engine, b.env.Freq, c)
-	c.waker = timing.NewWaker(b.env.Engine, b.env.Freq, c)
+	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
+	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
 	c.inBuf = sim.NewBuffer(name+".FromConvolves.Buf", cfg.RequestQueue)
 	c.FromConvolves = sim.NewLimitNumMsgPortWithExternalBuffer(c, c.inBuf, name+".FromConvolves")
 	c.ToConvolves = sim.NewLimitNumMsgPort(c, 1, name+".ToConvolves")

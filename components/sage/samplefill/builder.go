@@ -72,33 +72,21 @@ func (c Config) Validate() error {
 		Err()
 }
 
-// Builder builds a SampleFill. Start from MakeBuilder.
-type Builder struct {
-	env timing.Env
-	cfg Config
-}
+// Builder builds a SampleFill: MakeBuilder().WithEnv(env).WithConfig(cfg).
+// Build(name) (timing.Builder). Protocol errors stop the run through the
+// Env's halt. Build panics on a bad Env or Config (configs validates first).
+type Builder = timing.Builder[Config, *SampleFill]
 
 // MakeBuilder returns a builder with DefaultConfig.
-func MakeBuilder() Builder { return Builder{cfg: DefaultConfig()} }
+func MakeBuilder() Builder { return timing.NewBuilder("samplefill", DefaultConfig(), build) }
 
-// WithEnv sets the engine, the clock, the halt (protocol errors stop the run
-// through it) and the progress. The engine and clock are required.
-func (b Builder) WithEnv(e timing.Env) Builder { b.env = e; return b }
-
-// WithConfig sets the configuration.
-func (b Builder) WithConfig(c Config) Builder { b.cfg = c; return b }
-
-// Build builds the sample fill named name; it panics on a bad Env or Config
-// (configs validates first).
-func (b Builder) Build(name string) *SampleFill {
-	b.env.MustBuild("samplefill", name, b.cfg)
-	sim.NameMustBeValid(name)
-	cfg := b.cfg
+// build makes the unit named name from a checked Env and Config.
+func build(env timing.Env, cfg Config, name string) *SampleFill {
 	if cfg.PixelRate == nil {
 		cfg.PixelRate = pipeline.DefaultPixelRate
 	}
-	c := &SampleFill{cfg: cfg, halt: b.env.Halt, progress: b.env.Progress}
-	c.TickingComponent = sim.NewTickingComponent(name, b.env.Engine, b.env.Freq, c)
+	c := &SampleFill{cfg: cfg, halt: env.Halt, progress: env.Progress}
+	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
 	c.createPorts(name)
 	c.activity = timing.NewActivity(stateNames[:]...)
 	c.bursts = make([]burst, cfg.Geometry.Interleaves)

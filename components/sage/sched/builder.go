@@ -68,32 +68,20 @@ func (c Config) Validate() error {
 		Err()
 }
 
-// Builder builds a Sched. Start from MakeBuilder.
-type Builder struct {
-	env timing.Env
-	cfg Config
-}
+// Builder builds a Sched: MakeBuilder().WithEnv(env).WithConfig(cfg).
+// Build(name), for example "GPU.Sched[0]" (timing.Builder). Protocol errors
+// are reported through the Env's halt (without one they panic). Build panics
+// on a bad Env or Config (configs validates first).
+type Builder = timing.Builder[Config, *Comp]
 
 // MakeBuilder returns a builder with DefaultConfig.
-func MakeBuilder() Builder { return Builder{cfg: DefaultConfig()} }
+func MakeBuilder() Builder { return timing.NewBuilder("sched", DefaultConfig(), build) }
 
-// WithEnv sets the engine, the clock, the halt (protocol errors are reported
-// through it; without one they panic) and the progress. The engine and clock
-// are required.
-func (b Builder) WithEnv(e timing.Env) Builder { b.env = e; return b }
-
-// WithConfig sets the configuration.
-func (b Builder) WithConfig(c Config) Builder { b.cfg = c; return b }
-
-// Build creates the sched named name (for example "GPU.Sched[0]"). It panics
-// on a bad Env or Config (configs validates first).
-func (b Builder) Build(name string) *Comp {
-	b.env.MustBuild("sched", name, b.cfg)
-	sim.NameMustBeValid(name)
-	cfg := b.cfg
+// build makes the unit named name from a checked Env and Config.
+func build(env timing.Env, cfg Config, name string) *Comp {
 	c := &Comp{
-		halt:        b.env.Halt,
-		progress:    b.env.Progress,
+		halt:        env.Halt,
+		progress:    env.Progress,
 		first:       cfg.FirstInterleave,
 		hysteresis:  cfg.Hysteresis,
 		snoop:       cfg.SnoopDistance,
@@ -102,7 +90,7 @@ func (b Builder) Build(name string) *Comp {
 		activity:    timing.NewActivity(activityNames[:]...),
 		Interleaves: make([]sim.Port, cfg.Interleaves),
 	}
-	c.TickingComponent = sim.NewTickingComponent(name, b.env.Engine, b.env.Freq, c)
+	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
 	c.configure(cfg)
 	for p := 0; p < cfg.Pipes; p++ {
 		port := sim.NewLimitNumMsgPort(c, cfg.InputPortQueue, fmt.Sprintf("%s.FromPipe[%d]", name, p))

@@ -130,31 +130,23 @@ func (c Config) Validate() error {
 		Err()
 }
 
-// Builder builds a video output. Start from MakeBuilder.
-type Builder struct {
-	env timing.Env
-	cfg Config
-}
+// Builder builds a video output: MakeBuilder().WithEnv(env).WithConfig(cfg).
+// Build(name), for example "GPU.Video[0]" (timing.Builder). Its clock is the
+// configuration's pixel clock, not the Env's (a refresh of 0: "Env: the clock
+// must be positive"); the progress counts one unit per span taken. Build
+// panics on a bad Env or Config (configs validates first).
+type Builder = timing.Builder[Config, *Comp]
 
 // MakeBuilder returns a builder with DefaultConfig.
-func MakeBuilder() Builder { return Builder{cfg: DefaultConfig()} }
+func MakeBuilder() Builder {
+	return timing.NewClockedBuilder("video", DefaultConfig(), pixelClock, build)
+}
 
-// WithEnv sets the engine (required), the halt and the progress (one unit per
-// span taken). The output's clock is the configuration's pixel clock: the
-// Env's Freq is not used.
-func (b Builder) WithEnv(e timing.Env) Builder { b.env = e; return b }
+// pixelClock is the output's clock: the configuration's pixel clock.
+func pixelClock(c Config) sim.Freq { return sim.Freq(c.PixelClock()) }
 
-// WithConfig sets the configuration.
-func (b Builder) WithConfig(c Config) Builder { b.cfg = c; return b }
-
-// Build creates the video output named name (for example "GPU.Video[0]"). Its
-// clock is the pixel clock. It panics on a bad Env or Config (configs
-// validates first).
-func (b Builder) Build(name string) *Comp {
-	cfg, env := b.cfg, b.env
-	env.Freq = sim.Freq(cfg.PixelClock()) // a refresh of 0: "Env: the clock must be positive"
-	env.MustBuild("video", name, cfg)
-	sim.NameMustBeValid(name)
+// build makes the unit named name from a checked Env and Config.
+func build(env timing.Env, cfg Config, name string) *Comp {
 	h, v := cfg.Totals()
 	c := &Comp{
 		halt:       env.Halt,
