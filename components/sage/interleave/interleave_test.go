@@ -283,25 +283,17 @@ func TestPresentFlushes(t *testing.T) {
 }
 
 func TestValidate(t *testing.T) {
-	tests := []struct {
-		set  func(*interleave.Config)
-		want string
-	}{
-		{func(c *interleave.Config) { c.Index = 8 }, "interleave: Index 8 must be in [0, Geometry.Interleaves=8)"},
-		{func(c *interleave.Config) { c.BlocksPerChip, c.SamplesPerBlock = 8, 6 }, "interleave: SamplesPerBlock 6 must be a power of two"},
-		{func(c *interleave.Config) { c.ClearSamplesPerCycle = 0 }, "interleave: ClearSamplesPerCycle 0 must be at least 1"},
-		{func(c *interleave.Config) { c.Pipes = 0 }, "interleave: Pipes 0 must be at least 1"},
-		{func(c *interleave.Config) { c.PageMissCycles = -1 }, "interleave: PageMissCycles -1 must not be negative"},
-		{func(c *interleave.Config) {
+	set := testpeer.Reject[interleave.Config]
+	testpeer.CheckValidate(t, interleave.DefaultConfig(),
+		set(func(c *interleave.Config) { c.Index = 8 }, "interleave: Index 8 must be in [0, Geometry.Interleaves=8)"),
+		set(func(c *interleave.Config) { c.BlocksPerChip, c.SamplesPerBlock = 8, 6 },
+			"interleave: SamplesPerBlock 6 must be a power of two"),
+		set(func(c *interleave.Config) { c.ClearSamplesPerCycle = 0 }, "interleave: ClearSamplesPerCycle 0 must be at least 1"),
+		set(func(c *interleave.Config) { c.Pipes = 0 }, "interleave: Pipes 0 must be at least 1"),
+		set(func(c *interleave.Config) { c.PageMissCycles = -1 }, "interleave: PageMissCycles -1 must not be negative"),
+		set(func(c *interleave.Config) {
 			c.Geometry = samplebuffer.Geometry{Width: 4, Height: 4, Samples: 17, Interleaves: 8, ChipsPerInterleave: 4}
-		}, "interleave: Geometry: samples: 17 samples per pixel outside [1, 16] (the pattern RAM holds 16)"},
-	}
-	for _, tc := range tests {
-		cfg := interleave.DefaultConfig()
-		tc.set(&cfg)
-		if err := cfg.Validate(); err == nil || err.Error() != tc.want {
-			t.Errorf("%v, want %q", err, tc.want)
-		}
-	}
+		}, "interleave: Geometry: samples: 17 samples per pixel outside [1, 16] (the pattern RAM holds 16)"),
+	)
 	testpeer.CheckEnv(t, true, func(e timing.Env) { interleave.MakeBuilder().WithEnv(e).Build("Interleave") })
 }

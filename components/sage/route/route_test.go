@@ -153,25 +153,14 @@ func TestFIFOBackPressure(t *testing.T) {
 }
 
 func TestConfigValidate(t *testing.T) {
-	for _, tc := range []struct {
-		set  func(*Config)
-		want string
-	}{
-		{func(c *Config) { c.Chips = 0 }, "route: Chips 0 must be at least 1"},
-		{func(c *Config) { c.SamplesPerChip = 0 }, "route: SamplesPerChip 0 must be at least 1"},
-		{func(c *Config) { c.Convolves = 0 }, "route: Convolves 0 must be at least 1"},
-		{func(c *Config) { c.FIFOSamples = 0 }, "route: FIFOSamples 0 must be at least 1"},
-		{func(c *Config) { c.SpanPixels = 0 }, "route: SpanPixels 0 must be at least 1"},
-		{func(c *Config) { c.RequestQueue = 0 }, "route: RequestQueue 0 must be at least 1"},
-	} {
-		cfg := DefaultConfig()
-		tc.set(&cfg)
-		if err := cfg.Validate(); err == nil || err.Error() != tc.want {
-			t.Errorf("Validate() = %v, want %q", err, tc.want)
-		}
-	}
-	if err := DefaultConfig().Validate(); err != nil {
-		t.Errorf("defaults: %v", err)
-	}
+	set := testpeer.Reject[Config]
+	testpeer.CheckValidate(t, DefaultConfig(),
+		set(func(c *Config) { c.Chips = 0 }, "route: Chips 0 must be at least 1"),
+		set(func(c *Config) { c.SamplesPerChip = 0 }, "route: SamplesPerChip 0 must be at least 1"),
+		set(func(c *Config) { c.Convolves = 0 }, "route: Convolves 0 must be at least 1"),
+		set(func(c *Config) { c.FIFOSamples = 0 }, "route: FIFOSamples 0 must be at least 1"),
+		set(func(c *Config) { c.SpanPixels = 0 }, "route: SpanPixels 0 must be at least 1"),
+		set(func(c *Config) { c.RequestQueue = 0 }, "route: RequestQueue 0 must be at least 1"),
+	)
 	testpeer.CheckEnv(t, true, func(e timing.Env) { MakeBuilder().WithEnv(e).Build("Route") })
 }

@@ -256,22 +256,13 @@ func TestDeterminism(t *testing.T) {
 }
 
 func TestValidate(t *testing.T) {
-	tests := []struct {
-		set  func(*sched.Config)
-		want string
-	}{
-		{func(c *sched.Config) { c.Hysteresis = -1 }, "sched: Hysteresis -1 must not be negative"},
-		{func(c *sched.Config) { c.InputDepth = 0 }, "sched: InputDepth 0 must be at least 1"},
-		{func(c *sched.Config) { c.SecondStageDepth = 0 }, "sched: SecondStageDepth 0 must be at least 1"},
-		{func(c *sched.Config) { c.SnoopDistance = 64 }, "sched: SnoopDistance 64 must be below PrewriteDepth 64"},
-		{func(c *sched.Config) { c.Pipes = 0 }, "sched: Pipes 0 must be at least 1"},
-	}
-	for _, tc := range tests {
-		cfg := sched.DefaultConfig()
-		tc.set(&cfg)
-		if err := cfg.Validate(); err == nil || err.Error() != tc.want {
-			t.Errorf("%v, want %q", err, tc.want)
-		}
-	}
+	set := testpeer.Reject[sched.Config]
+	testpeer.CheckValidate(t, sched.DefaultConfig(),
+		set(func(c *sched.Config) { c.Hysteresis = -1 }, "sched: Hysteresis -1 must not be negative"),
+		set(func(c *sched.Config) { c.InputDepth = 0 }, "sched: InputDepth 0 must be at least 1"),
+		set(func(c *sched.Config) { c.SecondStageDepth = 0 }, "sched: SecondStageDepth 0 must be at least 1"),
+		set(func(c *sched.Config) { c.SnoopDistance = 64 }, "sched: SnoopDistance 64 must be below PrewriteDepth 64"),
+		set(func(c *sched.Config) { c.Pipes = 0 }, "sched: Pipes 0 must be at least 1"),
+	)
 	testpeer.CheckEnv(t, true, func(e timing.Env) { sched.MakeBuilder().WithEnv(e).Build("Sched") })
 }

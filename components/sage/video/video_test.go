@@ -17,36 +17,23 @@ func TestDefaultTotals(t *testing.T) {
 }
 
 func TestConfigValidate(t *testing.T) {
-	for _, tc := range []struct {
-		set  func(*Config)
-		want string
-	}{
-		{func(c *Config) { c.Width = 0 }, "video: Size 0x1024 must be in [1, 16384] on each side"},
-		{func(c *Config) { c.HTotal, c.VTotal = 1000, 1066 }, "video: HTotal 1000 must be in [Width=1280, 5120]"},
-		{func(c *Config) { c.HTotal, c.VTotal = 1688, 1000 }, "video: VTotal 1000 must be in [Height=1024, 4096]"},
-		{func(c *Config) { c.Refresh = 0 }, "video: Refresh 0 Hz must be in (0, 1000]"},
-		{func(c *Config) { c.Channels = 3 }, "video: Channels 3 must be 1 or 2 (section 7.1)"},
-		{func(c *Config) { c.Channel, c.Channels = 2, 2 }, "video: Channel 2 must be in [0, Channels=2)"},
-		{func(c *Config) { c.Channel = -1 }, "video: Channel -1 must be in [0, Channels=1)"},
-		{func(c *Config) { c.OriginX = -1 }, "video: Origin (-1, 0) must be in [0, 16384] on each axis"},
-		{func(c *Config) { c.Mode = Mode(7) }, "video: Mode 7 must be elastic or strict"},
-		{func(c *Config) { c.FIFOPixels = 0 }, "video: FIFOPixels 0 must be at least 1"},
-		{func(c *Config) { c.InputQueue = 0 }, "video: InputQueue 0 must be at least 1"},
-	} {
-		cfg := DefaultConfig()
-		tc.set(&cfg)
-		if err := cfg.Validate(); err == nil || err.Error() != tc.want {
-			t.Errorf("Validate() = %v, want %q", err, tc.want)
-		}
-	}
-	ok := DefaultConfig()
-	if err := ok.Validate(); err != nil {
-		t.Errorf("defaults: %v", err)
-	}
-	ok.Channel, ok.Channels, ok.OriginX = 1, 2, 640
-	if err := ok.Validate(); err != nil {
-		t.Errorf("channel 1 of 2 at (640, 0): %v", err)
-	}
+	set := testpeer.Reject[Config]
+	testpeer.CheckValidate(t, DefaultConfig(),
+		set(func(c *Config) { c.Width = 0 }, "video: Size 0x1024 must be in [1, 16384] on each side"),
+		set(func(c *Config) { c.HTotal, c.VTotal = 1000, 1066 }, "video: HTotal 1000 must be in [Width=1280, 5120]"),
+		set(func(c *Config) { c.HTotal, c.VTotal = 1688, 1000 }, "video: VTotal 1000 must be in [Height=1024, 4096]"),
+		set(func(c *Config) { c.Refresh = 0 }, "video: Refresh 0 Hz must be in (0, 1000]"),
+		set(func(c *Config) { c.Channels = 3 }, "video: Channels 3 must be 1 or 2 (section 7.1)"),
+		set(func(c *Config) { c.Channel, c.Channels = 2, 2 }, "video: Channel 2 must be in [0, Channels=2)"),
+		set(func(c *Config) { c.Channel = -1 }, "video: Channel -1 must be in [0, Channels=1)"),
+		set(func(c *Config) { c.OriginX = -1 }, "video: Origin (-1, 0) must be in [0, 16384] on each axis"),
+		set(func(c *Config) { c.Mode = Mode(7) }, "video: Mode 7 must be elastic or strict"),
+		set(func(c *Config) { c.FIFOPixels = 0 }, "video: FIFOPixels 0 must be at least 1"),
+		set(func(c *Config) { c.InputQueue = 0 }, "video: InputQueue 0 must be at least 1"),
+	)
+	right := DefaultConfig()
+	right.Channel, right.Channels, right.OriginX = 1, 2, 640
+	testpeer.CheckValidate(t, right) // channel 1 of 2 at (640, 0)
 	testpeer.CheckEnv(t, false, func(e timing.Env) { MakeBuilder().WithEnv(e).Build("Video") })
 	if m, err := ParseMode("strict"); err != nil || m != Strict {
 		t.Errorf("ParseMode(strict) = %v, %v", m, err)

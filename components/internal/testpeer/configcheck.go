@@ -45,3 +45,30 @@ func panicOf(f func()) (msg string) {
 	f()
 	return ""
 }
+
+// Invalid is a configuration change that Validate must refuse with the error
+// Want: a case of CheckValidate (made by Reject).
+type Invalid[C any] struct {
+	Set  func(*C)
+	Want string
+}
+
+// Reject is the case of CheckValidate where set's change must fail with
+// exactly want.
+func Reject[C any](set func(*C), want string) Invalid[C] { return Invalid[C]{Set: set, Want: want} }
+
+// CheckValidate checks that ok validates and that each case's change of ok
+// fails with exactly its Want: the table test of a unit's Config.Validate.
+func CheckValidate[C interface{ Validate() error }](t testing.TB, ok C, cases ...Invalid[C]) {
+	t.Helper()
+	if err := ok.Validate(); err != nil {
+		t.Errorf("the valid configuration %+v: %v", ok, err)
+	}
+	for _, tc := range cases {
+		cfg := ok
+		tc.Set(&cfg)
+		if err := cfg.Validate(); err == nil || err.Error() != tc.Want {
+			t.Errorf("Validate() = %v, want %q", err, tc.Want)
+		}
+	}
+}
