@@ -151,19 +151,11 @@ func MakeBuilder() Builder { return timing.NewBuilder("convolve", DefaultConfig(
 // build makes the unit named name from a checked Env and Config.
 func build(env timing.Env, cfg Config, name string) *Comp {
 	c := &Comp{
-		halt:         env.Halt,
-		progress:     env.Progress,
-		index:        cfg.Index,
-		conv:         cfg.Convolver,
-		pos:          cfg.Positions,
-		n:            cfg.Samples,
-		outW:         cfg.OutputWidth,
-		outH:         cfg.OutputHeight,
-		step:         float64(cfg.SourceWidth) / float64(cfg.OutputWidth),
-		perCycle:     cfg.Processors * cfg.SamplesPerCycle,
-		requestAhead: cfg.RequestAhead,
-		spanPixels:   cfg.SpanPixels,
-		activity:     timing.NewActivity(activityNames[:]...),
+		env:      env,
+		cfg:      cfg,
+		step:     float64(cfg.SourceWidth) / float64(cfg.OutputWidth),
+		perCycle: cfg.Processors * cfg.SamplesPerCycle,
+		activity: timing.NewActivity(activityNames[:]...),
 	}
 	st := cfg.Stream
 	if st.Count == 0 {

@@ -85,11 +85,8 @@ func MakeBuilder() Builder { return timing.NewBuilder("interleave", DefaultConfi
 // build makes the unit named name from a checked Env and Config.
 func build(env timing.Env, cfg Config, name string) *Comp {
 	c := &Comp{
-		halt:      env.Halt,
-		progress:  env.Progress,
-		index:     cfg.Index,
-		pipes:     cfg.Pipes,
-		geom:      cfg.Geometry,
+		env:       env,
+		cfg:       cfg,
 		spb:       uint64(cfg.SamplesPerBlock),
 		banks:     uint64(cfg.BanksPerChip),
 		perPage:   uint64(cfg.BlocksPerPage),

@@ -9,7 +9,6 @@ import (
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/command"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
-	"github.com/gfxsim/gfxsim/functional/samplebuffer"
 	"github.com/gfxsim/gfxsim/timing"
 )
 
@@ -55,13 +54,10 @@ type Comp struct {
 	// platform builder).
 	CommandProcessor sim.Port
 
-	halt     *timing.Halt
-	progress *timing.Progress
-	waker    *timing.Waker
-	inBuf    sim.Buffer
-	index    int
-	pipes    int
-	geom     samplebuffer.Geometry
+	env   timing.Env
+	cfg   Config
+	waker *timing.Waker
+	inBuf sim.Buffer
 
 	spb, banks, perPage              uint64
 	write, fill, writeBack, pageMiss uint64
@@ -84,12 +80,12 @@ type counters struct {
 	flushWriteBacks, drawEnds, drawDones, barriers                               uint64
 }
 
-func (c *Comp) fail(err error) { c.halt.Fail(fmt.Errorf("%s: %w", c.Name(), err)) }
+func (c *Comp) fail(err error) { c.env.Halt.Fail(fmt.Errorf("%s: %w", c.Name(), err)) }
 
 // Tick sends what is due, then carries out the next operations whose turn has
 // come on the bus.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.halt.Stopped() {
+	if c.env.Halt.Stopped() {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
@@ -112,7 +108,7 @@ func (c *Comp) sendOut(now sim.VTimeInSec, cycle uint64) bool {
 			c.blockedOut = true
 			return progress
 		}
-		c.progress.Add(1)
+		c.env.Progress.Add(1)
 		if t := c.out[0].task; t != "" {
 			tracing.EndTask(t, c)
 		}
@@ -160,7 +156,7 @@ func (c *Comp) stream(now sim.VTimeInSec, cycle uint64) bool {
 			return false
 		}
 		c.FromSched.Retrieve(now)
-		c.progress.Add(1)
+		c.env.Progress.Add(1)
 		progress = true
 	}
 	return progress
@@ -169,13 +165,13 @@ func (c *Comp) stream(now sim.VTimeInSec, cycle uint64) bool {
 // locate returns the sample's chip within the interleave and its block (the
 // address of its first sample in the chip), checking that it belongs here.
 func (c *Comp) locate(x, y, s int) (int, uint64, error) {
-	g := &c.geom
+	g := &c.cfg.Geometry
 	if x < 0 || y < 0 || x >= g.Width || y >= g.Height || s < 0 || s >= g.Samples {
 		return 0, 0, fmt.Errorf("sample (%d, %d, %d) outside the %dx%d sample buffer at %d samples", x, y, s,
 			g.Width, g.Height, g.Samples)
 	}
 	ch := g.Chip(x, y, s)
-	if i := ch % g.Interleaves; i != c.index {
+	if i := ch % g.Interleaves; i != c.cfg.Index {
 		return 0, 0, fmt.Errorf("sample (%d, %d, %d) belongs to interleave %d", x, y, s, i)
 	}
 	row := uint64(g.Row(x, y, s))
@@ -238,7 +234,7 @@ func (c *Comp) issue(k *chip, cost uint64) {
 // up in its chip's pixel buffer (a miss loads it), then written by
 // pipeline.WriteSample (z compare and blend in the 3DRAM).
 func (c *Comp) burst(m *protocol.SampleBurst) error {
-	if m.Interleave != c.index {
+	if m.Interleave != c.cfg.Index {
 		return fmt.Errorf("FromSched: SampleBurst for interleave %d", m.Interleave)
 	}
 	d := m.Draw.State
@@ -319,11 +315,11 @@ func (c *Comp) marker(m *protocol.OrderMarker) error {
 	c.st.drawEnds++
 	seq := m.Draw.Seq
 	c.drawEnds[seq]++
-	if c.drawEnds[seq] < c.pipes {
+	if c.drawEnds[seq] < c.cfg.Pipes {
 		return nil
 	}
 	delete(c.drawEnds, seq)
-	c.queue(protocol.NewDrawDone(m.Draw, c.index), c.chipsFree())
+	c.queue(protocol.NewDrawDone(m.Draw, c.cfg.Index), c.chipsFree())
 	c.st.drawDones++
 	return nil
 }
@@ -364,7 +360,7 @@ func (c *Comp) control(now sim.VTimeInSec, cycle uint64) bool {
 		c.mark(c.busFree, stateIdle)
 		c.st.clears++
 		c.st.clearCycles += cycles
-		c.queue(protocol.NewDone(m.ID, c.index), c.busFree)
+		c.queue(protocol.NewDone(m.ID, c.cfg.Index), c.busFree)
 		c.startControlTask(protocol.KindClear, m.ID)
 	case *protocol.PresentCmd:
 		c.st.presents++
@@ -385,14 +381,14 @@ func (c *Comp) control(now sim.VTimeInSec, cycle uint64) bool {
 		}
 		c.busFree = end
 		c.mark(end, stateIdle)
-		c.queue(protocol.NewDone(m.ID, c.index), end)
+		c.queue(protocol.NewDone(m.ID, c.cfg.Index), end)
 		c.startControlTask(protocol.KindFlush, m.ID)
 	default:
 		c.fail(fmt.Errorf("Control: unexpected message %T", msg))
 		return false
 	}
 	c.Control.Retrieve(now)
-	c.progress.Add(1)
+	c.env.Progress.Add(1)
 	return true
 }
 
@@ -414,10 +410,10 @@ func (c *Comp) startControlTask(kind, msgID string) {
 // turn).
 func (c *Comp) clearSamples(t command.Target) uint64 {
 	n := uint64(t.Width) * uint64(t.Height) * uint64(max(t.Samples, 1))
-	chips := uint64(c.geom.Chips())
+	chips := uint64(c.cfg.Geometry.Chips())
 	var total uint64
-	for k := 0; k < c.geom.ChipsPerInterleave; k++ {
-		ch := uint64(c.index + k*c.geom.Interleaves)
+	for k := 0; k < c.cfg.Geometry.ChipsPerInterleave; k++ {
+		ch := uint64(c.cfg.Index + k*c.cfg.Geometry.Interleaves)
 		total += n / chips
 		if ch < n%chips {
 			total++
@@ -503,11 +499,11 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 // render target's size and samples per pixel; the platform calls it before
 // the run), which decides the map from samples to chips and rows.
 func (c *Comp) SetRaster(width, height, samples int) error {
-	g := c.geom
+	g := c.cfg.Geometry
 	g.Width, g.Height, g.Samples = width, height, samples
 	if err := g.Validate(1 << 62); err != nil {
 		return fmt.Errorf("%s: %w", c.Name(), err)
 	}
-	c.geom = g
+	c.cfg.Geometry = g
 	return nil
 }

@@ -56,14 +56,12 @@ func MakeBuilder() Builder { return timing.NewBuilder("route", DefaultConfig(), 
 // build makes the unit named name from a checked Env and Config.
 func build(env timing.Env, cfg Config, name string) *Comp {
 	c := &Comp{
-		halt:        env.Halt,
-		progress:    env.Progress,
-		rate:        cfg.Chips * cfg.SamplesPerChip,
-		fifoSamples: cfg.FIFOSamples,
-		spanPixels:  cfg.SpanPixels,
-		outs:        make([]output, cfg.Convolves),
-		Convolves:   make([]sim.Port, cfg.Convolves),
-		activity:    timing.NewActivity(activityNames[:]...),
+		env:       env,
+		cfg:       cfg,
+		rate:      cfg.Chips * cfg.SamplesPerChip,
+		outs:      make([]output, cfg.Convolves),
+		Convolves: make([]sim.Port, cfg.Convolves),
+		activity:  timing.NewActivity(activityNames[:]...),
 	}
 	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
 	c.waker = timing.NewWaker(env.Engine, env.Freq, c)

@@ -55,13 +55,11 @@ type Comp struct {
 	// of it. Set by the platform builder before the run.
 	Image state.Memory
 
-	inBuf       sim.Buffer
-	halt        *timing.Halt
-	progress    *timing.Progress
-	waker       *timing.Waker
-	rate        int // samples per video-read clock (chips x samples per chip)
-	fifoSamples int
-	spanPixels  int
+	inBuf sim.Buffer
+	env   timing.Env
+	cfg   Config
+	waker *timing.Waker
+	rate  int // samples per video-read clock (chips x samples per chip)
 
 	target  *framebuffer.ColorTarget
 	samples int // samples per pixel of the displayed target
@@ -84,12 +82,12 @@ type counters struct {
 	presents, requests, bursts, spans, samples, pixels, bytes, sendRefused uint64
 }
 
-func (c *Comp) fail(err error) { c.halt.Fail(fmt.Errorf("%s: %w", c.Name(), err)) }
+func (c *Comp) fail(err error) { c.env.Halt.Fail(fmt.Errorf("%s: %w", c.Name(), err)) }
 
 // Tick completes the span on the video pins, drains the FIFOs, takes the next
 // burst and starts the next span.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.halt.Stopped() {
+	if c.env.Halt.Stopped() {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
@@ -146,7 +144,7 @@ func (c *Comp) send(now sim.VTimeInSec) bool {
 			o.used -= len(m.Samples)
 			o.queue[0] = nil
 			o.queue = o.queue[1:]
-			c.progress.Add(1)
+			c.env.Progress.Add(1)
 			progress = true
 		}
 	}
@@ -155,7 +153,7 @@ func (c *Comp) send(now sim.VTimeInSec) bool {
 
 // control takes a PresentCmd: the displayed target for the following bursts.
 func (c *Comp) control(now sim.VTimeInSec) bool {
-	progress, err := c.ctl.Step(now, c.Control, c.burst != nil, 0, c.progress, func(m *protocol.PresentCmd) error {
+	progress, err := c.ctl.Step(now, c.Control, c.burst != nil, 0, c.env.Progress, func(m *protocol.PresentCmd) error {
 		t, err := colorTarget(c.Image, m.Target)
 		if err != nil {
 			return fmt.Errorf("PresentCmd %s: %w", m.ID, err)
@@ -210,8 +208,8 @@ func (c *Comp) accept(now sim.VTimeInSec, cycle uint64) bool {
 	case m.X0 < 0 || m.X1 <= m.X0 || m.X1 > c.target.Width:
 		c.fail(fmt.Errorf("LineRequest %s: pixels [%d, %d): must be a non-empty part of [0, %d)", m.ID, m.X0, m.X1, c.target.Width))
 		return false
-	case c.samples > c.fifoSamples:
-		c.fail(fmt.Errorf("FIFOSamples %d: must hold one pixel's %d samples", c.fifoSamples, c.samples))
+	case c.samples > c.cfg.FIFOSamples:
+		c.fail(fmt.Errorf("FIFOSamples %d: must hold one pixel's %d samples", c.cfg.FIFOSamples, c.samples))
 		return false
 	}
 	c.FromConvolves.Retrieve(now)
@@ -232,12 +230,12 @@ func (c *Comp) startRead(now sim.VTimeInSec, cycle uint64) bool {
 	}
 	n := c.samples
 	o := &c.outs[b.Convolve]
-	px := min(c.spanPixels, b.X1-c.burstX, (c.fifoSamples-o.used)/n)
+	px := min(c.cfg.SpanPixels, b.X1-c.burstX, (c.cfg.FIFOSamples-o.used)/n)
 	if px < 1 {
 		c.full = true
 		return false
 	}
-	if px < min(c.spanPixels, b.X1-c.burstX) && o.used > 0 {
+	if px < min(c.cfg.SpanPixels, b.X1-c.burstX) && o.used > 0 {
 		// Wait for room for a whole span rather than dribble pixels.
 		c.full = true
 		return false
@@ -278,7 +276,7 @@ func (c *Comp) Buffers() []timing.BufferState {
 	b := []timing.BufferState{{Name: c.FromConvolves.Name(), Len: c.inBuf.Size(), Cap: c.inBuf.Capacity()}}
 	for k := range c.outs {
 		b = append(b, timing.BufferState{Name: fmt.Sprintf("%s.FIFO[%d]", c.Name(), k),
-			Len: c.outs[k].used, Cap: c.fifoSamples})
+			Len: c.outs[k].used, Cap: c.cfg.FIFOSamples})
 	}
 	return b
 }

@@ -80,13 +80,8 @@ func MakeBuilder() Builder { return timing.NewBuilder("sched", DefaultConfig(), 
 // build makes the unit named name from a checked Env and Config.
 func build(env timing.Env, cfg Config, name string) *Comp {
 	c := &Comp{
-		halt:        env.Halt,
-		progress:    env.Progress,
-		first:       cfg.FirstInterleave,
-		hysteresis:  cfg.Hysteresis,
-		snoop:       cfg.SnoopDistance,
-		width:       cfg.SamplesPerCycle,
-		outputBurst: cfg.OutputBurst,
+		env:         env,
+		cfg:         cfg,
 		activity:    timing.NewActivity(activityNames[:]...),
 		Interleaves: make([]sim.Port, cfg.Interleaves),
 	}

@@ -149,16 +149,10 @@ func pixelClock(c Config) sim.Freq { return sim.Freq(c.PixelClock()) }
 func build(env timing.Env, cfg Config, name string) *Comp {
 	h, v := cfg.Totals()
 	c := &Comp{
-		halt:       env.Halt,
-		progress:   env.Progress,
-		width:      cfg.Width,
-		height:     cfg.Height,
-		hTotal:     h,
-		vTotal:     v,
-		mode:       cfg.Mode,
-		fifoPixels: cfg.FIFOPixels,
-		originX:    cfg.OriginX,
-		originY:    cfg.OriginY,
+		env:    env,
+		cfg:    cfg,
+		hTotal: h,
+		vTotal: v,
 	}
 	if cfg.Channels > 1 {
 		c.taskSuffix = protocol.ChannelSuffix(cfg.Channel)
