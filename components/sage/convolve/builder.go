@@ -152,6 +152,7 @@ func MakeBuilder() Builder { return timing.NewBuilder("convolve", DefaultConfig(
 func build(env timing.Env, cfg Config, name string) *Comp {
 	c := &Comp{
 		env:      env,
+		fault:    env.Fault(name),
 		cfg:      cfg,
 		step:     float64(cfg.SourceWidth) / float64(cfg.OutputWidth),
 		perCycle: cfg.Processors * cfg.SamplesPerCycle,

@@ -43,6 +43,7 @@ type Comp struct {
 	Route, Next sim.Port
 
 	env         timing.Env
+	fault       timing.Fault
 	cfg         Config
 	waker       *timing.Waker
 	routeBuf    sim.Buffer
@@ -82,8 +83,6 @@ type counters struct {
 	presents, requests, spansIn, samplesIn, spansOut, forwarded, filterCycles uint64
 }
 
-func (c *Comp) fail(err error) { c.env.Halt.Fail(fmt.Errorf("%s: %w", c.Name(), err)) }
-
 // setFrame computes the swath geometry: the source columns and rows the
 // swath's 5x5 windows reach.
 func (c *Comp) setFrame() {
@@ -118,7 +117,7 @@ func (c *Comp) window(j int) (lo, hi int) {
 
 // Tick runs the stages from the chain output back to the control port.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.env.Halt.Stopped() {
+	if c.fault.Stopped() {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
@@ -148,7 +147,7 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 		return nil
 	})
 	if err != nil {
-		c.fail(err)
+		c.fault.Fail(err)
 		return false
 	}
 	return progress
@@ -196,18 +195,14 @@ func (c *Comp) receive(now sim.VTimeInSec) bool {
 	progress := false
 	for {
 		msg := c.FromRoute.Peek()
-		if msg == nil {
-			return progress
-		}
 		m, ok := msg.(*protocol.SampleSpan)
-		if !ok {
-			c.fail(fmt.Errorf("FromRoute: unexpected message %T", msg))
-			return false
+		if !c.fault.Expect(ok, c.FromRoute, msg) {
+			return progress
 		}
 		b := c.buf
 		if m.Y < 0 || m.Y >= b.srcH || m.X0 < b.c0 || m.X1 > b.c1 || m.X1 <= m.X0 || m.N != c.cfg.Samples ||
 			len(m.Samples) != (m.X1-m.X0)*c.cfg.Samples || m.Convolve != c.cfg.Index {
-			c.fail(fmt.Errorf("SampleSpan %s: line %d pixels [%d, %d) x %d samples (%d carried) for chip %d: "+
+			c.fault.Fail(fmt.Errorf("SampleSpan %s: line %d pixels [%d, %d) x %d samples (%d carried) for chip %d: "+
 				"the chip holds columns [%d, %d) of %d lines at %d samples", m.ID, m.Y, m.X0, m.X1, m.N,
 				len(m.Samples), m.Convolve, b.c0, b.c1, b.srcH, c.cfg.Samples))
 			return false
@@ -268,7 +263,7 @@ func (c *Comp) filterSpan(now sim.VTimeInSec, cycle uint64) bool {
 		pixels[o], pixels[o+1], pixels[o+2], pixels[o+3] = px.R, px.G, px.B, px.A
 	}
 	if c.buf.missing {
-		c.fail(fmt.Errorf("output line %d pixels [%d, %d): the filter read a sample the swath-line buffer does not hold", c.j, c.i, end))
+		c.fault.Fail(fmt.Errorf("output line %d pixels [%d, %d): the filter read a sample the swath-line buffer does not hold", c.j, c.i, end))
 		return false
 	}
 	if c.i == c.x0 && c.NumHooks() > 0 {
@@ -310,18 +305,14 @@ func (c *Comp) sendChain(now sim.VTimeInSec) bool {
 			m = c.outQ[0]
 		} else {
 			msg := c.FromPrev.Peek()
-			if msg == nil {
-				break
-			}
 			v, ok := msg.(*protocol.VideoSpan)
-			if !ok {
-				c.fail(fmt.Errorf("FromPrev: unexpected message %T", msg))
-				return false
+			if !c.fault.Expect(ok, c.FromPrev, msg) {
+				break
 			}
 			m = v
 		}
 		if m.Y != c.sendY || m.X0 != c.sendX || m.X1 <= m.X0 || m.X1 > max(c.x1, c.x0) || (!own && m.X1 > c.x0) {
-			c.fail(fmt.Errorf("VideoSpan %s: line %d pixels [%d, %d): the chain expects line %d from pixel %d",
+			c.fault.Fail(fmt.Errorf("VideoSpan %s: line %d pixels [%d, %d): the chain expects line %d from pixel %d",
 				m.ID, m.Y, m.X0, m.X1, c.sendY, c.sendX))
 			return false
 		}

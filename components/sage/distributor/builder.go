@@ -90,7 +90,7 @@ func MakeBuilder() Builder { return timing.NewBuilder("distributor", DefaultConf
 // build makes the unit named name from a checked Env and Config.
 func build(env timing.Env, cfg Config, name string) *Distributor {
 	n := cfg.Pipes
-	c := &Distributor{cfg: cfg, halt: env.Halt, progress: env.Progress}
+	c := &Distributor{cfg: cfg, env: env, fault: env.Fault(name)}
 	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
 	c.createPorts(name)
 	c.waker = timing.NewWaker(env.Engine, env.Freq, c)

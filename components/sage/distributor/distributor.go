@@ -44,11 +44,10 @@ type Distributor struct {
 	Pipes       []sim.Port
 	SampleFills []sim.Port
 
-	halt     *timing.Halt
-	progress *timing.Progress
+	env      timing.Env
+	fault    timing.Fault
 	waker    *timing.Waker
 	activity *timing.Activity
-	err      error
 	wait     int // why the send stage could not finish (a state), or -1
 
 	cur             *plan         // the draw being sent
@@ -88,14 +87,7 @@ type plan struct {
 }
 
 // Err returns the error that stopped the distributor, or nil.
-func (c *Distributor) Err() error { return c.err }
-
-func (c *Distributor) fail(err error) {
-	if c.err == nil {
-		c.err = err
-	}
-	c.halt.Fail(err)
-}
+func (c *Distributor) Err() error { return c.fault.Err() }
 
 // Load returns the outstanding triangles of pipe p (sent, not reported done).
 func (c *Distributor) Load(p int) int { return c.load[p] }
@@ -155,7 +147,7 @@ func (c *Distributor) Finish(now sim.VTimeInSec) { c.activity.Finish(c.Freq.Cycl
 // Tick takes the sample fills' reports, sends the current draw's messages, then
 // takes the next draw.
 func (c *Distributor) Tick(now sim.VTimeInSec) bool {
-	if c.halt.Stopped() || c.err != nil {
+	if c.fault.Stopped() {
 		return false
 	}
 	cy := c.Freq.Cycle(now)
@@ -183,20 +175,16 @@ func (c *Distributor) status(progress bool) int {
 // outstanding chunk, which must be of the same draw.
 func (c *Distributor) receiveReturns(now sim.VTimeInSec) bool {
 	progress := false
-	for c.err == nil {
+	for c.fault.Err() == nil {
 		msg := c.FromSampleFills.Retrieve(now)
-		if msg == nil {
-			break
+		m, ok := msg.(*protocol.DrawEnd)
+		if !c.fault.Expect(ok, c.FromSampleFills, msg) {
+			return progress
 		}
 		progress = true
-		m, ok := msg.(*protocol.DrawEnd)
-		if !ok {
-			c.fail(fmt.Errorf("%s: unexpected %T on FromSampleFills", c.Name(), msg))
-			break
-		}
 		p := m.From
 		if p < 0 || p >= c.cfg.Pipes || len(c.outstanding[p]) == 0 || c.outstanding[p][0].draw != m.Draw {
-			c.fail(fmt.Errorf("%s: DrawEnd from pipe %d for a draw it has no outstanding chunk of", c.Name(), p))
+			c.fault.Fail(fmt.Errorf("DrawEnd from pipe %d for a draw it has no outstanding chunk of", p))
 			break
 		}
 		if c.NumHooks() > 0 {
@@ -215,23 +203,19 @@ func (c *Distributor) takeStage(now sim.VTimeInSec, cy uint64) bool {
 		return false
 	}
 	msg := c.FromCommandProcessor.Peek()
-	if msg == nil {
-		return false
-	}
 	dd, ok := msg.(*protocol.DrawDispatch)
 	switch {
-	case !ok:
-		c.fail(fmt.Errorf("%s: unexpected %T on FromCommandProcessor", c.Name(), msg))
+	case !c.fault.Expect(ok, c.FromCommandProcessor, msg):
 		return false
 	case dd.Draw == nil || dd.Draw.State == nil:
-		c.fail(fmt.Errorf("%s: DrawDispatch without a draw", c.Name()))
+		c.fault.Fail(fmt.Errorf("DrawDispatch without a draw"))
 		return false
 	case dd.First != 0 || dd.End != 0:
-		c.fail(fmt.Errorf("%s: draw %d: DrawDispatch.First/End: the command processor sends whole draws, got [%d, %d)",
-			c.Name(), dd.Draw.Seq, dd.First, dd.End))
+		c.fault.Fail(fmt.Errorf("draw %d: DrawDispatch.First/End: the command processor sends whole draws, got [%d, %d)",
+			dd.Draw.Seq, dd.First, dd.End))
 		return false
 	case len(c.Pipes) != c.cfg.Pipes || len(c.SampleFills) != c.cfg.Pipes:
-		c.fail(fmt.Errorf("%s: Pipes (%d ports) and SampleFills (%d ports) must list the %d pipes", c.Name(),
+		c.fault.Fail(fmt.Errorf("Pipes (%d ports) and SampleFills (%d ports) must list the %d pipes",
 			len(c.Pipes), len(c.SampleFills), c.cfg.Pipes))
 		return false
 	}
@@ -389,7 +373,7 @@ func (c *Distributor) send(now sim.VTimeInSec, port, dst sim.Port, msg sim.Msg) 
 	if port.Send(msg) != nil {
 		return false
 	}
-	c.progress.Add(1)
+	c.env.Progress.Add(1)
 	return true
 }
 

@@ -305,7 +305,7 @@ func TestProtocolErrors(t *testing.T) {
 		}, "DrawEnd from pipe 0"},
 		{"wrong message", func(bn *bench, ds []*protocol.Draw) {
 			bn.cp.SendAt(0, bn.dist.FromCommandProcessor, protocol.NewDrawEnd(ds[0], 0))
-		}, "unexpected *protocol.DrawEnd"},
+		}, "GPU.Distributor: FromCommandProcessor: unexpected message *protocol.DrawEnd"},
 	} {
 		bn := newBench(t, distributor.DefaultConfig(), 2, 4, 4)
 		c.script(bn, draws(t, [][2]int{{3, 0}, {3, 0}}))

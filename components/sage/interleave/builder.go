@@ -86,6 +86,7 @@ func MakeBuilder() Builder { return timing.NewBuilder("interleave", DefaultConfi
 func build(env timing.Env, cfg Config, name string) *Comp {
 	c := &Comp{
 		env:       env,
+		fault:     env.Fault(name),
 		cfg:       cfg,
 		spb:       uint64(cfg.SamplesPerBlock),
 		banks:     uint64(cfg.BanksPerChip),

@@ -55,6 +55,7 @@ type Comp struct {
 	CommandProcessor sim.Port
 
 	env   timing.Env
+	fault timing.Fault
 	cfg   Config
 	waker *timing.Waker
 	inBuf sim.Buffer
@@ -80,12 +81,10 @@ type counters struct {
 	flushWriteBacks, drawEnds, drawDones, barriers                               uint64
 }
 
-func (c *Comp) fail(err error) { c.env.Halt.Fail(fmt.Errorf("%s: %w", c.Name(), err)) }
-
 // Tick sends what is due, then carries out the next operations whose turn has
 // come on the bus.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.env.Halt.Stopped() {
+	if c.fault.Stopped() {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
@@ -149,10 +148,11 @@ func (c *Comp) stream(now sim.VTimeInSec, cycle uint64) bool {
 		case *protocol.OrderMarker:
 			err = c.marker(m)
 		default:
-			err = fmt.Errorf("FromSched: unexpected message %T", msg)
+			c.fault.Unexpected(c.FromSched, msg)
+			return false
 		}
 		if err != nil {
-			c.fail(err)
+			c.fault.Fail(err)
 			return false
 		}
 		c.FromSched.Retrieve(now)
@@ -384,7 +384,7 @@ func (c *Comp) control(now sim.VTimeInSec, cycle uint64) bool {
 		c.queue(protocol.NewDone(m.ID, c.cfg.Index), end)
 		c.startControlTask(protocol.KindFlush, m.ID)
 	default:
-		c.fail(fmt.Errorf("Control: unexpected message %T", msg))
+		c.fault.Unexpected(c.Control, msg)
 		return false
 	}
 	c.Control.Retrieve(now)

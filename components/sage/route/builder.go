@@ -57,6 +57,7 @@ func MakeBuilder() Builder { return timing.NewBuilder("route", DefaultConfig(), 
 func build(env timing.Env, cfg Config, name string) *Comp {
 	c := &Comp{
 		env:       env,
+		fault:     env.Fault(name),
 		cfg:       cfg,
 		rate:      cfg.Chips * cfg.SamplesPerChip,
 		outs:      make([]output, cfg.Convolves),

@@ -57,6 +57,7 @@ type Comp struct {
 
 	inBuf sim.Buffer
 	env   timing.Env
+	fault timing.Fault
 	cfg   Config
 	waker *timing.Waker
 	rate  int // samples per video-read clock (chips x samples per chip)
@@ -82,12 +83,10 @@ type counters struct {
 	presents, requests, bursts, spans, samples, pixels, bytes, sendRefused uint64
 }
 
-func (c *Comp) fail(err error) { c.env.Halt.Fail(fmt.Errorf("%s: %w", c.Name(), err)) }
-
 // Tick completes the span on the video pins, drains the FIFOs, takes the next
 // burst and starts the next span.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.env.Halt.Stopped() {
+	if c.fault.Stopped() {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
@@ -163,7 +162,7 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 		return nil
 	})
 	if err != nil {
-		c.fail(err)
+		c.fault.Fail(err)
 		return false
 	}
 	return progress
@@ -187,29 +186,25 @@ func (c *Comp) accept(now sim.VTimeInSec, cycle uint64) bool {
 		return false
 	}
 	msg := c.FromConvolves.Peek()
-	if msg == nil {
-		return false
-	}
 	m, ok := msg.(*protocol.LineRequest)
-	if !ok {
-		c.fail(fmt.Errorf("FromConvolves: unexpected message %T", msg))
+	if !c.fault.Expect(ok, c.FromConvolves, msg) {
 		return false
 	}
 	switch {
 	case m.Convolve < 0 || m.Convolve >= len(c.outs):
-		c.fail(fmt.Errorf("LineRequest %s: Convolve %d: must be in [0, %d)", m.ID, m.Convolve, len(c.outs)))
+		c.fault.Fail(fmt.Errorf("LineRequest %s: Convolve %d: must be in [0, %d)", m.ID, m.Convolve, len(c.outs)))
 		return false
 	case c.Convolves[m.Convolve] == nil:
-		c.fail(fmt.Errorf("LineRequest %s: Convolves[%d] is not connected", m.ID, m.Convolve))
+		c.fault.Fail(fmt.Errorf("LineRequest %s: Convolves[%d] is not connected", m.ID, m.Convolve))
 		return false
 	case m.Y < 0 || m.Y >= c.target.Height:
-		c.fail(fmt.Errorf("LineRequest %s: Y %d: must be in [0, %d)", m.ID, m.Y, c.target.Height))
+		c.fault.Fail(fmt.Errorf("LineRequest %s: Y %d: must be in [0, %d)", m.ID, m.Y, c.target.Height))
 		return false
 	case m.X0 < 0 || m.X1 <= m.X0 || m.X1 > c.target.Width:
-		c.fail(fmt.Errorf("LineRequest %s: pixels [%d, %d): must be a non-empty part of [0, %d)", m.ID, m.X0, m.X1, c.target.Width))
+		c.fault.Fail(fmt.Errorf("LineRequest %s: pixels [%d, %d): must be a non-empty part of [0, %d)", m.ID, m.X0, m.X1, c.target.Width))
 		return false
 	case c.samples > c.cfg.FIFOSamples:
-		c.fail(fmt.Errorf("FIFOSamples %d: must hold one pixel's %d samples", c.cfg.FIFOSamples, c.samples))
+		c.fault.Fail(fmt.Errorf("FIFOSamples %d: must hold one pixel's %d samples", c.cfg.FIFOSamples, c.samples))
 		return false
 	}
 	c.FromConvolves.Retrieve(now)

@@ -85,7 +85,7 @@ func build(env timing.Env, cfg Config, name string) *SampleFill {
 	if cfg.PixelRate == nil {
 		cfg.PixelRate = pipeline.DefaultPixelRate
 	}
-	c := &SampleFill{cfg: cfg, halt: env.Halt, progress: env.Progress}
+	c := &SampleFill{cfg: cfg, env: env, fault: env.Fault(name)}
 	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
 	c.createPorts(name)
 	c.activity = timing.NewActivity(stateNames[:]...)

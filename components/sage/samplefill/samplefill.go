@@ -53,10 +53,9 @@ type SampleFill struct {
 	Scheds      [Scheds]sim.Port
 	Distributor sim.Port
 
-	halt     *timing.Halt
-	progress *timing.Progress
+	env      timing.Env
+	fault    timing.Fault
 	activity *timing.Activity
-	err      error
 	why      int  // the stall found by a stage this cycle, or -1
 	changed  bool // a message was queued toward a sched this cycle
 
@@ -118,14 +117,7 @@ type burst struct {
 }
 
 // Err returns the error that stopped the sample fill, or nil.
-func (c *SampleFill) Err() error { return c.err }
-
-func (c *SampleFill) fail(err error) {
-	if c.err == nil {
-		c.err = fmt.Errorf("%s: %w", c.Name(), err)
-	}
-	c.halt.Fail(c.err)
-}
+func (c *SampleFill) Err() error { return c.fault.Err() }
 
 // Stats reports, under "<name>.": samples_out (samples sent in bursts),
 // sample_quads, warps, texture_requests_merged, killed_samples, bursts,
@@ -172,7 +164,7 @@ func (c *SampleFill) Finish(now sim.VTimeInSec) { c.activity.Finish(c.Freq.Cycle
 // Tick runs the stages back to front: send to the scheds, retire, take shaded
 // warps, dispatch, form warps.
 func (c *SampleFill) Tick(now sim.VTimeInSec) bool {
-	if c.halt.Stopped() || c.err != nil {
+	if c.fault.Stopped() {
 		return false
 	}
 	c.why, c.changed = -1, false
@@ -225,7 +217,7 @@ func (c *SampleFill) sendStage(now sim.VTimeInSec) bool {
 		}
 		c.queues[k][0] = nil
 		c.queues[k] = c.queues[k][1:]
-		c.progress.Add(1)
+		c.env.Progress.Add(1)
 		progress = true
 	}
 	return progress

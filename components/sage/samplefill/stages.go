@@ -28,13 +28,13 @@ func (c *SampleFill) formStage(now sim.VTimeInSec) bool {
 	case *protocol.DrawEnd:
 		d = m.Draw
 	default:
-		c.fail(fmt.Errorf("unexpected %T on FromRasterizer", msg))
+		c.fault.Unexpected(c.FromRasterizer, msg)
 		return false
 	}
 	progress := false
 	if c.cur == nil || c.cur.d != d {
 		if c.cur != nil {
-			c.fail(fmt.Errorf("work of draw %d before the DrawEnd of draw %d", d.Seq, c.cur.d.Seq))
+			c.fault.Fail(fmt.Errorf("work of draw %d before the DrawEnd of draw %d", d.Seq, c.cur.d.Seq))
 			return false
 		}
 		if !c.takePlan(now, d) {
@@ -60,23 +60,19 @@ func (c *SampleFill) formStage(now sim.VTimeInSec) bool {
 // takePlan takes draw d's DrawPlan, which must be the next one.
 func (c *SampleFill) takePlan(now sim.VTimeInSec, d *protocol.Draw) bool {
 	msg := c.FromDistributor.Peek()
-	if msg == nil {
-		c.stall(stateWaitPlan)
-		return false
-	}
 	pl, ok := msg.(*protocol.DrawPlan)
 	switch {
-	case !ok:
-		c.fail(fmt.Errorf("unexpected %T on FromDistributor", msg))
+	case !c.fault.Expect(ok, c.FromDistributor, msg):
+		c.stall(stateWaitPlan)
 		return false
 	case pl.Draw != d:
-		c.fail(fmt.Errorf("the rasterizer sends draw %d but the next DrawPlan is for another draw", d.Seq))
+		c.fault.Fail(fmt.Errorf("the rasterizer sends draw %d but the next DrawPlan is for another draw", d.Seq))
 		return false
 	case d.State == nil || d.State.PS == nil:
-		c.fail(fmt.Errorf("draw %d has no pixel shader", d.Seq))
+		c.fault.Fail(fmt.Errorf("draw %d has no pixel shader", d.Seq))
 		return false
 	case d.Raster.Samples.Count != c.cfg.Geometry.Samples:
-		c.fail(fmt.Errorf("draw %d has %d samples per pixel, the sample buffer geometry %d", d.Seq,
+		c.fault.Fail(fmt.Errorf("draw %d has %d samples per pixel, the sample buffer geometry %d", d.Seq,
 			d.Raster.Samples.Count, c.cfg.Geometry.Samples))
 		return false
 	}
@@ -163,7 +159,7 @@ func (c *SampleFill) dispatchStage(now sim.VTimeInSec) bool {
 			continue
 		}
 		if c.ShaderCore == nil {
-			c.fail(fmt.Errorf("ShaderCore: not set"))
+			c.fault.Fail(fmt.Errorf("ShaderCore: not set"))
 			return false
 		}
 		e.warp.Src, e.warp.Dst, e.warp.SendTime = c.ToShaderCore, c.ShaderCore, now
@@ -172,7 +168,7 @@ func (c *SampleFill) dispatchStage(now sim.VTimeInSec) bool {
 			return false
 		}
 		e.sent = true
-		c.progress.Add(1)
+		c.env.Progress.Add(1)
 		return true
 	}
 	return false
@@ -181,20 +177,16 @@ func (c *SampleFill) dispatchStage(now sim.VTimeInSec) bool {
 // receiveStage takes the shaded warps, in any order.
 func (c *SampleFill) receiveStage(now sim.VTimeInSec) bool {
 	progress := false
-	for c.err == nil {
+	for c.fault.Err() == nil {
 		msg := c.FromShaderCore.Retrieve(now)
-		if msg == nil {
-			break
+		sw, ok := msg.(*protocol.ShadedWarp)
+		if !c.fault.Expect(ok, c.FromShaderCore, msg) {
+			return progress
 		}
 		progress = true
-		sw, ok := msg.(*protocol.ShadedWarp)
-		if !ok {
-			c.fail(fmt.Errorf("unexpected %T on FromShaderCore", msg))
-			break
-		}
 		e := c.findWarp(sw.Warp)
 		if e == nil || len(sw.Outputs) != len(sw.Warp.Quads) {
-			c.fail(fmt.Errorf("a ShadedWarp for a warp not in flight, or with %d outputs for %d quads",
+			c.fault.Fail(fmt.Errorf("a ShadedWarp for a warp not in flight, or with %d outputs for %d quads",
 				len(sw.Outputs), len(sw.Warp.Quads)))
 			break
 		}

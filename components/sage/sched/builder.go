@@ -81,6 +81,7 @@ func MakeBuilder() Builder { return timing.NewBuilder("sched", DefaultConfig(), 
 func build(env timing.Env, cfg Config, name string) *Comp {
 	c := &Comp{
 		env:         env,
+		fault:       env.Fault(name),
 		cfg:         cfg,
 		activity:    timing.NewActivity(activityNames[:]...),
 		Interleaves: make([]sim.Port, cfg.Interleaves),

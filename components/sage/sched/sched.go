@@ -56,8 +56,9 @@ type Comp struct {
 	// by the platform builder).
 	Interleaves []sim.Port
 
-	env timing.Env
-	cfg Config
+	env   timing.Env
+	fault timing.Fault
+	cfg   Config
 
 	input      []fifo
 	lanes      []lane
@@ -70,12 +71,10 @@ type Comp struct {
 	inputStall uint64
 }
 
-func (c *Comp) fail(err error) { c.env.Halt.Fail(fmt.Errorf("%s: %w", c.Name(), err)) }
-
 // Tick runs the stages from the back of the chip to its front, so that an
 // item moves at most one stage per cycle.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.env.Halt.Stopped() {
+	if c.fault.Stopped() {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
@@ -102,11 +101,11 @@ func (c *Comp) accept(now sim.VTimeInSec, cycle uint64) bool {
 			}
 			e, from, err := c.entryOf(msg)
 			if err != nil {
-				c.fail(err)
+				c.fault.Fail(err)
 				return false
 			}
 			if from != pipe {
-				c.fail(fmt.Errorf("%s: a message of pipe %d", port.Name(), from))
+				c.fault.Fail(fmt.Errorf("%s: a message of pipe %d", port.Name(), from))
 				return false
 			}
 			f := &c.input[pipe]
@@ -309,7 +308,7 @@ func (c *Comp) markers(l *lane, cycle uint64) bool {
 		}
 		m := f.peek().marker
 		if held > 0 && m.Seq != seq {
-			c.fail(fmt.Errorf("interleave %d: pipe %d holds barrier %d while another pipe holds barrier %d",
+			c.fault.Fail(fmt.Errorf("interleave %d: pipe %d holds barrier %d while another pipe holds barrier %d",
 				c.cfg.FirstInterleave+c.laneIndex(l), p, m.Seq, seq))
 			return false
 		}

@@ -150,6 +150,7 @@ func build(env timing.Env, cfg Config, name string) *Comp {
 	h, v := cfg.Totals()
 	c := &Comp{
 		env:    env,
+		fault:  env.Fault(name),
 		cfg:    cfg,
 		hTotal: h,
 		vTotal: v,

@@ -29,6 +29,7 @@ type Comp struct {
 	Control sim.Port
 
 	env            timing.Env
+	fault          timing.Fault
 	cfg            Config
 	waker          *timing.Waker
 	inBuf          sim.Buffer
@@ -55,12 +56,10 @@ type counters struct {
 	presents, spans, pixels, underruns, stallCycles, lateSpans uint64
 }
 
-func (c *Comp) fail(err error) { c.env.Halt.Fail(fmt.Errorf("%s: %w", c.Name(), err)) }
-
 // Tick scans out what the raster has passed, takes spans while the FIFO has
 // room and starts a frame on a PresentCmd.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.env.Halt.Stopped() {
+	if c.fault.Stopped() {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
@@ -83,7 +82,7 @@ func (c *Comp) control(now sim.VTimeInSec, cycle uint64) bool {
 		return nil
 	})
 	if err != nil {
-		c.fail(err)
+		c.fault.Fail(err)
 		return false
 	}
 	return progress
@@ -102,18 +101,14 @@ func (c *Comp) receive(now sim.VTimeInSec, cycle uint64) bool {
 			c.fifo = c.fifo[1:]
 		}
 		msg := c.FromConvolve.Peek()
-		if msg == nil {
-			return progress
-		}
 		m, ok := msg.(*protocol.VideoSpan)
-		if !ok {
-			c.fail(fmt.Errorf("FromConvolve: unexpected message %T", msg))
-			return false
+		if !c.fault.Expect(ok, c.FromConvolve, msg) {
+			return progress
 		}
 		next := c.received
 		y, x0, x1 := m.Y-c.cfg.OriginY, m.X0-c.cfg.OriginX, m.X1-c.cfg.OriginX
 		if y != next/c.cfg.Width || x0 != next%c.cfg.Width || x1 <= x0 || x1 > c.cfg.Width || len(m.Pixels) != 4*(x1-x0) {
-			c.fail(fmt.Errorf("VideoSpan %s: line %d pixels [%d, %d) (%d bytes): the raster expects line %d from pixel %d of [%d, %d)",
+			c.fault.Fail(fmt.Errorf("VideoSpan %s: line %d pixels [%d, %d) (%d bytes): the raster expects line %d from pixel %d of [%d, %d)",
 				m.ID, m.Y, m.X0, m.X1, len(m.Pixels), next/c.cfg.Width+c.cfg.OriginY, next%c.cfg.Width+c.cfg.OriginX, c.cfg.OriginX, c.cfg.OriginX+c.cfg.Width))
 			return false
 		}

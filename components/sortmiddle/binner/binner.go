@@ -57,8 +57,9 @@ var stateNames = [numStates]string{"busy", "binning", "wait_memory", "wait_tiles
 // Binner is the tiled machine's binner: see the package documentation.
 type Binner struct {
 	*sim.TickingComponent
-	cfg Config
-	env timing.Env
+	cfg   Config
+	env   timing.Env
+	fault timing.Fault
 
 	// FromPrimitiveAssembly receives protocol.PrimitiveMsg and protocol.DrawEnd.
 	FromPrimitiveAssembly sim.Port
@@ -77,7 +78,6 @@ type Binner struct {
 
 	mem      *memclient.Client
 	activity *timing.Activity
-	err      error
 
 	grid       binning.Grid
 	regionBase uint64 // the parameter buffer; chunks from chunkBase
@@ -143,19 +143,12 @@ func (c *Binner) reset() {
 }
 
 // Err returns the error that stopped the binner, or nil.
-func (c *Binner) Err() error { return c.err }
-
-func (c *Binner) fail(err error) {
-	if c.err == nil {
-		c.err = fmt.Errorf("%s: %w", c.Name(), err)
-		c.env.Halt.Fail(c.err)
-	}
-}
+func (c *Binner) Err() error { return c.fault.Err() }
 
 // Tick answers the command processor, writes what is queued, bins the current
 // primitive and takes the next message.
 func (c *Binner) Tick(now sim.VTimeInSec) bool {
-	if c.env.Halt.Stopped() || c.err != nil {
+	if c.fault.Stopped() {
 		return false
 	}
 	cy := c.Freq.Cycle(now)
@@ -232,22 +225,22 @@ func (c *Binner) take(now sim.VTimeInSec) bool {
 	switch m := msg.(type) {
 	case *protocol.PrimitiveMsg:
 		if m.Draw == nil || m.Prim == nil {
-			c.fail(fmt.Errorf("PrimitiveMsg without draw or primitive"))
+			c.fault.Fail(fmt.Errorf("PrimitiveMsg without draw or primitive"))
 			return false
 		}
 		if err := c.joinPass(m.Draw); err != nil {
-			c.fail(err)
+			c.fault.Fail(err)
 			return false
 		}
 		c.FromPrimitiveAssembly.Retrieve(now)
 		c.start(m)
 	case *protocol.DrawEnd:
 		if m.Draw == nil {
-			c.fail(fmt.Errorf("DrawEnd without draw"))
+			c.fault.Fail(fmt.Errorf("DrawEnd without draw"))
 			return false
 		}
 		if err := c.joinPass(m.Draw); err != nil {
-			c.fail(err)
+			c.fault.Fail(err)
 			return false
 		}
 		c.FromPrimitiveAssembly.Retrieve(now)
@@ -255,7 +248,7 @@ func (c *Binner) take(now sim.VTimeInSec) bool {
 		c.out.Push(protocol.NewDrawDone(m.Draw, 0))
 		c.env.Progress.Add(1)
 	default:
-		c.fail(fmt.Errorf("unexpected %T on FromPrimitiveAssembly", msg))
+		c.fault.Unexpected(c.FromPrimitiveAssembly, msg)
 		return false
 	}
 	return true
@@ -433,7 +426,7 @@ func (c *Binner) control(now sim.VTimeInSec, msg sim.Msg) bool {
 		c.Control.Retrieve(now)
 		c.out.Push(protocol.NewDone(m.ID, 0))
 	default:
-		c.fail(fmt.Errorf("unexpected %T on Control", msg))
+		c.fault.Unexpected(c.Control, msg)
 		return false
 	}
 	return true
@@ -504,12 +497,12 @@ func (c *Binner) endPass(now sim.VTimeInSec) bool {
 
 func (c *Binner) receiveScheduler(now sim.VTimeInSec) bool {
 	msg := c.ToScheduler.Retrieve(now)
-	if msg == nil {
+	d, ok := msg.(*protocol.Done)
+	if !c.fault.Expect(ok, c.ToScheduler, msg) {
 		return false
 	}
-	d, ok := msg.(*protocol.Done)
-	if !ok || c.passEnd == nil || !c.sent || d.RspTo != c.pass.ID {
-		c.fail(fmt.Errorf("unexpected %T on ToScheduler", msg))
+	if c.passEnd == nil || !c.sent || d.RspTo != c.pass.ID {
+		c.fault.Fail(fmt.Errorf("ToScheduler: Done for %s, not for the pass sent", d.RspTo))
 		return false
 	}
 	p := c.pass

@@ -26,7 +26,7 @@ func MakeBuilder() Builder { return timing.NewBuilder("binner", DefaultConfig(),
 
 // build makes the unit named name from a checked Env and Config.
 func build(env timing.Env, cfg Config, name string) *Binner {
-	c := &Binner{cfg: cfg, env: env, zero: make([]byte, cfg.LineBytes)}
+	c := &Binner{cfg: cfg, env: env, fault: env.Fault(name), zero: make([]byte, cfg.LineBytes)}
 	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
 	c.FromPrimitiveAssembly = sim.NewLimitNumMsgPort(c, cfg.InputQueue, name+".FromPrimitiveAssembly")
 	c.Control = sim.NewLimitNumMsgPort(c, 4, name+".Control")

@@ -22,7 +22,7 @@ func MakeBuilder() Builder { return timing.NewBuilder("tile scheduler", DefaultC
 
 // build makes the unit named name from a checked Env and Config.
 func build(env timing.Env, cfg Config, name string) *Scheduler {
-	c := &Scheduler{cfg: cfg, env: env, held: make([]int, cfg.TileUnits),
+	c := &Scheduler{cfg: cfg, env: env, fault: env.Fault(name), held: make([]int, cfg.TileUnits),
 		perUnit: make([]uint64, cfg.TileUnits), jobs: map[string]int{}}
 	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
 	c.FromBinner = sim.NewLimitNumMsgPort(c, 2, name+".FromBinner")

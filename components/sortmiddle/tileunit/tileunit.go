@@ -85,8 +85,9 @@ const (
 // TileUnit is the tiled machine's tile unit: see the package documentation.
 type TileUnit struct {
 	*sim.TickingComponent
-	cfg Config
-	env timing.Env
+	cfg   Config
+	env   timing.Env
+	fault timing.Fault
 
 	// FromScheduler receives protocol.TileJob and sends Done.
 	FromScheduler sim.Port
@@ -111,7 +112,6 @@ type TileUnit struct {
 	mem      *memclient.Client
 	waker    *timing.Waker
 	activity *timing.Activity
-	err      error
 
 	jobs         []*protocol.TileJob // tiles taken, in order; jobs[0] is in progress
 	t            *tile               // the tile in progress
@@ -176,19 +176,12 @@ type binRead struct {
 }
 
 // Err returns the error that stopped the unit, or nil.
-func (c *TileUnit) Err() error { return c.err }
-
-func (c *TileUnit) fail(err error) {
-	if c.err == nil {
-		c.err = fmt.Errorf("%s: %w", c.Name(), err)
-		c.env.Halt.Fail(c.err)
-	}
-}
+func (c *TileUnit) Err() error { return c.fault.Err() }
 
 // Tick serves the tile memory, takes memory and back-end answers, and moves
 // the tile in progress on.
 func (c *TileUnit) Tick(now sim.VTimeInSec) bool {
-	if c.env.Halt.Stopped() || c.err != nil {
+	if c.fault.Stopped() {
 		return false
 	}
 	cy := c.Freq.Cycle(now)
@@ -214,12 +207,12 @@ func (c *TileUnit) takeJobs(now sim.VTimeInSec, cy uint64) bool {
 	progress := false
 	for {
 		msg := c.FromScheduler.Peek()
-		if msg == nil {
+		job, ok := msg.(*protocol.TileJob)
+		if !c.fault.Expect(ok, c.FromScheduler, msg) {
 			break
 		}
-		job, ok := msg.(*protocol.TileJob)
-		if !ok || job.Pass == nil || job.Tile < 0 || job.Tile >= len(job.Pass.Bins) {
-			c.fail(fmt.Errorf("unexpected %T on FromScheduler", msg))
+		if job.Pass == nil || job.Tile < 0 || job.Tile >= len(job.Pass.Bins) {
+			c.fault.Fail(fmt.Errorf("FromScheduler: TileJob for tile %d, not a tile of its pass", job.Tile))
 			return false
 		}
 		c.FromScheduler.Retrieve(now)
@@ -231,7 +224,7 @@ func (c *TileUnit) takeJobs(now sim.VTimeInSec, cy uint64) bool {
 	}
 	if c.t == nil && len(c.jobs) > 0 {
 		if err := c.begin(c.jobs[0], cy); err != nil {
-			c.fail(err)
+			c.fault.Fail(err)
 			return false
 		}
 		progress = true
