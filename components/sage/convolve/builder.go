@@ -168,20 +168,11 @@ func build(env timing.Env, cfg Config, name string) *Comp {
 	c.buf = newLineBuffer(cfg.SourceWidth, cfg.SourceHeight, cfg.Samples, cfg.Lines)
 	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
 	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
-	c.routeBuf = sim.NewBuffer(name+".FromRoute.Buf", cfg.FromRouteQueue)
-	c.prevBuf = sim.NewBuffer(name+".FromPrev.Buf", cfg.FromPrevQueue)
-	c.Control = sim.NewLimitNumMsgPort(c, 2, name+".Control")
-	c.ToRoute = sim.NewLimitNumMsgPort(c, 1, name+".ToRoute")
-	c.FromRoute = sim.NewLimitNumMsgPortWithExternalBuffer(c, c.routeBuf, name+".FromRoute")
-	c.FromPrev = sim.NewLimitNumMsgPortWithExternalBuffer(c, c.prevBuf, name+".FromPrev")
-	c.ToNext = sim.NewLimitNumMsgPort(c, 1, name+".ToNext")
-	for _, p := range []struct {
-		name string
-		port sim.Port
-	}{{"Control", c.Control}, {"ToRoute", c.ToRoute}, {"FromRoute", c.FromRoute},
-		{"FromPrev", c.FromPrev}, {"ToNext", c.ToNext}} {
-		c.AddPort(p.name, p.port)
-	}
+	c.Control = timing.AddPort(c, "Control", 2)
+	c.ToRoute = timing.AddPort(c, "ToRoute", 1)
+	c.FromRoute, c.routeBuf = timing.AddBufferedPort(c, "FromRoute", cfg.FromRouteQueue)
+	c.FromPrev, c.prevBuf = timing.AddBufferedPort(c, "FromPrev", cfg.FromPrevQueue)
+	c.ToNext = timing.AddPort(c, "ToNext", 1)
 	c.setFrame()
 	return c
 }

@@ -92,7 +92,7 @@ func build(env timing.Env, cfg Config, name string) *Distributor {
 	n := cfg.Pipes
 	c := &Distributor{cfg: cfg, env: env, fault: env.Fault(name)}
 	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
-	c.createPorts(name)
+	c.createPorts()
 	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
 	c.activity = timing.NewActivity(stateNames[:]...)
 	c.lastOrderedPipe = -1
@@ -103,13 +103,9 @@ func build(env timing.Env, cfg Config, name string) *Distributor {
 	return c
 }
 
-func (c *Distributor) createPorts(name string) {
-	c.FromCommandProcessor = sim.NewLimitNumMsgPort(c, c.cfg.InputQueue, name+".FromCommandProcessor")
-	c.ToPipes = sim.NewLimitNumMsgPort(c, 1, name+".ToPipes")
-	c.ToSampleFills = sim.NewLimitNumMsgPort(c, 1, name+".ToSampleFills")
-	c.FromSampleFills = sim.NewLimitNumMsgPort(c, c.cfg.ReturnQueue, name+".FromSampleFills")
-	c.AddPort("FromCommandProcessor", c.FromCommandProcessor)
-	c.AddPort("ToPipes", c.ToPipes)
-	c.AddPort("ToSampleFills", c.ToSampleFills)
-	c.AddPort("FromSampleFills", c.FromSampleFills)
+func (c *Distributor) createPorts() {
+	c.FromCommandProcessor = timing.AddPort(c, "FromCommandProcessor", c.cfg.InputQueue)
+	c.ToPipes = timing.AddPort(c, "ToPipes", 1)
+	c.ToSampleFills = timing.AddPort(c, "ToSampleFills", 1)
+	c.FromSampleFills = timing.AddPort(c, "FromSampleFills", c.cfg.ReturnQueue)
 }

@@ -123,7 +123,7 @@ func (c *Distributor) Buffers() []timing.BufferState {
 		cur, unsent = 1, c.cur.unsent
 	}
 	bs := []timing.BufferState{
-		{Name: n + ".FromCommandProcessor", Len: portLen(c.FromCommandProcessor), Cap: c.cfg.InputQueue},
+		timing.PeekState(c.FromCommandProcessor, c.cfg.InputQueue),
 		{Name: n + ".Draw", Len: cur, Cap: 1},
 		{Name: n + ".Unsent", Len: unsent, Cap: 2 * c.cfg.Pipes},
 	}
@@ -131,14 +131,6 @@ func (c *Distributor) Buffers() []timing.BufferState {
 		bs = append(bs, timing.BufferState{Name: fmt.Sprintf("%s.Outstanding[%d]", n, p), Len: len(c.outstanding[p])})
 	}
 	return bs
-}
-
-// portLen is 1 when a message waits in port (Akita ports do not tell how many).
-func portLen(port sim.Port) int {
-	if port.Peek() != nil {
-		return 1
-	}
-	return 0
 }
 
 // Finish closes the activity accounting at time now.

@@ -112,10 +112,7 @@ func build(env timing.Env, cfg Config, name string) *Comp {
 	}
 	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
 	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
-	c.inBuf = sim.NewBuffer(name+".FromSched.Buf", cfg.InputQueue)
-	c.FromSched = sim.NewLimitNumMsgPortWithExternalBuffer(c, c.inBuf, name+".FromSched")
-	c.Control = sim.NewLimitNumMsgPort(c, 2, name+".Control")
-	c.AddPort("FromSched", c.FromSched)
-	c.AddPort("Control", c.Control)
+	c.FromSched, c.inBuf = timing.AddBufferedPort(c, "FromSched", cfg.InputQueue)
+	c.Control = timing.AddPort(c, "Control", 2)
 	return c
 }

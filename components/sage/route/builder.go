@@ -66,12 +66,8 @@ func build(env timing.Env, cfg Config, name string) *Comp {
 	}
 	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
 	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
-	c.inBuf = sim.NewBuffer(name+".FromConvolves.Buf", cfg.RequestQueue)
-	c.FromConvolves = sim.NewLimitNumMsgPortWithExternalBuffer(c, c.inBuf, name+".FromConvolves")
-	c.ToConvolves = sim.NewLimitNumMsgPort(c, 1, name+".ToConvolves")
-	c.Control = sim.NewLimitNumMsgPort(c, 2, name+".Control")
-	c.AddPort("FromConvolves", c.FromConvolves)
-	c.AddPort("ToConvolves", c.ToConvolves)
-	c.AddPort("Control", c.Control)
+	c.FromConvolves, c.inBuf = timing.AddBufferedPort(c, "FromConvolves", cfg.RequestQueue)
+	c.ToConvolves = timing.AddPort(c, "ToConvolves", 1)
+	c.Control = timing.AddPort(c, "Control", 2)
 	return c
 }

@@ -87,26 +87,19 @@ func build(env timing.Env, cfg Config, name string) *SampleFill {
 	}
 	c := &SampleFill{cfg: cfg, env: env, fault: env.Fault(name)}
 	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
-	c.createPorts(name)
+	c.createPorts()
 	c.activity = timing.NewActivity(stateNames[:]...)
 	c.bursts = make([]burst, cfg.Geometry.Interleaves)
 	return c
 }
 
-func (c *SampleFill) createPorts(name string) {
-	c.FromRasterizer = sim.NewLimitNumMsgPort(c, c.cfg.InputQueue, name+".FromRasterizer")
-	c.FromDistributor = sim.NewLimitNumMsgPort(c, c.cfg.InputQueue, name+".FromDistributor")
-	c.ToShaderCore = sim.NewLimitNumMsgPort(c, 1, name+".ToShaderCore")
-	c.FromShaderCore = sim.NewLimitNumMsgPort(c, c.cfg.WarpsInFlight, name+".FromShaderCore")
-	c.ToDistributor = sim.NewLimitNumMsgPort(c, 1, name+".ToDistributor")
-	c.AddPort("FromRasterizer", c.FromRasterizer)
-	c.AddPort("FromDistributor", c.FromDistributor)
-	c.AddPort("ToShaderCore", c.ToShaderCore)
-	c.AddPort("FromShaderCore", c.FromShaderCore)
-	c.AddPort("ToDistributor", c.ToDistributor)
+func (c *SampleFill) createPorts() {
+	c.FromRasterizer = timing.AddPort(c, "FromRasterizer", c.cfg.InputQueue)
+	c.FromDistributor = timing.AddPort(c, "FromDistributor", c.cfg.InputQueue)
+	c.ToShaderCore = timing.AddPort(c, "ToShaderCore", 1)
+	c.FromShaderCore = timing.AddPort(c, "FromShaderCore", c.cfg.WarpsInFlight)
+	c.ToDistributor = timing.AddPort(c, "ToDistributor", 1)
 	for k := range c.ToScheds {
-		port := fmt.Sprintf("ToScheds[%d]", k)
-		c.ToScheds[k] = sim.NewLimitNumMsgPort(c, 1, name+"."+port)
-		c.AddPort(port, c.ToScheds[k])
+		c.ToScheds[k] = timing.AddPort(c, fmt.Sprintf("ToScheds[%d]", k), 1)
 	}
 }

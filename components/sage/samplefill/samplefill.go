@@ -140,8 +140,8 @@ func (c *SampleFill) Stats(add func(name string, v float64)) {
 func (c *SampleFill) Buffers() []timing.BufferState {
 	n := c.Name()
 	bs := []timing.BufferState{
-		{Name: n + ".FromRasterizer", Len: portLen(c.FromRasterizer), Cap: c.cfg.InputQueue},
-		{Name: n + ".FromDistributor", Len: portLen(c.FromDistributor), Cap: c.cfg.InputQueue},
+		timing.PeekState(c.FromRasterizer, c.cfg.InputQueue),
+		timing.PeekState(c.FromDistributor, c.cfg.InputQueue),
 		{Name: n + ".OpenWarp", Len: len(c.open), Cap: c.cfg.QuadsPerWarp},
 		{Name: n + ".ReorderBuffer", Len: c.warps, Cap: c.cfg.WarpsInFlight},
 	}
@@ -149,13 +149,6 @@ func (c *SampleFill) Buffers() []timing.BufferState {
 		bs = append(bs, timing.BufferState{Name: fmt.Sprintf("%s.SchedQueue[%d]", n, k), Len: len(c.queues[k]), Cap: c.cfg.OutputQueue})
 	}
 	return bs
-}
-
-func portLen(p sim.Port) int {
-	if p.Peek() != nil {
-		return 1
-	}
-	return 0
 }
 
 // Finish closes the activity accounting at time now.

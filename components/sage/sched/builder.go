@@ -89,12 +89,9 @@ func build(env timing.Env, cfg Config, name string) *Comp {
 	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
 	c.configure(cfg)
 	for p := 0; p < cfg.Pipes; p++ {
-		port := sim.NewLimitNumMsgPort(c, cfg.InputPortQueue, fmt.Sprintf("%s.FromPipe[%d]", name, p))
-		c.FromPipes = append(c.FromPipes, port)
-		c.AddPort(fmt.Sprintf("FromPipe[%d]", p), port)
+		c.FromPipes = append(c.FromPipes, timing.AddPort(c, fmt.Sprintf("FromPipe[%d]", p), cfg.InputPortQueue))
 	}
-	c.ToInterleaves = sim.NewLimitNumMsgPort(c, cfg.OutputPortQueue, name+".ToInterleaves")
-	c.AddPort("ToInterleaves", c.ToInterleaves)
+	c.ToInterleaves = timing.AddPort(c, "ToInterleaves", cfg.OutputPortQueue)
 	return c
 }
 

@@ -160,10 +160,7 @@ func build(env timing.Env, cfg Config, name string) *Comp {
 	}
 	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
 	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
-	c.inBuf = sim.NewBuffer(name+".FromConvolve.Buf", cfg.InputQueue)
-	c.FromConvolve = sim.NewLimitNumMsgPortWithExternalBuffer(c, c.inBuf, name+".FromConvolve")
-	c.Control = sim.NewLimitNumMsgPort(c, 2, name+".Control")
-	c.AddPort("FromConvolve", c.FromConvolve)
-	c.AddPort("Control", c.Control)
+	c.FromConvolve, c.inBuf = timing.AddBufferedPort(c, "FromConvolve", cfg.InputQueue)
+	c.Control = timing.AddPort(c, "Control", 2)
 	return c
 }
