@@ -6,6 +6,7 @@ import (
 	"github.com/sarchlab/akita/v3/sim"
 
 	"github.com/gfxsim/gfxsim/internal/check"
+	"github.com/gfxsim/gfxsim/internal/enum"
 	"github.com/gfxsim/gfxsim/timing"
 )
 
@@ -24,24 +25,16 @@ const (
 	// BarrierPerDraw distributes as Document and puts a barrier before every
 	// draw.
 	BarrierPerDraw
-	numModes
 )
 
-var modeNames = [numModes]string{"document", "ordered", "barrier_per_draw"}
+var modeNames = enum.New[Mode]("Mode", "document", "ordered", "barrier_per_draw")
 
-func (m Mode) String() string {
-	if m < 0 || m >= numModes {
-		return fmt.Sprintf("Mode(%d)", int(m))
-	}
-	return modeNames[m]
-}
+func (m Mode) String() string { return modeNames.Name(m) }
 
 // ParseMode returns the mode named s (document, ordered, barrier_per_draw).
 func ParseMode(s string) (Mode, error) {
-	for i, n := range modeNames {
-		if n == s {
-			return Mode(i), nil
-		}
+	if m, ok := modeNames.Parse(s); ok {
+		return m, nil
 	}
 	return 0, fmt.Errorf("mode: %q is not one of document, ordered, barrier_per_draw", s)
 }
@@ -71,7 +64,7 @@ func (c Config) Validate() error {
 	return check.For("distributor").
 		AtLeast("Pipes", c.Pipes, 1).
 		AtLeast("ChunkTriangles", c.ChunkTriangles, 1).
-		That(c.Mode >= 0 && c.Mode < numModes, "Mode %v is not one of document, ordered, barrier_per_draw", c.Mode).
+		That(modeNames.Valid(c.Mode), "Mode %v is not one of document, ordered, barrier_per_draw", c.Mode).
 		AtLeast("DispatchLatency", c.DispatchLatency, 1).
 		AtLeast("InputQueue", c.InputQueue, 1).
 		AtLeast("ReturnQueue", c.ReturnQueue, 1).

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/internal/check"
+	"github.com/gfxsim/gfxsim/internal/enum"
 	"github.com/gfxsim/gfxsim/timing"
 )
 
@@ -23,21 +24,14 @@ const (
 	Strict
 )
 
-var modeNames = [...]string{"elastic", "strict"}
+var modeNames = enum.New[Mode]("Mode", "elastic", "strict")
 
-func (m Mode) String() string {
-	if int(m) < len(modeNames) {
-		return modeNames[m]
-	}
-	return fmt.Sprintf("Mode(%d)", uint8(m))
-}
+func (m Mode) String() string { return modeNames.Name(m) }
 
 // ParseMode parses "elastic" or "strict".
 func ParseMode(s string) (Mode, error) {
-	for i, n := range modeNames {
-		if s == n {
-			return Mode(i), nil
-		}
+	if m, ok := modeNames.Parse(s); ok {
+		return m, nil
 	}
 	return 0, fmt.Errorf("video mode %q: must be elastic or strict", s)
 }
@@ -124,7 +118,7 @@ func (c Config) Validate() error {
 			"Origin (%d, %d) must be in [0, %d] on each axis", c.OriginX, c.OriginY, maxSide).
 		That(c.Channels >= 1 && c.Channels <= 2, "Channels %d must be 1 or 2 (section 7.1)", c.Channels).
 		Index("Channel", c.Channel, "Channels", c.Channels).
-		That(c.Mode == Elastic || c.Mode == Strict, "Mode %d must be elastic or strict", c.Mode).
+		That(modeNames.Valid(c.Mode), "Mode %d must be elastic or strict", c.Mode).
 		AtLeast("FIFOPixels", c.FIFOPixels, 1).
 		AtLeast("InputQueue", c.InputQueue, 1).
 		Err()

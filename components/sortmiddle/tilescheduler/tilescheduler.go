@@ -6,6 +6,7 @@ import (
 	"github.com/sarchlab/akita/v3/sim"
 
 	"github.com/gfxsim/gfxsim/components/protocol"
+	"github.com/gfxsim/gfxsim/internal/enum"
 	"github.com/gfxsim/gfxsim/timing"
 )
 
@@ -18,13 +19,14 @@ const (
 	ZOrder
 )
 
+var orderNames = enum.New[Order]("Order", "rowmajor", "zorder")
+
+func (o Order) String() string { return orderNames.Name(o) }
+
 // ParseOrder returns the order named s (rowmajor, zorder).
 func ParseOrder(s string) (Order, error) {
-	switch s {
-	case "rowmajor":
-		return RowMajor, nil
-	case "zorder":
-		return ZOrder, nil
+	if o, ok := orderNames.Parse(s); ok {
+		return o, nil
 	}
 	return 0, fmt.Errorf("%q is not one of rowmajor, zorder", s)
 }
@@ -43,7 +45,7 @@ func (c Config) Validate() error {
 		return fmt.Errorf("TileUnits: %d: the tiled machine needs at least one tile unit", c.TileUnits)
 	case c.JobsPerUnit < 1:
 		return fmt.Errorf("JobsPerUnit: %d: must be at least 1", c.JobsPerUnit)
-	case c.Order != RowMajor && c.Order != ZOrder:
+	case !orderNames.Valid(c.Order):
 		return fmt.Errorf("Order: %d: unknown", c.Order)
 	}
 	return nil
