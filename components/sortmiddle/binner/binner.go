@@ -12,6 +12,7 @@ import (
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/binning"
 	"github.com/gfxsim/gfxsim/functional/command"
+	"github.com/gfxsim/gfxsim/internal/check"
 	"github.com/gfxsim/gfxsim/timing"
 )
 
@@ -26,19 +27,15 @@ type Config struct {
 
 // Validate names the first bad field.
 func (c Config) Validate() error {
-	switch {
-	case c.EntriesPerCycle < 1:
-		return fmt.Errorf("EntriesPerCycle: %d: must be at least 1", c.EntriesPerCycle)
-	case c.LineBytes < binning.EntryBytes || c.LineBytes&(c.LineBytes-1) != 0:
-		return fmt.Errorf("LineBytes: %d: must be a power of two of at least %d", c.LineBytes, binning.EntryBytes)
-	case c.ChunkBytes < 2*binning.EntryBytes || c.ChunkBytes%c.LineBytes != 0 && c.LineBytes%c.ChunkBytes != 0:
-		return fmt.Errorf("ChunkBytes: %d: must hold an entry and a link and align with LineBytes (%d)", c.ChunkBytes, c.LineBytes)
-	case c.MaxOutstandingMemory < 1:
-		return fmt.Errorf("MaxOutstandingMemory: %d: must be at least 1", c.MaxOutstandingMemory)
-	case c.InputQueue < 1:
-		return fmt.Errorf("InputQueue: %d: must be at least 1", c.InputQueue)
-	}
-	return nil
+	return check.For("binner").
+		AtLeast("EntriesPerCycle", c.EntriesPerCycle, 1).
+		That(c.LineBytes >= binning.EntryBytes && c.LineBytes&(c.LineBytes-1) == 0,
+			"LineBytes %d must be a power of two of at least %d", c.LineBytes, binning.EntryBytes).
+		That(c.ChunkBytes >= 2*binning.EntryBytes && (c.ChunkBytes%c.LineBytes == 0 || c.LineBytes%c.ChunkBytes == 0),
+			"ChunkBytes %d must hold an entry and a link and align with LineBytes (%d)", c.ChunkBytes, c.LineBytes).
+		AtLeast("MaxOutstandingMemory", c.MaxOutstandingMemory, 1).
+		AtLeast("InputQueue", c.InputQueue, 1).
+		Err()
 }
 
 // The activity states.

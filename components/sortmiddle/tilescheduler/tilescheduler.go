@@ -6,6 +6,7 @@ import (
 	"github.com/sarchlab/akita/v3/sim"
 
 	"github.com/gfxsim/gfxsim/components/protocol"
+	"github.com/gfxsim/gfxsim/internal/check"
 	"github.com/gfxsim/gfxsim/internal/enum"
 	"github.com/gfxsim/gfxsim/timing"
 )
@@ -40,15 +41,11 @@ type Config struct {
 
 // Validate names the first bad field.
 func (c Config) Validate() error {
-	switch {
-	case c.TileUnits < 1:
-		return fmt.Errorf("TileUnits: %d: the tiled machine needs at least one tile unit", c.TileUnits)
-	case c.JobsPerUnit < 1:
-		return fmt.Errorf("JobsPerUnit: %d: must be at least 1", c.JobsPerUnit)
-	case !orderNames.Valid(c.Order):
-		return fmt.Errorf("Order: %d: unknown", c.Order)
-	}
-	return nil
+	return check.For("tile scheduler").
+		That(c.TileUnits >= 1, "TileUnits %d: the tiled machine needs at least one tile unit", c.TileUnits).
+		AtLeast("JobsPerUnit", c.JobsPerUnit, 1).
+		That(orderNames.Valid(c.Order), "Order %d is not one of rowmajor, zorder", c.Order).
+		Err()
 }
 
 const (

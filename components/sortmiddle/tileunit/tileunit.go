@@ -12,6 +12,7 @@ import (
 	"github.com/gfxsim/gfxsim/functional/framebuffer"
 	"github.com/gfxsim/gfxsim/functional/raster"
 	"github.com/gfxsim/gfxsim/functional/state"
+	"github.com/gfxsim/gfxsim/internal/check"
 	"github.com/gfxsim/gfxsim/timing"
 )
 
@@ -30,23 +31,16 @@ type Config struct {
 
 // Validate names the first bad field.
 func (c Config) Validate() error {
-	switch {
-	case c.LineBytes < 4 || c.LineBytes&(c.LineBytes-1) != 0:
-		return fmt.Errorf("LineBytes: %d: must be a power of two of at least 4", c.LineBytes)
-	case c.PrimitivesPerCycle < 1:
-		return fmt.Errorf("PrimitivesPerCycle: %d: must be at least 1", c.PrimitivesPerCycle)
-	case c.MaxOutstandingMemory < 1:
-		return fmt.Errorf("MaxOutstandingMemory: %d: must be at least 1", c.MaxOutstandingMemory)
-	case c.MemoryLatency < 1:
-		return fmt.Errorf("MemoryLatency: %d: must be at least 1", c.MemoryLatency)
-	case c.MemoryBytesPerCycle < 1:
-		return fmt.Errorf("MemoryBytesPerCycle: %d: must be at least 1", c.MemoryBytesPerCycle)
-	case c.MemoryBytes < 1:
-		return fmt.Errorf("MemoryBytes: %d: must be positive", c.MemoryBytes)
-	case c.InputQueue < 1:
-		return fmt.Errorf("InputQueue: %d: must be at least 1", c.InputQueue)
-	}
-	return nil
+	return check.For("tile unit").
+		That(c.LineBytes >= 4 && c.LineBytes&(c.LineBytes-1) == 0, "LineBytes %d must be a power of two of at least 4", c.LineBytes).
+		AllAtLeast(1,
+			check.Field{Name: "PrimitivesPerCycle", Value: c.PrimitivesPerCycle},
+			check.Field{Name: "MaxOutstandingMemory", Value: c.MaxOutstandingMemory},
+			check.Field{Name: "MemoryLatency", Value: c.MemoryLatency},
+			check.Field{Name: "MemoryBytesPerCycle", Value: c.MemoryBytesPerCycle},
+			check.Field{Name: "MemoryBytes", Value: c.MemoryBytes},
+			check.Field{Name: "InputQueue", Value: c.InputQueue}).
+		Err()
 }
 
 // The activity states.
