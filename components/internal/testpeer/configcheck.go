@@ -2,6 +2,7 @@ package testpeer
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -69,6 +70,26 @@ func CheckValidate[C interface{ Validate() error }](t testing.TB, ok C, cases ..
 		tc.Set(&cfg)
 		if err := cfg.Validate(); err == nil || err.Error() != tc.Want {
 			t.Errorf("Validate() = %v, want %q", err, tc.Want)
+		}
+	}
+}
+
+// CheckAtLeast checks, for each named int field of ok, that min-1 there fails
+// Validate with exactly "<unit>: <Field> <min-1> must be at least <min>" (the
+// rule of internal/check's AtLeast): the rows of CheckValidate that every
+// count, depth and queue of a configuration repeats.
+func CheckAtLeast[C interface{ Validate() error }](t testing.TB, ok C, unit string, min int, fields ...string) {
+	t.Helper()
+	for _, f := range fields {
+		cfg := ok
+		v := reflect.ValueOf(&cfg).Elem().FieldByName(f)
+		if !v.IsValid() || v.Kind() != reflect.Int {
+			t.Fatalf("%T has no int field %s", ok, f)
+		}
+		v.SetInt(int64(min - 1))
+		want := fmt.Sprintf("%s: %s %d must be at least %d", unit, f, min-1, min)
+		if err := cfg.Validate(); err == nil || err.Error() != want {
+			t.Errorf("%s %d: Validate() = %v, want %q", f, min-1, err, want)
 		}
 	}
 }

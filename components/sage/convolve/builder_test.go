@@ -34,13 +34,9 @@ func TestConfigValidate(t *testing.T) {
 		set(func(c *convolve.Config) { c.Stream = convolve.Stream{First: 0, Count: 2, X0: 640, X1: 1281} },
 			"convolve: Stream columns [640, 1281) must be a non-empty part of the Output width 1280"),
 		set(func(c *convolve.Config) { c.RequestAhead = -1 }, "convolve: RequestAhead -1 must not be negative"),
-		set(func(c *convolve.Config) { c.Processors = 0 }, "convolve: Processors 0 must be at least 1"),
-		set(func(c *convolve.Config) { c.SamplesPerCycle = 0 }, "convolve: SamplesPerCycle 0 must be at least 1"),
-		set(func(c *convolve.Config) { c.SpanPixels = 0 }, "convolve: SpanPixels 0 must be at least 1"),
-		set(func(c *convolve.Config) { c.OutputLines = 0 }, "convolve: OutputLines 0 must be at least 1"),
-		set(func(c *convolve.Config) { c.FromRouteQueue = 0 }, "convolve: FromRouteQueue 0 must be at least 1"),
-		set(func(c *convolve.Config) { c.FromPrevQueue = 0 }, "convolve: FromPrevQueue 0 must be at least 1"),
 	)
+	testpeer.CheckAtLeast(t, ok, "convolve", 1,
+		"Processors", "SamplesPerCycle", "SpanPixels", "OutputLines", "FromRouteQueue", "FromPrevQueue")
 	resized := ok
 	resized.SourceWidth, resized.SourceHeight = 960, 768
 	testpeer.CheckValidate(t, resized) // 960x768 to 1280x1024

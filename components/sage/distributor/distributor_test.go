@@ -317,15 +317,10 @@ func TestProtocolErrors(t *testing.T) {
 }
 
 func TestConfigValidate(t *testing.T) {
-	set := testpeer.Reject[distributor.Config]
-	testpeer.CheckValidate(t, distributor.DefaultConfig(),
-		set(func(c *distributor.Config) { c.Pipes = 0 }, "distributor: Pipes 0 must be at least 1"),
-		set(func(c *distributor.Config) { c.ChunkTriangles = 0 }, "distributor: ChunkTriangles 0 must be at least 1"),
-		set(func(c *distributor.Config) { c.Mode = 7 }, "distributor: Mode Mode(7) is not one of document, ordered, barrier_per_draw"),
-		set(func(c *distributor.Config) { c.DispatchLatency = 0 }, "distributor: DispatchLatency 0 must be at least 1"),
-		set(func(c *distributor.Config) { c.InputQueue = 0 }, "distributor: InputQueue 0 must be at least 1"),
-		set(func(c *distributor.Config) { c.ReturnQueue = 0 }, "distributor: ReturnQueue 0 must be at least 1"),
-	)
+	testpeer.CheckValidate(t, distributor.DefaultConfig(), testpeer.Reject(func(c *distributor.Config) { c.Mode = 7 },
+		"distributor: Mode Mode(7) is not one of document, ordered, barrier_per_draw"))
+	testpeer.CheckAtLeast(t, distributor.DefaultConfig(), "distributor", 1,
+		"Pipes", "ChunkTriangles", "DispatchLatency", "InputQueue", "ReturnQueue")
 	testpeer.CheckEnv(t, true, func(e timing.Env) { distributor.MakeBuilder().WithEnv(e).Build("Distributor") })
 	for _, s := range []string{"document", "ordered", "barrier_per_draw"} {
 		if m, err := distributor.ParseMode(s); err != nil || m.String() != s {

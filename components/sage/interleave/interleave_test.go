@@ -288,12 +288,11 @@ func TestValidate(t *testing.T) {
 		set(func(c *interleave.Config) { c.Index = 8 }, "interleave: Index 8 must be in [0, Geometry.Interleaves=8)"),
 		set(func(c *interleave.Config) { c.BlocksPerChip, c.SamplesPerBlock = 8, 6 },
 			"interleave: SamplesPerBlock 6 must be a power of two"),
-		set(func(c *interleave.Config) { c.ClearSamplesPerCycle = 0 }, "interleave: ClearSamplesPerCycle 0 must be at least 1"),
-		set(func(c *interleave.Config) { c.Pipes = 0 }, "interleave: Pipes 0 must be at least 1"),
 		set(func(c *interleave.Config) { c.PageMissCycles = -1 }, "interleave: PageMissCycles -1 must not be negative"),
 		set(func(c *interleave.Config) {
 			c.Geometry = samplebuffer.Geometry{Width: 4, Height: 4, Samples: 17, Interleaves: 8, ChipsPerInterleave: 4}
 		}, "interleave: Geometry: samples: 17 samples per pixel outside [1, 16] (the pattern RAM holds 16)"),
 	)
+	testpeer.CheckAtLeast(t, interleave.DefaultConfig(), "interleave", 1, "ClearSamplesPerCycle", "Pipes")
 	testpeer.CheckEnv(t, true, func(e timing.Env) { interleave.MakeBuilder().WithEnv(e).Build("Interleave") })
 }

@@ -153,14 +153,8 @@ func TestFIFOBackPressure(t *testing.T) {
 }
 
 func TestConfigValidate(t *testing.T) {
-	set := testpeer.Reject[Config]
-	testpeer.CheckValidate(t, DefaultConfig(),
-		set(func(c *Config) { c.Chips = 0 }, "route: Chips 0 must be at least 1"),
-		set(func(c *Config) { c.SamplesPerChip = 0 }, "route: SamplesPerChip 0 must be at least 1"),
-		set(func(c *Config) { c.Convolves = 0 }, "route: Convolves 0 must be at least 1"),
-		set(func(c *Config) { c.FIFOSamples = 0 }, "route: FIFOSamples 0 must be at least 1"),
-		set(func(c *Config) { c.SpanPixels = 0 }, "route: SpanPixels 0 must be at least 1"),
-		set(func(c *Config) { c.RequestQueue = 0 }, "route: RequestQueue 0 must be at least 1"),
-	)
+	testpeer.CheckValidate(t, DefaultConfig())
+	testpeer.CheckAtLeast(t, DefaultConfig(), "route", 1,
+		"Chips", "SamplesPerChip", "Convolves", "FIFOSamples", "SpanPixels", "RequestQueue")
 	testpeer.CheckEnv(t, true, func(e timing.Env) { MakeBuilder().WithEnv(e).Build("Route") })
 }

@@ -279,12 +279,6 @@ func TestConfigValidate(t *testing.T) {
 	set := testpeer.Reject[samplefill.Config]
 	testpeer.CheckValidate(t, samplefill.DefaultConfig(),
 		set(func(c *samplefill.Config) { c.QuadsPerWarp = 17 }, "samplefill: QuadsPerWarp 17 must be in [1, 16]"),
-		set(func(c *samplefill.Config) { c.WarpsInFlight = 0 }, "samplefill: WarpsInFlight 0 must be at least 1"),
-		set(func(c *samplefill.Config) { c.SamplesPerCycle = 0 }, "samplefill: SamplesPerCycle 0 must be at least 1"),
-		set(func(c *samplefill.Config) { c.PacketBytes = 0 }, "samplefill: PacketBytes 0 must be at least 1"),
-		set(func(c *samplefill.Config) { c.BurstSamples = 0 }, "samplefill: BurstSamples 0 must be at least 1"),
-		set(func(c *samplefill.Config) { c.OutputQueue = 0 }, "samplefill: OutputQueue 0 must be at least 1"),
-		set(func(c *samplefill.Config) { c.InputQueue = 0 }, "samplefill: InputQueue 0 must be at least 1"),
 		set(func(c *samplefill.Config) { c.Pipe = -1 }, "samplefill: Pipe -1 must not be negative"),
 		set(func(c *samplefill.Config) { c.InterleavesPerSched = 3 },
 			"samplefill: InterleavesPerSched 3 does not cover 8 interleaves with 2 scheds"),
@@ -292,5 +286,7 @@ func TestConfigValidate(t *testing.T) {
 			c.Geometry = samplebuffer.Geometry{Width: 4, Height: 4, Samples: 17, Interleaves: 8, ChipsPerInterleave: 4}
 		}, "samplefill: Geometry: samples: 17 samples per pixel outside [1, 16] (the pattern RAM holds 16)"),
 	)
+	testpeer.CheckAtLeast(t, samplefill.DefaultConfig(), "samplefill", 1,
+		"WarpsInFlight", "SamplesPerCycle", "PacketBytes", "BurstSamples", "OutputQueue", "InputQueue")
 	testpeer.CheckEnv(t, true, func(e timing.Env) { samplefill.MakeBuilder().WithEnv(e).Build("SampleFill") })
 }

@@ -259,10 +259,8 @@ func TestValidate(t *testing.T) {
 	set := testpeer.Reject[sched.Config]
 	testpeer.CheckValidate(t, sched.DefaultConfig(),
 		set(func(c *sched.Config) { c.Hysteresis = -1 }, "sched: Hysteresis -1 must not be negative"),
-		set(func(c *sched.Config) { c.InputDepth = 0 }, "sched: InputDepth 0 must be at least 1"),
-		set(func(c *sched.Config) { c.SecondStageDepth = 0 }, "sched: SecondStageDepth 0 must be at least 1"),
 		set(func(c *sched.Config) { c.SnoopDistance = 64 }, "sched: SnoopDistance 64 must be below PrewriteDepth 64"),
-		set(func(c *sched.Config) { c.Pipes = 0 }, "sched: Pipes 0 must be at least 1"),
 	)
+	testpeer.CheckAtLeast(t, sched.DefaultConfig(), "sched", 1, "InputDepth", "SecondStageDepth", "Pipes")
 	testpeer.CheckEnv(t, true, func(e timing.Env) { sched.MakeBuilder().WithEnv(e).Build("Sched") })
 }

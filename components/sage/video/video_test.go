@@ -28,9 +28,8 @@ func TestConfigValidate(t *testing.T) {
 		set(func(c *Config) { c.Channel = -1 }, "video: Channel -1 must be in [0, Channels=1)"),
 		set(func(c *Config) { c.OriginX = -1 }, "video: Origin (-1, 0) must be in [0, 16384] on each axis"),
 		set(func(c *Config) { c.Mode = Mode(7) }, "video: Mode 7 must be elastic or strict"),
-		set(func(c *Config) { c.FIFOPixels = 0 }, "video: FIFOPixels 0 must be at least 1"),
-		set(func(c *Config) { c.InputQueue = 0 }, "video: InputQueue 0 must be at least 1"),
 	)
+	testpeer.CheckAtLeast(t, DefaultConfig(), "video", 1, "FIFOPixels", "InputQueue")
 	right := DefaultConfig()
 	right.Channel, right.Channels, right.OriginX = 1, 2, 640
 	testpeer.CheckValidate(t, right) // channel 1 of 2 at (640, 0)

@@ -271,3 +271,12 @@ func TestTraced(t *testing.T) {
 		t.Errorf("memory writes below the passes %v, %d writes, want 8 below pass0 and 2 below pass1", writes, len(r.mem.Log))
 	}
 }
+
+func TestConfigValidate(t *testing.T) {
+	testpeer.CheckValidate(t, DefaultConfig(),
+		testpeer.Reject(func(c *Config) { c.LineBytes = 48 }, "binner: LineBytes 48 must be a power of two of at least 8"),
+		testpeer.Reject(func(c *Config) { c.ChunkBytes = 96 },
+			"binner: ChunkBytes 96 must hold an entry and a link and align with LineBytes (64)"))
+	testpeer.CheckAtLeast(t, DefaultConfig(), "binner", 1, "EntriesPerCycle", "MaxOutstandingMemory", "InputQueue")
+	testpeer.CheckEnv(t, true, func(e timing.Env) { MakeBuilder().WithEnv(e).Build("Binner") })
+}
