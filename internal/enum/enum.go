@@ -6,15 +6,14 @@
 //
 //	func (m Mode) String() string { return modeNames.Name(m) }
 //
-//	func ParseMode(s string) (Mode, error) {
-//		if m, ok := modeNames.Parse(s); ok {
-//			return m, nil
-//		}
-//		return 0, fmt.Errorf("video mode %q: must be elastic or strict", s)
-//	}
+//	// ParseMode returns the mode named s.
+//	func ParseMode(s string) (Mode, error) { return modeNames.Parse(s) }
 package enum
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Integer is an integer type an enumeration is declared as.
 type Integer interface {
@@ -38,14 +37,15 @@ func (n Names[T]) Name(v T) string {
 	return fmt.Sprintf("%s(%d)", n.typ, int64(v))
 }
 
-// Parse returns the value named s, and whether there is one.
-func (n Names[T]) Parse(s string) (T, bool) {
+// Parse returns the value named s, or an error that lists the names:
+// `Mode "lazy" is not one of elastic, strict`.
+func (n Names[T]) Parse(s string) (T, error) {
 	for i, name := range n.names {
 		if name == s {
-			return T(i), true
+			return T(i), nil
 		}
 	}
-	return 0, false
+	return 0, fmt.Errorf("%s %q is not one of %s", n.typ, s, strings.Join(n.names, ", "))
 }
 
 // Valid reports whether v names a value.

@@ -19,11 +19,11 @@ func TestNames(t *testing.T) {
 			t.Errorf("Valid(%d) = %v", tc.v, got)
 		}
 	}
-	if v, ok := n.Parse("strict"); !ok || v != 1 {
-		t.Errorf("Parse(strict) = %d, %v, want 1, true", v, ok)
+	if v, err := n.Parse("strict"); err != nil || v != 1 {
+		t.Errorf("Parse(strict) = %d, %v, want 1", v, err)
 	}
-	if _, ok := n.Parse("lazy"); ok {
-		t.Error("Parse(lazy) found a value")
+	if _, err := n.Parse("lazy"); err == nil || err.Error() != `Mode "lazy" is not one of elastic, strict` {
+		t.Errorf("Parse(lazy): %v", err)
 	}
 	s := New[signed]("Signed", "a")
 	if got := s.Name(-1); got != "Signed(-1)" || s.Valid(-1) {

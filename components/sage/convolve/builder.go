@@ -129,13 +129,9 @@ func (c Config) Validate() error {
 			"Stream columns [%d, %d) must be a non-empty part of the Output width %d", st.X0, st.X1, ow).
 		That(c.Lines >= filter.Window, "Lines %d must be at least the filter window's %d", c.Lines, filter.Window).
 		NotNegative("RequestAhead", c.RequestAhead).
-		AllAtLeast(1,
-			check.Field{Name: "Processors", Value: c.Processors},
-			check.Field{Name: "SamplesPerCycle", Value: c.SamplesPerCycle},
-			check.Field{Name: "SpanPixels", Value: c.SpanPixels},
-			check.Field{Name: "OutputLines", Value: c.OutputLines},
-			check.Field{Name: "FromRouteQueue", Value: c.FromRouteQueue},
-			check.Field{Name: "FromPrevQueue", Value: c.FromPrevQueue}).
+		FieldsAtLeast(1, c,
+			"Processors", "SamplesPerCycle", "SpanPixels", "OutputLines", "FromRouteQueue",
+			"FromPrevQueue").
 		Err()
 }
 

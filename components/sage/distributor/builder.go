@@ -1,8 +1,6 @@
 package distributor
 
 import (
-	"fmt"
-
 	"github.com/sarchlab/akita/v3/sim"
 
 	"github.com/gfxsim/gfxsim/internal/check"
@@ -32,12 +30,7 @@ var modeNames = enum.New[Mode]("Mode", "document", "ordered", "barrier_per_draw"
 func (m Mode) String() string { return modeNames.Name(m) }
 
 // ParseMode returns the mode named s (document, ordered, barrier_per_draw).
-func ParseMode(s string) (Mode, error) {
-	if m, ok := modeNames.Parse(s); ok {
-		return m, nil
-	}
-	return 0, fmt.Errorf("mode: %q is not one of document, ordered, barrier_per_draw", s)
-}
+func ParseMode(s string) (Mode, error) { return modeNames.Parse(s) }
 
 // Config is the distributor's configuration (sage.distribution).
 type Config struct {

@@ -327,7 +327,7 @@ func TestConfigValidate(t *testing.T) {
 			t.Errorf("ParseMode(%q) = %v, %v", s, m, err)
 		}
 	}
-	if _, err := distributor.ParseMode("fast"); err == nil || !strings.Contains(err.Error(), "mode") {
+	if _, err := distributor.ParseMode("fast"); err == nil || err.Error() != `Mode "fast" is not one of document, ordered, barrier_per_draw` {
 		t.Errorf("ParseMode(fast): %v", err)
 	}
 }

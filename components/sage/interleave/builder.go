@@ -57,14 +57,9 @@ func (c Config) Validate() error {
 		r.Wrap(fmt.Errorf("Geometry: %w", err))
 	}
 	return r.Index("Index", c.Index, "Geometry.Interleaves", c.Geometry.Interleaves).
-		AllAtLeast(1,
-			check.Field{Name: "Pipes", Value: c.Pipes}, check.Field{Name: "BlocksPerChip", Value: c.BlocksPerChip},
-			check.Field{Name: "SamplesPerBlock", Value: c.SamplesPerBlock},
-			check.Field{Name: "BanksPerChip", Value: c.BanksPerChip},
-			check.Field{Name: "BlocksPerPage", Value: c.BlocksPerPage},
-			check.Field{Name: "WriteCycles", Value: c.WriteCycles},
-			check.Field{Name: "ClearSamplesPerCycle", Value: c.ClearSamplesPerCycle},
-			check.Field{Name: "InputQueue", Value: c.InputQueue}).
+		FieldsAtLeast(1, c,
+			"Pipes", "BlocksPerChip", "SamplesPerBlock", "BanksPerChip", "BlocksPerPage", "WriteCycles",
+			"ClearSamplesPerCycle", "InputQueue").
 		NotNegative("FillCycles", c.FillCycles).
 		NotNegative("WriteBackCycles", c.WriteBackCycles).
 		NotNegative("PageMissCycles", c.PageMissCycles).

@@ -32,14 +32,9 @@ func DefaultConfig() Config {
 
 // Validate names the first bad field.
 func (c Config) Validate() error {
-	return check.For("route").AllAtLeast(1,
-		check.Field{Name: "Chips", Value: c.Chips},
-		check.Field{Name: "SamplesPerChip", Value: c.SamplesPerChip},
-		check.Field{Name: "Convolves", Value: c.Convolves},
-		check.Field{Name: "FIFOSamples", Value: c.FIFOSamples},
-		check.Field{Name: "SpanPixels", Value: c.SpanPixels},
-		check.Field{Name: "RequestQueue", Value: c.RequestQueue},
-	).Err()
+	return check.For("route").
+		FieldsAtLeast(1, c, "Chips", "SamplesPerChip", "Convolves", "FIFOSamples", "SpanPixels", "RequestQueue").
+		Err()
 }
 
 // Builder builds the route network: MakeBuilder().WithEnv(env).

@@ -57,13 +57,8 @@ func (c Config) Validate() error {
 	r := check.For("samplefill").
 		NotNegative("Pipe", c.Pipe).
 		InRange("QuadsPerWarp", c.QuadsPerWarp, 1, 16).
-		AllAtLeast(1,
-			check.Field{Name: "WarpsInFlight", Value: c.WarpsInFlight},
-			check.Field{Name: "SamplesPerCycle", Value: c.SamplesPerCycle},
-			check.Field{Name: "PacketBytes", Value: c.PacketBytes},
-			check.Field{Name: "BurstSamples", Value: c.BurstSamples},
-			check.Field{Name: "InputQueue", Value: c.InputQueue},
-			check.Field{Name: "OutputQueue", Value: c.OutputQueue})
+		FieldsAtLeast(1, c,
+			"WarpsInFlight", "SamplesPerCycle", "PacketBytes", "BurstSamples", "InputQueue", "OutputQueue")
 	if err := g.Validate(int64(g.Width) * int64(g.Height) * int64(g.Samples)); err != nil {
 		r.Wrap(fmt.Errorf("Geometry: %w", err))
 	}

@@ -56,15 +56,9 @@ func (c Config) Validate() error {
 		NotNegative("SnoopDistance", c.SnoopDistance).
 		That(c.SnoopDistance < c.PrewriteDepth || c.SnoopDistance == 0,
 			"SnoopDistance %d must be below PrewriteDepth %d", c.SnoopDistance, c.PrewriteDepth).
-		AllAtLeast(1,
-			check.Field{Name: "Pipes", Value: c.Pipes}, check.Field{Name: "Interleaves", Value: c.Interleaves},
-			check.Field{Name: "InputDepth", Value: c.InputDepth},
-			check.Field{Name: "SecondStageDepth", Value: c.SecondStageDepth},
-			check.Field{Name: "PrewriteDepth", Value: c.PrewriteDepth},
-			check.Field{Name: "SamplesPerCycle", Value: c.SamplesPerCycle},
-			check.Field{Name: "OutputBurst", Value: c.OutputBurst},
-			check.Field{Name: "InputPortQueue", Value: c.InputPortQueue},
-			check.Field{Name: "OutputPortQueue", Value: c.OutputPortQueue}).
+		FieldsAtLeast(1, c,
+			"Pipes", "Interleaves", "InputDepth", "SecondStageDepth", "PrewriteDepth", "SamplesPerCycle",
+			"OutputBurst", "InputPortQueue", "OutputPortQueue").
 		Err()
 }
 

@@ -1,8 +1,6 @@
 package video
 
 import (
-	"fmt"
-
 	"github.com/sarchlab/akita/v3/sim"
 
 	"github.com/gfxsim/gfxsim/components/protocol"
@@ -29,12 +27,7 @@ var modeNames = enum.New[Mode]("Mode", "elastic", "strict")
 func (m Mode) String() string { return modeNames.Name(m) }
 
 // ParseMode parses "elastic" or "strict".
-func ParseMode(s string) (Mode, error) {
-	if m, ok := modeNames.Parse(s); ok {
-		return m, nil
-	}
-	return 0, fmt.Errorf("video mode %q: must be elastic or strict", s)
-}
+func ParseMode(s string) (Mode, error) { return modeNames.Parse(s) }
 
 // VESA 1280x1024 at 75 Hz (VESA DMT: 135 MHz pixel clock, 1688 x 1066 total).
 const (

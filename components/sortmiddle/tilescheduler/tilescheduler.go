@@ -25,12 +25,7 @@ var orderNames = enum.New[Order]("Order", "rowmajor", "zorder")
 func (o Order) String() string { return orderNames.Name(o) }
 
 // ParseOrder returns the order named s (rowmajor, zorder).
-func ParseOrder(s string) (Order, error) {
-	if o, ok := orderNames.Parse(s); ok {
-		return o, nil
-	}
-	return 0, fmt.Errorf("%q is not one of rowmajor, zorder", s)
-}
+func ParseOrder(s string) (Order, error) { return orderNames.Parse(s) }
 
 // Config is the tile scheduler's configuration.
 type Config struct {

@@ -386,7 +386,7 @@ func TestConfigValidate(t *testing.T) {
 			t.Errorf("ParseOrder(%q) = %v, %v", s, o, err)
 		}
 	}
-	if _, err := ParseOrder("hilbert"); err == nil || err.Error() != `"hilbert" is not one of rowmajor, zorder` {
+	if _, err := ParseOrder("hilbert"); err == nil || err.Error() != `Order "hilbert" is not one of rowmajor, zorder` {
 		t.Errorf("ParseOrder(hilbert): %v", err)
 	}
 	testpeer.CheckEnv(t, true, func(e timing.Env) { MakeBuilder().WithEnv(e).Build("TileScheduler") })

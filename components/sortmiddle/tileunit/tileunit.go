@@ -33,13 +33,9 @@ type Config struct {
 func (c Config) Validate() error {
 	return check.For("tile unit").
 		That(c.LineBytes >= 4 && c.LineBytes&(c.LineBytes-1) == 0, "LineBytes %d must be a power of two of at least 4", c.LineBytes).
-		AllAtLeast(1,
-			check.Field{Name: "PrimitivesPerCycle", Value: c.PrimitivesPerCycle},
-			check.Field{Name: "MaxOutstandingMemory", Value: c.MaxOutstandingMemory},
-			check.Field{Name: "MemoryLatency", Value: c.MemoryLatency},
-			check.Field{Name: "MemoryBytesPerCycle", Value: c.MemoryBytesPerCycle},
-			check.Field{Name: "MemoryBytes", Value: c.MemoryBytes},
-			check.Field{Name: "InputQueue", Value: c.InputQueue}).
+		FieldsAtLeast(1, c,
+			"PrimitivesPerCycle", "MaxOutstandingMemory", "MemoryLatency", "MemoryBytesPerCycle",
+			"MemoryBytes", "InputQueue").
 		Err()
 }
 
