@@ -10,6 +10,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/sage/convolve"
 	"github.com/gfxsim/gfxsim/components/sage/route"
@@ -85,7 +86,7 @@ type chainConfig struct {
 type chain struct {
 	engine sim.Engine
 	halt   *timing.Halt
-	cp     *fakeCommandProcessor
+	cp     *testpeer.Peer // the command processor: PresentCmd out, Done in
 	route  *route.Comp
 	convs  []*convolve.Comp
 	video  *video.Comp   // the first channel's output
@@ -126,7 +127,7 @@ func newChain(t testing.TB, cfg chainConfig) *chain {
 	e := sim.NewSerialEngine()
 	c := &chain{engine: e, halt: &timing.Halt{}, cfg: cfg, conv: mitchell(t), pos: newGridPositions(cfg.n)}
 	c.frame = newFrame(t, cfg.srcW, cfg.srcH, cfg.n, cfg.seed)
-	c.cp = newFakeCommandProcessor("CP", e)
+	c.cp = testpeer.NewPeer("CP", e, 8)
 
 	rc := route.DefaultConfig()
 	rc.Convolves = cfg.chips
@@ -172,7 +173,7 @@ func newChain(t testing.TB, cfg chainConfig) *chain {
 	}
 
 	control := connections.MakeBusBuilder().WithEngine(e).Build("ControlBus")
-	control.PlugIn(c.cp.Out, 8)
+	control.PlugIn(c.cp.Port, 8)
 	control.PlugIn(c.route.Control, 1)
 	for _, v := range c.videos {
 		control.PlugIn(v.Control, 1)
@@ -204,7 +205,7 @@ func newChain(t testing.TB, cfg chainConfig) *chain {
 		c.links = append(c.links, link)
 	}
 	for _, dst := range c.controls() {
-		c.cp.send(protocol.NewPresentCmd(c.frame.target, 0), dst)
+		c.cp.Script = append(c.cp.Script, testpeer.Scripted{Msg: protocol.NewPresentCmd(c.frame.target, 0), Dst: dst})
 	}
 	return c
 }
@@ -232,11 +233,16 @@ func (c *chain) run(t testing.TB) {
 	}
 	for _, v := range c.videos {
 		if !v.Finished() {
-			t.Fatalf("%s did not finish: %d Done of %d", v.Name(), len(c.cp.dones), len(c.controls()))
+			t.Fatalf("%s did not finish: %d Done of %d", v.Name(), len(c.cp.Got), len(c.controls()))
 		}
 	}
-	if len(c.cp.dones) != len(c.controls()) {
-		t.Fatalf("%d Done, want %d", len(c.cp.dones), len(c.controls()))
+	if len(c.cp.Got) != len(c.controls()) {
+		t.Fatalf("%d Done, want %d", len(c.cp.Got), len(c.controls()))
+	}
+	for _, r := range c.cp.Got {
+		if _, ok := r.Msg.(*protocol.Done); !ok {
+			t.Fatalf("the command processor got %T, want Done", r.Msg)
+		}
 	}
 }
 
