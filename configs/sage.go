@@ -3,12 +3,6 @@ package configs
 import (
 	"fmt"
 
-	"github.com/gfxsim/gfxsim/components/sage/convolve"
-	"github.com/gfxsim/gfxsim/components/sage/distributor"
-	"github.com/gfxsim/gfxsim/components/sage/interleave"
-	"github.com/gfxsim/gfxsim/components/sage/route"
-	"github.com/gfxsim/gfxsim/components/sage/samplefill"
-	"github.com/gfxsim/gfxsim/components/sage/sched"
 	"github.com/gfxsim/gfxsim/functional/filter"
 	"github.com/gfxsim/gfxsim/functional/samplebuffer"
 	"github.com/gfxsim/gfxsim/functional/samplepattern"
@@ -216,82 +210,10 @@ func (c *Config) CheckFrame(width, height, samples int) error {
 	return nil
 }
 
-// routeConfig returns the route network's configuration: the sample buffer's
-// 3DRAMs, each delivering its share of sage.route.samples_per_cycle (at least
-// one sample a clock), feeding the convolve chips.
-func (c *Config) routeConfig() route.Config {
-	s := &c.Sage
-	r := route.DefaultConfig()
-	r.Chips = s.SampleBuffer.Interleaves * s.SampleBuffer.ChipsPerInterleave
-	r.SamplesPerChip = max(1, s.Route.ChipsPerRead/r.Chips)
-	r.Convolves = s.Convolve.Chips
-	r.FIFOSamples, r.SpanPixels = s.Route.FIFOSamples, s.Route.SpanPixels
-	return r
-}
-
-// convolveConfig returns the convolve chips' configuration (sage.convolve);
-// each chip's index and stream, the frame's sizes, the filter and the pattern
-// RAM are set when the video path is built for a frame.
-func (c *Config) convolveConfig() convolve.Config {
-	cv := &c.Sage.Convolve
-	r := convolve.DefaultConfig()
-	r.Chips, r.Lines, r.Processors, r.SamplesPerCycle = cv.Chips, cv.Lines, cv.Processors, cv.SamplesPerCycle
-	r.RequestAhead, r.OutputLines, r.SpanPixels = cv.RequestAhead, cv.OutputLines, cv.SpanPixels
-	return r
-}
-
-// schedConfig returns sched chip k's configuration (sage.sched): it serves
-// half of the interleaves, Sched[0] the first half.
-func (c *Config) schedConfig(k int) sched.Config {
-	s, sc := &c.Sage, &c.Sage.Sched
-	half := s.SampleBuffer.Interleaves / 2
-	r := sched.DefaultConfig()
-	r.Pipes, r.FirstInterleave, r.Interleaves = s.Pipes, k*half, half
-	r.InputDepth, r.SecondStageDepth, r.Hysteresis = sc.InputFIFO, sc.StageFIFO, sc.Hysteresis
-	r.PrewriteDepth, r.SnoopDistance = sc.PrewriteQueue, sc.SnoopDistance
-	r.SamplesPerCycle, r.OutputBurst = sc.SamplesPerCycle, sc.OutputBurst
-	return r
-}
-
-// interleaveConfig returns interleave i's configuration (sage.sample_buffer;
-// the raster is set per frame, SetRaster).
-func (c *Config) interleaveConfig(i int) interleave.Config {
-	sb := &c.Sage.SampleBuffer
-	r := interleave.DefaultConfig()
-	r.Index, r.Pipes, r.Geometry = i, c.Sage.Pipes, c.sageGeometry()
-	r.BlocksPerChip, r.SamplesPerBlock = sb.CacheBlocks, sb.BlockSamples
-	r.BanksPerChip, r.BlocksPerPage = sb.Banks, sb.PageSamples/sb.BlockSamples
-	r.WriteCycles, r.FillCycles, r.WriteBackCycles = sb.WriteCycles, sb.FillCycles, sb.WritebackCycles
-	r.PageMissCycles, r.ClearSamplesPerCycle = sb.PageMissCycles, sb.ClearSamplesPerCycle
-	return r
-}
-
 // sageGeometry is the sample buffer's map before a frame sets its raster: a
 // 1x1 raster at 1 sample over the configured interleaves and chips.
 func (c *Config) sageGeometry() samplebuffer.Geometry {
 	sb := &c.Sage.SampleBuffer
 	return samplebuffer.Geometry{Width: 1, Height: 1, Samples: 1, Interleaves: sb.Interleaves,
 		ChipsPerInterleave: sb.ChipsPerInterleave}
-}
-
-// distributorConfig returns the distributor's configuration
-// (sage.distribution; a latency of 0 dispatches after one cycle).
-func (c *Config) distributorConfig() distributor.Config {
-	s := &c.Sage
-	mode, _ := distributor.ParseMode(s.Distribution.Mode) // validated
-	r := distributor.DefaultConfig()
-	r.Pipes, r.ChunkTriangles, r.Mode = s.Pipes, s.Distribution.ChunkTriangles, mode
-	r.DispatchLatency = max(1, s.Distribution.Latency)
-	return r
-}
-
-// sampleFillConfig returns pipe pi's sample fill configuration (sage.fill;
-// the raster is set per frame, SetRaster).
-func (c *Config) sampleFillConfig(pi int) samplefill.Config {
-	f := &c.Sage.Fill
-	r := samplefill.DefaultConfig()
-	r.Pipe, r.QuadsPerWarp, r.WarpsInFlight, r.SamplesPerCycle = pi, f.QuadsPerWarp, f.WarpsInFlight, f.SamplesPerCycle
-	r.PacketBytes, r.BurstSamples, r.PixelRate = f.PacketBytes, f.BurstSamples, f.PixelRate
-	r.Geometry, r.InterleavesPerSched = c.sageGeometry(), c.Sage.SampleBuffer.Interleaves/2
-	return r
 }

@@ -27,16 +27,6 @@ type built struct {
 
 func buildUnit(env Env, cfg unitConfig, name string) *built { return &built{env, cfg, name} }
 
-func panicText(f func()) (msg string) {
-	defer func() {
-		if r := recover(); r != nil {
-			msg = fmt.Sprint(r)
-		}
-	}()
-	f()
-	return ""
-}
-
 func TestBuilder(t *testing.T) {
 	e := sim.NewSerialEngine()
 	env := Env{Engine: e, Freq: 2 * sim.GHz, Halt: &Halt{}}
@@ -56,9 +46,14 @@ func TestBuilder(t *testing.T) {
 		{b.WithEnv(Env{Engine: e}), "unit GPU.Unit: Env: the clock must be positive"},
 		{b.WithEnv(env).WithConfig(unitConfig{}), "unit GPU.Unit: N must be at least 1"},
 	} {
-		if got := panicText(func() { tc.b.Build("GPU.Unit") }); got != tc.want {
-			t.Errorf("panic %q, want %q", got, tc.want)
-		}
+		func() {
+			defer func() {
+				if got := fmt.Sprint(recover()); got != tc.want {
+					t.Errorf("panic %q, want %q", got, tc.want)
+				}
+			}()
+			tc.b.Build("GPU.Unit")
+		}()
 	}
 	clocked := NewClockedBuilder("unit", unitConfig{N: 1}, func(c unitConfig) sim.Freq { return sim.Freq(c.N) * sim.MHz },
 		buildUnit)
