@@ -22,9 +22,9 @@ import (
 	"github.com/gfxsim/gfxsim/components/shadercore"
 	"github.com/gfxsim/gfxsim/components/texturesampler"
 	"github.com/gfxsim/gfxsim/functional/filter"
-	"github.com/gfxsim/gfxsim/functional/samplebuffer"
 	"github.com/gfxsim/gfxsim/functional/samplepattern"
 	"github.com/gfxsim/gfxsim/scene/driver"
+	"github.com/gfxsim/gfxsim/timing"
 )
 
 // SagePlatform holds the SAGE machine's own components (Platform.Sage; nil on
@@ -74,11 +74,7 @@ func (p *Platform) buildSage() error {
 	sb := s.SampleBuffer
 	p.CommandProcessor = p.newCommandProcessor(sb.Interleaves)
 	p.HostInterface = p.newHostInterface()
-	geo := samplebuffer.Geometry{Width: 1, Height: 1, Samples: 1, Interleaves: sb.Interleaves, ChipsPerInterleave: sb.ChipsPerInterleave}
-	mode, _ := distributor.ParseMode(s.Distribution.Mode) // validated
-	sp.Distributor = distributor.MakeBuilder().WithEngine(p.Engine).WithFreq(p.CoreFreq).WithHalt(p.Halt).
-		WithProgress(p.Progress).WithPipes(s.Pipes).WithChunkTriangles(s.Distribution.ChunkTriangles).
-		WithMode(mode).WithDispatchLatency(max(1, s.Distribution.Latency)).Build("GPU.Distributor")
+	sp.Distributor = distributor.MakeBuilder().WithEnv(p.env()).WithConfig(c.distributorConfig()).Build("GPU.Distributor")
 	sampler := 0
 	for pi := 0; pi < s.Pipes; pi++ {
 		n := fmt.Sprintf("GPU.Pipe[%d]", pi)
@@ -98,32 +94,16 @@ func (p *Platform) buildSage() error {
 			pipe.Samplers = append(pipe.Samplers, c.BuildTextureSampler(p.Engine, p.Halt, p.Progress, sampler))
 			sampler++
 		}
-		f := s.Fill
-		pipe.SampleFill = samplefill.MakeBuilder().WithEngine(p.Engine).WithFreq(p.CoreFreq).WithHalt(p.Halt).
-			WithProgress(p.Progress).WithPipe(pi).WithQuadsPerWarp(f.QuadsPerWarp).WithWarpsInFlight(f.WarpsInFlight).
-			WithSamplesPerCycle(f.SamplesPerCycle).WithPacketBytes(f.PacketBytes).WithBurstSamples(f.BurstSamples).
-			WithGeometry(geo).WithInterleavesPerSched(sb.Interleaves / 2).WithPixelRate(f.PixelRate).
-			Build(n + ".SampleFill")
+		pipe.SampleFill = samplefill.MakeBuilder().WithEnv(p.env()).WithConfig(c.sampleFillConfig(pi)).Build(n + ".SampleFill")
 		sp.Pipes = append(sp.Pipes, pipe)
 	}
-	sc := s.Sched
-	schedFreq := mhz(s.Clocks.SchedMHz)
 	for k := 0; k < 2; k++ {
-		sp.Scheds = append(sp.Scheds, sched.MakeBuilder().WithEngine(p.Engine).WithFreq(schedFreq).WithHalt(p.Halt).
-			WithProgress(p.Progress).WithPipes(s.Pipes).WithInterleaves(k*sb.Interleaves/2, sb.Interleaves/2).
-			WithInputDepth(sc.InputFIFO).WithSecondStageDepth(sc.StageFIFO).WithHysteresis(sc.Hysteresis).
-			WithPrewriteDepth(sc.PrewriteQueue).WithSnoopDistance(sc.SnoopDistance).
-			WithSamplesPerCycle(sc.SamplesPerCycle).WithOutputBurst(sc.OutputBurst).Build(fmt.Sprintf("GPU.Sched[%d]", k)))
+		sp.Scheds = append(sp.Scheds, sched.MakeBuilder().WithEnv(p.sageEnv(s.Clocks.SchedMHz)).
+			WithConfig(c.schedConfig(k)).Build(fmt.Sprintf("GPU.Sched[%d]", k)))
 	}
 	for i := 0; i < sb.Interleaves; i++ {
-		sp.Interleaves = append(sp.Interleaves, interleave.MakeBuilder().WithEngine(p.Engine).
-			WithFreq(mhz(s.Clocks.SampleBufferMHz)).WithHalt(p.Halt).WithProgress(p.Progress).WithIndex(i).
-			WithPipes(s.Pipes).WithGeometry(samplebuffer.Geometry{Width: 1, Height: 1, Samples: 1,
-			Interleaves: sb.Interleaves, ChipsPerInterleave: sb.ChipsPerInterleave}).
-			WithCache(sb.CacheBlocks, sb.BlockSamples).WithPages(sb.Banks, sb.PageSamples/sb.BlockSamples).
-			WithWriteCycles(sb.WriteCycles).WithFillCycles(sb.FillCycles).WithWriteBackCycles(sb.WritebackCycles).
-			WithPageMissCycles(sb.PageMissCycles).WithClearSamplesPerCycle(sb.ClearSamplesPerCycle).
-			Build(fmt.Sprintf("GPU.Interleave[%d]", i)))
+		sp.Interleaves = append(sp.Interleaves, interleave.MakeBuilder().WithEnv(p.sageEnv(s.Clocks.SampleBufferMHz)).
+			WithConfig(c.interleaveConfig(i)).Build(fmt.Sprintf("GPU.Interleave[%d]", i)))
 	}
 	p.connectSage()
 	return nil
@@ -308,10 +288,7 @@ func (p *Platform) buildVideo(w, h, n int) (err error) {
 	}
 	conv := filter.NewConvolver(table)
 	chips := s.Convolve.Chips
-	sp.Route = route.MakeBuilder().WithEngine(p.Engine).WithFreq(mhz(s.Clocks.VideoReadMHz)).WithHalt(p.Halt).
-		WithProgress(p.Progress).WithChips(s.SampleBuffer.Interleaves * s.SampleBuffer.ChipsPerInterleave).
-		WithSamplesPerChip(max(1, s.Route.ChipsPerRead/(s.SampleBuffer.Interleaves*s.SampleBuffer.ChipsPerInterleave))).
-		WithConvolves(chips).WithFIFOSamples(s.Route.FIFOSamples).WithSpanPixels(s.Route.SpanPixels).Build("GPU.Route")
+	sp.Route = route.MakeBuilder().WithEnv(p.sageEnv(s.Clocks.VideoReadMHz)).WithConfig(c.routeConfig()).Build("GPU.Route")
 	mode, err := video.ParseMode(s.Video.Mode)
 	if err != nil {
 		return err
@@ -330,14 +307,11 @@ func (p *Platform) buildVideo(w, h, n int) (err error) {
 	for ch, st := range streams {
 		for k := st.First; k < st.First+st.Count; k++ {
 			chain[k] = ch
-			sp.Convolves = append(sp.Convolves, convolve.MakeBuilder().WithEngine(p.Engine).
-				WithFreq(mhz(s.Clocks.ConvolveMHz)).WithHalt(p.Halt).WithProgress(p.Progress).WithIndex(k, chips).
-				WithStream(st).WithOutput(ow, oh).WithSource(w, h).WithSamples(n).WithConvolver(conv).
-				WithPositions(sp.pattern).WithLines(s.Convolve.Lines).
-				WithProcessors(s.Convolve.Processors, s.Convolve.SamplesPerCycle).
-				WithRequestAhead(s.Convolve.RequestAhead).WithOutputLines(s.Convolve.OutputLines).
-				WithSpanPixels(s.Convolve.SpanPixels).
-				Build(fmt.Sprintf("GPU.Convolve[%d]", k)))
+			cfg := c.convolveConfig()
+			cfg.Index, cfg.Stream, cfg.Convolver, cfg.Positions = k, st, conv, sp.pattern
+			cfg.OutputWidth, cfg.OutputHeight, cfg.SourceWidth, cfg.SourceHeight, cfg.Samples = ow, oh, w, h, n
+			sp.Convolves = append(sp.Convolves, convolve.MakeBuilder().WithEnv(p.sageEnv(s.Clocks.ConvolveMHz)).
+				WithConfig(cfg).Build(fmt.Sprintf("GPU.Convolve[%d]", k)))
 		}
 	}
 	cp, vf := p.CommandProcessor, mhz(s.Clocks.VideoReadMHz)
@@ -412,9 +386,18 @@ func (p *Platform) newVideo(ch, channels int, st convolve.Stream, oh int, mode v
 	if channels > 1 {
 		name = fmt.Sprintf("GPU.Video[%d]", ch)
 	}
-	return video.MakeBuilder().WithEngine(p.Engine).WithHalt(p.Halt).WithProgress(p.Progress).
-		WithSize(ow, oh).WithOrigin(st.X0, 0).WithChannel(ch, channels).WithTotals(hTotal, vTotal).
-		WithRefresh(v.RefreshHz).WithMode(mode).WithFIFOPixels(v.FIFOPixels).Build(name)
+	cfg := video.DefaultConfig()
+	cfg.Width, cfg.Height, cfg.HTotal, cfg.VTotal = ow, oh, hTotal, vTotal
+	cfg.OriginX, cfg.Channel, cfg.Channels = st.X0, ch, channels
+	cfg.Refresh, cfg.Mode, cfg.FIFOPixels = v.RefreshHz, mode, v.FIFOPixels
+	return video.MakeBuilder().WithEnv(p.env()).WithConfig(cfg).Build(name)
+}
+
+// sageEnv is the platform's Env on one of SAGE's clock domains (in MHz).
+func (p *Platform) sageEnv(clockMHz float64) timing.Env {
+	e := p.env()
+	e.Freq = mhz(clockMHz)
+	return e
 }
 
 // videoFinished reports whether every channel scanned its whole raster out.
@@ -457,4 +440,76 @@ func (sp *SagePlatform) videoImage() *image.RGBA {
 		x += rw
 	}
 	return img
+}
+
+// routeConfig returns the route network's configuration: the sample buffer's
+// 3DRAMs, each delivering its share of sage.route.samples_per_cycle (at least
+// one sample a clock), feeding the convolve chips.
+func (c *Config) routeConfig() route.Config {
+	s := &c.Sage
+	r := route.DefaultConfig()
+	r.Chips = s.SampleBuffer.Interleaves * s.SampleBuffer.ChipsPerInterleave
+	r.SamplesPerChip = max(1, s.Route.ChipsPerRead/r.Chips)
+	r.Convolves = s.Convolve.Chips
+	r.FIFOSamples, r.SpanPixels = s.Route.FIFOSamples, s.Route.SpanPixels
+	return r
+}
+
+// convolveConfig returns the convolve chips' configuration (sage.convolve);
+// each chip's index and stream, the frame's sizes, the filter and the pattern
+// RAM are set when the video path is built for a frame.
+func (c *Config) convolveConfig() convolve.Config {
+	cv := &c.Sage.Convolve
+	r := convolve.DefaultConfig()
+	r.Chips, r.Lines, r.Processors, r.SamplesPerCycle = cv.Chips, cv.Lines, cv.Processors, cv.SamplesPerCycle
+	r.RequestAhead, r.OutputLines, r.SpanPixels = cv.RequestAhead, cv.OutputLines, cv.SpanPixels
+	return r
+}
+
+// schedConfig returns sched chip k's configuration (sage.sched): it serves
+// half of the interleaves, Sched[0] the first half.
+func (c *Config) schedConfig(k int) sched.Config {
+	s, sc := &c.Sage, &c.Sage.Sched
+	half := s.SampleBuffer.Interleaves / 2
+	r := sched.DefaultConfig()
+	r.Pipes, r.FirstInterleave, r.Interleaves = s.Pipes, k*half, half
+	r.InputDepth, r.SecondStageDepth, r.Hysteresis = sc.InputFIFO, sc.StageFIFO, sc.Hysteresis
+	r.PrewriteDepth, r.SnoopDistance = sc.PrewriteQueue, sc.SnoopDistance
+	r.SamplesPerCycle, r.OutputBurst = sc.SamplesPerCycle, sc.OutputBurst
+	return r
+}
+
+// interleaveConfig returns interleave i's configuration (sage.sample_buffer;
+// the raster is set per frame, SetRaster).
+func (c *Config) interleaveConfig(i int) interleave.Config {
+	sb := &c.Sage.SampleBuffer
+	r := interleave.DefaultConfig()
+	r.Index, r.Pipes, r.Geometry = i, c.Sage.Pipes, c.sageGeometry()
+	r.BlocksPerChip, r.SamplesPerBlock = sb.CacheBlocks, sb.BlockSamples
+	r.BanksPerChip, r.BlocksPerPage = sb.Banks, sb.PageSamples/sb.BlockSamples
+	r.WriteCycles, r.FillCycles, r.WriteBackCycles = sb.WriteCycles, sb.FillCycles, sb.WritebackCycles
+	r.PageMissCycles, r.ClearSamplesPerCycle = sb.PageMissCycles, sb.ClearSamplesPerCycle
+	return r
+}
+
+// distributorConfig returns the distributor's configuration
+// (sage.distribution; a latency of 0 dispatches after one cycle).
+func (c *Config) distributorConfig() distributor.Config {
+	s := &c.Sage
+	mode, _ := distributor.ParseMode(s.Distribution.Mode) // validated
+	r := distributor.DefaultConfig()
+	r.Pipes, r.ChunkTriangles, r.Mode = s.Pipes, s.Distribution.ChunkTriangles, mode
+	r.DispatchLatency = max(1, s.Distribution.Latency)
+	return r
+}
+
+// sampleFillConfig returns pipe pi's sample fill configuration (sage.fill;
+// the raster is set per frame, SetRaster).
+func (c *Config) sampleFillConfig(pi int) samplefill.Config {
+	f := &c.Sage.Fill
+	r := samplefill.DefaultConfig()
+	r.Pipe, r.QuadsPerWarp, r.WarpsInFlight, r.SamplesPerCycle = pi, f.QuadsPerWarp, f.WarpsInFlight, f.SamplesPerCycle
+	r.PacketBytes, r.BurstSamples, r.PixelRate = f.PacketBytes, f.BurstSamples, f.PixelRate
+	r.Geometry, r.InterleavesPerSched = c.sageGeometry(), c.Sage.SampleBuffer.Interleaves/2
+	return r
 }

@@ -209,3 +209,11 @@ func (c *Config) CheckFrame(width, height, samples int) error {
 	}
 	return nil
 }
+
+// sageGeometry is the sample buffer's map before a frame sets its raster: a
+// 1x1 raster at 1 sample over the configured interleaves and chips.
+func (c *Config) sageGeometry() samplebuffer.Geometry {
+	sb := &c.Sage.SampleBuffer
+	return samplebuffer.Geometry{Width: 1, Height: 1, Samples: 1, Interleaves: sb.Interleaves,
+		ChipsPerInterleave: sb.ChipsPerInterleave}
+}

@@ -1,5 +1,7 @@
 package timing
 
+import "github.com/sarchlab/akita/v3/sim"
+
 // Builder builds one kind of unit T from an Env and a configuration C: the one
 // home of the builder every component exposes,
 //
@@ -14,6 +16,7 @@ type Builder[C interface{ Validate() error }, T any] struct {
 	kind  string
 	env   Env
 	cfg   C
+	clock func(C) sim.Freq // NewClockedBuilder: the clock the configuration gives
 	build func(name string, env Env, cfg C) T
 }
 
@@ -21,6 +24,14 @@ type Builder[C interface{ Validate() error }, T any] struct {
 // "rasterizer") holding cfg, that makes units with build.
 func NewBuilder[C interface{ Validate() error }, T any](kind string, cfg C, build func(name string, env Env, cfg C) T) Builder[C, T] {
 	return Builder[C, T]{kind: kind, cfg: cfg, build: build}
+}
+
+// NewClockedBuilder is NewBuilder for a unit whose clock its configuration
+// gives (a video output's pixel clock): Build replaces the Env's Freq with
+// clock(cfg).
+func NewClockedBuilder[C interface{ Validate() error }, T any](kind string, cfg C, clock func(C) sim.Freq,
+	build func(name string, env Env, cfg C) T) Builder[C, T] {
+	return Builder[C, T]{kind: kind, cfg: cfg, clock: clock, build: build}
 }
 
 // WithEnv sets the engine, clock, halt and progress (required).
@@ -40,6 +51,10 @@ func (b Builder[C, T]) Config() C { return b.cfg }
 // not validate (configs validates every field before building, so this
 // guards only direct use of a builder).
 func (b Builder[C, T]) Build(name string) T {
-	b.env.MustBuild(b.kind, name, b.cfg)
-	return b.build(name, b.env, b.cfg)
+	env := b.env
+	if b.clock != nil {
+		env.Freq = b.clock(b.cfg)
+	}
+	env.MustBuild(b.kind, name, b.cfg)
+	return b.build(name, env, b.cfg)
 }

@@ -53,3 +53,14 @@ func TestBuilder(t *testing.T) {
 		}()
 	}
 }
+
+func TestClockedBuilderTakesTheConfigurationsClock(t *testing.T) {
+	env := Env{Engine: sim.NewSerialEngine(), Freq: 1 * sim.GHz, Halt: &Halt{}}
+	var got sim.Freq
+	b := NewClockedBuilder("unit", unitConfig{Size: 7}, func(c unitConfig) sim.Freq { return sim.Freq(c.Size) * sim.MHz },
+		func(name string, env Env, cfg unitConfig) string { got = env.Freq; return name })
+	b.WithEnv(env).Build("GPU.Unit")
+	if got != 7*sim.MHz {
+		t.Errorf("clocked unit at %v, want 7 MHz (its configuration's clock, not the Env's)", got)
+	}
+}

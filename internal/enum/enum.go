@@ -12,7 +12,7 @@ import (
 
 // Names are the names of the values of an enumeration T, and how its errors
 // name it.
-type Names[T ~uint8 | ~uint32] struct {
+type Names[T ~uint8 | ~uint32 | ~int] struct {
 	Type     string   // the Go type, printed for a value out of range: "Format(7)"
 	What     string   // what a value is, in Parse's error: `unknown depth format "x" (want D24S8 or D32F)`
 	Names    []string // the names of 0, 1, 2, ...
@@ -22,14 +22,14 @@ type Names[T ~uint8 | ~uint32] struct {
 
 // String returns v's name, or "Type(v)" for a value out of range.
 func (n *Names[T]) String(v T) string {
-	if int(v) < len(n.Names) {
+	if n.Valid(v) {
 		return n.Names[v]
 	}
 	return fmt.Sprintf("%s(%d)", n.Type, v)
 }
 
 // Valid reports whether v is a named value.
-func (n *Names[T]) Valid(v T) bool { return int(v) < len(n.Names) }
+func (n *Names[T]) Valid(v T) bool { return v >= 0 && int(v) < len(n.Names) }
 
 // Lookup returns the value named s.
 func (n *Names[T]) Lookup(s string) (T, bool) {

@@ -1,52 +1,44 @@
 package convolve_test
 
 import (
-	"strings"
 	"testing"
 
-	"github.com/sarchlab/akita/v3/sim"
-
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/sage/convolve"
+	"github.com/gfxsim/gfxsim/timing"
 )
 
-func TestBuilderValidate(t *testing.T) {
-	e := sim.NewSerialEngine()
-	ok := convolve.MakeBuilder().WithEngine(e).WithConvolver(mitchell(t)).WithPositions(newGridPositions(8))
-	for _, tc := range []struct {
-		b    convolve.Builder
-		want string
-	}{
-		{convolve.MakeBuilder(), "Engine"},
-		{ok.WithFreq(0), "Freq"},
-		{ok.WithIndex(4, 4), "Index"},
-		{ok.WithIndex(0, 0), "Chips"},
-		{ok.WithOutput(0, 5), "Output"},
-		{ok.WithSource(960, 1024), "step"},
-		{ok.WithSource(1280*17, 1024*17), "Source"},
-		{ok.WithSamples(17), "Samples"},
-		{ok.WithConvolver(nil), "Convolver"},
-		{ok.WithPositions(nil), "Positions"},
-		{ok.WithLines(4), "Lines"},
-		{ok.WithStream(convolve.Stream{First: 2, Count: 3, X0: 0, X1: 640}), "Stream chips [2, 5)"},
-		{ok.WithStream(convolve.Stream{First: 2, Count: 2, X0: 640, X1: 1280}), "Index 0 must be in its Stream's chips [2, 4)"},
-		{ok.WithStream(convolve.Stream{First: 0, Count: 2, X0: 640, X1: 640}), "Stream columns [640, 640)"},
-		{ok.WithStream(convolve.Stream{First: 0, Count: 2, X0: 640, X1: 1281}), "Stream columns [640, 1281)"},
-		{ok.WithRequestAhead(-1), "RequestAhead"},
-		{ok.WithProcessors(0, 1), "Processors"},
-		{ok.WithProcessors(25, 0), "SamplesPerCycle"},
-		{ok.WithSpanPixels(0), "SpanPixels"},
-		{ok.WithOutputLines(0), "OutputLines"},
-		{ok.WithPortQueues(0, 1), "FromRouteQueue"},
-	} {
-		err := tc.b.Validate()
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("Validate() = %v, want an error naming %s", err, tc.want)
-		}
-	}
-	if err := ok.Validate(); err != nil {
-		t.Errorf("defaults: %v", err)
-	}
-	if err := ok.WithSource(960, 768).Validate(); err != nil {
-		t.Errorf("960x768 to 1280x1024: %v", err)
-	}
+func TestConfigValidate(t *testing.T) {
+	set := testpeer.Reject[convolve.Config]
+	ok := convolve.DefaultConfig()
+	ok.Convolver, ok.Positions = mitchell(t), newGridPositions(8)
+	testpeer.CheckInvalid(t, ok,
+		set(func(c *convolve.Config) { c.Index, c.Chips = 4, 4 }, "convolve: Index 4 must be in [0, Chips=4)"),
+		set(func(c *convolve.Config) { c.Index, c.Chips = 0, 0 }, "convolve: Chips 0 must be at least 1"),
+		set(func(c *convolve.Config) { c.OutputWidth, c.OutputHeight = 0, 5 },
+			"convolve: Output 0x5 must be in [1, 16384] on each side"),
+		set(func(c *convolve.Config) { c.SourceWidth, c.SourceHeight = 960, 1024 },
+			"convolve: Source 960x1024 and Output 1280x1024: the step (source/output) must be the same on both axes"),
+		set(func(c *convolve.Config) { c.SourceWidth, c.SourceHeight = 1280*17, 1024*17 },
+			"convolve: Source 21760x17408 must be in [1, 16384] on each side"),
+		set(func(c *convolve.Config) { c.Samples = 17 }, "convolve: Samples 17 must be in [1, 16]"),
+		set(func(c *convolve.Config) { c.Convolver = nil }, "convolve: Convolver is not set"),
+		set(func(c *convolve.Config) { c.Positions = nil }, "convolve: Positions is not set"),
+		set(func(c *convolve.Config) { c.Lines = 4 }, "convolve: Lines 4 must be at least the filter window's 5"),
+		set(func(c *convolve.Config) { c.Stream = convolve.Stream{First: 2, Count: 3, X0: 0, X1: 640} },
+			"convolve: Stream chips [2, 5) must be within the board's [0, Chips=4)"),
+		set(func(c *convolve.Config) { c.Stream = convolve.Stream{First: 2, Count: 2, X0: 640, X1: 1280} },
+			"convolve: Index 0 must be in its Stream's chips [2, 4)"),
+		set(func(c *convolve.Config) { c.Stream = convolve.Stream{First: 0, Count: 2, X0: 640, X1: 640} },
+			"convolve: Stream columns [640, 640) must be a non-empty part of the Output width 1280"),
+		set(func(c *convolve.Config) { c.Stream = convolve.Stream{First: 0, Count: 2, X0: 640, X1: 1281} },
+			"convolve: Stream columns [640, 1281) must be a non-empty part of the Output width 1280"),
+		set(func(c *convolve.Config) { c.RequestAhead = -1 }, "convolve: RequestAhead -1 must not be negative"),
+	)
+	testpeer.CheckAtLeast(t, ok, "convolve", 1,
+		"Processors", "SamplesPerCycle", "SpanPixels", "OutputLines", "FromRouteQueue", "FromPrevQueue")
+	resized := ok
+	resized.SourceWidth, resized.SourceHeight = 960, 768
+	testpeer.CheckInvalid(t, resized) // 960x768 to 1280x1024
+	testpeer.CheckEnv(t, true, func(e timing.Env) { convolve.MakeBuilder().WithEnv(e).WithConfig(ok).Build("Convolve") })
 }

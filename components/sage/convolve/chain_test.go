@@ -10,6 +10,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/sage/convolve"
 	"github.com/gfxsim/gfxsim/components/sage/route"
@@ -85,7 +86,7 @@ type chainConfig struct {
 type chain struct {
 	engine sim.Engine
 	halt   *timing.Halt
-	cp     *fakeCommandProcessor
+	cp     *testpeer.Peer // the command processor: PresentCmd out, Done in
 	route  *route.Comp
 	convs  []*convolve.Comp
 	video  *video.Comp   // the first channel's output
@@ -126,22 +127,25 @@ func newChain(t testing.TB, cfg chainConfig) *chain {
 	e := sim.NewSerialEngine()
 	c := &chain{engine: e, halt: &timing.Halt{}, cfg: cfg, conv: mitchell(t), pos: newGridPositions(cfg.n)}
 	c.frame = newFrame(t, cfg.srcW, cfg.srcH, cfg.n, cfg.seed)
-	c.cp = newFakeCommandProcessor("CP", e)
+	c.cp = testpeer.NewPeer("CP", e, 8)
 
-	rb := route.MakeBuilder().WithEngine(e).WithHalt(c.halt).WithConvolves(cfg.chips)
+	rc := route.DefaultConfig()
+	rc.Convolves = cfg.chips
 	if cfg.fifoSamples > 0 {
-		rb = rb.WithFIFOSamples(cfg.fifoSamples)
+		rc.FIFOSamples = cfg.fifoSamples
 	}
 	if cfg.routeSpan > 0 {
-		rb = rb.WithSpanPixels(cfg.routeSpan)
+		rc.SpanPixels = cfg.routeSpan
 	}
-	c.route = rb.Build("Route")
+	c.route = route.MakeBuilder().WithEnv(timing.Env{Engine: e, Freq: 50 * sim.MHz, Halt: c.halt}).WithConfig(rc).Build("Route")
 	c.route.Image = c.frame.img
 
 	stream := make([]int, cfg.chips) // each chip's channel
 	for ch, st := range streams {
-		vb := video.MakeBuilder().WithEngine(e).WithHalt(c.halt).WithSize(st.X1-st.X0, cfg.outH).
-			WithOrigin(st.X0, 0).WithChannel(ch, cfg.channels).WithMode(cfg.mode)
+		vc := video.DefaultConfig()
+		vc.Width, vc.Height, vc.OriginX = st.X1-st.X0, cfg.outH, st.X0
+		vc.Channel, vc.Channels, vc.Mode = ch, cfg.channels, cfg.mode
+		vb := video.MakeBuilder().WithEnv(timing.Env{Engine: e, Halt: c.halt}).WithConfig(vc)
 		name := "Video"
 		if cfg.channels > 1 {
 			name = fmt.Sprintf("Video[%d]", ch)
@@ -154,20 +158,22 @@ func newChain(t testing.TB, cfg chainConfig) *chain {
 	c.video = c.videos[0]
 
 	for k := 0; k < cfg.chips; k++ {
-		b := convolve.MakeBuilder().WithEngine(e).WithHalt(c.halt).WithIndex(k, cfg.chips).WithStream(streams[stream[k]]).
-			WithOutput(cfg.outW, cfg.outH).WithSource(cfg.srcW, cfg.srcH).WithSamples(cfg.n).
-			WithConvolver(c.conv).WithPositions(c.pos)
+		cc := convolve.DefaultConfig()
+		cc.Index, cc.Chips, cc.Stream = k, cfg.chips, streams[stream[k]]
+		cc.OutputWidth, cc.OutputHeight, cc.SourceWidth, cc.SourceHeight = cfg.outW, cfg.outH, cfg.srcW, cfg.srcH
+		cc.Samples, cc.Convolver, cc.Positions = cfg.n, c.conv, c.pos
 		if cfg.videoSpan > 0 {
-			b = b.WithSpanPixels(cfg.videoSpan)
+			cc.SpanPixels = cfg.videoSpan
 		}
+		env := timing.Env{Engine: e, Freq: 250 * sim.MHz, Halt: c.halt}
 		if cfg.convolveHz > 0 {
-			b = b.WithFreq(sim.Freq(cfg.convolveHz))
+			env.Freq = sim.Freq(cfg.convolveHz)
 		}
-		c.convs = append(c.convs, b.Build(fmt.Sprintf("Convolve[%d]", k)))
+		c.convs = append(c.convs, convolve.MakeBuilder().WithEnv(env).WithConfig(cc).Build(fmt.Sprintf("Convolve[%d]", k)))
 	}
 
 	control := connections.MakeBusBuilder().WithEngine(e).Build("ControlBus")
-	control.PlugIn(c.cp.Out, 8)
+	control.PlugIn(c.cp.Port, 8)
 	control.PlugIn(c.route.Control, 1)
 	for _, v := range c.videos {
 		control.PlugIn(v.Control, 1)
@@ -199,7 +205,7 @@ func newChain(t testing.TB, cfg chainConfig) *chain {
 		c.links = append(c.links, link)
 	}
 	for _, dst := range c.controls() {
-		c.cp.send(protocol.NewPresentCmd(c.frame.target, 0), dst)
+		c.cp.Script = append(c.cp.Script, testpeer.Scripted{Msg: protocol.NewPresentCmd(c.frame.target, 0), Dst: dst})
 	}
 	return c
 }
@@ -227,11 +233,16 @@ func (c *chain) run(t testing.TB) {
 	}
 	for _, v := range c.videos {
 		if !v.Finished() {
-			t.Fatalf("%s did not finish: %d Done of %d", v.Name(), len(c.cp.dones), len(c.controls()))
+			t.Fatalf("%s did not finish: %d Done of %d", v.Name(), len(c.cp.Got), len(c.controls()))
 		}
 	}
-	if len(c.cp.dones) != len(c.controls()) {
-		t.Fatalf("%d Done, want %d", len(c.cp.dones), len(c.controls()))
+	if len(c.cp.Got) != len(c.controls()) {
+		t.Fatalf("%d Done, want %d", len(c.cp.Got), len(c.controls()))
+	}
+	for _, r := range c.cp.Got {
+		if _, ok := r.Msg.(*protocol.Done); !ok {
+			t.Fatalf("the command processor got %T, want Done", r.Msg)
+		}
 	}
 }
 

@@ -42,21 +42,15 @@ type Comp struct {
 	// FromPrev or the video output's FromConvolve (set by the platform builder).
 	Route, Next sim.Port
 
-	halt         *timing.Halt
-	progress     *timing.Progress
-	waker        *timing.Waker
-	routeBuf     sim.Buffer
-	prevBuf      sim.Buffer
-	index        int
-	conv         *filter.Convolver
-	pos          filter.Positions
-	n            int
-	outW, outH   int
-	step         float64
-	perCycle     int // samples the processor array takes per cycle
-	requestAhead int
-	spanPixels   int
-	outputSpans  int
+	env         timing.Env
+	fault       timing.Fault
+	cfg         Config
+	waker       *timing.Waker
+	routeBuf    sim.Buffer
+	prevBuf     sim.Buffer
+	step        float64
+	perCycle    int // samples the processor array takes per cycle
+	outputSpans int
 
 	// Frame geometry: output swath [x0, x1), the first column of the chain's
 	// stream, source columns [c0, c1), the source rows the swath needs in
@@ -89,8 +83,6 @@ type counters struct {
 	presents, requests, spansIn, samplesIn, spansOut, forwarded, filterCycles uint64
 }
 
-func (c *Comp) fail(err error) { c.halt.Fail(fmt.Errorf("%s: %w", c.Name(), err)) }
-
 // setFrame computes the swath geometry: the source columns and rows the
 // swath's 5x5 windows reach.
 func (c *Comp) setFrame() {
@@ -104,7 +96,7 @@ func (c *Comp) setFrame() {
 	c1 := min(b.srcW, c.pixelOf(c.x1-1)+filter.Window/2+1)
 	b.setColumns(c0, c1)
 	next := 0
-	for j := 0; j < c.outH; j++ {
+	for j := 0; j < c.cfg.OutputHeight; j++ {
 		lo, hi := c.window(j)
 		for r := max(lo, next); r <= hi; r++ {
 			c.rows = append(c.rows, r)
@@ -125,7 +117,7 @@ func (c *Comp) window(j int) (lo, hi int) {
 
 // Tick runs the stages from the chain output back to the control port.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.halt.Stopped() {
+	if c.fault.Stopped() {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
@@ -143,11 +135,11 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 // control takes a PresentCmd: it starts the frame and answers Done at once
 // (the scan-out continues).
 func (c *Comp) control(now sim.VTimeInSec) bool {
-	progress, err := c.ctl.Step(now, c.Control, c.active, c.index, c.progress, func(m *protocol.PresentCmd) error {
+	progress, err := c.ctl.Step(now, c.Control, c.active, c.cfg.Index, c.env.Progress, func(m *protocol.PresentCmd) error {
 		t := m.Target
-		if int(t.Width) != c.buf.srcW || int(t.Height) != c.buf.srcH || int(t.Samples) != c.n {
+		if int(t.Width) != c.buf.srcW || int(t.Height) != c.buf.srcH || int(t.Samples) != c.cfg.Samples {
 			return fmt.Errorf("PresentCmd %s: Target %dx%d at %d samples: the chip is built for a %dx%d source at %d",
-				m.ID, t.Width, t.Height, t.Samples, c.buf.srcW, c.buf.srcH, c.n)
+				m.ID, t.Width, t.Height, t.Samples, c.buf.srcW, c.buf.srcH, c.cfg.Samples)
 		}
 		c.st.presents++
 		c.present = m.ID
@@ -155,7 +147,7 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 		return nil
 	})
 	if err != nil {
-		c.fail(err)
+		c.fault.Fail(err)
 		return false
 	}
 	return progress
@@ -166,7 +158,7 @@ func (c *Comp) startFrame() {
 	c.buf.reset()
 	c.nextReq, c.j, c.i = 0, 0, c.x0
 	if c.x0 == c.x1 {
-		c.j = c.outH // nothing to filter: the chip only passes the chain on
+		c.j = c.cfg.OutputHeight // nothing to filter: the chip only passes the chain on
 	}
 	c.busy, c.pending, c.outQ = false, nil, c.outQ[:0]
 	c.sendY, c.sendX = 0, c.streamX0
@@ -175,20 +167,20 @@ func (c *Comp) startFrame() {
 // request asks the route for the next source rows, up to requestAhead rows
 // below the window of the output line being filtered.
 func (c *Comp) request(now sim.VTimeInSec) bool {
-	if !c.active || c.j >= c.outH {
+	if !c.active || c.j >= c.cfg.OutputHeight {
 		return false
 	}
 	_, hi := c.window(c.j)
 	progress := false
-	for c.nextReq < len(c.rows) && c.rows[c.nextReq] <= hi+c.requestAhead {
-		m := protocol.NewLineRequest(c.rows[c.nextReq], c.buf.c0, c.buf.c1, c.index)
+	for c.nextReq < len(c.rows) && c.rows[c.nextReq] <= hi+c.cfg.RequestAhead {
+		m := protocol.NewLineRequest(c.rows[c.nextReq], c.buf.c0, c.buf.c1, c.cfg.Index)
 		m.Src, m.Dst, m.SendTime = c.ToRoute, c.Route, now
 		if c.ToRoute.Send(m) != nil {
 			break
 		}
 		c.nextReq++
 		c.st.requests++
-		c.progress.Add(1)
+		c.env.Progress.Add(1)
 		progress = true
 	}
 	return progress
@@ -203,27 +195,23 @@ func (c *Comp) receive(now sim.VTimeInSec) bool {
 	progress := false
 	for {
 		msg := c.FromRoute.Peek()
-		if msg == nil {
+		m, ok := msg.(*protocol.SampleSpan)
+		if !c.fault.Expect(ok, c.FromRoute, msg) {
 			return progress
 		}
-		m, ok := msg.(*protocol.SampleSpan)
-		if !ok {
-			c.fail(fmt.Errorf("FromRoute: unexpected message %T", msg))
-			return false
-		}
 		b := c.buf
-		if m.Y < 0 || m.Y >= b.srcH || m.X0 < b.c0 || m.X1 > b.c1 || m.X1 <= m.X0 || m.N != c.n ||
-			len(m.Samples) != (m.X1-m.X0)*c.n || m.Convolve != c.index {
-			c.fail(fmt.Errorf("SampleSpan %s: line %d pixels [%d, %d) x %d samples (%d carried) for chip %d: "+
+		if m.Y < 0 || m.Y >= b.srcH || m.X0 < b.c0 || m.X1 > b.c1 || m.X1 <= m.X0 || m.N != c.cfg.Samples ||
+			len(m.Samples) != (m.X1-m.X0)*c.cfg.Samples || m.Convolve != c.cfg.Index {
+			c.fault.Fail(fmt.Errorf("SampleSpan %s: line %d pixels [%d, %d) x %d samples (%d carried) for chip %d: "+
 				"the chip holds columns [%d, %d) of %d lines at %d samples", m.ID, m.Y, m.X0, m.X1, m.N,
-				len(m.Samples), m.Convolve, b.c0, b.c1, b.srcH, c.n))
+				len(m.Samples), m.Convolve, b.c0, b.c1, b.srcH, c.cfg.Samples))
 			return false
 		}
 		l := b.slot(m.Y)
 		if l == nil {
 			return progress
 		}
-		copy(l.data[(m.X0-b.c0)*c.n:], m.Samples)
+		copy(l.data[(m.X0-b.c0)*c.cfg.Samples:], m.Samples)
 		l.got += len(m.Samples)
 		c.FromRoute.Retrieve(now)
 		c.st.spansIn++
@@ -248,7 +236,7 @@ func (c *Comp) finishSpan(cycle uint64) bool {
 // have finished them: each pixel costs ceil(samples read / (processors x
 // rate)) cycles, at least one.
 func (c *Comp) filterSpan(now sim.VTimeInSec, cycle uint64) bool {
-	if !c.active || c.busy || c.j >= c.outH {
+	if !c.active || c.busy || c.j >= c.cfg.OutputHeight {
 		return false
 	}
 	lo, hi := c.window(c.j)
@@ -263,23 +251,23 @@ func (c *Comp) filterSpan(now sim.VTimeInSec, cycle uint64) bool {
 			return progress
 		}
 	}
-	end := min(c.i+c.spanPixels, c.x1)
+	end := min(c.i+c.cfg.SpanPixels, c.x1)
 	pixels := make([]byte, 4*(end-c.i))
 	cy := filter.Centre(c.j, c.step)
 	cycles := uint64(0)
 	for x := c.i; x < end; x++ {
 		before := c.fst.SamplesRead
-		px := c.conv.Pixel(filter.Centre(x, c.step), cy, c.pos, c.buf, c.n, &c.fst)
+		px := c.cfg.Convolver.Pixel(filter.Centre(x, c.step), cy, c.cfg.Positions, c.buf, c.cfg.Samples, &c.fst)
 		cycles += max(1, (c.fst.SamplesRead-before+uint64(c.perCycle)-1)/uint64(c.perCycle))
 		o := 4 * (x - c.i)
 		pixels[o], pixels[o+1], pixels[o+2], pixels[o+3] = px.R, px.G, px.B, px.A
 	}
 	if c.buf.missing {
-		c.fail(fmt.Errorf("output line %d pixels [%d, %d): the filter read a sample the swath-line buffer does not hold", c.j, c.i, end))
+		c.fault.Fail(fmt.Errorf("output line %d pixels [%d, %d): the filter read a sample the swath-line buffer does not hold", c.j, c.i, end))
 		return false
 	}
 	if c.i == c.x0 && c.NumHooks() > 0 {
-		tracing.StartTask(protocol.LineTaskID(c.present, c.j, protocol.SwathSuffix(c.index)),
+		tracing.StartTask(protocol.LineTaskID(c.present, c.j, protocol.SwathSuffix(c.cfg.Index)),
 			protocol.ReqOutTaskID(c.present), c, protocol.KindSwathLine, protocol.TaskWhat("line", uint64(c.j)), nil)
 	}
 	c.pending = protocol.NewVideoSpan(c.j, c.i, end, pixels)
@@ -289,7 +277,7 @@ func (c *Comp) filterSpan(now sim.VTimeInSec, cycle uint64) bool {
 	c.i = end
 	if c.i == c.x1 {
 		c.i, c.j = c.x0, c.j+1
-		if c.j == c.outH {
+		if c.j == c.cfg.OutputHeight {
 			c.buf.evictBelow(c.buf.srcH)
 		}
 	}
@@ -302,7 +290,7 @@ func (c *Comp) filterSpan(now sim.VTimeInSec, cycle uint64) bool {
 // stream.
 func (c *Comp) sendChain(now sim.VTimeInSec) bool {
 	progress := false
-	for c.active && c.sendY < c.outH {
+	for c.active && c.sendY < c.cfg.OutputHeight {
 		if c.sendX == c.x1 {
 			c.sendY, c.sendX = c.sendY+1, c.streamX0
 			progress = true
@@ -317,18 +305,14 @@ func (c *Comp) sendChain(now sim.VTimeInSec) bool {
 			m = c.outQ[0]
 		} else {
 			msg := c.FromPrev.Peek()
-			if msg == nil {
-				break
-			}
 			v, ok := msg.(*protocol.VideoSpan)
-			if !ok {
-				c.fail(fmt.Errorf("FromPrev: unexpected message %T", msg))
-				return false
+			if !c.fault.Expect(ok, c.FromPrev, msg) {
+				break
 			}
 			m = v
 		}
 		if m.Y != c.sendY || m.X0 != c.sendX || m.X1 <= m.X0 || m.X1 > max(c.x1, c.x0) || (!own && m.X1 > c.x0) {
-			c.fail(fmt.Errorf("VideoSpan %s: line %d pixels [%d, %d): the chain expects line %d from pixel %d",
+			c.fault.Fail(fmt.Errorf("VideoSpan %s: line %d pixels [%d, %d): the chain expects line %d from pixel %d",
 				m.ID, m.Y, m.X0, m.X1, c.sendY, c.sendX))
 			return false
 		}
@@ -341,17 +325,17 @@ func (c *Comp) sendChain(now sim.VTimeInSec) bool {
 			c.outQ = c.outQ[1:]
 			c.st.spansOut++
 			if m.X1 == c.x1 && c.NumHooks() > 0 {
-				tracing.EndTask(protocol.LineTaskID(c.present, m.Y, protocol.SwathSuffix(c.index)), c)
+				tracing.EndTask(protocol.LineTaskID(c.present, m.Y, protocol.SwathSuffix(c.cfg.Index)), c)
 			}
 		} else {
 			c.FromPrev.Retrieve(now)
 			c.st.forwarded++
 		}
 		c.sendX = m.X1
-		c.progress.Add(1)
+		c.env.Progress.Add(1)
 		progress = true
 	}
-	if c.active && c.sendY == c.outH && c.j >= c.outH && !c.busy {
+	if c.active && c.sendY == c.cfg.OutputHeight && c.j >= c.cfg.OutputHeight && !c.busy {
 		c.active = false // the frame is out; the next PresentCmd may start
 		progress = true
 	}
@@ -396,18 +380,14 @@ func (c *Comp) Buffers() []timing.BufferState {
 func (c *Comp) Stats(add func(name string, v float64)) {
 	n := c.Name() + "."
 	s, f := &c.st, &c.fst
-	for _, e := range []struct {
-		name string
-		v    uint64
-	}{
-		{"presents", s.presents}, {"line_requests", s.requests}, {"spans_in", s.spansIn},
-		{"samples_in", s.samplesIn}, {"spans_out", s.spansOut}, {"spans_forwarded", s.forwarded},
-		{"filter_cycles", s.filterCycles},
-		{"pixels", f.Pixels}, {"samples_read", f.SamplesRead}, {"macs", f.MACs},
-		{"negative_clamps", f.NegativeClamps}, {"overflow_clamps", f.OverflowClamps}, {"nearest", f.Nearest},
-	} {
-		add(n+e.name, float64(e.v))
-	}
+	timing.AddCounters(n, add,
+		timing.Counter{Name: "presents", Value: s.presents}, timing.Counter{Name: "line_requests", Value: s.requests},
+		timing.Counter{Name: "spans_in", Value: s.spansIn}, timing.Counter{Name: "samples_in", Value: s.samplesIn},
+		timing.Counter{Name: "spans_out", Value: s.spansOut}, timing.Counter{Name: "spans_forwarded", Value: s.forwarded},
+		timing.Counter{Name: "filter_cycles", Value: s.filterCycles},
+		timing.Counter{Name: "pixels", Value: f.Pixels}, timing.Counter{Name: "samples_read", Value: f.SamplesRead},
+		timing.Counter{Name: "macs", Value: f.MACs}, timing.Counter{Name: "negative_clamps", Value: f.NegativeClamps},
+		timing.Counter{Name: "overflow_clamps", Value: f.OverflowClamps}, timing.Counter{Name: "nearest", Value: f.Nearest})
 	for i, v := range f.NegativeHistogram {
 		add(fmt.Sprintf("%snegative_histogram.%d", n, i), float64(v))
 	}

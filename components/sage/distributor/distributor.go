@@ -23,20 +23,11 @@ const (
 
 var stateNames = [numStates]string{"busy", "latency", "blocked_pipe", "blocked_sample_fill", "idle"}
 
-type params struct {
-	pipes           int
-	chunkTriangles  int
-	mode            Mode
-	dispatchLatency int
-	inputQueue      int
-	returnQueue     int
-}
-
 // Distributor is the SAGE master chip's distribution of draws over the render
 // pipes (Deering & Naegle 2002, §3.2): see the package documentation.
 type Distributor struct {
 	*sim.TickingComponent
-	params
+	cfg Config
 
 	// FromCommandProcessor receives protocol.DrawDispatch (whole draws).
 	FromCommandProcessor sim.Port
@@ -53,11 +44,10 @@ type Distributor struct {
 	Pipes       []sim.Port
 	SampleFills []sim.Port
 
-	halt     *timing.Halt
-	progress *timing.Progress
+	env      timing.Env
+	fault    timing.Fault
 	waker    *timing.Waker
 	activity *timing.Activity
-	err      error
 	wait     int // why the send stage could not finish (a state), or -1
 
 	cur             *plan         // the draw being sent
@@ -97,14 +87,7 @@ type plan struct {
 }
 
 // Err returns the error that stopped the distributor, or nil.
-func (c *Distributor) Err() error { return c.err }
-
-func (c *Distributor) fail(err error) {
-	if c.err == nil {
-		c.err = err
-	}
-	c.halt.Fail(err)
-}
+func (c *Distributor) Err() error { return c.fault.Err() }
 
 // Load returns the outstanding triangles of pipe p (sent, not reported done).
 func (c *Distributor) Load(p int) int { return c.load[p] }
@@ -118,14 +101,12 @@ func (c *Distributor) Load(p int) int { return c.load[p] }
 // and utilization.
 func (c *Distributor) Stats(add func(name string, v float64)) {
 	p := c.Name() + "."
-	add(p+"draws", float64(c.draws))
-	add(p+"ordered_draws", float64(c.orderedDraws))
-	add(p+"streaming_draws", float64(c.streamingDraws))
-	add(p+"chunks", float64(c.chunks))
-	add(p+"empty_chunks", float64(c.emptyChunks))
-	add(p+"barriers", float64(c.barriers))
-	add(p+"returns", float64(c.returns))
-	for i := 0; i < c.pipes; i++ {
+	timing.AddCounters(p, add,
+		timing.Counter{Name: "draws", Value: c.draws}, timing.Counter{Name: "ordered_draws", Value: c.orderedDraws},
+		timing.Counter{Name: "streaming_draws", Value: c.streamingDraws}, timing.Counter{Name: "chunks", Value: c.chunks},
+		timing.Counter{Name: "empty_chunks", Value: c.emptyChunks}, timing.Counter{Name: "barriers", Value: c.barriers},
+		timing.Counter{Name: "returns", Value: c.returns})
+	for i := 0; i < c.cfg.Pipes; i++ {
 		add(fmt.Sprintf("%striangles_p%d", p, i), float64(c.trianglesPerPipe[i]))
 		add(fmt.Sprintf("%schunks_p%d", p, i), float64(c.chunksPerPipe[i]))
 		add(fmt.Sprintf("%sload_p%d", p, i), float64(c.load[i]))
@@ -142,22 +123,14 @@ func (c *Distributor) Buffers() []timing.BufferState {
 		cur, unsent = 1, c.cur.unsent
 	}
 	bs := []timing.BufferState{
-		{Name: n + ".FromCommandProcessor", Len: portLen(c.FromCommandProcessor), Cap: c.inputQueue},
+		timing.PeekState(c.FromCommandProcessor, c.cfg.InputQueue),
 		{Name: n + ".Draw", Len: cur, Cap: 1},
-		{Name: n + ".Unsent", Len: unsent, Cap: 2 * c.pipes},
+		{Name: n + ".Unsent", Len: unsent, Cap: 2 * c.cfg.Pipes},
 	}
 	for p := range c.outstanding {
 		bs = append(bs, timing.BufferState{Name: fmt.Sprintf("%s.Outstanding[%d]", n, p), Len: len(c.outstanding[p])})
 	}
 	return bs
-}
-
-// portLen is 1 when a message waits in port (Akita ports do not tell how many).
-func portLen(port sim.Port) int {
-	if port.Peek() != nil {
-		return 1
-	}
-	return 0
 }
 
 // Finish closes the activity accounting at time now.
@@ -166,7 +139,7 @@ func (c *Distributor) Finish(now sim.VTimeInSec) { c.activity.Finish(c.Freq.Cycl
 // Tick takes the sample fills' reports, sends the current draw's messages, then
 // takes the next draw.
 func (c *Distributor) Tick(now sim.VTimeInSec) bool {
-	if c.halt.Stopped() || c.err != nil {
+	if c.fault.Stopped() {
 		return false
 	}
 	cy := c.Freq.Cycle(now)
@@ -194,20 +167,16 @@ func (c *Distributor) status(progress bool) int {
 // outstanding chunk, which must be of the same draw.
 func (c *Distributor) receiveReturns(now sim.VTimeInSec) bool {
 	progress := false
-	for c.err == nil {
+	for c.fault.Err() == nil {
 		msg := c.FromSampleFills.Retrieve(now)
-		if msg == nil {
-			break
+		m, ok := msg.(*protocol.DrawEnd)
+		if !c.fault.Expect(ok, c.FromSampleFills, msg) {
+			return progress
 		}
 		progress = true
-		m, ok := msg.(*protocol.DrawEnd)
-		if !ok {
-			c.fail(fmt.Errorf("%s: unexpected %T on FromSampleFills", c.Name(), msg))
-			break
-		}
 		p := m.From
-		if p < 0 || p >= c.pipes || len(c.outstanding[p]) == 0 || c.outstanding[p][0].draw != m.Draw {
-			c.fail(fmt.Errorf("%s: DrawEnd from pipe %d for a draw it has no outstanding chunk of", c.Name(), p))
+		if p < 0 || p >= c.cfg.Pipes || len(c.outstanding[p]) == 0 || c.outstanding[p][0].draw != m.Draw {
+			c.fault.Fail(fmt.Errorf("DrawEnd from pipe %d for a draw it has no outstanding chunk of", p))
 			break
 		}
 		if c.NumHooks() > 0 {
@@ -226,29 +195,25 @@ func (c *Distributor) takeStage(now sim.VTimeInSec, cy uint64) bool {
 		return false
 	}
 	msg := c.FromCommandProcessor.Peek()
-	if msg == nil {
-		return false
-	}
 	dd, ok := msg.(*protocol.DrawDispatch)
 	switch {
-	case !ok:
-		c.fail(fmt.Errorf("%s: unexpected %T on FromCommandProcessor", c.Name(), msg))
+	case !c.fault.Expect(ok, c.FromCommandProcessor, msg):
 		return false
 	case dd.Draw == nil || dd.Draw.State == nil:
-		c.fail(fmt.Errorf("%s: DrawDispatch without a draw", c.Name()))
+		c.fault.Fail(fmt.Errorf("DrawDispatch without a draw"))
 		return false
 	case dd.First != 0 || dd.End != 0:
-		c.fail(fmt.Errorf("%s: draw %d: DrawDispatch.First/End: the command processor sends whole draws, got [%d, %d)",
-			c.Name(), dd.Draw.Seq, dd.First, dd.End))
+		c.fault.Fail(fmt.Errorf("draw %d: DrawDispatch.First/End: the command processor sends whole draws, got [%d, %d)",
+			dd.Draw.Seq, dd.First, dd.End))
 		return false
-	case len(c.Pipes) != c.pipes || len(c.SampleFills) != c.pipes:
-		c.fail(fmt.Errorf("%s: Pipes (%d ports) and SampleFills (%d ports) must list the %d pipes", c.Name(),
-			len(c.Pipes), len(c.SampleFills), c.pipes))
+	case len(c.Pipes) != c.cfg.Pipes || len(c.SampleFills) != c.cfg.Pipes:
+		c.fault.Fail(fmt.Errorf("Pipes (%d ports) and SampleFills (%d ports) must list the %d pipes",
+			len(c.Pipes), len(c.SampleFills), c.cfg.Pipes))
 		return false
 	}
 	c.FromCommandProcessor.Retrieve(now)
 	c.cur = c.plan(dd.Draw)
-	c.cur.readyAt = cy + uint64(c.dispatchLatency)
+	c.cur.readyAt = cy + uint64(c.cfg.DispatchLatency)
 	c.waker.WakeAt(c.cycleTime(c.cur.readyAt))
 	return true
 }
@@ -260,12 +225,12 @@ func (c *Distributor) cycleTime(cy uint64) sim.VTimeInSec {
 // plan distributes draw d: the pipe ranges, the barrier, the messages.
 func (c *Distributor) plan(d *protocol.Draw) *plan {
 	n := d.State.Stream.NumPrimitives()
-	pl := &plan{draw: d, first: make([]int, c.pipes), end: make([]int, c.pipes), soPipe: -1}
+	pl := &plan{draw: d, first: make([]int, c.cfg.Pipes), end: make([]int, c.cfg.Pipes), soPipe: -1}
 	// A draw that streams out goes whole to one pipe, as an order-dependent
 	// one: stream-out is in API order and its buffers are global.
 	streams := d.State.StreamOut != nil
-	ordered := c.mode == Ordered || streams || !pipeline.OrderIndependent(d.State)
-	counts := make([]int, c.pipes)
+	ordered := c.cfg.Mode == Ordered || streams || !pipeline.OrderIndependent(d.State)
+	counts := make([]int, c.cfg.Pipes)
 	if ordered {
 		p := c.orderedPipe()
 		counts[p] = n
@@ -282,7 +247,7 @@ func (c *Distributor) plan(d *protocol.Draw) *plan {
 		c.splitChunks(n, counts)
 		pl.barrier = c.haveClass && c.lastOrdered
 	}
-	if c.mode == BarrierPerDraw {
+	if c.cfg.Mode == BarrierPerDraw {
 		pl.barrier = true
 	}
 	c.haveClass, c.lastOrdered = true, ordered
@@ -300,7 +265,7 @@ func (c *Distributor) plan(d *protocol.Draw) *plan {
 // order-dependent draw's pipe (no barrier needed), else the lowest index.
 func (c *Distributor) orderedPipe() int {
 	best := 0
-	for p := 1; p < c.pipes; p++ {
+	for p := 1; p < c.cfg.Pipes; p++ {
 		if c.load[p] < c.load[best] {
 			best = p
 		}
@@ -311,15 +276,15 @@ func (c *Distributor) orderedPipe() int {
 	return best
 }
 
-// splitChunks cuts n triangles into chunks of chunkTriangles and gives each,
+// splitChunks cuts n triangles into chunks of ChunkTriangles and gives each,
 // in order, to the pipe with the least load (outstanding triangles plus the
 // chunks given so far; ties to the lowest index), adding the chunk's
 // triangles to counts.
 func (c *Distributor) splitChunks(n int, counts []int) {
-	for first := 0; first < n; first += c.chunkTriangles {
-		size := min(c.chunkTriangles, n-first)
+	for first := 0; first < n; first += c.cfg.ChunkTriangles {
+		size := min(c.cfg.ChunkTriangles, n-first)
 		best := 0
-		for p := 1; p < c.pipes; p++ {
+		for p := 1; p < c.cfg.Pipes; p++ {
 			if c.load[p]+counts[p] < c.load[best]+counts[best] {
 				best = p
 			}
@@ -335,13 +300,13 @@ func (c *Distributor) splitChunks(n int, counts []int) {
 // builds the messages. An empty range is [n, n) (End == 0 would mean the
 // whole draw), or [0, 0) for a draw without triangles.
 func (c *Distributor) layout(d *protocol.Draw, n int, counts []int, pl *plan) {
-	pl.chunks = make([]*protocol.DrawDispatch, c.pipes)
-	pl.plans = make([]*protocol.DrawPlan, c.pipes)
-	pl.chunkSent = make([]bool, c.pipes)
-	pl.planSent = make([]bool, c.pipes)
-	pl.unsent = 2 * c.pipes
+	pl.chunks = make([]*protocol.DrawDispatch, c.cfg.Pipes)
+	pl.plans = make([]*protocol.DrawPlan, c.cfg.Pipes)
+	pl.chunkSent = make([]bool, c.cfg.Pipes)
+	pl.planSent = make([]bool, c.cfg.Pipes)
+	pl.unsent = 2 * c.cfg.Pipes
 	next := 0
-	for p := 0; p < c.pipes; p++ {
+	for p := 0; p < c.cfg.Pipes; p++ {
 		first, end := next, next+counts[p]
 		if counts[p] == 0 {
 			first, end = n, n
@@ -370,7 +335,7 @@ func (c *Distributor) sendStage(now sim.VTimeInSec, cy uint64) bool {
 		return false
 	}
 	progress := false
-	for p := 0; p < c.pipes; p++ {
+	for p := 0; p < c.cfg.Pipes; p++ {
 		if !pl.chunkSent[p] {
 			if c.send(now, c.ToPipes, c.Pipes[p], pl.chunks[p]) {
 				pl.chunkSent[p], progress = true, true
@@ -400,7 +365,7 @@ func (c *Distributor) send(now sim.VTimeInSec, port, dst sim.Port, msg sim.Msg) 
 	if port.Send(msg) != nil {
 		return false
 	}
-	c.progress.Add(1)
+	c.env.Progress.Add(1)
 	return true
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/rop/backendtest"
 	"github.com/gfxsim/gfxsim/components/sage/distributor"
@@ -32,10 +33,12 @@ type bench struct {
 
 // newBench wires the distributor to scripted peers; pipe ports hold pipeCap
 // messages and the distributor's ToPipes queue on the connection toPipes.
-func newBench(t *testing.T, b distributor.Builder, pipes, pipeCap, toPipes int) *bench {
+func newBench(t *testing.T, cfg distributor.Config, pipes, pipeCap, toPipes int) *bench {
 	t.Helper()
 	bn := &bench{engine: sim.NewSerialEngine(), halt: &timing.Halt{}}
-	bn.dist = b.WithEngine(bn.engine).WithFreq(freq).WithHalt(bn.halt).WithPipes(pipes).Build("GPU.Distributor")
+	cfg.Pipes = pipes
+	bn.dist = distributor.MakeBuilder().WithEnv(timing.Env{Engine: bn.engine, Freq: freq, Halt: bn.halt}).
+		WithConfig(cfg).Build("GPU.Distributor")
 	conn := sim.NewDirectConnection("Conn", bn.engine, freq)
 	bn.cp = backendtest.NewPeer("CP", bn.engine, freq, 4)
 	for _, p := range []sim.Port{bn.dist.FromCommandProcessor, bn.dist.ToSampleFills, bn.dist.FromSampleFills, bn.cp.Port} {
@@ -52,6 +55,13 @@ func newBench(t *testing.T, b distributor.Builder, pipes, pipeCap, toPipes int) 
 		bn.dist.SampleFills = append(bn.dist.SampleFills, fp.Port)
 	}
 	return bn
+}
+
+// chunks is DefaultConfig with chunks of n triangles in mode m.
+func chunks(n int, m distributor.Mode) distributor.Config {
+	cfg := distributor.DefaultConfig()
+	cfg.ChunkTriangles, cfg.Mode = n, m
+	return cfg
 }
 
 func (bn *bench) run(t *testing.T) {
@@ -94,7 +104,7 @@ func draws(t *testing.T, spec [][2]int) []*protocol.Draw {
 var script = [][2]int{{25, 0}, {12, 0}, {7, 1}, {4, 1}, {5, 1}, {30, 0}, {0, 0}}
 
 func runScript(t *testing.T, mode distributor.Mode) (*bench, []*protocol.Draw) {
-	bn := newBench(t, distributor.MakeBuilder().WithChunkTriangles(10).WithMode(mode), 3, 4, 4)
+	bn := newBench(t, chunks(10, mode), 3, 4, 4)
 	ds := draws(t, script)
 	for i, d := range ds {
 		at := uint64(0)
@@ -251,7 +261,7 @@ func TestBarrierPerDraw(t *testing.T) {
 // draw back from every pipe (each pipe sees the draws in order); the cycles
 // are counted as blocked_pipe.
 func TestBlockedPipe(t *testing.T) {
-	bn := newBench(t, distributor.MakeBuilder().WithChunkTriangles(10), 2, 1, 1)
+	bn := newBench(t, chunks(10, distributor.Document), 2, 1, 1)
 	bn.pipes[1].Hold(40)
 	ds := draws(t, [][2]int{{20, 0}, {20, 0}, {20, 0}})
 	for _, d := range ds {
@@ -295,9 +305,9 @@ func TestProtocolErrors(t *testing.T) {
 		}, "DrawEnd from pipe 0"},
 		{"wrong message", func(bn *bench, ds []*protocol.Draw) {
 			bn.cp.SendAt(0, bn.dist.FromCommandProcessor, protocol.NewDrawEnd(ds[0], 0))
-		}, "unexpected *protocol.DrawEnd"},
+		}, "GPU.Distributor: FromCommandProcessor: unexpected message *protocol.DrawEnd"},
 	} {
-		bn := newBench(t, distributor.MakeBuilder(), 2, 4, 4)
+		bn := newBench(t, distributor.DefaultConfig(), 2, 4, 4)
 		c.script(bn, draws(t, [][2]int{{3, 0}, {3, 0}}))
 		bn.run(t)
 		if err := bn.dist.Err(); err == nil || !strings.Contains(err.Error(), c.want) || !bn.halt.Stopped() {
@@ -306,33 +316,18 @@ func TestProtocolErrors(t *testing.T) {
 	}
 }
 
-func TestBuilderValidate(t *testing.T) {
-	e := sim.NewSerialEngine()
-	for _, c := range []struct {
-		b    distributor.Builder
-		want string
-	}{
-		{distributor.MakeBuilder(), "engine"},
-		{distributor.MakeBuilder().WithEngine(e).WithPipes(0), "pipes"},
-		{distributor.MakeBuilder().WithEngine(e).WithChunkTriangles(0), "chunk_triangles"},
-		{distributor.MakeBuilder().WithEngine(e).WithMode(7), "mode"},
-		{distributor.MakeBuilder().WithEngine(e).WithDispatchLatency(0), "dispatch_latency"},
-		{distributor.MakeBuilder().WithEngine(e).WithInputQueue(0), "input_queue"},
-		{distributor.MakeBuilder().WithEngine(e).WithReturnQueue(0), "return_queue"},
-	} {
-		if err := c.b.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("error %v, want one naming %s", err, c.want)
-		}
-	}
-	if err := distributor.MakeBuilder().WithEngine(e).Validate(); err != nil {
-		t.Errorf("defaults: %v", err)
-	}
+func TestConfigValidate(t *testing.T) {
+	testpeer.CheckInvalid(t, distributor.DefaultConfig(), testpeer.Reject(func(c *distributor.Config) { c.Mode = 7 },
+		"distributor: Mode Mode(7) is not one of document, ordered, barrier_per_draw"))
+	testpeer.CheckAtLeast(t, distributor.DefaultConfig(), "distributor", 1,
+		"Pipes", "ChunkTriangles", "DispatchLatency", "InputQueue", "ReturnQueue")
+	testpeer.CheckEnv(t, true, func(e timing.Env) { distributor.MakeBuilder().WithEnv(e).Build("Distributor") })
 	for _, s := range []string{"document", "ordered", "barrier_per_draw"} {
 		if m, err := distributor.ParseMode(s); err != nil || m.String() != s {
 			t.Errorf("ParseMode(%q) = %v, %v", s, m, err)
 		}
 	}
-	if _, err := distributor.ParseMode("fast"); err == nil || !strings.Contains(err.Error(), "mode") {
+	if _, err := distributor.ParseMode("fast"); err == nil || err.Error() != `unknown mode "fast" (want one of document, ordered, barrier_per_draw)` {
 		t.Errorf("ParseMode(fast): %v", err)
 	}
 }
@@ -348,7 +343,7 @@ func TestBuilderValidate(t *testing.T) {
 //	d2 8 points: one chunk to p0, barrier 1 (class change)      [18 10 17]
 //	d3 0 points, stream-out: p1 streams out, barrier 2
 func TestStreamingDraws(t *testing.T) {
-	bn := newBench(t, distributor.MakeBuilder().WithChunkTriangles(10), 3, 4, 4)
+	bn := newBench(t, chunks(10, distributor.Document), 3, 4, 4)
 	ds := draws(t, [][2]int{{25, 0}, {0, 0}, {0, 0}, {0, 0}})
 	for i, n := range map[int]uint32{1: 12, 2: 8, 3: 0} {
 		ds[i].State.Stream = vertex.Stream{Topology: command.PointList, Count: n}

@@ -81,15 +81,17 @@
 //     The next draw is taken once all 2 x Pipes messages are sent, so every
 //     pipe sees the draws in order.
 //
-// # Parameters (Builder)
+// # Parameters (Config, DefaultConfig)
 //
-//	WithPipes(4)                 render pipes (the board's 4)
-//	WithChunkTriangles(256)      triangles per chunk (assumed)
-//	WithMode(Document)           document, ordered, barrier_per_draw (ParseMode)
-//	WithDispatchLatency(1)       cycles from taking a draw to sending it (assumed)
-//	WithInputQueue(4)            FromCommandProcessor capacity, messages
-//	WithReturnQueue(8)           FromSampleFills capacity, messages
-//	WithEngine, WithFreq(1 GHz), WithHalt, WithProgress
+//	Pipes: 4                     render pipes (the board's 4)
+//	ChunkTriangles: 256          triangles per chunk (assumed)
+//	Mode: Document               document, ordered, barrier_per_draw (ParseMode)
+//	DispatchLatency: 1           cycles from taking a draw to sending it (assumed)
+//	InputQueue: 4                FromCommandProcessor capacity, messages
+//	ReturnQueue: 8               FromSampleFills capacity, messages
+//
+// The builder takes the engine, clock (the core clock), halt and progress in
+// one timing.Env (WithEnv) and the Config (WithConfig).
 //
 // # Tasks (traces)
 //

@@ -18,6 +18,7 @@ import (
 	"github.com/gfxsim/gfxsim/functional/geom"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/samplebuffer"
+	"github.com/gfxsim/gfxsim/timing"
 )
 
 // TestSchedToInterleaves: one pipe's blended samples (each sample location
@@ -37,8 +38,11 @@ func TestSchedToInterleaves(t *testing.T) {
 
 	e := sim.NewSerialEngine()
 	conn := sim.NewDirectConnection("Conn", e, 100*sim.MHz)
-	s := sched.MakeBuilder().WithEngine(e).WithPipes(1).WithInterleaves(0, 2).WithHysteresis(0).
-		WithSnoopDistance(8).WithPrewriteDepth(32).WithOutputBurst(4).Build("Sched")
+	sc := sched.DefaultConfig()
+	sc.Pipes, sc.FirstInterleave, sc.Interleaves, sc.Hysteresis = 1, 0, 2, 0
+	sc.SnoopDistance, sc.PrewriteDepth, sc.OutputBurst = 8, 32, 4
+	env := timing.Env{Engine: e, Freq: 100 * sim.MHz}
+	s := sched.MakeBuilder().WithEnv(env).WithConfig(sc).Build("Sched")
 	pipe := backendtest.NewPeer("Pipe", e, 100*sim.MHz, 4)
 	cp := backendtest.NewPeer("CP", e, 100*sim.MHz, 4)
 	for _, p := range []sim.Port{s.FromPipes[0], s.ToInterleaves, pipe.Port, cp.Port} {
@@ -46,8 +50,9 @@ func TestSchedToInterleaves(t *testing.T) {
 	}
 	var ils []*interleave.Comp
 	for i := 0; i < 2; i++ {
-		il := interleave.MakeBuilder().WithEngine(e).WithIndex(i).WithPipes(1).WithGeometry(g).WithCache(2, 4).
-			Build(fmt.Sprintf("Interleave[%d]", i))
+		ic := interleave.DefaultConfig()
+		ic.Index, ic.Pipes, ic.Geometry, ic.BlocksPerChip, ic.SamplesPerBlock = i, 1, g, 2, 4
+		il := interleave.MakeBuilder().WithEnv(env).WithConfig(ic).Build(fmt.Sprintf("Interleave[%d]", i))
 		conn.PlugIn(il.FromSched, 1)
 		conn.PlugIn(il.Control, 1)
 		il.CommandProcessor = cp.Port

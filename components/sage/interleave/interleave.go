@@ -9,7 +9,6 @@ import (
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/command"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
-	"github.com/gfxsim/gfxsim/functional/samplebuffer"
 	"github.com/gfxsim/gfxsim/timing"
 )
 
@@ -55,13 +54,11 @@ type Comp struct {
 	// platform builder).
 	CommandProcessor sim.Port
 
-	halt     *timing.Halt
-	progress *timing.Progress
-	waker    *timing.Waker
-	inBuf    sim.Buffer
-	index    int
-	pipes    int
-	geom     samplebuffer.Geometry
+	env   timing.Env
+	fault timing.Fault
+	cfg   Config
+	waker *timing.Waker
+	inBuf sim.Buffer
 
 	spb, banks, perPage              uint64
 	write, fill, writeBack, pageMiss uint64
@@ -84,12 +81,10 @@ type counters struct {
 	flushWriteBacks, drawEnds, drawDones, barriers                               uint64
 }
 
-func (c *Comp) fail(err error) { c.halt.Fail(fmt.Errorf("%s: %w", c.Name(), err)) }
-
 // Tick sends what is due, then carries out the next operations whose turn has
 // come on the bus.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.halt.Stopped() {
+	if c.fault.Stopped() {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
@@ -112,7 +107,7 @@ func (c *Comp) sendOut(now sim.VTimeInSec, cycle uint64) bool {
 			c.blockedOut = true
 			return progress
 		}
-		c.progress.Add(1)
+		c.env.Progress.Add(1)
 		if t := c.out[0].task; t != "" {
 			tracing.EndTask(t, c)
 		}
@@ -153,14 +148,15 @@ func (c *Comp) stream(now sim.VTimeInSec, cycle uint64) bool {
 		case *protocol.OrderMarker:
 			err = c.marker(m)
 		default:
-			err = fmt.Errorf("FromSched: unexpected message %T", msg)
+			c.fault.Unexpected(c.FromSched, msg)
+			return false
 		}
 		if err != nil {
-			c.fail(err)
+			c.fault.Fail(err)
 			return false
 		}
 		c.FromSched.Retrieve(now)
-		c.progress.Add(1)
+		c.env.Progress.Add(1)
 		progress = true
 	}
 	return progress
@@ -169,13 +165,13 @@ func (c *Comp) stream(now sim.VTimeInSec, cycle uint64) bool {
 // locate returns the sample's chip within the interleave and its block (the
 // address of its first sample in the chip), checking that it belongs here.
 func (c *Comp) locate(x, y, s int) (int, uint64, error) {
-	g := &c.geom
+	g := &c.cfg.Geometry
 	if x < 0 || y < 0 || x >= g.Width || y >= g.Height || s < 0 || s >= g.Samples {
 		return 0, 0, fmt.Errorf("sample (%d, %d, %d) outside the %dx%d sample buffer at %d samples", x, y, s,
 			g.Width, g.Height, g.Samples)
 	}
 	ch := g.Chip(x, y, s)
-	if i := ch % g.Interleaves; i != c.index {
+	if i := ch % g.Interleaves; i != c.cfg.Index {
 		return 0, 0, fmt.Errorf("sample (%d, %d, %d) belongs to interleave %d", x, y, s, i)
 	}
 	row := uint64(g.Row(x, y, s))
@@ -238,7 +234,7 @@ func (c *Comp) issue(k *chip, cost uint64) {
 // up in its chip's pixel buffer (a miss loads it), then written by
 // pipeline.WriteSample (z compare and blend in the 3DRAM).
 func (c *Comp) burst(m *protocol.SampleBurst) error {
-	if m.Interleave != c.index {
+	if m.Interleave != c.cfg.Index {
 		return fmt.Errorf("FromSched: SampleBurst for interleave %d", m.Interleave)
 	}
 	d := m.Draw.State
@@ -319,11 +315,11 @@ func (c *Comp) marker(m *protocol.OrderMarker) error {
 	c.st.drawEnds++
 	seq := m.Draw.Seq
 	c.drawEnds[seq]++
-	if c.drawEnds[seq] < c.pipes {
+	if c.drawEnds[seq] < c.cfg.Pipes {
 		return nil
 	}
 	delete(c.drawEnds, seq)
-	c.queue(protocol.NewDrawDone(m.Draw, c.index), c.chipsFree())
+	c.queue(protocol.NewDrawDone(m.Draw, c.cfg.Index), c.chipsFree())
 	c.st.drawDones++
 	return nil
 }
@@ -364,7 +360,7 @@ func (c *Comp) control(now sim.VTimeInSec, cycle uint64) bool {
 		c.mark(c.busFree, stateIdle)
 		c.st.clears++
 		c.st.clearCycles += cycles
-		c.queue(protocol.NewDone(m.ID, c.index), c.busFree)
+		c.queue(protocol.NewDone(m.ID, c.cfg.Index), c.busFree)
 		c.startControlTask(protocol.KindClear, m.ID)
 	case *protocol.PresentCmd:
 		c.st.presents++
@@ -385,14 +381,14 @@ func (c *Comp) control(now sim.VTimeInSec, cycle uint64) bool {
 		}
 		c.busFree = end
 		c.mark(end, stateIdle)
-		c.queue(protocol.NewDone(m.ID, c.index), end)
+		c.queue(protocol.NewDone(m.ID, c.cfg.Index), end)
 		c.startControlTask(protocol.KindFlush, m.ID)
 	default:
-		c.fail(fmt.Errorf("Control: unexpected message %T", msg))
+		c.fault.Unexpected(c.Control, msg)
 		return false
 	}
 	c.Control.Retrieve(now)
-	c.progress.Add(1)
+	c.env.Progress.Add(1)
 	return true
 }
 
@@ -414,10 +410,10 @@ func (c *Comp) startControlTask(kind, msgID string) {
 // turn).
 func (c *Comp) clearSamples(t command.Target) uint64 {
 	n := uint64(t.Width) * uint64(t.Height) * uint64(max(t.Samples, 1))
-	chips := uint64(c.geom.Chips())
+	chips := uint64(c.cfg.Geometry.Chips())
 	var total uint64
-	for k := 0; k < c.geom.ChipsPerInterleave; k++ {
-		ch := uint64(c.index + k*c.geom.Interleaves)
+	for k := 0; k < c.cfg.Geometry.ChipsPerInterleave; k++ {
+		ch := uint64(c.cfg.Index + k*c.cfg.Geometry.Interleaves)
 		total += n / chips
 		if ch < n%chips {
 			total++
@@ -476,21 +472,21 @@ func (c *Comp) Buffers() []timing.BufferState {
 func (c *Comp) Stats(add func(name string, v float64)) {
 	n := c.Name() + "."
 	s := &c.st
-	for _, e := range []struct {
-		name string
-		v    uint64
-	}{
-		{"samples_in", s.samplesIn}, {"bursts", s.bursts},
-		{"samples_written", uint64(c.ws.Written)}, {"samples_blended", uint64(c.ws.Blended)},
-		{"z_passed", uint64(c.ws.Passed)}, {"z_failed", uint64(c.ws.Failed)},
-		{"cache_hits", s.hits}, {"cache_misses", s.misses}, {"fills", s.fills}, {"write_backs", s.writeBacks},
-		{"page_misses", s.pageMisses}, {"prefetches", s.prefetches}, {"prefetch_hits", s.prefetchHits},
-		{"prefetches_redundant", s.prefetchRedundant}, {"clears", s.clears}, {"clear_cycles", s.clearCycles},
-		{"presents", s.presents}, {"flips", s.flips}, {"flush_write_backs", s.flushWriteBacks},
-		{"draw_ends", s.drawEnds}, {"draw_dones", s.drawDones}, {"barriers", s.barriers},
-	} {
-		add(n+e.name, float64(e.v))
-	}
+	timing.AddCounters(n, add,
+		timing.Counter{Name: "samples_in", Value: s.samplesIn}, timing.Counter{Name: "bursts", Value: s.bursts},
+		timing.Counter{Name: "samples_written", Value: uint64(c.ws.Written)},
+		timing.Counter{Name: "samples_blended", Value: uint64(c.ws.Blended)},
+		timing.Counter{Name: "z_passed", Value: uint64(c.ws.Passed)}, timing.Counter{Name: "z_failed", Value: uint64(c.ws.Failed)},
+		timing.Counter{Name: "cache_hits", Value: s.hits}, timing.Counter{Name: "cache_misses", Value: s.misses},
+		timing.Counter{Name: "fills", Value: s.fills}, timing.Counter{Name: "write_backs", Value: s.writeBacks},
+		timing.Counter{Name: "page_misses", Value: s.pageMisses}, timing.Counter{Name: "prefetches", Value: s.prefetches},
+		timing.Counter{Name: "prefetch_hits", Value: s.prefetchHits},
+		timing.Counter{Name: "prefetches_redundant", Value: s.prefetchRedundant},
+		timing.Counter{Name: "clears", Value: s.clears}, timing.Counter{Name: "clear_cycles", Value: s.clearCycles},
+		timing.Counter{Name: "presents", Value: s.presents}, timing.Counter{Name: "flips", Value: s.flips},
+		timing.Counter{Name: "flush_write_backs", Value: s.flushWriteBacks},
+		timing.Counter{Name: "draw_ends", Value: s.drawEnds}, timing.Counter{Name: "draw_dones", Value: s.drawDones},
+		timing.Counter{Name: "barriers", Value: s.barriers})
 	rate := 0.0
 	if t := s.hits + s.misses; t > 0 {
 		rate = float64(s.hits) / float64(t)
@@ -503,11 +499,11 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 // render target's size and samples per pixel; the platform calls it before
 // the run), which decides the map from samples to chips and rows.
 func (c *Comp) SetRaster(width, height, samples int) error {
-	g := c.geom
+	g := c.cfg.Geometry
 	g.Width, g.Height, g.Samples = width, height, samples
 	if err := g.Validate(1 << 62); err != nil {
 		return fmt.Errorf("%s: %w", c.Name(), err)
 	}
-	c.geom = g
+	c.cfg.Geometry = g
 	return nil
 }

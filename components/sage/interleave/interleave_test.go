@@ -7,6 +7,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/rop/backendtest"
 	"github.com/gfxsim/gfxsim/components/sage/interleave"
@@ -17,6 +18,7 @@ import (
 	"github.com/gfxsim/gfxsim/functional/geom"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/samplebuffer"
+	"github.com/gfxsim/gfxsim/timing"
 )
 
 // bench is an interleave between a scripted sched and a recording command
@@ -30,10 +32,13 @@ type bench struct {
 	cp     *backendtest.Peer
 }
 
-func newBench(t *testing.T, b interleave.Builder) *bench {
+// newBench builds the interleave from DefaultConfig changed by set.
+func newBench(t *testing.T, set func(*interleave.Config)) *bench {
 	t.Helper()
 	e := sim.NewSerialEngine()
-	il := b.WithEngine(e).Build("Interleave")
+	cfg := interleave.DefaultConfig()
+	set(&cfg)
+	il := interleave.MakeBuilder().WithEnv(timing.Env{Engine: e, Freq: 100 * sim.MHz}).WithConfig(cfg).Build("Interleave")
 	conn := sim.NewDirectConnection("Conn", e, 100*sim.MHz)
 	bn := &bench{t: t, engine: e, il: il,
 		sched: backendtest.NewPeer("Sched", e, 100*sim.MHz, 4),
@@ -88,7 +93,7 @@ func TestWriteSamples(t *testing.T) {
 	}
 	want := tg.Clone()
 	g := samplebuffer.Geometry{Width: 4, Height: 4, Samples: 4, Interleaves: 1, ChipsPerInterleave: 4}
-	b := newBench(t, interleave.MakeBuilder().WithGeometry(g).WithPipes(1))
+	b := newBench(t, func(c *interleave.Config) { c.Geometry, c.Pipes = g, 1 })
 	rng := rand.New(rand.NewSource(2002))
 	var ws pipeline.WriteStats
 	for seq := uint64(0); seq < 2; seq++ {
@@ -136,8 +141,10 @@ func TestWriteSamples(t *testing.T) {
 // one sample, so sample (x, 0) is row x, block x/4, page x/8.
 func cacheBench(t *testing.T) (*bench, *protocol.Draw) {
 	g := samplebuffer.Geometry{Width: 16, Height: 16, Samples: 1, Interleaves: 1, ChipsPerInterleave: 1}
-	b := newBench(t, interleave.MakeBuilder().WithGeometry(g).WithPipes(1).WithCache(2, 4).WithPages(1, 2).
-		WithFillCycles(2).WithWriteBackCycles(2).WithPageMissCycles(3).WithWriteCycles(1))
+	b := newBench(t, func(c *interleave.Config) {
+		c.Geometry, c.Pipes, c.BlocksPerChip, c.SamplesPerBlock, c.BanksPerChip, c.BlocksPerPage = g, 1, 2, 4, 1, 2
+		c.FillCycles, c.WriteBackCycles, c.PageMissCycles, c.WriteCycles = 2, 2, 3, 1
+	})
 	tg, err := backendtest.NewTargets(backendtest.TargetSpec{Width: 16, Height: 16, Samples: 1,
 		ColorFormat: framebuffer.RGBA10, ColorLayout: framebuffer.Linear, DepthFormat: depth.D24S8,
 		DepthLayout: framebuffer.Linear})
@@ -209,7 +216,7 @@ func TestPrefetch(t *testing.T) {
 // DrawEnd, whatever the other draws' markers between them.
 func TestDrawDoneAfterAllPipes(t *testing.T) {
 	_, d0 := cacheBench(t)
-	b := newBench(t, interleave.MakeBuilder().WithIndex(5).WithPipes(3))
+	b := newBench(t, func(c *interleave.Config) { c.Index, c.Pipes = 5, 3 })
 	d1 := &protocol.Draw{Seq: 1, State: d0.State}
 	for _, m := range []struct {
 		d    *protocol.Draw
@@ -240,7 +247,7 @@ func TestClearTime(t *testing.T) {
 	for _, tc := range []struct {
 		rate, cycles int
 	}{{16, 81920}, {66, 19860}} {
-		b := newBench(t, interleave.MakeBuilder().WithIndex(3).WithClearSamplesPerCycle(tc.rate))
+		b := newBench(t, func(c *interleave.Config) { c.Index, c.ClearSamplesPerCycle = 3, tc.rate })
 		target := command.Target{Width: 1280, Height: 1024, Samples: 8}
 		b.cp.SendAt(0, b.il.Control, protocol.NewClearCmd(command.ClearColor, target, 0))
 		b.run()
@@ -276,23 +283,16 @@ func TestPresentFlushes(t *testing.T) {
 }
 
 func TestValidate(t *testing.T) {
-	e := sim.NewSerialEngine()
-	tests := []struct {
-		b    interleave.Builder
-		want string
-	}{
-		{interleave.MakeBuilder().WithIndex(8), "interleave: Index 8 must be in [0, Geometry.Interleaves=8)"},
-		{interleave.MakeBuilder().WithCache(8, 6), "interleave: SamplesPerBlock 6 must be a power of two"},
-		{interleave.MakeBuilder().WithClearSamplesPerCycle(0), "interleave: ClearSamplesPerCycle 0 must be at least 1"},
-		{interleave.MakeBuilder().WithPipes(0), "interleave: Pipes 0 must be at least 1"},
-		{interleave.MakeBuilder().WithPageMissCycles(-1), "interleave: PageMissCycles -1 must not be negative"},
-		{interleave.MakeBuilder().WithGeometry(samplebuffer.Geometry{Width: 4, Height: 4, Samples: 17,
-			Interleaves: 8, ChipsPerInterleave: 4}),
-			"interleave: Geometry: samples: 17 samples per pixel outside [1, 16] (the pattern RAM holds 16)"},
-	}
-	for _, tc := range tests {
-		if err := tc.b.WithEngine(e).Validate(); err == nil || err.Error() != tc.want {
-			t.Errorf("%v, want %q", err, tc.want)
-		}
-	}
+	set := testpeer.Reject[interleave.Config]
+	testpeer.CheckInvalid(t, interleave.DefaultConfig(),
+		set(func(c *interleave.Config) { c.Index = 8 }, "interleave: Index 8 must be in [0, Geometry.Interleaves=8)"),
+		set(func(c *interleave.Config) { c.BlocksPerChip, c.SamplesPerBlock = 8, 6 },
+			"interleave: SamplesPerBlock 6 must be a power of two"),
+		set(func(c *interleave.Config) { c.PageMissCycles = -1 }, "interleave: PageMissCycles -1 must not be negative"),
+		set(func(c *interleave.Config) {
+			c.Geometry = samplebuffer.Geometry{Width: 4, Height: 4, Samples: 17, Interleaves: 8, ChipsPerInterleave: 4}
+		}, "interleave: Geometry: samples: 17 samples per pixel outside [1, 16] (the pattern RAM holds 16)"),
+	)
+	testpeer.CheckAtLeast(t, interleave.DefaultConfig(), "interleave", 1, "ClearSamplesPerCycle", "Pipes")
+	testpeer.CheckEnv(t, true, func(e timing.Env) { interleave.MakeBuilder().WithEnv(e).Build("Interleave") })
 }

@@ -55,13 +55,12 @@ type Comp struct {
 	// of it. Set by the platform builder before the run.
 	Image state.Memory
 
-	inBuf       sim.Buffer
-	halt        *timing.Halt
-	progress    *timing.Progress
-	waker       *timing.Waker
-	rate        int // samples per video-read clock (chips x samples per chip)
-	fifoSamples int
-	spanPixels  int
+	inBuf sim.Buffer
+	env   timing.Env
+	fault timing.Fault
+	cfg   Config
+	waker *timing.Waker
+	rate  int // samples per video-read clock (chips x samples per chip)
 
 	target  *framebuffer.ColorTarget
 	samples int // samples per pixel of the displayed target
@@ -84,12 +83,10 @@ type counters struct {
 	presents, requests, bursts, spans, samples, pixels, bytes, sendRefused uint64
 }
 
-func (c *Comp) fail(err error) { c.halt.Fail(fmt.Errorf("%s: %w", c.Name(), err)) }
-
 // Tick completes the span on the video pins, drains the FIFOs, takes the next
 // burst and starts the next span.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.halt.Stopped() {
+	if c.fault.Stopped() {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
@@ -146,7 +143,7 @@ func (c *Comp) send(now sim.VTimeInSec) bool {
 			o.used -= len(m.Samples)
 			o.queue[0] = nil
 			o.queue = o.queue[1:]
-			c.progress.Add(1)
+			c.env.Progress.Add(1)
 			progress = true
 		}
 	}
@@ -155,7 +152,7 @@ func (c *Comp) send(now sim.VTimeInSec) bool {
 
 // control takes a PresentCmd: the displayed target for the following bursts.
 func (c *Comp) control(now sim.VTimeInSec) bool {
-	progress, err := c.ctl.Step(now, c.Control, c.burst != nil, 0, c.progress, func(m *protocol.PresentCmd) error {
+	progress, err := c.ctl.Step(now, c.Control, c.burst != nil, 0, c.env.Progress, func(m *protocol.PresentCmd) error {
 		t, err := colorTarget(c.Image, m.Target)
 		if err != nil {
 			return fmt.Errorf("PresentCmd %s: %w", m.ID, err)
@@ -165,7 +162,7 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 		return nil
 	})
 	if err != nil {
-		c.fail(err)
+		c.fault.Fail(err)
 		return false
 	}
 	return progress
@@ -189,29 +186,25 @@ func (c *Comp) accept(now sim.VTimeInSec, cycle uint64) bool {
 		return false
 	}
 	msg := c.FromConvolves.Peek()
-	if msg == nil {
-		return false
-	}
 	m, ok := msg.(*protocol.LineRequest)
-	if !ok {
-		c.fail(fmt.Errorf("FromConvolves: unexpected message %T", msg))
+	if !c.fault.Expect(ok, c.FromConvolves, msg) {
 		return false
 	}
 	switch {
 	case m.Convolve < 0 || m.Convolve >= len(c.outs):
-		c.fail(fmt.Errorf("LineRequest %s: Convolve %d: must be in [0, %d)", m.ID, m.Convolve, len(c.outs)))
+		c.fault.Fail(fmt.Errorf("LineRequest %s: Convolve %d: must be in [0, %d)", m.ID, m.Convolve, len(c.outs)))
 		return false
 	case c.Convolves[m.Convolve] == nil:
-		c.fail(fmt.Errorf("LineRequest %s: Convolves[%d] is not connected", m.ID, m.Convolve))
+		c.fault.Fail(fmt.Errorf("LineRequest %s: Convolves[%d] is not connected", m.ID, m.Convolve))
 		return false
 	case m.Y < 0 || m.Y >= c.target.Height:
-		c.fail(fmt.Errorf("LineRequest %s: Y %d: must be in [0, %d)", m.ID, m.Y, c.target.Height))
+		c.fault.Fail(fmt.Errorf("LineRequest %s: Y %d: must be in [0, %d)", m.ID, m.Y, c.target.Height))
 		return false
 	case m.X0 < 0 || m.X1 <= m.X0 || m.X1 > c.target.Width:
-		c.fail(fmt.Errorf("LineRequest %s: pixels [%d, %d): must be a non-empty part of [0, %d)", m.ID, m.X0, m.X1, c.target.Width))
+		c.fault.Fail(fmt.Errorf("LineRequest %s: pixels [%d, %d): must be a non-empty part of [0, %d)", m.ID, m.X0, m.X1, c.target.Width))
 		return false
-	case c.samples > c.fifoSamples:
-		c.fail(fmt.Errorf("FIFOSamples %d: must hold one pixel's %d samples", c.fifoSamples, c.samples))
+	case c.samples > c.cfg.FIFOSamples:
+		c.fault.Fail(fmt.Errorf("FIFOSamples %d: must hold one pixel's %d samples", c.cfg.FIFOSamples, c.samples))
 		return false
 	}
 	c.FromConvolves.Retrieve(now)
@@ -232,12 +225,12 @@ func (c *Comp) startRead(now sim.VTimeInSec, cycle uint64) bool {
 	}
 	n := c.samples
 	o := &c.outs[b.Convolve]
-	px := min(c.spanPixels, b.X1-c.burstX, (c.fifoSamples-o.used)/n)
+	px := min(c.cfg.SpanPixels, b.X1-c.burstX, (c.cfg.FIFOSamples-o.used)/n)
 	if px < 1 {
 		c.full = true
 		return false
 	}
-	if px < min(c.spanPixels, b.X1-c.burstX) && o.used > 0 {
+	if px < min(c.cfg.SpanPixels, b.X1-c.burstX) && o.used > 0 {
 		// Wait for room for a whole span rather than dribble pixels.
 		c.full = true
 		return false
@@ -278,7 +271,7 @@ func (c *Comp) Buffers() []timing.BufferState {
 	b := []timing.BufferState{{Name: c.FromConvolves.Name(), Len: c.inBuf.Size(), Cap: c.inBuf.Capacity()}}
 	for k := range c.outs {
 		b = append(b, timing.BufferState{Name: fmt.Sprintf("%s.FIFO[%d]", c.Name(), k),
-			Len: c.outs[k].used, Cap: c.fifoSamples})
+			Len: c.outs[k].used, Cap: c.cfg.FIFOSamples})
 	}
 	return b
 }
@@ -287,15 +280,10 @@ func (c *Comp) Buffers() []timing.BufferState {
 func (c *Comp) Stats(add func(name string, v float64)) {
 	n := c.Name() + "."
 	s := &c.st
-	for _, e := range []struct {
-		name string
-		v    uint64
-	}{
-		{"presents", s.presents}, {"line_requests", s.requests}, {"bursts", s.bursts},
-		{"spans", s.spans}, {"samples_read", s.samples}, {"pixels_read", s.pixels},
-		{"bytes_out", s.bytes}, {"send_refused", s.sendRefused},
-	} {
-		add(n+e.name, float64(e.v))
-	}
+	timing.AddCounters(n, add,
+		timing.Counter{Name: "presents", Value: s.presents}, timing.Counter{Name: "line_requests", Value: s.requests},
+		timing.Counter{Name: "bursts", Value: s.bursts}, timing.Counter{Name: "spans", Value: s.spans},
+		timing.Counter{Name: "samples_read", Value: s.samples}, timing.Counter{Name: "pixels_read", Value: s.pixels},
+		timing.Counter{Name: "bytes_out", Value: s.bytes}, timing.Counter{Name: "send_refused", Value: s.sendRefused})
 	c.activity.Stats(c.Name(), add)
 }

@@ -2,11 +2,11 @@ package route
 
 import (
 	"math/rand"
-	"strings"
 	"testing"
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/command"
 	"github.com/gfxsim/gfxsim/functional/framebuffer"
@@ -56,7 +56,7 @@ func (c *fakeConvolve) Tick(now sim.VTimeInSec) bool {
 	return progress
 }
 
-func setup(t *testing.T, w, h, n int, b Builder) (*Comp, *fakeConvolve, *framebuffer.ColorTarget, command.Target) {
+func setup(t *testing.T, w, h, n int, cfg Config) (*Comp, *fakeConvolve, *framebuffer.ColorTarget, command.Target) {
 	t.Helper()
 	e := sim.NewSerialEngine()
 	g := framebuffer.Geometry{Width: w, Height: h, Samples: n}
@@ -67,7 +67,8 @@ func setup(t *testing.T, w, h, n int, b Builder) (*Comp, *fakeConvolve, *framebu
 	rand.New(rand.NewSource(7)).Read(ct.Bytes())
 	img := command.NewImage()
 	addr := img.Put(ct.Bytes(), 64)
-	r := b.WithEngine(e).WithHalt(&timing.Halt{}).WithConvolves(1).Build("Route")
+	cfg.Convolves = 1
+	r := MakeBuilder().WithEnv(timing.Env{Engine: e, Freq: 50 * sim.MHz, Halt: &timing.Halt{}}).WithConfig(cfg).Build("Route")
 	r.Image = img
 	f := newFakeConvolve(e, r.Freq)
 	conn := sim.NewDirectConnection("Conn", e, r.Freq)
@@ -93,7 +94,7 @@ func request(f *fakeConvolve, r *Comp, y, x0, x1 int) {
 // ceil(324*8/32) = 81 clocks, in spans of 32 pixels every 8 clocks and a last
 // one of 4 pixels one clock later; the samples are the target's.
 func TestBurstTiming(t *testing.T) {
-	r, f, ct, _ := setup(t, 400, 2, 8, MakeBuilder())
+	r, f, ct, _ := setup(t, 400, 2, 8, DefaultConfig())
 	request(f, r, 1, 10, 334)
 	f.TickLater(0)
 	if err := r.TickingComponent.Engine.Run(); err != nil {
@@ -124,7 +125,9 @@ func TestBurstTiming(t *testing.T) {
 // TestFIFOBackPressure: a FIFO of 8 samples (one pixel) and a port that holds
 // no span until the fake takes it still deliver every pixel, in order.
 func TestFIFOBackPressure(t *testing.T) {
-	r, f, _, _ := setup(t, 50, 3, 8, MakeBuilder().WithFIFOSamples(8))
+	cfg := DefaultConfig()
+	cfg.FIFOSamples = 8
+	r, f, _, _ := setup(t, 50, 3, 8, cfg)
 	request(f, r, 0, 0, 50)
 	request(f, r, 2, 5, 9)
 	f.TickLater(0)
@@ -149,27 +152,9 @@ func TestFIFOBackPressure(t *testing.T) {
 	}
 }
 
-func TestBuilderValidate(t *testing.T) {
-	e := sim.NewSerialEngine()
-	for _, tc := range []struct {
-		b    Builder
-		want string
-	}{
-		{MakeBuilder(), "Engine"},
-		{MakeBuilder().WithEngine(e).WithFreq(0), "Freq"},
-		{MakeBuilder().WithEngine(e).WithChips(0), "Chips"},
-		{MakeBuilder().WithEngine(e).WithSamplesPerChip(0), "SamplesPerChip"},
-		{MakeBuilder().WithEngine(e).WithConvolves(0), "Convolves"},
-		{MakeBuilder().WithEngine(e).WithFIFOSamples(0), "FIFOSamples"},
-		{MakeBuilder().WithEngine(e).WithSpanPixels(0), "SpanPixels"},
-		{MakeBuilder().WithEngine(e).WithRequestQueue(0), "RequestQueue"},
-	} {
-		err := tc.b.Validate()
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("Validate() = %v, want an error naming %s", err, tc.want)
-		}
-	}
-	if err := MakeBuilder().WithEngine(e).Validate(); err != nil {
-		t.Errorf("defaults: %v", err)
-	}
+func TestConfigValidate(t *testing.T) {
+	testpeer.CheckInvalid(t, DefaultConfig())
+	testpeer.CheckAtLeast(t, DefaultConfig(), "route", 1,
+		"Chips", "SamplesPerChip", "Convolves", "FIFOSamples", "SpanPixels", "RequestQueue")
+	testpeer.CheckEnv(t, true, func(e timing.Env) { MakeBuilder().WithEnv(e).Build("Route") })
 }

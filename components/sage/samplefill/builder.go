@@ -7,176 +7,94 @@ import (
 
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/samplebuffer"
+	"github.com/gfxsim/gfxsim/internal/check"
 	"github.com/gfxsim/gfxsim/timing"
 )
 
-// Builder configures and builds a SampleFill. Start from MakeBuilder.
-type Builder struct {
-	engine              sim.Engine
-	freq                sim.Freq
-	halt                *timing.Halt
-	progress            *timing.Progress
-	pipe                int
-	quadsPerWarp        int
-	warpsInFlight       int
-	samplesPerCycle     int
-	packetBytes         int
-	burstSamples        int
-	geometry            samplebuffer.Geometry
-	interleavesPerSched int
-	pixelRate           []string
-	inputQueue          int
-	outputQueue         int
+// Config is a sample fill's configuration (sage.fill; configs gives each its
+// pipe).
+type Config struct {
+	Pipe          int // the index of the pipe the sample fill belongs to (the Pipe of its bursts and markers, the From of its load reports)
+	QuadsPerWarp  int // sample quads per pixel warp (4 lanes each; at most 16, shader.MaxLanes / 4)
+	WarpsInFlight int // warps sent to the shader core and not yet retired (the reorder buffer's size)
+	// SamplesPerCycle is how many shaded samples per cycle are packed into
+	// bursts (the fill rate toward the scheds).
+	SamplesPerCycle int
+	PacketBytes     int // the size of one sample packet on a sched bus
+	BurstSamples    int // the most samples in one SampleBurst
+	// Geometry is the sample buffer's organisation (which interleave holds a
+	// sample); its Samples must be the draws' sample count (SetRaster sets it
+	// per frame).
+	Geometry samplebuffer.Geometry
+	// InterleavesPerSched is how many interleaves a sched serves: interleave
+	// i goes to sched i / n (two scheds: n >= Interleaves / 2).
+	InterleavesPerSched int
+	// PixelRate is the semantics of the shader inputs interpolated at the
+	// pixel centre (pipeline.PixelRateLinks; nil: pipeline.DefaultPixelRate).
+	PixelRate   []string
+	InputQueue  int // the capacity, in messages, of FromRasterizer and FromDistributor
+	OutputQueue int // the messages (bursts and markers) queued per sched bus
 }
 
-// MakeBuilder returns a builder with the defaults: 1 GHz, pipe 0, 8 sample
-// quads per warp (32 lanes), 8 warps in flight, 8 samples out per cycle, 16-byte
-// sample packets (the document's RGBAZ + x, y + sample index, assumed 16 B),
-// bursts of at most 16 samples, the board's sample buffer (1280x1024 at 8
-// samples over 8 interleaves of 4 chips) with 4 interleaves per sched,
-// texture coordinates at pixel rate (pipeline.DefaultPixelRate), 8 messages in
-// the rasterizer input queue and 4 messages queued per sched bus.
-func MakeBuilder() Builder {
-	return Builder{
-		freq:            1 * sim.GHz,
-		quadsPerWarp:    8,
-		warpsInFlight:   8,
-		samplesPerCycle: 8,
-		packetBytes:     16,
-		burstSamples:    16,
-		geometry: samplebuffer.Geometry{Width: 1280, Height: 1024, Samples: 8,
+// DefaultConfig is pipe 0, 8 sample quads per warp (32 lanes), 8 warps in
+// flight, 8 samples out per cycle, 16-byte sample packets (the document's
+// RGBAZ + x, y + sample index, assumed 16 B), bursts of at most 16 samples,
+// the board's sample buffer (1280x1024 at 8 samples over 8 interleaves of 4
+// chips) with 4 interleaves per sched, texture coordinates at pixel rate
+// (pipeline.DefaultPixelRate), 8 messages in the rasterizer input queue and 4
+// messages queued per sched bus. Its clock (the Env's) is the core clock.
+func DefaultConfig() Config {
+	return Config{QuadsPerWarp: 8, WarpsInFlight: 8, SamplesPerCycle: 8, PacketBytes: 16, BurstSamples: 16,
+		Geometry: samplebuffer.Geometry{Width: 1280, Height: 1024, Samples: 8,
 			Interleaves: samplebuffer.DefaultInterleaves, ChipsPerInterleave: samplebuffer.DefaultChipsPerInterleave},
-		interleavesPerSched: samplebuffer.DefaultInterleaves / 2,
-		pixelRate:           pipeline.DefaultPixelRate,
-		inputQueue:          8,
-		outputQueue:         4,
-	}
+		InterleavesPerSched: samplebuffer.DefaultInterleaves / 2, PixelRate: pipeline.DefaultPixelRate,
+		InputQueue: 8, OutputQueue: 4}
 }
 
-// WithEngine sets the simulation engine (required).
-func (b Builder) WithEngine(e sim.Engine) Builder { b.engine = e; return b }
-
-// WithFreq sets the clock frequency.
-func (b Builder) WithFreq(f sim.Freq) Builder { b.freq = f; return b }
-
-// WithHalt sets the platform's halt flag (protocol errors stop the run through it).
-func (b Builder) WithHalt(h *timing.Halt) Builder { b.halt = h; return b }
-
-// WithProgress sets the platform's progress counter.
-func (b Builder) WithProgress(p *timing.Progress) Builder { b.progress = p; return b }
-
-// WithPipe sets the index of the pipe the sample fill belongs to (the Pipe of
-// its bursts and markers, the From of its load reports).
-func (b Builder) WithPipe(p int) Builder { b.pipe = p; return b }
-
-// WithQuadsPerWarp sets the sample quads per pixel warp (4 lanes each; at
-// most 16, shader.MaxLanes / 4).
-func (b Builder) WithQuadsPerWarp(n int) Builder { b.quadsPerWarp = n; return b }
-
-// WithWarpsInFlight sets the warps sent to the shader core and not yet retired
-// (the reorder buffer's size).
-func (b Builder) WithWarpsInFlight(n int) Builder { b.warpsInFlight = n; return b }
-
-// WithSamplesPerCycle sets how many shaded samples per cycle are packed into
-// bursts (the fill rate toward the scheds).
-func (b Builder) WithSamplesPerCycle(n int) Builder { b.samplesPerCycle = n; return b }
-
-// WithPacketBytes sets the size of one sample packet on a sched bus.
-func (b Builder) WithPacketBytes(n int) Builder { b.packetBytes = n; return b }
-
-// WithBurstSamples sets the most samples in one SampleBurst.
-func (b Builder) WithBurstSamples(n int) Builder { b.burstSamples = n; return b }
-
-// WithGeometry sets the sample buffer's organisation (which interleave holds a
-// sample); its Samples must be the draws' sample count.
-func (b Builder) WithGeometry(g samplebuffer.Geometry) Builder { b.geometry = g; return b }
-
-// WithInterleavesPerSched sets how many interleaves a sched serves: interleave
-// i goes to sched i / n (two scheds: n >= Interleaves / 2).
-func (b Builder) WithInterleavesPerSched(n int) Builder { b.interleavesPerSched = n; return b }
-
-// WithPixelRate sets the semantics of the shader inputs interpolated at the
-// pixel centre (pipeline.PixelRateLinks; nil: pipeline.DefaultPixelRate).
-func (b Builder) WithPixelRate(semantics []string) Builder { b.pixelRate = semantics; return b }
-
-// WithInputQueue sets the capacity, in messages, of FromRasterizer.
-func (b Builder) WithInputQueue(n int) Builder { b.inputQueue = n; return b }
-
-// WithOutputQueue sets the messages (bursts and markers) queued per sched bus.
-func (b Builder) WithOutputQueue(n int) Builder { b.outputQueue = n; return b }
-
-// Validate checks the parameters; the error names the parameter.
-func (b Builder) Validate() error {
-	g := b.geometry
-	switch {
-	case b.engine == nil:
-		return fmt.Errorf("samplefill: engine: not set")
-	case b.freq <= 0:
-		return fmt.Errorf("samplefill: freq: %v must be positive", b.freq)
-	case b.pipe < 0:
-		return fmt.Errorf("samplefill: pipe: %d is negative", b.pipe)
-	case b.quadsPerWarp < 1 || b.quadsPerWarp > 16:
-		return fmt.Errorf("samplefill: quads_per_warp: %d outside [1, 16] (64 lanes at most)", b.quadsPerWarp)
-	case b.warpsInFlight < 1:
-		return fmt.Errorf("samplefill: warps_in_flight: %d, want at least 1", b.warpsInFlight)
-	case b.samplesPerCycle < 1:
-		return fmt.Errorf("samplefill: samples_per_cycle: %d, want at least 1", b.samplesPerCycle)
-	case b.packetBytes < 1:
-		return fmt.Errorf("samplefill: packet_bytes: %d, want at least 1", b.packetBytes)
-	case b.burstSamples < 1:
-		return fmt.Errorf("samplefill: burst_samples: %d, want at least 1", b.burstSamples)
-	case b.inputQueue < 1:
-		return fmt.Errorf("samplefill: input_queue: %d, want at least 1", b.inputQueue)
-	case b.outputQueue < 1:
-		return fmt.Errorf("samplefill: output_queue: %d, want at least 1", b.outputQueue)
-	}
+// Validate names the first bad field.
+func (c Config) Validate() error {
+	g := c.Geometry
+	r := check.For("samplefill").
+		NotNegative("Pipe", c.Pipe).
+		InRange("QuadsPerWarp", c.QuadsPerWarp, 1, 16).
+		FieldsAtLeast(1, c,
+			"WarpsInFlight", "SamplesPerCycle", "PacketBytes", "BurstSamples", "InputQueue", "OutputQueue")
 	if err := g.Validate(int64(g.Width) * int64(g.Height) * int64(g.Samples)); err != nil {
-		return fmt.Errorf("samplefill: geometry: %w", err)
+		r.Wrap(fmt.Errorf("Geometry: %w", err))
 	}
-	if b.interleavesPerSched < 1 || g.Interleaves > Scheds*b.interleavesPerSched {
-		return fmt.Errorf("samplefill: interleaves_per_sched: %d does not cover %d interleaves with %d scheds",
-			b.interleavesPerSched, g.Interleaves, Scheds)
-	}
-	return nil
+	return r.That(c.InterleavesPerSched >= 1 && g.Interleaves <= Scheds*c.InterleavesPerSched,
+		"InterleavesPerSched %d does not cover %d interleaves with %d scheds", c.InterleavesPerSched, g.Interleaves, Scheds).
+		Err()
 }
 
-// Build validates the parameters and builds the sample fill named name (it
-// panics on invalid parameters: call Validate first to get the error).
-func (b Builder) Build(name string) *SampleFill {
-	if err := b.Validate(); err != nil {
-		panic(err)
+// Builder builds a SampleFill: MakeBuilder().WithEnv(env).WithConfig(cfg).
+// Build(name) (timing.Builder). Protocol errors stop the run through the
+// Env's halt. Build panics on a bad Env or Config (configs validates first).
+type Builder = timing.Builder[Config, *SampleFill]
+
+// MakeBuilder returns a builder with DefaultConfig.
+func MakeBuilder() Builder { return timing.NewBuilder("samplefill", DefaultConfig(), build) }
+
+// build makes the unit named name from a checked Env and Config.
+func build(name string, env timing.Env, cfg Config) *SampleFill {
+	if cfg.PixelRate == nil {
+		cfg.PixelRate = pipeline.DefaultPixelRate
 	}
-	sim.NameMustBeValid(name)
-	rate := b.pixelRate
-	if rate == nil {
-		rate = pipeline.DefaultPixelRate
-	}
-	c := &SampleFill{params: params{pipe: b.pipe, quadsPerWarp: b.quadsPerWarp, warpsInFlight: b.warpsInFlight,
-		samplesPerCycle: b.samplesPerCycle, packetBytes: b.packetBytes, burstSamples: b.burstSamples,
-		geometry: b.geometry, interleavesPerSched: b.interleavesPerSched, pixelRate: rate,
-		inputQueue: b.inputQueue, outputQueue: b.outputQueue},
-		halt: b.halt, progress: b.progress}
-	c.TickingComponent = sim.NewTickingComponent(name, b.engine, b.freq, c)
-	c.createPorts(name)
+	c := &SampleFill{cfg: cfg, env: env, fault: env.Fault(name)}
+	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
+	c.createPorts()
 	c.activity = timing.NewActivity(stateNames[:]...)
-	c.bursts = make([]burst, b.geometry.Interleaves)
+	c.bursts = make([]burst, cfg.Geometry.Interleaves)
 	return c
 }
 
-func (c *SampleFill) createPorts(name string) {
-	c.FromRasterizer = sim.NewLimitNumMsgPort(c, c.inputQueue, name+".FromRasterizer")
-	c.FromDistributor = sim.NewLimitNumMsgPort(c, c.inputQueue, name+".FromDistributor")
-	c.ToShaderCore = sim.NewLimitNumMsgPort(c, 1, name+".ToShaderCore")
-	c.FromShaderCore = sim.NewLimitNumMsgPort(c, c.warpsInFlight, name+".FromShaderCore")
-	c.ToDistributor = sim.NewLimitNumMsgPort(c, 1, name+".ToDistributor")
-	c.AddPort("FromRasterizer", c.FromRasterizer)
-	c.AddPort("FromDistributor", c.FromDistributor)
-	c.AddPort("ToShaderCore", c.ToShaderCore)
-	c.AddPort("FromShaderCore", c.FromShaderCore)
-	c.AddPort("ToDistributor", c.ToDistributor)
+func (c *SampleFill) createPorts() {
+	c.FromRasterizer = timing.AddPort(c, "FromRasterizer", c.cfg.InputQueue)
+	c.FromDistributor = timing.AddPort(c, "FromDistributor", c.cfg.InputQueue)
+	c.ToShaderCore = timing.AddPort(c, "ToShaderCore", 1)
+	c.FromShaderCore = timing.AddPort(c, "FromShaderCore", c.cfg.WarpsInFlight)
+	c.ToDistributor = timing.AddPort(c, "ToDistributor", 1)
 	for k := range c.ToScheds {
-		port := fmt.Sprintf("ToScheds[%d]", k)
-		c.ToScheds[k] = sim.NewLimitNumMsgPort(c, 1, name+"."+port)
-		c.AddPort(port, c.ToScheds[k])
+		c.ToScheds[k] = timing.AddPort(c, fmt.Sprintf("ToScheds[%d]", k), 1)
 	}
 }

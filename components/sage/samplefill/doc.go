@@ -39,7 +39,7 @@
 //     entry.
 //  3. Shading. The shader core loads each sample quad with
 //     pipeline.LoadPerSampleQuad (inputs at the sample, the PixelRate inputs,
-//     pipeline.PixelRateLinks of WithPixelRate, at the pixel centre) and sends
+//     pipeline.PixelRateLinks of Config.PixelRate, at the pixel centre) and sends
 //     the ShadedWarp back here; answers may come in any order.
 //  4. Retire. The reorder buffer retires in order (stall wait_shader while
 //     its head is not shaded). A warp's sample quads, in order: the killed
@@ -67,20 +67,22 @@
 // pixel quads) x 4 lanes x the pixel shader's texture fetches
 // (PSResources.TexFetches). The shader core still issues every request.
 //
-// # Parameters (Builder)
+// # Parameters (Config, DefaultConfig)
 //
-//	WithPipe(0)                   the pipe index (bursts, markers, reports)
-//	WithQuadsPerWarp(8)           sample quads per warp (1..16; 32 lanes)
-//	WithWarpsInFlight(8)          reorder-buffer warps
-//	WithSamplesPerCycle(8)        samples packed into bursts per cycle (assumed)
-//	WithPacketBytes(16)           bytes per sample packet (assumed, docs/sage.md)
-//	WithBurstSamples(16)          samples per SampleBurst at most (assumed)
-//	WithGeometry(1280x1024x8, 8 interleaves of 4 chips)  the sample buffer map
-//	WithInterleavesPerSched(4)    interleaves per sched (the board's 8 over 2)
-//	WithPixelRate(["texcoord"])   pixel-rate input semantics
-//	WithInputQueue(8)             FromRasterizer and FromDistributor, messages
-//	WithOutputQueue(4)            messages queued per sched bus
-//	WithEngine, WithFreq(1 GHz), WithHalt, WithProgress
+//	Pipe: 0                       the pipe index (bursts, markers, reports)
+//	QuadsPerWarp: 8               sample quads per warp (1..16; 32 lanes)
+//	WarpsInFlight: 8              reorder-buffer warps
+//	SamplesPerCycle: 8            samples packed into bursts per cycle (assumed)
+//	PacketBytes: 16               bytes per sample packet (assumed, docs/sage.md)
+//	BurstSamples: 16              samples per SampleBurst at most (assumed)
+//	Geometry: 1280x1024x8, 8 interleaves of 4 chips   the sample buffer map
+//	InterleavesPerSched: 4        interleaves per sched (the board's 8 over 2)
+//	PixelRate: ["texcoord"]       pixel-rate input semantics
+//	InputQueue: 8                 FromRasterizer and FromDistributor, messages
+//	OutputQueue: 4                messages queued per sched bus
+//
+// The builder takes the engine, clock (the core clock), halt and progress in
+// one timing.Env (WithEnv) and the Config (WithConfig).
 //
 // # Tasks (traces)
 //

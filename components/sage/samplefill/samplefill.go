@@ -8,7 +8,6 @@ import (
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/raster"
-	"github.com/gfxsim/gfxsim/functional/samplebuffer"
 	"github.com/gfxsim/gfxsim/timing"
 )
 
@@ -29,25 +28,11 @@ const (
 
 var stateNames = [numStates]string{"busy", "blocked_sched", "wait_shader", "blocked_core", "wait_plan", "full", "idle"}
 
-type params struct {
-	pipe                int
-	quadsPerWarp        int
-	warpsInFlight       int
-	samplesPerCycle     int
-	packetBytes         int
-	burstSamples        int
-	geometry            samplebuffer.Geometry
-	interleavesPerSched int
-	pixelRate           []string
-	inputQueue          int
-	outputQueue         int
-}
-
 // SampleFill is the per-sample stage of a SAGE rasterize chip: see the package
 // documentation.
 type SampleFill struct {
 	*sim.TickingComponent
-	params
+	cfg Config
 
 	// FromRasterizer receives the pipe rasterizer's TileQuads and DrawEnd.
 	FromRasterizer sim.Port
@@ -68,10 +53,9 @@ type SampleFill struct {
 	Scheds      [Scheds]sim.Port
 	Distributor sim.Port
 
-	halt     *timing.Halt
-	progress *timing.Progress
+	env      timing.Env
+	fault    timing.Fault
 	activity *timing.Activity
-	err      error
 	why      int  // the stall found by a stage this cycle, or -1
 	changed  bool // a message was queued toward a sched this cycle
 
@@ -133,14 +117,7 @@ type burst struct {
 }
 
 // Err returns the error that stopped the sample fill, or nil.
-func (c *SampleFill) Err() error { return c.err }
-
-func (c *SampleFill) fail(err error) {
-	if c.err == nil {
-		c.err = fmt.Errorf("%s: %w", c.Name(), err)
-	}
-	c.halt.Fail(c.err)
-}
+func (c *SampleFill) Err() error { return c.fault.Err() }
 
 // Stats reports, under "<name>.": samples_out (samples sent in bursts),
 // sample_quads, warps, texture_requests_merged, killed_samples, bursts,
@@ -150,14 +127,11 @@ func (c *SampleFill) fail(err error) {
 func (c *SampleFill) Stats(add func(name string, v float64)) {
 	p := c.Name() + "."
 	s := &c.stats
-	add(p+"samples_out", float64(s.samplesOut))
-	add(p+"sample_quads", float64(s.sampleQuads))
-	add(p+"warps", float64(s.warps))
-	add(p+"texture_requests_merged", float64(s.texMerged))
-	add(p+"killed_samples", float64(c.ws.Killed))
-	add(p+"bursts", float64(s.bursts))
-	add(p+"markers", float64(s.markers))
-	add(p+"draws", float64(s.draws))
+	timing.AddCounters(p, add,
+		timing.Counter{Name: "samples_out", Value: s.samplesOut}, timing.Counter{Name: "sample_quads", Value: s.sampleQuads},
+		timing.Counter{Name: "warps", Value: s.warps}, timing.Counter{Name: "texture_requests_merged", Value: s.texMerged},
+		timing.Counter{Name: "killed_samples", Value: uint64(c.ws.Killed)}, timing.Counter{Name: "bursts", Value: s.bursts},
+		timing.Counter{Name: "markers", Value: s.markers}, timing.Counter{Name: "draws", Value: s.draws})
 	c.activity.Stats(c.Name(), add)
 }
 
@@ -166,22 +140,15 @@ func (c *SampleFill) Stats(add func(name string, v float64)) {
 func (c *SampleFill) Buffers() []timing.BufferState {
 	n := c.Name()
 	bs := []timing.BufferState{
-		{Name: n + ".FromRasterizer", Len: portLen(c.FromRasterizer), Cap: c.inputQueue},
-		{Name: n + ".FromDistributor", Len: portLen(c.FromDistributor), Cap: c.inputQueue},
-		{Name: n + ".OpenWarp", Len: len(c.open), Cap: c.quadsPerWarp},
-		{Name: n + ".ReorderBuffer", Len: c.warps, Cap: c.warpsInFlight},
+		timing.PeekState(c.FromRasterizer, c.cfg.InputQueue),
+		timing.PeekState(c.FromDistributor, c.cfg.InputQueue),
+		{Name: n + ".OpenWarp", Len: len(c.open), Cap: c.cfg.QuadsPerWarp},
+		{Name: n + ".ReorderBuffer", Len: c.warps, Cap: c.cfg.WarpsInFlight},
 	}
 	for k := range c.queues {
-		bs = append(bs, timing.BufferState{Name: fmt.Sprintf("%s.SchedQueue[%d]", n, k), Len: len(c.queues[k]), Cap: c.outputQueue})
+		bs = append(bs, timing.BufferState{Name: fmt.Sprintf("%s.SchedQueue[%d]", n, k), Len: len(c.queues[k]), Cap: c.cfg.OutputQueue})
 	}
 	return bs
-}
-
-func portLen(p sim.Port) int {
-	if p.Peek() != nil {
-		return 1
-	}
-	return 0
 }
 
 // Finish closes the activity accounting at time now.
@@ -190,7 +157,7 @@ func (c *SampleFill) Finish(now sim.VTimeInSec) { c.activity.Finish(c.Freq.Cycle
 // Tick runs the stages back to front: send to the scheds, retire, take shaded
 // warps, dispatch, form warps.
 func (c *SampleFill) Tick(now sim.VTimeInSec) bool {
-	if c.halt.Stopped() || c.err != nil {
+	if c.fault.Stopped() {
 		return false
 	}
 	c.why, c.changed = -1, false
@@ -243,18 +210,18 @@ func (c *SampleFill) sendStage(now sim.VTimeInSec) bool {
 		}
 		c.queues[k][0] = nil
 		c.queues[k] = c.queues[k][1:]
-		c.progress.Add(1)
+		c.env.Progress.Add(1)
 		progress = true
 	}
 	return progress
 }
 
 // sched returns the sched serving interleave i.
-func (c *SampleFill) sched(i int) int { return i / c.interleavesPerSched }
+func (c *SampleFill) sched(i int) int { return i / c.cfg.InterleavesPerSched }
 
 // push queues msg toward sched k; false when its queue is full.
 func (c *SampleFill) push(k int, msg sim.Msg) bool {
-	if len(c.queues[k]) >= c.outputQueue {
+	if len(c.queues[k]) >= c.cfg.OutputQueue {
 		c.stall(stateBlockedSched)
 		return false
 	}
@@ -266,13 +233,13 @@ func (c *SampleFill) push(k int, msg sim.Msg) bool {
 // pushMarkers queues an order marker into both sched streams, or neither.
 func (c *SampleFill) pushMarkers(kind protocol.OrderMarkerKind, d *protocol.Draw, seq uint64) bool {
 	for k := range c.queues {
-		if len(c.queues[k]) >= c.outputQueue {
+		if len(c.queues[k]) >= c.cfg.OutputQueue {
 			c.stall(stateBlockedSched)
 			return false
 		}
 	}
 	for k := range c.queues {
-		c.queues[k] = append(c.queues[k], protocol.NewOrderMarker(kind, d, seq, c.pipe, -1))
+		c.queues[k] = append(c.queues[k], protocol.NewOrderMarker(kind, d, seq, c.cfg.Pipe, -1))
 	}
 	c.changed = true
 	return true
@@ -285,7 +252,7 @@ func (c *SampleFill) flushBurst(i int) bool {
 	if len(b.samples) == 0 {
 		return true
 	}
-	if !c.push(c.sched(i), protocol.NewSampleBurst(b.draw, c.pipe, i, b.samples, c.packetBytes)) {
+	if !c.push(c.sched(i), protocol.NewSampleBurst(b.draw, c.cfg.Pipe, i, b.samples, c.cfg.PacketBytes)) {
 		return false
 	}
 	b.samples = nil
@@ -305,13 +272,13 @@ func (c *SampleFill) flushBursts() bool {
 // addSample puts s into its interleave's burst, queueing the burst first when
 // it is full; false (nothing changed) when its sched queue is full.
 func (c *SampleFill) addSample(d *protocol.Draw, s protocol.SageSample) bool {
-	i := c.geometry.Interleave(int(s.X), int(s.Y), int(s.S))
+	i := c.cfg.Geometry.Interleave(int(s.X), int(s.Y), int(s.S))
 	b := &c.bursts[i]
-	if len(b.samples) == c.burstSamples && !c.flushBurst(i) {
+	if len(b.samples) == c.cfg.BurstSamples && !c.flushBurst(i) {
 		return false
 	}
 	if b.samples == nil {
-		b.draw, b.samples = d, make([]protocol.SageSample, 0, c.burstSamples)
+		b.draw, b.samples = d, make([]protocol.SageSample, 0, c.cfg.BurstSamples)
 	}
 	b.samples = append(b.samples, s)
 	return true
@@ -324,11 +291,11 @@ var _ protocol.Unit = (*SampleFill)(nil)
 // size and samples per pixel; the platform calls it before the run), which
 // decides each sample's interleave.
 func (c *SampleFill) SetRaster(width, height, samples int) error {
-	g := c.geometry
+	g := c.cfg.Geometry
 	g.Width, g.Height, g.Samples = width, height, samples
 	if err := g.Validate(1 << 62); err != nil {
 		return fmt.Errorf("%s: %w", c.Name(), err)
 	}
-	c.geometry = g
+	c.cfg.Geometry = g
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/rop/backendtest"
 	"github.com/gfxsim/gfxsim/components/sage/samplefill"
@@ -97,10 +98,18 @@ type bench struct {
 	samples map[int][]protocol.SageSample
 }
 
-func newBench(t *testing.T, b samplefill.Builder, schedCap int) *bench {
+// newBench builds pipe 2's sample fill from DefaultConfig changed by set (nil:
+// none) over geometry.
+func newBench(t *testing.T, set func(*samplefill.Config), schedCap int) *bench {
 	t.Helper()
 	bn := &bench{engine: sim.NewSerialEngine()}
-	bn.fill = b.WithEngine(bn.engine).WithFreq(freq).WithHalt(&timing.Halt{}).WithPipe(2).WithGeometry(geometry).Build("GPU.Pipe[2].SampleFill")
+	cfg := samplefill.DefaultConfig()
+	if set != nil {
+		set(&cfg)
+	}
+	cfg.Pipe, cfg.Geometry = 2, geometry
+	bn.fill = samplefill.MakeBuilder().WithEnv(timing.Env{Engine: bn.engine, Freq: freq, Halt: &timing.Halt{}}).
+		WithConfig(cfg).Build("GPU.Pipe[2].SampleFill")
 	bn.raster = backendtest.NewPeer("Rasterizer", bn.engine, freq, 4)
 	bn.dist = backendtest.NewPeer("Distributor", bn.engine, freq, 4)
 	// Warps 0, 2, 4, ... take 30 cycles, the others 3: answers overtake.
@@ -180,14 +189,15 @@ func stats(fill *samplefill.SampleFill) map[string]float64 {
 func TestSamplesEqualReference(t *testing.T) {
 	for _, c := range []struct {
 		name     string
-		b        samplefill.Builder
+		set      func(*samplefill.Config)
 		schedCap int
 		hold     uint64
 	}{
-		{"defaults", samplefill.MakeBuilder(), 4, 0},
-		{"narrow", samplefill.MakeBuilder().WithQuadsPerWarp(3).WithWarpsInFlight(2).WithSamplesPerCycle(1).
-			WithBurstSamples(3).WithOutputQueue(1), 4, 0},
-		{"sched 1 blocked until 400", samplefill.MakeBuilder().WithOutputQueue(2), 1, 400},
+		{"defaults", nil, 4, 0},
+		{"narrow", func(c *samplefill.Config) {
+			c.QuadsPerWarp, c.WarpsInFlight, c.SamplesPerCycle, c.BurstSamples, c.OutputQueue = 3, 2, 1, 3, 1
+		}, 4, 0},
+		{"sched 1 blocked until 400", func(c *samplefill.Config) { c.OutputQueue = 2 }, 1, 400},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			d, tiles := scene(t)
@@ -195,7 +205,7 @@ func TestSamplesEqualReference(t *testing.T) {
 			if len(want) != geometry.Interleaves || n < 16*16*4 {
 				t.Fatalf("weak scene: %d samples over %d interleaves", n, len(want))
 			}
-			bn := newBench(t, c.b, c.schedCap)
+			bn := newBench(t, c.set, c.schedCap)
 			if c.hold > 0 {
 				bn.scheds[1].Hold(c.hold)
 			}
@@ -238,7 +248,7 @@ func TestSamplesEqualReference(t *testing.T) {
 // no barrier marker).
 func TestPlanWaits(t *testing.T) {
 	d, tiles := scene(t)
-	bn := newBench(t, samplefill.MakeBuilder(), 4)
+	bn := newBench(t, nil, 4)
 	bn.raster.SendAt(0, bn.fill.FromRasterizer, tiles[0])
 	bn.raster.SendAt(0, bn.fill.FromRasterizer, protocol.NewDrawEnd(d, 0))
 	bn.dist.SendAt(50, bn.fill.FromDistributor, protocol.NewDrawPlan(d, false, 0))
@@ -254,7 +264,7 @@ func TestPlanWaits(t *testing.T) {
 func TestProtocolErrors(t *testing.T) {
 	d, tiles := scene(t)
 	other := *d
-	bn := newBench(t, samplefill.MakeBuilder(), 4)
+	bn := newBench(t, nil, 4)
 	bn.dist.SendAt(0, bn.fill.FromDistributor, protocol.NewDrawPlan(&other, false, 0))
 	bn.raster.SendAt(0, bn.fill.FromRasterizer, tiles[0])
 	if err := bn.engine.Run(); err != nil {
@@ -265,30 +275,18 @@ func TestProtocolErrors(t *testing.T) {
 	}
 }
 
-func TestBuilderValidate(t *testing.T) {
-	e := sim.NewSerialEngine()
-	b := samplefill.MakeBuilder().WithEngine(e)
-	for _, c := range []struct {
-		b    samplefill.Builder
-		want string
-	}{
-		{samplefill.MakeBuilder(), "engine"},
-		{b.WithQuadsPerWarp(17), "quads_per_warp"},
-		{b.WithWarpsInFlight(0), "warps_in_flight"},
-		{b.WithSamplesPerCycle(0), "samples_per_cycle"},
-		{b.WithPacketBytes(0), "packet_bytes"},
-		{b.WithBurstSamples(0), "burst_samples"},
-		{b.WithOutputQueue(0), "output_queue"},
-		{b.WithInputQueue(0), "input_queue"},
-		{b.WithPipe(-1), "pipe"},
-		{b.WithInterleavesPerSched(3), "interleaves_per_sched"},
-		{b.WithGeometry(samplebuffer.Geometry{Width: 4, Height: 4, Samples: 17, Interleaves: 8, ChipsPerInterleave: 4}), "geometry"},
-	} {
-		if err := c.b.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("error %v, want one naming %s", err, c.want)
-		}
-	}
-	if err := b.Validate(); err != nil {
-		t.Errorf("defaults: %v", err)
-	}
+func TestConfigValidate(t *testing.T) {
+	set := testpeer.Reject[samplefill.Config]
+	testpeer.CheckInvalid(t, samplefill.DefaultConfig(),
+		set(func(c *samplefill.Config) { c.QuadsPerWarp = 17 }, "samplefill: QuadsPerWarp 17 must be in [1, 16]"),
+		set(func(c *samplefill.Config) { c.Pipe = -1 }, "samplefill: Pipe -1 must not be negative"),
+		set(func(c *samplefill.Config) { c.InterleavesPerSched = 3 },
+			"samplefill: InterleavesPerSched 3 does not cover 8 interleaves with 2 scheds"),
+		set(func(c *samplefill.Config) {
+			c.Geometry = samplebuffer.Geometry{Width: 4, Height: 4, Samples: 17, Interleaves: 8, ChipsPerInterleave: 4}
+		}, "samplefill: Geometry: samples: 17 samples per pixel outside [1, 16] (the pattern RAM holds 16)"),
+	)
+	testpeer.CheckAtLeast(t, samplefill.DefaultConfig(), "samplefill", 1,
+		"WarpsInFlight", "SamplesPerCycle", "PacketBytes", "BurstSamples", "OutputQueue", "InputQueue")
+	testpeer.CheckEnv(t, true, func(e timing.Env) { samplefill.MakeBuilder().WithEnv(e).Build("SampleFill") })
 }

@@ -28,13 +28,13 @@ func (c *SampleFill) formStage(now sim.VTimeInSec) bool {
 	case *protocol.DrawEnd:
 		d = m.Draw
 	default:
-		c.fail(fmt.Errorf("unexpected %T on FromRasterizer", msg))
+		c.fault.Unexpected(c.FromRasterizer, msg)
 		return false
 	}
 	progress := false
 	if c.cur == nil || c.cur.d != d {
 		if c.cur != nil {
-			c.fail(fmt.Errorf("work of draw %d before the DrawEnd of draw %d", d.Seq, c.cur.d.Seq))
+			c.fault.Fail(fmt.Errorf("work of draw %d before the DrawEnd of draw %d", d.Seq, c.cur.d.Seq))
 			return false
 		}
 		if !c.takePlan(now, d) {
@@ -60,28 +60,24 @@ func (c *SampleFill) formStage(now sim.VTimeInSec) bool {
 // takePlan takes draw d's DrawPlan, which must be the next one.
 func (c *SampleFill) takePlan(now sim.VTimeInSec, d *protocol.Draw) bool {
 	msg := c.FromDistributor.Peek()
-	if msg == nil {
-		c.stall(stateWaitPlan)
-		return false
-	}
 	pl, ok := msg.(*protocol.DrawPlan)
 	switch {
-	case !ok:
-		c.fail(fmt.Errorf("unexpected %T on FromDistributor", msg))
+	case !c.fault.Expect(ok, c.FromDistributor, msg):
+		c.stall(stateWaitPlan)
 		return false
 	case pl.Draw != d:
-		c.fail(fmt.Errorf("the rasterizer sends draw %d but the next DrawPlan is for another draw", d.Seq))
+		c.fault.Fail(fmt.Errorf("the rasterizer sends draw %d but the next DrawPlan is for another draw", d.Seq))
 		return false
 	case d.State == nil || d.State.PS == nil:
-		c.fail(fmt.Errorf("draw %d has no pixel shader", d.Seq))
+		c.fault.Fail(fmt.Errorf("draw %d has no pixel shader", d.Seq))
 		return false
-	case d.Raster.Samples.Count != c.geometry.Samples:
-		c.fail(fmt.Errorf("draw %d has %d samples per pixel, the sample buffer geometry %d", d.Seq,
-			d.Raster.Samples.Count, c.geometry.Samples))
+	case d.Raster.Samples.Count != c.cfg.Geometry.Samples:
+		c.fault.Fail(fmt.Errorf("draw %d has %d samples per pixel, the sample buffer geometry %d", d.Seq,
+			d.Raster.Samples.Count, c.cfg.Geometry.Samples))
 		return false
 	}
 	c.FromDistributor.Retrieve(now)
-	c.cur = &drawInfo{d: d, rate: pipeline.PixelRateLinks(d.State, c.pixelRate), tex: d.State.PSResources.TexFetches}
+	c.cur = &drawInfo{d: d, rate: pipeline.PixelRateLinks(d.State, c.cfg.PixelRate), tex: d.State.PSResources.TexFetches}
 	c.stats.draws++
 	if pl.Barrier {
 		c.rob = append(c.rob, &entry{kind: entryBarrier, draw: c.cur, seq: pl.BarrierSeq})
@@ -104,7 +100,7 @@ func (c *SampleFill) formWarps(now sim.VTimeInSec, m *protocol.TileQuads) bool {
 			c.qi, c.started = c.qi+1, false
 			continue
 		}
-		if len(c.open) == c.quadsPerWarp {
+		if len(c.open) == c.cfg.QuadsPerWarp {
 			if closed || !c.closeWarp() {
 				return progress
 			}
@@ -112,7 +108,7 @@ func (c *SampleFill) formWarps(now sim.VTimeInSec, m *protocol.TileQuads) bool {
 		}
 		s := bits.TrailingZeros64(c.rest)
 		c.rest &= c.rest - 1
-		c.open = append(c.open, protocol.WarpQuad{Prim: m.Prim, Quad: q.Quad, Live: q.Live, Partition: c.pipe, Sample: int8(s)})
+		c.open = append(c.open, protocol.WarpQuad{Prim: m.Prim, Quad: q.Quad, Live: q.Live, Partition: c.cfg.Pipe, Sample: int8(s)})
 		c.stats.sampleQuads++
 		progress = true
 	}
@@ -124,7 +120,7 @@ func (c *SampleFill) formWarps(now sim.VTimeInSec, m *protocol.TileQuads) bool {
 // closeWarp turns the open warp into a reorder-buffer entry; false when every
 // warp slot is in flight.
 func (c *SampleFill) closeWarp() bool {
-	if c.warps >= c.warpsInFlight {
+	if c.warps >= c.cfg.WarpsInFlight {
 		c.stall(stateFull)
 		return false
 	}
@@ -133,14 +129,14 @@ func (c *SampleFill) closeWarp() bool {
 	w.PixelRate, w.ReturnTo = d.rate, c.FromShaderCore
 	c.nextID++
 	if c.NumHooks() > 0 {
-		tracing.StartTask(protocol.SampleWarpTaskID(c.pipe, w.ID, protocol.AtFill), protocol.DrawTaskID(d.d.Seq), c,
+		tracing.StartTask(protocol.SampleWarpTaskID(c.cfg.Pipe, w.ID, protocol.AtFill), protocol.DrawTaskID(d.d.Seq), c,
 			protocol.KindSampleWarp, protocol.Count(len(c.open), "sample quads"), nil)
 	}
 	c.rob = append(c.rob, &entry{kind: entryWarp, draw: d, warp: w})
 	c.warps++
 	c.stats.warps++
 	c.stats.texMerged += uint64((len(c.open) - distinctQuads(c.open)) * 4 * d.tex)
-	c.open = make([]protocol.WarpQuad, 0, c.quadsPerWarp)
+	c.open = make([]protocol.WarpQuad, 0, c.cfg.QuadsPerWarp)
 	return true
 }
 
@@ -163,7 +159,7 @@ func (c *SampleFill) dispatchStage(now sim.VTimeInSec) bool {
 			continue
 		}
 		if c.ShaderCore == nil {
-			c.fail(fmt.Errorf("ShaderCore: not set"))
+			c.fault.Fail(fmt.Errorf("ShaderCore: not set"))
 			return false
 		}
 		e.warp.Src, e.warp.Dst, e.warp.SendTime = c.ToShaderCore, c.ShaderCore, now
@@ -172,7 +168,7 @@ func (c *SampleFill) dispatchStage(now sim.VTimeInSec) bool {
 			return false
 		}
 		e.sent = true
-		c.progress.Add(1)
+		c.env.Progress.Add(1)
 		return true
 	}
 	return false
@@ -181,20 +177,16 @@ func (c *SampleFill) dispatchStage(now sim.VTimeInSec) bool {
 // receiveStage takes the shaded warps, in any order.
 func (c *SampleFill) receiveStage(now sim.VTimeInSec) bool {
 	progress := false
-	for c.err == nil {
+	for c.fault.Err() == nil {
 		msg := c.FromShaderCore.Retrieve(now)
-		if msg == nil {
-			break
+		sw, ok := msg.(*protocol.ShadedWarp)
+		if !c.fault.Expect(ok, c.FromShaderCore, msg) {
+			return progress
 		}
 		progress = true
-		sw, ok := msg.(*protocol.ShadedWarp)
-		if !ok {
-			c.fail(fmt.Errorf("unexpected %T on FromShaderCore", msg))
-			break
-		}
 		e := c.findWarp(sw.Warp)
 		if e == nil || len(sw.Outputs) != len(sw.Warp.Quads) {
-			c.fail(fmt.Errorf("a ShadedWarp for a warp not in flight, or with %d outputs for %d quads",
+			c.fault.Fail(fmt.Errorf("a ShadedWarp for a warp not in flight, or with %d outputs for %d quads",
 				len(sw.Outputs), len(sw.Warp.Quads)))
 			break
 		}
@@ -219,7 +211,7 @@ func (c *SampleFill) findWarp(w *protocol.PixelWarp) *entry {
 // distributor.
 func (c *SampleFill) retireStage(now sim.VTimeInSec) bool {
 	progress := false
-	budget := c.samplesPerCycle
+	budget := c.cfg.SamplesPerCycle
 	for len(c.rob) > 0 && budget > 0 {
 		e := c.rob[0]
 		switch e.kind {
@@ -242,7 +234,7 @@ func (c *SampleFill) retireStage(now sim.VTimeInSec) bool {
 				return progress
 			}
 			if c.NumHooks() > 0 {
-				tracing.EndTask(protocol.SampleWarpTaskID(c.pipe, e.warp.ID, protocol.AtFill), c)
+				tracing.EndTask(protocol.SampleWarpTaskID(c.cfg.Pipe, e.warp.ID, protocol.AtFill), c)
 			}
 			c.warps--
 		}
@@ -300,7 +292,7 @@ func (c *SampleFill) retireDrawEnd(now sim.VTimeInSec, e *entry) bool {
 	if c.Distributor == nil {
 		return true
 	}
-	r := protocol.NewDrawEnd(e.draw.d, c.pipe)
+	r := protocol.NewDrawEnd(e.draw.d, c.cfg.Pipe)
 	r.Src, r.Dst, r.SendTime = c.ToDistributor, c.Distributor, now
 	if c.ToDistributor.Send(r) != nil {
 		c.stall(stateBlockedSched)

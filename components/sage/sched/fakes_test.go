@@ -9,6 +9,7 @@ import (
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/rop/backendtest"
 	"github.com/gfxsim/gfxsim/components/sage/sched"
+	"github.com/gfxsim/gfxsim/timing"
 )
 
 // bench is a sched between scripted pipes and recording interleaves, all on
@@ -22,10 +23,16 @@ type bench struct {
 	draw   *protocol.Draw
 }
 
-func newBench(t *testing.T, b sched.Builder, pipes, interleaves int) *bench {
+// newBench builds the sched from DefaultConfig changed by set (nil: none).
+func newBench(t *testing.T, set func(*sched.Config), pipes, interleaves int) *bench {
 	t.Helper()
 	e := sim.NewSerialEngine()
-	s := b.WithEngine(e).WithPipes(pipes).WithInterleaves(0, interleaves).Build("Sched")
+	cfg := sched.DefaultConfig()
+	if set != nil {
+		set(&cfg)
+	}
+	cfg.Pipes, cfg.FirstInterleave, cfg.Interleaves = pipes, 0, interleaves
+	s := sched.MakeBuilder().WithEnv(timing.Env{Engine: e, Freq: 100 * sim.MHz}).WithConfig(cfg).Build("Sched")
 	conn := sim.NewDirectConnection("Conn", e, 100*sim.MHz)
 	for _, port := range s.FromPipes {
 		conn.PlugIn(port, 1)

@@ -56,13 +56,9 @@ type Comp struct {
 	// by the platform builder).
 	Interleaves []sim.Port
 
-	halt        *timing.Halt
-	progress    *timing.Progress
-	first       int
-	hysteresis  int
-	snoop       int
-	width       int
-	outputBurst int
+	env   timing.Env
+	fault timing.Fault
+	cfg   Config
 
 	input      []fifo
 	lanes      []lane
@@ -75,12 +71,10 @@ type Comp struct {
 	inputStall uint64
 }
 
-func (c *Comp) fail(err error) { c.halt.Fail(fmt.Errorf("%s: %w", c.Name(), err)) }
-
 // Tick runs the stages from the back of the chip to its front, so that an
 // item moves at most one stage per cycle.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.halt.Stopped() {
+	if c.fault.Stopped() {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
@@ -107,11 +101,11 @@ func (c *Comp) accept(now sim.VTimeInSec, cycle uint64) bool {
 			}
 			e, from, err := c.entryOf(msg)
 			if err != nil {
-				c.fail(err)
+				c.fault.Fail(err)
 				return false
 			}
 			if from != pipe {
-				c.fail(fmt.Errorf("%s: a message of pipe %d", port.Name(), from))
+				c.fault.Fail(fmt.Errorf("%s: a message of pipe %d", port.Name(), from))
 				return false
 			}
 			f := &c.input[pipe]
@@ -157,18 +151,18 @@ func (c *Comp) entryOf(msg sim.Msg) (entry, int, error) {
 		if m.Pipe < 0 || m.Pipe >= len(c.input) {
 			return entry{}, 0, fmt.Errorf("FromPipes: SampleBurst from pipe %d, want [0, %d)", m.Pipe, len(c.input))
 		}
-		if j := m.Interleave - c.first; j < 0 || j >= len(c.lanes) {
+		if j := m.Interleave - c.cfg.FirstInterleave; j < 0 || j >= len(c.lanes) {
 			return entry{}, 0, fmt.Errorf("FromPipes: SampleBurst for interleave %d, this sched serves [%d, %d)",
-				m.Interleave, c.first, c.first+len(c.lanes))
+				m.Interleave, c.cfg.FirstInterleave, c.cfg.FirstInterleave+len(c.lanes))
 		}
 		return entry{burst: m, hi: len(m.Samples)}, m.Pipe, nil
 	case *protocol.OrderMarker:
 		if m.Pipe < 0 || m.Pipe >= len(c.input) {
 			return entry{}, 0, fmt.Errorf("FromPipes: OrderMarker from pipe %d, want [0, %d)", m.Pipe, len(c.input))
 		}
-		if j := m.Interleave - c.first; m.Interleave != -1 && (j < 0 || j >= len(c.lanes)) {
+		if j := m.Interleave - c.cfg.FirstInterleave; m.Interleave != -1 && (j < 0 || j >= len(c.lanes)) {
 			return entry{}, 0, fmt.Errorf("FromPipes: OrderMarker for interleave %d, this sched serves [%d, %d) (or -1 for all)",
-				m.Interleave, c.first, c.first+len(c.lanes))
+				m.Interleave, c.cfg.FirstInterleave, c.cfg.FirstInterleave+len(c.lanes))
 		}
 		return entry{marker: m}, m.Pipe, nil
 	}
@@ -187,7 +181,7 @@ func (c *Comp) route() bool {
 		}
 		e := *f.peek()
 		if e.burst != nil {
-			dst := &c.lanes[e.burst.Interleave-c.first].second[p]
+			dst := &c.lanes[e.burst.Interleave-c.cfg.FirstInterleave].second[p]
 			if !dst.fits(e.samples()) {
 				continue
 			}
@@ -197,7 +191,7 @@ func (c *Comp) route() bool {
 				c.lanes[j].second[p].push(e)
 			}
 		} else {
-			c.lanes[e.marker.Interleave-c.first].second[p].push(e)
+			c.lanes[e.marker.Interleave-c.cfg.FirstInterleave].second[p].push(e)
 		}
 		f.pop()
 		progress = true
@@ -253,9 +247,9 @@ func (c *Comp) switchLane(j int, cycle uint64) bool {
 		l.usedCycle, l.used = cycle, 0
 	}
 	progress := c.markers(l, cycle)
-	for l.used < c.width && l.prewrite.room() > 0 {
+	for l.used < c.cfg.SamplesPerCycle && l.prewrite.room() > 0 {
 		waiting := othersWaiting(l)
-		if !ready(l, l.cur) || (waiting && !l.fresh && l.sent >= c.hysteresis) {
+		if !ready(l, l.cur) || (waiting && !l.fresh && l.sent >= c.cfg.Hysteresis) {
 			p := nextReady(l)
 			if p < 0 {
 				break
@@ -267,9 +261,9 @@ func (c *Comp) switchLane(j int, cycle uint64) bool {
 			l.sent, l.fresh = 0, true
 			waiting = othersWaiting(l)
 		}
-		limit := min(c.width-l.used, l.prewrite.room())
+		limit := min(c.cfg.SamplesPerCycle-l.used, l.prewrite.room())
 		if waiting {
-			limit = min(limit, max(1, c.hysteresis-l.sent))
+			limit = min(limit, max(1, c.cfg.Hysteresis-l.sent))
 		}
 		e := l.second[l.cur].take(limit)
 		n := e.samples()
@@ -314,8 +308,8 @@ func (c *Comp) markers(l *lane, cycle uint64) bool {
 		}
 		m := f.peek().marker
 		if held > 0 && m.Seq != seq {
-			c.fail(fmt.Errorf("interleave %d: pipe %d holds barrier %d while another pipe holds barrier %d",
-				c.first+c.laneIndex(l), p, m.Seq, seq))
+			c.fault.Fail(fmt.Errorf("interleave %d: pipe %d holds barrier %d while another pipe holds barrier %d",
+				c.cfg.FirstInterleave+c.laneIndex(l), p, m.Seq, seq))
 			return false
 		}
 		seq = m.Seq
@@ -388,8 +382,8 @@ func (c *Comp) send(now sim.VTimeInSec) bool {
 			continue
 		}
 		l.bursts++
-		if c.snoop > 0 {
-			if s, ok := l.prewrite.at(c.snoop); ok {
+		if c.cfg.SnoopDistance > 0 {
+			if s, ok := l.prewrite.at(c.cfg.SnoopDistance); ok {
 				l.prefetch = protocol.NewPrefetch(s.X, s.Y, s.S)
 				if !c.sendTo(now, j, l.prefetch) {
 					c.blockedOut = true
@@ -425,7 +419,7 @@ func (c *Comp) sendTo(now sim.VTimeInSec, j int, msg sim.Msg) bool {
 	if c.ToInterleaves.Send(msg) != nil {
 		return false
 	}
-	c.progress.Add(1)
+	c.env.Progress.Add(1)
 	return true
 }
 
@@ -439,16 +433,16 @@ func (c *Comp) head(l *lane, j int) (sim.Msg, int) {
 		if m.Kind == protocol.MarkBarrier {
 			pipe = -1
 		}
-		return protocol.NewOrderMarker(m.Kind, m.Draw, m.Seq, pipe, c.first+j), 0
+		return protocol.NewOrderMarker(m.Kind, m.Draw, m.Seq, pipe, c.cfg.FirstInterleave+j), 0
 	}
 	d := h.burst.Draw
 	n, runs := 0, 0
-	for k := l.prewrite.head; k < len(l.prewrite.q) && n < c.outputBurst; k++ {
+	for k := l.prewrite.head; k < len(l.prewrite.q) && n < c.cfg.OutputBurst; k++ {
 		e := &l.prewrite.q[k]
 		if e.burst == nil || e.burst.Draw != d {
 			break
 		}
-		n += min(e.samples(), c.outputBurst-n)
+		n += min(e.samples(), c.cfg.OutputBurst-n)
 		runs++
 	}
 	var samples []protocol.SageSample
@@ -461,7 +455,7 @@ func (c *Comp) head(l *lane, j int) (sim.Msg, int) {
 			samples = append(samples, e.burst.Samples[e.lo:e.lo+min(e.samples(), n-len(samples))]...)
 		}
 	}
-	return protocol.NewSampleBurst(d, h.burst.Pipe, c.first+j, samples, c.packetBytes(h.burst)), n
+	return protocol.NewSampleBurst(d, h.burst.Pipe, c.cfg.FirstInterleave+j, samples, c.packetBytes(h.burst)), n
 }
 
 // packetBytes recovers the packet size of the incoming burst (its bytes less
@@ -522,9 +516,9 @@ func (c *Comp) Buffers() []timing.BufferState {
 	for j := range c.lanes {
 		l := &c.lanes[j]
 		for p := range l.second {
-			b = append(b, fifoState(fmt.Sprintf("%s.Interleave[%d].Second[%d]", n, c.first+j, p), &l.second[p]))
+			b = append(b, fifoState(fmt.Sprintf("%s.Interleave[%d].Second[%d]", n, c.cfg.FirstInterleave+j, p), &l.second[p]))
 		}
-		b = append(b, fifoState(fmt.Sprintf("%s.Interleave[%d].Prewrite", n, c.first+j), &l.prewrite))
+		b = append(b, fifoState(fmt.Sprintf("%s.Interleave[%d].Prewrite", n, c.cfg.FirstInterleave+j), &l.prewrite))
 	}
 	return b
 }
@@ -548,18 +542,14 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 		t.barriers += l.barriers
 		t.drawEnds += l.drawEnds
 		t.bursts += l.bursts
-		add(fmt.Sprintf("%sinterleave%d_samples", n, c.first+j), float64(l.samples))
+		add(fmt.Sprintf("%sinterleave%d_samples", n, c.cfg.FirstInterleave+j), float64(l.samples))
 	}
-	for _, e := range []struct {
-		name string
-		v    uint64
-	}{
-		{"samples_in", c.samplesIn}, {"samples_out", t.samples}, {"bursts_out", t.bursts},
-		{"input_stall_cycles", c.inputStall}, {"switches", t.switches}, {"hysteresis_holds", t.holds},
-		{"barriers", t.barriers}, {"barrier_wait_cycles", t.barrierWait}, {"draw_ends", t.drawEnds},
-		{"prefetches", t.prefetches}, {"prefetches_dropped", t.dropped},
-	} {
-		add(n+e.name, float64(e.v))
-	}
+	timing.AddCounters(n, add,
+		timing.Counter{Name: "samples_in", Value: c.samplesIn}, timing.Counter{Name: "samples_out", Value: t.samples},
+		timing.Counter{Name: "bursts_out", Value: t.bursts}, timing.Counter{Name: "input_stall_cycles", Value: c.inputStall},
+		timing.Counter{Name: "switches", Value: t.switches}, timing.Counter{Name: "hysteresis_holds", Value: t.holds},
+		timing.Counter{Name: "barriers", Value: t.barriers}, timing.Counter{Name: "barrier_wait_cycles", Value: t.barrierWait},
+		timing.Counter{Name: "draw_ends", Value: t.drawEnds}, timing.Counter{Name: "prefetches", Value: t.prefetches},
+		timing.Counter{Name: "prefetches_dropped", Value: t.dropped})
 	c.activity.Stats(c.Name(), add)
 }

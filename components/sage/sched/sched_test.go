@@ -6,8 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/sage/sched"
+	"github.com/gfxsim/gfxsim/timing"
 )
 
 // sources writes the pipe of every sample in arrival order ("A" pipe 0, "B"
@@ -44,7 +46,7 @@ func TestHysteresis(t *testing.T) {
 		{4, "AAAAAAA" + "BBBB" + "A" + "BBBB", 3, 7},
 	}
 	for _, tc := range tests {
-		b := newBench(t, sched.MakeBuilder().WithHysteresis(tc.hysteresis).WithSnoopDistance(0), 2, 1)
+		b := newBench(t, func(c *sched.Config) { c.Hysteresis, c.SnoopDistance = tc.hysteresis, 0 }, 2, 1)
 		b.send(0, 0, b.burst(0, 0, 0, 8))
 		b.send(3, 1, b.burst(1, 0, 0, 8))
 		b.run()
@@ -73,9 +75,10 @@ func TestHysteresis(t *testing.T) {
 // FIFOs fill and the sched stops taking messages from its port (the pipe's
 // sends wait); afterwards every sample arrives once, in order.
 func TestBackPressure(t *testing.T) {
-	bld := sched.MakeBuilder().WithInputDepth(8).WithSecondStageDepth(8).WithPrewriteDepth(8).
-		WithSnoopDistance(0).WithOutputBurst(4).WithInputPortQueue(1).WithOutputPortQueue(1)
-	b := newBench(t, bld, 1, 1)
+	b := newBench(t, func(c *sched.Config) {
+		c.InputDepth, c.SecondStageDepth, c.PrewriteDepth, c.SnoopDistance = 8, 8, 8, 0
+		c.OutputBurst, c.InputPortQueue, c.OutputPortQueue = 4, 1, 1
+	}, 1, 1)
 	b.inter[0].Hold(300)
 	const bursts = 20
 	for k := 0; k < bursts; k++ {
@@ -115,7 +118,7 @@ func TestBackPressure(t *testing.T) {
 // the barrier reaches either interleave before every sample before it, and
 // exactly one barrier marker separates them.
 func TestBarrier(t *testing.T) {
-	b := newBench(t, sched.MakeBuilder().WithHysteresis(0), 2, 2)
+	b := newBench(t, func(c *sched.Config) { c.Hysteresis = 0 }, 2, 2)
 	d := b.draw
 	pre := func(p, i int) *protocol.SampleBurst { return b.burst(p, i, 0, 6) }
 	post := func(p, i int) *protocol.SampleBurst { return b.burst(p, i, 100, 6) }
@@ -165,7 +168,7 @@ func TestBarrier(t *testing.T) {
 // TestDrawEndPassesThrough: a DrawEnd for every interleave reaches each one
 // after the pipe's samples, and does not wait for the other pipe.
 func TestDrawEndPassesThrough(t *testing.T) {
-	b := newBench(t, sched.MakeBuilder(), 2, 2)
+	b := newBench(t, nil, 2, 2)
 	b.send(0, 0, b.burst(0, 1, 0, 3))
 	b.send(0, 0, protocol.NewOrderMarker(protocol.MarkDrawEnd, b.draw, 0, 0, -1))
 	b.send(50, 1, protocol.NewOrderMarker(protocol.MarkDrawEnd, b.draw, 0, 1, -1))
@@ -192,8 +195,9 @@ func TestDrawEndPassesThrough(t *testing.T) {
 // TestPrefetch: each burst sent to the interleave is followed by a Prefetch
 // of the sample SnoopDistance places behind the new head, when there is one.
 func TestPrefetch(t *testing.T) {
-	bld := sched.MakeBuilder().WithOutputBurst(2).WithSnoopDistance(3).WithPrewriteDepth(16).WithSamplesPerCycle(16)
-	b := newBench(t, bld, 1, 1)
+	b := newBench(t, func(c *sched.Config) {
+		c.OutputBurst, c.SnoopDistance, c.PrewriteDepth, c.SamplesPerCycle = 2, 3, 16, 16
+	}, 1, 1)
 	b.inter[0].Hold(20) // let the pre-write queue fill
 	b.send(0, 0, b.burst(0, 0, 0, 12))
 	b.run()
@@ -218,7 +222,7 @@ func TestPrefetch(t *testing.T) {
 func TestDeterminism(t *testing.T) {
 	const seed = 14
 	run := func() ([][]arrival, map[string]float64) {
-		b := newBench(t, sched.MakeBuilder().WithHysteresis(3).WithInputDepth(16).WithSecondStageDepth(8), 3, 4)
+		b := newBench(t, func(c *sched.Config) { c.Hysteresis, c.InputDepth, c.SecondStageDepth = 3, 16, 8 }, 3, 4)
 		rng := rand.New(rand.NewSource(seed))
 		var seq uint64
 		for step := 0; step < 40; step++ {
@@ -252,26 +256,11 @@ func TestDeterminism(t *testing.T) {
 }
 
 func TestValidate(t *testing.T) {
-	tests := []struct {
-		b    sched.Builder
-		want string
-	}{
-		{sched.MakeBuilder().WithHysteresis(-1), "sched: Hysteresis -1 must not be negative"},
-		{sched.MakeBuilder().WithInputDepth(0), "sched: InputDepth 0 must be at least 1"},
-		{sched.MakeBuilder().WithSecondStageDepth(0), "sched: SecondStageDepth 0 must be at least 1"},
-		{sched.MakeBuilder().WithSnoopDistance(64), "sched: SnoopDistance 64 must be below PrewriteDepth 64"},
-		{sched.MakeBuilder().WithPipes(0), "sched: Pipes 0 must be at least 1"},
-	}
-	for _, tc := range tests {
-		err := tc.b.WithEngine(nil).Validate()
-		if err == nil || err.Error() != "sched: Engine is not set" {
-			t.Fatalf("without an engine: %v", err)
-		}
-	}
-	e := newBench(t, sched.MakeBuilder(), 1, 1).engine
-	for _, tc := range tests {
-		if err := tc.b.WithEngine(e).Validate(); err == nil || err.Error() != tc.want {
-			t.Errorf("%v, want %q", err, tc.want)
-		}
-	}
+	set := testpeer.Reject[sched.Config]
+	testpeer.CheckInvalid(t, sched.DefaultConfig(),
+		set(func(c *sched.Config) { c.Hysteresis = -1 }, "sched: Hysteresis -1 must not be negative"),
+		set(func(c *sched.Config) { c.SnoopDistance = 64 }, "sched: SnoopDistance 64 must be below PrewriteDepth 64"),
+	)
+	testpeer.CheckAtLeast(t, sched.DefaultConfig(), "sched", 1, "InputDepth", "SecondStageDepth", "Pipes")
+	testpeer.CheckEnv(t, true, func(e timing.Env) { sched.MakeBuilder().WithEnv(e).Build("Sched") })
 }

@@ -40,11 +40,12 @@
 // potentially asynchronous video rasters ... by partitioning the four convolve
 // chips into two subsets"); the platform builds one output per channel, each
 // at the end of its own chain of convolve chips (convolve.SplitVertical). An
-// output shows part of the frame: WithOrigin gives the frame pixel at its
-// raster's (0, 0), WithSize its size, and the VideoSpans it takes carry frame
-// coordinates (checked against its columns). Its timing is its own: totals and
-// pixel clock of its size. WithChannel(c, channels) numbers it; with two
-// channels its scan_line tasks carry protocol.ChannelSuffix(c).
+// output shows part of the frame: Config.OriginX, OriginY give the frame
+// pixel at its raster's (0, 0), Width and Height its size, and the VideoSpans
+// it takes carry frame coordinates (checked against its columns). Its timing
+// is its own: totals and pixel clock of its size. Config.Channel and Channels
+// number it; with two channels its scan_line tasks carry
+// protocol.ChannelSuffix(Channel).
 //
 // Not modelled: the channels' independent timings (both start at the same
 // PresentCmd and run at the same refresh; asynchronous rasters, sync master or

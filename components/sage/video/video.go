@@ -28,17 +28,13 @@ type Comp struct {
 	// Control receives PresentCmd (the frame to expect) and answers Done at once.
 	Control sim.Port
 
-	halt           *timing.Halt
-	progress       *timing.Progress
+	env            timing.Env
+	fault          timing.Fault
+	cfg            Config
 	waker          *timing.Waker
 	inBuf          sim.Buffer
-	width, height  int
 	hTotal, vTotal int
-	originX        int // the frame pixel shown at raster (0, 0)
-	originY        int
 	taskSuffix     string
-	mode           Mode
-	fifoPixels     int
 
 	ctl      present.Control
 	active   bool   // a frame is expected and not complete
@@ -60,12 +56,10 @@ type counters struct {
 	presents, spans, pixels, underruns, stallCycles, lateSpans uint64
 }
 
-func (c *Comp) fail(err error) { c.halt.Fail(fmt.Errorf("%s: %w", c.Name(), err)) }
-
 // Tick scans out what the raster has passed, takes spans while the FIFO has
 // room and starts a frame on a PresentCmd.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.halt.Stopped() {
+	if c.fault.Stopped() {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
@@ -78,17 +72,17 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 // active pixel comes a vertical blanking (vTotal - height lines) later, the
 // convolve chips' time to fill their line buffers. Done is sent at once.
 func (c *Comp) control(now sim.VTimeInSec, cycle uint64) bool {
-	progress, err := c.ctl.Step(now, c.Control, c.active, 0, c.progress, func(m *protocol.PresentCmd) error {
+	progress, err := c.ctl.Step(now, c.Control, c.active, 0, c.env.Progress, func(m *protocol.PresentCmd) error {
 		c.st.presents++
 		c.present = m.ID
 		c.active, c.finished = true, false
-		c.start = cycle + uint64(c.vTotal-c.height)*uint64(c.hTotal)
+		c.start = cycle + uint64(c.vTotal-c.cfg.Height)*uint64(c.hTotal)
 		c.shift, c.received, c.fifo, c.occupied = 0, 0, c.fifo[:0], 0
-		c.img = image.NewRGBA(image.Rect(0, 0, c.width, c.height))
+		c.img = image.NewRGBA(image.Rect(0, 0, c.cfg.Width, c.cfg.Height))
 		return nil
 	})
 	if err != nil {
-		c.fail(err)
+		c.fault.Fail(err)
 		return false
 	}
 	return progress
@@ -107,30 +101,26 @@ func (c *Comp) receive(now sim.VTimeInSec, cycle uint64) bool {
 			c.fifo = c.fifo[1:]
 		}
 		msg := c.FromConvolve.Peek()
-		if msg == nil {
+		m, ok := msg.(*protocol.VideoSpan)
+		if !c.fault.Expect(ok, c.FromConvolve, msg) {
 			return progress
 		}
-		m, ok := msg.(*protocol.VideoSpan)
-		if !ok {
-			c.fail(fmt.Errorf("FromConvolve: unexpected message %T", msg))
-			return false
-		}
 		next := c.received
-		y, x0, x1 := m.Y-c.originY, m.X0-c.originX, m.X1-c.originX
-		if y != next/c.width || x0 != next%c.width || x1 <= x0 || x1 > c.width || len(m.Pixels) != 4*(x1-x0) {
-			c.fail(fmt.Errorf("VideoSpan %s: line %d pixels [%d, %d) (%d bytes): the raster expects line %d from pixel %d of [%d, %d)",
-				m.ID, m.Y, m.X0, m.X1, len(m.Pixels), next/c.width+c.originY, next%c.width+c.originX, c.originX, c.originX+c.width))
+		y, x0, x1 := m.Y-c.cfg.OriginY, m.X0-c.cfg.OriginX, m.X1-c.cfg.OriginX
+		if y != next/c.cfg.Width || x0 != next%c.cfg.Width || x1 <= x0 || x1 > c.cfg.Width || len(m.Pixels) != 4*(x1-x0) {
+			c.fault.Fail(fmt.Errorf("VideoSpan %s: line %d pixels [%d, %d) (%d bytes): the raster expects line %d from pixel %d of [%d, %d)",
+				m.ID, m.Y, m.X0, m.X1, len(m.Pixels), next/c.cfg.Width+c.cfg.OriginY, next%c.cfg.Width+c.cfg.OriginX, c.cfg.OriginX, c.cfg.OriginX+c.cfg.Width))
 			return false
 		}
 		n := x1 - x0
-		if c.occupied > 0 && c.occupied+n > c.fifoPixels {
+		if c.occupied > 0 && c.occupied+n > c.cfg.FIFOPixels {
 			c.waker.WakeIn(now, int(c.fifo[0].end-cycle))
 			return progress
 		}
 		c.FromConvolve.Retrieve(now)
 		c.scan(m, y, x0, n, cycle)
 		progress = true
-		c.progress.Add(1)
+		c.env.Progress.Add(1)
 		if !c.active {
 			return progress
 		}
@@ -145,7 +135,7 @@ func (c *Comp) scan(m *protocol.VideoSpan, y, x0, n int, cycle uint64) {
 	if cycle > due {
 		c.st.lateSpans++
 		late := cycle - due
-		if c.mode == Elastic {
+		if c.cfg.Mode == Elastic {
 			c.shift += late
 			c.st.stallCycles += late
 			last += late
@@ -164,7 +154,7 @@ func (c *Comp) scan(m *protocol.VideoSpan, y, x0, n int, cycle uint64) {
 	c.received += n
 	c.st.spans++
 	c.st.pixels += uint64(n)
-	if c.received == c.width*c.height {
+	if c.received == c.cfg.Width*c.cfg.Height {
 		c.active, c.finished, c.finish = false, true, last+1
 	}
 }
@@ -179,7 +169,7 @@ func (c *Comp) traceLine(y, x0, n int, end uint64) {
 		tracing.StartTask(protocol.LineTaskID(c.present, y, c.taskSuffix), protocol.ReqOutTaskID(c.present), c,
 			protocol.KindScanLine, protocol.TaskWhat("line", uint64(y)), nil)
 	}
-	if x0+n == c.width {
+	if x0+n == c.cfg.Width {
 		protocol.EndTaskAt(protocol.LineTaskID(c.present, y, c.taskSuffix), c, sim.VTimeInSec(float64(end)/float64(c.Freq)))
 	}
 }
@@ -207,7 +197,7 @@ func (c *Comp) DeliveredPixelRate() float64 {
 	if !c.finished {
 		return 0
 	}
-	nominal := float64((c.height-1)*c.hTotal + c.width)
+	nominal := float64((c.cfg.Height-1)*c.hTotal + c.cfg.Width)
 	actual := float64(c.finish - c.start)
 	return c.PixelClock() * nominal / actual
 }
@@ -216,7 +206,7 @@ func (c *Comp) DeliveredPixelRate() float64 {
 func (c *Comp) Buffers() []timing.BufferState {
 	return []timing.BufferState{
 		{Name: c.FromConvolve.Name(), Len: c.inBuf.Size(), Cap: c.inBuf.Capacity()},
-		{Name: c.Name() + ".FIFO", Len: c.occupied, Cap: c.fifoPixels},
+		{Name: c.Name() + ".FIFO", Len: c.occupied, Cap: c.cfg.FIFOPixels},
 	}
 }
 
@@ -224,15 +214,10 @@ func (c *Comp) Buffers() []timing.BufferState {
 func (c *Comp) Stats(add func(name string, v float64)) {
 	n := c.Name() + "."
 	s := &c.st
-	for _, e := range []struct {
-		name string
-		v    uint64
-	}{
-		{"presents", s.presents}, {"spans", s.spans}, {"pixels", s.pixels},
-		{"underruns", s.underruns}, {"stall_cycles", s.stallCycles}, {"late_spans", s.lateSpans},
-	} {
-		add(n+e.name, float64(e.v))
-	}
+	timing.AddCounters(n, add,
+		timing.Counter{Name: "presents", Value: s.presents}, timing.Counter{Name: "spans", Value: s.spans},
+		timing.Counter{Name: "pixels", Value: s.pixels}, timing.Counter{Name: "underruns", Value: s.underruns},
+		timing.Counter{Name: "stall_cycles", Value: s.stallCycles}, timing.Counter{Name: "late_spans", Value: s.lateSpans})
 	add(n+"required_pixel_rate", c.PixelClock())
 	add(n+"delivered_pixel_rate", c.DeliveredPixelRate())
 	frame := 0.0

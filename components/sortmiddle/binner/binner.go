@@ -12,6 +12,7 @@ import (
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/binning"
 	"github.com/gfxsim/gfxsim/functional/command"
+	"github.com/gfxsim/gfxsim/internal/check"
 	"github.com/gfxsim/gfxsim/timing"
 )
 
@@ -26,19 +27,15 @@ type Config struct {
 
 // Validate names the first bad field.
 func (c Config) Validate() error {
-	switch {
-	case c.EntriesPerCycle < 1:
-		return fmt.Errorf("EntriesPerCycle: %d: must be at least 1", c.EntriesPerCycle)
-	case c.LineBytes < binning.EntryBytes || c.LineBytes&(c.LineBytes-1) != 0:
-		return fmt.Errorf("LineBytes: %d: must be a power of two of at least %d", c.LineBytes, binning.EntryBytes)
-	case c.ChunkBytes < 2*binning.EntryBytes || c.ChunkBytes%c.LineBytes != 0 && c.LineBytes%c.ChunkBytes != 0:
-		return fmt.Errorf("ChunkBytes: %d: must hold an entry and a link and align with LineBytes (%d)", c.ChunkBytes, c.LineBytes)
-	case c.MaxOutstandingMemory < 1:
-		return fmt.Errorf("MaxOutstandingMemory: %d: must be at least 1", c.MaxOutstandingMemory)
-	case c.InputQueue < 1:
-		return fmt.Errorf("InputQueue: %d: must be at least 1", c.InputQueue)
-	}
-	return nil
+	return check.For("binner").
+		AtLeast("EntriesPerCycle", c.EntriesPerCycle, 1).
+		That(c.LineBytes >= binning.EntryBytes && c.LineBytes&(c.LineBytes-1) == 0,
+			"LineBytes %d must be a power of two of at least %d", c.LineBytes, binning.EntryBytes).
+		That(c.ChunkBytes >= 2*binning.EntryBytes && (c.ChunkBytes%c.LineBytes == 0 || c.LineBytes%c.ChunkBytes == 0),
+			"ChunkBytes %d must hold an entry and a link and align with LineBytes (%d)", c.ChunkBytes, c.LineBytes).
+		AtLeast("MaxOutstandingMemory", c.MaxOutstandingMemory, 1).
+		AtLeast("InputQueue", c.InputQueue, 1).
+		Err()
 }
 
 // The activity states.
@@ -57,8 +54,9 @@ var stateNames = [numStates]string{"busy", "binning", "wait_memory", "wait_tiles
 // Binner is the tiled machine's binner: see the package documentation.
 type Binner struct {
 	*sim.TickingComponent
-	cfg Config
-	env timing.Env
+	cfg   Config
+	env   timing.Env
+	fault timing.Fault
 
 	// FromPrimitiveAssembly receives protocol.PrimitiveMsg and protocol.DrawEnd.
 	FromPrimitiveAssembly sim.Port
@@ -77,7 +75,6 @@ type Binner struct {
 
 	mem      *memclient.Client
 	activity *timing.Activity
-	err      error
 
 	grid       binning.Grid
 	regionBase uint64 // the parameter buffer; chunks from chunkBase
@@ -143,19 +140,12 @@ func (c *Binner) reset() {
 }
 
 // Err returns the error that stopped the binner, or nil.
-func (c *Binner) Err() error { return c.err }
-
-func (c *Binner) fail(err error) {
-	if c.err == nil {
-		c.err = fmt.Errorf("%s: %w", c.Name(), err)
-		c.env.Halt.Fail(c.err)
-	}
-}
+func (c *Binner) Err() error { return c.fault.Err() }
 
 // Tick answers the command processor, writes what is queued, bins the current
 // primitive and takes the next message.
 func (c *Binner) Tick(now sim.VTimeInSec) bool {
-	if c.env.Halt.Stopped() || c.err != nil {
+	if c.fault.Stopped() {
 		return false
 	}
 	cy := c.Freq.Cycle(now)
@@ -232,22 +222,22 @@ func (c *Binner) take(now sim.VTimeInSec) bool {
 	switch m := msg.(type) {
 	case *protocol.PrimitiveMsg:
 		if m.Draw == nil || m.Prim == nil {
-			c.fail(fmt.Errorf("PrimitiveMsg without draw or primitive"))
+			c.fault.Fail(fmt.Errorf("PrimitiveMsg without draw or primitive"))
 			return false
 		}
 		if err := c.joinPass(m.Draw); err != nil {
-			c.fail(err)
+			c.fault.Fail(err)
 			return false
 		}
 		c.FromPrimitiveAssembly.Retrieve(now)
 		c.start(m)
 	case *protocol.DrawEnd:
 		if m.Draw == nil {
-			c.fail(fmt.Errorf("DrawEnd without draw"))
+			c.fault.Fail(fmt.Errorf("DrawEnd without draw"))
 			return false
 		}
 		if err := c.joinPass(m.Draw); err != nil {
-			c.fail(err)
+			c.fault.Fail(err)
 			return false
 		}
 		c.FromPrimitiveAssembly.Retrieve(now)
@@ -255,7 +245,7 @@ func (c *Binner) take(now sim.VTimeInSec) bool {
 		c.out.Push(protocol.NewDrawDone(m.Draw, 0))
 		c.env.Progress.Add(1)
 	default:
-		c.fail(fmt.Errorf("unexpected %T on FromPrimitiveAssembly", msg))
+		c.fault.Unexpected(c.FromPrimitiveAssembly, msg)
 		return false
 	}
 	return true
@@ -433,7 +423,7 @@ func (c *Binner) control(now sim.VTimeInSec, msg sim.Msg) bool {
 		c.Control.Retrieve(now)
 		c.out.Push(protocol.NewDone(m.ID, 0))
 	default:
-		c.fail(fmt.Errorf("unexpected %T on Control", msg))
+		c.fault.Unexpected(c.Control, msg)
 		return false
 	}
 	return true
@@ -504,12 +494,12 @@ func (c *Binner) endPass(now sim.VTimeInSec) bool {
 
 func (c *Binner) receiveScheduler(now sim.VTimeInSec) bool {
 	msg := c.ToScheduler.Retrieve(now)
-	if msg == nil {
+	d, ok := msg.(*protocol.Done)
+	if !c.fault.Expect(ok, c.ToScheduler, msg) {
 		return false
 	}
-	d, ok := msg.(*protocol.Done)
-	if !ok || c.passEnd == nil || !c.sent || d.RspTo != c.pass.ID {
-		c.fail(fmt.Errorf("unexpected %T on ToScheduler", msg))
+	if c.passEnd == nil || !c.sent || d.RspTo != c.pass.ID {
+		c.fault.Fail(fmt.Errorf("ToScheduler: Done for %s, not for the pass sent", d.RspTo))
 		return false
 	}
 	p := c.pass

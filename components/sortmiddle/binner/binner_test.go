@@ -17,43 +17,22 @@ import (
 )
 
 // scheduler answers every BinnedPass with Done at once and keeps them.
-type scheduler struct {
-	*sim.TickingComponent
-	Port   sim.Port
-	Passes []*protocol.BinnedPass
-	answer []sim.Msg
+// answerPass is the tile scheduler's answer to the binner: Done for each
+// BinnedPass.
+func answerPass(m sim.Msg) sim.Msg {
+	p := m.(*protocol.BinnedPass)
+	d := protocol.NewDone(p.ID, 0)
+	d.Dst = p.Src
+	return d
 }
 
-func newScheduler(e sim.Engine) *scheduler {
-	s := &scheduler{}
-	s.TickingComponent = sim.NewTickingComponent("Scheduler", e, testpeer.Freq, s)
-	s.Port = sim.NewLimitNumMsgPort(s, 4, "Scheduler.Port")
-	return s
-}
-
-func (s *scheduler) Tick(now sim.VTimeInSec) bool {
-	progress := false
-	for {
-		m := s.Port.Retrieve(now)
-		if m == nil {
-			break
-		}
-		p := m.(*protocol.BinnedPass)
-		s.Passes = append(s.Passes, p)
-		d := protocol.NewDone(p.ID, 0)
-		d.Src, d.Dst = s.Port, p.Src
-		s.answer = append(s.answer, d)
-		progress = true
+// passes returns the BinnedPasses the scheduler took, in order.
+func (r *rig) passes() []*protocol.BinnedPass {
+	var out []*protocol.BinnedPass
+	for _, tk := range r.sched.Took {
+		out = append(out, tk.Msg.(*protocol.BinnedPass))
 	}
-	for len(s.answer) > 0 {
-		s.answer[0].Meta().SendTime = now
-		if s.Port.Send(s.answer[0]) != nil {
-			break
-		}
-		s.answer = s.answer[1:]
-		progress = true
-	}
-	return progress
+	return out
 }
 
 type rig struct {
@@ -61,7 +40,7 @@ type rig struct {
 	b     *Binner
 	pa    *testpeer.Source
 	cp    *testpeer.Peer
-	sched *scheduler
+	sched *testpeer.Responder // the tile scheduler
 	mem   *testpeer.Memory
 }
 
@@ -88,7 +67,7 @@ func newTracedRig(t *testing.T, cfg Config, g binning.Grid, script []testpeer.Sc
 		cpScript[i].Dst = r.b.Control
 	}
 	r.cp.Script = cpScript
-	r.sched = newScheduler(e)
+	r.sched = testpeer.NewResponder("Scheduler", e, 4, answerPass)
 	r.mem = testpeer.NewMemory(e, command.NewImage(), 10)
 	conn := sim.NewDirectConnection("Conn", e, testpeer.Freq)
 	for _, p := range []sim.Port{r.b.FromPrimitiveAssembly, r.b.Control, r.b.ToMemory, r.b.ToScheduler,
@@ -135,10 +114,10 @@ func TestBinSpreadAndBytes(t *testing.T) {
 		"primitives": 3, "bin_entries": 23, "bin_spread": 23.0 / 3, "bin_spread_max": 16, "draws": 1, "passes": 1,
 		"chunks": 16, "bin_bytes_written": 23 * binning.EntryBytes, "parameter_bytes_written": 3 * 64,
 	})
-	if len(r.sched.Passes) != 1 {
-		t.Fatalf("%d passes reached the scheduler", len(r.sched.Passes))
+	if len(r.passes()) != 1 {
+		t.Fatalf("%d passes reached the scheduler", len(r.passes()))
 	}
-	p := r.sched.Passes[0]
+	p := r.passes()[0]
 	want := map[int][]uint32{0: {0, 1, 2}, 1: {1, 2}, 2: {1, 2}, 4: {1, 2}, 5: {1, 2}, 6: {1, 2}}
 	for k, bin := range p.Bins {
 		w, ok := want[k]
@@ -196,7 +175,7 @@ func TestChunkLinks(t *testing.T) {
 	testpeer.CheckStats(t, st, "Binner", map[string]float64{
 		"bin_entries": 7, "chunks": 3, "bin_bytes_written": 7*8 + 2*8,
 	})
-	bin := r.sched.Passes[0].Bins[0]
+	bin := r.passes()[0].Bins[0]
 	if len(bin.Chunks) != 3 || bin.Chunks[1] != bin.Chunks[0]+32 {
 		t.Errorf("chunks %#x", bin.Chunks)
 	}
@@ -207,8 +186,8 @@ func TestChunkLinks(t *testing.T) {
 func TestEmptyPass(t *testing.T) {
 	r := newRig(t, DefaultConfig(), binning.Grid{Width: 16, Height: 16, TileW: 16, TileH: 16}, nil,
 		[]testpeer.Scripted{{At: 1, Msg: protocol.NewPassEnd()}})
-	if len(r.sched.Passes) != 0 || len(r.cp.Got) != 1 {
-		t.Errorf("%d passes scheduled, %d answers", len(r.sched.Passes), len(r.cp.Got))
+	if len(r.passes()) != 0 || len(r.cp.Got) != 1 {
+		t.Errorf("%d passes scheduled, %d answers", len(r.passes()), len(r.cp.Got))
 	}
 	testpeer.CheckStats(t, testpeer.StatMap(r.b), "Binner", map[string]float64{"empty_passes": 1, "passes": 0})
 }
@@ -236,8 +215,8 @@ func TestTraced(t *testing.T) {
 	log := &testpeer.TaskLog{}
 	r := newTracedRig(t, DefaultConfig(), binning.Grid{Width: 64, Height: 64, TileW: 16, TileH: 16}, script,
 		[]testpeer.Scripted{{At: 200, Msg: protocol.NewPassEnd()}, {At: 600, Msg: protocol.NewPassEnd()}}, log)
-	if len(r.sched.Passes) != 2 || r.sched.Passes[0].Seq != 0 || r.sched.Passes[1].Seq != 1 {
-		t.Fatalf("%d passes scheduled, want passes 0 and 1", len(r.sched.Passes))
+	if len(r.passes()) != 2 || r.passes()[0].Seq != 0 || r.passes()[1].Seq != 1 {
+		t.Fatalf("%d passes scheduled, want passes 0 and 1", len(r.passes()))
 	}
 	want := []tracing.Task{
 		{ID: "pass0", ParentID: protocol.SimulationTaskID, Kind: protocol.KindPass, What: "pass 0"},
@@ -270,4 +249,13 @@ func TestTraced(t *testing.T) {
 	if writes["pass0"] != 8 || writes["pass1"] != 2 || len(writes) != 2 || len(r.mem.Log) != 10 {
 		t.Errorf("memory writes below the passes %v, %d writes, want 8 below pass0 and 2 below pass1", writes, len(r.mem.Log))
 	}
+}
+
+func TestConfigValidate(t *testing.T) {
+	testpeer.CheckInvalid(t, DefaultConfig(),
+		testpeer.Reject(func(c *Config) { c.LineBytes = 48 }, "binner: LineBytes 48 must be a power of two of at least 8"),
+		testpeer.Reject(func(c *Config) { c.ChunkBytes = 96 },
+			"binner: ChunkBytes 96 must hold an entry and a link and align with LineBytes (64)"))
+	testpeer.CheckAtLeast(t, DefaultConfig(), "binner", 1, "EntriesPerCycle", "MaxOutstandingMemory", "InputQueue")
+	testpeer.CheckEnv(t, true, func(e timing.Env) { MakeBuilder().WithEnv(e).Build("Binner") })
 }

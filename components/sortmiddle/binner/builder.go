@@ -16,33 +16,24 @@ func DefaultConfig() Config {
 	return Config{EntriesPerCycle: 4, ChunkBytes: 256, LineBytes: 64, MaxOutstandingMemory: 16, InputQueue: 16}
 }
 
-// Builder builds a Binner. Start from MakeBuilder.
-type Builder struct {
-	env timing.Env
-	cfg Config
-}
+// Builder builds a Binner: MakeBuilder().WithEnv(env).WithConfig(cfg).
+// Build(name) (timing.Builder). Build panics on a bad Env or Config (configs
+// validates first).
+type Builder = timing.Builder[Config, *Binner]
 
 // MakeBuilder returns a builder with DefaultConfig.
-func MakeBuilder() Builder { return Builder{cfg: DefaultConfig()} }
+func MakeBuilder() Builder { return timing.NewBuilder("binner", DefaultConfig(), build) }
 
-// WithEnv sets the engine, clock, halt and progress (required).
-func (b Builder) WithEnv(e timing.Env) Builder { b.env = e; return b }
-
-// WithConfig sets the configuration.
-func (b Builder) WithConfig(c Config) Builder { b.cfg = c; return b }
-
-// Build builds the binner; it panics on a bad configuration (configs
-// validates first).
-func (b Builder) Build(name string) *Binner {
-	b.env.MustBuild("binner", name, b.cfg)
-	c := &Binner{cfg: b.cfg, env: b.env, zero: make([]byte, b.cfg.LineBytes)}
-	c.TickingComponent = sim.NewTickingComponent(name, b.env.Engine, b.env.Freq, c)
-	c.FromPrimitiveAssembly = sim.NewLimitNumMsgPort(c, b.cfg.InputQueue, name+".FromPrimitiveAssembly")
+// build makes the unit named name from a checked Env and Config.
+func build(name string, env timing.Env, cfg Config) *Binner {
+	c := &Binner{cfg: cfg, env: env, fault: env.Fault(name), zero: make([]byte, cfg.LineBytes)}
+	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
+	c.FromPrimitiveAssembly = sim.NewLimitNumMsgPort(c, cfg.InputQueue, name+".FromPrimitiveAssembly")
 	c.Control = sim.NewLimitNumMsgPort(c, 4, name+".Control")
-	c.ToMemory = sim.NewLimitNumMsgPort(c, b.cfg.MaxOutstandingMemory, name+".ToMemory")
+	c.ToMemory = sim.NewLimitNumMsgPort(c, cfg.MaxOutstandingMemory, name+".ToMemory")
 	c.ToScheduler = sim.NewLimitNumMsgPort(c, 2, name+".ToScheduler")
 	c.activity = timing.NewActivity(stateNames[:]...)
-	mc, err := memclient.New(c.ToMemory, finder{c}, b.env.Freq, memclient.Config{MaxOutstanding: b.cfg.MaxOutstandingMemory})
+	mc, err := memclient.New(c.ToMemory, finder{c}, env.Freq, memclient.Config{MaxOutstanding: cfg.MaxOutstandingMemory})
 	if err != nil {
 		panic(fmt.Sprintf("binner %s: %v", name, err))
 	}

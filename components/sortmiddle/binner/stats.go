@@ -36,16 +36,12 @@ func (c *Binner) Stats(add func(name string, v float64)) {
 // requests in flight.
 func (c *Binner) Buffers() []timing.BufferState {
 	n := c.Name()
-	in := 0
-	if c.FromPrimitiveAssembly.Peek() != nil {
-		in = 1
-	}
 	pe := 0
 	if c.passEnd != nil {
 		pe = 1
 	}
 	return []timing.BufferState{
-		{Name: n + ".FromPrimitiveAssembly", Len: in, Cap: c.cfg.InputQueue},
+		timing.PeekState(c.FromPrimitiveAssembly, c.cfg.InputQueue),
 		{Name: n + ".Writes", Len: len(c.writes)},
 		{Name: n + ".PassEnd", Len: pe, Cap: 1},
 		c.mem.Buffer(n + ".Memory"),

@@ -9,33 +9,24 @@ import (
 	"github.com/gfxsim/gfxsim/timing"
 )
 
-// Builder builds a Scheduler. Start from MakeBuilder.
-type Builder struct {
-	env timing.Env
-	cfg Config
-}
+// DefaultConfig is 2 tile units, one tile each at a time, in Z order.
+func DefaultConfig() Config { return Config{TileUnits: 2, JobsPerUnit: 1, Order: ZOrder} }
 
-// MakeBuilder returns a builder for 2 tile units, one tile each at a time, in
-// Z order.
-func MakeBuilder() Builder {
-	return Builder{cfg: Config{TileUnits: 2, JobsPerUnit: 1, Order: ZOrder}}
-}
-
-// WithEnv sets the engine, clock, halt and progress (required).
-func (b Builder) WithEnv(e timing.Env) Builder { b.env = e; return b }
-
-// WithConfig sets the configuration.
-func (b Builder) WithConfig(c Config) Builder { b.cfg = c; return b }
-
-// Build builds the scheduler; it panics on a bad configuration (configs
+// Builder builds a Scheduler: MakeBuilder().WithEnv(env).WithConfig(cfg).
+// Build(name) (timing.Builder). Build panics on a bad Env or Config (configs
 // validates first).
-func (b Builder) Build(name string) *Scheduler {
-	b.env.MustBuild("tile scheduler", name, b.cfg)
-	c := &Scheduler{cfg: b.cfg, env: b.env, held: make([]int, b.cfg.TileUnits),
-		perUnit: make([]uint64, b.cfg.TileUnits), jobs: map[string]int{}}
-	c.TickingComponent = sim.NewTickingComponent(name, b.env.Engine, b.env.Freq, c)
+type Builder = timing.Builder[Config, *Scheduler]
+
+// MakeBuilder returns a builder with DefaultConfig.
+func MakeBuilder() Builder { return timing.NewBuilder("tile scheduler", DefaultConfig(), build) }
+
+// build makes the unit named name from a checked Env and Config.
+func build(name string, env timing.Env, cfg Config) *Scheduler {
+	c := &Scheduler{cfg: cfg, env: env, fault: env.Fault(name), held: make([]int, cfg.TileUnits),
+		perUnit: make([]uint64, cfg.TileUnits), jobs: map[string]int{}}
+	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
 	c.FromBinner = sim.NewLimitNumMsgPort(c, 2, name+".FromBinner")
-	c.ToTileUnits = sim.NewLimitNumMsgPort(c, 2*b.cfg.TileUnits*b.cfg.JobsPerUnit, name+".ToTileUnits")
+	c.ToTileUnits = sim.NewLimitNumMsgPort(c, 2*cfg.TileUnits*cfg.JobsPerUnit, name+".ToTileUnits")
 	c.activity = timing.NewActivity(stateNames[:]...)
 	return c
 }

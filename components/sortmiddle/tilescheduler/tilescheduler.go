@@ -6,6 +6,8 @@ import (
 	"github.com/sarchlab/akita/v3/sim"
 
 	"github.com/gfxsim/gfxsim/components/protocol"
+	"github.com/gfxsim/gfxsim/internal/check"
+	"github.com/gfxsim/gfxsim/internal/enum"
 	"github.com/gfxsim/gfxsim/timing"
 )
 
@@ -18,16 +20,12 @@ const (
 	ZOrder
 )
 
+var orderNames = enum.Names[Order]{Type: "Order", What: "order", Names: []string{"rowmajor", "zorder"}, OneOf: true, CaseOnly: true}
+
+func (o Order) String() string { return orderNames.String(o) }
+
 // ParseOrder returns the order named s (rowmajor, zorder).
-func ParseOrder(s string) (Order, error) {
-	switch s {
-	case "rowmajor":
-		return RowMajor, nil
-	case "zorder":
-		return ZOrder, nil
-	}
-	return 0, fmt.Errorf("%q is not one of rowmajor, zorder", s)
-}
+func ParseOrder(s string) (Order, error) { return orderNames.Parse(s) }
 
 // Config is the tile scheduler's configuration.
 type Config struct {
@@ -38,15 +36,11 @@ type Config struct {
 
 // Validate names the first bad field.
 func (c Config) Validate() error {
-	switch {
-	case c.TileUnits < 1:
-		return fmt.Errorf("TileUnits: %d: the tiled machine needs at least one tile unit", c.TileUnits)
-	case c.JobsPerUnit < 1:
-		return fmt.Errorf("JobsPerUnit: %d: must be at least 1", c.JobsPerUnit)
-	case c.Order != RowMajor && c.Order != ZOrder:
-		return fmt.Errorf("Order: %d: unknown", c.Order)
-	}
-	return nil
+	return check.For("tile scheduler").
+		That(c.TileUnits >= 1, "TileUnits %d: the tiled machine needs at least one tile unit", c.TileUnits).
+		AtLeast("JobsPerUnit", c.JobsPerUnit, 1).
+		That(orderNames.Valid(c.Order), "Order %d is not one of rowmajor, zorder", c.Order).
+		Err()
 }
 
 const (
@@ -63,8 +57,9 @@ var stateNames = [numStates]string{"busy", "wait_tile_units", "blocked_send", "i
 // documentation.
 type Scheduler struct {
 	*sim.TickingComponent
-	cfg Config
-	env timing.Env
+	cfg   Config
+	env   timing.Env
+	fault timing.Fault
 
 	// FromBinner receives protocol.BinnedPass and sends the binner Done.
 	FromBinner sim.Port
@@ -76,7 +71,6 @@ type Scheduler struct {
 	TileUnits []sim.Port
 
 	activity *timing.Activity
-	err      error
 
 	pass   *protocol.BinnedPass
 	tiles  []int          // the pass's tiles to render, in order
@@ -93,19 +87,12 @@ type Scheduler struct {
 }
 
 // Err returns the error that stopped the scheduler, or nil.
-func (c *Scheduler) Err() error { return c.err }
-
-func (c *Scheduler) fail(err error) {
-	if c.err == nil {
-		c.err = fmt.Errorf("%s: %w", c.Name(), err)
-		c.env.Halt.Fail(c.err)
-	}
-}
+func (c *Scheduler) Err() error { return c.fault.Err() }
 
 // Tick takes the units' reports, hands out tiles, answers the binner, and
 // takes the next pass.
 func (c *Scheduler) Tick(now sim.VTimeInSec) bool {
-	if c.env.Halt.Stopped() || c.err != nil {
+	if c.fault.Stopped() {
 		return false
 	}
 	cy := c.Freq.Cycle(now)
@@ -150,12 +137,8 @@ func (c *Scheduler) Tick(now sim.VTimeInSec) bool {
 // presents or stores cleared targets, else the tiles with primitives.
 func (c *Scheduler) take(now sim.VTimeInSec) bool {
 	msg := c.FromBinner.Retrieve(now)
-	if msg == nil {
-		return false
-	}
 	p, ok := msg.(*protocol.BinnedPass)
-	if !ok {
-		c.fail(fmt.Errorf("unexpected %T on FromBinner", msg))
+	if !c.fault.Expect(ok, c.FromBinner, msg) {
 		return false
 	}
 	c.pass = p
@@ -238,17 +221,13 @@ func (c *Scheduler) receive(now sim.VTimeInSec) bool {
 	progress := false
 	for {
 		msg := c.ToTileUnits.Retrieve(now)
-		if msg == nil {
-			return progress
-		}
 		d, ok := msg.(*protocol.Done)
-		if !ok {
-			c.fail(fmt.Errorf("unexpected %T on ToTileUnits", msg))
+		if !c.fault.Expect(ok, c.ToTileUnits, msg) {
 			return progress
 		}
 		u, known := c.jobs[d.RspTo]
 		if !known {
-			c.fail(fmt.Errorf("Done from tile unit %d for job %s, which is not a tile job in progress", d.From, d.RspTo))
+			c.fault.Fail(fmt.Errorf("Done from tile unit %d for job %s, which is not a tile job in progress", d.From, d.RspTo))
 			return progress
 		}
 		delete(c.jobs, d.RspTo)

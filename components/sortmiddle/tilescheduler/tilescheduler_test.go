@@ -374,3 +374,20 @@ type probe struct{ fn func() }
 func (p *probe) Handle(sim.Event) error { p.fn(); return nil }
 
 type probeEvent struct{ *sim.EventBase }
+
+func TestConfigValidate(t *testing.T) {
+	set := testpeer.Reject[Config]
+	testpeer.CheckInvalid(t, DefaultConfig(),
+		set(func(c *Config) { c.TileUnits = 0 }, "tile scheduler: TileUnits 0: the tiled machine needs at least one tile unit"),
+		set(func(c *Config) { c.Order = 5 }, "tile scheduler: Order 5 is not one of rowmajor, zorder"))
+	testpeer.CheckAtLeast(t, DefaultConfig(), "tile scheduler", 1, "JobsPerUnit")
+	for _, s := range []string{"rowmajor", "zorder"} {
+		if o, err := ParseOrder(s); err != nil || o.String() != s {
+			t.Errorf("ParseOrder(%q) = %v, %v", s, o, err)
+		}
+	}
+	if _, err := ParseOrder("hilbert"); err == nil || err.Error() != `unknown order "hilbert" (want one of rowmajor, zorder)` {
+		t.Errorf("ParseOrder(hilbert): %v", err)
+	}
+	testpeer.CheckEnv(t, true, func(e timing.Env) { MakeBuilder().WithEnv(e).Build("TileScheduler") })
+}

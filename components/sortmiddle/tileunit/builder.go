@@ -19,35 +19,26 @@ func DefaultConfig() Config {
 		MemoryBytesPerCycle: 64, MemoryBytes: 128 << 10, InputQueue: 16}
 }
 
-// Builder builds a TileUnit. Start from MakeBuilder.
-type Builder struct {
-	env timing.Env
-	cfg Config
-}
+// Builder builds a TileUnit: MakeBuilder().WithEnv(env).WithConfig(cfg).
+// Build(name) (timing.Builder). Build panics on a bad Env or Config (configs
+// validates first).
+type Builder = timing.Builder[Config, *TileUnit]
 
 // MakeBuilder returns a builder with DefaultConfig.
-func MakeBuilder() Builder { return Builder{cfg: DefaultConfig()} }
+func MakeBuilder() Builder { return timing.NewBuilder("tile unit", DefaultConfig(), build) }
 
-// WithEnv sets the engine, clock, halt and progress (required).
-func (b Builder) WithEnv(e timing.Env) Builder { b.env = e; return b }
-
-// WithConfig sets the configuration.
-func (b Builder) WithConfig(c Config) Builder { b.cfg = c; return b }
-
-// Build builds the tile unit; it panics on a bad configuration (configs
-// validates first).
-func (b Builder) Build(name string) *TileUnit {
-	b.env.MustBuild("tile unit", name, b.cfg)
-	c := &TileUnit{cfg: b.cfg, env: b.env}
-	c.TickingComponent = sim.NewTickingComponent(name, b.env.Engine, b.env.Freq, c)
+// build makes the unit named name from a checked Env and Config.
+func build(name string, env timing.Env, cfg Config) *TileUnit {
+	c := &TileUnit{cfg: cfg, env: env, fault: env.Fault(name)}
+	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
 	c.FromScheduler = sim.NewLimitNumMsgPort(c, 4, name+".FromScheduler")
 	c.ToRasterizer = sim.NewLimitNumMsgPort(c, 4, name+".ToRasterizer")
 	c.Control = sim.NewLimitNumMsgPort(c, 8, name+".Control")
-	c.ToMemory = sim.NewLimitNumMsgPort(c, b.cfg.MaxOutstandingMemory, name+".ToMemory")
-	c.TileMemory = sim.NewLimitNumMsgPort(c, b.cfg.InputQueue, name+".TileMemory")
+	c.ToMemory = sim.NewLimitNumMsgPort(c, cfg.MaxOutstandingMemory, name+".ToMemory")
+	c.TileMemory = sim.NewLimitNumMsgPort(c, cfg.InputQueue, name+".TileMemory")
 	c.activity = timing.NewActivity(stateNames[:]...)
-	c.waker = timing.NewWaker(b.env.Engine, b.env.Freq, c)
-	mc, err := memclient.New(c.ToMemory, finder{c}, b.env.Freq, memclient.Config{MaxOutstanding: b.cfg.MaxOutstandingMemory})
+	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
+	mc, err := memclient.New(c.ToMemory, finder{c}, env.Freq, memclient.Config{MaxOutstanding: cfg.MaxOutstandingMemory})
 	if err != nil {
 		panic(fmt.Sprintf("tile unit %s: %v", name, err))
 	}

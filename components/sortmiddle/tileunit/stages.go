@@ -174,7 +174,7 @@ func (c *TileUnit) finishTile(cy uint64) {
 	c.t = nil
 	if len(c.jobs) > 0 {
 		if err := c.begin(c.jobs[0], cy); err != nil {
-			c.fail(err)
+			c.fault.Fail(err)
 		}
 	}
 }
@@ -199,7 +199,7 @@ func (c *TileUnit) receiveMemory(now sim.VTimeInSec) bool {
 		progress = true
 		t := c.t
 		if t == nil {
-			c.fail(fmt.Errorf("a memory answer without a tile in progress"))
+			c.fault.Fail(fmt.Errorf("a memory answer without a tile in progress"))
 			return progress
 		}
 		idx := int(cp.Tag &^ tagMask)
@@ -244,7 +244,7 @@ func (c *TileUnit) receiveControl(now sim.VTimeInSec) bool {
 		switch m := msg.(type) {
 		case *protocol.DrawDone:
 			if err := drawDone(t, m); err != nil {
-				c.fail(err)
+				c.fault.Fail(err)
 				return progress
 			}
 			t.drawEnds = t.drawEnds[1:]
@@ -253,14 +253,14 @@ func (c *TileUnit) receiveControl(now sim.VTimeInSec) bool {
 			}
 		case *protocol.Done:
 			if t == nil || len(t.flushIDs) == 0 || !removeID(&t.flushIDs, m.RspTo) {
-				c.fail(fmt.Errorf("Done for a FlushCmd the tile did not send"))
+				c.fault.Fail(fmt.Errorf("Done for a FlushCmd the tile did not send"))
 				return progress
 			}
 			if c.traced() {
 				tracing.EndTask(protocol.ReqOutTaskID(m.RspTo), c)
 			}
 		default:
-			c.fail(fmt.Errorf("unexpected %T on Control", msg))
+			c.fault.Unexpected(c.Control, msg)
 			return progress
 		}
 	}
@@ -338,7 +338,7 @@ func (c *TileUnit) serve(now sim.VTimeInSec, cy uint64) bool {
 		case *mem.WriteReq:
 			size = len(req.Data)
 		default:
-			c.fail(fmt.Errorf("unexpected %T on TileMemory", msg))
+			c.fault.Unexpected(c.TileMemory, msg)
 			return progress
 		}
 		if taken > 0 && taken+size > c.cfg.MemoryBytesPerCycle {

@@ -12,6 +12,7 @@ import (
 	"github.com/gfxsim/gfxsim/functional/framebuffer"
 	"github.com/gfxsim/gfxsim/functional/raster"
 	"github.com/gfxsim/gfxsim/functional/state"
+	"github.com/gfxsim/gfxsim/internal/check"
 	"github.com/gfxsim/gfxsim/timing"
 )
 
@@ -30,23 +31,12 @@ type Config struct {
 
 // Validate names the first bad field.
 func (c Config) Validate() error {
-	switch {
-	case c.LineBytes < 4 || c.LineBytes&(c.LineBytes-1) != 0:
-		return fmt.Errorf("LineBytes: %d: must be a power of two of at least 4", c.LineBytes)
-	case c.PrimitivesPerCycle < 1:
-		return fmt.Errorf("PrimitivesPerCycle: %d: must be at least 1", c.PrimitivesPerCycle)
-	case c.MaxOutstandingMemory < 1:
-		return fmt.Errorf("MaxOutstandingMemory: %d: must be at least 1", c.MaxOutstandingMemory)
-	case c.MemoryLatency < 1:
-		return fmt.Errorf("MemoryLatency: %d: must be at least 1", c.MemoryLatency)
-	case c.MemoryBytesPerCycle < 1:
-		return fmt.Errorf("MemoryBytesPerCycle: %d: must be at least 1", c.MemoryBytesPerCycle)
-	case c.MemoryBytes < 1:
-		return fmt.Errorf("MemoryBytes: %d: must be positive", c.MemoryBytes)
-	case c.InputQueue < 1:
-		return fmt.Errorf("InputQueue: %d: must be at least 1", c.InputQueue)
-	}
-	return nil
+	return check.For("tile unit").
+		That(c.LineBytes >= 4 && c.LineBytes&(c.LineBytes-1) == 0, "LineBytes %d must be a power of two of at least 4", c.LineBytes).
+		FieldsAtLeast(1, c,
+			"PrimitivesPerCycle", "MaxOutstandingMemory", "MemoryLatency", "MemoryBytesPerCycle",
+			"MemoryBytes", "InputQueue").
+		Err()
 }
 
 // The activity states.
@@ -85,8 +75,9 @@ const (
 // TileUnit is the tiled machine's tile unit: see the package documentation.
 type TileUnit struct {
 	*sim.TickingComponent
-	cfg Config
-	env timing.Env
+	cfg   Config
+	env   timing.Env
+	fault timing.Fault
 
 	// FromScheduler receives protocol.TileJob and sends Done.
 	FromScheduler sim.Port
@@ -111,7 +102,6 @@ type TileUnit struct {
 	mem      *memclient.Client
 	waker    *timing.Waker
 	activity *timing.Activity
-	err      error
 
 	jobs         []*protocol.TileJob // tiles taken, in order; jobs[0] is in progress
 	t            *tile               // the tile in progress
@@ -176,19 +166,12 @@ type binRead struct {
 }
 
 // Err returns the error that stopped the unit, or nil.
-func (c *TileUnit) Err() error { return c.err }
-
-func (c *TileUnit) fail(err error) {
-	if c.err == nil {
-		c.err = fmt.Errorf("%s: %w", c.Name(), err)
-		c.env.Halt.Fail(c.err)
-	}
-}
+func (c *TileUnit) Err() error { return c.fault.Err() }
 
 // Tick serves the tile memory, takes memory and back-end answers, and moves
 // the tile in progress on.
 func (c *TileUnit) Tick(now sim.VTimeInSec) bool {
-	if c.env.Halt.Stopped() || c.err != nil {
+	if c.fault.Stopped() {
 		return false
 	}
 	cy := c.Freq.Cycle(now)
@@ -214,12 +197,12 @@ func (c *TileUnit) takeJobs(now sim.VTimeInSec, cy uint64) bool {
 	progress := false
 	for {
 		msg := c.FromScheduler.Peek()
-		if msg == nil {
+		job, ok := msg.(*protocol.TileJob)
+		if !c.fault.Expect(ok, c.FromScheduler, msg) {
 			break
 		}
-		job, ok := msg.(*protocol.TileJob)
-		if !ok || job.Pass == nil || job.Tile < 0 || job.Tile >= len(job.Pass.Bins) {
-			c.fail(fmt.Errorf("unexpected %T on FromScheduler", msg))
+		if job.Pass == nil || job.Tile < 0 || job.Tile >= len(job.Pass.Bins) {
+			c.fault.Fail(fmt.Errorf("FromScheduler: TileJob for tile %d, not a tile of its pass", job.Tile))
 			return false
 		}
 		c.FromScheduler.Retrieve(now)
@@ -231,7 +214,7 @@ func (c *TileUnit) takeJobs(now sim.VTimeInSec, cy uint64) bool {
 	}
 	if c.t == nil && len(c.jobs) > 0 {
 		if err := c.begin(c.jobs[0], cy); err != nil {
-			c.fail(err)
+			c.fault.Fail(err)
 			return false
 		}
 		progress = true

@@ -621,3 +621,11 @@ func TestBinReads(t *testing.T) {
 		})
 	}
 }
+
+func TestConfigValidate(t *testing.T) {
+	testpeer.CheckInvalid(t, DefaultConfig(),
+		testpeer.Reject(func(c *Config) { c.LineBytes = 2 }, "tile unit: LineBytes 2 must be a power of two of at least 4"))
+	testpeer.CheckAtLeast(t, DefaultConfig(), "tile unit", 1, "PrimitivesPerCycle", "MaxOutstandingMemory",
+		"MemoryLatency", "MemoryBytesPerCycle", "MemoryBytes", "InputQueue")
+	testpeer.CheckEnv(t, true, func(e timing.Env) { MakeBuilder().WithEnv(e).Build("TileUnit") })
+}
