@@ -13,7 +13,7 @@ import (
 // simulation when it has not moved for limit cycles while the frame is unfinished.
 // It stops waking up once the frame is finished, so it never keeps the engine alive.
 type watchdog struct {
-	*sim.TickingComponent
+	*timing.TickingComponent
 	waker    *timing.Waker
 	halt     *timing.Halt
 	progress *timing.Progress
@@ -28,7 +28,7 @@ type watchdog struct {
 func newWatchdog(engine sim.Engine, freq sim.Freq, limit uint64, h *timing.Halt, p *timing.Progress,
 	finished func() bool, report func() string) *watchdog {
 	w := &watchdog{halt: h, progress: p, finished: finished, report: report, limit: limit, period: max(1, limit/8)}
-	w.TickingComponent = sim.NewTickingComponent("GPU.Watchdog", engine, freq, w)
+	w.TickingComponent = timing.NewTickingComponent("GPU.Watchdog", engine, freq, w)
 	w.waker = timing.NewWaker(engine, freq, w)
 	return w
 }

@@ -16,7 +16,7 @@ func MakeBusBuilder() BusBuilder { return makeLinkBuilder("bus", newBus) }
 
 func newBus(name string, engine sim.Engine, freq sim.Freq, width, latency int) *Bus {
 	bus := &Bus{}
-	bus.TickingComponent = sim.NewSecondaryTickingComponent(name, engine, freq, bus)
+	bus.TickingComponent = timing.NewSecondaryTickingComponent(name, engine, freq, bus)
 	bus.init(bus.TickingComponent, engine, freq, width, latency)
 	return bus
 }
@@ -25,7 +25,7 @@ func newBus(name string, engine sim.Engine, freq sim.Freq, width, latency int) *
 // is on the bus, for ceil(bytes/width) cycles. See the package documentation
 // for the timing, arbitration and back-pressure rules.
 type Bus struct {
-	*sim.TickingComponent
+	*timing.TickingComponent
 	core
 
 	ports  []*busEnd // plug-in order

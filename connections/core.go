@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gfxsim/gfxsim/timing"
 	"github.com/sarchlab/akita/v3/sim"
 )
 
@@ -19,7 +20,7 @@ const never = math.MaxUint64
 // guarded by lock.
 type core struct {
 	lock    sync.Mutex
-	tc      *sim.TickingComponent
+	tc      *timing.TickingComponent
 	engine  sim.Engine
 	freq    sim.Freq
 	width   int
@@ -39,7 +40,7 @@ type core struct {
 	outs   []*outQueue      // each end's output queue, by plug-in index
 }
 
-func (c *core) init(tc *sim.TickingComponent, engine sim.Engine, freq sim.Freq, width, latency int) {
+func (c *core) init(tc *timing.TickingComponent, engine sim.Engine, freq sim.Freq, width, latency int) {
 	c.tc = tc
 	c.engine = engine
 	c.freq = freq
@@ -335,7 +336,7 @@ type outQueue struct {
 // deliver hands every due message to port, in order, until one is refused. It
 // reports whether the queue's refusal interval started (+1) or ended (-1). now
 // is the time of cycle c.
-func (o *outQueue) deliver(port sim.Port, c uint64, now sim.VTimeInSec, hooks *sim.TickingComponent) (stallChange int) {
+func (o *outQueue) deliver(port sim.Port, c uint64, now sim.VTimeInSec, hooks *timing.TickingComponent) (stallChange int) {
 	if o.refused {
 		return 0
 	}

@@ -17,7 +17,7 @@ func MakeCrossbarBuilder() CrossbarBuilder { return makeLinkBuilder("crossbar", 
 
 func newCrossbar(name string, engine sim.Engine, freq sim.Freq, width, latency int) *Crossbar {
 	x := &Crossbar{}
-	x.TickingComponent = sim.NewSecondaryTickingComponent(name, engine, freq, x)
+	x.TickingComponent = timing.NewSecondaryTickingComponent(name, engine, freq, x)
 	x.init(x.TickingComponent, engine, freq, width, latency)
 	return x
 }
@@ -27,7 +27,7 @@ func newCrossbar(name string, engine sim.Engine, freq sim.Freq, width, latency i
 // contend per destination, round-robin; each source keeps one queue per
 // destination (virtual output queues). See the package documentation.
 type Crossbar struct {
-	*sim.TickingComponent
+	*timing.TickingComponent
 	core
 
 	ports []*xbarEnd // plug-in order

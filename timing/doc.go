@@ -3,4 +3,12 @@
 // the tag-array model of the hardware's small caches (docs/design-timing.md,
 // section 7); and the environment (Env) and generic Builder from which every
 // component is built: MakeBuilder().WithEnv(env).WithConfig(cfg).Build(name).
+//
+// It also holds what the machines run on: SerialEngine (Akita's serial
+// engine's exact event order, faster) and TickingComponent (Akita's ticking
+// component with tick events that carry no ID string), with which every
+// gfxsim unit ticks at exactly the times, and in exactly the order, Akita's
+// would; Fault (a unit's protocol error, stopping the run through its Halt);
+// AddPort and PeekState (a unit's ports and their buffer states); AddCounters
+// and Ratio (statistics); LateFinder (a memory finder set after building).
 package timing

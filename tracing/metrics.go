@@ -2,12 +2,13 @@ package tracing
 
 import (
 	"fmt"
-	"github.com/gfxsim/gfxsim/internal/outputs"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"sync/atomic"
+
+	"github.com/gfxsim/gfxsim/internal/outputs"
 
 	"github.com/sarchlab/akita/v3/sim"
 
@@ -18,7 +19,7 @@ import (
 
 // Metrics samples a platform every Interval core cycles.
 type Metrics struct {
-	*sim.TickingComponent
+	*timing.TickingComponent
 	p        *configs.Platform
 	interval uint64
 	waker    *timing.Waker
@@ -70,7 +71,7 @@ func NewMetrics(p *configs.Platform, interval uint64) (*Metrics, error) {
 		return nil, fmt.Errorf("metrics: interval %d cycles is below 100", interval)
 	}
 	m := &Metrics{p: p, interval: interval, traffic: map[string]*portTraffic{}, last: map[string]float64{}}
-	m.TickingComponent = sim.NewTickingComponent("GPU.Metrics", p.Engine, p.CoreFreq, m)
+	m.TickingComponent = timing.NewTickingComponent("GPU.Metrics", p.Engine, p.CoreFreq, m)
 	m.waker = timing.NewWaker(p.Engine, p.CoreFreq, m)
 	for _, u := range p.Units {
 		t := &portTraffic{}

@@ -17,7 +17,7 @@ import (
 // Every of wall time (to a terminal), and keeps a monitor's entry of the run up
 // to date when one is given.
 type Progress struct {
-	*sim.TickingComponent
+	*timing.TickingComponent
 	// Label, when set, starts every printed line (the run's name in a sweep).
 	Label string
 	// Bar, when not nil, shows the frame's progress: one part per draw and
@@ -42,7 +42,7 @@ type Progress struct {
 // terminal output) every `every` of wall time, and to run (nil: none).
 func NewProgress(p *configs.Platform, totalDraws int, w io.Writer, every time.Duration, run *MonitorRun) *Progress {
 	g := &Progress{p: p, w: w, every: every, total: totalDraws, run: run, period: 10000}
-	g.TickingComponent = sim.NewTickingComponent("GPU.Progress", p.Engine, p.CoreFreq, g)
+	g.TickingComponent = timing.NewTickingComponent("GPU.Progress", p.Engine, p.CoreFreq, g)
 	g.waker = timing.NewWaker(p.Engine, p.CoreFreq, g)
 	g.start = time.Now()
 	g.last = g.start

@@ -98,7 +98,7 @@ func build(name string, env timing.Env, cfg Config) *CommandProcessor {
 		cfg: cfg,
 		env: env,
 	}
-	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
+	c.TickingComponent = timing.NewTickingComponent(name, env.Engine, env.Freq, c)
 	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
 	c.activity = timing.NewActivity(stateNames[:]...)
 	c.createPorts(name)

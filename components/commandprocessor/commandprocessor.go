@@ -35,7 +35,7 @@ var stateNames = [numStates]string{"busy", "wait_dma", "wait_drain", "wait_state
 // decodes and carries out its commands in order, dispatches draws to the input
 // assembler and synchronizes with the back end (see the package documentation).
 type CommandProcessor struct {
-	*sim.TickingComponent
+	*timing.TickingComponent
 	cfg Config
 	env timing.Env // its halt stops the unit; its progress counts work done
 

@@ -128,7 +128,7 @@ func build(name string, env timing.Env, cfg Config) *Comp {
 		c.hizCfg = cfg.HiZ.WithDefaults()
 	}
 	e, f := env.Engine, env.Freq
-	c.TickingComponent = sim.NewTickingComponent(name, e, f, c)
+	c.TickingComponent = timing.NewTickingComponent(name, e, f, c)
 	c.waker = timing.NewWaker(e, f, c)
 
 	c.inBuf = sim.NewBuffer(name+".FromRasterizers.Buf", cfg.InputQueue)

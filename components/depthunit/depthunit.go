@@ -168,7 +168,7 @@ type drawCount struct {
 // Comp is a depth unit: the depth/stencil block of one partition's render
 // back-end. See the package documentation.
 type Comp struct {
-	*sim.TickingComponent
+	*timing.TickingComponent
 
 	// FromRasterizers receives TileQuads and DrawEnd from every rasterizer.
 	FromRasterizers sim.Port

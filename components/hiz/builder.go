@@ -164,7 +164,7 @@ func build(name string, env timing.Env, cf Config) *Comp {
 	c.cacheLines = cf.CacheSize / c.cacheLine
 	c.tags = newTagStore(c.cacheLines, cf.CacheWays, c.lineBytes)
 	e, f := env.Engine, env.Freq
-	c.TickingComponent = sim.NewTickingComponent(name, e, f, c)
+	c.TickingComponent = timing.NewTickingComponent(name, e, f, c)
 	c.waker = timing.NewWaker(e, f, c)
 	c.inBuf = sim.NewBuffer(name+".FromRasterizers.Buf", cf.InputQueue)
 	c.FromRasterizers = sim.NewLimitNumMsgPortWithExternalBuffer(c, c.inBuf, name+".FromRasterizers")

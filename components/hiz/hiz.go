@@ -105,7 +105,7 @@ type fbEntry struct {
 // Comp is a HiZ unit: the coarse depth buffer of one screen partition, with its
 // HiZ cache. See the package documentation.
 type Comp struct {
-	*sim.TickingComponent
+	*timing.TickingComponent
 
 	// FromRasterizers receives protocol.TileQuads and protocol.DrawEnd from
 	// every rasterizer (the tiles of this partition).

@@ -12,7 +12,7 @@ import (
 
 // Comp is the host interface.
 type Comp struct {
-	*sim.TickingComponent
+	*timing.TickingComponent
 	Host     sim.Port
 	ToMemory sim.Port
 	// Memory finds the memory channel of an address (set by the platform).
@@ -82,7 +82,7 @@ func (b Builder) Build(name string) *Comp {
 	}
 	c := &Comp{halt: b.halt, progress: b.progress, maxOutstanding: b.maxOutstanding,
 		inflight: map[string]pending{}, act: timing.NewActivity("busy", "blocked", "idle")}
-	c.TickingComponent = sim.NewTickingComponent(name, b.engine, b.freq, c)
+	c.TickingComponent = timing.NewTickingComponent(name, b.engine, b.freq, c)
 	c.Host = sim.NewLimitNumMsgPort(c, b.bufferSize, name+".Host")
 	c.ToMemory = sim.NewLimitNumMsgPort(c, b.bufferSize, name+".ToMemory")
 	c.AddPort("Host", c.Host)

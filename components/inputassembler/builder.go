@@ -94,7 +94,7 @@ func build(name string, env timing.Env, cfg Config) *InputAssembler {
 		env:      env,
 		lastCore: -1,
 	}
-	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
+	c.TickingComponent = timing.NewTickingComponent(name, env.Engine, env.Freq, c)
 	c.activity = timing.NewActivity(stateNames[:]...)
 	c.credits = timing.NewCredits(cfg.Credits)
 	c.batcher, _ = vertex.NewBatcher(cfg.BatchVertices) // validated above

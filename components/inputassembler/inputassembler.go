@@ -31,7 +31,7 @@ var stateNames = [numStates]string{"busy", "wait_memory", "wait_credit", "wait_c
 // vertices, fetches the vertices' attributes through a vertex cache and sends
 // each batch to a shader core (see the package documentation).
 type InputAssembler struct {
-	*sim.TickingComponent
+	*timing.TickingComponent
 	cfg Config
 	env timing.Env // its halt stops the unit; its progress counts work done
 

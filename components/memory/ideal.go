@@ -25,7 +25,7 @@ import (
 // N requests with a limit of k in flight finish in ceil(N/k) waves of Latency
 // cycles.
 type limitedIdeal struct {
-	*sim.TickingComponent
+	*timing.TickingComponent
 	top     sim.Port
 	storage *mem.Storage
 	conv    mem.AddressConverter
@@ -43,7 +43,7 @@ type idealEntry struct {
 
 func (m *Memory) buildLimitedIdeal(engine sim.Engine, name string) *limitedIdeal {
 	c := &limitedIdeal{storage: m.Storage, conv: storageConverter{m}, cfg: m.Config.Ideal}
-	c.TickingComponent = sim.NewTickingComponent(name, engine, m.Config.Freq, c)
+	c.TickingComponent = timing.NewTickingComponent(name, engine, m.Config.Freq, c)
 	c.top = sim.NewLimitNumMsgPort(c, c.cfg.TopBufferSize, name+".TopPort")
 	c.AddPort("Top", c.top)
 	c.waker = timing.NewWaker(engine, m.Config.Freq, c)

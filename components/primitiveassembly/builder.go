@@ -81,7 +81,7 @@ func MakeBuilder() Builder { return timing.NewBuilder("primitiveassembly", Defau
 
 func build(name string, env timing.Env, cfg Config) *Comp {
 	c := &Comp{cfg: cfg, env: env}
-	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
+	c.TickingComponent = timing.NewTickingComponent(name, env.Engine, env.Freq, c)
 	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
 	c.act = timing.NewActivity(activityNames...)
 

@@ -34,7 +34,7 @@ var activityNames = []string{"busy", "wait_batch", "blocked_output", "wait_gs_wa
 // (pipeline.Geometry), and sends each primitive to the rasterizers owning a tile
 // of its bounding box. See the package documentation.
 type Comp struct {
-	*sim.TickingComponent
+	*timing.TickingComponent
 
 	// FromShaderCores receives protocol.ShadedBatch.
 	FromShaderCores sim.Port

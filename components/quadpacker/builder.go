@@ -75,7 +75,7 @@ func build(name string, env timing.Env, cfg Config) *Comp {
 		dec:           decoupler{samplesPerCycle: cfg.SamplesPerCycle},
 		nextWarpID:    cfg.WarpIDBase,
 	}
-	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
+	c.TickingComponent = timing.NewTickingComponent(name, env.Engine, env.Freq, c)
 	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
 
 	c.inBuf = sim.NewBuffer(name+".FromDepthUnits.Buf", cfg.InputQueue)

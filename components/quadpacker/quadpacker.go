@@ -48,7 +48,7 @@ const outboxCap = 2
 // Comp is the quad packer: it gathers the surviving quads of the depth units
 // into pixel warps for the reorder buffer. See the package documentation.
 type Comp struct {
-	*sim.TickingComponent
+	*timing.TickingComponent
 
 	// FromDepthUnits receives TileQuads (surviving quads) and DrawEnd markers
 	// from every depth unit.

@@ -73,7 +73,7 @@ func MakeBuilder() Builder { return timing.NewBuilder("rasterizer", DefaultConfi
 
 func build(name string, env timing.Env, cfg Config) *Comp {
 	c := &Comp{cfg: cfg, env: env, tileQ: newRing[fineItem](cfg.TileQueue), outQ: newRing[outItem](cfg.OutputQueue)}
-	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
+	c.TickingComponent = timing.NewTickingComponent(name, env.Engine, env.Freq, c)
 	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
 	c.act = timing.NewActivity(activityNames...)
 	c.inBuf = sim.NewBuffer(name+".FromPrimitiveAssembly.Buf", cfg.InputQueue)

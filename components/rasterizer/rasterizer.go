@@ -42,7 +42,7 @@ var activityNames = []string{"busy", "blocked_output", "idle"}
 // quads, one protocol.TileQuads per non-empty tile to the depth unit owning the
 // tile. See the package documentation.
 type Comp struct {
-	*sim.TickingComponent
+	*timing.TickingComponent
 
 	// FromPrimitiveAssembly receives protocol.PrimitiveMsg and protocol.DrawEnd.
 	FromPrimitiveAssembly sim.Port

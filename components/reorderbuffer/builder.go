@@ -107,7 +107,7 @@ func build(name string, env timing.Env, cfg Config) *Comp {
 		c.cache, _ = newShadingCacheMode(cfg.ShadingCacheEntries, cfg.RefBits, cfg.Entries, cfg.QuadsPerWarp, cfg.LookupsPerCycle)
 		c.cache.nextWarpID = cfg.WarpIDBase
 	}
-	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
+	c.TickingComponent = timing.NewTickingComponent(name, env.Engine, env.Freq, c)
 
 	c.inBuf = sim.NewBuffer(name+".FromQuadPacker.Buf", cfg.InputQueue)
 	c.shadedBuf = sim.NewBuffer(name+".FromShaderCores.Buf", cfg.ShadedQueue)

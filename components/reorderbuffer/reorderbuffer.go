@@ -43,7 +43,7 @@ type retiring struct {
 // Comp is the reorder buffer between the pixel shaders and the ROPs. See the
 // package documentation.
 type Comp struct {
-	*sim.TickingComponent
+	*timing.TickingComponent
 
 	// FromQuadPacker receives PixelWarp and DrawEnd messages from the quad packer.
 	FromQuadPacker sim.Port

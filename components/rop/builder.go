@@ -152,7 +152,7 @@ func build(name string, env timing.Env, cfg Config) *Comp {
 		c.sampleRate = timing.NewRate(cfg.SamplesPerCycle)
 	}
 	e, f := env.Engine, env.Freq
-	c.TickingComponent = sim.NewTickingComponent(name, e, f, c)
+	c.TickingComponent = timing.NewTickingComponent(name, e, f, c)
 	c.waker = timing.NewWaker(e, f, c)
 	c.wakeFn = c.wake
 

@@ -96,7 +96,7 @@ func (s controlState) String() string { return controlStateNames.String(s) }
 // Comp is a ROP: the colour block of one partition's render back-end. See the
 // package documentation.
 type Comp struct {
-	*sim.TickingComponent
+	*timing.TickingComponent
 
 	// FromReorderBuffer receives ShadedQuads and DrawEnd in API order.
 	FromReorderBuffer sim.Port

@@ -134,7 +134,7 @@ func build(name string, env timing.Env, cfg Config) *Comp {
 	if c.maxGSWarps == 0 {
 		c.maxGSWarps = cfg.WarpSlots
 	}
-	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
+	c.TickingComponent = timing.NewTickingComponent(name, env.Engine, env.Freq, c)
 	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
 	c.buildPorts(name, cfg)
 	c.buildSlots(cfg)

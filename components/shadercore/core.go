@@ -25,7 +25,7 @@ var activityNames = [...]string{"busy", "stall_texture", "stall_latency", "block
 // warp scheduler and a SIMD unit shared by vertex and pixel warps. See the
 // package documentation.
 type Comp struct {
-	*sim.TickingComponent
+	*timing.TickingComponent
 
 	// FromDispatch receives VertexBatch (input assembler) and PixelWarp
 	// (reorder buffer) messages; its buffer is the input queue.

@@ -92,7 +92,7 @@ func build(name string, env timing.Env, cfg Config) *Comp {
 		costs:         cfg.Costs,
 		activity:      timing.NewActivity(activityNames[:]...),
 	}
-	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
+	c.TickingComponent = timing.NewTickingComponent(name, env.Engine, env.Freq, c)
 	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
 	c.buildPorts(name, cfg, env.Freq)
 	c.buildQueues(cfg)

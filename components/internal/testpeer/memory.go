@@ -7,6 +7,7 @@ import (
 	"github.com/sarchlab/akita/v3/sim"
 
 	"github.com/gfxsim/gfxsim/functional/command"
+	"github.com/gfxsim/gfxsim/timing"
 )
 
 // MemReq is one request a Memory took, at the cycle its tick took it.
@@ -25,7 +26,7 @@ type memPending struct {
 // read with the bytes of Image, a write with an acknowledgement (the data is
 // not applied). A ReadOnly memory panics on a write. Log lists the requests.
 type Memory struct {
-	*sim.TickingComponent
+	*timing.TickingComponent
 	Top      sim.Port
 	Image    command.Memory
 	Latency  uint64
@@ -38,7 +39,7 @@ type Memory struct {
 // messages).
 func NewMemory(e sim.Engine, image command.Memory, latency uint64) *Memory {
 	m := &Memory{Image: image, Latency: latency}
-	m.TickingComponent = sim.NewTickingComponent("Memory", e, Freq, m)
+	m.TickingComponent = timing.NewTickingComponent("Memory", e, Freq, m)
 	m.Top = sim.NewLimitNumMsgPort(m, 64, "Memory.Top")
 	m.AddPort("Top", m.Top)
 	return m

@@ -1,6 +1,9 @@
 package testpeer
 
-import "github.com/sarchlab/akita/v3/sim"
+import (
+	"github.com/gfxsim/gfxsim/timing"
+	"github.com/sarchlab/akita/v3/sim"
+)
 
 // Freq is the clock of every peer.
 const Freq = 1 * sim.GHz
@@ -22,7 +25,7 @@ type Received struct {
 // port holds (unless Hold) and then sends its script (each message no
 // earlier than its cycle, in order, retrying on failure).
 type Peer struct {
-	*sim.TickingComponent
+	*timing.TickingComponent
 	Port   sim.Port
 	Script []Scripted
 	Got    []Received
@@ -33,7 +36,7 @@ type Peer struct {
 // messages.
 func NewPeer(name string, e sim.Engine, bufCap int) *Peer {
 	f := &Peer{}
-	f.TickingComponent = sim.NewTickingComponent(name, e, Freq, f)
+	f.TickingComponent = timing.NewTickingComponent(name, e, Freq, f)
 	f.Port = sim.NewLimitNumMsgPort(f, bufCap, name+".Port")
 	f.AddPort("Port", f.Port)
 	return f

@@ -11,7 +11,7 @@ import (
 // reply to each (nil: none; Answer sets its Dst) leaves the port the same
 // tick when the port accepts it (a refused reply waits for the port to free).
 type Responder struct {
-	*sim.TickingComponent
+	*timing.TickingComponent
 	Port    sim.Port
 	Answer  func(msg sim.Msg) sim.Msg
 	Took    []Taken
@@ -22,7 +22,7 @@ type Responder struct {
 // buffers bufCap messages.
 func NewResponder(name string, e sim.Engine, bufCap int, answer func(msg sim.Msg) sim.Msg) *Responder {
 	r := &Responder{Answer: answer}
-	r.TickingComponent = sim.NewTickingComponent(name, e, Freq, r)
+	r.TickingComponent = timing.NewTickingComponent(name, e, Freq, r)
 	r.Port = timing.AddPort(r, "Port", bufCap)
 	return r
 }

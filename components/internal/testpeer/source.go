@@ -1,11 +1,14 @@
 package testpeer
 
-import "github.com/sarchlab/akita/v3/sim"
+import (
+	"github.com/gfxsim/gfxsim/timing"
+	"github.com/sarchlab/akita/v3/sim"
+)
 
 // Source sends its script through Out (one message of buffer) to Dst, each
 // message at its cycle At or later, in order; Dst in the script is ignored.
 type Source struct {
-	*sim.TickingComponent
+	*timing.TickingComponent
 	Out    sim.Port
 	Dst    sim.Port
 	Script []Scripted
@@ -15,7 +18,7 @@ type Source struct {
 // NewSource returns a source named name with port "<name>.Out".
 func NewSource(name string, e sim.Engine, script []Scripted) *Source {
 	s := &Source{Script: script}
-	s.TickingComponent = sim.NewTickingComponent(name, e, Freq, s)
+	s.TickingComponent = timing.NewTickingComponent(name, e, Freq, s)
 	s.Out = sim.NewLimitNumMsgPort(s, 1, name+".Out")
 	s.AddPort("Out", s.Out)
 	return s

@@ -79,7 +79,7 @@ func (b Builder) Build(name string) (*Comp, error) {
 	c.reads, c.writes = make([]burst, 0, cfg.ReadQueue), make([]burst, 0, cfg.WriteQueue)
 	c.readBanks, c.writeBanks = newBankQueues(nb), newBankQueues(nb)
 	c.terms = newReadyTerms(cfg.Geometry.Ranks*cfg.Geometry.BankGroups, cfg.Geometry.Ranks)
-	c.TickingComponent = sim.NewTickingComponent(name, b.engine, cfg.Timing.Freq(), c)
+	c.TickingComponent = timing.NewTickingComponent(name, b.engine, cfg.Timing.Freq(), c)
 	c.waker = timing.NewTickWaker(b.engine, cfg.Timing.Freq(), c.Tick)
 	c.Top = sim.NewLimitNumMsgPort(c, cfg.TopBuffer, name+".Top")
 	c.AddPort("Top", c.Top)

@@ -53,7 +53,7 @@ type request struct {
 
 // Comp is one channel's DRAM controller. See the package documentation.
 type Comp struct {
-	*sim.TickingComponent
+	*timing.TickingComponent
 	// Top takes mem.ReadReq and mem.WriteReq and sends mem.DataReadyRsp and
 	// mem.WriteDoneRsp.
 	Top sim.Port

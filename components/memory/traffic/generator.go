@@ -10,6 +10,7 @@ import (
 	"github.com/sarchlab/akita/v3/sim"
 
 	"github.com/gfxsim/gfxsim/components/memclient"
+	"github.com/gfxsim/gfxsim/timing"
 )
 
 // Pattern is the order in which a generator visits addresses.
@@ -169,7 +170,7 @@ func (r Result) Percentile(p float64) uint64 {
 
 // Generator is the traffic generator component (see the package documentation).
 type Generator struct {
-	*sim.TickingComponent
+	*timing.TickingComponent
 	// Port is the generator's Mem port; connect it to the memory's Top ports.
 	Port sim.Port
 
@@ -197,7 +198,7 @@ func New(engine sim.Engine, name string, freq sim.Freq, finder mem.LowModuleFind
 	if cfg.Write {
 		g.data = make([]byte, cfg.RequestBytes)
 	}
-	g.TickingComponent = sim.NewTickingComponent(name, engine, freq, g)
+	g.TickingComponent = timing.NewTickingComponent(name, engine, freq, g)
 	g.Port = sim.NewLimitNumMsgPort(g, cfg.MaxOutstanding, name+".Mem")
 	g.AddPort("Mem", g.Port)
 	c, err := memclient.New(g.Port, finder, freq, memclient.Config{MaxOutstanding: cfg.MaxOutstanding})

@@ -32,7 +32,7 @@ type scripted struct {
 
 // Peer is a scripted component with one port.
 type Peer struct {
-	*sim.TickingComponent
+	*timing.TickingComponent
 	Port sim.Port
 
 	// Received lists the messages taken from Port, in order.
@@ -53,7 +53,7 @@ type Peer struct {
 // NewPeer builds a peer named name whose port holds capacity incoming messages.
 func NewPeer(name string, e sim.Engine, f sim.Freq, capacity int) *Peer {
 	p := &Peer{}
-	p.TickingComponent = sim.NewTickingComponent(name, e, f, p)
+	p.TickingComponent = timing.NewTickingComponent(name, e, f, p)
 	p.Port = sim.NewLimitNumMsgPort(p, capacity, name+".Port")
 	p.AddPort("Port", p.Port)
 	p.waker = timing.NewWaker(e, f, p)
@@ -127,7 +127,7 @@ type pendingRsp struct {
 // taken from its port at cycle c is answered at cycle c+Latency. Reads return
 // the bytes of Image (zeros without one).
 type Memory struct {
-	*sim.TickingComponent
+	*timing.TickingComponent
 	Top sim.Port
 
 	Latency int
@@ -141,7 +141,7 @@ type Memory struct {
 // NewMemory builds a fake memory named name.
 func NewMemory(name string, e sim.Engine, f sim.Freq, latency int) *Memory {
 	m := &Memory{Latency: latency}
-	m.TickingComponent = sim.NewTickingComponent(name, e, f, m)
+	m.TickingComponent = timing.NewTickingComponent(name, e, f, m)
 	m.Top = sim.NewLimitNumMsgPort(m, 64, name+".Top")
 	m.AddPort("Top", m.Top)
 	m.waker = timing.NewWaker(e, f, m)

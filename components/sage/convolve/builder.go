@@ -3,8 +3,6 @@ package convolve
 import (
 	"fmt"
 
-	"github.com/sarchlab/akita/v3/sim"
-
 	"github.com/gfxsim/gfxsim/functional/filter"
 	"github.com/gfxsim/gfxsim/internal/check"
 	"github.com/gfxsim/gfxsim/timing"
@@ -162,7 +160,7 @@ func build(name string, env timing.Env, cfg Config) *Comp {
 	c.x0, c.x1 = st.Swath(cfg.Index)
 	c.outputSpans = max(1, cfg.OutputLines*((c.x1-c.x0+cfg.SpanPixels-1)/cfg.SpanPixels))
 	c.buf = newLineBuffer(cfg.SourceWidth, cfg.SourceHeight, cfg.Samples, cfg.Lines)
-	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
+	c.TickingComponent = timing.NewTickingComponent(name, env.Engine, env.Freq, c)
 	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
 	c.Control = timing.AddPort(c, "Control", 2)
 	c.ToRoute = timing.AddPort(c, "ToRoute", 1)

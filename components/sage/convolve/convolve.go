@@ -24,7 +24,7 @@ var activityNames = [...]string{"busy", "starved", "blocked", "idle"}
 
 // Comp is one convolve chip. See the package documentation.
 type Comp struct {
-	*sim.TickingComponent
+	*timing.TickingComponent
 
 	// Control receives PresentCmd and answers Done at once.
 	Control sim.Port

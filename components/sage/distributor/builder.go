@@ -1,8 +1,6 @@
 package distributor
 
 import (
-	"github.com/sarchlab/akita/v3/sim"
-
 	"github.com/gfxsim/gfxsim/internal/check"
 	"github.com/gfxsim/gfxsim/internal/enum"
 	"github.com/gfxsim/gfxsim/timing"
@@ -77,7 +75,7 @@ func MakeBuilder() Builder { return timing.NewBuilder("distributor", DefaultConf
 func build(name string, env timing.Env, cfg Config) *Distributor {
 	n := cfg.Pipes
 	c := &Distributor{cfg: cfg, env: env, fault: env.Fault(name)}
-	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
+	c.TickingComponent = timing.NewTickingComponent(name, env.Engine, env.Freq, c)
 	c.createPorts()
 	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
 	c.activity = timing.NewActivity(stateNames[:]...)

@@ -26,7 +26,7 @@ var stateNames = [numStates]string{"busy", "latency", "blocked_pipe", "blocked_s
 // Distributor is the SAGE master chip's distribution of draws over the render
 // pipes (Deering & Naegle 2002, §3.2): see the package documentation.
 type Distributor struct {
-	*sim.TickingComponent
+	*timing.TickingComponent
 	cfg Config
 
 	// FromCommandProcessor receives protocol.DrawDispatch (whole draws).

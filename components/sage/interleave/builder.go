@@ -3,8 +3,6 @@ package interleave
 import (
 	"fmt"
 
-	"github.com/sarchlab/akita/v3/sim"
-
 	"github.com/gfxsim/gfxsim/functional/samplebuffer"
 	"github.com/gfxsim/gfxsim/internal/check"
 	"github.com/gfxsim/gfxsim/timing"
@@ -105,7 +103,7 @@ func build(name string, env timing.Env, cfg Config) *Comp {
 			c.chips[i].open[k] = -1
 		}
 	}
-	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
+	c.TickingComponent = timing.NewTickingComponent(name, env.Engine, env.Freq, c)
 	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
 	c.FromSched, c.inBuf = timing.AddBufferedPort(c, "FromSched", cfg.InputQueue)
 	c.Control = timing.AddPort(c, "Control", 2)

@@ -43,7 +43,7 @@ type output struct {
 // Comp is an interleave of the SAGE sample buffer: ChipsPerInterleave 3DRAM
 // chips on one bus. See the package documentation.
 type Comp struct {
-	*sim.TickingComponent
+	*timing.TickingComponent
 
 	// FromSched receives SampleBurst, OrderMarker and Prefetch from the sched.
 	FromSched sim.Port

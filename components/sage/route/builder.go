@@ -59,7 +59,7 @@ func build(name string, env timing.Env, cfg Config) *Comp {
 		Convolves: make([]sim.Port, cfg.Convolves),
 		activity:  timing.NewActivity(activityNames[:]...),
 	}
-	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
+	c.TickingComponent = timing.NewTickingComponent(name, env.Engine, env.Freq, c)
 	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
 	c.FromConvolves, c.inBuf = timing.AddBufferedPort(c, "FromConvolves", cfg.RequestQueue)
 	c.ToConvolves = timing.AddPort(c, "ToConvolves", 1)

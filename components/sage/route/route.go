@@ -39,7 +39,7 @@ type read struct {
 // Comp is the route network: the paper's 10 route chips as one unit. See the
 // package documentation.
 type Comp struct {
-	*sim.TickingComponent
+	*timing.TickingComponent
 
 	// FromConvolves receives LineRequests from the convolve chips.
 	FromConvolves sim.Port

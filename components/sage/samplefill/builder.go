@@ -3,8 +3,6 @@ package samplefill
 import (
 	"fmt"
 
-	"github.com/sarchlab/akita/v3/sim"
-
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/samplebuffer"
 	"github.com/gfxsim/gfxsim/internal/check"
@@ -81,7 +79,7 @@ func build(name string, env timing.Env, cfg Config) *SampleFill {
 		cfg.PixelRate = pipeline.DefaultPixelRate
 	}
 	c := &SampleFill{cfg: cfg, env: env, fault: env.Fault(name)}
-	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
+	c.TickingComponent = timing.NewTickingComponent(name, env.Engine, env.Freq, c)
 	c.createPorts()
 	c.activity = timing.NewActivity(stateNames[:]...)
 	c.bursts = make([]burst, cfg.Geometry.Interleaves)

@@ -31,7 +31,7 @@ var stateNames = [numStates]string{"busy", "blocked_sched", "wait_shader", "bloc
 // SampleFill is the per-sample stage of a SAGE rasterize chip: see the package
 // documentation.
 type SampleFill struct {
-	*sim.TickingComponent
+	*timing.TickingComponent
 	cfg Config
 
 	// FromRasterizer receives the pipe rasterizer's TileQuads and DrawEnd.

@@ -80,7 +80,7 @@ func build(name string, env timing.Env, cfg Config) *Comp {
 		activity:    timing.NewActivity(activityNames[:]...),
 		Interleaves: make([]sim.Port, cfg.Interleaves),
 	}
-	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
+	c.TickingComponent = timing.NewTickingComponent(name, env.Engine, env.Freq, c)
 	c.configure(cfg)
 	for p := 0; p < cfg.Pipes; p++ {
 		c.FromPipes = append(c.FromPipes, timing.AddPort(c, fmt.Sprintf("FromPipe[%d]", p), cfg.InputPortQueue))

@@ -43,7 +43,7 @@ type lane struct {
 // Comp is a sched chip: input FIFOs, second-stage FIFOs, load-balancing
 // switches and pre-write queues. See the package documentation.
 type Comp struct {
-	*sim.TickingComponent
+	*timing.TickingComponent
 
 	// FromPipes[p] receives SampleBurst and OrderMarker from pipe p's
 	// sample fill.

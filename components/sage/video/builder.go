@@ -145,7 +145,7 @@ func build(name string, env timing.Env, cfg Config) *Comp {
 	if cfg.Channels > 1 {
 		c.taskSuffix = protocol.ChannelSuffix(cfg.Channel)
 	}
-	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
+	c.TickingComponent = timing.NewTickingComponent(name, env.Engine, env.Freq, c)
 	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
 	c.FromConvolve, c.inBuf = timing.AddBufferedPort(c, "FromConvolve", cfg.InputQueue)
 	c.Control = timing.AddPort(c, "Control", 2)

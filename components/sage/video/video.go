@@ -21,7 +21,7 @@ type held struct {
 
 // Comp is a video output. See the package documentation.
 type Comp struct {
-	*sim.TickingComponent
+	*timing.TickingComponent
 
 	// FromConvolve receives the last convolve chip's VideoSpans in raster order.
 	FromConvolve sim.Port

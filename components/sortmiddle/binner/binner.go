@@ -53,7 +53,7 @@ var stateNames = [numStates]string{"busy", "binning", "wait_memory", "wait_tiles
 
 // Binner is the tiled machine's binner: see the package documentation.
 type Binner struct {
-	*sim.TickingComponent
+	*timing.TickingComponent
 	cfg   Config
 	env   timing.Env
 	fault timing.Fault

@@ -27,7 +27,7 @@ func MakeBuilder() Builder { return timing.NewBuilder("binner", DefaultConfig(),
 // build makes the unit named name from a checked Env and Config.
 func build(name string, env timing.Env, cfg Config) *Binner {
 	c := &Binner{cfg: cfg, env: env, fault: env.Fault(name), zero: make([]byte, cfg.LineBytes)}
-	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
+	c.TickingComponent = timing.NewTickingComponent(name, env.Engine, env.Freq, c)
 	c.FromPrimitiveAssembly = sim.NewLimitNumMsgPort(c, cfg.InputQueue, name+".FromPrimitiveAssembly")
 	c.Control = sim.NewLimitNumMsgPort(c, 4, name+".Control")
 	c.ToMemory = sim.NewLimitNumMsgPort(c, cfg.MaxOutstandingMemory, name+".ToMemory")

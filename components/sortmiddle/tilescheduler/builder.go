@@ -24,7 +24,7 @@ func MakeBuilder() Builder { return timing.NewBuilder("tile scheduler", DefaultC
 func build(name string, env timing.Env, cfg Config) *Scheduler {
 	c := &Scheduler{cfg: cfg, env: env, fault: env.Fault(name), held: make([]int, cfg.TileUnits),
 		perUnit: make([]uint64, cfg.TileUnits), jobs: map[string]int{}}
-	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
+	c.TickingComponent = timing.NewTickingComponent(name, env.Engine, env.Freq, c)
 	c.FromBinner = sim.NewLimitNumMsgPort(c, 2, name+".FromBinner")
 	c.ToTileUnits = sim.NewLimitNumMsgPort(c, 2*cfg.TileUnits*cfg.JobsPerUnit, name+".ToTileUnits")
 	c.activity = timing.NewActivity(stateNames[:]...)

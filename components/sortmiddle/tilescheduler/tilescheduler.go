@@ -56,7 +56,7 @@ var stateNames = [numStates]string{"busy", "wait_tile_units", "blocked_send", "i
 // Scheduler is the tiled machine's tile scheduler: see the package
 // documentation.
 type Scheduler struct {
-	*sim.TickingComponent
+	*timing.TickingComponent
 	cfg   Config
 	env   timing.Env
 	fault timing.Fault

@@ -30,7 +30,7 @@ func MakeBuilder() Builder { return timing.NewBuilder("tile unit", DefaultConfig
 // build makes the unit named name from a checked Env and Config.
 func build(name string, env timing.Env, cfg Config) *TileUnit {
 	c := &TileUnit{cfg: cfg, env: env, fault: env.Fault(name)}
-	c.TickingComponent = sim.NewTickingComponent(name, env.Engine, env.Freq, c)
+	c.TickingComponent = timing.NewTickingComponent(name, env.Engine, env.Freq, c)
 	c.FromScheduler = sim.NewLimitNumMsgPort(c, 4, name+".FromScheduler")
 	c.ToRasterizer = sim.NewLimitNumMsgPort(c, 4, name+".ToRasterizer")
 	c.Control = sim.NewLimitNumMsgPort(c, 8, name+".Control")

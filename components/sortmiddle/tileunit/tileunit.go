@@ -74,7 +74,7 @@ const (
 
 // TileUnit is the tiled machine's tile unit: see the package documentation.
 type TileUnit struct {
-	*sim.TickingComponent
+	*timing.TickingComponent
 	cfg   Config
 	env   timing.Env
 	fault timing.Fault

@@ -17,7 +17,7 @@ import (
 // earlier than the cycle it arrived then, one per cycle, in order (an open
 // loop: the responses are taken and dropped).
 type feeder struct {
-	*sim.TickingComponent
+	*timing.TickingComponent
 	port   sim.Port
 	dst    sim.Port
 	arr    []Arrival
@@ -84,7 +84,7 @@ func Replay(run *Frame, cfg *configs.Config, rebind func(*state.TextureBinding) 
 	for i := range samplers {
 		s := cfg.BuildTextureSampler(e, halt, nil, i)
 		f := &feeder{arr: run.Arrivals[i], rebind: rebind}
-		f.TickingComponent = sim.NewTickingComponent(fmt.Sprintf("Feeder[%d]", i), e, freq, f)
+		f.TickingComponent = timing.NewTickingComponent(fmt.Sprintf("Feeder[%d]", i), e, freq, f)
 		f.port = sim.NewLimitNumMsgPort(f, 64, fmt.Sprintf("Feeder[%d].Port", i))
 		f.waker = timing.NewWaker(e, freq, f)
 		f.dst = s.Core
