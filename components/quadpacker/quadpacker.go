@@ -258,11 +258,7 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	add(n+".quads", float64(c.quads))
 	add(n+".warps", float64(c.warps))
 	add(n+".draw_ends", float64(c.drawEnds))
-	avg := 0.0
-	if c.warps > 0 {
-		avg = float64(c.quads-uint64(len(c.open))) / float64(c.warps)
-	}
-	add(n+".quads_per_warp", avg)
+	add(n+".quads_per_warp", timing.Ratio(c.quads-uint64(len(c.open)), c.warps))
 	for r := FlushReason(0); r < numFlushReasons; r++ {
 		add(n+".flushes_"+r.String(), float64(c.flushes[r]))
 	}

@@ -445,11 +445,7 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 		timing.Counter{Name: "retired_markers", Value: c.retiredMarkers},
 		timing.Counter{Name: "rop_messages", Value: c.ropMessages},
 		timing.Counter{Name: "flushes", Value: c.flushes})
-	avg := 0.0
-	if c.occLast > 0 {
-		avg = float64(c.occSum) / float64(c.occLast)
-	}
-	add(n+".occupancy_average", avg)
+	add(n+".occupancy_average", timing.Ratio(c.occSum, c.occLast))
 	add(n+".occupancy_max", float64(c.occMax))
 	c.cacheStats(n, add)
 	c.activity.Stats(n, add)

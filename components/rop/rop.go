@@ -958,11 +958,7 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 		timing.Counter{Name: "present_lines_compressed", Value: s.presentCompressed},
 		timing.Counter{Name: "present_lines_cleared", Value: s.presentCleared})
 
-	frac := 0.0
-	if s.presentLines > 0 {
-		frac = float64(s.presentCompressed) / float64(s.presentLines)
-	}
-	add(n+"present_compressed_fraction", frac)
+	add(n+"present_compressed_fraction", timing.Ratio(s.presentCompressed, s.presentLines))
 	pf := c.cache.PrefetchCounters()
 	add(n+"prefetch_issued", float64(pf.Issued))
 	add(n+"prefetch_useful", float64(pf.Useful))

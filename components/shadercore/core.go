@@ -253,10 +253,7 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	add(p+"texture_lane_requests", float64(all.TexRequests))
 	add(p+"texture_wait_warp_cycles", float64(st.texWaitWarpCycles))
 	total := c.activity.Total()
-	avg := 0.0
-	if total > 0 {
-		avg = float64(st.residentIntegral) / float64(total)
-	}
+	avg := timing.Ratio(st.residentIntegral, total)
 	add(p+"avg_resident_warps", avg)
 	add(p+"occupancy", avg/float64(len(c.slots)))
 	add(p+"max_resident_warps", float64(st.maxResident))

@@ -487,11 +487,7 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 		timing.Counter{Name: "flush_write_backs", Value: s.flushWriteBacks},
 		timing.Counter{Name: "draw_ends", Value: s.drawEnds}, timing.Counter{Name: "draw_dones", Value: s.drawDones},
 		timing.Counter{Name: "barriers", Value: s.barriers})
-	rate := 0.0
-	if t := s.hits + s.misses; t > 0 {
-		rate = float64(s.hits) / float64(t)
-	}
-	add(n+"cache_hit_rate", rate)
+	add(n+"cache_hit_rate", timing.Ratio(s.hits, s.hits+s.misses))
 	c.activity.Stats(c.Name(), add)
 }
 

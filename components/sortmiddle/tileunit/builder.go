@@ -76,11 +76,7 @@ func (c *TileUnit) Stats(add func(name string, v float64)) {
 	add(p+"tiles", float64(s.tiles))
 	add(p+"empty_tiles", float64(s.emptyTiles))
 	add(p+"tile_cycles", float64(s.tileCycles))
-	avg := 0.0
-	if s.tiles > 0 {
-		avg = float64(s.tileCycles) / float64(s.tiles)
-	}
-	add(p+"tile_cycles_avg", avg)
+	add(p+"tile_cycles_avg", timing.Ratio(s.tileCycles, s.tiles))
 	add(p+"tile_cycles_max", float64(s.tileCyclesMax))
 	add(p+"tile_memory_peak_bytes", float64(s.peak))
 	add(p+"tile_memory_over_budget", float64(s.overBudget))
