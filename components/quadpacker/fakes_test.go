@@ -74,7 +74,7 @@ func (h tickRecorder) Func(ctx sim.HookCtx) {
 	if ctx.Pos != sim.HookPosBeforeEvent {
 		return
 	}
-	if ev, ok := ctx.Item.(sim.TickEvent); ok && ev.Handler() == sim.Handler(h.b.packer.TickingComponent) {
+	if ev, ok := ctx.Item.(sim.Event); ok && timing.IsTick(ev) && ev.Handler() == sim.Handler(h.b.packer.TickingComponent) {
 		h.b.ticks = append(h.b.ticks, h.b.packer.Freq.Cycle(ev.Time()))
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/gfxsim/gfxsim/functional/vertex"
 	"github.com/gfxsim/gfxsim/scene"
 	"github.com/gfxsim/gfxsim/scene/driver"
+	"github.com/gfxsim/gfxsim/timing"
 )
 
 // EncodeScene parses the scene YAML src (file name, for errors) and encodes
@@ -222,7 +223,7 @@ func (h *TickLog) Func(ctx sim.HookCtx) {
 	if ctx.Pos != sim.HookPosBeforeEvent {
 		return
 	}
-	if ev, ok := ctx.Item.(sim.TickEvent); ok && ev.Handler() == h.Comp {
+	if ev, ok := ctx.Item.(sim.Event); ok && timing.IsTick(ev) && ev.Handler() == h.Comp {
 		h.Cycles = append(h.Cycles, Freq.Cycle(ev.Time()))
 	}
 }
