@@ -426,9 +426,7 @@ func TestBadInputHalts(t *testing.T) {
 			}
 			r.run(t)
 			err := h.Reason()
-			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "GPU.PrimitiveAssembly") {
-				t.Fatalf("halt reason %v, want it to name the unit and %q", err, tc.want)
-			}
+			testpeer.CheckHalted(t, err, "GPU.PrimitiveAssembly", tc.want)
 			if r.pa.Err() != err {
 				t.Errorf("Err() = %v, want the halt reason", r.pa.Err())
 			}
