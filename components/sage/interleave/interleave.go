@@ -495,11 +495,8 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 // render target's size and samples per pixel; the platform calls it before
 // the run), which decides the map from samples to chips and rows.
 func (c *Comp) SetRaster(width, height, samples int) error {
-	g := c.cfg.Geometry
-	g.Width, g.Height, g.Samples = width, height, samples
-	if err := g.Validate(1 << 62); err != nil {
+	if err := c.cfg.Geometry.SetRaster(width, height, samples); err != nil {
 		return fmt.Errorf("%s: %w", c.Name(), err)
 	}
-	c.cfg.Geometry = g
 	return nil
 }
