@@ -82,6 +82,7 @@ func build(name string, env timing.Env, cfg Config) *Comp {
 	l1, _ := timing.NewTagArray(cfg.L1Size, cfg.L1Ways, cfg.L1LineSize)
 	c := &Comp{
 		env:           env,
+		fault:         env.Fault(name),
 		lanesPerCycle: cfg.LanesPerCycle,
 		lookups:       cfg.TagLookupsPerCycle,
 		l1:            l1,
