@@ -38,17 +38,13 @@ func build(name string, env timing.Env, cfg Config) *TileUnit {
 	c.TileMemory = sim.NewLimitNumMsgPort(c, cfg.InputQueue, name+".TileMemory")
 	c.activity = timing.NewActivity(stateNames[:]...)
 	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
-	mc, err := memclient.New(c.ToMemory, finder{c}, env.Freq, memclient.Config{MaxOutstanding: cfg.MaxOutstandingMemory})
+	mc, err := memclient.New(c.ToMemory, timing.LateFinder{At: &c.Memory}, env.Freq, memclient.Config{MaxOutstanding: cfg.MaxOutstandingMemory})
 	if err != nil {
 		panic(fmt.Sprintf("tile unit %s: %v", name, err))
 	}
 	c.mem = mc
 	return c
 }
-
-type finder struct{ c *TileUnit }
-
-func (f finder) Find(addr uint64) sim.Port { return f.c.Memory.Find(addr) }
 
 // stats are the unit's counters.
 type stats struct {
