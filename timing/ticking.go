@@ -84,16 +84,3 @@ func (c *TickingComponent) Handle(e sim.Event) error {
 	}
 	return nil
 }
-
-// TickOf returns the handler whose tick the engine event item is (a hook's
-// HookCtx.Item), for a TickingComponent's ticks and Akita's alike: how a test
-// records the cycles a unit ticked at.
-func TickOf(item any) (sim.Handler, bool) {
-	switch e := item.(type) {
-	case tickEvent:
-		return e.c, true
-	case sim.TickEvent:
-		return e.Handler(), true
-	}
-	return nil, false
-}

@@ -93,24 +93,3 @@ func TestTickingComponentMatchesAkita(t *testing.T) {
 		})
 	}
 }
-
-func TestTickOf(t *testing.T) {
-	e := sim.NewSerialEngine()
-	s := &scriptTicker{freq: 1 * sim.GHz}
-	ours := NewTickingComponent("Ours", e, 1*sim.GHz, s)
-	akitas := sim.NewTickingComponent("Akitas", e, 1*sim.GHz, s)
-	for _, c := range []struct {
-		item any
-		want sim.Handler
-		ok   bool
-	}{
-		{tickEvent{1, ours}, ours, true},
-		{sim.MakeTickEvent(1, akitas), akitas, true},
-		{wakeEvent{1, nil}, nil, false},
-		{"not an event", nil, false},
-	} {
-		if h, ok := TickOf(c.item); h != c.want || ok != c.ok {
-			t.Errorf("TickOf(%T) = %v, %v, want %v, %v", c.item, h, ok, c.want, c.ok)
-		}
-	}
-}

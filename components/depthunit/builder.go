@@ -114,7 +114,7 @@ func MakeBuilder() Builder { return timing.NewBuilder("depthunit", DefaultConfig
 func build(name string, env timing.Env, cfg Config) *Comp {
 	sim.NameMustBeValid(name)
 	c := &Comp{
-		halt:           env.Halt,
+		fault:          env.Fault(name),
 		progress:       env.Progress,
 		index:          cfg.Index,
 		numRasterizers: cfg.NumRasterizers,

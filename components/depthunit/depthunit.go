@@ -199,7 +199,7 @@ type Comp struct {
 	// no HiZ unit (then FromRasterizers is fed by the rasterizers directly).
 	HiZ sim.Port
 
-	halt           *timing.Halt
+	fault          timing.Fault
 	progress       *timing.Progress
 	waker          *timing.Waker
 	index          int
@@ -251,11 +251,9 @@ type counters struct {
 	fbMessages, fbTiles, fbDropped                    uint64
 }
 
-func (c *Comp) fail(err error) { c.halt.Fail(fmt.Errorf("%s: %w", c.Name(), err)) }
-
 // Tick runs the stages from the back of the unit to its front.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.halt.Stopped() {
+	if c.fault.Stopped() {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
@@ -710,17 +708,17 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 	if msg := c.ROP.Peek(); msg != nil && len(c.late.works) < c.lateQueue {
 		req, ok := msg.(*protocol.LateZReq)
 		if !ok || req.Draw == nil {
-			c.fail(fmt.Errorf("ROP port: unexpected message %T", msg))
+			c.fault.Fail(fmt.Errorf("ROP port: unexpected message %T", msg))
 			return false
 		}
 		for i := range req.Quads {
 			q := &req.Quads[i]
 			if q.Prim == nil && !q.Live.Empty() {
-				c.fail(fmt.Errorf("LateZReq %s: quad %d has no primitive", req.ID, i))
+				c.fault.Fail(fmt.Errorf("LateZReq %s: quad %d has no primitive", req.ID, i))
 				return false
 			}
 			if q.Depths != nil && (q.Prim == nil || q.Prim.Blur == nil || len(q.Depths) != q.Live.Count()) {
-				c.fail(fmt.Errorf("LateZReq %s: quad %d: %d depths for %d samples of a visibility quad", req.ID, i, len(q.Depths), q.Live.Count()))
+				c.fault.Fail(fmt.Errorf("LateZReq %s: quad %d: %d depths for %d samples of a visibility quad", req.ID, i, len(q.Depths), q.Live.Count()))
 				return false
 			}
 		}
@@ -742,7 +740,7 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 	switch m := msg.(type) {
 	case *protocol.TileQuads:
 		if m.Draw == nil || m.Draw.State == nil || (m.Prim == nil && len(m.Quads) > 0) {
-			c.fail(fmt.Errorf("FromRasterizers: TileQuads %s without draw or primitive", m.ID))
+			c.fault.Fail(fmt.Errorf("FromRasterizers: TileQuads %s without draw or primitive", m.ID))
 			return false
 		}
 		c.FromRasterizers.Retrieve(now)
@@ -768,7 +766,7 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 		return true
 	case *protocol.DrawEnd:
 		if m.Draw == nil {
-			c.fail(fmt.Errorf("FromRasterizers: DrawEnd %s without draw", m.ID))
+			c.fault.Fail(fmt.Errorf("FromRasterizers: DrawEnd %s without draw", m.ID))
 			return false
 		}
 		c.FromRasterizers.Retrieve(now)
@@ -785,7 +783,7 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 		}
 		return true
 	default:
-		c.fail(fmt.Errorf("FromRasterizers: unexpected message %T", msg))
+		c.fault.Fail(fmt.Errorf("FromRasterizers: unexpected message %T", msg))
 		return false
 	}
 }
@@ -797,7 +795,7 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 		if c.hizPending && len(c.toHiZ) == 0 {
 			if msg := c.FromRasterizers.Peek(); msg != nil {
 				if _, ok := msg.(*protocol.Done); !ok {
-					c.fail(fmt.Errorf("FromRasterizers: %T while waiting for the HiZ unit's acknowledgement", msg))
+					c.fault.Fail(fmt.Errorf("FromRasterizers: %T while waiting for the HiZ unit's acknowledgement", msg))
 					return false
 				}
 				c.FromRasterizers.Retrieve(now)
@@ -813,7 +811,7 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 		}
 		if m, ok := c.ctlMsg.(*protocol.FlushCmd); ok && m.Invalidate {
 			if _, err := c.cache.Invalidate(); err != nil {
-				c.fail(fmt.Errorf("FlushCmd %s: %w", m.ID, err))
+				c.fault.Fail(fmt.Errorf("FlushCmd %s: %w", m.ID, err))
 				return false
 			}
 		}
@@ -848,13 +846,13 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 		c.beginFlush(now, m, m.ID)
 	case *protocol.FlushCmd:
 		if c.HiZ != nil && m.Invalidate {
-			c.fail(fmt.Errorf("Control: FlushCmd %s invalidates with a HiZ unit attached: an invalidating flush at the end of a tile is for the tiled machine's tile units, which run without HiZ", m.ID))
+			c.fault.Fail(fmt.Errorf("Control: FlushCmd %s invalidates with a HiZ unit attached: an invalidating flush at the end of a tile is for the tiled machine's tile units, which run without HiZ", m.ID))
 			return false
 		}
 		c.st.flushes++
 		c.beginFlush(now, m, m.ID) // a sync token's flush: the HiZ unit writes back too, as at a Present
 	default:
-		c.fail(fmt.Errorf("Control: unexpected message %T", msg))
+		c.fault.Fail(fmt.Errorf("Control: unexpected message %T", msg))
 		return false
 	}
 	return true

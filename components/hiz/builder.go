@@ -152,7 +152,7 @@ func MakeBuilder() Builder { return timing.NewBuilder("hiz", DefaultConfig(), bu
 func build(name string, env timing.Env, cf Config) *Comp {
 	sim.NameMustBeValid(name)
 	c := &Comp{
-		cfg: cf.HiZ.WithDefaults(), halt: env.Halt, progress: env.Progress, index: cf.Index, np: cf.NumPartitions,
+		cfg: cf.HiZ.WithDefaults(), fault: env.Fault(name), progress: env.Progress, index: cf.Index, np: cf.NumPartitions,
 		stride: cf.PartitionStride, ptPixels: cf.PartitionTile, lineBytes: uint64(cf.LineBytes),
 		window: cf.Window, fbCap: cf.FeedbackQueue, refetch: cf.FeedbackRefetch, regionBase: cf.RegionBase,
 		maxTargets: cf.MaxTargets, writeQueue: cf.WriteQueue,

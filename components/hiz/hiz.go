@@ -125,7 +125,7 @@ type Comp struct {
 	Memory mem.LowModuleFinder
 
 	cfg            fhiz.Config
-	halt           *timing.Halt
+	fault          timing.Fault
 	progress       *timing.Progress
 	waker          *timing.Waker
 	index, np      int
@@ -190,11 +190,9 @@ type counters struct {
 	clears, flushes                                                           uint64
 }
 
-func (c *Comp) fail(err error) { c.halt.Fail(fmt.Errorf("%s: %w", c.Name(), err)) }
-
 // Tick runs the stages from the back of the unit to its front.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.halt.Stopped() {
+	if c.fault.Stopped() {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
@@ -231,7 +229,7 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 				progress = true
 			}
 		default:
-			c.fail(fmt.Errorf("FromDepthUnit: unexpected message %T", msg))
+			c.fault.Fail(fmt.Errorf("FromDepthUnit: unexpected message %T", msg))
 			return false
 		}
 	}
@@ -245,7 +243,7 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 	switch m := msg.(type) {
 	case *protocol.TileQuads:
 		if m.Draw == nil || m.Draw.State == nil || (m.Prim == nil && len(m.Quads) > 0) {
-			c.fail(fmt.Errorf("FromRasterizers: TileQuads %s without draw or primitive", m.ID))
+			c.fault.Fail(fmt.Errorf("FromRasterizers: TileQuads %s without draw or primitive", m.ID))
 			return false
 		}
 		w := c.newTileWork(m)
@@ -259,7 +257,7 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 		}
 	case *protocol.DrawEnd:
 		if m.Draw == nil {
-			c.fail(fmt.Errorf("FromRasterizers: DrawEnd %s without draw", m.ID))
+			c.fault.Fail(fmt.Errorf("FromRasterizers: DrawEnd %s without draw", m.ID))
 			return false
 		}
 		c.FromRasterizers.Retrieve(now)
@@ -267,7 +265,7 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 		c.st.drawEnds++
 		c.works = append(c.works, &work{kind: workDrawEnd, end: m})
 	default:
-		c.fail(fmt.Errorf("FromRasterizers: unexpected message %T", msg))
+		c.fault.Fail(fmt.Errorf("FromRasterizers: unexpected message %T", msg))
 		return false
 	}
 	return true
@@ -336,7 +334,7 @@ func (c *Comp) drawInfo(d *protocol.Draw) *drawInfo {
 	if info.dc.Active {
 		g, err := fhiz.NewGeometry(info.dc.Target, c.cfg.TileSamples)
 		if err != nil {
-			c.fail(err)
+			c.fault.Fail(err)
 			return nil
 		}
 		ts := d.Raster.TileSize
@@ -344,12 +342,12 @@ func (c *Comp) drawInfo(d *protocol.Draw) *drawInfo {
 			ts = raster.DefaultTileSize
 		}
 		if g.TileW > ts || g.TileH > ts {
-			c.fail(fmt.Errorf("HiZ tiles of %dx%d pixels (%d samples at %dx) do not fit the %d-pixel raster tiles: raise raster.tile_size or lower hiz.tile_samples",
+			c.fault.Fail(fmt.Errorf("HiZ tiles of %dx%d pixels (%d samples at %dx) do not fit the %d-pixel raster tiles: raise raster.tile_size or lower hiz.tile_samples",
 				g.TileW, g.TileH, g.TileSamples, g.Samples, ts))
 			return nil
 		}
 		info.slot = c.slotFor(d.State.DepthDesc, info.dc.Target)
-		if info.slot == nil && c.halt.Stopped() {
+		if info.slot == nil && c.fault.Stopped() {
 			return nil
 		}
 	}
@@ -371,14 +369,14 @@ func (c *Comp) slotFor(t command.Target, tg fhiz.Target) *slot {
 	}
 	buf, err := fhiz.NewBuffer(c.cfg, tg)
 	if err != nil {
-		c.fail(err)
+		c.fault.Fail(err)
 		return nil
 	}
 	base := c.regionBase + uint64(len(c.slots)*c.np+c.index)<<regionShift
 	tileBits := buf.Config().MemoryTileBits() // a pixel may outgrow tile_samples (see hiz.TileDims)
 	lay, err := newLayout(buf.Geometry(), base, c.index, c.np, c.stride, c.ptPixels, tileBits, int(c.lineBytes))
 	if err != nil {
-		c.fail(err)
+		c.fault.Fail(err)
 		return nil
 	}
 	buf.SetOracle(c.table)

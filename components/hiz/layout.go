@@ -6,6 +6,7 @@ import (
 
 	"github.com/gfxsim/gfxsim/components/protocol"
 	fhiz "github.com/gfxsim/gfxsim/functional/depth/hiz"
+	"github.com/gfxsim/gfxsim/functional/raster"
 )
 
 // regionShift sizes the memory region of one (depth target, partition) HiZ
@@ -79,15 +80,15 @@ func (l *layout) ownedInRow(y int) int {
 func (l *layout) morton(lx, ly int) int {
 	s := min(l.nx, l.ny)
 	if l.ny > l.nx {
-		return (ly/s)*s*s + int(spread(uint(lx))|spread(uint(ly%s))<<1)
+		return (ly/s)*s*s + int(raster.MortonSpread(uint(lx))|raster.MortonSpread(uint(ly%s))<<1)
 	}
-	return (lx/s)*s*s + int(spread(uint(lx%s))|spread(uint(ly))<<1)
+	return (lx/s)*s*s + int(raster.MortonSpread(uint(lx%s))|raster.MortonSpread(uint(ly))<<1)
 }
 
 func (l *layout) unmorton(i int) (lx, ly int) {
 	s := min(l.nx, l.ny)
-	sq, m := i/(s*s), uint(i%(s*s))
-	lx, ly = int(compact(m)), int(compact(m>>1))
+	sq := i / (s * s)
+	lx, ly = raster.MortonDecode(i % (s * s))
 	if l.ny > l.nx {
 		return lx, ly + sq*s
 	}
@@ -138,22 +139,4 @@ func (l *layout) tiles(addr uint64, out []int) []int {
 // contains reports whether addr lies in the layout's region.
 func (l *layout) contains(addr uint64) bool {
 	return addr >= l.base && addr < l.base+l.lines*l.lineBytes
-}
-
-func spread(v uint) uint {
-	v &= 0xFFFF
-	v = (v | v<<8) & 0x00FF00FF
-	v = (v | v<<4) & 0x0F0F0F0F
-	v = (v | v<<2) & 0x33333333
-	v = (v | v<<1) & 0x55555555
-	return v
-}
-
-func compact(v uint) uint {
-	v &= 0x55555555
-	v = (v | v>>1) & 0x33333333
-	v = (v | v>>2) & 0x0F0F0F0F
-	v = (v | v>>4) & 0x00FF00FF
-	v = (v | v>>8) & 0x0000FFFF
-	return v
 }

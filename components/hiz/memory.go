@@ -23,7 +23,7 @@ func (c *Comp) receive(now sim.VTimeInSec) bool {
 		}
 		i := c.findFill(comp.Tag)
 		if i < 0 {
-			c.fail(fmt.Errorf("a read of line 0x%x completed that was not in flight", comp.Tag))
+			c.fault.Fail(fmt.Errorf("a read of line 0x%x completed that was not in flight", comp.Tag))
 			return false
 		}
 		f := c.fills[i]

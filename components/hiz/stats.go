@@ -64,16 +64,7 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	for _, sl := range c.slots {
 		hs.Add(sl.buf.Stats())
 	}
-	rate := 0.0
-	if a := s.hits + s.misses; a > 0 {
-		rate = float64(s.hits) / float64(a)
-	}
-	mean := func(sum, n uint64) float64 {
-		if n == 0 {
-			return 0
-		}
-		return float64(sum) / float64(n)
-	}
+	rate := timing.Ratio(s.hits, s.hits+s.misses)
 	for _, e := range []struct {
 		name string
 		v    float64
@@ -100,7 +91,7 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 		{"feedback_applied", float64(hs.FeedbackApplied)}, {"feedback_stale", float64(hs.FeedbackStale)},
 		{"feedback_dropped_full", float64(s.fbDroppedFull)}, {"feedback_dropped_absent", float64(s.fbDroppedAbsent)},
 		{"feedback_refetched", float64(s.fbRefetched)},
-		{"feedback_age_cycles", mean(s.fbAgeCycles, s.fbAged)}, {"feedback_delay_tests", mean(s.fbDelayTests, s.fbAged)},
+		{"feedback_age_cycles", timing.Ratio(s.fbAgeCycles, s.fbAged)}, {"feedback_delay_tests", timing.Ratio(s.fbDelayTests, s.fbAged)},
 		{"clears", float64(s.clears)}, {"flushes", float64(s.flushes)},
 	} {
 		add(n+e.name, e.v)

@@ -143,17 +143,10 @@ func (i IdealConfig) Limited() bool { return i.BytesPerCycle > 0 || i.MaxOutstan
 
 // FieldError is a configuration error: Field is the Go path of the offending
 // field (for example "DRAM.BusWidth") so that a configuration layer can map it to
-// a file position.
-type FieldError struct {
-	Field string
-	Msg   string
-}
+// a file position. It is dramctl's, the one home of the type.
+type FieldError = dramctl.FieldError
 
-func (e *FieldError) Error() string { return e.Field + ": " + e.Msg }
-
-func fieldErr(field, format string, args ...any) error {
-	return &FieldError{Field: field, Msg: fmt.Sprintf(format, args...)}
-}
+var fieldErr = dramctl.NewFieldError
 
 var protocolNames = []struct {
 	name string

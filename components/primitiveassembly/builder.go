@@ -80,7 +80,7 @@ type Builder = timing.Builder[Config, *Comp]
 func MakeBuilder() Builder { return timing.NewBuilder("primitiveassembly", DefaultConfig(), build) }
 
 func build(name string, env timing.Env, cfg Config) *Comp {
-	c := &Comp{cfg: cfg, env: env}
+	c := &Comp{cfg: cfg, env: env, fault: env.Fault(name)}
 	c.TickingComponent = timing.NewTickingComponent(name, env.Engine, env.Freq, c)
 	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
 	c.act = timing.NewActivity(activityNames...)

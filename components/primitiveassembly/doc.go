@@ -185,8 +185,9 @@
 //
 // MakeBuilder().WithEnv(env).WithConfig(cfg).Build(name) builds one; env's
 // halt stops the unit (malformed input stops the run with an error naming the
-// unit, the draw and the batch; Err returns it, also without a halt flag) and
-// its progress counts one unit per message sent.
+// unit, the draw and the batch, through timing.Fault; Err returns it; without
+// a halt flag, a unit alone, the error panics) and its progress counts one
+// unit per message sent.
 //
 // # Statistics
 //

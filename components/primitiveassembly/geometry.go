@@ -81,11 +81,11 @@ func (c *Comp) queueGeometryWarps(sb *protocol.ShadedBatch) {
 // shadedGeometry takes a finished GS warp's output into the reorder stage.
 func (c *Comp) shadedGeometry(sg *protocol.ShadedGeometry) error {
 	if sg.Warp == nil || sg.Warp.Batch == nil || sg.Out == nil {
-		return fmt.Errorf("%s: ShadedGeometry: missing warp, batch or output", c.Name())
+		return fmt.Errorf("ShadedGeometry: missing warp, batch or output")
 	}
 	sb := sg.Warp.Batch
 	if c.findSlot(sb.Draw, sb.Seq) != sb {
-		return fmt.Errorf("%s: ShadedGeometry: draw %d batch %d warp %d: the batch is not held", c.Name(), sb.Draw.Seq, sb.Seq, sg.Warp.Warp)
+		return fmt.Errorf("ShadedGeometry: draw %d batch %d warp %d: the batch is not held", sb.Draw.Seq, sb.Seq, sg.Warp.Warp)
 	}
 	c.gs.warpsDone++
 	if c.cur != sb || c.gs.warp != sg.Warp.Warp {
@@ -103,7 +103,7 @@ func (c *Comp) geometryIO(now sim.VTimeInSec) bool {
 	if g := &c.gs; len(g.sendQ) > 0 {
 		n := len(c.ShaderCores)
 		if n == 0 {
-			c.fail(fmt.Errorf("%s: ShaderCores: not set (the cores GS warps go to)", c.Name()))
+			c.fault.Fail(fmt.Errorf("ShaderCores: not set (the cores GS warps go to)"))
 			return false
 		}
 		w := g.sendQ[0]
@@ -180,17 +180,17 @@ func (c *Comp) beginGeometry(ds *drawState) {
 		return
 	}
 	if c.mem == nil {
-		c.fail(fmt.Errorf("%s: draw %d streams out but SetMemory was not called", c.Name(), ds.d.Seq))
+		c.fault.Fail(fmt.Errorf("draw %d streams out but SetMemory was not called", ds.d.Seq))
 		return
 	}
 	if c.gs.client == nil {
 		if c.Memory == nil {
-			c.fail(fmt.Errorf("%s: Memory: not set (the stream-out writes' LowModuleFinder)", c.Name()))
+			c.fault.Fail(fmt.Errorf("Memory: not set (the stream-out writes' LowModuleFinder)"))
 			return
 		}
 		cl, err := memclient.New(c.ToMemory, c.Memory, c.Freq, memclient.Config{MaxOutstanding: c.cfg.StreamOutWrites})
 		if err != nil {
-			c.fail(fmt.Errorf("%s: %w", c.Name(), err))
+			c.fault.Fail(err)
 			return
 		}
 		c.gs.client = cl

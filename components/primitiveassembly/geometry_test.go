@@ -13,6 +13,7 @@ import (
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/shader"
 	"github.com/gfxsim/gfxsim/functional/state"
+	"github.com/gfxsim/gfxsim/timing"
 )
 
 // passGS re-emits its input triangle as a 3-vertex strip.
@@ -169,7 +170,7 @@ func TestSkipStreamOut(t *testing.T) {
 		d := testpeer.TestDraw(0, 64, 64, geom.CullNone)
 		d.State.StreamOut = &state.StreamOut{Rasterize: true,
 			Buffers: []state.StreamOutBuffer{{Addr: 0x20000, Size: 256, Stride: 16, FilledAddr: 0x30000}}}
-		r := newRig(t, MakeBuilder(), 1)
+		r := newRig(t, MakeBuilder().WithEnv(timing.Env{Halt: &timing.Halt{}}), 1)
 		bi := protocol.NewBatchInfo(d, 0)
 		bi.SkipStreamOut = skip
 		r.ia.Script = []scripted{{At: 0, Msg: bi, Dst: r.pa.InputAssembler}}

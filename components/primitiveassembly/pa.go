@@ -60,7 +60,7 @@ type Comp struct {
 	cfg Config
 	env timing.Env // its halt stops the unit; its progress counts messages sent
 
-	err   error
+	fault timing.Fault // its first malformed-input error; it halts the platform
 	waker *timing.Waker
 	act   *timing.Activity
 
@@ -160,7 +160,7 @@ func (q *msgQueue) pop() {
 // Tick runs the stages back to front: send, return credits, distribute,
 // assemble, receive.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.env.Halt.Stopped() || c.err != nil {
+	if c.fault.Stopped() {
 		return false
 	}
 	cyc := c.Freq.Cycle(now)
@@ -494,11 +494,11 @@ func (c *Comp) receive(now sim.VTimeInSec) bool {
 		progress = true
 		bi, ok := m.(*protocol.BatchInfo)
 		if !ok {
-			c.fail(fmt.Errorf("%s: unexpected %T on InputAssembler", c.Name(), m))
+			c.fault.Fail(fmt.Errorf("unexpected %T on InputAssembler", m))
 			return progress
 		}
 		if err := c.batchInfo(bi); err != nil {
-			c.fail(err)
+			c.fault.Fail(err)
 			return progress
 		}
 	}
@@ -512,7 +512,7 @@ func (c *Comp) receive(now sim.VTimeInSec) bool {
 			c.FromShaderCores.Retrieve(now)
 			progress = true
 			if err := c.shadedGeometry(sg); err != nil {
-				c.fail(err)
+				c.fault.Fail(err)
 				return progress
 			}
 			continue
@@ -524,11 +524,11 @@ func (c *Comp) receive(now sim.VTimeInSec) bool {
 		progress = true
 		sb, ok := m.(*protocol.ShadedBatch)
 		if !ok {
-			c.fail(fmt.Errorf("%s: unexpected %T on FromShaderCores", c.Name(), m))
+			c.fault.Fail(fmt.Errorf("unexpected %T on FromShaderCores", m))
 			return progress
 		}
 		if err := c.shadedBatch(sb); err != nil {
-			c.fail(err)
+			c.fault.Fail(err)
 			return progress
 		}
 	}
@@ -537,28 +537,25 @@ func (c *Comp) receive(now sim.VTimeInSec) bool {
 
 func (c *Comp) batchInfo(bi *protocol.BatchInfo) error {
 	if bi.Draw == nil || bi.Batches < 0 {
-		return fmt.Errorf("%s: BatchInfo: invalid draw or batch count %d", c.Name(), bi.Batches)
+		return fmt.Errorf("BatchInfo: invalid draw or batch count %d", bi.Batches)
 	}
 	ds := c.draw(bi.Draw)
 	if ds.info {
-		return fmt.Errorf("%s: BatchInfo: second BatchInfo for draw %d", c.Name(), bi.Draw.Seq)
+		return fmt.Errorf("BatchInfo: second BatchInfo for draw %d", bi.Draw.Seq)
 	}
 	ds.info, ds.batches = true, uint64(bi.Batches)
 	if bi.SkipStreamOut {
 		if ds.next > 0 || ds.so != nil {
-			return fmt.Errorf("%s: BatchInfo: draw %d skips stream-out, but this unit has assembled its batches or begun its stream-out",
-				c.Name(), bi.Draw.Seq)
+			return fmt.Errorf("BatchInfo: draw %d skips stream-out, but this unit has assembled its batches or begun its stream-out", bi.Draw.Seq)
 		}
 		ds.skipSO = true
 	}
 	if ds.next > ds.batches {
-		return fmt.Errorf("%s: BatchInfo: draw %d has %d batches but %d were assembled",
-			c.Name(), bi.Draw.Seq, bi.Batches, ds.next)
+		return fmt.Errorf("BatchInfo: draw %d has %d batches but %d were assembled", bi.Draw.Seq, bi.Batches, ds.next)
 	}
 	for _, sb := range c.slots {
 		if sb.Draw == bi.Draw && sb.Seq >= ds.batches {
-			return fmt.Errorf("%s: BatchInfo: draw %d has %d batches but batch %d arrived",
-				c.Name(), bi.Draw.Seq, bi.Batches, sb.Seq)
+			return fmt.Errorf("BatchInfo: draw %d has %d batches but batch %d arrived", bi.Draw.Seq, bi.Batches, sb.Seq)
 		}
 	}
 	return nil
@@ -566,20 +563,19 @@ func (c *Comp) batchInfo(bi *protocol.BatchInfo) error {
 
 func (c *Comp) shadedBatch(sb *protocol.ShadedBatch) error {
 	if sb.Draw == nil || sb.Draw.State == nil || sb.Batch == nil {
-		return fmt.Errorf("%s: ShadedBatch: missing draw, state or batch", c.Name())
+		return fmt.Errorf("ShadedBatch: missing draw, state or batch")
 	}
 	for i := 0; i < sb.Batch.NumPrimitives(); i++ {
 		slots, n := sb.Batch.Primitive(i)
 		for k, v := range slots[:n] {
 			if int(v) >= len(sb.Outputs) {
-				return fmt.Errorf("%s: ShadedBatch draw %d batch %d: primitive %d vertex %d: slot %d beyond %d outputs",
-					c.Name(), sb.Draw.Seq, sb.Seq, i, k, v, len(sb.Outputs))
+				return fmt.Errorf("ShadedBatch draw %d batch %d: primitive %d vertex %d: slot %d beyond %d outputs", sb.Draw.Seq, sb.Seq, i, k, v, len(sb.Outputs))
 			}
 		}
 	}
 	ds := c.draw(sb.Draw)
 	if sb.Seq < ds.next || c.findSlot(sb.Draw, sb.Seq) != nil || (ds.info && sb.Seq >= ds.batches) {
-		return fmt.Errorf("%s: ShadedBatch: draw %d batch %d is duplicated or beyond the draw", c.Name(), sb.Draw.Seq, sb.Seq)
+		return fmt.Errorf("ShadedBatch: draw %d batch %d is duplicated or beyond the draw", sb.Draw.Seq, sb.Seq)
 	}
 	c.slots = append(c.slots, sb)
 	if sb.Draw.State.GS != nil {
@@ -602,7 +598,7 @@ func (c *Comp) draw(d *protocol.Draw) *drawState {
 	ds.geoStage = d.State.GS != nil || d.State.StreamOut != nil
 	dd, err := pipeline.NewDecoupled(d.State, &d.Raster, &c.patterns, c.cfg.PatternSeed)
 	if err != nil {
-		c.fail(fmt.Errorf("%s: draw %d: decoupled sampling: %w", c.Name(), d.Seq, err))
+		c.fault.Fail(fmt.Errorf("draw %d: decoupled sampling: %w", d.Seq, err))
 	}
 	ds.dd = dd
 	i := len(c.draws)
@@ -615,19 +611,8 @@ func (c *Comp) draw(d *protocol.Draw) *drawState {
 	return ds
 }
 
-// fail records a malformed-input error: the unit stops working and, when it
-// has one, halts the platform with it.
-func (c *Comp) fail(err error) {
-	if c.err == nil {
-		c.err = err
-	}
-	if c.env.Halt != nil {
-		c.env.Halt.Stop(err)
-	}
-}
-
 // Err returns the first malformed-input error, or nil.
-func (c *Comp) Err() error { return c.err }
+func (c *Comp) Err() error { return c.fault.Err() }
 
 // account sets the activity state from cycle cyc on and, when the unit goes to
 // sleep with timed work pending, schedules the wake-up. work says whether a

@@ -66,7 +66,7 @@ func MakeBuilder() Builder { return timing.NewBuilder("quadpacker", DefaultConfi
 func build(name string, env timing.Env, cfg Config) *Comp {
 	sim.NameMustBeValid(name)
 	c := &Comp{
-		halt:          env.Halt,
+		fault:         env.Fault(name),
 		progress:      env.Progress,
 		quadsPerWarp:  cfg.QuadsPerWarp,
 		flushCycles:   uint64(cfg.FlushCycles),

@@ -45,7 +45,7 @@ func (c *Comp) decouple(now sim.VTimeInSec) (progress bool) {
 	d := &c.dec
 	if d.samplesPerCycle == 0 {
 		c.FromDepthUnits.Retrieve(now)
-		c.fail(fmt.Errorf("%s: the quads of a 5D primitive, but the packer has no decoupling stage (SamplesPerCycle 0)", c.Name()))
+		c.fault.Fail(fmt.Errorf("the quads of a 5D primitive, but the packer has no decoupling stage (SamplesPerCycle 0)"))
 		return true
 	}
 	budget, blocked, mapped := d.samplesPerCycle, false, false

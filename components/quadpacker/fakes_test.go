@@ -74,8 +74,8 @@ func (h tickRecorder) Func(ctx sim.HookCtx) {
 	if ctx.Pos != sim.HookPosBeforeEvent {
 		return
 	}
-	if hd, ok := timing.TickOf(ctx.Item); ok && hd == sim.Handler(h.b.packer.TickingComponent) {
-		h.b.ticks = append(h.b.ticks, h.b.packer.Freq.Cycle(ctx.Item.(sim.Event).Time()))
+	if ev, ok := ctx.Item.(sim.Event); ok && timing.IsTick(ev) && ev.Handler() == sim.Handler(h.b.packer.TickingComponent) {
+		h.b.ticks = append(h.b.ticks, h.b.packer.Freq.Cycle(ev.Time()))
 	}
 }
 

@@ -59,7 +59,7 @@ type Comp struct {
 	// platform builder).
 	ReorderBufferPort sim.Port
 
-	halt          *timing.Halt
+	fault         timing.Fault
 	progress      *timing.Progress
 	waker         *timing.Waker
 	quadsPerWarp  int
@@ -85,7 +85,7 @@ type Comp struct {
 
 // Tick runs the stages back to front: send, timeout, pack.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.halt.Stopped() {
+	if c.fault.Stopped() {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
@@ -115,7 +115,7 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 func (c *Comp) send(now sim.VTimeInSec) (progress, blocked bool) {
 	for len(c.outbox) > 0 {
 		if c.ReorderBufferPort == nil {
-			c.fail(fmt.Errorf("%s: ReorderBufferPort is not set", c.Name()))
+			c.fault.Fail(fmt.Errorf("ReorderBufferPort is not set"))
 			return progress, true
 		}
 		m := c.outbox[0]
@@ -204,7 +204,7 @@ func (c *Comp) pack(now sim.VTimeInSec, cycle uint64) (progress bool) {
 			c.drawEnds++
 		default:
 			c.FromDepthUnits.Retrieve(now)
-			c.fail(fmt.Errorf("%s: unexpected %T on FromDepthUnits", c.Name(), msg))
+			c.fault.Fail(fmt.Errorf("unexpected %T on FromDepthUnits", msg))
 			return true
 		}
 		budget--
@@ -237,9 +237,6 @@ func (c *Comp) flushOpen() bool {
 	return true
 }
 
-// fail reports a protocol error: through the halt flag when there is one.
-func (c *Comp) fail(err error) { c.halt.Fail(err) }
-
 // Finish closes the activity accounting at time now.
 func (c *Comp) Finish(now sim.VTimeInSec) { c.activity.Finish(c.Freq.Cycle(now)) }
 
@@ -258,11 +255,7 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	add(n+".quads", float64(c.quads))
 	add(n+".warps", float64(c.warps))
 	add(n+".draw_ends", float64(c.drawEnds))
-	avg := 0.0
-	if c.warps > 0 {
-		avg = float64(c.quads-uint64(len(c.open))) / float64(c.warps)
-	}
-	add(n+".quads_per_warp", avg)
+	add(n+".quads_per_warp", timing.Ratio(c.quads-uint64(len(c.open)), c.warps))
 	for r := FlushReason(0); r < numFlushReasons; r++ {
 		add(n+".flushes_"+r.String(), float64(c.flushes[r]))
 	}

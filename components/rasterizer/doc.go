@@ -156,9 +156,10 @@
 //	OutputQueue     16  messages waiting to be sent
 //
 // MakeBuilder().WithEnv(env).WithConfig(cfg).Build(name) builds one; env's
-// halt stops the rasterizer (malformed input sets it, with an error naming the
-// rasterizer that Err returns) and its progress counts one unit per message
-// sent. The TileFilter field installs hierarchical Z (nil keeps every tile).
+// halt stops the rasterizer (malformed input sets it through timing.Fault,
+// with an error naming the rasterizer that Err returns; without a halt flag,
+// a rasterizer alone, the error panics) and its progress counts one unit per
+// message sent. The TileFilter field installs hierarchical Z (nil keeps every tile).
 //
 // # Statistics
 //

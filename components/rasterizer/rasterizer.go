@@ -57,7 +57,7 @@ type Comp struct {
 	cfg Config
 	env timing.Env // its halt stops the rasterizer; its progress counts messages sent
 
-	err   error
+	fault timing.Fault // its first malformed-input error; it halts the platform
 	waker *timing.Waker
 	act   *timing.Activity
 	inBuf sim.Buffer
@@ -138,7 +138,7 @@ type outItem struct {
 
 // Tick runs the stages back to front: send, fine raster, coarse raster.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.env.Halt.Stopped() || c.err != nil {
+	if c.fault.Stopped() {
 		return false
 	}
 	cyc := c.Freq.Cycle(now)
@@ -302,11 +302,11 @@ func (c *Comp) coarse(now sim.VTimeInSec, cyc uint64) bool {
 		switch m := m.(type) {
 		case *protocol.PrimitiveMsg:
 			if m.Draw == nil || m.Prim == nil {
-				c.fail(fmt.Errorf("%s: PrimitiveMsg without draw or primitive", c.Name()))
+				c.fault.Fail(fmt.Errorf("PrimitiveMsg without draw or primitive"))
 				return false
 			}
 			if w := m.Window; !w.Empty() && (w.X0|w.Y0|w.X1|w.Y1)&1 != 0 {
-				c.fail(fmt.Errorf("%s: PrimitiveMsg.Window %+v: corners must be even (quads are 2x2 at even pixels)", c.Name(), w))
+				c.fault.Fail(fmt.Errorf("PrimitiveMsg.Window %+v: corners must be even (quads are 2x2 at even pixels)", w))
 				return false
 			}
 			c.FromPrimitiveAssembly.Retrieve(now)
@@ -328,7 +328,7 @@ func (c *Comp) coarse(now sim.VTimeInSec, cyc uint64) bool {
 			progress = true
 		case *protocol.DrawEnd:
 			if m.Draw == nil {
-				c.fail(fmt.Errorf("%s: DrawEnd without draw", c.Name()))
+				c.fault.Fail(fmt.Errorf("DrawEnd without draw"))
 				return false
 			}
 			if c.tileQ.full() {
@@ -339,7 +339,7 @@ func (c *Comp) coarse(now sim.VTimeInSec, cyc uint64) bool {
 			c.cnt.DrawEnds++
 			return true
 		default:
-			c.fail(fmt.Errorf("%s: unexpected %T on FromPrimitiveAssembly", c.Name(), m))
+			c.fault.Fail(fmt.Errorf("unexpected %T on FromPrimitiveAssembly", m))
 			return false
 		}
 	}
@@ -383,19 +383,8 @@ func (c *Comp) coarse(now sim.VTimeInSec, cyc uint64) bool {
 	return progress
 }
 
-// fail records a malformed-input error: the rasterizer stops working and, when it
-// has one, halts the platform with it.
-func (c *Comp) fail(err error) {
-	if c.err == nil {
-		c.err = err
-	}
-	if c.env.Halt != nil {
-		c.env.Halt.Stop(err)
-	}
-}
-
 // Err returns the first malformed-input error, or nil.
-func (c *Comp) Err() error { return c.err }
+func (c *Comp) Err() error { return c.fault.Err() }
 
 // account sets the activity state from cycle cyc on and schedules the wake-up
 // when the rasterizer sleeps with timed work pending.

@@ -2,7 +2,6 @@ package rasterizer
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/sarchlab/akita/v3/sim"
@@ -240,9 +239,7 @@ func TestOddWindowHalts(t *testing.T) {
 	if err := g.e.Run(); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.Reason(); err == nil || !strings.Contains(err.Error(), "GPU.Rasterizer[0]: PrimitiveMsg.Window") {
-		t.Errorf("halt reason %v, want an error naming the rasterizer and PrimitiveMsg.Window", err)
-	}
+	testpeer.CheckHalted(t, h.Reason(), "GPU.Rasterizer[0]", "PrimitiveMsg.Window")
 }
 
 // TestWindowTasks: a primitive sent for two screen tiles inside one 32x32

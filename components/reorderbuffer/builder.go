@@ -94,7 +94,7 @@ func MakeBuilder() Builder { return timing.NewBuilder("reorderbuffer", DefaultCo
 func build(name string, env timing.Env, cfg Config) *Comp {
 	sim.NameMustBeValid(name)
 	c := &Comp{
-		halt:             env.Halt,
+		fault:            env.Fault(name),
 		progress:         env.Progress,
 		dispatchPerCycle: cfg.DispatchPerCycle,
 		fillPerCycle:     cfg.FillPerCycle,

@@ -393,12 +393,12 @@ func (c *Comp) fillShading(sl *protocol.ShadedLanes) error {
 	sc := c.cache
 	w := sl.Warp
 	if sc == nil || w == nil || len(sl.Lanes) != len(w.Quads) {
-		return fmt.Errorf("%s: unexpected ShadedLanes (no shading cache, no warp, or lanes for the wrong number of quads)", c.Name())
+		return fmt.Errorf("unexpected ShadedLanes (no shading cache, no warp, or lanes for the wrong number of quads)")
 	}
 	for k := range w.Quads {
 		q := &w.Quads[k]
 		if q.Entry < 0 || q.Entry >= sc.tags.Entries() || sc.tags.State(q.Entry) != EntryShading || sc.tags.Tag(q.Entry) != q.Tag {
-			return fmt.Errorf("%s: shading warp %d quad %d: cache entry %d is not waiting for its tag", c.Name(), w.ID, k, q.Entry)
+			return fmt.Errorf("shading warp %d quad %d: cache entry %d is not waiting for its tag", w.ID, k, q.Entry)
 		}
 	}
 	for k := range w.Quads {
@@ -504,7 +504,7 @@ func (c *Comp) releaseRecords(n int) {
 		rec := &sc.records[c.entries.fromHead(k).Record]
 		for _, h := range rec.held {
 			if err := sc.tags.Release(int(h.entry)); err != nil {
-				c.fail(fmt.Errorf("%s: %w", c.Name(), err))
+				c.fault.Fail(err)
 			}
 		}
 		rec.prim, rec.held, rec.samples = nil, rec.held[:0], rec.samples[:0]
@@ -516,23 +516,22 @@ func (c *Comp) releaseRecords(n int) {
 func (c *Comp) checkVisibility(m *protocol.VisibilityQuads) error {
 	switch {
 	case c.cache == nil:
-		return fmt.Errorf("%s: VisibilityQuads, but the reorder buffer has no shading cache (ShadingCacheEntries 0)", c.Name())
+		return fmt.Errorf("VisibilityQuads, but the reorder buffer has no shading cache (ShadingCacheEntries 0)")
 	case m.Draw == nil || m.Prim == nil || m.Prim.Blur == nil:
-		return fmt.Errorf("%s: VisibilityQuads without its draw or 5D primitive", c.Name())
+		return fmt.Errorf("VisibilityQuads without its draw or 5D primitive")
 	case m.Partition < 0 || m.Partition >= c.numPartitions:
-		return fmt.Errorf("%s: VisibilityQuads for partition %d of %d", c.Name(), m.Partition, c.numPartitions)
+		return fmt.Errorf("VisibilityQuads for partition %d of %d", m.Partition, c.numPartitions)
 	}
 	for k := range m.Quads {
 		q := &m.Quads[k]
 		if len(q.Lookups) != q.Live.Count() {
-			return fmt.Errorf("%s: visibility quad %d has %d look-ups for %d live samples", c.Name(), k, len(q.Lookups), q.Live.Count())
+			return fmt.Errorf("visibility quad %d has %d look-ups for %d live samples", k, len(q.Lookups), q.Live.Count())
 		}
 		for i := range q.Lookups {
 			if n := q.Lookups[i].N; n < 1 || n > 4 {
-				return fmt.Errorf("%s: visibility quad %d: a sample with %d taps", c.Name(), k, n)
+				return fmt.Errorf("visibility quad %d: a sample with %d taps", k, n)
 			} else if n > c.cache.tags.Entries() {
-				return fmt.Errorf("%s: ShadingCacheEntries (reorder_buffer.shading_cache_entries) %d cannot hold the %d taps of one sample (bilinear reconstruction needs 4)",
-					c.Name(), c.cache.tags.Entries(), n)
+				return fmt.Errorf("ShadingCacheEntries (reorder_buffer.shading_cache_entries) %d cannot hold the %d taps of one sample (bilinear reconstruction needs 4)", c.cache.tags.Entries(), n)
 			}
 		}
 	}
@@ -571,7 +570,7 @@ func (c *Comp) dispatchVisibility(now sim.VTimeInSec, cycle uint64, m *protocol.
 	if sc == nil || (sc.cursor == 0 && !sc.pend.active) {
 		if err := c.checkVisibility(m); err != nil {
 			c.FromQuadPacker.Retrieve(now)
-			c.fail(err)
+			c.fault.Fail(err)
 			return false, true, waitNone
 		}
 	}

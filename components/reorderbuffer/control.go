@@ -24,16 +24,16 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 		c.Control.Retrieve(now)
 		m, ok := msg.(*protocol.FlushCmd)
 		if !ok {
-			c.fail(fmt.Errorf("%s: unexpected %T on Control", c.Name(), msg))
+			c.fault.Fail(fmt.Errorf("unexpected %T on Control", msg))
 			return true
 		}
 		if c.CommandProcessor == nil {
-			c.fail(fmt.Errorf("%s: FlushCmd %s, but CommandProcessor (the port to answer) is not set", c.Name(), m.ID))
+			c.fault.Fail(fmt.Errorf("FlushCmd %s, but CommandProcessor (the port to answer) is not set", m.ID))
 			return true
 		}
 		if m.Invalidate && c.cache != nil {
 			if err := c.cache.flush(); err != nil {
-				c.fail(fmt.Errorf("%s: FlushCmd %s: %w: a reference outlived every record of the tile", c.Name(), m.ID, err))
+				c.fault.Fail(fmt.Errorf("FlushCmd %s: %w: a reference outlived every record of the tile", m.ID, err))
 				return true
 			}
 		}

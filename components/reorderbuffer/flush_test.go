@@ -2,7 +2,6 @@ package reorderbuffer
 
 import (
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/sarchlab/akita/v3/sim"
@@ -151,9 +150,7 @@ func TestFlushErrors(t *testing.T) {
 				tc.setup(bn)
 			}
 			bn.run(t)
-			if err := halt.Reason(); err == nil || !strings.Contains(err.Error(), "GPU.ReorderBuffer: ") || !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("halt reason %v, want %q", err, tc.want)
-			}
+			testpeer.CheckHalted(t, halt.Reason(), "GPU.ReorderBuffer", tc.want)
 		})
 	}
 }

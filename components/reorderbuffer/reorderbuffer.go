@@ -68,7 +68,7 @@ type Comp struct {
 	// not connected.
 	CommandProcessor sim.Port
 
-	halt             *timing.Halt
+	fault            timing.Fault
 	progress         *timing.Progress
 	dispatchPerCycle int
 	fillPerCycle     int
@@ -101,7 +101,7 @@ type Comp struct {
 
 // Tick runs the stages back to front: retire, fill, control, dispatch.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.halt.Stopped() {
+	if c.fault.Stopped() {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
@@ -186,7 +186,7 @@ func (c *Comp) retire(now sim.VTimeInSec, cycle uint64) (progress, blocked bool)
 // ready quads of the same draw and partition.
 func (c *Comp) nextRetiring(budget int) (retiring, bool) {
 	if len(c.ROPs) != c.numPartitions {
-		c.fail(fmt.Errorf("%s: %d ROP ports for NumPartitions %d", c.Name(), len(c.ROPs), c.numPartitions))
+		c.fault.Fail(fmt.Errorf("%d ROP ports for NumPartitions %d", len(c.ROPs), c.numPartitions))
 		return retiring{}, false
 	}
 	h := c.entries.fromHead(0)
@@ -229,18 +229,18 @@ func (c *Comp) fill(now sim.VTimeInSec) (progress bool) {
 		progress = true
 		if sl, ok := msg.(*protocol.ShadedLanes); ok {
 			if err := c.fillShading(sl); err != nil {
-				c.fail(err)
+				c.fault.Fail(err)
 				return progress
 			}
 			continue
 		}
 		sw, ok := msg.(*protocol.ShadedWarp)
 		if !ok {
-			c.fail(fmt.Errorf("%s: unexpected %T on FromShaderCores", c.Name(), msg))
+			c.fault.Fail(fmt.Errorf("unexpected %T on FromShaderCores", msg))
 			return progress
 		}
 		if err := c.checkShaded(sw); err != nil {
-			c.fail(err)
+			c.fault.Fail(err)
 			return progress
 		}
 		w := sw.Warp
@@ -258,18 +258,18 @@ func (c *Comp) fill(now sim.VTimeInSec) (progress bool) {
 func (c *Comp) checkShaded(sw *protocol.ShadedWarp) error {
 	w := sw.Warp
 	if w == nil {
-		return fmt.Errorf("%s: ShadedWarp without its warp", c.Name())
+		return fmt.Errorf("ShadedWarp without its warp")
 	}
 	if len(sw.Outputs) != len(w.Quads) {
-		return fmt.Errorf("%s: shaded warp %d has %d outputs for %d quads", c.Name(), w.ID, len(sw.Outputs), len(w.Quads))
+		return fmt.Errorf("shaded warp %d has %d outputs for %d quads", w.ID, len(sw.Outputs), len(w.Quads))
 	}
 	if w.Entry >= uint64(c.entries.size()) {
-		return fmt.Errorf("%s: shaded warp %d: entry %d out of range [0, %d)", c.Name(), w.ID, w.Entry, c.entries.size())
+		return fmt.Errorf("shaded warp %d: entry %d out of range [0, %d)", w.ID, w.Entry, c.entries.size())
 	}
 	for k := range w.Quads {
 		e := c.entries.at(int(w.Entry) + k)
 		if e.State != EntryShading || e.Marker || e.Visibility || e.Warp != w.ID || e.Draw != w.Draw {
-			return fmt.Errorf("%s: shaded warp %d: entry %d (%v) is not allocated to it", c.Name(), w.ID,
+			return fmt.Errorf("shaded warp %d: entry %d (%v) is not allocated to it", w.ID,
 				(int(w.Entry)+k)%c.entries.size(), e.State)
 		}
 	}
@@ -300,7 +300,7 @@ func (c *Comp) dispatch(now sim.VTimeInSec, cycle uint64) (progress bool, wait d
 		case *protocol.DrawEnd:
 			if m.From < 0 || m.From >= c.numPartitions {
 				c.FromQuadPacker.Retrieve(now)
-				c.fail(fmt.Errorf("%s: DrawEnd from partition %d of %d", c.Name(), m.From, c.numPartitions))
+				c.fault.Fail(fmt.Errorf("DrawEnd from partition %d of %d", m.From, c.numPartitions))
 				return true, waitNone
 			}
 			if c.entries.free() < 1 {
@@ -313,7 +313,7 @@ func (c *Comp) dispatch(now sim.VTimeInSec, cycle uint64) (progress bool, wait d
 		case *protocol.PixelWarp:
 			if err := c.checkWarp(m); err != nil {
 				c.FromQuadPacker.Retrieve(now)
-				c.fail(err)
+				c.fault.Fail(err)
 				return true, waitNone
 			}
 			n := len(m.Quads)
@@ -339,7 +339,7 @@ func (c *Comp) dispatch(now sim.VTimeInSec, cycle uint64) (progress bool, wait d
 			c.quads += uint64(n)
 		default:
 			c.FromQuadPacker.Retrieve(now)
-			c.fail(fmt.Errorf("%s: unexpected %T on FromQuadPacker", c.Name(), msg))
+			c.fault.Fail(fmt.Errorf("unexpected %T on FromQuadPacker", msg))
 			return true, waitNone
 		}
 		c.FromQuadPacker.Retrieve(now)
@@ -351,11 +351,11 @@ func (c *Comp) dispatch(now sim.VTimeInSec, cycle uint64) (progress bool, wait d
 // checkWarp verifies that a warp can ever be allocated and retired.
 func (c *Comp) checkWarp(w *protocol.PixelWarp) error {
 	if len(w.Quads) == 0 || len(w.Quads) > c.entries.size() {
-		return fmt.Errorf("%s: warp %d has %d quads; it needs 1 to Entries (%d)", c.Name(), w.ID, len(w.Quads), c.entries.size())
+		return fmt.Errorf("warp %d has %d quads; it needs 1 to Entries (%d)", w.ID, len(w.Quads), c.entries.size())
 	}
 	for k := range w.Quads {
 		if p := w.Quads[k].Partition; p < 0 || p >= c.numPartitions {
-			return fmt.Errorf("%s: warp %d quad %d: partition %d of %d", c.Name(), w.ID, k, p, c.numPartitions)
+			return fmt.Errorf("warp %d quad %d: partition %d of %d", w.ID, k, p, c.numPartitions)
 		}
 	}
 	return nil
@@ -377,7 +377,7 @@ func (c *Comp) sendToCore(now sim.VTimeInSec, w *protocol.PixelWarp) bool {
 func (c *Comp) sendRoundRobin(m sim.Msg) bool {
 	n := len(c.ShaderCores)
 	if n == 0 {
-		c.fail(fmt.Errorf("%s: no ShaderCores to dispatch to", c.Name()))
+		c.fault.Fail(fmt.Errorf("no ShaderCores to dispatch to"))
 		return false
 	}
 	for k := 0; k < n; k++ {
@@ -401,9 +401,6 @@ func (c *Comp) occupancy(cycle uint64) {
 }
 
 func (c *Comp) noteMax() { c.occMax = max(c.occMax, c.entries.used) }
-
-// fail reports a protocol error: through the halt flag when there is one.
-func (c *Comp) fail(err error) { c.halt.Fail(err) }
 
 // Finish closes the activity and occupancy accounting at time now.
 func (c *Comp) Finish(now sim.VTimeInSec) {
@@ -445,11 +442,7 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 		timing.Counter{Name: "retired_markers", Value: c.retiredMarkers},
 		timing.Counter{Name: "rop_messages", Value: c.ropMessages},
 		timing.Counter{Name: "flushes", Value: c.flushes})
-	avg := 0.0
-	if c.occLast > 0 {
-		avg = float64(c.occSum) / float64(c.occLast)
-	}
-	add(n+".occupancy_average", avg)
+	add(n+".occupancy_average", timing.Ratio(c.occSum, c.occLast))
 	add(n+".occupancy_max", float64(c.occMax))
 	c.cacheStats(n, add)
 	c.activity.Stats(n, add)

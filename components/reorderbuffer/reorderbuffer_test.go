@@ -2,7 +2,6 @@ package reorderbuffer
 
 import (
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/sarchlab/akita/v3/sim"
@@ -326,9 +325,7 @@ func TestProtocolErrors(t *testing.T) {
 				s.TickNow(0)
 			}
 			bn.run(t)
-			if err := halt.Reason(); err == nil || !strings.Contains(err.Error(), "GPU.ReorderBuffer: "+tc.want) {
-				t.Fatalf("halt reason %v, want %q", err, tc.want)
-			}
+			testpeer.CheckHalted(t, halt.Reason(), "GPU.ReorderBuffer", "GPU.ReorderBuffer: "+tc.want)
 		})
 	}
 }

@@ -130,7 +130,7 @@ func MakeBuilder() Builder { return timing.NewBuilder("rop", DefaultConfig(), bu
 func build(name string, env timing.Env, cfg Config) *Comp {
 	sim.NameMustBeValid(name)
 	c := &Comp{
-		halt:          env.Halt,
+		fault:         env.Fault(name),
 		progress:      env.Progress,
 		index:         cfg.Index,
 		window:        cfg.Window,

@@ -119,7 +119,7 @@ type Comp struct {
 	// display buffer into it. Set by the platform builder before the run.
 	Image state.Memory
 
-	halt          *timing.Halt
+	fault         timing.Fault
 	progress      *timing.Progress
 	waker         *timing.Waker
 	index         int
@@ -177,11 +177,9 @@ type counters struct {
 	presentLines, presentCompressed, presentCleared uint64
 }
 
-func (c *Comp) fail(err error) { c.halt.Fail(fmt.Errorf("%s: %w", c.Name(), err)) }
-
 // Tick runs the stages from the back of the ROP to its front.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.halt.Stopped() {
+	if c.fault.Stopped() {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
@@ -226,7 +224,7 @@ func (c *Comp) receiveLateZ(now sim.VTimeInSec) bool {
 		}
 		rsp, ok := msg.(*protocol.LateZRsp)
 		if !ok {
-			c.fail(fmt.Errorf("DepthUnit port: unexpected message %T", msg))
+			c.fault.Fail(fmt.Errorf("DepthUnit port: unexpected message %T", msg))
 			return false
 		}
 		var r *record
@@ -237,7 +235,7 @@ func (c *Comp) receiveLateZ(now sim.VTimeInSec) bool {
 			}
 		}
 		if r == nil || rsp.RspTo != r.req.ID || len(rsp.Pass) != r.n {
-			c.fail(fmt.Errorf("LateZRsp %s (to %s, %d masks) does not answer the oldest late-Z request in flight",
+			c.fault.Fail(fmt.Errorf("LateZRsp %s (to %s, %d masks) does not answer the oldest late-Z request in flight",
 				rsp.ID, rsp.RspTo, len(rsp.Pass)))
 			return false
 		}
@@ -730,7 +728,7 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 	switch m := msg.(type) {
 	case *protocol.ShadedQuads:
 		if m.Draw == nil || m.Draw.State == nil || m.Draw.State.Color == nil {
-			c.fail(fmt.Errorf("FromReorderBuffer: ShadedQuads %s without a draw or colour target", m.ID))
+			c.fault.Fail(fmt.Errorf("FromReorderBuffer: ShadedQuads %s without a draw or colour target", m.ID))
 			return false
 		}
 		c.FromReorderBuffer.Retrieve(now)
@@ -751,21 +749,21 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 		c.enqueue(r, lq, m.ID, "quads")
 	case *protocol.ShadedSamples:
 		if err := checkShadedSamples(m); err != nil {
-			c.fail(err)
+			c.fault.Fail(err)
 			return false
 		}
 		c.FromReorderBuffer.Retrieve(now)
 		c.acceptSamples(m)
 	case *protocol.DrawEnd:
 		if m.Draw == nil {
-			c.fail(fmt.Errorf("FromReorderBuffer: DrawEnd %s without a draw", m.ID))
+			c.fault.Fail(fmt.Errorf("FromReorderBuffer: DrawEnd %s without a draw", m.ID))
 			return false
 		}
 		c.FromReorderBuffer.Retrieve(now)
 		c.recs = append(c.recs, &record{draw: m.Draw, seq: c.quadSeq})
 		c.st.drawEnds++
 	default:
-		c.fail(fmt.Errorf("FromReorderBuffer: unexpected message %T", msg))
+		c.fault.Fail(fmt.Errorf("FromReorderBuffer: unexpected message %T", msg))
 		return false
 	}
 	return true
@@ -801,7 +799,7 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 		c.ctlOut = protocol.NewDone(m.ID, c.index)
 	case *protocol.PresentCmd:
 		if err := c.startResolve(m); err != nil {
-			c.fail(err)
+			c.fault.Fail(err)
 			return false
 		}
 		c.Control.Retrieve(now)
@@ -821,7 +819,7 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 		c.ctlMsg = m
 		c.ctlState = controlFlushing
 	default:
-		c.fail(fmt.Errorf("Control: unexpected message %T", msg))
+		c.fault.Fail(fmt.Errorf("Control: unexpected message %T", msg))
 		return false
 	}
 	return true
@@ -851,7 +849,7 @@ func (c *Comp) controlStep() bool {
 		case *protocol.FlushCmd:
 			if m.Invalidate {
 				if _, err := c.cache.Invalidate(); err != nil {
-					c.fail(fmt.Errorf("FlushCmd %s: %w", m.ID, err))
+					c.fault.Fail(fmt.Errorf("FlushCmd %s: %w", m.ID, err))
 					return false
 				}
 			}
@@ -958,11 +956,7 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 		timing.Counter{Name: "present_lines_compressed", Value: s.presentCompressed},
 		timing.Counter{Name: "present_lines_cleared", Value: s.presentCleared})
 
-	frac := 0.0
-	if s.presentLines > 0 {
-		frac = float64(s.presentCompressed) / float64(s.presentLines)
-	}
-	add(n+"present_compressed_fraction", frac)
+	add(n+"present_compressed_fraction", timing.Ratio(s.presentCompressed, s.presentLines))
 	pf := c.cache.PrefetchCounters()
 	add(n+"prefetch_issued", float64(pf.Issued))
 	add(n+"prefetch_useful", float64(pf.Useful))

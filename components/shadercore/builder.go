@@ -120,6 +120,7 @@ func build(name string, env timing.Env, cfg Config) *Comp {
 	sim.NameMustBeValid(name)
 	c := &Comp{
 		env:         env,
+		fault:       env.Fault(name),
 		warpSize:    cfg.WarpSize,
 		issueCycles: (cfg.WarpSize + cfg.SIMDWidth - 1) / cfg.SIMDWidth,
 		sfuCycles:   (cfg.WarpSize + cfg.sfuWidth() - 1) / cfg.sfuWidth(),

@@ -1,8 +1,6 @@
 package shadercore
 
 import (
-	"fmt"
-
 	"github.com/sarchlab/akita/v3/sim"
 
 	"github.com/gfxsim/gfxsim/functional/shader"
@@ -45,6 +43,7 @@ type Comp struct {
 	SamplerPort           sim.Port
 
 	env      timing.Env // its halt stops the unit; its progress counts work done
+	fault    timing.Fault
 	waker    *timing.Waker
 	activity *timing.Activity
 
@@ -134,7 +133,7 @@ type stats struct {
 // Tick runs the stages back to front: outputs, texture requests, texture
 // responses, issue, admission.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.env.Halt.Stopped() {
+	if c.fault.Stopped() {
 		return false
 	}
 	cy := c.Freq.Cycle(now)
@@ -148,7 +147,7 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 	} else {
 		progress = c.admit(now, cy) || progress
 	}
-	if c.env.Halt.Stopped() {
+	if c.fault.Stopped() {
 		return false
 	}
 	c.activity.Set(cy, c.classify(cy))
@@ -209,7 +208,6 @@ func (c *Comp) nextEvent(cy uint64) uint64 {
 }
 
 // fail stops the simulation with err (a malformed message or program).
-func (c *Comp) fail(err error) { c.env.Halt.Fail(fmt.Errorf("%s: %w", c.Name(), err)) }
 
 // residentChanged accounts the resident-warp integral before the count changes.
 func (c *Comp) residentChanged(cy uint64) {
@@ -253,10 +251,7 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	add(p+"texture_lane_requests", float64(all.TexRequests))
 	add(p+"texture_wait_warp_cycles", float64(st.texWaitWarpCycles))
 	total := c.activity.Total()
-	avg := 0.0
-	if total > 0 {
-		avg = float64(st.residentIntegral) / float64(total)
-	}
+	avg := timing.Ratio(st.residentIntegral, total)
 	add(p+"avg_resident_warps", avg)
 	add(p+"occupancy", avg/float64(len(c.slots)))
 	add(p+"max_resident_warps", float64(st.maxResident))

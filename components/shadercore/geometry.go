@@ -24,12 +24,12 @@ func (c *Comp) admitGeometry(now sim.VTimeInSec, cy uint64) bool {
 	c.gotWork = true
 	g, ok := msg.(*protocol.GeometryWarp)
 	if !ok {
-		c.fail(fmt.Errorf("ToPrimitiveAssembly: unexpected message %T", msg))
+		c.fault.Fail(fmt.Errorf("ToPrimitiveAssembly: unexpected message %T", msg))
 		return false
 	}
 	j, bytes, err := c.describeGeometry(g)
 	if err != nil {
-		c.fail(err)
+		c.fault.Fail(err)
 		return false
 	}
 	free := c.freeSlot()

@@ -38,7 +38,7 @@ func (c *Comp) sendOutputs(now sim.VTimeInSec, cy uint64) bool {
 		}
 		*used = true
 		if dst == nil {
-			c.fail(fmt.Errorf("%s: no destination port set", port.Name()))
+			c.fault.Fail(fmt.Errorf("%s: no destination port set", port.Name()))
 			return false
 		}
 		if s.out == nil {

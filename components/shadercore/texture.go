@@ -17,7 +17,7 @@ func (c *Comp) sendTexRequests(now sim.VTimeInSec, cy uint64) bool {
 		return false
 	}
 	if c.SamplerPort == nil {
-		c.fail(fmt.Errorf("SamplerPort is not set"))
+		c.fault.Fail(fmt.Errorf("SamplerPort is not set"))
 		return false
 	}
 	msg := c.texQueue[0].msg
@@ -40,17 +40,13 @@ func (c *Comp) sendTexRequests(now sim.VTimeInSec, cy uint64) bool {
 // cycle on.
 func (c *Comp) receiveTexResponse(now sim.VTimeInSec, cy uint64) bool {
 	msg := c.Sampler.Peek()
-	if msg == nil {
-		return false
-	}
 	rsp, ok := msg.(*protocol.TexResponse)
-	if !ok {
-		c.fail(fmt.Errorf("Sampler: unexpected message %T", msg))
+	if !c.fault.Expect(ok, c.Sampler, msg) {
 		return false
 	}
 	if rsp.Warp >= uint64(len(c.slots)) || c.slots[rsp.Warp].state != slotTexture ||
 		c.slots[rsp.Warp].texID != rsp.RspTo {
-		c.fail(fmt.Errorf("Sampler: TexResponse for warp slot %d answers no outstanding request (%s)",
+		c.fault.Fail(fmt.Errorf("Sampler: TexResponse for warp slot %d answers no outstanding request (%s)",
 			rsp.Warp, rsp.RspTo))
 		return false
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/shader"
+	"github.com/gfxsim/gfxsim/internal/enum"
 )
 
 // slotState is the state of a warp slot.
@@ -18,21 +19,9 @@ const (
 	slotDone              // finished; its output leaves from readyAt on
 )
 
-func (s slotState) String() string {
-	switch s {
-	case slotFree:
-		return "free"
-	case slotLoading:
-		return "loading"
-	case slotReady:
-		return "ready"
-	case slotTexture:
-		return "texture"
-	case slotDone:
-		return "done"
-	}
-	return "slotState(?)"
-}
+var slotStateNames = enum.Names[slotState]{Type: "slotState", Names: []string{"free", "loading", "ready", "texture", "done"}}
+
+func (s slotState) String() string { return slotStateNames.String(s) }
 
 // warpSlot is one resident warp: the work it came from, its functional state
 // (shader.Warp, registers included) and its timing.

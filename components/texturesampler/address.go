@@ -65,22 +65,18 @@ func (c *Comp) accept(now sim.VTimeInSec, cy uint64) bool {
 		return false
 	}
 	msg := c.Core.Peek()
-	if msg == nil {
-		return false
-	}
 	req, ok := msg.(*protocol.TexRequest)
-	if !ok {
-		c.fail(fmt.Errorf("Core: unexpected message %T", msg))
+	if !c.fault.Expect(ok, c.Core, msg) {
 		return false
 	}
 	if req.Binding == nil {
-		c.fail(fmt.Errorf("Core: TexRequest from warp slot %d has no binding", req.Warp))
+		c.fault.Fail(fmt.Errorf("Core: TexRequest from warp slot %d has no binding", req.Warp))
 		return false
 	}
 	r := c.at(c.count)
 	*r = request{seq: c.nextSeq, msg: req, arrival: c.Freq.Cycle(req.RecvTime), lines: r.lines[:0]}
 	if err := c.sample(r); err != nil {
-		c.fail(err)
+		c.fault.Fail(err)
 		return false
 	}
 	c.Core.Retrieve(now)

@@ -82,6 +82,7 @@ func build(name string, env timing.Env, cfg Config) *Comp {
 	l1, _ := timing.NewTagArray(cfg.L1Size, cfg.L1Ways, cfg.L1LineSize)
 	c := &Comp{
 		env:           env,
+		fault:         env.Fault(name),
 		lanesPerCycle: cfg.LanesPerCycle,
 		lookups:       cfg.TagLookupsPerCycle,
 		l1:            l1,
@@ -108,7 +109,7 @@ func (c *Comp) buildPorts(name string, cfg Config, freq sim.Freq) {
 	c.AddPort("ToL2", c.ToL2)
 	c.Control = sim.NewLimitNumMsgPort(c, 1, name+".Control")
 	c.AddPort("Control", c.Control)
-	client, err := memclient.New(c.ToL2, l2Finder{c}, freq, memclient.Config{MaxOutstanding: cfg.MissQueue})
+	client, err := memclient.New(c.ToL2, timing.LateFinder{At: &c.L2}, freq, memclient.Config{MaxOutstanding: cfg.MissQueue})
 	if err != nil {
 		panic(fmt.Sprintf("%s: %v", name, err))
 	}
@@ -129,14 +130,4 @@ func (c *Comp) buildQueues(cfg Config) {
 	c.fillQueue = make([]int, 0, cfg.MissQueue)
 	c.ranges = make([]texture.ByteRange, 0, 2*cfg.L1LineSize)
 	c.taps = make([]texture.Tap, 0, texture.MaxTaps)
-}
-
-// l2Finder resolves L2 addresses through the peer field set after Build.
-type l2Finder struct{ c *Comp }
-
-func (f l2Finder) Find(addr uint64) sim.Port {
-	if f.c.L2 == nil {
-		return nil
-	}
-	return f.c.L2.Find(addr)
 }

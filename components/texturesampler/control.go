@@ -44,7 +44,7 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 	}
 	m, ok := msg.(*protocol.FlushCmd)
 	if !ok {
-		c.fail(fmt.Errorf("Control: unexpected message %T", msg))
+		c.fault.Fail(fmt.Errorf("Control: unexpected message %T", msg))
 		return false
 	}
 	c.Control.Retrieve(now)

@@ -2,8 +2,10 @@ package texturesampler
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/gfxsim/gfxsim/functional/texture"
+	"github.com/gfxsim/gfxsim/internal/enum"
 )
 
 // FilterCostModel says what a request costs in the filter stage.
@@ -23,23 +25,17 @@ const (
 	FilterCostByTexelQuads
 )
 
-var filterCostNames = [...]string{"flat", "by_texel_quads"}
+var filterCostNames = enum.Names[FilterCostModel]{Type: "FilterCostModel", What: "filter cost model", Names: []string{"flat", "by_texel_quads"}}
 
-func (m FilterCostModel) String() string {
-	if int(m) < len(filterCostNames) {
-		return filterCostNames[m]
-	}
-	return fmt.Sprintf("FilterCostModel(%d)", uint8(m))
-}
+func (m FilterCostModel) String() string { return filterCostNames.String(m) }
 
-// ParseFilterCostModel returns the model named s ("flat" or "by_texel_quads").
+// ParseFilterCostModel returns the model named s, exactly ("flat" or
+// "by_texel_quads").
 func ParseFilterCostModel(s string) (FilterCostModel, error) {
-	for i, n := range filterCostNames {
-		if n == s {
-			return FilterCostModel(i), nil
-		}
+	if i := slices.Index(filterCostNames.Names, s); i >= 0 {
+		return FilterCostModel(i), nil
 	}
-	return 0, fmt.Errorf("unknown filter cost model %q (want flat or by_texel_quads)", s)
+	return 0, fmt.Errorf("unknown %s %q (want %s)", filterCostNames.What, s, filterCostNames.Want())
 }
 
 // FilterCosts is the filter stage's cost model (Builder.WithFilterCosts).

@@ -51,6 +51,7 @@ type Comp struct {
 	Observer L1Observer
 
 	env      timing.Env // its halt stops the unit; its progress counts work done
+	fault    timing.Fault
 	waker    *timing.Waker
 	activity *timing.Activity
 	client   *memclient.Client
@@ -116,7 +117,7 @@ type stats struct {
 // Tick runs the stages back to front: response, filter, fill, miss send, tag
 // lookup, address.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.env.Halt.Stopped() {
+	if c.fault.Stopped() {
 		return false
 	}
 	cy := c.Freq.Cycle(now)
@@ -128,7 +129,7 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 	progress = c.sendMisses(now) || progress
 	progress = c.lookup(cy) || progress
 	progress = c.accept(now, cy) || progress
-	if c.env.Halt.Stopped() {
+	if c.fault.Stopped() {
 		return false
 	}
 	c.activity.Set(cy, c.classify(cy))
@@ -203,7 +204,6 @@ func (c *Comp) nextEvent(cy uint64) uint64 {
 }
 
 // fail stops the simulation with err (a malformed request or missing wiring).
-func (c *Comp) fail(err error) { c.env.Halt.Fail(fmt.Errorf("%s: %w", c.Name(), err)) }
 
 // Stats implements timing.StatsReporter.
 func (c *Comp) Stats(add func(name string, v float64)) {

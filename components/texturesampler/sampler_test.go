@@ -418,10 +418,7 @@ func TestBadInputHalts(t *testing.T) {
 			if err := e.Run(); err != nil {
 				t.Fatal(err)
 			}
-			err := r.halt.Reason()
-			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "GPU.TextureSampler[0]: ") {
-				t.Fatalf("halt reason %v, want one containing %q", err, tc.want)
-			}
+			testpeer.CheckHalted(t, r.halt.Reason(), "GPU.TextureSampler[0]", tc.want)
 		})
 	}
 }

@@ -80,19 +80,7 @@ func ClipCode(p Vec4, gb GuardBand) uint32 {
 	if !Finite(x) || !Finite(y) || !Finite(z) || !Finite(w) {
 		return FrustumMask | GuardMask | ClipInvalid
 	}
-	var c uint32
-	if x < -w {
-		c |= ClipLeft
-	}
-	if x > w {
-		c |= ClipRight
-	}
-	if y < -w {
-		c |= ClipBottom
-	}
-	if y > w {
-		c |= ClipTop
-	}
+	c := beyond(x, w, ClipLeft, ClipRight) | beyond(y, w, ClipBottom, ClipTop)
 	if z < 0 {
 		c |= ClipNear
 	}
@@ -101,17 +89,18 @@ func ClipCode(p Vec4, gb GuardBand) uint32 {
 	}
 	gx := float32(gb.X * w)
 	gy := float32(gb.Y * w)
-	if x < -gx {
-		c |= GuardLeft
+	return c | beyond(x, gx, GuardLeft, GuardRight) | beyond(y, gy, GuardBottom, GuardTop)
+}
+
+// beyond returns the bit low when v < -lim and high when v > lim (both when
+// lim is negative).
+func beyond(v, lim float32, low, high uint32) uint32 {
+	var c uint32
+	if v < -lim {
+		c |= low
 	}
-	if x > gx {
-		c |= GuardRight
-	}
-	if y < -gy {
-		c |= GuardBottom
-	}
-	if y > gy {
-		c |= GuardTop
+	if v > lim {
+		c |= high
 	}
 	return c
 }

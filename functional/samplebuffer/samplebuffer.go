@@ -50,6 +50,19 @@ func (g Geometry) Validate(capacity int64) error {
 	return nil
 }
 
+// SetRaster makes g hold a width x height raster at samples per pixel (the
+// frame's render target) when that passes Validate with no capacity limit;
+// otherwise it leaves g as it was and returns Validate's error.
+func (g *Geometry) SetRaster(width, height, samples int) error {
+	n := *g
+	n.Width, n.Height, n.Samples = width, height, samples
+	if err := n.Validate(1 << 62); err != nil {
+		return err
+	}
+	*g = n
+	return nil
+}
+
 // Chips is the number of 3DRAM chips.
 func (g Geometry) Chips() int { return g.Interleaves * g.ChipsPerInterleave }
 

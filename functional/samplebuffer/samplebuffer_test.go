@@ -56,3 +56,21 @@ func TestValidate(t *testing.T) {
 		}
 	}
 }
+
+func TestSetRaster(t *testing.T) {
+	g := Geometry{Width: 8, Height: 8, Samples: 4, Interleaves: 2, ChipsPerInterleave: 2}
+	if err := g.SetRaster(1920, 1080, 16); err != nil {
+		t.Fatal(err)
+	}
+	want := Geometry{Width: 1920, Height: 1080, Samples: 16, Interleaves: 2, ChipsPerInterleave: 2}
+	if g != want {
+		t.Fatalf("SetRaster: %+v, want %+v", g, want)
+	}
+	err := g.SetRaster(64, 64, 17)
+	if err == nil || err.Error() != "samples: 17 samples per pixel outside [1, 16] (the pattern RAM holds 16)" {
+		t.Errorf("SetRaster with 17 samples: error %v", err)
+	}
+	if g != want {
+		t.Errorf("a refused SetRaster changed the geometry to %+v", g)
+	}
+}

@@ -45,17 +45,33 @@ type RegRef struct {
 // Instr.Sampler and Opcode.UsesSampler).
 func (in *Instr) Reads(out []RegRef) []RegRef {
 	for s := 0; s < in.Op.NumSources(); s++ {
-		src := &in.Src[s]
-		need := in.SourceMask(s)
-		var m uint8
-		for c := 0; c < 4; c++ {
-			if need&(1<<c) != 0 {
-				m |= 1 << (src.Swizzle[c] & 3)
-			}
-		}
-		out = append(out, RegRef{File: src.File, Index: src.Index, Mask: m})
+		out = append(out, RegRef{File: in.Src[s].File, Index: in.Src[s].Index, Mask: in.ReadMask(s)})
 	}
 	return out
+}
+
+// ReadMask returns the components of source s's register that the
+// instruction reads: SourceMask(s) through the swizzle.
+func (in *Instr) ReadMask(s int) uint8 {
+	need := in.SourceMask(s)
+	var m uint8
+	for c := 0; c < 4; c++ {
+		if need&(1<<c) != 0 {
+			m |= 1 << (in.Src[s].Swizzle[c] & 3)
+		}
+	}
+	return m
+}
+
+// TempRead returns the temp register source s reads and the components it
+// reads (ReadMask); ok is false for another register file or a temp out of
+// range.
+func (in *Instr) TempRead(s int) (reg int, mask uint8, ok bool) {
+	src := &in.Src[s]
+	if src.File != FileTemp || src.Index < 0 || src.Index >= MaxTemps {
+		return 0, 0, false
+	}
+	return src.Index, in.ReadMask(s), true
 }
 
 // Writes returns the register and components the instruction writes (false
@@ -133,15 +149,14 @@ func (p *Program) Resources() Resources {
 		}
 		depth := 0
 		for s := 0; s < in.Op.NumSources(); s++ {
-			src := &in.Src[s]
-			if src.File != FileTemp || src.Index < 0 || src.Index >= MaxTemps {
+			reg, m, ok := in.TempRead(s)
+			if !ok {
 				continue
 			}
-			r.Temps = max(r.Temps, src.Index+1)
-			need := in.SourceMask(s)
+			r.Temps = max(r.Temps, reg+1)
 			for c := 0; c < 4; c++ {
-				if need&(1<<c) != 0 {
-					depth = max(depth, texDepth[src.Index][src.Swizzle[c]&3])
+				if m&(1<<c) != 0 {
+					depth = max(depth, texDepth[reg][c])
 				}
 			}
 		}
@@ -190,15 +205,8 @@ func (p *Program) maxLiveTemps() int {
 			live[in.Dst.Index] &^= in.Dst.Mask
 		}
 		for s := 0; s < in.Op.NumSources(); s++ {
-			src := &in.Src[s]
-			if src.File != FileTemp || src.Index < 0 || src.Index >= MaxTemps {
-				continue
-			}
-			need := in.SourceMask(s)
-			for c := 0; c < 4; c++ {
-				if need&(1<<c) != 0 {
-					live[src.Index] |= 1 << (src.Swizzle[c] & 3)
-				}
+			if reg, m, ok := in.TempRead(s); ok {
+				live[reg] |= m
 			}
 		}
 		best = max(best, count())
@@ -221,16 +229,12 @@ func (p *Program) Dependencies() [][]int {
 		in := &p.Code[i]
 		var d []int
 		for s := 0; s < in.Op.NumSources(); s++ {
-			src := &in.Src[s]
-			if src.File != FileTemp || src.Index < 0 || src.Index >= MaxTemps {
+			reg, m, ok := in.TempRead(s)
+			if !ok {
 				continue
 			}
-			need := in.SourceMask(s)
 			for c := 0; c < 4; c++ {
-				if need&(1<<c) == 0 {
-					continue
-				}
-				if j := lastDef[src.Index][src.Swizzle[c]&3]; j >= 0 && !slices.Contains(d, j) {
+				if j := lastDef[reg][c]; m&(1<<c) != 0 && j >= 0 && !slices.Contains(d, j) {
 					d = append(d, j)
 				}
 			}

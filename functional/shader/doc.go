@@ -108,7 +108,9 @@
 // # Analysis
 //
 // Instr.Reads and Instr.Writes give the registers and components each
-// instruction reads and writes, Program.Dependencies the operation DAG,
+// instruction reads and writes (Instr.ReadMask one source's components after
+// its swizzle, Instr.TempRead the temp a source reads, the one home of that
+// test for the analyses), Program.Dependencies the operation DAG,
 // Program.Resources the counts a core allocates by and a multipass
 // partitioner checks (instructions, ALU and texture operations, temporaries,
 // interpolants, constants, samplers, texture dependency depth).

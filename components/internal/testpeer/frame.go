@@ -223,7 +223,7 @@ func (h *TickLog) Func(ctx sim.HookCtx) {
 	if ctx.Pos != sim.HookPosBeforeEvent {
 		return
 	}
-	if hd, ok := timing.TickOf(ctx.Item); ok && hd == h.Comp {
-		h.Cycles = append(h.Cycles, Freq.Cycle(ctx.Item.(sim.Event).Time()))
+	if ev, ok := ctx.Item.(sim.Event); ok && timing.IsTick(ev) && ev.Handler() == h.Comp {
+		h.Cycles = append(h.Cycles, Freq.Cycle(ev.Time()))
 	}
 }

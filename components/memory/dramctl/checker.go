@@ -1,6 +1,10 @@
 package dramctl
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/gfxsim/gfxsim/internal/enum"
+)
 
 // CommandKind is a DRAM command.
 type CommandKind uint8
@@ -14,21 +18,9 @@ const (
 	CmdREF                    // all-bank refresh of a rank
 )
 
-func (k CommandKind) String() string {
-	switch k {
-	case CmdACT:
-		return "ACT"
-	case CmdRD:
-		return "RD"
-	case CmdWR:
-		return "WR"
-	case CmdPRE:
-		return "PRE"
-	case CmdREF:
-		return "REF"
-	}
-	return fmt.Sprintf("CommandKind(%d)", uint8(k))
-}
+var commandNames = enum.Names[CommandKind]{Type: "CommandKind", Names: []string{"ACT", "RD", "WR", "PRE", "REF"}}
+
+func (k CommandKind) String() string { return commandNames.String(k) }
 
 // Command is one issued command: its cycle (of the command clock), kind and
 // address. REF uses only Rank; PRE and ACT no Column.

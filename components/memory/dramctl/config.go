@@ -151,9 +151,13 @@ type FieldError struct {
 
 func (e *FieldError) Error() string { return e.Field + ": " + e.Msg }
 
-func fieldErr(field, format string, args ...any) error {
+// NewFieldError returns the FieldError of field with the message format and
+// args (fmt.Sprintf).
+func NewFieldError(field, format string, args ...any) error {
 	return &FieldError{Field: field, Msg: fmt.Sprintf(format, args...)}
 }
+
+var fieldErr = NewFieldError
 
 // WithDefaults returns c with every zero field replaced by the preset's value
 // or its default. Fields holding invalid values are left for Validate.

@@ -173,15 +173,25 @@ const (
 	compressedLine                 // a compressed block
 )
 
-// readSize returns the bytes a miss on line moves: the compressed block when
-// its tag says compressed, else the whole line.
-func (c *Cache) readSize(line uint64) (uint64, transfer) {
+// usableSurface returns the surface of line when compression applies to it;
+// otherwise nil and how the line moves (plainLine or unusableLine).
+func (c *Cache) usableSurface(line uint64) (*surface, transfer) {
 	s := c.surfaceOf(line)
 	switch {
 	case s == nil:
-		return c.lines, plainLine
+		return nil, plainLine
 	case !s.usable:
-		return c.lines, unusableLine
+		return nil, unusableLine
+	}
+	return s, fullLine
+}
+
+// readSize returns the bytes a miss on line moves: the compressed block when
+// its tag says compressed, else the whole line.
+func (c *Cache) readSize(line uint64) (uint64, transfer) {
+	s, t := c.usableSurface(line)
+	if s == nil {
+		return c.lines, t
 	}
 	if i, ok := s.index(line, c.lines); ok && s.size[i] != 0 {
 		return uint64(s.size[i]), compressedLine
@@ -193,12 +203,9 @@ func (c *Cache) readSize(line uint64) (uint64, transfer) {
 // moves: compressed (the block size) when every pixel of the line has all its
 // samples equal, else the whole line; the line's tag follows.
 func (c *Cache) writeBackSize(line uint64, data []byte) (uint64, transfer) {
-	s := c.surfaceOf(line)
-	switch {
-	case s == nil:
-		return c.lines, plainLine
-	case !s.usable:
-		return c.lines, unusableLine
+	s, t := c.usableSurface(line)
+	if s == nil {
+		return c.lines, t
 	}
 	if _, ok := s.index(line, c.lines); !ok {
 		return c.lines, unusableLine // a line only partly inside the surface

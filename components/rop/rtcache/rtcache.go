@@ -645,11 +645,7 @@ func (c *Cache) Stats(comp string, add func(string, float64)) {
 		timing.Counter{Name: "line_writes_uncached", Value: c.otherWrites},
 		timing.Counter{Name: "cleared_lines", Value: c.clearedLines},
 		timing.Counter{Name: "invalidated_lines", Value: c.invalidated})
-	rate := 0.0
-	if n := c.hits + c.misses; n > 0 {
-		rate = float64(c.hits) / float64(n)
-	}
-	add(p+"hit_rate", rate)
+	add(p+"hit_rate", timing.Ratio(c.hits, c.hits+c.misses))
 	timing.AddCounters(p, add,
 		timing.Counter{Name: "line_reads_compressed", Value: c.readsCompressed},
 		timing.Counter{Name: "line_reads_uncompressed", Value: c.readsUncompressed},

@@ -487,11 +487,7 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 		timing.Counter{Name: "flush_write_backs", Value: s.flushWriteBacks},
 		timing.Counter{Name: "draw_ends", Value: s.drawEnds}, timing.Counter{Name: "draw_dones", Value: s.drawDones},
 		timing.Counter{Name: "barriers", Value: s.barriers})
-	rate := 0.0
-	if t := s.hits + s.misses; t > 0 {
-		rate = float64(s.hits) / float64(t)
-	}
-	add(n+"cache_hit_rate", rate)
+	add(n+"cache_hit_rate", timing.Ratio(s.hits, s.hits+s.misses))
 	c.activity.Stats(c.Name(), add)
 }
 
@@ -499,11 +495,8 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 // render target's size and samples per pixel; the platform calls it before
 // the run), which decides the map from samples to chips and rows.
 func (c *Comp) SetRaster(width, height, samples int) error {
-	g := c.cfg.Geometry
-	g.Width, g.Height, g.Samples = width, height, samples
-	if err := g.Validate(1 << 62); err != nil {
+	if err := c.cfg.Geometry.SetRaster(width, height, samples); err != nil {
 		return fmt.Errorf("%s: %w", c.Name(), err)
 	}
-	c.cfg.Geometry = g
 	return nil
 }

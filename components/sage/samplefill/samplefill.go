@@ -291,11 +291,8 @@ var _ protocol.Unit = (*SampleFill)(nil)
 // size and samples per pixel; the platform calls it before the run), which
 // decides each sample's interleave.
 func (c *SampleFill) SetRaster(width, height, samples int) error {
-	g := c.cfg.Geometry
-	g.Width, g.Height, g.Samples = width, height, samples
-	if err := g.Validate(1 << 62); err != nil {
+	if err := c.cfg.Geometry.SetRaster(width, height, samples); err != nil {
 		return fmt.Errorf("%s: %w", c.Name(), err)
 	}
-	c.cfg.Geometry = g
 	return nil
 }

@@ -33,15 +33,10 @@ func build(name string, env timing.Env, cfg Config) *Binner {
 	c.ToMemory = sim.NewLimitNumMsgPort(c, cfg.MaxOutstandingMemory, name+".ToMemory")
 	c.ToScheduler = sim.NewLimitNumMsgPort(c, 2, name+".ToScheduler")
 	c.activity = timing.NewActivity(stateNames[:]...)
-	mc, err := memclient.New(c.ToMemory, finder{c}, env.Freq, memclient.Config{MaxOutstanding: cfg.MaxOutstandingMemory})
+	mc, err := memclient.New(c.ToMemory, timing.LateFinder{At: &c.Memory}, env.Freq, memclient.Config{MaxOutstanding: cfg.MaxOutstandingMemory})
 	if err != nil {
 		panic(fmt.Sprintf("binner %s: %v", name, err))
 	}
 	c.mem = mc
 	return c
 }
-
-// finder asks the binner's Memory peer, set after Build.
-type finder struct{ c *Binner }
-
-func (f finder) Find(addr uint64) sim.Port { return f.c.Memory.Find(addr) }

@@ -16,11 +16,7 @@ func (c *Binner) Stats(add func(name string, v float64)) {
 	p := c.Name() + "."
 	add(p+"primitives", float64(c.prims))
 	add(p+"bin_entries", float64(c.entries))
-	spread := 0.0
-	if c.prims > 0 {
-		spread = float64(c.entries) / float64(c.prims)
-	}
-	add(p+"bin_spread", spread)
+	add(p+"bin_spread", timing.Ratio(c.entries, c.prims))
 	add(p+"bin_spread_max", float64(c.maxSpread))
 	add(p+"draws", float64(c.draws))
 	add(p+"passes", float64(c.passes))

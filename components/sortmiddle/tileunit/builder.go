@@ -38,17 +38,13 @@ func build(name string, env timing.Env, cfg Config) *TileUnit {
 	c.TileMemory = sim.NewLimitNumMsgPort(c, cfg.InputQueue, name+".TileMemory")
 	c.activity = timing.NewActivity(stateNames[:]...)
 	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
-	mc, err := memclient.New(c.ToMemory, finder{c}, env.Freq, memclient.Config{MaxOutstanding: cfg.MaxOutstandingMemory})
+	mc, err := memclient.New(c.ToMemory, timing.LateFinder{At: &c.Memory}, env.Freq, memclient.Config{MaxOutstanding: cfg.MaxOutstandingMemory})
 	if err != nil {
 		panic(fmt.Sprintf("tile unit %s: %v", name, err))
 	}
 	c.mem = mc
 	return c
 }
-
-type finder struct{ c *TileUnit }
-
-func (f finder) Find(addr uint64) sim.Port { return f.c.Memory.Find(addr) }
 
 // stats are the unit's counters.
 type stats struct {
@@ -76,11 +72,7 @@ func (c *TileUnit) Stats(add func(name string, v float64)) {
 	add(p+"tiles", float64(s.tiles))
 	add(p+"empty_tiles", float64(s.emptyTiles))
 	add(p+"tile_cycles", float64(s.tileCycles))
-	avg := 0.0
-	if s.tiles > 0 {
-		avg = float64(s.tileCycles) / float64(s.tiles)
-	}
-	add(p+"tile_cycles_avg", avg)
+	add(p+"tile_cycles_avg", timing.Ratio(s.tileCycles, s.tiles))
 	add(p+"tile_cycles_max", float64(s.tileCyclesMax))
 	add(p+"tile_memory_peak_bytes", float64(s.peak))
 	add(p+"tile_memory_over_budget", float64(s.overBudget))

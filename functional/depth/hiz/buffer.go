@@ -338,13 +338,7 @@ func (b *Buffer) gather(quads []raster.Quad, live []raster.SampleMask) {
 			}
 			ti, bit0 := b.geo.TileOf(x, y)
 			if last < 0 || b.pieces[last].tile != ti {
-				last = -1
-				for k := range b.pieces {
-					if b.pieces[k].tile == ti {
-						last = k
-						break
-					}
-				}
+				last = b.pieceOf(ti)
 				if last < 0 {
 					b.pieces = append(b.pieces, piece{tile: ti})
 					last = len(b.pieces) - 1
@@ -353,6 +347,16 @@ func (b *Buffer) gather(quads []raster.Quad, live []raster.SampleMask) {
 			b.pieces[last].cover.OrBits(bit0, pm, n)
 		}
 	}
+}
+
+// pieceOf returns the index of tile ti's piece, or -1 when it has none.
+func (b *Buffer) pieceOf(ti int) int {
+	for k := range b.pieces {
+		if b.pieces[k].tile == ti {
+			return k
+		}
+	}
+	return -1
 }
 
 // scatter removes the failed samples from the live masks; it returns the
@@ -386,11 +390,8 @@ func (b *Buffer) scatter(quads []raster.Quad, live []raster.SampleMask) int {
 			}
 			ti, bit0 := b.geo.TileOf(x, y)
 			if last < 0 || b.pieces[last].tile != ti {
-				for k := range b.pieces {
-					if b.pieces[k].tile == ti {
-						last = k
-						break
-					}
+				if k := b.pieceOf(ti); k >= 0 {
+					last = k
 				}
 			}
 			live[i][pix] &^= b.pieces[last].fail.BitsAt(bit0, n)

@@ -195,7 +195,6 @@ func Analyze(p *shader.Program, o Options) (*Shader, error) {
 		}
 		for s := 0; s < in.Op.NumSources(); s++ {
 			src := &in.Src[s]
-			need := in.SourceMask(s)
 			switch src.File {
 			case shader.FileInput:
 				if !system[src.Index] {
@@ -203,14 +202,15 @@ func Analyze(p *shader.Program, o Options) (*Shader, error) {
 				}
 			case shader.FileTemp:
 				so := source{temp: true}
+				m := in.ReadMask(s)
 				for c := 0; c < 4; c++ {
-					if need&(1<<c) == 0 {
+					if m&(1<<c) == 0 {
 						continue
 					}
-					d := lastDef[src.Index][src.Swizzle[c]&3]
+					d := lastDef[src.Index][c]
 					if d < 0 {
 						so.entry = true
-						so.entryMask |= 1 << (src.Swizzle[c] & 3)
+						so.entryMask |= 1 << c
 					} else if !slices.Contains(so.prods, d) {
 						so.prods = append(so.prods, d)
 					}
