@@ -196,7 +196,8 @@ type Sweep[R any] struct {
 func PointsDir(out string) string { return filepath.Join(out, "points") }
 
 // Main does what f asks: lists the points, runs a shard of them, merges the
-// files of all shards, or (no flag) runs every point and merges them.
+// files of all shards, or (no flag) runs every point and merges them. Its
+// errors do not name the study: the command that prints them does (expt.Main).
 func (s *Sweep[R]) Main(f SweepFlags, w io.Writer) error {
 	if err := f.Check(); err != nil {
 		return err
@@ -238,10 +239,10 @@ func (s *Sweep[R]) check() error {
 	seen := make(map[string]int, len(s.Points))
 	for i, p := range s.Points {
 		if p == "" || p != RunName(p) || p == "." || p == ".." {
-			return fmt.Errorf("%s: point %d has the name %q, not usable as a file name", s.Study, i, p)
+			return fmt.Errorf("point %d has the name %q, not usable as a file name", i, p)
 		}
 		if j, ok := seen[p]; ok {
-			return fmt.Errorf("%s: points %d and %d are both named %q", s.Study, j, i, p)
+			return fmt.Errorf("points %d and %d are both named %q", j, i, p)
 		}
 		seen[p] = i
 	}
@@ -304,7 +305,7 @@ func (s *Sweep[R]) RunShard(sh Shard) ([]string, error) {
 				}
 				mu.Lock()
 				if err != nil {
-					errs[j], failed = fmt.Errorf("%s: point %d (%s): %w", s.Study, i, s.Points[i], err), true
+					errs[j], failed = fmt.Errorf("point %d (%s): %w", i, s.Points[i], err), true
 				} else {
 					done++
 					if s.Done != nil {
@@ -413,8 +414,8 @@ func (s *Sweep[R]) mergeFiles(w io.Writer, files []string) error {
 		if n > len(missing) {
 			more = fmt.Sprintf(", and %d more", n-len(missing))
 		}
-		return fmt.Errorf("%s: %d of %d points have no file (%s%s): run their shards (point i is in shard i%%N of N) and merge again",
-			s.Study, n, len(s.Points), strings.Join(missing, ", "), more)
+		return fmt.Errorf("%d of %d points have no file (%s%s): run their shards (point i is in shard i%%N of N) and merge again",
+			n, len(s.Points), strings.Join(missing, ", "), more)
 	}
 	return s.Merge(w, rs)
 }

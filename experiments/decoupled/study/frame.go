@@ -24,6 +24,13 @@ type Frame struct {
 	KeepImage              bool // keep the resolved image (image-error comparisons)
 }
 
+// String names the frame by its fields, as errors show it: "scene room,
+// 64x36, 4 spp, blur 1, frame 0, adaptive (rate 1)".
+func (f Frame) String() string {
+	return fmt.Sprintf("scene %s, %dx%d, %d spp, blur %g, frame %d, %s (rate %g)",
+		f.Scene, f.Width, f.Height, f.Samples, f.Blur, f.Index, variantName(f), f.Decoupling.Rate)
+}
+
 // Point is a measured frame.
 type Point struct {
 	Frame

@@ -339,7 +339,7 @@ func Run(o Options, w io.Writer) error {
 		j := jobs[i]
 		p, err := Render(j.frame, j.models, o.Seed)
 		if err != nil {
-			return result{}, fmt.Errorf("%s frame %+v: %w", j.fig, j.frame, err)
+			return result{}, fmt.Errorf("%s frame (%s): %w", j.fig, j.frame, err)
 		}
 		return result{Point: p}, nil
 	}
