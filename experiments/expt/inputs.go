@@ -26,17 +26,16 @@ type Inputs struct {
 	Log io.Writer
 	// ProgressEvery is how often a long load prints a line (0: 10 s).
 	ProgressEvery time.Duration
+	// BuiltinOnly, set before Register, says the binary loads built-in
+	// scenes only, which name no files: -allow-path is not offered.
+	BuiltinOnly bool
 }
 
-// Register adds -allow-path and -max-memory to fs.
+// Register adds -allow-path (unless BuiltinOnly) and -max-memory to fs.
 func (in *Inputs) Register(fs *flag.FlagSet) {
-	fs.Func("allow-path", "a folder whose files scenes may read, besides the scene file's own folder (repeatable)", func(s string) error {
-		if _, err := inputs.NewRoots(s); err != nil {
-			return err
-		}
-		in.AllowPaths = append(in.AllowPaths, s)
-		return nil
-	})
+	if !in.BuiltinOnly {
+		in.registerAllowPath(fs)
+	}
 	fs.Func("max-memory", fmt.Sprintf("memory budget of a load and run, e.g. 6G (default: a quarter of physical memory, %s here)",
 		inputs.Bytes(inputs.DefaultMaxMemory())), func(s string) error {
 		n, err := inputs.ParseBytes(s)
@@ -44,6 +43,16 @@ func (in *Inputs) Register(fs *flag.FlagSet) {
 			return err
 		}
 		in.MaxMemory = n
+		return nil
+	})
+}
+
+func (in *Inputs) registerAllowPath(fs *flag.FlagSet) {
+	fs.Func("allow-path", "a folder whose files scenes may read, besides the scene file's own folder (repeatable)", func(s string) error {
+		if _, err := inputs.NewRoots(s); err != nil {
+			return err
+		}
+		in.AllowPaths = append(in.AllowPaths, s)
 		return nil
 	})
 }

@@ -87,9 +87,8 @@ func run(o options, w io.Writer) error {
 	if o.mode == "functional" && o.check {
 		return fmt.Errorf("-check compares the timed image with the reference renderer's: it has no meaning with -mode functional (which is the reference renderer)")
 	}
-	if in := o.instruments; o.mode == "functional" && (in.Trace || in.TraceComponents != "" ||
-		in.TraceWindow != "" || in.MetricsInterval > 0 || in.Monitor) {
-		return fmt.Errorf("-mode functional has no timed components to trace, sample or monitor: drop the instrumentation flags or use -mode timing")
+	if in := o.instruments.Requested(); o.mode == "functional" && in != "" {
+		return fmt.Errorf("%s with -mode functional: it has no timed components to trace, sample or monitor: drop %s or use -mode timing", in, in)
 	}
 	cfg := configs.Default()
 	if o.config != "" {

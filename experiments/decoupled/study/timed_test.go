@@ -54,9 +54,9 @@ func TestStackedStages(t *testing.T) {
 // caches shade no less than the per-tile memo.
 func TestTiledBinSpreadMatchesModel(t *testing.T) {
 	v := TimedVariant{Name: "T 27", Samples: 27, Blur: Moderate, Dec: On, Machine: SortMiddle}
-	tp := Timed("egomotion", 96, 54, v)
-	if tp.Err != "" {
-		t.Fatal(tp.Err)
+	tp, err := Timed("egomotion", 96, 54, v, nil)
+	if err != nil || tp.Err != "" {
+		t.Fatal(err, tp.Err)
 	}
 	tc, fc := tp.Tiled, &tp.Tiled.Functional
 	w, h, err := decouple.TileSize(27, decouple.DefaultTileMemory)
