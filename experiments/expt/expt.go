@@ -109,8 +109,15 @@ func (s Stats) Names() []string {
 	return n
 }
 
-// Table prints rows as aligned columns.
-func Table(w io.Writer, header []string, rows [][]string) {
+// Table prints rows as aligned columns: the first left-aligned, the others
+// right-aligned.
+func Table(w io.Writer, header []string, rows [][]string) { table(w, header, rows, false) }
+
+// TextTable is Table with a last column of text, left-aligned (a list of
+// causes, a note).
+func TextTable(w io.Writer, header []string, rows [][]string) { table(w, header, rows, true) }
+
+func table(w io.Writer, header []string, rows [][]string, textLast bool) {
 	width := make([]int, len(header))
 	for i, h := range header {
 		width[i] = len(h)
@@ -127,9 +134,12 @@ func Table(w io.Writer, header []string, rows [][]string) {
 			if i > 0 {
 				fmt.Fprint(w, "  ")
 			}
-			if i == 0 {
+			switch {
+			case i == len(cells)-1 && textLast:
+				fmt.Fprint(w, c) // no trailing spaces
+			case i == 0:
 				fmt.Fprintf(w, "%-*s", width[i], c)
-			} else {
+			default:
 				fmt.Fprintf(w, "%*s", width[i], c)
 			}
 		}
