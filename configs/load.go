@@ -24,6 +24,13 @@ var sageYAML []byte
 //go:embed sortmiddle.yaml
 var sortmiddleYAML []byte
 
+//go:embed akita-dram.yaml
+var akitaDRAMYAML []byte
+
+// AkitaDRAMName is the file name under which the embedded Akita-DRAM machine
+// (the default machine on Akita's mem/dram) is known.
+const AkitaDRAMName = "configs/akita-dram.yaml"
+
 // SortMiddleName is the file name under which the embedded tiled machine is
 // known: its path in the repository, as errors name it.
 const SortMiddleName = "configs/sortmiddle.yaml"
@@ -93,6 +100,17 @@ func SortMiddleMachine() *Config {
 	}
 	if err != nil {
 		panic("configs: the embedded tiled machine is invalid: " + err.Error())
+	}
+	return c
+}
+
+// AkitaDRAMMachine returns the embedded akita-dram.yaml on top of the default
+// machine: the same machine as configs.Load("configs/akita-dram.yaml") run
+// from the repository's root, wherever the binary runs.
+func AkitaDRAMMachine() *Config {
+	c, err := Parse(AkitaDRAMName, akitaDRAMYAML)
+	if err != nil {
+		panic("configs: the embedded Akita-DRAM machine is invalid: " + err.Error())
 	}
 	return c
 }

@@ -2,9 +2,11 @@ package study
 
 import (
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/gfxsim/gfxsim/experiments/expt"
+	"github.com/gfxsim/gfxsim/internal/inputs"
 )
 
 // TestShardsMatch runs the -quick study's Fig. 9 (functional frames) and
@@ -20,5 +22,20 @@ func TestShardsMatch(t *testing.T) {
 	})
 	if err != nil {
 		t.Error(err)
+	}
+}
+
+// TestHugeFrameRefused: a 16384x16384 frame within a 2 GiB budget is
+// refused before it is drawn, functional or timed (issue 17, point 3).
+func TestHugeFrameRefused(t *testing.T) {
+	b := inputs.NewBudget(2 << 30)
+	_, err := Render(Frame{Scene: "defocus", Width: 16384, Height: 16384, Samples: 8, Blur: 1, Decoupling: On}, Models{}, 1, b)
+	if err == nil || !strings.Contains(err.Error(), "needs about") || !strings.Contains(err.Error(), "more than the memory budget of 2.0 GiB") {
+		t.Errorf("Render at 16384x16384 with 2 GiB: %v, want a refusal", err)
+	}
+	v := TimedVariant{Name: "SL 8", Samples: 8, Blur: Moderate, Dec: On, Machine: SortLast}
+	tp, err := Timed("defocus", 16384, 16384, v, inputs.NewBudget(2<<30))
+	if err == nil || !strings.Contains(err.Error(), "more than the memory budget of 2.0 GiB") || tp.Err != "" {
+		t.Errorf("Timed at 16384x16384 with 2 GiB: %v (point error %q), want a refusal", err, tp.Err)
 	}
 }

@@ -2,6 +2,7 @@ package study
 
 import (
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/gfxsim/gfxsim/experiments/expt"
@@ -19,5 +20,16 @@ func TestShardsMatch(t *testing.T) {
 	})
 	if err != nil {
 		t.Error(err)
+	}
+}
+
+// TestHugeFrameRefused: a 16384x16384 frame within a 2 GiB budget is refused
+// before anything is drawn, as render refuses it (issue 17, point 3).
+func TestHugeFrameRefused(t *testing.T) {
+	err := Run(Options{Common: expt.Common{Out: t.TempDir(), Quick: true, Workers: 1, Inputs: &expt.Inputs{MaxMemory: 2 << 30}},
+		Width: 16384, Height: 16384}, io.Discard)
+	want := "point 0 (room): builtin:room: the frame of scene room (16384x16384, 4 samples, 6 textures) needs about 10.0 GiB"
+	if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), "more than the memory budget of 2.0 GiB (-max-memory)") {
+		t.Fatalf("Run at 16384x16384 with 2 GiB: %v, want an error starting %q", err, want)
 	}
 }
