@@ -126,7 +126,11 @@ func run(o options, w io.Writer) error {
 		if f == 0 && o.frames > s.Frames {
 			return fmt.Errorf("-frames %d: scene %q has %d frame(s)", o.frames, s.Name, s.Frames)
 		}
-		if err := expt.ReserveFrame(budget, s); err != nil {
+		reserve, held := expt.ReserveTimedFrame, expt.TimedFrameBytes(s)
+		if o.mode == "functional" {
+			reserve, held = expt.ReserveFrame, s.FrameBytes()
+		}
+		if err := reserve(budget, s); err != nil {
 			return err
 		}
 		if o.frames > 0 {
@@ -137,7 +141,7 @@ func run(o options, w io.Writer) error {
 		} else {
 			err = runTiming(o, s, cfg, w, o.suffix(f))
 		}
-		budget.Release(s.FrameBytes())
+		budget.Release(held)
 		if err != nil {
 			return err
 		}

@@ -28,7 +28,8 @@ func TestShardsMatch(t *testing.T) {
 func TestHugeFrameRefused(t *testing.T) {
 	err := Run(Options{Common: expt.Common{Out: t.TempDir(), Quick: true, Workers: 1, Inputs: &expt.Inputs{MaxMemory: 2 << 30}},
 		Width: 16384, Height: 16384}, io.Discard)
-	want := "point 0 (room): builtin:room: the frame of scene room (16384x16384, 4 samples, 6 textures) needs about 10.0 GiB"
+	want := "point 0 (room): builtin:room: the frame of scene room (16384x16384, 4 samples, 6 textures) on a timed machine " +
+		"(the image and its copy in the machine's memory) needs about 20.0 GiB"
 	if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), "more than the memory budget of 2.0 GiB (-max-memory)") {
 		t.Fatalf("Run at 16384x16384 with 2 GiB: %v, want an error starting %q", err, want)
 	}
