@@ -1,6 +1,7 @@
 // Package expt holds what every experiment binary shares: its command line
 // (Main runs a study; a study's Options embed Common, whose Parse registers
-// -o, -quick, -workers and the StudyFlags of its parts), finding a scene by
+// -o, -quick, -workers and the StudyFlags of its parts, and refuses a flag
+// that cannot apply, naming it), finding a scene by
 // name or file, output folders, statistics files and printed tables, and the
 // sweep harness. A study declares its points (Sweep: names in plan order, a Run for
 // one point, a Merge for all); the harness lists them (-list), runs any shard
@@ -9,7 +10,9 @@
 // shards into the tables and figures (-merge), refusing a missing, repeated or
 // differently configured point. The tables are always built from the decoded
 // files, so that one process and N merged shards write the same bytes;
-// ShardsMatch checks it.
+// ShardsMatch checks it (every study's TestShardsMatch). Reserve,
+// ReserveFrame and ReserveTimedFrame reserve a run's memory estimate in its
+// budget (-max-memory) before anything large is built.
 package expt
 
 import (
