@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/gfxsim/gfxsim/internal/inputs"
 )
 
 var update = flag.Bool("update", false, "rewrite configs/README.md's field table")
@@ -196,4 +198,27 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestDefaultMachineErrorsNameItsFile: errors about the default machine name
+// configs/sortlast.yaml, not the file of a section decoded into it (the
+// sortmiddle or sage section), and so do a file's errors once a file is given.
+func TestDefaultMachineErrorsNameItsFile(t *testing.T) {
+	err := Default().ReserveMemory(inputs.NewBudget(1 << 10))
+	want := "configs/sortlast.yaml: machine sortlast needs about "
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("ReserveMemory(1 KiB) = %v, want it to start %q", err, want)
+	}
+	c := Default()
+	c.ShaderCore.Count = 0
+	if err := c.Validate(); err == nil || !strings.HasPrefix(err.Error(), "configs/sortlast.yaml") {
+		t.Fatalf("Validate = %v, want it to name configs/sortlast.yaml", err)
+	}
+	f, err := Parse("m.yaml", []byte("shader_core: {count: 1}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.ReserveMemory(inputs.NewBudget(1 << 10)); err == nil || !strings.HasPrefix(err.Error(), "m.yaml: machine sortlast") {
+		t.Fatalf("a file's ReserveMemory(1 KiB) = %v, want it to name m.yaml", err)
+	}
 }

@@ -24,14 +24,23 @@ var sageYAML []byte
 //go:embed sortmiddle.yaml
 var sortmiddleYAML []byte
 
-// SortMiddleName is the file name under which the embedded tiled machine is known.
-const SortMiddleName = "sortmiddle.yaml"
+//go:embed akita-dram.yaml
+var akitaDRAMYAML []byte
+
+// AkitaDRAMName is the file name under which the embedded Akita-DRAM machine
+// (the default machine on Akita's mem/dram) is known.
+const AkitaDRAMName = "configs/akita-dram.yaml"
+
+// SortMiddleName is the file name under which the embedded tiled machine is
+// known: its path in the repository, as errors name it.
+const SortMiddleName = "configs/sortmiddle.yaml"
 
 // SageName is the file name under which the embedded SAGE machine is known.
-const SageName = "sage.yaml"
+const SageName = "configs/sage.yaml"
 
-// DefaultName is the file name under which the embedded default machine is known.
-const DefaultName = "sortlast.yaml"
+// DefaultName is the file name under which the embedded default machine is
+// known; errors about the default machine name it.
+const DefaultName = "configs/sortlast.yaml"
 
 // Error is a configuration error: the file, the line of the offending YAML node,
 // the field path ("raster.tile_size") and the message. It is the error of
@@ -41,14 +50,16 @@ type Error = yamlnode.Error
 // Default returns the default machine (sortlast.yaml, embedded in the binary).
 //
 // Its sage section holds the embedded SAGE machine's values (sage.yaml), used
-// when a configuration says "machine: sage".
+// when a configuration says "machine: sage"; its sortmiddle section, the
+// embedded tiled machine's (sortmiddle.yaml). Its errors name sortlast.yaml:
+// the sections are decoded first, then the default machine's own file.
 func Default() *Config {
-	c, err := decode(DefaultName, sortlastYAML, &Config{})
-	if err == nil {
-		c, err = decode(SageName, section(sageYAML, "sage"), c)
-	}
+	c, err := decode(SageName, section(sageYAML, "sage"), &Config{})
 	if err == nil {
 		c, err = decode(SortMiddleName, section(sortmiddleYAML, "sortmiddle"), c)
+	}
+	if err == nil {
+		c, err = decode(DefaultName, sortlastYAML, c)
 	}
 	if err != nil {
 		panic("configs: the embedded default machine is invalid: " + err.Error())
@@ -89,6 +100,17 @@ func SortMiddleMachine() *Config {
 	}
 	if err != nil {
 		panic("configs: the embedded tiled machine is invalid: " + err.Error())
+	}
+	return c
+}
+
+// AkitaDRAMMachine returns the embedded akita-dram.yaml on top of the default
+// machine: the same machine as configs.Load("configs/akita-dram.yaml") run
+// from the repository's root, wherever the binary runs.
+func AkitaDRAMMachine() *Config {
+	c, err := Parse(AkitaDRAMName, akitaDRAMYAML)
+	if err != nil {
+		panic("configs: the embedded Akita-DRAM machine is invalid: " + err.Error())
 	}
 	return c
 }

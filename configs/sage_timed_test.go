@@ -160,7 +160,7 @@ func TestSageCapacity(t *testing.T) {
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v\nwant %s", err, want)
 	}
-	want = "sage.yaml:14: machine: sage: a frame of 27 samples per pixel: the SAGE pattern RAM holds 1 to 16 (choose -samples or the scene's samples accordingly)"
+	want = "configs/sage.yaml:14: machine: sage: a frame of 27 samples per pixel: the SAGE pattern RAM holds 1 to 16 (choose -samples or the scene's samples accordingly)"
 	if err := SageMachine().CheckFrame(64, 40, 27); err == nil || err.Error() != want {
 		t.Errorf("27 samples: got %v\nwant %s", err, want)
 	}

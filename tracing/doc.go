@@ -34,5 +34,12 @@
 // whose API also ticks components and reads their fields; it reads only what the
 // runs' Progress components sample inside the simulation.
 //
+// Flags are the instrumentation flags every binary that runs timed frames
+// takes; Check refuses a combination that cannot apply, naming the flag (a
+// -trace-format without a trace, -monitor-addr without -monitor,
+// -instrument-runs without a trace or metrics, or not a regular expression),
+// and Requested names the first instrument asked for, for a binary that must
+// refuse instruments in a mode that runs no timed simulation.
+//
 // Nothing here changes what is simulated: tracers, hooks and samplers only read.
 package tracing

@@ -33,6 +33,9 @@ type Flags struct {
 	Runs string
 	// ProgressEvery is how often long runs print their progress (0: never).
 	ProgressEvery time.Duration
+	// OneRun, set before Register, says the binary runs one simulation
+	// (render): -instrument-runs, which picks among many, is not offered.
+	OneRun bool
 
 	formatSet bool // -trace-format was given
 }
@@ -48,7 +51,9 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.Uint64Var(&f.MetricsInterval, "metrics-interval", 0, "sample metrics every N core cycles and write metrics.csv, utilization.png and bandwidth.png (0: off)")
 	fs.BoolVar(&f.Monitor, "monitor", false, "serve a web monitor (progress, buffers, pause and continue) while the simulation runs, on -monitor-addr")
 	fs.StringVar(&f.MonitorAddr, "monitor-addr", DefaultMonitorAddr, "address of -monitor, HOST:PORT (port 0: any free port); an address that is not loopback is served with a warning, since anyone who reaches it can pause the run")
-	fs.StringVar(&f.Runs, "instrument-runs", "", "experiments with many simulations: trace and sample only the runs whose names match this regular expression (names: the folders under OUT/runs)")
+	if !f.OneRun {
+		fs.StringVar(&f.Runs, "instrument-runs", "", "experiments with many simulations: trace and sample only the runs whose names match this regular expression (names: the folders under OUT/runs); needs -trace or -metrics-interval")
+	}
 	f.ProgressEvery = 10 * time.Second
 }
 
@@ -71,12 +76,41 @@ func (t traceFormat) Set(v string) error {
 	return nil
 }
 
+// Requested returns the first instrumentation flag given that asks for an
+// instrument (-trace, -trace-components, -trace-window, -metrics-interval,
+// -monitor or -instrument-runs), or "" when none is.
+func (f *Flags) Requested() string {
+	for _, r := range []struct {
+		on   bool
+		name string
+	}{{f.Trace, "-trace"}, {f.TraceComponents != "", "-trace-components"}, {f.TraceWindow != "", "-trace-window"},
+		{f.MetricsInterval > 0, "-metrics-interval"}, {f.Monitor, "-monitor"}, {f.Runs != "", "-instrument-runs"}} {
+		if r.on {
+			return r.name
+		}
+	}
+	return ""
+}
+
+// traced reports whether a trace is recorded.
+func (f *Flags) traced() bool { return f.Trace || f.TraceComponents != "" || f.TraceWindow != "" }
+
 // Check refuses flag combinations that cannot apply: a -trace-format without a
 // trace to write, a -monitor-addr without -monitor or that is not HOST:PORT, a
-// malformed -trace-window. Binaries call it right after parsing their flags,
-// before anything is loaded or simulated.
+// malformed -trace-window, an -instrument-runs that is not a regular
+// expression or selects runs for no trace and no metrics (the monitor shows
+// every run). Binaries call it right after parsing their flags, before
+// anything is loaded or simulated.
 func (f *Flags) Check() error {
-	if f.formatSet && !f.Trace && f.TraceComponents == "" && f.TraceWindow == "" {
+	if f.Runs != "" {
+		if _, err := regexp.Compile(f.Runs); err != nil {
+			return fmt.Errorf("-instrument-runs %q: %v", f.Runs, err)
+		}
+		if !f.traced() && f.MetricsInterval == 0 {
+			return fmt.Errorf("-instrument-runs %q picks the runs to trace and sample: add -trace (or -trace-components, -trace-window) or -metrics-interval", f.Runs)
+		}
+	}
+	if f.formatSet && !f.traced() {
 		return fmt.Errorf("-trace-format %s: no trace is recorded: add -trace (or -trace-components, -trace-window)", f.TraceFormat)
 	}
 	if f.MonitorAddr == "" {
@@ -183,7 +217,7 @@ func (s *Session) Attach(p *configs.Platform, draws int, name string) (*Instrume
 	dir := s.Dir(name)
 	in := &Instruments{dir: dir, log: s.log, session: s}
 	selected := name == "" || s.runRe == nil || s.runRe.MatchString(name)
-	traced := selected && (f.Trace || f.TraceComponents != "" || f.TraceWindow != "")
+	traced := selected && f.traced()
 	if traced || (selected && f.MetricsInterval > 0) {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, err

@@ -1,10 +1,12 @@
 package expt
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/gfxsim/gfxsim/internal/progress"
@@ -52,10 +54,46 @@ func PrintWallTime(p progress.Printed, list bool, start time.Time, out string) {
 // SizeFlags registers a study's -width and -height into width and height:
 // the size in pixels of what (a "frame", a "timed frame"), 0 meaning the
 // study's own size, which zeroWidth and zeroHeight describe ("320, or 160
-// with -quick").
+// with -quick"). A negative size is refused when parsed; StudyFlags.Parse
+// refuses one of the two without the other.
 func SizeFlags(fs *flag.FlagSet, width, height *int, what, zeroWidth, zeroHeight string) {
-	fs.IntVar(width, "width", 0, fmt.Sprintf("%s width in pixels (0: %s)", what, zeroWidth))
-	fs.IntVar(height, "height", 0, fmt.Sprintf("%s height in pixels (0: %s)", what, zeroHeight))
+	fs.Var(sizeValue{width}, "width", fmt.Sprintf("%s width in pixels (0: %s; give -height too)", what, zeroWidth))
+	fs.Var(sizeValue{height}, "height", fmt.Sprintf("%s height in pixels (0: %s; give -width too)", what, zeroHeight))
+}
+
+// sizeValue is a -width or -height of SizeFlags: pixels, 0 for the study's own.
+type sizeValue struct{ p *int }
+
+func (v sizeValue) String() string {
+	if v.p == nil {
+		return "0"
+	}
+	return strconv.Itoa(*v.p)
+}
+
+func (v sizeValue) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return errors.New("want a size in pixels (0: the study's own)")
+	}
+	*v.p = n
+	return nil
+}
+
+// checkSize refuses a SizeFlags -width without -height or the reverse: the
+// study would drop it and run at its own size.
+func checkSize(fs *flag.FlagSet) error {
+	w, h := fs.Lookup("width"), fs.Lookup("height")
+	if w == nil || h == nil {
+		return nil
+	}
+	if _, ok := w.Value.(sizeValue); !ok {
+		return nil
+	}
+	if ws, hs := w.Value.String(), h.Value.String(); (ws == "0") != (hs == "0") {
+		return fmt.Errorf("-width %s -height %s: give both (or neither, for the study's own size)", ws, hs)
+	}
+	return nil
 }
 
 // Common are the options every study shares; a study's Options embed them.
@@ -99,5 +137,8 @@ func (c *Common) Parse(name string, help Help, own func(fs *flag.FlagSet), args 
 		}
 		own(fs)
 	}, args, getenv, stderr)
+	if err == nil && help.Workers != "" && c.Workers < 1 {
+		err = fmt.Errorf("-workers %d: want at least 1", c.Workers)
+	}
 	return err
 }

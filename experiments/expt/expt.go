@@ -1,6 +1,7 @@
 // Package expt holds what every experiment binary shares: its command line
 // (Main runs a study; a study's Options embed Common, whose Parse registers
-// -o, -quick, -workers and the StudyFlags of its parts), finding a scene by
+// -o, -quick, -workers and the StudyFlags of its parts, and refuses a flag
+// that cannot apply, naming it), finding a scene by
 // name or file, output folders, statistics files and printed tables, and the
 // sweep harness. A study declares its points (Sweep: names in plan order, a Run for
 // one point, a Merge for all); the harness lists them (-list), runs any shard
@@ -9,7 +10,9 @@
 // shards into the tables and figures (-merge), refusing a missing, repeated or
 // differently configured point. The tables are always built from the decoded
 // files, so that one process and N merged shards write the same bytes;
-// ShardsMatch checks it.
+// ShardsMatch checks it (every study's TestShardsMatch). Reserve,
+// ReserveFrame and ReserveTimedFrame reserve a run's memory estimate in its
+// budget (-max-memory) before anything large is built.
 package expt
 
 import (
@@ -109,8 +112,15 @@ func (s Stats) Names() []string {
 	return n
 }
 
-// Table prints rows as aligned columns.
-func Table(w io.Writer, header []string, rows [][]string) {
+// Table prints rows as aligned columns: the first left-aligned, the others
+// right-aligned.
+func Table(w io.Writer, header []string, rows [][]string) { table(w, header, rows, false) }
+
+// TextTable is Table with a last column of text, left-aligned (a list of
+// causes, a note).
+func TextTable(w io.Writer, header []string, rows [][]string) { table(w, header, rows, true) }
+
+func table(w io.Writer, header []string, rows [][]string, textLast bool) {
 	width := make([]int, len(header))
 	for i, h := range header {
 		width[i] = len(h)
@@ -127,9 +137,12 @@ func Table(w io.Writer, header []string, rows [][]string) {
 			if i > 0 {
 				fmt.Fprint(w, "  ")
 			}
-			if i == 0 {
+			switch {
+			case i == len(cells)-1 && textLast:
+				fmt.Fprint(w, c) // no trailing spaces
+			case i == 0:
 				fmt.Fprintf(w, "%-*s", width[i], c)
-			} else {
+			default:
 				fmt.Fprintf(w, "%*s", width[i], c)
 			}
 		}

@@ -40,7 +40,8 @@ func (f *StudyFlags) Register(fs *flag.FlagSet) {
 }
 
 // Parse parses args into fs, refuses positional arguments, checks every
-// part's flags, and decides what stderr gets from -q, -v, CI (getenv) and
+// part's flags (and SizeFlags' -width and -height, and instruments with
+// -list or -merge, which run no simulation), and decides what stderr gets from -q, -v, CI (getenv) and
 // whether stderr is a terminal. Without a log the instruments print no
 // progress lines either.
 func (f *StudyFlags) Parse(fs *flag.FlagSet, args []string, getenv func(string) string, stderr *os.File) error {
@@ -50,12 +51,12 @@ func (f *StudyFlags) Parse(fs *flag.FlagSet, args []string, getenv func(string) 
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
-	var checks []func() error
+	checks := []func() error{func() error { return checkSize(fs) }}
 	if f.Sweep != nil {
 		checks = append(checks, f.Sweep.Check)
 	}
 	if f.Instruments != nil {
-		checks = append(checks, f.Instruments.Check)
+		checks = append(checks, f.Instruments.Check, f.runsNothing)
 	}
 	checks = append(checks, f.Progress.Check)
 	for _, check := range checks {
@@ -72,6 +73,24 @@ func (f *StudyFlags) Parse(fs *flag.FlagSet, args []string, getenv func(string) 
 	f.Every = -1
 	if f.Instruments != nil {
 		f.Every = f.Instruments.ProgressEvery
+	}
+	return nil
+}
+
+// runsNothing refuses an instrument with -list or -merge: neither runs a
+// simulation to trace, sample or monitor.
+func (f *StudyFlags) runsNothing() error {
+	in := f.Instruments.Requested()
+	if f.Sweep == nil || in == "" {
+		return nil
+	}
+	for _, m := range []struct {
+		on   bool
+		name string
+	}{{f.Sweep.List, "-list"}, {f.Sweep.Merge, "-merge"}} {
+		if m.on {
+			return fmt.Errorf("%s with %s: %s runs no simulation to trace, sample or monitor; drop %s", in, m.name, m.name, in)
+		}
 	}
 	return nil
 }

@@ -5,6 +5,8 @@ import (
 	"io"
 	"os"
 	"testing"
+
+	"github.com/gfxsim/gfxsim/tracing"
 )
 
 func TestStudyFlagsParse(t *testing.T) {
@@ -34,6 +36,76 @@ func TestStudyFlagsParse(t *testing.T) {
 		}
 		if err == nil && (sf.Log != nil || sf.Bar) {
 			t.Errorf("%v: -q still logs or shows a bar", tc.args)
+		}
+	}
+}
+
+// TestEveryFlagChecked: a flag that cannot apply is an error naming it
+// (issue 17, point 2), through the shared flag code every study uses.
+func TestEveryFlagChecked(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-width", "640"}, "-width 640 -height 0: give both (or neither, for the study's own size)"},
+		{[]string{"-height", "90"}, "-width 0 -height 90: give both (or neither, for the study's own size)"},
+		{[]string{"-workers", "0"}, "-workers 0: want at least 1"},
+		{[]string{"-workers", "-2"}, "-workers -2: want at least 1"},
+		{[]string{"-instrument-runs", "room"}, `-instrument-runs "room" picks the runs to trace and sample: add -trace (or -trace-components, -trace-window) or -metrics-interval`},
+		{[]string{"-instrument-runs", "room", "-monitor"}, `-instrument-runs "room" picks the runs to trace and sample: add -trace (or -trace-components, -trace-window) or -metrics-interval`},
+		{[]string{"-instrument-runs", "(", "-trace"}, "-instrument-runs \"(\": error parsing regexp: missing closing ): `(`"},
+		{[]string{"-trace", "-list"}, "-trace with -list: -list runs no simulation to trace, sample or monitor; drop -trace"},
+		{[]string{"-monitor", "-merge"}, "-monitor with -merge: -merge runs no simulation to trace, sample or monitor; drop -monitor"},
+		{[]string{"-metrics-interval", "1000", "-list"}, "-metrics-interval with -list: -list runs no simulation to trace, sample or monitor; drop -metrics-interval"},
+		{[]string{"-instrument-runs", "room", "-trace", "-merge"}, "-trace with -merge: -merge runs no simulation to trace, sample or monitor; drop -trace"},
+		{[]string{"-width", "64", "-height", "36", "-workers", "1", "-instrument-runs", "room", "-metrics-interval", "1000"}, ""},
+		{[]string{"-list"}, ""},
+	}
+	for _, tc := range tests {
+		var c Common
+		c.Instruments = &tracing.Flags{}
+		var w, h int
+		err := c.Parse("t", Help{Workers: "points run at once"}, func(fs *flag.FlagSet) {
+			fs.SetOutput(io.Discard)
+			SizeFlags(fs, &w, &h, "frame", "320", "180")
+		}, append([]string{"-q"}, tc.args...), func(string) string { return "" }, os.Stderr)
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tc.want {
+			t.Errorf("%v: %q, want %q", tc.args, got, tc.want)
+		}
+	}
+}
+
+// TestNegativeSize: SizeFlags refuses a negative or malformed size when it
+// is parsed, naming the flag.
+func TestNegativeSize(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-width", "-5", "-height", "90"}, `invalid value "-5" for flag -width: want a size in pixels (0: the study's own)`},
+		{[]string{"-width", "64", "-height", "x"}, `invalid value "x" for flag -height: want a size in pixels (0: the study's own)`},
+		{[]string{"-width", "64", "-height", "36"}, ""},
+	} {
+		var w, h int
+		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		SizeFlags(fs, &w, &h, "frame", "320", "180")
+		sf := StudyFlags{}
+		sf.Register(fs)
+		err := sf.Parse(fs, append([]string{"-q"}, tc.args...), func(string) string { return "" }, os.Stderr)
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tc.want {
+			t.Errorf("%v: %q, want %q", tc.args, got, tc.want)
+		}
+		if err == nil && (w != 64 || h != 36) {
+			t.Errorf("%v: %dx%d", tc.args, w, h)
 		}
 	}
 }

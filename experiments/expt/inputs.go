@@ -26,17 +26,16 @@ type Inputs struct {
 	Log io.Writer
 	// ProgressEvery is how often a long load prints a line (0: 10 s).
 	ProgressEvery time.Duration
+	// BuiltinOnly, set before Register, says the binary loads built-in
+	// scenes only, which name no files: -allow-path is not offered.
+	BuiltinOnly bool
 }
 
-// Register adds -allow-path and -max-memory to fs.
+// Register adds -allow-path (unless BuiltinOnly) and -max-memory to fs.
 func (in *Inputs) Register(fs *flag.FlagSet) {
-	fs.Func("allow-path", "a folder whose files scenes may read, besides the scene file's own folder (repeatable)", func(s string) error {
-		if _, err := inputs.NewRoots(s); err != nil {
-			return err
-		}
-		in.AllowPaths = append(in.AllowPaths, s)
-		return nil
-	})
+	if !in.BuiltinOnly {
+		in.registerAllowPath(fs)
+	}
 	fs.Func("max-memory", fmt.Sprintf("memory budget of a load and run, e.g. 6G (default: a quarter of physical memory, %s here)",
 		inputs.Bytes(inputs.DefaultMaxMemory())), func(s string) error {
 		n, err := inputs.ParseBytes(s)
@@ -44,6 +43,16 @@ func (in *Inputs) Register(fs *flag.FlagSet) {
 			return err
 		}
 		in.MaxMemory = n
+		return nil
+	})
+}
+
+func (in *Inputs) registerAllowPath(fs *flag.FlagSet) {
+	fs.Func("allow-path", "a folder whose files scenes may read, besides the scene file's own folder (repeatable)", func(s string) error {
+		if _, err := inputs.NewRoots(s); err != nil {
+			return err
+		}
+		in.AllowPaths = append(in.AllowPaths, s)
 		return nil
 	})
 }
@@ -78,19 +87,34 @@ func (in *Inputs) allow() []string {
 
 // Reserve reserves the memory of running machine cfg on scene s in b: the
 // machine's caches and buffers (configs.Config.MemoryEstimate) and the
-// frame's targets, textures and buffers (scene.Scene.FrameBytes); it returns
-// the refusal with the estimate.
+// timed frame (ReserveTimedFrame); it returns the refusal with the estimate.
 func Reserve(b *inputs.Budget, cfg *configs.Config, s *scene.Scene) error {
 	if err := cfg.ReserveMemory(b); err != nil {
 		return err
 	}
-	return ReserveFrame(b, s)
+	return ReserveTimedFrame(b, s)
 }
 
-// ReserveFrame reserves the frame of scene s (scene.Scene.FrameBytes) in b.
+// ReserveFrame reserves the frame of scene s (scene.Scene.FrameBytes) in b:
+// a frame the reference renderer draws.
 func ReserveFrame(b *inputs.Budget, s *scene.Scene) error {
-	if err := b.Reserve(fmt.Sprintf("the frame of scene %s (%dx%d, %d samples, %d textures)", s.Name, s.Width, s.Height,
-		s.Samples, len(s.Textures)), s.FrameBytes()); err != nil {
+	return reserveFrame(b, s, "", s.FrameBytes())
+}
+
+// ReserveTimedFrame reserves the frame of scene s for a timed machine in b
+// (TimedFrameBytes).
+func ReserveTimedFrame(b *inputs.Budget, s *scene.Scene) error {
+	return reserveFrame(b, s, " on a timed machine (the image and its copy in the machine's memory)", TimedFrameBytes(s))
+}
+
+// TimedFrameBytes estimates the memory of scene s's frame on a timed
+// machine: twice scene.Scene.FrameBytes, since the machine's memory holds a
+// copy of the driver's image (Memory.LoadImage) while the image lives on.
+func TimedFrameBytes(s *scene.Scene) int64 { return 2 * s.FrameBytes() }
+
+func reserveFrame(b *inputs.Budget, s *scene.Scene, where string, n int64) error {
+	if err := b.Reserve(fmt.Sprintf("the frame of scene %s (%dx%d, %d samples, %d textures)%s", s.Name, s.Width, s.Height,
+		s.Samples, len(s.Textures), where), n); err != nil {
 		return fmt.Errorf("%s: %v", s.Source, err)
 	}
 	return nil

@@ -217,18 +217,18 @@ func TestMergeErrors(t *testing.T) {
 		{"missing shard", func(t *testing.T, out, other string) []string {
 			runShards(t, fakeStudy(out, 10, 7, 1), 3, 0, 2)
 			return nil
-		}, "fake: 3 of 10 points have no file (1 point-1-of_fake, 4 point-4-of_fake, 7 point-7-of_fake): run their shards (point i is in shard i%N of N) and merge again"},
+		}, "3 of 10 points have no file (1 point-1-of_fake, 4 point-4-of_fake, 7 point-7-of_fake): run their shards (point i is in shard i%N of N) and merge again"},
 		{"missing file", func(t *testing.T, out, other string) []string {
 			runShards(t, fakeStudy(out, 10, 7, 1), 3, 0, 1, 2)
 			if err := os.Remove(filepath.Join(PointsDir(out), "point-9-of_fake.json")); err != nil {
 				t.Fatal(err)
 			}
 			return nil
-		}, "fake: 1 of 10 points have no file (9 point-9-of_fake): run their shards (point i is in shard i%N of N) and merge again"},
+		}, "1 of 10 points have no file (9 point-9-of_fake): run their shards (point i is in shard i%N of N) and merge again"},
 		{"many missing", func(t *testing.T, out, other string) []string {
 			runShards(t, fakeStudy(out, 30, 7, 1), 3, 0)
 			return nil
-		}, "fake: 20 of 30 points have no file (1 point-1-of_fake, 2 point-2-of_fake, 4 point-4-of_fake, 5 point-5-of_fake, " +
+		}, "20 of 30 points have no file (1 point-1-of_fake, 2 point-2-of_fake, 4 point-4-of_fake, 5 point-5-of_fake, " +
 			"7 point-7-of_fake, 8 point-8-of_fake, 10 point-10-of_fake, 11 point-11-of_fake, and 12 more): " +
 			"run their shards (point i is in shard i%N of N) and merge again"},
 		{"duplicated", func(t *testing.T, out, other string) []string {
@@ -319,7 +319,7 @@ func TestRunErrors(t *testing.T) {
 		return fakeResult{Point: i}, nil
 	}
 	err := s.Main(SweepFlags{}, io.Discard)
-	if want := `fake: point 2 (point-2-of_fake): scene "nowhere": not found`; errString(err) != want {
+	if want := `point 2 (point-2-of_fake): scene "nowhere": not found`; errString(err) != want {
 		t.Errorf("failing point: %v, want %s", err, want)
 	}
 	if _, err := os.Stat(filepath.Join(PointsDir(dir), "point-4-of_fake.json")); !os.IsNotExist(err) {
@@ -328,11 +328,11 @@ func TestRunErrors(t *testing.T) {
 
 	s = fakeStudy(dir, 3, 1, 1)
 	s.Points[2] = s.Points[0]
-	if err := s.Main(SweepFlags{List: true}, io.Discard); errString(err) != `fake: points 0 and 2 are both named "point-0-of_fake"` {
+	if err := s.Main(SweepFlags{List: true}, io.Discard); errString(err) != `points 0 and 2 are both named "point-0-of_fake"` {
 		t.Errorf("repeated name: %v", err)
 	}
 	s.Points[2] = "../escape"
-	if err := s.Main(SweepFlags{}, io.Discard); errString(err) != `fake: point 2 has the name "../escape", not usable as a file name` {
+	if err := s.Main(SweepFlags{}, io.Discard); errString(err) != `point 2 has the name "../escape", not usable as a file name` {
 		t.Errorf("unsafe name: %v", err)
 	}
 

@@ -8,6 +8,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"os"
 
 	"github.com/gfxsim/gfxsim/experiments/expt"
@@ -28,5 +29,8 @@ func parseFlags(args []string, getenv func(string) string, stderr *os.File) (o o
 		fs.IntVar(&o.width, "width", 160, "frame width in pixels")
 		fs.IntVar(&o.height, "height", 120, "frame height in pixels")
 	}, args, getenv, stderr)
+	if err == nil && o.timeout < 0 {
+		err = fmt.Errorf("-timeout %v: want 0 (steps only) or a positive duration", o.timeout)
+	}
 	return o, err
 }

@@ -35,6 +35,7 @@ func parseFlags(args []string, getenv func(string) string, stderr *os.File) (opt
 	fs.IntVar(&o.reorder, "reorder-indices", 0, "reorder the index buffers of opaque, depth-written meshes for vertex reuse (Tipsify for a FIFO of N vertices; 0: off; see experiments/vertexreuse)")
 	fs.BoolVar(&o.reorderVertices, "reorder-vertices", false, "with -reorder-indices: also store the reordered meshes' vertices in the order the new index list first uses them")
 	pf.Register(fs)
+	o.instruments.OneRun = true // one simulation: no -instrument-runs
 	o.instruments.Register(fs)
 	o.inputs.Register(fs)
 	fs.Parse(args)

@@ -87,9 +87,8 @@ func run(o options, w io.Writer) error {
 	if o.mode == "functional" && o.check {
 		return fmt.Errorf("-check compares the timed image with the reference renderer's: it has no meaning with -mode functional (which is the reference renderer)")
 	}
-	if in := o.instruments; o.mode == "functional" && (in.Trace || in.TraceComponents != "" ||
-		in.TraceWindow != "" || in.MetricsInterval > 0 || in.Monitor) {
-		return fmt.Errorf("-mode functional has no timed components to trace, sample or monitor: drop the instrumentation flags or use -mode timing")
+	if in := o.instruments.Requested(); o.mode == "functional" && in != "" {
+		return fmt.Errorf("%s with -mode functional: it has no timed components to trace, sample or monitor: drop %s or use -mode timing", in, in)
 	}
 	cfg := configs.Default()
 	if o.config != "" {
@@ -127,7 +126,11 @@ func run(o options, w io.Writer) error {
 		if f == 0 && o.frames > s.Frames {
 			return fmt.Errorf("-frames %d: scene %q has %d frame(s)", o.frames, s.Name, s.Frames)
 		}
-		if err := expt.ReserveFrame(budget, s); err != nil {
+		reserve, held := expt.ReserveTimedFrame, expt.TimedFrameBytes(s)
+		if o.mode == "functional" {
+			reserve, held = expt.ReserveFrame, s.FrameBytes()
+		}
+		if err := reserve(budget, s); err != nil {
 			return err
 		}
 		if o.frames > 0 {
@@ -138,7 +141,7 @@ func run(o options, w io.Writer) error {
 		} else {
 			err = runTiming(o, s, cfg, w, o.suffix(f))
 		}
-		budget.Release(s.FrameBytes())
+		budget.Release(held)
 		if err != nil {
 			return err
 		}

@@ -13,8 +13,8 @@ import (
 	"github.com/gfxsim/gfxsim/experiments/expt"
 )
 
-// timedSummary prints what a timed frame did: time, per-unit utilization and main
-// stall, traffic per link and per memory client, cache hit rates and shader work.
+// timedSummary prints what a timed frame did: time, per-unit utilization and
+// every stall cause, traffic per link and per memory client, cache hit rates and shader work.
 func timedSummary(w io.Writer, p *configs.Platform, res *configs.Result, wall time.Duration) {
 	st := res.Stats
 	fmt.Fprintf(w, "simulated %d core cycles = %.3f ms at %.0f MHz (%.1f frames/s); wall %.1f s, %d Akita events (%.2f M events/s, %.0f k cycles/s)\n",
@@ -22,22 +22,10 @@ func timedSummary(w io.Writer, p *configs.Platform, res *configs.Result, wall ti
 		float64(res.Events)/wall.Seconds()/1e6, float64(res.Cycles)/wall.Seconds()/1e3)
 
 	fmt.Fprintln(w, "\nunits:")
-	var rows [][]string
-	pct := func(v float64) string { return fmt.Sprintf("%.1f%%", 100*v/float64(res.Cycles)) }
-	for _, u := range p.Units {
-		n := u.Name()
-		a := activityOf(st, n)
-		stallCell := "-"
-		if a.main != "" {
-			stallCell = fmt.Sprintf("%s (%s)", a.main, pct(a.mainCycles))
-		}
-		rows = append(rows, []string{n, pct(a.busy), pct(a.stalled), stallCell, pct(a.idle)})
-	}
-	expt.Table(w, []string{"unit", "busy", "stalled", "main stall", "idle/starved"}, rows)
-	fmt.Fprintln(w, "(busy + stalled + idle/starved = 100% of the frame's cycles; idle: no work; starved: waiting for input)")
+	unitTable(w, p, st, res.Cycles)
 
 	fmt.Fprintln(w, "\nlinks:")
-	rows = nil
+	var rows [][]string
 	for _, l := range p.Links {
 		n := l.(interface{ Name() string }).Name()
 		if st[n+".bytes"] == 0 {
@@ -336,13 +324,32 @@ func busiestLink(st map[string]float64, name string) float64 {
 	return best
 }
 
-// activity is a unit's frame cycles by state: busy, stalled (every stall cause
-// summed; main is the largest), and idle or starved (no work, or waiting for
-// input).
+// unitTable prints each unit's shares of the frame's cycles: busy,
+// idle/starved, stalled, and every stall cause (stats.json has them as
+// <unit>.cycles_<state>).
+func unitTable(w io.Writer, p *configs.Platform, st map[string]float64, cycles uint64) {
+	var rows [][]string
+	for _, u := range p.Units {
+		n := u.Name()
+		a := activityOf(st, n)
+		rows = append(rows, []string{n, share(a.busy, cycles), share(a.idle, cycles), share(a.stalled, cycles), a.stallCauses(cycles)})
+	}
+	expt.TextTable(w, []string{"unit", "busy", "idle/starved", "stalled", "stalled by cause"}, rows)
+	fmt.Fprintln(w, "(busy + idle/starved + stalled = 100% of the frame's cycles, and stalled is the sum of its causes; idle: no work; starved: waiting for input)")
+}
+
+// activity is a unit's frame cycles by state: busy, stalled (every stall
+// cause summed; causes lists the non-zero ones, largest first), and idle or
+// starved (no work, or waiting for input).
 type activity struct {
 	busy, stalled, idle float64
-	main                string
-	mainCycles          float64
+	causes              []stallCause
+}
+
+// stallCause is one named stall state and its cycles.
+type stallCause struct {
+	name   string
+	cycles float64
 }
 
 // activityOf sums a unit's <unit>.cycles_<state> statistics.
@@ -360,12 +367,38 @@ func activityOf(st map[string]float64, unit string) activity {
 			a.idle += v
 		default:
 			a.stalled += v
-			if v > a.mainCycles || (v == a.mainCycles && s < a.main) {
-				a.main, a.mainCycles = s, v
+			if v > 0 {
+				a.causes = append(a.causes, stallCause{s, v})
 			}
 		}
 	}
+	sort.Slice(a.causes, func(i, j int) bool {
+		ci, cj := a.causes[i], a.causes[j]
+		return ci.cycles > cj.cycles || ci.cycles == cj.cycles && ci.name < cj.name
+	})
 	return a
+}
+
+// stallCauses is the summary's cell of a's stall causes: each cause and its
+// share of the frame's cycles, largest first ("-": the unit never stalled).
+func (a activity) stallCauses(cycles uint64) string {
+	if len(a.causes) == 0 {
+		return "-"
+	}
+	parts := make([]string, len(a.causes))
+	for i, c := range a.causes {
+		parts[i] = c.name + " " + share(c.cycles, cycles)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// share is v as a percentage of cycles with one decimal; a share that is
+// not zero but rounds to 0.0% is "<0.1%".
+func share(v float64, cycles uint64) string {
+	if v > 0 && 1000*v < 0.5*float64(cycles) {
+		return "<0.1%"
+	}
+	return fmt.Sprintf("%.1f%%", 100*v/float64(cycles))
 }
 
 func mb(b float64) string { return fmt.Sprintf("%.2f", b/1e6) }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -9,6 +10,9 @@ import (
 
 	"github.com/gfxsim/gfxsim/components/memory"
 	"github.com/gfxsim/gfxsim/components/memory/dramctl"
+	"github.com/gfxsim/gfxsim/configs"
+	"github.com/gfxsim/gfxsim/scene"
+	"github.com/gfxsim/gfxsim/scene/driver"
 )
 
 // TestMemorySummary checks the memory table's cells: a dramctl channel shows
@@ -126,4 +130,72 @@ func TestGeometrySummary(t *testing.T) {
 	if b.Len() != 0 {
 		t.Errorf("a geometry summary without a geometry stage: %q", b.String())
 	}
+}
+
+// TestUnitSharesSumTo100: on a real frame (room, 64x36, 4x MSAA, on the
+// sort-last and tiled machines) every unit's printed busy, idle/starved and
+// stall causes add up to 100% within their rounding, and its causes to its
+// stalled share.
+func TestUnitSharesSumTo100(t *testing.T) {
+	for _, cfg := range []*configs.Config{configs.Default(), configs.SortMiddleMachine()} {
+		s, err := scene.Builtin(scene.DefaultName, scene.WithResolution(64, 36), scene.WithSamples(4))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := driver.Encode(s, cfg.DriverOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := configs.Build(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := p.Run(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		unitTable(&b, p, res.Stats, res.Cycles)
+		lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+		if len(lines) != len(p.Units)+3 {
+			t.Fatalf("%s: %d lines for %d units:\n%s", cfg.Name, len(lines), len(p.Units), b.String())
+		}
+		for _, line := range lines[2 : len(lines)-1] {
+			f := strings.Fields(line)
+			busy, slackB := parseShare(t, f[1])
+			idle, slackI := parseShare(t, f[2])
+			stalled, slackS := parseShare(t, f[3])
+			causes, slackC := 0.0, 0.0
+			if f[4] != "-" {
+				for _, c := range strings.Split(strings.Join(f[4:], " "), ", ") {
+					name, v, ok := strings.Cut(c, " ")
+					if !ok || name == "" {
+						t.Fatalf("%s: cause %q", line, c)
+					}
+					x, sl := parseShare(t, v)
+					causes, slackC = causes+x, slackC+sl
+				}
+			}
+			if d := busy + idle + causes - 100; d > slackB+slackI+slackC || -d > slackB+slackI+slackC {
+				t.Errorf("%s: %s: busy + idle/starved + causes = %.2f%%", cfg.Name, line, busy+idle+causes)
+			}
+			if d := causes - stalled; d > slackC+slackS || -d > slackC+slackS {
+				t.Errorf("%s: %s: causes sum to %.2f%%, stalled %.1f%%", cfg.Name, line, causes, stalled)
+			}
+		}
+	}
+}
+
+// parseShare reads a printed share ("12.3%" or "<0.1%") as its midpoint and
+// the most its rounding can be off.
+func parseShare(t *testing.T, s string) (v, slack float64) {
+	t.Helper()
+	if s == "<0.1%" {
+		return 0.025, 0.025
+	}
+	v, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
+	if err != nil || !strings.HasSuffix(s, "%") {
+		t.Fatalf("share %q", s)
+	}
+	return v, 0.05
 }

@@ -26,6 +26,11 @@ type Image struct {
 // NewImage returns an empty image.
 func NewImage() *Image { return &Image{} }
 
+// NewImageCap returns an empty image with room for n bytes: allocations that
+// total up to n never copy it (a growing image holds its old and new copies
+// at once). Room never written is not resident.
+func NewImageCap(n uint64) *Image { return &Image{data: make([]byte, 0, n)} }
+
 // Alloc reserves size bytes aligned to align (a power of two) and returns the
 // address. The bytes read as zero until written.
 func (m *Image) Alloc(size, align uint64) uint64 {

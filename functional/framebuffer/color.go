@@ -68,6 +68,16 @@ func NewColorTarget(g Geometry, f ColorFormat) (*ColorTarget, error) {
 	return t, nil
 }
 
+// ColorTargetSize returns the SizeBytes of a colour target of geometry g and
+// format f, without allocating one.
+func ColorTargetSize(g Geometry, f ColorFormat) (uint64, error) {
+	t, err := newColorTarget(g, f)
+	if err != nil {
+		return 0, err
+	}
+	return t.SizeBytes(), nil
+}
+
 // NewColorTargetFromBytes wraps data, which must hold at least SizeBytes bytes laid out
 // as described by g and f, without copying: the target reads and writes data directly.
 func NewColorTargetFromBytes(g Geometry, f ColorFormat, data []byte) (*ColorTarget, error) {

@@ -160,14 +160,18 @@ type pendingQuad struct {
 }
 
 type renderer struct {
-	mem   state.Memory
-	opts  Options
-	cnt   Counters
-	vwarp *shader.Warp
-	pwarp *shader.Warp
-	gwarp *shader.Warp
-	gout  pipeline.GeometryOutput
-	fetch vertex.Fetcher
+	// quadOut is flush's output of the quad being written, reused: a
+	// per-quad value would escape to the heap through Hooks (hundreds of MB
+	// of garbage on a large frame).
+	quadOut pipeline.QuadOutput
+	mem     state.Memory
+	opts    Options
+	cnt     Counters
+	vwarp   *shader.Warp
+	pwarp   *shader.Warp
+	gwarp   *shader.Warp
+	gout    pipeline.GeometryOutput
+	fetch   vertex.Fetcher
 
 	d       *state.Draw
 	cfg     raster.Config
@@ -513,14 +517,15 @@ func (r *renderer) flush() {
 		r.cnt.ShadingQuads++
 		r.cnt.PSInvocations += 4
 		r.cnt.HelperPixels += bits.OnesCount8(pq.live.HelperPixels())
-		o := pipeline.ReadQuad(d, w, 4*i)
+		r.quadOut = pipeline.ReadQuad(d, w, 4*i)
+		o := &r.quadOut
 		if r.opts.Hooks != nil && !d.EarlyZ {
-			r.opts.Hooks.DepthTest(&r.prims[pq.prim], pq.quad, pq.live, &o)
+			r.opts.Hooks.DepthTest(&r.prims[pq.prim], pq.quad, pq.live, o)
 		}
 		if r.opts.Observer != nil {
-			r.writeQuadObserved(&r.prims[pq.prim], pq.quad, pq.live, &o, &ws)
+			r.writeQuadObserved(&r.prims[pq.prim], pq.quad, pq.live, o, &ws)
 		} else {
-			pipeline.WriteQuad(d, &r.cfg, &r.prims[pq.prim], pq.quad, pq.live, &o, &ws)
+			pipeline.WriteQuad(d, &r.cfg, &r.prims[pq.prim], pq.quad, pq.live, o, &ws)
 		}
 	}
 	r.pending = r.pending[:0]

@@ -94,7 +94,9 @@ func Encode(s *scene.Scene, o Options) (*Frame, error) {
 	if o.TargetTileW == 0 || o.TargetTileH == 0 {
 		o.TargetTileW, o.TargetTileH = LineTile(s.Samples)
 	}
-	e := &encoder{s: s, o: o, mem: command.NewImage(), programs: map[string]programRef{}, splits: map[string]*split{}}
+	// The image is sized for the frame's estimate up front: growing it by
+	// appends would hold two copies at once, a third more than the estimate.
+	e := &encoder{s: s, o: o, mem: command.NewImageCap(uint64(max(0, s.FrameBytes()))), programs: map[string]programRef{}, splits: map[string]*split{}}
 	if err := e.targets(); err != nil {
 		return nil, err
 	}
@@ -183,11 +185,11 @@ func (e *encoder) targets() error {
 	s, o := e.s, e.o
 	g := framebuffer.Geometry{Width: s.Width, Height: s.Height, Samples: s.Samples, Layout: o.ColorLayout,
 		TileW: o.TargetTileW, TileH: o.TargetTileH}
-	ct, err := framebuffer.NewColorTarget(g, o.ColorFormat)
+	csize, err := framebuffer.ColorTargetSize(g, o.ColorFormat)
 	if err != nil {
 		return fmt.Errorf("driver: colour target: %w", err)
 	}
-	e.color = command.Target{Addr: e.mem.Alloc(ct.SizeBytes(), pageAlign), Width: uint32(s.Width), Height: uint32(s.Height),
+	e.color = command.Target{Addr: e.mem.Alloc(csize, pageAlign), Width: uint32(s.Width), Height: uint32(s.Height),
 		Samples: uint32(s.Samples), Format: uint32(o.ColorFormat), Layout: uint32(o.ColorLayout),
 		TileW: uint32(o.TargetTileW), TileH: uint32(o.TargetTileH)}
 	g.Layout = o.DepthLayout

@@ -8,6 +8,7 @@ import (
 	"github.com/gfxsim/gfxsim/experiments/expt"
 	"github.com/gfxsim/gfxsim/functional/decouple"
 	"github.com/gfxsim/gfxsim/functional/reference"
+	"github.com/gfxsim/gfxsim/internal/inputs"
 	"github.com/gfxsim/gfxsim/scene"
 	"github.com/gfxsim/gfxsim/scene/driver"
 )
@@ -22,6 +23,13 @@ type Frame struct {
 	Index                  int // animation frame
 	Decoupling             scene.Decoupling
 	KeepImage              bool // keep the resolved image (image-error comparisons)
+}
+
+// String names the frame by its fields, as errors show it: "scene room,
+// 64x36, 4 spp, blur 1, frame 0, adaptive (rate 1)".
+func (f Frame) String() string {
+	return fmt.Sprintf("scene %s, %dx%d, %d spp, blur %g, frame %d, %s (rate %g)",
+		f.Scene, f.Width, f.Height, f.Samples, f.Blur, f.Index, variantName(f), f.Decoupling.Rate)
 }
 
 // Point is a measured frame.
@@ -94,10 +102,17 @@ func (p *Point) rop(r ROPCache) (int64, bool) {
 }
 
 // Render renders frame f with the reference renderer (pattern seed seed) and
-// the models m watching.
-func Render(f Frame, m Models, seed uint64) (*Point, error) {
+// the models m watching, within the memory budget b (nil: the default
+// budget): a frame larger than the budget is refused before it is drawn.
+func Render(f Frame, m Models, seed uint64, b *inputs.Budget) (*Point, error) {
+	if b == nil {
+		b = inputs.NewBudget(0)
+	}
 	s, err := expt.LoadScene(f.Scene, f.Width, f.Height, f.Samples, scene.WithBlur(float32(f.Blur)), scene.WithFrame(f.Index))
 	if err != nil {
+		return nil, err
+	}
+	if err := expt.ReserveFrame(b, s); err != nil {
 		return nil, err
 	}
 	for i := range s.Materials {

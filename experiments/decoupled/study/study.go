@@ -25,7 +25,8 @@ import (
 // Options are the study's settings.
 type Options struct {
 	// Common: Quick runs a reduced sweep at 96x54; Workers are the frames
-	// rendered at once (0: 2); Instruments and Inputs are not used.
+	// rendered at once (0: 2); Inputs gives each frame its memory budget
+	// (-max-memory; nil: the default budget); Instruments are not used.
 	expt.Common
 	// Width, Height override every figure's frame size (0: each figure's own,
 	// see Sizes).
@@ -42,6 +43,7 @@ type Options struct {
 // stderr is a terminal (progress.Flags).
 func ParseFlags(args []string, getenv func(string) string, stderr *os.File) (o Options, err error) {
 	var figures string
+	o.Inputs = &expt.Inputs{BuiltinOnly: true}
 	err = o.Common.Parse("decoupled", expt.Help{Quick: "a reduced sweep at 96x54 (for tests)", Workers: "frames rendered at once"}, func(fs *flag.FlagSet) {
 		expt.SizeFlags(fs, &o.Width, &o.Height, "every figure's frame", "each figure's default, see README", "each figure's default")
 		fs.Uint64Var(&o.Seed, "seed", 1, "seed of the lens and time sample pattern")
@@ -333,13 +335,13 @@ func Run(o Options, w io.Writer) error {
 		if i >= len(jobs) {
 			t := timed[i-len(jobs)]
 			sz := s.size("fig13")
-			tp := Timed(t.Scene, sz.Width, sz.Height, t.TimedVariant)
-			return result{Timed: &tp}, nil
+			tp, err := Timed(t.Scene, sz.Width, sz.Height, t.TimedVariant, o.Inputs.Budget())
+			return result{Timed: &tp}, err
 		}
 		j := jobs[i]
-		p, err := Render(j.frame, j.models, o.Seed)
+		p, err := Render(j.frame, j.models, o.Seed, o.Inputs.Budget())
 		if err != nil {
-			return result{}, fmt.Errorf("%s frame %+v: %w", j.fig, j.frame, err)
+			return result{}, fmt.Errorf("%s frame (%s): %w", j.fig, j.frame, err)
 		}
 		return result{Point: p}, nil
 	}

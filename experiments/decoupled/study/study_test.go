@@ -292,7 +292,7 @@ func TestFigures(t *testing.T) {
 func TestUnboundedIsReferenceMemo(t *testing.T) {
 	for _, name := range []string{"defocus", "egomotion", "bats"} {
 		p, err := Render(Frame{Scene: name, Width: 64, Height: 36, Samples: 8, Blur: 1, Decoupling: On, KeepImage: true},
-			Models{Global: []int{Unbounded, 64}, Tiled: []int{Unbounded}}, 1)
+			Models{Global: []int{Unbounded, 64}, Tiled: []int{Unbounded}}, 1, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,6 +2,7 @@ package study
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/gfxsim/gfxsim/experiments/expt"
 	"github.com/gfxsim/gfxsim/functional/decouple"
 	"github.com/gfxsim/gfxsim/functional/reference"
+	"github.com/gfxsim/gfxsim/internal/inputs"
 	"github.com/gfxsim/gfxsim/scene"
 	"github.com/gfxsim/gfxsim/scene/driver"
 )
@@ -120,19 +122,33 @@ func stageOf(unit string) string {
 	return unit
 }
 
-// Timed renders variant v of scene name at w x h on its machine.
-func Timed(name string, w, h int, v TimedVariant) TimedPoint {
+// Timed renders variant v of scene name at w x h on its machine, within the
+// memory budget b (nil: the default budget). Its error is the refusal of a
+// frame and machine larger than b; any other failure is the point's Err.
+func Timed(name string, w, h int, v TimedVariant, b *inputs.Budget) (TimedPoint, error) {
+	if b == nil {
+		b = inputs.NewBudget(0)
+	}
 	tp := TimedPoint{TimedVariant: v, Scene: name, Stages: map[string]float64{}}
-	if err := tp.run(w, h); err != nil {
+	if err := tp.run(w, h, b); err != nil {
+		var r refused
+		if errors.As(err, &r) {
+			return tp, r.err
+		}
 		tp.Err = err.Error()
 	}
-	return tp
+	return tp, nil
 }
+
+// refused is a frame the memory budget refused.
+type refused struct{ err error }
+
+func (r refused) Error() string { return r.err.Error() }
 
 // run simulates the frame, records its figures and checks its image against
 // the reference renderer's: a machine that ignores decoupling (renders
 // MSAA) would otherwise give plausible cycles.
-func (tp *TimedPoint) run(w, h int) error {
+func (tp *TimedPoint) run(w, h int, b *inputs.Budget) error {
 	v := tp.TimedVariant
 	s, err := expt.LoadScene(tp.Scene, w, h, v.Samples, scene.WithBlur(float32(v.Blur)))
 	if err != nil {
@@ -144,6 +160,9 @@ func (tp *TimedPoint) run(w, h int) error {
 	cfg, err := v.Config()
 	if err != nil {
 		return err
+	}
+	if err := expt.Reserve(b, cfg, s); err != nil {
+		return refused{err}
 	}
 	f, err := driver.Encode(s, cfg.DriverOptions())
 	if err != nil {

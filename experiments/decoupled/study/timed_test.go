@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gfxsim/gfxsim/functional/decouple"
+	"github.com/gfxsim/gfxsim/scene"
 )
 
 func TestStageOf(t *testing.T) {
@@ -53,9 +54,9 @@ func TestStackedStages(t *testing.T) {
 // caches shade no less than the per-tile memo.
 func TestTiledBinSpreadMatchesModel(t *testing.T) {
 	v := TimedVariant{Name: "T 27", Samples: 27, Blur: Moderate, Dec: On, Machine: SortMiddle}
-	tp := Timed("egomotion", 96, 54, v)
-	if tp.Err != "" {
-		t.Fatal(tp.Err)
+	tp, err := Timed("egomotion", 96, 54, v, nil)
+	if err != nil || tp.Err != "" {
+		t.Fatal(err, tp.Err)
 	}
 	tc, fc := tp.Tiled, &tp.Tiled.Functional
 	w, h, err := decouple.TileSize(27, decouple.DefaultTileMemory)
@@ -73,5 +74,15 @@ func TestTiledBinSpreadMatchesModel(t *testing.T) {
 	u, ok := find(fc.Tiled, Unbounded)
 	if !ok || u <= 0 || tc.Quads() < u || tc.CoveredPixels <= 0 {
 		t.Errorf("timed shading quads %d, per-tile memo %d (%v), %d covered pixels", tc.Quads(), u, ok, tc.CoveredPixels)
+	}
+}
+
+// TestFrameString: a point's error names its frame by its fields, not as a
+// Go struct.
+func TestFrameString(t *testing.T) {
+	f := Frame{Scene: "room", Width: 64, Height: 36, Samples: 4, Blur: 1.5, Index: 2,
+		Decoupling: scene.Decoupling{Mode: scene.DecoupleOff, Rate: 1}}
+	if got, want := f.String(), "scene room, 64x36, 4 spp, blur 1.5, frame 2, MSAA, no blur (rate 1)"; got != want {
+		t.Errorf("String() = %q, want %q", got, want)
 	}
 }

@@ -32,7 +32,8 @@ type Options struct {
 	expt.Common
 	// Configs are configuration files (overlays of the default machine)
 	// whose memory systems the study measures besides the built-in ones
-	// (default: configs/akita-dram.yaml).
+	// (nil: configs/akita-dram.yaml, the copy embedded in the binary, so
+	// that the default works from any folder).
 	Configs []string
 	// Seed seeds the random patterns.
 	Seed uint64
@@ -44,7 +45,7 @@ type Options struct {
 func ParseFlags(args []string, getenv func(string) string, stderr *os.File) (o Options, err error) {
 	err = o.Common.Parse("memory", expt.Help{Quick: "loads 1, 8 and 32 only, with fewer requests", Workers: "points measured at once"}, func(fs *flag.FlagSet) {
 		fs.Uint64Var(&o.Seed, "seed", 1, "seed of the random patterns")
-		fs.Func("config", "a configuration file whose memory is measured too (repeatable; default configs/akita-dram.yaml)",
+		fs.Func("config", "a configuration file whose memory is measured too (repeatable; default configs/akita-dram.yaml, embedded in the binary)",
 			func(s string) error {
 				o.Configs = append(o.Configs, s)
 				return nil
@@ -53,8 +54,9 @@ func ParseFlags(args []string, getenv func(string) string, stderr *os.File) (o O
 	return o, err
 }
 
-// DefaultConfigs are the configuration files measured by default.
-var DefaultConfigs = []string{"configs/akita-dram.yaml"}
+// DefaultConfigs are the configuration files measured by default, from
+// their copies embedded in the binary.
+var DefaultConfigs = []string{configs.AkitaDRAMName}
 
 // Row is one measured point: a memory system under one traffic at one load.
 type Row struct {
@@ -103,8 +105,8 @@ type System struct {
 // Systems returns the memory systems of the study: each dramctl preset on
 // the default machine's memory section (its channel count, interleave,
 // policies; the GDDR6 one is the default machine's memory), and each
-// configuration file's memory (by default configs/akita-dram.yaml, Akita's
-// mem/dram).
+// configuration file's memory (nil: DefaultConfigs, configs/akita-dram.yaml,
+// Akita's mem/dram, from the copy embedded in the binary).
 func Systems(files []string) ([]System, error) {
 	base := configs.Default()
 	var out []System
@@ -114,8 +116,13 @@ func Systems(files []string) ([]System, error) {
 		out = append(out, System{Name: p, Source: configs.DefaultName + " memory, type dramctl, preset " + p,
 			Memory: c.MemoryConfig()})
 	}
+	load := configs.Load
+	if files == nil {
+		files = DefaultConfigs
+		load = func(string) (*configs.Config, error) { return configs.AkitaDRAMMachine(), nil }
+	}
 	for _, f := range files {
-		c, err := configs.Load(f)
+		c, err := load(f)
 		if err != nil {
 			return nil, err
 		}
@@ -217,13 +224,13 @@ func Run(o Options, w io.Writer) error {
 	if o.Out == "" {
 		o.Out = "out/memory"
 	}
-	if o.Configs == nil {
-		o.Configs = DefaultConfigs
-	}
 	t0 := time.Now()
 	systems, err := Systems(o.Configs)
 	if err != nil {
 		return err
+	}
+	if o.Configs == nil {
+		o.Configs = DefaultConfigs
 	}
 	type point struct {
 		s    System

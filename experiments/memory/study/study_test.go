@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -115,3 +116,29 @@ func TestSystemsNameTheBadFile(t *testing.T) {
 }
 
 func TestQuietRules(t *testing.T) { progresstest.CheckOptions(t, ParseFlags) }
+
+// TestDefaultConfigAnywhere: the default systems come from the binary's
+// embedded configs/akita-dram.yaml, the same as the file, so the study's
+// default runs outside the repository's root.
+func TestDefaultConfigAnywhere(t *testing.T) {
+	file, err := filepath.Abs(akitaDRAM)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Systems([]string{file})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	got, err := Systems(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d systems, want %d", len(got), len(want))
+	}
+	last := len(got) - 1
+	if g, w := got[last], want[last]; g.Name != w.Name || g.Source != "configs/akita-dram.yaml memory" || !reflect.DeepEqual(g.Memory, w.Memory) {
+		t.Errorf("embedded default system %+v, from the file %+v", g, w)
+	}
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gfxsim/gfxsim/configs"
 	"github.com/gfxsim/gfxsim/experiments/expt"
+	"github.com/gfxsim/gfxsim/internal/inputs"
 	"github.com/gfxsim/gfxsim/scene"
 	"github.com/gfxsim/gfxsim/scene/driver"
 	"github.com/gfxsim/gfxsim/tracing"
@@ -80,12 +81,12 @@ type point struct {
 	mesh Mesh
 }
 
-// load loads the point's scene at w x h within the memory budget.
-func (p point) load(w, h int, in *expt.Inputs) (*scene.Scene, error) {
+// load loads the point's scene at w x h within the memory budget b.
+func (p point) load(w, h int, in *expt.Inputs, b *inputs.Budget) (*scene.Scene, error) {
 	if p.file == "" {
-		return in.Load(p.name, w, h, 0, in.Budget())
+		return in.Load(p.name, w, h, 0, b)
 	}
-	return in.Load(p.file, w, h, 0, in.Budget(), scene.WithFront(p.mesh.Front))
+	return in.Load(p.file, w, h, 0, b, scene.WithFront(p.mesh.Front))
 }
 
 // points lists the study's scenes: the built-ins, then the real meshes
@@ -104,8 +105,18 @@ func points(builtins []string, dir string, meshes []Mesh) []point {
 // runPoint measures one scene: both orders' reuse and timed frames on cfg.
 func runPoint(p point, o Options, cfg *configs.Config, sess *tracing.Session) (Result, error) {
 	r := Result{Scene: p.name}
-	s, err := p.load(o.Width, o.Height, o.Inputs)
+	// As render does: the machine, the scene's load and its frame in one
+	// budget, so that a frame too large is refused before it is drawn (its
+	// orders' frames run one after the other).
+	b := o.Inputs.Budget()
+	if err := cfg.ReserveMemory(b); err != nil {
+		return r, err
+	}
+	s, err := p.load(o.Width, o.Height, o.Inputs, b)
 	if err != nil {
+		return r, err
+	}
+	if err := expt.ReserveTimedFrame(b, s); err != nil {
 		return r, err
 	}
 	ok := driver.Reorderable(s)
