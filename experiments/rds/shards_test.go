@@ -11,13 +11,7 @@ import (
 // steps, no timed frame, no wall times: they differ between runs) in one process and as shards 0/3, 1/3 and 2/3
 // merged: the tables, CSV and figures are the same bytes.
 func TestShardsMatch(t *testing.T) {
-	if testing.Short() {
-		t.Skip("short mode")
-	}
-	err := expt.ShardsMatch(t.TempDir(), 3, func(out string, f expt.SweepFlags, w io.Writer) error {
+	expt.CheckShardsMatch(t, 3, func(out string, f expt.SweepFlags, w io.Writer) error {
 		return run(options{out: out, steps: 2000, shaders: "bumppin", sweep: f, untimed: true}, w)
 	})
-	if err != nil {
-		t.Error(err)
-	}
 }
