@@ -21,7 +21,7 @@ import (
 	"github.com/gfxsim/gfxsim/functional/shader"
 	"github.com/gfxsim/gfxsim/functional/state"
 	"github.com/gfxsim/gfxsim/functional/vertex"
-	"github.com/gfxsim/gfxsim/internal/scenetest"
+	"github.com/gfxsim/gfxsim/internal/testframe"
 	"github.com/gfxsim/gfxsim/scene/driver"
 	"github.com/gfxsim/gfxsim/timing"
 )
@@ -401,7 +401,7 @@ func TestSameAsReference(t *testing.T) {
 	for _, tc := range tests {
 		name := fmt.Sprintf("%s_%dx_%dp", tc.scene, tc.samples, tc.partitions)
 		t.Run(name, func(t *testing.T) {
-			rf := scenetest.EncodeBuiltin(t, tc.scene, 96, 64, tc.samples)
+			rf := testframe.EncodeDefault(t, tc.scene, 96, 64, tc.samples)
 			ref, err := reference.Render(rf.Memory, rf.Stream, rf.StreamBytes, reference.DefaultOptions())
 			if err != nil {
 				t.Fatal(err)
@@ -410,7 +410,7 @@ func TestSameAsReference(t *testing.T) {
 
 			var serial map[string]float64
 			for _, parallel := range []bool{false, true} {
-				f := scenetest.EncodeBuiltin(t, tc.scene, 96, 64, tc.samples)
+				f := testframe.EncodeDefault(t, tc.scene, 96, 64, tc.samples)
 				m := newMachine(parallel, tc.partitions, tc.cores, tc.slots)
 				img, got, st := render(t, f, m)
 				if img == nil || !bytes.Equal(img.Pix, ref.Image.Pix) {

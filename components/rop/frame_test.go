@@ -19,7 +19,7 @@ import (
 	"github.com/gfxsim/gfxsim/functional/shader"
 	"github.com/gfxsim/gfxsim/functional/state"
 	"github.com/gfxsim/gfxsim/functional/vertex"
-	"github.com/gfxsim/gfxsim/internal/scenetest"
+	"github.com/gfxsim/gfxsim/internal/testframe"
 	"github.com/gfxsim/gfxsim/scene/driver"
 	"github.com/gfxsim/gfxsim/timing"
 )
@@ -251,7 +251,7 @@ func runFrame(t *testing.T, name string, w, h, samples, parts int, engine sim.En
 // ways and line size.
 func runFrameCache(t *testing.T, name string, w, h, samples, parts int, engine sim.Engine, size, ways, line int) (*frontEnd, []*depthunit.Comp, []*rop.Comp, *driver.Frame) {
 	t.Helper()
-	fr := scenetest.EncodeBuiltin(t, name, w, h, samples)
+	fr := testframe.EncodeDefault(t, name, w, h, samples)
 	disp := fr.Memory.Alloc(uint64(w*h*4), 4096)
 	buf := make([]byte, fr.StreamBytes)
 	fr.Memory.ReadAt(buf, fr.Stream)
@@ -326,7 +326,7 @@ type referenceFrame struct {
 // renderReference renders a built-in scene with the reference renderer.
 func renderReference(t *testing.T, name string, w, h, samples int) referenceFrame {
 	t.Helper()
-	rf := scenetest.EncodeBuiltin(t, name, w, h, samples)
+	rf := testframe.EncodeDefault(t, name, w, h, samples)
 	ref, err := reference.Render(rf.Memory, rf.Stream, rf.StreamBytes, reference.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)

@@ -35,3 +35,11 @@ func Encode(t testing.TB, name string, w, h, samples int, o driver.Options) (*sc
 	}
 	return s, f
 }
+
+// EncodeDefault returns the frame of Scene(name, w, h, samples) encoded with
+// the driver's default options.
+func EncodeDefault(t testing.TB, name string, w, h, samples int) *driver.Frame {
+	t.Helper()
+	_, f := Encode(t, name, w, h, samples, driver.DefaultOptions())
+	return f
+}

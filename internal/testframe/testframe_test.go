@@ -1,9 +1,9 @@
-package scenetest
+package testframe
 
 import "testing"
 
-func TestEncodeBuiltin(t *testing.T) {
-	f := EncodeBuiltin(t, "triangle", 48, 32, 4)
+func TestEncodeDefault(t *testing.T) {
+	f := EncodeDefault(t, "triangle", 48, 32, 4)
 	if f.StreamBytes == 0 || f.Memory == nil {
 		t.Fatalf("frame %+v: no command stream", f)
 	}
