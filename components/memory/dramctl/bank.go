@@ -117,57 +117,42 @@ func (s *channelState) writeReady(b int32) int64 {
 	return t
 }
 
-// readyTerms holds, for one cycle's scan, the parts of the bank readiness
-// rules that do not depend on the bank: per bank group and per rank, the
-// earliest cycle of a column command (reads or writes, as asked) and of an
-// ACT. readReady(b) is max(nextRD[b], col.group[g], col.rank[r]), and so on:
-// the scan computes them once instead of once per bank.
+// readyTerms holds, for one scan, the parts of the bank readiness rules that
+// do not depend on the bank: for each kind of command a bank may wait for
+// (headCol: a read or a write, as asked; headACT; headPRE) and each bank group
+// (flat index), the earliest cycle its bank group, its rank, the command bus
+// and the data bus allow. readReady(b) is max(nextRD[b], byKind[headCol][g]),
+// and so on: the scan computes them once instead of once per bank.
 type readyTerms struct {
-	colGroup, colRank, actGroup, actRank []int64
+	byKind [3][]int64
 }
 
-func newReadyTerms(groups, ranks int) readyTerms {
-	return readyTerms{colGroup: make([]int64, groups), colRank: make([]int64, ranks),
-		actGroup: make([]int64, groups), actRank: make([]int64, ranks)}
+func newReadyTerms(groups int) readyTerms {
+	var k readyTerms
+	for i := range k.byKind {
+		k.byKind[i] = make([]int64, groups)
+	}
+	return k
 }
 
 // fill computes the terms of the channel's current state, for reads or
 // writes.
 func (s *channelState) fill(k *readyTerms, write bool) {
-	for g := range k.colGroup {
-		k.colGroup[g] = s.grpNextCol[g]
+	for g := range k.byKind[headCol] {
+		r := int32(g / s.groupsPer)
+		col := max(s.grpNextCol[g], s.rkNextCol[r], s.cmdFree)
 		if !write {
-			k.colGroup[g] = max(k.colGroup[g], s.grpNextRD[g])
-		}
-		k.actGroup[g] = s.grpNextACT[g]
-	}
-	for r := range k.colRank {
-		k.colRank[r] = max(s.rkNextCol[r], s.cmdFree)
-		if !write {
-			k.colRank[r] = max(k.colRank[r], s.rkNextRD[r])
+			col = max(col, s.grpNextRD[g], s.rkNextRD[r])
 		}
 		if s.busRank >= 0 {
-			k.colRank[r] = max(k.colRank[r], s.busTerm(int32(r), write))
+			col = max(col, s.busTerm(r, write))
 		}
-		k.actRank[r] = max(s.rkNextACT[r], s.cmdFree)
+		act := max(s.grpNextACT[g], s.rkNextACT[r], s.cmdFree)
 		if s.t.faw > 0 && s.rkNActs[r] >= 4 {
-			k.actRank[r] = max(k.actRank[r], s.rkActs[r][s.rkNActs[r]%4]+s.t.faw)
+			act = max(act, s.rkActs[r][s.rkNActs[r]%4]+s.t.faw)
 		}
+		k.byKind[headCol][g], k.byKind[headACT][g], k.byKind[headPRE][g] = col, act, s.cmdFree
 	}
-}
-
-// colReady and actReady are readReady or writeReady, and actReady, from the
-// terms.
-func (s *channelState) colReadyFrom(k *readyTerms, b int32, write bool) int64 {
-	own := s.nextRD[b]
-	if write {
-		own = s.nextWR[b]
-	}
-	return max(own, k.colGroup[s.bankGroup[b]], k.colRank[s.bankRank[b]])
-}
-
-func (s *channelState) actReadyFrom(k *readyTerms, b int32) int64 {
-	return max(s.nextACT[b], k.actGroup[s.bankGroup[b]], k.actRank[s.bankRank[b]])
 }
 
 // busTerm is the data bus's constraint on a column command of rank r: the

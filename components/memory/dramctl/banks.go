@@ -17,23 +17,76 @@ type bankEntry struct {
 // no burst starved, no rank waiting for its refresh) then looks at each busy
 // bank once instead of at every queued burst: every burst of a bank needs the
 // same command at the same cycle, so a bank's oldest burst, and its oldest
-// burst that hits the open row, stand for all of them.
+// burst that hits the open row, stand for all of them. heads keeps those two
+// for every bank in one flat array, so that the scan reads neither the lists
+// nor their rows.
 type bankQueues struct {
 	lists [][]bankEntry
+	heads []bankHead
 	busy  uint64 // bit b: bank b has a burst (banks < 64; see fastScan)
 }
 
-func newBankQueues(banks int) bankQueues { return bankQueues{lists: make([][]bankEntry, banks)} }
+// bankHead is what the scan needs of one bank's list: its oldest burst (seq,
+// row), its oldest burst of the open row (hit; noHit when none), and the
+// command the bank waits for with the burst it serves (kind, key): FR-FCFS
+// serves the open row's bursts first (headCol, key hit), opens a closed bank
+// for its oldest burst (headACT) and closes a row that no burst hits for it
+// (headPRE).
+type bankHead struct {
+	seq, hit, key uint64
+	row           int32
+	kind          uint8
+}
 
-func (q *bankQueues) add(b int32, seq uint64, row int32) {
+const noHit = ^uint64(0)
+
+// The kinds of command a bank waits for, in the scan's order of preference
+// among commands ready at once (column commands first; ACT and PRE alike).
+const (
+	headCol uint8 = iota
+	headACT
+	headPRE
+)
+
+// settle sets the bank's command from its bursts and its open row.
+func (h *bankHead) settle(open int32) {
+	switch {
+	case open >= 0 && h.hit != noHit:
+		h.kind, h.key = headCol, h.hit
+	case open < 0:
+		h.kind, h.key = headACT, h.seq
+	default:
+		h.kind, h.key = headPRE, h.seq
+	}
+}
+
+func newBankQueues(banks int) bankQueues {
+	q := bankQueues{lists: make([][]bankEntry, banks), heads: make([]bankHead, banks)}
+	for b := range q.heads {
+		q.heads[b].hit = noHit
+	}
+	return q
+}
+
+// add appends burst seq of row to bank b's list; open is the bank's open row.
+func (q *bankQueues) add(b int32, seq uint64, row, open int32) {
 	q.lists[b] = append(q.lists[b], bankEntry{seq, row})
+	h := &q.heads[b]
+	if len(q.lists[b]) == 1 {
+		h.seq, h.row = seq, row
+	}
+	if row == open && h.hit == noHit {
+		h.hit = seq
+	}
+	h.settle(open)
 	if b < 64 {
 		q.busy |= 1 << uint(b)
 	}
 }
 
-// remove deletes the burst seq from bank b's list.
-func (q *bankQueues) remove(b int32, seq uint64) {
+// remove deletes the burst seq from bank b's list; open is the bank's open
+// row.
+func (q *bankQueues) remove(b int32, seq uint64, open int32) {
 	l := q.lists[b]
 	for i := range l {
 		if l[i].seq == seq {
@@ -41,111 +94,118 @@ func (q *bankQueues) remove(b int32, seq uint64) {
 			break
 		}
 	}
-	if len(q.lists[b]) == 0 && b < 64 {
-		q.busy &^= 1 << uint(b)
+	l = q.lists[b]
+	h := &q.heads[b]
+	if len(l) == 0 {
+		*h = bankHead{hit: noHit}
+		if b < 64 {
+			q.busy &^= 1 << uint(b)
+		}
+		return
 	}
+	h.seq, h.row = l[0].seq, l[0].row
+	if h.hit == seq {
+		h.hit = q.firstHit(b, open)
+	}
+	h.settle(open)
 }
 
-// hits counts bank b's bursts of row.
-func (q *bankQueues) hits(b, row int32) int32 {
+// reopen records that row open is now bank b's open row (-1: the bank
+// closed) and returns how many of the bank's bursts hit it.
+func (q *bankQueues) reopen(b, open int32) int32 {
 	n := int32(0)
-	for _, e := range q.lists[b] {
-		if e.row == row {
-			n++
+	h := &q.heads[b]
+	h.hit = noHit
+	if open >= 0 {
+		for _, e := range q.lists[b] {
+			if e.row == open {
+				if n == 0 {
+					h.hit = e.seq
+				}
+				n++
+			}
 		}
 	}
+	h.settle(open)
 	return n
 }
 
-// firstHit returns the sequence number of bank b's oldest burst of row.
-func (q *bankQueues) firstHit(b, row int32) (uint64, bool) {
+// firstHit returns the sequence number of bank b's oldest burst of row
+// (noHit when none).
+func (q *bankQueues) firstHit(b, row int32) uint64 {
 	for _, e := range q.lists[b] {
 		if e.row == row {
-			return e.seq, true
+			return e.seq
 		}
 	}
-	return 0, false
+	return noHit
 }
 
-// candidate is a bank whose bursts wait for a command: the oldest such
-// burst's sequence number, the cycle the command may issue, and the bank.
+// candidate is a bank whose bursts wait for a command: the sequence number of
+// the burst it serves, the cycle the command may issue, and the bank.
 type candidate struct {
 	seq   uint64
 	ready int64
 	bank  int32
 }
 
-// better reports whether a is to be preferred to b among candidates of one
-// kind: the earlier cycle, then the older burst.
-func (a candidate) better(b candidate) bool {
-	return a.ready < b.ready || a.ready == b.ready && a.seq < b.seq
-}
-
-var noCandidate = candidate{seq: ^uint64(0), ready: forever, bank: -1}
-
 // fastScan is scan's common case, bank by bank: FR-FCFS, q's oldest burst not
-// starved (so none is), no rank blocked by its refresh and at most 64 banks.
-// It returns what scan would, and besides, when nothing is ready, the
+// starved (so none is), no rank blocked by its refresh, at most 64 banks and
+// q's bursts within 2^25 sequence numbers of each other. It returns what scan would, and besides, when nothing is ready, the
 // command that would issue at the returned cycle if nothing changed before it
 // (pred, predOK): the oldest burst's column command among those ready then,
 // else the oldest burst's ACT or PRE. The returned cycle is q's oldest
 // burst's starvation deadline when that comes first, and then there is no
 // prediction.
-func (c *Comp) fastScan(q []burst, bq *bankQueues, pend []int32, t int64) (ch choice, ok bool, next int64, pred choice, predOK bool) {
+//
+// Every busy bank offers one command (its head's kind) for one burst (its
+// key), ready at the later of the bank's own term and its bank group's term
+// for that kind. The scan orders the banks by (d, column before row command,
+// burst), where d is 0 for a command ready at t and the cycles it waits
+// otherwise: the least is the oldest ready column command, else the oldest
+// ready ACT or PRE, else the earliest command, a column command first, then
+// the oldest. The order is one 64-bit key per bank, so that the scan takes
+// the least without a branch: d (below 2^32: every timing is below 2^24
+// cycles), the kind, the burst's place after q's oldest (below 2^25, see
+// scan) and the bank (below 64).
+func (c *Comp) fastScan(q []burst, bq *bankQueues, t int64) (ch choice, ok bool, next int64, pred choice, predOK bool) {
 	s := c.state
 	write := c.writeMode
 	k := &c.terms
 	s.fill(k, write)
-	readyCol, readyRow := noCandidate, noCandidate // ready at t: the oldest burst
-	waitCol, waitRow := noCandidate, noCandidate   // not ready: the earliest, then the oldest
+	own := [3][]int64{headCol: s.nextRD, headACT: s.nextACT, headPRE: s.nextPRE}
+	if write {
+		own[headCol] = s.nextWR
+	}
+	base := q[0].seq
+	best := ^uint64(0)
 	for m := bq.busy; m != 0; m &= m - 1 {
 		b := int32(bits.TrailingZeros64(m))
-		open := s.openRow[b]
-		var cand candidate
-		if open >= 0 && pend[b] > 0 { // FR-FCFS serves the open row's bursts; the others wait
-			seq, hit := bq.firstHit(b, open)
-			if !hit {
-				continue
-			}
-			cand = candidate{seq: seq, bank: b, ready: s.colReadyFrom(k, b, write)}
-			if cand.ready <= t {
-				if cand.seq < readyCol.seq {
-					readyCol = cand
-				}
-			} else if cand.better(waitCol) {
-				waitCol = cand
-			}
-			continue
-		}
-		cand = candidate{seq: bq.lists[b][0].seq, bank: b}
-		if open < 0 {
-			cand.ready = s.actReadyFrom(k, b)
-		} else { // the open row has no burst: close it for the oldest one
-			cand.ready = s.preReady(b)
-		}
-		if cand.ready <= t {
-			if cand.seq < readyRow.seq {
-				readyRow = cand
-			}
-		} else if cand.better(waitRow) {
-			waitRow = cand
-		}
+		h := &bq.heads[b]
+		ready := max(own[h.kind][b], k.byKind[h.kind][s.bankGroup[b]])
+		d := uint64(min(max(ready-t, 0), 1<<32-1))
+		key := d<<32 | uint64(min(h.kind, 1))<<31 | (h.key-base)<<6 | uint64(b)
+		best = min(best, key)
 	}
-	switch {
-	case readyCol.bank >= 0:
-		return c.columnChoice(q, readyCol, write), true, 0, choice{}, false
-	case readyRow.bank >= 0:
-		return c.rowChoice(bq, readyRow), true, 0, choice{}, false
+	b := int32(best & 63)
+	h := &bq.heads[b]
+	cand := candidate{seq: h.key, bank: b, ready: t + int64(best>>32)}
+	col := h.kind == headCol
+	if best>>32 == 0 { // ready at t
+		if col {
+			return c.columnChoice(q, cand, write), true, 0, choice{}, false
+		}
+		return c.rowChoice(bq, cand), true, 0, choice{}, false
 	}
 	deadline := q[0].arrive + int64(c.cfg.StarvationCap)
-	next = min(waitCol.ready, waitRow.ready, deadline)
+	next = min(cand.ready, deadline)
 	switch {
 	case next == deadline:
 		return choice{}, false, next, choice{}, false
-	case waitCol.ready == next:
-		return choice{}, false, next, c.columnChoice(q, waitCol, write), true
+	case col:
+		return choice{}, false, next, c.columnChoice(q, cand, write), true
 	default:
-		return choice{}, false, next, c.rowChoice(bq, waitRow), true
+		return choice{}, false, next, c.rowChoice(bq, cand), true
 	}
 }
 
@@ -164,7 +224,7 @@ func (c *Comp) rowChoice(bq *bankQueues, k candidate) choice {
 	if open := c.state.openRow[k.bank]; open >= 0 {
 		return choice{kind: CmdPRE, bank: k.bank, row: open, entry: -1}
 	}
-	return choice{kind: CmdACT, bank: k.bank, row: bq.lists[k.bank][0].row, entry: -1}
+	return choice{kind: CmdACT, bank: k.bank, row: bq.heads[k.bank].row, entry: -1}
 }
 
 // entryOf returns the index in q (ordered by sequence number) of burst seq.

@@ -78,7 +78,7 @@ func (b Builder) Build(name string) (*Comp, error) {
 	c.memo, c.blocked = make([]bankReady, nb), make([]bool, cfg.Geometry.Ranks)
 	c.reads, c.writes = make([]burst, 0, cfg.ReadQueue), make([]burst, 0, cfg.WriteQueue)
 	c.readBanks, c.writeBanks = newBankQueues(nb), newBankQueues(nb)
-	c.terms = newReadyTerms(cfg.Geometry.Ranks*cfg.Geometry.BankGroups, cfg.Geometry.Ranks)
+	c.terms = newReadyTerms(cfg.Geometry.Ranks * cfg.Geometry.BankGroups)
 	c.TickingComponent = timing.NewTickingComponent(name, b.engine, cfg.Timing.Freq(), c)
 	c.waker = timing.NewTickWaker(b.engine, cfg.Timing.Freq(), c.Tick)
 	c.Top = sim.NewLimitNumMsgPort(c, cfg.TopBuffer, name+".Top")

@@ -291,10 +291,10 @@ func (c *Comp) enqueue(msg sim.Msg, addr, size uint64, write bool, firstBurst ui
 		}
 		if write {
 			c.writes = append(c.writes, e)
-			c.writeBanks.add(b, e.seq, e.row)
+			c.writeBanks.add(b, e.seq, e.row, s.openRow[b])
 		} else {
 			c.reads = append(c.reads, e)
-			c.readBanks.add(b, e.seq, e.row)
+			c.readBanks.add(b, e.seq, e.row, s.openRow[b])
 		}
 	}
 	if keep && c.modeAt(t) == c.writeMode {
@@ -396,7 +396,7 @@ func (c *Comp) issue(ch choice, t int64) {
 		c.stats.activates++
 	case CmdPRE:
 		s.precharge(ch.bank, t)
-		c.pendRead[ch.bank], c.pendWrite[ch.bank] = 0, 0
+		c.recountHits(ch.bank)
 		c.stats.precharges++
 	case CmdREF:
 		cmd = Command{Cycle: t, Kind: CmdREF, Rank: ch.refRank}
@@ -424,7 +424,7 @@ func (c *Comp) column(ch choice, t int64) int {
 	c.stats.occupancy(t, len(c.reads), len(c.writes))
 	e := (*q)[ch.entry]
 	*q = append((*q)[:ch.entry], (*q)[ch.entry+1:]...)
-	bq.remove(e.bank, e.seq)
+	bq.remove(e.bank, e.seq, s.openRow[e.bank])
 	c.pending(write)[e.bank]--
 	var end int64
 	if write {
@@ -448,10 +448,11 @@ func (c *Comp) column(ch choice, t int64) int {
 	return int(e.col)
 }
 
-// recountHits counts the queued bursts that hit bank b's newly opened row.
+// recountHits counts the queued bursts that hit bank b's newly opened row
+// (none when it closed).
 func (c *Comp) recountHits(b int32) {
 	row := c.state.openRow[b]
-	c.pendRead[b], c.pendWrite[b] = c.readBanks.hits(b, row), c.writeBanks.hits(b, row)
+	c.pendRead[b], c.pendWrite[b] = c.readBanks.reopen(b, row), c.writeBanks.reopen(b, row)
 }
 
 // addResponse inserts request slot into the responses, ordered by due cycle

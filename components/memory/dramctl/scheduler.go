@@ -133,7 +133,8 @@ type bankReady struct {
 // (bursts of one bank are served in arrival order); neither issues in a held
 // bank. Without a command it returns the earliest cycle one becomes ready or
 // the next burst starves. The common case (FR-FCFS, no burst starved, no rank
-// waiting for its refresh) goes bank by bank (fastScan), which also predicts
+// waiting for its refresh, at most 64 banks, q's bursts within 2^25 sequence
+// numbers of each other) goes bank by bank (fastScan), which also predicts
 // the command of the returned cycle; the others scan the queue (scanQueue).
 func (c *Comp) scan(q []burst, pend []int32, t int64) (choice, bool, int64) {
 	s := c.state
@@ -143,12 +144,13 @@ func (c *Comp) scan(q []burst, pend []int32, t int64) (choice, bool, int64) {
 		anyBlocked = anyBlocked || c.blocked[r]
 	}
 	starvedBy := t - int64(c.cfg.StarvationCap) // a burst that arrived by this cycle is starved
-	if c.cfg.Scheduler != FCFS && !anyBlocked && len(q) > 0 && q[0].arrive > starvedBy && len(s.openRow) <= 64 {
+	if c.cfg.Scheduler != FCFS && !anyBlocked && len(q) > 0 && q[0].arrive > starvedBy && len(s.openRow) <= 64 &&
+		q[len(q)-1].seq-q[0].seq < 1<<25 {
 		bq := &c.readBanks
 		if c.writeMode {
 			bq = &c.writeBanks
 		}
-		ch, ok, next, pred, predOK := c.fastScan(q, bq, pend, t)
+		ch, ok, next, pred, predOK := c.fastScan(q, bq, t)
 		c.pred, c.predOK, c.scannedFast = pred, predOK, true
 		if fastScanHook != nil {
 			fastScanHook(c, q, pend, t, ch, ok, next)
