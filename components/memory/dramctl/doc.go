@@ -92,21 +92,25 @@
 // their own cycles (they depend on no request), so an idle machine runs out
 // of events and the command stream is the same as if it had stayed awake.
 //
-// The scheduler's cost per decision does not grow with the queue in the
-// common case (FR-FCFS, no burst starved, no rank waiting for its refresh):
-// every burst of a bank needs the same command at the same cycle, so it looks
-// at each busy bank once, at the bank's oldest burst and its oldest burst that
-// hits the open row, with the bank-independent parts of the timing rules
-// computed once per decision (fastScan; the other cases scan every queued
-// burst). A decision that finds nothing ready also predicts the command of the
-// cycle it wakes for; the controller keeps it as a plan and issues it then
-// without deciding again if nothing has changed (no command issued, no mode
-// switch pending, and no request taken whose bursts could change the
+// The scheduler's cost per decision does not grow with the queue in the common
+// case (FR-FCFS, no burst starved, no rank waiting for its refresh): every
+// burst of a bank needs the same command at the same cycle, so it looks at
+// each busy bank once. Each bank keeps the command it waits for and the burst
+// it serves (the oldest burst that hits the open row, else the oldest),
+// updated as bursts join and leave and rows open and close; the
+// bank-independent parts of the timing rules are computed once per decision,
+// and the decision is the least of one 64-bit key per bank (cycles to wait,
+// column before row command, burst) (fastScan; the other cases scan every
+// queued burst). A decision that finds nothing ready also predicts the command
+// of the cycle it wakes for; the controller keeps it as a plan and issues it
+// then without deciding again if nothing has changed (no command issued, no
+// mode switch pending, and no request taken whose bursts could change the
 // decision: a burst joining a bank that already has bursts changes nothing
 // unless it is the first to hit the open row; one in an idle bank changes
-// nothing if its command cannot be ready before the planned one). TestFastScanAndPlansEqualTheQueueScan checks
-// every shortcut against the full scan and a fresh decision on random,
-// sequential and mixed traffic for every preset, scheduler and page policy.
+// nothing if its command cannot be ready before the planned one).
+// TestFastScanAndPlansEqualTheQueueScan checks every shortcut against the full
+// scan and a fresh decision on random, sequential and mixed traffic for every
+// preset, scheduler and page policy.
 //
 // Exact timing of an idle channel, a request taken in cycle a: a read of an
 // idle bank leaves at a+tRCD+CL+BC (BC = BurstLength/DataRate), a write at
