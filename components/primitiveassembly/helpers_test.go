@@ -61,11 +61,7 @@ func newRig(t *testing.T, b Builder, rasterizers int) *rig {
 
 func (r *rig) run(t *testing.T) {
 	t.Helper()
-	r.core.TickNow(r.e.CurrentTime())
-	r.ia.TickNow(r.e.CurrentTime())
-	if err := r.e.Run(); err != nil {
-		t.Fatal(err)
-	}
+	testpeer.Run(t, r.e, r.core, r.ia)
 	r.pa.Finish(r.e.CurrentTime())
 }
 

@@ -56,11 +56,7 @@ func TestChainWithPrimitiveAssembly(t *testing.T) {
 		}
 		ia.Script = append(ia.Script, scripted{At: 0, Msg: protocol.NewBatchInfo(d, len(batches)), Dst: pa.InputAssembler})
 	}
-	core.TickNow(0)
-	ia.TickNow(0)
-	if err := e.Run(); err != nil {
-		t.Fatal(err)
-	}
+	testpeer.Run(t, e, core, ia)
 
 	rc := res.Counters
 	if pa.GeometryStats() != rc.GeometryStats {

@@ -68,10 +68,7 @@ func newRig(t testing.TB, e sim.Engine, b Builder, name string, partitions int) 
 
 func (g *rig) run(t testing.TB) {
 	t.Helper()
-	g.pa.TickNow(g.e.CurrentTime())
-	if err := g.e.Run(); err != nil {
-		t.Fatal(err)
-	}
+	testpeer.Run(t, g.e, g.pa)
 	g.r.Finish(g.e.CurrentTime())
 	for _, b := range g.r.Buffers() {
 		if b.Len != 0 {

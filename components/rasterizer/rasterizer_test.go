@@ -254,10 +254,7 @@ func runFrame(t *testing.T, e sim.Engine, order raster.TraversalOrder, R, P int)
 			pa.Script = append(pa.Script, scripted{At: 0, Msg: protocol.NewDrawEnd(d, 0), Dst: c.FromPrimitiveAssembly})
 		}
 	}
-	pa.TickNow(0)
-	if err := e.Run(); err != nil {
-		t.Fatal(err)
-	}
+	testpeer.Run(t, e, pa)
 	for _, c := range run.rasts {
 		c.Finish(e.CurrentTime())
 	}
@@ -483,10 +480,7 @@ func TestBackPressure(t *testing.T) {
 		pa.Script = append(pa.Script, scripted{At: 0, Msg: protocol.NewPrimitiveMsg(d, p, uint64(k)), Dst: r.FromPrimitiveAssembly})
 	}
 	pa.Script = append(pa.Script, scripted{At: 0, Msg: protocol.NewDrawEnd(d, 0), Dst: r.FromPrimitiveAssembly})
-	pa.TickNow(0)
-	if err := e.Run(); err != nil {
-		t.Fatal(err)
-	}
+	testpeer.Run(t, e, pa)
 	if len(pa.Script) == 0 {
 		t.Error("the primitive assembly fake sent everything although the rasterizer was blocked")
 	}
@@ -495,10 +489,7 @@ func TestBackPressure(t *testing.T) {
 		t.Error("no blocked_output cycles")
 	}
 	du.Hold = false
-	du.TickNow(e.CurrentTime())
-	if err := e.Run(); err != nil {
-		t.Fatal(err)
-	}
+	testpeer.Run(t, e, du)
 	var got []string
 	for _, m := range du.Got {
 		switch m := m.Msg.(type) {
@@ -543,10 +534,7 @@ func TestBadInputHalts(t *testing.T) {
 		g := newRig(t, sim.NewSerialEngine(), MakeBuilder().WithEnv(timing.Env{Halt: h}).WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.NumRasterizers = 1 })), "GPU.Rasterizer[0]", 1)
 		tc.msg.Meta().ID = "bad"
 		g.pa.Script = []scripted{{At: 0, Msg: tc.msg, Dst: g.r.FromPrimitiveAssembly}}
-		g.pa.TickNow(0)
-		if err := g.e.Run(); err != nil {
-			t.Fatal(err)
-		}
+		testpeer.Run(t, g.e, g.pa)
 		testpeer.CheckHalted(t, h.Reason(), "GPU.Rasterizer[0]", tc.want)
 		if g.r.Err() != h.Reason() {
 			t.Errorf("Err() = %v, want the halt reason", g.r.Err())

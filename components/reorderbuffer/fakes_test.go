@@ -279,10 +279,7 @@ func newBench(b Builder, cfg benchConfig, script []scripted) *bench {
 // passed its own Halt to the builder (to look at the error).
 func (bn *bench) run(t *testing.T) {
 	t.Helper()
-	bn.packer.TickNow(0)
-	if err := bn.engine.Run(); err != nil {
-		t.Fatal(err)
-	}
+	testpeer.Run(t, bn.engine, bn.packer)
 	if err := bn.halt.Reason(); err != nil && !bn.ownHalt {
 		t.Fatalf("halted: %v", err)
 	}

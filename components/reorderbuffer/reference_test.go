@@ -14,7 +14,6 @@ import (
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/quadpacker"
 	"github.com/gfxsim/gfxsim/components/reorderbuffer"
-	"github.com/gfxsim/gfxsim/functional/command"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/raster"
 	"github.com/gfxsim/gfxsim/functional/reference"
@@ -306,26 +305,15 @@ func (fe *frontEnd) draw(seq uint64, d *state.Draw) ([][]sim.Msg, *protocol.Draw
 // before the next starts), and returns the presented image and the counters.
 func render(t *testing.T, f *driver.Frame, m *machine) (*image.RGBA, counted, map[string]float64) {
 	t.Helper()
-	buf := make([]byte, f.StreamBytes)
-	f.Memory.ReadAt(buf, f.Stream)
-	cmds, err := command.DecodeAll(buf, f.Stream)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var cnt counted
 	batcher, err := vertex.NewBatcher(vertex.DefaultBatchVertices)
 	if err != nil {
 		t.Fatal(err)
 	}
 	fe := &frontEnd{mem: f.Memory, partitions: len(m.dus), batcher: batcher, vwarp: shader.NewWarp(shader.MaxLanes), cnt: &cnt}
-	tr := state.NewTracker(f.Memory)
 	var img *image.RGBA
 	seq := uint64(0)
-	for _, c := range cmds {
-		act, err := tr.Apply(c)
-		if err != nil {
-			t.Fatal(err)
-		}
+	testpeer.WalkFrame(t, f, func(act state.Action) {
 		switch act.Kind {
 		case state.ActDraw:
 			msgs, pd, err := fe.draw(seq, act.Draw)
@@ -336,9 +324,7 @@ func render(t *testing.T, f *driver.Frame, m *machine) (*image.RGBA, counted, ma
 				u.queue = msgs[p]
 				u.TickLater(m.engine.CurrentTime())
 			}
-			if err := m.engine.Run(); err != nil {
-				t.Fatal(err)
-			}
+			testpeer.Run(t, m.engine)
 			if err := m.halt.Reason(); err != nil {
 				t.Fatal(err)
 			}
@@ -357,7 +343,7 @@ func render(t *testing.T, f *driver.Frame, m *machine) (*image.RGBA, counted, ma
 		case state.ActPresent:
 			img = act.Color.Resolve()
 		}
-	}
+	})
 	var ws pipeline.WriteStats
 	for _, r := range m.rops {
 		ws.Add(r.ws)

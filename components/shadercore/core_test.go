@@ -57,10 +57,7 @@ func (r *rig) send(t *testing.T, msgs ...sim.Msg) {
 	for _, m := range msgs {
 		r.disp.Script = append(r.disp.Script, testpeer.Scripted{Msg: m})
 	}
-	r.disp.TickNow(0)
-	if err := r.engine.Run(); err != nil {
-		t.Fatal(err)
-	}
+	testpeer.Run(t, r.engine, r.disp)
 	if err := r.halt.Reason(); err != nil {
 		t.Fatalf("halted: %v", err)
 	}
@@ -465,10 +462,7 @@ func TestBadInputHalts(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRig(t, sim.NewSerialEngine(), tc.cfg, 10, 4)
 			r.disp.Script = []testpeer.Scripted{{Msg: tc.msg()}}
-			r.disp.TickNow(0)
-			if err := r.engine.Run(); err != nil {
-				t.Fatal(err)
-			}
+			testpeer.Run(t, r.engine, r.disp)
 			testpeer.CheckHalted(t, r.halt.Reason(), "GPU.ShaderCore[0]", tc.want)
 		})
 	}

@@ -113,10 +113,7 @@ func (r *rig) run(t *testing.T, reqs ...scripted) {
 	for _, q := range reqs {
 		r.core.Script = append(r.core.Script, testpeer.Scripted{At: q.at, Msg: q.msg})
 	}
-	r.core.TickNow(0)
-	if err := r.engine.Run(); err != nil {
-		t.Fatal(err)
-	}
+	testpeer.Run(t, r.engine, r.core)
 	if err := r.halt.Reason(); err != nil {
 		t.Fatalf("halted: %v", err)
 	}
@@ -415,9 +412,7 @@ func TestBadInputHalts(t *testing.T) {
 			if r.core.Port.Send(tc.msg) != nil {
 				t.Fatal("send refused")
 			}
-			if err := e.Run(); err != nil {
-				t.Fatal(err)
-			}
+			testpeer.Run(t, e)
 			testpeer.CheckHalted(t, r.halt.Reason(), "GPU.TextureSampler[0]", tc.want)
 		})
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/rop/rtcache"
 )
 
@@ -95,9 +96,7 @@ func TestCompressedTags(t *testing.T) {
 	o.at(70, func(sim.VTimeInSec) { o.cache.Flush() }) // line 2 (zeros: uniform) compressed
 	o.at(90, state)
 	o.TickLater(0)
-	if err := e.Run(); err != nil {
-		t.Fatal(err)
-	}
+	testpeer.Run(t, e)
 	U, C, X := rtcache.Uncompressed, rtcache.Compressed, rtcache.Cleared
 	want := []rtcache.LineState{
 		C, U, U, U, // after the first write-backs
@@ -148,9 +147,7 @@ func TestUnusableCounted(t *testing.T) {
 		o.cache.Access(now, base+1024, 0) // outside: evicts line 0 (whole)
 	})
 	o.TickLater(0)
-	if err := e.Run(); err != nil {
-		t.Fatal(err)
-	}
+	testpeer.Run(t, e)
 	for _, a := range m.Log {
 		if a.Size != 256 {
 			t.Errorf("a request of %d bytes", a.Size)
@@ -213,9 +210,7 @@ func TestCodecSurface(t *testing.T) {
 		}
 	})
 	o.TickLater(0)
-	if err := e.Run(); err != nil {
-		t.Fatal(err)
-	}
+	testpeer.Run(t, e)
 	type x struct {
 		off, size uint64
 		write     bool

@@ -6,6 +6,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/rop/rtcache"
 )
 
@@ -42,9 +43,7 @@ func TestPrefetchOutcomes(t *testing.T) {
 		o.cache.Flush() // base+192 came from a demand read: nothing to count
 	})
 	o.TickLater(0)
-	if err := e.Run(); err != nil {
-		t.Fatal(err)
-	}
+	testpeer.Run(t, e)
 	wantPf := []rtcache.PrefetchResult{rtcache.PrefetchIssued, rtcache.PrefetchNotNeeded, rtcache.PrefetchIssued,
 		rtcache.PrefetchIssued, rtcache.PrefetchBlocked, rtcache.PrefetchNotNeeded}
 	if !reflect.DeepEqual(pf, wantPf) {
@@ -84,9 +83,7 @@ func TestPrefetchUselessOnFlushAndClear(t *testing.T) {
 		o.cache.Flush()          // base is still unused
 	})
 	o.TickLater(0)
-	if err := e.Run(); err != nil {
-		t.Fatal(err)
-	}
+	testpeer.Run(t, e)
 	wantPf := []rtcache.PrefetchResult{rtcache.PrefetchIssued, rtcache.PrefetchIssued, rtcache.PrefetchIssued,
 		rtcache.PrefetchNotNeeded}
 	if !reflect.DeepEqual(pf, wantPf) {

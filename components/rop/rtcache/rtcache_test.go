@@ -8,6 +8,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/rop/backendtest"
 	"github.com/gfxsim/gfxsim/components/rop/rtcache"
 	"github.com/gfxsim/gfxsim/functional/command"
@@ -97,9 +98,7 @@ func TestAccessMergeWakeHit(t *testing.T) {
 		acc(base+128, 6)(now) // hit
 	})
 	o.TickLater(0)
-	if err := e.Run(); err != nil {
-		t.Fatal(err)
-	}
+	testpeer.Run(t, e)
 	want := []rtcache.Result{rtcache.Miss, rtcache.MergedMiss, rtcache.Miss, rtcache.Blocked, rtcache.Hit, rtcache.Hit}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("results %v, want %v", got, want)
@@ -156,9 +155,7 @@ func TestWriteBackClearAndFlush(t *testing.T) {
 		acc(now, base+192) // cleared again: no read
 	})
 	o.TickLater(0)
-	if err := e.Run(); err != nil {
-		t.Fatal(err)
-	}
+	testpeer.Run(t, e)
 	want := []rtcache.Result{rtcache.Miss, rtcache.Miss, rtcache.ClearedFill, rtcache.Miss, rtcache.ClearedFill,
 		rtcache.Hit, rtcache.ClearedFill}
 	if !reflect.DeepEqual(got, want) {
@@ -197,9 +194,7 @@ func TestCanWriteWiderThanQueue(t *testing.T) {
 	})
 	o.at(50, func(now sim.VTimeInSec) { got = append(got, o.cache.CanWrite(3)) })
 	o.TickLater(0)
-	if err := e.Run(); err != nil {
-		t.Fatal(err)
-	}
+	testpeer.Run(t, e)
 	if want := []bool{true, true, false, false, true}; !reflect.DeepEqual(got, want) {
 		t.Errorf("CanWrite %v, want %v", got, want)
 	}
@@ -278,9 +273,7 @@ func TestInvalidate(t *testing.T) {
 		acc(now, base+192) // still cleared: fill without a read
 	})
 	o.TickLater(0)
-	if err := e.Run(); err != nil {
-		t.Fatal(err)
-	}
+	testpeer.Run(t, e)
 	want := []rtcache.Result{rtcache.Miss, rtcache.ClearedFill, rtcache.ClearedFill,
 		rtcache.Miss, rtcache.Miss, rtcache.ClearedFill}
 	if !reflect.DeepEqual(got, want) {
