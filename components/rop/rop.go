@@ -457,6 +457,31 @@ func (c *Comp) newRec() (int, *quadRec, bool) {
 	return slot, &c.wait[slot], false
 }
 
+// claimRec returns the wait-window record for the next look-up (newRec) when
+// the look-up rate allows one more this cycle and the window has room; ok
+// false ends the cycle's look-ups (lookRateBlocked tells a rate stall).
+func (c *Comp) claimRec() (slot int, q *quadRec, resumed, ok bool) {
+	if !c.lookRate.OK() {
+		c.lookRateBlocked = true
+		return -1, nil, false, false
+	}
+	slot, q, resumed = c.newRec()
+	return slot, q, resumed, q != nil
+}
+
+// lookRec looks record q up (lookupRec) and, when the cache took it, spends a
+// look-up of the cycle's rate; ok false (lookBlocked) ends the cycle's
+// look-ups.
+func (c *Comp) lookRec(now sim.VTimeInSec, slot int, q *quadRec) (ok, changed bool) {
+	ok, changed = c.lookupRec(now, slot, q)
+	if !ok {
+		c.lookBlocked = true
+		return false, changed
+	}
+	c.lookRate.Take(1)
+	return true, changed
+}
+
 // lookup brings the colour lines of the next quads into the cache, in order, at
 // QuadsPerCycle quads per cycle.
 func (c *Comp) lookup(now sim.VTimeInSec, cycle uint64) bool {
@@ -482,12 +507,8 @@ func (c *Comp) lookup(now sim.VTimeInSec, cycle uint64) bool {
 			r.looked++
 			continue
 		}
-		if !c.lookRate.OK() {
-			c.lookRateBlocked = true
-			break
-		}
-		slot, q, resumed := c.newRec()
-		if q == nil {
+		slot, q, resumed, ok := c.claimRec()
+		if !ok {
 			break
 		}
 		if !resumed {
@@ -496,14 +517,12 @@ func (c *Comp) lookup(now sim.VTimeInSec, cycle uint64) bool {
 		if c.traced() {
 			c.cache.SetCause(q.r.task)
 		}
-		ok, changed := c.lookupRec(now, slot, q)
+		ok, changed := c.lookRec(now, slot, q)
 		progress = progress || changed
 		if !ok {
-			c.lookBlocked = true
 			break
 		}
 		r.looked++
-		c.lookRate.Take(1)
 	}
 	return progress
 }

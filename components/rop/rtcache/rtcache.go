@@ -324,19 +324,33 @@ func (c *Cache) access(now sim.VTimeInSec, addr uint64, t Token, overwrite bool)
 		c.allocate(line)
 		return Overwrite
 	}
+	if !c.readLine(now, line, t, false) {
+		return Blocked
+	}
+	c.misses++
+	return Miss
+}
+
+// readLine sends the read of line (its stored size: compressed lines read
+// less) and records its fill, which wakes reader t when it arrives, or no
+// reader for a prefetch; false: the memory client refused the read.
+func (c *Cache) readLine(now sim.VTimeInSec, line uint64, t Token, prefetch bool) bool {
 	size, kind := c.readSize(line)
 	if c.traced() {
 		c.client.TraceAs(c.domain, c.cause)
 	}
 	if !c.client.Read(now, line, size, line) {
-		return Blocked
+		return false
 	}
 	c.count(kind, size, false)
-	c.misses++
 	c.lineReads++
 	c.bytesRead += size
-	c.fills = append(c.fills, fill{line: line, waiters: append(c.spareWaiters(), t), task: c.cause})
-	return Miss
+	w := c.spareWaiters()
+	if !prefetch {
+		w = append(w, t)
+	}
+	c.fills = append(c.fills, fill{line: line, waiters: w, task: c.cause, prefetch: prefetch})
+	return true
 }
 
 // spareWaiters returns an empty list of waiters, reusing a finished fill's.
@@ -379,18 +393,10 @@ func (c *Cache) Prefetch(now sim.VTimeInSec, addr uint64, reserve int) PrefetchR
 	if c.client.Outstanding()+c.WritesQueued()+reserve >= c.cfg.MaxOutstanding || !c.writeRoom(1) {
 		return PrefetchBlocked
 	}
-	size, kind := c.readSize(line)
-	if c.traced() {
-		c.client.TraceAs(c.domain, c.cause)
-	}
-	if !c.client.Read(now, line, size, line) {
+	if !c.readLine(now, line, 0, true) {
 		return PrefetchBlocked
 	}
-	c.count(kind, size, false)
-	c.lineReads++
-	c.bytesRead += size
 	c.prefetch.Issued++
-	c.fills = append(c.fills, fill{line: line, waiters: c.spareWaiters(), task: c.cause, prefetch: true})
 	return PrefetchIssued
 }
 
@@ -532,12 +538,7 @@ func (c *Cache) Issue(now sim.VTimeInSec, image command.Memory) bool {
 		c.wHead++
 		progress = true
 	}
-	if c.wHead == len(c.writes) {
-		c.writes, c.wHead = c.writes[:0], 0
-	} else if c.wHead > 64 && 2*c.wHead > len(c.writes) {
-		n := copy(c.writes, c.writes[c.wHead:])
-		c.writes, c.wHead = c.writes[:n], 0
-	}
+	c.writes, c.wHead = timing.Compact(c.writes, c.wHead, 64)
 	return progress
 }
 
