@@ -234,11 +234,9 @@ func TestBuilderValidation(t *testing.T) {
 	testpeer.CheckValidate(t, DefaultConfig(), []testpeer.ConfigCase[Config]{
 		{Want: "QuadsPerWarp", Edit: func(c *Config) { c.QuadsPerWarp = 0 }},
 		{Want: "QuadsPerWarp", Edit: func(c *Config) { c.QuadsPerWarp = 17 }},
-		{Want: "FlushCycles", Edit: func(c *Config) { c.FlushCycles = 0 }},
-		{Want: "QuadsPerCycle", Edit: func(c *Config) { c.QuadsPerCycle = 0 }},
-		{Want: "InputQueue", Edit: func(c *Config) { c.InputQueue = 0 }},
 		{Want: "SamplesPerCycle", Edit: func(c *Config) { c.SamplesPerCycle = -1 }},
 	})
+	testpeer.CheckAtLeast(t, DefaultConfig(), "quadpacker", 1, "FlushCycles", "QuadsPerCycle", "InputQueue")
 	testpeer.CheckEnv(t, true, func(env timing.Env) { MakeBuilder().WithEnv(env).Build("GPU.QuadPacker") })
 	bad := DefaultConfig()
 	bad.QuadsPerWarp = 0

@@ -21,7 +21,7 @@ func TestFlush(t *testing.T) {
 	for _, tc := range backendtest.FlushCases {
 		t.Run(tc.Name, func(t *testing.T) {
 			const part = 2
-			b := newBench(t, testpeer.Edit(rop.DefaultConfig(), func(c *rop.Config) { c.Index = part; c.TileSize, c.PartitionStride, c.NumPartitions = 8, 1, 4 }), defaultSpec(), 10)
+			b := newBench(t, testpeer.Edit(rop.DefaultConfig(), func(c *rop.Config) { c.Index = part; c.TileSize, c.PartitionStride, c.NumPartitions = 8, 1, 4 }), backendtest.DefaultSpec(), 10)
 			d := b.TG.Draw(0, true)
 			p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
 			red := geom.Vec4{1, 0, 0, 1}
@@ -67,7 +67,7 @@ func TestFlush(t *testing.T) {
 // "flush<msg ID>" below the sender's req_out task of the message, ended with
 // the Done, and the write-backs it causes hang below it.
 func TestFlushTraced(t *testing.T) {
-	b := newBench(t, rop.DefaultConfig(), defaultSpec(), 10)
+	b := newBench(t, rop.DefaultConfig(), backendtest.DefaultSpec(), 10)
 	var log testpeer.TaskLog
 	tracing.CollectTrace(b.rop, &log)
 	d := b.TG.Draw(0, true)
