@@ -53,11 +53,6 @@ func (u *depthUnit) Tick(now sim.VTimeInSec) bool {
 	return progress
 }
 
-type shadedOut struct {
-	msg   *protocol.ShadedWarp
-	ready uint64
-}
-
 // shaderCore shades each warp with the functional interpreter when it arrives and
 // returns it after a latency that depends on the warp, so warps finish out of
 // order.
@@ -67,7 +62,7 @@ type shaderCore struct {
 	ROB     sim.Port
 	index   int
 	warp    *shader.Warp
-	pending []shadedOut
+	pending testpeer.Delayed
 	err     error
 
 	helpers, invocations int
@@ -75,25 +70,7 @@ type shaderCore struct {
 
 func (c *shaderCore) Tick(now sim.VTimeInSec) bool {
 	cycle := c.Freq.Cycle(now)
-	progress := false
-	for {
-		best := -1
-		for i, p := range c.pending {
-			if p.ready <= cycle && (best < 0 || p.ready < c.pending[best].ready) {
-				best = i
-			}
-		}
-		if best < 0 {
-			break
-		}
-		m := c.pending[best].msg
-		m.Src, m.Dst, m.SendTime = c.Out, c.ROB, now
-		if c.Out.Send(m) != nil {
-			break
-		}
-		c.pending = append(c.pending[:best], c.pending[best+1:]...)
-		progress = true
-	}
+	progress := c.pending.Send(now, cycle, c.Out, c.ROB)
 	for msg := c.In.Peek(); msg != nil; msg = c.In.Peek() {
 		c.In.Retrieve(now)
 		w := msg.(*protocol.PixelWarp)
@@ -113,10 +90,10 @@ func (c *shaderCore) Tick(now sim.VTimeInSec) bool {
 			out[k] = pipeline.ReadQuad(d, c.warp, 4*k)
 		}
 		lat := 1 + (w.ID*37+uint64(c.index)*11)%29
-		c.pending = append(c.pending, shadedOut{protocol.NewShadedWarp(w, out), cycle + lat})
+		c.pending.Add(cycle+lat, protocol.NewShadedWarp(w, out))
 		progress = true
 	}
-	return progress || len(c.pending) > 0
+	return progress || c.pending.Len() > 0
 }
 
 // rop runs the output merger on the quads it receives, in arrival order, and

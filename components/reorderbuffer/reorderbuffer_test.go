@@ -12,8 +12,6 @@ import (
 	"github.com/gfxsim/gfxsim/timing"
 )
 
-func records(r *fakeROP) []ropRecord { return r.got }
-
 // TestPinnedTiming follows one warp and its marker cycle by cycle: the packer
 // sends both at 0; dispatch at 1 (warp) and 2 (marker); the core takes the warp
 // at 2 and returns it at 12; fill at 13; the 8 quads retire at 14 (the whole
