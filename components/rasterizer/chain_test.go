@@ -62,14 +62,8 @@ func TestChainWithPrimitiveAssembly(t *testing.T) {
 	if pa.GeometryStats() != rc.GeometryStats {
 		t.Errorf("geometry %+v, want %+v", pa.GeometryStats(), rc.GeometryStats)
 	}
-	var sum Counters
 	for _, c := range rasts {
 		k := c.Counters()
-		sum.Primitives += k.Primitives
-		sum.TilesPartial += k.TilesPartial
-		sum.TilesInside += k.TilesInside
-		sum.Quads += k.Quads
-		sum.CoveredSamples += k.CoveredSamples
 		if k.DrawEnds != uint64(len(fr.Draws)) {
 			t.Errorf("%s got %d DrawEnds", c.Name(), k.DrawEnds)
 		}
@@ -77,11 +71,7 @@ func TestChainWithPrimitiveAssembly(t *testing.T) {
 			t.Errorf("%s tested no tile", c.Name())
 		}
 	}
-	if sum.TilesPartial+sum.TilesInside != uint64(rc.Tiles) || sum.TilesInside != uint64(rc.TilesInside) ||
-		sum.Quads != uint64(rc.Quads) || sum.CoveredSamples != uint64(rc.CoveredSamples) {
-		t.Errorf("rasterizers %+v; reference tiles %d inside %d quads %d samples %d",
-			sum, rc.Tiles, rc.TilesInside, rc.Quads, rc.CoveredSamples)
-	}
+	sum := checkSums(t, rasts, rc)
 	// Each primitive went only to its owners, so fewer messages than R per primitive.
 	if sum.Primitives >= uint64(R*rc.SetUp) || sum.Primitives < uint64(rc.SetUp) {
 		t.Errorf("%d primitive messages for %d primitives and %d rasterizers", sum.Primitives, rc.SetUp, R)

@@ -1,7 +1,6 @@
 package rasterizer
 
 import (
-	"strconv"
 	"testing"
 
 	"github.com/sarchlab/akita/v3/sim"
@@ -9,6 +8,7 @@ import (
 	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
+	"github.com/gfxsim/gfxsim/functional/reference"
 )
 
 // fake is a scripted peer; scripted and received are its script entries and
@@ -48,21 +48,13 @@ type rig struct {
 func newRig(t testing.TB, e sim.Engine, b Builder, name string, partitions int) *rig {
 	t.Helper()
 	g := &rig{e: e}
-	env, cfg := b.Env(), b.Config()
-	env.Engine, env.Freq = e, testpeer.Freq
-	cfg.NumPartitions = partitions
-	g.r = b.WithEnv(env).WithConfig(cfg).Build(name)
+	g.r = testpeer.BuildOn(b, e, name, func(c *Config) { c.NumPartitions = partitions })
 	g.pa = newFake("PA", e, 4)
 	conn := sim.NewDirectConnection("Conn", e, 1*sim.GHz)
 	conn.PlugIn(g.r.FromPrimitiveAssembly, 4)
 	conn.PlugIn(g.r.ToDepthUnits, 4)
 	conn.PlugIn(g.pa.Port, 4)
-	for p := 0; p < partitions; p++ {
-		f := newFake("Depth["+strconv.Itoa(p)+"]", e, 1024)
-		conn.PlugIn(f.Port, 4)
-		g.depths = append(g.depths, f)
-		g.r.DepthUnits = append(g.r.DepthUnits, f.Port)
-	}
+	g.depths, g.r.DepthUnits = testpeer.NewPeers("Depth", partitions, e, 1024, conn, 4)
 	return g
 }
 
@@ -75,4 +67,28 @@ func (g *rig) run(t testing.TB) {
 			t.Errorf("%s holds %d entries after the run", b.Name, b.Len)
 		}
 	}
+}
+
+// checkSums adds up the counters of rasts and fails t unless their coarse
+// tiles (partial and inside), inside tiles, quads and covered samples are the
+// reference renderer's rc; it returns the sums (of those and of Primitives
+// and TilesEmitted).
+func checkSums(t testing.TB, rasts []*Comp, rc reference.Counters) Counters {
+	t.Helper()
+	var sum Counters
+	for _, c := range rasts {
+		k := c.Counters()
+		sum.Primitives += k.Primitives
+		sum.TilesPartial += k.TilesPartial
+		sum.TilesInside += k.TilesInside
+		sum.TilesEmitted += k.TilesEmitted
+		sum.Quads += k.Quads
+		sum.CoveredSamples += k.CoveredSamples
+	}
+	if sum.TilesPartial+sum.TilesInside != uint64(rc.Tiles) || sum.TilesInside != uint64(rc.TilesInside) ||
+		sum.Quads != uint64(rc.Quads) || sum.CoveredSamples != uint64(rc.CoveredSamples) {
+		t.Errorf("rasterizers %+v; reference tiles %d inside %d quads %d samples %d",
+			sum, rc.Tiles, rc.TilesInside, rc.Quads, rc.CoveredSamples)
+	}
+	return sum
 }

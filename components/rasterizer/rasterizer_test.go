@@ -351,19 +351,8 @@ func TestQuadsMatchReferenceSplitByOwner(t *testing.T) {
 			if len(got) != want {
 				t.Errorf("%d tiles received, want %d", len(got), want)
 			}
-			var sum Counters
-			for _, c := range run.rasts {
-				k := c.Counters()
-				sum.TilesPartial += k.TilesPartial
-				sum.TilesInside += k.TilesInside
-				sum.Quads += k.Quads
-				sum.CoveredSamples += k.CoveredSamples
-				sum.TilesEmitted += k.TilesEmitted
-			}
-			rc := res.Counters
-			if sum.TilesPartial+sum.TilesInside != uint64(rc.Tiles) || sum.TilesInside != uint64(rc.TilesInside) ||
-				sum.Quads != uint64(rc.Quads) || sum.CoveredSamples != uint64(rc.CoveredSamples) || sum.TilesEmitted != uint64(want) {
-				t.Errorf("counters %+v; reference tiles %d inside %d quads %d samples %d", sum, rc.Tiles, rc.TilesInside, rc.Quads, rc.CoveredSamples)
+			if sum := checkSums(t, run.rasts, res.Counters); sum.TilesEmitted != uint64(want) {
+				t.Errorf("%d TileQuads messages counted, %d received", sum.TilesEmitted, want)
 			}
 		})
 	}

@@ -2,7 +2,6 @@ package shadercore_test
 
 import (
 	"math"
-	"strings"
 	"testing"
 
 	"github.com/sarchlab/akita/v3/sim"
@@ -494,17 +493,9 @@ func TestBuffersAndIssueCycles(t *testing.T) {
 	if c.IssueCycles() != 3 {
 		t.Errorf("issue cycles %d, want ceil(32/12) = 3", c.IssueCycles())
 	}
-	var names []string
-	for _, b := range c.Buffers() {
-		names = append(names, b.Name)
-		sim.NameMustBeValid(b.Name)
-	}
-	want := "GPU.ShaderCore[3].InputQueue GPU.ShaderCore[3].GSInputQueue GPU.ShaderCore[3].GSOutputBuffer " +
-		"GPU.ShaderCore[3].WarpSlots GPU.ShaderCore[3].Registers " +
-		"GPU.ShaderCore[3].TexRequestQueue GPU.ShaderCore[3].TexResponses"
-	if strings.Join(names, " ") != want {
-		t.Errorf("buffers %v", names)
-	}
+	testpeer.CheckBufferNames(t, c, "GPU.ShaderCore[3].InputQueue GPU.ShaderCore[3].GSInputQueue GPU.ShaderCore[3].GSOutputBuffer "+
+		"GPU.ShaderCore[3].WarpSlots GPU.ShaderCore[3].Registers "+
+		"GPU.ShaderCore[3].TexRequestQueue GPU.ShaderCore[3].TexResponses")
 }
 
 // TestVertexTexture: a vertex shader's texture fetch uses the draw's vertex
