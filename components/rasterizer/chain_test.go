@@ -62,8 +62,11 @@ func TestChainWithPrimitiveAssembly(t *testing.T) {
 	if pa.GeometryStats() != rc.GeometryStats {
 		t.Errorf("geometry %+v, want %+v", pa.GeometryStats(), rc.GeometryStats)
 	}
+	checkSums(t, rasts, rc)
+	var primitives uint64
 	for _, c := range rasts {
 		k := c.Counters()
+		primitives += k.Primitives
 		if k.DrawEnds != uint64(len(fr.Draws)) {
 			t.Errorf("%s got %d DrawEnds", c.Name(), k.DrawEnds)
 		}
@@ -71,10 +74,9 @@ func TestChainWithPrimitiveAssembly(t *testing.T) {
 			t.Errorf("%s tested no tile", c.Name())
 		}
 	}
-	sum := checkSums(t, rasts, rc)
 	// Each primitive went only to its owners, so fewer messages than R per primitive.
-	if sum.Primitives >= uint64(R*rc.SetUp) || sum.Primitives < uint64(rc.SetUp) {
-		t.Errorf("%d primitive messages for %d primitives and %d rasterizers", sum.Primitives, rc.SetUp, R)
+	if primitives >= uint64(R*rc.SetUp) || primitives < uint64(rc.SetUp) {
+		t.Errorf("%d primitive messages for %d primitives and %d rasterizers", primitives, rc.SetUp, R)
 	}
 	quads := 0
 	for p, f := range depths {
