@@ -219,7 +219,7 @@ type Comp struct {
 
 	ctlMsg  sim.Msg        // the control command being carried out (a flush)
 	ctlDone *protocol.Done // the acknowledgement waiting to be sent
-	ctlTask string         // tracing: the control command's task
+	ctlTask timing.Task    // tracing: the control command's task
 
 	hizCfg      fhiz.Config // Mode Off: no HiZ unit
 	fbQueue     int
@@ -431,7 +431,7 @@ func (c *Comp) sendHiZ(now sim.VTimeInSec) bool {
 			break
 		}
 		if _, ok := c.toHiZ[0].(*protocol.HiZControl); ok && c.traced() {
-			tracing.TraceReqInitiate(c.toHiZ[0], c, c.ctlTask)
+			tracing.TraceReqInitiate(c.toHiZ[0], c, c.ctlTask.ID)
 		}
 		c.toHiZ[0] = nil
 		c.toHiZ = c.toHiZ[1:]
@@ -447,10 +447,7 @@ func (c *Comp) sendDone(now sim.VTimeInSec) bool {
 	if c.ctlDone == nil || !c.send(c.Control, c.CommandProcessor, c.ctlDone, now) {
 		return false
 	}
-	if c.ctlTask != "" {
-		tracing.EndTask(c.ctlTask, c)
-		c.ctlTask = ""
-	}
+	c.ctlTask.End(c)
 	c.ctlDone = nil
 	return true
 }

@@ -67,7 +67,7 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 			c.st.flushes++
 			c.flushing = true
 			if c.traced() {
-				c.cause = c.ctlTask
+				c.cause = c.ctlTask.ID
 			}
 			for _, l := range c.tags.flush(nil) {
 				c.pack(l)

@@ -146,10 +146,10 @@ type Comp struct {
 	client       *memclient.Client
 	tags         *tagStore
 	fills        []fill
-	writes       []uint64 // lines to write back, FIFO
-	writeTasks   []string // tracing: the task that caused each write-back
-	cause        string   // tracing: the task the unit works for now
-	ctlTask      string   // tracing: the control command's task
+	writes       []uint64    // lines to write back, FIFO
+	writeTasks   []string    // tracing: the task that caused each write-back
+	cause        string      // tracing: the task the unit works for now
+	ctlTask      timing.Task // tracing: the control command's task
 	rate         *timing.Rate
 	out          *timing.Pipeline[*work]
 

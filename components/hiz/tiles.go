@@ -42,10 +42,7 @@ func (c *Comp) output(now sim.VTimeInSec, cycle uint64) bool {
 		progress = true
 	}
 	if c.ctlAck != nil && len(c.works) == 0 && c.send(c.ctlAck, now) {
-		if c.ctlTask != "" {
-			tracing.EndTask(c.ctlTask, c)
-			c.ctlTask = ""
-		}
+		c.ctlTask.End(c)
 		c.ctlAck = nil
 		progress = true
 	}

@@ -152,9 +152,9 @@ type Comp struct {
 	pfSeq    uint64 // the next quad the prefetcher looks at
 	pfLine   int    // the next of its lines (a prefetch blocked mid-quad resumes there)
 
-	ctlMsg   sim.Msg // the command being carried out (a present or a flush)
-	ctlOut   sim.Msg // an acknowledgement waiting to be sent
-	ctlTask  string  // tracing: the control command's task
+	ctlMsg   sim.Msg     // the command being carried out (a present or a flush)
+	ctlOut   sim.Msg     // an acknowledgement waiting to be sent
+	ctlTask  timing.Task // tracing: the control command's task
 	ctlState controlState
 	res      resolver
 
@@ -313,10 +313,7 @@ func (c *Comp) retire(now sim.VTimeInSec) bool {
 		progress = c.finishBands() || progress
 	}
 	if c.ctlOut != nil && c.send(c.Control, c.CommandProcessor, c.ctlOut, now) {
-		if c.ctlTask != "" {
-			tracing.EndTask(c.ctlTask, c)
-			c.ctlTask = ""
-		}
+		c.ctlTask.End(c)
 		c.ctlOut = nil
 		progress = true
 	}
@@ -488,7 +485,7 @@ func (c *Comp) lookup(now sim.VTimeInSec, cycle uint64) bool {
 	c.lookRate.Refill(cycle)
 	if c.ctlState == controlResolving {
 		if c.traced() {
-			c.cache.SetCause(c.ctlTask)
+			c.cache.SetCause(c.ctlTask.ID)
 		}
 		return c.lookupResolve(now)
 	}
@@ -853,7 +850,7 @@ func (c *Comp) controlStep() bool {
 			return false
 		}
 		if c.traced() {
-			c.cache.SetCause(c.ctlTask)
+			c.cache.SetCause(c.ctlTask.ID)
 		}
 		c.cache.Flush()
 		c.ctlState = controlFlushing
