@@ -106,7 +106,7 @@ func MakeBuilder() Builder { return timing.NewBuilder("depthunit", DefaultConfig
 func build(name string, env timing.Env, cfg Config) *Comp {
 	c := &Comp{
 		fault:          env.Fault(name),
-		progress:       env.Progress,
+		sender:         timing.Sender{Progress: env.Progress},
 		index:          cfg.Index,
 		numRasterizers: cfg.NumRasterizers,
 		tileWindow:     cfg.TileWindow,

@@ -144,7 +144,7 @@ func MakeBuilder() Builder { return timing.NewBuilder("hiz", DefaultConfig(), bu
 // environment and a valid configuration.
 func build(name string, env timing.Env, cf Config) *Comp {
 	c := &Comp{
-		cfg: cf.HiZ.WithDefaults(), fault: env.Fault(name), progress: env.Progress, index: cf.Index, np: cf.NumPartitions,
+		cfg: cf.HiZ.WithDefaults(), fault: env.Fault(name), sender: timing.Sender{Progress: env.Progress}, index: cf.Index, np: cf.NumPartitions,
 		stride: cf.PartitionStride, ptPixels: cf.PartitionTile, lineBytes: uint64(cf.LineBytes),
 		window: cf.Window, fbCap: cf.FeedbackQueue, refetch: cf.FeedbackRefetch, regionBase: cf.RegionBase,
 		maxTargets: cf.MaxTargets, writeQueue: cf.WriteQueue,

@@ -126,7 +126,7 @@ type Comp struct {
 
 	cfg            fhiz.Config
 	fault          timing.Fault
-	progress       *timing.Progress
+	sender         timing.Sender // sends to the depth unit; Blocked: it did not take a ready result
 	waker          *timing.Waker
 	index, np      int
 	stride         int
@@ -175,9 +175,9 @@ type Comp struct {
 	tileBuf      []int
 	encBuf       []byte
 
-	blocked, waitMem, rateBlocked bool
-	activity                      *timing.Activity
-	st                            counters
+	waitMem, rateBlocked bool
+	activity             *timing.Activity
+	st                   counters
 }
 
 type counters struct {
@@ -196,7 +196,7 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
-	c.blocked, c.waitMem, c.rateBlocked = false, false, false
+	c.sender.Blocked, c.waitMem, c.rateBlocked = false, false, false
 	p := c.receive(now)
 	p = c.output(now, cycle) || p
 	p = c.feedback(now) || p

@@ -124,7 +124,7 @@ func MakeBuilder() Builder { return timing.NewBuilder("rop", DefaultConfig(), bu
 func build(name string, env timing.Env, cfg Config) *Comp {
 	c := &Comp{
 		fault:         env.Fault(name),
-		progress:      env.Progress,
+		sender:        timing.Sender{Progress: env.Progress},
 		index:         cfg.Index,
 		window:        cfg.Window,
 		lateZInFlight: cfg.LateZInFlight,

@@ -120,7 +120,7 @@ type Comp struct {
 	Image state.Memory
 
 	fault         timing.Fault
-	progress      *timing.Progress
+	sender        timing.Sender // sends; Blocked: a ready message the receiver did not take
 	waker         *timing.Waker
 	index         int
 	window        int
@@ -159,8 +159,8 @@ type Comp struct {
 	res      resolver
 
 	// Per-tick conditions for the activity and the wake-ups.
-	waitLate, lookBlocked, blendBlocked, blockedOut bool
-	lookRateBlocked, blendRateBlocked               bool
+	waitLate, lookBlocked, blendBlocked bool
+	lookRateBlocked, blendRateBlocked   bool
 
 	activity *timing.Activity
 	ws       pipeline.WriteStats
@@ -183,7 +183,7 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
-	c.waitLate, c.lookBlocked, c.blendBlocked, c.blockedOut = false, false, false, false
+	c.waitLate, c.lookBlocked, c.blendBlocked, c.sender.Blocked = false, false, false, false
 	c.lookRateBlocked, c.blendRateBlocked = false, false
 
 	p := c.cache.Receive(now, c.wakeFn)
@@ -202,17 +202,6 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 }
 
 func (c *Comp) wake(t rtcache.Token) { c.wait[int(t)].pending-- }
-
-func (c *Comp) send(port, dst sim.Port, msg sim.Msg, now sim.VTimeInSec) bool {
-	m := msg.Meta()
-	m.Src, m.Dst, m.SendTime = port, dst, now
-	if port.Send(msg) != nil {
-		c.blockedOut = true
-		return false
-	}
-	c.progress.Add(1)
-	return true
-}
 
 // receiveLateZ applies the late-Z responses, which come back in request order.
 func (c *Comp) receiveLateZ(now sim.VTimeInSec) bool {
@@ -285,7 +274,7 @@ func (c *Comp) retire(now sim.VTimeInSec) bool {
 	for len(c.recs) > 0 {
 		r := c.recs[0]
 		if r.drawEnd() {
-			if !c.send(c.Control, c.CommandProcessor, protocol.NewDrawDone(r.draw, c.index), now) {
+			if !c.sender.Send(c.Control, c.CommandProcessor, protocol.NewDrawDone(r.draw, c.index), now) {
 				break
 			}
 			c.st.drawDones++
@@ -293,7 +282,7 @@ func (c *Comp) retire(now sim.VTimeInSec) bool {
 			if r.done < r.n || !r.final() {
 				break // a late-Z record waits for its answer even when every quad was discarded
 			}
-			c.progress.Add(1)
+			c.sender.Progress.Add(1)
 			if r.task != "" {
 				tracing.EndTask(r.task, c)
 			}
@@ -312,7 +301,7 @@ func (c *Comp) retire(now sim.VTimeInSec) bool {
 	if c.ctlState == controlResolving {
 		progress = c.finishBands() || progress
 	}
-	if c.ctlOut != nil && c.send(c.Control, c.CommandProcessor, c.ctlOut, now) {
+	if c.ctlOut != nil && c.sender.Send(c.Control, c.CommandProcessor, c.ctlOut, now) {
 		c.ctlTask.End(c)
 		c.ctlOut = nil
 		progress = true
@@ -715,7 +704,7 @@ func (c *Comp) sendLateZ(now sim.VTimeInSec) bool {
 		if !r.late || r.sent {
 			continue
 		}
-		if !c.send(c.DepthUnit, c.DepthUnitPort, r.req, now) {
+		if !c.sender.Send(c.DepthUnit, c.DepthUnitPort, r.req, now) {
 			return false
 		}
 		if c.traced() {
@@ -895,7 +884,7 @@ func (c *Comp) account(now sim.VTimeInSec, cycle uint64, progress bool) {
 	switch {
 	case progress:
 		state = stateBusy
-	case c.blockedOut: // a ready message that the receiver did not take
+	case c.sender.Blocked: // a ready message that the receiver did not take
 		state = stateBlockedOutput
 	case c.pipe.Len() > 0: // blends still within their latency
 		state = stateBusy
