@@ -8,6 +8,7 @@ import (
 
 	"github.com/gfxsim/gfxsim/components/memclient"
 	"github.com/gfxsim/gfxsim/components/protocol"
+	"github.com/gfxsim/gfxsim/components/rop/rtcache"
 	"github.com/gfxsim/gfxsim/functional/command"
 	fhiz "github.com/gfxsim/gfxsim/functional/depth/hiz"
 	"github.com/gfxsim/gfxsim/functional/raster"
@@ -84,13 +85,6 @@ func (s *slot) unsetCleared(line uint64) {
 	}
 }
 
-// fill is a line read in flight with the counters waiting for it.
-type fill struct {
-	line    uint64
-	waiters []*int
-	task    string // tracing: the task whose access sent the read
-}
-
 // fbEntry is feedback for one tile, waiting in the feedback FIFO.
 type fbEntry struct {
 	slot    *slot
@@ -145,11 +139,11 @@ type Comp struct {
 	inBuf, fbBuf sim.Buffer
 	client       *memclient.Client
 	tags         *tagStore
-	fills        []fill
-	writes       []uint64    // lines to write back, FIFO
-	writeTasks   []string    // tracing: the task that caused each write-back
-	cause        string      // tracing: the task the unit works for now
-	ctlTask      timing.Task // tracing: the control command's task
+	reads        rtcache.Reads[*int] // line reads in flight; each waiter counts its reads pending
+	writes       []uint64            // lines to write back, FIFO
+	writeTasks   []string            // tracing: the task that caused each write-back
+	cause        string              // tracing: the task the unit works for now
+	ctlTask      timing.Task         // tracing: the control command's task
 	rate         *timing.Rate
 	out          *timing.Pipeline[*work]
 

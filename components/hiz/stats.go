@@ -21,7 +21,7 @@ func (c *Comp) account(now sim.VTimeInSec, cycle uint64, progress bool) {
 		state = stateBlockedOutput
 	case inPipe: // results still within the test latency
 		state = stateBusy
-	case c.waitMem || len(c.fills) > 0 && c.tested < len(c.works):
+	case c.waitMem || c.reads.Len() > 0 && c.tested < len(c.works):
 		state = stateWaitMemory
 	}
 	c.activity.Set(cycle, state)
