@@ -67,18 +67,10 @@ func TestFlush(t *testing.T) {
 // the Done, and its write-backs hang below it.
 func TestFlushTraced(t *testing.T) {
 	b := newBench(t, depthunit.DefaultConfig(), backendtest.DefaultSpec(), 10)
-	var log testpeer.TaskLog
-	tracing.CollectTrace(b.du, &log)
 	d := b.TG.Draw(0, true)
 	p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
 	b.sendDraw(0, d, []*protocol.TileQuads{oneQuad(d, p, 0, 0)})
-	flush := protocol.NewFlushCmd(true)
-	b.cp.SendAt(100, b.du.Control, flush)
-	b.run()
-	id := log.CheckCommandTask(t, protocol.KindFlush, flush.ID)
-	if below := log.Below(id); len(below) != 2 {
-		t.Errorf("%d tasks below the flush, want the 2 write-backs: %+v", len(below), below)
-	}
+	backendtest.CheckFlushTraced(t, b.du, b.du.Control, b.cp, b.run, &testpeer.TaskLog{})
 }
 
 // TestFlushRefusedWithHiZ: a depth unit with a HiZ unit refuses an
