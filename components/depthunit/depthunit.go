@@ -769,7 +769,7 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 		}
 		return true
 	default:
-		c.fault.Fail(fmt.Errorf("FromRasterizers: unexpected message %T", msg))
+		c.fault.Unexpected(c.FromRasterizers, msg)
 		return false
 	}
 }
@@ -838,7 +838,7 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 		c.st.flushes++
 		c.beginFlush(now, m, m.ID) // a sync token's flush: the HiZ unit writes back too, as at a Present
 	default:
-		c.fault.Fail(fmt.Errorf("Control: unexpected message %T", msg))
+		c.fault.Unexpected(c.Control, msg)
 		return false
 	}
 	return true

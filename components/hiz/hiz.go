@@ -223,7 +223,7 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 				progress = true
 			}
 		default:
-			c.fault.Fail(fmt.Errorf("FromDepthUnit: unexpected message %T", msg))
+			c.fault.Unexpected(c.FromDepthUnit, msg)
 			return false
 		}
 	}
@@ -259,7 +259,7 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 		c.st.drawEnds++
 		c.works = append(c.works, &work{kind: workDrawEnd, end: m})
 	default:
-		c.fault.Fail(fmt.Errorf("FromRasterizers: unexpected message %T", msg))
+		c.fault.Unexpected(c.FromRasterizers, msg)
 		return false
 	}
 	return true

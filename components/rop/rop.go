@@ -768,7 +768,7 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 		c.recs = append(c.recs, &record{draw: m.Draw, seq: c.quadSeq})
 		c.st.drawEnds++
 	default:
-		c.fault.Fail(fmt.Errorf("FromReorderBuffer: unexpected message %T", msg))
+		c.fault.Unexpected(c.FromReorderBuffer, msg)
 		return false
 	}
 	return true
@@ -824,7 +824,7 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 		c.ctlMsg = m
 		c.ctlState = controlFlushing
 	default:
-		c.fault.Fail(fmt.Errorf("Control: unexpected message %T", msg))
+		c.fault.Unexpected(c.Control, msg)
 		return false
 	}
 	return true
