@@ -7,8 +7,6 @@ import (
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/rop/backendtest"
 	"github.com/gfxsim/gfxsim/functional/command"
-	"github.com/gfxsim/gfxsim/functional/depth"
-	"github.com/gfxsim/gfxsim/functional/framebuffer"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 )
 
@@ -17,11 +15,6 @@ type bench struct {
 	*backendtest.Rig
 	du                    *depthunit.Comp
 	rast, packer, rop, cp *backendtest.Peer
-}
-
-func defaultSpec() backendtest.TargetSpec {
-	return backendtest.TargetSpec{Width: 16, Height: 8, Samples: 1, ColorFormat: framebuffer.RGBA8,
-		ColorLayout: framebuffer.Linear, DepthFormat: depth.D24S8, DepthLayout: framebuffer.Linear}
 }
 
 func newBench(t *testing.T, cfg depthunit.Config, spec backendtest.TargetSpec, memLatency int) *bench {

@@ -176,7 +176,7 @@ func TestBlurEarlyAndLateZ(t *testing.T) {
 // TestBlurLateZDepthsChecked: a visibility quad's depth list must hold one
 // depth per live sample.
 func TestBlurLateZDepthsChecked(t *testing.T) {
-	spec := defaultSpec()
+	spec := backendtest.DefaultSpec()
 	b := newBench(t, depthunit.DefaultConfig(), spec, 20)
 	d := b.TG.Draw(0, false)
 	p := backendtest.Blur(d, backendtest.Decouple(d), 0, 0, [3][3]float32{{0, 0, 0.2}, {16, 0, 0.8}, {0, 8, 0.4}})

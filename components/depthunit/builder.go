@@ -3,8 +3,6 @@ package depthunit
 import (
 	"fmt"
 
-	"github.com/sarchlab/akita/v3/sim"
-
 	"github.com/gfxsim/gfxsim/components/rop/rtcache"
 	fhiz "github.com/gfxsim/gfxsim/functional/depth/hiz"
 	"github.com/gfxsim/gfxsim/internal/check"
@@ -77,14 +75,8 @@ func DefaultConfig() Config {
 func (c Config) Validate() error {
 	r := check.For("depthunit").
 		NotNegative("Index", c.Index).
-		AllAtLeast(1, check.Field{Name: "NumRasterizers", Value: c.NumRasterizers},
-			check.Field{Name: "SamplesPerCycle", Value: c.SamplesPerCycle},
-			check.Field{Name: "TestLatency", Value: c.TestLatency},
-			check.Field{Name: "InputQueue", Value: c.InputQueue},
-			check.Field{Name: "TileWindow", Value: c.TileWindow},
-			check.Field{Name: "LateQueue", Value: c.LateQueue},
-			check.Field{Name: "WaitQuads", Value: c.WaitQuads},
-			check.Field{Name: "FeedbackQueue", Value: c.FeedbackQueue}).
+		FieldsAtLeast(1, c, "NumRasterizers", "SamplesPerCycle", "TestLatency", "InputQueue",
+			"TileWindow", "LateQueue", "WaitQuads", "FeedbackQueue").
 		AtMost("WaitQuads", c.WaitQuads, 1<<20).
 		Wrap(c.Cache.ValidateAs("Cache"))
 	if c.HiZ.Mode != fhiz.Off {
@@ -112,10 +104,9 @@ func MakeBuilder() Builder { return timing.NewBuilder("depthunit", DefaultConfig
 // build creates the depth unit named name (for example "GPU.DepthUnit[1]") from a checked
 // environment and a valid configuration.
 func build(name string, env timing.Env, cfg Config) *Comp {
-	sim.NameMustBeValid(name)
 	c := &Comp{
 		fault:          env.Fault(name),
-		progress:       env.Progress,
+		sender:         timing.Sender{Progress: env.Progress},
 		index:          cfg.Index,
 		numRasterizers: cfg.NumRasterizers,
 		tileWindow:     cfg.TileWindow,
@@ -131,20 +122,12 @@ func build(name string, env timing.Env, cfg Config) *Comp {
 	c.TickingComponent = timing.NewTickingComponent(name, e, f, c)
 	c.waker = timing.NewWaker(e, f, c)
 
-	c.inBuf = sim.NewBuffer(name+".FromRasterizers.Buf", cfg.InputQueue)
-	c.FromRasterizers = sim.NewLimitNumMsgPortWithExternalBuffer(c, c.inBuf, name+".FromRasterizers")
-	c.ToQuadPacker = sim.NewLimitNumMsgPort(c, 1, name+".ToQuadPacker")
-	c.lateBuf = sim.NewBuffer(name+".ROP.Buf", cfg.LateQueue)
-	c.ROP = sim.NewLimitNumMsgPortWithExternalBuffer(c, c.lateBuf, name+".ROP")
-	c.ToMemory = sim.NewLimitNumMsgPort(c, cfg.Cache.MaxOutstanding, name+".ToMemory")
-	c.Control = sim.NewLimitNumMsgPort(c, 2, name+".Control")
-	c.ToHiZ = sim.NewLimitNumMsgPort(c, 1, name+".ToHiZ")
-	c.AddPort("FromRasterizers", c.FromRasterizers)
-	c.AddPort("ToQuadPacker", c.ToQuadPacker)
-	c.AddPort("ROP", c.ROP)
-	c.AddPort("ToMemory", c.ToMemory)
-	c.AddPort("Control", c.Control)
-	c.AddPort("ToHiZ", c.ToHiZ)
+	c.FromRasterizers, c.inBuf = timing.AddBufferedPort(c, "FromRasterizers", cfg.InputQueue)
+	c.ToQuadPacker = timing.AddPort(c, "ToQuadPacker", 1)
+	c.ROP, c.lateBuf = timing.AddBufferedPort(c, "ROP", cfg.LateQueue)
+	c.ToMemory = timing.AddPort(c, "ToMemory", cfg.Cache.MaxOutstanding)
+	c.Control = timing.AddPort(c, "Control", 2)
+	c.ToHiZ = timing.AddPort(c, "ToHiZ", 1)
 
 	cache, err := rtcache.New(c.ToMemory, timing.LateFinder{At: &c.Memory}, f, cfg.Cache)
 	if err != nil {

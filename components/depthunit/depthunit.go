@@ -200,7 +200,7 @@ type Comp struct {
 	HiZ sim.Port
 
 	fault          timing.Fault
-	progress       *timing.Progress
+	sender         timing.Sender // sends; Blocked: a ready message the receiver did not take
 	waker          *timing.Waker
 	index          int
 	numRasterizers int
@@ -219,7 +219,7 @@ type Comp struct {
 
 	ctlMsg  sim.Msg        // the control command being carried out (a flush)
 	ctlDone *protocol.Done // the acknowledgement waiting to be sent
-	ctlTask string         // tracing: the control command's task
+	ctlTask timing.Task    // tracing: the control command's task
 
 	hizCfg      fhiz.Config // Mode Off: no HiZ unit
 	fbQueue     int
@@ -232,8 +232,8 @@ type Comp struct {
 	fbSeen      []int
 
 	// Per-tick conditions for the activity and the wake-ups.
-	hazard, lookBlocked, testBlocked, blockedOut bool
-	lookRateBlocked, testRateBlocked             bool
+	hazard, lookBlocked, testBlocked bool
+	lookRateBlocked, testRateBlocked bool
 
 	activity *timing.Activity
 	st       counters
@@ -257,7 +257,7 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
-	c.hazard, c.lookBlocked, c.testBlocked, c.blockedOut = false, false, false, false
+	c.hazard, c.lookBlocked, c.testBlocked, c.sender.Blocked = false, false, false, false
 	c.lookRateBlocked, c.testRateBlocked = false, false
 
 	p := c.cache.Receive(now, c.wakeFn)
@@ -308,24 +308,13 @@ func (c *Comp) drain(cycle uint64) bool {
 	return progress
 }
 
-func (c *Comp) send(port, dst sim.Port, msg sim.Msg, now sim.VTimeInSec) bool {
-	m := msg.Meta()
-	m.Src, m.Dst, m.SendTime = port, dst, now
-	if port.Send(msg) != nil {
-		c.blockedOut = true
-		return false
-	}
-	c.progress.Add(1)
-	return true
-}
-
 // output sends, in order, the late-Z response at the head of the late stream,
 // one message of the early stream, and the control acknowledgement.
 func (c *Comp) output(now sim.VTimeInSec) bool {
 	progress := false
 	if s := c.late; len(s.works) > 0 {
 		if w := s.works[0]; w.done == w.n {
-			if c.send(c.ROP, c.ROPPort, protocol.NewLateZRsp(w.req, w.pass), now) {
+			if c.sender.Send(c.ROP, c.ROPPort, protocol.NewLateZRsp(w.req, w.pass), now) {
 				c.endTask(w)
 				s.popWork()
 				c.lateAnswered(w.draw.Seq, w.n)
@@ -345,7 +334,7 @@ func (c *Comp) output(now sim.VTimeInSec) bool {
 			progress = true
 			continue
 		}
-		if !c.send(c.ToQuadPacker, c.QuadPacker, c.outMsg(w), now) {
+		if !c.sender.Send(c.ToQuadPacker, c.QuadPacker, c.outMsg(w), now) {
 			break
 		}
 		c.sent(w)
@@ -408,7 +397,7 @@ func (c *Comp) bypass(now sim.VTimeInSec) bool {
 			i++
 			continue
 		}
-		if !c.send(c.ToQuadPacker, c.QuadPacker, c.outMsg(w), now) {
+		if !c.sender.Send(c.ToQuadPacker, c.QuadPacker, c.outMsg(w), now) {
 			return false
 		}
 		c.sent(w)
@@ -427,11 +416,11 @@ func (c *Comp) bypass(now sim.VTimeInSec) bool {
 func (c *Comp) sendHiZ(now sim.VTimeInSec) bool {
 	progress := false
 	for len(c.toHiZ) > 0 {
-		if !c.send(c.ToHiZ, c.HiZ, c.toHiZ[0], now) {
+		if !c.sender.Send(c.ToHiZ, c.HiZ, c.toHiZ[0], now) {
 			break
 		}
 		if _, ok := c.toHiZ[0].(*protocol.HiZControl); ok && c.traced() {
-			tracing.TraceReqInitiate(c.toHiZ[0], c, c.ctlTask)
+			tracing.TraceReqInitiate(c.toHiZ[0], c, c.ctlTask.ID)
 		}
 		c.toHiZ[0] = nil
 		c.toHiZ = c.toHiZ[1:]
@@ -444,13 +433,10 @@ func (c *Comp) sendHiZ(now sim.VTimeInSec) bool {
 }
 
 func (c *Comp) sendDone(now sim.VTimeInSec) bool {
-	if c.ctlDone == nil || !c.send(c.Control, c.CommandProcessor, c.ctlDone, now) {
+	if c.ctlDone == nil || !c.sender.Send(c.Control, c.CommandProcessor, c.ctlDone, now) {
 		return false
 	}
-	if c.ctlTask != "" {
-		tracing.EndTask(c.ctlTask, c)
-		c.ctlTask = ""
-	}
+	c.ctlTask.End(c)
 	c.ctlDone = nil
 	return true
 }
@@ -783,7 +769,7 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 		}
 		return true
 	default:
-		c.fault.Fail(fmt.Errorf("FromRasterizers: unexpected message %T", msg))
+		c.fault.Unexpected(c.FromRasterizers, msg)
 		return false
 	}
 }
@@ -852,7 +838,7 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 		c.st.flushes++
 		c.beginFlush(now, m, m.ID) // a sync token's flush: the HiZ unit writes back too, as at a Present
 	default:
-		c.fault.Fail(fmt.Errorf("Control: unexpected message %T", msg))
+		c.fault.Unexpected(c.Control, msg)
 		return false
 	}
 	return true
@@ -882,7 +868,7 @@ func (c *Comp) account(now sim.VTimeInSec, cycle uint64, progress bool) {
 	switch {
 	case progress:
 		state = stateBusy
-	case c.blockedOut: // a ready result that the receiver did not take
+	case c.sender.Blocked: // a ready result that the receiver did not take
 		state = stateBlockedOutput
 	case inPipe: // tests still within their latency
 		state = stateBusy

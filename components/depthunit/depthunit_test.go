@@ -21,7 +21,7 @@ import (
 
 func TestEarlyZMatchesEarlyDepth(t *testing.T) {
 	specs := map[string]backendtest.TargetSpec{
-		"1x linear D24S8": defaultSpec(),
+		"1x linear D24S8": backendtest.DefaultSpec(),
 		"4x tiled D32F stencil": {Width: 16, Height: 8, Samples: 4, ColorFormat: framebuffer.RGBA8,
 			ColorLayout: framebuffer.Tiled, DepthFormat: depth.D32F, DepthLayout: framebuffer.Tiled,
 			TileW: 4, TileH: 4},
@@ -154,7 +154,7 @@ func arrival(t *testing.T, p *backendtest.Peer, i int) uint64 {
 // at 3 and answers at 3+10, the unit receives it at 14 and tests, the result
 // leaves the 4-cycle test pipeline at 18 and reaches the packer at 19.
 func TestTimingOfOneMiss(t *testing.T) {
-	b := newBench(t, depthunit.DefaultConfig(), defaultSpec(), 10)
+	b := newBench(t, depthunit.DefaultConfig(), backendtest.DefaultSpec(), 10)
 	d := b.TG.Draw(0, true)
 	p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
 	b.rast.SendAt(0, b.du.FromRasterizers, oneQuad(d, p, 0, 0))
@@ -176,7 +176,7 @@ func TestTimingOfOneMiss(t *testing.T) {
 // waits until the late-Z quads are answered, and not longer. The late draw
 // writes a nearer depth, so the early draw is culled only if it is tested after.
 func TestLateToEarlySwitch(t *testing.T) {
-	b := newBench(t, depthunit.DefaultConfig(), defaultSpec(), 10)
+	b := newBench(t, depthunit.DefaultConfig(), backendtest.DefaultSpec(), 10)
 	late := b.TG.Draw(0, false)
 	early := b.TG.Draw(1, true)
 	pl := backendtest.Rect(late, 0, 0, 16, 8, 0.4)[0]
@@ -223,7 +223,7 @@ func TestLateToEarlySwitch(t *testing.T) {
 // TestLateServedWhileEarlyWaitsOnMemory: late requests never wait behind early
 // work that waits for memory.
 func TestLateServedWhileEarlyWaitsOnMemory(t *testing.T) {
-	spec := defaultSpec()
+	spec := backendtest.DefaultSpec()
 	spec.SecondDepth = true
 	b := newBench(t, depthunit.DefaultConfig(), spec, 200)
 	early := b.TG.Draw(0, true)
@@ -253,7 +253,7 @@ func TestLateServedWhileEarlyWaitsOnMemory(t *testing.T) {
 // line costs no read, and Present writes back every dirty line before Done. (The
 // functional clear is not applied: this test is about traffic.)
 func TestDepthCache(t *testing.T) {
-	b := newBench(t, testpeer.Edit(depthunit.DefaultConfig(), func(c *depthunit.Config) { c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 256, 2, 64 }), defaultSpec(), 20)
+	b := newBench(t, testpeer.Edit(depthunit.DefaultConfig(), func(c *depthunit.Config) { c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 256, 2, 64 }), backendtest.DefaultSpec(), 20)
 	d := b.TG.Draw(0, true)
 	p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
 	row := func(y uint64) uint64 { return b.TG.DepthDesc.Addr + 64*y }
@@ -328,7 +328,7 @@ func TestDepthCache(t *testing.T) {
 // TestDrawEndFromEveryRasterizer: a DrawEnd is forwarded once, after it came
 // from all rasterizers.
 func TestDrawEndFromEveryRasterizer(t *testing.T) {
-	b := newBench(t, testpeer.Edit(depthunit.DefaultConfig(), func(c *depthunit.Config) { c.NumRasterizers = 2; c.Index = 1 }), defaultSpec(), 10)
+	b := newBench(t, testpeer.Edit(depthunit.DefaultConfig(), func(c *depthunit.Config) { c.NumRasterizers = 2; c.Index = 1 }), backendtest.DefaultSpec(), 10)
 	d := b.TG.Draw(0, true)
 	b.rast.SendAt(0, b.du.FromRasterizers, protocol.NewDrawEnd(d, 0))
 	b.rast.SendAt(10, b.du.FromRasterizers, protocol.NewDrawEnd(d, 1))
@@ -349,7 +349,7 @@ func TestDrawEndFromEveryRasterizer(t *testing.T) {
 // TestBlockedPackerHoldsOutput: the unit keeps a finished tile while the packer
 // refuses it and sends it as soon as it can.
 func TestBlockedPackerHoldsOutput(t *testing.T) {
-	b := newBench(t, depthunit.DefaultConfig(), defaultSpec(), 10)
+	b := newBench(t, depthunit.DefaultConfig(), backendtest.DefaultSpec(), 10)
 	d := b.TG.Draw(0, false) // pass through
 	p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
 	b.packer.Hold(100)
@@ -380,20 +380,19 @@ func TestBlockedPackerHoldsOutput(t *testing.T) {
 func TestBuilderValidate(t *testing.T) {
 	type cfg = depthunit.Config
 	testpeer.CheckValidate(t, depthunit.DefaultConfig(), []testpeer.ConfigCase[cfg]{
-		{Want: "SamplesPerCycle", Edit: func(c *cfg) { c.SamplesPerCycle = 0 }},
-		{Want: "NumRasterizers", Edit: func(c *cfg) { c.NumRasterizers = 0 }},
-		{Want: "TestLatency", Edit: func(c *cfg) { c.TestLatency = 0 }},
 		{Want: "MaxOutstanding", Edit: func(c *cfg) { c.Cache.MaxOutstanding = 0 }},
 		{Want: "Cache.Size", Edit: func(c *cfg) { c.Cache.Size = 3000 }},
 		{Want: "Cache.LineSize", Edit: func(c *cfg) { c.Cache.Size, c.Cache.LineSize = 4096, 48 }},
 		{Want: "Index", Edit: func(c *cfg) { c.Index = -1 }},
-		{Want: "WaitQuads", Edit: func(c *cfg) { c.WaitQuads = 0 }},
 	})
+	testpeer.CheckAtLeast(t, depthunit.DefaultConfig(), "depthunit", 1,
+		"NumRasterizers", "SamplesPerCycle", "TestLatency", "InputQueue",
+		"TileWindow", "LateQueue", "WaitQuads", "FeedbackQueue")
 	testpeer.CheckEnv(t, true, func(env timing.Env) { depthunit.MakeBuilder().WithEnv(env).Build("GPU.DepthUnit[0]") })
 }
 
 func TestBuffersAndNames(t *testing.T) {
-	b := newBench(t, depthunit.DefaultConfig(), defaultSpec(), 10)
+	b := newBench(t, depthunit.DefaultConfig(), backendtest.DefaultSpec(), 10)
 	b.CheckIdleBuffers(b.du)
 }
 
@@ -402,7 +401,7 @@ func TestBuffersAndNames(t *testing.T) {
 // quad all pass early Z, so from the ninth result on the unit holds a result the
 // packer refuses: those cycles are blocked_output, not busy.
 func TestBlockedIsNotBusy(t *testing.T) {
-	b := newBench(t, depthunit.DefaultConfig(), defaultSpec(), 10)
+	b := newBench(t, depthunit.DefaultConfig(), backendtest.DefaultSpec(), 10)
 	b.packer.Hold(300)
 	d := b.TG.Draw(0, true)
 	for i := 0; i < 12; i++ {
@@ -428,7 +427,7 @@ func TestBlockedIsNotBusy(t *testing.T) {
 // that pass-through tile reaches the ROP: the pass-through tile and draw 0's
 // DrawEnd leave past it, then the early tile once draw 0's late Z is answered.
 func TestBypassPastWaitingEarlyTile(t *testing.T) {
-	b := newBench(t, testpeer.Edit(depthunit.DefaultConfig(), func(c *depthunit.Config) { c.NumRasterizers = 2 }), defaultSpec(), 10)
+	b := newBench(t, testpeer.Edit(depthunit.DefaultConfig(), func(c *depthunit.Config) { c.NumRasterizers = 2 }), backendtest.DefaultSpec(), 10)
 	late := b.TG.Draw(0, false)
 	early := b.TG.Draw(1, true)
 	pl := backendtest.Rect(late, 0, 0, 32, 8, 0.4)[0]

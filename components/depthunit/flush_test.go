@@ -23,7 +23,7 @@ func TestFlush(t *testing.T) {
 	for _, tc := range backendtest.FlushCases {
 		t.Run(tc.Name, func(t *testing.T) {
 			const part = 3
-			b := newBench(t, testpeer.Edit(depthunit.DefaultConfig(), func(c *depthunit.Config) { c.Index = part; c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 1024, 2, 64 }), defaultSpec(), 20)
+			b := newBench(t, testpeer.Edit(depthunit.DefaultConfig(), func(c *depthunit.Config) { c.Index = part; c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 1024, 2, 64 }), backendtest.DefaultSpec(), 20)
 			d := b.TG.Draw(0, true)
 			p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
 			row := func(y uint64) uint64 { return b.TG.DepthDesc.Addr + 64*y }
@@ -66,26 +66,18 @@ func TestFlush(t *testing.T) {
 // "flush<msg ID>" below the sender's req_out task of the message, ended with
 // the Done, and its write-backs hang below it.
 func TestFlushTraced(t *testing.T) {
-	b := newBench(t, depthunit.DefaultConfig(), defaultSpec(), 10)
-	var log testpeer.TaskLog
-	tracing.CollectTrace(b.du, &log)
+	b := newBench(t, depthunit.DefaultConfig(), backendtest.DefaultSpec(), 10)
 	d := b.TG.Draw(0, true)
 	p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
 	b.sendDraw(0, d, []*protocol.TileQuads{oneQuad(d, p, 0, 0)})
-	flush := protocol.NewFlushCmd(true)
-	b.cp.SendAt(100, b.du.Control, flush)
-	b.run()
-	id := log.CheckCommandTask(t, protocol.KindFlush, flush.ID)
-	if below := log.Below(id); len(below) != 2 {
-		t.Errorf("%d tasks below the flush, want the 2 write-backs: %+v", len(below), below)
-	}
+	backendtest.CheckFlushTraced(t, b.du, b.du.Control, b.cp, b.run, &testpeer.TaskLog{})
 }
 
 // TestFlushRefusedWithHiZ: a depth unit with a HiZ unit refuses an
 // invalidating FlushCmd with an error naming the unit and the command (the
 // tiled machine's tile units have no HiZ; see the package documentation).
 func TestFlushRefusedWithHiZ(t *testing.T) {
-	b := newBench(t, testpeer.Edit(depthunit.DefaultConfig(), func(c *depthunit.Config) { c.HiZ = fhiz.Config{Mode: fhiz.ZMask} }), defaultSpec(), 10)
+	b := newBench(t, testpeer.Edit(depthunit.DefaultConfig(), func(c *depthunit.Config) { c.HiZ = fhiz.Config{Mode: fhiz.ZMask} }), backendtest.DefaultSpec(), 10)
 	withHiZ(b, 5)
 	flush := protocol.NewFlushCmd(true)
 	b.cp.SendAt(0, b.du.Control, flush)
@@ -104,7 +96,7 @@ func TestFlushRefusedWithHiZ(t *testing.T) {
 // task in that window: one raster tile in two windows is two tasks.
 func TestWindowPassesThrough(t *testing.T) {
 	for _, early := range []bool{true, false} {
-		b := newBench(t, depthunit.DefaultConfig(), defaultSpec(), 10)
+		b := newBench(t, depthunit.DefaultConfig(), backendtest.DefaultSpec(), 10)
 		var log testpeer.TaskLog
 		tracing.CollectTrace(b.du, &log)
 		d := b.TG.Draw(0, early)

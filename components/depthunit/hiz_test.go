@@ -41,7 +41,7 @@ func withHiZ(b *bench, ackDelay uint64) *backendtest.Peer {
 // taken at 9, Done sent at 10 and seen at 11; the present likewise 100 cycles
 // later.
 func TestHiZRelay(t *testing.T) {
-	b := newBench(t, testpeer.Edit(depthunit.DefaultConfig(), func(c *depthunit.Config) { c.HiZ = fhiz.Config{Mode: fhiz.ZMask} }), defaultSpec(), 10)
+	b := newBench(t, testpeer.Edit(depthunit.DefaultConfig(), func(c *depthunit.Config) { c.HiZ = fhiz.Config{Mode: fhiz.ZMask} }), backendtest.DefaultSpec(), 10)
 	h := withHiZ(b, 5)
 	size, _ := state.DepthTargetSize(b.TG.Depth.Geometry, depth.D24S8)
 	clr := protocol.NewClearCmd(command.ClearDepth|command.ClearStencil, b.TG.DepthDesc, size)
@@ -87,7 +87,7 @@ func rectTiles(d *protocol.Draw, x1, z float32) []*protocol.TileQuads {
 // its primitive; the last feedback of each tile is the tile's final bounds.
 func TestUpdateFeedback(t *testing.T) {
 	b := newBench(t, testpeer.Edit(depthunit.DefaultConfig(), func(c *depthunit.Config) { c.HiZ = fhiz.Config{Mode: fhiz.Forward, Feedback: fhiz.UpdateFeedback} }),
-		defaultSpec(), 10)
+		backendtest.DefaultSpec(), 10)
 	h := withHiZ(b, 1)
 	d := b.TG.Draw(0, true)
 	tiles := rectTiles(d, 12, 0.5)
@@ -126,7 +126,7 @@ func TestEvictFeedback(t *testing.T) {
 	b := newBench(t, testpeer.Edit(depthunit.DefaultConfig(), func(c *depthunit.Config) {
 		c.Cache.Size, c.Cache.Ways, c.Cache.LineSize = 256, 4, 64
 		c.HiZ = fhiz.Config{Mode: fhiz.Forward, Feedback: fhiz.EvictFeedback}
-	}), defaultSpec(), 10)
+	}), backendtest.DefaultSpec(), 10)
 	h := withHiZ(b, 1)
 	d := b.TG.Draw(0, true)
 	d2 := b.TG.Draw(1, true)
@@ -202,7 +202,7 @@ func TestZCompression(t *testing.T) {
 // taken at 1, relayed at 2, seen by the HiZ unit at 3, acknowledged at 8,
 // Done seen at 11.
 func TestHiZRelaySyncFlush(t *testing.T) {
-	b := newBench(t, testpeer.Edit(depthunit.DefaultConfig(), func(c *depthunit.Config) { c.HiZ = fhiz.Config{Mode: fhiz.ZMask} }), defaultSpec(), 10)
+	b := newBench(t, testpeer.Edit(depthunit.DefaultConfig(), func(c *depthunit.Config) { c.HiZ = fhiz.Config{Mode: fhiz.ZMask} }), backendtest.DefaultSpec(), 10)
 	h := withHiZ(b, 5)
 	flush := protocol.NewFlushCmd(false)
 	b.cp.SendAt(0, b.du.Control, flush)

@@ -42,7 +42,6 @@ func (c *Comp) endTask(w *work) {
 // sender's req_out task of the message, until the Done is sent. The flush's
 // write-backs and the HiZControl relayed to the HiZ unit hang below it.
 func (c *Comp) startControlTask(kind, msgID string) {
-	c.ctlTask = kind + msgID
-	tracing.StartTask(c.ctlTask, protocol.ReqOutTaskID(msgID), c, kind, kind, nil)
-	c.cache.SetCause(c.ctlTask)
+	c.ctlTask.Start(c, kind+msgID, protocol.ReqOutTaskID(msgID), kind, kind)
+	c.cache.SetCause(c.ctlTask.ID)
 }

@@ -3,8 +3,6 @@ package hiz
 import (
 	"fmt"
 
-	"github.com/sarchlab/akita/v3/sim"
-
 	"github.com/gfxsim/gfxsim/components/memclient"
 	fhiz "github.com/gfxsim/gfxsim/functional/depth/hiz"
 	"github.com/gfxsim/gfxsim/internal/check"
@@ -104,13 +102,8 @@ func (c Config) Validate() error {
 	return r.That(c.CacheSize >= c.CacheWays*c.cacheLineBytes(),
 		"Cache size %d holds fewer than %d lines of %d bytes", c.CacheSize, c.CacheWays, c.cacheLineBytes()).
 		InRange("MaxOutstandingMemory", c.MaxOutstandingMemory, 1, 1<<16).
-		AllAtLeast(1, check.Field{Name: "WriteQueue", Value: c.WriteQueue},
-			check.Field{Name: "TestsPerCycle", Value: c.TestsPerCycle},
-			check.Field{Name: "Latency", Value: c.Latency},
-			check.Field{Name: "InputQueue", Value: c.InputQueue},
-			check.Field{Name: "Window", Value: c.Window},
-			check.Field{Name: "FeedbackQueue", Value: c.FeedbackQueue},
-			check.Field{Name: "MaxTargets", Value: c.MaxTargets}).
+		FieldsAtLeast(1, c, "WriteQueue", "TestsPerCycle", "Latency", "InputQueue",
+			"Window", "FeedbackQueue", "MaxTargets").
 		That(!hz.Packed || hz.PackedBits <= 8*c.LineBytes,
 			"a packed tile of %d bits does not fit a %d-byte line", hz.PackedBits, c.LineBytes).
 		Err()
@@ -150,9 +143,8 @@ func MakeBuilder() Builder { return timing.NewBuilder("hiz", DefaultConfig(), bu
 // build creates the HiZ unit named name (for example "GPU.HiZ[1]") from a checked
 // environment and a valid configuration.
 func build(name string, env timing.Env, cf Config) *Comp {
-	sim.NameMustBeValid(name)
 	c := &Comp{
-		cfg: cf.HiZ.WithDefaults(), fault: env.Fault(name), progress: env.Progress, index: cf.Index, np: cf.NumPartitions,
+		cfg: cf.HiZ.WithDefaults(), fault: env.Fault(name), sender: timing.Sender{Progress: env.Progress}, index: cf.Index, np: cf.NumPartitions,
 		stride: cf.PartitionStride, ptPixels: cf.PartitionTile, lineBytes: uint64(cf.LineBytes),
 		window: cf.Window, fbCap: cf.FeedbackQueue, refetch: cf.FeedbackRefetch, regionBase: cf.RegionBase,
 		maxTargets: cf.MaxTargets, writeQueue: cf.WriteQueue,
@@ -166,16 +158,10 @@ func build(name string, env timing.Env, cf Config) *Comp {
 	e, f := env.Engine, env.Freq
 	c.TickingComponent = timing.NewTickingComponent(name, e, f, c)
 	c.waker = timing.NewWaker(e, f, c)
-	c.inBuf = sim.NewBuffer(name+".FromRasterizers.Buf", cf.InputQueue)
-	c.FromRasterizers = sim.NewLimitNumMsgPortWithExternalBuffer(c, c.inBuf, name+".FromRasterizers")
-	c.fbBuf = sim.NewBuffer(name+".FromDepthUnit.Buf", 4)
-	c.FromDepthUnit = sim.NewLimitNumMsgPortWithExternalBuffer(c, c.fbBuf, name+".FromDepthUnit")
-	c.ToDepthUnit = sim.NewLimitNumMsgPort(c, 1, name+".ToDepthUnit")
-	c.ToMemory = sim.NewLimitNumMsgPort(c, cf.MaxOutstandingMemory, name+".ToMemory")
-	c.AddPort("FromRasterizers", c.FromRasterizers)
-	c.AddPort("FromDepthUnit", c.FromDepthUnit)
-	c.AddPort("ToDepthUnit", c.ToDepthUnit)
-	c.AddPort("ToMemory", c.ToMemory)
+	c.FromRasterizers, c.inBuf = timing.AddBufferedPort(c, "FromRasterizers", cf.InputQueue)
+	c.FromDepthUnit, c.fbBuf = timing.AddBufferedPort(c, "FromDepthUnit", 4)
+	c.ToDepthUnit = timing.AddPort(c, "ToDepthUnit", 1)
+	c.ToMemory = timing.AddPort(c, "ToMemory", cf.MaxOutstandingMemory)
 	client, err := memclient.New(c.ToMemory, timing.LateFinder{At: &c.Memory}, f, memclient.Config{MaxOutstanding: cf.MaxOutstandingMemory})
 	if err != nil {
 		panic(fmt.Errorf("hiz unit: %w", err))

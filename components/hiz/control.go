@@ -67,7 +67,7 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 			c.st.flushes++
 			c.flushing = true
 			if c.traced() {
-				c.cause = c.ctlTask
+				c.cause = c.ctlTask.ID
 			}
 			for _, l := range c.tags.flush(nil) {
 				c.pack(l)
@@ -75,7 +75,7 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 			}
 			return true
 		}
-		if len(c.writes) > 0 || !c.client.Idle() || len(c.fills) > 0 {
+		if len(c.writes) > 0 || !c.client.Idle() || c.reads.Len() > 0 {
 			c.waitMem = true
 			return false
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gfxsim/gfxsim/components/protocol"
 	fhiz "github.com/gfxsim/gfxsim/functional/depth/hiz"
+	"github.com/gfxsim/gfxsim/timing"
 )
 
 // feedback applies the feedback whose delay is over (and refetched lines).
@@ -49,12 +50,7 @@ func (c *Comp) feedback(now sim.VTimeInSec) bool {
 		c.fbHead++
 		progress = true
 	}
-	if c.fbHead == len(c.fbq) {
-		c.fbq, c.fbHead = c.fbq[:0], 0
-	} else if c.fbHead > 256 && 2*c.fbHead > len(c.fbq) {
-		n := copy(c.fbq, c.fbq[c.fbHead:])
-		c.fbq, c.fbHead = c.fbq[:n], 0
-	}
+	c.fbq, c.fbHead = timing.Compact(c.fbq, c.fbHead, 256)
 	return progress
 }
 

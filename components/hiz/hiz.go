@@ -8,6 +8,7 @@ import (
 
 	"github.com/gfxsim/gfxsim/components/memclient"
 	"github.com/gfxsim/gfxsim/components/protocol"
+	"github.com/gfxsim/gfxsim/components/rop/rtcache"
 	"github.com/gfxsim/gfxsim/functional/command"
 	fhiz "github.com/gfxsim/gfxsim/functional/depth/hiz"
 	"github.com/gfxsim/gfxsim/functional/raster"
@@ -84,13 +85,6 @@ func (s *slot) unsetCleared(line uint64) {
 	}
 }
 
-// fill is a line read in flight with the counters waiting for it.
-type fill struct {
-	line    uint64
-	waiters []*int
-	task    string // tracing: the task whose access sent the read
-}
-
 // fbEntry is feedback for one tile, waiting in the feedback FIFO.
 type fbEntry struct {
 	slot    *slot
@@ -126,7 +120,7 @@ type Comp struct {
 
 	cfg            fhiz.Config
 	fault          timing.Fault
-	progress       *timing.Progress
+	sender         timing.Sender // sends to the depth unit; Blocked: it did not take a ready result
 	waker          *timing.Waker
 	index, np      int
 	stride         int
@@ -145,11 +139,11 @@ type Comp struct {
 	inBuf, fbBuf sim.Buffer
 	client       *memclient.Client
 	tags         *tagStore
-	fills        []fill
-	writes       []uint64 // lines to write back, FIFO
-	writeTasks   []string // tracing: the task that caused each write-back
-	cause        string   // tracing: the task the unit works for now
-	ctlTask      string   // tracing: the control command's task
+	reads        rtcache.Reads[*int] // line reads in flight; each waiter counts its reads pending
+	writes       []uint64            // lines to write back, FIFO
+	writeTasks   []string            // tracing: the task that caused each write-back
+	cause        string              // tracing: the task the unit works for now
+	ctlTask      timing.Task         // tracing: the control command's task
 	rate         *timing.Rate
 	out          *timing.Pipeline[*work]
 
@@ -175,9 +169,9 @@ type Comp struct {
 	tileBuf      []int
 	encBuf       []byte
 
-	blocked, waitMem, rateBlocked bool
-	activity                      *timing.Activity
-	st                            counters
+	waitMem, rateBlocked bool
+	activity             *timing.Activity
+	st                   counters
 }
 
 type counters struct {
@@ -196,7 +190,7 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
-	c.blocked, c.waitMem, c.rateBlocked = false, false, false
+	c.sender.Blocked, c.waitMem, c.rateBlocked = false, false, false
 	p := c.receive(now)
 	p = c.output(now, cycle) || p
 	p = c.feedback(now) || p
@@ -229,7 +223,7 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 				progress = true
 			}
 		default:
-			c.fault.Fail(fmt.Errorf("FromDepthUnit: unexpected message %T", msg))
+			c.fault.Unexpected(c.FromDepthUnit, msg)
 			return false
 		}
 	}
@@ -265,7 +259,7 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 		c.st.drawEnds++
 		c.works = append(c.works, &work{kind: workDrawEnd, end: m})
 	default:
-		c.fault.Fail(fmt.Errorf("FromRasterizers: unexpected message %T", msg))
+		c.fault.Unexpected(c.FromRasterizers, msg)
 		return false
 	}
 	return true

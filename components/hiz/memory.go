@@ -3,9 +3,9 @@ package hiz
 // The HiZ unit: the HiZ cache's lines: look-up, allocation, packing, memory requests and their responses.
 
 import (
-	"fmt"
-
 	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/components/rop/rtcache"
 )
 
 // receive handles memory responses: a line read fills its line and wakes its
@@ -13,42 +13,28 @@ import (
 func (c *Comp) receive(now sim.VTimeInSec) bool {
 	progress := false
 	for {
-		comp, ok := c.client.Receive(now)
+		f, arrived, ok, err := c.reads.Next(c.client, now)
+		progress = progress || arrived
+		if err != nil {
+			c.fault.Fail(err)
+			return false
+		}
 		if !ok {
 			return progress
 		}
-		progress = true
-		if comp.Write {
-			continue
-		}
-		i := c.findFill(comp.Tag)
-		if i < 0 {
-			c.fault.Fail(fmt.Errorf("a read of line 0x%x completed that was not in flight", comp.Tag))
-			return false
-		}
-		f := c.fills[i]
-		c.fills = append(c.fills[:i], c.fills[i+1:]...)
 		if c.traced() {
-			c.cause = f.task
+			c.cause = f.Task
 		}
-		if c.tags.lookup(f.line) {
+		if c.tags.lookup(f.Line) {
 			// already there (re-allocated by a test meanwhile)
 		} else {
-			c.allocate(f.line)
+			c.allocate(f.Line)
 		}
-		for _, w := range f.waiters {
+		for _, w := range f.Waiters {
 			*w--
 		}
+		c.reads.Recycle(f.Waiters)
 	}
-}
-
-func (c *Comp) findFill(line uint64) int {
-	for i := range c.fills {
-		if c.fills[i].line == line {
-			return i
-		}
-	}
-	return -1
 }
 
 // slotOf returns the slot whose region holds line.
@@ -97,8 +83,8 @@ func (c *Comp) access(now sim.VTimeInSec, s *slot, line uint64, waiter *int) boo
 		c.st.hits++
 		return true
 	}
-	if i := c.findFill(line); i >= 0 {
-		c.fills[i].waiters = append(c.fills[i].waiters, waiter)
+	if f := c.reads.Find(line); f != nil {
+		f.Waiters = append(f.Waiters, waiter)
 		*waiter++
 		c.st.misses++
 		c.st.merged++
@@ -119,7 +105,7 @@ func (c *Comp) access(now sim.VTimeInSec, s *slot, line uint64, waiter *int) boo
 	if c.client.Outstanding() >= c.maxOutstanding || !c.client.Read(now, line, c.lineBytes, line) {
 		return false
 	}
-	c.fills = append(c.fills, fill{line: line, waiters: []*int{waiter}, task: c.cause})
+	c.reads.Add(rtcache.Fill[*int]{Line: line, Waiters: append(c.reads.Spare(), waiter), Task: c.cause})
 	*waiter++
 	c.st.misses++
 	c.st.lineReads++

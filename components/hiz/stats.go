@@ -17,11 +17,11 @@ func (c *Comp) account(now sim.VTimeInSec, cycle uint64, progress bool) {
 	switch {
 	case progress:
 		state = stateBusy
-	case c.blocked: // a result ready in the pipeline that the depth unit did not take
+	case c.sender.Blocked: // a result ready in the pipeline that the depth unit did not take
 		state = stateBlockedOutput
 	case inPipe: // results still within the test latency
 		state = stateBusy
-	case c.waitMem || len(c.fills) > 0 && c.tested < len(c.works):
+	case c.waitMem || c.reads.Len() > 0 && c.tested < len(c.works):
 		state = stateWaitMemory
 	}
 	c.activity.Set(cycle, state)

@@ -20,7 +20,7 @@ func (c *Comp) output(now sim.VTimeInSec, cycle uint64) bool {
 			break
 		}
 		if w.out != nil {
-			if !c.send(w.out, now) {
+			if !c.sender.Send(c.ToDepthUnit, c.DepthUnit, w.out, now) {
 				return progress
 			}
 			if w.task != "" {
@@ -41,26 +41,12 @@ func (c *Comp) output(now sim.VTimeInSec, cycle uint64) bool {
 		c.popWork()
 		progress = true
 	}
-	if c.ctlAck != nil && len(c.works) == 0 && c.send(c.ctlAck, now) {
-		if c.ctlTask != "" {
-			tracing.EndTask(c.ctlTask, c)
-			c.ctlTask = ""
-		}
+	if c.ctlAck != nil && len(c.works) == 0 && c.sender.Send(c.ToDepthUnit, c.DepthUnit, c.ctlAck, now) {
+		c.ctlTask.End(c)
 		c.ctlAck = nil
 		progress = true
 	}
 	return progress
-}
-
-func (c *Comp) send(msg sim.Msg, now sim.VTimeInSec) bool {
-	m := msg.Meta()
-	m.Src, m.Dst, m.SendTime = c.ToDepthUnit, c.DepthUnit, now
-	if c.ToDepthUnit.Send(msg) != nil {
-		c.blocked = true
-		return false
-	}
-	c.progress.Add(1)
-	return true
 }
 
 func (c *Comp) popWork() {

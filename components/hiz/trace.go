@@ -39,6 +39,5 @@ func (c *Comp) startControlTask(m *protocol.HiZControl) {
 	if m.Clear {
 		kind = protocol.KindClear
 	}
-	c.ctlTask = kind + m.ID
-	tracing.StartTask(c.ctlTask, protocol.ReqOutTaskID(m.ID), c, kind, kind, nil)
+	c.ctlTask.Start(c, kind+m.ID, protocol.ReqOutTaskID(m.ID), kind, kind)
 }

@@ -1,8 +1,6 @@
 package primitiveassembly
 
 import (
-	"github.com/sarchlab/akita/v3/sim"
-
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/internal/check"
 	"github.com/gfxsim/gfxsim/timing"
@@ -85,16 +83,10 @@ func build(name string, env timing.Env, cfg Config) *Comp {
 	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
 	c.act = timing.NewActivity(activityNames...)
 
-	c.coresBuf = sim.NewBuffer(name+".FromShaderCores.Buf", 4)
-	c.iaBuf = sim.NewBuffer(name+".InputAssembler.Buf", 4)
-	c.FromShaderCores = sim.NewLimitNumMsgPortWithExternalBuffer(c, c.coresBuf, name+".FromShaderCores")
-	c.InputAssembler = sim.NewLimitNumMsgPortWithExternalBuffer(c, c.iaBuf, name+".InputAssembler")
-	c.ToRasterizers = sim.NewLimitNumMsgPort(c, 1, name+".ToRasterizers")
-	c.ToMemory = sim.NewLimitNumMsgPort(c, cfg.StreamOutWrites, name+".ToMemory")
-	c.AddPort("FromShaderCores", c.FromShaderCores)
-	c.AddPort("InputAssembler", c.InputAssembler)
-	c.AddPort("ToRasterizers", c.ToRasterizers)
-	c.AddPort("ToMemory", c.ToMemory)
+	c.FromShaderCores, c.coresBuf = timing.AddBufferedPort(c, "FromShaderCores", 4)
+	c.InputAssembler, c.iaBuf = timing.AddBufferedPort(c, "InputAssembler", 4)
+	c.ToRasterizers = timing.AddPort(c, "ToRasterizers", 1)
+	c.ToMemory = timing.AddPort(c, "ToMemory", cfg.StreamOutWrites)
 
 	c.setup = timing.NewPipeline[*setupItem](cfg.SetupLatency, cfg.TrianglesPerCycle)
 	c.out = make([]msgQueue, cfg.NumRasterizers)

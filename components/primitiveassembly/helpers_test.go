@@ -1,7 +1,6 @@
 package primitiveassembly
 
 import (
-	"strconv"
 	"testing"
 
 	"github.com/sarchlab/akita/v3/sim"
@@ -37,10 +36,7 @@ func newRig(t *testing.T, b Builder, rasterizers int) *rig {
 	t.Helper()
 	e := sim.NewSerialEngine()
 	r := &rig{e: e}
-	env, cfg := b.Env(), b.Config()
-	env.Engine, env.Freq = e, testpeer.Freq
-	cfg.NumRasterizers = rasterizers
-	r.pa = b.WithEnv(env).WithConfig(cfg).Build("GPU.PrimitiveAssembly")
+	r.pa = testpeer.BuildOn(b, e, "GPU.PrimitiveAssembly", func(c *Config) { c.NumRasterizers = rasterizers })
 	r.core = newFake("Core", e, 4)
 	r.ia = newFake("IA", e, 64)
 	conn := sim.NewDirectConnection("Conn", e, 1*sim.GHz)
@@ -50,22 +46,13 @@ func newRig(t *testing.T, b Builder, rasterizers int) *rig {
 	conn.PlugIn(r.core.Port, 4)
 	conn.PlugIn(r.ia.Port, 4)
 	r.pa.InputAssemblerPort = r.ia.Port
-	for i := 0; i < rasterizers; i++ {
-		f := newFake("Rast["+strconv.Itoa(i)+"]", e, 1024)
-		conn.PlugIn(f.Port, 4)
-		r.rasts = append(r.rasts, f)
-		r.pa.Rasterizers = append(r.pa.Rasterizers, f.Port)
-	}
+	r.rasts, r.pa.Rasterizers = testpeer.NewPeers("Rast", rasterizers, e, 1024, conn, 4)
 	return r
 }
 
 func (r *rig) run(t *testing.T) {
 	t.Helper()
-	r.core.TickNow(r.e.CurrentTime())
-	r.ia.TickNow(r.e.CurrentTime())
-	if err := r.e.Run(); err != nil {
-		t.Fatal(err)
-	}
+	testpeer.Run(t, r.e, r.core, r.ia)
 	r.pa.Finish(r.e.CurrentTime())
 }
 

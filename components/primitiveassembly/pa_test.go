@@ -362,11 +362,7 @@ func TestBackPressure(t *testing.T) {
 	pa.InputAssemblerPort, pa.Rasterizers = ia.Port, []sim.Port{rast.Port}
 	core.Script = []scripted{{At: 0, Msg: batchOf(d, 0, 0, tris...), Dst: pa.FromShaderCores}}
 	ia.Script = []scripted{{At: 0, Msg: protocol.NewBatchInfo(d, 1), Dst: pa.InputAssembler}}
-	core.TickNow(0)
-	ia.TickNow(0)
-	if err := e.Run(); err != nil {
-		t.Fatal(err)
-	}
+	testpeer.Run(t, e, core, ia)
 	if len(rast.Got) != 0 {
 		t.Fatalf("held rasterizer received %d messages", len(rast.Got))
 	}
@@ -384,10 +380,7 @@ func TestBackPressure(t *testing.T) {
 		t.Errorf("output queue not reported full: %+v", pa.Buffers())
 	}
 	rast.Hold = false
-	rast.TickNow(e.CurrentTime())
-	if err := e.Run(); err != nil {
-		t.Fatal(err)
-	}
+	testpeer.Run(t, e, rast)
 	if len(rast.Got) != 25 {
 		t.Fatalf("%d messages after release, want 24 primitives and a DrawEnd", len(rast.Got))
 	}

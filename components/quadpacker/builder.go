@@ -46,9 +46,7 @@ func DefaultConfig() Config {
 func (c Config) Validate() error {
 	return check.For("quadpacker").
 		InRange("QuadsPerWarp", c.QuadsPerWarp, 1, shader.MaxLanes/4).
-		AllAtLeast(1, check.Field{Name: "FlushCycles", Value: c.FlushCycles},
-			check.Field{Name: "QuadsPerCycle", Value: c.QuadsPerCycle},
-			check.Field{Name: "InputQueue", Value: c.InputQueue}).
+		FieldsAtLeast(1, c, "FlushCycles", "QuadsPerCycle", "InputQueue").
 		NotNegative("SamplesPerCycle", c.SamplesPerCycle).
 		Err()
 }
@@ -64,7 +62,6 @@ func MakeBuilder() Builder { return timing.NewBuilder("quadpacker", DefaultConfi
 // build creates the quad packer named name (for example "GPU.QuadPacker") from a checked
 // environment and a valid configuration.
 func build(name string, env timing.Env, cfg Config) *Comp {
-	sim.NameMustBeValid(name)
 	c := &Comp{
 		fault:         env.Fault(name),
 		progress:      env.Progress,
@@ -78,11 +75,8 @@ func build(name string, env timing.Env, cfg Config) *Comp {
 	c.TickingComponent = timing.NewTickingComponent(name, env.Engine, env.Freq, c)
 	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
 
-	c.inBuf = sim.NewBuffer(name+".FromDepthUnits.Buf", cfg.InputQueue)
-	c.FromDepthUnits = sim.NewLimitNumMsgPortWithExternalBuffer(c, c.inBuf, name+".FromDepthUnits")
-	c.ToReorderBuffer = sim.NewLimitNumMsgPort(c, 1, name+".ToReorderBuffer")
-	c.AddPort("FromDepthUnits", c.FromDepthUnits)
-	c.AddPort("ToReorderBuffer", c.ToReorderBuffer)
+	c.FromDepthUnits, c.inBuf = timing.AddBufferedPort(c, "FromDepthUnits", cfg.InputQueue)
+	c.ToReorderBuffer = timing.AddPort(c, "ToReorderBuffer", 1)
 
 	c.open = make([]protocol.WarpQuad, 0, c.quadsPerWarp)
 	c.outbox = make([]sim.Msg, 0, outboxCap)

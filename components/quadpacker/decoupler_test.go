@@ -91,12 +91,12 @@ func TestDecouplerMapping(t *testing.T) {
 				msg := protocol.NewTileQuads(d, prim, 0, 0, 1, quads)
 				bn := newBench(MakeBuilder().WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.SamplesPerCycle = spc })), [][]scripted{{{At: 0, Msg: msg}}}, 16, 4)
 				bn.run()
-				if len(bn.sink.got) != 1 {
-					t.Fatalf("sink got %d messages", len(bn.sink.got))
+				if len(bn.sink.Got) != 1 {
+					t.Fatalf("sink got %d messages", len(bn.sink.Got))
 				}
-				vq, ok := bn.sink.got[0].Msg.(*protocol.VisibilityQuads)
+				vq, ok := bn.sink.Got[0].Msg.(*protocol.VisibilityQuads)
 				if !ok || vq.Prim != prim || vq.Partition != 1 || len(vq.Quads) != len(quads) {
-					t.Fatalf("got %T %+v", bn.sink.got[0].Msg, bn.sink.got[0].Msg)
+					t.Fatalf("got %T %+v", bn.sink.Got[0].Msg, bn.sink.Got[0].Msg)
 				}
 				for i := range quads {
 					q := &vq.Quads[i]
@@ -110,7 +110,7 @@ func TestDecouplerMapping(t *testing.T) {
 				}
 				// Reaches the packer at 1; mapping takes cycles 1..C; sent at C+1.
 				cycles := (samples + spc - 1) / spc
-				if got := bn.sink.got[0].Arrived; got != uint64(cycles+1) {
+				if got := bn.sink.Got[0].Arrived; got != uint64(cycles+1) {
 					t.Errorf("arrived at %d, want %d (%d samples)", got, cycles+1, samples)
 				}
 				st := testpeer.StatMap(bn.packer)
@@ -145,7 +145,7 @@ func TestDecouplerKeepsOrder(t *testing.T) {
 		{At: 0, Msg: tileQuads(a, 0, 3, 2)}, {At: 0, Msg: protocol.NewDrawEnd(a, 0)}}}, 16, 4)
 	bn.run()
 	var got []string
-	for _, r := range bn.sink.got {
+	for _, r := range bn.sink.Got {
 		if v, ok := r.Msg.(*protocol.VisibilityQuads); ok {
 			got = append(got, fmt.Sprintf("vis %d quads @%d", len(v.Quads), r.Arrived))
 			continue

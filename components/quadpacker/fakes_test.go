@@ -19,43 +19,9 @@ type (
 	scripted   = testpeer.Scripted
 )
 
-// received is a message a fakeSink took, with its arrival and retrieval cycles.
-type received struct {
-	Msg       sim.Msg
-	Arrived   uint64
-	Retrieved uint64
-}
-
 // fakeSink plays the reorder buffer: it takes every message from In, from cycle
 // AcceptFrom on.
-type fakeSink struct {
-	*sim.TickingComponent
-	In         sim.Port
-	AcceptFrom uint64
-	got        []received
-}
-
-func newFakeSink(name string, e sim.Engine, capacity int) *fakeSink {
-	s := &fakeSink{}
-	s.TickingComponent = sim.NewTickingComponent(name, e, 1*sim.GHz, s)
-	s.In = sim.NewLimitNumMsgPort(s, capacity, name+".In")
-	s.AddPort("In", s.In)
-	return s
-}
-
-func (s *fakeSink) Tick(now sim.VTimeInSec) bool {
-	cycle := s.Freq.Cycle(now)
-	if cycle < s.AcceptFrom {
-		return true
-	}
-	progress := false
-	for m := s.In.Peek(); m != nil; m = s.In.Peek() {
-		s.In.Retrieve(now)
-		s.got = append(s.got, received{Msg: m, Arrived: s.Freq.Cycle(m.Meta().RecvTime), Retrieved: cycle})
-		progress = true
-	}
-	return progress
-}
+type fakeSink = testpeer.Sink
 
 // bench is a packer between depth-unit fakes and a sink, on direct connections.
 type bench struct {
@@ -86,7 +52,7 @@ func newBench(b Builder, scripts [][]scripted, sinkCap, bufOut int) *bench {
 	bn := &bench{engine: e}
 	b = b.WithEnv(timing.Env{Engine: e, Freq: testpeer.Freq, Halt: b.Env().Halt})
 	bn.packer = b.Build("GPU.QuadPacker")
-	bn.sink = newFakeSink("ReorderBuffer", e, sinkCap)
+	bn.sink = testpeer.NewSink("ReorderBuffer", e, sinkCap)
 	bn.packer.ReorderBufferPort = bn.sink.In
 	in := sim.NewDirectConnection("DepthToPacker", e, 1*sim.GHz)
 	for i, sc := range scripts {

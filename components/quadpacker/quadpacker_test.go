@@ -24,7 +24,7 @@ type arrival struct {
 
 func arrivals(s *fakeSink) []arrival {
 	var out []arrival
-	for _, r := range s.got {
+	for _, r := range s.Got {
 		out = append(out, arrival{describe(r.Msg), r.Arrived})
 	}
 	return out
@@ -195,7 +195,7 @@ func TestBlockedOutput(t *testing.T) {
 	bn.packer.Finish(bn.engine.CurrentTime() + 1e-9)
 	var got []string
 	var retrieved []uint64
-	for _, r := range bn.sink.got {
+	for _, r := range bn.sink.Got {
 		got = append(got, describe(r.Msg))
 		retrieved = append(retrieved, r.Retrieved)
 	}
@@ -234,11 +234,9 @@ func TestBuilderValidation(t *testing.T) {
 	testpeer.CheckValidate(t, DefaultConfig(), []testpeer.ConfigCase[Config]{
 		{Want: "QuadsPerWarp", Edit: func(c *Config) { c.QuadsPerWarp = 0 }},
 		{Want: "QuadsPerWarp", Edit: func(c *Config) { c.QuadsPerWarp = 17 }},
-		{Want: "FlushCycles", Edit: func(c *Config) { c.FlushCycles = 0 }},
-		{Want: "QuadsPerCycle", Edit: func(c *Config) { c.QuadsPerCycle = 0 }},
-		{Want: "InputQueue", Edit: func(c *Config) { c.InputQueue = 0 }},
 		{Want: "SamplesPerCycle", Edit: func(c *Config) { c.SamplesPerCycle = -1 }},
 	})
+	testpeer.CheckAtLeast(t, DefaultConfig(), "quadpacker", 1, "FlushCycles", "QuadsPerCycle", "InputQueue")
 	testpeer.CheckEnv(t, true, func(env timing.Env) { MakeBuilder().WithEnv(env).Build("GPU.QuadPacker") })
 	bad := DefaultConfig()
 	bad.QuadsPerWarp = 0
@@ -265,12 +263,12 @@ func TestWarpContent(t *testing.T) {
 	tq.Prim = prim
 	bn := newBench(MakeBuilder(), [][]scripted{{{At: 0, Msg: tq}, {At: 0, Msg: protocol.NewDrawEnd(a, 2)}}}, 16, 4)
 	bn.run()
-	if len(bn.sink.got) != 2 {
-		t.Fatalf("%d messages", len(bn.sink.got))
+	if len(bn.sink.Got) != 2 {
+		t.Fatalf("%d messages", len(bn.sink.Got))
 	}
-	w, ok := bn.sink.got[0].Msg.(*protocol.PixelWarp)
+	w, ok := bn.sink.Got[0].Msg.(*protocol.PixelWarp)
 	if !ok {
-		t.Fatalf("first message %T", bn.sink.got[0].Msg)
+		t.Fatalf("first message %T", bn.sink.Got[0].Msg)
 	}
 	want := []protocol.WarpQuad{
 		{Prim: prim, Quad: raster.Quad{X: 0, Y: 4, Coverage: raster.SampleMask{1}}, Live: raster.SampleMask{1}, Partition: 2, Sample: protocol.PerPixel},
@@ -282,9 +280,9 @@ func TestWarpContent(t *testing.T) {
 	if w.Src != bn.packer.ToReorderBuffer || w.Dst != bn.sink.In {
 		t.Fatal("warp not addressed from ToReorderBuffer to ReorderBufferPort")
 	}
-	e, ok := bn.sink.got[1].Msg.(*protocol.DrawEnd)
+	e, ok := bn.sink.Got[1].Msg.(*protocol.DrawEnd)
 	if !ok || e.Draw != a || e.From != 2 {
-		t.Fatalf("second message %+v", bn.sink.got[1].Msg)
+		t.Fatalf("second message %+v", bn.sink.Got[1].Msg)
 	}
 }
 
@@ -317,7 +315,7 @@ func TestWarpIDsAndTasks(t *testing.T) {
 			tracing.CollectTrace(bn.packer, log)
 			bn.run()
 			var ids []uint64
-			for _, g := range bn.sink.got {
+			for _, g := range bn.sink.Got {
 				if w, ok := g.Msg.(*protocol.PixelWarp); ok {
 					ids = append(ids, w.ID)
 				}

@@ -1,8 +1,6 @@
 package rasterizer
 
 import (
-	"github.com/sarchlab/akita/v3/sim"
-
 	"github.com/gfxsim/gfxsim/internal/check"
 	"github.com/gfxsim/gfxsim/timing"
 )
@@ -76,10 +74,7 @@ func build(name string, env timing.Env, cfg Config) *Comp {
 	c.TickingComponent = timing.NewTickingComponent(name, env.Engine, env.Freq, c)
 	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
 	c.act = timing.NewActivity(activityNames...)
-	c.inBuf = sim.NewBuffer(name+".FromPrimitiveAssembly.Buf", cfg.InputQueue)
-	c.FromPrimitiveAssembly = sim.NewLimitNumMsgPortWithExternalBuffer(c, c.inBuf, name+".FromPrimitiveAssembly")
-	c.ToDepthUnits = sim.NewLimitNumMsgPort(c, 1, name+".ToDepthUnits")
-	c.AddPort("FromPrimitiveAssembly", c.FromPrimitiveAssembly)
-	c.AddPort("ToDepthUnits", c.ToDepthUnits)
+	c.FromPrimitiveAssembly, c.inBuf = timing.AddBufferedPort(c, "FromPrimitiveAssembly", cfg.InputQueue)
+	c.ToDepthUnits = timing.AddPort(c, "ToDepthUnits", 1)
 	return c
 }

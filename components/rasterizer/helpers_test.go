@@ -1,7 +1,6 @@
 package rasterizer
 
 import (
-	"strconv"
 	"testing"
 
 	"github.com/sarchlab/akita/v3/sim"
@@ -9,6 +8,7 @@ import (
 	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
+	"github.com/gfxsim/gfxsim/functional/reference"
 )
 
 // fake is a scripted peer; scripted and received are its script entries and
@@ -48,34 +48,43 @@ type rig struct {
 func newRig(t testing.TB, e sim.Engine, b Builder, name string, partitions int) *rig {
 	t.Helper()
 	g := &rig{e: e}
-	env, cfg := b.Env(), b.Config()
-	env.Engine, env.Freq = e, testpeer.Freq
-	cfg.NumPartitions = partitions
-	g.r = b.WithEnv(env).WithConfig(cfg).Build(name)
+	g.r = testpeer.BuildOn(b, e, name, func(c *Config) { c.NumPartitions = partitions })
 	g.pa = newFake("PA", e, 4)
 	conn := sim.NewDirectConnection("Conn", e, 1*sim.GHz)
 	conn.PlugIn(g.r.FromPrimitiveAssembly, 4)
 	conn.PlugIn(g.r.ToDepthUnits, 4)
 	conn.PlugIn(g.pa.Port, 4)
-	for p := 0; p < partitions; p++ {
-		f := newFake("Depth["+strconv.Itoa(p)+"]", e, 1024)
-		conn.PlugIn(f.Port, 4)
-		g.depths = append(g.depths, f)
-		g.r.DepthUnits = append(g.r.DepthUnits, f.Port)
-	}
+	g.depths, g.r.DepthUnits = testpeer.NewPeers("Depth", partitions, e, 1024, conn, 4)
 	return g
 }
 
 func (g *rig) run(t testing.TB) {
 	t.Helper()
-	g.pa.TickNow(g.e.CurrentTime())
-	if err := g.e.Run(); err != nil {
-		t.Fatal(err)
-	}
+	testpeer.Run(t, g.e, g.pa)
 	g.r.Finish(g.e.CurrentTime())
 	for _, b := range g.r.Buffers() {
 		if b.Len != 0 {
 			t.Errorf("%s holds %d entries after the run", b.Name, b.Len)
 		}
+	}
+}
+
+// checkSums fails t unless the coarse tiles (partial and inside), inside
+// tiles, quads and covered samples counted by rasts add up to the reference
+// renderer's rc.
+func checkSums(t testing.TB, rasts []*Comp, rc reference.Counters) {
+	t.Helper()
+	var sum Counters
+	for _, c := range rasts {
+		k := c.Counters()
+		sum.TilesPartial += k.TilesPartial
+		sum.TilesInside += k.TilesInside
+		sum.Quads += k.Quads
+		sum.CoveredSamples += k.CoveredSamples
+	}
+	if sum.TilesPartial+sum.TilesInside != uint64(rc.Tiles) || sum.TilesInside != uint64(rc.TilesInside) ||
+		sum.Quads != uint64(rc.Quads) || sum.CoveredSamples != uint64(rc.CoveredSamples) {
+		t.Errorf("rasterizers %+v; reference tiles %d inside %d quads %d samples %d",
+			sum, rc.Tiles, rc.TilesInside, rc.Quads, rc.CoveredSamples)
 	}
 }

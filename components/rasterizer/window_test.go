@@ -235,10 +235,7 @@ func TestOddWindowHalts(t *testing.T) {
 	m := protocol.NewPrimitiveMsg(d, p, 0)
 	m.Window = raster.Rect{X0: 0, Y0: 0, X1: 7, Y1: 8}
 	g.pa.Script = []scripted{{At: 0, Msg: m, Dst: g.r.FromPrimitiveAssembly}}
-	g.pa.TickNow(0)
-	if err := g.e.Run(); err != nil {
-		t.Fatal(err)
-	}
+	testpeer.Run(t, g.e, g.pa)
 	testpeer.CheckHalted(t, h.Reason(), "GPU.Rasterizer[0]", "PrimitiveMsg.Window")
 }
 

@@ -1,8 +1,6 @@
 package reorderbuffer
 
 import (
-	"github.com/sarchlab/akita/v3/sim"
-
 	"github.com/gfxsim/gfxsim/functional/shader"
 	"github.com/gfxsim/gfxsim/internal/check"
 	"github.com/gfxsim/gfxsim/timing"
@@ -65,13 +63,8 @@ func DefaultConfig() Config {
 // Validate checks the parameters and names the first bad one.
 func (c Config) Validate() error {
 	r := check.For("reorderbuffer").
-		AllAtLeast(1, check.Field{Name: "Entries", Value: c.Entries},
-			check.Field{Name: "DispatchPerCycle", Value: c.DispatchPerCycle},
-			check.Field{Name: "FillPerCycle", Value: c.FillPerCycle},
-			check.Field{Name: "RetirePerCycle", Value: c.RetirePerCycle},
-			check.Field{Name: "NumPartitions", Value: c.NumPartitions},
-			check.Field{Name: "InputQueue", Value: c.InputQueue},
-			check.Field{Name: "ShadedQueue", Value: c.ShadedQueue}).
+		FieldsAtLeast(1, c, "Entries", "DispatchPerCycle", "FillPerCycle", "RetirePerCycle",
+			"NumPartitions", "InputQueue", "ShadedQueue").
 		NotNegative("ShadingCacheEntries", c.ShadingCacheEntries)
 	if c.ShadingCacheEntries > 0 {
 		r.InRange("RefBits", c.RefBits, 1, 32).
@@ -92,7 +85,6 @@ func MakeBuilder() Builder { return timing.NewBuilder("reorderbuffer", DefaultCo
 // build creates the reorder buffer named name (for example "GPU.ReorderBuffer") from a checked
 // environment and a valid configuration.
 func build(name string, env timing.Env, cfg Config) *Comp {
-	sim.NameMustBeValid(name)
 	c := &Comp{
 		fault:            env.Fault(name),
 		progress:         env.Progress,
@@ -109,18 +101,10 @@ func build(name string, env timing.Env, cfg Config) *Comp {
 	}
 	c.TickingComponent = timing.NewTickingComponent(name, env.Engine, env.Freq, c)
 
-	c.inBuf = sim.NewBuffer(name+".FromQuadPacker.Buf", cfg.InputQueue)
-	c.shadedBuf = sim.NewBuffer(name+".FromShaderCores.Buf", cfg.ShadedQueue)
-	c.FromQuadPacker = sim.NewLimitNumMsgPortWithExternalBuffer(c, c.inBuf, name+".FromQuadPacker")
-	c.ToShaderCores = sim.NewLimitNumMsgPort(c, 1, name+".ToShaderCores")
-	c.FromShaderCores = sim.NewLimitNumMsgPortWithExternalBuffer(c, c.shadedBuf, name+".FromShaderCores")
-	c.ToROPs = sim.NewLimitNumMsgPort(c, 1, name+".ToROPs")
-	c.ctlBuf = sim.NewBuffer(name+".Control.Buf", controlQueue)
-	c.Control = sim.NewLimitNumMsgPortWithExternalBuffer(c, c.ctlBuf, name+".Control")
-	c.AddPort("FromQuadPacker", c.FromQuadPacker)
-	c.AddPort("ToShaderCores", c.ToShaderCores)
-	c.AddPort("FromShaderCores", c.FromShaderCores)
-	c.AddPort("ToROPs", c.ToROPs)
-	c.AddPort("Control", c.Control)
+	c.FromQuadPacker, c.inBuf = timing.AddBufferedPort(c, "FromQuadPacker", cfg.InputQueue)
+	c.ToShaderCores = timing.AddPort(c, "ToShaderCores", 1)
+	c.FromShaderCores, c.shadedBuf = timing.AddBufferedPort(c, "FromShaderCores", cfg.ShadedQueue)
+	c.ToROPs = timing.AddPort(c, "ToROPs", 1)
+	c.Control, c.ctlBuf = timing.AddBufferedPort(c, "Control", controlQueue)
 	return c
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/sarchlab/akita/v3/sim"
-	"github.com/sarchlab/akita/v3/tracing"
 
 	"github.com/gfxsim/gfxsim/components/protocol"
 )
@@ -40,8 +39,7 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 		c.flushes++
 		c.ctlOut = protocol.NewDone(m.ID, 0)
 		if c.traced() {
-			c.ctlTask = protocol.KindFlush + m.ID
-			tracing.StartTask(c.ctlTask, protocol.ReqOutTaskID(m.ID), c, protocol.KindFlush, protocol.KindFlush, nil)
+			c.ctlTask.Start(c, protocol.KindFlush+m.ID, protocol.ReqOutTaskID(m.ID), protocol.KindFlush, protocol.KindFlush)
 		}
 		progress = true
 	}
@@ -49,10 +47,7 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 	if c.Control.Send(c.ctlOut) != nil {
 		return progress
 	}
-	if c.ctlTask != "" {
-		tracing.EndTask(c.ctlTask, c)
-		c.ctlTask = ""
-	}
+	c.ctlTask.End(c)
 	c.ctlOut = nil
 	c.progress.Add(1)
 	return true

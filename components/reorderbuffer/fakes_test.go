@@ -28,12 +28,6 @@ type dispatched struct {
 	Cycle uint64 // cycle it entered the core's port
 }
 
-type pendingWarp struct {
-	w     *protocol.PixelWarp
-	s     *protocol.ShadingWarp
-	ready uint64
-}
-
 // shadingDispatched is a shading warp a fake core received.
 type shadingDispatched struct {
 	Warp  *protocol.ShadingWarp
@@ -55,7 +49,7 @@ type fakeCore struct {
 	Discard      func(q *protocol.ShadingQuad) uint8
 	got          []dispatched
 	shading      []shadingDispatched
-	pending      []pendingWarp
+	pending      testpeer.Delayed
 }
 
 func newFakeCore(name string, e sim.Engine, latency func(*protocol.PixelWarp) uint64) *fakeCore {
@@ -70,37 +64,8 @@ func newFakeCore(name string, e sim.Engine, latency func(*protocol.PixelWarp) ui
 
 func (c *fakeCore) Tick(now sim.VTimeInSec) bool {
 	cycle := c.Freq.Cycle(now)
-	progress := false
 	// Send the ready warps, earliest first (stable for equal times).
-	for {
-		best := -1
-		for i, p := range c.pending {
-			if p.ready <= cycle && (best < 0 || p.ready < c.pending[best].ready) {
-				best = i
-			}
-		}
-		if best < 0 {
-			break
-		}
-		var m sim.Msg
-		if sw := c.pending[best].s; sw != nil {
-			m = c.shade(sw)
-		} else {
-			w := c.pending[best].w
-			out := make([]pipeline.QuadOutput, len(w.Quads))
-			for k := range out {
-				out[k].Color[0] = geom.V4(float32(w.ID), float32(k), 0, 0)
-				out[k].Store = 0xf
-			}
-			m = protocol.NewShadedWarp(w, out)
-		}
-		m.Meta().Src, m.Meta().Dst, m.Meta().SendTime = c.Out, c.ROB, now
-		if c.Out.Send(m) != nil {
-			break
-		}
-		c.pending = append(c.pending[:best], c.pending[best+1:]...)
-		progress = true
-	}
+	progress := c.pending.Send(now, cycle, c.Out, c.ROB)
 	for msg := c.In.Peek(); msg != nil; msg = c.In.Peek() {
 		c.In.Retrieve(now)
 		progress = true
@@ -110,14 +75,25 @@ func (c *fakeCore) Tick(now sim.VTimeInSec) bool {
 			if c.ShadeLatency != nil {
 				lat = c.ShadeLatency(sw)
 			}
-			c.pending = append(c.pending, pendingWarp{s: sw, ready: cycle + lat})
+			c.pending.Add(cycle+lat, c.shade(sw))
 			continue
 		}
 		w := msg.(*protocol.PixelWarp)
 		c.got = append(c.got, dispatched{w, c.Freq.Cycle(w.RecvTime)})
-		c.pending = append(c.pending, pendingWarp{w: w, ready: cycle + c.Latency(w)})
+		c.pending.Add(cycle+c.Latency(w), shadeWarp(w))
 	}
-	return progress || len(c.pending) > 0
+	return progress || c.pending.Len() > 0
+}
+
+// shadeWarp returns a pixel warp's outputs: quad k of warp w has Color[0] =
+// (w.ID, k, 0, 0) and stores every pixel.
+func shadeWarp(w *protocol.PixelWarp) *protocol.ShadedWarp {
+	out := make([]pipeline.QuadOutput, len(w.Quads))
+	for k := range out {
+		out[k].Color[0] = geom.V4(float32(w.ID), float32(k), 0, 0)
+		out[k].Store = 0xf
+	}
+	return protocol.NewShadedWarp(w, out)
 }
 
 // shade returns a shading warp's lanes: lane l of the quad with tag T has the
@@ -146,34 +122,16 @@ type ropRecord struct {
 }
 
 // fakeROP records what it receives, taking messages from cycle AcceptFrom on.
-type fakeROP struct {
-	*sim.TickingComponent
-	In         sim.Port
-	AcceptFrom uint64
-	got        []ropRecord
-	msgs       []sim.Msg
-}
+type fakeROP = testpeer.Sink
 
-func newFakeROP(name string, e sim.Engine, capacity int) *fakeROP {
-	r := &fakeROP{}
-	r.TickingComponent = sim.NewTickingComponent(name, e, 1*sim.GHz, r)
-	r.In = sim.NewLimitNumMsgPort(r, capacity, name+".In")
-	r.AddPort("In", r.In)
-	return r
-}
-
-func (r *fakeROP) Tick(now sim.VTimeInSec) bool {
-	if r.Freq.Cycle(now) < r.AcceptFrom {
-		return true
+// records describes what ROP r received (describeROP), with the cycles the
+// messages entered its port.
+func records(r *fakeROP) []ropRecord {
+	out := make([]ropRecord, len(r.Got))
+	for i, a := range r.Got {
+		out[i] = ropRecord{describeROP(a.Msg), a.Arrived}
 	}
-	progress := false
-	for m := r.In.Peek(); m != nil; m = r.In.Peek() {
-		r.In.Retrieve(now)
-		r.got = append(r.got, ropRecord{describeROP(m), r.Freq.Cycle(m.Meta().RecvTime)})
-		r.msgs = append(r.msgs, m)
-		progress = true
-	}
-	return progress
+	return out
 }
 
 func describeROP(m sim.Msg) string {
@@ -267,7 +225,7 @@ func newBench(b Builder, cfg benchConfig, script []scripted) *bench {
 	toROPs := sim.NewDirectConnection("ROBToROPs", e, 1*sim.GHz)
 	toROPs.PlugIn(bn.rob.ToROPs, cfg.ropBuf)
 	for i := 0; i < cfg.rops; i++ {
-		r := newFakeROP(fmt.Sprintf("ROP[%d]", i), e, cfg.ropCap)
+		r := testpeer.NewSink(fmt.Sprintf("ROP[%d]", i), e, cfg.ropCap)
 		toROPs.PlugIn(r.In, 1)
 		bn.rops = append(bn.rops, r)
 		bn.rob.ROPs = append(bn.rob.ROPs, r.In)
@@ -279,10 +237,7 @@ func newBench(b Builder, cfg benchConfig, script []scripted) *bench {
 // passed its own Halt to the builder (to look at the error).
 func (bn *bench) run(t *testing.T) {
 	t.Helper()
-	bn.packer.TickNow(0)
-	if err := bn.engine.Run(); err != nil {
-		t.Fatal(err)
-	}
+	testpeer.Run(t, bn.engine, bn.packer)
 	if err := bn.halt.Reason(); err != nil && !bn.ownHalt {
 		t.Fatalf("halted: %v", err)
 	}

@@ -30,7 +30,7 @@ func withControl(bn *bench, script []scripted) *testpeer.Peer {
 }
 
 // lastROPCycle returns the cycle the last message reached ROP r.
-func lastROPCycle(r *fakeROP) uint64 { return r.got[len(r.got)-1].At }
+func lastROPCycle(r *fakeROP) uint64 { return r.Got[len(r.Got)-1].Arrived }
 
 // TestFlushWaitsForEmpty (no shading cache): a FlushCmd is answered with
 // Done{From: 0} once the buffer is empty: at once when it is, else in the

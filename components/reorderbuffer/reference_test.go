@@ -14,7 +14,6 @@ import (
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/quadpacker"
 	"github.com/gfxsim/gfxsim/components/reorderbuffer"
-	"github.com/gfxsim/gfxsim/functional/command"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/raster"
 	"github.com/gfxsim/gfxsim/functional/reference"
@@ -54,11 +53,6 @@ func (u *depthUnit) Tick(now sim.VTimeInSec) bool {
 	return progress
 }
 
-type shadedOut struct {
-	msg   *protocol.ShadedWarp
-	ready uint64
-}
-
 // shaderCore shades each warp with the functional interpreter when it arrives and
 // returns it after a latency that depends on the warp, so warps finish out of
 // order.
@@ -68,7 +62,7 @@ type shaderCore struct {
 	ROB     sim.Port
 	index   int
 	warp    *shader.Warp
-	pending []shadedOut
+	pending testpeer.Delayed
 	err     error
 
 	helpers, invocations int
@@ -76,25 +70,7 @@ type shaderCore struct {
 
 func (c *shaderCore) Tick(now sim.VTimeInSec) bool {
 	cycle := c.Freq.Cycle(now)
-	progress := false
-	for {
-		best := -1
-		for i, p := range c.pending {
-			if p.ready <= cycle && (best < 0 || p.ready < c.pending[best].ready) {
-				best = i
-			}
-		}
-		if best < 0 {
-			break
-		}
-		m := c.pending[best].msg
-		m.Src, m.Dst, m.SendTime = c.Out, c.ROB, now
-		if c.Out.Send(m) != nil {
-			break
-		}
-		c.pending = append(c.pending[:best], c.pending[best+1:]...)
-		progress = true
-	}
+	progress := c.pending.Send(now, cycle, c.Out, c.ROB)
 	for msg := c.In.Peek(); msg != nil; msg = c.In.Peek() {
 		c.In.Retrieve(now)
 		w := msg.(*protocol.PixelWarp)
@@ -114,10 +90,10 @@ func (c *shaderCore) Tick(now sim.VTimeInSec) bool {
 			out[k] = pipeline.ReadQuad(d, c.warp, 4*k)
 		}
 		lat := 1 + (w.ID*37+uint64(c.index)*11)%29
-		c.pending = append(c.pending, shadedOut{protocol.NewShadedWarp(w, out), cycle + lat})
+		c.pending.Add(cycle+lat, protocol.NewShadedWarp(w, out))
 		progress = true
 	}
-	return progress || len(c.pending) > 0
+	return progress || c.pending.Len() > 0
 }
 
 // rop runs the output merger on the quads it receives, in arrival order, and
@@ -306,26 +282,15 @@ func (fe *frontEnd) draw(seq uint64, d *state.Draw) ([][]sim.Msg, *protocol.Draw
 // before the next starts), and returns the presented image and the counters.
 func render(t *testing.T, f *driver.Frame, m *machine) (*image.RGBA, counted, map[string]float64) {
 	t.Helper()
-	buf := make([]byte, f.StreamBytes)
-	f.Memory.ReadAt(buf, f.Stream)
-	cmds, err := command.DecodeAll(buf, f.Stream)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var cnt counted
 	batcher, err := vertex.NewBatcher(vertex.DefaultBatchVertices)
 	if err != nil {
 		t.Fatal(err)
 	}
 	fe := &frontEnd{mem: f.Memory, partitions: len(m.dus), batcher: batcher, vwarp: shader.NewWarp(shader.MaxLanes), cnt: &cnt}
-	tr := state.NewTracker(f.Memory)
 	var img *image.RGBA
 	seq := uint64(0)
-	for _, c := range cmds {
-		act, err := tr.Apply(c)
-		if err != nil {
-			t.Fatal(err)
-		}
+	testpeer.WalkFrame(t, f, func(act state.Action) {
 		switch act.Kind {
 		case state.ActDraw:
 			msgs, pd, err := fe.draw(seq, act.Draw)
@@ -336,9 +301,7 @@ func render(t *testing.T, f *driver.Frame, m *machine) (*image.RGBA, counted, ma
 				u.queue = msgs[p]
 				u.TickLater(m.engine.CurrentTime())
 			}
-			if err := m.engine.Run(); err != nil {
-				t.Fatal(err)
-			}
+			testpeer.Run(t, m.engine)
 			if err := m.halt.Reason(); err != nil {
 				t.Fatal(err)
 			}
@@ -357,7 +320,7 @@ func render(t *testing.T, f *driver.Frame, m *machine) (*image.RGBA, counted, ma
 		case state.ActPresent:
 			img = act.Color.Resolve()
 		}
-	}
+	})
 	var ws pipeline.WriteStats
 	for _, r := range m.rops {
 		ws.Add(r.ws)

@@ -83,7 +83,7 @@ type Comp struct {
 	nextCore int
 	stalled  retiring       // a message a ROP refused (msg nil when none)
 	ctlOut   *protocol.Done // the answer to a FlushCmd waiting to be sent
-	ctlTask  string         // tracing: the flush's task
+	ctlTask  timing.Task    // tracing: the flush's task
 
 	activity       *timing.Activity
 	warps          uint64

@@ -12,8 +12,6 @@ import (
 	"github.com/gfxsim/gfxsim/timing"
 )
 
-func records(r *fakeROP) []ropRecord { return r.got }
-
 // TestPinnedTiming follows one warp and its marker cycle by cycle: the packer
 // sends both at 0; dispatch at 1 (warp) and 2 (marker); the core takes the warp
 // at 2 and returns it at 12; fill at 13; the 8 quads retire at 14 (the whole
@@ -331,18 +329,12 @@ func TestProtocolErrors(t *testing.T) {
 }
 
 func TestBuilderValidation(t *testing.T) {
-	testpeer.CheckValidate(t, DefaultConfig(), []testpeer.ConfigCase[Config]{
-		{Want: "Entries", Edit: func(c *Config) { c.Entries = 0 }},
-		{Want: "DispatchPerCycle", Edit: func(c *Config) { c.DispatchPerCycle = 0 }},
-		{Want: "FillPerCycle", Edit: func(c *Config) { c.FillPerCycle = 0 }},
-		{Want: "RetirePerCycle", Edit: func(c *Config) { c.RetirePerCycle = 0 }},
-		{Want: "NumPartitions", Edit: func(c *Config) { c.NumPartitions = 0 }},
-		{Want: "InputQueue", Edit: func(c *Config) { c.InputQueue = 0 }},
-		{Want: "ShadedQueue", Edit: func(c *Config) { c.ShadedQueue = 0 }},
-	})
 	testpeer.CheckEnv(t, true, func(env timing.Env) { MakeBuilder().WithEnv(env).Build("GPU.ReorderBuffer") })
 	testpeer.Panics(t, "Entries", func() {
 		MakeBuilder().WithEnv(timing.Env{Engine: sim.NewSerialEngine(), Freq: testpeer.Freq}).
 			WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.Entries = 0 })).Build("GPU.ReorderBuffer")
 	})
+	testpeer.CheckAtLeast(t, DefaultConfig(), "reorderbuffer", 1,
+		"Entries", "DispatchPerCycle", "FillPerCycle", "RetirePerCycle",
+		"NumPartitions", "InputQueue", "ShadedQueue")
 }

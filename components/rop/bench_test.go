@@ -8,8 +8,6 @@ import (
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/rop"
 	"github.com/gfxsim/gfxsim/components/rop/backendtest"
-	"github.com/gfxsim/gfxsim/functional/depth"
-	"github.com/gfxsim/gfxsim/functional/framebuffer"
 	"github.com/gfxsim/gfxsim/functional/geom"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/raster"
@@ -24,11 +22,6 @@ type bench struct {
 	lateZRspDelay    uint64
 	lateZPass        func(req *protocol.LateZReq) []raster.SampleMask
 	lateZRequestedAt []uint64
-}
-
-func defaultSpec() backendtest.TargetSpec {
-	return backendtest.TargetSpec{Width: 16, Height: 8, Samples: 1, ColorFormat: framebuffer.RGBA8,
-		ColorLayout: framebuffer.Linear, DepthFormat: depth.D24S8, DepthLayout: framebuffer.Linear}
 }
 
 func newBench(t *testing.T, cfg rop.Config, spec backendtest.TargetSpec, memLatency int) *bench {

@@ -3,8 +3,6 @@ package rop
 import (
 	"fmt"
 
-	"github.com/sarchlab/akita/v3/sim"
-
 	"github.com/gfxsim/gfxsim/components/rop/rtcache"
 	"github.com/gfxsim/gfxsim/internal/check"
 	"github.com/gfxsim/gfxsim/timing"
@@ -97,12 +95,8 @@ func (c Config) Validate() error {
 		AtLeast("NumPartitions", c.NumPartitions, 1).
 		Index("Index", c.Index, "NumPartitions", c.NumPartitions).
 		NotNegative("PartitionStride", c.PartitionStride).
-		AllAtLeast(1, check.Field{Name: "QuadsPerCycle", Value: c.QuadsPerCycle},
-			check.Field{Name: "BlendLatency", Value: c.BlendLatency},
-			check.Field{Name: "InputQueue", Value: c.InputQueue},
-			check.Field{Name: "Window", Value: c.Window},
-			check.Field{Name: "LateZInFlight", Value: c.LateZInFlight},
-			check.Field{Name: "WaitQuads", Value: c.WaitQuads}).
+		FieldsAtLeast(1, c, "QuadsPerCycle", "BlendLatency", "InputQueue",
+			"Window", "LateZInFlight", "WaitQuads").
 		InRange("PrefetchDistance", c.PrefetchDistance, 0, 1<<16)
 	if c.PrefetchDistance > 0 {
 		r.That(c.PrefetchReserve >= 1 && c.PrefetchReserve < c.Cache.MaxOutstanding,
@@ -128,10 +122,9 @@ func MakeBuilder() Builder { return timing.NewBuilder("rop", DefaultConfig(), bu
 // build creates the ROP named name (for example "GPU.ROP[1]") from a checked
 // environment and a valid configuration.
 func build(name string, env timing.Env, cfg Config) *Comp {
-	sim.NameMustBeValid(name)
 	c := &Comp{
 		fault:         env.Fault(name),
-		progress:      env.Progress,
+		sender:        timing.Sender{Progress: env.Progress},
 		index:         cfg.Index,
 		window:        cfg.Window,
 		lateZInFlight: cfg.LateZInFlight,
@@ -156,15 +149,10 @@ func build(name string, env timing.Env, cfg Config) *Comp {
 	c.waker = timing.NewWaker(e, f, c)
 	c.wakeFn = c.wake
 
-	c.inBuf = sim.NewBuffer(name+".FromReorderBuffer.Buf", cfg.InputQueue)
-	c.FromReorderBuffer = sim.NewLimitNumMsgPortWithExternalBuffer(c, c.inBuf, name+".FromReorderBuffer")
-	c.DepthUnit = sim.NewLimitNumMsgPort(c, cfg.LateZInFlight, name+".DepthUnit")
-	c.ToMemory = sim.NewLimitNumMsgPort(c, cfg.Cache.MaxOutstanding, name+".ToMemory")
-	c.Control = sim.NewLimitNumMsgPort(c, 2, name+".Control")
-	c.AddPort("FromReorderBuffer", c.FromReorderBuffer)
-	c.AddPort("DepthUnit", c.DepthUnit)
-	c.AddPort("ToMemory", c.ToMemory)
-	c.AddPort("Control", c.Control)
+	c.FromReorderBuffer, c.inBuf = timing.AddBufferedPort(c, "FromReorderBuffer", cfg.InputQueue)
+	c.DepthUnit = timing.AddPort(c, "DepthUnit", cfg.LateZInFlight)
+	c.ToMemory = timing.AddPort(c, "ToMemory", cfg.Cache.MaxOutstanding)
+	c.Control = timing.AddPort(c, "Control", 2)
 
 	cache, err := rtcache.New(c.ToMemory, timing.LateFinder{At: &c.Memory}, f, cfg.Cache)
 	if err != nil {

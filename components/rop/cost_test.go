@@ -22,7 +22,7 @@ import (
 func TestCostBySamples(t *testing.T) {
 	bySamples := func(wide, bl int) rop.Costs { return rop.Costs{Model: rop.CostBySamples, WideFormat: wide, Blend: bl} }
 	spec := func(f framebuffer.ColorFormat, samples int) backendtest.TargetSpec {
-		s := defaultSpec()
+		s := backendtest.DefaultSpec()
 		s.ColorFormat, s.Samples = f, samples
 		return s
 	}

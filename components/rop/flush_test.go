@@ -3,8 +3,6 @@ package rop_test
 import (
 	"testing"
 
-	"github.com/sarchlab/akita/v3/tracing"
-
 	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/rop"
@@ -21,7 +19,7 @@ func TestFlush(t *testing.T) {
 	for _, tc := range backendtest.FlushCases {
 		t.Run(tc.Name, func(t *testing.T) {
 			const part = 2
-			b := newBench(t, testpeer.Edit(rop.DefaultConfig(), func(c *rop.Config) { c.Index = part; c.TileSize, c.PartitionStride, c.NumPartitions = 8, 1, 4 }), defaultSpec(), 10)
+			b := newBench(t, testpeer.Edit(rop.DefaultConfig(), func(c *rop.Config) { c.Index = part; c.TileSize, c.PartitionStride, c.NumPartitions = 8, 1, 4 }), backendtest.DefaultSpec(), 10)
 			d := b.TG.Draw(0, true)
 			p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
 			red := geom.Vec4{1, 0, 0, 1}
@@ -67,17 +65,9 @@ func TestFlush(t *testing.T) {
 // "flush<msg ID>" below the sender's req_out task of the message, ended with
 // the Done, and the write-backs it causes hang below it.
 func TestFlushTraced(t *testing.T) {
-	b := newBench(t, rop.DefaultConfig(), defaultSpec(), 10)
-	var log testpeer.TaskLog
-	tracing.CollectTrace(b.rop, &log)
+	b := newBench(t, rop.DefaultConfig(), backendtest.DefaultSpec(), 10)
 	d := b.TG.Draw(0, true)
 	p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
 	b.sendDraw(0, d, shaded(d, p, 0, 0, geom.Vec4{1, 1, 1, 1}, 0xf))
-	flush := protocol.NewFlushCmd(true)
-	b.cp.SendAt(100, b.rop.Control, flush)
-	b.run()
-	id := log.CheckCommandTask(t, protocol.KindFlush, flush.ID)
-	if below := log.Below(id); len(below) != 2 {
-		t.Errorf("%d tasks below the flush, want the 2 write-backs: %+v", len(below), below)
-	}
+	backendtest.CheckFlushTraced(t, b.rop, b.rop.Control, b.cp, b.run, &testpeer.TaskLog{})
 }

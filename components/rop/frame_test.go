@@ -296,9 +296,7 @@ func runFrameCache(t *testing.T, name string, w, h, samples, parts int, engine s
 	}
 	fe.dus, fe.rops, ss.rops = dus, rops, rops
 	fe.TickLater(0)
-	if err := engine.Run(); err != nil {
-		t.Fatal(err)
-	}
+	testpeer.Run(t, engine)
 	if halt.Stopped() {
 		t.Fatalf("halted: %v", halt.Reason())
 	}

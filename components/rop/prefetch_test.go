@@ -83,7 +83,7 @@ func TestPrefetch(t *testing.T) {
 			b := newBench(t, testpeer.Edit(rop.DefaultConfig(), func(c *rop.Config) {
 				c.PrefetchDistance, c.PrefetchReserve = tc.distance, 2
 				c.Cache.MaxOutstanding = tc.max
-			}), defaultSpec(), 10)
+			}), backendtest.DefaultSpec(), 10)
 			b.lateZRspDelay = 30
 			d := b.TG.Draw(0, false)
 			m := column(d, tc.quads)
@@ -117,7 +117,7 @@ func TestPrefetch(t *testing.T) {
 // are never used; the FlushCmd that ends the tile counts them useless (and
 // writes back the two lines quad 0 made dirty).
 func TestPrefetchUseless(t *testing.T) {
-	b := newBench(t, testpeer.Edit(rop.DefaultConfig(), func(c *rop.Config) { c.PrefetchDistance, c.PrefetchReserve = 1, 2 }), defaultSpec(), 10)
+	b := newBench(t, testpeer.Edit(rop.DefaultConfig(), func(c *rop.Config) { c.PrefetchDistance, c.PrefetchReserve = 1, 2 }), backendtest.DefaultSpec(), 10)
 	b.lateZRspDelay = 30
 	b.lateZPass = func(req *protocol.LateZReq) []raster.SampleMask {
 		return []raster.SampleMask{req.Quads[0].Live, {}} // quad 1 fails late Z

@@ -136,26 +136,20 @@ func (c *Comp) lookupResolve(now sim.VTimeInSec) bool {
 			progress = true
 			continue
 		}
-		if !c.lookRate.OK() {
-			c.lookRateBlocked = true
-			break
-		}
-		slot, q, resumed := c.newRec()
-		if q == nil {
+		slot, q, resumed, ok := c.claimRec()
+		if !ok {
 			break
 		}
 		if !resumed {
 			q.b, q.x, q.y = b, x, y
 		}
-		ok, changed := c.lookupRec(now, slot, q)
+		ok, changed := c.lookRec(now, slot, q)
 		progress = progress || changed
 		if !ok {
-			c.lookBlocked = true
 			break
 		}
 		b.n++
 		c.advance(b)
-		c.lookRate.Take(1)
 	}
 	return progress
 }

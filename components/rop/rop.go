@@ -120,7 +120,7 @@ type Comp struct {
 	Image state.Memory
 
 	fault         timing.Fault
-	progress      *timing.Progress
+	sender        timing.Sender // sends; Blocked: a ready message the receiver did not take
 	waker         *timing.Waker
 	index         int
 	window        int
@@ -152,15 +152,15 @@ type Comp struct {
 	pfSeq    uint64 // the next quad the prefetcher looks at
 	pfLine   int    // the next of its lines (a prefetch blocked mid-quad resumes there)
 
-	ctlMsg   sim.Msg // the command being carried out (a present or a flush)
-	ctlOut   sim.Msg // an acknowledgement waiting to be sent
-	ctlTask  string  // tracing: the control command's task
+	ctlMsg   sim.Msg     // the command being carried out (a present or a flush)
+	ctlOut   sim.Msg     // an acknowledgement waiting to be sent
+	ctlTask  timing.Task // tracing: the control command's task
 	ctlState controlState
 	res      resolver
 
 	// Per-tick conditions for the activity and the wake-ups.
-	waitLate, lookBlocked, blendBlocked, blockedOut bool
-	lookRateBlocked, blendRateBlocked               bool
+	waitLate, lookBlocked, blendBlocked bool
+	lookRateBlocked, blendRateBlocked   bool
 
 	activity *timing.Activity
 	ws       pipeline.WriteStats
@@ -183,7 +183,7 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
-	c.waitLate, c.lookBlocked, c.blendBlocked, c.blockedOut = false, false, false, false
+	c.waitLate, c.lookBlocked, c.blendBlocked, c.sender.Blocked = false, false, false, false
 	c.lookRateBlocked, c.blendRateBlocked = false, false
 
 	p := c.cache.Receive(now, c.wakeFn)
@@ -202,17 +202,6 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 }
 
 func (c *Comp) wake(t rtcache.Token) { c.wait[int(t)].pending-- }
-
-func (c *Comp) send(port, dst sim.Port, msg sim.Msg, now sim.VTimeInSec) bool {
-	m := msg.Meta()
-	m.Src, m.Dst, m.SendTime = port, dst, now
-	if port.Send(msg) != nil {
-		c.blockedOut = true
-		return false
-	}
-	c.progress.Add(1)
-	return true
-}
 
 // receiveLateZ applies the late-Z responses, which come back in request order.
 func (c *Comp) receiveLateZ(now sim.VTimeInSec) bool {
@@ -285,7 +274,7 @@ func (c *Comp) retire(now sim.VTimeInSec) bool {
 	for len(c.recs) > 0 {
 		r := c.recs[0]
 		if r.drawEnd() {
-			if !c.send(c.Control, c.CommandProcessor, protocol.NewDrawDone(r.draw, c.index), now) {
+			if !c.sender.Send(c.Control, c.CommandProcessor, protocol.NewDrawDone(r.draw, c.index), now) {
 				break
 			}
 			c.st.drawDones++
@@ -293,7 +282,7 @@ func (c *Comp) retire(now sim.VTimeInSec) bool {
 			if r.done < r.n || !r.final() {
 				break // a late-Z record waits for its answer even when every quad was discarded
 			}
-			c.progress.Add(1)
+			c.sender.Progress.Add(1)
 			if r.task != "" {
 				tracing.EndTask(r.task, c)
 			}
@@ -312,11 +301,8 @@ func (c *Comp) retire(now sim.VTimeInSec) bool {
 	if c.ctlState == controlResolving {
 		progress = c.finishBands() || progress
 	}
-	if c.ctlOut != nil && c.send(c.Control, c.CommandProcessor, c.ctlOut, now) {
-		if c.ctlTask != "" {
-			tracing.EndTask(c.ctlTask, c)
-			c.ctlTask = ""
-		}
+	if c.ctlOut != nil && c.sender.Send(c.Control, c.CommandProcessor, c.ctlOut, now) {
+		c.ctlTask.End(c)
 		c.ctlOut = nil
 		progress = true
 	}
@@ -457,13 +443,38 @@ func (c *Comp) newRec() (int, *quadRec, bool) {
 	return slot, &c.wait[slot], false
 }
 
+// claimRec returns the wait-window record for the next look-up (newRec) when
+// the look-up rate allows one more this cycle and the window has room; ok
+// false ends the cycle's look-ups (lookRateBlocked tells a rate stall).
+func (c *Comp) claimRec() (slot int, q *quadRec, resumed, ok bool) {
+	if !c.lookRate.OK() {
+		c.lookRateBlocked = true
+		return -1, nil, false, false
+	}
+	slot, q, resumed = c.newRec()
+	return slot, q, resumed, q != nil
+}
+
+// lookRec looks record q up (lookupRec) and, when the cache took it, spends a
+// look-up of the cycle's rate; ok false (lookBlocked) ends the cycle's
+// look-ups.
+func (c *Comp) lookRec(now sim.VTimeInSec, slot int, q *quadRec) (ok, changed bool) {
+	ok, changed = c.lookupRec(now, slot, q)
+	if !ok {
+		c.lookBlocked = true
+		return false, changed
+	}
+	c.lookRate.Take(1)
+	return true, changed
+}
+
 // lookup brings the colour lines of the next quads into the cache, in order, at
 // QuadsPerCycle quads per cycle.
 func (c *Comp) lookup(now sim.VTimeInSec, cycle uint64) bool {
 	c.lookRate.Refill(cycle)
 	if c.ctlState == controlResolving {
 		if c.traced() {
-			c.cache.SetCause(c.ctlTask)
+			c.cache.SetCause(c.ctlTask.ID)
 		}
 		return c.lookupResolve(now)
 	}
@@ -482,12 +493,8 @@ func (c *Comp) lookup(now sim.VTimeInSec, cycle uint64) bool {
 			r.looked++
 			continue
 		}
-		if !c.lookRate.OK() {
-			c.lookRateBlocked = true
-			break
-		}
-		slot, q, resumed := c.newRec()
-		if q == nil {
+		slot, q, resumed, ok := c.claimRec()
+		if !ok {
 			break
 		}
 		if !resumed {
@@ -496,14 +503,12 @@ func (c *Comp) lookup(now sim.VTimeInSec, cycle uint64) bool {
 		if c.traced() {
 			c.cache.SetCause(q.r.task)
 		}
-		ok, changed := c.lookupRec(now, slot, q)
+		ok, changed := c.lookRec(now, slot, q)
 		progress = progress || changed
 		if !ok {
-			c.lookBlocked = true
 			break
 		}
 		r.looked++
-		c.lookRate.Take(1)
 	}
 	return progress
 }
@@ -699,7 +704,7 @@ func (c *Comp) sendLateZ(now sim.VTimeInSec) bool {
 		if !r.late || r.sent {
 			continue
 		}
-		if !c.send(c.DepthUnit, c.DepthUnitPort, r.req, now) {
+		if !c.sender.Send(c.DepthUnit, c.DepthUnitPort, r.req, now) {
 			return false
 		}
 		if c.traced() {
@@ -763,7 +768,7 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 		c.recs = append(c.recs, &record{draw: m.Draw, seq: c.quadSeq})
 		c.st.drawEnds++
 	default:
-		c.fault.Fail(fmt.Errorf("FromReorderBuffer: unexpected message %T", msg))
+		c.fault.Unexpected(c.FromReorderBuffer, msg)
 		return false
 	}
 	return true
@@ -819,7 +824,7 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 		c.ctlMsg = m
 		c.ctlState = controlFlushing
 	default:
-		c.fault.Fail(fmt.Errorf("Control: unexpected message %T", msg))
+		c.fault.Unexpected(c.Control, msg)
 		return false
 	}
 	return true
@@ -834,7 +839,7 @@ func (c *Comp) controlStep() bool {
 			return false
 		}
 		if c.traced() {
-			c.cache.SetCause(c.ctlTask)
+			c.cache.SetCause(c.ctlTask.ID)
 		}
 		c.cache.Flush()
 		c.ctlState = controlFlushing
@@ -879,7 +884,7 @@ func (c *Comp) account(now sim.VTimeInSec, cycle uint64, progress bool) {
 	switch {
 	case progress:
 		state = stateBusy
-	case c.blockedOut: // a ready message that the receiver did not take
+	case c.sender.Blocked: // a ready message that the receiver did not take
 		state = stateBlockedOutput
 	case c.pipe.Len() > 0: // blends still within their latency
 		state = stateBusy

@@ -22,7 +22,7 @@ import (
 // TestBlendInArrivalOrder: two overlapping quads of two alpha-blended draws
 // give the order-dependent result of pipeline.WriteQuad in arrival order.
 func TestBlendInArrivalOrder(t *testing.T) {
-	b := newBench(t, rop.DefaultConfig(), defaultSpec(), 10)
+	b := newBench(t, rop.DefaultConfig(), backendtest.DefaultSpec(), 10)
 	d0, d1 := b.TG.Draw(0, true), b.TG.Draw(1, true)
 	for _, d := range []*protocol.Draw{d0, d1} {
 		d.State.Blend.Targets[0] = blend.Alpha()
@@ -64,7 +64,7 @@ func TestBlendInArrivalOrder(t *testing.T) {
 // and answers at 13, the ROP blends at 14, the write leaves the 4-cycle blend
 // pipeline at 18 and the DrawDone sent then reaches the command processor at 19.
 func TestDrawDoneAfterLastWrite(t *testing.T) {
-	b := newBench(t, rop.DefaultConfig(), defaultSpec(), 10)
+	b := newBench(t, rop.DefaultConfig(), backendtest.DefaultSpec(), 10)
 	d := b.TG.Draw(0, true)
 	p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
 	b.sendDraw(0, d, shaded(d, p, 0, 0, geom.Vec4{1, 1, 1, 1}, 0xf))
@@ -83,7 +83,7 @@ func TestDrawDoneAfterLastWrite(t *testing.T) {
 // sample); the ROP waits for the answer before blending, keeps several requests
 // in flight, and counts the outcomes as pipeline.WriteQuad does.
 func TestLateZ(t *testing.T) {
-	b := newBench(t, rop.DefaultConfig(), defaultSpec(), 10)
+	b := newBench(t, rop.DefaultConfig(), backendtest.DefaultSpec(), 10)
 	b.lateZRspDelay = 30
 	d := b.TG.Draw(0, false)
 	p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
@@ -275,7 +275,7 @@ func TestResolveRGBA32F(t *testing.T) {
 // TestClearColor: a colour clear drops the lines without write-back and marks
 // them cleared, so the next blend costs no read.
 func TestClearColor(t *testing.T) {
-	b := newBench(t, rop.DefaultConfig(), defaultSpec(), 10)
+	b := newBench(t, rop.DefaultConfig(), backendtest.DefaultSpec(), 10)
 	d := b.TG.Draw(0, true)
 	p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]
 	white := geom.Vec4{1, 1, 1, 1}
@@ -300,24 +300,24 @@ func TestClearColor(t *testing.T) {
 func TestBuilderValidate(t *testing.T) {
 	type cfg = rop.Config
 	testpeer.CheckValidate(t, rop.DefaultConfig(), []testpeer.ConfigCase[cfg]{
-		{Want: "QuadsPerCycle", Edit: func(c *cfg) { c.QuadsPerCycle = 0 }},
-		{Want: "BlendLatency", Edit: func(c *cfg) { c.BlendLatency = 0 }},
 		{Want: "TileSize", Edit: func(c *cfg) { c.TileSize = 6 }},
 		{Want: "Index", Edit: func(c *cfg) { c.NumPartitions, c.Index = 2, 2 }},
 		{Want: "NumPartitions", Edit: func(c *cfg) { c.NumPartitions = 0 }},
 		{Want: "Cache.Size", Edit: func(c *cfg) { c.Cache.Size = 1000 }},
-		{Want: "LateZInFlight", Edit: func(c *cfg) { c.LateZInFlight = 0 }},
 		{Want: "PrefetchDistance", Edit: func(c *cfg) { c.PrefetchDistance = -1 }},
 		{Want: "PrefetchReserve", Edit: func(c *cfg) { c.PrefetchDistance, c.PrefetchReserve = 4, 0 }},
 		{Want: "PrefetchReserve", Edit: func(c *cfg) { c.PrefetchDistance, c.PrefetchReserve, c.Cache.MaxOutstanding = 4, 8, 8 }},
 		{Edit: func(c *cfg) { c.PrefetchDistance, c.PrefetchReserve, c.Cache.MaxOutstanding = 0, 8, 8 }}, // off: the reserve is unused
 		{Edit: func(c *cfg) { c.PrefetchDistance, c.PrefetchReserve, c.Cache.MaxOutstanding = 4, 7, 8 }},
 	})
+	testpeer.CheckAtLeast(t, rop.DefaultConfig(), "rop", 1,
+		"QuadsPerCycle", "BlendLatency", "InputQueue",
+		"Window", "LateZInFlight", "WaitQuads")
 	testpeer.CheckEnv(t, true, func(env timing.Env) { rop.MakeBuilder().WithEnv(env).Build("GPU.ROP[0]") })
 }
 
 func TestBuffersAndNames(t *testing.T) {
-	b := newBench(t, rop.DefaultConfig(), defaultSpec(), 10)
+	b := newBench(t, rop.DefaultConfig(), backendtest.DefaultSpec(), 10)
 	b.CheckIdleBuffers(b.rop)
 }
 
@@ -325,7 +325,7 @@ func TestBuffersAndNames(t *testing.T) {
 // entirely still goes to the depth unit (so the unit's outstanding count
 // balances), and its DrawDone waits for the answer.
 func TestLateZAllDiscarded(t *testing.T) {
-	b := newBench(t, rop.DefaultConfig(), defaultSpec(), 10)
+	b := newBench(t, rop.DefaultConfig(), backendtest.DefaultSpec(), 10)
 	b.lateZRspDelay = 20
 	d := b.TG.Draw(0, false)
 	p := backendtest.Rect(d, 0, 0, 16, 8, 0.5)[0]

@@ -1,10 +1,6 @@
 package rop
 
-import (
-	"github.com/sarchlab/akita/v3/tracing"
-
-	"github.com/gfxsim/gfxsim/components/protocol"
-)
+import "github.com/gfxsim/gfxsim/components/protocol"
 
 // traced reports whether a tracer is attached: tasks are reported (and their IDs
 // built) only then (docs/design-timing.md, section 10).
@@ -16,7 +12,6 @@ func (c *Comp) traced() bool { return c.NumHooks() > 0 }
 // below the sender's req_out task of the message, until the Done is sent. The
 // resolve's and the flush's reads and writes hang below it.
 func (c *Comp) startControlTask(kind, msgID string) {
-	c.ctlTask = kind + msgID
-	tracing.StartTask(c.ctlTask, protocol.ReqOutTaskID(msgID), c, kind, kind, nil)
-	c.cache.SetCause(c.ctlTask)
+	c.ctlTask.Start(c, kind+msgID, protocol.ReqOutTaskID(msgID), kind, kind)
+	c.cache.SetCause(c.ctlTask.ID)
 }

@@ -117,7 +117,6 @@ type Builder = timing.Builder[Config, *Comp]
 func MakeBuilder() Builder { return timing.NewBuilder("shadercore", DefaultConfig(), build) }
 
 func build(name string, env timing.Env, cfg Config) *Comp {
-	sim.NameMustBeValid(name)
 	c := &Comp{
 		env:         env,
 		fault:       env.Fault(name),
@@ -157,14 +156,13 @@ func (c *Comp) buildPorts(name string, cfg Config) {
 	// its buffer is the GS input queue.
 	c.gsInputBuf = sim.NewBuffer(name+".GSInputQueue", cfg.InputQueue)
 	c.ToPrimitiveAssembly = sim.NewLimitNumMsgPortWithExternalBuffer(c, c.gsInputBuf, name+".ToPrimitiveAssembly")
-	c.ToReorderBuffer = sim.NewLimitNumMsgPort(c, 1, name+".ToReorderBuffer")
+	c.ToReorderBuffer = timing.AddPort(c, "ToReorderBuffer", 1)
 	// Every resident warp has at most one texture request outstanding, so a
 	// buffer of WarpSlots responses never refuses one.
 	c.responseBuf = sim.NewBuffer(name+".TexResponses", cfg.WarpSlots)
 	c.Sampler = sim.NewLimitNumMsgPortWithExternalBuffer(c, c.responseBuf, name+".Sampler")
 	c.AddPort("FromDispatch", c.FromDispatch)
 	c.AddPort("ToPrimitiveAssembly", c.ToPrimitiveAssembly)
-	c.AddPort("ToReorderBuffer", c.ToReorderBuffer)
 	c.AddPort("Sampler", c.Sampler)
 }
 

@@ -2,7 +2,6 @@ package shadercore_test
 
 import (
 	"math"
-	"strings"
 	"testing"
 
 	"github.com/sarchlab/akita/v3/sim"
@@ -57,10 +56,7 @@ func (r *rig) send(t *testing.T, msgs ...sim.Msg) {
 	for _, m := range msgs {
 		r.disp.Script = append(r.disp.Script, testpeer.Scripted{Msg: m})
 	}
-	r.disp.TickNow(0)
-	if err := r.engine.Run(); err != nil {
-		t.Fatal(err)
-	}
+	testpeer.Run(t, r.engine, r.disp)
 	if err := r.halt.Reason(); err != nil {
 		t.Fatalf("halted: %v", err)
 	}
@@ -465,10 +461,7 @@ func TestBadInputHalts(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRig(t, sim.NewSerialEngine(), tc.cfg, 10, 4)
 			r.disp.Script = []testpeer.Scripted{{Msg: tc.msg()}}
-			r.disp.TickNow(0)
-			if err := r.engine.Run(); err != nil {
-				t.Fatal(err)
-			}
+			testpeer.Run(t, r.engine, r.disp)
 			testpeer.CheckHalted(t, r.halt.Reason(), "GPU.ShaderCore[0]", tc.want)
 		})
 	}
@@ -500,17 +493,9 @@ func TestBuffersAndIssueCycles(t *testing.T) {
 	if c.IssueCycles() != 3 {
 		t.Errorf("issue cycles %d, want ceil(32/12) = 3", c.IssueCycles())
 	}
-	var names []string
-	for _, b := range c.Buffers() {
-		names = append(names, b.Name)
-		sim.NameMustBeValid(b.Name)
-	}
-	want := "GPU.ShaderCore[3].InputQueue GPU.ShaderCore[3].GSInputQueue GPU.ShaderCore[3].GSOutputBuffer " +
-		"GPU.ShaderCore[3].WarpSlots GPU.ShaderCore[3].Registers " +
-		"GPU.ShaderCore[3].TexRequestQueue GPU.ShaderCore[3].TexResponses"
-	if strings.Join(names, " ") != want {
-		t.Errorf("buffers %v", names)
-	}
+	testpeer.CheckBufferNames(t, c, "GPU.ShaderCore[3].InputQueue GPU.ShaderCore[3].GSInputQueue GPU.ShaderCore[3].GSOutputBuffer "+
+		"GPU.ShaderCore[3].WarpSlots GPU.ShaderCore[3].Registers "+
+		"GPU.ShaderCore[3].TexRequestQueue GPU.ShaderCore[3].TexResponses")
 }
 
 // TestVertexTexture: a vertex shader's texture fetch uses the draw's vertex

@@ -24,7 +24,7 @@ func (c *Comp) admitGeometry(now sim.VTimeInSec, cy uint64) bool {
 	c.gotWork = true
 	g, ok := msg.(*protocol.GeometryWarp)
 	if !ok {
-		c.fault.Fail(fmt.Errorf("ToPrimitiveAssembly: unexpected message %T", msg))
+		c.fault.Unexpected(c.ToPrimitiveAssembly, msg)
 		return false
 	}
 	j, bytes, err := c.describeGeometry(g)

@@ -69,10 +69,7 @@ func TestGeometryWarpsShareTheOutputBuffer(t *testing.T) {
 	for k := 0; k < 2; k++ {
 		pa.Script = append(pa.Script, testpeer.Scripted{Msg: protocol.NewGeometryWarp(sb, k, 64*k, 64, 64*k)})
 	}
-	pa.TickNow(0)
-	if err := e.Run(); err != nil {
-		t.Fatal(err)
-	}
+	testpeer.Run(t, e, pa)
 	if err := r.halt.Reason(); err != nil {
 		t.Fatal(err)
 	}
@@ -124,10 +121,7 @@ func TestGeometryWarpTooLargeForTheBuffer(t *testing.T) {
 	r, pa := newGSRig(t, e, 1024)
 	sb := gsBatch(t, 64)
 	pa.Script = []testpeer.Scripted{{Msg: protocol.NewGeometryWarp(sb, 0, 0, 64, 0)}}
-	pa.TickNow(0)
-	if err := e.Run(); err != nil {
-		t.Fatal(err)
-	}
+	testpeer.Run(t, e, pa)
 	err := r.halt.Reason()
 	if err == nil || !strings.Contains(err.Error(), "needs 2048 bytes of output buffer") || !strings.Contains(err.Error(), "shader_core.gs_output_buffer_kb") {
 		t.Errorf("got %v, want an error naming the 2048 bytes and shader_core.gs_output_buffer_kb", err)

@@ -80,10 +80,7 @@ func TestSampleOutsideDrawHalts(t *testing.T) {
 	quads[3].Sample = 1 // the wall scene has 1 sample per pixel
 	r := newRig(t, sim.NewSerialEngine(), shadercore.DefaultConfig(), 40, 4)
 	r.disp.Script = append(r.disp.Script, testpeer.Scripted{Msg: protocol.NewPixelWarp(pw.Draw, 0, quads)})
-	r.disp.TickNow(0)
-	if err := r.engine.Run(); err != nil {
-		t.Fatal(err)
-	}
+	testpeer.Run(t, r.engine, r.disp)
 	if err := r.halt.Reason(); err == nil || !strings.Contains(err.Error(), "Sample 1") {
 		t.Errorf("error %v, want one naming Sample 1", err)
 	}

@@ -78,7 +78,6 @@ type Builder = timing.Builder[Config, *Comp]
 func MakeBuilder() Builder { return timing.NewBuilder("texturesampler", DefaultConfig(), build) }
 
 func build(name string, env timing.Env, cfg Config) *Comp {
-	sim.NameMustBeValid(name)
 	l1, _ := timing.NewTagArray(cfg.L1Size, cfg.L1Ways, cfg.L1LineSize)
 	c := &Comp{
 		env:           env,
@@ -104,11 +103,9 @@ func (c *Comp) buildPorts(name string, cfg Config, freq sim.Freq) {
 	c.inputBuf = sim.NewBuffer(name+".InputQueue", cfg.InputQueue)
 	c.Core = sim.NewLimitNumMsgPortWithExternalBuffer(c, c.inputBuf, name+".Core")
 	// At most MissQueue reads are outstanding: their responses always fit.
-	c.ToL2 = sim.NewLimitNumMsgPort(c, cfg.MissQueue, name+".ToL2")
+	c.ToL2 = timing.AddPort(c, "ToL2", cfg.MissQueue)
 	c.AddPort("Core", c.Core)
-	c.AddPort("ToL2", c.ToL2)
-	c.Control = sim.NewLimitNumMsgPort(c, 1, name+".Control")
-	c.AddPort("Control", c.Control)
+	c.Control = timing.AddPort(c, "Control", 1)
 	client, err := memclient.New(c.ToL2, timing.LateFinder{At: &c.L2}, freq, memclient.Config{MaxOutstanding: cfg.MissQueue})
 	if err != nil {
 		panic(fmt.Sprintf("%s: %v", name, err))

@@ -1,8 +1,6 @@
 package texturesampler
 
 import (
-	"fmt"
-
 	"github.com/sarchlab/akita/v3/sim"
 
 	"github.com/gfxsim/gfxsim/components/protocol"
@@ -44,7 +42,7 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 	}
 	m, ok := msg.(*protocol.FlushCmd)
 	if !ok {
-		c.fault.Fail(fmt.Errorf("Control: unexpected message %T", msg))
+		c.fault.Unexpected(c.Control, msg)
 		return false
 	}
 	c.Control.Retrieve(now)

@@ -174,17 +174,12 @@ func TestTextureTypesEqualFunctional(t *testing.T) {
 			fx := newFormatFixture(t, aniso, tc.d)
 			r := newRig(t, sim.NewSerialEngine(), testpeer.Edit(texturesampler.DefaultConfig(), func(c *texturesampler.Config) { c.L1Size, c.L1Ways, c.L1LineSize = 1024, 2, 64; c.MissQueue = 8 }), fx, 25)
 			var reqs []scripted
-			seed := uint32(777)
-			rnd := func() float32 {
-				seed = seed*1664525 + 1013904223
-				return float32(seed>>8)/float32(1<<24)*2 - 0.5
-			}
-			modes := []shader.TexMode{shader.TexImplicit, shader.TexBias, shader.TexLOD, shader.TexGrad}
+			rnd := uniform(777, 2, -0.5)
 			for i := 0; i < 24; i++ {
 				lanes := make([]shader.TexRequest, 4*(1+i%4))
 				for l := range lanes {
 					d := (rnd() + 0.6) / 8
-					lanes[l] = shader.TexRequest{Mode: modes[i%4], Coord: geom.Vec4{rnd(), rnd(), rnd() * 3, rnd() * 2},
+					lanes[l] = shader.TexRequest{Mode: texModes[i%4], Coord: geom.Vec4{rnd(), rnd(), rnd() * 3, rnd() * 2},
 						DDX: geom.Vec4{d, 0, d / 4}, DDY: geom.Vec4{0, d / 5, d}, LODOrBias: rnd()}
 				}
 				reqs = append(reqs, scripted{msg: protocol.NewTexRequest(nil, uint64(i), fx.binding, lanes), at: uint64(2 * i)})

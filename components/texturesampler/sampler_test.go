@@ -2,7 +2,6 @@ package texturesampler_test
 
 import (
 	"math"
-	"strings"
 	"testing"
 
 	"github.com/sarchlab/akita/v3/sim"
@@ -113,10 +112,7 @@ func (r *rig) run(t *testing.T, reqs ...scripted) {
 	for _, q := range reqs {
 		r.core.Script = append(r.core.Script, testpeer.Scripted{At: q.at, Msg: q.msg})
 	}
-	r.core.TickNow(0)
-	if err := r.engine.Run(); err != nil {
-		t.Fatal(err)
-	}
+	testpeer.Run(t, r.engine, r.core)
 	if err := r.halt.Reason(); err != nil {
 		t.Fatalf("halted: %v", err)
 	}
@@ -308,18 +304,13 @@ func TestResultsEqualFunctionalSampler(t *testing.T) {
 				})
 				r := newRig(t, e, cfg, fx, 30)
 				var reqs []scripted
-				seed := uint32(12345)
-				rnd := func() float32 {
-					seed = seed*1664525 + 1013904223
-					return float32(seed>>8)/float32(1<<24)*2.5 - 0.7
-				}
-				modes := []shader.TexMode{shader.TexImplicit, shader.TexBias, shader.TexLOD, shader.TexGrad}
+				rnd := uniform(12345, 2.5, -0.7)
 				for i := 0; i < 40; i++ {
 					lanes := make([]shader.TexRequest, 4+4*(i%8))
 					for l := range lanes {
 						u, v := rnd(), rnd()
 						d := (rnd() + 0.7) / 16
-						lanes[l] = shader.TexRequest{Mode: modes[i%4], Coord: geom.Vec4{u, v, 0, rnd() * 3},
+						lanes[l] = shader.TexRequest{Mode: texModes[i%4], Coord: geom.Vec4{u, v, 0, rnd() * 3},
 							DDX: geom.Vec4{d, 0}, DDY: geom.Vec4{0, d * 1.5}, LODOrBias: rnd() * 3}
 					}
 					reqs = append(reqs, scripted{msg: protocol.NewTexRequest(nil, uint64(i%16), fx.binding, lanes), at: uint64(i * 3)})
@@ -415,11 +406,22 @@ func TestBadInputHalts(t *testing.T) {
 			if r.core.Port.Send(tc.msg) != nil {
 				t.Fatal("send refused")
 			}
-			if err := e.Run(); err != nil {
-				t.Fatal(err)
-			}
+			testpeer.Run(t, e)
 			testpeer.CheckHalted(t, r.halt.Reason(), "GPU.TextureSampler[0]", tc.want)
 		})
+	}
+}
+
+// texModes are the four ways a texture request picks its level of detail.
+var texModes = []shader.TexMode{shader.TexImplicit, shader.TexBias, shader.TexLOD, shader.TexGrad}
+
+// uniform returns a generator of offset+scale*x for x uniform in [0, 1), from
+// a linear congruential sequence seeded with seed: the same numbers on every
+// run.
+func uniform(seed uint32, scale, offset float32) func() float32 {
+	return func() float32 {
+		seed = seed*1664525 + 1013904223
+		return float32(seed>>8)/float32(1<<24)*scale + offset
 	}
 }
 
@@ -441,14 +443,6 @@ func TestConfigValidate(t *testing.T) {
 
 func TestBuffers(t *testing.T) {
 	c := texturesampler.MakeBuilder().WithEnv(testpeer.Env(sim.NewSerialEngine())).Build("GPU.TextureSampler[2]")
-	var names []string
-	for _, b := range c.Buffers() {
-		sim.NameMustBeValid(b.Name)
-		names = append(names, b.Name)
-	}
-	want := "GPU.TextureSampler[2].InputQueue GPU.TextureSampler[2].Requests GPU.TextureSampler[2].MissQueue " +
-		"GPU.TextureSampler[2].UnsentReads GPU.TextureSampler[2].ToL2Requests"
-	if strings.Join(names, " ") != want {
-		t.Errorf("buffers %v", names)
-	}
+	testpeer.CheckBufferNames(t, c, "GPU.TextureSampler[2].InputQueue GPU.TextureSampler[2].Requests GPU.TextureSampler[2].MissQueue "+
+		"GPU.TextureSampler[2].UnsentReads GPU.TextureSampler[2].ToL2Requests")
 }

@@ -26,6 +26,13 @@ type TargetSpec struct {
 	SecondDepth bool
 }
 
+// DefaultSpec is the targets of most back-end tests: 16x8 pixels at one
+// sample, a linear RGBA8 colour target and a linear D24S8 depth target.
+func DefaultSpec() TargetSpec {
+	return TargetSpec{Width: 16, Height: 8, Samples: 1, ColorFormat: framebuffer.RGBA8,
+		ColorLayout: framebuffer.Linear, DepthFormat: depth.D24S8, DepthLayout: framebuffer.Linear}
+}
+
 // Targets is a colour and a depth target (and optionally a second depth target)
 // allocated, line aligned, in a fresh memory image.
 type Targets struct {

@@ -4,6 +4,11 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+
+	"github.com/sarchlab/akita/v3/sim"
+	"github.com/sarchlab/akita/v3/tracing"
+
+	"github.com/gfxsim/gfxsim/components/protocol"
 )
 
 // FlushCase is a case of the flush test of a unit with a write-back cache:
@@ -74,4 +79,29 @@ func (m *Memory) CheckFlush(t testing.TB, w FlushWant) (lastFirst uint64) {
 		t.Errorf("%d lines read before the flush, %d after; want %d, %d", before, after, w.ReadsBefore, w.ReadsAfter)
 	}
 	return lastFirst
+}
+
+// TaskLog is a tracer that finds a command's task and the tasks below it
+// (testpeer.TaskLog is one).
+type TaskLog interface {
+	tracing.Tracer
+	CheckCommandTask(t testing.TB, kind, msgID string) string
+	Below(id string) []tracing.Task
+}
+
+// CheckFlushTraced traces u into log, sends an invalidating FlushCmd from cp
+// to u's control port at cycle 100, runs the bench (run) and checks that the
+// flush is a "flush" task "flush<msg ID>" below the sender's req_out task,
+// ended with the Done, with u's two write-backs below it: the test of a unit
+// that flushes the two dirty lines the test's earlier messages left.
+func CheckFlushTraced(t testing.TB, u tracing.NamedHookable, control sim.Port, cp *Peer, run func(), log TaskLog) {
+	t.Helper()
+	tracing.CollectTrace(u, log)
+	flush := protocol.NewFlushCmd(true)
+	cp.SendAt(100, control, flush)
+	run()
+	id := log.CheckCommandTask(t, protocol.KindFlush, flush.ID)
+	if below := log.Below(id); len(below) != 2 {
+		t.Errorf("%d tasks below the flush, want the 2 write-backs: %+v", len(below), below)
+	}
 }

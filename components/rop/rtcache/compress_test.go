@@ -34,7 +34,7 @@ func TestSetSurfaceApplies(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			o, _, _ := setup(t, rtcache.Config{Size: 4 * tc.line, Ways: 1, LineSize: tc.line, MaxOutstanding: 2,
+			o, _ := setup(t, rtcache.Config{Size: 4 * tc.line, Ways: 1, LineSize: tc.line, MaxOutstanding: 2,
 				WriteQueue: 2, Compression: !tc.off, MinBlock: tc.minBlock}, 5)
 			if got := o.cache.SetSurface(tc.s); got != tc.want {
 				t.Errorf("SetSurface = %v, want %v", got, tc.want)
@@ -49,7 +49,7 @@ func TestSetSurfaceApplies(t *testing.T) {
 // TestCompressedTags follows the tags of a 4x RGBA8 surface of four 256-byte
 // lines through write-backs, reads, a fast clear and a flush, with exact sizes.
 func TestCompressedTags(t *testing.T) {
-	o, m, e := setup(t, rtcache.Config{Size: 512, Ways: 1, LineSize: 256, MaxOutstanding: 4, WriteQueue: 4,
+	o, m := setup(t, rtcache.Config{Size: 512, Ways: 1, LineSize: 256, MaxOutstanding: 4, WriteQueue: 4,
 		Compression: true}, 5)
 	img := o.img.Bytes()
 	// Line 0: every pixel (16 bytes) has four equal samples, pixels differ.
@@ -94,10 +94,7 @@ func TestCompressedTags(t *testing.T) {
 	})
 	o.at(70, func(sim.VTimeInSec) { o.cache.Flush() }) // line 2 (zeros: uniform) compressed
 	o.at(90, state)
-	o.TickLater(0)
-	if err := e.Run(); err != nil {
-		t.Fatal(err)
-	}
+	o.run(t)
 	U, C, X := rtcache.Uncompressed, rtcache.Compressed, rtcache.Cleared
 	want := []rtcache.LineState{
 		C, U, U, U, // after the first write-backs
@@ -139,7 +136,7 @@ func TestCompressedTags(t *testing.T) {
 // TestUnusableCounted: the transfers of a 1x surface's lines move whole and are
 // counted as unusable; lines outside every surface are not counted.
 func TestUnusableCounted(t *testing.T) {
-	o, m, e := setup(t, rtcache.Config{Size: 256, Ways: 1, LineSize: 256, MaxOutstanding: 4, WriteQueue: 4,
+	o, m := setup(t, rtcache.Config{Size: 256, Ways: 1, LineSize: 256, MaxOutstanding: 4, WriteQueue: 4,
 		Compression: true}, 5)
 	o.cache.SetSurface(rtcache.Surface{Base: base, Size: 512, Samples: 1, BytesPerSample: 4})
 	o.at(1, func(now sim.VTimeInSec) { o.cache.Access(now, base, 0) })
@@ -147,10 +144,7 @@ func TestUnusableCounted(t *testing.T) {
 		o.cache.Write(base)
 		o.cache.Access(now, base+1024, 0) // outside: evicts line 0 (whole)
 	})
-	o.TickLater(0)
-	if err := e.Run(); err != nil {
-		t.Fatal(err)
-	}
+	o.run(t)
 	for _, a := range m.Log {
 		if a.Size != 256 {
 			t.Errorf("a request of %d bytes", a.Size)
@@ -179,7 +173,7 @@ func (sizeCodec) Size(addr uint64, data []byte, unit uint64) uint64 {
 // codec gives at write-back, reads it back with that size, and the eviction
 // hook sees every evicted line.
 func TestCodecSurface(t *testing.T) {
-	o, m, e := setup(t, rtcache.Config{Size: 256, Ways: 1, LineSize: 256, MaxOutstanding: 4, WriteQueue: 4,
+	o, m := setup(t, rtcache.Config{Size: 256, Ways: 1, LineSize: 256, MaxOutstanding: 4, WriteQueue: 4,
 		Compression: true}, 5)
 	img := o.img.Bytes()
 	img[0], img[256], img[512] = 0, 1, 2
@@ -212,10 +206,7 @@ func TestCodecSurface(t *testing.T) {
 			sizes = append(sizes, o.cache.CompressedSize(base+256*l))
 		}
 	})
-	o.TickLater(0)
-	if err := e.Run(); err != nil {
-		t.Fatal(err)
-	}
+	o.run(t)
 	type x struct {
 		off, size uint64
 		write     bool

@@ -135,4 +135,8 @@
 // tasks of the owner while it has hooks, each below the task set with SetCause
 // when it was caused (the access that missed, the eviction, flush or queued
 // write); untraced, nothing is recorded.
+//
+// Reads is the bookkeeping of a cache's line reads in flight (the line, the
+// readers each read wakes, Next to take the memory client's responses up to
+// the next completed read): the Cache's, and the HiZ unit's for its own cache.
 package rtcache

@@ -16,7 +16,7 @@ import (
 // miss), and one evicted or flushed unused is useless.
 func TestPrefetchOutcomes(t *testing.T) {
 	// 2 sets x 2 ways of 64-byte lines: base, base+128, base+256 share set 0.
-	o, m, e := setup(t, rtcache.Config{Size: 256, Ways: 2, LineSize: 64, MaxOutstanding: 4, WriteQueue: 4}, 10)
+	o, m := setup(t, rtcache.Config{Size: 256, Ways: 2, LineSize: 64, MaxOutstanding: 4, WriteQueue: 4}, 10)
 	var pf []rtcache.PrefetchResult
 	var acc []rtcache.Result
 	pre := func(now sim.VTimeInSec, addr uint64) { pf = append(pf, o.cache.Prefetch(now, addr, 1)) }
@@ -41,10 +41,7 @@ func TestPrefetchOutcomes(t *testing.T) {
 	o.at(60, func(now sim.VTimeInSec) {
 		o.cache.Flush() // base+192 came from a demand read: nothing to count
 	})
-	o.TickLater(0)
-	if err := e.Run(); err != nil {
-		t.Fatal(err)
-	}
+	o.run(t)
 	wantPf := []rtcache.PrefetchResult{rtcache.PrefetchIssued, rtcache.PrefetchNotNeeded, rtcache.PrefetchIssued,
 		rtcache.PrefetchIssued, rtcache.PrefetchBlocked, rtcache.PrefetchNotNeeded}
 	if !reflect.DeepEqual(pf, wantPf) {
@@ -70,7 +67,7 @@ func TestPrefetchOutcomes(t *testing.T) {
 // cache is flushed, or dropped by a fast clear, are useless; a cleared line
 // needs no prefetch.
 func TestPrefetchUselessOnFlushAndClear(t *testing.T) {
-	o, _, e := setup(t, rtcache.Config{Size: 1024, Ways: 4, LineSize: 64, MaxOutstanding: 8, WriteQueue: 4}, 10)
+	o, _ := setup(t, rtcache.Config{Size: 1024, Ways: 4, LineSize: 64, MaxOutstanding: 8, WriteQueue: 4}, 10)
 	var pf []rtcache.PrefetchResult
 	o.at(1, func(now sim.VTimeInSec) {
 		for _, a := range []uint64{base, base + 64, base + 512} {
@@ -83,10 +80,7 @@ func TestPrefetchUselessOnFlushAndClear(t *testing.T) {
 		o.cache.Write(base + 64) // the first use of base+64
 		o.cache.Flush()          // base is still unused
 	})
-	o.TickLater(0)
-	if err := e.Run(); err != nil {
-		t.Fatal(err)
-	}
+	o.run(t)
 	wantPf := []rtcache.PrefetchResult{rtcache.PrefetchIssued, rtcache.PrefetchIssued, rtcache.PrefetchIssued,
 		rtcache.PrefetchNotNeeded}
 	if !reflect.DeepEqual(pf, wantPf) {

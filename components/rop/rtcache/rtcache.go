@@ -106,14 +106,6 @@ const (
 // Pending reports whether the reader must wait for the line.
 func (r Result) Pending() bool { return r == Miss || r == MergedMiss }
 
-// fill is a line read in flight and the readers waiting for it.
-type fill struct {
-	line     uint64
-	waiters  []Token
-	task     string // tracing: the task whose access sent the read
-	prefetch bool   // sent by Prefetch (a demand access that joins it is a late prefetch)
-}
-
 // PrefetchResult is the outcome of Prefetch.
 type PrefetchResult uint8
 
@@ -171,9 +163,8 @@ type Cache struct {
 	client *memclient.Client
 	lines  uint64 // line size
 
-	fills   []fill // reads in flight
-	spare   [][]Token
-	writes  []lineWrite // FIFO from writeHead
+	reads   Reads[Token] // line reads in flight
+	writes  []lineWrite  // FIFO from writeHead
 	wHead   int
 	clears  []clearRegion
 	surfs   []surface // surfaces registered for compression
@@ -212,7 +203,7 @@ func New(port sim.Port, finder mem.LowModuleFinder, freq sim.Freq, cfg Config) (
 		return nil, err
 	}
 	c := &Cache{cfg: cfg, tags: tags, client: client, lines: uint64(cfg.LineSize),
-		fills: make([]fill, 0, cfg.MaxOutstanding)}
+		reads: Reads[Token]{fills: make([]Fill[Token], 0, cfg.MaxOutstanding)}}
 	return c, nil
 }
 
@@ -259,15 +250,6 @@ func (c *Cache) unsetCleared(line uint64) {
 	}
 }
 
-func (c *Cache) findFill(line uint64) int {
-	for i := range c.fills {
-		if c.fills[i].line == line {
-			return i
-		}
-	}
-	return -1
-}
-
 // writeRoom reports whether the write queue accepts n more write-backs. An
 // empty queue accepts any n: a quad whose samples span more lines than the
 // queue holds (4-byte lines at 27 or 64 samples) still makes progress, and the
@@ -299,14 +281,13 @@ func (c *Cache) access(now sim.VTimeInSec, addr uint64, t Token, overwrite bool)
 		c.usePrefetched(line)
 		return Hit
 	}
-	if i := c.findFill(line); i >= 0 {
+	if f := c.reads.Find(line); f != nil {
 		c.misses++
 		c.merged++
-		f := &c.fills[i]
-		if f.prefetch && len(f.waiters) == 0 {
+		if f.Prefetch && len(f.Waiters) == 0 {
 			c.prefetch.Late++
 		}
-		f.waiters = append(f.waiters, t)
+		f.Waiters = append(f.Waiters, t)
 		return MergedMiss
 	}
 	if !c.writeRoom(1) {
@@ -324,28 +305,33 @@ func (c *Cache) access(now sim.VTimeInSec, addr uint64, t Token, overwrite bool)
 		c.allocate(line)
 		return Overwrite
 	}
+	if !c.readLine(now, line, t, false) {
+		return Blocked
+	}
+	c.misses++
+	return Miss
+}
+
+// readLine sends the read of line (its stored size: compressed lines read
+// less) and records its fill, which wakes reader t when it arrives, or no
+// reader for a prefetch; false: the memory client refused the read.
+func (c *Cache) readLine(now sim.VTimeInSec, line uint64, t Token, prefetch bool) bool {
 	size, kind := c.readSize(line)
 	if c.traced() {
 		c.client.TraceAs(c.domain, c.cause)
 	}
 	if !c.client.Read(now, line, size, line) {
-		return Blocked
+		return false
 	}
 	c.count(kind, size, false)
-	c.misses++
 	c.lineReads++
 	c.bytesRead += size
-	c.fills = append(c.fills, fill{line: line, waiters: append(c.spareWaiters(), t), task: c.cause})
-	return Miss
-}
-
-// spareWaiters returns an empty list of waiters, reusing a finished fill's.
-func (c *Cache) spareWaiters() []Token {
-	var w []Token
-	if n := len(c.spare); n > 0 {
-		w, c.spare = c.spare[n-1][:0], c.spare[:n-1]
+	w := c.reads.Spare()
+	if !prefetch {
+		w = append(w, t)
 	}
-	return w
+	c.reads.Add(Fill[Token]{Line: line, Waiters: w, Task: c.cause, Prefetch: prefetch})
+	return true
 }
 
 // usePrefetched counts the first demand use of a prefetched line.
@@ -373,24 +359,16 @@ func (c *Cache) dropPrefetched(lo, hi uint64) {
 // demand read's does (Receive), marked as prefetched until its first use.
 func (c *Cache) Prefetch(now sim.VTimeInSec, addr uint64, reserve int) PrefetchResult {
 	line := c.Line(addr)
-	if c.tags.Contains(line) || c.findFill(line) >= 0 || c.Cleared(line) {
+	if c.tags.Contains(line) || c.reads.Find(line) != nil || c.Cleared(line) {
 		return PrefetchNotNeeded
 	}
 	if c.client.Outstanding()+c.WritesQueued()+reserve >= c.cfg.MaxOutstanding || !c.writeRoom(1) {
 		return PrefetchBlocked
 	}
-	size, kind := c.readSize(line)
-	if c.traced() {
-		c.client.TraceAs(c.domain, c.cause)
-	}
-	if !c.client.Read(now, line, size, line) {
+	if !c.readLine(now, line, 0, true) {
 		return PrefetchBlocked
 	}
-	c.count(kind, size, false)
-	c.lineReads++
-	c.bytesRead += size
 	c.prefetch.Issued++
-	c.fills = append(c.fills, fill{line: line, waiters: c.spareWaiters(), task: c.cause, prefetch: true})
 	return PrefetchIssued
 }
 
@@ -451,41 +429,32 @@ func (c *Cache) SetWriteHook(f func(line, size uint64)) { c.onWrite = f }
 func (c *Cache) Receive(now sim.VTimeInSec, wake func(Token)) bool {
 	progress := false
 	for {
-		comp, ok := c.client.Receive(now)
+		f, arrived, ok, err := c.reads.Next(c.client, now)
+		progress = progress || arrived
+		if err != nil {
+			panic("rtcache: " + err.Error())
+		}
 		if !ok {
 			return progress
 		}
-		progress = true
-		if comp.Write {
-			continue
-		}
-		i := c.findFill(comp.Tag)
-		if i < 0 {
-			panic(fmt.Sprintf("rtcache: a read of line 0x%x completed that was not in flight", comp.Tag))
-		}
-		f := c.fills[i]
-		last := len(c.fills) - 1
-		c.fills[i] = c.fills[last]
-		c.fills[last] = fill{}
-		c.fills = c.fills[:last]
-		if c.tags.Contains(f.line) {
-			c.tags.Lookup(f.line)
-			if f.prefetch && len(f.waiters) == 0 {
+		if c.tags.Contains(f.Line) {
+			c.tags.Lookup(f.Line)
+			if f.Prefetch && len(f.Waiters) == 0 {
 				c.prefetch.Useless++ // written meanwhile (Write allocates): the read brought nothing
 			}
 		} else {
 			cause := c.cause
-			c.cause = f.task
-			c.allocate(f.line)
+			c.cause = f.Task
+			c.allocate(f.Line)
 			c.cause = cause
-			if f.prefetch && len(f.waiters) == 0 {
-				c.tags.MarkPrefetched(f.line)
+			if f.Prefetch && len(f.Waiters) == 0 {
+				c.tags.MarkPrefetched(f.Line)
 			}
 		}
-		for _, t := range f.waiters {
+		for _, t := range f.Waiters {
 			wake(t)
 		}
-		c.spare = append(c.spare, f.waiters[:0])
+		c.reads.Recycle(f.Waiters)
 	}
 }
 
@@ -532,12 +501,7 @@ func (c *Cache) Issue(now sim.VTimeInSec, image command.Memory) bool {
 		c.wHead++
 		progress = true
 	}
-	if c.wHead == len(c.writes) {
-		c.writes, c.wHead = c.writes[:0], 0
-	} else if c.wHead > 64 && 2*c.wHead > len(c.writes) {
-		n := copy(c.writes, c.writes[c.wHead:])
-		c.writes, c.wHead = c.writes[:n], 0
-	}
+	c.writes, c.wHead = timing.Compact(c.writes, c.wHead, 64)
 	return progress
 }
 
@@ -564,7 +528,7 @@ func (c *Cache) Flush() int {
 func (c *Cache) Invalidate() (int, error) {
 	if !c.Idle() {
 		return 0, fmt.Errorf("rtcache: Invalidate while busy: %d line reads in flight, %d writes queued, %d memory requests in flight",
-			len(c.fills), c.WritesQueued(), c.client.Outstanding())
+			c.reads.Len(), c.WritesQueued(), c.client.Outstanding())
 	}
 	if n := c.tags.DirtyLines(); n > 0 {
 		return 0, fmt.Errorf("rtcache: Invalidate with %d dirty lines (Flush first)", n)
@@ -617,13 +581,13 @@ func (c *Cache) Clear(lo, hi uint64) int {
 }
 
 // Reading reports whether line reads are in flight.
-func (c *Cache) Reading() bool { return len(c.fills) > 0 }
+func (c *Cache) Reading() bool { return c.reads.Len() > 0 }
 
 // WritesQueued returns the writes waiting to be issued.
 func (c *Cache) WritesQueued() int { return len(c.writes) - c.wHead }
 
 // Idle reports whether no read or write is queued or in flight.
-func (c *Cache) Idle() bool { return c.WritesQueued() == 0 && c.client.Idle() && len(c.fills) == 0 }
+func (c *Cache) Idle() bool { return c.WritesQueued() == 0 && c.client.Idle() && c.reads.Len() == 0 }
 
 // Stats reports the cache counters of component comp as <comp>.cache_<counter>:
 // hits, misses (of which misses_merged waited for a read already in flight and

@@ -8,6 +8,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/rop/backendtest"
 	"github.com/gfxsim/gfxsim/components/rop/rtcache"
 	"github.com/gfxsim/gfxsim/functional/command"
@@ -35,6 +36,13 @@ type step struct {
 	do    func(now sim.VTimeInSec)
 }
 
+// run starts the owner's steps at cycle 1 and runs the engine to the end.
+func (o *owner) run(t *testing.T) {
+	t.Helper()
+	o.TickLater(0)
+	testpeer.Run(t, o.Engine)
+}
+
 func (o *owner) Tick(now sim.VTimeInSec) bool {
 	cycle := o.Freq.Cycle(now)
 	p := o.cache.Receive(now, func(t rtcache.Token) { o.woken = append(o.woken, wake{cycle, t}) })
@@ -50,7 +58,7 @@ func (o *owner) Tick(now sim.VTimeInSec) bool {
 	return p
 }
 
-func setup(t *testing.T, cfg rtcache.Config, latency int) (*owner, *backendtest.Memory, sim.Engine) {
+func setup(t *testing.T, cfg rtcache.Config, latency int) (*owner, *backendtest.Memory) {
 	t.Helper()
 	e := sim.NewSerialEngine()
 	f := 1 * sim.GHz
@@ -71,7 +79,7 @@ func setup(t *testing.T, cfg rtcache.Config, latency int) (*owner, *backendtest.
 		t.Fatal(err)
 	}
 	o.cache = c
-	return o, m, e
+	return o, m
 }
 
 func (o *owner) at(cycle uint64, do func(now sim.VTimeInSec)) {
@@ -81,7 +89,7 @@ func (o *owner) at(cycle uint64, do func(now sim.VTimeInSec)) {
 const base = command.BaseAddress
 
 func TestAccessMergeWakeHit(t *testing.T) {
-	o, m, e := setup(t, rtcache.Config{Size: 256, Ways: 2, LineSize: 64, MaxOutstanding: 2, WriteQueue: 4}, 10)
+	o, m := setup(t, rtcache.Config{Size: 256, Ways: 2, LineSize: 64, MaxOutstanding: 2, WriteQueue: 4}, 10)
 	var got []rtcache.Result
 	acc := func(addr uint64, tok rtcache.Token) func(sim.VTimeInSec) {
 		return func(now sim.VTimeInSec) { got = append(got, o.cache.Access(now, addr, tok)) }
@@ -96,10 +104,7 @@ func TestAccessMergeWakeHit(t *testing.T) {
 		acc(base, 5)(now)     // hit
 		acc(base+128, 6)(now) // hit
 	})
-	o.TickLater(0)
-	if err := e.Run(); err != nil {
-		t.Fatal(err)
-	}
+	o.run(t)
 	want := []rtcache.Result{rtcache.Miss, rtcache.MergedMiss, rtcache.Miss, rtcache.Blocked, rtcache.Hit, rtcache.Hit}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("results %v, want %v", got, want)
@@ -121,7 +126,7 @@ func TestAccessMergeWakeHit(t *testing.T) {
 }
 
 func TestWriteBackClearAndFlush(t *testing.T) {
-	o, m, e := setup(t, rtcache.Config{Size: 64, Ways: 1, LineSize: 64, MaxOutstanding: 4, WriteQueue: 2}, 5)
+	o, m := setup(t, rtcache.Config{Size: 64, Ways: 1, LineSize: 64, MaxOutstanding: 4, WriteQueue: 2}, 5)
 	var got []rtcache.Result
 	acc := func(now sim.VTimeInSec, addr uint64) { got = append(got, o.cache.Access(now, addr, 0)) }
 	var victimData []byte
@@ -155,10 +160,7 @@ func TestWriteBackClearAndFlush(t *testing.T) {
 		o.cache.Clear(base+128, base+1024)
 		acc(now, base+192) // cleared again: no read
 	})
-	o.TickLater(0)
-	if err := e.Run(); err != nil {
-		t.Fatal(err)
-	}
+	o.run(t)
 	want := []rtcache.Result{rtcache.Miss, rtcache.Miss, rtcache.ClearedFill, rtcache.Miss, rtcache.ClearedFill,
 		rtcache.Hit, rtcache.ClearedFill}
 	if !reflect.DeepEqual(got, want) {
@@ -183,7 +185,7 @@ func TestWriteBackClearAndFlush(t *testing.T) {
 // holds (4-byte lines at 27 or 64 samples); an empty queue accepts it, a busy
 // one does not, so the owner waits instead of deadlocking.
 func TestCanWriteWiderThanQueue(t *testing.T) {
-	o, _, e := setup(t, rtcache.Config{Size: 64, Ways: 1, LineSize: 4, MaxOutstanding: 4, WriteQueue: 2}, 5)
+	o, _ := setup(t, rtcache.Config{Size: 64, Ways: 1, LineSize: 4, MaxOutstanding: 4, WriteQueue: 2}, 5)
 	var got []bool
 	o.at(1, func(now sim.VTimeInSec) {
 		got = append(got, o.cache.CanWrite(3), o.cache.CanWrite(2))
@@ -196,10 +198,7 @@ func TestCanWriteWiderThanQueue(t *testing.T) {
 		got = append(got, o.cache.CanWrite(1), o.cache.CanWrite(3))
 	})
 	o.at(50, func(now sim.VTimeInSec) { got = append(got, o.cache.CanWrite(3)) })
-	o.TickLater(0)
-	if err := e.Run(); err != nil {
-		t.Fatal(err)
-	}
+	o.run(t)
 	if want := []bool{true, true, false, false, true}; !reflect.DeepEqual(got, want) {
 		t.Errorf("CanWrite %v, want %v", got, want)
 	}
@@ -234,7 +233,7 @@ func TestConfigValidate(t *testing.T) {
 // misses: with a read for a line written since its fast clear, without one
 // for a cleared line never written.
 func TestInvalidate(t *testing.T) {
-	o, m, e := setup(t, rtcache.Config{Size: 256, Ways: 2, LineSize: 64, MaxOutstanding: 4, WriteQueue: 4}, 5)
+	o, m := setup(t, rtcache.Config{Size: 256, Ways: 2, LineSize: 64, MaxOutstanding: 4, WriteQueue: 4}, 5)
 	var got []rtcache.Result
 	acc := func(now sim.VTimeInSec, addr uint64) { got = append(got, o.cache.Access(now, addr, 0)) }
 	var errs []string
@@ -277,10 +276,7 @@ func TestInvalidate(t *testing.T) {
 		acc(now, base+128) // written since the clear: miss, read
 		acc(now, base+192) // still cleared: fill without a read
 	})
-	o.TickLater(0)
-	if err := e.Run(); err != nil {
-		t.Fatal(err)
-	}
+	o.run(t)
 	want := []rtcache.Result{rtcache.Miss, rtcache.ClearedFill, rtcache.ClearedFill,
 		rtcache.Miss, rtcache.Miss, rtcache.ClearedFill}
 	if !reflect.DeepEqual(got, want) {
