@@ -21,6 +21,7 @@ const never = math.MaxUint64
 type core struct {
 	lock    sync.Mutex
 	tc      *timing.TickingComponent
+	domain  sim.Hookable // the link, as its send hooks name it
 	engine  sim.Engine
 	freq    sim.Freq
 	width   int
@@ -40,8 +41,14 @@ type core struct {
 	outs   []*outQueue      // each end's output queue, by plug-in index
 }
 
-func (c *core) init(tc *timing.TickingComponent, engine sim.Engine, freq sim.Freq, width, latency int) {
-	c.tc = tc
+// init sets up the core of link (a *Bus or a *Crossbar) and returns the
+// link's secondary ticking component named name.
+func (c *core) init(name string, link interface {
+	sim.Ticker
+	sim.Hookable
+}, engine sim.Engine, freq sim.Freq, width, latency int) *timing.TickingComponent {
+	c.tc = timing.NewSecondaryTickingComponent(name, engine, freq, link)
+	c.domain = link
 	c.engine = engine
 	c.freq = freq
 	c.width = width
@@ -49,13 +56,25 @@ func (c *core) init(tc *timing.TickingComponent, engine sim.Engine, freq sim.Fre
 	c.kinds.index = make(map[reflect.Type]int)
 	c.waker = &waker{c: c}
 	c.ends = make(map[sim.Port]int)
+	return c.tc
 }
 
-// plug registers port, whose messages are delivered through out, as the next
-// end and returns its token; the caller appends its end and then sets the
-// port's connection. It panics when the port is already plugged in or the
-// size is not positive. Called with lock held.
-func (c *core) plug(port sim.Port, sourceBufferSize int, out *outQueue) string {
+// end is what every plugged-in port of a link has: the port, its token
+// inside the link, its source queue capacity and whether it waits to be
+// notified of a free slot.
+type end struct {
+	port       sim.Port
+	token      string
+	cap        int
+	wantNotify bool // a Send or CanSend failed since the last free slot
+}
+
+// plug registers e (its port and capacity set), whose messages are delivered
+// through out, as the next end and sets its token; the caller appends its end
+// and then sets the port's connection. It panics when the port is already
+// plugged in or the size is not positive. Called with lock held.
+func (c *core) plug(e *end, out *outQueue) {
+	port, sourceBufferSize := e.port, e.cap
 	if _, ok := c.ends[port]; ok {
 		panic(fmt.Sprintf("connections: %s: port %s plugged in twice", c.tc.Name(), port.Name()))
 	}
@@ -73,7 +92,7 @@ func (c *core) plug(port sim.Port, sourceBufferSize int, out *outQueue) string {
 	c.ends[port] = len(c.tokens)
 	c.tokens = append(c.tokens, tok)
 	c.outs = append(c.outs, out)
-	return tok
+	e.token = tok
 }
 
 // mustEnd returns the plug-in index of p; a message without the port or from
@@ -88,6 +107,70 @@ func (c *core) mustEnd(p sim.Port, role string) int {
 		panic(fmt.Sprintf("connections: %s: %s port %s is not plugged in", c.tc.Name(), role, p.Name()))
 	}
 	return i
+}
+
+// route returns the plug-in indices of msg's source and destination; a
+// message to its own source is a wiring bug and panics. Called with lock held.
+func (c *core) route(msg sim.Msg) (si, di int) {
+	meta := msg.Meta()
+	si = c.mustEnd(meta.Src, "source")
+	di = c.mustEnd(meta.Dst, "destination")
+	if si == di {
+		panic(fmt.Sprintf("connections: %s: message from %s to itself", c.tc.Name(), meta.Src.Name()))
+	}
+	return si, di
+}
+
+// entry returns msg's source-queue entry towards destination di, charged
+// (charge).
+func (c *core) entry(msg sim.Msg, di int) queued {
+	bytes, n := c.charge(msg)
+	return queued{msg: msg, dst: di, kind: c.kinds.of(msg), bytes: bytes, n: n}
+}
+
+// sent ends a Send that queued msg: the start-send hook and a tick this cycle.
+// Called with lock held.
+func (c *core) sent(msg sim.Msg) {
+	if c.tc.NumHooks() > 0 {
+		c.tc.InvokeHook(sim.HookCtx{Domain: c.domain, Pos: sim.HookPosConnStartSend, Item: msg})
+	}
+	c.requestTick(c.cycleOf(c.engine.CurrentTime()))
+}
+
+// beginTick takes the lock for a tick at now and returns its cycle.
+func (c *core) beginTick(now sim.VTimeInSec) uint64 {
+	c.lock.Lock()
+	k := c.cycleOf(now)
+	c.ticked, c.last = true, k
+	c.notify = c.notify[:0]
+	return k
+}
+
+// endTick ends the tick at cycle cur: it arranges the tick at cycle next
+// (scheduleNext), releases the lock, notifies the sources that waited for a
+// slot, and returns what Tick returns.
+func (c *core) endTick(cur, next uint64, now sim.VTimeInSec) bool {
+	more := c.scheduleNext(cur, next)
+	notify := c.notify
+	c.lock.Unlock()
+	notifySources(notify, now)
+	return more
+}
+
+// launch puts m, the head of src's queue, on the link to the destination whose
+// granted messages out holds, at cycle k: it counts it in link, queues its
+// delivery latency cycles after its last cycle on the link, and notifies src
+// after the tick when it waited for a slot. Called with lock held.
+func (c *core) launch(src *end, m queued, out *outQueue, link *counters, k uint64) {
+	link.add(m.kind, m.bytes, m.n)
+	out.q.push(transfer{msg: m.msg, due: k + uint64(m.n) - 1 + uint64(c.latency)})
+	if c.tc.NumHooks() > 0 {
+		c.tc.InvokeHook(sim.HookCtx{Domain: c.domain, Pos: sim.HookPosConnStartTrans, Item: m.msg})
+	}
+	if src.wantNotify {
+		src.wantNotify = false
+		c.notify = append(c.notify, src.port)
+	}
 }
 
 // NotifyAvailable is called by a destination port that refused a delivery and

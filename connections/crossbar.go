@@ -17,8 +17,7 @@ func MakeCrossbarBuilder() CrossbarBuilder { return makeLinkBuilder("crossbar", 
 
 func newCrossbar(name string, engine sim.Engine, freq sim.Freq, width, latency int) *Crossbar {
 	x := &Crossbar{}
-	x.TickingComponent = timing.NewSecondaryTickingComponent(name, engine, freq, x)
-	x.init(x.TickingComponent, engine, freq, width, latency)
+	x.TickingComponent = x.init(name, x, engine, freq, width, latency)
 	return x
 }
 
@@ -36,13 +35,10 @@ type Crossbar struct {
 // xbarEnd is one plugged-in port: its queues as a source and its output link
 // as a destination.
 type xbarEnd struct {
-	port       sim.Port
-	token      string
-	cap        int
-	inputCap   int            // messages waiting in all its queues at most (0: unbounded)
-	waitingIn  int            // messages waiting in its queues
-	voq        []fifo[queued] // by destination index
-	wantNotify bool
+	end
+	inputCap  int            // messages waiting in all its queues at most (0: unbounded)
+	waitingIn int            // messages waiting in its queues
+	voq       []fifo[queued] // by destination index
 
 	// the output link to this port
 	out     outQueue
@@ -72,8 +68,8 @@ func (x *Crossbar) PlugInWithInputBuffer(port sim.Port, sourceBufferSize, inputB
 	}
 	x.lock.Lock()
 	defer x.lock.Unlock()
-	e := &xbarEnd{port: port, cap: sourceBufferSize, inputCap: inputBufferSize}
-	e.token = x.plug(port, sourceBufferSize, &e.out)
+	e := &xbarEnd{end: end{port: port, cap: sourceBufferSize}, inputCap: inputBufferSize}
+	x.plug(&e.end, &e.out)
 	x.ports = append(x.ports, e)
 	for _, p := range x.ports {
 		for len(p.voq) < len(x.ports) {
@@ -125,25 +121,16 @@ func (x *Crossbar) CanSendTo(src, dst sim.Port) bool {
 func (x *Crossbar) Send(msg sim.Msg) *sim.SendError {
 	x.lock.Lock()
 	defer x.lock.Unlock()
-	meta := msg.Meta()
-	si := x.mustEnd(meta.Src, "source")
-	di := x.mustEnd(meta.Dst, "destination")
-	if si == di {
-		panic(fmt.Sprintf("connections: %s: message from %s to itself", x.Name(), meta.Src.Name()))
-	}
+	si, di := x.route(msg)
 	e := x.ports[si]
 	if e.voq[di].len() >= e.cap || e.inputFull() {
 		e.wantNotify = true
 		return sim.NewSendError()
 	}
-	bytes, n := x.charge(msg)
-	e.voq[di].push(queued{msg: msg, dst: di, kind: x.kinds.of(msg), bytes: bytes, n: n})
+	e.voq[di].push(x.entry(msg, di))
 	e.waitingIn++
 	x.ports[di].waiting++
-	if x.NumHooks() > 0 {
-		x.InvokeHook(sim.HookCtx{Domain: x, Pos: sim.HookPosConnStartSend, Item: msg})
-	}
-	x.requestTick(x.cycleOf(x.engine.CurrentTime()))
+	x.sent(msg)
 	return nil
 }
 
@@ -151,11 +138,7 @@ func (x *Crossbar) Send(msg sim.Msg) *sim.SendError {
 // its next source and schedules the next tick at the cycle the next event can
 // happen.
 func (x *Crossbar) Tick(now sim.VTimeInSec) bool {
-	x.lock.Lock()
-	c := x.cycleOf(now)
-	x.ticked, x.last = true, c
-	x.notify = x.notify[:0]
-
+	c := x.beginTick(now)
 	next := uint64(never)
 	for di, d := range x.ports {
 		x.deliver(d, c, now)
@@ -169,12 +152,7 @@ func (x *Crossbar) Tick(now sim.VTimeInSec) bool {
 		}
 		next = min(next, d.out.nextDue())
 	}
-	more := x.scheduleNext(c, next)
-	notify := x.notify
-	x.lock.Unlock()
-
-	notifySources(notify, now)
-	return more
+	return x.endTick(c, next, now)
 }
 
 func (x *Crossbar) deliver(d *xbarEnd, c uint64, now sim.VTimeInSec) {
@@ -205,15 +183,7 @@ func (x *Crossbar) grant(si, di int, c uint64, now sim.VTimeInSec) {
 	d.waiting--
 	d.rr = (si + 1) % len(x.ports)
 	d.freeAt = c + uint64(m.n)
-	d.link.add(m.kind, m.bytes, m.n)
-	d.out.q.push(transfer{msg: m.msg, due: c + uint64(m.n) - 1 + uint64(x.latency)})
-	if x.NumHooks() > 0 {
-		x.InvokeHook(sim.HookCtx{Domain: x, Pos: sim.HookPosConnStartTrans, Item: m.msg})
-	}
-	if e.wantNotify {
-		e.wantNotify = false
-		x.notify = append(x.notify, e.port)
-	}
+	x.launch(&e.end, m, &d.out, &d.link, c)
 	if d.out.nextDue() == c { // latency 0, one cycle: delivered this cycle
 		x.deliver(d, c, now)
 	}
