@@ -65,10 +65,7 @@ func (bn *bench) send(draws ...*protocol.Draw) {
 func (bn *bench) run(t *testing.T) {
 	t.Helper()
 	bn.peers.TickLater(0)
-	if err := bn.engine.Run(); err != nil {
-		t.Fatal(err)
-	}
-	bn.ia.Finish(bn.engine.CurrentTime())
+	testpeer.Run(t, bn.engine, bn.ia)
 	if err := bn.ia.Err(); err != nil {
 		t.Fatal(err)
 	}

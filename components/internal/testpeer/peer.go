@@ -1,6 +1,8 @@
 package testpeer
 
 import (
+	"testing"
+
 	"github.com/gfxsim/gfxsim/timing"
 	"github.com/sarchlab/akita/v3/sim"
 )
@@ -62,4 +64,20 @@ func (f *Peer) Tick(now sim.VTimeInSec) bool {
 		progress = true
 	}
 	return progress || len(f.Script) > 0 // tick until the next scripted cycle
+}
+
+// Finisher is a unit whose activity accounting closes at the end of a run.
+type Finisher interface{ Finish(now sim.VTimeInSec) }
+
+// Run runs e until nothing is scheduled, failing t on the engine's error, and
+// then closes each unit's activity accounting at the time the run ended: the
+// end of every bench's run.
+func Run(t testing.TB, e sim.Engine, units ...Finisher) {
+	t.Helper()
+	if err := e.Run(); err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range units {
+		u.Finish(e.CurrentTime())
+	}
 }

@@ -66,10 +66,7 @@ func chunks(n int, m distributor.Mode) distributor.Config {
 
 func (bn *bench) run(t *testing.T) {
 	t.Helper()
-	if err := bn.engine.Run(); err != nil {
-		t.Fatal(err)
-	}
-	bn.dist.Finish(bn.engine.CurrentTime())
+	testpeer.Run(t, bn.engine, bn.dist)
 }
 
 func (bn *bench) stats() map[string]float64 {

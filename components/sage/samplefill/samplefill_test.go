@@ -131,10 +131,7 @@ func newBench(t *testing.T, set func(*samplefill.Config), schedCap int) *bench {
 
 func (bn *bench) run(t *testing.T) {
 	t.Helper()
-	if err := bn.engine.Run(); err != nil {
-		t.Fatal(err)
-	}
-	bn.fill.Finish(bn.engine.CurrentTime())
+	testpeer.Run(t, bn.engine, bn.fill)
 	if err := bn.fill.Err(); err != nil {
 		t.Fatal(err)
 	}
