@@ -336,27 +336,31 @@ func (c *Distributor) sendStage(now sim.VTimeInSec, cy uint64) bool {
 	}
 	progress := false
 	for p := 0; p < c.cfg.Pipes; p++ {
-		if !pl.chunkSent[p] {
-			if c.send(now, c.ToPipes, c.Pipes[p], pl.chunks[p]) {
-				pl.chunkSent[p], progress = true, true
-				pl.unsent--
-			} else if c.wait < 0 {
-				c.wait = stateBlockedPipe
-			}
-		}
-		if !pl.planSent[p] {
-			if c.send(now, c.ToSampleFills, c.SampleFills[p], pl.plans[p]) {
-				pl.planSent[p], progress = true, true
-				pl.unsent--
-			} else if c.wait < 0 {
-				c.wait = stateBlockedFill
-			}
-		}
+		progress = c.sendOnce(now, c.ToPipes, c.Pipes[p], pl.chunks[p], &pl.chunkSent[p], stateBlockedPipe) || progress
+		progress = c.sendOnce(now, c.ToSampleFills, c.SampleFills[p], pl.plans[p], &pl.planSent[p], stateBlockedFill) ||
+			progress
 	}
 	if pl.unsent == 0 {
 		c.cur = nil
 	}
 	return progress
+}
+
+// sendOnce sends msg, one of the current draw's, through port to dst unless
+// *sent; a refused send makes blocked the cycle's wait reason unless one is
+// set. It reports whether it sent msg.
+func (c *Distributor) sendOnce(now sim.VTimeInSec, port, dst sim.Port, msg sim.Msg, sent *bool, blocked int) bool {
+	switch {
+	case *sent:
+		return false
+	case c.send(now, port, dst, msg):
+		*sent = true
+		c.cur.unsent--
+		return true
+	case c.wait < 0:
+		c.wait = blocked
+	}
+	return false
 }
 
 func (c *Distributor) send(now sim.VTimeInSec, port, dst sim.Port, msg sim.Msg) bool {
