@@ -6,6 +6,7 @@ import (
 	"github.com/sarchlab/akita/v3/mem/mem"
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/timing"
 )
 
@@ -145,9 +146,7 @@ func newRigLogged(t testing.TB, cfg Config, script []op, window int, logged bool
 func (g *rig) run(t testing.TB) {
 	t.Helper()
 	g.req.TickNow(0)
-	if err := g.engine.Run(); err != nil {
-		t.Fatal(err)
-	}
+	testpeer.Run(t, g.engine)
 	if err := g.halt.Reason(); err != nil {
 		t.Fatal(err)
 	}

@@ -225,9 +225,7 @@ func (c *chain) controls() []sim.Port {
 func (c *chain) run(t testing.TB) {
 	t.Helper()
 	c.cp.TickLater(0)
-	if err := c.engine.Run(); err != nil {
-		t.Fatal(err)
-	}
+	testpeer.Run(t, c.engine)
 	if err := c.halt.Reason(); err != nil {
 		t.Fatal(err)
 	}

@@ -264,9 +264,7 @@ func TestProtocolErrors(t *testing.T) {
 	bn := newBench(t, nil, 4)
 	bn.dist.SendAt(0, bn.fill.FromDistributor, protocol.NewDrawPlan(&other, false, 0))
 	bn.raster.SendAt(0, bn.fill.FromRasterizer, tiles[0])
-	if err := bn.engine.Run(); err != nil {
-		t.Fatal(err)
-	}
+	testpeer.Run(t, bn.engine)
 	if err := bn.fill.Err(); err == nil || !strings.Contains(err.Error(), "DrawPlan") {
 		t.Errorf("error %v", err)
 	}

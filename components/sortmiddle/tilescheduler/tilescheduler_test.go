@@ -117,9 +117,7 @@ func newRig(t *testing.T, cfg Config, delays []uint64, passes ...*protocol.Binne
 		r.units = append(r.units, u)
 	}
 	r.binner.TickLater(0)
-	if err := e.Run(); err != nil {
-		t.Fatal(err)
-	}
+	testpeer.Run(t, e)
 	return r
 }
 
@@ -350,9 +348,7 @@ func TestUnknownDone(t *testing.T) {
 			}}
 			e.Schedule(probeEvent{sim.NewEventBase(10e-9, probe)})
 			binner.TickLater(0)
-			if err := e.Run(); err != nil {
-				t.Fatal(err)
-			}
+			testpeer.Run(t, e)
 			err := s.Err()
 			want := fmt.Sprintf("TileScheduler: Done from tile unit 0 for job %s, which is not a tile job in progress", tc.rspTo(job))
 			if err == nil || err.Error() != want {
