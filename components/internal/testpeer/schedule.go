@@ -37,6 +37,18 @@ func TakeAll(now sim.VTimeInSec, cycle uint64, ports []sim.Port, log *[]Taken, t
 	return progress
 }
 
+// Serve is the tick of a many-port peer that answers through s, at Freq:
+// it takes every message of ports (TakeAll, handing each to took with the
+// cycle) and then runs s. It reports whether the peer must tick again (it
+// took or did something, or s holds more).
+func (s *Schedule) Serve(now sim.VTimeInSec, ports []sim.Port, log *[]Taken,
+	took func(cycle uint64, port sim.Port, msg sim.Msg)) bool {
+	cycle := Freq.Cycle(now)
+	progress := TakeAll(now, cycle, ports, log, func(port sim.Port, msg sim.Msg) { took(cycle, port, msg) })
+	progress = s.Run(now, cycle) || progress
+	return progress || s.Len() > 0
+}
+
 type scheduled struct {
 	at  uint64
 	src sim.Port
