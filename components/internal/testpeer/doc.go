@@ -2,7 +2,8 @@
 // tests put around the component under test: a scripted peer that sends a
 // script and records what it receives (Peer), a source on one port
 // (Source), a memory that answers reads from an image
-// (Memory), a schedule of messages to send at given cycles (Schedule), and
+// (Memory), a schedule of messages to send at given cycles (Schedule; its
+// Serve is the tick of a many-port peer that answers through it), and
 // a unit's statistics by name (StatMap, CheckStats) and a tracer that
 // records the tasks a unit reports (TaskLog). A paced sender (Sender) sends
 // one message a cycle. Run runs a bench's engine and closes its units'
