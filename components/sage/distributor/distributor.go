@@ -168,9 +168,8 @@ func (c *Distributor) status(progress bool) int {
 func (c *Distributor) receiveReturns(now sim.VTimeInSec) bool {
 	progress := false
 	for c.fault.Err() == nil {
-		msg := c.FromSampleFills.Retrieve(now)
-		m, ok := msg.(*protocol.DrawEnd)
-		if !c.fault.Expect(ok, c.FromSampleFills, msg) {
+		m, ok := timing.TakeAs[*protocol.DrawEnd](&c.fault, c.FromSampleFills, now)
+		if !ok {
 			return progress
 		}
 		progress = true
@@ -194,10 +193,9 @@ func (c *Distributor) takeStage(now sim.VTimeInSec, cy uint64) bool {
 	if c.cur != nil {
 		return false
 	}
-	msg := c.FromCommandProcessor.Peek()
-	dd, ok := msg.(*protocol.DrawDispatch)
+	dd, ok := timing.PeekAs[*protocol.DrawDispatch](&c.fault, c.FromCommandProcessor)
 	switch {
-	case !c.fault.Expect(ok, c.FromCommandProcessor, msg):
+	case !ok:
 		return false
 	case dd.Draw == nil || dd.Draw.State == nil:
 		c.fault.Fail(fmt.Errorf("DrawDispatch without a draw"))

@@ -185,9 +185,8 @@ func (c *Comp) accept(now sim.VTimeInSec, cycle uint64) bool {
 	if c.burst != nil || c.target == nil {
 		return false
 	}
-	msg := c.FromConvolves.Peek()
-	m, ok := msg.(*protocol.LineRequest)
-	if !c.fault.Expect(ok, c.FromConvolves, msg) {
+	m, ok := timing.PeekAs[*protocol.LineRequest](&c.fault, c.FromConvolves)
+	if !ok {
 		return false
 	}
 	switch {

@@ -499,9 +499,8 @@ func (c *Binner) endPass(now sim.VTimeInSec) bool {
 }
 
 func (c *Binner) receiveScheduler(now sim.VTimeInSec) bool {
-	msg := c.ToScheduler.Retrieve(now)
-	d, ok := msg.(*protocol.Done)
-	if !c.fault.Expect(ok, c.ToScheduler, msg) {
+	d, ok := timing.TakeAs[*protocol.Done](&c.fault, c.ToScheduler, now)
+	if !ok {
 		return false
 	}
 	if c.passEnd == nil || !c.sent || d.RspTo != c.pass.ID {
