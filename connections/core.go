@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -229,13 +230,11 @@ func (c *core) requestTick(k uint64) {
 		c.tc.TickNow(c.engine.CurrentTime())
 		return
 	}
-	i := sort.Search(len(c.wakes), func(i int) bool { return c.wakes[i] >= k })
-	if i < len(c.wakes) && c.wakes[i] == k {
+	i, found := slices.BinarySearch(c.wakes, k)
+	if found {
 		return
 	}
-	c.wakes = append(c.wakes, 0)
-	copy(c.wakes[i+1:], c.wakes[i:])
-	c.wakes[i] = k
+	c.wakes = slices.Insert(c.wakes, i, k)
 	c.engine.Schedule(wakeEvent{sim.NewEventBase(t, c.waker)})
 }
 
@@ -283,9 +282,8 @@ func (w *waker) Handle(e sim.Event) error {
 	c := w.c
 	k := c.cycleOf(e.Time())
 	c.lock.Lock()
-	i := sort.Search(len(c.wakes), func(i int) bool { return c.wakes[i] >= k })
-	if i < len(c.wakes) && c.wakes[i] == k {
-		c.wakes = append(c.wakes[:i], c.wakes[i+1:]...)
+	if i, found := slices.BinarySearch(c.wakes, k); found {
+		c.wakes = slices.Delete(c.wakes, i, i+1)
 	}
 	c.lock.Unlock()
 	c.tc.TickNow(e.Time())
