@@ -39,8 +39,7 @@ type Peer struct {
 func NewPeer(name string, e sim.Engine, bufCap int) *Peer {
 	f := &Peer{}
 	f.TickingComponent = timing.NewTickingComponent(name, e, Freq, f)
-	f.Port = sim.NewLimitNumMsgPort(f, bufCap, name+".Port")
-	f.AddPort("Port", f.Port)
+	f.Port = timing.AddPort(f, "Port", bufCap)
 	return f
 }
 
