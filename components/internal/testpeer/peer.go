@@ -80,3 +80,13 @@ func Run(t testing.TB, e sim.Engine, units ...Finisher) {
 		u.Finish(e.CurrentTime())
 	}
 }
+
+// RunClean is Run that also fails t when the run halted with a reason (a
+// unit's protocol error or a watchdog).
+func RunClean(t testing.TB, e sim.Engine, halt *timing.Halt, units ...Finisher) {
+	t.Helper()
+	Run(t, e, units...)
+	if err := halt.Reason(); err != nil {
+		t.Fatal(err)
+	}
+}
