@@ -174,7 +174,7 @@ func (b *bench) run(t *testing.T, m state.Memory, stream, size uint64) {
 	if err := b.cp.Start(m, stream, size, 0); err != nil {
 		t.Fatal(err)
 	}
-	testpeer.Run(t, b.engine, b.cp)
+	testpeer.RunAndFinish(t, b.engine, b.cp)
 }
 
 func dispatches(p *fakePipe) []*protocol.DrawDispatch {

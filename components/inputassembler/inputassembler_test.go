@@ -65,7 +65,7 @@ func (bn *bench) send(draws ...*protocol.Draw) {
 func (bn *bench) run(t *testing.T) {
 	t.Helper()
 	bn.peers.TickLater(0)
-	testpeer.Run(t, bn.engine, bn.ia)
+	testpeer.RunAndFinish(t, bn.engine, bn.ia)
 	if err := bn.ia.Err(); err != nil {
 		t.Fatal(err)
 	}

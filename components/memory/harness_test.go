@@ -137,8 +137,7 @@ func newRigOn(t testing.TB, engine sim.Engine, cfg memory.Config, l2 *memory.L2C
 // the test unless every op completed.
 func (r *rig) run(t testing.TB) {
 	t.Helper()
-	r.agent.TickNow(0)
-	testpeer.Run(t, r.engine)
+	testpeer.Run(t, r.engine, r.agent)
 	if r.agent.next != len(r.agent.script) || len(r.agent.done) != len(r.agent.script) {
 		t.Fatalf("issued %d, completed %d of %d ops", r.agent.next, len(r.agent.done), len(r.agent.script))
 	}

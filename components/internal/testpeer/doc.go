@@ -6,8 +6,9 @@
 // Serve is the tick of a many-port peer that answers through it), and
 // a unit's statistics by name (StatMap, CheckStats) and a tracer that
 // records the tasks a unit reports (TaskLog). A paced sender (Sender) sends
-// one message a cycle. Run runs a bench's engine and closes its units'
-// activity accounting (RunClean also fails on a halt). The frame rig (frame.go) encodes scenes
+// one message a cycle. Run starts units and runs a rig's engine;
+// RunAndFinish also closes the units' activity accounting, RunClean fails on
+// a halt. The frame rig (frame.go) encodes scenes
 // (EncodeScene, GeoScene, Builtin), lists and shades their draws (Frame,
 // FrameDraws, ShadeDraw, Primitives, TestDraw) and renders them with the
 // reference renderer (Reference). config.go builds units from their

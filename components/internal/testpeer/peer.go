@@ -68,14 +68,11 @@ func (f *Peer) Tick(now sim.VTimeInSec) bool {
 // Finisher is a unit whose activity accounting closes at the end of a run.
 type Finisher interface{ Finish(now sim.VTimeInSec) }
 
-// Run runs e until nothing is scheduled, failing t on the engine's error, and
-// then closes each unit's activity accounting at the time the run ended: the
-// end of every bench's run.
-func Run(t testing.TB, e sim.Engine, units ...Finisher) {
+// RunAndFinish is Run (no unit to start) that then closes each unit's
+// activity accounting at the time the run ended: the end of a bench's run.
+func RunAndFinish(t testing.TB, e sim.Engine, units ...Finisher) {
 	t.Helper()
-	if err := e.Run(); err != nil {
-		t.Fatal(err)
-	}
+	Run(t, e)
 	for _, u := range units {
 		u.Finish(e.CurrentTime())
 	}
@@ -83,9 +80,9 @@ func Run(t testing.TB, e sim.Engine, units ...Finisher) {
 
 // RunClean is Run that also fails t when the run halted with a reason (a
 // unit's protocol error or a watchdog).
-func RunClean(t testing.TB, e sim.Engine, halt *timing.Halt, units ...Finisher) {
+func RunClean(t testing.TB, e sim.Engine, halt *timing.Halt, start ...timing.TickNower) {
 	t.Helper()
-	Run(t, e, units...)
+	Run(t, e, start...)
 	if err := halt.Reason(); err != nil {
 		t.Fatal(err)
 	}

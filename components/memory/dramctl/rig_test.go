@@ -145,8 +145,7 @@ func newRigLogged(t testing.TB, cfg Config, script []op, window int, logged bool
 // the run.
 func (g *rig) run(t testing.TB) {
 	t.Helper()
-	g.req.TickNow(0)
-	testpeer.RunClean(t, g.engine, g.halt)
+	testpeer.RunClean(t, g.engine, g.halt, g.req)
 	for i, a := range g.req.arrived {
 		if a < 0 {
 			t.Fatalf("request %d (%+v) was never answered (%d of %d sent)", i, g.req.script[i], g.req.next, len(g.req.script))

@@ -66,7 +66,7 @@ func chunks(n int, m distributor.Mode) distributor.Config {
 
 func (bn *bench) run(t *testing.T) {
 	t.Helper()
-	testpeer.Run(t, bn.engine, bn.dist)
+	testpeer.RunAndFinish(t, bn.engine, bn.dist)
 }
 
 func (bn *bench) stats() map[string]float64 {

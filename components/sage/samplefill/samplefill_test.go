@@ -131,7 +131,7 @@ func newBench(t *testing.T, set func(*samplefill.Config), schedCap int) *bench {
 
 func (bn *bench) run(t *testing.T) {
 	t.Helper()
-	testpeer.Run(t, bn.engine, bn.fill)
+	testpeer.RunAndFinish(t, bn.engine, bn.fill)
 	if err := bn.fill.Err(); err != nil {
 		t.Fatal(err)
 	}

@@ -70,7 +70,7 @@ func (b *bench) send(cycle uint64, p int, msg sim.Msg) {
 
 func (b *bench) run() {
 	b.t.Helper()
-	testpeer.Run(b.t, b.engine, b.sched)
+	testpeer.RunAndFinish(b.t, b.engine, b.sched)
 	for p, peer := range b.pipes {
 		if peer.Pending() > 0 {
 			b.t.Fatalf("pipe %d: %d messages never accepted", p, peer.Pending())
