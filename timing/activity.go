@@ -83,3 +83,31 @@ func (a *Activity) Stats(prefix string, add func(string, float64)) {
 	}
 	add(prefix+".utilization", a.Utilization())
 }
+
+// WaitReason is the activity state of a unit's cycle in which it could not
+// move: the first stall a stage records (stages run back to front, so the
+// stage nearest the output), or none. The unit clears it at the start of each
+// tick and reads its State at the end.
+type WaitReason int
+
+// Clear forgets the reason: no stage has waited this cycle.
+func (w *WaitReason) Clear() { *w = -1 }
+
+// Record makes state s the reason unless a stage recorded one this cycle.
+func (w *WaitReason) Record(s int) {
+	if *w < 0 {
+		*w = WaitReason(s)
+	}
+}
+
+// State returns the state of the cycle: busy when the unit made progress,
+// else the reason recorded, else otherwise.
+func (w WaitReason) State(progress bool, busy, otherwise int) int {
+	switch {
+	case progress:
+		return busy
+	case w >= 0:
+		return int(w)
+	}
+	return otherwise
+}

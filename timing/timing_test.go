@@ -307,3 +307,32 @@ func TestWakeForNext(t *testing.T) {
 		t.Fatalf("ticks at cycles %v, want [25]", s.ticks)
 	}
 }
+
+// TestWaitReason: the first reason recorded in a cycle is the cycle's state
+// unless the unit made progress; with none, the state is otherwise; Clear
+// starts a new cycle.
+func TestWaitReason(t *testing.T) {
+	const busy, blocked, starved, idle = 0, 1, 2, 3
+	for _, tc := range []struct {
+		name     string
+		records  []int
+		progress bool
+		want     int
+	}{
+		{"none", nil, false, idle},
+		{"progress", nil, true, busy},
+		{"one", []int{starved}, false, starved},
+		{"first wins", []int{blocked, starved}, false, blocked},
+		{"progress over a reason", []int{blocked}, true, busy},
+	} {
+		var w WaitReason
+		w.Record(starved) // a previous cycle's
+		w.Clear()
+		for _, s := range tc.records {
+			w.Record(s)
+		}
+		if got := w.State(tc.progress, busy, idle); got != tc.want {
+			t.Errorf("%s: state %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}

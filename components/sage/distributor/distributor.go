@@ -48,7 +48,7 @@ type Distributor struct {
 	fault    timing.Fault
 	waker    *timing.Waker
 	activity *timing.Activity
-	wait     int // why the send stage could not finish (a state), or -1
+	wait     timing.WaitReason // why the send stage could not finish
 
 	cur             *plan         // the draw being sent
 	outstanding     [][]chunkLoad // per pipe, the chunks not yet reported done, in order
@@ -143,24 +143,16 @@ func (c *Distributor) Tick(now sim.VTimeInSec) bool {
 		return false
 	}
 	cy := c.Freq.Cycle(now)
-	c.wait = -1
+	c.wait.Clear()
 	progress := c.receiveReturns(now)
 	progress = c.sendStage(now, cy) || progress
 	progress = c.takeStage(now, cy) || progress
-	c.activity.Set(cy, c.status(progress))
-	return progress
-}
-
-func (c *Distributor) status(progress bool) int {
-	switch {
-	case progress:
-		return stateBusy
-	case c.wait >= 0:
-		return c.wait
-	case c.cur != nil:
-		return stateLatency
+	otherwise := stateIdle
+	if c.cur != nil {
+		otherwise = stateLatency // the draw's dispatch latency
 	}
-	return stateIdle
+	c.activity.Set(cy, c.wait.State(progress, stateBusy, otherwise))
+	return progress
 }
 
 // receiveReturns takes the DrawEnd reports: pipe From finished its oldest
@@ -355,9 +347,8 @@ func (c *Distributor) sendOnce(now sim.VTimeInSec, port, dst sim.Port, msg sim.M
 		*sent = true
 		c.cur.unsent--
 		return true
-	case c.wait < 0:
-		c.wait = blocked
 	}
+	c.wait.Record(blocked)
 	return false
 }
 
