@@ -67,7 +67,7 @@ type InputAssembler struct {
 	inflight   []request  // line reads in flight
 	nextReq    uint64
 	lastCore   int
-	waitReason int // why the dispatch stage could not send (a state), or -1
+	waitReason timing.WaitReason // why the dispatch stage could not send
 
 	// Statistics.
 	draws, batches, vertices         uint64
@@ -205,7 +205,7 @@ func (c *InputAssembler) Tick(now sim.VTimeInSec) bool {
 	if c.env.Halt.Stopped() || c.err != nil {
 		return false
 	}
-	c.waitReason = -1
+	c.waitReason.Clear()
 	progress := c.receiveMemory(now)
 	progress = c.receiveCredits(now) || progress
 	progress = c.dispatchStage(now) || progress
@@ -216,17 +216,14 @@ func (c *InputAssembler) Tick(now sim.VTimeInSec) bool {
 }
 
 func (c *InputAssembler) status(progress bool) int {
-	switch {
-	case c.err != nil || c.env.Halt.Stopped():
+	if c.err != nil || c.env.Halt.Stopped() {
 		return stateIdle
-	case progress:
-		return stateBusy
-	case c.waitReason >= 0:
-		return c.waitReason
-	case c.cur != nil || len(c.fetchQ) > 0 || len(c.dispatchQ) > 0:
-		return stateWaitMemory
 	}
-	return stateIdle
+	otherwise := stateIdle
+	if c.cur != nil || len(c.fetchQ) > 0 || len(c.dispatchQ) > 0 {
+		otherwise = stateWaitMemory
+	}
+	return c.waitReason.State(progress, stateBusy, otherwise)
 }
 
 // receiveMemory takes the line reads that completed.

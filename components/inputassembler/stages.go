@@ -240,7 +240,7 @@ func (c *InputAssembler) dispatchStage(now sim.VTimeInSec) bool {
 		}
 		j.info.SendTime = now
 		if c.PrimitiveAssembly.Send(j.info) != nil {
-			c.waitReason = stateWaitSend
+			c.waitReason.Record(stateWaitSend)
 			return false
 		}
 		c.popDispatch()
@@ -251,7 +251,7 @@ func (c *InputAssembler) dispatchStage(now sim.VTimeInSec) bool {
 		return false
 	}
 	if c.credits.Available() == 0 {
-		c.waitReason = stateWaitCredit
+		c.waitReason.Record(stateWaitCredit)
 		return false
 	}
 	if j.msg == nil {
@@ -278,7 +278,7 @@ func (c *InputAssembler) dispatchStage(now sim.VTimeInSec) bool {
 		c.env.Progress.Add(1)
 		return true
 	}
-	c.waitReason = stateWaitCore
+	c.waitReason.Record(stateWaitCore)
 	return false
 }
 
