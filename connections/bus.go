@@ -24,14 +24,11 @@ func newBus(name string, engine sim.Engine, freq sim.Freq, width, latency int) *
 type Bus struct {
 	*timing.TickingComponent
 	core
+	medium // the one link all messages share
 
-	ports  []*busEnd // plug-in order
-	rr     int       // the source that has priority next
-	freeAt uint64    // first cycle the medium is free
-
-	link       counters
-	stalls     int    // destinations with an open refusal interval
-	stallStart uint64 // start of the current union of refusal intervals
+	ports      []*busEnd // plug-in order
+	stalls     int       // destinations with an open refusal interval
+	stallStart uint64    // start of the current union of refusal intervals
 }
 
 // busEnd is one plugged-in port: its source queue and the messages on their
@@ -152,11 +149,8 @@ func (b *Bus) grantable() bool {
 func (b *Bus) grant(si int, c uint64, now sim.VTimeInSec) {
 	e := b.ports[si]
 	m := e.src.pop()
-	b.rr = (si + 1) % len(b.ports)
-	b.freeAt = c + uint64(m.n)
 	d := b.ports[m.dst]
-	b.launch(&e.end, m, &d.out, &b.link, c)
-	if d.out.nextDue() == c { // latency 0, one cycle: delivered this cycle
+	if b.launch(&b.medium, si, len(b.ports), &e.end, m, &d.out, c) {
 		b.deliver(d, c, now)
 	}
 }
@@ -174,15 +168,7 @@ func (b *Bus) Stats(add func(name string, value float64)) {
 
 // snapshot returns the counters with open intervals closed at the current cycle.
 func (b *Bus) snapshot() counters {
-	s := b.link
-	now := b.cycleOf(b.engine.CurrentTime())
-	if b.freeAt > now+1 {
-		s.busy -= b.freeAt - (now + 1)
-	}
-	if b.stalls > 0 && now > b.stallStart {
-		s.refused += now - b.stallStart
-	}
-	return s
+	return b.medium.snapshot(b.cycleOf(b.engine.CurrentTime()), b.stalls > 0, b.stallStart)
 }
 
 // Buffers describes the source queues (<name>.From<Port>, capacity the source

@@ -158,12 +158,39 @@ func (c *core) endTick(cur, next uint64, now sim.VTimeInSec) bool {
 	return more
 }
 
-// launch puts m, the head of src's queue, on the link to the destination whose
-// granted messages out holds, at cycle k: it counts it in link, queues its
-// delivery latency cycles after its last cycle on the link, and notifies src
-// after the tick when it waited for a slot. Called with lock held.
-func (c *core) launch(src *end, m queued, out *outQueue, link *counters, k uint64) {
-	link.add(m.kind, m.bytes, m.n)
+// medium is one link's transfer state: a bus has one, a crossbar one per
+// destination.
+type medium struct {
+	freeAt uint64 // first cycle the link is free
+	rr     int    // the source that has priority next
+	link   counters
+}
+
+// snapshot returns the link's counters with its transfer closed at cycle now
+// and, when a refusal interval is open (stalled, since its first cycle), that
+// interval too.
+func (l *medium) snapshot(now uint64, stalled bool, since uint64) counters {
+	s := l.link
+	if l.freeAt > now+1 {
+		s.busy -= l.freeAt - (now + 1)
+	}
+	if stalled && now > since {
+		s.refused += now - since
+	}
+	return s
+}
+
+// launch puts m, the head of source si's queue (src, of n ends), on link l
+// towards the destination whose granted messages out holds, at cycle k: the
+// next source has priority, the link is busy for m's cycles and counts it,
+// the delivery is due latency cycles after m's last cycle on the link, and
+// src is notified after the tick when it waited for a slot. It reports
+// whether the delivery is due at once (latency 0, one cycle). Called with
+// lock held.
+func (c *core) launch(l *medium, si, n int, src *end, m queued, out *outQueue, k uint64) (dueNow bool) {
+	l.rr = (si + 1) % n
+	l.freeAt = k + uint64(m.n)
+	l.link.add(m.kind, m.bytes, m.n)
 	out.q.push(transfer{msg: m.msg, due: k + uint64(m.n) - 1 + uint64(c.latency)})
 	if c.tc.NumHooks() > 0 {
 		c.tc.InvokeHook(sim.HookCtx{Domain: c.domain, Pos: sim.HookPosConnStartTrans, Item: m.msg})
@@ -172,6 +199,7 @@ func (c *core) launch(src *end, m queued, out *outQueue, link *counters, k uint6
 		src.wantNotify = false
 		c.notify = append(c.notify, src.port)
 	}
+	return out.nextDue() == k
 }
 
 // NotifyAvailable is called by a destination port that refused a delivery and

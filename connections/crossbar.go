@@ -41,11 +41,9 @@ type xbarEnd struct {
 	voq       []fifo[queued] // by destination index
 
 	// the output link to this port
+	medium
 	out     outQueue
-	freeAt  uint64 // first cycle the link is free
-	rr      int    // the source that has priority next
-	waiting int    // messages for this destination in source queues
-	link    counters
+	waiting int // messages for this destination in source queues
 }
 
 // inputFull reports whether the port's input side holds as many waiting
@@ -181,10 +179,7 @@ func (x *Crossbar) grant(si, di int, c uint64, now sim.VTimeInSec) {
 	m := e.voq[di].pop()
 	e.waitingIn--
 	d.waiting--
-	d.rr = (si + 1) % len(x.ports)
-	d.freeAt = c + uint64(m.n)
-	x.launch(&e.end, m, &d.out, &d.link, c)
-	if d.out.nextDue() == c { // latency 0, one cycle: delivered this cycle
+	if x.launch(&d.medium, si, len(x.ports), &e.end, m, &d.out, c) {
 		x.deliver(d, c, now)
 	}
 }
@@ -214,15 +209,7 @@ func (x *Crossbar) Stats(add func(name string, value float64)) {
 // snapshot returns d's link counters with open intervals closed at the current
 // cycle.
 func (x *Crossbar) snapshot(d *xbarEnd) counters {
-	s := d.link
-	now := x.cycleOf(x.engine.CurrentTime())
-	if d.freeAt > now+1 {
-		s.busy -= d.freeAt - (now + 1)
-	}
-	if d.out.stalled && now > d.out.stallStart {
-		s.refused += now - d.out.stallStart
-	}
-	return s
+	return d.medium.snapshot(x.cycleOf(x.engine.CurrentTime()), d.out.stalled, d.out.stallStart)
 }
 
 // Buffers describes every source queue (<name>.From<Src>.To<Dst>, capacity the
