@@ -309,7 +309,7 @@ func TestWakeForNext(t *testing.T) {
 }
 
 // TestWaitReason: the first reason recorded in a cycle is the cycle's state
-// unless the unit made progress; with none, the state is otherwise; Clear
+// unless the unit made progress; with none, the state is otherwise; End
 // starts a new cycle.
 func TestWaitReason(t *testing.T) {
 	const busy, blocked, starved, idle = 0, 1, 2, 3
@@ -327,12 +327,15 @@ func TestWaitReason(t *testing.T) {
 	} {
 		var w WaitReason
 		w.Record(starved) // a previous cycle's
-		w.Clear()
+		w.End(false, busy, idle)
 		for _, s := range tc.records {
 			w.Record(s)
 		}
-		if got := w.State(tc.progress, busy, idle); got != tc.want {
+		if got := w.End(tc.progress, busy, idle); got != tc.want {
 			t.Errorf("%s: state %d, want %d", tc.name, got, tc.want)
+		}
+		if got := w.End(false, busy, idle); got != idle {
+			t.Errorf("%s: the next cycle's state %d, want %d (the reason forgotten)", tc.name, got, idle)
 		}
 	}
 }

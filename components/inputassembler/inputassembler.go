@@ -205,7 +205,6 @@ func (c *InputAssembler) Tick(now sim.VTimeInSec) bool {
 	if c.env.Halt.Stopped() || c.err != nil {
 		return false
 	}
-	c.waitReason.Clear()
 	progress := c.receiveMemory(now)
 	progress = c.receiveCredits(now) || progress
 	progress = c.dispatchStage(now) || progress
@@ -216,14 +215,15 @@ func (c *InputAssembler) Tick(now sim.VTimeInSec) bool {
 }
 
 func (c *InputAssembler) status(progress bool) int {
-	if c.err != nil || c.env.Halt.Stopped() {
-		return stateIdle
-	}
 	otherwise := stateIdle
 	if c.cur != nil || len(c.fetchQ) > 0 || len(c.dispatchQ) > 0 {
 		otherwise = stateWaitMemory
 	}
-	return c.waitReason.State(progress, stateBusy, otherwise)
+	s := c.waitReason.End(progress, stateBusy, otherwise)
+	if c.err != nil || c.env.Halt.Stopped() {
+		return stateIdle
+	}
+	return s
 }
 
 // receiveMemory takes the line reads that completed.

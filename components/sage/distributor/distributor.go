@@ -143,7 +143,6 @@ func (c *Distributor) Tick(now sim.VTimeInSec) bool {
 		return false
 	}
 	cy := c.Freq.Cycle(now)
-	c.wait.Clear()
 	progress := c.receiveReturns(now)
 	progress = c.sendStage(now, cy) || progress
 	progress = c.takeStage(now, cy) || progress
@@ -151,7 +150,7 @@ func (c *Distributor) Tick(now sim.VTimeInSec) bool {
 	if c.cur != nil {
 		otherwise = stateLatency // the draw's dispatch latency
 	}
-	c.activity.Set(cy, c.wait.State(progress, stateBusy, otherwise))
+	c.activity.Set(cy, c.wait.End(progress, stateBusy, otherwise))
 	return progress
 }
 

@@ -90,7 +90,6 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
-	c.full.Clear()
 	p := c.complete(cycle)
 	p = c.send(now) || p
 	p = c.control(now) || p
@@ -250,7 +249,7 @@ func (c *Comp) startRead(now sim.VTimeInSec, cycle uint64) bool {
 func ceilDiv(a, b int) uint64 { return uint64((a + b - 1) / b) }
 
 func (c *Comp) account(cycle uint64) {
-	c.activity.Set(cycle, c.full.State(c.inFlight != nil, stateBusy, stateIdle))
+	c.activity.Set(cycle, c.full.End(c.inFlight != nil, stateBusy, stateIdle))
 }
 
 // Finish closes the activity accounting at time now.

@@ -160,14 +160,13 @@ func (c *SampleFill) Tick(now sim.VTimeInSec) bool {
 	if c.fault.Stopped() {
 		return false
 	}
-	c.why.Clear()
 	c.changed = false
 	progress := c.sendStage(now)
 	progress = c.retireStage(now) || progress
 	progress = c.receiveStage(now) || progress
 	progress = c.dispatchStage(now) || progress
 	progress = c.formStage(now) || progress || c.changed
-	c.activity.Set(c.Freq.Cycle(now), c.why.State(progress, stateBusy, stateIdle))
+	c.activity.Set(c.Freq.Cycle(now), c.why.End(progress, stateBusy, stateIdle))
 	return progress
 }
 

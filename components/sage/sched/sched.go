@@ -78,7 +78,6 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
-	c.blockedOut.Clear()
 	p := c.send(now)
 	p = c.switchAll(cycle) || p
 	p = c.route() || p
@@ -473,7 +472,7 @@ func (c *Comp) account(cycle uint64, progress bool) {
 	if c.barrierHeld() {
 		otherwise = stateWaitBarrier
 	}
-	c.activity.Set(cycle, c.blockedOut.State(progress, stateBusy, otherwise))
+	c.activity.Set(cycle, c.blockedOut.End(progress, stateBusy, otherwise))
 }
 
 func (c *Comp) barrierHeld() bool {
