@@ -93,6 +93,7 @@ func build(name string, env timing.Env, cfg Config) *InputAssembler {
 		cfg:      cfg,
 		env:      env,
 		lastCore: -1,
+		fault:    env.Fault(name),
 	}
 	c.TickingComponent = timing.NewTickingComponent(name, env.Engine, env.Freq, c)
 	c.activity = timing.NewActivity(stateNames[:]...)

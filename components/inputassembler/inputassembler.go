@@ -52,7 +52,7 @@ type InputAssembler struct {
 	activity *timing.Activity
 	client   *memclient.Client
 	mem      command.Memory
-	err      error
+	fault    timing.Fault
 
 	batcher     *vertex.Batcher
 	fetcher     vertex.Fetcher
@@ -129,16 +129,7 @@ func (c *InputAssembler) SetMemory(m command.Memory) { c.mem = m }
 
 // Err returns the error that stopped the run (a peer broke the protocol, or the
 // component is not wired), or nil.
-func (c *InputAssembler) Err() error { return c.err }
-
-func (c *InputAssembler) fail(err error) {
-	if c.err == nil {
-		c.err = err
-	}
-	if c.env.Halt != nil {
-		c.env.Halt.Stop(err)
-	}
-}
+func (c *InputAssembler) Err() error { return c.fault.Err() }
 
 // CreditsAvailable returns the primitive-assembly credits held.
 func (c *InputAssembler) CreditsAvailable() int { return c.credits.Available() }
@@ -202,7 +193,7 @@ func (c *InputAssembler) Finish(now sim.VTimeInSec) { c.activity.Finish(c.Freq.C
 // Tick takes memory responses and credits, then runs the stages back to front:
 // dispatch, vertex fetch, index fetch.
 func (c *InputAssembler) Tick(now sim.VTimeInSec) bool {
-	if c.env.Halt.Stopped() || c.err != nil {
+	if c.fault.Stopped() {
 		return false
 	}
 	progress := c.receiveMemory(now)
@@ -220,7 +211,7 @@ func (c *InputAssembler) status(progress bool) int {
 		otherwise = stateWaitMemory
 	}
 	s := c.waitReason.End(progress, stateBusy, otherwise)
-	if c.err != nil || c.env.Halt.Stopped() {
+	if c.fault.Stopped() {
 		return stateIdle
 	}
 	return s
@@ -250,19 +241,14 @@ func (c *InputAssembler) receiveMemory(now sim.VTimeInSec) bool {
 // receiveCredits takes the BatchCredit messages primitive assembly sent.
 func (c *InputAssembler) receiveCredits(now sim.VTimeInSec) bool {
 	progress := false
-	for c.err == nil {
-		msg := c.PrimitiveAssembly.Retrieve(now)
-		if msg == nil {
+	for c.fault.Err() == nil {
+		m, ok := timing.TakeAs[*protocol.BatchCredit](&c.fault, c.PrimitiveAssembly, now)
+		if !ok {
 			break
 		}
 		progress = true
-		m, ok := msg.(*protocol.BatchCredit)
-		if !ok {
-			c.fail(fmt.Errorf("%s: unexpected %T on PrimitiveAssembly", c.Name(), msg))
-			break
-		}
 		if m.Slots < 0 || m.Slots > c.credits.Max()-c.credits.Available() {
-			c.fail(fmt.Errorf("%s: BatchCredit returns %d slots with %d of %d credits in use", c.Name(), m.Slots,
+			c.fault.Fail(fmt.Errorf("BatchCredit returns %d slots with %d of %d credits in use", m.Slots,
 				c.credits.Max()-c.credits.Available(), c.credits.Max()))
 			break
 		}
