@@ -11,17 +11,13 @@ import (
 	"github.com/gfxsim/gfxsim/functional/command"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/vertex"
-	"github.com/gfxsim/gfxsim/timing"
 )
 
 // startDraw takes the next DrawDispatch, if any.
 func (c *InputAssembler) startDraw(now sim.VTimeInSec) bool {
-	dd, ok := timing.PeekAs[*protocol.DrawDispatch](&c.fault, c.FromCommandProcessor)
+	dd, ok := protocol.PeekDrawDispatch(&c.fault, c.FromCommandProcessor)
 	switch {
 	case !ok:
-		return false
-	case dd.Draw == nil || dd.Draw.State == nil:
-		c.fault.Fail(fmt.Errorf("DrawDispatch without a draw"))
 		return false
 	case c.mem == nil:
 		c.fault.Fail(fmt.Errorf("draw %d arrived before SetMemory", dd.Draw.Seq))

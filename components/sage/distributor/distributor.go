@@ -184,12 +184,9 @@ func (c *Distributor) takeStage(now sim.VTimeInSec, cy uint64) bool {
 	if c.cur != nil {
 		return false
 	}
-	dd, ok := timing.PeekAs[*protocol.DrawDispatch](&c.fault, c.FromCommandProcessor)
+	dd, ok := protocol.PeekDrawDispatch(&c.fault, c.FromCommandProcessor)
 	switch {
 	case !ok:
-		return false
-	case dd.Draw == nil || dd.Draw.State == nil:
-		c.fault.Fail(fmt.Errorf("DrawDispatch without a draw"))
 		return false
 	case dd.First != 0 || dd.End != 0:
 		c.fault.Fail(fmt.Errorf("draw %d: DrawDispatch.First/End: the command processor sends whole draws, got [%d, %d)",
