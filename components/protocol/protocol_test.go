@@ -5,20 +5,11 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/state"
 	"github.com/gfxsim/gfxsim/timing"
 )
-
-// unit is a component with one port, In.
-type unit struct {
-	*sim.ComponentBase
-	In sim.Port
-}
-
-func (u *unit) Handle(sim.Event) error                  { return nil }
-func (u *unit) NotifyRecv(sim.VTimeInSec, sim.Port)     {}
-func (u *unit) NotifyPortFree(sim.VTimeInSec, sim.Port) {}
 
 // TestPeekDrawDispatch: a DrawDispatch with a draw is returned and stays in
 // the port; none waiting gives nothing and no error; one without a draw, or a
@@ -35,15 +26,14 @@ func TestPeekDrawDispatch(t *testing.T) {
 		{"whole", whole, true, ""},
 		{"no draw", protocol.NewDrawDispatch(nil), false, "GPU.Unit: DrawDispatch without a draw"},
 		{"no state", protocol.NewDrawDispatch(&protocol.Draw{}), false, "GPU.Unit: DrawDispatch without a draw"},
-		{"other", protocol.NewDrawDone(nil, 0), false, "GPU.Unit: In: unexpected message *protocol.DrawDone"},
+		{"other", protocol.NewDrawDone(nil, 0), false, "GPU.Unit: Port: unexpected message *protocol.DrawDone"},
 	} {
-		u := &unit{ComponentBase: sim.NewComponentBase("GPU.Unit")}
-		u.In = timing.AddPort(u, "In", 1)
+		u := testpeer.NewPeer("GPU.Unit", sim.NewSerialEngine(), 1)
 		f := timing.Env{Halt: &timing.Halt{}}.Fault("GPU.Unit")
 		if tc.msg != nil {
-			u.In.Recv(tc.msg)
+			u.Port.Recv(tc.msg)
 		}
-		dd, ok := protocol.PeekDrawDispatch(&f, u.In)
+		dd, ok := protocol.PeekDrawDispatch(&f, u.Port)
 		err := ""
 		if f.Err() != nil {
 			err = f.Err().Error()
@@ -51,7 +41,7 @@ func TestPeekDrawDispatch(t *testing.T) {
 		if ok != tc.ok || err != tc.err || (ok && dd != tc.msg) || (!ok && dd != nil) {
 			t.Errorf("%s: %v, %v, error %q; want ok %v, error %q", tc.name, dd, ok, err, tc.ok, tc.err)
 		}
-		if tc.msg != nil && u.In.Peek() != tc.msg {
+		if tc.msg != nil && u.Port.Peek() != tc.msg {
 			t.Errorf("%s: the message left the port", tc.name)
 		}
 	}
