@@ -1,8 +1,6 @@
 package connections
 
 import (
-	"fmt"
-
 	"github.com/gfxsim/gfxsim/timing"
 	"github.com/sarchlab/akita/v3/sim"
 )
@@ -16,8 +14,7 @@ func MakeBusBuilder() BusBuilder { return makeLinkBuilder("bus", newBus) }
 
 func newBus(name string, engine sim.Engine, freq sim.Freq, width, latency int) *Bus {
 	bus := &Bus{}
-	bus.TickingComponent = timing.NewSecondaryTickingComponent(name, engine, freq, bus)
-	bus.init(bus.TickingComponent, engine, freq, width, latency)
+	bus.TickingComponent = bus.init(name, bus, engine, freq, width, latency)
 	return bus
 }
 
@@ -27,25 +24,19 @@ func newBus(name string, engine sim.Engine, freq sim.Freq, width, latency int) *
 type Bus struct {
 	*timing.TickingComponent
 	core
+	medium // the one link all messages share
 
-	ports  []*busEnd // plug-in order
-	rr     int       // the source that has priority next
-	freeAt uint64    // first cycle the medium is free
-
-	link       counters
-	stalls     int    // destinations with an open refusal interval
-	stallStart uint64 // start of the current union of refusal intervals
+	ports      []*busEnd // plug-in order
+	stalls     int       // destinations with an open refusal interval
+	stallStart uint64    // start of the current union of refusal intervals
 }
 
 // busEnd is one plugged-in port: its source queue and the messages on their
 // way to it.
 type busEnd struct {
-	port       sim.Port
-	token      string
-	cap        int
-	src        fifo[queued]
-	wantNotify bool // a Send or CanSend failed since the last free slot
-	out        outQueue
+	end
+	src fifo[queued]
+	out outQueue
 }
 
 // PlugIn connects port to the bus with a source queue of sourceBufferSize
@@ -54,8 +45,8 @@ type busEnd struct {
 func (b *Bus) PlugIn(port sim.Port, sourceBufferSize int) {
 	b.lock.Lock()
 	defer b.lock.Unlock()
-	e := &busEnd{port: port, cap: sourceBufferSize}
-	e.token = b.plug(port, sourceBufferSize, &e.out)
+	e := &busEnd{end: end{port: port, cap: sourceBufferSize}}
+	b.plug(&e.end, &e.out)
 	b.ports = append(b.ports, e)
 	port.SetConnection(b)
 }
@@ -79,34 +70,21 @@ func (b *Bus) CanSend(src sim.Port) bool {
 func (b *Bus) Send(msg sim.Msg) *sim.SendError {
 	b.lock.Lock()
 	defer b.lock.Unlock()
-	meta := msg.Meta()
-	si := b.mustEnd(meta.Src, "source")
-	di := b.mustEnd(meta.Dst, "destination")
-	if si == di {
-		panic(fmt.Sprintf("connections: %s: message from %s to itself", b.Name(), meta.Src.Name()))
-	}
+	si, di := b.route(msg)
 	e := b.ports[si]
 	if e.src.len() >= e.cap {
 		e.wantNotify = true
 		return sim.NewSendError()
 	}
-	bytes, n := b.charge(msg)
-	e.src.push(queued{msg: msg, dst: di, kind: b.kinds.of(msg), bytes: bytes, n: n})
-	if b.NumHooks() > 0 {
-		b.InvokeHook(sim.HookCtx{Domain: b, Pos: sim.HookPosConnStartSend, Item: msg})
-	}
-	b.requestTick(b.cycleOf(b.engine.CurrentTime()))
+	e.src.push(b.entry(msg, di))
+	b.sent(msg)
 	return nil
 }
 
 // Tick delivers due messages, grants the bus to the next source and schedules
 // the next tick at the cycle the next event can happen.
 func (b *Bus) Tick(now sim.VTimeInSec) bool {
-	b.lock.Lock()
-	c := b.cycleOf(now)
-	b.ticked, b.last = true, c
-	b.notify = b.notify[:0]
-
+	c := b.beginTick(now)
 	for _, e := range b.ports {
 		b.deliver(e, c, now)
 	}
@@ -123,12 +101,7 @@ func (b *Bus) Tick(now sim.VTimeInSec) bool {
 	for _, e := range b.ports {
 		next = min(next, e.out.nextDue())
 	}
-	more := b.scheduleNext(c, next)
-	notify := b.notify
-	b.lock.Unlock()
-
-	notifySources(notify, now)
-	return more
+	return b.endTick(c, next, now)
 }
 
 // deliver hands e's due messages to e's port and keeps the union of refusal
@@ -176,19 +149,8 @@ func (b *Bus) grantable() bool {
 func (b *Bus) grant(si int, c uint64, now sim.VTimeInSec) {
 	e := b.ports[si]
 	m := e.src.pop()
-	b.rr = (si + 1) % len(b.ports)
-	b.freeAt = c + uint64(m.n)
-	b.link.add(m.kind, m.bytes, m.n)
 	d := b.ports[m.dst]
-	d.out.q.push(transfer{msg: m.msg, due: c + uint64(m.n) - 1 + uint64(b.latency)})
-	if b.NumHooks() > 0 {
-		b.InvokeHook(sim.HookCtx{Domain: b, Pos: sim.HookPosConnStartTrans, Item: m.msg})
-	}
-	if e.wantNotify {
-		e.wantNotify = false
-		b.notify = append(b.notify, e.port)
-	}
-	if d.out.nextDue() == c { // latency 0, one cycle: delivered this cycle
+	if b.launch(&b.medium, si, len(b.ports), &e.end, m, &d.out, c) {
 		b.deliver(d, c, now)
 	}
 }
@@ -206,15 +168,7 @@ func (b *Bus) Stats(add func(name string, value float64)) {
 
 // snapshot returns the counters with open intervals closed at the current cycle.
 func (b *Bus) snapshot() counters {
-	s := b.link
-	now := b.cycleOf(b.engine.CurrentTime())
-	if b.freeAt > now+1 {
-		s.busy -= b.freeAt - (now + 1)
-	}
-	if b.stalls > 0 && now > b.stallStart {
-		s.refused += now - b.stallStart
-	}
-	return s
+	return b.medium.snapshot(b.cycleOf(b.engine.CurrentTime()), b.stalls > 0, b.stallStart)
 }
 
 // Buffers describes the source queues (<name>.From<Port>, capacity the source

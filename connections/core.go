@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -21,6 +22,7 @@ const never = math.MaxUint64
 type core struct {
 	lock    sync.Mutex
 	tc      *timing.TickingComponent
+	domain  sim.Hookable // the link, as its send hooks name it
 	engine  sim.Engine
 	freq    sim.Freq
 	width   int
@@ -40,8 +42,14 @@ type core struct {
 	outs   []*outQueue      // each end's output queue, by plug-in index
 }
 
-func (c *core) init(tc *timing.TickingComponent, engine sim.Engine, freq sim.Freq, width, latency int) {
-	c.tc = tc
+// init sets up the core of link (a *Bus or a *Crossbar) and returns the
+// link's secondary ticking component named name.
+func (c *core) init(name string, link interface {
+	sim.Ticker
+	sim.Hookable
+}, engine sim.Engine, freq sim.Freq, width, latency int) *timing.TickingComponent {
+	c.tc = timing.NewSecondaryTickingComponent(name, engine, freq, link)
+	c.domain = link
 	c.engine = engine
 	c.freq = freq
 	c.width = width
@@ -49,13 +57,25 @@ func (c *core) init(tc *timing.TickingComponent, engine sim.Engine, freq sim.Fre
 	c.kinds.index = make(map[reflect.Type]int)
 	c.waker = &waker{c: c}
 	c.ends = make(map[sim.Port]int)
+	return c.tc
 }
 
-// plug registers port, whose messages are delivered through out, as the next
-// end and returns its token; the caller appends its end and then sets the
-// port's connection. It panics when the port is already plugged in or the
-// size is not positive. Called with lock held.
-func (c *core) plug(port sim.Port, sourceBufferSize int, out *outQueue) string {
+// end is what every plugged-in port of a link has: the port, its token
+// inside the link, its source queue capacity and whether it waits to be
+// notified of a free slot.
+type end struct {
+	port       sim.Port
+	token      string
+	cap        int
+	wantNotify bool // a Send or CanSend failed since the last free slot
+}
+
+// plug registers e (its port and capacity set), whose messages are delivered
+// through out, as the next end and sets its token; the caller appends its end
+// and then sets the port's connection. It panics when the port is already
+// plugged in or the size is not positive. Called with lock held.
+func (c *core) plug(e *end, out *outQueue) {
+	port, sourceBufferSize := e.port, e.cap
 	if _, ok := c.ends[port]; ok {
 		panic(fmt.Sprintf("connections: %s: port %s plugged in twice", c.tc.Name(), port.Name()))
 	}
@@ -73,7 +93,7 @@ func (c *core) plug(port sim.Port, sourceBufferSize int, out *outQueue) string {
 	c.ends[port] = len(c.tokens)
 	c.tokens = append(c.tokens, tok)
 	c.outs = append(c.outs, out)
-	return tok
+	e.token = tok
 }
 
 // mustEnd returns the plug-in index of p; a message without the port or from
@@ -88,6 +108,98 @@ func (c *core) mustEnd(p sim.Port, role string) int {
 		panic(fmt.Sprintf("connections: %s: %s port %s is not plugged in", c.tc.Name(), role, p.Name()))
 	}
 	return i
+}
+
+// route returns the plug-in indices of msg's source and destination; a
+// message to its own source is a wiring bug and panics. Called with lock held.
+func (c *core) route(msg sim.Msg) (si, di int) {
+	meta := msg.Meta()
+	si = c.mustEnd(meta.Src, "source")
+	di = c.mustEnd(meta.Dst, "destination")
+	if si == di {
+		panic(fmt.Sprintf("connections: %s: message from %s to itself", c.tc.Name(), meta.Src.Name()))
+	}
+	return si, di
+}
+
+// entry returns msg's source-queue entry towards destination di, charged
+// (charge).
+func (c *core) entry(msg sim.Msg, di int) queued {
+	bytes, n := c.charge(msg)
+	return queued{msg: msg, dst: di, kind: c.kinds.of(msg), bytes: bytes, n: n}
+}
+
+// sent ends a Send that queued msg: the start-send hook and a tick this cycle.
+// Called with lock held.
+func (c *core) sent(msg sim.Msg) {
+	if c.tc.NumHooks() > 0 {
+		c.tc.InvokeHook(sim.HookCtx{Domain: c.domain, Pos: sim.HookPosConnStartSend, Item: msg})
+	}
+	c.requestTick(c.cycleOf(c.engine.CurrentTime()))
+}
+
+// beginTick takes the lock for a tick at now and returns its cycle.
+func (c *core) beginTick(now sim.VTimeInSec) uint64 {
+	c.lock.Lock()
+	k := c.cycleOf(now)
+	c.ticked, c.last = true, k
+	c.notify = c.notify[:0]
+	return k
+}
+
+// endTick ends the tick at cycle cur: it arranges the tick at cycle next
+// (scheduleNext), releases the lock, notifies the sources that waited for a
+// slot, and returns what Tick returns.
+func (c *core) endTick(cur, next uint64, now sim.VTimeInSec) bool {
+	more := c.scheduleNext(cur, next)
+	notify := c.notify
+	c.lock.Unlock()
+	notifySources(notify, now)
+	return more
+}
+
+// medium is one link's transfer state: a bus has one, a crossbar one per
+// destination.
+type medium struct {
+	freeAt uint64 // first cycle the link is free
+	rr     int    // the source that has priority next
+	link   counters
+}
+
+// snapshot returns the link's counters with its transfer closed at cycle now
+// and, when a refusal interval is open (stalled, since its first cycle), that
+// interval too.
+func (l *medium) snapshot(now uint64, stalled bool, since uint64) counters {
+	s := l.link
+	if l.freeAt > now+1 {
+		s.busy -= l.freeAt - (now + 1)
+	}
+	if stalled && now > since {
+		s.refused += now - since
+	}
+	return s
+}
+
+// launch puts m, the head of source si's queue (src, of n ends), on link l
+// towards the destination whose granted messages out holds, at cycle k: the
+// next source has priority, the link is busy for m's cycles and counts it,
+// the delivery is due latency cycles after m's last cycle on the link, and
+// src is notified after the tick when it waited for a slot. It reports
+// whether the delivery is due at once (latency 0, one cycle). Called with
+// lock held.
+func (c *core) launch(l *medium, si, n int, src *end, m queued, out *outQueue, k uint64) (dueNow bool) {
+	l.rr = (si + 1) % n
+	l.freeAt = k + uint64(m.n)
+	l.link.add(m.kind, m.bytes, m.n)
+	out.q.push(transfer{msg: m.msg, due: k + uint64(m.n) - 1 + uint64(c.latency)})
+	if c.tc.NumHooks() > 0 {
+		c.tc.InvokeHook(sim.HookCtx{Domain: c.domain, Pos: sim.HookPosConnStartTrans, Item: m.msg})
+	}
+	if src.wantNotify {
+		src.wantNotify = false
+		c.notify = append(c.notify, src.port)
+	}
+	return out.nextDue() == k
 }
 
 // NotifyAvailable is called by a destination port that refused a delivery and
@@ -146,13 +258,11 @@ func (c *core) requestTick(k uint64) {
 		c.tc.TickNow(c.engine.CurrentTime())
 		return
 	}
-	i := sort.Search(len(c.wakes), func(i int) bool { return c.wakes[i] >= k })
-	if i < len(c.wakes) && c.wakes[i] == k {
+	i, found := slices.BinarySearch(c.wakes, k)
+	if found {
 		return
 	}
-	c.wakes = append(c.wakes, 0)
-	copy(c.wakes[i+1:], c.wakes[i:])
-	c.wakes[i] = k
+	c.wakes = slices.Insert(c.wakes, i, k)
 	c.engine.Schedule(wakeEvent{sim.NewEventBase(t, c.waker)})
 }
 
@@ -200,9 +310,8 @@ func (w *waker) Handle(e sim.Event) error {
 	c := w.c
 	k := c.cycleOf(e.Time())
 	c.lock.Lock()
-	i := sort.Search(len(c.wakes), func(i int) bool { return c.wakes[i] >= k })
-	if i < len(c.wakes) && c.wakes[i] == k {
-		c.wakes = append(c.wakes[:i], c.wakes[i+1:]...)
+	if i, found := slices.BinarySearch(c.wakes, k); found {
+		c.wakes = slices.Delete(c.wakes, i, i+1)
 	}
 	c.lock.Unlock()
 	c.tc.TickNow(e.Time())

@@ -17,8 +17,7 @@ func MakeCrossbarBuilder() CrossbarBuilder { return makeLinkBuilder("crossbar", 
 
 func newCrossbar(name string, engine sim.Engine, freq sim.Freq, width, latency int) *Crossbar {
 	x := &Crossbar{}
-	x.TickingComponent = timing.NewSecondaryTickingComponent(name, engine, freq, x)
-	x.init(x.TickingComponent, engine, freq, width, latency)
+	x.TickingComponent = x.init(name, x, engine, freq, width, latency)
 	return x
 }
 
@@ -36,20 +35,15 @@ type Crossbar struct {
 // xbarEnd is one plugged-in port: its queues as a source and its output link
 // as a destination.
 type xbarEnd struct {
-	port       sim.Port
-	token      string
-	cap        int
-	inputCap   int            // messages waiting in all its queues at most (0: unbounded)
-	waitingIn  int            // messages waiting in its queues
-	voq        []fifo[queued] // by destination index
-	wantNotify bool
+	end
+	inputCap  int            // messages waiting in all its queues at most (0: unbounded)
+	waitingIn int            // messages waiting in its queues
+	voq       []fifo[queued] // by destination index
 
 	// the output link to this port
+	medium
 	out     outQueue
-	freeAt  uint64 // first cycle the link is free
-	rr      int    // the source that has priority next
-	waiting int    // messages for this destination in source queues
-	link    counters
+	waiting int // messages for this destination in source queues
 }
 
 // inputFull reports whether the port's input side holds as many waiting
@@ -72,8 +66,8 @@ func (x *Crossbar) PlugInWithInputBuffer(port sim.Port, sourceBufferSize, inputB
 	}
 	x.lock.Lock()
 	defer x.lock.Unlock()
-	e := &xbarEnd{port: port, cap: sourceBufferSize, inputCap: inputBufferSize}
-	e.token = x.plug(port, sourceBufferSize, &e.out)
+	e := &xbarEnd{end: end{port: port, cap: sourceBufferSize}, inputCap: inputBufferSize}
+	x.plug(&e.end, &e.out)
 	x.ports = append(x.ports, e)
 	for _, p := range x.ports {
 		for len(p.voq) < len(x.ports) {
@@ -125,25 +119,16 @@ func (x *Crossbar) CanSendTo(src, dst sim.Port) bool {
 func (x *Crossbar) Send(msg sim.Msg) *sim.SendError {
 	x.lock.Lock()
 	defer x.lock.Unlock()
-	meta := msg.Meta()
-	si := x.mustEnd(meta.Src, "source")
-	di := x.mustEnd(meta.Dst, "destination")
-	if si == di {
-		panic(fmt.Sprintf("connections: %s: message from %s to itself", x.Name(), meta.Src.Name()))
-	}
+	si, di := x.route(msg)
 	e := x.ports[si]
 	if e.voq[di].len() >= e.cap || e.inputFull() {
 		e.wantNotify = true
 		return sim.NewSendError()
 	}
-	bytes, n := x.charge(msg)
-	e.voq[di].push(queued{msg: msg, dst: di, kind: x.kinds.of(msg), bytes: bytes, n: n})
+	e.voq[di].push(x.entry(msg, di))
 	e.waitingIn++
 	x.ports[di].waiting++
-	if x.NumHooks() > 0 {
-		x.InvokeHook(sim.HookCtx{Domain: x, Pos: sim.HookPosConnStartSend, Item: msg})
-	}
-	x.requestTick(x.cycleOf(x.engine.CurrentTime()))
+	x.sent(msg)
 	return nil
 }
 
@@ -151,11 +136,7 @@ func (x *Crossbar) Send(msg sim.Msg) *sim.SendError {
 // its next source and schedules the next tick at the cycle the next event can
 // happen.
 func (x *Crossbar) Tick(now sim.VTimeInSec) bool {
-	x.lock.Lock()
-	c := x.cycleOf(now)
-	x.ticked, x.last = true, c
-	x.notify = x.notify[:0]
-
+	c := x.beginTick(now)
 	next := uint64(never)
 	for di, d := range x.ports {
 		x.deliver(d, c, now)
@@ -169,12 +150,7 @@ func (x *Crossbar) Tick(now sim.VTimeInSec) bool {
 		}
 		next = min(next, d.out.nextDue())
 	}
-	more := x.scheduleNext(c, next)
-	notify := x.notify
-	x.lock.Unlock()
-
-	notifySources(notify, now)
-	return more
+	return x.endTick(c, next, now)
 }
 
 func (x *Crossbar) deliver(d *xbarEnd, c uint64, now sim.VTimeInSec) {
@@ -203,18 +179,7 @@ func (x *Crossbar) grant(si, di int, c uint64, now sim.VTimeInSec) {
 	m := e.voq[di].pop()
 	e.waitingIn--
 	d.waiting--
-	d.rr = (si + 1) % len(x.ports)
-	d.freeAt = c + uint64(m.n)
-	d.link.add(m.kind, m.bytes, m.n)
-	d.out.q.push(transfer{msg: m.msg, due: c + uint64(m.n) - 1 + uint64(x.latency)})
-	if x.NumHooks() > 0 {
-		x.InvokeHook(sim.HookCtx{Domain: x, Pos: sim.HookPosConnStartTrans, Item: m.msg})
-	}
-	if e.wantNotify {
-		e.wantNotify = false
-		x.notify = append(x.notify, e.port)
-	}
-	if d.out.nextDue() == c { // latency 0, one cycle: delivered this cycle
+	if x.launch(&d.medium, si, len(x.ports), &e.end, m, &d.out, c) {
 		x.deliver(d, c, now)
 	}
 }
@@ -244,15 +209,7 @@ func (x *Crossbar) Stats(add func(name string, value float64)) {
 // snapshot returns d's link counters with open intervals closed at the current
 // cycle.
 func (x *Crossbar) snapshot(d *xbarEnd) counters {
-	s := d.link
-	now := x.cycleOf(x.engine.CurrentTime())
-	if d.freeAt > now+1 {
-		s.busy -= d.freeAt - (now + 1)
-	}
-	if d.out.stalled && now > d.out.stallStart {
-		s.refused += now - d.out.stallStart
-	}
-	return s
+	return d.medium.snapshot(x.cycleOf(x.engine.CurrentTime()), d.out.stalled, d.out.stallStart)
 }
 
 // Buffers describes every source queue (<name>.From<Src>.To<Dst>, capacity the

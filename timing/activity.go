@@ -83,3 +83,31 @@ func (a *Activity) Stats(prefix string, add func(string, float64)) {
 	}
 	add(prefix+".utilization", a.Utilization())
 }
+
+// WaitReason is the activity state of a unit's cycle in which it could not
+// move: the first stall a stage records (stages run back to front, so the
+// stage nearest the output), or none. The zero value holds none; End, the
+// last step of the unit's tick, returns the cycle's state and forgets the
+// reason for the next cycle.
+type WaitReason struct{ s int } // the state + 1; 0: none
+
+// Record makes state s the reason unless a stage recorded one this cycle.
+func (w *WaitReason) Record(s int) {
+	if w.s == 0 {
+		w.s = s + 1
+	}
+}
+
+// End returns the state of the cycle, busy when the unit made progress, else
+// the reason recorded, else otherwise; and forgets the reason.
+func (w *WaitReason) End(progress bool, busy, otherwise int) int {
+	r := w.s - 1
+	w.s = 0
+	switch {
+	case progress:
+		return busy
+	case r >= 0:
+		return r
+	}
+	return otherwise
+}

@@ -46,11 +46,11 @@ func (f *Fault) Unexpected(port sim.Port, msg sim.Msg) {
 
 // Expect returns ok, whether msg (peeked or taken from port; nil when none
 // waited) is of the type the port takes; a message of another type fails the
-// unit (Unexpected), which then stops at its next tick:
+// unit (Unexpected), which then stops at its next tick. A port that carries
+// one message type is read with TakeAs or PeekAs:
 //
-//	msg := c.FromRoute.Peek()
-//	m, ok := msg.(*protocol.SampleSpan)
-//	if !c.fault.Expect(ok, c.FromRoute, msg) {
+//	m, ok := timing.PeekAs[*protocol.SampleSpan](&c.fault, c.FromRoute)
+//	if !ok {
 //		return progress
 //	}
 func (f *Fault) Expect(ok bool, port sim.Port, msg sim.Msg) bool {
@@ -58,4 +58,20 @@ func (f *Fault) Expect(ok bool, port sim.Port, msg sim.Msg) bool {
 		f.Unexpected(port, msg)
 	}
 	return ok
+}
+
+// TakeAs retrieves port's next message as a T, for a port that carries one
+// message type: ok is false when none waited, or when the message is of
+// another type (f's unit then fails, Unexpected, and the message is gone).
+func TakeAs[T sim.Msg](f *Fault, port sim.Port, now sim.VTimeInSec) (m T, ok bool) {
+	msg := port.Retrieve(now)
+	m, ok = msg.(T)
+	return m, f.Expect(ok, port, msg)
+}
+
+// PeekAs is TakeAs that leaves the message in the port.
+func PeekAs[T sim.Msg](f *Fault, port sim.Port) (m T, ok bool) {
+	msg := port.Peek()
+	m, ok = msg.(T)
+	return m, f.Expect(ok, port, msg)
 }

@@ -54,3 +54,44 @@ func TestFault(t *testing.T) {
 		t.Error("a halted platform does not stop the unit, or gave it an error")
 	}
 }
+
+// TestTakeAsPeekAs: a message of the port's type is peeked (and stays) or
+// taken (and is gone); an empty port gives nothing and no error; a message of
+// another type fails the unit, and TakeAs drops it.
+func TestTakeAsPeekAs(t *testing.T) {
+	for _, take := range []bool{false, true} {
+		u := &faultUnit{ComponentBase: sim.NewComponentBase("GPU.Unit")}
+		u.In = sim.NewLimitNumMsgPort(u, 2, "GPU.Unit.In")
+		f := Env{Halt: &Halt{}}.Fault("GPU.Unit")
+		get := func() (*wantMsg, bool) {
+			if take {
+				return TakeAs[*wantMsg](&f, u.In, 0)
+			}
+			return PeekAs[*wantMsg](&f, u.In)
+		}
+		if m, ok := get(); ok || m != nil || f.Err() != nil {
+			t.Errorf("take %v, empty port: %v, %v, error %v", take, m, ok, f.Err())
+		}
+		in := &wantMsg{}
+		u.In.Recv(in)
+		if m, ok := get(); !ok || m != in || f.Err() != nil {
+			t.Errorf("take %v: %v, %v, error %v; want the message", take, m, ok, f.Err())
+		}
+		if left := u.In.Peek() != nil; left == take {
+			t.Errorf("take %v: the message is left in the port: %v", take, left)
+		}
+		if take {
+			u.In.Recv(&otherMsg{})
+		} else {
+			u.In.Retrieve(0)
+			u.In.Recv(&otherMsg{})
+		}
+		want := "GPU.Unit: In: unexpected message *timing.otherMsg"
+		if m, ok := get(); ok || m != nil || f.Err() == nil || f.Err().Error() != want {
+			t.Errorf("take %v, another type: %v, %v, error %v; want %q", take, m, ok, f.Err(), want)
+		}
+		if left := u.In.Peek() != nil; left == take {
+			t.Errorf("take %v: after another type, the message is left in the port: %v", take, left)
+		}
+	}
+}

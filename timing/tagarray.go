@@ -115,23 +115,20 @@ func (t *TagArray) Fill(addr uint64) (Victim, bool) {
 
 // MarkDirty marks the (present) line holding addr dirty; it reports false when the
 // line is absent.
-func (t *TagArray) MarkDirty(addr uint64) bool {
-	i := t.find(t.Line(addr))
-	if i < 0 {
-		return false
-	}
-	t.flags[i] |= lineDirty
-	return true
-}
+func (t *TagArray) MarkDirty(addr uint64) bool { return t.mark(addr, lineDirty) }
 
 // MarkPrefetched marks the (present) line holding addr as filled by a
 // prefetch and not used yet; it reports false when the line is absent.
-func (t *TagArray) MarkPrefetched(addr uint64) bool {
+func (t *TagArray) MarkPrefetched(addr uint64) bool { return t.mark(addr, linePrefetched) }
+
+// mark sets flag on the (present) line holding addr; it reports false when
+// the line is absent.
+func (t *TagArray) mark(addr uint64, flag uint8) bool {
 	i := t.find(t.Line(addr))
 	if i < 0 {
 		return false
 	}
-	t.flags[i] |= linePrefetched
+	t.flags[i] |= flag
 	return true
 }
 

@@ -307,3 +307,35 @@ func TestWakeForNext(t *testing.T) {
 		t.Fatalf("ticks at cycles %v, want [25]", s.ticks)
 	}
 }
+
+// TestWaitReason: the first reason recorded in a cycle is the cycle's state
+// unless the unit made progress; with none, the state is otherwise; End
+// starts a new cycle.
+func TestWaitReason(t *testing.T) {
+	const busy, blocked, starved, idle = 0, 1, 2, 3
+	for _, tc := range []struct {
+		name     string
+		records  []int
+		progress bool
+		want     int
+	}{
+		{"none", nil, false, idle},
+		{"progress", nil, true, busy},
+		{"one", []int{starved}, false, starved},
+		{"first wins", []int{blocked, starved}, false, blocked},
+		{"progress over a reason", []int{blocked}, true, busy},
+	} {
+		var w WaitReason
+		w.Record(starved) // a previous cycle's
+		w.End(false, busy, idle)
+		for _, s := range tc.records {
+			w.Record(s)
+		}
+		if got := w.End(tc.progress, busy, idle); got != tc.want {
+			t.Errorf("%s: state %d, want %d", tc.name, got, tc.want)
+		}
+		if got := w.End(false, busy, idle); got != idle {
+			t.Errorf("%s: the next cycle's state %d, want %d (the reason forgotten)", tc.name, got, idle)
+		}
+	}
+}

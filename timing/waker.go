@@ -1,7 +1,7 @@
 package timing
 
 import (
-	"sort"
+	"slices"
 	"sync"
 
 	"github.com/sarchlab/akita/v3/sim"
@@ -62,13 +62,11 @@ func (w *Waker) WakeIn(now sim.VTimeInSec, cycles int) {
 func (w *Waker) WakeAt(t sim.VTimeInSec) {
 	w.lock.Lock()
 	defer w.lock.Unlock()
-	i := sort.Search(len(w.pending), func(i int) bool { return w.pending[i] >= t })
-	if i < len(w.pending) && w.pending[i] == t {
+	i, found := slices.BinarySearch(w.pending, t)
+	if found {
 		return
 	}
-	w.pending = append(w.pending, 0)
-	copy(w.pending[i+1:], w.pending[i:])
-	w.pending[i] = t
+	w.pending = slices.Insert(w.pending, i, t)
 	w.engine.Schedule(wakeEvent{t, w})
 }
 
@@ -76,9 +74,8 @@ func (w *Waker) WakeAt(t sim.VTimeInSec) {
 func (w *Waker) Handle(e sim.Event) error {
 	w.lock.Lock()
 	t := e.Time()
-	i := sort.Search(len(w.pending), func(i int) bool { return w.pending[i] >= t })
-	if i < len(w.pending) && w.pending[i] == t {
-		w.pending = append(w.pending[:i], w.pending[i+1:]...)
+	if i, found := slices.BinarySearch(w.pending, t); found {
+		w.pending = slices.Delete(w.pending, i, i+1)
 	}
 	w.lock.Unlock()
 	if w.tick != nil {

@@ -142,11 +142,10 @@ func (c *Checker) Err() error {
 func (c *Checker) Stats(add func(string, float64)) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	add("GPU.Coherence.writes", float64(c.writes))
-	add("GPU.Coherence.write_backs", float64(c.writeBacks))
-	add("GPU.Coherence.reads_checked", float64(c.checks))
-	add("GPU.Coherence.fences", float64(c.epoch))
-	add("GPU.Coherence.violations", float64(c.violations))
+	timing.AddCounters("GPU.Coherence.", add,
+		timing.Counter{Name: "writes", Value: c.writes}, timing.Counter{Name: "write_backs", Value: c.writeBacks},
+		timing.Counter{Name: "reads_checked", Value: c.checks}, timing.Counter{Name: "fences", Value: c.epoch},
+		timing.Counter{Name: "violations", Value: c.violations})
 }
 
 func (c *Checker) get(l uint64) *line {

@@ -3,8 +3,6 @@ package commandprocessor
 import (
 	"math/bits"
 
-	"github.com/sarchlab/akita/v3/sim"
-
 	"github.com/gfxsim/gfxsim/functional/command"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/raster"
@@ -93,7 +91,6 @@ type Builder = timing.Builder[Config, *CommandProcessor]
 func MakeBuilder() Builder { return timing.NewBuilder("commandprocessor", DefaultConfig(), build) }
 
 func build(name string, env timing.Env, cfg Config) *CommandProcessor {
-	sim.NameMustBeValid(name)
 	c := &CommandProcessor{
 		cfg: cfg,
 		env: env,
@@ -108,15 +105,12 @@ func build(name string, env timing.Env, cfg Config) *CommandProcessor {
 
 func (c *CommandProcessor) createPorts(name string) {
 	// Memory responses: never more than the requests in flight.
-	c.ToMemory = sim.NewLimitNumMsgPort(c, c.cfg.MaxOutstandingDMA, name+".ToMemory")
-	c.AddPort("ToMemory", c.ToMemory)
+	c.ToMemory = timing.AddPort(c, "ToMemory", c.cfg.MaxOutstandingDMA)
 	// Nothing comes back from the input assembler.
-	c.ToInputAssembler = sim.NewLimitNumMsgPort(c, 1, name+".ToInputAssembler")
-	c.AddPort("ToInputAssembler", c.ToInputAssembler)
+	c.ToInputAssembler = timing.AddPort(c, "ToInputAssembler", 1)
 	// DrawDone from every partition for every draw in flight, and the Done of
 	// every back-end command; the component drains the port every tick.
-	c.ToBackEnd = sim.NewLimitNumMsgPort(c, max(8, 2*c.cfg.Partitions), name+".ToBackEnd")
-	c.AddPort("ToBackEnd", c.ToBackEnd)
+	c.ToBackEnd = timing.AddPort(c, "ToBackEnd", max(8, 2*c.cfg.Partitions))
 }
 
 func (c *CommandProcessor) createBuffers() {

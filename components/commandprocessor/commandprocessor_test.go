@@ -174,10 +174,7 @@ func (b *bench) run(t *testing.T, m state.Memory, stream, size uint64) {
 	if err := b.cp.Start(m, stream, size, 0); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.engine.Run(); err != nil {
-		t.Fatal(err)
-	}
-	b.cp.Finish(b.engine.CurrentTime())
+	testpeer.RunAndFinish(t, b.engine, b.cp)
 }
 
 func dispatches(p *fakePipe) []*protocol.DrawDispatch {

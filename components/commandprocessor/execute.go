@@ -87,6 +87,48 @@ func (c *CommandProcessor) mapped(addr, size uint64) bool {
 	return ok
 }
 
+// decoded moves decoded command p to its next phase: DrawAuto's counter read,
+// the fetch of the bytes it refers to, or its application. It fails the
+// command processor and reports false when a shader's code lies outside
+// simulated memory.
+func (c *CommandProcessor) decoded(p *pending) bool {
+	addr, size := resource(p.lc.Command)
+	if _, ok := p.lc.Command.(command.BindShader); ok && !c.mapped(addr, size) {
+		c.fail(&state.Error{Addr: p.lc.Addr, Op: p.lc.Opcode(), Field: "code",
+			Err: fmt.Errorf("%d bytes at 0x%x are outside simulated memory", size, addr)})
+		return false
+	}
+	if _, ok := p.lc.Command.(command.DrawAuto); ok {
+		p.phase = phaseAuto
+	} else if size > 0 && c.mapped(addr, size) {
+		p.resNext, p.resEnd = addr, addr+size
+		p.phase = phaseFetch
+	} else {
+		c.apply(p)
+	}
+	return true
+}
+
+// drain ends the pass of drained command p (sort-middle, once) or finishes p.
+func (c *CommandProcessor) drain(p *pending) {
+	if c.Binner != nil && !p.passEnded {
+		c.endPass(p)
+		return
+	}
+	c.drained(p)
+}
+
+// backEndDone moves p on once every back-end command is sent and done: after
+// a pass end back to the drain, after the commands to acknowledge to p's
+// acknowledgement.
+func (c *CommandProcessor) backEndDone(p *pending) {
+	if p.phase == phasePassEnd {
+		p.phase = phaseDrain
+	} else {
+		c.acknowledged(p)
+	}
+}
+
 // execute advances the current command as far as it can go this cycle.
 func (c *CommandProcessor) execute(now sim.VTimeInSec, cycle uint64) bool {
 	p := c.cur
@@ -101,19 +143,8 @@ func (c *CommandProcessor) execute(now sim.VTimeInSec, cycle uint64) bool {
 			if cycle < p.readyAt {
 				return progress
 			}
-			addr, size := resource(p.lc.Command)
-			if _, ok := p.lc.Command.(command.BindShader); ok && !c.mapped(addr, size) {
-				c.fail(&state.Error{Addr: p.lc.Addr, Op: p.lc.Opcode(), Field: "code",
-					Err: fmt.Errorf("%d bytes at 0x%x are outside simulated memory", size, addr)})
+			if !c.decoded(p) {
 				return true
-			}
-			if _, ok := p.lc.Command.(command.DrawAuto); ok {
-				p.phase = phaseAuto
-			} else if size > 0 && c.mapped(addr, size) {
-				p.resNext, p.resEnd = addr, addr+size
-				p.phase = phaseFetch
-			} else {
-				c.apply(p)
 			}
 			moved = true
 		case phaseFetch:
@@ -121,27 +152,17 @@ func (c *CommandProcessor) execute(now sim.VTimeInSec, cycle uint64) bool {
 		case phaseVersion:
 			moved = c.dispatchDraw(now, p)
 		case phaseDrain:
-			if len(c.inflight) > 0 {
-				return progress
+			// Wait until every draw in flight is done.
+			moved = len(c.inflight) == 0
+			if moved {
+				c.drain(p)
 			}
-			if c.Binner != nil && !p.passEnded {
-				c.endPass(p)
-				moved = true
-				break
-			}
-			c.drained(p)
-			moved = true
 		case phasePassEnd, phaseAck:
 			// Both wait until every back-end command is sent and done.
-			if c.outbox.Len() > 0 || len(c.acks) > 0 {
-				return progress
+			moved = c.outbox.Len() == 0 && len(c.acks) == 0
+			if moved {
+				c.backEndDone(p)
 			}
-			if p.phase == phasePassEnd {
-				p.phase = phaseDrain
-			} else {
-				c.acknowledged(p)
-			}
-			moved = true
 		case phaseWrite:
 			moved = c.writeSync(now, p)
 		case phaseAuto:

@@ -72,10 +72,7 @@ func (p *fakePipe) isCache(port sim.Port) bool {
 }
 
 func (p *fakePipe) Tick(now sim.VTimeInSec) bool {
-	cycle := p.Freq.Cycle(now)
-	progress := testpeer.TakeAll(now, cycle, p.ports(), &p.got, func(port sim.Port, msg sim.Msg) { p.take(cycle, port, msg) })
-	progress = p.sched.Run(now, cycle) || progress
-	return progress || p.sched.Len() > 0
+	return p.sched.Serve(now, p.ports(), &p.got, p.take)
 }
 
 // take answers one message: a draw with a DrawDone from every ROP, a clear or

@@ -3,8 +3,6 @@ package inputassembler
 import (
 	"fmt"
 
-	"github.com/sarchlab/akita/v3/sim"
-
 	"github.com/gfxsim/gfxsim/functional/vertex"
 	"github.com/gfxsim/gfxsim/internal/check"
 	"github.com/gfxsim/gfxsim/timing"
@@ -88,11 +86,11 @@ type Builder = timing.Builder[Config, *InputAssembler]
 func MakeBuilder() Builder { return timing.NewBuilder("inputassembler", DefaultConfig(), build) }
 
 func build(name string, env timing.Env, cfg Config) *InputAssembler {
-	sim.NameMustBeValid(name)
 	c := &InputAssembler{
 		cfg:      cfg,
 		env:      env,
 		lastCore: -1,
+		fault:    env.Fault(name),
 	}
 	c.TickingComponent = timing.NewTickingComponent(name, env.Engine, env.Freq, c)
 	c.activity = timing.NewActivity(stateNames[:]...)
@@ -107,15 +105,11 @@ func build(name string, env timing.Env, cfg Config) *InputAssembler {
 
 func (c *InputAssembler) createPorts(name string) {
 	// Draws wait here while the input assembler works on earlier ones.
-	c.FromCommandProcessor = sim.NewLimitNumMsgPort(c, 2, name+".FromCommandProcessor")
-	c.AddPort("FromCommandProcessor", c.FromCommandProcessor)
+	c.FromCommandProcessor = timing.AddPort(c, "FromCommandProcessor", 2)
 	// Line responses: never more than the reads in flight.
-	c.ToMemory = sim.NewLimitNumMsgPort(c, c.cfg.MaxOutstandingMemory, name+".ToMemory")
-	c.AddPort("ToMemory", c.ToMemory)
+	c.ToMemory = timing.AddPort(c, "ToMemory", c.cfg.MaxOutstandingMemory)
 	// Nothing comes back from the shader cores on this port.
-	c.ToShaderCores = sim.NewLimitNumMsgPort(c, 1, name+".ToShaderCores")
-	c.AddPort("ToShaderCores", c.ToShaderCores)
+	c.ToShaderCores = timing.AddPort(c, "ToShaderCores", 1)
 	// BatchCredit messages; drained every tick.
-	c.PrimitiveAssembly = sim.NewLimitNumMsgPort(c, 4, name+".PrimitiveAssembly")
-	c.AddPort("PrimitiveAssembly", c.PrimitiveAssembly)
+	c.PrimitiveAssembly = timing.AddPort(c, "PrimitiveAssembly", 4)
 }

@@ -106,8 +106,8 @@
 // and the credits in use.
 //
 // A peer that breaks the protocol (a credit nobody took, a message of the wrong
-// kind) or a missing peer stops the run through the shared timing.Halt; Err
-// returns the error.
+// kind) or a missing peer stops the run through the shared timing.Halt (the
+// unit's timing.Fault, so without a Halt it panics); Err returns the error.
 //
 // Tasks (only when a tracer is attached, docs/design-timing.md section 10): each
 // batch is a "vertex_batch" task "draw<s>.t<first>.batch<b>" below its draw, from its

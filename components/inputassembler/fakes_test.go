@@ -52,14 +52,11 @@ func (p *fakePeers) do(c uint64, fn func(now sim.VTimeInSec)) {
 }
 
 func (p *fakePeers) Tick(now sim.VTimeInSec) bool {
-	cycle := p.Freq.Cycle(now)
-	progress := testpeer.TakeAll(now, cycle, p.ports(), &p.got, func(_ sim.Port, msg sim.Msg) {
+	return p.sched.Serve(now, p.ports(), &p.got, func(cycle uint64, _ sim.Port, msg sim.Msg) {
 		if _, ok := msg.(*protocol.VertexBatch); ok && p.autoCredit {
 			p.at(cycle+p.creditDelay, p.PA, p.iaPA, protocol.NewBatchCredit(1))
 		}
 	})
-	progress = p.sched.Run(now, cycle) || progress
-	return progress || p.sched.Len() > 0
 }
 
 // batches returns the VertexBatch messages the cores testpeer.Taken, in arrival

@@ -52,7 +52,7 @@ type InputAssembler struct {
 	activity *timing.Activity
 	client   *memclient.Client
 	mem      command.Memory
-	err      error
+	fault    timing.Fault
 
 	batcher     *vertex.Batcher
 	fetcher     vertex.Fetcher
@@ -67,7 +67,7 @@ type InputAssembler struct {
 	inflight   []request  // line reads in flight
 	nextReq    uint64
 	lastCore   int
-	waitReason int // why the dispatch stage could not send (a state), or -1
+	waitReason timing.WaitReason // why the dispatch stage could not send
 
 	// Statistics.
 	draws, batches, vertices         uint64
@@ -129,16 +129,7 @@ func (c *InputAssembler) SetMemory(m command.Memory) { c.mem = m }
 
 // Err returns the error that stopped the run (a peer broke the protocol, or the
 // component is not wired), or nil.
-func (c *InputAssembler) Err() error { return c.err }
-
-func (c *InputAssembler) fail(err error) {
-	if c.err == nil {
-		c.err = err
-	}
-	if c.env.Halt != nil {
-		c.env.Halt.Stop(err)
-	}
-}
+func (c *InputAssembler) Err() error { return c.fault.Err() }
 
 // CreditsAvailable returns the primitive-assembly credits held.
 func (c *InputAssembler) CreditsAvailable() int { return c.credits.Available() }
@@ -202,10 +193,9 @@ func (c *InputAssembler) Finish(now sim.VTimeInSec) { c.activity.Finish(c.Freq.C
 // Tick takes memory responses and credits, then runs the stages back to front:
 // dispatch, vertex fetch, index fetch.
 func (c *InputAssembler) Tick(now sim.VTimeInSec) bool {
-	if c.env.Halt.Stopped() || c.err != nil {
+	if c.fault.Stopped() {
 		return false
 	}
-	c.waitReason = -1
 	progress := c.receiveMemory(now)
 	progress = c.receiveCredits(now) || progress
 	progress = c.dispatchStage(now) || progress
@@ -216,17 +206,15 @@ func (c *InputAssembler) Tick(now sim.VTimeInSec) bool {
 }
 
 func (c *InputAssembler) status(progress bool) int {
-	switch {
-	case c.err != nil || c.env.Halt.Stopped():
-		return stateIdle
-	case progress:
-		return stateBusy
-	case c.waitReason >= 0:
-		return c.waitReason
-	case c.cur != nil || len(c.fetchQ) > 0 || len(c.dispatchQ) > 0:
-		return stateWaitMemory
+	otherwise := stateIdle
+	if c.cur != nil || len(c.fetchQ) > 0 || len(c.dispatchQ) > 0 {
+		otherwise = stateWaitMemory
 	}
-	return stateIdle
+	s := c.waitReason.End(progress, stateBusy, otherwise)
+	if c.fault.Stopped() {
+		return stateIdle
+	}
+	return s
 }
 
 // receiveMemory takes the line reads that completed.
@@ -253,19 +241,14 @@ func (c *InputAssembler) receiveMemory(now sim.VTimeInSec) bool {
 // receiveCredits takes the BatchCredit messages primitive assembly sent.
 func (c *InputAssembler) receiveCredits(now sim.VTimeInSec) bool {
 	progress := false
-	for c.err == nil {
-		msg := c.PrimitiveAssembly.Retrieve(now)
-		if msg == nil {
+	for c.fault.Err() == nil {
+		m, ok := timing.TakeAs[*protocol.BatchCredit](&c.fault, c.PrimitiveAssembly, now)
+		if !ok {
 			break
 		}
 		progress = true
-		m, ok := msg.(*protocol.BatchCredit)
-		if !ok {
-			c.fail(fmt.Errorf("%s: unexpected %T on PrimitiveAssembly", c.Name(), msg))
-			break
-		}
 		if m.Slots < 0 || m.Slots > c.credits.Max()-c.credits.Available() {
-			c.fail(fmt.Errorf("%s: BatchCredit returns %d slots with %d of %d credits in use", c.Name(), m.Slots,
+			c.fault.Fail(fmt.Errorf("BatchCredit returns %d slots with %d of %d credits in use", m.Slots,
 				c.credits.Max()-c.credits.Available(), c.credits.Max()))
 			break
 		}

@@ -65,10 +65,7 @@ func (bn *bench) send(draws ...*protocol.Draw) {
 func (bn *bench) run(t *testing.T) {
 	t.Helper()
 	bn.peers.TickLater(0)
-	if err := bn.engine.Run(); err != nil {
-		t.Fatal(err)
-	}
-	bn.ia.Finish(bn.engine.CurrentTime())
+	testpeer.RunAndFinish(t, bn.engine, bn.ia)
 	if err := bn.ia.Err(); err != nil {
 		t.Fatal(err)
 	}
@@ -425,9 +422,7 @@ func TestProtocolErrors(t *testing.T) {
 	bn := newBench(t, img, DefaultConfig(), 1, 5)
 	bn.peers.at(3, bn.peers.PA, bn.ia.PrimitiveAssembly, protocol.NewBatchCredit(1))
 	bn.peers.TickLater(0)
-	if err := bn.engine.Run(); err != nil {
-		t.Fatal(err)
-	}
+	testpeer.Run(t, bn.engine)
 	if err := bn.ia.Err(); err == nil || !strings.Contains(err.Error(), "BatchCredit") || !bn.halt.Stopped() {
 		t.Errorf("error %v, halted %v", err, bn.halt.Stopped())
 	}
@@ -531,9 +526,7 @@ func TestChunkOutOfRange(t *testing.T) {
 		bn := newBench(t, img, DefaultConfig(), 1, 5)
 		bn.peers.at(1, bn.peers.CP, bn.ia.FromCommandProcessor, protocol.NewDrawChunk(newDraw(0, vertex.Stream{Count: 12}, vb, l), c.first, c.end))
 		bn.peers.TickLater(0)
-		if err := bn.engine.Run(); err != nil {
-			t.Fatal(err)
-		}
+		testpeer.Run(t, bn.engine)
 		if err := bn.ia.Err(); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("[%d, %d): error %v, want %q", c.first, c.end, err, c.want)
 		}

@@ -15,42 +15,34 @@ import (
 
 // startDraw takes the next DrawDispatch, if any.
 func (c *InputAssembler) startDraw(now sim.VTimeInSec) bool {
-	msg := c.FromCommandProcessor.Peek()
-	if msg == nil {
-		return false
-	}
-	dd, ok := msg.(*protocol.DrawDispatch)
+	dd, ok := protocol.PeekDrawDispatch(&c.fault, c.FromCommandProcessor)
 	switch {
 	case !ok:
-		c.fail(fmt.Errorf("%s: unexpected %T on FromCommandProcessor", c.Name(), msg))
-		return false
-	case dd.Draw == nil || dd.Draw.State == nil:
-		c.fail(fmt.Errorf("%s: DrawDispatch without a draw", c.Name()))
 		return false
 	case c.mem == nil:
-		c.fail(fmt.Errorf("%s: draw %d arrived before SetMemory", c.Name(), dd.Draw.Seq))
+		c.fault.Fail(fmt.Errorf("draw %d arrived before SetMemory", dd.Draw.Seq))
 		return false
 	}
 	if c.client == nil {
 		if c.Memory == nil {
-			c.fail(fmt.Errorf("%s: Memory: not set (the line reads' LowModuleFinder)", c.Name()))
+			c.fault.Fail(fmt.Errorf("Memory: not set (the line reads' LowModuleFinder)"))
 			return false
 		}
 		cl, err := memclient.New(c.ToMemory, c.Memory, c.Freq, memclient.Config{MaxOutstanding: c.cfg.MaxOutstandingMemory})
 		if err != nil {
-			c.fail(fmt.Errorf("%s: %w", c.Name(), err))
+			c.fault.Fail(err)
 			return false
 		}
 		c.client = cl
 	}
 	if len(c.ShaderCores) == 0 || c.PrimitiveAssemblyPort == nil {
-		c.fail(fmt.Errorf("%s: ShaderCores (%d ports) or PrimitiveAssemblyPort not set", c.Name(), len(c.ShaderCores)))
+		c.fault.Fail(fmt.Errorf("ShaderCores (%d ports) or PrimitiveAssemblyPort not set", len(c.ShaderCores)))
 		return false
 	}
 	ds := &drawState{d: dd.Draw, stream: dd.Draw.State.Stream, skipSO: dd.SkipStreamOut}
 	first, end, err := dd.Triangles(ds.stream.NumPrimitives())
 	if err != nil {
-		c.fail(fmt.Errorf("%s: draw %d: %w", c.Name(), dd.Draw.Seq, err))
+		c.fault.Fail(fmt.Errorf("draw %d: %w", dd.Draw.Seq, err))
 		return false
 	}
 	truncate(&ds.stream, end)
@@ -240,7 +232,7 @@ func (c *InputAssembler) dispatchStage(now sim.VTimeInSec) bool {
 		}
 		j.info.SendTime = now
 		if c.PrimitiveAssembly.Send(j.info) != nil {
-			c.waitReason = stateWaitSend
+			c.waitReason.Record(stateWaitSend)
 			return false
 		}
 		c.popDispatch()
@@ -251,7 +243,7 @@ func (c *InputAssembler) dispatchStage(now sim.VTimeInSec) bool {
 		return false
 	}
 	if c.credits.Available() == 0 {
-		c.waitReason = stateWaitCredit
+		c.waitReason.Record(stateWaitCredit)
 		return false
 	}
 	if j.msg == nil {
@@ -278,7 +270,7 @@ func (c *InputAssembler) dispatchStage(now sim.VTimeInSec) bool {
 		c.env.Progress.Add(1)
 		return true
 	}
-	c.waitReason = stateWaitCore
+	c.waitReason.Record(stateWaitCore)
 	return false
 }
 

@@ -6,6 +6,7 @@ import (
 	"github.com/sarchlab/akita/v3/mem/mem"
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/memclient"
 	"github.com/gfxsim/gfxsim/components/memory"
 )
@@ -136,10 +137,7 @@ func newRigOn(t testing.TB, engine sim.Engine, cfg memory.Config, l2 *memory.L2C
 // the test unless every op completed.
 func (r *rig) run(t testing.TB) {
 	t.Helper()
-	r.agent.TickNow(0)
-	if err := r.engine.Run(); err != nil {
-		t.Fatal(err)
-	}
+	testpeer.Run(t, r.engine, r.agent)
 	if r.agent.next != len(r.agent.script) || len(r.agent.done) != len(r.agent.script) {
 		t.Fatalf("issued %d, completed %d of %d ops", r.agent.next, len(r.agent.done), len(r.agent.script))
 	}

@@ -172,7 +172,5 @@ func (c *limitedIdeal) sleep(now sim.VTimeInSec, cycle uint64) {
 			next = free
 		}
 	}
-	if next > cycle {
-		c.waker.WakeIn(now, int(next-cycle))
-	}
+	c.waker.WakeForNext(now, cycle, next)
 }

@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/sarchlab/akita/v3/sim"
@@ -63,6 +64,19 @@ type DrawDispatch struct {
 }
 
 func (m *DrawDispatch) Meta() *sim.MsgMeta { return &m.MsgMeta }
+
+// PeekDrawDispatch returns the DrawDispatch waiting at port, for a unit that
+// takes draws from the command processor: ok is false when none waits, and
+// when the message is of another type or carries no draw (f's unit then
+// fails).
+func PeekDrawDispatch(f *timing.Fault, port sim.Port) (dd *DrawDispatch, ok bool) {
+	dd, ok = timing.PeekAs[*DrawDispatch](f, port)
+	if ok && (dd.Draw == nil || dd.Draw.State == nil) {
+		f.Fail(errors.New("DrawDispatch without a draw"))
+		return nil, false
+	}
+	return dd, ok
+}
 
 // Triangles returns the range [first, end) of triangles the dispatch covers in
 // its draw of n triangles, and an error naming the field when the range is not

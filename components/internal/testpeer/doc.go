@@ -2,10 +2,13 @@
 // tests put around the component under test: a scripted peer that sends a
 // script and records what it receives (Peer), a source on one port
 // (Source), a memory that answers reads from an image
-// (Memory), a schedule of messages to send at given cycles (Schedule), and
+// (Memory), a schedule of messages to send at given cycles (Schedule; its
+// Serve is the tick of a many-port peer that answers through it), and
 // a unit's statistics by name (StatMap, CheckStats) and a tracer that
 // records the tasks a unit reports (TaskLog). A paced sender (Sender) sends
-// one message a cycle. The frame rig (frame.go) encodes scenes
+// one message a cycle. Run starts units and runs a rig's engine;
+// RunAndFinish also closes the units' activity accounting, RunClean fails on
+// a halt. The frame rig (frame.go) encodes scenes
 // (EncodeScene, GeoScene, Builtin), lists and shades their draws (Frame,
 // FrameDraws, ShadeDraw, Primitives, TestDraw) and renders them with the
 // reference renderer (Reference). config.go builds units from their

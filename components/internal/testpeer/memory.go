@@ -40,8 +40,7 @@ type Memory struct {
 func NewMemory(e sim.Engine, image command.Memory, latency uint64) *Memory {
 	m := &Memory{Image: image, Latency: latency}
 	m.TickingComponent = timing.NewTickingComponent("Memory", e, Freq, m)
-	m.Top = sim.NewLimitNumMsgPort(m, 64, "Memory.Top")
-	m.AddPort("Top", m.Top)
+	m.Top = timing.AddPort(m, "Top", 64)
 	return m
 }
 

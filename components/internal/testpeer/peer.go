@@ -1,6 +1,8 @@
 package testpeer
 
 import (
+	"testing"
+
 	"github.com/gfxsim/gfxsim/timing"
 	"github.com/sarchlab/akita/v3/sim"
 )
@@ -37,8 +39,7 @@ type Peer struct {
 func NewPeer(name string, e sim.Engine, bufCap int) *Peer {
 	f := &Peer{}
 	f.TickingComponent = timing.NewTickingComponent(name, e, Freq, f)
-	f.Port = sim.NewLimitNumMsgPort(f, bufCap, name+".Port")
-	f.AddPort("Port", f.Port)
+	f.Port = timing.AddPort(f, "Port", bufCap)
 	return f
 }
 
@@ -62,4 +63,27 @@ func (f *Peer) Tick(now sim.VTimeInSec) bool {
 		progress = true
 	}
 	return progress || len(f.Script) > 0 // tick until the next scripted cycle
+}
+
+// Finisher is a unit whose activity accounting closes at the end of a run.
+type Finisher interface{ Finish(now sim.VTimeInSec) }
+
+// RunAndFinish is Run (no unit to start) that then closes each unit's
+// activity accounting at the time the run ended: the end of a bench's run.
+func RunAndFinish(t testing.TB, e sim.Engine, units ...Finisher) {
+	t.Helper()
+	Run(t, e)
+	for _, u := range units {
+		u.Finish(e.CurrentTime())
+	}
+}
+
+// RunClean is Run that also fails t when the run halted with a reason (a
+// unit's protocol error or a watchdog).
+func RunClean(t testing.TB, e sim.Engine, halt *timing.Halt, start ...timing.TickNower) {
+	t.Helper()
+	Run(t, e, start...)
+	if err := halt.Reason(); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -37,11 +37,24 @@ func TakeAll(now sim.VTimeInSec, cycle uint64, ports []sim.Port, log *[]Taken, t
 	return progress
 }
 
+// Serve is the tick of a many-port peer that answers through s, at Freq:
+// it takes every message of ports (TakeAll, handing each to took with the
+// cycle) and then runs s. It reports whether the peer must tick again (it
+// took or did something, or s holds more).
+func (s *Schedule) Serve(now sim.VTimeInSec, ports []sim.Port, log *[]Taken,
+	took func(cycle uint64, port sim.Port, msg sim.Msg)) bool {
+	cycle := Freq.Cycle(now)
+	progress := TakeAll(now, cycle, ports, log, func(port sim.Port, msg sim.Msg) { took(cycle, port, msg) })
+	progress = s.Run(now, cycle) || progress
+	return progress || s.Len() > 0
+}
+
 type scheduled struct {
-	at  uint64
-	src sim.Port
-	msg sim.Msg
-	fn  func(now sim.VTimeInSec)
+	at   uint64
+	src  sim.Port
+	msg  sim.Msg
+	fn   func(now sim.VTimeInSec)
+	sent func(now sim.VTimeInSec) // called once msg left (SendThen)
 }
 
 // Schedule is a list of messages to send, and functions to call, at given
@@ -51,6 +64,12 @@ type Schedule struct{ items []scheduled }
 // Send schedules msg (its Src and Dst set) to leave src at cycle c or later.
 func (s *Schedule) Send(c uint64, src sim.Port, msg sim.Msg) {
 	s.items = append(s.items, scheduled{at: c, src: src, msg: msg})
+}
+
+// SendThen is Send that calls sent once msg has left (a refused send is
+// retried, and sent waits for it).
+func (s *Schedule) SendThen(c uint64, src sim.Port, msg sim.Msg, sent func(now sim.VTimeInSec)) {
+	s.items = append(s.items, scheduled{at: c, src: src, msg: msg, sent: sent})
 }
 
 // Do schedules fn to run at cycle c or later.
@@ -75,6 +94,9 @@ func (s *Schedule) Run(now sim.VTimeInSec, cycle uint64) bool {
 		if it.at <= cycle {
 			it.msg.Meta().SendTime = now
 			if it.src.Send(it.msg) == nil {
+				if it.sent != nil {
+					it.sent(now)
+				}
 				progress = true
 				continue
 			}

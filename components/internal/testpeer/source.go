@@ -19,8 +19,7 @@ type Source struct {
 func NewSource(name string, e sim.Engine, script []Scripted) *Source {
 	s := &Source{Script: script}
 	s.TickingComponent = timing.NewTickingComponent(name, e, Freq, s)
-	s.Out = sim.NewLimitNumMsgPort(s, 1, name+".Out")
-	s.AddPort("Out", s.Out)
+	s.Out = timing.AddPort(s, "Out", 1)
 	return s
 }
 

@@ -6,6 +6,7 @@ import (
 	"github.com/sarchlab/akita/v3/mem/mem"
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/timing"
 )
 
@@ -144,13 +145,7 @@ func newRigLogged(t testing.TB, cfg Config, script []op, window int, logged bool
 // the run.
 func (g *rig) run(t testing.TB) {
 	t.Helper()
-	g.req.TickNow(0)
-	if err := g.engine.Run(); err != nil {
-		t.Fatal(err)
-	}
-	if err := g.halt.Reason(); err != nil {
-		t.Fatal(err)
-	}
+	testpeer.RunClean(t, g.engine, g.halt, g.req)
 	for i, a := range g.req.arrived {
 		if a < 0 {
 			t.Fatalf("request %d (%+v) was never answered (%d of %d sent)", i, g.req.script[i], g.req.next, len(g.req.script))

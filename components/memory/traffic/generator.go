@@ -199,8 +199,7 @@ func New(engine sim.Engine, name string, freq sim.Freq, finder mem.LowModuleFind
 		g.data = make([]byte, cfg.RequestBytes)
 	}
 	g.TickingComponent = timing.NewTickingComponent(name, engine, freq, g)
-	g.Port = sim.NewLimitNumMsgPort(g, cfg.MaxOutstanding, name+".Mem")
-	g.AddPort("Mem", g.Port)
+	g.Port = timing.AddPort(g, "Mem", cfg.MaxOutstanding)
 	c, err := memclient.New(g.Port, finder, freq, memclient.Config{MaxOutstanding: cfg.MaxOutstanding})
 	if err != nil {
 		return nil, fmt.Errorf("traffic %s: %w", name, err)

@@ -225,12 +225,7 @@ func (c *chain) controls() []sim.Port {
 func (c *chain) run(t testing.TB) {
 	t.Helper()
 	c.cp.TickLater(0)
-	if err := c.engine.Run(); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.halt.Reason(); err != nil {
-		t.Fatal(err)
-	}
+	testpeer.RunClean(t, c.engine, c.halt)
 	for _, v := range c.videos {
 		if !v.Finished() {
 			t.Fatalf("%s did not finish: %d Done of %d", v.Name(), len(c.cp.Got), len(c.controls()))

@@ -194,9 +194,8 @@ func (c *Comp) receive(now sim.VTimeInSec) bool {
 	}
 	progress := false
 	for {
-		msg := c.FromRoute.Peek()
-		m, ok := msg.(*protocol.SampleSpan)
-		if !c.fault.Expect(ok, c.FromRoute, msg) {
+		m, ok := timing.PeekAs[*protocol.SampleSpan](&c.fault, c.FromRoute)
+		if !ok {
 			return progress
 		}
 		b := c.buf
@@ -304,9 +303,8 @@ func (c *Comp) sendChain(now sim.VTimeInSec) bool {
 			}
 			m = c.outQ[0]
 		} else {
-			msg := c.FromPrev.Peek()
-			v, ok := msg.(*protocol.VideoSpan)
-			if !c.fault.Expect(ok, c.FromPrev, msg) {
+			v, ok := timing.PeekAs[*protocol.VideoSpan](&c.fault, c.FromPrev)
+			if !ok {
 				break
 			}
 			m = v

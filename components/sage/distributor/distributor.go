@@ -48,7 +48,7 @@ type Distributor struct {
 	fault    timing.Fault
 	waker    *timing.Waker
 	activity *timing.Activity
-	wait     int // why the send stage could not finish (a state), or -1
+	wait     timing.WaitReason // why the send stage could not finish
 
 	cur             *plan         // the draw being sent
 	outstanding     [][]chunkLoad // per pipe, the chunks not yet reported done, in order
@@ -143,24 +143,15 @@ func (c *Distributor) Tick(now sim.VTimeInSec) bool {
 		return false
 	}
 	cy := c.Freq.Cycle(now)
-	c.wait = -1
 	progress := c.receiveReturns(now)
 	progress = c.sendStage(now, cy) || progress
 	progress = c.takeStage(now, cy) || progress
-	c.activity.Set(cy, c.status(progress))
-	return progress
-}
-
-func (c *Distributor) status(progress bool) int {
-	switch {
-	case progress:
-		return stateBusy
-	case c.wait >= 0:
-		return c.wait
-	case c.cur != nil:
-		return stateLatency
+	otherwise := stateIdle
+	if c.cur != nil {
+		otherwise = stateLatency // the draw's dispatch latency
 	}
-	return stateIdle
+	c.activity.Set(cy, c.wait.End(progress, stateBusy, otherwise))
+	return progress
 }
 
 // receiveReturns takes the DrawEnd reports: pipe From finished its oldest
@@ -168,9 +159,8 @@ func (c *Distributor) status(progress bool) int {
 func (c *Distributor) receiveReturns(now sim.VTimeInSec) bool {
 	progress := false
 	for c.fault.Err() == nil {
-		msg := c.FromSampleFills.Retrieve(now)
-		m, ok := msg.(*protocol.DrawEnd)
-		if !c.fault.Expect(ok, c.FromSampleFills, msg) {
+		m, ok := timing.TakeAs[*protocol.DrawEnd](&c.fault, c.FromSampleFills, now)
+		if !ok {
 			return progress
 		}
 		progress = true
@@ -194,13 +184,9 @@ func (c *Distributor) takeStage(now sim.VTimeInSec, cy uint64) bool {
 	if c.cur != nil {
 		return false
 	}
-	msg := c.FromCommandProcessor.Peek()
-	dd, ok := msg.(*protocol.DrawDispatch)
+	dd, ok := protocol.PeekDrawDispatch(&c.fault, c.FromCommandProcessor)
 	switch {
-	case !c.fault.Expect(ok, c.FromCommandProcessor, msg):
-		return false
-	case dd.Draw == nil || dd.Draw.State == nil:
-		c.fault.Fail(fmt.Errorf("DrawDispatch without a draw"))
+	case !ok:
 		return false
 	case dd.First != 0 || dd.End != 0:
 		c.fault.Fail(fmt.Errorf("draw %d: DrawDispatch.First/End: the command processor sends whole draws, got [%d, %d)",
@@ -336,27 +322,30 @@ func (c *Distributor) sendStage(now sim.VTimeInSec, cy uint64) bool {
 	}
 	progress := false
 	for p := 0; p < c.cfg.Pipes; p++ {
-		if !pl.chunkSent[p] {
-			if c.send(now, c.ToPipes, c.Pipes[p], pl.chunks[p]) {
-				pl.chunkSent[p], progress = true, true
-				pl.unsent--
-			} else if c.wait < 0 {
-				c.wait = stateBlockedPipe
-			}
-		}
-		if !pl.planSent[p] {
-			if c.send(now, c.ToSampleFills, c.SampleFills[p], pl.plans[p]) {
-				pl.planSent[p], progress = true, true
-				pl.unsent--
-			} else if c.wait < 0 {
-				c.wait = stateBlockedFill
-			}
-		}
+		progress = c.sendOnce(now, c.ToPipes, c.Pipes[p], pl.chunks[p], &pl.chunkSent[p], stateBlockedPipe) || progress
+		progress = c.sendOnce(now, c.ToSampleFills, c.SampleFills[p], pl.plans[p], &pl.planSent[p], stateBlockedFill) ||
+			progress
 	}
 	if pl.unsent == 0 {
 		c.cur = nil
 	}
 	return progress
+}
+
+// sendOnce sends msg, one of the current draw's, through port to dst unless
+// *sent; a refused send makes blocked the cycle's wait reason unless one is
+// set. It reports whether it sent msg.
+func (c *Distributor) sendOnce(now sim.VTimeInSec, port, dst sim.Port, msg sim.Msg, sent *bool, blocked int) bool {
+	switch {
+	case *sent:
+		return false
+	case c.send(now, port, dst, msg):
+		*sent = true
+		c.cur.unsent--
+		return true
+	}
+	c.wait.Record(blocked)
+	return false
 }
 
 func (c *Distributor) send(now sim.VTimeInSec, port, dst sim.Port, msg sim.Msg) bool {

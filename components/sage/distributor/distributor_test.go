@@ -66,10 +66,7 @@ func chunks(n int, m distributor.Mode) distributor.Config {
 
 func (bn *bench) run(t *testing.T) {
 	t.Helper()
-	if err := bn.engine.Run(); err != nil {
-		t.Fatal(err)
-	}
-	bn.dist.Finish(bn.engine.CurrentTime())
+	testpeer.RunAndFinish(t, bn.engine, bn.dist)
 }
 
 func (bn *bench) stats() map[string]float64 {
@@ -158,6 +155,19 @@ func received(t *testing.T, bn *bench, ds []*protocol.Draw) ([][]chunk, []planne
 	return chunks, plans
 }
 
+// checkReceived checks the chunks and plans the pipes and sample fills took
+// for the draws ds (received) against want and wantPlans.
+func checkReceived(t *testing.T, bn *bench, ds []*protocol.Draw, want [][]chunk, wantPlans []planned) {
+	t.Helper()
+	chunks, plans := received(t, bn, ds)
+	if !reflect.DeepEqual(chunks, want) {
+		t.Errorf("chunks %v, want %v", chunks, want)
+	}
+	if !reflect.DeepEqual(plans, wantPlans) {
+		t.Errorf("plans %v, want %v", plans, wantPlans)
+	}
+}
+
 // TestDocumentMode: the scripted sequence gives exactly the chunks and
 // barriers worked out by hand (loads in brackets, per pipe):
 //
@@ -171,8 +181,7 @@ func received(t *testing.T, bn *bench, ds []*protocol.Draw) ([][]chunk, []planne
 //	d6 0 tris: every chunk empty, no barrier
 func TestDocumentMode(t *testing.T) {
 	bn, ds := runScript(t, distributor.Document)
-	chunks, plans := received(t, bn, ds)
-	want := [][]chunk{
+	checkReceived(t, bn, ds, [][]chunk{
 		{{0, 10}, {10, 20}, {20, 25}},
 		{{0, 2}, {12, 12}, {2, 12}},
 		{{7, 7}, {0, 7}, {7, 7}},
@@ -180,14 +189,7 @@ func TestDocumentMode(t *testing.T) {
 		{{5, 5}, {0, 5}, {5, 5}},
 		{{0, 10}, {10, 20}, {20, 30}},
 		{{0, 0}, {0, 0}, {0, 0}},
-	}
-	if !reflect.DeepEqual(chunks, want) {
-		t.Errorf("chunks %v, want %v", chunks, want)
-	}
-	wantPlans := []planned{{}, {}, {true, 0}, {}, {}, {true, 1}, {}}
-	if !reflect.DeepEqual(plans, wantPlans) {
-		t.Errorf("plans %v, want %v", plans, wantPlans)
-	}
+	}, []planned{{}, {}, {true, 0}, {}, {}, {true, 1}, {}})
 	st := bn.stats()
 	for k, v := range map[string]float64{"draws": 7, "ordered_draws": 3, "chunks": 11, "empty_chunks": 10,
 		"barriers": 2, "returns": 3, "triangles_p0": 22, "triangles_p1": 36, "triangles_p2": 25,
@@ -358,20 +360,12 @@ func TestStreamingDraws(t *testing.T) {
 	if err := bn.dist.Err(); err != nil {
 		t.Fatal(err)
 	}
-	chunks, plans := received(t, bn, ds)
-	want := [][]chunk{
+	checkReceived(t, bn, ds, [][]chunk{
 		{{0, 10}, {10, 20}, {20, 25}},
 		{{12, 12}, {12, 12}, {0, 12}},
 		{{0, 8}, {8, 8}, {8, 8}},
 		{{0, 0}, {0, 0}, {0, 0}},
-	}
-	if !reflect.DeepEqual(chunks, want) {
-		t.Errorf("chunks %v, want %v", chunks, want)
-	}
-	wantPlans := []planned{{}, {true, 0}, {true, 1}, {true, 2}}
-	if !reflect.DeepEqual(plans, wantPlans) {
-		t.Errorf("plans %v, want %v", plans, wantPlans)
-	}
+	}, []planned{{}, {true, 0}, {true, 1}, {true, 2}})
 	skip := [][]bool{{false, false, false}, {true, true, false}, {false, false, false}, {true, false, true}}
 	for i := range ds {
 		for p := range bn.pipes {

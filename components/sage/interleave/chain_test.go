@@ -8,6 +8,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/rop/backendtest"
 	"github.com/gfxsim/gfxsim/components/sage/interleave"
@@ -87,9 +88,7 @@ func TestSchedToInterleaves(t *testing.T) {
 		}
 	}
 	pipe.SendAt(0, s.FromPipes[0], protocol.NewOrderMarker(protocol.MarkDrawEnd, d, 0, 0, -1))
-	if err := e.Run(); err != nil {
-		t.Fatal(err)
-	}
+	testpeer.Run(t, e)
 	if pipe.Pending() > 0 {
 		t.Fatalf("%d messages never accepted", pipe.Pending())
 	}

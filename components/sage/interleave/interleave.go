@@ -445,9 +445,7 @@ func (c *Comp) account(now sim.VTimeInSec, cycle uint64, progress bool) {
 	if len(c.out) > 0 && c.out[0].ready > cycle {
 		next = min(next, c.out[0].ready)
 	}
-	if next != ^uint64(0) {
-		c.waker.WakeIn(now, int(next-cycle))
-	}
+	c.waker.WakeForNext(now, cycle, next)
 }
 
 // Finish closes the activity accounting at time now.

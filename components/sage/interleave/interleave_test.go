@@ -52,10 +52,7 @@ func newBench(t *testing.T, set func(*interleave.Config)) *bench {
 
 func (b *bench) run() {
 	b.t.Helper()
-	if err := b.engine.Run(); err != nil {
-		b.t.Fatal(err)
-	}
-	b.il.Finish(b.engine.CurrentTime())
+	testpeer.RunAndFinish(b.t, b.engine, b.il)
 	if n := b.sched.Pending() + b.cp.Pending(); n > 0 {
 		b.t.Fatalf("%d messages never accepted", n)
 	}

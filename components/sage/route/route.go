@@ -74,7 +74,7 @@ type Comp struct {
 	inFlight *read
 	outs     []output
 
-	full     bool // this tick: the next span had no FIFO room
+	full     timing.WaitReason // this tick: the next span had no FIFO room (stateFIFOFull)
 	activity *timing.Activity
 	st       counters
 }
@@ -90,7 +90,6 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
-	c.full = false
 	p := c.complete(cycle)
 	p = c.send(now) || p
 	p = c.control(now) || p
@@ -185,9 +184,8 @@ func (c *Comp) accept(now sim.VTimeInSec, cycle uint64) bool {
 	if c.burst != nil || c.target == nil {
 		return false
 	}
-	msg := c.FromConvolves.Peek()
-	m, ok := msg.(*protocol.LineRequest)
-	if !c.fault.Expect(ok, c.FromConvolves, msg) {
+	m, ok := timing.PeekAs[*protocol.LineRequest](&c.fault, c.FromConvolves)
+	if !ok {
 		return false
 	}
 	switch {
@@ -227,12 +225,12 @@ func (c *Comp) startRead(now sim.VTimeInSec, cycle uint64) bool {
 	o := &c.outs[b.Convolve]
 	px := min(c.cfg.SpanPixels, b.X1-c.burstX, (c.cfg.FIFOSamples-o.used)/n)
 	if px < 1 {
-		c.full = true
+		c.full.Record(stateFIFOFull)
 		return false
 	}
 	if px < min(c.cfg.SpanPixels, b.X1-c.burstX) && o.used > 0 {
 		// Wait for room for a whole span rather than dribble pixels.
-		c.full = true
+		c.full.Record(stateFIFOFull)
 		return false
 	}
 	start := c.burstAt + c.stalled + ceilDiv(c.burstSum, c.rate)
@@ -244,23 +242,14 @@ func (c *Comp) startRead(now sim.VTimeInSec, cycle uint64) bool {
 	c.inFlight = &read{x0: c.burstX, x1: c.burstX + px, done: done}
 	c.burstX += px
 	o.used += px * n
-	if done > cycle {
-		c.waker.WakeIn(now, int(done-cycle))
-	}
+	c.waker.WakeForNext(now, cycle, done)
 	return true
 }
 
 func ceilDiv(a, b int) uint64 { return uint64((a + b - 1) / b) }
 
 func (c *Comp) account(cycle uint64) {
-	s := stateIdle
-	switch {
-	case c.inFlight != nil:
-		s = stateBusy
-	case c.full:
-		s = stateFIFOFull
-	}
-	c.activity.Set(cycle, s)
+	c.activity.Set(cycle, c.full.End(c.inFlight != nil, stateBusy, stateIdle))
 }
 
 // Finish closes the activity accounting at time now.

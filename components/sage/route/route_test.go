@@ -97,9 +97,7 @@ func TestBurstTiming(t *testing.T) {
 	r, f, ct, _ := setup(t, 400, 2, 8, DefaultConfig())
 	request(f, r, 1, 10, 334)
 	f.TickLater(0)
-	if err := r.TickingComponent.Engine.Run(); err != nil {
-		t.Fatal(err)
-	}
+	testpeer.Run(t, r.TickingComponent.Engine)
 	if len(f.spans) != 11 {
 		t.Fatalf("%d spans, want 11", len(f.spans))
 	}
@@ -131,9 +129,7 @@ func TestFIFOBackPressure(t *testing.T) {
 	request(f, r, 0, 0, 50)
 	request(f, r, 2, 5, 9)
 	f.TickLater(0)
-	if err := r.TickingComponent.Engine.Run(); err != nil {
-		t.Fatal(err)
-	}
+	testpeer.Run(t, r.TickingComponent.Engine)
 	x, y := 0, 0
 	for _, s := range f.spans {
 		if s.X1-s.X0 != 1 {

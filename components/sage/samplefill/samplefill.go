@@ -56,8 +56,8 @@ type SampleFill struct {
 	env      timing.Env
 	fault    timing.Fault
 	activity *timing.Activity
-	why      int  // the stall found by a stage this cycle, or -1
-	changed  bool // a message was queued toward a sched this cycle
+	why      timing.WaitReason // the stall found by a stage this cycle
+	changed  bool              // a message was queued toward a sched this cycle
 
 	cur     *drawInfo           // the draw the rasterizer is sending
 	open    []protocol.WarpQuad // the warp being formed
@@ -160,32 +160,20 @@ func (c *SampleFill) Tick(now sim.VTimeInSec) bool {
 	if c.fault.Stopped() {
 		return false
 	}
-	c.why, c.changed = -1, false
+	c.changed = false
 	progress := c.sendStage(now)
 	progress = c.retireStage(now) || progress
 	progress = c.receiveStage(now) || progress
 	progress = c.dispatchStage(now) || progress
 	progress = c.formStage(now) || progress || c.changed
-	c.activity.Set(c.Freq.Cycle(now), c.status(progress))
+	c.activity.Set(c.Freq.Cycle(now), c.why.End(progress, stateBusy, stateIdle))
 	return progress
-}
-
-func (c *SampleFill) status(progress bool) int {
-	switch {
-	case progress:
-		return stateBusy
-	case c.why >= 0:
-		return c.why
-	}
-	return stateIdle
 }
 
 // stall records why a stage could not move (the first reason of the cycle,
 // which is the stage nearest the output).
 func (c *SampleFill) stall(s int) {
-	if c.why < 0 {
-		c.why = s
-	}
+	c.why.Record(s)
 }
 
 // sendStage sends the head message of each sched queue, one per bus per cycle.

@@ -131,10 +131,7 @@ func newBench(t *testing.T, set func(*samplefill.Config), schedCap int) *bench {
 
 func (bn *bench) run(t *testing.T) {
 	t.Helper()
-	if err := bn.engine.Run(); err != nil {
-		t.Fatal(err)
-	}
-	bn.fill.Finish(bn.engine.CurrentTime())
+	testpeer.RunAndFinish(t, bn.engine, bn.fill)
 	if err := bn.fill.Err(); err != nil {
 		t.Fatal(err)
 	}
@@ -267,9 +264,7 @@ func TestProtocolErrors(t *testing.T) {
 	bn := newBench(t, nil, 4)
 	bn.dist.SendAt(0, bn.fill.FromDistributor, protocol.NewDrawPlan(&other, false, 0))
 	bn.raster.SendAt(0, bn.fill.FromRasterizer, tiles[0])
-	if err := bn.engine.Run(); err != nil {
-		t.Fatal(err)
-	}
+	testpeer.Run(t, bn.engine)
 	if err := bn.fill.Err(); err == nil || !strings.Contains(err.Error(), "DrawPlan") {
 		t.Errorf("error %v", err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
+	"github.com/gfxsim/gfxsim/timing"
 )
 
 // formStage takes the rasterizer's messages in order: the first message of a
@@ -59,10 +60,9 @@ func (c *SampleFill) formStage(now sim.VTimeInSec) bool {
 
 // takePlan takes draw d's DrawPlan, which must be the next one.
 func (c *SampleFill) takePlan(now sim.VTimeInSec, d *protocol.Draw) bool {
-	msg := c.FromDistributor.Peek()
-	pl, ok := msg.(*protocol.DrawPlan)
+	pl, ok := timing.PeekAs[*protocol.DrawPlan](&c.fault, c.FromDistributor)
 	switch {
-	case !c.fault.Expect(ok, c.FromDistributor, msg):
+	case !ok:
 		c.stall(stateWaitPlan)
 		return false
 	case pl.Draw != d:
@@ -178,9 +178,8 @@ func (c *SampleFill) dispatchStage(now sim.VTimeInSec) bool {
 func (c *SampleFill) receiveStage(now sim.VTimeInSec) bool {
 	progress := false
 	for c.fault.Err() == nil {
-		msg := c.FromShaderCore.Retrieve(now)
-		sw, ok := msg.(*protocol.ShadedWarp)
-		if !c.fault.Expect(ok, c.FromShaderCore, msg) {
+		sw, ok := timing.TakeAs[*protocol.ShadedWarp](&c.fault, c.FromShaderCore, now)
+		if !ok {
 			return progress
 		}
 		progress = true

@@ -6,6 +6,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/components/rop/backendtest"
 	"github.com/gfxsim/gfxsim/components/sage/sched"
@@ -69,10 +70,7 @@ func (b *bench) send(cycle uint64, p int, msg sim.Msg) {
 
 func (b *bench) run() {
 	b.t.Helper()
-	if err := b.engine.Run(); err != nil {
-		b.t.Fatal(err)
-	}
-	b.sched.Finish(b.engine.CurrentTime())
+	testpeer.RunAndFinish(b.t, b.engine, b.sched)
 	for p, peer := range b.pipes {
 		if peer.Pending() > 0 {
 			b.t.Fatalf("pipe %d: %d messages never accepted", p, peer.Pending())

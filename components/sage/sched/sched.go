@@ -65,7 +65,7 @@ type Comp struct {
 	sendNext   int   // the lane whose output goes first (round robin)
 	stallSince int64 // cycle since which the port's head waits for a full input FIFO; -1: none
 
-	blockedOut bool
+	blockedOut timing.WaitReason // this tick: an output refused (stateBlockedOutput)
 	activity   *timing.Activity
 	samplesIn  uint64
 	inputStall uint64
@@ -78,7 +78,6 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
-	c.blockedOut = false
 	p := c.send(now)
 	p = c.switchAll(cycle) || p
 	p = c.route() || p
@@ -283,7 +282,7 @@ func (c *Comp) switchLane(j int, cycle uint64) bool {
 		c.markers(l, cycle)
 	}
 	if !progress && l.prewrite.room() == 0 {
-		c.blockedOut = true
+		c.blockedOut.Record(stateBlockedOutput)
 	}
 	return progress
 }
@@ -358,7 +357,7 @@ func (c *Comp) send(now sim.VTimeInSec) bool {
 		l := &c.lanes[j]
 		if l.prefetch != nil {
 			if !c.sendTo(now, j, l.prefetch) {
-				c.blockedOut = true
+				c.blockedOut.Record(stateBlockedOutput)
 				break
 			}
 			l.prefetch = nil
@@ -370,7 +369,7 @@ func (c *Comp) send(now sim.VTimeInSec) bool {
 		}
 		msg, samples := c.head(l, j)
 		if !c.sendTo(now, j, msg) {
-			c.blockedOut = true
+			c.blockedOut.Record(stateBlockedOutput)
 			break
 		}
 		if samples > 0 && c.NumHooks() > 0 {
@@ -386,7 +385,7 @@ func (c *Comp) send(now sim.VTimeInSec) bool {
 			if s, ok := l.prewrite.at(c.cfg.SnoopDistance); ok {
 				l.prefetch = protocol.NewPrefetch(s.X, s.Y, s.S)
 				if !c.sendTo(now, j, l.prefetch) {
-					c.blockedOut = true
+					c.blockedOut.Record(stateBlockedOutput)
 					break
 				}
 				l.prefetch = nil
@@ -469,16 +468,11 @@ func (c *Comp) packetBytes(b *protocol.SampleBurst) int {
 
 // account sets the activity for the cycles from this one on.
 func (c *Comp) account(cycle uint64, progress bool) {
-	state := stateIdle
-	switch {
-	case progress:
-		state = stateBusy
-	case c.blockedOut:
-		state = stateBlockedOutput
-	case c.barrierHeld():
-		state = stateWaitBarrier
+	otherwise := stateIdle
+	if c.barrierHeld() {
+		otherwise = stateWaitBarrier
 	}
-	c.activity.Set(cycle, state)
+	c.activity.Set(cycle, c.blockedOut.End(progress, stateBusy, otherwise))
 }
 
 func (c *Comp) barrierHeld() bool {

@@ -100,9 +100,8 @@ func (c *Comp) receive(now sim.VTimeInSec, cycle uint64) bool {
 			c.occupied -= c.fifo[0].n
 			c.fifo = c.fifo[1:]
 		}
-		msg := c.FromConvolve.Peek()
-		m, ok := msg.(*protocol.VideoSpan)
-		if !c.fault.Expect(ok, c.FromConvolve, msg) {
+		m, ok := timing.PeekAs[*protocol.VideoSpan](&c.fault, c.FromConvolve)
+		if !ok {
 			return progress
 		}
 		next := c.received

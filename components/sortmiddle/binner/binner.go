@@ -2,6 +2,7 @@ package binner
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 
 	"github.com/sarchlab/akita/v3/mem/mem"
@@ -221,26 +222,14 @@ func (c *Binner) take(now sim.VTimeInSec) bool {
 	}
 	switch m := msg.(type) {
 	case *protocol.PrimitiveMsg:
-		if m.Draw == nil || m.Prim == nil {
-			c.fault.Fail(fmt.Errorf("PrimitiveMsg without draw or primitive"))
+		if !c.admit(now, m.Draw, m.Draw != nil && m.Prim != nil, "PrimitiveMsg without draw or primitive") {
 			return false
 		}
-		if err := c.joinPass(m.Draw); err != nil {
-			c.fault.Fail(err)
-			return false
-		}
-		c.FromPrimitiveAssembly.Retrieve(now)
 		c.start(m)
 	case *protocol.DrawEnd:
-		if m.Draw == nil {
-			c.fault.Fail(fmt.Errorf("DrawEnd without draw"))
+		if !c.admit(now, m.Draw, m.Draw != nil, "DrawEnd without draw") {
 			return false
 		}
-		if err := c.joinPass(m.Draw); err != nil {
-			c.fault.Fail(err)
-			return false
-		}
-		c.FromPrimitiveAssembly.Retrieve(now)
 		c.draws++
 		c.out.Push(protocol.NewDrawDone(m.Draw, 0))
 		c.env.Progress.Add(1)
@@ -248,6 +237,23 @@ func (c *Binner) take(now sim.VTimeInSec) bool {
 		c.fault.Unexpected(c.FromPrimitiveAssembly, msg)
 		return false
 	}
+	return true
+}
+
+// admit takes the message at the head of FromPrimitiveAssembly, of draw d,
+// when it is whole (else the binner fails with the error missing) and d
+// joins the open pass (joinPass; else the binner fails with its error). It
+// reports whether it took the message.
+func (c *Binner) admit(now sim.VTimeInSec, d *protocol.Draw, whole bool, missing string) bool {
+	if !whole {
+		c.fault.Fail(errors.New(missing))
+		return false
+	}
+	if err := c.joinPass(d); err != nil {
+		c.fault.Fail(err)
+		return false
+	}
+	c.FromPrimitiveAssembly.Retrieve(now)
 	return true
 }
 
@@ -493,9 +499,8 @@ func (c *Binner) endPass(now sim.VTimeInSec) bool {
 }
 
 func (c *Binner) receiveScheduler(now sim.VTimeInSec) bool {
-	msg := c.ToScheduler.Retrieve(now)
-	d, ok := msg.(*protocol.Done)
-	if !c.fault.Expect(ok, c.ToScheduler, msg) {
+	d, ok := timing.TakeAs[*protocol.Done](&c.fault, c.ToScheduler, now)
+	if !ok {
 		return false
 	}
 	if c.passEnd == nil || !c.sent || d.RspTo != c.pass.ID {

@@ -79,9 +79,7 @@ func newTracedRig(t *testing.T, cfg Config, g binning.Grid, script []testpeer.Sc
 	r.b.SetFrame(g, 1<<30)
 	r.pa.TickLater(0)
 	r.cp.TickLater(0)
-	if err := e.Run(); err != nil {
-		t.Fatal(err)
-	}
+	testpeer.Run(t, e)
 	if err := r.b.Err(); err != nil {
 		t.Fatal(err)
 	}

@@ -136,9 +136,8 @@ func (c *Scheduler) Tick(now sim.VTimeInSec) bool {
 // take starts the next pass: its tiles are every tile when the pass
 // presents or stores cleared targets, else the tiles with primitives.
 func (c *Scheduler) take(now sim.VTimeInSec) bool {
-	msg := c.FromBinner.Retrieve(now)
-	p, ok := msg.(*protocol.BinnedPass)
-	if !c.fault.Expect(ok, c.FromBinner, msg) {
+	p, ok := timing.TakeAs[*protocol.BinnedPass](&c.fault, c.FromBinner, now)
+	if !ok {
 		return false
 	}
 	c.pass = p
@@ -220,9 +219,8 @@ func (c *Scheduler) handOut(now sim.VTimeInSec) (progress, blocked bool) {
 func (c *Scheduler) receive(now sim.VTimeInSec) bool {
 	progress := false
 	for {
-		msg := c.ToTileUnits.Retrieve(now)
-		d, ok := msg.(*protocol.Done)
-		if !c.fault.Expect(ok, c.ToTileUnits, msg) {
+		d, ok := timing.TakeAs[*protocol.Done](&c.fault, c.ToTileUnits, now)
+		if !ok {
 			return progress
 		}
 		u, known := c.jobs[d.RspTo]

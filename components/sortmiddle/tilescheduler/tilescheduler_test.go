@@ -22,11 +22,6 @@ type handout struct {
 	Cycle      uint64
 }
 
-type pendingDone struct {
-	at  uint64
-	msg *protocol.Done
-}
-
 // unit plays a tile unit: it works on the jobs it takes one at a time, in
 // order, and answers each with Done Delay cycles after it starts it. It
 // appends every job it takes to the log shared by the units, and records the
@@ -39,7 +34,8 @@ type unit struct {
 	Index     int
 	Delay     uint64
 	log       *[]handout
-	pending   []pendingDone
+	took      []testpeer.Taken
+	dones     testpeer.Schedule
 	free      uint64 // the cycle the unit is done with its last job
 	held      int
 	MaxHeld   int
@@ -50,37 +46,27 @@ func newUnit(k int, e sim.Engine, delay uint64, log *[]handout) *unit {
 	u := &unit{Index: k, Delay: delay, log: log}
 	name := fmt.Sprintf("TileUnit[%d]", k)
 	u.TickingComponent = sim.NewTickingComponent(name, e, testpeer.Freq, u)
-	u.Port = sim.NewLimitNumMsgPort(u, 16, name+".Port")
-	u.AddPort("Port", u.Port)
+	u.Port = timing.AddPort(u, "Port", 16)
 	return u
 }
 
 func (u *unit) Tick(now sim.VTimeInSec) bool {
-	cycle := u.Freq.Cycle(now)
-	progress := false
-	for msg := u.Port.Retrieve(now); msg != nil; msg = u.Port.Retrieve(now) {
-		progress = true
-		job := msg.(*protocol.TileJob)
-		*u.log = append(*u.log, handout{Tile: job.Tile, Unit: u.Index, Pass: job.Pass.ID, Cycle: cycle})
-		u.free = max(u.free, cycle) + u.Delay
-		d := protocol.NewDone(job.ID, u.Index)
-		d.Src, d.Dst = u.Port, u.Scheduler
-		u.pending = append(u.pending, pendingDone{at: u.free, msg: d})
-		u.held++
-		u.MaxHeld = max(u.MaxHeld, u.held)
-	}
-	for len(u.pending) > 0 && u.pending[0].at <= cycle {
-		d := u.pending[0].msg
-		d.SendTime = now
-		if u.Port.Send(d) != nil {
-			break
-		}
-		u.pending = u.pending[1:]
+	return u.dones.Serve(now, []sim.Port{u.Port}, &u.took, u.take)
+}
+
+// take starts job msg once the unit is free and schedules its Done.
+func (u *unit) take(cycle uint64, _ sim.Port, msg sim.Msg) {
+	job := msg.(*protocol.TileJob)
+	*u.log = append(*u.log, handout{Tile: job.Tile, Unit: u.Index, Pass: job.Pass.ID, Cycle: cycle})
+	u.free = max(u.free, cycle) + u.Delay
+	d := protocol.NewDone(job.ID, u.Index)
+	d.Src, d.Dst = u.Port, u.Scheduler
+	u.held++
+	u.MaxHeld = max(u.MaxHeld, u.held)
+	u.dones.SendThen(u.free, u.Port, d, func(now sim.VTimeInSec) {
 		u.held--
-		u.DoneAt = append(u.DoneAt, cycle)
-		progress = true
-	}
-	return progress || len(u.pending) > 0
+		u.DoneAt = append(u.DoneAt, testpeer.Freq.Cycle(now))
+	})
 }
 
 type rig struct {
@@ -117,9 +103,7 @@ func newRig(t *testing.T, cfg Config, delays []uint64, passes ...*protocol.Binne
 		r.units = append(r.units, u)
 	}
 	r.binner.TickLater(0)
-	if err := e.Run(); err != nil {
-		t.Fatal(err)
-	}
+	testpeer.Run(t, e)
 	return r
 }
 
@@ -350,9 +334,7 @@ func TestUnknownDone(t *testing.T) {
 			}}
 			e.Schedule(probeEvent{sim.NewEventBase(10e-9, probe)})
 			binner.TickLater(0)
-			if err := e.Run(); err != nil {
-				t.Fatal(err)
-			}
+			testpeer.Run(t, e)
 			err := s.Err()
 			want := fmt.Sprintf("TileScheduler: Done from tile unit 0 for job %s, which is not a tile job in progress", tc.rspTo(job))
 			if err == nil || err.Error() != want {

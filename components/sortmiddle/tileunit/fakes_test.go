@@ -55,10 +55,7 @@ func (b *backEnd) SendAt(c uint64, src sim.Port, msg sim.Msg) {
 }
 
 func (b *backEnd) Tick(now sim.VTimeInSec) bool {
-	cycle := b.Freq.Cycle(now)
-	progress := testpeer.TakeAll(now, cycle, b.ports(), &b.Got, func(port sim.Port, msg sim.Msg) { b.take(cycle, port, msg) })
-	progress = b.sched.Run(now, cycle) || progress
-	return progress || b.sched.Len() > 0
+	return b.sched.Serve(now, b.ports(), &b.Got, b.take)
 }
 
 func (b *backEnd) take(cycle uint64, port sim.Port, msg sim.Msg) {

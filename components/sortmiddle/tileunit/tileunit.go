@@ -196,9 +196,8 @@ func (c *TileUnit) Tick(now sim.VTimeInSec) bool {
 func (c *TileUnit) takeJobs(now sim.VTimeInSec, cy uint64) bool {
 	progress := false
 	for {
-		msg := c.FromScheduler.Peek()
-		job, ok := msg.(*protocol.TileJob)
-		if !c.fault.Expect(ok, c.FromScheduler, msg) {
+		job, ok := timing.PeekAs[*protocol.TileJob](&c.fault, c.FromScheduler)
+		if !ok {
 			break
 		}
 		if job.Pass == nil || job.Tile < 0 || job.Tile >= len(job.Pass.Bins) {

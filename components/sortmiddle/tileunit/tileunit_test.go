@@ -102,9 +102,23 @@ func (r *rig) run(t *testing.T) {
 	t.Helper()
 	r.sched.TickLater(0)
 	r.be.TickLater(0)
-	if err := r.e.Run(); err != nil {
+	testpeer.Run(t, r.e)
+}
+
+// runOK is run that fails the test when the tile unit stopped with an error.
+func (r *rig) runOK(t *testing.T) {
+	t.Helper()
+	r.run(t)
+	if err := r.tu.Err(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// targetLines returns the 64-byte lines of rect in tg's colour and depth
+// targets.
+func targetLines(tg *backendtest.Targets, rect raster.Rect) (colour, depth []uint64) {
+	return binning.ColorLines(nil, tg.Color, tg.ColorDesc.Addr, rect, 64),
+		binning.DepthLines(nil, tg.Depth, tg.DepthDesc.Addr, rect, 64)
 }
 
 // pass is the hand-built pass of the tests: draw 0 (records of 64 bytes)
@@ -235,13 +249,9 @@ func TestTile(t *testing.T) {
 			p.LoadColor, p.LoadDepth, p.StoreAll = tc.load, tc.load, tc.storeAll
 			p.Present, p.Display = tc.present, tg.Display
 			job := r.job(1, p, 1)
-			r.run(t)
-			if err := r.tu.Err(); err != nil {
-				t.Fatal(err)
-			}
+			r.runOK(t)
 			rect := grid.Rect(1)
-			colour := binning.ColorLines(nil, tg.Color, tg.ColorDesc.Addr, rect, 64)
-			depthLines := binning.DepthLines(nil, tg.Depth, tg.DepthDesc.Addr, rect, 64)
+			colour, depthLines := targetLines(tg, rect)
 			if len(colour) != 64 || len(depthLines) != 64 {
 				t.Fatalf("%d colour and %d depth lines in a tile, want 64 and 64", len(colour), len(depthLines))
 			}
@@ -429,13 +439,9 @@ func TestEmptyTile(t *testing.T) {
 			// Paint tile 0 so that its resolve is not zero.
 			paint(tg)(p.Prims[0].Draw, grid.Rect(0))
 			job := r.job(1, p, 0)
-			r.run(t)
-			if err := r.tu.Err(); err != nil {
-				t.Fatal(err)
-			}
+			r.runOK(t)
 			rect := grid.Rect(0)
-			colour := binning.ColorLines(nil, tg.Color, tg.ColorDesc.Addr, rect, 64)
-			depthLines := binning.DepthLines(nil, tg.Depth, tg.DepthDesc.Addr, rect, 64)
+			colour, depthLines := targetLines(tg, rect)
 			var wantLoads, wantStores []access
 			if tc.present {
 				wantLoads = lines(colour)
@@ -502,10 +508,7 @@ func TestTileMemory(t *testing.T) {
 			for _, q := range reqs {
 				r.be.SendAt(5, src, q)
 			}
-			r.run(t)
-			if err := r.tu.Err(); err != nil {
-				t.Fatal(err)
-			}
+			r.runOK(t)
 			got := r.be.received(src)
 			if len(got) != 3 {
 				t.Fatalf("%d answers, want 3", len(got))
@@ -591,10 +594,7 @@ func TestBinReads(t *testing.T) {
 			cfg.LineBytes = tc.line
 			r := newRig(t, cfg, tg)
 			r.job(1, pass(tg), 1)
-			r.run(t)
-			if err := r.tu.Err(); err != nil {
-				t.Fatal(err)
-			}
+			r.runOK(t)
 			var got []access
 			var link, second uint64
 			for _, q := range r.binMem.Log {
