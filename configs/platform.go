@@ -28,6 +28,7 @@ import (
 	fhiz "github.com/gfxsim/gfxsim/functional/depth/hiz"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/raster"
+	"github.com/gfxsim/gfxsim/scene"
 	"github.com/gfxsim/gfxsim/scene/driver"
 	"github.com/gfxsim/gfxsim/timing"
 )
@@ -636,6 +637,26 @@ type Result struct {
 	Seconds float64            // simulated time
 	Events  uint64             // Akita events executed
 	Stats   map[string]float64 // every counter, <component>.<counter>
+}
+
+// RunScene encodes scene s with c's driver options, builds the machine c
+// describes and simulates the frame: the one home of "run this scene on this
+// machine". It returns the platform (for its units and statistics) and the
+// result.
+func RunScene(c *Config, s *scene.Scene) (*Platform, *Result, error) {
+	f, err := driver.Encode(s, c.DriverOptions())
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := Build(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := p.Run(f)
+	if err != nil {
+		return p, nil, err
+	}
+	return p, res, nil
 }
 
 // Run simulates frame f on the platform. A platform runs one frame.

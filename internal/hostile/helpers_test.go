@@ -22,33 +22,42 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// bounded runs f and fails when it takes longer than limit or when the heap
-// in use exceeded heapCeiling while it ran (sampled every 5 ms).
-func bounded(t *testing.T, limit time.Duration, f func()) {
-	t.Helper()
+// watchHeap samples the heap in use every period until the returned
+// function is called, which returns the largest sample.
+func watchHeap(period time.Duration) (peak func() uint64) {
 	stop := make(chan struct{})
-	peak := make(chan uint64)
+	out := make(chan uint64)
 	go func() {
 		var m runtime.MemStats
 		var p uint64
-		tick := time.NewTicker(5 * time.Millisecond)
+		tick := time.NewTicker(period)
 		defer tick.Stop()
 		for {
 			runtime.ReadMemStats(&m)
 			p = max(p, m.HeapInuse)
 			select {
 			case <-stop:
-				peak <- p
+				out <- p
 				return
 			case <-tick.C:
 			}
 		}
 	}()
+	return func() uint64 {
+		close(stop)
+		return <-out
+	}
+}
+
+// bounded runs f and fails when it takes longer than limit or when the heap
+// in use exceeded heapCeiling while it ran (sampled every 5 ms).
+func bounded(t *testing.T, limit time.Duration, f func()) {
+	t.Helper()
+	peak := watchHeap(5 * time.Millisecond)
 	start := time.Now()
 	f()
 	took := time.Since(start)
-	close(stop)
-	if p := <-peak; p > heapCeiling {
+	if p := peak(); p > heapCeiling {
 		t.Errorf("heap in use reached %d MB, more than %d MB", p>>20, heapCeiling>>20)
 	}
 	if took > limit {

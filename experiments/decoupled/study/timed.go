@@ -164,15 +164,7 @@ func (tp *TimedPoint) run(w, h int, b *inputs.Budget) error {
 	if err := expt.Reserve(b, cfg, s); err != nil {
 		return refused{err}
 	}
-	f, err := driver.Encode(s, cfg.DriverOptions())
-	if err != nil {
-		return err
-	}
-	p, err := configs.Build(cfg)
-	if err != nil {
-		return err
-	}
-	res, err := p.Run(f)
+	p, res, err := configs.RunScene(cfg, s)
 	if err != nil {
 		return err
 	}
