@@ -4,6 +4,7 @@ package scene
 // decoupled sampling.
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
@@ -13,7 +14,7 @@ import (
 func (p *parser) material(e entry) error {
 	w := p.w
 	field := "materials." + e.key
-	if contains(reservedMaterials, e.key) {
+	if slices.Contains(reservedMaterials, e.key) {
 		return w.errAt(e.kn, field, "%s is reserved (it draws a file mesh with its own materials)", inputs.Quote(e.key))
 	}
 	o, err := w.object(e.v, field, "shader", "params", "textures", "cull", "front_ccw", "depth_test", "depth_write", "depth_func", "blend", "decoupled")
@@ -46,7 +47,7 @@ func (p *parser) material(e entry) error {
 		vals := map[string]geom.Vec4{}
 		for _, pe := range es {
 			pf := o.path("params") + "." + pe.key
-			if !contains(info.Params, pe.key) {
+			if !slices.Contains(info.Params, pe.key) {
 				return w.errAt(pe.kn, pf, "unknown parameter of shader %s (want %s)", name, listOrNone(info.Params))
 			}
 			v, err := w.floats(pe.v, pf, 1, 4, true)
@@ -69,7 +70,7 @@ func (p *parser) material(e entry) error {
 		}
 		for _, te := range es {
 			tf := o.path("textures") + "." + te.key
-			if !contains(info.Samplers, te.key) {
+			if !slices.Contains(info.Samplers, te.key) {
 				return w.errAt(te.kn, tf, "unknown sampler of shader %s (want %s)", name, listOrNone(info.Samplers))
 			}
 			tn, err := w.str(te.v, tf)

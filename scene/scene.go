@@ -3,6 +3,7 @@ package scene
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
 	"github.com/gfxsim/gfxsim/functional/raster"
@@ -624,7 +625,7 @@ func (s *Scene) Validate() error {
 			return errf("materials[%d] %s: unknown shader %s", i, inputs.Quote(m.Name), inputs.Quote(m.Shader))
 		}
 		for _, p := range m.Params {
-			if !contains(info.Params, p.Name) {
+			if !slices.Contains(info.Params, p.Name) {
 				return errf("materials[%d] %s: shader %s has no parameter %s", i, inputs.Quote(m.Name), m.Shader, inputs.Quote(p.Name))
 			}
 			if !geom.AllFinite(p.Value[:]...) {
@@ -650,7 +651,7 @@ func (s *Scene) Validate() error {
 			}
 		}
 		for _, b := range m.Textures {
-			if !contains(info.Samplers, b.Sampler) {
+			if !slices.Contains(info.Samplers, b.Sampler) {
 				return errf("materials[%d] %s: shader %s has no sampler %s", i, inputs.Quote(m.Name), m.Shader, inputs.Quote(b.Sampler))
 			}
 		}
@@ -748,13 +749,4 @@ func needsTexCoords(m *Material, me *mesh.Mesh) error {
 		return fmt.Errorf("material %s (shader %s) samples textures but mesh %s has no texture coordinates", inputs.Quote(m.Name), m.Shader, inputs.Quote(me.Name))
 	}
 	return nil
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }

@@ -3,6 +3,7 @@ package scene
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -142,11 +143,11 @@ func (w *walker) object(n *yaml.Node, field string, allowed ...string) (*object,
 	}
 	o := &object{field: field, node: n, vals: map[string]*yaml.Node{}, order: es}
 	for i, e := range es {
-		if !contains(allowed, e.key) && field == "" && i == 0 && !inputs.KeyLike(e.key) {
+		if !slices.Contains(allowed, e.key) && field == "" && i == 0 && !inputs.KeyLike(e.key) {
 			// Nothing of the file was a scene yet: quote none of it.
 			return nil, w.errAt(e.kn, "", "not a scene file: its first key is not a scene key (want one of %s)", strings.Join(allowed, ", "))
 		}
-		if !contains(allowed, e.key) {
+		if !slices.Contains(allowed, e.key) {
 			return nil, w.errAt(e.kn, join(field, e.key), "unknown field (want one of %s)", strings.Join(allowed, ", "))
 		}
 		if v, err := w.resolve(e.v, join(field, e.key)); err == nil && v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null" {

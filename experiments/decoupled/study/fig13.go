@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -115,7 +116,7 @@ func (s *study) fig13Cost(w io.Writer, pts []TimedPoint, stages []string) error 
 		}
 		table = append(table, []string{p.Scene, p.Name, p.Machine, strconv.FormatUint(p.Cycles, 10), f2(rel),
 			fmt.Sprintf("%.1f", p.DRAMBytes/1e6), fmt.Sprintf("%.0f", shade/1e3), vsSS, note})
-		if !contains(cats, p.Name) {
+		if !slices.Contains(cats, p.Name) {
 			cats = append(cats, p.Name)
 		}
 		bySc[p.Scene] = append(bySc[p.Scene], rel)

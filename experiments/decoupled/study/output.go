@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 
 	"github.com/gfxsim/gfxsim/experiments/expt"
@@ -479,7 +480,7 @@ func (s *study) texture(w io.Writer) error {
 			f2(p.Rate(q1k)), fmt.Sprintf("%+.2f%%", 100*extra), pc(p.TexelHitRate()), fmt.Sprintf("%.2f/%.0f", (mean[0]+mean[1]+mean[2])/3, math.Max(maxe[0], math.Max(maxe[1], maxe[2]))), paper})
 		cat := fmt.Sprintf("%s %d", variantName(p.Frame), p.Samples)
 		if len(hit[p.Scene]) == 0 || len(cats) < len(hit[p.Scene])+1 {
-			if !contains(cats, cat) {
+			if !slices.Contains(cats, cat) {
 				cats = append(cats, cat)
 			}
 		}
@@ -499,13 +500,4 @@ func (s *study) texture(w io.Writer) error {
 	fmt.Fprintf(w, "\nTexture coherence (5.3.2), bilinear reconstruction (5.3.5), adaptive rate (Fig. 6); blur %g; errors against nearest 1:1 (mean RGB / max, 1/255)\n", Moderate)
 	expt.Table(w, []string{"scene", "variant", "spp", "blur area", "rate (256)", "rate (1024)", "extra shading", "texel hit", "image error", "paper (HL2/TF2)"}, table)
 	return nil
-}
-
-func contains(xs []string, x string) bool {
-	for _, v := range xs {
-		if v == x {
-			return true
-		}
-	}
-	return false
 }
