@@ -267,12 +267,8 @@ func TextureFormatNames() []string { return append([]string(nil), textureFormatN
 
 // ParseTextureFormat returns the format called name (a TextureFormatNames entry).
 func ParseTextureFormat(name string) (TextureFormat, bool) {
-	for i, n := range textureFormatNames {
-		if n == name {
-			return TextureFormat(i), true
-		}
-	}
-	return 0, false
+	i := slices.Index(textureFormatNames, name)
+	return TextureFormat(max(i, 0)), i >= 0
 }
 
 // Texture is an RGBA8 image, or a stack of them, with its storage format and

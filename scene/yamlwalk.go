@@ -392,10 +392,8 @@ func (w *walker) enum(n *yaml.Node, field string, names []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	for i, v := range names {
-		if v == s {
-			return i, nil
-		}
+	if i := slices.Index(names, s); i >= 0 {
+		return i, nil
 	}
 	return 0, w.errAt(n, field, "unknown value %s (want one of %s)", inputs.Quote(s), strings.Join(names, ", "))
 }
