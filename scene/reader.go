@@ -100,15 +100,25 @@ func (r *reader) int2(key string, def [2]int, lo, hi int) [2]int {
 	return [2]int{v[0], v[1]}
 }
 
-// vec2 reads a number (used for both) or a pair of numbers.
-func (r *reader) vec2(key string, def geom.Vec2) geom.Vec2 {
+// numbers reads minLen to maxLen numbers (or, when scalarOK, one number);
+// ok is false when the key is absent or the value is bad (r.err).
+func (r *reader) numbers(key string, minLen, maxLen int, scalarOK bool) (v []float32, ok bool) {
 	n := r.node(key)
 	if n == nil {
-		return def
+		return nil, false
 	}
-	v, err := r.p.w.floats(n, r.o.path(key), 2, 2, true)
+	v, err := r.p.w.floats(n, r.o.path(key), minLen, maxLen, scalarOK)
 	if err != nil {
 		r.err = err
+		return nil, false
+	}
+	return v, true
+}
+
+// vec2 reads a number (used for both) or a pair of numbers.
+func (r *reader) vec2(key string, def geom.Vec2) geom.Vec2 {
+	v, ok := r.numbers(key, 2, 2, true)
+	if !ok {
 		return def
 	}
 	if len(v) == 1 {
@@ -119,13 +129,8 @@ func (r *reader) vec2(key string, def geom.Vec2) geom.Vec2 {
 
 // vec3 reads three numbers, or, when scalarOK, also one number used thrice.
 func (r *reader) vec3(key string, def geom.Vec3, scalarOK bool) geom.Vec3 {
-	n := r.node(key)
-	if n == nil {
-		return def
-	}
-	v, err := r.p.w.floats(n, r.o.path(key), 3, 3, scalarOK)
-	if err != nil {
-		r.err = err
+	v, ok := r.numbers(key, 3, 3, scalarOK)
+	if !ok {
 		return def
 	}
 	if len(v) == 1 {
@@ -135,27 +140,16 @@ func (r *reader) vec3(key string, def geom.Vec3, scalarOK bool) geom.Vec3 {
 }
 
 func (r *reader) floats(key string, def []float32, minLen, maxLen int) []float32 {
-	n := r.node(key)
-	if n == nil {
-		return def
+	if v, ok := r.numbers(key, minLen, maxLen, false); ok {
+		return v
 	}
-	v, err := r.p.w.floats(n, r.o.path(key), minLen, maxLen, false)
-	if err != nil {
-		r.err = err
-		return def
-	}
-	return v
+	return def
 }
 
 // color reads an RGB or RGBA colour (alpha 1 when omitted).
 func (r *reader) color(key string, def geom.Vec4) geom.Vec4 {
-	n := r.node(key)
-	if n == nil {
-		return def
-	}
-	v, err := r.p.w.floats(n, r.o.path(key), 3, 4, false)
-	if err != nil {
-		r.err = err
+	v, ok := r.numbers(key, 3, 4, false)
+	if !ok {
 		return def
 	}
 	return toColor(v)
@@ -218,3 +212,17 @@ func (r *reader) enum(key string, def int, names []string) int {
 
 // seed reads "seed" (a non-negative integer, default 1).
 func (r *reader) seed() uint64 { return uint64(r.int("seed", 1, 0, 1<<62)) }
+
+// generated ends the read of a generator's parameters: r's error, or what
+// gen makes, its error placed at n.
+func generated[T any](p *parser, r *reader, n *yaml.Node, field string, gen func() (T, error)) (T, error) {
+	var zero T
+	if r.err != nil {
+		return zero, r.err
+	}
+	v, err := gen()
+	if err != nil {
+		return zero, p.w.errAt(n, field, "%v", err)
+	}
+	return v, nil
+}
