@@ -457,6 +457,16 @@ func (p *Platform) crossbar(name string, l Link, freq sim.Freq, ports ...sim.Por
 	p.Links = append(p.Links, BuildCrossbar(p.Engine, name, l, freq, ports...))
 }
 
+// l2Crossbar connects texture samplers to the banks of their L2: a crossbar
+// of the L2's tops, then the samplers' L2 ports.
+func (p *Platform) l2Crossbar(name string, l Link, freq sim.Freq, l2 *memory.L2, samplers []*texturesampler.Comp) {
+	ports := append([]sim.Port{}, l2.Tops...)
+	for _, s := range samplers {
+		ports = append(ports, s.ToL2)
+	}
+	p.crossbar(name, l, freq, ports...)
+}
+
 // textureBuses wires the shader cores to their samplers ("<prefix>.TextureBus[k]":
 // the texture_sampler.cores_per_sampler cores of cluster k and sampler k; a
 // shared sampler answers each request's source) and the samplers to l2.
@@ -560,11 +570,7 @@ func (p *Platform) connect() {
 	qp.ReorderBufferPort = rb.FromQuadPacker
 	p.crossbar("GPU.ROPXbar", bs.ROP, f, ropx...)
 
-	l2 := append([]sim.Port{}, p.L2.Tops...)
-	for _, s := range p.Samplers {
-		l2 = append(l2, s.ToL2)
-	}
-	p.crossbar("GPU.L2Xbar", bs.L2, f, l2...)
+	p.l2Crossbar("GPU.L2Xbar", bs.L2, f, p.L2, p.Samplers)
 	p.TextureTraffic = WatchTextureTraffic(p.L2)
 
 	memPorts := append([]sim.Port{}, p.Memory.Tops...)
