@@ -245,6 +245,26 @@ func (f *fakeSampler) SampleTexture(r *TexRequest) geom.Vec4 {
 	return geom.Vec4{r.Coord[0] * 2, r.Coord[1] + float32(r.Unit), r.DDX[0] + r.DDY[1], r.LODOrBias}
 }
 
+// texCheck is the request lane slot i must have made.
+type texCheck struct {
+	i    int
+	want TexRequest
+}
+
+// check checks that the sampler received n requests, request c.i being
+// c.want for every check c.
+func (f *fakeSampler) check(t *testing.T, n int, checks []texCheck) {
+	t.Helper()
+	if len(f.reqs) != n {
+		t.Fatalf("%d requests, want %d", len(f.reqs), n)
+	}
+	for _, c := range checks {
+		if f.reqs[c.i] != c.want {
+			t.Errorf("request %d = %+v, want %+v", c.i, f.reqs[c.i], c.want)
+		}
+	}
+}
+
 func (f *fakeSampler) results(reqs []TexRequest) []geom.Vec4 {
 	out := make([]geom.Vec4, len(reqs))
 	for i := range reqs {
@@ -285,24 +305,13 @@ func TestTexture(t *testing.T) {
 	w := NewWarp(8)
 	setup(w)
 	w.Run(f)
-	if len(f.reqs) != 32 {
-		t.Fatalf("%d requests, want 32", len(f.reqs))
-	}
 	// Lane 3 (pixel (1,1) of quad 0): coord (0.75, 0.125).
-	checks := []struct {
-		i    int
-		want TexRequest
-	}{
+	f.check(t, 32, []texCheck{
 		{3, TexRequest{Unit: 0, Mode: TexImplicit, Coord: geom.Vec4{0.75, 0.125, 0, 0}, DDX: geom.Vec4{0.5, 0, 0, 0}, DDY: geom.Vec4{0.25, 0.125, 0, 0}}},
 		{8 + 5, TexRequest{Unit: 3, Mode: TexBias, Coord: geom.Vec4{1.5, 0, 0, -1}, DDX: geom.Vec4{0.5, 0, 0, 0}, DDY: geom.Vec4{0.25, 0.125, 0, 0}, LODOrBias: -1}},
 		{16 + 2, TexRequest{Unit: 3, Mode: TexLOD, Coord: geom.Vec4{0.25, 0.125, 0, -1}, LODOrBias: -1}},
 		{24 + 1, TexRequest{Unit: 0, Mode: TexGrad, Coord: geom.Vec4{0, 0.5, 0, 0}, DDX: geom.Vec4{1, 2, 0, 0}, DDY: geom.Vec4{-2, -1, 0, 0}}},
-	}
-	for _, c := range checks {
-		if f.reqs[c.i] != c.want {
-			t.Errorf("request %d = %+v, want %+v", c.i, f.reqs[c.i], c.want)
-		}
-	}
+	})
 	// Results: lane 3 of tex: (1.5, 0.125, 0.5+0.125, 0).
 	if got, want := w.Output(3, 0), (geom.Vec4{1.5, 0.125, 0.625, 0}); got != want {
 		t.Errorf("tex lane 3 = %v, want %v", got, want)

@@ -166,22 +166,19 @@ func TestVertexAndPixelProgramsEncodeVersion2(t *testing.T) {
 func TestThreeCoordinateRequests(t *testing.T) {
 	p := mustAssemble(t, "cube.gsa", cubeProgram)
 	f := &fakeSampler{}
-	w := NewWarp(4)
-	w.Reset(p, 4, nil)
-	for i := 0; i < 4; i++ {
-		x, y := float32(i&1), float32(i>>1)
-		w.SetInput(i, 0, geom.Vec4{x, y, 0.5*x + 2*y + 1, 0.25})
-		w.SetInput(i, 1, geom.Vec4{1, 2, 3 + x, 4})
+	warp := func() *Warp {
+		w := NewWarp(4)
+		w.Reset(p, 4, nil)
+		for i := 0; i < 4; i++ {
+			x, y := float32(i&1), float32(i>>1)
+			w.SetInput(i, 0, geom.Vec4{x, y, 0.5*x + 2*y + 1, 0.25})
+			w.SetInput(i, 1, geom.Vec4{1, 2, 3 + x, 4})
+		}
+		return w
 	}
-	w.Run(f)
-	if len(f.reqs) != 20 {
-		t.Fatalf("%d requests", len(f.reqs))
-	}
+	warp().Run(f)
 	// Lane 3: coord (1, 1, 3.5); quad differences dx = (1, 0, 0.5), dy = (0, 1, 2).
-	want := []struct {
-		i int
-		r TexRequest
-	}{
+	want := []texCheck{
 		{3, TexRequest{Unit: 1, Mode: TexImplicit, Coord: geom.Vec4{1, 1, 3.5, 0}, DDX: geom.Vec4{1, 0, 0.5, 0}, DDY: geom.Vec4{0, 1, 2, 0}}},
 		{4 + 3, TexRequest{Unit: 2, Mode: TexBias, Coord: geom.Vec4{1, 1, 3.5, 0.25}, DDX: geom.Vec4{1, 0, 0.5, 0}, DDY: geom.Vec4{0, 1, 2, 0}, LODOrBias: 0.25}},
 		{8 + 3, TexRequest{Unit: 3, Mode: TexLOD, Coord: geom.Vec4{1, 1, 3.5, 0.25}, LODOrBias: 0.25}},
@@ -190,20 +187,9 @@ func TestThreeCoordinateRequests(t *testing.T) {
 		// A 2D sampler leaves z alone.
 		{16 + 3, TexRequest{Unit: 0, Mode: TexImplicit, Coord: geom.Vec4{1, 1, 0, 0}, DDX: geom.Vec4{1, 0, 0, 0}, DDY: geom.Vec4{0, 1, 0, 0}}},
 	}
-	for _, c := range want {
-		if f.reqs[c.i] != c.r {
-			t.Errorf("request %d = %+v, want %+v", c.i, f.reqs[c.i], c.r)
-		}
-	}
+	f.check(t, 20, want)
 	// TexRequests gives the same requests.
-	w2 := NewWarp(4)
-	w2.Reset(p, 4, nil)
-	for i := 0; i < 4; i++ {
-		x, y := float32(i&1), float32(i>>1)
-		w2.SetInput(i, 0, geom.Vec4{x, y, 0.5*x + 2*y + 1, 0.25})
-		w2.SetInput(i, 1, geom.Vec4{1, 2, 3 + x, 4})
-	}
-	if r := w2.TexRequests(nil); r[3] != want[0].r {
+	if r := warp().TexRequests(nil); r[3] != want[0].want {
 		t.Errorf("TexRequests lane 3 = %+v", r[3])
 	}
 }
