@@ -231,6 +231,16 @@ func runFrame(t testing.TB, c *Config, f *driver.Frame) (*Platform, *Result, err
 	return p, res, err
 }
 
+// referenceRender is c.RenderReference(f); an error ends the test.
+func referenceRender(t testing.TB, c *Config, f *driver.Frame) *reference.Result {
+	t.Helper()
+	ref, err := c.RenderReference(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ref
+}
+
 func referenceOptions(t testing.TB, c *Config) reference.Options {
 	t.Helper()
 	o, err := c.ReferenceOptions()
@@ -263,10 +273,7 @@ func TestTimedEqualsReference(t *testing.T) {
 				s, f := frame(t, name, w, h, m.samples)
 				p, res := timedOn(t, cfg, f)
 				_, g := frame(t, name, w, h, m.samples)
-				ref, err := reference.Render(g.Memory, g.Stream, g.StreamBytes, referenceOptions(t, cfg))
-				if err != nil {
-					t.Fatal(err)
-				}
+				ref := referenceRender(t, cfg, g)
 				if !bytes.Equal(res.Image.Pix, ref.Image.Pix) {
 					t.Errorf("%s (%d samples): the timed image differs from the reference image", s.Name, s.Samples)
 				}

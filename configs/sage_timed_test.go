@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gfxsim/gfxsim/functional/reference"
 	"github.com/gfxsim/gfxsim/scene"
 	"github.com/gfxsim/gfxsim/scene/driver"
 )
@@ -80,10 +79,7 @@ func TestSageTimedEqualsReference(t *testing.T) {
 				f := sageFrame(t, cfg, name, 64, 40, m.samples)
 				res := timed(t, cfg, f)
 				g := sageFrame(t, cfg, name, 64, 40, m.samples)
-				ref, err := reference.Render(g.Memory, g.Stream, g.StreamBytes, referenceOptions(t, cfg))
-				if err != nil {
-					t.Fatal(err)
-				}
+				ref := referenceRender(t, cfg, g)
 				if !bytes.Equal(res.Image.Pix, ref.Image.Pix) {
 					t.Errorf("%d samples: the video output differs from the reference SAGE image", m.samples)
 				}

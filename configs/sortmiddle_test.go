@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/gfxsim/gfxsim/functional/framebuffer"
-	"github.com/gfxsim/gfxsim/functional/reference"
 	"github.com/gfxsim/gfxsim/scene/driver"
 )
 
@@ -111,10 +110,7 @@ func TestSortMiddleDecoupledEqualsReference(t *testing.T) {
 				s, f := frame(t, sc.name, 64, 36, sc.samples)
 				res := timed(t, cfg, f)
 				_, g := frame(t, sc.name, 64, 36, sc.samples)
-				ref, err := reference.Render(g.Memory, g.Stream, g.StreamBytes, referenceOptions(t, cfg))
-				if err != nil {
-					t.Fatal(err)
-				}
+				ref := referenceRender(t, cfg, g)
 				if ref.Counters.Decoupled.Raster.Tests() == 0 {
 					t.Fatalf("%s: no 5D primitive", s.Name)
 				}

@@ -264,6 +264,18 @@ func sumUnits(st map[string]float64, unit, counter string) float64 {
 	}
 }
 
+// eachTileUnit calls f with the statistics prefix of every tile unit
+// ("GPU.TileUnit[k].") that counted tiles.
+func eachTileUnit(st map[string]float64, f func(prefix string)) {
+	for k := 0; ; k++ {
+		n := fmt.Sprintf("GPU.TileUnit[%d].", k)
+		if _, ok := st[n+"tiles"]; !ok {
+			return
+		}
+		f(n)
+	}
+}
+
 // tiledSummary prints the tiled machine's binning and tile figures.
 func tiledSummary(w io.Writer, st map[string]float64) {
 	const b = "GPU.Binner."
@@ -271,31 +283,23 @@ func tiledSummary(w io.Writer, st map[string]float64) {
 		return
 	}
 	var tiles, cycles, peak, maxCycles float64
-	for k := 0; ; k++ {
-		n := fmt.Sprintf("GPU.TileUnit[%d].", k)
-		if _, ok := st[n+"tiles"]; !ok {
-			break
-		}
+	eachTileUnit(st, func(n string) {
 		tiles += st[n+"tiles"]
 		cycles += st[n+"tile_cycles"]
 		peak = max(peak, st[n+"tile_memory_peak_bytes"])
 		maxCycles = max(maxCycles, st[n+"tile_cycles_max"])
-	}
+	})
 	fmt.Fprintf(w, "\ntiled: %.0f primitives binned into %.0f entries (bin spread %.2f, at most %.0f tiles), %.0f passes; bins %.2f MB and parameter buffer %.2f MB written\n",
 		st[b+"primitives"], st[b+"bin_entries"], st[b+"bin_spread"], st[b+"bin_spread_max"], st["GPU.TileScheduler.passes"],
 		st[b+"bin_bytes_written"]/1e6, st[b+"parameter_bytes_written"]/1e6)
 	var binRead, paramRead, load, store, display float64
-	for k := 0; ; k++ {
-		n := fmt.Sprintf("GPU.TileUnit[%d].", k)
-		if _, ok := st[n+"tiles"]; !ok {
-			break
-		}
+	eachTileUnit(st, func(n string) {
 		binRead += st[n+"bin_bytes_read"]
 		paramRead += st[n+"parameter_bytes_read"]
 		load += st[n+"load_bytes"]
 		store += st[n+"store_bytes"]
 		display += st[n+"display_bytes"]
-	}
+	})
 	avg := 0.0
 	if tiles > 0 {
 		avg = cycles / tiles
