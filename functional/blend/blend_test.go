@@ -212,20 +212,19 @@ func TestSaturate(t *testing.T) {
 }
 
 func TestValidateAndParse(t *testing.T) {
-	tg := Alpha()
-	tg.DstAlpha = 13
-	if err := tg.Validate(); err == nil || err.Error() != "DstAlpha: invalid blend factor 13" {
-		t.Errorf("got %v", err)
-	}
-	tg = Alpha()
-	tg.OpAlpha = 5
-	if err := tg.Validate(); err == nil || err.Error() != "OpAlpha: invalid blend op 5" {
-		t.Errorf("got %v", err)
-	}
-	tg = Alpha()
-	tg.WriteMask = 0x10
-	if err := tg.Validate(); err == nil {
-		t.Error("write mask 0x10 accepted")
+	for _, tc := range []struct {
+		set  func(*Target)
+		want string // "": any error
+	}{
+		{func(tg *Target) { tg.DstAlpha = 13 }, "DstAlpha: invalid blend factor 13"},
+		{func(tg *Target) { tg.OpAlpha = 5 }, "OpAlpha: invalid blend op 5"},
+		{func(tg *Target) { tg.WriteMask = 0x10 }, ""},
+	} {
+		tg := Alpha()
+		tc.set(&tg)
+		if err := tg.Validate(); err == nil || (tc.want != "" && err.Error() != tc.want) {
+			t.Errorf("%+v: got %v, want %q", tg, err, tc.want)
+		}
 	}
 	enumtest.RoundTrip(t, ParseFactor, numFactors)
 	enumtest.RoundTrip(t, ParseOp, numOps)
@@ -237,18 +236,14 @@ func TestValidateAndParse(t *testing.T) {
 }
 
 func FuzzParse(f *testing.F) {
-	for _, s := range []string{"one", "inv_blend_factor", "max", "alpha", "", "__"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		enumtest.Fuzz(t, s, ParseFactor)
-		enumtest.Fuzz(t, s, ParseOp)
-		if tg, err := Preset(s); err == nil {
-			if err := tg.Validate(); err != nil {
-				t.Errorf("preset %q invalid: %v", s, err)
+	enumtest.Fuzz(f, []string{"one", "inv_blend_factor", "max", "alpha", "", "__"},
+		enumtest.Check(ParseFactor), enumtest.Check(ParseOp), func(t *testing.T, s string) {
+			if tg, err := Preset(s); err == nil {
+				if err := tg.Validate(); err != nil {
+					t.Errorf("preset %q invalid: %v", s, err)
+				}
 			}
-		}
-	})
+		})
 }
 
 func BenchmarkBlendAlpha(b *testing.B) {

@@ -332,24 +332,22 @@ func TestValidate(t *testing.T) {
 	if err := s.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	s.Back.DepthFail = 8
-	if err := s.Validate(); err == nil || err.Error() != "Back.DepthFail: invalid value 8" {
-		t.Errorf("got %v", err)
-	}
-	s = DefaultState()
-	s.DepthFunc = 8
-	if err := s.Validate(); err == nil || err.Error() != "DepthFunc: invalid value 8" {
-		t.Errorf("got %v", err)
+	for _, tc := range []struct {
+		set  func(*State)
+		want string
+	}{
+		{func(s *State) { s.Back.DepthFail = 8 }, "Back.DepthFail: invalid value 8"},
+		{func(s *State) { s.DepthFunc = 8 }, "DepthFunc: invalid value 8"},
+	} {
+		s := DefaultState()
+		tc.set(&s)
+		if err := s.Validate(); err == nil || err.Error() != tc.want {
+			t.Errorf("got %v, want %s", err, tc.want)
+		}
 	}
 }
 
 func FuzzParse(f *testing.F) {
-	for _, s := range []string{"less", "Less_Equal", "incrsat", "D24S8", "", "-_-"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		enumtest.Fuzz(t, s, ParseCompareFunc)
-		enumtest.Fuzz(t, s, ParseStencilOp)
-		enumtest.Fuzz(t, s, ParseFormat)
-	})
+	enumtest.Fuzz(f, []string{"less", "Less_Equal", "incrsat", "D24S8", "", "-_-"},
+		enumtest.Check(ParseCompareFunc), enumtest.Check(ParseStencilOp), enumtest.Check(ParseFormat))
 }

@@ -417,14 +417,8 @@ func BenchmarkTrilinear(b *testing.B) {
 }
 
 func FuzzParse(f *testing.F) {
-	for _, s := range []string{"point", "Bi-Linear", "wrap", "CLAMP", "tiled", ""} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		enumtest.Fuzz(t, s, ParseFilter)
-		enumtest.Fuzz(t, s, ParseAddressMode)
-		enumtest.Fuzz(t, s, ParseLayout)
-	})
+	enumtest.Fuzz(f, []string{"point", "Bi-Linear", "wrap", "CLAMP", "tiled", ""},
+		enumtest.Check(ParseFilter), enumtest.Check(ParseAddressMode), enumtest.Check(ParseLayout))
 }
 
 // TestTexelQuads checks the filter steps of one sample on a 4x4 texture with

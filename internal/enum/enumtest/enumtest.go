@@ -45,11 +45,26 @@ func RoundTrip[T Enum](t testing.TB, parse func(string) (T, error), n T) {
 	}
 }
 
-// Fuzz checks that s, when parse takes it, gives a valid value whose name s
-// spells (ignoring case, '_' and '-').
-func Fuzz[T Enum](t *testing.T, s string, parse func(string) (T, error)) {
-	t.Helper()
-	if v, err := parse(s); err == nil && (!v.Valid() || !enum.Equal(s, v.String())) {
-		t.Errorf("%q parsed to %v", s, v)
+// Check returns the fuzz check of parse: a string it takes gives a valid
+// value whose name the string spells (ignoring case, '_' and '-').
+func Check[T Enum](parse func(string) (T, error)) func(t *testing.T, s string) {
+	return func(t *testing.T, s string) {
+		t.Helper()
+		if v, err := parse(s); err == nil && (!v.Valid() || !enum.Equal(s, v.String())) {
+			t.Errorf("%q parsed to %v", s, v)
+		}
 	}
+}
+
+// Fuzz fuzzes the checks (Check of each parser, or any other) from the
+// seed strings.
+func Fuzz(f *testing.F, seeds []string, checks ...func(t *testing.T, s string)) {
+	for _, s := range seeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, c := range checks {
+			c(t, s)
+		}
+	})
 }
