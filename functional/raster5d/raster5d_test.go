@@ -12,6 +12,9 @@ import (
 
 // randomTriangle returns a triangle of the given shape and case for viewport vp:
 // clip positions at shutter open and close, and the lens.
+// shapes are the kinds of triangle randomTriangle makes.
+var shapes = []string{"large", "medium", "tiny", "sliver", "crossing", "behind", "nearfar"}
+
 func randomTriangle(rng *rand.Rand, vp geom.Viewport, shape string, c Case) (p0, p1 [3]geom.Vec4, lens Lens) {
 	W, H := float64(vp.Width), float64(vp.Height)
 	cx, cy := float64(vp.X)+rng.Float64()*W, float64(vp.Y)+rng.Float64()*H
@@ -74,7 +77,6 @@ func TestBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewSource(seed))
 	vp := geom.Viewport{X: -3.5, Y: 2, Width: 64, Height: 40, MinZ: 0, MaxZ: 1}
 	bounds := raster.Rect{X0: 1, Y0: 3, X1: 60, Y1: 42}
-	shapes := []string{"large", "medium", "tiny", "sliver", "crossing", "behind", "nearfar"}
 	var skipped, compared [NumCases]int
 	var hits [NumCases]int
 	for _, n := range []int{1, 5, 8, 27} {
@@ -450,7 +452,6 @@ func TestTraversalExact(t *testing.T) {
 	rng := rand.New(rand.NewSource(seed))
 	vp := geom.Viewport{X: -3.5, Y: 2, Width: 96, Height: 72, MinZ: 0, MaxZ: 1}
 	bounds := raster.Rect{X0: 1, Y0: 3, X1: 90, Y1: 74}
-	shapes := []string{"large", "medium", "tiny", "sliver", "crossing", "behind", "nearfar"}
 	hits, rejected := 0, 0
 	var tests, boxTests, blockTests uint64
 	for _, n := range []int{1, 8, 27} {
