@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gfxsim/gfxsim/configs"
+	"github.com/gfxsim/gfxsim/scene"
 )
 
 // memoryLimit is the soft limit every test runs under; heapCeiling is the
@@ -62,6 +65,45 @@ func bounded(t *testing.T, limit time.Duration, f func()) {
 	}
 	if took > limit {
 		t.Errorf("took %v, more than %v", took, limit)
+	}
+}
+
+// loadCase is a hostile input: load must fail with an error naming every
+// want.
+type loadCase struct {
+	name string
+	load func() error
+	want []string
+}
+
+// runBounded runs every case as a subtest under bounded(limit) and checks
+// its error.
+func runBounded(t *testing.T, limit time.Duration, cases []loadCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var err error
+			bounded(t, limit, func() { err = tc.load() })
+			wantErr(t, err, tc.want...)
+		})
+	}
+}
+
+// sceneFile returns a load that writes src to dir/name and loads it as a
+// scene with opts.
+func sceneFile(t *testing.T, dir, name, src string, opts ...scene.Option) func() error {
+	return func() error {
+		_, err := scene.Load(write(t, dir, name, []byte(src)), opts...)
+		return err
+	}
+}
+
+// configFile returns a load that writes src to dir/name and loads it as a
+// machine configuration.
+func configFile(t *testing.T, dir, name, src string) func() error {
+	return func() error {
+		_, err := configs.Load(write(t, dir, name, []byte(src)))
+		return err
 	}
 }
 
