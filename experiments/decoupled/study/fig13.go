@@ -121,12 +121,7 @@ func (s *study) fig13Cost(w io.Writer, pts []TimedPoint, stages []string) error 
 		}
 		bySc[p.Scene] = append(bySc[p.Scene], rel)
 	}
-	var series []plot.Series
-	for _, sk := range SweepScenes {
-		if len(bySc[sk.Scene]) == len(cats) {
-			series = append(series, plot.Series{Name: sk.Scene, Y: bySc[sk.Scene]})
-		}
-	}
+	series := sceneSeries(bySc, len(cats))
 	f := &plot.Figure{Title: "Fig. 13: timed frame cycles over the machine's 4x MSAA frame without blur", XLabel: "variant (T: tiled machine)",
 		YLabel: "frame cycles / 4x MSAA", Categories: cats, Series: series, Width: 24 * 28.3465}
 	if err := outputs.WriteCSV(filepath.Join(s.o.Out, "fig13_cost.csv"), header, rows); err != nil {

@@ -486,12 +486,7 @@ func (s *study) texture(w io.Writer) error {
 		}
 		hit[p.Scene] = append(hit[p.Scene], 100*p.TexelHitRate())
 	}
-	var series []plot.Series
-	for _, sk := range SweepScenes {
-		if len(hit[sk.Scene]) == len(cats) {
-			series = append(series, plot.Series{Name: sk.Scene, Y: hit[sk.Scene]})
-		}
-	}
+	series := sceneSeries(hit, len(cats))
 	f := &plot.Figure{Title: "5.3.2/5.3.5: texture L1 per-texel hit rate (32 KB, 16-way, 64 B lines)", XLabel: "variant, samples per pixel",
 		YLabel: "texel hit rate (%)", Categories: cats, Series: series, Width: 28 * 28.3465}
 	if err := s.save("texture_bilinear", header, rows, f); err != nil {
@@ -500,4 +495,16 @@ func (s *study) texture(w io.Writer) error {
 	fmt.Fprintf(w, "\nTexture coherence (5.3.2), bilinear reconstruction (5.3.5), adaptive rate (Fig. 6); blur %g; errors against nearest 1:1 (mean RGB / max, 1/255)\n", Moderate)
 	expt.Table(w, []string{"scene", "variant", "spp", "blur area", "rate (256)", "rate (1024)", "extra shading", "texel hit", "image error", "paper (HL2/TF2)"}, table)
 	return nil
+}
+
+// sceneSeries returns a plot series for each sweep scene, in SweepScenes
+// order, that has a value in each of the n categories.
+func sceneSeries(byScene map[string][]float64, n int) []plot.Series {
+	var series []plot.Series
+	for _, sk := range SweepScenes {
+		if len(byScene[sk.Scene]) == n {
+			series = append(series, plot.Series{Name: sk.Scene, Y: byScene[sk.Scene]})
+		}
+	}
+	return series
 }
