@@ -75,7 +75,9 @@ func bars(rows []Row, names []string, ys ...func(Metrics) float64) ([]string, []
 
 // orderRows are the traversal-order rows, the baseline (row-major tiles and
 // quads) first.
-func orderRows(rows []Row) []Row { return withBaseline(rows, "order", "tiles rowmajor, quads rowmajor") }
+func orderRows(rows []Row) []Row {
+	return withBaseline(rows, "order", "tiles rowmajor, quads rowmajor")
+}
 
 // formatRows are the storage-format rows, the RGBA8 baseline first.
 func formatRows(rows []Row) []Row { return withBaseline(rows, "format", "rgba8") }
