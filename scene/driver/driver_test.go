@@ -27,9 +27,7 @@ objects:
 
 func decode(t *testing.T, f *Frame) []command.Located {
 	t.Helper()
-	b := make([]byte, f.StreamBytes)
-	f.Memory.ReadAt(b, f.Stream)
-	cmds, err := command.DecodeAll(b, f.Stream)
+	cmds, err := command.DecodeStream(f.Memory, f.Stream, f.StreamBytes)
 	if err != nil {
 		t.Fatal(err)
 	}
