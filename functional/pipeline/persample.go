@@ -149,14 +149,7 @@ func WritePerSampleQuad(d *state.Draw, cfg *raster.Config, p *Primitive, q raste
 			}
 		}
 	}
-	switch {
-	case !shaded:
-		st.QuadsDiscarded++
-	case !written:
-		st.QuadsLateZCulled++
-	default:
-		st.QuadsWritten++
-	}
+	st.EndQuad(shaded, written)
 }
 
 // OrderIndependent reports whether the sample writes of draw d give the same

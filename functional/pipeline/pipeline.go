@@ -391,6 +391,19 @@ type WriteStats struct {
 	QuadsWritten     int // shaded quads that wrote at least one sample
 }
 
+// EndQuad counts how a shaded quad ended: discarded by the shader when no
+// sample was shaded, culled by late Z when none was written, else written.
+func (s *WriteStats) EndQuad(shaded, written bool) {
+	switch {
+	case !shaded:
+		s.QuadsDiscarded++
+	case !written:
+		s.QuadsLateZCulled++
+	default:
+		s.QuadsWritten++
+	}
+}
+
 // Add accumulates o.
 func (s *WriteStats) Add(o WriteStats) {
 	s.Passed += o.Passed
