@@ -124,6 +124,21 @@ func checkPositive(name string, v float32) error {
 	return nil
 }
 
+// checkScatter checks a scattered generator's count (1 to most) and the
+// extent it scatters over (named name: every component non-negative and
+// finite).
+func checkScatter(count, most int, name string, extent geom.Vec3) error {
+	if count < 1 || count > most {
+		return fmt.Errorf("count %d out of range [1, %d]", count, most)
+	}
+	for k, v := range extent {
+		if !(v >= 0) || math.IsInf(float64(v), 0) {
+			return fmt.Errorf("%s[%d] %v must be non-negative and finite", name, k, v)
+		}
+	}
+	return nil
+}
+
 func checkSegments(name string, v, lo int) error {
 	if v < lo || v > MaxSegments {
 		return fmt.Errorf("%s %d out of range [%d, %d]", name, v, lo, MaxSegments)
@@ -392,13 +407,8 @@ func (p Terrain) Generate() (*Mesh, error) {
 
 // Generate implements Generator.
 func (p Flock) Generate() (*Mesh, error) {
-	if p.Count < 1 || p.Count > MaxVertices/6 {
-		return nil, fmt.Errorf("count %d out of range [1, %d]", p.Count, MaxVertices/6)
-	}
-	for k := 0; k < 3; k++ {
-		if !(p.Volume[k] >= 0) || math.IsInf(float64(p.Volume[k]), 0) {
-			return nil, fmt.Errorf("volume[%d] %v must be non-negative and finite", k, p.Volume[k])
-		}
+	if err := checkScatter(p.Count, MaxVertices/6, "volume", p.Volume); err != nil {
+		return nil, err
 	}
 	if err := checkPositive("size", p.Size); err != nil {
 		return nil, err
@@ -446,13 +456,8 @@ func (p Flock) Generate() (*Mesh, error) {
 
 // Generate implements Generator.
 func (p Leaves) Generate() (*Mesh, error) {
-	if p.Count < 1 || p.Count > MaxVertices/4 {
-		return nil, fmt.Errorf("count %d out of range [1, %d]", p.Count, MaxVertices/4)
-	}
-	for k := 0; k < 3; k++ {
-		if !(p.Radii[k] >= 0) || math.IsInf(float64(p.Radii[k]), 0) {
-			return nil, fmt.Errorf("radii[%d] %v must be non-negative and finite", k, p.Radii[k])
-		}
+	if err := checkScatter(p.Count, MaxVertices/4, "radii", p.Radii); err != nil {
+		return nil, err
 	}
 	if err := checkPositive("size", p.Size); err != nil {
 		return nil, err
