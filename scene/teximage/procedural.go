@@ -1,6 +1,7 @@
 package teximage
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 
@@ -117,16 +118,26 @@ func checkColors(cs ...geom.Vec4) error {
 
 // Generate implements Generator.
 func (p Solid) Generate() (*Image, error) {
-	im, err := New(p.Width, p.Height)
+	im, err := newChecked(p.Width, p.Height, checkColor("color", p.Color))
 	if err != nil {
-		return nil, err
-	}
-	if err := checkColor("color", p.Color); err != nil {
 		return nil, err
 	}
 	b := ToBytes(p.Color)
 	for i := 0; i < len(im.Pix); i += 4 {
 		copy(im.Pix[i:i+4], b[:])
+	}
+	return im, nil
+}
+
+// newChecked returns a new width x height image for a generator whose other
+// parameters checked as paramErr; New's error comes first.
+func newChecked(width, height int, paramErr error) (*Image, error) {
+	im, err := New(width, height)
+	if err != nil {
+		return nil, err
+	}
+	if paramErr != nil {
+		return nil, paramErr
 	}
 	return im, nil
 }
@@ -142,14 +153,8 @@ func checkGrid(what string, n [2]int, w, h int) error {
 
 // Generate implements Generator.
 func (p Checker) Generate() (*Image, error) {
-	im, err := New(p.Width, p.Height)
+	im, err := newChecked(p.Width, p.Height, cmp.Or(checkGrid("cells", p.Cells, p.Width, p.Height), checkColors(p.Colors[:]...)))
 	if err != nil {
-		return nil, err
-	}
-	if err := checkGrid("cells", p.Cells, p.Width, p.Height); err != nil {
-		return nil, err
-	}
-	if err := checkColors(p.Colors[:]...); err != nil {
 		return nil, err
 	}
 	c := [2][4]byte{ToBytes(p.Colors[0]), ToBytes(p.Colors[1])}
@@ -305,11 +310,8 @@ func checkNoise(frequency, octaves int, colors []geom.Vec4) error {
 
 // Generate implements Generator.
 func (p Noise) Generate() (*Image, error) {
-	im, err := New(p.Width, p.Height)
+	im, err := newChecked(p.Width, p.Height, checkNoise(p.Frequency, p.Octaves, p.Colors[:]))
 	if err != nil {
-		return nil, err
-	}
-	if err := checkNoise(p.Frequency, p.Octaves, p.Colors[:]); err != nil {
 		return nil, err
 	}
 	fx := float64(p.Frequency) / float64(p.Width)
@@ -325,11 +327,8 @@ func (p Noise) Generate() (*Image, error) {
 
 // Generate implements Generator.
 func (p Leaf) Generate() (*Image, error) {
-	im, err := New(p.Width, p.Height)
+	im, err := newChecked(p.Width, p.Height, checkColors(p.Colors[:]...))
 	if err != nil {
-		return nil, err
-	}
-	if err := checkColors(p.Colors[:]...); err != nil {
 		return nil, err
 	}
 	const (
@@ -386,11 +385,8 @@ func frac(v float64) float64 { return v - math.Floor(v) }
 
 // Generate implements Generator.
 func (p BumpsNormal) Generate() (*Image, error) {
-	im, err := New(p.Width, p.Height)
+	im, err := newChecked(p.Width, p.Height, checkGrid("count", p.Count, p.Width, p.Height))
 	if err != nil {
-		return nil, err
-	}
-	if err := checkGrid("count", p.Count, p.Width, p.Height); err != nil {
 		return nil, err
 	}
 	if !(p.Radius > 0 && p.Radius <= 0.5) {
@@ -431,11 +427,8 @@ func cx2(v float32) float64 { return 2*float64(v) - 1 }
 
 // Generate implements Generator.
 func (p Gradient) Generate() (*Image, error) {
-	im, err := New(p.Width, p.Height)
+	im, err := newChecked(p.Width, p.Height, checkColors(p.Colors[:]...))
 	if err != nil {
-		return nil, err
-	}
-	if err := checkColors(p.Colors[:]...); err != nil {
 		return nil, err
 	}
 	for y := 0; y < p.Height; y++ {
