@@ -100,12 +100,8 @@ func (p *parser) material(e entry) error {
 		m.Textures = append(m.Textures, Binding{smp, ti})
 	}
 	st := &m.State
-	if n := o.get("cull"); n != nil {
-		v, err := w.enum(n, o.path("cull"), cullNames)
-		if err != nil {
-			return err
-		}
-		st.Cull = CullMode(v)
+	if err := enumField(w, o, "cull", cullNames, &st.Cull); err != nil {
+		return err
 	}
 	for _, b := range []struct {
 		key string
@@ -117,19 +113,11 @@ func (p *parser) material(e entry) error {
 			}
 		}
 	}
-	if n := o.get("depth_func"); n != nil {
-		v, err := w.enum(n, o.path("depth_func"), compareNames)
-		if err != nil {
-			return err
-		}
-		st.DepthFunc = CompareFunc(v)
+	if err := enumField(w, o, "depth_func", compareNames, &st.DepthFunc); err != nil {
+		return err
 	}
-	if n := o.get("blend"); n != nil {
-		v, err := w.enum(n, o.path("blend"), blendNames)
-		if err != nil {
-			return err
-		}
-		st.Blend = BlendMode(v)
+	if err := enumField(w, o, "blend", blendNames, &st.Blend); err != nil {
+		return err
 	}
 	p.s.Materials = append(p.s.Materials, m)
 	return nil

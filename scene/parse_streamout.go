@@ -116,12 +116,8 @@ var streamKeys = []string{"topology", "stream_out", "draw_auto", "ping_pong"}
 func (p *parser) streamObject(o *object, field string, tmpl Object) ([]Object, error) {
 	w := p.w
 	mat := &p.s.Materials[tmpl.Material]
-	if n := o.get("topology"); n != nil {
-		t, err := w.enum(n, o.path("topology"), topologyNames)
-		if err != nil {
-			return nil, err
-		}
-		tmpl.Topology = Topology(t)
+	if err := enumField(w, o, "topology", topologyNames, &tmpl.Topology); err != nil {
+		return nil, err
 	}
 	outputs, err := streamOutputs(mat.Shader)
 	if err != nil {

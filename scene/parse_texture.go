@@ -47,12 +47,8 @@ func (p *parser) texture(e entry) error {
 		return err
 	}
 	t := Texture{Name: e.key, Mipmaps: true, MaxLOD: DefaultMaxLOD, MaxAnisotropy: DefaultMaxAnisotropy}
-	if n := o.get("type"); n != nil {
-		v, err := w.enum(n, o.path("type"), textureTypeNames)
-		if err != nil {
-			return err
-		}
-		t.Type = TextureType(v)
+	if err := enumField(w, o, "type", textureTypeNames, &t.Type); err != nil {
+		return err
 	}
 	ims, err := p.textureSlices(e.v, o, field, t.Type)
 	if err != nil {
@@ -205,12 +201,8 @@ func (p *parser) image(o *object, key string) (*teximage.Image, error) {
 // textureFormat reads format and srgb.
 func (p *parser) textureFormat(o *object, t *Texture) error {
 	w := p.w
-	if n := o.get("format"); n != nil {
-		v, err := w.enum(n, o.path("format"), textureFormatNames)
-		if err != nil {
-			return err
-		}
-		t.Format = TextureFormat(v)
+	if err := enumField(w, o, "format", textureFormatNames, &t.Format); err != nil {
+		return err
 	}
 	if n := o.get("srgb"); n != nil {
 		srgb, err := w.boolean(n, o.path("srgb"))

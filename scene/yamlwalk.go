@@ -398,6 +398,20 @@ func (w *walker) enum(n *yaml.Node, field string, names []string) (int, error) {
 	return 0, w.errAt(n, field, "unknown value %s (want one of %s)", inputs.Quote(s), strings.Join(names, ", "))
 }
 
+// enumField reads the optional field key of o, one of names, into *dst.
+func enumField[T ~uint8](w *walker, o *object, key string, names []string, dst *T) error {
+	n := o.get(key)
+	if n == nil {
+		return nil
+	}
+	v, err := w.enum(n, o.path(key), names)
+	if err != nil {
+		return err
+	}
+	*dst = T(v)
+	return nil
+}
+
 // maxKeyframes bounds the keys of one keyframed value.
 const maxKeyframes = 10000
 
