@@ -457,6 +457,26 @@ func (p *Platform) crossbar(name string, l Link, freq sim.Freq, ports ...sim.Por
 	p.Links = append(p.Links, BuildCrossbar(p.Engine, name, l, freq, ports...))
 }
 
+// shaderCoreLinks points the shader cores, the input assembler and primitive
+// assembly at each other, the cores' pixel warps going back to the pixel
+// unit's fromCores port, and returns the ports of the dispatch crossbar (the
+// input assembler's and the pixel unit's toCores first) and of the shaded
+// crossbar (primitive assembly's and fromCores first).
+func shaderCoreLinks(cores []*shadercore.Comp, ia *inputassembler.InputAssembler, pa *primitiveassembly.Comp,
+	toCores, fromCores sim.Port) (dispatch, shaded []sim.Port) {
+	dispatch = []sim.Port{ia.ToShaderCores, toCores}
+	shaded = []sim.Port{pa.FromShaderCores, fromCores}
+	for _, sc := range cores {
+		dispatch = append(dispatch, sc.FromDispatch)
+		shaded = append(shaded, sc.ToPrimitiveAssembly, sc.ToReorderBuffer)
+		ia.ShaderCores = append(ia.ShaderCores, sc.FromDispatch)
+		sc.PrimitiveAssemblyPort = pa.FromShaderCores
+		sc.ReorderBufferPort = fromCores
+		pa.ShaderCores = append(pa.ShaderCores, sc.ToPrimitiveAssembly) // GS warps
+	}
+	return dispatch, shaded
+}
+
 // l2Crossbar connects texture samplers to the banks of their L2: a crossbar
 // of the L2's tops, then the samplers' L2 ports.
 func (p *Platform) l2Crossbar(name string, l Link, freq sim.Freq, l2 *memory.L2, samplers []*texturesampler.Comp) {
@@ -508,16 +528,9 @@ func (p *Platform) connect() {
 	ia.PrimitiveAssemblyPort = pa.InputAssembler
 	pa.InputAssemblerPort = ia.PrimitiveAssembly
 
-	dispatch := []sim.Port{ia.ToShaderCores, rb.ToShaderCores}
-	shaded := []sim.Port{pa.FromShaderCores, rb.FromShaderCores}
+	dispatch, shaded := shaderCoreLinks(p.ShaderCores, ia, pa, rb.ToShaderCores, rb.FromShaderCores)
 	for _, sc := range p.ShaderCores {
-		dispatch = append(dispatch, sc.FromDispatch)
-		shaded = append(shaded, sc.ToPrimitiveAssembly, sc.ToReorderBuffer)
-		ia.ShaderCores = append(ia.ShaderCores, sc.FromDispatch)
 		rb.ShaderCores = append(rb.ShaderCores, sc.FromDispatch)
-		sc.PrimitiveAssemblyPort = pa.FromShaderCores
-		sc.ReorderBufferPort = rb.FromShaderCores
-		pa.ShaderCores = append(pa.ShaderCores, sc.ToPrimitiveAssembly) // GS warps
 	}
 	// Texture buses: the cores of a cluster and their sampler; a shared
 	// sampler answers each request's source.
