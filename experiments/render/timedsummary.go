@@ -65,34 +65,30 @@ func timedSummary(w io.Writer, p *configs.Platform, res *configs.Result, wall ti
 	}
 	expt.Table(w, []string{"cache", "hit rate"}, rows)
 
-	var ps, helpers, pw, vw, instr, lane float64
-	for _, k := range sortedKeys(st) {
-		// GPU.ShaderCore[c] on the sort-last and tiled machines, GPU.Pipe[p].ShaderCore[c] on SAGE.
-		if rest, ok := strings.CutPrefix(k, "GPU."); !ok || !strings.HasPrefix(rest, "ShaderCore[") &&
-			!(strings.HasPrefix(rest, "Pipe[") && strings.Contains(rest, "].ShaderCore[")) {
-			continue
-		}
-		switch k[strings.LastIndex(k, ".")+1:] {
-		case "ps_invocations":
-			ps += st[k]
-		case "helper_pixels":
-			helpers += st[k]
-		case "pixel_warps":
-			pw += st[k]
-		case "vertex_warps":
-			vw += st[k]
-		case "instructions":
-			instr += st[k]
-		case "lane_instructions":
-			lane += st[k]
-		}
-	}
+	// GPU.ShaderCore[c] on the sort-last and tiled machines, GPU.Pipe[p].ShaderCore[c] on SAGE.
+	sc := totals(st, func(k string) bool {
+		rest, ok := strings.CutPrefix(k, "GPU.")
+		return ok && (strings.HasPrefix(rest, "ShaderCore[") || strings.HasPrefix(rest, "Pipe[") && strings.Contains(rest, "].ShaderCore["))
+	})
+	ps := sc["ps_invocations"]
 	fmt.Fprintf(w, "\nshading: %.0f vertex warps, %.0f pixel warps, %.0f warp instructions (%.0f per lane), helper pixels %.1f%% of %.0f pixel shader invocations\n",
-		vw, pw, instr, lane, 100*helpers/max(1, ps), ps)
+		sc["vertex_warps"], sc["pixel_warps"], sc["instructions"], sc["lane_instructions"], 100*sc["helper_pixels"]/max(1, ps), ps)
 	geometrySummary(w, st)
 	ropSummary(w, st, res.Cycles)
 	decoupledSummary(w, st)
 	tiledSummary(w, st)
+}
+
+// totals sums the counters of the statistics keep accepts by counter name
+// (what follows the last dot), adding in key order.
+func totals(st map[string]float64, keep func(key string) bool) map[string]float64 {
+	sum := map[string]float64{}
+	for _, k := range sortedKeys(st) {
+		if keep(k) {
+			sum[k[strings.LastIndex(k, ".")+1:]] += st[k]
+		}
+	}
+	return sum
 }
 
 // geometrySummary prints the geometry stage of a frame with geometry shaders
@@ -100,31 +96,16 @@ func timedSummary(w io.Writer, p *configs.Platform, res *configs.Result, wall ti
 // warps primitive assembly reordered and waited for, and the stream-out.
 func geometrySummary(w io.Writer, st map[string]float64) {
 	pa := func(counter string) float64 { return st["GPU.PrimitiveAssembly."+counter] }
-	var warps, inv, instr, bufBlocked, warpBlocked float64
-	for k, v := range st {
-		if !strings.HasPrefix(k, "GPU.ShaderCore[") {
-			continue
-		}
-		switch k[strings.LastIndex(k, ".")+1:] {
-		case "gs_warps":
-			warps += v
-		case "gs_invocations":
-			inv += v
-		case "gs_instructions":
-			instr += v
-		case "gs_admit_blocked_output_buffer_cycles":
-			bufBlocked += v
-		case "gs_admit_blocked_warps_cycles":
-			warpBlocked += v
-		}
-	}
+	sc := totals(st, func(k string) bool { return strings.HasPrefix(k, "GPU.ShaderCore[") })
+	warps := sc["gs_warps"]
 	so := pa("so_primitives_needed")
 	if warps == 0 && so == 0 {
 		return
 	}
 	if warps > 0 {
 		fmt.Fprintf(w, "\ngeometry shading: %.0f GS warps (%.0f primitives in, %.0f out), %.0f warp instructions; cores' GS admission blocked %.0f cycles on the output buffer, %.0f on the GS warp limit; primitive assembly waited %.0f cycles for a GS warp (%.0f of %.0f warps came back before their turn)\n",
-			warps, inv, pa("gs_primitives"), instr, bufBlocked, warpBlocked, pa("cycles_wait_gs_warp"), pa("gs_warps_reordered"), pa("gs_warps_returned"))
+			warps, sc["gs_invocations"], pa("gs_primitives"), sc["gs_instructions"], sc["gs_admit_blocked_output_buffer_cycles"],
+			sc["gs_admit_blocked_warps_cycles"], pa("cycles_wait_gs_warp"), pa("gs_warps_reordered"), pa("gs_warps_returned"))
 	}
 	if so > 0 {
 		fmt.Fprintf(w, "stream-out: %.0f of %.0f primitives written (%s MB in %.0f write requests); primitive assembly waited %.0f cycles for it; %.0f DrawAuto counter reads\n",
