@@ -6,6 +6,7 @@ package scene
 
 import (
 	"fmt"
+	"slices"
 
 	"gopkg.in/yaml.v3"
 
@@ -99,12 +100,7 @@ func (p *parser) streamBuffers(n *yaml.Node) error {
 
 // StreamBufferIndex returns the index of the stream buffer called name, or -1.
 func (s *Scene) StreamBufferIndex(name string) int {
-	for i, b := range s.StreamBuffers {
-		if b.Name == name {
-			return i
-		}
-	}
-	return -1
+	return slices.IndexFunc(s.StreamBuffers, func(x StreamBuffer) bool { return x.Name == name })
 }
 
 // streamKeys are the object keys of this file.

@@ -493,32 +493,17 @@ func (s *Scene) TriangleCount() int {
 
 // TextureIndex returns the index of the texture called name, or -1.
 func (s *Scene) TextureIndex(name string) int {
-	for i := range s.Textures {
-		if s.Textures[i].Name == name {
-			return i
-		}
-	}
-	return -1
+	return slices.IndexFunc(s.Textures, func(x Texture) bool { return x.Name == name })
 }
 
 // MeshIndex returns the index of the mesh called name, or -1.
 func (s *Scene) MeshIndex(name string) int {
-	for i, m := range s.Meshes {
-		if m.Name == name {
-			return i
-		}
-	}
-	return -1
+	return slices.IndexFunc(s.Meshes, func(x *mesh.Mesh) bool { return x.Name == name })
 }
 
 // MaterialIndex returns the index of the material called name, or -1.
 func (s *Scene) MaterialIndex(name string) int {
-	for i := range s.Materials {
-		if s.Materials[i].Name == name {
-			return i
-		}
-	}
-	return -1
+	return slices.IndexFunc(s.Materials, func(x Material) bool { return x.Name == name })
 }
 
 // SetResolution overrides the render-target size and the sample count; zero
