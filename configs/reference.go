@@ -48,9 +48,21 @@ func (c *Config) ReferenceOptions() (reference.Options, error) {
 // machine's options (ReferenceOptions): the image and counters the timed
 // machine must match.
 func (c *Config) RenderReference(f *driver.Frame) (*reference.Result, error) {
+	return c.RenderReferenceWith(f, nil)
+}
+
+// RenderReferenceWith is RenderReference with the options changed by adjust
+// first (nil: none), for a study that sets batches, an observer or the
+// display.
+func (c *Config) RenderReferenceWith(f *driver.Frame, adjust func(*reference.Options) error) (*reference.Result, error) {
 	o, err := c.ReferenceOptions()
 	if err != nil {
 		return nil, err
+	}
+	if adjust != nil {
+		if err := adjust(&o); err != nil {
+			return nil, err
+		}
 	}
 	return reference.Render(f.Memory, f.Stream, f.StreamBytes, o)
 }
