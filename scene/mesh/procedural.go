@@ -124,10 +124,10 @@ func checkPositive(name string, v float32) error {
 	return nil
 }
 
-// checkScatter checks a scattered generator's count (1 to most) and the
-// extent it scatters over (named name: every component non-negative and
-// finite).
-func checkScatter(count, most int, name string, extent geom.Vec3) error {
+// checkScatter checks a scattered generator's count (1 to most), the extent
+// it scatters over (named name: every component non-negative and finite) and
+// the size of each piece (positive and finite).
+func checkScatter(count, most int, name string, extent geom.Vec3, size float32) error {
 	if count < 1 || count > most {
 		return fmt.Errorf("count %d out of range [1, %d]", count, most)
 	}
@@ -136,7 +136,7 @@ func checkScatter(count, most int, name string, extent geom.Vec3) error {
 			return fmt.Errorf("%s[%d] %v must be non-negative and finite", name, k, v)
 		}
 	}
-	return nil
+	return checkPositive("size", size)
 }
 
 func checkSegments(name string, v, lo int) error {
@@ -407,10 +407,7 @@ func (p Terrain) Generate() (*Mesh, error) {
 
 // Generate implements Generator.
 func (p Flock) Generate() (*Mesh, error) {
-	if err := checkScatter(p.Count, MaxVertices/6, "volume", p.Volume); err != nil {
-		return nil, err
-	}
-	if err := checkPositive("size", p.Size); err != nil {
+	if err := checkScatter(p.Count, MaxVertices/6, "volume", p.Volume, p.Size); err != nil {
 		return nil, err
 	}
 	if !geom.AllFinite(p.Flap, p.Phase) || p.Flap < -90 || p.Flap > 90 {
@@ -456,10 +453,7 @@ func (p Flock) Generate() (*Mesh, error) {
 
 // Generate implements Generator.
 func (p Leaves) Generate() (*Mesh, error) {
-	if err := checkScatter(p.Count, MaxVertices/4, "radii", p.Radii); err != nil {
-		return nil, err
-	}
-	if err := checkPositive("size", p.Size); err != nil {
+	if err := checkScatter(p.Count, MaxVertices/4, "radii", p.Radii, p.Size); err != nil {
 		return nil, err
 	}
 	r := rng.New(p.Seed)
