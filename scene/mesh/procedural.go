@@ -1,6 +1,7 @@
 package mesh
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 
@@ -167,19 +168,8 @@ func coord(size float32, i, n int) float32 { return size * (float32(i)/float32(n
 
 // Generate implements Generator.
 func (p Plane) Generate() (*Mesh, error) {
-	if err := checkPositive("size[0]", p.Size[0]); err != nil {
-		return nil, err
-	}
-	if err := checkPositive("size[1]", p.Size[1]); err != nil {
-		return nil, err
-	}
-	if err := checkSegments("segments[0]", p.Segments[0], 1); err != nil {
-		return nil, err
-	}
-	if err := checkSegments("segments[1]", p.Segments[1], 1); err != nil {
-		return nil, err
-	}
-	if err := checkUV(p.UVScale); err != nil {
+	if err := cmp.Or(checkPositive("size[0]", p.Size[0]), checkPositive("size[1]", p.Size[1]),
+		checkSegments("segments[0]", p.Segments[0], 1), checkSegments("segments[1]", p.Segments[1], 1), checkUV(p.UVScale)); err != nil {
 		return nil, err
 	}
 	nx, nz := p.Segments[0], p.Segments[1]
@@ -244,10 +234,7 @@ func (p Cube) Generate() (*Mesh, error) {
 			return nil, err
 		}
 	}
-	if err := checkSegments("segments", p.Segments, 1); err != nil {
-		return nil, err
-	}
-	if err := checkUV(p.UVScale); err != nil {
+	if err := cmp.Or(checkSegments("segments", p.Segments, 1), checkUV(p.UVScale)); err != nil {
 		return nil, err
 	}
 	n := p.Segments
@@ -284,16 +271,8 @@ func (p Cube) Generate() (*Mesh, error) {
 
 // Generate implements Generator.
 func (p Sphere) Generate() (*Mesh, error) {
-	if err := checkPositive("radius", p.Radius); err != nil {
-		return nil, err
-	}
-	if err := checkSegments("stacks", p.Stacks, 2); err != nil {
-		return nil, err
-	}
-	if err := checkSegments("slices", p.Slices, 3); err != nil {
-		return nil, err
-	}
-	if err := checkUV(p.UVScale); err != nil {
+	if err := cmp.Or(checkPositive("radius", p.Radius), checkSegments("stacks", p.Stacks, 2), checkSegments("slices", p.Slices, 3),
+		checkUV(p.UVScale)); err != nil {
 		return nil, err
 	}
 	st, sl := p.Stacks, p.Slices
@@ -344,22 +323,13 @@ func (p Sphere) Generate() (*Mesh, error) {
 
 // Generate implements Generator.
 func (p Torus) Generate() (*Mesh, error) {
-	if err := checkPositive("major_radius", p.MajorRadius); err != nil {
-		return nil, err
-	}
-	if err := checkPositive("minor_radius", p.MinorRadius); err != nil {
+	if err := cmp.Or(checkPositive("major_radius", p.MajorRadius), checkPositive("minor_radius", p.MinorRadius)); err != nil {
 		return nil, err
 	}
 	if !(p.MinorRadius < p.MajorRadius) {
 		return nil, fmt.Errorf("minor_radius %v must be smaller than major_radius %v", p.MinorRadius, p.MajorRadius)
 	}
-	if err := checkSegments("segments", p.Segments, 3); err != nil {
-		return nil, err
-	}
-	if err := checkSegments("sides", p.Sides, 3); err != nil {
-		return nil, err
-	}
-	if err := checkUV(p.UVScale); err != nil {
+	if err := cmp.Or(checkSegments("segments", p.Segments, 3), checkSegments("sides", p.Sides, 3), checkUV(p.UVScale)); err != nil {
 		return nil, err
 	}
 	ns, nt := p.Segments, p.Sides
