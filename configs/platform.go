@@ -661,7 +661,7 @@ type Result struct {
 // RunScene encodes scene s with c's driver options, builds the machine c
 // describes and simulates the frame: the one home of "run this scene on this
 // machine". It returns the platform (for its units and statistics) and the
-// result.
+// result; on an error the platform is nil unless the run itself failed.
 func RunScene(c *Config, s *scene.Scene) (*Platform, *Result, error) {
 	f, err := driver.Encode(s, c.DriverOptions())
 	if err != nil {
