@@ -29,44 +29,43 @@ func (r *reader) node(key string) *yaml.Node {
 	return r.o.get(key)
 }
 
-func (r *reader) float(key string, def float32, lo, hi float64) float32 {
+// read reads key with parse (given its node and field); ok is false when
+// the key is absent or parse failed (its error kept in r.err).
+func read[T any](r *reader, key string, parse func(n *yaml.Node, field string) (T, error)) (v T, ok bool) {
 	n := r.node(key)
 	if n == nil {
-		return def
+		return v, false
 	}
-	v, err := r.p.w.float(n, r.o.path(key), lo, hi)
+	v, err := parse(n, r.o.path(key))
 	if err != nil {
 		r.err = err
-		return def
+		return v, false
 	}
-	return v
+	return v, true
+}
+
+func (r *reader) float(key string, def float32, lo, hi float64) float32 {
+	if v, ok := read(r, key, func(n *yaml.Node, f string) (float32, error) { return r.p.w.float(n, f, lo, hi) }); ok {
+		return v
+	}
+	return def
 }
 
 func (r *reader) int(key string, def, lo, hi int) int {
-	n := r.node(key)
-	if n == nil {
-		return def
+	integer := func(n *yaml.Node, f string) (int64, error) { return r.p.w.integer(n, f, int64(lo), int64(hi)) }
+	if v, ok := read(r, key, integer); ok {
+		return int(v)
 	}
-	v, err := r.p.w.integer(n, r.o.path(key), int64(lo), int64(hi))
-	if err != nil {
-		r.err = err
-		return def
-	}
-	return int(v)
+	return def
 }
 
 // ints reads an integer or a list of minLen..maxLen integers in [lo, hi].
 func (r *reader) ints(key string, def []int, minLen, maxLen, lo, hi int) []int {
-	n := r.node(key)
-	if n == nil {
+	rn, ok := read(r, key, r.p.w.resolve)
+	if !ok {
 		return def
 	}
 	field := r.o.path(key)
-	rn, err := r.p.w.resolve(n, field)
-	if err != nil {
-		r.err = err
-		return def
-	}
 	items := []*yaml.Node{rn}
 	if rn.Kind == yaml.SequenceNode {
 		items = rn.Content
@@ -103,16 +102,7 @@ func (r *reader) int2(key string, def [2]int, lo, hi int) [2]int {
 // numbers reads minLen to maxLen numbers (or, when scalarOK, one number);
 // ok is false when the key is absent or the value is bad (r.err).
 func (r *reader) numbers(key string, minLen, maxLen int, scalarOK bool) (v []float32, ok bool) {
-	n := r.node(key)
-	if n == nil {
-		return nil, false
-	}
-	v, err := r.p.w.floats(n, r.o.path(key), minLen, maxLen, scalarOK)
-	if err != nil {
-		r.err = err
-		return nil, false
-	}
-	return v, true
+	return read(r, key, func(n *yaml.Node, f string) ([]float32, error) { return r.p.w.floats(n, f, minLen, maxLen, scalarOK) })
 }
 
 // vec2 reads a number (used for both) or a pair of numbers.
@@ -171,16 +161,11 @@ func (r *reader) colors(key string, def ...geom.Vec4) []geom.Vec4 {
 // vecList reads a list of exactly count lists of minLen..maxLen numbers; nil
 // when absent or on error.
 func (r *reader) vecList(key string, count, minLen, maxLen int) [][]float32 {
-	n := r.node(key)
-	if n == nil {
+	items, ok := read(r, key, r.p.w.list)
+	if !ok {
 		return nil
 	}
-	field := r.o.path(key)
-	items, err := r.p.w.list(n, field)
-	if err != nil {
-		r.err = err
-		return nil
-	}
+	n, field := r.node(key), r.o.path(key)
 	if len(items) != count {
 		r.err = r.p.w.errAt(n, field, "expected %d entries, got %d", count, len(items))
 		return nil
@@ -198,16 +183,10 @@ func (r *reader) vecList(key string, count, minLen, maxLen int) [][]float32 {
 }
 
 func (r *reader) enum(key string, def int, names []string) int {
-	n := r.node(key)
-	if n == nil {
-		return def
+	if v, ok := read(r, key, func(n *yaml.Node, f string) (int, error) { return r.p.w.enum(n, f, names) }); ok {
+		return v
 	}
-	v, err := r.p.w.enum(n, r.o.path(key), names)
-	if err != nil {
-		r.err = err
-		return def
-	}
-	return v
+	return def
 }
 
 // seed reads "seed" (a non-negative integer, default 1).
