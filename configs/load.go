@@ -201,12 +201,10 @@ func (d *decoder) errf(n *yaml.Node, field, format string, a ...any) error {
 }
 
 func kindName(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.AliasNode:
+	if k := yamlnode.Collection(n); k != "" {
+		return k
+	}
+	if n.Kind == yaml.AliasNode {
 		return "an alias"
 	}
 	return inputs.Quote(n.Value)

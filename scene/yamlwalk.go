@@ -173,23 +173,21 @@ func join(field, key string) string {
 
 // describe names the kind of a node for error messages.
 func describe(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.ScalarNode:
-		switch n.ShortTag() {
-		case "!!null":
-			return "null"
-		case "!!str":
-			return "string " + inputs.Quote(n.Value)
-		case "!!bool":
-			return "boolean " + n.Value
-		}
-		return plain(n.Value)
+	if k := yamlnode.Collection(n); k != "" {
+		return k
 	}
-	return "an unexpected node"
+	if n.Kind != yaml.ScalarNode {
+		return "an unexpected node"
+	}
+	switch n.ShortTag() {
+	case "!!null":
+		return "null"
+	case "!!str":
+		return "string " + inputs.Quote(n.Value)
+	case "!!bool":
+		return "boolean " + n.Value
+	}
+	return plain(n.Value)
 }
 
 // plain returns a scalar as written when it is short plain text (a number),
