@@ -225,26 +225,30 @@ func (l brickLayout) height(x, y float64) float64 {
 }
 
 // newBricks returns the w x h image of a brick texture and its layout of
-// rows x columns bricks with mortar joints.
-func newBricks(w, h, rows, columns int, mortar float32) (*Image, brickLayout, error) {
+// rows x columns bricks with mortar joints, for a generator whose other
+// parameters checked as paramErr (the image's and layout's errors first).
+func newBricks(w, h, rows, columns int, mortar float32, paramErr error) (*Image, brickLayout, error) {
 	im, err := New(w, h)
 	if err != nil {
 		return nil, brickLayout{}, err
 	}
 	l, err := newBrickLayout(w, h, rows, columns, mortar)
-	return im, l, err
+	return im, l, cmp.Or(err, paramErr)
+}
+
+// checkUpTo checks a parameter in [0, hi] (NaN fails).
+func checkUpTo(name string, v, hi float32) error {
+	if !(v >= 0 && v <= hi) {
+		return fmt.Errorf("%s %v out of range [0, %v]", name, v, hi)
+	}
+	return nil
 }
 
 // Generate implements Generator.
 func (p Bricks) Generate() (*Image, error) {
-	im, l, err := newBricks(p.Width, p.Height, p.Rows, p.Columns, p.Mortar)
+	im, l, err := newBricks(p.Width, p.Height, p.Rows, p.Columns, p.Mortar,
+		cmp.Or(checkUpTo("variation", p.Variation, 1), checkColors(p.Colors[:]...)))
 	if err != nil {
-		return nil, err
-	}
-	if !(p.Variation >= 0 && p.Variation <= 1) {
-		return nil, fmt.Errorf("variation %v out of range [0, 1]", p.Variation)
-	}
-	if err := checkColors(p.Colors[:]...); err != nil {
 		return nil, err
 	}
 	// A fine grain: value noise with about one lattice cell per 4 texels,
@@ -276,12 +280,9 @@ func encodeNormal(im *Image, x, y int, nx, ny, nz float64) {
 
 // Generate implements Generator.
 func (p BricksNormal) Generate() (*Image, error) {
-	im, l, err := newBricks(p.Width, p.Height, p.Rows, p.Columns, p.Mortar)
+	im, l, err := newBricks(p.Width, p.Height, p.Rows, p.Columns, p.Mortar, checkUpTo("strength", p.Strength, 100))
 	if err != nil {
 		return nil, err
-	}
-	if !(p.Strength >= 0 && p.Strength <= 100) {
-		return nil, fmt.Errorf("strength %v out of range [0, 100]", p.Strength)
 	}
 	s := float64(p.Strength)
 	for y := 0; y < p.Height; y++ {
@@ -392,8 +393,8 @@ func (p BumpsNormal) Generate() (*Image, error) {
 	if !(p.Radius > 0 && p.Radius <= 0.5) {
 		return nil, fmt.Errorf("radius %v out of range (0, 0.5]", p.Radius)
 	}
-	if !(p.Strength >= 0 && p.Strength <= 100) {
-		return nil, fmt.Errorf("strength %v out of range [0, 100]", p.Strength)
+	if err := checkUpTo("strength", p.Strength, 100); err != nil {
+		return nil, err
 	}
 	cw := float64(p.Width) / float64(p.Count[0])
 	ch := float64(p.Height) / float64(p.Count[1])
