@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"testing"
-
-	"github.com/gfxsim/gfxsim/functional/reference"
 )
 
 // decoupledMachines are the machines of the decoupled-sampling equality test:
@@ -46,10 +44,7 @@ func TestDecoupledTimedEqualsReference(t *testing.T) {
 						s, f := frame(t, sc.name, 64, 36, n)
 						res := timed(t, cfg, f)
 						_, g := frame(t, sc.name, 64, 36, n)
-						ref, err := reference.Render(g.Memory, g.Stream, g.StreamBytes, referenceOptions(t, cfg))
-						if err != nil {
-							t.Fatal(err)
-						}
+						ref := referenceRender(t, cfg, g)
 						if ref.Counters.Decoupled.Raster.Tests() == 0 {
 							t.Fatalf("%s: no 5D primitive: the scene is not blurred", s.Name)
 						}

@@ -11,6 +11,11 @@
 // that runs part of a machine (experiments/texcache's replay) uses them for
 // its part.
 //
+// RunScene is the one home of "encode this scene, build this machine, run
+// it"; RenderReference (and RenderReferenceWith, which adjusts the options
+// first) renders a frame on the reference renderer with the machine's options
+// (ReferenceOptions), the image and counters the timed machine must match.
+//
 // The default machine's memory is gfxsim's own DRAM controller (memory.type
 // dramctl, 16 GDDR6 channels; configs/README.md, "DRAM presets");
 // DRAMCtlConfig turns the memory section into the controller's

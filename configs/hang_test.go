@@ -6,6 +6,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/scene/driver"
 	"github.com/gfxsim/gfxsim/timing"
 )
 
@@ -40,25 +41,34 @@ func (s *sink) NotifyPortFree(sim.VTimeInSec, sim.Port) {}
 // processor sees it, by one that never drains: the run must end with an error that
 // names the stuck buffers instead of hanging or returning silently.
 func TestStuckPipelineIsReported(t *testing.T) {
-	cfg := Default()
+	_, f := frame(t, "room", 64, 32, 1)
+	msg := stuck(t, Default(), f, "pipeline", func(p *Platform) {
+		p.CommandProcessor.InputAssembler = sinkOn(t, p, "GPU.CommandBus")
+	}, "GPU.CommandProcessor")
+	t.Log(msg)
+}
+
+// stuck builds machine cfg with a 20000-cycle watchdog, lets jam plug a sink
+// into it and runs frame f: the run must end with the watchdog's error
+// naming every want. It returns the error's text.
+func stuck(t *testing.T, cfg *Config, f *driver.Frame, what string, jam func(*Platform), want ...string) string {
+	t.Helper()
 	cfg.WatchdogCycles = 20000
 	p, err := Build(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.CommandProcessor.InputAssembler = sinkOn(t, p, "GPU.CommandBus")
-	_, f := frame(t, "room", 64, 32, 1)
-	_, err = p.Run(f)
-	if err == nil {
-		t.Fatal("a stuck pipeline finished without an error")
+	jam(p)
+	if _, err = p.Run(f); err == nil {
+		t.Fatalf("a stuck %s finished without an error", what)
 	}
 	msg := err.Error()
-	for _, want := range []string{"watchdog: no progress for", "GPU.CommandProcessor"} {
-		if !strings.Contains(msg, want) {
-			t.Errorf("the error does not name %q:\n%s", want, msg)
+	for _, w := range append([]string{"watchdog: no progress for"}, want...) {
+		if !strings.Contains(msg, w) {
+			t.Errorf("the error does not name %q:\n%s", w, msg)
 		}
 	}
-	t.Log(msg)
+	return msg
 }
 
 // TestBufferReport: a stuck machine lists its buffers holding work, fullest
@@ -80,20 +90,7 @@ func TestBufferReport(t *testing.T) {
 // an error naming the sched's full buffers, not a hang.
 func TestSageStuckInterleaveIsReported(t *testing.T) {
 	cfg := SageMachine()
-	cfg.WatchdogCycles = 20000
-	p, err := Build(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.Sage.Scheds[0].Interleaves[1] = sinkOn(t, p, "GPU.WriteXbar[0]")
-	_, err = p.Run(sageFrame(t, cfg, "room", 64, 32, 4))
-	if err == nil {
-		t.Fatal("a stuck interleave finished without an error")
-	}
-	msg := err.Error()
-	for _, want := range []string{"watchdog: no progress for", "GPU.Sched[0]", "GPU.WriteXbar[0].ToSink"} {
-		if !strings.Contains(msg, want) {
-			t.Errorf("the error does not name %q:\n%s", want, msg)
-		}
-	}
+	stuck(t, cfg, sageFrame(t, cfg, "room", 64, 32, 4), "interleave", func(p *Platform) {
+		p.Sage.Scheds[0].Interleaves[1] = sinkOn(t, p, "GPU.WriteXbar[0]")
+	}, "GPU.Sched[0]", "GPU.WriteXbar[0].ToSink")
 }

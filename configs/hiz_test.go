@@ -42,10 +42,7 @@ func TestHiZVariantsEqualReference(t *testing.T) {
 				_, f := frame(t, name, 64, 36, 0)
 				res := timed(t, cfg, f)
 				_, g := frame(t, name, 64, 36, 0)
-				ref, err := reference.Render(g.Memory, g.Stream, g.StreamBytes, referenceOptions(t, cfg))
-				if err != nil {
-					t.Fatal(err)
-				}
+				ref := referenceRender(t, cfg, g)
 				if !bytes.Equal(res.Image.Pix, ref.Image.Pix) {
 					t.Errorf("the timed image differs from the reference image")
 				}

@@ -80,26 +80,22 @@ func Load(path string) (*Config, error) {
 }
 
 // SageMachine returns the embedded SAGE machine (sage.yaml on top of the default).
-func SageMachine() *Config {
-	c, err := decode(SageName, sageYAML, Default())
-	if err == nil {
-		err = c.validate(SageName)
-	}
-	if err != nil {
-		panic("configs: the embedded SAGE machine is invalid: " + err.Error())
-	}
-	return c
-}
+func SageMachine() *Config { return embedded(SageName, sageYAML, "SAGE") }
 
 // SortMiddleMachine returns the embedded tiled machine (sortmiddle.yaml on top
 // of the default).
-func SortMiddleMachine() *Config {
-	c, err := decode(SortMiddleName, sortmiddleYAML, Default())
+func SortMiddleMachine() *Config { return embedded(SortMiddleName, sortmiddleYAML, "tiled") }
+
+// embedded decodes the embedded machine file name on top of the default
+// machine and validates it; an error is a bug of gfxsim (a panic naming the
+// machine what).
+func embedded(name string, data []byte, what string) *Config {
+	c, err := decode(name, data, Default())
 	if err == nil {
-		err = c.validate(SortMiddleName)
+		err = c.validate(name)
 	}
 	if err != nil {
-		panic("configs: the embedded tiled machine is invalid: " + err.Error())
+		panic("configs: the embedded " + what + " machine is invalid: " + err.Error())
 	}
 	return c
 }
@@ -205,12 +201,10 @@ func (d *decoder) errf(n *yaml.Node, field, format string, a ...any) error {
 }
 
 func kindName(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.AliasNode:
+	if k := yamlnode.Collection(n); k != "" {
+		return k
+	}
+	if n.Kind == yaml.AliasNode {
 		return "an alias"
 	}
 	return inputs.Quote(n.Value)

@@ -28,6 +28,7 @@ import (
 	fhiz "github.com/gfxsim/gfxsim/functional/depth/hiz"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/raster"
+	"github.com/gfxsim/gfxsim/scene"
 	"github.com/gfxsim/gfxsim/scene/driver"
 	"github.com/gfxsim/gfxsim/timing"
 )
@@ -456,6 +457,36 @@ func (p *Platform) crossbar(name string, l Link, freq sim.Freq, ports ...sim.Por
 	p.Links = append(p.Links, BuildCrossbar(p.Engine, name, l, freq, ports...))
 }
 
+// shaderCoreLinks points the shader cores, the input assembler and primitive
+// assembly at each other, the cores' pixel warps going back to the pixel
+// unit's fromCores port, and returns the ports of the dispatch crossbar (the
+// input assembler's and the pixel unit's toCores first) and of the shaded
+// crossbar (primitive assembly's and fromCores first).
+func shaderCoreLinks(cores []*shadercore.Comp, ia *inputassembler.InputAssembler, pa *primitiveassembly.Comp,
+	toCores, fromCores sim.Port) (dispatch, shaded []sim.Port) {
+	dispatch = []sim.Port{ia.ToShaderCores, toCores}
+	shaded = []sim.Port{pa.FromShaderCores, fromCores}
+	for _, sc := range cores {
+		dispatch = append(dispatch, sc.FromDispatch)
+		shaded = append(shaded, sc.ToPrimitiveAssembly, sc.ToReorderBuffer)
+		ia.ShaderCores = append(ia.ShaderCores, sc.FromDispatch)
+		sc.PrimitiveAssemblyPort = pa.FromShaderCores
+		sc.ReorderBufferPort = fromCores
+		pa.ShaderCores = append(pa.ShaderCores, sc.ToPrimitiveAssembly) // GS warps
+	}
+	return dispatch, shaded
+}
+
+// l2Crossbar connects texture samplers to the banks of their L2: a crossbar
+// of the L2's tops, then the samplers' L2 ports.
+func (p *Platform) l2Crossbar(name string, l Link, freq sim.Freq, l2 *memory.L2, samplers []*texturesampler.Comp) {
+	ports := append([]sim.Port{}, l2.Tops...)
+	for _, s := range samplers {
+		ports = append(ports, s.ToL2)
+	}
+	p.crossbar(name, l, freq, ports...)
+}
+
 // textureBuses wires the shader cores to their samplers ("<prefix>.TextureBus[k]":
 // the texture_sampler.cores_per_sampler cores of cluster k and sampler k; a
 // shared sampler answers each request's source) and the samplers to l2.
@@ -497,16 +528,9 @@ func (p *Platform) connect() {
 	ia.PrimitiveAssemblyPort = pa.InputAssembler
 	pa.InputAssemblerPort = ia.PrimitiveAssembly
 
-	dispatch := []sim.Port{ia.ToShaderCores, rb.ToShaderCores}
-	shaded := []sim.Port{pa.FromShaderCores, rb.FromShaderCores}
+	dispatch, shaded := shaderCoreLinks(p.ShaderCores, ia, pa, rb.ToShaderCores, rb.FromShaderCores)
 	for _, sc := range p.ShaderCores {
-		dispatch = append(dispatch, sc.FromDispatch)
-		shaded = append(shaded, sc.ToPrimitiveAssembly, sc.ToReorderBuffer)
-		ia.ShaderCores = append(ia.ShaderCores, sc.FromDispatch)
 		rb.ShaderCores = append(rb.ShaderCores, sc.FromDispatch)
-		sc.PrimitiveAssemblyPort = pa.FromShaderCores
-		sc.ReorderBufferPort = rb.FromShaderCores
-		pa.ShaderCores = append(pa.ShaderCores, sc.ToPrimitiveAssembly) // GS warps
 	}
 	// Texture buses: the cores of a cluster and their sampler; a shared
 	// sampler answers each request's source.
@@ -559,11 +583,7 @@ func (p *Platform) connect() {
 	qp.ReorderBufferPort = rb.FromQuadPacker
 	p.crossbar("GPU.ROPXbar", bs.ROP, f, ropx...)
 
-	l2 := append([]sim.Port{}, p.L2.Tops...)
-	for _, s := range p.Samplers {
-		l2 = append(l2, s.ToL2)
-	}
-	p.crossbar("GPU.L2Xbar", bs.L2, f, l2...)
+	p.l2Crossbar("GPU.L2Xbar", bs.L2, f, p.L2, p.Samplers)
 	p.TextureTraffic = WatchTextureTraffic(p.L2)
 
 	memPorts := append([]sim.Port{}, p.Memory.Tops...)
@@ -636,6 +656,26 @@ type Result struct {
 	Seconds float64            // simulated time
 	Events  uint64             // Akita events executed
 	Stats   map[string]float64 // every counter, <component>.<counter>
+}
+
+// RunScene encodes scene s with c's driver options, builds the machine c
+// describes and simulates the frame: the one home of "run this scene on this
+// machine". It returns the platform (for its units and statistics) and the
+// result; on an error the platform is nil unless the run itself failed.
+func RunScene(c *Config, s *scene.Scene) (*Platform, *Result, error) {
+	f, err := driver.Encode(s, c.DriverOptions())
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := Build(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := p.Run(f)
+	if err != nil {
+		return p, nil, err
+	}
+	return p, res, nil
 }
 
 // Run simulates frame f on the platform. A platform runs one frame.

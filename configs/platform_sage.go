@@ -145,23 +145,10 @@ func (p *Platform) connectSage() {
 		ia.PrimitiveAssemblyPort = pa.InputAssembler
 		pa.InputAssemblerPort = ia.PrimitiveAssembly
 
-		dispatch := []sim.Port{ia.ToShaderCores, sf.ToShaderCore}
-		shaded := []sim.Port{pa.FromShaderCores, sf.FromShaderCore}
-		for _, sc := range pipe.ShaderCores {
-			dispatch = append(dispatch, sc.FromDispatch)
-			shaded = append(shaded, sc.ToPrimitiveAssembly, sc.ToReorderBuffer)
-			ia.ShaderCores = append(ia.ShaderCores, sc.FromDispatch)
-			sc.PrimitiveAssemblyPort = pa.FromShaderCores
-			sc.ReorderBufferPort = sf.FromShaderCore
-			pa.ShaderCores = append(pa.ShaderCores, sc.ToPrimitiveAssembly) // GS warps
-		}
+		dispatch, shaded := shaderCoreLinks(pipe.ShaderCores, ia, pa, sf.ToShaderCore, sf.FromShaderCore)
 		sf.ShaderCore = pipe.ShaderCores[0].FromDispatch
 		p.textureBuses(n, pipe.ShaderCores, pipe.Samplers, pipe.TextureL2)
-		tl2 := append([]sim.Port{}, pipe.TextureL2.Tops...)
-		for _, s := range pipe.Samplers {
-			tl2 = append(tl2, s.ToL2)
-		}
-		p.crossbar(n+".TextureL2Xbar", bs.L2, f, tl2...)
+		p.l2Crossbar(n+".TextureL2Xbar", bs.L2, f, pipe.TextureL2, pipe.Samplers)
 		pipe.TextureTraffic = WatchTextureTrafficNamed(pipe.TextureL2, n+".TextureTraffic")
 		tmem := append(append([]sim.Port{}, pipe.TextureMemory.Tops...), pipe.TextureL2.Bottoms...)
 		p.crossbar(n+".TextureMemoryXbar", bs.Memory, f, tmem...)

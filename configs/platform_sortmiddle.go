@@ -158,11 +158,7 @@ func (p *Platform) connectSortMiddle() {
 	}
 	p.bus("GPU.TileJobBus", bs.Command, f, jobs...)
 
-	l2 := append([]sim.Port{}, p.L2.Tops...)
-	for _, s := range p.Samplers {
-		l2 = append(l2, s.ToL2)
-	}
-	p.crossbar("GPU.L2Xbar", bs.L2, f, l2...)
+	p.l2Crossbar("GPU.L2Xbar", bs.L2, f, p.L2, p.Samplers)
 	p.TextureTraffic = WatchTextureTraffic(p.L2)
 	memPorts = append(memPorts, p.L2.Bottoms...)
 	// The stream-out unit (in primitive assembly) writes last: a port that

@@ -205,15 +205,40 @@ func frameWith(t testing.TB, name string, w, h, samples int, o driver.Options) (
 
 func timed(t testing.TB, c *Config, f *driver.Frame) *Result {
 	t.Helper()
+	_, res := timedOn(t, c, f)
+	return res
+}
+
+// timedOn is timed that also returns the platform.
+func timedOn(t testing.TB, c *Config, f *driver.Frame) (*Platform, *Result) {
+	t.Helper()
+	p, res, err := runFrame(t, c, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, res
+}
+
+// runFrame builds machine c (a build error ends the test) and simulates
+// frame f on it, returning the run's error.
+func runFrame(t testing.TB, c *Config, f *driver.Frame) (*Platform, *Result, error) {
+	t.Helper()
 	p, err := Build(c)
 	if err != nil {
 		t.Fatal(err)
 	}
 	res, err := p.Run(f)
+	return p, res, err
+}
+
+// referenceRender is c.RenderReference(f); an error ends the test.
+func referenceRender(t testing.TB, c *Config, f *driver.Frame) *reference.Result {
+	t.Helper()
+	ref, err := c.RenderReference(f)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return res
+	return ref
 }
 
 func referenceOptions(t testing.TB, c *Config) reference.Options {
@@ -246,19 +271,9 @@ func TestTimedEqualsReference(t *testing.T) {
 					w, h = m.w, m.h
 				}
 				s, f := frame(t, name, w, h, m.samples)
-				p, err := Build(cfg)
-				if err != nil {
-					t.Fatal(err)
-				}
-				res, err := p.Run(f)
-				if err != nil {
-					t.Fatal(err)
-				}
+				p, res := timedOn(t, cfg, f)
 				_, g := frame(t, name, w, h, m.samples)
-				ref, err := reference.Render(g.Memory, g.Stream, g.StreamBytes, referenceOptions(t, cfg))
-				if err != nil {
-					t.Fatal(err)
-				}
+				ref := referenceRender(t, cfg, g)
 				if !bytes.Equal(res.Image.Pix, ref.Image.Pix) {
 					t.Errorf("%s (%d samples): the timed image differs from the reference image", s.Name, s.Samples)
 				}

@@ -8,6 +8,7 @@ import (
 	"github.com/gfxsim/gfxsim/functional/framebuffer"
 	"github.com/gfxsim/gfxsim/functional/reference"
 	"github.com/gfxsim/gfxsim/functional/samplepattern"
+	"github.com/gfxsim/gfxsim/scene/driver"
 )
 
 // ReferenceOptions returns the reference renderer's options for this machine:
@@ -41,6 +42,29 @@ func (c *Config) ReferenceOptions() (reference.Options, error) {
 			return filter.Display(w, h, ct.Samples, pattern, ct, conv, step, nil)
 		}}
 	return o, nil
+}
+
+// RenderReference renders frame f on the reference renderer with this
+// machine's options (ReferenceOptions): the image and counters the timed
+// machine must match.
+func (c *Config) RenderReference(f *driver.Frame) (*reference.Result, error) {
+	return c.RenderReferenceWith(f, nil)
+}
+
+// RenderReferenceWith is RenderReference with the options changed by adjust
+// first (nil: none), for a study that sets batches, an observer or the
+// display.
+func (c *Config) RenderReferenceWith(f *driver.Frame, adjust func(*reference.Options) error) (*reference.Result, error) {
+	o, err := c.ReferenceOptions()
+	if err != nil {
+		return nil, err
+	}
+	if adjust != nil {
+		if err := adjust(&o); err != nil {
+			return nil, err
+		}
+	}
+	return reference.Render(f.Memory, f.Stream, f.StreamBytes, o)
 }
 
 // SagePattern returns the SAGE machine's pattern RAM, generated from

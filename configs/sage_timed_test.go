@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gfxsim/gfxsim/functional/reference"
 	"github.com/gfxsim/gfxsim/scene"
 	"github.com/gfxsim/gfxsim/scene/driver"
 )
@@ -80,10 +79,7 @@ func TestSageTimedEqualsReference(t *testing.T) {
 				f := sageFrame(t, cfg, name, 64, 40, m.samples)
 				res := timed(t, cfg, f)
 				g := sageFrame(t, cfg, name, 64, 40, m.samples)
-				ref, err := reference.Render(g.Memory, g.Stream, g.StreamBytes, referenceOptions(t, cfg))
-				if err != nil {
-					t.Fatal(err)
-				}
+				ref := referenceRender(t, cfg, g)
 				if !bytes.Equal(res.Image.Pix, ref.Image.Pix) {
 					t.Errorf("%d samples: the video output differs from the reference SAGE image", m.samples)
 				}
@@ -151,11 +147,7 @@ func TestSageDeterminism(t *testing.T) {
 // the simulation starts, naming the field.
 func TestSageCapacity(t *testing.T) {
 	cfg := machine(t, "small", "machine: sage\nsage: {sample_buffer: {capacity_samples: 10000}}\n")
-	p, err := Build(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = p.Run(sageFrame(t, cfg, "triangle", 64, 40, 4))
+	_, _, err := runFrame(t, cfg, sageFrame(t, cfg, "triangle", 64, 40, 4))
 	want := fmt.Sprint("small.yaml:2: sage.sample_buffer.capacity_samples: resolution: 64x40 at 4 samples per pixel is 10240 samples; the sample buffer holds 10000 per buffer (double-buffered, with z)")
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v\nwant %s", err, want)
@@ -196,11 +188,7 @@ func TestSageChannels(t *testing.T) {
 			t.Errorf("%s %v, want %d", n, got, 16*40)
 		}
 	}
-	p, err := Build(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = p.Run(sageFrame(t, cfg, "triangle", 1, 40, 4))
+	_, _, err := runFrame(t, cfg, sageFrame(t, cfg, "triangle", 1, 40, 4))
 	want := "two.yaml:2: sage.video.channels: a 1x40 video output: an output 1 pixels wide for 2 channels: each channel needs at least one column"
 	if err == nil || err.Error() != want {
 		t.Errorf("a 1-pixel-wide frame on two channels: got %v\nwant %s", err, want)
@@ -212,11 +200,7 @@ func TestSageChannels(t *testing.T) {
 // pixels between centres) ends Run with an error, not a panic.
 func TestSageVideoRefusalIsAnError(t *testing.T) {
 	cfg := machine(t, "v", "machine: sage\nsage: {video: {width: 16, height: 10}}\n")
-	p, err := Build(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = p.Run(sageFrame(t, cfg, "triangle", 320, 200, 1))
+	_, _, err := runFrame(t, cfg, sageFrame(t, cfg, "triangle", 320, 200, 1))
 	if err == nil || !strings.Contains(err.Error(), "v.yaml: sage: the video path refused the configuration for a 320x200 frame at 1 samples") {
 		t.Errorf("got %v", err)
 	}

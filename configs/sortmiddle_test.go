@@ -3,11 +3,9 @@ package configs
 import (
 	"bytes"
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/gfxsim/gfxsim/functional/framebuffer"
-	"github.com/gfxsim/gfxsim/functional/reference"
 	"github.com/gfxsim/gfxsim/scene/driver"
 )
 
@@ -45,14 +43,10 @@ func TestSortMiddleFrameErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		cfg := machine(t, "m", tc.yaml)
-		p, err := Build(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
 		o := driver.DefaultOptions()
 		o.ColorFormat = framebuffer.RGBA32F // 16 bytes a sample, and 4 of depth
 		_, f := frameWith(t, "triangle", 32, 32, tc.samples, o)
-		_, err = p.Run(f)
+		p, _, err := runFrame(t, cfg, f)
 		if err == nil || err.Error() != tc.want {
 			t.Errorf("%s:\n got  %v\n want %s", tc.name, err, tc.want)
 		}
@@ -75,15 +69,8 @@ func TestSortMiddleTiles(t *testing.T) {
 	}{{1, 128, 128}, {4, 64, 64}, {8, 64, 32}, {27, 32, 16}} {
 		t.Run(fmt.Sprintf("%dx", tc.samples), func(t *testing.T) {
 			cfg := SortMiddleMachine()
-			p, err := Build(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
 			_, f := frame(t, "room", 160, 90, tc.samples)
-			res, err := p.Run(f)
-			if err != nil {
-				t.Fatal(err)
-			}
+			p, res := timedOn(t, cfg, f)
 			if g := p.SortMiddle.Grid; g.TileW != tc.tileW || g.TileH != tc.tileH {
 				t.Errorf("%dx%d tiles, want %dx%d", g.TileW, g.TileH, tc.tileW, tc.tileH)
 			}
@@ -123,10 +110,7 @@ func TestSortMiddleDecoupledEqualsReference(t *testing.T) {
 				s, f := frame(t, sc.name, 64, 36, sc.samples)
 				res := timed(t, cfg, f)
 				_, g := frame(t, sc.name, 64, 36, sc.samples)
-				ref, err := reference.Render(g.Memory, g.Stream, g.StreamBytes, referenceOptions(t, cfg))
-				if err != nil {
-					t.Fatal(err)
-				}
+				ref := referenceRender(t, cfg, g)
 				if ref.Counters.Decoupled.Raster.Tests() == 0 {
 					t.Fatalf("%s: no 5D primitive", s.Name)
 				}
@@ -162,22 +146,8 @@ func TestSortMiddleDeterminism(t *testing.T) {
 // takes its primitives ends the run with an error naming the tile unit and
 // the buffer it is stuck on, not a hang.
 func TestSortMiddleStuckTileUnitIsReported(t *testing.T) {
-	cfg := SortMiddleMachine()
-	cfg.WatchdogCycles = 20000
-	p, err := Build(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.SortMiddle.TileUnits[0].Unit.Rasterizer = sinkOn(t, p, "GPU.TileUnit[0].PrimitiveBus")
 	_, f := frame(t, "room", 64, 32, 1)
-	_, err = p.Run(f)
-	if err == nil {
-		t.Fatal("a stuck tile unit finished without an error")
-	}
-	msg := err.Error()
-	for _, want := range []string{"watchdog: no progress for", "GPU.TileUnit[0].Tile[0].PrimitivesToSend"} {
-		if !strings.Contains(msg, want) {
-			t.Errorf("the error does not name %q:\n%s", want, msg)
-		}
-	}
+	stuck(t, SortMiddleMachine(), f, "tile unit", func(p *Platform) {
+		p.SortMiddle.TileUnits[0].Unit.Rasterizer = sinkOn(t, p, "GPU.TileUnit[0].PrimitiveBus")
+	}, "GPU.TileUnit[0].Tile[0].PrimitivesToSend")
 }

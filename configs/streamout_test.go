@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/gfxsim/gfxsim/functional/reference"
 	"github.com/gfxsim/gfxsim/scene"
 	"github.com/gfxsim/gfxsim/scene/driver"
 )
@@ -29,10 +28,7 @@ func TestStreamOutBuffersEqualReference(t *testing.T) {
 			cfg := machine(t, m.name, m.yaml)
 			f, g := particlesFrame(t, cfg, 7), particlesFrame(t, cfg, 7)
 			res := timed(t, cfg, f)
-			ref, err := reference.Render(g.Memory, g.Stream, g.StreamBytes, referenceOptions(t, cfg))
-			if err != nil {
-				t.Fatal(err)
-			}
+			ref := referenceRender(t, cfg, g)
 			if len(f.StreamBuffers) != 2 {
 				t.Fatalf("%d stream buffers, want 2", len(f.StreamBuffers))
 			}

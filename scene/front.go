@@ -4,6 +4,7 @@ package scene
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
@@ -28,10 +29,8 @@ var FrontNames = []string{"+z", "-z", "+x", "-x"}
 
 // ParseFront reads one of FrontNames.
 func ParseFront(s string) (Front, error) {
-	for i, n := range FrontNames {
-		if n == s {
-			return Front(i), nil
-		}
+	if i := slices.Index(FrontNames, s); i >= 0 {
+		return Front(i), nil
 	}
 	return 0, fmt.Errorf("unknown front %s (want one of %s)", inputs.Quote(s), strings.Join(FrontNames, ", "))
 }

@@ -88,19 +88,14 @@ func (o options) apply(s *Scene) error {
 // Load reads a scene file (YAML, see FORMAT.md). Relative file names in it are
 // resolved against the file's directory.
 func Load(path string, opts ...Option) (*Scene, error) {
-	o, err := collect(opts)
-	if err != nil {
-		return nil, err
+	if _, err := collect(opts); err != nil {
+		return nil, err // an option's error comes before the file's
 	}
 	data, err := inputs.ReadFile(path, inputs.SceneFile)
 	if err != nil {
 		return nil, err
 	}
-	s, err := parse(path, data, filepath.Dir(path), true, o)
-	if err != nil {
-		return nil, err
-	}
-	return s, o.apply(s)
+	return Parse(path, data, opts...)
 }
 
 // Parse parses scene YAML held in memory; filename labels errors and its

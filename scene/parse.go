@@ -147,39 +147,15 @@ func (p *parser) scene(root *yaml.Node) error {
 			return err
 		}
 	}
-	if n := top.get("textures"); n != nil {
-		es, err := w.entries(n, "textures")
-		if err != nil {
-			return err
-		}
-		for _, e := range es {
-			if err := p.texture(e); err != nil {
-				return err
-			}
-		}
+	if err := p.each(top, "textures", p.texture); err != nil {
+		return err
 	}
 	needFile := p.meshesDrawnFromFile(top.get("objects"))
-	if n := top.get("meshes"); n != nil {
-		es, err := w.entries(n, "meshes")
-		if err != nil {
-			return err
-		}
-		for _, e := range es {
-			if err := p.mesh(e, needFile[e.key]); err != nil {
-				return err
-			}
-		}
+	if err := p.each(top, "meshes", func(e entry) error { return p.mesh(e, needFile[e.key]) }); err != nil {
+		return err
 	}
-	if n := top.get("materials"); n != nil {
-		es, err := w.entries(n, "materials")
-		if err != nil {
-			return err
-		}
-		for _, e := range es {
-			if err := p.material(e); err != nil {
-				return err
-			}
-		}
+	if err := p.each(top, "materials", p.material); err != nil {
+		return err
 	}
 	if n := top.get("stream_buffers"); n != nil {
 		if err := p.streamBuffers(n); err != nil {
@@ -195,6 +171,25 @@ func (p *parser) scene(root *yaml.Node) error {
 			if err := p.object(it, fmt.Sprintf("objects[%d]", i)); err != nil {
 				return err
 			}
+		}
+	}
+	return nil
+}
+
+// each runs f on every entry of the mapping section key of top, in document
+// order, when the section is there.
+func (p *parser) each(top *object, key string, f func(entry) error) error {
+	n := top.get(key)
+	if n == nil {
+		return nil
+	}
+	es, err := p.w.entries(n, key)
+	if err != nil {
+		return err
+	}
+	for _, e := range es {
+		if err := f(e); err != nil {
+			return err
 		}
 	}
 	return nil

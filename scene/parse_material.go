@@ -4,6 +4,7 @@ package scene
 // decoupled sampling.
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
@@ -13,7 +14,7 @@ import (
 func (p *parser) material(e entry) error {
 	w := p.w
 	field := "materials." + e.key
-	if contains(reservedMaterials, e.key) {
+	if slices.Contains(reservedMaterials, e.key) {
 		return w.errAt(e.kn, field, "%s is reserved (it draws a file mesh with its own materials)", inputs.Quote(e.key))
 	}
 	o, err := w.object(e.v, field, "shader", "params", "textures", "cull", "front_ccw", "depth_test", "depth_write", "depth_func", "blend", "decoupled")
@@ -46,7 +47,7 @@ func (p *parser) material(e entry) error {
 		vals := map[string]geom.Vec4{}
 		for _, pe := range es {
 			pf := o.path("params") + "." + pe.key
-			if !contains(info.Params, pe.key) {
+			if !slices.Contains(info.Params, pe.key) {
 				return w.errAt(pe.kn, pf, "unknown parameter of shader %s (want %s)", name, listOrNone(info.Params))
 			}
 			v, err := w.floats(pe.v, pf, 1, 4, true)
@@ -69,7 +70,7 @@ func (p *parser) material(e entry) error {
 		}
 		for _, te := range es {
 			tf := o.path("textures") + "." + te.key
-			if !contains(info.Samplers, te.key) {
+			if !slices.Contains(info.Samplers, te.key) {
 				return w.errAt(te.kn, tf, "unknown sampler of shader %s (want %s)", name, listOrNone(info.Samplers))
 			}
 			tn, err := w.str(te.v, tf)
@@ -99,12 +100,8 @@ func (p *parser) material(e entry) error {
 		m.Textures = append(m.Textures, Binding{smp, ti})
 	}
 	st := &m.State
-	if n := o.get("cull"); n != nil {
-		v, err := w.enum(n, o.path("cull"), cullNames)
-		if err != nil {
-			return err
-		}
-		st.Cull = CullMode(v)
+	if err := enumField(w, o, "cull", cullNames, &st.Cull); err != nil {
+		return err
 	}
 	for _, b := range []struct {
 		key string
@@ -116,19 +113,11 @@ func (p *parser) material(e entry) error {
 			}
 		}
 	}
-	if n := o.get("depth_func"); n != nil {
-		v, err := w.enum(n, o.path("depth_func"), compareNames)
-		if err != nil {
-			return err
-		}
-		st.DepthFunc = CompareFunc(v)
+	if err := enumField(w, o, "depth_func", compareNames, &st.DepthFunc); err != nil {
+		return err
 	}
-	if n := o.get("blend"); n != nil {
-		v, err := w.enum(n, o.path("blend"), blendNames)
-		if err != nil {
-			return err
-		}
-		st.Blend = BlendMode(v)
+	if err := enumField(w, o, "blend", blendNames, &st.Blend); err != nil {
+		return err
 	}
 	p.s.Materials = append(p.s.Materials, m)
 	return nil

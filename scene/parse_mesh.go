@@ -134,14 +134,7 @@ func (p *parser) proceduralMesh(n *yaml.Node, field string) (*mesh.Mesh, error) 
 		}
 		g = t
 	}
-	if r.err != nil {
-		return nil, r.err
-	}
-	m, err := g.Generate()
-	if err != nil {
-		return nil, p.w.errAt(n, field, "%v", err)
-	}
-	return m, nil
+	return generated(p, r, n, field, g.Generate)
 }
 
 var reservedMaterials = []string{fromFile, fromMTL}

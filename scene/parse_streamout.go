@@ -6,6 +6,7 @@ package scene
 
 import (
 	"fmt"
+	"slices"
 
 	"gopkg.in/yaml.v3"
 
@@ -99,12 +100,7 @@ func (p *parser) streamBuffers(n *yaml.Node) error {
 
 // StreamBufferIndex returns the index of the stream buffer called name, or -1.
 func (s *Scene) StreamBufferIndex(name string) int {
-	for i, b := range s.StreamBuffers {
-		if b.Name == name {
-			return i
-		}
-	}
-	return -1
+	return slices.IndexFunc(s.StreamBuffers, func(x StreamBuffer) bool { return x.Name == name })
 }
 
 // streamKeys are the object keys of this file.
@@ -116,12 +112,8 @@ var streamKeys = []string{"topology", "stream_out", "draw_auto", "ping_pong"}
 func (p *parser) streamObject(o *object, field string, tmpl Object) ([]Object, error) {
 	w := p.w
 	mat := &p.s.Materials[tmpl.Material]
-	if n := o.get("topology"); n != nil {
-		t, err := w.enum(n, o.path("topology"), topologyNames)
-		if err != nil {
-			return nil, err
-		}
-		tmpl.Topology = Topology(t)
+	if err := enumField(w, o, "topology", topologyNames, &tmpl.Topology); err != nil {
+		return nil, err
 	}
 	outputs, err := streamOutputs(mat.Shader)
 	if err != nil {

@@ -47,12 +47,8 @@ func (p *parser) texture(e entry) error {
 		return err
 	}
 	t := Texture{Name: e.key, Mipmaps: true, MaxLOD: DefaultMaxLOD, MaxAnisotropy: DefaultMaxAnisotropy}
-	if n := o.get("type"); n != nil {
-		v, err := w.enum(n, o.path("type"), textureTypeNames)
-		if err != nil {
-			return err
-		}
-		t.Type = TextureType(v)
+	if err := enumField(w, o, "type", textureTypeNames, &t.Type); err != nil {
+		return err
 	}
 	ims, err := p.textureSlices(e.v, o, field, t.Type)
 	if err != nil {
@@ -205,12 +201,8 @@ func (p *parser) image(o *object, key string) (*teximage.Image, error) {
 // textureFormat reads format and srgb.
 func (p *parser) textureFormat(o *object, t *Texture) error {
 	w := p.w
-	if n := o.get("format"); n != nil {
-		v, err := w.enum(n, o.path("format"), textureFormatNames)
-		if err != nil {
-			return err
-		}
-		t.Format = TextureFormat(v)
+	if err := enumField(w, o, "format", textureFormatNames, &t.Format); err != nil {
+		return err
 	}
 	if n := o.get("srgb"); n != nil {
 		srgb, err := w.boolean(n, o.path("srgb"))
@@ -320,14 +312,7 @@ func (p *parser) proceduralCube(n *yaml.Node, field string) ([]*teximage.Image, 
 	g := teximage.Sky{Size: r.int("size", 128, 1, maxProceduralTexture), Colors: [3]geom.Vec4{c[0], c[1], c[2]},
 		Sun: r.vec3("sun", geom.Vec3{0.4, 0.6, -0.7}, false), SunColor: r.color("sun_color", geom.Vec4{1, 0.95, 0.8, 1}),
 		SunSize: r.float("sun_size", 3, 0, 90)}
-	if r.err != nil {
-		return nil, r.err
-	}
-	ims, err := g.GenerateCube()
-	if err != nil {
-		return nil, p.w.errAt(n, field, "%v", err)
-	}
-	return ims, nil
+	return generated(p, r, n, field, g.GenerateCube)
 }
 
 var volumeKinds = []string{"noise3d", "checker3d"}
@@ -360,14 +345,7 @@ func (p *parser) proceduralVolume(n *yaml.Node, field string) ([]*teximage.Image
 		g = teximage.Checker3D{Width: sz[0], Height: sz[1], Depth: sz[2], Cells: [3]int{cells[0], cells[1], cells[2]},
 			Colors: [2]geom.Vec4{c[0], c[1]}}
 	}
-	if r.err != nil {
-		return nil, r.err
-	}
-	ims, err := g.GenerateVolume()
-	if err != nil {
-		return nil, p.w.errAt(n, field, "%v", err)
-	}
-	return ims, nil
+	return generated(p, r, n, field, g.GenerateVolume)
 }
 
 // kindOf reads the "kind" of a procedural mapping.
@@ -438,14 +416,7 @@ func (p *parser) proceduralTexture(n *yaml.Node, field string) (*teximage.Image,
 		dir := r.enum("direction", 0, []string{"vertical", "horizontal"})
 		g = teximage.Gradient{Width: size[0], Height: size[1], Colors: [2]geom.Vec4{c[0], c[1]}, Horizontal: dir == 1}
 	}
-	if r.err != nil {
-		return nil, r.err
-	}
-	im, err := g.Generate()
-	if err != nil {
-		return nil, p.w.errAt(n, field, "%v", err)
-	}
-	return im, nil
+	return generated(p, r, n, field, g.Generate)
 }
 
 var meshKinds = []string{"plane", "cube", "sphere", "torus", "terrain", "flock", "leaves", "triangle"}

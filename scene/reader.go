@@ -29,44 +29,43 @@ func (r *reader) node(key string) *yaml.Node {
 	return r.o.get(key)
 }
 
-func (r *reader) float(key string, def float32, lo, hi float64) float32 {
+// read reads key with parse (given its node and field); ok is false when
+// the key is absent or parse failed (its error kept in r.err).
+func read[T any](r *reader, key string, parse func(n *yaml.Node, field string) (T, error)) (v T, ok bool) {
 	n := r.node(key)
 	if n == nil {
-		return def
+		return v, false
 	}
-	v, err := r.p.w.float(n, r.o.path(key), lo, hi)
+	v, err := parse(n, r.o.path(key))
 	if err != nil {
 		r.err = err
-		return def
+		return v, false
 	}
-	return v
+	return v, true
+}
+
+func (r *reader) float(key string, def float32, lo, hi float64) float32 {
+	if v, ok := read(r, key, func(n *yaml.Node, f string) (float32, error) { return r.p.w.float(n, f, lo, hi) }); ok {
+		return v
+	}
+	return def
 }
 
 func (r *reader) int(key string, def, lo, hi int) int {
-	n := r.node(key)
-	if n == nil {
-		return def
+	integer := func(n *yaml.Node, f string) (int64, error) { return r.p.w.integer(n, f, int64(lo), int64(hi)) }
+	if v, ok := read(r, key, integer); ok {
+		return int(v)
 	}
-	v, err := r.p.w.integer(n, r.o.path(key), int64(lo), int64(hi))
-	if err != nil {
-		r.err = err
-		return def
-	}
-	return int(v)
+	return def
 }
 
 // ints reads an integer or a list of minLen..maxLen integers in [lo, hi].
 func (r *reader) ints(key string, def []int, minLen, maxLen, lo, hi int) []int {
-	n := r.node(key)
-	if n == nil {
+	rn, ok := read(r, key, r.p.w.resolve)
+	if !ok {
 		return def
 	}
 	field := r.o.path(key)
-	rn, err := r.p.w.resolve(n, field)
-	if err != nil {
-		r.err = err
-		return def
-	}
 	items := []*yaml.Node{rn}
 	if rn.Kind == yaml.SequenceNode {
 		items = rn.Content
@@ -100,15 +99,16 @@ func (r *reader) int2(key string, def [2]int, lo, hi int) [2]int {
 	return [2]int{v[0], v[1]}
 }
 
+// numbers reads minLen to maxLen numbers (or, when scalarOK, one number);
+// ok is false when the key is absent or the value is bad (r.err).
+func (r *reader) numbers(key string, minLen, maxLen int, scalarOK bool) (v []float32, ok bool) {
+	return read(r, key, func(n *yaml.Node, f string) ([]float32, error) { return r.p.w.floats(n, f, minLen, maxLen, scalarOK) })
+}
+
 // vec2 reads a number (used for both) or a pair of numbers.
 func (r *reader) vec2(key string, def geom.Vec2) geom.Vec2 {
-	n := r.node(key)
-	if n == nil {
-		return def
-	}
-	v, err := r.p.w.floats(n, r.o.path(key), 2, 2, true)
-	if err != nil {
-		r.err = err
+	v, ok := r.numbers(key, 2, 2, true)
+	if !ok {
 		return def
 	}
 	if len(v) == 1 {
@@ -119,13 +119,8 @@ func (r *reader) vec2(key string, def geom.Vec2) geom.Vec2 {
 
 // vec3 reads three numbers, or, when scalarOK, also one number used thrice.
 func (r *reader) vec3(key string, def geom.Vec3, scalarOK bool) geom.Vec3 {
-	n := r.node(key)
-	if n == nil {
-		return def
-	}
-	v, err := r.p.w.floats(n, r.o.path(key), 3, 3, scalarOK)
-	if err != nil {
-		r.err = err
+	v, ok := r.numbers(key, 3, 3, scalarOK)
+	if !ok {
 		return def
 	}
 	if len(v) == 1 {
@@ -135,27 +130,16 @@ func (r *reader) vec3(key string, def geom.Vec3, scalarOK bool) geom.Vec3 {
 }
 
 func (r *reader) floats(key string, def []float32, minLen, maxLen int) []float32 {
-	n := r.node(key)
-	if n == nil {
-		return def
+	if v, ok := r.numbers(key, minLen, maxLen, false); ok {
+		return v
 	}
-	v, err := r.p.w.floats(n, r.o.path(key), minLen, maxLen, false)
-	if err != nil {
-		r.err = err
-		return def
-	}
-	return v
+	return def
 }
 
 // color reads an RGB or RGBA colour (alpha 1 when omitted).
 func (r *reader) color(key string, def geom.Vec4) geom.Vec4 {
-	n := r.node(key)
-	if n == nil {
-		return def
-	}
-	v, err := r.p.w.floats(n, r.o.path(key), 3, 4, false)
-	if err != nil {
-		r.err = err
+	v, ok := r.numbers(key, 3, 4, false)
+	if !ok {
 		return def
 	}
 	return toColor(v)
@@ -177,16 +161,11 @@ func (r *reader) colors(key string, def ...geom.Vec4) []geom.Vec4 {
 // vecList reads a list of exactly count lists of minLen..maxLen numbers; nil
 // when absent or on error.
 func (r *reader) vecList(key string, count, minLen, maxLen int) [][]float32 {
-	n := r.node(key)
-	if n == nil {
+	items, ok := read(r, key, r.p.w.list)
+	if !ok {
 		return nil
 	}
-	field := r.o.path(key)
-	items, err := r.p.w.list(n, field)
-	if err != nil {
-		r.err = err
-		return nil
-	}
+	n, field := r.node(key), r.o.path(key)
 	if len(items) != count {
 		r.err = r.p.w.errAt(n, field, "expected %d entries, got %d", count, len(items))
 		return nil
@@ -204,17 +183,25 @@ func (r *reader) vecList(key string, count, minLen, maxLen int) [][]float32 {
 }
 
 func (r *reader) enum(key string, def int, names []string) int {
-	n := r.node(key)
-	if n == nil {
-		return def
+	if v, ok := read(r, key, func(n *yaml.Node, f string) (int, error) { return r.p.w.enum(n, f, names) }); ok {
+		return v
 	}
-	v, err := r.p.w.enum(n, r.o.path(key), names)
-	if err != nil {
-		r.err = err
-		return def
-	}
-	return v
+	return def
 }
 
 // seed reads "seed" (a non-negative integer, default 1).
 func (r *reader) seed() uint64 { return uint64(r.int("seed", 1, 0, 1<<62)) }
+
+// generated ends the read of a generator's parameters: r's error, or what
+// gen makes, its error placed at n.
+func generated[T any](p *parser, r *reader, n *yaml.Node, field string, gen func() (T, error)) (T, error) {
+	var zero T
+	if r.err != nil {
+		return zero, r.err
+	}
+	v, err := gen()
+	if err != nil {
+		return zero, p.w.errAt(n, field, "%v", err)
+	}
+	return v, nil
+}

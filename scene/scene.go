@@ -3,6 +3,7 @@ package scene
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
 	"github.com/gfxsim/gfxsim/functional/raster"
@@ -266,12 +267,8 @@ func TextureFormatNames() []string { return append([]string(nil), textureFormatN
 
 // ParseTextureFormat returns the format called name (a TextureFormatNames entry).
 func ParseTextureFormat(name string) (TextureFormat, bool) {
-	for i, n := range textureFormatNames {
-		if n == name {
-			return TextureFormat(i), true
-		}
-	}
-	return 0, false
+	i := slices.Index(textureFormatNames, name)
+	return TextureFormat(max(i, 0)), i >= 0
 }
 
 // Texture is an RGBA8 image, or a stack of them, with its storage format and
@@ -496,32 +493,17 @@ func (s *Scene) TriangleCount() int {
 
 // TextureIndex returns the index of the texture called name, or -1.
 func (s *Scene) TextureIndex(name string) int {
-	for i := range s.Textures {
-		if s.Textures[i].Name == name {
-			return i
-		}
-	}
-	return -1
+	return slices.IndexFunc(s.Textures, func(x Texture) bool { return x.Name == name })
 }
 
 // MeshIndex returns the index of the mesh called name, or -1.
 func (s *Scene) MeshIndex(name string) int {
-	for i, m := range s.Meshes {
-		if m.Name == name {
-			return i
-		}
-	}
-	return -1
+	return slices.IndexFunc(s.Meshes, func(x *mesh.Mesh) bool { return x.Name == name })
 }
 
 // MaterialIndex returns the index of the material called name, or -1.
 func (s *Scene) MaterialIndex(name string) int {
-	for i := range s.Materials {
-		if s.Materials[i].Name == name {
-			return i
-		}
-	}
-	return -1
+	return slices.IndexFunc(s.Materials, func(x Material) bool { return x.Name == name })
 }
 
 // SetResolution overrides the render-target size and the sample count; zero
@@ -624,7 +606,7 @@ func (s *Scene) Validate() error {
 			return errf("materials[%d] %s: unknown shader %s", i, inputs.Quote(m.Name), inputs.Quote(m.Shader))
 		}
 		for _, p := range m.Params {
-			if !contains(info.Params, p.Name) {
+			if !slices.Contains(info.Params, p.Name) {
 				return errf("materials[%d] %s: shader %s has no parameter %s", i, inputs.Quote(m.Name), m.Shader, inputs.Quote(p.Name))
 			}
 			if !geom.AllFinite(p.Value[:]...) {
@@ -650,7 +632,7 @@ func (s *Scene) Validate() error {
 			}
 		}
 		for _, b := range m.Textures {
-			if !contains(info.Samplers, b.Sampler) {
+			if !slices.Contains(info.Samplers, b.Sampler) {
 				return errf("materials[%d] %s: shader %s has no sampler %s", i, inputs.Quote(m.Name), m.Shader, inputs.Quote(b.Sampler))
 			}
 		}
@@ -748,13 +730,4 @@ func needsTexCoords(m *Material, me *mesh.Mesh) error {
 		return fmt.Errorf("material %s (shader %s) samples textures but mesh %s has no texture coordinates", inputs.Quote(m.Name), m.Shader, inputs.Quote(me.Name))
 	}
 	return nil
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }

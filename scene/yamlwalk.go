@@ -3,6 +3,7 @@ package scene
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -142,11 +143,11 @@ func (w *walker) object(n *yaml.Node, field string, allowed ...string) (*object,
 	}
 	o := &object{field: field, node: n, vals: map[string]*yaml.Node{}, order: es}
 	for i, e := range es {
-		if !contains(allowed, e.key) && field == "" && i == 0 && !inputs.KeyLike(e.key) {
+		if !slices.Contains(allowed, e.key) && field == "" && i == 0 && !inputs.KeyLike(e.key) {
 			// Nothing of the file was a scene yet: quote none of it.
 			return nil, w.errAt(e.kn, "", "not a scene file: its first key is not a scene key (want one of %s)", strings.Join(allowed, ", "))
 		}
-		if !contains(allowed, e.key) {
+		if !slices.Contains(allowed, e.key) {
 			return nil, w.errAt(e.kn, join(field, e.key), "unknown field (want one of %s)", strings.Join(allowed, ", "))
 		}
 		if v, err := w.resolve(e.v, join(field, e.key)); err == nil && v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null" {
@@ -172,23 +173,21 @@ func join(field, key string) string {
 
 // describe names the kind of a node for error messages.
 func describe(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.ScalarNode:
-		switch n.ShortTag() {
-		case "!!null":
-			return "null"
-		case "!!str":
-			return "string " + inputs.Quote(n.Value)
-		case "!!bool":
-			return "boolean " + n.Value
-		}
-		return plain(n.Value)
+	if k := yamlnode.Collection(n); k != "" {
+		return k
 	}
-	return "an unexpected node"
+	if n.Kind != yaml.ScalarNode {
+		return "an unexpected node"
+	}
+	switch n.ShortTag() {
+	case "!!null":
+		return "null"
+	case "!!str":
+		return "string " + inputs.Quote(n.Value)
+	case "!!bool":
+		return "boolean " + n.Value
+	}
+	return plain(n.Value)
 }
 
 // plain returns a scalar as written when it is short plain text (a number),
@@ -391,12 +390,24 @@ func (w *walker) enum(n *yaml.Node, field string, names []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	for i, v := range names {
-		if v == s {
-			return i, nil
-		}
+	if i := slices.Index(names, s); i >= 0 {
+		return i, nil
 	}
 	return 0, w.errAt(n, field, "unknown value %s (want one of %s)", inputs.Quote(s), strings.Join(names, ", "))
+}
+
+// enumField reads the optional field key of o, one of names, into *dst.
+func enumField[T ~uint8](w *walker, o *object, key string, names []string, dst *T) error {
+	n := o.get(key)
+	if n == nil {
+		return nil
+	}
+	v, err := w.enum(n, o.path(key), names)
+	if err != nil {
+		return err
+	}
+	*dst = T(v)
+	return nil
 }
 
 // maxKeyframes bounds the keys of one keyframed value.

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"os"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -66,7 +67,7 @@ func TestBrowserShowsTheTrace(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range expectedComponents {
-		if !contains(names, want) {
+		if !slices.Contains(names, want) {
 			t.Fatalf("Daisen's component list %v lacks %s", names, want)
 		}
 	}
@@ -160,13 +161,4 @@ func poll(t *testing.T, d time.Duration, ok func() bool, msg string) {
 	if err := daisenview.Poll(d, ok, msg); err != nil {
 		t.Fatal(err)
 	}
-}
-
-func contains(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }

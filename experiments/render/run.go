@@ -158,11 +158,7 @@ func runFunctional(o options, s *scene.Scene, cfg *configs.Config, w io.Writer, 
 	if err := cfg.CheckFrame(int(f.Color.Width), int(f.Color.Height), int(f.Color.Samples)); err != nil {
 		return err
 	}
-	ro, err := cfg.ReferenceOptions()
-	if err != nil {
-		return err
-	}
-	res, err := reference.Render(f.Memory, f.Stream, f.StreamBytes, ro)
+	res, err := cfg.RenderReference(f)
 	if err != nil {
 		return err
 	}
@@ -248,11 +244,7 @@ func runTiming(o options, s *scene.Scene, cfg *configs.Config, w io.Writer, suff
 		if err != nil {
 			return err
 		}
-		ro, err := cfg.ReferenceOptions()
-		if err != nil {
-			return err
-		}
-		ref, err := reference.Render(g.Memory, g.Stream, g.StreamBytes, ro)
+		ref, err := cfg.RenderReference(g)
 		if err != nil {
 			return err
 		}

@@ -65,34 +65,30 @@ func timedSummary(w io.Writer, p *configs.Platform, res *configs.Result, wall ti
 	}
 	expt.Table(w, []string{"cache", "hit rate"}, rows)
 
-	var ps, helpers, pw, vw, instr, lane float64
-	for _, k := range sortedKeys(st) {
-		// GPU.ShaderCore[c] on the sort-last and tiled machines, GPU.Pipe[p].ShaderCore[c] on SAGE.
-		if rest, ok := strings.CutPrefix(k, "GPU."); !ok || !strings.HasPrefix(rest, "ShaderCore[") &&
-			!(strings.HasPrefix(rest, "Pipe[") && strings.Contains(rest, "].ShaderCore[")) {
-			continue
-		}
-		switch k[strings.LastIndex(k, ".")+1:] {
-		case "ps_invocations":
-			ps += st[k]
-		case "helper_pixels":
-			helpers += st[k]
-		case "pixel_warps":
-			pw += st[k]
-		case "vertex_warps":
-			vw += st[k]
-		case "instructions":
-			instr += st[k]
-		case "lane_instructions":
-			lane += st[k]
-		}
-	}
+	// GPU.ShaderCore[c] on the sort-last and tiled machines, GPU.Pipe[p].ShaderCore[c] on SAGE.
+	sc := totals(st, func(k string) bool {
+		rest, ok := strings.CutPrefix(k, "GPU.")
+		return ok && (strings.HasPrefix(rest, "ShaderCore[") || strings.HasPrefix(rest, "Pipe[") && strings.Contains(rest, "].ShaderCore["))
+	})
+	ps := sc["ps_invocations"]
 	fmt.Fprintf(w, "\nshading: %.0f vertex warps, %.0f pixel warps, %.0f warp instructions (%.0f per lane), helper pixels %.1f%% of %.0f pixel shader invocations\n",
-		vw, pw, instr, lane, 100*helpers/max(1, ps), ps)
+		sc["vertex_warps"], sc["pixel_warps"], sc["instructions"], sc["lane_instructions"], 100*sc["helper_pixels"]/max(1, ps), ps)
 	geometrySummary(w, st)
 	ropSummary(w, st, res.Cycles)
 	decoupledSummary(w, st)
 	tiledSummary(w, st)
+}
+
+// totals sums the counters of the statistics keep accepts by counter name
+// (what follows the last dot), adding in key order.
+func totals(st map[string]float64, keep func(key string) bool) map[string]float64 {
+	sum := map[string]float64{}
+	for _, k := range sortedKeys(st) {
+		if keep(k) {
+			sum[k[strings.LastIndex(k, ".")+1:]] += st[k]
+		}
+	}
+	return sum
 }
 
 // geometrySummary prints the geometry stage of a frame with geometry shaders
@@ -100,31 +96,16 @@ func timedSummary(w io.Writer, p *configs.Platform, res *configs.Result, wall ti
 // warps primitive assembly reordered and waited for, and the stream-out.
 func geometrySummary(w io.Writer, st map[string]float64) {
 	pa := func(counter string) float64 { return st["GPU.PrimitiveAssembly."+counter] }
-	var warps, inv, instr, bufBlocked, warpBlocked float64
-	for k, v := range st {
-		if !strings.HasPrefix(k, "GPU.ShaderCore[") {
-			continue
-		}
-		switch k[strings.LastIndex(k, ".")+1:] {
-		case "gs_warps":
-			warps += v
-		case "gs_invocations":
-			inv += v
-		case "gs_instructions":
-			instr += v
-		case "gs_admit_blocked_output_buffer_cycles":
-			bufBlocked += v
-		case "gs_admit_blocked_warps_cycles":
-			warpBlocked += v
-		}
-	}
+	sc := totals(st, func(k string) bool { return strings.HasPrefix(k, "GPU.ShaderCore[") })
+	warps := sc["gs_warps"]
 	so := pa("so_primitives_needed")
 	if warps == 0 && so == 0 {
 		return
 	}
 	if warps > 0 {
 		fmt.Fprintf(w, "\ngeometry shading: %.0f GS warps (%.0f primitives in, %.0f out), %.0f warp instructions; cores' GS admission blocked %.0f cycles on the output buffer, %.0f on the GS warp limit; primitive assembly waited %.0f cycles for a GS warp (%.0f of %.0f warps came back before their turn)\n",
-			warps, inv, pa("gs_primitives"), instr, bufBlocked, warpBlocked, pa("cycles_wait_gs_warp"), pa("gs_warps_reordered"), pa("gs_warps_returned"))
+			warps, sc["gs_invocations"], pa("gs_primitives"), sc["gs_instructions"], sc["gs_admit_blocked_output_buffer_cycles"],
+			sc["gs_admit_blocked_warps_cycles"], pa("cycles_wait_gs_warp"), pa("gs_warps_reordered"), pa("gs_warps_returned"))
 	}
 	if so > 0 {
 		fmt.Fprintf(w, "stream-out: %.0f of %.0f primitives written (%s MB in %.0f write requests); primitive assembly waited %.0f cycles for it; %.0f DrawAuto counter reads\n",
@@ -264,6 +245,18 @@ func sumUnits(st map[string]float64, unit, counter string) float64 {
 	}
 }
 
+// eachTileUnit calls f with the statistics prefix of every tile unit
+// ("GPU.TileUnit[k].") that counted tiles.
+func eachTileUnit(st map[string]float64, f func(prefix string)) {
+	for k := 0; ; k++ {
+		n := fmt.Sprintf("GPU.TileUnit[%d].", k)
+		if _, ok := st[n+"tiles"]; !ok {
+			return
+		}
+		f(n)
+	}
+}
+
 // tiledSummary prints the tiled machine's binning and tile figures.
 func tiledSummary(w io.Writer, st map[string]float64) {
 	const b = "GPU.Binner."
@@ -271,31 +264,23 @@ func tiledSummary(w io.Writer, st map[string]float64) {
 		return
 	}
 	var tiles, cycles, peak, maxCycles float64
-	for k := 0; ; k++ {
-		n := fmt.Sprintf("GPU.TileUnit[%d].", k)
-		if _, ok := st[n+"tiles"]; !ok {
-			break
-		}
+	eachTileUnit(st, func(n string) {
 		tiles += st[n+"tiles"]
 		cycles += st[n+"tile_cycles"]
 		peak = max(peak, st[n+"tile_memory_peak_bytes"])
 		maxCycles = max(maxCycles, st[n+"tile_cycles_max"])
-	}
+	})
 	fmt.Fprintf(w, "\ntiled: %.0f primitives binned into %.0f entries (bin spread %.2f, at most %.0f tiles), %.0f passes; bins %.2f MB and parameter buffer %.2f MB written\n",
 		st[b+"primitives"], st[b+"bin_entries"], st[b+"bin_spread"], st[b+"bin_spread_max"], st["GPU.TileScheduler.passes"],
 		st[b+"bin_bytes_written"]/1e6, st[b+"parameter_bytes_written"]/1e6)
 	var binRead, paramRead, load, store, display float64
-	for k := 0; ; k++ {
-		n := fmt.Sprintf("GPU.TileUnit[%d].", k)
-		if _, ok := st[n+"tiles"]; !ok {
-			break
-		}
+	eachTileUnit(st, func(n string) {
 		binRead += st[n+"bin_bytes_read"]
 		paramRead += st[n+"parameter_bytes_read"]
 		load += st[n+"load_bytes"]
 		store += st[n+"store_bytes"]
 		display += st[n+"display_bytes"]
-	}
+	})
 	avg := 0.0
 	if tiles > 0 {
 		avg = cycles / tiles

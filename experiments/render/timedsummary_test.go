@@ -12,7 +12,6 @@ import (
 	"github.com/gfxsim/gfxsim/components/memory/dramctl"
 	"github.com/gfxsim/gfxsim/configs"
 	"github.com/gfxsim/gfxsim/scene"
-	"github.com/gfxsim/gfxsim/scene/driver"
 )
 
 // TestMemorySummary checks the memory table's cells: a dramctl channel shows
@@ -142,15 +141,7 @@ func TestUnitSharesSumTo100(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f, err := driver.Encode(s, cfg.DriverOptions())
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := configs.Build(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := p.Run(f)
+		p, res, err := configs.RunScene(cfg, s)
 		if err != nil {
 			t.Fatal(err)
 		}

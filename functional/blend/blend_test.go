@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
-	"github.com/gfxsim/gfxsim/internal/enum"
+	"github.com/gfxsim/gfxsim/internal/enum/enumtest"
 )
 
 var (
@@ -212,62 +212,38 @@ func TestSaturate(t *testing.T) {
 }
 
 func TestValidateAndParse(t *testing.T) {
-	tg := Alpha()
-	tg.DstAlpha = 13
-	if err := tg.Validate(); err == nil || err.Error() != "DstAlpha: invalid blend factor 13" {
-		t.Errorf("got %v", err)
-	}
-	tg = Alpha()
-	tg.OpAlpha = 5
-	if err := tg.Validate(); err == nil || err.Error() != "OpAlpha: invalid blend op 5" {
-		t.Errorf("got %v", err)
-	}
-	tg = Alpha()
-	tg.WriteMask = 0x10
-	if err := tg.Validate(); err == nil {
-		t.Error("write mask 0x10 accepted")
-	}
-	for f := Zero; f < numFactors; f++ {
-		if g, err := ParseFactor(f.String()); err != nil || g != f {
-			t.Errorf("factor round trip %v: %v %v", f, g, err)
+	for _, tc := range []struct {
+		set  func(*Target)
+		want string // "": any error
+	}{
+		{func(tg *Target) { tg.DstAlpha = 13 }, "DstAlpha: invalid blend factor 13"},
+		{func(tg *Target) { tg.OpAlpha = 5 }, "OpAlpha: invalid blend op 5"},
+		{func(tg *Target) { tg.WriteMask = 0x10 }, ""},
+	} {
+		tg := Alpha()
+		tc.set(&tg)
+		if err := tg.Validate(); err == nil || (tc.want != "" && err.Error() != tc.want) {
+			t.Errorf("%+v: got %v, want %q", tg, err, tc.want)
 		}
 	}
-	for o := Add; o < numOps; o++ {
-		if g, err := ParseOp(o.String()); err != nil || g != o {
-			t.Errorf("op round trip %v: %v %v", o, g, err)
-		}
-	}
-	if f, err := ParseFactor("inv_src_alpha"); err != nil || f != InvSrcAlpha {
-		t.Errorf("inv_src_alpha: %v %v", f, err)
-	}
-	if o, err := ParseOp("rev-subtract"); err != nil || o != RevSubtract {
-		t.Errorf("rev-subtract: %v %v", o, err)
-	}
-	if _, err := ParseOp("multiply"); err == nil {
-		t.Error("multiply accepted")
-	}
+	enumtest.RoundTrip(t, ParseFactor, numFactors)
+	enumtest.RoundTrip(t, ParseOp, numOps)
+	enumtest.Parse(t, ParseFactor, map[string]Factor{"inv_src_alpha": InvSrcAlpha})
+	enumtest.Parse(t, ParseOp, map[string]Op{"rev-subtract": RevSubtract}, "multiply")
 	if s := Factor(40).String(); s != "Factor(40)" {
 		t.Errorf("invalid factor name %q", s)
 	}
 }
 
 func FuzzParse(f *testing.F) {
-	for _, s := range []string{"one", "inv_blend_factor", "max", "alpha", "", "__"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		if fa, err := ParseFactor(s); err == nil && (!fa.Valid() || !enum.Equal(s, fa.String())) {
-			t.Errorf("%q parsed to %v", s, fa)
-		}
-		if o, err := ParseOp(s); err == nil && (!o.Valid() || !enum.Equal(s, o.String())) {
-			t.Errorf("%q parsed to %v", s, o)
-		}
-		if tg, err := Preset(s); err == nil {
-			if err := tg.Validate(); err != nil {
-				t.Errorf("preset %q invalid: %v", s, err)
+	enumtest.Fuzz(f, []string{"one", "inv_blend_factor", "max", "alpha", "", "__"},
+		enumtest.Check(ParseFactor), enumtest.Check(ParseOp), func(t *testing.T, s string) {
+			if tg, err := Preset(s); err == nil {
+				if err := tg.Validate(); err != nil {
+					t.Errorf("preset %q invalid: %v", s, err)
+				}
 			}
-		}
-	})
+		})
 }
 
 func BenchmarkBlendAlpha(b *testing.B) {

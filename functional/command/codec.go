@@ -524,6 +524,14 @@ type Located struct {
 	Command
 }
 
+// DecodeStream reads the size-byte command stream at address stream of mem
+// and decodes it (DecodeAll).
+func DecodeStream(mem Memory, stream, size uint64) ([]Located, error) {
+	buf := make([]byte, size)
+	mem.ReadAt(buf, stream)
+	return DecodeAll(buf, stream)
+}
+
 // DecodeAll decodes a whole stream that starts at address base and ends with End
 // (or at the end of buf). A stream without End is an error.
 func DecodeAll(buf []byte, base uint64) ([]Located, error) {

@@ -1,6 +1,7 @@
 // Package command defines gfxsim's command stream: the binary format in which the
 // driver (package scene/driver) describes a frame to the GPU, an encoder for it, a
-// decoder for it, and the simulated memory image the stream and every resource live in.
+// decoder for it (DecodeAll; DecodeStream reads the stream from a memory image first),
+// and the simulated memory image the stream and every resource live in.
 //
 // The command processor (components/commandprocessor) fetches the stream from
 // simulated memory by DMA and decodes it with this package; the reference renderer

@@ -2,6 +2,7 @@ package decouple
 
 import (
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/gfxsim/gfxsim/functional/raster"
@@ -111,7 +112,7 @@ func TestLRUSequence(t *testing.T) {
 			t.Errorf("entries %d, sequence %v: %+v, want %+v", tc.entries, tc.seq, c.Stats(), tc.want)
 		}
 	}
-	if _, err := NewLRU(0); err == nil || !contains(err.Error(), "LRU entries") {
+	if _, err := NewLRU(0); err == nil || !strings.Contains(err.Error(), "LRU entries") {
 		t.Errorf("NewLRU(0): %v", err)
 	}
 }
@@ -176,7 +177,7 @@ func TestTileSize(t *testing.T) {
 		samples, memory int
 		field           string
 	}{{0, DefaultTileMemory, "tile samples"}, {65, DefaultTileMemory, "tile samples"}, {8, 63, "tile memory"}} {
-		if _, _, err := TileSize(c.samples, c.memory); err == nil || !contains(err.Error(), c.field) {
+		if _, _, err := TileSize(c.samples, c.memory); err == nil || !strings.Contains(err.Error(), c.field) {
 			t.Errorf("TileSize(%d, %d): %v, want an error naming %s", c.samples, c.memory, err, c.field)
 		}
 	}

@@ -3,6 +3,7 @@ package decouple
 import (
 	"math"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
@@ -437,22 +438,13 @@ func TestOptionsValidate(t *testing.T) {
 		{Options{BarycentricCells: -1}, "Options.BarycentricCells"},
 	} {
 		_, err := NewMap(0, unitTri, unitTri, exactVP, c.o)
-		if err == nil || !contains(err.Error(), c.field) {
+		if err == nil || !strings.Contains(err.Error(), c.field) {
 			t.Errorf("%+v: error %v, want one naming %s", c.o, err, c.field)
 		}
 	}
 	if err := (Options{Rate: 0.25, Adaptive: true, Bilinear: true, BarycentricCells: 8}).Validate(); err != nil {
 		t.Errorf("valid options: %v", err)
 	}
-}
-
-func contains(s, sub string) bool {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i:i+len(sub)] == sub {
-			return true
-		}
-	}
-	return false
 }
 
 func TestIndexDoesNotAllocate(t *testing.T) {

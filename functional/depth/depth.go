@@ -38,29 +38,15 @@ func (f CompareFunc) Valid() bool { return compareNames.Valid(f) }
 func ParseCompareFunc(s string) (CompareFunc, error) { return compareNames.Parse(s) }
 
 // Compare evaluates a f b on unsigned integers (D24 depth, stencil).
-func (f CompareFunc) Compare(a, b uint32) bool {
-	switch f {
-	case Less:
-		return a < b
-	case Equal:
-		return a == b
-	case LessEqual:
-		return a <= b
-	case Greater:
-		return a > b
-	case NotEqual:
-		return a != b
-	case GreaterEqual:
-		return a >= b
-	case Always:
-		return true
-	}
-	return false // Never and invalid functions
-}
+func (f CompareFunc) Compare(a, b uint32) bool { return compare(f, a, b) }
 
 // CompareFloat evaluates a f b on float32 values with IEEE semantics: every ordered
 // comparison with a NaN operand is false, NotEqual is true.
-func (f CompareFunc) CompareFloat(a, b float32) bool {
+func (f CompareFunc) CompareFloat(a, b float32) bool { return compare(f, a, b) }
+
+// compare is the one switch of Compare and CompareFloat; the operators carry
+// the IEEE semantics for float32. Never and invalid functions are false.
+func compare[T uint32 | float32](f CompareFunc, a, b T) bool {
 	switch f {
 	case Less:
 		return a < b

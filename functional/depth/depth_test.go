@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/gfxsim/gfxsim/internal/enum"
+	"github.com/gfxsim/gfxsim/internal/enum/enumtest"
 )
 
 func TestCompareFuncs(t *testing.T) {
@@ -316,37 +316,12 @@ func TestWrites(t *testing.T) {
 }
 
 func TestParse(t *testing.T) {
-	if f, err := ParseCompareFunc("less_equal"); err != nil || f != LessEqual {
-		t.Errorf("less_equal: %v %v", f, err)
-	}
-	if f, err := ParseCompareFunc("GREATEREQUAL"); err != nil || f != GreaterEqual {
-		t.Errorf("GREATEREQUAL: %v %v", f, err)
-	}
-	if _, err := ParseCompareFunc("lessish"); err == nil {
-		t.Error("lessish accepted")
-	}
-	if _, err := ParseCompareFunc("les"); err == nil {
-		t.Error("prefix accepted")
-	}
-	if op, err := ParseStencilOp("decr-wrap"); err != nil || op != DecrWrap {
-		t.Errorf("decr-wrap: %v %v", op, err)
-	}
-	if f, err := ParseFormat("d32f"); err != nil || f != D32F {
-		t.Errorf("d32f: %v %v", f, err)
-	}
-	if _, err := ParseFormat(""); err == nil {
-		t.Error("empty format accepted")
-	}
-	for f := Never; f <= Always; f++ {
-		if g, err := ParseCompareFunc(f.String()); err != nil || g != f {
-			t.Errorf("round trip %v: %v %v", f, g, err)
-		}
-	}
-	for op := Keep; op <= DecrWrap; op++ {
-		if g, err := ParseStencilOp(op.String()); err != nil || g != op {
-			t.Errorf("round trip %v: %v %v", op, g, err)
-		}
-	}
+	enumtest.Parse(t, ParseCompareFunc, map[string]CompareFunc{"less_equal": LessEqual, "GREATEREQUAL": GreaterEqual},
+		"lessish", "les")
+	enumtest.Parse(t, ParseStencilOp, map[string]StencilOp{"decr-wrap": DecrWrap})
+	enumtest.Parse(t, ParseFormat, map[string]Format{"d32f": D32F}, "")
+	enumtest.RoundTrip(t, ParseCompareFunc, numCompareFuncs)
+	enumtest.RoundTrip(t, ParseStencilOp, numStencilOps)
 	if s := CompareFunc(9).String(); s != "CompareFunc(9)" {
 		t.Errorf("invalid name %q", s)
 	}
@@ -357,32 +332,22 @@ func TestValidate(t *testing.T) {
 	if err := s.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	s.Back.DepthFail = 8
-	if err := s.Validate(); err == nil || err.Error() != "Back.DepthFail: invalid value 8" {
-		t.Errorf("got %v", err)
-	}
-	s = DefaultState()
-	s.DepthFunc = 8
-	if err := s.Validate(); err == nil || err.Error() != "DepthFunc: invalid value 8" {
-		t.Errorf("got %v", err)
+	for _, tc := range []struct {
+		set  func(*State)
+		want string
+	}{
+		{func(s *State) { s.Back.DepthFail = 8 }, "Back.DepthFail: invalid value 8"},
+		{func(s *State) { s.DepthFunc = 8 }, "DepthFunc: invalid value 8"},
+	} {
+		s := DefaultState()
+		tc.set(&s)
+		if err := s.Validate(); err == nil || err.Error() != tc.want {
+			t.Errorf("got %v, want %s", err, tc.want)
+		}
 	}
 }
 
 func FuzzParse(f *testing.F) {
-	for _, s := range []string{"less", "Less_Equal", "incrsat", "D24S8", "", "-_-"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		if c, err := ParseCompareFunc(s); err == nil {
-			if !c.Valid() || !enum.Equal(s, c.String()) {
-				t.Errorf("%q parsed to %v", s, c)
-			}
-		}
-		if op, err := ParseStencilOp(s); err == nil && !op.Valid() {
-			t.Errorf("%q parsed to %v", s, op)
-		}
-		if fm, err := ParseFormat(s); err == nil && !fm.Valid() {
-			t.Errorf("%q parsed to %v", s, fm)
-		}
-	})
+	enumtest.Fuzz(f, []string{"less", "Less_Equal", "incrsat", "D24S8", "", "-_-"},
+		enumtest.Check(ParseCompareFunc), enumtest.Check(ParseStencilOp), enumtest.Check(ParseFormat))
 }

@@ -3,6 +3,7 @@ package filter
 import (
 	"fmt"
 	"image/color"
+	"iter"
 	"math"
 )
 
@@ -70,30 +71,42 @@ func (e *Exact) Pixel10(cx, cy float64, pos Positions, src Samples, n int, st *S
 // meaningless when the weight sum w is not positive) and w.
 func (e *Exact) Unclamped(cx, cy float64, pos Positions, src Samples, n int, st *Stats) (v [4]float64, w float64) {
 	st.Pixels++
-	px, py := int(math.Floor(cx)), int(math.Floor(cy))
-	h := e.Window / 2
 	var sum [4]float64
-	for y := py - h; y <= py+h; y++ {
-		for x := px - h; x <= px+h; x++ {
-			for s := 0; s < n; s++ {
-				rgba, ok := src.Sample(x, y, s)
-				if !ok {
-					break
-				}
-				st.SamplesRead++
-				st.MACs += 4
-				k := e.Kernel.At(math.Sqrt(distance2(x, y, s, cx, cy, pos)))
-				for i, c := range rgba {
-					sum[i] += k * float64(c)
-				}
-				w += k
+	for x, y := range e.window(cx, cy) {
+		for s := 0; s < n; s++ {
+			rgba, ok := src.Sample(x, y, s)
+			if !ok {
+				break
 			}
+			st.SamplesRead++
+			st.MACs += 4
+			k := e.Kernel.At(math.Sqrt(distance2(x, y, s, cx, cy, pos)))
+			for i, c := range rgba {
+				sum[i] += k * float64(c)
+			}
+			w += k
 		}
 	}
 	for i := range sum {
 		v[i] = sum[i] / w
 	}
 	return v, w
+}
+
+// window yields the pixels (x, y) of the filter window around (cx, cy), row
+// by row.
+func (e *Exact) window(cx, cy float64) iter.Seq2[int, int] {
+	px, py := int(math.Floor(cx)), int(math.Floor(cy))
+	h := e.Window / 2
+	return func(yield func(x, y int) bool) {
+		for y := py - h; y <= py+h; y++ {
+			for x := px - h; x <= px+h; x++ {
+				if !yield(x, y) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // distance2 is the exact squared distance in pixels^2 from sample s of pixel (x, y)
@@ -108,22 +121,18 @@ func distance2(x, y, s int, cx, cy float64, pos Positions) float64 {
 // nearest is the sample of the window nearest the centre (ties: first in scan
 // order).
 func (e *Exact) nearest(cx, cy float64, pos Positions, src Samples, n int) [4]float64 {
-	px, py := int(math.Floor(cx)), int(math.Floor(cy))
-	h := e.Window / 2
 	var best [4]float64
 	bestD := math.Inf(1)
-	for y := py - h; y <= py+h; y++ {
-		for x := px - h; x <= px+h; x++ {
-			for s := 0; s < n; s++ {
-				rgba, ok := src.Sample(x, y, s)
-				if !ok {
-					break
-				}
-				if d := distance2(x, y, s, cx, cy, pos); d < bestD {
-					bestD = d
-					for i, c := range rgba {
-						best[i] = float64(c)
-					}
+	for x, y := range e.window(cx, cy) {
+		for s := 0; s < n; s++ {
+			rgba, ok := src.Sample(x, y, s)
+			if !ok {
+				break
+			}
+			if d := distance2(x, y, s, cx, cy, pos); d < bestD {
+				bestD = d
+				for i, c := range rgba {
+					best[i] = float64(c)
 				}
 			}
 		}

@@ -73,11 +73,19 @@ func (t *ColorTarget) ResolvePixel(x, y int) [4]byte {
 	return px
 }
 
+// checkSample checks a sample index of a target of n samples per pixel.
+func checkSample(sample, n int) error {
+	if sample < 0 || sample >= n {
+		return fmt.Errorf("sample: %d out of range [0, %d)", sample, n)
+	}
+	return nil
+}
+
 // SampleImage returns sample s of every visible pixel as an RGBA8 image (RGBA32F
 // converted like an RGBA8 store), a raw per-sample view for debugging.
 func (t *ColorTarget) SampleImage(sample int) (*image.RGBA, error) {
-	if sample < 0 || sample >= t.Samples {
-		return nil, fmt.Errorf("sample: %d out of range [0, %d)", sample, t.Samples)
+	if err := checkSample(sample, t.Samples); err != nil {
+		return nil, err
 	}
 	img := image.NewRGBA(image.Rect(0, 0, t.Width, t.Height))
 	for y := 0; y < t.Height; y++ {
@@ -114,8 +122,8 @@ func (t *ColorTarget) LinearBytes(dst []byte) []byte {
 // DepthImage returns the depth of sample s of every visible pixel as a 16-bit
 // grey image: round(clamp(depth, 0, 1) * 65535), NaN as 0.
 func (t *DepthTarget) DepthImage(sample int) (*image.Gray16, error) {
-	if sample < 0 || sample >= t.Samples {
-		return nil, fmt.Errorf("sample: %d out of range [0, %d)", sample, t.Samples)
+	if err := checkSample(sample, t.Samples); err != nil {
+		return nil, err
 	}
 	img := image.NewGray16(image.Rect(0, 0, t.Width, t.Height))
 	for y := 0; y < t.Height; y++ {

@@ -5,6 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/gfxsim/gfxsim/functional/raster"
+	"github.com/gfxsim/gfxsim/internal/check"
 	"github.com/gfxsim/gfxsim/internal/enum"
 )
 
@@ -47,25 +48,14 @@ type Geometry struct {
 
 // Validate checks g, naming the offending field. Zero TileW/TileH are valid (default).
 func (g Geometry) Validate() error {
-	if g.Width < 1 || g.Width > MaxDimension {
-		return fmt.Errorf("Width: %d out of range [1, %d]", g.Width, MaxDimension)
-	}
-	if g.Height < 1 || g.Height > MaxDimension {
-		return fmt.Errorf("Height: %d out of range [1, %d]", g.Height, MaxDimension)
-	}
-	if g.Samples < 1 || g.Samples > raster.MaxSamples {
-		return fmt.Errorf("Samples: %d out of range [1, %d]", g.Samples, raster.MaxSamples)
-	}
-	if !g.Layout.Valid() {
-		return fmt.Errorf("Layout: invalid value %d", uint8(g.Layout))
-	}
-	if g.TileW < 0 || g.TileW > MaxDimension {
-		return fmt.Errorf("TileW: %d out of range [0, %d]", g.TileW, MaxDimension)
-	}
-	if g.TileH < 0 || g.TileH > MaxDimension {
-		return fmt.Errorf("TileH: %d out of range [0, %d]", g.TileH, MaxDimension)
-	}
-	return nil
+	return check.For("").
+		Within("Width", g.Width, 1, MaxDimension).
+		Within("Height", g.Height, 1, MaxDimension).
+		Within("Samples", g.Samples, 1, raster.MaxSamples).
+		That(g.Layout.Valid(), "Layout: invalid value %d", uint8(g.Layout)).
+		Within("TileW", g.TileW, 0, MaxDimension).
+		Within("TileH", g.TileH, 0, MaxDimension).
+		Err()
 }
 
 // Surface is the address arithmetic of a Geometry: it maps (x, y, sample) to an

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/gfxsim/gfxsim/functional/depth"
+	"github.com/gfxsim/gfxsim/internal/enum/enumtest"
 )
 
 func TestAddressBijection(t *testing.T) {
@@ -176,18 +177,7 @@ func TestGeometryErrors(t *testing.T) {
 }
 
 func TestParseLayout(t *testing.T) {
-	for l := Linear; l < numLayouts; l++ {
-		if g, err := ParseLayout(l.String()); err != nil || g != l {
-			t.Errorf("round trip %v: %v %v", l, g, err)
-		}
-	}
-	if l, err := ParseLayout("z_order"); err != nil || l != ZOrder {
-		t.Errorf("z_order: %v %v", l, err)
-	}
-	if _, err := ParseLayout("swizzled"); err == nil {
-		t.Error("swizzled accepted")
-	}
-	if f, err := ParseColorFormat("rgba32f"); err != nil || f != RGBA32F {
-		t.Errorf("rgba32f: %v %v", f, err)
-	}
+	enumtest.RoundTrip(t, ParseLayout, numLayouts)
+	enumtest.Parse(t, ParseLayout, map[string]Layout{"z_order": ZOrder}, "swizzled")
+	enumtest.Parse(t, ParseColorFormat, map[string]ColorFormat{"rgba32f": RGBA32F})
 }

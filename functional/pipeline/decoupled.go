@@ -311,7 +311,7 @@ func loadLane(d *state.Draw, p *Primitive, bary [3]float32, x, y float32, back b
 			if sw != 0 {
 				zc := float32(bary[0]*b.RefZ[0]) + float32(bary[1]*b.RefZ[1]) + float32(bary[2]*b.RefZ[2])
 				z = d.Viewport.MinZ + float32(zc/sw)*float32(d.Viewport.MaxZ-d.Viewport.MinZ)
-				z = clampDepth(z, min(d.Viewport.MinZ, d.Viewport.MaxZ), max(d.Viewport.MinZ, d.Viewport.MaxZ))
+				z = ClampDepth(z, min(d.Viewport.MinZ, d.Viewport.MaxZ), max(d.Viewport.MinZ, d.Viewport.MaxZ))
 			}
 			invW := float32(0)
 			if sw != 0 {
@@ -392,7 +392,7 @@ func SampleDepthTest(d *state.Draw, p *Primitive, x, y, s int, z float32, st *De
 
 // ShaderDepth clamps a shader's depth output to the draw's depth range.
 func ShaderDepth(d *state.Draw, z float32) float32 {
-	return clampDepth(z, min(d.Viewport.MinZ, d.Viewport.MaxZ), max(d.Viewport.MinZ, d.Viewport.MaxZ))
+	return ClampDepth(z, min(d.Viewport.MinZ, d.Viewport.MaxZ), max(d.Viewport.MinZ, d.Viewport.MaxZ))
 }
 
 // BlendSample blends colour c into the render target at sample (x, y, s).

@@ -95,7 +95,7 @@ func LoadPerSampleQuad(d *state.Draw, cfg *raster.Config, p *Primitive, q raster
 // at the sample.
 func SampleZ(d *state.Draw, cfg *raster.Config, p *Primitive, x, y, s, pix int, o *QuadOutput) float32 {
 	if d.PSResources.WritesDepth {
-		return clampDepth(o.Depth[pix], d.Viewport.MinZ, d.Viewport.MaxZ)
+		return ClampDepth(o.Depth[pix], d.Viewport.MinZ, d.Viewport.MaxZ)
 	}
 	return p.Triangle.SampleDepth(cfg, x, y, s)
 }
@@ -149,14 +149,7 @@ func WritePerSampleQuad(d *state.Draw, cfg *raster.Config, p *Primitive, q raste
 			}
 		}
 	}
-	switch {
-	case !shaded:
-		st.QuadsDiscarded++
-	case !written:
-		st.QuadsLateZCulled++
-	default:
-		st.QuadsWritten++
-	}
+	st.EndQuad(shaded, written)
 }
 
 // OrderIndependent reports whether the sample writes of draw d give the same

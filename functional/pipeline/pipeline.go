@@ -391,6 +391,19 @@ type WriteStats struct {
 	QuadsWritten     int // shaded quads that wrote at least one sample
 }
 
+// EndQuad counts how a shaded quad ended: discarded by the shader when no
+// sample was shaded, culled by late Z when none was written, else written.
+func (s *WriteStats) EndQuad(shaded, written bool) {
+	switch {
+	case !shaded:
+		s.QuadsDiscarded++
+	case !written:
+		s.QuadsLateZCulled++
+	default:
+		s.QuadsWritten++
+	}
+}
+
 // Add accumulates o.
 func (s *WriteStats) Add(o WriteStats) {
 	s.Passed += o.Passed
@@ -419,7 +432,7 @@ func LateDepth(d *state.Draw, cfg *raster.Config, p *Primitive, q raster.Quad, l
 	var depths [4]float32
 	if d.PSResources.WritesDepth {
 		for pix := 0; pix < 4; pix++ {
-			depths[pix] = clampDepth(o.Depth[pix], d.Viewport.MinZ, d.Viewport.MaxZ)
+			depths[pix] = ClampDepth(o.Depth[pix], d.Viewport.MinZ, d.Viewport.MaxZ)
 		}
 		pd = &depths
 	}
@@ -461,7 +474,9 @@ func WriteQuad(d *state.Draw, cfg *raster.Config, p *Primitive, q raster.Quad, l
 	st.QuadsWritten++
 }
 
-func clampDepth(z, lo, hi float32) float32 {
+// ClampDepth clamps a depth to [lo, hi] as the output merger clamps a
+// shader's depth to the viewport range: NaN becomes lo.
+func ClampDepth(z, lo, hi float32) float32 {
 	if !(z >= lo) { // NaN too
 		return lo
 	}

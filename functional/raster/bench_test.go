@@ -89,10 +89,7 @@ func benchFrame(b *testing.B, table bool) {
 func BenchmarkTileQuads(b *testing.B) {
 	for _, samples := range []int{1, 4, 16, 27, 64} {
 		cfg := mustConfig(b, samples, Rect{0, 0, 1280, 720})
-		var tri Triangle
-		if !Setup([3]geom.ScreenVertex{pv(3.3, 1.7), pv(90.1, 20.6), pv(10.2, 70.9)}, false, &cfg, &tri) {
-			b.Fatal("Setup rejected")
-		}
+		tri := mustSetup(b, [3]geom.ScreenVertex{pv(3.3, 1.7), pv(90.1, 20.6), pv(10.2, 70.9)}, &cfg, "")
 		quads := make([]Quad, 0, 64)
 		for _, tc := range []struct {
 			name   string

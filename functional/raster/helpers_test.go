@@ -24,6 +24,17 @@ func mustConfig(t testing.TB, samples int, bounds Rect) Config {
 	return c
 }
 
+// mustSetup sets up the front-facing triangle v under cfg; a rejection ends
+// the test (what names the case, or "").
+func mustSetup(t testing.TB, v [3]geom.ScreenVertex, cfg *Config, what string) Triangle {
+	t.Helper()
+	var tri Triangle
+	if !Setup(v, false, cfg, &tri) {
+		t.Fatalf("%s: Setup rejected", what)
+	}
+	return tri
+}
+
 // sampleGrid counts, per sample of the pixels of b, how many triangles cover it.
 type sampleGrid struct {
 	b Rect

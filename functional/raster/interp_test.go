@@ -18,10 +18,7 @@ func TestDepth(t *testing.T) {
 		{X: 8 * 256, Y: 0, Z: 0.75, InvW: 0.5},
 		{X: 0, Y: 8 * 256, Z: 0.5, InvW: 0.25},
 	}
-	var tri Triangle
-	if !Setup(v, false, &cfg, &tri) {
-		t.Fatal("Setup rejected")
-	}
+	tri := mustSetup(t, v, &cfg, "")
 	tests := []struct {
 		px, py, s int
 		want      float32
@@ -89,10 +86,7 @@ func TestBarycentrics(t *testing.T) {
 		{X: 8 * 256, Y: 0, Z: 0, InvW: 0.5},
 		{X: 0, Y: 8 * 256, Z: 0, InvW: 0.25},
 	}
-	var tri Triangle
-	if !Setup(v, false, &cfg, &tri) {
-		t.Fatal("Setup rejected")
-	}
+	tri := mustSetup(t, v, &cfg, "")
 	tests := []struct {
 		x, y        float32
 		perspective bool
@@ -171,10 +165,7 @@ func TestPerspectiveAnalytic(t *testing.T) {
 		sv[i] = vp.ToScreen(clip[i])
 	}
 	cfg := mustConfig(t, 4, Rect{0, 0, 64, 64})
-	var tri Triangle
-	if !Setup(sv, false, &cfg, &tri) {
-		t.Fatal("Setup rejected")
-	}
+	tri := mustSetup(t, sv, &cfg, "")
 	checked := 0
 	for py := 0; py < 64; py++ {
 		for px := 0; px < 64; px++ {

@@ -143,10 +143,7 @@ func TestSetupEdges(t *testing.T) {
 		{A: 1024, B: 0, C: 0},                // x = 0: left edge
 		{A: 0, B: 1024, C: 0},                // y = 0: top edge
 	}
-	var tri Triangle
-	if !Setup([3]geom.ScreenVertex{pv(0, 0), pv(4, 0), pv(0, 4)}, false, &cfg, &tri) {
-		t.Fatal("Setup rejected the triangle")
-	}
+	tri := mustSetup(t, [3]geom.ScreenVertex{pv(0, 0), pv(4, 0), pv(0, 4)}, &cfg, "")
 	if tri.Edges != want {
 		t.Errorf("CW edges = %+v, want %+v", tri.Edges, want)
 	}
@@ -328,10 +325,7 @@ func TestMSAACoverage(t *testing.T) {
 
 func TestScissor(t *testing.T) {
 	cfg := mustConfig(t, 4, Rect{3, 2, 7, 5})
-	var tri Triangle
-	if !Setup([3]geom.ScreenVertex{pv(-20, -20), pv(40, -20), pv(-20, 40)}, false, &cfg, &tri) {
-		t.Fatal("Setup rejected")
-	}
+	tri := mustSetup(t, [3]geom.ScreenVertex{pv(-20, -20), pv(40, -20), pv(-20, 40)}, &cfg, "")
 	if tri.BBox != cfg.Bounds {
 		t.Errorf("BBox = %+v, want the bounds %+v", tri.BBox, cfg.Bounds)
 	}
@@ -649,10 +643,7 @@ func TestTraversalOrders(t *testing.T) {
 	for _, tc := range tests {
 		cfg := mustConfig(t, 4, tc.bounds)
 		cfg.TileOrder = tc.order
-		var tri Triangle
-		if !Setup(big, false, &cfg, &tri) {
-			t.Fatalf("%s: Setup rejected", tc.name)
-		}
+		tri := mustSetup(t, big, &cfg, tc.name)
 		if got := tri.Tiles(&cfg, nil); fmt.Sprint(got) != fmt.Sprint(tc.want) {
 			t.Errorf("%s: tiles %v, want %v", tc.name, got, tc.want)
 		}
@@ -678,10 +669,7 @@ func TestTraversalOrders(t *testing.T) {
 	for _, tc := range quadTests {
 		cfg := mustConfig(t, 1, tc.bounds)
 		cfg.QuadOrder = tc.order
-		var tri Triangle
-		if !Setup(big, false, &cfg, &tri) {
-			t.Fatalf("%s: Setup rejected", tc.name)
-		}
+		tri := mustSetup(t, big, &cfg, tc.name)
 		var s []string
 		for _, q := range tri.TileQuads(&cfg, 0, 0, nil) {
 			s = append(s, fmt.Sprintf("(%d,%d)", q.X, q.Y))
@@ -747,10 +735,7 @@ func TestSetupExtremeCoordinates(t *testing.T) {
 	for _, n := range []int{16, 27, 64} {
 		cfg := mustConfig(t, n, Rect{0, 0, 16, 16})
 		l := int32(geom.SnapLimit)
-		var tri Triangle
-		if !Setup([3]geom.ScreenVertex{uv(-l, -l), uv(l, -l), uv(-l, l)}, false, &cfg, &tri) {
-			t.Fatalf("%dx: Setup rejected", n)
-		}
+		tri := mustSetup(t, [3]geom.ScreenVertex{uv(-l, -l), uv(l, -l), uv(-l, l)}, &cfg, "")
 		if err := checkTriangle(&tri, &cfg); err != nil {
 			t.Fatalf("%dx: %v", n, err)
 		}
@@ -770,10 +755,7 @@ func TestLargeTriangleCoversEverySample(t *testing.T) {
 		for _, order := range []TraversalOrder{RowMajor, ZOrder} {
 			cfg := mustConfig(t, n, Rect{3, 1, 45, 30})
 			cfg.TileOrder, cfg.QuadOrder = order, order
-			var tri Triangle
-			if !Setup([3]geom.ScreenVertex{pv(-50.3, -40.7), pv(200.1, -30.2), pv(-20.6, 170.9)}, false, &cfg, &tri) {
-				t.Fatalf("%dx: Setup rejected", n)
-			}
+			tri := mustSetup(t, [3]geom.ScreenVertex{pv(-50.3, -40.7), pv(200.1, -30.2), pv(-20.6, 170.9)}, &cfg, "")
 			g := newGrid(cfg.Bounds, n)
 			g.rasterize(t, &tri, &cfg)
 			for i, c := range g.c {

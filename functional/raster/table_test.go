@@ -216,10 +216,7 @@ func TestTableSamplePosition(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg.Samples = p
-	var tri Triangle
-	if !Setup([3]geom.ScreenVertex{pv(0, 0), pv(30, 0), pv(0, 30)}, false, &cfg, &tri) {
-		t.Fatal("Setup rejected")
-	}
+	tri := mustSetup(t, [3]geom.ScreenVertex{pv(0, 0), pv(30, 0), pv(0, 30)}, &cfg, "")
 	if x, y := tri.SamplePosition(9, 6, 2); x != 9*256+4*31+2 || y != 6*256+4*32+2 {
 		t.Errorf("SamplePosition(9,6,2) = (%d,%d), want (%d,%d)", x, y, 9*256+4*31+2, 6*256+4*32+2)
 	}

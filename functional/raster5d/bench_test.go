@@ -16,10 +16,7 @@ func BenchmarkTriangle(b *testing.B) {
 	pat := mustPattern(b, 27, 4)
 	cfg := Config{Pattern: pat, Bounds: raster.Rect{X1: 256, Y1: 256}, Cull: geom.CullBack}
 	p0 := [3]geom.Vec4{clipOf(vp, 40, 40, 2, 0.5), clipOf(vp, 80, 44, 2, 0.5), clipOf(vp, 50, 80, 4, 0.5)}
-	var p1 [3]geom.Vec4
-	for k := range p0 {
-		p1[k] = clipOf(vp, screenX(vp, p0[k])+60, screenY(vp, p0[k])+30, float64(p0[k][3]), 0.5)
-	}
+	p1 := moved(vp, p0, 60, 30)
 	lens := Lens{Kx: 0.08, Ky: 0.08, F: 3}
 	for _, tc := range []struct {
 		name string

@@ -179,6 +179,16 @@ func coverage(t testing.TB, tri *Triangle, st *Stats) map[[3]int]bool {
 
 // clipOf returns the clip position of screen point (sx, sy) in pixels at clip w
 // and depth z/w = zn, for viewport vp (the inverse of the viewport transform).
+// moved returns triangle p0 moved by (dx, dy) pixels on screen, at the same
+// w and a normalized depth of 0.5.
+func moved(vp geom.Viewport, p0 [3]geom.Vec4, dx, dy float64) [3]geom.Vec4 {
+	var p1 [3]geom.Vec4
+	for k := range p0 {
+		p1[k] = clipOf(vp, screenX(vp, p0[k])+dx, screenY(vp, p0[k])+dy, float64(p0[k][3]), 0.5)
+	}
+	return p1
+}
+
 func clipOf(vp geom.Viewport, sx, sy, w, zn float64) geom.Vec4 {
 	nx := (sx-float64(vp.X))/(float64(vp.Width)/2) - 1
 	ny := 1 - (sy-float64(vp.Y))/(float64(vp.Height)/2)

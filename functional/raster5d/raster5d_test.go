@@ -12,6 +12,46 @@ import (
 
 // randomTriangle returns a triangle of the given shape and case for viewport vp:
 // clip positions at shutter open and close, and the lens.
+// randomCase is a triangle of the random sweeps: sample count n, the case c
+// and shape asked of randomTriangle, the iteration, and the triangle with its
+// configuration (a random cull mode and winding).
+type randomCase struct {
+	n      int
+	c      Case
+	shape  string
+	it     int
+	p0, p1 [3]geom.Vec4
+	lens   Lens
+	cfg    Config
+}
+
+func (rc *randomCase) name() string {
+	return fmt.Sprintf("n=%d %v %s #%d", rc.n, rc.c, rc.shape, rc.it)
+}
+
+// eachRandomTriangle calls f on iters random triangles of every case and
+// shape for each sample count of ns (the pattern of n samples: pattern(n)),
+// drawing from rng in a fixed order.
+func eachRandomTriangle(rng *rand.Rand, vp geom.Viewport, bounds raster.Rect, ns []int, pattern func(n int) *Pattern, iters int,
+	f func(rc *randomCase)) {
+	for _, n := range ns {
+		pat := pattern(n)
+		for _, c := range []Case{Static, Moving, Defocused, Both} {
+			for _, shape := range shapes {
+				for it := 0; it < iters; it++ {
+					rc := randomCase{n: n, c: c, shape: shape, it: it}
+					rc.p0, rc.p1, rc.lens = randomTriangle(rng, vp, shape, c)
+					rc.cfg = Config{Pattern: pat, Bounds: bounds, Cull: geom.CullMode(rng.Intn(3)), FrontCCW: rng.Intn(2) == 0}
+					f(&rc)
+				}
+			}
+		}
+	}
+}
+
+// shapes are the kinds of triangle randomTriangle makes.
+var shapes = []string{"large", "medium", "tiny", "sliver", "crossing", "behind", "nearfar"}
+
 func randomTriangle(rng *rand.Rand, vp geom.Viewport, shape string, c Case) (p0, p1 [3]geom.Vec4, lens Lens) {
 	W, H := float64(vp.Width), float64(vp.Height)
 	cx, cy := float64(vp.X)+rng.Float64()*W, float64(vp.Y)+rng.Float64()*H
@@ -74,57 +114,48 @@ func TestBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewSource(seed))
 	vp := geom.Viewport{X: -3.5, Y: 2, Width: 64, Height: 40, MinZ: 0, MaxZ: 1}
 	bounds := raster.Rect{X0: 1, Y0: 3, X1: 60, Y1: 42}
-	shapes := []string{"large", "medium", "tiny", "sliver", "crossing", "behind", "nearfar"}
 	var skipped, compared [NumCases]int
 	var hits [NumCases]int
-	for _, n := range []int{1, 5, 8, 27} {
-		pat := mustPattern(t, n, uint64(n)*7+seed)
-		for _, c := range []Case{Static, Moving, Defocused, Both} {
-			for _, shape := range shapes {
-				for it := 0; it < 3; it++ {
-					p0, p1, lens := randomTriangle(rng, vp, shape, c)
-					cfg := Config{Pattern: pat, Bounds: bounds, Cull: geom.CullMode(rng.Intn(3)), FrontCCW: rng.Intn(2) == 0}
-					var tri Triangle
-					got := Setup(p0, p1, lens, vp, &cfg, &tri)
-					name := fmt.Sprintf("n=%d %v %s #%d", n, c, shape, it)
-					if got != Rejected && got != c {
-						t.Fatalf("%s: case %v", name, got)
+	eachRandomTriangle(rng, vp, bounds, []int{1, 5, 8, 27}, func(n int) *Pattern { return mustPattern(t, n, uint64(n)*7+seed) }, 3, func(rc *randomCase) {
+		n, c, p0, p1, lens, cfg, pat := rc.n, rc.c, rc.p0, rc.p1, rc.lens, rc.cfg, rc.cfg.Pattern
+		var tri Triangle
+		got := Setup(p0, p1, lens, vp, &cfg, &tri)
+		name := rc.name()
+		if got != Rejected && got != c {
+			t.Fatalf("%s: case %v", name, got)
+		}
+		var st Stats
+		cov := coverage(t, &tri, &st)
+		for py := bounds.Y0; py < bounds.Y1; py++ {
+			for px := bounds.X0; px < bounds.X1; px++ {
+				for s := 0; s < n; s++ {
+					key := [3]int{px, py, s}
+					if tri.CoversSample(px, py, s) != cov[key] {
+						t.Fatalf("%s: sample %v: CoversSample %v, TileQuads %v", name, key, !cov[key], cov[key])
 					}
-					var st Stats
-					cov := coverage(t, &tri, &st)
-					for py := bounds.Y0; py < bounds.Y1; py++ {
-						for px := bounds.X0; px < bounds.X1; px++ {
-							for s := 0; s < n; s++ {
-								key := [3]int{px, py, s}
-								if tri.CoversSample(px, py, s) != cov[key] {
-									t.Fatalf("%s: sample %v: CoversSample %v, TileQuads %v", name, key, !cov[key], cov[key])
-								}
-								b := bruteAt(pat, p0, p1, lens, vp, &cfg, px, py, s)
-								if b.covered && !tri.BBox.Contains(px, py) {
-									t.Fatalf("%s: brute-force hit %v outside BBox %+v", name, key, tri.BBox)
-								}
-								if b.covered == cov[key] {
-									compared[c]++
-									if b.covered {
-										hits[c]++
-									}
-									continue
-								}
-								if c != Static && b.nearZero {
-									skipped[c]++
-									continue
-								}
-								t.Fatalf("%s: sample %v: rasterizer %v, brute force %v (e=%v d=%v zw=%v)", name, key, cov[key], b.covered, b.e, b.d, b.zw)
-							}
+					b := bruteAt(pat, p0, p1, lens, vp, &cfg, px, py, s)
+					if b.covered && !tri.BBox.Contains(px, py) {
+						t.Fatalf("%s: brute-force hit %v outside BBox %+v", name, key, tri.BBox)
+					}
+					if b.covered == cov[key] {
+						compared[c]++
+						if b.covered {
+							hits[c]++
 						}
+						continue
 					}
-					if int(st.SamplesCovered) != len(cov) {
-						t.Fatalf("%s: Stats.SamplesCovered %d, %d covered", name, st.SamplesCovered, len(cov))
+					if c != Static && b.nearZero {
+						skipped[c]++
+						continue
 					}
+					t.Fatalf("%s: sample %v: rasterizer %v, brute force %v (e=%v d=%v zw=%v)", name, key, cov[key], b.covered, b.e, b.d, b.zw)
 				}
 			}
 		}
-	}
+		if int(st.SamplesCovered) != len(cov) {
+			t.Fatalf("%s: Stats.SamplesCovered %d, %d covered", name, st.SamplesCovered, len(cov))
+		}
+	})
 	for c := Static; c < NumCases; c++ {
 		t.Logf("%v: %d samples agree (%d hits), %d near-zero disagreements skipped", c, compared[c], hits[c], skipped[c])
 		if hits[c] < 1000 {
@@ -450,61 +481,52 @@ func TestTraversalExact(t *testing.T) {
 	rng := rand.New(rand.NewSource(seed))
 	vp := geom.Viewport{X: -3.5, Y: 2, Width: 96, Height: 72, MinZ: 0, MaxZ: 1}
 	bounds := raster.Rect{X0: 1, Y0: 3, X1: 90, Y1: 74}
-	shapes := []string{"large", "medium", "tiny", "sliver", "crossing", "behind", "nearfar"}
 	hits, rejected := 0, 0
 	var tests, boxTests, blockTests uint64
-	for _, n := range []int{1, 8, 27} {
-		pat := mustPattern(t, n, uint64(n)+seed)
-		for _, c := range []Case{Static, Moving, Defocused, Both} {
-			for _, shape := range shapes {
-				for it := 0; it < 4; it++ {
-					p0, p1, lens := randomTriangle(rng, vp, shape, c)
-					cfg := Config{Pattern: pat, Bounds: bounds, Cull: geom.CullMode(rng.Intn(3)), FrontCCW: rng.Intn(2) == 0}
-					var tri Triangle
-					if Setup(p0, p1, lens, vp, &cfg, &tri) == Rejected {
-						// Setup must only reject what covers nothing: check the hit
-						// test of the triangle set up without its bounds.
-						tri = setupUnpruned(t, p0, p1, lens, vp, &cfg)
-						if tri.Case == Rejected {
-							continue
-						}
-						rejected++
-						for py := bounds.Y0; py < bounds.Y1; py++ {
-							for px := bounds.X0; px < bounds.X1; px++ {
-								for s := 0; s < n; s++ {
-									if tri.hitUnpruned(px, py, s) {
-										t.Fatalf("n=%d %v %s #%d: rejected, but sample (%d,%d,%d) is covered", n, c, shape, it, px, py, s)
-									}
-								}
-							}
-						}
-						continue
-					}
-					var st Stats
-					cov := coverage(t, &tri, &st)
-					for py := bounds.Y0; py < bounds.Y1; py++ {
-						for px := bounds.X0; px < bounds.X1; px++ {
-							for s := 0; s < n; s++ {
-								want := tri.hitUnpruned(px, py, s)
-								if want != cov[[3]int{px, py, s}] {
-									t.Fatalf("n=%d %v %s #%d: sample (%d,%d,%d): traversal %v, hit test %v", n, c, shape, it, px, py, s, !want, want)
-								}
-								if want {
-									hits++
-								}
-							}
+	eachRandomTriangle(rng, vp, bounds, []int{1, 8, 27}, func(n int) *Pattern { return mustPattern(t, n, uint64(n)+seed) }, 4, func(rc *randomCase) {
+		n, p0, p1, lens, cfg := rc.n, rc.p0, rc.p1, rc.lens, rc.cfg
+		var tri Triangle
+		if Setup(p0, p1, lens, vp, &cfg, &tri) == Rejected {
+			// Setup must only reject what covers nothing: check the hit
+			// test of the triangle set up without its bounds.
+			tri = setupUnpruned(t, p0, p1, lens, vp, &cfg)
+			if tri.Case == Rejected {
+				return
+			}
+			rejected++
+			for py := bounds.Y0; py < bounds.Y1; py++ {
+				for px := bounds.X0; px < bounds.X1; px++ {
+					for s := 0; s < n; s++ {
+						if tri.hitUnpruned(px, py, s) {
+							t.Fatalf("%s: rejected, but sample (%d,%d,%d) is covered", rc.name(), px, py, s)
 						}
 					}
-					if st.SamplesCovered != uint64(len(cov)) {
-						t.Fatalf("n=%d %v %s #%d: SamplesCovered %d, %d covered", n, c, shape, it, st.SamplesCovered, len(cov))
+				}
+			}
+			return
+		}
+		var st Stats
+		cov := coverage(t, &tri, &st)
+		for py := bounds.Y0; py < bounds.Y1; py++ {
+			for px := bounds.X0; px < bounds.X1; px++ {
+				for s := 0; s < n; s++ {
+					want := tri.hitUnpruned(px, py, s)
+					if want != cov[[3]int{px, py, s}] {
+						t.Fatalf("%s: sample (%d,%d,%d): traversal %v, hit test %v", rc.name(), px, py, s, !want, want)
 					}
-					tests += st.Tests()
-					blockTests += st.BlockTests
-					boxTests += tri.boxSamples()
+					if want {
+						hits++
+					}
 				}
 			}
 		}
-	}
+		if st.SamplesCovered != uint64(len(cov)) {
+			t.Fatalf("%s: SamplesCovered %d, %d covered", rc.name(), st.SamplesCovered, len(cov))
+		}
+		tests += st.Tests()
+		blockTests += st.BlockTests
+		boxTests += tri.boxSamples()
+	})
 	if hits < 100000 {
 		t.Errorf("only %d covered samples: the test exercises too little", hits)
 	}

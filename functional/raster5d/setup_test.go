@@ -173,10 +173,7 @@ func TestStatsAndBuckets(t *testing.T) {
 	pat := mustPattern(t, 27, 4)
 	cfg := Config{Pattern: pat, Bounds: raster.Rect{X1: 128, Y1: 128}}
 	p0 := [3]geom.Vec4{clipOf(vp, 20, 20, 2, 0.5), clipOf(vp, 40, 22, 2, 0.5), clipOf(vp, 25, 40, 4, 0.5)}
-	var p1 [3]geom.Vec4
-	for k := range p0 {
-		p1[k] = clipOf(vp, screenX(vp, p0[k])+60, screenY(vp, p0[k])+50, float64(p0[k][3]), 0.5)
-	}
+	p1 := moved(vp, p0, 60, 50)
 	lens := Lens{Kx: 0.3, Ky: 0.3, F: 3}
 	for _, tc := range []struct {
 		c      Case

@@ -333,14 +333,7 @@ func (r *renderer) writeVisibility(v *visRecord) {
 			}
 		}
 	}
-	switch {
-	case killed:
-		ws.QuadsDiscarded++
-	case !written:
-		ws.QuadsLateZCulled++
-	default:
-		ws.QuadsWritten++
-	}
+	ws.EndQuad(!killed, written)
 	r.addWriteStats(&ws)
 }
 

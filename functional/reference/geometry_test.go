@@ -3,6 +3,7 @@ package reference_test
 import (
 	"encoding/binary"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -63,6 +64,16 @@ func (r *gsRig) vertices(pos ...[4]float32) {
 	r.enc.Append(command.BindVertexBuffer{Addr: r.mem.Put(b, 16), Size: uint32(len(b))})
 }
 
+// row binds n vertices (i, y, 0, 1), i = 0..n-1, and returns them.
+func (r *gsRig) row(n int, y float32) [][4]float32 {
+	pos := make([][4]float32, n)
+	for i := range pos {
+		pos[i] = [4]float32{float32(i), y, 0, 1}
+	}
+	r.vertices(pos...)
+	return pos
+}
+
 // streamOut binds a buffer of size bytes capturing o0 (16-byte vertices) and
 // returns its address and its counter's.
 func (r *gsRig) streamOut(slot, size uint32, rasterize bool) (addr, filled uint64) {
@@ -94,16 +105,17 @@ func (r *gsRig) vec4s(addr uint64, n int) [][4]float32 {
 	return out
 }
 
-func equalVecs(a, b [][4]float32) bool {
-	if len(a) != len(b) {
-		return false
+// draw draws with topology and the draw command d and renders the frame (an
+// error ends the test).
+func (r *gsRig) draw(t *testing.T, topology command.Topology, d command.Command) *reference.Result {
+	t.Helper()
+	r.enc.Append(command.SetTopology{Topology: topology})
+	r.enc.Append(d)
+	res, err := r.render()
+	if err != nil {
+		t.Fatal(err)
 	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
+	return res
 }
 
 // A point's GS emits a strip of 2 vertices (too short for a triangle), cuts,
@@ -125,26 +137,9 @@ add r0, v0, c0
 mov o0, r0
 emit
 cut
-add r0, r0, c0
-mov o0, r0
-emit
-add r0, r0, c0
-mov o0, r0
-emit
-add r0, r0, c0
-mov o0, r0
-emit
-add r0, r0, c0
-mov o0, r0
-emit
-`)
+`+strings.Repeat("add r0, r0, c0\nmov o0, r0\nemit\n", 4))
 	buf, filled := r.streamOut(0, 1024, false)
-	r.enc.Append(command.SetTopology{Topology: command.PointList})
-	r.enc.Append(command.Draw{VertexCount: 2})
-	res, err := r.render()
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := r.draw(t, command.PointList, command.Draw{VertexCount: 2})
 	c := res.Counters
 	if c.GSInvocations != 2 || c.GSEmits != 12 || c.GSPrimitives != 4 || c.SOPrimitivesWritten != 4 || c.SOPrimitivesNeeded != 4 {
 		t.Errorf("counters: %d invocations, %d emits, %d primitives, SO %d/%d", c.GSInvocations, c.GSEmits, c.GSPrimitives,
@@ -155,7 +150,7 @@ emit
 	}
 	v := func(x float32) [4]float32 { return [4]float32{x, 0, 0, 1} }
 	want := [][4]float32{v(12), v(13), v(14), v(14), v(13), v(15), v(22), v(23), v(24), v(24), v(23), v(25)}
-	if got := r.vec4s(buf, 12); !equalVecs(got, want) {
+	if got := r.vec4s(buf, 12); !slices.Equal(got, want) {
 		t.Errorf("streamed\n%v\nwant\n%v", got, want)
 	}
 }
@@ -181,18 +176,13 @@ emitc r0.x
 emitc r0.x
 `)
 	buf, _ := r.streamOut(0, 1024, false)
-	r.enc.Append(command.SetTopology{Topology: command.PointList})
-	r.enc.Append(command.Draw{VertexCount: 4})
-	res, err := r.render()
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := r.draw(t, command.PointList, command.Draw{VertexCount: 4})
 	c := res.Counters
 	if c.GSEmits != 6 || c.GSEmitsDropped != 2 || c.GSPrimitives != 4 {
 		t.Errorf("%d emits, %d dropped, %d primitives; want 6, 2, 4", c.GSEmits, c.GSEmitsDropped, c.GSPrimitives)
 	}
 	want := [][4]float32{{20, 1, 0, 1}, {20, 1, 0, 1}, {30, 3, 0, 1}, {30, 3, 0, 1}}
-	if got := r.vec4s(buf, 4); !equalVecs(got, want) {
+	if got := r.vec4s(buf, 4); !slices.Equal(got, want) {
 		t.Errorf("streamed %v, want %v", got, want)
 	}
 }
@@ -211,11 +201,7 @@ func TestGeometryShaderMaxVerticesAtCompileTime(t *testing.T) {
 // emits the three adjacent ones (1, 3, 5) as a triangle.
 func TestGeometryShaderAdjacency(t *testing.T) {
 	r := newGSRig(t)
-	var pos [][4]float32
-	for i := 0; i < 6; i++ {
-		pos = append(pos, [4]float32{float32(i), 0, 0, 1})
-	}
-	r.vertices(pos...)
+	r.row(6, 0)
 	idx := []byte{}
 	for _, i := range []uint16{0, 1, 2, 3, 4, 5, 5, 4, 3, 2, 1, 0} {
 		idx = binary.LittleEndian.AppendUint16(idx, i)
@@ -237,15 +223,10 @@ mov o0, v2
 emit
 `)
 	buf, _ := r.streamOut(0, 1024, false)
-	r.enc.Append(command.SetTopology{Topology: command.TriangleListAdj})
-	r.enc.Append(command.DrawIndexed{IndexCount: 12})
-	res, err := r.render()
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := r.draw(t, command.TriangleListAdj, command.DrawIndexed{IndexCount: 12})
 	v := func(x float32) [4]float32 { return [4]float32{x, 0, 0, 1} }
 	want := [][4]float32{v(1), v(3), v(5), v(4), v(2), v(0)}
-	if got := r.vec4s(buf, 6); !equalVecs(got, want) || res.Counters.GSInvocations != 2 {
+	if got := r.vec4s(buf, 6); !slices.Equal(got, want) || res.Counters.GSInvocations != 2 {
 		t.Errorf("streamed %v (%d invocations), want %v", got, res.Counters.GSInvocations, want)
 	}
 }
@@ -256,11 +237,7 @@ emit
 // counter says, as points streamed into a second buffer.
 func TestStreamOutOverflowAndDrawAuto(t *testing.T) {
 	r := newGSRig(t)
-	var pos [][4]float32
-	for i := 0; i < 9; i++ {
-		pos = append(pos, [4]float32{float32(i), 1, 0, 1})
-	}
-	r.vertices(pos...)
+	pos := r.row(9, 1)
 	stats := r.mem.Alloc(8, 4)
 	buf, filled := r.streamOut(0, 2*3*16+8, false)
 	r.enc.Append(command.SetStreamOut{Flags: command.StreamOutEnable | command.StreamOutNoRasterizer, StatsAddr: stats})
@@ -288,7 +265,7 @@ func TestStreamOutOverflowAndDrawAuto(t *testing.T) {
 	if got := command.ReadU32(r.mem, filled2); got != 96 {
 		t.Errorf("DrawAuto's stream-out filled %d, want 96 (6 vertices)", got)
 	}
-	if got, want := r.vec4s(buf2, 6), pos[:6]; !equalVecs(got, want) {
+	if got, want := r.vec4s(buf2, 6), pos[:6]; !slices.Equal(got, want) {
 		t.Errorf("DrawAuto streamed %v, want %v", got, want)
 	}
 }

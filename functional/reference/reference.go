@@ -204,9 +204,7 @@ func Render(mem state.Memory, stream, size uint64, opts Options) (*Result, error
 	if err != nil {
 		return nil, fmt.Errorf("reference: %w", err)
 	}
-	buf := make([]byte, size)
-	mem.ReadAt(buf, stream)
-	cmds, err := command.DecodeAll(buf, stream)
+	cmds, err := command.DecodeStream(mem, stream, size)
 	if err != nil {
 		return nil, err
 	}

@@ -211,11 +211,7 @@ func (a *assembler) directive(n int, f []string) error {
 		if len(args) < 3 || len(args) > 6 {
 			return a.errf(n, ".param expects: .param cN name x [y [z [w]]]")
 		}
-		idx, err := a.constReg(n, args[0])
-		if err != nil {
-			return err
-		}
-		v, err := a.vector(n, args[2:])
+		idx, v, err := a.constValue(n, args[0], args[2:])
 		if err != nil {
 			return err
 		}
@@ -225,11 +221,7 @@ func (a *assembler) directive(n int, f []string) error {
 		if len(args) < 2 || len(args) > 5 {
 			return a.errf(n, ".def expects: .def cN x [y [z [w]]]")
 		}
-		idx, err := a.constReg(n, args[0])
-		if err != nil {
-			return err
-		}
-		v, err := a.vector(n, args[1:])
+		idx, v, err := a.constValue(n, args[0], args[1:])
 		if err != nil {
 			return err
 		}
@@ -260,6 +252,17 @@ func (a *assembler) directive(n int, f []string) error {
 		return a.errf(n, "unknown directive %s", f[0])
 	}
 	return nil
+}
+
+// constValue reads the constant register reg and the value of .param and
+// .def (1 to 4 numbers) on line n.
+func (a *assembler) constValue(n int, reg string, value []string) (int, geom.Vec4, error) {
+	idx, err := a.constReg(n, reg)
+	if err != nil {
+		return 0, geom.Vec4{}, err
+	}
+	v, err := a.vector(n, value)
+	return idx, v, err
 }
 
 func (a *assembler) constReg(n int, tok string) (int, error) {

@@ -148,10 +148,7 @@ frc r9, r8
 `
 
 func TestRoundTrip(t *testing.T) {
-	p, err := Assemble("full.gsa", []byte(fullProgram))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustAssemble(t, "full.gsa", fullProgram)
 	if p.Name != "full.gsa" || p.Stage != PixelStage {
 		t.Errorf("name %q stage %v", p.Name, p.Stage)
 	}
@@ -217,10 +214,7 @@ func stripLines(p *Program) *Program {
 }
 
 func TestDecodeErrors(t *testing.T) {
-	p, err := Assemble("d.gsa", []byte(".ps\n.output o0 color\n.def c0 1\nmov o0, c0\nmov r0, c0\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustAssemble(t, "d.gsa", ".ps\n.output o0 color\n.def c0 1\nmov o0, c0\nmov r0, c0\n")
 	good := p.Encode()
 	codeStart := len(good) - 2*InstrSize
 	mutate := func(f func(b []byte) []byte) []byte {
@@ -262,7 +256,7 @@ func TestDecodeErrors(t *testing.T) {
 func itoa(n int) string { return strconv.Itoa(n) }
 
 func TestResources(t *testing.T) {
-	p, err := Assemble("res.gsa", []byte(`.ps
+	p := mustAssemble(t, "res.gsa", `.ps
 .input v0 texcoord perspective
 .input v1 sv_position
 .output o0 color
@@ -284,10 +278,7 @@ rsq r10, r9.x           ; 9
 kil r10                 ; 10
 add o0, r5, c9          ; 11
 mov o1, r10             ; 12
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
+`)
 	want := Resources{
 		Instructions: 13, ALU: 8, SFU: 1, TexFetches: 5,
 		Temps: 11, MaxLiveTemps: 2,
@@ -331,7 +322,7 @@ mov o1, r10             ; 12
 }
 
 func TestLink(t *testing.T) {
-	vs, err := Assemble("v.gsa", []byte(`.vs
+	vs := mustAssemble(t, "v.gsa", `.vs
 .input v0 position
 .input v1 normal
 .output o0 position
@@ -340,21 +331,15 @@ func TestLink(t *testing.T) {
 mov o0, v0
 mov o1, v1
 mov o3, v0
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ps, err := Assemble("p.gsa", []byte(`.ps
+`)
+	ps := mustAssemble(t, "p.gsa", `.ps
 .input v2 texcoord noperspective
 .input v0 sv_position
 .input v1 normal flat
 .input v4 sv_isfrontface
 .output o0 color
 mov o0, v1
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
+`)
 	links, err := Link(vs, ps)
 	if err != nil {
 		t.Fatal(err)
@@ -368,10 +353,7 @@ mov o0, v1
 	if !reflect.DeepEqual(links, want) {
 		t.Errorf("Link = %+v, want %+v", links, want)
 	}
-	ps2, err := Assemble("p2.gsa", []byte(".ps\n.input v0 color perspective\n.output o0 color\nmov o0, v0\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	ps2 := mustAssemble(t, "p2.gsa", ".ps\n.input v0 color perspective\n.output o0 color\nmov o0, v0\n")
 	_, err = Link(vs, ps2)
 	if want := `shader: link v.gsa -> p2.gsa: pixel shader input v0 semantic "color": no vertex shader output has this semantic`; err == nil || err.Error() != want {
 		t.Errorf("Link error = %v, want %q", err, want)
@@ -382,10 +364,7 @@ mov o0, v1
 }
 
 func TestProgramHelpers(t *testing.T) {
-	p, err := Assemble("full.gsa", []byte(fullProgram))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustAssemble(t, "full.gsa", fullProgram)
 	if c, ok := p.ConstBlock("mvp"); !ok || c != (ConstDecl{Reg: 0, Name: "mvp", Count: 4}) {
 		t.Errorf("ConstBlock = %+v %v", c, ok)
 	}

@@ -46,10 +46,7 @@ func (constSampler) SampleTexture(r *TexRequest) geom.Vec4 {
 // BenchmarkWarp32 runs the lighting kernel over a 32-lane warp (8 quads);
 // the lane-instructions per second it reports are the interpreter's speed.
 func BenchmarkWarp32(b *testing.B) {
-	p, err := Assemble("bench.gsa", []byte(benchProgram))
-	if err != nil {
-		b.Fatal(err)
-	}
+	p := mustAssemble(b, "bench.gsa", benchProgram)
 	consts := p.InitConstants(nil)
 	consts[0] = geom.Vec4{1, 2, 3, 1}
 	consts[1] = geom.Vec4{1, 1, 1, 1}

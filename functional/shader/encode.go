@@ -235,6 +235,21 @@ func (d *decoder) flag(field string) bool {
 	return v == 1
 }
 
+// decls reads the n declarations of section name (none when reading the
+// count failed), recording each one's offset in declOff; read decodes one
+// from its field prefix ("inputs[2]").
+func decls[T any](d *decoder, declOff map[string][]int, name string, n int, read func(f string) T) []T {
+	if d.err != nil {
+		return nil
+	}
+	var out []T
+	for i := 0; i < n && d.err == nil; i++ {
+		declOff[name] = append(declOff[name], d.off)
+		out = append(out, read(fmt.Sprintf("%s[%d]", name, i)))
+	}
+	return out
+}
+
 // Decode parses the binary form and validates the program. Errors are
 // *DecodeError values naming the byte offset and the field.
 func Decode(b []byte) (*Program, error) {
@@ -260,77 +275,47 @@ func Decode(b []byte) (*Program, error) {
 
 	// Byte offsets of every declaration and instruction, to place validation errors.
 	declOff := map[string][]int{}
-	if n := int(d.u8("inputs.count")); d.err == nil {
-		for i := 0; i < n && d.err == nil; i++ {
-			f := fmt.Sprintf("inputs[%d]", i)
-			declOff["inputs"] = append(declOff["inputs"], d.off)
-			var in InputDecl
-			in.Reg = int(d.u8(f + ".reg"))
-			in.Semantic = d.str8(f + ".semantic")
-			in.Interp = Interpolation(d.u8(f + ".interp"))
-			in.Centroid = d.flag(f + ".centroid")
-			if version >= 3 {
-				in.Vertex = int(d.u8(f + ".vertex"))
-			}
-			p.Inputs = append(p.Inputs, in)
+	p.Inputs = decls(d, declOff, "inputs", int(d.u8("inputs.count")), func(f string) (in InputDecl) {
+		in.Reg = int(d.u8(f + ".reg"))
+		in.Semantic = d.str8(f + ".semantic")
+		in.Interp = Interpolation(d.u8(f + ".interp"))
+		in.Centroid = d.flag(f + ".centroid")
+		if version >= 3 {
+			in.Vertex = int(d.u8(f + ".vertex"))
 		}
-	}
-	if n := int(d.u8("outputs.count")); d.err == nil {
-		for i := 0; i < n && d.err == nil; i++ {
-			f := fmt.Sprintf("outputs[%d]", i)
-			declOff["outputs"] = append(declOff["outputs"], d.off)
-			var out OutputDecl
-			out.File = RegFile(d.u8(f + ".file"))
-			out.Index = int(d.u8(f + ".index"))
-			out.Semantic = d.str8(f + ".semantic")
-			p.Outputs = append(p.Outputs, out)
+		return in
+	})
+	p.Outputs = decls(d, declOff, "outputs", int(d.u8("outputs.count")), func(f string) (out OutputDecl) {
+		out.File = RegFile(d.u8(f + ".file"))
+		out.Index = int(d.u8(f + ".index"))
+		out.Semantic = d.str8(f + ".semantic")
+		return out
+	})
+	p.Consts = decls(d, declOff, "consts", d.u16("consts.count"), func(f string) (c ConstDecl) {
+		c.Reg = int(d.u8(f + ".reg"))
+		c.Count = d.u16(f + ".count")
+		c.Name = d.str8(f + ".name")
+		return c
+	})
+	p.Params = decls(d, declOff, "params", d.u16("params.count"), func(f string) (c ParamDecl) {
+		c.Reg = int(d.u8(f + ".reg"))
+		c.Name = d.str8(f + ".name")
+		c.Default = d.vec(f + ".default")
+		return c
+	})
+	p.Defs = decls(d, declOff, "defs", d.u16("defs.count"), func(f string) (c DefDecl) {
+		c.Reg = int(d.u8(f + ".reg"))
+		c.Value = d.vec(f + ".value")
+		return c
+	})
+	p.Samplers = decls(d, declOff, "samplers", int(d.u8("samplers.count")), func(f string) (s SamplerDecl) {
+		s.Unit = int(d.u8(f + ".unit"))
+		s.Name = d.str8(f + ".name")
+		if version >= 2 {
+			s.Type = SamplerType(d.u8(f + ".type"))
 		}
-	}
-	if n := d.u16("consts.count"); d.err == nil {
-		for i := 0; i < n && d.err == nil; i++ {
-			f := fmt.Sprintf("consts[%d]", i)
-			declOff["consts"] = append(declOff["consts"], d.off)
-			var c ConstDecl
-			c.Reg = int(d.u8(f + ".reg"))
-			c.Count = d.u16(f + ".count")
-			c.Name = d.str8(f + ".name")
-			p.Consts = append(p.Consts, c)
-		}
-	}
-	if n := d.u16("params.count"); d.err == nil {
-		for i := 0; i < n && d.err == nil; i++ {
-			f := fmt.Sprintf("params[%d]", i)
-			declOff["params"] = append(declOff["params"], d.off)
-			var c ParamDecl
-			c.Reg = int(d.u8(f + ".reg"))
-			c.Name = d.str8(f + ".name")
-			c.Default = d.vec(f + ".default")
-			p.Params = append(p.Params, c)
-		}
-	}
-	if n := d.u16("defs.count"); d.err == nil {
-		for i := 0; i < n && d.err == nil; i++ {
-			f := fmt.Sprintf("defs[%d]", i)
-			declOff["defs"] = append(declOff["defs"], d.off)
-			var c DefDecl
-			c.Reg = int(d.u8(f + ".reg"))
-			c.Value = d.vec(f + ".value")
-			p.Defs = append(p.Defs, c)
-		}
-	}
-	if n := int(d.u8("samplers.count")); d.err == nil {
-		for i := 0; i < n && d.err == nil; i++ {
-			f := fmt.Sprintf("samplers[%d]", i)
-			declOff["samplers"] = append(declOff["samplers"], d.off)
-			var s SamplerDecl
-			s.Unit = int(d.u8(f + ".unit"))
-			s.Name = d.str8(f + ".name")
-			if version >= 2 {
-				s.Type = SamplerType(d.u8(f + ".type"))
-			}
-			p.Samplers = append(p.Samplers, s)
-		}
-	}
+		return s
+	})
 	codeOff := d.off
 	n := d.u32("code.count")
 	if d.err == nil && uint64(n)*InstrSize > uint64(len(b)-d.off) {

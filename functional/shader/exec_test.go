@@ -117,10 +117,7 @@ func TestInstructions(t *testing.T) {
 	w := NewWarp(4)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := Assemble("t.gsa", []byte(aluHeader+tc.code+"\nmov o0, r0\n"))
-			if err != nil {
-				t.Fatal(err)
-			}
+			p := mustAssemble(t, "t.gsa", aluHeader+tc.code+"\nmov o0, r0\n")
 			// Lane 0 holds the operands; lanes 1..3 hold zeros, so DDX on
 			// lane 0 is lane1 - lane0 = -a.
 			w.Reset(p, 4, p.InitConstants(nil))
@@ -147,10 +144,7 @@ mov o1, r1
 `
 
 func TestDerivativesOnQuads(t *testing.T) {
-	p, err := Assemble("quad.gsa", []byte(quadProgram))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustAssemble(t, "quad.gsa", quadProgram)
 	// 32 lanes = 8 quads. Lane value at pixel (x, y) of quad q:
 	// v = (q*100 + 3x + 5y + x*y, 7y, 0, 0), with (x,y) = (i&1, i>>1&1).
 	w := NewWarp(32)
@@ -188,10 +182,7 @@ func TestDerivativesOnQuads(t *testing.T) {
 	}
 
 	// In a vertex shader derivatives are zero.
-	vs, err := Assemble("vs.gsa", []byte(".vs\n.input v0 position\n.output o0 position\nddx r0, v0\nddy r1, v0\nadd o0, r0, r1\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	vs := mustAssemble(t, "vs.gsa", ".vs\n.input v0 position\n.output o0 position\nddx r0, v0\nddy r1, v0\nadd o0, r0, r1\n")
 	w.Reset(vs, 4, nil)
 	for i := 0; i < 4; i++ {
 		w.SetInput(i, 0, geom.Vec4{float32(i), float32(2 * i), 1, 1})
@@ -205,16 +196,13 @@ func TestDerivativesOnQuads(t *testing.T) {
 }
 
 func TestKill(t *testing.T) {
-	p, err := Assemble("kil.gsa", []byte(`.ps
+	p := mustAssemble(t, "kil.gsa", `.ps
 .input v0 a perspective
 .output o0 color
 kil v0
 kil v0.wwww
 add o0, v0, v0
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
+`)
 	w := NewWarp(8)
 	w.Reset(p, 8, nil)
 	in := []geom.Vec4{
@@ -257,6 +245,26 @@ func (f *fakeSampler) SampleTexture(r *TexRequest) geom.Vec4 {
 	return geom.Vec4{r.Coord[0] * 2, r.Coord[1] + float32(r.Unit), r.DDX[0] + r.DDY[1], r.LODOrBias}
 }
 
+// texCheck is the request lane slot i must have made.
+type texCheck struct {
+	i    int
+	want TexRequest
+}
+
+// check checks that the sampler received n requests, request c.i being
+// c.want for every check c.
+func (f *fakeSampler) check(t *testing.T, n int, checks []texCheck) {
+	t.Helper()
+	if len(f.reqs) != n {
+		t.Fatalf("%d requests, want %d", len(f.reqs), n)
+	}
+	for _, c := range checks {
+		if f.reqs[c.i] != c.want {
+			t.Errorf("request %d = %+v, want %+v", c.i, f.reqs[c.i], c.want)
+		}
+	}
+}
+
 func (f *fakeSampler) results(reqs []TexRequest) []geom.Vec4 {
 	out := make([]geom.Vec4, len(reqs))
 	for i := range reqs {
@@ -284,10 +292,7 @@ mov o3, r3
 `
 
 func TestTexture(t *testing.T) {
-	p, err := Assemble("tex.gsa", []byte(texProgram))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustAssemble(t, "tex.gsa", texProgram)
 	setup := func(w *Warp) {
 		w.Reset(p, 8, nil)
 		for i := 0; i < 8; i++ {
@@ -300,24 +305,13 @@ func TestTexture(t *testing.T) {
 	w := NewWarp(8)
 	setup(w)
 	w.Run(f)
-	if len(f.reqs) != 32 {
-		t.Fatalf("%d requests, want 32", len(f.reqs))
-	}
 	// Lane 3 (pixel (1,1) of quad 0): coord (0.75, 0.125).
-	checks := []struct {
-		i    int
-		want TexRequest
-	}{
+	f.check(t, 32, []texCheck{
 		{3, TexRequest{Unit: 0, Mode: TexImplicit, Coord: geom.Vec4{0.75, 0.125, 0, 0}, DDX: geom.Vec4{0.5, 0, 0, 0}, DDY: geom.Vec4{0.25, 0.125, 0, 0}}},
 		{8 + 5, TexRequest{Unit: 3, Mode: TexBias, Coord: geom.Vec4{1.5, 0, 0, -1}, DDX: geom.Vec4{0.5, 0, 0, 0}, DDY: geom.Vec4{0.25, 0.125, 0, 0}, LODOrBias: -1}},
 		{16 + 2, TexRequest{Unit: 3, Mode: TexLOD, Coord: geom.Vec4{0.25, 0.125, 0, -1}, LODOrBias: -1}},
 		{24 + 1, TexRequest{Unit: 0, Mode: TexGrad, Coord: geom.Vec4{0, 0.5, 0, 0}, DDX: geom.Vec4{1, 2, 0, 0}, DDY: geom.Vec4{-2, -1, 0, 0}}},
-	}
-	for _, c := range checks {
-		if f.reqs[c.i] != c.want {
-			t.Errorf("request %d = %+v, want %+v", c.i, f.reqs[c.i], c.want)
-		}
-	}
+	})
 	// Results: lane 3 of tex: (1.5, 0.125, 0.5+0.125, 0).
 	if got, want := w.Output(3, 0), (geom.Vec4{1.5, 0.125, 0.625, 0}); got != want {
 		t.Errorf("tex lane 3 = %v, want %v", got, want)
@@ -380,7 +374,7 @@ func TestTexture(t *testing.T) {
 }
 
 func TestVertexTexture(t *testing.T) {
-	p, err := Assemble("vtex.gsa", []byte(`.vs
+	p := mustAssemble(t, "vtex.gsa", `.vs
 .input v0 position
 .output o0 position
 .sampler s1 height
@@ -388,10 +382,7 @@ tex r0, v0, s1
 texl r1, v0, s1
 texd r2, v0, v0, v0, s1
 mov o0, r0
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
+`)
 	f := &fakeSampler{}
 	w := NewWarp(4)
 	w.Reset(p, 1, nil)
@@ -413,10 +404,7 @@ mov o0, r0
 }
 
 func TestWarpResetAndFaults(t *testing.T) {
-	p, err := Assemble("t.gsa", []byte(aluHeader+"add r0, v0, c0\nmov o0, r0\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustAssemble(t, "t.gsa", aluHeader+"add r0, v0, c0\nmov o0, r0\n")
 	w := NewWarp(16)
 	consts := p.InitConstants(nil)
 	w.Reset(p, 16, consts)
@@ -483,7 +471,7 @@ func TestWarpResetAndFaults(t *testing.T) {
 }
 
 func TestDepthOutput(t *testing.T) {
-	p, err := Assemble("depth.gsa", []byte(`.ps
+	p := mustAssemble(t, "depth.gsa", `.ps
 .input v0 sv_position
 .input v1 sv_isfrontface
 .output o0 color
@@ -491,10 +479,7 @@ func TestDepthOutput(t *testing.T) {
 .def c0 0.25
 mad_sat oDepth, v0.z, v1.x, c0.x
 mov o0, v1
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
+`)
 	w := NewWarp(4)
 	w.Reset(p, 4, p.InitConstants(nil))
 	for i := 0; i < 4; i++ {
@@ -510,4 +495,14 @@ mov o0, v1
 	if r := p.Resources(); !r.WritesDepth || r.Interpolants != 0 || r.Inputs != 2 {
 		t.Errorf("resources %+v", r)
 	}
+}
+
+// mustAssemble assembles src (named name in errors); an error ends the test.
+func mustAssemble(t testing.TB, name, src string) *Program {
+	t.Helper()
+	p, err := Assemble(name, []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

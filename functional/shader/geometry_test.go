@@ -22,10 +22,7 @@ emit
 `
 
 func TestGeometryShaderRoundTrip(t *testing.T) {
-	p, err := Assemble("gs.gsa", []byte(gsSource))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustAssemble(t, "gs.gsa", gsSource)
 	if p.Geometry != (GeometryDecl{Input: PrimTriangleAdj, Output: TopoLineStrip, MaxVertices: 4}) || p.Inputs[1].Vertex != 1 {
 		t.Errorf("declarations %+v, inputs %+v", p.Geometry, p.Inputs)
 	}
@@ -68,10 +65,7 @@ func TestGeometryShaderErrors(t *testing.T) {
 
 // The output buffer keeps strips apart and drops emits past the limit.
 func TestGeometryWarpEmits(t *testing.T) {
-	p, err := Assemble("gs.gsa", []byte(gsSource))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustAssemble(t, "gs.gsa", gsSource)
 	w := NewWarp(2)
 	w.Reset(p, 2, p.InitConstants(nil))
 	w.SetInput(0, 1, [4]float32{-1, 0, 0, 0}) // lane 0: emitc passes (-v1.x = 1)

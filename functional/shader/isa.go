@@ -2,6 +2,7 @@ package shader
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
 	"github.com/gfxsim/gfxsim/internal/enum"
@@ -446,52 +447,38 @@ func (l layout) depthSlot() int  { return l.temps + l.inputs + l.outputs }
 
 // ConstBlock returns the named constant block.
 func (p *Program) ConstBlock(name string) (ConstDecl, bool) {
-	for _, c := range p.Consts {
-		if c.Name == name {
-			return c, true
-		}
-	}
-	return ConstDecl{}, false
+	return find(p.Consts, func(c ConstDecl) bool { return c.Name == name })
 }
 
 // Param returns the named material parameter.
 func (p *Program) Param(name string) (ParamDecl, bool) {
-	for _, c := range p.Params {
-		if c.Name == name {
-			return c, true
-		}
-	}
-	return ParamDecl{}, false
+	return find(p.Params, func(c ParamDecl) bool { return c.Name == name })
 }
 
 // SamplerUnit returns the texture unit of the named sampler.
 func (p *Program) SamplerUnit(name string) (int, bool) {
-	for _, s := range p.Samplers {
-		if s.Name == name {
-			return s.Unit, true
-		}
-	}
-	return 0, false
+	s, ok := find(p.Samplers, func(s SamplerDecl) bool { return s.Name == name })
+	return s.Unit, ok
 }
 
 // Input returns the input declared with the semantic.
 func (p *Program) Input(semantic string) (InputDecl, bool) {
-	for _, d := range p.Inputs {
-		if d.Semantic == semantic {
-			return d, true
-		}
-	}
-	return InputDecl{}, false
+	return find(p.Inputs, func(d InputDecl) bool { return d.Semantic == semantic })
 }
 
 // Output returns the output declared with the semantic.
 func (p *Program) Output(semantic string) (OutputDecl, bool) {
-	for _, d := range p.Outputs {
-		if d.Semantic == semantic {
-			return d, true
-		}
+	return find(p.Outputs, func(d OutputDecl) bool { return d.Semantic == semantic })
+}
+
+// find returns the first declaration that matches (the zero value and false
+// when none does).
+func find[T any](decls []T, match func(T) bool) (T, bool) {
+	if i := slices.IndexFunc(decls, match); i >= 0 {
+		return decls[i], true
 	}
-	return OutputDecl{}, false
+	var zero T
+	return zero, false
 }
 
 // NumConstants returns the size of the constant buffer the program needs:

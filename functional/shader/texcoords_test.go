@@ -25,10 +25,7 @@ add o0, r0, r1
 `
 
 func TestSamplerTypes(t *testing.T) {
-	p, err := Assemble("cube.gsa", []byte(cubeProgram))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustAssemble(t, "cube.gsa", cubeProgram)
 	wantTypes := []SamplerType{Sampler2D, SamplerCube, Sampler2DArray, Sampler3D}
 	for i, s := range p.Samplers {
 		if s.Type != wantTypes[i] {
@@ -62,10 +59,7 @@ func TestSamplerTypes(t *testing.T) {
 			t.Errorf("disassembly lacks %q:\n%s", line, dis)
 		}
 	}
-	q, err := Assemble("cube.gsa", []byte(dis))
-	if err != nil {
-		t.Fatal(err)
-	}
+	q := mustAssemble(t, "cube.gsa", dis)
 	if !equalPrograms(stripLines(p), stripLines(q)) {
 		t.Error("disassembly does not reassemble to the same program")
 	}
@@ -100,10 +94,7 @@ func TestSamplerTypeErrors(t *testing.T) {
 		err.Error() != `e.gsa:3: unknown sampler type "sphere" (want 2d, 2darray, cube or 3d)` {
 		t.Errorf("unknown type: %v", err)
 	}
-	p, err := Assemble("e.gsa", []byte(".ps\n.input v0 texcoord\n.output o0 color\n.sampler s0 env cube\ntex o0, v0, s0\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustAssemble(t, "e.gsa", ".ps\n.input v0 texcoord\n.output o0 color\n.sampler s0 env cube\ntex o0, v0, s0\n")
 	// A program built in code must read the coordinates of its sampler's type.
 	bad := stripLines(p)
 	bad.Code[0].TexCoords = 2
@@ -123,10 +114,7 @@ func TestSamplerTypeErrors(t *testing.T) {
 // TestDecodeVersion1 reads a binary of the first version: samplers without a
 // type byte, a zero reserved u16 in place of the texcoords byte.
 func TestDecodeVersion1(t *testing.T) {
-	p, err := Assemble("v1.gsa", []byte(".ps\n.input v0 texcoord\n.output o0 color\n.sampler s2 albedo\ntex o0, v0, s2\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustAssemble(t, "v1.gsa", ".ps\n.input v0 texcoord\n.output o0 color\n.sampler s2 albedo\ntex o0, v0, s2\n")
 	b := p.Encode() // version 2
 	codeStart := len(b) - InstrSize
 	// The sampler declaration ends with its type byte, just before code.count.
@@ -160,10 +148,7 @@ func TestVertexAndPixelProgramsEncodeVersion2(t *testing.T) {
 		{".vs\n.input v0 position\n.output o0 position\nmov o0, v0\n", 2},
 		{".gs\n.input_primitive triangle\n.output_topology triangle_strip\n.max_vertices 3\n.input v0 position 1\n.output o0 position\nmov o0, v0\nemit\n", 3},
 	} {
-		p, err := Assemble("p.gsa", []byte(tc.src))
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := mustAssemble(t, "p.gsa", tc.src)
 		b := p.Encode()
 		if v := binary.LittleEndian.Uint16(b[4:]); v != tc.version {
 			t.Errorf("%s: version %d, want %d", p.Stage, v, tc.version)
@@ -179,27 +164,21 @@ func TestVertexAndPixelProgramsEncodeVersion2(t *testing.T) {
 }
 
 func TestThreeCoordinateRequests(t *testing.T) {
-	p, err := Assemble("cube.gsa", []byte(cubeProgram))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustAssemble(t, "cube.gsa", cubeProgram)
 	f := &fakeSampler{}
-	w := NewWarp(4)
-	w.Reset(p, 4, nil)
-	for i := 0; i < 4; i++ {
-		x, y := float32(i&1), float32(i>>1)
-		w.SetInput(i, 0, geom.Vec4{x, y, 0.5*x + 2*y + 1, 0.25})
-		w.SetInput(i, 1, geom.Vec4{1, 2, 3 + x, 4})
+	warp := func() *Warp {
+		w := NewWarp(4)
+		w.Reset(p, 4, nil)
+		for i := 0; i < 4; i++ {
+			x, y := float32(i&1), float32(i>>1)
+			w.SetInput(i, 0, geom.Vec4{x, y, 0.5*x + 2*y + 1, 0.25})
+			w.SetInput(i, 1, geom.Vec4{1, 2, 3 + x, 4})
+		}
+		return w
 	}
-	w.Run(f)
-	if len(f.reqs) != 20 {
-		t.Fatalf("%d requests", len(f.reqs))
-	}
+	warp().Run(f)
 	// Lane 3: coord (1, 1, 3.5); quad differences dx = (1, 0, 0.5), dy = (0, 1, 2).
-	want := []struct {
-		i int
-		r TexRequest
-	}{
+	want := []texCheck{
 		{3, TexRequest{Unit: 1, Mode: TexImplicit, Coord: geom.Vec4{1, 1, 3.5, 0}, DDX: geom.Vec4{1, 0, 0.5, 0}, DDY: geom.Vec4{0, 1, 2, 0}}},
 		{4 + 3, TexRequest{Unit: 2, Mode: TexBias, Coord: geom.Vec4{1, 1, 3.5, 0.25}, DDX: geom.Vec4{1, 0, 0.5, 0}, DDY: geom.Vec4{0, 1, 2, 0}, LODOrBias: 0.25}},
 		{8 + 3, TexRequest{Unit: 3, Mode: TexLOD, Coord: geom.Vec4{1, 1, 3.5, 0.25}, LODOrBias: 0.25}},
@@ -208,20 +187,9 @@ func TestThreeCoordinateRequests(t *testing.T) {
 		// A 2D sampler leaves z alone.
 		{16 + 3, TexRequest{Unit: 0, Mode: TexImplicit, Coord: geom.Vec4{1, 1, 0, 0}, DDX: geom.Vec4{1, 0, 0, 0}, DDY: geom.Vec4{0, 1, 0, 0}}},
 	}
-	for _, c := range want {
-		if f.reqs[c.i] != c.r {
-			t.Errorf("request %d = %+v, want %+v", c.i, f.reqs[c.i], c.r)
-		}
-	}
+	f.check(t, 20, want)
 	// TexRequests gives the same requests.
-	w2 := NewWarp(4)
-	w2.Reset(p, 4, nil)
-	for i := 0; i < 4; i++ {
-		x, y := float32(i&1), float32(i>>1)
-		w2.SetInput(i, 0, geom.Vec4{x, y, 0.5*x + 2*y + 1, 0.25})
-		w2.SetInput(i, 1, geom.Vec4{1, 2, 3 + x, 4})
-	}
-	if r := w2.TexRequests(nil); r[3] != want[0].r {
+	if r := warp().TexRequests(nil); r[3] != want[0].want {
 		t.Errorf("TexRequests lane 3 = %+v", r[3])
 	}
 }

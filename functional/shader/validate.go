@@ -279,6 +279,22 @@ func (p *Program) check() *ProgramError {
 		}
 	}
 
+	// operand checks a register an instruction i names: in range and, for
+	// inputs, outputs and constants, declared.
+	operand := func(i int, f RegFile, index int) *ProgramError {
+		if n := f.size(); index < 0 || index >= n {
+			return instrErr(i, "register index out of range: %s%d (%s0..%s%d)", f, index, f, f, n-1)
+		}
+		switch {
+		case f == FileInput && !inputDeclared[index]:
+			return instrErr(i, "undeclared input v%d", index)
+		case f == FileOutput && !outputDeclared[index]:
+			return instrErr(i, "undeclared output o%d", index)
+		case f == FileConst && !constOwner[index]:
+			return instrErr(i, "undeclared constant c%d (declare it with .const, .param or .def)", index)
+		}
+		return nil
+	}
 	writesPosition := false
 	for i := range p.Code {
 		in := &p.Code[i]
@@ -297,18 +313,11 @@ func (p *Program) check() *ProgramError {
 		if in.Op.HasDest() {
 			d := in.Dst
 			switch d.File {
-			case FileTemp:
-				if d.Index < 0 || d.Index >= MaxTemps {
-					return instrErr(i, "register index out of range: r%d (r0..r%d)", d.Index, MaxTemps-1)
+			case FileTemp, FileOutput:
+				if err := operand(i, d.File, d.Index); err != nil {
+					return err
 				}
-			case FileOutput:
-				if d.Index < 0 || d.Index >= MaxOutputs {
-					return instrErr(i, "register index out of range: o%d (o0..o%d)", d.Index, MaxOutputs-1)
-				}
-				if !outputDeclared[d.Index] {
-					return instrErr(i, "undeclared output o%d", d.Index)
-				}
-				if vertexLike && d.Index == 0 {
+				if d.File == FileOutput && vertexLike && d.Index == 0 {
 					writesPosition = true
 				}
 			case FileDepth:
@@ -349,23 +358,9 @@ func (p *Program) check() *ProgramError {
 				}
 			}
 			switch src.File {
-			case FileTemp:
-				if src.Index < 0 || src.Index >= MaxTemps {
-					return instrErr(i, "register index out of range: r%d (r0..r%d)", src.Index, MaxTemps-1)
-				}
-			case FileInput:
-				if src.Index < 0 || src.Index >= MaxInputs {
-					return instrErr(i, "register index out of range: v%d (v0..v%d)", src.Index, MaxInputs-1)
-				}
-				if !inputDeclared[src.Index] {
-					return instrErr(i, "undeclared input v%d", src.Index)
-				}
-			case FileConst:
-				if src.Index < 0 || src.Index >= MaxConstants {
-					return instrErr(i, "register index out of range: c%d (c0..c%d)", src.Index, MaxConstants-1)
-				}
-				if !constOwner[src.Index] {
-					return instrErr(i, "undeclared constant c%d (declare it with .const, .param or .def)", src.Index)
+			case FileTemp, FileInput, FileConst:
+				if err := operand(i, src.File, src.Index); err != nil {
+					return err
 				}
 			case FileOutput, FileDepth:
 				return instrErr(i, "cannot read output register %s", regName(src.File, src.Index))

@@ -388,18 +388,9 @@ func ColorTargetView(mem Memory, t command.Target) (*framebuffer.ColorTarget, er
 		return nil, fmt.Errorf("Target.Format: unknown colour format %d", t.Format)
 	}
 	size, err := colorSize(g, f)
-	if err != nil {
-		return nil, fmt.Errorf("Target: %w", err)
-	}
-	b, ok := mem.Slice(t.Addr, size)
-	if !ok {
-		return nil, fmt.Errorf("Target.Addr: %d bytes at 0x%x are outside the memory image", size, t.Addr)
-	}
-	ct, err := framebuffer.NewColorTargetFromBytes(g, f, b)
-	if err != nil {
-		return nil, fmt.Errorf("Target: %w", err)
-	}
-	return ct, nil
+	return targetView(mem, t.Addr, size, err, func(b []byte) (*framebuffer.ColorTarget, error) {
+		return framebuffer.NewColorTargetFromBytes(g, f, b)
+	})
 }
 
 // DepthTargetView returns depth target t as a view of the memory image mem,
@@ -408,18 +399,27 @@ func DepthTargetView(mem Memory, t command.Target) (*framebuffer.DepthTarget, er
 	g := geometry(t)
 	f := depth.Format(t.Format)
 	size, err := DepthTargetSize(g, f)
-	if err != nil {
-		return nil, fmt.Errorf("Target: %w", err)
+	return targetView(mem, t.Addr, size, err, func(b []byte) (*framebuffer.DepthTarget, error) {
+		return framebuffer.NewDepthTargetFromBytes(g, f, b)
+	})
+}
+
+// targetView makes a target over the size bytes at addr of mem (sizeErr:
+// the error of computing size), the errors naming the descriptor's field.
+func targetView[T any](mem Memory, addr, size uint64, sizeErr error, view func([]byte) (T, error)) (T, error) {
+	var zero T
+	if sizeErr != nil {
+		return zero, fmt.Errorf("Target: %w", sizeErr)
 	}
-	b, ok := mem.Slice(t.Addr, size)
+	b, ok := mem.Slice(addr, size)
 	if !ok {
-		return nil, fmt.Errorf("Target.Addr: %d bytes at 0x%x are outside the memory image", size, t.Addr)
+		return zero, fmt.Errorf("Target.Addr: %d bytes at 0x%x are outside the memory image", size, addr)
 	}
-	dt, err := framebuffer.NewDepthTargetFromBytes(g, f, b)
+	v, err := view(b)
 	if err != nil {
-		return nil, fmt.Errorf("Target: %w", err)
+		return zero, fmt.Errorf("Target: %w", err)
 	}
-	return dt, nil
+	return v, nil
 }
 
 // colorSize returns the bytes a colour target of geometry g and format f occupies.

@@ -142,13 +142,8 @@ func SRGBToLinear(v uint8) float32 { return srgbTable[v] }
 // LinearToSRGB8 encodes a linear value in [0, 1] (clamped; NaN is 0) as an
 // 8-bit sRGB value, rounding to nearest.
 func LinearToSRGB8(l float64) uint8 {
-	if !(l > 0) {
-		return 0
-	}
-	if l >= 1 {
-		return 255
-	}
-	return uint8(math.Floor(linearToSRGB(l)*255 + 0.5))
+	// linearToSRGB keeps the order, NaN and the ends 0 and 1: unit8 clamps.
+	return unit8(linearToSRGB(l))
 }
 
 // HalfToFloat converts an IEEE-754 binary16 value to float32 (exactly).

@@ -75,12 +75,16 @@ func (t *Texture) ImageSlice(level, z int) (*image.NRGBA, error) {
 	return img, nil
 }
 
-func unorm8(v float32) uint8 {
+func unorm8(v float32) uint8 { return unit8(float64(v)) }
+
+// unit8 is v in [0, 1] (clamped; NaN is 0) as an 8-bit value, rounding to
+// nearest.
+func unit8(v float64) uint8 {
 	if !(v > 0) {
 		return 0
 	}
 	if v >= 1 {
 		return 255
 	}
-	return uint8(math.Floor(float64(v)*255 + 0.5))
+	return uint8(math.Floor(v*255 + 0.5))
 }

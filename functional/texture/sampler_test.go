@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
-	"github.com/gfxsim/gfxsim/internal/enum"
+	"github.com/gfxsim/gfxsim/internal/enum/enumtest"
 )
 
 // levelsTexture builds a 4x4 texture with 3 levels whose contents are set directly
@@ -343,24 +343,9 @@ func TestNoAllocation(t *testing.T) {
 }
 
 func TestSamplerEnums(t *testing.T) {
-	if f, err := ParseFilter("TRILINEAR"); err != nil || f != Trilinear {
-		t.Errorf("filter: %v %v", f, err)
-	}
-	if a, err := ParseAddressMode("clamp"); err != nil || a != Clamp {
-		t.Errorf("address: %v %v", a, err)
-	}
-	if l, err := ParseLayout("tiled"); err != nil || l != Tiled {
-		t.Errorf("layout: %v %v", l, err)
-	}
-	if _, err := ParseFilter("aniso"); err == nil {
-		t.Error("aniso accepted")
-	}
-	if f, err := ParseFilter("Anisotropic"); err != nil || f != Anisotropic {
-		t.Errorf("anisotropic: %v %v", f, err)
-	}
-	if a, err := ParseAddressMode("mirror_once"); err != nil || a != MirrorOnce {
-		t.Errorf("mirror once: %v %v", a, err)
-	}
+	enumtest.Parse(t, ParseFilter, map[string]Filter{"TRILINEAR": Trilinear, "Anisotropic": Anisotropic}, "aniso")
+	enumtest.Parse(t, ParseAddressMode, map[string]AddressMode{"clamp": Clamp, "mirror_once": MirrorOnce})
+	enumtest.Parse(t, ParseLayout, map[string]Layout{"tiled": Tiled})
 	s := SamplerState{AddressV: 7}
 	if err := s.Validate(); err == nil || err.Error() != "AddressV: invalid value 7" {
 		t.Errorf("validate: %v", err)
@@ -432,20 +417,8 @@ func BenchmarkTrilinear(b *testing.B) {
 }
 
 func FuzzParse(f *testing.F) {
-	for _, s := range []string{"point", "Bi-Linear", "wrap", "CLAMP", "tiled", ""} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		if v, err := ParseFilter(s); err == nil && (!v.Valid() || !enum.Equal(s, v.String())) {
-			t.Errorf("%q -> %v", s, v)
-		}
-		if v, err := ParseAddressMode(s); err == nil && (!v.Valid() || !enum.Equal(s, v.String())) {
-			t.Errorf("%q -> %v", s, v)
-		}
-		if v, err := ParseLayout(s); err == nil && (!v.Valid() || !enum.Equal(s, v.String())) {
-			t.Errorf("%q -> %v", s, v)
-		}
-	})
+	enumtest.Fuzz(f, []string{"point", "Bi-Linear", "wrap", "CLAMP", "tiled", ""},
+		enumtest.Check(ParseFilter), enumtest.Check(ParseAddressMode), enumtest.Check(ParseLayout))
 }
 
 // TestTexelQuads checks the filter steps of one sample on a 4x4 texture with

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/internal/check"
 	"github.com/gfxsim/gfxsim/internal/enum"
 )
 
@@ -129,17 +130,13 @@ func (d Descriptor) MaxLevels() int {
 
 // Validate checks d, naming the offending field.
 func (d Descriptor) Validate() error {
-	if !d.Type.Valid() {
-		return fmt.Errorf("Type: invalid texture type %d", uint8(d.Type))
-	}
-	if !d.Format.Valid() {
-		return fmt.Errorf("Format: invalid texture format %d", uint8(d.Format))
-	}
-	if d.Width < 1 || d.Width > MaxDimension {
-		return fmt.Errorf("Width: %d out of range [1, %d]", d.Width, MaxDimension)
-	}
-	if d.Height < 1 || d.Height > MaxDimension {
-		return fmt.Errorf("Height: %d out of range [1, %d]", d.Height, MaxDimension)
+	if err := check.For("").
+		That(d.Type.Valid(), "Type: invalid texture type %d", uint8(d.Type)).
+		That(d.Format.Valid(), "Format: invalid texture format %d", uint8(d.Format)).
+		Within("Width", d.Width, 1, MaxDimension).
+		Within("Height", d.Height, 1, MaxDimension).
+		Err(); err != nil {
+		return err
 	}
 	switch d.Type {
 	case Tex2D, TexCube:

@@ -140,26 +140,23 @@ func acmrs(t *testing.T, idx []uint32) [3]float64 {
 func TestTipsifyImproves(t *testing.T) {
 	const w, h = 40, 30
 	names := [3]string{"batches of 32", "FIFO-16", "LRU-16"}
-	g := grid(w, h)
-	before := acmrs(t, g)
-	out, err := Tipsify(g, (w+1)*(h+1), 16)
-	if err != nil {
-		t.Fatal(err)
+	// reorder returns the ACMRs of idx before and after Tipsify.
+	reorder := func(idx []uint32) (before, after [3]float64) {
+		out, err := Tipsify(idx, (w+1)*(h+1), 16)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return acmrs(t, idx), acmrs(t, out)
 	}
-	after := acmrs(t, out)
+	g := grid(w, h)
+	before, after := reorder(g)
 	for i := range names {
 		if after[i] > before[i] {
 			t.Errorf("grid, %s: ACMR %.3f after reordering, %.3f before", names[i], after[i], before[i])
 		}
 	}
 	for _, seed := range []int64{1, 2, 3} {
-		s := shuffled(g, seed)
-		before := acmrs(t, s)
-		out, err := Tipsify(s, (w+1)*(h+1), 16)
-		if err != nil {
-			t.Fatal(err)
-		}
-		after := acmrs(t, out)
+		before, after := reorder(shuffled(g, seed))
 		for i := range names {
 			if after[i] > 0.75*before[i] {
 				t.Errorf("shuffled grid (seed %d), %s: ACMR %.3f after reordering, want at most 3/4 of %.3f",

@@ -88,6 +88,12 @@ func (r *Rules) InRange(field string, v, lo, hi int) *Rules {
 	return r.That(v >= lo && v <= hi, "%s %d must be in [%d, %d]", field, v, lo, hi)
 }
 
+// Within: "Field: v out of range [lo, hi]", the style of the functional
+// layer's descriptors (surface geometries, textures, samplers).
+func (r *Rules) Within(field string, v, lo, hi int) *Rules {
+	return r.That(v >= lo && v <= hi, "%s: %d out of range [%d, %d]", field, v, lo, hi)
+}
+
 // Index: "Field v must be in [0, CountField=n)", for an index into n things.
 func (r *Rules) Index(field string, v int, countField string, n int) *Rules {
 	return r.That(v >= 0 && v < n, "%s %d must be in [0, %s=%d)", field, v, countField, n)

@@ -14,13 +14,15 @@ func TestRules(t *testing.T) {
 		want string
 	}{
 		{"all hold", For("rop").AtLeast("A", 1, 1).AtMost("B", 2, 2).NotNegative("C", 0).Positive("F", 0.5).
-			InRange("D", 3, 3, 4).Index("I", 0, "N", 1).PowerOfTwo("P", 8, 2, 256), ""},
+			InRange("D", 3, 3, 4).Within("W", 4, 3, 4).Index("I", 0, "N", 1).PowerOfTwo("P", 8, 2, 256), ""},
 		{"at least", For("rop").AtLeast("QuadsPerCycle", 0, 1), "rop: QuadsPerCycle 0 must be at least 1"},
 		{"at most", For("x").AtMost("WaitQuads", 9, 8), "x: WaitQuads 9 must be at most 8"},
 		{"not negative", For("sched").NotNegative("Hysteresis", -1), "sched: Hysteresis -1 must not be negative"},
 		{"positive", For("route").Positive("Freq", 0), "route: Freq 0 must be positive"},
 		{"positive NaN", For("route").Positive("Freq", math.NaN()), "route: Freq NaN must be positive"},
 		{"in range", For("").InRange("RefBits", 33, 1, 32), "RefBits 33 must be in [1, 32]"},
+		{"within", For("").Within("TileW", -1, 0, 4096), "TileW: -1 out of range [0, 4096]"},
+		{"within above", For("").Within("Width", 4097, 1, 4096), "Width: 4097 out of range [1, 4096]"},
 		{"index", For("video").Index("Channel", 2, "Channels", 2), "video: Channel 2 must be in [0, Channels=2)"},
 		{"index negative", For("video").Index("Channel", -1, "Channels", 2), "video: Channel -1 must be in [0, Channels=2)"},
 		{"power of two", For("rop").PowerOfTwo("TileSize", 6, 2, 256), "rop: TileSize 6 must be a power of two in [2, 256]"},

@@ -34,23 +34,13 @@ func TestSpecialFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	tri := "v 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl m\nf 1 2 3\n"
-	cases := []struct {
-		name string
-		load func() error
-		want []string
-	}{
+	cases := []loadCase{
 		{"scene file is /dev/zero", func() error { _, err := scene.Load("/dev/zero"); return err },
 			[]string{"/dev/zero: not a regular file (a character device)"}},
 		{"config is a named pipe", func() error { _, err := configs.Load(fifo); return err },
 			[]string{fifo + ": not a regular file (a named pipe)"}},
-		{"texture is a named pipe", func() error {
-			_, err := scene.Load(write(t, dir, "t.yaml", []byte("textures:\n  a: {file: pipe.png}\n")))
-			return err
-		}, []string{"t.yaml:2: textures.a.file", "not a regular file (a named pipe)"}},
-		{"mesh is a folder", func() error {
-			_, err := scene.Load(write(t, dir, "m.yaml", []byte("meshes:\n  a: {file: folder.obj}\n")))
-			return err
-		}, []string{"m.yaml:2: meshes.a.file", "not a regular file (a folder)"}},
+		{"texture is a named pipe", sceneFile(t, dir, "t.yaml", "textures:\n  a: {file: pipe.png}\n"), []string{"t.yaml:2: textures.a.file", "not a regular file (a named pipe)"}},
+		{"mesh is a folder", sceneFile(t, dir, "m.yaml", "meshes:\n  a: {file: folder.obj}\n"), []string{"m.yaml:2: meshes.a.file", "not a regular file (a folder)"}},
 		{"mtllib is a link to /dev/zero", func() error {
 			_, err := mesh.LoadOBJ(write(t, dir, "z.obj", []byte("mtllib zero.mtl\n"+tri)), mesh.LoadOptions{})
 			return err
@@ -64,13 +54,7 @@ func TestSpecialFiles(t *testing.T) {
 			return err
 		}, []string{"pipe.obj: not a regular file (a named pipe)"}},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			var err error
-			bounded(t, 2*time.Second, func() { err = tc.load() })
-			wantErr(t, err, tc.want...)
-		})
-	}
+	runBounded(t, 2*time.Second, cases)
 }
 
 // TestPathRule: every file a scene, mesh or material names must be inside

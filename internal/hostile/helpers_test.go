@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gfxsim/gfxsim/configs"
+	"github.com/gfxsim/gfxsim/scene"
 )
 
 // memoryLimit is the soft limit every test runs under; heapCeiling is the
@@ -22,37 +25,85 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// bounded runs f and fails when it takes longer than limit or when the heap
-// in use exceeded heapCeiling while it ran (sampled every 5 ms).
-func bounded(t *testing.T, limit time.Duration, f func()) {
-	t.Helper()
+// watchHeap samples the heap in use every period until the returned
+// function is called, which returns the largest sample.
+func watchHeap(period time.Duration) (peak func() uint64) {
 	stop := make(chan struct{})
-	peak := make(chan uint64)
+	out := make(chan uint64)
 	go func() {
 		var m runtime.MemStats
 		var p uint64
-		tick := time.NewTicker(5 * time.Millisecond)
+		tick := time.NewTicker(period)
 		defer tick.Stop()
 		for {
 			runtime.ReadMemStats(&m)
 			p = max(p, m.HeapInuse)
 			select {
 			case <-stop:
-				peak <- p
+				out <- p
 				return
 			case <-tick.C:
 			}
 		}
 	}()
+	return func() uint64 {
+		close(stop)
+		return <-out
+	}
+}
+
+// bounded runs f and fails when it takes longer than limit or when the heap
+// in use exceeded heapCeiling while it ran (sampled every 5 ms).
+func bounded(t *testing.T, limit time.Duration, f func()) {
+	t.Helper()
+	peak := watchHeap(5 * time.Millisecond)
 	start := time.Now()
 	f()
 	took := time.Since(start)
-	close(stop)
-	if p := <-peak; p > heapCeiling {
+	if p := peak(); p > heapCeiling {
 		t.Errorf("heap in use reached %d MB, more than %d MB", p>>20, heapCeiling>>20)
 	}
 	if took > limit {
 		t.Errorf("took %v, more than %v", took, limit)
+	}
+}
+
+// loadCase is a hostile input: load must fail with an error naming every
+// want.
+type loadCase struct {
+	name string
+	load func() error
+	want []string
+}
+
+// runBounded runs every case as a subtest under bounded(limit) and checks
+// its error.
+func runBounded(t *testing.T, limit time.Duration, cases []loadCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var err error
+			bounded(t, limit, func() { err = tc.load() })
+			wantErr(t, err, tc.want...)
+		})
+	}
+}
+
+// sceneFile returns a load that writes src to dir/name and loads it as a
+// scene with opts.
+func sceneFile(t *testing.T, dir, name, src string, opts ...scene.Option) func() error {
+	return func() error {
+		_, err := scene.Load(write(t, dir, name, []byte(src)), opts...)
+		return err
+	}
+}
+
+// configFile returns a load that writes src to dir/name and loads it as a
+// machine configuration.
+func configFile(t *testing.T, dir, name, src string) func() error {
+	return func() error {
+		_, err := configs.Load(write(t, dir, name, []byte(src)))
+		return err
 	}
 }
 

@@ -57,26 +57,9 @@ func TestHiddenTrianglesBoundedMemory(t *testing.T) {
 	runtime.GC()
 	var before runtime.MemStats
 	runtime.ReadMemStats(&before)
-	var res *reference.Result
-	stop := make(chan struct{})
-	peak := make(chan uint64)
-	go func() {
-		var m runtime.MemStats
-		var p uint64
-		for {
-			runtime.ReadMemStats(&m)
-			p = max(p, m.HeapInuse)
-			select {
-			case <-stop:
-				peak <- p
-				return
-			case <-time.After(2 * time.Millisecond):
-			}
-		}
-	}()
-	res, err = reference.Render(f.Memory, f.Stream, f.StreamBytes, reference.DefaultOptions())
-	close(stop)
-	p := <-peak
+	peak := watchHeap(2 * time.Millisecond)
+	res, err := reference.Render(f.Memory, f.Stream, f.StreamBytes, reference.DefaultOptions())
+	p := peak()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,15 +81,7 @@ func TestWatchdogHugeBatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := driver.Encode(s, cfg.DriverOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := configs.Build(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := p.Run(f)
+	_, res, err := configs.RunScene(cfg, s)
 	if err != nil {
 		t.Fatal(err)
 	}

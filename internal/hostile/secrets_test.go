@@ -26,11 +26,7 @@ func TestNoSecretsInErrors(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, "env", []byte(secret))
 	tri := "v 0 0 0\nv 1 0 0\nv 0 1 0\n"
-	cases := []struct {
-		name string
-		load func() error
-		want []string
-	}{
+	cases := []loadCase{
 		{"mtllib", func() error {
 			_, err := mesh.LoadOBJ(write(t, dir, "a.obj", []byte("mtllib env\n"+tri+"usemtl m\nf 1 2 3\n")), mesh.LoadOptions{})
 			return err
@@ -44,26 +40,11 @@ func TestNoSecretsInErrors(t *testing.T) {
 			_, err := mesh.LoadOBJ(write(t, dir, "env.obj", []byte(secret)), mesh.LoadOptions{})
 			return err
 		}, []string{"env.obj:1", "not an OBJ file"}},
-		{"scene texture", func() error {
-			_, err := scene.Load(write(t, dir, "t.yaml", []byte("textures:\n  a: {file: env}\n")))
-			return err
-		}, []string{"t.yaml:2: textures.a.file", "not a PNG or JPEG"}},
-		{"scene file", func() error {
-			_, err := scene.Load(write(t, dir, "env.yaml", []byte(strings.ReplaceAll(secret, "\x00", "\n"))))
-			return err
-		}, []string{"env.yaml:1", "not a YAML mapping"}},
-		{"scene file with NULs", func() error {
-			_, err := scene.Load(write(t, dir, "env0.yaml", []byte(secret)))
-			return err
-		}, []string{"env0.yaml"}},
-		{"config", func() error {
-			_, err := configs.Load(write(t, dir, "env.cfg", []byte(strings.ReplaceAll(secret, "\x00", "\n"))))
-			return err
-		}, []string{"env.cfg:1", "not a YAML mapping"}},
-		{"config as key: value", func() error {
-			_, err := configs.Load(write(t, dir, "kv.cfg", []byte("GFXSIM_FAKE_TOKEN: ghp_s3cr3tVALUE0123456789\n")))
-			return err
-		}, []string{"kv.cfg:1", "not a configuration file"}},
+		{"scene texture", sceneFile(t, dir, "t.yaml", "textures:\n  a: {file: env}\n"), []string{"t.yaml:2: textures.a.file", "not a PNG or JPEG"}},
+		{"scene file", sceneFile(t, dir, "env.yaml", strings.ReplaceAll(secret, "\x00", "\n")), []string{"env.yaml:1", "not a YAML mapping"}},
+		{"scene file with NULs", sceneFile(t, dir, "env0.yaml", secret), []string{"env0.yaml"}},
+		{"config", configFile(t, dir, "env.cfg", strings.ReplaceAll(secret, "\x00", "\n")), []string{"env.cfg:1", "not a YAML mapping"}},
+		{"config as key: value", configFile(t, dir, "kv.cfg", "GFXSIM_FAKE_TOKEN: ghp_s3cr3tVALUE0123456789\n"), []string{"kv.cfg:1", "not a configuration file"}},
 		{"gltf buffer", func() error {
 			_, err := mesh.LoadGLTF(write(t, dir, "g.gltf", []byte(`{"asset":{"version":"2.0"},"buffers":[{"byteLength":9,"uri":"env"}],`+
 				`"bufferViews":[{"buffer":0,"byteLength":9}],"accessors":[{"bufferView":0,"componentType":5126,"count":1,"type":"VEC3"}],`+

@@ -153,19 +153,12 @@ func TestImageBombs(t *testing.T) {
 	jpg := write(t, dir, "cmyk.jpg", jpegHeader(16384, 16384, 4, true))
 	write(t, dir, "m.mtl", []byte("newmtl m\nmap_Kd gray1.png\n"))
 	obj := write(t, dir, "m.obj", []byte("mtllib m.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nusemtl m\nf 1/1 2/1 3/1\n"))
-	cases := []struct {
-		name string
-		load func() error
-		want []string
-	}{
+	cases := []loadCase{
 		{"png 1-bit", func() error { _, err := teximage.LoadWithin(png1, budget()); return err },
 			[]string{png1, "png header", "decoding the 16384x16384 png needs about 1.2 GiB"}},
 		{"progressive cmyk jpeg", func() error { _, err := teximage.LoadWithin(jpg, budget()); return err },
 			[]string{jpg, "jpeg header", "decoding the 16384x16384 jpeg needs about 6.0 GiB"}},
-		{"scene texture", func() error {
-			_, err := scene.Load(write(t, dir, "s.yaml", []byte("textures:\n  a: {file: cmyk.jpg}\n")), scene.WithBudget(budget()))
-			return err
-		}, []string{"s.yaml:2: textures.a.file", "jpeg header", "more than the memory budget of 512.0 MiB"}},
+		{"scene texture", sceneFile(t, dir, "s.yaml", "textures:\n  a: {file: cmyk.jpg}\n", scene.WithBudget(budget())), []string{"s.yaml:2: textures.a.file", "jpeg header", "more than the memory budget of 512.0 MiB"}},
 		{"mtl map", func() error { _, err := mesh.LoadOBJ(obj, mesh.LoadOptions{Budget: budget()}); return err },
 			[]string{"m.mtl:2: map_Kd", "png header"}},
 		{"gltf image", func() error {
@@ -176,13 +169,7 @@ func TestImageBombs(t *testing.T) {
 			return err
 		}, []string{"g.gltf", "materials[0].pbrMetallicRoughness.baseColorTexture", "png header"}},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			var err error
-			bounded(t, 5*time.Second, func() { err = tc.load() })
-			wantErr(t, err, tc.want...)
-		})
-	}
+	runBounded(t, 5*time.Second, cases)
 }
 
 // TestMemoryBudget: a scene or a machine whose estimate exceeds the budget

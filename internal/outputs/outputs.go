@@ -8,8 +8,10 @@
 package outputs
 
 import (
+	"bytes"
 	"encoding/csv"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"syscall"
@@ -50,12 +52,15 @@ func Create(path string) (*os.File, error) {
 }
 
 // WriteFile writes data to path with Create.
-func WriteFile(path string, data []byte) error {
+func WriteFile(path string, data []byte) error { return WriteFrom(path, bytes.NewReader(data)) }
+
+// WriteFrom writes what src writes to path, created with Create.
+func WriteFrom(path string, src io.WriterTo) error {
 	f, err := Create(path)
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write(data); err != nil {
+	if _, err := src.WriteTo(f); err != nil {
 		f.Close()
 		return err
 	}

@@ -110,15 +110,7 @@ func (f *Figure) Save(path string) error {
 	if err != nil {
 		return err
 	}
-	fh, err := outputs.Create(path)
-	if err != nil {
-		return err
-	}
-	if _, err := wt.WriteTo(fh); err != nil {
-		fh.Close()
-		return err
-	}
-	return fh.Close()
+	return outputs.WriteFrom(path, wt)
 }
 
 // maxInsideLegend is the most series whose legend goes inside the plot (top

@@ -144,6 +144,18 @@ func lineOfAlias(data []byte, name string) int {
 	return 0
 }
 
+// Collection names a mapping or a list node as errors do ("a mapping", "a
+// list"); "" for any other node.
+func Collection(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	}
+	return ""
+}
+
 // Join returns the field path of key inside field ("raster.tile_size"; key
 // alone at the top level), as errors name a field.
 func Join(field, key string) string {

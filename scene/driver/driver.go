@@ -181,6 +181,15 @@ type encoder struct {
 	multi    []MultipassDraw
 }
 
+// target allocates a render target of size bytes at the scene's size and
+// samples, in format and layout, tiled as the options say.
+func (e *encoder) target(size uint64, format, layout uint32) command.Target {
+	s, o := e.s, e.o
+	return command.Target{Addr: e.mem.Alloc(size, pageAlign), Width: uint32(s.Width), Height: uint32(s.Height),
+		Samples: uint32(s.Samples), Format: format, Layout: layout,
+		TileW: uint32(o.TargetTileW), TileH: uint32(o.TargetTileH)}
+}
+
 func (e *encoder) targets() error {
 	s, o := e.s, e.o
 	g := framebuffer.Geometry{Width: s.Width, Height: s.Height, Samples: s.Samples, Layout: o.ColorLayout,
@@ -189,17 +198,13 @@ func (e *encoder) targets() error {
 	if err != nil {
 		return fmt.Errorf("driver: colour target: %w", err)
 	}
-	e.color = command.Target{Addr: e.mem.Alloc(csize, pageAlign), Width: uint32(s.Width), Height: uint32(s.Height),
-		Samples: uint32(s.Samples), Format: uint32(o.ColorFormat), Layout: uint32(o.ColorLayout),
-		TileW: uint32(o.TargetTileW), TileH: uint32(o.TargetTileH)}
+	e.color = e.target(csize, uint32(o.ColorFormat), uint32(o.ColorLayout))
 	g.Layout = o.DepthLayout
 	size, err := state.DepthTargetSize(g, o.DepthFormat)
 	if err != nil {
 		return fmt.Errorf("driver: depth target: %w", err)
 	}
-	e.depth = command.Target{Addr: e.mem.Alloc(size, pageAlign), Width: uint32(s.Width), Height: uint32(s.Height),
-		Samples: uint32(s.Samples), Format: uint32(o.DepthFormat), Layout: uint32(o.DepthLayout),
-		TileW: uint32(o.TargetTileW), TileH: uint32(o.TargetTileH)}
+	e.depth = e.target(size, uint32(o.DepthFormat), uint32(o.DepthLayout))
 	e.cmd.Append(command.SetColorTarget{Slot: 0, Target: e.color})
 	e.cmd.Append(command.SetDepthTarget{Target: e.depth})
 	e.cmd.Append(command.SetViewport{Viewport: geom.Viewport{Width: float32(s.Width), Height: float32(s.Height), MaxZ: 1}})

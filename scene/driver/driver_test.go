@@ -27,24 +27,36 @@ objects:
 
 func decode(t *testing.T, f *Frame) []command.Located {
 	t.Helper()
-	b := make([]byte, f.StreamBytes)
-	f.Memory.ReadAt(b, f.Stream)
-	cmds, err := command.DecodeAll(b, f.Stream)
+	cmds, err := command.DecodeStream(f.Memory, f.Stream, f.StreamBytes)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return cmds
 }
 
+// parseYAML parses scene src (named name); an error ends the test.
+func parseYAML(t *testing.T, name, src string) *scene.Scene {
+	t.Helper()
+	s, err := scene.Parse(name, []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// encodeYAML encodes scene src with the default options; an error ends the
+// test.
+func encodeYAML(t *testing.T, name, src string) *Frame {
+	t.Helper()
+	f, err := Encode(parseYAML(t, name, src), DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
 func TestEncodeFiltersRedundantState(t *testing.T) {
-	s, err := scene.Parse("two.yaml", []byte(twoObjects))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := Encode(s, DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := encodeYAML(t, "two.yaml", twoObjects)
 	count := map[command.Opcode]int{}
 	var consts []command.SetConstants
 	for _, c := range decode(t, f) {
@@ -109,14 +121,7 @@ objects:
 `
 
 func TestEncodeTextures(t *testing.T) {
-	s, err := scene.Parse("tex.yaml", []byte(texturedScene))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := Encode(s, DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := encodeYAML(t, "tex.yaml", texturedScene)
 	if len(f.Textures) != 2 || f.Textures[0].Name != "ground" || f.Textures[1].Name != "fog" {
 		t.Fatalf("textures %+v", f.Textures)
 	}

@@ -57,10 +57,7 @@ func frameCommands(t *testing.T, s *scene.Scene) (lens []command.Lens, dec []com
 }
 
 func TestLensAndMotion(t *testing.T) {
-	s, err := scene.Parse("blur.yaml", []byte(blurScene))
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := parseYAML(t, "blur.yaml", blurScene)
 	p := geom.Perspective(math.Pi/2, 2, 0.5, 50)
 	v := geom.LookAt(geom.Vec3{0, 0, 5}, geom.Vec3{0, 0, 0}, geom.Vec3{0, 1, 0})
 	ve := geom.LookAt(geom.Vec3{1, 0, 5}, geom.Vec3{1, 0, 0}, geom.Vec3{0, 1, 0})
@@ -115,10 +112,7 @@ func TestLensAndMotion(t *testing.T) {
 // TestStaticSceneMvpEnd checks that a scene without motion sends mvp_end ==
 // mvp, a pinhole lens and one SetDecoupling (off).
 func TestStaticSceneMvpEnd(t *testing.T) {
-	s, err := scene.Parse("two.yaml", []byte(twoObjects))
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := parseYAML(t, "two.yaml", twoObjects)
 	lens, dec, mvp, mvpEnd := frameCommands(t, s)
 	if len(lens) != 1 || lens[0].Kx != 0 || lens[0].Ky != 0 || lens[0].F != 5 {
 		t.Errorf("lens %+v, want one pinhole focused at 5", lens)

@@ -348,53 +348,26 @@ func (l *gltfLoader) primitive(prim *gltf.Primitive, field string) (*Mesh, error
 		}
 		return v, len(v) / max(1, cnt), nil
 	}
-	nv, _, err := attr(gltf.NORMAL, 3, 3)
+	m.Normals = vertexAttr(&err, attr, gltf.NORMAL, 3, 3, n, func(v []float32) geom.Vec3 {
+		return unit(geom.Vec3{v[0], v[1], v[2]}, geom.Vec3{0, 1, 0})
+	})
+	m.TexCoords = vertexAttr(&err, attr, gltf.TEXCOORD_0, 2, 2, n, func(v []float32) geom.Vec2 { return geom.Vec2{v[0], v[1]} })
+	m.Tangents = vertexAttr(&err, attr, gltf.TANGENT, 4, 4, n, func(v []float32) geom.Vec4 {
+		w := float32(1)
+		if v[3] < 0 {
+			w = -1
+		}
+		return unit(geom.Vec3{v[0], v[1], v[2]}, geom.Vec3{1, 0, 0}).Vec4(w)
+	})
+	m.Colors = vertexAttr(&err, attr, gltf.COLOR_0, 3, 4, n, func(v []float32) geom.Vec4 {
+		c := geom.Vec4{v[0], v[1], v[2], 1}
+		if len(v) == 4 {
+			c[3] = v[3]
+		}
+		return c
+	})
 	if err != nil {
 		return nil, err
-	}
-	if nv != nil {
-		m.Normals = make([]geom.Vec3, n)
-		for i := range m.Normals {
-			m.Normals[i] = unit(geom.Vec3{nv[3*i], nv[3*i+1], nv[3*i+2]}, geom.Vec3{0, 1, 0})
-		}
-	}
-	uv, _, err := attr(gltf.TEXCOORD_0, 2, 2)
-	if err != nil {
-		return nil, err
-	}
-	if uv != nil {
-		m.TexCoords = make([]geom.Vec2, n)
-		for i := range m.TexCoords {
-			m.TexCoords[i] = geom.Vec2{uv[2*i], uv[2*i+1]}
-		}
-	}
-	tv, _, err := attr(gltf.TANGENT, 4, 4)
-	if err != nil {
-		return nil, err
-	}
-	if tv != nil {
-		m.Tangents = make([]geom.Vec4, n)
-		for i := range m.Tangents {
-			w := float32(1)
-			if tv[4*i+3] < 0 {
-				w = -1
-			}
-			m.Tangents[i] = unit(geom.Vec3{tv[4*i], tv[4*i+1], tv[4*i+2]}, geom.Vec3{1, 0, 0}).Vec4(w)
-		}
-	}
-	cv, cc, err := attr(gltf.COLOR_0, 3, 4)
-	if err != nil {
-		return nil, err
-	}
-	if cv != nil {
-		m.Colors = make([]geom.Vec4, n)
-		for i := range m.Colors {
-			c := geom.Vec4{cv[cc*i], cv[cc*i+1], cv[cc*i+2], 1}
-			if cc == 4 {
-				c[3] = cv[4*i+3]
-			}
-			m.Colors[i] = c
-		}
 	}
 	// Indices, then the primitive mode.
 	var idx []uint32
@@ -835,4 +808,25 @@ func (l *gltfLoader) image(ii int, field string) (*teximage.Image, string, error
 	}
 	l.imgMap[ii] = im
 	return im, name, nil
+}
+
+// vertexAttr reads vertex attribute key (minC to maxC components) with read
+// and converts the components of each of the n vertices with conv; nil when
+// the primitive does not have it, or when *err is set (a read error is kept
+// there).
+func vertexAttr[T any](err *error, read func(key string, minC, maxC int) ([]float32, int, error),
+	key string, minC, maxC, n int, conv func(v []float32) T) []T {
+	if *err != nil {
+		return nil
+	}
+	vals, comps, e := read(key, minC, maxC)
+	if e != nil || vals == nil {
+		*err = e
+		return nil
+	}
+	out := make([]T, n)
+	for i := range out {
+		out[i] = conv(vals[comps*i : comps*i+comps])
+	}
+	return out
 }

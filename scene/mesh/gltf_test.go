@@ -20,6 +20,16 @@ import (
 // the message with a bounded excerpt of the input.
 const maxFuzzError = 600
 
+// failed reports whether a fuzzed loader failed, and fails the test when its
+// error is longer than maxFuzzError.
+func failed(t *testing.T, err error) bool {
+	t.Helper()
+	if err != nil && len(err.Error()) > maxFuzzError {
+		t.Fatalf("error of %d bytes: %.300s", len(err.Error()), err)
+	}
+	return err != nil
+}
+
 // le builds a little-endian buffer from float32, uint16 and uint32 values.
 func le(vals ...any) []byte {
 	var b bytes.Buffer
@@ -288,10 +298,7 @@ func FuzzDecodeGLTF(f *testing.F) {
 	f.Add([]byte(animDoc("")))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := DecodeGLTF("fuzz.gltf", data, nil, LoadOptions{MaxTextureSize: 16, Budget: inputs.NewBudget(256 << 20)})
-		if err != nil {
-			if len(err.Error()) > maxFuzzError {
-				t.Fatalf("error of %d bytes: %.300s", len(err.Error()), err)
-			}
+		if failed(t, err) {
 			return
 		}
 		for _, p := range m.Parts {

@@ -296,6 +296,18 @@ func det3(m geom.Mat4) float32 {
 		m[0][2]*(m[1][0]*m[2][1]-m[1][1]*m[2][0])
 }
 
+// appendOr appends the n values of a vertex attribute, or n times def when
+// the mesh does not have it.
+func appendOr[T any](out, attr []T, n int, def T) []T {
+	if len(attr) == n {
+		return append(out, attr...)
+	}
+	for i := 0; i < n; i++ {
+		out = append(out, def)
+	}
+	return out
+}
+
 // Merge concatenates meshes into one named name. Attributes missing from some
 // of the inputs are filled: texcoords with (0, 0), tangents with (1, 0, 0, 1),
 // colours with (1, 1, 1, 1); they are dropped only when no input has them.
@@ -313,29 +325,13 @@ func Merge(name string, meshes ...*Mesh) *Mesh {
 		out.Positions = append(out.Positions, m.Positions...)
 		out.Normals = append(out.Normals, m.Normals...)
 		if hasUV {
-			if len(m.TexCoords) == n {
-				out.TexCoords = append(out.TexCoords, m.TexCoords...)
-			} else {
-				out.TexCoords = append(out.TexCoords, make([]geom.Vec2, n)...)
-			}
+			out.TexCoords = appendOr(out.TexCoords, m.TexCoords, n, geom.Vec2{})
 		}
 		if hasTan {
-			if len(m.Tangents) == n {
-				out.Tangents = append(out.Tangents, m.Tangents...)
-			} else {
-				for i := 0; i < n; i++ {
-					out.Tangents = append(out.Tangents, geom.Vec4{1, 0, 0, 1})
-				}
-			}
+			out.Tangents = appendOr(out.Tangents, m.Tangents, n, geom.Vec4{1, 0, 0, 1})
 		}
 		if hasCol {
-			if len(m.Colors) == n {
-				out.Colors = append(out.Colors, m.Colors...)
-			} else {
-				for i := 0; i < n; i++ {
-					out.Colors = append(out.Colors, geom.Vec4{1, 1, 1, 1})
-				}
-			}
+			out.Colors = appendOr(out.Colors, m.Colors, n, geom.Vec4{1, 1, 1, 1})
 		}
 		for _, ix := range m.Indices {
 			out.Indices = append(out.Indices, base+ix)

@@ -89,11 +89,8 @@ func ParseOBJ(name string, data []byte) (*OBJ, error) {
 			if len(args) != 3 && len(args) != 4 && len(args) != 6 {
 				return nil, r.errf("expected 3, 4 or 6 numbers (x y z [w] or x y z r g b), got %d", len(args))
 			}
-			if err := parseFloats(args, nums[:]); err != nil {
-				return nil, r.errf("%v", err)
-			}
-			if len(pos) >= MaxVertices {
-				return nil, r.errf("more than %d positions", MaxVertices)
+			if err := r.vertexNumbers(args, nums[:], len(pos), "positions"); err != nil {
+				return nil, err
 			}
 			pos = append(pos, geom.Vec3{nums[0], nums[1], nums[2]})
 			c := geom.Vec4{1, 1, 1, 1}
@@ -107,22 +104,16 @@ func ParseOBJ(name string, data []byte) (*OBJ, error) {
 				return nil, r.errf("expected 1 to 3 numbers (u [v [w]]), got %d", len(args))
 			}
 			nums[1] = 0
-			if err := parseFloats(args, nums[:]); err != nil {
-				return nil, r.errf("%v", err)
-			}
-			if len(uv) >= MaxVertices {
-				return nil, r.errf("more than %d texture coordinates", MaxVertices)
+			if err := r.vertexNumbers(args, nums[:], len(uv), "texture coordinates"); err != nil {
+				return nil, err
 			}
 			uv = append(uv, geom.Vec2{nums[0], 1 - nums[1]})
 		case "vn":
 			if len(args) != 3 {
 				return nil, r.errf("expected 3 numbers, got %d", len(args))
 			}
-			if err := parseFloats(args, nums[:]); err != nil {
-				return nil, r.errf("%v", err)
-			}
-			if len(nrm) >= MaxVertices {
-				return nil, r.errf("more than %d normals", MaxVertices)
+			if err := r.vertexNumbers(args, nums[:], len(nrm), "normals"); err != nil {
+				return nil, err
 			}
 			nrm = append(nrm, geom.Vec3{nums[0], nums[1], nums[2]})
 		case "f":
@@ -296,4 +287,16 @@ func joinFields(fs [][]byte) string {
 		b = append(b, f...)
 	}
 	return string(b)
+}
+
+// vertexNumbers parses the numbers of a vertex statement into nums; have is
+// how many vertices of its kind (what) were read before, at most MaxVertices.
+func (r *lineReader) vertexNumbers(args [][]byte, nums []float32, have int, what string) error {
+	if err := parseFloats(args, nums); err != nil {
+		return r.errf("%v", err)
+	}
+	if have >= MaxVertices {
+		return r.errf("more than %d %s", MaxVertices, what)
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package mesh
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 
@@ -124,6 +125,21 @@ func checkPositive(name string, v float32) error {
 	return nil
 }
 
+// checkScatter checks a scattered generator's count (1 to most), the extent
+// it scatters over (named name: every component non-negative and finite) and
+// the size of each piece (positive and finite).
+func checkScatter(count, most int, name string, extent geom.Vec3, size float32) error {
+	if count < 1 || count > most {
+		return fmt.Errorf("count %d out of range [1, %d]", count, most)
+	}
+	for k, v := range extent {
+		if !(v >= 0) || math.IsInf(float64(v), 0) {
+			return fmt.Errorf("%s[%d] %v must be non-negative and finite", name, k, v)
+		}
+	}
+	return checkPositive("size", size)
+}
+
 func checkSegments(name string, v, lo int) error {
 	if v < lo || v > MaxSegments {
 		return fmt.Errorf("%s %d out of range [%d, %d]", name, v, lo, MaxSegments)
@@ -152,19 +168,8 @@ func coord(size float32, i, n int) float32 { return size * (float32(i)/float32(n
 
 // Generate implements Generator.
 func (p Plane) Generate() (*Mesh, error) {
-	if err := checkPositive("size[0]", p.Size[0]); err != nil {
-		return nil, err
-	}
-	if err := checkPositive("size[1]", p.Size[1]); err != nil {
-		return nil, err
-	}
-	if err := checkSegments("segments[0]", p.Segments[0], 1); err != nil {
-		return nil, err
-	}
-	if err := checkSegments("segments[1]", p.Segments[1], 1); err != nil {
-		return nil, err
-	}
-	if err := checkUV(p.UVScale); err != nil {
+	if err := cmp.Or(checkPositive("size[0]", p.Size[0]), checkPositive("size[1]", p.Size[1]),
+		checkSegments("segments[0]", p.Segments[0], 1), checkSegments("segments[1]", p.Segments[1], 1), checkUV(p.UVScale)); err != nil {
 		return nil, err
 	}
 	nx, nz := p.Segments[0], p.Segments[1]
@@ -229,10 +234,7 @@ func (p Cube) Generate() (*Mesh, error) {
 			return nil, err
 		}
 	}
-	if err := checkSegments("segments", p.Segments, 1); err != nil {
-		return nil, err
-	}
-	if err := checkUV(p.UVScale); err != nil {
+	if err := cmp.Or(checkSegments("segments", p.Segments, 1), checkUV(p.UVScale)); err != nil {
 		return nil, err
 	}
 	n := p.Segments
@@ -269,16 +271,8 @@ func (p Cube) Generate() (*Mesh, error) {
 
 // Generate implements Generator.
 func (p Sphere) Generate() (*Mesh, error) {
-	if err := checkPositive("radius", p.Radius); err != nil {
-		return nil, err
-	}
-	if err := checkSegments("stacks", p.Stacks, 2); err != nil {
-		return nil, err
-	}
-	if err := checkSegments("slices", p.Slices, 3); err != nil {
-		return nil, err
-	}
-	if err := checkUV(p.UVScale); err != nil {
+	if err := cmp.Or(checkPositive("radius", p.Radius), checkSegments("stacks", p.Stacks, 2), checkSegments("slices", p.Slices, 3),
+		checkUV(p.UVScale)); err != nil {
 		return nil, err
 	}
 	st, sl := p.Stacks, p.Slices
@@ -329,22 +323,13 @@ func (p Sphere) Generate() (*Mesh, error) {
 
 // Generate implements Generator.
 func (p Torus) Generate() (*Mesh, error) {
-	if err := checkPositive("major_radius", p.MajorRadius); err != nil {
-		return nil, err
-	}
-	if err := checkPositive("minor_radius", p.MinorRadius); err != nil {
+	if err := cmp.Or(checkPositive("major_radius", p.MajorRadius), checkPositive("minor_radius", p.MinorRadius)); err != nil {
 		return nil, err
 	}
 	if !(p.MinorRadius < p.MajorRadius) {
 		return nil, fmt.Errorf("minor_radius %v must be smaller than major_radius %v", p.MinorRadius, p.MajorRadius)
 	}
-	if err := checkSegments("segments", p.Segments, 3); err != nil {
-		return nil, err
-	}
-	if err := checkSegments("sides", p.Sides, 3); err != nil {
-		return nil, err
-	}
-	if err := checkUV(p.UVScale); err != nil {
+	if err := cmp.Or(checkSegments("segments", p.Segments, 3), checkSegments("sides", p.Sides, 3), checkUV(p.UVScale)); err != nil {
 		return nil, err
 	}
 	ns, nt := p.Segments, p.Sides
@@ -392,15 +377,7 @@ func (p Terrain) Generate() (*Mesh, error) {
 
 // Generate implements Generator.
 func (p Flock) Generate() (*Mesh, error) {
-	if p.Count < 1 || p.Count > MaxVertices/6 {
-		return nil, fmt.Errorf("count %d out of range [1, %d]", p.Count, MaxVertices/6)
-	}
-	for k := 0; k < 3; k++ {
-		if !(p.Volume[k] >= 0) || math.IsInf(float64(p.Volume[k]), 0) {
-			return nil, fmt.Errorf("volume[%d] %v must be non-negative and finite", k, p.Volume[k])
-		}
-	}
-	if err := checkPositive("size", p.Size); err != nil {
+	if err := checkScatter(p.Count, MaxVertices/6, "volume", p.Volume, p.Size); err != nil {
 		return nil, err
 	}
 	if !geom.AllFinite(p.Flap, p.Phase) || p.Flap < -90 || p.Flap > 90 {
@@ -446,15 +423,7 @@ func (p Flock) Generate() (*Mesh, error) {
 
 // Generate implements Generator.
 func (p Leaves) Generate() (*Mesh, error) {
-	if p.Count < 1 || p.Count > MaxVertices/4 {
-		return nil, fmt.Errorf("count %d out of range [1, %d]", p.Count, MaxVertices/4)
-	}
-	for k := 0; k < 3; k++ {
-		if !(p.Radii[k] >= 0) || math.IsInf(float64(p.Radii[k]), 0) {
-			return nil, fmt.Errorf("radii[%d] %v must be non-negative and finite", k, p.Radii[k])
-		}
-	}
-	if err := checkPositive("size", p.Size); err != nil {
+	if err := checkScatter(p.Count, MaxVertices/4, "radii", p.Radii, p.Size); err != nil {
 		return nil, err
 	}
 	r := rng.New(p.Seed)

@@ -1,6 +1,7 @@
 package teximage
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 
@@ -117,16 +118,26 @@ func checkColors(cs ...geom.Vec4) error {
 
 // Generate implements Generator.
 func (p Solid) Generate() (*Image, error) {
-	im, err := New(p.Width, p.Height)
+	im, err := newChecked(p.Width, p.Height, checkColor("color", p.Color))
 	if err != nil {
-		return nil, err
-	}
-	if err := checkColor("color", p.Color); err != nil {
 		return nil, err
 	}
 	b := ToBytes(p.Color)
 	for i := 0; i < len(im.Pix); i += 4 {
 		copy(im.Pix[i:i+4], b[:])
+	}
+	return im, nil
+}
+
+// newChecked returns a new width x height image for a generator whose other
+// parameters checked as paramErr; New's error comes first.
+func newChecked(width, height int, paramErr error) (*Image, error) {
+	im, err := New(width, height)
+	if err != nil {
+		return nil, err
+	}
+	if paramErr != nil {
+		return nil, paramErr
 	}
 	return im, nil
 }
@@ -142,14 +153,8 @@ func checkGrid(what string, n [2]int, w, h int) error {
 
 // Generate implements Generator.
 func (p Checker) Generate() (*Image, error) {
-	im, err := New(p.Width, p.Height)
+	im, err := newChecked(p.Width, p.Height, cmp.Or(checkGrid("cells", p.Cells, p.Width, p.Height), checkColors(p.Colors[:]...)))
 	if err != nil {
-		return nil, err
-	}
-	if err := checkGrid("cells", p.Cells, p.Width, p.Height); err != nil {
-		return nil, err
-	}
-	if err := checkColors(p.Colors[:]...); err != nil {
 		return nil, err
 	}
 	c := [2][4]byte{ToBytes(p.Colors[0]), ToBytes(p.Colors[1])}
@@ -220,26 +225,30 @@ func (l brickLayout) height(x, y float64) float64 {
 }
 
 // newBricks returns the w x h image of a brick texture and its layout of
-// rows x columns bricks with mortar joints.
-func newBricks(w, h, rows, columns int, mortar float32) (*Image, brickLayout, error) {
+// rows x columns bricks with mortar joints, for a generator whose other
+// parameters checked as paramErr (the image's and layout's errors first).
+func newBricks(w, h, rows, columns int, mortar float32, paramErr error) (*Image, brickLayout, error) {
 	im, err := New(w, h)
 	if err != nil {
 		return nil, brickLayout{}, err
 	}
 	l, err := newBrickLayout(w, h, rows, columns, mortar)
-	return im, l, err
+	return im, l, cmp.Or(err, paramErr)
+}
+
+// checkUpTo checks a parameter in [0, hi] (NaN fails).
+func checkUpTo(name string, v, hi float32) error {
+	if !(v >= 0 && v <= hi) {
+		return fmt.Errorf("%s %v out of range [0, %v]", name, v, hi)
+	}
+	return nil
 }
 
 // Generate implements Generator.
 func (p Bricks) Generate() (*Image, error) {
-	im, l, err := newBricks(p.Width, p.Height, p.Rows, p.Columns, p.Mortar)
+	im, l, err := newBricks(p.Width, p.Height, p.Rows, p.Columns, p.Mortar,
+		cmp.Or(checkUpTo("variation", p.Variation, 1), checkColors(p.Colors[:]...)))
 	if err != nil {
-		return nil, err
-	}
-	if !(p.Variation >= 0 && p.Variation <= 1) {
-		return nil, fmt.Errorf("variation %v out of range [0, 1]", p.Variation)
-	}
-	if err := checkColors(p.Colors[:]...); err != nil {
 		return nil, err
 	}
 	// A fine grain: value noise with about one lattice cell per 4 texels,
@@ -271,12 +280,9 @@ func encodeNormal(im *Image, x, y int, nx, ny, nz float64) {
 
 // Generate implements Generator.
 func (p BricksNormal) Generate() (*Image, error) {
-	im, l, err := newBricks(p.Width, p.Height, p.Rows, p.Columns, p.Mortar)
+	im, l, err := newBricks(p.Width, p.Height, p.Rows, p.Columns, p.Mortar, checkUpTo("strength", p.Strength, 100))
 	if err != nil {
 		return nil, err
-	}
-	if !(p.Strength >= 0 && p.Strength <= 100) {
-		return nil, fmt.Errorf("strength %v out of range [0, 100]", p.Strength)
 	}
 	s := float64(p.Strength)
 	for y := 0; y < p.Height; y++ {
@@ -305,11 +311,8 @@ func checkNoise(frequency, octaves int, colors []geom.Vec4) error {
 
 // Generate implements Generator.
 func (p Noise) Generate() (*Image, error) {
-	im, err := New(p.Width, p.Height)
+	im, err := newChecked(p.Width, p.Height, checkNoise(p.Frequency, p.Octaves, p.Colors[:]))
 	if err != nil {
-		return nil, err
-	}
-	if err := checkNoise(p.Frequency, p.Octaves, p.Colors[:]); err != nil {
 		return nil, err
 	}
 	fx := float64(p.Frequency) / float64(p.Width)
@@ -325,11 +328,8 @@ func (p Noise) Generate() (*Image, error) {
 
 // Generate implements Generator.
 func (p Leaf) Generate() (*Image, error) {
-	im, err := New(p.Width, p.Height)
+	im, err := newChecked(p.Width, p.Height, checkColors(p.Colors[:]...))
 	if err != nil {
-		return nil, err
-	}
-	if err := checkColors(p.Colors[:]...); err != nil {
 		return nil, err
 	}
 	const (
@@ -386,18 +386,15 @@ func frac(v float64) float64 { return v - math.Floor(v) }
 
 // Generate implements Generator.
 func (p BumpsNormal) Generate() (*Image, error) {
-	im, err := New(p.Width, p.Height)
+	im, err := newChecked(p.Width, p.Height, checkGrid("count", p.Count, p.Width, p.Height))
 	if err != nil {
-		return nil, err
-	}
-	if err := checkGrid("count", p.Count, p.Width, p.Height); err != nil {
 		return nil, err
 	}
 	if !(p.Radius > 0 && p.Radius <= 0.5) {
 		return nil, fmt.Errorf("radius %v out of range (0, 0.5]", p.Radius)
 	}
-	if !(p.Strength >= 0 && p.Strength <= 100) {
-		return nil, fmt.Errorf("strength %v out of range [0, 100]", p.Strength)
+	if err := checkUpTo("strength", p.Strength, 100); err != nil {
+		return nil, err
 	}
 	cw := float64(p.Width) / float64(p.Count[0])
 	ch := float64(p.Height) / float64(p.Count[1])
@@ -431,11 +428,8 @@ func cx2(v float32) float64 { return 2*float64(v) - 1 }
 
 // Generate implements Generator.
 func (p Gradient) Generate() (*Image, error) {
-	im, err := New(p.Width, p.Height)
+	im, err := newChecked(p.Width, p.Height, checkColors(p.Colors[:]...))
 	if err != nil {
-		return nil, err
-	}
-	if err := checkColors(p.Colors[:]...); err != nil {
 		return nil, err
 	}
 	for y := 0; y < p.Height; y++ {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -115,17 +116,12 @@ func (s *study) fig13Cost(w io.Writer, pts []TimedPoint, stages []string) error 
 		}
 		table = append(table, []string{p.Scene, p.Name, p.Machine, strconv.FormatUint(p.Cycles, 10), f2(rel),
 			fmt.Sprintf("%.1f", p.DRAMBytes/1e6), fmt.Sprintf("%.0f", shade/1e3), vsSS, note})
-		if !contains(cats, p.Name) {
+		if !slices.Contains(cats, p.Name) {
 			cats = append(cats, p.Name)
 		}
 		bySc[p.Scene] = append(bySc[p.Scene], rel)
 	}
-	var series []plot.Series
-	for _, sk := range SweepScenes {
-		if len(bySc[sk.Scene]) == len(cats) {
-			series = append(series, plot.Series{Name: sk.Scene, Y: bySc[sk.Scene]})
-		}
-	}
+	series := sceneSeries(bySc, len(cats))
 	f := &plot.Figure{Title: "Fig. 13: timed frame cycles over the machine's 4x MSAA frame without blur", XLabel: "variant (T: tiled machine)",
 		YLabel: "frame cycles / 4x MSAA", Categories: cats, Series: series, Width: 24 * 28.3465}
 	if err := outputs.WriteCSV(filepath.Join(s.o.Out, "fig13_cost.csv"), header, rows); err != nil {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 
 	"github.com/gfxsim/gfxsim/experiments/expt"
@@ -479,18 +480,13 @@ func (s *study) texture(w io.Writer) error {
 			f2(p.Rate(q1k)), fmt.Sprintf("%+.2f%%", 100*extra), pc(p.TexelHitRate()), fmt.Sprintf("%.2f/%.0f", (mean[0]+mean[1]+mean[2])/3, math.Max(maxe[0], math.Max(maxe[1], maxe[2]))), paper})
 		cat := fmt.Sprintf("%s %d", variantName(p.Frame), p.Samples)
 		if len(hit[p.Scene]) == 0 || len(cats) < len(hit[p.Scene])+1 {
-			if !contains(cats, cat) {
+			if !slices.Contains(cats, cat) {
 				cats = append(cats, cat)
 			}
 		}
 		hit[p.Scene] = append(hit[p.Scene], 100*p.TexelHitRate())
 	}
-	var series []plot.Series
-	for _, sk := range SweepScenes {
-		if len(hit[sk.Scene]) == len(cats) {
-			series = append(series, plot.Series{Name: sk.Scene, Y: hit[sk.Scene]})
-		}
-	}
+	series := sceneSeries(hit, len(cats))
 	f := &plot.Figure{Title: "5.3.2/5.3.5: texture L1 per-texel hit rate (32 KB, 16-way, 64 B lines)", XLabel: "variant, samples per pixel",
 		YLabel: "texel hit rate (%)", Categories: cats, Series: series, Width: 28 * 28.3465}
 	if err := s.save("texture_bilinear", header, rows, f); err != nil {
@@ -501,11 +497,14 @@ func (s *study) texture(w io.Writer) error {
 	return nil
 }
 
-func contains(xs []string, x string) bool {
-	for _, v := range xs {
-		if v == x {
-			return true
+// sceneSeries returns a plot series for each sweep scene, in SweepScenes
+// order, that has a value in each of the n categories.
+func sceneSeries(byScene map[string][]float64, n int) []plot.Series {
+	var series []plot.Series
+	for _, sk := range SweepScenes {
+		if len(byScene[sk.Scene]) == n {
+			series = append(series, plot.Series{Name: sk.Scene, Y: byScene[sk.Scene]})
 		}
 	}
-	return false
+	return series
 }

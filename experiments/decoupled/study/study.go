@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -68,7 +69,7 @@ var FigureNames = []string{"9", "10", "11", "12", "texture", "13"}
 func (o *Options) figures() (map[string]bool, string, error) {
 	want := map[string]bool{}
 	for _, f := range o.Figures {
-		if !contains(FigureNames, f) {
+		if !slices.Contains(FigureNames, f) {
 			return nil, "", fmt.Errorf("-figures %s: %q is not one of %s", strings.Join(o.Figures, ","), f, strings.Join(FigureNames, ", "))
 		}
 		want[f] = true

@@ -164,15 +164,7 @@ func (tp *TimedPoint) run(w, h int, b *inputs.Budget) error {
 	if err := expt.Reserve(b, cfg, s); err != nil {
 		return refused{err}
 	}
-	f, err := driver.Encode(s, cfg.DriverOptions())
-	if err != nil {
-		return err
-	}
-	p, err := configs.Build(cfg)
-	if err != nil {
-		return err
-	}
-	res, err := p.Run(f)
+	p, res, err := configs.RunScene(cfg, s)
 	if err != nil {
 		return err
 	}
@@ -181,21 +173,21 @@ func (tp *TimedPoint) run(w, h int, b *inputs.Budget) error {
 	if err != nil {
 		return err
 	}
-	o, err := cfg.ReferenceOptions()
-	if err != nil {
-		return err
-	}
 	var pr *probe
-	if p.SortMiddle != nil {
+	ref, err := cfg.RenderReferenceWith(g, func(o *reference.Options) error {
+		if p.SortMiddle == nil {
+			return nil
+		}
 		// The functional sort-middle model watches the reference render of
 		// the same frame: per-tile LRUs of the machine's size.
 		m := Models{Tiled: []int{cfg.ReorderBuffer.ShadingCacheEntries, Unbounded}}
+		var err error
 		if pr, err = newProbe(g.Memory, s.Width, s.Height, s.Samples, m); err != nil {
 			return err
 		}
 		o.Observer = pr
-	}
-	ref, err := reference.Render(g.Memory, g.Stream, g.StreamBytes, o)
+		return nil
+	})
 	if err != nil {
 		return err
 	}

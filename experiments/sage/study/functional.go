@@ -73,17 +73,15 @@ func sageRender(cfg *configs.Config, in *expt.Inputs, name string, w, h, n int,
 	if err != nil {
 		return err
 	}
-	o, err := cfg.ReferenceOptions()
-	if err != nil {
-		return err
-	}
-	pos := o.Raster.PatternTable
 	shown := false
-	o.Sage.Display = func(ct *framebuffer.ColorTarget) (*image.RGBA, error) {
-		shown = true
-		return display(ct, pos)
-	}
-	if _, err := reference.Render(f.Memory, f.Stream, f.StreamBytes, o); err != nil {
+	if _, err := cfg.RenderReferenceWith(f, func(o *reference.Options) error {
+		pos := o.Raster.PatternTable
+		o.Sage.Display = func(ct *framebuffer.ColorTarget) (*image.RGBA, error) {
+			shown = true
+			return display(ct, pos)
+		}
+		return nil
+	}); err != nil {
 		return err
 	}
 	if !shown {
@@ -107,12 +105,10 @@ func runReuse(name string, batches []int, in *expt.Inputs) (Reuse, error) {
 		if err != nil {
 			return r, err
 		}
-		o, err := cfg.ReferenceOptions()
-		if err != nil {
-			return r, err
-		}
-		o.BatchVertices = bv
-		res, err := reference.Render(f.Memory, f.Stream, f.StreamBytes, o)
+		res, err := cfg.RenderReferenceWith(f, func(o *reference.Options) error {
+			o.BatchVertices = bv
+			return nil
+		})
 		if err != nil {
 			return r, err
 		}

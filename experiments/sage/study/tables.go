@@ -117,8 +117,7 @@ func tablePipes(out string, w io.Writer, p plan, by map[string]*Result) error {
 				f2(maxOf(t.PipeUtil)), f2(lo)})
 		}
 	}
-	expt.Table(w, header, rows)
-	if err := outputs.WriteCSV(filepath.Join(out, "pipes.csv"), header, rows); err != nil {
+	if err := table(w, out, "pipes.csv", header, rows); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "\n1b. Vertices shaded per triangle by vertex batch size (reference renderer: the MAJC sees the batch's unique vertices)\n")
@@ -133,8 +132,7 @@ func tablePipes(out string, w io.Writer, p plan, by map[string]*Result) error {
 			rows = append(rows, []string{s, strconv.Itoa(b), f0(r.Triangles), f0(r.VSInvocations[i]), f3(v), "0.5 (asymptotic)"})
 		}
 	}
-	expt.Table(w, header, rows)
-	if err := outputs.WriteCSV(filepath.Join(out, "vertex_reuse.csv"), header, rows); err != nil {
+	if err := table(w, out, "vertex_reuse.csv", header, rows); err != nil {
 		return err
 	}
 	if best1 > 0 && best1 < paperTrianglesPerPipe {
@@ -186,8 +184,7 @@ func tableFill(out string, w io.Writer, p plan, by map[string]*Result) error {
 			maxIl = max(maxIl, t.InterleaveUtil)
 		}
 	}
-	expt.Table(w, header, rows)
-	if err := outputs.WriteCSV(filepath.Join(out, "fill.csv"), header, rows); err != nil {
+	if err := table(w, out, "fill.csv", header, rows); err != nil {
 		return err
 	}
 	if peakGBs < paperFillGBs {
@@ -222,8 +219,7 @@ func tableFill(out string, w io.Writer, p plan, by map[string]*Result) error {
 		"% of 76 Hz frame", "samples/cycle for 200 us"}
 	rows = [][]string{{fmt.Sprintf("%dx%dx%d", clear.Width, clear.Height, clear.Samples), f0(perInterleave), f0(clear.ClearRate),
 		f0(clear.ClearCycles), f1(us), "< 200", pct(us * 1e-6 * 76), f0(need)}}
-	expt.Table(w, header, rows)
-	if err := outputs.WriteCSV(filepath.Join(out, "clear.csv"), header, rows); err != nil {
+	if err := table(w, out, "clear.csv", header, rows); err != nil {
 		return err
 	}
 	if us*1e-6 >= paperClearSeconds {
@@ -287,8 +283,7 @@ func tableVideo(out string, w io.Writer, p plan, by map[string]*Result) error {
 			f3(4 * ratio(e.MACs, e.ConvolvePixels) * 250e6 / 1e12), "0.4 (4 spp, 250 MHz)",
 			f0(s.Underruns), f0(e.StallCycles), keeps})
 	}
-	expt.Table(w, header, rows)
-	if err := outputs.WriteCSV(filepath.Join(out, "video.csv"), header, rows); err != nil {
+	if err := table(w, out, "video.csv", header, rows); err != nil {
 		return err
 	}
 	if len(behind) > 0 {
@@ -331,8 +326,7 @@ func tableFilters(out string, w io.Writer, p plan, by map[string]*Result) error 
 				pct(e.Over1), f0(e.NegativeClamps), "barely visible (Fig. 4)"})
 		}
 	}
-	expt.Table(w, header, rows)
-	if err := outputs.WriteCSV(filepath.Join(out, "filters.csv"), header, rows); err != nil {
+	if err := table(w, out, "filters.csv", header, rows); err != nil {
 		return err
 	}
 	if worst > 1 {
@@ -353,8 +347,7 @@ func tableFilters(out string, w io.Writer, p plan, by map[string]*Result) error 
 			over = append(over, s)
 		}
 	}
-	expt.Table(w, header, rows)
-	if err := outputs.WriteCSV(filepath.Join(out, "check.csv"), header, rows); err != nil {
+	if err := table(w, out, "check.csv", header, rows); err != nil {
 		return err
 	}
 	if len(over) > 0 {
@@ -428,6 +421,11 @@ func tableBalance(out string, w io.Writer, p plan, by map[string]*Result) error 
 				f3(ratio(maxOf(t.InterleaveSamples), m)), f3(ratio(lo, m))})
 		}
 	}
+	return table(w, out, "balance.csv", header, rows)
+}
+
+// table prints rows under header and writes them to out/name as CSV.
+func table(w io.Writer, out, name string, header []string, rows [][]string) error {
 	expt.Table(w, header, rows)
-	return outputs.WriteCSV(filepath.Join(out, "balance.csv"), header, rows)
+	return outputs.WriteCSV(filepath.Join(out, name), header, rows)
 }

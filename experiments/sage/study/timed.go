@@ -9,7 +9,6 @@ import (
 	"github.com/gfxsim/gfxsim/configs"
 	"github.com/gfxsim/gfxsim/experiments/expt"
 	"github.com/gfxsim/gfxsim/functional/filter"
-	"github.com/gfxsim/gfxsim/scene/driver"
 )
 
 // Timed is what one simulation of the SAGE machine measured (sums or means
@@ -78,17 +77,12 @@ func runTimed(pt point, w, h int, in *expt.Inputs) (Timed, error) {
 	if err := expt.Reserve(b, cfg, s); err != nil {
 		return t, err
 	}
-	f, err := driver.Encode(s, cfg.DriverOptions())
+	p, res, err := configs.RunScene(cfg, s)
+	if p != nil && err != nil { // the run failed (not the encoding or the build)
+		err = fmt.Errorf("%s at %dx%d, %d samples: %w", pt.scene, w, h, pt.samples, err)
+	}
 	if err != nil {
 		return t, err
-	}
-	p, err := configs.Build(cfg)
-	if err != nil {
-		return t, err
-	}
-	res, err := p.Run(f)
-	if err != nil {
-		return t, fmt.Errorf("%s at %dx%d, %d samples: %w", pt.scene, w, h, pt.samples, err)
 	}
 	sg := &cfg.Sage
 	t.Pipes = sg.Pipes

@@ -76,22 +76,21 @@ func bars(rows []Row, names []string, ys ...func(Metrics) float64) ([]string, []
 // orderRows are the traversal-order rows, the baseline (row-major tiles and
 // quads) first.
 func orderRows(rows []Row) []Row {
-	out := []Row{}
-	for _, r := range pick(rows, "baseline", "texstudy") {
-		r.Setting = "tiles rowmajor, quads rowmajor"
-		out = append(out, r)
-	}
-	return append(out, pick(rows, "order", "")...)
+	return withBaseline(rows, "order", "tiles rowmajor, quads rowmajor")
 }
 
 // formatRows are the storage-format rows, the RGBA8 baseline first.
-func formatRows(rows []Row) []Row {
+func formatRows(rows []Row) []Row { return withBaseline(rows, "format", "rgba8") }
+
+// withBaseline returns the rows of sweep after the baseline rows, named by
+// the sweep's setting they have (setting).
+func withBaseline(rows []Row, sweep, setting string) []Row {
 	out := []Row{}
 	for _, r := range pick(rows, "baseline", "texstudy") {
-		r.Setting = "rgba8"
+		r.Setting = setting
 		out = append(out, r)
 	}
-	return append(out, pick(rows, "format", "")...)
+	return append(out, pick(rows, sweep, "")...)
 }
 
 // figures writes the study's plots; banks is the L2's bank count (one per

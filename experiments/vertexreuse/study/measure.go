@@ -42,9 +42,7 @@ func drawIndices(mem command.Memory, s *vertex.Stream) []uint32 {
 // the caches of Sizes.
 func measure(f *driver.Frame, batchVertices int) (Reuse, error) {
 	r := Reuse{FIFO: make([]int, len(Sizes)), LRU: make([]int, len(Sizes))}
-	b := make([]byte, f.StreamBytes)
-	f.Memory.ReadAt(b, f.Stream)
-	cmds, err := command.DecodeAll(b, f.Stream)
+	cmds, err := command.DecodeStream(f.Memory, f.Stream, f.StreamBytes)
 	if err != nil {
 		return r, err
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gfxsim/gfxsim/functional/depth"
 	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/raster"
 )
 
@@ -110,8 +111,8 @@ func PrimitiveBounds(t *raster.Triangle, cfg *raster.Config, f depth.Format, x0,
 		return qlo, qhi
 	}
 	lo32, hi32 := down32(lo64), up32(hi64)
-	lo = depth.Quantize(clamp32(lo32, p.zlo, p.zhi), f)
-	hi = depth.Quantize(clamp32(hi32, p.zlo, p.zhi), f)
+	lo = depth.Quantize(pipeline.ClampDepth(lo32, p.zlo, p.zhi), f)
+	hi = depth.Quantize(pipeline.ClampDepth(hi32, p.zlo, p.zhi), f)
 	return max(lo, qlo), min(hi, qhi)
 }
 
@@ -130,14 +131,4 @@ func up32(v float64) float32 {
 		r = math.Nextafter32(r, float32(math.Inf(1)))
 	}
 	return r
-}
-
-func clamp32(z, lo, hi float32) float32 {
-	if !(z >= lo) {
-		return lo
-	}
-	if z > hi {
-		return hi
-	}
-	return z
 }

@@ -329,11 +329,8 @@ func (b *Buffer) gather(quads []raster.Quad, live []raster.SampleMask) {
 	for i, q := range quads {
 		for pix := 0; pix < 4; pix++ {
 			pm := live[i][pix]
-			if pm == 0 {
-				continue
-			}
-			x, y := int(q.X)+pix&1, int(q.Y)+pix>>1
-			if x < 0 || y < 0 || x >= b.geo.Width || y >= b.geo.Height {
+			x, y, ok := b.pixelAt(q, pix, pm)
+			if !ok {
 				continue
 			}
 			ti, bit0 := b.geo.TileOf(x, y)
@@ -347,6 +344,13 @@ func (b *Buffer) gather(quads []raster.Quad, live []raster.SampleMask) {
 			b.pieces[last].cover.OrBits(bit0, pm, n)
 		}
 	}
+}
+
+// pixelAt returns pixel pix of quad q; ok is false when the pixel has no
+// samples in pm or lies off the buffer.
+func (b *Buffer) pixelAt(q raster.Quad, pix int, pm uint64) (x, y int, ok bool) {
+	x, y = int(q.X)+pix&1, int(q.Y)+pix>>1
+	return x, y, pm != 0 && x >= 0 && y >= 0 && x < b.geo.Width && y < b.geo.Height
 }
 
 // pieceOf returns the index of tile ti's piece, or -1 when it has none.
@@ -380,12 +384,8 @@ func (b *Buffer) scatter(quads []raster.Quad, live []raster.SampleMask) int {
 			continue
 		}
 		for pix := 0; pix < 4; pix++ {
-			pm := live[i][pix]
-			if pm == 0 {
-				continue
-			}
-			x, y := int(q.X)+pix&1, int(q.Y)+pix>>1
-			if x < 0 || y < 0 || x >= b.geo.Width || y >= b.geo.Height {
+			x, y, ok := b.pixelAt(q, pix, live[i][pix])
+			if !ok {
 				continue
 			}
 			ti, bit0 := b.geo.TileOf(x, y)

@@ -24,7 +24,7 @@ func ExactPass(d *state.Draw, cfg *raster.Config, p *pipeline.Primitive, q raste
 		x, y := int(q.X)+pix&1, int(q.Y)+pix>>1
 		var zv float32
 		if shader {
-			zv = clampDepth(out.Depth[pix], d.Viewport.MinZ, d.Viewport.MaxZ)
+			zv = pipeline.ClampDepth(out.Depth[pix], d.Viewport.MinZ, d.Viewport.MaxZ)
 		} else {
 			zv = p.Triangle.SampleDepth(cfg, x, y, s)
 		}
@@ -34,16 +34,4 @@ func ExactPass(d *state.Draw, cfg *raster.Config, p *pipeline.Primitive, q raste
 		}
 	}
 	return pass
-}
-
-// clampDepth clamps a shader depth to the viewport range as the output merger
-// does (NaN to the minimum).
-func clampDepth(z, lo, hi float32) float32 {
-	if !(z >= lo) {
-		return lo
-	}
-	if z > hi {
-		return hi
-	}
-	return z
 }

@@ -92,11 +92,8 @@ func (b *Buffer) tablePieces(dc *DrawContext, p *pipeline.Primitive, quads []ras
 		hidden := live[i].AndNot(vis)
 		for pix := 0; pix < 4; pix++ {
 			pm := hidden[pix]
-			if pm == 0 {
-				continue
-			}
-			x, y := int(q.X)+pix&1, int(q.Y)+pix>>1
-			if x < 0 || y < 0 || x >= b.geo.Width || y >= b.geo.Height {
+			x, y, ok := b.pixelAt(q, pix, pm)
+			if !ok {
 				continue
 			}
 			ti, bit0 := b.geo.TileOf(x, y)

@@ -130,11 +130,8 @@ func (s *solver) repair() {
 // whole DAG: no dominator tree, multiply-referenced nodes recomputed whenever
 // a parent can merge them. It is the baseline the RDS variants improve on.
 func (p *Problem) Greedy() (*Partition, error) {
-	s, err := newSolver(p)
+	s, err := p.possible()
 	if err != nil {
-		return nil, err
-	}
-	if err := s.checkPossible(); err != nil {
 		return nil, err
 	}
 	s.reset()

@@ -37,12 +37,23 @@ func (s *solver) run() (*Partition, error) {
 	return s.build()
 }
 
-func (p *Problem) start() (*solver, error) {
+// possible returns a solver of p once every node can fit a pass.
+func (p *Problem) possible() (*solver, error) {
 	s, err := newSolver(p)
 	if err != nil {
 		return nil, err
 	}
 	if err := s.checkPossible(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// start returns a solver of p with its partial dominator tree (the RDS
+// variants).
+func (p *Problem) start() (*solver, error) {
+	s, err := p.possible()
+	if err != nil {
 		return nil, err
 	}
 	s.pdt = s.g.PartialDominatorTree()

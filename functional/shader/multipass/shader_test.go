@@ -126,18 +126,22 @@ func TestExactDerivatives(t *testing.T) {
 	}
 }
 
-// TestDerivativeOfRestoredValue shows why ExactDerivatives exists: without
-// it, a texture coordinate saved in one pass and restored in the next takes
-// its LOD from helper lanes holding another fragment's value.
-func TestDerivativeOfRestoredValue(t *testing.T) {
-	src := `.ps
+// threeSamplers declares a pixel shader reading a texture coordinate and a
+// normal through three samplers.
+const threeSamplers = `.ps
 .input v0 texcoord perspective
 .input v1 normal perspective
 .output o0 color
 .sampler s0 a
 .sampler s1 b
 .sampler s2 c
-mul r0, v0, v1
+`
+
+// TestDerivativeOfRestoredValue shows why ExactDerivatives exists: without
+// it, a texture coordinate saved in one pass and restored in the next takes
+// its LOD from helper lanes holding another fragment's value.
+func TestDerivativeOfRestoredValue(t *testing.T) {
+	src := threeSamplers + `mul r0, v0, v1
 add r0, r0, v0
 tex r1, r0, s0
 tex r2, v1, s1
@@ -314,14 +318,7 @@ mad o0, r3, r1, r0.w      ; 5: r0.w never written: initial zero
 // TestImpossible: a node that needs more than the machine gives even with
 // every operand restored is reported with its instruction and the limit.
 func TestImpossible(t *testing.T) {
-	sh := analyze(t, `.ps
-.input v0 texcoord perspective
-.input v1 normal perspective
-.output o0 color
-.sampler s0 a
-.sampler s1 b
-.sampler s2 c
-tex r0, v0, s0
+	sh := analyze(t, threeSamplers+`tex r0, v0, s0
 tex r1, v1, s1
 tex r2, v0, s2
 mad o0, r0, r1, r2
