@@ -11,6 +11,9 @@
 // would; Fault (a unit's protocol error, stopping the run through its Halt;
 // TakeAs and PeekAs take a port's message of the one type it carries);
 // Activity and WaitReason (the state of each cycle);
-// AddPort and PeekState (a unit's ports and their buffer states); AddCounters
-// and Ratio (statistics); LateFinder (a memory finder set after building).
+// AddPort and PeekState (a unit's ports and their buffer states); Sender (a
+// unit's sends, counted as progress, a refusal remembered as a blocked
+// output); Task (the trace task of a unit's control command); AddCounters and
+// Ratio (statistics); LateFinder (a memory finder set after building);
+// Compact (dropping the consumed head of a queue read from its front).
 package timing
