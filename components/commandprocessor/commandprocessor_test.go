@@ -301,9 +301,7 @@ func TestDispatchOrderAndContents(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The same stream through the functional tracker.
-	buf := make([]byte, size)
-	r.img.ReadAt(buf, stream)
-	located, err := command.DecodeAll(buf, stream)
+	located, err := command.DecodeStream(r.img, stream, size)
 	if err != nil {
 		t.Fatal(err)
 	}

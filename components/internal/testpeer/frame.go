@@ -90,9 +90,7 @@ func Reference(t testing.TB, f *driver.Frame) *reference.Result {
 // failure fails t.
 func WalkFrame(t testing.TB, f *driver.Frame, visit func(act state.Action)) {
 	t.Helper()
-	buf := make([]byte, f.StreamBytes)
-	f.Memory.ReadAt(buf, f.Stream)
-	cmds, err := command.DecodeAll(buf, f.Stream)
+	cmds, err := command.DecodeStream(f.Memory, f.Stream, f.StreamBytes)
 	if err != nil {
 		t.Fatal(err)
 	}
