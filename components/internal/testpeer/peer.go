@@ -67,15 +67,11 @@ func (f *Peer) Tick(now sim.VTimeInSec) bool {
 			Arrived: f.Freq.Cycle(meta.RecvTime), Retrieved: cyc})
 		progress = true
 	}
-	for len(f.Script) > 0 && f.Script[0].At <= cyc {
-		s := f.Script[0]
-		m := s.Msg.Meta()
-		m.Src, m.Dst, m.SendTime = f.Port, s.Dst, now
-		if f.Port.Send(s.Msg) != nil {
-			return progress // woken by NotifyPortFree
-		}
-		f.Script = f.Script[1:]
-		progress = true
+	var sent int
+	f.Script, sent = SendDue(f.Port, nil, f.Script, now, cyc)
+	progress = progress || sent > 0
+	if Blocked(f.Script, cyc) {
+		return progress // woken by NotifyPortFree
 	}
 	// Tick until the next scripted cycle, and every cycle while blocked.
 	return progress || len(f.Script) > 0 || cyc < f.AcceptFrom
