@@ -301,23 +301,12 @@ func TestDispatchOrderAndContents(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The same stream through the functional tracker.
-	buf := make([]byte, size)
-	r.img.ReadAt(buf, stream)
-	located, err := command.DecodeAll(buf, stream)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := state.NewTracker(r.img)
 	var ref []*state.Draw
-	for _, lc := range located {
-		act, err := tr.Apply(lc)
-		if err != nil {
-			t.Fatal(err)
-		}
+	testpeer.WalkStream(t, r.img, stream, size, func(act state.Action) {
 		if act.Kind == state.ActDraw {
 			ref = append(ref, act.Draw)
 		}
-	}
+	})
 	got := dispatches(b.pipe)
 	if len(got) != len(want) {
 		t.Fatalf("%d draws dispatched, want %d", len(got), len(want))

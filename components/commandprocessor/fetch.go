@@ -21,13 +21,8 @@ const (
 
 // receiveMemory takes every DMA completion that has arrived.
 func (c *CommandProcessor) receiveMemory(now sim.VTimeInSec) bool {
-	progress := false
-	for {
-		done, ok := c.dma.Receive(now)
-		if !ok {
-			return progress
-		}
-		progress = true
+	arrived := c.dma.ReceiveAll(now)
+	for _, done := range arrived {
 		switch done.Tag {
 		case tagChunk:
 			c.chunkArrived(done.Addr)
@@ -45,6 +40,7 @@ func (c *CommandProcessor) receiveMemory(now sim.VTimeInSec) bool {
 			}
 		}
 	}
+	return len(arrived) > 0
 }
 
 // chunkArrived marks the chunk at addr arrived and takes its bytes from the

@@ -222,13 +222,8 @@ func (c *InputAssembler) receiveMemory(now sim.VTimeInSec) bool {
 	if c.client == nil {
 		return false
 	}
-	progress := false
-	for {
-		done, ok := c.client.Receive(now)
-		if !ok {
-			return progress
-		}
-		progress = true
+	arrived := c.client.ReceiveAll(now)
+	for _, done := range arrived {
 		for i, r := range c.inflight {
 			if r.id == done.Tag {
 				c.inflight = append(c.inflight[:i], c.inflight[i+1:]...)
@@ -236,6 +231,7 @@ func (c *InputAssembler) receiveMemory(now sim.VTimeInSec) bool {
 			}
 		}
 	}
+	return len(arrived) > 0
 }
 
 // receiveCredits takes the BatchCredit messages primitive assembly sent.

@@ -95,6 +95,8 @@ type Client struct {
 	drainNext  int
 	drainData  []byte
 
+	arrived []Completion // ReceiveAll's result, reused
+
 	traceDomain tracing.NamedHookable
 	traceParent string
 
@@ -343,6 +345,23 @@ func (c *Client) Receive(now sim.VTimeInSec) (Completion, bool) {
 		c.release(i)
 	}
 	return comp, true
+}
+
+// ReceiveAll calls Receive until it returns false and returns the completions,
+// in Receive's order, in a slice the client reuses: it is valid until the next
+// ReceiveAll. It is the receive loop of a component that handles its
+// completions without issuing requests in between (so that no entry it frees
+// could have served a new request sooner); an empty result means nothing
+// arrived.
+func (c *Client) ReceiveAll(now sim.VTimeInSec) []Completion {
+	c.arrived = c.arrived[:0]
+	for {
+		comp, ok := c.Receive(now)
+		if !ok {
+			return c.arrived
+		}
+		c.arrived = append(c.arrived, comp)
+	}
 }
 
 func (c *Client) nextMerged(now sim.VTimeInSec) Completion {

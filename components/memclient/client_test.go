@@ -439,3 +439,32 @@ func TestWithAkitaIdealMemory(t *testing.T) {
 		t.Errorf("stats %v", s)
 	}
 }
+
+func TestReceiveAllTakesEveryCompletionInReceiveOrder(t *testing.T) {
+	c, port, _ := setup(t, memclient.Config{MergeReads: true})
+	if got := c.ReceiveAll(cycle(0)); len(got) != 0 {
+		t.Fatalf("ReceiveAll with nothing arrived = %+v, want none", got)
+	}
+	if !c.Read(cycle(1), 0x1000, 64, 7) || !c.Read(cycle(2), 0x1010, 16, 8) ||
+		!c.Write(cycle(3), 0x2000, []byte{1, 2}, 9) {
+		t.Fatal("refused")
+	}
+	respond(port, 1, cycle(10))
+	respond(port, 0, cycle(10))
+	got := c.ReceiveAll(cycle(11))
+	var tags []uint64
+	var merged []bool
+	for _, comp := range got {
+		tags = append(tags, comp.Tag)
+		merged = append(merged, comp.Merged)
+	}
+	if fmt.Sprint(tags, merged) != fmt.Sprint([]uint64{9, 7, 8}, []bool{false, false, true}) {
+		t.Errorf("ReceiveAll tags %v merged %v, want [9 7 8] [false false true]", tags, merged)
+	}
+	if got[2].Addr != 0x1010 || len(got[2].Data) != 16 || got[2].Data[0] != 0x10 {
+		t.Errorf("merged completion %+v", got[2])
+	}
+	if !c.Idle() || len(c.ReceiveAll(cycle(12))) != 0 {
+		t.Error("not idle after ReceiveAll or a second ReceiveAll found more")
+	}
+}

@@ -30,7 +30,9 @@
 //     the client's clock). A response with merged reads yields the original
 //     read first and then one completion per merged read, in merge order, each
 //     with its own bytes sliced from the response (no copy). The entry is freed
-//     when its last completion has been returned.
+//     when its last completion has been returned. ReceiveAll is that loop for
+//     a component that handles its completions without issuing requests in
+//     between: it returns them all in a slice the client reuses.
 //
 // The client does not order requests: responses come back in the memory's
 // order. A component that needs a read to see an earlier write waits for the

@@ -132,14 +132,9 @@ func (c *Comp) geometryIO(now sim.VTimeInSec) bool {
 // head of the queue, one request per cycle, each inside one 64-byte line.
 func (c *Comp) streamOutIO(now sim.VTimeInSec) bool {
 	g := &c.gs
-	progress := false
-	for {
-		if _, ok := g.client.Receive(now); !ok {
-			break
-		}
-		g.soOut--
-		progress = true
-	}
+	done := len(g.client.ReceiveAll(now))
+	g.soOut -= done
+	progress := done > 0
 	if len(g.soQ) == 0 {
 		return progress
 	}

@@ -21,7 +21,7 @@ type (
 
 // fakeSink plays the reorder buffer: it takes every message from In, from cycle
 // AcceptFrom on.
-type fakeSink = testpeer.Sink
+type fakeSink = testpeer.Peer
 
 // bench is a packer between depth-unit fakes and a sink, on direct connections.
 type bench struct {
@@ -53,7 +53,7 @@ func newBench(b Builder, scripts [][]scripted, sinkCap, bufOut int) *bench {
 	b = b.WithEnv(timing.Env{Engine: e, Freq: testpeer.Freq, Halt: b.Env().Halt})
 	bn.packer = b.Build("GPU.QuadPacker")
 	bn.sink = testpeer.NewSink("ReorderBuffer", e, sinkCap)
-	bn.packer.ReorderBufferPort = bn.sink.In
+	bn.packer.ReorderBufferPort = bn.sink.Port
 	in := sim.NewDirectConnection("DepthToPacker", e, 1*sim.GHz)
 	for i, sc := range scripts {
 		s := testpeer.NewSource(fmt.Sprintf("DepthUnit[%d]", i), e, sc)
@@ -64,7 +64,7 @@ func newBench(b Builder, scripts [][]scripted, sinkCap, bufOut int) *bench {
 	in.PlugIn(bn.packer.FromDepthUnits, 1)
 	out := sim.NewDirectConnection("PackerToROB", e, 1*sim.GHz)
 	out.PlugIn(bn.packer.ToReorderBuffer, bufOut)
-	out.PlugIn(bn.sink.In, 1)
+	out.PlugIn(bn.sink.Port, 1)
 	e.AcceptHook(tickRecorder{bn})
 	return bn
 }

@@ -277,7 +277,7 @@ func TestWarpContent(t *testing.T) {
 	if w.Draw != a || w.ID != 0 || !reflect.DeepEqual(w.Quads, want) {
 		t.Fatalf("warp draw %p id %d quads %+v", w.Draw, w.ID, w.Quads)
 	}
-	if w.Src != bn.packer.ToReorderBuffer || w.Dst != bn.sink.In {
+	if w.Src != bn.packer.ToReorderBuffer || w.Dst != bn.sink.Port {
 		t.Fatal("warp not addressed from ToReorderBuffer to ReorderBufferPort")
 	}
 	e, ok := bn.sink.Got[1].Msg.(*protocol.DrawEnd)

@@ -122,7 +122,7 @@ type ropRecord struct {
 }
 
 // fakeROP records what it receives, taking messages from cycle AcceptFrom on.
-type fakeROP = testpeer.Sink
+type fakeROP = testpeer.Peer
 
 // records describes what ROP r received (describeROP), with the cycles the
 // messages entered its port.
@@ -226,9 +226,9 @@ func newBench(b Builder, cfg benchConfig, script []scripted) *bench {
 	toROPs.PlugIn(bn.rob.ToROPs, cfg.ropBuf)
 	for i := 0; i < cfg.rops; i++ {
 		r := testpeer.NewSink(fmt.Sprintf("ROP[%d]", i), e, cfg.ropCap)
-		toROPs.PlugIn(r.In, 1)
+		toROPs.PlugIn(r.Port, 1)
 		bn.rops = append(bn.rops, r)
-		bn.rob.ROPs = append(bn.rob.ROPs, r.In)
+		bn.rob.ROPs = append(bn.rob.ROPs, r.Port)
 	}
 	return bn
 }

@@ -71,14 +71,7 @@ func writeVisibility(d *fstate.Draw, v *protocol.ShadedVisibilityQuad, pass *ras
 			pipeline.BlendSample(d, x, y, s, c, ws)
 		}
 	}
-	switch {
-	case killed:
-		ws.QuadsDiscarded++
-	case !written:
-		ws.QuadsLateZCulled++
-	default:
-		ws.QuadsWritten++
-	}
+	ws.EndQuad(!killed, written)
 }
 
 // TestBlurWriteMatchesWriteVisibility: a ShadedSamples of an early-Z and one

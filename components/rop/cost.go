@@ -2,7 +2,6 @@ package rop
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/gfxsim/gfxsim/functional/raster"
 	"github.com/gfxsim/gfxsim/functional/state"
@@ -25,16 +24,13 @@ const (
 	CostBySamples
 )
 
-var costNames = enum.Names[CostModel]{Type: "CostModel", What: "ROP cost model", Names: []string{"flat", "by_samples"}}
+var costNames = enum.Names[CostModel]{Type: "CostModel", Exact: true, What: "ROP cost model", Names: []string{"flat", "by_samples"}}
 
 func (m CostModel) String() string { return costNames.String(m) }
 
 // ParseCostModel returns the model named s, exactly ("flat" or "by_samples").
 func ParseCostModel(s string) (CostModel, error) {
-	if i := slices.Index(costNames.Names, s); i >= 0 {
-		return CostModel(i), nil
-	}
-	return 0, fmt.Errorf("unknown %s %q (want %s)", costNames.What, s, costNames.Want())
+	return costNames.Parse(s)
 }
 
 // Costs is the blend stage's cost model (Config.Costs).

@@ -253,9 +253,7 @@ func runFrameCache(t *testing.T, name string, w, h, samples, parts int, engine s
 	t.Helper()
 	fr := testframe.EncodeDefault(t, name, w, h, samples)
 	disp := fr.Memory.Alloc(uint64(w*h*4), 4096)
-	buf := make([]byte, fr.StreamBytes)
-	fr.Memory.ReadAt(buf, fr.Stream)
-	cmds, err := command.DecodeAll(buf, fr.Stream)
+	cmds, err := command.DecodeStream(fr.Memory, fr.Stream, fr.StreamBytes)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package texturesampler
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/gfxsim/gfxsim/functional/texture"
 	"github.com/gfxsim/gfxsim/internal/enum"
@@ -25,17 +24,14 @@ const (
 	FilterCostByTexelQuads
 )
 
-var filterCostNames = enum.Names[FilterCostModel]{Type: "FilterCostModel", What: "filter cost model", Names: []string{"flat", "by_texel_quads"}}
+var filterCostNames = enum.Names[FilterCostModel]{Type: "FilterCostModel", Exact: true, What: "filter cost model", Names: []string{"flat", "by_texel_quads"}}
 
 func (m FilterCostModel) String() string { return filterCostNames.String(m) }
 
 // ParseFilterCostModel returns the model named s, exactly ("flat" or
 // "by_texel_quads").
 func ParseFilterCostModel(s string) (FilterCostModel, error) {
-	if i := slices.Index(filterCostNames.Names, s); i >= 0 {
-		return FilterCostModel(i), nil
-	}
-	return 0, fmt.Errorf("unknown %s %q (want %s)", filterCostNames.What, s, filterCostNames.Want())
+	return filterCostNames.Parse(s)
 }
 
 // FilterCosts is the filter stage's cost model (Builder.WithFilterCosts).

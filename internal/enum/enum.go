@@ -1,7 +1,8 @@
 // Package enum is the one home of gfxsim's small named enumerations: an integer
 // type whose values 0..n-1 have names, which String prints, Valid checks and
 // Parse reads back from configuration and scene files, ignoring case (and,
-// unless CaseOnly, '_' and '-', so "inv_src_alpha" is InvSrcAlpha). Each
+// unless CaseOnly, '_' and '-', so "inv_src_alpha" is InvSrcAlpha), or
+// exactly (Exact). Each
 // enumeration declares one Names value and forwards its methods to it.
 package enum
 
@@ -18,6 +19,7 @@ type Names[T ~uint8 | ~uint32 | ~int] struct {
 	Names    []string // the names of 0, 1, 2, ...
 	OneOf    bool     // Parse's error lists "one of A, B, C" (otherwise "A, B or C")
 	CaseOnly bool     // names match ignoring case only (otherwise '_' and '-' are ignored too)
+	Exact    bool     // names match exactly (before CaseOnly)
 }
 
 // String returns v's name, or "Type(v)" for a value out of range.
@@ -34,11 +36,21 @@ func (n *Names[T]) Valid(v T) bool { return v >= 0 && int(v) < len(n.Names) }
 // Lookup returns the value named s.
 func (n *Names[T]) Lookup(s string) (T, bool) {
 	for i, name := range n.Names {
-		if (n.CaseOnly && strings.EqualFold(s, name)) || (!n.CaseOnly && Equal(s, name)) {
+		if n.match(s, name) {
 			return T(i), true
 		}
 	}
 	return 0, false
+}
+
+func (n *Names[T]) match(s, name string) bool {
+	switch {
+	case n.Exact:
+		return s == name
+	case n.CaseOnly:
+		return strings.EqualFold(s, name)
+	}
+	return Equal(s, name)
 }
 
 // Parse returns the value named s, or an error naming s and every name.

@@ -23,6 +23,8 @@ func TestString(t *testing.T) {
 func TestParse(t *testing.T) {
 	caseOnly := colors
 	caseOnly.CaseOnly, caseOnly.OneOf = true, true
+	exact := colors
+	exact.Exact = true
 	for _, tc := range []struct {
 		n       *Names[color]
 		s       string
@@ -37,6 +39,9 @@ func TestParse(t *testing.T) {
 		{&colors, "", 0, `unknown colour "" (want Red, DarkGreen or Blue)`},
 		{&caseOnly, "darkgreen", 1, ""},
 		{&caseOnly, "dark_green", 0, `unknown colour "dark_green" (want one of Red, DarkGreen, Blue)`},
+		{&exact, "DarkGreen", 1, ""},
+		{&exact, "darkgreen", 0, `unknown colour "darkgreen" (want Red, DarkGreen or Blue)`},
+		{&exact, "Dark_Green", 0, `unknown colour "Dark_Green" (want Red, DarkGreen or Blue)`},
 	} {
 		got, err := tc.n.Parse(tc.s)
 		gotErr := ""

@@ -6,7 +6,9 @@
 // Serve is the tick of a many-port peer that answers through it), and
 // a unit's statistics by name (StatMap, CheckStats) and a tracer that
 // records the tasks a unit reports (TaskLog). A paced sender (Sender) sends
-// one message a cycle. Run starts units and runs a rig's engine;
+// one message a cycle; SendDue is the sending loop of the peers, the
+// sources and the fake memories (here and in components/rop/backendtest):
+// the due head of a queue of Scripted messages. Run starts units and runs a rig's engine;
 // RunAndFinish also closes the units' activity accounting, RunClean fails on
 // a halt. The frame rig (frame.go) encodes scenes
 // (EncodeScene, GeoScene, Builtin), lists and shades their draws (Frame,
@@ -15,7 +17,8 @@
 // DefaultConfig (Env, Edit) and checks their Validate (CheckValidate) and
 // their panics (Panics).
 //
-// It is test support: only _test.go files import it (by convention; Go has
-// no test-only packages). Every peer runs at 1 GHz, so a cycle is a
+// It is test support: only _test.go files and the test-support package
+// components/rop/backendtest import it (by convention; Go has no test-only
+// packages). Every peer runs at 1 GHz, so a cycle is a
 // nanosecond, and names its ports "<name>.<port>".
 package testpeer

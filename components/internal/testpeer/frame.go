@@ -90,13 +90,18 @@ func Reference(t testing.TB, f *driver.Frame) *reference.Result {
 // failure fails t.
 func WalkFrame(t testing.TB, f *driver.Frame, visit func(act state.Action)) {
 	t.Helper()
-	buf := make([]byte, f.StreamBytes)
-	f.Memory.ReadAt(buf, f.Stream)
-	cmds, err := command.DecodeAll(buf, f.Stream)
+	WalkStream(t, f.Memory, f.Stream, f.StreamBytes, visit)
+}
+
+// WalkStream is WalkFrame for the size bytes of command stream at stream in
+// mem.
+func WalkStream(t testing.TB, mem *command.Image, stream, size uint64, visit func(act state.Action)) {
+	t.Helper()
+	cmds, err := command.DecodeStream(mem, stream, size)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := state.NewTracker(f.Memory)
+	tr := state.NewTracker(mem)
 	for _, c := range cmds {
 		act, err := tr.Apply(c)
 		if err != nil {

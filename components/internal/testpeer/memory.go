@@ -17,11 +17,6 @@ type MemReq struct {
 	Write      bool
 }
 
-type memPending struct {
-	ready uint64
-	rsp   sim.Msg
-}
-
 // Memory answers every request Latency cycles after its tick took it: a
 // read with the bytes of Image, a write with an acknowledgement (the data is
 // not applied). A ReadOnly memory panics on a write. Log lists the requests.
@@ -32,7 +27,7 @@ type Memory struct {
 	Latency  uint64
 	ReadOnly bool
 	Log      []MemReq
-	pending  []memPending
+	pending  []Scripted // answers at their ready cycle
 }
 
 // NewMemory returns a memory named "Memory" with port "Memory.Top" (64
@@ -52,16 +47,9 @@ func (m *Memory) Tick(now sim.VTimeInSec) bool {
 		progress = true
 		m.take(cycle, msg)
 	}
-	for len(m.pending) > 0 && m.pending[0].ready <= cycle {
-		rsp := m.pending[0].rsp
-		rsp.Meta().SendTime = now
-		if m.Top.Send(rsp) != nil {
-			break
-		}
-		m.pending = m.pending[1:]
-		progress = true
-	}
-	return progress || len(m.pending) > 0
+	var sent int
+	m.pending, sent = SendDue(m.Top, nil, m.pending, now, cycle)
+	return progress || sent > 0 || len(m.pending) > 0
 }
 
 func (m *Memory) take(cycle uint64, msg sim.Msg) {
@@ -81,5 +69,5 @@ func (m *Memory) take(cycle uint64, msg sim.Msg) {
 	default:
 		panic(fmt.Sprintf("fake memory: unexpected %T", msg))
 	}
-	m.pending = append(m.pending, memPending{ready: cycle + m.Latency, rsp: rsp})
+	m.pending = append(m.pending, Scripted{At: cycle + m.Latency, Msg: rsp, Dst: msg.Meta().Src})
 }

@@ -17,29 +17,42 @@ type Scripted struct {
 	Dst sim.Port
 }
 
-// Received is a message a peer took: Cycle is the cycle its sender sent it.
+// Received is a message a peer took: Cycle is the cycle its sender sent it,
+// Arrived the cycle it entered the peer's port and Retrieved the cycle the
+// peer took it.
 type Received struct {
-	Cycle uint64
-	Msg   sim.Msg
+	Cycle     uint64
+	Msg       sim.Msg
+	Arrived   uint64
+	Retrieved uint64
 }
 
-// Peer is a scripted peer with one port: each tick it takes everything its
-// port holds (unless Hold) and then sends its script (each message no
-// earlier than its cycle, in order, retrying on failure).
+// Peer is a scripted peer with one port: each tick from cycle AcceptFrom on
+// it takes everything its port holds (unless Hold) and then sends its script
+// (each message no earlier than its cycle, in order, retrying on failure).
+// Before AcceptFrom it takes nothing (a blocked receiver) and ticks every
+// cycle.
 type Peer struct {
 	*timing.TickingComponent
-	Port   sim.Port
-	Script []Scripted
-	Got    []Received
-	Hold   bool // do not retrieve (back-pressure)
+	Port       sim.Port
+	Script     []Scripted
+	Got        []Received
+	Hold       bool // do not retrieve (back-pressure)
+	AcceptFrom uint64
 }
 
 // NewPeer returns a peer named name whose port "<name>.Port" buffers bufCap
 // messages.
-func NewPeer(name string, e sim.Engine, bufCap int) *Peer {
+func NewPeer(name string, e sim.Engine, bufCap int) *Peer { return newPeer(name, "Port", e, bufCap) }
+
+// NewSink returns a peer with no script, a receiver, named name whose port
+// "<name>.In" holds capacity messages.
+func NewSink(name string, e sim.Engine, capacity int) *Peer { return newPeer(name, "In", e, capacity) }
+
+func newPeer(name, port string, e sim.Engine, bufCap int) *Peer {
 	f := &Peer{}
 	f.TickingComponent = timing.NewTickingComponent(name, e, Freq, f)
-	f.Port = timing.AddPort(f, "Port", bufCap)
+	f.Port = timing.AddPort(f, port, bufCap)
 	return f
 }
 
@@ -47,22 +60,21 @@ func NewPeer(name string, e sim.Engine, bufCap int) *Peer {
 func (f *Peer) Tick(now sim.VTimeInSec) bool {
 	cyc := f.Freq.Cycle(now)
 	progress := false
-	for !f.Hold && f.Port.Peek() != nil {
+	for !f.Hold && cyc >= f.AcceptFrom && f.Port.Peek() != nil {
 		m := f.Port.Retrieve(now)
-		f.Got = append(f.Got, Received{f.Freq.Cycle(m.Meta().SendTime), m})
+		meta := m.Meta()
+		f.Got = append(f.Got, Received{Cycle: f.Freq.Cycle(meta.SendTime), Msg: m,
+			Arrived: f.Freq.Cycle(meta.RecvTime), Retrieved: cyc})
 		progress = true
 	}
-	for len(f.Script) > 0 && f.Script[0].At <= cyc {
-		s := f.Script[0]
-		m := s.Msg.Meta()
-		m.Src, m.Dst, m.SendTime = f.Port, s.Dst, now
-		if f.Port.Send(s.Msg) != nil {
-			return progress // woken by NotifyPortFree
-		}
-		f.Script = f.Script[1:]
-		progress = true
+	var sent int
+	f.Script, sent = SendDue(f.Port, nil, f.Script, now, cyc)
+	progress = progress || sent > 0
+	if Blocked(f.Script, cyc) {
+		return progress // woken by NotifyPortFree
 	}
-	return progress || len(f.Script) > 0 // tick until the next scripted cycle
+	// Tick until the next scripted cycle, and every cycle while blocked.
+	return progress || len(f.Script) > 0 || cyc < f.AcceptFrom
 }
 
 // Finisher is a unit whose activity accounting closes at the end of a run.

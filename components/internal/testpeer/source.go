@@ -6,7 +6,8 @@ import (
 )
 
 // Source sends its script through Out (one message of buffer) to Dst, each
-// message at its cycle At or later, in order; Dst in the script is ignored.
+// message at its cycle At or later, in order; a script entry's Dst, when
+// set, overrides Dst.
 type Source struct {
 	*timing.TickingComponent
 	Out    sim.Port
@@ -26,16 +27,13 @@ func NewSource(name string, e sim.Engine, script []Scripted) *Source {
 // Tick sends what is due.
 func (s *Source) Tick(now sim.VTimeInSec) bool {
 	cycle := s.Freq.Cycle(now)
-	progress := false
-	for len(s.Script) > 0 && s.Script[0].At <= cycle {
-		m := s.Script[0].Msg
-		m.Meta().Src, m.Meta().Dst, m.Meta().SendTime = s.Out, s.Dst, now
-		if s.Out.Send(m) != nil {
-			return progress
-		}
+	var sent int
+	s.Script, sent = SendDue(s.Out, s.Dst, s.Script, now, cycle)
+	for range sent {
 		s.Sent = append(s.Sent, cycle)
-		s.Script = s.Script[1:]
-		progress = true
 	}
-	return progress || len(s.Script) > 0
+	if Blocked(s.Script, cycle) {
+		return sent > 0 // woken by NotifyPortFree
+	}
+	return sent > 0 || len(s.Script) > 0
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/sarchlab/akita/v3/mem/mem"
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/functional/command"
 	"github.com/gfxsim/gfxsim/timing"
 )
@@ -22,12 +23,6 @@ import (
 type Received struct {
 	Cycle uint64
 	Msg   sim.Msg
-}
-
-type scripted struct {
-	cycle uint64
-	dst   sim.Port
-	msg   sim.Msg
 }
 
 // Peer is a scripted component with one port.
@@ -47,7 +42,7 @@ type Peer struct {
 	OnRecv func(p *Peer, cycle uint64, msg sim.Msg)
 
 	waker  *timing.Waker
-	script []scripted
+	script []testpeer.Scripted
 }
 
 // NewPeer builds a peer named name whose port holds capacity incoming messages.
@@ -63,7 +58,7 @@ func NewPeer(name string, e sim.Engine, f sim.Freq, capacity int) *Peer {
 // SendAt schedules msg to dst at cycle (or as soon as the port accepts it).
 // Messages leave in the order they were scheduled.
 func (p *Peer) SendAt(cycle uint64, dst sim.Port, msg sim.Msg) {
-	p.script = append(p.script, scripted{cycle: cycle, dst: dst, msg: msg})
+	p.script = append(p.script, testpeer.Scripted{At: cycle, Msg: msg, Dst: dst})
 	p.waker.WakeAt(sim.VTimeInSec(float64(cycle) / float64(p.Freq)))
 }
 
@@ -92,21 +87,15 @@ func (p *Peer) Tick(now sim.VTimeInSec) bool {
 			p.OnRecv(p, cycle, msg)
 		}
 	}
-	for len(p.script) > 0 && p.script[0].cycle <= cycle {
-		s := p.script[0]
-		m := s.msg.Meta()
-		m.Src, m.Dst, m.SendTime = p.Port, s.dst, now
-		if p.Port.Send(s.msg) != nil {
-			break
-		}
+	var sent int
+	p.script, sent = testpeer.SendDue(p.Port, nil, p.script, now, cycle)
+	for range sent {
 		p.Sent = append(p.Sent, cycle)
-		p.script = p.script[1:]
-		progress = true
 	}
-	if len(p.script) > 0 && p.script[0].cycle > cycle {
-		p.waker.WakeIn(now, int(p.script[0].cycle-cycle))
+	if len(p.script) > 0 && p.script[0].At > cycle {
+		p.waker.WakeIn(now, int(p.script[0].At-cycle))
 	}
-	return progress
+	return progress || sent > 0
 }
 
 // Access is one memory request as the fake memory saw it.
@@ -116,11 +105,6 @@ type Access struct {
 	Size  uint64
 	Write bool
 	Data  []byte // a copy of the written bytes
-}
-
-type pendingRsp struct {
-	ready uint64
-	msg   sim.Msg
 }
 
 // Memory is a memory with a fixed latency and unlimited concurrency: a request
@@ -135,7 +119,7 @@ type Memory struct {
 	Log     []Access
 
 	waker   *timing.Waker
-	pending []pendingRsp
+	pending []testpeer.Scripted // answers at their ready cycle
 }
 
 // NewMemory builds a fake memory named name.
@@ -178,16 +162,9 @@ func (m *Memory) Writes() []uint64 {
 // Tick takes new requests and sends the responses that are due.
 func (m *Memory) Tick(now sim.VTimeInSec) bool {
 	cycle := m.Freq.Cycle(now)
-	progress := false
-	for len(m.pending) > 0 && m.pending[0].ready <= cycle {
-		rsp := m.pending[0].msg
-		rsp.Meta().SendTime = now
-		if m.Top.Send(rsp) != nil {
-			break
-		}
-		m.pending = m.pending[1:]
-		progress = true
-	}
+	var sent int
+	m.pending, sent = testpeer.SendDue(m.Top, nil, m.pending, now, cycle)
+	progress := sent > 0
 	for {
 		msg := m.Top.Retrieve(now)
 		if msg == nil {
@@ -204,19 +181,19 @@ func (m *Memory) Tick(now sim.VTimeInSec) bool {
 			m.Log = append(m.Log, Access{Cycle: cycle, Addr: r.Address, Size: r.AccessByteSize})
 			rsp := mem.DataReadyRspBuilder{}.WithSrc(m.Top).WithDst(r.Src).WithRspTo(r.ID).
 				WithData(data).WithSendTime(now).Build()
-			m.pending = append(m.pending, pendingRsp{ready: ready, msg: rsp})
+			m.pending = append(m.pending, testpeer.Scripted{At: ready, Msg: rsp, Dst: r.Src})
 		case *mem.WriteReq:
 			m.Log = append(m.Log, Access{Cycle: cycle, Addr: r.Address, Size: uint64(len(r.Data)), Write: true,
 				Data: append([]byte(nil), r.Data...)})
 			rsp := mem.WriteDoneRspBuilder{}.WithSrc(m.Top).WithDst(r.Src).WithRspTo(r.ID).
 				WithSendTime(now).Build()
-			m.pending = append(m.pending, pendingRsp{ready: ready, msg: rsp})
+			m.pending = append(m.pending, testpeer.Scripted{At: ready, Msg: rsp, Dst: r.Src})
 		default:
 			panic(fmt.Sprintf("backendtest: the memory received a %T", msg))
 		}
 	}
-	if len(m.pending) > 0 && m.pending[0].ready > cycle {
-		m.waker.WakeIn(now, int(m.pending[0].ready-cycle))
+	if len(m.pending) > 0 && m.pending[0].At > cycle {
+		m.waker.WakeIn(now, int(m.pending[0].At-cycle))
 	}
 	return progress
 }

@@ -179,13 +179,7 @@ func (c *Binner) Tick(now sim.VTimeInSec) bool {
 }
 
 func (c *Binner) receiveMemory(now sim.VTimeInSec) bool {
-	progress := false
-	for {
-		if _, ok := c.mem.Receive(now); !ok {
-			return progress
-		}
-		progress = true
-	}
+	return len(c.mem.ReceiveAll(now)) > 0
 }
 
 func (c *Binner) sendControl(now sim.VTimeInSec) bool {

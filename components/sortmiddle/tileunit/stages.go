@@ -190,18 +190,13 @@ func (c *TileUnit) sendDone(now sim.VTimeInSec) bool {
 
 // receiveMemory takes the memory's answers.
 func (c *TileUnit) receiveMemory(now sim.VTimeInSec) bool {
-	progress := false
-	for {
-		cp, ok := c.mem.Receive(now)
-		if !ok {
-			return progress
-		}
-		progress = true
-		t := c.t
-		if t == nil {
-			c.fault.Fail(fmt.Errorf("a memory answer without a tile in progress"))
-			return progress
-		}
+	arrived := c.mem.ReceiveAll(now)
+	t := c.t
+	if t == nil && len(arrived) > 0 {
+		c.fault.Fail(fmt.Errorf("a memory answer without a tile in progress"))
+		return true
+	}
+	for _, cp := range arrived {
 		idx := int(cp.Tag &^ tagMask)
 		switch cp.Tag & tagMask {
 		case tagLoad:
@@ -229,6 +224,7 @@ func (c *TileUnit) receiveMemory(now sim.VTimeInSec) bool {
 			t.storeLeft--
 		}
 	}
+	return len(arrived) > 0
 }
 
 // receiveControl takes the ROP's DrawDone and the back end's Done.
