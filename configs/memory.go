@@ -29,10 +29,27 @@ type MemoryItem struct {
 // memory, by the fields that cost it: the caches' tag stores and the L2
 // directories (per line, times the units that have one), the reorder buffer's
 // entries, the shader cores' warp slots, and a fixed baseline for the engine
-// and everything else. The frame itself (targets, textures, buffers) is the
-// scene's (scene.Scene.FrameBytes).
+// and everything else. On SAGE every pipe has its own input assembler, shader
+// cores, samplers and texture memory with its L2, and there is no depth unit,
+// HiZ, ROP or reorder buffer. The frame itself (targets, textures, buffers) is
+// the scene's (scene.Scene.FrameBytes), held MemoryImageCopies times more by a
+// timed machine.
 func (c *Config) MemoryEstimate() []MemoryItem {
 	lines := func(cc Cache) int64 { return int64(cc.SizeKB) * 1024 / int64(max(1, cc.LineBytes)) }
+	samplers := int64(c.ShaderCore.Count / max(1, c.TextureSampler.CoresPerSampler))
+	l2 := l2LineBytes * int64(c.L2.BankSizeKB) * 1024 / int64(max(1, c.L2.LineBytes)) * int64(c.Memory.Channels)
+	iaCaches := tagLineBytes * (lines(c.InputAssembler.IndexCache) + lines(c.InputAssembler.VertexCache))
+	warps := warpSlotBytes * int64(c.ShaderCore.WarpSlots) * int64(c.ShaderCore.Count)
+	if c.Machine == "sage" {
+		pipes := int64(c.Sage.Pipes)
+		return []MemoryItem{
+			{"baseline (engine, components, buses)", runBaselineBytes},
+			{"input_assembler.index_cache, vertex_cache x sage.pipes", iaCaches * pipes},
+			{"texture_sampler.l1 x samplers x sage.pipes", tagLineBytes * lines(c.TextureSampler.L1) * samplers * pipes},
+			{"l2.bank_size_kb x memory.channels x (1 + sage.pipes)", l2 * (1 + pipes)},
+			{"shader_core.warp_slots x count x sage.pipes", warps * pipes},
+		}
+	}
 	rops, ropField := int64(c.ROP.Count), " x rop.count"
 	robs, robField := int64(1), ""
 	if c.Machine == "sortmiddle" {
@@ -40,19 +57,29 @@ func (c *Config) MemoryEstimate() []MemoryItem {
 		rops, robs, ropField = int64(c.SortMiddle.TileUnits), int64(c.SortMiddle.TileUnits), " x sortmiddle.tile_units"
 		robField = ropField
 	}
-	samplers := int64(c.ShaderCore.Count / max(1, c.TextureSampler.CoresPerSampler))
 	return []MemoryItem{
 		{"baseline (engine, components, buses)", runBaselineBytes},
-		{"input_assembler.index_cache, vertex_cache", tagLineBytes * (lines(c.InputAssembler.IndexCache) + lines(c.InputAssembler.VertexCache))},
+		{"input_assembler.index_cache, vertex_cache", iaCaches},
 		{"depth_unit.cache" + ropField, tagLineBytes * lines(c.DepthUnit.Cache) * rops},
 		{"hiz.cache" + ropField, tagLineBytes * lines(c.HiZ.Cache) * rops},
 		{"rop.cache" + ropField, tagLineBytes * lines(c.ROP.Cache) * rops},
 		{"texture_sampler.l1 x samplers", tagLineBytes * lines(c.TextureSampler.L1) * samplers},
-		{"l2.bank_size_kb x memory.channels", l2LineBytes * int64(c.L2.BankSizeKB) * 1024 / int64(max(1, c.L2.LineBytes)) * int64(c.Memory.Channels)},
+		{"l2.bank_size_kb x memory.channels", l2},
 		{"reorder_buffer.entries" + robField, (reorderEntryBytes + visRecordBytes) * int64(c.ReorderBuffer.Entries) * robs},
 		{"reorder_buffer.shading_cache_entries" + robField, shadingEntryBytes * int64(c.ReorderBuffer.ShadingCacheEntries) * robs},
-		{"shader_core.warp_slots x count", warpSlotBytes * int64(c.ShaderCore.WarpSlots) * int64(c.ShaderCore.Count)},
+		{"shader_core.warp_slots x count", warps},
 	}
+}
+
+// MemoryImageCopies returns how many copies of the driver's memory image a
+// timed run of the machine loads beside the driver's own: one into the GPU's
+// memory, and on SAGE one more into every pipe's texture memory (a texture
+// upload to each rasterize chip).
+func (c *Config) MemoryImageCopies() int {
+	if c.Machine == "sage" {
+		return 1 + c.Sage.Pipes
+	}
+	return 1
 }
 
 // MemoryBytes is the total of MemoryEstimate.

@@ -92,7 +92,7 @@ func Reserve(b *inputs.Budget, cfg *configs.Config, s *scene.Scene) error {
 	if err := cfg.ReserveMemory(b); err != nil {
 		return err
 	}
-	return ReserveTimedFrame(b, s)
+	return ReserveTimedFrame(b, cfg, s)
 }
 
 // ReserveFrame reserves the frame of scene s (scene.Scene.FrameBytes) in b:
@@ -101,16 +101,23 @@ func ReserveFrame(b *inputs.Budget, s *scene.Scene) error {
 	return reserveFrame(b, s, "", s.FrameBytes())
 }
 
-// ReserveTimedFrame reserves the frame of scene s for a timed machine in b
+// ReserveTimedFrame reserves the frame of scene s for a timed run of cfg in b
 // (TimedFrameBytes).
-func ReserveTimedFrame(b *inputs.Budget, s *scene.Scene) error {
-	return reserveFrame(b, s, " on a timed machine (the image and its copy in the machine's memory)", TimedFrameBytes(s))
+func ReserveTimedFrame(b *inputs.Budget, cfg *configs.Config, s *scene.Scene) error {
+	where := " on a timed machine (the image and its copy in the machine's memory)"
+	if n := cfg.MemoryImageCopies(); n > 1 {
+		where = fmt.Sprintf(" on a timed machine (the image and its %d copies in the machine's memories)", n)
+	}
+	return reserveFrame(b, s, where, TimedFrameBytes(cfg, s))
 }
 
-// TimedFrameBytes estimates the memory of scene s's frame on a timed
-// machine: twice scene.Scene.FrameBytes, since the machine's memory holds a
-// copy of the driver's image (Memory.LoadImage) while the image lives on.
-func TimedFrameBytes(s *scene.Scene) int64 { return 2 * s.FrameBytes() }
+// TimedFrameBytes estimates the memory of scene s's frame on a timed run of
+// cfg: scene.Scene.FrameBytes for the driver's image, which lives on, and as
+// much again for each copy the machine loads (configs.Config.MemoryImageCopies:
+// its memory's, and on SAGE every pipe's texture memory's).
+func TimedFrameBytes(cfg *configs.Config, s *scene.Scene) int64 {
+	return int64(1+cfg.MemoryImageCopies()) * s.FrameBytes()
+}
 
 func reserveFrame(b *inputs.Budget, s *scene.Scene, where string, n int64) error {
 	if err := b.Reserve(fmt.Sprintf("the frame of scene %s (%dx%d, %d samples, %d textures)%s", s.Name, s.Width, s.Height,

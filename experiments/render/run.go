@@ -19,6 +19,7 @@ import (
 	"github.com/gfxsim/gfxsim/scene/driver"
 	"github.com/gfxsim/gfxsim/tracing"
 
+	"github.com/gfxsim/gfxsim/internal/inputs"
 	"github.com/gfxsim/gfxsim/internal/outputs"
 	"github.com/gfxsim/gfxsim/internal/progress"
 )
@@ -126,11 +127,8 @@ func run(o options, w io.Writer) error {
 		if f == 0 && o.frames > s.Frames {
 			return fmt.Errorf("-frames %d: scene %q has %d frame(s)", o.frames, s.Name, s.Frames)
 		}
-		reserve, held := expt.ReserveTimedFrame, expt.TimedFrameBytes(s)
-		if o.mode == "functional" {
-			reserve, held = expt.ReserveFrame, s.FrameBytes()
-		}
-		if err := reserve(budget, s); err != nil {
+		held, err := o.reserveFrame(budget, cfg, s)
+		if err != nil {
 			return err
 		}
 		if o.frames > 0 {
@@ -147,6 +145,28 @@ func run(o options, w io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// reserveFrame reserves scene s's frame in budget and returns the bytes held:
+// the reference renderer's frame in functional mode; a timed machine's frame
+// (expt.TimedFrameBytes), and with -check the reference renderer's frame that
+// the timed image is compared with, in timing mode.
+func (o options) reserveFrame(budget *inputs.Budget, cfg *configs.Config, s *scene.Scene) (int64, error) {
+	if o.mode == "functional" {
+		return s.FrameBytes(), expt.ReserveFrame(budget, s)
+	}
+	if err := expt.ReserveTimedFrame(budget, cfg, s); err != nil {
+		return 0, err
+	}
+	held := expt.TimedFrameBytes(cfg, s)
+	if o.check {
+		if err := expt.ReserveFrame(budget, s); err != nil {
+			budget.Release(held)
+			return 0, fmt.Errorf("-check: %w", err)
+		}
+		held += s.FrameBytes()
+	}
+	return held, nil
 }
 
 func runFunctional(o options, s *scene.Scene, cfg *configs.Config, w io.Writer, suffix string) error {

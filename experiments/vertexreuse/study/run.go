@@ -116,7 +116,7 @@ func runPoint(p point, o Options, cfg *configs.Config, sess *tracing.Session) (R
 	if err != nil {
 		return r, err
 	}
-	if err := expt.ReserveTimedFrame(b, s); err != nil {
+	if err := expt.ReserveTimedFrame(b, cfg, s); err != nil {
 		return r, err
 	}
 	ok := driver.Reorderable(s)

@@ -1,0 +1,41 @@
+package main
+
+import (
+	"io"
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestFrameReservations: a timed frame reserves the driver's image and every
+// copy the machine loads (one into the GPU's memory; on SAGE one more into
+// each of the 4 pipes' texture memories), and -check also the reference
+// renderer's frame; a budget that does not hold them refuses the run before
+// anything is built. Room at 1280x720, 4 samples: its frame is 39.5 MiB.
+func TestFrameReservations(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"check", []string{"-check", "-max-memory", "370M"},
+			"-check: builtin:room: the frame of scene room (1280x720, 4 samples, 6 textures) needs about 39.5 MiB, " +
+				"and 347.5 MiB is already reserved: more than the memory budget of 370.0 MiB (-max-memory)"},
+		{"sage pipes", []string{"-config", "../../configs/sage.yaml", "-max-memory", "450M"},
+			"builtin:room: the frame of scene room (1280x720, 4 samples, 6 textures) on a timed machine " +
+				"(the image and its 5 copies in the machine's memories) needs about 236.8 MiB, and 269.5 MiB is already reserved: " +
+				"more than the memory budget of 450.0 MiB (-max-memory)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			args := append([]string{"-q", "-width", "1280", "-height", "720", "-o", t.TempDir()}, c.args...)
+			o, err := parseFlags(args, func(string) string { return "" }, os.Stderr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = run(o, io.Discard)
+			if err == nil || !strings.HasSuffix(err.Error(), c.want) {
+				t.Fatalf("got %v\nwant an error ending %q", err, c.want)
+			}
+		})
+	}
+}
