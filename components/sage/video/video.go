@@ -53,7 +53,12 @@ type Comp struct {
 }
 
 type counters struct {
-	presents, spans, pixels, underruns, stallCycles, lateSpans uint64
+	presents    uint64 `stat:"presents"`
+	spans       uint64 `stat:"spans"`
+	pixels      uint64 `stat:"pixels"`
+	underruns   uint64 `stat:"underruns"`
+	stallCycles uint64 `stat:"stall_cycles"`
+	lateSpans   uint64 `stat:"late_spans"`
 }
 
 // Tick scans out what the raster has passed, takes spans while the FIFO has
@@ -212,11 +217,7 @@ func (c *Comp) Buffers() []timing.BufferState {
 // Stats reports the counters (see the package documentation).
 func (c *Comp) Stats(add func(name string, v float64)) {
 	n := c.Name() + "."
-	s := &c.st
-	timing.AddCounters(n, add,
-		timing.Counter{Name: "presents", Value: s.presents}, timing.Counter{Name: "spans", Value: s.spans},
-		timing.Counter{Name: "pixels", Value: s.pixels}, timing.Counter{Name: "underruns", Value: s.underruns},
-		timing.Counter{Name: "stall_cycles", Value: s.stallCycles}, timing.Counter{Name: "late_spans", Value: s.lateSpans})
+	timing.AddTagged(n, add, &c.st)
 	add(n+"required_pixel_rate", c.PixelClock())
 	add(n+"delivered_pixel_rate", c.DeliveredPixelRate())
 	frame := 0.0
