@@ -165,6 +165,33 @@ type drawCount struct {
 	n   int
 }
 
+// counters are the unit's statistics, named by their tags (Stats).
+type counters struct {
+	tilesIn      uint64 `stat:"tiles_in"`
+	quadsIn      uint64 `stat:"quads_in"`
+	tilesOut     uint64 `stat:"tiles_out"`
+	quadsOut     uint64 `stat:"quads_out"`
+	tilesCulled  uint64 `stat:"tiles_culled"`
+	passTiles    uint64 `stat:"pass_through_tiles"`
+	passQuads    uint64 `stat:"pass_through_quads"`
+	bypassed     uint64 `stat:"bypassed"` // earlier draws' work sent past a waiting early-Z tile
+	samplesEarly uint64 `stat:"samples_tested_early"`
+	samplesLate  uint64 `stat:"samples_tested_late"`
+	passed       uint64 `stat:"samples_passed"`
+	failed       uint64 `stat:"samples_failed"`
+	quadsCulled  uint64 `stat:"quads_culled_early_z"`
+	lateRequests uint64 `stat:"late_z_requests"`
+	lateQuads    uint64 `stat:"late_z_quads"`
+	drawEndsIn   uint64 `stat:"draw_ends_in"`
+	drawEndsOut  uint64 `stat:"draw_ends_out"`
+	clears       uint64 `stat:"clears"`
+	presents     uint64 `stat:"presents"`
+	flushes      uint64 `stat:"flushes"`
+	fbMessages   uint64 `stat:"feedback_messages"`
+	fbTiles      uint64 `stat:"feedback_tiles"`
+	fbDropped    uint64 `stat:"feedback_dropped"`
+}
+
 // Comp is a depth unit: the depth/stencil block of one partition's render
 // back-end. See the package documentation.
 type Comp struct {
@@ -237,32 +264,6 @@ type Comp struct {
 
 	activity *timing.Activity
 	st       counters
-}
-
-type counters struct {
-	tilesIn      uint64 `stat:"tiles_in"`
-	quadsIn      uint64 `stat:"quads_in"`
-	tilesOut     uint64 `stat:"tiles_out"`
-	quadsOut     uint64 `stat:"quads_out"`
-	tilesCulled  uint64 `stat:"tiles_culled"`
-	passTiles    uint64 `stat:"pass_through_tiles"`
-	passQuads    uint64 `stat:"pass_through_quads"`
-	bypassed     uint64 `stat:"bypassed"` // earlier draws' work sent past a waiting early-Z tile
-	samplesEarly uint64 `stat:"samples_tested_early"`
-	samplesLate  uint64 `stat:"samples_tested_late"`
-	passed       uint64 `stat:"samples_passed"`
-	failed       uint64 `stat:"samples_failed"`
-	quadsCulled  uint64 `stat:"quads_culled_early_z"`
-	lateRequests uint64 `stat:"late_z_requests"`
-	lateQuads    uint64 `stat:"late_z_quads"`
-	drawEndsIn   uint64 `stat:"draw_ends_in"`
-	drawEndsOut  uint64 `stat:"draw_ends_out"`
-	clears       uint64 `stat:"clears"`
-	presents     uint64 `stat:"presents"`
-	flushes      uint64 `stat:"flushes"`
-	fbMessages   uint64 `stat:"feedback_messages"`
-	fbTiles      uint64 `stat:"feedback_tiles"`
-	fbDropped    uint64 `stat:"feedback_dropped"`
 }
 
 // Tick runs the stages from the back of the unit to its front.

@@ -174,6 +174,7 @@ type Comp struct {
 	st                   counters
 }
 
+// counters are the unit's statistics, named by their tags (Stats).
 type counters struct {
 	tilesIn         uint64 `stat:"tiles_in"`
 	quadsIn         uint64 `stat:"quads_in"`

@@ -40,6 +40,18 @@ type retiring struct {
 	visibility bool // visibility records (ShadedSamples)
 }
 
+// counters are the unit's statistics, named by their tags (Stats).
+type counters struct {
+	warps          uint64 `stat:"warps"`
+	quads          uint64 `stat:"quads"`
+	markers        uint64 `stat:"markers"`
+	shadedWarps    uint64 `stat:"shaded_warps"`
+	retiredQuads   uint64 `stat:"retired_quads"`
+	retiredMarkers uint64 `stat:"retired_markers"`
+	ropMessages    uint64 `stat:"rop_messages"`
+	flushes        uint64 `stat:"flushes"`
+}
+
 // Comp is the reorder buffer between the pixel shaders and the ROPs. See the
 // package documentation.
 type Comp struct {
@@ -90,17 +102,6 @@ type Comp struct {
 	occSum   uint64 // entry-cycles in use up to occLast
 	occLast  uint64
 	occMax   int
-}
-
-type counters struct {
-	warps          uint64 `stat:"warps"`
-	quads          uint64 `stat:"quads"`
-	markers        uint64 `stat:"markers"`
-	shadedWarps    uint64 `stat:"shaded_warps"`
-	retiredQuads   uint64 `stat:"retired_quads"`
-	retiredMarkers uint64 `stat:"retired_markers"`
-	ropMessages    uint64 `stat:"rop_messages"`
-	flushes        uint64 `stat:"flushes"`
 }
 
 // Tick runs the stages back to front: retire, fill, control, dispatch.

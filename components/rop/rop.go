@@ -93,6 +93,27 @@ var controlStateNames = enum.Names[controlState]{Type: "controlState", Names: []
 
 func (s controlState) String() string { return controlStateNames.String(s) }
 
+// counters are the unit's statistics, named by their tags (Stats).
+type counters struct {
+	messagesIn   uint64 `stat:"messages_in"`
+	quadsIn      uint64 `stat:"quads_in"`
+	visQuadsIn   uint64 `stat:"visibility_quads_in"`
+	lateRequests uint64 `stat:"late_z_requests"`
+	lateQuads    uint64 `stat:"late_z_quads"`
+	drawEnds     uint64 `stat:"draw_ends"`
+	drawDones    uint64 `stat:"draw_dones"`
+	clears       uint64 `stat:"clears"`
+	presents     uint64 `stat:"presents"`
+	flushes      uint64 `stat:"flushes"`
+	resolveQuads uint64 `stat:"resolve_quads"`
+	resolveLines uint64 `stat:"resolve_lines"`
+	resolveBytes uint64 `stat:"resolve_bytes"`
+	// Compression tags of the lines the resolves read, after their flush.
+	presentLines      uint64 `stat:"present_lines"`
+	presentCompressed uint64 `stat:"present_lines_compressed"`
+	presentCleared    uint64 `stat:"present_lines_cleared"`
+}
+
 // Comp is a ROP: the colour block of one partition's render back-end. See the
 // package documentation.
 type Comp struct {
@@ -165,26 +186,6 @@ type Comp struct {
 	activity *timing.Activity
 	ws       pipeline.WriteStats
 	st       counters
-}
-
-type counters struct {
-	messagesIn   uint64 `stat:"messages_in"`
-	quadsIn      uint64 `stat:"quads_in"`
-	visQuadsIn   uint64 `stat:"visibility_quads_in"`
-	lateRequests uint64 `stat:"late_z_requests"`
-	lateQuads    uint64 `stat:"late_z_quads"`
-	drawEnds     uint64 `stat:"draw_ends"`
-	drawDones    uint64 `stat:"draw_dones"`
-	clears       uint64 `stat:"clears"`
-	presents     uint64 `stat:"presents"`
-	flushes      uint64 `stat:"flushes"`
-	resolveQuads uint64 `stat:"resolve_quads"`
-	resolveLines uint64 `stat:"resolve_lines"`
-	resolveBytes uint64 `stat:"resolve_bytes"`
-	// Compression tags of the lines the resolves read, after their flush.
-	presentLines      uint64 `stat:"present_lines"`
-	presentCompressed uint64 `stat:"present_lines_compressed"`
-	presentCleared    uint64 `stat:"present_lines_cleared"`
 }
 
 // Tick runs the stages from the back of the ROP to its front.

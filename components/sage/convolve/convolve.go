@@ -79,6 +79,7 @@ type Comp struct {
 	st               counters
 }
 
+// counters are the unit's statistics, named by their tags (Stats).
 type counters struct {
 	presents     uint64 `stat:"presents"`
 	requests     uint64 `stat:"line_requests"`

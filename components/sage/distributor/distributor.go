@@ -84,6 +84,7 @@ type plan struct {
 	unsent     int
 }
 
+// counters are the unit's statistics, named by their tags (Stats).
 type counters struct {
 	draws          uint64 `stat:"draws"`
 	orderedDraws   uint64 `stat:"ordered_draws"`

@@ -40,6 +40,28 @@ type output struct {
 	task  string // the clear or flush task the message ends (traced only)
 }
 
+// counters are the unit's statistics, named by their tags (Stats).
+type counters struct {
+	samplesIn         uint64 `stat:"samples_in"`
+	bursts            uint64 `stat:"bursts"`
+	hits              uint64 `stat:"cache_hits"`
+	misses            uint64 `stat:"cache_misses"`
+	fills             uint64 `stat:"fills"`
+	writeBacks        uint64 `stat:"write_backs"`
+	pageMisses        uint64 `stat:"page_misses"`
+	prefetches        uint64 `stat:"prefetches"`
+	prefetchHits      uint64 `stat:"prefetch_hits"`
+	prefetchRedundant uint64 `stat:"prefetches_redundant"`
+	clears            uint64 `stat:"clears"`
+	clearCycles       uint64 `stat:"clear_cycles"`
+	presents          uint64 `stat:"presents"`
+	flips             uint64 `stat:"flips"`
+	flushWriteBacks   uint64 `stat:"flush_write_backs"`
+	drawEnds          uint64 `stat:"draw_ends"`
+	drawDones         uint64 `stat:"draw_dones"`
+	barriers          uint64 `stat:"barriers"`
+}
+
 // Comp is an interleave of the SAGE sample buffer: ChipsPerInterleave 3DRAM
 // chips on one bus. See the package documentation.
 type Comp struct {
@@ -73,27 +95,6 @@ type Comp struct {
 	activity                         *timing.Activity
 	ws                               pipeline.WriteStats
 	st                               counters
-}
-
-type counters struct {
-	samplesIn         uint64 `stat:"samples_in"`
-	bursts            uint64 `stat:"bursts"`
-	hits              uint64 `stat:"cache_hits"`
-	misses            uint64 `stat:"cache_misses"`
-	fills             uint64 `stat:"fills"`
-	writeBacks        uint64 `stat:"write_backs"`
-	pageMisses        uint64 `stat:"page_misses"`
-	prefetches        uint64 `stat:"prefetches"`
-	prefetchHits      uint64 `stat:"prefetch_hits"`
-	prefetchRedundant uint64 `stat:"prefetches_redundant"`
-	clears            uint64 `stat:"clears"`
-	clearCycles       uint64 `stat:"clear_cycles"`
-	presents          uint64 `stat:"presents"`
-	flips             uint64 `stat:"flips"`
-	flushWriteBacks   uint64 `stat:"flush_write_backs"`
-	drawEnds          uint64 `stat:"draw_ends"`
-	drawDones         uint64 `stat:"draw_dones"`
-	barriers          uint64 `stat:"barriers"`
 }
 
 // Tick sends what is due, then carries out the next operations whose turn has

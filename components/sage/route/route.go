@@ -36,6 +36,18 @@ type read struct {
 	done   uint64
 }
 
+// counters are the unit's statistics, named by their tags (Stats).
+type counters struct {
+	presents    uint64 `stat:"presents"`
+	requests    uint64 `stat:"line_requests"`
+	bursts      uint64 `stat:"bursts"`
+	spans       uint64 `stat:"spans"`
+	samples     uint64 `stat:"samples_read"`
+	pixels      uint64 `stat:"pixels_read"`
+	bytes       uint64 `stat:"bytes_out"`
+	sendRefused uint64 `stat:"send_refused"`
+}
+
 // Comp is the route network: the paper's 10 route chips as one unit. See the
 // package documentation.
 type Comp struct {
@@ -77,17 +89,6 @@ type Comp struct {
 	full     timing.WaitReason // this tick: the next span had no FIFO room (stateFIFOFull)
 	activity *timing.Activity
 	st       counters
-}
-
-type counters struct {
-	presents    uint64 `stat:"presents"`
-	requests    uint64 `stat:"line_requests"`
-	bursts      uint64 `stat:"bursts"`
-	spans       uint64 `stat:"spans"`
-	samples     uint64 `stat:"samples_read"`
-	pixels      uint64 `stat:"pixels_read"`
-	bytes       uint64 `stat:"bytes_out"`
-	sendRefused uint64 `stat:"send_refused"`
 }
 
 // Tick completes the span on the video pins, drains the FIFOs, takes the next

@@ -74,6 +74,7 @@ type SampleFill struct {
 	stats stats
 }
 
+// stats are the unit's statistics, named by their tags (Stats).
 type stats struct {
 	samplesOut  uint64 `stat:"samples_out"`
 	sampleQuads uint64 `stat:"sample_quads"`

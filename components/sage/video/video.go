@@ -19,6 +19,16 @@ type held struct {
 	n   int
 }
 
+// counters are the unit's statistics, named by their tags (Stats).
+type counters struct {
+	presents    uint64 `stat:"presents"`
+	spans       uint64 `stat:"spans"`
+	pixels      uint64 `stat:"pixels"`
+	underruns   uint64 `stat:"underruns"`
+	stallCycles uint64 `stat:"stall_cycles"`
+	lateSpans   uint64 `stat:"late_spans"`
+}
+
 // Comp is a video output. See the package documentation.
 type Comp struct {
 	*timing.TickingComponent
@@ -50,15 +60,6 @@ type Comp struct {
 	finish   uint64 // the cycle after the frame's last pixel was scanned out
 
 	st counters
-}
-
-type counters struct {
-	presents    uint64 `stat:"presents"`
-	spans       uint64 `stat:"spans"`
-	pixels      uint64 `stat:"pixels"`
-	underruns   uint64 `stat:"underruns"`
-	stallCycles uint64 `stat:"stall_cycles"`
-	lateSpans   uint64 `stat:"late_spans"`
 }
 
 // Tick scans out what the raster has passed, takes spans while the FIFO has

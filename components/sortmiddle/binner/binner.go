@@ -106,6 +106,7 @@ type Binner struct {
 	st counters
 }
 
+// counters are the unit's statistics, named by their tags (Stats).
 type counters struct {
 	prims       uint64 `stat:"primitives"`
 	entries     uint64 `stat:"bin_entries"`

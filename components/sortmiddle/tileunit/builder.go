@@ -46,7 +46,7 @@ func build(name string, env timing.Env, cfg Config) *TileUnit {
 	return c
 }
 
-// stats are the unit's counters.
+// stats are the unit's counters, named by their tags (Stats).
 type stats struct {
 	tiles          uint64 `stat:"tiles"`
 	emptyTiles     uint64 `stat:"empty_tiles"`
