@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 
 	"github.com/sarchlab/akita/v3/sim"
 )
@@ -15,8 +16,10 @@ type Counter struct {
 	Value uint64
 }
 
-// AddCounters reports each counter as prefix+c.Name through add, in order: the
-// one home of the table of counters every unit's Stats method reports.
+// AddCounters reports each counter as prefix+c.Name through add, in order: for
+// counts a unit reads from a struct that cannot carry its names (a functional
+// package's statistics, such as hiz.Stats); a unit's own counters are tagged
+// and reported by AddTagged.
 func AddCounters(prefix string, add func(string, float64), cs ...Counter) {
 	for _, c := range cs {
 		add(prefix+c.Name, float64(c.Value))
@@ -33,8 +36,9 @@ func AddCounters(prefix string, add func(string, float64), cs ...Counter) {
 // a value that is not a struct, is a programming error: AddTagged panics with
 // the type and the field.
 //
-// It reads the fields by reflection: Stats runs at the end of a run and at
-// metrics intervals, never in a tick.
+// It reads the fields by reflection (the tagged fields of each type are found
+// once): Stats runs at the end of a run and at metrics intervals, never in a
+// tick.
 func AddTagged(prefix string, add func(string, float64), st any) {
 	v := reflect.Indirect(reflect.ValueOf(st))
 	if v.Kind() != reflect.Struct {
@@ -43,9 +47,33 @@ func AddTagged(prefix string, add func(string, float64), st any) {
 	addTagged(prefix, add, v)
 }
 
-// addTagged reports the tagged fields of the struct v under prefix.
-func addTagged(prefix string, add func(string, float64), v reflect.Value) {
-	t := v.Type()
+// taggedField is a tagged field of a struct type: its index, its statistic's
+// name (or, for a nested struct, its prefix) and how to read it.
+type taggedField struct {
+	index int
+	name  string
+	read  fieldRead
+}
+
+type fieldRead uint8
+
+const (
+	readInt fieldRead = iota
+	readUint
+	readFloat
+	readNested
+)
+
+// taggedFields caches the tagged fields of each struct type AddTagged has seen.
+var taggedFields sync.Map // reflect.Type -> []taggedField
+
+// fieldsOf returns the tagged fields of struct type t, and panics at a tagged
+// field AddTagged cannot report.
+func fieldsOf(t reflect.Type) []taggedField {
+	if fs, ok := taggedFields.Load(t); ok {
+		return fs.([]taggedField)
+	}
+	var fs []taggedField
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		tag, ok := f.Tag.Lookup("stat")
@@ -53,20 +81,41 @@ func addTagged(prefix string, add func(string, float64), v reflect.Value) {
 			continue
 		}
 		name, opt, _ := strings.Cut(tag, ",")
-		fv := v.Field(i)
-		switch k := fv.Kind(); {
+		k := f.Type.Kind()
+		tf := taggedField{index: i, name: name}
+		switch {
 		case opt == "prefix" && k == reflect.Struct:
-			addTagged(prefix+name, add, fv)
+			tf.read = readNested
 		case opt != "":
 			panic(fmt.Sprintf("timing.AddTagged: %s.%s: tag option %q needs a struct field, and prefix is the only option", t, f.Name, opt))
 		case k >= reflect.Int && k <= reflect.Int64:
-			add(prefix+name, float64(fv.Int()))
+			tf.read = readInt
 		case k >= reflect.Uint && k <= reflect.Uint64:
-			add(prefix+name, float64(fv.Uint()))
+			tf.read = readUint
 		case k == reflect.Float32 || k == reflect.Float64:
-			add(prefix+name, fv.Float())
+			tf.read = readFloat
 		default:
 			panic(fmt.Sprintf("timing.AddTagged: %s.%s is a %s, not a counter", t, f.Name, f.Type))
+		}
+		fs = append(fs, tf)
+	}
+	taggedFields.Store(t, fs)
+	return fs
+}
+
+// addTagged reports the tagged fields of the struct v under prefix.
+func addTagged(prefix string, add func(string, float64), v reflect.Value) {
+	for _, f := range fieldsOf(v.Type()) {
+		fv := v.Field(f.index)
+		switch f.read {
+		case readNested:
+			addTagged(prefix+f.name, add, fv)
+		case readInt:
+			add(prefix+f.name, float64(fv.Int()))
+		case readUint:
+			add(prefix+f.name, float64(fv.Uint()))
+		case readFloat:
+			add(prefix+f.name, fv.Float())
 		}
 	}
 }
