@@ -52,19 +52,6 @@ type laneCounters struct {
 	dropped     uint64 `stat:"prefetches_dropped"`
 }
 
-// add accumulates o.
-func (s *laneCounters) add(o *laneCounters) {
-	s.samples += o.samples
-	s.bursts += o.bursts
-	s.switches += o.switches
-	s.holds += o.holds
-	s.barriers += o.barriers
-	s.barrierWait += o.barrierWait
-	s.drawEnds += o.drawEnds
-	s.prefetches += o.prefetches
-	s.dropped += o.dropped
-}
-
 // Comp is a sched chip: input FIFOs, second-stage FIFOs, load-balancing
 // switches and pre-write queues. See the package documentation.
 type Comp struct {
@@ -551,9 +538,17 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	n := c.Name() + "."
 	var t laneCounters
 	for j := range c.lanes {
-		l := &c.lanes[j]
-		t.add(&l.st)
-		add(fmt.Sprintf("%sinterleave%d_samples", n, c.cfg.FirstInterleave+j), float64(l.st.samples))
+		l := &c.lanes[j].st
+		t.samples += l.samples
+		t.switches += l.switches
+		t.holds += l.holds
+		t.prefetches += l.prefetches
+		t.dropped += l.dropped
+		t.barrierWait += l.barrierWait
+		t.barriers += l.barriers
+		t.drawEnds += l.drawEnds
+		t.bursts += l.bursts
+		add(fmt.Sprintf("%sinterleave%d_samples", n, c.cfg.FirstInterleave+j), float64(l.samples))
 	}
 	add(n+"samples_in", float64(c.samplesIn))
 	add(n+"input_stall_cycles", float64(c.inputStall))
