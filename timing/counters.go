@@ -3,7 +3,6 @@ package timing
 import (
 	"fmt"
 	"reflect"
-	"strings"
 	"sync"
 
 	"github.com/sarchlab/akita/v3/sim"
@@ -30,11 +29,10 @@ func AddCounters(prefix string, add func(string, float64), cs ...Counter) {
 // pointer to one) that carries a statistic's name in a tag, `stat:"name"`, as
 // prefix+name, in the order of the fields: the one home of the table of
 // counters every unit's Stats method reports, the name written beside its
-// counter. A tagged field is an integer (signed or unsigned) or a float; a
-// struct field tagged `stat:"name,prefix"` reports its own tagged fields under
-// prefix+name. Untagged fields are skipped. A tagged field of any other kind, or
-// a value that is not a struct, is a programming error: AddTagged panics with
-// the type and the field.
+// counter. A tagged field is an integer (signed or unsigned) or a float;
+// untagged fields are skipped. A tagged field of any other kind, or a value
+// that is not a struct, is a programming error: AddTagged panics with the type
+// and the field.
 //
 // It reads the fields by reflection (the tagged fields of each type are found
 // once): Stats runs at the end of a run and at metrics intervals, never in a
@@ -48,7 +46,7 @@ func AddTagged(prefix string, add func(string, float64), st any) {
 }
 
 // taggedField is a tagged field of a struct type: its index, its statistic's
-// name (or, for a nested struct, its prefix) and how to read it.
+// name and how to read it.
 type taggedField struct {
 	index int
 	name  string
@@ -61,7 +59,6 @@ const (
 	readInt fieldRead = iota
 	readUint
 	readFloat
-	readNested
 )
 
 // taggedFields caches the tagged fields of each struct type AddTagged has seen.
@@ -80,14 +77,9 @@ func fieldsOf(t reflect.Type) []taggedField {
 		if !ok {
 			continue
 		}
-		name, opt, _ := strings.Cut(tag, ",")
 		k := f.Type.Kind()
-		tf := taggedField{index: i, name: name}
+		tf := taggedField{index: i, name: tag}
 		switch {
-		case opt == "prefix" && k == reflect.Struct:
-			tf.read = readNested
-		case opt != "":
-			panic(fmt.Sprintf("timing.AddTagged: %s.%s: tag option %q needs a struct field, and prefix is the only option", t, f.Name, opt))
 		case k >= reflect.Int && k <= reflect.Int64:
 			tf.read = readInt
 		case k >= reflect.Uint && k <= reflect.Uint64:
@@ -108,8 +100,6 @@ func addTagged(prefix string, add func(string, float64), v reflect.Value) {
 	for _, f := range fieldsOf(v.Type()) {
 		fv := v.Field(f.index)
 		switch f.read {
-		case readNested:
-			addTagged(prefix+f.name, add, fv)
 		case readInt:
 			add(prefix+f.name, float64(fv.Int()))
 		case readUint:

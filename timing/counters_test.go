@@ -6,29 +6,24 @@ import (
 	"testing"
 )
 
-// tagged has a counter of every kind AddTagged reads, untagged fields, and
-// a nested struct reported under its own prefix.
+// tagged has a counter of every kind AddTagged reads, and untagged fields.
 type tagged struct {
 	quads   uint64 `stat:"quads"`
 	skipped uint64
-	depth   int   `stat:"depth"`
-	small   uint8 `stat:"small"`
-	cache   struct {
-		hits   uint32 `stat:"hits"`
-		misses uint64 `stat:"misses"`
-		note   string
-	} `stat:"cache_,prefix"`
-	rate  float64 `stat:"rate"`
-	half  float32 `stat:"half"`
-	label string
+	depth   int     `stat:"depth"`
+	small   uint8   `stat:"small"`
+	hits    uint32  `stat:"cache_hits"`
+	rate    float64 `stat:"rate"`
+	half    float32 `stat:"half"`
+	label   string
 }
 
-// TestAddTagged reports every kind of counter, nested prefixes and skipped
-// fields, and panics, naming the type and field, at anything else.
+// TestAddTagged: every kind of counter is reported under the prefix, untagged
+// fields are skipped, and anything else panics, naming the type and field.
 func TestAddTagged(t *testing.T) {
 	var st tagged
 	st.quads, st.skipped, st.depth, st.small = 3, 9, -2, 7
-	st.cache.hits, st.cache.misses, st.cache.note = 5, 1, "x"
+	st.hits = 5
 	st.rate, st.half, st.label = 0.25, 1.5, "y"
 	cases := []struct {
 		name  string
@@ -37,7 +32,7 @@ func TestAddTagged(t *testing.T) {
 		panic string
 	}{
 		{name: "pointer", v: &st, want: []string{"GPU.ROP[0].quads=3", "GPU.ROP[0].depth=-2", "GPU.ROP[0].small=7",
-			"GPU.ROP[0].cache_hits=5", "GPU.ROP[0].cache_misses=1", "GPU.ROP[0].rate=0.25", "GPU.ROP[0].half=1.5"}},
+			"GPU.ROP[0].cache_hits=5", "GPU.ROP[0].rate=0.25", "GPU.ROP[0].half=1.5"}},
 		{name: "value", v: struct {
 			a uint64 `stat:"a"`
 			b uint64
@@ -48,13 +43,11 @@ func TestAddTagged(t *testing.T) {
 		}{}, panic: "timing.AddTagged: struct { n string \"stat:\\\"n\\\"\" }.n is a string, not a counter"},
 		{name: "slice field", v: &tagBadSlice{}, panic: "timing.AddTagged: timing.tagBadSlice.per is a []uint64, not a counter"},
 		{name: "bool field", v: &tagBadBool{}, panic: "timing.AddTagged: timing.tagBadBool.on is a bool, not a counter"},
-		{name: "struct without prefix", v: &tagBadNested{},
+		{name: "struct field", v: &tagBadNested{},
 			panic: "timing.AddTagged: timing.tagBadNested.in is a struct { n uint64 }, not a counter"},
-		{name: "prefix on a counter", v: &tagBadOption{},
-			panic: "timing.AddTagged: timing.tagBadOption.n: tag option \"prefix\" needs a struct field, and prefix is the only option"},
 		{name: "not a struct", v: new(uint64), panic: "timing.AddTagged: *uint64 is not a struct or a pointer to one"},
 	}
-	for _, c := range cases {
+	for _, c := range append(cases, cases...) { // twice: the second from the cached field lists
 		var got []string
 		func() {
 			defer func() {
@@ -80,8 +73,4 @@ type tagBadBool struct {
 
 type tagBadNested struct {
 	in struct{ n uint64 } `stat:"in"`
-}
-
-type tagBadOption struct {
-	n uint64 `stat:"n,prefix"`
 }
