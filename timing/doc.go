@@ -13,7 +13,9 @@
 // Activity and WaitReason (the state of each cycle);
 // AddPort and PeekState (a unit's ports and their buffer states); Sender (a
 // unit's sends, counted as progress, a refusal remembered as a blocked
-// output); Task (the trace task of a unit's control command); AddCounters and
-// Ratio (statistics); LateFinder (a memory finder set after building);
+// output); Task (the trace task of a unit's control command); AddTagged (a
+// unit's statistics: each counter named by a `stat:"name"` tag beside its
+// field), AddCounters (counts read from functional structs, named by the unit)
+// and Ratio; LateFinder (a memory finder set after building);
 // Compact (dropping the consumed head of a queue read from its front).
 package timing

@@ -68,9 +68,16 @@ type Checker struct {
 
 	roles map[sim.Port]role
 
-	err                        error
-	writes, writeBacks, checks uint64
-	violations                 uint64
+	err error
+	st  counters
+}
+
+// counters are the checker's statistics, named by their tags (Stats).
+type counters struct {
+	writes     uint64 `stat:"writes"`
+	writeBacks uint64 `stat:"write_backs"`
+	checks     uint64 `stat:"reads_checked"`
+	violations uint64 `stat:"violations"`
 }
 
 type role uint8
@@ -142,10 +149,8 @@ func (c *Checker) Err() error {
 func (c *Checker) Stats(add func(string, float64)) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	timing.AddCounters("GPU.Coherence.", add,
-		timing.Counter{Name: "writes", Value: c.writes}, timing.Counter{Name: "write_backs", Value: c.writeBacks},
-		timing.Counter{Name: "reads_checked", Value: c.checks}, timing.Counter{Name: "fences", Value: c.epoch},
-		timing.Counter{Name: "violations", Value: c.violations})
+	timing.AddTagged("GPU.Coherence.", add, &c.st)
+	add("GPU.Coherence.fences", float64(c.epoch))
 }
 
 func (c *Checker) get(l uint64) *line {
@@ -175,7 +180,7 @@ func (c *Checker) write(st *line) uint64 {
 		st.pub, st.epoch = st.g, c.epoch
 	}
 	st.g++
-	c.writes++
+	c.st.writes++
 	return st.g
 }
 
@@ -199,9 +204,9 @@ func (c *Checker) cacheWrite(addr, size uint64) {
 
 // check compares a read's version with the published one.
 func (c *Checker) check(reader string, l, got uint64) {
-	c.checks++
+	c.st.checks++
 	if want := c.published(l); got < want {
-		c.violations++
+		c.st.violations++
 		if c.err == nil {
 			c.err = &Violation{Reader: reader, Line: l, Got: got, Want: want}
 			if c.halt != nil {
@@ -280,7 +285,7 @@ func (c *Checker) memory(recv bool, item any) {
 		}
 		delete(c.reqs, m.RespondTo)
 		if r.versions != nil {
-			c.writeBacks++
+			c.st.writeBacks++
 			i := 0
 			c.each(r.lo, r.hi, func(l uint64) {
 				st := c.get(l)

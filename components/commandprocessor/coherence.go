@@ -47,7 +47,8 @@ type coherence struct {
 
 	skipFlush, skipInvalidate bool // test hooks (SkipSyncCoherence)
 
-	flushes, invalidates uint64 // statistics
+	flushes     uint64 `stat:"sync_flushes"` // statistics
+	invalidates uint64 `stat:"sync_invalidates"`
 }
 
 // SkipSyncCoherence is a test hook: it makes the sync tokens skip the

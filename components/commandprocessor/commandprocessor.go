@@ -113,12 +113,20 @@ type CommandProcessor struct {
 	coh coherence
 
 	// Statistics.
-	commands            [command.NumOpcodes]uint64
-	draws, clears       uint64
-	presents, syncs     uint64
-	passes              uint64 // PassEnds sent to the binner (tiled machine)
-	dmaRead, dmaWritten uint64
-	autoReads           uint64 // DrawAuto counter reads
+	commands [command.NumOpcodes]uint64
+	st       counters
+}
+
+// counters are the command processor's statistics, named by their tags (Stats).
+type counters struct {
+	draws      uint64 `stat:"draws"`
+	clears     uint64 `stat:"clears"`
+	presents   uint64 `stat:"presents"`
+	syncs      uint64 `stat:"sync_tokens"`
+	dmaRead    uint64 `stat:"dma_bytes_read"`
+	autoReads  uint64 `stat:"draw_auto_reads"` // DrawAuto counter reads
+	dmaWritten uint64 `stat:"dma_bytes_written"`
+	passes     uint64 // PassEnds sent to the binner (tiled machine; reported there only)
 }
 
 type chunkState uint8
@@ -223,18 +231,11 @@ func (c *CommandProcessor) Stats(add func(name string, v float64)) {
 	for op, n := range c.commands {
 		add(p+"commands_"+snake(command.Opcode(op).String()), float64(n))
 	}
-	add(p+"draws", float64(c.draws))
-	add(p+"clears", float64(c.clears))
-	add(p+"presents", float64(c.presents))
+	timing.AddTagged(p, add, &c.st)
 	if c.Binner != nil {
-		add(p+"passes", float64(c.passes))
+		add(p+"passes", float64(c.st.passes))
 	}
-	add(p+"sync_tokens", float64(c.syncs))
-	add(p+"sync_flushes", float64(c.coh.flushes))
-	add(p+"sync_invalidates", float64(c.coh.invalidates))
-	add(p+"dma_bytes_read", float64(c.dmaRead))
-	add(p+"draw_auto_reads", float64(c.autoReads))
-	add(p+"dma_bytes_written", float64(c.dmaWritten))
+	timing.AddTagged(p, add, &c.coh)
 	add(p+"draws_in_flight", float64(len(c.inflight)))
 	c.activity.Stats(c.Name(), add)
 	if c.dma != nil {

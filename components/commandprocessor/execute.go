@@ -192,7 +192,7 @@ func (c *CommandProcessor) fetchResource(now sim.VTimeInSec, p *pending) bool {
 		if !c.dma.Read(now, p.resNext, end-p.resNext, tagResource) {
 			return progress
 		}
-		c.dmaRead += end - p.resNext
+		c.st.dmaRead += end - p.resNext
 		p.resNext = end
 		p.resOutstanding++
 		progress = true
@@ -279,7 +279,7 @@ func (c *CommandProcessor) dispatchDraw(now sim.VTimeInSec, p *pending) bool {
 			protocol.KindDraw, protocol.TaskWhat("draw", seq), nil)
 	}
 	c.drawSeq++
-	c.draws++
+	c.st.draws++
 	c.complete()
 	return true
 }
@@ -298,7 +298,7 @@ func (c *CommandProcessor) endPass(p *pending) {
 	}
 	c.queue(pe, c.Binner)
 	c.passEndID = pe.ID
-	c.passes++
+	c.st.passes++
 	p.phase = phasePassEnd
 }
 
@@ -308,7 +308,7 @@ func (c *CommandProcessor) drained(p *pending) {
 	act := p.act
 	switch act.Kind {
 	case state.ActClear:
-		c.clears++
+		c.st.clears++
 		reference.Clear(act)
 		flags := act.Clear.Flags
 		if len(c.DepthUnits) == 0 {
@@ -342,7 +342,7 @@ func (c *CommandProcessor) drained(p *pending) {
 		}
 		p.phase = phaseAck
 	case state.ActSync:
-		c.syncs++
+		c.st.syncs++
 		p.cohered = true
 		if c.syncCoherence(c.Engine.CurrentTime()) {
 			p.phase = phaseAck
@@ -350,7 +350,7 @@ func (c *CommandProcessor) drained(p *pending) {
 		}
 		c.syncWrite(p)
 	case state.ActPresent:
-		c.presents++
+		c.st.presents++
 		slot := p.lc.Command.(command.Present).Slot
 		for _, rop := range c.ROPs {
 			c.queue(protocol.NewPresentCmd(c.colorDesc[slot], c.display), rop)
@@ -410,7 +410,7 @@ func (c *CommandProcessor) writeSync(now sim.VTimeInSec, p *pending) bool {
 			return false
 		}
 		p.writeIssued = true
-		c.dmaWritten += uint64(len(p.writeData))
+		c.st.dmaWritten += uint64(len(p.writeData))
 		return true
 	}
 	if !p.writeDone {
@@ -573,8 +573,8 @@ func (c *CommandProcessor) drawAuto(now sim.VTimeInSec, p *pending) bool {
 		if !c.dma.Read(now, addr, 4, tagAuto) {
 			return false
 		}
-		c.dmaRead += 4
-		c.autoReads++
+		c.st.dmaRead += 4
+		c.st.autoReads++
 		p.autoIssued = true
 		return true
 	}

@@ -76,7 +76,7 @@ func (c *CommandProcessor) prefetch(now sim.VTimeInSec) bool {
 		ch.addr, ch.size, ch.state = c.nextFetch, int(size), chunkRequested
 		c.numChunks++
 		c.nextFetch = end
-		c.dmaRead += size
+		c.st.dmaRead += size
 		progress = true
 	}
 	return progress

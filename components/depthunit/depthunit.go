@@ -165,6 +165,33 @@ type drawCount struct {
 	n   int
 }
 
+// counters are the unit's statistics, named by their tags (Stats).
+type counters struct {
+	tilesIn      uint64 `stat:"tiles_in"`
+	quadsIn      uint64 `stat:"quads_in"`
+	tilesOut     uint64 `stat:"tiles_out"`
+	quadsOut     uint64 `stat:"quads_out"`
+	tilesCulled  uint64 `stat:"tiles_culled"`
+	passTiles    uint64 `stat:"pass_through_tiles"`
+	passQuads    uint64 `stat:"pass_through_quads"`
+	bypassed     uint64 `stat:"bypassed"` // earlier draws' work sent past a waiting early-Z tile
+	samplesEarly uint64 `stat:"samples_tested_early"`
+	samplesLate  uint64 `stat:"samples_tested_late"`
+	passed       uint64 `stat:"samples_passed"`
+	failed       uint64 `stat:"samples_failed"`
+	quadsCulled  uint64 `stat:"quads_culled_early_z"`
+	lateRequests uint64 `stat:"late_z_requests"`
+	lateQuads    uint64 `stat:"late_z_quads"`
+	drawEndsIn   uint64 `stat:"draw_ends_in"`
+	drawEndsOut  uint64 `stat:"draw_ends_out"`
+	clears       uint64 `stat:"clears"`
+	presents     uint64 `stat:"presents"`
+	flushes      uint64 `stat:"flushes"`
+	fbMessages   uint64 `stat:"feedback_messages"`
+	fbTiles      uint64 `stat:"feedback_tiles"`
+	fbDropped    uint64 `stat:"feedback_dropped"`
+}
+
 // Comp is a depth unit: the depth/stencil block of one partition's render
 // back-end. See the package documentation.
 type Comp struct {
@@ -237,18 +264,6 @@ type Comp struct {
 
 	activity *timing.Activity
 	st       counters
-}
-
-type counters struct {
-	tilesIn, quadsIn, tilesOut, quadsOut, tilesCulled uint64
-	passTiles, passQuads                              uint64
-	bypassed                                          uint64 // earlier draws' work sent past a waiting early-Z tile
-	samplesEarly, samplesLate, passed, failed         uint64
-	quadsCulled                                       uint64
-	lateRequests, lateQuads                           uint64
-	drawEndsIn, drawEndsOut, clears, presents         uint64
-	flushes                                           uint64
-	fbMessages, fbTiles, fbDropped                    uint64
 }
 
 // Tick runs the stages from the back of the unit to its front.
@@ -919,29 +934,7 @@ func (c *Comp) Buffers() []timing.BufferState {
 
 // Stats reports the counters (see the package documentation).
 func (c *Comp) Stats(add func(name string, v float64)) {
-	n := c.Name() + "."
-	s := &c.st
-	timing.AddCounters(n, add,
-		timing.Counter{Name: "tiles_in", Value: s.tilesIn}, timing.Counter{Name: "quads_in", Value: s.quadsIn},
-		timing.Counter{Name: "tiles_out", Value: s.tilesOut}, timing.Counter{Name: "quads_out", Value: s.quadsOut},
-		timing.Counter{Name: "tiles_culled", Value: s.tilesCulled},
-		timing.Counter{Name: "pass_through_tiles", Value: s.passTiles},
-		timing.Counter{Name: "pass_through_quads", Value: s.passQuads},
-		timing.Counter{Name: "bypassed", Value: s.bypassed},
-		timing.Counter{Name: "samples_tested_early", Value: s.samplesEarly},
-		timing.Counter{Name: "samples_tested_late", Value: s.samplesLate},
-		timing.Counter{Name: "samples_passed", Value: s.passed},
-		timing.Counter{Name: "samples_failed", Value: s.failed},
-		timing.Counter{Name: "quads_culled_early_z", Value: s.quadsCulled},
-		timing.Counter{Name: "late_z_requests", Value: s.lateRequests},
-		timing.Counter{Name: "late_z_quads", Value: s.lateQuads},
-		timing.Counter{Name: "draw_ends_in", Value: s.drawEndsIn},
-		timing.Counter{Name: "draw_ends_out", Value: s.drawEndsOut},
-		timing.Counter{Name: "clears", Value: s.clears}, timing.Counter{Name: "presents", Value: s.presents},
-		timing.Counter{Name: "flushes", Value: s.flushes},
-		timing.Counter{Name: "feedback_messages", Value: s.fbMessages},
-		timing.Counter{Name: "feedback_tiles", Value: s.fbTiles},
-		timing.Counter{Name: "feedback_dropped", Value: s.fbDropped})
+	timing.AddTagged(c.Name()+".", add, &c.st)
 	c.cache.Stats(c.Name(), add)
 	c.activity.Stats(c.Name(), add)
 }

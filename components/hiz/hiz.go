@@ -174,14 +174,36 @@ type Comp struct {
 	st                   counters
 }
 
+// counters are the unit's statistics, named by their tags (Stats).
 type counters struct {
-	tilesIn, quadsIn, tilesOut, quadsOut, messagesCulled, passTiles, drawEnds uint64
-	noHiZTiles, blurTiles                                                     uint64
-	hits, misses, merged, clearedFills, refills, lineReads, evictions         uint64
-	writeBacks, bytesRead, bytesWritten                                       uint64
-	fbMessages, fbTiles, fbDroppedFull, fbDroppedAbsent, fbRefetched          uint64
-	fbAgeCycles, fbDelayTests, fbAged                                         uint64
-	clears, flushes                                                           uint64
+	tilesIn         uint64 `stat:"tiles_in"`
+	quadsIn         uint64 `stat:"quads_in"`
+	tilesOut        uint64 `stat:"tiles_out"`
+	quadsOut        uint64 `stat:"quads_out"`
+	messagesCulled  uint64 `stat:"messages_culled"`
+	passTiles       uint64 `stat:"pass_through_tiles"`
+	drawEnds        uint64 `stat:"draw_ends"`
+	noHiZTiles      uint64 `stat:"tiles_without_hiz"`
+	blurTiles       uint64 `stat:"tiles_5d_passed"`
+	hits            uint64 `stat:"cache_hits"`
+	misses          uint64 `stat:"cache_misses"`
+	merged          uint64 `stat:"cache_misses_merged"`
+	clearedFills    uint64 `stat:"cache_cleared_fills"`
+	refills         uint64 `stat:"cache_refills"`
+	lineReads       uint64 `stat:"cache_line_reads"`
+	evictions       uint64 `stat:"cache_evictions"`
+	writeBacks      uint64 `stat:"cache_write_backs"`
+	bytesRead       uint64 `stat:"bytes_read"`
+	bytesWritten    uint64 `stat:"bytes_written"`
+	fbMessages      uint64 `stat:"feedback_messages"`
+	fbTiles         uint64 `stat:"feedback_tiles"`
+	fbDroppedFull   uint64 `stat:"feedback_dropped_full"`
+	fbDroppedAbsent uint64 `stat:"feedback_dropped_absent"`
+	fbRefetched     uint64 `stat:"feedback_refetched"`
+	clears          uint64 `stat:"clears"`
+	flushes         uint64 `stat:"flushes"`
+	// Feedback ages: cycles and later tests summed over fbAged messages.
+	fbAgeCycles, fbDelayTests, fbAged uint64
 }
 
 // Tick runs the stages from the back of the unit to its front.

@@ -60,42 +60,30 @@ func (c *Comp) Buffers() []timing.BufferState {
 func (c *Comp) Stats(add func(name string, v float64)) {
 	n := c.Name() + "."
 	s := &c.st
-	var hs fhiz.Stats
-	for _, sl := range c.slots {
-		hs.Add(sl.buf.Stats())
-	}
-	rate := timing.Ratio(s.hits, s.hits+s.misses)
-	for _, e := range []struct {
-		name string
-		v    float64
-	}{
-		{"tiles_in", float64(s.tilesIn)}, {"quads_in", float64(s.quadsIn)},
-		{"tiles_out", float64(s.tilesOut)}, {"quads_out", float64(s.quadsOut)},
-		{"messages_culled", float64(s.messagesCulled)}, {"pass_through_tiles", float64(s.passTiles)},
-		{"tiles_without_hiz", float64(s.noHiZTiles)}, {"draw_ends", float64(s.drawEnds)},
-		{"tiles_5d_passed", float64(s.blurTiles)}, {"tiles_forgotten", float64(hs.Forgotten)},
-		{"quads_culled", float64(hs.QuadsCulled)},
-		{"coarse_tests", float64(hs.Tiles)}, {"tiles_culled", float64(hs.TilesCulled)},
-		{"tiles_accepted", float64(hs.TilesAccepted)}, {"tiles_ambiguous", float64(hs.TilesAmbiguous)},
-		{"units_tested", float64(hs.Units)}, {"units_culled", float64(hs.UnitsCulled)},
-		{"culling_rate", hs.CullingRate()},
-		{"samples_tested", float64(hs.Samples)}, {"samples_culled", float64(hs.SamplesCulled)},
-		{"samples_accepted", float64(hs.SamplesAccept)}, {"conversions", float64(hs.Conversions)},
-		{"packs", float64(hs.Packs)}, {"mask_blocks_forced", float64(hs.BlocksForced)},
-		{"cache_hits", float64(s.hits)}, {"cache_misses", float64(s.misses)},
-		{"cache_misses_merged", float64(s.merged)}, {"cache_cleared_fills", float64(s.clearedFills)},
-		{"cache_refills", float64(s.refills)}, {"cache_line_reads", float64(s.lineReads)},
-		{"cache_evictions", float64(s.evictions)}, {"cache_write_backs", float64(s.writeBacks)},
-		{"cache_hit_rate", rate}, {"bytes_read", float64(s.bytesRead)}, {"bytes_written", float64(s.bytesWritten)},
-		{"feedback_messages", float64(s.fbMessages)}, {"feedback_tiles", float64(s.fbTiles)},
-		{"feedback_applied", float64(hs.FeedbackApplied)}, {"feedback_stale", float64(hs.FeedbackStale)},
-		{"feedback_dropped_full", float64(s.fbDroppedFull)}, {"feedback_dropped_absent", float64(s.fbDroppedAbsent)},
-		{"feedback_refetched", float64(s.fbRefetched)},
-		{"feedback_age_cycles", timing.Ratio(s.fbAgeCycles, s.fbAged)}, {"feedback_delay_tests", timing.Ratio(s.fbDelayTests, s.fbAged)},
-		{"clears", float64(s.clears)}, {"flushes", float64(s.flushes)},
-	} {
-		add(n+e.name, e.v)
-	}
+	timing.AddTagged(n, add, s)
+	add(n+"cache_hit_rate", timing.Ratio(s.hits, s.hits+s.misses))
+	add(n+"feedback_age_cycles", timing.Ratio(s.fbAgeCycles, s.fbAged))
+	add(n+"feedback_delay_tests", timing.Ratio(s.fbDelayTests, s.fbAged))
+	// The coarse depth buffers' counters (functional, summed over the targets).
+	hs := c.HiZStats()
+	timing.AddCounters(n, add,
+		timing.Counter{Name: "tiles_forgotten", Value: hs.Forgotten},
+		timing.Counter{Name: "quads_culled", Value: hs.QuadsCulled},
+		timing.Counter{Name: "coarse_tests", Value: hs.Tiles},
+		timing.Counter{Name: "tiles_culled", Value: hs.TilesCulled},
+		timing.Counter{Name: "tiles_accepted", Value: hs.TilesAccepted},
+		timing.Counter{Name: "tiles_ambiguous", Value: hs.TilesAmbiguous},
+		timing.Counter{Name: "units_tested", Value: hs.Units},
+		timing.Counter{Name: "units_culled", Value: hs.UnitsCulled},
+		timing.Counter{Name: "samples_tested", Value: hs.Samples},
+		timing.Counter{Name: "samples_culled", Value: hs.SamplesCulled},
+		timing.Counter{Name: "samples_accepted", Value: hs.SamplesAccept},
+		timing.Counter{Name: "conversions", Value: hs.Conversions},
+		timing.Counter{Name: "packs", Value: hs.Packs},
+		timing.Counter{Name: "mask_blocks_forced", Value: hs.BlocksForced},
+		timing.Counter{Name: "feedback_applied", Value: hs.FeedbackApplied},
+		timing.Counter{Name: "feedback_stale", Value: hs.FeedbackStale})
+	add(n+"culling_rate", hs.CullingRate())
 	c.client.Stats(c.Name()+".memory", add)
 	c.activity.Stats(c.Name(), add)
 }

@@ -26,8 +26,15 @@ type Comp struct {
 	pendingOrig    sim.Msg            // tracing: the request pendingRsp answers
 	act            *timing.Activity
 
-	reads, writes           uint64
-	bytesRead, bytesWritten uint64
+	st counters
+}
+
+// counters are the unit's statistics, named by their tags (Stats).
+type counters struct {
+	reads        uint64 `stat:"reads"`
+	writes       uint64 `stat:"writes"`
+	bytesRead    uint64 `stat:"bytes_read"`
+	bytesWritten uint64 `stat:"bytes_written"`
 }
 
 type pending struct {
@@ -184,11 +191,11 @@ func (c *Comp) forward(now sim.VTimeInSec) bool {
 	}
 	switch r := msg.(type) {
 	case *mem.ReadReq:
-		c.reads++
-		c.bytesRead += r.AccessByteSize
+		c.st.reads++
+		c.st.bytesRead += r.AccessByteSize
 	case *mem.WriteReq:
-		c.writes++
-		c.bytesWritten += uint64(len(r.Data))
+		c.st.writes++
+		c.st.bytesWritten += uint64(len(r.Data))
 	}
 	return true
 }
@@ -204,10 +211,7 @@ func (c *Comp) fail(err error) { c.halt.Fail(err) }
 // Stats implements timing.StatsReporter.
 func (c *Comp) Stats(add func(string, float64)) {
 	n := c.Name()
-	timing.AddCounters(n+".", add,
-		timing.Counter{Name: "reads", Value: c.reads}, timing.Counter{Name: "writes", Value: c.writes},
-		timing.Counter{Name: "bytes_read", Value: c.bytesRead},
-		timing.Counter{Name: "bytes_written", Value: c.bytesWritten})
+	timing.AddTagged(n+".", add, &c.st)
 	c.act.Stats(n, add)
 }
 

@@ -69,14 +69,24 @@ type InputAssembler struct {
 	lastCore   int
 	waitReason timing.WaitReason // why the dispatch stage could not send
 
-	// Statistics.
-	draws, batches, vertices         uint64
-	tagHits, tagMisses               uint64
-	indexHits, indexMisses           uint64
-	vertexHits, vertexMisses         uint64
-	bytesRead                        uint64
-	indexOutOfBounds, vertexOutOfBds uint64
-	indexReads                       uint64
+	st counters
+}
+
+// counters are the unit's statistics, named by their tags (Stats).
+type counters struct {
+	draws            uint64 `stat:"draws"`
+	batches          uint64 `stat:"batches"`
+	vertices         uint64 `stat:"vertices"`
+	tagHits          uint64 `stat:"batch_tag_hits"`
+	tagMisses        uint64 `stat:"batch_tag_misses"`
+	indexReads       uint64 `stat:"index_reads"`
+	indexHits        uint64 `stat:"index_cache_hits"`
+	indexMisses      uint64 `stat:"index_cache_misses"`
+	indexOutOfBounds uint64 `stat:"index_out_of_bounds"`
+	vertexHits       uint64 `stat:"vertex_cache_hits"`
+	vertexMisses     uint64 `stat:"vertex_cache_misses"`
+	vertexOutOfBds   uint64 `stat:"vertex_out_of_bounds"`
+	bytesRead        uint64 `stat:"bytes_read"`
 }
 
 // drawState is the draw being cut into batches.
@@ -145,20 +155,8 @@ func (c *InputAssembler) CreditsAvailable() int { return c.credits.Available() }
 // memory client's counters under "<name>.memory.".
 func (c *InputAssembler) Stats(add func(name string, v float64)) {
 	p := c.Name() + "."
-	add(p+"draws", float64(c.draws))
-	add(p+"batches", float64(c.batches))
-	add(p+"vertices", float64(c.vertices))
-	add(p+"batch_tag_hits", float64(c.tagHits))
-	add(p+"batch_tag_misses", float64(c.tagMisses))
-	add(p+"batch_tag_hit_rate", timing.Ratio(c.tagHits, c.tagHits+c.tagMisses))
-	add(p+"index_reads", float64(c.indexReads))
-	add(p+"index_cache_hits", float64(c.indexHits))
-	add(p+"index_cache_misses", float64(c.indexMisses))
-	add(p+"index_out_of_bounds", float64(c.indexOutOfBounds))
-	add(p+"vertex_cache_hits", float64(c.vertexHits))
-	add(p+"vertex_cache_misses", float64(c.vertexMisses))
-	add(p+"vertex_out_of_bounds", float64(c.vertexOutOfBds))
-	add(p+"bytes_read", float64(c.bytesRead))
+	timing.AddTagged(p, add, &c.st)
+	add(p+"batch_tag_hit_rate", timing.Ratio(c.st.tagHits, c.st.tagHits+c.st.tagMisses))
 	add(p+"credits_available", float64(c.credits.Available()))
 	c.activity.Stats(c.Name(), add)
 	if c.client != nil {
@@ -285,9 +283,9 @@ func (c *InputAssembler) pending(kind int, line uint64) (uint64, bool) {
 // reads it from memory. It returns false, changing nothing, when the read cannot
 // be issued (all reads in flight, or the port is busy).
 func (c *InputAssembler) access(now sim.VTimeInSec, kind int, addr uint64, j *job) bool {
-	cache, hits, misses := c.indexCache, &c.indexHits, &c.indexMisses
+	cache, hits, misses := c.indexCache, &c.st.indexHits, &c.st.indexMisses
 	if kind == kindVertex {
-		cache, hits, misses = c.vertexCache, &c.vertexHits, &c.vertexMisses
+		cache, hits, misses = c.vertexCache, &c.st.vertexHits, &c.st.vertexMisses
 	}
 	line := cache.Line(addr)
 	if cache.Lookup(line) {
@@ -309,7 +307,7 @@ func (c *InputAssembler) access(now sim.VTimeInSec, kind int, addr uint64, j *jo
 	c.inflight = append(c.inflight, request{id: c.nextReq, kind: kind, line: line})
 	j.needs = append(j.needs, c.nextReq)
 	c.nextReq++
-	c.bytesRead += size
+	c.st.bytesRead += size
 	return true
 }
 

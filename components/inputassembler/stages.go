@@ -49,7 +49,7 @@ func (c *InputAssembler) startDraw(now sim.VTimeInSec) bool {
 	ds.first = first
 	c.FromCommandProcessor.Retrieve(now)
 	c.draw = ds
-	c.draws++
+	c.st.draws++
 	return true
 }
 
@@ -129,8 +129,8 @@ func (c *InputAssembler) indexStage(now sim.VTimeInSec) bool {
 	if j.step == j.steps && len(c.fetchQ) < c.cfg.BatchQueue {
 		ds.first += j.batch.NumPrimitives()
 		ds.batches++
-		c.tagHits += uint64(j.batch.Hits)
-		c.tagMisses += uint64(j.batch.Misses)
+		c.st.tagHits += uint64(j.batch.Hits)
+		c.st.tagMisses += uint64(j.batch.Misses)
 		j.sub = 0
 		c.fetchQ = append(c.fetchQ, j)
 		c.cur = nil
@@ -158,9 +158,9 @@ func (c *InputAssembler) readIndex(now sim.VTimeInSec, s *vertex.Stream, pos uin
 			j.sub++
 		}
 	} else {
-		c.indexOutOfBounds++
+		c.st.indexOutOfBounds++
 	}
-	c.indexReads++
+	c.st.indexReads++
 	j.sub = 0
 	c.draw.nextPos = pos + 1
 	return true
@@ -187,7 +187,7 @@ func (c *InputAssembler) vertexStage(now sim.VTimeInSec) bool {
 		for budget := c.cfg.VerticesPerCycle; budget > 0 && j.vtx < len(j.batch.Vertices); budget-- {
 			addr, size, ok := vertex.VertexAddress(d.VB, &d.Layout, j.batch.Vertices[j.vtx])
 			if !ok {
-				c.vertexOutOfBds++
+				c.st.vertexOutOfBds++
 			} else if size > 0 {
 				first, last := c.vertexCache.Line(addr), c.vertexCache.Line(addr+uint64(size)-1)
 				for line := first + uint64(j.sub)*ls; line <= last; line += ls {
@@ -264,8 +264,8 @@ func (c *InputAssembler) dispatchStage(now sim.VTimeInSec) bool {
 			tracing.EndTask(j.task, c)
 		}
 		c.credits.Take(1)
-		c.batches++
-		c.vertices += uint64(len(j.batch.Vertices))
+		c.st.batches++
+		c.st.vertices += uint64(len(j.batch.Vertices))
 		c.popDispatch()
 		c.env.Progress.Add(1)
 		return true

@@ -100,15 +100,26 @@ type Client struct {
 	traceDomain tracing.NamedHookable
 	traceParent string
 
-	// Statistics.
-	reads, writes, readsMerged      uint64
-	bytesRead, bytesWritten         uint64
-	readsDone, writesDone           uint64
-	readLatSum, writeLatSum, latMax uint64
-	refusedFull, refusedPort        uint64
-	blockedCycles                   uint64
-	blocked                         bool
-	blockedSince, lastRefused       uint64
+	st                        counters
+	blockedCycles             uint64
+	blocked                   bool
+	blockedSince, lastRefused uint64
+}
+
+// counters are the client's statistics, named by their tags (Stats).
+type counters struct {
+	reads        uint64 `stat:"reads"`
+	readsMerged  uint64 `stat:"reads_merged"`
+	writes       uint64 `stat:"writes"`
+	bytesRead    uint64 `stat:"bytes_read"`
+	bytesWritten uint64 `stat:"bytes_written"`
+	latMax       uint64 `stat:"latency_max"`
+	refusedFull  uint64 `stat:"refused_full"`
+	refusedPort  uint64 `stat:"refused_port"`
+	readsDone    uint64
+	writesDone   uint64
+	readLatSum   uint64
+	writeLatSum  uint64
 }
 
 // New returns a client that sends from port (whose component owns the client)
@@ -184,12 +195,12 @@ func (c *Client) Read(now sim.VTimeInSec, addr, size, tag uint64) bool {
 		WithSendTime(now).
 		Build()
 	if c.port.Send(req) != nil {
-		c.refuse(now, &c.refusedPort)
+		c.refuse(now, &c.st.refusedPort)
 		return false
 	}
 	c.issued(now, req, req.ID, addr, size, tag, false)
-	c.reads++
-	c.bytesRead += size
+	c.st.reads++
+	c.st.bytesRead += size
 	return true
 }
 
@@ -209,7 +220,7 @@ func (c *Client) Write(now sim.VTimeInSec, addr uint64, data []byte, tag uint64)
 		WithSendTime(now).
 		Build()
 	if c.port.Send(req) != nil {
-		c.refuse(now, &c.refusedPort)
+		c.refuse(now, &c.st.refusedPort)
 		return false
 	}
 	size := uint64(len(data))
@@ -221,8 +232,8 @@ func (c *Client) Write(now sim.VTimeInSec, addr uint64, data []byte, tag uint64)
 		}
 	}
 	c.issued(now, req, req.ID, addr, size, tag, true)
-	c.writes++
-	c.bytesWritten += size
+	c.st.writes++
+	c.st.bytesWritten += size
 	return true
 }
 
@@ -236,8 +247,8 @@ func (c *Client) merge(now sim.VTimeInSec, addr, size, tag uint64) bool {
 		}
 		c.waiters[i*c.cfg.MaxMerged+e.nMerged] = waiter{addr: addr, size: size, tag: tag, issued: now}
 		e.nMerged++
-		c.reads++
-		c.readsMerged++
+		c.st.reads++
+		c.st.readsMerged++
 		c.accepted(now)
 		return true
 	}
@@ -246,11 +257,11 @@ func (c *Client) merge(now sim.VTimeInSec, addr, size, tag uint64) bool {
 
 func (c *Client) canIssue(now sim.VTimeInSec, addr uint64) (sim.Port, bool) {
 	if len(c.free) == 0 {
-		c.refuse(now, &c.refusedFull)
+		c.refuse(now, &c.st.refusedFull)
 		return nil, false
 	}
 	if !c.port.CanSend() {
-		c.refuse(now, &c.refusedPort)
+		c.refuse(now, &c.st.refusedPort)
 		return nil, false
 	}
 	dst := c.finder.Find(addr)
@@ -331,14 +342,14 @@ func (c *Client) Receive(now sim.VTimeInSec) (Completion, bool) {
 	comp := Completion{Tag: e.tag, Addr: e.addr, Size: e.size, Write: e.write,
 		Latency: c.cycles(e.issued, now)}
 	if e.write {
-		c.writesDone++
-		c.writeLatSum += comp.Latency
+		c.st.writesDone++
+		c.st.writeLatSum += comp.Latency
 	} else {
 		comp.Data = clip(data, 0, e.size)
-		c.readsDone++
-		c.readLatSum += comp.Latency
+		c.st.readsDone++
+		c.st.readLatSum += comp.Latency
 	}
-	c.latMax = max(c.latMax, comp.Latency)
+	c.st.latMax = max(c.st.latMax, comp.Latency)
 	if e.nMerged > 0 {
 		c.drainEntry, c.drainNext, c.drainData = i, 0, data
 	} else {
@@ -372,9 +383,9 @@ func (c *Client) nextMerged(now sim.VTimeInSec) Completion {
 	off := w.addr - e.addr
 	comp := Completion{Tag: w.tag, Addr: w.addr, Size: w.size, Merged: true,
 		Data: clip(c.drainData, off, w.size), Latency: c.cycles(w.issued, now)}
-	c.readsDone++
-	c.readLatSum += comp.Latency
-	c.latMax = max(c.latMax, comp.Latency)
+	c.st.readsDone++
+	c.st.readLatSum += comp.Latency
+	c.st.latMax = max(c.st.latMax, comp.Latency)
 	if c.drainNext == e.nMerged {
 		c.drainEntry, c.drainData = -1, nil
 		c.release(i)
@@ -421,18 +432,12 @@ func (c *Client) Stats(prefix string, add func(string, float64)) {
 	if c.blocked {
 		blocked += c.lastRefused + 1 - c.blockedSince
 	}
-	add(p+"reads", float64(c.reads))
-	add(p+"reads_merged", float64(c.readsMerged))
-	add(p+"writes", float64(c.writes))
-	add(p+"bytes_read", float64(c.bytesRead))
-	add(p+"bytes_written", float64(c.bytesWritten))
-	add(p+"latency_avg", timing.Ratio(c.readLatSum+c.writeLatSum, c.readsDone+c.writesDone))
-	add(p+"read_latency_avg", timing.Ratio(c.readLatSum, c.readsDone))
-	add(p+"write_latency_avg", timing.Ratio(c.writeLatSum, c.writesDone))
-	add(p+"latency_max", float64(c.latMax))
+	s := &c.st
+	timing.AddTagged(p, add, s)
+	add(p+"latency_avg", timing.Ratio(s.readLatSum+s.writeLatSum, s.readsDone+s.writesDone))
+	add(p+"read_latency_avg", timing.Ratio(s.readLatSum, s.readsDone))
+	add(p+"write_latency_avg", timing.Ratio(s.writeLatSum, s.writesDone))
 	add(p+"cycles_blocked", float64(blocked))
-	add(p+"refused_full", float64(c.refusedFull))
-	add(p+"refused_port", float64(c.refusedPort))
 	add(p+"outstanding", float64(c.Outstanding()))
 }
 

@@ -92,9 +92,13 @@ func BuildL2(cfg L2Config, m *Memory, engine sim.Engine, name string) (*L2, erro
 // hitCounter is a tracing.Tracer that counts the hit/miss steps the write-back
 // cache adds to its req_in tasks (one per request).
 type hitCounter struct {
-	mu                                sync.Mutex
-	readHit, readMiss, readMSHRHit    uint64
-	writeHit, writeMiss, writeMSHRHit uint64
+	mu           sync.Mutex
+	readHit      uint64 `stat:"read_hits"`
+	readMiss     uint64 `stat:"read_misses"`
+	readMSHRHit  uint64 `stat:"read_mshr_hits"`
+	writeHit     uint64 `stat:"write_hits"`
+	writeMiss    uint64 `stat:"write_misses"`
+	writeMSHRHit uint64 `stat:"write_mshr_hits"`
 }
 
 func (h *hitCounter) StartTask(tracing.Task) {}
@@ -134,12 +138,7 @@ func (l *L2) Stats(add func(name string, v float64)) {
 		h := l.hits[i]
 		h.mu.Lock()
 		p := s.name + "."
-		add(p+"read_hits", float64(h.readHit))
-		add(p+"read_misses", float64(h.readMiss))
-		add(p+"read_mshr_hits", float64(h.readMSHRHit))
-		add(p+"write_hits", float64(h.writeHit))
-		add(p+"write_misses", float64(h.writeMiss))
-		add(p+"write_mshr_hits", float64(h.writeMSHRHit))
+		timing.AddTagged(p, add, h)
 		add(p+"read_hit_rate", timing.Ratio(h.readHit, h.readHit+h.readMiss+h.readMSHRHit))
 		h.mu.Unlock()
 	}

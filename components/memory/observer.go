@@ -21,11 +21,16 @@ type portStats struct {
 	mu      sync.Mutex
 	arrived map[string]arrival // outstanding requests by message ID
 
-	reads, writes           uint64
-	bytesRead, bytesWritten uint64
-	readsDone, writesDone   uint64
-	readLatSum, writeLatSum uint64
-	readLatMax, writeLatMax uint64
+	reads        uint64 `stat:"reads"`
+	writes       uint64 `stat:"writes"`
+	bytesRead    uint64 `stat:"bytes_read"`
+	bytesWritten uint64 `stat:"bytes_written"`
+	readLatMax   uint64 `stat:"read_latency_max"`
+	writeLatMax  uint64 `stat:"write_latency_max"`
+	readsDone    uint64
+	writesDone   uint64
+	readLatSum   uint64
+	writeLatSum  uint64
 }
 
 type arrival struct {
@@ -104,13 +109,8 @@ func (s *portStats) report(add func(string, float64)) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p := s.name + "."
-	add(p+"reads", float64(s.reads))
-	add(p+"writes", float64(s.writes))
-	add(p+"bytes_read", float64(s.bytesRead))
-	add(p+"bytes_written", float64(s.bytesWritten))
+	timing.AddTagged(p, add, s)
 	add(p+"read_latency_avg", timing.Ratio(s.readLatSum, s.readsDone))
-	add(p+"read_latency_max", float64(s.readLatMax))
 	add(p+"write_latency_avg", timing.Ratio(s.writeLatSum, s.writesDone))
-	add(p+"write_latency_max", float64(s.writeLatMax))
 	add(p+"in_flight", float64(len(s.arrived)))
 }

@@ -29,10 +29,14 @@ type geometryStage struct {
 	soOut    int                        // stream-out writes in flight
 	client   *memclient.Client          // the stream-out unit's memory interface
 
-	warpsSent, warpsDone, reordered uint64 // GS warps sent, returned, returned before their turn
-	outPrims                        uint64 // primitives read back from GS output
-	so                              pipeline.StreamOutStats
-	soWrites, soBytes               uint64
+	// Statistics (the tagged fields are reported as they are named).
+	warpsSent uint64 `stat:"gs_warps_sent"`      // GS warps sent
+	warpsDone uint64 `stat:"gs_warps_returned"`  // returned
+	reordered uint64 `stat:"gs_warps_reordered"` // returned before their turn
+	outPrims  uint64 `stat:"gs_primitives"`      // primitives read back from GS output
+	so        pipeline.StreamOutStats
+	soWrites  uint64 `stat:"so_write_requests"`
+	soBytes   uint64 `stat:"so_write_bytes"`
 }
 
 // soWrite is a byte range the stream-out unit writes to memory (a primitive's
@@ -325,18 +329,13 @@ func (c *Comp) findGeometry(sb *protocol.ShadedBatch, w int) int {
 	return -1
 }
 
-// geometryStats reports the geometry stage's counters.
+// geometryStats reports the geometry stage's counters that are not tagged (Stats
+// reports the tagged ones).
 func (c *Comp) geometryStats(p string, add func(string, float64)) {
 	g := &c.gs
-	add(p+"gs_warps_sent", float64(g.warpsSent))
-	add(p+"gs_warps_returned", float64(g.warpsDone))
-	add(p+"gs_warps_reordered", float64(g.reordered))
-	add(p+"gs_primitives", float64(g.outPrims))
 	add(p+"so_primitives_written", float64(g.so.PrimitivesWritten))
 	add(p+"so_primitives_needed", float64(g.so.PrimitivesNeeded))
 	add(p+"so_bytes_written", float64(g.so.BytesWritten))
-	add(p+"so_write_requests", float64(g.soWrites))
-	add(p+"so_write_bytes", float64(g.soBytes))
 	if g.client != nil {
 		g.client.Stats(p+"stream_out", add)
 	}

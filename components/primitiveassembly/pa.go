@@ -92,15 +92,20 @@ type Comp struct {
 
 	traceLast *setupItem // tracing: the current batch's latest item
 
-	geo     pipeline.GeometryStats
-	batches uint64
-	drawsN  uint64
-	prims   uint64
-	sent    []uint64 // primitive messages per rasterizer
-	ends    uint64
-	credRet uint64
-	tri5D   uint64            // API triangles of decoupled draws that took the 5D path
-	mapSt   decouple.MapStats // the decoupling maps of the 5D primitives set up
+	geo   pipeline.GeometryStats
+	st    counters
+	sent  []uint64          // primitive messages per rasterizer
+	mapSt decouple.MapStats // the decoupling maps of the 5D primitives set up
+}
+
+// counters are the unit's statistics, named by their tags (Stats).
+type counters struct {
+	prims   uint64 `stat:"primitives"`
+	ends    uint64 `stat:"draw_ends"`
+	batches uint64 `stat:"batches"`
+	drawsN  uint64 `stat:"draws"`
+	credRet uint64 `stat:"credits_returned"`
+	tri5D   uint64 `stat:"triangles_5d"` // API triangles of decoupled draws that took the 5D path
 }
 
 // drawState is primitive assembly's bookkeeping for one draw.
@@ -199,7 +204,7 @@ func (c *Comp) send(now sim.VTimeInSec) bool {
 		case *protocol.PrimitiveMsg:
 			c.sent[r]++
 		case *protocol.DrawEnd:
-			c.ends++
+			c.st.ends++
 		}
 		q.pop()
 		c.env.Progress.Add(1)
@@ -219,7 +224,7 @@ func (c *Comp) sendCredits(now sim.VTimeInSec) bool {
 		c.blocked = true
 		return false
 	}
-	c.credRet += uint64(c.credits)
+	c.st.credRet += uint64(c.credits)
 	c.credits = 0
 	c.env.Progress.Add(1)
 	return true
@@ -263,7 +268,7 @@ func (c *Comp) distribute(cyc uint64) bool {
 			for m := mask; m != 0; m &= m - 1 {
 				c.out[bits.TrailingZeros64(m)].push(protocol.NewPrimitiveMsg(it.draw, p, idx))
 			}
-			c.prims++
+			c.st.prims++
 			c.headNext++
 			budget--
 			progress = true
@@ -322,7 +327,7 @@ func (c *Comp) assemble(cyc uint64) bool {
 					}
 					c.setup.Accept(cyc, &setupItem{draw: ds.d, end: true})
 					c.draws = c.draws[1:]
-					c.drawsN++
+					c.st.drawsN++
 					budget--
 					progress = true
 					continue
@@ -372,7 +377,7 @@ func (c *Comp) assemble(cyc uint64) bool {
 				// Every 5D-path triangle takes a primitive number, rejected
 				// ones too, as in the reference renderer.
 				blur = true
-				c.tri5D++
+				c.st.tri5D++
 				id := c.nextID
 				c.nextID++
 				prims = ds.geo.Triangle5D(ds.dd, source, id, v, nil, &c.geo, &c.mapSt)
@@ -438,7 +443,7 @@ func (c *Comp) finishBatch(ds *drawState) {
 	}
 	c.cur = nil
 	c.credits++
-	c.batches++
+	c.st.batches++
 	ds.next++
 }
 

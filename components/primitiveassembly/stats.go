@@ -35,18 +35,14 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	add(n+"clip_output", float64(g.ClipOutput))
 	add(n+"culled", float64(g.Culled))
 	add(n+"set_up", float64(g.SetUp))
-	add(n+"primitives", float64(c.prims))
+	timing.AddTagged(n, add, &c.st)
 	for r, v := range c.sent {
 		add(fmt.Sprintf("%sprimitives_sent_r%d", n, r), float64(v))
 	}
-	add(n+"draw_ends", float64(c.ends))
-	add(n+"batches", float64(c.batches))
-	add(n+"draws", float64(c.drawsN))
-	add(n+"credits_returned", float64(c.credRet))
-	add(n+"triangles_5d", float64(c.tri5D))
 	add(n+"maps", float64(c.mapSt.Triangles))
 	add(n+"map_degenerate_t1", float64(c.mapSt.DegenerateT1))
 	add(n+"map_degenerate_barycentric", float64(c.mapSt.DegenerateBarycentric))
+	timing.AddTagged(n, add, &c.gs)
 	c.geometryStats(n, add)
 	c.act.Stats(c.Name(), add)
 }

@@ -22,13 +22,14 @@ type decoupler struct {
 	vis     []protocol.VisibilityQuad // the head message's quads mapped so far
 	lookups []decouple.Lookup         // their look-ups, in order
 
-	samplesMapped uint64
-	taps          uint64
-	visQuads      uint64
-	visMessages   uint64
-	flushes       uint64 // open 2D warps flushed ahead of a 5D primitive's quads
-	cyclesBusy    uint64 // cycles that mapped samples
-	cyclesBlocked uint64 // cycles a mapped message (or the flush before it) waited for the output register
+	// Statistics, named by their tags (reported only when the stage exists).
+	samplesMapped uint64 `stat:"samples_mapped"`
+	taps          uint64 `stat:"taps"`
+	visQuads      uint64 `stat:"visibility_quads"`
+	visMessages   uint64 `stat:"visibility_messages"`
+	flushes       uint64 `stat:"flushes_visibility"`             // open 2D warps flushed ahead of a 5D primitive's quads
+	cyclesBusy    uint64 `stat:"decouple_cycles_busy"`           // cycles that mapped samples
+	cyclesBlocked uint64 `stat:"decouple_cycles_blocked_output"` // cycles a mapped message (or the flush before it) waited for the output register
 }
 
 // is5D reports whether m carries the visibility quads of a decoupled draw's 5D
@@ -130,18 +131,4 @@ func (d *decoupler) finish() []protocol.VisibilityQuad {
 	}
 	d.vis, d.lookups = nil, nil
 	return vis
-}
-
-// stats reports the decoupling stage's counters (only when it exists).
-func (d *decoupler) stats(n string, add func(string, float64)) {
-	if d.samplesPerCycle == 0 {
-		return
-	}
-	add(n+".samples_mapped", float64(d.samplesMapped))
-	add(n+".taps", float64(d.taps))
-	add(n+".visibility_quads", float64(d.visQuads))
-	add(n+".visibility_messages", float64(d.visMessages))
-	add(n+".flushes_visibility", float64(d.flushes))
-	add(n+".decouple_cycles_busy", float64(d.cyclesBusy))
-	add(n+".decouple_cycles_blocked_output", float64(d.cyclesBlocked))
 }

@@ -45,6 +45,13 @@ var activityNames = [...]string{"busy", "blocked_output", "idle"}
 // and the DrawEnd behind it, or a full warp and the next one.
 const outboxCap = 2
 
+// counters are the unit's statistics, named by their tags (Stats).
+type counters struct {
+	quads    uint64 `stat:"quads"`
+	warps    uint64 `stat:"warps"`
+	drawEnds uint64 `stat:"draw_ends"`
+}
+
 // Comp is the quad packer: it gathers the surviving quads of the depth units
 // into pixel warps for the reorder buffer. See the package documentation.
 type Comp struct {
@@ -75,9 +82,7 @@ type Comp struct {
 	outbox     []sim.Msg // messages waiting to be sent, in order
 
 	activity *timing.Activity
-	quads    uint64
-	warps    uint64
-	drawEnds uint64
+	st       counters
 	flushes  [numFlushReasons]uint64
 
 	dec decoupler
@@ -180,7 +185,7 @@ func (c *Comp) pack(now sim.VTimeInSec, cycle uint64) (progress bool) {
 			c.open = append(c.open, protocol.WarpQuad{Prim: m.Prim, Quad: q.Quad, Live: q.Live, Partition: m.Partition, Sample: protocol.PerPixel})
 			c.openDraw = m.Draw
 			c.lastQuad = cycle
-			c.quads++
+			c.st.quads++
 			c.cursor++
 			if c.cursor == len(m.Quads) {
 				c.FromDepthUnits.Retrieve(now)
@@ -201,7 +206,7 @@ func (c *Comp) pack(now sim.VTimeInSec, cycle uint64) (progress bool) {
 			}
 			c.FromDepthUnits.Retrieve(now)
 			c.outbox = append(c.outbox, protocol.NewDrawEnd(m.Draw, m.From))
-			c.drawEnds++
+			c.st.drawEnds++
 		default:
 			c.FromDepthUnits.Retrieve(now)
 			c.fault.Fail(fmt.Errorf("unexpected %T on FromDepthUnits", msg))
@@ -231,7 +236,7 @@ func (c *Comp) flushOpen() bool {
 	w := protocol.NewPixelWarp(c.openDraw, c.nextWarpID, c.open)
 	c.outbox = append(c.outbox, w)
 	c.nextWarpID++
-	c.warps++
+	c.st.warps++
 	c.open = make([]protocol.WarpQuad, 0, c.quadsPerWarp)
 	c.openDraw = nil
 	return true
@@ -252,14 +257,14 @@ func (c *Comp) Buffers() []timing.BufferState {
 // Stats reports the counters (see the package documentation).
 func (c *Comp) Stats(add func(name string, v float64)) {
 	n := c.Name()
-	add(n+".quads", float64(c.quads))
-	add(n+".warps", float64(c.warps))
-	add(n+".draw_ends", float64(c.drawEnds))
-	add(n+".quads_per_warp", timing.Ratio(c.quads-uint64(len(c.open)), c.warps))
+	timing.AddTagged(n+".", add, &c.st)
+	add(n+".quads_per_warp", timing.Ratio(c.st.quads-uint64(len(c.open)), c.st.warps))
 	for r := FlushReason(0); r < numFlushReasons; r++ {
 		add(n+".flushes_"+r.String(), float64(c.flushes[r]))
 	}
-	c.dec.stats(n, add)
+	if c.dec.samplesPerCycle != 0 { // the decoupling stage exists
+		timing.AddTagged(n+".", add, &c.dec)
+	}
 	c.activity.Stats(n, add)
 }
 

@@ -91,20 +91,20 @@ type Comp struct {
 	cnt Counters
 }
 
-// Counters are the rasterizer's statistics.
+// Counters are the rasterizer's statistics; the tags name them in Stats.
 type Counters struct {
-	Primitives     uint64 // primitives received
-	DrawEnds       uint64 // DrawEnd markers received (each forwarded to every depth unit)
-	TilesTested    uint64 // owned tiles of the primitives' tile ranges, each one coarse test
-	TilesOutside   uint64
-	TilesPartial   uint64
-	TilesInside    uint64
-	TilesFiltered  uint64 // dropped by the TileFilter
-	TilesEmpty     uint64 // fine-rasterized tiles without a covered sample
-	TilesEmitted   uint64 // TileQuads messages
-	Quads          uint64 // quads emitted (inside the primitive's window, if any)
-	CoveredSamples uint64 // covered samples of the quads emitted
-	FineCycles     uint64 // cycles the fine rasterizer spent on tiles
+	Primitives     uint64 `stat:"primitives"`   // primitives received
+	DrawEnds       uint64 `stat:"draw_ends"`    // DrawEnd markers received (each forwarded to every depth unit)
+	TilesTested    uint64 `stat:"tiles_tested"` // owned tiles of the primitives' tile ranges, each one coarse test
+	TilesOutside   uint64 `stat:"tiles_outside"`
+	TilesPartial   uint64 `stat:"tiles_partial"`
+	TilesInside    uint64 `stat:"tiles_inside"`
+	TilesFiltered  uint64 `stat:"tiles_filtered"`  // dropped by the TileFilter
+	TilesEmpty     uint64 `stat:"tiles_empty"`     // fine-rasterized tiles without a covered sample
+	TilesEmitted   uint64 `stat:"tiles_emitted"`   // TileQuads messages
+	Quads          uint64 `stat:"quads"`           // quads emitted (inside the primitive's window, if any)
+	CoveredSamples uint64 `stat:"covered_samples"` // covered samples of the quads emitted
+	FineCycles     uint64 `stat:"fine_cycles"`     // cycles the fine rasterizer spent on tiles
 
 	// 5D primitives of decoupled draws (raster5d). Triangles5D counts them by
 	// case in the rasterizer that owns the first tile of their range;
@@ -114,9 +114,9 @@ type Counters struct {
 	// Counters.Decoupled.Triangles and .Raster (without windows; package
 	// doc, "Windows").
 	Triangles5D    [raster5d.NumCases]uint64
-	Tiles5D        uint64 // 32x32 tiles this rasterizer fine-rasterized
-	SampleTests    uint64 // tests done (a tile is tested once per window that meets it)
-	SamplesCovered uint64 // covered samples of the tile's quads inside the window, if any
+	Tiles5D        uint64 `stat:"tiles_5d"`        // 32x32 tiles this rasterizer fine-rasterized
+	SampleTests    uint64 `stat:"sample_tests"`    // tests done (a tile is tested once per window that meets it)
+	SamplesCovered uint64 `stat:"samples_covered"` // covered samples of the tile's quads inside the window, if any
 }
 
 type fineItem struct {

@@ -16,27 +16,11 @@ import (
 func (c *Comp) Stats(add func(name string, v float64)) {
 	n := c.Name() + "."
 	k := &c.cnt
-	timing.AddCounters(n, add,
-		timing.Counter{Name: "primitives", Value: k.Primitives},
-		timing.Counter{Name: "draw_ends", Value: k.DrawEnds},
-		timing.Counter{Name: "tiles_tested", Value: k.TilesTested},
-		timing.Counter{Name: "tiles_outside", Value: k.TilesOutside},
-		timing.Counter{Name: "tiles_partial", Value: k.TilesPartial},
-		timing.Counter{Name: "tiles_inside", Value: k.TilesInside},
-		timing.Counter{Name: "tiles_filtered", Value: k.TilesFiltered},
-		timing.Counter{Name: "tiles_empty", Value: k.TilesEmpty},
-		timing.Counter{Name: "tiles_emitted", Value: k.TilesEmitted},
-		timing.Counter{Name: "quads", Value: k.Quads},
-		timing.Counter{Name: "covered_samples", Value: k.CoveredSamples},
-		timing.Counter{Name: "fine_cycles", Value: k.FineCycles},
-		timing.Counter{Name: "triangles_static", Value: k.Triangles5D[raster5d.Static]},
-		timing.Counter{Name: "triangles_moving", Value: k.Triangles5D[raster5d.Moving]},
-		timing.Counter{Name: "triangles_defocused", Value: k.Triangles5D[raster5d.Defocused]},
-		timing.Counter{Name: "triangles_both", Value: k.Triangles5D[raster5d.Both]},
-		timing.Counter{Name: "tiles_5d", Value: k.Tiles5D},
-		timing.Counter{Name: "sample_tests", Value: k.SampleTests},
-		timing.Counter{Name: "samples_covered", Value: k.SamplesCovered},
-	)
+	timing.AddTagged(n, add, k)
+	add(n+"triangles_static", float64(k.Triangles5D[raster5d.Static]))
+	add(n+"triangles_moving", float64(k.Triangles5D[raster5d.Moving]))
+	add(n+"triangles_defocused", float64(k.Triangles5D[raster5d.Defocused]))
+	add(n+"triangles_both", float64(k.Triangles5D[raster5d.Both]))
 	c.act.Stats(c.Name(), add)
 }
 

@@ -100,9 +100,7 @@ type shadingCacheMode struct {
 	stallKind cacheStall       // this cycle's look-up stall
 	stalls    *timing.Activity // cycles by look-up stall (stallState*)
 
-	visQuads, visRecords, splits, retiredRecords uint64
-	shadingQuads, shadingWarps, filledWarps      uint64
-	entriesFlushed                               uint64 // shaded entries dropped by FlushCmd
+	st cacheCounters
 
 	// The earlier parts of a split visibility quad, absorbed at the head
 	// (their references released) until its last part retires with them as
@@ -111,6 +109,18 @@ type shadingCacheMode struct {
 	split      []splitSample
 	splitLive  raster.SampleMask
 	splitParts uint64
+}
+
+// cacheCounters are the shading cache's statistics (beside its tags' CacheStats).
+type cacheCounters struct {
+	shadingQuads   uint64 `stat:"shading_quads"`
+	shadingWarps   uint64 `stat:"shading_warps"`
+	filledWarps    uint64 `stat:"shaded_shading_warps"`
+	visQuads       uint64 `stat:"visibility_quads"`
+	visRecords     uint64 `stat:"visibility_records"`
+	splits         uint64 `stat:"record_splits"`
+	retiredRecords uint64 `stat:"retired_records"`
+	entriesFlushed uint64 `stat:"cache_entries_flushed"` // shaded entries dropped by FlushCmd
 }
 
 // splitSample is a reconstructed sample of an absorbed part of a split quad.
@@ -197,7 +207,7 @@ func (sc *shadingCacheMode) start(m *protocol.VisibilityQuads, q int) {
 			k++
 		}
 	}
-	sc.visQuads++
+	sc.st.visQuads++
 }
 
 // lookupRecord looks up the taps of the pending record's samples in order,
@@ -230,7 +240,7 @@ func (c *Comp) lookupRecord(m *protocol.VisibilityQuads, budget *int) (progress 
 				sc.open = append(sc.open, protocol.ShadingQuad{Entry: i, Prim: m.Prim, Tag: tag, Live: p.full})
 				sc.openDraw = m.Draw
 				sc.openSS = m.Prim.Blur.Decoupled != nil && m.Prim.Blur.Decoupled.Supersample
-				sc.shadingQuads++
+				sc.st.shadingQuads++
 				if len(sc.open) == sc.quadsPerWarp {
 					c.flushMissWarp() // retried before the next miss when the queue is full
 				}
@@ -294,7 +304,7 @@ func (c *Comp) splitRecord(cycle uint64, m *protocol.VisibilityQuads) bool {
 	p.held = kept
 	p.samples = append(p.samples[:0], rest...)
 	p.next, p.tap, p.split = 0, 0, true
-	sc.splits++
+	sc.st.splits++
 	return true
 }
 
@@ -334,7 +344,7 @@ func (c *Comp) commit(cycle uint64, m *protocol.VisibilityQuads, samples *[]recS
 	*c.entries.at(idx) = Entry{State: EntryShading, Visibility: true, Record: idx, Draw: m.Draw,
 		Partition: m.Partition, Prim: m.Prim}
 	c.noteMax()
-	sc.visRecords++
+	sc.st.visRecords++
 	return rec
 }
 
@@ -363,7 +373,7 @@ func (c *Comp) flushMissWarp() bool {
 	w.ReturnTo = c.FromShaderCores
 	sc.warps = append(sc.warps, w)
 	sc.nextWarpID++
-	sc.shadingWarps++
+	sc.st.shadingWarps++
 	sc.open = make([]protocol.ShadingQuad, 0, sc.quadsPerWarp)
 	sc.openDraw = nil
 	return true
@@ -405,7 +415,7 @@ func (c *Comp) fillShading(sl *protocol.ShadedLanes) error {
 		sc.values[w.Quads[k].Entry] = sl.Lanes[k]
 		sc.tags.Filled(w.Quads[k].Entry)
 	}
-	sc.filledWarps++
+	sc.st.filledWarps++
 	return nil
 }
 
@@ -509,7 +519,7 @@ func (c *Comp) releaseRecords(n int) {
 		}
 		rec.prim, rec.held, rec.samples = nil, rec.held[:0], rec.samples[:0]
 	}
-	sc.retiredRecords += uint64(n)
+	sc.st.retiredRecords += uint64(n)
 }
 
 // checkVisibility verifies a VisibilityQuads message before its look-ups.
@@ -544,19 +554,8 @@ func (c *Comp) cacheStats(n string, add func(string, float64)) {
 	if sc == nil {
 		return
 	}
-	st := &sc.tags.Stats
-	add(n+".cache_hits", float64(st.Hits))
-	add(n+".cache_hits_in_flight", float64(st.HitsInFlight))
-	add(n+".cache_misses", float64(st.Misses))
-	add(n+".cache_evictions", float64(st.Evictions))
-	add(n+".shading_quads", float64(sc.shadingQuads))
-	add(n+".shading_warps", float64(sc.shadingWarps))
-	add(n+".shaded_shading_warps", float64(sc.filledWarps))
-	add(n+".visibility_quads", float64(sc.visQuads))
-	add(n+".visibility_records", float64(sc.visRecords))
-	add(n+".record_splits", float64(sc.splits))
-	add(n+".retired_records", float64(sc.retiredRecords))
-	add(n+".cache_entries_flushed", float64(sc.entriesFlushed))
+	timing.AddTagged(n+".", add, &sc.tags.Stats)
+	timing.AddTagged(n+".", add, &sc.st)
 	add(n+".cycles_cache_all_referenced", float64(sc.stalls.Cycles(stallStateAllReferenced)))
 	add(n+".cycles_ref_overflow", float64(sc.stalls.Cycles(stallStateRefOverflow)))
 }

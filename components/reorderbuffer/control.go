@@ -36,7 +36,7 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 				return true
 			}
 		}
-		c.flushes++
+		c.st.flushes++
 		c.ctlOut = protocol.NewDone(m.ID, 0)
 		if c.traced() {
 			c.ctlTask.Start(c, protocol.KindFlush+m.ID, protocol.ReqOutTaskID(m.ID), protocol.KindFlush, protocol.KindFlush)
@@ -72,6 +72,6 @@ func (sc *shadingCacheMode) flush() error {
 	if err := sc.tags.Invalidate(); err != nil {
 		return err
 	}
-	sc.entriesFlushed += uint64(n)
+	sc.st.entriesFlushed += uint64(n)
 	return nil
 }

@@ -40,6 +40,18 @@ type retiring struct {
 	visibility bool // visibility records (ShadedSamples)
 }
 
+// counters are the unit's statistics, named by their tags (Stats).
+type counters struct {
+	warps          uint64 `stat:"warps"`
+	quads          uint64 `stat:"quads"`
+	markers        uint64 `stat:"markers"`
+	shadedWarps    uint64 `stat:"shaded_warps"`
+	retiredQuads   uint64 `stat:"retired_quads"`
+	retiredMarkers uint64 `stat:"retired_markers"`
+	ropMessages    uint64 `stat:"rop_messages"`
+	flushes        uint64 `stat:"flushes"`
+}
+
 // Comp is the reorder buffer between the pixel shaders and the ROPs. See the
 // package documentation.
 type Comp struct {
@@ -85,18 +97,11 @@ type Comp struct {
 	ctlOut   *protocol.Done // the answer to a FlushCmd waiting to be sent
 	ctlTask  timing.Task    // tracing: the flush's task
 
-	activity       *timing.Activity
-	warps          uint64
-	quads          uint64
-	markers        uint64
-	shadedWarps    uint64
-	retiredQuads   uint64
-	retiredMarkers uint64
-	ropMessages    uint64
-	flushes        uint64
-	occSum         uint64 // entry-cycles in use up to occLast
-	occLast        uint64
-	occMax         int
+	activity *timing.Activity
+	st       counters
+	occSum   uint64 // entry-cycles in use up to occLast
+	occLast  uint64
+	occMax   int
 }
 
 // Tick runs the stages back to front: retire, fill, control, dispatch.
@@ -168,12 +173,12 @@ func (c *Comp) retire(now sim.VTimeInSec, cycle uint64) (progress, blocked bool)
 		c.entries.release(r.entries)
 		switch {
 		case r.marker:
-			c.retiredMarkers++
+			c.st.retiredMarkers++
 		case r.visibility: // counted by releaseRecords
 		default:
-			c.retiredQuads += uint64(r.entries)
+			c.st.retiredQuads += uint64(r.entries)
 		}
-		c.ropMessages++
+		c.st.ropMessages++
 		c.progress.Add(1)
 		budget -= r.entries
 		progress = true
@@ -249,7 +254,7 @@ func (c *Comp) fill(now sim.VTimeInSec) (progress bool) {
 			e.Out = sw.Outputs[k]
 			e.State = EntryReady
 		}
-		c.shadedWarps++
+		c.st.shadedWarps++
 	}
 	return progress
 }
@@ -309,7 +314,7 @@ func (c *Comp) dispatch(now sim.VTimeInSec, cycle uint64) (progress bool, wait d
 			c.occupancy(cycle)
 			*c.entries.at(c.entries.alloc(1)) = Entry{State: EntryReady, Marker: true, Draw: m.Draw, Partition: m.From}
 			c.noteMax()
-			c.markers++
+			c.st.markers++
 		case *protocol.PixelWarp:
 			if err := c.checkWarp(m); err != nil {
 				c.FromQuadPacker.Retrieve(now)
@@ -335,8 +340,8 @@ func (c *Comp) dispatch(now sim.VTimeInSec, cycle uint64) (progress bool, wait d
 				tracing.StartTask(protocol.WarpTaskID(m.ID, protocol.AtROB), protocol.WarpTaskID(m.ID, ""), c,
 					protocol.KindPixelWarp, protocol.Count(n, "quads"), nil)
 			}
-			c.warps++
-			c.quads += uint64(n)
+			c.st.warps++
+			c.st.quads += uint64(n)
 		default:
 			c.FromQuadPacker.Retrieve(now)
 			c.fault.Fail(fmt.Errorf("unexpected %T on FromQuadPacker", msg))
@@ -434,14 +439,7 @@ func (c *Comp) Buffers() []timing.BufferState {
 // Stats reports the counters (see the package documentation).
 func (c *Comp) Stats(add func(name string, v float64)) {
 	n := c.Name()
-	timing.AddCounters(n+".", add,
-		timing.Counter{Name: "warps", Value: c.warps}, timing.Counter{Name: "quads", Value: c.quads},
-		timing.Counter{Name: "markers", Value: c.markers},
-		timing.Counter{Name: "shaded_warps", Value: c.shadedWarps},
-		timing.Counter{Name: "retired_quads", Value: c.retiredQuads},
-		timing.Counter{Name: "retired_markers", Value: c.retiredMarkers},
-		timing.Counter{Name: "rop_messages", Value: c.ropMessages},
-		timing.Counter{Name: "flushes", Value: c.flushes})
+	timing.AddTagged(n+".", add, &c.st)
 	add(n+".occupancy_average", timing.Ratio(c.occSum, c.occLast))
 	add(n+".occupancy_max", float64(c.occMax))
 	c.cacheStats(n, add)

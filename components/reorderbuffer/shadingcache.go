@@ -32,12 +32,13 @@ var cacheResultNames = enum.Names[CacheResult]{Type: "CacheResult",
 // String returns the outcome's name.
 func (r CacheResult) String() string { return cacheResultNames.String(r) }
 
-// CacheStats counts the look-ups of a ShadingCache.
+// CacheStats counts the look-ups of a ShadingCache; the tags name them in the
+// reorder buffer's statistics.
 type CacheStats struct {
-	Hits         uint64 // look-ups that found their tag (HitsInFlight included)
-	HitsInFlight uint64 // of which found the entry still shading (not ready)
-	Misses       uint64
-	Evictions    uint64 // misses that replaced a tag (not a never-used entry)
+	Hits         uint64 `stat:"cache_hits"`           // look-ups that found their tag (HitsInFlight included)
+	HitsInFlight uint64 `stat:"cache_hits_in_flight"` // of which found the entry still shading (not ready)
+	Misses       uint64 `stat:"cache_misses"`
+	Evictions    uint64 `stat:"cache_evictions"` // misses that replaced a tag (not a never-used entry)
 	// Stalled look-ups (each retried look-up counts again).
 	StallsAllReferenced uint64
 	StallsRefOverflow   uint64

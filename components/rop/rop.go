@@ -93,6 +93,27 @@ var controlStateNames = enum.Names[controlState]{Type: "controlState", Names: []
 
 func (s controlState) String() string { return controlStateNames.String(s) }
 
+// counters are the unit's statistics, named by their tags (Stats).
+type counters struct {
+	messagesIn   uint64 `stat:"messages_in"`
+	quadsIn      uint64 `stat:"quads_in"`
+	visQuadsIn   uint64 `stat:"visibility_quads_in"`
+	lateRequests uint64 `stat:"late_z_requests"`
+	lateQuads    uint64 `stat:"late_z_quads"`
+	drawEnds     uint64 `stat:"draw_ends"`
+	drawDones    uint64 `stat:"draw_dones"`
+	clears       uint64 `stat:"clears"`
+	presents     uint64 `stat:"presents"`
+	flushes      uint64 `stat:"flushes"`
+	resolveQuads uint64 `stat:"resolve_quads"`
+	resolveLines uint64 `stat:"resolve_lines"`
+	resolveBytes uint64 `stat:"resolve_bytes"`
+	// Compression tags of the lines the resolves read, after their flush.
+	presentLines      uint64 `stat:"present_lines"`
+	presentCompressed uint64 `stat:"present_lines_compressed"`
+	presentCleared    uint64 `stat:"present_lines_cleared"`
+}
+
 // Comp is a ROP: the colour block of one partition's render back-end. See the
 // package documentation.
 type Comp struct {
@@ -165,16 +186,6 @@ type Comp struct {
 	activity *timing.Activity
 	ws       pipeline.WriteStats
 	st       counters
-}
-
-type counters struct {
-	messagesIn, quadsIn, drawEnds, drawDones  uint64
-	visQuadsIn                                uint64
-	lateRequests, lateQuads, clears, presents uint64
-	flushes                                   uint64
-	resolveQuads, resolveLines, resolveBytes  uint64
-	// Compression tags of the lines the resolves read, after their flush.
-	presentLines, presentCompressed, presentCleared uint64
 }
 
 // Tick runs the stages from the back of the ROP to its front.
@@ -939,34 +950,16 @@ func (c *Comp) WriteStats() pipeline.WriteStats { return c.ws }
 func (c *Comp) Stats(add func(name string, v float64)) {
 	n := c.Name() + "."
 	s := &c.st
-	timing.AddCounters(n, add,
-		timing.Counter{Name: "messages_in", Value: s.messagesIn},
-		timing.Counter{Name: "quads_in", Value: s.quadsIn},
-		timing.Counter{Name: "visibility_quads_in", Value: s.visQuadsIn},
-		timing.Counter{Name: "samples_killed", Value: uint64(c.ws.Killed)},
-		timing.Counter{Name: "samples_written", Value: uint64(c.ws.Written)},
-		timing.Counter{Name: "samples_blended", Value: uint64(c.ws.Blended)},
-		timing.Counter{Name: "quads_written", Value: uint64(c.ws.QuadsWritten)},
-		timing.Counter{Name: "quads_discarded", Value: uint64(c.ws.QuadsDiscarded)},
-		timing.Counter{Name: "quads_late_z_culled", Value: uint64(c.ws.QuadsLateZCulled)},
-		timing.Counter{Name: "late_z_requests", Value: s.lateRequests},
-		timing.Counter{Name: "late_z_quads", Value: s.lateQuads},
-		timing.Counter{Name: "draw_ends", Value: s.drawEnds},
-		timing.Counter{Name: "draw_dones", Value: s.drawDones}, timing.Counter{Name: "clears", Value: s.clears},
-		timing.Counter{Name: "presents", Value: s.presents}, timing.Counter{Name: "flushes", Value: s.flushes},
-		timing.Counter{Name: "resolve_quads", Value: s.resolveQuads},
-		timing.Counter{Name: "resolve_lines", Value: s.resolveLines},
-		timing.Counter{Name: "resolve_bytes", Value: s.resolveBytes},
-		timing.Counter{Name: "present_lines", Value: s.presentLines},
-		timing.Counter{Name: "present_lines_compressed", Value: s.presentCompressed},
-		timing.Counter{Name: "present_lines_cleared", Value: s.presentCleared})
-
+	timing.AddTagged(n, add, s)
+	// The output merger's counts, as pipeline.WriteQuad counts them.
+	add(n+"samples_killed", float64(c.ws.Killed))
+	add(n+"samples_written", float64(c.ws.Written))
+	add(n+"samples_blended", float64(c.ws.Blended))
+	add(n+"quads_written", float64(c.ws.QuadsWritten))
+	add(n+"quads_discarded", float64(c.ws.QuadsDiscarded))
+	add(n+"quads_late_z_culled", float64(c.ws.QuadsLateZCulled))
 	add(n+"present_compressed_fraction", timing.Ratio(s.presentCompressed, s.presentLines))
-	pf := c.cache.PrefetchCounters()
-	add(n+"prefetch_issued", float64(pf.Issued))
-	add(n+"prefetch_useful", float64(pf.Useful))
-	add(n+"prefetch_late", float64(pf.Late))
-	add(n+"prefetch_useless", float64(pf.Useless))
+	timing.AddTagged(n+"prefetch_", add, c.cache.PrefetchCounters())
 	c.cache.Stats(c.Name(), add)
 	c.activity.Stats(c.Name(), add)
 }

@@ -113,21 +113,25 @@ func (a *admitWait) set(cy uint64, b admitBlock) {
 	a.block = b
 }
 
+// stats are the unit's statistics, named by their tags (Stats).
 type stats struct {
-	vertexWarps, pixelWarps uint64
-	vsInvocations           uint64
-	psInvocations           uint64
-	helperPixels            uint64
-	vs, ps, gs              shader.Stats
-	geometryWarps           uint64
-	gsInvocations           uint64
-	maxGSBufUsed            int
-	texMessages             uint64
-	texWaitWarpCycles       uint64
-	residentIntegral        uint64 // sum over cycles of resident warps
-	residentSince           uint64
-	maxResident             int
-	lastCycle               uint64
+	vertexWarps       uint64 `stat:"vertex_warps"`
+	pixelWarps        uint64 `stat:"pixel_warps"`
+	vsInvocations     uint64 `stat:"vs_invocations"`
+	psInvocations     uint64 `stat:"ps_invocations"`
+	helperPixels      uint64 `stat:"helper_pixels"`
+	vs                shader.Stats
+	ps                shader.Stats
+	gs                shader.Stats
+	texMessages       uint64 `stat:"texture_requests"`
+	texWaitWarpCycles uint64 `stat:"texture_wait_warp_cycles"`
+	maxResident       int    `stat:"max_resident_warps"`
+	geometryWarps     uint64 `stat:"gs_warps"`
+	gsInvocations     uint64 `stat:"gs_invocations"`
+	maxGSBufUsed      int    `stat:"gs_max_output_buffer_bytes"`
+	residentIntegral  uint64 // sum over cycles of resident warps
+	residentSince     uint64
+	lastCycle         uint64
 }
 
 // Tick runs the stages back to front: outputs, texture requests, texture
@@ -228,14 +232,10 @@ func (c *Comp) IssueCycles() int { return c.issueCycles }
 func (c *Comp) Stats(add func(name string, v float64)) {
 	p := c.Name() + "."
 	st := &c.stats
+	timing.AddTagged(p, add, st)
 	all := st.vs
 	all.Add(st.ps)
 	all.Add(st.gs)
-	add(p+"vertex_warps", float64(st.vertexWarps))
-	add(p+"pixel_warps", float64(st.pixelWarps))
-	add(p+"vs_invocations", float64(st.vsInvocations))
-	add(p+"ps_invocations", float64(st.psInvocations))
-	add(p+"helper_pixels", float64(st.helperPixels))
 	add(p+"instructions", float64(all.Instructions))
 	add(p+"instructions_alu", float64(all.ALU))
 	add(p+"instructions_sfu", float64(all.SFU))
@@ -247,14 +247,10 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	add(p+"ps_instructions", float64(st.ps.Instructions))
 	add(p+"vs_lane_instructions", float64(st.vs.LaneInstructions))
 	add(p+"ps_lane_instructions", float64(st.ps.LaneInstructions))
-	add(p+"texture_requests", float64(st.texMessages))
 	add(p+"texture_lane_requests", float64(all.TexRequests))
-	add(p+"texture_wait_warp_cycles", float64(st.texWaitWarpCycles))
-	total := c.activity.Total()
-	avg := timing.Ratio(st.residentIntegral, total)
+	avg := timing.Ratio(st.residentIntegral, c.activity.Total())
 	add(p+"avg_resident_warps", avg)
 	add(p+"occupancy", avg/float64(len(c.slots)))
-	add(p+"max_resident_warps", float64(st.maxResident))
 	add(p+"admit_blocked_slots_cycles", float64(c.admitWait.cycles[admitBlockedSlots]))
 	add(p+"admit_blocked_registers_cycles", float64(c.admitWait.cycles[admitBlockedRegisters]))
 	c.geometryStats(p, add)

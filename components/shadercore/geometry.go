@@ -114,16 +114,14 @@ func (c *Comp) geometryOutput(s *warpSlot, g *protocol.GeometryWarp) sim.Msg {
 	return protocol.NewShadedGeometry(g, out, min(gs.NumOutputRegisters(), shader.MaxOutputs))
 }
 
-// geometryStats reports the geometry shader counters.
+// geometryStats reports the geometry shader counters that are not tagged
+// (Stats reports the tagged ones).
 func (c *Comp) geometryStats(p string, add func(string, float64)) {
 	st := &c.stats
-	add(p+"gs_warps", float64(st.geometryWarps))
-	add(p+"gs_invocations", float64(st.gsInvocations))
 	add(p+"gs_instructions", float64(st.gs.Instructions))
 	add(p+"gs_lane_instructions", float64(st.gs.LaneInstructions))
 	add(p+"gs_emits", float64(st.gs.Emits))
 	add(p+"gs_emits_dropped", float64(st.gs.EmitsDropped))
-	add(p+"gs_max_output_buffer_bytes", float64(st.maxGSBufUsed))
 	add(p+"gs_admit_blocked_slots_cycles", float64(c.gsWait.cycles[admitBlockedSlots]))
 	add(p+"gs_admit_blocked_registers_cycles", float64(c.gsWait.cycles[admitBlockedRegisters]))
 	add(p+"gs_admit_blocked_output_buffer_cycles", float64(c.gsWait.cycles[admitBlockedGSBuffer]))

@@ -98,20 +98,30 @@ type Comp struct {
 	stats stats
 }
 
+// stats are the unit's statistics, named by their tags (Stats).
 type stats struct {
-	requests, lanes, texels uint64
-	borderTexels            uint64
-	footprints              uint64
-	texelQuads              uint64
-	lookups, hits, misses   uint64
-	merged, texelHits       uint64
-	l2Reads, l2Bytes        uint64
-	fillLines, fillUnits    uint64
-	fillDecodes             uint64
-	responses               uint64
-	latencySum, latencyMax  uint64
-	unbound                 uint64
-	flushes, invalidated    uint64
+	requests     uint64 `stat:"requests"`
+	lanes        uint64 `stat:"lanes"`
+	texels       uint64 `stat:"texels"`
+	borderTexels uint64 `stat:"border_texels"`
+	footprints   uint64 `stat:"footprints"`
+	texelQuads   uint64 `stat:"texel_quads"`
+	unbound      uint64 `stat:"unbound_requests"`
+	lookups      uint64 `stat:"l1_lookups"`
+	hits         uint64 `stat:"l1_hits"`
+	misses       uint64 `stat:"l1_misses"`
+	merged       uint64 `stat:"merged_misses"`
+	texelHits    uint64 `stat:"texel_hits"`
+	l2Reads      uint64 `stat:"l2_reads"`
+	l2Bytes      uint64 `stat:"bytes_read_l2"`
+	fillLines    uint64 `stat:"fill_lines"`
+	fillUnits    uint64 `stat:"fill_units"`
+	fillDecodes  uint64 `stat:"fill_decodes"`
+	responses    uint64 `stat:"responses"`
+	flushes      uint64 `stat:"flushes"`
+	invalidated  uint64 `stat:"l1_invalidated_lines"`
+	latencyMax   uint64 `stat:"max_request_latency"`
+	latencySum   uint64
 }
 
 // Tick runs the stages back to front: response, filter, fill, miss send, tag
@@ -209,34 +219,14 @@ func (c *Comp) nextEvent(cy uint64) uint64 {
 func (c *Comp) Stats(add func(name string, v float64)) {
 	p := c.Name() + "."
 	st := &c.stats
-	add(p+"requests", float64(st.requests))
-	add(p+"lanes", float64(st.lanes))
-	add(p+"texels", float64(st.texels))
-	add(p+"border_texels", float64(st.borderTexels))
-	add(p+"footprints", float64(st.footprints))
-	add(p+"texel_quads", float64(st.texelQuads))
-	add(p+"unbound_requests", float64(st.unbound))
-	add(p+"l1_lookups", float64(st.lookups))
-	add(p+"l1_hits", float64(st.hits))
-	add(p+"l1_misses", float64(st.misses))
-	add(p+"merged_misses", float64(st.merged))
+	timing.AddTagged(p, add, st)
 	add(p+"hit_rate_line", timing.Ratio(st.hits, st.lookups))
-	add(p+"texel_hits", float64(st.texelHits))
 	add(p+"hit_rate_texel", timing.Ratio(st.texelHits, st.texels))
 	add(p+"misses_per_request", timing.Ratio(st.misses, st.requests))
 	add(p+"misses_per_lane", timing.Ratio(st.misses, st.lanes))
 	add(p+"misses_per_footprint", timing.Ratio(st.misses, st.footprints))
-	add(p+"l2_reads", float64(st.l2Reads))
-	add(p+"bytes_read_l2", float64(st.l2Bytes))
-	add(p+"fill_lines", float64(st.fillLines))
-	add(p+"fill_units", float64(st.fillUnits))
-	add(p+"fill_decodes", float64(st.fillDecodes))
 	add(p+"fill_bytes", float64(st.fillLines*c.lineSize))
-	add(p+"responses", float64(st.responses))
-	add(p+"flushes", float64(st.flushes))
-	add(p+"l1_invalidated_lines", float64(st.invalidated))
 	add(p+"avg_request_latency", timing.Ratio(st.latencySum, st.responses))
-	add(p+"max_request_latency", float64(st.latencyMax))
 	c.activity.Stats(c.Name(), add)
 	c.client.Stats(c.Name()+".l2", add)
 }

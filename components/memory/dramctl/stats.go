@@ -23,18 +23,32 @@ type client struct {
 	bytes uint64
 }
 
+// stats are the controller's statistics, named by their tags (Stats).
 type stats struct {
-	reads, writes, bytesRead, bytesWritten uint64
-	rowHits, rowMisses, rowConflicts       uint64
-	activates, precharges, refreshes       uint64
-	readsDone, readLatSum, readLatMax      uint64
-	writesDone, writeLatSum, writeLatMax   uint64
-	readHist                               [histBuckets]uint64
-	readArea, writeArea                    uint64 // queue entries x cycles
-	readMax, writeMax                      int
-	occAt                                  int64 // cycle the areas run to
-	lastResponse                           int64
-	clients                                map[sim.Port]*client
+	reads        uint64 `stat:"reads"`
+	writes       uint64 `stat:"writes"`
+	bytesRead    uint64 `stat:"bytes_read"`
+	bytesWritten uint64 `stat:"bytes_written"`
+	rowHits      uint64 `stat:"row_hits"`
+	rowMisses    uint64 `stat:"row_misses"`
+	rowConflicts uint64 `stat:"row_conflicts"`
+	activates    uint64 `stat:"activates"`
+	precharges   uint64 `stat:"precharges"`
+	refreshes    uint64 `stat:"refreshes"`
+	readMax      int    `stat:"read_queue_max"`
+	writeMax     int    `stat:"write_queue_max"`
+	readLatMax   uint64 `stat:"read_latency_max"`
+	writeLatMax  uint64 `stat:"write_latency_max"`
+	readsDone    uint64
+	readLatSum   uint64
+	writesDone   uint64
+	writeLatSum  uint64
+	readHist     [histBuckets]uint64
+	readArea     uint64 // queue entries x cycles
+	writeArea    uint64
+	occAt        int64 // cycle the areas run to
+	lastResponse int64
+	clients      map[sim.Port]*client
 }
 
 func (s *stats) client(p sim.Port) *client {
@@ -130,29 +144,16 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	if s.lastResponse > 0 {
 		bw = float64(s.bytesRead+s.bytesWritten) / (float64(s.lastResponse) * tck)
 	}
-	for _, kv := range []struct {
-		name string
-		v    float64
-	}{
-		{"reads", float64(s.reads)}, {"writes", float64(s.writes)},
-		{"bytes_read", float64(s.bytesRead)}, {"bytes_written", float64(s.bytesWritten)},
-		{"achieved_bandwidth", bw}, {"peak_bandwidth", PeakBytesPerNs(c.cfg.Geometry, c.cfg.Timing)},
-		{"row_hits", float64(s.rowHits)}, {"row_misses", float64(s.rowMisses)},
-		{"row_conflicts", float64(s.rowConflicts)},
-		{"row_hit_rate", timing.Ratio(s.rowHits, s.rowHits+s.rowMisses+s.rowConflicts)},
-		{"activates", float64(s.activates)}, {"precharges", float64(s.precharges)},
-		{"refreshes", float64(s.refreshes)},
-		{"refresh_cycles", float64(s.refreshes) * float64(c.cfg.Timing.TRFC)},
-		{"read_queue_avg", timing.Ratio(s.readArea, uint64(max(s.occAt, 0)))},
-		{"read_queue_max", float64(s.readMax)},
-		{"write_queue_avg", timing.Ratio(s.writeArea, uint64(max(s.occAt, 0)))},
-		{"write_queue_max", float64(s.writeMax)},
-		{"read_latency_avg", timing.Ratio(s.readLatSum, s.readsDone)}, {"read_latency_max", float64(s.readLatMax)},
-		{"write_latency_avg", timing.Ratio(s.writeLatSum, s.writesDone)}, {"write_latency_max", float64(s.writeLatMax)},
-		{"in_flight", float64(len(c.reqs) - len(c.freeReqs))},
-	} {
-		add(p+kv.name, kv.v)
-	}
+	timing.AddTagged(p, add, s)
+	add(p+"achieved_bandwidth", bw)
+	add(p+"peak_bandwidth", PeakBytesPerNs(c.cfg.Geometry, c.cfg.Timing))
+	add(p+"row_hit_rate", timing.Ratio(s.rowHits, s.rowHits+s.rowMisses+s.rowConflicts))
+	add(p+"refresh_cycles", float64(s.refreshes)*float64(c.cfg.Timing.TRFC))
+	add(p+"read_queue_avg", timing.Ratio(s.readArea, uint64(max(s.occAt, 0))))
+	add(p+"write_queue_avg", timing.Ratio(s.writeArea, uint64(max(s.occAt, 0))))
+	add(p+"read_latency_avg", timing.Ratio(s.readLatSum, s.readsDone))
+	add(p+"write_latency_avg", timing.Ratio(s.writeLatSum, s.writesDone))
+	add(p+"in_flight", float64(len(c.reqs)-len(c.freeReqs)))
 	for k, name := range HistogramBucketNames() {
 		add(p+name, float64(s.readHist[k]))
 	}

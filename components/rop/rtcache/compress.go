@@ -229,20 +229,20 @@ func (c *Cache) writeBackSize(line uint64, data []byte) (uint64, transfer) {
 func (c *Cache) count(t transfer, size uint64, write bool) {
 	switch t {
 	case unusableLine:
-		c.unusable++
+		c.st.Unusable++
 	case fullLine:
 		if write {
-			c.writesUncompressed++
+			c.st.UncompressedWriteBacks++
 		} else {
-			c.readsUncompressed++
+			c.st.UncompressedReads++
 		}
 	case compressedLine:
 		if write {
-			c.writesCompressed++
+			c.st.CompressedWriteBacks++
 		} else {
-			c.readsCompressed++
+			c.st.CompressedReads++
 		}
-		c.bytesSaved += c.lines - size
+		c.st.BytesSaved += c.lines - size
 	}
 }
 

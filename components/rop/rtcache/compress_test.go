@@ -127,7 +127,7 @@ func TestCompressedTags(t *testing.T) {
 	// 2 allocated by its write).
 	wc := rtcache.Counters{Misses: 6, LineReads: 6, Evictions: 5, WriteBacks: 3, BytesRead: 5*256 + 64,
 		BytesWritten: 64 + 256 + 64, CompressedReads: 1, UncompressedReads: 5, CompressedWriteBacks: 2,
-		UncompressedWriteBacks: 1, BytesSaved: 3 * 192}
+		UncompressedWriteBacks: 1, BytesSaved: 3 * 192, ClearedLines: 3}
 	if c != wc {
 		t.Errorf("counters %+v,\nwant %+v", c, wc)
 	}

@@ -119,7 +119,8 @@
 //
 // # Statistics
 //
-// Reported for the owning component C as C.cache_hits, C.cache_misses (of which
+// Reported for the owning component C (the tags of Counters name the cache_
+// counters) as C.cache_hits, C.cache_misses (of which
 // C.cache_misses_merged, C.cache_cleared_fills and C.cache_overwrite_fills:
 // AccessOverwrite allocations without a read), C.cache_line_reads,
 // C.cache_evictions, C.cache_write_backs, C.cache_line_writes_uncached,

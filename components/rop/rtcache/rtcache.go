@@ -123,19 +123,20 @@ const (
 
 // PrefetchCounters counts the prefetches and what became of them. Every
 // prefetch issued ends as exactly one of useful, late or useless, or is still
-// in flight or cached unused.
+// in flight or cached unused. The tags name them in the owner's statistics
+// (the ROP's prefetch_<tag>).
 type PrefetchCounters struct {
 	// Issued: line reads sent by Prefetch.
-	Issued uint64
+	Issued uint64 `stat:"issued"`
 	// Useful: prefetched lines a demand access (Access, AccessOverwrite or
 	// Write) used while they were cached.
-	Useful uint64
+	Useful uint64 `stat:"useful"`
 	// Late: prefetches a demand access found still in flight (it waited for
 	// the read, as a merged miss).
-	Late uint64
+	Late uint64 `stat:"late"`
 	// Useless: prefetched lines evicted, dropped (Clear, Invalidate) or
 	// flushed (Flush) unused, or arriving for a line already present.
-	Useless uint64
+	Useless uint64 `stat:"useless"`
 }
 
 // lineWrite is a line write waiting to be issued: a write-back (data nil: the
@@ -175,16 +176,8 @@ type Cache struct {
 	domain tracing.NamedHookable // tracing: the owning component (TraceAs)
 	cause  string                // tracing: the task the owner works for now
 
-	// Statistics.
-	hits, misses, merged, clearedFills   uint64
-	overwrites                           uint64
-	evictions, writeBacks, lineReads     uint64
-	bytesRead, bytesWritten, otherWrites uint64
-	clearedLines, invalidated            uint64
-	readsCompressed, readsUncompressed   uint64
-	writesCompressed, writesUncompressed uint64
-	bytesSaved, unusable                 uint64
-	prefetch                             PrefetchCounters
+	st       Counters // statistics
+	prefetch PrefetchCounters
 }
 
 // New returns a cache that talks to memory through port (owned by the
@@ -277,13 +270,13 @@ func (c *Cache) AccessOverwrite(now sim.VTimeInSec, addr uint64, t Token) Result
 func (c *Cache) access(now sim.VTimeInSec, addr uint64, t Token, overwrite bool) Result {
 	line := c.Line(addr)
 	if c.tags.Lookup(line) {
-		c.hits++
+		c.st.Hits++
 		c.usePrefetched(line)
 		return Hit
 	}
 	if f := c.reads.Find(line); f != nil {
-		c.misses++
-		c.merged++
+		c.st.Misses++
+		c.st.MergedMisses++
 		if f.Prefetch && len(f.Waiters) == 0 {
 			c.prefetch.Late++
 		}
@@ -294,21 +287,21 @@ func (c *Cache) access(now sim.VTimeInSec, addr uint64, t Token, overwrite bool)
 		return Blocked
 	}
 	if c.Cleared(line) {
-		c.misses++
-		c.clearedFills++
+		c.st.Misses++
+		c.st.ClearedFills++
 		c.allocate(line)
 		return ClearedFill
 	}
 	if overwrite {
-		c.misses++
-		c.overwrites++
+		c.st.Misses++
+		c.st.OverwriteFills++
 		c.allocate(line)
 		return Overwrite
 	}
 	if !c.readLine(now, line, t, false) {
 		return Blocked
 	}
-	c.misses++
+	c.st.Misses++
 	return Miss
 }
 
@@ -324,8 +317,8 @@ func (c *Cache) readLine(now sim.VTimeInSec, line uint64, t Token, prefetch bool
 		return false
 	}
 	c.count(kind, size, false)
-	c.lineReads++
-	c.bytesRead += size
+	c.st.LineReads++
+	c.st.BytesRead += size
 	w := c.reads.Spare()
 	if !prefetch {
 		w = append(w, t)
@@ -381,7 +374,7 @@ func (c *Cache) allocate(line uint64) {
 	if !evicted {
 		return
 	}
-	c.evictions++
+	c.st.Evictions++
 	if v.Prefetched {
 		c.prefetch.Useless++
 	}
@@ -492,11 +485,11 @@ func (c *Cache) Issue(now sim.VTimeInSec, image command.Memory) bool {
 		}
 		if w.data == nil {
 			c.count(kind, uint64(len(data)), true)
-			c.writeBacks++
+			c.st.WriteBacks++
 		} else {
-			c.otherWrites++
+			c.st.UncachedWrites++
 		}
-		c.bytesWritten += uint64(len(data))
+		c.st.BytesWritten += uint64(len(data))
 		*w = lineWrite{}
 		c.wHead++
 		progress = true
@@ -535,7 +528,7 @@ func (c *Cache) Invalidate() (int, error) {
 	}
 	c.dropPrefetched(0, ^uint64(0))
 	n := c.tags.Invalidate()
-	c.invalidated += uint64(n)
+	c.st.InvalidatedLines += uint64(n)
 	return n, nil
 }
 
@@ -576,7 +569,7 @@ func (c *Cache) Clear(lo, hi uint64) int {
 	r.tags.SetAll()
 	c.clearCompressed(alo, ahi)
 	n := int((ahi - alo) / c.lines)
-	c.clearedLines += uint64(n)
+	c.st.ClearedLines += uint64(n)
 	return n
 }
 
@@ -598,51 +591,40 @@ func (c *Cache) Idle() bool { return c.WritesQueued() == 0 && c.client.Idle() &&
 // <comp>.memory.
 func (c *Cache) Stats(comp string, add func(string, float64)) {
 	p := comp + ".cache_"
-	timing.AddCounters(p, add,
-		timing.Counter{Name: "hits", Value: c.hits}, timing.Counter{Name: "misses", Value: c.misses},
-		timing.Counter{Name: "misses_merged", Value: c.merged},
-		timing.Counter{Name: "cleared_fills", Value: c.clearedFills},
-		timing.Counter{Name: "overwrite_fills", Value: c.overwrites},
-		timing.Counter{Name: "line_reads", Value: c.lineReads},
-		timing.Counter{Name: "evictions", Value: c.evictions},
-		timing.Counter{Name: "write_backs", Value: c.writeBacks},
-		timing.Counter{Name: "line_writes_uncached", Value: c.otherWrites},
-		timing.Counter{Name: "cleared_lines", Value: c.clearedLines},
-		timing.Counter{Name: "invalidated_lines", Value: c.invalidated})
-	add(p+"hit_rate", timing.Ratio(c.hits, c.hits+c.misses))
-	timing.AddCounters(p, add,
-		timing.Counter{Name: "line_reads_compressed", Value: c.readsCompressed},
-		timing.Counter{Name: "line_reads_uncompressed", Value: c.readsUncompressed},
-		timing.Counter{Name: "write_backs_compressed", Value: c.writesCompressed},
-		timing.Counter{Name: "write_backs_uncompressed", Value: c.writesUncompressed},
-		timing.Counter{Name: "compression_bytes_saved", Value: c.bytesSaved},
-		timing.Counter{Name: "compression_unusable", Value: c.unusable})
-	add(comp+".bytes_read", float64(c.bytesRead))
-	add(comp+".bytes_written", float64(c.bytesWritten))
+	timing.AddTagged(p, add, &c.st)
+	add(p+"hit_rate", timing.Ratio(c.st.Hits, c.st.Hits+c.st.Misses))
+	add(comp+".bytes_read", float64(c.st.BytesRead))
+	add(comp+".bytes_written", float64(c.st.BytesWritten))
 	c.client.Stats(comp+".memory", add)
 }
 
-// Counters is a snapshot of the cache counters.
+// Counters is a snapshot of the cache counters; the tags name the ones Stats
+// reports under <comp>.cache_.
 type Counters struct {
-	Hits, Misses, MergedMisses, ClearedFills uint64
-	LineReads, Evictions, WriteBacks         uint64
-	UncachedWrites, BytesRead, BytesWritten  uint64
-	InvalidatedLines                         uint64 // lines dropped by Invalidate
+	Hits             uint64 `stat:"hits"`
+	Misses           uint64 `stat:"misses"`
+	MergedMisses     uint64 `stat:"misses_merged"`
+	ClearedFills     uint64 `stat:"cleared_fills"`
+	OverwriteFills   uint64 `stat:"overwrite_fills"` // misses AccessOverwrite filled without a read
+	LineReads        uint64 `stat:"line_reads"`
+	Evictions        uint64 `stat:"evictions"`
+	WriteBacks       uint64 `stat:"write_backs"`
+	UncachedWrites   uint64 `stat:"line_writes_uncached"`
+	ClearedLines     uint64 `stat:"cleared_lines"`     // lines marked by fast clears
+	InvalidatedLines uint64 `stat:"invalidated_lines"` // lines dropped by Invalidate
+	BytesRead        uint64 // all the component's memory traffic
+	BytesWritten     uint64
 	// Compression (lines of registered surfaces only).
-	CompressedReads, UncompressedReads           uint64
-	CompressedWriteBacks, UncompressedWriteBacks uint64
-	BytesSaved, Unusable                         uint64
+	CompressedReads        uint64 `stat:"line_reads_compressed"`
+	UncompressedReads      uint64 `stat:"line_reads_uncompressed"`
+	CompressedWriteBacks   uint64 `stat:"write_backs_compressed"`
+	UncompressedWriteBacks uint64 `stat:"write_backs_uncompressed"`
+	BytesSaved             uint64 `stat:"compression_bytes_saved"`
+	Unusable               uint64 `stat:"compression_unusable"`
 }
 
 // Counters returns the counters.
-func (c *Cache) Counters() Counters {
-	return Counters{Hits: c.hits, Misses: c.misses, MergedMisses: c.merged, ClearedFills: c.clearedFills,
-		LineReads: c.lineReads, Evictions: c.evictions, WriteBacks: c.writeBacks,
-		UncachedWrites: c.otherWrites, BytesRead: c.bytesRead, BytesWritten: c.bytesWritten,
-		CompressedReads: c.readsCompressed, UncompressedReads: c.readsUncompressed,
-		CompressedWriteBacks: c.writesCompressed, UncompressedWriteBacks: c.writesUncompressed,
-		BytesSaved: c.bytesSaved, Unusable: c.unusable, InvalidatedLines: c.invalidated}
-}
+func (c *Cache) Counters() Counters { return c.st }
 
 // Buffers describes the write queue and the memory requests in flight.
 func (c *Cache) Buffers(name string) []timing.BufferState {

@@ -79,8 +79,15 @@ type Comp struct {
 	st               counters
 }
 
+// counters are the unit's statistics, named by their tags (Stats).
 type counters struct {
-	presents, requests, spansIn, samplesIn, spansOut, forwarded, filterCycles uint64
+	presents     uint64 `stat:"presents"`
+	requests     uint64 `stat:"line_requests"`
+	spansIn      uint64 `stat:"spans_in"`
+	samplesIn    uint64 `stat:"samples_in"`
+	spansOut     uint64 `stat:"spans_out"`
+	forwarded    uint64 `stat:"spans_forwarded"`
+	filterCycles uint64 `stat:"filter_cycles"`
 }
 
 // setFrame computes the swath geometry: the source columns and rows the
@@ -377,12 +384,10 @@ func (c *Comp) Buffers() []timing.BufferState {
 // Stats reports the counters (see the package documentation).
 func (c *Comp) Stats(add func(name string, v float64)) {
 	n := c.Name() + "."
-	s, f := &c.st, &c.fst
+	f := &c.fst
+	timing.AddTagged(n, add, &c.st)
+	// The filter's counters (functional).
 	timing.AddCounters(n, add,
-		timing.Counter{Name: "presents", Value: s.presents}, timing.Counter{Name: "line_requests", Value: s.requests},
-		timing.Counter{Name: "spans_in", Value: s.spansIn}, timing.Counter{Name: "samples_in", Value: s.samplesIn},
-		timing.Counter{Name: "spans_out", Value: s.spansOut}, timing.Counter{Name: "spans_forwarded", Value: s.forwarded},
-		timing.Counter{Name: "filter_cycles", Value: s.filterCycles},
 		timing.Counter{Name: "pixels", Value: f.Pixels}, timing.Counter{Name: "samples_read", Value: f.SamplesRead},
 		timing.Counter{Name: "macs", Value: f.MACs}, timing.Counter{Name: "negative_clamps", Value: f.NegativeClamps},
 		timing.Counter{Name: "overflow_clamps", Value: f.OverflowClamps}, timing.Counter{Name: "nearest", Value: f.Nearest})

@@ -59,10 +59,8 @@ type Distributor struct {
 	barrierSeq      uint64        // the next barrier's number
 
 	// Statistics.
-	draws, orderedDraws, chunks, emptyChunks, barriers uint64
-	streamingDraws                                     uint64 // draws with stream-out (whole to one pipe)
-	returns                                            uint64
-	trianglesPerPipe, chunksPerPipe                    []uint64
+	st                              counters
+	trianglesPerPipe, chunksPerPipe []uint64
 }
 
 // chunkLoad is a chunk sent to a pipe and not yet reported done.
@@ -86,6 +84,17 @@ type plan struct {
 	unsent     int
 }
 
+// counters are the unit's statistics, named by their tags (Stats).
+type counters struct {
+	draws          uint64 `stat:"draws"`
+	orderedDraws   uint64 `stat:"ordered_draws"`
+	streamingDraws uint64 `stat:"streaming_draws"` // draws with stream-out (whole to one pipe)
+	chunks         uint64 `stat:"chunks"`
+	emptyChunks    uint64 `stat:"empty_chunks"`
+	barriers       uint64 `stat:"barriers"`
+	returns        uint64 `stat:"returns"`
+}
+
 // Err returns the error that stopped the distributor, or nil.
 func (c *Distributor) Err() error { return c.fault.Err() }
 
@@ -101,11 +110,7 @@ func (c *Distributor) Load(p int) int { return c.load[p] }
 // and utilization.
 func (c *Distributor) Stats(add func(name string, v float64)) {
 	p := c.Name() + "."
-	timing.AddCounters(p, add,
-		timing.Counter{Name: "draws", Value: c.draws}, timing.Counter{Name: "ordered_draws", Value: c.orderedDraws},
-		timing.Counter{Name: "streaming_draws", Value: c.streamingDraws}, timing.Counter{Name: "chunks", Value: c.chunks},
-		timing.Counter{Name: "empty_chunks", Value: c.emptyChunks}, timing.Counter{Name: "barriers", Value: c.barriers},
-		timing.Counter{Name: "returns", Value: c.returns})
+	timing.AddTagged(p, add, &c.st)
 	for i := 0; i < c.cfg.Pipes; i++ {
 		add(fmt.Sprintf("%striangles_p%d", p, i), float64(c.trianglesPerPipe[i]))
 		add(fmt.Sprintf("%schunks_p%d", p, i), float64(c.chunksPerPipe[i]))
@@ -174,7 +179,7 @@ func (c *Distributor) receiveReturns(now sim.VTimeInSec) bool {
 		}
 		c.load[p] -= c.outstanding[p][0].triangles
 		c.outstanding[p] = c.outstanding[p][1:]
-		c.returns++
+		c.st.returns++
 	}
 	return progress
 }
@@ -222,12 +227,12 @@ func (c *Distributor) plan(d *protocol.Draw) *plan {
 		counts[p] = n
 		if streams {
 			pl.soPipe = p
-			c.streamingDraws++
+			c.st.streamingDraws++
 		}
 		pl.barrier = c.haveClass && (!c.lastOrdered || p != c.lastOrderedPipe)
 		c.lastOrderedPipe = p
-		c.orderedDraws++
-		c.chunks++
+		c.st.orderedDraws++
+		c.st.chunks++
 		c.chunksPerPipe[p]++
 	} else {
 		c.splitChunks(n, counts)
@@ -240,9 +245,9 @@ func (c *Distributor) plan(d *protocol.Draw) *plan {
 	if pl.barrier {
 		pl.seq = c.barrierSeq
 		c.barrierSeq++
-		c.barriers++
+		c.st.barriers++
 	}
-	c.draws++
+	c.st.draws++
 	c.layout(d, n, counts, pl)
 	return pl
 }
@@ -276,7 +281,7 @@ func (c *Distributor) splitChunks(n int, counts []int) {
 			}
 		}
 		counts[best] += size
-		c.chunks++
+		c.st.chunks++
 		c.chunksPerPipe[best]++
 	}
 }
@@ -296,7 +301,7 @@ func (c *Distributor) layout(d *protocol.Draw, n int, counts []int, pl *plan) {
 		first, end := next, next+counts[p]
 		if counts[p] == 0 {
 			first, end = n, n
-			c.emptyChunks++
+			c.st.emptyChunks++
 		}
 		next += counts[p]
 		pl.first[p], pl.end[p] = first, end

@@ -40,6 +40,28 @@ type output struct {
 	task  string // the clear or flush task the message ends (traced only)
 }
 
+// counters are the unit's statistics, named by their tags (Stats).
+type counters struct {
+	samplesIn         uint64 `stat:"samples_in"`
+	bursts            uint64 `stat:"bursts"`
+	hits              uint64 `stat:"cache_hits"`
+	misses            uint64 `stat:"cache_misses"`
+	fills             uint64 `stat:"fills"`
+	writeBacks        uint64 `stat:"write_backs"`
+	pageMisses        uint64 `stat:"page_misses"`
+	prefetches        uint64 `stat:"prefetches"`
+	prefetchHits      uint64 `stat:"prefetch_hits"`
+	prefetchRedundant uint64 `stat:"prefetches_redundant"`
+	clears            uint64 `stat:"clears"`
+	clearCycles       uint64 `stat:"clear_cycles"`
+	presents          uint64 `stat:"presents"`
+	flips             uint64 `stat:"flips"`
+	flushWriteBacks   uint64 `stat:"flush_write_backs"`
+	drawEnds          uint64 `stat:"draw_ends"`
+	drawDones         uint64 `stat:"draw_dones"`
+	barriers          uint64 `stat:"barriers"`
+}
+
 // Comp is an interleave of the SAGE sample buffer: ChipsPerInterleave 3DRAM
 // chips on one bus. See the package documentation.
 type Comp struct {
@@ -73,12 +95,6 @@ type Comp struct {
 	activity                         *timing.Activity
 	ws                               pipeline.WriteStats
 	st                               counters
-}
-
-type counters struct {
-	samplesIn, bursts, hits, misses, prefetches, prefetchHits, prefetchRedundant uint64
-	fills, writeBacks, pageMisses, clearCycles, clears, presents, flips          uint64
-	flushWriteBacks, drawEnds, drawDones, barriers                               uint64
 }
 
 // Tick sends what is due, then carries out the next operations whose turn has
@@ -470,21 +486,12 @@ func (c *Comp) Buffers() []timing.BufferState {
 func (c *Comp) Stats(add func(name string, v float64)) {
 	n := c.Name() + "."
 	s := &c.st
-	timing.AddCounters(n, add,
-		timing.Counter{Name: "samples_in", Value: s.samplesIn}, timing.Counter{Name: "bursts", Value: s.bursts},
-		timing.Counter{Name: "samples_written", Value: uint64(c.ws.Written)},
-		timing.Counter{Name: "samples_blended", Value: uint64(c.ws.Blended)},
-		timing.Counter{Name: "z_passed", Value: uint64(c.ws.Passed)}, timing.Counter{Name: "z_failed", Value: uint64(c.ws.Failed)},
-		timing.Counter{Name: "cache_hits", Value: s.hits}, timing.Counter{Name: "cache_misses", Value: s.misses},
-		timing.Counter{Name: "fills", Value: s.fills}, timing.Counter{Name: "write_backs", Value: s.writeBacks},
-		timing.Counter{Name: "page_misses", Value: s.pageMisses}, timing.Counter{Name: "prefetches", Value: s.prefetches},
-		timing.Counter{Name: "prefetch_hits", Value: s.prefetchHits},
-		timing.Counter{Name: "prefetches_redundant", Value: s.prefetchRedundant},
-		timing.Counter{Name: "clears", Value: s.clears}, timing.Counter{Name: "clear_cycles", Value: s.clearCycles},
-		timing.Counter{Name: "presents", Value: s.presents}, timing.Counter{Name: "flips", Value: s.flips},
-		timing.Counter{Name: "flush_write_backs", Value: s.flushWriteBacks},
-		timing.Counter{Name: "draw_ends", Value: s.drawEnds}, timing.Counter{Name: "draw_dones", Value: s.drawDones},
-		timing.Counter{Name: "barriers", Value: s.barriers})
+	timing.AddTagged(n, add, s)
+	// The sample writes' counts, as pipeline.WriteSample counts them.
+	add(n+"samples_written", float64(c.ws.Written))
+	add(n+"samples_blended", float64(c.ws.Blended))
+	add(n+"z_passed", float64(c.ws.Passed))
+	add(n+"z_failed", float64(c.ws.Failed))
 	add(n+"cache_hit_rate", timing.Ratio(s.hits, s.hits+s.misses))
 	c.activity.Stats(c.Name(), add)
 }

@@ -36,6 +36,18 @@ type read struct {
 	done   uint64
 }
 
+// counters are the unit's statistics, named by their tags (Stats).
+type counters struct {
+	presents    uint64 `stat:"presents"`
+	requests    uint64 `stat:"line_requests"`
+	bursts      uint64 `stat:"bursts"`
+	spans       uint64 `stat:"spans"`
+	samples     uint64 `stat:"samples_read"`
+	pixels      uint64 `stat:"pixels_read"`
+	bytes       uint64 `stat:"bytes_out"`
+	sendRefused uint64 `stat:"send_refused"`
+}
+
 // Comp is the route network: the paper's 10 route chips as one unit. See the
 // package documentation.
 type Comp struct {
@@ -77,10 +89,6 @@ type Comp struct {
 	full     timing.WaitReason // this tick: the next span had no FIFO room (stateFIFOFull)
 	activity *timing.Activity
 	st       counters
-}
-
-type counters struct {
-	presents, requests, bursts, spans, samples, pixels, bytes, sendRefused uint64
 }
 
 // Tick completes the span on the video pins, drains the FIFOs, takes the next
@@ -267,12 +275,6 @@ func (c *Comp) Buffers() []timing.BufferState {
 
 // Stats reports the counters (see the package documentation).
 func (c *Comp) Stats(add func(name string, v float64)) {
-	n := c.Name() + "."
-	s := &c.st
-	timing.AddCounters(n, add,
-		timing.Counter{Name: "presents", Value: s.presents}, timing.Counter{Name: "line_requests", Value: s.requests},
-		timing.Counter{Name: "bursts", Value: s.bursts}, timing.Counter{Name: "spans", Value: s.spans},
-		timing.Counter{Name: "samples_read", Value: s.samples}, timing.Counter{Name: "pixels_read", Value: s.pixels},
-		timing.Counter{Name: "bytes_out", Value: s.bytes}, timing.Counter{Name: "send_refused", Value: s.sendRefused})
+	timing.AddTagged(c.Name()+".", add, &c.st)
 	c.activity.Stats(c.Name(), add)
 }

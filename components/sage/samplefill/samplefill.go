@@ -74,8 +74,15 @@ type SampleFill struct {
 	stats stats
 }
 
+// stats are the unit's statistics, named by their tags (Stats).
 type stats struct {
-	samplesOut, sampleQuads, warps, texMerged, bursts, markers, killed, draws uint64
+	samplesOut  uint64 `stat:"samples_out"`
+	sampleQuads uint64 `stat:"sample_quads"`
+	warps       uint64 `stat:"warps"`
+	texMerged   uint64 `stat:"texture_requests_merged"`
+	bursts      uint64 `stat:"bursts"`
+	markers     uint64 `stat:"markers"`
+	draws       uint64 `stat:"draws"`
 }
 
 // drawInfo is a draw in the sample fill.
@@ -126,12 +133,8 @@ func (c *SampleFill) Err() error { return c.fault.Err() }
 // cycles_idle) and utilization.
 func (c *SampleFill) Stats(add func(name string, v float64)) {
 	p := c.Name() + "."
-	s := &c.stats
-	timing.AddCounters(p, add,
-		timing.Counter{Name: "samples_out", Value: s.samplesOut}, timing.Counter{Name: "sample_quads", Value: s.sampleQuads},
-		timing.Counter{Name: "warps", Value: s.warps}, timing.Counter{Name: "texture_requests_merged", Value: s.texMerged},
-		timing.Counter{Name: "killed_samples", Value: uint64(c.ws.Killed)}, timing.Counter{Name: "bursts", Value: s.bursts},
-		timing.Counter{Name: "markers", Value: s.markers}, timing.Counter{Name: "draws", Value: s.draws})
+	timing.AddTagged(p, add, &c.stats)
+	add(p+"killed_samples", float64(c.ws.Killed)) // as pipeline.Survivors counts them
 	c.activity.Stats(c.Name(), add)
 }
 

@@ -36,8 +36,20 @@ type lane struct {
 	barrierSince int64              // cycle since which a source is held at a barrier; -1: none
 	prefetch     *protocol.Prefetch // the snoop's Prefetch waiting for the port
 
-	samples, switches, holds, prefetches, dropped uint64
-	barrierWait, barriers, drawEnds, bursts       uint64
+	st laneCounters
+}
+
+// laneCounters are a lane's statistics; the sched reports their sums.
+type laneCounters struct {
+	samples     uint64 `stat:"samples_out"`
+	bursts      uint64 `stat:"bursts_out"`
+	switches    uint64 `stat:"switches"`
+	holds       uint64 `stat:"hysteresis_holds"`
+	barriers    uint64 `stat:"barriers"`
+	barrierWait uint64 `stat:"barrier_wait_cycles"`
+	drawEnds    uint64 `stat:"draw_ends"`
+	prefetches  uint64 `stat:"prefetches"`
+	dropped     uint64 `stat:"prefetches_dropped"`
 }
 
 // Comp is a sched chip: input FIFOs, second-stage FIFOs, load-balancing
@@ -254,7 +266,7 @@ func (c *Comp) switchLane(j int, cycle uint64) bool {
 				break
 			}
 			if p != l.cur {
-				l.switches++
+				l.st.switches++
 				l.cur = p
 			}
 			l.sent, l.fresh = 0, true
@@ -270,14 +282,14 @@ func (c *Comp) switchLane(j int, cycle uint64) bool {
 		if waiting {
 			l.sent += n
 			if l.fresh {
-				l.holds += uint64(n - 1)
+				l.st.holds += uint64(n - 1)
 			} else {
-				l.holds += uint64(n)
+				l.st.holds += uint64(n)
 			}
 		}
 		l.fresh = false
 		l.used += n
-		l.samples += uint64(n)
+		l.st.samples += uint64(n)
 		progress = true
 		c.markers(l, cycle)
 	}
@@ -298,7 +310,7 @@ func (c *Comp) markers(l *lane, cycle uint64) bool {
 		for !f.empty() && f.peek().burst == nil && f.peek().marker.Kind == protocol.MarkDrawEnd {
 			l.prewrite.push(*f.peek())
 			f.pop()
-			l.drawEnds++
+			l.st.drawEnds++
 			progress = true
 		}
 		if f.empty() || f.peek().burst != nil {
@@ -320,10 +332,10 @@ func (c *Comp) markers(l *lane, cycle uint64) bool {
 			l.second[p].pop()
 		}
 		l.prewrite.push(e)
-		l.barriers++
+		l.st.barriers++
 		progress = true
 		if l.barrierSince >= 0 {
-			l.barrierWait += cycle - uint64(l.barrierSince)
+			l.st.barrierWait += cycle - uint64(l.barrierSince)
 		}
 		l.barrierSince = -1
 		return c.markers(l, cycle) || progress
@@ -361,7 +373,7 @@ func (c *Comp) send(now sim.VTimeInSec) bool {
 				break
 			}
 			l.prefetch = nil
-			l.prefetches++
+			l.st.prefetches++
 			progress = true
 		}
 		if l.prewrite.empty() {
@@ -380,7 +392,7 @@ func (c *Comp) send(now sim.VTimeInSec) bool {
 		if samples == 0 {
 			continue
 		}
-		l.bursts++
+		l.st.bursts++
 		if c.cfg.SnoopDistance > 0 {
 			if s, ok := l.prewrite.at(c.cfg.SnoopDistance); ok {
 				l.prefetch = protocol.NewPrefetch(s.X, s.Y, s.S)
@@ -389,7 +401,7 @@ func (c *Comp) send(now sim.VTimeInSec) bool {
 					break
 				}
 				l.prefetch = nil
-				l.prefetches++
+				l.st.prefetches++
 			}
 		}
 	}
@@ -492,7 +504,7 @@ func (c *Comp) Finish(now sim.VTimeInSec) {
 	c.endStall(cycle)
 	for j := range c.lanes {
 		if l := &c.lanes[j]; l.barrierSince >= 0 {
-			l.barrierWait += cycle - uint64(l.barrierSince)
+			l.st.barrierWait += cycle - uint64(l.barrierSince)
 			l.barrierSince = int64(cycle)
 		}
 	}
@@ -524,9 +536,9 @@ func fifoState(name string, f *fifo) timing.BufferState {
 // Stats reports the counters (see the package documentation).
 func (c *Comp) Stats(add func(name string, v float64)) {
 	n := c.Name() + "."
-	var t lane
+	var t laneCounters
 	for j := range c.lanes {
-		l := &c.lanes[j]
+		l := &c.lanes[j].st
 		t.samples += l.samples
 		t.switches += l.switches
 		t.holds += l.holds
@@ -538,12 +550,8 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 		t.bursts += l.bursts
 		add(fmt.Sprintf("%sinterleave%d_samples", n, c.cfg.FirstInterleave+j), float64(l.samples))
 	}
-	timing.AddCounters(n, add,
-		timing.Counter{Name: "samples_in", Value: c.samplesIn}, timing.Counter{Name: "samples_out", Value: t.samples},
-		timing.Counter{Name: "bursts_out", Value: t.bursts}, timing.Counter{Name: "input_stall_cycles", Value: c.inputStall},
-		timing.Counter{Name: "switches", Value: t.switches}, timing.Counter{Name: "hysteresis_holds", Value: t.holds},
-		timing.Counter{Name: "barriers", Value: t.barriers}, timing.Counter{Name: "barrier_wait_cycles", Value: t.barrierWait},
-		timing.Counter{Name: "draw_ends", Value: t.drawEnds}, timing.Counter{Name: "prefetches", Value: t.prefetches},
-		timing.Counter{Name: "prefetches_dropped", Value: t.dropped})
+	add(n+"samples_in", float64(c.samplesIn))
+	add(n+"input_stall_cycles", float64(c.inputStall))
+	timing.AddTagged(n, add, &t)
 	c.activity.Stats(c.Name(), add)
 }

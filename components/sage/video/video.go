@@ -19,6 +19,16 @@ type held struct {
 	n   int
 }
 
+// counters are the unit's statistics, named by their tags (Stats).
+type counters struct {
+	presents    uint64 `stat:"presents"`
+	spans       uint64 `stat:"spans"`
+	pixels      uint64 `stat:"pixels"`
+	underruns   uint64 `stat:"underruns"`
+	stallCycles uint64 `stat:"stall_cycles"`
+	lateSpans   uint64 `stat:"late_spans"`
+}
+
 // Comp is a video output. See the package documentation.
 type Comp struct {
 	*timing.TickingComponent
@@ -50,10 +60,6 @@ type Comp struct {
 	finish   uint64 // the cycle after the frame's last pixel was scanned out
 
 	st counters
-}
-
-type counters struct {
-	presents, spans, pixels, underruns, stallCycles, lateSpans uint64
 }
 
 // Tick scans out what the raster has passed, takes spans while the FIFO has
@@ -212,11 +218,7 @@ func (c *Comp) Buffers() []timing.BufferState {
 // Stats reports the counters (see the package documentation).
 func (c *Comp) Stats(add func(name string, v float64)) {
 	n := c.Name() + "."
-	s := &c.st
-	timing.AddCounters(n, add,
-		timing.Counter{Name: "presents", Value: s.presents}, timing.Counter{Name: "spans", Value: s.spans},
-		timing.Counter{Name: "pixels", Value: s.pixels}, timing.Counter{Name: "underruns", Value: s.underruns},
-		timing.Counter{Name: "stall_cycles", Value: s.stallCycles}, timing.Counter{Name: "late_spans", Value: s.lateSpans})
+	timing.AddTagged(n, add, &c.st)
 	add(n+"required_pixel_rate", c.PixelClock())
 	add(n+"delivered_pixel_rate", c.DeliveredPixelRate())
 	frame := 0.0

@@ -103,10 +103,21 @@ type Binner struct {
 	sent     bool                   // the pass went to the scheduler
 	zero     []byte
 
-	// Statistics.
-	prims, entries, draws, passes, chunks        uint64
-	binBytes, paramBytes, linkBytes, emptyPasses uint64
-	maxSpread                                    uint64
+	st counters
+}
+
+// counters are the unit's statistics, named by their tags (Stats).
+type counters struct {
+	prims       uint64 `stat:"primitives"`
+	entries     uint64 `stat:"bin_entries"`
+	maxSpread   uint64 `stat:"bin_spread_max"`
+	draws       uint64 `stat:"draws"`
+	passes      uint64 `stat:"passes"`
+	emptyPasses uint64 `stat:"empty_passes"`
+	chunks      uint64 `stat:"chunks"`
+	binBytes    uint64 `stat:"bin_bytes_written"`
+	paramBytes  uint64 `stat:"parameter_bytes_written"`
+	linkBytes   uint64 // bytes of the chunks' links
 }
 
 type write struct {
@@ -194,9 +205,9 @@ func (c *Binner) issueWrites(now sim.VTimeInSec) bool {
 			return progress
 		}
 		if w.kind == kindBin {
-			c.binBytes += uint64(len(w.data))
+			c.st.binBytes += uint64(len(w.data))
 		} else {
-			c.paramBytes += uint64(len(w.data))
+			c.st.paramBytes += uint64(len(w.data))
 		}
 		c.writes = c.writes[1:]
 		progress = true
@@ -224,7 +235,7 @@ func (c *Binner) take(now sim.VTimeInSec) bool {
 		if !c.admit(now, m.Draw, m.Draw != nil, "DrawEnd without draw") {
 			return false
 		}
-		c.draws++
+		c.st.draws++
 		c.out.Push(protocol.NewDrawDone(m.Draw, 0))
 		c.env.Progress.Add(1)
 	default:
@@ -299,14 +310,14 @@ func (c *Binner) start(m *protocol.PrimitiveMsg) {
 	p := c.pass
 	size := binning.RecordBytes(len(m.Draw.State.Link))
 	p.Prims = append(p.Prims, protocol.BinnedPrim{Draw: m.Draw, Prim: m.Prim, Index: m.Index, Addr: c.paramNext, Bytes: size})
-	c.prims++
+	c.st.prims++
 	c.appendParam(uint64(size))
 	tx0, ty0, tx1, ty1 := c.grid.Range(binning.Box(m.Prim))
 	c.cur = m
 	c.curTiles = [4]int{tx0, ty0, tx1, ty1}
 	c.curNext = 0
 	spread := uint64(max(0, tx1-tx0) * max(0, ty1-ty0))
-	c.maxSpread = max(c.maxSpread, spread)
+	c.st.maxSpread = max(c.st.maxSpread, spread)
 	if c.traced() {
 		c.curTask = protocol.PrimTaskID(m.Draw.Seq, m.Prim, protocol.AtBin)
 		tracing.StartTask(c.curTask, protocol.DrawTaskID(m.Draw.Seq), c, protocol.KindBin,
@@ -372,16 +383,16 @@ func (c *Binner) appendEntry(b int, prim uint32) {
 			prev := bin.Chunks[len(bin.Chunks)-1]
 			data := binary.LittleEndian.AppendUint64(nil, chunk)
 			c.writes = append(c.writes, write{addr: prev + uint64(c.cfg.ChunkBytes-binning.LinkBytes), data: data, kind: kindBin})
-			c.linkBytes += binning.LinkBytes
+			c.st.linkBytes += binning.LinkBytes
 		}
 		bin.Chunks = append(bin.Chunks, chunk)
 		c.fill[b] = 0
-		c.chunks++
+		c.st.chunks++
 	}
 	bin.Entries = append(bin.Entries, prim)
 	c.fill[b]++
 	c.unwritten[b]++
-	c.entries++
+	c.st.entries++
 	if c.fill[b]*binning.EntryBytes%c.cfg.LineBytes == 0 || c.fill[b] == per {
 		c.flushBin(b)
 	}
@@ -476,7 +487,7 @@ func (c *Binner) endPass(now sim.VTimeInSec) bool {
 		return false
 	}
 	if c.pass == nil {
-		c.emptyPasses++
+		c.st.emptyPasses++
 		c.done(c.passEnd)
 		return true
 	}
@@ -508,7 +519,7 @@ func (c *Binner) receiveScheduler(now sim.VTimeInSec) bool {
 	if p.HasDepth {
 		delete(c.cleared, p.Depth.Addr)
 	}
-	c.passes++
+	c.st.passes++
 	if c.traced() {
 		tracing.EndTask(protocol.PassTaskID(p.Seq), c)
 	}

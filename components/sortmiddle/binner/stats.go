@@ -14,16 +14,8 @@ import (
 // client's counters under "<name>.memory.".
 func (c *Binner) Stats(add func(name string, v float64)) {
 	p := c.Name() + "."
-	add(p+"primitives", float64(c.prims))
-	add(p+"bin_entries", float64(c.entries))
-	add(p+"bin_spread", timing.Ratio(c.entries, c.prims))
-	add(p+"bin_spread_max", float64(c.maxSpread))
-	add(p+"draws", float64(c.draws))
-	add(p+"passes", float64(c.passes))
-	add(p+"empty_passes", float64(c.emptyPasses))
-	add(p+"chunks", float64(c.chunks))
-	add(p+"bin_bytes_written", float64(c.binBytes))
-	add(p+"parameter_bytes_written", float64(c.paramBytes))
+	timing.AddTagged(p, add, &c.st)
+	add(p+"bin_spread", timing.Ratio(c.st.entries, c.st.prims))
 	c.activity.Stats(c.Name(), add)
 	c.mem.Stats(p+"memory", add)
 }

@@ -37,9 +37,7 @@ func build(name string, env timing.Env, cfg Config) *Scheduler {
 // utilization.
 func (c *Scheduler) Stats(add func(name string, v float64)) {
 	p := c.Name() + "."
-	add(p+"passes", float64(c.passes))
-	add(p+"tiles", float64(c.tilesDone))
-	add(p+"tiles_skipped", float64(c.tilesSkipped))
+	timing.AddTagged(p, add, &c.st)
 	for u, n := range c.perUnit {
 		add(fmt.Sprintf("%stiles_u%d", p, u), float64(n))
 	}

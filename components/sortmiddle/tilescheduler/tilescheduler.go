@@ -82,8 +82,15 @@ type Scheduler struct {
 	rr     int            // the unit to try first
 
 	// Statistics.
-	passes, tilesDone, tilesSkipped uint64
-	perUnit                         []uint64
+	st      counters
+	perUnit []uint64
+}
+
+// counters are the scheduler's statistics, named by their tags (Stats).
+type counters struct {
+	passes       uint64 `stat:"passes"`
+	tilesDone    uint64 `stat:"tiles"`
+	tilesSkipped uint64 `stat:"tiles_skipped"`
 }
 
 // Err returns the error that stopped the scheduler, or nil.
@@ -105,7 +112,7 @@ func (c *Scheduler) Tick(now sim.VTimeInSec) bool {
 		if c.done == len(c.tiles) && c.answer == nil {
 			c.answer = protocol.NewDone(c.pass.ID, 0)
 			c.pass = nil
-			c.passes++
+			c.st.passes++
 			progress = true
 		}
 	}
@@ -147,7 +154,7 @@ func (c *Scheduler) take(now sim.VTimeInSec) bool {
 		if p.Present || p.StoreAll || len(p.Bins[k].Entries) > 0 {
 			c.tiles = append(c.tiles, k)
 		} else {
-			c.tilesSkipped++
+			c.st.tilesSkipped++
 		}
 	}
 	c.next, c.done = 0, 0
@@ -231,7 +238,7 @@ func (c *Scheduler) receive(now sim.VTimeInSec) bool {
 		delete(c.jobs, d.RspTo)
 		c.held[u]--
 		c.done++
-		c.tilesDone++
+		c.st.tilesDone++
 		c.env.Progress.Add(1)
 		progress = true
 	}

@@ -46,14 +46,25 @@ func build(name string, env timing.Env, cfg Config) *TileUnit {
 	return c
 }
 
-// stats are the unit's counters.
+// stats are the unit's counters, named by their tags (Stats).
 type stats struct {
-	tiles, emptyTiles, tileCycles, tileCyclesMax   uint64
-	peak, overBudget                               uint64
-	loadBytes, storeBytes, displayBytes            uint64
-	binBytes, paramBytes                           uint64
-	prims, drawEnds                                uint64
-	tmReads, tmWrites, tmBytesRead, tmBytesWritten uint64
+	tiles          uint64 `stat:"tiles"`
+	emptyTiles     uint64 `stat:"empty_tiles"`
+	tileCycles     uint64 `stat:"tile_cycles"`
+	tileCyclesMax  uint64 `stat:"tile_cycles_max"`
+	peak           uint64 `stat:"tile_memory_peak_bytes"`
+	overBudget     uint64 `stat:"tile_memory_over_budget"`
+	loadBytes      uint64 `stat:"load_bytes"`
+	storeBytes     uint64 `stat:"store_bytes"`
+	displayBytes   uint64 `stat:"display_bytes"`
+	binBytes       uint64 `stat:"bin_bytes_read"`
+	paramBytes     uint64 `stat:"parameter_bytes_read"`
+	prims          uint64 `stat:"primitives"`
+	drawEnds       uint64 `stat:"draw_ends"`
+	tmReads        uint64 `stat:"tile_memory_reads"`
+	tmWrites       uint64 `stat:"tile_memory_writes"`
+	tmBytesRead    uint64 `stat:"tile_memory_bytes_read"`
+	tmBytesWritten uint64 `stat:"tile_memory_bytes_written"`
 }
 
 // Stats reports, under "<name>.": tiles, empty_tiles (stored or resolved
@@ -68,25 +79,8 @@ type stats struct {
 // "<name>.memory.".
 func (c *TileUnit) Stats(add func(name string, v float64)) {
 	p := c.Name() + "."
-	s := &c.st
-	add(p+"tiles", float64(s.tiles))
-	add(p+"empty_tiles", float64(s.emptyTiles))
-	add(p+"tile_cycles", float64(s.tileCycles))
-	add(p+"tile_cycles_avg", timing.Ratio(s.tileCycles, s.tiles))
-	add(p+"tile_cycles_max", float64(s.tileCyclesMax))
-	add(p+"tile_memory_peak_bytes", float64(s.peak))
-	add(p+"tile_memory_over_budget", float64(s.overBudget))
-	add(p+"load_bytes", float64(s.loadBytes))
-	add(p+"store_bytes", float64(s.storeBytes))
-	add(p+"display_bytes", float64(s.displayBytes))
-	add(p+"bin_bytes_read", float64(s.binBytes))
-	add(p+"parameter_bytes_read", float64(s.paramBytes))
-	add(p+"primitives", float64(s.prims))
-	add(p+"draw_ends", float64(s.drawEnds))
-	add(p+"tile_memory_reads", float64(s.tmReads))
-	add(p+"tile_memory_writes", float64(s.tmWrites))
-	add(p+"tile_memory_bytes_read", float64(s.tmBytesRead))
-	add(p+"tile_memory_bytes_written", float64(s.tmBytesWritten))
+	timing.AddTagged(p, add, &c.st)
+	add(p+"tile_cycles_avg", timing.Ratio(c.st.tileCycles, c.st.tiles))
 	c.activity.Stats(c.Name(), add)
 	c.mem.Stats(p+"memory", add)
 }
