@@ -63,8 +63,8 @@
 //     its packet size is the incoming burst's). After a burst the snoop sends a
 //     Prefetch for the sample SnoopDistance places behind the new head (0: no
 //     snoop), so that the interleave may load that 3DRAM block before the
-//     write; a Prefetch the port refused is sent first at the next chance (a
-//     newer one replaces it: prefetches_dropped).
+//     write; a Prefetch the port refused is sent first at the next chance, before
+//     the lane's next burst (so none is ever replaced or dropped).
 //
 // Every FIFO keeps each pipe's samples in order; across pipes there is no
 // order except at barriers (docs/sage.md, the ordering rule).
@@ -90,7 +90,7 @@
 // samples_in, samples_out, interleave<i>_samples (global i), bursts_out,
 // input_stall_cycles, switches, hysteresis_holds, barriers (released, one per
 // interleave), barrier_wait_cycles, draw_ends (forwarded, per interleave),
-// prefetches, prefetches_dropped; cycles_busy, cycles_blocked_output (a full
+// prefetches; cycles_busy, cycles_blocked_output (a full
 // pre-write queue or a refused send), cycles_wait_barrier, cycles_idle and
 // utilization.
 package sched

@@ -49,7 +49,6 @@ type laneCounters struct {
 	barrierWait uint64 `stat:"barrier_wait_cycles"`
 	drawEnds    uint64 `stat:"draw_ends"`
 	prefetches  uint64 `stat:"prefetches"`
-	dropped     uint64 `stat:"prefetches_dropped"`
 }
 
 // Comp is a sched chip: input FIFOs, second-stage FIFOs, load-balancing
@@ -358,9 +357,8 @@ func (c *Comp) laneIndex(l *lane) int {
 // send sends, for each interleave in round-robin order, first its pending
 // Prefetch, then the head of its pre-write queue: one marker, or one burst of
 // up to OutputBurst samples of one draw. After a burst the snoop prepares a
-// Prefetch for the sample SnoopDistance places behind the new head (a pending
-// one not sent yet is replaced and counted dropped). A refused message stops
-// the stage for this cycle.
+// Prefetch for the sample SnoopDistance places behind the new head. A refused
+// message stops the stage for this cycle.
 func (c *Comp) send(now sim.VTimeInSec) bool {
 	progress := false
 	n := len(c.lanes)
@@ -543,7 +541,6 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 		t.switches += l.switches
 		t.holds += l.holds
 		t.prefetches += l.prefetches
-		t.dropped += l.dropped
 		t.barrierWait += l.barrierWait
 		t.barriers += l.barriers
 		t.drawEnds += l.drawEnds

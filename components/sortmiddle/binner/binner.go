@@ -117,7 +117,6 @@ type counters struct {
 	chunks      uint64 `stat:"chunks"`
 	binBytes    uint64 `stat:"bin_bytes_written"`
 	paramBytes  uint64 `stat:"parameter_bytes_written"`
-	linkBytes   uint64 // bytes of the chunks' links
 }
 
 type write struct {
@@ -383,7 +382,6 @@ func (c *Binner) appendEntry(b int, prim uint32) {
 			prev := bin.Chunks[len(bin.Chunks)-1]
 			data := binary.LittleEndian.AppendUint64(nil, chunk)
 			c.writes = append(c.writes, write{addr: prev + uint64(c.cfg.ChunkBytes-binning.LinkBytes), data: data, kind: kindBin})
-			c.st.linkBytes += binning.LinkBytes
 		}
 		bin.Chunks = append(bin.Chunks, chunk)
 		c.fill[b] = 0
