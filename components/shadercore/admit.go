@@ -38,7 +38,7 @@ func (c *Comp) admit(now sim.VTimeInSec, cy uint64) bool {
 	c.gotWork = true
 	j, err := c.describe(msg)
 	if err != nil {
-		c.fault.Fail(err)
+		c.Fault.Fail(err)
 		return false
 	}
 	free := c.freeSlot()
@@ -183,7 +183,7 @@ func (c *Comp) blocked(free int, j *job) admitBlock {
 // fails the core; otherwise the warp's counters start from zero.
 func (c *Comp) loaded(w *shader.Warp, d *protocol.Draw) bool {
 	if err := w.Err(); err != nil {
-		c.fault.Fail(fmt.Errorf("draw %d: %w", d.Seq, err))
+		c.Fault.Fail(fmt.Errorf("draw %d: %w", d.Seq, err))
 		return false
 	}
 	w.Stats = shader.Stats{}

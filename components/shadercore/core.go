@@ -23,7 +23,7 @@ var activityNames = [...]string{"busy", "stall_texture", "stall_latency", "block
 // warp scheduler and a SIMD unit shared by vertex and pixel warps. See the
 // package documentation.
 type Comp struct {
-	*timing.TickingComponent
+	timing.Unit
 
 	// FromDispatch receives VertexBatch (input assembler) and PixelWarp
 	// (reorder buffer) messages; its buffer is the input queue.
@@ -41,11 +41,6 @@ type Comp struct {
 	PrimitiveAssemblyPort sim.Port
 	ReorderBufferPort     sim.Port
 	SamplerPort           sim.Port
-
-	env      timing.Env // its halt stops the unit; its progress counts work done
-	fault    timing.Fault
-	waker    *timing.Waker
-	activity *timing.Activity
 
 	warpSize    int
 	issueCycles int
@@ -137,7 +132,7 @@ type stats struct {
 // Tick runs the stages back to front: outputs, texture requests, texture
 // responses, issue, admission.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.fault.Stopped() {
+	if c.Fault.Stopped() {
 		return false
 	}
 	cy := c.Freq.Cycle(now)
@@ -151,12 +146,12 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 	} else {
 		progress = c.admit(now, cy) || progress
 	}
-	if c.fault.Stopped() {
+	if c.Fault.Stopped() {
 		return false
 	}
-	c.activity.Set(cy, c.classify(cy))
+	c.Activity.Set(cy, c.classify(cy))
 	if !progress {
-		c.waker.WakeForNext(now, cy, c.nextEvent(cy))
+		c.Waker.WakeForNext(now, cy, c.nextEvent(cy))
 	}
 	return progress
 }
@@ -248,13 +243,13 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	add(p+"vs_lane_instructions", float64(st.vs.LaneInstructions))
 	add(p+"ps_lane_instructions", float64(st.ps.LaneInstructions))
 	add(p+"texture_lane_requests", float64(all.TexRequests))
-	avg := timing.Ratio(st.residentIntegral, c.activity.Total())
+	avg := timing.Ratio(st.residentIntegral, c.Activity.Total())
 	add(p+"avg_resident_warps", avg)
 	add(p+"occupancy", avg/float64(len(c.slots)))
 	add(p+"admit_blocked_slots_cycles", float64(c.admitWait.cycles[admitBlockedSlots]))
 	add(p+"admit_blocked_registers_cycles", float64(c.admitWait.cycles[admitBlockedRegisters]))
 	c.geometryStats(p, add)
-	c.activity.Stats(c.Name(), add)
+	c.Activity.Stats(c.Name(), add)
 }
 
 // Buffers implements timing.Buffered.
@@ -276,5 +271,5 @@ func (c *Comp) Finish(now sim.VTimeInSec) {
 	c.residentChanged(cy)
 	c.admitWait.set(cy, c.admitWait.block)
 	c.gsWait.set(cy, c.gsWait.block)
-	c.activity.Finish(cy)
+	c.Activity.Finish(cy)
 }

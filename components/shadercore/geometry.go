@@ -24,12 +24,12 @@ func (c *Comp) admitGeometry(now sim.VTimeInSec, cy uint64) bool {
 	c.gotWork = true
 	g, ok := msg.(*protocol.GeometryWarp)
 	if !ok {
-		c.fault.Unexpected(c.ToPrimitiveAssembly, msg)
+		c.Fault.Unexpected(c.ToPrimitiveAssembly, msg)
 		return false
 	}
 	j, bytes, err := c.describeGeometry(g)
 	if err != nil {
-		c.fault.Fail(err)
+		c.Fault.Fail(err)
 		return false
 	}
 	free := c.freeSlot()

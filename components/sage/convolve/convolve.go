@@ -24,7 +24,7 @@ var activityNames = [...]string{"busy", "starved", "blocked", "idle"}
 
 // Comp is one convolve chip. See the package documentation.
 type Comp struct {
-	*timing.TickingComponent
+	timing.Unit
 
 	// Control receives PresentCmd and answers Done at once.
 	Control sim.Port
@@ -42,10 +42,7 @@ type Comp struct {
 	// FromPrev or the video output's FromConvolve (set by the platform builder).
 	Route, Next sim.Port
 
-	env         timing.Env
-	fault       timing.Fault
 	cfg         Config
-	waker       *timing.Waker
 	routeBuf    sim.Buffer
 	prevBuf     sim.Buffer
 	step        float64
@@ -74,7 +71,6 @@ type Comp struct {
 	sendX     int // pixels [streamX0, sendX) of line sendY have been passed on
 
 	starved, blocked bool
-	activity         *timing.Activity
 	fst              filter.Stats
 	st               counters
 }
@@ -124,7 +120,7 @@ func (c *Comp) window(j int) (lo, hi int) {
 
 // Tick runs the stages from the chain output back to the control port.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.fault.Stopped() {
+	if c.Fault.Stopped() {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
@@ -142,7 +138,7 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 // control takes a PresentCmd: it starts the frame and answers Done at once
 // (the scan-out continues).
 func (c *Comp) control(now sim.VTimeInSec) bool {
-	progress, err := c.ctl.Step(now, c.Control, c.active, c.cfg.Index, c.env.Progress, func(m *protocol.PresentCmd) error {
+	progress, err := c.ctl.Step(now, c.Control, c.active, c.cfg.Index, c.Env.Progress, func(m *protocol.PresentCmd) error {
 		t := m.Target
 		if int(t.Width) != c.buf.srcW || int(t.Height) != c.buf.srcH || int(t.Samples) != c.cfg.Samples {
 			return fmt.Errorf("PresentCmd %s: Target %dx%d at %d samples: the chip is built for a %dx%d source at %d",
@@ -154,7 +150,7 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 		return nil
 	})
 	if err != nil {
-		c.fault.Fail(err)
+		c.Fault.Fail(err)
 		return false
 	}
 	return progress
@@ -187,7 +183,7 @@ func (c *Comp) request(now sim.VTimeInSec) bool {
 		}
 		c.nextReq++
 		c.st.requests++
-		c.env.Progress.Add(1)
+		c.Env.Progress.Add(1)
 		progress = true
 	}
 	return progress
@@ -201,14 +197,14 @@ func (c *Comp) receive(now sim.VTimeInSec) bool {
 	}
 	progress := false
 	for {
-		m, ok := timing.PeekAs[*protocol.SampleSpan](&c.fault, c.FromRoute)
+		m, ok := timing.PeekAs[*protocol.SampleSpan](&c.Fault, c.FromRoute)
 		if !ok {
 			return progress
 		}
 		b := c.buf
 		if m.Y < 0 || m.Y >= b.srcH || m.X0 < b.c0 || m.X1 > b.c1 || m.X1 <= m.X0 || m.N != c.cfg.Samples ||
 			len(m.Samples) != (m.X1-m.X0)*c.cfg.Samples || m.Convolve != c.cfg.Index {
-			c.fault.Fail(fmt.Errorf("SampleSpan %s: line %d pixels [%d, %d) x %d samples (%d carried) for chip %d: "+
+			c.Fault.Fail(fmt.Errorf("SampleSpan %s: line %d pixels [%d, %d) x %d samples (%d carried) for chip %d: "+
 				"the chip holds columns [%d, %d) of %d lines at %d samples", m.ID, m.Y, m.X0, m.X1, m.N,
 				len(m.Samples), m.Convolve, b.c0, b.c1, b.srcH, c.cfg.Samples))
 			return false
@@ -269,7 +265,7 @@ func (c *Comp) filterSpan(now sim.VTimeInSec, cycle uint64) bool {
 		pixels[o], pixels[o+1], pixels[o+2], pixels[o+3] = px.R, px.G, px.B, px.A
 	}
 	if c.buf.missing {
-		c.fault.Fail(fmt.Errorf("output line %d pixels [%d, %d): the filter read a sample the swath-line buffer does not hold", c.j, c.i, end))
+		c.Fault.Fail(fmt.Errorf("output line %d pixels [%d, %d): the filter read a sample the swath-line buffer does not hold", c.j, c.i, end))
 		return false
 	}
 	if c.i == c.x0 && c.NumHooks() > 0 {
@@ -279,7 +275,7 @@ func (c *Comp) filterSpan(now sim.VTimeInSec, cycle uint64) bool {
 	c.pending = protocol.NewVideoSpan(c.j, c.i, end, pixels)
 	c.busy, c.busyUntil = true, cycle+cycles
 	c.st.filterCycles += cycles
-	c.waker.WakeIn(now, int(cycles))
+	c.Waker.WakeIn(now, int(cycles))
 	c.i = end
 	if c.i == c.x1 {
 		c.i, c.j = c.x0, c.j+1
@@ -310,14 +306,14 @@ func (c *Comp) sendChain(now sim.VTimeInSec) bool {
 			}
 			m = c.outQ[0]
 		} else {
-			v, ok := timing.PeekAs[*protocol.VideoSpan](&c.fault, c.FromPrev)
+			v, ok := timing.PeekAs[*protocol.VideoSpan](&c.Fault, c.FromPrev)
 			if !ok {
 				break
 			}
 			m = v
 		}
 		if m.Y != c.sendY || m.X0 != c.sendX || m.X1 <= m.X0 || m.X1 > max(c.x1, c.x0) || (!own && m.X1 > c.x0) {
-			c.fault.Fail(fmt.Errorf("VideoSpan %s: line %d pixels [%d, %d): the chain expects line %d from pixel %d",
+			c.Fault.Fail(fmt.Errorf("VideoSpan %s: line %d pixels [%d, %d): the chain expects line %d from pixel %d",
 				m.ID, m.Y, m.X0, m.X1, c.sendY, c.sendX))
 			return false
 		}
@@ -337,7 +333,7 @@ func (c *Comp) sendChain(now sim.VTimeInSec) bool {
 			c.st.forwarded++
 		}
 		c.sendX = m.X1
-		c.env.Progress.Add(1)
+		c.Env.Progress.Add(1)
 		progress = true
 	}
 	if c.active && c.sendY == c.cfg.OutputHeight && c.j >= c.cfg.OutputHeight && !c.busy {
@@ -357,11 +353,8 @@ func (c *Comp) account(cycle uint64) {
 	case c.starved:
 		s = stateStarved
 	}
-	c.activity.Set(cycle, s)
+	c.Activity.Set(cycle, s)
 }
-
-// Finish closes the activity accounting at time now.
-func (c *Comp) Finish(now sim.VTimeInSec) { c.activity.Finish(c.Freq.Cycle(now)) }
 
 // Swath returns the output columns [x0, x1) the chip filters and the source
 // columns [c0, c1) it reads (its swath and the overlap).
@@ -394,5 +387,5 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	for i, v := range f.NegativeHistogram {
 		add(fmt.Sprintf("%snegative_histogram.%d", n, i), float64(v))
 	}
-	c.activity.Stats(c.Name(), add)
+	c.Activity.Stats(c.Name(), add)
 }

@@ -65,7 +65,7 @@ type counters struct {
 // Comp is an interleave of the SAGE sample buffer: ChipsPerInterleave 3DRAM
 // chips on one bus. See the package documentation.
 type Comp struct {
-	*timing.TickingComponent
+	timing.Unit
 
 	// FromSched receives SampleBurst, OrderMarker and Prefetch from the sched.
 	FromSched sim.Port
@@ -76,10 +76,7 @@ type Comp struct {
 	// platform builder).
 	CommandProcessor sim.Port
 
-	env   timing.Env
-	fault timing.Fault
 	cfg   Config
-	waker *timing.Waker
 	inBuf sim.Buffer
 
 	spb, banks, perPage              uint64
@@ -92,7 +89,6 @@ type Comp struct {
 	out                              []output
 	blockedOut                       bool
 	flushBuf                         []uint64
-	activity                         *timing.Activity
 	ws                               pipeline.WriteStats
 	st                               counters
 }
@@ -100,7 +96,7 @@ type Comp struct {
 // Tick sends what is due, then carries out the next operations whose turn has
 // come on the bus.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.fault.Stopped() {
+	if c.Fault.Stopped() {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
@@ -123,7 +119,7 @@ func (c *Comp) sendOut(now sim.VTimeInSec, cycle uint64) bool {
 			c.blockedOut = true
 			return progress
 		}
-		c.env.Progress.Add(1)
+		c.Env.Progress.Add(1)
 		if t := c.out[0].task; t != "" {
 			tracing.EndTask(t, c)
 		}
@@ -137,7 +133,7 @@ func (c *Comp) sendOut(now sim.VTimeInSec, cycle uint64) bool {
 // mark accounts the activity from cycle at on as state s; at must not be
 // before the horizon.
 func (c *Comp) mark(at uint64, s int) {
-	c.activity.Set(at, s)
+	c.Activity.Set(at, s)
 	c.horizon = at
 }
 
@@ -164,15 +160,15 @@ func (c *Comp) stream(now sim.VTimeInSec, cycle uint64) bool {
 		case *protocol.OrderMarker:
 			err = c.marker(m)
 		default:
-			c.fault.Unexpected(c.FromSched, msg)
+			c.Fault.Unexpected(c.FromSched, msg)
 			return false
 		}
 		if err != nil {
-			c.fault.Fail(err)
+			c.Fault.Fail(err)
 			return false
 		}
 		c.FromSched.Retrieve(now)
-		c.env.Progress.Add(1)
+		c.Env.Progress.Add(1)
 		progress = true
 	}
 	return progress
@@ -400,11 +396,11 @@ func (c *Comp) control(now sim.VTimeInSec, cycle uint64) bool {
 		c.queue(protocol.NewDone(m.ID, c.cfg.Index), end)
 		c.startControlTask(protocol.KindFlush, m.ID)
 	default:
-		c.fault.Unexpected(c.Control, msg)
+		c.Fault.Unexpected(c.Control, msg)
 		return false
 	}
 	c.Control.Retrieve(now)
-	c.env.Progress.Add(1)
+	c.Env.Progress.Add(1)
 	return true
 }
 
@@ -461,13 +457,13 @@ func (c *Comp) account(now sim.VTimeInSec, cycle uint64, progress bool) {
 	if len(c.out) > 0 && c.out[0].ready > cycle {
 		next = min(next, c.out[0].ready)
 	}
-	c.waker.WakeForNext(now, cycle, next)
+	c.Waker.WakeForNext(now, cycle, next)
 }
 
 // Finish closes the activity accounting at time now.
 func (c *Comp) Finish(now sim.VTimeInSec) {
 	cycle := c.Freq.Cycle(now)
-	c.activity.Finish(max(cycle, c.horizon))
+	c.Activity.Finish(max(cycle, c.horizon))
 }
 
 // WriteStats returns the sample writes' counts, as pipeline.WriteSample
@@ -493,7 +489,7 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	add(n+"z_passed", float64(c.ws.Passed))
 	add(n+"z_failed", float64(c.ws.Failed))
 	add(n+"cache_hit_rate", timing.Ratio(s.hits, s.hits+s.misses))
-	c.activity.Stats(c.Name(), add)
+	c.Activity.Stats(c.Name(), add)
 }
 
 // SetRaster sets the raster the sample buffer holds for the frame (the

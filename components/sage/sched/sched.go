@@ -54,7 +54,7 @@ type laneCounters struct {
 // Comp is a sched chip: input FIFOs, second-stage FIFOs, load-balancing
 // switches and pre-write queues. See the package documentation.
 type Comp struct {
-	*timing.TickingComponent
+	timing.Unit
 
 	// FromPipes[p] receives SampleBurst and OrderMarker from pipe p's
 	// sample fill.
@@ -67,9 +67,7 @@ type Comp struct {
 	// by the platform builder).
 	Interleaves []sim.Port
 
-	env   timing.Env
-	fault timing.Fault
-	cfg   Config
+	cfg Config
 
 	input      []fifo
 	lanes      []lane
@@ -77,7 +75,6 @@ type Comp struct {
 	stallSince int64 // cycle since which the port's head waits for a full input FIFO; -1: none
 
 	blockedOut timing.WaitReason // this tick: an output refused (stateBlockedOutput)
-	activity   *timing.Activity
 	samplesIn  uint64
 	inputStall uint64
 }
@@ -85,7 +82,7 @@ type Comp struct {
 // Tick runs the stages from the back of the chip to its front, so that an
 // item moves at most one stage per cycle.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.fault.Stopped() {
+	if c.Fault.Stopped() {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
@@ -111,11 +108,11 @@ func (c *Comp) accept(now sim.VTimeInSec, cycle uint64) bool {
 			}
 			e, from, err := c.entryOf(msg)
 			if err != nil {
-				c.fault.Fail(err)
+				c.Fault.Fail(err)
 				return false
 			}
 			if from != pipe {
-				c.fault.Fail(fmt.Errorf("%s: a message of pipe %d", port.Name(), from))
+				c.Fault.Fail(fmt.Errorf("%s: a message of pipe %d", port.Name(), from))
 				return false
 			}
 			f := &c.input[pipe]
@@ -318,7 +315,7 @@ func (c *Comp) markers(l *lane, cycle uint64) bool {
 		}
 		m := f.peek().marker
 		if held > 0 && m.Seq != seq {
-			c.fault.Fail(fmt.Errorf("interleave %d: pipe %d holds barrier %d while another pipe holds barrier %d",
+			c.Fault.Fail(fmt.Errorf("interleave %d: pipe %d holds barrier %d while another pipe holds barrier %d",
 				c.cfg.FirstInterleave+c.laneIndex(l), p, m.Seq, seq))
 			return false
 		}
@@ -428,7 +425,7 @@ func (c *Comp) sendTo(now sim.VTimeInSec, j int, msg sim.Msg) bool {
 	if c.ToInterleaves.Send(msg) != nil {
 		return false
 	}
-	c.env.Progress.Add(1)
+	c.Env.Progress.Add(1)
 	return true
 }
 
@@ -482,7 +479,7 @@ func (c *Comp) account(cycle uint64, progress bool) {
 	if c.barrierHeld() {
 		otherwise = stateWaitBarrier
 	}
-	c.activity.Set(cycle, c.blockedOut.End(progress, stateBusy, otherwise))
+	c.Activity.Set(cycle, c.blockedOut.End(progress, stateBusy, otherwise))
 }
 
 func (c *Comp) barrierHeld() bool {
@@ -498,7 +495,7 @@ func (c *Comp) barrierHeld() bool {
 // now.
 func (c *Comp) Finish(now sim.VTimeInSec) {
 	cycle := c.Freq.Cycle(now)
-	c.activity.Finish(cycle)
+	c.Activity.Finish(cycle)
 	c.endStall(cycle)
 	for j := range c.lanes {
 		if l := &c.lanes[j]; l.barrierSince >= 0 {
@@ -550,5 +547,5 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	add(n+"samples_in", float64(c.samplesIn))
 	add(n+"input_stall_cycles", float64(c.inputStall))
 	timing.AddTagged(n, add, &t)
-	c.activity.Stats(c.Name(), add)
+	c.Activity.Stats(c.Name(), add)
 }
