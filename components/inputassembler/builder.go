@@ -88,12 +88,9 @@ func MakeBuilder() Builder { return timing.NewBuilder("inputassembler", DefaultC
 func build(name string, env timing.Env, cfg Config) *InputAssembler {
 	c := &InputAssembler{
 		cfg:      cfg,
-		env:      env,
 		lastCore: -1,
-		fault:    env.Fault(name),
 	}
-	c.TickingComponent = timing.NewTickingComponent(name, env.Engine, env.Freq, c)
-	c.activity = timing.NewActivity(stateNames[:]...)
+	c.Unit = timing.NewUnit(name, env, c, stateNames[:]...)
 	c.credits = timing.NewCredits(cfg.Credits)
 	c.batcher, _ = vertex.NewBatcher(cfg.BatchVertices) // validated above
 	ic, vc := cfg.IndexCache, cfg.VertexCache

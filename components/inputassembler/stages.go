@@ -15,34 +15,34 @@ import (
 
 // startDraw takes the next DrawDispatch, if any.
 func (c *InputAssembler) startDraw(now sim.VTimeInSec) bool {
-	dd, ok := protocol.PeekDrawDispatch(&c.fault, c.FromCommandProcessor)
+	dd, ok := protocol.PeekDrawDispatch(&c.Fault, c.FromCommandProcessor)
 	switch {
 	case !ok:
 		return false
 	case c.mem == nil:
-		c.fault.Fail(fmt.Errorf("draw %d arrived before SetMemory", dd.Draw.Seq))
+		c.Fault.Fail(fmt.Errorf("draw %d arrived before SetMemory", dd.Draw.Seq))
 		return false
 	}
 	if c.client == nil {
 		if c.Memory == nil {
-			c.fault.Fail(fmt.Errorf("Memory: not set (the line reads' LowModuleFinder)"))
+			c.Fault.Fail(fmt.Errorf("Memory: not set (the line reads' LowModuleFinder)"))
 			return false
 		}
 		cl, err := memclient.New(c.ToMemory, c.Memory, c.Freq, memclient.Config{MaxOutstanding: c.cfg.MaxOutstandingMemory})
 		if err != nil {
-			c.fault.Fail(err)
+			c.Fault.Fail(err)
 			return false
 		}
 		c.client = cl
 	}
 	if len(c.ShaderCores) == 0 || c.PrimitiveAssemblyPort == nil {
-		c.fault.Fail(fmt.Errorf("ShaderCores (%d ports) or PrimitiveAssemblyPort not set", len(c.ShaderCores)))
+		c.Fault.Fail(fmt.Errorf("ShaderCores (%d ports) or PrimitiveAssemblyPort not set", len(c.ShaderCores)))
 		return false
 	}
 	ds := &drawState{d: dd.Draw, stream: dd.Draw.State.Stream, skipSO: dd.SkipStreamOut}
 	first, end, err := dd.Triangles(ds.stream.NumPrimitives())
 	if err != nil {
-		c.fault.Fail(fmt.Errorf("draw %d: %w", dd.Draw.Seq, err))
+		c.Fault.Fail(fmt.Errorf("draw %d: %w", dd.Draw.Seq, err))
 		return false
 	}
 	truncate(&ds.stream, end)
@@ -124,7 +124,7 @@ func (c *InputAssembler) indexStage(now sim.VTimeInSec) bool {
 		progress = true
 	}
 	if progress {
-		c.env.Progress.Add(1) // index reads move work too (the watchdog's measure)
+		c.Env.Progress.Add(1) // index reads move work too (the watchdog's measure)
 	}
 	if j.step == j.steps && len(c.fetchQ) < c.cfg.BatchQueue {
 		ds.first += j.batch.NumPrimitives()
@@ -200,7 +200,7 @@ func (c *InputAssembler) vertexStage(now sim.VTimeInSec) bool {
 			j.sub = 0
 			j.vtx++
 			progress = true
-			c.env.Progress.Add(1)
+			c.Env.Progress.Add(1)
 		}
 		if j.vtx < len(j.batch.Vertices) {
 			return progress
@@ -236,7 +236,7 @@ func (c *InputAssembler) dispatchStage(now sim.VTimeInSec) bool {
 			return false
 		}
 		c.popDispatch()
-		c.env.Progress.Add(1)
+		c.Env.Progress.Add(1)
 		return true
 	}
 	if !c.ready(j) {
@@ -267,7 +267,7 @@ func (c *InputAssembler) dispatchStage(now sim.VTimeInSec) bool {
 		c.st.batches++
 		c.st.vertices += uint64(len(j.batch.Vertices))
 		c.popDispatch()
-		c.env.Progress.Add(1)
+		c.Env.Progress.Add(1)
 		return true
 	}
 	c.waitReason.Record(stateWaitCore)

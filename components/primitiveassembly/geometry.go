@@ -107,7 +107,7 @@ func (c *Comp) geometryIO(now sim.VTimeInSec) bool {
 	if g := &c.gs; len(g.sendQ) > 0 {
 		n := len(c.ShaderCores)
 		if n == 0 {
-			c.fault.Fail(fmt.Errorf("ShaderCores: not set (the cores GS warps go to)"))
+			c.Fault.Fail(fmt.Errorf("ShaderCores: not set (the cores GS warps go to)"))
 			return false
 		}
 		w := g.sendQ[0]
@@ -121,7 +121,7 @@ func (c *Comp) geometryIO(now sim.VTimeInSec) bool {
 			g.sendQ[0] = nil
 			g.sendQ = g.sendQ[1:]
 			g.warpsSent++
-			c.env.Progress.Add(1)
+			c.Env.Progress.Add(1)
 			progress = true
 			break
 		}
@@ -160,7 +160,7 @@ func (c *Comp) streamOutIO(now sim.VTimeInSec) bool {
 		g.soQ = g.soQ[1:]
 		g.soNext = 0
 	}
-	c.env.Progress.Add(1)
+	c.Env.Progress.Add(1)
 	return true
 }
 
@@ -179,17 +179,17 @@ func (c *Comp) beginGeometry(ds *drawState) {
 		return
 	}
 	if c.mem == nil {
-		c.fault.Fail(fmt.Errorf("draw %d streams out but SetMemory was not called", ds.d.Seq))
+		c.Fault.Fail(fmt.Errorf("draw %d streams out but SetMemory was not called", ds.d.Seq))
 		return
 	}
 	if c.gs.client == nil {
 		if c.Memory == nil {
-			c.fault.Fail(fmt.Errorf("Memory: not set (the stream-out writes' LowModuleFinder)"))
+			c.Fault.Fail(fmt.Errorf("Memory: not set (the stream-out writes' LowModuleFinder)"))
 			return
 		}
 		cl, err := memclient.New(c.ToMemory, c.Memory, c.Freq, memclient.Config{MaxOutstanding: c.cfg.StreamOutWrites})
 		if err != nil {
-			c.fault.Fail(err)
+			c.Fault.Fail(err)
 			return
 		}
 		c.gs.client = cl

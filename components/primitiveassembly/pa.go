@@ -34,7 +34,7 @@ var activityNames = []string{"busy", "wait_batch", "blocked_output", "wait_gs_wa
 // (pipeline.Geometry), and sends each primitive to the rasterizers owning a tile
 // of its bounding box. See the package documentation.
 type Comp struct {
-	*timing.TickingComponent
+	timing.Unit
 
 	// FromShaderCores receives protocol.ShadedBatch.
 	FromShaderCores sim.Port
@@ -58,11 +58,6 @@ type Comp struct {
 	mem state.Memory // the functional memory image (SetMemory)
 
 	cfg Config
-	env timing.Env // its halt stops the unit; its progress counts messages sent
-
-	fault timing.Fault // its first malformed-input error; it halts the platform
-	waker *timing.Waker
-	act   *timing.Activity
 
 	coresBuf, iaBuf sim.Buffer
 
@@ -165,7 +160,7 @@ func (q *msgQueue) pop() {
 // Tick runs the stages back to front: send, return credits, distribute,
 // assemble, receive.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.fault.Stopped() {
+	if c.Fault.Stopped() {
 		return false
 	}
 	cyc := c.Freq.Cycle(now)
@@ -207,7 +202,7 @@ func (c *Comp) send(now sim.VTimeInSec) bool {
 			c.st.ends++
 		}
 		q.pop()
-		c.env.Progress.Add(1)
+		c.Env.Progress.Add(1)
 		progress = true
 	}
 	return progress
@@ -226,7 +221,7 @@ func (c *Comp) sendCredits(now sim.VTimeInSec) bool {
 	}
 	c.st.credRet += uint64(c.credits)
 	c.credits = 0
-	c.env.Progress.Add(1)
+	c.Env.Progress.Add(1)
 	return true
 }
 
@@ -499,11 +494,11 @@ func (c *Comp) receive(now sim.VTimeInSec) bool {
 		progress = true
 		bi, ok := m.(*protocol.BatchInfo)
 		if !ok {
-			c.fault.Fail(fmt.Errorf("unexpected %T on InputAssembler", m))
+			c.Fault.Fail(fmt.Errorf("unexpected %T on InputAssembler", m))
 			return progress
 		}
 		if err := c.batchInfo(bi); err != nil {
-			c.fault.Fail(err)
+			c.Fault.Fail(err)
 			return progress
 		}
 	}
@@ -517,7 +512,7 @@ func (c *Comp) receive(now sim.VTimeInSec) bool {
 			c.FromShaderCores.Retrieve(now)
 			progress = true
 			if err := c.shadedGeometry(sg); err != nil {
-				c.fault.Fail(err)
+				c.Fault.Fail(err)
 				return progress
 			}
 			continue
@@ -529,11 +524,11 @@ func (c *Comp) receive(now sim.VTimeInSec) bool {
 		progress = true
 		sb, ok := m.(*protocol.ShadedBatch)
 		if !ok {
-			c.fault.Fail(fmt.Errorf("unexpected %T on FromShaderCores", m))
+			c.Fault.Fail(fmt.Errorf("unexpected %T on FromShaderCores", m))
 			return progress
 		}
 		if err := c.shadedBatch(sb); err != nil {
-			c.fault.Fail(err)
+			c.Fault.Fail(err)
 			return progress
 		}
 	}
@@ -603,7 +598,7 @@ func (c *Comp) draw(d *protocol.Draw) *drawState {
 	ds.geoStage = d.State.GS != nil || d.State.StreamOut != nil
 	dd, err := pipeline.NewDecoupled(d.State, &d.Raster, &c.patterns, c.cfg.PatternSeed)
 	if err != nil {
-		c.fault.Fail(fmt.Errorf("draw %d: decoupled sampling: %w", d.Seq, err))
+		c.Fault.Fail(fmt.Errorf("draw %d: decoupled sampling: %w", d.Seq, err))
 	}
 	ds.dd = dd
 	i := len(c.draws)
@@ -615,9 +610,6 @@ func (c *Comp) draw(d *protocol.Draw) *drawState {
 	c.draws[i] = ds
 	return ds
 }
-
-// Err returns the first malformed-input error, or nil.
-func (c *Comp) Err() error { return c.fault.Err() }
 
 // account sets the activity state from cycle cyc on and, when the unit goes to
 // sleep with timed work pending, schedules the wake-up. work says whether a
@@ -646,8 +638,8 @@ func (c *Comp) account(now sim.VTimeInSec, cyc uint64, work, progress bool) {
 	case c.waitBatch:
 		s = stateWaitBatch
 	}
-	c.act.Set(cyc, s)
+	c.Activity.Set(cyc, s)
 	if !progress && wake > cyc {
-		c.waker.WakeIn(now, int(wake-cyc))
+		c.Waker.WakeIn(now, int(wake-cyc))
 	}
 }

@@ -3,8 +3,6 @@ package primitiveassembly
 import (
 	"fmt"
 
-	"github.com/sarchlab/akita/v3/sim"
-
 	"github.com/gfxsim/gfxsim/functional/decouple"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/timing"
@@ -44,7 +42,7 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	add(n+"map_degenerate_barycentric", float64(c.mapSt.DegenerateBarycentric))
 	timing.AddTagged(n, add, &c.gs)
 	c.geometryStats(n, add)
-	c.act.Stats(c.Name(), add)
+	c.Activity.Stats(c.Name(), add)
 }
 
 // GeometryStats returns the clip/cull/setup counters (the reference renderer's
@@ -57,10 +55,6 @@ func (c *Comp) MapStats() decouple.MapStats { return c.mapSt }
 
 // PrimitivesSent returns the number of PrimitiveMsg sent to rasterizer r.
 func (c *Comp) PrimitivesSent(r int) uint64 { return c.sent[r] }
-
-// Activity returns the activity accounting (busy, wait_batch, blocked_output,
-// idle, wait_gs_warp, wait_stream_out).
-func (c *Comp) Activity() *timing.Activity { return c.act }
 
 // Buffers describes the unit's queues for hang reports.
 func (c *Comp) Buffers() []timing.BufferState {
@@ -84,6 +78,3 @@ func (c *Comp) Buffers() []timing.BufferState {
 	}
 	return b
 }
-
-// Finish closes the activity accounting at time now.
-func (c *Comp) Finish(now sim.VTimeInSec) { c.act.Finish(c.Freq.Cycle(now)) }

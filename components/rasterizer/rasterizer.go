@@ -42,7 +42,7 @@ var activityNames = []string{"busy", "blocked_output", "idle"}
 // quads, one protocol.TileQuads per non-empty tile to the depth unit owning the
 // tile. See the package documentation.
 type Comp struct {
-	*timing.TickingComponent
+	timing.Unit
 
 	// FromPrimitiveAssembly receives protocol.PrimitiveMsg and protocol.DrawEnd.
 	FromPrimitiveAssembly sim.Port
@@ -55,11 +55,7 @@ type Comp struct {
 	TileFilter TileFilter
 
 	cfg Config
-	env timing.Env // its halt stops the rasterizer; its progress counts messages sent
 
-	fault timing.Fault // its first malformed-input error; it halts the platform
-	waker *timing.Waker
-	act   *timing.Activity
 	inBuf sim.Buffer
 
 	// Coarse stage: the primitive being walked.
@@ -138,7 +134,7 @@ type outItem struct {
 
 // Tick runs the stages back to front: send, fine raster, coarse raster.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.fault.Stopped() {
+	if c.Fault.Stopped() {
 		return false
 	}
 	cyc := c.Freq.Cycle(now)
@@ -181,7 +177,7 @@ func (c *Comp) send(now sim.VTimeInSec, cyc uint64) bool {
 					return progress
 				}
 				it.next++
-				c.env.Progress.Add(1)
+				c.Env.Progress.Add(1)
 				progress = true
 			}
 		}
@@ -197,7 +193,7 @@ func (c *Comp) sendTiles(now sim.VTimeInSec, m *protocol.TileQuads) bool {
 		c.blocked = true
 		return false
 	}
-	c.env.Progress.Add(1)
+	c.Env.Progress.Add(1)
 	if c.traced() {
 		c.tileSent(m)
 	}
@@ -302,11 +298,11 @@ func (c *Comp) coarse(now sim.VTimeInSec, cyc uint64) bool {
 		switch m := m.(type) {
 		case *protocol.PrimitiveMsg:
 			if m.Draw == nil || m.Prim == nil {
-				c.fault.Fail(fmt.Errorf("PrimitiveMsg without draw or primitive"))
+				c.Fault.Fail(fmt.Errorf("PrimitiveMsg without draw or primitive"))
 				return false
 			}
 			if w := m.Window; !w.Empty() && (w.X0|w.Y0|w.X1|w.Y1)&1 != 0 {
-				c.fault.Fail(fmt.Errorf("PrimitiveMsg.Window %+v: corners must be even (quads are 2x2 at even pixels)", w))
+				c.Fault.Fail(fmt.Errorf("PrimitiveMsg.Window %+v: corners must be even (quads are 2x2 at even pixels)", w))
 				return false
 			}
 			c.FromPrimitiveAssembly.Retrieve(now)
@@ -328,7 +324,7 @@ func (c *Comp) coarse(now sim.VTimeInSec, cyc uint64) bool {
 			progress = true
 		case *protocol.DrawEnd:
 			if m.Draw == nil {
-				c.fault.Fail(fmt.Errorf("DrawEnd without draw"))
+				c.Fault.Fail(fmt.Errorf("DrawEnd without draw"))
 				return false
 			}
 			if c.tileQ.full() {
@@ -339,7 +335,7 @@ func (c *Comp) coarse(now sim.VTimeInSec, cyc uint64) bool {
 			c.cnt.DrawEnds++
 			return true
 		default:
-			c.fault.Fail(fmt.Errorf("unexpected %T on FromPrimitiveAssembly", m))
+			c.Fault.Fail(fmt.Errorf("unexpected %T on FromPrimitiveAssembly", m))
 			return false
 		}
 	}
@@ -383,9 +379,6 @@ func (c *Comp) coarse(now sim.VTimeInSec, cyc uint64) bool {
 	return progress
 }
 
-// Err returns the first malformed-input error, or nil.
-func (c *Comp) Err() error { return c.fault.Err() }
-
 // account sets the activity state from cycle cyc on and schedules the wake-up
 // when the rasterizer sleeps with timed work pending.
 func (c *Comp) account(now sim.VTimeInSec, cyc uint64, progress bool) {
@@ -407,9 +400,9 @@ func (c *Comp) account(now sim.VTimeInSec, cyc uint64, progress bool) {
 	case c.prim != nil || wake > cyc:
 		s = stateBusy
 	}
-	c.act.Set(cyc, s)
+	c.Activity.Set(cyc, s)
 	if !progress && wake > cyc {
-		c.waker.WakeIn(now, int(wake-cyc))
+		c.Waker.WakeIn(now, int(wake-cyc))
 	}
 }
 

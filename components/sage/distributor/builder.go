@@ -74,11 +74,9 @@ func MakeBuilder() Builder { return timing.NewBuilder("distributor", DefaultConf
 // build makes the unit named name from a checked Env and Config.
 func build(name string, env timing.Env, cfg Config) *Distributor {
 	n := cfg.Pipes
-	c := &Distributor{cfg: cfg, env: env, fault: env.Fault(name)}
-	c.TickingComponent = timing.NewTickingComponent(name, env.Engine, env.Freq, c)
+	c := &Distributor{cfg: cfg}
+	c.Unit = timing.NewUnit(name, env, c, stateNames[:]...)
 	c.createPorts()
-	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
-	c.activity = timing.NewActivity(stateNames[:]...)
 	c.lastOrderedPipe = -1
 	c.outstanding = make([][]chunkLoad, n)
 	c.load = make([]int, n)

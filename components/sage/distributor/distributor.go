@@ -26,7 +26,7 @@ var stateNames = [numStates]string{"busy", "latency", "blocked_pipe", "blocked_s
 // Distributor is the SAGE master chip's distribution of draws over the render
 // pipes (Deering & Naegle 2002, §3.2): see the package documentation.
 type Distributor struct {
-	*timing.TickingComponent
+	timing.Unit
 	cfg Config
 
 	// FromCommandProcessor receives protocol.DrawDispatch (whole draws).
@@ -44,11 +44,7 @@ type Distributor struct {
 	Pipes       []sim.Port
 	SampleFills []sim.Port
 
-	env      timing.Env
-	fault    timing.Fault
-	waker    *timing.Waker
-	activity *timing.Activity
-	wait     timing.WaitReason // why the send stage could not finish
+	wait timing.WaitReason // why the send stage could not finish
 
 	cur             *plan         // the draw being sent
 	outstanding     [][]chunkLoad // per pipe, the chunks not yet reported done, in order
@@ -95,9 +91,6 @@ type counters struct {
 	returns        uint64 `stat:"returns"`
 }
 
-// Err returns the error that stopped the distributor, or nil.
-func (c *Distributor) Err() error { return c.fault.Err() }
-
 // Load returns the outstanding triangles of pipe p (sent, not reported done).
 func (c *Distributor) Load(p int) int { return c.load[p] }
 
@@ -116,7 +109,7 @@ func (c *Distributor) Stats(add func(name string, v float64)) {
 		add(fmt.Sprintf("%schunks_p%d", p, i), float64(c.chunksPerPipe[i]))
 		add(fmt.Sprintf("%sload_p%d", p, i), float64(c.load[i]))
 	}
-	c.activity.Stats(c.Name(), add)
+	c.Activity.Stats(c.Name(), add)
 }
 
 // Buffers describes the input queue, the draw being sent and the outstanding
@@ -138,13 +131,10 @@ func (c *Distributor) Buffers() []timing.BufferState {
 	return bs
 }
 
-// Finish closes the activity accounting at time now.
-func (c *Distributor) Finish(now sim.VTimeInSec) { c.activity.Finish(c.Freq.Cycle(now)) }
-
 // Tick takes the sample fills' reports, sends the current draw's messages, then
 // takes the next draw.
 func (c *Distributor) Tick(now sim.VTimeInSec) bool {
-	if c.fault.Stopped() {
+	if c.Fault.Stopped() {
 		return false
 	}
 	cy := c.Freq.Cycle(now)
@@ -155,7 +145,7 @@ func (c *Distributor) Tick(now sim.VTimeInSec) bool {
 	if c.cur != nil {
 		otherwise = stateLatency // the draw's dispatch latency
 	}
-	c.activity.Set(cy, c.wait.End(progress, stateBusy, otherwise))
+	c.Activity.Set(cy, c.wait.End(progress, stateBusy, otherwise))
 	return progress
 }
 
@@ -163,15 +153,15 @@ func (c *Distributor) Tick(now sim.VTimeInSec) bool {
 // outstanding chunk, which must be of the same draw.
 func (c *Distributor) receiveReturns(now sim.VTimeInSec) bool {
 	progress := false
-	for c.fault.Err() == nil {
-		m, ok := timing.TakeAs[*protocol.DrawEnd](&c.fault, c.FromSampleFills, now)
+	for c.Fault.Err() == nil {
+		m, ok := timing.TakeAs[*protocol.DrawEnd](&c.Fault, c.FromSampleFills, now)
 		if !ok {
 			return progress
 		}
 		progress = true
 		p := m.From
 		if p < 0 || p >= c.cfg.Pipes || len(c.outstanding[p]) == 0 || c.outstanding[p][0].draw != m.Draw {
-			c.fault.Fail(fmt.Errorf("DrawEnd from pipe %d for a draw it has no outstanding chunk of", p))
+			c.Fault.Fail(fmt.Errorf("DrawEnd from pipe %d for a draw it has no outstanding chunk of", p))
 			break
 		}
 		if c.NumHooks() > 0 {
@@ -189,23 +179,23 @@ func (c *Distributor) takeStage(now sim.VTimeInSec, cy uint64) bool {
 	if c.cur != nil {
 		return false
 	}
-	dd, ok := protocol.PeekDrawDispatch(&c.fault, c.FromCommandProcessor)
+	dd, ok := protocol.PeekDrawDispatch(&c.Fault, c.FromCommandProcessor)
 	switch {
 	case !ok:
 		return false
 	case dd.First != 0 || dd.End != 0:
-		c.fault.Fail(fmt.Errorf("draw %d: DrawDispatch.First/End: the command processor sends whole draws, got [%d, %d)",
+		c.Fault.Fail(fmt.Errorf("draw %d: DrawDispatch.First/End: the command processor sends whole draws, got [%d, %d)",
 			dd.Draw.Seq, dd.First, dd.End))
 		return false
 	case len(c.Pipes) != c.cfg.Pipes || len(c.SampleFills) != c.cfg.Pipes:
-		c.fault.Fail(fmt.Errorf("Pipes (%d ports) and SampleFills (%d ports) must list the %d pipes",
+		c.Fault.Fail(fmt.Errorf("Pipes (%d ports) and SampleFills (%d ports) must list the %d pipes",
 			len(c.Pipes), len(c.SampleFills), c.cfg.Pipes))
 		return false
 	}
 	c.FromCommandProcessor.Retrieve(now)
 	c.cur = c.plan(dd.Draw)
 	c.cur.readyAt = cy + uint64(c.cfg.DispatchLatency)
-	c.waker.WakeAt(c.cycleTime(c.cur.readyAt))
+	c.Waker.WakeAt(c.cycleTime(c.cur.readyAt))
 	return true
 }
 
@@ -359,7 +349,7 @@ func (c *Distributor) send(now sim.VTimeInSec, port, dst sim.Port, msg sim.Msg) 
 	if port.Send(msg) != nil {
 		return false
 	}
-	c.env.Progress.Add(1)
+	c.Env.Progress.Add(1)
 	return true
 }
 

@@ -78,10 +78,9 @@ func build(name string, env timing.Env, cfg Config) *SampleFill {
 	if cfg.PixelRate == nil {
 		cfg.PixelRate = pipeline.DefaultPixelRate
 	}
-	c := &SampleFill{cfg: cfg, env: env, fault: env.Fault(name)}
-	c.TickingComponent = timing.NewTickingComponent(name, env.Engine, env.Freq, c)
+	c := &SampleFill{cfg: cfg}
+	c.Unit = timing.NewUnit(name, env, c, stateNames[:]...)
 	c.createPorts()
-	c.activity = timing.NewActivity(stateNames[:]...)
 	c.bursts = make([]burst, cfg.Geometry.Interleaves)
 	return c
 }

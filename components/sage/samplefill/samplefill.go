@@ -31,7 +31,7 @@ var stateNames = [numStates]string{"busy", "blocked_sched", "wait_shader", "bloc
 // SampleFill is the per-sample stage of a SAGE rasterize chip: see the package
 // documentation.
 type SampleFill struct {
-	*timing.TickingComponent
+	timing.Unit
 	cfg Config
 
 	// FromRasterizer receives the pipe rasterizer's TileQuads and DrawEnd.
@@ -53,11 +53,8 @@ type SampleFill struct {
 	Scheds      [Scheds]sim.Port
 	Distributor sim.Port
 
-	env      timing.Env
-	fault    timing.Fault
-	activity *timing.Activity
-	why      timing.WaitReason // the stall found by a stage this cycle
-	changed  bool              // a message was queued toward a sched this cycle
+	why     timing.WaitReason // the stall found by a stage this cycle
+	changed bool              // a message was queued toward a sched this cycle
 
 	cur     *drawInfo           // the draw the rasterizer is sending
 	open    []protocol.WarpQuad // the warp being formed
@@ -123,9 +120,6 @@ type burst struct {
 	samples []protocol.SageSample
 }
 
-// Err returns the error that stopped the sample fill, or nil.
-func (c *SampleFill) Err() error { return c.fault.Err() }
-
 // Stats reports, under "<name>.": samples_out (samples sent in bursts),
 // sample_quads, warps, texture_requests_merged, killed_samples, bursts,
 // markers, draws, and the activity cycles (cycles_busy, cycles_blocked_sched,
@@ -135,7 +129,7 @@ func (c *SampleFill) Stats(add func(name string, v float64)) {
 	p := c.Name() + "."
 	timing.AddTagged(p, add, &c.stats)
 	add(p+"killed_samples", float64(c.ws.Killed)) // as pipeline.Survivors counts them
-	c.activity.Stats(c.Name(), add)
+	c.Activity.Stats(c.Name(), add)
 }
 
 // Buffers describes the input queues, the open warp, the reorder buffer and
@@ -154,13 +148,10 @@ func (c *SampleFill) Buffers() []timing.BufferState {
 	return bs
 }
 
-// Finish closes the activity accounting at time now.
-func (c *SampleFill) Finish(now sim.VTimeInSec) { c.activity.Finish(c.Freq.Cycle(now)) }
-
 // Tick runs the stages back to front: send to the scheds, retire, take shaded
 // warps, dispatch, form warps.
 func (c *SampleFill) Tick(now sim.VTimeInSec) bool {
-	if c.fault.Stopped() {
+	if c.Fault.Stopped() {
 		return false
 	}
 	c.changed = false
@@ -169,7 +160,7 @@ func (c *SampleFill) Tick(now sim.VTimeInSec) bool {
 	progress = c.receiveStage(now) || progress
 	progress = c.dispatchStage(now) || progress
 	progress = c.formStage(now) || progress || c.changed
-	c.activity.Set(c.Freq.Cycle(now), c.why.End(progress, stateBusy, stateIdle))
+	c.Activity.Set(c.Freq.Cycle(now), c.why.End(progress, stateBusy, stateIdle))
 	return progress
 }
 
@@ -201,7 +192,7 @@ func (c *SampleFill) sendStage(now sim.VTimeInSec) bool {
 		}
 		c.queues[k][0] = nil
 		c.queues[k] = c.queues[k][1:]
-		c.env.Progress.Add(1)
+		c.Env.Progress.Add(1)
 		progress = true
 	}
 	return progress

@@ -29,13 +29,13 @@ func (c *SampleFill) formStage(now sim.VTimeInSec) bool {
 	case *protocol.DrawEnd:
 		d = m.Draw
 	default:
-		c.fault.Unexpected(c.FromRasterizer, msg)
+		c.Fault.Unexpected(c.FromRasterizer, msg)
 		return false
 	}
 	progress := false
 	if c.cur == nil || c.cur.d != d {
 		if c.cur != nil {
-			c.fault.Fail(fmt.Errorf("work of draw %d before the DrawEnd of draw %d", d.Seq, c.cur.d.Seq))
+			c.Fault.Fail(fmt.Errorf("work of draw %d before the DrawEnd of draw %d", d.Seq, c.cur.d.Seq))
 			return false
 		}
 		if !c.takePlan(now, d) {
@@ -60,19 +60,19 @@ func (c *SampleFill) formStage(now sim.VTimeInSec) bool {
 
 // takePlan takes draw d's DrawPlan, which must be the next one.
 func (c *SampleFill) takePlan(now sim.VTimeInSec, d *protocol.Draw) bool {
-	pl, ok := timing.PeekAs[*protocol.DrawPlan](&c.fault, c.FromDistributor)
+	pl, ok := timing.PeekAs[*protocol.DrawPlan](&c.Fault, c.FromDistributor)
 	switch {
 	case !ok:
 		c.stall(stateWaitPlan)
 		return false
 	case pl.Draw != d:
-		c.fault.Fail(fmt.Errorf("the rasterizer sends draw %d but the next DrawPlan is for another draw", d.Seq))
+		c.Fault.Fail(fmt.Errorf("the rasterizer sends draw %d but the next DrawPlan is for another draw", d.Seq))
 		return false
 	case d.State == nil || d.State.PS == nil:
-		c.fault.Fail(fmt.Errorf("draw %d has no pixel shader", d.Seq))
+		c.Fault.Fail(fmt.Errorf("draw %d has no pixel shader", d.Seq))
 		return false
 	case d.Raster.Samples.Count != c.cfg.Geometry.Samples:
-		c.fault.Fail(fmt.Errorf("draw %d has %d samples per pixel, the sample buffer geometry %d", d.Seq,
+		c.Fault.Fail(fmt.Errorf("draw %d has %d samples per pixel, the sample buffer geometry %d", d.Seq,
 			d.Raster.Samples.Count, c.cfg.Geometry.Samples))
 		return false
 	}
@@ -159,7 +159,7 @@ func (c *SampleFill) dispatchStage(now sim.VTimeInSec) bool {
 			continue
 		}
 		if c.ShaderCore == nil {
-			c.fault.Fail(fmt.Errorf("ShaderCore: not set"))
+			c.Fault.Fail(fmt.Errorf("ShaderCore: not set"))
 			return false
 		}
 		e.warp.Src, e.warp.Dst, e.warp.SendTime = c.ToShaderCore, c.ShaderCore, now
@@ -168,7 +168,7 @@ func (c *SampleFill) dispatchStage(now sim.VTimeInSec) bool {
 			return false
 		}
 		e.sent = true
-		c.env.Progress.Add(1)
+		c.Env.Progress.Add(1)
 		return true
 	}
 	return false
@@ -177,15 +177,15 @@ func (c *SampleFill) dispatchStage(now sim.VTimeInSec) bool {
 // receiveStage takes the shaded warps, in any order.
 func (c *SampleFill) receiveStage(now sim.VTimeInSec) bool {
 	progress := false
-	for c.fault.Err() == nil {
-		sw, ok := timing.TakeAs[*protocol.ShadedWarp](&c.fault, c.FromShaderCore, now)
+	for c.Fault.Err() == nil {
+		sw, ok := timing.TakeAs[*protocol.ShadedWarp](&c.Fault, c.FromShaderCore, now)
 		if !ok {
 			return progress
 		}
 		progress = true
 		e := c.findWarp(sw.Warp)
 		if e == nil || len(sw.Outputs) != len(sw.Warp.Quads) {
-			c.fault.Fail(fmt.Errorf("a ShadedWarp for a warp not in flight, or with %d outputs for %d quads",
+			c.Fault.Fail(fmt.Errorf("a ShadedWarp for a warp not in flight, or with %d outputs for %d quads",
 				len(sw.Outputs), len(sw.Warp.Quads)))
 			break
 		}

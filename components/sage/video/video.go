@@ -31,17 +31,14 @@ type counters struct {
 
 // Comp is a video output. See the package documentation.
 type Comp struct {
-	*timing.TickingComponent
+	timing.Unit
 
 	// FromConvolve receives the last convolve chip's VideoSpans in raster order.
 	FromConvolve sim.Port
 	// Control receives PresentCmd (the frame to expect) and answers Done at once.
 	Control sim.Port
 
-	env            timing.Env
-	fault          timing.Fault
 	cfg            Config
-	waker          *timing.Waker
 	inBuf          sim.Buffer
 	hTotal, vTotal int
 	taskSuffix     string
@@ -65,7 +62,7 @@ type Comp struct {
 // Tick scans out what the raster has passed, takes spans while the FIFO has
 // room and starts a frame on a PresentCmd.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.fault.Stopped() {
+	if c.Fault.Stopped() {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
@@ -78,7 +75,7 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 // active pixel comes a vertical blanking (vTotal - height lines) later, the
 // convolve chips' time to fill their line buffers. Done is sent at once.
 func (c *Comp) control(now sim.VTimeInSec, cycle uint64) bool {
-	progress, err := c.ctl.Step(now, c.Control, c.active, 0, c.env.Progress, func(m *protocol.PresentCmd) error {
+	progress, err := c.ctl.Step(now, c.Control, c.active, 0, c.Env.Progress, func(m *protocol.PresentCmd) error {
 		c.st.presents++
 		c.present = m.ID
 		c.active, c.finished = true, false
@@ -88,7 +85,7 @@ func (c *Comp) control(now sim.VTimeInSec, cycle uint64) bool {
 		return nil
 	})
 	if err != nil {
-		c.fault.Fail(err)
+		c.Fault.Fail(err)
 		return false
 	}
 	return progress
@@ -106,26 +103,26 @@ func (c *Comp) receive(now sim.VTimeInSec, cycle uint64) bool {
 			c.occupied -= c.fifo[0].n
 			c.fifo = c.fifo[1:]
 		}
-		m, ok := timing.PeekAs[*protocol.VideoSpan](&c.fault, c.FromConvolve)
+		m, ok := timing.PeekAs[*protocol.VideoSpan](&c.Fault, c.FromConvolve)
 		if !ok {
 			return progress
 		}
 		next := c.received
 		y, x0, x1 := m.Y-c.cfg.OriginY, m.X0-c.cfg.OriginX, m.X1-c.cfg.OriginX
 		if y != next/c.cfg.Width || x0 != next%c.cfg.Width || x1 <= x0 || x1 > c.cfg.Width || len(m.Pixels) != 4*(x1-x0) {
-			c.fault.Fail(fmt.Errorf("VideoSpan %s: line %d pixels [%d, %d) (%d bytes): the raster expects line %d from pixel %d of [%d, %d)",
+			c.Fault.Fail(fmt.Errorf("VideoSpan %s: line %d pixels [%d, %d) (%d bytes): the raster expects line %d from pixel %d of [%d, %d)",
 				m.ID, m.Y, m.X0, m.X1, len(m.Pixels), next/c.cfg.Width+c.cfg.OriginY, next%c.cfg.Width+c.cfg.OriginX, c.cfg.OriginX, c.cfg.OriginX+c.cfg.Width))
 			return false
 		}
 		n := x1 - x0
 		if c.occupied > 0 && c.occupied+n > c.cfg.FIFOPixels {
-			c.waker.WakeIn(now, int(c.fifo[0].end-cycle))
+			c.Waker.WakeIn(now, int(c.fifo[0].end-cycle))
 			return progress
 		}
 		c.FromConvolve.Retrieve(now)
 		c.scan(m, y, x0, n, cycle)
 		progress = true
-		c.env.Progress.Add(1)
+		c.Env.Progress.Add(1)
 		if !c.active {
 			return progress
 		}
@@ -227,8 +224,3 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	}
 	add(n+"frame_cycles", frame)
 }
-
-// Finish implements protocol.Unit: the video output keeps no activity
-// account beyond its counters (its clock is the pixel clock, whose every
-// cycle is a pixel slot).
-func (c *Comp) Finish(now sim.VTimeInSec) {}

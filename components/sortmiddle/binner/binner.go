@@ -54,10 +54,8 @@ var stateNames = [numStates]string{"busy", "binning", "wait_memory", "wait_tiles
 
 // Binner is the tiled machine's binner: see the package documentation.
 type Binner struct {
-	*timing.TickingComponent
-	cfg   Config
-	env   timing.Env
-	fault timing.Fault
+	timing.Unit
+	cfg Config
 
 	// FromPrimitiveAssembly receives protocol.PrimitiveMsg and protocol.DrawEnd.
 	FromPrimitiveAssembly sim.Port
@@ -74,8 +72,7 @@ type Binner struct {
 	Scheduler        sim.Port
 	Memory           mem.LowModuleFinder
 
-	mem      *memclient.Client
-	activity *timing.Activity
+	mem *memclient.Client
 
 	grid       binning.Grid
 	regionBase uint64 // the parameter buffer; chunks from chunkBase
@@ -150,13 +147,10 @@ func (c *Binner) reset() {
 	c.unwritten = make([]int, n)
 }
 
-// Err returns the error that stopped the binner, or nil.
-func (c *Binner) Err() error { return c.fault.Err() }
-
 // Tick answers the command processor, writes what is queued, bins the current
 // primitive and takes the next message.
 func (c *Binner) Tick(now sim.VTimeInSec) bool {
-	if c.fault.Stopped() {
+	if c.Fault.Stopped() {
 		return false
 	}
 	cy := c.Freq.Cycle(now)
@@ -184,7 +178,7 @@ func (c *Binner) Tick(now sim.VTimeInSec) bool {
 	if progress && state == stateIdle {
 		state = stateBusy
 	}
-	c.activity.Set(cy, state)
+	c.Activity.Set(cy, state)
 	return progress
 }
 
@@ -236,9 +230,9 @@ func (c *Binner) take(now sim.VTimeInSec) bool {
 		}
 		c.st.draws++
 		c.out.Push(protocol.NewDrawDone(m.Draw, 0))
-		c.env.Progress.Add(1)
+		c.Env.Progress.Add(1)
 	default:
-		c.fault.Unexpected(c.FromPrimitiveAssembly, msg)
+		c.Fault.Unexpected(c.FromPrimitiveAssembly, msg)
 		return false
 	}
 	return true
@@ -250,11 +244,11 @@ func (c *Binner) take(now sim.VTimeInSec) bool {
 // reports whether it took the message.
 func (c *Binner) admit(now sim.VTimeInSec, d *protocol.Draw, whole bool, missing string) bool {
 	if !whole {
-		c.fault.Fail(errors.New(missing))
+		c.Fault.Fail(errors.New(missing))
 		return false
 	}
 	if err := c.joinPass(d); err != nil {
-		c.fault.Fail(err)
+		c.Fault.Fail(err)
 		return false
 	}
 	c.FromPrimitiveAssembly.Retrieve(now)
@@ -432,7 +426,7 @@ func (c *Binner) control(now sim.VTimeInSec, msg sim.Msg) bool {
 		c.Control.Retrieve(now)
 		c.out.Push(protocol.NewDone(m.ID, 0))
 	default:
-		c.fault.Unexpected(c.Control, msg)
+		c.Fault.Unexpected(c.Control, msg)
 		return false
 	}
 	return true
@@ -502,12 +496,12 @@ func (c *Binner) endPass(now sim.VTimeInSec) bool {
 }
 
 func (c *Binner) receiveScheduler(now sim.VTimeInSec) bool {
-	d, ok := timing.TakeAs[*protocol.Done](&c.fault, c.ToScheduler, now)
+	d, ok := timing.TakeAs[*protocol.Done](&c.Fault, c.ToScheduler, now)
 	if !ok {
 		return false
 	}
 	if c.passEnd == nil || !c.sent || d.RspTo != c.pass.ID {
-		c.fault.Fail(fmt.Errorf("ToScheduler: Done for %s, not for the pass sent", d.RspTo))
+		c.Fault.Fail(fmt.Errorf("ToScheduler: Done for %s, not for the pass sent", d.RspTo))
 		return false
 	}
 	p := c.pass

@@ -174,7 +174,7 @@ func (c *TileUnit) finishTile(cy uint64) {
 	c.t = nil
 	if len(c.jobs) > 0 {
 		if err := c.begin(c.jobs[0], cy); err != nil {
-			c.fault.Fail(err)
+			c.Fault.Fail(err)
 		}
 	}
 }
@@ -193,7 +193,7 @@ func (c *TileUnit) receiveMemory(now sim.VTimeInSec) bool {
 	arrived := c.mem.ReceiveAll(now)
 	t := c.t
 	if t == nil && len(arrived) > 0 {
-		c.fault.Fail(fmt.Errorf("a memory answer without a tile in progress"))
+		c.Fault.Fail(fmt.Errorf("a memory answer without a tile in progress"))
 		return true
 	}
 	for _, cp := range arrived {
@@ -240,7 +240,7 @@ func (c *TileUnit) receiveControl(now sim.VTimeInSec) bool {
 		switch m := msg.(type) {
 		case *protocol.DrawDone:
 			if err := drawDone(t, m); err != nil {
-				c.fault.Fail(err)
+				c.Fault.Fail(err)
 				return progress
 			}
 			t.drawEnds = t.drawEnds[1:]
@@ -249,14 +249,14 @@ func (c *TileUnit) receiveControl(now sim.VTimeInSec) bool {
 			}
 		case *protocol.Done:
 			if t == nil || len(t.flushIDs) == 0 || !removeID(&t.flushIDs, m.RspTo) {
-				c.fault.Fail(fmt.Errorf("Done for a FlushCmd the tile did not send"))
+				c.Fault.Fail(fmt.Errorf("Done for a FlushCmd the tile did not send"))
 				return progress
 			}
 			if c.traced() {
 				tracing.EndTask(protocol.ReqOutTaskID(m.RspTo), c)
 			}
 		default:
-			c.fault.Unexpected(c.Control, msg)
+			c.Fault.Unexpected(c.Control, msg)
 			return progress
 		}
 	}
@@ -334,11 +334,11 @@ func (c *TileUnit) serve(now sim.VTimeInSec, cy uint64) bool {
 		case *mem.WriteReq:
 			size = len(req.Data)
 		default:
-			c.fault.Unexpected(c.TileMemory, msg)
+			c.Fault.Unexpected(c.TileMemory, msg)
 			return progress
 		}
 		if taken > 0 && taken+size > c.cfg.MemoryBytesPerCycle {
-			c.waker.WakeIn(now, 1)
+			c.Waker.WakeIn(now, 1)
 			break
 		}
 		c.TileMemory.Retrieve(now)
@@ -355,7 +355,7 @@ func (c *TileUnit) serve(now sim.VTimeInSec, cy uint64) bool {
 		taken += size
 		ready := cy + uint64(c.cfg.MemoryLatency)
 		c.tm = append(c.tm, tmReq{req: msg, ready: ready})
-		c.waker.WakeIn(now, c.cfg.MemoryLatency)
+		c.Waker.WakeIn(now, c.cfg.MemoryLatency)
 		progress = true
 	}
 	return progress

@@ -74,10 +74,8 @@ const (
 
 // TileUnit is the tiled machine's tile unit: see the package documentation.
 type TileUnit struct {
-	*timing.TickingComponent
-	cfg   Config
-	env   timing.Env
-	fault timing.Fault
+	timing.Unit
+	cfg Config
 
 	// FromScheduler receives protocol.TileJob and sends Done.
 	FromScheduler sim.Port
@@ -99,9 +97,7 @@ type TileUnit struct {
 	// Image is the simulated memory image (the functional truth).
 	Image state.Memory
 
-	mem      *memclient.Client
-	waker    *timing.Waker
-	activity *timing.Activity
+	mem *memclient.Client
 
 	jobs         []*protocol.TileJob // tiles taken, in order; jobs[0] is in progress
 	t            *tile               // the tile in progress
@@ -165,13 +161,10 @@ type binRead struct {
 	arrived    bool
 }
 
-// Err returns the error that stopped the unit, or nil.
-func (c *TileUnit) Err() error { return c.fault.Err() }
-
 // Tick serves the tile memory, takes memory and back-end answers, and moves
 // the tile in progress on.
 func (c *TileUnit) Tick(now sim.VTimeInSec) bool {
-	if c.fault.Stopped() {
+	if c.Fault.Stopped() {
 		return false
 	}
 	cy := c.Freq.Cycle(now)
@@ -189,19 +182,19 @@ func (c *TileUnit) Tick(now sim.VTimeInSec) bool {
 	if progress {
 		state = stateBusy
 	}
-	c.activity.Set(cy, state)
+	c.Activity.Set(cy, state)
 	return progress
 }
 
 func (c *TileUnit) takeJobs(now sim.VTimeInSec, cy uint64) bool {
 	progress := false
 	for {
-		job, ok := timing.PeekAs[*protocol.TileJob](&c.fault, c.FromScheduler)
+		job, ok := timing.PeekAs[*protocol.TileJob](&c.Fault, c.FromScheduler)
 		if !ok {
 			break
 		}
 		if job.Pass == nil || job.Tile < 0 || job.Tile >= len(job.Pass.Bins) {
-			c.fault.Fail(fmt.Errorf("FromScheduler: TileJob for tile %d, not a tile of its pass", job.Tile))
+			c.Fault.Fail(fmt.Errorf("FromScheduler: TileJob for tile %d, not a tile of its pass", job.Tile))
 			return false
 		}
 		c.FromScheduler.Retrieve(now)
@@ -213,7 +206,7 @@ func (c *TileUnit) takeJobs(now sim.VTimeInSec, cy uint64) bool {
 	}
 	if c.t == nil && len(c.jobs) > 0 {
 		if err := c.begin(c.jobs[0], cy); err != nil {
-			c.fault.Fail(err)
+			c.Fault.Fail(err)
 			return false
 		}
 		progress = true
