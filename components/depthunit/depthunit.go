@@ -195,7 +195,7 @@ type counters struct {
 // Comp is a depth unit: the depth/stencil block of one partition's render
 // back-end. See the package documentation.
 type Comp struct {
-	*timing.TickingComponent
+	timing.Unit
 
 	// FromRasterizers receives TileQuads and DrawEnd from every rasterizer.
 	FromRasterizers sim.Port
@@ -226,9 +226,7 @@ type Comp struct {
 	// no HiZ unit (then FromRasterizers is fed by the rasterizers directly).
 	HiZ sim.Port
 
-	fault          timing.Fault
 	sender         timing.Sender // sends; Blocked: a ready message the receiver did not take
-	waker          *timing.Waker
 	index          int
 	numRasterizers int
 	tileWindow     int
@@ -262,13 +260,12 @@ type Comp struct {
 	hazard, lookBlocked, testBlocked bool
 	lookRateBlocked, testRateBlocked bool
 
-	activity *timing.Activity
-	st       counters
+	st counters
 }
 
 // Tick runs the stages from the back of the unit to its front.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.fault.Stopped() {
+	if c.Fault.Stopped() {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
@@ -709,17 +706,17 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 	if msg := c.ROP.Peek(); msg != nil && len(c.late.works) < c.lateQueue {
 		req, ok := msg.(*protocol.LateZReq)
 		if !ok || req.Draw == nil {
-			c.fault.Fail(fmt.Errorf("ROP port: unexpected message %T", msg))
+			c.Fault.Fail(fmt.Errorf("ROP port: unexpected message %T", msg))
 			return false
 		}
 		for i := range req.Quads {
 			q := &req.Quads[i]
 			if q.Prim == nil && !q.Live.Empty() {
-				c.fault.Fail(fmt.Errorf("LateZReq %s: quad %d has no primitive", req.ID, i))
+				c.Fault.Fail(fmt.Errorf("LateZReq %s: quad %d has no primitive", req.ID, i))
 				return false
 			}
 			if q.Depths != nil && (q.Prim == nil || q.Prim.Blur == nil || len(q.Depths) != q.Live.Count()) {
-				c.fault.Fail(fmt.Errorf("LateZReq %s: quad %d: %d depths for %d samples of a visibility quad", req.ID, i, len(q.Depths), q.Live.Count()))
+				c.Fault.Fail(fmt.Errorf("LateZReq %s: quad %d: %d depths for %d samples of a visibility quad", req.ID, i, len(q.Depths), q.Live.Count()))
 				return false
 			}
 		}
@@ -741,7 +738,7 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 	switch m := msg.(type) {
 	case *protocol.TileQuads:
 		if m.Draw == nil || m.Draw.State == nil || (m.Prim == nil && len(m.Quads) > 0) {
-			c.fault.Fail(fmt.Errorf("FromRasterizers: TileQuads %s without draw or primitive", m.ID))
+			c.Fault.Fail(fmt.Errorf("FromRasterizers: TileQuads %s without draw or primitive", m.ID))
 			return false
 		}
 		c.FromRasterizers.Retrieve(now)
@@ -767,7 +764,7 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 		return true
 	case *protocol.DrawEnd:
 		if m.Draw == nil {
-			c.fault.Fail(fmt.Errorf("FromRasterizers: DrawEnd %s without draw", m.ID))
+			c.Fault.Fail(fmt.Errorf("FromRasterizers: DrawEnd %s without draw", m.ID))
 			return false
 		}
 		c.FromRasterizers.Retrieve(now)
@@ -784,7 +781,7 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 		}
 		return true
 	default:
-		c.fault.Unexpected(c.FromRasterizers, msg)
+		c.Fault.Unexpected(c.FromRasterizers, msg)
 		return false
 	}
 }
@@ -796,7 +793,7 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 		if c.hizPending && len(c.toHiZ) == 0 {
 			if msg := c.FromRasterizers.Peek(); msg != nil {
 				if _, ok := msg.(*protocol.Done); !ok {
-					c.fault.Fail(fmt.Errorf("FromRasterizers: %T while waiting for the HiZ unit's acknowledgement", msg))
+					c.Fault.Fail(fmt.Errorf("FromRasterizers: %T while waiting for the HiZ unit's acknowledgement", msg))
 					return false
 				}
 				c.FromRasterizers.Retrieve(now)
@@ -812,7 +809,7 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 		}
 		if m, ok := c.ctlMsg.(*protocol.FlushCmd); ok && m.Invalidate {
 			if _, err := c.cache.Invalidate(); err != nil {
-				c.fault.Fail(fmt.Errorf("FlushCmd %s: %w", m.ID, err))
+				c.Fault.Fail(fmt.Errorf("FlushCmd %s: %w", m.ID, err))
 				return false
 			}
 		}
@@ -847,13 +844,13 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 		c.beginFlush(now, m, m.ID)
 	case *protocol.FlushCmd:
 		if c.HiZ != nil && m.Invalidate {
-			c.fault.Fail(fmt.Errorf("Control: FlushCmd %s invalidates with a HiZ unit attached: an invalidating flush at the end of a tile is for the tiled machine's tile units, which run without HiZ", m.ID))
+			c.Fault.Fail(fmt.Errorf("Control: FlushCmd %s invalidates with a HiZ unit attached: an invalidating flush at the end of a tile is for the tiled machine's tile units, which run without HiZ", m.ID))
 			return false
 		}
 		c.st.flushes++
 		c.beginFlush(now, m, m.ID) // a sync token's flush: the HiZ unit writes back too, as at a Present
 	default:
-		c.fault.Unexpected(c.Control, msg)
+		c.Fault.Unexpected(c.Control, msg)
 		return false
 	}
 	return true
@@ -892,7 +889,7 @@ func (c *Comp) account(now sim.VTimeInSec, cycle uint64, progress bool) {
 	case c.hazard:
 		state = stateLateZDrain
 	}
-	c.activity.Set(cycle, state)
+	c.Activity.Set(cycle, state)
 	if progress {
 		return
 	}
@@ -908,11 +905,8 @@ func (c *Comp) account(now sim.VTimeInSec, cycle uint64, progress bool) {
 	if c.lookRateBlocked {
 		next = min(next, c.lookRate.Next(cycle))
 	}
-	c.waker.WakeForNext(now, cycle, next)
+	c.Waker.WakeForNext(now, cycle, next)
 }
-
-// Finish closes the activity accounting at time now.
-func (c *Comp) Finish(now sim.VTimeInSec) { c.activity.Finish(c.Freq.Cycle(now)) }
 
 // Buffers reports the input ports, the works in flight, the quads waiting for
 // lines, the test pipelines and the cache's memory queues.
@@ -936,7 +930,7 @@ func (c *Comp) Buffers() []timing.BufferState {
 func (c *Comp) Stats(add func(name string, v float64)) {
 	timing.AddTagged(c.Name()+".", add, &c.st)
 	c.cache.Stats(c.Name(), add)
-	c.activity.Stats(c.Name(), add)
+	c.Activity.Stats(c.Name(), add)
 }
 
 // ObserveWrites installs f, called with every line of the unit's cache that

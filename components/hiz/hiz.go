@@ -99,7 +99,7 @@ type fbEntry struct {
 // Comp is a HiZ unit: the coarse depth buffer of one screen partition, with its
 // HiZ cache. See the package documentation.
 type Comp struct {
-	*timing.TickingComponent
+	timing.Unit
 
 	// FromRasterizers receives protocol.TileQuads and protocol.DrawEnd from
 	// every rasterizer (the tiles of this partition).
@@ -119,9 +119,7 @@ type Comp struct {
 	Memory mem.LowModuleFinder
 
 	cfg            fhiz.Config
-	fault          timing.Fault
 	sender         timing.Sender // sends to the depth unit; Blocked: it did not take a ready result
-	waker          *timing.Waker
 	index, np      int
 	stride         int
 	ptPixels       int
@@ -170,7 +168,6 @@ type Comp struct {
 	encBuf       []byte
 
 	waitMem, rateBlocked bool
-	activity             *timing.Activity
 	st                   counters
 }
 
@@ -208,7 +205,7 @@ type counters struct {
 
 // Tick runs the stages from the back of the unit to its front.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.fault.Stopped() {
+	if c.Fault.Stopped() {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
@@ -245,7 +242,7 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 				progress = true
 			}
 		default:
-			c.fault.Unexpected(c.FromDepthUnit, msg)
+			c.Fault.Unexpected(c.FromDepthUnit, msg)
 			return false
 		}
 	}
@@ -259,7 +256,7 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 	switch m := msg.(type) {
 	case *protocol.TileQuads:
 		if m.Draw == nil || m.Draw.State == nil || (m.Prim == nil && len(m.Quads) > 0) {
-			c.fault.Fail(fmt.Errorf("FromRasterizers: TileQuads %s without draw or primitive", m.ID))
+			c.Fault.Fail(fmt.Errorf("FromRasterizers: TileQuads %s without draw or primitive", m.ID))
 			return false
 		}
 		w := c.newTileWork(m)
@@ -273,7 +270,7 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 		}
 	case *protocol.DrawEnd:
 		if m.Draw == nil {
-			c.fault.Fail(fmt.Errorf("FromRasterizers: DrawEnd %s without draw", m.ID))
+			c.Fault.Fail(fmt.Errorf("FromRasterizers: DrawEnd %s without draw", m.ID))
 			return false
 		}
 		c.FromRasterizers.Retrieve(now)
@@ -281,7 +278,7 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 		c.st.drawEnds++
 		c.works = append(c.works, &work{kind: workDrawEnd, end: m})
 	default:
-		c.fault.Unexpected(c.FromRasterizers, msg)
+		c.Fault.Unexpected(c.FromRasterizers, msg)
 		return false
 	}
 	return true
@@ -350,7 +347,7 @@ func (c *Comp) drawInfo(d *protocol.Draw) *drawInfo {
 	if info.dc.Active {
 		g, err := fhiz.NewGeometry(info.dc.Target, c.cfg.TileSamples)
 		if err != nil {
-			c.fault.Fail(err)
+			c.Fault.Fail(err)
 			return nil
 		}
 		ts := d.Raster.TileSize
@@ -358,12 +355,12 @@ func (c *Comp) drawInfo(d *protocol.Draw) *drawInfo {
 			ts = raster.DefaultTileSize
 		}
 		if g.TileW > ts || g.TileH > ts {
-			c.fault.Fail(fmt.Errorf("HiZ tiles of %dx%d pixels (%d samples at %dx) do not fit the %d-pixel raster tiles: raise raster.tile_size or lower hiz.tile_samples",
+			c.Fault.Fail(fmt.Errorf("HiZ tiles of %dx%d pixels (%d samples at %dx) do not fit the %d-pixel raster tiles: raise raster.tile_size or lower hiz.tile_samples",
 				g.TileW, g.TileH, g.TileSamples, g.Samples, ts))
 			return nil
 		}
 		info.slot = c.slotFor(d.State.DepthDesc, info.dc.Target)
-		if info.slot == nil && c.fault.Stopped() {
+		if info.slot == nil && c.Fault.Stopped() {
 			return nil
 		}
 	}
@@ -385,14 +382,14 @@ func (c *Comp) slotFor(t command.Target, tg fhiz.Target) *slot {
 	}
 	buf, err := fhiz.NewBuffer(c.cfg, tg)
 	if err != nil {
-		c.fault.Fail(err)
+		c.Fault.Fail(err)
 		return nil
 	}
 	base := c.regionBase + uint64(len(c.slots)*c.np+c.index)<<regionShift
 	tileBits := buf.Config().MemoryTileBits() // a pixel may outgrow tile_samples (see hiz.TileDims)
 	lay, err := newLayout(buf.Geometry(), base, c.index, c.np, c.stride, c.ptPixels, tileBits, int(c.lineBytes))
 	if err != nil {
-		c.fault.Fail(err)
+		c.Fault.Fail(err)
 		return nil
 	}
 	buf.SetOracle(c.table)

@@ -16,7 +16,7 @@ func (c *Comp) receive(now sim.VTimeInSec) bool {
 		f, arrived, ok, err := c.reads.Next(c.client, now)
 		progress = progress || arrived
 		if err != nil {
-			c.fault.Fail(err)
+			c.Fault.Fail(err)
 			return false
 		}
 		if !ok {

@@ -55,7 +55,7 @@ type counters struct {
 // Comp is the quad packer: it gathers the surviving quads of the depth units
 // into pixel warps for the reorder buffer. See the package documentation.
 type Comp struct {
-	*timing.TickingComponent
+	timing.Unit
 
 	// FromDepthUnits receives TileQuads (surviving quads) and DrawEnd markers
 	// from every depth unit.
@@ -66,9 +66,7 @@ type Comp struct {
 	// platform builder).
 	ReorderBufferPort sim.Port
 
-	fault         timing.Fault
 	progress      *timing.Progress
-	waker         *timing.Waker
 	quadsPerWarp  int
 	flushCycles   uint64
 	quadsPerCycle int
@@ -81,16 +79,15 @@ type Comp struct {
 	nextWarpID uint64
 	outbox     []sim.Msg // messages waiting to be sent, in order
 
-	activity *timing.Activity
-	st       counters
-	flushes  [numFlushReasons]uint64
+	st      counters
+	flushes [numFlushReasons]uint64
 
 	dec decoupler
 }
 
 // Tick runs the stages back to front: send, timeout, pack.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.fault.Stopped() {
+	if c.Fault.Stopped() {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
@@ -101,15 +98,15 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 
 	switch {
 	case progress:
-		c.activity.Set(cycle, stateBusy)
+		c.Activity.Set(cycle, stateBusy)
 	case blocked:
-		c.activity.Set(cycle, stateBlockedOutput)
+		c.Activity.Set(cycle, stateBlockedOutput)
 	default:
-		c.activity.Set(cycle, stateIdle)
+		c.Activity.Set(cycle, stateIdle)
 	}
 	if !progress && len(c.open) > 0 && len(c.open) < c.quadsPerWarp {
 		if deadline := c.lastQuad + c.flushCycles; deadline > cycle {
-			c.waker.WakeIn(now, int(deadline-cycle))
+			c.Waker.WakeIn(now, int(deadline-cycle))
 		}
 	}
 	return progress
@@ -120,7 +117,7 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 func (c *Comp) send(now sim.VTimeInSec) (progress, blocked bool) {
 	for len(c.outbox) > 0 {
 		if c.ReorderBufferPort == nil {
-			c.fault.Fail(fmt.Errorf("ReorderBufferPort is not set"))
+			c.Fault.Fail(fmt.Errorf("ReorderBufferPort is not set"))
 			return progress, true
 		}
 		m := c.outbox[0]
@@ -209,7 +206,7 @@ func (c *Comp) pack(now sim.VTimeInSec, cycle uint64) (progress bool) {
 			c.st.drawEnds++
 		default:
 			c.FromDepthUnits.Retrieve(now)
-			c.fault.Fail(fmt.Errorf("unexpected %T on FromDepthUnits", msg))
+			c.Fault.Fail(fmt.Errorf("unexpected %T on FromDepthUnits", msg))
 			return true
 		}
 		budget--
@@ -242,9 +239,6 @@ func (c *Comp) flushOpen() bool {
 	return true
 }
 
-// Finish closes the activity accounting at time now.
-func (c *Comp) Finish(now sim.VTimeInSec) { c.activity.Finish(c.Freq.Cycle(now)) }
-
 // Buffers reports the input port, the open warp and the output register.
 func (c *Comp) Buffers() []timing.BufferState {
 	return []timing.BufferState{
@@ -265,7 +259,7 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	if c.dec.samplesPerCycle != 0 { // the decoupling stage exists
 		timing.AddTagged(n+".", add, &c.dec)
 	}
-	c.activity.Stats(n, add)
+	c.Activity.Stats(n, add)
 }
 
 // traced reports whether a tracer is attached: tasks are reported (and their IDs

@@ -514,7 +514,7 @@ func (c *Comp) releaseRecords(n int) {
 		rec := &sc.records[c.entries.fromHead(k).Record]
 		for _, h := range rec.held {
 			if err := sc.tags.Release(int(h.entry)); err != nil {
-				c.fault.Fail(err)
+				c.Fault.Fail(err)
 			}
 		}
 		rec.prim, rec.held, rec.samples = nil, rec.held[:0], rec.samples[:0]
@@ -569,7 +569,7 @@ func (c *Comp) dispatchVisibility(now sim.VTimeInSec, cycle uint64, m *protocol.
 	if sc == nil || (sc.cursor == 0 && !sc.pend.active) {
 		if err := c.checkVisibility(m); err != nil {
 			c.FromQuadPacker.Retrieve(now)
-			c.fault.Fail(err)
+			c.Fault.Fail(err)
 			return false, true, waitNone
 		}
 	}

@@ -55,7 +55,7 @@ type counters struct {
 // Comp is the reorder buffer between the pixel shaders and the ROPs. See the
 // package documentation.
 type Comp struct {
-	*timing.TickingComponent
+	timing.Unit
 
 	// FromQuadPacker receives PixelWarp and DrawEnd messages from the quad packer.
 	FromQuadPacker sim.Port
@@ -80,7 +80,6 @@ type Comp struct {
 	// not connected.
 	CommandProcessor sim.Port
 
-	fault            timing.Fault
 	progress         *timing.Progress
 	dispatchPerCycle int
 	fillPerCycle     int
@@ -97,16 +96,15 @@ type Comp struct {
 	ctlOut   *protocol.Done // the answer to a FlushCmd waiting to be sent
 	ctlTask  timing.Task    // tracing: the flush's task
 
-	activity *timing.Activity
-	st       counters
-	occSum   uint64 // entry-cycles in use up to occLast
-	occLast  uint64
-	occMax   int
+	st      counters
+	occSum  uint64 // entry-cycles in use up to occLast
+	occLast uint64
+	occMax  int
 }
 
 // Tick runs the stages back to front: retire, fill, control, dispatch.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.fault.Stopped() {
+	if c.Fault.Stopped() {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
@@ -118,17 +116,17 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 
 	switch {
 	case progress:
-		c.activity.Set(cycle, stateBusy)
+		c.Activity.Set(cycle, stateBusy)
 	case wait == waitFull:
-		c.activity.Set(cycle, stateFull)
+		c.Activity.Set(cycle, stateFull)
 	case blocked:
-		c.activity.Set(cycle, stateBlockedOutput)
+		c.Activity.Set(cycle, stateBlockedOutput)
 	case wait == waitCores:
-		c.activity.Set(cycle, stateBlockedDispatch)
+		c.Activity.Set(cycle, stateBlockedDispatch)
 	case c.entries.used > 0:
-		c.activity.Set(cycle, stateHeadNotReady)
+		c.Activity.Set(cycle, stateHeadNotReady)
 	default:
-		c.activity.Set(cycle, stateIdle)
+		c.Activity.Set(cycle, stateIdle)
 	}
 	return progress
 }
@@ -191,7 +189,7 @@ func (c *Comp) retire(now sim.VTimeInSec, cycle uint64) (progress, blocked bool)
 // ready quads of the same draw and partition.
 func (c *Comp) nextRetiring(budget int) (retiring, bool) {
 	if len(c.ROPs) != c.numPartitions {
-		c.fault.Fail(fmt.Errorf("%d ROP ports for NumPartitions %d", len(c.ROPs), c.numPartitions))
+		c.Fault.Fail(fmt.Errorf("%d ROP ports for NumPartitions %d", len(c.ROPs), c.numPartitions))
 		return retiring{}, false
 	}
 	h := c.entries.fromHead(0)
@@ -234,18 +232,18 @@ func (c *Comp) fill(now sim.VTimeInSec) (progress bool) {
 		progress = true
 		if sl, ok := msg.(*protocol.ShadedLanes); ok {
 			if err := c.fillShading(sl); err != nil {
-				c.fault.Fail(err)
+				c.Fault.Fail(err)
 				return progress
 			}
 			continue
 		}
 		sw, ok := msg.(*protocol.ShadedWarp)
 		if !ok {
-			c.fault.Fail(fmt.Errorf("unexpected %T on FromShaderCores", msg))
+			c.Fault.Fail(fmt.Errorf("unexpected %T on FromShaderCores", msg))
 			return progress
 		}
 		if err := c.checkShaded(sw); err != nil {
-			c.fault.Fail(err)
+			c.Fault.Fail(err)
 			return progress
 		}
 		w := sw.Warp
@@ -305,7 +303,7 @@ func (c *Comp) dispatch(now sim.VTimeInSec, cycle uint64) (progress bool, wait d
 		case *protocol.DrawEnd:
 			if m.From < 0 || m.From >= c.numPartitions {
 				c.FromQuadPacker.Retrieve(now)
-				c.fault.Fail(fmt.Errorf("DrawEnd from partition %d of %d", m.From, c.numPartitions))
+				c.Fault.Fail(fmt.Errorf("DrawEnd from partition %d of %d", m.From, c.numPartitions))
 				return true, waitNone
 			}
 			if c.entries.free() < 1 {
@@ -318,7 +316,7 @@ func (c *Comp) dispatch(now sim.VTimeInSec, cycle uint64) (progress bool, wait d
 		case *protocol.PixelWarp:
 			if err := c.checkWarp(m); err != nil {
 				c.FromQuadPacker.Retrieve(now)
-				c.fault.Fail(err)
+				c.Fault.Fail(err)
 				return true, waitNone
 			}
 			n := len(m.Quads)
@@ -344,7 +342,7 @@ func (c *Comp) dispatch(now sim.VTimeInSec, cycle uint64) (progress bool, wait d
 			c.st.quads += uint64(n)
 		default:
 			c.FromQuadPacker.Retrieve(now)
-			c.fault.Fail(fmt.Errorf("unexpected %T on FromQuadPacker", msg))
+			c.Fault.Fail(fmt.Errorf("unexpected %T on FromQuadPacker", msg))
 			return true, waitNone
 		}
 		c.FromQuadPacker.Retrieve(now)
@@ -382,7 +380,7 @@ func (c *Comp) sendToCore(now sim.VTimeInSec, w *protocol.PixelWarp) bool {
 func (c *Comp) sendRoundRobin(m sim.Msg) bool {
 	n := len(c.ShaderCores)
 	if n == 0 {
-		c.fault.Fail(fmt.Errorf("no ShaderCores to dispatch to"))
+		c.Fault.Fail(fmt.Errorf("no ShaderCores to dispatch to"))
 		return false
 	}
 	for k := 0; k < n; k++ {
@@ -410,7 +408,7 @@ func (c *Comp) noteMax() { c.occMax = max(c.occMax, c.entries.used) }
 // Finish closes the activity and occupancy accounting at time now.
 func (c *Comp) Finish(now sim.VTimeInSec) {
 	cycle := c.Freq.Cycle(now)
-	c.activity.Finish(cycle)
+	c.Activity.Finish(cycle)
 	c.occupancy(cycle)
 	if c.cache != nil {
 		c.cache.stalls.Finish(cycle)
@@ -443,7 +441,7 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	add(n+".occupancy_average", timing.Ratio(c.occSum, c.occLast))
 	add(n+".occupancy_max", float64(c.occMax))
 	c.cacheStats(n, add)
-	c.activity.Stats(n, add)
+	c.Activity.Stats(n, add)
 }
 
 // traced reports whether a tracer is attached: tasks are reported (and their IDs

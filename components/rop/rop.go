@@ -117,7 +117,7 @@ type counters struct {
 // Comp is a ROP: the colour block of one partition's render back-end. See the
 // package documentation.
 type Comp struct {
-	*timing.TickingComponent
+	timing.Unit
 
 	// FromReorderBuffer receives ShadedQuads and DrawEnd in API order.
 	FromReorderBuffer sim.Port
@@ -140,9 +140,7 @@ type Comp struct {
 	// display buffer into it. Set by the platform builder before the run.
 	Image state.Memory
 
-	fault         timing.Fault
 	sender        timing.Sender // sends; Blocked: a ready message the receiver did not take
-	waker         *timing.Waker
 	index         int
 	window        int
 	lateZInFlight int
@@ -183,14 +181,13 @@ type Comp struct {
 	waitLate, lookBlocked, blendBlocked bool
 	lookRateBlocked, blendRateBlocked   bool
 
-	activity *timing.Activity
-	ws       pipeline.WriteStats
-	st       counters
+	ws pipeline.WriteStats
+	st counters
 }
 
 // Tick runs the stages from the back of the ROP to its front.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.fault.Stopped() {
+	if c.Fault.Stopped() {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
@@ -224,7 +221,7 @@ func (c *Comp) receiveLateZ(now sim.VTimeInSec) bool {
 		}
 		rsp, ok := msg.(*protocol.LateZRsp)
 		if !ok {
-			c.fault.Fail(fmt.Errorf("DepthUnit port: unexpected message %T", msg))
+			c.Fault.Fail(fmt.Errorf("DepthUnit port: unexpected message %T", msg))
 			return false
 		}
 		var r *record
@@ -235,7 +232,7 @@ func (c *Comp) receiveLateZ(now sim.VTimeInSec) bool {
 			}
 		}
 		if r == nil || rsp.RspTo != r.req.ID || len(rsp.Pass) != r.n {
-			c.fault.Fail(fmt.Errorf("LateZRsp %s (to %s, %d masks) does not answer the oldest late-Z request in flight",
+			c.Fault.Fail(fmt.Errorf("LateZRsp %s (to %s, %d masks) does not answer the oldest late-Z request in flight",
 				rsp.ID, rsp.RspTo, len(rsp.Pass)))
 			return false
 		}
@@ -744,7 +741,7 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 	switch m := msg.(type) {
 	case *protocol.ShadedQuads:
 		if m.Draw == nil || m.Draw.State == nil || m.Draw.State.Color == nil {
-			c.fault.Fail(fmt.Errorf("FromReorderBuffer: ShadedQuads %s without a draw or colour target", m.ID))
+			c.Fault.Fail(fmt.Errorf("FromReorderBuffer: ShadedQuads %s without a draw or colour target", m.ID))
 			return false
 		}
 		c.FromReorderBuffer.Retrieve(now)
@@ -765,21 +762,21 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 		c.enqueue(r, lq, m.ID, "quads")
 	case *protocol.ShadedSamples:
 		if err := checkShadedSamples(m); err != nil {
-			c.fault.Fail(err)
+			c.Fault.Fail(err)
 			return false
 		}
 		c.FromReorderBuffer.Retrieve(now)
 		c.acceptSamples(m)
 	case *protocol.DrawEnd:
 		if m.Draw == nil {
-			c.fault.Fail(fmt.Errorf("FromReorderBuffer: DrawEnd %s without a draw", m.ID))
+			c.Fault.Fail(fmt.Errorf("FromReorderBuffer: DrawEnd %s without a draw", m.ID))
 			return false
 		}
 		c.FromReorderBuffer.Retrieve(now)
 		c.recs = append(c.recs, &record{draw: m.Draw, seq: c.quadSeq})
 		c.st.drawEnds++
 	default:
-		c.fault.Unexpected(c.FromReorderBuffer, msg)
+		c.Fault.Unexpected(c.FromReorderBuffer, msg)
 		return false
 	}
 	return true
@@ -815,7 +812,7 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 		c.ctlOut = protocol.NewDone(m.ID, c.index)
 	case *protocol.PresentCmd:
 		if err := c.startResolve(m); err != nil {
-			c.fault.Fail(err)
+			c.Fault.Fail(err)
 			return false
 		}
 		c.Control.Retrieve(now)
@@ -835,7 +832,7 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 		c.ctlMsg = m
 		c.ctlState = controlFlushing
 	default:
-		c.fault.Unexpected(c.Control, msg)
+		c.Fault.Unexpected(c.Control, msg)
 		return false
 	}
 	return true
@@ -865,7 +862,7 @@ func (c *Comp) controlStep() bool {
 		case *protocol.FlushCmd:
 			if m.Invalidate {
 				if _, err := c.cache.Invalidate(); err != nil {
-					c.fault.Fail(fmt.Errorf("FlushCmd %s: %w", m.ID, err))
+					c.Fault.Fail(fmt.Errorf("FlushCmd %s: %w", m.ID, err))
 					return false
 				}
 			}
@@ -905,7 +902,7 @@ func (c *Comp) account(now sim.VTimeInSec, cycle uint64, progress bool) {
 	case c.waitLate:
 		state = stateWaitLateZ
 	}
-	c.activity.Set(cycle, state)
+	c.Activity.Set(cycle, state)
 	if progress {
 		return
 	}
@@ -922,11 +919,8 @@ func (c *Comp) account(now sim.VTimeInSec, cycle uint64, progress bool) {
 	if c.lookRateBlocked {
 		next = min(next, c.lookRate.Next(cycle))
 	}
-	c.waker.WakeForNext(now, cycle, next)
+	c.Waker.WakeForNext(now, cycle, next)
 }
-
-// Finish closes the activity accounting at time now.
-func (c *Comp) Finish(now sim.VTimeInSec) { c.activity.Finish(c.Freq.Cycle(now)) }
 
 // Buffers reports the input port, the messages in flight, the quads waiting for
 // lines, the blend pipeline and the cache's memory queues.
@@ -961,7 +955,7 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	add(n+"present_compressed_fraction", timing.Ratio(s.presentCompressed, s.presentLines))
 	timing.AddTagged(n+"prefetch_", add, c.cache.PrefetchCounters())
 	c.cache.Stats(c.Name(), add)
-	c.activity.Stats(c.Name(), add)
+	c.Activity.Stats(c.Name(), add)
 }
 
 // ObserveWrites installs f, called with every line of the unit's cache that
