@@ -105,13 +105,8 @@ func MakeBuilder() Builder { return timing.NewBuilder("depthunit", DefaultConfig
 // environment and a valid configuration.
 func build(name string, env timing.Env, cfg Config) *Comp {
 	c := &Comp{
-		sender:         timing.Sender{Progress: env.Progress},
-		index:          cfg.Index,
-		numRasterizers: cfg.NumRasterizers,
-		tileWindow:     cfg.TileWindow,
-		lateQueue:      cfg.LateQueue,
-		fbQueue:        cfg.FeedbackQueue,
-		compression:    cfg.Cache.Compression,
+		cfg:    cfg,
+		sender: timing.Sender{Progress: env.Progress},
 	}
 	if cfg.HiZ.Mode != fhiz.Off {
 		c.hizCfg = cfg.HiZ.WithDefaults()

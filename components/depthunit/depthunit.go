@@ -226,11 +226,8 @@ type Comp struct {
 	// no HiZ unit (then FromRasterizers is fed by the rasterizers directly).
 	HiZ sim.Port
 
+	cfg            Config
 	sender         timing.Sender // sends; Blocked: a ready message the receiver did not take
-	index          int
-	numRasterizers int
-	tileWindow     int
-	lateQueue      int
 	inBuf, lateBuf sim.Buffer
 	cache          *rtcache.Cache
 	early, late    *stream
@@ -246,15 +243,13 @@ type Comp struct {
 	ctlDone *protocol.Done // the acknowledgement waiting to be sent
 	ctlTask timing.Task    // tracing: the control command's task
 
-	hizCfg      fhiz.Config // Mode Off: no HiZ unit
-	fbQueue     int
-	toHiZ       []sim.Msg // feedback and relayed control, in order
-	hizPending  bool      // a relayed control waits for the HiZ unit's Done
-	compression bool
-	targets     []*target
-	maxPos      fhiz.Pos // the latest API position tested
-	fbTiles     []protocol.HiZTileBounds
-	fbSeen      []int
+	hizCfg     fhiz.Config // Mode Off: no HiZ unit
+	toHiZ      []sim.Msg   // feedback and relayed control, in order
+	hizPending bool        // a relayed control waits for the HiZ unit's Done
+	targets    []*target
+	maxPos     fhiz.Pos // the latest API position tested
+	fbTiles    []protocol.HiZTileBounds
+	fbSeen     []int
 
 	// Per-tick conditions for the activity and the wake-ups.
 	hazard, lookBlocked, testBlocked bool
@@ -363,16 +358,16 @@ func (c *Comp) outMsg(w *work) sim.Msg {
 	switch w.kind {
 	case workEarly:
 		t := w.tile
-		m := protocol.NewTileQuads(t.Draw, t.Prim, t.TileX, t.TileY, c.index, w.out)
+		m := protocol.NewTileQuads(t.Draw, t.Prim, t.TileX, t.TileY, c.cfg.Index, w.out)
 		m.Window = t.Window
 		return m
 	case workPass:
 		t := w.tile
-		m := protocol.NewTileQuads(t.Draw, t.Prim, t.TileX, t.TileY, c.index, t.Quads)
+		m := protocol.NewTileQuads(t.Draw, t.Prim, t.TileX, t.TileY, c.cfg.Index, t.Quads)
 		m.Window = t.Window
 		return m
 	}
-	return protocol.NewDrawEnd(w.draw, c.index)
+	return protocol.NewDrawEnd(w.draw, c.cfg.Index)
 }
 
 // sent counts early-stream work w sent and ends its task.
@@ -703,7 +698,7 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 		return false
 	}
 	progress := false
-	if msg := c.ROP.Peek(); msg != nil && len(c.late.works) < c.lateQueue {
+	if msg := c.ROP.Peek(); msg != nil && len(c.late.works) < c.cfg.LateQueue {
 		req, ok := msg.(*protocol.LateZReq)
 		if !ok || req.Draw == nil {
 			c.Fault.Fail(fmt.Errorf("ROP port: unexpected message %T", msg))
@@ -732,7 +727,7 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 		progress = true
 	}
 	msg := c.FromRasterizers.Peek()
-	if msg == nil || len(c.early.works) >= c.tileWindow {
+	if msg == nil || len(c.early.works) >= c.cfg.TileWindow {
 		return progress
 	}
 	switch m := msg.(type) {
@@ -775,7 +770,7 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 			i = len(c.drawEnds) - 1
 		}
 		c.drawEnds[i].n++
-		if c.drawEnds[i].n == c.numRasterizers {
+		if c.drawEnds[i].n == c.cfg.NumRasterizers {
 			c.drawEnds = append(c.drawEnds[:i], c.drawEnds[i+1:]...)
 			c.early.works = append(c.early.works, &work{kind: workDrawEnd, draw: m.Draw})
 		}
@@ -813,7 +808,7 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 				return false
 			}
 		}
-		c.ctlDone = protocol.NewDone(c.ctlMsg.Meta().ID, c.index)
+		c.ctlDone = protocol.NewDone(c.ctlMsg.Meta().ID, c.cfg.Index)
 		c.ctlMsg = nil
 		return true
 	}
@@ -838,7 +833,7 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 			c.ctlMsg = m
 			return true
 		}
-		c.ctlDone = protocol.NewDone(m.ID, c.index)
+		c.ctlDone = protocol.NewDone(m.ID, c.cfg.Index)
 	case *protocol.PresentCmd:
 		c.st.presents++
 		c.beginFlush(now, m, m.ID)
@@ -914,10 +909,10 @@ func (c *Comp) Buffers() []timing.BufferState {
 	n := c.Name()
 	b := []timing.BufferState{
 		{Name: c.FromRasterizers.Name(), Len: c.inBuf.Size(), Cap: c.inBuf.Capacity()},
-		{Name: n + ".ToHiZQueue", Len: len(c.toHiZ), Cap: c.fbQueue},
+		{Name: n + ".ToHiZQueue", Len: len(c.toHiZ), Cap: c.cfg.FeedbackQueue},
 		{Name: c.ROP.Name(), Len: c.lateBuf.Size(), Cap: c.lateBuf.Capacity()},
-		{Name: n + ".TileWindow", Len: len(c.early.works), Cap: c.tileWindow},
-		{Name: n + ".LateRequests", Len: len(c.late.works), Cap: c.lateQueue},
+		{Name: n + ".TileWindow", Len: len(c.early.works), Cap: c.cfg.TileWindow},
+		{Name: n + ".LateRequests", Len: len(c.late.works), Cap: c.cfg.LateQueue},
 		{Name: n + ".EarlyWait", Len: c.early.wLen, Cap: len(c.early.wait)},
 		{Name: n + ".LateWait", Len: c.late.wLen, Cap: len(c.late.wait)},
 		{Name: n + ".EarlyTests", Len: c.early.pipe.Len(), Cap: c.early.pipe.Latency * c.early.pipe.Width},

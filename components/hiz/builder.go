@@ -144,12 +144,10 @@ func MakeBuilder() Builder { return timing.NewBuilder("hiz", DefaultConfig(), bu
 // environment and a valid configuration.
 func build(name string, env timing.Env, cf Config) *Comp {
 	c := &Comp{
-		cfg: cf.HiZ.WithDefaults(), sender: timing.Sender{Progress: env.Progress}, index: cf.Index, np: cf.NumPartitions,
-		stride: cf.PartitionStride, ptPixels: cf.PartitionTile, lineBytes: uint64(cf.LineBytes),
-		window: cf.Window, fbCap: cf.FeedbackQueue, refetch: cf.FeedbackRefetch, regionBase: cf.RegionBase,
-		maxTargets: cf.MaxTargets, writeQueue: cf.WriteQueue,
-		rate: timing.NewRate(cf.TestsPerCycle),
-		out:  timing.NewPipeline[*work](cf.Latency, cf.Window),
+		cfg: cf, hizCfg: cf.HiZ.WithDefaults(), sender: timing.Sender{Progress: env.Progress},
+		lineBytes: uint64(cf.LineBytes),
+		rate:      timing.NewRate(cf.TestsPerCycle),
+		out:       timing.NewPipeline[*work](cf.Latency, cf.Window),
 	}
 	c.cacheLine = cf.cacheLineBytes()
 	c.cacheLines = cf.CacheSize / c.cacheLine
@@ -164,6 +162,5 @@ func build(name string, env timing.Env, cf Config) *Comp {
 		panic(fmt.Errorf("hiz unit: %w", err))
 	}
 	c.client = client
-	c.maxOutstanding = cf.MaxOutstandingMemory
 	return c
 }

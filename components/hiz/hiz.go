@@ -118,21 +118,12 @@ type Comp struct {
 	// Memory finds the memory module of an address.
 	Memory mem.LowModuleFinder
 
-	cfg            fhiz.Config
-	sender         timing.Sender // sends to the depth unit; Blocked: it did not take a ready result
-	index, np      int
-	stride         int
-	ptPixels       int
-	lineBytes      uint64
-	cacheLine      int
-	cacheLines     int
-	window         int
-	fbCap          int
-	refetch        bool
-	regionBase     uint64
-	maxTargets     int
-	writeQueue     int
-	maxOutstanding int
+	cfg        Config
+	hizCfg     fhiz.Config   // Config.HiZ with its defaults
+	sender     timing.Sender // sends to the depth unit; Blocked: it did not take a ready result
+	lineBytes  uint64
+	cacheLine  int
+	cacheLines int
 
 	inBuf, fbBuf sim.Buffer
 	client       *memclient.Client
@@ -246,7 +237,7 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 			return false
 		}
 	}
-	if c.ctl != nil || c.ctlAck != nil || len(c.works) >= c.window {
+	if c.ctl != nil || c.ctlAck != nil || len(c.works) >= c.cfg.Window {
 		return progress
 	}
 	msg := c.FromRasterizers.Peek()
@@ -315,7 +306,7 @@ func (c *Comp) newTileWork(m *protocol.TileQuads) *work {
 	}
 	s := info.slot
 	w.tiles = s.buf.Touched(w.quads, w.live, nil)
-	if c.cfg.Mode != fhiz.Oracle {
+	if c.hizCfg.Mode != fhiz.Oracle {
 		for _, ti := range w.tiles {
 			line := s.lay.line(ti)
 			for k := 0; k < s.lay.linesPerTile; k++ {
@@ -345,7 +336,7 @@ func (c *Comp) drawInfo(d *protocol.Draw) *drawInfo {
 	}
 	info := &drawInfo{draw: d, dc: fhiz.NewDrawContext(d.State)}
 	if info.dc.Active {
-		g, err := fhiz.NewGeometry(info.dc.Target, c.cfg.TileSamples)
+		g, err := fhiz.NewGeometry(info.dc.Target, c.hizCfg.TileSamples)
 		if err != nil {
 			c.Fault.Fail(err)
 			return nil
@@ -376,18 +367,18 @@ func (c *Comp) slotFor(t command.Target, tg fhiz.Target) *slot {
 			return s
 		}
 	}
-	if len(c.slots) >= c.maxTargets {
+	if len(c.slots) >= c.cfg.MaxTargets {
 		c.st.noHiZTiles++
 		return nil
 	}
-	buf, err := fhiz.NewBuffer(c.cfg, tg)
+	buf, err := fhiz.NewBuffer(c.hizCfg, tg)
 	if err != nil {
 		c.Fault.Fail(err)
 		return nil
 	}
-	base := c.regionBase + uint64(len(c.slots)*c.np+c.index)<<regionShift
+	base := c.cfg.RegionBase + uint64(len(c.slots)*c.cfg.NumPartitions+c.cfg.Index)<<regionShift
 	tileBits := buf.Config().MemoryTileBits() // a pixel may outgrow tile_samples (see hiz.TileDims)
-	lay, err := newLayout(buf.Geometry(), base, c.index, c.np, c.stride, c.ptPixels, tileBits, int(c.lineBytes))
+	lay, err := newLayout(buf.Geometry(), base, c.cfg.Index, c.cfg.NumPartitions, c.cfg.PartitionStride, c.cfg.PartitionTile, tileBits, int(c.lineBytes))
 	if err != nil {
 		c.Fault.Fail(err)
 		return nil

@@ -66,11 +66,9 @@ type Comp struct {
 	// platform builder).
 	ReorderBufferPort sim.Port
 
-	progress      *timing.Progress
-	quadsPerWarp  int
-	flushCycles   uint64
-	quadsPerCycle int
-	inBuf         sim.Buffer
+	cfg         Config
+	flushCycles uint64
+	inBuf       sim.Buffer
 
 	cursor     int                 // next quad of the TileQuads at the head of FromDepthUnits
 	open       []protocol.WarpQuad // the open warp
@@ -104,7 +102,7 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 	default:
 		c.Activity.Set(cycle, stateIdle)
 	}
-	if !progress && len(c.open) > 0 && len(c.open) < c.quadsPerWarp {
+	if !progress && len(c.open) > 0 && len(c.open) < c.cfg.QuadsPerWarp {
 		if deadline := c.lastQuad + c.flushCycles; deadline > cycle {
 			c.Waker.WakeIn(now, int(deadline-cycle))
 		}
@@ -132,7 +130,7 @@ func (c *Comp) send(now sim.VTimeInSec) (progress, blocked bool) {
 		n := copy(c.outbox, c.outbox[1:])
 		c.outbox[n] = nil
 		c.outbox = c.outbox[:n]
-		c.progress.Add(1)
+		c.Env.Progress.Add(1)
 		progress = true
 	}
 	return progress, false
@@ -140,7 +138,7 @@ func (c *Comp) send(now sim.VTimeInSec) (progress, blocked bool) {
 
 // timeout flushes a partial warp FlushCycles cycles after its last quad.
 func (c *Comp) timeout(cycle uint64) bool {
-	if len(c.open) == 0 || len(c.open) >= c.quadsPerWarp || cycle < c.lastQuad+c.flushCycles {
+	if len(c.open) == 0 || len(c.open) >= c.cfg.QuadsPerWarp || cycle < c.lastQuad+c.flushCycles {
 		return false
 	}
 	return c.flush(FlushTimeout)
@@ -148,8 +146,8 @@ func (c *Comp) timeout(cycle uint64) bool {
 
 // pack takes up to QuadsPerCycle quads or markers from the input.
 func (c *Comp) pack(now sim.VTimeInSec, cycle uint64) (progress bool) {
-	for budget := c.quadsPerCycle; budget > 0; {
-		if len(c.open) == c.quadsPerWarp {
+	for budget := c.cfg.QuadsPerCycle; budget > 0; {
+		if len(c.open) == c.cfg.QuadsPerWarp {
 			if !c.flush(FlushFull) {
 				return progress
 			}
@@ -188,7 +186,7 @@ func (c *Comp) pack(now sim.VTimeInSec, cycle uint64) (progress bool) {
 				c.FromDepthUnits.Retrieve(now)
 				c.cursor = 0
 			}
-			if len(c.open) == c.quadsPerWarp {
+			if len(c.open) == c.cfg.QuadsPerWarp {
 				c.flush(FlushFull) // retried at the top when the outbox is full
 			}
 		case *protocol.DrawEnd:
@@ -234,7 +232,7 @@ func (c *Comp) flushOpen() bool {
 	c.outbox = append(c.outbox, w)
 	c.nextWarpID++
 	c.st.warps++
-	c.open = make([]protocol.WarpQuad, 0, c.quadsPerWarp)
+	c.open = make([]protocol.WarpQuad, 0, c.cfg.QuadsPerWarp)
 	c.openDraw = nil
 	return true
 }
@@ -243,7 +241,7 @@ func (c *Comp) flushOpen() bool {
 func (c *Comp) Buffers() []timing.BufferState {
 	return []timing.BufferState{
 		{Name: c.FromDepthUnits.Name(), Len: c.inBuf.Size(), Cap: c.inBuf.Capacity()},
-		{Name: c.Name() + ".OpenWarp", Len: len(c.open), Cap: c.quadsPerWarp},
+		{Name: c.Name() + ".OpenWarp", Len: len(c.open), Cap: c.cfg.QuadsPerWarp},
 		{Name: c.Name() + ".Outbox", Len: len(c.outbox), Cap: outboxCap},
 	}
 }

@@ -86,12 +86,8 @@ func MakeBuilder() Builder { return timing.NewBuilder("reorderbuffer", DefaultCo
 // environment and a valid configuration.
 func build(name string, env timing.Env, cfg Config) *Comp {
 	c := &Comp{
-		progress:         env.Progress,
-		dispatchPerCycle: cfg.DispatchPerCycle,
-		fillPerCycle:     cfg.FillPerCycle,
-		retirePerCycle:   cfg.RetirePerCycle,
-		numPartitions:    cfg.NumPartitions,
-		entries:          newRing(cfg.Entries),
+		cfg:     cfg,
+		entries: newRing(cfg.Entries),
 	}
 	if cfg.ShadingCacheEntries > 0 {
 		c.cache, _ = newShadingCacheMode(cfg.ShadingCacheEntries, cfg.RefBits, cfg.Entries, cfg.QuadsPerWarp, cfg.LookupsPerCycle)

@@ -49,7 +49,7 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 	}
 	c.ctlTask.End(c)
 	c.ctlOut = nil
-	c.progress.Add(1)
+	c.Env.Progress.Add(1)
 	return true
 }
 

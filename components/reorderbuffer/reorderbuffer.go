@@ -80,14 +80,10 @@ type Comp struct {
 	// not connected.
 	CommandProcessor sim.Port
 
-	progress         *timing.Progress
-	dispatchPerCycle int
-	fillPerCycle     int
-	retirePerCycle   int
-	numPartitions    int
-	inBuf            sim.Buffer
-	shadedBuf        sim.Buffer
-	ctlBuf           sim.Buffer
+	cfg       Config
+	inBuf     sim.Buffer
+	shadedBuf sim.Buffer
+	ctlBuf    sim.Buffer
 
 	entries  ring
 	cache    *shadingCacheMode // nil: no shading cache (no decoupled sampling)
@@ -134,7 +130,7 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 // retire sends ready entries from the head to their ROPs, in order, up to
 // RetirePerCycle entries; blocked reports that a ROP refused.
 func (c *Comp) retire(now sim.VTimeInSec, cycle uint64) (progress, blocked bool) {
-	for budget := c.retirePerCycle; budget > 0; {
+	for budget := c.cfg.RetirePerCycle; budget > 0; {
 		r := c.stalled
 		if r.msg == nil {
 			if c.entries.used == 0 || !c.ready(c.entries.fromHead(0)) {
@@ -177,7 +173,7 @@ func (c *Comp) retire(now sim.VTimeInSec, cycle uint64) (progress, blocked bool)
 			c.st.retiredQuads += uint64(r.entries)
 		}
 		c.st.ropMessages++
-		c.progress.Add(1)
+		c.Env.Progress.Add(1)
 		budget -= r.entries
 		progress = true
 	}
@@ -188,8 +184,8 @@ func (c *Comp) retire(now sim.VTimeInSec, cycle uint64) (progress, blocked bool)
 // for a marker, else one ShadedQuads for the longest run (at most budget) of
 // ready quads of the same draw and partition.
 func (c *Comp) nextRetiring(budget int) (retiring, bool) {
-	if len(c.ROPs) != c.numPartitions {
-		c.Fault.Fail(fmt.Errorf("%d ROP ports for NumPartitions %d", len(c.ROPs), c.numPartitions))
+	if len(c.ROPs) != c.cfg.NumPartitions {
+		c.Fault.Fail(fmt.Errorf("%d ROP ports for NumPartitions %d", len(c.ROPs), c.cfg.NumPartitions))
 		return retiring{}, false
 	}
 	h := c.entries.fromHead(0)
@@ -223,7 +219,7 @@ func (c *Comp) nextRetiring(budget int) (retiring, bool) {
 // fill writes up to FillPerCycle shaded warps into their entries. A shaded warp
 // always has its entries waiting, so this stage never stalls.
 func (c *Comp) fill(now sim.VTimeInSec) (progress bool) {
-	for i := 0; i < c.fillPerCycle; i++ {
+	for i := 0; i < c.cfg.FillPerCycle; i++ {
 		msg := c.FromShaderCores.Peek()
 		if msg == nil {
 			break
@@ -288,7 +284,7 @@ func (c *Comp) dispatch(now sim.VTimeInSec, cycle uint64) (progress bool, wait d
 		budget = c.cache.lookupsPerCycle
 		defer c.cacheIdle(cycle, &progress, &wait)
 	}
-	for i := 0; i < c.dispatchPerCycle; i++ {
+	for i := 0; i < c.cfg.DispatchPerCycle; i++ {
 		msg := c.FromQuadPacker.Peek()
 		if msg == nil {
 			return progress, waitNone
@@ -301,9 +297,9 @@ func (c *Comp) dispatch(now sim.VTimeInSec, cycle uint64) (progress bool, wait d
 				return progress, w
 			}
 		case *protocol.DrawEnd:
-			if m.From < 0 || m.From >= c.numPartitions {
+			if m.From < 0 || m.From >= c.cfg.NumPartitions {
 				c.FromQuadPacker.Retrieve(now)
-				c.Fault.Fail(fmt.Errorf("DrawEnd from partition %d of %d", m.From, c.numPartitions))
+				c.Fault.Fail(fmt.Errorf("DrawEnd from partition %d of %d", m.From, c.cfg.NumPartitions))
 				return true, waitNone
 			}
 			if c.entries.free() < 1 {
@@ -357,8 +353,8 @@ func (c *Comp) checkWarp(w *protocol.PixelWarp) error {
 		return fmt.Errorf("warp %d has %d quads; it needs 1 to Entries (%d)", w.ID, len(w.Quads), c.entries.size())
 	}
 	for k := range w.Quads {
-		if p := w.Quads[k].Partition; p < 0 || p >= c.numPartitions {
-			return fmt.Errorf("warp %d quad %d: partition %d of %d", w.ID, k, p, c.numPartitions)
+		if p := w.Quads[k].Partition; p < 0 || p >= c.cfg.NumPartitions {
+			return fmt.Errorf("warp %d quad %d: partition %d of %d", w.ID, k, p, c.cfg.NumPartitions)
 		}
 	}
 	return nil
@@ -388,7 +384,7 @@ func (c *Comp) sendRoundRobin(m sim.Msg) bool {
 		m.Meta().Dst = c.ShaderCores[i]
 		if c.ToShaderCores.Send(m) == nil {
 			c.nextCore = (i + 1) % n
-			c.progress.Add(1)
+			c.Env.Progress.Add(1)
 			return true
 		}
 	}

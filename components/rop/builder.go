@@ -123,21 +123,13 @@ func MakeBuilder() Builder { return timing.NewBuilder("rop", DefaultConfig(), bu
 // environment and a valid configuration.
 func build(name string, env timing.Env, cfg Config) *Comp {
 	c := &Comp{
-		sender:        timing.Sender{Progress: env.Progress},
-		index:         cfg.Index,
-		window:        cfg.Window,
-		lateZInFlight: cfg.LateZInFlight,
-		tileSize:      cfg.TileSize,
-		stride:        cfg.PartitionStride,
-		partitions:    cfg.NumPartitions,
-		wait:          make([]quadRec, cfg.WaitQuads),
-		pipe:          timing.NewPipeline[done](cfg.BlendLatency, cfg.QuadsPerCycle),
-		lookRate:      timing.NewRate(cfg.QuadsPerCycle),
-		blendRate:     timing.NewRate(cfg.QuadsPerCycle),
-		displayLine:   uint64(cfg.Cache.MinBlock),
-		costs:         cfg.Costs,
-		pfDistance:    cfg.PrefetchDistance,
-		pfReserve:     cfg.PrefetchReserve,
+		cfg:         cfg,
+		sender:      timing.Sender{Progress: env.Progress},
+		wait:        make([]quadRec, cfg.WaitQuads),
+		pipe:        timing.NewPipeline[done](cfg.BlendLatency, cfg.QuadsPerCycle),
+		lookRate:    timing.NewRate(cfg.QuadsPerCycle),
+		blendRate:   timing.NewRate(cfg.QuadsPerCycle),
+		displayLine: uint64(cfg.Cache.MinBlock),
 	}
 	if cfg.SamplesPerCycle > 0 {
 		c.sampleRate = timing.NewRate(cfg.SamplesPerCycle)

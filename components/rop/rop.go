@@ -140,25 +140,17 @@ type Comp struct {
 	// display buffer into it. Set by the platform builder before the run.
 	Image state.Memory
 
-	sender        timing.Sender // sends; Blocked: a ready message the receiver did not take
-	index         int
-	window        int
-	lateZInFlight int
-	tileSize      int
-	stride        int
-	partitions    int
-	inBuf         sim.Buffer
-	cache         *rtcache.Cache
-	lookRate      *timing.Rate
-	blendRate     *timing.Rate
-	sampleRate    *timing.Rate // visibility quads' (or, by samples, every quad's) blend rate in samples (nil: one quad's cost each)
-	costs         Costs
-	lineBuf       []uint64
-	lineSamples   []int  // samples of the quad in each line of lineBuf
-	displayLine   uint64 // bytes per display-line write of the resolve (the memory access unit)
-	wakeFn        func(rtcache.Token)
-	pfDistance    int // quads prefetched beyond the lookup cursor's (0: off)
-	pfReserve     int // memory-request slots prefetches leave free
+	cfg         Config
+	sender      timing.Sender // sends; Blocked: a ready message the receiver did not take
+	inBuf       sim.Buffer
+	cache       *rtcache.Cache
+	lookRate    *timing.Rate
+	blendRate   *timing.Rate
+	sampleRate  *timing.Rate // visibility quads' (or, by samples, every quad's) blend rate in samples (nil: one quad's cost each)
+	lineBuf     []uint64
+	lineSamples []int  // samples of the quad in each line of lineBuf
+	displayLine uint64 // bytes per display-line write of the resolve (the memory access unit)
+	wakeFn      func(rtcache.Token)
 
 	recs     []*record
 	look     int // recs[look] is the first record with quads to look up
@@ -282,7 +274,7 @@ func (c *Comp) retire(now sim.VTimeInSec) bool {
 	for len(c.recs) > 0 {
 		r := c.recs[0]
 		if r.drawEnd() {
-			if !c.sender.Send(c.Control, c.CommandProcessor, protocol.NewDrawDone(r.draw, c.index), now) {
+			if !c.sender.Send(c.Control, c.CommandProcessor, protocol.NewDrawDone(r.draw, c.cfg.Index), now) {
 				break
 			}
 			c.st.drawDones++
@@ -529,7 +521,7 @@ func (c *Comp) lookup(now sim.VTimeInSec, cycle uint64) bool {
 // A prefetch blocked mid-quad resumes at the same line. It reports whether a
 // read was sent.
 func (c *Comp) prefetch(now sim.VTimeInSec) bool {
-	if c.pfDistance == 0 || c.ctlState != controlNone || c.look >= len(c.recs) {
+	if c.cfg.PrefetchDistance == 0 || c.ctlState != controlNone || c.look >= len(c.recs) {
 		return false
 	}
 	head := c.recs[c.look]
@@ -537,7 +529,7 @@ func (c *Comp) prefetch(now sim.VTimeInSec) bool {
 	if c.pfSeq < start {
 		c.pfSeq, c.pfLine = start, 0
 	}
-	end := start + uint64(c.pfDistance) + 1
+	end := start + uint64(c.cfg.PrefetchDistance) + 1
 	progress := false
 	i := c.look
 	for c.pfSeq < end {
@@ -573,7 +565,7 @@ func (c *Comp) prefetchQuad(now sim.VTimeInSec, r *record, qi int) (done, issued
 		if full > 0 && c.lineSamples[c.pfLine] == full {
 			continue // written whole without a read
 		}
-		switch c.cache.Prefetch(now, lines[c.pfLine], c.pfReserve) {
+		switch c.cache.Prefetch(now, lines[c.pfLine], c.cfg.PrefetchReserve) {
 		case rtcache.PrefetchBlocked:
 			return false, issued
 		case rtcache.PrefetchIssued:
@@ -597,7 +589,7 @@ func (c *Comp) blend(cycle uint64) bool {
 			break
 		}
 		br := c.blendRate
-		if c.sampleRate != nil && q.r != nil && (q.r.vis != nil || c.costs.Model == CostBySamples) {
+		if c.sampleRate != nil && q.r != nil && (q.r.vis != nil || c.cfg.Costs.Model == CostBySamples) {
 			br = c.sampleRate
 		}
 		if !br.OK() {
@@ -617,8 +609,8 @@ func (c *Comp) blend(cycle uint64) bool {
 			}
 			d := r.draw.State
 			switch {
-			case c.costs.Model == CostBySamples:
-				cost = c.costs.quadCost(d, r.live[q.qi])
+			case c.cfg.Costs.Model == CostBySamples:
+				cost = c.cfg.Costs.quadCost(d, r.live[q.qi])
 			case br == c.sampleRate:
 				cost = r.live[q.qi].Count()
 			}
@@ -705,7 +697,7 @@ func (c *Comp) enqueue(r *record, lq []protocol.LateZQuad, id, what string) {
 // sendLateZ sends the next late-Z request, in order, while fewer than
 // LateZInFlight wait for their response.
 func (c *Comp) sendLateZ(now sim.VTimeInSec) bool {
-	if c.lateSent >= c.lateZInFlight {
+	if c.lateSent >= c.cfg.LateZInFlight {
 		return false
 	}
 	for _, r := range c.recs {
@@ -731,7 +723,7 @@ func (c *Comp) sendLateZ(now sim.VTimeInSec) bool {
 // the shader's kills are applied (pipeline.Survivors) and, for a late-Z draw, the
 // late-Z request is built.
 func (c *Comp) accept(now sim.VTimeInSec) bool {
-	if c.ctlMsg != nil || c.ctlOut != nil || len(c.recs) >= c.window {
+	if c.ctlMsg != nil || c.ctlOut != nil || len(c.recs) >= c.cfg.Window {
 		return false
 	}
 	msg := c.FromReorderBuffer.Peek()
@@ -809,7 +801,7 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 			c.cache.Clear(m.Target.Addr, m.Target.Addr+m.Size)
 		}
 		c.st.clears++
-		c.ctlOut = protocol.NewDone(m.ID, c.index)
+		c.ctlOut = protocol.NewDone(m.ID, c.cfg.Index)
 	case *protocol.PresentCmd:
 		if err := c.startResolve(m); err != nil {
 			c.Fault.Fail(err)
@@ -867,7 +859,7 @@ func (c *Comp) controlStep() bool {
 				}
 			}
 		}
-		c.ctlOut = protocol.NewDone(c.ctlMsg.Meta().ID, c.index)
+		c.ctlOut = protocol.NewDone(c.ctlMsg.Meta().ID, c.cfg.Index)
 		c.ctlMsg = nil
 		c.ctlState = controlNone
 		c.res = resolver{}
@@ -928,8 +920,8 @@ func (c *Comp) Buffers() []timing.BufferState {
 	n := c.Name()
 	b := []timing.BufferState{
 		{Name: c.FromReorderBuffer.Name(), Len: c.inBuf.Size(), Cap: c.inBuf.Capacity()},
-		{Name: n + ".Window", Len: len(c.recs), Cap: c.window},
-		{Name: n + ".LateZRequests", Len: c.lateSent, Cap: c.lateZInFlight},
+		{Name: n + ".Window", Len: len(c.recs), Cap: c.cfg.Window},
+		{Name: n + ".LateZRequests", Len: c.lateSent, Cap: c.cfg.LateZInFlight},
 		{Name: n + ".Wait", Len: c.wLen, Cap: len(c.wait)},
 		{Name: n + ".Blends", Len: c.pipe.Len(), Cap: c.pipe.Latency * c.pipe.Width},
 	}

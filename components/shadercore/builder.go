@@ -118,13 +118,9 @@ func MakeBuilder() Builder { return timing.NewBuilder("shadercore", DefaultConfi
 
 func build(name string, env timing.Env, cfg Config) *Comp {
 	c := &Comp{
-		warpSize:    cfg.WarpSize,
+		cfg:         cfg,
 		issueCycles: (cfg.WarpSize + cfg.SIMDWidth - 1) / cfg.SIMDWidth,
 		sfuCycles:   (cfg.WarpSize + cfg.sfuWidth() - 1) / cfg.sfuWidth(),
-		registers:   cfg.Registers,
-		latencies:   cfg.Latencies,
-		interpCost:  cfg.InterpolationCycles,
-		gsBufBytes:  cfg.GSOutputBuffer,
 		maxGSWarps:  cfg.MaxGSWarps,
 		temps:       map[*shader.Program]int{},
 	}

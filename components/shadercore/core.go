@@ -42,12 +42,9 @@ type Comp struct {
 	ReorderBufferPort     sim.Port
 	SamplerPort           sim.Port
 
-	warpSize    int
+	cfg         Config
 	issueCycles int
 	sfuCycles   int // issue cycles of a special-function instruction
-	registers   int
-	latencies   Latencies
-	interpCost  float64
 
 	inputBuf    sim.Buffer
 	responseBuf sim.Buffer
@@ -68,7 +65,6 @@ type Comp struct {
 	// The geometry stage: GS warps arrive on ToPrimitiveAssembly (its
 	// buffer is the GS input queue) and hold output buffer bytes.
 	gsInputBuf sim.Buffer
-	gsBufBytes int // the GS output buffer's capacity
 	gsBufUsed  int
 	maxGSWarps int
 	gsResident int
@@ -257,9 +253,9 @@ func (c *Comp) Buffers() []timing.BufferState {
 	return []timing.BufferState{
 		{Name: c.inputBuf.Name(), Len: c.inputBuf.Size(), Cap: c.inputBuf.Capacity()},
 		{Name: c.gsInputBuf.Name(), Len: c.gsInputBuf.Size(), Cap: c.gsInputBuf.Capacity()},
-		{Name: c.Name() + ".GSOutputBuffer", Len: c.gsBufUsed, Cap: c.gsBufBytes},
+		{Name: c.Name() + ".GSOutputBuffer", Len: c.gsBufUsed, Cap: c.cfg.GSOutputBuffer},
 		{Name: c.Name() + ".WarpSlots", Len: len(c.order), Cap: len(c.slots)},
-		{Name: c.Name() + ".Registers", Len: c.regsUsed, Cap: c.registers},
+		{Name: c.Name() + ".Registers", Len: c.regsUsed, Cap: c.cfg.Registers},
 		{Name: c.Name() + ".TexRequestQueue", Len: len(c.texQueue), Cap: len(c.slots)},
 		{Name: c.responseBuf.Name(), Len: c.responseBuf.Size(), Cap: c.responseBuf.Capacity()},
 	}

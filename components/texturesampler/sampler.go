@@ -52,14 +52,12 @@ type Comp struct {
 
 	client *memclient.Client
 
-	lanesPerCycle int
-	lookups       int
+	cfg           Config
 	l1            *timing.TagArray
 	lineSize      uint64
 	fetchBytes    uint64
 	l1Latency     uint64
 	filterLatency uint64
-	costs         FilterCosts
 
 	inputBuf sim.Buffer
 
