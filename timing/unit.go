@@ -21,6 +21,18 @@ import "github.com/sarchlab/akita/v3/sim"
 // Engine, TickLater, ...), c.Env, c.Fault, c.Activity and c.Waker, and Err
 // and Finish. The fields are promoted, not reached through an interface or a
 // pointer: a tick reads c.Fault and c.Activity as it read fields of its own.
+// A unit keeps its Config as the value field cfg and reads a setting as
+// c.cfg.X (one source for each setting); only what it derives from the
+// Config (products, conversions, tables) gets a field of its own.
+//
+// Every unit under components/ embeds Unit but three whose stop or wake-up is
+// not a Fault and a Waker: the command processor (its error is the run's
+// error as users see it, without the unit's name in front that Fault adds,
+// and without a Halt it records the error where a Fault panics), the host
+// interface (its own builder with a Halt: no Env, Fault or Waker; a bridge
+// that ticks while messages move) and the DRAM controller (memory/dramctl:
+// its own builder, clocked by its DRAM timing and returning an error; a Halt
+// and no Fault; a tick waker, NewTickWaker, that calls Tick directly).
 type Unit struct {
 	*TickingComponent
 	Env      Env       // the engine, clock, halt and progress it was built with
