@@ -12,8 +12,8 @@ import "github.com/sarchlab/akita/v3/sim"
 // DefaultConfig(), build) }`, where build makes the unit from a checked
 // environment and a valid configuration:
 //
-//	c := &Comp{cfg: cfg, ...}
-//	c.Unit = timing.NewUnit(name, env, c, activityNames[:]...)
+//	c := &Comp{...}
+//	c.Unit = timing.NewUnit(name, env, cfg, c, activityNames[:]...)
 //
 // (see Unit), then its ports. Builders are values: each With returns a copy.
 type Builder[C interface{ Validate() error }, T any] struct {

@@ -2,28 +2,29 @@ package timing
 
 import "github.com/sarchlab/akita/v3/sim"
 
-// Unit is what every gfxsim unit is built from: its ticking component, the
-// Env it was built with, its Fault, the Activity of its cycles and its Waker.
-// A unit embeds it and makes it first in its build:
+// Unit is what every gfxsim unit is built from: its ticking component, its
+// configuration (C, the unit's Config), the Env it was built with, its Fault,
+// the Activity of its cycles and its Waker. A unit embeds it and makes it
+// first in its build:
 //
 //	type Comp struct {
-//		timing.Unit
+//		timing.Unit[Config]
 //		...
 //	}
 //
 //	func build(name string, env timing.Env, cfg Config) *Comp {
-//		c := &Comp{cfg: cfg, ...}
-//		c.Unit = timing.NewUnit(name, env, c, activityNames[:]...)
+//		c := &Comp{...}
+//		c.Unit = timing.NewUnit(name, env, cfg, c, activityNames[:]...)
 //		...
 //	}
 //
 // The unit then has the TickingComponent's fields and methods (Name, Freq,
-// Engine, TickLater, ...), c.Env, c.Fault, c.Activity and c.Waker, and Err
-// and Finish. The fields are promoted, not reached through an interface or a
-// pointer: a tick reads c.Fault and c.Activity as it read fields of its own.
-// A unit keeps its Config as the value field cfg and reads a setting as
-// c.cfg.X (one source for each setting); only what it derives from the
-// Config (products, conversions, tables) gets a field of its own.
+// Engine, TickLater, ...), c.Cfg, c.Env, c.Fault, c.Activity and c.Waker, and
+// Err and Finish. The fields are promoted, not reached through an interface
+// or a pointer: a tick reads c.Fault, c.Activity and c.Cfg.X as it read
+// fields of its own. A unit reads a setting as c.Cfg.X (one source for each
+// setting); only what it derives from the Config (products, conversions,
+// tables) gets a field of its own.
 //
 // Every unit under components/ embeds Unit but three whose stop or wake-up is
 // not a Fault and a Waker: the command processor (its error is the run's
@@ -33,20 +34,18 @@ import "github.com/sarchlab/akita/v3/sim"
 // that ticks while messages move) and the DRAM controller (memory/dramctl:
 // its own builder, clocked by its DRAM timing and returning an error; a Halt
 // and no Fault; a tick waker, NewTickWaker, that calls Tick directly).
-type Unit struct {
+type Unit[C any] struct {
 	*TickingComponent
+	Cfg      C         // the configuration it was built with (checked; never changed)
 	Env      Env       // the engine, clock, halt and progress it was built with
 	Fault    Fault     // its first protocol error, which halts the platform
 	Activity *Activity // the state of each of its cycles; nil for a unit without states
 	Waker    *Waker    // its wake-ups (built for every unit; one that never sleeps leaves it idle)
 }
 
-// NewUnit returns the unit named name, ticking t on env's engine and clock,
-// with the activity of the given states (names[0] busy, the last idle; none:
-// no activity).
-func NewUnit(name string, env Env, t sim.Ticker, states ...string) Unit {
+func NewUnit[C any](name string, env Env, cfg C, t sim.Ticker, states ...string) Unit[C] {
 	tc := NewTickingComponent(name, env.Engine, env.Freq, t)
-	u := Unit{TickingComponent: tc, Env: env, Fault: env.Fault(name), Waker: NewWaker(env.Engine, env.Freq, tc)}
+	u := Unit[C]{TickingComponent: tc, Cfg: cfg, Env: env, Fault: env.Fault(name), Waker: NewWaker(env.Engine, env.Freq, tc)}
 	if len(states) > 0 {
 		u.Activity = NewActivity(states...)
 	}
@@ -54,11 +53,11 @@ func NewUnit(name string, env Env, t sim.Ticker, states ...string) Unit {
 }
 
 // Err returns the unit's first protocol error, or nil.
-func (u *Unit) Err() error { return u.Fault.Err() }
+func (u *Unit[C]) Err() error { return u.Fault.Err() }
 
 // Finish closes the activity accounting at time now (nothing without an
 // activity).
-func (u *Unit) Finish(now sim.VTimeInSec) {
+func (u *Unit[C]) Finish(now sim.VTimeInSec) {
 	if u.Activity != nil {
 		u.Activity.Finish(u.Freq.Cycle(now))
 	}

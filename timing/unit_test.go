@@ -8,9 +8,12 @@ import (
 	"github.com/sarchlab/akita/v3/sim"
 )
 
+// unitTestConfig is the configuration of unitUnderTest.
+type unitTestConfig struct{ Window int }
+
 // unitUnderTest is a unit built on Unit: it records the cycles of its ticks.
 type unitUnderTest struct {
-	Unit
+	Unit[unitTestConfig]
 	ticks []uint64
 }
 
@@ -20,7 +23,7 @@ func (u *unitUnderTest) Tick(now sim.VTimeInSec) bool {
 }
 
 // TestUnit builds a unit with and without activity states and checks its
-// name, clock and environment, its ticks (a TickLater and a wake-up), Finish
+// name, clock, configuration and environment, its ticks (a TickLater and a wake-up), Finish
 // (the cycles since the last Set go to the current state; nothing without an
 // activity) and Err (nil, then the first failure, prefixed with the name).
 func TestUnit(t *testing.T) {
@@ -38,10 +41,10 @@ func TestUnit(t *testing.T) {
 			halt := &Halt{}
 			env := Env{Engine: e, Freq: 1 * sim.GHz, Halt: halt, Progress: &Progress{}}
 			u := &unitUnderTest{}
-			u.Unit = NewUnit("GPU.Unit", env, u, c.states...)
-			if u.Name() != "GPU.Unit" || u.Freq != env.Freq || u.Engine != sim.Engine(e) || u.Env != env {
-				t.Fatalf("unit %q at %v on %v with %+v, want GPU.Unit at 1 GHz on the engine with %+v",
-					u.Name(), u.Freq, u.Engine, u.Env, env)
+			u.Unit = NewUnit("GPU.Unit", env, unitTestConfig{Window: 3}, u, c.states...)
+			if u.Name() != "GPU.Unit" || u.Freq != env.Freq || u.Engine != sim.Engine(e) || u.Env != env || u.Cfg.Window != 3 {
+				t.Fatalf("unit %q at %v on %v with %+v and %+v, want GPU.Unit at 1 GHz on the engine with %+v and window 3",
+					u.Name(), u.Freq, u.Engine, u.Env, u.Cfg, env)
 			}
 			if (u.Activity == nil) != (c.states == nil) || u.Waker == nil {
 				t.Fatalf("activity %v for states %v, waker %v", u.Activity, c.states, u.Waker)

@@ -105,13 +105,12 @@ func MakeBuilder() Builder { return timing.NewBuilder("depthunit", DefaultConfig
 // environment and a valid configuration.
 func build(name string, env timing.Env, cfg Config) *Comp {
 	c := &Comp{
-		cfg:    cfg,
 		sender: timing.Sender{Progress: env.Progress},
 	}
 	if cfg.HiZ.Mode != fhiz.Off {
 		c.hizCfg = cfg.HiZ.WithDefaults()
 	}
-	c.Unit = timing.NewUnit(name, env, c, activityNames[:]...)
+	c.Unit = timing.NewUnit(name, env, cfg, c, activityNames[:]...)
 
 	c.FromRasterizers, c.inBuf = timing.AddBufferedPort(c, "FromRasterizers", cfg.InputQueue)
 	c.ToQuadPacker = timing.AddPort(c, "ToQuadPacker", 1)

@@ -195,7 +195,7 @@ type counters struct {
 // Comp is a depth unit: the depth/stencil block of one partition's render
 // back-end. See the package documentation.
 type Comp struct {
-	timing.Unit
+	timing.Unit[Config]
 
 	// FromRasterizers receives TileQuads and DrawEnd from every rasterizer.
 	FromRasterizers sim.Port
@@ -226,7 +226,6 @@ type Comp struct {
 	// no HiZ unit (then FromRasterizers is fed by the rasterizers directly).
 	HiZ sim.Port
 
-	cfg            Config
 	sender         timing.Sender // sends; Blocked: a ready message the receiver did not take
 	inBuf, lateBuf sim.Buffer
 	cache          *rtcache.Cache
@@ -358,16 +357,16 @@ func (c *Comp) outMsg(w *work) sim.Msg {
 	switch w.kind {
 	case workEarly:
 		t := w.tile
-		m := protocol.NewTileQuads(t.Draw, t.Prim, t.TileX, t.TileY, c.cfg.Index, w.out)
+		m := protocol.NewTileQuads(t.Draw, t.Prim, t.TileX, t.TileY, c.Cfg.Index, w.out)
 		m.Window = t.Window
 		return m
 	case workPass:
 		t := w.tile
-		m := protocol.NewTileQuads(t.Draw, t.Prim, t.TileX, t.TileY, c.cfg.Index, t.Quads)
+		m := protocol.NewTileQuads(t.Draw, t.Prim, t.TileX, t.TileY, c.Cfg.Index, t.Quads)
 		m.Window = t.Window
 		return m
 	}
-	return protocol.NewDrawEnd(w.draw, c.cfg.Index)
+	return protocol.NewDrawEnd(w.draw, c.Cfg.Index)
 }
 
 // sent counts early-stream work w sent and ends its task.
@@ -698,7 +697,7 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 		return false
 	}
 	progress := false
-	if msg := c.ROP.Peek(); msg != nil && len(c.late.works) < c.cfg.LateQueue {
+	if msg := c.ROP.Peek(); msg != nil && len(c.late.works) < c.Cfg.LateQueue {
 		req, ok := msg.(*protocol.LateZReq)
 		if !ok || req.Draw == nil {
 			c.Fault.Fail(fmt.Errorf("ROP port: unexpected message %T", msg))
@@ -727,7 +726,7 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 		progress = true
 	}
 	msg := c.FromRasterizers.Peek()
-	if msg == nil || len(c.early.works) >= c.cfg.TileWindow {
+	if msg == nil || len(c.early.works) >= c.Cfg.TileWindow {
 		return progress
 	}
 	switch m := msg.(type) {
@@ -770,7 +769,7 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 			i = len(c.drawEnds) - 1
 		}
 		c.drawEnds[i].n++
-		if c.drawEnds[i].n == c.cfg.NumRasterizers {
+		if c.drawEnds[i].n == c.Cfg.NumRasterizers {
 			c.drawEnds = append(c.drawEnds[:i], c.drawEnds[i+1:]...)
 			c.early.works = append(c.early.works, &work{kind: workDrawEnd, draw: m.Draw})
 		}
@@ -808,7 +807,7 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 				return false
 			}
 		}
-		c.ctlDone = protocol.NewDone(c.ctlMsg.Meta().ID, c.cfg.Index)
+		c.ctlDone = protocol.NewDone(c.ctlMsg.Meta().ID, c.Cfg.Index)
 		c.ctlMsg = nil
 		return true
 	}
@@ -833,7 +832,7 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 			c.ctlMsg = m
 			return true
 		}
-		c.ctlDone = protocol.NewDone(m.ID, c.cfg.Index)
+		c.ctlDone = protocol.NewDone(m.ID, c.Cfg.Index)
 	case *protocol.PresentCmd:
 		c.st.presents++
 		c.beginFlush(now, m, m.ID)
@@ -909,10 +908,10 @@ func (c *Comp) Buffers() []timing.BufferState {
 	n := c.Name()
 	b := []timing.BufferState{
 		{Name: c.FromRasterizers.Name(), Len: c.inBuf.Size(), Cap: c.inBuf.Capacity()},
-		{Name: n + ".ToHiZQueue", Len: len(c.toHiZ), Cap: c.cfg.FeedbackQueue},
+		{Name: n + ".ToHiZQueue", Len: len(c.toHiZ), Cap: c.Cfg.FeedbackQueue},
 		{Name: c.ROP.Name(), Len: c.lateBuf.Size(), Cap: c.lateBuf.Capacity()},
-		{Name: n + ".TileWindow", Len: len(c.early.works), Cap: c.cfg.TileWindow},
-		{Name: n + ".LateRequests", Len: len(c.late.works), Cap: c.cfg.LateQueue},
+		{Name: n + ".TileWindow", Len: len(c.early.works), Cap: c.Cfg.TileWindow},
+		{Name: n + ".LateRequests", Len: len(c.late.works), Cap: c.Cfg.LateQueue},
 		{Name: n + ".EarlyWait", Len: c.early.wLen, Cap: len(c.early.wait)},
 		{Name: n + ".LateWait", Len: c.late.wLen, Cap: len(c.late.wait)},
 		{Name: n + ".EarlyTests", Len: c.early.pipe.Len(), Cap: c.early.pipe.Latency * c.early.pipe.Width},

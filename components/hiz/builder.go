@@ -144,7 +144,7 @@ func MakeBuilder() Builder { return timing.NewBuilder("hiz", DefaultConfig(), bu
 // environment and a valid configuration.
 func build(name string, env timing.Env, cf Config) *Comp {
 	c := &Comp{
-		cfg: cf, hizCfg: cf.HiZ.WithDefaults(), sender: timing.Sender{Progress: env.Progress},
+		hizCfg: cf.HiZ.WithDefaults(), sender: timing.Sender{Progress: env.Progress},
 		lineBytes: uint64(cf.LineBytes),
 		rate:      timing.NewRate(cf.TestsPerCycle),
 		out:       timing.NewPipeline[*work](cf.Latency, cf.Window),
@@ -152,7 +152,7 @@ func build(name string, env timing.Env, cf Config) *Comp {
 	c.cacheLine = cf.cacheLineBytes()
 	c.cacheLines = cf.CacheSize / c.cacheLine
 	c.tags = newTagStore(c.cacheLines, cf.CacheWays, c.lineBytes)
-	c.Unit = timing.NewUnit(name, env, c, activityNames[:]...)
+	c.Unit = timing.NewUnit(name, env, cf, c, activityNames[:]...)
 	c.FromRasterizers, c.inBuf = timing.AddBufferedPort(c, "FromRasterizers", cf.InputQueue)
 	c.FromDepthUnit, c.fbBuf = timing.AddBufferedPort(c, "FromDepthUnit", 4)
 	c.ToDepthUnit = timing.AddPort(c, "ToDepthUnit", 1)

@@ -36,7 +36,7 @@ func (c *Comp) feedback(now sim.VTimeInSec) bool {
 		switch {
 		case c.tags.lookup(line):
 			c.applyFeedback(now, e)
-		case !c.cfg.FeedbackRefetch:
+		case !c.Cfg.FeedbackRefetch:
 			c.st.fbDroppedAbsent++
 		default:
 			ent := *e
@@ -83,7 +83,7 @@ func (c *Comp) takeFeedback(m *protocol.HiZFeedback) {
 			c.st.fbDroppedFull++
 			continue
 		}
-		if len(c.fbq)-c.fbHead >= c.cfg.FeedbackQueue {
+		if len(c.fbq)-c.fbHead >= c.Cfg.FeedbackQueue {
 			c.st.fbDroppedFull++
 			continue
 		}

@@ -99,7 +99,7 @@ type fbEntry struct {
 // Comp is a HiZ unit: the coarse depth buffer of one screen partition, with its
 // HiZ cache. See the package documentation.
 type Comp struct {
-	timing.Unit
+	timing.Unit[Config]
 
 	// FromRasterizers receives protocol.TileQuads and protocol.DrawEnd from
 	// every rasterizer (the tiles of this partition).
@@ -118,7 +118,6 @@ type Comp struct {
 	// Memory finds the memory module of an address.
 	Memory mem.LowModuleFinder
 
-	cfg        Config
 	hizCfg     fhiz.Config   // Config.HiZ with its defaults
 	sender     timing.Sender // sends to the depth unit; Blocked: it did not take a ready result
 	lineBytes  uint64
@@ -237,7 +236,7 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 			return false
 		}
 	}
-	if c.ctl != nil || c.ctlAck != nil || len(c.works) >= c.cfg.Window {
+	if c.ctl != nil || c.ctlAck != nil || len(c.works) >= c.Cfg.Window {
 		return progress
 	}
 	msg := c.FromRasterizers.Peek()
@@ -367,7 +366,7 @@ func (c *Comp) slotFor(t command.Target, tg fhiz.Target) *slot {
 			return s
 		}
 	}
-	if len(c.slots) >= c.cfg.MaxTargets {
+	if len(c.slots) >= c.Cfg.MaxTargets {
 		c.st.noHiZTiles++
 		return nil
 	}
@@ -376,9 +375,9 @@ func (c *Comp) slotFor(t command.Target, tg fhiz.Target) *slot {
 		c.Fault.Fail(err)
 		return nil
 	}
-	base := c.cfg.RegionBase + uint64(len(c.slots)*c.cfg.NumPartitions+c.cfg.Index)<<regionShift
+	base := c.Cfg.RegionBase + uint64(len(c.slots)*c.Cfg.NumPartitions+c.Cfg.Index)<<regionShift
 	tileBits := buf.Config().MemoryTileBits() // a pixel may outgrow tile_samples (see hiz.TileDims)
-	lay, err := newLayout(buf.Geometry(), base, c.cfg.Index, c.cfg.NumPartitions, c.cfg.PartitionStride, c.cfg.PartitionTile, tileBits, int(c.lineBytes))
+	lay, err := newLayout(buf.Geometry(), base, c.Cfg.Index, c.Cfg.NumPartitions, c.Cfg.PartitionStride, c.Cfg.PartitionTile, tileBits, int(c.lineBytes))
 	if err != nil {
 		c.Fault.Fail(err)
 		return nil

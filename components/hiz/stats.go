@@ -45,10 +45,10 @@ func (c *Comp) Buffers() []timing.BufferState {
 	return []timing.BufferState{
 		{Name: c.FromRasterizers.Name(), Len: c.inBuf.Size(), Cap: c.inBuf.Capacity()},
 		{Name: c.FromDepthUnit.Name(), Len: c.fbBuf.Size(), Cap: c.fbBuf.Capacity()},
-		{Name: n + ".Window", Len: len(c.works), Cap: c.cfg.Window},
+		{Name: n + ".Window", Len: len(c.works), Cap: c.Cfg.Window},
 		{Name: n + ".Tests", Len: c.out.Len(), Cap: c.out.Latency * c.out.Width},
-		{Name: n + ".Feedback", Len: len(c.fbq) - c.fbHead + len(c.fbWait), Cap: c.cfg.FeedbackQueue},
-		{Name: n + ".HiZCache.WriteQueue", Len: len(c.writes), Cap: c.cfg.WriteQueue},
+		{Name: n + ".Feedback", Len: len(c.fbq) - c.fbHead + len(c.fbWait), Cap: c.Cfg.FeedbackQueue},
+		{Name: n + ".HiZCache.WriteQueue", Len: len(c.writes), Cap: c.Cfg.WriteQueue},
 		c.client.Buffer(n + ".HiZCache.MemoryRequests"),
 	}
 }

@@ -31,8 +31,7 @@ var stateNames = [numStates]string{"busy", "wait_memory", "wait_credit", "wait_c
 // vertices, fetches the vertices' attributes through a vertex cache and sends
 // each batch to a shader core (see the package documentation).
 type InputAssembler struct {
-	timing.Unit
-	cfg Config
+	timing.Unit[Config]
 
 	// FromCommandProcessor receives DrawDispatch messages.
 	FromCommandProcessor sim.Port
@@ -165,14 +164,14 @@ func (c *InputAssembler) Buffers() []timing.BufferState {
 	if c.cur != nil {
 		cur = 1
 	}
-	reads := timing.BufferState{Name: n + ".MemoryReads", Cap: c.cfg.MaxOutstandingMemory}
+	reads := timing.BufferState{Name: n + ".MemoryReads", Cap: c.Cfg.MaxOutstandingMemory}
 	if c.client != nil {
 		reads = c.client.Buffer(n + ".MemoryReads")
 	}
 	return []timing.BufferState{
 		{Name: n + ".IndexStage", Len: cur, Cap: 1},
-		{Name: n + ".FetchQueue", Len: len(c.fetchQ), Cap: c.cfg.BatchQueue},
-		{Name: n + ".DispatchQueue", Len: len(c.dispatchQ), Cap: c.cfg.BatchQueue},
+		{Name: n + ".FetchQueue", Len: len(c.fetchQ), Cap: c.Cfg.BatchQueue},
+		{Name: n + ".DispatchQueue", Len: len(c.dispatchQ), Cap: c.Cfg.BatchQueue},
 		reads,
 		{Name: n + ".Credits", Len: c.credits.Max() - c.credits.Available(), Cap: c.credits.Max()},
 	}

@@ -28,7 +28,7 @@ func (c *InputAssembler) startDraw(now sim.VTimeInSec) bool {
 			c.Fault.Fail(fmt.Errorf("Memory: not set (the line reads' LowModuleFinder)"))
 			return false
 		}
-		cl, err := memclient.New(c.ToMemory, c.Memory, c.Freq, memclient.Config{MaxOutstanding: c.cfg.MaxOutstandingMemory})
+		cl, err := memclient.New(c.ToMemory, c.Memory, c.Freq, memclient.Config{MaxOutstanding: c.Cfg.MaxOutstandingMemory})
 		if err != nil {
 			c.Fault.Fail(err)
 			return false
@@ -82,7 +82,7 @@ func (c *InputAssembler) indexStage(now sim.VTimeInSec) bool {
 			}
 			progress = true
 		}
-		if len(c.fetchQ) >= c.cfg.BatchQueue {
+		if len(c.fetchQ) >= c.Cfg.BatchQueue {
 			return progress
 		}
 		ds := c.draw
@@ -109,7 +109,7 @@ func (c *InputAssembler) indexStage(now sim.VTimeInSec) bool {
 	}
 	j, ds := c.cur, c.draw
 	s := &ds.stream
-	for budget := c.cfg.IndicesPerCycle; budget > 0 && j.step < j.steps; budget-- {
+	for budget := c.Cfg.IndicesPerCycle; budget > 0 && j.step < j.steps; budget-- {
 		var pos uint32
 		if j.corners == 3 {
 			pos = s.TrianglePositions(ds.first + j.step/3)[j.step%3]
@@ -126,7 +126,7 @@ func (c *InputAssembler) indexStage(now sim.VTimeInSec) bool {
 	if progress {
 		c.Env.Progress.Add(1) // index reads move work too (the watchdog's measure)
 	}
-	if j.step == j.steps && len(c.fetchQ) < c.cfg.BatchQueue {
+	if j.step == j.steps && len(c.fetchQ) < c.Cfg.BatchQueue {
 		ds.first += j.batch.NumPrimitives()
 		ds.batches++
 		c.st.tagHits += uint64(j.batch.Hits)
@@ -184,7 +184,7 @@ func (c *InputAssembler) vertexStage(now sim.VTimeInSec) bool {
 		}
 		d := j.draw.State
 		ls := uint64(c.vertexCache.LineSize())
-		for budget := c.cfg.VerticesPerCycle; budget > 0 && j.vtx < len(j.batch.Vertices); budget-- {
+		for budget := c.Cfg.VerticesPerCycle; budget > 0 && j.vtx < len(j.batch.Vertices); budget-- {
 			addr, size, ok := vertex.VertexAddress(d.VB, &d.Layout, j.batch.Vertices[j.vtx])
 			if !ok {
 				c.st.vertexOutOfBds++
@@ -206,7 +206,7 @@ func (c *InputAssembler) vertexStage(now sim.VTimeInSec) bool {
 			return progress
 		}
 	}
-	if len(c.dispatchQ) >= c.cfg.BatchQueue {
+	if len(c.dispatchQ) >= c.Cfg.BatchQueue {
 		return progress
 	}
 	c.fetchQ[0] = nil

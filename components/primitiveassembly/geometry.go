@@ -187,7 +187,7 @@ func (c *Comp) beginGeometry(ds *drawState) {
 			c.Fault.Fail(fmt.Errorf("Memory: not set (the stream-out writes' LowModuleFinder)"))
 			return
 		}
-		cl, err := memclient.New(c.ToMemory, c.Memory, c.Freq, memclient.Config{MaxOutstanding: c.cfg.StreamOutWrites})
+		cl, err := memclient.New(c.ToMemory, c.Memory, c.Freq, memclient.Config{MaxOutstanding: c.Cfg.StreamOutWrites})
 		if err != nil {
 			c.Fault.Fail(err)
 			return
@@ -202,7 +202,7 @@ func (c *Comp) beginGeometry(ds *drawState) {
 // marker, and so its DrawEnd and DrawDone, wait for them.
 func (c *Comp) endStreamOut(ds *drawState) bool {
 	if !ds.soEnded {
-		if len(c.gs.soQ)+len(ds.d.State.StreamOut.Buffers)+1 > c.cfg.StreamOutQueue && len(c.gs.soQ) > 0 {
+		if len(c.gs.soQ)+len(ds.d.State.StreamOut.Buffers)+1 > c.Cfg.StreamOutQueue && len(c.gs.soQ) > 0 {
 			return false
 		}
 		ds.soEnded = true
@@ -245,7 +245,7 @@ func (c *Comp) geometryStep(cyc uint64, ds *drawState) (bool, stepResult) {
 	v := out.Vertices(g.prim)
 	if so := ds.so; so != nil {
 		bufs := ds.d.State.StreamOut.Buffers
-		if len(g.soQ)+len(bufs) > c.cfg.StreamOutQueue && len(g.soQ) > 0 {
+		if len(g.soQ)+len(bufs) > c.Cfg.StreamOutQueue && len(g.soQ) > 0 {
 			c.waitSO = true
 			return false, stepMoved
 		}
@@ -272,8 +272,8 @@ func (c *Comp) geometryStep(cyc uint64, ds *drawState) (bool, stepResult) {
 	}
 	clipped := c.geo.Clipped
 	it := c.newSetupItem(ds, ds.geo.Triangle(source, v, nil, &c.geo))
-	if c.geo.Clipped != clipped && c.cfg.ClipCycles > 0 {
-		c.clipping, c.clipItem, c.clipDone = true, it, cyc+uint64(c.cfg.ClipCycles)
+	if c.geo.Clipped != clipped && c.Cfg.ClipCycles > 0 {
+		c.clipping, c.clipItem, c.clipDone = true, it, cyc+uint64(c.Cfg.ClipCycles)
 		return true, stepHeld
 	}
 	if it != nil {

@@ -34,7 +34,7 @@ var activityNames = []string{"busy", "wait_batch", "blocked_output", "wait_gs_wa
 // (pipeline.Geometry), and sends each primitive to the rasterizers owning a tile
 // of its bounding box. See the package documentation.
 type Comp struct {
-	timing.Unit
+	timing.Unit[Config]
 
 	// FromShaderCores receives protocol.ShadedBatch.
 	FromShaderCores sim.Port
@@ -56,8 +56,6 @@ type Comp struct {
 	Memory   mem.LowModuleFinder
 
 	mem state.Memory // the functional memory image (SetMemory)
-
-	cfg Config
 
 	coresBuf, iaBuf sim.Buffer
 
@@ -230,7 +228,7 @@ func (c *Comp) sendCredits(now sim.VTimeInSec) bool {
 // moves only when every rasterizer it goes to has room.
 func (c *Comp) distribute(cyc uint64) bool {
 	progress := false
-	for budget := c.cfg.TrianglesPerCycle; budget > 0; {
+	for budget := c.Cfg.TrianglesPerCycle; budget > 0; {
 		it, ok := c.setup.Peek(cyc)
 		if !ok {
 			break
@@ -286,7 +284,7 @@ func (c *Comp) distribute(cyc uint64) bool {
 // more cycles. When a draw's last batch is done, its end marker follows.
 func (c *Comp) assemble(cyc uint64) bool {
 	progress := false
-	budget := c.cfg.TrianglesPerCycle
+	budget := c.Cfg.TrianglesPerCycle
 	if c.clipping {
 		if cyc < c.clipDone {
 			return false
@@ -388,15 +386,15 @@ func (c *Comp) assemble(cyc uint64) bool {
 		if c.nextTri == len(sb.Batch.Triangles) {
 			c.finishBatch(ds)
 		}
-		if c.geo.Clipped != clipped && c.cfg.ClipCycles > 0 {
+		if c.geo.Clipped != clipped && c.Cfg.ClipCycles > 0 {
 			// The clipper holds the triangle; it enters setup ClipCycles later.
-			c.clipping, c.clipItem, c.clipDone = true, it, cyc+uint64(c.cfg.ClipCycles)
+			c.clipping, c.clipItem, c.clipDone = true, it, cyc+uint64(c.Cfg.ClipCycles)
 			break
 		}
-		if blur && c.cfg.Setup5DCycles > 0 {
+		if blur && c.Cfg.Setup5DCycles > 0 {
 			// 5D setup (raster5d.Setup, decouple.NewMap) holds the triangle
 			// Setup5DCycles more cycles, as the clipper does.
-			c.clipping, c.clipItem, c.clipDone = true, it, cyc+uint64(c.cfg.Setup5DCycles)
+			c.clipping, c.clipItem, c.clipDone = true, it, cyc+uint64(c.Cfg.Setup5DCycles)
 			break
 		}
 		if it != nil {
@@ -457,7 +455,7 @@ func (c *Comp) findSlot(d *protocol.Draw, seq uint64) *protocol.ShadedBatch {
 func (c *Comp) primOwners(p *pipeline.Primitive, cfg *raster.Config) uint64 {
 	if p.Blur != nil {
 		tx0, ty0, tx1, ty1 := p.Blur.Tri.TileRange()
-		return protocol.BlurOwners(tx0, ty0, tx1, ty1, rasterTileSize(cfg), c.cfg.RasterStride, c.cfg.NumRasterizers)
+		return protocol.BlurOwners(tx0, ty0, tx1, ty1, rasterTileSize(cfg), c.Cfg.RasterStride, c.Cfg.NumRasterizers)
 	}
 	return c.owners(&p.Triangle, cfg)
 }
@@ -474,13 +472,13 @@ func rasterTileSize(cfg *raster.Config) int {
 // range: the range is walked row by row (at most NumRasterizers tiles per row,
 // which cover every owner of that row) until every rasterizer was found.
 func (c *Comp) owners(t *raster.Triangle, cfg *raster.Config) uint64 {
-	n := c.cfg.NumRasterizers
+	n := c.Cfg.NumRasterizers
 	all := ^uint64(0) >> (64 - n)
 	tx0, ty0, tx1, ty1 := t.TileRange(cfg)
 	var m uint64
 	for ty := ty0; ty < ty1 && m != all; ty++ {
 		for tx := tx0; tx < tx1 && tx < tx0+n; tx++ {
-			m |= 1 << protocol.TileOwner(tx, ty, c.cfg.RasterStride, n)
+			m |= 1 << protocol.TileOwner(tx, ty, c.Cfg.RasterStride, n)
 		}
 	}
 	return m
@@ -517,7 +515,7 @@ func (c *Comp) receive(now sim.VTimeInSec) bool {
 			}
 			continue
 		}
-		if len(c.slots) >= c.cfg.BatchSlots {
+		if len(c.slots) >= c.Cfg.BatchSlots {
 			break
 		}
 		c.FromShaderCores.Retrieve(now)
@@ -596,7 +594,7 @@ func (c *Comp) draw(d *protocol.Draw) *drawState {
 	}
 	ds := &drawState{d: d, geo: pipeline.NewGeometry(d.State, &d.Raster)}
 	ds.geoStage = d.State.GS != nil || d.State.StreamOut != nil
-	dd, err := pipeline.NewDecoupled(d.State, &d.Raster, &c.patterns, c.cfg.PatternSeed)
+	dd, err := pipeline.NewDecoupled(d.State, &d.Raster, &c.patterns, c.Cfg.PatternSeed)
 	if err != nil {
 		c.Fault.Fail(fmt.Errorf("draw %d: decoupled sampling: %w", d.Seq, err))
 	}

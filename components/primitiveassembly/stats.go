@@ -66,15 +66,15 @@ func (c *Comp) Buffers() []timing.BufferState {
 	b := []timing.BufferState{
 		{Name: n + ".FromShaderCores", Len: c.coresBuf.Size(), Cap: c.coresBuf.Capacity()},
 		{Name: n + ".InputAssembler", Len: c.iaBuf.Size(), Cap: c.iaBuf.Capacity()},
-		{Name: n + ".BatchSlots", Len: len(c.slots), Cap: c.cfg.BatchSlots},
+		{Name: n + ".BatchSlots", Len: len(c.slots), Cap: c.Cfg.BatchSlots},
 		{Name: n + ".Clipper", Len: clip, Cap: 1},
 		{Name: n + ".Setup", Len: c.setup.Len(), Cap: max(1, c.setup.Latency) * c.setup.Width},
 		{Name: n + ".GSWarpQueue", Len: len(c.gs.sendQ), Cap: len(c.gs.sendQ)},
 		{Name: n + ".GSReorder", Len: len(c.gs.done), Cap: len(c.gs.done)},
-		{Name: n + ".StreamOutQueue", Len: len(c.gs.soQ), Cap: c.cfg.StreamOutQueue},
+		{Name: n + ".StreamOutQueue", Len: len(c.gs.soQ), Cap: c.Cfg.StreamOutQueue},
 	}
 	for r := range c.out {
-		b = append(b, timing.BufferState{Name: fmt.Sprintf("%s.Output[%d]", n, r), Len: c.out[r].size, Cap: c.cfg.OutputQueue})
+		b = append(b, timing.BufferState{Name: fmt.Sprintf("%s.Output[%d]", n, r), Len: c.out[r].size, Cap: c.Cfg.OutputQueue})
 	}
 	return b
 }

@@ -55,7 +55,7 @@ type counters struct {
 // Comp is the quad packer: it gathers the surviving quads of the depth units
 // into pixel warps for the reorder buffer. See the package documentation.
 type Comp struct {
-	timing.Unit
+	timing.Unit[Config]
 
 	// FromDepthUnits receives TileQuads (surviving quads) and DrawEnd markers
 	// from every depth unit.
@@ -66,7 +66,6 @@ type Comp struct {
 	// platform builder).
 	ReorderBufferPort sim.Port
 
-	cfg         Config
 	flushCycles uint64
 	inBuf       sim.Buffer
 
@@ -102,7 +101,7 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 	default:
 		c.Activity.Set(cycle, stateIdle)
 	}
-	if !progress && len(c.open) > 0 && len(c.open) < c.cfg.QuadsPerWarp {
+	if !progress && len(c.open) > 0 && len(c.open) < c.Cfg.QuadsPerWarp {
 		if deadline := c.lastQuad + c.flushCycles; deadline > cycle {
 			c.Waker.WakeIn(now, int(deadline-cycle))
 		}
@@ -138,7 +137,7 @@ func (c *Comp) send(now sim.VTimeInSec) (progress, blocked bool) {
 
 // timeout flushes a partial warp FlushCycles cycles after its last quad.
 func (c *Comp) timeout(cycle uint64) bool {
-	if len(c.open) == 0 || len(c.open) >= c.cfg.QuadsPerWarp || cycle < c.lastQuad+c.flushCycles {
+	if len(c.open) == 0 || len(c.open) >= c.Cfg.QuadsPerWarp || cycle < c.lastQuad+c.flushCycles {
 		return false
 	}
 	return c.flush(FlushTimeout)
@@ -146,8 +145,8 @@ func (c *Comp) timeout(cycle uint64) bool {
 
 // pack takes up to QuadsPerCycle quads or markers from the input.
 func (c *Comp) pack(now sim.VTimeInSec, cycle uint64) (progress bool) {
-	for budget := c.cfg.QuadsPerCycle; budget > 0; {
-		if len(c.open) == c.cfg.QuadsPerWarp {
+	for budget := c.Cfg.QuadsPerCycle; budget > 0; {
+		if len(c.open) == c.Cfg.QuadsPerWarp {
 			if !c.flush(FlushFull) {
 				return progress
 			}
@@ -186,7 +185,7 @@ func (c *Comp) pack(now sim.VTimeInSec, cycle uint64) (progress bool) {
 				c.FromDepthUnits.Retrieve(now)
 				c.cursor = 0
 			}
-			if len(c.open) == c.cfg.QuadsPerWarp {
+			if len(c.open) == c.Cfg.QuadsPerWarp {
 				c.flush(FlushFull) // retried at the top when the outbox is full
 			}
 		case *protocol.DrawEnd:
@@ -232,7 +231,7 @@ func (c *Comp) flushOpen() bool {
 	c.outbox = append(c.outbox, w)
 	c.nextWarpID++
 	c.st.warps++
-	c.open = make([]protocol.WarpQuad, 0, c.cfg.QuadsPerWarp)
+	c.open = make([]protocol.WarpQuad, 0, c.Cfg.QuadsPerWarp)
 	c.openDraw = nil
 	return true
 }
@@ -241,7 +240,7 @@ func (c *Comp) flushOpen() bool {
 func (c *Comp) Buffers() []timing.BufferState {
 	return []timing.BufferState{
 		{Name: c.FromDepthUnits.Name(), Len: c.inBuf.Size(), Cap: c.inBuf.Capacity()},
-		{Name: c.Name() + ".OpenWarp", Len: len(c.open), Cap: c.cfg.QuadsPerWarp},
+		{Name: c.Name() + ".OpenWarp", Len: len(c.open), Cap: c.Cfg.QuadsPerWarp},
 		{Name: c.Name() + ".Outbox", Len: len(c.outbox), Cap: outboxCap},
 	}
 }

@@ -42,7 +42,7 @@ var activityNames = []string{"busy", "blocked_output", "idle"}
 // quads, one protocol.TileQuads per non-empty tile to the depth unit owning the
 // tile. See the package documentation.
 type Comp struct {
-	timing.Unit
+	timing.Unit[Config]
 
 	// FromPrimitiveAssembly receives protocol.PrimitiveMsg and protocol.DrawEnd.
 	FromPrimitiveAssembly sim.Port
@@ -53,8 +53,6 @@ type Comp struct {
 	DepthUnits []sim.Port
 	// TileFilter, when non-nil, is consulted per coarse tile (hierarchical Z).
 	TileFilter TileFilter
-
-	cfg Config
 
 	inBuf sim.Buffer
 
@@ -169,8 +167,8 @@ func (c *Comp) send(now sim.VTimeInSec, cyc uint64) bool {
 				progress = true
 			}
 		} else {
-			for it.next < c.cfg.NumPartitions {
-				m := protocol.NewDrawEnd(it.end, c.cfg.Index)
+			for it.next < c.Cfg.NumPartitions {
+				m := protocol.NewDrawEnd(it.end, c.Cfg.Index)
 				m.Src, m.Dst, m.SendTime = c.ToDepthUnits, c.DepthUnits[it.next], now
 				if err := c.ToDepthUnits.Send(m); err != nil {
 					c.blocked = true
@@ -235,7 +233,7 @@ func (c *Comp) fine(cyc uint64) bool {
 		cost = c.pendCost
 	case c.pend.prim != nil && c.pendMsg != nil:
 		k := uint64(len(c.pendMsg.Quads))
-		cost = max(1, (k+uint64(c.cfg.QuadsPerCycle)-1)/uint64(c.cfg.QuadsPerCycle))
+		cost = max(1, (k+uint64(c.Cfg.QuadsPerCycle)-1)/uint64(c.Cfg.QuadsPerCycle))
 	}
 	if (c.pend.prim == nil || c.pendMsg != nil || len(c.pendMsgs) > 0) && c.outQ.full() {
 		c.blocked = true
@@ -277,7 +275,7 @@ func (c *Comp) rasterize(f *fineItem) *protocol.TileQuads {
 		c.cnt.CoveredSamples += uint64(q.Coverage.Count())
 	}
 	c.cnt.Quads += uint64(len(quads))
-	part := protocol.TileOwner(f.tx/c.cfg.PartitionTileRatio, f.ty/c.cfg.PartitionTileRatio, c.cfg.PartitionStride, c.cfg.NumPartitions)
+	part := protocol.TileOwner(f.tx/c.Cfg.PartitionTileRatio, f.ty/c.Cfg.PartitionTileRatio, c.Cfg.PartitionStride, c.Cfg.NumPartitions)
 	m := protocol.NewTileQuads(d, p, f.tx, f.ty, part, quads)
 	m.Window = f.prim.Window
 	return m
@@ -320,7 +318,7 @@ func (c *Comp) coarse(now sim.VTimeInSec, cyc uint64) bool {
 			if !m.Window.Empty() {
 				tx0, ty0, tx1, ty1 = clampToWindow(tx0, ty0, tx1, ty1, m.Window, rasterTileSize(m.Draw))
 			}
-			c.walk.init(m.Draw.Raster.TileOrder, tx0, ty0, tx1, ty1, c.cfg.Index, c.cfg.NumRasterizers, c.cfg.RasterStride)
+			c.walk.init(m.Draw.Raster.TileOrder, tx0, ty0, tx1, ty1, c.Cfg.Index, c.Cfg.NumRasterizers, c.Cfg.RasterStride)
 			progress = true
 		case *protocol.DrawEnd:
 			if m.Draw == nil {
@@ -343,7 +341,7 @@ func (c *Comp) coarse(now sim.VTimeInSec, cyc uint64) bool {
 		return c.coarseBlur() || progress
 	}
 	d, p := c.prim.Draw, c.prim.Prim
-	for budget := c.cfg.TilesPerCycle; budget > 0 && !c.walk.done(); budget-- {
+	for budget := c.Cfg.TilesPerCycle; budget > 0 && !c.walk.done(); budget-- {
 		if c.tileQ.full() {
 			return progress
 		}

@@ -529,8 +529,8 @@ func (c *Comp) checkVisibility(m *protocol.VisibilityQuads) error {
 		return fmt.Errorf("VisibilityQuads, but the reorder buffer has no shading cache (ShadingCacheEntries 0)")
 	case m.Draw == nil || m.Prim == nil || m.Prim.Blur == nil:
 		return fmt.Errorf("VisibilityQuads without its draw or 5D primitive")
-	case m.Partition < 0 || m.Partition >= c.cfg.NumPartitions:
-		return fmt.Errorf("VisibilityQuads for partition %d of %d", m.Partition, c.cfg.NumPartitions)
+	case m.Partition < 0 || m.Partition >= c.Cfg.NumPartitions:
+		return fmt.Errorf("VisibilityQuads for partition %d of %d", m.Partition, c.Cfg.NumPartitions)
 	}
 	for k := range m.Quads {
 		q := &m.Quads[k]

@@ -55,7 +55,7 @@ type counters struct {
 // Comp is the reorder buffer between the pixel shaders and the ROPs. See the
 // package documentation.
 type Comp struct {
-	timing.Unit
+	timing.Unit[Config]
 
 	// FromQuadPacker receives PixelWarp and DrawEnd messages from the quad packer.
 	FromQuadPacker sim.Port
@@ -80,7 +80,6 @@ type Comp struct {
 	// not connected.
 	CommandProcessor sim.Port
 
-	cfg       Config
 	inBuf     sim.Buffer
 	shadedBuf sim.Buffer
 	ctlBuf    sim.Buffer
@@ -130,7 +129,7 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 // retire sends ready entries from the head to their ROPs, in order, up to
 // RetirePerCycle entries; blocked reports that a ROP refused.
 func (c *Comp) retire(now sim.VTimeInSec, cycle uint64) (progress, blocked bool) {
-	for budget := c.cfg.RetirePerCycle; budget > 0; {
+	for budget := c.Cfg.RetirePerCycle; budget > 0; {
 		r := c.stalled
 		if r.msg == nil {
 			if c.entries.used == 0 || !c.ready(c.entries.fromHead(0)) {
@@ -184,8 +183,8 @@ func (c *Comp) retire(now sim.VTimeInSec, cycle uint64) (progress, blocked bool)
 // for a marker, else one ShadedQuads for the longest run (at most budget) of
 // ready quads of the same draw and partition.
 func (c *Comp) nextRetiring(budget int) (retiring, bool) {
-	if len(c.ROPs) != c.cfg.NumPartitions {
-		c.Fault.Fail(fmt.Errorf("%d ROP ports for NumPartitions %d", len(c.ROPs), c.cfg.NumPartitions))
+	if len(c.ROPs) != c.Cfg.NumPartitions {
+		c.Fault.Fail(fmt.Errorf("%d ROP ports for NumPartitions %d", len(c.ROPs), c.Cfg.NumPartitions))
 		return retiring{}, false
 	}
 	h := c.entries.fromHead(0)
@@ -219,7 +218,7 @@ func (c *Comp) nextRetiring(budget int) (retiring, bool) {
 // fill writes up to FillPerCycle shaded warps into their entries. A shaded warp
 // always has its entries waiting, so this stage never stalls.
 func (c *Comp) fill(now sim.VTimeInSec) (progress bool) {
-	for i := 0; i < c.cfg.FillPerCycle; i++ {
+	for i := 0; i < c.Cfg.FillPerCycle; i++ {
 		msg := c.FromShaderCores.Peek()
 		if msg == nil {
 			break
@@ -284,7 +283,7 @@ func (c *Comp) dispatch(now sim.VTimeInSec, cycle uint64) (progress bool, wait d
 		budget = c.cache.lookupsPerCycle
 		defer c.cacheIdle(cycle, &progress, &wait)
 	}
-	for i := 0; i < c.cfg.DispatchPerCycle; i++ {
+	for i := 0; i < c.Cfg.DispatchPerCycle; i++ {
 		msg := c.FromQuadPacker.Peek()
 		if msg == nil {
 			return progress, waitNone
@@ -297,9 +296,9 @@ func (c *Comp) dispatch(now sim.VTimeInSec, cycle uint64) (progress bool, wait d
 				return progress, w
 			}
 		case *protocol.DrawEnd:
-			if m.From < 0 || m.From >= c.cfg.NumPartitions {
+			if m.From < 0 || m.From >= c.Cfg.NumPartitions {
 				c.FromQuadPacker.Retrieve(now)
-				c.Fault.Fail(fmt.Errorf("DrawEnd from partition %d of %d", m.From, c.cfg.NumPartitions))
+				c.Fault.Fail(fmt.Errorf("DrawEnd from partition %d of %d", m.From, c.Cfg.NumPartitions))
 				return true, waitNone
 			}
 			if c.entries.free() < 1 {
@@ -353,8 +352,8 @@ func (c *Comp) checkWarp(w *protocol.PixelWarp) error {
 		return fmt.Errorf("warp %d has %d quads; it needs 1 to Entries (%d)", w.ID, len(w.Quads), c.entries.size())
 	}
 	for k := range w.Quads {
-		if p := w.Quads[k].Partition; p < 0 || p >= c.cfg.NumPartitions {
-			return fmt.Errorf("warp %d quad %d: partition %d of %d", w.ID, k, p, c.cfg.NumPartitions)
+		if p := w.Quads[k].Partition; p < 0 || p >= c.Cfg.NumPartitions {
+			return fmt.Errorf("warp %d quad %d: partition %d of %d", w.ID, k, p, c.Cfg.NumPartitions)
 		}
 	}
 	return nil

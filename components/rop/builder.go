@@ -123,7 +123,6 @@ func MakeBuilder() Builder { return timing.NewBuilder("rop", DefaultConfig(), bu
 // environment and a valid configuration.
 func build(name string, env timing.Env, cfg Config) *Comp {
 	c := &Comp{
-		cfg:         cfg,
 		sender:      timing.Sender{Progress: env.Progress},
 		wait:        make([]quadRec, cfg.WaitQuads),
 		pipe:        timing.NewPipeline[done](cfg.BlendLatency, cfg.QuadsPerCycle),
@@ -134,7 +133,7 @@ func build(name string, env timing.Env, cfg Config) *Comp {
 	if cfg.SamplesPerCycle > 0 {
 		c.sampleRate = timing.NewRate(cfg.SamplesPerCycle)
 	}
-	c.Unit = timing.NewUnit(name, env, c, activityNames[:]...)
+	c.Unit = timing.NewUnit(name, env, cfg, c, activityNames[:]...)
 	c.wakeFn = c.wake
 
 	c.FromReorderBuffer, c.inBuf = timing.AddBufferedPort(c, "FromReorderBuffer", cfg.InputQueue)

@@ -117,7 +117,7 @@ type counters struct {
 // Comp is a ROP: the colour block of one partition's render back-end. See the
 // package documentation.
 type Comp struct {
-	timing.Unit
+	timing.Unit[Config]
 
 	// FromReorderBuffer receives ShadedQuads and DrawEnd in API order.
 	FromReorderBuffer sim.Port
@@ -140,7 +140,6 @@ type Comp struct {
 	// display buffer into it. Set by the platform builder before the run.
 	Image state.Memory
 
-	cfg         Config
 	sender      timing.Sender // sends; Blocked: a ready message the receiver did not take
 	inBuf       sim.Buffer
 	cache       *rtcache.Cache
@@ -274,7 +273,7 @@ func (c *Comp) retire(now sim.VTimeInSec) bool {
 	for len(c.recs) > 0 {
 		r := c.recs[0]
 		if r.drawEnd() {
-			if !c.sender.Send(c.Control, c.CommandProcessor, protocol.NewDrawDone(r.draw, c.cfg.Index), now) {
+			if !c.sender.Send(c.Control, c.CommandProcessor, protocol.NewDrawDone(r.draw, c.Cfg.Index), now) {
 				break
 			}
 			c.st.drawDones++
@@ -521,7 +520,7 @@ func (c *Comp) lookup(now sim.VTimeInSec, cycle uint64) bool {
 // A prefetch blocked mid-quad resumes at the same line. It reports whether a
 // read was sent.
 func (c *Comp) prefetch(now sim.VTimeInSec) bool {
-	if c.cfg.PrefetchDistance == 0 || c.ctlState != controlNone || c.look >= len(c.recs) {
+	if c.Cfg.PrefetchDistance == 0 || c.ctlState != controlNone || c.look >= len(c.recs) {
 		return false
 	}
 	head := c.recs[c.look]
@@ -529,7 +528,7 @@ func (c *Comp) prefetch(now sim.VTimeInSec) bool {
 	if c.pfSeq < start {
 		c.pfSeq, c.pfLine = start, 0
 	}
-	end := start + uint64(c.cfg.PrefetchDistance) + 1
+	end := start + uint64(c.Cfg.PrefetchDistance) + 1
 	progress := false
 	i := c.look
 	for c.pfSeq < end {
@@ -565,7 +564,7 @@ func (c *Comp) prefetchQuad(now sim.VTimeInSec, r *record, qi int) (done, issued
 		if full > 0 && c.lineSamples[c.pfLine] == full {
 			continue // written whole without a read
 		}
-		switch c.cache.Prefetch(now, lines[c.pfLine], c.cfg.PrefetchReserve) {
+		switch c.cache.Prefetch(now, lines[c.pfLine], c.Cfg.PrefetchReserve) {
 		case rtcache.PrefetchBlocked:
 			return false, issued
 		case rtcache.PrefetchIssued:
@@ -589,7 +588,7 @@ func (c *Comp) blend(cycle uint64) bool {
 			break
 		}
 		br := c.blendRate
-		if c.sampleRate != nil && q.r != nil && (q.r.vis != nil || c.cfg.Costs.Model == CostBySamples) {
+		if c.sampleRate != nil && q.r != nil && (q.r.vis != nil || c.Cfg.Costs.Model == CostBySamples) {
 			br = c.sampleRate
 		}
 		if !br.OK() {
@@ -609,8 +608,8 @@ func (c *Comp) blend(cycle uint64) bool {
 			}
 			d := r.draw.State
 			switch {
-			case c.cfg.Costs.Model == CostBySamples:
-				cost = c.cfg.Costs.quadCost(d, r.live[q.qi])
+			case c.Cfg.Costs.Model == CostBySamples:
+				cost = c.Cfg.Costs.quadCost(d, r.live[q.qi])
 			case br == c.sampleRate:
 				cost = r.live[q.qi].Count()
 			}
@@ -697,7 +696,7 @@ func (c *Comp) enqueue(r *record, lq []protocol.LateZQuad, id, what string) {
 // sendLateZ sends the next late-Z request, in order, while fewer than
 // LateZInFlight wait for their response.
 func (c *Comp) sendLateZ(now sim.VTimeInSec) bool {
-	if c.lateSent >= c.cfg.LateZInFlight {
+	if c.lateSent >= c.Cfg.LateZInFlight {
 		return false
 	}
 	for _, r := range c.recs {
@@ -723,7 +722,7 @@ func (c *Comp) sendLateZ(now sim.VTimeInSec) bool {
 // the shader's kills are applied (pipeline.Survivors) and, for a late-Z draw, the
 // late-Z request is built.
 func (c *Comp) accept(now sim.VTimeInSec) bool {
-	if c.ctlMsg != nil || c.ctlOut != nil || len(c.recs) >= c.cfg.Window {
+	if c.ctlMsg != nil || c.ctlOut != nil || len(c.recs) >= c.Cfg.Window {
 		return false
 	}
 	msg := c.FromReorderBuffer.Peek()
@@ -801,7 +800,7 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 			c.cache.Clear(m.Target.Addr, m.Target.Addr+m.Size)
 		}
 		c.st.clears++
-		c.ctlOut = protocol.NewDone(m.ID, c.cfg.Index)
+		c.ctlOut = protocol.NewDone(m.ID, c.Cfg.Index)
 	case *protocol.PresentCmd:
 		if err := c.startResolve(m); err != nil {
 			c.Fault.Fail(err)
@@ -859,7 +858,7 @@ func (c *Comp) controlStep() bool {
 				}
 			}
 		}
-		c.ctlOut = protocol.NewDone(c.ctlMsg.Meta().ID, c.cfg.Index)
+		c.ctlOut = protocol.NewDone(c.ctlMsg.Meta().ID, c.Cfg.Index)
 		c.ctlMsg = nil
 		c.ctlState = controlNone
 		c.res = resolver{}
@@ -920,8 +919,8 @@ func (c *Comp) Buffers() []timing.BufferState {
 	n := c.Name()
 	b := []timing.BufferState{
 		{Name: c.FromReorderBuffer.Name(), Len: c.inBuf.Size(), Cap: c.inBuf.Capacity()},
-		{Name: n + ".Window", Len: len(c.recs), Cap: c.cfg.Window},
-		{Name: n + ".LateZRequests", Len: c.lateSent, Cap: c.cfg.LateZInFlight},
+		{Name: n + ".Window", Len: len(c.recs), Cap: c.Cfg.Window},
+		{Name: n + ".LateZRequests", Len: c.lateSent, Cap: c.Cfg.LateZInFlight},
 		{Name: n + ".Wait", Len: c.wLen, Cap: len(c.wait)},
 		{Name: n + ".Blends", Len: c.pipe.Len(), Cap: c.pipe.Latency * c.pipe.Width},
 	}

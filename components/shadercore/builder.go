@@ -118,7 +118,6 @@ func MakeBuilder() Builder { return timing.NewBuilder("shadercore", DefaultConfi
 
 func build(name string, env timing.Env, cfg Config) *Comp {
 	c := &Comp{
-		cfg:         cfg,
 		issueCycles: (cfg.WarpSize + cfg.SIMDWidth - 1) / cfg.SIMDWidth,
 		sfuCycles:   (cfg.WarpSize + cfg.sfuWidth() - 1) / cfg.sfuWidth(),
 		maxGSWarps:  cfg.MaxGSWarps,
@@ -127,7 +126,7 @@ func build(name string, env timing.Env, cfg Config) *Comp {
 	if c.maxGSWarps == 0 {
 		c.maxGSWarps = cfg.WarpSlots
 	}
-	c.Unit = timing.NewUnit(name, env, c, activityNames[:]...)
+	c.Unit = timing.NewUnit(name, env, cfg, c, activityNames[:]...)
 	c.buildPorts(name, cfg)
 	c.buildSlots(cfg)
 	return c

@@ -23,7 +23,7 @@ var activityNames = [...]string{"busy", "stall_texture", "stall_latency", "block
 // warp scheduler and a SIMD unit shared by vertex and pixel warps. See the
 // package documentation.
 type Comp struct {
-	timing.Unit
+	timing.Unit[Config]
 
 	// FromDispatch receives VertexBatch (input assembler) and PixelWarp
 	// (reorder buffer) messages; its buffer is the input queue.
@@ -42,7 +42,6 @@ type Comp struct {
 	ReorderBufferPort     sim.Port
 	SamplerPort           sim.Port
 
-	cfg         Config
 	issueCycles int
 	sfuCycles   int // issue cycles of a special-function instruction
 
@@ -253,9 +252,9 @@ func (c *Comp) Buffers() []timing.BufferState {
 	return []timing.BufferState{
 		{Name: c.inputBuf.Name(), Len: c.inputBuf.Size(), Cap: c.inputBuf.Capacity()},
 		{Name: c.gsInputBuf.Name(), Len: c.gsInputBuf.Size(), Cap: c.gsInputBuf.Capacity()},
-		{Name: c.Name() + ".GSOutputBuffer", Len: c.gsBufUsed, Cap: c.cfg.GSOutputBuffer},
+		{Name: c.Name() + ".GSOutputBuffer", Len: c.gsBufUsed, Cap: c.Cfg.GSOutputBuffer},
 		{Name: c.Name() + ".WarpSlots", Len: len(c.order), Cap: len(c.slots)},
-		{Name: c.Name() + ".Registers", Len: c.regsUsed, Cap: c.cfg.Registers},
+		{Name: c.Name() + ".Registers", Len: c.regsUsed, Cap: c.Cfg.Registers},
 		{Name: c.Name() + ".TexRequestQueue", Len: len(c.texQueue), Cap: len(c.slots)},
 		{Name: c.responseBuf.Name(), Len: c.responseBuf.Size(), Cap: c.responseBuf.Capacity()},
 	}

@@ -87,7 +87,7 @@ func (c *Comp) accept(now sim.VTimeInSec, cy uint64) bool {
 	c.nextSeq++
 	c.count++
 	lanes := len(req.Lanes)
-	r.addrDone = cy + uint64(max(1, (lanes+c.cfg.LanesPerCycle-1)/c.cfg.LanesPerCycle))
+	r.addrDone = cy + uint64(max(1, (lanes+c.Cfg.LanesPerCycle-1)/c.Cfg.LanesPerCycle))
 	c.addrFreeAt = r.addrDone
 	c.stats.requests++
 	c.stats.lanes += uint64(lanes)
@@ -130,7 +130,7 @@ func (c *Comp) sample(r *request) error {
 		r.texelQuads += texture.TexelQuads(c.taps)
 	}
 	c.stats.texelQuads += uint64(r.texelQuads)
-	r.texelQuads *= c.cfg.Costs.factor(tex)
+	r.texelQuads *= c.Cfg.Costs.factor(tex)
 	return nil
 }
 

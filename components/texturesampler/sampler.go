@@ -28,7 +28,7 @@ var activityNames = [...]string{"busy", "stall_miss_queue", "wait_memory", "bloc
 // tag lookup with a miss queue to the L2, and filtering. See the package
 // documentation.
 type Comp struct {
-	timing.Unit
+	timing.Unit[Config]
 
 	// Core receives TexRequest messages from the shader core and sends the
 	// TexResponse messages back; its buffer is the input queue.
@@ -52,7 +52,6 @@ type Comp struct {
 
 	client *memclient.Client
 
-	cfg           Config
 	l1            *timing.TagArray
 	lineSize      uint64
 	fetchBytes    uint64

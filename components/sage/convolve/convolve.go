@@ -24,7 +24,7 @@ var activityNames = [...]string{"busy", "starved", "blocked", "idle"}
 
 // Comp is one convolve chip. See the package documentation.
 type Comp struct {
-	timing.Unit
+	timing.Unit[Config]
 
 	// Control receives PresentCmd and answers Done at once.
 	Control sim.Port
@@ -42,7 +42,6 @@ type Comp struct {
 	// FromPrev or the video output's FromConvolve (set by the platform builder).
 	Route, Next sim.Port
 
-	cfg         Config
 	routeBuf    sim.Buffer
 	prevBuf     sim.Buffer
 	step        float64
@@ -99,7 +98,7 @@ func (c *Comp) setFrame() {
 	c1 := min(b.srcW, c.pixelOf(c.x1-1)+filter.Window/2+1)
 	b.setColumns(c0, c1)
 	next := 0
-	for j := 0; j < c.cfg.OutputHeight; j++ {
+	for j := 0; j < c.Cfg.OutputHeight; j++ {
 		lo, hi := c.window(j)
 		for r := max(lo, next); r <= hi; r++ {
 			c.rows = append(c.rows, r)
@@ -138,11 +137,11 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 // control takes a PresentCmd: it starts the frame and answers Done at once
 // (the scan-out continues).
 func (c *Comp) control(now sim.VTimeInSec) bool {
-	progress, err := c.ctl.Step(now, c.Control, c.active, c.cfg.Index, c.Env.Progress, func(m *protocol.PresentCmd) error {
+	progress, err := c.ctl.Step(now, c.Control, c.active, c.Cfg.Index, c.Env.Progress, func(m *protocol.PresentCmd) error {
 		t := m.Target
-		if int(t.Width) != c.buf.srcW || int(t.Height) != c.buf.srcH || int(t.Samples) != c.cfg.Samples {
+		if int(t.Width) != c.buf.srcW || int(t.Height) != c.buf.srcH || int(t.Samples) != c.Cfg.Samples {
 			return fmt.Errorf("PresentCmd %s: Target %dx%d at %d samples: the chip is built for a %dx%d source at %d",
-				m.ID, t.Width, t.Height, t.Samples, c.buf.srcW, c.buf.srcH, c.cfg.Samples)
+				m.ID, t.Width, t.Height, t.Samples, c.buf.srcW, c.buf.srcH, c.Cfg.Samples)
 		}
 		c.st.presents++
 		c.present = m.ID
@@ -161,7 +160,7 @@ func (c *Comp) startFrame() {
 	c.buf.reset()
 	c.nextReq, c.j, c.i = 0, 0, c.x0
 	if c.x0 == c.x1 {
-		c.j = c.cfg.OutputHeight // nothing to filter: the chip only passes the chain on
+		c.j = c.Cfg.OutputHeight // nothing to filter: the chip only passes the chain on
 	}
 	c.busy, c.pending, c.outQ = false, nil, c.outQ[:0]
 	c.sendY, c.sendX = 0, c.streamX0
@@ -170,13 +169,13 @@ func (c *Comp) startFrame() {
 // request asks the route for the next source rows, up to requestAhead rows
 // below the window of the output line being filtered.
 func (c *Comp) request(now sim.VTimeInSec) bool {
-	if !c.active || c.j >= c.cfg.OutputHeight {
+	if !c.active || c.j >= c.Cfg.OutputHeight {
 		return false
 	}
 	_, hi := c.window(c.j)
 	progress := false
-	for c.nextReq < len(c.rows) && c.rows[c.nextReq] <= hi+c.cfg.RequestAhead {
-		m := protocol.NewLineRequest(c.rows[c.nextReq], c.buf.c0, c.buf.c1, c.cfg.Index)
+	for c.nextReq < len(c.rows) && c.rows[c.nextReq] <= hi+c.Cfg.RequestAhead {
+		m := protocol.NewLineRequest(c.rows[c.nextReq], c.buf.c0, c.buf.c1, c.Cfg.Index)
 		m.Src, m.Dst, m.SendTime = c.ToRoute, c.Route, now
 		if c.ToRoute.Send(m) != nil {
 			break
@@ -202,18 +201,18 @@ func (c *Comp) receive(now sim.VTimeInSec) bool {
 			return progress
 		}
 		b := c.buf
-		if m.Y < 0 || m.Y >= b.srcH || m.X0 < b.c0 || m.X1 > b.c1 || m.X1 <= m.X0 || m.N != c.cfg.Samples ||
-			len(m.Samples) != (m.X1-m.X0)*c.cfg.Samples || m.Convolve != c.cfg.Index {
+		if m.Y < 0 || m.Y >= b.srcH || m.X0 < b.c0 || m.X1 > b.c1 || m.X1 <= m.X0 || m.N != c.Cfg.Samples ||
+			len(m.Samples) != (m.X1-m.X0)*c.Cfg.Samples || m.Convolve != c.Cfg.Index {
 			c.Fault.Fail(fmt.Errorf("SampleSpan %s: line %d pixels [%d, %d) x %d samples (%d carried) for chip %d: "+
 				"the chip holds columns [%d, %d) of %d lines at %d samples", m.ID, m.Y, m.X0, m.X1, m.N,
-				len(m.Samples), m.Convolve, b.c0, b.c1, b.srcH, c.cfg.Samples))
+				len(m.Samples), m.Convolve, b.c0, b.c1, b.srcH, c.Cfg.Samples))
 			return false
 		}
 		l := b.slot(m.Y)
 		if l == nil {
 			return progress
 		}
-		copy(l.data[(m.X0-b.c0)*c.cfg.Samples:], m.Samples)
+		copy(l.data[(m.X0-b.c0)*c.Cfg.Samples:], m.Samples)
 		l.got += len(m.Samples)
 		c.FromRoute.Retrieve(now)
 		c.st.spansIn++
@@ -238,7 +237,7 @@ func (c *Comp) finishSpan(cycle uint64) bool {
 // have finished them: each pixel costs ceil(samples read / (processors x
 // rate)) cycles, at least one.
 func (c *Comp) filterSpan(now sim.VTimeInSec, cycle uint64) bool {
-	if !c.active || c.busy || c.j >= c.cfg.OutputHeight {
+	if !c.active || c.busy || c.j >= c.Cfg.OutputHeight {
 		return false
 	}
 	lo, hi := c.window(c.j)
@@ -253,13 +252,13 @@ func (c *Comp) filterSpan(now sim.VTimeInSec, cycle uint64) bool {
 			return progress
 		}
 	}
-	end := min(c.i+c.cfg.SpanPixels, c.x1)
+	end := min(c.i+c.Cfg.SpanPixels, c.x1)
 	pixels := make([]byte, 4*(end-c.i))
 	cy := filter.Centre(c.j, c.step)
 	cycles := uint64(0)
 	for x := c.i; x < end; x++ {
 		before := c.fst.SamplesRead
-		px := c.cfg.Convolver.Pixel(filter.Centre(x, c.step), cy, c.cfg.Positions, c.buf, c.cfg.Samples, &c.fst)
+		px := c.Cfg.Convolver.Pixel(filter.Centre(x, c.step), cy, c.Cfg.Positions, c.buf, c.Cfg.Samples, &c.fst)
 		cycles += max(1, (c.fst.SamplesRead-before+uint64(c.perCycle)-1)/uint64(c.perCycle))
 		o := 4 * (x - c.i)
 		pixels[o], pixels[o+1], pixels[o+2], pixels[o+3] = px.R, px.G, px.B, px.A
@@ -269,7 +268,7 @@ func (c *Comp) filterSpan(now sim.VTimeInSec, cycle uint64) bool {
 		return false
 	}
 	if c.i == c.x0 && c.NumHooks() > 0 {
-		tracing.StartTask(protocol.LineTaskID(c.present, c.j, protocol.SwathSuffix(c.cfg.Index)),
+		tracing.StartTask(protocol.LineTaskID(c.present, c.j, protocol.SwathSuffix(c.Cfg.Index)),
 			protocol.ReqOutTaskID(c.present), c, protocol.KindSwathLine, protocol.TaskWhat("line", uint64(c.j)), nil)
 	}
 	c.pending = protocol.NewVideoSpan(c.j, c.i, end, pixels)
@@ -279,7 +278,7 @@ func (c *Comp) filterSpan(now sim.VTimeInSec, cycle uint64) bool {
 	c.i = end
 	if c.i == c.x1 {
 		c.i, c.j = c.x0, c.j+1
-		if c.j == c.cfg.OutputHeight {
+		if c.j == c.Cfg.OutputHeight {
 			c.buf.evictBelow(c.buf.srcH)
 		}
 	}
@@ -292,7 +291,7 @@ func (c *Comp) filterSpan(now sim.VTimeInSec, cycle uint64) bool {
 // stream.
 func (c *Comp) sendChain(now sim.VTimeInSec) bool {
 	progress := false
-	for c.active && c.sendY < c.cfg.OutputHeight {
+	for c.active && c.sendY < c.Cfg.OutputHeight {
 		if c.sendX == c.x1 {
 			c.sendY, c.sendX = c.sendY+1, c.streamX0
 			progress = true
@@ -326,7 +325,7 @@ func (c *Comp) sendChain(now sim.VTimeInSec) bool {
 			c.outQ = c.outQ[1:]
 			c.st.spansOut++
 			if m.X1 == c.x1 && c.NumHooks() > 0 {
-				tracing.EndTask(protocol.LineTaskID(c.present, m.Y, protocol.SwathSuffix(c.cfg.Index)), c)
+				tracing.EndTask(protocol.LineTaskID(c.present, m.Y, protocol.SwathSuffix(c.Cfg.Index)), c)
 			}
 		} else {
 			c.FromPrev.Retrieve(now)
@@ -336,7 +335,7 @@ func (c *Comp) sendChain(now sim.VTimeInSec) bool {
 		c.Env.Progress.Add(1)
 		progress = true
 	}
-	if c.active && c.sendY == c.cfg.OutputHeight && c.j >= c.cfg.OutputHeight && !c.busy {
+	if c.active && c.sendY == c.Cfg.OutputHeight && c.j >= c.Cfg.OutputHeight && !c.busy {
 		c.active = false // the frame is out; the next PresentCmd may start
 		progress = true
 	}

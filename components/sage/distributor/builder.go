@@ -74,8 +74,8 @@ func MakeBuilder() Builder { return timing.NewBuilder("distributor", DefaultConf
 // build makes the unit named name from a checked Env and Config.
 func build(name string, env timing.Env, cfg Config) *Distributor {
 	n := cfg.Pipes
-	c := &Distributor{cfg: cfg}
-	c.Unit = timing.NewUnit(name, env, c, stateNames[:]...)
+	c := &Distributor{}
+	c.Unit = timing.NewUnit(name, env, cfg, c, stateNames[:]...)
 	c.createPorts()
 	c.lastOrderedPipe = -1
 	c.outstanding = make([][]chunkLoad, n)
@@ -86,8 +86,8 @@ func build(name string, env timing.Env, cfg Config) *Distributor {
 }
 
 func (c *Distributor) createPorts() {
-	c.FromCommandProcessor = timing.AddPort(c, "FromCommandProcessor", c.cfg.InputQueue)
+	c.FromCommandProcessor = timing.AddPort(c, "FromCommandProcessor", c.Cfg.InputQueue)
 	c.ToPipes = timing.AddPort(c, "ToPipes", 1)
 	c.ToSampleFills = timing.AddPort(c, "ToSampleFills", 1)
-	c.FromSampleFills = timing.AddPort(c, "FromSampleFills", c.cfg.ReturnQueue)
+	c.FromSampleFills = timing.AddPort(c, "FromSampleFills", c.Cfg.ReturnQueue)
 }

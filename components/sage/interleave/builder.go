@@ -78,7 +78,6 @@ func MakeBuilder() Builder { return timing.NewBuilder("interleave", DefaultConfi
 // build makes the unit named name from a checked Env and Config.
 func build(name string, env timing.Env, cfg Config) *Comp {
 	c := &Comp{
-		cfg:       cfg,
 		spb:       uint64(cfg.SamplesPerBlock),
 		banks:     uint64(cfg.BanksPerChip),
 		perPage:   uint64(cfg.BlocksPerPage),
@@ -100,7 +99,7 @@ func build(name string, env timing.Env, cfg Config) *Comp {
 			c.chips[i].open[k] = -1
 		}
 	}
-	c.Unit = timing.NewUnit(name, env, c, activityNames[:]...)
+	c.Unit = timing.NewUnit(name, env, cfg, c, activityNames[:]...)
 	c.FromSched, c.inBuf = timing.AddBufferedPort(c, "FromSched", cfg.InputQueue)
 	c.Control = timing.AddPort(c, "Control", 2)
 	return c

@@ -65,7 +65,7 @@ type counters struct {
 // Comp is an interleave of the SAGE sample buffer: ChipsPerInterleave 3DRAM
 // chips on one bus. See the package documentation.
 type Comp struct {
-	timing.Unit
+	timing.Unit[Config]
 
 	// FromSched receives SampleBurst, OrderMarker and Prefetch from the sched.
 	FromSched sim.Port
@@ -76,7 +76,6 @@ type Comp struct {
 	// platform builder).
 	CommandProcessor sim.Port
 
-	cfg   Config
 	inBuf sim.Buffer
 
 	spb, banks, perPage              uint64
@@ -177,13 +176,13 @@ func (c *Comp) stream(now sim.VTimeInSec, cycle uint64) bool {
 // locate returns the sample's chip within the interleave and its block (the
 // address of its first sample in the chip), checking that it belongs here.
 func (c *Comp) locate(x, y, s int) (int, uint64, error) {
-	g := &c.cfg.Geometry
+	g := &c.Cfg.Geometry
 	if x < 0 || y < 0 || x >= g.Width || y >= g.Height || s < 0 || s >= g.Samples {
 		return 0, 0, fmt.Errorf("sample (%d, %d, %d) outside the %dx%d sample buffer at %d samples", x, y, s,
 			g.Width, g.Height, g.Samples)
 	}
 	ch := g.Chip(x, y, s)
-	if i := ch % g.Interleaves; i != c.cfg.Index {
+	if i := ch % g.Interleaves; i != c.Cfg.Index {
 		return 0, 0, fmt.Errorf("sample (%d, %d, %d) belongs to interleave %d", x, y, s, i)
 	}
 	row := uint64(g.Row(x, y, s))
@@ -246,7 +245,7 @@ func (c *Comp) issue(k *chip, cost uint64) {
 // up in its chip's pixel buffer (a miss loads it), then written by
 // pipeline.WriteSample (z compare and blend in the 3DRAM).
 func (c *Comp) burst(m *protocol.SampleBurst) error {
-	if m.Interleave != c.cfg.Index {
+	if m.Interleave != c.Cfg.Index {
 		return fmt.Errorf("FromSched: SampleBurst for interleave %d", m.Interleave)
 	}
 	d := m.Draw.State
@@ -327,11 +326,11 @@ func (c *Comp) marker(m *protocol.OrderMarker) error {
 	c.st.drawEnds++
 	seq := m.Draw.Seq
 	c.drawEnds[seq]++
-	if c.drawEnds[seq] < c.cfg.Pipes {
+	if c.drawEnds[seq] < c.Cfg.Pipes {
 		return nil
 	}
 	delete(c.drawEnds, seq)
-	c.queue(protocol.NewDrawDone(m.Draw, c.cfg.Index), c.chipsFree())
+	c.queue(protocol.NewDrawDone(m.Draw, c.Cfg.Index), c.chipsFree())
 	c.st.drawDones++
 	return nil
 }
@@ -372,7 +371,7 @@ func (c *Comp) control(now sim.VTimeInSec, cycle uint64) bool {
 		c.mark(c.busFree, stateIdle)
 		c.st.clears++
 		c.st.clearCycles += cycles
-		c.queue(protocol.NewDone(m.ID, c.cfg.Index), c.busFree)
+		c.queue(protocol.NewDone(m.ID, c.Cfg.Index), c.busFree)
 		c.startControlTask(protocol.KindClear, m.ID)
 	case *protocol.PresentCmd:
 		c.st.presents++
@@ -393,7 +392,7 @@ func (c *Comp) control(now sim.VTimeInSec, cycle uint64) bool {
 		}
 		c.busFree = end
 		c.mark(end, stateIdle)
-		c.queue(protocol.NewDone(m.ID, c.cfg.Index), end)
+		c.queue(protocol.NewDone(m.ID, c.Cfg.Index), end)
 		c.startControlTask(protocol.KindFlush, m.ID)
 	default:
 		c.Fault.Unexpected(c.Control, msg)
@@ -422,10 +421,10 @@ func (c *Comp) startControlTask(kind, msgID string) {
 // turn).
 func (c *Comp) clearSamples(t command.Target) uint64 {
 	n := uint64(t.Width) * uint64(t.Height) * uint64(max(t.Samples, 1))
-	chips := uint64(c.cfg.Geometry.Chips())
+	chips := uint64(c.Cfg.Geometry.Chips())
 	var total uint64
-	for k := 0; k < c.cfg.Geometry.ChipsPerInterleave; k++ {
-		ch := uint64(c.cfg.Index + k*c.cfg.Geometry.Interleaves)
+	for k := 0; k < c.Cfg.Geometry.ChipsPerInterleave; k++ {
+		ch := uint64(c.Cfg.Index + k*c.Cfg.Geometry.Interleaves)
 		total += n / chips
 		if ch < n%chips {
 			total++
@@ -496,7 +495,7 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 // render target's size and samples per pixel; the platform calls it before
 // the run), which decides the map from samples to chips and rows.
 func (c *Comp) SetRaster(width, height, samples int) error {
-	if err := c.cfg.Geometry.SetRaster(width, height, samples); err != nil {
+	if err := c.Cfg.Geometry.SetRaster(width, height, samples); err != nil {
 		return fmt.Errorf("%s: %w", c.Name(), err)
 	}
 	return nil

@@ -51,7 +51,7 @@ type counters struct {
 // Comp is the route network: the paper's 10 route chips as one unit. See the
 // package documentation.
 type Comp struct {
-	timing.Unit
+	timing.Unit[Config]
 
 	// FromConvolves receives LineRequests from the convolve chips.
 	FromConvolves sim.Port
@@ -68,7 +68,6 @@ type Comp struct {
 	Image state.Memory
 
 	inBuf sim.Buffer
-	cfg   Config
 	rate  int // samples per video-read clock (chips x samples per chip)
 
 	target  *framebuffer.ColorTarget
@@ -205,8 +204,8 @@ func (c *Comp) accept(now sim.VTimeInSec, cycle uint64) bool {
 	case m.X0 < 0 || m.X1 <= m.X0 || m.X1 > c.target.Width:
 		c.Fault.Fail(fmt.Errorf("LineRequest %s: pixels [%d, %d): must be a non-empty part of [0, %d)", m.ID, m.X0, m.X1, c.target.Width))
 		return false
-	case c.samples > c.cfg.FIFOSamples:
-		c.Fault.Fail(fmt.Errorf("FIFOSamples %d: must hold one pixel's %d samples", c.cfg.FIFOSamples, c.samples))
+	case c.samples > c.Cfg.FIFOSamples:
+		c.Fault.Fail(fmt.Errorf("FIFOSamples %d: must hold one pixel's %d samples", c.Cfg.FIFOSamples, c.samples))
 		return false
 	}
 	c.FromConvolves.Retrieve(now)
@@ -227,12 +226,12 @@ func (c *Comp) startRead(now sim.VTimeInSec, cycle uint64) bool {
 	}
 	n := c.samples
 	o := &c.outs[b.Convolve]
-	px := min(c.cfg.SpanPixels, b.X1-c.burstX, (c.cfg.FIFOSamples-o.used)/n)
+	px := min(c.Cfg.SpanPixels, b.X1-c.burstX, (c.Cfg.FIFOSamples-o.used)/n)
 	if px < 1 {
 		c.full.Record(stateFIFOFull)
 		return false
 	}
-	if px < min(c.cfg.SpanPixels, b.X1-c.burstX) && o.used > 0 {
+	if px < min(c.Cfg.SpanPixels, b.X1-c.burstX) && o.used > 0 {
 		// Wait for room for a whole span rather than dribble pixels.
 		c.full.Record(stateFIFOFull)
 		return false
@@ -261,7 +260,7 @@ func (c *Comp) Buffers() []timing.BufferState {
 	b := []timing.BufferState{{Name: c.FromConvolves.Name(), Len: c.inBuf.Size(), Cap: c.inBuf.Capacity()}}
 	for k := range c.outs {
 		b = append(b, timing.BufferState{Name: fmt.Sprintf("%s.FIFO[%d]", c.Name(), k),
-			Len: c.outs[k].used, Cap: c.cfg.FIFOSamples})
+			Len: c.outs[k].used, Cap: c.Cfg.FIFOSamples})
 	}
 	return b
 }

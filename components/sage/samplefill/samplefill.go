@@ -31,8 +31,7 @@ var stateNames = [numStates]string{"busy", "blocked_sched", "wait_shader", "bloc
 // SampleFill is the per-sample stage of a SAGE rasterize chip: see the package
 // documentation.
 type SampleFill struct {
-	timing.Unit
-	cfg Config
+	timing.Unit[Config]
 
 	// FromRasterizer receives the pipe rasterizer's TileQuads and DrawEnd.
 	FromRasterizer sim.Port
@@ -137,13 +136,13 @@ func (c *SampleFill) Stats(add func(name string, v float64)) {
 func (c *SampleFill) Buffers() []timing.BufferState {
 	n := c.Name()
 	bs := []timing.BufferState{
-		timing.PeekState(c.FromRasterizer, c.cfg.InputQueue),
-		timing.PeekState(c.FromDistributor, c.cfg.InputQueue),
-		{Name: n + ".OpenWarp", Len: len(c.open), Cap: c.cfg.QuadsPerWarp},
-		{Name: n + ".ReorderBuffer", Len: c.warps, Cap: c.cfg.WarpsInFlight},
+		timing.PeekState(c.FromRasterizer, c.Cfg.InputQueue),
+		timing.PeekState(c.FromDistributor, c.Cfg.InputQueue),
+		{Name: n + ".OpenWarp", Len: len(c.open), Cap: c.Cfg.QuadsPerWarp},
+		{Name: n + ".ReorderBuffer", Len: c.warps, Cap: c.Cfg.WarpsInFlight},
 	}
 	for k := range c.queues {
-		bs = append(bs, timing.BufferState{Name: fmt.Sprintf("%s.SchedQueue[%d]", n, k), Len: len(c.queues[k]), Cap: c.cfg.OutputQueue})
+		bs = append(bs, timing.BufferState{Name: fmt.Sprintf("%s.SchedQueue[%d]", n, k), Len: len(c.queues[k]), Cap: c.Cfg.OutputQueue})
 	}
 	return bs
 }
@@ -199,11 +198,11 @@ func (c *SampleFill) sendStage(now sim.VTimeInSec) bool {
 }
 
 // sched returns the sched serving interleave i.
-func (c *SampleFill) sched(i int) int { return i / c.cfg.InterleavesPerSched }
+func (c *SampleFill) sched(i int) int { return i / c.Cfg.InterleavesPerSched }
 
 // push queues msg toward sched k; false when its queue is full.
 func (c *SampleFill) push(k int, msg sim.Msg) bool {
-	if len(c.queues[k]) >= c.cfg.OutputQueue {
+	if len(c.queues[k]) >= c.Cfg.OutputQueue {
 		c.stall(stateBlockedSched)
 		return false
 	}
@@ -215,13 +214,13 @@ func (c *SampleFill) push(k int, msg sim.Msg) bool {
 // pushMarkers queues an order marker into both sched streams, or neither.
 func (c *SampleFill) pushMarkers(kind protocol.OrderMarkerKind, d *protocol.Draw, seq uint64) bool {
 	for k := range c.queues {
-		if len(c.queues[k]) >= c.cfg.OutputQueue {
+		if len(c.queues[k]) >= c.Cfg.OutputQueue {
 			c.stall(stateBlockedSched)
 			return false
 		}
 	}
 	for k := range c.queues {
-		c.queues[k] = append(c.queues[k], protocol.NewOrderMarker(kind, d, seq, c.cfg.Pipe, -1))
+		c.queues[k] = append(c.queues[k], protocol.NewOrderMarker(kind, d, seq, c.Cfg.Pipe, -1))
 	}
 	c.changed = true
 	return true
@@ -234,7 +233,7 @@ func (c *SampleFill) flushBurst(i int) bool {
 	if len(b.samples) == 0 {
 		return true
 	}
-	if !c.push(c.sched(i), protocol.NewSampleBurst(b.draw, c.cfg.Pipe, i, b.samples, c.cfg.PacketBytes)) {
+	if !c.push(c.sched(i), protocol.NewSampleBurst(b.draw, c.Cfg.Pipe, i, b.samples, c.Cfg.PacketBytes)) {
 		return false
 	}
 	b.samples = nil
@@ -254,13 +253,13 @@ func (c *SampleFill) flushBursts() bool {
 // addSample puts s into its interleave's burst, queueing the burst first when
 // it is full; false (nothing changed) when its sched queue is full.
 func (c *SampleFill) addSample(d *protocol.Draw, s protocol.SageSample) bool {
-	i := c.cfg.Geometry.Interleave(int(s.X), int(s.Y), int(s.S))
+	i := c.Cfg.Geometry.Interleave(int(s.X), int(s.Y), int(s.S))
 	b := &c.bursts[i]
-	if len(b.samples) == c.cfg.BurstSamples && !c.flushBurst(i) {
+	if len(b.samples) == c.Cfg.BurstSamples && !c.flushBurst(i) {
 		return false
 	}
 	if b.samples == nil {
-		b.draw, b.samples = d, make([]protocol.SageSample, 0, c.cfg.BurstSamples)
+		b.draw, b.samples = d, make([]protocol.SageSample, 0, c.Cfg.BurstSamples)
 	}
 	b.samples = append(b.samples, s)
 	return true
@@ -273,7 +272,7 @@ var _ protocol.Unit = (*SampleFill)(nil)
 // size and samples per pixel; the platform calls it before the run), which
 // decides each sample's interleave.
 func (c *SampleFill) SetRaster(width, height, samples int) error {
-	if err := c.cfg.Geometry.SetRaster(width, height, samples); err != nil {
+	if err := c.Cfg.Geometry.SetRaster(width, height, samples); err != nil {
 		return fmt.Errorf("%s: %w", c.Name(), err)
 	}
 	return nil

@@ -71,13 +71,13 @@ func (c *SampleFill) takePlan(now sim.VTimeInSec, d *protocol.Draw) bool {
 	case d.State == nil || d.State.PS == nil:
 		c.Fault.Fail(fmt.Errorf("draw %d has no pixel shader", d.Seq))
 		return false
-	case d.Raster.Samples.Count != c.cfg.Geometry.Samples:
+	case d.Raster.Samples.Count != c.Cfg.Geometry.Samples:
 		c.Fault.Fail(fmt.Errorf("draw %d has %d samples per pixel, the sample buffer geometry %d", d.Seq,
-			d.Raster.Samples.Count, c.cfg.Geometry.Samples))
+			d.Raster.Samples.Count, c.Cfg.Geometry.Samples))
 		return false
 	}
 	c.FromDistributor.Retrieve(now)
-	c.cur = &drawInfo{d: d, rate: pipeline.PixelRateLinks(d.State, c.cfg.PixelRate), tex: d.State.PSResources.TexFetches}
+	c.cur = &drawInfo{d: d, rate: pipeline.PixelRateLinks(d.State, c.Cfg.PixelRate), tex: d.State.PSResources.TexFetches}
 	c.stats.draws++
 	if pl.Barrier {
 		c.rob = append(c.rob, &entry{kind: entryBarrier, draw: c.cur, seq: pl.BarrierSeq})
@@ -100,7 +100,7 @@ func (c *SampleFill) formWarps(now sim.VTimeInSec, m *protocol.TileQuads) bool {
 			c.qi, c.started = c.qi+1, false
 			continue
 		}
-		if len(c.open) == c.cfg.QuadsPerWarp {
+		if len(c.open) == c.Cfg.QuadsPerWarp {
 			if closed || !c.closeWarp() {
 				return progress
 			}
@@ -108,7 +108,7 @@ func (c *SampleFill) formWarps(now sim.VTimeInSec, m *protocol.TileQuads) bool {
 		}
 		s := bits.TrailingZeros64(c.rest)
 		c.rest &= c.rest - 1
-		c.open = append(c.open, protocol.WarpQuad{Prim: m.Prim, Quad: q.Quad, Live: q.Live, Partition: c.cfg.Pipe, Sample: int8(s)})
+		c.open = append(c.open, protocol.WarpQuad{Prim: m.Prim, Quad: q.Quad, Live: q.Live, Partition: c.Cfg.Pipe, Sample: int8(s)})
 		c.stats.sampleQuads++
 		progress = true
 	}
@@ -120,7 +120,7 @@ func (c *SampleFill) formWarps(now sim.VTimeInSec, m *protocol.TileQuads) bool {
 // closeWarp turns the open warp into a reorder-buffer entry; false when every
 // warp slot is in flight.
 func (c *SampleFill) closeWarp() bool {
-	if c.warps >= c.cfg.WarpsInFlight {
+	if c.warps >= c.Cfg.WarpsInFlight {
 		c.stall(stateFull)
 		return false
 	}
@@ -129,14 +129,14 @@ func (c *SampleFill) closeWarp() bool {
 	w.PixelRate, w.ReturnTo = d.rate, c.FromShaderCore
 	c.nextID++
 	if c.NumHooks() > 0 {
-		tracing.StartTask(protocol.SampleWarpTaskID(c.cfg.Pipe, w.ID, protocol.AtFill), protocol.DrawTaskID(d.d.Seq), c,
+		tracing.StartTask(protocol.SampleWarpTaskID(c.Cfg.Pipe, w.ID, protocol.AtFill), protocol.DrawTaskID(d.d.Seq), c,
 			protocol.KindSampleWarp, protocol.Count(len(c.open), "sample quads"), nil)
 	}
 	c.rob = append(c.rob, &entry{kind: entryWarp, draw: d, warp: w})
 	c.warps++
 	c.stats.warps++
 	c.stats.texMerged += uint64((len(c.open) - distinctQuads(c.open)) * 4 * d.tex)
-	c.open = make([]protocol.WarpQuad, 0, c.cfg.QuadsPerWarp)
+	c.open = make([]protocol.WarpQuad, 0, c.Cfg.QuadsPerWarp)
 	return true
 }
 
@@ -210,7 +210,7 @@ func (c *SampleFill) findWarp(w *protocol.PixelWarp) *entry {
 // distributor.
 func (c *SampleFill) retireStage(now sim.VTimeInSec) bool {
 	progress := false
-	budget := c.cfg.SamplesPerCycle
+	budget := c.Cfg.SamplesPerCycle
 	for len(c.rob) > 0 && budget > 0 {
 		e := c.rob[0]
 		switch e.kind {
@@ -233,7 +233,7 @@ func (c *SampleFill) retireStage(now sim.VTimeInSec) bool {
 				return progress
 			}
 			if c.NumHooks() > 0 {
-				tracing.EndTask(protocol.SampleWarpTaskID(c.cfg.Pipe, e.warp.ID, protocol.AtFill), c)
+				tracing.EndTask(protocol.SampleWarpTaskID(c.Cfg.Pipe, e.warp.ID, protocol.AtFill), c)
 			}
 			c.warps--
 		}
@@ -291,7 +291,7 @@ func (c *SampleFill) retireDrawEnd(now sim.VTimeInSec, e *entry) bool {
 	if c.Distributor == nil {
 		return true
 	}
-	r := protocol.NewDrawEnd(e.draw.d, c.cfg.Pipe)
+	r := protocol.NewDrawEnd(e.draw.d, c.Cfg.Pipe)
 	r.Src, r.Dst, r.SendTime = c.ToDistributor, c.Distributor, now
 	if c.ToDistributor.Send(r) != nil {
 		c.stall(stateBlockedSched)

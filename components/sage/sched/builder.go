@@ -74,10 +74,9 @@ func MakeBuilder() Builder { return timing.NewBuilder("sched", DefaultConfig(), 
 // build makes the unit named name from a checked Env and Config.
 func build(name string, env timing.Env, cfg Config) *Comp {
 	c := &Comp{
-		cfg:         cfg,
 		Interleaves: make([]sim.Port, cfg.Interleaves),
 	}
-	c.Unit = timing.NewUnit(name, env, c, activityNames[:]...)
+	c.Unit = timing.NewUnit(name, env, cfg, c, activityNames[:]...)
 	c.configure(cfg)
 	for p := 0; p < cfg.Pipes; p++ {
 		c.FromPipes = append(c.FromPipes, timing.AddPort(c, fmt.Sprintf("FromPipe[%d]", p), cfg.InputPortQueue))

@@ -136,14 +136,13 @@ func pixelClock(c Config) sim.Freq { return sim.Freq(c.PixelClock()) }
 func build(name string, env timing.Env, cfg Config) *Comp {
 	h, v := cfg.Totals()
 	c := &Comp{
-		cfg:    cfg,
 		hTotal: h,
 		vTotal: v,
 	}
 	if cfg.Channels > 1 {
 		c.taskSuffix = protocol.ChannelSuffix(cfg.Channel)
 	}
-	c.Unit = timing.NewUnit(name, env, c)
+	c.Unit = timing.NewUnit(name, env, cfg, c)
 	c.FromConvolve, c.inBuf = timing.AddBufferedPort(c, "FromConvolve", cfg.InputQueue)
 	c.Control = timing.AddPort(c, "Control", 2)
 	return c

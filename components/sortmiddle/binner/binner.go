@@ -54,8 +54,7 @@ var stateNames = [numStates]string{"busy", "binning", "wait_memory", "wait_tiles
 
 // Binner is the tiled machine's binner: see the package documentation.
 type Binner struct {
-	timing.Unit
-	cfg Config
+	timing.Unit[Config]
 
 	// FromPrimitiveAssembly receives protocol.PrimitiveMsg and protocol.DrawEnd.
 	FromPrimitiveAssembly sim.Port
@@ -284,7 +283,7 @@ func (c *Binner) newPass() *protocol.BinnedPass {
 	c.passSeq++
 	p.Grid, p.ParamBase = c.grid, c.regionBase
 	p.Bins = make([]protocol.Bin, c.grid.Count())
-	p.ChunkBytes = c.cfg.ChunkBytes
+	p.ChunkBytes = c.Cfg.ChunkBytes
 	c.pass = p
 	if c.traced() {
 		id := protocol.PassTaskID(p.Seq)
@@ -321,7 +320,7 @@ func (c *Binner) start(m *protocol.PrimitiveMsg) {
 // appendParam adds n bytes to the parameter buffer, writing each line as it
 // is left.
 func (c *Binner) appendParam(n uint64) {
-	line := uint64(c.cfg.LineBytes)
+	line := uint64(c.Cfg.LineBytes)
 	end := c.paramNext + n
 	for a := c.paramNext; a < end; {
 		l := a &^ (line - 1)
@@ -347,7 +346,7 @@ func (c *Binner) bin() bool {
 	p := c.pass
 	idx := uint32(len(p.Prims) - 1)
 	nx, _ := c.grid.Tiles()
-	for k := 0; k < c.cfg.EntriesPerCycle && c.curNext < total; k++ {
+	for k := 0; k < c.Cfg.EntriesPerCycle && c.curNext < total; k++ {
 		tx, ty := t[0]+c.curNext%w, t[1]+c.curNext/w
 		c.appendEntry(ty*nx+tx, idx)
 		c.curNext++
@@ -366,16 +365,16 @@ func (c *Binner) bin() bool {
 // full chunk's link) when needed, and writes the entries of a line when the
 // line or the chunk is full.
 func (c *Binner) appendEntry(b int, prim uint32) {
-	per := binning.EntriesPerChunk(c.cfg.ChunkBytes)
+	per := binning.EntriesPerChunk(c.Cfg.ChunkBytes)
 	bin := &c.pass.Bins[b]
 	if len(bin.Chunks) == 0 || c.fill[b] == per {
 		chunk := c.chunkNext
-		c.chunkNext += uint64(c.cfg.ChunkBytes)
+		c.chunkNext += uint64(c.Cfg.ChunkBytes)
 		if len(bin.Chunks) > 0 {
 			// The link in the full chunk's last 8 bytes.
 			prev := bin.Chunks[len(bin.Chunks)-1]
 			data := binary.LittleEndian.AppendUint64(nil, chunk)
-			c.writes = append(c.writes, write{addr: prev + uint64(c.cfg.ChunkBytes-binning.LinkBytes), data: data, kind: kindBin})
+			c.writes = append(c.writes, write{addr: prev + uint64(c.Cfg.ChunkBytes-binning.LinkBytes), data: data, kind: kindBin})
 		}
 		bin.Chunks = append(bin.Chunks, chunk)
 		c.fill[b] = 0
@@ -385,7 +384,7 @@ func (c *Binner) appendEntry(b int, prim uint32) {
 	c.fill[b]++
 	c.unwritten[b]++
 	c.st.entries++
-	if c.fill[b]*binning.EntryBytes%c.cfg.LineBytes == 0 || c.fill[b] == per {
+	if c.fill[b]*binning.EntryBytes%c.Cfg.LineBytes == 0 || c.fill[b] == per {
 		c.flushBin(b)
 	}
 }
@@ -459,7 +458,7 @@ func (c *Binner) finishPass() {
 		c.flushBin(b)
 	}
 	if c.paramOpen {
-		c.queue(c.paramLine, uint64(c.cfg.LineBytes), kindParam)
+		c.queue(c.paramLine, uint64(c.Cfg.LineBytes), kindParam)
 		c.paramOpen = false
 	}
 	p := c.pass

@@ -26,8 +26,8 @@ func MakeBuilder() Builder { return timing.NewBuilder("binner", DefaultConfig(),
 
 // build makes the unit named name from a checked Env and Config.
 func build(name string, env timing.Env, cfg Config) *Binner {
-	c := &Binner{cfg: cfg, zero: make([]byte, cfg.LineBytes)}
-	c.Unit = timing.NewUnit(name, env, c, stateNames[:]...)
+	c := &Binner{zero: make([]byte, cfg.LineBytes)}
+	c.Unit = timing.NewUnit(name, env, cfg, c, stateNames[:]...)
 	c.FromPrimitiveAssembly = sim.NewLimitNumMsgPort(c, cfg.InputQueue, name+".FromPrimitiveAssembly")
 	c.Control = sim.NewLimitNumMsgPort(c, 4, name+".Control")
 	c.ToMemory = sim.NewLimitNumMsgPort(c, cfg.MaxOutstandingMemory, name+".ToMemory")

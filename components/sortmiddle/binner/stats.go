@@ -27,7 +27,7 @@ func (c *Binner) Buffers() []timing.BufferState {
 		pe = 1
 	}
 	return []timing.BufferState{
-		timing.PeekState(c.FromPrimitiveAssembly, c.cfg.InputQueue),
+		timing.PeekState(c.FromPrimitiveAssembly, c.Cfg.InputQueue),
 		{Name: n + ".Writes", Len: len(c.writes)},
 		{Name: n + ".PassEnd", Len: pe, Cap: 1},
 		c.mem.Buffer(n + ".Memory"),

@@ -22,9 +22,9 @@ func MakeBuilder() Builder { return timing.NewBuilder("tile scheduler", DefaultC
 
 // build makes the unit named name from a checked Env and Config.
 func build(name string, env timing.Env, cfg Config) *Scheduler {
-	c := &Scheduler{cfg: cfg, held: make([]int, cfg.TileUnits),
+	c := &Scheduler{held: make([]int, cfg.TileUnits),
 		perUnit: make([]uint64, cfg.TileUnits), jobs: map[string]int{}}
-	c.Unit = timing.NewUnit(name, env, c, stateNames[:]...)
+	c.Unit = timing.NewUnit(name, env, cfg, c, stateNames[:]...)
 	c.FromBinner = sim.NewLimitNumMsgPort(c, 2, name+".FromBinner")
 	c.ToTileUnits = sim.NewLimitNumMsgPort(c, 2*cfg.TileUnits*cfg.JobsPerUnit, name+".ToTileUnits")
 	return c
@@ -53,7 +53,7 @@ func (c *Scheduler) Buffers() []timing.BufferState {
 	}
 	bs := []timing.BufferState{{Name: n + ".Tiles", Len: left}}
 	for u, h := range c.held {
-		bs = append(bs, timing.BufferState{Name: fmt.Sprintf("%s.TileUnit[%d]", n, u), Len: h, Cap: c.cfg.JobsPerUnit})
+		bs = append(bs, timing.BufferState{Name: fmt.Sprintf("%s.TileUnit[%d]", n, u), Len: h, Cap: c.Cfg.JobsPerUnit})
 	}
 	return bs
 }

@@ -56,8 +56,7 @@ var stateNames = [numStates]string{"busy", "wait_tile_units", "blocked_send", "i
 // Scheduler is the tiled machine's tile scheduler: see the package
 // documentation.
 type Scheduler struct {
-	timing.Unit
-	cfg Config
+	timing.Unit[Config]
 
 	// FromBinner receives protocol.BinnedPass and sends the binner Done.
 	FromBinner sim.Port
@@ -157,7 +156,7 @@ func (c *Scheduler) take(now sim.VTimeInSec) bool {
 // order returns the tiles of an nx x ny grid in the configured order.
 func (c *Scheduler) order(nx, ny int) []int {
 	out := make([]int, 0, nx*ny)
-	if c.cfg.Order == RowMajor {
+	if c.Cfg.Order == RowMajor {
 		for k := 0; k < nx*ny; k++ {
 			out = append(out, k)
 		}
@@ -190,9 +189,9 @@ func deinterleave(m int) (x, y int) {
 func (c *Scheduler) handOut(now sim.VTimeInSec) (progress, blocked bool) {
 	for c.next < len(c.tiles) {
 		u := -1
-		for k := 0; k < c.cfg.TileUnits; k++ {
-			v := (c.rr + k) % c.cfg.TileUnits
-			if c.held[v] < c.cfg.JobsPerUnit {
+		for k := 0; k < c.Cfg.TileUnits; k++ {
+			v := (c.rr + k) % c.Cfg.TileUnits
+			if c.held[v] < c.Cfg.JobsPerUnit {
 				u = v
 				break
 			}
@@ -209,7 +208,7 @@ func (c *Scheduler) handOut(now sim.VTimeInSec) (progress, blocked bool) {
 		c.held[u]++
 		c.perUnit[u]++
 		c.next++
-		c.rr = (u + 1) % c.cfg.TileUnits
+		c.rr = (u + 1) % c.Cfg.TileUnits
 		progress = true
 	}
 	return progress, false

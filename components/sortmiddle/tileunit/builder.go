@@ -29,8 +29,8 @@ func MakeBuilder() Builder { return timing.NewBuilder("tile unit", DefaultConfig
 
 // build makes the unit named name from a checked Env and Config.
 func build(name string, env timing.Env, cfg Config) *TileUnit {
-	c := &TileUnit{cfg: cfg}
-	c.Unit = timing.NewUnit(name, env, c, stateNames[:]...)
+	c := &TileUnit{}
+	c.Unit = timing.NewUnit(name, env, cfg, c, stateNames[:]...)
 	c.FromScheduler = sim.NewLimitNumMsgPort(c, 4, name+".FromScheduler")
 	c.ToRasterizer = sim.NewLimitNumMsgPort(c, 4, name+".ToRasterizer")
 	c.Control = sim.NewLimitNumMsgPort(c, 8, name+".Control")

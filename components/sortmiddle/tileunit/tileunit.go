@@ -74,8 +74,7 @@ const (
 
 // TileUnit is the tiled machine's tile unit: see the package documentation.
 type TileUnit struct {
-	timing.Unit
-	cfg Config
+	timing.Unit[Config]
 
 	// FromScheduler receives protocol.TileJob and sends Done.
 	FromScheduler sim.Port
@@ -218,7 +217,7 @@ func (c *TileUnit) takeJobs(now sim.VTimeInSec, cy uint64) bool {
 func (c *TileUnit) begin(job *protocol.TileJob, cy uint64) error {
 	p := job.Pass
 	t := &tile{job: job, pass: p, bin: &p.Bins[job.Tile], rect: p.Grid.Rect(job.Tile), start: cy}
-	line := uint64(c.cfg.LineBytes)
+	line := uint64(c.Cfg.LineBytes)
 	n := len(t.bin.Entries)
 	var colour, depth []uint64
 	if p.HasColor {
@@ -235,9 +234,9 @@ func (c *TileUnit) begin(job *protocol.TileJob, cy uint64) error {
 		}
 		depth = binning.DepthLines(nil, dt, p.Depth.Addr, t.rect, line)
 	}
-	t.bytes = (len(colour) + len(depth)) * c.cfg.LineBytes
+	t.bytes = (len(colour) + len(depth)) * c.Cfg.LineBytes
 	c.st.peak = max(c.st.peak, uint64(t.bytes))
-	if t.bytes > c.cfg.MemoryBytes {
+	if t.bytes > c.Cfg.MemoryBytes {
 		c.st.overBudget++
 	}
 	if p.LoadColor && (n > 0 || p.Present) {
@@ -248,7 +247,7 @@ func (c *TileUnit) begin(job *protocol.TileJob, cy uint64) error {
 	}
 	t.loadLeft = len(t.loads)
 	if n > 0 || p.StoreAll {
-		if !(p.Present && c.cfg.StoreResolved) {
+		if !(p.Present && c.Cfg.StoreResolved) {
 			t.stores = append(t.stores, colour...)
 			t.stores = append(t.stores, depth...)
 		}
@@ -276,9 +275,9 @@ func (c *TileUnit) begin(job *protocol.TileJob, cy uint64) error {
 func (c *TileUnit) binReads(t *tile) {
 	p := t.pass
 	n := len(t.bin.Entries)
-	line := uint64(c.cfg.LineBytes)
+	line := uint64(c.Cfg.LineBytes)
 	per := binning.EntriesPerChunk(p.ChunkBytes)
-	perLine := c.cfg.LineBytes / binning.EntryBytes
+	perLine := c.Cfg.LineBytes / binning.EntryBytes
 	link := -1 // the read holding the current chunk's address
 	for k, ch := range t.bin.Chunks {
 		first, end := k*per, min(n, (k+1)*per)
@@ -316,7 +315,7 @@ func (c *TileUnit) present(t *tile) error {
 		return fmt.Errorf("Display: the %dx%d display buffer at 0x%x is outside the memory image", w, h, p.Display)
 	}
 	t.presented = ct
-	line := uint64(c.cfg.LineBytes)
+	line := uint64(c.Cfg.LineBytes)
 	for y := t.rect.Y0; y < min(h, t.rect.Y1); y++ {
 		start := p.Display + uint64(y*w+t.rect.X0)*4
 		end := p.Display + uint64(y*w+min(w, t.rect.X1))*4
