@@ -10,8 +10,12 @@ import "github.com/sarchlab/akita/v3/sim"
 // A component declares `type Builder = timing.Builder[Config, *Comp]` and
 // `func MakeBuilder() Builder { return timing.NewBuilder("kind",
 // DefaultConfig(), build) }`, where build makes the unit from a checked
-// environment and a valid configuration. Builders are values: each With
-// returns a copy.
+// environment and a valid configuration:
+//
+//	c := &Comp{...}
+//	c.Unit = timing.NewUnit(name, env, cfg, c, activityNames[:]...)
+//
+// (see Unit), then its ports. Builders are values: each With returns a copy.
 type Builder[C interface{ Validate() error }, T any] struct {
 	kind  string
 	env   Env

@@ -8,7 +8,9 @@
 // engine's exact event order, faster) and TickingComponent (Akita's ticking
 // component with tick events that carry no ID string), with which every
 // gfxsim unit ticks at exactly the times, and in exactly the order, Akita's
-// would; Fault (a unit's protocol error, stopping the run through its Halt;
+// would; Unit (what a unit is built from: its TickingComponent, Env, Fault,
+// Activity and Waker, with Err and Finish); Fault (a unit's protocol error,
+// stopping the run through its Halt;
 // TakeAs and PeekAs take a port's message of the one type it carries);
 // Activity and WaitReason (the state of each cycle);
 // AddPort and PeekState (a unit's ports and their buffer states); Sender (a

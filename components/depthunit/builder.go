@@ -105,22 +105,12 @@ func MakeBuilder() Builder { return timing.NewBuilder("depthunit", DefaultConfig
 // environment and a valid configuration.
 func build(name string, env timing.Env, cfg Config) *Comp {
 	c := &Comp{
-		fault:          env.Fault(name),
-		sender:         timing.Sender{Progress: env.Progress},
-		index:          cfg.Index,
-		numRasterizers: cfg.NumRasterizers,
-		tileWindow:     cfg.TileWindow,
-		lateQueue:      cfg.LateQueue,
-		activity:       timing.NewActivity(activityNames[:]...),
-		fbQueue:        cfg.FeedbackQueue,
-		compression:    cfg.Cache.Compression,
+		sender: timing.Sender{Progress: env.Progress},
 	}
 	if cfg.HiZ.Mode != fhiz.Off {
 		c.hizCfg = cfg.HiZ.WithDefaults()
 	}
-	e, f := env.Engine, env.Freq
-	c.TickingComponent = timing.NewTickingComponent(name, e, f, c)
-	c.waker = timing.NewWaker(e, f, c)
+	c.Unit = timing.NewUnit(name, env, cfg, c, activityNames[:]...)
 
 	c.FromRasterizers, c.inBuf = timing.AddBufferedPort(c, "FromRasterizers", cfg.InputQueue)
 	c.ToQuadPacker = timing.AddPort(c, "ToQuadPacker", 1)
@@ -129,7 +119,7 @@ func build(name string, env timing.Env, cfg Config) *Comp {
 	c.Control = timing.AddPort(c, "Control", 2)
 	c.ToHiZ = timing.AddPort(c, "ToHiZ", 1)
 
-	cache, err := rtcache.New(c.ToMemory, timing.LateFinder{At: &c.Memory}, f, cfg.Cache)
+	cache, err := rtcache.New(c.ToMemory, timing.LateFinder{At: &c.Memory}, env.Freq, cfg.Cache)
 	if err != nil {
 		panic(fmt.Errorf("depthunit: Cache.%w", err))
 	}

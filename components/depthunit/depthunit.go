@@ -195,7 +195,7 @@ type counters struct {
 // Comp is a depth unit: the depth/stencil block of one partition's render
 // back-end. See the package documentation.
 type Comp struct {
-	*timing.TickingComponent
+	timing.Unit[Config]
 
 	// FromRasterizers receives TileQuads and DrawEnd from every rasterizer.
 	FromRasterizers sim.Port
@@ -226,13 +226,7 @@ type Comp struct {
 	// no HiZ unit (then FromRasterizers is fed by the rasterizers directly).
 	HiZ sim.Port
 
-	fault          timing.Fault
 	sender         timing.Sender // sends; Blocked: a ready message the receiver did not take
-	waker          *timing.Waker
-	index          int
-	numRasterizers int
-	tileWindow     int
-	lateQueue      int
 	inBuf, lateBuf sim.Buffer
 	cache          *rtcache.Cache
 	early, late    *stream
@@ -248,27 +242,24 @@ type Comp struct {
 	ctlDone *protocol.Done // the acknowledgement waiting to be sent
 	ctlTask timing.Task    // tracing: the control command's task
 
-	hizCfg      fhiz.Config // Mode Off: no HiZ unit
-	fbQueue     int
-	toHiZ       []sim.Msg // feedback and relayed control, in order
-	hizPending  bool      // a relayed control waits for the HiZ unit's Done
-	compression bool
-	targets     []*target
-	maxPos      fhiz.Pos // the latest API position tested
-	fbTiles     []protocol.HiZTileBounds
-	fbSeen      []int
+	hizCfg     fhiz.Config // Mode Off: no HiZ unit
+	toHiZ      []sim.Msg   // feedback and relayed control, in order
+	hizPending bool        // a relayed control waits for the HiZ unit's Done
+	targets    []*target
+	maxPos     fhiz.Pos // the latest API position tested
+	fbTiles    []protocol.HiZTileBounds
+	fbSeen     []int
 
 	// Per-tick conditions for the activity and the wake-ups.
 	hazard, lookBlocked, testBlocked bool
 	lookRateBlocked, testRateBlocked bool
 
-	activity *timing.Activity
-	st       counters
+	st counters
 }
 
 // Tick runs the stages from the back of the unit to its front.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.fault.Stopped() {
+	if c.Fault.Stopped() {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
@@ -366,16 +357,16 @@ func (c *Comp) outMsg(w *work) sim.Msg {
 	switch w.kind {
 	case workEarly:
 		t := w.tile
-		m := protocol.NewTileQuads(t.Draw, t.Prim, t.TileX, t.TileY, c.index, w.out)
+		m := protocol.NewTileQuads(t.Draw, t.Prim, t.TileX, t.TileY, c.Cfg.Index, w.out)
 		m.Window = t.Window
 		return m
 	case workPass:
 		t := w.tile
-		m := protocol.NewTileQuads(t.Draw, t.Prim, t.TileX, t.TileY, c.index, t.Quads)
+		m := protocol.NewTileQuads(t.Draw, t.Prim, t.TileX, t.TileY, c.Cfg.Index, t.Quads)
 		m.Window = t.Window
 		return m
 	}
-	return protocol.NewDrawEnd(w.draw, c.index)
+	return protocol.NewDrawEnd(w.draw, c.Cfg.Index)
 }
 
 // sent counts early-stream work w sent and ends its task.
@@ -706,20 +697,20 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 		return false
 	}
 	progress := false
-	if msg := c.ROP.Peek(); msg != nil && len(c.late.works) < c.lateQueue {
+	if msg := c.ROP.Peek(); msg != nil && len(c.late.works) < c.Cfg.LateQueue {
 		req, ok := msg.(*protocol.LateZReq)
 		if !ok || req.Draw == nil {
-			c.fault.Fail(fmt.Errorf("ROP port: unexpected message %T", msg))
+			c.Fault.Fail(fmt.Errorf("ROP port: unexpected message %T", msg))
 			return false
 		}
 		for i := range req.Quads {
 			q := &req.Quads[i]
 			if q.Prim == nil && !q.Live.Empty() {
-				c.fault.Fail(fmt.Errorf("LateZReq %s: quad %d has no primitive", req.ID, i))
+				c.Fault.Fail(fmt.Errorf("LateZReq %s: quad %d has no primitive", req.ID, i))
 				return false
 			}
 			if q.Depths != nil && (q.Prim == nil || q.Prim.Blur == nil || len(q.Depths) != q.Live.Count()) {
-				c.fault.Fail(fmt.Errorf("LateZReq %s: quad %d: %d depths for %d samples of a visibility quad", req.ID, i, len(q.Depths), q.Live.Count()))
+				c.Fault.Fail(fmt.Errorf("LateZReq %s: quad %d: %d depths for %d samples of a visibility quad", req.ID, i, len(q.Depths), q.Live.Count()))
 				return false
 			}
 		}
@@ -735,13 +726,13 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 		progress = true
 	}
 	msg := c.FromRasterizers.Peek()
-	if msg == nil || len(c.early.works) >= c.tileWindow {
+	if msg == nil || len(c.early.works) >= c.Cfg.TileWindow {
 		return progress
 	}
 	switch m := msg.(type) {
 	case *protocol.TileQuads:
 		if m.Draw == nil || m.Draw.State == nil || (m.Prim == nil && len(m.Quads) > 0) {
-			c.fault.Fail(fmt.Errorf("FromRasterizers: TileQuads %s without draw or primitive", m.ID))
+			c.Fault.Fail(fmt.Errorf("FromRasterizers: TileQuads %s without draw or primitive", m.ID))
 			return false
 		}
 		c.FromRasterizers.Retrieve(now)
@@ -767,7 +758,7 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 		return true
 	case *protocol.DrawEnd:
 		if m.Draw == nil {
-			c.fault.Fail(fmt.Errorf("FromRasterizers: DrawEnd %s without draw", m.ID))
+			c.Fault.Fail(fmt.Errorf("FromRasterizers: DrawEnd %s without draw", m.ID))
 			return false
 		}
 		c.FromRasterizers.Retrieve(now)
@@ -778,13 +769,13 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 			i = len(c.drawEnds) - 1
 		}
 		c.drawEnds[i].n++
-		if c.drawEnds[i].n == c.numRasterizers {
+		if c.drawEnds[i].n == c.Cfg.NumRasterizers {
 			c.drawEnds = append(c.drawEnds[:i], c.drawEnds[i+1:]...)
 			c.early.works = append(c.early.works, &work{kind: workDrawEnd, draw: m.Draw})
 		}
 		return true
 	default:
-		c.fault.Unexpected(c.FromRasterizers, msg)
+		c.Fault.Unexpected(c.FromRasterizers, msg)
 		return false
 	}
 }
@@ -796,7 +787,7 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 		if c.hizPending && len(c.toHiZ) == 0 {
 			if msg := c.FromRasterizers.Peek(); msg != nil {
 				if _, ok := msg.(*protocol.Done); !ok {
-					c.fault.Fail(fmt.Errorf("FromRasterizers: %T while waiting for the HiZ unit's acknowledgement", msg))
+					c.Fault.Fail(fmt.Errorf("FromRasterizers: %T while waiting for the HiZ unit's acknowledgement", msg))
 					return false
 				}
 				c.FromRasterizers.Retrieve(now)
@@ -812,11 +803,11 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 		}
 		if m, ok := c.ctlMsg.(*protocol.FlushCmd); ok && m.Invalidate {
 			if _, err := c.cache.Invalidate(); err != nil {
-				c.fault.Fail(fmt.Errorf("FlushCmd %s: %w", m.ID, err))
+				c.Fault.Fail(fmt.Errorf("FlushCmd %s: %w", m.ID, err))
 				return false
 			}
 		}
-		c.ctlDone = protocol.NewDone(c.ctlMsg.Meta().ID, c.index)
+		c.ctlDone = protocol.NewDone(c.ctlMsg.Meta().ID, c.Cfg.Index)
 		c.ctlMsg = nil
 		return true
 	}
@@ -841,19 +832,19 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 			c.ctlMsg = m
 			return true
 		}
-		c.ctlDone = protocol.NewDone(m.ID, c.index)
+		c.ctlDone = protocol.NewDone(m.ID, c.Cfg.Index)
 	case *protocol.PresentCmd:
 		c.st.presents++
 		c.beginFlush(now, m, m.ID)
 	case *protocol.FlushCmd:
 		if c.HiZ != nil && m.Invalidate {
-			c.fault.Fail(fmt.Errorf("Control: FlushCmd %s invalidates with a HiZ unit attached: an invalidating flush at the end of a tile is for the tiled machine's tile units, which run without HiZ", m.ID))
+			c.Fault.Fail(fmt.Errorf("Control: FlushCmd %s invalidates with a HiZ unit attached: an invalidating flush at the end of a tile is for the tiled machine's tile units, which run without HiZ", m.ID))
 			return false
 		}
 		c.st.flushes++
 		c.beginFlush(now, m, m.ID) // a sync token's flush: the HiZ unit writes back too, as at a Present
 	default:
-		c.fault.Unexpected(c.Control, msg)
+		c.Fault.Unexpected(c.Control, msg)
 		return false
 	}
 	return true
@@ -892,7 +883,7 @@ func (c *Comp) account(now sim.VTimeInSec, cycle uint64, progress bool) {
 	case c.hazard:
 		state = stateLateZDrain
 	}
-	c.activity.Set(cycle, state)
+	c.Activity.Set(cycle, state)
 	if progress {
 		return
 	}
@@ -908,11 +899,8 @@ func (c *Comp) account(now sim.VTimeInSec, cycle uint64, progress bool) {
 	if c.lookRateBlocked {
 		next = min(next, c.lookRate.Next(cycle))
 	}
-	c.waker.WakeForNext(now, cycle, next)
+	c.Waker.WakeForNext(now, cycle, next)
 }
-
-// Finish closes the activity accounting at time now.
-func (c *Comp) Finish(now sim.VTimeInSec) { c.activity.Finish(c.Freq.Cycle(now)) }
 
 // Buffers reports the input ports, the works in flight, the quads waiting for
 // lines, the test pipelines and the cache's memory queues.
@@ -920,10 +908,10 @@ func (c *Comp) Buffers() []timing.BufferState {
 	n := c.Name()
 	b := []timing.BufferState{
 		{Name: c.FromRasterizers.Name(), Len: c.inBuf.Size(), Cap: c.inBuf.Capacity()},
-		{Name: n + ".ToHiZQueue", Len: len(c.toHiZ), Cap: c.fbQueue},
+		{Name: n + ".ToHiZQueue", Len: len(c.toHiZ), Cap: c.Cfg.FeedbackQueue},
 		{Name: c.ROP.Name(), Len: c.lateBuf.Size(), Cap: c.lateBuf.Capacity()},
-		{Name: n + ".TileWindow", Len: len(c.early.works), Cap: c.tileWindow},
-		{Name: n + ".LateRequests", Len: len(c.late.works), Cap: c.lateQueue},
+		{Name: n + ".TileWindow", Len: len(c.early.works), Cap: c.Cfg.TileWindow},
+		{Name: n + ".LateRequests", Len: len(c.late.works), Cap: c.Cfg.LateQueue},
 		{Name: n + ".EarlyWait", Len: c.early.wLen, Cap: len(c.early.wait)},
 		{Name: n + ".LateWait", Len: c.late.wLen, Cap: len(c.late.wait)},
 		{Name: n + ".EarlyTests", Len: c.early.pipe.Len(), Cap: c.early.pipe.Latency * c.early.pipe.Width},
@@ -936,7 +924,7 @@ func (c *Comp) Buffers() []timing.BufferState {
 func (c *Comp) Stats(add func(name string, v float64)) {
 	timing.AddTagged(c.Name()+".", add, &c.st)
 	c.cache.Stats(c.Name(), add)
-	c.activity.Stats(c.Name(), add)
+	c.Activity.Stats(c.Name(), add)
 }
 
 // ObserveWrites installs f, called with every line of the unit's cache that

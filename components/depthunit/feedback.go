@@ -38,12 +38,12 @@ func (c *Comp) target(d *state.Draw) *target {
 	}
 	db := d.DepthBuf
 	t := &target{addr: d.DepthDesc.Addr, db: db}
-	if c.compression || c.hizCfg.Feedback == fhiz.EvictFeedback {
+	if c.Cfg.Cache.Compression || c.hizCfg.Feedback == fhiz.EvictFeedback {
 		if codec, err := fhiz.NewDepthCodec(db.Geometry, db.Format, t.addr); err == nil {
 			t.codec = codec
 		}
 	}
-	if c.compression && t.codec != nil {
+	if c.Cfg.Cache.Compression && t.codec != nil {
 		if size, err := state.DepthTargetSize(db.Geometry, db.Format); err == nil {
 			c.cache.SetSurface(rtcache.Surface{Base: t.addr, Size: size, Codec: t.codec})
 		}
@@ -74,7 +74,7 @@ func (c *Comp) queueHiZ(m *protocol.HiZFeedback) {
 	if len(m.Tiles) == 0 {
 		return
 	}
-	if len(c.toHiZ) >= c.fbQueue {
+	if len(c.toHiZ) >= c.Cfg.FeedbackQueue {
 		c.st.fbDropped++
 		return
 	}

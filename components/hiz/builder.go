@@ -144,29 +144,23 @@ func MakeBuilder() Builder { return timing.NewBuilder("hiz", DefaultConfig(), bu
 // environment and a valid configuration.
 func build(name string, env timing.Env, cf Config) *Comp {
 	c := &Comp{
-		cfg: cf.HiZ.WithDefaults(), fault: env.Fault(name), sender: timing.Sender{Progress: env.Progress}, index: cf.Index, np: cf.NumPartitions,
-		stride: cf.PartitionStride, ptPixels: cf.PartitionTile, lineBytes: uint64(cf.LineBytes),
-		window: cf.Window, fbCap: cf.FeedbackQueue, refetch: cf.FeedbackRefetch, regionBase: cf.RegionBase,
-		maxTargets: cf.MaxTargets, writeQueue: cf.WriteQueue,
-		activity: timing.NewActivity(activityNames[:]...),
-		rate:     timing.NewRate(cf.TestsPerCycle),
-		out:      timing.NewPipeline[*work](cf.Latency, cf.Window),
+		hizCfg: cf.HiZ.WithDefaults(), sender: timing.Sender{Progress: env.Progress},
+		lineBytes: uint64(cf.LineBytes),
+		rate:      timing.NewRate(cf.TestsPerCycle),
+		out:       timing.NewPipeline[*work](cf.Latency, cf.Window),
 	}
 	c.cacheLine = cf.cacheLineBytes()
 	c.cacheLines = cf.CacheSize / c.cacheLine
 	c.tags = newTagStore(c.cacheLines, cf.CacheWays, c.lineBytes)
-	e, f := env.Engine, env.Freq
-	c.TickingComponent = timing.NewTickingComponent(name, e, f, c)
-	c.waker = timing.NewWaker(e, f, c)
+	c.Unit = timing.NewUnit(name, env, cf, c, activityNames[:]...)
 	c.FromRasterizers, c.inBuf = timing.AddBufferedPort(c, "FromRasterizers", cf.InputQueue)
 	c.FromDepthUnit, c.fbBuf = timing.AddBufferedPort(c, "FromDepthUnit", 4)
 	c.ToDepthUnit = timing.AddPort(c, "ToDepthUnit", 1)
 	c.ToMemory = timing.AddPort(c, "ToMemory", cf.MaxOutstandingMemory)
-	client, err := memclient.New(c.ToMemory, timing.LateFinder{At: &c.Memory}, f, memclient.Config{MaxOutstanding: cf.MaxOutstandingMemory})
+	client, err := memclient.New(c.ToMemory, timing.LateFinder{At: &c.Memory}, env.Freq, memclient.Config{MaxOutstanding: cf.MaxOutstandingMemory})
 	if err != nil {
 		panic(fmt.Errorf("hiz unit: %w", err))
 	}
 	c.client = client
-	c.maxOutstanding = cf.MaxOutstandingMemory
 	return c
 }

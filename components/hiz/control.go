@@ -59,7 +59,7 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 				s.cleared[i] = ^uint64(0)
 			}
 		}
-		c.ctl, c.ctlAck = nil, protocol.NewDone(m.ID, c.index)
+		c.ctl, c.ctlAck = nil, protocol.NewDone(m.ID, c.Cfg.Index)
 		return true
 	}
 	if m.Flush {
@@ -80,10 +80,10 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 			return false
 		}
 		c.flushing = false
-		c.ctl, c.ctlAck = nil, protocol.NewDone(m.ID, c.index)
+		c.ctl, c.ctlAck = nil, protocol.NewDone(m.ID, c.Cfg.Index)
 		return true
 	}
-	c.ctl, c.ctlAck = nil, protocol.NewDone(m.ID, c.index)
+	c.ctl, c.ctlAck = nil, protocol.NewDone(m.ID, c.Cfg.Index)
 	return true
 }
 

@@ -29,14 +29,14 @@ func (c *Comp) feedback(now sim.VTimeInSec) bool {
 	c.fbWait = keep
 	for c.fbHead < len(c.fbq) {
 		e := &c.fbq[c.fbHead]
-		if e.arrived+uint64(c.cfg.FeedbackDelay) > c.tests {
+		if e.arrived+uint64(c.hizCfg.FeedbackDelay) > c.tests {
 			break
 		}
 		line := e.slot.lay.line(e.tile)
 		switch {
 		case c.tags.lookup(line):
 			c.applyFeedback(now, e)
-		case !c.refetch:
+		case !c.Cfg.FeedbackRefetch:
 			c.st.fbDroppedAbsent++
 		default:
 			ent := *e
@@ -83,7 +83,7 @@ func (c *Comp) takeFeedback(m *protocol.HiZFeedback) {
 			c.st.fbDroppedFull++
 			continue
 		}
-		if len(c.fbq)-c.fbHead >= c.fbCap {
+		if len(c.fbq)-c.fbHead >= c.Cfg.FeedbackQueue {
 			c.st.fbDroppedFull++
 			continue
 		}

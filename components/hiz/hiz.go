@@ -99,7 +99,7 @@ type fbEntry struct {
 // Comp is a HiZ unit: the coarse depth buffer of one screen partition, with its
 // HiZ cache. See the package documentation.
 type Comp struct {
-	*timing.TickingComponent
+	timing.Unit[Config]
 
 	// FromRasterizers receives protocol.TileQuads and protocol.DrawEnd from
 	// every rasterizer (the tiles of this partition).
@@ -118,23 +118,11 @@ type Comp struct {
 	// Memory finds the memory module of an address.
 	Memory mem.LowModuleFinder
 
-	cfg            fhiz.Config
-	fault          timing.Fault
-	sender         timing.Sender // sends to the depth unit; Blocked: it did not take a ready result
-	waker          *timing.Waker
-	index, np      int
-	stride         int
-	ptPixels       int
-	lineBytes      uint64
-	cacheLine      int
-	cacheLines     int
-	window         int
-	fbCap          int
-	refetch        bool
-	regionBase     uint64
-	maxTargets     int
-	writeQueue     int
-	maxOutstanding int
+	hizCfg     fhiz.Config   // Config.HiZ with its defaults
+	sender     timing.Sender // sends to the depth unit; Blocked: it did not take a ready result
+	lineBytes  uint64
+	cacheLine  int
+	cacheLines int
 
 	inBuf, fbBuf sim.Buffer
 	client       *memclient.Client
@@ -170,7 +158,6 @@ type Comp struct {
 	encBuf       []byte
 
 	waitMem, rateBlocked bool
-	activity             *timing.Activity
 	st                   counters
 }
 
@@ -208,7 +195,7 @@ type counters struct {
 
 // Tick runs the stages from the back of the unit to its front.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.fault.Stopped() {
+	if c.Fault.Stopped() {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
@@ -245,11 +232,11 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 				progress = true
 			}
 		default:
-			c.fault.Unexpected(c.FromDepthUnit, msg)
+			c.Fault.Unexpected(c.FromDepthUnit, msg)
 			return false
 		}
 	}
-	if c.ctl != nil || c.ctlAck != nil || len(c.works) >= c.window {
+	if c.ctl != nil || c.ctlAck != nil || len(c.works) >= c.Cfg.Window {
 		return progress
 	}
 	msg := c.FromRasterizers.Peek()
@@ -259,7 +246,7 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 	switch m := msg.(type) {
 	case *protocol.TileQuads:
 		if m.Draw == nil || m.Draw.State == nil || (m.Prim == nil && len(m.Quads) > 0) {
-			c.fault.Fail(fmt.Errorf("FromRasterizers: TileQuads %s without draw or primitive", m.ID))
+			c.Fault.Fail(fmt.Errorf("FromRasterizers: TileQuads %s without draw or primitive", m.ID))
 			return false
 		}
 		w := c.newTileWork(m)
@@ -273,7 +260,7 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 		}
 	case *protocol.DrawEnd:
 		if m.Draw == nil {
-			c.fault.Fail(fmt.Errorf("FromRasterizers: DrawEnd %s without draw", m.ID))
+			c.Fault.Fail(fmt.Errorf("FromRasterizers: DrawEnd %s without draw", m.ID))
 			return false
 		}
 		c.FromRasterizers.Retrieve(now)
@@ -281,7 +268,7 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 		c.st.drawEnds++
 		c.works = append(c.works, &work{kind: workDrawEnd, end: m})
 	default:
-		c.fault.Unexpected(c.FromRasterizers, msg)
+		c.Fault.Unexpected(c.FromRasterizers, msg)
 		return false
 	}
 	return true
@@ -318,7 +305,7 @@ func (c *Comp) newTileWork(m *protocol.TileQuads) *work {
 	}
 	s := info.slot
 	w.tiles = s.buf.Touched(w.quads, w.live, nil)
-	if c.cfg.Mode != fhiz.Oracle {
+	if c.hizCfg.Mode != fhiz.Oracle {
 		for _, ti := range w.tiles {
 			line := s.lay.line(ti)
 			for k := 0; k < s.lay.linesPerTile; k++ {
@@ -348,9 +335,9 @@ func (c *Comp) drawInfo(d *protocol.Draw) *drawInfo {
 	}
 	info := &drawInfo{draw: d, dc: fhiz.NewDrawContext(d.State)}
 	if info.dc.Active {
-		g, err := fhiz.NewGeometry(info.dc.Target, c.cfg.TileSamples)
+		g, err := fhiz.NewGeometry(info.dc.Target, c.hizCfg.TileSamples)
 		if err != nil {
-			c.fault.Fail(err)
+			c.Fault.Fail(err)
 			return nil
 		}
 		ts := d.Raster.TileSize
@@ -358,12 +345,12 @@ func (c *Comp) drawInfo(d *protocol.Draw) *drawInfo {
 			ts = raster.DefaultTileSize
 		}
 		if g.TileW > ts || g.TileH > ts {
-			c.fault.Fail(fmt.Errorf("HiZ tiles of %dx%d pixels (%d samples at %dx) do not fit the %d-pixel raster tiles: raise raster.tile_size or lower hiz.tile_samples",
+			c.Fault.Fail(fmt.Errorf("HiZ tiles of %dx%d pixels (%d samples at %dx) do not fit the %d-pixel raster tiles: raise raster.tile_size or lower hiz.tile_samples",
 				g.TileW, g.TileH, g.TileSamples, g.Samples, ts))
 			return nil
 		}
 		info.slot = c.slotFor(d.State.DepthDesc, info.dc.Target)
-		if info.slot == nil && c.fault.Stopped() {
+		if info.slot == nil && c.Fault.Stopped() {
 			return nil
 		}
 	}
@@ -379,20 +366,20 @@ func (c *Comp) slotFor(t command.Target, tg fhiz.Target) *slot {
 			return s
 		}
 	}
-	if len(c.slots) >= c.maxTargets {
+	if len(c.slots) >= c.Cfg.MaxTargets {
 		c.st.noHiZTiles++
 		return nil
 	}
-	buf, err := fhiz.NewBuffer(c.cfg, tg)
+	buf, err := fhiz.NewBuffer(c.hizCfg, tg)
 	if err != nil {
-		c.fault.Fail(err)
+		c.Fault.Fail(err)
 		return nil
 	}
-	base := c.regionBase + uint64(len(c.slots)*c.np+c.index)<<regionShift
+	base := c.Cfg.RegionBase + uint64(len(c.slots)*c.Cfg.NumPartitions+c.Cfg.Index)<<regionShift
 	tileBits := buf.Config().MemoryTileBits() // a pixel may outgrow tile_samples (see hiz.TileDims)
-	lay, err := newLayout(buf.Geometry(), base, c.index, c.np, c.stride, c.ptPixels, tileBits, int(c.lineBytes))
+	lay, err := newLayout(buf.Geometry(), base, c.Cfg.Index, c.Cfg.NumPartitions, c.Cfg.PartitionStride, c.Cfg.PartitionTile, tileBits, int(c.lineBytes))
 	if err != nil {
-		c.fault.Fail(err)
+		c.Fault.Fail(err)
 		return nil
 	}
 	buf.SetOracle(c.table)

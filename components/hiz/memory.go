@@ -16,7 +16,7 @@ func (c *Comp) receive(now sim.VTimeInSec) bool {
 		f, arrived, ok, err := c.reads.Next(c.client, now)
 		progress = progress || arrived
 		if err != nil {
-			c.fault.Fail(err)
+			c.Fault.Fail(err)
 			return false
 		}
 		if !ok {
@@ -63,7 +63,7 @@ func (c *Comp) allocate(line uint64) {
 
 // pack applies PACKED ZMASK's memory form to the tiles of line.
 func (c *Comp) pack(line uint64) {
-	if !c.cfg.Packed {
+	if !c.hizCfg.Packed {
 		return
 	}
 	s := c.slotOf(line)
@@ -90,7 +90,7 @@ func (c *Comp) access(now sim.VTimeInSec, s *slot, line uint64, waiter *int) boo
 		c.st.merged++
 		return true
 	}
-	if len(c.writes) >= c.writeQueue {
+	if len(c.writes) >= c.Cfg.WriteQueue {
 		return false
 	}
 	if s.isCleared(line) {
@@ -102,7 +102,7 @@ func (c *Comp) access(now sim.VTimeInSec, s *slot, line uint64, waiter *int) boo
 	if c.traced() {
 		c.client.TraceAs(c, c.cause)
 	}
-	if c.client.Outstanding() >= c.maxOutstanding || !c.client.Read(now, line, c.lineBytes, line) {
+	if c.client.Outstanding() >= c.Cfg.MaxOutstandingMemory || !c.client.Read(now, line, c.lineBytes, line) {
 		return false
 	}
 	c.reads.Add(rtcache.Fill[*int]{Line: line, Waiters: append(c.reads.Spare(), waiter), Task: c.cause})
@@ -118,7 +118,7 @@ func (c *Comp) issue(now sim.VTimeInSec) bool {
 	progress := false
 	for len(c.writes) > 0 {
 		line := c.writes[0]
-		if c.client.Outstanding() >= c.maxOutstanding {
+		if c.client.Outstanding() >= c.Cfg.MaxOutstandingMemory {
 			break
 		}
 		data := c.encode(line)

@@ -24,7 +24,7 @@ func (c *Comp) account(now sim.VTimeInSec, cycle uint64, progress bool) {
 	case c.waitMem || c.reads.Len() > 0 && c.tested < len(c.works):
 		state = stateWaitMemory
 	}
-	c.activity.Set(cycle, state)
+	c.Activity.Set(cycle, state)
 	if progress {
 		return
 	}
@@ -35,11 +35,8 @@ func (c *Comp) account(now sim.VTimeInSec, cycle uint64, progress bool) {
 	if c.rateBlocked {
 		next = min(next, c.rate.Next(cycle))
 	}
-	c.waker.WakeForNext(now, cycle, next)
+	c.Waker.WakeForNext(now, cycle, next)
 }
-
-// Finish closes the activity accounting at time now.
-func (c *Comp) Finish(now sim.VTimeInSec) { c.activity.Finish(c.Freq.Cycle(now)) }
 
 // Buffers reports the input ports, the window, the output pipeline, the
 // feedback FIFO and the memory queues.
@@ -48,10 +45,10 @@ func (c *Comp) Buffers() []timing.BufferState {
 	return []timing.BufferState{
 		{Name: c.FromRasterizers.Name(), Len: c.inBuf.Size(), Cap: c.inBuf.Capacity()},
 		{Name: c.FromDepthUnit.Name(), Len: c.fbBuf.Size(), Cap: c.fbBuf.Capacity()},
-		{Name: n + ".Window", Len: len(c.works), Cap: c.window},
+		{Name: n + ".Window", Len: len(c.works), Cap: c.Cfg.Window},
 		{Name: n + ".Tests", Len: c.out.Len(), Cap: c.out.Latency * c.out.Width},
-		{Name: n + ".Feedback", Len: len(c.fbq) - c.fbHead + len(c.fbWait), Cap: c.fbCap},
-		{Name: n + ".HiZCache.WriteQueue", Len: len(c.writes), Cap: c.writeQueue},
+		{Name: n + ".Feedback", Len: len(c.fbq) - c.fbHead + len(c.fbWait), Cap: c.Cfg.FeedbackQueue},
+		{Name: n + ".HiZCache.WriteQueue", Len: len(c.writes), Cap: c.Cfg.WriteQueue},
 		c.client.Buffer(n + ".HiZCache.MemoryRequests"),
 	}
 }
@@ -85,7 +82,7 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 		timing.Counter{Name: "feedback_stale", Value: hs.FeedbackStale})
 	add(n+"culling_rate", hs.CullingRate())
 	c.client.Stats(c.Name()+".memory", add)
-	c.activity.Stats(c.Name(), add)
+	c.Activity.Stats(c.Name(), add)
 }
 
 // HiZStats returns the coarse depth buffers' counters summed over the targets.

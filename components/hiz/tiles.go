@@ -125,7 +125,7 @@ func (c *Comp) runTiles(w *work) {
 	b.ProcessQuads(&w.info.dc, &t.Draw.Raster, t.Prim, w.quads, w.live, pos)
 	w.coarseNs = int(b.Count() - before)
 	c.tests += uint64(w.coarseNs)
-	if c.cfg.Mode != fhiz.Oracle {
+	if c.hizCfg.Mode != fhiz.Oracle {
 		for i, ti := range w.tiles {
 			if b.Tile(ti) == c.snap[i] {
 				continue

@@ -87,13 +87,9 @@ func MakeBuilder() Builder { return timing.NewBuilder("inputassembler", DefaultC
 
 func build(name string, env timing.Env, cfg Config) *InputAssembler {
 	c := &InputAssembler{
-		cfg:      cfg,
-		env:      env,
 		lastCore: -1,
-		fault:    env.Fault(name),
 	}
-	c.TickingComponent = timing.NewTickingComponent(name, env.Engine, env.Freq, c)
-	c.activity = timing.NewActivity(stateNames[:]...)
+	c.Unit = timing.NewUnit(name, env, cfg, c, stateNames[:]...)
 	c.credits = timing.NewCredits(cfg.Credits)
 	c.batcher, _ = vertex.NewBatcher(cfg.BatchVertices) // validated above
 	ic, vc := cfg.IndexCache, cfg.VertexCache
@@ -107,7 +103,7 @@ func (c *InputAssembler) createPorts(name string) {
 	// Draws wait here while the input assembler works on earlier ones.
 	c.FromCommandProcessor = timing.AddPort(c, "FromCommandProcessor", 2)
 	// Line responses: never more than the reads in flight.
-	c.ToMemory = timing.AddPort(c, "ToMemory", c.cfg.MaxOutstandingMemory)
+	c.ToMemory = timing.AddPort(c, "ToMemory", c.Cfg.MaxOutstandingMemory)
 	// Nothing comes back from the shader cores on this port.
 	c.ToShaderCores = timing.AddPort(c, "ToShaderCores", 1)
 	// BatchCredit messages; drained every tick.

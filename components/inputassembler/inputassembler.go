@@ -31,9 +31,7 @@ var stateNames = [numStates]string{"busy", "wait_memory", "wait_credit", "wait_c
 // vertices, fetches the vertices' attributes through a vertex cache and sends
 // each batch to a shader core (see the package documentation).
 type InputAssembler struct {
-	*timing.TickingComponent
-	cfg Config
-	env timing.Env // its halt stops the unit; its progress counts work done
+	timing.Unit[Config]
 
 	// FromCommandProcessor receives DrawDispatch messages.
 	FromCommandProcessor sim.Port
@@ -49,10 +47,8 @@ type InputAssembler struct {
 	PrimitiveAssemblyPort sim.Port            // primitive assembly's port for this unit
 	Memory                mem.LowModuleFinder // where line reads go
 
-	activity *timing.Activity
-	client   *memclient.Client
-	mem      command.Memory
-	fault    timing.Fault
+	client *memclient.Client
+	mem    command.Memory
 
 	batcher     *vertex.Batcher
 	fetcher     vertex.Fetcher
@@ -137,10 +133,6 @@ type request struct {
 // before the first draw arrives.
 func (c *InputAssembler) SetMemory(m command.Memory) { c.mem = m }
 
-// Err returns the error that stopped the run (a peer broke the protocol, or the
-// component is not wired), or nil.
-func (c *InputAssembler) Err() error { return c.fault.Err() }
-
 // CreditsAvailable returns the primitive-assembly credits held.
 func (c *InputAssembler) CreditsAvailable() int { return c.credits.Available() }
 
@@ -158,7 +150,7 @@ func (c *InputAssembler) Stats(add func(name string, v float64)) {
 	timing.AddTagged(p, add, &c.st)
 	add(p+"batch_tag_hit_rate", timing.Ratio(c.st.tagHits, c.st.tagHits+c.st.tagMisses))
 	add(p+"credits_available", float64(c.credits.Available()))
-	c.activity.Stats(c.Name(), add)
+	c.Activity.Stats(c.Name(), add)
 	if c.client != nil {
 		c.client.Stats(p+"memory", add)
 	}
@@ -172,26 +164,23 @@ func (c *InputAssembler) Buffers() []timing.BufferState {
 	if c.cur != nil {
 		cur = 1
 	}
-	reads := timing.BufferState{Name: n + ".MemoryReads", Cap: c.cfg.MaxOutstandingMemory}
+	reads := timing.BufferState{Name: n + ".MemoryReads", Cap: c.Cfg.MaxOutstandingMemory}
 	if c.client != nil {
 		reads = c.client.Buffer(n + ".MemoryReads")
 	}
 	return []timing.BufferState{
 		{Name: n + ".IndexStage", Len: cur, Cap: 1},
-		{Name: n + ".FetchQueue", Len: len(c.fetchQ), Cap: c.cfg.BatchQueue},
-		{Name: n + ".DispatchQueue", Len: len(c.dispatchQ), Cap: c.cfg.BatchQueue},
+		{Name: n + ".FetchQueue", Len: len(c.fetchQ), Cap: c.Cfg.BatchQueue},
+		{Name: n + ".DispatchQueue", Len: len(c.dispatchQ), Cap: c.Cfg.BatchQueue},
 		reads,
 		{Name: n + ".Credits", Len: c.credits.Max() - c.credits.Available(), Cap: c.credits.Max()},
 	}
 }
 
-// Finish closes the activity accounting at time now.
-func (c *InputAssembler) Finish(now sim.VTimeInSec) { c.activity.Finish(c.Freq.Cycle(now)) }
-
 // Tick takes memory responses and credits, then runs the stages back to front:
 // dispatch, vertex fetch, index fetch.
 func (c *InputAssembler) Tick(now sim.VTimeInSec) bool {
-	if c.fault.Stopped() {
+	if c.Fault.Stopped() {
 		return false
 	}
 	progress := c.receiveMemory(now)
@@ -199,7 +188,7 @@ func (c *InputAssembler) Tick(now sim.VTimeInSec) bool {
 	progress = c.dispatchStage(now) || progress
 	progress = c.vertexStage(now) || progress
 	progress = c.indexStage(now) || progress
-	c.activity.Set(c.Freq.Cycle(now), c.status(progress))
+	c.Activity.Set(c.Freq.Cycle(now), c.status(progress))
 	return progress
 }
 
@@ -209,7 +198,7 @@ func (c *InputAssembler) status(progress bool) int {
 		otherwise = stateWaitMemory
 	}
 	s := c.waitReason.End(progress, stateBusy, otherwise)
-	if c.fault.Stopped() {
+	if c.Fault.Stopped() {
 		return stateIdle
 	}
 	return s
@@ -235,14 +224,14 @@ func (c *InputAssembler) receiveMemory(now sim.VTimeInSec) bool {
 // receiveCredits takes the BatchCredit messages primitive assembly sent.
 func (c *InputAssembler) receiveCredits(now sim.VTimeInSec) bool {
 	progress := false
-	for c.fault.Err() == nil {
-		m, ok := timing.TakeAs[*protocol.BatchCredit](&c.fault, c.PrimitiveAssembly, now)
+	for c.Fault.Err() == nil {
+		m, ok := timing.TakeAs[*protocol.BatchCredit](&c.Fault, c.PrimitiveAssembly, now)
 		if !ok {
 			break
 		}
 		progress = true
 		if m.Slots < 0 || m.Slots > c.credits.Max()-c.credits.Available() {
-			c.fault.Fail(fmt.Errorf("BatchCredit returns %d slots with %d of %d credits in use", m.Slots,
+			c.Fault.Fail(fmt.Errorf("BatchCredit returns %d slots with %d of %d credits in use", m.Slots,
 				c.credits.Max()-c.credits.Available(), c.credits.Max()))
 			break
 		}

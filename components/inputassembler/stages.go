@@ -15,34 +15,34 @@ import (
 
 // startDraw takes the next DrawDispatch, if any.
 func (c *InputAssembler) startDraw(now sim.VTimeInSec) bool {
-	dd, ok := protocol.PeekDrawDispatch(&c.fault, c.FromCommandProcessor)
+	dd, ok := protocol.PeekDrawDispatch(&c.Fault, c.FromCommandProcessor)
 	switch {
 	case !ok:
 		return false
 	case c.mem == nil:
-		c.fault.Fail(fmt.Errorf("draw %d arrived before SetMemory", dd.Draw.Seq))
+		c.Fault.Fail(fmt.Errorf("draw %d arrived before SetMemory", dd.Draw.Seq))
 		return false
 	}
 	if c.client == nil {
 		if c.Memory == nil {
-			c.fault.Fail(fmt.Errorf("Memory: not set (the line reads' LowModuleFinder)"))
+			c.Fault.Fail(fmt.Errorf("Memory: not set (the line reads' LowModuleFinder)"))
 			return false
 		}
-		cl, err := memclient.New(c.ToMemory, c.Memory, c.Freq, memclient.Config{MaxOutstanding: c.cfg.MaxOutstandingMemory})
+		cl, err := memclient.New(c.ToMemory, c.Memory, c.Freq, memclient.Config{MaxOutstanding: c.Cfg.MaxOutstandingMemory})
 		if err != nil {
-			c.fault.Fail(err)
+			c.Fault.Fail(err)
 			return false
 		}
 		c.client = cl
 	}
 	if len(c.ShaderCores) == 0 || c.PrimitiveAssemblyPort == nil {
-		c.fault.Fail(fmt.Errorf("ShaderCores (%d ports) or PrimitiveAssemblyPort not set", len(c.ShaderCores)))
+		c.Fault.Fail(fmt.Errorf("ShaderCores (%d ports) or PrimitiveAssemblyPort not set", len(c.ShaderCores)))
 		return false
 	}
 	ds := &drawState{d: dd.Draw, stream: dd.Draw.State.Stream, skipSO: dd.SkipStreamOut}
 	first, end, err := dd.Triangles(ds.stream.NumPrimitives())
 	if err != nil {
-		c.fault.Fail(fmt.Errorf("draw %d: %w", dd.Draw.Seq, err))
+		c.Fault.Fail(fmt.Errorf("draw %d: %w", dd.Draw.Seq, err))
 		return false
 	}
 	truncate(&ds.stream, end)
@@ -82,7 +82,7 @@ func (c *InputAssembler) indexStage(now sim.VTimeInSec) bool {
 			}
 			progress = true
 		}
-		if len(c.fetchQ) >= c.cfg.BatchQueue {
+		if len(c.fetchQ) >= c.Cfg.BatchQueue {
 			return progress
 		}
 		ds := c.draw
@@ -109,7 +109,7 @@ func (c *InputAssembler) indexStage(now sim.VTimeInSec) bool {
 	}
 	j, ds := c.cur, c.draw
 	s := &ds.stream
-	for budget := c.cfg.IndicesPerCycle; budget > 0 && j.step < j.steps; budget-- {
+	for budget := c.Cfg.IndicesPerCycle; budget > 0 && j.step < j.steps; budget-- {
 		var pos uint32
 		if j.corners == 3 {
 			pos = s.TrianglePositions(ds.first + j.step/3)[j.step%3]
@@ -124,9 +124,9 @@ func (c *InputAssembler) indexStage(now sim.VTimeInSec) bool {
 		progress = true
 	}
 	if progress {
-		c.env.Progress.Add(1) // index reads move work too (the watchdog's measure)
+		c.Env.Progress.Add(1) // index reads move work too (the watchdog's measure)
 	}
-	if j.step == j.steps && len(c.fetchQ) < c.cfg.BatchQueue {
+	if j.step == j.steps && len(c.fetchQ) < c.Cfg.BatchQueue {
 		ds.first += j.batch.NumPrimitives()
 		ds.batches++
 		c.st.tagHits += uint64(j.batch.Hits)
@@ -184,7 +184,7 @@ func (c *InputAssembler) vertexStage(now sim.VTimeInSec) bool {
 		}
 		d := j.draw.State
 		ls := uint64(c.vertexCache.LineSize())
-		for budget := c.cfg.VerticesPerCycle; budget > 0 && j.vtx < len(j.batch.Vertices); budget-- {
+		for budget := c.Cfg.VerticesPerCycle; budget > 0 && j.vtx < len(j.batch.Vertices); budget-- {
 			addr, size, ok := vertex.VertexAddress(d.VB, &d.Layout, j.batch.Vertices[j.vtx])
 			if !ok {
 				c.st.vertexOutOfBds++
@@ -200,13 +200,13 @@ func (c *InputAssembler) vertexStage(now sim.VTimeInSec) bool {
 			j.sub = 0
 			j.vtx++
 			progress = true
-			c.env.Progress.Add(1)
+			c.Env.Progress.Add(1)
 		}
 		if j.vtx < len(j.batch.Vertices) {
 			return progress
 		}
 	}
-	if len(c.dispatchQ) >= c.cfg.BatchQueue {
+	if len(c.dispatchQ) >= c.Cfg.BatchQueue {
 		return progress
 	}
 	c.fetchQ[0] = nil
@@ -236,7 +236,7 @@ func (c *InputAssembler) dispatchStage(now sim.VTimeInSec) bool {
 			return false
 		}
 		c.popDispatch()
-		c.env.Progress.Add(1)
+		c.Env.Progress.Add(1)
 		return true
 	}
 	if !c.ready(j) {
@@ -267,7 +267,7 @@ func (c *InputAssembler) dispatchStage(now sim.VTimeInSec) bool {
 		c.st.batches++
 		c.st.vertices += uint64(len(j.batch.Vertices))
 		c.popDispatch()
-		c.env.Progress.Add(1)
+		c.Env.Progress.Add(1)
 		return true
 	}
 	c.waitReason.Record(stateWaitCore)

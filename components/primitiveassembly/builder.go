@@ -78,10 +78,8 @@ type Builder = timing.Builder[Config, *Comp]
 func MakeBuilder() Builder { return timing.NewBuilder("primitiveassembly", DefaultConfig(), build) }
 
 func build(name string, env timing.Env, cfg Config) *Comp {
-	c := &Comp{cfg: cfg, env: env, fault: env.Fault(name)}
-	c.TickingComponent = timing.NewTickingComponent(name, env.Engine, env.Freq, c)
-	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
-	c.act = timing.NewActivity(activityNames...)
+	c := &Comp{}
+	c.Unit = timing.NewUnit(name, env, cfg, c, activityNames...)
 
 	c.FromShaderCores, c.coresBuf = timing.AddBufferedPort(c, "FromShaderCores", 4)
 	c.InputAssembler, c.iaBuf = timing.AddBufferedPort(c, "InputAssembler", 4)

@@ -107,7 +107,7 @@ func (c *Comp) geometryIO(now sim.VTimeInSec) bool {
 	if g := &c.gs; len(g.sendQ) > 0 {
 		n := len(c.ShaderCores)
 		if n == 0 {
-			c.fault.Fail(fmt.Errorf("ShaderCores: not set (the cores GS warps go to)"))
+			c.Fault.Fail(fmt.Errorf("ShaderCores: not set (the cores GS warps go to)"))
 			return false
 		}
 		w := g.sendQ[0]
@@ -121,7 +121,7 @@ func (c *Comp) geometryIO(now sim.VTimeInSec) bool {
 			g.sendQ[0] = nil
 			g.sendQ = g.sendQ[1:]
 			g.warpsSent++
-			c.env.Progress.Add(1)
+			c.Env.Progress.Add(1)
 			progress = true
 			break
 		}
@@ -160,7 +160,7 @@ func (c *Comp) streamOutIO(now sim.VTimeInSec) bool {
 		g.soQ = g.soQ[1:]
 		g.soNext = 0
 	}
-	c.env.Progress.Add(1)
+	c.Env.Progress.Add(1)
 	return true
 }
 
@@ -179,17 +179,17 @@ func (c *Comp) beginGeometry(ds *drawState) {
 		return
 	}
 	if c.mem == nil {
-		c.fault.Fail(fmt.Errorf("draw %d streams out but SetMemory was not called", ds.d.Seq))
+		c.Fault.Fail(fmt.Errorf("draw %d streams out but SetMemory was not called", ds.d.Seq))
 		return
 	}
 	if c.gs.client == nil {
 		if c.Memory == nil {
-			c.fault.Fail(fmt.Errorf("Memory: not set (the stream-out writes' LowModuleFinder)"))
+			c.Fault.Fail(fmt.Errorf("Memory: not set (the stream-out writes' LowModuleFinder)"))
 			return
 		}
-		cl, err := memclient.New(c.ToMemory, c.Memory, c.Freq, memclient.Config{MaxOutstanding: c.cfg.StreamOutWrites})
+		cl, err := memclient.New(c.ToMemory, c.Memory, c.Freq, memclient.Config{MaxOutstanding: c.Cfg.StreamOutWrites})
 		if err != nil {
-			c.fault.Fail(err)
+			c.Fault.Fail(err)
 			return
 		}
 		c.gs.client = cl
@@ -202,7 +202,7 @@ func (c *Comp) beginGeometry(ds *drawState) {
 // marker, and so its DrawEnd and DrawDone, wait for them.
 func (c *Comp) endStreamOut(ds *drawState) bool {
 	if !ds.soEnded {
-		if len(c.gs.soQ)+len(ds.d.State.StreamOut.Buffers)+1 > c.cfg.StreamOutQueue && len(c.gs.soQ) > 0 {
+		if len(c.gs.soQ)+len(ds.d.State.StreamOut.Buffers)+1 > c.Cfg.StreamOutQueue && len(c.gs.soQ) > 0 {
 			return false
 		}
 		ds.soEnded = true
@@ -245,7 +245,7 @@ func (c *Comp) geometryStep(cyc uint64, ds *drawState) (bool, stepResult) {
 	v := out.Vertices(g.prim)
 	if so := ds.so; so != nil {
 		bufs := ds.d.State.StreamOut.Buffers
-		if len(g.soQ)+len(bufs) > c.cfg.StreamOutQueue && len(g.soQ) > 0 {
+		if len(g.soQ)+len(bufs) > c.Cfg.StreamOutQueue && len(g.soQ) > 0 {
 			c.waitSO = true
 			return false, stepMoved
 		}
@@ -272,8 +272,8 @@ func (c *Comp) geometryStep(cyc uint64, ds *drawState) (bool, stepResult) {
 	}
 	clipped := c.geo.Clipped
 	it := c.newSetupItem(ds, ds.geo.Triangle(source, v, nil, &c.geo))
-	if c.geo.Clipped != clipped && c.cfg.ClipCycles > 0 {
-		c.clipping, c.clipItem, c.clipDone = true, it, cyc+uint64(c.cfg.ClipCycles)
+	if c.geo.Clipped != clipped && c.Cfg.ClipCycles > 0 {
+		c.clipping, c.clipItem, c.clipDone = true, it, cyc+uint64(c.Cfg.ClipCycles)
 		return true, stepHeld
 	}
 	if it != nil {

@@ -34,7 +34,7 @@ var activityNames = []string{"busy", "wait_batch", "blocked_output", "wait_gs_wa
 // (pipeline.Geometry), and sends each primitive to the rasterizers owning a tile
 // of its bounding box. See the package documentation.
 type Comp struct {
-	*timing.TickingComponent
+	timing.Unit[Config]
 
 	// FromShaderCores receives protocol.ShadedBatch.
 	FromShaderCores sim.Port
@@ -56,13 +56,6 @@ type Comp struct {
 	Memory   mem.LowModuleFinder
 
 	mem state.Memory // the functional memory image (SetMemory)
-
-	cfg Config
-	env timing.Env // its halt stops the unit; its progress counts messages sent
-
-	fault timing.Fault // its first malformed-input error; it halts the platform
-	waker *timing.Waker
-	act   *timing.Activity
 
 	coresBuf, iaBuf sim.Buffer
 
@@ -165,7 +158,7 @@ func (q *msgQueue) pop() {
 // Tick runs the stages back to front: send, return credits, distribute,
 // assemble, receive.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.fault.Stopped() {
+	if c.Fault.Stopped() {
 		return false
 	}
 	cyc := c.Freq.Cycle(now)
@@ -207,7 +200,7 @@ func (c *Comp) send(now sim.VTimeInSec) bool {
 			c.st.ends++
 		}
 		q.pop()
-		c.env.Progress.Add(1)
+		c.Env.Progress.Add(1)
 		progress = true
 	}
 	return progress
@@ -226,7 +219,7 @@ func (c *Comp) sendCredits(now sim.VTimeInSec) bool {
 	}
 	c.st.credRet += uint64(c.credits)
 	c.credits = 0
-	c.env.Progress.Add(1)
+	c.Env.Progress.Add(1)
 	return true
 }
 
@@ -235,7 +228,7 @@ func (c *Comp) sendCredits(now sim.VTimeInSec) bool {
 // moves only when every rasterizer it goes to has room.
 func (c *Comp) distribute(cyc uint64) bool {
 	progress := false
-	for budget := c.cfg.TrianglesPerCycle; budget > 0; {
+	for budget := c.Cfg.TrianglesPerCycle; budget > 0; {
 		it, ok := c.setup.Peek(cyc)
 		if !ok {
 			break
@@ -291,7 +284,7 @@ func (c *Comp) distribute(cyc uint64) bool {
 // more cycles. When a draw's last batch is done, its end marker follows.
 func (c *Comp) assemble(cyc uint64) bool {
 	progress := false
-	budget := c.cfg.TrianglesPerCycle
+	budget := c.Cfg.TrianglesPerCycle
 	if c.clipping {
 		if cyc < c.clipDone {
 			return false
@@ -393,15 +386,15 @@ func (c *Comp) assemble(cyc uint64) bool {
 		if c.nextTri == len(sb.Batch.Triangles) {
 			c.finishBatch(ds)
 		}
-		if c.geo.Clipped != clipped && c.cfg.ClipCycles > 0 {
+		if c.geo.Clipped != clipped && c.Cfg.ClipCycles > 0 {
 			// The clipper holds the triangle; it enters setup ClipCycles later.
-			c.clipping, c.clipItem, c.clipDone = true, it, cyc+uint64(c.cfg.ClipCycles)
+			c.clipping, c.clipItem, c.clipDone = true, it, cyc+uint64(c.Cfg.ClipCycles)
 			break
 		}
-		if blur && c.cfg.Setup5DCycles > 0 {
+		if blur && c.Cfg.Setup5DCycles > 0 {
 			// 5D setup (raster5d.Setup, decouple.NewMap) holds the triangle
 			// Setup5DCycles more cycles, as the clipper does.
-			c.clipping, c.clipItem, c.clipDone = true, it, cyc+uint64(c.cfg.Setup5DCycles)
+			c.clipping, c.clipItem, c.clipDone = true, it, cyc+uint64(c.Cfg.Setup5DCycles)
 			break
 		}
 		if it != nil {
@@ -462,7 +455,7 @@ func (c *Comp) findSlot(d *protocol.Draw, seq uint64) *protocol.ShadedBatch {
 func (c *Comp) primOwners(p *pipeline.Primitive, cfg *raster.Config) uint64 {
 	if p.Blur != nil {
 		tx0, ty0, tx1, ty1 := p.Blur.Tri.TileRange()
-		return protocol.BlurOwners(tx0, ty0, tx1, ty1, rasterTileSize(cfg), c.cfg.RasterStride, c.cfg.NumRasterizers)
+		return protocol.BlurOwners(tx0, ty0, tx1, ty1, rasterTileSize(cfg), c.Cfg.RasterStride, c.Cfg.NumRasterizers)
 	}
 	return c.owners(&p.Triangle, cfg)
 }
@@ -479,13 +472,13 @@ func rasterTileSize(cfg *raster.Config) int {
 // range: the range is walked row by row (at most NumRasterizers tiles per row,
 // which cover every owner of that row) until every rasterizer was found.
 func (c *Comp) owners(t *raster.Triangle, cfg *raster.Config) uint64 {
-	n := c.cfg.NumRasterizers
+	n := c.Cfg.NumRasterizers
 	all := ^uint64(0) >> (64 - n)
 	tx0, ty0, tx1, ty1 := t.TileRange(cfg)
 	var m uint64
 	for ty := ty0; ty < ty1 && m != all; ty++ {
 		for tx := tx0; tx < tx1 && tx < tx0+n; tx++ {
-			m |= 1 << protocol.TileOwner(tx, ty, c.cfg.RasterStride, n)
+			m |= 1 << protocol.TileOwner(tx, ty, c.Cfg.RasterStride, n)
 		}
 	}
 	return m
@@ -499,11 +492,11 @@ func (c *Comp) receive(now sim.VTimeInSec) bool {
 		progress = true
 		bi, ok := m.(*protocol.BatchInfo)
 		if !ok {
-			c.fault.Fail(fmt.Errorf("unexpected %T on InputAssembler", m))
+			c.Fault.Fail(fmt.Errorf("unexpected %T on InputAssembler", m))
 			return progress
 		}
 		if err := c.batchInfo(bi); err != nil {
-			c.fault.Fail(err)
+			c.Fault.Fail(err)
 			return progress
 		}
 	}
@@ -517,23 +510,23 @@ func (c *Comp) receive(now sim.VTimeInSec) bool {
 			c.FromShaderCores.Retrieve(now)
 			progress = true
 			if err := c.shadedGeometry(sg); err != nil {
-				c.fault.Fail(err)
+				c.Fault.Fail(err)
 				return progress
 			}
 			continue
 		}
-		if len(c.slots) >= c.cfg.BatchSlots {
+		if len(c.slots) >= c.Cfg.BatchSlots {
 			break
 		}
 		c.FromShaderCores.Retrieve(now)
 		progress = true
 		sb, ok := m.(*protocol.ShadedBatch)
 		if !ok {
-			c.fault.Fail(fmt.Errorf("unexpected %T on FromShaderCores", m))
+			c.Fault.Fail(fmt.Errorf("unexpected %T on FromShaderCores", m))
 			return progress
 		}
 		if err := c.shadedBatch(sb); err != nil {
-			c.fault.Fail(err)
+			c.Fault.Fail(err)
 			return progress
 		}
 	}
@@ -601,9 +594,9 @@ func (c *Comp) draw(d *protocol.Draw) *drawState {
 	}
 	ds := &drawState{d: d, geo: pipeline.NewGeometry(d.State, &d.Raster)}
 	ds.geoStage = d.State.GS != nil || d.State.StreamOut != nil
-	dd, err := pipeline.NewDecoupled(d.State, &d.Raster, &c.patterns, c.cfg.PatternSeed)
+	dd, err := pipeline.NewDecoupled(d.State, &d.Raster, &c.patterns, c.Cfg.PatternSeed)
 	if err != nil {
-		c.fault.Fail(fmt.Errorf("draw %d: decoupled sampling: %w", d.Seq, err))
+		c.Fault.Fail(fmt.Errorf("draw %d: decoupled sampling: %w", d.Seq, err))
 	}
 	ds.dd = dd
 	i := len(c.draws)
@@ -615,9 +608,6 @@ func (c *Comp) draw(d *protocol.Draw) *drawState {
 	c.draws[i] = ds
 	return ds
 }
-
-// Err returns the first malformed-input error, or nil.
-func (c *Comp) Err() error { return c.fault.Err() }
 
 // account sets the activity state from cycle cyc on and, when the unit goes to
 // sleep with timed work pending, schedules the wake-up. work says whether a
@@ -646,8 +636,8 @@ func (c *Comp) account(now sim.VTimeInSec, cyc uint64, work, progress bool) {
 	case c.waitBatch:
 		s = stateWaitBatch
 	}
-	c.act.Set(cyc, s)
+	c.Activity.Set(cyc, s)
 	if !progress && wake > cyc {
-		c.waker.WakeIn(now, int(wake-cyc))
+		c.Waker.WakeIn(now, int(wake-cyc))
 	}
 }

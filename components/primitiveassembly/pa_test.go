@@ -85,7 +85,7 @@ func TestTimingPinned(t *testing.T) {
 			}
 			// Busy from the first triangle (cycle 2) to the last send, the slept
 			// cycles of the setup pipeline included; idle before and after.
-			act := r.pa.Activity()
+			act := r.pa.Activity
 			if busy := act.Cycles(stateBusy); busy != tc.end-1 {
 				t.Errorf("%d busy cycles, want %d", busy, tc.end-1)
 			}
@@ -178,7 +178,7 @@ func TestOutOfOrderBatchesAreConsumedInOrder(t *testing.T) {
 	if r.pa.GeometryStats() != st {
 		t.Errorf("geometry stats %+v, want %+v", r.pa.GeometryStats(), st)
 	}
-	if r.pa.Activity().Cycles(stateWaitBatch) == 0 {
+	if r.pa.Activity.Cycles(stateWaitBatch) == 0 {
 		t.Error("no wait_batch cycles although batch 0 arrived last")
 	}
 }
@@ -367,7 +367,7 @@ func TestBackPressure(t *testing.T) {
 		t.Fatalf("held rasterizer received %d messages", len(rast.Got))
 	}
 	pa.Finish(e.CurrentTime())
-	if pa.Activity().Cycles(stateBlockedOutput) == 0 {
+	if pa.Activity.Cycles(stateBlockedOutput) == 0 {
 		t.Error("no blocked_output cycles while the rasterizer was full")
 	}
 	stuck := false

@@ -3,8 +3,6 @@ package primitiveassembly
 import (
 	"fmt"
 
-	"github.com/sarchlab/akita/v3/sim"
-
 	"github.com/gfxsim/gfxsim/functional/decouple"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/timing"
@@ -44,7 +42,7 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	add(n+"map_degenerate_barycentric", float64(c.mapSt.DegenerateBarycentric))
 	timing.AddTagged(n, add, &c.gs)
 	c.geometryStats(n, add)
-	c.act.Stats(c.Name(), add)
+	c.Activity.Stats(c.Name(), add)
 }
 
 // GeometryStats returns the clip/cull/setup counters (the reference renderer's
@@ -58,10 +56,6 @@ func (c *Comp) MapStats() decouple.MapStats { return c.mapSt }
 // PrimitivesSent returns the number of PrimitiveMsg sent to rasterizer r.
 func (c *Comp) PrimitivesSent(r int) uint64 { return c.sent[r] }
 
-// Activity returns the activity accounting (busy, wait_batch, blocked_output,
-// idle, wait_gs_warp, wait_stream_out).
-func (c *Comp) Activity() *timing.Activity { return c.act }
-
 // Buffers describes the unit's queues for hang reports.
 func (c *Comp) Buffers() []timing.BufferState {
 	n := c.Name()
@@ -72,18 +66,15 @@ func (c *Comp) Buffers() []timing.BufferState {
 	b := []timing.BufferState{
 		{Name: n + ".FromShaderCores", Len: c.coresBuf.Size(), Cap: c.coresBuf.Capacity()},
 		{Name: n + ".InputAssembler", Len: c.iaBuf.Size(), Cap: c.iaBuf.Capacity()},
-		{Name: n + ".BatchSlots", Len: len(c.slots), Cap: c.cfg.BatchSlots},
+		{Name: n + ".BatchSlots", Len: len(c.slots), Cap: c.Cfg.BatchSlots},
 		{Name: n + ".Clipper", Len: clip, Cap: 1},
 		{Name: n + ".Setup", Len: c.setup.Len(), Cap: max(1, c.setup.Latency) * c.setup.Width},
 		{Name: n + ".GSWarpQueue", Len: len(c.gs.sendQ), Cap: len(c.gs.sendQ)},
 		{Name: n + ".GSReorder", Len: len(c.gs.done), Cap: len(c.gs.done)},
-		{Name: n + ".StreamOutQueue", Len: len(c.gs.soQ), Cap: c.cfg.StreamOutQueue},
+		{Name: n + ".StreamOutQueue", Len: len(c.gs.soQ), Cap: c.Cfg.StreamOutQueue},
 	}
 	for r := range c.out {
-		b = append(b, timing.BufferState{Name: fmt.Sprintf("%s.Output[%d]", n, r), Len: c.out[r].size, Cap: c.cfg.OutputQueue})
+		b = append(b, timing.BufferState{Name: fmt.Sprintf("%s.Output[%d]", n, r), Len: c.out[r].size, Cap: c.Cfg.OutputQueue})
 	}
 	return b
 }
-
-// Finish closes the activity accounting at time now.
-func (c *Comp) Finish(now sim.VTimeInSec) { c.act.Finish(c.Freq.Cycle(now)) }

@@ -63,22 +63,16 @@ func MakeBuilder() Builder { return timing.NewBuilder("quadpacker", DefaultConfi
 // environment and a valid configuration.
 func build(name string, env timing.Env, cfg Config) *Comp {
 	c := &Comp{
-		fault:         env.Fault(name),
-		progress:      env.Progress,
-		quadsPerWarp:  cfg.QuadsPerWarp,
-		flushCycles:   uint64(cfg.FlushCycles),
-		quadsPerCycle: cfg.QuadsPerCycle,
-		activity:      timing.NewActivity(activityNames[:]...),
-		dec:           decoupler{samplesPerCycle: cfg.SamplesPerCycle},
-		nextWarpID:    cfg.WarpIDBase,
+		flushCycles: uint64(cfg.FlushCycles),
+		dec:         decoupler{samplesPerCycle: cfg.SamplesPerCycle},
+		nextWarpID:  cfg.WarpIDBase,
 	}
-	c.TickingComponent = timing.NewTickingComponent(name, env.Engine, env.Freq, c)
-	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
+	c.Unit = timing.NewUnit(name, env, cfg, c, activityNames[:]...)
 
 	c.FromDepthUnits, c.inBuf = timing.AddBufferedPort(c, "FromDepthUnits", cfg.InputQueue)
 	c.ToReorderBuffer = timing.AddPort(c, "ToReorderBuffer", 1)
 
-	c.open = make([]protocol.WarpQuad, 0, c.quadsPerWarp)
+	c.open = make([]protocol.WarpQuad, 0, c.Cfg.QuadsPerWarp)
 	c.outbox = make([]sim.Msg, 0, outboxCap)
 	return c
 }

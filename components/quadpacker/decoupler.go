@@ -46,7 +46,7 @@ func (c *Comp) decouple(now sim.VTimeInSec) (progress bool) {
 	d := &c.dec
 	if d.samplesPerCycle == 0 {
 		c.FromDepthUnits.Retrieve(now)
-		c.fault.Fail(fmt.Errorf("the quads of a 5D primitive, but the packer has no decoupling stage (SamplesPerCycle 0)"))
+		c.Fault.Fail(fmt.Errorf("the quads of a 5D primitive, but the packer has no decoupling stage (SamplesPerCycle 0)"))
 		return true
 	}
 	budget, blocked, mapped := d.samplesPerCycle, false, false

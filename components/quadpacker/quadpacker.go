@@ -55,7 +55,7 @@ type counters struct {
 // Comp is the quad packer: it gathers the surviving quads of the depth units
 // into pixel warps for the reorder buffer. See the package documentation.
 type Comp struct {
-	*timing.TickingComponent
+	timing.Unit[Config]
 
 	// FromDepthUnits receives TileQuads (surviving quads) and DrawEnd markers
 	// from every depth unit.
@@ -66,13 +66,8 @@ type Comp struct {
 	// platform builder).
 	ReorderBufferPort sim.Port
 
-	fault         timing.Fault
-	progress      *timing.Progress
-	waker         *timing.Waker
-	quadsPerWarp  int
-	flushCycles   uint64
-	quadsPerCycle int
-	inBuf         sim.Buffer
+	flushCycles uint64
+	inBuf       sim.Buffer
 
 	cursor     int                 // next quad of the TileQuads at the head of FromDepthUnits
 	open       []protocol.WarpQuad // the open warp
@@ -81,16 +76,15 @@ type Comp struct {
 	nextWarpID uint64
 	outbox     []sim.Msg // messages waiting to be sent, in order
 
-	activity *timing.Activity
-	st       counters
-	flushes  [numFlushReasons]uint64
+	st      counters
+	flushes [numFlushReasons]uint64
 
 	dec decoupler
 }
 
 // Tick runs the stages back to front: send, timeout, pack.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.fault.Stopped() {
+	if c.Fault.Stopped() {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
@@ -101,15 +95,15 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 
 	switch {
 	case progress:
-		c.activity.Set(cycle, stateBusy)
+		c.Activity.Set(cycle, stateBusy)
 	case blocked:
-		c.activity.Set(cycle, stateBlockedOutput)
+		c.Activity.Set(cycle, stateBlockedOutput)
 	default:
-		c.activity.Set(cycle, stateIdle)
+		c.Activity.Set(cycle, stateIdle)
 	}
-	if !progress && len(c.open) > 0 && len(c.open) < c.quadsPerWarp {
+	if !progress && len(c.open) > 0 && len(c.open) < c.Cfg.QuadsPerWarp {
 		if deadline := c.lastQuad + c.flushCycles; deadline > cycle {
-			c.waker.WakeIn(now, int(deadline-cycle))
+			c.Waker.WakeIn(now, int(deadline-cycle))
 		}
 	}
 	return progress
@@ -120,7 +114,7 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 func (c *Comp) send(now sim.VTimeInSec) (progress, blocked bool) {
 	for len(c.outbox) > 0 {
 		if c.ReorderBufferPort == nil {
-			c.fault.Fail(fmt.Errorf("ReorderBufferPort is not set"))
+			c.Fault.Fail(fmt.Errorf("ReorderBufferPort is not set"))
 			return progress, true
 		}
 		m := c.outbox[0]
@@ -135,7 +129,7 @@ func (c *Comp) send(now sim.VTimeInSec) (progress, blocked bool) {
 		n := copy(c.outbox, c.outbox[1:])
 		c.outbox[n] = nil
 		c.outbox = c.outbox[:n]
-		c.progress.Add(1)
+		c.Env.Progress.Add(1)
 		progress = true
 	}
 	return progress, false
@@ -143,7 +137,7 @@ func (c *Comp) send(now sim.VTimeInSec) (progress, blocked bool) {
 
 // timeout flushes a partial warp FlushCycles cycles after its last quad.
 func (c *Comp) timeout(cycle uint64) bool {
-	if len(c.open) == 0 || len(c.open) >= c.quadsPerWarp || cycle < c.lastQuad+c.flushCycles {
+	if len(c.open) == 0 || len(c.open) >= c.Cfg.QuadsPerWarp || cycle < c.lastQuad+c.flushCycles {
 		return false
 	}
 	return c.flush(FlushTimeout)
@@ -151,8 +145,8 @@ func (c *Comp) timeout(cycle uint64) bool {
 
 // pack takes up to QuadsPerCycle quads or markers from the input.
 func (c *Comp) pack(now sim.VTimeInSec, cycle uint64) (progress bool) {
-	for budget := c.quadsPerCycle; budget > 0; {
-		if len(c.open) == c.quadsPerWarp {
+	for budget := c.Cfg.QuadsPerCycle; budget > 0; {
+		if len(c.open) == c.Cfg.QuadsPerWarp {
 			if !c.flush(FlushFull) {
 				return progress
 			}
@@ -191,7 +185,7 @@ func (c *Comp) pack(now sim.VTimeInSec, cycle uint64) (progress bool) {
 				c.FromDepthUnits.Retrieve(now)
 				c.cursor = 0
 			}
-			if len(c.open) == c.quadsPerWarp {
+			if len(c.open) == c.Cfg.QuadsPerWarp {
 				c.flush(FlushFull) // retried at the top when the outbox is full
 			}
 		case *protocol.DrawEnd:
@@ -209,7 +203,7 @@ func (c *Comp) pack(now sim.VTimeInSec, cycle uint64) (progress bool) {
 			c.st.drawEnds++
 		default:
 			c.FromDepthUnits.Retrieve(now)
-			c.fault.Fail(fmt.Errorf("unexpected %T on FromDepthUnits", msg))
+			c.Fault.Fail(fmt.Errorf("unexpected %T on FromDepthUnits", msg))
 			return true
 		}
 		budget--
@@ -237,19 +231,16 @@ func (c *Comp) flushOpen() bool {
 	c.outbox = append(c.outbox, w)
 	c.nextWarpID++
 	c.st.warps++
-	c.open = make([]protocol.WarpQuad, 0, c.quadsPerWarp)
+	c.open = make([]protocol.WarpQuad, 0, c.Cfg.QuadsPerWarp)
 	c.openDraw = nil
 	return true
 }
-
-// Finish closes the activity accounting at time now.
-func (c *Comp) Finish(now sim.VTimeInSec) { c.activity.Finish(c.Freq.Cycle(now)) }
 
 // Buffers reports the input port, the open warp and the output register.
 func (c *Comp) Buffers() []timing.BufferState {
 	return []timing.BufferState{
 		{Name: c.FromDepthUnits.Name(), Len: c.inBuf.Size(), Cap: c.inBuf.Capacity()},
-		{Name: c.Name() + ".OpenWarp", Len: len(c.open), Cap: c.quadsPerWarp},
+		{Name: c.Name() + ".OpenWarp", Len: len(c.open), Cap: c.Cfg.QuadsPerWarp},
 		{Name: c.Name() + ".Outbox", Len: len(c.outbox), Cap: outboxCap},
 	}
 }
@@ -265,7 +256,7 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	if c.dec.samplesPerCycle != 0 { // the decoupling stage exists
 		timing.AddTagged(n+".", add, &c.dec)
 	}
-	c.activity.Stats(n, add)
+	c.Activity.Stats(n, add)
 }
 
 // traced reports whether a tracer is attached: tasks are reported (and their IDs

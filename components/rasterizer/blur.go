@@ -30,7 +30,7 @@ func (c *Comp) startBlur(m *protocol.PrimitiveMsg) {
 	t := &m.Prim.Blur.Tri
 	ts := rasterTileSize(m.Draw)
 	if tx0, ty0, tx1, ty1 := t.TileRange(); tx0 < tx1 && ty0 < ty1 &&
-		protocol.BlurTilePrimary(tx0, ty0, ts, c.cfg.RasterStride, c.cfg.NumRasterizers) == c.cfg.Index {
+		protocol.BlurTilePrimary(tx0, ty0, ts, c.Cfg.RasterStride, c.Cfg.NumRasterizers) == c.Cfg.Index {
 		c.cnt.Triangles5D[t.Case]++
 	}
 	c.blurTiles = t.Tiles(c.blurTiles[:0])
@@ -45,7 +45,7 @@ func (c *Comp) skipUnowned() {
 	w := c.prim.Window
 	for c.blurNext < len(c.blurTiles) {
 		tp := c.blurTiles[c.blurNext]
-		if protocol.BlurTileOwned(tp.X, tp.Y, ts, c.cfg.RasterStride, c.cfg.NumRasterizers, c.cfg.Index) &&
+		if protocol.BlurTileOwned(tp.X, tp.Y, ts, c.Cfg.RasterStride, c.Cfg.NumRasterizers, c.Cfg.Index) &&
 			(w.Empty() || tileMeetsWindow(tp.X, tp.Y, raster5d.TileSize, w)) {
 			return
 		}
@@ -57,7 +57,7 @@ func (c *Comp) skipUnowned() {
 // for fine raster; the primitive leaves the coarse stage after its last tile.
 func (c *Comp) coarseBlur() bool {
 	progress := false
-	for budget := c.cfg.TilesPerCycle; budget > 0 && c.blurNext < len(c.blurTiles); budget-- {
+	for budget := c.Cfg.TilesPerCycle; budget > 0 && c.blurNext < len(c.blurTiles); budget-- {
 		if c.tileQ.full() {
 			return progress
 		}
@@ -91,22 +91,22 @@ func (c *Comp) rasterize5D(f *fineItem) ([]*protocol.TileQuads, uint64) {
 	// With a window only its pixels are tested (and paid for).
 	c.q5 = p.Blur.Tri.TileQuadsIn(f.tx, f.ty, f.prim.Window, c.q5[:0], &st)
 	tests := st.Tests()
-	cost := max(1, (tests+uint64(c.cfg.SampleTestsPerCycle)-1)/uint64(c.cfg.SampleTestsPerCycle))
+	cost := max(1, (tests+uint64(c.Cfg.SampleTestsPerCycle)-1)/uint64(c.Cfg.SampleTestsPerCycle))
 	c.cnt.Tiles5D++
 	ts := rasterTileSize(d)
 	covered := st.SamplesCovered
-	if protocol.BlurTilePrimary(f.tx, f.ty, ts, c.cfg.RasterStride, c.cfg.NumRasterizers) == c.cfg.Index {
+	if protocol.BlurTilePrimary(f.tx, f.ty, ts, c.Cfg.RasterStride, c.Cfg.NumRasterizers) == c.Cfg.Index {
 		c.cnt.SampleTests += tests
 		c.cnt.SamplesCovered += covered
 	}
-	if len(c.partCount) != c.cfg.NumPartitions {
-		c.partCount = make([]int, c.cfg.NumPartitions)
+	if len(c.partCount) != c.Cfg.NumPartitions {
+		c.partCount = make([]int, c.Cfg.NumPartitions)
 	}
 	clear(c.partCount)
 	for i := range c.q5 {
 		q := &c.q5[i]
 		rx, ry := int(q.X)/ts, int(q.Y)/ts
-		if protocol.TileOwner(rx, ry, c.cfg.RasterStride, c.cfg.NumRasterizers) != c.cfg.Index {
+		if protocol.TileOwner(rx, ry, c.Cfg.RasterStride, c.Cfg.NumRasterizers) != c.Cfg.Index {
 			continue
 		}
 		c.partCount[c.partitionOf(rx, ry)]++
@@ -121,7 +121,7 @@ func (c *Comp) rasterize5D(f *fineItem) ([]*protocol.TileQuads, uint64) {
 		for i := range c.q5 {
 			q := &c.q5[i]
 			rx, ry := int(q.X)/ts, int(q.Y)/ts
-			if protocol.TileOwner(rx, ry, c.cfg.RasterStride, c.cfg.NumRasterizers) != c.cfg.Index || c.partitionOf(rx, ry) != part {
+			if protocol.TileOwner(rx, ry, c.Cfg.RasterStride, c.Cfg.NumRasterizers) != c.Cfg.Index || c.partitionOf(rx, ry) != part {
 				continue
 			}
 			quads = append(quads, protocol.QuadLive{Quad: raster.Quad{X: q.X, Y: q.Y, Coverage: q.Coverage}, Live: q.Coverage})
@@ -143,5 +143,5 @@ func (c *Comp) rasterize5D(f *fineItem) ([]*protocol.TileQuads, uint64) {
 
 // partitionOf returns the depth unit owning raster tile (rx, ry).
 func (c *Comp) partitionOf(rx, ry int) int {
-	return protocol.TileOwner(rx/c.cfg.PartitionTileRatio, ry/c.cfg.PartitionTileRatio, c.cfg.PartitionStride, c.cfg.NumPartitions)
+	return protocol.TileOwner(rx/c.Cfg.PartitionTileRatio, ry/c.Cfg.PartitionTileRatio, c.Cfg.PartitionStride, c.Cfg.NumPartitions)
 }

@@ -70,10 +70,8 @@ type Builder = timing.Builder[Config, *Comp]
 func MakeBuilder() Builder { return timing.NewBuilder("rasterizer", DefaultConfig(), build) }
 
 func build(name string, env timing.Env, cfg Config) *Comp {
-	c := &Comp{cfg: cfg, env: env, fault: env.Fault(name), tileQ: newRing[fineItem](cfg.TileQueue), outQ: newRing[outItem](cfg.OutputQueue)}
-	c.TickingComponent = timing.NewTickingComponent(name, env.Engine, env.Freq, c)
-	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
-	c.act = timing.NewActivity(activityNames...)
+	c := &Comp{tileQ: newRing[fineItem](cfg.TileQueue), outQ: newRing[outItem](cfg.OutputQueue)}
+	c.Unit = timing.NewUnit(name, env, cfg, c, activityNames...)
 	c.FromPrimitiveAssembly, c.inBuf = timing.AddBufferedPort(c, "FromPrimitiveAssembly", cfg.InputQueue)
 	c.ToDepthUnits = timing.AddPort(c, "ToDepthUnits", 1)
 	return c

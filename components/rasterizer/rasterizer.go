@@ -42,7 +42,7 @@ var activityNames = []string{"busy", "blocked_output", "idle"}
 // quads, one protocol.TileQuads per non-empty tile to the depth unit owning the
 // tile. See the package documentation.
 type Comp struct {
-	*timing.TickingComponent
+	timing.Unit[Config]
 
 	// FromPrimitiveAssembly receives protocol.PrimitiveMsg and protocol.DrawEnd.
 	FromPrimitiveAssembly sim.Port
@@ -54,12 +54,6 @@ type Comp struct {
 	// TileFilter, when non-nil, is consulted per coarse tile (hierarchical Z).
 	TileFilter TileFilter
 
-	cfg Config
-	env timing.Env // its halt stops the rasterizer; its progress counts messages sent
-
-	fault timing.Fault // its first malformed-input error; it halts the platform
-	waker *timing.Waker
-	act   *timing.Activity
 	inBuf sim.Buffer
 
 	// Coarse stage: the primitive being walked.
@@ -138,7 +132,7 @@ type outItem struct {
 
 // Tick runs the stages back to front: send, fine raster, coarse raster.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.fault.Stopped() {
+	if c.Fault.Stopped() {
 		return false
 	}
 	cyc := c.Freq.Cycle(now)
@@ -173,15 +167,15 @@ func (c *Comp) send(now sim.VTimeInSec, cyc uint64) bool {
 				progress = true
 			}
 		} else {
-			for it.next < c.cfg.NumPartitions {
-				m := protocol.NewDrawEnd(it.end, c.cfg.Index)
+			for it.next < c.Cfg.NumPartitions {
+				m := protocol.NewDrawEnd(it.end, c.Cfg.Index)
 				m.Src, m.Dst, m.SendTime = c.ToDepthUnits, c.DepthUnits[it.next], now
 				if err := c.ToDepthUnits.Send(m); err != nil {
 					c.blocked = true
 					return progress
 				}
 				it.next++
-				c.env.Progress.Add(1)
+				c.Env.Progress.Add(1)
 				progress = true
 			}
 		}
@@ -197,7 +191,7 @@ func (c *Comp) sendTiles(now sim.VTimeInSec, m *protocol.TileQuads) bool {
 		c.blocked = true
 		return false
 	}
-	c.env.Progress.Add(1)
+	c.Env.Progress.Add(1)
 	if c.traced() {
 		c.tileSent(m)
 	}
@@ -239,7 +233,7 @@ func (c *Comp) fine(cyc uint64) bool {
 		cost = c.pendCost
 	case c.pend.prim != nil && c.pendMsg != nil:
 		k := uint64(len(c.pendMsg.Quads))
-		cost = max(1, (k+uint64(c.cfg.QuadsPerCycle)-1)/uint64(c.cfg.QuadsPerCycle))
+		cost = max(1, (k+uint64(c.Cfg.QuadsPerCycle)-1)/uint64(c.Cfg.QuadsPerCycle))
 	}
 	if (c.pend.prim == nil || c.pendMsg != nil || len(c.pendMsgs) > 0) && c.outQ.full() {
 		c.blocked = true
@@ -281,7 +275,7 @@ func (c *Comp) rasterize(f *fineItem) *protocol.TileQuads {
 		c.cnt.CoveredSamples += uint64(q.Coverage.Count())
 	}
 	c.cnt.Quads += uint64(len(quads))
-	part := protocol.TileOwner(f.tx/c.cfg.PartitionTileRatio, f.ty/c.cfg.PartitionTileRatio, c.cfg.PartitionStride, c.cfg.NumPartitions)
+	part := protocol.TileOwner(f.tx/c.Cfg.PartitionTileRatio, f.ty/c.Cfg.PartitionTileRatio, c.Cfg.PartitionStride, c.Cfg.NumPartitions)
 	m := protocol.NewTileQuads(d, p, f.tx, f.ty, part, quads)
 	m.Window = f.prim.Window
 	return m
@@ -302,11 +296,11 @@ func (c *Comp) coarse(now sim.VTimeInSec, cyc uint64) bool {
 		switch m := m.(type) {
 		case *protocol.PrimitiveMsg:
 			if m.Draw == nil || m.Prim == nil {
-				c.fault.Fail(fmt.Errorf("PrimitiveMsg without draw or primitive"))
+				c.Fault.Fail(fmt.Errorf("PrimitiveMsg without draw or primitive"))
 				return false
 			}
 			if w := m.Window; !w.Empty() && (w.X0|w.Y0|w.X1|w.Y1)&1 != 0 {
-				c.fault.Fail(fmt.Errorf("PrimitiveMsg.Window %+v: corners must be even (quads are 2x2 at even pixels)", w))
+				c.Fault.Fail(fmt.Errorf("PrimitiveMsg.Window %+v: corners must be even (quads are 2x2 at even pixels)", w))
 				return false
 			}
 			c.FromPrimitiveAssembly.Retrieve(now)
@@ -324,11 +318,11 @@ func (c *Comp) coarse(now sim.VTimeInSec, cyc uint64) bool {
 			if !m.Window.Empty() {
 				tx0, ty0, tx1, ty1 = clampToWindow(tx0, ty0, tx1, ty1, m.Window, rasterTileSize(m.Draw))
 			}
-			c.walk.init(m.Draw.Raster.TileOrder, tx0, ty0, tx1, ty1, c.cfg.Index, c.cfg.NumRasterizers, c.cfg.RasterStride)
+			c.walk.init(m.Draw.Raster.TileOrder, tx0, ty0, tx1, ty1, c.Cfg.Index, c.Cfg.NumRasterizers, c.Cfg.RasterStride)
 			progress = true
 		case *protocol.DrawEnd:
 			if m.Draw == nil {
-				c.fault.Fail(fmt.Errorf("DrawEnd without draw"))
+				c.Fault.Fail(fmt.Errorf("DrawEnd without draw"))
 				return false
 			}
 			if c.tileQ.full() {
@@ -339,7 +333,7 @@ func (c *Comp) coarse(now sim.VTimeInSec, cyc uint64) bool {
 			c.cnt.DrawEnds++
 			return true
 		default:
-			c.fault.Fail(fmt.Errorf("unexpected %T on FromPrimitiveAssembly", m))
+			c.Fault.Fail(fmt.Errorf("unexpected %T on FromPrimitiveAssembly", m))
 			return false
 		}
 	}
@@ -347,7 +341,7 @@ func (c *Comp) coarse(now sim.VTimeInSec, cyc uint64) bool {
 		return c.coarseBlur() || progress
 	}
 	d, p := c.prim.Draw, c.prim.Prim
-	for budget := c.cfg.TilesPerCycle; budget > 0 && !c.walk.done(); budget-- {
+	for budget := c.Cfg.TilesPerCycle; budget > 0 && !c.walk.done(); budget-- {
 		if c.tileQ.full() {
 			return progress
 		}
@@ -383,9 +377,6 @@ func (c *Comp) coarse(now sim.VTimeInSec, cyc uint64) bool {
 	return progress
 }
 
-// Err returns the first malformed-input error, or nil.
-func (c *Comp) Err() error { return c.fault.Err() }
-
 // account sets the activity state from cycle cyc on and schedules the wake-up
 // when the rasterizer sleeps with timed work pending.
 func (c *Comp) account(now sim.VTimeInSec, cyc uint64, progress bool) {
@@ -407,9 +398,9 @@ func (c *Comp) account(now sim.VTimeInSec, cyc uint64, progress bool) {
 	case c.prim != nil || wake > cyc:
 		s = stateBusy
 	}
-	c.act.Set(cyc, s)
+	c.Activity.Set(cyc, s)
 	if !progress && wake > cyc {
-		c.waker.WakeIn(now, int(wake-cyc))
+		c.Waker.WakeIn(now, int(wake-cyc))
 	}
 }
 

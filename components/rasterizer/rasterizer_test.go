@@ -166,7 +166,7 @@ func TestTimingPinned(t *testing.T) {
 				t.Errorf("counters %+v", k)
 			}
 			// Busy from cycle 1 to the DrawEnd send, then idle.
-			if busy := g.r.Activity().Cycles(stateBusy); busy != tc.end {
+			if busy := g.r.Activity.Cycles(stateBusy); busy != tc.end {
 				t.Errorf("%d busy cycles, want %d", busy, tc.end)
 			}
 		})
@@ -479,7 +479,7 @@ func TestBackPressure(t *testing.T) {
 		t.Error("the primitive assembly fake sent everything although the rasterizer was blocked")
 	}
 	r.Finish(e.CurrentTime())
-	if r.Activity().Cycles(stateBlockedOutput) == 0 {
+	if r.Activity.Cycles(stateBlockedOutput) == 0 {
 		t.Error("no blocked_output cycles")
 	}
 	du.Hold = false

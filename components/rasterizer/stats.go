@@ -1,8 +1,6 @@
 package rasterizer
 
 import (
-	"github.com/sarchlab/akita/v3/sim"
-
 	"github.com/gfxsim/gfxsim/functional/raster5d"
 	"github.com/gfxsim/gfxsim/timing"
 )
@@ -21,14 +19,11 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	add(n+"triangles_moving", float64(k.Triangles5D[raster5d.Moving]))
 	add(n+"triangles_defocused", float64(k.Triangles5D[raster5d.Defocused]))
 	add(n+"triangles_both", float64(k.Triangles5D[raster5d.Both]))
-	c.act.Stats(c.Name(), add)
+	c.Activity.Stats(c.Name(), add)
 }
 
 // Counters returns the counters so far.
 func (c *Comp) Counters() Counters { return c.cnt }
-
-// Activity returns the activity accounting (busy, blocked_output, idle).
-func (c *Comp) Activity() *timing.Activity { return c.act }
 
 // Buffers describes the rasterizer's queues for hang reports.
 func (c *Comp) Buffers() []timing.BufferState {
@@ -44,6 +39,3 @@ func (c *Comp) Buffers() []timing.BufferState {
 		{Name: n + ".OutputQueue", Len: c.outQ.len(), Cap: len(c.outQ.buf)},
 	}
 }
-
-// Finish closes the activity accounting at time now.
-func (c *Comp) Finish(now sim.VTimeInSec) { c.act.Finish(c.Freq.Cycle(now)) }

@@ -24,7 +24,7 @@ func (c *Comp) traced() bool { return c.NumHooks() > 0 }
 // tile unit's task of the draw in that screen tile) when the coarse stage
 // takes it.
 func (c *Comp) primTaken(m *protocol.PrimitiveMsg) {
-	id := protocol.RasterizeTaskID(m.Draw.Seq, m.Window, m.Prim, c.cfg.Index)
+	id := protocol.RasterizeTaskID(m.Draw.Seq, m.Window, m.Prim, c.Cfg.Index)
 	tracing.StartTask(id, protocol.WindowDrawTaskID(m.Draw.Seq, m.Window), c, protocol.KindRasterize,
 		protocol.TaskWhat("triangle", uint64(m.Prim.Source)), nil)
 	c.trPrims = append(c.trPrims, tracedPrim{msg: m, id: id})
@@ -66,7 +66,7 @@ func (c *Comp) tileTaken(f *fineItem, m *protocol.TileQuads) {
 		return
 	}
 	tracing.StartTask(protocol.TileTaskID(m.Draw.Seq, m.Window, m.Prim, m.TileX, m.TileY, ""),
-		protocol.RasterizeTaskID(m.Draw.Seq, m.Window, m.Prim, c.cfg.Index), c, protocol.KindTile,
+		protocol.RasterizeTaskID(m.Draw.Seq, m.Window, m.Prim, c.Cfg.Index), c, protocol.KindTile,
 		protocol.Count(len(m.Quads), "quads"), nil)
 }
 
@@ -98,7 +98,7 @@ func (c *Comp) blurTileTaken(f *fineItem, msgs []*protocol.TileQuads) {
 	}
 	for _, m := range msgs {
 		tracing.StartTask(protocol.TileTaskID(m.Draw.Seq, m.Window, m.Prim, m.TileX, m.TileY, ""),
-			protocol.RasterizeTaskID(m.Draw.Seq, m.Window, m.Prim, c.cfg.Index), c, protocol.KindTile,
+			protocol.RasterizeTaskID(m.Draw.Seq, m.Window, m.Prim, c.Cfg.Index), c, protocol.KindTile,
 			protocol.Count(len(m.Quads), "quads"), nil)
 	}
 }

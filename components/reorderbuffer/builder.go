@@ -86,20 +86,13 @@ func MakeBuilder() Builder { return timing.NewBuilder("reorderbuffer", DefaultCo
 // environment and a valid configuration.
 func build(name string, env timing.Env, cfg Config) *Comp {
 	c := &Comp{
-		fault:            env.Fault(name),
-		progress:         env.Progress,
-		dispatchPerCycle: cfg.DispatchPerCycle,
-		fillPerCycle:     cfg.FillPerCycle,
-		retirePerCycle:   cfg.RetirePerCycle,
-		numPartitions:    cfg.NumPartitions,
-		entries:          newRing(cfg.Entries),
-		activity:         timing.NewActivity(activityNames[:]...),
+		entries: newRing(cfg.Entries),
 	}
 	if cfg.ShadingCacheEntries > 0 {
 		c.cache, _ = newShadingCacheMode(cfg.ShadingCacheEntries, cfg.RefBits, cfg.Entries, cfg.QuadsPerWarp, cfg.LookupsPerCycle)
 		c.cache.nextWarpID = cfg.WarpIDBase
 	}
-	c.TickingComponent = timing.NewTickingComponent(name, env.Engine, env.Freq, c)
+	c.Unit = timing.NewUnit(name, env, cfg, c, activityNames[:]...)
 
 	c.FromQuadPacker, c.inBuf = timing.AddBufferedPort(c, "FromQuadPacker", cfg.InputQueue)
 	c.ToShaderCores = timing.AddPort(c, "ToShaderCores", 1)

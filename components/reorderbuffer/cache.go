@@ -514,7 +514,7 @@ func (c *Comp) releaseRecords(n int) {
 		rec := &sc.records[c.entries.fromHead(k).Record]
 		for _, h := range rec.held {
 			if err := sc.tags.Release(int(h.entry)); err != nil {
-				c.fault.Fail(err)
+				c.Fault.Fail(err)
 			}
 		}
 		rec.prim, rec.held, rec.samples = nil, rec.held[:0], rec.samples[:0]
@@ -529,8 +529,8 @@ func (c *Comp) checkVisibility(m *protocol.VisibilityQuads) error {
 		return fmt.Errorf("VisibilityQuads, but the reorder buffer has no shading cache (ShadingCacheEntries 0)")
 	case m.Draw == nil || m.Prim == nil || m.Prim.Blur == nil:
 		return fmt.Errorf("VisibilityQuads without its draw or 5D primitive")
-	case m.Partition < 0 || m.Partition >= c.numPartitions:
-		return fmt.Errorf("VisibilityQuads for partition %d of %d", m.Partition, c.numPartitions)
+	case m.Partition < 0 || m.Partition >= c.Cfg.NumPartitions:
+		return fmt.Errorf("VisibilityQuads for partition %d of %d", m.Partition, c.Cfg.NumPartitions)
 	}
 	for k := range m.Quads {
 		q := &m.Quads[k]
@@ -569,7 +569,7 @@ func (c *Comp) dispatchVisibility(now sim.VTimeInSec, cycle uint64, m *protocol.
 	if sc == nil || (sc.cursor == 0 && !sc.pend.active) {
 		if err := c.checkVisibility(m); err != nil {
 			c.FromQuadPacker.Retrieve(now)
-			c.fault.Fail(err)
+			c.Fault.Fail(err)
 			return false, true, waitNone
 		}
 	}

@@ -23,16 +23,16 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 		c.Control.Retrieve(now)
 		m, ok := msg.(*protocol.FlushCmd)
 		if !ok {
-			c.fault.Fail(fmt.Errorf("unexpected %T on Control", msg))
+			c.Fault.Fail(fmt.Errorf("unexpected %T on Control", msg))
 			return true
 		}
 		if c.CommandProcessor == nil {
-			c.fault.Fail(fmt.Errorf("FlushCmd %s, but CommandProcessor (the port to answer) is not set", m.ID))
+			c.Fault.Fail(fmt.Errorf("FlushCmd %s, but CommandProcessor (the port to answer) is not set", m.ID))
 			return true
 		}
 		if m.Invalidate && c.cache != nil {
 			if err := c.cache.flush(); err != nil {
-				c.fault.Fail(fmt.Errorf("FlushCmd %s: %w: a reference outlived every record of the tile", m.ID, err))
+				c.Fault.Fail(fmt.Errorf("FlushCmd %s: %w: a reference outlived every record of the tile", m.ID, err))
 				return true
 			}
 		}
@@ -49,7 +49,7 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 	}
 	c.ctlTask.End(c)
 	c.ctlOut = nil
-	c.progress.Add(1)
+	c.Env.Progress.Add(1)
 	return true
 }
 

@@ -55,7 +55,7 @@ type counters struct {
 // Comp is the reorder buffer between the pixel shaders and the ROPs. See the
 // package documentation.
 type Comp struct {
-	*timing.TickingComponent
+	timing.Unit[Config]
 
 	// FromQuadPacker receives PixelWarp and DrawEnd messages from the quad packer.
 	FromQuadPacker sim.Port
@@ -80,15 +80,9 @@ type Comp struct {
 	// not connected.
 	CommandProcessor sim.Port
 
-	fault            timing.Fault
-	progress         *timing.Progress
-	dispatchPerCycle int
-	fillPerCycle     int
-	retirePerCycle   int
-	numPartitions    int
-	inBuf            sim.Buffer
-	shadedBuf        sim.Buffer
-	ctlBuf           sim.Buffer
+	inBuf     sim.Buffer
+	shadedBuf sim.Buffer
+	ctlBuf    sim.Buffer
 
 	entries  ring
 	cache    *shadingCacheMode // nil: no shading cache (no decoupled sampling)
@@ -97,16 +91,15 @@ type Comp struct {
 	ctlOut   *protocol.Done // the answer to a FlushCmd waiting to be sent
 	ctlTask  timing.Task    // tracing: the flush's task
 
-	activity *timing.Activity
-	st       counters
-	occSum   uint64 // entry-cycles in use up to occLast
-	occLast  uint64
-	occMax   int
+	st      counters
+	occSum  uint64 // entry-cycles in use up to occLast
+	occLast uint64
+	occMax  int
 }
 
 // Tick runs the stages back to front: retire, fill, control, dispatch.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.fault.Stopped() {
+	if c.Fault.Stopped() {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
@@ -118,17 +111,17 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 
 	switch {
 	case progress:
-		c.activity.Set(cycle, stateBusy)
+		c.Activity.Set(cycle, stateBusy)
 	case wait == waitFull:
-		c.activity.Set(cycle, stateFull)
+		c.Activity.Set(cycle, stateFull)
 	case blocked:
-		c.activity.Set(cycle, stateBlockedOutput)
+		c.Activity.Set(cycle, stateBlockedOutput)
 	case wait == waitCores:
-		c.activity.Set(cycle, stateBlockedDispatch)
+		c.Activity.Set(cycle, stateBlockedDispatch)
 	case c.entries.used > 0:
-		c.activity.Set(cycle, stateHeadNotReady)
+		c.Activity.Set(cycle, stateHeadNotReady)
 	default:
-		c.activity.Set(cycle, stateIdle)
+		c.Activity.Set(cycle, stateIdle)
 	}
 	return progress
 }
@@ -136,7 +129,7 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 // retire sends ready entries from the head to their ROPs, in order, up to
 // RetirePerCycle entries; blocked reports that a ROP refused.
 func (c *Comp) retire(now sim.VTimeInSec, cycle uint64) (progress, blocked bool) {
-	for budget := c.retirePerCycle; budget > 0; {
+	for budget := c.Cfg.RetirePerCycle; budget > 0; {
 		r := c.stalled
 		if r.msg == nil {
 			if c.entries.used == 0 || !c.ready(c.entries.fromHead(0)) {
@@ -179,7 +172,7 @@ func (c *Comp) retire(now sim.VTimeInSec, cycle uint64) (progress, blocked bool)
 			c.st.retiredQuads += uint64(r.entries)
 		}
 		c.st.ropMessages++
-		c.progress.Add(1)
+		c.Env.Progress.Add(1)
 		budget -= r.entries
 		progress = true
 	}
@@ -190,8 +183,8 @@ func (c *Comp) retire(now sim.VTimeInSec, cycle uint64) (progress, blocked bool)
 // for a marker, else one ShadedQuads for the longest run (at most budget) of
 // ready quads of the same draw and partition.
 func (c *Comp) nextRetiring(budget int) (retiring, bool) {
-	if len(c.ROPs) != c.numPartitions {
-		c.fault.Fail(fmt.Errorf("%d ROP ports for NumPartitions %d", len(c.ROPs), c.numPartitions))
+	if len(c.ROPs) != c.Cfg.NumPartitions {
+		c.Fault.Fail(fmt.Errorf("%d ROP ports for NumPartitions %d", len(c.ROPs), c.Cfg.NumPartitions))
 		return retiring{}, false
 	}
 	h := c.entries.fromHead(0)
@@ -225,7 +218,7 @@ func (c *Comp) nextRetiring(budget int) (retiring, bool) {
 // fill writes up to FillPerCycle shaded warps into their entries. A shaded warp
 // always has its entries waiting, so this stage never stalls.
 func (c *Comp) fill(now sim.VTimeInSec) (progress bool) {
-	for i := 0; i < c.fillPerCycle; i++ {
+	for i := 0; i < c.Cfg.FillPerCycle; i++ {
 		msg := c.FromShaderCores.Peek()
 		if msg == nil {
 			break
@@ -234,18 +227,18 @@ func (c *Comp) fill(now sim.VTimeInSec) (progress bool) {
 		progress = true
 		if sl, ok := msg.(*protocol.ShadedLanes); ok {
 			if err := c.fillShading(sl); err != nil {
-				c.fault.Fail(err)
+				c.Fault.Fail(err)
 				return progress
 			}
 			continue
 		}
 		sw, ok := msg.(*protocol.ShadedWarp)
 		if !ok {
-			c.fault.Fail(fmt.Errorf("unexpected %T on FromShaderCores", msg))
+			c.Fault.Fail(fmt.Errorf("unexpected %T on FromShaderCores", msg))
 			return progress
 		}
 		if err := c.checkShaded(sw); err != nil {
-			c.fault.Fail(err)
+			c.Fault.Fail(err)
 			return progress
 		}
 		w := sw.Warp
@@ -290,7 +283,7 @@ func (c *Comp) dispatch(now sim.VTimeInSec, cycle uint64) (progress bool, wait d
 		budget = c.cache.lookupsPerCycle
 		defer c.cacheIdle(cycle, &progress, &wait)
 	}
-	for i := 0; i < c.dispatchPerCycle; i++ {
+	for i := 0; i < c.Cfg.DispatchPerCycle; i++ {
 		msg := c.FromQuadPacker.Peek()
 		if msg == nil {
 			return progress, waitNone
@@ -303,9 +296,9 @@ func (c *Comp) dispatch(now sim.VTimeInSec, cycle uint64) (progress bool, wait d
 				return progress, w
 			}
 		case *protocol.DrawEnd:
-			if m.From < 0 || m.From >= c.numPartitions {
+			if m.From < 0 || m.From >= c.Cfg.NumPartitions {
 				c.FromQuadPacker.Retrieve(now)
-				c.fault.Fail(fmt.Errorf("DrawEnd from partition %d of %d", m.From, c.numPartitions))
+				c.Fault.Fail(fmt.Errorf("DrawEnd from partition %d of %d", m.From, c.Cfg.NumPartitions))
 				return true, waitNone
 			}
 			if c.entries.free() < 1 {
@@ -318,7 +311,7 @@ func (c *Comp) dispatch(now sim.VTimeInSec, cycle uint64) (progress bool, wait d
 		case *protocol.PixelWarp:
 			if err := c.checkWarp(m); err != nil {
 				c.FromQuadPacker.Retrieve(now)
-				c.fault.Fail(err)
+				c.Fault.Fail(err)
 				return true, waitNone
 			}
 			n := len(m.Quads)
@@ -344,7 +337,7 @@ func (c *Comp) dispatch(now sim.VTimeInSec, cycle uint64) (progress bool, wait d
 			c.st.quads += uint64(n)
 		default:
 			c.FromQuadPacker.Retrieve(now)
-			c.fault.Fail(fmt.Errorf("unexpected %T on FromQuadPacker", msg))
+			c.Fault.Fail(fmt.Errorf("unexpected %T on FromQuadPacker", msg))
 			return true, waitNone
 		}
 		c.FromQuadPacker.Retrieve(now)
@@ -359,8 +352,8 @@ func (c *Comp) checkWarp(w *protocol.PixelWarp) error {
 		return fmt.Errorf("warp %d has %d quads; it needs 1 to Entries (%d)", w.ID, len(w.Quads), c.entries.size())
 	}
 	for k := range w.Quads {
-		if p := w.Quads[k].Partition; p < 0 || p >= c.numPartitions {
-			return fmt.Errorf("warp %d quad %d: partition %d of %d", w.ID, k, p, c.numPartitions)
+		if p := w.Quads[k].Partition; p < 0 || p >= c.Cfg.NumPartitions {
+			return fmt.Errorf("warp %d quad %d: partition %d of %d", w.ID, k, p, c.Cfg.NumPartitions)
 		}
 	}
 	return nil
@@ -382,7 +375,7 @@ func (c *Comp) sendToCore(now sim.VTimeInSec, w *protocol.PixelWarp) bool {
 func (c *Comp) sendRoundRobin(m sim.Msg) bool {
 	n := len(c.ShaderCores)
 	if n == 0 {
-		c.fault.Fail(fmt.Errorf("no ShaderCores to dispatch to"))
+		c.Fault.Fail(fmt.Errorf("no ShaderCores to dispatch to"))
 		return false
 	}
 	for k := 0; k < n; k++ {
@@ -390,7 +383,7 @@ func (c *Comp) sendRoundRobin(m sim.Msg) bool {
 		m.Meta().Dst = c.ShaderCores[i]
 		if c.ToShaderCores.Send(m) == nil {
 			c.nextCore = (i + 1) % n
-			c.progress.Add(1)
+			c.Env.Progress.Add(1)
 			return true
 		}
 	}
@@ -410,7 +403,7 @@ func (c *Comp) noteMax() { c.occMax = max(c.occMax, c.entries.used) }
 // Finish closes the activity and occupancy accounting at time now.
 func (c *Comp) Finish(now sim.VTimeInSec) {
 	cycle := c.Freq.Cycle(now)
-	c.activity.Finish(cycle)
+	c.Activity.Finish(cycle)
 	c.occupancy(cycle)
 	if c.cache != nil {
 		c.cache.stalls.Finish(cycle)
@@ -443,7 +436,7 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	add(n+".occupancy_average", timing.Ratio(c.occSum, c.occLast))
 	add(n+".occupancy_max", float64(c.occMax))
 	c.cacheStats(n, add)
-	c.activity.Stats(n, add)
+	c.Activity.Stats(n, add)
 }
 
 // traced reports whether a tracer is attached: tasks are reported (and their IDs

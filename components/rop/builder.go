@@ -123,30 +123,17 @@ func MakeBuilder() Builder { return timing.NewBuilder("rop", DefaultConfig(), bu
 // environment and a valid configuration.
 func build(name string, env timing.Env, cfg Config) *Comp {
 	c := &Comp{
-		fault:         env.Fault(name),
-		sender:        timing.Sender{Progress: env.Progress},
-		index:         cfg.Index,
-		window:        cfg.Window,
-		lateZInFlight: cfg.LateZInFlight,
-		tileSize:      cfg.TileSize,
-		stride:        cfg.PartitionStride,
-		partitions:    cfg.NumPartitions,
-		wait:          make([]quadRec, cfg.WaitQuads),
-		pipe:          timing.NewPipeline[done](cfg.BlendLatency, cfg.QuadsPerCycle),
-		lookRate:      timing.NewRate(cfg.QuadsPerCycle),
-		blendRate:     timing.NewRate(cfg.QuadsPerCycle),
-		activity:      timing.NewActivity(activityNames[:]...),
-		displayLine:   uint64(cfg.Cache.MinBlock),
-		costs:         cfg.Costs,
-		pfDistance:    cfg.PrefetchDistance,
-		pfReserve:     cfg.PrefetchReserve,
+		sender:      timing.Sender{Progress: env.Progress},
+		wait:        make([]quadRec, cfg.WaitQuads),
+		pipe:        timing.NewPipeline[done](cfg.BlendLatency, cfg.QuadsPerCycle),
+		lookRate:    timing.NewRate(cfg.QuadsPerCycle),
+		blendRate:   timing.NewRate(cfg.QuadsPerCycle),
+		displayLine: uint64(cfg.Cache.MinBlock),
 	}
 	if cfg.SamplesPerCycle > 0 {
 		c.sampleRate = timing.NewRate(cfg.SamplesPerCycle)
 	}
-	e, f := env.Engine, env.Freq
-	c.TickingComponent = timing.NewTickingComponent(name, e, f, c)
-	c.waker = timing.NewWaker(e, f, c)
+	c.Unit = timing.NewUnit(name, env, cfg, c, activityNames[:]...)
 	c.wakeFn = c.wake
 
 	c.FromReorderBuffer, c.inBuf = timing.AddBufferedPort(c, "FromReorderBuffer", cfg.InputQueue)
@@ -154,7 +141,7 @@ func build(name string, env timing.Env, cfg Config) *Comp {
 	c.ToMemory = timing.AddPort(c, "ToMemory", cfg.Cache.MaxOutstanding)
 	c.Control = timing.AddPort(c, "Control", 2)
 
-	cache, err := rtcache.New(c.ToMemory, timing.LateFinder{At: &c.Memory}, f, cfg.Cache)
+	cache, err := rtcache.New(c.ToMemory, timing.LateFinder{At: &c.Memory}, env.Freq, cfg.Cache)
 	if err != nil {
 		panic(fmt.Errorf("rop: Cache.%w", err))
 	}

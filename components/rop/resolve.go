@@ -72,7 +72,7 @@ func (c *Comp) startResolve(m *protocol.PresentCmd) error {
 		return fmt.Errorf("PresentCmd %s: %w", m.ID, err)
 	}
 	f, size := ct.Format, ct.SizeBytes()
-	ts := c.tileSize
+	ts := c.Cfg.TileSize
 	line := c.cache.LineSize()
 	lo := t.Addr &^ (line - 1)
 	nl := (t.Addr + size - lo + line - 1) / line
@@ -84,13 +84,13 @@ func (c *Comp) startResolve(m *protocol.PresentCmd) error {
 }
 
 func (c *Comp) owns(tx, ty int) bool {
-	return protocol.TileOwner(tx, ty, c.stride, c.partitions) == c.index
+	return protocol.TileOwner(tx, ty, c.Cfg.PartitionStride, c.Cfg.NumPartitions) == c.Cfg.Index
 }
 
 // position returns the pixel position of the band's next quad; false when the
 // band has none left.
 func (c *Comp) position(b *band) (int, int, bool) {
-	r, ts := &c.res, c.tileSize
+	r, ts := &c.res, c.Cfg.TileSize
 	for b.lookTX < r.tilesX {
 		if c.owns(b.lookTX, b.ty) && b.lookQY < ts {
 			x, y := b.lookTX*ts+b.lookQX, b.ty*ts+b.lookQY
@@ -107,7 +107,7 @@ func (c *Comp) position(b *band) (int, int, bool) {
 // advance moves the band's cursor to the next quad of its tile.
 func (c *Comp) advance(b *band) {
 	b.lookQX += 2
-	if b.lookQX >= c.tileSize || b.lookTX*c.tileSize+b.lookQX >= c.res.w {
+	if b.lookQX >= c.Cfg.TileSize || b.lookTX*c.Cfg.TileSize+b.lookQX >= c.res.w {
 		b.lookQX = 0
 		b.lookQY += 2
 	}
@@ -175,7 +175,7 @@ func (c *Comp) finishBands() bool {
 // partitions' tiles in a shared line are resolved too: every draw is complete,
 // so they are final) and, outside the display buffer, the image's bytes.
 func (c *Comp) writeBand(b *band) {
-	r, ts := &c.res, c.tileSize
+	r, ts := &c.res, c.Cfg.TileSize
 	line := c.displayLine
 	d := r.cmd.Display
 	for y := b.ty * ts; y < min(r.h, (b.ty+1)*ts); y++ {
@@ -220,7 +220,7 @@ func (c *Comp) writeDisplayLine(l uint64) {
 		px := r.target.ResolvePixel(x, y)
 		n := min(4-off, end-a)
 		copy(data[a-l:], px[off:off+n])
-		if img != nil && c.owns(x/c.tileSize, y/c.tileSize) {
+		if img != nil && c.owns(x/c.Cfg.TileSize, y/c.Cfg.TileSize) {
 			copy(img[a-start:], px[off:off+n])
 		}
 		a += n

@@ -117,7 +117,7 @@ type counters struct {
 // Comp is a ROP: the colour block of one partition's render back-end. See the
 // package documentation.
 type Comp struct {
-	*timing.TickingComponent
+	timing.Unit[Config]
 
 	// FromReorderBuffer receives ShadedQuads and DrawEnd in API order.
 	FromReorderBuffer sim.Port
@@ -140,27 +140,16 @@ type Comp struct {
 	// display buffer into it. Set by the platform builder before the run.
 	Image state.Memory
 
-	fault         timing.Fault
-	sender        timing.Sender // sends; Blocked: a ready message the receiver did not take
-	waker         *timing.Waker
-	index         int
-	window        int
-	lateZInFlight int
-	tileSize      int
-	stride        int
-	partitions    int
-	inBuf         sim.Buffer
-	cache         *rtcache.Cache
-	lookRate      *timing.Rate
-	blendRate     *timing.Rate
-	sampleRate    *timing.Rate // visibility quads' (or, by samples, every quad's) blend rate in samples (nil: one quad's cost each)
-	costs         Costs
-	lineBuf       []uint64
-	lineSamples   []int  // samples of the quad in each line of lineBuf
-	displayLine   uint64 // bytes per display-line write of the resolve (the memory access unit)
-	wakeFn        func(rtcache.Token)
-	pfDistance    int // quads prefetched beyond the lookup cursor's (0: off)
-	pfReserve     int // memory-request slots prefetches leave free
+	sender      timing.Sender // sends; Blocked: a ready message the receiver did not take
+	inBuf       sim.Buffer
+	cache       *rtcache.Cache
+	lookRate    *timing.Rate
+	blendRate   *timing.Rate
+	sampleRate  *timing.Rate // visibility quads' (or, by samples, every quad's) blend rate in samples (nil: one quad's cost each)
+	lineBuf     []uint64
+	lineSamples []int  // samples of the quad in each line of lineBuf
+	displayLine uint64 // bytes per display-line write of the resolve (the memory access unit)
+	wakeFn      func(rtcache.Token)
 
 	recs     []*record
 	look     int // recs[look] is the first record with quads to look up
@@ -183,14 +172,13 @@ type Comp struct {
 	waitLate, lookBlocked, blendBlocked bool
 	lookRateBlocked, blendRateBlocked   bool
 
-	activity *timing.Activity
-	ws       pipeline.WriteStats
-	st       counters
+	ws pipeline.WriteStats
+	st counters
 }
 
 // Tick runs the stages from the back of the ROP to its front.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.fault.Stopped() {
+	if c.Fault.Stopped() {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
@@ -224,7 +212,7 @@ func (c *Comp) receiveLateZ(now sim.VTimeInSec) bool {
 		}
 		rsp, ok := msg.(*protocol.LateZRsp)
 		if !ok {
-			c.fault.Fail(fmt.Errorf("DepthUnit port: unexpected message %T", msg))
+			c.Fault.Fail(fmt.Errorf("DepthUnit port: unexpected message %T", msg))
 			return false
 		}
 		var r *record
@@ -235,7 +223,7 @@ func (c *Comp) receiveLateZ(now sim.VTimeInSec) bool {
 			}
 		}
 		if r == nil || rsp.RspTo != r.req.ID || len(rsp.Pass) != r.n {
-			c.fault.Fail(fmt.Errorf("LateZRsp %s (to %s, %d masks) does not answer the oldest late-Z request in flight",
+			c.Fault.Fail(fmt.Errorf("LateZRsp %s (to %s, %d masks) does not answer the oldest late-Z request in flight",
 				rsp.ID, rsp.RspTo, len(rsp.Pass)))
 			return false
 		}
@@ -285,7 +273,7 @@ func (c *Comp) retire(now sim.VTimeInSec) bool {
 	for len(c.recs) > 0 {
 		r := c.recs[0]
 		if r.drawEnd() {
-			if !c.sender.Send(c.Control, c.CommandProcessor, protocol.NewDrawDone(r.draw, c.index), now) {
+			if !c.sender.Send(c.Control, c.CommandProcessor, protocol.NewDrawDone(r.draw, c.Cfg.Index), now) {
 				break
 			}
 			c.st.drawDones++
@@ -532,7 +520,7 @@ func (c *Comp) lookup(now sim.VTimeInSec, cycle uint64) bool {
 // A prefetch blocked mid-quad resumes at the same line. It reports whether a
 // read was sent.
 func (c *Comp) prefetch(now sim.VTimeInSec) bool {
-	if c.pfDistance == 0 || c.ctlState != controlNone || c.look >= len(c.recs) {
+	if c.Cfg.PrefetchDistance == 0 || c.ctlState != controlNone || c.look >= len(c.recs) {
 		return false
 	}
 	head := c.recs[c.look]
@@ -540,7 +528,7 @@ func (c *Comp) prefetch(now sim.VTimeInSec) bool {
 	if c.pfSeq < start {
 		c.pfSeq, c.pfLine = start, 0
 	}
-	end := start + uint64(c.pfDistance) + 1
+	end := start + uint64(c.Cfg.PrefetchDistance) + 1
 	progress := false
 	i := c.look
 	for c.pfSeq < end {
@@ -576,7 +564,7 @@ func (c *Comp) prefetchQuad(now sim.VTimeInSec, r *record, qi int) (done, issued
 		if full > 0 && c.lineSamples[c.pfLine] == full {
 			continue // written whole without a read
 		}
-		switch c.cache.Prefetch(now, lines[c.pfLine], c.pfReserve) {
+		switch c.cache.Prefetch(now, lines[c.pfLine], c.Cfg.PrefetchReserve) {
 		case rtcache.PrefetchBlocked:
 			return false, issued
 		case rtcache.PrefetchIssued:
@@ -600,7 +588,7 @@ func (c *Comp) blend(cycle uint64) bool {
 			break
 		}
 		br := c.blendRate
-		if c.sampleRate != nil && q.r != nil && (q.r.vis != nil || c.costs.Model == CostBySamples) {
+		if c.sampleRate != nil && q.r != nil && (q.r.vis != nil || c.Cfg.Costs.Model == CostBySamples) {
 			br = c.sampleRate
 		}
 		if !br.OK() {
@@ -620,8 +608,8 @@ func (c *Comp) blend(cycle uint64) bool {
 			}
 			d := r.draw.State
 			switch {
-			case c.costs.Model == CostBySamples:
-				cost = c.costs.quadCost(d, r.live[q.qi])
+			case c.Cfg.Costs.Model == CostBySamples:
+				cost = c.Cfg.Costs.quadCost(d, r.live[q.qi])
 			case br == c.sampleRate:
 				cost = r.live[q.qi].Count()
 			}
@@ -708,7 +696,7 @@ func (c *Comp) enqueue(r *record, lq []protocol.LateZQuad, id, what string) {
 // sendLateZ sends the next late-Z request, in order, while fewer than
 // LateZInFlight wait for their response.
 func (c *Comp) sendLateZ(now sim.VTimeInSec) bool {
-	if c.lateSent >= c.lateZInFlight {
+	if c.lateSent >= c.Cfg.LateZInFlight {
 		return false
 	}
 	for _, r := range c.recs {
@@ -734,7 +722,7 @@ func (c *Comp) sendLateZ(now sim.VTimeInSec) bool {
 // the shader's kills are applied (pipeline.Survivors) and, for a late-Z draw, the
 // late-Z request is built.
 func (c *Comp) accept(now sim.VTimeInSec) bool {
-	if c.ctlMsg != nil || c.ctlOut != nil || len(c.recs) >= c.window {
+	if c.ctlMsg != nil || c.ctlOut != nil || len(c.recs) >= c.Cfg.Window {
 		return false
 	}
 	msg := c.FromReorderBuffer.Peek()
@@ -744,7 +732,7 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 	switch m := msg.(type) {
 	case *protocol.ShadedQuads:
 		if m.Draw == nil || m.Draw.State == nil || m.Draw.State.Color == nil {
-			c.fault.Fail(fmt.Errorf("FromReorderBuffer: ShadedQuads %s without a draw or colour target", m.ID))
+			c.Fault.Fail(fmt.Errorf("FromReorderBuffer: ShadedQuads %s without a draw or colour target", m.ID))
 			return false
 		}
 		c.FromReorderBuffer.Retrieve(now)
@@ -765,21 +753,21 @@ func (c *Comp) accept(now sim.VTimeInSec) bool {
 		c.enqueue(r, lq, m.ID, "quads")
 	case *protocol.ShadedSamples:
 		if err := checkShadedSamples(m); err != nil {
-			c.fault.Fail(err)
+			c.Fault.Fail(err)
 			return false
 		}
 		c.FromReorderBuffer.Retrieve(now)
 		c.acceptSamples(m)
 	case *protocol.DrawEnd:
 		if m.Draw == nil {
-			c.fault.Fail(fmt.Errorf("FromReorderBuffer: DrawEnd %s without a draw", m.ID))
+			c.Fault.Fail(fmt.Errorf("FromReorderBuffer: DrawEnd %s without a draw", m.ID))
 			return false
 		}
 		c.FromReorderBuffer.Retrieve(now)
 		c.recs = append(c.recs, &record{draw: m.Draw, seq: c.quadSeq})
 		c.st.drawEnds++
 	default:
-		c.fault.Unexpected(c.FromReorderBuffer, msg)
+		c.Fault.Unexpected(c.FromReorderBuffer, msg)
 		return false
 	}
 	return true
@@ -812,10 +800,10 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 			c.cache.Clear(m.Target.Addr, m.Target.Addr+m.Size)
 		}
 		c.st.clears++
-		c.ctlOut = protocol.NewDone(m.ID, c.index)
+		c.ctlOut = protocol.NewDone(m.ID, c.Cfg.Index)
 	case *protocol.PresentCmd:
 		if err := c.startResolve(m); err != nil {
-			c.fault.Fail(err)
+			c.Fault.Fail(err)
 			return false
 		}
 		c.Control.Retrieve(now)
@@ -835,7 +823,7 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 		c.ctlMsg = m
 		c.ctlState = controlFlushing
 	default:
-		c.fault.Unexpected(c.Control, msg)
+		c.Fault.Unexpected(c.Control, msg)
 		return false
 	}
 	return true
@@ -865,12 +853,12 @@ func (c *Comp) controlStep() bool {
 		case *protocol.FlushCmd:
 			if m.Invalidate {
 				if _, err := c.cache.Invalidate(); err != nil {
-					c.fault.Fail(fmt.Errorf("FlushCmd %s: %w", m.ID, err))
+					c.Fault.Fail(fmt.Errorf("FlushCmd %s: %w", m.ID, err))
 					return false
 				}
 			}
 		}
-		c.ctlOut = protocol.NewDone(c.ctlMsg.Meta().ID, c.index)
+		c.ctlOut = protocol.NewDone(c.ctlMsg.Meta().ID, c.Cfg.Index)
 		c.ctlMsg = nil
 		c.ctlState = controlNone
 		c.res = resolver{}
@@ -905,7 +893,7 @@ func (c *Comp) account(now sim.VTimeInSec, cycle uint64, progress bool) {
 	case c.waitLate:
 		state = stateWaitLateZ
 	}
-	c.activity.Set(cycle, state)
+	c.Activity.Set(cycle, state)
 	if progress {
 		return
 	}
@@ -922,11 +910,8 @@ func (c *Comp) account(now sim.VTimeInSec, cycle uint64, progress bool) {
 	if c.lookRateBlocked {
 		next = min(next, c.lookRate.Next(cycle))
 	}
-	c.waker.WakeForNext(now, cycle, next)
+	c.Waker.WakeForNext(now, cycle, next)
 }
-
-// Finish closes the activity accounting at time now.
-func (c *Comp) Finish(now sim.VTimeInSec) { c.activity.Finish(c.Freq.Cycle(now)) }
 
 // Buffers reports the input port, the messages in flight, the quads waiting for
 // lines, the blend pipeline and the cache's memory queues.
@@ -934,8 +919,8 @@ func (c *Comp) Buffers() []timing.BufferState {
 	n := c.Name()
 	b := []timing.BufferState{
 		{Name: c.FromReorderBuffer.Name(), Len: c.inBuf.Size(), Cap: c.inBuf.Capacity()},
-		{Name: n + ".Window", Len: len(c.recs), Cap: c.window},
-		{Name: n + ".LateZRequests", Len: c.lateSent, Cap: c.lateZInFlight},
+		{Name: n + ".Window", Len: len(c.recs), Cap: c.Cfg.Window},
+		{Name: n + ".LateZRequests", Len: c.lateSent, Cap: c.Cfg.LateZInFlight},
 		{Name: n + ".Wait", Len: c.wLen, Cap: len(c.wait)},
 		{Name: n + ".Blends", Len: c.pipe.Len(), Cap: c.pipe.Latency * c.pipe.Width},
 	}
@@ -961,7 +946,7 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	add(n+"present_compressed_fraction", timing.Ratio(s.presentCompressed, s.presentLines))
 	timing.AddTagged(n+"prefetch_", add, c.cache.PrefetchCounters())
 	c.cache.Stats(c.Name(), add)
-	c.activity.Stats(c.Name(), add)
+	c.Activity.Stats(c.Name(), add)
 }
 
 // ObserveWrites installs f, called with every line of the unit's cache that

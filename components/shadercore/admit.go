@@ -38,7 +38,7 @@ func (c *Comp) admit(now sim.VTimeInSec, cy uint64) bool {
 	c.gotWork = true
 	j, err := c.describe(msg)
 	if err != nil {
-		c.fault.Fail(err)
+		c.Fault.Fail(err)
 		return false
 	}
 	free := c.freeSlot()
@@ -117,7 +117,7 @@ func (c *Comp) describe(msg sim.Msg) (job, error) {
 				m.Draw.Seq, m.Seq, j.lanes, len(m.Attrs))
 		}
 		j.prog = m.Draw.State.VS
-		j.load = loadCycles((j.lanes+3)/4, len(j.prog.Inputs), c.interpCost)
+		j.load = loadCycles((j.lanes+3)/4, len(j.prog.Inputs), c.Cfg.InterpolationCycles)
 	case *protocol.PixelWarp:
 		j.draw, j.pixel, j.lanes = m.Draw, m, 4*len(m.Quads)
 		if m.Draw == nil || m.Draw.State == nil || m.Draw.State.PS == nil {
@@ -133,7 +133,7 @@ func (c *Comp) describe(msg sim.Msg) (job, error) {
 			}
 		}
 		j.prog = m.Draw.State.PS
-		j.load = loadCycles(len(m.Quads), m.Draw.State.PSResources.Interpolants, c.interpCost)
+		j.load = loadCycles(len(m.Quads), m.Draw.State.PSResources.Interpolants, c.Cfg.InterpolationCycles)
 	case *protocol.ShadingWarp:
 		j.draw, j.shade, j.lanes = m.Draw, m, 4*len(m.Quads)
 		if m.Draw == nil || m.Draw.State == nil || m.Draw.State.PS == nil {
@@ -145,7 +145,7 @@ func (c *Comp) describe(msg sim.Msg) (job, error) {
 			}
 		}
 		j.prog = m.Draw.State.PS
-		j.load = loadCycles(len(m.Quads), m.Draw.State.PSResources.Interpolants, c.interpCost)
+		j.load = loadCycles(len(m.Quads), m.Draw.State.PSResources.Interpolants, c.Cfg.InterpolationCycles)
 	default:
 		return j, fmt.Errorf("FromDispatch: unexpected message %T", msg)
 	}
@@ -158,11 +158,11 @@ func (c *Comp) describe(msg sim.Msg) (job, error) {
 // size sets the issue widths and registers of job j; a program the register
 // file cannot hold is an error.
 func (c *Comp) size(j *job) error {
-	j.widths = max(1, (j.lanes+c.warpSize-1)/c.warpSize)
-	j.regs = c.programTemps(j.prog) * c.warpSize * j.widths
-	if j.regs > c.registers {
+	j.widths = max(1, (j.lanes+c.Cfg.WarpSize-1)/c.Cfg.WarpSize)
+	j.regs = c.programTemps(j.prog) * c.Cfg.WarpSize * j.widths
+	if j.regs > c.Cfg.Registers {
 		return fmt.Errorf("draw %d: program %q needs %d registers per warp, the core has %d",
-			j.draw.Seq, j.prog.Name, j.regs, c.registers)
+			j.draw.Seq, j.prog.Name, j.regs, c.Cfg.Registers)
 	}
 	return nil
 }
@@ -173,7 +173,7 @@ func (c *Comp) blocked(free int, j *job) admitBlock {
 	switch {
 	case free < 0:
 		return admitBlockedSlots
-	case c.regsUsed+j.regs > c.registers:
+	case c.regsUsed+j.regs > c.Cfg.Registers:
 		return admitBlockedRegisters
 	}
 	return admitFree
@@ -183,7 +183,7 @@ func (c *Comp) blocked(free int, j *job) admitBlock {
 // fails the core; otherwise the warp's counters start from zero.
 func (c *Comp) loaded(w *shader.Warp, d *protocol.Draw) bool {
 	if err := w.Err(); err != nil {
-		c.fault.Fail(fmt.Errorf("draw %d: %w", d.Seq, err))
+		c.Fault.Fail(fmt.Errorf("draw %d: %w", d.Seq, err))
 		return false
 	}
 	w.Stats = shader.Stats{}

@@ -118,24 +118,15 @@ func MakeBuilder() Builder { return timing.NewBuilder("shadercore", DefaultConfi
 
 func build(name string, env timing.Env, cfg Config) *Comp {
 	c := &Comp{
-		env:         env,
-		fault:       env.Fault(name),
-		warpSize:    cfg.WarpSize,
 		issueCycles: (cfg.WarpSize + cfg.SIMDWidth - 1) / cfg.SIMDWidth,
 		sfuCycles:   (cfg.WarpSize + cfg.sfuWidth() - 1) / cfg.sfuWidth(),
-		registers:   cfg.Registers,
-		latencies:   cfg.Latencies,
-		interpCost:  cfg.InterpolationCycles,
-		gsBufBytes:  cfg.GSOutputBuffer,
 		maxGSWarps:  cfg.MaxGSWarps,
 		temps:       map[*shader.Program]int{},
-		activity:    timing.NewActivity(activityNames[:]...),
 	}
 	if c.maxGSWarps == 0 {
 		c.maxGSWarps = cfg.WarpSlots
 	}
-	c.TickingComponent = timing.NewTickingComponent(name, env.Engine, env.Freq, c)
-	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
+	c.Unit = timing.NewUnit(name, env, cfg, c, activityNames[:]...)
 	c.buildPorts(name, cfg)
 	c.buildSlots(cfg)
 	return c

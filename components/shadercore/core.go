@@ -23,7 +23,7 @@ var activityNames = [...]string{"busy", "stall_texture", "stall_latency", "block
 // warp scheduler and a SIMD unit shared by vertex and pixel warps. See the
 // package documentation.
 type Comp struct {
-	*timing.TickingComponent
+	timing.Unit[Config]
 
 	// FromDispatch receives VertexBatch (input assembler) and PixelWarp
 	// (reorder buffer) messages; its buffer is the input queue.
@@ -42,17 +42,8 @@ type Comp struct {
 	ReorderBufferPort     sim.Port
 	SamplerPort           sim.Port
 
-	env      timing.Env // its halt stops the unit; its progress counts work done
-	fault    timing.Fault
-	waker    *timing.Waker
-	activity *timing.Activity
-
-	warpSize    int
 	issueCycles int
 	sfuCycles   int // issue cycles of a special-function instruction
-	registers   int
-	latencies   Latencies
-	interpCost  float64
 
 	inputBuf    sim.Buffer
 	responseBuf sim.Buffer
@@ -73,7 +64,6 @@ type Comp struct {
 	// The geometry stage: GS warps arrive on ToPrimitiveAssembly (its
 	// buffer is the GS input queue) and hold output buffer bytes.
 	gsInputBuf sim.Buffer
-	gsBufBytes int // the GS output buffer's capacity
 	gsBufUsed  int
 	maxGSWarps int
 	gsResident int
@@ -137,7 +127,7 @@ type stats struct {
 // Tick runs the stages back to front: outputs, texture requests, texture
 // responses, issue, admission.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.fault.Stopped() {
+	if c.Fault.Stopped() {
 		return false
 	}
 	cy := c.Freq.Cycle(now)
@@ -151,12 +141,12 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 	} else {
 		progress = c.admit(now, cy) || progress
 	}
-	if c.fault.Stopped() {
+	if c.Fault.Stopped() {
 		return false
 	}
-	c.activity.Set(cy, c.classify(cy))
+	c.Activity.Set(cy, c.classify(cy))
 	if !progress {
-		c.waker.WakeForNext(now, cy, c.nextEvent(cy))
+		c.Waker.WakeForNext(now, cy, c.nextEvent(cy))
 	}
 	return progress
 }
@@ -248,13 +238,13 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	add(p+"vs_lane_instructions", float64(st.vs.LaneInstructions))
 	add(p+"ps_lane_instructions", float64(st.ps.LaneInstructions))
 	add(p+"texture_lane_requests", float64(all.TexRequests))
-	avg := timing.Ratio(st.residentIntegral, c.activity.Total())
+	avg := timing.Ratio(st.residentIntegral, c.Activity.Total())
 	add(p+"avg_resident_warps", avg)
 	add(p+"occupancy", avg/float64(len(c.slots)))
 	add(p+"admit_blocked_slots_cycles", float64(c.admitWait.cycles[admitBlockedSlots]))
 	add(p+"admit_blocked_registers_cycles", float64(c.admitWait.cycles[admitBlockedRegisters]))
 	c.geometryStats(p, add)
-	c.activity.Stats(c.Name(), add)
+	c.Activity.Stats(c.Name(), add)
 }
 
 // Buffers implements timing.Buffered.
@@ -262,9 +252,9 @@ func (c *Comp) Buffers() []timing.BufferState {
 	return []timing.BufferState{
 		{Name: c.inputBuf.Name(), Len: c.inputBuf.Size(), Cap: c.inputBuf.Capacity()},
 		{Name: c.gsInputBuf.Name(), Len: c.gsInputBuf.Size(), Cap: c.gsInputBuf.Capacity()},
-		{Name: c.Name() + ".GSOutputBuffer", Len: c.gsBufUsed, Cap: c.gsBufBytes},
+		{Name: c.Name() + ".GSOutputBuffer", Len: c.gsBufUsed, Cap: c.Cfg.GSOutputBuffer},
 		{Name: c.Name() + ".WarpSlots", Len: len(c.order), Cap: len(c.slots)},
-		{Name: c.Name() + ".Registers", Len: c.regsUsed, Cap: c.registers},
+		{Name: c.Name() + ".Registers", Len: c.regsUsed, Cap: c.Cfg.Registers},
 		{Name: c.Name() + ".TexRequestQueue", Len: len(c.texQueue), Cap: len(c.slots)},
 		{Name: c.responseBuf.Name(), Len: c.responseBuf.Size(), Cap: c.responseBuf.Capacity()},
 	}
@@ -276,5 +266,5 @@ func (c *Comp) Finish(now sim.VTimeInSec) {
 	c.residentChanged(cy)
 	c.admitWait.set(cy, c.admitWait.block)
 	c.gsWait.set(cy, c.gsWait.block)
-	c.activity.Finish(cy)
+	c.Activity.Finish(cy)
 }

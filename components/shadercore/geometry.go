@@ -24,12 +24,12 @@ func (c *Comp) admitGeometry(now sim.VTimeInSec, cy uint64) bool {
 	c.gotWork = true
 	g, ok := msg.(*protocol.GeometryWarp)
 	if !ok {
-		c.fault.Unexpected(c.ToPrimitiveAssembly, msg)
+		c.Fault.Unexpected(c.ToPrimitiveAssembly, msg)
 		return false
 	}
 	j, bytes, err := c.describeGeometry(g)
 	if err != nil {
-		c.fault.Fail(err)
+		c.Fault.Fail(err)
 		return false
 	}
 	free := c.freeSlot()
@@ -38,7 +38,7 @@ func (c *Comp) admitGeometry(now sim.VTimeInSec, cy uint64) bool {
 	case b != admitFree:
 	case c.gsResident >= c.maxGSWarps:
 		b = admitBlockedGSWarps
-	case c.gsBufUsed+bytes > c.gsBufBytes:
+	case c.gsBufUsed+bytes > c.Cfg.GSOutputBuffer:
 		b = admitBlockedGSBuffer
 	}
 	if c.gsWait.set(cy, b); b != admitFree {
@@ -79,14 +79,14 @@ func (c *Comp) describeGeometry(g *protocol.GeometryWarp) (job, int, error) {
 	if len(b.Prims) > 0 {
 		corners = b.Corners
 	}
-	j.load = loadCycles((g.Lanes*corners+3)/4, len(d.GS.Inputs), c.interpCost)
+	j.load = loadCycles((g.Lanes*corners+3)/4, len(d.GS.Inputs), c.Cfg.InterpolationCycles)
 	if err := c.size(&j); err != nil {
 		return j, 0, err
 	}
 	bytes := g.Lanes * d.GS.OutputScalars() * 4
-	if bytes > c.gsBufBytes {
+	if bytes > c.Cfg.GSOutputBuffer {
 		return j, 0, fmt.Errorf("draw %d: geometry shader %q: a warp of %d primitives needs %d bytes of output buffer (%d vertices x %d output registers x 16 bytes each), more than the core's %d (shader_core.gs_output_buffer_kb)",
-			g.Draw.Seq, d.GS.Name, g.Lanes, bytes, d.GS.Geometry.MaxVertices, d.GS.NumOutputRegisters(), c.gsBufBytes)
+			g.Draw.Seq, d.GS.Name, g.Lanes, bytes, d.GS.Geometry.MaxVertices, d.GS.NumOutputRegisters(), c.Cfg.GSOutputBuffer)
 	}
 	return j, bytes, nil
 }

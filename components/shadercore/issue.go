@@ -30,7 +30,7 @@ func (c *Comp) issue(cy uint64) bool {
 	w := s.warp
 	in := &w.Program().Code[w.PC()]
 	class := in.Op.Class()
-	lat := uint64(c.latencies.Of(class))
+	lat := uint64(c.Cfg.Latencies.Of(class))
 	cycles := s.issueCycles
 	if class == shader.ClassSFU {
 		cycles = s.sfuCycles

@@ -38,7 +38,7 @@ func (c *Comp) sendOutputs(now sim.VTimeInSec, cy uint64) bool {
 		}
 		*used = true
 		if dst == nil {
-			c.fault.Fail(fmt.Errorf("%s: no destination port set", port.Name()))
+			c.Fault.Fail(fmt.Errorf("%s: no destination port set", port.Name()))
 			return false
 		}
 		if s.out == nil {
@@ -50,7 +50,7 @@ func (c *Comp) sendOutputs(now sim.VTimeInSec, cy uint64) bool {
 			k++
 			continue
 		}
-		c.env.Progress.Add(1)
+		c.Env.Progress.Add(1)
 		if c.traced() {
 			tracing.EndTask(s.task, c)
 		}

@@ -17,7 +17,7 @@ func (c *Comp) sendTexRequests(now sim.VTimeInSec, cy uint64) bool {
 		return false
 	}
 	if c.SamplerPort == nil {
-		c.fault.Fail(fmt.Errorf("SamplerPort is not set"))
+		c.Fault.Fail(fmt.Errorf("SamplerPort is not set"))
 		return false
 	}
 	msg := c.texQueue[0].msg
@@ -31,7 +31,7 @@ func (c *Comp) sendTexRequests(now sim.VTimeInSec, cy uint64) bool {
 	copy(c.texQueue, c.texQueue[1:])
 	c.texQueue = c.texQueue[:len(c.texQueue)-1]
 	c.stats.texMessages++
-	c.env.Progress.Add(1)
+	c.Env.Progress.Add(1)
 	return true
 }
 
@@ -41,12 +41,12 @@ func (c *Comp) sendTexRequests(now sim.VTimeInSec, cy uint64) bool {
 func (c *Comp) receiveTexResponse(now sim.VTimeInSec, cy uint64) bool {
 	msg := c.Sampler.Peek()
 	rsp, ok := msg.(*protocol.TexResponse)
-	if !c.fault.Expect(ok, c.Sampler, msg) {
+	if !c.Fault.Expect(ok, c.Sampler, msg) {
 		return false
 	}
 	if rsp.Warp >= uint64(len(c.slots)) || c.slots[rsp.Warp].state != slotTexture ||
 		c.slots[rsp.Warp].texID != rsp.RspTo {
-		c.fault.Fail(fmt.Errorf("Sampler: TexResponse for warp slot %d answers no outstanding request (%s)",
+		c.Fault.Fail(fmt.Errorf("Sampler: TexResponse for warp slot %d answers no outstanding request (%s)",
 			rsp.Warp, rsp.RspTo))
 		return false
 	}

@@ -66,17 +66,17 @@ func (c *Comp) accept(now sim.VTimeInSec, cy uint64) bool {
 	}
 	msg := c.Core.Peek()
 	req, ok := msg.(*protocol.TexRequest)
-	if !c.fault.Expect(ok, c.Core, msg) {
+	if !c.Fault.Expect(ok, c.Core, msg) {
 		return false
 	}
 	if req.Binding == nil {
-		c.fault.Fail(fmt.Errorf("Core: TexRequest from warp slot %d has no binding", req.Warp))
+		c.Fault.Fail(fmt.Errorf("Core: TexRequest from warp slot %d has no binding", req.Warp))
 		return false
 	}
 	r := c.at(c.count)
 	*r = request{seq: c.nextSeq, msg: req, arrival: c.Freq.Cycle(req.RecvTime), lines: r.lines[:0]}
 	if err := c.sample(r); err != nil {
-		c.fault.Fail(err)
+		c.Fault.Fail(err)
 		return false
 	}
 	c.Core.Retrieve(now)
@@ -87,7 +87,7 @@ func (c *Comp) accept(now sim.VTimeInSec, cy uint64) bool {
 	c.nextSeq++
 	c.count++
 	lanes := len(req.Lanes)
-	r.addrDone = cy + uint64(max(1, (lanes+c.lanesPerCycle-1)/c.lanesPerCycle))
+	r.addrDone = cy + uint64(max(1, (lanes+c.Cfg.LanesPerCycle-1)/c.Cfg.LanesPerCycle))
 	c.addrFreeAt = r.addrDone
 	c.stats.requests++
 	c.stats.lanes += uint64(lanes)
@@ -130,7 +130,7 @@ func (c *Comp) sample(r *request) error {
 		r.texelQuads += texture.TexelQuads(c.taps)
 	}
 	c.stats.texelQuads += uint64(r.texelQuads)
-	r.texelQuads *= c.costs.factor(tex)
+	r.texelQuads *= c.Cfg.Costs.factor(tex)
 	return nil
 }
 

@@ -80,20 +80,13 @@ func MakeBuilder() Builder { return timing.NewBuilder("texturesampler", DefaultC
 func build(name string, env timing.Env, cfg Config) *Comp {
 	l1, _ := timing.NewTagArray(cfg.L1Size, cfg.L1Ways, cfg.L1LineSize)
 	c := &Comp{
-		env:           env,
-		fault:         env.Fault(name),
-		lanesPerCycle: cfg.LanesPerCycle,
-		lookups:       cfg.TagLookupsPerCycle,
 		l1:            l1,
 		lineSize:      uint64(cfg.L1LineSize),
 		fetchBytes:    uint64(cfg.FetchBytes),
 		l1Latency:     uint64(cfg.L1Latency),
 		filterLatency: uint64(cfg.FilterLatency),
-		costs:         cfg.Costs,
-		activity:      timing.NewActivity(activityNames[:]...),
 	}
-	c.TickingComponent = timing.NewTickingComponent(name, env.Engine, env.Freq, c)
-	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
+	c.Unit = timing.NewUnit(name, env, cfg, c, activityNames[:]...)
 	c.buildPorts(name, cfg, env.Freq)
 	c.buildQueues(cfg)
 	return c

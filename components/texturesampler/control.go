@@ -42,7 +42,7 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 	}
 	m, ok := msg.(*protocol.FlushCmd)
 	if !ok {
-		c.fault.Unexpected(c.Control, msg)
+		c.Fault.Unexpected(c.Control, msg)
 		return false
 	}
 	c.Control.Retrieve(now)

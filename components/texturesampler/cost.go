@@ -84,9 +84,9 @@ func (fc FilterCosts) factor(tex *texture.Texture) int {
 
 // filterCycles returns the cycles request r occupies the filter stage.
 func (c *Comp) filterCycles(r *request) uint64 {
-	per, units := c.lanesPerCycle, len(r.msg.Lanes)
-	if c.costs.Model == FilterCostByTexelQuads {
-		per, units = c.costs.TexelQuadsPerCycle, r.texelQuads
+	per, units := c.Cfg.LanesPerCycle, len(r.msg.Lanes)
+	if c.Cfg.Costs.Model == FilterCostByTexelQuads {
+		per, units = c.Cfg.Costs.TexelQuadsPerCycle, r.texelQuads
 	}
 	return uint64(max(1, (units+per-1)/per))
 }

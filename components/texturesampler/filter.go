@@ -62,6 +62,6 @@ func (c *Comp) respond(now sim.VTimeInSec, cy uint64) bool {
 	c.head = (c.head + 1) % len(c.ring)
 	c.count--
 	c.filtering--
-	c.env.Progress.Add(1)
+	c.Env.Progress.Add(1)
 	return true
 }

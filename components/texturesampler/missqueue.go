@@ -13,7 +13,7 @@ func (c *Comp) sendMisses(now sim.VTimeInSec) bool {
 		return false
 	}
 	if c.L2 == nil {
-		c.fault.Fail(fmt.Errorf("L2 (the texture L2 finder) is not set"))
+		c.Fault.Fail(fmt.Errorf("L2 (the texture L2 finder) is not set"))
 		return false
 	}
 	rd := c.unsent[0]
@@ -40,7 +40,7 @@ func (c *Comp) fill(now sim.VTimeInSec, cy uint64) bool {
 	progress := false
 	if comp, ok := c.client.Receive(now); ok {
 		if comp.Tag >= uint64(len(c.misses)) || !c.misses[comp.Tag].valid || c.misses[comp.Tag].pending == 0 {
-			c.fault.Fail(fmt.Errorf("ToL2: a read completed for no miss-queue entry (tag %d)", comp.Tag))
+			c.Fault.Fail(fmt.Errorf("ToL2: a read completed for no miss-queue entry (tag %d)", comp.Tag))
 			return false
 		}
 		m := &c.misses[comp.Tag]

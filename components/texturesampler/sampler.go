@@ -28,7 +28,7 @@ var activityNames = [...]string{"busy", "stall_miss_queue", "wait_memory", "bloc
 // tag lookup with a miss queue to the L2, and filtering. See the package
 // documentation.
 type Comp struct {
-	*timing.TickingComponent
+	timing.Unit[Config]
 
 	// Core receives TexRequest messages from the shader core and sends the
 	// TexResponse messages back; its buffer is the input queue.
@@ -50,20 +50,13 @@ type Comp struct {
 	// coherence checker).
 	Observer L1Observer
 
-	env      timing.Env // its halt stops the unit; its progress counts work done
-	fault    timing.Fault
-	waker    *timing.Waker
-	activity *timing.Activity
-	client   *memclient.Client
+	client *memclient.Client
 
-	lanesPerCycle int
-	lookups       int
 	l1            *timing.TagArray
 	lineSize      uint64
 	fetchBytes    uint64
 	l1Latency     uint64
 	filterLatency uint64
-	costs         FilterCosts
 
 	inputBuf sim.Buffer
 
@@ -127,7 +120,7 @@ type stats struct {
 // Tick runs the stages back to front: response, filter, fill, miss send, tag
 // lookup, address.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.fault.Stopped() {
+	if c.Fault.Stopped() {
 		return false
 	}
 	cy := c.Freq.Cycle(now)
@@ -139,12 +132,12 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 	progress = c.sendMisses(now) || progress
 	progress = c.lookup(cy) || progress
 	progress = c.accept(now, cy) || progress
-	if c.fault.Stopped() {
+	if c.Fault.Stopped() {
 		return false
 	}
-	c.activity.Set(cy, c.classify(cy))
+	c.Activity.Set(cy, c.classify(cy))
 	if !progress {
-		c.waker.WakeForNext(now, cy, c.nextEvent(cy))
+		c.Waker.WakeForNext(now, cy, c.nextEvent(cy))
 	}
 	return progress
 }
@@ -227,7 +220,7 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	add(p+"misses_per_footprint", timing.Ratio(st.misses, st.footprints))
 	add(p+"fill_bytes", float64(st.fillLines*c.lineSize))
 	add(p+"avg_request_latency", timing.Ratio(st.latencySum, st.responses))
-	c.activity.Stats(c.Name(), add)
+	c.Activity.Stats(c.Name(), add)
 	c.client.Stats(c.Name()+".l2", add)
 }
 
@@ -244,7 +237,7 @@ func (c *Comp) Buffers() []timing.BufferState {
 
 // Finish closes the activity accounting at time now.
 func (c *Comp) Finish(now sim.VTimeInSec) {
-	c.activity.Finish(c.Freq.Cycle(now))
+	c.Activity.Finish(c.Freq.Cycle(now))
 }
 
 // traced reports whether a tracer is attached: tasks are reported (and their IDs

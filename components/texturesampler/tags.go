@@ -39,7 +39,7 @@ func (c *Comp) lookup(cy uint64) bool {
 		return false
 	}
 	progress := false
-	for k := 0; k < c.lookups && r.looked < len(r.lines); k++ {
+	for k := 0; k < c.Cfg.TagLookupsPerCycle && r.looked < len(r.lines); k++ {
 		ln := &r.lines[r.looked]
 		if c.l1.Lookup(ln.addr) {
 			if c.Observer != nil {

@@ -145,12 +145,8 @@ func MakeBuilder() Builder { return timing.NewBuilder("convolve", DefaultConfig(
 // build makes the unit named name from a checked Env and Config.
 func build(name string, env timing.Env, cfg Config) *Comp {
 	c := &Comp{
-		env:      env,
-		fault:    env.Fault(name),
-		cfg:      cfg,
 		step:     float64(cfg.SourceWidth) / float64(cfg.OutputWidth),
 		perCycle: cfg.Processors * cfg.SamplesPerCycle,
-		activity: timing.NewActivity(activityNames[:]...),
 	}
 	st := cfg.Stream
 	if st.Count == 0 {
@@ -160,8 +156,7 @@ func build(name string, env timing.Env, cfg Config) *Comp {
 	c.x0, c.x1 = st.Swath(cfg.Index)
 	c.outputSpans = max(1, cfg.OutputLines*((c.x1-c.x0+cfg.SpanPixels-1)/cfg.SpanPixels))
 	c.buf = newLineBuffer(cfg.SourceWidth, cfg.SourceHeight, cfg.Samples, cfg.Lines)
-	c.TickingComponent = timing.NewTickingComponent(name, env.Engine, env.Freq, c)
-	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
+	c.Unit = timing.NewUnit(name, env, cfg, c, activityNames[:]...)
 	c.Control = timing.AddPort(c, "Control", 2)
 	c.ToRoute = timing.AddPort(c, "ToRoute", 1)
 	c.FromRoute, c.routeBuf = timing.AddBufferedPort(c, "FromRoute", cfg.FromRouteQueue)

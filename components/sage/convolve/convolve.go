@@ -24,7 +24,7 @@ var activityNames = [...]string{"busy", "starved", "blocked", "idle"}
 
 // Comp is one convolve chip. See the package documentation.
 type Comp struct {
-	*timing.TickingComponent
+	timing.Unit[Config]
 
 	// Control receives PresentCmd and answers Done at once.
 	Control sim.Port
@@ -42,10 +42,6 @@ type Comp struct {
 	// FromPrev or the video output's FromConvolve (set by the platform builder).
 	Route, Next sim.Port
 
-	env         timing.Env
-	fault       timing.Fault
-	cfg         Config
-	waker       *timing.Waker
 	routeBuf    sim.Buffer
 	prevBuf     sim.Buffer
 	step        float64
@@ -74,7 +70,6 @@ type Comp struct {
 	sendX     int // pixels [streamX0, sendX) of line sendY have been passed on
 
 	starved, blocked bool
-	activity         *timing.Activity
 	fst              filter.Stats
 	st               counters
 }
@@ -103,7 +98,7 @@ func (c *Comp) setFrame() {
 	c1 := min(b.srcW, c.pixelOf(c.x1-1)+filter.Window/2+1)
 	b.setColumns(c0, c1)
 	next := 0
-	for j := 0; j < c.cfg.OutputHeight; j++ {
+	for j := 0; j < c.Cfg.OutputHeight; j++ {
 		lo, hi := c.window(j)
 		for r := max(lo, next); r <= hi; r++ {
 			c.rows = append(c.rows, r)
@@ -124,7 +119,7 @@ func (c *Comp) window(j int) (lo, hi int) {
 
 // Tick runs the stages from the chain output back to the control port.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.fault.Stopped() {
+	if c.Fault.Stopped() {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
@@ -142,11 +137,11 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 // control takes a PresentCmd: it starts the frame and answers Done at once
 // (the scan-out continues).
 func (c *Comp) control(now sim.VTimeInSec) bool {
-	progress, err := c.ctl.Step(now, c.Control, c.active, c.cfg.Index, c.env.Progress, func(m *protocol.PresentCmd) error {
+	progress, err := c.ctl.Step(now, c.Control, c.active, c.Cfg.Index, c.Env.Progress, func(m *protocol.PresentCmd) error {
 		t := m.Target
-		if int(t.Width) != c.buf.srcW || int(t.Height) != c.buf.srcH || int(t.Samples) != c.cfg.Samples {
+		if int(t.Width) != c.buf.srcW || int(t.Height) != c.buf.srcH || int(t.Samples) != c.Cfg.Samples {
 			return fmt.Errorf("PresentCmd %s: Target %dx%d at %d samples: the chip is built for a %dx%d source at %d",
-				m.ID, t.Width, t.Height, t.Samples, c.buf.srcW, c.buf.srcH, c.cfg.Samples)
+				m.ID, t.Width, t.Height, t.Samples, c.buf.srcW, c.buf.srcH, c.Cfg.Samples)
 		}
 		c.st.presents++
 		c.present = m.ID
@@ -154,7 +149,7 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 		return nil
 	})
 	if err != nil {
-		c.fault.Fail(err)
+		c.Fault.Fail(err)
 		return false
 	}
 	return progress
@@ -165,7 +160,7 @@ func (c *Comp) startFrame() {
 	c.buf.reset()
 	c.nextReq, c.j, c.i = 0, 0, c.x0
 	if c.x0 == c.x1 {
-		c.j = c.cfg.OutputHeight // nothing to filter: the chip only passes the chain on
+		c.j = c.Cfg.OutputHeight // nothing to filter: the chip only passes the chain on
 	}
 	c.busy, c.pending, c.outQ = false, nil, c.outQ[:0]
 	c.sendY, c.sendX = 0, c.streamX0
@@ -174,20 +169,20 @@ func (c *Comp) startFrame() {
 // request asks the route for the next source rows, up to requestAhead rows
 // below the window of the output line being filtered.
 func (c *Comp) request(now sim.VTimeInSec) bool {
-	if !c.active || c.j >= c.cfg.OutputHeight {
+	if !c.active || c.j >= c.Cfg.OutputHeight {
 		return false
 	}
 	_, hi := c.window(c.j)
 	progress := false
-	for c.nextReq < len(c.rows) && c.rows[c.nextReq] <= hi+c.cfg.RequestAhead {
-		m := protocol.NewLineRequest(c.rows[c.nextReq], c.buf.c0, c.buf.c1, c.cfg.Index)
+	for c.nextReq < len(c.rows) && c.rows[c.nextReq] <= hi+c.Cfg.RequestAhead {
+		m := protocol.NewLineRequest(c.rows[c.nextReq], c.buf.c0, c.buf.c1, c.Cfg.Index)
 		m.Src, m.Dst, m.SendTime = c.ToRoute, c.Route, now
 		if c.ToRoute.Send(m) != nil {
 			break
 		}
 		c.nextReq++
 		c.st.requests++
-		c.env.Progress.Add(1)
+		c.Env.Progress.Add(1)
 		progress = true
 	}
 	return progress
@@ -201,23 +196,23 @@ func (c *Comp) receive(now sim.VTimeInSec) bool {
 	}
 	progress := false
 	for {
-		m, ok := timing.PeekAs[*protocol.SampleSpan](&c.fault, c.FromRoute)
+		m, ok := timing.PeekAs[*protocol.SampleSpan](&c.Fault, c.FromRoute)
 		if !ok {
 			return progress
 		}
 		b := c.buf
-		if m.Y < 0 || m.Y >= b.srcH || m.X0 < b.c0 || m.X1 > b.c1 || m.X1 <= m.X0 || m.N != c.cfg.Samples ||
-			len(m.Samples) != (m.X1-m.X0)*c.cfg.Samples || m.Convolve != c.cfg.Index {
-			c.fault.Fail(fmt.Errorf("SampleSpan %s: line %d pixels [%d, %d) x %d samples (%d carried) for chip %d: "+
+		if m.Y < 0 || m.Y >= b.srcH || m.X0 < b.c0 || m.X1 > b.c1 || m.X1 <= m.X0 || m.N != c.Cfg.Samples ||
+			len(m.Samples) != (m.X1-m.X0)*c.Cfg.Samples || m.Convolve != c.Cfg.Index {
+			c.Fault.Fail(fmt.Errorf("SampleSpan %s: line %d pixels [%d, %d) x %d samples (%d carried) for chip %d: "+
 				"the chip holds columns [%d, %d) of %d lines at %d samples", m.ID, m.Y, m.X0, m.X1, m.N,
-				len(m.Samples), m.Convolve, b.c0, b.c1, b.srcH, c.cfg.Samples))
+				len(m.Samples), m.Convolve, b.c0, b.c1, b.srcH, c.Cfg.Samples))
 			return false
 		}
 		l := b.slot(m.Y)
 		if l == nil {
 			return progress
 		}
-		copy(l.data[(m.X0-b.c0)*c.cfg.Samples:], m.Samples)
+		copy(l.data[(m.X0-b.c0)*c.Cfg.Samples:], m.Samples)
 		l.got += len(m.Samples)
 		c.FromRoute.Retrieve(now)
 		c.st.spansIn++
@@ -242,7 +237,7 @@ func (c *Comp) finishSpan(cycle uint64) bool {
 // have finished them: each pixel costs ceil(samples read / (processors x
 // rate)) cycles, at least one.
 func (c *Comp) filterSpan(now sim.VTimeInSec, cycle uint64) bool {
-	if !c.active || c.busy || c.j >= c.cfg.OutputHeight {
+	if !c.active || c.busy || c.j >= c.Cfg.OutputHeight {
 		return false
 	}
 	lo, hi := c.window(c.j)
@@ -257,33 +252,33 @@ func (c *Comp) filterSpan(now sim.VTimeInSec, cycle uint64) bool {
 			return progress
 		}
 	}
-	end := min(c.i+c.cfg.SpanPixels, c.x1)
+	end := min(c.i+c.Cfg.SpanPixels, c.x1)
 	pixels := make([]byte, 4*(end-c.i))
 	cy := filter.Centre(c.j, c.step)
 	cycles := uint64(0)
 	for x := c.i; x < end; x++ {
 		before := c.fst.SamplesRead
-		px := c.cfg.Convolver.Pixel(filter.Centre(x, c.step), cy, c.cfg.Positions, c.buf, c.cfg.Samples, &c.fst)
+		px := c.Cfg.Convolver.Pixel(filter.Centre(x, c.step), cy, c.Cfg.Positions, c.buf, c.Cfg.Samples, &c.fst)
 		cycles += max(1, (c.fst.SamplesRead-before+uint64(c.perCycle)-1)/uint64(c.perCycle))
 		o := 4 * (x - c.i)
 		pixels[o], pixels[o+1], pixels[o+2], pixels[o+3] = px.R, px.G, px.B, px.A
 	}
 	if c.buf.missing {
-		c.fault.Fail(fmt.Errorf("output line %d pixels [%d, %d): the filter read a sample the swath-line buffer does not hold", c.j, c.i, end))
+		c.Fault.Fail(fmt.Errorf("output line %d pixels [%d, %d): the filter read a sample the swath-line buffer does not hold", c.j, c.i, end))
 		return false
 	}
 	if c.i == c.x0 && c.NumHooks() > 0 {
-		tracing.StartTask(protocol.LineTaskID(c.present, c.j, protocol.SwathSuffix(c.cfg.Index)),
+		tracing.StartTask(protocol.LineTaskID(c.present, c.j, protocol.SwathSuffix(c.Cfg.Index)),
 			protocol.ReqOutTaskID(c.present), c, protocol.KindSwathLine, protocol.TaskWhat("line", uint64(c.j)), nil)
 	}
 	c.pending = protocol.NewVideoSpan(c.j, c.i, end, pixels)
 	c.busy, c.busyUntil = true, cycle+cycles
 	c.st.filterCycles += cycles
-	c.waker.WakeIn(now, int(cycles))
+	c.Waker.WakeIn(now, int(cycles))
 	c.i = end
 	if c.i == c.x1 {
 		c.i, c.j = c.x0, c.j+1
-		if c.j == c.cfg.OutputHeight {
+		if c.j == c.Cfg.OutputHeight {
 			c.buf.evictBelow(c.buf.srcH)
 		}
 	}
@@ -296,7 +291,7 @@ func (c *Comp) filterSpan(now sim.VTimeInSec, cycle uint64) bool {
 // stream.
 func (c *Comp) sendChain(now sim.VTimeInSec) bool {
 	progress := false
-	for c.active && c.sendY < c.cfg.OutputHeight {
+	for c.active && c.sendY < c.Cfg.OutputHeight {
 		if c.sendX == c.x1 {
 			c.sendY, c.sendX = c.sendY+1, c.streamX0
 			progress = true
@@ -310,14 +305,14 @@ func (c *Comp) sendChain(now sim.VTimeInSec) bool {
 			}
 			m = c.outQ[0]
 		} else {
-			v, ok := timing.PeekAs[*protocol.VideoSpan](&c.fault, c.FromPrev)
+			v, ok := timing.PeekAs[*protocol.VideoSpan](&c.Fault, c.FromPrev)
 			if !ok {
 				break
 			}
 			m = v
 		}
 		if m.Y != c.sendY || m.X0 != c.sendX || m.X1 <= m.X0 || m.X1 > max(c.x1, c.x0) || (!own && m.X1 > c.x0) {
-			c.fault.Fail(fmt.Errorf("VideoSpan %s: line %d pixels [%d, %d): the chain expects line %d from pixel %d",
+			c.Fault.Fail(fmt.Errorf("VideoSpan %s: line %d pixels [%d, %d): the chain expects line %d from pixel %d",
 				m.ID, m.Y, m.X0, m.X1, c.sendY, c.sendX))
 			return false
 		}
@@ -330,17 +325,17 @@ func (c *Comp) sendChain(now sim.VTimeInSec) bool {
 			c.outQ = c.outQ[1:]
 			c.st.spansOut++
 			if m.X1 == c.x1 && c.NumHooks() > 0 {
-				tracing.EndTask(protocol.LineTaskID(c.present, m.Y, protocol.SwathSuffix(c.cfg.Index)), c)
+				tracing.EndTask(protocol.LineTaskID(c.present, m.Y, protocol.SwathSuffix(c.Cfg.Index)), c)
 			}
 		} else {
 			c.FromPrev.Retrieve(now)
 			c.st.forwarded++
 		}
 		c.sendX = m.X1
-		c.env.Progress.Add(1)
+		c.Env.Progress.Add(1)
 		progress = true
 	}
-	if c.active && c.sendY == c.cfg.OutputHeight && c.j >= c.cfg.OutputHeight && !c.busy {
+	if c.active && c.sendY == c.Cfg.OutputHeight && c.j >= c.Cfg.OutputHeight && !c.busy {
 		c.active = false // the frame is out; the next PresentCmd may start
 		progress = true
 	}
@@ -357,11 +352,8 @@ func (c *Comp) account(cycle uint64) {
 	case c.starved:
 		s = stateStarved
 	}
-	c.activity.Set(cycle, s)
+	c.Activity.Set(cycle, s)
 }
-
-// Finish closes the activity accounting at time now.
-func (c *Comp) Finish(now sim.VTimeInSec) { c.activity.Finish(c.Freq.Cycle(now)) }
 
 // Swath returns the output columns [x0, x1) the chip filters and the source
 // columns [c0, c1) it reads (its swath and the overlap).
@@ -394,5 +386,5 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	for i, v := range f.NegativeHistogram {
 		add(fmt.Sprintf("%snegative_histogram.%d", n, i), float64(v))
 	}
-	c.activity.Stats(c.Name(), add)
+	c.Activity.Stats(c.Name(), add)
 }

@@ -74,11 +74,9 @@ func MakeBuilder() Builder { return timing.NewBuilder("distributor", DefaultConf
 // build makes the unit named name from a checked Env and Config.
 func build(name string, env timing.Env, cfg Config) *Distributor {
 	n := cfg.Pipes
-	c := &Distributor{cfg: cfg, env: env, fault: env.Fault(name)}
-	c.TickingComponent = timing.NewTickingComponent(name, env.Engine, env.Freq, c)
+	c := &Distributor{}
+	c.Unit = timing.NewUnit(name, env, cfg, c, stateNames[:]...)
 	c.createPorts()
-	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
-	c.activity = timing.NewActivity(stateNames[:]...)
 	c.lastOrderedPipe = -1
 	c.outstanding = make([][]chunkLoad, n)
 	c.load = make([]int, n)
@@ -88,8 +86,8 @@ func build(name string, env timing.Env, cfg Config) *Distributor {
 }
 
 func (c *Distributor) createPorts() {
-	c.FromCommandProcessor = timing.AddPort(c, "FromCommandProcessor", c.cfg.InputQueue)
+	c.FromCommandProcessor = timing.AddPort(c, "FromCommandProcessor", c.Cfg.InputQueue)
 	c.ToPipes = timing.AddPort(c, "ToPipes", 1)
 	c.ToSampleFills = timing.AddPort(c, "ToSampleFills", 1)
-	c.FromSampleFills = timing.AddPort(c, "FromSampleFills", c.cfg.ReturnQueue)
+	c.FromSampleFills = timing.AddPort(c, "FromSampleFills", c.Cfg.ReturnQueue)
 }

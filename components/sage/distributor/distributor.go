@@ -26,8 +26,7 @@ var stateNames = [numStates]string{"busy", "latency", "blocked_pipe", "blocked_s
 // Distributor is the SAGE master chip's distribution of draws over the render
 // pipes (Deering & Naegle 2002, §3.2): see the package documentation.
 type Distributor struct {
-	*timing.TickingComponent
-	cfg Config
+	timing.Unit[Config]
 
 	// FromCommandProcessor receives protocol.DrawDispatch (whole draws).
 	FromCommandProcessor sim.Port
@@ -44,11 +43,7 @@ type Distributor struct {
 	Pipes       []sim.Port
 	SampleFills []sim.Port
 
-	env      timing.Env
-	fault    timing.Fault
-	waker    *timing.Waker
-	activity *timing.Activity
-	wait     timing.WaitReason // why the send stage could not finish
+	wait timing.WaitReason // why the send stage could not finish
 
 	cur             *plan         // the draw being sent
 	outstanding     [][]chunkLoad // per pipe, the chunks not yet reported done, in order
@@ -95,9 +90,6 @@ type counters struct {
 	returns        uint64 `stat:"returns"`
 }
 
-// Err returns the error that stopped the distributor, or nil.
-func (c *Distributor) Err() error { return c.fault.Err() }
-
 // Load returns the outstanding triangles of pipe p (sent, not reported done).
 func (c *Distributor) Load(p int) int { return c.load[p] }
 
@@ -111,12 +103,12 @@ func (c *Distributor) Load(p int) int { return c.load[p] }
 func (c *Distributor) Stats(add func(name string, v float64)) {
 	p := c.Name() + "."
 	timing.AddTagged(p, add, &c.st)
-	for i := 0; i < c.cfg.Pipes; i++ {
+	for i := 0; i < c.Cfg.Pipes; i++ {
 		add(fmt.Sprintf("%striangles_p%d", p, i), float64(c.trianglesPerPipe[i]))
 		add(fmt.Sprintf("%schunks_p%d", p, i), float64(c.chunksPerPipe[i]))
 		add(fmt.Sprintf("%sload_p%d", p, i), float64(c.load[i]))
 	}
-	c.activity.Stats(c.Name(), add)
+	c.Activity.Stats(c.Name(), add)
 }
 
 // Buffers describes the input queue, the draw being sent and the outstanding
@@ -128,9 +120,9 @@ func (c *Distributor) Buffers() []timing.BufferState {
 		cur, unsent = 1, c.cur.unsent
 	}
 	bs := []timing.BufferState{
-		timing.PeekState(c.FromCommandProcessor, c.cfg.InputQueue),
+		timing.PeekState(c.FromCommandProcessor, c.Cfg.InputQueue),
 		{Name: n + ".Draw", Len: cur, Cap: 1},
-		{Name: n + ".Unsent", Len: unsent, Cap: 2 * c.cfg.Pipes},
+		{Name: n + ".Unsent", Len: unsent, Cap: 2 * c.Cfg.Pipes},
 	}
 	for p := range c.outstanding {
 		bs = append(bs, timing.BufferState{Name: fmt.Sprintf("%s.Outstanding[%d]", n, p), Len: len(c.outstanding[p])})
@@ -138,13 +130,10 @@ func (c *Distributor) Buffers() []timing.BufferState {
 	return bs
 }
 
-// Finish closes the activity accounting at time now.
-func (c *Distributor) Finish(now sim.VTimeInSec) { c.activity.Finish(c.Freq.Cycle(now)) }
-
 // Tick takes the sample fills' reports, sends the current draw's messages, then
 // takes the next draw.
 func (c *Distributor) Tick(now sim.VTimeInSec) bool {
-	if c.fault.Stopped() {
+	if c.Fault.Stopped() {
 		return false
 	}
 	cy := c.Freq.Cycle(now)
@@ -155,7 +144,7 @@ func (c *Distributor) Tick(now sim.VTimeInSec) bool {
 	if c.cur != nil {
 		otherwise = stateLatency // the draw's dispatch latency
 	}
-	c.activity.Set(cy, c.wait.End(progress, stateBusy, otherwise))
+	c.Activity.Set(cy, c.wait.End(progress, stateBusy, otherwise))
 	return progress
 }
 
@@ -163,15 +152,15 @@ func (c *Distributor) Tick(now sim.VTimeInSec) bool {
 // outstanding chunk, which must be of the same draw.
 func (c *Distributor) receiveReturns(now sim.VTimeInSec) bool {
 	progress := false
-	for c.fault.Err() == nil {
-		m, ok := timing.TakeAs[*protocol.DrawEnd](&c.fault, c.FromSampleFills, now)
+	for c.Fault.Err() == nil {
+		m, ok := timing.TakeAs[*protocol.DrawEnd](&c.Fault, c.FromSampleFills, now)
 		if !ok {
 			return progress
 		}
 		progress = true
 		p := m.From
-		if p < 0 || p >= c.cfg.Pipes || len(c.outstanding[p]) == 0 || c.outstanding[p][0].draw != m.Draw {
-			c.fault.Fail(fmt.Errorf("DrawEnd from pipe %d for a draw it has no outstanding chunk of", p))
+		if p < 0 || p >= c.Cfg.Pipes || len(c.outstanding[p]) == 0 || c.outstanding[p][0].draw != m.Draw {
+			c.Fault.Fail(fmt.Errorf("DrawEnd from pipe %d for a draw it has no outstanding chunk of", p))
 			break
 		}
 		if c.NumHooks() > 0 {
@@ -189,23 +178,23 @@ func (c *Distributor) takeStage(now sim.VTimeInSec, cy uint64) bool {
 	if c.cur != nil {
 		return false
 	}
-	dd, ok := protocol.PeekDrawDispatch(&c.fault, c.FromCommandProcessor)
+	dd, ok := protocol.PeekDrawDispatch(&c.Fault, c.FromCommandProcessor)
 	switch {
 	case !ok:
 		return false
 	case dd.First != 0 || dd.End != 0:
-		c.fault.Fail(fmt.Errorf("draw %d: DrawDispatch.First/End: the command processor sends whole draws, got [%d, %d)",
+		c.Fault.Fail(fmt.Errorf("draw %d: DrawDispatch.First/End: the command processor sends whole draws, got [%d, %d)",
 			dd.Draw.Seq, dd.First, dd.End))
 		return false
-	case len(c.Pipes) != c.cfg.Pipes || len(c.SampleFills) != c.cfg.Pipes:
-		c.fault.Fail(fmt.Errorf("Pipes (%d ports) and SampleFills (%d ports) must list the %d pipes",
-			len(c.Pipes), len(c.SampleFills), c.cfg.Pipes))
+	case len(c.Pipes) != c.Cfg.Pipes || len(c.SampleFills) != c.Cfg.Pipes:
+		c.Fault.Fail(fmt.Errorf("Pipes (%d ports) and SampleFills (%d ports) must list the %d pipes",
+			len(c.Pipes), len(c.SampleFills), c.Cfg.Pipes))
 		return false
 	}
 	c.FromCommandProcessor.Retrieve(now)
 	c.cur = c.plan(dd.Draw)
-	c.cur.readyAt = cy + uint64(c.cfg.DispatchLatency)
-	c.waker.WakeAt(c.cycleTime(c.cur.readyAt))
+	c.cur.readyAt = cy + uint64(c.Cfg.DispatchLatency)
+	c.Waker.WakeAt(c.cycleTime(c.cur.readyAt))
 	return true
 }
 
@@ -216,12 +205,12 @@ func (c *Distributor) cycleTime(cy uint64) sim.VTimeInSec {
 // plan distributes draw d: the pipe ranges, the barrier, the messages.
 func (c *Distributor) plan(d *protocol.Draw) *plan {
 	n := d.State.Stream.NumPrimitives()
-	pl := &plan{draw: d, first: make([]int, c.cfg.Pipes), end: make([]int, c.cfg.Pipes), soPipe: -1}
+	pl := &plan{draw: d, first: make([]int, c.Cfg.Pipes), end: make([]int, c.Cfg.Pipes), soPipe: -1}
 	// A draw that streams out goes whole to one pipe, as an order-dependent
 	// one: stream-out is in API order and its buffers are global.
 	streams := d.State.StreamOut != nil
-	ordered := c.cfg.Mode == Ordered || streams || !pipeline.OrderIndependent(d.State)
-	counts := make([]int, c.cfg.Pipes)
+	ordered := c.Cfg.Mode == Ordered || streams || !pipeline.OrderIndependent(d.State)
+	counts := make([]int, c.Cfg.Pipes)
 	if ordered {
 		p := c.orderedPipe()
 		counts[p] = n
@@ -238,7 +227,7 @@ func (c *Distributor) plan(d *protocol.Draw) *plan {
 		c.splitChunks(n, counts)
 		pl.barrier = c.haveClass && c.lastOrdered
 	}
-	if c.cfg.Mode == BarrierPerDraw {
+	if c.Cfg.Mode == BarrierPerDraw {
 		pl.barrier = true
 	}
 	c.haveClass, c.lastOrdered = true, ordered
@@ -256,7 +245,7 @@ func (c *Distributor) plan(d *protocol.Draw) *plan {
 // order-dependent draw's pipe (no barrier needed), else the lowest index.
 func (c *Distributor) orderedPipe() int {
 	best := 0
-	for p := 1; p < c.cfg.Pipes; p++ {
+	for p := 1; p < c.Cfg.Pipes; p++ {
 		if c.load[p] < c.load[best] {
 			best = p
 		}
@@ -272,10 +261,10 @@ func (c *Distributor) orderedPipe() int {
 // chunks given so far; ties to the lowest index), adding the chunk's
 // triangles to counts.
 func (c *Distributor) splitChunks(n int, counts []int) {
-	for first := 0; first < n; first += c.cfg.ChunkTriangles {
-		size := min(c.cfg.ChunkTriangles, n-first)
+	for first := 0; first < n; first += c.Cfg.ChunkTriangles {
+		size := min(c.Cfg.ChunkTriangles, n-first)
 		best := 0
-		for p := 1; p < c.cfg.Pipes; p++ {
+		for p := 1; p < c.Cfg.Pipes; p++ {
 			if c.load[p]+counts[p] < c.load[best]+counts[best] {
 				best = p
 			}
@@ -291,13 +280,13 @@ func (c *Distributor) splitChunks(n int, counts []int) {
 // builds the messages. An empty range is [n, n) (End == 0 would mean the
 // whole draw), or [0, 0) for a draw without triangles.
 func (c *Distributor) layout(d *protocol.Draw, n int, counts []int, pl *plan) {
-	pl.chunks = make([]*protocol.DrawDispatch, c.cfg.Pipes)
-	pl.plans = make([]*protocol.DrawPlan, c.cfg.Pipes)
-	pl.chunkSent = make([]bool, c.cfg.Pipes)
-	pl.planSent = make([]bool, c.cfg.Pipes)
-	pl.unsent = 2 * c.cfg.Pipes
+	pl.chunks = make([]*protocol.DrawDispatch, c.Cfg.Pipes)
+	pl.plans = make([]*protocol.DrawPlan, c.Cfg.Pipes)
+	pl.chunkSent = make([]bool, c.Cfg.Pipes)
+	pl.planSent = make([]bool, c.Cfg.Pipes)
+	pl.unsent = 2 * c.Cfg.Pipes
 	next := 0
-	for p := 0; p < c.cfg.Pipes; p++ {
+	for p := 0; p < c.Cfg.Pipes; p++ {
 		first, end := next, next+counts[p]
 		if counts[p] == 0 {
 			first, end = n, n
@@ -326,7 +315,7 @@ func (c *Distributor) sendStage(now sim.VTimeInSec, cy uint64) bool {
 		return false
 	}
 	progress := false
-	for p := 0; p < c.cfg.Pipes; p++ {
+	for p := 0; p < c.Cfg.Pipes; p++ {
 		progress = c.sendOnce(now, c.ToPipes, c.Pipes[p], pl.chunks[p], &pl.chunkSent[p], stateBlockedPipe) || progress
 		progress = c.sendOnce(now, c.ToSampleFills, c.SampleFills[p], pl.plans[p], &pl.planSent[p], stateBlockedFill) ||
 			progress
@@ -359,7 +348,7 @@ func (c *Distributor) send(now sim.VTimeInSec, port, dst sim.Port, msg sim.Msg) 
 	if port.Send(msg) != nil {
 		return false
 	}
-	c.env.Progress.Add(1)
+	c.Env.Progress.Add(1)
 	return true
 }
 

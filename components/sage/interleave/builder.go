@@ -78,9 +78,6 @@ func MakeBuilder() Builder { return timing.NewBuilder("interleave", DefaultConfi
 // build makes the unit named name from a checked Env and Config.
 func build(name string, env timing.Env, cfg Config) *Comp {
 	c := &Comp{
-		env:       env,
-		fault:     env.Fault(name),
-		cfg:       cfg,
 		spb:       uint64(cfg.SamplesPerBlock),
 		banks:     uint64(cfg.BanksPerChip),
 		perPage:   uint64(cfg.BlocksPerPage),
@@ -90,7 +87,6 @@ func build(name string, env timing.Env, cfg Config) *Comp {
 		pageMiss:  uint64(cfg.PageMissCycles),
 		clearRate: uint64(cfg.ClearSamplesPerCycle),
 		drawEnds:  map[uint64]int{},
-		activity:  timing.NewActivity(activityNames[:]...),
 	}
 	c.chips = make([]chip, cfg.Geometry.ChipsPerInterleave)
 	for i := range c.chips {
@@ -103,8 +99,7 @@ func build(name string, env timing.Env, cfg Config) *Comp {
 			c.chips[i].open[k] = -1
 		}
 	}
-	c.TickingComponent = timing.NewTickingComponent(name, env.Engine, env.Freq, c)
-	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
+	c.Unit = timing.NewUnit(name, env, cfg, c, activityNames[:]...)
 	c.FromSched, c.inBuf = timing.AddBufferedPort(c, "FromSched", cfg.InputQueue)
 	c.Control = timing.AddPort(c, "Control", 2)
 	return c

@@ -65,7 +65,7 @@ type counters struct {
 // Comp is an interleave of the SAGE sample buffer: ChipsPerInterleave 3DRAM
 // chips on one bus. See the package documentation.
 type Comp struct {
-	*timing.TickingComponent
+	timing.Unit[Config]
 
 	// FromSched receives SampleBurst, OrderMarker and Prefetch from the sched.
 	FromSched sim.Port
@@ -76,10 +76,6 @@ type Comp struct {
 	// platform builder).
 	CommandProcessor sim.Port
 
-	env   timing.Env
-	fault timing.Fault
-	cfg   Config
-	waker *timing.Waker
 	inBuf sim.Buffer
 
 	spb, banks, perPage              uint64
@@ -92,7 +88,6 @@ type Comp struct {
 	out                              []output
 	blockedOut                       bool
 	flushBuf                         []uint64
-	activity                         *timing.Activity
 	ws                               pipeline.WriteStats
 	st                               counters
 }
@@ -100,7 +95,7 @@ type Comp struct {
 // Tick sends what is due, then carries out the next operations whose turn has
 // come on the bus.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.fault.Stopped() {
+	if c.Fault.Stopped() {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
@@ -123,7 +118,7 @@ func (c *Comp) sendOut(now sim.VTimeInSec, cycle uint64) bool {
 			c.blockedOut = true
 			return progress
 		}
-		c.env.Progress.Add(1)
+		c.Env.Progress.Add(1)
 		if t := c.out[0].task; t != "" {
 			tracing.EndTask(t, c)
 		}
@@ -137,7 +132,7 @@ func (c *Comp) sendOut(now sim.VTimeInSec, cycle uint64) bool {
 // mark accounts the activity from cycle at on as state s; at must not be
 // before the horizon.
 func (c *Comp) mark(at uint64, s int) {
-	c.activity.Set(at, s)
+	c.Activity.Set(at, s)
 	c.horizon = at
 }
 
@@ -164,15 +159,15 @@ func (c *Comp) stream(now sim.VTimeInSec, cycle uint64) bool {
 		case *protocol.OrderMarker:
 			err = c.marker(m)
 		default:
-			c.fault.Unexpected(c.FromSched, msg)
+			c.Fault.Unexpected(c.FromSched, msg)
 			return false
 		}
 		if err != nil {
-			c.fault.Fail(err)
+			c.Fault.Fail(err)
 			return false
 		}
 		c.FromSched.Retrieve(now)
-		c.env.Progress.Add(1)
+		c.Env.Progress.Add(1)
 		progress = true
 	}
 	return progress
@@ -181,13 +176,13 @@ func (c *Comp) stream(now sim.VTimeInSec, cycle uint64) bool {
 // locate returns the sample's chip within the interleave and its block (the
 // address of its first sample in the chip), checking that it belongs here.
 func (c *Comp) locate(x, y, s int) (int, uint64, error) {
-	g := &c.cfg.Geometry
+	g := &c.Cfg.Geometry
 	if x < 0 || y < 0 || x >= g.Width || y >= g.Height || s < 0 || s >= g.Samples {
 		return 0, 0, fmt.Errorf("sample (%d, %d, %d) outside the %dx%d sample buffer at %d samples", x, y, s,
 			g.Width, g.Height, g.Samples)
 	}
 	ch := g.Chip(x, y, s)
-	if i := ch % g.Interleaves; i != c.cfg.Index {
+	if i := ch % g.Interleaves; i != c.Cfg.Index {
 		return 0, 0, fmt.Errorf("sample (%d, %d, %d) belongs to interleave %d", x, y, s, i)
 	}
 	row := uint64(g.Row(x, y, s))
@@ -250,7 +245,7 @@ func (c *Comp) issue(k *chip, cost uint64) {
 // up in its chip's pixel buffer (a miss loads it), then written by
 // pipeline.WriteSample (z compare and blend in the 3DRAM).
 func (c *Comp) burst(m *protocol.SampleBurst) error {
-	if m.Interleave != c.cfg.Index {
+	if m.Interleave != c.Cfg.Index {
 		return fmt.Errorf("FromSched: SampleBurst for interleave %d", m.Interleave)
 	}
 	d := m.Draw.State
@@ -331,11 +326,11 @@ func (c *Comp) marker(m *protocol.OrderMarker) error {
 	c.st.drawEnds++
 	seq := m.Draw.Seq
 	c.drawEnds[seq]++
-	if c.drawEnds[seq] < c.cfg.Pipes {
+	if c.drawEnds[seq] < c.Cfg.Pipes {
 		return nil
 	}
 	delete(c.drawEnds, seq)
-	c.queue(protocol.NewDrawDone(m.Draw, c.cfg.Index), c.chipsFree())
+	c.queue(protocol.NewDrawDone(m.Draw, c.Cfg.Index), c.chipsFree())
 	c.st.drawDones++
 	return nil
 }
@@ -376,7 +371,7 @@ func (c *Comp) control(now sim.VTimeInSec, cycle uint64) bool {
 		c.mark(c.busFree, stateIdle)
 		c.st.clears++
 		c.st.clearCycles += cycles
-		c.queue(protocol.NewDone(m.ID, c.cfg.Index), c.busFree)
+		c.queue(protocol.NewDone(m.ID, c.Cfg.Index), c.busFree)
 		c.startControlTask(protocol.KindClear, m.ID)
 	case *protocol.PresentCmd:
 		c.st.presents++
@@ -397,14 +392,14 @@ func (c *Comp) control(now sim.VTimeInSec, cycle uint64) bool {
 		}
 		c.busFree = end
 		c.mark(end, stateIdle)
-		c.queue(protocol.NewDone(m.ID, c.cfg.Index), end)
+		c.queue(protocol.NewDone(m.ID, c.Cfg.Index), end)
 		c.startControlTask(protocol.KindFlush, m.ID)
 	default:
-		c.fault.Unexpected(c.Control, msg)
+		c.Fault.Unexpected(c.Control, msg)
 		return false
 	}
 	c.Control.Retrieve(now)
-	c.env.Progress.Add(1)
+	c.Env.Progress.Add(1)
 	return true
 }
 
@@ -426,10 +421,10 @@ func (c *Comp) startControlTask(kind, msgID string) {
 // turn).
 func (c *Comp) clearSamples(t command.Target) uint64 {
 	n := uint64(t.Width) * uint64(t.Height) * uint64(max(t.Samples, 1))
-	chips := uint64(c.cfg.Geometry.Chips())
+	chips := uint64(c.Cfg.Geometry.Chips())
 	var total uint64
-	for k := 0; k < c.cfg.Geometry.ChipsPerInterleave; k++ {
-		ch := uint64(c.cfg.Index + k*c.cfg.Geometry.Interleaves)
+	for k := 0; k < c.Cfg.Geometry.ChipsPerInterleave; k++ {
+		ch := uint64(c.Cfg.Index + k*c.Cfg.Geometry.Interleaves)
 		total += n / chips
 		if ch < n%chips {
 			total++
@@ -461,13 +456,13 @@ func (c *Comp) account(now sim.VTimeInSec, cycle uint64, progress bool) {
 	if len(c.out) > 0 && c.out[0].ready > cycle {
 		next = min(next, c.out[0].ready)
 	}
-	c.waker.WakeForNext(now, cycle, next)
+	c.Waker.WakeForNext(now, cycle, next)
 }
 
 // Finish closes the activity accounting at time now.
 func (c *Comp) Finish(now sim.VTimeInSec) {
 	cycle := c.Freq.Cycle(now)
-	c.activity.Finish(max(cycle, c.horizon))
+	c.Activity.Finish(max(cycle, c.horizon))
 }
 
 // WriteStats returns the sample writes' counts, as pipeline.WriteSample
@@ -493,14 +488,14 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	add(n+"z_passed", float64(c.ws.Passed))
 	add(n+"z_failed", float64(c.ws.Failed))
 	add(n+"cache_hit_rate", timing.Ratio(s.hits, s.hits+s.misses))
-	c.activity.Stats(c.Name(), add)
+	c.Activity.Stats(c.Name(), add)
 }
 
 // SetRaster sets the raster the sample buffer holds for the frame (the
 // render target's size and samples per pixel; the platform calls it before
 // the run), which decides the map from samples to chips and rows.
 func (c *Comp) SetRaster(width, height, samples int) error {
-	if err := c.cfg.Geometry.SetRaster(width, height, samples); err != nil {
+	if err := c.Cfg.Geometry.SetRaster(width, height, samples); err != nil {
 		return fmt.Errorf("%s: %w", c.Name(), err)
 	}
 	return nil

@@ -51,16 +51,11 @@ func MakeBuilder() Builder { return timing.NewBuilder("route", DefaultConfig(), 
 // build makes the unit named name from a checked Env and Config.
 func build(name string, env timing.Env, cfg Config) *Comp {
 	c := &Comp{
-		env:       env,
-		fault:     env.Fault(name),
-		cfg:       cfg,
 		rate:      cfg.Chips * cfg.SamplesPerChip,
 		outs:      make([]output, cfg.Convolves),
 		Convolves: make([]sim.Port, cfg.Convolves),
-		activity:  timing.NewActivity(activityNames[:]...),
 	}
-	c.TickingComponent = timing.NewTickingComponent(name, env.Engine, env.Freq, c)
-	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
+	c.Unit = timing.NewUnit(name, env, cfg, c, activityNames[:]...)
 	c.FromConvolves, c.inBuf = timing.AddBufferedPort(c, "FromConvolves", cfg.RequestQueue)
 	c.ToConvolves = timing.AddPort(c, "ToConvolves", 1)
 	c.Control = timing.AddPort(c, "Control", 2)

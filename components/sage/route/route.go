@@ -51,7 +51,7 @@ type counters struct {
 // Comp is the route network: the paper's 10 route chips as one unit. See the
 // package documentation.
 type Comp struct {
-	*timing.TickingComponent
+	timing.Unit[Config]
 
 	// FromConvolves receives LineRequests from the convolve chips.
 	FromConvolves sim.Port
@@ -68,10 +68,6 @@ type Comp struct {
 	Image state.Memory
 
 	inBuf sim.Buffer
-	env   timing.Env
-	fault timing.Fault
-	cfg   Config
-	waker *timing.Waker
 	rate  int // samples per video-read clock (chips x samples per chip)
 
 	target  *framebuffer.ColorTarget
@@ -86,15 +82,14 @@ type Comp struct {
 	inFlight *read
 	outs     []output
 
-	full     timing.WaitReason // this tick: the next span had no FIFO room (stateFIFOFull)
-	activity *timing.Activity
-	st       counters
+	full timing.WaitReason // this tick: the next span had no FIFO room (stateFIFOFull)
+	st   counters
 }
 
 // Tick completes the span on the video pins, drains the FIFOs, takes the next
 // burst and starts the next span.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.fault.Stopped() {
+	if c.Fault.Stopped() {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
@@ -150,7 +145,7 @@ func (c *Comp) send(now sim.VTimeInSec) bool {
 			o.used -= len(m.Samples)
 			o.queue[0] = nil
 			o.queue = o.queue[1:]
-			c.env.Progress.Add(1)
+			c.Env.Progress.Add(1)
 			progress = true
 		}
 	}
@@ -159,7 +154,7 @@ func (c *Comp) send(now sim.VTimeInSec) bool {
 
 // control takes a PresentCmd: the displayed target for the following bursts.
 func (c *Comp) control(now sim.VTimeInSec) bool {
-	progress, err := c.ctl.Step(now, c.Control, c.burst != nil, 0, c.env.Progress, func(m *protocol.PresentCmd) error {
+	progress, err := c.ctl.Step(now, c.Control, c.burst != nil, 0, c.Env.Progress, func(m *protocol.PresentCmd) error {
 		t, err := colorTarget(c.Image, m.Target)
 		if err != nil {
 			return fmt.Errorf("PresentCmd %s: %w", m.ID, err)
@@ -169,7 +164,7 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 		return nil
 	})
 	if err != nil {
-		c.fault.Fail(err)
+		c.Fault.Fail(err)
 		return false
 	}
 	return progress
@@ -192,25 +187,25 @@ func (c *Comp) accept(now sim.VTimeInSec, cycle uint64) bool {
 	if c.burst != nil || c.target == nil {
 		return false
 	}
-	m, ok := timing.PeekAs[*protocol.LineRequest](&c.fault, c.FromConvolves)
+	m, ok := timing.PeekAs[*protocol.LineRequest](&c.Fault, c.FromConvolves)
 	if !ok {
 		return false
 	}
 	switch {
 	case m.Convolve < 0 || m.Convolve >= len(c.outs):
-		c.fault.Fail(fmt.Errorf("LineRequest %s: Convolve %d: must be in [0, %d)", m.ID, m.Convolve, len(c.outs)))
+		c.Fault.Fail(fmt.Errorf("LineRequest %s: Convolve %d: must be in [0, %d)", m.ID, m.Convolve, len(c.outs)))
 		return false
 	case c.Convolves[m.Convolve] == nil:
-		c.fault.Fail(fmt.Errorf("LineRequest %s: Convolves[%d] is not connected", m.ID, m.Convolve))
+		c.Fault.Fail(fmt.Errorf("LineRequest %s: Convolves[%d] is not connected", m.ID, m.Convolve))
 		return false
 	case m.Y < 0 || m.Y >= c.target.Height:
-		c.fault.Fail(fmt.Errorf("LineRequest %s: Y %d: must be in [0, %d)", m.ID, m.Y, c.target.Height))
+		c.Fault.Fail(fmt.Errorf("LineRequest %s: Y %d: must be in [0, %d)", m.ID, m.Y, c.target.Height))
 		return false
 	case m.X0 < 0 || m.X1 <= m.X0 || m.X1 > c.target.Width:
-		c.fault.Fail(fmt.Errorf("LineRequest %s: pixels [%d, %d): must be a non-empty part of [0, %d)", m.ID, m.X0, m.X1, c.target.Width))
+		c.Fault.Fail(fmt.Errorf("LineRequest %s: pixels [%d, %d): must be a non-empty part of [0, %d)", m.ID, m.X0, m.X1, c.target.Width))
 		return false
-	case c.samples > c.cfg.FIFOSamples:
-		c.fault.Fail(fmt.Errorf("FIFOSamples %d: must hold one pixel's %d samples", c.cfg.FIFOSamples, c.samples))
+	case c.samples > c.Cfg.FIFOSamples:
+		c.Fault.Fail(fmt.Errorf("FIFOSamples %d: must hold one pixel's %d samples", c.Cfg.FIFOSamples, c.samples))
 		return false
 	}
 	c.FromConvolves.Retrieve(now)
@@ -231,12 +226,12 @@ func (c *Comp) startRead(now sim.VTimeInSec, cycle uint64) bool {
 	}
 	n := c.samples
 	o := &c.outs[b.Convolve]
-	px := min(c.cfg.SpanPixels, b.X1-c.burstX, (c.cfg.FIFOSamples-o.used)/n)
+	px := min(c.Cfg.SpanPixels, b.X1-c.burstX, (c.Cfg.FIFOSamples-o.used)/n)
 	if px < 1 {
 		c.full.Record(stateFIFOFull)
 		return false
 	}
-	if px < min(c.cfg.SpanPixels, b.X1-c.burstX) && o.used > 0 {
+	if px < min(c.Cfg.SpanPixels, b.X1-c.burstX) && o.used > 0 {
 		// Wait for room for a whole span rather than dribble pixels.
 		c.full.Record(stateFIFOFull)
 		return false
@@ -250,25 +245,22 @@ func (c *Comp) startRead(now sim.VTimeInSec, cycle uint64) bool {
 	c.inFlight = &read{x0: c.burstX, x1: c.burstX + px, done: done}
 	c.burstX += px
 	o.used += px * n
-	c.waker.WakeForNext(now, cycle, done)
+	c.Waker.WakeForNext(now, cycle, done)
 	return true
 }
 
 func ceilDiv(a, b int) uint64 { return uint64((a + b - 1) / b) }
 
 func (c *Comp) account(cycle uint64) {
-	c.activity.Set(cycle, c.full.End(c.inFlight != nil, stateBusy, stateIdle))
+	c.Activity.Set(cycle, c.full.End(c.inFlight != nil, stateBusy, stateIdle))
 }
-
-// Finish closes the activity accounting at time now.
-func (c *Comp) Finish(now sim.VTimeInSec) { c.activity.Finish(c.Freq.Cycle(now)) }
 
 // Buffers reports the request port and the FIFO of every convolve output.
 func (c *Comp) Buffers() []timing.BufferState {
 	b := []timing.BufferState{{Name: c.FromConvolves.Name(), Len: c.inBuf.Size(), Cap: c.inBuf.Capacity()}}
 	for k := range c.outs {
 		b = append(b, timing.BufferState{Name: fmt.Sprintf("%s.FIFO[%d]", c.Name(), k),
-			Len: c.outs[k].used, Cap: c.cfg.FIFOSamples})
+			Len: c.outs[k].used, Cap: c.Cfg.FIFOSamples})
 	}
 	return b
 }
@@ -276,5 +268,5 @@ func (c *Comp) Buffers() []timing.BufferState {
 // Stats reports the counters (see the package documentation).
 func (c *Comp) Stats(add func(name string, v float64)) {
 	timing.AddTagged(c.Name()+".", add, &c.st)
-	c.activity.Stats(c.Name(), add)
+	c.Activity.Stats(c.Name(), add)
 }

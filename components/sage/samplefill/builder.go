@@ -78,19 +78,18 @@ func build(name string, env timing.Env, cfg Config) *SampleFill {
 	if cfg.PixelRate == nil {
 		cfg.PixelRate = pipeline.DefaultPixelRate
 	}
-	c := &SampleFill{cfg: cfg, env: env, fault: env.Fault(name)}
-	c.TickingComponent = timing.NewTickingComponent(name, env.Engine, env.Freq, c)
+	c := &SampleFill{}
+	c.Unit = timing.NewUnit(name, env, cfg, c, stateNames[:]...)
 	c.createPorts()
-	c.activity = timing.NewActivity(stateNames[:]...)
 	c.bursts = make([]burst, cfg.Geometry.Interleaves)
 	return c
 }
 
 func (c *SampleFill) createPorts() {
-	c.FromRasterizer = timing.AddPort(c, "FromRasterizer", c.cfg.InputQueue)
-	c.FromDistributor = timing.AddPort(c, "FromDistributor", c.cfg.InputQueue)
+	c.FromRasterizer = timing.AddPort(c, "FromRasterizer", c.Cfg.InputQueue)
+	c.FromDistributor = timing.AddPort(c, "FromDistributor", c.Cfg.InputQueue)
 	c.ToShaderCore = timing.AddPort(c, "ToShaderCore", 1)
-	c.FromShaderCore = timing.AddPort(c, "FromShaderCore", c.cfg.WarpsInFlight)
+	c.FromShaderCore = timing.AddPort(c, "FromShaderCore", c.Cfg.WarpsInFlight)
 	c.ToDistributor = timing.AddPort(c, "ToDistributor", 1)
 	for k := range c.ToScheds {
 		c.ToScheds[k] = timing.AddPort(c, fmt.Sprintf("ToScheds[%d]", k), 1)

@@ -31,8 +31,7 @@ var stateNames = [numStates]string{"busy", "blocked_sched", "wait_shader", "bloc
 // SampleFill is the per-sample stage of a SAGE rasterize chip: see the package
 // documentation.
 type SampleFill struct {
-	*timing.TickingComponent
-	cfg Config
+	timing.Unit[Config]
 
 	// FromRasterizer receives the pipe rasterizer's TileQuads and DrawEnd.
 	FromRasterizer sim.Port
@@ -53,11 +52,8 @@ type SampleFill struct {
 	Scheds      [Scheds]sim.Port
 	Distributor sim.Port
 
-	env      timing.Env
-	fault    timing.Fault
-	activity *timing.Activity
-	why      timing.WaitReason // the stall found by a stage this cycle
-	changed  bool              // a message was queued toward a sched this cycle
+	why     timing.WaitReason // the stall found by a stage this cycle
+	changed bool              // a message was queued toward a sched this cycle
 
 	cur     *drawInfo           // the draw the rasterizer is sending
 	open    []protocol.WarpQuad // the warp being formed
@@ -123,9 +119,6 @@ type burst struct {
 	samples []protocol.SageSample
 }
 
-// Err returns the error that stopped the sample fill, or nil.
-func (c *SampleFill) Err() error { return c.fault.Err() }
-
 // Stats reports, under "<name>.": samples_out (samples sent in bursts),
 // sample_quads, warps, texture_requests_merged, killed_samples, bursts,
 // markers, draws, and the activity cycles (cycles_busy, cycles_blocked_sched,
@@ -135,7 +128,7 @@ func (c *SampleFill) Stats(add func(name string, v float64)) {
 	p := c.Name() + "."
 	timing.AddTagged(p, add, &c.stats)
 	add(p+"killed_samples", float64(c.ws.Killed)) // as pipeline.Survivors counts them
-	c.activity.Stats(c.Name(), add)
+	c.Activity.Stats(c.Name(), add)
 }
 
 // Buffers describes the input queues, the open warp, the reorder buffer and
@@ -143,24 +136,21 @@ func (c *SampleFill) Stats(add func(name string, v float64)) {
 func (c *SampleFill) Buffers() []timing.BufferState {
 	n := c.Name()
 	bs := []timing.BufferState{
-		timing.PeekState(c.FromRasterizer, c.cfg.InputQueue),
-		timing.PeekState(c.FromDistributor, c.cfg.InputQueue),
-		{Name: n + ".OpenWarp", Len: len(c.open), Cap: c.cfg.QuadsPerWarp},
-		{Name: n + ".ReorderBuffer", Len: c.warps, Cap: c.cfg.WarpsInFlight},
+		timing.PeekState(c.FromRasterizer, c.Cfg.InputQueue),
+		timing.PeekState(c.FromDistributor, c.Cfg.InputQueue),
+		{Name: n + ".OpenWarp", Len: len(c.open), Cap: c.Cfg.QuadsPerWarp},
+		{Name: n + ".ReorderBuffer", Len: c.warps, Cap: c.Cfg.WarpsInFlight},
 	}
 	for k := range c.queues {
-		bs = append(bs, timing.BufferState{Name: fmt.Sprintf("%s.SchedQueue[%d]", n, k), Len: len(c.queues[k]), Cap: c.cfg.OutputQueue})
+		bs = append(bs, timing.BufferState{Name: fmt.Sprintf("%s.SchedQueue[%d]", n, k), Len: len(c.queues[k]), Cap: c.Cfg.OutputQueue})
 	}
 	return bs
 }
 
-// Finish closes the activity accounting at time now.
-func (c *SampleFill) Finish(now sim.VTimeInSec) { c.activity.Finish(c.Freq.Cycle(now)) }
-
 // Tick runs the stages back to front: send to the scheds, retire, take shaded
 // warps, dispatch, form warps.
 func (c *SampleFill) Tick(now sim.VTimeInSec) bool {
-	if c.fault.Stopped() {
+	if c.Fault.Stopped() {
 		return false
 	}
 	c.changed = false
@@ -169,7 +159,7 @@ func (c *SampleFill) Tick(now sim.VTimeInSec) bool {
 	progress = c.receiveStage(now) || progress
 	progress = c.dispatchStage(now) || progress
 	progress = c.formStage(now) || progress || c.changed
-	c.activity.Set(c.Freq.Cycle(now), c.why.End(progress, stateBusy, stateIdle))
+	c.Activity.Set(c.Freq.Cycle(now), c.why.End(progress, stateBusy, stateIdle))
 	return progress
 }
 
@@ -201,18 +191,18 @@ func (c *SampleFill) sendStage(now sim.VTimeInSec) bool {
 		}
 		c.queues[k][0] = nil
 		c.queues[k] = c.queues[k][1:]
-		c.env.Progress.Add(1)
+		c.Env.Progress.Add(1)
 		progress = true
 	}
 	return progress
 }
 
 // sched returns the sched serving interleave i.
-func (c *SampleFill) sched(i int) int { return i / c.cfg.InterleavesPerSched }
+func (c *SampleFill) sched(i int) int { return i / c.Cfg.InterleavesPerSched }
 
 // push queues msg toward sched k; false when its queue is full.
 func (c *SampleFill) push(k int, msg sim.Msg) bool {
-	if len(c.queues[k]) >= c.cfg.OutputQueue {
+	if len(c.queues[k]) >= c.Cfg.OutputQueue {
 		c.stall(stateBlockedSched)
 		return false
 	}
@@ -224,13 +214,13 @@ func (c *SampleFill) push(k int, msg sim.Msg) bool {
 // pushMarkers queues an order marker into both sched streams, or neither.
 func (c *SampleFill) pushMarkers(kind protocol.OrderMarkerKind, d *protocol.Draw, seq uint64) bool {
 	for k := range c.queues {
-		if len(c.queues[k]) >= c.cfg.OutputQueue {
+		if len(c.queues[k]) >= c.Cfg.OutputQueue {
 			c.stall(stateBlockedSched)
 			return false
 		}
 	}
 	for k := range c.queues {
-		c.queues[k] = append(c.queues[k], protocol.NewOrderMarker(kind, d, seq, c.cfg.Pipe, -1))
+		c.queues[k] = append(c.queues[k], protocol.NewOrderMarker(kind, d, seq, c.Cfg.Pipe, -1))
 	}
 	c.changed = true
 	return true
@@ -243,7 +233,7 @@ func (c *SampleFill) flushBurst(i int) bool {
 	if len(b.samples) == 0 {
 		return true
 	}
-	if !c.push(c.sched(i), protocol.NewSampleBurst(b.draw, c.cfg.Pipe, i, b.samples, c.cfg.PacketBytes)) {
+	if !c.push(c.sched(i), protocol.NewSampleBurst(b.draw, c.Cfg.Pipe, i, b.samples, c.Cfg.PacketBytes)) {
 		return false
 	}
 	b.samples = nil
@@ -263,13 +253,13 @@ func (c *SampleFill) flushBursts() bool {
 // addSample puts s into its interleave's burst, queueing the burst first when
 // it is full; false (nothing changed) when its sched queue is full.
 func (c *SampleFill) addSample(d *protocol.Draw, s protocol.SageSample) bool {
-	i := c.cfg.Geometry.Interleave(int(s.X), int(s.Y), int(s.S))
+	i := c.Cfg.Geometry.Interleave(int(s.X), int(s.Y), int(s.S))
 	b := &c.bursts[i]
-	if len(b.samples) == c.cfg.BurstSamples && !c.flushBurst(i) {
+	if len(b.samples) == c.Cfg.BurstSamples && !c.flushBurst(i) {
 		return false
 	}
 	if b.samples == nil {
-		b.draw, b.samples = d, make([]protocol.SageSample, 0, c.cfg.BurstSamples)
+		b.draw, b.samples = d, make([]protocol.SageSample, 0, c.Cfg.BurstSamples)
 	}
 	b.samples = append(b.samples, s)
 	return true
@@ -282,7 +272,7 @@ var _ protocol.Unit = (*SampleFill)(nil)
 // size and samples per pixel; the platform calls it before the run), which
 // decides each sample's interleave.
 func (c *SampleFill) SetRaster(width, height, samples int) error {
-	if err := c.cfg.Geometry.SetRaster(width, height, samples); err != nil {
+	if err := c.Cfg.Geometry.SetRaster(width, height, samples); err != nil {
 		return fmt.Errorf("%s: %w", c.Name(), err)
 	}
 	return nil

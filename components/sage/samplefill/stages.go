@@ -29,13 +29,13 @@ func (c *SampleFill) formStage(now sim.VTimeInSec) bool {
 	case *protocol.DrawEnd:
 		d = m.Draw
 	default:
-		c.fault.Unexpected(c.FromRasterizer, msg)
+		c.Fault.Unexpected(c.FromRasterizer, msg)
 		return false
 	}
 	progress := false
 	if c.cur == nil || c.cur.d != d {
 		if c.cur != nil {
-			c.fault.Fail(fmt.Errorf("work of draw %d before the DrawEnd of draw %d", d.Seq, c.cur.d.Seq))
+			c.Fault.Fail(fmt.Errorf("work of draw %d before the DrawEnd of draw %d", d.Seq, c.cur.d.Seq))
 			return false
 		}
 		if !c.takePlan(now, d) {
@@ -60,24 +60,24 @@ func (c *SampleFill) formStage(now sim.VTimeInSec) bool {
 
 // takePlan takes draw d's DrawPlan, which must be the next one.
 func (c *SampleFill) takePlan(now sim.VTimeInSec, d *protocol.Draw) bool {
-	pl, ok := timing.PeekAs[*protocol.DrawPlan](&c.fault, c.FromDistributor)
+	pl, ok := timing.PeekAs[*protocol.DrawPlan](&c.Fault, c.FromDistributor)
 	switch {
 	case !ok:
 		c.stall(stateWaitPlan)
 		return false
 	case pl.Draw != d:
-		c.fault.Fail(fmt.Errorf("the rasterizer sends draw %d but the next DrawPlan is for another draw", d.Seq))
+		c.Fault.Fail(fmt.Errorf("the rasterizer sends draw %d but the next DrawPlan is for another draw", d.Seq))
 		return false
 	case d.State == nil || d.State.PS == nil:
-		c.fault.Fail(fmt.Errorf("draw %d has no pixel shader", d.Seq))
+		c.Fault.Fail(fmt.Errorf("draw %d has no pixel shader", d.Seq))
 		return false
-	case d.Raster.Samples.Count != c.cfg.Geometry.Samples:
-		c.fault.Fail(fmt.Errorf("draw %d has %d samples per pixel, the sample buffer geometry %d", d.Seq,
-			d.Raster.Samples.Count, c.cfg.Geometry.Samples))
+	case d.Raster.Samples.Count != c.Cfg.Geometry.Samples:
+		c.Fault.Fail(fmt.Errorf("draw %d has %d samples per pixel, the sample buffer geometry %d", d.Seq,
+			d.Raster.Samples.Count, c.Cfg.Geometry.Samples))
 		return false
 	}
 	c.FromDistributor.Retrieve(now)
-	c.cur = &drawInfo{d: d, rate: pipeline.PixelRateLinks(d.State, c.cfg.PixelRate), tex: d.State.PSResources.TexFetches}
+	c.cur = &drawInfo{d: d, rate: pipeline.PixelRateLinks(d.State, c.Cfg.PixelRate), tex: d.State.PSResources.TexFetches}
 	c.stats.draws++
 	if pl.Barrier {
 		c.rob = append(c.rob, &entry{kind: entryBarrier, draw: c.cur, seq: pl.BarrierSeq})
@@ -100,7 +100,7 @@ func (c *SampleFill) formWarps(now sim.VTimeInSec, m *protocol.TileQuads) bool {
 			c.qi, c.started = c.qi+1, false
 			continue
 		}
-		if len(c.open) == c.cfg.QuadsPerWarp {
+		if len(c.open) == c.Cfg.QuadsPerWarp {
 			if closed || !c.closeWarp() {
 				return progress
 			}
@@ -108,7 +108,7 @@ func (c *SampleFill) formWarps(now sim.VTimeInSec, m *protocol.TileQuads) bool {
 		}
 		s := bits.TrailingZeros64(c.rest)
 		c.rest &= c.rest - 1
-		c.open = append(c.open, protocol.WarpQuad{Prim: m.Prim, Quad: q.Quad, Live: q.Live, Partition: c.cfg.Pipe, Sample: int8(s)})
+		c.open = append(c.open, protocol.WarpQuad{Prim: m.Prim, Quad: q.Quad, Live: q.Live, Partition: c.Cfg.Pipe, Sample: int8(s)})
 		c.stats.sampleQuads++
 		progress = true
 	}
@@ -120,7 +120,7 @@ func (c *SampleFill) formWarps(now sim.VTimeInSec, m *protocol.TileQuads) bool {
 // closeWarp turns the open warp into a reorder-buffer entry; false when every
 // warp slot is in flight.
 func (c *SampleFill) closeWarp() bool {
-	if c.warps >= c.cfg.WarpsInFlight {
+	if c.warps >= c.Cfg.WarpsInFlight {
 		c.stall(stateFull)
 		return false
 	}
@@ -129,14 +129,14 @@ func (c *SampleFill) closeWarp() bool {
 	w.PixelRate, w.ReturnTo = d.rate, c.FromShaderCore
 	c.nextID++
 	if c.NumHooks() > 0 {
-		tracing.StartTask(protocol.SampleWarpTaskID(c.cfg.Pipe, w.ID, protocol.AtFill), protocol.DrawTaskID(d.d.Seq), c,
+		tracing.StartTask(protocol.SampleWarpTaskID(c.Cfg.Pipe, w.ID, protocol.AtFill), protocol.DrawTaskID(d.d.Seq), c,
 			protocol.KindSampleWarp, protocol.Count(len(c.open), "sample quads"), nil)
 	}
 	c.rob = append(c.rob, &entry{kind: entryWarp, draw: d, warp: w})
 	c.warps++
 	c.stats.warps++
 	c.stats.texMerged += uint64((len(c.open) - distinctQuads(c.open)) * 4 * d.tex)
-	c.open = make([]protocol.WarpQuad, 0, c.cfg.QuadsPerWarp)
+	c.open = make([]protocol.WarpQuad, 0, c.Cfg.QuadsPerWarp)
 	return true
 }
 
@@ -159,7 +159,7 @@ func (c *SampleFill) dispatchStage(now sim.VTimeInSec) bool {
 			continue
 		}
 		if c.ShaderCore == nil {
-			c.fault.Fail(fmt.Errorf("ShaderCore: not set"))
+			c.Fault.Fail(fmt.Errorf("ShaderCore: not set"))
 			return false
 		}
 		e.warp.Src, e.warp.Dst, e.warp.SendTime = c.ToShaderCore, c.ShaderCore, now
@@ -168,7 +168,7 @@ func (c *SampleFill) dispatchStage(now sim.VTimeInSec) bool {
 			return false
 		}
 		e.sent = true
-		c.env.Progress.Add(1)
+		c.Env.Progress.Add(1)
 		return true
 	}
 	return false
@@ -177,15 +177,15 @@ func (c *SampleFill) dispatchStage(now sim.VTimeInSec) bool {
 // receiveStage takes the shaded warps, in any order.
 func (c *SampleFill) receiveStage(now sim.VTimeInSec) bool {
 	progress := false
-	for c.fault.Err() == nil {
-		sw, ok := timing.TakeAs[*protocol.ShadedWarp](&c.fault, c.FromShaderCore, now)
+	for c.Fault.Err() == nil {
+		sw, ok := timing.TakeAs[*protocol.ShadedWarp](&c.Fault, c.FromShaderCore, now)
 		if !ok {
 			return progress
 		}
 		progress = true
 		e := c.findWarp(sw.Warp)
 		if e == nil || len(sw.Outputs) != len(sw.Warp.Quads) {
-			c.fault.Fail(fmt.Errorf("a ShadedWarp for a warp not in flight, or with %d outputs for %d quads",
+			c.Fault.Fail(fmt.Errorf("a ShadedWarp for a warp not in flight, or with %d outputs for %d quads",
 				len(sw.Outputs), len(sw.Warp.Quads)))
 			break
 		}
@@ -210,7 +210,7 @@ func (c *SampleFill) findWarp(w *protocol.PixelWarp) *entry {
 // distributor.
 func (c *SampleFill) retireStage(now sim.VTimeInSec) bool {
 	progress := false
-	budget := c.cfg.SamplesPerCycle
+	budget := c.Cfg.SamplesPerCycle
 	for len(c.rob) > 0 && budget > 0 {
 		e := c.rob[0]
 		switch e.kind {
@@ -233,7 +233,7 @@ func (c *SampleFill) retireStage(now sim.VTimeInSec) bool {
 				return progress
 			}
 			if c.NumHooks() > 0 {
-				tracing.EndTask(protocol.SampleWarpTaskID(c.cfg.Pipe, e.warp.ID, protocol.AtFill), c)
+				tracing.EndTask(protocol.SampleWarpTaskID(c.Cfg.Pipe, e.warp.ID, protocol.AtFill), c)
 			}
 			c.warps--
 		}
@@ -291,7 +291,7 @@ func (c *SampleFill) retireDrawEnd(now sim.VTimeInSec, e *entry) bool {
 	if c.Distributor == nil {
 		return true
 	}
-	r := protocol.NewDrawEnd(e.draw.d, c.cfg.Pipe)
+	r := protocol.NewDrawEnd(e.draw.d, c.Cfg.Pipe)
 	r.Src, r.Dst, r.SendTime = c.ToDistributor, c.Distributor, now
 	if c.ToDistributor.Send(r) != nil {
 		c.stall(stateBlockedSched)

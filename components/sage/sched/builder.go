@@ -74,13 +74,9 @@ func MakeBuilder() Builder { return timing.NewBuilder("sched", DefaultConfig(), 
 // build makes the unit named name from a checked Env and Config.
 func build(name string, env timing.Env, cfg Config) *Comp {
 	c := &Comp{
-		env:         env,
-		fault:       env.Fault(name),
-		cfg:         cfg,
-		activity:    timing.NewActivity(activityNames[:]...),
 		Interleaves: make([]sim.Port, cfg.Interleaves),
 	}
-	c.TickingComponent = timing.NewTickingComponent(name, env.Engine, env.Freq, c)
+	c.Unit = timing.NewUnit(name, env, cfg, c, activityNames[:]...)
 	c.configure(cfg)
 	for p := 0; p < cfg.Pipes; p++ {
 		c.FromPipes = append(c.FromPipes, timing.AddPort(c, fmt.Sprintf("FromPipe[%d]", p), cfg.InputPortQueue))

@@ -54,7 +54,7 @@ type laneCounters struct {
 // Comp is a sched chip: input FIFOs, second-stage FIFOs, load-balancing
 // switches and pre-write queues. See the package documentation.
 type Comp struct {
-	*timing.TickingComponent
+	timing.Unit[Config]
 
 	// FromPipes[p] receives SampleBurst and OrderMarker from pipe p's
 	// sample fill.
@@ -67,17 +67,12 @@ type Comp struct {
 	// by the platform builder).
 	Interleaves []sim.Port
 
-	env   timing.Env
-	fault timing.Fault
-	cfg   Config
-
 	input      []fifo
 	lanes      []lane
 	sendNext   int   // the lane whose output goes first (round robin)
 	stallSince int64 // cycle since which the port's head waits for a full input FIFO; -1: none
 
 	blockedOut timing.WaitReason // this tick: an output refused (stateBlockedOutput)
-	activity   *timing.Activity
 	samplesIn  uint64
 	inputStall uint64
 }
@@ -85,7 +80,7 @@ type Comp struct {
 // Tick runs the stages from the back of the chip to its front, so that an
 // item moves at most one stage per cycle.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.fault.Stopped() {
+	if c.Fault.Stopped() {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
@@ -111,11 +106,11 @@ func (c *Comp) accept(now sim.VTimeInSec, cycle uint64) bool {
 			}
 			e, from, err := c.entryOf(msg)
 			if err != nil {
-				c.fault.Fail(err)
+				c.Fault.Fail(err)
 				return false
 			}
 			if from != pipe {
-				c.fault.Fail(fmt.Errorf("%s: a message of pipe %d", port.Name(), from))
+				c.Fault.Fail(fmt.Errorf("%s: a message of pipe %d", port.Name(), from))
 				return false
 			}
 			f := &c.input[pipe]
@@ -161,18 +156,18 @@ func (c *Comp) entryOf(msg sim.Msg) (entry, int, error) {
 		if m.Pipe < 0 || m.Pipe >= len(c.input) {
 			return entry{}, 0, fmt.Errorf("FromPipes: SampleBurst from pipe %d, want [0, %d)", m.Pipe, len(c.input))
 		}
-		if j := m.Interleave - c.cfg.FirstInterleave; j < 0 || j >= len(c.lanes) {
+		if j := m.Interleave - c.Cfg.FirstInterleave; j < 0 || j >= len(c.lanes) {
 			return entry{}, 0, fmt.Errorf("FromPipes: SampleBurst for interleave %d, this sched serves [%d, %d)",
-				m.Interleave, c.cfg.FirstInterleave, c.cfg.FirstInterleave+len(c.lanes))
+				m.Interleave, c.Cfg.FirstInterleave, c.Cfg.FirstInterleave+len(c.lanes))
 		}
 		return entry{burst: m, hi: len(m.Samples)}, m.Pipe, nil
 	case *protocol.OrderMarker:
 		if m.Pipe < 0 || m.Pipe >= len(c.input) {
 			return entry{}, 0, fmt.Errorf("FromPipes: OrderMarker from pipe %d, want [0, %d)", m.Pipe, len(c.input))
 		}
-		if j := m.Interleave - c.cfg.FirstInterleave; m.Interleave != -1 && (j < 0 || j >= len(c.lanes)) {
+		if j := m.Interleave - c.Cfg.FirstInterleave; m.Interleave != -1 && (j < 0 || j >= len(c.lanes)) {
 			return entry{}, 0, fmt.Errorf("FromPipes: OrderMarker for interleave %d, this sched serves [%d, %d) (or -1 for all)",
-				m.Interleave, c.cfg.FirstInterleave, c.cfg.FirstInterleave+len(c.lanes))
+				m.Interleave, c.Cfg.FirstInterleave, c.Cfg.FirstInterleave+len(c.lanes))
 		}
 		return entry{marker: m}, m.Pipe, nil
 	}
@@ -191,7 +186,7 @@ func (c *Comp) route() bool {
 		}
 		e := *f.peek()
 		if e.burst != nil {
-			dst := &c.lanes[e.burst.Interleave-c.cfg.FirstInterleave].second[p]
+			dst := &c.lanes[e.burst.Interleave-c.Cfg.FirstInterleave].second[p]
 			if !dst.fits(e.samples()) {
 				continue
 			}
@@ -201,7 +196,7 @@ func (c *Comp) route() bool {
 				c.lanes[j].second[p].push(e)
 			}
 		} else {
-			c.lanes[e.marker.Interleave-c.cfg.FirstInterleave].second[p].push(e)
+			c.lanes[e.marker.Interleave-c.Cfg.FirstInterleave].second[p].push(e)
 		}
 		f.pop()
 		progress = true
@@ -257,9 +252,9 @@ func (c *Comp) switchLane(j int, cycle uint64) bool {
 		l.usedCycle, l.used = cycle, 0
 	}
 	progress := c.markers(l, cycle)
-	for l.used < c.cfg.SamplesPerCycle && l.prewrite.room() > 0 {
+	for l.used < c.Cfg.SamplesPerCycle && l.prewrite.room() > 0 {
 		waiting := othersWaiting(l)
-		if !ready(l, l.cur) || (waiting && !l.fresh && l.sent >= c.cfg.Hysteresis) {
+		if !ready(l, l.cur) || (waiting && !l.fresh && l.sent >= c.Cfg.Hysteresis) {
 			p := nextReady(l)
 			if p < 0 {
 				break
@@ -271,9 +266,9 @@ func (c *Comp) switchLane(j int, cycle uint64) bool {
 			l.sent, l.fresh = 0, true
 			waiting = othersWaiting(l)
 		}
-		limit := min(c.cfg.SamplesPerCycle-l.used, l.prewrite.room())
+		limit := min(c.Cfg.SamplesPerCycle-l.used, l.prewrite.room())
 		if waiting {
-			limit = min(limit, max(1, c.cfg.Hysteresis-l.sent))
+			limit = min(limit, max(1, c.Cfg.Hysteresis-l.sent))
 		}
 		e := l.second[l.cur].take(limit)
 		n := e.samples()
@@ -318,8 +313,8 @@ func (c *Comp) markers(l *lane, cycle uint64) bool {
 		}
 		m := f.peek().marker
 		if held > 0 && m.Seq != seq {
-			c.fault.Fail(fmt.Errorf("interleave %d: pipe %d holds barrier %d while another pipe holds barrier %d",
-				c.cfg.FirstInterleave+c.laneIndex(l), p, m.Seq, seq))
+			c.Fault.Fail(fmt.Errorf("interleave %d: pipe %d holds barrier %d while another pipe holds barrier %d",
+				c.Cfg.FirstInterleave+c.laneIndex(l), p, m.Seq, seq))
 			return false
 		}
 		seq = m.Seq
@@ -391,8 +386,8 @@ func (c *Comp) send(now sim.VTimeInSec) bool {
 			continue
 		}
 		l.st.bursts++
-		if c.cfg.SnoopDistance > 0 {
-			if s, ok := l.prewrite.at(c.cfg.SnoopDistance); ok {
+		if c.Cfg.SnoopDistance > 0 {
+			if s, ok := l.prewrite.at(c.Cfg.SnoopDistance); ok {
 				l.prefetch = protocol.NewPrefetch(s.X, s.Y, s.S)
 				if !c.sendTo(now, j, l.prefetch) {
 					c.blockedOut.Record(stateBlockedOutput)
@@ -428,7 +423,7 @@ func (c *Comp) sendTo(now sim.VTimeInSec, j int, msg sim.Msg) bool {
 	if c.ToInterleaves.Send(msg) != nil {
 		return false
 	}
-	c.env.Progress.Add(1)
+	c.Env.Progress.Add(1)
 	return true
 }
 
@@ -442,16 +437,16 @@ func (c *Comp) head(l *lane, j int) (sim.Msg, int) {
 		if m.Kind == protocol.MarkBarrier {
 			pipe = -1
 		}
-		return protocol.NewOrderMarker(m.Kind, m.Draw, m.Seq, pipe, c.cfg.FirstInterleave+j), 0
+		return protocol.NewOrderMarker(m.Kind, m.Draw, m.Seq, pipe, c.Cfg.FirstInterleave+j), 0
 	}
 	d := h.burst.Draw
 	n, runs := 0, 0
-	for k := l.prewrite.head; k < len(l.prewrite.q) && n < c.cfg.OutputBurst; k++ {
+	for k := l.prewrite.head; k < len(l.prewrite.q) && n < c.Cfg.OutputBurst; k++ {
 		e := &l.prewrite.q[k]
 		if e.burst == nil || e.burst.Draw != d {
 			break
 		}
-		n += min(e.samples(), c.cfg.OutputBurst-n)
+		n += min(e.samples(), c.Cfg.OutputBurst-n)
 		runs++
 	}
 	var samples []protocol.SageSample
@@ -464,7 +459,7 @@ func (c *Comp) head(l *lane, j int) (sim.Msg, int) {
 			samples = append(samples, e.burst.Samples[e.lo:e.lo+min(e.samples(), n-len(samples))]...)
 		}
 	}
-	return protocol.NewSampleBurst(d, h.burst.Pipe, c.cfg.FirstInterleave+j, samples, c.packetBytes(h.burst)), n
+	return protocol.NewSampleBurst(d, h.burst.Pipe, c.Cfg.FirstInterleave+j, samples, c.packetBytes(h.burst)), n
 }
 
 // packetBytes recovers the packet size of the incoming burst (its bytes less
@@ -482,7 +477,7 @@ func (c *Comp) account(cycle uint64, progress bool) {
 	if c.barrierHeld() {
 		otherwise = stateWaitBarrier
 	}
-	c.activity.Set(cycle, c.blockedOut.End(progress, stateBusy, otherwise))
+	c.Activity.Set(cycle, c.blockedOut.End(progress, stateBusy, otherwise))
 }
 
 func (c *Comp) barrierHeld() bool {
@@ -498,7 +493,7 @@ func (c *Comp) barrierHeld() bool {
 // now.
 func (c *Comp) Finish(now sim.VTimeInSec) {
 	cycle := c.Freq.Cycle(now)
-	c.activity.Finish(cycle)
+	c.Activity.Finish(cycle)
 	c.endStall(cycle)
 	for j := range c.lanes {
 		if l := &c.lanes[j]; l.barrierSince >= 0 {
@@ -520,9 +515,9 @@ func (c *Comp) Buffers() []timing.BufferState {
 	for j := range c.lanes {
 		l := &c.lanes[j]
 		for p := range l.second {
-			b = append(b, fifoState(fmt.Sprintf("%s.Interleave[%d].Second[%d]", n, c.cfg.FirstInterleave+j, p), &l.second[p]))
+			b = append(b, fifoState(fmt.Sprintf("%s.Interleave[%d].Second[%d]", n, c.Cfg.FirstInterleave+j, p), &l.second[p]))
 		}
-		b = append(b, fifoState(fmt.Sprintf("%s.Interleave[%d].Prewrite", n, c.cfg.FirstInterleave+j), &l.prewrite))
+		b = append(b, fifoState(fmt.Sprintf("%s.Interleave[%d].Prewrite", n, c.Cfg.FirstInterleave+j), &l.prewrite))
 	}
 	return b
 }
@@ -545,10 +540,10 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 		t.barriers += l.barriers
 		t.drawEnds += l.drawEnds
 		t.bursts += l.bursts
-		add(fmt.Sprintf("%sinterleave%d_samples", n, c.cfg.FirstInterleave+j), float64(l.samples))
+		add(fmt.Sprintf("%sinterleave%d_samples", n, c.Cfg.FirstInterleave+j), float64(l.samples))
 	}
 	add(n+"samples_in", float64(c.samplesIn))
 	add(n+"input_stall_cycles", float64(c.inputStall))
 	timing.AddTagged(n, add, &t)
-	c.activity.Stats(c.Name(), add)
+	c.Activity.Stats(c.Name(), add)
 }

@@ -136,17 +136,13 @@ func pixelClock(c Config) sim.Freq { return sim.Freq(c.PixelClock()) }
 func build(name string, env timing.Env, cfg Config) *Comp {
 	h, v := cfg.Totals()
 	c := &Comp{
-		env:    env,
-		fault:  env.Fault(name),
-		cfg:    cfg,
 		hTotal: h,
 		vTotal: v,
 	}
 	if cfg.Channels > 1 {
 		c.taskSuffix = protocol.ChannelSuffix(cfg.Channel)
 	}
-	c.TickingComponent = timing.NewTickingComponent(name, env.Engine, env.Freq, c)
-	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
+	c.Unit = timing.NewUnit(name, env, cfg, c)
 	c.FromConvolve, c.inBuf = timing.AddBufferedPort(c, "FromConvolve", cfg.InputQueue)
 	c.Control = timing.AddPort(c, "Control", 2)
 	return c

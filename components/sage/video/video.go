@@ -31,17 +31,13 @@ type counters struct {
 
 // Comp is a video output. See the package documentation.
 type Comp struct {
-	*timing.TickingComponent
+	timing.Unit[Config]
 
 	// FromConvolve receives the last convolve chip's VideoSpans in raster order.
 	FromConvolve sim.Port
 	// Control receives PresentCmd (the frame to expect) and answers Done at once.
 	Control sim.Port
 
-	env            timing.Env
-	fault          timing.Fault
-	cfg            Config
-	waker          *timing.Waker
 	inBuf          sim.Buffer
 	hTotal, vTotal int
 	taskSuffix     string
@@ -65,7 +61,7 @@ type Comp struct {
 // Tick scans out what the raster has passed, takes spans while the FIFO has
 // room and starts a frame on a PresentCmd.
 func (c *Comp) Tick(now sim.VTimeInSec) bool {
-	if c.fault.Stopped() {
+	if c.Fault.Stopped() {
 		return false
 	}
 	cycle := c.Freq.Cycle(now)
@@ -78,17 +74,17 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 // active pixel comes a vertical blanking (vTotal - height lines) later, the
 // convolve chips' time to fill their line buffers. Done is sent at once.
 func (c *Comp) control(now sim.VTimeInSec, cycle uint64) bool {
-	progress, err := c.ctl.Step(now, c.Control, c.active, 0, c.env.Progress, func(m *protocol.PresentCmd) error {
+	progress, err := c.ctl.Step(now, c.Control, c.active, 0, c.Env.Progress, func(m *protocol.PresentCmd) error {
 		c.st.presents++
 		c.present = m.ID
 		c.active, c.finished = true, false
-		c.start = cycle + uint64(c.vTotal-c.cfg.Height)*uint64(c.hTotal)
+		c.start = cycle + uint64(c.vTotal-c.Cfg.Height)*uint64(c.hTotal)
 		c.shift, c.received, c.fifo, c.occupied = 0, 0, c.fifo[:0], 0
-		c.img = image.NewRGBA(image.Rect(0, 0, c.cfg.Width, c.cfg.Height))
+		c.img = image.NewRGBA(image.Rect(0, 0, c.Cfg.Width, c.Cfg.Height))
 		return nil
 	})
 	if err != nil {
-		c.fault.Fail(err)
+		c.Fault.Fail(err)
 		return false
 	}
 	return progress
@@ -106,26 +102,26 @@ func (c *Comp) receive(now sim.VTimeInSec, cycle uint64) bool {
 			c.occupied -= c.fifo[0].n
 			c.fifo = c.fifo[1:]
 		}
-		m, ok := timing.PeekAs[*protocol.VideoSpan](&c.fault, c.FromConvolve)
+		m, ok := timing.PeekAs[*protocol.VideoSpan](&c.Fault, c.FromConvolve)
 		if !ok {
 			return progress
 		}
 		next := c.received
-		y, x0, x1 := m.Y-c.cfg.OriginY, m.X0-c.cfg.OriginX, m.X1-c.cfg.OriginX
-		if y != next/c.cfg.Width || x0 != next%c.cfg.Width || x1 <= x0 || x1 > c.cfg.Width || len(m.Pixels) != 4*(x1-x0) {
-			c.fault.Fail(fmt.Errorf("VideoSpan %s: line %d pixels [%d, %d) (%d bytes): the raster expects line %d from pixel %d of [%d, %d)",
-				m.ID, m.Y, m.X0, m.X1, len(m.Pixels), next/c.cfg.Width+c.cfg.OriginY, next%c.cfg.Width+c.cfg.OriginX, c.cfg.OriginX, c.cfg.OriginX+c.cfg.Width))
+		y, x0, x1 := m.Y-c.Cfg.OriginY, m.X0-c.Cfg.OriginX, m.X1-c.Cfg.OriginX
+		if y != next/c.Cfg.Width || x0 != next%c.Cfg.Width || x1 <= x0 || x1 > c.Cfg.Width || len(m.Pixels) != 4*(x1-x0) {
+			c.Fault.Fail(fmt.Errorf("VideoSpan %s: line %d pixels [%d, %d) (%d bytes): the raster expects line %d from pixel %d of [%d, %d)",
+				m.ID, m.Y, m.X0, m.X1, len(m.Pixels), next/c.Cfg.Width+c.Cfg.OriginY, next%c.Cfg.Width+c.Cfg.OriginX, c.Cfg.OriginX, c.Cfg.OriginX+c.Cfg.Width))
 			return false
 		}
 		n := x1 - x0
-		if c.occupied > 0 && c.occupied+n > c.cfg.FIFOPixels {
-			c.waker.WakeIn(now, int(c.fifo[0].end-cycle))
+		if c.occupied > 0 && c.occupied+n > c.Cfg.FIFOPixels {
+			c.Waker.WakeIn(now, int(c.fifo[0].end-cycle))
 			return progress
 		}
 		c.FromConvolve.Retrieve(now)
 		c.scan(m, y, x0, n, cycle)
 		progress = true
-		c.env.Progress.Add(1)
+		c.Env.Progress.Add(1)
 		if !c.active {
 			return progress
 		}
@@ -140,7 +136,7 @@ func (c *Comp) scan(m *protocol.VideoSpan, y, x0, n int, cycle uint64) {
 	if cycle > due {
 		c.st.lateSpans++
 		late := cycle - due
-		if c.cfg.Mode == Elastic {
+		if c.Cfg.Mode == Elastic {
 			c.shift += late
 			c.st.stallCycles += late
 			last += late
@@ -159,7 +155,7 @@ func (c *Comp) scan(m *protocol.VideoSpan, y, x0, n int, cycle uint64) {
 	c.received += n
 	c.st.spans++
 	c.st.pixels += uint64(n)
-	if c.received == c.cfg.Width*c.cfg.Height {
+	if c.received == c.Cfg.Width*c.Cfg.Height {
 		c.active, c.finished, c.finish = false, true, last+1
 	}
 }
@@ -174,7 +170,7 @@ func (c *Comp) traceLine(y, x0, n int, end uint64) {
 		tracing.StartTask(protocol.LineTaskID(c.present, y, c.taskSuffix), protocol.ReqOutTaskID(c.present), c,
 			protocol.KindScanLine, protocol.TaskWhat("line", uint64(y)), nil)
 	}
-	if x0+n == c.cfg.Width {
+	if x0+n == c.Cfg.Width {
 		protocol.EndTaskAt(protocol.LineTaskID(c.present, y, c.taskSuffix), c, sim.VTimeInSec(float64(end)/float64(c.Freq)))
 	}
 }
@@ -202,7 +198,7 @@ func (c *Comp) DeliveredPixelRate() float64 {
 	if !c.finished {
 		return 0
 	}
-	nominal := float64((c.cfg.Height-1)*c.hTotal + c.cfg.Width)
+	nominal := float64((c.Cfg.Height-1)*c.hTotal + c.Cfg.Width)
 	actual := float64(c.finish - c.start)
 	return c.PixelClock() * nominal / actual
 }
@@ -211,7 +207,7 @@ func (c *Comp) DeliveredPixelRate() float64 {
 func (c *Comp) Buffers() []timing.BufferState {
 	return []timing.BufferState{
 		{Name: c.FromConvolve.Name(), Len: c.inBuf.Size(), Cap: c.inBuf.Capacity()},
-		{Name: c.Name() + ".FIFO", Len: c.occupied, Cap: c.cfg.FIFOPixels},
+		{Name: c.Name() + ".FIFO", Len: c.occupied, Cap: c.Cfg.FIFOPixels},
 	}
 }
 
@@ -227,8 +223,3 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	}
 	add(n+"frame_cycles", frame)
 }
-
-// Finish implements protocol.Unit: the video output keeps no activity
-// account beyond its counters (its clock is the pixel clock, whose every
-// cycle is a pixel slot).
-func (c *Comp) Finish(now sim.VTimeInSec) {}

@@ -54,10 +54,7 @@ var stateNames = [numStates]string{"busy", "binning", "wait_memory", "wait_tiles
 
 // Binner is the tiled machine's binner: see the package documentation.
 type Binner struct {
-	*timing.TickingComponent
-	cfg   Config
-	env   timing.Env
-	fault timing.Fault
+	timing.Unit[Config]
 
 	// FromPrimitiveAssembly receives protocol.PrimitiveMsg and protocol.DrawEnd.
 	FromPrimitiveAssembly sim.Port
@@ -74,8 +71,7 @@ type Binner struct {
 	Scheduler        sim.Port
 	Memory           mem.LowModuleFinder
 
-	mem      *memclient.Client
-	activity *timing.Activity
+	mem *memclient.Client
 
 	grid       binning.Grid
 	regionBase uint64 // the parameter buffer; chunks from chunkBase
@@ -150,13 +146,10 @@ func (c *Binner) reset() {
 	c.unwritten = make([]int, n)
 }
 
-// Err returns the error that stopped the binner, or nil.
-func (c *Binner) Err() error { return c.fault.Err() }
-
 // Tick answers the command processor, writes what is queued, bins the current
 // primitive and takes the next message.
 func (c *Binner) Tick(now sim.VTimeInSec) bool {
-	if c.fault.Stopped() {
+	if c.Fault.Stopped() {
 		return false
 	}
 	cy := c.Freq.Cycle(now)
@@ -184,7 +177,7 @@ func (c *Binner) Tick(now sim.VTimeInSec) bool {
 	if progress && state == stateIdle {
 		state = stateBusy
 	}
-	c.activity.Set(cy, state)
+	c.Activity.Set(cy, state)
 	return progress
 }
 
@@ -236,9 +229,9 @@ func (c *Binner) take(now sim.VTimeInSec) bool {
 		}
 		c.st.draws++
 		c.out.Push(protocol.NewDrawDone(m.Draw, 0))
-		c.env.Progress.Add(1)
+		c.Env.Progress.Add(1)
 	default:
-		c.fault.Unexpected(c.FromPrimitiveAssembly, msg)
+		c.Fault.Unexpected(c.FromPrimitiveAssembly, msg)
 		return false
 	}
 	return true
@@ -250,11 +243,11 @@ func (c *Binner) take(now sim.VTimeInSec) bool {
 // reports whether it took the message.
 func (c *Binner) admit(now sim.VTimeInSec, d *protocol.Draw, whole bool, missing string) bool {
 	if !whole {
-		c.fault.Fail(errors.New(missing))
+		c.Fault.Fail(errors.New(missing))
 		return false
 	}
 	if err := c.joinPass(d); err != nil {
-		c.fault.Fail(err)
+		c.Fault.Fail(err)
 		return false
 	}
 	c.FromPrimitiveAssembly.Retrieve(now)
@@ -290,7 +283,7 @@ func (c *Binner) newPass() *protocol.BinnedPass {
 	c.passSeq++
 	p.Grid, p.ParamBase = c.grid, c.regionBase
 	p.Bins = make([]protocol.Bin, c.grid.Count())
-	p.ChunkBytes = c.cfg.ChunkBytes
+	p.ChunkBytes = c.Cfg.ChunkBytes
 	c.pass = p
 	if c.traced() {
 		id := protocol.PassTaskID(p.Seq)
@@ -327,7 +320,7 @@ func (c *Binner) start(m *protocol.PrimitiveMsg) {
 // appendParam adds n bytes to the parameter buffer, writing each line as it
 // is left.
 func (c *Binner) appendParam(n uint64) {
-	line := uint64(c.cfg.LineBytes)
+	line := uint64(c.Cfg.LineBytes)
 	end := c.paramNext + n
 	for a := c.paramNext; a < end; {
 		l := a &^ (line - 1)
@@ -353,7 +346,7 @@ func (c *Binner) bin() bool {
 	p := c.pass
 	idx := uint32(len(p.Prims) - 1)
 	nx, _ := c.grid.Tiles()
-	for k := 0; k < c.cfg.EntriesPerCycle && c.curNext < total; k++ {
+	for k := 0; k < c.Cfg.EntriesPerCycle && c.curNext < total; k++ {
 		tx, ty := t[0]+c.curNext%w, t[1]+c.curNext/w
 		c.appendEntry(ty*nx+tx, idx)
 		c.curNext++
@@ -372,16 +365,16 @@ func (c *Binner) bin() bool {
 // full chunk's link) when needed, and writes the entries of a line when the
 // line or the chunk is full.
 func (c *Binner) appendEntry(b int, prim uint32) {
-	per := binning.EntriesPerChunk(c.cfg.ChunkBytes)
+	per := binning.EntriesPerChunk(c.Cfg.ChunkBytes)
 	bin := &c.pass.Bins[b]
 	if len(bin.Chunks) == 0 || c.fill[b] == per {
 		chunk := c.chunkNext
-		c.chunkNext += uint64(c.cfg.ChunkBytes)
+		c.chunkNext += uint64(c.Cfg.ChunkBytes)
 		if len(bin.Chunks) > 0 {
 			// The link in the full chunk's last 8 bytes.
 			prev := bin.Chunks[len(bin.Chunks)-1]
 			data := binary.LittleEndian.AppendUint64(nil, chunk)
-			c.writes = append(c.writes, write{addr: prev + uint64(c.cfg.ChunkBytes-binning.LinkBytes), data: data, kind: kindBin})
+			c.writes = append(c.writes, write{addr: prev + uint64(c.Cfg.ChunkBytes-binning.LinkBytes), data: data, kind: kindBin})
 		}
 		bin.Chunks = append(bin.Chunks, chunk)
 		c.fill[b] = 0
@@ -391,7 +384,7 @@ func (c *Binner) appendEntry(b int, prim uint32) {
 	c.fill[b]++
 	c.unwritten[b]++
 	c.st.entries++
-	if c.fill[b]*binning.EntryBytes%c.cfg.LineBytes == 0 || c.fill[b] == per {
+	if c.fill[b]*binning.EntryBytes%c.Cfg.LineBytes == 0 || c.fill[b] == per {
 		c.flushBin(b)
 	}
 }
@@ -432,7 +425,7 @@ func (c *Binner) control(now sim.VTimeInSec, msg sim.Msg) bool {
 		c.Control.Retrieve(now)
 		c.out.Push(protocol.NewDone(m.ID, 0))
 	default:
-		c.fault.Unexpected(c.Control, msg)
+		c.Fault.Unexpected(c.Control, msg)
 		return false
 	}
 	return true
@@ -465,7 +458,7 @@ func (c *Binner) finishPass() {
 		c.flushBin(b)
 	}
 	if c.paramOpen {
-		c.queue(c.paramLine, uint64(c.cfg.LineBytes), kindParam)
+		c.queue(c.paramLine, uint64(c.Cfg.LineBytes), kindParam)
 		c.paramOpen = false
 	}
 	p := c.pass
@@ -502,12 +495,12 @@ func (c *Binner) endPass(now sim.VTimeInSec) bool {
 }
 
 func (c *Binner) receiveScheduler(now sim.VTimeInSec) bool {
-	d, ok := timing.TakeAs[*protocol.Done](&c.fault, c.ToScheduler, now)
+	d, ok := timing.TakeAs[*protocol.Done](&c.Fault, c.ToScheduler, now)
 	if !ok {
 		return false
 	}
 	if c.passEnd == nil || !c.sent || d.RspTo != c.pass.ID {
-		c.fault.Fail(fmt.Errorf("ToScheduler: Done for %s, not for the pass sent", d.RspTo))
+		c.Fault.Fail(fmt.Errorf("ToScheduler: Done for %s, not for the pass sent", d.RspTo))
 		return false
 	}
 	p := c.pass

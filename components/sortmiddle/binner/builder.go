@@ -26,13 +26,12 @@ func MakeBuilder() Builder { return timing.NewBuilder("binner", DefaultConfig(),
 
 // build makes the unit named name from a checked Env and Config.
 func build(name string, env timing.Env, cfg Config) *Binner {
-	c := &Binner{cfg: cfg, env: env, fault: env.Fault(name), zero: make([]byte, cfg.LineBytes)}
-	c.TickingComponent = timing.NewTickingComponent(name, env.Engine, env.Freq, c)
+	c := &Binner{zero: make([]byte, cfg.LineBytes)}
+	c.Unit = timing.NewUnit(name, env, cfg, c, stateNames[:]...)
 	c.FromPrimitiveAssembly = sim.NewLimitNumMsgPort(c, cfg.InputQueue, name+".FromPrimitiveAssembly")
 	c.Control = sim.NewLimitNumMsgPort(c, 4, name+".Control")
 	c.ToMemory = sim.NewLimitNumMsgPort(c, cfg.MaxOutstandingMemory, name+".ToMemory")
 	c.ToScheduler = sim.NewLimitNumMsgPort(c, 2, name+".ToScheduler")
-	c.activity = timing.NewActivity(stateNames[:]...)
 	mc, err := memclient.New(c.ToMemory, timing.LateFinder{At: &c.Memory}, env.Freq, memclient.Config{MaxOutstanding: cfg.MaxOutstandingMemory})
 	if err != nil {
 		panic(fmt.Sprintf("binner %s: %v", name, err))

@@ -1,8 +1,6 @@
 package binner
 
 import (
-	"github.com/sarchlab/akita/v3/sim"
-
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/timing"
 )
@@ -16,7 +14,7 @@ func (c *Binner) Stats(add func(name string, v float64)) {
 	p := c.Name() + "."
 	timing.AddTagged(p, add, &c.st)
 	add(p+"bin_spread", timing.Ratio(c.st.entries, c.st.prims))
-	c.activity.Stats(c.Name(), add)
+	c.Activity.Stats(c.Name(), add)
 	c.mem.Stats(p+"memory", add)
 }
 
@@ -29,14 +27,11 @@ func (c *Binner) Buffers() []timing.BufferState {
 		pe = 1
 	}
 	return []timing.BufferState{
-		timing.PeekState(c.FromPrimitiveAssembly, c.cfg.InputQueue),
+		timing.PeekState(c.FromPrimitiveAssembly, c.Cfg.InputQueue),
 		{Name: n + ".Writes", Len: len(c.writes)},
 		{Name: n + ".PassEnd", Len: pe, Cap: 1},
 		c.mem.Buffer(n + ".Memory"),
 	}
 }
-
-// Finish closes the activity accounting.
-func (c *Binner) Finish(now sim.VTimeInSec) { c.activity.Finish(c.Freq.Cycle(now)) }
 
 var _ protocol.Unit = (*Binner)(nil)

@@ -22,12 +22,11 @@ func MakeBuilder() Builder { return timing.NewBuilder("tile scheduler", DefaultC
 
 // build makes the unit named name from a checked Env and Config.
 func build(name string, env timing.Env, cfg Config) *Scheduler {
-	c := &Scheduler{cfg: cfg, env: env, fault: env.Fault(name), held: make([]int, cfg.TileUnits),
+	c := &Scheduler{held: make([]int, cfg.TileUnits),
 		perUnit: make([]uint64, cfg.TileUnits), jobs: map[string]int{}}
-	c.TickingComponent = timing.NewTickingComponent(name, env.Engine, env.Freq, c)
+	c.Unit = timing.NewUnit(name, env, cfg, c, stateNames[:]...)
 	c.FromBinner = sim.NewLimitNumMsgPort(c, 2, name+".FromBinner")
 	c.ToTileUnits = sim.NewLimitNumMsgPort(c, 2*cfg.TileUnits*cfg.JobsPerUnit, name+".ToTileUnits")
-	c.activity = timing.NewActivity(stateNames[:]...)
 	return c
 }
 
@@ -41,7 +40,7 @@ func (c *Scheduler) Stats(add func(name string, v float64)) {
 	for u, n := range c.perUnit {
 		add(fmt.Sprintf("%stiles_u%d", p, u), float64(n))
 	}
-	c.activity.Stats(c.Name(), add)
+	c.Activity.Stats(c.Name(), add)
 }
 
 // Buffers describes the pass in progress: its tiles not yet handed out and
@@ -54,12 +53,9 @@ func (c *Scheduler) Buffers() []timing.BufferState {
 	}
 	bs := []timing.BufferState{{Name: n + ".Tiles", Len: left}}
 	for u, h := range c.held {
-		bs = append(bs, timing.BufferState{Name: fmt.Sprintf("%s.TileUnit[%d]", n, u), Len: h, Cap: c.cfg.JobsPerUnit})
+		bs = append(bs, timing.BufferState{Name: fmt.Sprintf("%s.TileUnit[%d]", n, u), Len: h, Cap: c.Cfg.JobsPerUnit})
 	}
 	return bs
 }
-
-// Finish closes the activity accounting.
-func (c *Scheduler) Finish(now sim.VTimeInSec) { c.activity.Finish(c.Freq.Cycle(now)) }
 
 var _ protocol.Unit = (*Scheduler)(nil)

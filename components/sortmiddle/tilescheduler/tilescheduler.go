@@ -56,10 +56,7 @@ var stateNames = [numStates]string{"busy", "wait_tile_units", "blocked_send", "i
 // Scheduler is the tiled machine's tile scheduler: see the package
 // documentation.
 type Scheduler struct {
-	*timing.TickingComponent
-	cfg   Config
-	env   timing.Env
-	fault timing.Fault
+	timing.Unit[Config]
 
 	// FromBinner receives protocol.BinnedPass and sends the binner Done.
 	FromBinner sim.Port
@@ -69,8 +66,6 @@ type Scheduler struct {
 	// Peers, set by the platform builder.
 	Binner    sim.Port
 	TileUnits []sim.Port
-
-	activity *timing.Activity
 
 	pass   *protocol.BinnedPass
 	tiles  []int          // the pass's tiles to render, in order
@@ -93,13 +88,10 @@ type counters struct {
 	tilesSkipped uint64 `stat:"tiles_skipped"`
 }
 
-// Err returns the error that stopped the scheduler, or nil.
-func (c *Scheduler) Err() error { return c.fault.Err() }
-
 // Tick takes the units' reports, hands out tiles, answers the binner, and
 // takes the next pass.
 func (c *Scheduler) Tick(now sim.VTimeInSec) bool {
-	if c.fault.Stopped() {
+	if c.Fault.Stopped() {
 		return false
 	}
 	cy := c.Freq.Cycle(now)
@@ -136,14 +128,14 @@ func (c *Scheduler) Tick(now sim.VTimeInSec) bool {
 	case c.pass != nil:
 		state = stateWaitUnits
 	}
-	c.activity.Set(cy, state)
+	c.Activity.Set(cy, state)
 	return progress
 }
 
 // take starts the next pass: its tiles are every tile when the pass
 // presents or stores cleared targets, else the tiles with primitives.
 func (c *Scheduler) take(now sim.VTimeInSec) bool {
-	p, ok := timing.TakeAs[*protocol.BinnedPass](&c.fault, c.FromBinner, now)
+	p, ok := timing.TakeAs[*protocol.BinnedPass](&c.Fault, c.FromBinner, now)
 	if !ok {
 		return false
 	}
@@ -164,7 +156,7 @@ func (c *Scheduler) take(now sim.VTimeInSec) bool {
 // order returns the tiles of an nx x ny grid in the configured order.
 func (c *Scheduler) order(nx, ny int) []int {
 	out := make([]int, 0, nx*ny)
-	if c.cfg.Order == RowMajor {
+	if c.Cfg.Order == RowMajor {
 		for k := 0; k < nx*ny; k++ {
 			out = append(out, k)
 		}
@@ -197,9 +189,9 @@ func deinterleave(m int) (x, y int) {
 func (c *Scheduler) handOut(now sim.VTimeInSec) (progress, blocked bool) {
 	for c.next < len(c.tiles) {
 		u := -1
-		for k := 0; k < c.cfg.TileUnits; k++ {
-			v := (c.rr + k) % c.cfg.TileUnits
-			if c.held[v] < c.cfg.JobsPerUnit {
+		for k := 0; k < c.Cfg.TileUnits; k++ {
+			v := (c.rr + k) % c.Cfg.TileUnits
+			if c.held[v] < c.Cfg.JobsPerUnit {
 				u = v
 				break
 			}
@@ -216,7 +208,7 @@ func (c *Scheduler) handOut(now sim.VTimeInSec) (progress, blocked bool) {
 		c.held[u]++
 		c.perUnit[u]++
 		c.next++
-		c.rr = (u + 1) % c.cfg.TileUnits
+		c.rr = (u + 1) % c.Cfg.TileUnits
 		progress = true
 	}
 	return progress, false
@@ -226,20 +218,20 @@ func (c *Scheduler) handOut(now sim.VTimeInSec) (progress, blocked bool) {
 func (c *Scheduler) receive(now sim.VTimeInSec) bool {
 	progress := false
 	for {
-		d, ok := timing.TakeAs[*protocol.Done](&c.fault, c.ToTileUnits, now)
+		d, ok := timing.TakeAs[*protocol.Done](&c.Fault, c.ToTileUnits, now)
 		if !ok {
 			return progress
 		}
 		u, known := c.jobs[d.RspTo]
 		if !known {
-			c.fault.Fail(fmt.Errorf("Done from tile unit %d for job %s, which is not a tile job in progress", d.From, d.RspTo))
+			c.Fault.Fail(fmt.Errorf("Done from tile unit %d for job %s, which is not a tile job in progress", d.From, d.RspTo))
 			return progress
 		}
 		delete(c.jobs, d.RspTo)
 		c.held[u]--
 		c.done++
 		c.st.tilesDone++
-		c.env.Progress.Add(1)
+		c.Env.Progress.Add(1)
 		progress = true
 	}
 }

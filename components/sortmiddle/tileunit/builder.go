@@ -29,15 +29,13 @@ func MakeBuilder() Builder { return timing.NewBuilder("tile unit", DefaultConfig
 
 // build makes the unit named name from a checked Env and Config.
 func build(name string, env timing.Env, cfg Config) *TileUnit {
-	c := &TileUnit{cfg: cfg, env: env, fault: env.Fault(name)}
-	c.TickingComponent = timing.NewTickingComponent(name, env.Engine, env.Freq, c)
+	c := &TileUnit{}
+	c.Unit = timing.NewUnit(name, env, cfg, c, stateNames[:]...)
 	c.FromScheduler = sim.NewLimitNumMsgPort(c, 4, name+".FromScheduler")
 	c.ToRasterizer = sim.NewLimitNumMsgPort(c, 4, name+".ToRasterizer")
 	c.Control = sim.NewLimitNumMsgPort(c, 8, name+".Control")
 	c.ToMemory = sim.NewLimitNumMsgPort(c, cfg.MaxOutstandingMemory, name+".ToMemory")
 	c.TileMemory = sim.NewLimitNumMsgPort(c, cfg.InputQueue, name+".TileMemory")
-	c.activity = timing.NewActivity(stateNames[:]...)
-	c.waker = timing.NewWaker(env.Engine, env.Freq, c)
 	mc, err := memclient.New(c.ToMemory, timing.LateFinder{At: &c.Memory}, env.Freq, memclient.Config{MaxOutstanding: cfg.MaxOutstandingMemory})
 	if err != nil {
 		panic(fmt.Sprintf("tile unit %s: %v", name, err))
@@ -81,7 +79,7 @@ func (c *TileUnit) Stats(add func(name string, v float64)) {
 	p := c.Name() + "."
 	timing.AddTagged(p, add, &c.st)
 	add(p+"tile_cycles_avg", timing.Ratio(c.st.tileCycles, c.st.tiles))
-	c.activity.Stats(c.Name(), add)
+	c.Activity.Stats(c.Name(), add)
 	c.mem.Stats(p+"memory", add)
 }
 
@@ -104,8 +102,5 @@ func (c *TileUnit) Buffers() []timing.BufferState {
 	}
 	return bs
 }
-
-// Finish closes the activity accounting.
-func (c *TileUnit) Finish(now sim.VTimeInSec) { c.activity.Finish(c.Freq.Cycle(now)) }
 
 var _ protocol.Unit = (*TileUnit)(nil)

@@ -14,7 +14,7 @@ func (c *TileUnit) issueLoads(now sim.VTimeInSec) bool {
 	t := c.t
 	progress := false
 	for t.loadNext < len(t.loads) {
-		if !c.mem.Read(now, t.loads[t.loadNext], uint64(c.cfg.LineBytes), tagLoad|uint64(t.loadNext)) {
+		if !c.mem.Read(now, t.loads[t.loadNext], uint64(c.Cfg.LineBytes), tagLoad|uint64(t.loadNext)) {
 			return progress
 		}
 		t.loadNext++
@@ -45,7 +45,7 @@ func (c *TileUnit) issueBinReads(now sim.VTimeInSec) bool {
 func (c *TileUnit) issueParamReads(now sim.VTimeInSec) bool {
 	t := c.t
 	progress := false
-	line := uint64(c.cfg.LineBytes)
+	line := uint64(c.Cfg.LineBytes)
 	for t.paramNext < t.binOK {
 		e := t.paramNext
 		bp := &t.pass.Prims[t.bin.Entries[e]]
@@ -78,7 +78,7 @@ func (c *TileUnit) sendPrimitives(now sim.VTimeInSec) bool {
 		return false
 	}
 	progress := false
-	for k := 0; k < c.cfg.PrimitivesPerCycle && t.sendNext < t.paramNext && t.paramLeft[t.sendNext] == 0; k++ {
+	for k := 0; k < c.Cfg.PrimitivesPerCycle && t.sendNext < t.paramNext && t.paramLeft[t.sendNext] == 0; k++ {
 		bp := &t.pass.Prims[t.bin.Entries[t.sendNext]]
 		if t.lastDraw != nil && t.lastDraw != bp.Draw {
 			if !c.sendDrawEnd(now, t.lastDraw) {
@@ -127,7 +127,7 @@ func (c *TileUnit) sendFlushes(now sim.VTimeInSec) bool {
 func (c *TileUnit) issueStores(now sim.VTimeInSec) bool {
 	t := c.t
 	progress := false
-	n := uint64(c.cfg.LineBytes)
+	n := uint64(c.Cfg.LineBytes)
 	for t.storeNext < len(t.stores)+len(t.display) {
 		var l uint64
 		display := t.storeNext >= len(t.stores)
@@ -166,7 +166,7 @@ func (c *TileUnit) finishTile(cy uint64) {
 	if len(t.bin.Entries) == 0 {
 		c.st.emptyTiles++
 	}
-	c.out.Push(protocol.NewDone(t.job.ID, c.cfg.Index))
+	c.out.Push(protocol.NewDone(t.job.ID, c.Cfg.Index))
 	if c.traced() {
 		c.outTasks = append(c.outTasks, t.task)
 	}
@@ -174,7 +174,7 @@ func (c *TileUnit) finishTile(cy uint64) {
 	c.t = nil
 	if len(c.jobs) > 0 {
 		if err := c.begin(c.jobs[0], cy); err != nil {
-			c.fault.Fail(err)
+			c.Fault.Fail(err)
 		}
 	}
 }
@@ -193,7 +193,7 @@ func (c *TileUnit) receiveMemory(now sim.VTimeInSec) bool {
 	arrived := c.mem.ReceiveAll(now)
 	t := c.t
 	if t == nil && len(arrived) > 0 {
-		c.fault.Fail(fmt.Errorf("a memory answer without a tile in progress"))
+		c.Fault.Fail(fmt.Errorf("a memory answer without a tile in progress"))
 		return true
 	}
 	for _, cp := range arrived {
@@ -240,7 +240,7 @@ func (c *TileUnit) receiveControl(now sim.VTimeInSec) bool {
 		switch m := msg.(type) {
 		case *protocol.DrawDone:
 			if err := drawDone(t, m); err != nil {
-				c.fault.Fail(err)
+				c.Fault.Fail(err)
 				return progress
 			}
 			t.drawEnds = t.drawEnds[1:]
@@ -249,14 +249,14 @@ func (c *TileUnit) receiveControl(now sim.VTimeInSec) bool {
 			}
 		case *protocol.Done:
 			if t == nil || len(t.flushIDs) == 0 || !removeID(&t.flushIDs, m.RspTo) {
-				c.fault.Fail(fmt.Errorf("Done for a FlushCmd the tile did not send"))
+				c.Fault.Fail(fmt.Errorf("Done for a FlushCmd the tile did not send"))
 				return progress
 			}
 			if c.traced() {
 				tracing.EndTask(protocol.ReqOutTaskID(m.RspTo), c)
 			}
 		default:
-			c.fault.Unexpected(c.Control, msg)
+			c.Fault.Unexpected(c.Control, msg)
 			return progress
 		}
 	}
@@ -334,11 +334,11 @@ func (c *TileUnit) serve(now sim.VTimeInSec, cy uint64) bool {
 		case *mem.WriteReq:
 			size = len(req.Data)
 		default:
-			c.fault.Unexpected(c.TileMemory, msg)
+			c.Fault.Unexpected(c.TileMemory, msg)
 			return progress
 		}
-		if taken > 0 && taken+size > c.cfg.MemoryBytesPerCycle {
-			c.waker.WakeIn(now, 1)
+		if taken > 0 && taken+size > c.Cfg.MemoryBytesPerCycle {
+			c.Waker.WakeIn(now, 1)
 			break
 		}
 		c.TileMemory.Retrieve(now)
@@ -353,9 +353,9 @@ func (c *TileUnit) serve(now sim.VTimeInSec, cy uint64) bool {
 			c.st.tmBytesWritten += uint64(size)
 		}
 		taken += size
-		ready := cy + uint64(c.cfg.MemoryLatency)
+		ready := cy + uint64(c.Cfg.MemoryLatency)
 		c.tm = append(c.tm, tmReq{req: msg, ready: ready})
-		c.waker.WakeIn(now, c.cfg.MemoryLatency)
+		c.Waker.WakeIn(now, c.Cfg.MemoryLatency)
 		progress = true
 	}
 	return progress

@@ -74,10 +74,7 @@ const (
 
 // TileUnit is the tiled machine's tile unit: see the package documentation.
 type TileUnit struct {
-	*timing.TickingComponent
-	cfg   Config
-	env   timing.Env
-	fault timing.Fault
+	timing.Unit[Config]
 
 	// FromScheduler receives protocol.TileJob and sends Done.
 	FromScheduler sim.Port
@@ -99,9 +96,7 @@ type TileUnit struct {
 	// Image is the simulated memory image (the functional truth).
 	Image state.Memory
 
-	mem      *memclient.Client
-	waker    *timing.Waker
-	activity *timing.Activity
+	mem *memclient.Client
 
 	jobs         []*protocol.TileJob // tiles taken, in order; jobs[0] is in progress
 	t            *tile               // the tile in progress
@@ -165,13 +160,10 @@ type binRead struct {
 	arrived    bool
 }
 
-// Err returns the error that stopped the unit, or nil.
-func (c *TileUnit) Err() error { return c.fault.Err() }
-
 // Tick serves the tile memory, takes memory and back-end answers, and moves
 // the tile in progress on.
 func (c *TileUnit) Tick(now sim.VTimeInSec) bool {
-	if c.fault.Stopped() {
+	if c.Fault.Stopped() {
 		return false
 	}
 	cy := c.Freq.Cycle(now)
@@ -189,19 +181,19 @@ func (c *TileUnit) Tick(now sim.VTimeInSec) bool {
 	if progress {
 		state = stateBusy
 	}
-	c.activity.Set(cy, state)
+	c.Activity.Set(cy, state)
 	return progress
 }
 
 func (c *TileUnit) takeJobs(now sim.VTimeInSec, cy uint64) bool {
 	progress := false
 	for {
-		job, ok := timing.PeekAs[*protocol.TileJob](&c.fault, c.FromScheduler)
+		job, ok := timing.PeekAs[*protocol.TileJob](&c.Fault, c.FromScheduler)
 		if !ok {
 			break
 		}
 		if job.Pass == nil || job.Tile < 0 || job.Tile >= len(job.Pass.Bins) {
-			c.fault.Fail(fmt.Errorf("FromScheduler: TileJob for tile %d, not a tile of its pass", job.Tile))
+			c.Fault.Fail(fmt.Errorf("FromScheduler: TileJob for tile %d, not a tile of its pass", job.Tile))
 			return false
 		}
 		c.FromScheduler.Retrieve(now)
@@ -213,7 +205,7 @@ func (c *TileUnit) takeJobs(now sim.VTimeInSec, cy uint64) bool {
 	}
 	if c.t == nil && len(c.jobs) > 0 {
 		if err := c.begin(c.jobs[0], cy); err != nil {
-			c.fault.Fail(err)
+			c.Fault.Fail(err)
 			return false
 		}
 		progress = true
@@ -225,7 +217,7 @@ func (c *TileUnit) takeJobs(now sim.VTimeInSec, cy uint64) bool {
 func (c *TileUnit) begin(job *protocol.TileJob, cy uint64) error {
 	p := job.Pass
 	t := &tile{job: job, pass: p, bin: &p.Bins[job.Tile], rect: p.Grid.Rect(job.Tile), start: cy}
-	line := uint64(c.cfg.LineBytes)
+	line := uint64(c.Cfg.LineBytes)
 	n := len(t.bin.Entries)
 	var colour, depth []uint64
 	if p.HasColor {
@@ -242,9 +234,9 @@ func (c *TileUnit) begin(job *protocol.TileJob, cy uint64) error {
 		}
 		depth = binning.DepthLines(nil, dt, p.Depth.Addr, t.rect, line)
 	}
-	t.bytes = (len(colour) + len(depth)) * c.cfg.LineBytes
+	t.bytes = (len(colour) + len(depth)) * c.Cfg.LineBytes
 	c.st.peak = max(c.st.peak, uint64(t.bytes))
-	if t.bytes > c.cfg.MemoryBytes {
+	if t.bytes > c.Cfg.MemoryBytes {
 		c.st.overBudget++
 	}
 	if p.LoadColor && (n > 0 || p.Present) {
@@ -255,7 +247,7 @@ func (c *TileUnit) begin(job *protocol.TileJob, cy uint64) error {
 	}
 	t.loadLeft = len(t.loads)
 	if n > 0 || p.StoreAll {
-		if !(p.Present && c.cfg.StoreResolved) {
+		if !(p.Present && c.Cfg.StoreResolved) {
 			t.stores = append(t.stores, colour...)
 			t.stores = append(t.stores, depth...)
 		}
@@ -283,9 +275,9 @@ func (c *TileUnit) begin(job *protocol.TileJob, cy uint64) error {
 func (c *TileUnit) binReads(t *tile) {
 	p := t.pass
 	n := len(t.bin.Entries)
-	line := uint64(c.cfg.LineBytes)
+	line := uint64(c.Cfg.LineBytes)
 	per := binning.EntriesPerChunk(p.ChunkBytes)
-	perLine := c.cfg.LineBytes / binning.EntryBytes
+	perLine := c.Cfg.LineBytes / binning.EntryBytes
 	link := -1 // the read holding the current chunk's address
 	for k, ch := range t.bin.Chunks {
 		first, end := k*per, min(n, (k+1)*per)
@@ -323,7 +315,7 @@ func (c *TileUnit) present(t *tile) error {
 		return fmt.Errorf("Display: the %dx%d display buffer at 0x%x is outside the memory image", w, h, p.Display)
 	}
 	t.presented = ct
-	line := uint64(c.cfg.LineBytes)
+	line := uint64(c.Cfg.LineBytes)
 	for y := t.rect.Y0; y < min(h, t.rect.Y1); y++ {
 		start := p.Display + uint64(y*w+t.rect.X0)*4
 		end := p.Display + uint64(y*w+min(w, t.rect.X1))*4
