@@ -8,8 +8,8 @@
 // engine's exact event order, faster) and TickingComponent (Akita's ticking
 // component with tick events that carry no ID string), with which every
 // gfxsim unit ticks at exactly the times, and in exactly the order, Akita's
-// would; Unit (what a unit is built from: its TickingComponent, Env, Fault,
-// Activity and Waker, with Err and Finish); Fault (a unit's protocol error,
+// would; Unit (what a unit is built from: its TickingComponent, Config, Env,
+// Fault, Activity and Waker, with Err and Finish); Fault (a unit's protocol error,
 // stopping the run through its Halt;
 // TakeAs and PeekAs take a port's message of the one type it carries);
 // Activity and WaitReason (the state of each cycle);
