@@ -42,7 +42,17 @@ func AddTagged(prefix string, add func(string, float64), st any) {
 	if v.Kind() != reflect.Struct {
 		panic(fmt.Sprintf("timing.AddTagged: %T is not a struct or a pointer to one", st))
 	}
-	addTagged(prefix, add, v)
+	for _, f := range fieldsOf(v.Type()) {
+		fv := v.Field(f.index)
+		switch f.read {
+		case readInt:
+			add(prefix+f.name, float64(fv.Int()))
+		case readUint:
+			add(prefix+f.name, float64(fv.Uint()))
+		case readFloat:
+			add(prefix+f.name, fv.Float())
+		}
+	}
 }
 
 // taggedField is a tagged field of a struct type: its index, its statistic's
@@ -93,21 +103,6 @@ func fieldsOf(t reflect.Type) []taggedField {
 	}
 	taggedFields.Store(t, fs)
 	return fs
-}
-
-// addTagged reports the tagged fields of the struct v under prefix.
-func addTagged(prefix string, add func(string, float64), v reflect.Value) {
-	for _, f := range fieldsOf(v.Type()) {
-		fv := v.Field(f.index)
-		switch f.read {
-		case readInt:
-			add(prefix+f.name, float64(fv.Int()))
-		case readUint:
-			add(prefix+f.name, float64(fv.Uint()))
-		case readFloat:
-			add(prefix+f.name, fv.Float())
-		}
-	}
 }
 
 // WakeForNext asks w for a tick at cycle next when it lies after cycle (now is
