@@ -7,24 +7,21 @@ package dramctl
 // requests: Scheduler decides, channelState says when and records.
 type channelState struct {
 	t          timingCycles
-	banksPer   int     // banks per bank group
-	groupsPer  int     // bank groups per rank
-	banksRank  int     // banks per rank
-	bankGroup  []int32 // bank -> group index
-	bankRank   []int32 // bank -> rank
-	openRow    []int32 // -1: closed
-	nextACT    []int64
-	nextRD     []int64 // tRCD after the ACT
-	nextWR     []int64 // tRCDWR after the ACT
-	nextPRE    []int64 // tRAS, tRTP, tWR
-	actAt      []int64 // cycle of the ACT that opened the row
-	lastCol    []int64 // cycle of the last column command
-	grpNextACT []int64 // tRRD_L
-	grpNextCol []int64 // tCCD_L
-	grpNextRD  []int64 // tWTR_L
-	rkNextACT  []int64 // tRRD_S
-	rkNextCol  []int64 // tCCD_S
-	rkNextRD   []int64 // tWTR_S
+	banksPer   int        // banks per bank group
+	groupsPer  int        // bank groups per rank
+	banksRank  int        // banks per rank
+	bankGroup  []int32    // bank -> group index
+	bankRank   []int32    // bank -> rank
+	openRow    []int32    // -1: closed
+	next       [][4]int64 // per bank, by slot: RD (tRCD after the ACT), ACT, PRE (tRAS, tRTP, tWR), WR (tRCDWR)
+	actAt      []int64    // cycle of the ACT that opened the row
+	lastCol    []int64    // cycle of the last column command
+	grpNextACT []int64    // tRRD_L
+	grpNextCol []int64    // tCCD_L
+	grpNextRD  []int64    // tWTR_L
+	rkNextACT  []int64    // tRRD_S
+	rkNextCol  []int64    // tCCD_S
+	rkNextRD   []int64    // tWTR_S
 	rkActs     [][4]int64
 	rkNActs    []int
 	refDue     []int64 // next all-bank refresh of the rank is due at this cycle
@@ -33,6 +30,16 @@ type channelState struct {
 	busRank    int32   // rank of the last burst (-1: none yet)
 	cmdFree    int64   // the command bus takes one command per cycle
 }
+
+// The slots of a bank's next-command cycles (channelState.next). The first
+// three are the kinds of command a queued bank waits for (headCol for a read,
+// headACT, headPRE), so that the scan indexes them by the bank's head.
+const (
+	slotRD  = headCol
+	slotACT = headACT
+	slotPRE = headPRE
+	slotWR  = 3
+)
 
 // timingCycles is Timing in int64 cycles, with the burst length on the bus.
 type timingCycles struct {
@@ -55,7 +62,8 @@ func newChannelState(g Geometry, t Timing) *channelState {
 	s := &channelState{t: newTimingCycles(t, g), banksPer: g.Banks, groupsPer: g.BankGroups,
 		banksRank: g.BanksPerRank(), busRank: -1}
 	s.bankGroup, s.bankRank, s.openRow = make([]int32, nb), make([]int32, nb), make([]int32, nb)
-	for _, a := range []*[]int64{&s.nextACT, &s.nextRD, &s.nextWR, &s.nextPRE, &s.actAt, &s.lastCol} {
+	s.next = make([][4]int64, nb, max(nb, 64)) // capacity 64: see fastScan
+	for _, a := range []*[]int64{&s.actAt, &s.lastCol} {
 		*a = make([]int64, nb)
 	}
 	for _, a := range []*[]int64{&s.grpNextACT, &s.grpNextCol, &s.grpNextRD} {
@@ -90,7 +98,7 @@ func (s *channelState) location(b int32) (rank, group, bank int) {
 // actReady returns the earliest cycle bank b (closed) may be activated.
 func (s *channelState) actReady(b int32) int64 {
 	g, r := s.bankGroup[b], s.bankRank[b]
-	t := max(s.nextACT[b], s.grpNextACT[g], s.rkNextACT[r], s.cmdFree)
+	t := max(s.next[b][slotACT], s.grpNextACT[g], s.rkNextACT[r], s.cmdFree)
 	if s.t.faw > 0 && s.rkNActs[r] >= 4 {
 		t = max(t, s.rkActs[r][s.rkNActs[r]%4]+s.t.faw)
 	}
@@ -100,7 +108,7 @@ func (s *channelState) actReady(b int32) int64 {
 // readReady returns the earliest cycle a read of bank b's open row may issue.
 func (s *channelState) readReady(b int32) int64 {
 	g, r := s.bankGroup[b], s.bankRank[b]
-	t := max(s.nextRD[b], s.grpNextCol[g], s.rkNextCol[r], s.grpNextRD[g], s.rkNextRD[r], s.cmdFree)
+	t := max(s.next[b][slotRD], s.grpNextCol[g], s.rkNextCol[r], s.grpNextRD[g], s.rkNextRD[r], s.cmdFree)
 	if s.busRank >= 0 {
 		t = max(t, s.busTerm(r, false))
 	}
@@ -110,7 +118,7 @@ func (s *channelState) readReady(b int32) int64 {
 // writeReady returns the earliest cycle a write to bank b's open row may issue.
 func (s *channelState) writeReady(b int32) int64 {
 	g, r := s.bankGroup[b], s.bankRank[b]
-	t := max(s.nextWR[b], s.grpNextCol[g], s.rkNextCol[r], s.cmdFree)
+	t := max(s.next[b][slotWR], s.grpNextCol[g], s.rkNextCol[r], s.cmdFree)
 	if s.busRank >= 0 {
 		t = max(t, s.busTerm(r, true))
 	}
@@ -118,40 +126,44 @@ func (s *channelState) writeReady(b int32) int64 {
 }
 
 // readyTerms holds, for one scan, the parts of the bank readiness rules that
-// do not depend on the bank: for each kind of command a bank may wait for
-// (headCol: a read or a write, as asked; headACT; headPRE) and each bank group
-// (flat index), the earliest cycle its bank group, its rank, the command bus
-// and the data bus allow. readReady(b) is max(nextRD[b], byKind[headCol][g]),
+// do not depend on the bank: for each bank group (flat index) and each kind of
+// command a bank may wait for (headCol: a read or a write, as asked; headACT;
+// headPRE), the earliest cycle its bank group, its rank, the command bus and
+// the data bus allow. readReady(b) is max(next[b][slotRD], byGroup[g][headCol]),
 // and so on: the scan computes them once instead of once per bank.
 type readyTerms struct {
-	byKind [3][]int64
+	byGroup [][4]int64
 }
 
 func newReadyTerms(groups int) readyTerms {
-	var k readyTerms
-	for i := range k.byKind {
-		k.byKind[i] = make([]int64, groups)
-	}
-	return k
+	return readyTerms{byGroup: make([][4]int64, groups, max(groups, 64))} // capacity 64: see fastScan
 }
 
 // fill computes the terms of the channel's current state, for reads or
 // writes.
 func (s *channelState) fill(k *readyTerms, write bool) {
-	for g := range k.byKind[headCol] {
-		r := int32(g / s.groupsPer)
-		col := max(s.grpNextCol[g], s.rkNextCol[r], s.cmdFree)
+	g := 0
+	for r := range s.rkNextCol {
+		// The rank's terms, then each of its bank groups'.
+		col := max(s.rkNextCol[r], s.cmdFree)
 		if !write {
-			col = max(col, s.grpNextRD[g], s.rkNextRD[r])
+			col = max(col, s.rkNextRD[r])
 		}
 		if s.busRank >= 0 {
-			col = max(col, s.busTerm(r, write))
+			col = max(col, s.busTerm(int32(r), write))
 		}
-		act := max(s.grpNextACT[g], s.rkNextACT[r], s.cmdFree)
+		act := max(s.rkNextACT[r], s.cmdFree)
 		if s.t.faw > 0 && s.rkNActs[r] >= 4 {
 			act = max(act, s.rkActs[r][s.rkNActs[r]%4]+s.t.faw)
 		}
-		k.byKind[headCol][g], k.byKind[headACT][g], k.byKind[headPRE][g] = col, act, s.cmdFree
+		for end := g + s.groupsPer; g < end; g++ {
+			e := &k.byGroup[g]
+			gcol := s.grpNextCol[g]
+			if !write {
+				gcol = max(gcol, s.grpNextRD[g])
+			}
+			e[headCol], e[headACT], e[headPRE] = max(gcol, col), max(s.grpNextACT[g], act), s.cmdFree
+		}
 	}
 }
 
@@ -177,13 +189,13 @@ func (s *channelState) busTerm(r int32, write bool) int64 {
 }
 
 // preReady returns the earliest cycle bank b (open) may be precharged.
-func (s *channelState) preReady(b int32) int64 { return max(s.nextPRE[b], s.cmdFree) }
+func (s *channelState) preReady(b int32) int64 { return max(s.next[b][slotPRE], s.cmdFree) }
 
 // refReady returns the earliest cycle rank r (all banks closed) may refresh.
 func (s *channelState) refReady(r int) int64 {
 	t := s.cmdFree
 	for b := r * s.banksRank; b < (r+1)*s.banksRank; b++ {
-		t = max(t, s.nextACT[b])
+		t = max(t, s.next[b][slotACT])
 	}
 	return t
 }
@@ -192,9 +204,9 @@ func (s *channelState) refReady(r int) int64 {
 func (s *channelState) activate(b int32, row int32, t int64) {
 	g, r := s.bankGroup[b], s.bankRank[b]
 	s.openRow[b], s.actAt[b] = row, t
-	s.nextRD[b], s.nextWR[b] = t+s.t.rcd, t+s.t.rcdwr
-	s.nextPRE[b] = max(s.nextPRE[b], t+s.t.ras)
-	s.nextACT[b] = t + s.t.rc
+	s.next[b][slotRD], s.next[b][slotWR] = t+s.t.rcd, t+s.t.rcdwr
+	s.next[b][slotPRE] = max(s.next[b][slotPRE], t+s.t.ras)
+	s.next[b][slotACT] = t + s.t.rc
 	s.grpNextACT[g], s.rkNextACT[r] = t+s.t.rrdl, t+s.t.rrds
 	s.rkActs[r][s.rkNActs[r]%4] = t
 	s.rkNActs[r]++
@@ -204,14 +216,14 @@ func (s *channelState) activate(b int32, row int32, t int64) {
 // precharge records a PRE of bank b at cycle t.
 func (s *channelState) precharge(b int32, t int64) {
 	s.openRow[b] = -1
-	s.nextACT[b] = max(s.nextACT[b], t+s.t.rp)
+	s.next[b][slotACT] = max(s.next[b][slotACT], t+s.t.rp)
 	s.cmdFree = t + 1
 }
 
 // read records a RD of bank b at cycle t and returns the cycle its data ends.
 func (s *channelState) read(b int32, t int64) int64 {
 	g, r := s.bankGroup[b], s.bankRank[b]
-	s.nextPRE[b] = max(s.nextPRE[b], t+s.t.rtp)
+	s.next[b][slotPRE] = max(s.next[b][slotPRE], t+s.t.rtp)
 	s.grpNextCol[g], s.rkNextCol[r] = t+s.t.ccdl, t+s.t.ccds
 	s.busFree, s.busRead, s.busRank = t+s.t.cl+s.t.bc, true, r
 	s.lastCol[b] = t
@@ -223,7 +235,7 @@ func (s *channelState) read(b int32, t int64) int64 {
 func (s *channelState) write(b int32, t int64) int64 {
 	g, r := s.bankGroup[b], s.bankRank[b]
 	end := t + s.t.cwl + s.t.bc
-	s.nextPRE[b] = max(s.nextPRE[b], end+s.t.wr)
+	s.next[b][slotPRE] = max(s.next[b][slotPRE], end+s.t.wr)
 	s.grpNextCol[g], s.rkNextCol[r] = t+s.t.ccdl, t+s.t.ccds
 	s.grpNextRD[g] = max(s.grpNextRD[g], end+s.t.wtrl)
 	s.rkNextRD[r] = max(s.rkNextRD[r], end+s.t.wtrs)
@@ -236,7 +248,7 @@ func (s *channelState) write(b int32, t int64) int64 {
 // refresh records a REF of rank r at cycle t.
 func (s *channelState) refresh(r int, t int64) {
 	for b := r * s.banksRank; b < (r+1)*s.banksRank; b++ {
-		s.nextACT[b] = t + s.t.rfc
+		s.next[b][slotACT] = t + s.t.rfc
 	}
 	s.refDue[r] += s.t.refi
 	s.cmdFree = t + 1

@@ -21,9 +21,10 @@ type bankEntry struct {
 // for every bank in one flat array, so that the scan reads neither the lists
 // nor their rows.
 type bankQueues struct {
-	lists [][]bankEntry
-	heads []bankHead
-	busy  uint64 // bit b: bank b has a burst (banks < 64; see fastScan)
+	lists   [][]bankEntry
+	heads   []bankHead // capacity 64 at least (fastScan)
+	busy    uint64     // bit b: bank b has a burst (banks < 64; see fastScan)
+	colSlot uint8      // the slot of channelState.next of this queue's column command: slotRD or slotWR
 }
 
 // bankHead is what the scan needs of one bank's list: its oldest burst (seq,
@@ -36,6 +37,8 @@ type bankHead struct {
 	seq, hit, key uint64
 	row           int32
 	kind          uint8
+	slot          uint8  // the slot of channelState.next for the command of kind
+	group         uint16 // the bank's group (flat index; fastScan's banks are fewer than 64)
 }
 
 const noHit = ^uint64(0)
@@ -48,22 +51,27 @@ const (
 	headPRE
 )
 
-// settle sets the bank's command from its bursts and its open row.
-func (h *bankHead) settle(open int32) {
+// settle sets the bank's command from its bursts and its open row; colSlot
+// is the queue's column command's slot.
+func (h *bankHead) settle(open int32, colSlot uint8) {
 	switch {
 	case open >= 0 && h.hit != noHit:
-		h.kind, h.key = headCol, h.hit
+		h.kind, h.key, h.slot = headCol, h.hit, colSlot
 	case open < 0:
-		h.kind, h.key = headACT, h.seq
+		h.kind, h.key, h.slot = headACT, h.seq, slotACT
 	default:
-		h.kind, h.key = headPRE, h.seq
+		h.kind, h.key, h.slot = headPRE, h.seq, slotPRE
 	}
 }
 
-func newBankQueues(banks int) bankQueues {
-	q := bankQueues{lists: make([][]bankEntry, banks), heads: make([]bankHead, banks)}
+func newBankQueues(s *channelState, write bool) bankQueues {
+	banks := len(s.openRow)
+	q := bankQueues{lists: make([][]bankEntry, banks), heads: make([]bankHead, banks, max(banks, 64)), colSlot: slotRD}
+	if write {
+		q.colSlot = slotWR
+	}
 	for b := range q.heads {
-		q.heads[b].hit = noHit
+		q.heads[b] = bankHead{hit: noHit, group: uint16(s.bankGroup[b])}
 	}
 	return q
 }
@@ -78,7 +86,7 @@ func (q *bankQueues) add(b int32, seq uint64, row, open int32) {
 	if row == open && h.hit == noHit {
 		h.hit = seq
 	}
-	h.settle(open)
+	h.settle(open, q.colSlot)
 	if b < 64 {
 		q.busy |= 1 << uint(b)
 	}
@@ -97,7 +105,7 @@ func (q *bankQueues) remove(b int32, seq uint64, open int32) {
 	l = q.lists[b]
 	h := &q.heads[b]
 	if len(l) == 0 {
-		*h = bankHead{hit: noHit}
+		*h = bankHead{hit: noHit, group: h.group}
 		if b < 64 {
 			q.busy &^= 1 << uint(b)
 		}
@@ -107,7 +115,7 @@ func (q *bankQueues) remove(b int32, seq uint64, open int32) {
 	if h.hit == seq {
 		h.hit = q.firstHit(b, open)
 	}
-	h.settle(open)
+	h.settle(open, q.colSlot)
 }
 
 // reopen records that row open is now bank b's open row (-1: the bank
@@ -126,7 +134,7 @@ func (q *bankQueues) reopen(b, open int32) int32 {
 			}
 		}
 	}
-	h.settle(open)
+	h.settle(open, q.colSlot)
 	return n
 }
 
@@ -164,28 +172,29 @@ type candidate struct {
 // burst), where d is 0 for a command ready at t and the cycles it waits
 // otherwise: the least is the oldest ready column command, else the oldest
 // ready ACT or PRE, else the earliest command, a column command first, then
-// the oldest. The order is one 64-bit key per bank, so that the scan takes
-// the least without a branch: d (below 2^32: every timing is below 2^24
+// the oldest. The order is one key below 2^63 per bank, so that the scan
+// takes the least without a branch: d (below 2^31: every timing is below 2^24
 // cycles), the kind, the burst's place after q's oldest (below 2^25, see
-// scan) and the bank (below 64).
+// scan) and the bank (below 64). A bank's own term is its next[b] entry of
+// the head's slot; the loop reads it, the head and the group's terms as
+// arrays of 64, without bounds checks.
 func (c *Comp) fastScan(q []burst, bq *bankQueues, t int64) (ch choice, ok bool, next int64, pred choice, predOK bool) {
 	s := c.state
 	write := c.writeMode
 	k := &c.terms
 	s.fill(k, write)
-	own := [3][]int64{headCol: s.nextRD, headACT: s.nextACT, headPRE: s.nextPRE}
-	if write {
-		own[headCol] = s.nextWR
-	}
 	base := q[0].seq
-	best := ^uint64(0)
+	best := uint64(1<<63 - 1)
+	heads := (*[64]bankHead)(bq.heads[:64])
+	own := (*[64][4]int64)(s.next[:64])
+	terms := (*[64][4]int64)(k.byGroup[:64])
 	for m := bq.busy; m != 0; m &= m - 1 {
-		b := int32(bits.TrailingZeros64(m))
-		h := &bq.heads[b]
-		ready := max(own[h.kind][b], k.byKind[h.kind][s.bankGroup[b]])
-		d := uint64(min(max(ready-t, 0), 1<<32-1))
-		key := d<<32 | uint64(min(h.kind, 1))<<31 | (h.key-base)<<6 | uint64(b)
-		best = min(best, key)
+		b := bits.TrailingZeros64(m) & 63
+		h := &heads[b]
+		wait := maxBF(own[b][h.slot&3], terms[h.group&63][h.kind&3]) - t
+		d := uint64(minBF(maxBF(wait, 0), 1<<31-1))
+		key := d<<32 | uint64(h.kind+1)>>1<<31 | (h.key-base)<<6 | uint64(b)
+		best = uint64(minBF(int64(best), int64(key)))
 	}
 	b := int32(best & 63)
 	h := &bq.heads[b]
@@ -215,7 +224,7 @@ func (c *Comp) columnChoice(q []burst, k candidate, write bool) choice {
 	if write {
 		kind = CmdWR
 	}
-	return choice{kind: kind, bank: k.bank, row: c.state.openRow[k.bank], entry: entryOf(q, k.seq)}
+	return choice{kind: kind, bank: k.bank, row: c.state.openRow[k.bank], entry: int32(entryOf(q, k.seq))}
 }
 
 // rowChoice is the ACT (closed bank: of its oldest burst's row) or PRE (open
@@ -231,3 +240,11 @@ func (c *Comp) rowChoice(bq *bankQueues, k candidate) choice {
 func entryOf(q []burst, seq uint64) int {
 	return sort.Search(len(q), func(i int) bool { return q[i].seq >= seq })
 }
+
+// maxBF and minBF are max and min without a branch: the compiler branches on
+// the scan's comparisons, which go either way at random and cost a mispredict
+// each time. a-b must not overflow (the scan's cycles and keys are below
+// 2^63 and at least -2^24).
+func maxBF(a, b int64) int64 { d := a - b; return a - d&(d>>63) }
+
+func minBF(a, b int64) int64 { d := a - b; return b + d&(d>>63) }

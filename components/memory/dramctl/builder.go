@@ -77,7 +77,7 @@ func (b Builder) Build(name string) (*Comp, error) {
 	c.pendRead, c.pendWrite = make([]int32, nb), make([]int32, nb)
 	c.memo, c.blocked = make([]bankReady, nb), make([]bool, cfg.Geometry.Ranks)
 	c.reads, c.writes = make([]burst, 0, cfg.ReadQueue), make([]burst, 0, cfg.WriteQueue)
-	c.readBanks, c.writeBanks = newBankQueues(nb), newBankQueues(nb)
+	c.readBanks, c.writeBanks = newBankQueues(c.state, false), newBankQueues(c.state, true)
 	c.terms = newReadyTerms(cfg.Geometry.Ranks * cfg.Geometry.BankGroups)
 	c.TickingComponent = timing.NewTickingComponent(name, b.engine, cfg.Timing.Freq(), c)
 	c.waker = timing.NewTickWaker(b.engine, cfg.Timing.Freq(), c.Tick)

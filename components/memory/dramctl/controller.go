@@ -399,8 +399,8 @@ func (c *Comp) issue(ch choice, t int64) {
 		c.recountHits(ch.bank)
 		c.stats.precharges++
 	case CmdREF:
-		cmd = Command{Cycle: t, Kind: CmdREF, Rank: ch.refRank}
-		s.refresh(ch.refRank, t)
+		cmd = Command{Cycle: t, Kind: CmdREF, Rank: int(ch.refRank)}
+		s.refresh(int(ch.refRank), t)
 		c.stats.refreshes++
 	default:
 		cmd.Column = c.column(ch, t)

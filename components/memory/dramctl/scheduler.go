@@ -36,8 +36,8 @@ type choice struct {
 	kind    CommandKind
 	bank    int32
 	row     int32
-	entry   int
-	refRank int
+	entry   int32
+	refRank int32
 }
 
 // decide returns the command to issue at cycle t, if any, and otherwise the
@@ -215,7 +215,7 @@ func (c *Comp) scanQueue(q []burst, pend []int32, t int64, anyBlocked bool) (cho
 				if write {
 					kind = CmdWR
 				}
-				return choice{kind: kind, bank: b, row: e.row, entry: i}, true, 0
+				return choice{kind: kind, bank: b, row: e.row, entry: int32(i)}, true, 0
 			}
 		case open < 0:
 			if m.stamp != stamp {
@@ -260,7 +260,7 @@ func (c *Comp) refreshCommand(r int) (choice, int64) {
 	if best >= 0 {
 		return choice{kind: CmdPRE, bank: best, row: s.openRow[best], entry: -1}, bestAt
 	}
-	return choice{kind: CmdREF, bank: int32(r * s.banksRank), entry: -1, refRank: r}, s.refReady(r)
+	return choice{kind: CmdREF, bank: int32(r * s.banksRank), entry: -1, refRank: int32(r)}, s.refReady(r)
 }
 
 // pageClose returns the PRE of an open row that no queued burst hits and whose
