@@ -11,6 +11,7 @@ import (
 	"github.com/gfxsim/gfxsim/components/memory"
 	"github.com/gfxsim/gfxsim/configs"
 	"github.com/gfxsim/gfxsim/experiments/expt"
+	"github.com/gfxsim/gfxsim/internal/names"
 )
 
 // timedSummary prints what a timed frame did: time, per-unit utilization and
@@ -41,7 +42,7 @@ func timedSummary(w io.Writer, p *configs.Platform, res *configs.Result, wall ti
 	fmt.Fprintln(w, "\nmemory clients:")
 	rows = nil
 	clients := map[string][2]float64{}
-	for _, k := range sortedKeys(st) {
+	for _, k := range names.Keys(st) {
 		for _, suffix := range []string{".memory.bytes_read", ".dma.bytes_read", ".l2.bytes_read"} {
 			if strings.HasSuffix(k, suffix) {
 				n := strings.TrimSuffix(k, suffix)
@@ -50,7 +51,7 @@ func timedSummary(w io.Writer, p *configs.Platform, res *configs.Result, wall ti
 			}
 		}
 	}
-	for _, n := range sortedKeys(clients) {
+	for _, n := range names.Keys(clients) {
 		c := clients[n]
 		rows = append(rows, []string{n, mb(c[0]), mb(c[1])})
 	}
@@ -58,7 +59,7 @@ func timedSummary(w io.Writer, p *configs.Platform, res *configs.Result, wall ti
 
 	fmt.Fprintln(w, "\ncaches:")
 	rows = nil
-	for _, k := range sortedKeys(st) {
+	for _, k := range names.Keys(st) {
 		if strings.HasSuffix(k, "hit_rate") || strings.HasSuffix(k, "hit_rate_line") {
 			rows = append(rows, []string{k, fmt.Sprintf("%.1f%%", 100*st[k])})
 		}
@@ -83,7 +84,7 @@ func timedSummary(w io.Writer, p *configs.Platform, res *configs.Result, wall ti
 // (what follows the last dot), adding in key order.
 func totals(st map[string]float64, keep func(key string) bool) map[string]float64 {
 	sum := map[string]float64{}
-	for _, k := range sortedKeys(st) {
+	for _, k := range names.Keys(st) {
 		if keep(k) {
 			sum[k[strings.LastIndex(k, ".")+1:]] += st[k]
 		}
@@ -161,7 +162,7 @@ func memorySummary(w io.Writer, st map[string]float64, seconds float64, mc memor
 	freq := float64(mc.Freq)
 	chanPeak := mc.PeakBytesPerNs() / float64(max(1, mc.NumChannels))
 	gbs := func(v float64) string { return fmt.Sprintf("%.1f", v) }
-	for _, k := range sortedKeys(st) {
+	for _, k := range names.Keys(st) {
 		if !strings.HasSuffix(k, ".bytes_read") || !strings.HasPrefix(k, "GPU.Memory.Channel") {
 			continue
 		}
@@ -387,12 +388,3 @@ func share(v float64, cycles uint64) string {
 }
 
 func mb(b float64) string { return fmt.Sprintf("%.2f", b/1e6) }
-
-func sortedKeys[V any](m map[string]V) []string {
-	k := make([]string, 0, len(m))
-	for n := range m {
-		k = append(k, n)
-	}
-	sort.Strings(k)
-	return k
-}
