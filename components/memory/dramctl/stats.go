@@ -49,9 +49,14 @@ type stats struct {
 	occAt        int64 // cycle the areas run to
 	lastResponse int64
 	clients      map[sim.Port]*client
+	lastPort     sim.Port // the port client returned last, and its client
+	last         *client
 }
 
 func (s *stats) client(p sim.Port) *client {
+	if s.last != nil && p == s.lastPort {
+		return s.last // a channel's requests mostly come from one client (its L2 bank)
+	}
 	if s.clients == nil {
 		s.clients = map[sim.Port]*client{}
 	}
@@ -64,6 +69,7 @@ func (s *stats) client(p sim.Port) *client {
 		cl = &client{name: name}
 		s.clients[p] = cl
 	}
+	s.lastPort, s.last = p, cl
 	return cl
 }
 
