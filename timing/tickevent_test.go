@@ -13,7 +13,7 @@ func TestIsTick(t *testing.T) {
 		e    sim.Event
 		want bool
 	}{
-		{"timing's tick", tickEvent{t: 1, c: tc}, true},
+		{"timing's tick", &tickEvent{t: 1, c: tc}, true},
 		{"Akita's tick", sim.MakeTickEvent(1, nil), true},
 		{"another event", sim.NewEventBase(1, nil), false},
 	} {

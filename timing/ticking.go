@@ -27,6 +27,7 @@ type TickingComponent struct {
 	secondary    bool // its ticks are secondary events (after the primary events of their time)
 	lock         sync.Mutex
 	nextTickTime sim.VTimeInSec
+	events       reuse[tickEvent] // its tick events, reused (under lock)
 }
 
 // NewTickingComponent returns the component named name, ticking ticker at
@@ -50,16 +51,18 @@ type tickEvent struct {
 	c *TickingComponent
 }
 
-func (e tickEvent) Time() sim.VTimeInSec { return e.t }
-func (e tickEvent) Handler() sim.Handler { return e.c }
-func (e tickEvent) IsSecondary() bool    { return e.c.secondary }
+func (e *tickEvent) Time() sim.VTimeInSec { return e.t }
+func (e *tickEvent) Handler() sim.Handler { return e.c }
+func (e *tickEvent) IsSecondary() bool    { return e.c.secondary }
 
 // schedule schedules a tick at t unless one at or after t already is.
 func (c *TickingComponent) schedule(t sim.VTimeInSec) {
 	c.lock.Lock()
 	if c.nextTickTime < t {
 		c.nextTickTime = t
-		c.Engine.Schedule(tickEvent{t, c})
+		e := c.events.get()
+		*e = tickEvent{t, c}
+		c.Engine.Schedule(e)
 	}
 	c.lock.Unlock()
 }
@@ -79,6 +82,11 @@ func (c *TickingComponent) NotifyPortFree(now sim.VTimeInSec, _ sim.Port) { c.Ti
 // Handle runs a tick; on progress it schedules the next cycle's.
 func (c *TickingComponent) Handle(e sim.Event) error {
 	now := e.Time()
+	if te, ok := e.(*tickEvent); ok {
+		c.lock.Lock()
+		c.events.handled(te)
+		c.lock.Unlock()
+	}
 	if c.ticker.Tick(now) {
 		c.TickLater(now)
 	}

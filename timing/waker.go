@@ -24,6 +24,7 @@ type Waker struct {
 	comp    TickNower
 	tick    func(now sim.VTimeInSec) bool // NewTickWaker: called directly
 	pending []sim.VTimeInSec              // sorted, distinct
+	events  reuse[wakeEvent]              // its wake-up events, reused (under lock)
 }
 
 // NewWaker returns a waker for comp, whose clock is freq.
@@ -46,9 +47,9 @@ type wakeEvent struct {
 	w *Waker
 }
 
-func (e wakeEvent) Time() sim.VTimeInSec { return e.t }
-func (e wakeEvent) Handler() sim.Handler { return e.w }
-func (e wakeEvent) IsSecondary() bool    { return false }
+func (e *wakeEvent) Time() sim.VTimeInSec { return e.t }
+func (e *wakeEvent) Handler() sim.Handler { return e.w }
+func (e *wakeEvent) IsSecondary() bool    { return false }
 
 // WakeIn requests a tick cycles cycles after now (at least one).
 func (w *Waker) WakeIn(now sim.VTimeInSec, cycles int) {
@@ -67,13 +68,18 @@ func (w *Waker) WakeAt(t sim.VTimeInSec) {
 		return
 	}
 	w.pending = slices.Insert(w.pending, i, t)
-	w.engine.Schedule(wakeEvent{t, w})
+	e := w.events.get()
+	*e = wakeEvent{t, w}
+	w.engine.Schedule(e)
 }
 
 // Handle implements sim.Handler: the wake-up fired.
 func (w *Waker) Handle(e sim.Event) error {
 	w.lock.Lock()
 	t := e.Time()
+	if we, ok := e.(*wakeEvent); ok {
+		w.events.handled(we)
+	}
 	if i, found := slices.BinarySearch(w.pending, t); found {
 		w.pending = slices.Delete(w.pending, i, i+1)
 	}
