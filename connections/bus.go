@@ -35,7 +35,7 @@ type Bus struct {
 // way to it.
 type busEnd struct {
 	end
-	src fifo[queued]
+	src timing.Ring[queued]
 	out outQueue
 }
 
@@ -57,7 +57,7 @@ func (b *Bus) CanSend(src sim.Port) bool {
 	b.lock.Lock()
 	defer b.lock.Unlock()
 	e := b.ports[b.mustEnd(src, "source")]
-	if e.src.len() < e.cap {
+	if e.src.Len() < e.cap {
 		return true
 	}
 	e.wantNotify = true
@@ -72,11 +72,11 @@ func (b *Bus) Send(msg sim.Msg) *sim.SendError {
 	defer b.lock.Unlock()
 	si, di := b.route(msg)
 	e := b.ports[si]
-	if e.src.len() >= e.cap {
+	if e.src.Len() >= e.cap {
 		e.wantNotify = true
 		return sim.NewSendError()
 	}
-	e.src.push(b.entry(msg, di))
+	e.src.Push(b.entry(msg, di))
 	b.sent(msg)
 	return nil
 }
@@ -129,7 +129,7 @@ func (b *Bus) pick() int {
 	for k := 0; k < n; k++ {
 		i := (b.rr + k) % n
 		e := b.ports[i]
-		if e.src.len() > 0 && !b.ports[e.src.front().dst].out.refused {
+		if e.src.Len() > 0 && !b.ports[e.src.Front().dst].out.refused {
 			return i
 		}
 	}
@@ -138,7 +138,7 @@ func (b *Bus) pick() int {
 
 func (b *Bus) grantable() bool {
 	for _, e := range b.ports {
-		if e.src.len() > 0 && !b.ports[e.src.front().dst].out.refused {
+		if e.src.Len() > 0 && !b.ports[e.src.Front().dst].out.refused {
 			return true
 		}
 	}
@@ -148,7 +148,7 @@ func (b *Bus) grantable() bool {
 // grant puts the head of source si on the bus at cycle c.
 func (b *Bus) grant(si int, c uint64, now sim.VTimeInSec) {
 	e := b.ports[si]
-	m := e.src.pop()
+	m := e.src.Pop()
 	d := b.ports[m.dst]
 	if b.launch(&b.medium, si, len(b.ports), &e.end, m, &d.out, c) {
 		b.deliver(d, c, now)
@@ -180,10 +180,10 @@ func (b *Bus) Buffers() []timing.BufferState {
 	defer b.lock.Unlock()
 	out := make([]timing.BufferState, 0, 2*len(b.ports))
 	for _, e := range b.ports {
-		out = append(out, timing.BufferState{Name: b.Name() + ".From" + e.token, Len: e.src.len(), Cap: e.cap})
+		out = append(out, timing.BufferState{Name: b.Name() + ".From" + e.token, Len: e.src.Len(), Cap: e.cap})
 	}
 	for _, e := range b.ports {
-		out = append(out, timing.BufferState{Name: b.Name() + ".To" + e.token, Len: e.out.q.len(), Cap: b.latency + 1})
+		out = append(out, timing.BufferState{Name: b.Name() + ".To" + e.token, Len: e.out.q.Len(), Cap: b.latency + 1})
 	}
 	return out
 }

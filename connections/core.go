@@ -191,7 +191,7 @@ func (c *core) launch(l *medium, si, n int, src *end, m queued, out *outQueue, k
 	l.rr = (si + 1) % n
 	l.freeAt = k + uint64(m.n)
 	l.link.add(m.kind, m.bytes, m.n)
-	out.q.push(transfer{msg: m.msg, due: k + uint64(m.n) - 1 + uint64(c.latency)})
+	out.q.Push(transfer{msg: m.msg, due: k + uint64(m.n) - 1 + uint64(c.latency)})
 	if c.tc.NumHooks() > 0 {
 		c.tc.InvokeHook(sim.HookCtx{Domain: c.domain, Pos: sim.HookPosConnStartTrans, Item: m.msg})
 	}
@@ -436,7 +436,7 @@ type queued struct {
 // outQueue holds the messages granted to one destination, in grant order (so
 // in due order), and the destination's refusal state.
 type outQueue struct {
-	q          fifo[transfer]
+	q          timing.Ring[transfer]
 	refused    bool   // the head was refused; wait for NotifyAvailable
 	stalled    bool   // a refusal interval is open
 	stallStart uint64 // its first cycle
@@ -449,14 +449,14 @@ func (o *outQueue) deliver(port sim.Port, c uint64, now sim.VTimeInSec, hooks *t
 	if o.refused {
 		return 0
 	}
-	for o.q.len() > 0 && o.q.front().due <= c {
-		m := o.q.front().msg
+	for o.q.Len() > 0 && o.q.Front().due <= c {
+		m := o.q.Front().msg
 		m.Meta().RecvTime = now
 		if port.Recv(m) != nil {
 			o.refused = true
 			break
 		}
-		o.q.pop()
+		o.q.Pop()
 		if hooks.NumHooks() > 0 {
 			hooks.InvokeHook(sim.HookCtx{Domain: hooks, Pos: sim.HookPosConnDeliver, Item: m})
 		}
@@ -475,43 +475,10 @@ func (o *outQueue) deliver(port sim.Port, c uint64, now sim.VTimeInSec, hooks *t
 // nextDue returns the cycle of the next delivery attempt, or never when the
 // queue is empty or waits for NotifyAvailable.
 func (o *outQueue) nextDue() uint64 {
-	if o.refused || o.q.len() == 0 {
+	if o.refused || o.q.Len() == 0 {
 		return never
 	}
-	return o.q.front().due
-}
-
-// fifo is a growable ring buffer; it does not allocate once it has grown to
-// its working size.
-type fifo[T any] struct {
-	buf  []T
-	head int
-	n    int
-}
-
-func (q *fifo[T]) len() int { return q.n }
-
-func (q *fifo[T]) push(v T) {
-	if q.n == len(q.buf) {
-		nb := make([]T, max(4, 2*len(q.buf)))
-		for i := 0; i < q.n; i++ {
-			nb[i] = q.buf[(q.head+i)%len(q.buf)]
-		}
-		q.buf, q.head = nb, 0
-	}
-	q.buf[(q.head+q.n)%len(q.buf)] = v
-	q.n++
-}
-
-func (q *fifo[T]) front() *T { return &q.buf[q.head] }
-
-func (q *fifo[T]) pop() T {
-	var zero T
-	v := q.buf[q.head]
-	q.buf[q.head] = zero
-	q.head = (q.head + 1) % len(q.buf)
-	q.n--
-	return v
+	return o.q.Front().due
 }
 
 // endToken names a plugged-in port inside a connection: the last element of

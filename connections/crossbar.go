@@ -36,9 +36,9 @@ type Crossbar struct {
 // as a destination.
 type xbarEnd struct {
 	end
-	inputCap  int            // messages waiting in all its queues at most (0: unbounded)
-	waitingIn int            // messages waiting in its queues
-	voq       []fifo[queued] // by destination index
+	inputCap  int                   // messages waiting in all its queues at most (0: unbounded)
+	waitingIn int                   // messages waiting in its queues
+	voq       []timing.Ring[queued] // by destination index
 
 	// the output link to this port
 	medium
@@ -71,7 +71,7 @@ func (x *Crossbar) PlugInWithInputBuffer(port sim.Port, sourceBufferSize, inputB
 	x.ports = append(x.ports, e)
 	for _, p := range x.ports {
 		for len(p.voq) < len(x.ports) {
-			p.voq = append(p.voq, fifo[queued]{})
+			p.voq = append(p.voq, timing.Ring[queued]{})
 		}
 	}
 	port.SetConnection(x)
@@ -91,7 +91,7 @@ func (x *Crossbar) CanSend(src sim.Port) bool {
 		return false
 	}
 	for d := range e.voq {
-		if d != si && e.voq[d].len() >= e.cap {
+		if d != si && e.voq[d].Len() >= e.cap {
 			e.wantNotify = true
 			return false
 		}
@@ -105,7 +105,7 @@ func (x *Crossbar) CanSendTo(src, dst sim.Port) bool {
 	x.lock.Lock()
 	defer x.lock.Unlock()
 	e := x.ports[x.mustEnd(src, "source")]
-	if e.voq[x.mustEnd(dst, "destination")].len() < e.cap && !e.inputFull() {
+	if e.voq[x.mustEnd(dst, "destination")].Len() < e.cap && !e.inputFull() {
 		return true
 	}
 	e.wantNotify = true
@@ -121,11 +121,11 @@ func (x *Crossbar) Send(msg sim.Msg) *sim.SendError {
 	defer x.lock.Unlock()
 	si, di := x.route(msg)
 	e := x.ports[si]
-	if e.voq[di].len() >= e.cap || e.inputFull() {
+	if e.voq[di].Len() >= e.cap || e.inputFull() {
 		e.wantNotify = true
 		return sim.NewSendError()
 	}
-	e.voq[di].push(x.entry(msg, di))
+	e.voq[di].Push(x.entry(msg, di))
 	e.waitingIn++
 	x.ports[di].waiting++
 	x.sent(msg)
@@ -166,7 +166,7 @@ func (x *Crossbar) pick(di int) int {
 	n := len(x.ports)
 	for k := 0; k < n; k++ {
 		i := (d.rr + k) % n
-		if i != di && x.ports[i].voq[di].len() > 0 {
+		if i != di && x.ports[i].voq[di].Len() > 0 {
 			return i
 		}
 	}
@@ -176,7 +176,7 @@ func (x *Crossbar) pick(di int) int {
 // grant puts the head of source si's queue for di on di's link at cycle c.
 func (x *Crossbar) grant(si, di int, c uint64, now sim.VTimeInSec) {
 	e, d := x.ports[si], x.ports[di]
-	m := e.voq[di].pop()
+	m := e.voq[di].Pop()
 	e.waitingIn--
 	d.waiting--
 	if x.launch(&d.medium, si, len(x.ports), &e.end, m, &d.out, c) {
@@ -225,13 +225,13 @@ func (x *Crossbar) Buffers() []timing.BufferState {
 			if si != di {
 				out = append(out, timing.BufferState{
 					Name: x.Name() + ".From" + e.token + ".To" + d.token,
-					Len:  e.voq[di].len(), Cap: e.cap,
+					Len:  e.voq[di].Len(), Cap: e.cap,
 				})
 			}
 		}
 	}
 	for _, d := range x.ports {
-		out = append(out, timing.BufferState{Name: x.Name() + ".To" + d.token, Len: d.out.q.len(), Cap: x.latency + 1})
+		out = append(out, timing.BufferState{Name: x.Name() + ".To" + d.token, Len: d.out.q.Len(), Cap: x.latency + 1})
 	}
 	return out
 }

@@ -5,17 +5,16 @@ import "github.com/sarchlab/akita/v3/sim"
 // AddPort returns a new port of c named "<c>.<name>" that holds capacity
 // incoming messages, added to c under name: the one home of the port
 // creation every builder repeated. Call it once c's name is set (after its
-// TickingComponent).
+// TickingComponent). It is Akita's port on a NewBuffer.
 func AddPort(c sim.Component, name string, capacity int) sim.Port {
-	p := sim.NewLimitNumMsgPort(c, capacity, c.Name()+"."+name)
-	c.AddPort(name, p)
+	p, _ := AddBufferedPort(c, name, capacity)
 	return p
 }
 
 // AddBufferedPort is AddPort whose incoming buffer ("<c>.<name>.Buf") is
 // returned too, for a unit that reports its occupancy (Buffers).
 func AddBufferedPort(c sim.Component, name string, capacity int) (sim.Port, sim.Buffer) {
-	buf := sim.NewBuffer(c.Name()+"."+name+".Buf", capacity)
+	buf := NewBuffer(c.Name()+"."+name+".Buf", capacity)
 	p := sim.NewLimitNumMsgPortWithExternalBuffer(c, buf, c.Name()+"."+name)
 	c.AddPort(name, p)
 	return p, buf

@@ -58,13 +58,13 @@ func (c *Comp) skipUnowned() {
 func (c *Comp) coarseBlur() bool {
 	progress := false
 	for budget := c.Cfg.TilesPerCycle; budget > 0 && c.blurNext < len(c.blurTiles); budget-- {
-		if c.tileQ.full() {
+		if c.tileQ.Len() >= c.Cfg.TileQueue {
 			return progress
 		}
 		tp := c.blurTiles[c.blurNext]
 		c.blurNext++
 		c.skipUnowned()
-		c.tileQ.push(fineItem{prim: c.prim, tx: tp.X, ty: tp.Y, class: tp.Class, blur: true})
+		c.tileQ.Push(fineItem{prim: c.prim, tx: tp.X, ty: tp.Y, class: tp.Class, blur: true})
 		if c.traced() {
 			c.trPrims[len(c.trPrims)-1].tiles++
 		}

@@ -70,7 +70,7 @@ type Builder = timing.Builder[Config, *Comp]
 func MakeBuilder() Builder { return timing.NewBuilder("rasterizer", DefaultConfig(), build) }
 
 func build(name string, env timing.Env, cfg Config) *Comp {
-	c := &Comp{tileQ: newRing[fineItem](cfg.TileQueue), outQ: newRing[outItem](cfg.OutputQueue)}
+	c := &Comp{tileQ: timing.NewRing[fineItem](cfg.TileQueue), outQ: timing.NewRing[outItem](cfg.OutputQueue)}
 	c.Unit = timing.NewUnit(name, env, cfg, c, activityNames...)
 	c.FromPrimitiveAssembly, c.inBuf = timing.AddBufferedPort(c, "FromPrimitiveAssembly", cfg.InputQueue)
 	c.ToDepthUnits = timing.AddPort(c, "ToDepthUnits", 1)

@@ -59,7 +59,7 @@ type Comp struct {
 	// Coarse stage: the primitive being walked.
 	prim   *protocol.PrimitiveMsg
 	walk   tileWalk
-	tileQ  ring[fineItem]
+	tileQ  timing.Ring[fineItem]
 	qcache []raster.Quad // fine raster scratch
 
 	// The 5D primitive being walked: its 32x32 tiles (raster5d.Triangle.Tiles)
@@ -76,7 +76,7 @@ type Comp struct {
 	pendMsg  *protocol.TileQuads
 	pendMsgs []*protocol.TileQuads // a 5D tile's messages, one per partition
 	pendCost uint64                // a 5D tile's fine cycles
-	outQ     ring[outItem]
+	outQ     timing.Ring[outItem]
 
 	blocked bool // this tick: the output could not take or send a message
 
@@ -147,8 +147,8 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 // send sends the ready messages at the head of the output queue, in order.
 func (c *Comp) send(now sim.VTimeInSec, cyc uint64) bool {
 	progress := false
-	for c.outQ.len() > 0 {
-		it := c.outQ.peek()
+	for c.outQ.Len() > 0 {
+		it := c.outQ.Front()
 		if it.ready > cyc {
 			break
 		}
@@ -179,7 +179,7 @@ func (c *Comp) send(now sim.VTimeInSec, cyc uint64) bool {
 				progress = true
 			}
 		}
-		c.outQ.pop()
+		c.outQ.Pop()
 	}
 	return progress
 }
@@ -207,11 +207,11 @@ func (c *Comp) fine(cyc uint64) bool {
 	}
 	progress := false
 	if !c.pending {
-		if c.tileQ.len() == 0 {
+		if c.tileQ.Len() == 0 {
 			return false
 		}
-		c.pend = *c.tileQ.peek()
-		c.tileQ.pop()
+		c.pend = *c.tileQ.Front()
+		c.tileQ.Pop()
 		c.pending, c.pendMsg, c.pendMsgs = true, nil, nil
 		progress = true
 		switch {
@@ -235,18 +235,18 @@ func (c *Comp) fine(cyc uint64) bool {
 		k := uint64(len(c.pendMsg.Quads))
 		cost = max(1, (k+uint64(c.Cfg.QuadsPerCycle)-1)/uint64(c.Cfg.QuadsPerCycle))
 	}
-	if (c.pend.prim == nil || c.pendMsg != nil || len(c.pendMsgs) > 0) && c.outQ.full() {
+	if (c.pend.prim == nil || c.pendMsg != nil || len(c.pendMsgs) > 0) && c.outQ.Len() >= c.Cfg.OutputQueue {
 		c.blocked = true
 		return progress
 	}
 	switch {
 	case c.pend.prim == nil:
-		c.outQ.push(outItem{end: c.pend.end, ready: cyc + cost})
+		c.outQ.Push(outItem{end: c.pend.end, ready: cyc + cost})
 	case c.pendMsg != nil:
-		c.outQ.push(outItem{tiles: c.pendMsg, ready: cyc + cost})
+		c.outQ.Push(outItem{tiles: c.pendMsg, ready: cyc + cost})
 		c.cnt.TilesEmitted++
 	case len(c.pendMsgs) > 0:
-		c.outQ.push(outItem{msgs: c.pendMsgs, ready: cyc + cost})
+		c.outQ.Push(outItem{msgs: c.pendMsgs, ready: cyc + cost})
 		c.cnt.TilesEmitted += uint64(len(c.pendMsgs))
 	}
 	if c.pend.prim != nil {
@@ -325,11 +325,11 @@ func (c *Comp) coarse(now sim.VTimeInSec, cyc uint64) bool {
 				c.Fault.Fail(fmt.Errorf("DrawEnd without draw"))
 				return false
 			}
-			if c.tileQ.full() {
+			if c.tileQ.Len() >= c.Cfg.TileQueue {
 				return false
 			}
 			c.FromPrimitiveAssembly.Retrieve(now)
-			c.tileQ.push(fineItem{end: m.Draw})
+			c.tileQ.Push(fineItem{end: m.Draw})
 			c.cnt.DrawEnds++
 			return true
 		default:
@@ -342,7 +342,7 @@ func (c *Comp) coarse(now sim.VTimeInSec, cyc uint64) bool {
 	}
 	d, p := c.prim.Draw, c.prim.Prim
 	for budget := c.Cfg.TilesPerCycle; budget > 0 && !c.walk.done(); budget-- {
-		if c.tileQ.full() {
+		if c.tileQ.Len() >= c.Cfg.TileQueue {
 			return progress
 		}
 		tx, ty := c.walk.take()
@@ -362,7 +362,7 @@ func (c *Comp) coarse(now sim.VTimeInSec, cyc uint64) bool {
 			c.cnt.TilesFiltered++
 			continue
 		}
-		c.tileQ.push(fineItem{prim: c.prim, tx: tx, ty: ty, class: class})
+		c.tileQ.Push(fineItem{prim: c.prim, tx: tx, ty: ty, class: class})
 		if c.traced() {
 			c.trPrims[len(c.trPrims)-1].tiles++
 		}
@@ -384,8 +384,8 @@ func (c *Comp) account(now sim.VTimeInSec, cyc uint64, progress bool) {
 	if c.fineBusy > cyc {
 		wake = c.fineBusy
 	}
-	if c.outQ.len() > 0 {
-		if r := c.outQ.peek().ready; r > cyc && (wake == 0 || r < wake) {
+	if c.outQ.Len() > 0 {
+		if r := c.outQ.Front().ready; r > cyc && (wake == 0 || r < wake) {
 			wake = r
 		}
 	}
@@ -402,26 +402,4 @@ func (c *Comp) account(now sim.VTimeInSec, cyc uint64, progress bool) {
 	if !progress && wake > cyc {
 		c.Waker.WakeIn(now, int(wake-cyc))
 	}
-}
-
-// ring is a bounded FIFO.
-type ring[T any] struct {
-	buf        []T
-	head, size int
-}
-
-func newRing[T any](n int) ring[T] { return ring[T]{buf: make([]T, n)} }
-
-func (q *ring[T]) len() int   { return q.size }
-func (q *ring[T]) full() bool { return q.size == len(q.buf) }
-func (q *ring[T]) peek() *T   { return &q.buf[q.head] }
-func (q *ring[T]) push(v T) {
-	q.buf[(q.head+q.size)%len(q.buf)] = v
-	q.size++
-}
-func (q *ring[T]) pop() {
-	var zero T
-	q.buf[q.head] = zero
-	q.head = (q.head + 1) % len(q.buf)
-	q.size--
 }

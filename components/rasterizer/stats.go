@@ -34,8 +34,8 @@ func (c *Comp) Buffers() []timing.BufferState {
 	}
 	return []timing.BufferState{
 		{Name: n + ".FromPrimitiveAssembly", Len: c.inBuf.Size(), Cap: c.inBuf.Capacity()},
-		{Name: n + ".TileQueue", Len: c.tileQ.len(), Cap: len(c.tileQ.buf)},
+		{Name: n + ".TileQueue", Len: c.tileQ.Len(), Cap: c.Cfg.TileQueue},
 		{Name: n + ".FineStage", Len: fine, Cap: 1},
-		{Name: n + ".OutputQueue", Len: c.outQ.len(), Cap: len(c.outQ.buf)},
+		{Name: n + ".OutputQueue", Len: c.outQ.Len(), Cap: c.Cfg.OutputQueue},
 	}
 }

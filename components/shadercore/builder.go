@@ -141,16 +141,16 @@ func (c Config) sfuWidth() int {
 }
 
 func (c *Comp) buildPorts(name string, cfg Config) {
-	c.inputBuf = sim.NewBuffer(name+".InputQueue", cfg.InputQueue)
+	c.inputBuf = timing.NewBuffer(name+".InputQueue", cfg.InputQueue)
 	c.FromDispatch = sim.NewLimitNumMsgPortWithExternalBuffer(c, c.inputBuf, name+".FromDispatch")
 	// ToPrimitiveAssembly also receives GS warps from primitive assembly:
 	// its buffer is the GS input queue.
-	c.gsInputBuf = sim.NewBuffer(name+".GSInputQueue", cfg.InputQueue)
+	c.gsInputBuf = timing.NewBuffer(name+".GSInputQueue", cfg.InputQueue)
 	c.ToPrimitiveAssembly = sim.NewLimitNumMsgPortWithExternalBuffer(c, c.gsInputBuf, name+".ToPrimitiveAssembly")
 	c.ToReorderBuffer = timing.AddPort(c, "ToReorderBuffer", 1)
 	// Every resident warp has at most one texture request outstanding, so a
 	// buffer of WarpSlots responses never refuses one.
-	c.responseBuf = sim.NewBuffer(name+".TexResponses", cfg.WarpSlots)
+	c.responseBuf = timing.NewBuffer(name+".TexResponses", cfg.WarpSlots)
 	c.Sampler = sim.NewLimitNumMsgPortWithExternalBuffer(c, c.responseBuf, name+".Sampler")
 	c.AddPort("FromDispatch", c.FromDispatch)
 	c.AddPort("ToPrimitiveAssembly", c.ToPrimitiveAssembly)

@@ -93,7 +93,7 @@ func build(name string, env timing.Env, cfg Config) *Comp {
 }
 
 func (c *Comp) buildPorts(name string, cfg Config, freq sim.Freq) {
-	c.inputBuf = sim.NewBuffer(name+".InputQueue", cfg.InputQueue)
+	c.inputBuf = timing.NewBuffer(name+".InputQueue", cfg.InputQueue)
 	c.Core = sim.NewLimitNumMsgPortWithExternalBuffer(c, c.inputBuf, name+".Core")
 	// At most MissQueue reads are outstanding: their responses always fit.
 	c.ToL2 = timing.AddPort(c, "ToL2", cfg.MissQueue)
