@@ -90,10 +90,8 @@ func (b Builder) Build(name string) *Comp {
 	c := &Comp{halt: b.halt, progress: b.progress, maxOutstanding: b.maxOutstanding,
 		inflight: map[string]pending{}, act: timing.NewActivity("busy", "blocked", "idle")}
 	c.TickingComponent = timing.NewTickingComponent(name, b.engine, b.freq, c)
-	c.Host = sim.NewLimitNumMsgPort(c, b.bufferSize, name+".Host")
-	c.ToMemory = sim.NewLimitNumMsgPort(c, b.bufferSize, name+".ToMemory")
-	c.AddPort("Host", c.Host)
-	c.AddPort("ToMemory", c.ToMemory)
+	c.Host = timing.AddPort(c, "Host", b.bufferSize)
+	c.ToMemory = timing.AddPort(c, "ToMemory", b.bufferSize)
 	return c
 }
 

@@ -44,8 +44,7 @@ type idealEntry struct {
 func (m *Memory) buildLimitedIdeal(engine sim.Engine, name string) *limitedIdeal {
 	c := &limitedIdeal{storage: m.Storage, conv: storageConverter{m}, cfg: m.Config.Ideal}
 	c.TickingComponent = timing.NewTickingComponent(name, engine, m.Config.Freq, c)
-	c.top = sim.NewLimitNumMsgPort(c, c.cfg.TopBufferSize, name+".TopPort")
-	c.AddPort("Top", c.top)
+	c.top = timing.AddPort(c, "Top", c.cfg.TopBufferSize)
 	c.waker = timing.NewWaker(engine, m.Config.Freq, c)
 	return c
 }

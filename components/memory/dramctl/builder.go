@@ -81,8 +81,7 @@ func (b Builder) Build(name string) (*Comp, error) {
 	c.terms = newReadyTerms(cfg.Geometry.Ranks * cfg.Geometry.BankGroups)
 	c.TickingComponent = timing.NewTickingComponent(name, b.engine, cfg.Timing.Freq(), c)
 	c.waker = timing.NewTickWaker(b.engine, cfg.Timing.Freq(), c.Tick)
-	c.Top = sim.NewLimitNumMsgPort(c, cfg.TopBuffer, name+".Top")
-	c.AddPort("Top", c.Top)
+	c.Top = timing.AddPort(c, "Top", cfg.TopBuffer)
 	return c, nil
 }
 

@@ -3,8 +3,6 @@ package binner
 import (
 	"fmt"
 
-	"github.com/sarchlab/akita/v3/sim"
-
 	"github.com/gfxsim/gfxsim/components/memclient"
 	"github.com/gfxsim/gfxsim/timing"
 )
@@ -28,10 +26,10 @@ func MakeBuilder() Builder { return timing.NewBuilder("binner", DefaultConfig(),
 func build(name string, env timing.Env, cfg Config) *Binner {
 	c := &Binner{zero: make([]byte, cfg.LineBytes)}
 	c.Unit = timing.NewUnit(name, env, cfg, c, stateNames[:]...)
-	c.FromPrimitiveAssembly = sim.NewLimitNumMsgPort(c, cfg.InputQueue, name+".FromPrimitiveAssembly")
-	c.Control = sim.NewLimitNumMsgPort(c, 4, name+".Control")
-	c.ToMemory = sim.NewLimitNumMsgPort(c, cfg.MaxOutstandingMemory, name+".ToMemory")
-	c.ToScheduler = sim.NewLimitNumMsgPort(c, 2, name+".ToScheduler")
+	c.FromPrimitiveAssembly = timing.AddPort(c, "FromPrimitiveAssembly", cfg.InputQueue)
+	c.Control = timing.AddPort(c, "Control", 4)
+	c.ToMemory = timing.AddPort(c, "ToMemory", cfg.MaxOutstandingMemory)
+	c.ToScheduler = timing.AddPort(c, "ToScheduler", 2)
 	mc, err := memclient.New(c.ToMemory, timing.LateFinder{At: &c.Memory}, env.Freq, memclient.Config{MaxOutstanding: cfg.MaxOutstandingMemory})
 	if err != nil {
 		panic(fmt.Sprintf("binner %s: %v", name, err))

@@ -3,8 +3,6 @@ package tilescheduler
 import (
 	"fmt"
 
-	"github.com/sarchlab/akita/v3/sim"
-
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/timing"
 )
@@ -25,8 +23,8 @@ func build(name string, env timing.Env, cfg Config) *Scheduler {
 	c := &Scheduler{held: make([]int, cfg.TileUnits),
 		perUnit: make([]uint64, cfg.TileUnits), jobs: map[string]int{}}
 	c.Unit = timing.NewUnit(name, env, cfg, c, stateNames[:]...)
-	c.FromBinner = sim.NewLimitNumMsgPort(c, 2, name+".FromBinner")
-	c.ToTileUnits = sim.NewLimitNumMsgPort(c, 2*cfg.TileUnits*cfg.JobsPerUnit, name+".ToTileUnits")
+	c.FromBinner = timing.AddPort(c, "FromBinner", 2)
+	c.ToTileUnits = timing.AddPort(c, "ToTileUnits", 2*cfg.TileUnits*cfg.JobsPerUnit)
 	return c
 }
 

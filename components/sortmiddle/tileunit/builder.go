@@ -3,8 +3,6 @@ package tileunit
 import (
 	"fmt"
 
-	"github.com/sarchlab/akita/v3/sim"
-
 	"github.com/gfxsim/gfxsim/components/memclient"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/timing"
@@ -31,11 +29,11 @@ func MakeBuilder() Builder { return timing.NewBuilder("tile unit", DefaultConfig
 func build(name string, env timing.Env, cfg Config) *TileUnit {
 	c := &TileUnit{}
 	c.Unit = timing.NewUnit(name, env, cfg, c, stateNames[:]...)
-	c.FromScheduler = sim.NewLimitNumMsgPort(c, 4, name+".FromScheduler")
-	c.ToRasterizer = sim.NewLimitNumMsgPort(c, 4, name+".ToRasterizer")
-	c.Control = sim.NewLimitNumMsgPort(c, 8, name+".Control")
-	c.ToMemory = sim.NewLimitNumMsgPort(c, cfg.MaxOutstandingMemory, name+".ToMemory")
-	c.TileMemory = sim.NewLimitNumMsgPort(c, cfg.InputQueue, name+".TileMemory")
+	c.FromScheduler = timing.AddPort(c, "FromScheduler", 4)
+	c.ToRasterizer = timing.AddPort(c, "ToRasterizer", 4)
+	c.Control = timing.AddPort(c, "Control", 8)
+	c.ToMemory = timing.AddPort(c, "ToMemory", cfg.MaxOutstandingMemory)
+	c.TileMemory = timing.AddPort(c, "TileMemory", cfg.InputQueue)
 	mc, err := memclient.New(c.ToMemory, timing.LateFinder{At: &c.Memory}, env.Freq, memclient.Config{MaxOutstanding: cfg.MaxOutstandingMemory})
 	if err != nil {
 		panic(fmt.Sprintf("tile unit %s: %v", name, err))
