@@ -121,7 +121,6 @@ type stats struct {
 	maxGSBufUsed      int    `stat:"gs_max_output_buffer_bytes"`
 	residentIntegral  uint64 // sum over cycles of resident warps
 	residentSince     uint64
-	lastCycle         uint64
 }
 
 // Tick runs the stages back to front: outputs, texture requests, texture
@@ -131,7 +130,6 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 		return false
 	}
 	cy := c.Freq.Cycle(now)
-	c.stats.lastCycle = cy
 	progress := c.sendOutputs(now, cy)
 	progress = c.sendTexRequests(now, cy) || progress
 	progress = c.receiveTexResponse(now, cy) || progress
@@ -144,11 +142,43 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 	if c.Fault.Stopped() {
 		return false
 	}
-	c.Activity.Set(cy, c.classify(cy))
-	if !progress {
+	state := c.classify(cy)
+	c.Activity.Set(cy, state)
+	if !progress || c.quietAfter(cy, state) {
 		c.Waker.WakeForNext(now, cy, c.nextEvent(cy))
+		return false
 	}
-	return progress
+	return true
+}
+
+// quietAfter reports whether the tick of cycle cy+1 would do nothing and
+// leave the activity in state: no message waits in an input port (a message
+// that arrives wakes the core itself), no texture request or output falls
+// due and no warp can issue by then. A core that issues a warp instruction
+// every few cycles then sleeps from one issue to the next, as it does after
+// a tick without progress, instead of spending a tick on the cycle between.
+func (c *Comp) quietAfter(cy uint64, state int) bool {
+	next := cy + 1
+	if c.FromDispatch.Peek() != nil || c.ToPrimitiveAssembly.Peek() != nil || c.Sampler.Peek() != nil {
+		return false
+	}
+	if len(c.texQueue) > 0 && c.texQueue[0].readyAt <= next {
+		return false
+	}
+	for _, i := range c.order {
+		s := &c.slots[i]
+		switch s.state {
+		case slotLoading, slotReady:
+			if max(s.readyAt, c.issueFreeAt) <= next {
+				return false
+			}
+		case slotDone:
+			if s.readyAt <= next {
+				return false
+			}
+		}
+	}
+	return c.classify(next) == state
 }
 
 // classify returns the activity state from cycle cy on.
