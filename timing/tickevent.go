@@ -2,15 +2,24 @@ package timing
 
 import "github.com/sarchlab/akita/v3/sim"
 
-// IsTick reports whether e is a tick event: of a TickingComponent or of
-// Akita's. A test hook that logs when a unit ticks matches its events with
-// IsTick and Handler (the unit's *TickingComponent).
-func IsTick(e sim.Event) bool {
-	switch e.(type) {
-	case *tickEvent, sim.TickEvent:
-		return true
+// Ticked returns the component that event e ticks, and whether it ticks
+// one: a TickingComponent's tick, Akita's, or a unit's wake-up, which ticks
+// its unit within the event (see NewUnit). A test hook that logs when a unit
+// ticks matches events with it; a wake-up that finds a tick of its own time
+// already scheduled leaves the tick to that event, so a log keeps one entry
+// per cycle (testpeer.TickLog).
+func Ticked(e sim.Event) (sim.Handler, bool) {
+	switch ev := e.(type) {
+	case *tickEvent:
+		return ev.c, true
+	case sim.TickEvent:
+		return ev.Handler(), true
+	case *wakeEvent:
+		if ev.w.unit != nil {
+			return ev.w.unit, true
+		}
 	}
-	return false
+	return nil, false
 }
 
 // reuse keeps the events a handler has handled, to schedule them again:

@@ -40,12 +40,13 @@ type Unit[C any] struct {
 	Env      Env       // the engine, clock, halt and progress it was built with
 	Fault    Fault     // its first protocol error, which halts the platform
 	Activity *Activity // the state of each of its cycles; nil for a unit without states
-	Waker    *Waker    // its wake-ups (built for every unit; one that never sleeps leaves it idle)
+	Waker    *Waker    // its wake-ups, each ticking the unit itself (built for every unit; one that never sleeps leaves it idle)
 }
 
 func NewUnit[C any](name string, env Env, cfg C, t sim.Ticker, states ...string) Unit[C] {
 	tc := NewTickingComponent(name, env.Engine, env.Freq, t)
-	u := Unit[C]{TickingComponent: tc, Cfg: cfg, Env: env, Fault: env.Fault(name), Waker: NewWaker(env.Engine, env.Freq, tc)}
+	u := Unit[C]{TickingComponent: tc, Cfg: cfg, Env: env, Fault: env.Fault(name), Waker: NewTickWaker(env.Engine, env.Freq, tc.tickNowDirect)}
+	u.Waker.unit = tc
 	if len(states) > 0 {
 		u.Activity = NewActivity(states...)
 	}

@@ -23,6 +23,7 @@ type Waker struct {
 	freq    sim.Freq
 	comp    TickNower
 	tick    func(now sim.VTimeInSec) bool // NewTickWaker: called directly
+	unit    *TickingComponent             // the unit whose waker it is (NewUnit), for Ticked
 	pending []sim.VTimeInSec              // sorted, distinct
 	events  reuse[wakeEvent]              // its wake-up events, reused (under lock)
 }

@@ -29,20 +29,7 @@ type bench struct {
 	packer  *Comp
 	sources []*fakeSource
 	sink    *fakeSink
-	ticks   []uint64 // cycles of the packer's ticks
-}
-
-type tickRecorder struct {
-	b *bench
-}
-
-func (h tickRecorder) Func(ctx sim.HookCtx) {
-	if ctx.Pos != sim.HookPosBeforeEvent {
-		return
-	}
-	if ev, ok := ctx.Item.(sim.Event); ok && timing.IsTick(ev) && ev.Handler() == sim.Handler(h.b.packer.TickingComponent) {
-		h.b.ticks = append(h.b.ticks, h.b.packer.Freq.Cycle(ev.Time()))
-	}
+	ticks   *testpeer.TickLog // the packer's ticks
 }
 
 // newBench builds the bench; sinkCap is the sink's port capacity, bufOut the
@@ -65,7 +52,8 @@ func newBench(b Builder, scripts [][]scripted, sinkCap, bufOut int) *bench {
 	out := sim.NewDirectConnection("PackerToROB", e, 1*sim.GHz)
 	out.PlugIn(bn.packer.ToReorderBuffer, bufOut)
 	out.PlugIn(bn.sink.Port, 1)
-	e.AcceptHook(tickRecorder{bn})
+	bn.ticks = &testpeer.TickLog{Comp: bn.packer.TickingComponent}
+	e.AcceptHook(bn.ticks)
 	return bn
 }
 

@@ -159,8 +159,8 @@ func TestTimeout(t *testing.T) {
 		t.Fatalf("received %v, want %v", got, want)
 	}
 	wantTicks := []uint64{1, 2, 65, 66, 67, 101, 102, 165, 166, 167, 201, 202, 203}
-	if !reflect.DeepEqual(bn.ticks, wantTicks) {
-		t.Fatalf("packer ticked at %v, want %v", bn.ticks, wantTicks)
+	if !reflect.DeepEqual(bn.ticks.Cycles, wantTicks) {
+		t.Fatalf("packer ticked at %v, want %v", bn.ticks.Cycles, wantTicks)
 	}
 	if got := testpeer.StatMap(bn.packer)["GPU.QuadPacker.flushes_timeout"]; got != 2 {
 		t.Fatalf("%v time-out flushes, want 2", got)
@@ -225,8 +225,8 @@ func TestBlockedOutput(t *testing.T) {
 			t.Errorf("cycles_%s = %v, want %v", s, got, n)
 		}
 	}
-	if !reflect.DeepEqual(bn.ticks, []uint64{1, 2, 3, 4, 5, 6, 7, 8, 9, 51, 52, 53, 54}) {
-		t.Errorf("packer ticked at %v: it must sleep while blocked", bn.ticks)
+	if !reflect.DeepEqual(bn.ticks.Cycles, []uint64{1, 2, 3, 4, 5, 6, 7, 8, 9, 51, 52, 53, 54}) {
+		t.Errorf("packer ticked at %v: it must sleep while blocked", bn.ticks.Cycles)
 	}
 }
 

@@ -217,7 +217,7 @@ func ClipPos(d *protocol.Draw, x, y, z float32) geom.Vec4 {
 }
 
 // TickLog is an engine hook that records the cycles (at Freq) at which the
-// component Comp ticked.
+// component Comp ticked (timing.Ticked), once per cycle.
 type TickLog struct {
 	Comp   sim.Handler
 	Cycles []uint64
@@ -228,7 +228,14 @@ func (h *TickLog) Func(ctx sim.HookCtx) {
 	if ctx.Pos != sim.HookPosBeforeEvent {
 		return
 	}
-	if ev, ok := ctx.Item.(sim.Event); ok && timing.IsTick(ev) && ev.Handler() == h.Comp {
-		h.Cycles = append(h.Cycles, Freq.Cycle(ev.Time()))
+	ev, ok := ctx.Item.(sim.Event)
+	if !ok {
+		return
+	}
+	if c, ok := timing.Ticked(ev); ok && c == h.Comp {
+		cy := Freq.Cycle(ev.Time())
+		if n := len(h.Cycles); n == 0 || h.Cycles[n-1] != cy {
+			h.Cycles = append(h.Cycles, cy)
+		}
 	}
 }
