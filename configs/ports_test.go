@@ -8,9 +8,10 @@ import (
 )
 
 // TestUnitsListTheirPorts: every port of its own (not a peer's) that a unit
-// holds in an exported field is one of its Ports(), the list the metrics sampler hooks to count a unit's
-// traffic (the tiled machine's binner, tile scheduler and tile units once
-// made ports they never added, and their traffic read zero).
+// holds in an exported field is one of its Ports(), the list the metrics
+// sampler hooks to count a unit's traffic (the tiled machine's binner, tile
+// scheduler and tile units once made ports they never added, and their
+// traffic read zero).
 func TestUnitsListTheirPorts(t *testing.T) {
 	portType := reflect.TypeFor[sim.Port]()
 	for _, m := range []struct {
