@@ -2,6 +2,7 @@ package connections
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/gfxsim/gfxsim/timing"
 	"github.com/sarchlab/akita/v3/sim"
@@ -29,7 +30,8 @@ type Crossbar struct {
 	*timing.TickingComponent
 	core
 
-	ports []*xbarEnd // plug-in order
+	ports  []*xbarEnd // plug-in order
+	active []uint64   // bit di: destination di has messages waiting for it or on its link
 }
 
 // xbarEnd is one plugged-in port: its queues as a source and its output link
@@ -69,6 +71,9 @@ func (x *Crossbar) PlugInWithInputBuffer(port sim.Port, sourceBufferSize, inputB
 	e := &xbarEnd{end: end{port: port, cap: sourceBufferSize}, inputCap: inputBufferSize}
 	x.plug(&e.end, &e.out)
 	x.ports = append(x.ports, e)
+	for len(x.active)*64 < len(x.ports) {
+		x.active = append(x.active, 0)
+	}
 	for _, p := range x.ports {
 		for len(p.voq) < len(x.ports) {
 			p.voq = append(p.voq, timing.Ring[queued]{})
@@ -128,27 +133,37 @@ func (x *Crossbar) Send(msg sim.Msg) *sim.SendError {
 	e.voq[di].Push(x.entry(msg, di))
 	e.waitingIn++
 	x.ports[di].waiting++
+	x.active[di/64] |= 1 << (di % 64)
 	x.sent(msg)
 	return nil
 }
 
 // Tick delivers due messages on every output link, grants each free link to
 // its next source and schedules the next tick at the cycle the next event can
-// happen.
+// happen. It visits the destinations in plug-in order, and only those with
+// messages waiting for them or on their link (active): the others have
+// nothing to deliver, grant or wait for.
 func (x *Crossbar) Tick(now sim.VTimeInSec) bool {
 	c := x.beginTick(now)
 	next := uint64(never)
-	for di, d := range x.ports {
-		x.deliver(d, c, now)
-		if d.freeAt <= c && d.waiting > 0 && !d.out.refused {
-			if si := x.pick(di); si >= 0 {
-				x.grant(si, di, c, now)
+	for w := range x.active {
+		for m := x.active[w]; m != 0; m &= m - 1 {
+			di := w*64 + bits.TrailingZeros64(m)
+			d := x.ports[di]
+			x.deliver(d, c, now)
+			if d.freeAt <= c && d.waiting > 0 && !d.out.refused {
+				if si := x.pick(di); si >= 0 {
+					x.grant(si, di, c, now)
+				}
+			}
+			if d.waiting > 0 && !d.out.refused {
+				next = min(next, max(c+1, d.freeAt))
+			}
+			next = min(next, d.out.nextDue())
+			if d.waiting == 0 && d.out.q.Len() == 0 {
+				x.active[w] &^= 1 << (di % 64)
 			}
 		}
-		if d.waiting > 0 && !d.out.refused {
-			next = min(next, max(c+1, d.freeAt))
-		}
-		next = min(next, d.out.nextDue())
 	}
 	return x.endTick(c, next, now)
 }
