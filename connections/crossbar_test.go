@@ -1,6 +1,7 @@
 package connections
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -250,5 +251,34 @@ func TestCrossbarInputBuffer(t *testing.T) {
 		if !reflect.DeepEqual(s.freed, freed) {
 			t.Errorf("input %d: NotifyPortFree at %v, want %v", input, s.freed, freed)
 		}
+	}
+}
+
+// TestCrossbarManyPorts: destinations beyond the 64th port (the crossbar
+// keeps its active destinations a bit per port, 64 to a word) move their
+// messages as the first ones do: S[1] sends to R[2], plugged in 68th, S[2]
+// to R[1], plugged in 2nd, both at full width as in TestCrossbarParallel.
+func TestCrossbarManyPorts(t *testing.T) {
+	e := sim.NewSerialEngine()
+	c := build(xbarLink, e, testFreq, 32, 1)
+	r1 := newReceiver("R[1]", e, 8, 0)
+	r2 := newReceiver("R[2]", e, 8, 0)
+	s1 := newSender("S[1]", e, quads("A0", 1, r2, 64), quads("A1", 1, r2, 64), quads("A2", 1, r2, 64))
+	s2 := newSender("S[2]", e, quads("B0", 1, r1, 64), quads("B1", 1, r1, 64), quads("B2", 1, r1, 64))
+	c.PlugIn(s1.out, 4)
+	c.PlugIn(r1.in, 4)
+	for i := 0; i < 65; i++ {
+		c.PlugIn(newReceiver(fmt.Sprintf("F[%d]", i), e, 1, 0).in, 4)
+	}
+	c.PlugIn(r2.in, 4)
+	c.PlugIn(s2.out, 4)
+	runEngine(t, e)
+	want2 := []got{{"A0", 3, 4}, {"A1", 5, 6}, {"A2", 7, 8}}
+	want1 := []got{{"B0", 3, 4}, {"B1", 5, 6}, {"B2", 7, 8}}
+	if !reflect.DeepEqual(r2.got, want2) {
+		t.Errorf("R[2] (port 68) got %v, want %v", r2.got, want2)
+	}
+	if !reflect.DeepEqual(r1.got, want1) {
+		t.Errorf("R[1] (port 2) got %v, want %v", r1.got, want1)
 	}
 }
