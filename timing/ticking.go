@@ -96,6 +96,11 @@ func (c *TickingComponent) tickNowDirect(now sim.VTimeInSec) bool {
 	}
 	c.nextTickTime = now
 	c.lock.Unlock()
+	return c.tick(now)
+}
+
+// tick ticks c at time now and, on progress, asks for the next cycle's tick.
+func (c *TickingComponent) tick(now sim.VTimeInSec) bool {
 	if c.ticker.Tick(now) {
 		c.TickLater(now)
 		return true
@@ -111,8 +116,6 @@ func (c *TickingComponent) Handle(e sim.Event) error {
 		c.events.handled(te)
 		c.lock.Unlock()
 	}
-	if c.ticker.Tick(now) {
-		c.TickLater(now)
-	}
+	c.tick(now)
 	return nil
 }
