@@ -5,6 +5,7 @@ import (
 	"image"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/sarchlab/akita/v3/sim"
 
@@ -90,7 +91,7 @@ type Platform struct {
 	// image (set by Run): the resolve writes the presented pixels there.
 	Display uint64
 
-	events uint64
+	events atomic.Uint64 // the parallel engine runs a time's events at once
 	used   bool
 
 	sageCommandPorts []sim.Port // the command bus's ports until the video path joins them
@@ -641,11 +642,13 @@ type single struct{ port sim.Port }
 
 func (s *single) Find(uint64) sim.Port { return s.port }
 
-type eventCounter struct{ n *uint64 }
+// eventCounter counts the engine's events; atomically, since the parallel
+// engine runs the events of one time on several goroutines at once.
+type eventCounter struct{ n *atomic.Uint64 }
 
 func (h *eventCounter) Func(ctx sim.HookCtx) {
 	if ctx.Pos == sim.HookPosBeforeEvent {
-		*h.n++
+		h.n.Add(1)
 	}
 }
 
@@ -757,7 +760,7 @@ func (p *Platform) Run(f *driver.Frame) (*Result, error) {
 		img = p.Sage.videoImage()
 	}
 	fin := cp.FinishTime()
-	res := &Result{Image: img, Cycles: p.CoreFreq.Cycle(fin), Seconds: float64(fin), Events: p.events,
+	res := &Result{Image: img, Cycles: p.CoreFreq.Cycle(fin), Seconds: float64(fin), Events: p.events.Load(),
 		Stats: map[string]float64{}}
 	add := func(n string, v float64) { res.Stats[n] = v }
 	for _, u := range p.Units {
