@@ -107,6 +107,22 @@ func BenchmarkTimedDefaultSceneQuarter(b *testing.B) {
 	benchTimed(b, Default(), 640, 360, 4)
 }
 
+// BenchmarkTimedDefaultSceneParallel and BenchmarkTimedDefaultSceneQuarterParallel
+// are the default frame and its quarter on the parallel engine
+// (timing.ParallelEngine, GOMAXPROCS workers): against the serial engine's
+// benchmarks, its speed-up.
+func BenchmarkTimedDefaultSceneParallel(b *testing.B) {
+	c := Default()
+	c.Engine = "parallel"
+	benchTimed(b, c, 1280, 720, 4)
+}
+
+func BenchmarkTimedDefaultSceneQuarterParallel(b *testing.B) {
+	c := Default()
+	c.Engine = "parallel"
+	benchTimed(b, c, 640, 360, 4)
+}
+
 // BenchmarkTimedDefaultSceneQuarterDRAM is BenchmarkTimedDefaultSceneQuarter
 // reporting the bandwidth the default memory's channels (gfxsim's DRAM
 // controller, 16 GDDR6 channels) achieved, their row-hit rate and read latency.

@@ -200,7 +200,7 @@ func Build(c *Config) (_ *Platform, err error) {
 	}()
 	p := &Platform{Config: c, Halt: &timing.Halt{}, Progress: &timing.Progress{}, CoreFreq: mhz(c.Clocks.CoreMHz)}
 	if c.Engine == "parallel" {
-		p.Engine = sim.NewParallelEngine()
+		p.Engine = timing.NewParallelEngine()
 	} else {
 		p.Engine = timing.NewSerialEngine()
 	}

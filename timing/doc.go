@@ -5,7 +5,9 @@
 // component is built: MakeBuilder().WithEnv(env).WithConfig(cfg).Build(name).
 //
 // It also holds what the machines run on: SerialEngine (Akita's serial
-// engine's exact event order, faster) and TickingComponent (Akita's ticking
+// engine's exact event order, faster), ParallelEngine (Akita's parallel
+// engine's rounds, the events of one time on every core, with persistent
+// workers instead of a goroutine per event) and TickingComponent (Akita's ticking
 // component with tick events that carry no ID string and are reused), with
 // which every gfxsim unit ticks at exactly the times Akita's would (a unit's
 // wake-up ticks it within its own event, earlier among the primary events of

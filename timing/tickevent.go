@@ -27,8 +27,9 @@ func Ticked(e sim.Event) (sim.Handler, bool) {
 // once per tick of every unit, and reusing one does not. An event goes back
 // into use only once the handler's next event is being handled: by then the
 // engine and its hooks are done with it, on the serial engine and on the
-// parallel one (which finishes every event of a time before the next time,
-// and runs at most one event of a handler per time). The handler guards it
+// parallel ones, Akita's and ParallelEngine (which finish every event of a
+// time before the next time, and run at most one event of a handler per
+// time). The handler guards it
 // with its own lock.
 type reuse[E any] struct {
 	free []*E
