@@ -36,14 +36,16 @@ import (
 // The default frame (1280x720, 4x MSAA) on 2 cores: 11.7-13.4 s against the
 // serial engine's 14.8-17.1 s, in alternating runs
 // (BenchmarkTimedDefaultSceneParallel); Akita's parallel engine took 48.5 s.
-// Two fifths of a frame's rounds (room at 320x180) have four events or more,
-// and they hold three quarters of its events.
+// Half of a frame's rounds (room at 320x180) have three events or more, and
+// they hold 87% of its events; of MinParallel 2, 3, 4 and 6, 3 ran the
+// quarter frame fastest (medians of four alternating runs: 3.6, 3.4, 4.0 and
+// 5.8 s).
 type ParallelEngine struct {
 	sim.HookableBase
 
 	// Workers is the number of goroutines that run a round (default
 	// GOMAXPROCS); MinParallel the fewest events a round must have to be
-	// shared among them (default 4). Set them before Run.
+	// shared among them (default 3). Set them before Run.
 	Workers, MinParallel int
 
 	now                atomic.Uint64 // math.Float64bits of the current time
@@ -81,9 +83,9 @@ type paddedGen struct {
 }
 
 // NewParallelEngine returns an engine with no events, GOMAXPROCS workers and
-// MinParallel 4.
+// MinParallel 3.
 func NewParallelEngine() *ParallelEngine {
-	return &ParallelEngine{Workers: runtime.GOMAXPROCS(0), MinParallel: 4}
+	return &ParallelEngine{Workers: runtime.GOMAXPROCS(0), MinParallel: 3}
 }
 
 // Schedule registers an event. It may be called from any event's handler
