@@ -33,9 +33,11 @@ import (
 // when the round is over. A waiting worker spins (it yields its thread after
 // a while without a round), so a run keeps every core busy.
 //
-// The default frame (1280x720, 4x MSAA) on 2 cores: 11.7-13.4 s against the
-// serial engine's 14.8-17.1 s, in alternating runs
-// (BenchmarkTimedDefaultSceneParallel); Akita's parallel engine took 48.5 s.
+// The default frame (1280x720, 4x MSAA) on 2 cores: 11.1-13.4 s against the
+// serial engine's 13.1-17.1 s in eight alternating pairs of runs, 1.11-1.40x
+// faster, 1.21x the median (BenchmarkTimedDefaultSceneParallel); Akita's
+// parallel engine took 48.5 s. Giving each handler a home goroutine, to keep
+// its state in one core's cache, was no faster.
 // Half of a frame's rounds (room at 320x180) have three events or more, and
 // they hold 87% of its events; of MinParallel 2, 3, 4 and 6, 3 ran the
 // quarter frame fastest (medians of four alternating runs: 3.6, 3.4, 4.0 and
