@@ -5,7 +5,6 @@ import (
 	"image"
 	"sort"
 	"strings"
-	"sync/atomic"
 
 	"github.com/sarchlab/akita/v3/sim"
 
@@ -45,7 +44,7 @@ type link interface {
 // platform for every frame: its components keep the state of the frame.
 type Platform struct {
 	Config   *Config
-	Engine   sim.Engine
+	Engine   timing.Engine
 	CoreFreq sim.Freq
 
 	Halt     *timing.Halt
@@ -91,8 +90,7 @@ type Platform struct {
 	// image (set by Run): the resolve writes the presented pixels there.
 	Display uint64
 
-	events atomic.Uint64 // the parallel engine runs a time's events at once
-	used   bool
+	used bool
 
 	sageCommandPorts []sim.Port // the command bus's ports until the video path joins them
 	unitsBuilt       []func([]protocol.Unit)
@@ -211,7 +209,6 @@ func Build(c *Config) (_ *Platform, err error) {
 		if err := p.buildSage(); err != nil {
 			return nil, err
 		}
-		p.Engine.AcceptHook(&eventCounter{n: &p.events})
 		return p, nil
 	}
 	if c.Machine == "sortmiddle" {
@@ -225,7 +222,6 @@ func Build(c *Config) (_ *Platform, err error) {
 	if err := p.buildCoherenceChecker(); err != nil {
 		return nil, err
 	}
-	p.Engine.AcceptHook(&eventCounter{n: &p.events})
 	return p, nil
 }
 
@@ -642,16 +638,6 @@ type single struct{ port sim.Port }
 
 func (s *single) Find(uint64) sim.Port { return s.port }
 
-// eventCounter counts the engine's events; atomically, since the parallel
-// engine runs the events of one time on several goroutines at once.
-type eventCounter struct{ n *atomic.Uint64 }
-
-func (h *eventCounter) Func(ctx sim.HookCtx) {
-	if ctx.Pos == sim.HookPosBeforeEvent {
-		h.n.Add(1)
-	}
-}
-
 // Result is what a timed frame produced.
 type Result struct {
 	Image   *image.RGBA
@@ -760,7 +746,7 @@ func (p *Platform) Run(f *driver.Frame) (*Result, error) {
 		img = p.Sage.videoImage()
 	}
 	fin := cp.FinishTime()
-	res := &Result{Image: img, Cycles: p.CoreFreq.Cycle(fin), Seconds: float64(fin), Events: p.events.Load(),
+	res := &Result{Image: img, Cycles: p.CoreFreq.Cycle(fin), Seconds: float64(fin), Events: p.Engine.Events(),
 		Stats: map[string]float64{}}
 	add := func(n string, v float64) { res.Stats[n] = v }
 	for _, u := range p.Units {

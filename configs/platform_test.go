@@ -6,11 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
-
-	"github.com/sarchlab/akita/v3/sim"
 
 	"github.com/gfxsim/gfxsim/functional/reference"
 	"github.com/gfxsim/gfxsim/internal/testframe"
@@ -335,30 +331,6 @@ func TestDeterminism(t *testing.T) {
 	_, f3 := frame(t, "room", 80, 48, 4)
 	c := timed(t, par, f3)
 	diffStats(t, "serial vs parallel", a, c)
-}
-
-// TestEventCounterConcurrent: the parallel engines invoke hooks from several
-// goroutines at once; the event counter loses none of their events (a plain
-// increment lost a few hundred of a frame's 1.7 M events).
-func TestEventCounterConcurrent(t *testing.T) {
-	var n atomic.Uint64
-	h := &eventCounter{n: &n}
-	const workers, each = 4, 50000
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := 0; i < each; i++ {
-				h.Func(sim.HookCtx{Pos: sim.HookPosBeforeEvent})
-				h.Func(sim.HookCtx{Pos: sim.HookPosAfterEvent})
-			}
-		}()
-	}
-	wg.Wait()
-	if got := n.Load(); got != workers*each {
-		t.Errorf("counted %d events of %d", got, workers*each)
-	}
 }
 
 func diffStats(t *testing.T, what string, a, b *Result) {

@@ -26,6 +26,7 @@ type SerialEngine struct {
 
 	now                atomic.Uint64 // math.Float64bits of the current time
 	primary, secondary eventHeap
+	events             uint64 // events run
 
 	isPaused     bool
 	isPausedLock sync.Mutex
@@ -106,6 +107,18 @@ func (e *SerialEngine) Schedule(evt sim.Event) {
 	e.primary.push(evt)
 }
 
+// Events returns the number of events run so far (read it from Run's
+// goroutine: an event's handler, or after Run).
+func (e *SerialEngine) Events() uint64 { return e.events }
+
+// Engine is a sim.Engine that counts the events it ran: SerialEngine and
+// ParallelEngine count them without an engine hook (which would cost two
+// calls an event, and an atomic counter on the parallel engine).
+type Engine interface {
+	sim.Engine
+	Events() uint64
+}
+
 // CurrentTime returns the time of the event being run (or last run).
 func (e *SerialEngine) CurrentTime() sim.VTimeInSec {
 	return sim.VTimeInSec(math.Float64frombits(e.now.Load()))
@@ -130,6 +143,7 @@ func (e *SerialEngine) Run() error {
 	for len(e.primary)+len(e.secondary) > 0 {
 		e.pauseLock.Lock()
 		evt := e.next()
+		e.events++
 		e.now.Store(math.Float64bits(float64(evt.Time())))
 		hooked := e.NumHooks() > 0
 		if hooked {

@@ -53,6 +53,7 @@ type ParallelEngine struct {
 	now                atomic.Uint64 // math.Float64bits of the current time
 	shared             atomic.Bool   // a round runs on several goroutines
 	primary, secondary eventHeap
+	events             uint64 // events run
 
 	// The events a shared round scheduled: scheduled[:nScheduled] (at most
 	// its length), then overflow, under mu.
@@ -62,26 +63,21 @@ type ParallelEngine struct {
 	overflow   []sim.Event
 	panicked   *any // the first panic of a worker's handler this round, under mu
 
-	// The round being shared: its events, the index of the next one to take
-	// and its generation; a worker that finished generation g stores g in
-	// its done entry.
-	round []sim.Event
-	next  atomic.Int64
-	gen   atomic.Uint64
-	done  []paddedGen
-	stop  atomic.Bool
+	// The round being run: its events, the index of the next one to take,
+	// the generation of the shared round open to the workers (0: none) and
+	// the workers inside it.
+	round  []sim.Event
+	next   atomic.Int64
+	gen    uint64 // shared rounds so far
+	open   atomic.Uint64
+	active atomic.Int64
+	stop   atomic.Bool
 
 	isPaused     bool
 	isPausedLock sync.Mutex
 	pauseLock    sync.Mutex
 
 	endHandlers []sim.SimulationEndHandler
-}
-
-// paddedGen is a worker's last finished generation, alone on its cache line.
-type paddedGen struct {
-	g atomic.Uint64
-	_ [56]byte
 }
 
 // NewParallelEngine returns an engine with no events, GOMAXPROCS workers and
@@ -121,6 +117,10 @@ func (e *ParallelEngine) push(evt sim.Event) {
 	e.primary.push(evt)
 }
 
+// Events returns the number of events run so far, those of the round being
+// run included (read it from Run's goroutine or after Run).
+func (e *ParallelEngine) Events() uint64 { return e.events }
+
 // CurrentTime returns the time of the round being run (or last run).
 func (e *ParallelEngine) CurrentTime() sim.VTimeInSec {
 	return sim.VTimeInSec(math.Float64frombits(e.now.Load()))
@@ -148,16 +148,13 @@ func (e *ParallelEngine) take() bool {
 // Run runs rounds until no event is left.
 func (e *ParallelEngine) Run() error {
 	workers := max(1, e.Workers)
-	e.done = make([]paddedGen, workers-1)
 	e.stop.Store(false)
-	start := e.gen.Load()
 	var wg sync.WaitGroup
-	for w := range e.done {
-		e.done[w].g.Store(start)
+	for w := 1; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			e.work(&e.done[w], start)
+			e.work()
 		}()
 	}
 	defer func() {
@@ -170,6 +167,7 @@ func (e *ParallelEngine) Run() error {
 			e.pauseLock.Unlock()
 			return nil
 		}
+		e.events += uint64(len(e.round))
 		if len(e.round) < max(2, e.MinParallel) || workers == 1 {
 			for _, evt := range e.round {
 				e.handle(evt)
@@ -182,9 +180,15 @@ func (e *ParallelEngine) Run() error {
 	}
 }
 
-// share runs the round on every worker and on this goroutine, waits until
-// every worker is done with it, and puts the events it scheduled in the
-// heaps.
+// share opens the round to the workers and runs its events with them, closes
+// it once every event is taken, waits for the workers inside it, and puts the
+// events it scheduled in the heaps. A worker joins a round by counting
+// itself in active and then finding the round still open; share closes the
+// round and then waits for active to be zero. Both are sequentially
+// consistent atomics, so a worker that counted itself after share's last
+// look at active finds the round closed and leaves it untouched; and share
+// never waits for a worker that did not join (one whose thread is busy
+// elsewhere), only for the events workers are running.
 func (e *ParallelEngine) share() {
 	if want := 2*len(e.round) + 64; len(e.scheduled) < want {
 		e.scheduled = make([]sim.Event, 2*want)
@@ -192,13 +196,13 @@ func (e *ParallelEngine) share() {
 	e.nScheduled.Store(0)
 	e.shared.Store(true)
 	e.next.Store(0)
-	g := e.gen.Add(1) // publishes the round: the workers start taking events
+	e.gen++
+	e.open.Store(e.gen)
 	e.drain()
-	for i := range e.done {
-		for spins := 0; e.done[i].g.Load() != g; spins++ {
-			if spins > 1<<16 {
-				runtime.Gosched() // the worker lost its thread
-			}
+	e.open.Store(0)
+	for spins := 0; e.active.Load() != 0; spins++ {
+		if spins > 1<<16 {
+			runtime.Gosched() // a worker's thread lost its core
 		}
 	}
 	e.shared.Store(false)
@@ -229,12 +233,13 @@ func (e *ParallelEngine) drain() {
 	}
 }
 
-// work is a worker: it waits for a round after generation last, drains it
-// and reports the round's generation in done, until Run stops it.
-func (e *ParallelEngine) work(done *paddedGen, last uint64) {
+// work is a worker: it joins every open round it has not been in, until Run
+// stops it.
+func (e *ParallelEngine) work() {
+	last := uint64(0)
 	for spins := 0; ; spins++ {
-		g := e.gen.Load()
-		if g == last {
+		g := e.open.Load()
+		if g == 0 || g == last {
 			if e.stop.Load() {
 				return
 			}
@@ -243,8 +248,11 @@ func (e *ParallelEngine) work(done *paddedGen, last uint64) {
 			}
 			continue
 		}
-		e.drainCatching()
-		done.g.Store(g)
+		e.active.Add(1)
+		if e.open.Load() == g {
+			e.drainCatching()
+		}
+		e.active.Add(-1)
 		last, spins = g, 0
 	}
 }

@@ -113,8 +113,8 @@ func runTree(t *testing.T, engine sim.Engine, n int, spin int) *treeLoad {
 // serial engine's events, each once, at its time; it finishes every event of
 // a time before it starts one of a later time, never runs a primary and a
 // secondary event at once, and starts an event scheduled at its parent's
-// time only after the parent finished (a later round). With two workers, a
-// round's events do run at once.
+// time only after the parent finished (a later round); both engines count
+// the events they ran. With two workers, a round's events do run at once.
 func TestParallelEngineRounds(t *testing.T) {
 	serial := runTree(t, NewSerialEngine(), 400, 0)
 	for _, c := range []struct {
@@ -127,6 +127,9 @@ func TestParallelEngineRounds(t *testing.T) {
 			par := runTree(t, e, 400, 2000)
 			if len(par.runs) != len(serial.runs) {
 				t.Fatalf("%d events run, the serial engine ran %d", len(par.runs), len(serial.runs))
+			}
+			if n := uint64(len(serial.runs)); e.Events() != n || serial.engine.(Engine).Events() != n {
+				t.Fatalf("the engines counted %d and %d events, %d ran", e.Events(), serial.engine.(Engine).Events(), n)
 			}
 			byTime := map[sim.VTimeInSec][]treeRun{}
 			for id, r := range par.runs {
