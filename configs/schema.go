@@ -7,7 +7,7 @@ package configs
 type Config struct {
 	Name           string `yaml:"name" desc:"machine name"`
 	Machine        string `yaml:"machine" desc:"the architecture: sortlast (the default GPU), sage (the SAGE board: sage section, on top of the embedded sage.yaml) or sortmiddle (the tiled machine: sortmiddle section, on top of the embedded sortmiddle.yaml)" oneof:"sortlast,sage,sortmiddle"`
-	Engine         string `yaml:"engine" desc:"engine: serial (gfxsim's timing.SerialEngine, Akita's serial order; the default) or parallel (gfxsim's timing.ParallelEngine: the events of one time on every core at once; the same image, statistics and event count; on 2 cores the default frame in 11.1-13.4 s against the serial engine's 13.1-17.1 s, 1.21x faster (the median of eight alternating pairs of runs); Akita's parallel engine took 48.5 s)" oneof:"serial,parallel"`
+	Engine         string `yaml:"engine" desc:"engine: serial (gfxsim's timing.SerialEngine, Akita's serial order; the default) or parallel (gfxsim's timing.ParallelEngine: the events of one time on every core at once; the same image, statistics and event count; on 2 idle cores the default frame in 10.6-13.2 s against the serial engine's 13.7-14.9 s, 1.29x faster (the median of five alternating pairs of runs); Akita's parallel engine took 48.5 s; it needs idle cores: on a busy machine it is slower than the serial engine)" oneof:"serial,parallel"`
 	WatchdogCycles int    `yaml:"watchdog_cycles" desc:"end the run with an error when nothing progressed for this many core cycles" unit:"cycles" min:"1000"`
 
 	Clocks           Clocks           `yaml:"clocks" desc:"clock domains"`

@@ -22,6 +22,13 @@ import (
 // A frame's cycles, events and statistics are the same on either engine
 // (TestSerialEngineOrder, and configs' TestDeterminism).
 type SerialEngine struct {
+	engineBase
+}
+
+// engineBase is what SerialEngine and ParallelEngine share: the hooks, the
+// current time, the two heaps, the count of events run, Pause and Continue,
+// and the simulation end handlers.
+type engineBase struct {
 	sim.HookableBase
 
 	now                atomic.Uint64 // math.Float64bits of the current time
@@ -97,9 +104,19 @@ func (h eventHeap) down(i0, n int) {
 // Schedule registers an event. An event earlier than the current time is a
 // bug in a component: it panics, as Akita's engine does.
 func (e *SerialEngine) Schedule(evt sim.Event) {
+	e.checkTime(evt)
+	e.push(evt)
+}
+
+// checkTime panics when evt is earlier than the current time.
+func (e *engineBase) checkTime(evt sim.Event) {
 	if evt.Time() < e.CurrentTime() {
 		panic(fmt.Sprintf("timing: %T scheduled at %.10f, before the current time %.10f", evt, evt.Time(), e.CurrentTime()))
 	}
+}
+
+// push puts evt in its heap.
+func (e *engineBase) push(evt sim.Event) {
 	if evt.IsSecondary() {
 		e.secondary.push(evt)
 		return
@@ -109,7 +126,7 @@ func (e *SerialEngine) Schedule(evt sim.Event) {
 
 // Events returns the number of events run so far (read it from Run's
 // goroutine: an event's handler, or after Run).
-func (e *SerialEngine) Events() uint64 { return e.events }
+func (e *engineBase) Events() uint64 { return e.events }
 
 // Engine is a sim.Engine that counts the events it ran: SerialEngine and
 // ParallelEngine count them without an engine hook (which would cost two
@@ -120,8 +137,23 @@ type Engine interface {
 }
 
 // CurrentTime returns the time of the event being run (or last run).
-func (e *SerialEngine) CurrentTime() sim.VTimeInSec {
+func (e *engineBase) CurrentTime() sim.VTimeInSec {
 	return sim.VTimeInSec(math.Float64frombits(e.now.Load()))
+}
+
+// setTime makes t the current time.
+func (e *engineBase) setTime(t sim.VTimeInSec) { e.now.Store(math.Float64bits(float64(t))) }
+
+// handle runs one event between its hooks (domain d: the engine).
+func (e *engineBase) handle(d sim.Engine, evt sim.Event) {
+	hooked := e.NumHooks() > 0
+	if hooked {
+		e.InvokeHook(sim.HookCtx{Domain: d, Pos: sim.HookPosBeforeEvent, Item: evt})
+	}
+	_ = evt.Handler().Handle(evt)
+	if hooked {
+		e.InvokeHook(sim.HookCtx{Domain: d, Pos: sim.HookPosAfterEvent, Item: evt})
+	}
 }
 
 // next removes and returns the next event: the earlier of the two heads, the
@@ -144,22 +176,16 @@ func (e *SerialEngine) Run() error {
 		e.pauseLock.Lock()
 		evt := e.next()
 		e.events++
-		e.now.Store(math.Float64bits(float64(evt.Time())))
-		hooked := e.NumHooks() > 0
-		if hooked {
-			e.InvokeHook(sim.HookCtx{Domain: e, Pos: sim.HookPosBeforeEvent, Item: evt})
-		}
-		_ = evt.Handler().Handle(evt)
-		if hooked {
-			e.InvokeHook(sim.HookCtx{Domain: e, Pos: sim.HookPosAfterEvent, Item: evt})
-		}
+		e.setTime(evt.Time())
+		e.handle(e, evt)
 		e.pauseLock.Unlock()
 	}
 	return nil
 }
 
-// Pause stops Run before its next event until Continue.
-func (e *SerialEngine) Pause() {
+// Pause stops Run before its next event (the parallel engine: its next
+// round) until Continue.
+func (e *engineBase) Pause() {
 	e.isPausedLock.Lock()
 	defer e.isPausedLock.Unlock()
 	if e.isPaused {
@@ -170,7 +196,7 @@ func (e *SerialEngine) Pause() {
 }
 
 // Continue lets a paused Run go on.
-func (e *SerialEngine) Continue() {
+func (e *engineBase) Continue() {
 	e.isPausedLock.Lock()
 	defer e.isPausedLock.Unlock()
 	if !e.isPaused {
@@ -181,12 +207,12 @@ func (e *SerialEngine) Continue() {
 }
 
 // RegisterSimulationEndHandler registers a handler Finished calls.
-func (e *SerialEngine) RegisterSimulationEndHandler(h sim.SimulationEndHandler) {
+func (e *engineBase) RegisterSimulationEndHandler(h sim.SimulationEndHandler) {
 	e.endHandlers = append(e.endHandlers, h)
 }
 
 // Finished calls the simulation end handlers.
-func (e *SerialEngine) Finished() {
+func (e *engineBase) Finished() {
 	now := e.CurrentTime()
 	for _, h := range e.endHandlers {
 		h.Handle(now)

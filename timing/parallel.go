@@ -1,8 +1,6 @@
 package timing
 
 import (
-	"fmt"
-	"math"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -33,27 +31,26 @@ import (
 // when the round is over. A waiting worker spins (it yields its thread after
 // a while without a round), so a run keeps every core busy.
 //
-// The default frame (1280x720, 4x MSAA) on 2 cores: 11.1-13.4 s against the
-// serial engine's 13.1-17.1 s in eight alternating pairs of runs, 1.11-1.40x
-// faster, 1.21x the median (BenchmarkTimedDefaultSceneParallel); Akita's
+// The default frame (1280x720, 4x MSAA) on 2 cores: 10.6-13.2 s against the
+// serial engine's 13.7-14.9 s in five alternating runs of each, 1.07-1.38x
+// faster, 1.29x the median (BenchmarkTimedDefaultSceneParallel); Akita's
 // parallel engine took 48.5 s. Giving each handler a home goroutine, to keep
-// its state in one core's cache, was no faster.
+// its state in one core's cache, was no faster. Its workers spin while they
+// wait for a round, so it needs idle cores: beside one busy process on 2
+// cores a quarter frame took 6.2 s against the serial engine's 3.9 s.
 // Half of a frame's rounds (room at 320x180) have three events or more, and
 // they hold 87% of its events; of MinParallel 2, 3, 4 and 6, 3 ran the
 // quarter frame fastest (medians of four alternating runs: 3.6, 3.4, 4.0 and
 // 5.8 s).
 type ParallelEngine struct {
-	sim.HookableBase
+	engineBase
 
 	// Workers is the number of goroutines that run a round (default
 	// GOMAXPROCS); MinParallel the fewest events a round must have to be
 	// shared among them (default 3). Set them before Run.
 	Workers, MinParallel int
 
-	now                atomic.Uint64 // math.Float64bits of the current time
-	shared             atomic.Bool   // a round runs on several goroutines
-	primary, secondary eventHeap
-	events             uint64 // events run
+	shared atomic.Bool // a round runs on several goroutines
 
 	// The events a shared round scheduled: scheduled[:nScheduled] (at most
 	// its length), then overflow, under mu.
@@ -72,12 +69,6 @@ type ParallelEngine struct {
 	open   atomic.Uint64
 	active atomic.Int64
 	stop   atomic.Bool
-
-	isPaused     bool
-	isPausedLock sync.Mutex
-	pauseLock    sync.Mutex
-
-	endHandlers []sim.SimulationEndHandler
 }
 
 // NewParallelEngine returns an engine with no events, GOMAXPROCS workers and
@@ -92,9 +83,7 @@ func NewParallelEngine() *ParallelEngine {
 // which enter the heaps when the round is over. An event earlier than the
 // current time is a bug in a component: it panics, as Akita's engine does.
 func (e *ParallelEngine) Schedule(evt sim.Event) {
-	if evt.Time() < e.CurrentTime() {
-		panic(fmt.Sprintf("timing: %T scheduled at %.10f, before the current time %.10f", evt, evt.Time(), e.CurrentTime()))
-	}
+	e.checkTime(evt)
 	if e.shared.Load() {
 		if i := int(e.nScheduled.Add(1) - 1); i < len(e.scheduled) {
 			e.scheduled[i] = evt
@@ -108,24 +97,6 @@ func (e *ParallelEngine) Schedule(evt sim.Event) {
 	e.push(evt)
 }
 
-// push puts evt in its heap.
-func (e *ParallelEngine) push(evt sim.Event) {
-	if evt.IsSecondary() {
-		e.secondary.push(evt)
-		return
-	}
-	e.primary.push(evt)
-}
-
-// Events returns the number of events run so far, those of the round being
-// run included (read it from Run's goroutine or after Run).
-func (e *ParallelEngine) Events() uint64 { return e.events }
-
-// CurrentTime returns the time of the round being run (or last run).
-func (e *ParallelEngine) CurrentTime() sim.VTimeInSec {
-	return sim.VTimeInSec(math.Float64frombits(e.now.Load()))
-}
-
 // take moves the events of the next round into e.round and sets the current
 // time; it returns false when no event is left.
 func (e *ParallelEngine) take() bool {
@@ -137,7 +108,7 @@ func (e *ParallelEngine) take() bool {
 		h = &e.secondary
 	}
 	t := (*h)[0].t
-	e.now.Store(math.Float64bits(float64(t)))
+	e.setTime(t)
 	e.round = e.round[:0]
 	for len(*h) > 0 && (*h)[0].t == t {
 		e.round = append(e.round, h.pop())
@@ -170,7 +141,7 @@ func (e *ParallelEngine) Run() error {
 		e.events += uint64(len(e.round))
 		if len(e.round) < max(2, e.MinParallel) || workers == 1 {
 			for _, evt := range e.round {
-				e.handle(evt)
+				e.handle(e, evt)
 			}
 		} else {
 			e.share()
@@ -229,7 +200,7 @@ func (e *ParallelEngine) drain() {
 		if i >= len(e.round) {
 			return
 		}
-		e.handle(e.round[i])
+		e.handle(e, e.round[i])
 	}
 }
 
@@ -271,51 +242,4 @@ func (e *ParallelEngine) drainCatching() {
 		}
 	}()
 	e.drain()
-}
-
-// handle runs one event between its hooks.
-func (e *ParallelEngine) handle(evt sim.Event) {
-	hooked := e.NumHooks() > 0
-	if hooked {
-		e.InvokeHook(sim.HookCtx{Domain: e, Pos: sim.HookPosBeforeEvent, Item: evt})
-	}
-	_ = evt.Handler().Handle(evt)
-	if hooked {
-		e.InvokeHook(sim.HookCtx{Domain: e, Pos: sim.HookPosAfterEvent, Item: evt})
-	}
-}
-
-// Pause stops Run before its next round until Continue.
-func (e *ParallelEngine) Pause() {
-	e.isPausedLock.Lock()
-	defer e.isPausedLock.Unlock()
-	if e.isPaused {
-		return
-	}
-	e.pauseLock.Lock()
-	e.isPaused = true
-}
-
-// Continue lets a paused Run go on.
-func (e *ParallelEngine) Continue() {
-	e.isPausedLock.Lock()
-	defer e.isPausedLock.Unlock()
-	if !e.isPaused {
-		return
-	}
-	e.pauseLock.Unlock()
-	e.isPaused = false
-}
-
-// RegisterSimulationEndHandler registers a handler Finished calls.
-func (e *ParallelEngine) RegisterSimulationEndHandler(h sim.SimulationEndHandler) {
-	e.endHandlers = append(e.endHandlers, h)
-}
-
-// Finished calls the simulation end handlers.
-func (e *ParallelEngine) Finished() {
-	now := e.CurrentTime()
-	for _, h := range e.endHandlers {
-		h.Handle(now)
-	}
 }
