@@ -2,6 +2,9 @@ package scene
 
 import (
 	"bytes"
+	"os"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -288,5 +291,23 @@ func TestBatsFrames(t *testing.T) {
 	}
 	if _, err := LoadFrame("room", 1); err == nil || err.Error() != "builtin/room.yaml:10: frames: frame 1 out of range: the scene has 1 frame(s), 0 to 0" {
 		t.Errorf("room frame 1: %v", err)
+	}
+}
+
+// TestReadmeListsBuiltins: the README's table of built-in scenes has a row
+// for every built-in scene and no other (it once listed 9 of 13).
+func TestReadmeListsBuiltins(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := regexp.MustCompile("(?m)^ *\\| `([a-z0-9]+)`( \\(default\\))? \\|")
+	var listed []string
+	for _, m := range row.FindAllSubmatch(readme, -1) {
+		listed = append(listed, string(m[1]))
+	}
+	slices.Sort(listed)
+	if got, want := strings.Join(listed, " "), strings.Join(BuiltinNames(), " "); got != want {
+		t.Errorf("README.md's scene table lists\n  %s\nthe built-in scenes are\n  %s", got, want)
 	}
 }
