@@ -7,6 +7,7 @@ import (
 	"os"
 	"regexp"
 	"strconv"
+	"sync"
 
 	_ "github.com/mattn/go-sqlite3" // the SQLite driver Akita's Daisen reads with
 	"github.com/sarchlab/akita/v3/sim"
@@ -124,6 +125,10 @@ func Attach(p *configs.Platform, o Options) (*Trace, error) {
 // An end that carries its time (protocol.EndTaskAt: a unit that schedules its
 // work ahead, such as a SAGE interleave or the video output) is recorded at
 // that time rather than the engine's.
+//
+// The parallel engine runs the events of one time, and so records their
+// tasks, on several goroutines at once; Akita's DBTracer is not safe for
+// that, so every record takes the clock's lock.
 type recorder struct {
 	*atracing.DBTracer
 	clock *clock
@@ -133,10 +138,20 @@ func (r recorder) StartTask(task atracing.Task) {
 	if task.Kind == "sub-trans" {
 		return
 	}
+	r.clock.mu.Lock()
+	defer r.clock.mu.Unlock()
 	r.DBTracer.StartTask(task)
 }
 
+func (r recorder) StepTask(task atracing.Task) {
+	r.clock.mu.Lock()
+	defer r.clock.mu.Unlock()
+	r.DBTracer.StepTask(task)
+}
+
 func (r recorder) EndTask(task atracing.Task) {
+	r.clock.mu.Lock()
+	defer r.clock.mu.Unlock()
 	if task.EndTime <= 0 {
 		r.clock.last = max(r.clock.last, r.clock.engine.CurrentTime())
 		r.DBTracer.EndTask(task)
@@ -150,10 +165,11 @@ func (r recorder) EndTask(task atracing.Task) {
 
 // clock tells the DBTracer the engine's time, or the time of the end being
 // recorded when it carries one; last is the latest end recorded (the
-// Simulation task ends no earlier).
+// Simulation task ends no earlier). mu serializes the recorder's records.
 type clock struct {
 	engine   sim.TimeTeller
 	at, last sim.VTimeInSec
+	mu       sync.Mutex
 }
 
 func (c *clock) CurrentTime() sim.VTimeInSec {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -447,5 +448,43 @@ func (l *taskLedger) checkBalanced(t *testing.T) {
 		double := l.doubleStarts[:min(5, len(l.doubleStarts))]
 		t.Errorf("after the frame: open %v; %d ends of tasks not open (%v); %d IDs started twice (%v)",
 			l.openSummary(), len(l.strayEnds), stray, len(l.doubleStarts), double)
+	}
+}
+
+// TestParallelEngineTrace: on the parallel engine, whose workers record the
+// tasks of one time at once, a traced frame records the serial engine's
+// tasks: the same kinds at the same places with the same start and end times
+// (their IDs, given out in creation order, may differ), and the same frame.
+func TestParallelEngineTrace(t *testing.T) {
+	tasks := func(file string) []string {
+		db := openTrace(t, file)
+		rows, err := db.Query(`SELECT kind, what, location, start_time, end_time FROM trace`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var out []string
+		for rows.Next() {
+			var kind, what, loc string
+			var start, end float64
+			if err := rows.Scan(&kind, &what, &loc, &start, &end); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, fmt.Sprintf("%s %s %s %.15g %.15g", kind, what, loc, start, end))
+		}
+		slices.Sort(out)
+		return out
+	}
+	serialFile, serial := traceFrameWith(t, t.TempDir(), scene.DefaultName, nil, nil)
+	parFile, par := traceFrameWith(t, t.TempDir(), scene.DefaultName, func(c *configs.Config) { c.Engine = "parallel" }, nil)
+	sameFrame(t, serial, par)
+	a, b := tasks(serialFile), tasks(parFile)
+	if len(a) != len(b) {
+		t.Fatalf("%d tasks on the parallel engine, %d on the serial one", len(b), len(a))
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			t.Fatalf("task %d of %d differs: %q on the parallel engine, %q on the serial one", i, len(a), b[i], a[i])
+		}
 	}
 }
