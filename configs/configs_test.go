@@ -79,7 +79,7 @@ func wantParseErrors(t *testing.T, tests []parseError) {
 
 func TestErrors(t *testing.T) {
 	tests := []parseError{
-		{"unknown top key", "shader_cores: {count: 2}\n", "m.yaml:1: shader_cores: unknown key (allowed here: buses, clocks, command_processor, decoupled, depth_unit, engine, hiz, input_assembler, l2, machine, memory, multipass, name, primitive_assembly, quad_packer, raster, reorder_buffer, rop, sage, shader_core, sortmiddle, texture_sampler, watchdog_cycles)"},
+		{"unknown top key", "shader_cores: {count: 2}\n", "m.yaml:1: shader_cores: unknown key (allowed here: buses, clocks, command_processor, decoupled, depth_unit, engine, engine_workers, hiz, input_assembler, l2, machine, memory, multipass, name, primitive_assembly, quad_packer, raster, reorder_buffer, rop, sage, shader_core, sortmiddle, texture_sampler, watchdog_cycles)"},
 		{"unknown nested key", "raster:\n  tile: 8\n", "m.yaml:2: raster.tile: unknown key (allowed here: input_queue, output_queue, quad_order, quads_per_cycle, rasterizers, sample_tests_per_cycle, stride, tile_order, tile_size, tiles_per_cycle)"},
 		{"wrong type", "shader_core:\n  count: many\n", `m.yaml:2: shader_core.count: want an integer, got "many"`},
 		{"float for int", "shader_core: {count: 2.5}\n", `m.yaml:1: shader_core.count: want an integer, got "2.5"`},
@@ -116,6 +116,8 @@ func TestErrorInEverySection(t *testing.T) {
 	tests := []parseError{
 		{"name", "name: [a]\n", "m.yaml:1: name: want a string, got a list"},
 		{"engine", "engine: fast\n", `m.yaml:1: engine: "fast" is not one of serial, parallel`},
+		{"engine workers", "engine_workers: -1\n", `m.yaml:1: engine_workers: -1 out of range [0, 256]`},
+		{"engine workers serial", "engine_workers: 2\n", `m.yaml:1: engine_workers: 2 workers: they run the parallel engine's rounds; the serial engine has none (set engine: parallel, or engine_workers: 0)`},
 		{"watchdog_cycles", "watchdog_cycles: 10\n", "m.yaml:1: watchdog_cycles: 10 out of range [1000, inf] cycles"},
 		{"clocks", "clocks:\n  core_mhz: 0\n", "m.yaml:2: clocks.core_mhz: 0 out of range [1, 10000] MHz"},
 		{"command_processor", "command_processor:\n  dma_chunk_bytes: 64\n", "m.yaml:2: command_processor.max_outstanding_dma: 4 chunks of 64 bytes (dma_chunk_bytes) cannot hold the largest command (464 bytes)"},

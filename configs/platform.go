@@ -198,7 +198,13 @@ func Build(c *Config) (_ *Platform, err error) {
 	}()
 	p := &Platform{Config: c, Halt: &timing.Halt{}, Progress: &timing.Progress{}, CoreFreq: mhz(c.Clocks.CoreMHz)}
 	if c.Engine == "parallel" {
-		p.Engine = timing.NewParallelEngine()
+		e := timing.NewParallelEngine()
+		if c.EngineWorkers > 0 {
+			e.Workers = c.EngineWorkers
+		} else {
+			e.Workers = min(e.Workers, 4)
+		}
+		p.Engine = e
 	} else {
 		p.Engine = timing.NewSerialEngine()
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/gfxsim/gfxsim/internal/testframe"
 	"github.com/gfxsim/gfxsim/scene"
 	"github.com/gfxsim/gfxsim/scene/driver"
+	"github.com/gfxsim/gfxsim/timing"
 )
 
 // machines are the configurations the invariant tests run every built-in scene on.
@@ -358,5 +360,25 @@ func diffStats(t *testing.T, what string, a, b *Result) {
 	}
 	if n > 10 {
 		t.Errorf("%s: %d counters differ in all", what, n)
+	}
+}
+
+// TestEngineWorkers: engine_workers sets the parallel engine's workers; 0
+// gives the cores Go may use, at most 4.
+func TestEngineWorkers(t *testing.T) {
+	for _, c := range []struct{ workers, want int }{{0, min(runtime.GOMAXPROCS(0), 4)}, {1, 1}, {3, 3}, {16, 16}} {
+		cfg := Default()
+		cfg.Engine, cfg.EngineWorkers = "parallel", c.workers
+		p, err := Build(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, ok := p.Engine.(*timing.ParallelEngine)
+		if !ok {
+			t.Fatalf("engine: parallel built a %T", p.Engine)
+		}
+		if e.Workers != c.want {
+			t.Errorf("engine_workers %d: %d workers, want %d", c.workers, e.Workers, c.want)
+		}
 	}
 }

@@ -28,6 +28,8 @@ func (c *Config) validate(file string) error {
 	}
 	sc := &c.ShaderCore
 	switch {
+	case c.EngineWorkers > 0 && c.Engine != "parallel":
+		return fail(at{"engine_workers", "engine"}, "%d workers: they run the parallel engine's rounds; the %s engine has none (set engine: parallel, or engine_workers: 0)", c.EngineWorkers, c.Engine)
 	case sc.SIMDWidth > sc.WarpSize || sc.WarpSize%sc.SIMDWidth != 0:
 		return fail(at{"shader_core.simd_width", "shader_core.warp_size"}, "%d does not divide the warp size %d", sc.SIMDWidth, sc.WarpSize)
 	case sc.SFURate > sc.WarpSize:
