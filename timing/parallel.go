@@ -22,27 +22,25 @@ import (
 //
 // It differs from Akita's in cost. Akita's engine starts a goroutine for
 // every event and passes its queues through channels on every Schedule;
-// this one keeps Workers-1 goroutines for the whole Run, which take events
-// from the round by an atomic counter while Run's own goroutine takes them
-// too, and it runs a round of fewer than MinParallel events on Run's
-// goroutine alone, where handing them out would cost more than it saves.
-// The heaps are the serial engine's (eventHeap); a shared round's Schedule
-// takes a slot of a list by an atomic counter, and the list enters the heaps
-// when the round is over. A waiting worker spins (it yields its thread after
-// a while without a round), so a run keeps every core busy.
+// this one keeps Workers-1 goroutines for the whole Run, which join each
+// shared round and take its events by an atomic counter, as Run's own
+// goroutine does; a round of fewer than MinParallel events runs on Run's
+// goroutine alone, where handing it out would cost more than it saves. The
+// heaps are the serial engine's (eventHeap); a shared round's Schedule takes
+// a slot of a list by an atomic counter, and the list enters the heaps when
+// the round is over. A waiting worker spins (it yields its thread after a
+// while without a round), so a run keeps its cores busy.
 //
-// The default frame (1280x720, 4x MSAA) on 2 cores: 10.6-13.2 s against the
-// serial engine's 13.7-14.9 s in five alternating runs of each, 1.07-1.38x
-// faster, 1.29x the median (BenchmarkTimedDefaultSceneParallel); Akita's
-// parallel engine took 48.5 s. Giving each handler a home goroutine, to keep
-// its state in one core's cache, was no faster. Its workers spin while they
-// wait for a round, so it needs idle cores: beside one busy process on 2
-// cores a quarter frame took 6.2 s against the serial engine's 3.9 s.
-// Half of the default frame's 3.25 M rounds have three events or more (8.9
-// on average, 38 at most), and they hold 88% of its 17.6 M events; of
-// MinParallel 2, 3, 4 and 6, 3 ran the
-// quarter frame fastest (medians of four alternating runs: 3.6, 3.4, 4.0 and
-// 5.8 s).
+// Measured on 2 cores. The default frame (1280x720, 4x MSAA): 10.6-13.2 s
+// against the serial engine's 13.7-14.9 s in five alternating runs of each,
+// 1.07-1.38x faster, 1.29x the median (BenchmarkTimedDefaultSceneParallel);
+// Akita's parallel engine took 48.5 s. Half of the frame's 3.25 M rounds
+// have three events or more (8.9 on average, 38 at most), and they hold 88%
+// of its 17.6 M events. Of MinParallel 2, 3, 4 and 6, 3 ran the quarter
+// frame fastest (medians of four alternating runs: 3.6, 3.4, 4.0 and 5.8 s).
+// Giving each handler a home goroutine, to keep its state in one core's
+// cache, was no faster. The workers' spinning needs idle cores: beside one
+// busy process a quarter frame took 6.2 s against the serial engine's 3.9 s.
 type ParallelEngine struct {
 	engineBase
 
