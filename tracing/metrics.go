@@ -12,6 +12,7 @@ import (
 
 	"github.com/sarchlab/akita/v3/sim"
 
+	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/configs"
 	"github.com/gfxsim/gfxsim/internal/plot"
 	"github.com/gfxsim/gfxsim/timing"
@@ -25,7 +26,6 @@ type Metrics struct {
 	waker    *timing.Waker
 	traffic  map[string]*portTraffic // per unit
 	units    []string                // unit names, in platform order
-	links    []string
 	channels []string
 
 	last    map[string]float64 // previous cumulative readings
@@ -74,21 +74,30 @@ func NewMetrics(p *configs.Platform, interval uint64) (*Metrics, error) {
 	m.TickingComponent = timing.NewTickingComponent("GPU.Metrics", p.Engine, p.CoreFreq, m)
 	m.waker = timing.NewWaker(p.Engine, p.CoreFreq, m)
 	for _, u := range p.Units {
-		t := &portTraffic{}
-		m.traffic[u.Name()] = t
-		m.units = append(m.units, u.Name())
-		for _, port := range u.Ports() {
-			port.AcceptHook(trafficHook{t})
+		m.watch(u)
+	}
+	// The SAGE machine builds its video path (route and convolve chips, video
+	// output) at Run.
+	p.OnUnitsBuilt(func(units []protocol.Unit) {
+		for _, u := range units {
+			m.watch(u)
 		}
-	}
-	for _, l := range p.Links {
-		m.links = append(m.links, l.(sim.Named).Name())
-	}
+	})
 	for _, c := range p.Memory.Channels {
 		m.channels = append(m.channels, c.Name())
 	}
 	m.waker.WakeIn(0, int(interval))
 	return m, nil
+}
+
+// watch counts the messages and bytes through unit u's ports.
+func (m *Metrics) watch(u protocol.Unit) {
+	t := &portTraffic{}
+	m.traffic[u.Name()] = t
+	m.units = append(m.units, u.Name())
+	for _, port := range u.Ports() {
+		port.AcceptHook(trafficHook{t})
+	}
 }
 
 // Tick takes a sample; the sampler stops once the frame is finished.
@@ -153,7 +162,8 @@ func (m *Metrics) sample(c uint64) {
 			sample{c, n, "messages_out", m.delta(n+".mout", float64(t.outMsgs.Load()))},
 			sample{c, n, "bytes_out", m.delta(n+".bout", float64(t.outBytes.Load()))})
 	}
-	for _, n := range m.links {
+	for _, l := range m.p.Links { // the SAGE machine adds its video path's links at Run
+		n := l.(sim.Named).Name()
 		m.rows = append(m.rows, sample{c, n, "bytes", m.delta(n+".bytes", st[n+".bytes"])},
 			sample{c, n, "messages", m.delta(n+".messages", st[n+".messages"])})
 	}

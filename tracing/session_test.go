@@ -169,3 +169,41 @@ type fakeEngine struct {
 func (e *fakeEngine) CurrentTime() sim.VTimeInSec { return e.now }
 func (e *fakeEngine) Pause()                      { e.paused++ }
 func (e *fakeEngine) Continue()                   { e.continued++ }
+
+// TestMetricsSageVideoPath: the SAGE machine builds its video path (route and
+// convolve chips, video output) when the frame runs; the sampler counts those
+// units' traffic and their links' too (it crashed on the first sample, which
+// found no traffic counter for them).
+func TestMetricsSageVideoPath(t *testing.T) {
+	cfg, err := configs.Parse("sage.yaml", []byte("machine: sage\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, f := buildOn(t, cfg, "triangle", 64, 40, 4)
+	m, err := NewMetrics(p, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Run(f); err != nil {
+		t.Fatal(err)
+	}
+	m.Finish(p.Engine.CurrentTime())
+	in := map[string]float64{}
+	for _, r := range m.rows {
+		if r.metric == "messages_in" || r.metric == "messages" {
+			in[r.name] += r.value
+		}
+	}
+	if in["GPU.Video"] == 0 {
+		t.Errorf("no messages into GPU.Video sampled (%d units sampled)", len(m.units))
+	}
+	videoLinks := 0.0
+	for n, v := range in {
+		if strings.Contains(n, "Video") && n != "GPU.Video" {
+			videoLinks += v
+		}
+	}
+	if videoLinks == 0 {
+		t.Errorf("no messages on the video path's links sampled: %v", in)
+	}
+}
