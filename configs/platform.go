@@ -201,8 +201,6 @@ func Build(c *Config) (_ *Platform, err error) {
 		e := timing.NewParallelEngine()
 		if c.EngineWorkers > 0 {
 			e.Workers = c.EngineWorkers
-		} else {
-			e.Workers = min(e.Workers, 4)
 		}
 		p.Engine = e
 	} else {

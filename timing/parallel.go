@@ -46,8 +46,10 @@ type ParallelEngine struct {
 	engineBase
 
 	// Workers is the number of goroutines that run a round (default
-	// GOMAXPROCS); MinParallel the fewest events a round must have to be
-	// shared among them (default 3). Set them before Run.
+	// GOMAXPROCS, at most 4: a shared round of the default frame holds 8.9
+	// events on average; more than 2 were not measured); MinParallel the
+	// fewest events a round must have to be shared among them (default 3).
+	// Set them before Run.
 	Workers, MinParallel int
 
 	shared atomic.Bool // a round runs on several goroutines
@@ -71,10 +73,10 @@ type ParallelEngine struct {
 	stop   atomic.Bool
 }
 
-// NewParallelEngine returns an engine with no events, GOMAXPROCS workers and
-// MinParallel 3.
+// NewParallelEngine returns an engine with no events, GOMAXPROCS workers (at
+// most 4) and MinParallel 3.
 func NewParallelEngine() *ParallelEngine {
-	return &ParallelEngine{Workers: runtime.GOMAXPROCS(0), MinParallel: 3}
+	return &ParallelEngine{Workers: min(runtime.GOMAXPROCS(0), 4), MinParallel: 3}
 }
 
 // Schedule registers an event. It may be called from any event's handler
