@@ -146,8 +146,9 @@ func (r *MonitorRun) finish() {
 	r.state.Finished = true
 }
 
-// pause pauses or continues the run's engine once (Akita's parallel engine
-// deadlocks on a second Pause); the monitor's lock is held.
+// pause pauses or continues the run's engine once (gfxsim's engines ignore a
+// second Pause, but Akita's parallel engine deadlocks on one); the monitor's
+// lock is held.
 func (r *MonitorRun) pause(p bool) {
 	switch {
 	case p && !r.paused && !r.state.Finished:

@@ -142,5 +142,5 @@
 // write_misses, write_mshr_hits (from the cache's req_in trace steps; a
 // full-line write to an absent line counts as a write miss although it needs no
 // fetch) and read_hit_rate. The counters are port hooks and tracers, so they
-// are safe under Akita's parallel engine.
+// are safe under the parallel engine (timing.ParallelEngine).
 package memory
