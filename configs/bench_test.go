@@ -110,8 +110,7 @@ func BenchmarkTimedDefaultSceneQuarter(b *testing.B) {
 // BenchmarkTimedDefaultSceneParallel and BenchmarkTimedDefaultSceneQuarterParallel
 // are the default frame and its quarter on the parallel engine
 // (timing.ParallelEngine, its default workers: GOMAXPROCS, at most 4):
-// against the serial engine's
-// benchmarks, its speed-up.
+// against the serial engine's benchmarks, its speed-up.
 func BenchmarkTimedDefaultSceneParallel(b *testing.B) {
 	c := Default()
 	c.Engine = "parallel"
