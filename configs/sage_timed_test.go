@@ -148,7 +148,7 @@ func TestSageDeterminism(t *testing.T) {
 func TestSageCapacity(t *testing.T) {
 	cfg := machine(t, "small", "machine: sage\nsage: {sample_buffer: {capacity_samples: 10000}}\n")
 	_, _, err := runFrame(t, cfg, sageFrame(t, cfg, "triangle", 64, 40, 4))
-	want := fmt.Sprint("small.yaml:2: sage.sample_buffer.capacity_samples: resolution: 64x40 at 4 samples per pixel is 10240 samples; the sample buffer holds 10000 per buffer (double-buffered, with z)")
+	want := "small.yaml:2: sage.sample_buffer.capacity_samples: resolution: 64x40 at 4 samples per pixel is 10240 samples; the sample buffer holds 10000 per buffer (double-buffered, with z)"
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v\nwant %s", err, want)
 	}

@@ -247,7 +247,6 @@ type Comp struct {
 	hizPending bool        // a relayed control waits for the HiZ unit's Done
 	targets    []*target
 	maxPos     fhiz.Pos // the latest API position tested
-	fbTiles    []protocol.HiZTileBounds
 	fbSeen     []int
 
 	// Per-tick conditions for the activity and the wake-ups.

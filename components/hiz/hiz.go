@@ -152,10 +152,9 @@ type Comp struct {
 	ctlAck   *protocol.Done
 	flushing bool
 
-	scratchTiles []int
-	snap         []fhiz.TileState
-	tileBuf      []int
-	encBuf       []byte
+	snap    []fhiz.TileState
+	tileBuf []int
+	encBuf  []byte
 
 	waitMem, rateBlocked bool
 	st                   counters

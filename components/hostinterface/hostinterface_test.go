@@ -14,7 +14,6 @@ import (
 type requester struct {
 	*sim.TickingComponent
 	Port  sim.Port
-	dst   sim.Port
 	reqs  []sim.Msg
 	sent  int
 	got   []sim.Msg

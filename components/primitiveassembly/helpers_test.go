@@ -12,12 +12,10 @@ import (
 	"github.com/gfxsim/gfxsim/functional/vertex"
 )
 
-// fake is a scripted peer; scripted and received are its script entries and
-// records.
+// fake is a scripted peer; scripted is its script entry.
 type (
 	fake     = testpeer.Peer
 	scripted = testpeer.Scripted
-	received = testpeer.Received
 )
 
 func newFake(name string, e sim.Engine, bufCap int) *fake { return testpeer.NewPeer(name, e, bufCap) }

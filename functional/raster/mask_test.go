@@ -46,16 +46,14 @@ func TestSampleMask(t *testing.T) {
 			t.Errorf("FullPixels(%04b, %d) = %x, want %x", tc.pm, tc.samples, got, tc.want)
 		}
 	}
-	for m := (SampleMask{0b101, 0, 1 << 63, 1 << 26}); ; {
-		var got [][2]int
-		for !m.Empty() {
-			p, s := m.Pop()
-			got = append(got, [2]int{p, s})
-		}
-		if want := [][2]int{{0, 0}, {0, 2}, {2, 63}, {3, 26}}; fmt.Sprint(got) != fmt.Sprint(want) {
-			t.Errorf("Pop order %v, want %v", got, want)
-		}
-		break
+	m = SampleMask{0b101, 0, 1 << 63, 1 << 26}
+	var got [][2]int
+	for !m.Empty() {
+		p, s := m.Pop()
+		got = append(got, [2]int{p, s})
+	}
+	if want := [][2]int{{0, 0}, {0, 2}, {2, 63}, {3, 26}}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("Pop order %v, want %v", got, want)
 	}
 }
 

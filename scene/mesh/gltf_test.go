@@ -194,10 +194,10 @@ func TestGLB(t *testing.T) {
 	for len(bin)%4 != 0 {
 		bin = append(bin, 0)
 	}
-	json := triDoc(`[{"mesh":0}]`, `[{"nodes":[0]}]`, fmt.Sprintf(`,
+	json := triDoc(`[{"mesh":0}]`, `[{"nodes":[0]}]`, `,
   "images": [{"bufferView": 2, "mimeType": "image/png"}],
   "textures": [{"source": 0}],
-  "materials": [{"pbrMetallicRoughness": {"baseColorTexture": {"index": 0}}}]`))
+  "materials": [{"pbrMetallicRoughness": {"baseColorTexture": {"index": 0}}}]`)
 	json = strings.Replace(json, fmt.Sprintf(`"byteLength": %d, "uri": %q`, len(triBuffer), dataURI(triBuffer)), fmt.Sprintf(`"byteLength": %d`, len(bin)), 1)
 	json = strings.Replace(json, `{"buffer": 0, "byteOffset": 36, "byteLength": 6}]`,
 		fmt.Sprintf(`{"buffer": 0, "byteOffset": 36, "byteLength": 6}, {"buffer": 0, "byteOffset": %d, "byteLength": %d}]`, pngAt, pb.Len()), 1)

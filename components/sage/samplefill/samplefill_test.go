@@ -89,13 +89,12 @@ func expected(d *protocol.Draw, tiles []*protocol.TileQuads) (map[int][]protocol
 }
 
 type bench struct {
-	engine  sim.Engine
-	fill    *samplefill.SampleFill
-	raster  *backendtest.Peer
-	dist    *backendtest.Peer
-	core    *fakeCore
-	scheds  [samplefill.Scheds]*backendtest.Peer
-	samples map[int][]protocol.SageSample
+	engine sim.Engine
+	fill   *samplefill.SampleFill
+	raster *backendtest.Peer
+	dist   *backendtest.Peer
+	core   *fakeCore
+	scheds [samplefill.Scheds]*backendtest.Peer
 }
 
 // newBench builds pipe 2's sample fill from DefaultConfig changed by set (nil:

@@ -105,8 +105,6 @@ type TileUnit struct {
 	tm           []tmReq             // tile memory requests being served, in order
 	pendingFlush timing.Outbox       // FlushCmds to send
 
-	lines []uint64 // scratch
-
 	st stats
 }
 

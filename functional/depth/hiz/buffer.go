@@ -72,11 +72,10 @@ type piece struct {
 }
 
 type feedbackEntry struct {
-	tile     int
-	lo, hi   uint32
-	pos      Pos
-	at       uint64 // pieces processed when it was produced
-	received bool
+	tile   int
+	lo, hi uint32
+	pos    Pos
+	at     uint64 // pieces processed when it was produced
 }
 
 // Buffer is the coarse depth buffer of one depth target: every HiZ tile's

@@ -104,15 +104,6 @@ func reducedDown(v float64) uint32 {
 	return c
 }
 
-// reducedUp returns the smallest code whose value is >= v (v in [0, 1]).
-func reducedUp(v float64) uint32 {
-	c := reducedDown(v)
-	if reducedValue(c) < v {
-		c++
-	}
-	return c
-}
-
 // keyValue returns the depth of key k (k <= MaxKey(f)) exactly as a float64
 // rational: D24S8 k/(2^24-1) is returned as the pair (k, 2^24-1); D32F as (v, 1).
 func keyValue(k uint32, f depth.Format) (num, den float64) {

@@ -77,6 +77,3 @@ func Range(lo, hi int) Mask {
 	}
 	return m
 }
-
-func popcount(m uint64) int { return bits.OnesCount64(m) }
-func trailing(m uint64) int { return bits.TrailingZeros64(m) }
