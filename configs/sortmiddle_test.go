@@ -129,6 +129,35 @@ func TestSortMiddleDecoupledEqualsReference(t *testing.T) {
 	}
 }
 
+// TestSortMiddleOddFrame: a frame of odd width or height clips the last
+// screen tiles to an odd pixel; the tile units send quad-aligned windows and
+// the image, memory and counters equal the reference renderer's (a plain and
+// a 5D draw).
+func TestSortMiddleOddFrame(t *testing.T) {
+	cfg := SortMiddleMachine()
+	for _, tc := range []struct {
+		scene         string
+		width, height int
+		samples       int
+	}{{"room", 97, 55, 4}, {"room", 1, 1, 1}, {"defocus", 65, 37, 8}} {
+		t.Run(fmt.Sprintf("%s/%dx%d", tc.scene, tc.width, tc.height), func(t *testing.T) {
+			s, f := frame(t, tc.scene, tc.width, tc.height, tc.samples)
+			res := timed(t, cfg, f)
+			_, g := frame(t, tc.scene, tc.width, tc.height, tc.samples)
+			ref := referenceRender(t, cfg, g)
+			if !bytes.Equal(res.Image.Pix, ref.Image.Pix) {
+				t.Errorf("%s: the timed image differs from the reference image", s.Name)
+			}
+			// A decoupled draw shades per tile (TestSortMiddleDecoupledEqualsReference).
+			var skip []string
+			if tc.scene == "defocus" {
+				skip = []string{"ps_invocations", "helper_pixels"}
+			}
+			sameMemoryAndCounters(t, s.Name+": ", f, g, res, ref, skip...)
+		})
+	}
+}
+
 // TestSortMiddleDeterminism: two runs give identical statistics, and the
 // parallel engine gives the same image and statistics as the serial one.
 func TestSortMiddleDeterminism(t *testing.T) {

@@ -292,9 +292,7 @@ func (p *parser) geometryObject(n *yaml.Node, o *object, field string) error {
 }
 
 // NeedsGeometryStage reports whether the scene draws with a geometry
-// shader, stream-out, DrawAuto or a topology other than triangles (which
-// the timed machines do not model yet: their command processor refuses
-// such a draw).
+// shader, stream-out, DrawAuto or a topology other than triangles.
 func (s *Scene) NeedsGeometryStage() bool {
 	for i := range s.Objects {
 		o := &s.Objects[i]

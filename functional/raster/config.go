@@ -148,6 +148,14 @@ func (r Rect) Intersect(s Rect) Rect {
 // Contains reports whether pixel (x, y) lies in r.
 func (r Rect) Contains(x, y int) bool { return x >= r.X0 && x < r.X1 && y >= r.Y0 && y < r.Y1 }
 
+// Quads returns r grown to whole quads: every corner rounded outward to an
+// even pixel. A screen tile clipped by a frame of odd width or height ends at
+// an odd pixel; the quads of its last column or row reach one pixel past
+// the frame, which no sample covers.
+func (r Rect) Quads() Rect {
+	return Rect{X0: r.X0 &^ 1, Y0: r.Y0 &^ 1, X1: (r.X1 + 1) &^ 1, Y1: (r.Y1 + 1) &^ 1}
+}
+
 // TraversalOrder is the order in which tiles of a triangle, or quads of a tile,
 // are produced.
 type TraversalOrder uint8

@@ -3,6 +3,8 @@ package driver
 import (
 	"fmt"
 
+	"github.com/gfxsim/gfxsim/functional/shader"
+	"github.com/gfxsim/gfxsim/functional/shader/library"
 	"github.com/gfxsim/gfxsim/functional/vertexcache"
 	"github.com/gfxsim/gfxsim/scene"
 )
@@ -25,7 +27,11 @@ func OrderIndependent(st scene.State) bool {
 
 // Reorderable returns, per mesh of s, whether the driver may reorder its
 // triangles (Options.ReorderIndices): every object that draws it has an
-// OrderIndependent material state. A mesh no object draws is left alone.
+// OrderIndependent material state, streams nothing out (the stream-out
+// buffer keeps the primitives' order) and no geometry shader that reads
+// sv_primitiveid (a triangle's index in its draw, which reordering changes:
+// the grass shader sizes each blade by it). A mesh no object draws is left
+// alone.
 func Reorderable(s *scene.Scene) []bool {
 	ok := make([]bool, len(s.Meshes))
 	drawn := make([]bool, len(s.Meshes))
@@ -37,7 +43,8 @@ func Reorderable(s *scene.Scene) []bool {
 			continue // Validate reports it
 		}
 		drawn[o.Mesh] = true
-		if !OrderIndependent(s.Materials[o.Material].State) {
+		mat := &s.Materials[o.Material]
+		if !OrderIndependent(mat.State) || o.StreamOut != nil || readsPrimitiveID(mat) {
 			ok[o.Mesh] = false
 		}
 	}
@@ -45,6 +52,24 @@ func Reorderable(s *scene.Scene) []bool {
 		ok[i] = ok[i] && drawn[i]
 	}
 	return ok
+}
+
+// readsPrimitiveID reports whether the material's geometry shader reads
+// sv_primitiveid (a material the library does not know is not reorderable).
+func readsPrimitiveID(m *scene.Material) bool {
+	if m.GeometryShader() == "" {
+		return false
+	}
+	lm, err := library.Get(m.Shader)
+	if err != nil || lm.GS == nil {
+		return true
+	}
+	for _, in := range lm.GS.Inputs {
+		if in.Semantic == shader.SemanticPrimitiveID {
+			return true
+		}
+	}
+	return false
 }
 
 // MeshOrder is the order in which the driver uploads a mesh: its index list

@@ -139,3 +139,47 @@ func TestReorderIndices(t *testing.T) {
 		t.Error("room: the reordered index and vertex buffers change the image")
 	}
 }
+
+// TestReorderableGeometryStage: a mesh drawn through a geometry shader that
+// reads sv_primitiveid (grass sizes each blade by it) or streamed out
+// (particles' sources) keeps its order, a mesh beside it is reordered, and
+// grass's reference image is the same with ReorderIndices.
+func TestReorderableGeometryStage(t *testing.T) {
+	for _, tc := range []struct {
+		scene string
+		want  []bool
+	}{
+		{"grass", []bool{false, true}},       // ground, stone
+		{"particles", []bool{false, true}},   // sources, floor
+		{"silhouette", []bool{false, false}}, // ring, ball: their edges are not depth written
+	} {
+		s, err := scene.Builtin(tc.scene, scene.WithResolution(64, 36))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Reorderable(s); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: Reorderable %v, want %v", tc.scene, got, tc.want)
+		}
+	}
+	s, err := scene.Builtin("grass", scene.WithResolution(64, 36))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var images [2][]byte
+	for i, k := range []int{0, 16} {
+		o := DefaultOptions()
+		o.ReorderIndices = k
+		f, err := Encode(s, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := reference.Render(f.Memory, f.Stream, f.StreamBytes, reference.DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		images[i] = r.Image.Pix
+	}
+	if !reflect.DeepEqual(images[0], images[1]) {
+		t.Error("grass: ReorderIndices changes the image")
+	}
+}

@@ -87,7 +87,7 @@ func (c *TileUnit) sendPrimitives(now sim.VTimeInSec) bool {
 			t.lastDraw = nil
 		}
 		m := protocol.NewPrimitiveMsg(bp.Draw, bp.Prim, bp.Index)
-		m.Window = t.rect
+		m.Window = t.rect.Quads()
 		m.Src, m.Dst, m.SendTime = c.ToRasterizer, c.Rasterizer, now
 		if c.ToRasterizer.Send(m) != nil {
 			return progress

@@ -89,6 +89,35 @@ func (p point) load(w, h int, in *expt.Inputs, b *inputs.Budget) (*scene.Scene, 
 	return in.Load(p.file, w, h, 0, b, scene.WithFront(p.mesh.Front))
 }
 
+// TriangleBuiltins lists the built-in scenes the study measures: those whose
+// every object draws a mesh as a triangle list. The others are left out: a
+// DrawAuto draw (particles) has no index stream until its stream-out pass
+// has run, and a triangle with adjacency (silhouette) sends six vertices to
+// the shader, not the three that vertex reuse per triangle (ACMR) and the
+// caches of the document count. A geometry shader over triangles (grass) is
+// measured: its vertex stage is the vertex shader of any other draw.
+func TriangleBuiltins() []string {
+	var names []string
+	for _, n := range scene.BuiltinNames() {
+		s, err := scene.Builtin(n, scene.WithResolution(16, 16))
+		if err != nil || trianglesOnly(s) {
+			names = append(names, n) // a scene that fails to load says so when its point runs
+		}
+	}
+	return names
+}
+
+// trianglesOnly reports whether every object of s draws a mesh as a triangle
+// list.
+func trianglesOnly(s *scene.Scene) bool {
+	for _, o := range s.Objects {
+		if o.DrawAuto != 0 || o.Mesh < 0 || o.Topology != scene.TopologyTriangles {
+			return false
+		}
+	}
+	return true
+}
+
 // points lists the study's scenes: the built-ins, then the real meshes
 // found under dir.
 func points(builtins []string, dir string, meshes []Mesh) []point {
@@ -118,6 +147,9 @@ func runPoint(p point, o Options, cfg *configs.Config, sess *tracing.Session) (R
 	}
 	if err := expt.ReserveTimedFrame(b, cfg, s); err != nil {
 		return r, err
+	}
+	if !trianglesOnly(s) {
+		return r, fmt.Errorf("%s: the study counts meshes drawn as triangle lists; this scene has a DrawAuto draw or another topology", p.name)
 	}
 	ok := driver.Reorderable(s)
 	for _, obj := range s.Objects {

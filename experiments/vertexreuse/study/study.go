@@ -18,7 +18,6 @@ import (
 	"github.com/gfxsim/gfxsim/configs"
 	"github.com/gfxsim/gfxsim/experiments/expt"
 	"github.com/gfxsim/gfxsim/internal/progress"
-	"github.com/gfxsim/gfxsim/scene"
 	"github.com/gfxsim/gfxsim/tracing"
 )
 
@@ -89,7 +88,7 @@ func (o *Options) defaults() {
 // vertexreuse.csv and the figures to o.Out and prints the table to w.
 func Run(o Options, w io.Writer) error {
 	o.defaults()
-	builtins, meshes := scene.BuiltinNames(), Meshes
+	builtins, meshes := TriangleBuiltins(), Meshes
 	if o.Quick {
 		builtins, meshes = QuickScenes, nil
 	}

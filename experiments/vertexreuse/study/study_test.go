@@ -5,12 +5,15 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/gfxsim/gfxsim/configs"
 	"github.com/gfxsim/gfxsim/experiments/expt"
 	"github.com/gfxsim/gfxsim/internal/progress/progresstest"
+	"github.com/gfxsim/gfxsim/scene"
 )
 
 // TestQuick runs the -quick study (room, smalltris, overdraw at 64x36) and
@@ -86,3 +89,36 @@ func TestQuick(t *testing.T) {
 }
 
 func TestQuietRules(t *testing.T) { progresstest.CheckOptions(t, ParseFlags) }
+
+// TestEveryBuiltinRuns measures every built-in scene of a full run at 32x18
+// (the -quick study covers three): each point's batch counts must equal the
+// timed IA's, and the scenes left out are exactly those the study cannot
+// count (a DrawAuto draw, triangles with adjacency).
+func TestEveryBuiltinRuns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("every built-in scene, three timed frames each")
+	}
+	names := TriangleBuiltins()
+	var left []string
+	for _, n := range scene.BuiltinNames() {
+		if !slices.Contains(names, n) {
+			left = append(left, n)
+		}
+	}
+	if want := []string{"particles", "silhouette"}; !reflect.DeepEqual(left, want) {
+		t.Errorf("built-ins left out: %v, want %v", left, want)
+	}
+	o := Options{Common: expt.Common{Workers: 1}, Width: 32, Height: 18}
+	o.defaults()
+	cfg := configs.Default()
+	for _, n := range names {
+		r, err := runPoint(point{name: n}, o, cfg, nil)
+		if err != nil {
+			t.Errorf("%s: %v", n, err)
+			continue
+		}
+		if len(r.Orders) != len(OrderNames) || r.Orders[0].Reuse.Triangles == 0 {
+			t.Errorf("%s: %d orders, %d triangles", n, len(r.Orders), r.Orders[0].Reuse.Triangles)
+		}
+	}
+}
