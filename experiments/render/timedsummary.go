@@ -23,7 +23,7 @@ func timedSummary(w io.Writer, p *configs.Platform, res *configs.Result, wall ti
 		float64(res.Events)/wall.Seconds()/1e6, float64(res.Cycles)/wall.Seconds()/1e3)
 
 	fmt.Fprintln(w, "\nunits:")
-	unitTable(w, p, st, res.Cycles)
+	unitTable(w, p, st)
 
 	fmt.Fprintln(w, "\nlinks:")
 	var rows [][]string
@@ -310,18 +310,27 @@ func busiestLink(st map[string]float64, name string) float64 {
 	return best
 }
 
-// unitTable prints each unit's shares of the frame's cycles: busy,
-// idle/starved, stalled, and every stall cause (stats.json has them as
-// <unit>.cycles_<state>).
-func unitTable(w io.Writer, p *configs.Platform, st map[string]float64, cycles uint64) {
+// unitTable prints each unit's shares of its cycles: busy, idle/starved,
+// stalled, and every stall cause (stats.json has them as
+// <unit>.cycles_<state>). A unit counts one state a cycle of its own clock,
+// from the frame's start until the frame ends (the SAGE video path: until
+// the last video line), so its states sum to its cycles: the core cycles
+// for most units, a fifth of them for SAGE's 100 MHz sched and interleave
+// chips. A unit that counts no states prints "-".
+func unitTable(w io.Writer, p *configs.Platform, st map[string]float64) {
 	var rows [][]string
 	for _, u := range p.Units {
 		n := u.Name()
 		a := activityOf(st, n)
+		cycles := a.busy + a.idle + a.stalled
+		if cycles == 0 {
+			rows = append(rows, []string{n, "-", "-", "-", "-"})
+			continue
+		}
 		rows = append(rows, []string{n, share(a.busy, cycles), share(a.idle, cycles), share(a.stalled, cycles), a.stallCauses(cycles)})
 	}
 	expt.TextTable(w, []string{"unit", "busy", "idle/starved", "stalled", "stalled by cause"}, rows)
-	fmt.Fprintln(w, "(busy + idle/starved + stalled = 100% of the frame's cycles, and stalled is the sum of its causes; idle: no work; starved: waiting for input)")
+	fmt.Fprintln(w, "(shares of each unit's own clock cycles until the frame ends, or for SAGE's route and convolve chips until the last video line: busy + idle/starved + stalled = 100%, and stalled is the sum of its causes; idle: no work; starved: waiting for input)")
 }
 
 // activity is a unit's frame cycles by state: busy, stalled (every stall
@@ -367,7 +376,7 @@ func activityOf(st map[string]float64, unit string) activity {
 
 // stallCauses is the summary's cell of a's stall causes: each cause and its
 // share of the frame's cycles, largest first ("-": the unit never stalled).
-func (a activity) stallCauses(cycles uint64) string {
+func (a activity) stallCauses(cycles float64) string {
 	if len(a.causes) == 0 {
 		return "-"
 	}
@@ -380,11 +389,11 @@ func (a activity) stallCauses(cycles uint64) string {
 
 // share is v as a percentage of cycles with one decimal; a share that is
 // not zero but rounds to 0.0% is "<0.1%".
-func share(v float64, cycles uint64) string {
-	if v > 0 && 1000*v < 0.5*float64(cycles) {
+func share(v, cycles float64) string {
+	if v > 0 && 1000*v < 0.5*cycles {
 		return "<0.1%"
 	}
-	return fmt.Sprintf("%.1f%%", 100*v/float64(cycles))
+	return fmt.Sprintf("%.1f%%", 100*v/cycles)
 }
 
 func mb(b float64) string { return fmt.Sprintf("%.2f", b/1e6) }

@@ -132,11 +132,16 @@ func TestGeometrySummary(t *testing.T) {
 }
 
 // TestUnitSharesSumTo100: on a real frame (room, 64x36, 4x MSAA, on the
-// sort-last and tiled machines) every unit's printed busy, idle/starved and
-// stall causes add up to 100% within their rounding, and its causes to its
-// stalled share.
+// sort-last, tiled and SAGE machines) every unit's printed busy, idle/starved
+// and stall causes add up to 100% within their rounding, and its causes to
+// its stalled share. The shares are of each unit's own cycles: on the
+// sort-last and tiled machines every unit's states sum to the frame's
+// cycles, so that no unit's count is off unseen; on SAGE the 100 MHz sched
+// and interleave chips count a fifth of them, and the video path (route and
+// convolve chips) counts until the last video line. (Before, the SAGE rows
+// were shares of the core cycles and summed to 20% or to 700%.)
 func TestUnitSharesSumTo100(t *testing.T) {
-	for _, cfg := range []*configs.Config{configs.Default(), configs.SortMiddleMachine()} {
+	for _, cfg := range []*configs.Config{configs.Default(), configs.SortMiddleMachine(), configs.SageMachine()} {
 		s, err := scene.Builtin(scene.DefaultName, scene.WithResolution(64, 36), scene.WithSamples(4))
 		if err != nil {
 			t.Fatal(err)
@@ -145,14 +150,39 @@ func TestUnitSharesSumTo100(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		for _, u := range p.Units {
+			a := activityOf(res.Stats, u.Name())
+			own, want := a.busy+a.idle+a.stalled, float64(res.Cycles)
+			switch {
+			case cfg.Machine != "sage":
+			case strings.HasPrefix(u.Name(), "GPU.Sched") || strings.HasPrefix(u.Name(), "GPU.Interleave"):
+				want = float64(res.Cycles / 5)
+			case u.Name() == "GPU.Video":
+				want = 0 // counts no states
+			case u.Name() == "GPU.Route" || strings.HasPrefix(u.Name(), "GPU.Convolve"):
+				want = own // its clock until the last video line
+				if end := res.Stats["GPU.video_end_cycles"]; own <= float64(res.Cycles)/10 || end <= float64(res.Cycles) {
+					t.Errorf("%s: %s counts %v cycles; the frame took %d core cycles, the video ended at %v", cfg.Name, u.Name(), own, res.Cycles, end)
+				}
+			}
+			if d := own - want; d > 1 || d < -1 {
+				t.Errorf("%s: %s counts %v cycles of states, want %v", cfg.Name, u.Name(), own, want)
+			}
+		}
 		var b bytes.Buffer
-		unitTable(&b, p, res.Stats, res.Cycles)
+		unitTable(&b, p, res.Stats)
 		lines := strings.Split(strings.TrimSpace(b.String()), "\n")
 		if len(lines) != len(p.Units)+3 {
 			t.Fatalf("%s: %d lines for %d units:\n%s", cfg.Name, len(lines), len(p.Units), b.String())
 		}
 		for _, line := range lines[2 : len(lines)-1] {
 			f := strings.Fields(line)
+			if f[1] == "-" {
+				if f[0] != "GPU.Video" {
+					t.Errorf("%s: %s", cfg.Name, line)
+				}
+				continue
+			}
 			busy, slackB := parseShare(t, f[1])
 			idle, slackI := parseShare(t, f[2])
 			stalled, slackS := parseShare(t, f[3])
