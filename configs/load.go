@@ -373,10 +373,10 @@ func checkField(f reflect.StructField, v reflect.Value, fail func(string, ...any
 		lo, hasLo := tagFloat(f, "min")
 		hi, hasHi := tagFloat(f, "max")
 		if (hasLo && x < lo) || (hasHi && x > hi) {
-			return fail("%v out of range [%v, %v]%s", x, fmtBound(lo, hasLo, "-inf"), fmtBound(hi, hasHi, "inf"), unitSuffix(f))
+			return fail("%s out of range [%v, %v]%s", fmtBound(x, true, ""), fmtBound(lo, hasLo, "-inf"), fmtBound(hi, hasHi, "inf"), unitSuffix(f))
 		}
 		if f.Tag.Get("pow2") == "true" && (v.Kind() != reflect.Int || v.Int() <= 0 || bits.OnesCount64(uint64(v.Int())) != 1) {
-			return fail("%v is not a power of two", x)
+			return fail("%s is not a power of two", fmtBound(x, true, ""))
 		}
 	}
 	if one := f.Tag.Get("oneof"); one != "" && v.Kind() == reflect.String {

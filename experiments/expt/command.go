@@ -142,3 +142,30 @@ func (c *Common) Parse(name string, help Help, own func(fs *flag.FlagSet), args 
 	}
 	return err
 }
+
+// ParseArgs parses args into fs. -h prints the flags on fs's output and exits
+// with status 0, as flag.ExitOnError does; a bad flag returns its error and
+// a pointer to -h, without the usage dump that flag prints (40 lines that
+// hide the one that matters).
+func ParseArgs(fs *flag.FlagSet, args []string) error {
+	out, usage := fs.Output(), fs.Usage
+	fs.Init(fs.Name(), flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	err := fs.Parse(args)
+	fs.SetOutput(out)
+	fs.Usage = usage
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		if usage != nil {
+			usage()
+		} else {
+			fmt.Fprintf(out, "Usage of %s:\n", fs.Name())
+			fs.PrintDefaults()
+		}
+		os.Exit(0)
+	case err != nil:
+		return fmt.Errorf("%w (-h lists the flags)", err)
+	}
+	return nil
+}

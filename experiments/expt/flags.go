@@ -45,7 +45,7 @@ func (f *StudyFlags) Register(fs *flag.FlagSet) {
 // whether stderr is a terminal. Without a log the instruments print no
 // progress lines either.
 func (f *StudyFlags) Parse(fs *flag.FlagSet, args []string, getenv func(string) string, stderr *os.File) error {
-	if err := fs.Parse(args); err != nil {
+	if err := ParseArgs(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {

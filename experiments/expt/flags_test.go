@@ -4,6 +4,7 @@ import (
 	"flag"
 	"io"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/gfxsim/gfxsim/tracing"
@@ -15,7 +16,7 @@ func TestStudyFlagsParse(t *testing.T) {
 		want string
 	}{
 		{[]string{"extra"}, `unexpected argument "extra"`},
-		{[]string{"-shard", "3/3"}, `invalid value "3/3" for flag -shard: K (this shard) is 3; it must be in 0..2, shards count from 0`},
+		{[]string{"-shard", "3/3"}, `invalid value "3/3" for flag -shard: K (this shard) is 3; it must be in 0..2, shards count from 0 (-h lists the flags)`},
 		{[]string{"-q", "-v"}, "-q and -v: -q prints no progress, -v asks for it in CI; give one"},
 		{[]string{"-merge", "-shard", "0/2"}, "-merge and -shard 0/2: a merge reads the points of every shard; drop -shard"},
 		{[]string{"-q"}, ""},
@@ -86,8 +87,8 @@ func TestNegativeSize(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"-width", "-5", "-height", "90"}, `invalid value "-5" for flag -width: want a size in pixels (0: the study's own)`},
-		{[]string{"-width", "64", "-height", "x"}, `invalid value "x" for flag -height: want a size in pixels (0: the study's own)`},
+		{[]string{"-width", "-5", "-height", "90"}, `invalid value "-5" for flag -width: want a size in pixels (0: the study's own) (-h lists the flags)`},
+		{[]string{"-width", "64", "-height", "x"}, `invalid value "x" for flag -height: want a size in pixels (0: the study's own) (-h lists the flags)`},
 		{[]string{"-width", "64", "-height", "36"}, ""},
 	} {
 		var w, h int
@@ -107,5 +108,26 @@ func TestNegativeSize(t *testing.T) {
 		if err == nil && (w != 64 || h != 36) {
 			t.Errorf("%v: %dx%d", tc.args, w, h)
 		}
+	}
+}
+
+// TestParseArgsNoUsageDump: a bad flag is one error line that points to -h;
+// the flag package's usage dump is not printed.
+func TestParseArgsNoUsageDump(t *testing.T) {
+	var out strings.Builder
+	fs := flag.NewFlagSet("t", flag.ExitOnError)
+	fs.SetOutput(&out)
+	fs.Int("n", 0, "a number")
+	for _, args := range [][]string{{"-nosuch"}, {"-n", "x"}} {
+		err := ParseArgs(fs, args)
+		if err == nil || !strings.HasSuffix(err.Error(), "(-h lists the flags)") {
+			t.Errorf("%v: %v", args, err)
+		}
+	}
+	if out.Len() != 0 {
+		t.Errorf("printed %q", out.String())
+	}
+	if err := ParseArgs(fs, []string{"-n", "3"}); err != nil || fs.Lookup("n").Value.String() != "3" {
+		t.Errorf("-n 3: %v", err)
 	}
 }

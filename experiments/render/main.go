@@ -5,6 +5,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"math"
 	"os"
 
 	"github.com/gfxsim/gfxsim/experiments/expt"
@@ -24,8 +25,8 @@ func parseFlags(args []string, getenv func(string) string, stderr *os.File) (opt
 	fs.StringVar(&o.scene, "scene", "", "built-in scene name or scene/mesh file (default: the default scene); \"list\" prints the built-in scenes")
 	fs.StringVar(&o.out, "o", "out/render", "output folder")
 	fs.StringVar(&o.mode, "mode", "timing", "timing (the timed Akita model) or functional (the reference renderer alone)")
-	fs.IntVar(&o.width, "width", 0, "override the scene's width in pixels (0: the scene's own)")
-	fs.IntVar(&o.height, "height", 0, "override the scene's height in pixels (0: the scene's own)")
+	fs.IntVar(&o.width, "width", 0, "override the scene's width in pixels (0: the scene's own; give -height too)")
+	fs.IntVar(&o.height, "height", 0, "override the scene's height in pixels (0: the scene's own; give -width too)")
 	fs.IntVar(&o.samples, "samples", 0, "override the scene's samples per pixel (1 to 64; 0: the scene's own)")
 	fs.BoolVar(&o.check, "check", false, "timing mode: also render with the reference renderer and compare the images; with memory type dramctl, also check every DRAM command (memory.check)")
 	fs.IntVar(&o.frames, "frames", 0, "render frames 0..N-1 of an animated scene (image_0000.png, stats_0000.json, ...); 0: frame 0 as image.png")
@@ -38,12 +39,26 @@ func parseFlags(args []string, getenv func(string) string, stderr *os.File) (opt
 	o.instruments.OneRun = true // one simulation: no -instrument-runs
 	o.instruments.Register(fs)
 	o.inputs.Register(fs)
-	fs.Parse(args)
+	if err := expt.ParseArgs(fs, args); err != nil {
+		return o, err
+	}
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
 	if o.reorder < 0 {
 		return o, fmt.Errorf("-reorder-indices %d: want 0 (off) or a FIFO size", o.reorder)
+	}
+	if o.width < 0 || o.height < 0 || o.samples < 0 {
+		return o, fmt.Errorf("-width %d -height %d -samples %d: want 0 (the scene's own) or more", o.width, o.height, o.samples)
+	}
+	if (o.width == 0) != (o.height == 0) {
+		return o, fmt.Errorf("-width %d -height %d: give both (or neither, for the scene's own size)", o.width, o.height)
+	}
+	if math.IsNaN(o.blur) || math.IsInf(o.blur, 0) {
+		return o, fmt.Errorf("-blur %v: want a finite scale (0: no blur, 1: as written; negative: the scene's own)", o.blur)
+	}
+	if o.out == "" {
+		return o, fmt.Errorf("-o: want an output folder")
 	}
 	if o.reorderVertices && o.reorder == 0 {
 		return o, fmt.Errorf("-reorder-vertices renumbers the vertices of reordered meshes: give -reorder-indices too")

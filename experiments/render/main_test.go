@@ -13,3 +13,31 @@ func TestQuietRules(t *testing.T) {
 		return progresstest.Printed{Log: o.inputs.Log, Stdout: true, Bar: o.bar, Every: o.instruments.ProgressEvery}, err
 	})
 }
+
+// TestFlagErrors: flags that cannot apply or hold no usable value are
+// refused before anything runs, each naming the flag.
+func TestFlagErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-blur", "NaN"}, "-blur NaN: want a finite scale (0: no blur, 1: as written; negative: the scene's own)"},
+		{[]string{"-blur", "+Inf"}, "-blur +Inf: want a finite scale (0: no blur, 1: as written; negative: the scene's own)"},
+		{[]string{"-width", "320"}, "-width 320 -height 0: give both (or neither, for the scene's own size)"},
+		{[]string{"-height", "90"}, "-width 0 -height 90: give both (or neither, for the scene's own size)"},
+		{[]string{"-width", "-5", "-height", "3"}, "-width -5 -height 3 -samples 0: want 0 (the scene's own) or more"},
+		{[]string{"-o", ""}, "-o: want an output folder"},
+		{[]string{"-nosuch"}, "flag provided but not defined: -nosuch (-h lists the flags)"},
+		{[]string{"-reorder-vertices"}, "-reorder-vertices renumbers the vertices of reordered meshes: give -reorder-indices too"},
+		{[]string{"-width", "320", "-height", "180", "-blur", "0.5"}, ""},
+	} {
+		_, err := parseFlags(append([]string{"-q"}, tc.args...), func(string) string { return "" }, os.Stderr)
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tc.want {
+			t.Errorf("%q: %q, want %q", tc.args, got, tc.want)
+		}
+	}
+}

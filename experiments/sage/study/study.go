@@ -31,7 +31,7 @@ type Options struct {
 // what it prints on stderr decided by -q, -v, CI (getenv) and whether
 // stderr is a terminal (progress.Flags).
 func ParseFlags(args []string, getenv func(string) string, stderr *os.File) (o Options, err error) {
-	o.Inputs = &expt.Inputs{}
+	o.Inputs = &expt.Inputs{BuiltinOnly: true} // its points are built-in scenes
 	err = o.Common.Parse("sage", expt.Help{Quick: "fewer points at tiny sizes (a test run of every table, well under a minute)", Workers: "points run at once"}, func(fs *flag.FlagSet) {
 		expt.SizeFlags(fs, &o.Width, &o.Height, "the rendering points' frame", "480, or 96 with -quick", "270, or 54 with -quick")
 	}, args, getenv, stderr)

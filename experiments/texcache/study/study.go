@@ -36,7 +36,7 @@ type Options struct {
 // what it prints on stderr decided by -q, -v, CI (getenv) and whether
 // stderr is a terminal (progress.Flags).
 func ParseFlags(args []string, getenv func(string) string, stderr *os.File) (o Options, err error) {
-	o.Instruments, o.Inputs = &tracing.Flags{}, &expt.Inputs{}
+	o.Instruments, o.Inputs = &tracing.Flags{}, &expt.Inputs{BuiltinOnly: true} // its cases are built-in scenes
 	err = o.Common.Parse("texcache", expt.Help{Quick: "a reduced sweep (fewer points, no traversal-order runs)"}, func(fs *flag.FlagSet) {
 		expt.SizeFlags(fs, &o.Width, &o.Height, "frame", "the scenes' 320", "the scenes' 180")
 	}, args, getenv, stderr)

@@ -40,13 +40,22 @@ type Options struct {
 // stderr is a terminal (progress.Flags).
 func ParseFlags(args []string, getenv func(string) string, stderr *os.File) (o Options, err error) {
 	o.Instruments, o.Inputs = &tracing.Flags{}, &expt.Inputs{}
+	var set *flag.FlagSet
 	err = o.Common.Parse("vertexreuse", expt.Help{Quick: "three built-in scenes, no real mesh, at 64x36", Workers: "scenes run at once"}, func(fs *flag.FlagSet) {
+		set = fs
 		expt.SizeFlags(fs, &o.Width, &o.Height, "timed frame", "160, or 64 with -quick", "90, or 36 with -quick")
 		fs.StringVar(&o.ScenesDir, "scenes", "../shared/scenes", "the shared scenes folder holding the real meshes")
 		fs.IntVar(&o.ReorderCache, "reorder-cache", DefaultReorderCache, "the FIFO size, in vertices, Tipsify reorders for")
 	}, args, getenv, stderr)
 	if err == nil && o.ReorderCache < 1 {
 		err = fmt.Errorf("-reorder-cache %d: want a FIFO size of at least 1", o.ReorderCache)
+	}
+	if err == nil && o.Quick {
+		set.Visit(func(f *flag.Flag) {
+			if f.Name == "scenes" {
+				err = fmt.Errorf("-scenes with -quick: the quick run measures built-in scenes only, no real mesh")
+			}
+		})
 	}
 	return o, err
 }

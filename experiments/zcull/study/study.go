@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"gonum.org/v1/plot/vg"
@@ -37,7 +38,7 @@ type Options struct {
 // what it prints on stderr decided by -q, -v, CI (getenv) and whether
 // stderr is a terminal (progress.Flags).
 func ParseFlags(args []string, getenv func(string) string, stderr *os.File) (o Options, err error) {
-	o.Instruments, o.Inputs = &tracing.Flags{}, &expt.Inputs{}
+	o.Instruments, o.Inputs = &tracing.Flags{}, &expt.Inputs{BuiltinOnly: true} // its cases are built-in scenes
 	err = o.Common.Parse("zcull", expt.Help{Quick: "fewer scenes and sweep points at 160x90", Workers: "simulations run at once"}, func(fs *flag.FlagSet) {
 		expt.SizeFlags(fs, &o.Width, &o.Height, "frame", "320, or 160 with -quick", "180, or 90 with -quick")
 	}, args, getenv, stderr)
@@ -145,7 +146,7 @@ func Run(o Options, w io.Writer) error {
 		}
 	}
 	sw.Merge = func(w io.Writer, results []Result) error {
-		fmt.Fprintf(w, "zcull: %d simulations at %dx%d; machine: configs/sortlast.yaml with %q\n", len(cases), p.w, p.h, base)
+		fmt.Fprintf(w, "zcull: %d simulations at %dx%d; machine: configs/sortlast.yaml with %s\n", len(cases), p.w, p.h, strings.TrimSpace(base))
 		idx := index(results)
 		if err := mainOutputs(o.Out, w, p, results[:nMain], idx); err != nil {
 			return err
