@@ -138,6 +138,8 @@ func (c *Config) validateSage(fail func(fields at, format string, a ...any) erro
 	switch {
 	case c.Raster.Rasterizers != 1:
 		return fail(at{"raster.rasterizers", "machine"}, "%d: a SAGE pipe has one rasterize chip (set sage.pipes for more pipes)", c.Raster.Rasterizers)
+	case c.HiZ.Mode != "off":
+		return fail(at{"hiz.mode", "machine"}, "%s: the SAGE machine keeps z in its 3DRAM sample buffer and has no HiZ units: set off", c.HiZ.Mode)
 	case s.Sched.SnoopDistance > 0 && s.Sched.SnoopDistance >= s.Sched.PrewriteQueue:
 		return fail(at{"sage.sched.snoop_distance", "sage.sched.prewrite_queue"}, "%d samples: the snoop looks inside the %d-sample pre-write queue (at most %d)",
 			s.Sched.SnoopDistance, s.Sched.PrewriteQueue, s.Sched.PrewriteQueue-1)
