@@ -93,9 +93,12 @@ func run(o options, w io.Writer) error {
 	var names []string
 	for _, n := range strings.Split(o.shaders, ",") {
 		n = strings.TrimSpace(n)
+		if shaders[n] != nil {
+			return fmt.Errorf("-shaders %s: %s is given twice", o.shaders, n)
+		}
 		m, err := library.Get(n)
 		if err != nil {
-			return err
+			return fmt.Errorf("-shaders %s: %w", o.shaders, err)
 		}
 		sh, err := multipass.Analyze(m.PS, multipass.Options{})
 		if err != nil {

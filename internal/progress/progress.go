@@ -24,9 +24,10 @@ import (
 )
 
 // Enabled reports whether a bar is shown: not quiet, CI unset (getenv("CI")
-// empty) and stderr a terminal.
+// empty), stderr a terminal and not a dumb one (TERM=dumb: no cursor
+// control, so the bar's escape codes would print as text).
 func Enabled(quiet bool, getenv func(string) string, stderr *os.File) bool {
-	return !quiet && getenv("CI") == "" && IsTerminal(stderr)
+	return !quiet && getenv("CI") == "" && getenv("TERM") != "dumb" && IsTerminal(stderr)
 }
 
 // IsTerminal reports whether f is a character device (a terminal).

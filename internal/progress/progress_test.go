@@ -82,6 +82,22 @@ func TestEnabledQuietRules(t *testing.T) {
 			t.Errorf("enabled with quiet %v, CI %q, stderr a file", tc.quiet, tc.getenv("CI"))
 		}
 	}
+	// A character device stands for a terminal (IsTerminal looks no further);
+	// a dumb one (TERM=dumb) gets no bar.
+	dev, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev.Close()
+	dumb := func(k string) string {
+		if k == "TERM" {
+			return "dumb"
+		}
+		return ""
+	}
+	if !Enabled(false, noCI, dev) || Enabled(false, dumb, dev) {
+		t.Error("on a character device: want enabled unless TERM=dumb")
+	}
 	if tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0); err == nil {
 		defer tty.Close()
 		if !Enabled(false, noCI, tty) || Enabled(true, noCI, tty) || Enabled(false, ci, tty) {

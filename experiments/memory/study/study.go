@@ -126,8 +126,13 @@ func Systems(files []string) ([]System, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, System{Name: expt.RunName(filepath.Base(f)),
-			Source: f + " memory", Memory: c.MemoryConfig()})
+		name := expt.RunName(filepath.Base(f))
+		for _, s := range out {
+			if s.Name == name {
+				return nil, fmt.Errorf("-config %s: its system is named %q (after the file), the name of another system (%s); give the files different names", f, name, s.Source)
+			}
+		}
+		out = append(out, System{Name: name, Source: f + " memory", Memory: c.MemoryConfig()})
 	}
 	return out, nil
 }

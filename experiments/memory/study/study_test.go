@@ -2,6 +2,7 @@ package study
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -112,6 +113,22 @@ func TestShardsMatch(t *testing.T) {
 func TestSystemsNameTheBadFile(t *testing.T) {
 	if _, err := Systems([]string{"no-such.yaml"}); err == nil || !strings.Contains(err.Error(), "no-such.yaml") {
 		t.Errorf("error %v", err)
+	}
+}
+
+// TestSystemsOfOneName: two configuration files of one name (in two
+// folders) would give their points one name; the study refuses them, naming
+// both.
+func TestSystemsOfOneName(t *testing.T) {
+	a, b := filepath.Join(t.TempDir(), "x.yaml"), filepath.Join(t.TempDir(), "x.yaml")
+	for _, f := range []string{a, b} {
+		if err := os.WriteFile(f, []byte("memory: {type: ideal}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := fmt.Sprintf(`-config %s: its system is named "x.yaml" (after the file), the name of another system (%s memory); give the files different names`, b, a)
+	if _, err := Systems([]string{a, b}); err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
 	}
 }
 
