@@ -38,6 +38,7 @@ type Flags struct {
 	OneRun bool
 
 	formatSet bool // -trace-format was given
+	addrSet   bool // -monitor-addr was given
 }
 
 // Register adds -trace, -trace-format, -trace-components, -trace-window,
@@ -50,7 +51,8 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.TraceWindow, "trace-window", "", "trace only tasks overlapping this window of core cycles, START:END (e.g. 100000:200000)")
 	fs.Uint64Var(&f.MetricsInterval, "metrics-interval", 0, "sample metrics every N core cycles and write metrics.csv, utilization.png and bandwidth.png (0: off)")
 	fs.BoolVar(&f.Monitor, "monitor", false, "serve a web monitor (progress, buffers, pause and continue) while the simulation runs, on -monitor-addr")
-	fs.StringVar(&f.MonitorAddr, "monitor-addr", DefaultMonitorAddr, "address of -monitor, HOST:PORT (port 0: any free port); an address that is not loopback is served with a warning, since anyone who reaches it can pause the run")
+	f.MonitorAddr = DefaultMonitorAddr
+	fs.Var(monitorAddr{f}, "monitor-addr", "address of -monitor, `HOST:PORT` (port 0: any free port); an address that is not loopback is served with a warning, since anyone who reaches it can pause the run")
 	if !f.OneRun {
 		fs.StringVar(&f.Runs, "instrument-runs", "", "experiments with many simulations: trace and sample only the runs whose names match this regular expression (names: the folders under OUT/runs); needs -trace or -metrics-interval")
 	}
@@ -73,6 +75,22 @@ func (t traceFormat) Set(v string) error {
 		return fmt.Errorf("want sqlite or csv")
 	}
 	t.f.TraceFormat, t.f.formatSet = v, true
+	return nil
+}
+
+// monitorAddr is the -monitor-addr flag, remembered as set so that Check
+// can refuse it without -monitor even when it names the default address.
+type monitorAddr struct{ f *Flags }
+
+func (m monitorAddr) String() string {
+	if m.f == nil {
+		return "" // the zero value, so that the help prints the default
+	}
+	return m.f.MonitorAddr
+}
+
+func (m monitorAddr) Set(v string) error {
+	m.f.MonitorAddr, m.f.addrSet = v, true
 	return nil
 }
 
@@ -116,7 +134,7 @@ func (f *Flags) Check() error {
 	if f.MonitorAddr == "" {
 		f.MonitorAddr = DefaultMonitorAddr
 	}
-	if f.MonitorAddr != DefaultMonitorAddr && !f.Monitor {
+	if (f.addrSet || f.MonitorAddr != DefaultMonitorAddr) && !f.Monitor {
 		return fmt.Errorf("-monitor-addr %s: no monitor is served: add -monitor", f.MonitorAddr)
 	}
 	if _, _, err := net.SplitHostPort(f.MonitorAddr); err != nil {

@@ -132,6 +132,7 @@ func TestFlagsCheck(t *testing.T) {
 		{args: []string{"-monitor"}, format: "sqlite"},
 		{args: []string{"-monitor", "-monitor-addr", "[::1]:8080"}, format: "sqlite"},
 		{args: []string{"-monitor-addr", "127.0.0.1:8080"}, check: "-monitor-addr 127.0.0.1:8080: no monitor is served: add -monitor"},
+		{args: []string{"-monitor-addr", "127.0.0.1:0"}, check: "-monitor-addr 127.0.0.1:0: no monitor is served: add -monitor"},
 		{args: []string{"-monitor", "-monitor-addr", "8080"}, check: `-monitor-addr "8080": want HOST:PORT`},
 	}
 	for _, tt := range tests {
