@@ -194,6 +194,10 @@ type Session struct {
 
 	mu      sync.Mutex
 	monitor *Monitor
+	// The named runs attached and those -instrument-runs selected (Close
+	// warns when it selected none).
+	attached, selected int
+	firstName          string
 }
 
 // NewSession starts instrumenting the runs of a process that will run `runs`
@@ -235,6 +239,17 @@ func (s *Session) Attach(p *configs.Platform, draws int, name string) (*Instrume
 	dir := s.Dir(name)
 	in := &Instruments{dir: dir, log: s.log, session: s}
 	selected := name == "" || s.runRe == nil || s.runRe.MatchString(name)
+	if name != "" {
+		s.mu.Lock()
+		if s.attached == 0 {
+			s.firstName = name
+		}
+		s.attached++
+		if selected {
+			s.selected++
+		}
+		s.mu.Unlock()
+	}
 	traced := selected && f.traced()
 	if traced || (selected && f.MetricsInterval > 0) {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -302,11 +317,19 @@ func (s *Session) Monitor() *Monitor {
 	return s.monitor
 }
 
-// Close stops the session's monitor, if any.
+// Close stops the session's monitor, if any, and warns on its log when
+// -instrument-runs selected none of the named runs that attached.
 func (s *Session) Close() error {
+	if s == nil {
+		return nil
+	}
 	s.mu.Lock()
 	m := s.monitor
 	s.monitor = nil
+	if s.runRe != nil && s.attached > 0 && s.selected == 0 {
+		fmt.Fprintf(s.log, "warning: -instrument-runs %q matched none of the %d runs (named like %s): nothing was traced or sampled\n",
+			s.f.Runs, s.attached, s.firstName)
+	}
 	s.mu.Unlock()
 	if m == nil {
 		return nil

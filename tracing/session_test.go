@@ -66,6 +66,37 @@ func TestSessionRunsFolders(t *testing.T) {
 	}
 }
 
+// -instrument-runs that selects none of a sweep's runs traces nothing, and
+// Close says so; one that selects a run says nothing.
+func TestSessionRunsNoneSelected(t *testing.T) {
+	for _, tc := range []struct {
+		runs, want string
+	}{
+		{"^NOPE", "warning: -instrument-runs \"^NOPE\" matched none of the 2 runs (named like ZMASK-room-1x): nothing was traced or sampled\n"},
+		{"^ZMASK-", ""},
+	} {
+		var log bytes.Buffer
+		f := Flags{Trace: true, Runs: tc.runs}
+		sess := f.NewSession(t.TempDir(), 2, &log)
+		p, err := configs.Build(configs.Default())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range []string{"ZMASK-room-1x", "FORWARD-room-1x"} {
+			if _, err := sess.Attach(p, 1, name); err != nil {
+				t.Fatal(err)
+			}
+		}
+		log.Reset()
+		if err := sess.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if log.String() != tc.want {
+			t.Errorf("%s: Close printed %q, want %q", tc.runs, log.String(), tc.want)
+		}
+	}
+}
+
 // A process's only simulation writes into the output folder itself.
 func TestSessionSingleRun(t *testing.T) {
 	dir := t.TempDir()

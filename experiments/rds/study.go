@@ -142,6 +142,7 @@ func run(o options, w io.Writer) error {
 		}
 	}
 	fs := newFrameStudy(o)
+	defer fs.sess.Close()
 	sw.Run = func(i int) (point, error) {
 		switch {
 		case i < len(cases):

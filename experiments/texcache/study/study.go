@@ -182,6 +182,7 @@ func Run(o Options, w io.Writer) error {
 	s := &study{o: o, base: configs.Default(), log: bar.Writer(o.Log), t0: time.Now(), frames: map[string]*memoFrame{}}
 	if o.Instruments != nil {
 		s.sess = o.Instruments.NewSession(o.Out, 0, s.log)
+		defer s.sess.Close()
 	}
 	pts := s.plan()
 	sw := &expt.Sweep[Row]{Study: "texcache", Out: o.Out, Workers: 1, Bar: bar,

@@ -120,6 +120,7 @@ func Run(o Options, w io.Writer) error {
 	var sess *tracing.Session
 	if o.Instruments != nil {
 		sess = o.Instruments.NewSession(o.Out, len(OrderNames)*len(ps), log)
+		defer sess.Close()
 	}
 	start := time.Now()
 	sw.Run = func(i int) (Result, error) { return runPoint(ps[i], o, cfg, sess) }

@@ -135,6 +135,7 @@ func Run(o Options, w io.Writer) error {
 	var sess *tracing.Session
 	if o.Instruments != nil {
 		sess = o.Instruments.NewSession(o.Out, len(cases), log)
+		defer sess.Close()
 	}
 	start := time.Now()
 	sw.Run = func(i int) (Result, error) { return runCase(cases[i], p.w, p.h, sess, o.Inputs) }
