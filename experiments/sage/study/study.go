@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/gfxsim/gfxsim/configs"
 	"github.com/gfxsim/gfxsim/experiments/expt"
 	"github.com/gfxsim/gfxsim/internal/progress"
 )
@@ -61,6 +62,11 @@ func Run(o Options, w io.Writer) error {
 	}
 	p := makePlan(o)
 	pts := p.points()
+	if !o.Sweep.List && !o.Sweep.Merge {
+		if err := checkSizes(pts, p); err != nil {
+			return err
+		}
+	}
 	sw := &expt.Sweep[Result]{Study: "sage", Out: o.Out, Workers: workers,
 		Fingerprint: expt.Fingerprint{"width": strconv.Itoa(p.w), "height": strconv.Itoa(p.h), "quick": strconv.FormatBool(o.Quick)}}
 	for _, pt := range pts {
@@ -91,6 +97,25 @@ func Run(o Options, w io.Writer) error {
 		return err
 	}
 	expt.PrintWallTime(o.Printed, o.Sweep.List, start, o.Out)
+	return nil
+}
+
+// checkSizes refuses, before anything runs, a -width and -height whose
+// timed points the SAGE machine cannot render (its sample buffer's
+// capacity), naming the first such point.
+func checkSizes(pts []point, p plan) error {
+	for _, pt := range pts {
+		if pt.kind == kindReuse || pt.kind == kindFilters || pt.kind == kindCheck || pt.kind == kindVideo {
+			continue // their sizes are the study's own
+		}
+		cfg, err := configs.Parse("sage-study-"+pt.name+".yaml", []byte(pt.machineYAML()))
+		if err != nil {
+			return err
+		}
+		if err := cfg.CheckFrame(p.w, p.h, pt.samples); err != nil {
+			return fmt.Errorf("-width %d -height %d: point %s: %w", p.w, p.h, pt.name, err)
+		}
+	}
 	return nil
 }
 

@@ -109,3 +109,19 @@ func TestQuick(t *testing.T) {
 }
 
 func TestQuietRules(t *testing.T) { progresstest.CheckOptions(t, ParseFlags) }
+
+// TestSizeTooLargeForTheSampleBuffer: a -width and -height whose frames the
+// sample buffer cannot hold are refused before any point runs, with the
+// first such point and the capacity.
+func TestSizeTooLargeForTheSampleBuffer(t *testing.T) {
+	out := t.TempDir()
+	err := Run(Options{Common: expt.Common{Out: out}, Width: 2000, Height: 2000}, io.Discard)
+	want := "-width 2000 -height 2000: point pipes-smalltris-1: sage-study-pipes-smalltris-1.yaml: sage.sample_buffer.capacity_samples: " +
+		"resolution: 2000x2000 at 8 samples per pixel is 32000000 samples; the sample buffer holds 10485760 per buffer (double-buffered, with z)"
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(out, "points")); len(entries) > 0 {
+		t.Errorf("%d points ran", len(entries))
+	}
+}
