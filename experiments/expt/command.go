@@ -169,3 +169,12 @@ func ParseArgs(fs *flag.FlagSet, args []string) error {
 	}
 	return nil
 }
+
+// Count returns n and the noun, singular for 1 ("1 worker", "2 workers");
+// plural is the noun's plural form.
+func Count(n int, singular, plural string) string {
+	if n == 1 {
+		return "1 " + singular
+	}
+	return strconv.Itoa(n) + " " + plural
+}

@@ -230,8 +230,8 @@ func runTiming(o options, s *scene.Scene, cfg *configs.Config, w io.Writer, suff
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "scene %s: %dx%d, %d samples per pixel, %d draws, %d triangles; machine %s\n",
-		s.Name, s.Width, s.Height, s.Samples, f.Draws, f.Triangles, cfg.Name)
+	fmt.Fprintf(w, "scene %s: %dx%d, %s per pixel, %d draws, %d triangles; machine %s\n",
+		s.Name, s.Width, s.Height, expt.Count(s.Samples, "sample", "samples"), f.Draws, f.Triangles, cfg.Name)
 	in, err := o.instruments.Attach(p, f.Draws, o.out, os.Stderr)
 	if err != nil {
 		return err
@@ -278,8 +278,8 @@ func runTiming(o options, s *scene.Scene, cfg *configs.Config, w io.Writer, suff
 }
 
 func summary(w io.Writer, name string, width, height, samples int, f *driver.Frame, c *reference.Counters, wall time.Duration) {
-	fmt.Fprintf(w, "scene %s: %dx%d, %d samples per pixel, %d draws, %d triangles, %.1f MB of memory\n",
-		name, width, height, samples, f.Draws, f.Triangles, float64(f.Memory.Size())/1e6)
+	fmt.Fprintf(w, "scene %s: %dx%d, %s per pixel, %d draws, %d triangles, %.1f MB of memory\n",
+		name, width, height, expt.Count(samples, "sample", "samples"), f.Draws, f.Triangles, float64(f.Memory.Size())/1e6)
 	fmt.Fprintf(w, "functional render (reference renderer) in %.2f s\n", wall.Seconds())
 	pct := func(a, b int) string {
 		if b == 0 {

@@ -271,8 +271,8 @@ func tiledSummary(w io.Writer, st map[string]float64) {
 		peak = max(peak, st[n+"tile_memory_peak_bytes"])
 		maxCycles = max(maxCycles, st[n+"tile_cycles_max"])
 	})
-	fmt.Fprintf(w, "\ntiled: %.0f primitives binned into %.0f entries (bin spread %.2f, at most %.0f tiles), %.0f passes; bins %.2f MB and parameter buffer %.2f MB written\n",
-		st[b+"primitives"], st[b+"bin_entries"], st[b+"bin_spread"], st[b+"bin_spread_max"], st["GPU.TileScheduler.passes"],
+	fmt.Fprintf(w, "\ntiled: %.0f primitives binned into %.0f entries (bin spread %.2f, at most %.0f tiles), %s; bins %.2f MB and parameter buffer %.2f MB written\n",
+		st[b+"primitives"], st[b+"bin_entries"], st[b+"bin_spread"], st[b+"bin_spread_max"], expt.Count(int(st["GPU.TileScheduler.passes"]), "pass", "passes"),
 		st[b+"bin_bytes_written"]/1e6, st[b+"parameter_bytes_written"]/1e6)
 	var binRead, paramRead, load, store, display float64
 	eachTileUnit(st, func(n string) {

@@ -389,7 +389,7 @@ func Run(o Options, w io.Writer) error {
 		return s.writeFig13(w, pts)
 	}
 	if !o.Sweep.List && !o.Sweep.Merge {
-		s.logf("shard %s of %d points on %d workers", o.Sweep.Shard, len(sw.Points), workers)
+		s.logf("shard %s of %d points on %s", o.Sweep.Shard, len(sw.Points), expt.Count(workers, "worker", "workers"))
 	}
 	if err := sw.Main(o.Sweep, w); err != nil {
 		return err

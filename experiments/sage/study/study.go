@@ -91,7 +91,7 @@ func Run(o Options, w io.Writer) error {
 	}
 	sw.Merge = func(w io.Writer, rs []Result) error { return writeTables(o.Out, w, p, pts, rs) }
 	if log != nil && !o.Sweep.List && !o.Sweep.Merge {
-		fmt.Fprintf(log, "sage: shard %s of %d points on %d workers\n", o.Sweep.Shard, len(pts), workers)
+		fmt.Fprintf(log, "sage: shard %s of %d points on %s\n", o.Sweep.Shard, len(pts), expt.Count(workers, "worker", "workers"))
 	}
 	if err := sw.Main(o.Sweep, w); err != nil {
 		return err

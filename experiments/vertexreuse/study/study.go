@@ -131,8 +131,8 @@ func Run(o Options, w io.Writer) error {
 				r.Orders[1].Reuse.ACMR(r.Orders[1].Reuse.Batch), r.Orders[0].Timed.Cycles, r.Orders[1].Timed.Cycles)
 		}
 		if !o.Sweep.List && !o.Sweep.Merge {
-			fmt.Fprintf(log, "vertexreuse: shard %s of %d scenes, three timed frames each at %dx%d, on %d workers\n",
-				o.Sweep.Shard, len(ps), o.Width, o.Height, o.Workers)
+			fmt.Fprintf(log, "vertexreuse: shard %s of %d scenes, three timed frames each at %dx%d, on %s\n",
+				o.Sweep.Shard, len(ps), o.Width, o.Height, expt.Count(o.Workers, "worker", "workers"))
 		}
 	}
 	sw.Merge = func(w io.Writer, rs []Result) error {

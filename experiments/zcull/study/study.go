@@ -155,7 +155,7 @@ func Run(o Options, w io.Writer) error {
 		return sweepOutputs(o.Out, w, p, idx)
 	}
 	if log != nil && !o.Sweep.List && !o.Sweep.Merge {
-		fmt.Fprintf(log, "zcull: shard %s of %d simulations at %dx%d on %d workers\n", o.Sweep.Shard, len(cases), p.w, p.h, workers)
+		fmt.Fprintf(log, "zcull: shard %s of %d simulations at %dx%d on %s\n", o.Sweep.Shard, len(cases), p.w, p.h, expt.Count(workers, "worker", "workers"))
 	}
 	if err := sw.Main(o.Sweep, w); err != nil {
 		return err
