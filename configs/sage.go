@@ -90,7 +90,7 @@ type SageSampleBuffer struct {
 
 // SageRoute is the route chips.
 type SageRoute struct {
-	FIFOSamples  int `yaml:"fifo_samples" desc:"FIFO per convolve chip absorbing the bursts" unit:"samples" min:"1" max:"1048576"`
+	FIFOSamples  int `yaml:"fifo_samples" desc:"FIFO per convolve chip absorbing the bursts (at least one pixel's samples)" unit:"samples" min:"1" max:"1048576"`
 	SpanPixels   int `yaml:"span_pixels" desc:"pixels of a burst delivered to a convolve chip in one message" unit:"pixels" min:"1" max:"4096"`
 	ChipsPerRead int `yaml:"samples_per_cycle" desc:"samples read per video-read cycle from the 32 3DRAMs' video pins (one per chip: 40 bits double-pumped on 20 pins)" min:"1" max:"1024"`
 }
@@ -115,8 +115,8 @@ type SageVideo struct {
 	Width      int     `yaml:"width" desc:"output width (0: the rendered width); another size resizes the image by filtering (§7.2), by the same factor on both axes" unit:"pixels" min:"0" max:"16384"`
 	Height     int     `yaml:"height" desc:"output height (0: the rendered height)" unit:"pixels" min:"0" max:"16384"`
 	RefreshHz  float64 `yaml:"refresh_hz" desc:"frames per second (76 Hz in the paper's sizing, §10.3)" unit:"Hz" min:"1" max:"1000"`
-	HBlank     float64 `yaml:"h_blank" desc:"horizontal blanking as a fraction of the active line (VESA 1280x1024: 408/1280)" min:"0" max:"10"`
-	VBlank     float64 `yaml:"v_blank" desc:"vertical blanking as a fraction of the active lines (VESA 1280x1024: 42/1024)" min:"0" max:"10"`
+	HBlank     float64 `yaml:"h_blank" desc:"horizontal blanking as a fraction of the active line (VESA 1280x1024: 408/1280; the line is at most 4 active lines long)" min:"0" max:"3"`
+	VBlank     float64 `yaml:"v_blank" desc:"vertical blanking as a fraction of the active lines (VESA 1280x1024: 42/1024; the frame is at most 4 active frames long)" min:"0" max:"3"`
 	Mode       string  `yaml:"mode" desc:"elastic: the pixel clock waits for late pixels (stall cycles counted); strict: a late pixel is an underrun (counted, the image is still exact)" oneof:"elastic,strict"`
 	FIFOPixels int     `yaml:"fifo_pixels" desc:"video output FIFO in front of the pixel clock" unit:"pixels" min:"1" max:"1048576"`
 	Channels   int     `yaml:"channels" desc:"video channels (§7.1): 2 partitions the convolve chips into two subsets (half each; at least one per channel), each chained to its own video output GPU.Video[c] (one channel: GPU.Video)" min:"1" max:"2"`
@@ -189,8 +189,9 @@ func (c *Config) SageFilter() (*filter.Table, error) {
 
 // CheckFrame reports whether the machine can render a raster of width x height
 // at samples per pixel, before anything is simulated: on the SAGE machine the
-// pattern RAM holds 1 to 16 samples per pixel and the sample buffer
-// sage.sample_buffer.capacity_samples samples per buffer. The sort-last
+// pattern RAM holds 1 to 16 samples per pixel, each route chip's FIFO
+// (sage.route.fifo_samples) one pixel's samples at least, and the sample
+// buffer sage.sample_buffer.capacity_samples samples per buffer. The sort-last
 // machine takes any frame the scene accepts.
 func (c *Config) CheckFrame(width, height, samples int) error {
 	if c.Machine != "sage" {
@@ -201,6 +202,10 @@ func (c *Config) CheckFrame(width, height, samples int) error {
 		return &Error{File: file, Line: c.lines["machine"], Field: "machine",
 			Msg: fmt.Sprintf("sage: a frame of %d samples per pixel: the SAGE pattern RAM holds 1 to %d (choose -samples or the scene's samples accordingly)",
 				samples, samplepattern.MaxSamples)}
+	}
+	if f := c.Sage.Route.FIFOSamples; f < samples {
+		return &Error{File: file, Line: c.lines["sage.route.fifo_samples"], Field: "sage.route.fifo_samples",
+			Msg: fmt.Sprintf("%d samples: a frame of %d samples per pixel needs a FIFO of at least one pixel's samples", f, samples)}
 	}
 	sb := c.Sage.SampleBuffer
 	geo := samplebuffer.Geometry{Width: width, Height: height, Samples: samples, Interleaves: sb.Interleaves,

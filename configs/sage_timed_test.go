@@ -156,6 +156,14 @@ func TestSageCapacity(t *testing.T) {
 	if err := SageMachine().CheckFrame(64, 40, 27); err == nil || err.Error() != want {
 		t.Errorf("27 samples: got %v\nwant %s", err, want)
 	}
+	fifo := machine(t, "fifo", "machine: sage\nsage:\n  route: {fifo_samples: 4}\n")
+	want = "fifo.yaml:3: sage.route.fifo_samples: 4 samples: a frame of 8 samples per pixel needs a FIFO of at least one pixel's samples"
+	if err := fifo.CheckFrame(64, 40, 8); err == nil || err.Error() != want {
+		t.Errorf("FIFO of 4 samples at 8 samples: got %v\nwant %s", err, want)
+	}
+	if err := fifo.CheckFrame(64, 40, 4); err != nil {
+		t.Errorf("FIFO of 4 samples at 4 samples: %v", err)
+	}
 }
 
 // TestSageChannels: with sage.video.channels 2 each half of the frame has its

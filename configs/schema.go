@@ -9,7 +9,7 @@ type Config struct {
 	Machine        string `yaml:"machine" desc:"the architecture: sortlast (the default GPU), sage (the SAGE board: sage section, on top of the embedded sage.yaml) or sortmiddle (the tiled machine: sortmiddle section, on top of the embedded sortmiddle.yaml)" oneof:"sortlast,sage,sortmiddle"`
 	Engine         string `yaml:"engine" desc:"engine: serial (gfxsim's timing.SerialEngine, Akita's serial order; the default) or parallel (gfxsim's timing.ParallelEngine: the events of one time on engine_workers goroutines at once; the same image, statistics and event count; on 2 idle cores the default frame in 10.6-13.2 s against the serial engine's 13.7-14.9 s, 1.29x faster (the median of five alternating pairs of runs); Akita's parallel engine took 48.5 s; the tiled machine's default frame 16.5 s against 19.4 s; the SAGE machine's gains nothing, 20.6-28.1 s against 21.5-24.2 s, since 80% of its rounds have fewer than 3 events; it needs idle cores: on a busy machine it is slower than the serial engine)" oneof:"serial,parallel"`
 	EngineWorkers  int    `yaml:"engine_workers" desc:"engine parallel: goroutines that run the events of one time (0: timing.ParallelEngine's default, the cores Go may use, GOMAXPROCS, but at most 4: a shared round of the default frame holds 8.9 events on average, 38 at most; more than 2 workers were not measured); each spins while it waits for a round" min:"0" max:"256"`
-	WatchdogCycles int    `yaml:"watchdog_cycles" desc:"end the run with an error when nothing progressed for this many core cycles" unit:"cycles" min:"1000"`
+	WatchdogCycles int    `yaml:"watchdog_cycles" desc:"end the run with an error when nothing progressed for this many core cycles" unit:"cycles" min:"1000" max:"2147483647"`
 
 	Clocks           Clocks           `yaml:"clocks" desc:"clock domains"`
 	CommandProcessor CommandProcessor `yaml:"command_processor" desc:"command processor"`
@@ -44,7 +44,7 @@ type Clocks struct {
 
 // Cache is the geometry of a small cache.
 type Cache struct {
-	SizeKB    int `yaml:"size_kb" desc:"capacity" unit:"KB" min:"1" max:"65536"`
+	SizeKB    int `yaml:"size_kb" desc:"capacity" unit:"KB" min:"1" max:"16384"`
 	Ways      int `yaml:"ways" desc:"associativity" min:"1" max:"64"`
 	LineBytes int `yaml:"line_bytes" desc:"line size (at least 16 bytes, except the ROP colour and depth caches: 4)" unit:"bytes" min:"4" max:"4096" pow2:"true"`
 }
@@ -214,7 +214,7 @@ type L2 struct {
 type ROP struct {
 	Count                int   `yaml:"count" desc:"ROP partitions (each with a depth unit; screen tiles interleaved among them)" min:"1" max:"64"`
 	Stride               int   `yaml:"stride" desc:"tile interleave: partition tile (x, y) belongs to partition (x + y*stride) mod count" min:"0" max:"64"`
-	TileSize             int   `yaml:"tile_size" desc:"edge of a partition tile (a multiple of raster.tile_size; 16 keeps every 64-byte RGBA8 display line in one partition)" unit:"pixels" min:"2" max:"1024" pow2:"true"`
+	TileSize             int   `yaml:"tile_size" desc:"edge of a partition tile (a multiple of raster.tile_size; 16 keeps every 64-byte RGBA8 display line in one partition)" unit:"pixels" min:"2" max:"256" pow2:"true"`
 	QuadsPerCycle        int   `yaml:"quads_per_cycle" desc:"quads blended per cycle" min:"1" max:"64"`
 	SamplesPerCycle      int   `yaml:"samples_per_cycle" desc:"samples of decoupled draws' visibility quads blended per cycle (0: one visibility quad costs one quad of quads_per_cycle)" min:"0" max:"65536"`
 	Cache                Cache `yaml:"cache" desc:"colour cache (line_bytes any power of two from 4; one line is one compression block)"`
