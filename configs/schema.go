@@ -238,7 +238,7 @@ type ROP struct {
 type Memory struct {
 	Type             string `yaml:"type" desc:"dram (Akita's DRAM model per channel), ideal (fixed latency) or dramctl (gfxsim's DRAM controller per channel: preset and the fields below it)" oneof:"dram,ideal,dramctl"`
 	Channels         int    `yaml:"channels" desc:"memory channels, each with its controller" min:"1" max:"64"`
-	InterleaveBytes  int    `yaml:"interleave_bytes" desc:"addresses interleave across channels in blocks of this size" unit:"bytes" min:"64" max:"1048576" pow2:"true"`
+	InterleaveBytes  int    `yaml:"interleave_bytes" desc:"addresses interleave across channels in blocks of this size (at least the DMA chunk and the input assembler, depth, HiZ and colour cache lines, whose requests go straight to a channel)" unit:"bytes" min:"64" max:"1048576" pow2:"true"`
 	Protocol         string `yaml:"protocol" desc:"DRAM protocol" oneof:"DDR3,DDR4,GDDR5,GDDR5X,GDDR6,HBM,HBM2"`
 	BusWidth         int    `yaml:"bus_width" desc:"DRAM data bus width per channel" unit:"bits" min:"8" max:"4096" pow2:"true"`
 	BurstLength      int    `yaml:"burst_length" desc:"DRAM burst length" min:"1" max:"64" pow2:"true"`
