@@ -21,6 +21,8 @@ func TestDRAMCtlErrors(t *testing.T) {
 		{"tCCD_L < tCCD_S", head + "  timing: {ccd_l: 1, ccd_s: 2}\n", "m.yaml:3: memory.timing.ccd_l: 1 is less than tCCD_S = 2"},
 		{"tCCD_S shorter than a burst", head + "  timing: {ccd_s: 1, ccd_l: 3}\n", "m.yaml:3: memory.timing.ccd_s: 1 is less than a burst (2 cycles): bursts would overlap on the data bus"},
 		{"tREFI <= tRFC", head + "  timing: {refi: 200}\n", "m.yaml:3: memory.timing.refi: 200 is not more than tRFC = 210 (refresh would take all the time)"},
+		{"tRTP >= tREFI", head + "  timing: {rtp: 40000}\n", "m.yaml:3: memory.timing.rtp: 40000 cycles is not less than tREFI = 3333: the refreshes would fall behind"},
+		{"tCL >= tREFI", head + "  timing: {cl: 16777216}\n", "m.yaml:3: memory.timing.cl: 16777216 cycles is not less than tREFI = 3333: the refreshes would fall behind"},
 		{"banks not a power of two", head + "  geometry: {banks: 3}\n", "m.yaml:3: memory.geometry.banks: 3 is not a power of two up to 2^30"},
 		{"negative banks", head + "  geometry: {banks: -1}\n", "m.yaml:3: memory.geometry.banks: -1 out of range [0, 1024]"},
 		{"mapping", head + "  mapping: row,bank,column\n", `m.yaml:3: memory.mapping: mapping "row,bank,column" does not cover bankgroup (4 values need 2 address bits)`},

@@ -65,26 +65,6 @@ func (c *Config) validate(file string) error {
 		return fail(at{"depth_unit.compression", "depth_unit.cache.line_bytes", "memory"}, "on with %d-byte depth lines, smaller than the %d-byte memory access unit: turn it off (it applies only to lines of %d bytes or more)",
 			c.DepthUnit.Cache.LineBytes, ab, 2*ab)
 	}
-	// The host interface's DMA and the input assembler's, depth, HiZ and
-	// colour caches send their requests straight to the memory, where each
-	// must lie in one channel's interleave granule (the L2's lines are checked
-	// by the memory's own configuration).
-	for _, r := range []struct {
-		field string
-		bytes int
-	}{
-		{"command_processor.dma_chunk_bytes", c.CommandProcessor.DMAChunkBytes},
-		{"input_assembler.index_cache.line_bytes", c.InputAssembler.IndexCache.LineBytes},
-		{"input_assembler.vertex_cache.line_bytes", c.InputAssembler.VertexCache.LineBytes},
-		{"depth_unit.cache.line_bytes", c.DepthUnit.Cache.LineBytes},
-		{"hiz.cache.line_bytes", c.HiZ.Cache.LineBytes},
-		{"rop.cache.line_bytes", c.ROP.Cache.LineBytes},
-	} {
-		if r.bytes > c.Memory.InterleaveBytes {
-			return fail(at{r.field, "memory.interleave_bytes"}, "%d bytes is more than memory.interleave_bytes (%d): a request to memory must lie in one channel's interleave granule",
-				r.bytes, c.Memory.InterleaveBytes)
-		}
-	}
 	if err := c.validateHiZ(fail); err != nil {
 		return err
 	}
@@ -121,6 +101,26 @@ func (c *Config) validate(file string) error {
 	}
 	if err := c.validateBuilt(fail); err != nil {
 		return err
+	}
+	// The host interface's DMA and the input assembler's, depth, HiZ and
+	// colour caches send their requests straight to the memory, where each
+	// must lie in one channel's interleave granule (the L2's lines are checked
+	// by the memory's own configuration).
+	for _, r := range []struct {
+		field string
+		bytes int
+	}{
+		{"command_processor.dma_chunk_bytes", c.CommandProcessor.DMAChunkBytes},
+		{"input_assembler.index_cache.line_bytes", c.InputAssembler.IndexCache.LineBytes},
+		{"input_assembler.vertex_cache.line_bytes", c.InputAssembler.VertexCache.LineBytes},
+		{"depth_unit.cache.line_bytes", c.DepthUnit.Cache.LineBytes},
+		{"hiz.cache.line_bytes", c.HiZ.Cache.LineBytes},
+		{"rop.cache.line_bytes", c.ROP.Cache.LineBytes},
+	} {
+		if r.bytes > c.Memory.InterleaveBytes {
+			return fail(at{r.field, "memory.interleave_bytes"}, "%d bytes is more than memory.interleave_bytes (%d): a request to memory must lie in one channel's interleave granule",
+				r.bytes, c.Memory.InterleaveBytes)
+		}
 	}
 	if bank := c.L2.BankSizeKB * 1024; bank%(c.L2.Ways*c.L2.LineBytes) != 0 || !pow2(bank/(c.L2.Ways*c.L2.LineBytes)) {
 		return fail(at{"l2.bank_size_kb", "l2.ways", "l2.line_bytes"}, "%d KB is not a power-of-two number of sets of %d ways x %d bytes", c.L2.BankSizeKB, c.L2.Ways, c.L2.LineBytes)

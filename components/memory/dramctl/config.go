@@ -375,6 +375,16 @@ func (t Timing) validate(g Geometry, refresh bool) error {
 			return fieldErr("Timing."+r.field, "%s", r.msg)
 		}
 	}
+	if refresh {
+		// Every timing of a part is far shorter than its refresh interval; a
+		// longer one holds a PRE, an ACT or the data bus past the refreshes
+		// that fall due (the protocol checker then finds them overdue).
+		for _, f := range timingFields(&t) {
+			if f.name != "TCKps" && f.name != "TREFI" && *f.v >= t.TREFI {
+				return fieldErr("Timing."+f.name, "%d cycles is not less than tREFI = %d: the refreshes would fall behind", *f.v, t.TREFI)
+			}
+		}
+	}
 	if f := t.Freq(); math.IsInf(float64(f), 0) || f > 1000*sim.GHz {
 		return fieldErr("Timing.TCKps", "%d ps is a clock above 1 THz", t.TCKps)
 	}
