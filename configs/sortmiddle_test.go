@@ -158,6 +158,23 @@ func TestSortMiddleOddFrame(t *testing.T) {
 	}
 }
 
+// TestSortMiddleSlowMemory: a tile unit waiting on a slow memory
+// progresses with every response (memclient counts them for the watchdog): a
+// frame behind a 100,000-cycle memory runs to its end instead of being
+// stopped as hung, and equals the reference image.
+func TestSortMiddleSlowMemory(t *testing.T) {
+	cfg := machine(t, "slow", "machine: sortmiddle\nmemory: {type: ideal, ideal_latency: 100000}\n")
+	_, f := frame(t, "room", 64, 36, 4)
+	res := timed(t, cfg, f)
+	_, g := frame(t, "room", 64, 36, 4)
+	if ref := referenceRender(t, cfg, g); !bytes.Equal(res.Image.Pix, ref.Image.Pix) {
+		t.Error("the timed image differs from the reference image")
+	}
+	if res.Cycles < uint64(cfg.WatchdogCycles) {
+		t.Errorf("%d cycles: the frame is shorter than the watchdog's limit (%d) and tests nothing", res.Cycles, cfg.WatchdogCycles)
+	}
+}
+
 // TestSortMiddleDeterminism: two runs give identical statistics, and the
 // parallel engine gives the same image and statistics as the serial one.
 func TestSortMiddleDeterminism(t *testing.T) {

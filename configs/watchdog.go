@@ -47,7 +47,8 @@ func (w *watchdog) Tick(now sim.VTimeInSec) bool {
 	if v := w.progress.Value(); v != w.lastValue {
 		w.lastValue, w.lastChange = v, c
 	} else if c-w.lastChange >= w.limit {
-		w.halt.Stop(fmt.Errorf("watchdog: no progress for %d cycles (cycle %d)\n%s", c-w.lastChange, c, w.report()))
+		w.halt.Stop(fmt.Errorf("watchdog: no progress for %d cycles (cycle %d; watchdog_cycles sets the limit, for a machine "+
+			"configured to take longer over one piece of work)\n%s", c-w.lastChange, c, w.report()))
 		return false
 	}
 	w.waker.WakeIn(now, int(w.period))

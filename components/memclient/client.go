@@ -22,6 +22,11 @@ type Config struct {
 	// MaxMerged is the number of reads that can wait on one outstanding read
 	// (default 8; used only with MergeReads).
 	MaxMerged int
+	// Progress, when set, counts every response as progress for the
+	// platform's watchdog: a unit whose work is memory traffic (the tiled
+	// machine's binner and tile units) progresses while it waits on a slow
+	// memory.
+	Progress *timing.Progress
 }
 
 // WithDefaults returns c with zero fields replaced by their defaults.
@@ -333,6 +338,7 @@ func (c *Client) Receive(now sim.VTimeInSec) (Completion, bool) {
 		panic(fmt.Sprintf("memclient %s: response to unknown request %s", c.port.Name(), rspTo))
 	}
 	c.port.Retrieve(now)
+	c.cfg.Progress.Add(1)
 	i := c.active[pos]
 	c.active = append(c.active[:pos], c.active[pos+1:]...)
 	e := &c.entries[i]

@@ -30,7 +30,7 @@ func build(name string, env timing.Env, cfg Config) *Binner {
 	c.Control = timing.AddPort(c, "Control", 4)
 	c.ToMemory = timing.AddPort(c, "ToMemory", cfg.MaxOutstandingMemory)
 	c.ToScheduler = timing.AddPort(c, "ToScheduler", 2)
-	mc, err := memclient.New(c.ToMemory, timing.LateFinder{At: &c.Memory}, env.Freq, memclient.Config{MaxOutstanding: cfg.MaxOutstandingMemory})
+	mc, err := memclient.New(c.ToMemory, timing.LateFinder{At: &c.Memory}, env.Freq, memclient.Config{MaxOutstanding: cfg.MaxOutstandingMemory, Progress: env.Progress})
 	if err != nil {
 		panic(fmt.Sprintf("binner %s: %v", name, err))
 	}

@@ -34,7 +34,7 @@ func build(name string, env timing.Env, cfg Config) *TileUnit {
 	c.Control = timing.AddPort(c, "Control", 8)
 	c.ToMemory = timing.AddPort(c, "ToMemory", cfg.MaxOutstandingMemory)
 	c.TileMemory = timing.AddPort(c, "TileMemory", cfg.InputQueue)
-	mc, err := memclient.New(c.ToMemory, timing.LateFinder{At: &c.Memory}, env.Freq, memclient.Config{MaxOutstanding: cfg.MaxOutstandingMemory})
+	mc, err := memclient.New(c.ToMemory, timing.LateFinder{At: &c.Memory}, env.Freq, memclient.Config{MaxOutstanding: cfg.MaxOutstandingMemory, Progress: env.Progress})
 	if err != nil {
 		panic(fmt.Sprintf("tile unit %s: %v", name, err))
 	}
