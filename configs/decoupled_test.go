@@ -21,8 +21,10 @@ func decoupledMachines() []struct{ name, yaml string } {
 }
 
 // TestDecoupledTimedEqualsReference: the blurred study scenes at 8 and 27
-// samples per pixel, with shading caches of 32, 256 and 4096 entries in the
-// reorder buffer, on the default and a narrow machine: the timed image and
+// samples per pixel, with shading caches of 4 (the least the configuration
+// takes: it deadlocked when a warp queued at a draw change went unsent), 32,
+// 256 and 4096 entries in the reorder buffer, on the default and a narrow
+// machine: the timed image and
 // memory equal the reference renderer's bit for bit (so the image is the same
 // for every cache size), the visibility counters are equal, and a bounded
 // cache shades at least what the reference's unbounded memo shades (shader
@@ -36,7 +38,7 @@ func TestDecoupledTimedEqualsReference(t *testing.T) {
 		samples []int
 	}{{"defocus", []int{8, 27}}, {"egomotion", []int{8, 27}}, {"motion", []int{8, 27}}, {"bats", []int{8}}}
 	for _, m := range decoupledMachines() {
-		for _, entries := range []int{32, 256, 4096} {
+		for _, entries := range []int{4, 32, 256, 4096} {
 			cfg := machine(t, m.name, cacheYAML(m.yaml, entries))
 			for _, sc := range scenes {
 				for _, n := range sc.samples {
@@ -56,8 +58,8 @@ func TestDecoupledTimedEqualsReference(t *testing.T) {
 							t.Errorf("%s: the timed cache shaded less than the unbounded memo: %v invocations, reference %v",
 								s.Name, tc["ps_invocations"], rc["ps_invocations"])
 						}
-						if entries == 32 && res.Stats["GPU.ReorderBuffer.cache_evictions"] == 0 {
-							t.Errorf("%s: a 32-entry cache evicted nothing: the case does not test a small cache", s.Name)
+						if entries <= 32 && res.Stats["GPU.ReorderBuffer.cache_evictions"] == 0 {
+							t.Errorf("%s: a %d-entry cache evicted nothing: the case does not test a small cache", s.Name, entries)
 						}
 						if ev := res.Stats["GPU.ReorderBuffer.cache_evictions"]; ev == 0 && tc["ps_invocations"] != rc["ps_invocations"] {
 							t.Errorf("%s: no eviction, yet %v invocations timed against %v reference", s.Name, tc["ps_invocations"], rc["ps_invocations"])

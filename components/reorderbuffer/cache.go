@@ -95,6 +95,7 @@ type shadingCacheMode struct {
 	openDraw   *protocol.Draw
 	openSS     bool
 	warps      []*protocol.ShadingWarp // flushed miss warps waiting for a core
+	queued     bool                    // a warp joined warps after this cycle's send: send it next cycle
 	nextWarpID uint64
 
 	stallKind cacheStall       // this cycle's look-up stall
@@ -372,6 +373,7 @@ func (c *Comp) flushMissWarp() bool {
 	w := protocol.NewShadingWarp(sc.openDraw, sc.nextWarpID, sc.openSS, sc.open)
 	w.ReturnTo = c.FromShaderCores
 	sc.warps = append(sc.warps, w)
+	sc.queued = true
 	sc.nextWarpID++
 	sc.st.shadingWarps++
 	sc.open = make([]protocol.ShadingQuad, 0, sc.quadsPerWarp)
@@ -383,6 +385,7 @@ func (c *Comp) flushMissWarp() bool {
 // round-robin, oldest first, while a core accepts.
 func (c *Comp) sendMissWarps(now sim.VTimeInSec) (progress bool) {
 	sc := c.cache
+	sc.queued = false
 	for len(sc.warps) > 0 {
 		w := sc.warps[0]
 		w.Src, w.SendTime = c.ToShaderCores, now
@@ -593,6 +596,12 @@ func (c *Comp) dispatchVisibility(now sim.VTimeInSec, cycle uint64, m *protocol.
 func (c *Comp) cacheIdle(cycle uint64, progress *bool, wait *dispatchWait) {
 	sc := c.cache
 	if _, ok := c.FromQuadPacker.Peek().(*protocol.VisibilityQuads); !ok && c.flushMissWarpMoved() {
+		*progress = true
+	}
+	// A warp that joined the queue after this cycle's send (a flush when the
+	// draw changes, or when the open warp filled, before a stalled look-up)
+	// goes out next cycle: the buffer must not sleep on it.
+	if sc.queued {
 		*progress = true
 	}
 	state := stallStateNone
