@@ -35,7 +35,7 @@ func sum(st map[string]float64, prefix, counter string) float64 {
 // draw ordered, a barrier before every draw, the board at 16 and at 1, one
 // pipe at 16, two pipes at 8, the board's two video channels (the left and
 // right halves, two convolve chips each) at 8 and, with three chips (1 + 2)
-// and strict timing, at 4.
+// and strict timing, at 4; and behind a slow command bus.
 var sageMachines = []struct {
 	name, yaml string
 	samples    int
@@ -59,6 +59,9 @@ sage:
 	{"two-channels", "machine: sage\nsage: {video: {channels: 2}}\n", 8, nil},
 	{"two-channels-three-chips", "machine: sage\nsage: {convolve: {chips: 3}, video: {channels: 2, mode: strict}}\n", 4,
 		[]string{"room", "overdraw", "texmodes"}},
+	// A slow command bus delays an empty draw's BatchInfo past the next
+	// draw's shaded batches: primitive assembly must keep draw order.
+	{"slow-command-bus", "machine: sage\nbuses: {command: {latency: 2000}}\n", 4, []string{"room", "overdraw"}},
 }
 
 // TestSageTimedEqualsReference: the SAGE machine's video output equals the

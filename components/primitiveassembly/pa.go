@@ -60,6 +60,11 @@ type Comp struct {
 	coresBuf, iaBuf sim.Buffer
 
 	draws []*drawState            // draws with work left, in order; draws[0] is current
+	// nextSeq is the draw that comes next: every draw of the frame passes
+	// through the unit (an empty one as a BatchInfo of 0 batches), numbered
+	// from 0 (protocol.Draw.Seq), so a later draw waits while an earlier one's
+	// BatchInfo is still on its way.
+	nextSeq uint64
 	slots []*protocol.ShadedBatch // shaded batches held, in arrival order
 
 	cur     *protocol.ShadedBatch // batch being assembled (still in slots)
@@ -304,6 +309,10 @@ func (c *Comp) assemble(cyc uint64) bool {
 			break
 		}
 		ds := c.draws[0]
+		if ds.d.Seq != c.nextSeq {
+			c.waitBatch = true // an earlier draw has not arrived yet
+			break
+		}
 		if ds.geoStage && !ds.begun {
 			c.beginGeometry(ds)
 		}
@@ -320,6 +329,7 @@ func (c *Comp) assemble(cyc uint64) bool {
 					}
 					c.setup.Accept(cyc, &setupItem{draw: ds.d, end: true})
 					c.draws = c.draws[1:]
+					c.nextSeq = ds.d.Seq + 1
 					c.st.drawsN++
 					budget--
 					progress = true
@@ -583,9 +593,10 @@ func (c *Comp) shadedBatch(sb *protocol.ShadedBatch) error {
 }
 
 // draw returns the state of draw d, creating it on d's first message. Draws are
-// kept in arrival order; a draw that arrives after a later-numbered one that has
-// not started yet is put before it (protocol.Draw.Seq), which only matters if a
-// BatchInfo were overtaken by a shaded batch of the next draw.
+// kept in draw order: a draw that arrives after a later-numbered one is put
+// before it (protocol.Draw.Seq). That happens when an empty draw's BatchInfo
+// is overtaken by a shaded batch of the next draw (a slow batch bus); the
+// later draw does not start meanwhile (nextSeq).
 func (c *Comp) draw(d *protocol.Draw) *drawState {
 	for _, ds := range c.draws {
 		if ds.d == d {

@@ -66,7 +66,7 @@ func (c *SampleFill) takePlan(now sim.VTimeInSec, d *protocol.Draw) bool {
 		c.stall(stateWaitPlan)
 		return false
 	case pl.Draw != d:
-		c.Fault.Fail(fmt.Errorf("the rasterizer sends draw %d but the next DrawPlan is for another draw", d.Seq))
+		c.Fault.Fail(fmt.Errorf("the rasterizer sends draw %d but the next DrawPlan is for draw %d", d.Seq, pl.Draw.Seq))
 		return false
 	case d.State == nil || d.State.PS == nil:
 		c.Fault.Fail(fmt.Errorf("draw %d has no pixel shader", d.Seq))
