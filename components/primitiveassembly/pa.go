@@ -59,13 +59,13 @@ type Comp struct {
 
 	coresBuf, iaBuf sim.Buffer
 
-	draws []*drawState            // draws with work left, in order; draws[0] is current
+	draws []*drawState // draws with work left, in order; draws[0] is current
 	// nextSeq is the draw that comes next: every draw of the frame passes
 	// through the unit (an empty one as a BatchInfo of 0 batches), numbered
 	// from 0 (protocol.Draw.Seq), so a later draw waits while an earlier one's
 	// BatchInfo is still on its way.
 	nextSeq uint64
-	slots []*protocol.ShadedBatch // shaded batches held, in arrival order
+	slots   []*protocol.ShadedBatch // shaded batches held, in arrival order
 
 	cur     *protocol.ShadedBatch // batch being assembled (still in slots)
 	nextTri int                   // its next triangle
