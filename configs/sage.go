@@ -2,10 +2,15 @@ package configs
 
 import (
 	"fmt"
+	"slices"
+	"strings"
+	"sync"
 
 	"github.com/gfxsim/gfxsim/functional/filter"
+	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/samplebuffer"
 	"github.com/gfxsim/gfxsim/functional/samplepattern"
+	"github.com/gfxsim/gfxsim/functional/shader/library"
 )
 
 // The SAGE machine (Deering & Naegle 2002; ../shared/docs/sage.md): selected by
@@ -53,7 +58,7 @@ type SageFill struct {
 	SamplesPerCycle int      `yaml:"samples_per_cycle" desc:"sample packets out per cycle" min:"1" max:"1024"`
 	PacketBytes     int      `yaml:"packet_bytes" desc:"bytes of one sample packet on the output buses: RGBA 4x12 bits, z, pixel x, y and sample index (paper: RGBAZ, x, y, sample; size silent)" unit:"bytes" min:"4" max:"64"`
 	BurstSamples    int      `yaml:"burst_samples" desc:"sample packets per burst message (one draw, one interleave)" min:"1" max:"4096"`
-	PixelRate       []string `yaml:"pixel_rate" desc:"semantics of the pixel shader inputs interpolated at the pixel centre, not at the sample (texturing per pixel, §3.3)"`
+	PixelRate       []string `yaml:"pixel_rate" desc:"semantics of the pixel shader inputs interpolated at the pixel centre, not at the sample (texturing per pixel, §3.3); each must name an input of some library pixel shader (texcoord, color, normal, ...)"`
 }
 
 // SagePattern is the pattern RAM.
@@ -165,8 +170,33 @@ func (c *Config) validateSage(fail func(fields at, format string, a ...any) erro
 	if _, err := c.SageFilter(); err != nil {
 		return fail(at{"sage.convolve.filter", "sage.convolve.table", "sage.convolve.radius", "sage.convolve.gamma"}, "%v", err)
 	}
+	for _, sem := range s.Fill.PixelRate {
+		if inputs := pixelShaderSemantics(); !slices.ContainsFunc(inputs, func(in string) bool { return pipeline.SemanticMatches(in, sem) }) {
+			return fail(at{"sage.fill.pixel_rate"}, "%q is the semantic of no pixel shader input of the shader library (have %s)", sem, strings.Join(inputs, ", "))
+		}
+	}
 	return nil
 }
+
+// pixelShaderSemantics lists the semantics of the library's pixel shader
+// inputs that are interpolated (system values aside), sorted; the library is
+// assembled once.
+var pixelShaderSemantics = sync.OnceValue(func() []string {
+	var out []string
+	for _, n := range library.Names() {
+		m, err := library.Get(n)
+		if err != nil {
+			continue
+		}
+		for _, in := range m.PS.Inputs {
+			if !in.IsSystemValue() && !slices.Contains(out, in.Semantic) {
+				out = append(out, in.Semantic)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+})
 
 // SageFilter returns the convolve chips' coefficient table from the
 // configuration (filter, radius, table).

@@ -52,6 +52,8 @@ func TestSageErrors(t *testing.T) {
 		{"pipes", "machine: sage\nsage: {pipes: 5}\n", "m.yaml:2: sage.pipes: 5 out of range [1, 4]"},
 		{"two rasterizers", "machine: sage\nraster: {rasterizers: 2}\n",
 			"m.yaml:2: raster.rasterizers: 2: a SAGE pipe has one rasterize chip (set sage.pipes for more pipes)"},
+		{"pixel rate", "machine: sage\nsage:\n  fill: {pixel_rate: [texcoord, bogus]}\n",
+			`m.yaml:3: sage.fill.pixel_rate: "bogus" is the semantic of no pixel shader input of the shader library (have color, normal, pin, slide0, slide1, slide2, slide3, tangent, texcoord, worldpos)`},
 		{"hiz", "machine: sage\nhiz: {mode: zmask}\n",
 			"m.yaml:2: hiz.mode: zmask: the SAGE machine keeps z in its 3DRAM sample buffer and has no HiZ units: set off"},
 		{"odd interleaves", "machine: sage\nsage:\n  sample_buffer: {interleaves: 7}\n",

@@ -32,14 +32,19 @@ func PixelRateLinks(d *state.Draw, semantics []string) uint64 {
 	var m uint64
 	for i, l := range d.Link {
 		for _, s := range semantics {
-			sem := strings.ToLower(l.Semantic)
-			s = strings.ToLower(s)
-			if sem == s || strings.HasPrefix(sem, s) && strings.Trim(sem[len(s):], "0123456789") == "" {
+			if SemanticMatches(l.Semantic, s) {
 				m |= 1 << uint(i)
 			}
 		}
 	}
 	return m
+}
+
+// SemanticMatches reports whether an input's semantic sem is the pixel-rate
+// semantic s (case-insensitive) or s followed by digits (texcoord1).
+func SemanticMatches(sem, s string) bool {
+	sem, s = strings.ToLower(sem), strings.ToLower(s)
+	return sem == s || strings.HasPrefix(sem, s) && strings.Trim(sem[len(s):], "0123456789") == ""
 }
 
 // SampleBits is the mask of sample s in every pixel of a quad.
