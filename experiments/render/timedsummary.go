@@ -375,7 +375,7 @@ func activityOf(st map[string]float64, unit string) activity {
 }
 
 // stallCauses is the summary's cell of a's stall causes: each cause and its
-// share of the frame's cycles, largest first ("-": the unit never stalled).
+// share of the unit's cycles, largest first ("-": the unit never stalled).
 func (a activity) stallCauses(cycles float64) string {
 	if len(a.causes) == 0 {
 		return "-"
