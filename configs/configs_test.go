@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gfxsim/gfxsim/internal/inputs"
+	"github.com/gfxsim/gfxsim/scene"
 )
 
 var update = flag.Bool("update", false, "rewrite configs/README.md's field table")
@@ -228,5 +229,32 @@ func TestDefaultMachineErrorsNameItsFile(t *testing.T) {
 	}
 	if err := f.ReserveMemory(inputs.NewBudget(1 << 10)); err == nil || !strings.HasPrefix(err.Error(), "m.yaml: machine sortlast") {
 		t.Fatalf("a file's ReserveMemory(1 KiB) = %v, want it to name m.yaml", err)
+	}
+}
+
+// TestCheckScene: a register file that cannot hold one warp of a program the
+// scene uses is refused before the run, naming shader_core.registers; every
+// built-in scene fits the default machine.
+func TestCheckScene(t *testing.T) {
+	for _, name := range scene.BuiltinNames() {
+		s, err := scene.Builtin(name, scene.WithResolution(16, 16))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Default().CheckScene(s); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	s, err := scene.Builtin("room", scene.WithResolution(16, 16))
+	if err != nil {
+		t.Fatal(err)
+	}
+	small := machine(t, "small", "shader_core: {registers: 64}\n")
+	want := `small.yaml:1: shader_core.registers: 64: material "tiles"'s program "textured.ps.gsa" needs 320 registers per warp of 32 lanes (10 temporaries each)`
+	if err := small.CheckScene(s); err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+	if _, _, err := RunScene(small, s); err == nil || err.Error() != want {
+		t.Errorf("RunScene: got %v\nwant %s", err, want)
 	}
 }

@@ -656,6 +656,9 @@ type Result struct {
 // machine". It returns the platform (for its units and statistics) and the
 // result; on an error the platform is nil unless the run itself failed.
 func RunScene(c *Config, s *scene.Scene) (*Platform, *Result, error) {
+	if err := c.CheckScene(s); err != nil {
+		return nil, nil, err
+	}
 	f, err := driver.Encode(s, c.DriverOptions())
 	if err != nil {
 		return nil, nil, err

@@ -222,6 +222,9 @@ func encode(o options, s *scene.Scene, cfg *configs.Config) (*driver.Frame, erro
 }
 
 func runTiming(o options, s *scene.Scene, cfg *configs.Config, w io.Writer, suffix string) error {
+	if err := cfg.CheckScene(s); err != nil {
+		return err
+	}
 	f, err := encode(o, s, cfg)
 	if err != nil {
 		return err
