@@ -16,8 +16,7 @@ import (
 // their vertex and geometry shaders are checked there.
 func (c *Config) CheckScene(s *scene.Scene) error {
 	sc := &c.ShaderCore
-	multipass := c.Multipass.Registers > 0 || c.Multipass.Ops > 0 || c.Multipass.TexUnits > 0 ||
-		c.Multipass.Interpolants > 0 || c.Multipass.TexDepth > 0
+	multipass := !c.Multipass.Limits().Unlimited()
 	for _, m := range s.Materials {
 		lm, err := library.Get(m.Shader)
 		if err != nil {
