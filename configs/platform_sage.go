@@ -282,8 +282,7 @@ func (p *Platform) buildVideo(w, h, n int) (err error) {
 	}
 	streams, err := convolve.SplitVertical(chips, s.Video.Channels, ow)
 	if err != nil {
-		return &Error{File: DefaultNameOr(c.file), Line: c.lines["sage.video.channels"], Field: "sage.video.channels",
-			Msg: fmt.Sprintf("a %dx%d video output: %v", ow, oh, err)}
+		return c.videoChannelsError(ow, oh, err)
 	}
 	sp.Videos = nil
 	for ch, st := range streams {

@@ -82,9 +82,17 @@ func (c *Config) VideoSize(width, height int) (w, h int, step float64, err error
 	if w == 0 && h == 0 {
 		return width, height, 1, nil
 	}
-	if w == 0 || h == 0 || width*h != height*w {
-		return 0, 0, 0, fmt.Errorf("%s: sage.video: %dx%d output from a %dx%d render: resizing scales both axes by one factor",
-			DefaultNameOr(c.file), w, h, width, height)
+	fail := func(format string, a ...any) error {
+		return &Error{File: DefaultNameOr(c.file), Line: c.lineOf("sage.video.width", "sage.video.height"), Field: "sage.video",
+			Msg: fmt.Sprintf("%dx%d output from a %dx%d render: ", w, h, width, height) + fmt.Sprintf(format, a...)}
 	}
-	return w, h, float64(width) / float64(w), nil
+	if w == 0 || h == 0 || width*h != height*w {
+		return 0, 0, 0, fail("resizing scales both axes by one factor")
+	}
+	step = float64(width) / float64(w)
+	if step > filter.MaxStep {
+		return 0, 0, 0, fail("a reduction by %v; the convolve chips' 5x5 window reaches at most %d source pixels per output pixel",
+			step, filter.MaxStep)
+	}
+	return w, h, step, nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gfxsim/gfxsim/components/sage/convolve"
 	"github.com/gfxsim/gfxsim/functional/filter"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/samplebuffer"
@@ -221,7 +222,9 @@ func (c *Config) SageFilter() (*filter.Table, error) {
 // at samples per pixel, before anything is simulated: on the SAGE machine the
 // pattern RAM holds 1 to 16 samples per pixel, each route chip's FIFO
 // (sage.route.fifo_samples) one pixel's samples at least, and the sample
-// buffer sage.sample_buffer.capacity_samples samples per buffer. The sort-last
+// buffer sage.sample_buffer.capacity_samples samples per buffer; the video
+// output (sage.video) keeps the raster's aspect, reduces it at most
+// filter.MaxStep times and gives each channel a column at least. The sort-last
 // machine takes any frame the scene accepts.
 func (c *Config) CheckFrame(width, height, samples int) error {
 	if c.Machine != "sage" {
@@ -244,7 +247,21 @@ func (c *Config) CheckFrame(width, height, samples int) error {
 		return &Error{File: file, Line: c.lines["sage.sample_buffer.capacity_samples"],
 			Field: "sage.sample_buffer.capacity_samples", Msg: err.Error()}
 	}
+	ow, oh, _, err := c.VideoSize(width, height)
+	if err != nil {
+		return err
+	}
+	if _, err := convolve.SplitVertical(c.Sage.Convolve.Chips, c.Sage.Video.Channels, ow); err != nil {
+		return c.videoChannelsError(ow, oh, err)
+	}
 	return nil
+}
+
+// videoChannelsError is the refusal of a video output too narrow for its
+// channels.
+func (c *Config) videoChannelsError(ow, oh int, err error) error {
+	return &Error{File: DefaultNameOr(c.file), Line: c.lines["sage.video.channels"], Field: "sage.video.channels",
+		Msg: fmt.Sprintf("a %dx%d video output: %v", ow, oh, err)}
 }
 
 // sageGeometry is the sample buffer's map before a frame sets its raster: a

@@ -206,13 +206,27 @@ func TestSageChannels(t *testing.T) {
 	}
 }
 
-// TestSageVideoRefusalIsAnError: a configuration the video path refuses for
-// the frame (here, a 20x reduction: the convolve chips step at most 16 source
-// pixels between centres) ends Run with an error, not a panic.
-func TestSageVideoRefusalIsAnError(t *testing.T) {
-	cfg := machine(t, "v", "machine: sage\nsage: {video: {width: 16, height: 10}}\n")
-	_, _, err := runFrame(t, cfg, sageFrame(t, cfg, "triangle", 320, 200, 1))
-	if err == nil || !strings.Contains(err.Error(), "v.yaml: sage: the video path refused the configuration for a 320x200 frame at 1 samples") {
-		t.Errorf("got %v", err)
+// TestSageVideoRefusals: a video output the convolve chips cannot make for
+// the frame is refused before the run, at the line that sets it, on the timed
+// machine (CheckFrame, called by the platform) and on the reference renderer
+// alike: a 20x reduction (the chips step at most 16 source pixels between
+// centres), and an output of another aspect.
+func TestSageVideoRefusals(t *testing.T) {
+	for _, tc := range []struct{ video, want string }{
+		{"{width: 16, height: 10}", "v.yaml:2: sage.video: 16x10 output from a 320x200 render: a reduction by 20; " +
+			"the convolve chips' 5x5 window reaches at most 16 source pixels per output pixel"},
+		{"{width: 160, height: 90}", "v.yaml:2: sage.video: 160x90 output from a 320x200 render: resizing scales both axes by one factor"},
+	} {
+		cfg := machine(t, "v", "machine: sage\nsage: {video: "+tc.video+"}\n")
+		if err := cfg.CheckFrame(320, 200, 1); err == nil || err.Error() != tc.want {
+			t.Errorf("CheckFrame, %s: got %v\nwant %s", tc.video, err, tc.want)
+		}
+		f := sageFrame(t, cfg, "triangle", 320, 200, 1)
+		if _, _, err := runFrame(t, cfg, f); err == nil || err.Error() != tc.want {
+			t.Errorf("timed, %s: got %v\nwant %s", tc.video, err, tc.want)
+		}
+		if _, err := cfg.RenderReference(f); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("reference, %s: got %v\nwant %s", tc.video, err, tc.want)
+		}
 	}
 }

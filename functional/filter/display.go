@@ -54,6 +54,10 @@ func DisplayExact(w, h, n int, pos Positions, src Samples, e *Exact, step float6
 // MaxDisplay bounds a frame's side in output pixels.
 const MaxDisplay = 1 << 14
 
+// MaxStep bounds the centre step, in source pixels per output pixel: the
+// reduction the 5x5 window reaches (§7.2 resizes by filtering).
+const MaxStep = 16
+
 func checkDisplay(w, h, n int, step float64) error {
 	if w < 1 || w > MaxDisplay {
 		return fmt.Errorf("filter: display width: %d: must be in [1, %d]", w, MaxDisplay)
@@ -64,8 +68,8 @@ func checkDisplay(w, h, n int, step float64) error {
 	if n < 1 || n > MaxSamples {
 		return fmt.Errorf("filter: samples per pixel: %d: must be in [1, %d]", n, MaxSamples)
 	}
-	if !(step > 0 && step <= 16) {
-		return fmt.Errorf("filter: display step: %v source pixels: must be in (0, 16]", step)
+	if !(step > 0 && step <= MaxStep) {
+		return fmt.Errorf("filter: display step: %v source pixels: must be in (0, %d]", step, MaxStep)
 	}
 	return nil
 }

@@ -115,7 +115,7 @@ func (c Config) Validate() error {
 			"Source %dx%d must be in [1, %d] on each side", sw, sh, filter.MaxDisplay).
 		That(sw*oh == sh*ow, "Source %dx%d and Output %dx%d: the step (source/output) must be the same on both axes",
 			sw, sh, ow, oh).
-		That(float64(sw)/float64(ow) <= 16, "Source width %d / Output width %d: the step must be at most 16", sw, ow).
+		That(float64(sw)/float64(ow) <= filter.MaxStep, "Source width %d / Output width %d: the step must be at most %d", sw, ow, filter.MaxStep).
 		InRange("Samples", c.Samples, 1, filter.MaxSamples).
 		That(c.Convolver != nil, "Convolver is not set").
 		That(c.Positions != nil, "Positions is not set").
