@@ -266,6 +266,7 @@ func (p *Platform) buildMemory() error {
 		return err
 	}
 	m.SetHalt(p.Halt)
+	m.SetProgress(p.Progress)
 	p.Memory, p.L2 = m, l2
 	return nil
 }

@@ -89,6 +89,7 @@ func (p *Platform) buildSage() error {
 			return err
 		}
 		m.SetHalt(p.Halt)
+		m.SetProgress(p.Progress)
 		pipe.TextureMemory, pipe.TextureL2 = m, l2
 		for k := 0; k < c.Samplers(); k++ {
 			pipe.Samplers = append(pipe.Samplers, c.BuildTextureSampler(p.Engine, p.Halt, p.Progress, sampler))

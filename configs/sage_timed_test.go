@@ -206,6 +206,27 @@ func TestSageChannels(t *testing.T) {
 	}
 }
 
+// TestSageSlowSampleBuffer: 3DRAM fills and write-backs of 100,000 cycles
+// (the fields' maximum) keep the interleaves busy for millions of cycles with
+// nothing to send (a present's flush writes every dirty block back); the
+// interleaves say so (timing.Progress.BusyUntil), so the watchdog lets the
+// frame run to its end, which equals the reference image.
+func TestSageSlowSampleBuffer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short mode")
+	}
+	cfg := machine(t, "slow", "machine: sage\nsage: {sample_buffer: {fill_cycles: 100000, writeback_cycles: 100000}}\n")
+	f := sageFrame(t, cfg, "triangle", 64, 40, 4)
+	res := timed(t, cfg, f)
+	ref := referenceRender(t, cfg, sageFrame(t, cfg, "triangle", 64, 40, 4))
+	if !bytes.Equal(res.Image.Pix, ref.Image.Pix) {
+		t.Error("the video output differs from the reference SAGE image")
+	}
+	if res.Cycles < 2*uint64(cfg.WatchdogCycles) {
+		t.Errorf("%d cycles: the frame is not much longer than the watchdog's limit (%d) and tests little", res.Cycles, cfg.WatchdogCycles)
+	}
+}
+
 // TestSageVideoRefusals: a video output the convolve chips cannot make for
 // the frame is refused before the run, at the line that sets it, on the timed
 // machine (CheckFrame, called by the platform) and on the reference renderer

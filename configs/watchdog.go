@@ -10,7 +10,8 @@ import (
 
 // watchdog ends a run that stops making progress. It wakes every period cycles,
 // compares the platform's progress counter with its last reading, and halts the
-// simulation when it has not moved for limit cycles while the frame is unfinished.
+// simulation when it has not moved for limit cycles while the frame is unfinished
+// (a unit's work scheduled past the check, Progress.BusyUntil, counts as moving).
 // It stops waking up once the frame is finished, so it never keeps the engine alive.
 type watchdog struct {
 	*timing.TickingComponent
@@ -44,7 +45,7 @@ func (w *watchdog) Tick(now sim.VTimeInSec) bool {
 		return false
 	}
 	c := w.Freq.Cycle(now)
-	if v := w.progress.Value(); v != w.lastValue {
+	if v := w.progress.Value(); v != w.lastValue || w.progress.BusyAt(now) {
 		w.lastValue, w.lastChange = v, c
 	} else if c-w.lastChange >= w.limit {
 		w.halt.Stop(fmt.Errorf("watchdog: no progress for %d cycles (cycle %d; watchdog_cycles sets the limit, for a machine "+

@@ -1,8 +1,11 @@
 package timing
 
 import (
+	"math"
 	"sync"
 	"sync/atomic"
+
+	"github.com/sarchlab/akita/v3/sim"
 )
 
 // Halt is shared by the components of a platform: when the watchdog (or an error
@@ -44,8 +47,32 @@ func (h *Halt) Reason() error {
 }
 
 // Progress counts units of work completed anywhere in the platform; the watchdog
-// compares it over time.
-type Progress struct{ n atomic.Uint64 }
+// compares it over time. A unit whose modelled work runs long with nothing to
+// send meanwhile (a 3DRAM flush of many write-backs) says until when with
+// BusyUntil, so that the wait is not taken for a hang.
+type Progress struct {
+	n     atomic.Uint64
+	until atomic.Uint64 // math.Float64bits of the latest BusyUntil time (non-negative floats order as their bits)
+}
+
+// BusyUntil records that a unit's scheduled work runs until time t.
+func (p *Progress) BusyUntil(t sim.VTimeInSec) {
+	if p == nil {
+		return
+	}
+	bits := math.Float64bits(float64(t))
+	for {
+		old := p.until.Load()
+		if bits <= old || p.until.CompareAndSwap(old, bits) {
+			return
+		}
+	}
+}
+
+// BusyAt reports whether a unit's scheduled work runs past time now.
+func (p *Progress) BusyAt(now sim.VTimeInSec) bool {
+	return float64(now) < math.Float64frombits(p.until.Load())
+}
 
 // Add records n units of progress.
 func (p *Progress) Add(n uint64) {

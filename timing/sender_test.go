@@ -40,3 +40,25 @@ func TestSender(t *testing.T) {
 		t.Errorf("after the refused send: progress %d blocked %v, want 1 true", p.Value(), s.Blocked)
 	}
 }
+
+// TestProgressBusyUntil: the latest of the times units declare holds, and a
+// time before it does not move it back.
+func TestProgressBusyUntil(t *testing.T) {
+	p := &Progress{}
+	if p.BusyAt(0) {
+		t.Error("a new Progress is busy at 0")
+	}
+	for _, u := range []sim.VTimeInSec{2e-6, 1e-6, 0} {
+		p.BusyUntil(u)
+	}
+	for _, tc := range []struct {
+		now  sim.VTimeInSec
+		busy bool
+	}{{0, true}, {1.5e-6, true}, {2e-6, false}, {3e-6, false}} {
+		if got := p.BusyAt(tc.now); got != tc.busy {
+			t.Errorf("BusyAt(%v) = %v, want %v", tc.now, got, tc.busy)
+		}
+	}
+	var none *Progress
+	none.BusyUntil(1) // a unit without a platform's Progress
+}

@@ -346,6 +346,15 @@ func (m *Memory) SetHalt(h *timing.Halt) {
 	}
 }
 
+// SetProgress gives the dramctl channels the platform's progress, to which
+// they declare how long their queued requests' commands keep them busy
+// (timing.Progress.BusyUntil): long DRAM timings are not a hang.
+func (m *Memory) SetProgress(p *timing.Progress) {
+	for _, c := range m.ctls {
+		c.SetProgress(p)
+	}
+}
+
 // Buffers reports, per channel, the requests that arrived and are not answered
 // yet (Akita's controllers' internal queues are not visible; Cap 0 means
 // unbounded), and a dramctl channel's read and write queues.

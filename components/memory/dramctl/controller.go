@@ -66,6 +66,7 @@ type Comp struct {
 	conv       AddressConverter
 	waker      *timing.Waker
 	halt       *timing.Halt
+	progress   *timing.Progress
 	checker    *Checker
 
 	mu                  sync.Mutex // Tick against Stats and Buffers (the watchdog's hang report)
@@ -101,6 +102,12 @@ func (c *Comp) Mapping() Mapping { return c.mapping }
 // SetHalt sets the platform's halt: a checked run stops through it with the
 // first protocol violation. Without one a violation panics.
 func (c *Comp) SetHalt(h *timing.Halt) { c.halt = h }
+
+// SetProgress sets the platform's progress: the controller declares to it
+// until when its queued requests keep it busy (the next command's or
+// response's cycle), so that the watchdog does not take long DRAM timings for
+// a hang.
+func (c *Comp) SetProgress(p *timing.Progress) { c.progress = p }
 
 // Checker returns the protocol checker (nil unless Config.Check).
 func (c *Comp) Checker() *Checker { return c.checker }
@@ -160,7 +167,9 @@ func (c *Comp) wake(now sim.VTimeInSec, t int64) {
 		next = min(next, c.makePlan(max(c.cur, t+1)))
 	}
 	if next != forever && next > t {
-		c.waker.WakeIn(now, int(next-t))
+		at := c.Freq.NCyclesLater(int(next-t), now)
+		c.progress.BusyUntil(at)
+		c.waker.WakeAt(at)
 	}
 }
 

@@ -456,6 +456,11 @@ func (c *Comp) account(now sim.VTimeInSec, cycle uint64, progress bool) {
 	if len(c.out) > 0 && c.out[0].ready > cycle {
 		next = min(next, c.out[0].ready)
 	}
+	if next != ^uint64(0) && next > cycle {
+		// The chips' fills, write-backs and flushes run until next: long
+		// 3DRAM timings are work, not a hang, for the watchdog.
+		c.Env.Progress.BusyUntil(c.Freq.NCyclesLater(int(next-cycle), now))
+	}
 	c.Waker.WakeForNext(now, cycle, next)
 }
 
