@@ -458,8 +458,8 @@ func table5(w io.Writer, out string, sh *multipass.Shader) error {
 		}
 		t := part.Total
 		rows = append(rows, []string{name, "total", itoa(t.Ops), "", "", "", itoa(t.Restores),
-			fmt.Sprintf("%d passes, %d fetches, %d other, cost %s, %d intermediate textures",
-				part.NumPasses(), t.TexFetches, t.Other(), f0(part.Cost), part.Textures)})
+			fmt.Sprintf("%s, %d fetches, %d other, cost %s, %s", expt.Count(part.NumPasses(), "pass", "passes"),
+				t.TexFetches, t.Other(), f0(part.Cost), expt.Count(part.Textures, "intermediate texture", "intermediate textures"))})
 	}
 	fmt.Fprintln(w, "Table 5: per-pass resources of RDS's bowling-pin partitions (o operations, r registers, t texture units, v interpolants, R restores)")
 	expt.Table(w, header, rows)
