@@ -211,6 +211,23 @@ func timed(t testing.TB, c *Config, f *driver.Frame) *Result {
 	return res
 }
 
+// outlastsWatchdog renders scene name at w x h and samples per pixel on c, a
+// machine configured with a long modelled wait, and checks that the frame runs
+// to its end with the reference image, and that it lasts at least factor
+// times the watchdog's limit (shorter, it would test nothing).
+func outlastsWatchdog(t *testing.T, c *Config, name string, w, h, samples int, factor uint64) {
+	t.Helper()
+	_, f := frameWith(t, name, w, h, samples, c.DriverOptions())
+	res := timed(t, c, f)
+	_, g := frameWith(t, name, w, h, samples, c.DriverOptions())
+	if ref := referenceRender(t, c, g); !bytes.Equal(res.Image.Pix, ref.Image.Pix) {
+		t.Error("the timed image differs from the reference image")
+	}
+	if res.Cycles < factor*uint64(c.WatchdogCycles) {
+		t.Errorf("%d cycles: the frame lasts less than %d times the watchdog's limit (%d) and tests little", res.Cycles, factor, c.WatchdogCycles)
+	}
+}
+
 // timedOn is timed that also returns the platform.
 func timedOn(t testing.TB, c *Config, f *driver.Frame) (*Platform, *Result) {
 	t.Helper()
