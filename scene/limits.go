@@ -78,7 +78,8 @@ func (t *Texture) StorageBytes() int64 {
 // timed machine then work on: the colour and depth targets (4 + 4 bytes per
 // sample) and the resolved image, every texture in its storage format with
 // its mips, the vertex and index buffers (64 bytes per vertex, 4 per index),
-// and the command stream (256 bytes per object).
+// the stream-out buffers with their filled-size counters (256 bytes each, as
+// aligned), and the command stream (256 bytes per object).
 func (s *Scene) FrameBytes() int64 {
 	px := int64(s.Width) * int64(s.Height)
 	n := px*int64(max(1, s.Samples))*8 + 2*4*px
@@ -87,6 +88,9 @@ func (s *Scene) FrameBytes() int64 {
 	}
 	for _, m := range s.Meshes {
 		n += 64*int64(m.VertexCount()) + 4*int64(len(m.Indices))
+	}
+	for _, b := range s.StreamBuffers {
+		n += int64(b.Size) + 256
 	}
 	return n + 256*int64(len(s.Objects))
 }

@@ -3,6 +3,8 @@ package scene
 // The scene file parser, meshes: mesh files and procedural meshes.
 
 import (
+	"fmt"
+
 	"gopkg.in/yaml.v3"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
@@ -39,6 +41,11 @@ func (p *parser) mesh(e entry, needFileMaterials bool) error {
 		m, err := p.proceduralMesh(pn, o.path("procedural"))
 		if err != nil {
 			return err
+		}
+		// Reserved as soon as it is made, so that many meshes (aliases of one
+		// large one) stop at the first past the budget.
+		if err := p.opt.budget.Reserve(fmt.Sprintf("the procedural mesh of %d vertices", m.VertexCount()), m.Bytes()); err != nil {
+			return w.errAt(e.v, o.path("procedural"), "%v", err)
 		}
 		parts = []*mesh.Mesh{m}
 	default:

@@ -120,8 +120,12 @@ func TimedFrameBytes(cfg *configs.Config, s *scene.Scene) int64 {
 }
 
 func reserveFrame(b *inputs.Budget, s *scene.Scene, where string, n int64) error {
-	if err := b.Reserve(fmt.Sprintf("the frame of scene %s (%dx%d, %d samples, %d textures)%s", s.Name, s.Width, s.Height,
-		s.Samples, len(s.Textures), where), n); err != nil {
+	what := fmt.Sprintf("the frame of scene %s (%dx%d, %s, %s", s.Name, s.Width, s.Height,
+		Count(s.Samples, "sample", "samples"), Count(len(s.Textures), "texture", "textures"))
+	if len(s.StreamBuffers) > 0 {
+		what += ", " + Count(len(s.StreamBuffers), "stream-out buffer", "stream-out buffers")
+	}
+	if err := b.Reserve(what+")"+where, n); err != nil {
 		return fmt.Errorf("%s: %v", s.Source, err)
 	}
 	return nil

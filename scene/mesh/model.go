@@ -173,7 +173,7 @@ func LoadOBJ(path string, opt LoadOptions) (*Model, error) {
 		return nil, err
 	}
 	for _, p := range obj.Parts {
-		if err := opt.Budget.Reserve("the meshes of "+filepath.Base(path), meshBytes(p.Mesh)); err != nil {
+		if err := opt.Budget.Reserve("the meshes of "+filepath.Base(path), p.Mesh.Bytes()); err != nil {
 			return nil, fmt.Errorf("%s: %v", path, err)
 		}
 	}
@@ -329,8 +329,8 @@ func withAlphaMask(albedo *Texture, mask *teximage.Image, maskName string) (*Tex
 // deduplication maps and the parts' index and vertex lists.
 func objParseBytes(n int) int64 { return 12 * int64(n) }
 
-// meshBytes is the memory of a mesh's arrays.
-func meshBytes(m *Mesh) int64 {
+// Bytes is the memory of the mesh's arrays.
+func (m *Mesh) Bytes() int64 {
 	return int64(len(m.Positions))*12 + int64(len(m.Normals))*12 + int64(len(m.TexCoords))*8 +
 		int64(len(m.Tangents))*16 + int64(len(m.Colors))*16 + int64(len(m.Indices))*4
 }
