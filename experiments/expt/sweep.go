@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gfxsim/gfxsim/internal/inputs"
 	"github.com/gfxsim/gfxsim/internal/outputs"
 	"github.com/gfxsim/gfxsim/internal/progress"
 )
@@ -153,14 +154,25 @@ func (f Fingerprint) diff(g Fingerprint) string {
 	}
 	sort.Strings(ks)
 	parts := make([]string, len(ks))
+	// Keys and values read from a file are shown escaped and cut when they
+	// are not short and plain.
+	plain := func(v string) string {
+		if q := inputs.Quote(v); len(v) > inputs.MaxExcerpt || q[1:len(q)-1] != v {
+			return q
+		}
+		return v
+	}
 	show := func(fp Fingerprint, k string) string {
 		if v, ok := fp[k]; ok {
-			return v
+			return plain(v)
 		}
 		return "(not set)"
 	}
 	for i, k := range ks {
-		parts[i] = fmt.Sprintf("-%s=%s (this run: %s)", k, show(g, k), show(f, k))
+		parts[i] = fmt.Sprintf("-%s=%s (this run: %s)", plain(k), show(g, k), show(f, k))
+	}
+	if len(parts) > 8 {
+		parts = append(parts[:8], fmt.Sprintf("and %d more", len(parts)-8))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -386,8 +398,8 @@ func (s *Sweep[R]) mergeFiles(w io.Writer, files []string) error {
 		}
 		i, ok := index[pf.Point]
 		if !ok {
-			return fmt.Errorf("%s: point %q is not one of the %d points of this %s study (see -list; points of another plan?)",
-				path, pf.Point, len(s.Points), s.Study)
+			return fmt.Errorf("%s: point %s is not one of the %d points of this %s study (see -list; points of another plan?)",
+				path, inputs.Quote(pf.Point), len(s.Points), s.Study)
 		}
 		if from[i] != "" {
 			return fmt.Errorf("point %d (%s) is in two files: %s and %s; keep one", i, pf.Point, from[i], path)
@@ -395,7 +407,7 @@ func (s *Sweep[R]) mergeFiles(w io.Writer, files []string) error {
 		d := json.NewDecoder(bytes.NewReader(pf.Result))
 		d.DisallowUnknownFields()
 		if err := d.Decode(&rs[i]); err != nil {
-			return fmt.Errorf("%s: the result of point %s: %w", path, pf.Point, err)
+			return fmt.Errorf("%s: the result of point %s: %s", path, pf.Point, inputs.Clip(err.Error()))
 		}
 		from[i] = path
 	}
@@ -422,17 +434,17 @@ func (s *Sweep[R]) mergeFiles(w io.Writer, files []string) error {
 
 // read decodes a point file and checks its study and fingerprint.
 func (s *Sweep[R]) read(path string) (*pointFile, error) {
-	b, err := os.ReadFile(path)
+	b, err := inputs.ReadFile(path, inputs.PointFile)
 	if err != nil {
 		return nil, err
 	}
 	var pf pointFile
 	if err := json.Unmarshal(b, &pf); err != nil {
-		return nil, fmt.Errorf("%s: not a point file: %w", path, err)
+		return nil, fmt.Errorf("%s: not a point file: %s", path, inputs.Clip(err.Error()))
 	}
 	switch {
 	case pf.Study != s.Study:
-		return nil, fmt.Errorf("%s: a point of the study %q, not of %s", path, pf.Study, s.Study)
+		return nil, fmt.Errorf("%s: a point of the study %s, not of %s", path, inputs.Quote(pf.Study), s.Study)
 	case pf.Point == "" || pf.Result == nil:
 		return nil, fmt.Errorf("%s: not a point file (no point name or result)", path)
 	case !sameFingerprint(pf.Fingerprint, s.Fingerprint):

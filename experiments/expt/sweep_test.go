@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/gfxsim/gfxsim/internal/outputs"
@@ -209,6 +210,10 @@ func runShards(t *testing.T, s *Sweep[fakeResult], n int, ks ...int) {
 // TestMergeErrors: a merge refuses missing, duplicated, foreign and
 // differently configured points, with the file and the point in the error.
 func TestMergeErrors(t *testing.T) {
+	manySettings := ""
+	for i := 0; i < 8; i++ {
+		manySettings += fmt.Sprintf(`-k%02d="vvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvv"... (this run: (not set)), `, i)
+	}
 	tests := []struct {
 		name  string
 		setup func(t *testing.T, out, other string) []string // returns -from folders
@@ -263,6 +268,37 @@ func TestMergeErrors(t *testing.T) {
 			}
 			return nil
 		}, "OUT/points/notes.json: not a point file: json: cannot unmarshal array into Go value of type expt.pointFile"},
+		{"a link to /dev/zero", func(t *testing.T, out, other string) []string {
+			runShards(t, fakeStudy(out, 10, 7, 1), 3, 0, 1, 2)
+			if err := os.Symlink("/dev/zero", filepath.Join(PointsDir(out), "zero.json")); err != nil {
+				t.Fatal(err)
+			}
+			return nil
+		}, "OUT/points/zero.json: not a regular file (a character device): a point file must be a regular file"},
+		{"a named pipe", func(t *testing.T, out, other string) []string {
+			runShards(t, fakeStudy(out, 10, 7, 1), 3, 0, 1, 2)
+			if err := syscall.Mkfifo(filepath.Join(PointsDir(out), "fifo.json"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return nil
+		}, "OUT/points/fifo.json: not a regular file (a named pipe): a point file must be a regular file"},
+		{"a long study name and settings", func(t *testing.T, out, other string) []string {
+			runShards(t, fakeStudy(out, 10, 7, 1), 3, 0, 1, 2)
+			s := fakeStudy(other, 10, 7, 1)
+			s.Study = "fake\x1b[2J" + strings.Repeat("A", 100000)
+			runShards(t, s, 10, 3)
+			return []string{PointsDir(other)}
+		}, `OTHER/points/point-3-of_fake.json: a point of the study "fake\x1b[2JAAAAAAAAAAAAAAAAAAAAAAAA"..., not of fake`},
+		{"many other settings", func(t *testing.T, out, other string) []string {
+			runShards(t, fakeStudy(out, 10, 7, 1), 3, 0, 1)
+			s := fakeStudy(out, 10, 7, 1)
+			for i := 0; i < 20; i++ {
+				s.Fingerprint[fmt.Sprintf("k%02d", i)] = strings.Repeat("v", 40)
+			}
+			runShards(t, s, 3, 2)
+			return nil
+		}, "OUT/points/point-2-of_fake.json: point point-2-of_fake was run with other settings: " + manySettings +
+			"and 12 more; merge with the settings of the shards, or rerun them"},
 		{"no points", func(t *testing.T, out, other string) []string { return nil },
 			"OUT/points: reading the point files: open OUT/points: no such file or directory (run the shards first)"},
 	}

@@ -24,6 +24,7 @@ var (
 	GLTFFile   = Kind{"glTF file", 256 << 20} // .gltf JSON (with data URIs) or .glb
 	BufferFile = Kind{"glTF buffer", 1 << 30}
 	ImageFile  = Kind{"image file", 256 << 20}
+	PointFile  = Kind{"point file", 64 << 20} // a study's result for one point (-merge)
 )
 
 // ReadFile reads the file at path, which must be a regular file (not a
