@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -151,6 +152,8 @@ func TestImageBombs(t *testing.T) {
 	budget := func() *inputs.Budget { return inputs.NewBudget(512 << 20) }
 	png1 := write(t, dir, "gray1.png", pngBomb(16384, 16384, 1))
 	jpg := write(t, dir, "cmyk.jpg", jpegHeader(16384, 16384, 4, true))
+	// A stray byte after the start marker, which image/jpeg skips.
+	stray := write(t, dir, "stray.jpg", slices.Insert(jpegHeader(16384, 16384, 3, true), 2, 0))
 	write(t, dir, "m.mtl", []byte("newmtl m\nmap_Kd gray1.png\n"))
 	obj := write(t, dir, "m.obj", []byte("mtllib m.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nusemtl m\nf 1/1 2/1 3/1\n"))
 	cases := []loadCase{
@@ -158,6 +161,8 @@ func TestImageBombs(t *testing.T) {
 			[]string{png1, "png header", "decoding the 16384x16384 png needs about 1.2 GiB"}},
 		{"progressive cmyk jpeg", func() error { _, err := teximage.LoadWithin(jpg, budget()); return err },
 			[]string{jpg, "jpeg header", "decoding the 16384x16384 jpeg needs about 6.0 GiB"}},
+		{"progressive jpeg behind a stray byte", func() error { _, err := teximage.LoadWithin(stray, budget()); return err },
+			[]string{stray, "jpeg header", "decoding the 16384x16384 jpeg needs about 4.8 GiB"}},
 		{"scene texture", sceneFile(t, dir, "s.yaml", "textures:\n  a: {file: cmyk.jpg}\n", scene.WithBudget(budget())), []string{"s.yaml:2: textures.a.file", "jpeg header", "more than the memory budget of 512.0 MiB"}},
 		{"mtl map", func() error { _, err := mesh.LoadOBJ(obj, mesh.LoadOptions{Budget: budget()}); return err },
 			[]string{"m.mtl:2: map_Kd", "png header"}},

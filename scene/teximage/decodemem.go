@@ -58,16 +58,22 @@ func decodeBytes(format string, cfg image.Config, data []byte) int64 {
 
 // jpegProgressive reports whether a JPEG's frame header is progressive
 // (SOF2 or SOF6, SOF10, SOF14); it walks the marker segments up to the first
-// frame header.
+// frame header as image/jpeg does, skipping the bytes between segments that
+// are not a marker (libjpeg and image/jpeg accept them), and says true when
+// it finds no frame header (the larger estimate).
 func jpegProgressive(data []byte) bool {
 	i := 2
 	for i+4 <= len(data) {
-		if data[i] != 0xff {
-			return false
-		}
 		m := data[i+1]
-		if m == 0xff { // fill byte
+		switch {
+		case data[i] != 0xff: // an extraneous byte
 			i++
+			continue
+		case m == 0xff: // fill byte
+			i++
+			continue
+		case m == 0x00 || m == 0x01 || m >= 0xd0 && m <= 0xd8: // stuffed byte, TEM, RSTn, SOI: no length
+			i += 2
 			continue
 		}
 		switch m {
@@ -78,7 +84,7 @@ func jpegProgressive(data []byte) bool {
 		}
 		i += 2 + int(binary.BigEndian.Uint16(data[i+2:]))
 	}
-	return false
+	return true
 }
 
 // DecodeWithin is Decode with the decoder's peak memory, estimated from the
