@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -109,6 +110,10 @@ func run(o options, w io.Writer) error {
 		return fmt.Errorf("-frames %d: traces, metrics and the monitor record one frame; render frames one at a time to instrument them", o.frames)
 	}
 	budget := o.inputs.Budget()
+	// The budget is the process's: the collector keeps the heap, the garbage
+	// of transient decodes included, within it (restored on return, for the
+	// tests that call run).
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(budget.Max()))
 	if err := cfg.ReserveMemory(budget); err != nil {
 		return err
 	}
