@@ -31,7 +31,8 @@ type MemoryItem struct {
 // entries, the shader cores' warp slots, and a fixed baseline for the engine
 // and everything else. On SAGE every pipe has its own input assembler, shader
 // cores, samplers and texture memory with its L2, and there is no depth unit,
-// HiZ, ROP or reorder buffer. The frame itself (targets, textures, buffers) is
+// HiZ, ROP or reorder buffer; a video output of its own size (sage.video)
+// is held twice, the machine's and the reference's. The frame itself (targets, textures, buffers) is
 // the scene's (scene.Scene.FrameBytes), held MemoryImageCopies times more by a
 // timed machine.
 func (c *Config) MemoryEstimate() []MemoryItem {
@@ -48,6 +49,7 @@ func (c *Config) MemoryEstimate() []MemoryItem {
 			{"texture_sampler.l1 x samplers x sage.pipes", tagLineBytes * lines(c.TextureSampler.L1) * samplers * pipes},
 			{"l2.bank_size_kb x memory.channels x (1 + sage.pipes)", l2 * (1 + pipes)},
 			{"shader_core.warp_slots x count x sage.pipes", warps * pipes},
+			{"sage.video.width x height (the video output, and the reference's)", 8 * int64(c.Sage.Video.Width) * int64(c.Sage.Video.Height)},
 		}
 	}
 	rops, ropField := int64(c.ROP.Count), " x rop.count"

@@ -643,6 +643,13 @@ type single struct{ port sim.Port }
 
 func (s *single) Find(uint64) sim.Port { return s.port }
 
+// FrameFinished reports whether the frame is done: its commands finished
+// and, on SAGE, the video output's last line scanned out (which goes on after
+// the commands).
+func (p *Platform) FrameFinished() bool {
+	return p.CommandProcessor.Finished() && (p.Sage == nil || p.Sage.videoFinished())
+}
+
 // Result is what a timed frame produced.
 type Result struct {
 	Image   *image.RGBA

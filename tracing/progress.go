@@ -63,7 +63,7 @@ func (g *Progress) Tick(now sim.VTimeInSec) bool {
 		return false
 	}
 	done := DrawsDone(g.p)
-	finished := g.p.CommandProcessor.Finished() || g.p.Halt.Stopped()
+	finished := g.p.FrameFinished() || g.p.Halt.Stopped()
 	if g.run != nil {
 		g.run.update(done, g.Freq.Cycle(now), finished)
 	}
@@ -75,9 +75,8 @@ func (g *Progress) Tick(now sim.VTimeInSec) bool {
 		if eta != "" { // draws differ in size: a rough guide
 			eta += " at this rate of draws"
 		}
-		if done >= g.total && !g.p.CommandProcessor.Finished() {
-			// Every draw is through; the resolve, flushes and present remain.
-			eta = ", resolving and presenting the frame"
+		if done >= g.total && !finished {
+			eta = ", " + g.remains()
 		}
 		fmt.Fprintf(g.w, "  %s%d of %d draws done, cycle %d, %s%s\n", g.prefix(), done, g.total, g.Freq.Cycle(now), progress.Duration(el), eta)
 	}
@@ -99,12 +98,21 @@ func (g *Progress) drawBar(done int, finished bool) {
 	case finished:
 		done, label = g.total+1, "frame done"
 	case done >= g.total:
-		label = "resolving and presenting the frame"
+		label = g.remains()
 	}
 	if done != g.barDone || time.Since(g.lastBar) >= time.Second {
 		g.barDone, g.lastBar = done, time.Now()
 		g.Bar.Set(done, label)
 	}
+}
+
+// remains says what of the frame remains once every draw is through: the
+// resolve, flushes and present, or on SAGE after them the video scan-out.
+func (g *Progress) remains() string {
+	if g.p.CommandProcessor.Finished() {
+		return "scanning out the video frame"
+	}
+	return "resolving and presenting the frame"
 }
 
 func (g *Progress) prefix() string {
