@@ -16,6 +16,7 @@ import (
 	"github.com/sarchlab/akita/v3/sim"
 
 	"github.com/gfxsim/gfxsim/configs"
+	"github.com/gfxsim/gfxsim/internal/outputs"
 	"github.com/gfxsim/gfxsim/timing"
 )
 
@@ -252,7 +253,8 @@ func (s *Session) Attach(p *configs.Platform, draws int, name string) (*Instrume
 	}
 	traced := selected && f.traced()
 	if traced || (selected && f.MetricsInterval > 0) {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
+		rel, _ := filepath.Rel(s.out, dir)
+		if _, err := outputs.Dir(s.out, rel); err != nil {
 			return nil, err
 		}
 	}

@@ -287,10 +287,10 @@ func (s *Sweep[R]) RunShard(sh Shard) ([]string, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
-	dir := PointsDir(s.Out)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if _, err := outputs.Dir(s.Out, filepath.Base(PointsDir(s.Out))); err != nil {
 		return nil, err
 	}
+	dir := PointsDir(s.Out)
 	var todo []int
 	for i := range s.Points {
 		if sh.Has(i) {

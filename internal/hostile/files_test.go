@@ -189,3 +189,40 @@ func TestLoadProgress(t *testing.T) {
 		t.Errorf("progress lines %q", lines)
 	}
 }
+
+// TestOutputFoldersDoNotFollowLinks: a link standing for a folder inside the
+// output folder (a study's points/, a run's runs/<name>) is replaced by a
+// real folder; nothing is written through it.
+func TestOutputFoldersDoNotFollowLinks(t *testing.T) {
+	out, elsewhere := t.TempDir(), t.TempDir()
+	if err := os.Symlink(elsewhere, filepath.Join(out, "points")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(out, "runs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(elsewhere, filepath.Join(out, "runs", "a")); err != nil {
+		t.Fatal(err)
+	}
+	s := &expt.Sweep[int]{Study: "s", Out: out, Points: []string{"p"}, Run: func(int) (int, error) { return 1, nil }}
+	if _, err := s.RunShard(expt.Shard{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := outputs.Dir(out, filepath.Join("runs", "a", "b")); err != nil {
+		t.Fatal(err)
+	}
+	if es, _ := os.ReadDir(elsewhere); len(es) != 0 {
+		t.Errorf("%d entries were written through the links: %v", len(es), es)
+	}
+	for _, d := range []string{"points", "runs/a/b"} {
+		if fi, err := os.Lstat(filepath.Join(out, d)); err != nil || !fi.IsDir() {
+			t.Errorf("%s: %v %v, want a folder", d, fi, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "points", "p.json")); err != nil {
+		t.Errorf("the point file: %v", err)
+	}
+	if _, err := outputs.Dir(out, "../up"); err == nil {
+		t.Error("an output folder outside the output folder was made")
+	}
+}

@@ -3,8 +3,9 @@
 // hard link to a file elsewhere, already present in an output folder under
 // an output's name is removed (the link, never its target) and a new file is
 // created in its place, with O_EXCL and O_NOFOLLOW so that a link made in
-// between makes the creation fail instead of redirecting it. The output
-// folder itself (-o) is the user's choice and may be a link.
+// between makes the creation fail instead of redirecting it; a link standing
+// for a folder inside an output folder is replaced by a real folder (Dir).
+// The output folder itself (-o) is the user's choice and may be a link.
 package outputs
 
 import (
@@ -14,6 +15,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
 	"syscall"
 )
 
@@ -37,6 +40,45 @@ func Prepare(path string) error {
 		return os.Remove(path)
 	}
 	return nil
+}
+
+// Dir creates the folder sub (a relative path without "..") inside the output
+// folder root, creating root too (root may be a link: the user's choice), and
+// returns its path. A symbolic link already standing in root for sub or one
+// of its parents is removed (the link, never its target) and a real folder
+// made in its place, so that no output is written through it; a file there
+// is an error.
+func Dir(root, sub string) (string, error) {
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return "", err
+	}
+	p := root
+	for _, part := range strings.Split(filepath.ToSlash(filepath.Clean(sub)), "/") {
+		if part == "." || part == "" {
+			continue
+		}
+		if part == ".." {
+			return "", fmt.Errorf("%s: an output folder must lie inside %s", filepath.Join(root, sub), root)
+		}
+		p = filepath.Join(p, part)
+		fi, err := os.Lstat(p)
+		switch {
+		case err == nil && fi.Mode()&fs.ModeSymlink != 0:
+			if err := os.Remove(p); err != nil {
+				return "", err
+			}
+		case err == nil && fi.IsDir():
+			continue
+		case err == nil:
+			return "", fmt.Errorf("%s: output folder exists and is not a folder", p)
+		case !os.IsNotExist(err):
+			return "", err
+		}
+		if err := os.Mkdir(p, 0o755); err != nil {
+			return "", err
+		}
+	}
+	return p, nil
 }
 
 // Create creates path as a new regular file for writing (mode 0644),

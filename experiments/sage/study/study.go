@@ -10,12 +10,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"time"
 
 	"github.com/gfxsim/gfxsim/configs"
 	"github.com/gfxsim/gfxsim/experiments/expt"
+	"github.com/gfxsim/gfxsim/internal/outputs"
 	"github.com/gfxsim/gfxsim/internal/progress"
 )
 
@@ -78,7 +78,7 @@ func Run(o Options, w io.Writer) error {
 	start := time.Now()
 	if !o.Sweep.List && !o.Sweep.Merge {
 		for _, d := range []string{"filters", "check"} {
-			if err := os.MkdirAll(filepath.Join(o.Out, d), 0o755); err != nil {
+			if _, err := outputs.Dir(o.Out, d); err != nil {
 				return err
 			}
 		}
