@@ -39,3 +39,17 @@ func TestFrameReservations(t *testing.T) {
 		})
 	}
 }
+
+// TestFunctionalReservesNoMachine: the reference renderer builds no machine,
+// so a budget below the default machine's estimate (about 262 MiB) still
+// renders in functional mode.
+func TestFunctionalReservesNoMachine(t *testing.T) {
+	o, err := parseFlags([]string{"-q", "-mode", "functional", "-width", "64", "-height", "36", "-max-memory", "200M", "-o", t.TempDir()},
+		func(string) string { return "" }, os.Stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := run(o, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -181,9 +181,9 @@ func Bytes(n int64) string {
 	return fmt.Sprintf("%.1f %ciB", v, "KMGTPE"[i])
 }
 
-// ParseBytes reads a size: a number of bytes with an optional unit K, M, G
-// or T (powers of 1024; "KiB", "KB" and lower case work too), e.g. "6G",
-// "512MiB", "1.5g".
+// ParseBytes reads a size: a positive number of bytes with an optional unit
+// K, M, G or T (powers of 1024; "KiB", "KB" and lower case work too), e.g.
+// "6G", "512MiB", "1.5g"; at least one byte.
 func ParseBytes(s string) (int64, error) {
 	t := strings.TrimSpace(s)
 	mul := int64(1)
@@ -196,7 +196,7 @@ func ParseBytes(s string) (int64, error) {
 		}
 	}
 	v, err := strconv.ParseFloat(strings.TrimSpace(low), 64)
-	if err != nil || v < 0 || v*float64(mul) > 1<<62 {
+	if err != nil || !(v*float64(mul) >= 1 && v*float64(mul) <= 1<<62) { // NaN fails both
 		return 0, fmt.Errorf("%s: want a size such as 6G, 512M or 1048576", Quote(s))
 	}
 	return int64(v * float64(mul)), nil

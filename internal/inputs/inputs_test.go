@@ -35,7 +35,7 @@ func TestBytes(t *testing.T) {
 			t.Errorf("ParseBytes(%q) = %d, %v, want %d", tc.in, got, err, tc.want)
 		}
 	}
-	for _, bad := range []string{"", "x", "-1G", "1Q"} {
+	for _, bad := range []string{"", "x", "-1G", "1Q", "NaN", "Inf", "0", "1e-3", "0.5", "1e30"} {
 		if _, err := ParseBytes(bad); err == nil {
 			t.Errorf("ParseBytes(%q) accepted", bad)
 		}
