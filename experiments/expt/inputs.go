@@ -141,11 +141,12 @@ func (in *Inputs) Progress(what string, b *inputs.Budget, f func() error) error 
 	if every <= 0 {
 		every = 10 * time.Second
 	}
-	done := make(chan struct{})
+	done, stopped := make(chan struct{}), make(chan struct{})
 	start := time.Now()
 	go func() {
 		t := time.NewTicker(every)
 		defer t.Stop()
+		defer close(stopped)
 		for {
 			select {
 			case <-done:
@@ -157,6 +158,7 @@ func (in *Inputs) Progress(what string, b *inputs.Budget, f func() error) error 
 	}()
 	err := f()
 	close(done)
+	<-stopped // no line after f's end
 	return err
 }
 

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestFrameReservations: a timed frame reserves the driver's image and every
@@ -51,5 +52,23 @@ func TestFunctionalReservesNoMachine(t *testing.T) {
 	}
 	if err := run(o, io.Discard); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestFunctionalProgress: a functional render that takes long prints progress
+// lines, as a timed one does.
+func TestFunctionalProgress(t *testing.T) {
+	o, err := parseFlags([]string{"-mode", "functional", "-width", "64", "-height", "36", "-o", t.TempDir()},
+		func(string) string { return "" }, os.Stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log strings.Builder
+	o.inputs.Log, o.inputs.ProgressEvery = &log, time.Millisecond
+	if err := run(o, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(log.String(), "  rendering the frame of scene room on the reference renderer: ") {
+		t.Errorf("no progress line of the reference render:\n%s", log.String())
 	}
 }

@@ -185,7 +185,7 @@ func runFunctional(o options, s *scene.Scene, cfg *configs.Config, w io.Writer, 
 	if err := cfg.CheckFrame(int(f.Color.Width), int(f.Color.Height), int(f.Color.Samples)); err != nil {
 		return err
 	}
-	res, err := cfg.RenderReference(f)
+	res, err := renderReference(o, s, cfg, f)
 	if err != nil {
 		return err
 	}
@@ -226,6 +226,18 @@ func encode(o options, s *scene.Scene, cfg *configs.Config) (*driver.Frame, erro
 		return err
 	})
 	return f, err
+}
+
+// renderReference renders frame f of scene s on the reference renderer, with
+// progress lines while it takes long.
+func renderReference(o options, s *scene.Scene, cfg *configs.Config, f *driver.Frame) (*reference.Result, error) {
+	var res *reference.Result
+	err := o.inputs.Progress("rendering the frame of scene "+s.Name+" on the reference renderer", nil, func() error {
+		var err error
+		res, err = cfg.RenderReference(f)
+		return err
+	})
+	return res, err
 }
 
 func runTiming(o options, s *scene.Scene, cfg *configs.Config, w io.Writer, suffix string) error {
@@ -274,7 +286,7 @@ func runTiming(o options, s *scene.Scene, cfg *configs.Config, w io.Writer, suff
 		if err != nil {
 			return err
 		}
-		ref, err := cfg.RenderReference(g)
+		ref, err := renderReference(o, s, cfg, g)
 		if err != nil {
 			return err
 		}
