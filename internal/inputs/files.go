@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 	"syscall"
 )
 
@@ -51,7 +52,7 @@ func ReadFile(path string, kind Kind) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	if int64(len(data)) > kind.Cap {
-		return nil, fmt.Errorf("%s: %s larger than %s (the cap of a %s)", path, kind.Name, Bytes(kind.Cap), kind.Name)
+		return nil, fmt.Errorf("%s: %s larger than %s (the cap of %s)", path, kind.Name, Bytes(kind.Cap), kind.an())
 	}
 	return data, nil
 }
@@ -69,13 +70,26 @@ func Stat(path string, kind Kind) (int64, error) {
 	return fi.Size(), nil
 }
 
+// an is the kind's name with its article: "an OBJ file", "a glTF buffer".
+func (k Kind) an() string {
+	first, _, _ := strings.Cut(k.Name, " ")
+	vowel := strings.ContainsAny(first[:1], "aeiouAEIOU")
+	if first == strings.ToUpper(first) { // an acronym, read letter by letter
+		vowel = strings.ContainsAny(first[:1], "AEFHILMNORSX")
+	}
+	if vowel {
+		return "an " + k.Name
+	}
+	return "a " + k.Name
+}
+
 func regular(path string, fi fs.FileInfo, kind Kind) error {
 	m := fi.Mode()
 	if !m.IsRegular() {
-		return fmt.Errorf("%s: not a regular file (%s): a %s must be a regular file", path, modeName(m), kind.Name)
+		return fmt.Errorf("%s: not a regular file (%s): %s must be a regular file", path, modeName(m), kind.an())
 	}
 	if fi.Size() > kind.Cap {
-		return fmt.Errorf("%s: %s of %s, larger than %s (the cap of a %s)", path, kind.Name, Bytes(fi.Size()), Bytes(kind.Cap), kind.Name)
+		return fmt.Errorf("%s: %s of %s, larger than %s (the cap of %s)", path, kind.Name, Bytes(fi.Size()), Bytes(kind.Cap), kind.an())
 	}
 	return nil
 }

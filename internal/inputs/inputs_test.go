@@ -122,3 +122,13 @@ func TestRootsThroughALinkedFolder(t *testing.T) {
 		t.Errorf("../ out of the linked root: %v", err)
 	}
 }
+
+// TestKindArticle: errors name a kind with its article.
+func TestKindArticle(t *testing.T) {
+	for k, want := range map[Kind]string{OBJFile: "an OBJ file", MTLFile: "an MTL file", ImageFile: "an image file",
+		GLTFFile: "a glTF file", SceneFile: "a scene file", ConfigFile: "a configuration file", PointFile: "a point file"} {
+		if got := k.an(); got != want {
+			t.Errorf("%s: %q, want %q", k.Name, got, want)
+		}
+	}
+}
