@@ -12,7 +12,8 @@ import (
 
 // lineReader splits text into logical lines for the OBJ and MTL parsers:
 // "\r\n" and "\n" end a line, a trailing backslash continues it on the next
-// line, '#' starts a comment, and fields are separated by spaces and tabs.
+// line, '#' starts a comment, and fields are separated by spaces and tabs. A
+// UTF-8 byte order mark at the start is skipped (editors on Windows write one).
 type lineReader struct {
 	file   string // the file's name, in errors
 	data   []byte
@@ -24,7 +25,7 @@ type lineReader struct {
 }
 
 func newLineReader(file string, data []byte) *lineReader {
-	return &lineReader{file: file, data: data, next: 1}
+	return &lineReader{file: file, data: bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), next: 1}
 }
 
 // errf returns an error at the current line, naming its keyword:

@@ -362,3 +362,23 @@ func FuzzParseMTL(f *testing.F) {
 		}
 	})
 }
+
+// TestByteOrderMark: OBJ and MTL files that start with a UTF-8 byte order mark
+// parse as without it, with the same line numbers.
+func TestByteOrderMark(t *testing.T) {
+	const bom = "\xef\xbb\xbf"
+	obj, err := ParseOBJ("b.obj", []byte(bom+"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := obj.Parts[0].Mesh.VertexCount(); n != 3 {
+		t.Errorf("%d vertices, want 3", n)
+	}
+	if _, err := ParseOBJ("b.obj", []byte(bom+"v 0 0 0\nf 1 2 3\n")); err == nil || err.Error() != `b.obj:2: f: vertex 2 "2": position index 2 out of range (1 defined so far)` {
+		t.Errorf("got %v", err)
+	}
+	mats, err := ParseMTL("b.mtl", []byte(bom+"newmtl m\nKd 1 0 0\n"))
+	if err != nil || len(mats) != 1 || mats[0].Name != "m" {
+		t.Errorf("got %v, %v", mats, err)
+	}
+}
