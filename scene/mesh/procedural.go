@@ -481,10 +481,18 @@ func (p Triangle) Generate() (*Mesh, error) {
 		}
 	}
 	v := p.Vertices
-	n := v[1].Sub(v[0]).Cross(v[2].Sub(v[0])).Normalize()
-	if n == (geom.Vec3{}) {
+	// The normal in float64: the cross product of edges near the float32
+	// range overflows float32.
+	var e1, e2 [3]float64
+	for i := range 3 {
+		e1[i], e2[i] = float64(v[1][i])-float64(v[0][i]), float64(v[2][i])-float64(v[0][i])
+	}
+	c := cross64(e1, e2)
+	l := math.Sqrt(c[0]*c[0] + c[1]*c[1] + c[2]*c[2])
+	if l == 0 || math.IsInf(l, 0) {
 		return nil, fmt.Errorf("vertices %v are collinear (zero area)", v)
 	}
+	n := geom.Vec3{float32(c[0] / l), float32(c[1] / l), float32(c[2] / l)}
 	m := &Mesh{
 		Positions: []geom.Vec3{v[0], v[1], v[2]},
 		Normals:   []geom.Vec3{n, n, n},
@@ -500,5 +508,10 @@ func (p Triangle) Generate() (*Mesh, error) {
 		m.Colors = []geom.Vec4{p.Colors[0], p.Colors[1], p.Colors[2]}
 	}
 	m.GenerateTangents()
+	for _, t := range m.Tangents {
+		if !geom.AllFinite(t[:]...) {
+			return nil, fmt.Errorf("vertices %v: the tangent overflows 32-bit floats (scale the triangle down and its object up)", v)
+		}
+	}
 	return m, nil
 }

@@ -239,3 +239,19 @@ func TestGeneratorErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestTriangleNearFloatRange: a triangle whose corners are near the float32
+// range has a finite unit normal (its cross product would overflow float32)
+// and a valid mesh.
+func TestTriangleNearFloatRange(t *testing.T) {
+	m, err := Triangle{Vertices: [3]geom.Vec3{{-1e38, -1e38, 0}, {1e38, -1e38, 0}, {0, 1e38, 0}}}.Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if m.Normals[0] != (geom.Vec3{0, 0, 1}) {
+		t.Errorf("normal %v, want [0 0 1]", m.Normals[0])
+	}
+}
