@@ -234,3 +234,60 @@ func TestSharedNodes(t *testing.T) {
 	bounded(t, 2*time.Second, func() { _, err = mesh.DecodeGLTF("shared.gltf", []byte(js), nil, mesh.LoadOptions{}) })
 	wantErr(t, err, "shared.gltf: nodes:", fmt.Sprintf("more than %d", mesh.MaxGLTFInstances))
 }
+
+// sharedDAG returns levels nodes from first on, each with two children, the
+// next node twice; the last, first+levels, draws mesh 0: 2^levels
+// instances of it.
+func sharedDAG(first, levels int) []string {
+	var nodes []string
+	for i := first; i < first+levels; i++ {
+		nodes = append(nodes, fmt.Sprintf(`{"children":[%d,%d]}`, i+1, i+1))
+	}
+	return append(nodes, `{"mesh":0}`)
+}
+
+// chain returns n nodes from first on, each the parent of the next; the
+// last has children last.
+func chain(first, n int, last string) []string {
+	var nodes []string
+	for i := first; i < first+n-1; i++ {
+		nodes = append(nodes, fmt.Sprintf(`{"children":[%d]}`, i+1))
+	}
+	return append(nodes, `{"children":[`+last+`]}`)
+}
+
+// TestNodeGraphBeforeWalk: a node graph is checked whole before it is
+// expanded: a node bomb (2^20 instances) is never walked because a later
+// branch has a missing node, a cycle or too many levels; the bad branch is
+// named. Primitives count once per instance, empty ones too (class 5).
+func TestNodeGraphBeforeWalk(t *testing.T) {
+	const mesh0 = `"accessors":[{"componentType":5126,"count":3,"type":"VEC3"}],"meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}]`
+	bomb := sharedDAG(0, 20) // nodes 0-20
+	doc := func(roots string, more ...string) string {
+		return `{"asset":{"version":"2.0"},"scenes":[{"nodes":` + roots + `}],"nodes":[` +
+			strings.Join(append(append([]string(nil), bomb...), more...), ",") + `],` + mesh0 + `}`
+	}
+	empty := `{"asset":{"version":"2.0"},"scenes":[{"nodes":[0]}],"nodes":[` + strings.Join(sharedDAG(0, 8), ",") + `],` +
+		`"accessors":[{"componentType":5126,"count":0,"type":"VEC3"}],"meshes":[{"primitives":[` +
+		strings.Repeat(`{"attributes":{"POSITION":0}},`, 299) + `{"attributes":{"POSITION":0}}]}]}`
+	cases := []struct{ name, doc, want string }{
+		{"missing node", doc(`[0,21]`, `{"children":[9999]}`), "b.gltf: node 9999 does not exist (22 nodes)"},
+		{"cycle", doc(`[0,21]`, `{"children":[22]}`, `{"children":[21]}`), "b.gltf: nodes[21]: cycle in the node hierarchy"},
+		{"too deep", doc(`[0,21]`, chain(21, 70, "")...), "b.gltf: nodes[86]: hierarchy deeper than 64 levels"},
+		// Nodes 21-80 are reached first at depth 0, then below the 10 nodes
+		// 81-90: node 76 is then at depth 65.
+		{"too deep on a second path", doc(`[0,21,81]`, append(chain(21, 60, ""), chain(81, 10, "21")...)...),
+			"b.gltf: nodes[76]: hierarchy deeper than 64 levels"},
+		{"empty primitives", empty, fmt.Sprintf("b.gltf: meshes: the scene's node instances draw 76800 primitives "+
+			"(each mesh's primitives once per node instance that uses it), more than %d", mesh.MaxGLTFPrimitives)},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var err error
+			bounded(t, 2*time.Second, func() { _, err = mesh.DecodeGLTF("b.gltf", []byte(tc.doc), nil, mesh.LoadOptions{}) })
+			if err == nil || err.Error() != tc.want {
+				t.Errorf("got  %v\nwant %s", err, tc.want)
+			}
+		})
+	}
+}

@@ -33,7 +33,8 @@
 //     text formats, and the JSON byte offset or the glTF object
 //     ("meshes[0].primitives[1].indices: accessors[3]: ...") for glTF, with
 //     the byte ranges of bad binary references. Loaders never panic on bad
-//     input; sizes are bounded (MaxVertices, MaxSegments, MaxGLTFInstances).
+//     input; sizes are bounded (MaxVertices, MaxSegments, MaxGLTFInstances,
+//     MaxGLTFPrimitives).
 //   - Untrusted files (package internal/inputs): files a mesh file names are
 //     resolved against it and must lie in its folder tree or in
 //     LoadOptions.Roots; only regular files within a cap per kind are read;

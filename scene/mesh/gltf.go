@@ -174,6 +174,7 @@ func checkFinite64(vs ...float64) error {
 func (l *gltfLoader) load() error {
 	doc := l.doc
 	var roots []int
+	allNodes := false // no scenes: every root node, and no node may be left out
 	switch {
 	case doc.Scene != nil || len(doc.Scenes) > 0:
 		si := 0
@@ -185,6 +186,7 @@ func (l *gltfLoader) load() error {
 		}
 		roots = doc.Scenes[si].Nodes
 	default:
+		allNodes = true
 		child := make([]bool, len(doc.Nodes))
 		for _, n := range doc.Nodes {
 			if n == nil {
@@ -202,7 +204,7 @@ func (l *gltfLoader) load() error {
 			}
 		}
 	}
-	if err := l.checkInstances(roots); err != nil {
+	if err := l.checkInstances(roots, allNodes); err != nil {
 		return err
 	}
 	l.model.Nodes = make([]Node, len(doc.Nodes))

@@ -233,6 +233,8 @@ func TestGLTFErrors(t *testing.T) {
 		{triDoc(`[{"mesh":3}]`, scn, ""), "t.gltf: mesh 3 does not exist (1 meshes)"},
 		{triDoc(node, `[{"nodes":[4]}]`, ""), "t.gltf: node 4 does not exist (1 nodes)"},
 		{triDoc(`[{"children":[1]},{"children":[0],"mesh":0}]`, scn, ""), "t.gltf: nodes[0]: cycle in the node hierarchy"},
+		// Without scenes every root node is drawn; a cycle has none.
+		{triDoc(`[{"mesh":0,"children":[0]}]`, `[]`, ""), "t.gltf: nodes[0]: cycle in the node hierarchy"},
 		{triDoc(node, scn, `, "scene": 2`), "t.gltf: scene 2 does not exist (1 scenes)"},
 		{strings.Replace(triDoc(node, scn, ""), `"count": 3, "type": "SCALAR"`, `"count": 4, "type": "SCALAR"`, 1),
 			"t.gltf: meshes[0].primitives[0].indices: accessors[1]: bytes [0, 8) of bufferView 1 exceed its 6 bytes"},

@@ -18,6 +18,12 @@ import (
 // hierarchy is expanded.
 const MaxGLTFInstances = 1 << 16
 
+// MaxGLTFPrimitives bounds the primitive instances of a glTF scene: each
+// mesh's primitives once per node instance that uses it (a primitive becomes
+// a part and a draw even when it has no vertices). Counted before the
+// hierarchy is expanded.
+const MaxGLTFPrimitives = 1 << 16
+
 // glbMagic is "glTF" read as a little-endian uint32.
 const glbMagic = 0x46546c67
 
@@ -114,16 +120,26 @@ func checkGLBMagic(name string, data []byte) error {
 	return nil
 }
 
-// instCount is what a node instance brings: node instances, vertices and
-// indices.
-type instCount struct{ nodes, verts, indices int64 }
+// instCount is what a node instance brings: node instances, primitive
+// instances, vertices and indices.
+type instCount struct{ nodes, prims, verts, indices int64 }
 
-// checkInstances counts, before the node hierarchy is walked, the node
-// instances (one per path from a root) and the vertices and indices of all
-// mesh instances after merging, and refuses a scene with more than
-// MaxGLTFInstances instances or MaxVertices vertices, or whose meshes exceed
-// the memory budget. Cycles and bad indices are left to the walk.
-func (l *gltfLoader) checkInstances(roots []int) error {
+// add returns c + d, each count saturated at 2^50.
+func (c instCount) add(d instCount) instCount {
+	sat := func(v int64) int64 { return min(v, 1<<50) }
+	return instCount{sat(c.nodes + d.nodes), sat(c.prims + d.prims), sat(c.verts + d.verts), sat(c.indices + d.indices)}
+}
+
+// checkInstances checks, before the node hierarchy is walked, the nodes the
+// walk will reach from roots: it refuses a missing node, a cycle or a
+// hierarchy deeper than maxNodeDepth levels with the walk's own message, and
+// counts the node instances (one per path from a root), the primitive
+// instances and the vertices and indices of all mesh instances after
+// merging; it refuses a scene with more than MaxGLTFInstances node instances,
+// MaxGLTFPrimitives primitive instances or MaxVertices vertices, or whose
+// meshes exceed the memory budget. With allNodes (a file without scenes),
+// nodes no root reaches are in or below a cycle, which is reported.
+func (l *gltfLoader) checkInstances(roots []int, allNodes bool) error {
 	doc := l.doc
 	const (
 		visiting = 1
@@ -131,18 +147,35 @@ func (l *gltfLoader) checkInstances(roots []int) error {
 	)
 	state := make([]uint8, len(doc.Nodes))
 	memo := make([]instCount, len(doc.Nodes))
-	sat := func(v int64) int64 { return min(v, 1<<50) }
+	height := make([]int, len(doc.Nodes)) // levels below a done node
 	meshCount := map[int]instCount{}
-	var visit func(i, depth int) (instCount, bool)
-	visit = func(i, depth int) (instCount, bool) {
-		if i < 0 || i >= len(doc.Nodes) || doc.Nodes[i] == nil || depth > 64 {
-			return instCount{}, false
+	var visit func(i, depth int) (instCount, error)
+	visit = func(i, depth int) (instCount, error) {
+		if i < 0 || i >= len(doc.Nodes) || doc.Nodes[i] == nil {
+			return instCount{}, l.errf("node %d does not exist (%d nodes)", i, len(doc.Nodes))
 		}
 		switch state[i] {
 		case visiting:
-			return instCount{}, false
+			return instCount{}, l.errf("nodes[%d]: cycle in the node hierarchy", i)
 		case done:
-			return memo[i], true
+			// Reached again by another path: its subtree is counted, but
+			// may be too deep at this depth; name the node the walk would.
+			for depth+height[i] > maxNodeDepth && depth <= maxNodeDepth {
+				for _, ch := range doc.Nodes[i].Children {
+					if depth+1+height[ch] > maxNodeDepth {
+						i = ch
+						break
+					}
+				}
+				depth++
+			}
+			if depth > maxNodeDepth {
+				return instCount{}, l.errf("nodes[%d]: hierarchy deeper than %d levels", i, maxNodeDepth)
+			}
+			return memo[i], nil
+		}
+		if depth > maxNodeDepth {
+			return instCount{}, l.errf("nodes[%d]: hierarchy deeper than %d levels", i, maxNodeDepth)
 		}
 		state[i] = visiting
 		c := instCount{nodes: 1}
@@ -152,29 +185,39 @@ func (l *gltfLoader) checkInstances(roots []int) error {
 				mc = l.meshCount(*n.Mesh)
 				meshCount[*n.Mesh] = mc
 			}
-			c.verts, c.indices = mc.verts, mc.indices
+			c = c.add(mc)
 		}
 		for _, ch := range doc.Nodes[i].Children {
-			cc, ok := visit(ch, depth+1)
-			if !ok {
-				return instCount{}, false
+			cc, err := visit(ch, depth+1)
+			if err != nil {
+				return instCount{}, err
 			}
-			c = instCount{sat(c.nodes + cc.nodes), sat(c.verts + cc.verts), sat(c.indices + cc.indices)}
+			c = c.add(cc)
+			height[i] = max(height[i], 1+height[ch])
 		}
 		state[i], memo[i] = done, c
-		return c, true
+		return c, nil
 	}
 	var total instCount
 	for _, r := range roots {
-		c, ok := visit(r, 0)
-		if !ok {
-			return nil // the walk reports the cycle, depth or missing node
+		c, err := visit(r, 0)
+		if err != nil {
+			return err
 		}
-		total = instCount{sat(total.nodes + c.nodes), sat(total.verts + c.verts), sat(total.indices + c.indices)}
+		total = total.add(c)
+	}
+	for i := range doc.Nodes {
+		if allNodes && state[i] == 0 {
+			if _, err := visit(i, 0); err != nil {
+				return err
+			}
+		}
 	}
 	switch {
 	case total.nodes > MaxGLTFInstances:
 		return l.errf("nodes: the scene's node hierarchy has %d node instances (nodes shared by several parents count once per path), more than %d", total.nodes, MaxGLTFInstances)
+	case total.prims > MaxGLTFPrimitives:
+		return l.errf("meshes: the scene's node instances draw %d primitives (each mesh's primitives once per node instance that uses it), more than %d", total.prims, MaxGLTFPrimitives)
 	case total.verts > MaxVertices:
 		return l.errf("meshes: the scene's mesh instances have %d vertices after merging, more than %d", total.verts, MaxVertices)
 	}
@@ -184,14 +227,16 @@ func (l *gltfLoader) checkInstances(roots []int) error {
 	return nil
 }
 
-// meshCount estimates the vertices and indices glTF mesh mi becomes: per
-// triangle primitive, the POSITION count, or three vertices per triangle
+// meshCount estimates what glTF mesh mi becomes: its primitives (every one,
+// points and lines too, which the walk passes over), and the vertices and
+// indices, per triangle primitive: the POSITION count, or three vertices per triangle
 // when it has no normals (flat shading), and three indices per triangle.
 func (l *gltfLoader) meshCount(mi int) (c instCount) {
 	doc := l.doc
 	if mi < 0 || mi >= len(doc.Meshes) || doc.Meshes[mi] == nil {
 		return
 	}
+	c.prims = int64(len(doc.Meshes[mi].Primitives))
 	accCount := func(ai int) int64 {
 		if ai < 0 || ai >= len(doc.Accessors) || doc.Accessors[ai] == nil {
 			return 0
