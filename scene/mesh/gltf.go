@@ -506,11 +506,14 @@ func (l *gltfLoader) accessor(ai, maxCount int, field string) (*accessorData, er
 		if acc.ByteOffset < 0 {
 			return nil, l.errf("%s: %s: negative byteOffset %d", field, at, acc.ByteOffset)
 		}
+		if acc.ByteOffset > len(buf) {
+			return nil, l.errf("%s: %s.byteOffset: %d beyond bufferView %d of %d bytes", field, at, acc.ByteOffset, *acc.BufferView, len(buf))
+		}
 		if a.count > 0 {
-			end := int64(acc.ByteOffset) + int64(stride)*int64(a.count-1) + int64(a.elem)
-			if end > int64(len(buf)) {
+			// count and stride are bounded: the span does not overflow.
+			if span := stride*(a.count-1) + a.elem; span > len(buf)-acc.ByteOffset {
 				return nil, l.errf("%s: %s: bytes [%d, %d) of bufferView %d exceed its %d bytes",
-					field, at, acc.ByteOffset, end, *acc.BufferView, len(buf))
+					field, at, acc.ByteOffset, acc.ByteOffset+span, *acc.BufferView, len(buf))
 			}
 		}
 		a.buf, a.stride = buf, stride
@@ -532,11 +535,20 @@ func (l *gltfLoader) accessor(ai, maxCount int, field string) (*accessorData, er
 		if err != nil {
 			return nil, err
 		}
-		if sp.Indices.ByteOffset < 0 || int64(sp.Indices.ByteOffset)+int64(sp.Count)*int64(isize) > int64(len(ibuf)) {
-			return nil, l.errf("%s: %s.sparse.indices: %d indices at byte %d exceed the bufferView's %d bytes", field, at, sp.Count, sp.Indices.ByteOffset, len(ibuf))
-		}
-		if sp.Values.ByteOffset < 0 || int64(sp.Values.ByteOffset)+int64(sp.Count)*int64(a.elem) > int64(len(vbuf)) {
-			return nil, l.errf("%s: %s.sparse.values: %d values at byte %d exceed the bufferView's %d bytes", field, at, sp.Count, sp.Values.ByteOffset, len(vbuf))
+		for _, r := range []struct {
+			what       string
+			off, n     int
+			view, size int
+		}{
+			{"indices", sp.Indices.ByteOffset, sp.Count * isize, sp.Indices.BufferView, len(ibuf)},
+			{"values", sp.Values.ByteOffset, sp.Count * a.elem, sp.Values.BufferView, len(vbuf)},
+		} {
+			if r.off < 0 || r.off > r.size {
+				return nil, l.errf("%s: %s.sparse.%s.byteOffset: %d beyond bufferView %d of %d bytes", field, at, r.what, r.off, r.view, r.size)
+			}
+			if r.n > r.size-r.off {
+				return nil, l.errf("%s: %s.sparse.%s: %d %s at byte %d exceed the bufferView's %d bytes", field, at, r.what, sp.Count, r.what, r.off, r.size)
+			}
 		}
 		a.sparse = make(map[int]int, sp.Count)
 		a.values = vbuf[sp.Values.ByteOffset:]
@@ -562,9 +574,14 @@ func (l *gltfLoader) bufferView(bi int, field string) ([]byte, int, error) {
 		return nil, 0, l.errf("%s: bufferViews[%d]: buffer %d does not exist (%d buffers)", field, bi, bv.Buffer, len(doc.Buffers))
 	}
 	data := doc.Buffers[bv.Buffer].Data
-	if bv.ByteOffset < 0 || bv.ByteLength < 0 || int64(bv.ByteOffset)+int64(bv.ByteLength) > int64(len(data)) {
+	switch {
+	case bv.ByteOffset < 0 || bv.ByteOffset > len(data):
+		return nil, 0, l.errf("%s: bufferViews[%d].byteOffset: %d beyond buffer %d of %d bytes", field, bi, bv.ByteOffset, bv.Buffer, len(data))
+	case bv.ByteLength < 0 || bv.ByteLength > len(data):
+		return nil, 0, l.errf("%s: bufferViews[%d].byteLength: %d beyond buffer %d of %d bytes", field, bi, bv.ByteLength, bv.Buffer, len(data))
+	case bv.ByteLength > len(data)-bv.ByteOffset:
 		return nil, 0, l.errf("%s: bufferViews[%d]: bytes [%d, %d) exceed buffer %d of %d bytes",
-			field, bi, bv.ByteOffset, int64(bv.ByteOffset)+int64(bv.ByteLength), bv.Buffer, len(data))
+			field, bi, bv.ByteOffset, bv.ByteOffset+bv.ByteLength, bv.Buffer, len(data))
 	}
 	if bv.ByteStride < 0 || bv.ByteStride > 252 {
 		return nil, 0, l.errf("%s: bufferViews[%d]: byteStride %d out of range [0, 252]", field, bi, bv.ByteStride)

@@ -240,6 +240,19 @@ func TestGLTFErrors(t *testing.T) {
 			"t.gltf: meshes[0].primitives[0].indices: accessors[1]: bytes [0, 8) of bufferView 1 exceed its 6 bytes"},
 		{strings.Replace(triDoc(node, scn, ""), `"byteOffset": 36, "byteLength": 6`, `"byteOffset": 40, "byteLength": 6`, 1),
 			"t.gltf: meshes[0].primitives[0].indices: accessors[1]: bufferViews[1]: bytes [40, 46) exceed buffer 0 of 42 bytes"},
+		// Offsets and lengths near 2^63 do not overflow the range checks.
+		{strings.Replace(triDoc(node, scn, ""), `{"bufferView": 0,`, `{"byteOffset": 9223372036854775797, "bufferView": 0,`, 1),
+			"t.gltf: meshes[0].primitives[0].attributes.POSITION: accessors[0].byteOffset: 9223372036854775797 beyond bufferView 0 of 36 bytes"},
+		{strings.Replace(triDoc(node, scn, ""), `"byteOffset": 0, "byteLength": 36`, `"byteOffset": 9223372036854775807, "byteLength": 2`, 1),
+			"t.gltf: meshes[0].primitives[0].attributes.POSITION: accessors[0]: bufferViews[0].byteOffset: 9223372036854775807 beyond buffer 0 of 42 bytes"},
+		{strings.Replace(triDoc(node, scn, ""), `"byteOffset": 0, "byteLength": 36`, `"byteOffset": 40, "byteLength": 9223372036854775807`, 1),
+			"t.gltf: meshes[0].primitives[0].attributes.POSITION: accessors[0]: bufferViews[0].byteLength: 9223372036854775807 beyond buffer 0 of 42 bytes"},
+		{strings.Replace(triDoc(node, scn, ""), `"count": 3, "type": "VEC3"}`, `"count": 3, "type": "VEC3", "sparse": {"count": 1, `+
+			`"indices": {"bufferView": 1, "byteOffset": 9223372036854775806, "componentType": 5123}, "values": {"bufferView": 0}}}`, 1),
+			"t.gltf: meshes[0].primitives[0].attributes.POSITION: accessors[0].sparse.indices.byteOffset: 9223372036854775806 beyond bufferView 1 of 6 bytes"},
+		{strings.Replace(triDoc(node, scn, ""), `"count": 3, "type": "VEC3"}`, `"count": 3, "type": "VEC3", "sparse": {"count": 1, `+
+			`"indices": {"bufferView": 1, "componentType": 5123}, "values": {"bufferView": 0, "byteOffset": 9223372036854775804}}}`, 1),
+			"t.gltf: meshes[0].primitives[0].attributes.POSITION: accessors[0].sparse.values.byteOffset: 9223372036854775804 beyond bufferView 0 of 36 bytes"},
 		{strings.Replace(triDoc(node, scn, ""), `"POSITION": 0`, `"POSITION": 7`, 1),
 			"t.gltf: meshes[0].primitives[0].attributes.POSITION: accessor 7 does not exist (2 accessors)"},
 		{strings.Replace(triDoc(node, scn, ""), `"POSITION": 0`, `"NORMAL": 0`, 1), "t.gltf: meshes[0].primitives[0]: no POSITION attribute"},
