@@ -106,10 +106,10 @@ func TestPathRule(t *testing.T) {
 		{"-allow-path", load("meshes:\n  a: {file: ../other/x.obj}\n", scene.WithAllowPaths(other)), nil},
 		{"mtllib ../", obj("m1.obj", "mtllib ../other/x.mtl\n"+tri), []string{"m1.obj:1: mtllib", outside}},
 		{"mtllib /proc/self/environ", obj("m2.obj", "mtllib /proc/self/environ\n"+tri), []string{"m2.obj:1: mtllib", outside}},
-		{"gltf buffer ../", gltf("../other/x.obj"), []string{"b.gltf", "Invalid buffer.uri"}},
+		{"gltf buffer ../", gltf("../other/x.obj"), []string{"b.gltf: buffers[0].uri: ", outside}},
 		{"gltf buffer behind a made-up scheme", gltf("foo:../../other/x.obj"), []string{"b.gltf", `URI scheme "foo:" is not supported`}},
 		{"gltf buffer file: URI", gltf("file:///etc/passwd"), []string{"b.gltf", `URI scheme "file:" is not supported`}},
-		{"gltf buffer absolute", gltf("/etc/passwd"), []string{"b.gltf", "Invalid buffer.uri"}},
+		{"gltf buffer absolute", gltf("/etc/passwd"), []string{"b.gltf: buffers[0].uri: ", outside}},
 		{"gltf image ../", gltfImage("../other/x.png"), []string{"i.gltf", outside}},
 	}
 	for _, tc := range cases {

@@ -84,6 +84,7 @@ func TestNoSecretsInErrors(t *testing.T) {
 func TestBoundedExcerpt(t *testing.T) {
 	dir := t.TempDir()
 	long := strings.Repeat("x\x01", 5000)
+	jsonLong := strings.Repeat(`x\u0001`, 5000) // long in a JSON string
 	cases := []struct {
 		name string
 		load func() error
@@ -106,6 +107,14 @@ func TestBoundedExcerpt(t *testing.T) {
 		}},
 		{"scene key", func() error {
 			_, err := scene.Parse(filepath.Join(dir, "l.yaml"), []byte(strings.Repeat("k", 5000)+": 1\n"))
+			return err
+		}},
+		{"gltf buffer uri", func() error {
+			_, err := mesh.LoadGLTF(write(t, dir, "u.gltf", []byte(`{"asset":{"version":"2.0"},"buffers":[{"byteLength":4,"uri":"../`+jsonLong+`"}]}`)), mesh.LoadOptions{})
+			return err
+		}},
+		{"gltf library message", func() error {
+			_, err := mesh.DecodeGLTF("l.gltf", []byte(`{"asset":{"version":"2.0"},"accessors":[{"type":"`+jsonLong+`"}]}`), nil, mesh.LoadOptions{})
 			return err
 		}},
 		{"config value", func() error {

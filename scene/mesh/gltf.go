@@ -2,13 +2,17 @@ package mesh
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"math"
+	"net/url"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/qmuntal/gltf"
@@ -73,43 +77,115 @@ func DecodeGLTF(name string, data []byte, readFile func(uri string) ([]byte, err
 			model, err = nil, fmt.Errorf("%s: gltf: malformed file (%v)", name, r)
 		}
 	}()
-	if err := checkGLTFSizes(name, data, opt.Budget); err != nil {
+	js, bin, err := checkGLTFSizes(name, data, opt.Budget)
+	if err != nil {
 		return nil, err
 	}
+	// The library's own decoder would also read the buffers; its messages
+	// name no buffer and quote URIs raw. The JSON alone is decoded with the
+	// library's types, the buffers by loadBuffers. Library messages may
+	// quote the file: they are escaped and cut.
 	doc := new(gltf.Document)
-	dec := gltf.NewDecoderFS(bytes.NewReader(data), readFS(readFile))
-	if err := dec.Decode(doc); err != nil {
+	if err := json.NewDecoder(bytes.NewReader(js)).Decode(doc); err != nil {
+		// Quoted when escaping changes them (control characters, invalid
+		// UTF-8, quotes), as they are otherwise.
+		lib := func(m string) string {
+			if q := strconv.Quote(m); q[1:len(q)-1] != m {
+				m = q
+			}
+			return inputs.Clip(m)
+		}
+		msg := lib(err.Error())
 		var se *json.SyntaxError
 		var te *json.UnmarshalTypeError
 		switch {
 		case errors.As(err, &se):
-			return nil, fmt.Errorf("%s: byte %d: gltf: %s", name, se.Offset, inputs.Clip(err.Error()))
+			return nil, fmt.Errorf("%s: byte %d: gltf: %s", name, se.Offset, msg)
 		case errors.As(err, &te):
-			return nil, fmt.Errorf("%s: byte %d: gltf: field %s: %s", name, te.Offset, inputs.Clip(te.Field), inputs.Clip(err.Error()))
+			return nil, fmt.Errorf("%s: byte %d: gltf: field %s: %s", name, te.Offset, lib(te.Field), msg)
 		}
-		return nil, fmt.Errorf("%s: gltf: %s", name, inputs.Clip(err.Error()))
+		return nil, fmt.Errorf("%s: gltf: %s", name, msg)
 	}
 	l := &gltfLoader{name: name, doc: doc, opt: opt, readFile: readFile,
 		model:  &Model{Name: modelName(name)},
-		matMap: map[int]int{}, texMap: map[int]*Texture{}, imgMap: map[int]*teximage.Image{}}
+		matMap: map[int]int{}, texMap: map[int]*Texture{}, imgMap: map[int]*teximage.Image{}, files: map[string][]byte{}, decoded: map[[sha256.Size]byte]*teximage.Image{}}
+	if err := l.loadBuffers(bin); err != nil {
+		return nil, err
+	}
 	if err := l.load(); err != nil {
 		return nil, err
 	}
 	return l.model, nil
 }
 
-// readFS adapts a read function to the fs.ReadFileFS the gltf decoder uses.
-type readFS func(string) ([]byte, error)
+// The media types glTF 2.0 gives data URIs of buffers and of images.
+var (
+	bufferMediaTypes = []string{"application/octet-stream", "application/gltf-buffer"}
+	imageMediaTypes  = []string{"image/png", "image/jpeg"}
+)
 
-func (f readFS) Open(name string) (fs.File, error) {
-	return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+// loadBuffers sets the bytes of every buffer, cut to its byteLength (a
+// shorter one is caught where a bufferView uses it): the GLB's BIN chunk
+// (bin) for a first buffer without uri, or what its uri names (uriData).
+func (l *gltfLoader) loadBuffers(bin []byte) error {
+	for i, b := range l.doc.Buffers {
+		field := fmt.Sprintf("buffers[%d]", i)
+		switch {
+		case b == nil:
+			return l.errf("%s: null buffer", field)
+		case b.ByteLength < 1:
+			return l.errf("%s.byteLength: %d, want at least 1", field, b.ByteLength)
+		case b.URI == "" && i == 0 && bin != nil:
+			b.Data = bin
+		case b.URI == "":
+			return l.errf("%s: no uri (only the first buffer of a GLB file, stored in its BIN chunk, has none)", field)
+		default:
+			data, err := l.uriData(b.URI, field+".uri", bufferMediaTypes)
+			if err != nil {
+				return err
+			}
+			b.Data = data
+		}
+		if len(b.Data) > b.ByteLength {
+			b.Data = b.Data[:b.ByteLength:b.ByteLength]
+		}
+	}
+	return nil
 }
 
-func (f readFS) ReadFile(name string) ([]byte, error) {
-	if f == nil {
-		return nil, fmt.Errorf("%s: external files are not available", name)
+// uriData returns the bytes a buffer's or image's uri names (field labels
+// errors): a base64 data URI of one of mediaTypes, or a file read with
+// readFile once per load, its percent escapes decoded and '\' taken as '/'
+// (as the gltf library does).
+func (l *gltfLoader) uriData(uri, field string, mediaTypes []string) ([]byte, error) {
+	if rest, ok := strings.CutPrefix(uri, "data:"); ok {
+		head, b64, _ := strings.Cut(rest, ",")
+		mt, base64Data := strings.CutSuffix(head, ";base64")
+		if !base64Data || !slices.Contains(mediaTypes, mt) {
+			return nil, l.errf("%s: data URI %s is not base64 of type %s", field, inputs.Quote(uri), strings.Join(mediaTypes, " or "))
+		}
+		data, err := base64.StdEncoding.DecodeString(b64)
+		if err != nil {
+			return nil, l.errf("%s: data URI: %v", field, err)
+		}
+		return data, nil
 	}
-	return f(name)
+	file, err := url.PathUnescape(strings.ReplaceAll(uri, `\`, "/"))
+	if err != nil {
+		return nil, l.errf("%s: %s: %v", field, inputs.Quote(uri), err)
+	}
+	if data, ok := l.files[file]; ok {
+		return data, nil
+	}
+	if l.readFile == nil {
+		return nil, l.errf("%s: %s: external files are not available", field, inputs.Quote(uri))
+	}
+	data, err := l.readFile(file)
+	if err != nil {
+		return nil, l.errf("%s: %v", field, err)
+	}
+	l.files[file] = data
+	return data, nil
 }
 
 type gltfLoader struct {
@@ -121,6 +197,8 @@ type gltfLoader struct {
 	matMap   map[int]int // glTF material -> Model.Materials index
 	texMap   map[int]*Texture
 	imgMap   map[int]*teximage.Image
+	files    map[string][]byte                     // external files by URI (uriData)
+	decoded  map[[sha256.Size]byte]*teximage.Image // images by the SHA-256 of their PNG or JPEG bytes
 }
 
 func (l *gltfLoader) errf(format string, a ...any) error {
@@ -794,36 +872,34 @@ func (l *gltfLoader) image(ii int, field string) (*teximage.Image, string, error
 	switch {
 	case gi.BufferView != nil:
 		data, _, err = l.bufferView(*gi.BufferView, field+": "+name)
-		if err != nil {
-			return nil, "", err
-		}
-	case strings.HasPrefix(gi.URI, "data:"):
-		if !gi.IsEmbeddedResource() {
-			return nil, "", l.errf("%s: %s: data URI is not a base64 PNG or JPEG", field, name)
-		}
-		data, err = gi.MarshalData()
-		if err != nil {
-			return nil, "", l.errf("%s: %s: %v", field, name, err)
-		}
 	case gi.URI != "":
-		name = gi.URI
-		if l.readFile == nil {
-			return nil, "", l.errf("%s: %s: external files are not available", field, name)
+		if !strings.HasPrefix(gi.URI, "data:") {
+			name = gi.URI
 		}
-		data, err = l.readFile(gi.URI)
-		if err != nil {
-			return nil, "", l.errf("%s: %v", field, err)
-		}
+		data, err = l.uriData(gi.URI, fmt.Sprintf("%s: images[%d].uri", field, ii), imageMediaTypes)
 	default:
 		return nil, "", l.errf("%s: %s has neither uri nor bufferView", field, name)
 	}
-	im, err := teximage.DecodeWithin(name, data, l.opt.Budget)
 	if err != nil {
-		return nil, "", l.errf("%s: %v", field, err)
+		return nil, "", err
 	}
-	im = im.Downscale(l.opt.MaxTextureSize)
-	if err := l.opt.Budget.Reserve(field+": "+name, int64(len(im.Pix))); err != nil {
-		return nil, "", l.errf("%s: %v", field, err)
+	// Images with the same bytes (one file named by several images, or
+	// under several names) are decoded once.
+	sum := sha256.Sum256(data)
+	im, ok := l.decoded[sum]
+	if !ok {
+		label := name
+		if name == gi.URI {
+			label = inputs.Quote(name)
+		}
+		if im, err = teximage.DecodeWithin(label, data, l.opt.Budget); err != nil {
+			return nil, "", l.errf("%s: %v", field, err)
+		}
+		im = im.Downscale(l.opt.MaxTextureSize)
+		if err := l.opt.Budget.Reserve(field+": "+label, int64(len(im.Pix))); err != nil {
+			return nil, "", l.errf("%s: %v", field, err)
+		}
+		l.decoded[sum] = im
 	}
 	l.imgMap[ii] = im
 	return im, name, nil

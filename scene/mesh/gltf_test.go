@@ -295,7 +295,7 @@ func TestGLTFErrors(t *testing.T) {
 	}
 	// External files without a reader.
 	doc = strings.Replace(triDoc(node, scn, ""), dataURI(triBuffer), "x.bin", 1)
-	if _, err := DecodeGLTF("t.gltf", []byte(doc), nil, LoadOptions{}); err == nil || !strings.Contains(err.Error(), "x.bin: external files are not available") {
+	if _, err := DecodeGLTF("t.gltf", []byte(doc), nil, LoadOptions{}); err == nil || err.Error() != `t.gltf: buffers[0].uri: "x.bin": external files are not available` {
 		t.Errorf("external buffer without reader: %v", err)
 	}
 }
@@ -332,4 +332,83 @@ func FuzzDecodeGLTF(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestGLTFBuffersAndEnums: buffers are loaded by the loader, which names the
+// buffer and its rule; enumerated fields out of glTF's values are refused
+// (the library took them for the field's default).
+func TestGLTFBuffersAndEnums(t *testing.T) {
+	node, scn := `[{"mesh":0}]`, `[{"nodes":[0]}]`
+	tri := triDoc(node, scn, "")
+	anim := `, "animations": [{"channels": [{"sampler": 0, "target": {"node": 0, "path": "translation"}}],` +
+		` "samplers": [{"input": 1, "output": 0, "interpolation": "LINEAR"}]}]`
+	tests := []struct{ name, doc, want string }{
+		{"null buffer", strings.Replace(tri, `"buffers": [{`, `"buffers": [null, {`, 1), "t.gltf: buffers[0]: null buffer"},
+		{"no byteLength", strings.Replace(tri, fmt.Sprintf(`"byteLength": %d, `, len(triBuffer)), "", 1), "t.gltf: buffers[0].byteLength: 0, want at least 1"},
+		{"second buffer without uri", strings.Replace(tri, "],\n  \"bufferViews\"", ", {\"byteLength\": 4}],\n  \"bufferViews\"", 1),
+			"t.gltf: buffers[1]: no uri (only the first buffer of a GLB file, stored in its BIN chunk, has none)"},
+		{"image data URI type", strings.Replace(tri, dataURI(triBuffer), "data:text/plain;base64,AAAA", 1),
+			`t.gltf: buffers[0].uri: data URI "data:text/plain;base64,AAAA" is not base64 of type application/octet-stream or application/gltf-buffer`},
+		{"mode 99", strings.Replace(tri, `"indices": 1}`, `"indices": 1, "mode": 99}`, 1), "t.gltf: meshes[0].primitives[0].mode: 99 is not one of 0, 1, 2, 3, 4, 5, 6"},
+		{"mode 4.5", strings.Replace(tri, `"indices": 1}`, `"indices": 1, "mode": 4.5}`, 1), `t.gltf: meshes[0].primitives[0].mode: "4.5" is not one of 0, 1, 2, 3, 4, 5, 6`},
+		{"componentType 5130", strings.Replace(tri, `"componentType": 5126`, `"componentType": 5130`, 1),
+			"t.gltf: accessors[0].componentType: 5130 is not one of 5120, 5121, 5122, 5123, 5125, 5126"},
+		{"sparse index type", strings.Replace(tri, `"count": 3, "type": "VEC3"}`, `"count": 3, "type": "VEC3", "sparse": {"count": 1, `+
+			`"indices": {"bufferView": 1, "componentType": 5120}, "values": {"bufferView": 0}}}`, 1),
+			"t.gltf: accessors[0].sparse.indices.componentType: 5120 is not one of 5121, 5123, 5125"},
+		{"wrapT -5", triDoc(node, scn, `, "samplers": [{"wrapT": -5}]`), "t.gltf: samplers[0].wrapT: -5 is not one of 33071, 33648, 10497"},
+		{"alphaMode", triDoc(node, scn, `, "materials": [{"alphaMode": "CLIP"}]`), `t.gltf: materials[0].alphaMode: "CLIP" is not one of OPAQUE, MASK, BLEND`},
+		{"interpolation", triDoc(node, scn, strings.Replace(anim, `"LINEAR"`, `"CUBIC"`, 1)),
+			`t.gltf: animations[0].samplers[0].interpolation: "CUBIC" is not one of LINEAR, STEP, CUBICSPLINE`},
+		{"path", triDoc(node, scn, strings.Replace(anim, `"translation"`, `"position"`, 1)),
+			`t.gltf: animations[0].channels[0].target.path: "position" is not one of translation, rotation, scale, weights`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := DecodeGLTF("t.gltf", []byte(tc.doc), nil, LoadOptions{})
+			if err == nil || err.Error() != tc.want {
+				t.Errorf("got  %v\nwant %s", err, tc.want)
+			}
+		})
+	}
+	// glTF 2.0 gives buffers two media types.
+	if m, err := DecodeGLTF("t.gltf", []byte(strings.Replace(tri, "application/octet-stream", "application/gltf-buffer", 1)), nil, LoadOptions{}); err != nil || m.TriangleCount() != 1 {
+		t.Errorf("application/gltf-buffer: %v", err)
+	}
+	// A GLB whose JSON chunk length is not a multiple of 4 is blamed, not
+	// the chunk that would be read after it.
+	js := `{"asset":{"version":"2.0"}}` + " "
+	glb := le(uint32(0x46546c67), uint32(2), uint32(0), uint32(len(js)-1), uint32(0x4e4f534a))
+	glb = append(append(glb, js...), le(uint32(4), uint32(0x004e4942), uint32(0))...)
+	binary.LittleEndian.PutUint32(glb[8:], uint32(len(glb)))
+	if _, err := DecodeGLTF("t.glb", glb, nil, LoadOptions{}); err == nil ||
+		err.Error() != "t.glb: glb: byte 12: JSON chunk of 27 bytes, not a multiple of 4 (chunks are padded to 4 bytes)" {
+		t.Errorf("JSON chunk length: %v", err)
+	}
+}
+
+// TestGLTFImagesDecodedOnce: images with the same bytes (here the same data
+// URI three times) are decoded and reserved once.
+func TestGLTFImagesDecodedOnce(t *testing.T) {
+	im := image.NewNRGBA(image.Rect(0, 0, 4, 4))
+	var pb bytes.Buffer
+	png.Encode(&pb, im)
+	uri := fmt.Sprintf("%q", "data:image/png;base64,"+base64.StdEncoding.EncodeToString(pb.Bytes()))
+	doc := triDoc(`[{"mesh":0}]`, `[{"nodes":[0]}]`, `, "images": [{"uri": `+uri+`}, {"uri": `+uri+`}, {"uri": `+uri+`}],
+  "textures": [{"source": 0}, {"source": 1}, {"source": 2}],
+  "materials": [{"pbrMetallicRoughness": {"baseColorTexture": {"index": 0}}, "normalTexture": {"index": 1}},
+    {"pbrMetallicRoughness": {"baseColorTexture": {"index": 2}}}]`)
+	doc = strings.Replace(doc, `"indices": 1}]`, `"indices": 1, "material": 0}, {"attributes": {"POSITION": 0}, "indices": 1, "material": 1}]`, 1)
+	b := inputs.NewBudget(1 << 30)
+	m, err := DecodeGLTF("t.gltf", []byte(doc), nil, LoadOptions{Budget: b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, n, c := m.Materials[0].Albedo.Image, m.Materials[0].Normal.Image, m.Materials[1].Albedo.Image
+	if a != n || a != c {
+		t.Errorf("three decodes of one image: %p %p %p", a, n, c)
+	}
+	if meshes := int64(2 * (64*3 + 8*3)); b.Used() != meshes+int64(len(a.Pix)) {
+		t.Errorf("%d bytes reserved, want %d for the meshes and %d for one image", b.Used(), meshes, len(a.Pix))
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/gfxsim/gfxsim/internal/inputs"
@@ -31,75 +32,203 @@ const glbMagic = 0x46546c67
 // object (a node, accessor or primitive struct and its pointer).
 const gltfJSONBytesPerObject = 512
 
-// checkGLTFSizes checks, before the glTF library sees the file, every size it
-// would allocate: a GLB's declared length and chunk lengths against the
-// file's real size, the byteLength of the GLB's binary buffer against its BIN
-// chunk, and the library's decoding memory (estimated from the JSON's size
-// and its number of objects) against the budget.
-func checkGLTFSizes(name string, data []byte, b *inputs.Budget) error {
-	js := data
-	var bin int64 = -1 // the BIN chunk's length; -1: none
+// checkGLTFSizes checks, before the JSON is decoded, every size it would
+// allocate: a GLB's declared length and chunk lengths against the file's
+// real size, the byteLength of the GLB's binary buffer against its BIN
+// chunk, and the JSON decoding memory (estimated from the JSON's size and its
+// number of objects) against the budget; then the enumerated fields the
+// loader uses (checkGLTFEnums). It returns the JSON and the GLB's BIN chunk
+// (nil: none).
+func checkGLTFSizes(name string, data []byte, b *inputs.Budget) (js, bin []byte, err error) {
+	js = data
 	if err := checkGLBMagic(name, data); err != nil {
-		return err
+		return nil, nil, err
 	}
 	if len(data) >= 4 && binary.LittleEndian.Uint32(data) == glbMagic {
 		if len(data) < 20 {
-			return fmt.Errorf("%s: glb: header of %d bytes, want at least 20", name, len(data))
+			return nil, nil, fmt.Errorf("%s: glb: header of %d bytes, want at least 20", name, len(data))
 		}
 		if v := binary.LittleEndian.Uint32(data[4:]); v != 2 {
-			return fmt.Errorf("%s: glb: byte 4: version %d, want 2 (glTF 2.0)", name, v)
+			return nil, nil, fmt.Errorf("%s: glb: byte 4: version %d, want 2 (glTF 2.0)", name, v)
 		}
 		total := int64(binary.LittleEndian.Uint32(data[8:]))
 		if total != int64(len(data)) {
-			return fmt.Errorf("%s: glb: header length %d differs from the file's %d bytes", name, total, len(data))
+			return nil, nil, fmt.Errorf("%s: glb: header length %d differs from the file's %d bytes", name, total, len(data))
 		}
 		jl := int64(binary.LittleEndian.Uint32(data[12:]))
 		if binary.LittleEndian.Uint32(data[16:]) != 0x4e4f534a { // "JSON"
-			return fmt.Errorf("%s: glb: byte 16: the first chunk is not JSON", name)
+			return nil, nil, fmt.Errorf("%s: glb: byte 16: the first chunk is not JSON", name)
 		}
 		if 20+jl > total {
-			return fmt.Errorf("%s: glb: byte 12: JSON chunk of %d bytes exceeds the file's %d bytes", name, jl, total)
+			return nil, nil, fmt.Errorf("%s: glb: byte 12: JSON chunk of %d bytes exceeds the file's %d bytes", name, jl, total)
+		}
+		if jl%4 != 0 {
+			// The next chunk would be read from the wrong place.
+			return nil, nil, fmt.Errorf("%s: glb: byte 12: JSON chunk of %d bytes, not a multiple of 4 (chunks are padded to 4 bytes)", name, jl)
 		}
 		js = data[20 : 20+jl]
 		if rest := total - 20 - jl; rest >= 8 {
 			at := 20 + jl
 			bl := int64(binary.LittleEndian.Uint32(data[at:]))
+			isBIN := binary.LittleEndian.Uint32(data[at+4:]) == 0x004e4942 // "BIN\0"
 			if at+8+bl > total {
-				return fmt.Errorf("%s: glb: byte %d: BIN chunk of %d bytes exceeds the file's %d bytes", name, at, bl, total)
+				what := "BIN chunk"
+				if !isBIN {
+					what = "chunk after the JSON chunk"
+				}
+				return nil, nil, fmt.Errorf("%s: glb: byte %d: %s of %d bytes exceeds the file's %d bytes", name, at, what, bl, total)
 			}
-			bin = bl
+			if isBIN {
+				bin = data[at+8 : at+8+bl]
+			}
 		}
 	}
 	objects := int64(bytes.Count(js, []byte{'{'}))
 	need := 8*int64(len(js)) + gltfJSONBytesPerObject*objects
 	if err := b.Check("decoding the glTF JSON", need); err != nil {
-		return fmt.Errorf("%s: gltf: %v", name, err)
+		return nil, nil, fmt.Errorf("%s: gltf: %v", name, err)
 	}
-	var head struct {
-		Buffers []struct {
-			ByteLength int64  `json:"byteLength"`
-			URI        string `json:"uri"`
-		} `json:"buffers"`
-	}
+	var head gltfHead
 	if err := json.Unmarshal(js, &head); err != nil {
-		return nil // the library reports it, with its position
+		return js, bin, nil // the decoder reports it, with its position
 	}
 	for i, buf := range head.Buffers {
 		if buf.ByteLength < 0 {
-			return fmt.Errorf("%s: gltf: buffers[%d].byteLength: %d is negative", name, i, buf.ByteLength)
+			return nil, nil, fmt.Errorf("%s: gltf: buffers[%d].byteLength: %d is negative", name, i, buf.ByteLength)
 		}
-		if i == 0 && buf.URI == "" && bin >= 0 && buf.ByteLength > bin {
-			return fmt.Errorf("%s: gltf: buffers[0].byteLength: %d bytes, more than the GLB's BIN chunk of %d bytes", name, buf.ByteLength, bin)
+		if i == 0 && buf.URI == "" && bin != nil && buf.ByteLength > int64(len(bin)) {
+			return nil, nil, fmt.Errorf("%s: gltf: buffers[0].byteLength: %d bytes, more than the GLB's BIN chunk of %d bytes", name, buf.ByteLength, len(bin))
 		}
-		if i == 0 && buf.URI == "" && bin < 0 && buf.ByteLength > 0 {
-			return fmt.Errorf("%s: gltf: buffers[0]: no uri and no GLB BIN chunk for its %d bytes", name, buf.ByteLength)
+		if i == 0 && buf.URI == "" && bin == nil && buf.ByteLength > 0 {
+			return nil, nil, fmt.Errorf("%s: gltf: buffers[0]: no uri and no GLB BIN chunk for its %d bytes", name, buf.ByteLength)
 		}
 		if buf.ByteLength > inputs.BufferFile.Cap {
-			return fmt.Errorf("%s: gltf: buffers[%d].byteLength: %d bytes, more than %s (the cap of a %s)",
+			return nil, nil, fmt.Errorf("%s: gltf: buffers[%d].byteLength: %d bytes, more than %s (the cap of a %s)",
 				name, i, buf.ByteLength, inputs.Bytes(inputs.BufferFile.Cap), inputs.BufferFile.Name)
 		}
 	}
-	return nil
+	if err := head.checkEnums(); err != nil {
+		return nil, nil, fmt.Errorf("%s: %v", name, err)
+	}
+	return js, bin, nil
+}
+
+// gltfHead is what checkGLTFSizes reads of the JSON before the gltf library
+// decodes it: the buffers' sizes, and the enumerated fields the loader uses
+// as written (the library takes a value it does not know for the field's
+// default: a mode of 99 for TRIANGLES, a componentType of 5130 for FLOAT).
+type gltfHead struct {
+	Buffers []struct {
+		ByteLength int64  `json:"byteLength"`
+		URI        string `json:"uri"`
+	} `json:"buffers"`
+	Accessors []*struct {
+		ComponentType *json.Number `json:"componentType"`
+		Sparse        *struct {
+			Indices struct {
+				ComponentType *json.Number `json:"componentType"`
+			} `json:"indices"`
+		} `json:"sparse"`
+	} `json:"accessors"`
+	Meshes []*struct {
+		Primitives []*struct {
+			Mode *json.Number `json:"mode"`
+		} `json:"primitives"`
+	} `json:"meshes"`
+	Samplers []*struct {
+		WrapS *json.Number `json:"wrapS"`
+		WrapT *json.Number `json:"wrapT"`
+	} `json:"samplers"`
+	Materials []*struct {
+		AlphaMode *string `json:"alphaMode"`
+	} `json:"materials"`
+	Animations []*struct {
+		Channels []*struct {
+			Target struct {
+				Path *string `json:"path"`
+			} `json:"target"`
+		} `json:"channels"`
+		Samplers []*struct {
+			Interpolation *string `json:"interpolation"`
+		} `json:"samplers"`
+	} `json:"animations"`
+}
+
+// The values glTF 2.0 allows for the enumerated fields gltfHead reads.
+var (
+	gltfComponentTypes = []string{"5120", "5121", "5122", "5123", "5125", "5126"}
+	gltfIndexTypes     = []string{"5121", "5123", "5125"}
+	gltfModes          = []string{"0", "1", "2", "3", "4", "5", "6"}
+	gltfWraps          = []string{"33071", "33648", "10497"}
+	gltfAlphaModes     = []string{"OPAQUE", "MASK", "BLEND"}
+	gltfPaths          = []string{"translation", "rotation", "scale", "weights"}
+	gltfInterpolations = []string{"LINEAR", "STEP", "CUBICSPLINE"}
+)
+
+// checkEnums refuses a value of an enumerated field that glTF 2.0 does not
+// allow, naming the field and the values it allows.
+func (h *gltfHead) checkEnums() error {
+	var err error
+	check := func(field string, v *string, allowed []string) {
+		if err == nil && v != nil && !slices.Contains(allowed, *v) {
+			err = fmt.Errorf("%s: %s is not one of %s", field, inputs.Quote(*v), strings.Join(allowed, ", "))
+		}
+	}
+	code := func(field string, n *json.Number, allowed []string) {
+		if n == nil {
+			return
+		}
+		v := n.String()
+		if i, e := n.Int64(); e == nil && err == nil && !slices.Contains(allowed, v) {
+			err = fmt.Errorf("%s: %d is not one of %s", field, i, strings.Join(allowed, ", "))
+		}
+		check(field, &v, allowed) // not an integer: quoted
+	}
+	for i, a := range h.Accessors {
+		if a != nil {
+			code(fmt.Sprintf("accessors[%d].componentType", i), a.ComponentType, gltfComponentTypes)
+			if a.Sparse != nil {
+				code(fmt.Sprintf("accessors[%d].sparse.indices.componentType", i), a.Sparse.Indices.ComponentType, gltfIndexTypes)
+			}
+		}
+	}
+	for i, m := range h.Meshes {
+		if m == nil {
+			continue
+		}
+		for j, p := range m.Primitives {
+			if p != nil {
+				code(fmt.Sprintf("meshes[%d].primitives[%d].mode", i, j), p.Mode, gltfModes)
+			}
+		}
+	}
+	for i, s := range h.Samplers {
+		if s != nil {
+			code(fmt.Sprintf("samplers[%d].wrapS", i), s.WrapS, gltfWraps)
+			code(fmt.Sprintf("samplers[%d].wrapT", i), s.WrapT, gltfWraps)
+		}
+	}
+	for i, m := range h.Materials {
+		if m != nil {
+			check(fmt.Sprintf("materials[%d].alphaMode", i), m.AlphaMode, gltfAlphaModes)
+		}
+	}
+	for i, a := range h.Animations {
+		if a == nil {
+			continue
+		}
+		for j, c := range a.Channels {
+			if c != nil {
+				check(fmt.Sprintf("animations[%d].channels[%d].target.path", i, j), c.Target.Path, gltfPaths)
+			}
+		}
+		for j, s := range a.Samplers {
+			if s != nil {
+				check(fmt.Sprintf("animations[%d].samplers[%d].interpolation", i, j), s.Interpolation, gltfInterpolations)
+			}
+		}
+	}
+	return err
 }
 
 // checkGLBMagic refuses data that is neither a binary glTF (starting with
