@@ -3,6 +3,7 @@ package hostile
 import (
 	"bytes"
 	"compress/zlib"
+	"encoding/base64"
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
@@ -289,5 +290,33 @@ func TestNodeGraphBeforeWalk(t *testing.T) {
 				t.Errorf("got  %v\nwant %s", err, tc.want)
 			}
 		})
+	}
+}
+
+// keyframeDoc returns a glTF file whose one animation has channels channels
+// on one sampler of 65,536 keys (2^16 UNSIGNED_SHORT times, zero values).
+func keyframeDoc(channels int) string {
+	times := make([]byte, 2<<16)
+	for i := 0; i < 1<<16; i++ {
+		binary.LittleEndian.PutUint16(times[2*i:], uint16(i))
+	}
+	ch := strings.TrimSuffix(strings.Repeat(`{"sampler":0,"target":{"node":0,"path":"translation"}},`, channels), ",")
+	return `{"asset":{"version":"2.0"},"buffers":[{"byteLength":131072,"uri":"data:application/octet-stream;base64,` +
+		base64.StdEncoding.EncodeToString(times) + `"}],"bufferViews":[{"buffer":0,"byteLength":131072}],` +
+		`"accessors":[{"componentType":5126,"count":3,"type":"VEC3"},{"bufferView":0,"componentType":5123,"count":65536,"type":"SCALAR"},` +
+		`{"componentType":5126,"count":65536,"type":"VEC3"}],"meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}],"nodes":[{"mesh":0}],` +
+		`"animations":[{"samplers":[{"input":1,"output":2}],"channels":[` + ch + `]}]}`
+}
+
+// TestAnimationKeys: the keyframes of all channels are counted before they
+// are read; 400 channels reusing one sampler of 65,536 keys (26 M keys, 1 GB
+// when each channel read its own) are refused (class 5).
+func TestAnimationKeys(t *testing.T) {
+	doc := keyframeDoc(400)
+	var err error
+	bounded(t, 5*time.Second, func() { _, err = mesh.DecodeGLTF("a.gltf", []byte(doc), nil, mesh.LoadOptions{}) })
+	want := fmt.Sprintf("a.gltf: animations[0].channels[64] (sampler 0).input: the animations have 4259840 keyframes over all channels so far, more than %d", mesh.MaxGLTFAnimationKeys)
+	if err == nil || err.Error() != want {
+		t.Errorf("got  %v\nwant %s", err, want)
 	}
 }

@@ -376,40 +376,93 @@ func (l *gltfLoader) channel(ga *gltf.Animation, gc *gltf.AnimationChannel, fiel
 	default:
 		return c, l.errf("%s.interpolation: unknown interpolation %d", sf, s.Interpolation)
 	}
-	times, n, err := l.readVec(s.Input, 1, 1, maxAnimationKeys, sf+".input")
-	if err != nil {
-		return c, err
-	}
-	if n == 0 {
-		return c, l.errf("%s.input: no keyframes", sf)
-	}
-	for i, t := range times {
-		if !geom.AllFinite(t) || (i > 0 && !(t > times[i-1])) {
-			return c, l.errf("%s.input: key times must be finite and strictly increasing (key %d: %v)", sf, i, t)
-		}
-		c.Times = append(c.Times, float64(t))
-	}
 	comps := 3
 	if c.Path == PathRotation {
 		comps = 4
+	}
+	// Counted from the accessors' declared counts before they are read.
+	n := max(0, l.accessorCount(s.Input))
+	if l.animKeys += n; l.animKeys > MaxGLTFAnimationKeys {
+		return c, l.errf("%s.input: the animations have %d keyframes over all channels so far, more than %d", sf, l.animKeys, MaxGLTFAnimationKeys)
 	}
 	want := n
 	if c.Interp == InterpCubicSpline {
 		want = 3 * n
 	}
-	vals, m, err := l.readVec(s.Output, comps, comps, maxAnimationKeys*3, sf+".output")
-	if err != nil {
-		return c, err
-	}
-	if m != want {
+	if m := l.accessorCount(s.Output); m >= 0 && n > 0 && m != want {
 		return c, l.errf("%s.output: %d values for %d keys of %v interpolation, want %d", sf, m, n, c.Interp, want)
 	}
-	for i := 0; i < m; i++ {
-		var v [4]float64
-		for k := 0; k < comps; k++ {
-			v[k] = float64(vals[comps*i+k])
-		}
-		c.Values = append(c.Values, v)
+	var err error
+	if c.Times, err = l.keyTimes(s.Input, sf+".input"); err != nil {
+		return c, err
+	}
+	if c.Values, err = l.keyValues(s.Output, comps, want, sf+".output"); err != nil {
+		return c, err
 	}
 	return c, nil
+}
+
+// MaxGLTFAnimationKeys bounds the keyframes of a glTF file's animations,
+// counted over all channels (a sampler used by several channels counts for
+// each; its keys are read once).
+const MaxGLTFAnimationKeys = 1 << 22
+
+// accessorCount returns the declared element count of accessor ai, -1 when
+// it does not exist (reading it reports that, or a negative count).
+func (l *gltfLoader) accessorCount(ai int) int {
+	if ai < 0 || ai >= len(l.doc.Accessors) || l.doc.Accessors[ai] == nil {
+		return -1
+	}
+	return l.doc.Accessors[ai].Count
+}
+
+// keyTimes reads the key times of accessor ai once per load: finite and
+// strictly increasing, reserved in the budget.
+func (l *gltfLoader) keyTimes(ai int, field string) ([]float64, error) {
+	if t, ok := l.animTimes[ai]; ok {
+		return t, nil
+	}
+	vals, n, err := l.readVec(ai, 1, 1, maxAnimationKeys, field)
+	if err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		return nil, l.errf("%s: no keyframes", field)
+	}
+	if err := l.opt.Budget.Reserve("the keyframe times", 8*int64(n)); err != nil {
+		return nil, l.errf("%s: %v", field, err)
+	}
+	times := make([]float64, n)
+	for i, t := range vals {
+		if !geom.AllFinite(t) || (i > 0 && !(t > vals[i-1])) {
+			return nil, l.errf("%s: key times must be finite and strictly increasing (key %d: %v)", field, i, t)
+		}
+		times[i] = float64(t)
+	}
+	l.animTimes[ai] = times
+	return times, nil
+}
+
+// keyValues reads the want key values of comps components of accessor ai
+// once per load, reserved in the budget.
+func (l *gltfLoader) keyValues(ai, comps, want int, field string) ([][4]float64, error) {
+	key := [2]int{ai, comps}
+	if v, ok := l.animValues[key]; ok {
+		return v, nil
+	}
+	vals, m, err := l.readVec(ai, comps, comps, want, field)
+	if err != nil {
+		return nil, err
+	}
+	if err := l.opt.Budget.Reserve("the keyframe values", 32*int64(m)); err != nil {
+		return nil, l.errf("%s: %v", field, err)
+	}
+	out := make([][4]float64, m)
+	for i := range out {
+		for k := 0; k < comps; k++ {
+			out[i][k] = float64(vals[comps*i+k])
+		}
+	}
+	l.animValues[key] = out
+	return out, nil
 }

@@ -211,3 +211,17 @@ func TestRealAnimatedModels(t *testing.T) {
 
 // animatedFile returns a file of the shared scenes (testscenes.File).
 func animatedFile(t *testing.T, rel string) string { return testscenes.File(t, rel) }
+
+// TestGLTFAnimationSharedSampler: channels on one sampler share its keys,
+// read once.
+func TestGLTFAnimationSharedSampler(t *testing.T) {
+	doc := strings.Replace(animDoc(""), `"channels": [`, `"channels": [{"sampler": 0, "target": {"node": 2, "path": "translation"}}, `, 1)
+	m, err := DecodeGLTF("t.gltf", []byte(doc), nil, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := m.Animations[0].Channels
+	if len(c) < 2 || &c[0].Times[0] != &c[1].Times[0] || &c[0].Values[0] != &c[1].Values[0] {
+		t.Errorf("channels 0 and 1 on sampler 0 read its keys twice")
+	}
+}

@@ -108,7 +108,8 @@ func DecodeGLTF(name string, data []byte, readFile func(uri string) ([]byte, err
 	}
 	l := &gltfLoader{name: name, doc: doc, opt: opt, readFile: readFile,
 		model:  &Model{Name: modelName(name)},
-		matMap: map[int]int{}, texMap: map[int]*Texture{}, imgMap: map[int]*teximage.Image{}, files: map[string][]byte{}, decoded: map[[sha256.Size]byte]*teximage.Image{}}
+		matMap: map[int]int{}, texMap: map[int]*Texture{}, imgMap: map[int]*teximage.Image{}, files: map[string][]byte{}, decoded: map[[sha256.Size]byte]*teximage.Image{},
+		animTimes: map[int][]float64{}, animValues: map[[2]int][][4]float64{}}
 	if err := l.loadBuffers(bin); err != nil {
 		return nil, err
 	}
@@ -199,6 +200,11 @@ type gltfLoader struct {
 	imgMap   map[int]*teximage.Image
 	files    map[string][]byte                     // external files by URI (uriData)
 	decoded  map[[sha256.Size]byte]*teximage.Image // images by the SHA-256 of their PNG or JPEG bytes
+	// Animation keys (animation.go): times and values by accessor (and
+	// components), read once; the keys of all channels so far.
+	animTimes  map[int][]float64
+	animValues map[[2]int][][4]float64
+	animKeys   int
 }
 
 func (l *gltfLoader) errf(format string, a ...any) error {
