@@ -382,11 +382,11 @@ func (l *gltfLoader) addMesh(mi, node int, world mat64) error {
 		if err != nil {
 			return err
 		}
+		m.Name = fmt.Sprintf("%s/%s[%d]", l.model.Name, meshName(gm, mi), pi)
 		m.Transform(xf)
 		if err := m.Validate(); err != nil {
-			return l.errf("%s: %v", field, err)
+			return l.errf("nodes[%d]: %s: %v (after the node's world transform)", node, field, err)
 		}
-		m.Name = fmt.Sprintf("%s/%s[%d]", l.model.Name, meshName(gm, mi), pi)
 		part := Part{Mesh: m, Material: -1}
 		if prim.Material != nil && !l.opt.SkipMaterials {
 			part.Material, err = l.material(*prim.Material)

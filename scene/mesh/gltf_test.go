@@ -235,6 +235,9 @@ func TestGLTFErrors(t *testing.T) {
 		{triDoc(`[{"children":[1]},{"children":[0],"mesh":0}]`, scn, ""), "t.gltf: nodes[0]: cycle in the node hierarchy"},
 		// Without scenes every root node is drawn; a cycle has none.
 		{triDoc(`[{"mesh":0,"children":[0]}]`, `[]`, ""), "t.gltf: nodes[0]: cycle in the node hierarchy"},
+		// A transform whose product overflows float32 names the node and the mesh.
+		{triDoc(`[{"children":[1]},{"mesh":0,"matrix":[1e300,0,0,0, 0,1e300,0,0, 0,0,1e300,0, 0,0,0,1]}]`, scn, ""),
+			`t.gltf: nodes[1]: meshes[0].primitives[0]: mesh "t/tri[0]": positions[0] = [NaN NaN NaN] is not finite (after the node's world transform)`},
 		{triDoc(node, scn, `, "scene": 2`), "t.gltf: scene 2 does not exist (1 scenes)"},
 		{strings.Replace(triDoc(node, scn, ""), `"count": 3, "type": "SCALAR"`, `"count": 4, "type": "SCALAR"`, 1),
 			"t.gltf: meshes[0].primitives[0].indices: accessors[1]: bytes [0, 8) of bufferView 1 exceed its 6 bytes"},
