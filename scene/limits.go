@@ -36,18 +36,16 @@ func (p *parser) meshOptions(skipMaterials bool) mesh.LoadOptions {
 }
 
 // loadImage reads the image file at path, its decoding peak checked against
-// the scene's budget from its header, and downscales it.
+// the scene's budget from its header, downscales it and reserves it; a file
+// named by several textures is decoded and reserved once.
 func (p *parser) loadImage(path string) (*teximage.Image, error) {
-	im, err := teximage.LoadWithin(path, p.opt.budget)
-	if err != nil {
-		return nil, err
-	}
-	return im.Downscale(p.max), nil
+	p.images.MaxSize, p.images.Budget = p.max, p.opt.budget
+	return p.images.Load(path)
 }
 
-// keepImage reserves the memory of an image of a texture (read or
-// generated) as soon as it is made, so that a texture of many layers (aliases
-// of one large image) stops at the first layer past the budget.
+// keepImage reserves the memory of a generated image of a texture as soon as
+// it is made, so that a texture of many layers (aliases of one large
+// procedural image) stops at the first layer past the budget.
 func (p *parser) keepImage(im *teximage.Image) error {
 	return p.opt.budget.Reserve(fmt.Sprintf("the %dx%d image", im.Width, im.Height), int64(len(im.Pix)))
 }

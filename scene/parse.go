@@ -48,6 +48,7 @@ type parser struct {
 	decoupled Decoupling
 	// streamed marks the stream buffers an object so far streams out to.
 	streamed map[int]bool
+	images   teximage.Cache // image files, decoded once (loadImage)
 }
 
 // parse parses a scene document. file labels errors; dir resolves relative

@@ -118,9 +118,6 @@ func (p *parser) textureSlices(at *yaml.Node, o *object, field string, typ Textu
 			if err != nil {
 				return nil, err
 			}
-			if err := p.keepImage(im); err != nil {
-				return nil, w.errAt(n, o.path(key), "%v", err)
-			}
 			ims = []*teximage.Image{im}
 		}
 	case "faces", "layers":
@@ -154,9 +151,6 @@ func (p *parser) textureSlices(at *yaml.Node, o *object, field string, typ Textu
 			if err != nil {
 				return nil, err
 			}
-			if err := p.keepImage(im); err != nil {
-				return nil, w.errAt(it, f, "%v", err)
-			}
 			ims = append(ims, im)
 		}
 	}
@@ -181,11 +175,19 @@ func (p *parser) textureSlices(at *yaml.Node, o *object, field string, typ Textu
 	return ims, nil
 }
 
-// image reads the image of key "file" or "procedural" (a 2D kind) of o.
+// image reads the image of key "file" or "procedural" (a 2D kind) of o,
+// reserved in the budget.
 func (p *parser) image(o *object, key string) (*teximage.Image, error) {
 	n := o.get(key)
 	if key == "procedural" {
-		return p.proceduralTexture(n, o.path(key))
+		im, err := p.proceduralTexture(n, o.path(key))
+		if err != nil {
+			return nil, err
+		}
+		if err := p.keepImage(im); err != nil {
+			return nil, p.w.errAt(n, o.path(key), "%v", err)
+		}
+		return im, nil
 	}
 	path, err := p.path(n, o.path(key))
 	if err != nil {

@@ -1,7 +1,10 @@
 package hostile
 
 import (
+	"bytes"
 	"fmt"
+	"image"
+	"image/png"
 	"strings"
 	"testing"
 	"time"
@@ -19,34 +22,58 @@ import (
 func TestSceneBuildsWithinBudget(t *testing.T) {
 	dir := t.TempDir()
 	t.Run("aliased procedural meshes", func(t *testing.T) {
-		var src strings.Builder
-		src.WriteString("meshes:\n  m0: &big {procedural: {kind: plane, segments: [1023, 1023]}}\n")
-		for i := 1; i < 40; i++ {
-			fmt.Fprintf(&src, "  m%d: *big\n", i)
-		}
-		src.WriteString("materials: {u: {shader: unlit}}\nobjects: [{mesh: m0, material: u}]\n")
+		src := numbered("meshes:\n  m0: &big {procedural: {kind: plane, segments: [1023, 1023]}}\n", "  m%d: *big\n", 1, 40) +
+			"materials: {u: {shader: unlit}}\nobjects: [{mesh: m0, material: u}]\n"
 		var err error
 		bounded(t, 20*time.Second, func() {
-			_, err = scene.Load(write(t, dir, "meshes.yaml", []byte(src.String())), scene.WithBudget(inputs.NewBudget(256<<20)))
+			_, err = scene.Load(write(t, dir, "meshes.yaml", []byte(src)), scene.WithBudget(inputs.NewBudget(256<<20)))
 		})
 		wantErr(t, err, "meshes.yaml:5: meshes.m3.procedural: the procedural mesh of 1048576 vertices needs about 72.0 MiB",
 			"more than the memory budget of 256.0 MiB")
 	})
 	t.Run("stream-out buffers", func(t *testing.T) {
-		var src strings.Builder
-		src.WriteString("stream_buffers:\n")
-		for i := 0; i < 16; i++ {
-			fmt.Fprintf(&src, "  b%d: {size: 67108864}\n", i)
-		}
-		src.WriteString("materials: {step: {shader: particle_step}}\nmeshes: {t: {procedural: {kind: triangle}}}\nobjects:\n")
-		for i := 0; i < 16; i++ {
-			fmt.Fprintf(&src, "  - {mesh: t, material: step, topology: points, stream_out: {buffer: b%d, rasterize: false}}\n", i)
-		}
+		src := numbered("stream_buffers:\n", "  b%d: {size: 67108864}\n", 0, 16) +
+			numbered("materials: {step: {shader: particle_step}}\nmeshes: {t: {procedural: {kind: triangle}}}\nobjects:\n",
+				"  - {mesh: t, material: step, topology: points, stream_out: {buffer: b%d, rasterize: false}}\n", 0, 16)
 		b := inputs.NewBudget(700 << 20)
-		s, err := scene.Load(write(t, dir, "streams.yaml", []byte(src.String())), scene.WithBudget(b))
+		s, err := scene.Load(write(t, dir, "streams.yaml", []byte(src)), scene.WithBudget(b))
 		if err != nil {
 			t.Fatal(err)
 		}
 		wantErr(t, expt.ReserveFrame(b, s), "streams.yaml: the frame of scene streams (1280x720, 1 sample, 0 textures, 16 stream-out buffers) needs about 1.0 GiB", "more than the memory budget of 700.0 MiB")
 	})
+}
+
+// TestImageFileDecodedOnce: textures that name one image file share one
+// decode and one reservation of it; each texture reserves only its own copy.
+func TestImageFileDecodedOnce(t *testing.T) {
+	dir := t.TempDir()
+	var b bytes.Buffer
+	if err := png.Encode(&b, image.NewRGBA(image.Rect(0, 0, 64, 64))); err != nil {
+		t.Fatal(err)
+	}
+	write(t, dir, "same.png", b.Bytes())
+	used := func(n int) int64 {
+		src := numbered("textures:\n", "  t%d: {file: same.png}\n", 0, n)
+		bud := inputs.NewBudget(1 << 30)
+		if _, err := scene.Load(write(t, dir, fmt.Sprintf("s%d.yaml", n), []byte(src)), scene.WithBudget(bud)); err != nil {
+			t.Fatal(err)
+		}
+		return bud.Used()
+	}
+	const imageBytes, textureCopy = 64 * 64 * 4, 64 * 64 * 4
+	if one, six := used(1), used(6); six-one != 5*textureCopy || one < imageBytes+textureCopy {
+		t.Errorf("one texture reserved %d bytes, six %d: want the %d-byte image once and a %d-byte copy per texture",
+			one, six, imageBytes, textureCopy)
+	}
+}
+
+// numbered returns head followed by line filled with each i in [from, to).
+func numbered(head, line string, from, to int) string {
+	var b strings.Builder
+	b.WriteString(head)
+	for i := from; i < to; i++ {
+		fmt.Fprintf(&b, line, i)
+	}
+	return b.String()
 }

@@ -188,7 +188,7 @@ func TestMemoryBudget(t *testing.T) {
 		bounded(t, 10*time.Second, func() {
 			_, err = scene.Load(write(t, dir, "layers.yaml", []byte("max_texture_size: 4096\n"+layers)), scene.WithBudget(inputs.NewBudget(512<<20)))
 		})
-		wantErr(t, err, "layers.yaml:5: textures.a.layers[8]: the 4096x4096 image needs about 64.0 MiB, and 512.0 MiB is already reserved",
+		wantErr(t, err, "layers.yaml:5: textures.a.layers[8].procedural: the 4096x4096 image needs about 64.0 MiB, and 512.0 MiB is already reserved",
 			"more than the memory budget of 512.0 MiB")
 	})
 	t.Run("float format at full size", func(t *testing.T) {

@@ -123,32 +123,6 @@ func modelName(path string) string {
 	return strings.TrimSuffix(base, filepath.Ext(base))
 }
 
-// imageCache decodes each image file once per model.
-type imageCache struct {
-	maxSize int
-	budget  *inputs.Budget
-	byPath  map[string]*teximage.Image
-}
-
-func (c *imageCache) load(path string) (*teximage.Image, error) {
-	if im, ok := c.byPath[path]; ok {
-		return im, nil
-	}
-	im, err := teximage.LoadWithin(path, c.budget)
-	if err != nil {
-		return nil, err
-	}
-	im = im.Downscale(c.maxSize)
-	if err := c.budget.Reserve("image "+filepath.Base(path), int64(len(im.Pix))); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
-	}
-	if c.byPath == nil {
-		c.byPath = map[string]*teximage.Image{}
-	}
-	c.byPath[path] = im
-	return im, nil
-}
-
 // LoadOBJ reads an OBJ file and, unless opt.SkipMaterials, the MTL files it
 // names (relative to its directory) and the images they name (relative to the
 // MTL file). Each part's mesh is named after the file, with "/material"
@@ -217,7 +191,7 @@ func LoadOBJ(path string, opt LoadOptions) (*Model, error) {
 			}
 		}
 	}
-	cache := &imageCache{maxSize: opt.MaxTextureSize, budget: opt.Budget}
+	cache := &teximage.Cache{MaxSize: opt.MaxTextureSize, Budget: opt.Budget} // each image file once per model
 	textures := map[string]*Texture{}
 	texture := func(lib string, m MTLMap) (*Texture, error) {
 		p, err := roots.Resolve(filepath.Dir(lib), m.File)
@@ -228,7 +202,7 @@ func LoadOBJ(path string, opt LoadOptions) (*Model, error) {
 		if t, ok := textures[key]; ok {
 			return t, nil
 		}
-		im, err := cache.load(p)
+		im, err := cache.Load(p)
 		if err != nil {
 			return nil, err
 		}
@@ -273,7 +247,7 @@ func LoadOBJ(path string, opt LoadOptions) (*Model, error) {
 				if err != nil {
 					return nil, fmt.Errorf("%s:%d: map_d: %v", lm.lib, mm.MapD.Line, err)
 				}
-				mask, err := cache.load(mp)
+				mask, err := cache.Load(mp)
 				if err != nil {
 					return nil, fmt.Errorf("%s:%d: map_d: %v", lm.lib, mm.MapD.Line, err)
 				}

@@ -1,0 +1,37 @@
+package teximage
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/gfxsim/gfxsim/internal/inputs"
+)
+
+// Cache decodes each image file once: a file named by several textures or
+// materials is read, decoded (its peak checked against Budget) and reserved
+// in Budget once, downscaled to MaxSize (0: full size).
+type Cache struct {
+	MaxSize int
+	Budget  *inputs.Budget
+	byPath  map[string]*Image
+}
+
+// Load returns the image of the file at path, decoding it the first time.
+func (c *Cache) Load(path string) (*Image, error) {
+	if im, ok := c.byPath[path]; ok {
+		return im, nil
+	}
+	im, err := LoadWithin(path, c.Budget)
+	if err != nil {
+		return nil, err
+	}
+	im = im.Downscale(c.MaxSize)
+	if err := c.Budget.Reserve("image "+filepath.Base(path), int64(len(im.Pix))); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	if c.byPath == nil {
+		c.byPath = map[string]*Image{}
+	}
+	c.byPath[path] = im
+	return im, nil
+}
