@@ -243,6 +243,7 @@ func TestParseErrors(t *testing.T) {
 		{"camera:\n  up: [0, 0, 1]\n", "e.yaml:2: camera.up: [0 0 1] is parallel to the view direction [0 0 -5]"},
 		{"camera:\n  shutter: [0.8, 0.2]\n", "e.yaml:2: camera.shutter: [0.8, 0.2]: want 0 <= open <= close <= 1"},
 		{"camera:\n  aperture: .nan\n", "e.yaml:2: camera.aperture: number .nan is not finite"},
+		{"camera:\n  aperture: 1e308\n", "e.yaml:2: camera.aperture: number 1e308 is beyond the 32-bit float range (±3.4e38)"},
 		{"lights:\n  - {position: [0, 1, 0]}\n", "e.yaml:2: lights[0]: missing type (point or directional)"},
 		{"lights:\n  - {type: spot, position: [0, 1, 0]}\n", `e.yaml:2: lights[0].type: unknown value "spot" (want one of point, directional)`},
 		{"lights:\n  - {type: point, direction: [0, 1, 0]}\n", "e.yaml:2: lights[0].direction: a point light has a position, not a direction"},

@@ -250,8 +250,11 @@ func (w *walker) number(n *yaml.Node, field string) (float64, error) {
 	if err := s.Decode(&f); err != nil {
 		return 0, w.errAt(s, field, "bad number %s", inputs.Quote(s.Value))
 	}
-	if math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > math.MaxFloat32 {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return 0, w.errAt(s, field, "number %s is not finite", plain(s.Value))
+	}
+	if math.Abs(f) > math.MaxFloat32 {
+		return 0, w.errAt(s, field, "number %s is beyond the 32-bit float range (±3.4e38)", plain(s.Value))
 	}
 	return f, nil
 }

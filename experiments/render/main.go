@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/gfxsim/gfxsim/experiments/expt"
+	"github.com/gfxsim/gfxsim/scene"
 	"github.com/gfxsim/gfxsim/internal/progress"
 )
 
@@ -51,10 +52,14 @@ func parseFlags(args []string, getenv func(string) string, stderr *os.File) (opt
 	if o.width < 0 || o.height < 0 || o.samples < 0 {
 		return o, fmt.Errorf("-width %d -height %d -samples %d: want 0 (the scene's own) or more", o.width, o.height, o.samples)
 	}
+	if o.width > scene.MaxResolution || o.height > scene.MaxResolution || o.samples > len(scene.AllowedSamples()) {
+		return o, fmt.Errorf("-width %d -height %d -samples %d: at most %d pixels a side and %d samples per pixel",
+			o.width, o.height, o.samples, scene.MaxResolution, len(scene.AllowedSamples()))
+	}
 	if (o.width == 0) != (o.height == 0) {
 		return o, fmt.Errorf("-width %d -height %d: give both (or neither, for the scene's own size)", o.width, o.height)
 	}
-	if math.IsNaN(o.blur) || math.IsInf(o.blur, 0) {
+	if math.IsNaN(o.blur) || math.Abs(o.blur) > math.MaxFloat32 { // the scene scales in 32-bit floats
 		return o, fmt.Errorf("-blur %v: want a finite scale (0: no blur, 1: as written; negative: the scene's own)", o.blur)
 	}
 	if o.out == "" {

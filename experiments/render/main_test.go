@@ -23,6 +23,9 @@ func TestFlagErrors(t *testing.T) {
 	}{
 		{[]string{"-blur", "NaN"}, "-blur NaN: want a finite scale (0: no blur, 1: as written; negative: the scene's own)"},
 		{[]string{"-blur", "+Inf"}, "-blur +Inf: want a finite scale (0: no blur, 1: as written; negative: the scene's own)"},
+		{[]string{"-blur", "1e300"}, "-blur 1e+300: want a finite scale (0: no blur, 1: as written; negative: the scene's own)"},
+		{[]string{"-width", "100000", "-height", "100000"}, "-width 100000 -height 100000 -samples 0: at most 16384 pixels a side and 64 samples per pixel"},
+		{[]string{"-samples", "65"}, "-width 0 -height 0 -samples 65: at most 16384 pixels a side and 64 samples per pixel"},
 		{[]string{"-width", "320"}, "-width 320 -height 0: give both (or neither, for the scene's own size)"},
 		{[]string{"-height", "90"}, "-width 0 -height 90: give both (or neither, for the scene's own size)"},
 		{[]string{"-width", "-5", "-height", "3"}, "-width -5 -height 3 -samples 0: want 0 (the scene's own) or more"},
