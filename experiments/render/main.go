@@ -9,8 +9,8 @@ import (
 	"os"
 
 	"github.com/gfxsim/gfxsim/experiments/expt"
-	"github.com/gfxsim/gfxsim/scene"
 	"github.com/gfxsim/gfxsim/internal/progress"
+	"github.com/gfxsim/gfxsim/scene"
 )
 
 func main() { expt.Main("render", parseFlags, run) }
