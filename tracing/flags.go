@@ -138,10 +138,20 @@ func (f *Flags) Check() error {
 	if (f.addrSet || f.MonitorAddr != DefaultMonitorAddr) && !f.Monitor {
 		return fmt.Errorf("-monitor-addr %s: no monitor is served: add -monitor", f.MonitorAddr)
 	}
-	if _, _, err := net.SplitHostPort(f.MonitorAddr); err != nil {
+	host, port, err := net.SplitHostPort(f.MonitorAddr)
+	if err != nil {
 		return fmt.Errorf("-monitor-addr %q: want HOST:PORT (e.g. %s): %v", f.MonitorAddr, DefaultMonitorAddr, err)
 	}
-	_, _, err := f.Window()
+	if p, err := strconv.Atoi(port); err != nil || p < 0 || p > 65535 {
+		return fmt.Errorf("-monitor-addr %q: port %q: want 0 to 65535 (0: any free port)", f.MonitorAddr, port)
+	}
+	if strings.Trim(host, "0123456789.") == "" && host != "" && net.ParseIP(host) == nil {
+		return fmt.Errorf("-monitor-addr %q: %s is not an IPv4 address", f.MonitorAddr, host)
+	}
+	if _, err := regexp.Compile(f.TraceComponents); err != nil {
+		return fmt.Errorf("-trace-components %q: %v", f.TraceComponents, err)
+	}
+	_, _, err = f.Window()
 	return err
 }
 

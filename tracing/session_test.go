@@ -165,6 +165,10 @@ func TestFlagsCheck(t *testing.T) {
 		{args: []string{"-monitor-addr", "127.0.0.1:8080"}, check: "-monitor-addr 127.0.0.1:8080: no monitor is served: add -monitor"},
 		{args: []string{"-monitor-addr", "127.0.0.1:0"}, check: "-monitor-addr 127.0.0.1:0: no monitor is served: add -monitor"},
 		{args: []string{"-monitor", "-monitor-addr", "8080"}, check: `-monitor-addr "8080": want HOST:PORT`},
+		{args: []string{"-monitor", "-monitor-addr", "127.0.0.1:99999"}, check: `-monitor-addr "127.0.0.1:99999": port "99999": want 0 to 65535`},
+		{args: []string{"-monitor", "-monitor-addr", "999.1.1.1:80"}, check: `-monitor-addr "999.1.1.1:80": 999.1.1.1 is not an IPv4 address`},
+		{args: []string{"-monitor", "-monitor-addr", "localhost:8080"}, format: "sqlite"},
+		{args: []string{"-trace-components", "["}, check: `-trace-components "[": error parsing regexp`},
 	}
 	for _, tt := range tests {
 		var f Flags
