@@ -449,13 +449,13 @@ func (w *walker) keyframes(n *yaml.Node, field string, minLen, maxLen int) (*key
 	}
 	k := &keyframes{}
 	for i, f := range fs {
-		lo := int64(0)
-		if i > 0 {
-			lo = k.frames[i-1] + 1
-		}
-		v, err := w.integer(f, fmt.Sprintf("%s[%d]", o.path("frames"), i), lo, 1<<30)
+		at := fmt.Sprintf("%s[%d]", o.path("frames"), i)
+		v, err := w.integer(f, at, 0, maxFrames-1)
 		if err != nil {
 			return nil, err
+		}
+		if i > 0 && v <= k.frames[i-1] {
+			return nil, w.errAt(f, at, "frame %d after frame %d: keyframes' frames must increase", v, k.frames[i-1])
 		}
 		k.frames = append(k.frames, v)
 	}
