@@ -25,6 +25,8 @@ func TestDRAMCtlErrors(t *testing.T) {
 		{"tCL >= tREFI", head + "  timing: {cl: 16777216}\n", "m.yaml:3: memory.timing.cl: 16777216 cycles is not less than tREFI = 3333: the refreshes would fall behind"},
 		{"banks not a power of two", head + "  geometry: {banks: 3}\n", "m.yaml:3: memory.geometry.banks: 3 is not a power of two up to 2^30"},
 		{"negative banks", head + "  geometry: {banks: -1}\n", "m.yaml:3: memory.geometry.banks: -1 out of range [0, 1024]"},
+		{"capacity beyond 2^64", head + "  geometry: {rows: 1073741824, columns: 1048576, bank_groups: 64, banks: 64}\n",
+			"m.yaml:3: memory.geometry.rows: the channel holds more than 2^64 bytes, more than 2^40"},
 		{"mapping", head + "  mapping: row,bank,column\n", `m.yaml:3: memory.mapping: mapping "row,bank,column" does not cover bankgroup (4 values need 2 address bits)`},
 		{"mapping field", head + "  mapping: row,bank,bankgroup,col\n", `m.yaml:3: memory.mapping: mapping "row,bank,bankgroup,col": unknown field "col" (want row, rank, bankgroup, bank, column)`},
 		{"read queue", head + "  read_queue: 4\n", "m.yaml:3: memory.read_queue: 4 bursts is outside [8, 65536]: a request of up to 256 bytes needs 8 bursts of 32 bytes"},

@@ -3,6 +3,7 @@ package dramctl
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"strings"
 
 	"github.com/sarchlab/akita/v3/sim"
@@ -61,7 +62,15 @@ func (g Geometry) TotalBanks() int { return g.Ranks * g.BanksPerRank() }
 
 // Capacity returns the channel's bytes.
 func (g Geometry) Capacity() uint64 {
-	return uint64(g.TotalBanks()) * uint64(g.Rows) * uint64(g.Columns) * g.BurstBytes()
+	n := uint64(1)
+	for _, f := range []uint64{uint64(g.TotalBanks()), uint64(g.Rows), uint64(g.Columns), g.BurstBytes()} {
+		hi, lo := bits.Mul64(n, f)
+		if hi != 0 {
+			return math.MaxUint64 // saturated: the fields are checked, the product may not be
+		}
+		n = lo
+	}
+	return n
 }
 
 // Timing holds the DRAM timing parameters in command clock cycles (tCK),
@@ -333,6 +342,8 @@ func (g Geometry) validate() error {
 		return fieldErr("Geometry.BurstLength", "%d transfers is less than one clock at %d transfers per clock", g.BurstLength, g.DataRate)
 	case g.TotalBanks() > 1<<12:
 		return fieldErr("Geometry.Banks", "Ranks*BankGroups*Banks = %d banks exceeds 4096", g.TotalBanks())
+	case g.Capacity() == math.MaxUint64:
+		return fieldErr("Geometry.Rows", "the channel holds more than 2^64 bytes, more than 2^40")
 	case g.Capacity() > 1<<40 || g.Capacity() == 0:
 		return fieldErr("Geometry.Rows", "the channel holds %d bytes, more than 2^40", g.Capacity())
 	}
