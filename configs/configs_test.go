@@ -120,6 +120,7 @@ func TestErrorInEverySection(t *testing.T) {
 		{"engine workers", "engine_workers: -1\n", `m.yaml:1: engine_workers: -1 out of range [0, 256]`},
 		{"engine workers serial", "engine_workers: 2\n", `m.yaml:1: engine_workers: 2 workers: they run the parallel engine's rounds; the serial engine has none (set engine: parallel, or engine_workers: 0)`},
 		{"watchdog_cycles", "watchdog_cycles: 10\n", "m.yaml:1: watchdog_cycles: 10 out of range [1000, 2147483647] cycles"},
+		{"merge key", "raster: {<<: {tile_size: 8}}\n", "m.yaml:1: raster.<<: merge keys are not supported in configuration files: write the fields out (an anchor and alias of a whole value work)"},
 		{"clocks", "clocks:\n  core_mhz: 0\n", "m.yaml:2: clocks.core_mhz: 0 out of range [1, 10000] MHz"},
 		{"command_processor", "command_processor:\n  dma_chunk_bytes: 64\n", "m.yaml:2: command_processor.max_outstanding_dma: 4 chunks of 64 bytes (dma_chunk_bytes) cannot hold the largest command (464 bytes)"},
 		{"input_assembler", "input_assembler:\n  vertex_cache: {size_kb: 5}\n", "m.yaml:2: input_assembler.vertex_cache.size_kb: 5 KB is not a power-of-two number of sets of 4 ways x 64-byte lines"},

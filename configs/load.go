@@ -340,6 +340,9 @@ func (d *decoder) mapping(n *yaml.Node, v reflect.Value, path string, depth int)
 			sort.Strings(names)
 			return d.errf(k, "", "not a configuration file: its first key is not a configuration key (allowed: %s)", strings.Join(names, ", "))
 		}
+		if !ok && k.Tag == "!!merge" {
+			return d.errf(k, fp, "merge keys are not supported in configuration files: write the fields out (an anchor and alias of a whole value work)")
+		}
 		if !ok {
 			sort.Strings(names)
 			return d.errf(k, fp, "unknown key (allowed here: %s)", strings.Join(names, ", "))
