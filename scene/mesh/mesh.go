@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/internal/inputs"
 )
 
 // MaxVertices is the largest number of vertices a loader or generator produces
@@ -40,7 +41,7 @@ func (m *Mesh) TriangleCount() int { return len(m.Indices) / 3 }
 func (m *Mesh) Validate() error {
 	n := len(m.Positions)
 	errf := func(format string, args ...any) error {
-		return fmt.Errorf("mesh %q: %s", m.Name, fmt.Sprintf(format, args...))
+		return fmt.Errorf("mesh %s: %s", inputs.Quote(m.Name), fmt.Sprintf(format, args...)) // a name from a file
 	}
 	if n > MaxVertices {
 		return errf("%d vertices, more than the limit %d", n, MaxVertices)
