@@ -77,9 +77,12 @@ func TestDefaultMemoryIsGDDR6(t *testing.T) {
 }
 
 // TestLongDRAMTimingIsNotAHang: a read latency (tCL) of 16,000,000 memory
-// cycles keeps every request waiting longer than the watchdog's limit with no
-// response; the channels declare the wait (timing.Progress.BusyUntil), so the
-// frame runs to its end, which equals the reference image.
+// cycles, or an activate-to-read time of 8,000,000, keeps every request
+// waiting longer than the watchdog's limit with no response; the channels
+// declare the wait (timing.Progress.BusyUntil), so the frame runs to its end,
+// which equals the reference image.
 func TestLongDRAMTimingIsNotAHang(t *testing.T) {
 	outlastsWatchdog(t, machine(t, "slow", "memory: {refresh: false, timing: {cl: 16000000}}\n"), "triangle", 64, 36, 1, 4)
+	// A long activate-to-read wait, which the scheduler only plans.
+	outlastsWatchdog(t, machine(t, "slow", "memory: {refresh: false, timing: {rcd: 8000000, ras: 8000000, rc: 8000100}}\n"), "triangle", 64, 36, 1, 4)
 }

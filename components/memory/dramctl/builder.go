@@ -64,6 +64,7 @@ func (b Builder) Build(name string) (*Comp, error) {
 	}
 	c := &Comp{cfg: cfg, burstBytes: cfg.Geometry.BurstBytes(), mapping: m.WithXOR(cfg.XORBankHash),
 		state: newChannelState(cfg.Geometry, cfg.Timing), storage: b.storage, conv: b.conv, halt: b.halt}
+	c.quiet = 4*int64(cfg.Timing.longest()) + int64(cfg.StarvationCap) + int64(cfg.PageTimeout)
 	if c.storage == nil {
 		c.storage = mem.NewStorage(cfg.Geometry.Capacity())
 	}

@@ -73,6 +73,12 @@ func (g Geometry) Capacity() uint64 {
 	return n
 }
 
+// longest returns the longest of the timings (in command clock cycles).
+func (t Timing) longest() int {
+	return max(t.TCL, t.TCWL, t.TRCD, t.TRCDWR, t.TRP, t.TRAS, t.TRC, t.TCCDS, t.TCCDL, t.TRRDS, t.TRRDL, t.TFAW,
+		t.TWTRS, t.TWTRL, t.TRTP, t.TWR, t.TREFI, t.TRFC, t.TRTW, t.TRTRS)
+}
+
 // Timing holds the DRAM timing parameters in command clock cycles (tCK),
 // except TCKps. Names are the datasheets' (tCCD_S is TCCDS).
 type Timing struct {

@@ -67,7 +67,12 @@ type Comp struct {
 	waker      *timing.Waker
 	halt       *timing.Halt
 	progress   *timing.Progress
-	checker    *Checker
+	// quiet bounds the cycles between two commands of a correct controller
+	// with work queued (4 times the longest timing, plus the starvation cap
+	// and page timeout): until lastIssue+quiet the watchdog takes the
+	// channel for busy, after it for hung.
+	quiet, lastIssue int64
+	checker          *Checker
 
 	mu                  sync.Mutex // Tick against Stats and Buffers (the watchdog's hang report)
 	cur                 int64      // commands of cycles before cur have issued
@@ -104,8 +109,8 @@ func (c *Comp) Mapping() Mapping { return c.mapping }
 func (c *Comp) SetHalt(h *timing.Halt) { c.halt = h }
 
 // SetProgress sets the platform's progress: the controller declares to it
-// until when its queued requests keep it busy (the next command's or
-// response's cycle), so that the watchdog does not take long DRAM timings for
+// until when committed work keeps it busy (a response's data, the command
+// its plan issues), so that the watchdog does not take long DRAM timings for
 // a hang.
 func (c *Comp) SetProgress(p *timing.Progress) { c.progress = p }
 
@@ -158,18 +163,21 @@ func (c *Comp) catchUp(t int64) {
 // caught up when it wakes), so an idle machine runs out of events.
 func (c *Comp) wake(now sim.VTimeInSec, t int64) {
 	next := int64(forever)
+	busy := int64(0) // until when the channel is known to be busy (see quiet)
 	if len(c.responses) > 0 {
 		if due := c.reqs[c.responses[0]].due; due > t {
-			next = due
+			next, busy = due, due
 		}
 	}
 	if len(c.reads)+len(c.writes) > 0 {
 		next = min(next, c.makePlan(max(c.cur, t+1)))
+		busy = max(busy, c.lastIssue+c.quiet)
+	}
+	if busy > t {
+		c.progress.BusyUntil(c.Freq.NCyclesLater(int(busy-t), now))
 	}
 	if next != forever && next > t {
-		at := c.Freq.NCyclesLater(int(next-t), now)
-		c.progress.BusyUntil(at)
-		c.waker.WakeAt(at)
+		c.waker.WakeIn(now, int(next-t))
 	}
 }
 
@@ -395,6 +403,7 @@ func (c *Comp) newRequest() int32 {
 // issue carries out the chosen command at cycle t.
 func (c *Comp) issue(ch choice, t int64) {
 	c.version++
+	c.lastIssue = t
 	s := c.state
 	cmd := Command{Cycle: t, Kind: ch.kind, Row: int(ch.row)}
 	cmd.Rank, cmd.BankGroup, cmd.Bank = s.location(ch.bank)
