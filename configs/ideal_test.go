@@ -1,6 +1,9 @@
 package configs
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // TestIdealLimits: memory.ideal_bytes_per_cycle and ideal_max_outstanding
 // reach the memory configuration (0, the default, is unlimited: Akita's
@@ -27,5 +30,23 @@ func TestIdealLimits(t *testing.T) {
 		if err == nil || err.Error() != tc.want {
 			t.Errorf("error %v, want %s", err, tc.want)
 		}
+	}
+}
+
+// TestIdealAccessBytes: the ideal memory's access unit is its field, and it
+// is the smallest block compression moves: at GDDR6's 32 bytes the depth
+// units read less than at the default 64.
+func TestIdealAccessBytes(t *testing.T) {
+	read := map[int]float64{}
+	for _, ab := range []int{32, 64} {
+		cfg := machine(t, "ideal", fmt.Sprintf("memory: {type: ideal, ideal_access_bytes: %d}\n", ab))
+		if got := cfg.AccessBytes(); got != ab {
+			t.Fatalf("AccessBytes %d, want %d", got, ab)
+		}
+		_, f := frame(t, "room", 160, 90, 4)
+		read[ab] = sum(timed(t, cfg, f).Stats, "GPU.DepthUnit[", "bytes_read")
+	}
+	if !(read[32] > 0 && read[32] < read[64]) {
+		t.Errorf("depth units read %v bytes at a 32-byte access unit and %v at 64: want fewer at 32", read[32], read[64])
 	}
 }

@@ -172,12 +172,13 @@ func (c *Config) L2Config() memory.L2Config {
 }
 
 // AccessBytes returns the memory's access unit in bytes: a DRAM channel's bus
-// width times its burst length (64 bytes for the ideal memory).
+// width times its burst length (memory.ideal_access_bytes for the ideal
+// memory).
 func (c *Config) AccessBytes() int {
 	mc := c.MemoryConfig()
 	switch mc.Type {
 	case memory.TypeIdeal:
-		return 64
+		return c.Memory.IdealAccessBytes
 	case memory.TypeDRAMCtl:
 		return int(min(4096, max(4, mc.DRAMCtl.Geometry.BurstBytes())))
 	}

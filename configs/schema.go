@@ -249,6 +249,7 @@ type Memory struct {
 	TransactionQueue int    `yaml:"transaction_queue" desc:"access units a DRAM controller buffers before turning them into commands (at least one interleave granule)" min:"1" max:"4096"`
 	IdealLatency     int    `yaml:"ideal_latency" desc:"latency of the ideal memory" unit:"cycles" min:"1" max:"100000"`
 	IdealWidth       int    `yaml:"ideal_width" desc:"requests per cycle the ideal memory accepts" min:"1" max:"1024"`
+	IdealAccessBytes int    `yaml:"ideal_access_bytes" desc:"the ideal memory's access unit: the smallest block depth and colour compression move (a GDDR6 channel's burst is 32 bytes; set it to compare with a DRAM of that burst on equal traffic)" unit:"bytes" min:"4" max:"4096" pow2:"true"`
 	// IdealBytesPerCycle and IdealMaxOutstanding limit the ideal memory (0: unlimited).
 	IdealBytesPerCycle  int `yaml:"ideal_bytes_per_cycle" desc:"bandwidth limit of each ideal memory channel: a request is taken only in the cycle its bytes start moving after those taken before it (0: unlimited)" unit:"bytes/cycle" min:"0" max:"1048576"`
 	IdealMaxOutstanding int `yaml:"ideal_max_outstanding" desc:"requests each ideal memory channel holds between taking and answering them (0: unlimited)" min:"0" max:"65536"`
