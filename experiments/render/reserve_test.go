@@ -72,3 +72,22 @@ func TestFunctionalProgress(t *testing.T) {
 		t.Errorf("no progress line of the reference render:\n%s", log.String())
 	}
 }
+
+// TestSageVideoLine: on SAGE both modes say which filter the convolve chips
+// applied and the video output's size.
+func TestSageVideoLine(t *testing.T) {
+	for _, mode := range []string{"functional", "timing"} {
+		o, err := parseFlags([]string{"-q", "-mode", mode, "-config", "../../configs/sage.yaml", "-width", "64", "-height", "36", "-o", t.TempDir()},
+			func(string) string { return "" }, os.Stderr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out strings.Builder
+		if err := run(o, &out); err != nil {
+			t.Fatal(err)
+		}
+		if want := "\nvideo: mitchell filter (its own radius, gamma 1) on 4 convolve chips, 64x36 output\n"; !strings.Contains(out.String(), want) {
+			t.Errorf("%s: no line %q in\n%s", mode, want, out.String())
+		}
+	}
+}

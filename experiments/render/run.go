@@ -200,7 +200,7 @@ func runFunctional(o options, s *scene.Scene, cfg *configs.Config, w io.Writer, 
 	if err := writeOutputs(o.out, suffix, res.Image, st, cfg); err != nil {
 		return err
 	}
-	summary(w, s.Name, s.Width, s.Height, s.Samples, f, &res.Counters, wall)
+	summary(w, cfg, s, f, &res.Counters, wall)
 	fmt.Fprintf(w, "wrote %s\n", o.out)
 	return nil
 }
@@ -254,6 +254,7 @@ func runTiming(o options, s *scene.Scene, cfg *configs.Config, w io.Writer, suff
 	}
 	fmt.Fprintf(w, "scene %s: %dx%d, %s per pixel, %d draws, %d triangles; machine %s\n",
 		s.Name, s.Width, s.Height, expt.Count(s.Samples, "sample", "samples"), f.Draws, f.Triangles, cfg.Name)
+	sageVideo(w, cfg, s)
 	in, err := o.instruments.Attach(p, f.Draws, o.out, os.Stderr)
 	if err != nil {
 		return err
@@ -299,9 +300,28 @@ func runTiming(o options, s *scene.Scene, cfg *configs.Config, w io.Writer, suff
 	return nil
 }
 
-func summary(w io.Writer, name string, width, height, samples int, f *driver.Frame, c *reference.Counters, wall time.Duration) {
+// sageVideo prints, on the SAGE machine, the convolve chips' filter and the
+// video output's size: what the image went through after the samples.
+func sageVideo(w io.Writer, cfg *configs.Config, s *scene.Scene) {
+	if cfg.Machine != "sage" {
+		return
+	}
+	cv := cfg.Sage.Convolve
+	radius := "its own radius"
+	if cv.Radius > 0 {
+		radius = fmt.Sprintf("radius %g", cv.Radius)
+	}
+	ow, oh, _, err := cfg.VideoSize(s.Width, s.Height)
+	if err != nil {
+		return // refused before the run
+	}
+	fmt.Fprintf(w, "video: %s filter (%s, gamma %g) on %d convolve chips, %dx%d output\n", cv.Filter, radius, cv.Gamma, cv.Chips, ow, oh)
+}
+
+func summary(w io.Writer, cfg *configs.Config, s *scene.Scene, f *driver.Frame, c *reference.Counters, wall time.Duration) {
 	fmt.Fprintf(w, "scene %s: %dx%d, %s per pixel, %d draws, %d triangles, %.1f MB of memory\n",
-		name, width, height, expt.Count(samples, "sample", "samples"), f.Draws, f.Triangles, float64(f.Memory.Size())/1e6)
+		s.Name, s.Width, s.Height, expt.Count(s.Samples, "sample", "samples"), f.Draws, f.Triangles, float64(f.Memory.Size())/1e6)
+	sageVideo(w, cfg, s)
 	fmt.Fprintf(w, "functional render (reference renderer) in %.2f s\n", wall.Seconds())
 	pct := func(a, b int) string {
 		if b == 0 {
