@@ -190,7 +190,11 @@ func memorySummary(w io.Writer, st map[string]float64, seconds float64, mc memor
 		if freq > 0 {
 			latNs = fmt.Sprintf("%.0f", lat/freq*1e9)
 		}
-		rows = append(rows, []string{n, mb(r), mb(wr), gbs(bw), peakCell, hits, fmt.Sprintf("%.0f", lat), latNs})
+		refresh := "-"
+		if rc, ok := st[n+".refresh_cycles"]; ok && seconds > 0 && freq > 0 {
+			refresh = fmt.Sprintf("%.1f%%", 100*rc/(seconds*freq))
+		}
+		rows = append(rows, []string{n, mb(r), mb(wr), gbs(bw), peakCell, hits, refresh, fmt.Sprintf("%.0f", lat), latNs})
 	}
 	total, peak := "-", "-"
 	if seconds > 0 {
@@ -199,10 +203,10 @@ func memorySummary(w io.Writer, st map[string]float64, seconds float64, mc memor
 	if p := mc.PeakBytesPerNs(); p > 0 {
 		peak = gbs(p)
 	}
-	rows = append(rows, []string{"total", mb(tr), mb(tw), total, peak, "", "", ""})
-	expt.Table(w, []string{"channel", "MB read", "MB written", "GB/s", "peak GB/s", "row hits", "avg read latency (cycles)", "(ns)"}, rows)
+	rows = append(rows, []string{"total", mb(tr), mb(tw), total, peak, "", "", "", ""})
+	expt.Table(w, []string{"channel", "MB read", "MB written", "GB/s", "peak GB/s", "row hits", "refresh", "avg read latency (cycles)", "(ns)"}, rows)
 	fmt.Fprintln(w, "(GB/s: a dramctl channel's bytes over the time to its last response, other channels' and the total's over the frame; "+
-		"latency cycles of the channel's clock; row hits: dramctl channels only)")
+		"latency cycles of the channel's clock; row hits, refresh (refresh_cycles over the frame's cycles of the channel's clock): dramctl channels only)")
 }
 
 // decoupledSummary prints the decoupled-sampling figures of a timed frame
