@@ -33,7 +33,7 @@ func TestMemorySummary(t *testing.T) {
 				"GPU.Memory.Channel[0].achieved_bandwidth": 12.34, "GPU.Memory.Channel[0].peak_bandwidth": 32,
 				"GPU.Memory.Channel[0].row_hit_rate": 0.877, "GPU.Memory.Channel[0].read_latency_avg": 150,
 				"GPU.Memory.Channel[0].refresh_cycles": 62500,
-				"GPU.Memory.Channel[1].bytes_read": 1e6, "GPU.Memory.Channel[1].bytes_written": 0,
+				"GPU.Memory.Channel[1].bytes_read":     1e6, "GPU.Memory.Channel[1].bytes_written": 0,
 				"GPU.Memory.Channel[1].achieved_bandwidth": 2.5, "GPU.Memory.Channel[1].peak_bandwidth": 32,
 				"GPU.Memory.Channel[1].row_hit_rate": 0, "GPU.Memory.Channel[1].read_latency_avg": 40,
 			},
