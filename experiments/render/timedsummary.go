@@ -56,6 +56,8 @@ func timedSummary(w io.Writer, p *configs.Platform, res *configs.Result, wall ti
 		rows = append(rows, []string{n, mb(c[0]), mb(c[1])})
 	}
 	expt.Table(w, []string{"client", "MB read", "MB written"}, rows)
+	fmt.Fprintln(w, "(each client's bytes at its own port, from the level below it: the L2 for the samplers, the tile memory for a tile unit's "+
+		"depth unit and ROP, the memory for the rest; what reached the DRAM is the memory table's)")
 
 	fmt.Fprintln(w, "\ncaches:")
 	rows = nil
