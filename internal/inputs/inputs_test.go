@@ -132,3 +132,19 @@ func TestKindArticle(t *testing.T) {
 		}
 	}
 }
+
+// TestClip: a library's message is printed as is unless it holds a control
+// character or invalid UTF-8 (then quoted), and cut to MaxMessage bytes.
+func TestClip(t *testing.T) {
+	long := strings.Repeat("a", MaxMessage+10)
+	for _, tc := range []struct{ in, want string }{
+		{`json: unknown field "x"`, `json: unknown field "x"`},
+		{"uri '\x1b[2J'", `"uri '\x1b[2J'"`},
+		{"bad \xff byte", `"bad \xff byte"`},
+		{long, long[:MaxMessage] + "..."},
+	} {
+		if got := Clip(tc.in); got != tc.want {
+			t.Errorf("Clip(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package inputs
 
 import (
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -48,9 +49,15 @@ func KeyLike(s string) bool {
 // MaxMessage bounds the text of a library's error that may quote its input.
 const MaxMessage = 160
 
-// Clip cuts a message from a library that may quote the file it parsed to
-// MaxMessage bytes (on a character boundary, with "..." when cut).
+// Clip makes a message from a library that may quote the file it parsed safe
+// to print: quoted and escaped as Go's %q does when it holds a control
+// character or invalid UTF-8 (an escape sequence must not reach the
+// terminal), and cut to MaxMessage bytes (on a character boundary, with "..."
+// when cut).
 func Clip(msg string) string {
+	if strings.IndexFunc(msg, func(r rune) bool { return r < 0x20 || r == 0x7f || r == utf8.RuneError }) >= 0 {
+		msg = strconv.Quote(msg)
+	}
 	if len(msg) <= MaxMessage {
 		return msg
 	}

@@ -12,7 +12,6 @@ import (
 	"net/url"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/qmuntal/gltf"
@@ -87,22 +86,14 @@ func DecodeGLTF(name string, data []byte, readFile func(uri string) ([]byte, err
 	// quote the file: they are escaped and cut.
 	doc := new(gltf.Document)
 	if err := json.NewDecoder(bytes.NewReader(js)).Decode(doc); err != nil {
-		// Quoted when escaping changes them (control characters, invalid
-		// UTF-8, quotes), as they are otherwise.
-		lib := func(m string) string {
-			if q := strconv.Quote(m); q[1:len(q)-1] != m {
-				m = q
-			}
-			return inputs.Clip(m)
-		}
-		msg := lib(err.Error())
+		msg := inputs.Clip(err.Error())
 		var se *json.SyntaxError
 		var te *json.UnmarshalTypeError
 		switch {
 		case errors.As(err, &se):
 			return nil, fmt.Errorf("%s: byte %d: gltf: %s", name, se.Offset, msg)
 		case errors.As(err, &te):
-			return nil, fmt.Errorf("%s: byte %d: gltf: field %s: %s", name, te.Offset, lib(te.Field), msg)
+			return nil, fmt.Errorf("%s: byte %d: gltf: field %s: %s", name, te.Offset, inputs.Clip(te.Field), msg)
 		}
 		return nil, fmt.Errorf("%s: gltf: %s", name, msg)
 	}
