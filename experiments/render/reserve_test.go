@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -45,14 +46,7 @@ func TestFrameReservations(t *testing.T) {
 // so a budget below the default machine's estimate (about 262 MiB) still
 // renders in functional mode.
 func TestFunctionalReservesNoMachine(t *testing.T) {
-	o, err := parseFlags([]string{"-q", "-mode", "functional", "-width", "64", "-height", "36", "-max-memory", "200M", "-o", t.TempDir()},
-		func(string) string { return "" }, os.Stderr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := run(o, io.Discard); err != nil {
-		t.Fatal(err)
-	}
+	runOutput(t, "-mode", "functional", "-width", "64", "-height", "36", "-max-memory", "200M")
 }
 
 // TestFunctionalProgress: a functional render that takes long prints progress
@@ -77,17 +71,37 @@ func TestFunctionalProgress(t *testing.T) {
 // applied and the video output's size.
 func TestSageVideoLine(t *testing.T) {
 	for _, mode := range []string{"functional", "timing"} {
-		o, err := parseFlags([]string{"-q", "-mode", mode, "-config", "../../configs/sage.yaml", "-width", "64", "-height", "36", "-o", t.TempDir()},
-			func(string) string { return "" }, os.Stderr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out strings.Builder
-		if err := run(o, &out); err != nil {
-			t.Fatal(err)
-		}
-		if want := "\nvideo: mitchell filter (its own radius, gamma 1) on 4 convolve chips, 64x36 output\n"; !strings.Contains(out.String(), want) {
-			t.Errorf("%s: no line %q in\n%s", mode, want, out.String())
+		out := runOutput(t, "-mode", mode, "-config", "../../configs/sage.yaml", "-width", "64", "-height", "36")
+		if want := "\nvideo: mitchell filter (its own radius, gamma 1) on 4 convolve chips, 64x36 output\n"; !strings.Contains(out, want) {
+			t.Errorf("%s: no line %q in\n%s", mode, want, out)
 		}
 	}
+}
+
+// TestMultipassLine: a run on a machine with multipass limits lists every
+// split draw with its object, pixel shader and passes.
+func TestMultipassLine(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "regs4.yaml")
+	if err := os.WriteFile(cfg, []byte("multipass: {registers: 4}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := runOutput(t, "-mode", "functional", "-config", cfg, "-scene", "bowlingpin", "-width", "64", "-height", "48")
+	if want := "\nmultipass: 2 draws split: front_pin (bowlingpin.ps.gsa) 4 passes, back_pin (bowlingpin.ps.gsa) 4 passes\n"; !strings.Contains(out, want) {
+		t.Errorf("no line %q in\n%s", want, out)
+	}
+}
+
+// runOutput runs render quietly with args and an output folder of its own,
+// and returns what it printed; an error ends the test.
+func runOutput(t *testing.T, args ...string) string {
+	t.Helper()
+	o, err := parseFlags(append([]string{"-q", "-o", t.TempDir()}, args...), func(string) string { return "" }, os.Stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	if err := run(o, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
 }

@@ -254,6 +254,7 @@ func runTiming(o options, s *scene.Scene, cfg *configs.Config, w io.Writer, suff
 	}
 	fmt.Fprintf(w, "scene %s: %dx%d, %s per pixel, %d draws, %d triangles; machine %s\n",
 		s.Name, s.Width, s.Height, expt.Count(s.Samples, "sample", "samples"), f.Draws, f.Triangles, cfg.Name)
+	multipassLine(w, s, f)
 	sageVideo(w, cfg, s)
 	in, err := o.instruments.Attach(p, f.Draws, o.out, os.Stderr)
 	if err != nil {
@@ -300,6 +301,27 @@ func runTiming(o options, s *scene.Scene, cfg *configs.Config, w io.Writer, suff
 	return nil
 }
 
+// multipassLine prints, when the driver split draws into passes (a machine
+// with multipass limits), each split draw's object, pixel shader and passes.
+func multipassLine(w io.Writer, s *scene.Scene, f *driver.Frame) {
+	if len(f.Multipass) == 0 {
+		return
+	}
+	var parts []string
+	for i, d := range f.Multipass {
+		if i == 8 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(f.Multipass)-i))
+			break
+		}
+		name := fmt.Sprintf("object %d", d.Object)
+		if d.Object >= 0 && d.Object < len(s.Objects) && s.Objects[d.Object].Name != "" {
+			name = s.Objects[d.Object].Name
+		}
+		parts = append(parts, fmt.Sprintf("%s (%s) %s", name, d.Shader, expt.Count(d.Passes, "pass", "passes")))
+	}
+	fmt.Fprintf(w, "multipass: %s split: %s\n", expt.Count(len(f.Multipass), "draw", "draws"), strings.Join(parts, ", "))
+}
+
 // sageVideo prints, on the SAGE machine, the convolve chips' filter and the
 // video output's size: what the image went through after the samples.
 func sageVideo(w io.Writer, cfg *configs.Config, s *scene.Scene) {
@@ -321,6 +343,7 @@ func sageVideo(w io.Writer, cfg *configs.Config, s *scene.Scene) {
 func summary(w io.Writer, cfg *configs.Config, s *scene.Scene, f *driver.Frame, c *reference.Counters, wall time.Duration) {
 	fmt.Fprintf(w, "scene %s: %dx%d, %s per pixel, %d draws, %d triangles, %.1f MB of memory\n",
 		s.Name, s.Width, s.Height, expt.Count(s.Samples, "sample", "samples"), f.Draws, f.Triangles, float64(f.Memory.Size())/1e6)
+	multipassLine(w, s, f)
 	sageVideo(w, cfg, s)
 	fmt.Fprintf(w, "functional render (reference renderer) in %.2f s\n", wall.Seconds())
 	pct := func(a, b int) string {
