@@ -231,11 +231,15 @@ func (f *Flags) NewSession(out string, runs int, log io.Writer) *Session {
 
 // Dir returns the folder of the run named name: the session's folder for a single
 // unnamed run, out/runs/<name> otherwise.
-func (s *Session) Dir(name string) string {
+func (s *Session) Dir(name string) string { return filepath.Join(s.out, runFolder(name)) }
+
+// runFolder is the folder of the run named name inside the session's folder:
+// runs/<name>, or the session's folder itself ("") for an unnamed run.
+func runFolder(name string) string {
 	if name == "" {
-		return s.out
+		return ""
 	}
-	return filepath.Join(s.out, "runs", name)
+	return filepath.Join("runs", name)
 }
 
 // Attach instruments p (built, not yet run), the simulation named name (a label
@@ -263,8 +267,7 @@ func (s *Session) Attach(p *configs.Platform, draws int, name string) (*Instrume
 	}
 	traced := selected && f.traced()
 	if traced || (selected && f.MetricsInterval > 0) {
-		rel, _ := filepath.Rel(s.out, dir)
-		if _, err := outputs.Dir(s.out, rel); err != nil {
+		if _, err := outputs.Dir(s.out, runFolder(name)); err != nil {
 			return nil, err
 		}
 	}

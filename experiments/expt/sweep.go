@@ -204,8 +204,11 @@ type Sweep[R any] struct {
 	Merge func(w io.Writer, rs []R) error
 }
 
+// pointsFolder is the point files' folder inside a study's output folder.
+const pointsFolder = "points"
+
 // PointsDir is the folder of a study's point files: OUT/points.
-func PointsDir(out string) string { return filepath.Join(out, "points") }
+func PointsDir(out string) string { return filepath.Join(out, pointsFolder) }
 
 // Main does what f asks: lists the points, runs a shard of them, merges the
 // files of all shards, or (no flag) runs every point and merges them. Its
@@ -287,10 +290,10 @@ func (s *Sweep[R]) RunShard(sh Shard) ([]string, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
-	if _, err := outputs.Dir(s.Out, filepath.Base(PointsDir(s.Out))); err != nil {
+	dir, err := outputs.Dir(s.Out, pointsFolder)
+	if err != nil {
 		return nil, err
 	}
-	dir := PointsDir(s.Out)
 	var todo []int
 	for i := range s.Points {
 		if sh.Has(i) {
