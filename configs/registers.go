@@ -5,6 +5,7 @@ import (
 
 	"github.com/gfxsim/gfxsim/functional/shader"
 	"github.com/gfxsim/gfxsim/functional/shader/library"
+	"github.com/gfxsim/gfxsim/internal/inputs"
 	"github.com/gfxsim/gfxsim/scene"
 )
 
@@ -32,8 +33,8 @@ func (c *Config) CheckScene(s *scene.Scene) error {
 			}
 			if need := max(1, p.Resources().Temps) * sc.WarpSize; need > sc.Registers {
 				return &Error{File: DefaultNameOr(c.file), Line: c.lineOf("shader_core.registers", "shader_core.warp_size", "shader_core"),
-					Field: "shader_core.registers", Msg: fmt.Sprintf("%d: material %q's program %q needs %d registers per warp of %d lanes (%d temporaries each)",
-						sc.Registers, m.Name, p.Name, need, sc.WarpSize, max(1, p.Resources().Temps))}
+					Field: "shader_core.registers", Msg: fmt.Sprintf("%d: material %s's program %q needs %d registers per warp of %d lanes (%d temporaries each)",
+						sc.Registers, inputs.Quote(m.Name), p.Name, need, sc.WarpSize, max(1, p.Resources().Temps))}
 			}
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/gfxsim/gfxsim/functional/samplebuffer"
 	"github.com/gfxsim/gfxsim/functional/samplepattern"
 	"github.com/gfxsim/gfxsim/functional/shader/library"
+	"github.com/gfxsim/gfxsim/internal/inputs"
 )
 
 // The SAGE machine (Deering & Naegle 2002; ../shared/docs/sage.md): selected by
@@ -172,8 +173,8 @@ func (c *Config) validateSage(fail func(fields at, format string, a ...any) erro
 		return fail(at{"sage.convolve.filter", "sage.convolve.table", "sage.convolve.radius", "sage.convolve.gamma"}, "%v", err)
 	}
 	for _, sem := range s.Fill.PixelRate {
-		if inputs := pixelShaderSemantics(); !slices.ContainsFunc(inputs, func(in string) bool { return pipeline.SemanticMatches(in, sem) }) {
-			return fail(at{"sage.fill.pixel_rate"}, "%q is the semantic of no pixel shader input of the shader library (have %s)", sem, strings.Join(inputs, ", "))
+		if have := pixelShaderSemantics(); !slices.ContainsFunc(have, func(in string) bool { return pipeline.SemanticMatches(in, sem) }) {
+			return fail(at{"sage.fill.pixel_rate"}, "%s is the semantic of no pixel shader input of the shader library (have %s)", inputs.Quote(sem), strings.Join(have, ", "))
 		}
 	}
 	return nil
