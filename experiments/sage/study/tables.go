@@ -1,6 +1,7 @@
 package study
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -73,16 +74,6 @@ func firstTimed(rs []Result) *Timed {
 		}
 	}
 	return nil
-}
-
-// monotonic reports whether xs never falls (up) and never rises (down).
-func monotonic(xs []float64) (up, down bool) {
-	up, down = true, true
-	for i := 1; i < len(xs); i++ {
-		up = up && xs[i] >= xs[i-1]
-		down = down && xs[i] <= xs[i-1]
-	}
-	return up, down
 }
 
 func finding(w io.Writer, format string, a ...any) {
@@ -441,7 +432,8 @@ func tableHysteresis(out string, w io.Writer, p plan, by map[string]*Result) err
 		t := by[fmt.Sprintf("hysteresis-%s-%d", p.hystScene, h)].Timed
 		rates = append(rates, ratio(t.CacheHits, t.CacheHits+t.CacheMisses))
 	}
-	switch up, down := monotonic(rates); {
+	up, down := slices.IsSorted(rates), slices.IsSortedFunc(rates, func(a, b float64) int { return cmp.Compare(b, a) })
+	switch {
 	case up && down:
 		finding(w, "the 3DRAM hit rate is %s at every hysteresis", f3(rates[0]))
 	case down:
