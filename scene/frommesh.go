@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -63,11 +64,18 @@ func FromMeshFile(path string, opts ...Option) (*Scene, error) {
 	mi := b.addMesh(merged, model)
 	if len(merged.TexCoords) > 0 && !hasAlbedo(model) {
 		if img := siblingImage(path); img != "" {
-			im, err := teximage.LoadWithin(img, o.budget)
+			// The sibling is found, not named, but read under the same rule
+			// as a named file.
+			real, err := roots.Resolve(filepath.Dir(path), filepath.Base(img))
+			if err != nil {
+				return nil, fmt.Errorf("%s: sibling texture: %v", path, err)
+			}
+			images := teximage.Cache{MaxSize: maxTex, Budget: o.budget, Roots: roots}
+			im, err := images.Load(real)
 			if err != nil {
 				return nil, err
 			}
-			tex := &mesh.Texture{Name: filepath.Base(img), Image: im.Downscale(maxTex)}
+			tex := &mesh.Texture{Name: filepath.Base(img), Image: im}
 			for i := range model.Parts {
 				if model.Parts[i].Material < 0 {
 					model.Materials = append(model.Materials, mesh.Material{

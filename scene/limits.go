@@ -32,14 +32,14 @@ func (o options) roots(dir string) (*inputs.Roots, error) {
 
 // meshOptions are the mesh loading options of a scene.
 func (p *parser) meshOptions(skipMaterials bool) mesh.LoadOptions {
-	return mesh.LoadOptions{MaxTextureSize: p.max, SkipMaterials: skipMaterials, Roots: p.roots, Budget: p.opt.budget}
+	return mesh.LoadOptions{MaxTextureSize: p.max, SkipMaterials: skipMaterials, Roots: p.roots, Named: true, Budget: p.opt.budget}
 }
 
 // loadImage reads the image file at path, its decoding peak checked against
 // the scene's budget from its header, downscales it and reserves it; a file
 // named by several textures is decoded and reserved once.
 func (p *parser) loadImage(path string) (*teximage.Image, error) {
-	p.images.MaxSize, p.images.Budget = p.max, p.opt.budget
+	p.images.MaxSize, p.images.Budget, p.images.Roots = p.max, p.opt.budget, p.roots
 	return p.images.Load(path)
 }
 

@@ -157,12 +157,15 @@ func TestImageBombs(t *testing.T) {
 	stray := write(t, dir, "stray.jpg", slices.Insert(jpegHeader(16384, 16384, 3, true), 2, 0))
 	write(t, dir, "m.mtl", []byte("newmtl m\nmap_Kd gray1.png\n"))
 	obj := write(t, dir, "m.obj", []byte("mtllib m.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nusemtl m\nf 1/1 2/1 3/1\n"))
+	image := func(path string) func() error {
+		return func() error { _, err := (&teximage.Cache{Budget: budget()}).Load(path); return err }
+	}
 	cases := []loadCase{
-		{"png 1-bit", func() error { _, err := teximage.LoadWithin(png1, budget()); return err },
+		{"png 1-bit", image(png1),
 			[]string{png1, "png header", "decoding the 16384x16384 png needs about 1.2 GiB"}},
-		{"progressive cmyk jpeg", func() error { _, err := teximage.LoadWithin(jpg, budget()); return err },
+		{"progressive cmyk jpeg", image(jpg),
 			[]string{jpg, "jpeg header", "decoding the 16384x16384 jpeg needs about 6.0 GiB"}},
-		{"progressive jpeg behind a stray byte", func() error { _, err := teximage.LoadWithin(stray, budget()); return err },
+		{"progressive jpeg behind a stray byte", image(stray),
 			[]string{stray, "jpeg header", "decoding the 16384x16384 jpeg needs about 4.8 GiB"}},
 		{"scene texture", sceneFile(t, dir, "s.yaml", "textures:\n  a: {file: cmyk.jpg}\n", scene.WithBudget(budget())), []string{"s.yaml:2: textures.a.file", "jpeg header", "more than the memory budget of 512.0 MiB"}},
 		{"mtl map", func() error { _, err := mesh.LoadOBJ(obj, mesh.LoadOptions{Budget: budget()}); return err },

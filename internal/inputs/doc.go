@@ -12,7 +12,10 @@
 //     resolving symbolic links, inside one of the allowed folder trees: the
 //     folder of the file given on the command line, and the folders given
 //     with -allow-path. A reference outside them is refused with the same
-//     message whether or not the file exists.
+//     message whether or not the file exists. Roots.ReadFile then opens the
+//     file through the outermost tree that holds it (os.Root), so a folder
+//     or the file swapped for a link leading outside after the check is
+//     refused, not followed.
 //   - Memory (Budget): loaders reserve what they are about to allocate
 //     (decoded images, vertex arrays, texture storage, framebuffers, caches)
 //     before allocating it, and a load or run whose estimate exceeds the

@@ -34,10 +34,20 @@ var (
 // and stops reading at the cap even when the file grows while it is read.
 // Errors start with path.
 func ReadFile(path string, kind Kind) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	f, err := os.OpenFile(path, openFlags, 0)
 	if err != nil {
 		return nil, openError(path, err)
 	}
+	return readOpen(f, path, kind)
+}
+
+// openFlags open an input for reading without blocking on a named pipe and
+// without making a terminal the process's controlling terminal.
+const openFlags = os.O_RDONLY | syscall.O_NONBLOCK | syscall.O_NOCTTY
+
+// readOpen is ReadFile's check and read of the file f opened at path; it
+// closes f.
+func readOpen(f *os.File, path string, kind Kind) ([]byte, error) {
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {

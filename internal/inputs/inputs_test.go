@@ -148,3 +148,137 @@ func TestClip(t *testing.T) {
 		}
 	}
 }
+
+// TestReadFileConfined: Roots.ReadFile reads a resolved file through its
+// folder tree, so a folder or the file swapped for a link leading outside
+// after Resolve is refused, while a plain ReadFile would follow it; relative
+// links that stay inside the tree are followed (os.Root takes every absolute
+// link for one leading outside).
+func TestReadFileConfined(t *testing.T) {
+	swapped := "became a link leading outside the folders inputs may be read from after the path was checked (path escapes from parent)"
+	cases := []struct {
+		name    string
+		ref     string
+		swap    func(t *testing.T, root, outside string) // after Resolve
+		want    string                                   // the data read, or
+		wantErr string                                   // the error's end
+		plain   string                                   // what a plain ReadFile reads after the swap
+	}{
+		{"unchanged", "sub/a.txt", nil, "inside", "", "inside"},
+		{"folder swapped for a link outside", "sub/a.txt", func(t *testing.T, root, outside string) {
+			mustRename(t, filepath.Join(root, "sub"), filepath.Join(root, "sub.old"))
+			mustSymlink(t, filepath.Join(outside, "sub"), filepath.Join(root, "sub"))
+		}, "", swapped, "secret"},
+		{"file swapped for a link outside", "b.txt", func(t *testing.T, root, outside string) {
+			mustRename(t, filepath.Join(root, "b.txt"), filepath.Join(root, "b.old"))
+			mustSymlink(t, filepath.Join(outside, "a.txt"), filepath.Join(root, "b.txt"))
+		}, "", swapped, "secret"},
+		{"file swapped for a link inside", "b.txt", func(t *testing.T, root, outside string) {
+			mustRename(t, filepath.Join(root, "b.txt"), filepath.Join(root, "b.old"))
+			mustSymlink(t, filepath.Join("sub", "a.txt"), filepath.Join(root, "b.txt"))
+		}, "inside", "", "inside"},
+		{"file swapped for an absolute link inside", "b.txt", func(t *testing.T, root, outside string) {
+			mustRename(t, filepath.Join(root, "b.txt"), filepath.Join(root, "b.old"))
+			mustSymlink(t, filepath.Join(root, "sub", "a.txt"), filepath.Join(root, "b.txt"))
+		}, "", swapped, "inside"},
+		{"file removed", "b.txt", func(t *testing.T, root, outside string) {
+			if err := os.Remove(filepath.Join(root, "b.txt")); err != nil {
+				t.Fatal(err)
+			}
+		}, "", "b.txt: no such file", ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			root, outside := confinedTree(t)
+			r, err := NewRoots(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := r.Resolve(root, tc.ref)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.swap != nil {
+				tc.swap(t, root, outside)
+			}
+			data, err := r.ReadFile(p, SceneFile)
+			switch {
+			case tc.wantErr != "" && (err == nil || !strings.HasSuffix(err.Error(), tc.wantErr)):
+				t.Fatalf("ReadFile = %q, %v; want an error ending %q", data, err, tc.wantErr)
+			case tc.wantErr == "" && (err != nil || string(data) != tc.want):
+				t.Fatalf("ReadFile = %q, %v; want %q", data, err, tc.want)
+			}
+			// What a plain read does instead: it follows the link outside
+			// (the race the confined open closes).
+			if data, _ := ReadFile(p, SceneFile); string(data) != tc.plain {
+				t.Errorf("plain ReadFile = %q, want %q", data, tc.plain)
+			}
+			// A path outside every tree (a file named on the command line) is
+			// read as it is.
+			if data, err := r.ReadFile(filepath.Join(outside, "a.txt"), SceneFile); err != nil || string(data) != "secret" {
+				t.Errorf("ReadFile outside the trees = %q, %v", data, err)
+			}
+		})
+	}
+}
+
+// TestReadFileConfinedNested: with a tree inside another (a mesh file's own
+// folder inside the scene's), the read goes through the outer one, so that
+// swapping the inner folder itself for a link is refused too.
+func TestReadFileConfinedNested(t *testing.T) {
+	root, outside := confinedTree(t)
+	r, err := NewRoots(filepath.Join(root, "sub"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err = r.With(root); err != nil {
+		t.Fatal(err)
+	}
+	p, err := r.Resolve(filepath.Join(root, "sub"), "a.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustRename(t, filepath.Join(root, "sub"), filepath.Join(root, "sub.old"))
+	mustSymlink(t, filepath.Join(outside, "sub"), filepath.Join(root, "sub"))
+	if data, err := r.ReadFile(p, SceneFile); err == nil || !strings.Contains(err.Error(), "became a link leading outside") {
+		t.Errorf("ReadFile = %q, %v; want the swap refused", data, err)
+	}
+}
+
+// confinedTree makes root/{sub/a.txt,b.txt} (data "inside") and
+// outside/{a.txt,sub/a.txt} (data "secret") in a new folder.
+func confinedTree(t *testing.T) (root, outside string) {
+	tmp, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, outside = filepath.Join(tmp, "root"), filepath.Join(tmp, "outside")
+	for _, p := range []string{"root/sub/a.txt", "root/b.txt", "outside/a.txt", "outside/sub/a.txt"} {
+		data := "inside"
+		if strings.HasPrefix(p, "outside/") {
+			data = "secret"
+		}
+		p = filepath.Join(tmp, p)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root, outside
+}
+
+func mustRename(t *testing.T, from, to string) {
+	t.Helper()
+	if err := os.Rename(from, to); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func mustSymlink(t *testing.T, target, link string) {
+	t.Helper()
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,7 +1,9 @@
 package inputs
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -145,5 +147,65 @@ func (r *Roots) Resolve(base, ref string) (string, error) {
 	if !r.contains(real) {
 		return "", outside()
 	}
+	if AfterResolve != nil {
+		AfterResolve(real)
+	}
 	return real, nil
+}
+
+// AfterResolve, when set (by tests), is called with every path Resolve
+// returns, before it returns: a test swaps a folder for a link there, as
+// someone racing a load could, and checks that the read refuses it.
+var AfterResolve func(path string)
+
+// ReadFile is the package's ReadFile for a file that Resolve returned: it
+// opens the file through the folder tree that holds it (os.Root), so that the
+// open itself stays inside the tree. A folder on the path that someone swaps
+// for a link leading outside between Resolve and the open (or a file swapped
+// for such a link) is refused, not followed; so is a link with an absolute
+// target (os.Root follows relative links that stay inside the tree only).
+// Links present when Resolve ran are not a concern: it returns the path with
+// them resolved. A path outside every tree (a file named on the command line,
+// which is the user's choice) is read as ReadFile reads it.
+func (r *Roots) ReadFile(path string, kind Kind) ([]byte, error) {
+	dir := r.holder(path)
+	if dir == "" {
+		return ReadFile(path, kind)
+	}
+	rel, err := filepath.Rel(dir, path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("folder %s: %v", dir, openError(dir, err))
+	}
+	defer root.Close()
+	f, err := root.OpenFile(rel, openFlags, 0)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
+			return nil, openError(path, err)
+		}
+		// os.Root refuses a path that leaves the tree through a link.
+		return nil, fmt.Errorf("%s: a folder on its path, or the file itself, became a link leading outside the folders inputs may be read from after the path was checked (%v)",
+			path, errors.Unwrap(err))
+	}
+	return readOpen(f, path, kind)
+}
+
+// holder returns the outermost folder tree of r (links resolved) that holds
+// path, or "" when none does: a folder inside it (a mesh file's own folder)
+// could itself be swapped for a link, the outermost one only by someone who
+// can write beside the file named on the command line.
+func (r *Roots) holder(path string) string {
+	best := ""
+	if r == nil {
+		return best
+	}
+	for _, d := range r.dirs {
+		if (best == "" || len(d) < len(best)) && within([]string{d}, path) {
+			best = d
+		}
+	}
+	return best
 }

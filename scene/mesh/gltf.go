@@ -28,7 +28,7 @@ const maxIndices = 3 * MaxVertices
 // buffers and images, or binary .glb); external files are resolved relative to
 // the file's directory.
 func LoadGLTF(path string, opt LoadOptions) (*Model, error) {
-	data, err := inputs.ReadFile(path, inputs.GLTFFile)
+	data, err := opt.read(path, inputs.GLTFFile)
 	if err != nil {
 		return nil, err
 	}

@@ -414,7 +414,7 @@ func gltfFileReader(roots *inputs.Roots, dir string, b *inputs.Budget) func(stri
 		if err != nil {
 			return nil, err
 		}
-		data, err := inputs.ReadFile(p, inputs.BufferFile)
+		data, err := roots.ReadFile(p, inputs.BufferFile)
 		if err != nil {
 			return nil, err
 		}

@@ -73,9 +73,23 @@ type LoadOptions struct {
 	// files it names (MTL files, images, glTF buffers) may be read from; every
 	// other reference is refused (see package internal/inputs).
 	Roots *inputs.Roots
+	// Named says that another input file (a scene) named the mesh file and
+	// Roots resolved its path: the file is then read through Roots
+	// (inputs.Roots.ReadFile), like the files it names. A mesh file given on
+	// the command line is the user's choice and is read as it is.
+	Named bool
 	// Budget is the memory the load may reserve (nil: the default budget,
 	// for each allocation alone).
 	Budget *inputs.Budget
+}
+
+// read reads the mesh file at path: through Roots when another input named
+// it (Named).
+func (opt LoadOptions) read(path string, kind inputs.Kind) ([]byte, error) {
+	if opt.Named {
+		return opt.Roots.ReadFile(path, kind)
+	}
+	return inputs.ReadFile(path, kind)
 }
 
 // roots returns the folder trees the files named by the mesh file at path
@@ -135,7 +149,7 @@ func modelName(path string) string {
 // the normal map. A usemtl naming no material of the MTL files is an error,
 // unless the file names no mtllib at all: then its parts have no material.
 func LoadOBJ(path string, opt LoadOptions) (*Model, error) {
-	data, err := inputs.ReadFile(path, inputs.OBJFile)
+	data, err := opt.read(path, inputs.OBJFile)
 	if err != nil {
 		return nil, err
 	}
@@ -177,7 +191,7 @@ func LoadOBJ(path string, opt LoadOptions) (*Model, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: mtllib: %v", path, ref.Line, err)
 		}
-		data, err := inputs.ReadFile(lib, inputs.MTLFile)
+		data, err := roots.ReadFile(lib, inputs.MTLFile)
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: mtllib: %v", path, ref.Line, err)
 		}
@@ -191,7 +205,7 @@ func LoadOBJ(path string, opt LoadOptions) (*Model, error) {
 			}
 		}
 	}
-	cache := &teximage.Cache{MaxSize: opt.MaxTextureSize, Budget: opt.Budget} // each image file once per model
+	cache := &teximage.Cache{MaxSize: opt.MaxTextureSize, Budget: opt.Budget, Roots: roots} // each image file once per model
 	textures := map[string]*Texture{}
 	texture := func(lib string, m MTLMap) (*Texture, error) {
 		p, err := roots.Resolve(filepath.Dir(lib), m.File)

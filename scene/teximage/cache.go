@@ -8,11 +8,13 @@ import (
 )
 
 // Cache decodes each image file once: a file named by several textures or
-// materials is read, decoded (its peak checked against Budget) and reserved
-// in Budget once, downscaled to MaxSize (0: full size).
+// materials is read (through Roots, which resolved its path), decoded (its
+// peak checked against Budget) and reserved in Budget once, downscaled to
+// MaxSize (0: full size).
 type Cache struct {
 	MaxSize int
 	Budget  *inputs.Budget
+	Roots   *inputs.Roots
 	byPath  map[string]*Image
 }
 
@@ -21,7 +23,11 @@ func (c *Cache) Load(path string) (*Image, error) {
 	if im, ok := c.byPath[path]; ok {
 		return im, nil
 	}
-	im, err := LoadWithin(path, c.Budget)
+	data, err := c.Roots.ReadFile(path, inputs.ImageFile)
+	if err != nil {
+		return nil, err
+	}
+	im, err := decode(path, data, c.Budget)
 	if err != nil {
 		return nil, err
 	}

@@ -94,16 +94,6 @@ func DecodeWithin(name string, data []byte, b *inputs.Budget) (*Image, error) {
 	return decode(name, data, b)
 }
 
-// LoadWithin reads a PNG or JPEG file (a regular file within the image cap)
-// and decodes it with DecodeWithin.
-func LoadWithin(path string, b *inputs.Budget) (*Image, error) {
-	data, err := inputs.ReadFile(path, inputs.ImageFile)
-	if err != nil {
-		return nil, err
-	}
-	return decode(path, data, b)
-}
-
 func checkDecode(name, format string, cfg image.Config, data []byte, b *inputs.Budget) error {
 	need := decodeBytes(format, cfg, data)
 	if err := b.Check(fmt.Sprintf("decoding the %dx%d %s", cfg.Width, cfg.Height, format), need); err != nil {

@@ -26,5 +26,6 @@
 //     before allocating: the size, and the decoder's peak memory (width x
 //     height x its bytes per pixel for the colour model, interlacing and
 //     progressive JPEG coefficients, plus the RGBA8 result) against a memory
-//     budget (DecodeWithin, LoadWithin; Decode and Load use the default).
+//     budget (DecodeWithin; Decode uses the default). Files are read by
+//     Cache.Load, through the folder trees that resolved their paths.
 package teximage

@@ -76,10 +76,6 @@ func (im *Image) Clone() *Image {
 	return &Image{Width: im.Width, Height: im.Height, Pix: append([]byte(nil), im.Pix...)}
 }
 
-// Load reads and decodes a PNG or JPEG file (LoadWithin with the default
-// memory budget).
-func Load(path string) (*Image, error) { return LoadWithin(path, nil) }
-
 var (
 	pngMagic  = []byte("\x89PNG\r\n\x1a\n")
 	jpegMagic = []byte{0xff, 0xd8}
