@@ -38,14 +38,9 @@ func (p *parser) mesh(e entry, needFileMaterials bool) error {
 			parts = append(parts, part.Mesh)
 		}
 	case pn != nil:
-		m, err := p.proceduralMesh(pn, o.path("procedural"))
+		m, err := p.proceduralMesh(pn, e.v, o.path("procedural"))
 		if err != nil {
 			return err
-		}
-		// Reserved as soon as it is made, so that many meshes (aliases of one
-		// large one) stop at the first past the budget.
-		if err := p.opt.budget.Reserve(fmt.Sprintf("the procedural mesh of %d vertices", m.VertexCount()), m.Bytes()); err != nil {
-			return w.errAt(e.v, o.path("procedural"), "%v", err)
 		}
 		parts = []*mesh.Mesh{m}
 	default:
@@ -84,7 +79,10 @@ func (p *parser) mesh(e entry, needFileMaterials bool) error {
 	return nil
 }
 
-func (p *parser) proceduralMesh(n *yaml.Node, field string) (*mesh.Mesh, error) {
+// proceduralMesh makes the procedural mesh of node n (field names it),
+// reserving its memory first; a refusal is reported at node at (the mesh
+// entry, which is an alias of another for a shared mesh).
+func (p *parser) proceduralMesh(n, at *yaml.Node, field string) (*mesh.Mesh, error) {
 	kind, err := p.kindOf(n, field, meshKinds)
 	if err != nil {
 		return nil, err
@@ -140,6 +138,14 @@ func (p *parser) proceduralMesh(n *yaml.Node, field string) (*mesh.Mesh, error) 
 			t.HasColors = true
 		}
 		g = t
+	}
+	// Reserved before it is made, so that many meshes (aliases of one large
+	// one) stop at the first past the budget, with nothing allocated for it.
+	// One past the vertex limit is left to Generate's error.
+	if fp := g.Footprint(); r.err == nil && fp.Vertices <= mesh.MaxVertices {
+		if err := p.opt.budget.Reserve(fmt.Sprintf("the procedural mesh of %d vertices", fp.Vertices), fp.Bytes); err != nil {
+			return nil, p.w.errAt(at, field, "%v", err)
+		}
 	}
 	return generated(p, r, n, field, g.Generate)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -30,6 +31,20 @@ func TestSceneBuildsWithinBudget(t *testing.T) {
 		})
 		wantErr(t, err, "meshes.yaml:5: meshes.m3.procedural: the procedural mesh of 1048576 vertices needs about 72.0 MiB",
 			"more than the memory budget of 256.0 MiB")
+	})
+	t.Run("procedural mesh refused before it is made", func(t *testing.T) {
+		src := "meshes:\n  big: {procedural: {kind: plane, segments: [2047, 2047]}}\n" +
+			"materials: {u: {shader: unlit}}\nobjects: [{mesh: big, material: u}]\n"
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := scene.Load(write(t, dir, "big.yaml", []byte(src)), scene.WithBudget(inputs.NewBudget(64<<20)))
+		runtime.ReadMemStats(&after)
+		wantErr(t, err, "big.yaml:2: meshes.big.procedural: the procedural mesh of 4194304 vertices needs about 287.9 MiB",
+			"more than the memory budget of 64.0 MiB")
+		// The mesh's 288 MiB were never allocated: the load allocated a few MB at most.
+		if got := after.TotalAlloc - before.TotalAlloc; got > 16<<20 {
+			t.Errorf("the refused load allocated %d MB", got>>20)
+		}
 	})
 	t.Run("stream-out buffers", func(t *testing.T) {
 		src := numbered("stream_buffers:\n", "  b%d: {size: 67108864}\n", 0, 16) +

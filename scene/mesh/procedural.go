@@ -17,9 +17,72 @@ import (
 // the D3D convention (v = 0 at the top of the image, chosen so that an image
 // appears upright and unmirrored seen from the front) and tangents from
 // GenerateTangents. The mesh name is left empty for the caller to set.
+//
+// Footprint gives the size of the mesh Generate makes from the parameters
+// alone (for parameters Generate accepts), so that a caller reserves its
+// memory before it is made.
 type Generator interface {
 	Generate() (*Mesh, error)
+	Footprint() Footprint
 }
+
+// Footprint is the size of a generated mesh: its vertex and index counts and
+// its bytes (Mesh.Bytes).
+type Footprint struct {
+	Vertices, Indices int
+	Bytes             int64
+}
+
+// footprint is the Footprint of a mesh of v vertices and i indices with
+// positions, normals, texture coordinates and tangents, and colors when
+// colors is set.
+func footprint(v, i int, colors bool) Footprint {
+	per := int64(12 + 12 + 8 + 16)
+	if colors {
+		per += 16
+	}
+	return Footprint{Vertices: v, Indices: i, Bytes: int64(v)*per + int64(i)*4}
+}
+
+// Footprint implements Generator.
+func (p Plane) Footprint() Footprint {
+	nx, nz := p.Segments[0], p.Segments[1]
+	return footprint((nx+1)*(nz+1), 6*nx*nz, false)
+}
+
+// Footprint implements Generator: six faces of n x n quads.
+func (p Cube) Footprint() Footprint {
+	n := p.Segments
+	return footprint(6*(n+1)*(n+1), 36*n*n, false)
+}
+
+// Footprint implements Generator: the rings' vertices and a pole vertex per
+// slice at each end; two triangles per quad between rings, one per slice at
+// each pole.
+func (p Sphere) Footprint() Footprint {
+	st, sl := p.Stacks, p.Slices
+	return footprint((st-1)*(sl+1)+2*sl, 6*sl*(st-1), false)
+}
+
+// Footprint implements Generator.
+func (p Torus) Footprint() Footprint {
+	ns, nt := p.Segments, p.Sides
+	return footprint((ns+1)*(nt+1), 6*ns*nt, false)
+}
+
+// Footprint implements Generator: the plane it displaces.
+func (p Terrain) Footprint() Footprint {
+	return Plane{Size: p.Size, Segments: p.Segments, UVScale: p.UVScale}.Footprint()
+}
+
+// Footprint implements Generator: two triangles of their own per bird.
+func (p Flock) Footprint() Footprint { return footprint(6*p.Count, 6*p.Count, false) }
+
+// Footprint implements Generator: a quad of four vertices per leaf.
+func (p Leaves) Footprint() Footprint { return footprint(4*p.Count, 6*p.Count, false) }
+
+// Footprint implements Generator.
+func (p Triangle) Footprint() Footprint { return footprint(3, 3, p.HasColors) }
 
 // MaxSegments bounds every subdivision count of the generators.
 const MaxSegments = 4096

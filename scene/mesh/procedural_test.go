@@ -90,11 +90,16 @@ func TestProceduralCounts(t *testing.T) {
 		{"flock", Flock{10, geom.Vec3{4, 2, 4}, 0.2, 30, 0, 1}, 60, 20, false, 0},
 		{"leaves", Leaves{7, geom.Vec3{1, 2, 1}, 0.3, 1}, 28, 14, false, 0},
 		{"triangle", Triangle{Vertices: [3]geom.Vec3{{-1, -1, 0}, {1, -1, 0}, {0, 1, 0}}}, 3, 1, false, 0},
+		{"triangle with colors", Triangle{Vertices: [3]geom.Vec3{{-1, -1, 0}, {1, -1, 0}, {0, 1, 0}}, HasColors: true}, 3, 1, false, 0},
 	}
 	for _, tc := range tests {
 		m := gen(t, tc.g)
 		if m.VertexCount() != tc.verts || m.TriangleCount() != tc.tri {
 			t.Errorf("%s: %d vertices %d triangles, want %d and %d", tc.name, m.VertexCount(), m.TriangleCount(), tc.verts, tc.tri)
+		}
+		// The footprint a scene reserves before generating is the mesh's.
+		if got, want := tc.g.Footprint(), (Footprint{m.VertexCount(), len(m.Indices), m.Bytes()}); got != want {
+			t.Errorf("%s: Footprint() = %+v, the mesh has %+v", tc.name, got, want)
 		}
 		closed, why := edgeCheck(m)
 		if closed != tc.closed {
