@@ -302,11 +302,16 @@ func tiledSummary(w io.Writer, st map[string]float64) {
 }
 
 // busiestLink returns the busy cycles of a bus, or of the busiest destination
-// link of a crossbar (its links report <name>.<Dest>.busy_cycles).
+// link of a crossbar (its links report <name>.To<Dest>.busy_cycles, where
+// <Dest> may hold a dot: a destination whose component's name another
+// destination has already taken adds its port's name, as SAGE's four
+// Pipe[p].InputAssembler on GPU.MemoryXbar, ToInputAssembler and
+// ToInputAssembler.ToMemory[1], or a component with two ports on the link, as
+// GPU.VideoXbar's ToConvolve[c] and ToConvolve[c].FromRoute).
 func busiestLink(st map[string]float64, name string) float64 {
 	best := -1.0
 	for k, v := range st {
-		if strings.HasPrefix(k, name+".") && strings.HasSuffix(k, ".busy_cycles") && strings.Count(k[len(name)+1:], ".") == 1 {
+		if strings.HasPrefix(k, name+".To") && strings.HasSuffix(k, ".busy_cycles") {
 			best = max(best, v)
 		}
 	}
