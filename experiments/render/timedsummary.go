@@ -232,7 +232,7 @@ func decoupledSummary(w io.Writer, st map[string]float64) {
 		tests, mapped, rb("visibility_quads"))
 	fmt.Fprintf(w, "shading cache: %.0f hits (%.0f on entries still shading), %.0f misses, %.0f evictions, hit rate %.1f%%; %.0f cycles stalled with every entry referenced, %.0f on reference counts\n",
 		hits, rb("cache_hits_in_flight"), misses, rb("cache_evictions"), 100*hits/(hits+misses),
-		rb("cycles_cache_all_referenced"), rb("cycles_ref_overflow"))
+		rb("cache_all_referenced_cycles"), rb("ref_overflow_cycles"))
 	if sq > 0 {
 		fmt.Fprintf(w, "shading quads: %.0f (%.0f invocations); savings against supersampling %.2fx (visible samples per invocation)\n",
 			sq, 4*sq, mapped/(4*sq))
