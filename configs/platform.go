@@ -743,6 +743,9 @@ func (p *Platform) Run(f *driver.Frame) (*Result, error) {
 		}
 		u.Finish(end)
 	}
+	if p.Memory != nil {
+		p.Memory.Finish(end) // the refreshes of channels idle at the frame's end
+	}
 	if err := cp.Err(); err != nil {
 		return nil, err
 	}

@@ -90,9 +90,16 @@ func BuildL2(cfg L2Config, m *Memory, engine sim.Engine, name string) (*L2, erro
 }
 
 // hitCounter is a tracing.Tracer that counts the hit/miss steps the write-back
-// cache adds to its req_in tasks (one per request).
+// cache adds to its req_in tasks, once per request. Akita's directory adds a
+// "read-hit" step before it knows the bank stage can take the read, and when
+// it cannot, it retries the same read (the head of its buffer) in a later
+// cycle and adds the step again; a retried read may also have become a miss
+// or an MSHR hit. So a read's "read-hit" counts once however often it repeats
+// (lastHit is the read it was last counted for), and is taken back when the
+// same read then steps as a miss or an MSHR hit.
 type hitCounter struct {
 	mu           sync.Mutex
+	lastHit      string
 	readHit      uint64 `stat:"read_hits"`
 	readMiss     uint64 `stat:"read_misses"`
 	readMSHRHit  uint64 `stat:"read_mshr_hits"`
@@ -112,10 +119,16 @@ func (h *hitCounter) StepTask(t tracing.Task) {
 	defer h.mu.Unlock()
 	switch t.Steps[0].What {
 	case "read-hit":
+		if t.ID == h.lastHit {
+			return // the directory retried the read
+		}
 		h.readHit++
+		h.lastHit = t.ID
 	case "read-miss":
+		h.retracted(t.ID)
 		h.readMiss++
 	case "read-mshr-hit":
+		h.retracted(t.ID)
 		h.readMSHRHit++
 	case "write-hit":
 		h.writeHit++
@@ -123,6 +136,15 @@ func (h *hitCounter) StepTask(t tracing.Task) {
 		h.writeMiss++
 	case "write-mshr-hit":
 		h.writeMSHRHit++
+	}
+}
+
+// retracted takes back the hit counted for read id when its retry turned
+// out a miss or an MSHR hit.
+func (h *hitCounter) retracted(id string) {
+	if id == h.lastHit {
+		h.readHit--
+		h.lastHit = ""
 	}
 }
 

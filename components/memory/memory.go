@@ -338,6 +338,14 @@ func (m *Memory) Stats(add func(name string, v float64)) {
 	}
 }
 
+// Finish ends the frame at end for the dramctl channels: each issues the
+// refreshes and page closes it slept through while idle (dramctl.Comp.Finish).
+func (m *Memory) Finish(end sim.VTimeInSec) {
+	for _, c := range m.ctls {
+		c.Finish(end)
+	}
+}
+
 // SetHalt gives the dramctl channels the platform's halt: a run with
 // DRAMCtl.Check on stops through it at the first protocol violation.
 func (m *Memory) SetHalt(h *timing.Halt) {

@@ -559,8 +559,8 @@ func (c *Comp) cacheStats(n string, add func(string, float64)) {
 	}
 	timing.AddTagged(n+".", add, &sc.tags.Stats)
 	timing.AddTagged(n+".", add, &sc.st)
-	add(n+".cycles_cache_all_referenced", float64(sc.stalls.Cycles(stallStateAllReferenced)))
-	add(n+".cycles_ref_overflow", float64(sc.stalls.Cycles(stallStateRefOverflow)))
+	add(n+".cache_all_referenced_cycles", float64(sc.stalls.Cycles(stallStateAllReferenced)))
+	add(n+".ref_overflow_cycles", float64(sc.stalls.Cycles(stallStateRefOverflow)))
 }
 
 // dispatchVisibility runs the look-up stage on the VisibilityQuads at the head

@@ -59,7 +59,7 @@ func shadingWarps(c *fakeCore) []string {
 func cacheStatsOf(c *Comp) map[string]float64 {
 	m := map[string]float64{}
 	for k, v := range testpeer.StatMap(c) {
-		for _, p := range []string{"cache_", "shading_", "shaded_shading", "visibility_", "record", "retired_records", "cycles_cache", "cycles_ref"} {
+		for _, p := range []string{"cache_", "shading_", "shaded_shading", "visibility_", "record", "retired_records", "ref_overflow"} {
 			if strings.HasPrefix(strings.TrimPrefix(k, "GPU.ReorderBuffer."), p) {
 				m[strings.TrimPrefix(k, "GPU.ReorderBuffer.")] = v
 			}
@@ -122,7 +122,7 @@ func TestShadingCache(t *testing.T) {
 			stats: map[string]float64{"cache_hits": 2, "cache_hits_in_flight": 2, "cache_misses": 3, "cache_evictions": 0,
 				"shading_quads": 3, "shading_warps": 2, "shaded_shading_warps": 2, "visibility_quads": 3,
 				"visibility_records": 3, "record_splits": 0, "retired_records": 3, "cache_entries_flushed": 0,
-				"cycles_cache_all_referenced": 0, "cycles_ref_overflow": 0},
+				"cache_all_referenced_cycles": 0, "ref_overflow_cycles": 0},
 		},
 		{
 			// Each record retires before the next arrives. 10 and 11 fill the
@@ -140,7 +140,7 @@ func TestShadingCache(t *testing.T) {
 			stats: map[string]float64{"cache_hits": 1, "cache_hits_in_flight": 0, "cache_misses": 5, "cache_evictions": 3,
 				"shading_quads": 5, "shading_warps": 5, "shaded_shading_warps": 5, "visibility_quads": 6,
 				"visibility_records": 6, "record_splits": 0, "retired_records": 6, "cache_entries_flushed": 0,
-				"cycles_cache_all_referenced": 0, "cycles_ref_overflow": 0},
+				"cache_all_referenced_cycles": 0, "ref_overflow_cycles": 0},
 		},
 		{
 			// Two entries, three tags: 12 stalls with both entries referenced by
@@ -158,7 +158,7 @@ func TestShadingCache(t *testing.T) {
 			stats: map[string]float64{"cache_hits": 0, "cache_hits_in_flight": 0, "cache_misses": 3, "cache_evictions": 1,
 				"shading_quads": 3, "shading_warps": 2, "shaded_shading_warps": 2, "visibility_quads": 1,
 				"visibility_records": 2, "record_splits": 1, "retired_records": 2, "cache_entries_flushed": 0,
-				"cycles_cache_all_referenced": 14, "cycles_ref_overflow": 0},
+				"cache_all_referenced_cycles": 14, "ref_overflow_cycles": 0},
 		},
 		{
 			// One-bit reference counts: q1's hit on 10 overflows while q0 holds
@@ -172,7 +172,7 @@ func TestShadingCache(t *testing.T) {
 			stats: map[string]float64{"cache_hits": 1, "cache_hits_in_flight": 0, "cache_misses": 1, "cache_evictions": 0,
 				"shading_quads": 1, "shading_warps": 1, "shaded_shading_warps": 1, "visibility_quads": 2,
 				"visibility_records": 2, "record_splits": 0, "retired_records": 2, "cache_entries_flushed": 0,
-				"cycles_cache_all_referenced": 0, "cycles_ref_overflow": 14},
+				"cache_all_referenced_cycles": 0, "ref_overflow_cycles": 14},
 		},
 		{
 			// A miss warp holds one draw: b's look-up at 2 flushes a's open warp
@@ -187,7 +187,7 @@ func TestShadingCache(t *testing.T) {
 			stats: map[string]float64{"cache_hits": 0, "cache_hits_in_flight": 0, "cache_misses": 2, "cache_evictions": 0,
 				"shading_quads": 2, "shading_warps": 2, "shaded_shading_warps": 2, "visibility_quads": 2,
 				"visibility_records": 2, "record_splits": 0, "retired_records": 2, "cache_entries_flushed": 0,
-				"cycles_cache_all_referenced": 0, "cycles_ref_overflow": 0},
+				"cache_all_referenced_cycles": 0, "ref_overflow_cycles": 0},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) { runCacheCase(t, tc) })

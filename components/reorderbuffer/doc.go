@@ -97,7 +97,7 @@
 //     them ready (ShadingCache.Filled).
 //  3. Stalls. A miss with every entry referenced, or a hit on an entry whose
 //     count is at the largest RefBits value, stalls the look-up: the cycles are
-//     counted (cycles_cache_all_referenced, cycles_ref_overflow; the activity
+//     counted (cache_all_referenced_cycles, ref_overflow_cycles; the activity
 //     says full), the open miss warp is flushed, and the record is split: its
 //     samples whose taps are all referenced become a record of their own (with
 //     those references; the rest of the quad follows in later records), the
@@ -180,7 +180,10 @@
 // shaded_shading_warps, visibility_quads, visibility_records (records that
 // entered the ring, split parts included), record_splits, retired_records,
 // cache_entries_flushed (shaded entries dropped by FlushCmd),
-// cycles_cache_all_referenced and cycles_ref_overflow. Buffers reports both
+// cache_all_referenced_cycles and ref_overflow_cycles (cycles the look-up
+// stalled, which the activity counts as cycles_full: they are not states of
+// their own, so their names do not start with cycles_, the prefix of the
+// activity's states). Buffers reports both
 // input ports, the entries in use and the output register, and the Control
 // port when CommandProcessor is set (so the sort-last machine's hang reports
 // are unchanged).

@@ -232,7 +232,7 @@ func decoupledSummary(w io.Writer, st map[string]float64) {
 		tests, mapped, rb("visibility_quads"))
 	fmt.Fprintf(w, "shading cache: %.0f hits (%.0f on entries still shading), %.0f misses, %.0f evictions, hit rate %.1f%%; %.0f cycles stalled with every entry referenced, %.0f on reference counts\n",
 		hits, rb("cache_hits_in_flight"), misses, rb("cache_evictions"), 100*hits/(hits+misses),
-		rb("cycles_cache_all_referenced"), rb("cycles_ref_overflow"))
+		rb("cache_all_referenced_cycles"), rb("ref_overflow_cycles"))
 	if sq > 0 {
 		fmt.Fprintf(w, "shading quads: %.0f (%.0f invocations); savings against supersampling %.2fx (visible samples per invocation)\n",
 			sq, 4*sq, mapped/(4*sq))
@@ -302,11 +302,16 @@ func tiledSummary(w io.Writer, st map[string]float64) {
 }
 
 // busiestLink returns the busy cycles of a bus, or of the busiest destination
-// link of a crossbar (its links report <name>.<Dest>.busy_cycles).
+// link of a crossbar (its links report <name>.To<Dest>.busy_cycles, where
+// <Dest> may hold a dot: a destination whose component's name another
+// destination has already taken adds its port's name, as SAGE's four
+// Pipe[p].InputAssembler on GPU.MemoryXbar, ToInputAssembler and
+// ToInputAssembler.ToMemory[1], or a component with two ports on the link, as
+// GPU.VideoXbar's ToConvolve[c] and ToConvolve[c].FromRoute).
 func busiestLink(st map[string]float64, name string) float64 {
 	best := -1.0
 	for k, v := range st {
-		if strings.HasPrefix(k, name+".") && strings.HasSuffix(k, ".busy_cycles") && strings.Count(k[len(name)+1:], ".") == 1 {
+		if strings.HasPrefix(k, name+".To") && strings.HasSuffix(k, ".busy_cycles") {
 			best = max(best, v)
 		}
 	}

@@ -143,6 +143,16 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 	return false
 }
 
+// Finish issues the commands an idle channel slept through up to end (the
+// frame's end: its refreshes and page-policy closes), so that refreshes,
+// refresh_cycles and precharges count the whole frame and not only up to the
+// channel's last request. The run is over: no timing changes.
+func (c *Comp) Finish(end sim.VTimeInSec) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.catchUp(int64(c.Freq.Cycle(end)))
+}
+
 // catchUp issues the commands of the cycles before t that the controller did
 // not wake for: with no request queued it sleeps through refreshes and page
 // closes, which are issued here, at their own cycles, when it wakes again.

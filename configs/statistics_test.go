@@ -1,0 +1,335 @@
+package configs
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/gfxsim/gfxsim/components/memory"
+)
+
+// TestStatisticsIdentities runs small frames on every machine (sort-last on
+// gfxsim's DRAM controller, on Akita's DRAM and on the ideal memory with
+// framebuffer prefetch, decoupled sampling, the tiled machine, SAGE) and
+// checks the conservation laws their statistics must obey: what a client sent
+// to memory is what the memory counted for it, every cache's hits and misses
+// add up to its look-ups and its misses to their outcomes, what one pipeline
+// stage passed on is what the next took, every rate is its counters' ratio.
+// Each identity is exact and is checked on every unit it finds; a machine
+// where it finds none of its units is an error of the test.
+func TestStatisticsIdentities(t *testing.T) {
+	for _, tc := range []struct {
+		name, yaml, scene string
+		samples           int
+		want              []string // identities that must find units on this machine
+	}{
+		{"sortlast", "", "room", 4, []string{"rtcache", "l2", "sampler", "channel clients", "dram", "sort-last flow", "shader"}},
+		{"akita-dram", overlay("akita-dram.yaml"), "room", 4, []string{"rtcache", "l2", "sampler", "sort-last flow"}},
+		{"ideal, prefetch", "memory: {type: ideal}\nrop: {prefetch_distance: 8}\n", "room", 4, []string{"rtcache", "prefetch", "l2", "sort-last flow"}},
+		{"decoupled", "", "motion", 0, []string{"rtcache", "channel clients", "dram", "sort-last flow", "shading cache", "shader"}},
+		{"sortmiddle", "machine: sortmiddle\n", "room", 4, []string{"rtcache", "l2", "sampler", "channel clients", "dram", "shader"}},
+		{"sage", "machine: sage\n", "room", 4, []string{"l2", "sampler", "channel clients", "dram", "shader"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := machine(t, tc.name, tc.yaml)
+			_, f := frameWith(t, tc.scene, 160, 90, tc.samples, c.DriverOptions())
+			_, res := timedOn(t, c, f)
+			found := checkIdentities(t, c, res)
+			for _, w := range tc.want {
+				if found[w] == 0 {
+					t.Errorf("identity %q found no unit to check", w)
+				}
+			}
+		})
+	}
+}
+
+// stats is a frame's statistics with the lookups the identities need.
+type stats map[string]float64
+
+// units returns the distinct prefixes p (sorted) of the keys p+suffix.
+func (s stats) units(suffix string) []string {
+	var out []string
+	for k := range s {
+		if strings.HasSuffix(k, suffix) {
+			out = append(out, strings.TrimSuffix(k, suffix))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// sum adds the counters whose keys match the regular expression re.
+func (s stats) sum(re string) float64 {
+	r := regexp.MustCompile("^" + re + "$")
+	t := 0.0
+	for k, v := range s {
+		if r.MatchString(k) {
+			t += v
+		}
+	}
+	return t
+}
+
+// checkIdentities checks every identity on the statistics of res (machine c)
+// and returns how many units each identity checked, by its name.
+func checkIdentities(t *testing.T, c *Config, res *Result) map[string]int {
+	t.Helper()
+	s := stats(res.Stats)
+	found := map[string]int{}
+	eq := func(id, what string, got, want float64) {
+		t.Helper()
+		found[id]++
+		if got != want {
+			t.Errorf("%s: %s: %v, want %v (off by %v)", id, what, got, want, got-want)
+		}
+	}
+	ratio := func(id, what string, got, num, den float64) {
+		t.Helper()
+		found[id]++
+		want := 0.0
+		if den > 0 {
+			want = num / den
+		}
+		if math.Abs(got-want) > 1e-12 {
+			t.Errorf("%s: %s: %v, want %v / %v = %v", id, what, got, num, den, want)
+		}
+	}
+
+	// Render-target caches (ROP colour, depth unit, HiZ; components/rop/rtcache).
+	for _, u := range s.units(".cache_line_reads") {
+		g := func(c string) float64 { return s[u+"."+c] }
+		if _, ok := s[u+".cache_hits"]; !ok {
+			continue
+		}
+		ratio("rtcache", u+" cache_hit_rate", g("cache_hit_rate"), g("cache_hits"), g("cache_hits")+g("cache_misses"))
+		// A miss is merged into a read in flight, filled from a fast clear,
+		// allocated for a whole-line overwrite, or read; a prefetch read is
+		// counted in cache_line_reads but is no miss (a demand miss finding
+		// it in flight is a merged miss).
+		eq("rtcache", u+" cache_misses + prefetch_issued = merged + cleared fills + overwrite fills + line reads",
+			g("cache_misses")+g("prefetch_issued"),
+			g("cache_misses_merged")+g("cache_cleared_fills")+g("cache_overwrite_fills")+g("cache_line_reads"))
+		eq("rtcache", u+" memory.reads = cache_line_reads", g("memory.reads"), g("cache_line_reads"))
+		eq("rtcache", u+" memory.writes = write-backs + uncached line writes", g("memory.writes"), g("cache_write_backs")+g("cache_line_writes_uncached"))
+		eq("rtcache", u+" bytes_read = memory.bytes_read", g("bytes_read"), g("memory.bytes_read"))
+		eq("rtcache", u+" bytes_written = memory.bytes_written", g("bytes_written"), g("memory.bytes_written"))
+		if _, ok := s[u+".cache_line_reads_compressed"]; ok {
+			eq("rtcache", u+" line reads + write-backs = compressed + uncompressed + unusable",
+				g("cache_line_reads")+g("cache_write_backs"),
+				g("cache_line_reads_compressed")+g("cache_line_reads_uncompressed")+g("cache_write_backs_compressed")+
+					g("cache_write_backs_uncompressed")+g("cache_compression_unusable"))
+		}
+		if g("prefetch_issued") > 0 {
+			// At the frame's end (the present flushes every line) each
+			// prefetch was useful, late or useless.
+			eq("prefetch", u+" prefetch_issued = useful + late + useless", g("prefetch_issued"),
+				g("prefetch_useful")+g("prefetch_late")+g("prefetch_useless"))
+		}
+	}
+
+	// L2 banks: every read and write is counted once in one outcome.
+	for _, b := range s.units(".read_mshr_hits") {
+		g := func(c string) float64 { return s[b+"."+c] }
+		eq("l2", b+" reads = read hits + misses + MSHR hits", g("reads"), g("read_hits")+g("read_misses")+g("read_mshr_hits"))
+		eq("l2", b+" writes = write hits + misses + MSHR hits", g("writes"), g("write_hits")+g("write_misses")+g("write_mshr_hits"))
+		ratio("l2", b+" read_hit_rate", g("read_hit_rate"), g("read_hits"), g("reads"))
+	}
+
+	// Texture samplers, and their L2 (GPU.L2 on the sort-last and tiled
+	// machines, GPU.Pipe[p].TextureL2 of each SAGE pipe).
+	for _, u := range s.units(".l1_lookups") {
+		g := func(c string) float64 { return s[u+"."+c] }
+		eq("sampler", u+" l1_lookups = l1_hits + l1_misses", g("l1_lookups"), g("l1_hits")+g("l1_misses"))
+		eq("sampler", u+" fill_lines = l1_misses - merged_misses", g("fill_lines"), g("l1_misses")-g("merged_misses"))
+		eq("sampler", u+" l2_reads = l2.reads", g("l2_reads"), g("l2.reads"))
+		eq("sampler", u+" bytes_read_l2 = l2.bytes_read", g("bytes_read_l2"), g("l2.bytes_read"))
+		eq("sampler", u+" requests = responses", g("requests"), g("responses"))
+		ratio("sampler", u+" hit_rate_line", g("hit_rate_line"), g("l1_hits"), g("l1_lookups"))
+		ratio("sampler", u+" hit_rate_texel", g("hit_rate_texel"), g("texel_hits"), g("texels"))
+	}
+	// The samplers, their L2 banks and the shader cores they serve: all of
+	// them on the sort-last and tiled machines; on SAGE pipe p's core and
+	// TextureL2 with GPU.TextureSampler[p] (named outside its pipe).
+	groups := [][3]string{{`GPU\.TextureSampler\[\d+\]\.`, `GPU\.L2\.Bank\[\d+\]\.`, `GPU\.ShaderCore\[\d+\]\.`}}
+	if c.Machine == "sage" {
+		groups = nil
+		for p := 0; p < c.Sage.Pipes; p++ {
+			groups = append(groups, [3]string{fmt.Sprintf(`GPU\.TextureSampler\[%d\]\.`, p),
+				fmt.Sprintf(`GPU\.Pipe\[%d\]\.TextureL2\.Bank\[\d+\]\.`, p), fmt.Sprintf(`GPU\.Pipe\[%d\]\.ShaderCore\[\d+\]\.`, p)})
+		}
+	}
+	for _, gr := range groups {
+		smp, banks, cores := gr[0], gr[1], gr[2]
+		eq("sampler", smp+": samplers' L2 reads = their L2 banks' reads", s.sum(smp+`l2\.reads`), s.sum(banks+"reads"))
+		eq("sampler", smp+": samplers' L2 bytes = their L2 banks' bytes_read", s.sum(smp+`l2\.bytes_read`), s.sum(banks+"bytes_read"))
+		eq("sampler", smp+": shader cores' texture requests = the samplers'", s.sum(cores+"texture_requests"), s.sum(smp+"requests"))
+		eq("sampler", smp+": shader cores' texture lane requests = the samplers' lanes", s.sum(cores+"texture_lane_requests"), s.sum(smp+"lanes"))
+	}
+	if _, ok := s["GPU.TextureTraffic.other.l2_bytes"]; ok {
+		eq("sampler", "texture traffic by texture: L2 bytes = the L2 banks' bytes_read", s.sum(`GPU\.TextureTraffic\.[^.]+\.l2_bytes`), s.sum(`GPU\.L2\.Bank\[\d+\]\.bytes_read`))
+		if c.MemoryConfig().Type == memory.TypeDRAMCtl {
+			eq("sampler", "texture traffic by texture: DRAM bytes = the L2 banks' bytes at the channels",
+				s.sum(`GPU\.TextureTraffic\.[^.]+\.dram_bytes`), s.sum(`GPU\.Memory\.Channel\[\d+\]\.client_bytes\[GPU\.L2\.Bank\[\d+\]\.BottomPort\]`))
+		}
+	}
+
+	// Memory channels: the clients' bytes add up to each channel's, and each
+	// client's bytes over the channels are what the client counted.
+	clients := map[string]float64{}
+	for _, ch := range s.units(".bytes_read") {
+		if !regexp.MustCompile(`^GPU\.Memory\.Channel\[\d+\]$`).MatchString(ch) {
+			continue
+		}
+		g := func(c string) float64 { return s[ch+"."+c] }
+		per := 0.0
+		for k, v := range s {
+			if n, ok := strings.CutPrefix(k, ch+".client_bytes["); ok {
+				per += v
+				clients[strings.TrimSuffix(n, "]")] += v
+			}
+		}
+		if _, ok := s[ch+".row_hits"]; !ok {
+			continue
+		}
+		eq("channel clients", ch+" client_bytes sum = bytes_read + bytes_written", per, g("bytes_read")+g("bytes_written"))
+		bursts := g("row_hits") + g("row_misses") + g("row_conflicts")
+		ratio("dram", ch+" row_hit_rate", g("row_hit_rate"), g("row_hits"), bursts)
+		// A bank closes each row it opens (a precharge) or leaves it open at
+		// the end. (Activates are not bounded by row misses + conflicts: a
+		// refresh may close a row opened for a burst before its column
+		// command, which then opens it again.)
+		found["dram"]++
+		if act, pre := g("activates"), g("precharges"); pre > act || act-pre > float64(c.MemoryConfig().DRAMCtl.WithDefaults().Geometry.TotalBanks()) {
+			t.Errorf("dram: %s: %v activates, %v precharges", ch, act, pre)
+		}
+		if tm := c.MemoryConfig().DRAMCtl.WithDefaults(); tm.Refresh {
+			// One all-bank refresh per tREFI of the frame (in the channel's
+			// clock), at most the JEDEC postponement behind.
+			due := math.Floor(res.Seconds * 1e12 / float64(tm.Timing.TCKps) / float64(tm.Timing.TREFI))
+			found["dram"]++
+			if r := g("refreshes"); r > due || r < due-8 {
+				t.Errorf("dram: %s: %v refreshes in %v s, %v tREFI periods", ch, r, res.Seconds, due)
+			}
+			eq("dram", ch+" refresh_cycles = refreshes x tRFC", g("refresh_cycles"), g("refreshes")*float64(tm.Timing.TRFC))
+		}
+	}
+	for cl, v := range clients {
+		u, ok := strings.CutSuffix(cl, ".ToMemory")
+		var want float64
+		switch {
+		case !ok:
+			// An L2 bank's misses: a line read each (the L2 only reads here).
+			b := strings.TrimSuffix(cl, ".BottomPort")
+			if s[b+".writes"] != 0 {
+				continue
+			}
+			want = s[b+".read_misses"] * float64(c.L2.LineBytes)
+		case u == "GPU.HostInterface":
+			want = s[u+".bytes_read"] + s[u+".bytes_written"]
+		default:
+			want = s[u+".memory.bytes_read"] + s[u+".memory.bytes_written"]
+		}
+		eq("channel clients", cl+" bytes at the channels = the client's own count", v, want)
+	}
+
+	// Pipeline flow of the sort-last machine: quads and samples out of one
+	// stage are those into the next.
+	if _, ok := s["GPU.QuadPacker.quads"]; ok {
+		sumU := func(unit, counter string) float64 { return s.sum(`GPU\.` + unit + `(\[\d+\])?\.` + counter) }
+		rast := sumU("Rasterizer", "quads")
+		du := rast
+		if _, ok := s["GPU.HiZ[0].quads_in"]; ok {
+			eq("sort-last flow", "rasterizers' quads = HiZ quads_in", sumU("HiZ", "quads_in"), rast)
+			eq("sort-last flow", "HiZ quads_out = quads_in - quads_culled", sumU("HiZ", "quads_out"), rast-sumU("HiZ", "quads_culled"))
+			eq("sort-last flow", "rasterizers' tiles = HiZ tiles_in", sumU("HiZ", "tiles_in"), sumU("Rasterizer", "tiles_emitted"))
+			eq("sort-last flow", "HiZ tiles_out = depth units' tiles_in", sumU("HiZ", "tiles_out"), sumU("DepthUnit", "tiles_in"))
+			du = sumU("HiZ", "quads_out")
+		}
+		eq("sort-last flow", "depth units' quads_in", sumU("DepthUnit", "quads_in"), du)
+		eq("sort-last flow", "depth units' quads_out = quads_in - culled by early Z", sumU("DepthUnit", "quads_out"), du-sumU("DepthUnit", "quads_culled_early_z"))
+		eq("sort-last flow", "depth units' tiles_out = tiles_in - tiles_culled", sumU("DepthUnit", "tiles_out"), sumU("DepthUnit", "tiles_in")-sumU("DepthUnit", "tiles_culled"))
+		eq("sort-last flow", "depth units' samples tested = passed + failed",
+			sumU("DepthUnit", "samples_tested_early")+sumU("DepthUnit", "samples_tested_late"), sumU("DepthUnit", "samples_passed")+sumU("DepthUnit", "samples_failed"))
+		out := sumU("DepthUnit", "quads_out")
+		eq("sort-last flow", "depth units' quads_out = the packer's quads + visibility quads", s["GPU.QuadPacker.quads"]+s["GPU.QuadPacker.visibility_quads"], out)
+		eq("sort-last flow", "packer quads = reorder buffer quads", s["GPU.ReorderBuffer.quads"], s["GPU.QuadPacker.quads"])
+		eq("sort-last flow", "packer warps = reorder buffer warps", s["GPU.ReorderBuffer.warps"], s["GPU.QuadPacker.warps"])
+		eq("sort-last flow", "reorder buffer quads retired", s["GPU.ReorderBuffer.retired_quads"], s["GPU.ReorderBuffer.quads"])
+		eq("sort-last flow", "packer visibility quads = reorder buffer's", s["GPU.ReorderBuffer.visibility_quads"], s["GPU.QuadPacker.visibility_quads"])
+		eq("sort-last flow", "ROPs' quads_in = reorder buffer's retired quads + visibility quads", sumU("ROP", "quads_in"), s["GPU.ReorderBuffer.retired_quads"]+s["GPU.ReorderBuffer.visibility_quads"])
+		eq("sort-last flow", "ROPs' quads_in = discarded + culled by late Z + written", sumU("ROP", "quads_in"),
+			sumU("ROP", "quads_discarded")+sumU("ROP", "quads_late_z_culled")+sumU("ROP", "quads_written"))
+		eq("sort-last flow", "primitive assembly's primitives sent = rasterizers' primitives", s.sum(`GPU\.PrimitiveAssembly\.primitives_sent_r\d+`), sumU("Rasterizer", "primitives"))
+		eq("sort-last flow", "pixel warps = packer warps + shading warps", s.sum(`GPU\.ShaderCore\[\d+\]\.pixel_warps`), s["GPU.QuadPacker.warps"]+s["GPU.ReorderBuffer.shading_warps"])
+		eq("sort-last flow", "pixel shader invocations = 4 x (packer quads + shading quads)", s.sum(`GPU\.ShaderCore\[\d+\]\.ps_invocations`), 4*(s["GPU.QuadPacker.quads"]+s["GPU.ReorderBuffer.shading_quads"]))
+		eq("sort-last flow", "vertex shader invocations = input assembler vertices", s.sum(`GPU\.ShaderCore\[\d+\]\.vs_invocations`), s["GPU.InputAssembler.vertices"])
+		eq("sort-last flow", "vertex warps = input assembler batches", s.sum(`GPU\.ShaderCore\[\d+\]\.vertex_warps`), s["GPU.InputAssembler.batches"])
+	}
+
+	// The shading cache of decoupled sampling (each reorder buffer).
+	for _, rb := range s.units(".shading_quads") {
+		g := func(c string) float64 { return s[rb+"."+c] }
+		if g("visibility_quads") == 0 {
+			continue
+		}
+		eq("shading cache", rb+" cache_misses = shading_quads", g("cache_misses"), g("shading_quads"))
+		eq("shading cache", rb+" visibility_records = visibility_quads + record_splits", g("visibility_records"), g("visibility_quads")+g("record_splits"))
+		eq("shading cache", rb+" retired_records = visibility_records", g("retired_records"), g("visibility_records"))
+		eq("shading cache", rb+" shaded_shading_warps = shading_warps", g("shaded_shading_warps"), g("shading_warps"))
+		found["shading cache"]++
+		if g("cache_hits_in_flight") > g("cache_hits") || g("cache_evictions")+g("cache_entries_flushed") > g("cache_misses") ||
+			g("cache_misses")-g("cache_evictions")-g("cache_entries_flushed") > float64(c.ReorderBuffer.ShadingCacheEntries) {
+			t.Errorf("shading cache: %s: %v hits (%v in flight), %v misses, %v evictions, %v flushed, %d entries", rb,
+				g("cache_hits"), g("cache_hits_in_flight"), g("cache_misses"), g("cache_evictions"), g("cache_entries_flushed"), c.ReorderBuffer.ShadingCacheEntries)
+		}
+	}
+
+	// Shader cores, primitive assembly, input assembler, rasterizers (every machine).
+	for _, u := range s.units(".ps_lane_instructions") {
+		g := func(c string) float64 { return s[u+"."+c] }
+		eq("shader", u+" instructions = vs + ps + gs", g("instructions"), g("vs_instructions")+g("ps_instructions")+g("gs_instructions"))
+		eq("shader", u+" lane_instructions = vs + ps + gs", g("lane_instructions"), g("vs_lane_instructions")+g("ps_lane_instructions")+g("gs_lane_instructions"))
+		eq("shader", u+" instructions by kind", g("instructions"),
+			g("instructions_alu")+g("instructions_sfu")+g("instructions_texture")+g("instructions_derivative")+g("instructions_kill"))
+	}
+	for _, u := range s.units(".triangles_5d") {
+		g := func(c string) float64 { return s[u+"."+c] }
+		eq("shader", u+" triangles = primitives + culled + rejected", g("triangles"), g("primitives")+g("culled")+g("rejected"))
+		eq("shader", u+" set_up = primitives", g("set_up"), g("primitives"))
+	}
+	for _, u := range s.units(".index_reads") {
+		g := func(c string) float64 { return s[u+"."+c] }
+		eq("shader", u+" index_reads = batch tag hits + misses", g("index_reads"), g("batch_tag_hits")+g("batch_tag_misses"))
+		eq("shader", u+" index_reads = index cache hits + misses", g("index_reads"), g("index_cache_hits")+g("index_cache_misses"))
+		eq("shader", u+" vertices = batch tag misses", g("vertices"), g("batch_tag_misses"))
+		ratio("shader", u+" batch_tag_hit_rate", g("batch_tag_hit_rate"), g("batch_tag_hits"), g("index_reads"))
+	}
+	for _, u := range s.units(".tiles_tested") {
+		g := func(c string) float64 { return s[u+"."+c] }
+		eq("shader", u+" tiles_tested = inside + outside + partial", g("tiles_tested"), g("tiles_inside")+g("tiles_outside")+g("tiles_partial"))
+	}
+
+	// Activity: utilization is the busy share of the unit's states.
+	for _, u := range s.units(".utilization") {
+		busy, all := 0.0, 0.0
+		for k, v := range s {
+			if st, ok := strings.CutPrefix(k, u+".cycles_"); ok && !strings.Contains(st, ".") {
+				all += v
+				if st == "busy" {
+					busy = v
+				}
+			}
+		}
+		if all > 0 {
+			ratio("activity", u+" utilization = cycles_busy / its cycles", s[u+".utilization"], busy, all)
+		}
+	}
+	if testing.Verbose() {
+		t.Log(fmt.Sprint(found))
+	}
+	return found
+}
