@@ -19,9 +19,10 @@ var programs = map[string]bool{
 
 // Lab is one folder labs/NN-name/ and its lab.yaml.
 type Lab struct {
-	Dir      string    `yaml:"-"` // folder name, e.g. 01-vertex-batching
-	Title    string    `yaml:"title"`
-	Commands []Command `yaml:"commands"`
+	Dir      string        `yaml:"-"` // folder name, e.g. 01-vertex-batching
+	Title    string        `yaml:"title"`
+	Commands []Command     `yaml:"commands"`
+	Expect   []Expectation `yaml:"expect"`
 }
 
 // Command is one run of an experiment binary, at the lab's small and full settings.
@@ -121,7 +122,7 @@ func LoadLab(path string) (Lab, error) {
 	return lab, nil
 }
 
-func (l Lab) validate() error {
+func (l *Lab) validate() error {
 	if !labDirPattern.MatchString(l.Dir) {
 		return fmt.Errorf("folder %q: want NN-name (two digits, a dash, lower-case words)", l.Dir)
 	}
@@ -161,7 +162,7 @@ func (l Lab) validate() error {
 		}
 		seen[c.Name] = true
 	}
-	return nil
+	return l.parseExpectations()
 }
 
 func (o Outputs) validate() error {

@@ -45,7 +45,8 @@ func Build(root, bin string, labs []Lab) error {
 	return nil
 }
 
-// RunLab runs every command of a lab and checks its outputs; it returns the wall time.
+// RunLab runs every command of a lab and checks its outputs, then its expectations; it
+// returns the wall time.
 func (r Runner) RunLab(lab Lab) (time.Duration, error) {
 	start := time.Now()
 	for _, c := range lab.Commands {
@@ -53,7 +54,32 @@ func (r Runner) RunLab(lab Lab) (time.Duration, error) {
 			return time.Since(start), err
 		}
 	}
-	return time.Since(start), nil
+	err := CheckExpectations(filepath.Join(r.Out, lab.Dir), lab, r.Full, r.Log)
+	return time.Since(start), err
+}
+
+// CheckExpectations evaluates the lab's expectations that apply at the settings on the
+// outputs of its commands under dir (dir/<command>/). It logs each relation's values and
+// returns an error naming every one that does not hold or cannot be evaluated.
+func CheckExpectations(dir string, lab Lab, full bool, log io.Writer) error {
+	src := newFolder(dir)
+	var errs []error
+	for _, e := range lab.Expect {
+		if !e.Applies(full) {
+			continue
+		}
+		where := fmt.Sprintf("lab %s, expectation at lab.yaml line %d (%s)", lab.Dir, e.Line, e.Why)
+		o, err := e.rel.Evaluate(src)
+		switch {
+		case err != nil:
+			errs = append(errs, fmt.Errorf("%s: %s: %w", where, e.That, err))
+		case !o.Holds:
+			errs = append(errs, fmt.Errorf("%s: %s does not hold: %s", where, e.That, o))
+		case log != nil:
+			fmt.Fprintf(log, "  %s/expect line %d: %s %s %s: %s\n", lab.Dir, e.Line, formatValue(o.Left), e.rel.Op, formatValue(o.Right), e.Why)
+		}
+	}
+	return errors.Join(errs...)
 }
 
 func (r Runner) runCommand(lab Lab, c Command) error {
