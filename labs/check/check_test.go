@@ -87,15 +87,7 @@ func load(t *testing.T) (string, []Lab) {
 
 func TestVerify(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, text string) {
-		t.Helper()
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := writer(t, dir)
 	write("stats.json", `{"GPU.cycles": 100, "GPU.name": "x", "GPU.none": null}`)
 	write("points/a.json", `{"x": 1}`)
 	write("points/b.json", `{"x": `)
@@ -250,5 +242,20 @@ func TestRunLabErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// writer returns a function that writes the file name (slash-separated, its
+// folders made) in dir with text.
+func writer(t *testing.T, dir string) func(name, text string) {
+	return func(name, text string) {
+		t.Helper()
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

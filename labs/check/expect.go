@@ -384,39 +384,24 @@ func (p *parser) comparison() string {
 	return ""
 }
 
-func (p *parser) expr() (Expr, error) {
-	x, err := p.term()
-	if err != nil {
-		return nil, err
-	}
-	for {
-		p.space()
-		op := p.peek()
-		if op != '+' && op != '-' {
-			return x, nil
-		}
-		p.i++
-		y, err := p.term()
-		if err != nil {
-			return nil, err
-		}
-		x = binary{op: op, l: x, r: y}
-	}
-}
+func (p *parser) expr() (Expr, error) { return p.chain("+-", p.term) }
 
-func (p *parser) term() (Expr, error) {
-	x, err := p.unary()
+func (p *parser) term() (Expr, error) { return p.chain("*/", p.unary) }
+
+// chain parses operands (next) joined by the left-associative operators ops.
+func (p *parser) chain(ops string, next func() (Expr, error)) (Expr, error) {
+	x, err := next()
 	if err != nil {
 		return nil, err
 	}
 	for {
 		p.space()
 		op := p.peek()
-		if op != '*' && op != '/' {
+		if op == 0 || !strings.ContainsRune(ops, rune(op)) {
 			return x, nil
 		}
 		p.i++
-		y, err := p.unary()
+		y, err := next()
 		if err != nil {
 			return nil, err
 		}

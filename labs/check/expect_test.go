@@ -214,15 +214,7 @@ func TestLoadLabExpect(t *testing.T) {
 
 func TestCheckExpectations(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, text string) {
-		t.Helper()
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := writer(t, dir)
 	write("oracle/stats.json", `{"GPU.cycles": 1000, "GPU.HiZ[0].culling_rate": 0.5, "GPU.HiZ[1].culling_rate": 0.3, "GPU.zero": 0, "GPU.name": "x"}`)
 	write("zmask/stats.json", `{"GPU.cycles": 1100, "GPU.HiZ[0].culling_rate": 0.4, "GPU.HiZ[1].culling_rate": 0.2}`)
 	write("study/summary.csv", "config,samples,culling_rate,share\nORACLE,1,0.467,100%\nZMASK,1,0.181,39.0%\nZMASK,4,0.2,x\n")
