@@ -40,8 +40,10 @@
 // the messages of FromRasterizers come from it (already culled), and the unit
 // relays depth clears and presents to it and sends it z-max feedback.
 //
-// One depth unit and one ROP serve each partition p: the raster tiles (tx, ty)
-// with (tx + ty*rop_interleave) mod P == p. Every depth test of a sample happens
+// One depth unit and one ROP serve each partition p: the partition tiles (tx,
+// ty) of the rop section's tile_size pixels with (tx + ty*S) mod P == p (S the
+// rop section's stride: the rasterizers' PartitionStride and
+// PartitionTileRatio). Every depth test of a sample happens
 // in its partition's unit, in API order.
 //
 // # Ports
@@ -79,7 +81,7 @@
 //     quad in order, the depth-cache lines of its covered samples
 //     (DepthDesc.Addr + DepthBuf.Address(x, y, s), plus the D32F stencil plane's
 //     StencilAddress when stencil is on) are looked up: hits, misses that send a
-//     line read (at most MaxOutstandingMemory requests in flight), misses merged
+//     line read (at most Cache.MaxOutstanding requests in flight), misses merged
 //     with a read in flight, and cleared lines that are allocated at once with no
 //     read. The quad waits in a ring of WaitQuads quads until its lines arrived.
 //     Hazard: an early-Z quad of draw D is not looked up while late-Z quads of a

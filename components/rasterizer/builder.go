@@ -62,7 +62,7 @@ func (c Config) Validate() error {
 // Build(name) (e.g. "GPU.Rasterizer[1]"); env's halt stops the rasterizer
 // (malformed input sets it) and its progress counts one unit per message
 // sent. The platform then sets DepthUnits (NumPartitions ports, in partition
-// order), TileFilter (hierarchical Z; nil keeps every tile) and connects the
+// order), TileFilter (a per-tile filter; nil keeps every tile) and connects the
 // ports.
 type Builder = timing.Builder[Config, *Comp]
 

@@ -39,7 +39,8 @@
 //	FromPrimitiveAssembly  in   protocol.PrimitiveMsg (with an optional Window, below),
 //	                            protocol.DrawEnd (in API order; the port's buffer is the
 //	                            primitive FIFO of InputQueue entries)
-//	ToDepthUnits           out  protocol.TileQuads to DepthUnits[p], p = TileOwner(tx, ty, PartitionStride, P);
+//	ToDepthUnits           out  protocol.TileQuads to DepthUnits[p], p = TileOwner(tx/k, ty/k, PartitionStride, P)
+//	                            (k = PartitionTileRatio: raster tiles per partition tile, each way);
 //	                            protocol.DrawEnd{draw, From: r} to every depth unit
 //
 // The platform sets DepthUnits (one port per depth unit, by partition) and may
@@ -148,6 +149,7 @@
 //
 //	Index r, NumRasterizers R (2), RasterStride (1)      tile ownership of the rasterizers
 //	NumPartitions P (4), PartitionStride (1)             tile ownership of the depth units
+//	PartitionTileRatio (1)                               raster tiles per partition tile, each way
 //	TilesPerCycle   1   owned tiles tested per cycle
 //	QuadsPerCycle   8   quads produced per cycle
 //	SampleTestsPerCycle 64 5D sample tests per cycle (DefaultSampleTestsPerCycle: a choice)
@@ -159,7 +161,8 @@
 // halt stops the rasterizer (malformed input sets it through timing.Fault,
 // with an error naming the rasterizer that Err returns; without a halt flag,
 // a rasterizer alone, the error panics) and its progress counts one unit per
-// message sent. The TileFilter field installs hierarchical Z (nil keeps every tile).
+// message sent. The TileFilter field installs a per-tile filter (nil, the
+// platform's choice, keeps every tile; hierarchical Z is components/hiz).
 //
 // # Statistics
 //

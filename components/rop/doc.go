@@ -31,8 +31,8 @@
 // compression is never applied (counted as cache_compression_unusable). The
 // memory image keeps the uncompressed contents: only the request sizes change.
 //
-// ROP p serves the raster tiles (tx, ty) with (tx + ty*PartitionStride) mod
-// NumPartitions == p; every colour write of a sample happens in its partition's
+// ROP p serves the screen tiles (tx, ty) of TileSize pixels (the partition
+// tiles) with (tx + ty*PartitionStride) mod NumPartitions == p; every colour write of a sample happens in its partition's
 // ROP, in the order the reorder buffer retires quads (API order).
 //
 // # Ports
