@@ -15,7 +15,13 @@
 // and sends it towards the channel; when the DataReadyRsp comes back it sends a
 // DataReadyRsp with the same data to the command processor, responding to the
 // original request. At most MaxOutstanding requests are in flight; the bridge
-// forwards one request and one response per cycle.
+// forwards one request and one response per cycle. MakeBuilder's defaults:
+// 1 GHz, MaxOutstanding 16 (WithMaxOutstanding), port buffers of 8 messages.
+//
+// Statistics ("<name>.<counter>"): reads, writes, bytes_read, bytes_written
+// (the requests forwarded), and the activity: cycles_busy (a request or a
+// response moved), cycles_blocked (nothing moved while requests were in flight
+// or a response waited for the host bus), cycles_idle and utilization.
 //
 // Tasks (only when a tracer is attached, docs/design-timing.md section 10): a
 // forwarded request is Akita's req_in task "<ID>@<name>" (below the command

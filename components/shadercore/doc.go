@@ -165,7 +165,8 @@
 //
 // Named "<core name>.<counter>": vertex_warps, pixel_warps, vs_invocations and
 // ps_invocations (lanes), helper_pixels, instructions (warp instructions) and
-// instructions_alu, _sfu, _derivative, _texture, _kill, lane_instructions,
+// instructions_alu, instructions_sfu, instructions_derivative,
+// instructions_texture, instructions_kill, lane_instructions,
 // vs_instructions, ps_instructions, vs_lane_instructions, ps_lane_instructions
 // (equal to the reference renderer's counters for the same work), gs_warps,
 // gs_invocations, gs_instructions, gs_lane_instructions, gs_emits,

@@ -170,6 +170,13 @@
 // utilization, and the memory client's counters under "<sampler name>.l2."
 // (reads, bytes_read, read_latency_avg, cycles_blocked, ...).
 //
+// TextureTraffic (traffic.go; the platform's "GPU.TextureTraffic", on SAGE
+// "GPU.Pipe[p].TextureTraffic") is not a sampler but hooks on the texture L2
+// banks' ports; it reports the bytes of texture reads by texture, at the L2
+// and at DRAM: "<name>.<texture>.l2_bytes" and "<name>.<texture>.dram_bytes"
+// (the texture's name from the frame, made a statistic name), and
+// other.l2_bytes and other.dram_bytes for reads of no texture.
+//
 // Malformed input (a message that is not a TexRequest, a request without a
 // binding) and missing wiring (no Image, no L2) stop the simulation through
 // the platform's timing.Halt with an error naming the sampler.

@@ -61,8 +61,8 @@
 // Stats reports, under "<name>.": primitives, bin_entries, bin_spread
 // (entries per primitive), bin_spread_max, draws, passes, empty_passes,
 // chunks, bin_bytes_written (entries and links), parameter_bytes_written, the
-// activity cycles (busy, binning, wait_memory, wait_tiles, blocked_send, idle)
-// and utilization, and the memory client's counters under "<name>.memory.".
+// activity cycles (cycles_busy, cycles_binning, cycles_wait_memory,
+// cycles_wait_tiles, cycles_blocked_send, cycles_idle) and utilization, and the memory client's counters under "<name>.memory.".
 //
 // # Tasks
 //

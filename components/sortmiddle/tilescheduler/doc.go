@@ -24,6 +24,6 @@
 // # Statistics
 //
 // Stats reports, under "<name>.": passes, tiles, tiles_skipped, tiles_u<k>
-// per unit, and the activity cycles (busy, wait_tile_units, blocked_send,
-// idle) and utilization.
+// per unit, and the activity cycles (cycles_busy, cycles_wait_tile_units,
+// cycles_blocked_send, cycles_idle) and utilization.
 package tilescheduler

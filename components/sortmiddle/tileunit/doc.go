@@ -69,9 +69,15 @@
 // bin_bytes_read, parameter_bytes_read, primitives (one per primitive and
 // tile), draw_ends, tile_memory_reads, tile_memory_writes,
 // tile_memory_bytes_read, tile_memory_bytes_written, the activity cycles
-// (busy, load, wait_bin, render, flush, store, idle) and utilization, and the
-// memory client's counters under "<name>.memory.". Buffers names the tile in
-// progress and what it waits for, so that a stuck frame names the unit.
+// (cycles_busy, cycles_load, cycles_wait_bin, cycles_render, cycles_flush,
+// cycles_store, cycles_idle) and utilization, and the memory client's
+// counters under "<name>.memory.". Buffers names the tile in progress and
+// what it waits for, so that a stuck frame names the unit. The back end's
+// units are built by the platform (configs/platform_sortmiddle.go) as
+// "<name>.Rasterizer", ".DepthUnit", ".QuadPacker", ".ReorderBuffer" and
+// ".ROP" and report their own statistics there; the buses between them are
+// "<name>.PrimitiveBus", ".TileBus", ".QuadBus", ".WarpBus", ".ROPBus",
+// ".LateZBus", ".ControlBus" and ".TileMemoryBus".
 //
 // # Tasks
 //
