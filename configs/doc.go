@@ -22,4 +22,12 @@
 // configuration. The overlay akita-dram.yaml beside the embedded machines puts
 // the default machine back on Akita's mem/dram (4 GDDR5 channels), the memory
 // it had before.
+//
+// Besides every unit's, link's and memory's counters, a frame's statistics
+// (Result.Stats) hold the platform's own: GPU.cycles and GPU.frame_seconds
+// (the frame's length at the core clock), GPU.video_end_cycles on SAGE, and
+// GPU.Multipass.* (multipass.go: split_draws, passes, intermediate_targets,
+// save_bytes_written and save_bytes_read, the ROPs' traffic to the
+// intermediate targets, restore_l2_bytes and restore_dram_bytes, their texture
+// reads), reported on every machine, 0 without split draws.
 package configs

@@ -188,9 +188,12 @@
 // cache_write_backs, cache_cleared_lines, cache_invalidated_lines (FlushCmd
 // with Invalidate), cache_hit_rate, bytes_read,
 // bytes_written (the depth traffic), the Z compression counters
-// (cache_line_reads_compressed, cache_write_backs_compressed,
-// cache_compression_bytes_saved, cache_compression_unusable, ...) and memory.*
-// (the memory client); cycles_busy,
+// (cache_line_reads_compressed, cache_line_reads_uncompressed,
+// cache_write_backs_compressed, cache_write_backs_uncompressed,
+// cache_compression_bytes_saved, cache_compression_unusable), the cache's
+// counters of accesses the unit never makes (cache_overwrite_fills,
+// cache_line_writes_uncached: always 0) and memory.* (the memory client);
+// cycles_busy,
 // cycles_wait_memory, cycles_late_z_drain, cycles_blocked_output, cycles_idle
 // and utilization.
 //

@@ -135,9 +135,11 @@
 // peak_bandwidth, row_hits, row_misses, row_conflicts (the row was open when
 // the request arrived and stayed open; the bank was closed; another row was
 // open), row_hit_rate, activates, precharges, refreshes, refresh_cycles,
-// read_queue_avg/max and write_queue_avg/max (bursts, averaged over cycles),
-// read_latency_avg/max and write_latency_avg/max (command clocks from arrival
-// in the Top port to the response leaving), a read-latency histogram in
-// power-of-two buckets (HistogramBucketNames), client_bytes[<port>] per
-// requester, and in_flight.
+// read_queue_avg, read_queue_max, write_queue_avg and write_queue_max
+// (bursts, averaged over cycles), read_latency_avg, read_latency_max,
+// write_latency_avg and write_latency_max (command clocks from arrival in the
+// Top port to the response leaving), a read-latency histogram in power-of-two
+// buckets (HistogramBucketNames: read_latency_lt_<n> for n = 32, 64, ...,
+// 16384, and read_latency_ge_16384), client_bytes[<port>] per
+// requester (the requester's port name), and in_flight.
 package dramctl
