@@ -72,13 +72,17 @@
 //
 // # Parameters (builder)
 //
-// Index (0), Pipes (4), Geometry (1280x1024 at 8, 8 interleaves of 4 chips),
-// Cache (8 blocks of 8 samples per chip: the 3D-RAM pixel buffer),
-// Pages (4 banks, 40 blocks a page: a 10 Kbit page of 256-bit blocks),
-// WriteCycles (1), FillCycles (2), WriteBackCycles (2), PageMissCycles (6),
-// ClearSamplesPerCycle (16), InputQueue (2 messages), Freq (100 MHz), Engine,
-// Halt, Progress. The block, page and clear cycles are choices: the sources
-// found give the organisation and the 100 MHz pixel rate, not these timings.
+// MakeBuilder().WithEnv(env).WithConfig(cfg).Build(name): env (timing.Env)
+// gives the engine, the clock (configs: sage.clocks.sample_buffer_mhz, 100
+// MHz), the halt and the progress; Config
+// (DefaultConfig) holds Index (0), Pipes (4), Geometry (1280x1024 at 8, 8
+// interleaves of 4 chips), BlocksPerChip and SamplesPerBlock (8 blocks of 8
+// samples per chip: the 3D-RAM pixel buffer), BanksPerChip and BlocksPerPage
+// (4 banks, 40 blocks a page: a 10 Kbit page of 256-bit blocks), WriteCycles
+// (1), FillCycles (2), WriteBackCycles (2), PageMissCycles (6),
+// ClearSamplesPerCycle (16) and InputQueue (2 messages). The block, page and
+// clear cycles are choices: the sources found give the organisation and the
+// 100 MHz pixel rate, not these timings.
 //
 // # Tasks (traces)
 //

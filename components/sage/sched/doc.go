@@ -71,13 +71,15 @@
 //
 // # Parameters (builder)
 //
-// Pipes (4), Interleaves (first 0, count 4), InputDepth (256 samples),
-// SecondStageDepth (64), Hysteresis (16 samples), PrewriteDepth (64),
-// SnoopDistance (16 samples), SamplesPerCycle (1 per interleave: a 3DRAM
-// interleave writes one sample per bus cycle), OutputBurst (16 samples),
-// InputPortQueue (4 messages), OutputPortQueue (8), Freq (100 MHz, the 3DRAM
-// clock of FBRAM 1994), Engine, Halt, Progress. The paper gives none of these
-// numbers.
+// MakeBuilder().WithEnv(env).WithConfig(cfg).Build(name): env (timing.Env)
+// gives the engine, the clock (configs: sage.clocks.sched_mhz, 100 MHz, the
+// 3DRAM clock of FBRAM 1994), the halt and the progress; Config (DefaultConfig) holds
+// Pipes (4), FirstInterleave and Interleaves (first 0, count 4), InputDepth
+// (256 samples), SecondStageDepth (64), Hysteresis (16 samples),
+// PrewriteDepth (64), SnoopDistance (16 samples), SamplesPerCycle (1 per
+// interleave: a 3DRAM interleave writes one sample per bus cycle),
+// OutputBurst (16 samples), InputPortQueue (4 messages) and OutputPortQueue
+// (8). The paper gives none of these numbers.
 //
 // # Tasks (traces)
 //
