@@ -17,7 +17,12 @@ import (
 // checks the conservation laws their statistics must obey: what a client sent
 // to memory is what the memory counted for it, every cache's hits and misses
 // add up to its look-ups and its misses to their outcomes, what one pipeline
-// stage passed on is what the next took, every rate is its counters' ratio.
+// stage passed on is what the next took (on SAGE: samples, bursts, spans and
+// pixels from the sample fill through the scheds and interleaves, and from the
+// route through the convolve chips to the video output, with the bytes each
+// message carries), every link's messages and bytes are the sums over its
+// message kinds and a crossbar's over its destination links, every rate is
+// its counters' ratio.
 // Each identity is exact and is checked on every unit it finds; a machine
 // where it finds none of its units is an error of the test.
 func TestStatisticsIdentities(t *testing.T) {
@@ -26,12 +31,12 @@ func TestStatisticsIdentities(t *testing.T) {
 		samples           int
 		want              []string // identities that must find units on this machine
 	}{
-		{"sortlast", "", "room", 4, []string{"rtcache", "l2", "sampler", "channel clients", "dram", "sort-last flow", "shader"}},
+		{"sortlast", "", "room", 4, []string{"rtcache", "l2", "sampler", "channel clients", "dram", "sort-last flow", "shader", "links", "crossbars"}},
 		{"akita-dram", overlay("akita-dram.yaml"), "room", 4, []string{"rtcache", "l2", "sampler", "sort-last flow"}},
 		{"ideal, prefetch", "memory: {type: ideal}\nrop: {prefetch_distance: 8}\n", "room", 4, []string{"rtcache", "prefetch", "l2", "sort-last flow"}},
 		{"decoupled", "", "motion", 0, []string{"rtcache", "channel clients", "dram", "sort-last flow", "shading cache", "shader"}},
 		{"sortmiddle", "machine: sortmiddle\n", "room", 4, []string{"rtcache", "l2", "sampler", "channel clients", "dram", "shader"}},
-		{"sage", "machine: sage\n", "room", 4, []string{"l2", "sampler", "channel clients", "dram", "shader"}},
+		{"sage", "machine: sage\n", "room", 4, []string{"l2", "sampler", "channel clients", "dram", "shader", "sage flow", "links", "crossbars"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := machine(t, tc.name, tc.yaml)
@@ -311,6 +316,153 @@ func checkIdentities(t *testing.T, c *Config, res *Result) map[string]int {
 	for _, u := range s.units(".tiles_tested") {
 		g := func(c string) float64 { return s[u+"."+c] }
 		eq("shader", u+" tiles_tested = inside + outside + partial", g("tiles_tested"), g("tiles_inside")+g("tiles_outside")+g("tiles_partial"))
+	}
+
+	// SAGE's sample and video flow: samples, bursts, spans and pixels out of
+	// one hop are those into the next (pipes' sample fill -> sample buses ->
+	// scheds -> write crossbars -> 3DRAM interleaves; interleaves -> route ->
+	// video crossbar -> convolve chips -> video chain -> video output), and
+	// each message's bytes are its header and payload (components/protocol:
+	// an 8-byte header; packet_bytes a sample in a SampleBurst, 5 bytes a
+	// sample in a SampleSpan, 4 a pixel in a VideoSpan).
+	if c.Machine == "sage" {
+		const header = 8
+		packet := float64(c.Sage.Fill.PacketBytes)
+		id := "sage flow"
+		for p := 0; p < c.Sage.Pipes; p++ {
+			f := fmt.Sprintf(`GPU\.Pipe\[%d\]\.`, p)
+			bus := f + `SampleBus\[\d+\]\.`
+			eq(id, fmt.Sprintf("pipe %d: sample fill bursts = its sample buses' SampleBursts", p), s.sum(f+`SampleFill\.bursts`), s.sum(bus+`SampleBurst\.messages`))
+			eq(id, fmt.Sprintf("pipe %d: sample fill markers = its sample buses' OrderMarkers", p), s.sum(f+`SampleFill\.markers`), s.sum(bus+`OrderMarker\.messages`))
+			eq(id, fmt.Sprintf("pipe %d: sample buses' SampleBurst bytes = header x bursts + packet_bytes x samples_out", p),
+				s.sum(bus+`SampleBurst\.bytes`), header*s.sum(bus+`SampleBurst\.messages`)+packet*s.sum(f+`SampleFill\.samples_out`))
+		}
+		scheds := len(s.units(".hysteresis_holds")) // the board's two
+		perInterleave := c.Sage.SampleBuffer.Interleaves / scheds
+		for k := 0; k < scheds; k++ {
+			sc := fmt.Sprintf("GPU.Sched[%d]", k)
+			g := func(n string) float64 { return s[sc+"."+n] }
+			bus := fmt.Sprintf(`GPU\.Pipe\[\d+\]\.SampleBus\[%d\]\.`, k)
+			wx := fmt.Sprintf("GPU.WriteXbar[%d].", k)
+			// The sample buses' bytes over the pipes: their bursts' samples.
+			eq(id, sc+" samples_in = the samples of the pipes' bursts on its sample buses", g("samples_in"),
+				(s.sum(bus+`SampleBurst\.bytes`)-header*s.sum(bus+`SampleBurst\.messages`))/packet)
+			eq(id, sc+" samples_out = samples_in", g("samples_out"), g("samples_in"))
+			eq(id, sc+" bursts_out = its write crossbar's SampleBursts", g("bursts_out"), s[wx+"SampleBurst.messages"])
+			eq(id, sc+" prefetches = its write crossbar's Prefetches", g("prefetches"), s[wx+"Prefetch.messages"])
+			eq(id, sc+" write crossbar's SampleBurst bytes = header x bursts + packet_bytes x samples_out",
+				s[wx+"SampleBurst.bytes"], header*g("bursts_out")+packet*g("samples_out"))
+			var out, bursts, prefetches float64
+			for i := k * perInterleave; i < (k+1)*perInterleave; i++ {
+				il := fmt.Sprintf("GPU.Interleave[%d]", i)
+				eq(id, fmt.Sprintf("%s interleave%d_samples = %s samples_in", sc, i, il), g(fmt.Sprintf("interleave%d_samples", i)), s[il+".samples_in"])
+				out += g(fmt.Sprintf("interleave%d_samples", i))
+				bursts += s[il+".bursts"]
+				prefetches += s[il+".prefetches"]
+			}
+			eq(id, sc+" samples_out = its interleaves' samples", g("samples_out"), out)
+			eq(id, sc+" bursts_out = its interleaves' bursts", g("bursts_out"), bursts)
+			eq(id, sc+" prefetches = its interleaves' prefetches", g("prefetches"), prefetches)
+		}
+		eq(id, "sample fills' samples_out = scheds' samples_in", s.sum(`GPU\.Pipe\[\d+\]\.SampleFill\.samples_out`), s.sum(`GPU\.Sched\[\d+\]\.samples_in`))
+		capacity := float64(c.Sage.SampleBuffer.ChipsPerInterleave * c.Sage.SampleBuffer.CacheBlocks)
+		for _, il := range s.units(".flush_write_backs") {
+			g := func(n string) float64 { return s[il+"."+n] }
+			// Every sample looks its block up once; a miss loads the block, so
+			// does a prefetch of an absent one; a block written back (evicted
+			// dirty, or dirty at the Present's flush) was loaded first; a
+			// flush writes back at most the pixel buffers' blocks.
+			eq(id, il+" samples_in = cache_hits + cache_misses", g("samples_in"), g("cache_hits")+g("cache_misses"))
+			eq(id, il+" samples_in = z_passed + z_failed", g("samples_in"), g("z_passed")+g("z_failed"))
+			eq(id, il+" fills = cache_misses + prefetches - prefetches_redundant", g("fills"), g("cache_misses")+g("prefetches")-g("prefetches_redundant"))
+			ratio(id, il+" cache_hit_rate", g("cache_hit_rate"), g("cache_hits"), g("samples_in"))
+			found[id]++
+			if g("prefetch_hits") > g("prefetches")-g("prefetches_redundant") || g("write_backs")+g("flush_write_backs") > g("fills") ||
+				g("flush_write_backs") > capacity*g("presents") {
+				t.Errorf("%s: %s: %v prefetch hits of %v prefetches (%v redundant); %v write-backs and %v at the flush of %v fills (%v blocks, %v presents)",
+					id, il, g("prefetch_hits"), g("prefetches"), g("prefetches_redundant"), g("write_backs"), g("flush_write_backs"), g("fills"), capacity, g("presents"))
+			}
+		}
+		// Route and convolve chips, through GPU.VideoXbar.
+		cv := func(n string) float64 { return s.sum(`GPU\.Convolve\[\d+\]\.` + n) }
+		eq(id, "route line_requests = the convolve chips' = the video crossbar's LineRequests", s["GPU.Route.line_requests"], cv("line_requests"))
+		eq(id, "route line_requests = the video crossbar's LineRequests", s["GPU.Route.line_requests"], s["GPU.VideoXbar.LineRequest.messages"])
+		eq(id, "route spans = the convolve chips' spans_in", s["GPU.Route.spans"], cv("spans_in"))
+		eq(id, "route spans = the video crossbar's SampleSpans", s["GPU.Route.spans"], s["GPU.VideoXbar.SampleSpan.messages"])
+		eq(id, "route samples_read = the convolve chips' samples_in", s["GPU.Route.samples_read"], cv("samples_in"))
+		eq(id, "route bytes_out = the video crossbar's SampleSpan bytes", s["GPU.Route.bytes_out"], s["GPU.VideoXbar.SampleSpan.bytes"])
+		eq(id, "video crossbar's SampleSpan bytes = header x spans + 5 x samples", s["GPU.VideoXbar.SampleSpan.bytes"], header*s["GPU.Route.spans"]+5*s["GPU.Route.samples_read"])
+		// The video chain: chip k passes on the previous chips' spans and
+		// its own; the last chip's link feeds the video output.
+		pixels, spans := 0.0, 0.0
+		chips := len(s.units(".spans_forwarded"))
+		for k := 0; k < chips; k++ {
+			ch := fmt.Sprintf("GPU.Convolve[%d].", k)
+			link := fmt.Sprintf("GPU.VideoChain[%d].", k)
+			eq(id, ch+"spans_forwarded = the previous chips' spans", s[ch+"spans_forwarded"], spans)
+			pixels += s[ch+"pixels"]
+			spans += s[ch+"spans_out"]
+			eq(id, link+"VideoSpan messages = the chain's spans so far", s[link+"VideoSpan.messages"], s[ch+"spans_out"]+s[ch+"spans_forwarded"])
+			eq(id, link+"VideoSpan bytes = header x spans + 4 x the chain's pixels so far", s[link+"VideoSpan.bytes"], header*s[link+"VideoSpan.messages"]+4*pixels)
+		}
+		if c.Sage.Video.Channels == 1 {
+			eq(id, "video spans = the last chip's link's", s["GPU.Video.spans"], s[fmt.Sprintf("GPU.VideoChain[%d].VideoSpan.messages", chips-1)])
+			eq(id, "video pixels = the convolve chips' pixels", s["GPU.Video.pixels"], pixels)
+			eq(id, "video pixels = the frame's pixels x presents", s["GPU.Video.pixels"],
+				float64(res.Image.Rect.Dx()*res.Image.Rect.Dy())*s["GPU.Video.presents"])
+		}
+	}
+
+	// Links: a link's messages and bytes are the sums over its message
+	// kinds; a crossbar's counters are the sums over its destination links
+	// (busy and refused cycles: link-cycles), also per kind.
+	links := map[string]bool{}
+	for _, l := range s.units(".busy_cycles") {
+		links[l] = true
+	}
+	for l := range links {
+		kinds := map[string]bool{}
+		var dests []string
+		for k := range s {
+			rest, ok := strings.CutPrefix(k, l+".")
+			if !ok {
+				continue
+			}
+			if kind, ok := strings.CutSuffix(rest, ".messages"); ok && !strings.Contains(kind, ".") && !links[l+"."+kind] {
+				kinds[kind] = true
+			}
+			if d, ok := strings.CutSuffix(rest, ".busy_cycles"); ok && strings.HasPrefix(d, "To") {
+				dests = append(dests, l+"."+d)
+			}
+		}
+		for _, n := range []string{"messages", "bytes"} {
+			v := 0.0
+			for kind := range kinds {
+				v += s[l+"."+kind+"."+n]
+			}
+			eq("links", l+" "+n+" = the sum over its message kinds", s[l+"."+n], v)
+		}
+		dest := false // a crossbar's destination link (its name may hold a dot)
+		for m := range links {
+			dest = dest || strings.HasPrefix(l, m+".To")
+		}
+		if len(dests) == 0 || dest {
+			continue
+		}
+		for _, n := range []string{"messages", "bytes", "busy_cycles", "refused_cycles"} {
+			v := 0.0
+			for _, d := range dests {
+				v += s[d+"."+n]
+			}
+			eq("crossbars", l+" "+n+" = the sum over its destination links", s[l+"."+n], v)
+		}
+		for kind := range kinds {
+			v := 0.0
+			for _, d := range dests {
+				v += s[d+"."+kind+".messages"]
+			}
+			eq("crossbars", l+" "+kind+" messages = the sum over its destination links", s[l+"."+kind+".messages"], v)
+		}
 	}
 
 	// Activity: utilization is the busy share of the unit's states.

@@ -195,7 +195,9 @@ func OnTraceable(p *configs.Platform, f func(atracing.NamedHookable)) {
 	})
 }
 
-// Traceable returns every component of p that reports tasks, in a fixed order.
+// Traceable returns every component of p that reports tasks, in a fixed order:
+// the units, the memory channels and L2 banks, and on SAGE each pipe's texture
+// memory channels and texture L2 banks.
 func Traceable(p *configs.Platform) []atracing.NamedHookable {
 	var out []atracing.NamedHookable
 	for _, u := range p.Units {
@@ -210,6 +212,20 @@ func Traceable(p *configs.Platform) []atracing.NamedHookable {
 	}
 	for _, b := range p.L2.Banks {
 		out = append(out, b)
+	}
+	// A SAGE pipe's own texture memory and L2 (GPU.Pipe[p].TextureMemory,
+	// GPU.Pipe[p].TextureL2), which its texture samplers read.
+	if p.Sage != nil {
+		for _, pipe := range p.Sage.Pipes {
+			for _, c := range pipe.TextureMemory.Channels {
+				if h, ok := c.(atracing.NamedHookable); ok {
+					out = append(out, h)
+				}
+			}
+			for _, b := range pipe.TextureL2.Banks {
+				out = append(out, b)
+			}
+		}
 	}
 	return out
 }

@@ -8,8 +8,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sarchlab/akita/v3/sim"
+
 	"github.com/gfxsim/gfxsim/components/memory"
 	"github.com/gfxsim/gfxsim/configs"
+	"github.com/gfxsim/gfxsim/connections"
 	"github.com/gfxsim/gfxsim/experiments/expt"
 	"github.com/gfxsim/gfxsim/internal/names"
 )
@@ -33,7 +36,7 @@ func timedSummary(w io.Writer, p *configs.Platform, res *configs.Result, wall ti
 			continue
 		}
 		rows = append(rows, []string{n, mb(st[n+".bytes"]), fmt.Sprint(int64(st[n+".messages"])),
-			fmt.Sprintf("%.1f%%", 100*busiestLink(st, n)/float64(res.Cycles))})
+			fmt.Sprintf("%.1f%%", 100*busiestLink(st, n)/linkCycles(l, res))})
 	}
 	expt.Table(w, []string{"link", "MB", "messages", "busiest link busy"}, rows)
 
@@ -299,6 +302,23 @@ func tiledSummary(w io.Writer, st map[string]float64) {
 		fmt.Fprintf(w, "per-tile shading cache: %.1f hits and %.1f misses per tile on average (flushed %.0f times)\n",
 			hits/tiles, misses/tiles, sumUnits(st, "ReorderBuffer", "flushes"))
 	}
+}
+
+// linkCycles returns the cycles of link l's own clock over the frame (a link
+// runs on its own clock: SAGE's sample buses and write crossbars at the
+// sched's and sample buffer's 100 MHz, the host bus at clocks.host_bus_mhz),
+// or the frame's core cycles for a link of another type.
+func linkCycles(l any, res *configs.Result) float64 {
+	var f sim.Freq
+	switch l := l.(type) {
+	case *connections.Bus:
+		f = l.Freq
+	case *connections.Crossbar:
+		f = l.Freq
+	default:
+		return float64(res.Cycles)
+	}
+	return res.Seconds * float64(f)
 }
 
 // busiestLink returns the busy cycles of a bus, or of the busiest destination

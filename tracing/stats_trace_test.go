@@ -1,0 +1,433 @@
+package tracing
+
+import (
+	"database/sql"
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/gfxsim/gfxsim/configs"
+)
+
+// traceTask is one row of a trace.
+type traceTask struct {
+	id, parent, kind, what, where string
+	start, end                    float64
+}
+
+// readTasks reads every task of the SQLite trace file.
+func readTasks(t *testing.T, db *sql.DB) map[string]traceTask {
+	t.Helper()
+	rows, err := db.Query(`SELECT task_id, parent_id, kind, what, location, start_time, end_time FROM trace`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	out := map[string]traceTask{}
+	for rows.Next() {
+		var k traceTask
+		var parent sql.NullString
+		if err := rows.Scan(&k.id, &parent, &k.kind, &k.what, &k.where, &k.start, &k.end); err != nil {
+			t.Fatal(err)
+		}
+		k.parent = parent.String
+		out[k.id] = k
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// handedOver reports whether the task k is the next stage's work on what its
+// parent p, a task of an earlier stage, handed on when it ended
+// (docs/design-timing.md, section 10): a draw command carried out, a vertex
+// batch dispatched to a core and to primitive assembly, a raster tile sent to
+// the HiZ and depth units, a warp the quad packer sent to the reorder buffer,
+// a Present the SAGE convolve chips and video output acknowledged before
+// their scan-out.
+func handedOver(k, p traceTask) bool {
+	switch {
+	case k.kind == "draw" && p.kind == "command",
+		(k.kind == "vertex_warp" || k.kind == "primitive_assembly") && p.kind == "vertex_batch",
+		k.kind == "tile" && p.kind == "tile" && strings.Contains(p.where, "Rasterizer"),
+		k.kind == "pixel_warp" && p.kind == "pixel_warp" && strings.HasSuffix(p.where, "QuadPacker"),
+		(k.kind == "swath_line" || k.kind == "scan_line") && p.kind == "req_out":
+		return true
+	}
+	return false
+}
+
+// unitPattern names a unit's kind: its name with the indices left out
+// (GPU.Pipe[].ShaderCore[]).
+var unitIndex = regexp.MustCompile(`\[\d+\]`)
+
+func unitPattern(where string) string { return unitIndex.ReplaceAllString(where, "[]") }
+
+// TestTraceAgreesWithStatistics renders a traced frame of the room on the
+// sort-last machine and on SAGE and checks that the trace tells the story of
+// stats.json: every task ends, no earlier than it starts and within its
+// parent's span; every kind is one docs/design-timing.md section 10 lists, at
+// a unit that reports statistics; and the tasks of each kind at each unit are
+// as many as the unit's counter of that work (commands, draws, batches,
+// warps, primitives, tiles, texture and late-Z requests, ROP writes, clears,
+// flushes, SAGE's chunks, bursts, writes and lines), its memory requests as
+// many as its request counters, and every memory request reached one channel
+// or L2 bank, which counted it.
+func TestTraceAgreesWithStatistics(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cfg  func() *configs.Config
+	}{
+		{"sortlast", configs.Default},
+		{"sage", configs.SageMachine},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ledger := newTaskLedger()
+			file, res := traceMachineFrame(t, tc.cfg(), t.TempDir(), "room", 160, 90, 4, ledger)
+			t.Run("every started task ends", func(t *testing.T) { ledger.checkBalanced(t) })
+			db := openTrace(t, file)
+			tasks := readTasks(t, db)
+			if len(tasks) != ledger.done+1 {
+				t.Errorf("%d tasks in the trace, %d ended during the frame and the Simulation task", len(tasks), ledger.done)
+			}
+			checkTraceAgainstStats(t, tasks, res)
+		})
+	}
+}
+
+// checkTraceAgainstStats checks the relations between the frame's tasks and
+// its statistics.
+func checkTraceAgainstStats(t *testing.T, tasks map[string]traceTask, res *configs.Result) {
+	st := res.Stats
+
+	t.Run("times", func(t *testing.T) {
+		bad := map[string]int{}
+		example := map[string]string{}
+		note := func(what string, k traceTask) {
+			bad[what]++
+			if _, ok := example[what]; !ok {
+				example[what] = fmt.Sprintf("%s [%.9g, %.9g]", k.id, k.start, k.end)
+			}
+		}
+		for _, k := range tasks {
+			if k.end < k.start || k.start < 0 {
+				note(k.kind+" at "+unitPattern(k.where)+" ends before it starts", k)
+			}
+			if k.id == SimulationTaskID {
+				continue
+			}
+			p, ok := tasks[k.parent]
+			if !ok {
+				note(k.kind+" at "+unitPattern(k.where)+" has no parent", k)
+				continue
+			}
+			pair := fmt.Sprintf("%s at %s below %s at %s", k.kind, unitPattern(k.where), p.kind, unitPattern(p.where))
+			switch {
+			case k.start < p.start:
+				note(pair+" starts before its parent", k)
+			case handedOver(k, p):
+				// The parent is an earlier stage's task, which ends when it
+				// hands the work on: the child starts no earlier.
+				if k.start < p.end {
+					note(pair+" starts before its parent (an earlier stage) handed it over", k)
+				}
+			case k.kind == "req_out" && k.what == "*mem.WriteReq":
+				// A posted write: sent during its task, answered maybe after.
+				if k.start > p.end {
+					note(pair+" (a write) sent after its parent ended", k)
+				}
+			case k.end > p.end:
+				note(pair+" ends after its parent", k)
+			}
+		}
+		report(t, bad, example)
+	})
+
+	t.Run("kinds and places", func(t *testing.T) {
+		kinds := map[string]bool{}
+		for _, k := range append(append([]string{}, taskKinds...), sageTaskKinds...) {
+			kinds[k] = true
+		}
+		units := map[string]bool{"GPU": true}
+		for key := range st {
+			for i := strings.Index(key, "."); i >= 0; {
+				units[key[:i]] = true
+				j := strings.Index(key[i+1:], ".")
+				if j < 0 {
+					break
+				}
+				i += 1 + j
+			}
+		}
+		bad := map[string]int{}
+		example := map[string]string{}
+		for _, k := range tasks {
+			if !kinds[k.kind] {
+				bad["kind "+k.kind+" not in docs/design-timing.md"]++
+				example["kind "+k.kind+" not in docs/design-timing.md"] = k.id
+			}
+			if !units[k.where] {
+				bad["location "+k.where+" reports no statistics"]++
+				example["location "+k.where+" reports no statistics"] = k.id
+			}
+		}
+		report(t, bad, example)
+	})
+
+	// count[kind][where] and, for requests, byWhat[kind+" "+what][where].
+	count := map[string]map[string]float64{}
+	add := func(key, where string) {
+		if count[key] == nil {
+			count[key] = map[string]float64{}
+		}
+		count[key][where]++
+	}
+	// reached[where of the parent req_out] = the req_in tasks below it.
+	reached := map[string]float64{}
+	for _, k := range tasks {
+		add(k.kind, k.where)
+		if k.kind == "req_out" || k.kind == "req_in" {
+			add(k.kind+" "+strings.TrimPrefix(k.what, "*"), k.where)
+		}
+		if p, ok := tasks[k.parent]; ok && k.kind == "req_in" && p.kind == "req_out" {
+			reached[p.where]++
+		}
+	}
+	s := stats(st)
+
+	t.Run("counts", func(t *testing.T) {
+		checked := map[string]int{}
+		compared := map[string]bool{} // key + " at " + unit
+		// eachUnit checks, for every unit whose name matches unit and that
+		// reports counter probe, that the tasks of key there are want(u).
+		eachUnit := func(key, unit, probe string, want func(u string) float64) {
+			t.Helper()
+			re := regexp.MustCompile(`^` + unit + `$`)
+			for _, u := range s.units("." + probe) {
+				if !re.MatchString(u) {
+					continue
+				}
+				checked[key+" at "+unitPattern(u)]++
+				compared[key+" at "+u] = true
+				if got, w := count[key][u], want(u); got != w {
+					t.Errorf("%s tasks at %s: %v, statistics say %v", key, u, got, w)
+				}
+			}
+		}
+		c := func(name string) func(u string) float64 {
+			return func(u string) float64 { return st[u+"."+name] }
+		}
+		sum := func(names ...string) func(u string) float64 {
+			return func(u string) float64 {
+				v := 0.0
+				for _, n := range names {
+					v += st[u+"."+n]
+				}
+				return v
+			}
+		}
+		pipe := `GPU(\.Pipe\[\d+\])?`
+		eachUnit("command", `GPU\.CommandProcessor`, "commands", c("commands"))
+		eachUnit("draw", `GPU\.CommandProcessor`, "draws", c("draws"))
+		eachUnit("vertex_batch", pipe+`\.InputAssembler`, "batches", c("batches"))
+		eachUnit("vertex_warp", pipe+`\.ShaderCore\[\d+\]`, "vertex_warps", c("vertex_warps"))
+		eachUnit("primitive_assembly", pipe+`\.PrimitiveAssembly`, "batches", c("batches"))
+		eachUnit("rasterize", pipe+`\.Rasterizer(\[\d+\])?`, "primitives", c("primitives"))
+		eachUnit("tile", pipe+`\.Rasterizer(\[\d+\])?`, "tiles_emitted", c("tiles_emitted"))
+		eachUnit("tile", `GPU\.HiZ\[\d+\]`, "tiles_in", c("tiles_in"))
+		eachUnit("tile", `GPU\.DepthUnit\[\d+\]`, "tiles_in", c("tiles_in"))
+		eachUnit("pixel_warp", `GPU\.QuadPacker`, "warps", c("warps"))
+		eachUnit("pixel_warp", `GPU\.ReorderBuffer`, "warps", c("warps"))
+		// A core's pixel warps: the sort-last machine's pixel_warp tasks, a
+		// SAGE pipe core's sample_warp tasks.
+		eachUnit("pixel_warp", `GPU\.ShaderCore\[\d+\]`, "pixel_warps", c("pixel_warps"))
+		eachUnit("sample_warp", `GPU\.Pipe\[\d+\]\.ShaderCore\[\d+\]`, "pixel_warps", c("pixel_warps"))
+		eachUnit("texture_request", `GPU\.TextureSampler\[\d+\]`, "requests", c("requests"))
+		eachUnit("late_z", `GPU\.DepthUnit\[\d+\]`, "late_z_requests", c("late_z_requests"))
+		eachUnit("rop_write", `GPU\.ROP\[\d+\]`, "messages_in", c("messages_in"))
+		eachUnit("resolve", `GPU\.ROP\[\d+\]`, "presents", c("presents"))
+		eachUnit("clear", `GPU\.(ROP|DepthUnit|HiZ|Interleave)\[\d+\]`, "clears", c("clears"))
+		eachUnit("flush", `GPU\.DepthUnit\[\d+\]`, "flushes", sum("presents", "flushes"))
+		eachUnit("flush", `GPU\.HiZ\[\d+\]`, "flushes", c("flushes"))
+		eachUnit("flush", `GPU\.Interleave\[\d+\]`, "presents", c("presents"))
+		eachUnit("draw_chunk", `GPU\.Distributor`, "returns", c("returns"))
+		eachUnit("sample_warp", `GPU\.Pipe\[\d+\]\.SampleFill`, "warps", c("warps"))
+		eachUnit("sample_burst", `GPU\.Sched\[\d+\]`, "samples_in", func(u string) float64 {
+			// The bursts the pipes' sample buses carried to this sched.
+			k := strings.TrimSuffix(strings.TrimPrefix(u, "GPU.Sched["), "]")
+			return s.sum(`GPU\.Pipe\[\d+\]\.SampleBus\[` + k + `\]\.SampleBurst\.messages`)
+		})
+		eachUnit("sample_write", `GPU\.Interleave\[\d+\]`, "bursts", c("bursts"))
+		if w := st["GPU.Video.pixels"]; w > 0 {
+			// One scan line per output line, one swath line per line and chip.
+			lines := w / float64(res.Image.Rect.Dx())
+			eachUnit("scan_line", `GPU\.Video`, "pixels", func(string) float64 { return lines })
+			eachUnit("swath_line", `GPU\.Convolve\[\d+\]`, "presents", func(string) float64 { return lines })
+		}
+
+		// Requests: a memory client's by kind, the texture samplers' to the
+		// L2, the command processor's DMA and commands, what the host
+		// interface, the L2 banks and the channels took.
+		eachUnit("req_out mem.ReadReq", `.+`, "memory.reads", c("memory.reads"))
+		eachUnit("req_out mem.WriteReq", `.+`, "memory.writes", c("memory.writes"))
+		eachUnit("req_out mem.ReadReq", `GPU\.TextureSampler\[\d+\]`, "l2.reads", c("l2.reads"))
+		eachUnit("req_out mem.WriteReq", `GPU\.TextureSampler\[\d+\]`, "l2.writes", c("l2.writes"))
+		eachUnit("req_out protocol.TexRequest", pipe+`\.ShaderCore\[\d+\]`, "texture_requests", c("texture_requests"))
+		eachUnit("req_out protocol.LateZReq", `GPU\.ROP\[\d+\]`, "late_z_requests", c("late_z_requests"))
+		eachUnit("req_out mem.ReadReq", `GPU\.CommandProcessor`, "dma.reads", c("dma.reads"))
+		eachUnit("req_out mem.WriteReq", `GPU\.CommandProcessor`, "dma.writes", c("dma.writes"))
+		// The command processor's clears and presents are those its
+		// receivers took (the HiZ units': from their depth units).
+		eachUnit("req_out protocol.ClearCmd", `GPU\.CommandProcessor`, "commands_clear", func(string) float64 {
+			return s.sum(`GPU\.(ROP|DepthUnit|Interleave)\[\d+\]\.clears`)
+		})
+		eachUnit("req_out protocol.PresentCmd", `GPU\.CommandProcessor`, "commands_present", func(string) float64 {
+			return s.sum(`GPU\.(ROP\[\d+\]|DepthUnit\[\d+\]|Interleave\[\d+\]|Route|Convolve\[\d+\]|Video(\[\d+\])?)\.presents`)
+		})
+		eachUnit("req_out protocol.HiZControl", `GPU\.DepthUnit\[\d+\]`, "clears", func(u string) float64 {
+			h := strings.Replace(u, "DepthUnit", "HiZ", 1)
+			return st[h+".clears"] + st[h+".flushes"]
+		})
+		eachUnit("req_in mem.ReadReq", `GPU\.HostInterface`, "reads", c("reads"))
+		eachUnit("req_in mem.WriteReq", `GPU\.HostInterface`, "writes", c("writes"))
+		eachUnit("req_out mem.ReadReq", `GPU\.HostInterface`, "reads", c("reads"))
+		eachUnit("req_out mem.WriteReq", `GPU\.HostInterface`, "writes", c("writes"))
+		eachUnit("req_in mem.ReadReq", `GPU(\.Pipe\[\d+\]\.Texture)?\.?L2\.Bank\[\d+\]`, "reads", c("reads"))
+		eachUnit("req_in mem.WriteReq", `GPU(\.Pipe\[\d+\]\.Texture)?\.?L2\.Bank\[\d+\]`, "writes", c("writes"))
+		eachUnit("req_out mem.ReadReq", `GPU(\.Pipe\[\d+\]\.Texture)?\.?L2\.Bank\[\d+\]`, "read_misses", c("read_misses"))
+		eachUnit("req_in mem.ReadReq", `GPU(\.Pipe\[\d+\]\.Texture)?\.?Memory\.Channel\[\d+\]`, "reads", c("reads"))
+		eachUnit("req_in mem.WriteReq", `GPU(\.Pipe\[\d+\]\.Texture)?\.?Memory\.Channel\[\d+\]`, "writes", c("writes"))
+
+		// Every memory request a client sent reached one L2 bank or channel
+		// (one req_in task below its req_out).
+		for _, u := range s.units(".memory.reads") {
+			checked["memory requests below a client's req_out at "+unitPattern(u)]++
+			if got, want := reached[u], st[u+".memory.reads"]+st[u+".memory.writes"]; got != want {
+				t.Errorf("%s: %v req_in tasks below its req_out tasks, %v memory requests", u, got, want)
+			}
+		}
+		for _, u := range s.units(".l2.reads") {
+			checked["L2 requests below a sampler's req_out at "+unitPattern(u)]++
+			if got, want := reached[u], st[u+".l2.reads"]+st[u+".l2.writes"]; got != want {
+				t.Errorf("%s: %v req_in tasks below its req_out tasks, %v L2 requests", u, got, want)
+			}
+		}
+
+		// No task was left out: every kind at every place was compared.
+		for key, m := range count {
+			if key == "Simulation" || key == "req_out" || key == "req_in" {
+				continue // the Simulation task; requests are compared by message kind
+			}
+			for where, n := range m {
+				if !compared[key+" at "+where] {
+					t.Errorf("%v %s tasks at %s: no counter compared", n, key, where)
+				}
+			}
+		}
+		if testing.Verbose() {
+			var names []string
+			for k, v := range checked {
+				names = append(names, fmt.Sprintf("%s (%d)", k, v))
+			}
+			sort.Strings(names)
+			t.Log(strings.Join(names, "\n"))
+		}
+	})
+
+	// A unit busy in a cycle holds a task then: its cycles_busy are at most
+	// the time its tasks (requests included) span, on the units that count
+	// their states in core cycles (their states add up to the frame's).
+	t.Run("busy within tasks", func(t *testing.T) {
+		spans := map[string][][2]float64{}
+		for _, k := range tasks {
+			spans[k.where] = append(spans[k.where], [2]float64{k.start, k.end})
+		}
+		period := res.Seconds / float64(res.Cycles)
+		n := 0
+		for _, u := range s.units(".cycles_busy") {
+			all := 0.0
+			for k, v := range st {
+				if state, ok := strings.CutPrefix(k, u+".cycles_"); ok && !strings.Contains(state, ".") {
+					all += v
+				}
+			}
+			if all != float64(res.Cycles) {
+				continue
+			}
+			n++
+			iv := spans[u]
+			sort.Slice(iv, func(i, j int) bool { return iv[i][0] < iv[j][0] })
+			covered, lo, hi := 0.0, -1.0, -1.0
+			for _, v := range iv {
+				if v[0] > hi {
+					covered += hi - lo
+					lo, hi = v[0], v[1]
+				} else {
+					hi = max(hi, v[1])
+				}
+			}
+			covered += hi - lo
+			if busy := st[u+".cycles_busy"]; busy > math.Round(covered/period) {
+				t.Errorf("%s: busy %v cycles, its %d tasks span %v cycles", u, busy, len(iv), math.Round(covered/period))
+			}
+		}
+		if n == 0 {
+			t.Error("no unit counts its states in core cycles")
+		}
+	})
+
+	if testing.Verbose() {
+		var rows []string
+		for kind, m := range count {
+			for where, n := range m {
+				rows = append(rows, fmt.Sprintf("%s at %s: %v", kind, where, n))
+			}
+		}
+		sort.Strings(rows)
+		t.Log(strings.Join(rows, "\n"))
+	}
+}
+
+// report fails t with every violation counted in bad, an example each.
+func report(t *testing.T, bad map[string]int, example map[string]string) {
+	t.Helper()
+	var keys []string
+	for k := range bad {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		t.Errorf("%d %s, e.g. %s", bad[k], k, example[k])
+	}
+}
+
+// stats is a frame's statistics with the lookups the relations need.
+type stats map[string]float64
+
+// units returns the distinct prefixes p (sorted) of the keys p+suffix.
+func (s stats) units(suffix string) []string {
+	var out []string
+	for k := range s {
+		if strings.HasSuffix(k, suffix) {
+			out = append(out, strings.TrimSuffix(k, suffix))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// sum adds the counters whose keys match the regular expression re.
+func (s stats) sum(re string) float64 {
+	r := regexp.MustCompile("^" + re + "$")
+	t := 0.0
+	for k, v := range s {
+		if r.MatchString(k) {
+			t += v
+		}
+	}
+	return t
+}
