@@ -26,12 +26,13 @@ import (
 // Each identity is exact and is checked on every unit it finds; a machine
 // where it finds none of its units is an error of the test.
 func TestStatisticsIdentities(t *testing.T) {
+	words, patterns := statDocCorpus(t)
 	for _, tc := range []struct {
 		name, yaml, scene string
 		samples           int
 		want              []string // identities that must find units on this machine
 	}{
-		{"sortlast", "", "room", 4, []string{"rtcache", "l2", "sampler", "channel clients", "dram", "sort-last flow", "shader", "links", "crossbars"}},
+		{"sortlast", "memory: {coherence_check: true}\n", "room", 4, []string{"rtcache", "l2", "sampler", "channel clients", "dram", "sort-last flow", "shader", "links", "crossbars"}},
 		{"akita-dram", overlay("akita-dram.yaml"), "room", 4, []string{"rtcache", "l2", "sampler", "sort-last flow"}},
 		{"ideal, prefetch", "memory: {type: ideal}\nrop: {prefetch_distance: 8}\n", "room", 4, []string{"rtcache", "prefetch", "l2", "sort-last flow"}},
 		{"decoupled", "", "motion", 0, []string{"rtcache", "channel clients", "dram", "sort-last flow", "shading cache", "shader"}},
@@ -48,6 +49,7 @@ func TestStatisticsIdentities(t *testing.T) {
 					t.Errorf("identity %q found no unit to check", w)
 				}
 			}
+			checkDocumented(t, res.Stats, words, patterns)
 		})
 	}
 }

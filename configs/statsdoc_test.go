@@ -17,55 +17,40 @@ var statDocFiles = []string{"../README.md", "README.md", "../experiments/render/
 // statDocDirs are the trees whose doc.go files document statistics.
 var statDocDirs = []string{"../components", "../connections", "../configs", "../functional", "../timing", "../tracing"}
 
-// TestStatisticsDocumented runs a small frame on every machine and checks
-// that each counter a frame reports is named in the documentation: the last
+// checkDocumented checks that each counter of a frame's statistics st is
+// named in the documentation (words and patterns of statDocCorpus): the last
 // element of its key (GPU.ROP[0].cache_hits: cache_hits; a bracketed suffix,
 // client_bytes[<port>], dropped) must appear in a doc.go of the packages, in
-// README.md, configs/README.md or experiments/render/README.md, as a word or as a pattern the text writes
-// with a placeholder (commands_<opcode>, tiles_u<k>). A counter added to a
-// unit without a word in its package documentation fails here.
+// README.md, configs/README.md or experiments/render/README.md, as a word or
+// as a pattern the text writes with a placeholder (commands_<opcode>,
+// tiles_u<k>). A counter added to a unit without a word in its package
+// documentation fails here. TestStatisticsIdentities runs it on the frames
+// of every machine (sort-last with the coherence checker's counters too).
 //
 // A placeholder of one letter (<k>, <p>) stands for a number, a longer one
 // (<opcode>) for a name; only snake-case words (with a '_') are patterns, so
 // that a task name (draw<s>, warp<id>) documents no counter. The activity's
 // generic cycles_<state> (timing.Activity) documents none either: each unit's
 // doc lists its states as counters.
-func TestStatisticsDocumented(t *testing.T) {
-	words, patterns := statDocCorpus(t)
-	for _, tc := range []struct {
-		name, yaml, scene string
-		samples           int
-	}{
-		{"sortlast", "memory: {coherence_check: true}\n", "room", 4},
-		{"akita-dram", overlay("akita-dram.yaml"), "room", 4},
-		{"ideal, prefetch", "memory: {type: ideal}\nrop: {prefetch_distance: 8}\n", "room", 4},
-		{"decoupled", "", "motion", 0},
-		{"sortmiddle", "machine: sortmiddle\n", "room", 4},
-		{"sage", "machine: sage\n", "room", 4},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			c := machine(t, tc.name, tc.yaml)
-			_, f := frameWith(t, tc.scene, 64, 36, tc.samples, c.DriverOptions())
-			_, res := timedOn(t, c, f)
-			missing := map[string]string{} // counter -> one key reporting it
-			for k := range res.Stats {
-				leaf := statLeaf(k)
-				if words[leaf] || matchesAny(patterns, leaf) {
-					continue
-				}
-				if _, ok := missing[leaf]; !ok || k < missing[leaf] {
-					missing[leaf] = k
-				}
-			}
-			var out []string
-			for leaf, k := range missing {
-				out = append(out, leaf+" ("+k+")")
-			}
-			sort.Strings(out)
-			for _, m := range out {
-				t.Errorf("statistic %s is in no doc.go or README", m)
-			}
-		})
+func checkDocumented(t *testing.T, st map[string]float64, words map[string]bool, patterns []*regexp.Regexp) {
+	t.Helper()
+	missing := map[string]string{} // counter -> one key reporting it
+	for k := range st {
+		leaf := statLeaf(k)
+		if words[leaf] || matchesAny(patterns, leaf) {
+			continue
+		}
+		if _, ok := missing[leaf]; !ok || k < missing[leaf] {
+			missing[leaf] = k
+		}
+	}
+	var out []string
+	for leaf, k := range missing {
+		out = append(out, leaf+" ("+k+")")
+	}
+	sort.Strings(out)
+	for _, m := range out {
+		t.Errorf("statistic %s is in no doc.go or README", m)
 	}
 }
 
