@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"math"
 	"regexp"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/gfxsim/gfxsim/components/memory"
+	"github.com/gfxsim/gfxsim/internal/teststats"
 )
 
 // TestStatisticsIdentities runs small frames on every machine (sort-last on
@@ -54,38 +54,11 @@ func TestStatisticsIdentities(t *testing.T) {
 	}
 }
 
-// stats is a frame's statistics with the lookups the identities need.
-type stats map[string]float64
-
-// units returns the distinct prefixes p (sorted) of the keys p+suffix.
-func (s stats) units(suffix string) []string {
-	var out []string
-	for k := range s {
-		if strings.HasSuffix(k, suffix) {
-			out = append(out, strings.TrimSuffix(k, suffix))
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
-// sum adds the counters whose keys match the regular expression re.
-func (s stats) sum(re string) float64 {
-	r := regexp.MustCompile("^" + re + "$")
-	t := 0.0
-	for k, v := range s {
-		if r.MatchString(k) {
-			t += v
-		}
-	}
-	return t
-}
-
 // checkIdentities checks every identity on the statistics of res (machine c)
 // and returns how many units each identity checked, by its name.
 func checkIdentities(t *testing.T, c *Config, res *Result) map[string]int {
 	t.Helper()
-	s := stats(res.Stats)
+	s := teststats.Stats(res.Stats)
 	found := map[string]int{}
 	eq := func(id, what string, got, want float64) {
 		t.Helper()
@@ -107,7 +80,7 @@ func checkIdentities(t *testing.T, c *Config, res *Result) map[string]int {
 	}
 
 	// Render-target caches (ROP colour, depth unit, HiZ; components/rop/rtcache).
-	for _, u := range s.units(".cache_line_reads") {
+	for _, u := range s.Units(".cache_line_reads") {
 		g := func(c string) float64 { return s[u+"."+c] }
 		if _, ok := s[u+".cache_hits"]; !ok {
 			continue
@@ -139,7 +112,7 @@ func checkIdentities(t *testing.T, c *Config, res *Result) map[string]int {
 	}
 
 	// L2 banks: every read and write is counted once in one outcome.
-	for _, b := range s.units(".read_mshr_hits") {
+	for _, b := range s.Units(".read_mshr_hits") {
 		g := func(c string) float64 { return s[b+"."+c] }
 		eq("l2", b+" reads = read hits + misses + MSHR hits", g("reads"), g("read_hits")+g("read_misses")+g("read_mshr_hits"))
 		eq("l2", b+" writes = write hits + misses + MSHR hits", g("writes"), g("write_hits")+g("write_misses")+g("write_mshr_hits"))
@@ -148,7 +121,7 @@ func checkIdentities(t *testing.T, c *Config, res *Result) map[string]int {
 
 	// Texture samplers, and their L2 (GPU.L2 on the sort-last and tiled
 	// machines, GPU.Pipe[p].TextureL2 of each SAGE pipe).
-	for _, u := range s.units(".l1_lookups") {
+	for _, u := range s.Units(".l1_lookups") {
 		g := func(c string) float64 { return s[u+"."+c] }
 		eq("sampler", u+" l1_lookups = l1_hits + l1_misses", g("l1_lookups"), g("l1_hits")+g("l1_misses"))
 		eq("sampler", u+" fill_lines = l1_misses - merged_misses", g("fill_lines"), g("l1_misses")-g("merged_misses"))
@@ -171,23 +144,23 @@ func checkIdentities(t *testing.T, c *Config, res *Result) map[string]int {
 	}
 	for _, gr := range groups {
 		smp, banks, cores := gr[0], gr[1], gr[2]
-		eq("sampler", smp+": samplers' L2 reads = their L2 banks' reads", s.sum(smp+`l2\.reads`), s.sum(banks+"reads"))
-		eq("sampler", smp+": samplers' L2 bytes = their L2 banks' bytes_read", s.sum(smp+`l2\.bytes_read`), s.sum(banks+"bytes_read"))
-		eq("sampler", smp+": shader cores' texture requests = the samplers'", s.sum(cores+"texture_requests"), s.sum(smp+"requests"))
-		eq("sampler", smp+": shader cores' texture lane requests = the samplers' lanes", s.sum(cores+"texture_lane_requests"), s.sum(smp+"lanes"))
+		eq("sampler", smp+": samplers' L2 reads = their L2 banks' reads", s.Sum(smp+`l2\.reads`), s.Sum(banks+"reads"))
+		eq("sampler", smp+": samplers' L2 bytes = their L2 banks' bytes_read", s.Sum(smp+`l2\.bytes_read`), s.Sum(banks+"bytes_read"))
+		eq("sampler", smp+": shader cores' texture requests = the samplers'", s.Sum(cores+"texture_requests"), s.Sum(smp+"requests"))
+		eq("sampler", smp+": shader cores' texture lane requests = the samplers' lanes", s.Sum(cores+"texture_lane_requests"), s.Sum(smp+"lanes"))
 	}
 	if _, ok := s["GPU.TextureTraffic.other.l2_bytes"]; ok {
-		eq("sampler", "texture traffic by texture: L2 bytes = the L2 banks' bytes_read", s.sum(`GPU\.TextureTraffic\.[^.]+\.l2_bytes`), s.sum(`GPU\.L2\.Bank\[\d+\]\.bytes_read`))
+		eq("sampler", "texture traffic by texture: L2 bytes = the L2 banks' bytes_read", s.Sum(`GPU\.TextureTraffic\.[^.]+\.l2_bytes`), s.Sum(`GPU\.L2\.Bank\[\d+\]\.bytes_read`))
 		if c.MemoryConfig().Type == memory.TypeDRAMCtl {
 			eq("sampler", "texture traffic by texture: DRAM bytes = the L2 banks' bytes at the channels",
-				s.sum(`GPU\.TextureTraffic\.[^.]+\.dram_bytes`), s.sum(`GPU\.Memory\.Channel\[\d+\]\.client_bytes\[GPU\.L2\.Bank\[\d+\]\.BottomPort\]`))
+				s.Sum(`GPU\.TextureTraffic\.[^.]+\.dram_bytes`), s.Sum(`GPU\.Memory\.Channel\[\d+\]\.client_bytes\[GPU\.L2\.Bank\[\d+\]\.BottomPort\]`))
 		}
 	}
 
 	// Memory channels: the clients' bytes add up to each channel's, and each
 	// client's bytes over the channels are what the client counted.
 	clients := map[string]float64{}
-	for _, ch := range s.units(".bytes_read") {
+	for _, ch := range s.Units(".bytes_read") {
 		if !regexp.MustCompile(`^GPU\.Memory\.Channel\[\d+\]$`).MatchString(ch) {
 			continue
 		}
@@ -246,7 +219,7 @@ func checkIdentities(t *testing.T, c *Config, res *Result) map[string]int {
 	// Pipeline flow of the sort-last machine: quads and samples out of one
 	// stage are those into the next.
 	if _, ok := s["GPU.QuadPacker.quads"]; ok {
-		sumU := func(unit, counter string) float64 { return s.sum(`GPU\.` + unit + `(\[\d+\])?\.` + counter) }
+		sumU := func(unit, counter string) float64 { return s.Sum(`GPU\.` + unit + `(\[\d+\])?\.` + counter) }
 		rast := sumU("Rasterizer", "quads")
 		du := rast
 		if _, ok := s["GPU.HiZ[0].quads_in"]; ok {
@@ -270,15 +243,15 @@ func checkIdentities(t *testing.T, c *Config, res *Result) map[string]int {
 		eq("sort-last flow", "ROPs' quads_in = reorder buffer's retired quads + visibility quads", sumU("ROP", "quads_in"), s["GPU.ReorderBuffer.retired_quads"]+s["GPU.ReorderBuffer.visibility_quads"])
 		eq("sort-last flow", "ROPs' quads_in = discarded + culled by late Z + written", sumU("ROP", "quads_in"),
 			sumU("ROP", "quads_discarded")+sumU("ROP", "quads_late_z_culled")+sumU("ROP", "quads_written"))
-		eq("sort-last flow", "primitive assembly's primitives sent = rasterizers' primitives", s.sum(`GPU\.PrimitiveAssembly\.primitives_sent_r\d+`), sumU("Rasterizer", "primitives"))
-		eq("sort-last flow", "pixel warps = packer warps + shading warps", s.sum(`GPU\.ShaderCore\[\d+\]\.pixel_warps`), s["GPU.QuadPacker.warps"]+s["GPU.ReorderBuffer.shading_warps"])
-		eq("sort-last flow", "pixel shader invocations = 4 x (packer quads + shading quads)", s.sum(`GPU\.ShaderCore\[\d+\]\.ps_invocations`), 4*(s["GPU.QuadPacker.quads"]+s["GPU.ReorderBuffer.shading_quads"]))
-		eq("sort-last flow", "vertex shader invocations = input assembler vertices", s.sum(`GPU\.ShaderCore\[\d+\]\.vs_invocations`), s["GPU.InputAssembler.vertices"])
-		eq("sort-last flow", "vertex warps = input assembler batches", s.sum(`GPU\.ShaderCore\[\d+\]\.vertex_warps`), s["GPU.InputAssembler.batches"])
+		eq("sort-last flow", "primitive assembly's primitives sent = rasterizers' primitives", s.Sum(`GPU\.PrimitiveAssembly\.primitives_sent_r\d+`), sumU("Rasterizer", "primitives"))
+		eq("sort-last flow", "pixel warps = packer warps + shading warps", s.Sum(`GPU\.ShaderCore\[\d+\]\.pixel_warps`), s["GPU.QuadPacker.warps"]+s["GPU.ReorderBuffer.shading_warps"])
+		eq("sort-last flow", "pixel shader invocations = 4 x (packer quads + shading quads)", s.Sum(`GPU\.ShaderCore\[\d+\]\.ps_invocations`), 4*(s["GPU.QuadPacker.quads"]+s["GPU.ReorderBuffer.shading_quads"]))
+		eq("sort-last flow", "vertex shader invocations = input assembler vertices", s.Sum(`GPU\.ShaderCore\[\d+\]\.vs_invocations`), s["GPU.InputAssembler.vertices"])
+		eq("sort-last flow", "vertex warps = input assembler batches", s.Sum(`GPU\.ShaderCore\[\d+\]\.vertex_warps`), s["GPU.InputAssembler.batches"])
 	}
 
 	// The shading cache of decoupled sampling (each reorder buffer).
-	for _, rb := range s.units(".shading_quads") {
+	for _, rb := range s.Units(".shading_quads") {
 		g := func(c string) float64 { return s[rb+"."+c] }
 		if g("visibility_quads") == 0 {
 			continue
@@ -296,26 +269,26 @@ func checkIdentities(t *testing.T, c *Config, res *Result) map[string]int {
 	}
 
 	// Shader cores, primitive assembly, input assembler, rasterizers (every machine).
-	for _, u := range s.units(".ps_lane_instructions") {
+	for _, u := range s.Units(".ps_lane_instructions") {
 		g := func(c string) float64 { return s[u+"."+c] }
 		eq("shader", u+" instructions = vs + ps + gs", g("instructions"), g("vs_instructions")+g("ps_instructions")+g("gs_instructions"))
 		eq("shader", u+" lane_instructions = vs + ps + gs", g("lane_instructions"), g("vs_lane_instructions")+g("ps_lane_instructions")+g("gs_lane_instructions"))
 		eq("shader", u+" instructions by kind", g("instructions"),
 			g("instructions_alu")+g("instructions_sfu")+g("instructions_texture")+g("instructions_derivative")+g("instructions_kill"))
 	}
-	for _, u := range s.units(".triangles_5d") {
+	for _, u := range s.Units(".triangles_5d") {
 		g := func(c string) float64 { return s[u+"."+c] }
 		eq("shader", u+" triangles = primitives + culled + rejected", g("triangles"), g("primitives")+g("culled")+g("rejected"))
 		eq("shader", u+" set_up = primitives", g("set_up"), g("primitives"))
 	}
-	for _, u := range s.units(".index_reads") {
+	for _, u := range s.Units(".index_reads") {
 		g := func(c string) float64 { return s[u+"."+c] }
 		eq("shader", u+" index_reads = batch tag hits + misses", g("index_reads"), g("batch_tag_hits")+g("batch_tag_misses"))
 		eq("shader", u+" index_reads = index cache hits + misses", g("index_reads"), g("index_cache_hits")+g("index_cache_misses"))
 		eq("shader", u+" vertices = batch tag misses", g("vertices"), g("batch_tag_misses"))
 		ratio("shader", u+" batch_tag_hit_rate", g("batch_tag_hit_rate"), g("batch_tag_hits"), g("index_reads"))
 	}
-	for _, u := range s.units(".tiles_tested") {
+	for _, u := range s.Units(".tiles_tested") {
 		g := func(c string) float64 { return s[u+"."+c] }
 		eq("shader", u+" tiles_tested = inside + outside + partial", g("tiles_tested"), g("tiles_inside")+g("tiles_outside")+g("tiles_partial"))
 	}
@@ -334,12 +307,12 @@ func checkIdentities(t *testing.T, c *Config, res *Result) map[string]int {
 		for p := 0; p < c.Sage.Pipes; p++ {
 			f := fmt.Sprintf(`GPU\.Pipe\[%d\]\.`, p)
 			bus := f + `SampleBus\[\d+\]\.`
-			eq(id, fmt.Sprintf("pipe %d: sample fill bursts = its sample buses' SampleBursts", p), s.sum(f+`SampleFill\.bursts`), s.sum(bus+`SampleBurst\.messages`))
-			eq(id, fmt.Sprintf("pipe %d: sample fill markers = its sample buses' OrderMarkers", p), s.sum(f+`SampleFill\.markers`), s.sum(bus+`OrderMarker\.messages`))
+			eq(id, fmt.Sprintf("pipe %d: sample fill bursts = its sample buses' SampleBursts", p), s.Sum(f+`SampleFill\.bursts`), s.Sum(bus+`SampleBurst\.messages`))
+			eq(id, fmt.Sprintf("pipe %d: sample fill markers = its sample buses' OrderMarkers", p), s.Sum(f+`SampleFill\.markers`), s.Sum(bus+`OrderMarker\.messages`))
 			eq(id, fmt.Sprintf("pipe %d: sample buses' SampleBurst bytes = header x bursts + packet_bytes x samples_out", p),
-				s.sum(bus+`SampleBurst\.bytes`), header*s.sum(bus+`SampleBurst\.messages`)+packet*s.sum(f+`SampleFill\.samples_out`))
+				s.Sum(bus+`SampleBurst\.bytes`), header*s.Sum(bus+`SampleBurst\.messages`)+packet*s.Sum(f+`SampleFill\.samples_out`))
 		}
-		scheds := len(s.units(".hysteresis_holds")) // the board's two
+		scheds := len(s.Units(".hysteresis_holds")) // the board's two
 		perInterleave := c.Sage.SampleBuffer.Interleaves / scheds
 		for k := 0; k < scheds; k++ {
 			sc := fmt.Sprintf("GPU.Sched[%d]", k)
@@ -348,7 +321,7 @@ func checkIdentities(t *testing.T, c *Config, res *Result) map[string]int {
 			wx := fmt.Sprintf("GPU.WriteXbar[%d].", k)
 			// The sample buses' bytes over the pipes: their bursts' samples.
 			eq(id, sc+" samples_in = the samples of the pipes' bursts on its sample buses", g("samples_in"),
-				(s.sum(bus+`SampleBurst\.bytes`)-header*s.sum(bus+`SampleBurst\.messages`))/packet)
+				(s.Sum(bus+`SampleBurst\.bytes`)-header*s.Sum(bus+`SampleBurst\.messages`))/packet)
 			eq(id, sc+" samples_out = samples_in", g("samples_out"), g("samples_in"))
 			eq(id, sc+" bursts_out = its write crossbar's SampleBursts", g("bursts_out"), s[wx+"SampleBurst.messages"])
 			eq(id, sc+" prefetches = its write crossbar's Prefetches", g("prefetches"), s[wx+"Prefetch.messages"])
@@ -366,9 +339,9 @@ func checkIdentities(t *testing.T, c *Config, res *Result) map[string]int {
 			eq(id, sc+" bursts_out = its interleaves' bursts", g("bursts_out"), bursts)
 			eq(id, sc+" prefetches = its interleaves' prefetches", g("prefetches"), prefetches)
 		}
-		eq(id, "sample fills' samples_out = scheds' samples_in", s.sum(`GPU\.Pipe\[\d+\]\.SampleFill\.samples_out`), s.sum(`GPU\.Sched\[\d+\]\.samples_in`))
+		eq(id, "sample fills' samples_out = scheds' samples_in", s.Sum(`GPU\.Pipe\[\d+\]\.SampleFill\.samples_out`), s.Sum(`GPU\.Sched\[\d+\]\.samples_in`))
 		capacity := float64(c.Sage.SampleBuffer.ChipsPerInterleave * c.Sage.SampleBuffer.CacheBlocks)
-		for _, il := range s.units(".flush_write_backs") {
+		for _, il := range s.Units(".flush_write_backs") {
 			g := func(n string) float64 { return s[il+"."+n] }
 			// Every sample looks its block up once; a miss loads the block, so
 			// does a prefetch of an absent one; a block written back (evicted
@@ -386,7 +359,7 @@ func checkIdentities(t *testing.T, c *Config, res *Result) map[string]int {
 			}
 		}
 		// Route and convolve chips, through GPU.VideoXbar.
-		cv := func(n string) float64 { return s.sum(`GPU\.Convolve\[\d+\]\.` + n) }
+		cv := func(n string) float64 { return s.Sum(`GPU\.Convolve\[\d+\]\.` + n) }
 		eq(id, "route line_requests = the convolve chips' = the video crossbar's LineRequests", s["GPU.Route.line_requests"], cv("line_requests"))
 		eq(id, "route line_requests = the video crossbar's LineRequests", s["GPU.Route.line_requests"], s["GPU.VideoXbar.LineRequest.messages"])
 		eq(id, "route spans = the convolve chips' spans_in", s["GPU.Route.spans"], cv("spans_in"))
@@ -397,7 +370,7 @@ func checkIdentities(t *testing.T, c *Config, res *Result) map[string]int {
 		// The video chain: chip k passes on the previous chips' spans and
 		// its own; the last chip's link feeds the video output.
 		pixels, spans := 0.0, 0.0
-		chips := len(s.units(".spans_forwarded"))
+		chips := len(s.Units(".spans_forwarded"))
 		for k := 0; k < chips; k++ {
 			ch := fmt.Sprintf("GPU.Convolve[%d].", k)
 			link := fmt.Sprintf("GPU.VideoChain[%d].", k)
@@ -419,7 +392,7 @@ func checkIdentities(t *testing.T, c *Config, res *Result) map[string]int {
 	// kinds; a crossbar's counters are the sums over its destination links
 	// (busy and refused cycles: link-cycles), also per kind.
 	links := map[string]bool{}
-	for _, l := range s.units(".busy_cycles") {
+	for _, l := range s.Units(".busy_cycles") {
 		links[l] = true
 	}
 	for l := range links {
@@ -468,7 +441,7 @@ func checkIdentities(t *testing.T, c *Config, res *Result) map[string]int {
 	}
 
 	// Activity: utilization is the busy share of the unit's states.
-	for _, u := range s.units(".utilization") {
+	for _, u := range s.Units(".utilization") {
 		busy, all := 0.0, 0.0
 		for k, v := range s {
 			if st, ok := strings.CutPrefix(k, u+".cycles_"); ok && !strings.Contains(st, ".") {

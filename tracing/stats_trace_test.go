@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gfxsim/gfxsim/configs"
+	"github.com/gfxsim/gfxsim/internal/teststats"
 )
 
 // traceTask is one row of a trace.
@@ -197,7 +198,7 @@ func checkTraceAgainstStats(t *testing.T, tasks map[string]traceTask, res *confi
 			reached[p.where]++
 		}
 	}
-	s := stats(st)
+	s := teststats.Stats(st)
 
 	t.Run("counts", func(t *testing.T) {
 		checked := map[string]int{}
@@ -207,7 +208,7 @@ func checkTraceAgainstStats(t *testing.T, tasks map[string]traceTask, res *confi
 		eachUnit := func(key, unit, probe string, want func(u string) float64) {
 			t.Helper()
 			re := regexp.MustCompile(`^` + unit + `$`)
-			for _, u := range s.units("." + probe) {
+			for _, u := range s.Units("." + probe) {
 				if !re.MatchString(u) {
 					continue
 				}
@@ -259,7 +260,7 @@ func checkTraceAgainstStats(t *testing.T, tasks map[string]traceTask, res *confi
 		eachUnit("sample_burst", `GPU\.Sched\[\d+\]`, "samples_in", func(u string) float64 {
 			// The bursts the pipes' sample buses carried to this sched.
 			k := strings.TrimSuffix(strings.TrimPrefix(u, "GPU.Sched["), "]")
-			return s.sum(`GPU\.Pipe\[\d+\]\.SampleBus\[` + k + `\]\.SampleBurst\.messages`)
+			return s.Sum(`GPU\.Pipe\[\d+\]\.SampleBus\[` + k + `\]\.SampleBurst\.messages`)
 		})
 		eachUnit("sample_write", `GPU\.Interleave\[\d+\]`, "bursts", c("bursts"))
 		if w := st["GPU.Video.pixels"]; w > 0 {
@@ -283,10 +284,10 @@ func checkTraceAgainstStats(t *testing.T, tasks map[string]traceTask, res *confi
 		// The command processor's clears and presents are those its
 		// receivers took (the HiZ units': from their depth units).
 		eachUnit("req_out protocol.ClearCmd", `GPU\.CommandProcessor`, "commands_clear", func(string) float64 {
-			return s.sum(`GPU\.(ROP|DepthUnit|Interleave)\[\d+\]\.clears`)
+			return s.Sum(`GPU\.(ROP|DepthUnit|Interleave)\[\d+\]\.clears`)
 		})
 		eachUnit("req_out protocol.PresentCmd", `GPU\.CommandProcessor`, "commands_present", func(string) float64 {
-			return s.sum(`GPU\.(ROP\[\d+\]|DepthUnit\[\d+\]|Interleave\[\d+\]|Route|Convolve\[\d+\]|Video(\[\d+\])?)\.presents`)
+			return s.Sum(`GPU\.(ROP\[\d+\]|DepthUnit\[\d+\]|Interleave\[\d+\]|Route|Convolve\[\d+\]|Video(\[\d+\])?)\.presents`)
 		})
 		eachUnit("req_out protocol.HiZControl", `GPU\.DepthUnit\[\d+\]`, "clears", func(u string) float64 {
 			h := strings.Replace(u, "DepthUnit", "HiZ", 1)
@@ -304,13 +305,13 @@ func checkTraceAgainstStats(t *testing.T, tasks map[string]traceTask, res *confi
 
 		// Every memory request a client sent reached one L2 bank or channel
 		// (one req_in task below its req_out).
-		for _, u := range s.units(".memory.reads") {
+		for _, u := range s.Units(".memory.reads") {
 			checked["memory requests below a client's req_out at "+unitPattern(u)]++
 			if got, want := reached[u], st[u+".memory.reads"]+st[u+".memory.writes"]; got != want {
 				t.Errorf("%s: %v req_in tasks below its req_out tasks, %v memory requests", u, got, want)
 			}
 		}
-		for _, u := range s.units(".l2.reads") {
+		for _, u := range s.Units(".l2.reads") {
 			checked["L2 requests below a sampler's req_out at "+unitPattern(u)]++
 			if got, want := reached[u], st[u+".l2.reads"]+st[u+".l2.writes"]; got != want {
 				t.Errorf("%s: %v req_in tasks below its req_out tasks, %v L2 requests", u, got, want)
@@ -348,7 +349,7 @@ func checkTraceAgainstStats(t *testing.T, tasks map[string]traceTask, res *confi
 		}
 		period := res.Seconds / float64(res.Cycles)
 		n := 0
-		for _, u := range s.units(".cycles_busy") {
+		for _, u := range s.Units(".cycles_busy") {
 			all := 0.0
 			for k, v := range st {
 				if state, ok := strings.CutPrefix(k, u+".cycles_"); ok && !strings.Contains(state, ".") {
@@ -403,31 +404,4 @@ func report(t *testing.T, bad map[string]int, example map[string]string) {
 	for _, k := range keys {
 		t.Errorf("%d %s, e.g. %s", bad[k], k, example[k])
 	}
-}
-
-// stats is a frame's statistics with the lookups the relations need.
-type stats map[string]float64
-
-// units returns the distinct prefixes p (sorted) of the keys p+suffix.
-func (s stats) units(suffix string) []string {
-	var out []string
-	for k := range s {
-		if strings.HasSuffix(k, suffix) {
-			out = append(out, strings.TrimSuffix(k, suffix))
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
-// sum adds the counters whose keys match the regular expression re.
-func (s stats) sum(re string) float64 {
-	r := regexp.MustCompile("^" + re + "$")
-	t := 0.0
-	for k, v := range s {
-		if r.MatchString(k) {
-			t += v
-		}
-	}
-	return t
 }
