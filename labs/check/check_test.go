@@ -259,3 +259,20 @@ func writer(t *testing.T, dir string) func(name, text string) {
 		}
 	}
 }
+
+func TestListLabs(t *testing.T) {
+	labs := []Lab{{Dir: "06-hiz", Title: "HiZ", Commands: []Command{{Name: "off", Program: "render", Full: "-scene occluders"}},
+		Expect: []Expectation{
+			{That: "a:x >=\n  b:x", Why: "the bound"},
+			{That: "a:y < b:y", Why: "full only", At: "full"},
+		}}}
+	var b bytes.Buffer
+	listLabs(&b, labs)
+	want := "06-hiz: HiZ\n" +
+		"  go run ./experiments/render -scene occluders -o out/labs/06-hiz/off\n" +
+		"  expect (both): a:x >= b:x\n    why: the bound\n" +
+		"  expect (full): a:y < b:y\n    why: full only\n"
+	if b.String() != want {
+		t.Errorf("listLabs printed\n%s\nwant\n%s", b.String(), want)
+	}
+}

@@ -5,7 +5,7 @@
 //	go run ./labs/check LAB...      # one or more labs, by folder name or number (01, 01-vertex-batching)
 //	go run ./labs/check all         # every lab
 //	go run ./labs/check -full 04    # the lab's full settings (the commands its README gives)
-//	go run ./labs/check -list       # the labs and their commands
+//	go run ./labs/check -list       # the labs, their commands and expectations
 //
 // Each lab folder labs/NN-name/ holds a lab.yaml: its title and its commands, each an
 // experiment binary (render, zcull, texcache, rds, decoupled, sage) with the arguments of

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -25,7 +26,7 @@ func run(argv []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	full := fs.Bool("full", false, "run the labs' full settings (the commands their READMEs give) instead of the small ones")
 	keep := fs.String("keep", "", "write the outputs to this folder and keep them (default: a temporary folder, removed)")
-	list := fs.Bool("list", false, "print the labs and their commands, run nothing")
+	list := fs.Bool("list", false, "print the labs, their commands and their expectations, run nothing")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: go run ./labs/check [-full] [-keep DIR] LAB... | all, or -list")
 		fs.PrintDefaults()
@@ -42,12 +43,7 @@ func run(argv []string, stdout io.Writer) error {
 		return err
 	}
 	if *list {
-		for _, l := range labs {
-			fmt.Fprintf(stdout, "%s: %s\n", l.Dir, l.Title)
-			for _, c := range l.Commands {
-				fmt.Fprintf(stdout, "  %s\n", c.ReadmeCommand(l.Dir))
-			}
-		}
+		listLabs(stdout, labs)
 		return nil
 	}
 	if fs.NArg() == 0 {
@@ -59,6 +55,24 @@ func run(argv []string, stdout io.Writer) error {
 		return err
 	}
 	return checkLabs(root, selected, *full, *keep, stdout)
+}
+
+// listLabs prints each lab's title, its full commands and its expectations
+// (the relation, at which settings it is checked, and why).
+func listLabs(w io.Writer, labs []Lab) {
+	for _, l := range labs {
+		fmt.Fprintf(w, "%s: %s\n", l.Dir, l.Title)
+		for _, c := range l.Commands {
+			fmt.Fprintf(w, "  %s\n", c.ReadmeCommand(l.Dir))
+		}
+		for _, e := range l.Expect {
+			at := e.At
+			if at == "" {
+				at = "both"
+			}
+			fmt.Fprintf(w, "  expect (%s): %s\n    why: %s\n", at, strings.Join(strings.Fields(e.That), " "), e.Why)
+		}
+	}
 }
 
 // checkLabs builds the binaries and runs the selected labs, stopping at the first failure.
