@@ -8,7 +8,8 @@
 // The stages:
 //
 //   - ShadeBatch: fetch the batch's vertices and run the vertex shader over them
-//     (one warp of up to 64 lanes).
+//     (warps of up to 64 lanes: a batch larger than shader.MaxLanes runs as
+//     several).
 //   - ShadeGeometry (geometry.go): the geometry shader over a batch's primitives
 //     (up to 64 per warp), then the second primitive assembly (AssembleEmitted)
 //     that cuts each lane's output strips into primitives, in API order;
