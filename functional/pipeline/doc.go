@@ -17,9 +17,10 @@
 //   - StreamOutWriter: stream-out of the primitives in API order to the draw's
 //     buffers, with D3D11's overflow rule and the filled-size counters and
 //     statistics in memory.
-//   - SetupTriangle: clip codes, trivial reject, clipping against the near, far and
-//     guard-band planes (clipped polygons are fanned from their first vertex),
-//     perspective divide, viewport transform, snapping, culling and triangle setup,
+//   - Geometry.Triangle (a Geometry per draw, NewGeometry): clip codes,
+//     trivial reject, clipping against the near, far and guard-band planes
+//     (clipped polygons are fanned from their first vertex), perspective
+//     divide, viewport transform, snapping, culling and triangle setup,
 //     producing Primitives with their vertices' attributes.
 //   - EarlyDepth / LateDepth: the per-sample depth/stencil test of a quad, before or
 //     after shading.
