@@ -34,8 +34,8 @@
 // whose API also ticks components and reads their fields; it reads only what the
 // runs' Progress components sample inside the simulation.
 //
-// Flags are the instrumentation flags every binary that runs timed frames
-// takes; Check refuses a combination that cannot apply, naming the flag (a
+// Flags are the instrumentation flags of the binaries that run timed frames
+// (render, texcache, zcull, rds, vertexreuse; not sage or decoupled); Check refuses a combination that cannot apply, naming the flag (a
 // -trace-format without a trace, -monitor-addr without -monitor,
 // -instrument-runs without a trace or metrics, or not a regular expression),
 // and Requested names the first instrument asked for, for a binary that must

@@ -20,7 +20,8 @@ import (
 	"github.com/gfxsim/gfxsim/timing"
 )
 
-// Flags are the instrumentation options every experiment binary accepts.
+// Flags are the instrumentation options of the experiment binaries that
+// take them (render, texcache, zcull, rds, vertexreuse).
 type Flags struct {
 	Trace           bool
 	TraceFormat     string

@@ -8,7 +8,8 @@
 // The stages:
 //
 //   - ShadeBatch: fetch the batch's vertices and run the vertex shader over them
-//     (one warp of up to 64 lanes).
+//     (warps of up to 64 lanes: a batch larger than shader.MaxLanes runs as
+//     several).
 //   - ShadeGeometry (geometry.go): the geometry shader over a batch's primitives
 //     (up to 64 per warp), then the second primitive assembly (AssembleEmitted)
 //     that cuts each lane's output strips into primitives, in API order;
@@ -16,9 +17,10 @@
 //   - StreamOutWriter: stream-out of the primitives in API order to the draw's
 //     buffers, with D3D11's overflow rule and the filled-size counters and
 //     statistics in memory.
-//   - SetupTriangle: clip codes, trivial reject, clipping against the near, far and
-//     guard-band planes (clipped polygons are fanned from their first vertex),
-//     perspective divide, viewport transform, snapping, culling and triangle setup,
+//   - Geometry.Triangle (a Geometry per draw, NewGeometry): clip codes,
+//     trivial reject, clipping against the near, far and guard-band planes
+//     (clipped polygons are fanned from their first vertex), perspective
+//     divide, viewport transform, snapping, culling and triangle setup,
 //     producing Primitives with their vertices' attributes.
 //   - EarlyDepth / LateDepth: the per-sample depth/stencil test of a quad, before or
 //     after shading.

@@ -13,8 +13,9 @@
 //
 // Batching: the hardware keeps no FIFO vertex cache. It fills a batch of at most
 // MaxVertices (32 by default) unique vertices, looking each index of each primitive up
-// in the batch's tag array (hit: reuse the slot; miss: allocate one). When a primitive
-// no longer fits, the batch is dispatched to a shader core and the next one starts from
+// in the batch's tag array (hit: reuse the slot; miss: allocate one), and of at most
+// MaxTriangles (DefaultBatchTriangles, 256) triangles. When a primitive no longer
+// fits, the batch is dispatched to a shader core and the next one starts from
 // an empty tag array, so batches are independent. A primitive is never split across
 // batches. Primitive assembly later walks the batch's local index list in API order.
 package vertex

@@ -1,6 +1,6 @@
 // Package teximage holds the texture images of gfxsim's workloads: decoding PNG
 // and JPEG files into RGBA8, downscaling large images on load, and deterministic
-// procedural textures (checker, bricks and their normal map, fractal noise, an
+// procedural textures (a solid colour, checker, bricks and their normal map, fractal noise, an
 // alpha-masked leaf, a bump normal map, gradients), procedural cube maps (a
 // sky: CubeGenerator) and volumes (3D noise and checkers: VolumeGenerator).
 //
