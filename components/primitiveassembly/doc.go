@@ -213,5 +213,6 @@
 // Tasks (only when a tracer is attached, docs/design-timing.md section 10): each
 // batch is a "primitive_assembly" task "draw<s>.t<first>.batch<b>@pa" below the input
 // assembler's batch, from its first triangle to the moment its last primitive is
-// queued for the rasterizers.
+// sent to the rasterizers (out of its output queue: the unit is busy sending
+// it).
 package primitiveassembly

@@ -88,7 +88,8 @@ type Comp struct {
 
 	gs geometryStage // GS warps, their reordering and stream-out
 
-	traceLast *setupItem // tracing: the current batch's latest item
+	traceLast *setupItem   // tracing: the current batch's latest item
+	traceEnds []pendingEnd // tracing: tasks that end when their primitives are sent
 
 	geo   pipeline.GeometryStats
 	st    counters
@@ -145,16 +146,18 @@ type setupItem struct {
 
 // msgQueue is a bounded FIFO of messages.
 type msgQueue struct {
-	buf        []sim.Msg
-	head, size int
+	buf            []sim.Msg
+	head, size     int
+	pushed, popped uint64 // messages ever pushed and popped (tracing)
 }
 
 func newMsgQueue(n int) msgQueue { return msgQueue{buf: make([]sim.Msg, n)} }
 
 func (q *msgQueue) full() bool     { return q.size == len(q.buf) }
 func (q *msgQueue) peek() sim.Msg  { return q.buf[q.head] }
-func (q *msgQueue) push(m sim.Msg) { q.buf[(q.head+q.size)%len(q.buf)] = m; q.size++ }
+func (q *msgQueue) push(m sim.Msg) { q.buf[(q.head+q.size)%len(q.buf)] = m; q.size++; q.pushed++ }
 func (q *msgQueue) pop() {
+	q.popped++
 	q.buf[q.head] = nil
 	q.head = (q.head + 1) % len(q.buf)
 	q.size--
@@ -207,6 +210,9 @@ func (c *Comp) send(now sim.VTimeInSec) bool {
 		q.pop()
 		c.Env.Progress.Add(1)
 		progress = true
+	}
+	if progress && len(c.traceEnds) > 0 {
+		c.endSent()
 	}
 	return progress
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sarchlab/akita/v3/sim"
+	"github.com/sarchlab/akita/v3/tracing"
 
 	"github.com/gfxsim/gfxsim/components/internal/testpeer"
 	"github.com/gfxsim/gfxsim/components/protocol"
@@ -449,4 +450,53 @@ func TestConfigValidation(t *testing.T) {
 		MakeBuilder().WithEnv(testpeer.Env(e)).WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.BatchSlots = 0 })).
 			Build("GPU.PrimitiveAssembly")
 	})
+}
+
+// TestBatchTaskEndsWhenSent: a batch's primitive_assembly task ends when its
+// last primitive leaves the output queue, not when it enters it (the unit is
+// busy sending it): with the rasterizer holding its input, the three
+// primitives are queued and the task stays open until they are sent.
+func TestBatchTaskEndsWhenSent(t *testing.T) {
+	d := testpeer.TestDraw(0, 64, 32, geom.CullNone)
+	small := func(x float32) [3][3]float32 { return [3][3]float32{{x, 1, 0.5}, {x + 4, 1, 0.5}, {x, 5, 0.5}} }
+	e := sim.NewSerialEngine()
+	pa := MakeBuilder().WithEnv(testpeer.Env(e)).WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.NumRasterizers = 1; c.OutputQueue = 8 })).Build("GPU.PrimitiveAssembly")
+	var log testpeer.TaskLog
+	tracing.CollectTrace(pa, &log)
+	core, ia := newFake("Core", e, 4), newFake("IA", e, 4)
+	rast := newFake("Rast", e, 1)
+	rast.Hold = true
+	conn := sim.NewDirectConnection("Conn", e, 1*sim.GHz)
+	for _, p := range []sim.Port{pa.FromShaderCores, pa.InputAssembler, pa.ToRasterizers, core.Port, ia.Port, rast.Port} {
+		conn.PlugIn(p, 1)
+	}
+	pa.InputAssemblerPort, pa.Rasterizers = ia.Port, []sim.Port{rast.Port}
+	core.Script = []scripted{{At: 0, Msg: batchOf(d, 0, 0, small(1), small(9), small(17)), Dst: pa.FromShaderCores}}
+	ia.Script = []scripted{{At: 0, Msg: protocol.NewBatchInfo(d, 1), Dst: pa.InputAssembler}}
+	testpeer.Run(t, e, core, ia)
+	tasks := log.OfKind(protocol.KindPrimitiveAssembly)
+	if len(tasks) != 1 {
+		t.Fatalf("%d primitive_assembly tasks, want 1", len(tasks))
+	}
+	id := tasks[0].ID
+	queued := 0
+	for _, b := range pa.Buffers() {
+		if strings.HasSuffix(b.Name, ".Output[0]") {
+			queued = b.Len
+		}
+	}
+	if queued < 2 {
+		t.Fatalf("%d messages queued for the held rasterizer, want its primitives and the DrawEnd", queued)
+	}
+	if log.Ended[id] {
+		t.Errorf("task %s ended with its primitives still queued", id)
+	}
+	rast.Hold = false
+	testpeer.Run(t, e, rast)
+	if len(rast.Got) != 4 {
+		t.Fatalf("%d messages after release, want 3 primitives and a DrawEnd", len(rast.Got))
+	}
+	if !log.Ended[id] {
+		t.Errorf("task %s open after its primitives were sent", id)
+	}
 }

@@ -26,4 +26,11 @@
 // Stats reports, under "<name>.": passes, tiles, tiles_skipped, tiles_u<k>
 // per unit, and the activity cycles (cycles_busy, cycles_wait_tile_units,
 // cycles_blocked_send, cycles_idle) and utilization.
+//
+// # Tasks
+//
+// None: the scheduler works within the binner's "pass" task (which ends when
+// the scheduler's Done comes back); the tiles it hands out are the tile
+// units' "screen_tile" tasks below that pass (docs/design-timing.md, section
+// 10).
 package tilescheduler
