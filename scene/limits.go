@@ -3,6 +3,8 @@ package scene
 import (
 	"fmt"
 
+	"gopkg.in/yaml.v3"
+
 	"github.com/gfxsim/gfxsim/internal/inputs"
 	"github.com/gfxsim/gfxsim/scene/mesh"
 	"github.com/gfxsim/gfxsim/scene/teximage"
@@ -43,11 +45,23 @@ func (p *parser) loadImage(path string) (*teximage.Image, error) {
 	return p.images.Load(path)
 }
 
-// keepImage reserves the memory of a generated image of a texture as soon as
-// it is made, so that a texture of many layers (aliases of one large
-// procedural image) stops at the first layer past the budget.
-func (p *parser) keepImage(im *teximage.Image) error {
-	return p.opt.budget.Reserve(fmt.Sprintf("the %dx%d image", im.Width, im.Height), int64(len(im.Pix)))
+// reserveGenerated reserves, before they are generated, the n RGBA8 images of
+// w x h texels of a procedural texture read by r (nothing when r has an
+// error, which generated reports), so that a texture of many layers (aliases
+// of one large procedural image) or a large sky stops at the first image past
+// the budget with nothing allocated for it.
+func (p *parser) reserveGenerated(r *reader, n *yaml.Node, field string, images, w, h int) error {
+	if r.err != nil {
+		return nil
+	}
+	what := fmt.Sprintf("the %dx%d image", w, h)
+	if images > 1 {
+		what = fmt.Sprintf("the %d images of %dx%d", images, w, h)
+	}
+	if err := p.opt.budget.Reserve(what, int64(images)*int64(w)*int64(h)*4); err != nil {
+		return p.w.errAt(n, field, "%v", err)
+	}
+	return nil
 }
 
 // keepCopy reserves the texture's copy of its images.

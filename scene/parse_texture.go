@@ -164,13 +164,13 @@ func (p *parser) textureSlices(at *yaml.Node, o *object, field string, typ Textu
 	if typ == TextureCube && ims[0].Width != ims[0].Height {
 		return nil, w.errAt(n, o.path(key), "cube faces must be square, got %dx%d", ims[0].Width, ims[0].Height)
 	}
-	if err := p.keepCopy(ims); err != nil {
-		return nil, w.errAt(n, o.path(key), "%v", err)
-	}
 	if typ == TextureCube && len(ims) == 1 { // a 2D procedural kind on every face
 		for len(ims) < 6 {
 			ims = append(ims, ims[0])
 		}
+	}
+	if err := p.keepCopy(ims); err != nil {
+		return nil, w.errAt(n, o.path(key), "%v", err)
 	}
 	return ims, nil
 }
@@ -180,14 +180,7 @@ func (p *parser) textureSlices(at *yaml.Node, o *object, field string, typ Textu
 func (p *parser) image(o *object, key string) (*teximage.Image, error) {
 	n := o.get(key)
 	if key == "procedural" {
-		im, err := p.proceduralTexture(n, o.path(key))
-		if err != nil {
-			return nil, err
-		}
-		if err := p.keepImage(im); err != nil {
-			return nil, p.w.errAt(n, o.path(key), "%v", err)
-		}
-		return im, nil
+		return p.proceduralTexture(n, o.path(key))
 	}
 	path, err := p.path(n, o.path(key))
 	if err != nil {
@@ -314,6 +307,9 @@ func (p *parser) proceduralCube(n *yaml.Node, field string) ([]*teximage.Image, 
 	g := teximage.Sky{Size: r.int("size", 128, 1, maxProceduralTexture), Colors: [3]geom.Vec4{c[0], c[1], c[2]},
 		Sun: r.vec3("sun", geom.Vec3{0.4, 0.6, -0.7}, false), SunColor: r.color("sun_color", geom.Vec4{1, 0.95, 0.8, 1}),
 		SunSize: r.float("sun_size", 3, 0, 90)}
+	if err := p.reserveGenerated(r, n, field, 6, g.Size, g.Size); err != nil {
+		return nil, err
+	}
 	return generated(p, r, n, field, g.GenerateCube)
 }
 
@@ -346,6 +342,9 @@ func (p *parser) proceduralVolume(n *yaml.Node, field string) ([]*teximage.Image
 		}
 		g = teximage.Checker3D{Width: sz[0], Height: sz[1], Depth: sz[2], Cells: [3]int{cells[0], cells[1], cells[2]},
 			Colors: [2]geom.Vec4{c[0], c[1]}}
+	}
+	if err := p.reserveGenerated(r, n, field, sz[2], sz[0], sz[1]); err != nil {
+		return nil, err
 	}
 	return generated(p, r, n, field, g.GenerateVolume)
 }
@@ -417,6 +416,9 @@ func (p *parser) proceduralTexture(n *yaml.Node, field string) (*teximage.Image,
 		c := r.colors("colors", geom.Vec4{1, 1, 1, 1}, geom.Vec4{0, 0, 0, 1})
 		dir := r.enum("direction", 0, []string{"vertical", "horizontal"})
 		g = teximage.Gradient{Width: size[0], Height: size[1], Colors: [2]geom.Vec4{c[0], c[1]}, Horizontal: dir == 1}
+	}
+	if err := p.reserveGenerated(r, n, field, 1, size[0], size[1]); err != nil {
+		return nil, err
 	}
 	return generated(p, r, n, field, g.Generate)
 }

@@ -46,6 +46,32 @@ func TestSceneBuildsWithinBudget(t *testing.T) {
 			t.Errorf("the refused load allocated %d MB", got>>20)
 		}
 	})
+	t.Run("procedural textures refused before they are made", func(t *testing.T) {
+		for _, tc := range []struct{ name, texture, want string }{
+			{"sky", "{type: cube, procedural: {kind: sky, size: 4096}}", "sky.yaml:2: textures.t.procedural: the 6 images of 4096x4096 needs about 384.0 MiB"},
+			{"2D", "{procedural: {kind: noise, size: [4096, 4096]}}", "2D.yaml:2: textures.t.procedural: the 4096x4096 image needs about 64.0 MiB"},
+			{"volume", "{type: 3d, procedural: {kind: noise3d, size: [1024, 1024, 64]}}", "volume.yaml:2: textures.t.procedural: the 64 images of 1024x1024 needs about 256.0 MiB"},
+		} {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			_, err := scene.Load(write(t, dir, tc.name+".yaml", []byte("textures:\n  t: "+tc.texture+"\n")), scene.WithBudget(inputs.NewBudget(48<<20)))
+			runtime.ReadMemStats(&after)
+			wantErr(t, err, tc.want, "more than the memory budget of 48.0 MiB")
+			if got := after.TotalAlloc - before.TotalAlloc; got > 4<<20 {
+				t.Errorf("%s: the refused load allocated %d MB", tc.name, got>>20)
+			}
+		}
+	})
+	t.Run("a cube of one 2D kind reserves its six faces", func(t *testing.T) {
+		b := inputs.NewBudget(1 << 30)
+		if _, err := scene.Load(write(t, dir, "cube.yaml", []byte("textures:\n  t: {type: cube, procedural: {kind: solid, size: [64, 64]}}\n")), scene.WithBudget(b)); err != nil {
+			t.Fatal(err)
+		}
+		// The generated face, then the texture's copy of six faces.
+		if got, want := b.Used(), int64(7*64*64*4); got != want {
+			t.Errorf("reserved %d bytes, want %d", got, want)
+		}
+	})
 	t.Run("stream-out buffers", func(t *testing.T) {
 		src := numbered("stream_buffers:\n", "  b%d: {size: 67108864}\n", 0, 16) +
 			numbered("materials: {step: {shader: particle_step}}\nmeshes: {t: {procedural: {kind: triangle}}}\nobjects:\n",
