@@ -37,9 +37,9 @@ type core struct {
 
 	notify []sim.Port // scratch: sources to notify after a tick
 
-	ends   map[sim.Port]int // port -> plug-in index
-	tokens []string         // each end's token, by plug-in index
-	outs   []*outQueue      // each end's output queue, by plug-in index
+	ends    map[sim.Port]int // port -> plug-in index
+	plugged []*end           // each end, by plug-in index
+	outs    []*outQueue      // each end's output queue, by plug-in index
 }
 
 // init sets up the core of link (a *Bus or a *Crossbar) and returns the
@@ -82,18 +82,17 @@ func (c *core) plug(e *end, out *outQueue) {
 	if sourceBufferSize < 1 {
 		panic(fmt.Sprintf("connections: %s: port %s: source buffer of %d messages", c.tc.Name(), port.Name(), sourceBufferSize))
 	}
-	tok := endToken(port, func(t string) bool {
-		for _, have := range c.tokens {
-			if have == t {
-				return true
-			}
-		}
-		return false
-	})
-	c.ends[port] = len(c.tokens)
-	c.tokens = append(c.tokens, tok)
+	c.ends[port] = len(c.plugged)
+	c.plugged = append(c.plugged, e)
 	c.outs = append(c.outs, out)
-	e.token = tok
+	ports := make([]sim.Port, len(c.plugged))
+	for i, p := range c.plugged {
+		ports[i] = p.port
+	}
+	// A new end may make another end's name ambiguous: name them all again.
+	for i, tok := range endTokens(ports) {
+		c.plugged[i].token = tok
+	}
 }
 
 // mustEnd returns the plug-in index of p; a message without the port or from
@@ -481,22 +480,69 @@ func (o *outQueue) nextDue() uint64 {
 	return o.q.Front().due
 }
 
-// endToken names a plugged-in port inside a connection: the last element of
-// its component's name ("DepthUnit[1]" for GPU.DepthUnit[1]), or of the port's
-// name when it has no component; when that token is taken, the port's last
-// element is appended ("DepthUnit[1].FromROP").
-func endToken(port sim.Port, taken func(string) bool) string {
-	tok := lastElem(port.Name())
-	if comp := port.Component(); comp != nil {
-		tok = lastElem(comp.Name())
+// endTokens names the plugged-in ports of a connection, each by the last
+// element of its component's name ("DepthUnit[1]" for GPU.DepthUnit[1]), or
+// of the port's name when it has no component. Different components whose
+// names end alike (GPU.Pipe[0].InputAssembler, GPU.Pipe[1].InputAssembler)
+// are told apart by as many more elements of their names as it takes
+// ("Pipe[0].InputAssembler", "Pipe[1].InputAssembler"); the ports of one
+// component by the port's last element appended ("DepthUnit[1].FromROP").
+// A name still taken gets an index ("X[1]").
+func endTokens(ports []sim.Port) []string {
+	owner := make([]string, len(ports)) // the component's name, or the port's
+	depth := make([]int, len(ports))    // elements of owner in the token
+	for i, p := range ports {
+		owner[i] = p.Name()
+		if comp := p.Component(); comp != nil {
+			owner[i] = comp.Name()
+		}
+		depth[i] = 1
 	}
-	if taken(tok) {
-		tok += "." + lastElem(port.Name())
+	tokens := make([]string, len(ports))
+	for {
+		for i := range ports {
+			tokens[i] = lastElems(owner[i], depth[i])
+		}
+		// Owners that share a token take one more element, while they have one.
+		longer := false
+		for i := range ports {
+			for j := range ports {
+				if tokens[i] == tokens[j] && owner[i] != owner[j] && depth[i] < strings.Count(owner[i], ".")+1 {
+					depth[i]++
+					longer = true
+					break
+				}
+			}
+		}
+		if !longer {
+			break
+		}
 	}
-	for i, base := 1, tok; taken(tok); i++ {
-		tok = fmt.Sprintf("%s[%d]", base, i)
+	taken := map[string]bool{}
+	for i, p := range ports {
+		tok := tokens[i]
+		if taken[tok] {
+			tok += "." + lastElem(p.Name())
+		}
+		for k, base := 1, tok; taken[tok]; k++ {
+			tok = fmt.Sprintf("%s[%d]", base, k)
+		}
+		taken[tok] = true
+		tokens[i] = tok
 	}
-	return tok
+	return tokens
+}
+
+// lastElems returns the last n dot-separated elements of name.
+func lastElems(name string, n int) string {
+	i := len(name)
+	for ; n > 0 && i > 0; n-- {
+		i = strings.LastIndexByte(name[:i], '.')
+		if i < 0 {
+			return name
+		}
+	}
+	return name[i+1:]
 }
 
 func lastElem(name string) string {

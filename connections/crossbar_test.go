@@ -177,23 +177,31 @@ func TestCrossbarCanSendTo(t *testing.T) {
 }
 
 // TestEndTokens: a port's name inside a connection comes from its component;
-// a second port of the same component is told apart by its own name.
+// a second port of the same component is told apart by its own name, and
+// different components whose names end alike (a SAGE pipe's units) by more of
+// their names, all of them, also the one plugged in first.
 func TestEndTokens(t *testing.T) {
 	e := sim.NewSerialEngine()
 	x := MakeCrossbarBuilder().WithEngine(e).Build("Xbar")
 	r := newReceiver("GPU.ROP[2]", e, 4, 0)
 	second := sim.NewLimitNumMsgPort(r, 4, "GPU.ROP[2].FromDepthUnit")
 	noComp := sim.NewLimitNumMsgPort(nil, 4, "Host.Port")
-	x.PlugIn(r.in, 1)
-	x.PlugIn(second, 1)
-	x.PlugIn(noComp, 1)
+	ia0 := newReceiver("GPU.Pipe[0].InputAssembler", e, 4, 0)
+	ia1 := newReceiver("GPU.Pipe[1].InputAssembler", e, 4, 0)
+	ia1b := sim.NewLimitNumMsgPort(ia1, 4, "GPU.Pipe[1].InputAssembler.ToMemory")
+	deep := newReceiver("GPU.Board.Pipe[1].InputAssembler", e, 4, 0)
+	for _, p := range []sim.Port{r.in, second, noComp, ia0.in, ia1.in, ia1b, deep.in} {
+		x.PlugIn(p, 1)
+	}
 	var got []string
 	for _, e := range x.ports {
 		got = append(got, e.token)
 	}
-	want := []string{"ROP[2]", "ROP[2].FromDepthUnit", "Port"}
+	// Each takes as many elements as it needs: Pipe[0] two, the two Pipe[1]s three.
+	want := []string{"ROP[2]", "ROP[2].FromDepthUnit", "Port", "Pipe[0].InputAssembler", "GPU.Pipe[1].InputAssembler",
+		"GPU.Pipe[1].InputAssembler.ToMemory", "Board.Pipe[1].InputAssembler"}
 	if !reflect.DeepEqual(got, want) {
-		t.Errorf("tokens %v, want %v", got, want)
+		t.Errorf("tokens %q, want %q", got, want)
 	}
 	for _, b := range x.Buffers() {
 		sim.NameMustBeValid(b.Name)

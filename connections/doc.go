@@ -92,9 +92,12 @@
 // <Kind>.bytes for every message kind, the Go type name without its package
 // path (TileQuads, ReadReq). Messages and bytes are counted when their
 // transfer starts. A port's name inside a connection, <Port>, is the last
-// element of its component's name (DepthUnit[1] for GPU.DepthUnit[1]); when a
+// element of its component's name (DepthUnit[1] for GPU.DepthUnit[1]);
+// different components whose names end alike are told apart by as many more
+// elements of their names as it takes (SAGE's GPU.Pipe[p].InputAssembler on
+// GPU.MemoryXbar: Pipe[0].InputAssembler ... Pipe[3].InputAssembler); when a
 // component plugs in two ports, the second is told apart by its own last name
-// element.
+// element (GPU.VideoXbar's Convolve[c] and Convolve[c].FromRoute).
 //
 // Buffers lists the source queues and the per-destination delivery queues for
 // hang reports.

@@ -323,11 +323,10 @@ func linkCycles(l any, res *configs.Result) float64 {
 
 // busiestLink returns the busy cycles of a bus, or of the busiest destination
 // link of a crossbar (its links report <name>.To<Dest>.busy_cycles, where
-// <Dest> may hold a dot: a destination whose component's name another
-// destination has already taken adds its port's name, as SAGE's four
-// Pipe[p].InputAssembler on GPU.MemoryXbar, ToInputAssembler and
-// ToInputAssembler.ToMemory[1], or a component with two ports on the link, as
-// GPU.VideoXbar's ToConvolve[c] and ToConvolve[c].FromRoute).
+// <Dest> may hold a dot: components whose names end alike take more of their
+// names, as SAGE's GPU.MemoryXbar.ToPipe[p].InputAssembler, and a component
+// with two ports on the link adds the port's name, as GPU.VideoXbar's
+// ToConvolve[c] and ToConvolve[c].FromRoute).
 func busiestLink(st map[string]float64, name string) float64 {
 	best := -1.0
 	for k, v := range st {

@@ -241,14 +241,14 @@ func parseShare(t *testing.T, s string) (v, slack float64) {
 // TestBusiestLink: a crossbar's busiest link is the busiest of all its
 // destination links, also those whose names hold a dot (on SAGE the video
 // crossbar's convolve chips take spans at ToConvolve[c].FromRoute and nothing
-// at ToConvolve[c]; the memory crossbar's pipes 1-3 answer at
-// ToInputAssembler.ToMemory[k]); a bus reports its own busy cycles.
+// at ToConvolve[c]; the memory crossbar's pipes answer at
+// ToPipe[p].InputAssembler); a bus reports its own busy cycles.
 func TestBusiestLink(t *testing.T) {
 	st := map[string]float64{
 		"GPU.VideoXbar.busy_cycles": 21240, "GPU.VideoXbar.ToRoute.busy_cycles": 720,
 		"GPU.VideoXbar.ToConvolve[0].busy_cycles": 0, "GPU.VideoXbar.ToConvolve[0].FromRoute.busy_cycles": 5040,
 		"GPU.VideoXbar.ToConvolve[2].FromRoute.busy_cycles": 5220, "GPU.VideoXbar.ToRoute.ToConvolves.busy_cycles": 0,
-		"GPU.MemoryXbar.ToInputAssembler.busy_cycles": 3218, "GPU.MemoryXbar.ToInputAssembler.ToMemory[2].busy_cycles": 3492,
+		"GPU.MemoryXbar.ToPipe[0].InputAssembler.busy_cycles": 3218, "GPU.MemoryXbar.ToPipe[2].InputAssembler.busy_cycles": 3492,
 		"GPU.HostBus.busy_cycles": 2827, "GPU.HostBusX.ToY.busy_cycles": 99999,
 	}
 	for name, want := range map[string]float64{"GPU.VideoXbar": 5220, "GPU.MemoryXbar": 3492, "GPU.HostBus": 2827} {
