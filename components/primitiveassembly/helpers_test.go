@@ -48,6 +48,27 @@ func newRig(t *testing.T, b Builder, rasterizers int) *rig {
 	return r
 }
 
+// newHeldRig is a rig of one rasterizer that holds its input (it takes one
+// message and never drains), an output queue of outputQueue messages, and
+// ports of one message on the connection.
+func newHeldRig(outputQueue int) *rig {
+	e := sim.NewSerialEngine()
+	r := &rig{e: e}
+	r.pa = MakeBuilder().WithEnv(testpeer.Env(e)).WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) {
+		c.NumRasterizers, c.OutputQueue = 1, outputQueue
+	})).Build("GPU.PrimitiveAssembly")
+	r.core, r.ia = newFake("Core", e, 4), newFake("IA", e, 4)
+	rast := newFake("Rast", e, 1)
+	rast.Hold = true
+	r.rasts = []*fake{rast}
+	conn := sim.NewDirectConnection("Conn", e, 1*sim.GHz)
+	for _, p := range []sim.Port{r.pa.FromShaderCores, r.pa.InputAssembler, r.pa.ToRasterizers, r.core.Port, r.ia.Port, rast.Port} {
+		conn.PlugIn(p, 1)
+	}
+	r.pa.InputAssemblerPort, r.pa.Rasterizers = r.ia.Port, []sim.Port{rast.Port}
+	return r
+}
+
 func (r *rig) run(t *testing.T) {
 	t.Helper()
 	testpeer.Run(t, r.e, r.core, r.ia)

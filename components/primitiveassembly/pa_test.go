@@ -351,16 +351,8 @@ func TestBackPressure(t *testing.T) {
 	for k := 0; k < 24; k++ {
 		tris = append(tris, [3][3]float32{{1, 1, 0.5}, {5, 1, 0.5}, {1, 5, 0.5}})
 	}
-	e := sim.NewSerialEngine()
-	pa := MakeBuilder().WithEnv(testpeer.Env(e)).WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.NumRasterizers = 1; c.OutputQueue = 2 })).Build("GPU.PrimitiveAssembly")
-	core, ia := newFake("Core", e, 4), newFake("IA", e, 4)
-	rast := newFake("Rast", e, 1)
-	rast.Hold = true
-	conn := sim.NewDirectConnection("Conn", e, 1*sim.GHz)
-	for _, p := range []sim.Port{pa.FromShaderCores, pa.InputAssembler, pa.ToRasterizers, core.Port, ia.Port, rast.Port} {
-		conn.PlugIn(p, 1)
-	}
-	pa.InputAssemblerPort, pa.Rasterizers = ia.Port, []sim.Port{rast.Port}
+	r := newHeldRig(2)
+	e, pa, core, ia, rast := r.e, r.pa, r.core, r.ia, r.rasts[0]
 	core.Script = []scripted{{At: 0, Msg: batchOf(d, 0, 0, tris...), Dst: pa.FromShaderCores}}
 	ia.Script = []scripted{{At: 0, Msg: protocol.NewBatchInfo(d, 1), Dst: pa.InputAssembler}}
 	testpeer.Run(t, e, core, ia)
@@ -459,18 +451,10 @@ func TestConfigValidation(t *testing.T) {
 func TestBatchTaskEndsWhenSent(t *testing.T) {
 	d := testpeer.TestDraw(0, 64, 32, geom.CullNone)
 	small := func(x float32) [3][3]float32 { return [3][3]float32{{x, 1, 0.5}, {x + 4, 1, 0.5}, {x, 5, 0.5}} }
-	e := sim.NewSerialEngine()
-	pa := MakeBuilder().WithEnv(testpeer.Env(e)).WithConfig(testpeer.Edit(DefaultConfig(), func(c *Config) { c.NumRasterizers = 1; c.OutputQueue = 8 })).Build("GPU.PrimitiveAssembly")
+	r := newHeldRig(8)
+	e, pa, core, ia, rast := r.e, r.pa, r.core, r.ia, r.rasts[0]
 	var log testpeer.TaskLog
 	tracing.CollectTrace(pa, &log)
-	core, ia := newFake("Core", e, 4), newFake("IA", e, 4)
-	rast := newFake("Rast", e, 1)
-	rast.Hold = true
-	conn := sim.NewDirectConnection("Conn", e, 1*sim.GHz)
-	for _, p := range []sim.Port{pa.FromShaderCores, pa.InputAssembler, pa.ToRasterizers, core.Port, ia.Port, rast.Port} {
-		conn.PlugIn(p, 1)
-	}
-	pa.InputAssemblerPort, pa.Rasterizers = ia.Port, []sim.Port{rast.Port}
 	core.Script = []scripted{{At: 0, Msg: batchOf(d, 0, 0, small(1), small(9), small(17)), Dst: pa.FromShaderCores}}
 	ia.Script = []scripted{{At: 0, Msg: protocol.NewBatchInfo(d, 1), Dst: pa.InputAssembler}}
 	testpeer.Run(t, e, core, ia)
