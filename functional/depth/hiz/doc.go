@@ -62,7 +62,8 @@
 //
 // ApplyFeedback lowers every layer's z-max to a tile's true maximum measured
 // at an API position (Pos); it is dropped when a clear, a form conversion or a
-// NotEqual/Always write happened at or after that position (Barrier). The ideal
+// NotEqual/Always write happened after that position (a Barrier later than
+// Pos; feedback at the Barrier itself applies), or the tile is unknown. The ideal
 // source (IdealFeedback) recomputes the tile's bounds from the replica after
 // every update and delays them by FeedbackDelay coarse tests (the paper's FIFO);
 // the timed model adds feedback from the depth unit (UpdateFeedback,
