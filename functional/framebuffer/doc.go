@@ -45,7 +45,8 @@
 //     channel to 12 bits like RGBA8 (floor(c*4095 + 0.5)) and dithers it to 10:
 //     (v + t) >> 2, at most 1023, with the threshold t = DitherThreshold(x, y, s) of a
 //     2x2 Bayer matrix over pixel and sample, so that four consecutive samples of a
-//     pixel sum to the 12-bit value exactly. Clear rounds (t = 2). Load returns v/1023;
+//     pixel sum to the 12-bit value exactly, up to 4092 (the cap at 1023 makes the sum
+//     4092 for 4093-4095). Clear rounds (t = 2). Load returns v/1023;
 //     Sample returns the raw 10-bit values for the reconstruction filter.
 //
 // Store writes only the channels whose bit is set in the write mask (R=1, G=2, B=4,

@@ -9,7 +9,8 @@ package framebuffer
 // here: an ordered dither whose threshold (0 to 3, the two dropped bits)
 // comes from a 2x2 Bayer matrix indexed by the pixel and the sample, so that
 // every four consecutive samples of a pixel take all four thresholds and
-// their sum is exactly the 12-bit value (sum over t of floor((v+t)/4) = v).
+// their sum is exactly the 12-bit value (sum over t of floor((v+t)/4) = v),
+// except for 4093-4095, whose samples the cap at 1023 holds to a sum of 4092.
 
 // bayer2 is the 2x2 Bayer matrix of thresholds, [row][column].
 var bayer2 = [2][2]uint16{{0, 2}, {3, 1}}
