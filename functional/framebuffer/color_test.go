@@ -223,6 +223,28 @@ func TestBlendStore(t *testing.T) {
 	}
 }
 
+// TestSampleImageFormats: a sample's image is its colour converted like an
+// RGBA8 store, whatever the target's format (RGBA10 once gave its packed
+// 10-bit bytes as RGBA8).
+func TestSampleImageFormats(t *testing.T) {
+	c := geom.Vec4{0.25, 0.5, 1, 0.75}
+	want := []byte{ToUNORM8(c[0]), ToUNORM8(c[1]), ToUNORM8(c[2]), ToUNORM8(c[3])}
+	for _, f := range []ColorFormat{RGBA8, RGBA10, RGBA32F} {
+		ct, err := NewColorTarget(Geometry{Width: 2, Height: 1, Samples: 1}, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ct.Store(1, 0, 0, c, blend.WriteAll)
+		img, err := ct.SampleImage(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := img.Pix[4:8]; !bytes.Equal(got, want) {
+			t.Errorf("format %v: SampleImage pixel 1 = %v, want %v", f, got, want)
+		}
+	}
+}
+
 func TestLayoutIndependence(t *testing.T) {
 	var ref []byte
 	for _, layout := range []Layout{Linear, Tiled, ZOrder} {

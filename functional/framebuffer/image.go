@@ -81,8 +81,9 @@ func checkSample(sample, n int) error {
 	return nil
 }
 
-// SampleImage returns sample s of every visible pixel as an RGBA8 image (RGBA32F
-// converted like an RGBA8 store), a raw per-sample view for debugging.
+// SampleImage returns sample s of every visible pixel as an RGBA8 image (RGBA8
+// as stored; RGBA32F and RGBA10 decoded and converted like an RGBA8 store), a
+// raw per-sample view for debugging.
 func (t *ColorTarget) SampleImage(sample int) (*image.RGBA, error) {
 	if err := checkSample(sample, t.Samples); err != nil {
 		return nil, err
@@ -92,8 +93,8 @@ func (t *ColorTarget) SampleImage(sample int) (*image.RGBA, error) {
 		for x := 0; x < t.Width; x++ {
 			a := t.Index(x, y, sample) * t.bps
 			px := img.Pix[y*img.Stride+4*x:]
-			if t.Format == RGBA32F {
-				c := decodeColor(RGBA32F, t.data[a:])
+			if t.Format != RGBA8 {
+				c := decodeColor(t.Format, t.data[a:])
 				for ch := 0; ch < 4; ch++ {
 					px[ch] = ToUNORM8(c[ch])
 				}
