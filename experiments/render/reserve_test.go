@@ -95,7 +95,13 @@ func TestMultipassLine(t *testing.T) {
 // and returns what it printed; an error ends the test.
 func runOutput(t *testing.T, args ...string) string {
 	t.Helper()
-	o, err := parseFlags(append([]string{"-q", "-o", t.TempDir()}, args...), func(string) string { return "" }, os.Stderr)
+	return runIn(t, t.TempDir(), args...)
+}
+
+// runIn is runOutput with the output folder dir.
+func runIn(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	o, err := parseFlags(append([]string{"-q", "-o", dir}, args...), func(string) string { return "" }, os.Stderr)
 	if err != nil {
 		t.Fatal(err)
 	}

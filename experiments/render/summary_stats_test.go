@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -29,7 +28,7 @@ func TestSummaryAgreesWithStats(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			args := []string{"-q", "-scene", "room", "-width", "160", "-height", "90", "-o", filepath.Join(dir, "out")}
+			args := []string{"-scene", "room", "-width", "160", "-height", "90"}
 			cfg := configs.Default()
 			if tc.yaml != "" {
 				file := filepath.Join(dir, "machine.yaml")
@@ -42,14 +41,7 @@ func TestSummaryAgreesWithStats(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			o, err := parseFlags(args, func(string) string { return "" }, os.Stderr)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var out bytes.Buffer
-			if err := run(o, &out); err != nil {
-				t.Fatal(err)
-			}
+			out := runIn(t, filepath.Join(dir, "out"), args...)
 			data, err := os.ReadFile(filepath.Join(dir, "out", "stats.json"))
 			if err != nil {
 				t.Fatal(err)
@@ -77,7 +69,7 @@ func TestSummaryAgreesWithStats(t *testing.T) {
 					freq[l.Name()] = float64(l.Freq)
 				}
 			}
-			checkSummary(t, out.String(), st, freq)
+			checkSummary(t, out, st, freq)
 		})
 	}
 }
