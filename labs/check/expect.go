@@ -1,11 +1,8 @@
 package main
 
 import (
-	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -631,13 +628,9 @@ func (f *folder) stats(command string) (map[string]any, error) {
 	if v, ok := f.cache[path]; ok {
 		return v.(map[string]any), nil
 	}
-	data, err := os.ReadFile(path)
+	stats, err := readStats(filepath.Join(f.dir, command), StatsFile)
 	if err != nil {
-		return nil, fmt.Errorf("%s: missing output: %w", StatsFile, err)
-	}
-	var stats map[string]any
-	if err := json.Unmarshal(data, &stats); err != nil {
-		return nil, fmt.Errorf("%s: not a JSON object of statistics: %w", StatsFile, err)
+		return nil, err
 	}
 	f.cache[path] = stats
 	return stats, nil
@@ -648,17 +641,9 @@ func (f *folder) csv(command, file string) ([][]string, error) {
 	if v, ok := f.cache[path]; ok {
 		return v.([][]string), nil
 	}
-	fh, err := os.Open(path)
+	records, err := readCSV(filepath.Join(f.dir, command), file)
 	if err != nil {
-		return nil, fmt.Errorf("%s: missing output: %w", file, err)
-	}
-	defer fh.Close()
-	records, err := csv.NewReader(fh).ReadAll()
-	if err != nil {
-		return nil, fmt.Errorf("%s: not a CSV file: %w", file, err)
-	}
-	if len(records) == 0 {
-		return nil, fmt.Errorf("%s: empty (no header)", file)
+		return nil, err
 	}
 	f.cache[path] = records
 	return records, nil

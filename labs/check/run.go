@@ -159,14 +159,40 @@ func parseJSON(path string) error {
 	return nil
 }
 
-func checkStats(dir string, s StatsCheck) error {
-	data, err := os.ReadFile(filepath.Join(dir, s.File))
+// readStats reads the JSON object of statistics at dir/name.
+func readStats(dir, name string) (map[string]any, error) {
+	data, err := os.ReadFile(filepath.Join(dir, name))
 	if err != nil {
-		return fmt.Errorf("%s: missing output: %w", s.File, err)
+		return nil, fmt.Errorf("%s: missing output: %w", name, err)
 	}
 	var stats map[string]any
 	if err := json.Unmarshal(data, &stats); err != nil {
-		return fmt.Errorf("%s: not a JSON object of statistics: %w", s.File, err)
+		return nil, fmt.Errorf("%s: not a JSON object of statistics: %w", name, err)
+	}
+	return stats, nil
+}
+
+// readCSV reads the CSV file at dir/name, which must have a header.
+func readCSV(dir, name string) ([][]string, error) {
+	f, err := os.Open(filepath.Join(dir, name))
+	if err != nil {
+		return nil, fmt.Errorf("%s: missing output: %w", name, err)
+	}
+	defer f.Close()
+	records, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("%s: not a CSV file: %w", name, err)
+	}
+	if len(records) == 0 {
+		return nil, fmt.Errorf("%s: empty (no header)", name)
+	}
+	return records, nil
+}
+
+func checkStats(dir string, s StatsCheck) error {
+	stats, err := readStats(dir, s.File)
+	if err != nil {
+		return err
 	}
 	var errs []error
 	for _, k := range s.Keys {
@@ -184,17 +210,9 @@ func checkStats(dir string, s StatsCheck) error {
 }
 
 func checkCSV(dir string, c CSVCheck) error {
-	f, err := os.Open(filepath.Join(dir, c.File))
+	records, err := readCSV(dir, c.File)
 	if err != nil {
-		return fmt.Errorf("%s: missing output: %w", c.File, err)
-	}
-	defer f.Close()
-	records, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		return fmt.Errorf("%s: not a CSV file: %w", c.File, err)
-	}
-	if len(records) == 0 {
-		return fmt.Errorf("%s: empty (no header)", c.File)
+		return err
 	}
 	have := map[string]bool{}
 	for _, h := range records[0] {
