@@ -8,8 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sarchlab/akita/v3/sim"
+
 	"github.com/gfxsim/gfxsim/configs"
-	"github.com/gfxsim/gfxsim/connections"
 	"github.com/gfxsim/gfxsim/scene"
 )
 
@@ -62,11 +63,8 @@ func TestSummaryAgreesWithStats(t *testing.T) {
 			}
 			freq := map[string]float64{}
 			for _, l := range p.Links {
-				switch l := l.(type) {
-				case *connections.Bus:
-					freq[l.Name()] = float64(l.Freq)
-				case *connections.Crossbar:
-					freq[l.Name()] = float64(l.Freq)
+				if f, ok := linkFreq(l); ok {
+					freq[l.(sim.Named).Name()] = float64(f)
 				}
 			}
 			checkSummary(t, out, st, freq)

@@ -309,16 +309,23 @@ func tiledSummary(w io.Writer, st map[string]float64) {
 // sched's and sample buffer's 100 MHz, the host bus at clocks.host_bus_mhz),
 // or the frame's core cycles for a link of another type.
 func linkCycles(l any, res *configs.Result) float64 {
-	var f sim.Freq
-	switch l := l.(type) {
-	case *connections.Bus:
-		f = l.Freq
-	case *connections.Crossbar:
-		f = l.Freq
-	default:
+	f, ok := linkFreq(l)
+	if !ok {
 		return float64(res.Cycles)
 	}
 	return res.Seconds * float64(f)
+}
+
+// linkFreq returns the clock of link l, a bus or a crossbar (ok false for a
+// link of another type).
+func linkFreq(l any) (sim.Freq, bool) {
+	switch l := l.(type) {
+	case *connections.Bus:
+		return l.Freq, true
+	case *connections.Crossbar:
+		return l.Freq, true
+	}
+	return 0, false
 }
 
 // busiestLink returns the busy cycles of a bus, or of the busiest destination
