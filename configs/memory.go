@@ -47,7 +47,7 @@ func (c *Config) MemoryEstimate() []MemoryItem {
 			{"baseline (engine, components, buses)", runBaselineBytes},
 			{"input_assembler.index_cache, vertex_cache x sage.pipes", iaCaches * pipes},
 			{"texture_sampler.l1 x samplers x sage.pipes", tagLineBytes * lines(c.TextureSampler.L1) * samplers * pipes},
-			{"l2.bank_size_kb x memory.channels x (1 + sage.pipes)", l2 * (1 + pipes)},
+			{"l2.bank_size_kb x memory.channels x sage.pipes", l2 * pipes},
 			{"shader_core.warp_slots x count x sage.pipes", warps * pipes},
 			{"sage.video.width x height (the video output, and the reference's)", 8 * int64(c.Sage.Video.Width) * int64(c.Sage.Video.Height)},
 		}

@@ -63,9 +63,11 @@ type Platform struct {
 	Samplers          []*texturesampler.Comp
 	ROPs              []*rop.Comp
 	Memory            *memory.Memory
-	L2                *memory.L2
+	// L2 is the texture L2 (nil on SAGE, whose pipes have their own).
+	L2 *memory.L2
 	// TextureTraffic counts texture reads by texture at the L2 and at DRAM
-	// ("GPU.TextureTraffic.<texture>.l2_bytes", ".dram_bytes").
+	// ("GPU.TextureTraffic.<texture>.l2_bytes", ".dram_bytes"; nil on SAGE,
+	// whose pipes have their own).
 	TextureTraffic *texturesampler.TextureTraffic
 	// Coherence is the coherence checker (memory.coherence_check; nil
 	// otherwise).
@@ -73,7 +75,7 @@ type Platform struct {
 
 	// Sage holds the SAGE machine's own components (machine: sage; nil
 	// otherwise: the sort-last fields above are then nil but for the command
-	// processor, the host interface, the memory and the L2).
+	// processor, the host interface and the memory).
 	Sage *SagePlatform
 	// SortMiddle holds the tiled machine's own components (machine:
 	// sortmiddle; nil otherwise). Its tile units' rasterizers, depth units and
@@ -262,14 +264,18 @@ func (p *Platform) buildCoherenceChecker() error {
 }
 
 func (p *Platform) buildMemory() error {
-	m, l2, err := p.Config.BuildMemorySystem(p.Engine)
+	m, err := p.Config.BuildMemory(p.Engine, "GPU.Memory")
 	if err != nil {
 		return err
 	}
 	m.SetHalt(p.Halt)
 	m.SetProgress(p.Progress)
-	p.Memory, p.L2 = m, l2
-	return nil
+	p.Memory = m
+	if p.Config.Machine == "sage" {
+		return nil // the pipes texture from memories and L2s of their own
+	}
+	p.L2, err = p.Config.BuildL2(m, p.Engine, "GPU.L2")
+	return err
 }
 
 // DefaultNameOr returns file, or the default machine's name when file is empty.
@@ -697,7 +703,9 @@ func (p *Platform) Run(f *driver.Frame) (*Result, error) {
 	for _, s := range p.Samplers {
 		s.Image = f.Memory
 	}
-	p.TextureTraffic.SetTextures(TrafficTextures(f))
+	if p.TextureTraffic != nil {
+		p.TextureTraffic.SetTextures(TrafficTextures(f))
+	}
 	mp := newMultipassTraffic(f)
 	for i := range p.ROPs {
 		p.ROPs[i].Image, p.DepthUnits[i].Image = f.Memory, f.Memory
@@ -775,8 +783,10 @@ func (p *Platform) Run(f *driver.Frame) (*Result, error) {
 		l.Stats(add)
 	}
 	p.Memory.Stats(add)
-	p.L2.Stats(add)
-	p.TextureTraffic.Stats(add)
+	if p.L2 != nil {
+		p.L2.Stats(add)
+		p.TextureTraffic.Stats(add)
+	}
 	if p.Sage != nil {
 		for _, pipe := range p.Sage.Pipes {
 			pipe.TextureMemory.Stats(add)
@@ -807,7 +817,9 @@ func (p *Platform) BufferStates() []timing.BufferState {
 		bufs = append(bufs, l.Buffers()...)
 	}
 	bufs = append(bufs, p.Memory.Buffers()...)
-	bufs = append(bufs, p.L2.Buffers()...)
+	if p.L2 != nil {
+		bufs = append(bufs, p.L2.Buffers()...)
+	}
 	if p.Sage != nil {
 		for _, pipe := range p.Sage.Pipes {
 			bufs = append(bufs, pipe.TextureMemory.Buffers()...)

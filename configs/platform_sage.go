@@ -179,12 +179,6 @@ func (p *Platform) connectSage() {
 		}
 		p.crossbar(fmt.Sprintf("GPU.WriteXbar[%d]", k), sbs.Write, mhz(c.Sage.Clocks.SampleBufferMHz), ports...)
 	}
-	// The master's L2 serves nothing on SAGE (the pipes texture from their own
-	// memories); it stays connected so that the machine's memory system is the
-	// default's.
-	p.crossbar("GPU.L2Xbar", bs.L2, f, p.L2.Tops...)
-	p.TextureTraffic = WatchTextureTraffic(p.L2)
-	memPorts = append(memPorts, p.L2.Bottoms...)
 	// The pipes' stream-out units (in primitive assembly) write to the
 	// master's memory, where the vertices come from; last: ports that never
 	// send leave the other sources' arbitration as it was.

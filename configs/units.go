@@ -26,23 +26,42 @@ func (c *Config) BuildMemorySystem(e sim.Engine) (*memory.Memory, *memory.L2, er
 // BuildMemorySystemNamed builds a memory and an L2 of c's memory and l2
 // sections named memName and l2Name (SAGE: each pipe's texture memory).
 func (c *Config) BuildMemorySystemNamed(e sim.Engine, memName, l2Name string) (*memory.Memory, *memory.L2, error) {
-	mc := c.MemoryConfig()
-	if err := mc.Validate(); err != nil {
-		return nil, nil, fmt.Errorf("%s: memory: %w", DefaultNameOr(c.file), err)
-	}
-	m, err := memory.Build(mc, e, memName)
+	m, err := c.BuildMemory(e, memName)
 	if err != nil {
-		return nil, nil, fmt.Errorf("memory: %w", err)
+		return nil, nil, err
 	}
-	lc := c.L2Config()
-	if err := lc.Validate(mc); err != nil {
-		return nil, nil, fmt.Errorf("%s: l2: %w", DefaultNameOr(c.file), err)
-	}
-	l2, err := memory.BuildL2(lc, m, e, l2Name)
+	l2, err := c.BuildL2(m, e, l2Name)
 	if err != nil {
-		return nil, nil, fmt.Errorf("l2: %w", err)
+		return nil, nil, err
 	}
 	return m, l2, nil
+}
+
+// BuildMemory builds a memory of c's memory section named name, without an
+// L2 (the SAGE master's: its pipes texture from memories of their own).
+func (c *Config) BuildMemory(e sim.Engine, name string) (*memory.Memory, error) {
+	mc := c.MemoryConfig()
+	if err := mc.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: memory: %w", DefaultNameOr(c.file), err)
+	}
+	m, err := memory.Build(mc, e, name)
+	if err != nil {
+		return nil, fmt.Errorf("memory: %w", err)
+	}
+	return m, nil
+}
+
+// BuildL2 builds an L2 of c's l2 section named name in front of memory m.
+func (c *Config) BuildL2(m *memory.Memory, e sim.Engine, name string) (*memory.L2, error) {
+	lc := c.L2Config()
+	if err := lc.Validate(c.MemoryConfig()); err != nil {
+		return nil, fmt.Errorf("%s: l2: %w", DefaultNameOr(c.file), err)
+	}
+	l2, err := memory.BuildL2(lc, m, e, name)
+	if err != nil {
+		return nil, fmt.Errorf("l2: %w", err)
+	}
+	return l2, nil
 }
 
 // BuildTextureSampler builds texture sampler i of c ("GPU.TextureSampler[i]",

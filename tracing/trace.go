@@ -210,8 +210,10 @@ func Traceable(p *configs.Platform) []atracing.NamedHookable {
 			out = append(out, h)
 		}
 	}
-	for _, b := range p.L2.Banks {
-		out = append(out, b)
+	if p.L2 != nil { // SAGE has none: its pipes have theirs, below
+		for _, b := range p.L2.Banks {
+			out = append(out, b)
+		}
 	}
 	// A SAGE pipe's own texture memory and L2 (GPU.Pipe[p].TextureMemory,
 	// GPU.Pipe[p].TextureL2), which its texture samplers read.

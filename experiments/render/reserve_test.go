@@ -25,7 +25,7 @@ func TestFrameReservations(t *testing.T) {
 				"and 347.7 MiB is already reserved: more than the memory budget of 370.0 MiB (-max-memory)"},
 		{"sage pipes", []string{"-config", "../../configs/sage.yaml", "-max-memory", "450M"},
 			"builtin:room: the frame of scene room (1280x720, 4 samples, 6 textures) on a timed machine " +
-				"(the image and its 5 copies in the machine's memories) needs about 236.8 MiB, and 269.8 MiB is already reserved: " +
+				"(the image and its 5 copies in the machine's memories) needs about 236.8 MiB, and 268.8 MiB is already reserved: " +
 				"more than the memory budget of 450.0 MiB (-max-memory)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
