@@ -110,6 +110,8 @@ type counters struct {
 	draws       uint64 `stat:"draws"`
 	passes      uint64 `stat:"passes"`
 	emptyPasses uint64 `stat:"empty_passes"`
+	clears      uint64 `stat:"clears"`
+	presents    uint64 `stat:"presents"`
 	chunks      uint64 `stat:"chunks"`
 	binBytes    uint64 `stat:"bin_bytes_written"`
 	paramBytes  uint64 `stat:"parameter_bytes_written"`
@@ -420,9 +422,11 @@ func (c *Binner) control(now sim.VTimeInSec, msg sim.Msg) bool {
 		c.Control.Retrieve(now)
 		c.cleared[m.Target.Addr] = true
 		c.clears = append(c.clears, clearTarget{flags: m.Flags, target: m.Target})
+		c.st.clears++
 		c.out.Push(protocol.NewDone(m.ID, 0))
 	case *protocol.PresentCmd:
 		c.Control.Retrieve(now)
+		c.st.presents++
 		c.out.Push(protocol.NewDone(m.ID, 0))
 	default:
 		c.Fault.Unexpected(c.Control, msg)

@@ -190,6 +190,24 @@ func TestEmptyPass(t *testing.T) {
 	testpeer.CheckStats(t, testpeer.StatMap(r.b), "Binner", map[string]float64{"empty_passes": 1, "passes": 0})
 }
 
+// TestClearAndPresent: a ClearCmd and a PresentCmd are each answered at once
+// and counted (clears, presents); the pass that ends them, without draws,
+// goes to the scheduler (its cleared target's tiles are stored).
+func TestClearAndPresent(t *testing.T) {
+	target := command.Target{Addr: 0x1000, Width: 16, Height: 16, Samples: 1, TileW: 16, TileH: 16}
+	r := newRig(t, DefaultConfig(), binning.Grid{Width: 16, Height: 16, TileW: 16, TileH: 16}, nil,
+		[]testpeer.Scripted{
+			{At: 1, Msg: protocol.NewClearCmd(command.ClearColor, target, 16*16*4)},
+			{At: 2, Msg: protocol.NewPresentCmd(target, 0x9000)},
+			{At: 3, Msg: protocol.NewPresentPassEnd(target, 0x9000)},
+		})
+	if len(r.passes()) != 1 || len(r.cp.Got) != 3 {
+		t.Errorf("%d passes scheduled, %d answers; want 1 and 3", len(r.passes()), len(r.cp.Got))
+	}
+	testpeer.CheckStats(t, testpeer.StatMap(r.b), "Binner", map[string]float64{"clears": 1, "presents": 1,
+		"passes": 1, "empty_passes": 0})
+}
+
 // TestTraced: with a tracer attached, each pass is a "pass" task "pass<p>"
 // below the Simulation task, from its first draw to its Done, numbered from 0
 // (BinnedPass.Seq); each primitive a "bin" task "draw<s>.prim<t>.<p>@bin"

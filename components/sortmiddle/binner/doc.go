@@ -60,7 +60,7 @@
 //
 // Stats reports, under "<name>.": primitives, bin_entries, bin_spread
 // (entries per primitive), bin_spread_max, draws, passes, empty_passes,
-// chunks, bin_bytes_written (entries and links), parameter_bytes_written, the
+// clears and presents (the ClearCmds and PresentCmds taken), chunks, bin_bytes_written (entries and links), parameter_bytes_written, the
 // activity cycles (cycles_busy, cycles_binning, cycles_wait_memory,
 // cycles_wait_tiles, cycles_blocked_send, cycles_idle) and utilization, and the memory client's counters under "<name>.memory.".
 //

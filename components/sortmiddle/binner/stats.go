@@ -7,7 +7,8 @@ import (
 
 // Stats reports, under "<name>.": primitives (binned), bin_entries,
 // bin_spread (entries per primitive), bin_spread_max, draws, passes,
-// empty_passes, chunks, bin_bytes_written (entries and links),
+// empty_passes, clears and presents (the ClearCmds and PresentCmds taken),
+// chunks, bin_bytes_written (entries and links),
 // parameter_bytes_written, the activity cycles and utilization, and the memory
 // client's counters under "<name>.memory.".
 func (c *Binner) Stats(add func(name string, v float64)) {
