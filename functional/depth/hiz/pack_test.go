@@ -159,3 +159,31 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestEncodeLayout pins the packed bit layout of Encode (bits little-endian
+// first): the form bit, z-min, z-max 0 and z-max 1 as 15-bit codes (bits 1-15,
+// 16-30, 31-45), then per 8-sample block a mixed bit and the layer bit
+// (uniform) or 8 sample bits (mixed), zero-padded to PackedBits.
+func TestEncodeLayout(t *testing.T) {
+	b, err := NewBuffer(Config{Mode: ZMask, Packed: true}, Target{Width: 16, Height: 8, Samples: 1, Format: depth.D24S8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// z-min 0 reduces to code 2, the largest code whose downward expansion,
+	// floor(2 * 2^-25 * (2^24-1)), is still 0.
+	st := TileState{Known: true, Lo: 0}
+	st.Hi[0], st.Hi[1] = depth.MaxD24, 1<<23 // codes 0x7800 and 0x7000
+	st.Layer[1] = Range(0, 9)                // block 0 uniform on layer 1, block 1 mixed (sample 8)
+	st.Layer[0] = Range(0, 128).AndNot(st.Layer[1])
+	b.SetTile(0, st)
+	want := []byte{0x04, 0x00, 0x00, 0x78, 0x00, 0xb8, 0x03, 0, 0, 0, 0, 0, 0, 0, 0, 0}
+	if got := b.Encode(0, nil); string(got) != string(want) {
+		t.Errorf("Encode = % x\nwant     % x", got, want)
+	}
+	// The greater form sets bit 0.
+	st.Greater = true
+	b.SetTile(0, st)
+	if got := b.Encode(0, nil); got[0]&1 != 1 {
+		t.Errorf("greater form: first byte %#x, want bit 0 set", got[0])
+	}
+}
