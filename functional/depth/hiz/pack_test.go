@@ -187,3 +187,23 @@ func TestEncodeLayout(t *testing.T) {
 		t.Errorf("greater form: first byte %#x, want bit 0 set", got[0])
 	}
 }
+
+// TestPackedSampleCounts pins where PACKED ZMASK applies (configs/README.md):
+// tiles of 64 samples or more, and sample counts per pixel that are powers of
+// two (a tile of exactly TileSamples samples).
+func TestPackedSampleCounts(t *testing.T) {
+	cases := []struct {
+		tile, samples int
+		ok            bool
+	}{
+		{32, 4, false}, {64, 1, true}, {64, 64, true}, {128, 4, true}, {128, 64, true},
+		{128, 3, false}, {128, 27, false}, {256, 27, false}, {256, 12, false},
+	}
+	for _, c := range cases {
+		_, err := NewBuffer(Config{Mode: ZMask, Packed: true, TileSamples: c.tile},
+			Target{Width: 64, Height: 64, Samples: c.samples, Format: depth.D24S8})
+		if (err == nil) != c.ok {
+			t.Errorf("%d-sample packed tiles at %d samples per pixel: error %v, want ok %v", c.tile, c.samples, err, c.ok)
+		}
+	}
+}
