@@ -1,9 +1,10 @@
 package hiz
 
 // tagStore is the HiZ cache's tag array: lines of an arbitrary number of sets
-// (the cache holds size/cacheLine lines, which for PACKED ZMASK's 112-byte
-// lines is no power of two), LRU replacement, dirty bits. A line is named by
-// its memory address (a multiple of the memory line size).
+// (size/cacheLine/ways sets, rounded down, at least one: for PACKED ZMASK's
+// 112-byte lines no power of two, and 16 KB keep 144 of the 146 lines), LRU
+// replacement, dirty bits. A line is named by its memory address (a multiple
+// of the memory line size).
 type tagStore struct {
 	sets, ways int
 	lineBytes  uint64

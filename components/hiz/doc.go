@@ -111,9 +111,9 @@
 // HiZ tiles in Morton order inside them) and packed into memory lines of
 // line_bytes: 8 FORWARD tiles (64 bits), 4 ZMASK tiles (128 bits), 4 PACKED
 // ZMASK tiles (128 bits in memory; 28 bytes each in the cache, so a cache line
-// is 112 bytes and the 16 KB cache holds 146 of them). A write-back carries the
-// tiles' encodings (hiz.Buffer.Encode). The Oracle has no HiZ traffic (it is
-// an idealization). A target's tiles start unknown (no culling) until a clear.
+// is 112 bytes: 16 KB make 146 lines, of which the 4-way tag store keeps 36
+// sets, 144 lines). A write-back carries the tiles' encodings
+// (hiz.Buffer.Encode). The Oracle has no HiZ traffic (it is an idealization). A target's tiles start unknown (no culling) until a clear.
 //
 // # Timing
 //

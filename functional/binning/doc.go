@@ -1,6 +1,6 @@
 // Package binning is the functional part of the tiled sort-middle machine's
 // binning (Ragan-Kelley et al. 2011, sections 4.4 and 5, and
-// docs/decoupled-sampling.md): the grid of screen tiles a frame is cut into,
+// ../shared/docs/decoupled-sampling.md): the grid of screen tiles a frame is cut into,
 // the tile size that fits a tile memory budget, the tiles a primitive is
 // binned to, the layout of the bins in memory, and the memory lines of a
 // screen tile's colour and depth samples that a tile unit loads and stores.

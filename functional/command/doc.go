@@ -47,7 +47,8 @@
 //	                  x' = x + u*kx*(w - f), y' = y + v*ky*(w - f) for a lens
 //	                  sample (u, v) on the unit disk; kx = P00*R/f, ky = P11*R/f
 //	                  (R the lens radius, f the focus distance, P the
-//	                  projection); kx = ky = 0 is a pinhole (see Lens)
+//	                  projection); kx = ky = 0 is a pinhole (see Lens); all
+//	                  finite and f > 0, else a decode error
 //	SetDecoupling     mode(0 off, 1 on, 2 supersample) rate(float, (0, 64])
 //	                  flags(1 adaptive, 2 bilinear)
 //

@@ -1,6 +1,6 @@
 // Package decouple is the decoupling logic of decoupled sampling (Ragan-Kelley
-// et al., "Decoupled Sampling for Graphics Pipelines", 2011; docs:
-// docs/decoupled-sampling.md): the map S from a visibility sample to the shading
+// et al., "Decoupled Sampling for Graphics Pipelines", 2011; digest:
+// ../shared/docs/decoupled-sampling.md): the map S from a visibility sample to the shading
 // points it reads, the shading points themselves, and functional models of the
 // shading cache (unbounded memoization, a bounded LRU, the per-tile caches of a
 // sort-middle machine) with the statistics of the paper's studies. It is pure

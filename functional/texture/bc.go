@@ -120,7 +120,8 @@ func DecodeBlock(f Format, b []byte, out *[16][4]uint8) {
 //
 //   - Colour (BC1, and the colour part of BC2/BC3): the endpoints are the two
 //     texels farthest apart in RGB (squared distance; the first pair found in
-//     texel order wins ties), quantized to RGB565 with rounding; every texel
+//     texel order wins ties; in a BC1 block with transparent texels, the two
+//     among the others), quantized to RGB565 with rounding; every texel
 //     takes the palette entry nearest in squared RGB distance (lowest index on
 //     ties). BC1 uses the three-colour palette with transparent black when a
 //     texel has alpha < 128 (those texels take index 3), else the four-colour

@@ -118,6 +118,31 @@ func TestBlockEncoder(t *testing.T) {
 			}
 		}
 	})
+	t.Run("BC1 endpoints ignore transparent texels", func(t *testing.T) {
+		// A transparent green first: were it an endpoint candidate, green and red
+		// (the first farthest pair) would be the endpoints and blue would not be
+		// exact; among the opaque texels the endpoints are red and blue.
+		var px [16][4]uint8
+		for i := range px {
+			px[i] = [4]uint8{255, 0, 0, 255}
+			if i%4 == 1 {
+				px[i] = [4]uint8{0, 0, 255, 255}
+			}
+		}
+		px[0] = [4]uint8{0, 255, 0, 0}
+		b := EncodeBlock(BC1, &px, nil)
+		var out [16][4]uint8
+		DecodeBlock(BC1, b, &out)
+		for i := range out {
+			want := px[i]
+			if i == 0 {
+				want = [4]uint8{}
+			}
+			if out[i] != want {
+				t.Errorf("texel %d = %v, want %v", i, out[i], want)
+			}
+		}
+	})
 	t.Run("BC4 endpoints and nearest indices", func(t *testing.T) {
 		// Values 0, 255, and 100: the palette of (255, 0) has v3 = (5*255+3)/7 = 182,
 		// v4 = (4*255+3)/7 = 146, v5 = (3*255+3)/7 = 109, v6 = (2*255+3)/7 = 73: 100 -> 109.

@@ -159,3 +159,51 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestEncodeLayout pins the packed bit layout of Encode (bits little-endian
+// first): the form bit, z-min, z-max 0 and z-max 1 as 15-bit codes (bits 1-15,
+// 16-30, 31-45), then per 8-sample block a mixed bit and the layer bit
+// (uniform) or 8 sample bits (mixed), zero-padded to PackedBits.
+func TestEncodeLayout(t *testing.T) {
+	b, err := NewBuffer(Config{Mode: ZMask, Packed: true}, Target{Width: 16, Height: 8, Samples: 1, Format: depth.D24S8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// z-min 0 reduces to code 2, the largest code whose downward expansion,
+	// floor(2 * 2^-25 * (2^24-1)), is still 0.
+	st := TileState{Known: true, Lo: 0}
+	st.Hi[0], st.Hi[1] = depth.MaxD24, 1<<23 // codes 0x7800 and 0x7000
+	st.Layer[1] = Range(0, 9)                // block 0 uniform on layer 1, block 1 mixed (sample 8)
+	st.Layer[0] = Range(0, 128).AndNot(st.Layer[1])
+	b.SetTile(0, st)
+	want := []byte{0x04, 0x00, 0x00, 0x78, 0x00, 0xb8, 0x03, 0, 0, 0, 0, 0, 0, 0, 0, 0}
+	if got := b.Encode(0, nil); string(got) != string(want) {
+		t.Errorf("Encode = % x\nwant     % x", got, want)
+	}
+	// The greater form sets bit 0.
+	st.Greater = true
+	b.SetTile(0, st)
+	if got := b.Encode(0, nil); got[0]&1 != 1 {
+		t.Errorf("greater form: first byte %#x, want bit 0 set", got[0])
+	}
+}
+
+// TestPackedSampleCounts pins where PACKED ZMASK applies (configs/README.md):
+// tiles of 64 samples or more, and sample counts per pixel that are powers of
+// two (a tile of exactly TileSamples samples).
+func TestPackedSampleCounts(t *testing.T) {
+	cases := []struct {
+		tile, samples int
+		ok            bool
+	}{
+		{32, 4, false}, {64, 1, true}, {64, 64, true}, {128, 4, true}, {128, 64, true},
+		{128, 3, false}, {128, 27, false}, {256, 27, false}, {256, 12, false},
+	}
+	for _, c := range cases {
+		_, err := NewBuffer(Config{Mode: ZMask, Packed: true, TileSamples: c.tile},
+			Target{Width: 64, Height: 64, Samples: c.samples, Format: depth.D24S8})
+		if (err == nil) != c.ok {
+			t.Errorf("%d-sample packed tiles at %d samples per pixel: error %v, want ok %v", c.tile, c.samples, err, c.ok)
+		}
+	}
+}

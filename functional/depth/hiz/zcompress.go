@@ -25,11 +25,13 @@ import (
 //	bits, per 1/16 pixel), 8 bits of stencil (D24S8: the block's stencil must
 //	be uniform), and k bits for each of the other N-1 samples
 //
-// A block covered by one plane costs 112 + 8 + 2(N-1) to 3(N-1) bits (D24S8
-// rounding leaves residuals of -1..1): a 256-byte line of 64 samples fits in
-// 64 bytes; a block with an edge between two surfaces leaves large residuals
-// and does not compress. A D32F stencil-plane line compresses when all its
-// bytes are equal (8 bits). Compression models traffic: the memory image keeps
+// A D24S8 block thus costs 112 + k(N-1) bits (104 of header, anchor and
+// gradients, 8 of stencil; a D32F block 104 + k(N-1)). Over one plane k is 0
+// for exact integer depths and mostly 1 or 2 for rounded ones (residuals of
+// -1..1), rarely 3: a 256-byte line of 64 samples fits in 64 bytes; a block with
+// an edge between two surfaces leaves large residuals and does not compress. A
+// D32F stencil-plane line compresses when all its bytes are equal (16 bits: the
+// header and the byte). Compression models traffic: the memory image keeps
 // the uncompressed values; Size says how many bytes a transfer of the line
 // moves (see components/rop/rtcache).
 type DepthCodec struct {

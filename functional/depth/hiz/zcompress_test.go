@@ -97,3 +97,42 @@ func TestDepthCodecSizes(t *testing.T) {
 		t.Errorf("mixed stencil: %d bits", b)
 	}
 }
+
+// TestDepthCodecD32F pins the D32F sizes of the package documentation: a
+// depth block has no stencil byte (104 + k(N-1) bits), and a stencil-plane
+// line of equal bytes costs 16 bits (header and the byte).
+func TestDepthCodecD32F(t *testing.T) {
+	g := framebuffer.Geometry{Width: 16, Height: 8, Samples: 4, Layout: framebuffer.Tiled}
+	c, err := NewDepthCodec(g, depth.D32F, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := make([]byte, 256)
+	for i := 0; i < len(line); i += 4 {
+		binary.LittleEndian.PutUint32(line[i:], 0x3f000000) // 0.5 everywhere
+	}
+	stencil := make([]byte, 64)
+	for i := range stencil {
+		stencil[i] = 7
+	}
+	mixed := append([]byte(nil), stencil...)
+	mixed[63] = 8
+	cases := []struct {
+		name string
+		addr uint64
+		data []byte
+		want int
+	}{
+		{"constant depth", 0, line, CodecHeaderBits},
+		{"uniform stencil plane", c.stencil, stencil, 16},
+		{"mixed stencil plane", c.stencil, mixed, -1},
+	}
+	for _, tc := range cases {
+		if b := c.Bits(tc.addr, tc.data); b != tc.want {
+			t.Errorf("%s: %d bits, want %d", tc.name, b, tc.want)
+		}
+	}
+	if CodecHeaderBits != 104 {
+		t.Errorf("CodecHeaderBits = %d, want 104 (8 + 32 + 2*32)", CodecHeaderBits)
+	}
+}
