@@ -26,6 +26,17 @@ func (c *Config) validate(file string) error {
 	fail := func(fields at, format string, a ...any) error {
 		return &Error{File: file, Line: c.lineOf(fields...), Field: fields[0], Msg: fmt.Sprintf(format, a...)}
 	}
+	// A sage or sortmiddle section changes only the machine that its file
+	// names: a file that names none runs the default machine, where the
+	// section would silently do nothing. (A resolved config.yaml holds every
+	// section, but also its machine, so it still loads.)
+	if c.lines["machine"] == 0 && c.Machine == "sortlast" {
+		for _, m := range []string{"sage", "sortmiddle"} {
+			if l := c.lineOf(m); l > 0 {
+				return &Error{File: file, Line: l, Field: m, Msg: fmt.Sprintf("this section configures the %s machine, but the file names no machine and runs the default sortlast one: add machine: %s", m, m)}
+			}
+		}
+	}
 	sc := &c.ShaderCore
 	switch {
 	case c.EngineWorkers > 0 && c.Engine != "parallel":

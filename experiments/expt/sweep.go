@@ -226,7 +226,7 @@ func (s *Sweep[R]) Main(f SweepFlags, w io.Writer) error {
 		return nil
 	case f.Merge:
 		if err := os.MkdirAll(s.Out, 0o755); err != nil {
-			return err
+			return fmt.Errorf("-o %s: %w", s.Out, err)
 		}
 		dirs := f.From
 		if _, err := os.Stat(PointsDir(s.Out)); err == nil || len(f.From) == 0 {
@@ -292,7 +292,7 @@ func (s *Sweep[R]) RunShard(sh Shard) ([]string, error) {
 	}
 	dir, err := outputs.Dir(s.Out, pointsFolder)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("-o %s: %w", s.Out, err)
 	}
 	var todo []int
 	for i := range s.Points {

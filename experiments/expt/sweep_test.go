@@ -372,6 +372,18 @@ func TestRunErrors(t *testing.T) {
 		t.Errorf("unsafe name: %v", err)
 	}
 
+	// An output folder that is a file: the error names -o, in a run and in a merge.
+	file := filepath.Join(t.TempDir(), "out")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []SweepFlags{{}, {Merge: true}} {
+		s = fakeStudy(file, 3, 1, 1)
+		if err := s.Main(f, io.Discard); !strings.HasPrefix(errString(err), "-o "+file+": ") {
+			t.Errorf("output folder a file (merge %v): %v", f.Merge, err)
+		}
+	}
+
 	s = fakeStudy(dir, 3, 1, 1)
 	s.Run = func(i int) (fakeResult, error) { return fakeResult{Value: float64(i) / 0}, nil }
 	if err := s.Main(SweepFlags{}, io.Discard); !strings.Contains(errString(err), "encoding the result: json: unsupported value: NaN") {

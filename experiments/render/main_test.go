@@ -2,6 +2,8 @@ package main
 
 import (
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/gfxsim/gfxsim/internal/progress/progresstest"
@@ -41,6 +43,25 @@ func TestFlagErrors(t *testing.T) {
 		}
 		if got != tc.want {
 			t.Errorf("%q: %q, want %q", tc.args, got, tc.want)
+		}
+	}
+}
+
+// TestOutputFolderIsAFile: an -o that cannot be a folder is an error naming
+// -o, before anything is loaded or simulated.
+func TestOutputFolderIsAFile(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "out")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []string{"timing", "functional"} {
+		o, err := parseFlags([]string{"-q", "-mode", mode, "-scene", "triangle", "-o", file}, func(string) string { return "" }, os.Stderr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = run(o, &strings.Builder{})
+		if want := "-o " + file + ": "; err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%s: %v, want an error starting %q", mode, err, want)
 		}
 	}
 }

@@ -120,7 +120,7 @@ func run(o options, w io.Writer) error {
 		}
 	}
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
-		return err
+		return fmt.Errorf("-o %s: %w", o.out, err)
 	}
 	if _, err := o.sceneOptions(0); err != nil {
 		return err

@@ -108,8 +108,13 @@ func syntaxError(file string, data []byte, err error) *Error {
 		return &Error{File: file, Line: lineOfAlias(data, m[1]), Msg: msg}
 	}
 	if strings.HasPrefix(msg, "yaml: invalid ") || strings.HasPrefix(msg, "yaml: control characters") ||
-		strings.Contains(msg, "UTF-8") || strings.Contains(msg, "UTF-16") {
+		strings.Contains(msg, "UTF-8") || strings.Contains(msg, "UTF-16") || strings.Contains(msg, "surrogate") {
 		return &Error{File: file, Line: lineOfBadByte(data), Msg: msg}
+	}
+	if strings.HasPrefix(msg, "yaml: ") {
+		// yaml.v3 leaves out "line N" when the error's marks are on the
+		// first line (line index 0): a syntax error there is on line 1.
+		return &Error{File: file, Line: 1, Msg: msg}
 	}
 	return &Error{File: file, Msg: msg}
 }

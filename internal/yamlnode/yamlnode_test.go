@@ -11,6 +11,9 @@ func TestParseErrors(t *testing.T) {
 		{"not UTF-8", "a: 1\nb: 2\nc: \xff\n", "f.yaml:3: yaml: invalid leading UTF-8 octet"},
 		{"control character", "a: 1\nb: \x01x\n", "f.yaml:2: yaml: control characters are not allowed"},
 		{"unknown anchor", "a: 1 # *abx\nb: *ab\n", "f.yaml:2: yaml: unknown anchor 'ab' referenced"},
+		{"first line, bad token", "\tfoo: 1\n", "f.yaml:1: yaml: found character that cannot start any token"},
+		{"first line, mapping in a value", "a: b: c\nd: 1\n", "f.yaml:1: yaml: mapping values are not allowed in this context"},
+		{"first line, reserved indicator", "@x: 1\n", "f.yaml:1: yaml: found character that cannot start any token"},
 		{"second document", "a: 1\n---\nb: 2\n", "f.yaml:2: yaml: a second document (after ---) would not be read: keep one document per file"},
 	}
 	for _, tc := range tests {

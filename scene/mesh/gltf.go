@@ -84,6 +84,18 @@ func DecodeGLTF(name string, data []byte, readFile func(uri string) ([]byte, err
 	// name no buffer and quote URIs raw. The JSON alone is decoded with the
 	// library's types, the buffers by loadBuffers. Library messages may
 	// quote the file: they are escaped and cut.
+	// A glTF 1.0 file (meshes and accessors keyed by name) would fail below
+	// with a type error, or load as an empty scene: say what it is first.
+	var head struct {
+		Asset struct {
+			Version any `json:"version"`
+		} `json:"asset"`
+	}
+	if json.Unmarshal(js, &head) == nil {
+		if v, ok := head.Asset.Version.(string); ok && !strings.HasPrefix(v, "2.") {
+			return nil, fmt.Errorf("%s: asset.version: %s: gfxsim reads glTF 2.0 files (convert it to 2.0, e.g. with gltf-pipeline)", name, inputs.Quote(v))
+		}
+	}
 	doc := new(gltf.Document)
 	if err := json.NewDecoder(bytes.NewReader(js)).Decode(doc); err != nil {
 		msg := inputs.Clip(err.Error())

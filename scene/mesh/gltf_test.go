@@ -229,6 +229,8 @@ func TestGLTFErrors(t *testing.T) {
 	scn := `[{"nodes":[0]}]`
 	tests := []struct{ doc, want string }{
 		{`{"asset": `, "t.gltf: gltf: unexpected EOF"},
+		{`{"asset": {"version": "1.0"}, "meshes": {"box": {"primitives": []}}}`, `t.gltf: asset.version: "1.0": gfxsim reads glTF 2.0 files (convert it to 2.0, e.g. with gltf-pipeline)`},
+		{`{"asset": {"version": "3.0"}}`, `t.gltf: asset.version: "3.0": gfxsim reads glTF 2.0 files (convert it to 2.0, e.g. with gltf-pipeline)`},
 		{`{"asset": {"version": 2}}`, "t.gltf: byte 13: gltf: field asset.version: json: cannot unmarshal number into Go struct field Document.asset.version of type string"},
 		{triDoc(`[{"mesh":3}]`, scn, ""), "t.gltf: mesh 3 does not exist (1 meshes)"},
 		{triDoc(node, `[{"nodes":[4]}]`, ""), "t.gltf: node 4 does not exist (1 nodes)"},
