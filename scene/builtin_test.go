@@ -2,6 +2,7 @@ package scene
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"regexp"
 	"slices"
@@ -227,6 +228,10 @@ func TestOptionsAndOpen(t *testing.T) {
 	}
 	if _, err := Open("nothing"); err == nil || !strings.HasPrefix(err.Error(), `unknown scene "nothing": not a built-in scene (bats, bowlingpin, defocus, depthwrite, egomotion, foliage,`) {
 		t.Errorf("Open(nothing): %v", err)
+	}
+	dir := t.TempDir()
+	if _, err := Open(dir); err == nil || err.Error() != fmt.Sprintf("scene %q is a folder: name the scene file in it (.yaml, .yml, .obj, .gltf or .glb)", dir) {
+		t.Errorf("Open(a folder): %v", err)
 	}
 	if _, err := Builtin("../room"); err == nil || !strings.HasPrefix(err.Error(), `unknown built-in scene "../room"`) {
 		t.Errorf("Builtin(../room): %v", err)

@@ -3,6 +3,7 @@ package scene
 import (
 	"embed"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -182,6 +183,9 @@ func Open(nameOrPath string, opts ...Option) (*Scene, error) {
 	case ".obj", ".gltf", ".glb":
 		return FromMeshFile(nameOrPath, opts...)
 	}
-	return nil, fmt.Errorf("unknown scene %q: not a built-in scene (%s) nor a .yaml, .obj, .gltf or .glb file",
+	if fi, err := os.Stat(nameOrPath); err == nil && fi.IsDir() {
+		return nil, fmt.Errorf("scene %q is a folder: name the scene file in it (.yaml, .yml, .obj, .gltf or .glb)", nameOrPath)
+	}
+	return nil, fmt.Errorf("unknown scene %q: not a built-in scene (%s) nor a .yaml, .yml, .obj, .gltf or .glb file",
 		nameOrPath, strings.Join(BuiltinNames(), ", "))
 }

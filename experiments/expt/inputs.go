@@ -4,8 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/gfxsim/gfxsim/configs"
@@ -167,25 +165,7 @@ func loadScene(name string, width, height, samples int, opts ...scene.Option) (*
 	if name == "" {
 		name = scene.DefaultName
 	}
-	var s *scene.Scene
-	var err error
-	isBuiltin := false
-	for _, b := range scene.BuiltinNames() {
-		if b == name {
-			isBuiltin = true
-		}
-	}
-	switch ext := strings.ToLower(filepath.Ext(name)); {
-	case isBuiltin:
-		s, err = scene.Builtin(name, opts...)
-	case ext == ".yaml" || ext == ".yml":
-		s, err = scene.Load(name, opts...)
-	case ext == ".obj" || ext == ".gltf" || ext == ".glb":
-		s, err = scene.FromMeshFile(name, opts...)
-	default:
-		return nil, fmt.Errorf("scene %q: not a built-in scene (%s) nor a .yaml, .obj, .gltf or .glb file",
-			name, strings.Join(scene.BuiltinNames(), ", "))
-	}
+	s, err := scene.Open(name, opts...)
 	if err != nil {
 		return nil, err
 	}
