@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gfxsim/gfxsim/internal/progress"
@@ -165,9 +167,39 @@ func ParseArgs(fs *flag.FlagSet, args []string) error {
 		}
 		os.Exit(0)
 	case err != nil:
+		if m := badValue.FindStringSubmatch(err.Error()); m != nil {
+			if f := fs.Lookup(m[2]); f != nil && wantOf(f) != "" {
+				want := "want " + wantOf(f)
+				if strings.HasSuffix(err.Error(), "value out of range") {
+					want = "out of range for " + wantOf(f)
+				}
+				return fmt.Errorf("-%s %s: %s: %s", m[2], m[1], want, f.Usage)
+			}
+		}
 		return fmt.Errorf("%w (-h lists the flags)", err)
 	}
 	return nil
+}
+
+// badValue matches the flag package's error for a value its flag cannot
+// parse: the value (quoted) and the flag's name.
+var badValue = regexp.MustCompile(`^invalid value ("(?:[^"\\]|\\.)*") for flag -(\S+): `)
+
+// wantOf says what kind of number flag f takes, from its type ("" for other
+// flags, whose own parse errors say what they want).
+func wantOf(f *flag.Flag) string {
+	switch kind, _ := flag.UnquoteUsage(f); kind {
+	case "uint":
+		return "a whole number, 0 or more"
+	case "int":
+		return "a whole number"
+	case "float":
+		return "a number"
+	case "duration":
+		return "a duration such as 90s or 2m"
+	default:
+		return ""
+	}
 }
 
 // Count returns n and the noun, singular for 1 ("1 worker", "2 workers");

@@ -118,8 +118,14 @@ func TestParseArgsNoUsageDump(t *testing.T) {
 	fs := flag.NewFlagSet("t", flag.ExitOnError)
 	fs.SetOutput(&out)
 	fs.Int("n", 0, "a number")
-	for _, args := range [][]string{{"-nosuch"}, {"-n", "x"}} {
+	for _, args := range [][]string{{"-nosuch"}, {"-n"}, {"-n", "x"}} {
 		err := ParseArgs(fs, args)
+		if len(args) == 2 { // a bad number says what the flag wants instead (TestParseArgsBadNumber)
+			if err == nil {
+				t.Errorf("%v: no error", args)
+			}
+			continue
+		}
 		if err == nil || !strings.HasSuffix(err.Error(), "(-h lists the flags)") {
 			t.Errorf("%v: %v", args, err)
 		}
@@ -129,5 +135,32 @@ func TestParseArgsNoUsageDump(t *testing.T) {
 	}
 	if err := ParseArgs(fs, []string{"-n", "3"}); err != nil || fs.Lookup("n").Value.String() != "3" {
 		t.Errorf("-n 3: %v", err)
+	}
+}
+
+// TestParseArgsBadNumber: a number flag given what it cannot parse says what
+// kind of number it wants and what the flag does; other flags keep the flag
+// package's message.
+func TestParseArgsBadNumber(t *testing.T) {
+	fs := flag.NewFlagSet("t", flag.ExitOnError)
+	fs.Int("n", 0, "a count")
+	fs.Uint64("every", 0, "sample every N cycles (0: off)")
+	fs.Float64("scale", 1, "a scale")
+	fs.Duration("for", 0, "how long")
+	fs.Bool("b", false, "a switch")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-n", "x"}, `-n "x": want a whole number: a count`},
+		{[]string{"-every", "-1"}, `-every "-1": want a whole number, 0 or more: sample every N cycles (0: off)`},
+		{[]string{"-every", "99999999999999999999"}, `-every "99999999999999999999": out of range for a whole number, 0 or more: sample every N cycles (0: off)`},
+		{[]string{"-scale", "1,5"}, `-scale "1,5": want a number: a scale`},
+		{[]string{"-for", "3"}, `-for "3": want a duration such as 90s or 2m: how long`},
+		{[]string{"-b=maybe"}, `invalid boolean value "maybe" for -b: parse error (-h lists the flags)`},
+	} {
+		if err := ParseArgs(fs, tc.args); err == nil || err.Error() != tc.want {
+			t.Errorf("%v: %v\nwant %s", tc.args, err, tc.want)
+		}
 	}
 }

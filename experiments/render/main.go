@@ -49,12 +49,21 @@ func parseFlags(args []string, getenv func(string) string, stderr *os.File) (opt
 	if o.reorder < 0 {
 		return o, fmt.Errorf("-reorder-indices %d: want 0 (off) or a FIFO size", o.reorder)
 	}
-	if o.width < 0 || o.height < 0 || o.samples < 0 {
-		return o, fmt.Errorf("-width %d -height %d -samples %d: want 0 (the scene's own) or more", o.width, o.height, o.samples)
-	}
-	if o.width > scene.MaxResolution || o.height > scene.MaxResolution || o.samples > len(scene.AllowedSamples()) {
-		return o, fmt.Errorf("-width %d -height %d -samples %d: at most %d pixels a side and %d samples per pixel",
-			o.width, o.height, o.samples, scene.MaxResolution, len(scene.AllowedSamples()))
+	for _, f := range []struct {
+		name    string
+		v, most int
+		unit    string
+	}{
+		{"width", o.width, scene.MaxResolution, "pixels"},
+		{"height", o.height, scene.MaxResolution, "pixels"},
+		{"samples", o.samples, len(scene.AllowedSamples()), "samples per pixel"},
+	} {
+		if f.v < 0 {
+			return o, fmt.Errorf("-%s %d: want 0 (the scene's own) or more", f.name, f.v)
+		}
+		if f.v > f.most {
+			return o, fmt.Errorf("-%s %d: at most %d %s", f.name, f.v, f.most, f.unit)
+		}
 	}
 	if (o.width == 0) != (o.height == 0) {
 		return o, fmt.Errorf("-width %d -height %d: give both (or neither, for the scene's own size)", o.width, o.height)
