@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"net/url"
 	"path/filepath"
@@ -103,9 +104,13 @@ func DecodeGLTF(name string, data []byte, readFile func(uri string) ([]byte, err
 		var te *json.UnmarshalTypeError
 		switch {
 		case errors.As(err, &se):
-			return nil, fmt.Errorf("%s: byte %d: gltf: %s", name, se.Offset, msg)
+			// Offset counts the bytes read, the bad one included.
+			return nil, fmt.Errorf("%s: gltf: %s", jsonSpot(name, data, js, se.Offset-1), msg)
 		case errors.As(err, &te):
-			return nil, fmt.Errorf("%s: byte %d: gltf: field %s: %s", name, te.Offset, inputs.Clip(te.Field), msg)
+			return nil, fmt.Errorf("%s: gltf: field %s: %s", jsonSpot(name, data, js, te.Offset), inputs.Clip(te.Field), msg)
+		case errors.Is(err, io.ErrUnexpectedEOF):
+			return nil, fmt.Errorf("%s: gltf: the JSON ends inside an unfinished value: the file is cut short",
+				jsonSpot(name, data, js, int64(len(js))))
 		}
 		return nil, fmt.Errorf("%s: gltf: %s", name, msg)
 	}
@@ -120,6 +125,17 @@ func DecodeGLTF(name string, data []byte, readFile func(uri string) ([]byte, err
 		return nil, err
 	}
 	return l.model, nil
+}
+
+// jsonSpot names the place of byte off of a glTF file's JSON js: the line and
+// the byte of a .gltf (data is the JSON), the file's byte of a .glb (whose
+// JSON chunk starts at byte 20).
+func jsonSpot(name string, data, js []byte, off int64) string {
+	off = min(max(off, 0), int64(len(js)))
+	if len(js) != len(data) {
+		return fmt.Sprintf("%s: byte %d", name, glbJSONStart+off)
+	}
+	return fmt.Sprintf("%s:%d: byte %d", name, 1+bytes.Count(js[:off], []byte("\n")), off)
 }
 
 // The media types glTF 2.0 gives data URIs of buffers and of images.

@@ -228,10 +228,11 @@ func TestGLTFErrors(t *testing.T) {
 	node := `[{"mesh":0}]`
 	scn := `[{"nodes":[0]}]`
 	tests := []struct{ doc, want string }{
-		{`{"asset": `, "t.gltf: gltf: unexpected EOF"},
+		{`{"asset": `, "t.gltf:1: byte 10: gltf: the JSON ends inside an unfinished value: the file is cut short"},
+		{"{\n  \"asset\": {\"version\": \"2.0\"},\n  \"meshes\": [,]\n}", "t.gltf:3: byte 46: gltf: invalid character ',' looking for beginning of value"},
 		{`{"asset": {"version": "1.0"}, "meshes": {"box": {"primitives": []}}}`, `t.gltf: asset.version: "1.0": gfxsim reads glTF 2.0 files (convert it to 2.0, e.g. with gltf-pipeline)`},
 		{`{"asset": {"version": "3.0"}}`, `t.gltf: asset.version: "3.0": gfxsim reads glTF 2.0 files (convert it to 2.0, e.g. with gltf-pipeline)`},
-		{`{"asset": {"version": 2}}`, "t.gltf: byte 13: gltf: field asset.version: json: cannot unmarshal number into Go struct field Document.asset.version of type string"},
+		{`{"asset": {"version": 2}}`, "t.gltf:1: byte 13: gltf: field asset.version: json: cannot unmarshal number into Go struct field Document.asset.version of type string"},
 		{triDoc(`[{"mesh":3}]`, scn, ""), "t.gltf: mesh 3 does not exist (1 meshes)"},
 		{triDoc(node, `[{"nodes":[4]}]`, ""), "t.gltf: node 4 does not exist (1 nodes)"},
 		{triDoc(`[{"children":[1]},{"children":[0],"mesh":0}]`, scn, ""), "t.gltf: nodes[0]: cycle in the node hierarchy"},
@@ -291,6 +292,9 @@ func TestGLTFErrors(t *testing.T) {
 		{"b.glb", []byte(`{"asset": {"version": "2.0"}}`), `b.glb: glb: byte 0: not a binary glTF file (starts with "{\"as", want "glTF")`},
 		{"v.glb", le(uint32(0x46546c67), uint32(1), uint32(20), uint32(0), uint32(0x4e4f534a)), "v.glb: glb: byte 4: version 1, want 2 (glTF 2.0)"},
 		{"s.glb", le(uint32(0x46546c67), uint32(2), uint32(12)), "s.glb: glb: header of 12 bytes, want at least 20"},
+		// A .glb's JSON errors give the file's byte (its JSON chunk starts at 20).
+		{"j.glb", append(le(uint32(0x46546c67), uint32(2), uint32(28), uint32(8), uint32(0x4e4f534a)), `{"a": ,}`...),
+			"j.glb: byte 26: gltf: invalid character ',' looking for beginning of value"},
 		{"p.gltf", []byte("\x89PNG\r\n"), `p.gltf: gltf: byte 0: neither glTF JSON (starting with '{') nor binary glTF (starting with "glTF"); starts with "\x89PNG"`},
 	} {
 		_, err := DecodeGLTF(tc.name, tc.data, nil, LoadOptions{})

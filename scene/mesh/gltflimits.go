@@ -39,6 +39,10 @@ const gltfJSONBytesPerObject = 512
 // number of objects) against the budget; then the enumerated fields the
 // loader uses (checkGLTFEnums). It returns the JSON and the GLB's BIN chunk
 // (nil: none).
+// glbJSONStart is the byte of a .glb at which its JSON chunk's data starts:
+// after the 12-byte header and the chunk's 8-byte header.
+const glbJSONStart = 20
+
 func checkGLTFSizes(name string, data []byte, b *inputs.Budget) (js, bin []byte, err error) {
 	js = data
 	if err := checkGLBMagic(name, data); err != nil {
@@ -66,7 +70,7 @@ func checkGLTFSizes(name string, data []byte, b *inputs.Budget) (js, bin []byte,
 			// The next chunk would be read from the wrong place.
 			return nil, nil, fmt.Errorf("%s: glb: byte 12: JSON chunk of %d bytes, not a multiple of 4 (chunks are padded to 4 bytes)", name, jl)
 		}
-		js = data[20 : 20+jl]
+		js = data[glbJSONStart : glbJSONStart+jl]
 		if rest := total - 20 - jl; rest >= 8 {
 			at := 20 + jl
 			bl := int64(binary.LittleEndian.Uint32(data[at:]))
