@@ -102,6 +102,14 @@ func syntaxError(file string, data []byte, err error) *Error {
 	msg := err.Error()
 	if m := lineRE.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
+		if parserProblems[m[2]] {
+			// yaml.v3 numbers a parser error's line from 0; one found at the
+			// end of the file is on its last line.
+			line = min(line+1, lastLine(data))
+		}
+		if strings.Contains(m[2], "tab character") {
+			line = lineOfTab(data, line)
+		}
 		return &Error{File: file, Line: line, Msg: "yaml: " + m[2]}
 	}
 	if m := anchorRE.FindStringSubmatch(msg); m != nil {
@@ -114,9 +122,56 @@ func syntaxError(file string, data []byte, err error) *Error {
 	if strings.HasPrefix(msg, "yaml: ") {
 		// yaml.v3 leaves out "line N" when the error's marks are on the
 		// first line (line index 0): a syntax error there is on line 1.
-		return &Error{File: file, Line: 1, Msg: msg}
+		line := 1
+		if strings.Contains(msg, "tab character") {
+			line = lineOfTab(data, 1)
+		}
+		return &Error{File: file, Line: line, Msg: msg}
 	}
 	return &Error{File: file, Msg: msg}
+}
+
+// parserProblems are the problems yaml.v3's parser (not its scanner)
+// reports. Their "line N" is the mark's line counted from 0 (yaml.v3's
+// parser.fail adds 1 for scanner errors only): the line where the construct
+// at fault starts (a flow list left open, a block mapping's bad key) is N+1.
+var parserProblems = map[string]bool{
+	"did not find expected <stream-start>":   true,
+	"did not find expected <document start>": true,
+	"did not find expected node content":     true,
+	"did not find expected '-' indicator":    true,
+	"did not find expected key":              true,
+	"did not find expected ',' or ']'":       true,
+	"did not find expected ',' or '}'":       true,
+	"found undefined tag handle":             true,
+	"found duplicate %YAML directive":        true,
+	"found duplicate %TAG directive":         true,
+	"found incompatible YAML document":       true,
+}
+
+// lastLine returns the number of data's last line (1 for empty data).
+func lastLine(data []byte) int {
+	n := bytes.Count(data, []byte("\n"))
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		n++
+	}
+	return max(n, 1)
+}
+
+// lineOfTab returns the first line from line on whose indentation holds a
+// tab: the scanner's tab errors name the line where the scalar or token it
+// was reading started, which may be lines before the tab (line when none).
+func lineOfTab(data []byte, line int) int {
+	for i, l := range bytes.Split(data, []byte("\n")) {
+		if i+1 < line {
+			continue
+		}
+		indent := l[:len(l)-len(bytes.TrimLeft(l, " \t"))]
+		if bytes.IndexByte(indent, '\t') >= 0 {
+			return i + 1
+		}
+	}
+	return line
 }
 
 // lineOfBadByte returns the line of the first byte that is not UTF-8 or is a

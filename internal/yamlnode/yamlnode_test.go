@@ -14,6 +14,15 @@ func TestParseErrors(t *testing.T) {
 		{"first line, bad token", "\tfoo: 1\n", "f.yaml:1: yaml: found character that cannot start any token"},
 		{"first line, mapping in a value", "a: b: c\nd: 1\n", "f.yaml:1: yaml: mapping values are not allowed in this context"},
 		{"first line, reserved indicator", "@x: 1\n", "f.yaml:1: yaml: found character that cannot start any token"},
+		// Parser errors: yaml.v3 counts their lines from 0.
+		{"flow list left open", "a: 1\nb: [1, 2\nc: 3\n", "f.yaml:2: yaml: did not find expected ',' or ']'"},
+		{"flow mapping left open", "a: 1\nb: {x: 1\nc: 3\n", "f.yaml:2: yaml: did not find expected ',' or '}'"},
+		{"key less indented", "a: 1\nb:\n  c: 1\n d: 2\n", "f.yaml:4: yaml: did not find expected key"},
+		{"mapping in a list", "a: 1\nb:\n  - 1\n  x: 2\n", "f.yaml:3: yaml: did not find expected '-' indicator"},
+		// Scanner errors keep their line, but for a tab: the line of the tab,
+		// not of the scalar before it.
+		{"tab after a nested value", "samples: 4\ncamera:\n  fov_y: 60\n\tnear: 1\n", "f.yaml:4: yaml: found a tab character that violates indentation"},
+		{"mapping value in a value", "a: 1\nb: 2\nc: d: e\n", "f.yaml:3: yaml: mapping values are not allowed in this context"},
 		{"second document", "a: 1\n---\nb: 2\n", "f.yaml:2: yaml: a second document (after ---) would not be read: keep one document per file"},
 	}
 	for _, tc := range tests {
