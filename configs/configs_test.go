@@ -80,8 +80,8 @@ func wantParseErrors(t *testing.T, tests []parseError) {
 
 func TestErrors(t *testing.T) {
 	tests := []parseError{
-		{"unknown top key", "shader_cores: {count: 2}\n", "m.yaml:1: shader_cores: unknown key (allowed here: buses, clocks, command_processor, decoupled, depth_unit, engine, engine_workers, hiz, input_assembler, l2, machine, memory, multipass, name, primitive_assembly, quad_packer, raster, reorder_buffer, rop, sage, shader_core, sortmiddle, texture_sampler, watchdog_cycles)"},
-		{"unknown nested key", "raster:\n  tile: 8\n", "m.yaml:2: raster.tile: unknown key (allowed here: input_queue, output_queue, quad_order, quads_per_cycle, rasterizers, sample_tests_per_cycle, stride, tile_order, tile_size, tiles_per_cycle)"},
+		{"unknown top key", "shader_cores: {count: 2}\n", "m.yaml:1: shader_cores: unknown field (want one of buses, clocks, command_processor, decoupled, depth_unit, engine, engine_workers, hiz, input_assembler, l2, machine, memory, multipass, name, primitive_assembly, quad_packer, raster, reorder_buffer, rop, sage, shader_core, sortmiddle, texture_sampler, watchdog_cycles)"},
+		{"unknown nested key", "raster:\n  tile: 8\n", "m.yaml:2: raster.tile: unknown field (want one of input_queue, output_queue, quad_order, quads_per_cycle, rasterizers, sample_tests_per_cycle, stride, tile_order, tile_size, tiles_per_cycle)"},
 		{"wrong type", "shader_core:\n  count: many\n", `m.yaml:2: shader_core.count: want an integer, got "many"`},
 		{"float for int", "shader_core: {count: 2.5}\n", `m.yaml:1: shader_core.count: want an integer, got "2.5"`},
 		{"mapping expected", "raster: 4\n", `m.yaml:1: raster: want a mapping, got "4"`},

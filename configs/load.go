@@ -345,7 +345,7 @@ func (d *decoder) mapping(n *yaml.Node, v reflect.Value, path string, depth int)
 		}
 		if !ok {
 			sort.Strings(names)
-			return d.errf(k, fp, "unknown key (allowed here: %s)", strings.Join(names, ", "))
+			return d.errf(k, fp, "unknown field (want one of %s)", strings.Join(names, ", "))
 		}
 		if seen[k.Value] {
 			return d.errf(k, fp, "duplicate key")
