@@ -76,15 +76,21 @@ func TestBlockDecoders(t *testing.T) {
 	}
 }
 
+// twoColours is a block of colour a, but b at the texels where isB holds.
+func twoColours(a, b [4]uint8, isB func(i int) bool) [16][4]uint8 {
+	var px [16][4]uint8
+	for i := range px {
+		px[i] = a
+		if isB(i) {
+			px[i] = b
+		}
+	}
+	return px
+}
+
 func TestBlockEncoder(t *testing.T) {
 	t.Run("two colours are exact", func(t *testing.T) {
-		var px [16][4]uint8
-		for i := range px {
-			px[i] = [4]uint8{255, 0, 0, 255}
-			if i%3 == 0 {
-				px[i] = [4]uint8{0, 0, 255, 255}
-			}
-		}
+		px := twoColours([4]uint8{255, 0, 0, 255}, [4]uint8{0, 0, 255, 255}, func(i int) bool { return i%3 == 0 })
 		for _, f := range []Format{BC1, BC2, BC3} {
 			b := EncodeBlock(f, &px, nil)
 			if len(b) != f.UnitBytes() {
@@ -98,13 +104,8 @@ func TestBlockEncoder(t *testing.T) {
 		}
 	})
 	t.Run("BC1 punch-through alpha", func(t *testing.T) {
-		var px [16][4]uint8
-		for i := range px {
-			px[i] = [4]uint8{0, 255, 0, 255}
-			if i < 5 {
-				px[i] = [4]uint8{9, 9, 9, 10} // transparent: decodes as transparent black
-			}
-		}
+		// The first five transparent: they decode as transparent black.
+		px := twoColours([4]uint8{0, 255, 0, 255}, [4]uint8{9, 9, 9, 10}, func(i int) bool { return i < 5 })
 		b := EncodeBlock(BC1, &px, nil)
 		var out [16][4]uint8
 		DecodeBlock(BC1, b, &out)
@@ -122,13 +123,7 @@ func TestBlockEncoder(t *testing.T) {
 		// A transparent green first: were it an endpoint candidate, green and red
 		// (the first farthest pair) would be the endpoints and blue would not be
 		// exact; among the opaque texels the endpoints are red and blue.
-		var px [16][4]uint8
-		for i := range px {
-			px[i] = [4]uint8{255, 0, 0, 255}
-			if i%4 == 1 {
-				px[i] = [4]uint8{0, 0, 255, 255}
-			}
-		}
+		px := twoColours([4]uint8{255, 0, 0, 255}, [4]uint8{0, 0, 255, 255}, func(i int) bool { return i%4 == 1 })
 		px[0] = [4]uint8{0, 255, 0, 0}
 		b := EncodeBlock(BC1, &px, nil)
 		var out [16][4]uint8
