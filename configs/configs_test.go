@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -261,5 +262,29 @@ func TestCheckScene(t *testing.T) {
 	}
 	if _, _, err := RunScene(small, s); err == nil || err.Error() != want {
 		t.Errorf("RunScene: got %v\nwant %s", err, want)
+	}
+}
+
+// TestLoadRefusesAnEmptyFile: a configuration file that sets no field (empty,
+// or only comments) is refused by name; one that names the default machine
+// loads it.
+func TestLoadRefusesAnEmptyFile(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ src, wantErr string }{
+		{"", "the file sets no field (it is empty or holds only comments): write the fields to change, or machine: sortlast for the default machine"},
+		{"# nothing yet\n\n", "the file sets no field (it is empty or holds only comments): write the fields to change, or machine: sortlast for the default machine"},
+		{"machine: sortlast\n", ""},
+	} {
+		file := filepath.Join(dir, "m.yaml")
+		if err := os.WriteFile(file, []byte(tc.src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		c, err := Load(file)
+		switch {
+		case tc.wantErr == "" && (err != nil || c.Machine != "sortlast"):
+			t.Errorf("%q: %v", tc.src, err)
+		case tc.wantErr != "" && (err == nil || err.Error() != file+": "+tc.wantErr):
+			t.Errorf("%q: %v\nwant %s: %s", tc.src, err, file, tc.wantErr)
+		}
 	}
 }

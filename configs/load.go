@@ -70,13 +70,21 @@ func Default() *Config {
 	return c
 }
 
-// Load reads a configuration file: the fields it sets override the default machine.
+// Load reads a configuration file: the fields it sets override the default
+// machine. A file that sets no field is refused (an unsaved file would run the
+// default machine without a word).
 func Load(path string) (*Config, error) {
 	data, err := inputs.ReadFile(path, inputs.ConfigFile)
 	if err != nil {
 		return nil, err
 	}
-	return Parse(path, data)
+	c, err := Parse(path, data)
+	if err == nil && len(c.lines) == 0 {
+		// Most likely a file that was not saved: the run would quietly be
+		// the default machine's.
+		return nil, &Error{File: path, Msg: "the file sets no field (it is empty or holds only comments): write the fields to change, or machine: sortlast for the default machine"}
+	}
+	return c, err
 }
 
 // SageMachine returns the embedded SAGE machine (sage.yaml on top of the default).
