@@ -120,10 +120,17 @@ func modeName(m fs.FileMode) string {
 	return "a special file"
 }
 
+// noSuchFile is the error of a missing input: it reads "no such file" and is
+// fs.ErrNotExist, so that a caller may add advice of its own.
+type noSuchFile struct{}
+
+func (noSuchFile) Error() string        { return "no such file" }
+func (noSuchFile) Is(target error) bool { return target == fs.ErrNotExist }
+
 func openError(path string, err error) error {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("%s: no such file", path)
+		return fmt.Errorf("%s: %w", path, noSuchFile{})
 	case errors.Is(err, fs.ErrPermission):
 		return fmt.Errorf("%s: permission denied", path)
 	}

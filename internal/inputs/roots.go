@@ -135,7 +135,7 @@ func (r *Roots) Resolve(base, ref string) (string, error) {
 		for d := filepath.Dir(p); ; d = filepath.Dir(d) {
 			if rd, err := filepath.EvalSymlinks(d); err == nil {
 				if r.contains(rd) {
-					return "", fmt.Errorf("%s: no such file", Quote(ref))
+					return "", fmt.Errorf("%s: %w", Quote(ref), noSuchFile{})
 				}
 				return "", outside()
 			}

@@ -1,7 +1,9 @@
 package mesh
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"strings"
 
@@ -188,12 +190,16 @@ func LoadOBJ(path string, opt LoadOptions) (*Model, error) {
 	known := map[string]libMat{}
 	for _, ref := range obj.MaterialLibs {
 		lib, err := roots.Resolve(dir, ref.File)
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: mtllib: %v", path, ref.Line, err)
+		var data []byte
+		if err == nil {
+			data, err = roots.ReadFile(lib, inputs.MTLFile)
 		}
-		data, err := roots.ReadFile(lib, inputs.MTLFile)
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: mtllib: %v", path, ref.Line, err)
+			advice := ""
+			if errors.Is(err, fs.ErrNotExist) {
+				advice = " (put the library beside the OBJ file, or delete this line to draw the mesh in the default material)"
+			}
+			return nil, fmt.Errorf("%s:%d: mtllib: %v%s", path, ref.Line, err, advice)
 		}
 		mats, err := ParseMTL(lib, data)
 		if err != nil {

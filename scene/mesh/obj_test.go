@@ -304,7 +304,7 @@ func TestLoadOBJErrors(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "bad.mtl"), "newmtl a\nKd x\n")
 	tri := "v 0 0 0\nv 1 0 0\nv 0 1 0\n"
 	tests := []struct{ obj, want string }{
-		{"mtllib nope.mtl\n" + tri + "f 1 2 3\n", "x.obj:1: mtllib: \"nope.mtl\": no such file"},
+		{"mtllib nope.mtl\n" + tri + "f 1 2 3\n", "x.obj:1: mtllib: \"nope.mtl\": no such file (put the library beside the OBJ file, or delete this line to draw the mesh in the default material)"},
 		{"mtllib m.mtl\n" + tri + "usemtl b\nf 1 2 3\n", `x.obj:5: usemtl: unknown material "b" (not in any mtllib)`},
 		{"mtllib m.mtl\n" + tri + "usemtl a\nf 1 2 3\n", "m.mtl:2: map_Kd: \"missing.png\": no such file"},
 		{"mtllib bad.mtl\n" + tri + "f 1 2 3\n", `bad.mtl:2: Kd: bad number "x"`},
