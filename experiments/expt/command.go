@@ -169,11 +169,11 @@ func ParseArgs(fs *flag.FlagSet, args []string) error {
 	case err != nil:
 		if m := badValue.FindStringSubmatch(err.Error()); m != nil {
 			if f := fs.Lookup(m[2]); f != nil && wantOf(f) != "" {
-				want := "want " + wantOf(f)
+				want := "want "
 				if strings.HasSuffix(err.Error(), "value out of range") {
-					want = "out of range for " + wantOf(f)
+					want = "out of range for "
 				}
-				return fmt.Errorf("-%s %s: %s: %s", m[2], m[1], want, f.Usage)
+				return fmt.Errorf("-%s %s: %s%s: %s", m[2], m[1], want, wantOf(f), f.Usage)
 			}
 		}
 		return fmt.Errorf("%w (-h lists the flags)", err)

@@ -85,20 +85,13 @@ func DecodeGLTF(name string, data []byte, readFile func(uri string) ([]byte, err
 	// name no buffer and quote URIs raw. The JSON alone is decoded with the
 	// library's types, the buffers by loadBuffers. Library messages may
 	// quote the file: they are escaped and cut.
-	// A glTF 1.0 file (meshes and accessors keyed by name) would fail below
-	// with a type error, or load as an empty scene: say what it is first.
-	var head struct {
-		Asset struct {
-			Version any `json:"version"`
-		} `json:"asset"`
-	}
-	if json.Unmarshal(js, &head) == nil {
-		if v, ok := head.Asset.Version.(string); ok && !strings.HasPrefix(v, "2.") {
-			return nil, fmt.Errorf("%s: asset.version: %s: gfxsim reads glTF 2.0 files (convert it to 2.0, e.g. with gltf-pipeline)", name, inputs.Quote(v))
-		}
-	}
 	doc := new(gltf.Document)
 	if err := json.NewDecoder(bytes.NewReader(js)).Decode(doc); err != nil {
+		// A glTF 1.0 file (meshes and accessors keyed by name) fails with
+		// a type error: say what it is instead.
+		if err := checkGLTFVersion(name, glTFVersion(js)); err != nil {
+			return nil, err
+		}
 		msg := inputs.Clip(err.Error())
 		var se *json.SyntaxError
 		var te *json.UnmarshalTypeError
@@ -114,6 +107,11 @@ func DecodeGLTF(name string, data []byte, readFile func(uri string) ([]byte, err
 		}
 		return nil, fmt.Errorf("%s: gltf: %s", name, msg)
 	}
+	// One that decodes (a 1.0 file without meshes) would load as an empty
+	// scene.
+	if err := checkGLTFVersion(name, doc.Asset.Version); err != nil {
+		return nil, err
+	}
 	l := &gltfLoader{name: name, doc: doc, opt: opt, readFile: readFile,
 		model:  &Model{Name: modelName(name)},
 		matMap: map[int]int{}, texMap: map[int]*Texture{}, imgMap: map[int]*teximage.Image{}, files: map[string][]byte{}, decoded: map[[sha256.Size]byte]*teximage.Image{},
@@ -125,6 +123,30 @@ func DecodeGLTF(name string, data []byte, readFile func(uri string) ([]byte, err
 		return nil, err
 	}
 	return l.model, nil
+}
+
+// glTFVersion returns the asset.version string of JSON js ("" when it has
+// none or does not decode).
+func glTFVersion(js []byte) string {
+	var head struct {
+		Asset struct {
+			Version any `json:"version"`
+		} `json:"asset"`
+	}
+	if json.Unmarshal(js, &head) != nil {
+		return ""
+	}
+	v, _ := head.Asset.Version.(string)
+	return v
+}
+
+// checkGLTFVersion refuses an asset.version v other than 2.x ("" passes: the
+// decoder's own error, or the missing field, says more).
+func checkGLTFVersion(name, v string) error {
+	if v != "" && !strings.HasPrefix(v, "2.") {
+		return fmt.Errorf("%s: asset.version: %s: gfxsim reads glTF 2.0 files (convert it to 2.0, e.g. with gltf-pipeline)", name, inputs.Quote(v))
+	}
+	return nil
 }
 
 // jsonSpot names the place of byte off of a glTF file's JSON js: the line and
