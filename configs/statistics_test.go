@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sarchlab/akita/v3/sim"
+
 	"github.com/gfxsim/gfxsim/components/memory"
 	"github.com/gfxsim/gfxsim/internal/teststats"
 )
@@ -32,18 +34,19 @@ func TestStatisticsIdentities(t *testing.T) {
 		samples           int
 		want              []string // identities that must find units on this machine
 	}{
-		{"sortlast", "memory: {coherence_check: true}\n", "room", 4, []string{"rtcache", "l2", "sampler", "channel clients", "dram", "sort-last flow", "shader", "links", "crossbars"}},
+		{"sortlast", "memory: {coherence_check: true}\n", "room", 4, []string{"rtcache", "l2", "sampler", "channel clients", "dram", "sort-last flow", "shader", "links", "crossbars", "activity cycles"}},
 		{"akita-dram", overlay("akita-dram.yaml"), "room", 4, []string{"rtcache", "l2", "sampler", "sort-last flow"}},
 		{"ideal, prefetch", "memory: {type: ideal}\nrop: {prefetch_distance: 8}\n", "room", 4, []string{"rtcache", "prefetch", "l2", "sort-last flow"}},
-		{"decoupled", "", "motion", 0, []string{"rtcache", "channel clients", "dram", "sort-last flow", "shading cache", "shader"}},
-		{"sortmiddle", "machine: sortmiddle\n", "room", 4, []string{"rtcache", "l2", "sampler", "channel clients", "dram", "shader"}},
-		{"sage", "machine: sage\n", "room", 4, []string{"l2", "sampler", "channel clients", "dram", "shader", "sage flow", "links", "crossbars"}},
+		{"decoupled", "", "motion", 0, []string{"rtcache", "channel clients", "dram", "sort-last flow", "shading cache", "shader", "activity cycles"}},
+		{"sortmiddle", "machine: sortmiddle\n", "room", 4, []string{"rtcache", "l2", "sampler", "channel clients", "dram", "shader", "activity cycles"}},
+		{"sage", "machine: sage\n", "room", 4, []string{"l2", "sampler", "channel clients", "dram", "shader", "sage flow", "links", "crossbars", "activity cycles"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := machine(t, tc.name, tc.yaml)
 			_, f := frameWith(t, tc.scene, 160, 90, tc.samples, c.DriverOptions())
-			_, res := timedOn(t, c, f)
+			p, res := timedOn(t, c, f)
 			found := checkIdentities(t, c, res)
+			found["activity cycles"] = checkActivityCycles(t, p, res)
 			for _, w := range tc.want {
 				if found[w] == 0 {
 					t.Errorf("identity %q found no unit to check", w)
@@ -52,6 +55,46 @@ func TestStatisticsIdentities(t *testing.T) {
 			checkDocumented(t, res.Stats, words, patterns)
 		})
 	}
+}
+
+// checkActivityCycles checks that every unit's activity states add up to the
+// frame on its own clock: its cycles up to the frame's end (the scan-out's
+// end for SAGE's video path), none counted twice or left out. It returns the
+// number of units checked.
+func checkActivityCycles(t *testing.T, p *Platform, res *Result) int {
+	t.Helper()
+	end := sim.VTimeInSec(res.Seconds)
+	videoEnd := end
+	if p.Sage != nil {
+		videoEnd = max(end, p.Sage.videoFinishTime())
+	}
+	n := 0
+	for _, u := range p.Units {
+		clocked, ok := u.(interface{ Frequency() sim.Freq })
+		if !ok {
+			continue
+		}
+		sum, states := 0.0, 0
+		for k, v := range res.Stats {
+			if st, ok := strings.CutPrefix(k, u.Name()+".cycles_"); ok && !strings.Contains(st, ".") {
+				sum += v
+				states++
+			}
+		}
+		if states == 0 {
+			continue
+		}
+		e := end
+		if p.Sage != nil && p.Sage.isVideo(u) {
+			e = videoEnd
+		}
+		n++
+		if want := float64(clocked.Frequency().Cycle(e)); sum != want {
+			t.Errorf("activity cycles: %s's %d states add up to %v cycles, want the frame's %v (off by %v)",
+				u.Name(), states, sum, want, sum-want)
+		}
+	}
+	return n
 }
 
 // checkIdentities checks every identity on the statistics of res (machine c)

@@ -67,6 +67,9 @@ func (c *TickingComponent) schedule(t sim.VTimeInSec) {
 	c.lock.Unlock()
 }
 
+// Frequency returns the component's clock.
+func (c *TickingComponent) Frequency() sim.Freq { return c.Freq }
+
 // TickLater schedules a tick at the cycle after now.
 func (c *TickingComponent) TickLater(now sim.VTimeInSec) { c.schedule(c.Freq.NextTick(now)) }
 

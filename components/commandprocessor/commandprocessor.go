@@ -300,7 +300,9 @@ func (c *CommandProcessor) Tick(now sim.VTimeInSec) bool {
 	progress = c.sendOutbox(now) || progress
 	progress = c.decode(now, cycle) || progress
 	progress = c.prefetch(now) || progress
-	c.activity.Set(cycle, c.status())
+	if !c.finished || cycle <= c.Freq.Cycle(c.finishTime) {
+		c.activity.Set(cycle, c.status()) // the cycles after End are not the frame's
+	}
 	return progress
 }
 
