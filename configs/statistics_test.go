@@ -22,9 +22,11 @@ import (
 // stage passed on is what the next took (on SAGE: samples, bursts, spans and
 // pixels from the sample fill through the scheds and interleaves, and from the
 // route through the convolve chips to the video output, with the bytes each
-// message carries), every link's messages and bytes are the sums over its
-// message kinds and a crossbar's over its destination links, every rate is
-// its counters' ratio.
+// message carries; on the tiled machine: primitives and bytes from the binner
+// through the bins to the tile units, and each tile unit's stages), every
+// link's messages and bytes are the sums over its message kinds and a
+// crossbar's over its destination links, every rate is its counters' ratio,
+// and every unit's activity states add up to the frame on its own clock.
 // Each identity is exact and is checked on every unit it finds; a machine
 // where it finds none of its units is an error of the test.
 func TestStatisticsIdentities(t *testing.T) {
@@ -38,7 +40,7 @@ func TestStatisticsIdentities(t *testing.T) {
 		{"akita-dram", overlay("akita-dram.yaml"), "room", 4, []string{"rtcache", "l2", "sampler", "sort-last flow"}},
 		{"ideal, prefetch", "memory: {type: ideal}\nrop: {prefetch_distance: 8}\n", "room", 4, []string{"rtcache", "prefetch", "l2", "sort-last flow"}},
 		{"decoupled", "", "motion", 0, []string{"rtcache", "channel clients", "dram", "sort-last flow", "shading cache", "shader", "activity cycles"}},
-		{"sortmiddle", "machine: sortmiddle\n", "room", 4, []string{"rtcache", "l2", "sampler", "channel clients", "dram", "shader", "activity cycles"}},
+		{"sortmiddle", "machine: sortmiddle\n", "room", 4, []string{"rtcache", "l2", "sampler", "channel clients", "dram", "shader", "tiled flow", "activity cycles"}},
 		{"sage", "machine: sage\n", "room", 4, []string{"l2", "sampler", "channel clients", "dram", "shader", "sage flow", "links", "crossbars", "activity cycles"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -291,6 +293,36 @@ func checkIdentities(t *testing.T, c *Config, res *Result) map[string]int {
 		eq("sort-last flow", "pixel shader invocations = 4 x (packer quads + shading quads)", s.Sum(`GPU\.ShaderCore\[\d+\]\.ps_invocations`), 4*(s["GPU.QuadPacker.quads"]+s["GPU.ReorderBuffer.shading_quads"]))
 		eq("sort-last flow", "vertex shader invocations = input assembler vertices", s.Sum(`GPU\.ShaderCore\[\d+\]\.vs_invocations`), s["GPU.InputAssembler.vertices"])
 		eq("sort-last flow", "vertex warps = input assembler batches", s.Sum(`GPU\.ShaderCore\[\d+\]\.vertex_warps`), s["GPU.InputAssembler.batches"])
+	}
+
+	// Flow of the tiled machine: what the binner wrote is what the tile units
+	// read, tile by tile, and each tile unit's stages pass on what they take.
+	if _, ok := s["GPU.Binner.bin_entries"]; ok {
+		sumT := func(counter string) float64 { return s.Sum(`GPU\.TileUnit\[\d+\]\.` + counter) }
+		eq("tiled flow", "primitive assembly's primitives sent = the binner's primitives", s["GPU.PrimitiveAssembly.primitives_sent_r0"], s["GPU.Binner.primitives"])
+		eq("tiled flow", "the binner's bin entries = the tile units' primitives", sumT("primitives"), s["GPU.Binner.bin_entries"])
+		eq("tiled flow", "bin bytes written = bin bytes read", sumT("bin_bytes_read"), s["GPU.Binner.bin_bytes_written"])
+		eq("tiled flow", "the binner's memory writes = bin + parameter bytes", s["GPU.Binner.memory.bytes_written"],
+			s["GPU.Binner.bin_bytes_written"]+s["GPU.Binner.parameter_bytes_written"])
+		eq("tiled flow", "tiles handed out = the tile units' tiles", sumT("tiles"), s["GPU.TileScheduler.tiles"])
+		eq("tiled flow", "pixel warps = the tile units' packer warps", s.Sum(`GPU\.ShaderCore\[\d+\]\.pixel_warps`), sumT(`QuadPacker\.warps`))
+		eq("tiled flow", "vertex shader invocations = input assembler vertices", s.Sum(`GPU\.ShaderCore\[\d+\]\.vs_invocations`), s["GPU.InputAssembler.vertices"])
+		for k := 0; ; k++ {
+			u := fmt.Sprintf("GPU.TileUnit[%d]", k)
+			if _, ok := s[u+".tiles"]; !ok {
+				break
+			}
+			g := func(c string) float64 { return s[u+"."+c] }
+			eq("tiled flow", u+" tiles = the scheduler's to it", g("tiles"), s[fmt.Sprintf("GPU.TileScheduler.tiles_u%d", k)])
+			eq("tiled flow", u+" memory reads = load + bin + parameter bytes", g("memory.bytes_read"), g("load_bytes")+g("bin_bytes_read")+g("parameter_bytes_read"))
+			eq("tiled flow", u+" memory writes = store + display bytes", g("memory.bytes_written"), g("store_bytes")+g("display_bytes"))
+			eq("tiled flow", u+" primitives = its rasterizer's", g("Rasterizer.primitives"), g("primitives"))
+			eq("tiled flow", u+" rasterizer quads = depth unit quads_in", g("DepthUnit.quads_in"), g("Rasterizer.quads"))
+			eq("tiled flow", u+" rasterizer tiles = depth unit tiles_in", g("DepthUnit.tiles_in"), g("Rasterizer.tiles_emitted"))
+			eq("tiled flow", u+" depth unit quads_out = packer quads + visibility quads", g("DepthUnit.quads_out"), g("QuadPacker.quads")+g("QuadPacker.visibility_quads"))
+			eq("tiled flow", u+" packer quads = reorder buffer quads", g("ReorderBuffer.quads"), g("QuadPacker.quads"))
+			eq("tiled flow", u+" ROP quads_in = reorder buffer retired + visibility quads", g("ROP.quads_in"), g("ReorderBuffer.retired_quads")+g("ReorderBuffer.visibility_quads"))
+		}
 	}
 
 	// The shading cache of decoupled sampling (each reorder buffer).
