@@ -25,8 +25,10 @@ import (
 // message carries; on the tiled machine: primitives and bytes from the binner
 // through the bins to the tile units, and each tile unit's stages), every
 // link's messages and bytes are the sums over its message kinds and a
-// crossbar's over its destination links, every rate is its counters' ratio,
-// and every unit's activity states add up to the frame on its own clock.
+// crossbar's over its destination links, the command processor's commands
+// are the sum by opcode and its DMA what the host interface served, every rate
+// is its counters' ratio, and every unit's activity states add up to the frame
+// on its own clock.
 // Each identity is exact and is checked on every unit it finds; a machine
 // where it finds none of its units is an error of the test.
 func TestStatisticsIdentities(t *testing.T) {
@@ -36,12 +38,12 @@ func TestStatisticsIdentities(t *testing.T) {
 		samples           int
 		want              []string // identities that must find units on this machine
 	}{
-		{"sortlast", "memory: {coherence_check: true}\n", "room", 4, []string{"rtcache", "l2", "sampler", "channel clients", "dram", "sort-last flow", "shader", "links", "crossbars", "activity cycles"}},
+		{"sortlast", "memory: {coherence_check: true}\n", "room", 4, []string{"rtcache", "l2", "sampler", "channel clients", "dram", "sort-last flow", "shader", "links", "crossbars", "command processor", "activity cycles"}},
 		{"akita-dram", overlay("akita-dram.yaml"), "room", 4, []string{"rtcache", "l2", "sampler", "sort-last flow"}},
 		{"ideal, prefetch", "memory: {type: ideal}\nrop: {prefetch_distance: 8}\n", "room", 4, []string{"rtcache", "prefetch", "l2", "sort-last flow"}},
-		{"decoupled", "", "motion", 0, []string{"rtcache", "channel clients", "dram", "sort-last flow", "shading cache", "shader", "activity cycles"}},
-		{"sortmiddle", "machine: sortmiddle\n", "room", 4, []string{"rtcache", "l2", "sampler", "channel clients", "dram", "shader", "tiled flow", "activity cycles"}},
-		{"sage", "machine: sage\n", "room", 4, []string{"l2", "sampler", "channel clients", "dram", "shader", "sage flow", "links", "crossbars", "activity cycles"}},
+		{"decoupled", "", "motion", 0, []string{"rtcache", "channel clients", "dram", "sort-last flow", "shading cache", "shader", "command processor", "activity cycles"}},
+		{"sortmiddle", "machine: sortmiddle\n", "room", 4, []string{"rtcache", "l2", "sampler", "channel clients", "dram", "shader", "tiled flow", "command processor", "activity cycles"}},
+		{"sage", "machine: sage\n", "room", 4, []string{"l2", "sampler", "channel clients", "dram", "shader", "sage flow", "links", "crossbars", "command processor", "activity cycles"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := machine(t, tc.name, tc.yaml)
@@ -350,6 +352,20 @@ func checkIdentities(t *testing.T, c *Config, res *Result) map[string]int {
 		eq("shader", u+" lane_instructions = vs + ps + gs", g("lane_instructions"), g("vs_lane_instructions")+g("ps_lane_instructions")+g("gs_lane_instructions"))
 		eq("shader", u+" instructions by kind", g("instructions"),
 			g("instructions_alu")+g("instructions_sfu")+g("instructions_texture")+g("instructions_derivative")+g("instructions_kill"))
+	}
+	// The command processor: its commands by opcode, and its DMA as the host
+	// interface served it.
+	for _, u := range s.Units(".sync_tokens") {
+		g := func(c string) float64 { return s[u+"."+c] }
+		eq("command processor", u+" commands = the sum by opcode", g("commands"), s.Sum(regexp.QuoteMeta(u)+`\.commands_[a-z_0-9]+`))
+		eq("command processor", u+" draws = its draw commands", g("draws"), s.Sum(regexp.QuoteMeta(u)+`\.commands_draw[a-z_]*`))
+		eq("command processor", u+" clears = clear commands", g("clears"), g("commands_clear"))
+		eq("command processor", u+" presents = present commands", g("presents"), g("commands_present"))
+		for _, rw := range []string{"read", "written"} {
+			eq("command processor", u+" dma_bytes_"+rw+" = its DMA client's", g("dma_bytes_"+rw), g("dma.bytes_"+rw))
+			eq("command processor", u+" dma_bytes_"+rw+" = the host interface's", g("dma_bytes_"+rw), s["GPU.HostInterface.bytes_"+rw])
+		}
+		eq("command processor", u+" DMA reads = the host interface's", g("dma.reads"), s["GPU.HostInterface.reads"])
 	}
 	for _, u := range s.Units(".triangles_5d") {
 		g := func(c string) float64 { return s[u+"."+c] }
