@@ -24,13 +24,17 @@ func TestBlurErrors(t *testing.T) {
 		{"frames: 0\n", "e.yaml:1: frames: 0 out of range [1, 100000]"},
 		{"blur: -0.5\n", "e.yaml:1: blur: -0.5 out of range [0, 1e+06]"},
 		{"decoupled: {mode: always}\n", `e.yaml:1: decoupled.mode: unknown value "always" (want one of off, on, supersample)`},
-		{"decoupled: {rate: 0}\n", "e.yaml:1: decoupled.rate: 0 out of range (0, 64]"},
-		{"decoupled: {rate: -1}\n", "e.yaml:1: decoupled.rate: -1 out of range (0, 64]"},
-		{"decoupled: {rate: 65}\n", "e.yaml:1: decoupled.rate: 65 out of range (0, 64]"},
+		{"decoupled: {rate: 0}\n", "e.yaml:1: decoupled.rate: 0 out of range [1/65536, 64]"},
+		{"decoupled: {rate: -1}\n", "e.yaml:1: decoupled.rate: -1 out of range [1/65536, 64]"},
+		{"decoupled: {rate: 65}\n", "e.yaml:1: decoupled.rate: 65 out of range [1/65536, 64]"},
+		// Coarser than the decoupling map's widest grid: it failed at the
+		// first draw (command stream @0x...: DrawIndexed: decouple: ...).
+		{"decoupled: {rate: 0.0000001}\n", "e.yaml:1: decoupled.rate: 1e-07 out of range [1/65536, 64]"},
+		{"materials:\n  m:\n    shader: unlit\n    decoupled: {rate: 1.5e-5}\n", "e.yaml:4: materials.m.decoupled.rate: 1.5e-05 out of range [1/65536, 64]"},
 		{"decoupled: {adaptive: 1}\n", "e.yaml:1: decoupled.adaptive: expected true or false, got 1"},
 		{"decoupled: {mode: on, speed: 2}\n", "e.yaml:1: decoupled.speed: unknown field (want one of mode, rate, adaptive, bilinear)"},
 		{"decoupled: on\n", "e.yaml:1: decoupled: expected a mapping, got string \"on\""},
-		{"materials:\n  m:\n    shader: unlit\n    decoupled: {rate: 0.0}\n", "e.yaml:4: materials.m.decoupled.rate: 0 out of range (0, 64]"},
+		{"materials:\n  m:\n    shader: unlit\n    decoupled: {rate: 0.0}\n", "e.yaml:4: materials.m.decoupled.rate: 0 out of range [1/65536, 64]"},
 		{"materials:\n  m:\n    shader: unlit\n    decoupled: {mode: maybe}\n", `e.yaml:4: materials.m.decoupled.mode: unknown value "maybe" (want one of off, on, supersample)`},
 		// Keyframed values.
 		{"camera:\n  aperture: {frames: [0, 10], values: [0.1, -0.2]}\n", "e.yaml:2: camera.aperture.values[1]: -0.2 out of range [0, 1e+30]"},

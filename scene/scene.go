@@ -407,12 +407,22 @@ var decoupleNames = []string{"off", "on", "supersample"}
 
 func (m DecoupleMode) String() string { return enumString(decoupleNames, int(m), "DecoupleMode") }
 
-// MaxDecoupleRate bounds Decoupling.Rate (command.MaxDecouplingRate).
-const MaxDecoupleRate = 64
+// MinDecoupleRate and MaxDecoupleRate bound Decoupling.Rate
+// (command.MinDecouplingRate and command.MaxDecouplingRate).
+const (
+	MinDecoupleRate = 1.0 / 65536
+	MaxDecoupleRate = 64
+)
+
+// decoupleRateOK reports whether r is a shading rate the driver can send.
+func decoupleRateOK(r float32) bool { return r >= MinDecoupleRate && r <= MaxDecoupleRate }
+
+// decoupleRateWant is the range decoupleRateOK accepts, for error messages.
+var decoupleRateWant = fmt.Sprintf("[1/%d, %d]", int(1/MinDecoupleRate), MaxDecoupleRate)
 
 // Decoupling is a material's decoupled-sampling setting (FORMAT.md,
 // `decoupled`): the mode, the shading-grid density Rate in shading points
-// per pixel along each axis, in (0, MaxDecoupleRate], adaptive spacing by
+// per pixel along each axis, in [MinDecoupleRate, MaxDecoupleRate], adaptive spacing by
 // circle of confusion and bilinear reconstruction. The driver sends it as
 // command.SetDecoupling.
 type Decoupling struct {
@@ -640,9 +650,9 @@ func (s *Scene) Validate() error {
 		if st.Cull > CullBack || st.DepthFunc > CompareAlways || st.Blend > BlendPremultiplied {
 			return errf("materials[%d] %s: bad state %+v", i, inputs.Quote(m.Name), st)
 		}
-		if d := m.Decoupled; d.Mode > DecoupleSupersample || !(d.Rate > 0 && d.Rate <= MaxDecoupleRate) {
-			return errf("materials[%d] %q: decoupled mode %v, rate %v: want off, on or supersample and a rate in (0, %d]",
-				i, m.Name, d.Mode, d.Rate, MaxDecoupleRate)
+		if d := m.Decoupled; d.Mode > DecoupleSupersample || !decoupleRateOK(d.Rate) {
+			return errf("materials[%d] %q: decoupled mode %v, rate %v: want off, on or supersample and a rate in %s",
+				i, m.Name, d.Mode, d.Rate, decoupleRateWant)
 		}
 	}
 	for i, o := range s.Objects {
