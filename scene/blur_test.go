@@ -179,3 +179,47 @@ func mesh3(t *testing.T) *mesh.BatFlock {
 	}
 	return f
 }
+
+// TestLensShearFinite: a lens whose shear (Kx = P00*R/F) overflows a float32
+// is refused with the camera's fields when the scene is read, and with the
+// blur or resolution that makes it overflow when they are overridden; it
+// used to reach the command stream (SetLens: kx/ky: shear (+Inf, +Inf) is
+// not finite), naming no file.
+func TestLensShearFinite(t *testing.T) {
+	const wide = "camera:\n  fov_y: 0.01\n  aperture: 1e30\n  focus_distance: 0.001\n"
+	tests := []struct {
+		src  string
+		opts []Option
+		want string
+	}{
+		{"camera:\n  fov_y: 0.001\n  aperture: 1e30\n  focus_distance: 1e-6\n", nil,
+			"e.yaml:3: camera.aperture: aperture 1e+30 (times blur 1) over focus_distance 1e-06 with fov_y 0.001 at 1280x720 pixels " +
+				"shears the image by (+Inf, +Inf) per unit of depth, more than a 32-bit float holds: " +
+				"make the aperture or the blur smaller, or focus_distance or fov_y larger"},
+		{"blur: 1000000\n" + wide, nil,
+			"e.yaml:4: camera.aperture: aperture 1e+30 (times blur 1e+06) over focus_distance 0.001 with fov_y 0.01 at 1280x720 pixels " +
+				"shears the image by (+Inf, +Inf) per unit of depth, more than a 32-bit float holds: " +
+				"make the aperture or the blur smaller, or focus_distance or fov_y larger"},
+		{wide, nil, ""},
+		{wide, []Option{WithBlur(1e6)},
+			"e.yaml: camera: aperture 1e+30 (times blur 1e+06) over focus_distance 0.001 with fov_y 0.01 at 1280x720 pixels " +
+				"shears the image by (+Inf, +Inf) per unit of depth, more than a 32-bit float holds: " +
+				"make the aperture or the blur smaller, or focus_distance or fov_y larger"},
+		{wide, []Option{WithResolution(1, 16384)},
+			"e.yaml: camera: aperture 1e+30 (times blur 1) over focus_distance 0.001 with fov_y 0.01 at 1x16384 pixels " +
+				"shears the image by (+Inf, 1.1459155e+37) per unit of depth, more than a 32-bit float holds: " +
+				"make the aperture or the blur smaller, or focus_distance or fov_y larger"},
+	}
+	for _, tc := range tests {
+		_, err := Parse("e.yaml", []byte(tc.src), tc.opts...)
+		if tc.want == "" {
+			if err != nil {
+				t.Errorf("%q: %v", tc.src, err)
+			}
+			continue
+		}
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%q:\n got  %v\n want %s", tc.src, err, tc.want)
+		}
+	}
+}

@@ -137,6 +137,28 @@ func (s *Scene) EndTransform(o *Object) geom.Mat4 {
 // LensRadius returns the lens radius with the blur applied: Aperture * Blur.
 func (s *Scene) LensRadius() float32 { return s.Camera.Aperture * s.Blur }
 
+// LensShear returns the clip-space shear of the lens per unit of w - F, the
+// Kx and Ky of the driver's SetLens (command.Lens): Kx = P00*R/F and Ky =
+// P11*R/F, with P the projection at the scene's aspect, R = LensRadius() and
+// F the focus distance; 0, 0 for a pinhole.
+func (s *Scene) LensShear() (kx, ky float32) {
+	p := s.Camera.Projection(s.Aspect())
+	r, f := s.LensRadius(), s.Camera.FocusDistance
+	return p[0][0] * r / f, p[1][1] * r / f
+}
+
+// checkLens refuses a lens whose shear (LensShear) is not a finite float32:
+// a wide aperture (times the blur) over a short focus distance seen through
+// a narrow field of view, which the command stream cannot carry.
+func (s *Scene) checkLens() error {
+	if kx, ky := s.LensShear(); !geom.AllFinite(kx, ky) {
+		return fmt.Errorf("aperture %v (times blur %v) over focus_distance %v with fov_y %v at %dx%d pixels shears the image by (%v, %v) per unit of depth, "+
+			"more than a 32-bit float holds: make the aperture or the blur smaller, or focus_distance or fov_y larger",
+			s.Camera.Aperture, s.Blur, s.Camera.FocusDistance, s.Camera.FovYDegrees, s.Width, s.Height, kx, ky)
+	}
+	return nil
+}
+
 // BlurLerp scales the motion from a to b by k: a + k*(b - a), element by
 // element (what linear per-vertex motion between the two matrices does). It
 // returns a exactly for k = 0 or a == b, and b exactly for k = 1.
@@ -559,6 +581,9 @@ func (s *Scene) Validate() error {
 		return errf("clear colour %v or depth %v invalid", s.Clear.Color, s.Clear.Depth)
 	}
 	if err := s.Camera.validate(); err != nil {
+		return errf("camera: %v", err)
+	}
+	if err := s.checkLens(); err != nil {
 		return errf("camera: %v", err)
 	}
 	if s.Frames < 1 || s.Frame < 0 || s.Frame >= s.Frames {

@@ -471,9 +471,8 @@ func (e *encoder) objects() error {
 // projection, R = s.LensRadius() (the aperture times the blur) and F the
 // focus distance, Kx = P00*R/F and Ky = P11*R/F; a pinhole has Kx = Ky = 0.
 func LensOf(s *scene.Scene) command.Lens {
-	p := s.Camera.Projection(s.Aspect())
-	r, f := s.LensRadius(), s.Camera.FocusDistance
-	return command.Lens{Kx: p[0][0] * r / f, Ky: p[1][1] * r / f, F: f}
+	kx, ky := s.LensShear()
+	return command.Lens{Kx: kx, Ky: ky, F: s.Camera.FocusDistance}
 }
 
 // decoupling converts a material's decoupled-sampling setting to its command.
