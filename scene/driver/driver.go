@@ -88,6 +88,16 @@ const pageAlign = 4096
 
 // Encode builds the memory image and command stream of one frame of s.
 func Encode(s *scene.Scene, o Options) (*Frame, error) {
+	f, err := encode(s, o)
+	if err != nil && s.Source != "" {
+		// A scene the parser took may still not fit the machine (its
+		// multipass limits): say which scene.
+		return nil, fmt.Errorf("%s: %w", s.Source, err)
+	}
+	return f, err
+}
+
+func encode(s *scene.Scene, o Options) (*Frame, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
