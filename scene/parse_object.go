@@ -162,15 +162,19 @@ func (p *parser) object(n *yaml.Node, field string) error {
 			a, b := mulMotion(t0, motions[k][0]), mulMotion(t1, motions[k][1])
 			if !finiteMat(a) || !finiteMat(b) {
 				// A repeat's step times the copy's index (plus jitter), or a
-				// scale times a file's own transforms, past a float32.
+				// file's animation times the object's scale, past a float32.
 				at, f := n, field
-				for _, key := range []string{"repeat", "motion", "transform"} {
+				keys, why := []string{"repeat", "motion", "transform"}, "its translation, rotation or scale overflows a 32-bit float"
+				if finiteMat(t0) && finiteMat(t1) {
+					keys, why = []string{"animation", "transform"}, "the mesh file's animation times the object's transform overflows a 32-bit float"
+				}
+				for _, key := range keys {
 					if kn := o.get(key); kn != nil {
 						at, f = kn, o.path(key)
 						break
 					}
 				}
-				return w.errAt(at, f, "the transform of %s is not finite: its translation, rotation or scale overflows a 32-bit float", inputs.Quote(on))
+				return w.errAt(at, f, "the transform of %s is not finite: %s", inputs.Quote(on), why)
 			}
 			p.s.Objects = append(p.s.Objects, Object{
 				Name: on, Mesh: d.mesh, Material: d.material,
