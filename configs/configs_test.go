@@ -11,6 +11,7 @@ import (
 
 	"github.com/gfxsim/gfxsim/internal/inputs"
 	"github.com/gfxsim/gfxsim/scene"
+	"github.com/gfxsim/gfxsim/scene/driver"
 )
 
 var update = flag.Bool("update", false, "rewrite configs/README.md's field table")
@@ -285,6 +286,33 @@ func TestLoadRefusesAnEmptyFile(t *testing.T) {
 			t.Errorf("%q: %v", tc.src, err)
 		case tc.wantErr != "" && (err == nil || err.Error() != file+": "+tc.wantErr):
 			t.Errorf("%q: %v\nwant %s: %s", tc.src, err, file, tc.wantErr)
+		}
+	}
+}
+
+// TestMultipassErrorNamesFile: a frame that the multipass limits of a
+// configuration file cannot render is an error naming the scene and the
+// file and line of the limits ("on configured machine" before, naming
+// neither file).
+func TestMultipassErrorNamesFile(t *testing.T) {
+	s, err := scene.Builtin("bowlingpin", scene.WithResolution(32, 24), scene.WithSamples(4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ src, want string }{
+		{"name: r8500\nmultipass: {ops: 16, registers: 6, tex_units: 6, interpolants: 6, tex_depth: 2}\n",
+			`builtin:bowlingpin: driver: objects[0]: material "floor": shader "textured": multipass rendering on ` +
+				`the machine of r8500.yaml:2 (multipass: ops 16, registers 6, tex_units 6, interpolants 6, tex_depth 2) needs 1 sample per pixel (the scene has 4): a pass saves one value per pixel`},
+		{"name: tiny\n\nmultipass:\n  registers: 1\n  ops: 1\n",
+			`builtin:bowlingpin: driver: objects[0]: material "floor": shader "textured": textured.ps.gsa:61: mul r9, r9, c16: ` +
+				`fits in no pass on the machine of r8500.yaml:4 (multipass: ops 1, registers 1): with its operands restored it needs 3 operations (limit 1)`},
+	} {
+		c, err := Parse("r8500.yaml", []byte(tc.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := driver.Encode(s, c.DriverOptions()); err == nil || err.Error() != tc.want {
+			t.Errorf("%q:\n got  %v\n want %s", tc.src, err, tc.want)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package configs
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 
@@ -46,11 +47,41 @@ func (m Multipass) CostModel() multipass.CostModel {
 func (c *Config) DriverOptions() driver.Options {
 	o := driver.DefaultOptions()
 	o.Multipass = driver.MultipassOptions{Limits: c.Multipass.Limits(), Cost: c.Multipass.CostModel()}
+	o.Multipass.Limits.Name = c.multipassName()
 	if c.Machine == "sage" {
 		o.ColorFormat = framebuffer.RGBA10 // the 3DRAM sample buffer
 		o.Multipass = driver.MultipassOptions{}
 	}
 	return o
+}
+
+// multipassName names the machine's multipass limits in the driver's
+// errors (a shader that fits in no pass, a frame the passes cannot render):
+// the file and line that set them, and the limits, e.g. "the machine of
+// r8500.yaml:5 (multipass: ops 16, registers 6, tex_units 6, interpolants 6,
+// tex_depth 2)".
+func (c *Config) multipassName() string {
+	place := DefaultNameOr(c.file)
+	line := 0
+	for k, l := range c.lines {
+		if strings.HasPrefix(k, "multipass.") && (line == 0 || l < line) {
+			line = l
+		}
+	}
+	if line > 0 {
+		place = fmt.Sprintf("%s:%d", place, line)
+	}
+	m := c.Multipass
+	var set []string
+	for _, f := range []struct {
+		key string
+		v   int
+	}{{"ops", m.Ops}, {"registers", m.Registers}, {"tex_units", m.TexUnits}, {"interpolants", m.Interpolants}, {"tex_depth", m.TexDepth}} {
+		if f.v != 0 {
+			set = append(set, fmt.Sprintf("%s %d", f.key, f.v))
+		}
+	}
+	return fmt.Sprintf("the machine of %s (multipass: %s)", place, strings.Join(set, ", "))
 }
 
 // multipassTraffic measures a frame's multipass overhead: the bytes the ROPs

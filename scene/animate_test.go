@@ -96,6 +96,10 @@ func TestGLTFAnimationObjects(t *testing.T) {
 		{"{mesh: m, material: red, animation: {index: 1}}", "s.yaml:8: objects[0].animation.index: 1 out of range [0, 0]"},
 		{"{mesh: m, material: red, animation: {index: 0, name: slide}}", "s.yaml:8: objects[0].animation: give index or name, not both"},
 		{"{mesh: m, material: red, animation: {fps: 0}}", "s.yaml:8: objects[0].animation.fps: 0 out of range [1e-06, 1e+06]"},
+		// The animation's x = 2 at 1 s times a scale of 3e38 (it was refused
+		// by Scene.Validate, without a line).
+		{"{mesh: m, material: red, transform: {scale: 3e38}, animation: {time: 1}}",
+			`s.yaml:8: objects[0].animation: the transform of "m/0" is not finite: the mesh file's animation times the object's transform overflows a 32-bit float`},
 	} {
 		src := "meshes:\n  m: {file: anim.gltf}\nmaterials:\n  red: {shader: unlit}\nobjects:\n\n\n  - " + tc.obj + "\n"
 		writeFile(t, filepath.Join(dir, "s.yaml"), []byte(src))

@@ -62,8 +62,8 @@ func (p *parser) decoupling(n *yaml.Node, field string, def Decoupling) (Decoupl
 		if err != nil {
 			return def, err
 		}
-		if !(v > 0 && v <= MaxDecoupleRate) {
-			return def, w.errAt(rn, o.path("rate"), "%v out of range (0, %d]", v, MaxDecoupleRate)
+		if !decoupleRateOK(v) {
+			return def, w.errAt(rn, o.path("rate"), "%v out of range %s", v, decoupleRateWant)
 		}
 		d.Rate = v
 	}

@@ -24,13 +24,17 @@ func TestBlurErrors(t *testing.T) {
 		{"frames: 0\n", "e.yaml:1: frames: 0 out of range [1, 100000]"},
 		{"blur: -0.5\n", "e.yaml:1: blur: -0.5 out of range [0, 1e+06]"},
 		{"decoupled: {mode: always}\n", `e.yaml:1: decoupled.mode: unknown value "always" (want one of off, on, supersample)`},
-		{"decoupled: {rate: 0}\n", "e.yaml:1: decoupled.rate: 0 out of range (0, 64]"},
-		{"decoupled: {rate: -1}\n", "e.yaml:1: decoupled.rate: -1 out of range (0, 64]"},
-		{"decoupled: {rate: 65}\n", "e.yaml:1: decoupled.rate: 65 out of range (0, 64]"},
+		{"decoupled: {rate: 0}\n", "e.yaml:1: decoupled.rate: 0 out of range [1/65536, 64]"},
+		{"decoupled: {rate: -1}\n", "e.yaml:1: decoupled.rate: -1 out of range [1/65536, 64]"},
+		{"decoupled: {rate: 65}\n", "e.yaml:1: decoupled.rate: 65 out of range [1/65536, 64]"},
+		// Coarser than the decoupling map's widest grid: it failed at the
+		// first draw (command stream @0x...: DrawIndexed: decouple: ...).
+		{"decoupled: {rate: 0.0000001}\n", "e.yaml:1: decoupled.rate: 1e-07 out of range [1/65536, 64]"},
+		{"materials:\n  m:\n    shader: unlit\n    decoupled: {rate: 1.5e-5}\n", "e.yaml:4: materials.m.decoupled.rate: 1.5e-05 out of range [1/65536, 64]"},
 		{"decoupled: {adaptive: 1}\n", "e.yaml:1: decoupled.adaptive: expected true or false, got 1"},
 		{"decoupled: {mode: on, speed: 2}\n", "e.yaml:1: decoupled.speed: unknown field (want one of mode, rate, adaptive, bilinear)"},
 		{"decoupled: on\n", "e.yaml:1: decoupled: expected a mapping, got string \"on\""},
-		{"materials:\n  m:\n    shader: unlit\n    decoupled: {rate: 0.0}\n", "e.yaml:4: materials.m.decoupled.rate: 0 out of range (0, 64]"},
+		{"materials:\n  m:\n    shader: unlit\n    decoupled: {rate: 0.0}\n", "e.yaml:4: materials.m.decoupled.rate: 0 out of range [1/65536, 64]"},
 		{"materials:\n  m:\n    shader: unlit\n    decoupled: {mode: maybe}\n", `e.yaml:4: materials.m.decoupled.mode: unknown value "maybe" (want one of off, on, supersample)`},
 		// Keyframed values.
 		{"camera:\n  aperture: {frames: [0, 10], values: [0.1, -0.2]}\n", "e.yaml:2: camera.aperture.values[1]: -0.2 out of range [0, 1e+30]"},
@@ -174,4 +178,48 @@ func mesh3(t *testing.T) *mesh.BatFlock {
 		t.Fatal(err)
 	}
 	return f
+}
+
+// TestLensShearFinite: a lens whose shear (Kx = P00*R/F) overflows a float32
+// is refused with the camera's fields when the scene is read, and with the
+// blur or resolution that makes it overflow when they are overridden; it
+// used to reach the command stream (SetLens: kx/ky: shear (+Inf, +Inf) is
+// not finite), naming no file.
+func TestLensShearFinite(t *testing.T) {
+	const wide = "camera:\n  fov_y: 0.01\n  aperture: 1e30\n  focus_distance: 0.001\n"
+	tests := []struct {
+		src  string
+		opts []Option
+		want string
+	}{
+		{"camera:\n  fov_y: 0.001\n  aperture: 1e30\n  focus_distance: 1e-6\n", nil,
+			"e.yaml:3: camera.aperture: aperture 1e+30 (times blur 1) over focus_distance 1e-06 with fov_y 0.001 at 1280x720 pixels " +
+				"shears the image by (+Inf, +Inf) per unit of depth, more than a 32-bit float holds: " +
+				"make the aperture or the blur smaller, or focus_distance or fov_y larger"},
+		{"blur: 1000000\n" + wide, nil,
+			"e.yaml:4: camera.aperture: aperture 1e+30 (times blur 1e+06) over focus_distance 0.001 with fov_y 0.01 at 1280x720 pixels " +
+				"shears the image by (+Inf, +Inf) per unit of depth, more than a 32-bit float holds: " +
+				"make the aperture or the blur smaller, or focus_distance or fov_y larger"},
+		{wide, nil, ""},
+		{wide, []Option{WithBlur(1e6)},
+			"e.yaml: camera: aperture 1e+30 (times blur 1e+06) over focus_distance 0.001 with fov_y 0.01 at 1280x720 pixels " +
+				"shears the image by (+Inf, +Inf) per unit of depth, more than a 32-bit float holds: " +
+				"make the aperture or the blur smaller, or focus_distance or fov_y larger"},
+		{wide, []Option{WithResolution(1, 16384)},
+			"e.yaml: camera: aperture 1e+30 (times blur 1) over focus_distance 0.001 with fov_y 0.01 at 1x16384 pixels " +
+				"shears the image by (+Inf, 1.1459155e+37) per unit of depth, more than a 32-bit float holds: " +
+				"make the aperture or the blur smaller, or focus_distance or fov_y larger"},
+	}
+	for _, tc := range tests {
+		_, err := Parse("e.yaml", []byte(tc.src), tc.opts...)
+		if tc.want == "" {
+			if err != nil {
+				t.Errorf("%q: %v", tc.src, err)
+			}
+			continue
+		}
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%q:\n got  %v\n want %s", tc.src, err, tc.want)
+		}
+	}
 }

@@ -104,11 +104,18 @@ func FromMeshFile(path string, opts ...Option) (*Scene, error) {
 			Transform: m[0], EndTransform: m[1], Moving: m[0] != m[1]})
 	}
 	s.Camera = frameCamera(merged, s.Aspect(), o.front)
+	if err := s.Camera.validate(); err != nil {
+		// Coordinates beyond about 1e19 overflow the camera's float32
+		// arithmetic (the box's diagonal squared).
+		lo, hi := merged.Bounds()
+		return nil, fmt.Errorf("%s: the mesh's bounding box from %v to %v is too large for the default camera (%v): "+
+			"scale the mesh down, or draw it from a scene file with fit: (scene/FORMAT.md)", path, lo, hi, err)
+	}
 	if err := o.apply(s); err != nil {
 		return nil, err
 	}
 	if err := s.Validate(); err != nil {
-		return nil, err
+		return nil, &Error{File: path, Msg: err.Error()}
 	}
 	return s, nil
 }

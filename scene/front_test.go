@@ -50,6 +50,34 @@ func TestFromMeshFileFront(t *testing.T) {
 	}
 }
 
+// TestFromMeshFileTooLarge: a bare mesh too large to frame (coordinates that
+// overflow the camera's float32 arithmetic) is an error naming the file and
+// its bounding box; it was "scene "big": camera: a value is not finite". The
+// largest mesh that frames still loads.
+func TestFromMeshFileTooLarge(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ size, want string }{
+		{"1e30", "big.obj: the mesh's bounding box from [0 0 0] to [1e+30 1e+30 0] is too large for the default camera " +
+			"(a value is not finite): scale the mesh down, or draw it from a scene file with fit: (scene/FORMAT.md)"},
+		{"3e38", "big.obj: the mesh's bounding box from [0 0 0] to [3e+38 3e+38 0] is too large for the default camera " +
+			"(a value is not finite): scale the mesh down, or draw it from a scene file with fit: (scene/FORMAT.md)"},
+		{"1e18", ""},
+	} {
+		path := filepath.Join(dir, "big.obj")
+		writeFile(t, path, []byte("v 0 0 0\nv "+tc.size+" 0 0\nv 0 "+tc.size+" 0\nf 1 2 3\n"))
+		_, err := FromMeshFile(path)
+		if tc.want == "" {
+			if err != nil {
+				t.Errorf("%s: %v", tc.size, err)
+			}
+			continue
+		}
+		if want := filepath.Join(dir, tc.want); err == nil || err.Error() != want {
+			t.Errorf("%s:\n got  %v\n want %s", tc.size, err, want)
+		}
+	}
+}
+
 // Turn turns each front to +Z, and is the inverse of Facing.
 func TestFrontTurn(t *testing.T) {
 	for f := range FrontNames {

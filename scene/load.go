@@ -77,11 +77,14 @@ func (o options) apply(s *Scene) error {
 	if o.blurSet {
 		s.Blur = o.blur
 	}
-	if o.width == 0 && o.height == 0 && o.samples == 0 {
-		return nil
+	if o.width != 0 || o.height != 0 || o.samples != 0 {
+		if err := s.SetResolution(o.width, o.height, o.samples); err != nil {
+			return fmt.Errorf("%s: %v", s.Source, err)
+		}
 	}
-	if err := s.SetResolution(o.width, o.height, o.samples); err != nil {
-		return fmt.Errorf("%s: %v", s.Source, err)
+	// The lens depends on the blur and the aspect just set.
+	if err := s.checkLens(); err != nil {
+		return fmt.Errorf("%s: camera: %v", s.Source, err)
 	}
 	return nil
 }

@@ -62,6 +62,10 @@ func (p *parser) camera(n *yaml.Node) error {
 		if err := p.cameraMotion(&c, o, at); err != nil {
 			return err
 		}
+		p.s.Camera = c
+		if err := p.s.checkLens(); err != nil {
+			return p.w.errAt(at("aperture"), o.path("aperture"), "%v", err)
+		}
 	}
 	if c.FocusDistance == 0 {
 		c.FocusDistance = c.Target.Sub(c.Position).Length()

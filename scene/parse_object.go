@@ -160,6 +160,22 @@ func (p *parser) object(n *yaml.Node, field string) error {
 				on = fmt.Sprintf("%s/%d", on, k)
 			}
 			a, b := mulMotion(t0, motions[k][0]), mulMotion(t1, motions[k][1])
+			if !finiteMat(a) || !finiteMat(b) {
+				// A repeat's step times the copy's index (plus jitter), or a
+				// file's animation times the object's scale, past a float32.
+				at, f := n, field
+				keys, why := []string{"repeat", "motion", "transform"}, "its translation, rotation or scale overflows a 32-bit float"
+				if finiteMat(t0) && finiteMat(t1) {
+					keys, why = []string{"animation", "transform"}, "the mesh file's animation times the object's transform overflows a 32-bit float"
+				}
+				for _, key := range keys {
+					if kn := o.get(key); kn != nil {
+						at, f = kn, o.path(key)
+						break
+					}
+				}
+				return w.errAt(at, f, "the transform of %s is not finite: %s", inputs.Quote(on), why)
+			}
 			p.s.Objects = append(p.s.Objects, Object{
 				Name: on, Mesh: d.mesh, Material: d.material,
 				Transform: a, EndTransform: b, Moving: a != b,
@@ -167,6 +183,16 @@ func (p *parser) object(n *yaml.Node, field string) error {
 		}
 	}
 	return nil
+}
+
+// finiteMat reports whether every element of m is finite.
+func finiteMat(m geom.Mat4) bool {
+	for r := range m {
+		if !geom.AllFinite(m[r][:]...) {
+			return false
+		}
+	}
+	return true
 }
 
 // mulMotion returns t * m, or t itself when m is the identity (so static

@@ -308,6 +308,12 @@ func TestParseErrors(t *testing.T) {
 		{base + obj + "  - mesh: tri\n    material: red\n    motion: {translate: [0, 0]}\n", "e.yaml:9: objects[1].motion.translate: expected 3 numbers, got 2"},
 		{base + obj + "  - mesh: tri\n    material: red\n    repeat: {count: [1000, 1000]}\n", "e.yaml:9: objects[1].repeat.count: 1000000 instances, at most 100000"},
 		{base + obj + "  - mesh: tri\n    material: red\n    repeat: {count: 2, order: random}\n", `e.yaml:9: objects[1].repeat.order: unknown value "random" (want one of forward, reverse, shuffle)`},
+		// Copies whose offsets overflow a float32: the error named no line
+		// (e.yaml: scene "e": objects[5] "tri[4]": transform is not finite).
+		{base + obj + "  - mesh: tri\n    material: red\n    repeat: {count: 10, step: [1e38, 0, 0]}\n",
+			`e.yaml:9: objects[1].repeat: the transform of "tri[4]" is not finite: its translation, rotation or scale overflows a 32-bit float`},
+		{base + obj + "  - mesh: tri\n    material: red\n    transform: {translate: [3e38, 0, 0]}\n    repeat: {count: 2, jitter: {translate: [3e38, 0, 0]}, seed: 3}\n",
+			`e.yaml:10: objects[1].repeat: the transform of "tri[1]" is not finite: its translation, rotation or scale overflows a 32-bit float`},
 		{base + obj + "  - mesh: tri\n    material: red\n    visible: false\n", "e.yaml:9: objects[1].visible: unknown field (want one of name, mesh, material, transform, motion, repeat, animation, bats, topology, stream_out, draw_auto, ping_pong)"},
 		{"a: &x [1\n", "e.yaml:1: yaml: did not find expected ',' or ']'"},
 	}

@@ -137,6 +137,28 @@ func (s *Scene) EndTransform(o *Object) geom.Mat4 {
 // LensRadius returns the lens radius with the blur applied: Aperture * Blur.
 func (s *Scene) LensRadius() float32 { return s.Camera.Aperture * s.Blur }
 
+// LensShear returns the clip-space shear of the lens per unit of w - F, the
+// Kx and Ky of the driver's SetLens (command.Lens): Kx = P00*R/F and Ky =
+// P11*R/F, with P the projection at the scene's aspect, R = LensRadius() and
+// F the focus distance; 0, 0 for a pinhole.
+func (s *Scene) LensShear() (kx, ky float32) {
+	p := s.Camera.Projection(s.Aspect())
+	r, f := s.LensRadius(), s.Camera.FocusDistance
+	return p[0][0] * r / f, p[1][1] * r / f
+}
+
+// checkLens refuses a lens whose shear (LensShear) is not a finite float32:
+// a wide aperture (times the blur) over a short focus distance seen through
+// a narrow field of view, which the command stream cannot carry.
+func (s *Scene) checkLens() error {
+	if kx, ky := s.LensShear(); !geom.AllFinite(kx, ky) {
+		return fmt.Errorf("aperture %v (times blur %v) over focus_distance %v with fov_y %v at %dx%d pixels shears the image by (%v, %v) per unit of depth, "+
+			"more than a 32-bit float holds: make the aperture or the blur smaller, or focus_distance or fov_y larger",
+			s.Camera.Aperture, s.Blur, s.Camera.FocusDistance, s.Camera.FovYDegrees, s.Width, s.Height, kx, ky)
+	}
+	return nil
+}
+
 // BlurLerp scales the motion from a to b by k: a + k*(b - a), element by
 // element (what linear per-vertex motion between the two matrices does). It
 // returns a exactly for k = 0 or a == b, and b exactly for k = 1.
@@ -407,12 +429,22 @@ var decoupleNames = []string{"off", "on", "supersample"}
 
 func (m DecoupleMode) String() string { return enumString(decoupleNames, int(m), "DecoupleMode") }
 
-// MaxDecoupleRate bounds Decoupling.Rate (command.MaxDecouplingRate).
-const MaxDecoupleRate = 64
+// MinDecoupleRate and MaxDecoupleRate bound Decoupling.Rate
+// (command.MinDecouplingRate and command.MaxDecouplingRate).
+const (
+	MinDecoupleRate = 1.0 / 65536
+	MaxDecoupleRate = 64
+)
+
+// decoupleRateOK reports whether r is a shading rate the driver can send.
+func decoupleRateOK(r float32) bool { return r >= MinDecoupleRate && r <= MaxDecoupleRate }
+
+// decoupleRateWant is the range decoupleRateOK accepts, for error messages.
+var decoupleRateWant = fmt.Sprintf("[1/%d, %d]", int(1/MinDecoupleRate), MaxDecoupleRate)
 
 // Decoupling is a material's decoupled-sampling setting (FORMAT.md,
 // `decoupled`): the mode, the shading-grid density Rate in shading points
-// per pixel along each axis, in (0, MaxDecoupleRate], adaptive spacing by
+// per pixel along each axis, in [MinDecoupleRate, MaxDecoupleRate], adaptive spacing by
 // circle of confusion and bilinear reconstruction. The driver sends it as
 // command.SetDecoupling.
 type Decoupling struct {
@@ -551,6 +583,9 @@ func (s *Scene) Validate() error {
 	if err := s.Camera.validate(); err != nil {
 		return errf("camera: %v", err)
 	}
+	if err := s.checkLens(); err != nil {
+		return errf("camera: %v", err)
+	}
 	if s.Frames < 1 || s.Frame < 0 || s.Frame >= s.Frames {
 		return errf("frame %d of %d: want 0 <= frame < frames", s.Frame, s.Frames)
 	}
@@ -640,9 +675,9 @@ func (s *Scene) Validate() error {
 		if st.Cull > CullBack || st.DepthFunc > CompareAlways || st.Blend > BlendPremultiplied {
 			return errf("materials[%d] %s: bad state %+v", i, inputs.Quote(m.Name), st)
 		}
-		if d := m.Decoupled; d.Mode > DecoupleSupersample || !(d.Rate > 0 && d.Rate <= MaxDecoupleRate) {
-			return errf("materials[%d] %q: decoupled mode %v, rate %v: want off, on or supersample and a rate in (0, %d]",
-				i, m.Name, d.Mode, d.Rate, MaxDecoupleRate)
+		if d := m.Decoupled; d.Mode > DecoupleSupersample || !decoupleRateOK(d.Rate) {
+			return errf("materials[%d] %q: decoupled mode %v, rate %v: want off, on or supersample and a rate in %s",
+				i, m.Name, d.Mode, d.Rate, decoupleRateWant)
 		}
 	}
 	for i, o := range s.Objects {

@@ -115,7 +115,8 @@ func (f *Flags) Requested() string {
 // traced reports whether a trace is recorded.
 func (f *Flags) traced() bool { return f.Trace || f.TraceComponents != "" || f.TraceWindow != "" }
 
-// Check refuses flag combinations that cannot apply: a -trace-format without a
+// Check refuses flag combinations that cannot apply: a -metrics-interval
+// outside [MinMetricsInterval, MaxMetricsInterval], a -trace-format without a
 // trace to write, a -monitor-addr without -monitor or that is not HOST:PORT, a
 // malformed -trace-window, an -instrument-runs that is not a regular
 // expression or selects runs for no trace and no metrics (the monitor shows
@@ -128,6 +129,11 @@ func (f *Flags) Check() error {
 		}
 		if !f.traced() && f.MetricsInterval == 0 {
 			return fmt.Errorf("-instrument-runs %q picks the runs to trace and sample: add -trace (or -trace-components, -trace-window) or -metrics-interval", f.Runs)
+		}
+	}
+	if f.MetricsInterval > 0 {
+		if err := checkInterval(f.MetricsInterval); err != nil {
+			return fmt.Errorf("-metrics-interval %d: %v", f.MetricsInterval, err)
 		}
 	}
 	if f.formatSet && !f.traced() {

@@ -67,8 +67,8 @@ func (h trafficHook) Func(ctx sim.HookCtx) {
 // NewMetrics prepares the sampler; call it after configs.Build and before Run.
 // interval is in core cycles (at least 100).
 func NewMetrics(p *configs.Platform, interval uint64) (*Metrics, error) {
-	if interval < 100 {
-		return nil, fmt.Errorf("metrics: interval %d cycles is below 100", interval)
+	if err := checkInterval(interval); err != nil {
+		return nil, fmt.Errorf("metrics: %v", err)
 	}
 	m := &Metrics{p: p, interval: interval, traffic: map[string]*portTraffic{}, last: map[string]float64{}}
 	m.TickingComponent = timing.NewTickingComponent("GPU.Metrics", p.Engine, p.CoreFreq, m)
@@ -88,6 +88,28 @@ func NewMetrics(p *configs.Platform, interval uint64) (*Metrics, error) {
 	}
 	m.waker.WakeIn(0, int(interval))
 	return m, nil
+}
+
+// MinMetricsInterval and MaxMetricsInterval bound the sampling interval in
+// core cycles: a sample costs a row of every unit's counters, and the waker
+// takes an int (2^64-1 cycles had wrapped to -1: a sample every cycle).
+// 2^40 cycles are some 18 minutes of simulated time at 1 GHz, longer than
+// any frame.
+const (
+	MinMetricsInterval = 100
+	MaxMetricsInterval = 1 << 40
+)
+
+// checkInterval refuses a sampling interval outside [MinMetricsInterval,
+// MaxMetricsInterval].
+func checkInterval(interval uint64) error {
+	switch {
+	case interval < MinMetricsInterval:
+		return fmt.Errorf("interval %d cycles is below %d", interval, MinMetricsInterval)
+	case interval > MaxMetricsInterval:
+		return fmt.Errorf("interval %d cycles is above %d (2^40)", interval, uint64(MaxMetricsInterval))
+	}
+	return nil
 }
 
 // watch counts the messages and bytes through unit u's ports.

@@ -144,7 +144,8 @@ func TestFlagsWindow(t *testing.T) {
 }
 
 // TestFlagsCheck: -trace-format takes sqlite or csv only and needs a trace;
-// a malformed -trace-window is refused before anything runs.
+// a malformed -trace-window or an interval of -metrics-interval out of range
+// is refused before anything runs.
 func TestFlagsCheck(t *testing.T) {
 	tests := []struct {
 		args    []string
@@ -169,6 +170,12 @@ func TestFlagsCheck(t *testing.T) {
 		{args: []string{"-monitor", "-monitor-addr", "999.1.1.1:80"}, check: `-monitor-addr "999.1.1.1:80": 999.1.1.1 is not an IPv4 address`},
 		{args: []string{"-monitor", "-monitor-addr", "localhost:8080"}, format: "sqlite"},
 		{args: []string{"-trace-components", "["}, check: `-trace-components "[": error parsing regexp`},
+		// 2^64-1 had wrapped to an interval of -1 cycles: a sample every
+		// cycle (5.6 s and 413 MB for a 16x16 triangle).
+		{args: []string{"-metrics-interval", "18446744073709551615"}, check: "-metrics-interval 18446744073709551615: interval 18446744073709551615 cycles is above 1099511627776 (2^40)"},
+		{args: []string{"-metrics-interval", "1099511627777"}, check: "-metrics-interval 1099511627777: interval 1099511627777 cycles is above 1099511627776 (2^40)"},
+		{args: []string{"-metrics-interval", "99"}, check: "-metrics-interval 99: interval 99 cycles is below 100"},
+		{args: []string{"-metrics-interval", "1099511627776"}, format: "sqlite"},
 	}
 	for _, tt := range tests {
 		var f Flags

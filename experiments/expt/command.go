@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gfxsim/gfxsim/internal/progress"
+	"github.com/gfxsim/gfxsim/scene"
 	"github.com/gfxsim/gfxsim/tracing"
 )
 
@@ -56,8 +57,8 @@ func PrintWallTime(p progress.Printed, list bool, start time.Time, out string) {
 // SizeFlags registers a study's -width and -height into width and height:
 // the size in pixels of what (a "frame", a "timed frame"), 0 meaning the
 // study's own size, which zeroWidth and zeroHeight describe ("320, or 160
-// with -quick"). A negative size is refused when parsed; StudyFlags.Parse
-// refuses one of the two without the other.
+// with -quick"). A negative size or one above scene.MaxResolution is refused
+// when parsed; StudyFlags.Parse refuses one of the two without the other.
 func SizeFlags(fs *flag.FlagSet, width, height *int, what, zeroWidth, zeroHeight string) {
 	fs.Var(sizeValue{width}, "width", fmt.Sprintf("%s width in pixels (0: %s; give -height too)", what, zeroWidth))
 	fs.Var(sizeValue{height}, "height", fmt.Sprintf("%s height in pixels (0: %s; give -width too)", what, zeroHeight))
@@ -75,8 +76,8 @@ func (v sizeValue) String() string {
 
 func (v sizeValue) Set(s string) error {
 	n, err := strconv.Atoi(s)
-	if err != nil || n < 0 {
-		return errors.New("want a size in pixels (0: the study's own)")
+	if err != nil || n < 0 || n > scene.MaxResolution {
+		return fmt.Errorf("want a size in pixels, at most %d (0: the study's own)", scene.MaxResolution)
 	}
 	*v.p = n
 	return nil

@@ -80,15 +80,19 @@ func TestEveryFlagChecked(t *testing.T) {
 	}
 }
 
-// TestNegativeSize: SizeFlags refuses a negative or malformed size when it
-// is parsed, naming the flag.
+// TestNegativeSize: SizeFlags refuses a negative, malformed or too large
+// size when it is parsed, naming the flag.
 func TestNegativeSize(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"-width", "-5", "-height", "90"}, `invalid value "-5" for flag -width: want a size in pixels (0: the study's own) (-h lists the flags)`},
-		{[]string{"-width", "64", "-height", "x"}, `invalid value "x" for flag -height: want a size in pixels (0: the study's own) (-h lists the flags)`},
+		{[]string{"-width", "-5", "-height", "90"}, `invalid value "-5" for flag -width: want a size in pixels, at most 16384 (0: the study's own) (-h lists the flags)`},
+		{[]string{"-width", "64", "-height", "x"}, `invalid value "x" for flag -height: want a size in pixels, at most 16384 (0: the study's own) (-h lists the flags)`},
+		// It was taken, and every point of the study then failed on its own
+		// (point 0 (room): scene "room": resolution 1000000000x... out of range).
+		{[]string{"-width", "1000000000", "-height", "1000000000"}, `invalid value "1000000000" for flag -width: want a size in pixels, at most 16384 (0: the study's own) (-h lists the flags)`},
+		{[]string{"-width", "64", "-height", "16385"}, `invalid value "16385" for flag -height: want a size in pixels, at most 16384 (0: the study's own) (-h lists the flags)`},
 		{[]string{"-width", "64", "-height", "36"}, ""},
 	} {
 		var w, h int

@@ -482,8 +482,8 @@ func DecodeOne(buf []byte, base uint64) (Command, int, error) {
 		if d.Mode >= numDecouplingModes {
 			return fail("mode", "unknown mode %d (want 0 off, 1 on, 2 supersample)", uint32(d.Mode))
 		}
-		if !(d.Rate > 0 && d.Rate <= MaxDecouplingRate) {
-			return fail("rate", "%g out of range (0, %d]", d.Rate, MaxDecouplingRate)
+		if !(d.Rate >= MinDecouplingRate && d.Rate <= MaxDecouplingRate) {
+			return fail("rate", "%g out of range [1/%d, %d]", d.Rate, int(1/MinDecouplingRate), MaxDecouplingRate)
 		}
 		if flags&^(decoupleAdaptive|decoupleBilinear) != 0 {
 			return fail("flags", "unknown bits 0x%x", flags&^(decoupleAdaptive|decoupleBilinear))

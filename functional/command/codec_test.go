@@ -107,8 +107,11 @@ func TestDecodeErrors(t *testing.T) {
 		{"lens focus NaN", words(hdr(OpSetLens, 3), 0, 0, 0x7fc00000), "command stream @0x100: SetLens: f: focus distance NaN must be positive and finite"},
 		{"decoupling length", words(hdr(OpSetDecoupling, 2), 1, f1), "command stream @0x100: SetDecoupling: length: payload of 2 words, want 3"},
 		{"decoupling mode", words(hdr(OpSetDecoupling, 3), 3, f1, 0), "command stream @0x100: SetDecoupling: mode: unknown mode 3 (want 0 off, 1 on, 2 supersample)"},
-		{"decoupling rate", words(hdr(OpSetDecoupling, 3), 1, 0, 0), "command stream @0x100: SetDecoupling: rate: 0 out of range (0, 64]"},
-		{"decoupling rate big", words(hdr(OpSetDecoupling, 3), 1, 0x42820000, 0), "command stream @0x100: SetDecoupling: rate: 65 out of range (0, 64]"},
+		{"decoupling rate", words(hdr(OpSetDecoupling, 3), 1, 0, 0), "command stream @0x100: SetDecoupling: rate: 0 out of range [1/65536, 64]"},
+		// A rate the decoupling map cannot space (a grid of 10^7 pixels):
+		// it failed at the draw, not here.
+		{"decoupling rate too coarse", words(hdr(OpSetDecoupling, 3), 1, 0x33d6bf95, 0), "command stream @0x100: SetDecoupling: rate: 1e-07 out of range [1/65536, 64]"},
+		{"decoupling rate big", words(hdr(OpSetDecoupling, 3), 1, 0x42820000, 0), "command stream @0x100: SetDecoupling: rate: 65 out of range [1/65536, 64]"},
 		{"decoupling flags", words(hdr(OpSetDecoupling, 3), 1, f1, 4), "command stream @0x100: SetDecoupling: flags: unknown bits 0x4"},
 		{"border", words(hdr(OpBindTexture, 16), 1, 0, 0x1000, 0, 3, 0, 0, 0, 0, 0, 0, 1, 0, 0x7fc00000, 0, 0), "command stream @0x100: BindTexture: border: colour [0 NaN 0 0] is not finite"},
 	}

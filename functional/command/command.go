@@ -233,11 +233,17 @@ var decouplingModeNames = enum.Names[DecouplingMode]{Type: "DecouplingMode", Wha
 
 func (m DecouplingMode) String() string { return decouplingModeNames.String(m) }
 
-// MaxDecouplingRate bounds Decoupling.Rate.
-const MaxDecouplingRate = 64
+// MinDecouplingRate and MaxDecouplingRate bound Decoupling.Rate. The
+// coarsest grid, one shading point per 65536 pixels along each axis, is the
+// widest spacing the decoupling map holds (functional/decouple's MaxRate
+// pixels).
+const (
+	MinDecouplingRate = 1.0 / 65536
+	MaxDecouplingRate = 64
+)
 
-// Decoupling is a draw's decoupled-sampling setting. Rate (in (0,
-// MaxDecouplingRate]) is the density of the shading grid in shading points per
+// Decoupling is a draw's decoupled-sampling setting. Rate (in
+// [MinDecouplingRate, MaxDecouplingRate]) is the density of the shading grid in shading points per
 // pixel along each axis (1: one per pixel, as MSAA; 2: four per pixel; 0.5:
 // one per 2x2 pixels); Adaptive spaces the grid by the primitive's circle of
 // confusion; Bilinear reconstructs from four shading points. Rate, Adaptive

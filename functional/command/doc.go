@@ -49,7 +49,7 @@
 //	                  (R the lens radius, f the focus distance, P the
 //	                  projection); kx = ky = 0 is a pinhole (see Lens); all
 //	                  finite and f > 0, else a decode error
-//	SetDecoupling     mode(0 off, 1 on, 2 supersample) rate(float, (0, 64])
+//	SetDecoupling     mode(0 off, 1 on, 2 supersample) rate(float, [1/65536, 64])
 //	                  flags(1 adaptive, 2 bilinear)
 //
 //	BindStreamOut     slot addrLo addrHi sizeBytes stride offset(0xFFFFFFFF: append)

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestQuote(t *testing.T) {
@@ -280,5 +281,33 @@ func mustSymlink(t *testing.T, target, link string) {
 	t.Helper()
 	if err := os.Symlink(target, link); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestResolveRefusals: a file name that cannot name a file is refused at
+// once, quoting at most MaxExcerpt bytes of it: a NUL byte, a URI scheme, a
+// name longer than the system opens (a 200 kB "a/a/a/..." took 38 s to be
+// reported missing).
+func TestResolveRefusals(t *testing.T) {
+	dir := t.TempDir()
+	r, err := NewRoots(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("a/", 100000) + "x.png"
+	for _, tc := range []struct{ ref, want string }{
+		{"a.png\x00.png", `file name "a.png\x00.png" contains a NUL byte`},
+		{"file:///etc/passwd", `file name "file:///etc/passwd": URI scheme "file:" is not supported (only relative file names)`},
+		{long, `file name "a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/"...: 200005 bytes, more than 4096 (the longest path the system opens)`},
+		{strings.Repeat("a/", 2045) + "x.png", `"a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/"...: no such file`},
+	} {
+		start := time.Now()
+		_, err := r.Resolve(dir, tc.ref)
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%.40q:\n got  %v\n want %s", tc.ref, err, tc.want)
+		}
+		if d := time.Since(start); d > time.Second {
+			t.Errorf("%.40q: took %v", tc.ref, d)
+		}
 	}
 }

@@ -88,6 +88,16 @@ const pageAlign = 4096
 
 // Encode builds the memory image and command stream of one frame of s.
 func Encode(s *scene.Scene, o Options) (*Frame, error) {
+	f, err := encode(s, o)
+	if err != nil && s.Source != "" {
+		// A scene the parser took may still not fit the machine (its
+		// multipass limits): say which scene.
+		return nil, fmt.Errorf("%s: %w", s.Source, err)
+	}
+	return f, err
+}
+
+func encode(s *scene.Scene, o Options) (*Frame, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
@@ -471,9 +481,8 @@ func (e *encoder) objects() error {
 // projection, R = s.LensRadius() (the aperture times the blur) and F the
 // focus distance, Kx = P00*R/F and Ky = P11*R/F; a pinhole has Kx = Ky = 0.
 func LensOf(s *scene.Scene) command.Lens {
-	p := s.Camera.Projection(s.Aspect())
-	r, f := s.LensRadius(), s.Camera.FocusDistance
-	return command.Lens{Kx: p[0][0] * r / f, Ky: p[1][1] * r / f, F: f}
+	kx, ky := s.LensShear()
+	return command.Lens{Kx: kx, Ky: ky, F: s.Camera.FocusDistance}
 }
 
 // decoupling converts a material's decoupled-sampling setting to its command.

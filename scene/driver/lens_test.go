@@ -126,3 +126,18 @@ func TestStaticSceneMvpEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestDecouplingRateRange: the scene format accepts the shading rates the
+// command stream does, and the coarsest one encodes into a stream that
+// decodes.
+func TestDecouplingRateRange(t *testing.T) {
+	if scene.MinDecoupleRate != command.MinDecouplingRate || scene.MaxDecoupleRate != command.MaxDecouplingRate {
+		t.Fatalf("scene rates [%g, %d], command stream rates [%g, %d]", scene.MinDecoupleRate, scene.MaxDecoupleRate,
+			command.MinDecouplingRate, command.MaxDecouplingRate)
+	}
+	s := parseYAML(t, "coarse.yaml", "resolution: [8, 8]\ndecoupled: {mode: on, rate: 1.52587890625e-05}\n"+
+		"meshes: {tri: {procedural: {kind: triangle}}}\nmaterials: {red: {shader: unlit}}\nobjects: [{mesh: tri, material: red}]\n")
+	if _, dec, _, _ := frameCommands(t, s); len(dec) == 0 || dec[0].Rate != command.MinDecouplingRate {
+		t.Errorf("SetDecoupling commands %+v, want rate %g", dec, command.MinDecouplingRate)
+	}
+}

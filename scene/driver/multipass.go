@@ -58,6 +58,16 @@ type intermediate struct {
 	desc   uint64
 }
 
+// limitsName names the machine whose per-pass limits split a shader, in
+// errors: its name (for a configuration file, the file, the line and the
+// limits), or the limits themselves.
+func limitsName(l multipass.Limits) string {
+	if l.Name != "" {
+		return l.Name
+	}
+	return l.String()
+}
+
 // splitFor returns the partition of pixel shader ps on the machine, or nil
 // when it fits one pass.
 func (e *encoder) splitFor(ps *shader.Program) (*split, error) {
@@ -79,7 +89,7 @@ func (e *encoder) splitFor(ps *shader.Program) (*split, error) {
 		u := multipass.Usage{Ops: r.Instructions, TexFetches: r.TexFetches, Registers: r.Temps, TexUnits: r.Samplers,
 			Interpolants: r.Interpolants, Inputs: r.Inputs, TexDepth: r.TexDependencyDepth}
 		if why := lim.Exceeds(u); why != "" {
-			return nil, fmt.Errorf("needs %s on this machine and cannot be split: %w", why, err)
+			return nil, fmt.Errorf("needs %s on %s and cannot be split: %w", why, limitsName(lim), err)
 		}
 		e.splits[ps.Name] = nil
 		return nil, nil
@@ -144,10 +154,12 @@ func (e *encoder) multipassObject(i int, obj *scene.Object, mat *scene.Material,
 	sp *split, rs command.SetRaster, ds command.SetDepthStencil, bs command.SetBlend, env *constantEnv, last *drawState) error {
 	s := e.s
 	if s.Samples != 1 {
-		return fmt.Errorf("multipass rendering needs 1 sample per pixel (the scene has %d): a pass saves one value per pixel", s.Samples)
+		return fmt.Errorf("multipass rendering on %s needs 1 sample per pixel (the scene has %d): a pass saves one value per pixel",
+			limitsName(e.o.Multipass.Limits), s.Samples)
 	}
 	if mat.State.DepthTest && !mat.State.DepthWrite {
-		return fmt.Errorf("multipass rendering needs depth writes when the depth test is on (the later passes test Equal against the first pass's depth)")
+		return fmt.Errorf("multipass rendering on %s needs depth writes when the depth test is on (the later passes test Equal against the first pass's depth)",
+			limitsName(e.o.Multipass.Limits))
 	}
 	part := sp.part
 	if err := e.intermediates(part.Textures); err != nil {

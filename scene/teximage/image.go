@@ -8,6 +8,7 @@ import (
 	"image/jpeg"
 	"image/png"
 	"math"
+	"runtime"
 	"strings"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
@@ -119,8 +120,21 @@ func decode(name string, data []byte, b *inputs.Budget) (*Image, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s: %s", name, format, decoderMsg(format, err))
 	}
-	return FromImage(img), nil
+	out := FromImage(img)
+	if decodeBytes(format, cfg, data)-int64(len(out.Pix)) >= collectAfter {
+		// The decoder's own picture is garbage now. Collect it before the
+		// caller allocates what it keeps (a texture's copy of the image):
+		// a collection that started while it was live would keep it until
+		// the next one, and the two would add up past the budget that
+		// checkDecode checked them against one at a time.
+		runtime.GC()
+	}
+	return out, nil
 }
+
+// collectAfter is the size of a decoder's picture from which decode collects
+// it at once.
+const collectAfter = 32 << 20
 
 // decoderMsg is the message of a standard library decoder's error without
 // the "png: " or "jpeg: " it starts with (the caller names the format once).
