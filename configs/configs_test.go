@@ -264,6 +264,30 @@ func TestCheckScene(t *testing.T) {
 	if _, _, err := RunScene(small, s); err == nil || err.Error() != want {
 		t.Errorf("RunScene: got %v\nwant %s", err, want)
 	}
+	// A geometry shader warp holds up to 64 primitives whatever the warp
+	// size: its registers (two warps' worth at 32 lanes) and its output
+	// buffer bytes must fit. Multipass limits that leave a pixel shader no
+	// partition are refused naming the limit (the driver refused the scene
+	// without naming the configuration).
+	for _, tc := range []struct{ scene, yaml, want string }{
+		{"grass", "shader_core: {registers: 447}\n", `c.yaml:1: shader_core.registers: 447: material "meadow"'s program "grass.gs.gsa" needs 448 registers per geometry shader warp of 64 primitives (7 temporaries on 2 warps of 32 lanes)`},
+		{"grass", "shader_core: {registers: 448}\n", ""},
+		{"grass", "shader_core: {gs_output_buffer_kb: 11}\n", `c.yaml:1: shader_core.gs_output_buffer_kb: 11 KB: material "meadow"'s geometry shader "grass.gs.gsa" needs 12288 bytes for a warp of 64 primitives (6 vertices x 2 output registers x 16 bytes each)`},
+		{"grass", "shader_core: {gs_output_buffer_kb: 12}\n", ""},
+		{"room", "multipass: {ops: 1}\n", `c.yaml:1: multipass.ops: 1: material "tiles"'s pixel shader "textured.ps.gsa" fits no partition into passes: textured.ps.gsa:61: mul r9, r9, c16: fits in no pass on configured machine: with its operands restored it needs 3 operations (limit 1)`},
+		{"room", "multipass:\n  ops: 24\n  tex_units: 1\n", `c.yaml:3: multipass.tex_units: 1: material "tiles"'s pixel shader "textured.ps.gsa" fits no partition into passes: textured.ps.gsa:28: mul r3.xyz, r3, r3.w: fits in no pass on configured machine: with its operands restored it needs 2 texture units (limit 1)`},
+		{"room", "multipass: {ops: 24, registers: 4, tex_units: 4, interpolants: 4}\n", ""},
+		{"foliage", "multipass: {ops: 6}\n", `c.yaml:1: multipass.ops: 6: material "leaf"'s pixel shader "alphatest.ps.gsa" fits no partition into passes: it cannot be split (alphatest.ps.gsa:22: kil r10.x: multipass: KIL is not supported (a pass cannot discard the fragment for the other passes)) and needs 44 operations (limit 6) in one pass`},
+	} {
+		s, err := scene.Builtin(tc.scene, scene.WithResolution(16, 16))
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = machine(t, "c", tc.yaml).CheckScene(s)
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.want)) {
+			t.Errorf("%s on %q: got %v\nwant %s", tc.scene, tc.yaml, err, tc.want)
+		}
+	}
 }
 
 // TestLoadRefusesAnEmptyFile: a configuration file that sets no field (empty,

@@ -1,42 +1,116 @@
 package configs
 
 import (
+	"errors"
 	"fmt"
+	"reflect"
 
 	"github.com/gfxsim/gfxsim/functional/shader"
 	"github.com/gfxsim/gfxsim/functional/shader/library"
+	"github.com/gfxsim/gfxsim/functional/shader/multipass"
 	"github.com/gfxsim/gfxsim/internal/inputs"
 	"github.com/gfxsim/gfxsim/scene"
 )
 
-// CheckScene refuses, before anything is simulated, a shader core whose
-// register file cannot hold one warp of a program the scene's materials use:
-// the program's temporaries on every lane of shader_core.warp_size (the
-// shader core refuses such a warp at its first draw). A multipass machine's
-// pixel shaders are split into passes that fit multipass.registers, so only
-// their vertex and geometry shaders are checked there.
+// CheckScene refuses, before anything is simulated, a machine that cannot run
+// a program the scene's materials use, naming the field at fault:
+//
+//   - shader_core.registers: the register file must hold one warp of every
+//     program: its temporaries on every lane of shader_core.warp_size, and on
+//     every lane of the widest geometry shader warp for a geometry shader (a
+//     GS warp holds up to shader.MaxLanes primitives, one per lane, whatever
+//     the warp size: ceil(64 / warp_size) warps' worth of registers). The
+//     shader core refuses such a warp when it meets it.
+//   - shader_core.gs_output_buffer_kb: the GS output buffer must hold one GS
+//     warp of shader.MaxLanes primitives of every geometry shader (max_vertices
+//     x output registers x 16 bytes each). The shader core refuses a warp that
+//     needs more than the whole buffer when it meets it.
+//   - multipass.ops, registers, tex_units, interpolants, tex_depth: on a
+//     multipass machine every pixel shader must be split into passes that fit
+//     (every instruction fits a pass of its own with its operands restored),
+//     or fit one pass as it is when it cannot be split; the driver refuses the
+//     scene otherwise. A multipass machine's pixel shaders are split into
+//     passes that fit multipass.registers, so only their vertex and geometry
+//     shaders are checked against shader_core.registers there.
 func (c *Config) CheckScene(s *scene.Scene) error {
 	sc := &c.ShaderCore
-	multipass := !c.Multipass.Limits().Unlimited()
+	lim := c.DriverOptions().Multipass.Limits
+	split := !lim.Unlimited()
+	file := DefaultNameOr(c.file)
+	checked := map[string]bool{} // pixel shaders checked for multipass
 	for _, m := range s.Materials {
 		lm, err := library.Get(m.Shader)
 		if err != nil {
 			continue // the scene's own validation names it
 		}
 		progs := []*shader.Program{lm.VS, lm.GS}
-		if !multipass {
+		if !split {
 			progs = append(progs, lm.PS)
 		}
 		for _, p := range progs {
 			if p == nil {
 				continue
 			}
-			if need := max(1, p.Resources().Temps) * sc.WarpSize; need > sc.Registers {
-				return &Error{File: DefaultNameOr(c.file), Line: c.lineOf("shader_core.registers", "shader_core.warp_size", "shader_core"),
-					Field: "shader_core.registers", Msg: fmt.Sprintf("%d: material %s's program %q needs %d registers per warp of %d lanes (%d temporaries each)",
-						sc.Registers, inputs.Quote(m.Name), p.Name, need, sc.WarpSize, max(1, p.Resources().Temps))}
+			lanes := sc.WarpSize
+			if p == lm.GS {
+				lanes = max(lanes, shader.MaxLanes)
+			}
+			widths := (lanes + sc.WarpSize - 1) / sc.WarpSize
+			temps := max(1, p.Resources().Temps)
+			if need := temps * sc.WarpSize * widths; need > sc.Registers {
+				what := fmt.Sprintf("per warp of %d lanes (%d temporaries each)", sc.WarpSize, temps)
+				if widths > 1 {
+					what = fmt.Sprintf("per geometry shader warp of %d primitives (%d temporaries on %d warps of %d lanes)", shader.MaxLanes, temps, widths, sc.WarpSize)
+				}
+				return &Error{File: file, Line: c.lineOf("shader_core.registers", "shader_core.warp_size", "shader_core"),
+					Field: "shader_core.registers", Msg: fmt.Sprintf("%d: material %s's program %q needs %d registers %s",
+						sc.Registers, inputs.Quote(m.Name), p.Name, need, what)}
+			}
+		}
+		if gs := lm.GS; gs != nil {
+			if need := shader.MaxLanes * gs.OutputScalars() * 4; need > sc.GSOutputBufferKB*1024 {
+				return &Error{File: file, Line: c.lineOf("shader_core.gs_output_buffer_kb", "shader_core"), Field: "shader_core.gs_output_buffer_kb",
+					Msg: fmt.Sprintf("%d KB: material %s's geometry shader %q needs %d bytes for a warp of %d primitives (%d vertices x %d output registers x 16 bytes each)",
+						sc.GSOutputBufferKB, inputs.Quote(m.Name), gs.Name, need, shader.MaxLanes, gs.Geometry.MaxVertices, gs.NumOutputRegisters())}
+			}
+		}
+		if split && lm.PS != nil && !checked[lm.PS.Name] {
+			checked[lm.PS.Name] = true
+			if err := c.checkSplit(m.Name, lm.PS, lim); err != nil {
+				return err
 			}
 		}
 	}
 	return nil
+}
+
+// checkSplit refuses pixel shader ps of material mat when the multipass
+// limits lim leave it no partition (multipass.Problem.Possible), or, when it
+// cannot be split, when it does not fit one pass as it is: the error names
+// the multipass field of the limit exceeded. A shader that exceeds only the
+// ISA's own limits is left to the driver, which names it.
+func (c *Config) checkSplit(mat string, ps *shader.Program, lim multipass.Limits) error {
+	var u multipass.Usage
+	var why error
+	sh, err := multipass.Analyze(ps, multipass.Options{ExactDerivatives: true})
+	if err != nil {
+		r := ps.Resources()
+		u = multipass.Usage{Ops: r.Instructions, TexFetches: r.TexFetches, Registers: r.Temps, TexUnits: r.Samplers,
+			Interpolants: r.Interpolants, Inputs: r.Inputs, TexDepth: r.TexDependencyDepth}
+		why = fmt.Errorf("it cannot be split (%v) and needs %s in one pass", err, lim.Exceeds(u))
+	} else {
+		var ie *multipass.ImpossibleError
+		if !errors.As(sh.Problem(lim, c.Multipass.CostModel()).Possible(), &ie) {
+			return nil
+		}
+		u, why = ie.Usage, ie
+	}
+	f, ok := reflect.TypeOf(Multipass{}).FieldByName(lim.Exceeded(u))
+	if !ok {
+		return nil
+	}
+	field := "multipass." + f.Tag.Get("yaml")
+	return &Error{File: DefaultNameOr(c.file), Line: c.lineOf(field, "multipass"), Field: field,
+		Msg: fmt.Sprintf("%d: material %s's pixel shader %q fits no partition into passes: %v",
+			reflect.ValueOf(c.Multipass).FieldByName(f.Name).Int(), inputs.Quote(mat), ps.Name, why)}
 }

@@ -219,6 +219,18 @@ func TestSageSlowSampleBuffer(t *testing.T) {
 	outlastsWatchdog(t, cfg, "triangle", 64, 40, 4, 2)
 }
 
+// TestSageSlowPixelClock: a 16x8 raster refreshed once a second has a pixel
+// clock of 21 x 9 x 1 Hz: the video output ticks every 2.6 million cycles of
+// the 500 MHz pipes, longer than the watchdog's default limit, while spans
+// wait for its next edge. The output says it is busy until that edge
+// (timing.Progress.BusyUntil), so the frame runs to its end (it stalled at the
+// watchdog, listing the convolve chips' full buffers) and equals the
+// reference image.
+func TestSageSlowPixelClock(t *testing.T) {
+	cfg := machine(t, "slow", "machine: sage\nsage: {video: {refresh_hz: 1}}\n")
+	outlastsWatchdog(t, cfg, "triangle", 16, 8, 4, 2)
+}
+
 // TestSageVideoRefusals: a video output the convolve chips cannot make for
 // the frame is refused before the run, at the line that sets it, on the timed
 // machine (CheckFrame, called by the platform) and on the reference renderer

@@ -173,11 +173,11 @@ type ShaderCore struct {
 	SIMDWidth            int       `yaml:"simd_width" desc:"lanes executed per cycle (a warp instruction takes warp_size/simd_width cycles)" min:"1" max:"64"`
 	SFURate              int       `yaml:"sfu_rate" desc:"special-function lanes per cycle: rcp, rsq, ex2, lg2, pow, sin, cos take warp_size/sfu_rate issue cycles; 0: simd_width (configs/README.md, Work-dependent costs)" min:"0" max:"64"`
 	WarpSlots            int       `yaml:"warp_slots" desc:"resident warps at most" min:"1" max:"256"`
-	Registers            int       `yaml:"registers" desc:"vec4 registers per core; a warp needs temps x warp_size" min:"64" max:"16777216"`
+	Registers            int       `yaml:"registers" desc:"vec4 registers per core; a warp needs temps x warp_size, a geometry shader warp (up to 64 primitives, one per lane) temps x warp_size x ceil(64 / warp_size); a scene with a program that does not fit is refused before the run" min:"64" max:"16777216"`
 	Latency              Latencies `yaml:"latency" desc:"instruction latencies"`
 	InterpolantsPerCycle int       `yaml:"interpolants_per_cycle" desc:"quad interpolants loaded per cycle when a pixel warp starts" min:"1" max:"256"`
 	InputQueue           int       `yaml:"input_queue" desc:"work items waiting for a warp slot (also the size of the separate queue of geometry shader warps from primitive assembly)" min:"1" max:"4096"`
-	GSOutputBufferKB     int       `yaml:"gs_output_buffer_kb" desc:"geometry shader output buffer per core: a GS warp of n primitives holds n x .max_vertices x output registers x 16 bytes from admission until its output is sent to primitive assembly (a warp that needs more than the whole buffer is an error)" unit:"KB" min:"1" max:"65536"`
+	GSOutputBufferKB     int       `yaml:"gs_output_buffer_kb" desc:"geometry shader output buffer per core: a GS warp of n primitives holds n x .max_vertices x output registers x 16 bytes from admission until its output is sent to primitive assembly (it must hold a warp of 64 primitives of every geometry shader the scene uses: a scene that needs more is refused before the run)" unit:"KB" min:"1" max:"65536"`
 	MaxGSWarps           int       `yaml:"max_gs_warps" desc:"geometry shader warps resident per core at most (they also hold warp slots and registers as any warp; more than warp_slots: warp_slots)" min:"1" max:"256"`
 }
 

@@ -129,7 +129,9 @@
 // assembly, which reorders the warps; the slot, registers and output buffer
 // bytes are freed when the send succeeds. A warp that needs more than the
 // whole output buffer stops the run with an error naming
-// shader_core.gs_output_buffer_kb.
+// shader_core.gs_output_buffer_kb (configs.CheckScene refuses such a machine
+// before the run: the buffer must hold a warp of shader.MaxLanes primitives of
+// every geometry shader of the scene).
 //
 // Malformed input (an unknown message, a warp of more than 64 lanes, a program
 // that cannot fit the register file, a response that answers nothing) stops

@@ -67,7 +67,20 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 	cycle := c.Freq.Cycle(now)
 	p := c.control(now, cycle)
 	p = c.receive(now, cycle) || p
+	if p {
+		c.Env.Progress.BusyUntil(c.Freq.NextTick(now)) // the next tick, one pixel clock on
+	}
 	return p
+}
+
+// NotifyRecv ticks the output at its next pixel clock edge and declares it
+// busy until then: the pixel clock can be far slower than the core clock the
+// watchdog counts (a 16x8 raster at 1 Hz ticks every 2.6 million cycles of a
+// 500 MHz core), and a span or a PresentCmd waiting for that edge is modelled
+// work, not a hang (timing.Progress.BusyUntil).
+func (c *Comp) NotifyRecv(now sim.VTimeInSec, p sim.Port) {
+	c.Env.Progress.BusyUntil(c.Freq.NextTick(now))
+	c.TickingComponent.NotifyRecv(now, p)
 }
 
 // control takes a PresentCmd when no frame is in progress: the raster's first
@@ -115,7 +128,10 @@ func (c *Comp) receive(now sim.VTimeInSec, cycle uint64) bool {
 		}
 		n := x1 - x0
 		if c.occupied > 0 && c.occupied+n > c.Cfg.FIFOPixels {
+			// The FIFO drains at the pixel clock: busy until its
+			// oldest span is scanned out.
 			c.Waker.WakeIn(now, int(c.fifo[0].end-cycle))
+			c.Env.Progress.BusyUntil(c.Freq.NCyclesLater(int(c.fifo[0].end-cycle), now))
 			return progress
 		}
 		c.FromConvolve.Retrieve(now)

@@ -22,7 +22,8 @@
 //  2. Load and fetch: the tile's colour lines (and depth lines) are read from
 //     memory into the tile memory unless the target was cleared since it was
 //     last stored; the bin's chunks are read, chunk by chunk: a chunk's
-//     entries in LineBytes pieces, its link (the next chunk's address) with
+//     entries in LineBytes pieces (one whole 8-byte entry a read when
+//     LineBytes is 4), its link (the next chunk's address) with
 //     its last entries when they share a line, and the next chunk only once
 //     that link arrived; for every entry whose bin bytes arrived, its
 //     primitive's record is read from the parameter buffer.

@@ -266,16 +266,17 @@ func (c *TileUnit) begin(job *protocol.TileJob, cy uint64) error {
 }
 
 // binReads lists the reads of tile t's bin: each chunk's entries, in
-// line-sized pieces. A chunk followed by another ends with the link that
-// holds the next chunk's address: it is read with the chunk's last entries
-// when they share a line, else on its own, and the next chunk's reads wait
-// for it.
+// line-sized pieces of whole entries (one 8-byte entry a read when the line
+// is smaller: with 4-byte lines, a line held no entry and the list grew
+// without end). A chunk followed by another ends with the link that holds
+// the next chunk's address: it is read with the chunk's last entries when
+// they share a line, else on its own, and the next chunk's reads wait for it.
 func (c *TileUnit) binReads(t *tile) {
 	p := t.pass
 	n := len(t.bin.Entries)
 	line := uint64(c.Cfg.LineBytes)
 	per := binning.EntriesPerChunk(p.ChunkBytes)
-	perLine := c.Cfg.LineBytes / binning.EntryBytes
+	perLine := max(1, c.Cfg.LineBytes/binning.EntryBytes)
 	link := -1 // the read holding the current chunk's address
 	for k, ch := range t.bin.Chunks {
 		first, end := k*per, min(n, (k+1)*per)

@@ -579,7 +579,9 @@ func TestBadDrawDone(t *testing.T) {
 // TestBinReads: a bin of two chunks is read chunk by chunk, the first
 // chunk's link (the second chunk's address) with its last entries when they
 // share a line, on its own when not; the second chunk is read only once the
-// link arrived.
+// link arrived. Lines smaller than an entry (4 bytes, the smallest memory
+// access unit) read one whole entry at a time (the tile unit listed reads of
+// no entry without end).
 func TestBinReads(t *testing.T) {
 	for _, tc := range []struct {
 		line int
@@ -587,6 +589,7 @@ func TestBinReads(t *testing.T) {
 	}{
 		{64, []access{{chunkBase, 32}, {chunkBase + 96, 8}}},
 		{8, []access{{chunkBase, 8}, {chunkBase + 8, 8}, {chunkBase + 16, 8}, {chunkBase + 24, 8}, {chunkBase + 96, 8}}},
+		{4, []access{{chunkBase, 8}, {chunkBase + 8, 8}, {chunkBase + 16, 8}, {chunkBase + 24, 8}, {chunkBase + 96, 8}}},
 	} {
 		t.Run(fmt.Sprintf("%d-byte lines", tc.line), func(t *testing.T) {
 			tg := newTargets(t)

@@ -160,6 +160,22 @@ func TestLimits(t *testing.T) {
 			t.Errorf("Exceeds(%+v) = %q, want %q", c.u, got, c.want)
 		}
 	}
+	// Exceeded names the Limits field of the limit Exceeds describes.
+	for _, c := range []struct {
+		u    Usage
+		want string
+	}{{cases[0].u, ""}, {cases[1].u, "Ops"}, {cases[2].u, "Registers"}, {cases[3].u, "TexUnits"}, {cases[4].u, "Interpolants"},
+		{cases[5].u, "Ops"}, {Usage{Registers: 33}, "Registers"}} {
+		if got := pc5.Exceeded(c.u); got != c.want {
+			t.Errorf("Exceeded(%+v) = %q, want %q", c.u, got, c.want)
+		}
+	}
+	if got := (Limits{TexDepth: 2}).Exceeded(Usage{TexDepth: 3}); got != "TexDepth" {
+		t.Errorf("depth: Exceeded %q", got)
+	}
+	if got := (Limits{}).Exceeded(Usage{Registers: 33}); got != "" {
+		t.Errorf("unlimited: Exceeded %q (only the ISA's limit is exceeded)", got)
+	}
 	isa := []struct {
 		u    Usage
 		want string

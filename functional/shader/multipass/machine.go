@@ -105,6 +105,26 @@ func (u Usage) Add(v Usage) Usage {
 		Interpolants: max(u.Interpolants, v.Interpolants), Inputs: max(u.Inputs, v.Inputs), TexDepth: max(u.TexDepth, v.TexDepth)}
 }
 
+// Exceeded returns the name of the Limits field ("Ops", "Registers",
+// "TexUnits", "Interpolants" or "TexDepth") of the first of the machine's
+// limits that u exceeds, in the order of Exceeds; "" when u fits them all
+// (it may still exceed the ISA's).
+func (l Limits) Exceeded(u Usage) string {
+	switch {
+	case l.Ops > 0 && u.Ops > l.Ops:
+		return "Ops"
+	case l.Registers > 0 && u.Registers > l.Registers:
+		return "Registers"
+	case l.TexUnits > 0 && u.TexUnits > l.TexUnits:
+		return "TexUnits"
+	case l.Interpolants > 0 && u.Interpolants > l.Interpolants:
+		return "Interpolants"
+	case l.TexDepth > 0 && u.TexDepth > l.TexDepth:
+		return "TexDepth"
+	}
+	return ""
+}
+
 // Exceeds returns a description of the first limit u exceeds ("" when u
 // fits): the machine's limits first, then the ISA's.
 func (l Limits) Exceeds(u Usage) string {

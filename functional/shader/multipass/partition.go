@@ -186,6 +186,18 @@ func (s *solver) reset() {
 	s.marked[r], s.locked[r] = true, true
 }
 
+// Possible reports, without searching, whether the shader can be partitioned
+// on the machine: nil when it fits one pass or when every node fits a pass of
+// its own with its operands restored (then every search finds a partition),
+// else the *ImpossibleError of the first node that does not.
+func (p *Problem) Possible() error {
+	s, err := newSolver(p)
+	if err != nil {
+		return err
+	}
+	return s.checkPossible()
+}
+
 // checkPossible verifies, unless the whole shader fits one pass, that every
 // node fits in a pass of its own with all its operands restored, except the
 // operands that may not be saved (their subregions are recomputed). If every

@@ -324,6 +324,7 @@ tex r2, v0, s2
 mad o0, r0, r1, r2
 `, Options{})
 	for _, run := range []func(*Problem) error{
+		func(p *Problem) error { return p.Possible() },
 		func(p *Problem) error { _, err := p.RDS(); return err },
 		func(p *Problem) error { _, err := p.RDSh(); return err },
 		func(p *Problem) error { _, err := p.Greedy(); return err },
@@ -342,6 +343,9 @@ mad o0, r0, r1, r2
 	// Three texture units suffice.
 	if _, err := sh.Problem(Limits{TexUnits: 3}, CostModels()[0]).RDS(); err != nil {
 		t.Errorf("3 units: %v", err)
+	}
+	if err := sh.Problem(Limits{TexUnits: 3}, CostModels()[0]).Possible(); err != nil {
+		t.Errorf("3 units: Possible: %v", err)
 	}
 }
 
