@@ -35,6 +35,7 @@ import (
 func (c *Config) CheckScene(s *scene.Scene) error {
 	sc := &c.ShaderCore
 	lim := c.DriverOptions().Multipass.Limits
+	lim.Name = c.Multipass.Limits().Name // the errors below name the field's file and line once
 	split := !lim.Unlimited()
 	file := DefaultNameOr(c.file)
 	checked := map[string]bool{} // pixel shaders checked for multipass
