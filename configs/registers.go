@@ -95,9 +95,7 @@ func (c *Config) checkSplit(mat string, ps *shader.Program, lim multipass.Limits
 	var why error
 	sh, err := multipass.Analyze(ps, multipass.Options{ExactDerivatives: true})
 	if err != nil {
-		r := ps.Resources()
-		u = multipass.Usage{Ops: r.Instructions, TexFetches: r.TexFetches, Registers: r.Temps, TexUnits: r.Samplers,
-			Interpolants: r.Interpolants, Inputs: r.Inputs, TexDepth: r.TexDependencyDepth}
+		u = multipass.WholeUsage(ps)
 		why = fmt.Errorf("it cannot be split (%v) and needs %s in one pass", err, lim.Exceeds(u))
 	} else {
 		var ie *multipass.ImpossibleError

@@ -85,10 +85,7 @@ func (e *encoder) splitFor(ps *shader.Program) (*split, error) {
 	sh, err := multipass.Analyze(ps, multipass.Options{ExactDerivatives: true})
 	if err != nil {
 		// Not splittable (KIL, oDepth, several targets): it must fit as it is.
-		r := ps.Resources()
-		u := multipass.Usage{Ops: r.Instructions, TexFetches: r.TexFetches, Registers: r.Temps, TexUnits: r.Samplers,
-			Interpolants: r.Interpolants, Inputs: r.Inputs, TexDepth: r.TexDependencyDepth}
-		if why := lim.Exceeds(u); why != "" {
+		if why := lim.Exceeds(multipass.WholeUsage(ps)); why != "" {
 			return nil, fmt.Errorf("needs %s on %s and cannot be split: %w", why, limitsName(lim), err)
 		}
 		e.splits[ps.Name] = nil

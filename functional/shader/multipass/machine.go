@@ -94,6 +94,14 @@ type Usage struct {
 	TexDepth     int // dependent-fetch depth
 }
 
+// WholeUsage is what program p consumes as one pass, unsplit (a shader that
+// cannot be split must fit as it is).
+func WholeUsage(p *shader.Program) Usage {
+	r := p.Resources()
+	return Usage{Ops: r.Instructions, TexFetches: r.TexFetches, Registers: r.Temps, TexUnits: r.Samplers,
+		Interpolants: r.Interpolants, Inputs: r.Inputs, TexDepth: r.TexDependencyDepth}
+}
+
 // Other returns the non-texture instructions.
 func (u Usage) Other() int { return u.Ops - u.TexFetches }
 
