@@ -695,12 +695,8 @@ func (s *Scene) Validate() error {
 		if o.Material < 0 || o.Material >= len(s.Materials) {
 			return errf("objects[%d] %s: material %d of %d", i, inputs.Quote(o.Name), o.Material, len(s.Materials))
 		}
-		for _, m := range []geom.Mat4{o.Transform, o.EndTransform} {
-			for r := 0; r < 4; r++ {
-				if !geom.AllFinite(m[r][:]...) {
-					return errf("objects[%d] %s: transform is not finite", i, inputs.Quote(o.Name))
-				}
-			}
+		if !finiteMat(o.Transform) || !finiteMat(o.EndTransform) {
+			return errf("objects[%d] %s: transform is not finite", i, inputs.Quote(o.Name))
 		}
 		if o.Moving != (o.Transform != o.EndTransform) {
 			return errf("objects[%d] %s: Moving is %v but the transforms are %s", i, o.Name, o.Moving, map[bool]string{true: "equal", false: "different"}[o.Moving])
