@@ -269,17 +269,33 @@ func TestCheckScene(t *testing.T) {
 	// buffer bytes must fit. Multipass limits that leave a pixel shader no
 	// partition are refused naming the limit (the driver refused the scene
 	// without naming the configuration).
-	for _, tc := range []struct{ scene, yaml, want string }{
-		{"grass", "shader_core: {registers: 447}\n", `c.yaml:1: shader_core.registers: 447: material "meadow"'s program "grass.gs.gsa" needs 448 registers per geometry shader warp of 64 primitives (7 temporaries on 2 warps of 32 lanes)`},
-		{"grass", "shader_core: {registers: 448}\n", ""},
-		{"grass", "shader_core: {gs_output_buffer_kb: 11}\n", `c.yaml:1: shader_core.gs_output_buffer_kb: 11 KB: material "meadow"'s geometry shader "grass.gs.gsa" needs 12288 bytes for a warp of 64 primitives (6 vertices x 2 output registers x 16 bytes each)`},
-		{"grass", "shader_core: {gs_output_buffer_kb: 12}\n", ""},
-		{"room", "multipass: {ops: 1}\n", `c.yaml:1: multipass.ops: 1: material "tiles"'s pixel shader "textured.ps.gsa" fits no partition into passes: textured.ps.gsa:61: mul r9, r9, c16: fits in no pass on configured machine: with its operands restored it needs 3 operations (limit 1)`},
-		{"room", "multipass:\n  ops: 24\n  tex_units: 1\n", `c.yaml:3: multipass.tex_units: 1: material "tiles"'s pixel shader "textured.ps.gsa" fits no partition into passes: textured.ps.gsa:28: mul r3.xyz, r3, r3.w: fits in no pass on configured machine: with its operands restored it needs 2 texture units (limit 1)`},
-		{"room", "multipass: {ops: 24, registers: 4, tex_units: 4, interpolants: 4}\n", ""},
-		{"foliage", "multipass: {ops: 6}\n", `c.yaml:1: multipass.ops: 6: material "leaf"'s pixel shader "alphatest.ps.gsa" fits no partition into passes: it cannot be split (alphatest.ps.gsa:22: kil r10.x: multipass: KIL is not supported (a pass cannot discard the fragment for the other passes)) and needs 44 operations (limit 6) in one pass`},
+	for _, tc := range []struct {
+		scene   string
+		samples int
+		yaml    string
+		want    string
+	}{
+		{"grass", 1, "shader_core: {registers: 447}\n", `c.yaml:1: shader_core.registers: 447: material "meadow"'s program "grass.gs.gsa" needs 448 registers per geometry shader warp of 64 primitives (7 temporaries on 2 warps of 32 lanes)`},
+		{"grass", 1, "shader_core: {registers: 448}\n", ""},
+		{"grass", 1, "shader_core: {gs_output_buffer_kb: 11}\n", `c.yaml:1: shader_core.gs_output_buffer_kb: 11 KB: material "meadow"'s geometry shader "grass.gs.gsa" needs 12288 bytes for a warp of 64 primitives (6 vertices x 2 output registers x 16 bytes each)`},
+		{"grass", 1, "shader_core: {gs_output_buffer_kb: 12}\n", ""},
+		{"room", 1, "multipass: {ops: 1}\n", `c.yaml:1: multipass.ops: 1: material "tiles"'s pixel shader "textured.ps.gsa" fits no partition into passes: textured.ps.gsa:61: mul r9, r9, c16: fits in no pass on configured machine: with its operands restored it needs 3 operations (limit 1)`},
+		{"room", 1, "multipass:\n  ops: 24\n  tex_units: 1\n", `c.yaml:3: multipass.tex_units: 1: material "tiles"'s pixel shader "textured.ps.gsa" fits no partition into passes: textured.ps.gsa:28: mul r3.xyz, r3, r3.w: fits in no pass on configured machine: with its operands restored it needs 2 texture units (limit 1)`},
+		{"room", 1, "multipass: {ops: 24, registers: 4, tex_units: 4, interpolants: 4}\n", ""},
+		// A shader that is split needs one sample per pixel; a pass of 4
+		// temporaries needs 128 registers of a 32-lane warp, not the 320
+		// of the whole shader.
+		{"room", 4, "multipass: {ops: 24, registers: 4, tex_units: 4, interpolants: 4}\n", `c.yaml:1: multipass.ops: 24: material "tiles"'s pixel shader "textured.ps.gsa" needs 43 operations (limit 24) in one pass: it is split into passes, and multipass rendering needs 1 sample per pixel (the scene has 4)`},
+		{"texmagnify", 1, "multipass: {ops: 24, registers: 4, tex_units: 4, interpolants: 4}\nshader_core: {registers: 128}\n", ""},
+		{"texmagnify", 1, "multipass: {ops: 24, registers: 4, tex_units: 4, interpolants: 4}\nshader_core: {registers: 127}\n",
+			`c.yaml:2: shader_core.registers: 127: material "wall"'s program "textured.ps.gsa#pass1" needs 128 registers per warp of 32 lanes (4 temporaries each)`},
+		// A limit the shader fits in one pass does not split it: the
+		// whole shader's registers are needed (a machine of 66 registers
+		// was refused by the shader core during the run).
+		{"room", 4, "multipass: {tex_depth: 3}\nshader_core: {registers: 66}\n", `c.yaml:2: shader_core.registers: 66: material "tiles"'s program "textured.ps.gsa" needs 320 registers per warp of 32 lanes (10 temporaries each)`},
+		{"foliage", 1, "multipass: {ops: 6}\n", `c.yaml:1: multipass.ops: 6: material "leaf"'s pixel shader "alphatest.ps.gsa" fits no partition into passes: it cannot be split (alphatest.ps.gsa:22: kil r10.x: multipass: KIL is not supported (a pass cannot discard the fragment for the other passes)) and needs 44 operations (limit 6) in one pass`},
 	} {
-		s, err := scene.Builtin(tc.scene, scene.WithResolution(16, 16))
+		s, err := scene.Builtin(tc.scene, scene.WithResolution(16, 16), scene.WithSamples(tc.samples))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -458,12 +458,19 @@ func (p *Platform) newReorderBuffer(name string, warpBase uint64) *reorderbuffer
 	return reorderbuffer.MakeBuilder().WithEnv(p.env()).WithConfig(cfg).Build(name)
 }
 
+// bus and crossbar build the platform's links; each counts its deliveries as
+// the watchdog's progress and declares its transfers under way
+// (connections: The watchdog).
 func (p *Platform) bus(name string, l Link, freq sim.Freq, ports ...sim.Port) {
-	p.Links = append(p.Links, BuildBus(p.Engine, name, l, freq, ports...))
+	b := BuildBus(p.Engine, name, l, freq, ports...)
+	b.SetProgress(p.Progress)
+	p.Links = append(p.Links, b)
 }
 
 func (p *Platform) crossbar(name string, l Link, freq sim.Freq, ports ...sim.Port) {
-	p.Links = append(p.Links, BuildCrossbar(p.Engine, name, l, freq, ports...))
+	x := BuildCrossbar(p.Engine, name, l, freq, ports...)
+	x.SetProgress(p.Progress)
+	p.Links = append(p.Links, x)
 }
 
 // shaderCoreLinks points the shader cores, the input assembler and primitive

@@ -19,8 +19,10 @@ import (
 //     program: its temporaries on every lane of shader_core.warp_size, and on
 //     every lane of the widest geometry shader warp for a geometry shader (a
 //     GS warp holds up to shader.MaxLanes primitives, one per lane, whatever
-//     the warp size: ceil(64 / warp_size) warps' worth of registers). The
-//     shader core refuses such a warp when it meets it.
+//     the warp size: ceil(64 / warp_size) warps' worth of registers). On a
+//     multipass machine the pixel shader's programs are the passes the driver
+//     splits it into (or the shader itself when it fits one pass). The shader
+//     core refuses such a warp when it meets it.
 //   - shader_core.gs_output_buffer_kb: the GS output buffer must hold one GS
 //     warp of shader.MaxLanes primitives of every geometry shader (max_vertices
 //     x output registers x 16 bytes each). The shader core refuses a warp that
@@ -28,25 +30,31 @@ import (
 //   - multipass.ops, registers, tex_units, interpolants, tex_depth: on a
 //     multipass machine every pixel shader must be split into passes that fit
 //     (every instruction fits a pass of its own with its operands restored),
-//     or fit one pass as it is when it cannot be split; the driver refuses the
-//     scene otherwise. A multipass machine's pixel shaders are split into
-//     passes that fit multipass.registers, so only their vertex and geometry
-//     shaders are checked against shader_core.registers there.
+//     or fit one pass as it is when it cannot be split, and a shader that is
+//     split needs a scene of 1 sample per pixel (a pass saves one value per
+//     pixel); the driver refuses the scene otherwise, without naming the
+//     field.
 func (c *Config) CheckScene(s *scene.Scene) error {
 	sc := &c.ShaderCore
 	lim := c.DriverOptions().Multipass.Limits
 	lim.Name = c.Multipass.Limits().Name // the errors below name the field's file and line once
-	split := !lim.Unlimited()
 	file := DefaultNameOr(c.file)
-	checked := map[string]bool{} // pixel shaders checked for multipass
+	passes := map[string][]*shader.Program{} // each pixel shader's programs on this machine
 	for _, m := range s.Materials {
 		lm, err := library.Get(m.Shader)
 		if err != nil {
 			continue // the scene's own validation names it
 		}
 		progs := []*shader.Program{lm.VS, lm.GS}
-		if !split {
-			progs = append(progs, lm.PS)
+		if lm.PS != nil {
+			pp, ok := passes[lm.PS.Name]
+			if !ok {
+				if pp, err = c.passPrograms(m.Name, lm.PS, lim, s.Samples); err != nil {
+					return err
+				}
+				passes[lm.PS.Name] = pp
+			}
+			progs = append(progs, pp...)
 		}
 		for _, p := range progs {
 			if p == nil {
@@ -75,41 +83,67 @@ func (c *Config) CheckScene(s *scene.Scene) error {
 						sc.GSOutputBufferKB, inputs.Quote(m.Name), gs.Name, need, shader.MaxLanes, gs.Geometry.MaxVertices, gs.NumOutputRegisters())}
 			}
 		}
-		if split && lm.PS != nil && !checked[lm.PS.Name] {
-			checked[lm.PS.Name] = true
-			if err := c.checkSplit(m.Name, lm.PS, lim); err != nil {
-				return err
-			}
-		}
 	}
 	return nil
 }
 
-// checkSplit refuses pixel shader ps of material mat when the multipass
-// limits lim leave it no partition (multipass.Problem.Possible), or, when it
-// cannot be split, when it does not fit one pass as it is: the error names
-// the multipass field of the limit exceeded. A shader that exceeds only the
-// ISA's own limits is left to the driver, which names it.
-func (c *Config) checkSplit(mat string, ps *shader.Program, lim multipass.Limits) error {
-	var u multipass.Usage
-	var why error
-	sh, err := multipass.Analyze(ps, multipass.Options{ExactDerivatives: true})
-	if err != nil {
-		u = multipass.WholeUsage(ps)
-		why = fmt.Errorf("it cannot be split (%v) and needs %s in one pass", err, lim.Exceeds(u))
-	} else {
-		var ie *multipass.ImpossibleError
-		if !errors.As(sh.Problem(lim, c.Multipass.CostModel()).Possible(), &ie) {
+// passPrograms returns the programs the driver runs for pixel shader ps of
+// material mat on a machine with the multipass limits lim, as
+// scene/driver splits it: ps itself when the limits are off, when it fits one
+// pass, or when it cannot be split (then it must fit as it is), else the
+// passes of its partition (multipass.Problem.RDS). The error names the
+// multipass field of the limit that no partition fits, or that makes a
+// scene of more than one sample per pixel (samples) split the shader. A
+// shader that exceeds only the ISA's own limits is left to the driver, which
+// names it.
+func (c *Config) passPrograms(mat string, ps *shader.Program, lim multipass.Limits, samples int) ([]*shader.Program, error) {
+	one := []*shader.Program{ps}
+	if lim.Unlimited() {
+		return one, nil
+	}
+	refuse := func(u multipass.Usage, format string, a ...any) error {
+		f, ok := reflect.TypeOf(Multipass{}).FieldByName(lim.Exceeded(u))
+		if !ok {
 			return nil
 		}
-		u, why = ie.Usage, ie
+		field := "multipass." + f.Tag.Get("yaml")
+		return &Error{File: DefaultNameOr(c.file), Line: c.lineOf(field, "multipass"), Field: field,
+			Msg: fmt.Sprintf("%d: material %s's pixel shader %q ", reflect.ValueOf(c.Multipass).FieldByName(f.Name).Int(),
+				inputs.Quote(mat), ps.Name) + fmt.Sprintf(format, a...)}
 	}
-	f, ok := reflect.TypeOf(Multipass{}).FieldByName(lim.Exceeded(u))
-	if !ok {
-		return nil
+	sh, err := multipass.Analyze(ps, multipass.Options{ExactDerivatives: true})
+	if err != nil {
+		u := multipass.WholeUsage(ps)
+		if e := refuse(u, "fits no partition into passes: it cannot be split (%v) and needs %s in one pass", err, lim.Exceeds(u)); e != nil {
+			return nil, e
+		}
+		return one, nil
 	}
-	field := "multipass." + f.Tag.Get("yaml")
-	return &Error{File: DefaultNameOr(c.file), Line: c.lineOf(field, "multipass"), Field: field,
-		Msg: fmt.Sprintf("%d: material %s's pixel shader %q fits no partition into passes: %v",
-			reflect.ValueOf(c.Multipass).FieldByName(f.Name).Int(), inputs.Quote(mat), ps.Name, why)}
+	p := sh.Problem(lim, c.Multipass.CostModel())
+	if _, err := p.Partition(make([]bool, sh.Graph.N())); err == nil {
+		return one, nil // it fits one pass
+	}
+	var ie *multipass.ImpossibleError
+	if err := p.Possible(); errors.As(err, &ie) {
+		if e := refuse(ie.Usage, "fits no partition into passes: %v", ie); e != nil {
+			return nil, e
+		}
+		return one, nil
+	}
+	if u := sh.SingleUsage(); samples != 1 {
+		if e := refuse(u, "needs %s in one pass: it is split into passes, and multipass rendering needs 1 sample per pixel (the scene has %d)",
+			lim.Exceeds(u), samples); e != nil {
+			return nil, e
+		}
+		return one, nil
+	}
+	part, err := p.RDS()
+	if err != nil {
+		return one, nil // the driver names it
+	}
+	progs, err := sh.Programs(part)
+	if err != nil {
+		return one, nil
+	}
+	return progs, nil
 }

@@ -28,6 +28,29 @@ func TestSageMachine(t *testing.T) {
 	}
 }
 
+// TestSageIgnoresTheSortLastBackEnd: the rules of the sort-last back end
+// (depth units, quad packer, reorder buffer, ROPs, which SAGE's pipes do not
+// have) do not refuse a SAGE machine: a 4-lane warp with one sample quad per
+// fill warp is accepted though the inherited quad_packer.quads_per_warp (8)
+// needs 32 lanes, as are ROP and depth lines the sort-last machine would
+// refuse; on the sort-last machine the same fields are refused.
+func TestSageIgnoresTheSortLastBackEnd(t *testing.T) {
+	for _, tc := range []struct{ yaml, sortlast string }{
+		{"shader_core: {warp_size: 4, simd_width: 4, sfu_rate: 4}\ninput_assembler: {batch_vertices: 4}\nsage: {fill: {quads_per_warp: 1}}\n",
+			"m.yaml:2: quad_packer.quads_per_warp: 8 quads need 32 lanes, the warp has 4"},
+		{"rop: {cache: {line_bytes: 4}, tile_size: 2}\ndepth_unit: {cache: {line_bytes: 512}}\n",
+			"m.yaml:2: rop.tile_size: 2 pixels is smaller than the raster tile (8)"},
+	} {
+		if _, err := Parse("m.yaml", []byte("machine: sage\n"+tc.yaml)); err != nil {
+			t.Errorf("SAGE refused %q: %v", tc.yaml, err)
+		}
+		sl := strings.Replace(tc.yaml, "sage: {fill: {quads_per_warp: 1}}\n", "", 1)
+		if _, err := Parse("m.yaml", []byte("machine: sortlast\n"+sl)); err == nil || err.Error() != tc.sortlast {
+			t.Errorf("sort-last, %q: got %v\nwant %s", sl, err, tc.sortlast)
+		}
+	}
+}
+
 func TestSageErrors(t *testing.T) {
 	table := func(n int) string {
 		return "[" + strings.TrimSuffix(strings.Repeat("0.5, ", n), ", ") + "]"

@@ -52,6 +52,12 @@ type SortMiddleTileUnit struct {
 // sections; the frame's sample count and formats are checked at Run.
 func (c *Config) validateSortMiddle(fail func(fields at, format string, a ...any) error) error {
 	s := &c.SortMiddle
+	// The tile size's rules name the dimension the file sets (the width
+	// when it sets both or neither).
+	size := at{"sortmiddle.tile_width", "sortmiddle.tile_height"}
+	if c.lines[size[0]] == 0 && c.lines[size[1]] > 0 {
+		size = at{size[1], size[0]}
+	}
 	switch {
 	case c.Raster.Rasterizers != 1:
 		return fail(at{"raster.rasterizers", "machine"}, "%d: a tile unit has one rasterizer (set sortmiddle.tile_units for more)", c.Raster.Rasterizers)
@@ -60,9 +66,9 @@ func (c *Config) validateSortMiddle(fail func(fields at, format string, a ...any
 	case c.HiZ.Mode != "off":
 		return fail(at{"hiz.mode", "machine"}, "%s: the tiled machine keeps depth in its tile memory and has no HiZ units: set off", c.HiZ.Mode)
 	case (s.TileWidth == 0) != (s.TileHeight == 0):
-		return fail(at{"sortmiddle.tile_width", "sortmiddle.tile_height"}, "%dx%d: set both, or both 0 (the size follows the tile memory)", s.TileWidth, s.TileHeight)
+		return fail(size, "%dx%d: set both, or both 0 (the size follows the tile memory)", s.TileWidth, s.TileHeight)
 	case s.TileWidth%2 != 0 || s.TileHeight%2 != 0:
-		return fail(at{"sortmiddle.tile_width", "sortmiddle.tile_height"}, "%dx%d: tiles are whole quads (even sizes)", s.TileWidth, s.TileHeight)
+		return fail(size, "%dx%d: tiles are whole quads (even sizes)", s.TileWidth, s.TileHeight)
 	case s.Binner.ChunkBytes%8 != 0 || 64%s.Binner.ChunkBytes != 0 && s.Binner.ChunkBytes%64 != 0:
 		return fail(at{"sortmiddle.binner.chunk_bytes"}, "%d: whole 8-byte entries, and a multiple or a divisor of the 64-byte write", s.Binner.ChunkBytes)
 	}

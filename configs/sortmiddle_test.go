@@ -16,6 +16,8 @@ func TestSortMiddleErrors(t *testing.T) {
 		{"no tile units", "machine: sortmiddle\nsortmiddle: {tile_units: 0}\n", "m.yaml:2: sortmiddle.tile_units: 0 out of range [1, 64]"},
 		{"one side", "machine: sortmiddle\nsortmiddle: {tile_width: 32}\n",
 			"m.yaml:2: sortmiddle.tile_width: 32x0: set both, or both 0 (the size follows the tile memory)"},
+		{"the other side", "machine: sortmiddle\nsortmiddle:\n  tile_height: 16\n",
+			"m.yaml:3: sortmiddle.tile_height: 0x16: set both, or both 0 (the size follows the tile memory)"},
 		{"odd tile", "machine: sortmiddle\nsortmiddle: {tile_width: 33, tile_height: 16}\n",
 			"m.yaml:2: sortmiddle.tile_width: 33x16: tiles are whole quads (even sizes)"},
 		{"two ROPs", "machine: sortmiddle\nrop: {count: 2}\n",

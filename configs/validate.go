@@ -38,6 +38,11 @@ func (c *Config) validate(file string) error {
 		}
 	}
 	sc := &c.ShaderCore
+	// The sort-last back end (depth units, quad packer, reorder buffer, ROPs;
+	// the tiled machine's tile units have one of each): SAGE's pipes have
+	// none, so its rules do not refuse a SAGE machine (a 4-lane warp with
+	// the inherited 8-quad warps of the quad packer).
+	backEnd := c.Machine != "sage"
 	switch {
 	case c.EngineWorkers > 0 && c.Engine != "parallel":
 		return fail(at{"engine_workers", "engine"}, "%d workers: they run the parallel engine's rounds; the %s engine has none (set engine: parallel, or engine_workers: 0)", c.EngineWorkers, c.Engine)
@@ -45,19 +50,19 @@ func (c *Config) validate(file string) error {
 		return fail(at{"shader_core.simd_width", "shader_core.warp_size"}, "%d does not divide the warp size %d", sc.SIMDWidth, sc.WarpSize)
 	case sc.SFURate > sc.WarpSize:
 		return fail(at{"shader_core.sfu_rate", "shader_core.warp_size"}, "%d lanes per cycle is more than the warp size %d", sc.SFURate, sc.WarpSize)
-	case c.ROP.Cost == "by_samples" && c.ROP.SamplesPerCycle < 1:
+	case backEnd && c.ROP.Cost == "by_samples" && c.ROP.SamplesPerCycle < 1:
 		return fail(at{"rop.samples_per_cycle", "rop.cost"}, "%d: the by_samples cost model blends samples_per_cycle samples per cycle; set it to at least 1", c.ROP.SamplesPerCycle)
 	case sc.WarpSize%4 != 0:
 		return fail(at{"shader_core.warp_size"}, "%d is not a multiple of 4 (pixel warps are made of 2x2 quads)", sc.WarpSize)
 	case c.InputAssembler.BatchVertices > sc.WarpSize:
 		return fail(at{"input_assembler.batch_vertices", "shader_core.warp_size"}, "%d vertices do not fit a warp of %d lanes", c.InputAssembler.BatchVertices, sc.WarpSize)
-	case 4*c.QuadPacker.QuadsPerWarp > sc.WarpSize:
+	case backEnd && 4*c.QuadPacker.QuadsPerWarp > sc.WarpSize:
 		return fail(at{"quad_packer.quads_per_warp", "shader_core.warp_size"}, "%d quads need %d lanes, the warp has %d", c.QuadPacker.QuadsPerWarp, 4*c.QuadPacker.QuadsPerWarp, sc.WarpSize)
-	case c.ReorderBuffer.Entries < c.QuadPacker.QuadsPerWarp:
+	case backEnd && c.ReorderBuffer.Entries < c.QuadPacker.QuadsPerWarp:
 		return fail(at{"reorder_buffer.entries", "quad_packer.quads_per_warp"}, "%d entries cannot hold one warp of %d quads", c.ReorderBuffer.Entries, c.QuadPacker.QuadsPerWarp)
-	case c.ROP.PrefetchDistance > 0 && c.ROP.PrefetchReserve >= c.ROP.MaxOutstandingMemory:
+	case backEnd && c.ROP.PrefetchDistance > 0 && c.ROP.PrefetchReserve >= c.ROP.MaxOutstandingMemory:
 		return fail(at{"rop.prefetch_reserve", "rop.max_outstanding_memory"}, "%d slots leave none of the %d for prefetches: make it smaller (or prefetch_distance 0)", c.ROP.PrefetchReserve, c.ROP.MaxOutstandingMemory)
-	case c.ROP.TileSize < c.Raster.TileSize:
+	case backEnd && c.ROP.TileSize < c.Raster.TileSize:
 		return fail(at{"rop.tile_size", "raster.tile_size"}, "%d pixels is smaller than the raster tile (%d)", c.ROP.TileSize, c.Raster.TileSize)
 	case sc.Registers < sc.WarpSize:
 		return fail(at{"shader_core.registers", "shader_core.warp_size"}, "%d registers cannot hold one register per lane of a %d-lane warp", sc.Registers, sc.WarpSize)
@@ -69,10 +74,10 @@ func (c *Config) validate(file string) error {
 	// Compression moves whole memory access units: a line smaller than one can
 	// never shrink (lines of one access unit do not compress either, but are
 	// accepted: compression then simply never applies, as at one sample).
-	if ab := c.AccessBytes(); c.ROP.Compression && c.ROP.Cache.LineBytes < ab {
+	if ab := c.AccessBytes(); backEnd && c.ROP.Compression && c.ROP.Cache.LineBytes < ab {
 		return fail(at{"rop.compression", "rop.cache.line_bytes", "memory"}, "on with %d-byte colour lines, smaller than the %d-byte memory access unit: turn it off (it applies only to lines of %d bytes or more)",
 			c.ROP.Cache.LineBytes, ab, 2*ab)
-	} else if c.DepthUnit.Compression && c.DepthUnit.Cache.LineBytes < ab {
+	} else if backEnd && c.DepthUnit.Compression && c.DepthUnit.Cache.LineBytes < ab {
 		return fail(at{"depth_unit.compression", "depth_unit.cache.line_bytes", "memory"}, "on with %d-byte depth lines, smaller than the %d-byte memory access unit: turn it off (it applies only to lines of %d bytes or more)",
 			c.DepthUnit.Cache.LineBytes, ab, 2*ab)
 	}
@@ -95,13 +100,17 @@ func (c *Config) validate(file string) error {
 		field   string
 		cache   Cache
 		minLine int
+		used    bool
 	}{
-		{"input_assembler.index_cache", c.InputAssembler.IndexCache, 16},
-		{"input_assembler.vertex_cache", c.InputAssembler.VertexCache, 16},
-		{"depth_unit.cache", c.DepthUnit.Cache, 4},
-		{"texture_sampler.l1", c.TextureSampler.L1, 16},
-		{"rop.cache", c.ROP.Cache, 4},
+		{"input_assembler.index_cache", c.InputAssembler.IndexCache, 16, true},
+		{"input_assembler.vertex_cache", c.InputAssembler.VertexCache, 16, true},
+		{"depth_unit.cache", c.DepthUnit.Cache, 4, backEnd},
+		{"texture_sampler.l1", c.TextureSampler.L1, 16, true},
+		{"rop.cache", c.ROP.Cache, 4, backEnd},
 	} {
+		if !cc.used {
+			continue
+		}
 		if cc.cache.LineBytes < cc.minLine {
 			return fail(at{cc.field + ".line_bytes"}, "%d bytes: lines of this cache must be at least %d bytes (4-byte lines are for the ROP colour and depth caches)",
 				cc.cache.LineBytes, cc.minLine)
@@ -120,15 +129,16 @@ func (c *Config) validate(file string) error {
 	for _, r := range []struct {
 		field string
 		bytes int
+		used  bool
 	}{
-		{"command_processor.dma_chunk_bytes", c.CommandProcessor.DMAChunkBytes},
-		{"input_assembler.index_cache.line_bytes", c.InputAssembler.IndexCache.LineBytes},
-		{"input_assembler.vertex_cache.line_bytes", c.InputAssembler.VertexCache.LineBytes},
-		{"depth_unit.cache.line_bytes", c.DepthUnit.Cache.LineBytes},
-		{"hiz.cache.line_bytes", c.HiZ.Cache.LineBytes},
-		{"rop.cache.line_bytes", c.ROP.Cache.LineBytes},
+		{"command_processor.dma_chunk_bytes", c.CommandProcessor.DMAChunkBytes, true},
+		{"input_assembler.index_cache.line_bytes", c.InputAssembler.IndexCache.LineBytes, true},
+		{"input_assembler.vertex_cache.line_bytes", c.InputAssembler.VertexCache.LineBytes, true},
+		{"depth_unit.cache.line_bytes", c.DepthUnit.Cache.LineBytes, backEnd},
+		{"hiz.cache.line_bytes", c.HiZ.Cache.LineBytes, backEnd},
+		{"rop.cache.line_bytes", c.ROP.Cache.LineBytes, backEnd},
 	} {
-		if r.bytes > c.Memory.InterleaveBytes {
+		if r.used && r.bytes > c.Memory.InterleaveBytes {
 			return fail(at{r.field, "memory.interleave_bytes"}, "%d bytes is more than memory.interleave_bytes (%d): a request to memory must lie in one channel's interleave granule",
 				r.bytes, c.Memory.InterleaveBytes)
 		}

@@ -107,7 +107,7 @@ func (b *Bus) Tick(now sim.VTimeInSec) bool {
 // deliver hands e's due messages to e's port and keeps the union of refusal
 // intervals.
 func (b *Bus) deliver(e *busEnd, c uint64, now sim.VTimeInSec) {
-	change := e.out.deliver(e.port, c, now, b.TickingComponent)
+	change := e.out.deliver(e.port, c, now, b.TickingComponent, b.progress)
 	switch {
 	case change > 0:
 		if b.stalls == 0 {

@@ -8,6 +8,8 @@ import (
 
 	"github.com/sarchlab/akita/v3/mem/mem"
 	"github.com/sarchlab/akita/v3/sim"
+
+	"github.com/gfxsim/gfxsim/timing"
 )
 
 type linkKind int
@@ -47,6 +49,37 @@ func pointToPoint(t *testing.T, e sim.Engine, c conn, queue int, script func(dst
 	c.PlugIn(r.in, queue)
 	runEngine(t, e)
 	return s, r
+}
+
+// TestProgress: a link given the platform's progress counts each delivery as
+// progress and declares it busy until each granted message is due (a
+// 100-byte message sent at cycle 3 on a link of 1 byte a cycle and latency 10:
+// cycle 112), so that the watchdog does not take a long transfer for a hang;
+// nothing is declared past that.
+func TestProgress(t *testing.T) {
+	for _, k := range []linkKind{busLink, xbarLink} {
+		t.Run(k.String(), func(t *testing.T) {
+			e := sim.NewSerialEngine()
+			c := build(k, e, testFreq, 1, 10)
+			p := &timing.Progress{}
+			c.(interface{ SetProgress(*timing.Progress) }).SetProgress(p)
+			r := newReceiver("Dst", e, 4, 0)
+			s := newSender("Src", e, quads("M", 3, r, 100))
+			c.PlugIn(s.out, 4)
+			c.PlugIn(r.in, 4)
+			runEngine(t, e)
+			at := func(cycle uint64) sim.VTimeInSec { return sim.VTimeInSec(float64(cycle) / float64(testFreq)) }
+			if !p.BusyAt(at(111)) || p.BusyAt(at(112)) {
+				t.Errorf("busy at cycle 111: %v, at 112: %v; want busy until the delivery at cycle 112", p.BusyAt(at(111)), p.BusyAt(at(112)))
+			}
+			if len(r.got) != 1 || r.got[0].recv != 112 {
+				t.Errorf("received %v, want M at cycle 112", r.got)
+			}
+			if p.Value() != 1 {
+				t.Errorf("progress %d after one delivery, want 1", p.Value())
+			}
+		})
+	}
 }
 
 // TestArrival checks d = c + ceil(B/W) - 1 + L for a message sent at cycle c on

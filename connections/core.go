@@ -37,6 +37,8 @@ type core struct {
 
 	notify []sim.Port // scratch: sources to notify after a tick
 
+	progress *timing.Progress // told of deliveries and when granted messages are due (nil: nobody)
+
 	ends    map[sim.Port]int // port -> plug-in index
 	plugged []*end           // each end, by plug-in index
 	outs    []*outQueue      // each end's output queue, by plug-in index
@@ -190,7 +192,9 @@ func (c *core) launch(l *medium, si, n int, src *end, m queued, out *outQueue, k
 	l.rr = (si + 1) % n
 	l.freeAt = k + uint64(m.n)
 	l.link.add(m.kind, m.bytes, m.n)
-	out.q.Push(transfer{msg: m.msg, due: k + uint64(m.n) - 1 + uint64(c.latency)})
+	due := k + uint64(m.n) - 1 + uint64(c.latency)
+	out.q.Push(transfer{msg: m.msg, due: due})
+	c.progress.BusyUntil(c.timeOf(due)) // a transfer under way is not a hang
 	if c.tc.NumHooks() > 0 {
 		c.tc.InvokeHook(sim.HookCtx{Domain: c.domain, Pos: sim.HookPosConnStartTrans, Item: m.msg})
 	}
@@ -199,6 +203,18 @@ func (c *core) launch(l *medium, si, n int, src *end, m queued, out *outQueue, k
 		c.notify = append(c.notify, src.port)
 	}
 	return out.nextDue() == k
+}
+
+// SetProgress makes the link count each message it delivers as progress of
+// the platform's p, and declare p busy until each granted message is due
+// (timing.Progress.BusyUntil): messages moving, through a cache or a memory
+// channel that counts no progress of its own, and a long transfer on a
+// narrow link are work under way, not a hang. A message its destination
+// refuses is neither delivered nor declared past the cycle it was due.
+func (c *core) SetProgress(p *timing.Progress) {
+	c.lock.Lock()
+	defer c.lock.Unlock()
+	c.progress = p
 }
 
 // NotifyAvailable is called by a destination port that refused a delivery and
@@ -444,7 +460,7 @@ type outQueue struct {
 // deliver hands every due message to port, in order, until one is refused. It
 // reports whether the queue's refusal interval started (+1) or ended (-1). now
 // is the time of cycle c.
-func (o *outQueue) deliver(port sim.Port, c uint64, now sim.VTimeInSec, hooks *timing.TickingComponent) (stallChange int) {
+func (o *outQueue) deliver(port sim.Port, c uint64, now sim.VTimeInSec, hooks *timing.TickingComponent, progress *timing.Progress) (stallChange int) {
 	if o.refused {
 		return 0
 	}
@@ -456,6 +472,7 @@ func (o *outQueue) deliver(port sim.Port, c uint64, now sim.VTimeInSec, hooks *t
 			break
 		}
 		o.q.Pop()
+		progress.Add(1) // a message moved
 		if hooks.NumHooks() > 0 {
 			hooks.InvokeHook(sim.HookCtx{Domain: hooks, Pos: sim.HookPosConnDeliver, Item: m})
 		}

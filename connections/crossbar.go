@@ -169,7 +169,7 @@ func (x *Crossbar) Tick(now sim.VTimeInSec) bool {
 }
 
 func (x *Crossbar) deliver(d *xbarEnd, c uint64, now sim.VTimeInSec) {
-	change := d.out.deliver(d.port, c, now, x.TickingComponent)
+	change := d.out.deliver(d.port, c, now, x.TickingComponent, x.progress)
 	if change < 0 {
 		d.link.refused += c - d.out.stallStart
 	}

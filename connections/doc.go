@@ -81,6 +81,19 @@
 // An idle connection, one waiting only for a latency to elapse and one waiting
 // only for refusing destinations schedule nothing in between.
 //
+// # The watchdog
+//
+// SetProgress gives a link the platform's timing.Progress: each message it
+// delivers counts as progress (Progress.Add), and each granted message
+// declares it busy until the message is due (Progress.BusyUntil), so that the
+// platform's watchdog does not take work under way for a hang. Texture misses
+// served one at a time by an L2 bank of one MSHR, through a memory channel
+// that counts no progress of its own, and a queue of transfers to one memory
+// channel on a crossbar of 1 byte a cycle kept every unit waiting for more
+// than the 1,000-cycle minimum of watchdog_cycles while messages moved. A
+// message its destination refuses is neither delivered nor declared past the
+// cycle it was due: a link stuck on a refusing destination is reported.
+//
 // # Counters
 //
 // Stats reports, per link, under <name> for a Bus and under

@@ -145,7 +145,12 @@
 // by the core at c+1 (Akita delivers after the sender's tick). A warp admitted
 // in cycle c with a load of L cycles issues no earlier than max(c+1, c+L) when
 // the loader is free. While no warp can issue, the core sleeps and wakes at the
-// next ready time (timing.Waker); messages wake it too.
+// next ready time (timing.Waker); messages wake it too. Each issued
+// instruction declares the core busy until the SIMD is free and the warp
+// ready again (timing.Progress.BusyUntil): with a narrow SIMD one warp's
+// program takes thousands of cycles with nothing to send (simd_width 1, a
+// 32-lane warp, 43 instructions: 1,376 issue cycles), which the platform's
+// watchdog must not take for a hang.
 //
 // # Parameters (Config)
 //

@@ -1,6 +1,8 @@
 package shadercore
 
 import (
+	"github.com/sarchlab/akita/v3/sim"
+
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/shader"
 )
@@ -51,6 +53,10 @@ func (c *Comp) issue(cy uint64) bool {
 	}
 	w.Step(nil)
 	s.readyAt = cy + lat
+	// The SIMD and the warp are busy until then with nothing to send: with a
+	// narrow SIMD (warp_size / simd_width cycles an instruction) one warp's
+	// program can outlast the watchdog's limit (timing.Progress.BusyUntil).
+	c.Env.Progress.BusyUntil(sim.VTimeInSec(float64(max(c.issueFreeAt, s.readyAt)) / float64(c.Freq)))
 	if w.Done() {
 		c.finished(s)
 	} else {
