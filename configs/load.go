@@ -247,7 +247,7 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, path string, f reflect.St
 	d.lines[path] = n.Line
 	switch v.Kind() {
 	case reflect.Int:
-		if n.Tag != "!!int" {
+		if n.Tag != "!!int" && !yamlnode.HugeInt(n) {
 			return d.errf(n, path, "want an integer, got %s", inputs.Quote(n.Value))
 		}
 		i, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, 64)

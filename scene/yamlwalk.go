@@ -291,6 +291,9 @@ func (w *walker) integer(n *yaml.Node, field string, lo, hi int64) (int64, error
 		return 0, err
 	}
 	if s.ShortTag() != "!!int" {
+		if yamlnode.HugeInt(s) {
+			return 0, w.errAt(s, field, "%s out of range [%d, %d]", plain(s.Value), lo, hi)
+		}
 		return 0, w.errAt(s, field, "expected an integer, got %s", describe(s))
 	}
 	var v int64

@@ -43,6 +43,15 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s: %s", e.File, e.Msg)
 }
 
+// HugeInt reports whether scalar n is a decimal integer too large for 64
+// bits, which YAML resolves as a float ("!!float"): a sign, then digits and
+// _ separators only. Loaders report it as out of range, not as "not an
+// integer".
+func HugeInt(n *yaml.Node) bool {
+	v := strings.TrimLeft(n.Value, "+-")
+	return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!float" && v != "" && strings.Trim(v, "0123456789_") == ""
+}
+
 // At returns the Error of field at node n (nil: line unknown) of file.
 func At(file string, n *yaml.Node, field, format string, a ...any) *Error {
 	line := 0

@@ -46,6 +46,30 @@ func TestParseEmptyAndRoot(t *testing.T) {
 	}
 }
 
+func TestHugeInt(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want bool
+	}{
+		{"99999999999999999999", true},
+		{"-99_999_999_999_999_999_999", true},
+		{"+18446744073709551616", true},
+		{"9223372036854775807", false}, // fits: !!int
+		{"1e20", false},
+		{"2.5", false},
+		{".inf", false},
+		{"\"99999999999999999999\"", false}, // a string
+	} {
+		root, err := Parse("f.yaml", []byte("a: "+tc.src+"\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := HugeInt(root.Content[1]); got != tc.want {
+			t.Errorf("%s: HugeInt %v, want %v", tc.src, got, tc.want)
+		}
+	}
+}
+
 func TestErrorFormat(t *testing.T) {
 	for _, tc := range []struct {
 		e    Error
