@@ -32,6 +32,7 @@ func TestDRAMCtlErrors(t *testing.T) {
 		{"read queue", head + "  read_queue: 4\n", "m.yaml:3: memory.read_queue: 4 bursts is outside [8, 65536]: a request of up to 256 bytes needs 8 bursts of 32 bytes"},
 		{"write queue for larger granules", head + "  interleave_bytes: 2048\n  read_queue: 64\n", "m.yaml:3: memory.write_queue: 32 bursts is outside [64, 65536]: a request of up to 2048 bytes needs 64 bursts of 32 bytes"},
 		{"watermarks", head + "  write_high: 8\n  write_low: 8\n", "m.yaml:4: memory.write_low: 8 is not below the high watermark 8: the watermarks are out of order"},
+		{"high watermark below the default low one", head + "  write_high: 8\n", "m.yaml:3: memory.write_high: 8 is not above the low watermark write_low 8 (the default machine's): set write_low below it too"},
 		{"high watermark", head + "  write_high: 40\n", "m.yaml:3: memory.write_high: 40 is outside [1, 32] (the write queue's size)"},
 		{"timeout", head + "  page_policy: timeout\n", "m.yaml:3: memory.page_timeout: 0 cycles: the timeout page policy needs at least 1"},
 		{"preset", head + "  preset: DDR9\n", `m.yaml:3: memory.preset: "DDR9" is not one of GDDR5, GDDR6, HBM2, LPDDR4`},

@@ -186,6 +186,12 @@ func (c *Config) validateBuilt(fail func(fields at, format string, a ...any) err
 			cp.MaxOutstandingDMA, cp.DMAChunkBytes, commandprocessor.MaxCommandBytes)
 	}
 	mc := c.MemoryConfig()
+	if m := c.Memory; mc.Type == memory.TypeDRAMCtl && m.WriteLow >= m.WriteHigh && m.WriteHigh > 0 && c.lines["memory.write_low"] == 0 && c.lines["memory.write_high"] > 0 {
+		// The file lowered the high watermark alone, to or below the
+		// default machine's low one: name the field it set.
+		return fail(at{"memory.write_high"}, "%d is not above the low watermark write_low %d (the default machine's): set write_low below it too",
+			m.WriteHigh, m.WriteLow)
+	}
 	err := mc.Validate()
 	if err == nil {
 		err = c.L2Config().Validate(mc)
