@@ -668,7 +668,10 @@ func (l *gltfLoader) accessor(ai, maxCount int, field string) (*accessorData, er
 			{"indices", sp.Indices.ByteOffset, sp.Count * isize, sp.Indices.BufferView, len(ibuf)},
 			{"values", sp.Values.ByteOffset, sp.Count * a.elem, sp.Values.BufferView, len(vbuf)},
 		} {
-			if r.off < 0 || r.off > r.size {
+			if r.off < 0 {
+				return nil, l.errf("%s: %s.sparse.%s.byteOffset: %d is negative", field, at, r.what, r.off)
+			}
+			if r.off > r.size {
 				return nil, l.errf("%s: %s.sparse.%s.byteOffset: %d beyond bufferView %d of %d bytes", field, at, r.what, r.off, r.view, r.size)
 			}
 			if r.n > r.size-r.off {
@@ -700,9 +703,13 @@ func (l *gltfLoader) bufferView(bi int, field string) ([]byte, int, error) {
 	}
 	data := doc.Buffers[bv.Buffer].Data
 	switch {
-	case bv.ByteOffset < 0 || bv.ByteOffset > len(data):
+	case bv.ByteOffset < 0:
+		return nil, 0, l.errf("%s: bufferViews[%d].byteOffset: %d is negative", field, bi, bv.ByteOffset)
+	case bv.ByteLength < 1:
+		return nil, 0, l.errf("%s: bufferViews[%d].byteLength: %d is less than 1 (glTF's minimum)", field, bi, bv.ByteLength)
+	case bv.ByteOffset > len(data):
 		return nil, 0, l.errf("%s: bufferViews[%d].byteOffset: %d beyond buffer %d of %d bytes", field, bi, bv.ByteOffset, bv.Buffer, len(data))
-	case bv.ByteLength < 0 || bv.ByteLength > len(data):
+	case bv.ByteLength > len(data):
 		return nil, 0, l.errf("%s: bufferViews[%d].byteLength: %d beyond buffer %d of %d bytes", field, bi, bv.ByteLength, bv.Buffer, len(data))
 	case bv.ByteLength > len(data)-bv.ByteOffset:
 		return nil, 0, l.errf("%s: bufferViews[%d]: bytes [%d, %d) exceed buffer %d of %d bytes",

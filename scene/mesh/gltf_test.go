@@ -246,6 +246,16 @@ func TestGLTFErrors(t *testing.T) {
 			"t.gltf: meshes[0].primitives[0].indices: accessors[1]: bytes [0, 8) of bufferView 1 exceed its 6 bytes"},
 		{strings.Replace(triDoc(node, scn, ""), `"byteOffset": 36, "byteLength": 6`, `"byteOffset": 40, "byteLength": 6`, 1),
 			"t.gltf: meshes[0].primitives[0].indices: accessors[1]: bufferViews[1]: bytes [40, 46) exceed buffer 0 of 42 bytes"},
+		// Negative offsets and lengths, and an empty view, say so.
+		{strings.Replace(triDoc(node, scn, ""), `"byteOffset": 0, "byteLength": 36`, `"byteOffset": 0, "byteLength": -1`, 1),
+			"t.gltf: meshes[0].primitives[0].attributes.POSITION: accessors[0]: bufferViews[0].byteLength: -1 is less than 1 (glTF's minimum)"},
+		{strings.Replace(triDoc(node, scn, ""), `"byteOffset": 0, "byteLength": 36`, `"byteOffset": 0, "byteLength": 0`, 1),
+			"t.gltf: meshes[0].primitives[0].attributes.POSITION: accessors[0]: bufferViews[0].byteLength: 0 is less than 1 (glTF's minimum)"},
+		{strings.Replace(triDoc(node, scn, ""), `"byteOffset": 0, "byteLength": 36`, `"byteOffset": -4, "byteLength": 36`, 1),
+			"t.gltf: meshes[0].primitives[0].attributes.POSITION: accessors[0]: bufferViews[0].byteOffset: -4 is negative"},
+		{strings.Replace(triDoc(node, scn, ""), `"count": 3, "type": "VEC3"}`, `"count": 3, "type": "VEC3", "sparse": {"count": 1, `+
+			`"indices": {"bufferView": 1, "byteOffset": -2, "componentType": 5123}, "values": {"bufferView": 0}}}`, 1),
+			"t.gltf: meshes[0].primitives[0].attributes.POSITION: accessors[0].sparse.indices.byteOffset: -2 is negative"},
 		// Offsets and lengths near 2^63 do not overflow the range checks.
 		{strings.Replace(triDoc(node, scn, ""), `{"bufferView": 0,`, `{"byteOffset": 9223372036854775797, "bufferView": 0,`, 1),
 			"t.gltf: meshes[0].primitives[0].attributes.POSITION: accessors[0].byteOffset: 9223372036854775797 beyond bufferView 0 of 36 bytes"},
