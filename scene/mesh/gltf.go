@@ -706,7 +706,7 @@ func (l *gltfLoader) bufferView(bi int, field string) ([]byte, int, error) {
 	case bv.ByteOffset < 0:
 		return nil, 0, l.errf("%s: bufferViews[%d].byteOffset: %d is negative", field, bi, bv.ByteOffset)
 	case bv.ByteLength < 1:
-		return nil, 0, l.errf("%s: bufferViews[%d].byteLength: %d is less than 1 (glTF's minimum)", field, bi, bv.ByteLength)
+		return nil, 0, l.errf("%s: bufferViews[%d].byteLength: %d, want at least 1", field, bi, bv.ByteLength)
 	case bv.ByteOffset > len(data):
 		return nil, 0, l.errf("%s: bufferViews[%d].byteOffset: %d beyond buffer %d of %d bytes", field, bi, bv.ByteOffset, bv.Buffer, len(data))
 	case bv.ByteLength > len(data):
