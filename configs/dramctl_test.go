@@ -38,7 +38,7 @@ func TestDRAMCtlErrors(t *testing.T) {
 		{"preset", head + "  preset: DDR9\n", `m.yaml:3: memory.preset: "DDR9" is not one of GDDR5, GDDR6, HBM2, LPDDR4`},
 		{"burst beyond the granule", "rop: {compression: false}\ndepth_unit: {compression: false}\n" + head +
 			"  interleave_bytes: 64\n  preset: HBM2\n  geometry: {bus_width: 256}\n",
-			"m.yaml:7: memory.geometry.bus_width: a burst of 128 bytes (BusWidth/8*BurstLength) exceeds InterleaveBytes 64: a burst must lie in one channel's granule"},
+			"m.yaml:7: memory.geometry.bus_width: a burst of 128 bytes (bus_width/8*burst_length) exceeds interleave_bytes 64: a burst must lie in one channel's granule"},
 	}
 	wantParseErrors(t, tests)
 }

@@ -198,10 +198,11 @@ func (c *Config) validateBuilt(fail func(fields at, format string, a ...any) err
 	}
 	var fe *memory.FieldError
 	if errors.As(err, &fe) {
+		msg := memoryNames.Replace(fe.Msg)
 		if f, ok := memoryFields[fe.Field]; ok {
-			return fail(append(f, "memory", "l2"), "%s", fe.Msg)
+			return fail(append(f, "memory", "l2"), "%s", msg)
 		}
-		return fail(at{"memory", "l2"}, "%s: %s", fe.Field, fe.Msg)
+		return fail(at{"memory", "l2"}, "%s: %s", fe.Field, msg)
 	} else if err != nil {
 		return fail(at{"memory"}, "%v", err)
 	}
@@ -235,6 +236,13 @@ var memoryFields = map[string]at{
 	"L2.BankLatency":        {"l2.bank_latency"},
 	"L2.Freq":               {"clocks.core_mhz"},
 }
+
+// memoryNames writes the memory package's Go names in its messages as the
+// configuration's fields ("a burst of 128 bytes (bus_width/8*burst_length)
+// exceeds interleave_bytes 64"); BankGroups before Banks, the longer first.
+var memoryNames = strings.NewReplacer("InterleaveBytes", "interleave_bytes", "NumChannels", "channels",
+	"BusWidth", "bus_width", "BurstLength", "burst_length", "BankGroups", "bank_groups", "Banks", "banks",
+	"Ranks", "ranks", "Columns", "columns", "Rows", "rows", "LineBytes", "line_bytes", "Ways", "ways")
 
 func init() {
 	// dramctl's fields, at their YAML names in the memory section.
