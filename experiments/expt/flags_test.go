@@ -168,3 +168,28 @@ func TestParseArgsBadNumber(t *testing.T) {
 		}
 	}
 }
+
+// TestBudgetShare: runs at once (a study's -workers) each get an equal share
+// of -max-memory, and a refusal says so.
+func TestBudgetShare(t *testing.T) {
+	for _, tc := range []struct {
+		share   int
+		wantMax int64
+		wantErr string
+	}{
+		{0, 4 << 30, "x needs about 5.0 GiB, more than the memory budget of 4.0 GiB (-max-memory)"},
+		{1, 4 << 30, "x needs about 5.0 GiB, more than the memory budget of 4.0 GiB (-max-memory)"},
+		{2, 2 << 30, "x needs about 5.0 GiB, more than the memory budget of 2.0 GiB (-max-memory 4.0 GiB shared by 2 workers)"},
+		{4, 1 << 30, "x needs about 5.0 GiB, more than the memory budget of 1.0 GiB (-max-memory 4.0 GiB shared by 4 workers)"},
+	} {
+		in := &Inputs{MaxMemory: 4 << 30}
+		in.ShareWith(tc.share)
+		b := in.Budget()
+		if b.Max() != tc.wantMax {
+			t.Errorf("share %d: budget %d, want %d", tc.share, b.Max(), tc.wantMax)
+		}
+		if err := b.Reserve("x", 5<<30); err == nil || err.Error() != tc.wantErr {
+			t.Errorf("share %d: %v, want %s", tc.share, err, tc.wantErr)
+		}
+	}
+}

@@ -27,6 +27,17 @@ type Inputs struct {
 	// BuiltinOnly, set before Register, says the binary loads built-in
 	// scenes only, which name no files: -allow-path is not offered.
 	BuiltinOnly bool
+
+	share int // runs at once that share MaxMemory (ShareWith)
+}
+
+// ShareWith says that n runs (a study's -workers) run at once: each run's
+// Budget is then an equal share of MaxMemory, so that together they stay
+// within it.
+func (in *Inputs) ShareWith(n int) {
+	if in != nil {
+		in.share = n
+	}
 }
 
 // Register adds -allow-path (unless BuiltinOnly) and -max-memory to fs.
@@ -34,7 +45,7 @@ func (in *Inputs) Register(fs *flag.FlagSet) {
 	if !in.BuiltinOnly {
 		in.registerAllowPath(fs)
 	}
-	fs.Func("max-memory", fmt.Sprintf("memory budget of a load and run, e.g. 6G (default: a quarter of physical memory, %s here)",
+	fs.Func("max-memory", fmt.Sprintf("memory budget of a load and run, e.g. 6G, shared equally by a study's -workers (default: a quarter of physical memory, %s here)",
 		inputs.Bytes(inputs.DefaultMaxMemory())), func(s string) error {
 		n, err := inputs.ParseBytes(s)
 		if err != nil {
@@ -55,12 +66,19 @@ func (in *Inputs) registerAllowPath(fs *flag.FlagSet) {
 	})
 }
 
-// Budget returns a new memory budget of MaxMemory bytes (one per run).
+// Budget returns a new memory budget for one run: MaxMemory bytes, or its
+// share when runs run at once (ShareWith).
 func (in *Inputs) Budget() *inputs.Budget {
 	if in == nil {
 		return inputs.NewBudget(0)
 	}
-	return inputs.NewBudget(in.MaxMemory)
+	if in.share <= 1 {
+		return inputs.NewBudget(in.MaxMemory)
+	}
+	all := inputs.NewBudget(in.MaxMemory).Max()
+	b := inputs.NewBudget(all / int64(in.share))
+	b.Source = fmt.Sprintf("-max-memory %s shared by %d workers", inputs.Bytes(all), in.share)
+	return b
 }
 
 // Load loads a scene as LoadScene does, with the allowed folders, within

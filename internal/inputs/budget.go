@@ -77,6 +77,10 @@ func cgroupMax() int64 {
 // working memory). A nil *Budget is the default budget for each call alone
 // (nothing accumulates). A Budget is safe for concurrent use.
 type Budget struct {
+	// Source says where the budget comes from, in its errors ("": the
+	// -max-memory flag).
+	Source string
+
 	max  int64
 	mu   sync.Mutex
 	used int64
@@ -144,7 +148,7 @@ func (b *Budget) take(what string, n int64, keep bool) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if n > b.max-b.used {
-		return &OverBudgetError{What: what, Need: n, Used: b.used, Max: b.max}
+		return &OverBudgetError{What: what, Need: n, Used: b.used, Max: b.max, Source: b.Source}
 	}
 	if keep {
 		b.used += n
@@ -157,14 +161,19 @@ type OverBudgetError struct {
 	What       string
 	Need, Used int64
 	Max        int64
+	Source     string // the Budget's Source
 }
 
 func (e *OverBudgetError) Error() string {
-	if e.Used > 0 {
-		return fmt.Sprintf("%s needs about %s, and %s is already reserved: more than the memory budget of %s (-max-memory)",
-			e.What, Bytes(e.Need), Bytes(e.Used), Bytes(e.Max))
+	src := e.Source
+	if src == "" {
+		src = "-max-memory"
 	}
-	return fmt.Sprintf("%s needs about %s, more than the memory budget of %s (-max-memory)", e.What, Bytes(e.Need), Bytes(e.Max))
+	if e.Used > 0 {
+		return fmt.Sprintf("%s needs about %s, and %s is already reserved: more than the memory budget of %s (%s)",
+			e.What, Bytes(e.Need), Bytes(e.Used), Bytes(e.Max), src)
+	}
+	return fmt.Sprintf("%s needs about %s, more than the memory budget of %s (%s)", e.What, Bytes(e.Need), Bytes(e.Max), src)
 }
 
 // Bytes formats a byte count: "512 B", "3.0 KiB", "1.5 GiB".

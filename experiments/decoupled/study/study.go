@@ -312,6 +312,7 @@ func Run(o Options, w io.Writer) error {
 	if workers <= 0 {
 		workers = 2
 	}
+	o.Inputs.ShareWith(workers) // the points running at once share -max-memory
 	fig, figs, err := o.figures()
 	if err != nil {
 		return err

@@ -60,6 +60,7 @@ func Run(o Options, w io.Writer) error {
 	if workers <= 0 {
 		workers = 2
 	}
+	o.Inputs.ShareWith(workers) // the points running at once share -max-memory
 	p := makePlan(o)
 	pts := p.points()
 	if !o.Sweep.List && !o.Sweep.Merge {

@@ -90,6 +90,7 @@ func (o *Options) defaults() {
 	if o.Inputs == nil {
 		o.Inputs = &expt.Inputs{}
 	}
+	o.Inputs.ShareWith(o.Workers) // the points running at once share -max-memory
 }
 
 // Run measures the study's scenes (all, or the shard o.Sweep names), writes

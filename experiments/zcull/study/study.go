@@ -123,6 +123,7 @@ func Run(o Options, w io.Writer) error {
 	if workers <= 0 {
 		workers = 2
 	}
+	o.Inputs.ShareWith(workers) // the points running at once share -max-memory
 	cases, nMain := p.cases()
 	sw := &expt.Sweep[Result]{Study: "zcull", Out: o.Out, Workers: workers,
 		Fingerprint: expt.Fingerprint{"width": strconv.Itoa(p.w), "height": strconv.Itoa(p.h), "quick": strconv.FormatBool(o.Quick)}}
