@@ -21,7 +21,7 @@ func (p *parser) sceneBlur(root *yaml.Node, top *object) error {
 		if at == nil {
 			at = root
 		}
-		return w.errAt(at, "frames", "frame %d out of range: the scene has %d frame(s), 0 to %d", s.Frame, s.Frames, s.Frames-1)
+		return w.errAt(at, "frames", "frame %d out of range [0, %d]", s.Frame, s.Frames-1)
 	}
 	if n := top.get("blur"); n != nil {
 		v, err := w.float(n, "blur", 0, 1e6)

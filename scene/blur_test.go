@@ -139,7 +139,7 @@ func TestBlurFramesAndDecoupling(t *testing.T) {
 		t.Errorf("WithBlur(2): blur %v, %v", b.Blur, err)
 	}
 	if _, err := Parse("b.yaml", []byte(blurScene), WithFrame(11)); err == nil ||
-		err.Error() != "b.yaml:2: frames: frame 11 out of range: the scene has 11 frame(s), 0 to 10" {
+		err.Error() != "b.yaml:2: frames: frame 11 out of range [0, 10]" {
 		t.Errorf("frame 11: %v", err)
 	}
 }

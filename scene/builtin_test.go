@@ -291,10 +291,10 @@ func TestBatsFrames(t *testing.T) {
 		}
 		prev = s
 	}
-	if _, err := LoadFrame("bats", 50); err == nil || err.Error() != "builtin/bats.yaml:15: frames: frame 50 out of range: the scene has 50 frame(s), 0 to 49" {
+	if _, err := LoadFrame("bats", 50); err == nil || err.Error() != "builtin/bats.yaml:15: frames: frame 50 out of range [0, 49]" {
 		t.Errorf("frame 50: %v", err)
 	}
-	if _, err := LoadFrame("room", 1); err == nil || err.Error() != "builtin/room.yaml:10: frames: frame 1 out of range: the scene has 1 frame(s), 0 to 0" {
+	if _, err := LoadFrame("room", 1); err == nil || err.Error() != "builtin/room.yaml:10: frames: frame 1 out of range [0, 0]" {
 		t.Errorf("room frame 1: %v", err)
 	}
 }

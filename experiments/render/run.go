@@ -132,7 +132,7 @@ func run(o options, w io.Writer) error {
 			return err
 		}
 		if f == 0 && o.frames > s.Frames {
-			return fmt.Errorf("-frames %d: scene %q has %d frame(s)", o.frames, s.Name, s.Frames)
+			return fmt.Errorf("-frames %d: scene %q has %s", o.frames, s.Name, expt.Count(s.Frames, "frame", "frames"))
 		}
 		held, err := o.reserveFrame(budget, cfg, s)
 		if err != nil {
