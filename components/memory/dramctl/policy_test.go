@@ -93,25 +93,6 @@ func TestPagePolicies(t *testing.T) {
 	}
 }
 
-// TestWatermarkDefaults: the watermarks default to 3/4 and 1/4 of the write
-// queue, and the low one stays below a high watermark set lower (write_high:
-// 2 alone on a 32-burst queue is not refused for a default low of 8).
-func TestWatermarkDefaults(t *testing.T) {
-	for _, tc := range []struct{ queue, high, low, wantHigh, wantLow int }{
-		{32, 0, 0, 24, 8},
-		{32, 2, 0, 2, 1},
-		{32, 1, 0, 1, 0},
-		{32, 20, 0, 20, 8},
-		{32, 2, 1, 2, 1},
-		{1, 0, 0, 1, 0},
-	} {
-		c := Config{Preset: "GDDR6", WriteQueue: tc.queue, WriteHigh: tc.high, WriteLow: tc.low}.WithDefaults()
-		if c.WriteHigh != tc.wantHigh || c.WriteLow != tc.wantLow {
-			t.Errorf("queue %d, high %d, low %d: defaults %d/%d, want %d/%d", tc.queue, tc.high, tc.low, c.WriteHigh, c.WriteLow, tc.wantHigh, tc.wantLow)
-		}
-	}
-}
-
 // TestWriteDrain: with reads always queued, writes wait until WriteHigh of
 // them are queued, then drain down to WriteLow. Four writes arrive at cycles
 // 0, 100, 200 and 300 among a continuous read stream; WriteHigh 4: none is
