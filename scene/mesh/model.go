@@ -184,8 +184,9 @@ func LoadOBJ(path string, opt LoadOptions) (*Model, error) {
 		return nil, err
 	}
 	type libMat struct {
-		m   *MTLMaterial
-		lib string
+		m    *MTLMaterial
+		lib  string // the resolved file, which its maps are relative to
+		name string // the library as the OBJ file names it, for errors
 	}
 	known := map[string]libMat{}
 	for _, ref := range obj.MaterialLibs {
@@ -201,13 +202,17 @@ func LoadOBJ(path string, opt LoadOptions) (*Model, error) {
 			}
 			return nil, fmt.Errorf("%s:%d: mtllib: %v%s", path, ref.Line, err, advice)
 		}
-		mats, err := ParseMTL(lib, data)
+		name := ref.File // as the OBJ names it, beside the OBJ's name as given
+		if !filepath.IsAbs(name) {
+			name = filepath.Join(dir, name)
+		}
+		mats, err := ParseMTL(name, data)
 		if err != nil {
 			return nil, err
 		}
 		for i := range mats {
 			if _, dup := known[mats[i].Name]; !dup {
-				known[mats[i].Name] = libMat{&mats[i], lib}
+				known[mats[i].Name] = libMat{&mats[i], lib, name}
 			}
 		}
 	}
@@ -256,7 +261,7 @@ func LoadOBJ(path string, opt LoadOptions) (*Model, error) {
 		if mm.MapKd.File != "" {
 			t, err := texture(lm.lib, mm.MapKd)
 			if err != nil {
-				return nil, fmt.Errorf("%s:%d: map_Kd: %v", lm.lib, mm.MapKd.Line, err)
+				return nil, fmt.Errorf("%s:%d: map_Kd: %v", lm.name, mm.MapKd.Line, err)
 			}
 			mat.Albedo = t
 		}
@@ -265,22 +270,22 @@ func LoadOBJ(path string, opt LoadOptions) (*Model, error) {
 			if mm.MapKd.File != mm.MapD.File {
 				mp, err := roots.Resolve(filepath.Dir(lm.lib), mm.MapD.File)
 				if err != nil {
-					return nil, fmt.Errorf("%s:%d: map_d: %v", lm.lib, mm.MapD.Line, err)
+					return nil, fmt.Errorf("%s:%d: map_d: %v", lm.name, mm.MapD.Line, err)
 				}
 				mask, err := cache.Load(mp)
 				if err != nil {
-					return nil, fmt.Errorf("%s:%d: map_d: %v", lm.lib, mm.MapD.Line, err)
+					return nil, fmt.Errorf("%s:%d: map_d: %v", lm.name, mm.MapD.Line, err)
 				}
 				mat.Albedo, err = withAlphaMask(mat.Albedo, mask, mm.MapD.File)
 				if err != nil {
-					return nil, fmt.Errorf("%s:%d: map_d: %v", lm.lib, mm.MapD.Line, err)
+					return nil, fmt.Errorf("%s:%d: map_d: %v", lm.name, mm.MapD.Line, err)
 				}
 			}
 		}
 		if mm.Normal.File != "" {
 			t, err := texture(lm.lib, mm.Normal)
 			if err != nil {
-				return nil, fmt.Errorf("%s:%d: norm: %v", lm.lib, mm.Normal.Line, err)
+				return nil, fmt.Errorf("%s:%d: norm: %v", lm.name, mm.Normal.Line, err)
 			}
 			mat.Normal = t
 		}

@@ -323,6 +323,14 @@ func TestLoadOBJErrors(t *testing.T) {
 			t.Errorf("got  %v\nwant %s", err, want)
 		}
 	}
+	// An OBJ named by a relative path: its library's errors name the
+	// library as relative too, as the user would write it.
+	t.Chdir(filepath.Dir(dir))
+	rel := filepath.Join(filepath.Base(dir), "x.obj")
+	writeFile(t, rel, "mtllib m.mtl\n"+tri+"usemtl a\nf 1 2 3\n")
+	if _, err := LoadOBJ(rel, LoadOptions{}); err == nil || err.Error() != filepath.Join(filepath.Base(dir), "m.mtl")+`:2: map_Kd: "missing.png": no such file` {
+		t.Errorf("relative OBJ: %v, want the library named relative to the working folder", err)
+	}
 	if _, err := Load(filepath.Join(dir, "x.stl"), LoadOptions{}); err == nil || !strings.Contains(err.Error(), `unsupported mesh file type ".stl"`) {
 		t.Errorf("Load(.stl) = %v", err)
 	}
