@@ -252,8 +252,8 @@ func runTiming(o options, s *scene.Scene, cfg *configs.Config, w io.Writer, suff
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "scene %s: %dx%d, %s per pixel, %d draws, %d triangles; machine %s\n",
-		s.Name, s.Width, s.Height, expt.Count(s.Samples, "sample", "samples"), f.Draws, f.Triangles, cfg.Name)
+	fmt.Fprintf(w, "scene %s: %dx%d, %s per pixel, %s; machine %s\n",
+		s.Name, s.Width, s.Height, expt.Count(s.Samples, "sample", "samples"), drawsAndTriangles(f.Draws, f.Triangles), cfg.Name)
 	multipassLine(w, s, f)
 	sageVideo(w, cfg, s)
 	in, err := o.instruments.Attach(p, f.Draws, o.out, os.Stderr)
@@ -340,9 +340,15 @@ func sageVideo(w io.Writer, cfg *configs.Config, s *scene.Scene) {
 	fmt.Fprintf(w, "video: %s filter (%s, gamma %g) on %d convolve chips, %dx%d output\n", cv.Filter, radius, cv.Gamma, cv.Chips, ow, oh)
 }
 
+// drawsAndTriangles is the scene line's "17 draws, 12112 triangles", in the
+// singular where a count is 1 ("1 draw, 1 triangle": the triangle scene).
+func drawsAndTriangles(draws, triangles int) string {
+	return expt.Count(draws, "draw", "draws") + ", " + expt.Count(triangles, "triangle", "triangles")
+}
+
 func summary(w io.Writer, cfg *configs.Config, s *scene.Scene, f *driver.Frame, c *reference.Counters, wall time.Duration) {
-	fmt.Fprintf(w, "scene %s: %dx%d, %s per pixel, %d draws, %d triangles, %.1f MB of memory\n",
-		s.Name, s.Width, s.Height, expt.Count(s.Samples, "sample", "samples"), f.Draws, f.Triangles, float64(f.Memory.Size())/1e6)
+	fmt.Fprintf(w, "scene %s: %dx%d, %s per pixel, %s, %.1f MB of memory\n",
+		s.Name, s.Width, s.Height, expt.Count(s.Samples, "sample", "samples"), drawsAndTriangles(f.Draws, f.Triangles), float64(f.Memory.Size())/1e6)
 	multipassLine(w, s, f)
 	sageVideo(w, cfg, s)
 	fmt.Fprintf(w, "functional render (reference renderer) in %.2f s\n", wall.Seconds())
