@@ -193,3 +193,15 @@ func TestBudgetShare(t *testing.T) {
 		}
 	}
 }
+
+// TestCount: a count and its noun, singular for 1 only.
+func TestCount(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want string
+	}{{0, "0 labs"}, {1, "1 lab"}, {2, "2 labs"}, {11, "11 labs"}} {
+		if got := Count(tc.n, "lab", "labs"); got != tc.want {
+			t.Errorf("Count(%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+}

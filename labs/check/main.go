@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/gfxsim/gfxsim/experiments/expt"
 )
 
 func main() {
@@ -102,16 +104,8 @@ func checkLabs(root string, labs []Lab, full bool, keep string, log io.Writer) e
 		}
 		fmt.Fprintf(log, "%s: ok (%.1f s)\n", l.Dir, d.Seconds())
 	}
-	fmt.Fprintf(log, "%s ok in %.1f s\n", labCount(len(labs)), time.Since(start).Seconds())
+	fmt.Fprintf(log, "%s ok in %.1f s\n", expt.Count(len(labs), "lab", "labs"), time.Since(start).Seconds())
 	return nil
-}
-
-// labCount is the last line's "11 labs", "1 lab" when one lab was checked.
-func labCount(n int) string {
-	if n == 1 {
-		return "1 lab"
-	}
-	return fmt.Sprintf("%d labs", n)
 }
 
 // findRoot walks up from the working folder to the one holding go.mod and labs/.
