@@ -23,7 +23,8 @@
 //	      stats: [{file: stats.json, keys: [GPU.cycles, GPU.InputAssembler.batches]}]
 //	      csv:   [{file: results.csv, columns: [sweep, scene]}]
 //	      json:  [points/*.json]
-//	    full_outputs: ...   # optional; the outputs of the full settings when they differ
+//	    full_outputs: ...   # optional; the outputs of the full settings when they differ: they
+//	                        # replace outputs, so they repeat everything outputs checks (a test checks it)
 //	expect:
 //	  - that: batch8:GPU.InputAssembler.vertices > batch32:GPU.InputAssembler.vertices
 //	    why: smaller batches shade more vertices (question 1)
