@@ -371,3 +371,56 @@ func TestListLabs(t *testing.T) {
 		t.Errorf("listLabs printed\n%s\nwant\n%s", b.String(), want)
 	}
 }
+
+// TestRunLabsAll: a failing lab does not stop the others; every failure is reported, and the
+// log says which labs passed.
+func TestRunLabsAll(t *testing.T) {
+	bin := t.TempDir()
+	// The fake render fails for the scene "broken" and otherwise writes image.png into its
+	// -o folder (the last argument).
+	script := "#!/bin/sh\nfor a; do out=$a; done\ncase \"$*\" in *broken*) echo 'render: scene broken' >&2; exit 1;; esac\n" +
+		"mkdir -p \"$out\" && echo png > \"$out/image.png\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "render"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	lab := func(dir, scene string) Lab {
+		return Lab{Dir: dir, Title: "x", Commands: []Command{{Name: "a", Program: "render",
+			Small: "-scene " + scene, Full: "-scene " + scene, Outputs: Outputs{Files: []string{"image.png"}}}}}
+	}
+	tests := []struct {
+		name      string
+		labs      []Lab
+		errs, log []string // substrings of the error (none: no error) and of the log
+	}{
+		{"all pass", []Lab{lab("01-a", "room"), lab("02-b", "room")}, nil,
+			[]string{"01-a: ok", "02-b: ok", "2 labs ok"}},
+		{"first fails", []Lab{lab("01-a", "broken"), lab("02-b", "room")}, []string{"lab 01-a, command a"},
+			[]string{"01-a: FAILED", "02-b: ok", "1 of 2 labs failed"}},
+		{"two fail", []Lab{lab("01-a", "broken"), lab("02-b", "room"), lab("03-c", "broken")},
+			[]string{"lab 01-a, command a", "lab 03-c, command a"},
+			[]string{"01-a: FAILED", "02-b: ok", "03-c: FAILED", "2 of 3 labs failed"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var log bytes.Buffer
+			r := Runner{Root: t.TempDir(), Bin: bin, Out: t.TempDir()}
+			err := runLabs(r, tc.labs, time.Now(), &log)
+			if len(tc.errs) == 0 && err != nil {
+				t.Fatalf("runLabs: %v, want no error", err)
+			}
+			if len(tc.errs) > 0 && err == nil {
+				t.Fatalf("runLabs: no error, want %q", tc.errs)
+			}
+			for _, s := range tc.errs {
+				if !strings.Contains(err.Error(), s) {
+					t.Errorf("runLabs: %v, want it to contain %q", err, s)
+				}
+			}
+			for _, s := range tc.log {
+				if !strings.Contains(log.String(), s) {
+					t.Errorf("log %q, want it to contain %q", log.String(), s)
+				}
+			}
+		})
+	}
+}

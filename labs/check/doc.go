@@ -36,8 +36,9 @@
 // pattern matches at least one file and each parses; every stats key exists in its file and
 // is a finite number; every CSV has the named columns and at least one row. The README of a
 // lab quotes each full command as "go run ./experiments/PROGRAM FULL -o out/labs/NN-name/NAME"
-// (the test checks it). Errors name the lab, the command and the missing output. Output goes
-// to a temporary folder, removed at the end unless -keep DIR is given.
+// (the test checks it). Errors name the lab, the command and the missing output; a lab's first
+// failing command ends that lab and the next lab runs, so that all reports every failing lab.
+// Output goes to a temporary folder, removed at the end unless -keep DIR is given.
 //
 // # Expectations
 //
