@@ -72,6 +72,101 @@ func TestReadmes(t *testing.T) {
 	}
 }
 
+// TestFullOutputsKeepSmall: a command's full_outputs replace its outputs at the full
+// settings, so every file, statistic, CSV file and column the small settings check must be
+// checked at the full settings too; otherwise -full stops checking outputs the handout asks
+// for (lab 07's study listed table1_shaders.csv and table5_passes.csv only at small settings).
+func TestFullOutputsKeepSmall(t *testing.T) {
+	_, labs := load(t)
+	for _, l := range labs {
+		for _, c := range l.Commands {
+			if c.FullOutputs != nil {
+				for _, miss := range missingOutputs(c.Outputs, *c.FullOutputs) {
+					t.Errorf("lab %s, command %s: full_outputs drop %s, which outputs check at the small settings", l.Dir, c.Name, miss)
+				}
+			}
+		}
+	}
+}
+
+func TestMissingOutputs(t *testing.T) {
+	small := Outputs{
+		Files: []string{"a.png", "b.png"},
+		JSON:  []string{"points/*.json"},
+		Stats: []StatsCheck{{File: "stats.json", Keys: []string{"GPU.cycles", "GPU.x"}}},
+		CSV:   []CSVCheck{{File: "t.csv", Columns: []string{"p", "q"}}, {File: "u.csv", Columns: []string{"r"}}},
+	}
+	tests := []struct {
+		name string
+		full Outputs
+		want string // the missing outputs joined by "; "
+	}{
+		{"superset", Outputs{
+			Files: []string{"b.png", "a.png", "c.png"},
+			JSON:  []string{"points/*.json"},
+			Stats: []StatsCheck{{File: "stats.json", Keys: []string{"GPU.x", "GPU.cycles", "GPU.y"}}},
+			CSV:   []CSVCheck{{File: "u.csv", Columns: []string{"r"}}, {File: "t.csv", Columns: []string{"q", "p", "s"}}},
+		}, ""},
+		{"empty", Outputs{}, "file a.png; file b.png; json points/*.json; stats.json: GPU.cycles; stats.json: GPU.x; t.csv: column p; t.csv: column q; u.csv: column r"},
+		{"a column and a file", Outputs{
+			Files: []string{"a.png"},
+			JSON:  []string{"points/*.json"},
+			Stats: []StatsCheck{{File: "stats.json", Keys: []string{"GPU.cycles", "GPU.x"}}},
+			CSV:   []CSVCheck{{File: "t.csv", Columns: []string{"p"}}},
+		}, "file b.png; t.csv: column q; u.csv: column r"},
+	}
+	for _, tc := range tests {
+		if got := strings.Join(missingOutputs(small, tc.full), "; "); got != tc.want {
+			t.Errorf("%s: missingOutputs = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// missingOutputs lists what small checks and full does not.
+func missingOutputs(small, full Outputs) []string {
+	has := map[string]bool{}
+	for _, f := range full.Files {
+		has["file "+f] = true
+	}
+	for _, f := range full.JSON {
+		has["json "+f] = true
+	}
+	for _, s := range full.Stats {
+		for _, k := range s.Keys {
+			has[s.File+": "+k] = true
+		}
+	}
+	for _, c := range full.CSV {
+		for _, col := range c.Columns {
+			has[c.File+": column "+col] = true
+		}
+	}
+	var want []string
+	for _, f := range small.Files {
+		want = append(want, "file "+f)
+	}
+	for _, f := range small.JSON {
+		want = append(want, "json "+f)
+	}
+	for _, s := range small.Stats {
+		for _, k := range s.Keys {
+			want = append(want, s.File+": "+k)
+		}
+	}
+	for _, c := range small.CSV {
+		for _, col := range c.Columns {
+			want = append(want, c.File+": column "+col)
+		}
+	}
+	var miss []string
+	for _, w := range want {
+		if !has[w] {
+			miss = append(miss, w)
+		}
+	}
+	return miss
+}
+
 func load(t *testing.T) (string, []Lab) {
 	t.Helper()
 	root, err := findRoot()
@@ -274,5 +369,58 @@ func TestListLabs(t *testing.T) {
 		"  expect (full): a:y < b:y\n    why: full only\n"
 	if b.String() != want {
 		t.Errorf("listLabs printed\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+// TestRunLabsAll: a failing lab does not stop the others; every failure is reported, and the
+// log says which labs passed.
+func TestRunLabsAll(t *testing.T) {
+	bin := t.TempDir()
+	// The fake render fails for the scene "broken" and otherwise writes image.png into its
+	// -o folder (the last argument).
+	script := "#!/bin/sh\nfor a; do out=$a; done\ncase \"$*\" in *broken*) echo 'render: scene broken' >&2; exit 1;; esac\n" +
+		"mkdir -p \"$out\" && echo png > \"$out/image.png\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "render"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	lab := func(dir, scene string) Lab {
+		return Lab{Dir: dir, Title: "x", Commands: []Command{{Name: "a", Program: "render",
+			Small: "-scene " + scene, Full: "-scene " + scene, Outputs: Outputs{Files: []string{"image.png"}}}}}
+	}
+	tests := []struct {
+		name      string
+		labs      []Lab
+		errs, log []string // substrings of the error (none: no error) and of the log
+	}{
+		{"all pass", []Lab{lab("01-a", "room"), lab("02-b", "room")}, nil,
+			[]string{"01-a: ok", "02-b: ok", "2 labs ok"}},
+		{"first fails", []Lab{lab("01-a", "broken"), lab("02-b", "room")}, []string{"lab 01-a, command a"},
+			[]string{"01-a: FAILED", "02-b: ok", "1 of 2 labs failed"}},
+		{"two fail", []Lab{lab("01-a", "broken"), lab("02-b", "room"), lab("03-c", "broken")},
+			[]string{"lab 01-a, command a", "lab 03-c, command a"},
+			[]string{"01-a: FAILED", "02-b: ok", "03-c: FAILED", "2 of 3 labs failed"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var log bytes.Buffer
+			r := Runner{Root: t.TempDir(), Bin: bin, Out: t.TempDir()}
+			err := runLabs(r, tc.labs, time.Now(), &log)
+			if len(tc.errs) == 0 && err != nil {
+				t.Fatalf("runLabs: %v, want no error", err)
+			}
+			if len(tc.errs) > 0 && err == nil {
+				t.Fatalf("runLabs: no error, want %q", tc.errs)
+			}
+			for _, s := range tc.errs {
+				if !strings.Contains(err.Error(), s) {
+					t.Errorf("runLabs: %v, want it to contain %q", err, s)
+				}
+			}
+			for _, s := range tc.log {
+				if !strings.Contains(log.String(), s) {
+					t.Errorf("log %q, want it to contain %q", log.String(), s)
+				}
+			}
+		})
 	}
 }

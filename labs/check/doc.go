@@ -23,7 +23,8 @@
 //	      stats: [{file: stats.json, keys: [GPU.cycles, GPU.InputAssembler.batches]}]
 //	      csv:   [{file: results.csv, columns: [sweep, scene]}]
 //	      json:  [points/*.json]
-//	    full_outputs: ...   # optional; the outputs of the full settings when they differ
+//	    full_outputs: ...   # optional; the outputs of the full settings when they differ: they
+//	                        # replace outputs, so they repeat everything outputs checks (a test checks it)
 //	expect:
 //	  - that: batch8:GPU.InputAssembler.vertices > batch32:GPU.InputAssembler.vertices
 //	    why: smaller batches shade more vertices (question 1)
@@ -35,8 +36,9 @@
 // pattern matches at least one file and each parses; every stats key exists in its file and
 // is a finite number; every CSV has the named columns and at least one row. The README of a
 // lab quotes each full command as "go run ./experiments/PROGRAM FULL -o out/labs/NN-name/NAME"
-// (the test checks it). Errors name the lab, the command and the missing output. Output goes
-// to a temporary folder, removed at the end unless -keep DIR is given.
+// (the test checks it). Errors name the lab, the command and the missing output; a lab's first
+// failing command ends that lab and the next lab runs, so that all reports every failing lab.
+// Output goes to a temporary folder, removed at the end unless -keep DIR is given.
 //
 // # Expectations
 //

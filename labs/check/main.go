@@ -77,7 +77,8 @@ func listLabs(w io.Writer, labs []Lab) {
 	}
 }
 
-// checkLabs builds the binaries and runs the selected labs, stopping at the first failure.
+// checkLabs builds the binaries and runs the selected labs (every one of them, also after a
+// failure).
 func checkLabs(root string, labs []Lab, full bool, keep string, log io.Writer) error {
 	tmp, err := os.MkdirTemp("", "labcheck-")
 	if err != nil {
@@ -97,12 +98,25 @@ func checkLabs(root string, labs []Lab, full bool, keep string, log io.Writer) e
 	}
 	fmt.Fprintf(log, "built the binaries in %.1f s\n", time.Since(start).Seconds())
 	r := Runner{Root: root, Bin: bin, Out: out, Full: full, Log: log}
+	return runLabs(r, labs, start, log)
+}
+
+// runLabs runs every lab with r and returns the errors of those that failed, so that one
+// broken lab does not hide the state of the labs after it.
+func runLabs(r Runner, labs []Lab, start time.Time, log io.Writer) error {
+	var errs []error
 	for _, l := range labs {
 		d, err := r.RunLab(l)
 		if err != nil {
-			return err
+			fmt.Fprintf(log, "%s: FAILED (%.1f s)\n", l.Dir, d.Seconds())
+			errs = append(errs, err)
+			continue
 		}
 		fmt.Fprintf(log, "%s: ok (%.1f s)\n", l.Dir, d.Seconds())
+	}
+	if len(errs) > 0 {
+		fmt.Fprintf(log, "%d of %s failed in %.1f s\n", len(errs), expt.Count(len(labs), "lab", "labs"), time.Since(start).Seconds())
+		return errors.Join(errs...)
 	}
 	fmt.Fprintf(log, "%s ok in %.1f s\n", expt.Count(len(labs), "lab", "labs"), time.Since(start).Seconds())
 	return nil
