@@ -200,7 +200,7 @@ func TestSageChannels(t *testing.T) {
 		}
 	}
 	_, _, err := runFrame(t, cfg, sageFrame(t, cfg, "triangle", 1, 40, 4))
-	want := "two.yaml:2: sage.video.channels: a 1x40 video output: an output 1 pixels wide for 2 channels: each channel needs at least one column"
+	want := "two.yaml:2: sage.video.channels: a 1x40 video output: a 1-pixel-wide output for 2 channels: each channel needs at least one column"
 	if err == nil || err.Error() != want {
 		t.Errorf("a 1-pixel-wide frame on two channels: got %v\nwant %s", err, want)
 	}

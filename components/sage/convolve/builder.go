@@ -92,7 +92,7 @@ func SplitVertical(chips, channels, width int) ([]Stream, error) {
 	case chips < channels:
 		return nil, fmt.Errorf("%d convolve chips for %d channels: each channel needs at least one chip", chips, channels)
 	case width < channels:
-		return nil, fmt.Errorf("an output %d pixels wide for %d channels: each channel needs at least one column", width, channels)
+		return nil, fmt.Errorf("a %d-pixel-wide output for %d channels: each channel needs at least one column", width, channels)
 	}
 	s := make([]Stream, channels)
 	for c := range s {

@@ -539,7 +539,7 @@ func TestSplitVertical(t *testing.T) {
 		want                   string
 	}{
 		{1, 2, 1280, "1 convolve chips for 2 channels: each channel needs at least one chip"},
-		{4, 2, 1, "an output 1 pixels wide for 2 channels: each channel needs at least one column"},
+		{4, 2, 1, "a 1-pixel-wide output for 2 channels: each channel needs at least one column"},
 		{4, 3, 1280, "3 channels: SAGE has 1 or 2 video channels"},
 	} {
 		if _, err := convolve.SplitVertical(tc.chips, tc.channels, tc.width); err == nil || err.Error() != tc.want {
