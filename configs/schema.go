@@ -241,7 +241,7 @@ type Memory struct {
 	InterleaveBytes  int    `yaml:"interleave_bytes" desc:"addresses interleave across channels in blocks of this size (at least the DMA chunk and the input assembler, depth, HiZ and colour cache lines, whose requests go straight to a channel)" unit:"bytes" min:"64" max:"1048576" pow2:"true"`
 	Protocol         string `yaml:"protocol" desc:"DRAM protocol" oneof:"DDR3,DDR4,GDDR5,GDDR5X,GDDR6,HBM,HBM2"`
 	BusWidth         int    `yaml:"bus_width" desc:"DRAM data bus width per channel" unit:"bits" min:"8" max:"4096" pow2:"true"`
-	BurstLength      int    `yaml:"burst_length" desc:"DRAM burst length" min:"1" max:"64" pow2:"true"`
+	BurstLength      int    `yaml:"burst_length" desc:"DRAM burst length: at least one clock of the protocol (2 transfers, GDDR5 4, GDDR5X 8, GDDR6 16)" min:"2" max:"64" pow2:"true"`
 	Ranks            int    `yaml:"ranks" desc:"DRAM ranks per channel" min:"1" max:"16"`
 	BankGroups       int    `yaml:"bank_groups" desc:"DRAM bank groups per rank" min:"1" max:"16"`
 	Banks            int    `yaml:"banks" desc:"DRAM banks per bank group" min:"1" max:"64" pow2:"true"`

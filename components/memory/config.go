@@ -339,6 +339,9 @@ func (d DRAMConfig) validate(interleave uint64) error {
 	if err != nil {
 		return fieldErr("DRAM.Protocol", "%v", err)
 	}
+	if tpc := transfersPerClock(p); d.BurstLength < tpc {
+		return fieldErr("DRAM.BurstLength", "%d transfers is less than one clock at %d transfers per clock (%s)", d.BurstLength, tpc, d.Protocol)
+	}
 	geometry := []struct {
 		field     string
 		v, lo, hi int
