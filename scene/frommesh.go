@@ -71,7 +71,7 @@ func FromMeshFile(path string, opts ...Option) (*Scene, error) {
 				return nil, fmt.Errorf("%s: sibling texture: %v", path, err)
 			}
 			images := teximage.Cache{MaxSize: maxTex, Budget: o.budget, Roots: roots}
-			im, err := images.Load(real)
+			im, err := images.LoadNamed(real, img) // as found beside the mesh
 			if err != nil {
 				return nil, err
 			}

@@ -37,12 +37,13 @@ func (p *parser) meshOptions(skipMaterials bool) mesh.LoadOptions {
 	return mesh.LoadOptions{MaxTextureSize: p.max, SkipMaterials: skipMaterials, Roots: p.roots, Named: true, Budget: p.opt.budget}
 }
 
-// loadImage reads the image file at path, its decoding peak checked against
-// the scene's budget from its header, downscales it and reserves it; a file
-// named by several textures is decoded and reserved once.
-func (p *parser) loadImage(path string) (*teximage.Image, error) {
+// loadImage reads the image file at path, which the scene names as name, its
+// decoding peak checked against the scene's budget from its header,
+// downscales it and reserves it; a file named by several textures is decoded
+// and reserved once.
+func (p *parser) loadImage(path, name string) (*teximage.Image, error) {
 	p.images.MaxSize, p.images.Budget, p.images.Roots = p.max, p.opt.budget, p.roots
-	return p.images.Load(path)
+	return p.images.LoadNamed(path, name)
 }
 
 // reserveGenerated reserves, before they are generated, the n RGBA8 images of

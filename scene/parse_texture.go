@@ -12,6 +12,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
+	"github.com/gfxsim/gfxsim/internal/inputs"
 	"github.com/gfxsim/gfxsim/scene/teximage"
 )
 
@@ -186,7 +187,7 @@ func (p *parser) image(o *object, key string) (*teximage.Image, error) {
 	if err != nil {
 		return nil, err
 	}
-	im, err := p.loadImage(path)
+	im, err := p.loadImage(path, inputs.Quote(n.Value)) // as the scene writes it
 	if err != nil {
 		return nil, p.w.errAt(n, o.path(key), "%v", err)
 	}
