@@ -86,6 +86,7 @@ func TestErrors(t *testing.T) {
 		{"unknown nested key", "raster:\n  tile: 8\n", "m.yaml:2: raster.tile: unknown field (want one of input_queue, output_queue, quad_order, quads_per_cycle, rasterizers, sample_tests_per_cycle, stride, tile_order, tile_size, tiles_per_cycle)"},
 		{"wrong type", "shader_core:\n  count: many\n", `m.yaml:2: shader_core.count: want an integer, got "many"`},
 		{"float for int", "shader_core: {count: 2.5}\n", `m.yaml:1: shader_core.count: want an integer, got "2.5"`},
+		{"number beyond 64 bits", "clocks: {core_mhz: 1e400}\n", `m.yaml:1: clocks.core_mhz: want a finite number, got "1e400"`},
 		{"integer beyond 64 bits", "shader_core: {count: 99999999999999999999}\n", `m.yaml:1: shader_core.count: integer "99999999999999999999" out of range`},
 		{"mapping expected", "raster: 4\n", `m.yaml:1: raster: want a mapping, got "4"`},
 		{"scalar expected", "raster: {rasterizers: [1, 2]}\n", "m.yaml:1: raster.rasterizers: want an integer, got a list"},

@@ -256,7 +256,7 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, path string, f reflect.St
 		}
 		v.SetInt(i)
 	case reflect.Float64:
-		if n.Tag != "!!int" && n.Tag != "!!float" {
+		if n.Tag != "!!int" && n.Tag != "!!float" && !yamlnode.HugeFloat(n) {
 			return d.errf(n, path, "want a number, got %s", inputs.Quote(n.Value))
 		}
 		x, err := strconv.ParseFloat(strings.ReplaceAll(n.Value, "_", ""), 64)

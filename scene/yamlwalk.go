@@ -244,6 +244,9 @@ func (w *walker) number(n *yaml.Node, field string) (float64, error) {
 	switch s.ShortTag() {
 	case "!!int", "!!float":
 	default:
+		if yamlnode.HugeFloat(s) {
+			return 0, w.errAt(s, field, "number %s is beyond the 32-bit float range (±3.4e38)", plain(s.Value))
+		}
 		return 0, w.errAt(s, field, "expected a number, got %s", describe(s))
 	}
 	var f float64

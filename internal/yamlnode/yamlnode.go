@@ -10,6 +10,7 @@ package yamlnode
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"regexp"
@@ -50,6 +51,17 @@ func (e *Error) Error() string {
 func HugeInt(n *yaml.Node) bool {
 	v := strings.TrimLeft(n.Value, "+-")
 	return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!float" && v != "" && strings.Trim(v, "0123456789_") == ""
+}
+
+// HugeFloat reports whether scalar n is a plain (unquoted) number too large
+// for 64 bits ("1e400"), which YAML resolves as a string. Loaders report it
+// as out of range, not as "not a number".
+func HugeFloat(n *yaml.Node) bool {
+	if n.Kind != yaml.ScalarNode || n.Style != 0 || n.ShortTag() != "!!str" {
+		return false
+	}
+	_, err := strconv.ParseFloat(strings.ReplaceAll(n.Value, "_", ""), 64)
+	return errors.Is(err, strconv.ErrRange)
 }
 
 // At returns the Error of field at node n (nil: line unknown) of file.

@@ -70,6 +70,29 @@ func TestHugeInt(t *testing.T) {
 	}
 }
 
+func TestHugeFloat(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want bool
+	}{
+		{"1e400", true},
+		{"-1.5e999", true},
+		{"1e308", false}, // fits: !!float
+		{"1e-400", false},
+		{"abc", false},
+		{"\"1e400\"", false}, // a quoted string
+		{"'1e400'", false},
+	} {
+		root, err := Parse("f.yaml", []byte("a: "+tc.src+"\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := HugeFloat(root.Content[1]); got != tc.want {
+			t.Errorf("%s: HugeFloat %v, want %v", tc.src, got, tc.want)
+		}
+	}
+}
+
 func TestErrorFormat(t *testing.T) {
 	for _, tc := range []struct {
 		e    Error
