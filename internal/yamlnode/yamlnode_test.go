@@ -46,49 +46,36 @@ func TestParseEmptyAndRoot(t *testing.T) {
 	}
 }
 
-func TestHugeInt(t *testing.T) {
+// TestHugeNumbers: numbers too large for 64 bits, which YAML resolves as
+// another type (an integer as a float, a float as a string).
+func TestHugeNumbers(t *testing.T) {
 	for _, tc := range []struct {
-		src  string
-		want bool
+		src        string
+		int, float bool // HugeInt, HugeFloat
 	}{
-		{"99999999999999999999", true},
-		{"-99_999_999_999_999_999_999", true},
-		{"+18446744073709551616", true},
-		{"9223372036854775807", false}, // fits: !!int
-		{"1e20", false},
-		{"2.5", false},
-		{".inf", false},
-		{"\"99999999999999999999\"", false}, // a string
+		{"99999999999999999999", true, false},
+		{"-99_999_999_999_999_999_999", true, false},
+		{"+18446744073709551616", true, false},
+		{"9223372036854775807", false, false}, // fits: !!int
+		{"1e20", false, false},
+		{"2.5", false, false},
+		{".inf", false, false},
+		{"\"99999999999999999999\"", false, false}, // a string
+		{"1e400", false, true},
+		{"-1.5e999", false, true},
+		{"1e308", false, false}, // fits: !!float
+		{"1e-400", false, false},
+		{"abc", false, false},
+		{"\"1e400\"", false, false}, // quoted strings
+		{"'1e400'", false, false},
 	} {
 		root, err := Parse("f.yaml", []byte("a: "+tc.src+"\n"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := HugeInt(root.Content[1]); got != tc.want {
-			t.Errorf("%s: HugeInt %v, want %v", tc.src, got, tc.want)
-		}
-	}
-}
-
-func TestHugeFloat(t *testing.T) {
-	for _, tc := range []struct {
-		src  string
-		want bool
-	}{
-		{"1e400", true},
-		{"-1.5e999", true},
-		{"1e308", false}, // fits: !!float
-		{"1e-400", false},
-		{"abc", false},
-		{"\"1e400\"", false}, // a quoted string
-		{"'1e400'", false},
-	} {
-		root, err := Parse("f.yaml", []byte("a: "+tc.src+"\n"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := HugeFloat(root.Content[1]); got != tc.want {
-			t.Errorf("%s: HugeFloat %v, want %v", tc.src, got, tc.want)
+		n := root.Content[1]
+		if HugeInt(n) != tc.int || HugeFloat(n) != tc.float {
+			t.Errorf("%s: HugeInt %v, HugeFloat %v; want %v, %v", tc.src, HugeInt(n), HugeFloat(n), tc.int, tc.float)
 		}
 	}
 }

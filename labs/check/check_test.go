@@ -293,17 +293,23 @@ func TestSelect(t *testing.T) {
 	}
 }
 
-// TestRunLabErrors runs a fake experiment binary (a shell script) and checks that the errors
-// name the lab, the command, its arguments and what is missing.
-func TestRunLabErrors(t *testing.T) {
+// fakeRender returns a folder holding a fake render binary (a shell script):
+// it writes image.png into its -o folder (the last argument) and fails when
+// asked for the scene "broken" ("render: scene broken: no such scene").
+func fakeRender(t *testing.T) string {
 	bin := t.TempDir()
-	// The fake render writes image.png into its -o folder (the last argument) and fails when
-	// asked for the scene "broken".
 	script := "#!/bin/sh\nfor a; do out=$a; done\ncase \"$*\" in *broken*) echo 'render: scene broken: no such scene' >&2; exit 1;; esac\n" +
 		"mkdir -p \"$out\" && echo png > \"$out/image.png\"\n"
 	if err := os.WriteFile(filepath.Join(bin, "render"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	return bin
+}
+
+// TestRunLabErrors runs a fake experiment binary (a shell script) and checks that the errors
+// name the lab, the command, its arguments and what is missing.
+func TestRunLabErrors(t *testing.T) {
+	bin := fakeRender(t)
 	r := Runner{Root: t.TempDir(), Bin: bin, Out: t.TempDir()}
 	lab := func(args string, want Outputs) Lab {
 		return Lab{Dir: "01-x", Title: "x", Commands: []Command{{Name: "a", Program: "render", Small: args, Full: args, Outputs: want}}}
@@ -375,14 +381,7 @@ func TestListLabs(t *testing.T) {
 // TestRunLabsAll: a failing lab does not stop the others; every failure is reported, and the
 // log says which labs passed.
 func TestRunLabsAll(t *testing.T) {
-	bin := t.TempDir()
-	// The fake render fails for the scene "broken" and otherwise writes image.png into its
-	// -o folder (the last argument).
-	script := "#!/bin/sh\nfor a; do out=$a; done\ncase \"$*\" in *broken*) echo 'render: scene broken' >&2; exit 1;; esac\n" +
-		"mkdir -p \"$out\" && echo png > \"$out/image.png\"\n"
-	if err := os.WriteFile(filepath.Join(bin, "render"), []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	bin := fakeRender(t)
 	lab := func(dir, scene string) Lab {
 		return Lab{Dir: dir, Title: "x", Commands: []Command{{Name: "a", Program: "render",
 			Small: "-scene " + scene, Full: "-scene " + scene, Outputs: Outputs{Files: []string{"image.png"}}}}}
