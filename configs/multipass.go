@@ -66,13 +66,7 @@ func (c *Config) DriverOptions() driver.Options {
 // tex_depth 2)".
 func (c *Config) multipassName() string {
 	place := DefaultNameOr(c.file)
-	line := 0
-	for k, l := range c.lines {
-		if strings.HasPrefix(k, "multipass.") && (line == 0 || l < line) {
-			line = l
-		}
-	}
-	if line > 0 {
+	if line := c.lineOf("multipass"); line > 0 {
 		place = fmt.Sprintf("%s:%d", place, line)
 	}
 	m := c.Multipass
