@@ -25,11 +25,11 @@ import (
 // one sample per pixel (a pass saves one value per pixel), is refused before
 // the run naming the limit's field (CheckScene).
 type Multipass struct {
-	Ops          int     `yaml:"ops" desc:"instructions per pass, restores and their address included (0: unlimited); a scene with a pixel shader no partition fits, or one it splits at more than 1 sample per pixel, is refused before the run" min:"0" max:"1000000"`
-	Registers    int     `yaml:"registers" desc:"temporary registers per pass after allocation (0: unlimited; the ISA has 32); a scene with a pixel shader no partition fits, or one it splits at more than 1 sample per pixel, is refused before the run" min:"0" max:"32"`
-	TexUnits     int     `yaml:"tex_units" desc:"texture units per pass, one per restored value among them (0: unlimited; the ISA has 16); a scene with a pixel shader no partition fits, or one it splits at more than 1 sample per pixel, is refused before the run" min:"0" max:"16"`
-	Interpolants int     `yaml:"interpolants" desc:"varyings read per pass, plus one (the screen position) when it restores (0: unlimited); a scene with a pixel shader no partition fits, or one it splits at more than 1 sample per pixel, is refused before the run" min:"0" max:"16"`
-	TexDepth     int     `yaml:"tex_depth" desc:"levels of dependent texture fetches per pass, a restore being 1 (0: unlimited); a scene with a pixel shader no partition fits, or one it splits at more than 1 sample per pixel, is refused before the run" min:"0" max:"64"`
+	Ops          int     `yaml:"ops" desc:"instructions per pass, restores and their address included (0: unlimited); a shader no partition fits is refused before the run (Small sizes)" min:"0" max:"1000000"`
+	Registers    int     `yaml:"registers" desc:"temporary registers per pass after allocation (0: unlimited; the ISA has 32); a shader no partition fits is refused before the run (Small sizes)" min:"0" max:"32"`
+	TexUnits     int     `yaml:"tex_units" desc:"texture units per pass, one per restored value among them (0: unlimited; the ISA has 16); a shader no partition fits is refused before the run (Small sizes)" min:"0" max:"16"`
+	Interpolants int     `yaml:"interpolants" desc:"varyings read per pass, plus one (the screen position) when it restores (0: unlimited); a shader no partition fits is refused before the run (Small sizes)" min:"0" max:"16"`
+	TexDepth     int     `yaml:"tex_depth" desc:"levels of dependent texture fetches per pass, a restore being 1 (0: unlimited); a shader no partition fits is refused before the run (Small sizes)" min:"0" max:"64"`
 	CostPass     float64 `yaml:"cost_pass" desc:"partitioning cost of a pass (c_p of c_p*passes + c_t*fetches + c_i*instructions)" min:"0" max:"1e9"`
 	CostTex      float64 `yaml:"cost_tex" desc:"partitioning cost of a texture fetch, restores included (c_t)" min:"0" max:"1e9"`
 	CostInst     float64 `yaml:"cost_inst" desc:"partitioning cost of another instruction (c_i)" min:"0" max:"1e9"`
