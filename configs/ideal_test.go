@@ -50,3 +50,18 @@ func TestIdealAccessBytes(t *testing.T) {
 		t.Errorf("depth units read %v bytes at a 32-byte access unit and %v at 64: want fewer at 32", read[32], read[64])
 	}
 }
+
+// TestIdealLatencyIsNotAHang: with the watchdog at its minimum (1,000 core
+// cycles), an ideal memory of 1,500 memory cycles' latency (1,250 core
+// cycles) leaves a request waiting longer than the limit with nothing moving;
+// the channels declare the wait (Akita's controller through a hook on its
+// port, the limited one itself, with its bandwidth's occupancy), so the frame
+// runs to its end and equals the reference image.
+func TestIdealLatencyIsNotAHang(t *testing.T) {
+	for _, limit := range []string{"", ", ideal_max_outstanding: 1", ", ideal_bytes_per_cycle: 1"} {
+		t.Run("latency 1500"+limit, func(t *testing.T) {
+			c := machine(t, "slow", "watchdog_cycles: 1000\nmemory: {type: ideal, ideal_latency: 1500"+limit+"}\n")
+			outlastsWatchdog(t, c, "triangle", 64, 36, 1, 4)
+		})
+	}
+}

@@ -26,11 +26,12 @@ import (
 // cycles.
 type limitedIdeal struct {
 	*timing.TickingComponent
-	top     sim.Port
-	storage *mem.Storage
-	conv    mem.AddressConverter
-	cfg     IdealConfig
-	waker   *timing.Waker
+	top      sim.Port
+	storage  *mem.Storage
+	conv     mem.AddressConverter
+	cfg      IdealConfig
+	waker    *timing.Waker
+	progress *timing.Progress // nil: declares nothing (Memory.SetProgress)
 
 	inFlight []idealEntry // taken, in order; due cycles ascend
 	busyTo   uint64       // bytes x cycles: the channel is busy until busyTo/BytesPerCycle
@@ -140,8 +141,14 @@ func (c *limitedIdeal) take(now sim.VTimeInSec, cycle uint64) bool {
 		if c.NumHooks() > 0 {
 			tracing.TraceReqReceive(req, c)
 		}
-		c.inFlight = append(c.inFlight, idealEntry{req: req, due: cycle + uint64(c.cfg.Latency)})
+		due := cycle + uint64(c.cfg.Latency)
+		c.inFlight = append(c.inFlight, idealEntry{req: req, due: due})
 		progress = true
+		// Busy until the response, and while the request's bytes occupy the channel.
+		if b := uint64(c.cfg.BytesPerCycle); b > 0 {
+			due = max(due, (c.busyTo+b-1)/b)
+		}
+		c.progress.BusyUntil(c.Freq.NCyclesLater(int(due-cycle), now))
 	}
 	return progress
 }

@@ -37,9 +37,11 @@ type Memory struct {
 	// StorageAddress(a). Every channel reads and writes it.
 	Storage *mem.Storage
 
-	round uint64          // InterleaveBytes*NumChannels
-	stats []*portStats    // Akita channels: counters on the Top ports
-	ctls  []*dramctl.Comp // dramctl channels: they keep their own
+	round   uint64          // InterleaveBytes*NumChannels
+	stats   []*portStats    // Akita channels: counters on the Top ports
+	ctls    []*dramctl.Comp // dramctl channels: they keep their own
+	ideals  []*idealBusy    // Akita's ideal channels: their latency, declared to the watchdog
+	limited []*limitedIdeal // gfxsim's limited ideal channels
 }
 
 // Build creates the channels of cfg (defaults applied, validated) on engine.
@@ -79,9 +81,13 @@ func Build(cfg Config, engine sim.Engine, name string) (*Memory, error) {
 		}
 		var comp sim.Component
 		if cfg.Type == TypeIdeal && cfg.Ideal.Limited() {
-			comp = m.buildLimitedIdeal(engine, chName)
+			c := m.buildLimitedIdeal(engine, chName)
+			comp, m.limited = c, append(m.limited, c)
 		} else if cfg.Type == TypeIdeal {
 			comp = m.buildIdeal(engine, chName)
+			busy := &idealBusy{engine: engine, freq: cfg.Freq, latency: cfg.Ideal.Latency}
+			comp.GetPortByName("Top").AcceptHook(busy)
+			m.ideals = append(m.ideals, busy)
 		} else {
 			c, err := m.buildDRAM(engine, chName)
 			if err != nil {
@@ -354,12 +360,36 @@ func (m *Memory) SetHalt(h *timing.Halt) {
 	}
 }
 
-// SetProgress gives the dramctl channels the platform's progress, to which
-// they declare how long their queued requests' commands keep them busy
-// (timing.Progress.BusyUntil): long DRAM timings are not a hang.
+// SetProgress gives the dramctl and ideal channels the platform's progress,
+// to which they declare how long their requests keep them busy
+// (timing.Progress.BusyUntil): long DRAM timings and a long ideal latency are
+// not a hang. (Akita's DRAM channels declare nothing.)
 func (m *Memory) SetProgress(p *timing.Progress) {
 	for _, c := range m.ctls {
 		c.SetProgress(p)
+	}
+	for _, b := range m.ideals {
+		b.progress = p
+	}
+	for _, c := range m.limited {
+		c.progress = p
+	}
+}
+
+// idealBusy is a hook on the Top port of Akita's ideal controller, which
+// answers a request Latency cycles after it takes it from the port: at the
+// take (HookPosPortMsgRetrieve) it declares the channel busy until then.
+type idealBusy struct {
+	engine   sim.Engine
+	freq     sim.Freq
+	latency  int
+	progress *timing.Progress
+}
+
+// Func implements sim.Hook.
+func (h *idealBusy) Func(ctx sim.HookCtx) {
+	if ctx.Pos == sim.HookPosPortMsgRetrieve && h.progress != nil {
+		h.progress.BusyUntil(h.freq.NCyclesLater(h.latency, h.engine.CurrentTime()))
 	}
 }
 
