@@ -30,7 +30,11 @@
 //     protocol.PresentCmd in; protocol.Done (From = Index) and
 //     protocol.DrawDone{Draw, Partition: Index} out.
 //
-// The video read path (ToVideo, LineRequest) is not modelled yet.
+// The video read path does not pass through this component: the 3DRAMs'
+// video pins are components/sage/route's, which serves the convolve chips'
+// LineRequests from the displayed buffer in the memory image (the 3DRAMs'
+// internal video transfers, which would take array cycles from rendering,
+// are not modelled; see route's documentation).
 //
 // # The life of a sample
 //
