@@ -29,6 +29,11 @@
 // saved. Frame.Multipass lists the split draws; the intermediates are listed
 // in Frame.Textures (so their reads are counted by texture).
 //
+// Frame.DrawEstimates holds each draw's estimated work for progress reports
+// (DrawEstimate: its triangles' screen area through its mvp, clipped to the
+// view frustum and culled as its state says, and its primitives); it is a guess
+// made before anything runs, which no statistic uses.
+//
 // Geometry shaders and stream-out (geometry.go): a material with a geometry
 // shader binds it (and unbinds it for the next draw without one); an object's
 // topology draws its mesh as points (a non-indexed Draw of its vertices) or as

@@ -62,11 +62,14 @@ type Frame struct {
 	Stream      uint64 // address of the command stream
 	StreamBytes uint64
 	Draws       int // draw commands (a multipass object draws once per pass)
-	Triangles   int // triangles the draws submit
-	Color       command.Target
-	Depth       command.Target
-	SyncAddr    uint64 // where the end-of-frame sync token is written
-	SyncValue   uint32
+	// DrawEstimates holds each draw command's estimated work, in stream order
+	// (see DrawEstimate).
+	DrawEstimates []DrawEstimate
+	Triangles     int // triangles the draws submit
+	Color         command.Target
+	Depth         command.Target
+	SyncAddr      uint64 // where the end-of-frame sync token is written
+	SyncValue     uint32
 	// Textures lists the textures in memory, in scene order (for traffic
 	// accounting by texture), then the multipass intermediates.
 	Textures []TextureInfo
@@ -120,7 +123,7 @@ func encode(s *scene.Scene, o Options) (*Frame, error) {
 	if err := e.objects(); err != nil {
 		return nil, err
 	}
-	f := &Frame{Memory: e.mem, Color: e.color, Depth: e.depth, Draws: e.draws,
+	f := &Frame{Memory: e.mem, Color: e.color, Depth: e.depth, Draws: e.draws, DrawEstimates: e.estimates,
 		Triangles: e.triangles, SyncValue: 1, Textures: e.texInfo, Multipass: e.multi}
 	for i, b := range e.streamBufs {
 		f.StreamBuffers = append(f.StreamBuffers, StreamBuffer{Name: e.s.StreamBuffers[i].Name, Addr: b.addr, FilledAddr: b.filled, Size: b.size})
@@ -182,6 +185,7 @@ type encoder struct {
 	adjBufs    map[int]command.BindIndexBuffer
 
 	draws, triangles int
+	estimates        []DrawEstimate // one per draw
 	// Multipass: partitions by pixel shader, intermediate targets, the sync
 	// word between passes, the split objects.
 	splits   map[string]*split
@@ -471,6 +475,7 @@ func (e *encoder) objects() error {
 			e.cmd.Append(command.SetStreamOut{})
 		}
 		e.draws++
+		e.estimates = append(e.estimates, e.drawEstimate(obj, env.mvp, mat.State))
 		last.valid, last.raster, last.ds, last.blend, last.vs, last.ps, last.gs = true, rs, ds, bs, vs.addr, ps.addr, gs.addr
 		last.decoupling = dec
 	}

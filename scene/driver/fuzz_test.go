@@ -58,5 +58,6 @@ func FuzzParseEncode(f *testing.F) {
 		if _, err := command.DecodeStream(fr.Memory, fr.Stream, fr.StreamBytes); err != nil {
 			t.Fatalf("the scene's command stream does not decode: %v", err)
 		}
+		checkEstimates(t, fr, 16*16)
 	})
 }

@@ -252,6 +252,7 @@ func (e *encoder) multipassObject(i int, obj *scene.Object, mat *scene.Material,
 		last.valid = true
 		e.cmd.Append(command.DrawIndexed{IndexCount: mb.count})
 		e.draws++
+		e.estimates = append(e.estimates, e.drawEstimate(obj, env.mvp, mat.State))
 		e.triangles += int(mb.count / 3)
 		if !final {
 			if e.passSync == 0 {

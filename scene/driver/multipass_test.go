@@ -71,6 +71,7 @@ func TestMultipassImage(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.pc, err)
 		}
+		checkEstimates(t, f, 96*72) // one per pass
 		passes := map[string]int{}
 		for _, m := range f.Multipass {
 			passes[m.Material] = m.Passes
