@@ -23,7 +23,10 @@
 // Progress. NewProgress prints the draws completed and the simulated cycles to a
 // log every few seconds of wall time, draws its Bar (a progress.Bar: one part
 // per draw and one for the resolve and present; render on a terminal) as draws
-// finish, and, with a monitor, updates the run's entry in it.
+// finish, and, with a monitor, updates the run's entry in it. Its estimate of
+// the time left goes by the count of draws, or, given each draw's estimated
+// work (Progress.Work, from driver.DrawEstimate: render gives it), by the
+// share of that work done; the resolve is not estimated.
 //
 // Monitor (-monitor). StartMonitor serves gfxsim's own web monitor, by default on
 // the loopback interface only (DefaultMonitorAddr, 127.0.0.1 and a free port;

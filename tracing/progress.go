@@ -23,7 +23,13 @@ type Progress struct {
 	// Bar, when not nil, shows the frame's progress: one part per draw and
 	// a last for the resolve and present, redrawn when a draw finishes and
 	// at most every second otherwise (render on a terminal).
-	Bar     *progress.Bar
+	Bar *progress.Bar
+	// Work, when set, holds each draw's estimated work in draw order
+	// (driver.DrawEstimate.Work: screen area and primitives): the time left
+	// in the draws is estimated by the share of it done, not by the count of
+	// draws, which differ in size by orders of magnitude. The resolve and
+	// present are not estimated.
+	Work    []float64
 	lastBar time.Time
 	barDone int
 	p       *configs.Platform
@@ -71,10 +77,7 @@ func (g *Progress) Tick(now sim.VTimeInSec) bool {
 	if g.w != nil && time.Since(g.last) >= g.every {
 		g.last = time.Now()
 		el := time.Since(g.start)
-		eta := progress.ETA(done, g.total, el)
-		if eta != "" { // draws differ in size: a rough guide
-			eta += " at this rate of draws"
-		}
+		eta := g.eta(done, el)
 		if done >= g.total && !finished {
 			eta = ", " + g.remains()
 		}
@@ -93,7 +96,7 @@ func (g *Progress) drawBar(done int, finished bool) {
 	if g.Bar == nil {
 		return
 	}
-	label := "draws"
+	label := "draws" // (short: the line stays within 80 columns)
 	switch {
 	case finished:
 		done, label = g.total+1, "frame done"
@@ -104,6 +107,20 @@ func (g *Progress) drawBar(done int, finished bool) {
 		g.barDone, g.lastBar = done, time.Now()
 		g.Bar.Set(done, label)
 	}
+}
+
+// eta estimates the time left in the draws when done of them took el.
+func (g *Progress) eta(done int, el time.Duration) string {
+	if g.Work == nil {
+		if eta := progress.ETA(done, g.total, el); eta != "" {
+			return eta + " at this rate of draws" // draws differ in size: a rough guide
+		}
+		return ""
+	}
+	if eta := progress.ETAShare(progress.Share(done, g.total, g.Work), el); eta != "" {
+		return eta + " in the draws (by their screen area), then the resolve"
+	}
+	return ""
 }
 
 // remains says what of the frame remains once every draw is through: the

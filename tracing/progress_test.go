@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gfxsim/gfxsim/configs"
 )
@@ -27,5 +28,27 @@ func TestProgressCoversVideoScanOut(t *testing.T) {
 	}
 	if got, want := p.CommandProcessor.FinishTime(), p.Engine.CurrentTime(); got >= want {
 		t.Errorf("the commands finished at %v, the run at %v: the scan-out does not outlast them and the test tests nothing", got, want)
+	}
+}
+
+// TestProgressETA: without draw estimates the time left goes by the count of
+// draws; with them (render) by the share of their estimated work, and says
+// the resolve is left out.
+func TestProgressETA(t *testing.T) {
+	g := &Progress{total: 3}
+	for _, tc := range []struct {
+		work []float64
+		done int
+		want string
+	}{
+		{nil, 1, ", about 18 s left at this rate of draws"},
+		{nil, 3, ""},
+		{[]float64{3, 1, 0}, 1, ", about 3 s left in the draws (by their screen area), then the resolve"},
+		{[]float64{3, 1, 0}, 2, ""}, // the last draw weighs nothing
+	} {
+		g.Work = tc.work
+		if got := g.eta(tc.done, 9*time.Second); got != tc.want {
+			t.Errorf("work %v, %d done: %q, want %q", tc.work, tc.done, got, tc.want)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -260,8 +261,15 @@ func runTiming(o options, s *scene.Scene, cfg *configs.Config, w io.Writer, suff
 	if err != nil {
 		return err
 	}
-	// One part per draw and a last for the resolve and present.
+	// One part per draw and a last for the resolve and present, which is
+	// not estimated (weight 0): the bar fills, and estimates the time left in
+	// the draws, by their estimated work.
 	in.Progress.Bar = progress.New(os.Stderr, f.Draws+1, o.bar)
+	in.Progress.Work = make([]float64, len(f.DrawEstimates))
+	for i, d := range f.DrawEstimates {
+		in.Progress.Work[i] = d.Work()
+	}
+	in.Progress.Bar.Weigh(append(slices.Clone(in.Progress.Work), 0))
 	start := time.Now()
 	res, err := p.Run(f)
 	in.Progress.Bar.Clear() // a run that stopped early leaves no bar behind

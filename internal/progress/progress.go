@@ -46,8 +46,41 @@ func ETA(done, total int, elapsed time.Duration) string {
 	if done <= 0 || done >= total {
 		return ""
 	}
-	left := time.Duration(float64(elapsed) * float64(total-done) / float64(done))
+	return ETAShare(float64(done)/float64(total), elapsed)
+}
+
+// ETAShare returns ", about D left" when share of the work (0 < share < 1)
+// took elapsed, at that rate, or "" when it cannot be estimated (share 0, 1
+// or outside).
+func ETAShare(share float64, elapsed time.Duration) string {
+	if !(share > 0 && share < 1) {
+		return ""
+	}
+	left := time.Duration(float64(elapsed) * (1 - share) / share)
 	return ", about " + Duration(left) + " left"
+}
+
+// Share returns the share of the work done when done of len(weights) parts
+// are, the first done parts, each weighing its entry of weights (nil: equal
+// parts of total). It is 0 when no part weighs anything.
+func Share(done, total int, weights []float64) float64 {
+	if weights == nil {
+		if total <= 0 {
+			return 0
+		}
+		return float64(min(max(done, 0), total)) / float64(total)
+	}
+	sum, got := 0.0, 0.0
+	for i, w := range weights {
+		sum += w
+		if i < done {
+			got += w
+		}
+	}
+	if !(sum > 0) {
+		return 0
+	}
+	return got / sum
 }
 
 // Duration prints d as "42 s", "3 min 05 s" or "2 h 07 min".
@@ -65,12 +98,15 @@ func Duration(d time.Duration) string {
 // Line is the text of a bar of width cells: "[#####.....] 3/40 12 s, about
 // 2 min 28 s left  label".
 func Line(done, total, width int, elapsed time.Duration, label string) string {
-	filled := 0
-	if total > 0 {
-		filled = min(width, width*done/total)
-	}
+	return line(done, total, Share(done, total, nil), width, elapsed, label)
+}
+
+// line is Line with the bar filled, and the time left estimated, by share of
+// the work done.
+func line(done, total int, share float64, width int, elapsed time.Duration, label string) string {
+	filled := min(width, int(float64(width)*share+1e-9)) // (1e-9: 30 x 0.7 fills 21 cells, as 30*7/10)
 	s := fmt.Sprintf("[%s%s] %d/%d %s%s", strings.Repeat("#", filled), strings.Repeat(".", width-filled),
-		done, total, Duration(elapsed), ETA(done, total, elapsed))
+		done, total, Duration(elapsed), ETAShare(share, elapsed))
 	if label != "" {
 		s += "  " + label
 	}
@@ -124,13 +160,14 @@ func (f Flags) Bar(getenv func(string) string, stderr *os.File) bool {
 // does nothing, so callers need not test Enabled twice. It is drawn while
 // some but not all of its parts are done.
 type Bar struct {
-	mu    sync.Mutex
-	w     io.Writer
-	total int
-	done  int
-	label string
-	start time.Time
-	now   func() time.Time
+	mu      sync.Mutex
+	w       io.Writer
+	total   int
+	done    int
+	weights []float64 // the parts' sizes (nil: equal)
+	label   string
+	start   time.Time
+	now     func() time.Time
 }
 
 // New returns a bar of total parts on w, or nil when on is false.
@@ -149,7 +186,23 @@ func (b *Bar) Start(total int) {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.total, b.done, b.label, b.start = total, 0, "", b.now()
+	b.total, b.done, b.weights, b.label, b.start = total, 0, nil, "", b.now()
+}
+
+// Weigh gives the parts their sizes (weights, one per part; nil: equal): the
+// bar fills, and estimates the time left, by the share of their sum done.
+func (b *Bar) Weigh(weights []float64) {
+	if b == nil {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.weights = weights
+}
+
+// text is the bar's line.
+func (b *Bar) text() string {
+	return line(b.done, b.total, Share(b.done, b.total, b.weights), 30, b.now().Sub(b.start), b.label)
 }
 
 // Step counts one part done (label: what it was) and redraws the bar.
@@ -178,7 +231,7 @@ func (b *Bar) set(done int, label string) {
 	if finished {
 		return // the bar's last line is already out
 	}
-	fmt.Fprintf(b.w, "\r\x1b[K%s", Line(b.done, b.total, 30, b.now().Sub(b.start), label))
+	fmt.Fprintf(b.w, "\r\x1b[K%s", b.text())
 	if b.done >= b.total {
 		fmt.Fprintln(b.w)
 	}
@@ -211,7 +264,7 @@ func (bw barWriter) Write(p []byte) (int, error) {
 	}
 	n, err := bw.w.Write(p)
 	if b.drawn() {
-		fmt.Fprint(b.w, Line(b.done, b.total, 30, b.now().Sub(b.start), b.label))
+		fmt.Fprint(b.w, b.text())
 	}
 	return n, err
 }

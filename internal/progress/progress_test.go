@@ -26,6 +26,32 @@ func TestETAAndDuration(t *testing.T) {
 	}
 }
 
+// TestShare: the share done of parts weighed by weights (nil: equal), and
+// the time left at that rate.
+func TestShare(t *testing.T) {
+	for _, tc := range []struct {
+		done, total int
+		weights     []float64
+		want        float64
+		eta         string // after 9 s
+	}{
+		{3, 12, nil, 0.25, ", about 27 s left"},
+		{0, 12, nil, 0, ""},
+		{12, 12, nil, 1, ""},
+		{1, 3, []float64{3, 1, 0}, 0.75, ", about 3 s left"},
+		{2, 3, []float64{3, 1, 0}, 1, ""}, // the last part weighs nothing: no estimate
+		{1, 2, []float64{0, 0}, 0, ""},
+	} {
+		got := Share(tc.done, tc.total, tc.weights)
+		if got != tc.want {
+			t.Errorf("Share(%d, %d, %v) = %v, want %v", tc.done, tc.total, tc.weights, got, tc.want)
+		}
+		if eta := ETAShare(got, 9*time.Second); eta != tc.eta {
+			t.Errorf("ETAShare(%v, 9 s) = %q, want %q", got, eta, tc.eta)
+		}
+	}
+}
+
 func TestLine(t *testing.T) {
 	if got, want := Line(3, 12, 8, 9*time.Second, "ZMASK room"), "[##......] 3/12 9 s, about 27 s left  ZMASK room"; got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
@@ -49,6 +75,15 @@ func TestBarRedrawsInPlace(t *testing.T) {
 		"\r\x1b[Ka log line\n" +
 		"\r\x1b[K[##############################] 2/2 4 s  b\n"
 	if out.String() != want {
+		t.Errorf("got  %q\nwant %q", out.String(), want)
+	}
+	// Weighed parts: the bar fills, and estimates the time left, by weight.
+	out.Reset()
+	b.Start(3) // at t0 + 4 s
+	b.now = func() time.Time { return t0.Add(8 * time.Second) }
+	b.Weigh([]float64{3, 1, 0})
+	b.Set(1, "c")
+	if want := "\r\x1b[K[######################........] 1/3 4 s, about 1 s left  c"; out.String() != want {
 		t.Errorf("got  %q\nwant %q", out.String(), want)
 	}
 	var off *Bar = New(&out, 2, false)
