@@ -130,7 +130,8 @@
 // pixel quad with all its samples: at most 4 x samples, like it), or with
 // SamplesPerCycle > 0 its surviving samples at that rate in blend.
 //
-// Cost models (Config.Costs). CostFlat (the default) is the above: a pixel quad
+// Cost models (Config.Costs). CostFlat (DefaultCosts; configs/sortlast.yaml
+// uses CostBySamples, cost: by_samples) is the above: a pixel quad
 // costs one quad of QuadsPerCycle whatever its samples, format and blend.
 // CostBySamples makes the blend rate depend on the work: every quad, pixel or
 // visibility, costs its live samples, times Costs.WideFormat when the colour
