@@ -56,10 +56,11 @@
 //     carried out DecodeCycles cycles later. A malformed command, a stream that
 //     ends inside a command, or one that ends without End stops the run.
 //  3. Resource fetch. BindShader (the code), SetConstants (Count x 16 bytes) and
-//     BindTexture (the 32-byte descriptor) first DMA-read the bytes they refer to,
-//     in pieces that do not cross a DMAChunkBytes boundary, and wait for all of
-//     them (wait_dma). Shader code outside the memory image is an error; unmapped
-//     constants or descriptors are not fetched (the tracker reads zeros).
+//     BindTexture (the 48-byte descriptor, command.TextureDescriptorBytes) first
+//     DMA-read the bytes they refer to, in pieces that do not cross a
+//     DMAChunkBytes boundary, and wait for all of them (wait_dma). Shader
+//     code outside the memory image is an error; unmapped constants or
+//     descriptors are not fetched (the tracker reads zeros).
 //  4. Apply. The command goes through the state.Tracker (which reads the
 //     resources from the memory image). A state error stops the run.
 //  5. Draw and DrawIndexed wait until fewer than StateVersions draws are in

@@ -119,8 +119,9 @@
 //
 // A message whose lines hit is looked up in the cycle after it is accepted,
 // tested in the next and sent Latency cycles later: with a direct connection
-// and Latency 2, a TileQuads sent at cycle 0 is accepted at 1, looked up and
-// tested at 2... (TestTimingPinned). A miss adds the memory latency.
+// and Latency 2, a TileQuads sent at cycle 0 is accepted at 1, looked up at
+// 2, tested at 3, sent at 5 and received by the depth unit at 6
+// (TestTimingPinned, sent at cycle 10). A miss adds the memory latency.
 //
 // # Parameters (Builder)
 //

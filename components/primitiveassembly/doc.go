@@ -202,7 +202,8 @@
 // GSPrimitives), so_primitives_written, so_primitives_needed,
 // so_bytes_written (the reference's SO counters), so_write_requests,
 // so_write_bytes and the stream-out client's counters under
-// "<name>.stream_out."; and the activity: cycles_wait_gs_warp,
+// "<name>.stream_out." (only once a draw has streamed out: the client is
+// made then); and the activity: cycles_wait_gs_warp,
 // cycles_wait_stream_out, cycles_busy (assembling, clipping, a
 // primitive in the setup pipeline, distributing or sending), cycles_wait_batch
 // (the next batch in order has not arrived), cycles_blocked_output (a

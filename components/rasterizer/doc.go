@@ -43,8 +43,10 @@
 //	                            (k = PartitionTileRatio: raster tiles per partition tile, each way);
 //	                            protocol.DrawEnd{draw, From: r} to every depth unit
 //
-// The platform sets DepthUnits (one port per depth unit, by partition) and may
-// set TileFilter.
+// The platform sets DepthUnits (one port per partition: the FromRasterizers
+// port of the partition's HiZ unit when the machine has HiZ units, as
+// configs/sortlast.yaml does, else that of its depth unit) and may set
+// TileFilter.
 //
 // # Life of a primitive
 //

@@ -117,7 +117,8 @@
 //     (at most RetirePerCycle) leaves as one protocol.ShadedSamples to that
 //     ROP; the references are released when the ROP accepts it.
 //
-// Without it (the default configuration) nothing of this exists and
+// Without it (DefaultConfig; configs/sortlast.yaml and sortmiddle.yaml turn
+// it on) nothing of this exists and
 // a VisibilityQuads is a protocol error; 2D traffic has the same timing,
 // messages and statistics either way.
 //

@@ -26,9 +26,12 @@
 // (checked on the memory image's bytes) moves LineSize/samples bytes and is
 // tagged compressed, and a later miss on it reads that many bytes; any other
 // line moves whole. The same tag memory holds the fast-clear state. It pays only
-// when the block is at least the memory access unit (Cache.MinBlock, 64): RGBA8 at
-// 4x MSAA needs 256-byte lines (64-byte blocks); at 1x, or with smaller lines,
-// compression is never applied (counted as cache_compression_unusable). The
+// when the block is at least the memory access unit (Cache.MinBlock: 64 bytes
+// in DefaultConfig; configs sets the machine's DRAM burst, 32 bytes on
+// configs/sortlast.yaml's GDDR6): RGBA8 at 4x MSAA needs 256-byte lines
+// (64-byte blocks) with a 64-byte unit, 128-byte lines with a 32-byte one; at
+// 1x, or with smaller lines, compression is never applied (counted as
+// cache_compression_unusable). The
 // memory image keeps the uncompressed contents: only the request sizes change.
 //
 // ROP p serves the screen tiles (tx, ty) of TileSize pixels (the partition
@@ -130,7 +133,8 @@
 // pixel quad with all its samples: at most 4 x samples, like it), or with
 // SamplesPerCycle > 0 its surviving samples at that rate in blend.
 //
-// Cost models (Config.Costs). CostFlat (the default) is the above: a pixel quad
+// Cost models (Config.Costs). CostFlat (DefaultCosts; configs/sortlast.yaml
+// uses CostBySamples, cost: by_samples) is the above: a pixel quad
 // costs one quad of QuadsPerCycle whatever its samples, format and blend.
 // CostBySamples makes the blend rate depend on the work: every quad, pixel or
 // visibility, costs its live samples, times Costs.WideFormat when the colour

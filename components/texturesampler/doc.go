@@ -1,5 +1,6 @@
 // Package texturesampler models the texture sampler of a shader core
-// ("GPU.TextureSampler[c]", one per core) in gfxsim's timed sort-last GPU: a
+// ("GPU.TextureSampler[k]", one per core, or one per cluster of
+// texture_sampler.cores_per_sampler cores) in gfxsim's timed sort-last GPU: a
 // long, in-order pipeline that turns a warp's texture requests into filtered
 // values, with a small L1 of texel lines in front of the shared texture L2
 // (docs/design-timing.md, section 5; Giesen, "A trip through the Graphics
@@ -102,7 +103,8 @@
 //     for a texture wider than 32 bits per texel (RGBA16F, RGBA32F) and by
 //     SRGB for an sRGB one, and it occupies the filter for
 //     ceil(cost/TexelQuadsPerCycle) cycles (an unbound request costs 1 per
-//     lane). The default is FilterCostFlat (the lane rate above).
+//     lane). DefaultConfig's is FilterCostFlat (the lane rate above);
+//     configs/sortlast.yaml sets filter_cost: by_texel_quads.
 //  5. Response. The oldest request's response leaves when it is ready; a
 //     refused send is retried when the port frees (blocked_output), and the
 //     requests behind it wait.

@@ -1,9 +1,9 @@
 // Package distributor models the distribution unit of the SAGE master chip
 // ("GPU.Distributor"; Deering & Naegle 2002, §3.2: "geometric primitives
 // streams of vertex data [are] distributed in a load-balanced way to the four
-// parallel render pipelines"; docs/sage.md section 3). It takes the command
-// processor's draws in API order and sends every draw to every pipe, as one
-// chunk per pipe (a triangle range of the draw, possibly empty), and a
+// parallel render pipelines"; ../shared/docs/sage.md section 3). It takes the
+// command processor's draws in API order and sends every draw to every pipe,
+// as one chunk per pipe (a triangle range of the draw, possibly empty), and a
 // protocol.DrawPlan sideband to every pipe's sample fill saying whether the
 // draw's samples wait behind a barrier.
 //

@@ -1,8 +1,8 @@
 // Package interleave models one interleave of the SAGE sample buffer (Deering
-// & Naegle 2002, §3.5; docs/sage.md section 3): ChipsPerInterleave 3DRAM
-// chips (4 on the board, 8 interleaves) sharing one control, address and data
-// bus from a sched chip, which do the z compare and the blend inside the
-// memory, so that a sample update is a write, not a read-modify-write.
+// & Naegle 2002, §3.5; ../shared/docs/sage.md section 3): ChipsPerInterleave
+// 3DRAM chips (4 on the board, 8 interleaves) sharing one control, address
+// and data bus from a sched chip, which do the z compare and the blend inside
+// the memory, so that a sample update is a write, not a read-modify-write.
 //
 // # Hardware
 //

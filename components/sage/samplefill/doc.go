@@ -2,10 +2,10 @@
 // ("GPU.Pipe[p].SampleFill"; Deering & Naegle 2002, §3.3: the chip
 // "interpolates color, z and alpha channel data at each sample point" and
 // outputs "a stream of sample RGBAZ packets, with screen pixel x,y address and
-// sample index" on "two external output buses"; docs/sage.md section 3). It
-// sits after the pipe's rasterizer (whose ToDepthUnits is wired to
-// FromRasterizer), shades every covered sample on the pipe's shader core and
-// sends the samples to the two sched chips.
+// sample index" on "two external output buses"; ../shared/docs/sage.md
+// section 3). It sits after the pipe's rasterizer (whose ToDepthUnits is wired
+// to FromRasterizer), shades every covered sample on the pipe's shader core
+// and sends the samples to the two sched chips.
 //
 // # Ports
 //
@@ -73,7 +73,7 @@
 //	QuadsPerWarp: 8               sample quads per warp (1..16; 32 lanes)
 //	WarpsInFlight: 8              reorder-buffer warps
 //	SamplesPerCycle: 8            samples packed into bursts per cycle (assumed)
-//	PacketBytes: 16               bytes per sample packet (assumed, docs/sage.md)
+//	PacketBytes: 16               bytes per sample packet (assumed, ../shared/docs/sage.md)
 //	BurstSamples: 16              samples per SampleBurst at most (assumed)
 //	Geometry: 1280x1024x8, 8 interleaves of 4 chips   the sample buffer map
 //	InterleavesPerSched: 4        interleaves per sched (the board's 8 over 2)

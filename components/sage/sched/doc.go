@@ -1,7 +1,7 @@
 // Package sched models a sched chip of the SAGE machine (Deering & Naegle
-// 2002, §3.4; docs/sage.md section 3): the sort-last network between the
-// render pipes' sample fill and the 3DRAM interleaves. The board has two;
-// Sched[k] serves the interleaves i with i / (interleaves/2) == k.
+// 2002, §3.4; ../shared/docs/sage.md section 3): the sort-last network
+// between the render pipes' sample fill and the 3DRAM interleaves. The board
+// has two; Sched[k] serves the interleaves i with i / (interleaves/2) == k.
 //
 // # Hardware
 //
@@ -67,7 +67,7 @@
 //     the lane's next burst (so none is ever replaced or dropped).
 //
 // Every FIFO keeps each pipe's samples in order; across pipes there is no
-// order except at barriers (docs/sage.md, the ordering rule).
+// order except at barriers (../shared/docs/sage.md, the ordering rule).
 //
 // # Parameters (builder)
 //
