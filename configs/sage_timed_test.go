@@ -220,7 +220,7 @@ func TestSageSlowSampleBuffer(t *testing.T) {
 }
 
 // TestSageSlowPixelClock: a 16x8 raster refreshed once a second has a pixel
-// clock of 21 x 9 x 1 Hz: the video output ticks every 2.6 million cycles of
+// clock of 22 x 9 x 1 Hz: the video output ticks every 2.5 million cycles of
 // the 500 MHz pipes, longer than the watchdog's default limit, while spans
 // wait for its next edge. The output says it is busy until that edge
 // (timing.Progress.BusyUntil), so the frame runs to its end (it stalled at the

@@ -11,7 +11,7 @@ type Mode int
 
 // The distribution modes.
 const (
-	// Document is the rule of docs/sage.md: order-independent draws
+	// Document is the rule of ../shared/docs/sage.md: order-independent draws
 	// (pipeline.OrderIndependent) in chunks over the pipes, order-dependent
 	// draws whole to one pipe, a barrier at each change of class and when an
 	// order-dependent draw goes to another pipe than the previous one.

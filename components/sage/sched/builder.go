@@ -35,7 +35,7 @@ type Config struct {
 }
 
 // DefaultConfig is Sched[0] of the board (the paper gives none of these
-// numbers; docs/sage.md section 1 "silent"): 4 pipes, interleaves 0 to 3,
+// numbers; ../shared/docs/sage.md section 1 "silent"): 4 pipes, interleaves 0 to 3,
 // input FIFOs of 256 samples, second-stage FIFOs of 64 samples, a hysteresis
 // of 16 samples, pre-write queues of 64 samples snooped 16 samples ahead, one
 // sample per cycle per interleave (a 3DRAM interleave takes one sample write

@@ -36,8 +36,8 @@
 //
 // The pixel clock can be far slower than the core clock the platform's
 // watchdog counts (a 16x8 raster at 1 Hz: totals 22 x 9, 198 Hz, a tick
-// every 2.5 million cycles of a 500 MHz core). The output therefore declares itself busy
-// (timing.Progress.BusyUntil) until its next edge whenever a message waits for
+// every 2.5 million cycles of a 500 MHz core). The output therefore declares
+// itself busy (timing.Progress.BusyUntil) until its next edge whenever a message waits for
 // it or it will tick again, and until its oldest span leaves a full FIFO: a
 // span waiting for the pixel clock is modelled work, not a hang.
 //

@@ -75,7 +75,7 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 
 // NotifyRecv ticks the output at its next pixel clock edge and declares it
 // busy until then: the pixel clock can be far slower than the core clock the
-// watchdog counts (a 16x8 raster at 1 Hz ticks every 2.6 million cycles of a
+// watchdog counts (a 16x8 raster at 1 Hz ticks every 2.5 million cycles of a
 // 500 MHz core), and a span or a PresentCmd waiting for that edge is modelled
 // work, not a hang (timing.Progress.BusyUntil).
 func (c *Comp) NotifyRecv(now sim.VTimeInSec, p sim.Port) {

@@ -21,7 +21,7 @@ const (
 	depthBytes  = 4
 )
 
-// The paper's numbers (Deering and Naegle 2002; docs/sage.md section 1).
+// The paper's numbers (Deering and Naegle 2002; ../shared/docs/sage.md section 1).
 const (
 	paperTrianglesPerPipe = 20e6   // section 3.3: 20 M per pipe
 	paperTriangles        = 80e6   // abstract, conclusions: 80 M with four pipes
