@@ -10,7 +10,7 @@
 // shards into the tables and figures (-merge), refusing a missing, repeated or
 // differently configured point. The tables are always built from the decoded
 // files, so that one process and N merged shards write the same bytes;
-// ShardsMatch checks it (every study's TestShardsMatch). Reserve,
+// ShardsMatch checks it (every study's TestShardsMatch; sage's TestQuick). Reserve,
 // ReserveFrame and ReserveTimedFrame reserve a run's memory estimate in its
 // budget (-max-memory) before anything large is built.
 package expt

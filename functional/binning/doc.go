@@ -25,11 +25,12 @@
 //
 // # Bins in memory
 //
-// Each bin is a chained list of chunks of ChunkBytes: EntryBytes-byte entries
-// (the primitive's index in the pass's parameter buffer and its draw), and the
-// chunk's last 8 bytes hold the address of the next chunk. The parameter
-// buffer holds each binned primitive once, RecordBytes(links) bytes (the
-// edge equations, depth plane and the three vertices of every interpolant,
-// as protocol.PrimitiveMsg charges a bus). Layout places the parameter buffer
-// and the chunks in a region of memory above the frame's image.
+// Each bin is a chained list of chunks of the binner's ChunkBytes:
+// EntryBytes-byte entries (the primitive's index in the pass's parameter buffer
+// and its draw), and the chunk's last LinkBytes hold the address of the next
+// chunk. The parameter buffer holds each binned primitive once,
+// RecordBytes(links) bytes (the edge equations, depth plane and the three
+// vertices of every interpolant, as protocol.PrimitiveMsg charges a bus). The
+// binner places the parameter buffer and the chunks in a region of memory above
+// the frame's image (components/sortmiddle/binner's SetFrame).
 package binning

@@ -57,7 +57,8 @@
 // fused multiply-add); the transcendentals (RSQ EX2 LG2 POW SIN COS) are
 // computed in float64 with Go's math package and rounded once to float32.
 // _sat clamps the result to [0,1], NaN becoming 0. Each opcode has a class
-// for the timing model (Opcode.Class: ALU, SFU, derivative, texture, kill).
+// for the timing model (Opcode.Class: ALU, SFU, derivative, texture, kill,
+// emit).
 //
 // # Pixel shader specifics
 //

@@ -47,7 +47,8 @@
 // Index reordering (reorder.go): with Options.ReorderIndices > 0 the driver
 // uploads the index buffer of each mesh whose every draw is order-independent
 // (opaque, depth tested with less/greater (or equal) and depth written:
-// OrderIndependent) with its triangles reordered for vertex reuse by
+// OrderIndependent), streams nothing out and has no geometry shader that reads
+// sv_primitiveid (Reorderable) with its triangles reordered for vertex reuse by
 // vertexcache.Tipsify; the triangles and their windings stay the same, so the
 // image changes only where two triangles of the mesh meet a sample at exactly
 // the same depth. Blended meshes keep their order. With

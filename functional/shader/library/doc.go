@@ -31,7 +31,7 @@
 // particles die) and particle_sprite expands particles into squares. Their
 // parameters are the geometry shader's (Material.Params lists VS, GS, PS).
 //
-// The last three are the test shaders of the multipass partitioner
+// bowlingpin, bumppin and wood are the test shaders of the multipass partitioner
 // (functional/shader/multipass), written after the three shaders of Chan et
 // al., "Efficient Partitioning of Fragment Shaders for Multipass Rendering on
 // Programmable Graphics Hardware" (2002): the RenderMan bowling pin with a

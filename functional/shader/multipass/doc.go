@@ -22,14 +22,15 @@
 // the passes that read it: the restore
 //
 //	mul  rA, sv_position, inv_target_size   ; once per pass, before the first restore
-//	texl rX.mask, rA, s_intermediate        ; in place of the saved instruction
+//	texl rX.mask, rA, sK                    ; in place of the saved instruction
 //
-// fetches level 0 at the pixel's own texel. After partitioning, the passes
-// are ordered (postorder of their roots: every pass after the passes whose
-// values it reads) and the saved values are assigned to intermediate
-// textures by Chaitin's graph colouring of their lifetimes (a pass never
-// renders into a texture it reads), which uses as few textures as values are
-// ever live at once.
+// fetches level 0 at the pixel's own texel of the intermediate texture k that
+// holds the value (sampler IntermediateName(k), "intermediate<k>"). After
+// partitioning, the passes are ordered (postorder of their roots: every pass
+// after the passes whose values it reads) and the saved values are assigned
+// to intermediate textures by Chaitin's graph colouring of their lifetimes (a
+// pass never renders into a texture it reads), which uses as few textures as
+// values are ever live at once.
 //
 // # The back end: VALID by code generation
 //
