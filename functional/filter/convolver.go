@@ -40,7 +40,7 @@ type Stats struct {
 	Pixels uint64 // output pixels computed
 	// SamplesRead counts samples read from existing pixels of the window (those
 	// whose samples can lie within the radius), and, for a nearest-sample
-	// fallback, the rest of the 5x5 window.
+	// fallback, every sample of the 5x5 window's existing pixels again.
 	SamplesRead uint64
 	// MACs counts colour multiply-adds: 4 (RGBA) per sample read by the filter (the
 	// paper's 400 per pixel at 5x5x4 samples); the coefficient sum is as many again
