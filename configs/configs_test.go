@@ -82,7 +82,7 @@ func wantParseErrors(t *testing.T, tests []parseError) {
 
 func TestErrors(t *testing.T) {
 	tests := []parseError{
-		{"unknown top key", "shader_cores: {count: 2}\n", "m.yaml:1: shader_cores: unknown field (want one of buses, clocks, command_processor, decoupled, depth_unit, engine, engine_workers, hiz, input_assembler, l2, machine, memory, multipass, name, primitive_assembly, quad_packer, raster, reorder_buffer, rop, sage, shader_core, sortmiddle, texture_sampler, watchdog_cycles)"},
+		{"unknown top key", "shader_cores: {count: 2}\n", "m.yaml:1: shader_cores: unknown field; did you mean \"shader_core\"? (want one of buses, clocks, command_processor, decoupled, depth_unit, engine, engine_workers, hiz, input_assembler, l2, machine, memory, multipass, name, primitive_assembly, quad_packer, raster, reorder_buffer, rop, sage, shader_core, sortmiddle, texture_sampler, watchdog_cycles)"},
 		{"unknown nested key", "raster:\n  tile: 8\n", "m.yaml:2: raster.tile: unknown field (want one of input_queue, output_queue, quad_order, quads_per_cycle, rasterizers, sample_tests_per_cycle, stride, tile_order, tile_size, tiles_per_cycle)"},
 		{"wrong type", "shader_core:\n  count: many\n", `m.yaml:2: shader_core.count: want an integer, got "many"`},
 		{"float for int", "shader_core: {count: 2.5}\n", `m.yaml:1: shader_core.count: want an integer, got "2.5"`},
@@ -96,7 +96,8 @@ func TestErrors(t *testing.T) {
 		{"zero pattern seed", "decoupled: {pattern_seed: 0}\n", "m.yaml:1: decoupled.pattern_seed: 0 out of range [1, 2147483647]"},
 		{"zero latency link width", "buses:\n  tile: {width: 0}\n", "m.yaml:2: buses.tile.width: 0 out of range [1, 65536] bytes/cycle"},
 		{"not pow2", "raster: {tile_size: 12}\n", "m.yaml:1: raster.tile_size: 12 is not a power of two"},
-		{"oneof", "memory: {type: sram}\n", `m.yaml:1: memory.type: "sram" is not one of dram, ideal, dramctl`},
+		{"oneof, far from all", "memory: {type: flash}\n", `m.yaml:1: memory.type: "flash" is not one of dram, ideal, dramctl`},
+		{"oneof", "memory: {type: sram}\n", `m.yaml:1: memory.type: "sram" is not one of dram, ideal, dramctl; did you mean "dram"?`},
 		{"duplicate", "engine: serial\nengine: parallel\n", "m.yaml:2: engine: duplicate key"},
 		{"sage section without machine", "raster: {rasterizers: 2}\nsage: {pipes: 2}\n",
 			"m.yaml:2: sage: this section configures the sage machine, but the file names no machine and runs the default sortlast one: add machine: sage"},

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/gfxsim/gfxsim/internal/inputs"
+	"github.com/gfxsim/gfxsim/internal/names"
 	"github.com/gfxsim/gfxsim/internal/yamlnode"
 	"gopkg.in/yaml.v3"
 )
@@ -324,11 +325,11 @@ func typeName(v reflect.Value) string {
 func (d *decoder) mapping(n *yaml.Node, v reflect.Value, path string, depth int) error {
 	t := v.Type()
 	fields := map[string]int{}
-	var names []string
+	var fieldNames []string
 	for i := 0; i < t.NumField(); i++ {
 		if tag := t.Field(i).Tag.Get("yaml"); tag != "" && tag != "-" {
 			fields[tag] = i
-			names = append(names, tag)
+			fieldNames = append(fieldNames, tag)
 		}
 	}
 	seen := map[string]bool{}
@@ -345,15 +346,15 @@ func (d *decoder) mapping(n *yaml.Node, v reflect.Value, path string, depth int)
 		idx, ok := fields[k.Value]
 		if !ok && path == "" && i == 0 && !inputs.KeyLike(k.Value) {
 			// Nothing of the file was a configuration yet: quote none of it.
-			sort.Strings(names)
-			return d.errf(k, "", "not a configuration file: its first key is not a configuration key (allowed: %s)", strings.Join(names, ", "))
+			sort.Strings(fieldNames)
+			return d.errf(k, "", "not a configuration file: its first key is not a configuration key (allowed: %s)", strings.Join(fieldNames, ", "))
 		}
 		if !ok && k.Tag == "!!merge" {
 			return d.errf(k, fp, "merge keys are not supported in configuration files: write the fields out (an anchor and alias of a whole value work)")
 		}
 		if !ok {
-			sort.Strings(names)
-			return d.errf(k, fp, "unknown field (want one of %s)", strings.Join(names, ", "))
+			sort.Strings(fieldNames)
+			return d.errf(k, fp, "unknown field%s (want one of %s)", names.DidYouMean(k.Value, fieldNames), strings.Join(fieldNames, ", "))
 		}
 		if seen[k.Value] {
 			return d.errf(k, fp, "duplicate key")
@@ -396,7 +397,8 @@ func checkField(f reflect.StructField, v reflect.Value, fail func(string, ...any
 				return nil
 			}
 		}
-		return fail("%s is not one of %s", inputs.Quote(v.String()), strings.ReplaceAll(one, ",", ", "))
+		return fail("%s is not one of %s%s", inputs.Quote(v.String()), strings.ReplaceAll(one, ",", ", "),
+			names.DidYouMean(v.String(), strings.Split(one, ",")))
 	}
 	return nil
 }

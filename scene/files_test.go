@@ -138,7 +138,7 @@ objects:
 	// Part meshes and file materials cannot be named by objects.
 	bad := strings.Replace(src, "{name: walled, mesh: quad, material: wall}", "{name: walled, mesh: quad/0, material: wall}", 1)
 	writeFile(t, path, []byte(bad))
-	if _, err := Load(path); err == nil || err.Error() != path+`:12: objects[2].mesh: unknown mesh "quad/0"` {
+	if _, err := Load(path); err == nil || err.Error() != path+`:12: objects[2].mesh: unknown mesh "quad/0"; did you mean "quad"?` {
 		t.Errorf("part mesh by name: %v", err)
 	}
 	// A textured material on a mesh without texture coordinates.

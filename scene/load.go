@@ -10,6 +10,7 @@ import (
 
 	"github.com/gfxsim/gfxsim/functional/geom"
 	"github.com/gfxsim/gfxsim/internal/inputs"
+	"github.com/gfxsim/gfxsim/internal/names"
 )
 
 // DefaultName is the built-in scene used when none is chosen.
@@ -138,11 +139,11 @@ func BuiltinNames() []string {
 // BuiltinSource returns the YAML text of a built-in scene.
 func BuiltinSource(name string) ([]byte, error) {
 	if strings.ContainsAny(name, "/\\.") {
-		return nil, fmt.Errorf("unknown built-in scene %q (have %s)", name, strings.Join(BuiltinNames(), ", "))
+		return nil, fmt.Errorf("unknown built-in scene %q%s (have %s)", name, names.DidYouMean(name, BuiltinNames()), strings.Join(BuiltinNames(), ", "))
 	}
 	data, err := builtinFS.ReadFile("builtin/" + name + ".yaml")
 	if err != nil {
-		return nil, fmt.Errorf("unknown built-in scene %q (have %s)", name, strings.Join(BuiltinNames(), ", "))
+		return nil, fmt.Errorf("unknown built-in scene %q%s (have %s)", name, names.DidYouMean(name, BuiltinNames()), strings.Join(BuiltinNames(), ", "))
 	}
 	return data, nil
 }
@@ -189,6 +190,6 @@ func Open(nameOrPath string, opts ...Option) (*Scene, error) {
 	if fi, err := os.Stat(nameOrPath); err == nil && fi.IsDir() {
 		return nil, fmt.Errorf("scene %q is a folder: name the scene file in it (.yaml, .yml, .obj, .gltf or .glb)", nameOrPath)
 	}
-	return nil, fmt.Errorf("unknown scene %q: not a built-in scene (%s) nor a .yaml, .yml, .obj, .gltf or .glb file",
-		nameOrPath, strings.Join(BuiltinNames(), ", "))
+	return nil, fmt.Errorf("unknown scene %q: not a built-in scene (%s) nor a .yaml, .yml, .obj, .gltf or .glb file%s",
+		nameOrPath, strings.Join(BuiltinNames(), ", "), names.DidYouMean(nameOrPath, BuiltinNames()))
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gfxsim/gfxsim/functional/geom"
 	"github.com/gfxsim/gfxsim/internal/inputs"
+	"github.com/gfxsim/gfxsim/internal/names"
 )
 
 func (p *parser) material(e entry) error {
@@ -31,7 +32,8 @@ func (p *parser) material(e entry) error {
 	}
 	info, ok := LookupShader(name)
 	if !ok {
-		return w.errAt(sn, o.path("shader"), "unknown shader %s (want one of %s)", inputs.Quote(name), strings.Join(ShaderNames(), ", "))
+		return w.errAt(sn, o.path("shader"), "unknown shader %s%s (want one of %s)", inputs.Quote(name), names.DidYouMean(name, ShaderNames()),
+			strings.Join(ShaderNames(), ", "))
 	}
 	m := Material{Name: e.key, Shader: name, State: DefaultState(), Decoupled: p.decoupled}
 	if n := o.get("decoupled"); n != nil {
@@ -79,7 +81,7 @@ func (p *parser) material(e entry) error {
 			}
 			ti := p.s.TextureIndex(tn)
 			if ti < 0 {
-				return w.errAt(te.v, tf, "unknown texture %s", inputs.Quote(tn))
+				return w.errAt(te.v, tf, "unknown texture %s%s", inputs.Quote(tn), names.DidYouMean(tn, p.textureNames()))
 			}
 			if want, ok := SamplerType(name, te.key); ok && want != p.s.Textures[ti].Type {
 				return w.errAt(te.v, tf, "texture %s is a %v texture, sampler %s of shader %s samples %v textures",

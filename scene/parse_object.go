@@ -9,6 +9,7 @@ import (
 
 	"github.com/gfxsim/gfxsim/functional/geom"
 	"github.com/gfxsim/gfxsim/internal/inputs"
+	"github.com/gfxsim/gfxsim/internal/names"
 	"github.com/gfxsim/gfxsim/scene/internal/rng"
 )
 
@@ -82,7 +83,7 @@ func (p *parser) object(n *yaml.Node, field string) error {
 	}
 	mi := p.s.MeshIndex(meshName)
 	if mi < 0 || p.b.isPart(mi) {
-		return w.errAt(mn, o.path("mesh"), "unknown mesh %s", inputs.Quote(meshName))
+		return w.errAt(mn, o.path("mesh"), "unknown mesh %s%s", inputs.Quote(meshName), names.DidYouMean(meshName, p.meshNames()))
 	}
 	matNode := o.get("material")
 	if matNode == nil {
@@ -212,6 +213,37 @@ func (b *builder) isPart(i int) bool { return b.partMesh[i] }
 // file (such materials cannot be named by objects).
 func (b *builder) isFileMaterial(i int) bool { return b.fileMat[i] }
 
+// meshNames, materialNames and textureNames list the names objects and
+// materials may refer to (not the parts and materials of mesh files), for the
+// errors' guesses.
+func (p *parser) meshNames() []string {
+	var out []string
+	for i, m := range p.s.Meshes {
+		if !p.b.isPart(i) {
+			out = append(out, m.Name)
+		}
+	}
+	return out
+}
+
+func (p *parser) materialNames() []string {
+	var out []string
+	for i, m := range p.s.Materials {
+		if !p.b.isFileMaterial(i) {
+			out = append(out, m.Name)
+		}
+	}
+	return out
+}
+
+func (p *parser) textureNames() []string {
+	out := make([]string, len(p.s.Textures))
+	for i, t := range p.s.Textures {
+		out[i] = t.Name
+	}
+	return out
+}
+
 func (p *parser) repeat(n *yaml.Node, field string, start, end trs) ([]instance, error) {
 	w := p.w
 	r := p.reader(n, field, "count", "step", "jitter", "order", "seed")
@@ -281,7 +313,7 @@ func (p *parser) repeat(n *yaml.Node, field string, start, end trs) ([]instance,
 func (p *parser) namedMaterial(node *yaml.Node, o *object, name string) (int, error) {
 	ma := p.s.MaterialIndex(name)
 	if ma < 0 || p.b.isFileMaterial(ma) {
-		return -1, p.w.errAt(node, o.path("material"), "unknown material %s", inputs.Quote(name))
+		return -1, p.w.errAt(node, o.path("material"), "unknown material %s%s", inputs.Quote(name), names.DidYouMean(name, p.materialNames()))
 	}
 	return ma, nil
 }

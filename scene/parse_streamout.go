@@ -12,6 +12,7 @@ import (
 
 	"github.com/gfxsim/gfxsim/functional/shader/library"
 	"github.com/gfxsim/gfxsim/internal/inputs"
+	"github.com/gfxsim/gfxsim/internal/names"
 )
 
 // Limits of stream-out buffers in a scene.
@@ -256,7 +257,7 @@ func (p *parser) geometryObject(n *yaml.Node, o *object, field string) error {
 			return err
 		}
 		if obj.Mesh = p.s.MeshIndex(meshName); obj.Mesh < 0 || p.b.isPart(obj.Mesh) {
-			return w.errAt(mn, o.path("mesh"), "unknown mesh %s", inputs.Quote(meshName))
+			return w.errAt(mn, o.path("mesh"), "unknown mesh %s%s", inputs.Quote(meshName), names.DidYouMean(meshName, p.meshNames()))
 		}
 		if err := needsTexCoords(&p.s.Materials[ma], p.s.Meshes[obj.Mesh]); err != nil {
 			return w.errAt(matNode, o.path("material"), "%v", err)

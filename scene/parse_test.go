@@ -264,7 +264,7 @@ func TestParseErrors(t *testing.T) {
 		{"textures:\n  a:\n    procedural: {kind: solid, size: 5000}\n", "e.yaml:3: textures.a.procedural.size: 5000 out of range [1, 4096]"},
 		{"textures:\n  a:\n    file: x.png\n", "e.yaml:3: textures.a.file: \"x.png\": no such file"},
 		{"textures:\n  a: {procedural: {kind: solid}, mipmaps: false, filter: trilinear}\n", "e.yaml:2: textures.a.filter: trilinear filtering needs mipmaps"},
-		{"textures:\n  a: {procedural: {kind: solid}, address: mirrored}\n", `e.yaml:2: textures.a.address: unknown value "mirrored" (want one of wrap, clamp, mirror, border, mirror_once)`},
+		{"textures:\n  a: {procedural: {kind: solid}, address: mirrored}\n", `e.yaml:2: textures.a.address: unknown value "mirrored"; did you mean "mirror"? (want one of wrap, clamp, mirror, border, mirror_once)`},
 		{"textures:\n  a: {procedural: {kind: solid}, address: [wrap, clamp, border, wrap]}\n", "e.yaml:2: textures.a.address: expected one mode, [u, v] or [u, v, w], got 4 values"},
 		{"textures:\n  a: {procedural: {kind: solid}, format: bc7}\n", `e.yaml:2: textures.a.format: unknown value "bc7" (want one of rgba8, rgba8_srgb, r8, rg8, rgba16f, rgba32f, bc1, bc2, bc3, bc4, bc5)`},
 		{"textures:\n  a: {procedural: {kind: solid}, format: bc1, srgb: true}\n", "e.yaml:2: textures.a.srgb: sRGB needs format rgba8, not bc1"},
@@ -279,7 +279,7 @@ func TestParseErrors(t *testing.T) {
 		{"textures:\n  a: {type: array}\n", "e.yaml:2: textures.a: needs layers"},
 		{"textures:\n  a: {type: array, layers: [{procedural: {kind: solid, size: 4}}, {procedural: {kind: solid, size: 8}}]}\n", "e.yaml:2: textures.a.layers: image 1 is 8x8, image 0 is 4x4: all must have the same size"},
 		{"textures:\n  a: {type: array, layers: [{}]}\n", "e.yaml:2: textures.a.layers[0]: needs file or procedural"},
-		{"textures:\n  a: {type: 3d, procedural: {kind: checker}}\n", `e.yaml:2: textures.a.procedural.kind: unknown value "checker" (want one of noise3d, checker3d)`},
+		{"textures:\n  a: {type: 3d, procedural: {kind: checker}}\n", `e.yaml:2: textures.a.procedural.kind: unknown value "checker"; did you mean "checker3d"? (want one of noise3d, checker3d)`},
 		{"textures:\n  a: {type: 3d, procedural: {kind: noise3d, size: [4, 4]}}\n", "e.yaml:2: textures.a.procedural.size: expected an integer or a list of 3 integers, got 2 values"},
 		{"textures:\n  a: {type: 3d, procedural: {kind: noise3d, size: 4000}}\n", "e.yaml:2: textures.a.procedural.size: 4000 out of range [1, 2048]"},
 		{"textures:\n  a: {type: 4d, procedural: {kind: solid}}\n", `e.yaml:2: textures.a.type: unknown value "4d" (want one of 2d, array, cube, 3d)`},
@@ -321,6 +321,12 @@ func TestParseErrors(t *testing.T) {
 			`e.yaml:10: objects[1].repeat: the transform of "tri[1]" is not finite: its translation, rotation or scale overflows a 32-bit float`},
 		{base + obj + "  - mesh: tri\n    material: red\n    visible: false\n", "e.yaml:9: objects[1].visible: unknown field (want one of name, mesh, material, transform, motion, repeat, animation, bats, topology, stream_out, draw_auto, ping_pong)"},
 		{"a: &x [1\n", "e.yaml:1: yaml: did not find expected ',' or ']'"},
+		// A slip of the keyboard gets a guess (internal/names.DidYouMean).
+		{"camrea: {fov_y: 40}\n", `e.yaml:1: camrea: unknown field; did you mean "camera"? (want one of name, resolution, samples, max_texture_size, frames, blur, decoupled, clear, camera, ambient, lights, textures, meshes, materials, stream_buffers, objects)`},
+		{"materials:\n  m: {shader: blinnphon}\n", `e.yaml:2: materials.m.shader: unknown shader "blinnphon"; did you mean "blinnphong"? (want one of unlit, gouraud, blinnphong, textured, normalmap, alphatest, depthwrite, long, envmap, layered, volume, bowlingpin, bumppin, grass, silhouette, particle_step, particle_sprite, wood)`},
+		{"textures:\n  bricks: {procedural: {kind: solid}}\nmaterials:\n  m:\n    shader: textured\n    textures: {albedo: brick}\n", `e.yaml:6: materials.m.textures.albedo: unknown texture "brick"; did you mean "bricks"?`},
+		{base + "objects:\n  - {mesh: tri, material: rde}\n", `e.yaml:6: objects[0].material: unknown material "rde"; did you mean "red"?`},
+		{base + "objects:\n  - {mesh: tir, material: red}\n", `e.yaml:6: objects[0].mesh: unknown mesh "tir"; did you mean "tri"?`},
 	}
 	for _, tc := range tests {
 		_, err := Parse("e.yaml", []byte(tc.src))

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gfxsim/gfxsim/internal/inputs"
+	"github.com/gfxsim/gfxsim/internal/names"
 	"github.com/gfxsim/gfxsim/internal/yamlnode"
 	"gopkg.in/yaml.v3"
 )
@@ -148,7 +149,7 @@ func (w *walker) object(n *yaml.Node, field string, allowed ...string) (*object,
 			return nil, w.errAt(e.kn, "", "not a scene file: its first key is not a scene key (want one of %s)", strings.Join(allowed, ", "))
 		}
 		if !slices.Contains(allowed, e.key) {
-			return nil, w.errAt(e.kn, join(field, e.key), "unknown field (want one of %s)", strings.Join(allowed, ", "))
+			return nil, w.errAt(e.kn, join(field, e.key), "unknown field%s (want one of %s)", names.DidYouMean(e.key, allowed), strings.Join(allowed, ", "))
 		}
 		if v, err := w.resolve(e.v, join(field, e.key)); err == nil && v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null" {
 			continue // "key:" with no value (or ~) means the default
@@ -394,15 +395,15 @@ func lenText(lo, hi int) string {
 }
 
 // enum reads one of names and returns its index.
-func (w *walker) enum(n *yaml.Node, field string, names []string) (int, error) {
+func (w *walker) enum(n *yaml.Node, field string, known []string) (int, error) {
 	s, err := w.str(n, field)
 	if err != nil {
 		return 0, err
 	}
-	if i := slices.Index(names, s); i >= 0 {
+	if i := slices.Index(known, s); i >= 0 {
 		return i, nil
 	}
-	return 0, w.errAt(n, field, "unknown value %s (want one of %s)", inputs.Quote(s), strings.Join(names, ", "))
+	return 0, w.errAt(n, field, "unknown value %s%s (want one of %s)", inputs.Quote(s), names.DidYouMean(s, known), strings.Join(known, ", "))
 }
 
 // enumField reads the optional field key of o, one of names, into *dst.

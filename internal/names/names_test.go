@@ -70,3 +70,47 @@ func FuzzCompare(f *testing.F) {
 		}
 	})
 }
+
+func TestDidYouMean(t *testing.T) {
+	known := []string{"memory", "machine", "type", "line_bytes", "rop", "raster", "ideal_latency", "ideal_width"}
+	for _, tc := range []struct{ given, want string }{
+		{"memroy", `; did you mean "memory"?`},        // two neighbours swapped
+		{"Memory", `; did you mean "memory"?`},        // case
+		{"typ", `; did you mean "type"?`},             // a letter left out
+		{"line_byte", `; did you mean "line_bytes"?`}, // one left out at the end
+		{"ideal_latncy", `; did you mean "ideal_latency"?`},
+		{"lines_bytez", `; did you mean "line_bytes"?`}, // two edits
+		{"memory", ""}, // known
+		{"ideal", ""},  // too far from both ideal_ names
+		{"rap", `; did you mean "rop"?`},
+		{"ra", ""},  // two edits from rop: as many as half its letters
+		{"xyz", ""}, // nothing close
+		{"mashine", `; did you mean "machine"?`},
+		{"", ""},
+	} {
+		if got := DidYouMean(tc.given, known); got != tc.want {
+			t.Errorf("DidYouMean(%q) = %q, want %q", tc.given, got, tc.want)
+		}
+	}
+	// Two names equally close: no guess.
+	if got := DidYouMean("cat", []string{"bat", "hat"}); got != "" {
+		t.Errorf("a tie gave %q", got)
+	}
+}
+
+func TestEditDistance(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want int
+	}{
+		{"", "", 0}, {"abc", "abc", 0}, {"abc", "acb", 1}, {"abc", "ab", 1}, {"abc", "xbc", 1},
+		{"kitten", "sitting", 3}, {"ca", "abc", 3},
+	} {
+		if got := editDistance(tc.a, tc.b, 10); got != tc.want {
+			t.Errorf("editDistance(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
+		}
+	}
+	if got := editDistance("kitten", "sitting", 2); got != 2 {
+		t.Errorf("with limit 2: %d, want 2", got)
+	}
+}
