@@ -11,6 +11,7 @@ import (
 	"github.com/gfxsim/gfxsim/internal/inputs"
 	"github.com/gfxsim/gfxsim/internal/names"
 	"github.com/gfxsim/gfxsim/scene/internal/rng"
+	"github.com/gfxsim/gfxsim/scene/mesh"
 )
 
 // trs is a transform as translation, Euler rotation (degrees, X then Y then
@@ -217,29 +218,24 @@ func (b *builder) isFileMaterial(i int) bool { return b.fileMat[i] }
 // materials may refer to (not the parts and materials of mesh files), for the
 // errors' guesses.
 func (p *parser) meshNames() []string {
-	var out []string
-	for i, m := range p.s.Meshes {
-		if !p.b.isPart(i) {
-			out = append(out, m.Name)
-		}
-	}
-	return out
+	return namesOf(p.s.Meshes, func(m *mesh.Mesh) string { return m.Name }, p.b.isPart)
 }
 
 func (p *parser) materialNames() []string {
-	var out []string
-	for i, m := range p.s.Materials {
-		if !p.b.isFileMaterial(i) {
-			out = append(out, m.Name)
-		}
-	}
-	return out
+	return namesOf(p.s.Materials, func(m Material) string { return m.Name }, p.b.isFileMaterial)
 }
 
 func (p *parser) textureNames() []string {
-	out := make([]string, len(p.s.Textures))
-	for i, t := range p.s.Textures {
-		out[i] = t.Name
+	return namesOf(p.s.Textures, func(t Texture) string { return t.Name }, func(int) bool { return false })
+}
+
+// namesOf returns the names of items, but those of the indices hidden reports.
+func namesOf[T any](items []T, name func(T) string, hidden func(int) bool) []string {
+	var out []string
+	for i, x := range items {
+		if !hidden(i) {
+			out = append(out, name(x))
+		}
 	}
 	return out
 }
