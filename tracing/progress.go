@@ -32,16 +32,20 @@ type Progress struct {
 	Work    []float64
 	lastBar time.Time
 	barDone int
-	p       *configs.Platform
-	waker   *timing.Waker
-	w       io.Writer
-	every   time.Duration
-	total   int
-	start   time.Time
-	last    time.Time
-	run     *MonitorRun
-	done    bool
-	period  int
+	// lastDone draws were done at doneAt (the time left is estimated from
+	// then, progress.ETAShare).
+	lastDone int
+	doneAt   time.Time
+	p        *configs.Platform
+	waker    *timing.Waker
+	w        io.Writer
+	every    time.Duration
+	total    int
+	start    time.Time
+	last     time.Time
+	run      *MonitorRun
+	done     bool
+	period   int
 }
 
 // NewProgress reports the progress of p's frame of totalDraws draws to w (nil: no
@@ -51,7 +55,7 @@ func NewProgress(p *configs.Platform, totalDraws int, w io.Writer, every time.Du
 	g.TickingComponent = timing.NewTickingComponent("GPU.Progress", p.Engine, p.CoreFreq, g)
 	g.waker = timing.NewWaker(p.Engine, p.CoreFreq, g)
 	g.start = time.Now()
-	g.last = g.start
+	g.last, g.doneAt = g.start, g.start
 	g.waker.WakeIn(0, g.period)
 	return g
 }
@@ -69,6 +73,9 @@ func (g *Progress) Tick(now sim.VTimeInSec) bool {
 		return false
 	}
 	done := DrawsDone(g.p)
+	if done != g.lastDone {
+		g.lastDone, g.doneAt = done, time.Now()
+	}
 	finished := g.p.FrameFinished() || g.p.Halt.Stopped()
 	if g.run != nil {
 		g.run.update(done, g.Freq.Cycle(now), finished)
@@ -77,7 +84,7 @@ func (g *Progress) Tick(now sim.VTimeInSec) bool {
 	if g.w != nil && time.Since(g.last) >= g.every {
 		g.last = time.Now()
 		el := time.Since(g.start)
-		eta := g.eta(done, el)
+		eta := g.eta(done, g.doneAt.Sub(g.start), el)
 		if done >= g.total && !finished {
 			eta = ", " + g.remains()
 		}
@@ -109,15 +116,16 @@ func (g *Progress) drawBar(done int, finished bool) {
 	}
 }
 
-// eta estimates the time left in the draws when done of them took el.
-func (g *Progress) eta(done int, el time.Duration) string {
+// eta estimates the time left in the draws when done of them were done took
+// after the start, el before now.
+func (g *Progress) eta(done int, took, el time.Duration) string {
 	if g.Work == nil {
-		if eta := progress.ETA(done, g.total, el); eta != "" {
+		if eta := progress.ETA(done, g.total, took, el-took); eta != "" {
 			return eta + " at this rate of draws" // draws differ in size: a rough guide
 		}
 		return ""
 	}
-	if eta := progress.ETAShare(progress.Share(done, g.total, g.Work), el); eta != "" {
+	if eta := progress.ETAShare(progress.Share(done, g.total, g.Work), took, el-took); eta != "" {
 		return eta + " in the draws (by their screen area), then the resolve"
 	}
 	return ""

@@ -47,7 +47,7 @@ func TestProgressETA(t *testing.T) {
 		{[]float64{3, 1, 0}, 2, ""}, // the last draw weighs nothing
 	} {
 		g.Work = tc.work
-		if got := g.eta(tc.done, 9*time.Second); got != tc.want {
+		if got := g.eta(tc.done, 9*time.Second, 9*time.Second); got != tc.want {
 			t.Errorf("work %v, %d done: %q, want %q", tc.work, tc.done, got, tc.want)
 		}
 	}

@@ -39,24 +39,34 @@ func IsTerminal(f *os.File) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-// ETA returns ", about D left" for done of total parts after elapsed, at the
-// rate so far (parts differ in size: a rough guide), or "" when it cannot be
-// estimated (nothing or everything done).
-func ETA(done, total int, elapsed time.Duration) string {
+// MinShare is the least share of the work done from which the time left is
+// estimated: before it, the first parts' sizes decide the rate. (Sibenik's
+// first two draws are 3% of its draws' estimated work and took a second; at
+// that share the estimate said 3 minutes for the 4 seconds that followed.)
+const MinShare = 0.1
+
+// ETA returns ", about D left" for done of total parts, the last of which was
+// done took after the start, since before now (see ETAShare), or "".
+func ETA(done, total int, took, since time.Duration) string {
 	if done <= 0 || done >= total {
 		return ""
 	}
-	return ETAShare(float64(done)/float64(total), elapsed)
+	return ETAShare(float64(done)/float64(total), took, since)
 }
 
-// ETAShare returns ", about D left" when share of the work (0 < share < 1)
-// took elapsed, at that rate, or "" when it cannot be estimated (share 0, 1
-// or outside).
-func ETAShare(share float64, elapsed time.Duration) string {
-	if !(share > 0 && share < 1) {
+// ETAShare returns ", about D left" when share of the work was done took after
+// the start and since more has passed: the time left is the rate up to share
+// applied to the rest, less the time since (spent on the rest already). It is
+// "" when that cannot be estimated: less than MinShare done, all of it, or the
+// estimate spent already.
+func ETAShare(share float64, took, since time.Duration) string {
+	if !(share >= MinShare && share < 1) {
 		return ""
 	}
-	left := time.Duration(float64(elapsed) * (1 - share) / share)
+	left := time.Duration(float64(took)*(1-share)/share) - since
+	if left <= 0 {
+		return ""
+	}
 	return ", about " + Duration(left) + " left"
 }
 
@@ -95,18 +105,18 @@ func Duration(d time.Duration) string {
 	return fmt.Sprintf("%d h %02d min", s/3600, s/60%60)
 }
 
-// Line is the text of a bar of width cells: "[#####.....] 3/40 12 s, about
-// 2 min 28 s left  label".
+// Line is the text of a bar of width cells, the last part done just now:
+// "[#####.....] 4/40 12 s, about 1 min 48 s left  label".
 func Line(done, total, width int, elapsed time.Duration, label string) string {
-	return line(done, total, Share(done, total, nil), width, elapsed, label)
+	return line(done, total, Share(done, total, nil), width, elapsed, elapsed, label)
 }
 
 // line is Line with the bar filled, and the time left estimated, by share of
-// the work done.
-func line(done, total int, share float64, width int, elapsed time.Duration, label string) string {
+// the work done, which was done took after the start.
+func line(done, total int, share float64, width int, elapsed, took time.Duration, label string) string {
 	filled := min(width, int(float64(width)*share+1e-9)) // (1e-9: 30 x 0.7 fills 21 cells, as 30*7/10)
 	s := fmt.Sprintf("[%s%s] %d/%d %s%s", strings.Repeat("#", filled), strings.Repeat(".", width-filled),
-		done, total, Duration(elapsed), ETAShare(share, elapsed))
+		done, total, Duration(elapsed), ETAShare(share, took, elapsed-took))
 	if label != "" {
 		s += "  " + label
 	}
@@ -167,6 +177,7 @@ type Bar struct {
 	weights []float64 // the parts' sizes (nil: equal)
 	label   string
 	start   time.Time
+	doneAt  time.Time // when the last part was done (start: none yet)
 	now     func() time.Time
 }
 
@@ -175,7 +186,8 @@ func New(w io.Writer, total int, on bool) *Bar {
 	if !on {
 		return nil
 	}
-	return &Bar{w: w, total: total, start: time.Now(), now: time.Now}
+	now := time.Now()
+	return &Bar{w: w, total: total, start: now, doneAt: now, now: time.Now}
 }
 
 // Start starts the bar over again: total parts, none done, the clock from
@@ -187,6 +199,7 @@ func (b *Bar) Start(total int) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.total, b.done, b.weights, b.label, b.start = total, 0, nil, "", b.now()
+	b.doneAt = b.start
 }
 
 // Weigh gives the parts their sizes (weights, one per part; nil: equal): the
@@ -202,7 +215,7 @@ func (b *Bar) Weigh(weights []float64) {
 
 // text is the bar's line.
 func (b *Bar) text() string {
-	return line(b.done, b.total, Share(b.done, b.total, b.weights), 30, b.now().Sub(b.start), b.label)
+	return line(b.done, b.total, Share(b.done, b.total, b.weights), 30, b.now().Sub(b.start), b.doneAt.Sub(b.start), b.label)
 }
 
 // Step counts one part done (label: what it was) and redraws the bar.
@@ -227,6 +240,9 @@ func (b *Bar) Set(done int, label string) {
 
 func (b *Bar) set(done int, label string) {
 	finished := b.done >= b.total && b.total > 0
+	if done != b.done {
+		b.doneAt = b.now()
+	}
 	b.done, b.label = done, label
 	if finished {
 		return // the bar's last line is already out

@@ -10,18 +10,30 @@ import (
 func TestETAAndDuration(t *testing.T) {
 	tests := []struct {
 		done, total int
-		elapsed     time.Duration
+		took, since time.Duration // the last part done took after the start, since before now
 		want        string
 	}{
-		{0, 10, time.Minute, ""},
-		{10, 10, time.Minute, ""},
-		{1, 4, 10 * time.Second, ", about 30 s left"},
-		{3, 40, 12 * time.Second, ", about 2 min 28 s left"},
-		{1, 1000, 10 * time.Second, ", about 2 h 46 min left"},
+		{0, 10, time.Minute, 0, ""},
+		{10, 10, time.Minute, 0, ""},
+		{1, 4, 10 * time.Second, 0, ", about 30 s left"},
+		{1, 4, 10 * time.Second, 5 * time.Second, ", about 25 s left"}, // 5 s of the rest spent
+		{1, 4, 10 * time.Second, 40 * time.Second, ""},                 // the estimate spent
+		{3, 40, 12 * time.Second, 0, ""},                               // 7.5%: below MinShare
+		{4, 40, 12 * time.Second, 0, ", about 1 min 48 s left"},
+		{100, 1000, 10 * time.Second, 0, ", about 1 min 30 s left"},
+		{1, 1000, 10 * time.Second, 0, ""},
 	}
 	for _, tc := range tests {
-		if got := ETA(tc.done, tc.total, tc.elapsed); got != tc.want {
-			t.Errorf("ETA(%d, %d, %v) = %q, want %q", tc.done, tc.total, tc.elapsed, got, tc.want)
+		if got := ETA(tc.done, tc.total, tc.took, tc.since); got != tc.want {
+			t.Errorf("ETA(%d, %d, %v, %v) = %q, want %q", tc.done, tc.total, tc.took, tc.since, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		d    time.Duration
+		want string
+	}{{42 * time.Second, "42 s"}, {185 * time.Second, "3 min 05 s"}, {7620 * time.Second, "2 h 07 min"}} {
+		if got := Duration(tc.d); got != tc.want {
+			t.Errorf("Duration(%v) = %q, want %q", tc.d, got, tc.want)
 		}
 	}
 }
@@ -46,7 +58,7 @@ func TestShare(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("Share(%d, %d, %v) = %v, want %v", tc.done, tc.total, tc.weights, got, tc.want)
 		}
-		if eta := ETAShare(got, 9*time.Second); eta != tc.eta {
+		if eta := ETAShare(got, 9*time.Second, 0); eta != tc.eta {
 			t.Errorf("ETAShare(%v, 9 s) = %q, want %q", got, eta, tc.eta)
 		}
 	}
@@ -84,6 +96,19 @@ func TestBarRedrawsInPlace(t *testing.T) {
 	b.Weigh([]float64{3, 1, 0})
 	b.Set(1, "c")
 	if want := "\r\x1b[K[######################........] 1/3 4 s, about 1 s left  c"; out.String() != want {
+		t.Errorf("got  %q\nwant %q", out.String(), want)
+	}
+	// Time spent on the rest comes off the estimate: a quarter took 4 s,
+	// the rest 12 s, of which 3 have passed.
+	out.Reset()
+	b.Start(3) // at t0 + 8 s
+	b.now = func() time.Time { return t0.Add(12 * time.Second) }
+	b.Weigh([]float64{1, 3, 0})
+	b.Set(1, "d")
+	b.now = func() time.Time { return t0.Add(15 * time.Second) }
+	b.Set(1, "d") // redrawn, no part done
+	if want := "\r\x1b[K[#######.......................] 1/3 4 s, about 12 s left  d" +
+		"\r\x1b[K[#######.......................] 1/3 7 s, about 9 s left  d"; out.String() != want {
 		t.Errorf("got  %q\nwant %q", out.String(), want)
 	}
 	var off *Bar = New(&out, 2, false)
