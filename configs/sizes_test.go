@@ -443,31 +443,8 @@ func TestSmallestSizes(t *testing.T) {
 // names at its line). The fields whose minimum needs another field's mode
 // (sizeContext) keep the machine's values.
 var allSmallestExceptions = map[string]map[string]string{
-	"sortlast": {
-		"command_processor.max_outstanding_dma":   "29",
-		"depth_unit.cache.line_bytes":             "32",
-		"hiz.cache.line_bytes":                    "16",
-		"input_assembler.index_cache.line_bytes":  "16",
-		"input_assembler.vertex_cache.line_bytes": "16",
-		"memory.read_queue":                       "2",
-		"memory.write_queue":                      "2",
-		"raster.tile_size":                        "8",
-		"rop.cache.line_bytes":                    "32",
-		"rop.samples_per_cycle":                   "1",
-		"rop.tile_size":                           "8",
-		"texture_sampler.l1.line_bytes":           "16",
-	},
-	"sortmiddle": {
-		"command_processor.max_outstanding_dma":   "29",
-		"depth_unit.cache.line_bytes":             "32",
-		"input_assembler.index_cache.line_bytes":  "16",
-		"input_assembler.vertex_cache.line_bytes": "16",
-		"memory.read_queue":                       "2",
-		"memory.write_queue":                      "2",
-		"rop.cache.line_bytes":                    "32",
-		"rop.samples_per_cycle":                   "1",
-		"texture_sampler.l1.line_bytes":           "16",
-	},
+	"sortlast":   sortLastSmallest,
+	"sortmiddle": sortMiddleSmallest,
 	"sage": {
 		"command_processor.max_outstanding_dma":   "29",
 		"input_assembler.index_cache.line_bytes":  "16",
@@ -478,31 +455,38 @@ var allSmallestExceptions = map[string]map[string]string{
 		"sage.sample_buffer.capacity_samples":     "512",
 		"texture_sampler.l1.line_bytes":           "16",
 	},
-	"decoupled": {
-		"command_processor.max_outstanding_dma":   "29",
-		"depth_unit.cache.line_bytes":             "32",
-		"hiz.cache.line_bytes":                    "16",
-		"input_assembler.index_cache.line_bytes":  "16",
-		"input_assembler.vertex_cache.line_bytes": "16",
-		"memory.read_queue":                       "2",
-		"memory.write_queue":                      "2",
-		"raster.tile_size":                        "8",
-		"rop.cache.line_bytes":                    "32",
-		"rop.samples_per_cycle":                   "1",
-		"rop.tile_size":                           "8",
-		"texture_sampler.l1.line_bytes":           "16",
-	},
-	"sortmiddle-decoupled": {
-		"command_processor.max_outstanding_dma":   "29",
-		"depth_unit.cache.line_bytes":             "32",
-		"input_assembler.index_cache.line_bytes":  "16",
-		"input_assembler.vertex_cache.line_bytes": "16",
-		"memory.read_queue":                       "2",
-		"memory.write_queue":                      "2",
-		"rop.cache.line_bytes":                    "32",
-		"rop.samples_per_cycle":                   "1",
-		"texture_sampler.l1.line_bytes":           "16",
-	},
+	// Decoupled sampling adds no exception to its machine's.
+	"decoupled":            sortLastSmallest,
+	"sortmiddle-decoupled": sortMiddleSmallest,
+}
+
+// sortLastSmallest and sortMiddleSmallest are the exceptions of the
+// sort-last and tiled machines, with or without decoupled sampling.
+var sortLastSmallest = map[string]string{
+	"command_processor.max_outstanding_dma":   "29",
+	"depth_unit.cache.line_bytes":             "32",
+	"hiz.cache.line_bytes":                    "16",
+	"input_assembler.index_cache.line_bytes":  "16",
+	"input_assembler.vertex_cache.line_bytes": "16",
+	"memory.read_queue":                       "2",
+	"memory.write_queue":                      "2",
+	"raster.tile_size":                        "8",
+	"rop.cache.line_bytes":                    "32",
+	"rop.samples_per_cycle":                   "1",
+	"rop.tile_size":                           "8",
+	"texture_sampler.l1.line_bytes":           "16",
+}
+
+var sortMiddleSmallest = map[string]string{
+	"command_processor.max_outstanding_dma":   "29",
+	"depth_unit.cache.line_bytes":             "32",
+	"input_assembler.index_cache.line_bytes":  "16",
+	"input_assembler.vertex_cache.line_bytes": "16",
+	"memory.read_queue":                       "2",
+	"memory.write_queue":                      "2",
+	"rop.cache.line_bytes":                    "32",
+	"rop.samples_per_cycle":                   "1",
+	"texture_sampler.l1.line_bytes":           "16",
 }
 
 // TestAllSmallestSizes: on each machine, every numeric field at its minimum at

@@ -89,31 +89,41 @@ func TestBarRedrawsInPlace(t *testing.T) {
 	if out.String() != want {
 		t.Errorf("got  %q\nwant %q", out.String(), want)
 	}
-	// Weighed parts: the bar fills, and estimates the time left, by weight.
-	out.Reset()
-	b.Start(3) // at t0 + 4 s
-	b.now = func() time.Time { return t0.Add(8 * time.Second) }
-	b.Weigh([]float64{3, 1, 0})
-	b.Set(1, "c")
-	if want := "\r\x1b[K[######################........] 1/3 4 s, about 1 s left  c"; out.String() != want {
-		t.Errorf("got  %q\nwant %q", out.String(), want)
-	}
-	// Time spent on the rest comes off the estimate: a quarter took 4 s,
-	// the rest 12 s, of which 3 have passed.
-	out.Reset()
-	b.Start(3) // at t0 + 8 s
-	b.now = func() time.Time { return t0.Add(12 * time.Second) }
-	b.Weigh([]float64{1, 3, 0})
-	b.Set(1, "d")
-	b.now = func() time.Time { return t0.Add(15 * time.Second) }
-	b.Set(1, "d") // redrawn, no part done
-	if want := "\r\x1b[K[#######.......................] 1/3 4 s, about 12 s left  d" +
-		"\r\x1b[K[#######.......................] 1/3 7 s, about 9 s left  d"; out.String() != want {
-		t.Errorf("got  %q\nwant %q", out.String(), want)
-	}
 	var off *Bar = New(&out, 2, false)
 	off.Step("c") // a quiet bar does nothing
 	off.Clear()
+}
+
+// TestBarWeighs: weighed parts fill the bar, and estimate the time left, by
+// weight; time spent on the rest after the last part done comes off the
+// estimate.
+func TestBarWeighs(t *testing.T) {
+	for _, tc := range []struct {
+		weights []float64
+		later   time.Duration // a redraw this long after the part was done (0: none)
+		want    string
+	}{
+		{[]float64{3, 1, 0}, 0, "\r\x1b[K[######################........] 1/3 4 s, about 1 s left  c"},
+		// A quarter took 4 s, the rest 12 s, of which 3 have passed.
+		{[]float64{1, 3, 0}, 3 * time.Second, "\r\x1b[K[#######.......................] 1/3 4 s, about 12 s left  c" +
+			"\r\x1b[K[#######.......................] 1/3 7 s, about 9 s left  c"},
+	} {
+		var out bytes.Buffer
+		b := New(&out, 0, true)
+		t0 := b.start
+		b.now = func() time.Time { return t0.Add(4 * time.Second) }
+		b.Start(3) // the clock from t0 + 4 s
+		b.now = func() time.Time { return t0.Add(8 * time.Second) }
+		b.Weigh(tc.weights)
+		b.Set(1, "c")
+		if tc.later > 0 {
+			b.now = func() time.Time { return t0.Add(8*time.Second + tc.later) }
+			b.Set(1, "c") // redrawn, no part done
+		}
+		if out.String() != tc.want {
+			t.Errorf("weights %v:\ngot  %q\nwant %q", tc.weights, out.String(), tc.want)
+		}
+	}
 }
 
 // Quiet with -q, with CI set, and when stderr is not a terminal (a file
