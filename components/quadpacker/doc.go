@@ -113,5 +113,7 @@
 // warp is a "pixel_warp" task "warp<id>" below its draw, from its first quad to
 // its send. On the tiled machine (quads with a TileQuads.Window) it is
 // "tu<k>.warp<n>" (protocol.TileUnitWarpBase) below the tile unit's task of
-// the draw in that screen tile (protocol.WindowDrawTaskID).
+// the draw in that screen tile (protocol.WindowDrawTaskID). Passing on a
+// DrawEnd with no open warp is busy and no task holds it (see the
+// rasterizer's documentation).
 package quadpacker
