@@ -114,6 +114,5 @@
 // its send. On the tiled machine (quads with a TileQuads.Window) it is
 // "tu<k>.warp<n>" (protocol.TileUnitWarpBase) below the tile unit's task of
 // the draw in that screen tile (protocol.WindowDrawTaskID). Passing on a
-// DrawEnd with no open warp is busy and no task holds it (see the
-// rasterizer's documentation).
+// DrawEnd is busy, and no task holds it (see the rasterizer's documentation).
 package quadpacker
