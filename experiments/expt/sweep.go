@@ -95,7 +95,7 @@ func (f *SweepFlags) Register(fs *flag.FlagSet) {
 		"build the tables with -merge once every shard is done")
 	fs.BoolVar(&f.Merge, "merge", false, "run nothing: build the tables and figures from the point files of all shards "+
 		"(OUT/points and every -from folder)")
-	fs.Func("from", "with -merge: another folder of point files to read, e.g. a shard's OUT/points (repeatable)", func(s string) error {
+	fs.Func("from", "with -merge: another folder of point files to read: a shard's OUT/points, or its OUT holding one (repeatable)", func(s string) error {
 		if s == "" {
 			return errors.New("an empty folder name")
 		}
@@ -365,10 +365,21 @@ func (s *Sweep[R]) write(path string, i int, r R) error {
 
 // MergeFolders reads every *.json file of the folders as a point file and
 // merges them: every point of the plan exactly once, all of this study and
-// fingerprint.
+// fingerprint. A folder may also be a shard's output folder: one holding a
+// points folder stands for that (each folder is read once, however named).
 func (s *Sweep[R]) MergeFolders(w io.Writer, dirs ...string) error {
 	var files []string
+	seen := map[string]bool{}
 	for _, d := range dirs {
+		if st, err := os.Stat(PointsDir(d)); err == nil && st.IsDir() {
+			d = PointsDir(d)
+		}
+		if abs, err := filepath.Abs(d); err == nil {
+			if seen[abs] {
+				continue
+			}
+			seen[abs] = true
+		}
 		es, err := os.ReadDir(d)
 		if err != nil {
 			return fmt.Errorf("%s: reading the point files: %w (run the shards first)", d, err)

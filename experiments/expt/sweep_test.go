@@ -321,25 +321,37 @@ func TestMergeErrors(t *testing.T) {
 }
 
 // TestMergeFrom: shards written to separate folders (one per machine) merge
-// through -from into the tables of one process.
+// through -from into the tables of one process, whether -from names a
+// shard's points folder or its output folder, and a folder named twice is
+// read once.
 func TestMergeFrom(t *testing.T) {
 	dir := t.TempDir()
-	var want, got bytes.Buffer
+	var want bytes.Buffer
 	if err := fakeStudy(filepath.Join(dir, "single"), 10, 3, 1).Main(SweepFlags{}, &want); err != nil {
 		t.Fatal(err)
 	}
-	var from []string
+	var outs []string
 	for k := 0; k < 3; k++ {
 		out := filepath.Join(dir, "node"+strconv.Itoa(k))
 		runShards(t, fakeStudy(out, 10, 3, 1), 3, k)
-		from = append(from, PointsDir(out))
+		outs = append(outs, out)
 	}
-	merged := filepath.Join(dir, "merged") // no points of its own
-	if err := fakeStudy(merged, 10, 3, 1).Main(SweepFlags{Merge: true, From: from}, &got); err != nil {
-		t.Fatal(err)
-	}
-	if want.String() != got.String() {
-		t.Errorf("merged from three folders:\n%s\none process:\n%s", got.String(), want.String())
+	for _, tc := range []struct {
+		name string
+		from []string
+	}{
+		{"points folders", []string{PointsDir(outs[0]), PointsDir(outs[1]), PointsDir(outs[2])}},
+		{"output folders", outs},
+		{"one twice", []string{outs[0], PointsDir(outs[0]), outs[1], outs[2] + "/"}},
+	} {
+		var got bytes.Buffer
+		merged := filepath.Join(t.TempDir(), "merged") // no points of its own
+		if err := fakeStudy(merged, 10, 3, 1).Main(SweepFlags{Merge: true, From: tc.from}, &got); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if want.String() != got.String() {
+			t.Errorf("%s: merged from three folders:\n%s\none process:\n%s", tc.name, got.String(), want.String())
+		}
 	}
 }
 

@@ -73,7 +73,7 @@ func (f *Figure) Save(path string) error {
 	}
 	if f.LogY {
 		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.Y.Tick.Marker = log10Ticks{}
 	}
 	var err error
 	if len(f.Categories) > 0 {
@@ -235,6 +235,41 @@ func (log2Ticks) Ticks(lo, hi float64) []plot.Tick {
 			continue
 		}
 		t = append(t, plot.Tick{Value: v, Label: fmt.Sprintf("%g", v)})
+	}
+	return t
+}
+
+// log10Ticks marks 1..9 times the powers of ten, labelling the powers of ten,
+// and 2 and 5 times them too when the axis spans less than two decades (the
+// powers alone may leave one label or none); when that still labels fewer
+// than two ticks, every tick is labelled.
+type log10Ticks struct{}
+
+func (log10Ticks) Ticks(lo, hi float64) []plot.Tick {
+	if !(lo > 0) || !(hi >= lo) {
+		return nil
+	}
+	var t []plot.Tick
+	few := math.Log10(hi/lo) < 2
+	labelled := 0
+	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
+		for m := 1.0; m <= 9; m++ {
+			v := m * math.Pow(10, e)
+			if v < lo*0.999 || v > hi*1.001 {
+				continue
+			}
+			tk := plot.Tick{Value: v}
+			if m == 1 || few && (m == 2 || m == 5) {
+				tk.Label = fmt.Sprintf("%g", v)
+				labelled++
+			}
+			t = append(t, tk)
+		}
+	}
+	if labelled < 2 {
+		for i := range t {
+			t[i].Label = fmt.Sprintf("%g", t[i].Value)
+		}
 	}
 	return t
 }

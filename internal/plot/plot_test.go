@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/plot"
@@ -122,5 +123,32 @@ func TestStackedBars(t *testing.T) {
 		Series: []Series{{Name: "x", Y: []float64{1, 2}}, {Name: "y", Y: []float64{2, 1}}}}
 	if err := f.Save(filepath.Join(t.TempDir(), "stacked.png")); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestLog10Ticks: the powers of ten are labelled, 2 and 5 times them too on an
+// axis of less than two decades, and every tick when that leaves fewer than
+// two labels.
+func TestLog10Ticks(t *testing.T) {
+	for _, tc := range []struct {
+		lo, hi float64
+		labels string // the labelled ticks; "_" an unlabelled one
+	}{
+		{1, 1000, "1 _ _ _ _ _ _ _ _ 10 _ _ _ _ _ _ _ _ 100 _ _ _ _ _ _ _ _ 1000"},
+		{3, 40, "_ _ 5 _ _ _ _ 10 20 _ _"},
+		{2.5, 9, "3 4 5 6 7 8 9"},
+		{0.02, 0.3, "0.02 _ _ 0.05 _ _ _ _ 0.1 0.2 _"},
+		{0, 10, ""},
+	} {
+		var got []string
+		for _, tk := range (log10Ticks{}).Ticks(tc.lo, tc.hi) {
+			if tk.Label == "" {
+				tk.Label = "_"
+			}
+			got = append(got, tk.Label)
+		}
+		if s := strings.Join(got, " "); s != tc.labels {
+			t.Errorf("ticks of [%g, %g]: %q, want %q", tc.lo, tc.hi, s, tc.labels)
+		}
 	}
 }

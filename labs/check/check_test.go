@@ -21,7 +21,7 @@ func TestLabs(t *testing.T) {
 	}
 	var log bytes.Buffer
 	start := time.Now()
-	err := checkLabs(root, labs, false, "", &log)
+	err := checkLabs(root, labs, false, "", true, &log)
 	t.Logf("%s%d labs in %.1f s", log.String(), len(labs), time.Since(start).Seconds())
 	if err != nil {
 		t.Fatal(err)
@@ -327,7 +327,7 @@ func TestRunLabErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := r.RunLab(tc.lab)
+			_, _, err := r.RunLab(tc.lab)
 			if len(tc.err) == 0 {
 				if err != nil {
 					t.Fatalf("RunLab: %v, want no error", err)
@@ -367,14 +367,21 @@ func TestListLabs(t *testing.T) {
 			{That: "a:x >=\n  b:x", Why: "the bound"},
 			{That: "a:y < b:y", Why: "full only", At: "full"},
 		}}}
-	var b bytes.Buffer
-	listLabs(&b, labs)
-	want := "06-hiz: HiZ\n" +
-		"  go run ./experiments/render -scene occluders -o out/labs/06-hiz/off\n" +
-		"  expect (both): a:x >= b:x\n    why: the bound\n" +
-		"  expect (full): a:y < b:y\n    why: full only\n"
-	if b.String() != want {
-		t.Errorf("listLabs printed\n%s\nwant\n%s", b.String(), want)
+	head := "06-hiz: HiZ\n" +
+		"  go run ./experiments/render -scene occluders -o out/labs/06-hiz/off\n"
+	for _, tc := range []struct {
+		instructor bool
+		want       string
+	}{
+		{false, head + "  2 expectations (-instructor shows them)\n"},
+		{true, head + "  expect (both): a:x >= b:x\n    why: the bound\n" +
+			"  expect (full): a:y < b:y\n    why: full only\n"},
+	} {
+		var b bytes.Buffer
+		listLabs(&b, labs, tc.instructor)
+		if b.String() != tc.want {
+			t.Errorf("listLabs(instructor %v) printed\n%s\nwant\n%s", tc.instructor, b.String(), tc.want)
+		}
 	}
 }
 
@@ -421,5 +428,39 @@ func TestRunLabsAll(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRunLabInstructor: a lab's expectations that hold (the direction of its answers) are
+// printed only for an instructor; a student's run counts them.
+func TestRunLabInstructor(t *testing.T) {
+	bin := t.TempDir()
+	script := "#!/bin/sh\nfor a; do out=$a; done\nmkdir -p \"$out\" && echo '{\"GPU.cycles\": 7}' > \"$out/stats.json\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "render"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rel, err := ParseRelation("a:GPU.cycles > 5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lab := Lab{Dir: "01-x", Title: "x",
+		Commands: []Command{{Name: "a", Program: "render", Small: "-scene room", Full: "-scene room",
+			Outputs: Outputs{Stats: []StatsCheck{{File: "stats.json", Keys: []string{"GPU.cycles"}}}}}},
+		Expect: []Expectation{{That: "a:GPU.cycles > 5", Why: "the answer", Line: 9, rel: rel}}}
+	for _, tc := range []struct {
+		instructor bool
+		want       string
+	}{
+		{false, "\n01-x: ok (1 expectation held, "},
+		{true, "\n  01-x/expect line 9: 7 > 5: the answer\n01-x: ok (1 expectation held, "},
+	} {
+		var log bytes.Buffer
+		r := Runner{Root: t.TempDir(), Bin: bin, Out: t.TempDir(), Log: &log, Instructor: tc.instructor}
+		if err := runLabs(r, []Lab{lab}, time.Now(), &log); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(log.String(), tc.want) || !tc.instructor && strings.Contains(log.String(), "the answer") {
+			t.Errorf("instructor %v: log %q, want %q in it and the answer only for an instructor", tc.instructor, log.String(), tc.want)
+		}
 	}
 }

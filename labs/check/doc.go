@@ -5,7 +5,8 @@
 //	go run ./labs/check LAB...      # one or more labs, by folder name or number (01, 01-vertex-batching)
 //	go run ./labs/check all         # every lab
 //	go run ./labs/check -full 04    # the lab's full settings (the commands its README gives)
-//	go run ./labs/check -list       # the labs, their commands and expectations
+//	go run ./labs/check -list       # the labs and their commands
+//	go run ./labs/check -instructor all  # also print each expectation that holds, with its values
 //
 // Each lab folder labs/NN-name/ holds a lab.yaml: its title and its commands, each an
 // experiment binary (render, zcull, texcache, rds, decoupled, sage) with the arguments of
@@ -48,7 +49,10 @@
 // never makes the frame slower). that is the relation, why the teaching point (it appears
 // in the failure message), at the settings it applies to: small (what CI runs), full (what
 // the README gives) or both. A relation that holds at one settings only is marked so; one
-// that holds at neither is a lab to rewrite, not an expectation to weaken.
+// that holds at neither is a lab to rewrite, not an expectation to weaken. The relations
+// give away the direction of a lab's answers, and students run the checker before a lab:
+// a run prints only how many held, and -instructor (with -list: the relations and their
+// whys) prints each one.
 //
 //	relation = expr OP expr                       OP: < <= > >= ==
 //	expr     = term { ("+" | "-") term }

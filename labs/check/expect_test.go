@@ -263,7 +263,7 @@ func TestCheckExpectations(t *testing.T) {
 			`study:summary.csv[config=ORACLE].samples_tested > 0: study:summary.csv[config=ORACLE].samples_tested: summary.csv: missing column "samples_tested"`},
 	}
 	for _, tc := range tests {
-		err := CheckExpectations(dir, lab(tc.that, tc.at), tc.full, nil)
+		_, err := CheckExpectations(dir, lab(tc.that, tc.at), tc.full, nil)
 		switch {
 		case tc.err == "" && err != nil:
 			t.Errorf("%s: %v, want no error", tc.that, err)
@@ -292,9 +292,12 @@ func TestCheckExpectationsLog(t *testing.T) {
 		exps = append(exps, Expectation{That: that, Why: "w", At: "both", Line: 10 + i, rel: rel})
 	}
 	var log strings.Builder
-	err := CheckExpectations(dir, Lab{Dir: "01-x", Expect: exps}, false, &log)
+	held, err := CheckExpectations(dir, Lab{Dir: "01-x", Expect: exps}, false, &log)
 	if want := "  01-x/expect line 10: 2 < 3: w\n"; log.String() != want {
 		t.Errorf("log %q, want %q", log.String(), want)
+	}
+	if held != 1 {
+		t.Errorf("%d expectations held, want 1", held)
 	}
 	want := "lab 01-x, expectation at lab.yaml line 11 (w): a:x > a:y does not hold: 2 > 3\n" +
 		"lab 01-x, expectation at lab.yaml line 12 (w): a:x == a:y does not hold: 2 == 3"

@@ -26,9 +26,11 @@ func run(argv []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	full := fs.Bool("full", false, "run the labs' full settings (the commands their READMEs give) instead of the small ones")
 	keep := fs.String("keep", "", "write the outputs to this folder and keep them (default: a temporary folder, removed)")
-	list := fs.Bool("list", false, "print the labs, their commands and their expectations, run nothing")
+	list := fs.Bool("list", false, "print the labs and their commands (with -instructor, their expectations), run nothing")
+	instructor := fs.Bool("instructor", false, "print each expectation: the relation, its values and its teaching point "+
+		"(they give away the direction of a lab's answers: for instructors, not students)")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: go run ./labs/check [-full] [-keep DIR] LAB... | all, or -list")
+		fmt.Fprintln(fs.Output(), "usage: go run ./labs/check [-full] [-keep DIR] [-instructor] LAB... | all, or -list [-instructor]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(argv); err != nil {
@@ -43,7 +45,7 @@ func run(argv []string, stdout io.Writer) error {
 		return err
 	}
 	if *list {
-		listLabs(stdout, labs)
+		listLabs(stdout, labs, *instructor)
 		return nil
 	}
 	if fs.NArg() == 0 {
@@ -54,16 +56,22 @@ func run(argv []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return checkLabs(root, selected, *full, *keep, stdout)
+	return checkLabs(root, selected, *full, *keep, *instructor, stdout)
 }
 
-// listLabs prints each lab's title, its full commands and its expectations
-// (the relation, at which settings it is checked, and why).
-func listLabs(w io.Writer, labs []Lab) {
+// listLabs prints each lab's title and its full commands, and its expectations
+// (the relation, at which settings it is checked, and why) for an instructor,
+// only their number otherwise: they give away the direction of the lab's
+// answers.
+func listLabs(w io.Writer, labs []Lab, instructor bool) {
 	for _, l := range labs {
 		fmt.Fprintf(w, "%s: %s\n", l.Dir, l.Title)
 		for _, c := range l.Commands {
 			fmt.Fprintf(w, "  %s\n", c.ReadmeCommand(l.Dir))
+		}
+		if !instructor {
+			fmt.Fprintf(w, "  %s (-instructor shows them)\n", expectationCount(len(l.Expect)))
+			continue
 		}
 		for _, e := range l.Expect {
 			at := e.At
@@ -76,8 +84,8 @@ func listLabs(w io.Writer, labs []Lab) {
 }
 
 // checkLabs builds the binaries and runs the selected labs (every one of them, also after a
-// failure).
-func checkLabs(root string, labs []Lab, full bool, keep string, log io.Writer) error {
+// failure); instructor logs every expectation that holds with its values.
+func checkLabs(root string, labs []Lab, full bool, keep string, instructor bool, log io.Writer) error {
 	tmp, err := os.MkdirTemp("", "labcheck-")
 	if err != nil {
 		return err
@@ -95,7 +103,7 @@ func checkLabs(root string, labs []Lab, full bool, keep string, log io.Writer) e
 		return err
 	}
 	fmt.Fprintf(log, "built the binaries in %.1f s\n", time.Since(start).Seconds())
-	r := Runner{Root: root, Bin: bin, Out: out, Full: full, Log: log}
+	r := Runner{Root: root, Bin: bin, Out: out, Full: full, Log: log, Instructor: instructor}
 	return runLabs(r, labs, start, log)
 }
 
@@ -104,13 +112,13 @@ func checkLabs(root string, labs []Lab, full bool, keep string, log io.Writer) e
 func runLabs(r Runner, labs []Lab, start time.Time, log io.Writer) error {
 	var errs []error
 	for _, l := range labs {
-		d, err := r.RunLab(l)
+		d, held, err := r.RunLab(l)
 		if err != nil {
 			fmt.Fprintf(log, "%s: FAILED (%.1f s)\n", l.Dir, d.Seconds())
 			errs = append(errs, err)
 			continue
 		}
-		fmt.Fprintf(log, "%s: ok (%.1f s)\n", l.Dir, d.Seconds())
+		fmt.Fprintf(log, "%s: ok (%s held, %.1f s)\n", l.Dir, expectationCount(held), d.Seconds())
 	}
 	if len(errs) > 0 {
 		fmt.Fprintf(log, "%d of %s failed in %.1f s\n", len(errs), labCount(len(labs)), time.Since(start).Seconds())
@@ -127,6 +135,14 @@ func labCount(n int) string {
 		return "1 lab"
 	}
 	return fmt.Sprintf("%d labs", n)
+}
+
+// expectationCount is "3 expectations", or "1 expectation".
+func expectationCount(n int) string {
+	if n == 1 {
+		return "1 expectation"
+	}
+	return fmt.Sprintf("%d expectations", n)
 }
 
 // findRoot walks up from the working folder to the one holding go.mod and labs/.

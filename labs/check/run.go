@@ -23,6 +23,9 @@ type Runner struct {
 	Out  string // output folder: OUT/<lab>/<command>
 	Full bool   // full settings instead of small
 	Log  io.Writer
+	// Instructor logs every expectation that holds with its values and why
+	// (the direction of the lab's answers); otherwise only failures say them.
+	Instructor bool
 }
 
 // Build compiles the experiment binaries the labs need into bin with one go build.
@@ -46,24 +49,30 @@ func Build(root, bin string, labs []Lab) error {
 }
 
 // RunLab runs every command of a lab and checks its outputs, then its expectations; it
-// returns the wall time.
-func (r Runner) RunLab(lab Lab) (time.Duration, error) {
+// returns the wall time and how many expectations held.
+func (r Runner) RunLab(lab Lab) (time.Duration, int, error) {
 	start := time.Now()
 	for _, c := range lab.Commands {
 		if err := r.runCommand(lab, c); err != nil {
-			return time.Since(start), err
+			return time.Since(start), 0, err
 		}
 	}
-	err := CheckExpectations(filepath.Join(r.Out, lab.Dir), lab, r.Full, r.Log)
-	return time.Since(start), err
+	log := r.Log
+	if !r.Instructor {
+		log = nil
+	}
+	held, err := CheckExpectations(filepath.Join(r.Out, lab.Dir), lab, r.Full, log)
+	return time.Since(start), held, err
 }
 
 // CheckExpectations evaluates the lab's expectations that apply at the settings on the
-// outputs of its commands under dir (dir/<command>/). It logs each relation's values and
-// returns an error naming every one that does not hold or cannot be evaluated.
-func CheckExpectations(dir string, lab Lab, full bool, log io.Writer) error {
+// outputs of its commands under dir (dir/<command>/). It logs each relation that holds
+// with its values to log (nil: none), and returns how many held and an error naming every
+// one that does not hold or cannot be evaluated.
+func CheckExpectations(dir string, lab Lab, full bool, log io.Writer) (int, error) {
 	src := newFolder(dir)
 	var errs []error
+	held := 0
 	for _, e := range lab.Expect {
 		if !e.Applies(full) {
 			continue
@@ -75,11 +84,14 @@ func CheckExpectations(dir string, lab Lab, full bool, log io.Writer) error {
 			errs = append(errs, fmt.Errorf("%s: %s: %w", where, e.That, err))
 		case !o.Holds:
 			errs = append(errs, fmt.Errorf("%s: %s does not hold: %s", where, e.That, o))
-		case log != nil:
-			fmt.Fprintf(log, "  %s/expect line %d: %s %s %s: %s\n", lab.Dir, e.Line, formatValue(o.Left), e.rel.Op, formatValue(o.Right), e.Why)
+		default:
+			held++
+			if log != nil {
+				fmt.Fprintf(log, "  %s/expect line %d: %s %s %s: %s\n", lab.Dir, e.Line, formatValue(o.Left), e.rel.Op, formatValue(o.Right), e.Why)
+			}
 		}
 	}
-	return errors.Join(errs...)
+	return held, errors.Join(errs...)
 }
 
 func (r Runner) runCommand(lab Lab, c Command) error {

@@ -72,7 +72,15 @@
 // tile_memory_bytes_read, tile_memory_bytes_written, the activity cycles
 // (cycles_busy, cycles_load, cycles_wait_bin, cycles_render, cycles_flush,
 // cycles_store, cycles_idle) and utilization, and the memory client's
-// counters under "<name>.memory.". Buffers names the tile in progress and
+// counters under "<name>.memory.". Each cycle is in one activity state:
+// busy when the unit moved anything (served the tile memory, took a memory
+// answer or a job, issued a read, sent a primitive, a flush or a store),
+// otherwise what the tile in progress waits for: load (its tile loads from
+// memory), wait_bin (its bin and parameter reads, or room to send its
+// primitives), render (its back end, rendering the tile's primitives, to
+// return the DrawDones), flush (the back end's flushes), store (the tile's
+// stores and display writes), and idle without a tile. The render summary
+// lists the waits as the unit's stall causes. Buffers names the tile in progress and
 // what it waits for, so that a stuck frame names the unit. The back end's
 // units are built by the platform (configs/platform_sortmiddle.go) as
 // "<name>.Rasterizer", ".DepthUnit", ".QuadPacker", ".ReorderBuffer" and

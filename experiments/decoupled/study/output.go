@@ -95,7 +95,9 @@ func seriesBy(ps []*Point, name func(*Point) string, x, y func(*Point) (float64,
 
 func area(p *Point) (float64, bool) { return p.BlurArea(), true }
 
-func byScene(p *Point) string { return fmt.Sprintf("%s %d spp", kindOf(p.Scene), p.Samples) }
+// byScene names a point's series by its scene (not its kind of blur: a
+// built-in scene is called motion) and samples per pixel.
+func byScene(p *Point) string { return fmt.Sprintf("%s %d spp", p.Scene, p.Samples) }
 
 // paperCol puts a paper value on the first row of each group.
 func paperCol(first bool, v string) string {
