@@ -19,7 +19,7 @@ func (p *parser) sceneBlur(root *yaml.Node, top *object) error {
 	if s.Frame >= s.Frames {
 		at := top.get("frames")
 		if at == nil {
-			at = root
+			return w.errAt(root, "frames", "frame %d asked for, but the scene is not animated (no frames field: frame 0 only)", s.Frame)
 		}
 		return w.errAt(at, "frames", "frame %d out of range [0, %d]", s.Frame, s.Frames-1)
 	}

@@ -142,6 +142,10 @@ func TestBlurFramesAndDecoupling(t *testing.T) {
 		err.Error() != "b.yaml:2: frames: frame 11 out of range [0, 10]" {
 		t.Errorf("frame 11: %v", err)
 	}
+	if _, err := Parse("s.yaml", []byte(blurBase), WithFrame(3)); err == nil ||
+		err.Error() != "s.yaml:1: frames: frame 3 asked for, but the scene is not animated (no frames field: frame 0 only)" {
+		t.Errorf("frame 3 of a still scene: %v", err)
+	}
 }
 
 // TestBatsObject checks the expansion of bats into three moving objects

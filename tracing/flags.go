@@ -98,13 +98,15 @@ func (m monitorAddr) Set(v string) error {
 
 // Requested returns the first instrumentation flag given that asks for an
 // instrument (-trace, -trace-components, -trace-window, -metrics-interval,
-// -monitor or -instrument-runs), or "" when none is.
+// -monitor or -instrument-runs) or sets one up (-trace-format,
+// -monitor-addr), or "" when none is.
 func (f *Flags) Requested() string {
 	for _, r := range []struct {
 		on   bool
 		name string
 	}{{f.Trace, "-trace"}, {f.TraceComponents != "", "-trace-components"}, {f.TraceWindow != "", "-trace-window"},
-		{f.MetricsInterval > 0, "-metrics-interval"}, {f.Monitor, "-monitor"}, {f.Runs != "", "-instrument-runs"}} {
+		{f.MetricsInterval > 0, "-metrics-interval"}, {f.Monitor, "-monitor"}, {f.Runs != "", "-instrument-runs"},
+		{f.formatSet, "-trace-format"}, {f.addrSet, "-monitor-addr"}} {
 		if r.on {
 			return r.name
 		}

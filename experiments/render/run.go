@@ -33,6 +33,7 @@ type options struct {
 	instruments              tracing.Flags
 	inputs                   expt.Inputs
 	frames                   int     // 0: one frame written as image.png; N: frames 0..N-1 as image_0000.png, ...
+	frame                    int     // with frames 0: the frame rendered (-frame)
 	blur                     float64 // < 0: the scene's own
 	front                    string  // a bare mesh's front (-front; "": the default, +z)
 	bar                      bool    // a progress bar over the frame on stderr
@@ -54,12 +55,7 @@ func (o options) sceneOptions(f int) ([]scene.Option, error) {
 	if o.blur >= 0 {
 		opts = append(opts, scene.WithBlur(float32(o.blur)))
 	}
-	if o.front != "" {
-		switch strings.ToLower(filepath.Ext(o.scene)) {
-		case ".obj", ".gltf", ".glb":
-		default:
-			return nil, fmt.Errorf("-front %s: applies to a bare mesh file (-scene x.obj, .gltf or .glb); a scene file gives each mesh's front", o.front)
-		}
+	if o.front != "" { // checked by parseFlags (checkFront)
 		fr, err := scene.ParseFront(o.front)
 		if err != nil {
 			return nil, fmt.Errorf("-front: %v", err)
@@ -84,15 +80,6 @@ func run(o options, w io.Writer) error {
 		}
 		return nil
 	}
-	if o.mode != "functional" && o.mode != "timing" {
-		return fmt.Errorf("-mode %q: want timing or functional", o.mode)
-	}
-	if o.mode == "functional" && o.check {
-		return fmt.Errorf("-check compares the timed image with the reference renderer's: it has no meaning with -mode functional (which is the reference renderer)")
-	}
-	if in := o.instruments.Requested(); o.mode == "functional" && in != "" {
-		return fmt.Errorf("%s with -mode functional: it has no timed components to trace, sample or monitor: drop %s or use -mode timing", in, in)
-	}
 	cfg := configs.Default()
 	if o.config != "" {
 		var err error
@@ -102,13 +89,6 @@ func run(o options, w io.Writer) error {
 	}
 	if o.check && cfg.Memory.Type == "dramctl" {
 		cfg.Memory.Check = true // and replay every DRAM command through the protocol checker
-	}
-	if o.frames < 0 {
-		return fmt.Errorf("-frames %d: want 0 (one frame) or a positive count", o.frames)
-	}
-	if in := o.instruments; o.frames > 1 && (in.Trace || in.TraceComponents != "" || in.TraceWindow != "" ||
-		in.MetricsInterval > 0 || in.Monitor) {
-		return fmt.Errorf("-frames %d: traces, metrics and the monitor record one frame; render frames one at a time to instrument them", o.frames)
 	}
 	budget := o.inputs.Budget()
 	// The budget is the process's: the collector keeps the heap, the garbage
@@ -126,13 +106,17 @@ func run(o options, w io.Writer) error {
 	if _, err := o.sceneOptions(0); err != nil {
 		return err
 	}
-	for f := 0; f < max(o.frames, 1); f++ {
+	first, last := o.frame, o.frame // -frame K (0 by default)
+	if o.frames > 0 {
+		first, last = 0, o.frames-1
+	}
+	for f := first; f <= last; f++ {
 		opts, _ := o.sceneOptions(f)
 		s, err := o.inputs.Load(o.scene, o.width, o.height, o.samples, budget, opts...)
 		if err != nil {
 			return err
 		}
-		if f == 0 && o.frames > s.Frames {
+		if f == first && o.frames > s.Frames {
 			return fmt.Errorf("-frames %d: scene %q has %s", o.frames, s.Name, expt.Count(s.Frames, "frame", "frames"))
 		}
 		held, err := o.reserveFrame(budget, cfg, s)
