@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gfxsim/gfxsim/internal/inputs"
 	"github.com/gfxsim/gfxsim/internal/progress"
 	"github.com/gfxsim/gfxsim/scene"
 	"github.com/gfxsim/gfxsim/tracing"
@@ -155,10 +156,15 @@ func ParseArgs(fs *flag.FlagSet, args []string) error {
 	fs.Init(fs.Name(), flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
+	var twice error
+	restore := onlyOnce(fs, &twice)
 	err := fs.Parse(args)
+	restore()
 	fs.SetOutput(out)
 	fs.Usage = usage
 	switch {
+	case twice != nil:
+		return twice
 	case errors.Is(err, flag.ErrHelp):
 		if usage != nil {
 			usage()
@@ -181,6 +187,56 @@ func ParseArgs(fs *flag.FlagSet, args []string) error {
 	}
 	return nil
 }
+
+// onlyOnce makes every flag of fs whose usage does not say "repeatable" an
+// error when given twice with different values (the flag package keeps the last value silently:
+// -config a.yaml -config b.yaml would drop a.yaml). It returns the function
+// that puts the flags' own values back, which the flag package's usage and
+// wantOf inspect by type. The error of a flag given twice goes to *twice
+// (the flag package would reword it as a bad value).
+func onlyOnce(fs *flag.FlagSet, twice *error) (restore func()) {
+	var wrapped []*flag.Flag
+	var orig []flag.Value
+	fs.VisitAll(func(f *flag.Flag) {
+		if strings.Contains(f.Usage, "repeatable") {
+			return
+		}
+		wrapped, orig = append(wrapped, f), append(orig, f.Value)
+		o := &once{Value: f.Value, name: f.Name, twice: twice}
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			f.Value = onceBool{o}
+		} else {
+			f.Value = o
+		}
+	})
+	return func() {
+		for i, f := range wrapped {
+			f.Value = orig[i]
+		}
+	}
+}
+
+// once is a flag value that refuses a second Set.
+type once struct {
+	flag.Value
+	name, first string
+	set         bool
+	twice       *error
+}
+
+func (o *once) Set(v string) error {
+	if o.set && v != o.first {
+		*o.twice = fmt.Errorf("-%s given twice (%s, then %s): it takes one value", o.name, inputs.Quote(o.first), inputs.Quote(v))
+		return *o.twice
+	}
+	o.set, o.first = true, v
+	return o.Value.Set(v)
+}
+
+// onceBool is once for a boolean flag (given as -name, without a value).
+type onceBool struct{ *once }
+
+func (onceBool) IsBoolFlag() bool { return true }
 
 // badValue matches the flag package's error for a value its flag cannot
 // parse: the value (quoted) and the flag's name.

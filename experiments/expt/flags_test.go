@@ -205,3 +205,39 @@ func TestCount(t *testing.T) {
 		}
 	}
 }
+
+// TestParseArgsTwice: a flag given twice with different values is an error
+// naming both (the flag package would keep the last silently), unless its
+// usage says it is repeatable; the same value twice is harmless. The flags'
+// own values are back after the parse (-h prints their types and defaults).
+func TestParseArgsTwice(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-config", "a.yaml", "-config", "b.yaml"}, `-config given twice ("a.yaml", then "b.yaml"): it takes one value`},
+		{[]string{"-n", "1", "-n", "2"}, `-n given twice ("1", then "2"): it takes one value`},
+		{[]string{"-b", "-b=false"}, `-b given twice ("true", then "false"): it takes one value`},
+		{[]string{"-n", "1", "-n", "1", "-b", "-b"}, ""},
+		{[]string{"-path", "a", "-path", "b"}, ""},
+	} {
+		fs := flag.NewFlagSet("t", flag.ExitOnError)
+		fs.String("config", "", "a file")
+		n := fs.Int("n", 0, "a count")
+		fs.Bool("b", false, "a switch")
+		fs.Func("path", "a folder (repeatable)", func(string) error { return nil })
+		got := ""
+		if err := ParseArgs(fs, tc.args); err != nil {
+			got = err.Error()
+		}
+		if got != tc.want {
+			t.Errorf("%q: %q, want %q", tc.args, got, tc.want)
+		}
+		if tc.want == "" && *n != 0 && *n != 1 {
+			t.Errorf("%q: -n is %d", tc.args, *n)
+		}
+		if kind, _ := flag.UnquoteUsage(fs.Lookup("n")); kind != "int" {
+			t.Errorf("%q: after the parse -n's usage kind is %q, want int (its own value back)", tc.args, kind)
+		}
+	}
+}
