@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gfxsim/gfxsim/internal/inputs"
 	"github.com/gfxsim/gfxsim/internal/names"
@@ -47,6 +48,20 @@ const DefaultName = "configs/sortlast.yaml"
 // the field path ("raster.tile_size") and the message. It is the error of
 // every YAML loader (internal/yamlnode).
 type Error = yamlnode.Error
+
+// defaultSections returns the default machine's sage and sortmiddle sections
+// (the embedded machines' values), decoded once; Validate compares a file's
+// sections of machines it does not run with them.
+var defaultSections = sync.OnceValues(func() (Sage, SortMiddle) {
+	c, err := decode(SageName, section(sageYAML, "sage"), &Config{})
+	if err == nil {
+		c, err = decode(SortMiddleName, section(sortmiddleYAML, "sortmiddle"), c)
+	}
+	if err != nil {
+		panic("configs: the embedded default machine is invalid: " + err.Error())
+	}
+	return c.Sage, c.SortMiddle
+})
 
 // Default returns the default machine (sortlast.yaml, embedded in the binary).
 //
@@ -361,13 +376,27 @@ func (d *decoder) mapping(n *yaml.Node, v reflect.Value, path string, depth int)
 		}
 		seen[k.Value] = true
 		if val.Kind == yaml.ScalarNode && val.Tag == "!!null" {
-			continue // no value: keep the default
+			if v.Field(idx).Kind() == reflect.Struct {
+				continue // a section with no fields (all of them commented out): keep the defaults
+			}
+			// A field typed without its value: keeping the default without a
+			// word would hide the slip.
+			return d.errf(val, fp, "no value: give one, or remove the line to keep the default (%s)", defaultText(v.Field(idx)))
 		}
 		if err := d.value(val, v.Field(idx), fp, t.Field(idx), depth+1); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// defaultText is a field's current (default) value as a configuration file
+// writes it.
+func defaultText(v reflect.Value) string {
+	if v.Kind() == reflect.String {
+		return strconv.Quote(v.String())
+	}
+	return fmt.Sprint(v.Interface())
 }
 
 // checkField applies the min, max, pow2 and oneof tags of f to v.

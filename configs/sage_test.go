@@ -62,6 +62,8 @@ func TestSageErrors(t *testing.T) {
 			"m.yaml:6: sage.convolve.table: 255 coefficients: the coefficient table has exactly 256 entries"},
 		{"table without table filter", "machine: sage\nsage:\n  convolve:\n    table: " + table(256) + "\n",
 			"m.yaml:4: sage.convolve.table: 256 coefficients given, but the filter is mitchell (set filter: table to use them)"},
+		{"table filter without a table", "machine: sage\nsage:\n  convolve:\n    filter: table\n    radius: 2\n",
+			"m.yaml:4: sage.convolve.table: 0 coefficients: the coefficient table has exactly 256 entries"},
 		{"table without radius", "machine: sage\nsage:\n  convolve:\n    filter: table\n    table: " + table(256) + "\n",
 			"m.yaml:4: sage.convolve.filter: table needs sage.convolve.radius, the table's radius (the squared distance is scaled by 1/radius^2)"},
 		{"table entry", "machine: sage\nsage:\n  convolve:\n    filter: table\n    radius: 2\n    table: [x]\n",

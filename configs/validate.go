@@ -24,7 +24,7 @@ func (c *Config) validate(file string) error {
 		return err
 	}
 	fail := func(fields at, format string, a ...any) error {
-		return &Error{File: file, Line: c.lineOf(fields...), Field: fields[0], Msg: fmt.Sprintf(format, a...)}
+		return &Error{File: file, Line: c.lineNear(fields...), Field: fields[0], Msg: fmt.Sprintf(format, a...)}
 	}
 	// A sage or sortmiddle section changes only the machine that its file
 	// names: a file that names none runs the default machine, where the
@@ -36,6 +36,23 @@ func (c *Config) validate(file string) error {
 				return &Error{File: file, Line: l, Field: m, Msg: fmt.Sprintf("this section configures the %s machine, but the file names no machine and runs the default sortlast one: add machine: %s", m, m)}
 			}
 		}
+	}
+	// A file that names its machine may hold another machine's section (a
+	// resolved config.yaml holds every section), but only as the default
+	// machine has it: a changed one would silently do nothing.
+	if c.lines["machine"] > 0 {
+		defSage, defSortMiddle := defaultSections()
+		for _, s := range []struct {
+			name      string
+			unchanged bool
+		}{{"sage", reflect.DeepEqual(c.Sage, defSage)}, {"sortmiddle", reflect.DeepEqual(c.SortMiddle, defSortMiddle)}} {
+			if l := c.lineOf(s.name); l > 0 && c.Machine != s.name && !s.unchanged {
+				return &Error{File: file, Line: l, Field: s.name, Msg: fmt.Sprintf("this section configures the %s machine, but the file runs machine %s, where it would change nothing: remove it, or set machine: %s", s.name, c.Machine, s.name)}
+			}
+		}
+	}
+	if c.Memory.Check && c.MemoryConfig().Type != memory.TypeDRAMCtl {
+		return fail(at{"memory.check", "memory.type"}, "true, but memory type %s issues no DRAM commands to check (the protocol checker replays dramctl's)", c.Memory.Type)
 	}
 	sc := &c.ShaderCore
 	// The sort-last back end (depth units, quad packer, reorder buffer, ROPs;
@@ -170,6 +187,24 @@ func (c *Config) lineOf(fields ...string) int {
 		}
 		if first > 0 {
 			return first
+		}
+	}
+	return 0
+}
+
+// lineNear is lineOf, or when the file sets none of the fields, the line of
+// the nearest enclosing section it sets of the first (a rule broken by a
+// default value that another field of the file brings into play, such as
+// sage.convolve.table's 256 entries once filter: table is set, is still
+// reported where the file touches it).
+func (c *Config) lineNear(fields ...string) int {
+	if l := c.lineOf(fields...); l > 0 {
+		return l
+	}
+	for f := fields[0]; strings.Contains(f, "."); {
+		f = f[:strings.LastIndex(f, ".")]
+		if l := c.lineOf(f); l > 0 {
+			return l
 		}
 	}
 	return 0
