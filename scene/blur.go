@@ -79,3 +79,20 @@ func (p *parser) decoupling(n *yaml.Node, field string, def Decoupling) (Decoupl
 	}
 	return d, nil
 }
+
+// Blurred reports whether the scene shows lens or motion blur: a lens with a
+// radius, or a moving camera or object, at a blur scale above 0.
+func (s *Scene) Blurred() bool {
+	if s.Blur <= 0 {
+		return false
+	}
+	if s.LensRadius() > 0 || s.Camera.Moving {
+		return true
+	}
+	for i := range s.Objects {
+		if s.Objects[i].Moving {
+			return true
+		}
+	}
+	return false
+}

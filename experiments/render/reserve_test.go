@@ -78,6 +78,28 @@ func TestSageVideoLine(t *testing.T) {
 	}
 }
 
+// TestSageBlurLine: a blurred scene on SAGE says that its blur is not
+// modelled; a sharp one, or the same scene at -blur 0, says nothing; nor does
+// the sort-last machine, which models it.
+func TestSageBlurLine(t *testing.T) {
+	const line = "\nblur: not modelled on SAGE"
+	for _, tc := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"-config", "../../configs/sage.yaml", "-scene", "defocus"}, true},
+		{[]string{"-config", "../../configs/sage.yaml", "-scene", "motion"}, true},
+		{[]string{"-config", "../../configs/sage.yaml", "-scene", "defocus", "-blur", "0"}, false},
+		{[]string{"-config", "../../configs/sage.yaml", "-scene", "room"}, false},
+		{[]string{"-scene", "defocus"}, false},
+	} {
+		out := runOutput(t, append([]string{"-mode", "functional", "-width", "32", "-height", "18"}, tc.args...)...)
+		if strings.Contains(out, line) != tc.want {
+			t.Errorf("%q: the line %q is there: %v, want %v:\n%s", tc.args, line, !tc.want, tc.want, out)
+		}
+	}
+}
+
 // TestMultipassLine: a run on a machine with multipass limits lists every
 // split draw with its object, pixel shader and passes.
 func TestMultipassLine(t *testing.T) {

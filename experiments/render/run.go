@@ -330,6 +330,9 @@ func sageVideo(w io.Writer, cfg *configs.Config, s *scene.Scene) {
 		return // refused before the run
 	}
 	fmt.Fprintf(w, "video: %s filter (%s, gamma %g) on %d convolve chips, %dx%d output\n", cv.Filter, radius, cv.Gamma, cv.Chips, ow, oh)
+	if s.Blurred() {
+		fmt.Fprintln(w, "blur: not modelled on SAGE: the scene's lens and motion blur are drawn sharp (README, the SAGE machine, \"Not modelled\")")
+	}
 }
 
 // drawsAndTriangles is the scene line's "17 draws, 12112 triangles", in the

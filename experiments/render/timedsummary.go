@@ -367,7 +367,11 @@ func unitTable(w io.Writer, p *configs.Platform, st map[string]float64) {
 		rows = append(rows, []string{n, share(a.busy, cycles), share(a.idle, cycles), share(a.stalled, cycles), a.stallCauses(cycles)})
 	}
 	expt.TextTable(w, []string{"unit", "busy", "idle/starved", "stalled", "stalled by cause"}, rows)
-	fmt.Fprintln(w, "(shares of each unit's own clock cycles until the frame ends, or for SAGE's route and convolve chips until the last video line: busy + idle/starved + stalled = 100%, and stalled is the sum of its causes; idle: no work; starved: waiting for input)")
+	until := "until the frame ends"
+	if p.Config.Machine == "sage" {
+		until += ", or for the route and convolve chips until the last video line"
+	}
+	fmt.Fprintf(w, "(shares of each unit's own clock cycles %s: busy + idle/starved + stalled = 100%%, and stalled is the sum of its causes; idle: no work; starved: waiting for input)\n", until)
 }
 
 // activity is a unit's frame cycles by state: busy, stalled (every stall
