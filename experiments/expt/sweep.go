@@ -233,7 +233,10 @@ func (s *Sweep[R]) Main(f SweepFlags, w io.Writer) error {
 			dirs = append([]string{PointsDir(s.Out)}, f.From...)
 		}
 		return s.MergeFolders(w, dirs...)
-	case !f.Shard.All():
+	case f.Shard.N > 0: // -shard K/N, 0/1 included: point files, no tables
+		if err := s.refuseStale(); err != nil {
+			return err
+		}
 		files, err := s.RunShard(f.Shard)
 		if err != nil {
 			return err
@@ -242,11 +245,74 @@ func (s *Sweep[R]) Main(f SweepFlags, w io.Writer) error {
 			s.Study, f.Shard, len(files), len(s.Points), PointsDir(s.Out))
 		return nil
 	}
+	if n, err := s.removeStale(); err != nil {
+		return err
+	} else if n > 0 {
+		fmt.Fprintf(w, "%s: removed %s of an earlier run with other settings from %s\n", s.Study, Count(n, "point file", "point files"), PointsDir(s.Out))
+	}
 	files, err := s.RunShard(Shard{})
 	if err != nil {
 		return err
 	}
 	return s.mergeFiles(w, files)
+}
+
+// stale returns the point files in OUT/points that a merge of this run would
+// refuse: those of another study or made with other settings (a file that
+// does not parse may be a shard's being written, and is left to the merge).
+func (s *Sweep[R]) stale() (files []string, diff string, err error) {
+	dir := PointsDir(s.Out)
+	es, err := os.ReadDir(dir)
+	if os.IsNotExist(err) {
+		return nil, "", nil
+	} else if err != nil {
+		return nil, "", fmt.Errorf("-o %s: %w", s.Out, err)
+	}
+	for _, e := range es {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		b, err := inputs.ReadFile(path, inputs.PointFile)
+		var pf pointFile
+		if err != nil || json.Unmarshal(b, &pf) != nil {
+			continue
+		}
+		switch {
+		case pf.Study != s.Study:
+			files = append(files, path)
+			diff = "a point of the study " + inputs.Quote(pf.Study)
+		case !sameFingerprint(pf.Fingerprint, s.Fingerprint):
+			files = append(files, path)
+			diff = s.Fingerprint.diff(pf.Fingerprint)
+		}
+	}
+	return files, diff, nil
+}
+
+// refuseStale refuses a shard whose output folder holds point files of
+// another run, which the merge would refuse after every shard had run (other
+// shards' files of this run are welcome: they may share the folder).
+func (s *Sweep[R]) refuseStale() error {
+	files, diff, err := s.stale()
+	if err != nil || len(files) == 0 {
+		return err
+	}
+	return fmt.Errorf("%s holds %s of another run (e.g. %s: %s): the merge would refuse them; remove them, or give the shards another -o",
+		PointsDir(s.Out), Count(len(files), "point file", "point files"), filepath.Base(files[0]), diff)
+}
+
+// removeStale removes the point files of another run from a whole run's
+// output folder, which the run owns (its tables are made from its own
+// files; a later -merge would refuse the others), and returns how many.
+func (s *Sweep[R]) removeStale() (int, error) {
+	files, _, err := s.stale()
+	for _, f := range files {
+		if err := os.Remove(f); err != nil {
+			return 0, err
+		}
+	}
+	return len(files), err
 }
 
 // check refuses a plan with an empty, unsafe or repeated point name.

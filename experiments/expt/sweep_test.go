@@ -244,9 +244,9 @@ func TestMergeErrors(t *testing.T) {
 		}, "point 1 (point-1-of_fake) is in two files: OUT/points/point-1-of_fake.json and OTHER/points/point-1-of_fake.json; keep one"},
 		{"other settings", func(t *testing.T, out, other string) []string {
 			runShards(t, fakeStudy(out, 10, 7, 1), 3, 0, 1)
-			runShards(t, fakeStudy(out, 10, 8, 1), 3, 2)
-			return nil
-		}, "OUT/points/point-2-of_fake.json: point point-2-of_fake was run with other settings: -seed=8 (this run: 7); " +
+			runShards(t, fakeStudy(other, 10, 8, 1), 3, 2) // (into out, the shard is refused: TestShardRefusesStale)
+			return []string{PointsDir(other)}
+		}, "OTHER/points/point-2-of_fake.json: point point-2-of_fake was run with other settings: -seed=8 (this run: 7); " +
 			"merge with the settings of the shards, or rerun them"},
 		{"other plan", func(t *testing.T, out, other string) []string {
 			runShards(t, fakeStudy(out, 10, 7, 1), 3, 0, 1, 2)
@@ -292,13 +292,13 @@ func TestMergeErrors(t *testing.T) {
 		}, `OTHER/points/point-3-of_fake.json: a point of the study "fake\x1b[2JAAAAAAAAAAAAAAAAAAAAAAAA"..., not of fake`},
 		{"many other settings", func(t *testing.T, out, other string) []string {
 			runShards(t, fakeStudy(out, 10, 7, 1), 3, 0, 1)
-			s := fakeStudy(out, 10, 7, 1)
+			s := fakeStudy(other, 10, 7, 1)
 			for i := 0; i < 20; i++ {
 				s.Fingerprint[fmt.Sprintf("k%02d", i)] = strings.Repeat("v", 40)
 			}
 			runShards(t, s, 3, 2)
-			return nil
-		}, "OUT/points/point-2-of_fake.json: point point-2-of_fake was run with other settings: " + manySettings +
+			return []string{PointsDir(other)}
+		}, "OTHER/points/point-2-of_fake.json: point point-2-of_fake was run with other settings: " + manySettings +
 			"and 12 more; merge with the settings of the shards, or rerun them"},
 		{"no points", func(t *testing.T, out, other string) []string { return nil },
 			"OUT/points: reading the point files: open OUT/points: no such file or directory (run the shards first)"},
@@ -317,6 +317,39 @@ func TestMergeErrors(t *testing.T) {
 				t.Errorf("error\n%s\nwant\n%s", msg, tt.err)
 			}
 		})
+	}
+}
+
+// TestShardRefusesStale: a shard refuses an output folder that holds point
+// files of another run (the merge would refuse them once every shard had
+// run), but not the other shards' files of its own run; a whole run removes
+// them, and says so; -shard 0/1 writes point files and no tables.
+func TestShardRefusesStale(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	runShards(t, fakeStudy(out, 10, 7, 1), 3, 0, 1) // this run's other shards: welcome
+	if err := fakeStudy(out, 10, 7, 1).Main(SweepFlags{Shard: Shard{2, 3}}, io.Discard); err != nil {
+		t.Fatalf("a shard beside its own run's files: %v", err)
+	}
+	err := fakeStudy(out, 10, 8, 1).Main(SweepFlags{Shard: Shard{0, 3}}, io.Discard)
+	want := "OUT/points holds 10 point files of another run (e.g. point-0-of_fake.json: -seed=7 (this run: 8)): " +
+		"the merge would refuse them; remove them, or give the shards another -o"
+	if msg := strings.ReplaceAll(errString(err), out, "OUT"); msg != want {
+		t.Errorf("a shard beside another run's files:\n%s\nwant\n%s", msg, want)
+	}
+	var w bytes.Buffer
+	if err := fakeStudy(out, 10, 8, 1).Main(SweepFlags{}, &w); err != nil {
+		t.Fatal(err)
+	}
+	if line := "fake: removed 10 point files of an earlier run with other settings from " + PointsDir(out) + "\n"; !strings.HasPrefix(w.String(), line) {
+		t.Errorf("a whole run printed\n%s\nwant it to start with %q", w.String(), line)
+	}
+	if err := fakeStudy(out, 10, 8, 1).Main(SweepFlags{Merge: true}, io.Discard); err != nil {
+		t.Errorf("merging the whole run's points: %v", err)
+	}
+	w.Reset()
+	if err := fakeStudy(out, 10, 8, 1).Main(SweepFlags{Shard: Shard{0, 1}}, &w); err != nil ||
+		!strings.HasPrefix(w.String(), "fake: shard 0/1 wrote 10 of 10 points to ") {
+		t.Errorf("-shard 0/1: %v, printed\n%s\nwant the shard's line and no tables", err, w.String())
 	}
 }
 

@@ -7,6 +7,9 @@
 package study
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -137,6 +140,22 @@ func Systems(files []string) ([]System, error) {
 	return out, nil
 }
 
+// memoryDigest is a digest of the systems' memory configurations, so that a
+// merge refuses points measured on other memories: a -config file edited
+// between shards, or presets changed between builds (the file name alone
+// says neither).
+func memoryDigest(systems []System) (string, error) {
+	h := sha256.New()
+	for _, s := range systems {
+		b, err := json.Marshal(s.Memory)
+		if err != nil {
+			return "", fmt.Errorf("system %s: %w", s.Name, err)
+		}
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:12], nil
+}
+
 // Traffic is one traffic kind of the study.
 type Traffic struct {
 	Pattern traffic.Pattern
@@ -254,9 +273,13 @@ func Run(o Options, w io.Writer) error {
 	}
 	bar := progress.New(os.Stderr, 0, o.Bar)
 	log := bar.Writer(o.Log)
+	digest, err := memoryDigest(systems)
+	if err != nil {
+		return err
+	}
 	sw := &expt.Sweep[Row]{Study: "memory", Out: o.Out, Points: names, Workers: o.Workers, Bar: bar,
 		Fingerprint: expt.Fingerprint{"quick": strconv.FormatBool(o.Quick), "seed": strconv.FormatUint(o.Seed, 10),
-			"config": strings.Join(o.Configs, ",")},
+			"config": strings.Join(o.Configs, ",") + " (memories " + digest + ")"},
 		Run: func(i int) (Row, error) { return measure(pts[i].s, pts[i].t, pts[i].load, o) },
 		Done: func(done, total, i int, r Row) {
 			if log != nil {

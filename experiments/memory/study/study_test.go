@@ -81,12 +81,16 @@ func TestQuickStudy(t *testing.T) {
 func readRows(t *testing.T, dir string) []Row {
 	t.Helper()
 	var rows []Row
-	sw := &expt.Sweep[Row]{Study: "memory", Out: dir, Fingerprint: expt.Fingerprint{"quick": "true", "seed": "1", "config": akitaDRAM},
-		Merge: func(_ io.Writer, rs []Row) error { rows = rs; return nil }}
 	systems, err := Systems([]string{akitaDRAM})
 	if err != nil {
 		t.Fatal(err)
 	}
+	digest, err := memoryDigest(systems)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sw := &expt.Sweep[Row]{Study: "memory", Out: dir, Fingerprint: expt.Fingerprint{"quick": "true", "seed": "1", "config": akitaDRAM + " (memories " + digest + ")"},
+		Merge: func(_ io.Writer, rs []Row) error { rows = rs; return nil }}
 	for _, s := range systems {
 		for _, tr := range Traffics {
 			for _, l := range Loads(true) {
@@ -157,5 +161,31 @@ func TestDefaultConfigAnywhere(t *testing.T) {
 	last := len(got) - 1
 	if g, w := got[last], want[last]; g.Name != w.Name || g.Source != "configs/akita-dram.yaml memory" || !reflect.DeepEqual(g.Memory, w.Memory) {
 		t.Errorf("embedded default system %+v, from the file %+v", g, w)
+	}
+}
+
+// TestMemoryDigest: the fingerprint's digest follows a configuration file's
+// contents, not its name, so that a merge refuses shards measured before and
+// after the file was edited.
+func TestMemoryDigest(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "m.yaml")
+	digest := func(text string) string {
+		t.Helper()
+		if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s, err := Systems([]string{f})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := memoryDigest(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	four, again, two := digest("memory: {type: ideal, channels: 4}\n"), digest("memory: {type: ideal, channels: 4}\n"), digest("memory: {type: ideal, channels: 2}\n")
+	if four != again || four == two || len(four) != 12 {
+		t.Errorf("digests %q, %q (same file) and %q (2 channels): want the first two equal, the third not", four, again, two)
 	}
 }
