@@ -15,7 +15,10 @@
 // recorded.
 //
 // Metrics. NewMetrics samples the platform every N core cycles: per unit the share of
-// cycles it was busy and the occupancy of its buffers, and per unit the messages and
+// cycles it was busy and the occupancy of its buffers (the entries its bounded
+// buffers hold, each counted up to its capacity, over their capacities: a share
+// from 0 to 1; unbounded buffers, of capacity 0, are left out, and a write queue
+// that a flush fills past its soft limit counts as full), and per unit the messages and
 // bytes it sent and received (counted by hooks on its ports); per link and per memory
 // channel the bytes moved. Write saves them as CSV (long format: cycle, name, metric,
 // value) and draws utilization and bandwidth over the frame as PNG figures.

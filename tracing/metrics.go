@@ -167,16 +167,7 @@ func (m *Metrics) sample(c uint64) {
 	for _, u := range m.p.Units {
 		n := u.Name()
 		m.rows = append(m.rows, sample{c, n, "busy", m.delta(n+".busy", st[n+".cycles_busy"]) / span})
-		used, capacity := 0, 0
-		for _, b := range u.Buffers() {
-			used += b.Len
-			capacity += b.Cap
-		}
-		occ := 0.0
-		if capacity > 0 {
-			occ = float64(used) / float64(capacity)
-		}
-		m.rows = append(m.rows, sample{c, n, "buffer_occupancy", occ})
+		m.rows = append(m.rows, sample{c, n, "buffer_occupancy", occupancy(u.Buffers())})
 		t := m.traffic[n]
 		m.rows = append(m.rows,
 			sample{c, n, "messages_in", m.delta(n+".min", float64(t.inMsgs.Load()))},
@@ -194,6 +185,27 @@ func (m *Metrics) sample(c uint64) {
 			sample{c, n, "bytes_written", m.delta(n+".bytes_written", st[n+".bytes_written"])})
 	}
 	m.lastCyc = c
+}
+
+// occupancy is the share of a unit's bounded buffers that holds entries:
+// the entries held, each buffer's counted up to its capacity, over the
+// capacities. An unbounded buffer (Cap 0) has no share to fill and is left
+// out; a buffer holding more than its Cap (a soft limit that a flush
+// exceeds: the render-target caches' and the HiZ unit's write queues) counts
+// as full. It is 0 for a unit with no bounded buffer, and at most 1.
+func occupancy(bs []timing.BufferState) float64 {
+	used, capacity := 0, 0
+	for _, b := range bs {
+		if b.Cap <= 0 {
+			continue
+		}
+		used += min(b.Len, b.Cap)
+		capacity += b.Cap
+	}
+	if capacity == 0 {
+		return 0
+	}
+	return float64(used) / float64(capacity)
 }
 
 // Samples returns the number of sampling points taken.
