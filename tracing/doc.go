@@ -20,8 +20,13 @@
 // from 0 to 1; unbounded buffers, of capacity 0, are left out, and a write queue
 // that a flush fills past its soft limit counts as full), and per unit the messages and
 // bytes it sent and received (counted by hooks on its ports); per link and per memory
-// channel the bytes moved. Write saves them as CSV (long format: cycle, name, metric,
-// value) and draws utilization and bandwidth over the frame as PNG figures.
+// channel the bytes moved. A sample is dated at the end of the cycles it covers;
+// the last, which Finish takes after the run, covers the partial interval up to
+// the frame's end (Platform.FrameEnd; on the SAGE machine the video scan-out's
+// end) and is dated there, not at the next multiple of N nor at the engine's
+// last event. Write saves them as CSV (long
+// format: cycle, name, metric, value) and draws utilization and bandwidth over
+// the frame as PNG figures.
 //
 // Progress. NewProgress prints the draws completed and the simulated cycles to a
 // log every few seconds of wall time, draws its Bar (a progress.Bar: one part
