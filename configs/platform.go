@@ -813,6 +813,24 @@ func (p *Platform) Run(f *driver.Frame) (*Result, error) {
 	return res, nil
 }
 
+// FrameEnd returns when the frame ended, and true, once the command processor
+// has finished it: its finish time, or on the SAGE machine the end of the video
+// scan-out when that is later (Run finishes the statistics of the video path's
+// units there, and every other unit's at the command processor's finish). The
+// engine may run on past it (the watchdog's or a sampler's last wake-up). It
+// returns false while the frame is unfinished.
+func (p *Platform) FrameEnd() (sim.VTimeInSec, bool) {
+	cp := p.CommandProcessor
+	if cp == nil || !cp.Finished() {
+		return 0, false
+	}
+	end := cp.FinishTime()
+	if p.Sage != nil && p.Sage.videoFinished() {
+		end = max(end, p.Sage.videoFinishTime())
+	}
+	return end, true
+}
+
 // BufferStates returns the occupancy of every buffer of the platform: its
 // units', links', memory channels' and L2 banks', in that order.
 func (p *Platform) BufferStates() []timing.BufferState {

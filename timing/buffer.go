@@ -1,7 +1,12 @@
 package timing
 
-// BufferState describes one buffer of a component, for hang reports and the
-// monitor: its name, how many entries it holds and how many it can hold.
+// BufferState describes one buffer of a component, for hang reports, the
+// monitor and the metrics' buffer occupancy: its name, how many entries it
+// holds and how many it can hold. Cap 0 means unbounded (no fixed capacity).
+// A write queue whose capacity is a soft limit reports that limit as Cap and
+// may hold more: the render-target caches (rtcache) and the HiZ unit stop
+// taking misses at WriteQueue queued write-backs, but a flush queues every
+// dirty line at once.
 type BufferState struct {
 	Name     string
 	Len, Cap int

@@ -12,13 +12,25 @@
 // requires every parent task to exist in the trace: when a task's parent was not
 // recorded (its component was filtered out, or it fell outside the time window),
 // Close re-parents it to the Simulation task. A cycle window limits what is
-// recorded.
+// recorded. Attach checks its options before it creates the file (a pattern
+// that matches no component is an error, except on the SAGE machine, whose
+// video path is built at Run), so a refused trace leaves no file; after the
+// run, Instruments.Close warns on its log when the trace recorded nothing (a
+// window after the frame's end, or a SAGE pattern that matched nothing).
 //
 // Metrics. NewMetrics samples the platform every N core cycles: per unit the share of
-// cycles it was busy and the occupancy of its buffers, and per unit the messages and
+// cycles it was busy and the occupancy of its buffers (the entries its bounded
+// buffers hold, each counted up to its capacity, over their capacities: a share
+// from 0 to 1; unbounded buffers, of capacity 0, are left out, and a write queue
+// that a flush fills past its soft limit counts as full), and per unit the messages and
 // bytes it sent and received (counted by hooks on its ports); per link and per memory
-// channel the bytes moved. Write saves them as CSV (long format: cycle, name, metric,
-// value) and draws utilization and bandwidth over the frame as PNG figures.
+// channel the bytes moved. A sample is dated at the end of the cycles it covers;
+// the last, which Finish takes after the run, covers the partial interval up to
+// the frame's end (Platform.FrameEnd; on the SAGE machine the video scan-out's
+// end) and is dated there, not at the next multiple of N nor at the engine's
+// last event. Write saves them as CSV (long
+// format: cycle, name, metric, value) and draws utilization and bandwidth over
+// the frame as PNG figures.
 //
 // Progress. NewProgress prints the draws completed and the simulated cycles to a
 // log every few seconds of wall time, draws its Bar (a progress.Bar: one part

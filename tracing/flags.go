@@ -275,16 +275,23 @@ func (s *Session) Attach(p *configs.Platform, draws int, name string) (*Instrume
 		s.mu.Unlock()
 	}
 	traced := selected && f.traced()
+	var start, end uint64
+	if traced { // refuse the trace before any folder or file is made
+		var err error
+		if start, end, err = f.Window(); err != nil {
+			return nil, err
+		}
+		if _, err := checkComponents(p, f.TraceComponents); err != nil {
+			return nil, err
+		}
+	}
 	if traced || (selected && f.MetricsInterval > 0) {
 		if _, err := outputs.Dir(s.out, runFolder(name)); err != nil {
 			return nil, err
 		}
 	}
 	if traced {
-		start, end, err := f.Window()
-		if err != nil {
-			return nil, err
-		}
+		var err error
 		in.Trace, err = Attach(p, Options{Path: filepath.Join(dir, "trace"), Format: f.TraceFormat,
 			Components: f.TraceComponents, StartCycle: start, EndCycle: end})
 		if err != nil {
@@ -382,12 +389,27 @@ func (in *Instruments) Close(end sim.VTimeInSec) error {
 		if err := in.Trace.Close(); err != nil {
 			return err
 		}
+		in.warnEmptyTrace()
 		if fi, err := os.Stat(in.Trace.File()); err == nil {
 			fmt.Fprintf(in.log, "trace: %s (%.1f MB, %d components); open it with\n  go run github.com/sarchlab/akita/v3/daisen -%s %s -http 127.0.0.1:3001\n",
 				in.Trace.File(), float64(fi.Size())/1e6, len(in.Trace.Traced()), sqliteFlag(in.Trace.opts.Format), in.Trace.File())
 		}
 	}
 	return nil
+}
+
+// warnEmptyTrace says on the log when the trace recorded nothing: a
+// -trace-components pattern that matched no component (on the SAGE machine,
+// whose video path is built at Run, this is known only after the run), or a
+// -trace-window that lies after the frame's end.
+func (in *Instruments) warnEmptyTrace() {
+	f := in.session.f
+	switch t := in.Trace; {
+	case len(t.Traced()) == 0:
+		fmt.Fprintf(in.log, "warning: -trace-components %q matched no component: the trace recorded nothing\n", f.TraceComponents)
+	case t.Recorded() == 0 && f.TraceWindow != "":
+		fmt.Fprintf(in.log, "warning: -trace-window %s recorded nothing: the frame ended at cycle %d\n", f.TraceWindow, t.EndCycle())
+	}
 }
 
 func sqliteFlag(format string) string {

@@ -29,7 +29,8 @@ type Metrics struct {
 	channels []string
 
 	last    map[string]float64 // previous cumulative readings
-	lastCyc uint64
+	lastCyc uint64             // the cycle of the latest sample
+	prevCyc uint64             // the cycle of the one before it
 	rows    []sample
 	done    bool
 }
@@ -122,25 +123,33 @@ func (m *Metrics) watch(u protocol.Unit) {
 	}
 }
 
-// Tick takes a sample; the sampler stops once the frame is finished.
+// Tick takes a sample while the frame runs. Once the frame is finished (or
+// the run halted) it takes none and stops: Finish takes the last sample,
+// which covers the partial interval up to the frame's end.
 func (m *Metrics) Tick(now sim.VTimeInSec) bool {
 	if m.done {
 		return false
 	}
-	m.sample(m.Freq.Cycle(now))
 	if m.p.CommandProcessor.Finished() || m.p.Halt.Stopped() {
 		m.done = true
 		return false
 	}
+	m.sample(m.Freq.Cycle(now))
 	m.waker.WakeIn(now, int(m.interval))
 	return false
 }
 
-// Finish takes the last (partial) sample at the end of the run.
+// Finish takes the last sample, after Platform.Run (which finishes the units'
+// statistics at the frame's end). It is dated at the frame's end
+// (Platform.FrameEnd) and covers the cycles since the previous sample; now,
+// the engine's time at the end of the run, dates it when the frame did not
+// finish. When a sample was already taken at that cycle (an interval that
+// divides the frame's length), what happened since is added to it.
 func (m *Metrics) Finish(now sim.VTimeInSec) {
-	if c := m.Freq.Cycle(now); c > m.lastCyc {
-		m.sample(c)
+	if end, ok := m.p.FrameEnd(); ok {
+		now = end
 	}
+	m.sample(m.Freq.Cycle(now))
 	m.done = true
 }
 
@@ -150,11 +159,21 @@ func (m *Metrics) delta(key string, v float64) float64 {
 	return d
 }
 
+// sample appends a row per unit, link and channel metric at cycle c, covering
+// the cycles since the previous sample; at the cycle of the previous sample
+// (Finish at a frame's end that a Tick sampled) it adds to that sample's rows
+// instead (occupancy: the latest reading).
 func (m *Metrics) sample(c uint64) {
-	span := float64(c - m.lastCyc)
-	if span <= 0 {
+	from := m.lastCyc
+	amend := c == m.lastCyc && len(m.rows) > 0
+	if amend {
+		from = m.prevCyc
+	}
+	if c <= from {
 		return
 	}
+	span := float64(c - from)
+	start := len(m.rows)
 	st := map[string]float64{}
 	add := func(n string, v float64) { st[n] = v }
 	for _, u := range m.p.Units {
@@ -167,16 +186,7 @@ func (m *Metrics) sample(c uint64) {
 	for _, u := range m.p.Units {
 		n := u.Name()
 		m.rows = append(m.rows, sample{c, n, "busy", m.delta(n+".busy", st[n+".cycles_busy"]) / span})
-		used, capacity := 0, 0
-		for _, b := range u.Buffers() {
-			used += b.Len
-			capacity += b.Cap
-		}
-		occ := 0.0
-		if capacity > 0 {
-			occ = float64(used) / float64(capacity)
-		}
-		m.rows = append(m.rows, sample{c, n, "buffer_occupancy", occ})
+		m.rows = append(m.rows, sample{c, n, "buffer_occupancy", occupancy(u.Buffers())})
 		t := m.traffic[n]
 		m.rows = append(m.rows,
 			sample{c, n, "messages_in", m.delta(n+".min", float64(t.inMsgs.Load()))},
@@ -193,7 +203,51 @@ func (m *Metrics) sample(c uint64) {
 		m.rows = append(m.rows, sample{c, n, "bytes_read", m.delta(n+".bytes_read", st[n+".bytes_read"])},
 			sample{c, n, "bytes_written", m.delta(n+".bytes_written", st[n+".bytes_written"])})
 	}
-	m.lastCyc = c
+	if !amend {
+		m.prevCyc, m.lastCyc = m.lastCyc, c
+		return
+	}
+	// Fold the new rows into the sample already taken at c (once, at the end
+	// of a run).
+	at := map[[2]string]int{}
+	for i := start - 1; i >= 0 && m.rows[i].cycle == c; i-- {
+		at[[2]string{m.rows[i].name, m.rows[i].metric}] = i
+	}
+	kept := start
+	for _, r := range m.rows[start:] {
+		i, ok := at[[2]string{r.name, r.metric}]
+		switch {
+		case !ok: // a unit the earlier sample did not have
+			m.rows[kept] = r
+			kept++
+		case r.metric == "buffer_occupancy":
+			m.rows[i].value = r.value
+		default:
+			m.rows[i].value += r.value
+		}
+	}
+	m.rows = m.rows[:kept]
+}
+
+// occupancy is the share of a unit's bounded buffers that holds entries:
+// the entries held, each buffer's counted up to its capacity, over the
+// capacities. An unbounded buffer (Cap 0) has no share to fill and is left
+// out; a buffer holding more than its Cap (a soft limit that a flush
+// exceeds: the render-target caches' and the HiZ unit's write queues) counts
+// as full. It is 0 for a unit with no bounded buffer, and at most 1.
+func occupancy(bs []timing.BufferState) float64 {
+	used, capacity := 0, 0
+	for _, b := range bs {
+		if b.Cap <= 0 {
+			continue
+		}
+		used += min(b.Len, b.Cap)
+		capacity += b.Cap
+	}
+	if capacity == 0 {
+		return 0
+	}
+	return float64(used) / float64(capacity)
 }
 
 // Samples returns the number of sampling points taken.

@@ -47,14 +47,18 @@ type Trace struct {
 	backend backend
 	engine  sim.Engine
 	cp      *commandprocessor.CommandProcessor // the frame's end
+	freq    sim.Freq
 	traced  []string
 	closed  bool
+	end     uint64 // the cycle the Simulation task ended at (Close)
 }
 
 // backend stores tasks; Close finishes the file (re-parenting orphans).
+// Written is the number of tasks written.
 type backend interface {
 	atracing.TracerBackend
 	Close(root string) error
+	Written() int
 }
 
 // File returns the trace file's path.
@@ -63,21 +67,31 @@ func (t *Trace) File() string { return t.file }
 // Traced returns the names of the traced components.
 func (t *Trace) Traced() []string { return t.traced }
 
+// Recorded returns the number of tasks written to the file, the Simulation
+// task included: 0 when a window (StartCycle, EndCycle) lies wholly after the
+// frame. It is complete after Close.
+func (t *Trace) Recorded() int { return t.backend.Written() }
+
+// EndCycle returns the core cycle the frame ended at, as Close found it (the
+// end of the Simulation task); 0 before Close.
+func (t *Trace) EndCycle() uint64 { return t.end }
+
 // Attach starts tracing the components of p. Call it after configs.Build and
 // before Platform.Run, and Close after the run.
 func Attach(p *configs.Platform, o Options) (*Trace, error) {
 	if o.Path == "" {
 		return nil, fmt.Errorf("trace: no output path")
 	}
-	var re *regexp.Regexp
-	if o.Components != "" {
-		var err error
-		if re, err = regexp.Compile(o.Components); err != nil {
-			return nil, fmt.Errorf("trace: components %q: %v", o.Components, err)
-		}
+	// Every check comes before the file is created: a refused trace leaves
+	// none behind.
+	re, err := checkComponents(p, o.Components)
+	if err != nil {
+		return nil, err
 	}
-	t := &Trace{opts: o, engine: p.Engine, cp: p.CommandProcessor}
-	var err error
+	if o.EndCycle > 0 && o.EndCycle <= o.StartCycle {
+		return nil, fmt.Errorf("trace: window [%d, %d) is empty", o.StartCycle, o.EndCycle)
+	}
+	t := &Trace{opts: o, engine: p.Engine, cp: p.CommandProcessor, freq: p.CoreFreq}
 	switch o.Format {
 	case "", "sqlite":
 		t.file = o.Path + ".sqlite3"
@@ -94,9 +108,6 @@ func Attach(p *configs.Platform, o Options) (*Trace, error) {
 	t.clock = &clock{engine: p.Engine}
 	t.tracer = atracing.NewDBTracer(t.clock, t.backend)
 	if o.EndCycle > 0 {
-		if o.EndCycle <= o.StartCycle {
-			return nil, fmt.Errorf("trace: window [%d, %d) is empty", o.StartCycle, o.EndCycle)
-		}
 		t.tracer.SetTimeRange(p.CoreFreq.NCyclesLater(int(o.StartCycle), 0), p.CoreFreq.NCyclesLater(int(o.EndCycle), 0))
 	}
 	rec := recorder{t.tracer, t.clock}
@@ -107,13 +118,31 @@ func Attach(p *configs.Platform, o Options) (*Trace, error) {
 		atracing.CollectTrace(c, rec)
 		t.traced = append(t.traced, c.Name())
 	})
-	// The SAGE machine builds its video path (route, convolve chips, video
-	// output) at Run: a pattern may match only those.
-	if len(t.traced) == 0 && p.Sage == nil {
-		return nil, fmt.Errorf("trace: no component matches %q", o.Components)
-	}
 	t.tracer.StartTask(atracing.Task{ID: SimulationTaskID, Kind: "Simulation", What: "frame", Where: "GPU"})
 	return t, nil
+}
+
+// checkComponents compiles pattern (nil when empty: every component) and
+// refuses one that matches no traceable component of p. The SAGE machine
+// builds its video path (route, convolve chips, video output) at Run: there a
+// pattern may match only those, and is accepted.
+func checkComponents(p *configs.Platform, pattern string) (*regexp.Regexp, error) {
+	if pattern == "" {
+		return nil, nil
+	}
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return nil, fmt.Errorf("trace: components %q: %v", pattern, err)
+	}
+	if p.Sage != nil {
+		return re, nil
+	}
+	for _, c := range Traceable(p) {
+		if re.MatchString(c.Name()) {
+			return re, nil
+		}
+	}
+	return nil, fmt.Errorf("trace: no component matches %q", pattern)
 }
 
 // recorder records every task but Akita's DRAM sub-transactions: its memory
@@ -247,6 +276,7 @@ func (t *Trace) Close() error {
 		end = t.cp.FinishTime()
 	}
 	t.clock.at = max(t.clock.last, end)
+	t.end = t.freq.Cycle(t.clock.at)
 	t.tracer.EndTask(atracing.Task{ID: SimulationTaskID})
 	t.clock.at = 0
 	t.tracer.Terminate()
@@ -258,6 +288,7 @@ type sqliteBackend struct {
 	db      *sql.DB
 	stmt    *sql.Stmt
 	pending []atracing.Task
+	written int
 	err     error
 }
 
@@ -294,7 +325,10 @@ func newSQLiteBackend(file string) (*sqliteBackend, error) {
 	return &sqliteBackend{db: db, stmt: stmt}, nil
 }
 
+func (b *sqliteBackend) Written() int { return b.written }
+
 func (b *sqliteBackend) Write(task atracing.Task) {
+	b.written++
 	b.pending = append(b.pending, task)
 	if len(b.pending) >= 50000 {
 		b.Flush()
@@ -358,6 +392,7 @@ func newCSVBackend(file string) (*csvBackend, error) {
 
 func (b *csvBackend) Write(task atracing.Task) { b.tasks = append(b.tasks, task) }
 func (b *csvBackend) Flush()                   {}
+func (b *csvBackend) Written() int             { return len(b.tasks) }
 
 func (b *csvBackend) Close(root string) error {
 	ids := make(map[string]bool, len(b.tasks))

@@ -1,0 +1,129 @@
+package tracing
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gfxsim/gfxsim/configs"
+)
+
+// A trace that Attach refuses leaves no file behind: every check comes before
+// the file is created.
+func TestAttachRefusedLeavesNoFile(t *testing.T) {
+	p, err := configs.Build(configs.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name    string
+		opts    Options
+		wantErr string
+	}{
+		{"no match, sqlite", Options{Components: "NOMATCH"}, `trace: no component matches "NOMATCH"`},
+		{"no match, csv", Options{Components: "NOMATCH", Format: "csv"}, `trace: no component matches "NOMATCH"`},
+		{"bad pattern", Options{Components: "("}, "trace: components \"(\": error parsing regexp: missing closing ): `(`"},
+		{"empty window", Options{StartCycle: 5, EndCycle: 5}, "trace: window [5, 5) is empty"},
+		{"bad format", Options{Format: "json"}, `trace: format "json": want sqlite or csv`},
+	} {
+		dir := t.TempDir()
+		tc.opts.Path = filepath.Join(dir, "trace")
+		_, err := Attach(p, tc.opts)
+		if err == nil || err.Error() != tc.wantErr {
+			t.Errorf("%s: error %v, want %s", tc.name, err, tc.wantErr)
+		}
+		if files, _ := os.ReadDir(dir); len(files) != 0 {
+			t.Errorf("%s: refused trace left %d files (%s)", tc.name, len(files), files[0].Name())
+		}
+	}
+}
+
+// -trace-components matching nothing is refused before the run's folder is
+// made (a sweep's OUT/runs/<run>, or a render's trace file).
+func TestSessionNoMatchMakesNoFolder(t *testing.T) {
+	p, err := configs.Build(configs.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	f := Flags{TraceComponents: "NOMATCH", MetricsInterval: 1000}
+	sess := f.NewSession(out, 2, &bytes.Buffer{})
+	_, err = sess.Attach(p, 1, "run")
+	if want := `trace: no component matches "NOMATCH"`; err == nil || err.Error() != want {
+		t.Fatalf("Attach: error %v, want %s", err, want)
+	}
+	if exists(out) {
+		t.Errorf("refused trace made %s", out)
+	}
+}
+
+// A trace that recorded nothing says so after the run, in a warning on the
+// log: a -trace-window after the frame's end. A window that overlaps the frame
+// records (the Simulation task at least) and says nothing.
+func TestSessionEmptyWindowWarns(t *testing.T) {
+	for _, tc := range []struct {
+		window string
+		warn   bool
+	}{
+		{"99999999:999999999", true},
+		{"0:1000", false},
+		{"1000:2000", false},
+	} {
+		p, fr := buildOn(t, configs.Default(), "triangle", 64, 36, 4)
+		var log bytes.Buffer
+		f := Flags{TraceWindow: tc.window}
+		in, err := f.NewSession(t.TempDir(), 1, &log).Attach(p, fr.Draws, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := p.Run(fr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := in.Close(p.Engine.CurrentTime()); err != nil {
+			t.Fatal(err)
+		}
+		var warnings []string
+		for _, l := range strings.Split(log.String(), "\n") {
+			if strings.HasPrefix(l, "warning:") {
+				warnings = append(warnings, l)
+			}
+		}
+		var want []string
+		if tc.warn {
+			want = []string{fmt.Sprintf("warning: -trace-window %s recorded nothing: the frame ended at cycle %d", tc.window, res.Cycles)}
+		}
+		if strings.Join(warnings, "\n") != strings.Join(want, "\n") {
+			t.Errorf("-trace-window %s: warnings %q, want %q", tc.window, warnings, want)
+		}
+	}
+}
+
+// On the SAGE machine, whose video path is built at Run, a -trace-components
+// pattern can be found to match nothing only after the run: a warning says so.
+func TestSessionSageNoMatchWarns(t *testing.T) {
+	cfg, err := configs.Parse("sage.yaml", []byte("machine: sage\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, fr := buildOn(t, cfg, "triangle", 64, 40, 4)
+	var log bytes.Buffer
+	f := Flags{TraceComponents: "NOMATCH"}
+	in, err := f.NewSession(t.TempDir(), 1, &log).Attach(p, fr.Draws, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Run(fr); err != nil {
+		t.Fatal(err)
+	}
+	if err := in.Close(p.Engine.CurrentTime()); err != nil {
+		t.Fatal(err)
+	}
+	want := "warning: -trace-components \"NOMATCH\" matched no component: the trace recorded nothing\n"
+	if got := log.String(); !strings.HasPrefix(got, want) {
+		t.Errorf("log %q, want it to begin with %q", got, want)
+	}
+}
