@@ -172,6 +172,7 @@ func (s *study) fig10Cache(w io.Writer) error {
 	}
 	sortPoints(ps)
 	header := []string{"scene", "blur_kind", "samples", "blur_area", "model", "entries", "shading_quads", "rate", "savings"}
+	cols := cacheColumns(s.sweep().gsizes)
 	var rows, table [][]string
 	var series []plot.Series
 	for i, p := range ps {
@@ -209,9 +210,12 @@ func (s *study) fig10Cache(w io.Writer) error {
 			}
 			return "-"
 		}
-		table = append(table, []string{p.Scene, strconv.Itoa(p.Samples), f2(p.BlurArea()), cell(p.Global, 32), cell(p.Global, 128),
-			cell(p.Global, 1024), cell(p.Global, 4096), cell(p.Global, 65536), cell(p.Global, Unbounded), cell(p.Tiled, 1024),
-			cell(p.Tiled, Unbounded), paperCol(i == 0, PaperFig10Cache)})
+		row := []string{p.Scene, strconv.Itoa(p.Samples), f2(p.BlurArea())}
+		for _, n := range cols {
+			row = append(row, cell(p.Global, n))
+		}
+		table = append(table, append(row, cell(p.Global, Unbounded), cell(p.Tiled, 1024), cell(p.Tiled, Unbounded),
+			paperCol(i == 0, PaperFig10Cache)))
 	}
 	f := &plot.Figure{Title: fmt.Sprintf("Fig. 10: savings against cache size at blur %g", Moderate), XLabel: "cache size (shading quads)",
 		YLabel: "savings (visible samples per shade)", LogX: true, LogY: true, Series: series}
@@ -219,9 +223,27 @@ func (s *study) fig10Cache(w io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(w, "\nFig. 10 (row 3): savings over idealized supersampling against cache size (shading quads) at blur %g\n", Moderate)
-	expt.Table(w, []string{"scene", "spp", "blur area", "SL 32", "SL 128", "SL 1024", "SL 4096", "SL 65536", "SL unbounded", "T 1024",
-		"T unbounded", "paper (HL2/TF2)"}, table)
+	head := []string{"scene", "spp", "blur area"}
+	for _, n := range cols {
+		head = append(head, "SL "+strconv.Itoa(n))
+	}
+	expt.Table(w, append(head, "SL unbounded", "T 1024", "T unbounded", "paper (HL2/TF2)"), table)
 	return nil
+}
+
+// cacheColumns returns the global cache sizes the Fig. 10 cache table shows:
+// every bounded size swept, or five of them when the sweep has more.
+func cacheColumns(sizes []int) []int {
+	var cols []int
+	for _, n := range sizes {
+		if n != Unbounded {
+			cols = append(cols, n)
+		}
+	}
+	if len(cols) > 5 {
+		return []int{32, 128, 1024, 4096, 65536}
+	}
+	return cols
 }
 
 func (s *study) fig11(w io.Writer) error {

@@ -164,14 +164,31 @@ func (s *study) size(fig string) Size {
 	return Sizes[fig]
 }
 
+// sweep is what the study sweeps: samples per pixel, blur scales, animation
+// frames, the global and tiled shading-cache sizes, and the ROP caches' total
+// sizes (KB) and lines (bytes).
+type sweep struct {
+	spps           []int
+	blurs          []float64
+	frames         int
+	gsizes, tsizes []int
+	totals, lines  []int
+}
+
+// sweep returns the study's sweep: the package's, or -quick's smaller one.
+func (s *study) sweep() sweep {
+	if s.o.Quick {
+		return sweep{[]int{8, 27}, []float64{0, 0.5, 1}, 2,
+			[]int{32, 256, 1024, 4096, Unbounded}, []int{32, 1024, Unbounded}, []int{16, 128}, []int{4, 32, 128}}
+	}
+	return sweep{SampleCounts, BlurScales, AnimationFrames, GlobalSizes, TiledSizes, ROPTotalsKB, ROPLines}
+}
+
 // plan returns the study's frames.
 func (s *study) plan() []job {
-	spps, blurs, frames := SampleCounts, BlurScales, AnimationFrames
-	gsizes, tsizes, totals, lines := GlobalSizes, TiledSizes, ROPTotalsKB, ROPLines
-	if s.o.Quick {
-		spps, blurs, frames = []int{8, 27}, []float64{0, 0.5, 1}, 2
-		gsizes, tsizes, totals, lines = []int{32, 256, 1024, 4096, Unbounded}, []int{32, 1024, Unbounded}, []int{16, 128}, []int{4, 32, 128}
-	}
+	sp := s.sweep()
+	spps, blurs, frames := sp.spps, sp.blurs, sp.frames
+	gsizes, tsizes, totals, lines := sp.gsizes, sp.tsizes, sp.totals, sp.lines
 	var jobs []job
 	sw := s.size("sweep")
 	for _, sk := range SweepScenes {
@@ -359,12 +376,20 @@ func Run(o Options, w io.Writer) error {
 	}
 	sw.Merge = func(w io.Writer, rs []result) error {
 		fmt.Fprintf(w, "decoupled-sampling study: figures %s, seed %d, %d functional frames, %d timed, quick %v\n", figs, o.Seed, len(jobs), len(timed), o.Quick)
-		for _, fig := range []string{"sweep", "fig09", "texture", "fig13"} {
-			sz := s.size(fig)
-			fmt.Fprintf(w, "  %-8s %dx%d\n", fig, sz.Width, sz.Height)
+		for _, f := range []struct {
+			fig string
+			ran bool
+		}{{"sweep", s.fig["10"] || s.fig["11"] || s.fig["12"]}, {"fig09", s.fig["9"]}, {"texture", s.fig["texture"]}, {"fig13", s.fig["13"]}} {
+			if f.ran {
+				sz := s.size(f.fig)
+				fmt.Fprintf(w, "  %-8s %dx%d\n", f.fig, sz.Width, sz.Height)
+			}
 		}
-		fmt.Fprintf(w, "  samples %v, blur scales %v, global caches %v, tiled caches %v (shading quads; 0 = unbounded), tile memory %d KB\n",
-			SampleCounts, BlurScales, GlobalSizes, TiledSizes, 128)
+		if s.fig["10"] || s.fig["11"] || s.fig["12"] {
+			sp := s.sweep()
+			fmt.Fprintf(w, "  samples %v, blur scales %v, global caches %v, tiled caches %v (shading quads; 0 = unbounded), tile memory %d KB\n",
+				sp.spps, sp.blurs, sp.gsizes, sp.tsizes, 128)
+		}
 		s.pts = map[string][]*Point{}
 		for i, j := range jobs {
 			s.pts[j.fig] = append(s.pts[j.fig], rs[i].Point)
