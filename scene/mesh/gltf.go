@@ -59,7 +59,14 @@ func LoadGLTF(path string, opt LoadOptions) (*Model, error) {
 // Blend), doubleSided; images PNG or JPEG, from files, data URIs or buffer
 // views; sampler wrap CLAMP_TO_EDGE -> clamp, REPEAT and MIRRORED_REPEAT ->
 // wrap. Skins, morph targets, cameras and other material properties are
-// ignored.
+// ignored. An accessor without a bufferView reads as zeros with its sparse
+// values substituted, as the specification defines.
+//
+// Extensions: the loader implements none. A file whose extensionsRequired
+// names one is refused (the specification forbids loading it, and its data
+// would read wrong: a KHR_draco_mesh_compression file's accessors have no
+// bufferView, so its positions would read as zeros); extensions that are
+// only used (extensionsUsed) are ignored, and the core data is read.
 //
 // Animations (animation.go): Model.Nodes keeps the node hierarchy with each
 // node's rest transform, Model.PartNodes the node of each part, and
@@ -112,6 +119,9 @@ func DecodeGLTF(name string, data []byte, readFile func(uri string) ([]byte, err
 	if err := checkGLTFVersion(name, doc.Asset.Version); err != nil {
 		return nil, err
 	}
+	if err := checkGLTFExtensions(name, data, js, doc.ExtensionsRequired); err != nil {
+		return nil, err
+	}
 	l := &gltfLoader{name: name, doc: doc, opt: opt, readFile: readFile,
 		model:  &Model{Name: modelName(name)},
 		matMap: map[int]int{}, texMap: map[int]*Texture{}, imgMap: map[int]*teximage.Image{}, files: map[string][]byte{}, decoded: map[[sha256.Size]byte]*teximage.Image{},
@@ -147,6 +157,72 @@ func checkGLTFVersion(name, v string) error {
 		return fmt.Errorf("%s: asset.version: %s: gfxsim reads glTF 2.0 files (convert it to 2.0, e.g. with gltf-pipeline)", name, inputs.Quote(v))
 	}
 	return nil
+}
+
+// supportedGLTFExtensions are the glTF extensions the loader implements:
+// none. A file that only uses an extension (extensionsUsed) is read without
+// it, as the specification allows; one that requires it is refused.
+var supportedGLTFExtensions []string
+
+// maxListedExtensions bounds how many refused extensions an error names.
+const maxListedExtensions = 8
+
+// checkGLTFExtensions refuses a file whose extensionsRequired names an
+// extension the loader does not implement: the specification forbids
+// loading it, and without the extension its data reads wrong (a
+// KHR_draco_mesh_compression file's accessors have no bufferView, so its
+// positions would all read as zero).
+func checkGLTFExtensions(name string, data, js []byte, required []string) error {
+	var missing []string
+	for _, e := range required {
+		if !slices.Contains(supportedGLTFExtensions, e) && !slices.Contains(missing, e) {
+			missing = append(missing, e)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	var quoted []string
+	for _, e := range missing[:min(len(missing), maxListedExtensions)] {
+		quoted = append(quoted, inputs.Quote(e))
+	}
+	list := strings.Join(quoted, ", ")
+	if n := len(missing) - len(quoted); n > 0 {
+		list += fmt.Sprintf(" and %d more", n)
+	}
+	supported := "gfxsim supports no glTF extension"
+	if len(supportedGLTFExtensions) > 0 {
+		supported = "gfxsim supports only " + strings.Join(supportedGLTFExtensions, ", ")
+	}
+	it := "it"
+	if len(missing) > 1 {
+		it = "them"
+	}
+	return fmt.Errorf("%s: extensionsRequired: the file cannot be read without %s: %s (export the file without %s)",
+		jsonKeySpot(name, data, js, "extensionsRequired"), list, supported, it)
+}
+
+// jsonKeySpot names the place of the top-level member key of a glTF file's
+// JSON js (see jsonSpot), or the file alone when it is not found.
+func jsonKeySpot(name string, data, js []byte, key string) string {
+	dec := json.NewDecoder(bytes.NewReader(js))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return name
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return name
+		}
+		if k, _ := t.(string); k == key {
+			return jsonSpot(name, data, js, dec.InputOffset()-int64(len(key))-2)
+		}
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return name
+		}
+	}
+	return name
 }
 
 // jsonSpot names the place of byte off of a glTF file's JSON js: the line and
