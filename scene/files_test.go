@@ -325,3 +325,30 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestSceneFileNamesWhole: a file a scene names that is refused (outside the
+// folders inputs may be read from, or missing) is named whole in the error,
+// escaped (the 32-byte excerpt of a file's content cut it).
+func TestSceneFileNamesWhole(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.yaml")
+	root, err := filepath.EvalSymlinks(dir) // as the error lists it
+	if err != nil {
+		t.Fatal(err)
+	}
+	outside := filepath.Join(filepath.Dir(dir), "shared", "scenes", "bunny", "stanford-bunny.obj")
+	tests := []struct{ src, want string }{
+		{"meshes:\n  bunny: {file: " + outside + "}\n",
+			path + `:2: meshes.bunny.file: "` + outside + `" is outside the folders inputs may be read from (` + root + `; add one with -allow-path)`},
+		{"textures:\n  wall: {file: textures/stone_wall_albedo_2048.png}\n",
+			path + `:2: textures.wall.file: "textures/stone_wall_albedo_2048.png": no such file`},
+		{"textures:\n  wall: {file: \"textures/\\e[2J_stone_wall_albedo_2048.png\"}\n",
+			path + `:2: textures.wall.file: "textures/\x1b[2J_stone_wall_albedo_2048.png": no such file`},
+	}
+	for _, tc := range tests {
+		writeFile(t, path, []byte(tc.src))
+		if _, err := Load(path); err == nil || err.Error() != tc.want {
+			t.Errorf("%q:\n got  %v\n want %s", tc.src, err, tc.want)
+		}
+	}
+}

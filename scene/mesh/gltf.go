@@ -290,13 +290,13 @@ func (l *gltfLoader) uriData(uri, field string, mediaTypes []string) ([]byte, er
 	}
 	file, err := url.PathUnescape(strings.ReplaceAll(uri, `\`, "/"))
 	if err != nil {
-		return nil, l.errf("%s: %s: %v", field, inputs.Quote(uri), err)
+		return nil, l.errf("%s: %s: %v", field, inputs.QuotePath(uri), err)
 	}
 	if data, ok := l.files[file]; ok {
 		return data, nil
 	}
 	if l.readFile == nil {
-		return nil, l.errf("%s: %s: external files are not available", field, inputs.Quote(uri))
+		return nil, l.errf("%s: %s: external files are not available", field, inputs.QuotePath(uri))
 	}
 	data, err := l.readFile(file)
 	if err != nil {
@@ -1020,7 +1020,7 @@ func (l *gltfLoader) image(ii int, field string) (*teximage.Image, string, error
 	if !ok {
 		label := name
 		if name == gi.URI {
-			label = inputs.Quote(name)
+			label = inputs.QuotePath(name)
 		}
 		if im, err = teximage.DecodeWithin(label, data, l.opt.Budget); err != nil {
 			return nil, "", l.errf("%s: %v", field, err)

@@ -227,7 +227,7 @@ func LoadOBJ(path string, opt LoadOptions) (*Model, error) {
 		if t, ok := textures[key]; ok {
 			return t, nil
 		}
-		im, err := cache.LoadNamed(p, inputs.Quote(m.File)) // as the library writes it
+		im, err := cache.LoadNamed(p, inputs.QuotePath(m.File)) // as the library writes it
 		if err != nil {
 			return nil, err
 		}
@@ -272,7 +272,7 @@ func LoadOBJ(path string, opt LoadOptions) (*Model, error) {
 				if err != nil {
 					return nil, fmt.Errorf("%s:%d: map_d: %v", lm.name, mm.MapD.Line, err)
 				}
-				mask, err := cache.LoadNamed(mp, inputs.Quote(mm.MapD.File))
+				mask, err := cache.LoadNamed(mp, inputs.QuotePath(mm.MapD.File))
 				if err != nil {
 					return nil, fmt.Errorf("%s:%d: map_d: %v", lm.name, mm.MapD.Line, err)
 				}
