@@ -9,6 +9,7 @@ import (
 	"image/color"
 	"image/png"
 	"math"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -494,5 +495,61 @@ func TestGLTFAccessorWithoutBufferView(t *testing.T) {
 	want := []geom.Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}
 	if got := m.Parts[0].Mesh.Positions; len(got) != 3 || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
 		t.Errorf("sparse positions %v, want %v", got, want)
+	}
+}
+
+// TestGLTFSkipMaterialsChecks: with SkipMaterials (a scene drawing the file
+// in its own material) the materials the primitives use are checked as
+// without it: every case gives the same error both ways.
+func TestGLTFSkipMaterialsChecks(t *testing.T) {
+	dir := t.TempDir()
+	node, scn := `[{"mesh":0}]`, `[{"nodes":[0]}]`
+	withMaterial := func(extra string) string {
+		return strings.Replace(triDoc(node, scn, extra), `"indices": 1}`, `"indices": 1, "material": 0}`, 1)
+	}
+	textured := func(image string) string {
+		return withMaterial(`, "images": [` + image + `], "textures": [{"source": 0}],` +
+			` "materials": [{"pbrMetallicRoughness": {"baseColorTexture": {"index": 0}}}]`)
+	}
+	const base = "materials[0].pbrMetallicRoughness.baseColorTexture: textures[0]"
+	tests := []struct{ name, doc, want string }{
+		{"missing image file", textured(`{"uri": "missing_texture.png"}`),
+			base + `: images[0].uri: "missing_texture.png": no such file`},
+		{"image file outside", textured(`{"uri": "../elsewhere/t.png"}`),
+			base + `: images[0].uri: "../elsewhere/t.png" is outside the folders inputs may be read from (` + dir + `; add one with -allow-path)`},
+		{"image view out of range", textured(`{"bufferView": 7, "mimeType": "image/png"}`),
+			base + `: images[0]: bufferView 7 does not exist (2 bufferViews)`},
+		{"no image", textured(`{}`), base + `: images[0] has neither uri nor bufferView`},
+		{"no material", withMaterial(""), "material 0 does not exist (0 materials)"},
+		{"alphaCutoff", withMaterial(`, "materials": [{"alphaMode": "MASK", "alphaCutoff": 2}]`), "materials[0].alphaCutoff: 2 out of range [0, 1]"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(dir, "t.gltf")
+			writeFile(t, p, tc.doc)
+			for _, skip := range []bool{false, true} {
+				_, err := LoadGLTF(p, LoadOptions{SkipMaterials: skip})
+				if want := p + ": " + tc.want; err == nil || err.Error() != want {
+					t.Errorf("SkipMaterials %v:\ngot  %v\nwant %s", skip, err, want)
+				}
+			}
+		})
+	}
+	// Images are decoded only for the file's materials: an image file that
+	// is not an image fails without SkipMaterials alone.
+	writeFile(t, filepath.Join(dir, "text.png"), "not an image")
+	p := filepath.Join(dir, "t.gltf")
+	writeFile(t, p, textured(`{"uri": "text.png"}`))
+	if _, err := LoadGLTF(p, LoadOptions{}); err == nil || !strings.HasPrefix(err.Error(), p+": "+base+`: "text.png": `) {
+		t.Errorf("undecodable image: %v", err)
+	}
+	m, err := LoadGLTF(p, LoadOptions{SkipMaterials: true})
+	if err != nil || m.Parts[0].Material != -1 || len(m.Materials) != 0 {
+		t.Errorf("undecodable image, SkipMaterials: %v", err)
+	}
+	// Without a resolver (DecodeGLTF) the file is read to be checked.
+	if _, err := DecodeGLTF("t.gltf", []byte(textured(`{"uri": "x.png"}`)), nil, LoadOptions{SkipMaterials: true}); err == nil ||
+		err.Error() != `t.gltf: `+base+`: images[0].uri: "x.png": external files are not available` {
+		t.Errorf("DecodeGLTF, SkipMaterials: %v", err)
 	}
 }

@@ -74,8 +74,8 @@ type LoadOptions struct {
 	// scene's own material fails as the same file given alone does: an OBJ's
 	// MTL libraries are read and parsed, its usemtl names looked up in them,
 	// and the images of the materials it uses resolved (they must exist
-	// inside the allowed folders). A glTF file's materials and images are not
-	// read.
+	// inside the allowed folders); a glTF file's materials are checked the
+	// same way (see DecodeGLTF).
 	SkipMaterials bool
 	// Roots are folder trees, besides the mesh file's own folder, that the
 	// files it names (MTL files, images, glTF buffers) may be read from; every
