@@ -18,8 +18,10 @@ import (
 )
 
 // maxFuzzError bounds an error of a fuzzed loader: the name, the field and
-// the message with a bounded excerpt of the input.
-const maxFuzzError = 600
+// the message with a bounded excerpt of the input, or a file name it gives
+// (a glTF URI), quoted whole up to MaxPathExcerpt bytes, each escaped to at
+// most 4 bytes.
+const maxFuzzError = 600 + 4*inputs.MaxPathExcerpt
 
 // failed reports whether a fuzzed loader failed, and fails the test when its
 // error is longer than maxFuzzError.
