@@ -226,8 +226,21 @@ func TestOptionsAndOpen(t *testing.T) {
 	if err != nil || o.Width != 32 || o.Name != "triangle" {
 		t.Errorf("Open(triangle): %v", err)
 	}
-	if _, err := Open("nothing"); err == nil || !strings.HasPrefix(err.Error(), `unknown scene "nothing": not a built-in scene (bats, bowlingpin, defocus, depthwrite, egomotion, foliage,`) {
-		t.Errorf("Open(nothing): %v", err)
+	// An unknown name lists the built-in scenes and guesses the one meant
+	// (case ignored), when one is a slip of the keyboard away.
+	all := strings.Join(BuiltinNames(), ", ")
+	for _, tc := range []struct{ name, guess string }{
+		{"nothing", ""},
+		{"Room", `; did you mean "room"?`},
+		{"ROOM", `; did you mean "room"?`},
+		{"rooom", `; did you mean "room"?`},
+		{"trinagle", `; did you mean "triangle"?`},
+		{"rm", ""}, // two edits in two letters: too far to guess
+	} {
+		want := `unknown scene "` + tc.name + `": not a built-in scene (` + all + `) nor a .yaml, .yml, .obj, .gltf or .glb file` + tc.guess
+		if _, err := Open(tc.name); err == nil || err.Error() != want {
+			t.Errorf("Open(%s):\n got  %v\n want %s", tc.name, err, want)
+		}
 	}
 	dir := t.TempDir()
 	if _, err := Open(dir); err == nil || err.Error() != fmt.Sprintf("scene %q is a folder: name the scene file in it (.yaml, .yml, .obj, .gltf or .glb)", dir) {

@@ -325,3 +325,58 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestSceneFileNamesWhole: a file a scene names that is refused (outside the
+// folders inputs may be read from, or missing) is named whole in the error,
+// escaped (the 32-byte excerpt of a file's content cut it).
+func TestSceneFileNamesWhole(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.yaml")
+	root, err := filepath.EvalSymlinks(dir) // as the error lists it
+	if err != nil {
+		t.Fatal(err)
+	}
+	outside := filepath.Join(filepath.Dir(dir), "shared", "scenes", "bunny", "stanford-bunny.obj")
+	tests := []struct{ src, want string }{
+		{"meshes:\n  bunny: {file: " + outside + "}\n",
+			path + `:2: meshes.bunny.file: "` + outside + `" is outside the folders inputs may be read from (` + root + `; add one with -allow-path)`},
+		{"textures:\n  wall: {file: textures/stone_wall_albedo_2048.png}\n",
+			path + `:2: textures.wall.file: "textures/stone_wall_albedo_2048.png": no such file`},
+		{"textures:\n  wall: {file: \"textures/\\e[2J_stone_wall_albedo_2048.png\"}\n",
+			path + `:2: textures.wall.file: "textures/\x1b[2J_stone_wall_albedo_2048.png": no such file`},
+	}
+	for _, tc := range tests {
+		writeFile(t, path, []byte(tc.src))
+		if _, err := Load(path); err == nil || err.Error() != tc.want {
+			t.Errorf("%q:\n got  %v\n want %s", tc.src, err, tc.want)
+		}
+	}
+}
+
+// TestSceneMeshFileChecked: an OBJ drawn in the scene's own material (its
+// materials are not converted) still has its MTL libraries checked: a
+// missing one is the error it is when the OBJ is given alone, naming the
+// OBJ file and its line.
+func TestSceneMeshFileChecked(t *testing.T) {
+	dir := t.TempDir()
+	root, err := filepath.EvalSymlinks(dir) // as the scene resolves the mesh file
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj := filepath.Join(dir, "sub", "b3.obj")
+	writeFile(t, obj, []byte("mtllib missing.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl m\nf 1 2 3\n"))
+	path := filepath.Join(dir, "s.yaml")
+	const missing = `:1: mtllib: "missing.mtl": no such file (put the library beside the OBJ file, or delete this line to draw the mesh in the default material)`
+	for _, tc := range []struct{ material, want string }{
+		{"red", path + ":2: meshes.b.file: " + filepath.Join(root, "sub", "b3.obj") + missing},
+		{"from_file", path + ":2: meshes.b.file: " + filepath.Join(root, "sub", "b3.obj") + missing},
+	} {
+		writeFile(t, path, []byte("meshes:\n  b: {file: sub/b3.obj}\nmaterials:\n  red: {shader: unlit}\nobjects:\n  - {mesh: b, material: "+tc.material+"}\n"))
+		if _, err := Load(path); err == nil || err.Error() != tc.want {
+			t.Errorf("material %s:\n got  %v\n want %s", tc.material, err, tc.want)
+		}
+	}
+	if _, err := FromMeshFile(obj); err == nil || err.Error() != obj+missing {
+		t.Errorf("bare mesh:\n got  %v\n want %s", err, obj+missing)
+	}
+}

@@ -187,7 +187,7 @@ func (p *parser) image(o *object, key string) (*teximage.Image, error) {
 	if err != nil {
 		return nil, err
 	}
-	im, err := p.loadImage(path, inputs.Quote(n.Value)) // as the scene writes it
+	im, err := p.loadImage(path, inputs.QuotePath(n.Value)) // as the scene writes it
 	if err != nil {
 		return nil, p.w.errAt(n, o.path(key), "%v", err)
 	}

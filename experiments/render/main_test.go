@@ -77,3 +77,25 @@ func TestOutputFolderIsAFile(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownScene: a -scene that is neither a built-in scene nor a scene
+// file is refused with the built-in names and, for a slip of the keyboard
+// (case ignored), the one meant.
+func TestUnknownScene(t *testing.T) {
+	for _, tc := range []struct{ scene, guess string }{
+		{"Room", `; did you mean "room"?`},
+		{"rooom", `; did you mean "room"?`},
+		{"nothing", ""},
+	} {
+		o, err := parseFlags([]string{"-q", "-mode", "functional", "-scene", tc.scene, "-o", t.TempDir()}, func(string) string { return "" }, os.Stderr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = run(o, &strings.Builder{})
+		want := `unknown scene "` + tc.scene + `": not a built-in scene (bats, bowlingpin, defocus, depthwrite, egomotion, foliage, grass, motion, ` +
+			`occluders, overdraw, particles, room, silhouette, smalltris, texmagnify, texminify, texmodes, texstudy, triangle) nor a .yaml, .yml, .obj, .gltf or .glb file` + tc.guess
+		if err == nil || err.Error() != want {
+			t.Errorf("-scene %s:\n got  %v\n want %s", tc.scene, err, want)
+		}
+	}
+}

@@ -23,7 +23,9 @@
 //     memory read from /proc/meminfo) ends with an error that gives the
 //     estimate.
 //   - Errors (Quote): an error quotes at most MaxExcerpt bytes of the file
-//     being parsed, escaped.
+//     being parsed, escaped. A file name (QuotePath) is quoted whole up to
+//     MaxPathExcerpt bytes, escaped the same way, so that a refused file is
+//     named in full.
 //
 // Nothing here knows a file format; the loaders (scene, scene/mesh,
 // scene/teximage, configs) call it.

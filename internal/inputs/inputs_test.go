@@ -26,6 +26,24 @@ func TestQuote(t *testing.T) {
 	}
 }
 
+// TestQuotePath: a file name is quoted whole up to MaxPathExcerpt bytes,
+// escaped like Quote, and cut past it.
+func TestQuotePath(t *testing.T) {
+	long := "/work/shared/scenes/bunny/stanford-bunny.obj" // 44 bytes: Quote cut it
+	tests := []struct{ in, want string }{
+		{long, `"` + long + `"`},
+		{"a\x1b[2Jb\x00.png", `"a\x1b[2Jb\x00.png"`},
+		{strings.Repeat("x", MaxPathExcerpt), `"` + strings.Repeat("x", MaxPathExcerpt) + `"`},
+		{strings.Repeat("x", MaxPathExcerpt+1), `"` + strings.Repeat("x", MaxPathExcerpt) + `"...`},
+		{"x" + strings.Repeat("é", MaxPathExcerpt/2), `"x` + strings.Repeat("é", MaxPathExcerpt/2-1) + `"...`},
+	}
+	for _, tc := range tests {
+		if got := QuotePath(tc.in); got != tc.want {
+			t.Errorf("QuotePath(%q) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}
+
 func TestBytes(t *testing.T) {
 	tests := []struct {
 		in   string
@@ -285,7 +303,8 @@ func mustSymlink(t *testing.T, target, link string) {
 }
 
 // TestResolveRefusals: a file name that cannot name a file is refused at
-// once, quoting at most MaxExcerpt bytes of it: a NUL byte, a URI scheme, a
+// once, quoting at most MaxPathExcerpt bytes of it (MaxExcerpt of one longer
+// than the system opens): a NUL byte, a URI scheme, a
 // name longer than the system opens (a 200 kB "a/a/a/..." took 38 s to be
 // reported missing).
 func TestResolveRefusals(t *testing.T) {
@@ -299,7 +318,13 @@ func TestResolveRefusals(t *testing.T) {
 		{"a.png\x00.png", `file name "a.png\x00.png" contains a NUL byte`},
 		{"file:///etc/passwd", `file name "file:///etc/passwd": URI scheme "file:" is not supported (only relative file names)`},
 		{long, `file name "a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/"...: 200005 bytes, more than 4096 (the longest path the system opens)`},
-		{strings.Repeat("a/", 2045) + "x.png", `"a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/"...: no such file`},
+		{strings.Repeat("a/", 2045) + "x.png", `"` + strings.Repeat("a/", MaxPathExcerpt/2) + `"...: no such file`},
+		// A file name of ordinary length is named whole (Quote cut it at
+		// 32 bytes), escaped.
+		{"textures/stone_wall_albedo_2048.png", `"textures/stone_wall_albedo_2048.png": no such file`},
+		{"/no-such-root/shared/scenes/bunny/stanford-bunny.obj",
+			`"/no-such-root/shared/scenes/bunny/stanford-bunny.obj" is outside the folders inputs may be read from (` + r.Dirs()[0] + `; add one with -allow-path)`},
+		{"../\x1b]0;x\x07/stanford-bunny.obj\x1b[2J", `"../\x1b]0;x\a/stanford-bunny.obj\x1b[2J" is outside the folders inputs may be read from (` + r.Dirs()[0] + `; add one with -allow-path)`},
 	} {
 		start := time.Now()
 		_, err := r.Resolve(dir, tc.ref)

@@ -12,11 +12,25 @@ const MaxExcerpt = 32
 // Quote returns s quoted and escaped as Go's %q does, cut to its first
 // MaxExcerpt bytes (on a character boundary, with "..." after the quote when
 // cut): the excerpt of a file an error may show.
-func Quote(s string) string {
-	if len(s) <= MaxExcerpt {
+func Quote(s string) string { return quoteCut(s, MaxExcerpt) }
+
+// MaxPathExcerpt is the most bytes of a file name an error quotes: a name
+// the user gave, or that an input file gives, is shown whole up to this
+// length (a real path is rarely longer than a few hundred bytes; Linux opens
+// at most MaxPath), so that the error names the file it refuses.
+const MaxPathExcerpt = 512
+
+// QuotePath is Quote for a file name: quoted and escaped the same way, but
+// cut only past MaxPathExcerpt bytes.
+func QuotePath(s string) string { return quoteCut(s, MaxPathExcerpt) }
+
+// quoteCut quotes s as %q does, cut to its first max bytes (on a character
+// boundary, with "..." after the quote when cut).
+func quoteCut(s string, max int) string {
+	if len(s) <= max {
 		return strconv.Quote(s)
 	}
-	n := MaxExcerpt
+	n := max
 	for n > 0 && !utf8.RuneStart(s[n]) {
 		n--
 	}

@@ -112,7 +112,7 @@ func (r *Roots) Resolve(base, ref string) (string, error) {
 		return "", fmt.Errorf("empty file name")
 	}
 	if strings.ContainsRune(ref, 0) {
-		return "", fmt.Errorf("file name %s contains a NUL byte", Quote(ref))
+		return "", fmt.Errorf("file name %s contains a NUL byte", QuotePath(ref))
 	}
 	if len(ref) > MaxPath {
 		// Finding the nearest folder of a missing file walks up the path,
@@ -121,7 +121,7 @@ func (r *Roots) Resolve(base, ref string) (string, error) {
 		return "", fmt.Errorf("file name %s: %d bytes, more than %d (the longest path the system opens)", Quote(ref), len(ref), MaxPath)
 	}
 	if u, err := url.Parse(ref); err == nil && len(u.Scheme) > 1 {
-		return "", fmt.Errorf("file name %s: URI scheme %s is not supported (only relative file names)", Quote(ref), Quote(u.Scheme+":"))
+		return "", fmt.Errorf("file name %s: URI scheme %s is not supported (only relative file names)", QuotePath(ref), Quote(u.Scheme+":"))
 	}
 	p := filepath.Clean(ref)
 	if !filepath.IsAbs(p) {
@@ -133,7 +133,7 @@ func (r *Roots) Resolve(base, ref string) (string, error) {
 	}
 	outside := func() error {
 		return fmt.Errorf("%s is outside the folders inputs may be read from (%s; add one with -allow-path)",
-			Quote(ref), strings.Join(r.Dirs(), ", "))
+			QuotePath(ref), strings.Join(r.Dirs(), ", "))
 	}
 	if !r.named(p) {
 		return "", outside()
@@ -145,7 +145,7 @@ func (r *Roots) Resolve(base, ref string) (string, error) {
 		for d := filepath.Dir(p); ; d = filepath.Dir(d) {
 			if rd, err := filepath.EvalSymlinks(d); err == nil {
 				if r.contains(rd) {
-					return "", fmt.Errorf("%s: %w", Quote(ref), noSuchFile{})
+					return "", fmt.Errorf("%s: %w", QuotePath(ref), noSuchFile{})
 				}
 				return "", outside()
 			}

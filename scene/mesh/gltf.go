@@ -37,7 +37,12 @@ func LoadGLTF(path string, opt LoadOptions) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	return DecodeGLTF(path, data, gltfFileReader(roots, filepath.Dir(path), opt.Budget), opt)
+	dir := filepath.Dir(path)
+	resolve := func(uri string) error {
+		_, err := roots.Resolve(dir, filepath.FromSlash(uri))
+		return err
+	}
+	return decodeGLTF(path, data, gltfFileReader(roots, dir, opt.Budget), resolve, opt)
 }
 
 // DecodeGLTF decodes glTF 2.0 data (JSON or GLB). name labels errors and names
@@ -59,7 +64,14 @@ func LoadGLTF(path string, opt LoadOptions) (*Model, error) {
 // Blend), doubleSided; images PNG or JPEG, from files, data URIs or buffer
 // views; sampler wrap CLAMP_TO_EDGE -> clamp, REPEAT and MIRRORED_REPEAT ->
 // wrap. Skins, morph targets, cameras and other material properties are
-// ignored.
+// ignored. An accessor without a bufferView reads as zeros with its sparse
+// values substituted, as the specification defines.
+//
+// Extensions: the loader implements none. A file whose extensionsRequired
+// names one is refused (the specification forbids loading it, and its data
+// would read wrong: a KHR_draco_mesh_compression file's accessors have no
+// bufferView, so its positions would read as zeros); extensions that are
+// only used (extensionsUsed) are ignored, and the core data is read.
 //
 // Animations (animation.go): Model.Nodes keeps the node hierarchy with each
 // node's rest transform, Model.PartNodes the node of each part, and
@@ -69,7 +81,20 @@ func LoadGLTF(path string, opt LoadOptions) (*Model, error) {
 // moves a part from its rest pose (the pose its mesh was built in) to its
 // pose at a time. A channel on morph-target weights, on a node given as a
 // matrix, or with bad keys is an error.
+//
+// With opt.SkipMaterials the materials the primitives use are checked as
+// without it (their textures, samplers and images must exist, an image's
+// buffer view must be in range, an image file must be readable) but no image
+// is decoded and every part has Material -1: a file drawn in a scene's own
+// material fails as it does alone.
 func DecodeGLTF(name string, data []byte, readFile func(uri string) ([]byte, error), opt LoadOptions) (model *Model, err error) {
+	return decodeGLTF(name, data, readFile, nil, opt)
+}
+
+// decodeGLTF is DecodeGLTF with resolve, which checks that an external file
+// exists, under the path rule, without reading it (SkipMaterials checks image
+// files with it; nil: they are read with readFile, not decoded).
+func decodeGLTF(name string, data []byte, readFile func(uri string) ([]byte, error), resolve func(uri string) error, opt LoadOptions) (model *Model, err error) {
 	defer func() {
 		// The JSON decoding is the gltf library's; do not let a bug there
 		// panic through to the user.
@@ -112,7 +137,10 @@ func DecodeGLTF(name string, data []byte, readFile func(uri string) ([]byte, err
 	if err := checkGLTFVersion(name, doc.Asset.Version); err != nil {
 		return nil, err
 	}
-	l := &gltfLoader{name: name, doc: doc, opt: opt, readFile: readFile,
+	if err := checkGLTFExtensions(name, data, js, doc.ExtensionsRequired); err != nil {
+		return nil, err
+	}
+	l := &gltfLoader{name: name, doc: doc, opt: opt, readFile: readFile, resolve: resolve,
 		model:  &Model{Name: modelName(name)},
 		matMap: map[int]int{}, texMap: map[int]*Texture{}, imgMap: map[int]*teximage.Image{}, files: map[string][]byte{}, decoded: map[[sha256.Size]byte]*teximage.Image{},
 		animTimes: map[int][]float64{}, animValues: map[[2]int][][4]float64{}}
@@ -147,6 +175,72 @@ func checkGLTFVersion(name, v string) error {
 		return fmt.Errorf("%s: asset.version: %s: gfxsim reads glTF 2.0 files (convert it to 2.0, e.g. with gltf-pipeline)", name, inputs.Quote(v))
 	}
 	return nil
+}
+
+// supportedGLTFExtensions are the glTF extensions the loader implements:
+// none. A file that only uses an extension (extensionsUsed) is read without
+// it, as the specification allows; one that requires it is refused.
+var supportedGLTFExtensions []string
+
+// maxListedExtensions bounds how many refused extensions an error names.
+const maxListedExtensions = 8
+
+// checkGLTFExtensions refuses a file whose extensionsRequired names an
+// extension the loader does not implement: the specification forbids
+// loading it, and without the extension its data reads wrong (a
+// KHR_draco_mesh_compression file's accessors have no bufferView, so its
+// positions would all read as zero).
+func checkGLTFExtensions(name string, data, js []byte, required []string) error {
+	var missing []string
+	for _, e := range required {
+		if !slices.Contains(supportedGLTFExtensions, e) && !slices.Contains(missing, e) {
+			missing = append(missing, e)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	var quoted []string
+	for _, e := range missing[:min(len(missing), maxListedExtensions)] {
+		quoted = append(quoted, inputs.Quote(e))
+	}
+	list := strings.Join(quoted, ", ")
+	if n := len(missing) - len(quoted); n > 0 {
+		list += fmt.Sprintf(" and %d more", n)
+	}
+	supported := "gfxsim supports no glTF extension"
+	if len(supportedGLTFExtensions) > 0 {
+		supported = "gfxsim supports only " + strings.Join(supportedGLTFExtensions, ", ")
+	}
+	it := "it"
+	if len(missing) > 1 {
+		it = "them"
+	}
+	return fmt.Errorf("%s: extensionsRequired: the file cannot be read without %s: %s (export the file without %s)",
+		jsonKeySpot(name, data, js, "extensionsRequired"), list, supported, it)
+}
+
+// jsonKeySpot names the place of the top-level member key of a glTF file's
+// JSON js (see jsonSpot), or the file alone when it is not found.
+func jsonKeySpot(name string, data, js []byte, key string) string {
+	dec := json.NewDecoder(bytes.NewReader(js))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return name
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return name
+		}
+		if k, _ := t.(string); k == key {
+			return jsonSpot(name, data, js, dec.InputOffset()-int64(len(key))-2)
+		}
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return name
+		}
+	}
+	return name
 }
 
 // jsonSpot names the place of byte off of a glTF file's JSON js: the line and
@@ -212,15 +306,12 @@ func (l *gltfLoader) uriData(uri, field string, mediaTypes []string) ([]byte, er
 		}
 		return data, nil
 	}
-	file, err := url.PathUnescape(strings.ReplaceAll(uri, `\`, "/"))
+	file, err := l.uriFile(uri, field)
 	if err != nil {
-		return nil, l.errf("%s: %s: %v", field, inputs.Quote(uri), err)
+		return nil, err
 	}
 	if data, ok := l.files[file]; ok {
 		return data, nil
-	}
-	if l.readFile == nil {
-		return nil, l.errf("%s: %s: external files are not available", field, inputs.Quote(uri))
 	}
 	data, err := l.readFile(file)
 	if err != nil {
@@ -230,11 +321,26 @@ func (l *gltfLoader) uriData(uri, field string, mediaTypes []string) ([]byte, er
 	return data, nil
 }
 
+// uriFile returns the file name of an external uri (field labels errors):
+// its percent escapes decoded and '\' taken as '/' (as the gltf library
+// does); an error when external files are not available.
+func (l *gltfLoader) uriFile(uri, field string) (string, error) {
+	file, err := url.PathUnescape(strings.ReplaceAll(uri, `\`, "/"))
+	if err != nil {
+		return "", l.errf("%s: %s: %v", field, inputs.QuotePath(uri), err)
+	}
+	if _, ok := l.files[file]; !ok && l.readFile == nil {
+		return "", l.errf("%s: %s: external files are not available", field, inputs.QuotePath(uri))
+	}
+	return file, nil
+}
+
 type gltfLoader struct {
 	name     string
 	doc      *gltf.Document
 	opt      LoadOptions
 	readFile func(string) ([]byte, error)
+	resolve  func(string) error // nil: SkipMaterials reads image files to check them
 	model    *Model
 	matMap   map[int]int // glTF material -> Model.Materials index
 	texMap   map[int]*Texture
@@ -394,6 +500,9 @@ func (l *gltfLoader) load() error {
 	if len(l.model.Parts) == 1 {
 		l.model.Parts[0].Mesh.Name = l.model.Name
 	}
+	if l.opt.SkipMaterials {
+		l.model.Materials = nil // checked by addMesh, not used
+	}
 	return nil
 }
 
@@ -429,10 +538,15 @@ func (l *gltfLoader) addMesh(mi, node int, world mat64) error {
 			return l.errf("nodes[%d]: %s: %v (after the node's world transform)", node, field, err)
 		}
 		part := Part{Mesh: m, Material: -1}
-		if prim.Material != nil && !l.opt.SkipMaterials {
-			part.Material, err = l.material(*prim.Material)
+		if prim.Material != nil {
+			// With SkipMaterials too: the material is checked (its images
+			// are not decoded), then dropped.
+			j, err := l.material(*prim.Material)
 			if err != nil {
 				return err
+			}
+			if !l.opt.SkipMaterials {
+				part.Material = j
 			}
 		}
 		l.model.Parts = append(l.model.Parts, part)
@@ -926,6 +1040,19 @@ func (l *gltfLoader) image(ii int, field string) (*teximage.Image, string, error
 	switch {
 	case gi.BufferView != nil:
 		data, _, err = l.bufferView(*gi.BufferView, field+": "+name)
+	case gi.URI != "" && l.opt.SkipMaterials && l.resolve != nil && !strings.HasPrefix(gi.URI, "data:"):
+		// Checked, not read: the image is not decoded.
+		name = gi.URI
+		uf := fmt.Sprintf("%s: images[%d].uri", field, ii)
+		file, err := l.uriFile(gi.URI, uf)
+		if err != nil {
+			return nil, "", err
+		}
+		if err := l.resolve(file); err != nil {
+			return nil, "", l.errf("%s: %v", uf, err)
+		}
+		l.imgMap[ii] = nil
+		return nil, name, nil
 	case gi.URI != "":
 		if !strings.HasPrefix(gi.URI, "data:") {
 			name = gi.URI
@@ -937,6 +1064,10 @@ func (l *gltfLoader) image(ii int, field string) (*teximage.Image, string, error
 	if err != nil {
 		return nil, "", err
 	}
+	if l.opt.SkipMaterials {
+		l.imgMap[ii] = nil // checked, not decoded
+		return nil, name, nil
+	}
 	// Images with the same bytes (one file named by several images, or
 	// under several names) are decoded once.
 	sum := sha256.Sum256(data)
@@ -944,7 +1075,7 @@ func (l *gltfLoader) image(ii int, field string) (*teximage.Image, string, error
 	if !ok {
 		label := name
 		if name == gi.URI {
-			label = inputs.Quote(name)
+			label = inputs.QuotePath(name)
 		}
 		if im, err = teximage.DecodeWithin(label, data, l.opt.Budget); err != nil {
 			return nil, "", l.errf("%s: %v", field, err)

@@ -9,6 +9,7 @@ import (
 	"image/color"
 	"image/png"
 	"math"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -17,8 +18,10 @@ import (
 )
 
 // maxFuzzError bounds an error of a fuzzed loader: the name, the field and
-// the message with a bounded excerpt of the input.
-const maxFuzzError = 600
+// the message with a bounded excerpt of the input, or a file name it gives
+// (a glTF URI), quoted whole up to MaxPathExcerpt bytes, each escaped to at
+// most 4 bytes.
+const maxFuzzError = 600 + 4*inputs.MaxPathExcerpt
 
 // failed reports whether a fuzzed loader failed, and fails the test when its
 // error is longer than maxFuzzError.
@@ -429,5 +432,126 @@ func TestGLTFImagesDecodedOnce(t *testing.T) {
 	}
 	if meshes := int64(2 * (64*3 + 8*3)); b.Used() != meshes+int64(len(a.Pix)) {
 		t.Errorf("%d bytes reserved, want %d for the meshes and %d for one image", b.Used(), meshes, len(a.Pix))
+	}
+}
+
+// TestGLTFExtensionsRequired: a file that requires an extension is refused
+// with the file, the line and the extensions (the loader implements none); a
+// file that only uses one is read without it.
+func TestGLTFExtensionsRequired(t *testing.T) {
+	node, scn := `[{"mesh":0}]`, `[{"nodes":[0]}]`
+	// KHR_draco_mesh_compression: the accessors have no bufferView, so
+	// without the extension every position would read as zero.
+	draco := `{"asset":{"version":"2.0"},
+"extensionsUsed":["KHR_draco_mesh_compression"],
+"extensionsRequired":["KHR_draco_mesh_compression"],
+"accessors":[{"componentType":5126,"count":3,"type":"VEC3"}],
+"meshes":[{"primitives":[{"attributes":{"POSITION":0},"extensions":{"KHR_draco_mesh_compression":{"bufferView":0,"attributes":{"POSITION":0}}}}]}],
+"nodes":[{"mesh":0}],"scenes":[{"nodes":[0]}]}`
+	many := make([]string, 10)
+	for i := range many {
+		many[i] = fmt.Sprintf(`"EXT_%d"`, i)
+	}
+	js := `{"asset":{"version":"2.0"},"extensionsRequired":["EXT_meshopt_compression"]}` // 76 bytes, padded
+	glb := le(uint32(0x46546c67), uint32(2), uint32(0), uint32(len(js)), uint32(0x4e4f534a))
+	glb = append(glb, js...)
+	binary.LittleEndian.PutUint32(glb[8:], uint32(len(glb)))
+	tests := []struct{ name, file, doc, want string }{
+		{"draco", "t.gltf", draco,
+			`t.gltf:3: byte 77: extensionsRequired: the file cannot be read without "KHR_draco_mesh_compression": gfxsim supports no glTF extension (export the file without it)`},
+		{"two, one twice", "t.gltf", triDoc(node, scn, `, "extensionsRequired": ["KHR_texture_basisu", "KHR_mesh_quantization", "KHR_texture_basisu"]`),
+			`t.gltf:11: byte 610: extensionsRequired: the file cannot be read without "KHR_texture_basisu", "KHR_mesh_quantization": gfxsim supports no glTF extension (export the file without them)`},
+		{"ten", "t.gltf", `{"extensionsRequired": [` + strings.Join(many, ", ") + `], "asset": {"version": "2.0"}}`,
+			`t.gltf:1: byte 1: extensionsRequired: the file cannot be read without "EXT_0", "EXT_1", "EXT_2", "EXT_3", "EXT_4", "EXT_5", "EXT_6", "EXT_7" and 2 more: gfxsim supports no glTF extension (export the file without them)`},
+		{"glb", "t.glb", string(glb),
+			`t.glb: byte 47: extensionsRequired: the file cannot be read without "EXT_meshopt_compression": gfxsim supports no glTF extension (export the file without it)`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := DecodeGLTF(tc.file, []byte(tc.doc), nil, LoadOptions{})
+			if err == nil || err.Error() != tc.want {
+				t.Errorf("got  %v\nwant %s", err, tc.want)
+			}
+		})
+	}
+	// Used, not required: the file's own data is read.
+	m, err := DecodeGLTF("t.gltf", []byte(triDoc(node, scn, `, "extensionsUsed": ["KHR_materials_emissive_strength"]`)), nil, LoadOptions{})
+	if err != nil || m.TriangleCount() != 1 {
+		t.Errorf("extensionsUsed only: %v", err)
+	}
+}
+
+// TestGLTFAccessorWithoutBufferView: an accessor without a bufferView reads
+// as zeros with its sparse values substituted (glTF 2.0, 3.6.2.3).
+func TestGLTFAccessorWithoutBufferView(t *testing.T) {
+	// Sparse: vertices 1 and 2 of three get (1, 0, 0) and (0, 1, 0).
+	buf := le(uint16(1), uint16(2), float32(1), float32(0), float32(0), float32(0), float32(1), float32(0))
+	doc := fmt.Sprintf(`{"asset":{"version":"2.0"},
+"buffers":[{"byteLength":%d,"uri":%q}],
+"bufferViews":[{"buffer":0,"byteLength":4},{"buffer":0,"byteOffset":4,"byteLength":24}],
+"accessors":[{"componentType":5126,"count":3,"type":"VEC3","sparse":{"count":2,
+  "indices":{"bufferView":0,"componentType":5123},"values":{"bufferView":1}}}],
+"meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}],
+"nodes":[{"mesh":0}]}`, len(buf), dataURI(buf))
+	m := decode(t, doc)
+	want := []geom.Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}
+	if got := m.Parts[0].Mesh.Positions; len(got) != 3 || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
+		t.Errorf("sparse positions %v, want %v", got, want)
+	}
+}
+
+// TestGLTFSkipMaterialsChecks: with SkipMaterials (a scene drawing the file
+// in its own material) the materials the primitives use are checked as
+// without it: every case gives the same error both ways.
+func TestGLTFSkipMaterialsChecks(t *testing.T) {
+	dir := t.TempDir()
+	node, scn := `[{"mesh":0}]`, `[{"nodes":[0]}]`
+	withMaterial := func(extra string) string {
+		return strings.Replace(triDoc(node, scn, extra), `"indices": 1}`, `"indices": 1, "material": 0}`, 1)
+	}
+	textured := func(image string) string {
+		return withMaterial(`, "images": [` + image + `], "textures": [{"source": 0}],` +
+			` "materials": [{"pbrMetallicRoughness": {"baseColorTexture": {"index": 0}}}]`)
+	}
+	const base = "materials[0].pbrMetallicRoughness.baseColorTexture: textures[0]"
+	tests := []struct{ name, doc, want string }{
+		{"missing image file", textured(`{"uri": "missing_texture.png"}`),
+			base + `: images[0].uri: "missing_texture.png": no such file`},
+		{"image file outside", textured(`{"uri": "../elsewhere/t.png"}`),
+			base + `: images[0].uri: "../elsewhere/t.png" is outside the folders inputs may be read from (` + dir + `; add one with -allow-path)`},
+		{"image view out of range", textured(`{"bufferView": 7, "mimeType": "image/png"}`),
+			base + `: images[0]: bufferView 7 does not exist (2 bufferViews)`},
+		{"no image", textured(`{}`), base + `: images[0] has neither uri nor bufferView`},
+		{"no material", withMaterial(""), "material 0 does not exist (0 materials)"},
+		{"alphaCutoff", withMaterial(`, "materials": [{"alphaMode": "MASK", "alphaCutoff": 2}]`), "materials[0].alphaCutoff: 2 out of range [0, 1]"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(dir, "t.gltf")
+			writeFile(t, p, tc.doc)
+			for _, skip := range []bool{false, true} {
+				_, err := LoadGLTF(p, LoadOptions{SkipMaterials: skip})
+				if want := p + ": " + tc.want; err == nil || err.Error() != want {
+					t.Errorf("SkipMaterials %v:\ngot  %v\nwant %s", skip, err, want)
+				}
+			}
+		})
+	}
+	// Images are decoded only for the file's materials: an image file that
+	// is not an image fails without SkipMaterials alone.
+	writeFile(t, filepath.Join(dir, "text.png"), "not an image")
+	p := filepath.Join(dir, "t.gltf")
+	writeFile(t, p, textured(`{"uri": "text.png"}`))
+	if _, err := LoadGLTF(p, LoadOptions{}); err == nil || !strings.HasPrefix(err.Error(), p+": "+base+`: "text.png": `) {
+		t.Errorf("undecodable image: %v", err)
+	}
+	m, err := LoadGLTF(p, LoadOptions{SkipMaterials: true})
+	if err != nil || m.Parts[0].Material != -1 || len(m.Materials) != 0 {
+		t.Errorf("undecodable image, SkipMaterials: %v", err)
+	}
+	// Without a resolver (DecodeGLTF) the file is read to be checked.
+	if _, err := DecodeGLTF("t.gltf", []byte(textured(`{"uri": "x.png"}`)), nil, LoadOptions{SkipMaterials: true}); err == nil ||
+		err.Error() != `t.gltf: `+base+`: images[0].uri: "x.png": external files are not available` {
+		t.Errorf("DecodeGLTF, SkipMaterials: %v", err)
 	}
 }

@@ -68,8 +68,14 @@ type LoadOptions struct {
 	// MaxTextureSize downscales images larger than this many texels per side
 	// by a power of two (teximage.Image.Downscale); 0 keeps them as they are.
 	MaxTextureSize int
-	// SkipMaterials loads only the geometry: no MTL files are read, no images
-	// decoded, and every part has Material -1 (parts stay split by material).
+	// SkipMaterials loads only the geometry: no image is decoded and every
+	// part has Material -1 (parts stay split by material). The files the mesh
+	// file names are still checked as without it, so that a mesh drawn in a
+	// scene's own material fails as the same file given alone does: an OBJ's
+	// MTL libraries are read and parsed, its usemtl names looked up in them,
+	// and the images of the materials it uses resolved (they must exist
+	// inside the allowed folders); a glTF file's materials are checked the
+	// same way (see DecodeGLTF).
 	SkipMaterials bool
 	// Roots are folder trees, besides the mesh file's own folder, that the
 	// files it names (MTL files, images, glTF buffers) may be read from; every
@@ -139,9 +145,9 @@ func modelName(path string) string {
 	return strings.TrimSuffix(base, filepath.Ext(base))
 }
 
-// LoadOBJ reads an OBJ file and, unless opt.SkipMaterials, the MTL files it
-// names (relative to its directory) and the images they name (relative to the
-// MTL file). Each part's mesh is named after the file, with "/material"
+// LoadOBJ reads an OBJ file, the MTL files it names (relative to its
+// directory) and, unless opt.SkipMaterials, the images they name (relative to
+// the MTL file; with SkipMaterials they are only resolved). Each part's mesh is named after the file, with "/material"
 // appended when the file has several parts.
 //
 // Material conversion: Diffuse = (Kd, d), Specular = (Ks, Ns); map_Kd is the
@@ -174,9 +180,6 @@ func LoadOBJ(path string, opt LoadOptions) (*Model, error) {
 			p.Mesh.Name = model.Name + "/" + p.Material
 		}
 		model.Parts = append(model.Parts, Part{Mesh: p.Mesh, Material: -1})
-	}
-	if opt.SkipMaterials {
-		return model, nil
 	}
 	dir := filepath.Dir(path)
 	roots, err := opt.roots(path)
@@ -220,14 +223,14 @@ func LoadOBJ(path string, opt LoadOptions) (*Model, error) {
 	textures := map[string]*Texture{}
 	texture := func(lib string, m MTLMap) (*Texture, error) {
 		p, err := roots.Resolve(filepath.Dir(lib), m.File)
-		if err != nil {
+		if err != nil || opt.SkipMaterials {
 			return nil, err
 		}
 		key := fmt.Sprintf("%s|%v", p, m.Clamp)
 		if t, ok := textures[key]; ok {
 			return t, nil
 		}
-		im, err := cache.LoadNamed(p, inputs.Quote(m.File)) // as the library writes it
+		im, err := cache.LoadNamed(p, inputs.QuotePath(m.File)) // as the library writes it
 		if err != nil {
 			return nil, err
 		}
@@ -272,13 +275,15 @@ func LoadOBJ(path string, opt LoadOptions) (*Model, error) {
 				if err != nil {
 					return nil, fmt.Errorf("%s:%d: map_d: %v", lm.name, mm.MapD.Line, err)
 				}
-				mask, err := cache.LoadNamed(mp, inputs.Quote(mm.MapD.File))
-				if err != nil {
-					return nil, fmt.Errorf("%s:%d: map_d: %v", lm.name, mm.MapD.Line, err)
-				}
-				mat.Albedo, err = withAlphaMask(mat.Albedo, mask, mm.MapD.File)
-				if err != nil {
-					return nil, fmt.Errorf("%s:%d: map_d: %v", lm.name, mm.MapD.Line, err)
+				if !opt.SkipMaterials {
+					mask, err := cache.LoadNamed(mp, inputs.QuotePath(mm.MapD.File))
+					if err != nil {
+						return nil, fmt.Errorf("%s:%d: map_d: %v", lm.name, mm.MapD.Line, err)
+					}
+					mat.Albedo, err = withAlphaMask(mat.Albedo, mask, mm.MapD.File)
+					if err != nil {
+						return nil, fmt.Errorf("%s:%d: map_d: %v", lm.name, mm.MapD.Line, err)
+					}
 				}
 			}
 		}
@@ -288,6 +293,10 @@ func LoadOBJ(path string, opt LoadOptions) (*Model, error) {
 				return nil, fmt.Errorf("%s:%d: norm: %v", lm.name, mm.Normal.Line, err)
 			}
 			mat.Normal = t
+		}
+		if opt.SkipMaterials {
+			matIndex[p.Material] = -1 // checked, not converted
+			continue
 		}
 		matIndex[p.Material] = len(model.Materials)
 		model.Parts[i].Material = len(model.Materials)

@@ -298,16 +298,24 @@ d 0.5
 	}
 }
 
+// TestLoadOBJErrors: with SkipMaterials (a scene drawing the mesh in its own
+// material) the files an OBJ names are checked as without it: every case
+// gives the same error both ways.
 func TestLoadOBJErrors(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "m.mtl"), "newmtl a\nmap_Kd missing.png\n")
 	writeFile(t, filepath.Join(dir, "bad.mtl"), "newmtl a\nKd x\n")
+	writeFile(t, filepath.Join(dir, "maps.mtl"), "newmtl d\nmap_d missing_mask.png\nnewmtl n\nnorm missing_normal.png\n")
 	tri := "v 0 0 0\nv 1 0 0\nv 0 1 0\n"
 	tests := []struct{ obj, want string }{
 		{"mtllib nope.mtl\n" + tri + "f 1 2 3\n", "x.obj:1: mtllib: \"nope.mtl\": no such file (put the library beside the OBJ file, or delete this line to draw the mesh in the default material)"},
 		{"mtllib m.mtl\n" + tri + "usemtl b\nf 1 2 3\n", `x.obj:5: usemtl: unknown material "b" (not in any mtllib)`},
 		{"mtllib m.mtl\n" + tri + "usemtl a\nf 1 2 3\n", "m.mtl:2: map_Kd: \"missing.png\": no such file"},
 		{"mtllib bad.mtl\n" + tri + "f 1 2 3\n", `bad.mtl:2: Kd: bad number "x"`},
+		{"mtllib maps.mtl\n" + tri + "usemtl d\nf 1 2 3\n", `maps.mtl:2: map_d: "missing_mask.png": no such file`},
+		{"mtllib maps.mtl\n" + tri + "usemtl n\nf 1 2 3\n", `maps.mtl:4: norm: "missing_normal.png": no such file`},
+		{"mtllib ../" + filepath.Base(dir) + "-elsewhere/m.mtl\n" + tri + "f 1 2 3\n",
+			`x.obj:1: mtllib: "../` + filepath.Base(dir) + `-elsewhere/m.mtl" is outside the folders inputs may be read from (` + dir + `; add one with -allow-path)`},
 	}
 	// usemtl without any mtllib: no material, no error.
 	writeFile(t, filepath.Join(dir, "n.obj"), tri+"usemtl a\nf 1 2 3\n")
@@ -317,11 +325,24 @@ func TestLoadOBJErrors(t *testing.T) {
 	for _, tc := range tests {
 		p := filepath.Join(dir, "x.obj")
 		writeFile(t, p, tc.obj)
-		_, err := LoadOBJ(p, LoadOptions{})
 		want := filepath.Join(dir, tc.want)
-		if err == nil || err.Error() != want {
-			t.Errorf("got  %v\nwant %s", err, want)
+		for _, skip := range []bool{false, true} {
+			_, err := LoadOBJ(p, LoadOptions{SkipMaterials: skip})
+			if err == nil || err.Error() != want {
+				t.Errorf("SkipMaterials %v:\ngot  %v\nwant %s", skip, err, want)
+			}
 		}
+	}
+	// Images are decoded only for the file's materials: a library's map that
+	// is not an image fails without SkipMaterials alone.
+	writeFile(t, filepath.Join(dir, "text.png"), "not an image")
+	writeFile(t, filepath.Join(dir, "t.mtl"), "newmtl a\nmap_Kd text.png\n")
+	writeFile(t, filepath.Join(dir, "t.obj"), "mtllib t.mtl\n"+tri+"usemtl a\nf 1 2 3\n")
+	if _, err := LoadOBJ(filepath.Join(dir, "t.obj"), LoadOptions{}); err == nil || !strings.HasPrefix(err.Error(), filepath.Join(dir, "t.mtl")+`:2: map_Kd: "text.png": `) {
+		t.Errorf("undecodable map_Kd: %v", err)
+	}
+	if m, err := LoadOBJ(filepath.Join(dir, "t.obj"), LoadOptions{SkipMaterials: true}); err != nil || m.Parts[0].Material != -1 || len(m.Materials) != 0 {
+		t.Errorf("undecodable map_Kd, SkipMaterials: %v", err)
 	}
 	// An OBJ named by a relative path: its library's errors name the
 	// library as relative too, as the user would write it.
