@@ -307,7 +307,7 @@ func TestBatsFrames(t *testing.T) {
 	if _, err := LoadFrame("bats", 50); err == nil || err.Error() != "builtin/bats.yaml:15: frames: frame 50 out of range [0, 49]" {
 		t.Errorf("frame 50: %v", err)
 	}
-	if _, err := LoadFrame("room", 1); err == nil || err.Error() != "builtin/room.yaml:10: frames: frame 1 out of range [0, 0]" {
+	if _, err := LoadFrame("room", 1); err == nil || err.Error() != "builtin/room.yaml:10: frames: frame 1 asked for, but the scene is not animated (no frames field: frame 0 only)" {
 		t.Errorf("room frame 1: %v", err)
 	}
 }
