@@ -205,8 +205,8 @@ func report(w io.Writer, rows []Row, base *configs.Config) {
 	}
 	expt.Table(w, hdr, table)
 	if p := plateau(pick(rows, "l1_size", "texstudy")); p.n > 0 {
-		fmt.Fprintf(w, "\nplateau (texstudy, 4-16 KB): %.3f texel misses per bilinear request, %.3f line misses with 64-byte lines (Giesen: about %.2f misses/request)\n",
-			p.texels, p.lines, GiesenMissesPerRequest)
+		fmt.Fprintf(w, "\nplateau (texstudy, %s): %.3f texel misses per bilinear request, %.3f line misses with 64-byte lines (Giesen: about %.2f misses/request)\n",
+			p.sizes(), p.texels, p.lines, GiesenMissesPerRequest)
 	}
 	if rs := pick(rows, "msaa", ""); len(rs) == 2 {
 		fmt.Fprintf(w, "texstudy at 8x MSAA, L1 32 KB 16-way 64-byte lines: per-texel hit rate %s (decoupled sampling, 5.3.2: about %s); default L1: %s\n",
@@ -232,15 +232,29 @@ func report(w io.Writer, rows []Row, base *configs.Config) {
 type plat struct {
 	lines, texels float64
 	n             int
+	kb            []float64 // the L1 sizes averaged
 }
 
-// plateau averages the misses per bilinear request at 4-16 KB.
+// sizes names the L1 sizes averaged: "4-16 KB", or "8 KB" for one.
+func (p plat) sizes() string {
+	switch len(p.kb) {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf("%g KB", p.kb[0])
+	}
+	return fmt.Sprintf("%g-%g KB", p.kb[0], p.kb[len(p.kb)-1])
+}
+
+// plateau averages the misses per bilinear request at the L1 sizes of 4-16
+// KB the sweep has.
 func plateau(rs []Row) plat {
 	var p plat
 	for _, r := range rs {
 		if r.X >= 4 && r.X <= 16 {
 			p.lines += r.M.MissesPerFootprint()
 			p.texels += r.TexelCache
+			p.kb = append(p.kb, r.X)
 			p.n++
 		}
 	}

@@ -116,3 +116,26 @@ func TestMetrics(t *testing.T) {
 }
 
 func TestQuietRules(t *testing.T) { progresstest.CheckOptions(t, ParseFlags) }
+
+// TestPlateauSizes: the plateau line names the L1 sizes it averaged (-quick
+// has only 8 KB between 4 and 16).
+func TestPlateauSizes(t *testing.T) {
+	for _, tc := range []struct {
+		kb   []float64
+		want string
+		n    int
+	}{
+		{[]float64{1, 2, 4, 8, 16, 32, 64}, "4-16 KB", 3},
+		{[]float64{1, 8, 64}, "8 KB", 1},
+		{[]float64{1, 64}, "", 0},
+	} {
+		var rs []Row
+		for _, x := range tc.kb {
+			rs = append(rs, Row{X: x})
+		}
+		p := plateau(rs)
+		if p.n != tc.n || p.n > 0 && p.sizes() != tc.want {
+			t.Errorf("sizes %v: %d averaged, %q; want %d, %q", tc.kb, p.n, p.sizes(), tc.n, tc.want)
+		}
+	}
+}
