@@ -195,8 +195,7 @@ func run(o options, w io.Writer) error {
 				return err
 			}
 		}
-		fmt.Fprintf(w, "\nwrote %s\n", o.out)
-		return nil
+		return nil // (PrintWallTime names the output folder on stderr, as every study does)
 	}
 	if err := sw.Main(o.sweep, w); err != nil {
 		return err
