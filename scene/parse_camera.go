@@ -17,7 +17,7 @@ func (p *parser) camera(n *yaml.Node) error {
 		FovYDegrees: 60, Near: 0.1, Far: 100, ShutterClose: 1,
 	}
 	field := "camera"
-	if n != nil {
+	if n != nil && !isNull(n) { // "camera:" alone: the default camera, as when absent
 		r := p.reader(n, field, "position", "target", "up", "position_end", "target_end", "up_end",
 			"fov_y", "near", "far", "aperture", "focus_distance", "shutter")
 		c.Position = r.vec3("position", c.Position, false)

@@ -453,3 +453,18 @@ textures:
 		t.Errorf("cells: %v %d", c.Type, c.Depth)
 	}
 }
+
+// TestNullValues: a field written without its value is an error at its line,
+// not the default; a section or list written empty ("camera:", "lights: ~")
+// keeps its defaults (TestParseDefaults).
+func TestNullValues(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{minimal + "camera:\n  fov_y:\n", "t.yaml:9: camera.fov_y: no value: give one, or remove the line to keep the default"},
+		{minimal + "samples: ~\n", "t.yaml:8: samples: no value: give one, or remove the line to keep the default"},
+		{minimal + "camera: {position: }\n", "t.yaml:8: camera.position: expected a list of 3 numbers, got null"},
+	} {
+		if _, err := Parse("t.yaml", []byte(tc.src)); err == nil || err.Error() != tc.want {
+			t.Errorf("%q:\n got  %v\n want %s", tc.src, err, tc.want)
+		}
+	}
+}

@@ -75,6 +75,9 @@ func (w *walker) entries(n *yaml.Node, field string) ([]entry, error) {
 	if err != nil {
 		return nil, err
 	}
+	if isNull(n) && field != "" {
+		return nil, nil // "section:" alone: an empty section
+	}
 	if n.Kind != yaml.MappingNode {
 		if field == "" {
 			// The whole file: it may be any file at all, quote none of it.
@@ -135,8 +138,10 @@ type object struct {
 }
 
 // object reads mapping n, allowing only the given keys (an unknown key is an
-// error at its line that lists the allowed ones). Keys with a null value are
-// treated as absent.
+// error at its line that lists the allowed ones). A key with a null value
+// ("key:" alone, or ~) is an empty section or list (its defaults), and an
+// error where a value is read: "fov_y:" alone is a slip, not a request for
+// the default.
 func (w *walker) object(n *yaml.Node, field string, allowed ...string) (*object, error) {
 	es, err := w.entries(n, field)
 	if err != nil {
@@ -151,10 +156,7 @@ func (w *walker) object(n *yaml.Node, field string, allowed ...string) (*object,
 		if !slices.Contains(allowed, e.key) {
 			return nil, w.errAt(e.kn, join(field, e.key), "unknown field%s (want one of %s)", names.DidYouMean(e.key, allowed), strings.Join(allowed, ", "))
 		}
-		if v, err := w.resolve(e.v, join(field, e.key)); err == nil && v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null" {
-			continue // "key:" with no value (or ~) means the default
-		}
-		o.vals[e.key] = e.v
+		o.vals[e.key] = e.v // a null value: an empty section or list, or a scalar's error (isNull)
 	}
 	return o, nil
 }
@@ -212,6 +214,9 @@ func (w *walker) scalar(n *yaml.Node, field string) (*yaml.Node, error) {
 	}
 	if n.Kind != yaml.ScalarNode {
 		return nil, w.errAt(n, field, "expected a scalar, got %s", describe(n))
+	}
+	if isNull(n) {
+		return nil, w.errAt(n, field, "no value: give one, or remove the line to keep the default")
 	}
 	return n, nil
 }
@@ -331,11 +336,17 @@ func (w *walker) list(n *yaml.Node, field string) ([]*yaml.Node, error) {
 	if err != nil {
 		return nil, err
 	}
+	if isNull(n) {
+		return nil, nil // "list:" alone: an empty list
+	}
 	if n.Kind != yaml.SequenceNode {
 		return nil, w.errAt(n, field, "expected a list, got %s", describe(n))
 	}
 	return n.Content, nil
 }
+
+// isNull reports whether n is a null scalar ("key:" with no value, or ~).
+func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" }
 
 // floats reads a list of minLen..maxLen finite numbers; when scalarOK, a
 // single number is also accepted and returned as a one-element list.
