@@ -17,7 +17,25 @@ const (
 	visRecordBytes    = 96        // a reorder-buffer entry's visibility record (shading-cache mode), before its samples
 	shadingEntryBytes = 192       // a shading-cache entry: tag, state, references, LRU, four lanes' outputs
 	warpSlotBytes     = 40 << 10  // a shader core warp slot (registers and lanes of the widest warp)
+	// binnedPrimBytes is what the tiled machine holds per primitive of a
+	// pass until its tiles are rendered: the primitive set up (a
+	// pipeline.Primitive, 4.7 KB with its 16 outputs' attributes), its share
+	// of the slices that grow by appends, and its bin entries. Sibenik at
+	// 320x180 peaks 480 MiB above sort-last for 69,106 binned primitives.
+	binnedPrimBytes = 7 << 10
 )
+
+// PassBytes estimates the host memory that a frame of the given triangles
+// holds on top of the machine's estimate and the frame's image: on the tiled
+// machine every binned primitive of a pass (binnedPrimBytes each; triangles
+// a geometry shader makes are not counted), nothing elsewhere (the other
+// machines stream their primitives).
+func (c *Config) PassBytes(triangles int) int64 {
+	if c.Machine != "sortmiddle" {
+		return 0
+	}
+	return binnedPrimBytes * int64(triangles)
+}
 
 // MemoryItem is one part of a machine's memory estimate.
 type MemoryItem struct {

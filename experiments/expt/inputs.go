@@ -124,15 +124,20 @@ func ReserveTimedFrame(b *inputs.Budget, cfg *configs.Config, s *scene.Scene) er
 	if n := cfg.MemoryImageCopies(); n > 1 {
 		where = fmt.Sprintf(" on a timed machine (the image and its %d copies in the machine's memories)", n)
 	}
+	if cfg.PassBytes(1) > 0 {
+		where = fmt.Sprintf(" on a timed machine (the image, its copy in the machine's memory and %s of binned primitives)",
+			inputs.Bytes(cfg.PassBytes(s.TriangleCount())))
+	}
 	return reserveFrame(b, s, where, TimedFrameBytes(cfg, s))
 }
 
 // TimedFrameBytes estimates the memory of scene s's frame on a timed run of
 // cfg: scene.Scene.FrameBytes for the driver's image, which lives on, and as
 // much again for each copy the machine loads (configs.Config.MemoryImageCopies:
-// its memory's, and on SAGE every pipe's texture memory's).
+// its memory's, and on SAGE every pipe's texture memory's), and on the tiled
+// machine the primitives a pass holds (configs.Config.PassBytes).
 func TimedFrameBytes(cfg *configs.Config, s *scene.Scene) int64 {
-	return int64(1+cfg.MemoryImageCopies()) * s.FrameBytes()
+	return int64(1+cfg.MemoryImageCopies())*s.FrameBytes() + cfg.PassBytes(s.TriangleCount())
 }
 
 func reserveFrame(b *inputs.Budget, s *scene.Scene, where string, n int64) error {

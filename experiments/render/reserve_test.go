@@ -27,6 +27,10 @@ func TestFrameReservations(t *testing.T) {
 			"builtin:room: the frame of scene room (1280x720, 4 samples, 6 textures) on a timed machine " +
 				"(the image and its 5 copies in the machine's memories) needs about 236.8 MiB, and 268.8 MiB is already reserved: " +
 				"more than the memory budget of 450.0 MiB (-max-memory)"},
+		{"tiled primitives", []string{"-config", "../../configs/sortmiddle.yaml", "-max-memory", "350M"},
+			"builtin:room: the frame of scene room (1280x720, 4 samples, 6 textures) on a timed machine " +
+				"(the image, its copy in the machine's memory and 82.8 MiB of binned primitives) needs about 161.7 MiB, " +
+				"and 269.2 MiB is already reserved: more than the memory budget of 350.0 MiB (-max-memory)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			args := append([]string{"-q", "-width", "1280", "-height", "720", "-o", t.TempDir()}, c.args...)
