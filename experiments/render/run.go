@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"image"
 	"io"
@@ -255,7 +256,13 @@ func runTiming(o options, s *scene.Scene, cfg *configs.Config, w io.Writer, suff
 	}
 	in.Progress.Bar.Weigh(append(slices.Clone(in.Progress.Work), 0))
 	start := time.Now()
+	stopWatching := expt.HaltOnInterrupt(p.Halt) // Ctrl-C ends the run cleanly: the trace and metrics are closed
 	res, err := p.Run(f)
+	stopWatching()
+	if errors.Is(err, expt.ErrInterrupted) {
+		err = fmt.Errorf("%w with %d of %d draws done (the trace and metrics so far are written; no image or statistics)",
+			err, tracing.DrawsDone(p), f.Draws)
+	}
 	in.Progress.Bar.Clear() // a run that stopped early leaves no bar behind
 	wall := time.Since(start)
 	end := p.Engine.CurrentTime()

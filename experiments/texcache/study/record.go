@@ -8,6 +8,7 @@ import (
 
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/configs"
+	"github.com/gfxsim/gfxsim/experiments/expt"
 	"github.com/gfxsim/gfxsim/functional/shader"
 	"github.com/gfxsim/gfxsim/scene"
 	"github.com/gfxsim/gfxsim/scene/driver"
@@ -83,7 +84,9 @@ func TimedRun(s *scene.Scene, cfg *configs.Config, session *tracing.Session, run
 			return nil, err
 		}
 	}
+	stopWatching := expt.HaltOnInterrupt(p.Halt) // Ctrl-C ends the run cleanly
 	res, err := p.Run(f)
+	stopWatching()
 	if cerr := in.Close(p.Engine.CurrentTime()); err == nil {
 		err = cerr
 	}

@@ -197,7 +197,9 @@ func runOrder(s *scene.Scene, do driver.Options, cfg *configs.Config, sess *trac
 			return ord, nil, err
 		}
 	}
+	stopWatching := expt.HaltOnInterrupt(p.Halt) // Ctrl-C ends the run cleanly
 	res, err := p.Run(f)
+	stopWatching()
 	if cerr := in.Close(p.Engine.CurrentTime()); err == nil {
 		err = cerr
 	}

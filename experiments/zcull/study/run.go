@@ -152,7 +152,9 @@ func runCase(c Case, w, h int, sess *tracing.Session, inputs *expt.Inputs) (Resu
 			return r, err
 		}
 	}
+	stopWatching := expt.HaltOnInterrupt(p.Halt) // Ctrl-C ends the run cleanly
 	res, err := p.Run(f)
+	stopWatching()
 	if cerr := in.Close(p.Engine.CurrentTime()); err == nil {
 		err = cerr
 	}
