@@ -391,6 +391,23 @@ func (sp *SagePlatform) videoFinished() bool {
 	return len(sp.Videos) > 0
 }
 
+// VideoShare returns the share of the video rasters' pixels the outputs
+// have taken (0 to 1; 0 on a machine without video).
+func (p *Platform) VideoShare() float64 {
+	if p.Sage == nil {
+		return 0
+	}
+	taken, raster := 0, 0
+	for _, v := range p.Sage.Videos {
+		t, r := v.Taken()
+		taken, raster = taken+t, raster+r
+	}
+	if raster == 0 {
+		return 0
+	}
+	return float64(taken) / float64(raster)
+}
+
 // videoFinishTime is when the last channel scanned its last pixel out.
 func (sp *SagePlatform) videoFinishTime() sim.VTimeInSec {
 	var t sim.VTimeInSec

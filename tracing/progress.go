@@ -135,7 +135,7 @@ func (g *Progress) eta(done int, took, el time.Duration) string {
 // resolve, flushes and present, or on SAGE after them the video scan-out.
 func (g *Progress) remains() string {
 	if g.p.CommandProcessor.Finished() {
-		return "scanning out the video frame"
+		return fmt.Sprintf("scanning out the video frame, %.0f%% of its pixels", 100*g.p.VideoShare())
 	}
 	return "resolving and presenting the frame"
 }

@@ -2,6 +2,8 @@ package tracing
 
 import (
 	"bytes"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -23,8 +25,18 @@ func TestProgressCoversVideoScanOut(t *testing.T) {
 	if _, err := p.Run(f); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), " draws done, cycle ") || !strings.Contains(out.String(), ", scanning out the video frame\n") {
+	shares := regexp.MustCompile(`, scanning out the video frame, (\d+)% of its pixels\n`).FindAllStringSubmatch(out.String(), -1)
+	if !strings.Contains(out.String(), " draws done, cycle ") || len(shares) == 0 {
 		t.Errorf("no progress line says the video frame is scanning out:\n%s", out.String())
+	}
+	last := -1
+	for _, m := range shares {
+		n, _ := strconv.Atoi(m[1])
+		if n < last || n > 100 {
+			t.Errorf("scan-out shares %v: not rising from 0 to 100%%", shares)
+			break
+		}
+		last = n
 	}
 	if got, want := p.CommandProcessor.FinishTime(), p.Engine.CurrentTime(); got >= want {
 		t.Errorf("the commands finished at %v, the run at %v: the scan-out does not outlast them and the test tests nothing", got, want)

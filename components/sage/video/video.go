@@ -195,6 +195,11 @@ func (c *Comp) traceLine(y, x0, n int, end uint64) {
 // the frame's pixel at the origin (nil before a PresentCmd).
 func (c *Comp) Image() *image.RGBA { return c.img }
 
+// Taken returns the pixels of the current frame taken from the convolve
+// chips, in raster order, and the raster's pixels (its progress, for the
+// progress display).
+func (c *Comp) Taken() (pixels, raster int) { return c.received, c.Cfg.Width * c.Cfg.Height }
+
 // Finished reports whether the frame's every pixel has arrived.
 func (c *Comp) Finished() bool { return c.finished }
 
