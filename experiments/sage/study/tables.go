@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/gfxsim/gfxsim/configs"
 	"github.com/gfxsim/gfxsim/experiments/expt"
 	"github.com/gfxsim/gfxsim/internal/outputs"
 )
@@ -190,10 +191,13 @@ func tableFill(out string, w io.Writer, p plan, by map[string]*Result) error {
 		return err
 	}
 	if peakGBs < paperFillGBs {
-		finding(w, "the sample buffer's peak is %s GB/s equivalent (8 interleaves x one sample per cycle at the assumed "+
-			"sample_buffer_mhz), below the paper's > 80 GB/s: the paper counts the 3DRAMs' internal bandwidth (32 chips, "+
-			"each comparing and blending inside) as commodity DRAM would need it; our interleave writes one sample per bus "+
-			"cycle (sage.sched.samples_per_cycle 1), a choice, not the paper's figure", f1(peakGBs))
+		sb := board()
+		finding(w, "the sample buffer's peak is %s GB/s equivalent (%d interleaves x %s per cycle at the assumed "+
+			"sample_buffer_mhz), below the paper's > 80 GB/s: the paper counts the 3DRAMs' internal bandwidth (%d chips, "+
+			"each comparing and blending inside) as commodity DRAM would need it; our interleave writes %s per bus "+
+			"cycle (sage.sched.samples_per_cycle %d), a choice, not the paper's figure", f1(peakGBs),
+			sb.SampleBuffer.Interleaves, samples(sb.Sched.SamplesPerCycle), sb.SampleBuffer.Interleaves*sb.SampleBuffer.ChipsPerInterleave,
+			samples(sb.Sched.SamplesPerCycle), sb.Sched.SamplesPerCycle)
 	}
 	if maxIl < 0.5 {
 		finding(w, "the frames write far below the peak (interleave utilization at most %s): they are not fill-bound. Scenes "+
@@ -256,11 +260,12 @@ func videoPointName(v videoCase) string {
 // Table 3: video reconstruction.
 func tableVideo(out string, w io.Writer, p plan, by map[string]*Result) error {
 	t0 := by[videoPointName(p.video[0])].Timed
-	fmt.Fprintf(w, "\n3. Video reconstruction (scene triangle; %d convolve chips at %g MHz, 25 filter processors of one sample per "+
+	cv := board().Convolve
+	fmt.Fprintf(w, "\n3. Video reconstruction (scene triangle; %d convolve chips at %g MHz, %d filter processors of %s per "+
 		"cycle each; route %g MHz): needed = the route's sample reads per frame (each sample once plus the swaths' overlap "+
 		"columns) x refresh; delivered = needed x the elastic run's delivered/required pixel rate; MAC = a colour "+
 		"multiply-add (4 per sample read); paper-style ops = MACs x 2 (multiply and add) x 2 (coefficient generation, as many "+
-		"again, as the paper counts)\n", 4, t0.ConvolveMHz, t0.VideoReadMHz)
+		"again, as the paper counts)\n", cv.Chips, t0.ConvolveMHz, cv.Processors, samples(cv.SamplesPerCycle), t0.VideoReadMHz)
 	header := []string{"video", "spp", "pixel clock MHz", "needed G samples/s", "GB/s", "delivered G samples/s", "paper G samples/s",
 		"paper GB/s", "samples/pixel max", "measured", "paper", "G MAC/s", "T ops/s", "T ops/s at 250 M px/s", "paper T ops/s", "underruns (strict)",
 		"stall cycles (elastic)", "keeps up"}
@@ -294,10 +299,11 @@ func tableVideo(out string, w io.Writer, p plan, by map[string]*Result) error {
 		return err
 	}
 	if len(behind) > 0 {
-		finding(w, "the convolve chips fall behind the video rate at %v: with 25 processors weighing one sample per cycle each, "+
+		finding(w, "the convolve chips fall behind the video rate at %v: with %d processors weighing %s per cycle each, "+
 			"a pixel costs its samples per pixel in cycles, so a chip at %g MHz filters %g/n M pixels/s at n spp; the paper's "+
 			"design point (1.6 G samples/s = 1280x1024 at 76 Hz at 16 spp) needs more samples per processor per cycle "+
-			"(sage.convolve.samples_per_cycle, a choice) or a faster clock", behind, t0.ConvolveMHz, t0.ConvolveMHz)
+			"(sage.convolve.samples_per_cycle, a choice) or a faster clock", behind, cv.Processors, samples(cv.SamplesPerCycle),
+			t0.ConvolveMHz, t0.ConvolveMHz*float64(cv.SamplesPerCycle))
 	}
 	if peakOps < paperOps {
 		finding(w, "at most %s T ops/s delivered against the paper's 0.4: the paper multiplies 400 MACs per pixel (4 spp) "+
@@ -475,4 +481,16 @@ func tableBalance(out string, w io.Writer, p plan, by map[string]*Result) error 
 func table(w io.Writer, out, name string, header []string, rows [][]string) error {
 	expt.Table(w, header, rows)
 	return outputs.WriteCSV(filepath.Join(out, name), header, rows)
+}
+
+// board is the SAGE board the study simulates (configs/sage.yaml, embedded),
+// whose sizes the findings' text names.
+func board() configs.Sage { return configs.Default().Sage }
+
+// samples is "one sample" or "n samples".
+func samples(n int) string {
+	if n == 1 {
+		return "one sample"
+	}
+	return fmt.Sprintf("%d samples", n)
 }
