@@ -239,7 +239,7 @@ func runTiming(o options, s *scene.Scene, cfg *configs.Config, w io.Writer, suff
 		return err
 	}
 	fmt.Fprintf(w, "scene %s: %dx%d, %s per pixel, %s; machine %s\n",
-		s.Name, s.Width, s.Height, expt.Count(s.Samples, "sample", "samples"), drawsAndTriangles(f.Draws, f.Triangles), cfg.Name)
+		s.Name, s.Width, s.Height, expt.Count(s.Samples, "sample", "samples"), drawsAndTriangles(f.Draws, f.Triangles, s.NeedsGeometryStage()), cfg.Name)
 	multipassLine(w, s, f)
 	sageVideo(w, cfg, s)
 	in, err := o.instruments.Attach(p, f.Draws, o.out, os.Stderr)
@@ -344,13 +344,20 @@ func sageVideo(w io.Writer, cfg *configs.Config, s *scene.Scene) {
 
 // drawsAndTriangles is the scene line's "17 draws, 12112 triangles", in the
 // singular where a count is 1 ("1 draw, 1 triangle": the triangle scene).
-func drawsAndTriangles(draws, triangles int) string {
-	return expt.Count(draws, "draw", "draws") + ", " + expt.Count(triangles, "triangle", "triangles")
+// The triangles are the ones the draws submit: on a scene with a geometry
+// stage (points, geometry shaders, stream-out) the line says so, since the
+// frame's statistics count the primitives that stage makes.
+func drawsAndTriangles(draws, triangles int, geometryStage bool) string {
+	s := expt.Count(draws, "draw", "draws") + ", " + expt.Count(triangles, "triangle", "triangles")
+	if geometryStage {
+		s += " submitted (the geometry stage makes more)"
+	}
+	return s
 }
 
 func summary(w io.Writer, cfg *configs.Config, s *scene.Scene, f *driver.Frame, c *reference.Counters, wall time.Duration) {
 	fmt.Fprintf(w, "scene %s: %dx%d, %s per pixel, %s, %.1f MB of memory\n",
-		s.Name, s.Width, s.Height, expt.Count(s.Samples, "sample", "samples"), drawsAndTriangles(f.Draws, f.Triangles), float64(f.Memory.Size())/1e6)
+		s.Name, s.Width, s.Height, expt.Count(s.Samples, "sample", "samples"), drawsAndTriangles(f.Draws, f.Triangles, s.NeedsGeometryStage()), float64(f.Memory.Size())/1e6)
 	multipassLine(w, s, f)
 	sageVideo(w, cfg, s)
 	fmt.Fprintf(w, "functional render (reference renderer) in %.2f s\n", wall.Seconds())
