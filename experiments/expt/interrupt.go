@@ -6,7 +6,10 @@ import (
 	"os/signal"
 	"sync"
 
+	"github.com/gfxsim/gfxsim/configs"
+	"github.com/gfxsim/gfxsim/scene/driver"
 	"github.com/gfxsim/gfxsim/timing"
+	"github.com/gfxsim/gfxsim/tracing"
 )
 
 // ErrInterrupted is the reason a run halted by Ctrl-C stops with.
@@ -56,4 +59,18 @@ func HaltOnInterrupt(h *timing.Halt) (done func()) {
 		defer in.Unlock()
 		delete(in.halts, h)
 	}
+}
+
+// RunFrame simulates frame f on platform p with its instruments in (nil:
+// none), halting it on Ctrl-C (HaltOnInterrupt), and closes the instruments
+// at the engine's time when the run is over, whatever its outcome: the
+// studies' timed frames. The run's error comes first, then the instruments'.
+func RunFrame(p *configs.Platform, f *driver.Frame, in *tracing.Instruments) (*configs.Result, error) {
+	stopWatching := HaltOnInterrupt(p.Halt)
+	res, err := p.Run(f)
+	stopWatching()
+	if cerr := in.Close(p.Engine.CurrentTime()); err == nil {
+		err = cerr
+	}
+	return res, err
 }

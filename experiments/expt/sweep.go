@@ -2,6 +2,8 @@ package expt
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -175,6 +177,18 @@ func (f Fingerprint) diff(g Fingerprint) string {
 		parts = append(parts[:8], fmt.Sprintf("and %d more", len(parts)-8))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// Digest returns a short digest (12 hex digits of SHA-256) of v's JSON
+// encoding: a Fingerprint value that follows the contents a flag names (a
+// configuration file's) rather than the flag's text.
+func Digest(v any) (string, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])[:12], nil
 }
 
 // Sweep is a study seen as a list of independent points: the harness lists

@@ -164,12 +164,7 @@ func (fs *frameStudy) frame(lim multipass.Limits) (*frameRow, error) {
 		return nil, err
 	}
 	start := time.Now()
-	stopWatching := expt.HaltOnInterrupt(p.Halt) // Ctrl-C ends the run cleanly
-	res, err := p.Run(f)
-	stopWatching()
-	if cerr := in.Close(p.Engine.CurrentTime()); err == nil {
-		err = cerr
-	}
+	res, err := expt.RunFrame(p, f, in)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", lim.Name, err)
 	}

@@ -7,9 +7,6 @@
 package study
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -145,15 +142,11 @@ func Systems(files []string) ([]System, error) {
 // between shards, or presets changed between builds (the file name alone
 // says neither).
 func memoryDigest(systems []System) (string, error) {
-	h := sha256.New()
-	for _, s := range systems {
-		b, err := json.Marshal(s.Memory)
-		if err != nil {
-			return "", fmt.Errorf("system %s: %w", s.Name, err)
-		}
-		h.Write(b)
+	mems := make([]memory.Config, len(systems))
+	for i, s := range systems {
+		mems[i] = s.Memory
 	}
-	return hex.EncodeToString(h.Sum(nil))[:12], nil
+	return expt.Digest(mems)
 }
 
 // Traffic is one traffic kind of the study.

@@ -84,12 +84,7 @@ func TimedRun(s *scene.Scene, cfg *configs.Config, session *tracing.Session, run
 			return nil, err
 		}
 	}
-	stopWatching := expt.HaltOnInterrupt(p.Halt) // Ctrl-C ends the run cleanly
-	res, err := p.Run(f)
-	stopWatching()
-	if cerr := in.Close(p.Engine.CurrentTime()); err == nil {
-		err = cerr
-	}
+	res, err := expt.RunFrame(p, f, in)
 	if err != nil {
 		return nil, fmt.Errorf("scene %s: %w", s.Name, err)
 	}

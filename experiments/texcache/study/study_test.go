@@ -68,7 +68,7 @@ func TestQuickStudy(t *testing.T) {
 			t.Errorf("%s: %v", f, err)
 		}
 	}
-	for _, want := range []string{"plateau (texstudy, 4-16 KB)", "texstudy at 8x MSAA, L1 32 KB 16-way 64-byte lines: per-texel hit rate",
+	for _, want := range []string{"plateau (texstudy, 8 KB)", "texstudy at 8x MSAA, L1 32 KB 16-way 64-byte lines: per-texel hit rate",
 		"texminify (texels)"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, out.String())

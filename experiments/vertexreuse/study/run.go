@@ -197,12 +197,7 @@ func runOrder(s *scene.Scene, do driver.Options, cfg *configs.Config, sess *trac
 			return ord, nil, err
 		}
 	}
-	stopWatching := expt.HaltOnInterrupt(p.Halt) // Ctrl-C ends the run cleanly
-	res, err := p.Run(f)
-	stopWatching()
-	if cerr := in.Close(p.Engine.CurrentTime()); err == nil {
-		err = cerr
-	}
+	res, err := expt.RunFrame(p, f, in)
 	if err != nil {
 		return ord, nil, err
 	}

@@ -152,12 +152,7 @@ func runCase(c Case, w, h int, sess *tracing.Session, inputs *expt.Inputs) (Resu
 			return r, err
 		}
 	}
-	stopWatching := expt.HaltOnInterrupt(p.Halt) // Ctrl-C ends the run cleanly
-	res, err := p.Run(f)
-	stopWatching()
-	if cerr := in.Close(p.Engine.CurrentTime()); err == nil {
-		err = cerr
-	}
+	res, err := expt.RunFrame(p, f, in)
 	if err != nil {
 		return r, fmt.Errorf("%s on %s at %dx: %w", c.Machine.Name, c.Scene, c.Samples, err)
 	}
