@@ -225,7 +225,9 @@ func TestSageSlowSampleBuffer(t *testing.T) {
 // wait for its next edge. The output says it is busy until that edge
 // (timing.Progress.BusyUntil), so the frame runs to its end (it stalled at the
 // watchdog, listing the convolve chips' full buffers) and equals the
-// reference image.
+// reference image. The frame's commands end early (the Present's Done does
+// not wait for the pixel clock); its scan-out lasts the second
+// (GPU.video_end_cycles).
 func TestSageSlowPixelClock(t *testing.T) {
 	cfg := machine(t, "slow", "machine: sage\nsage: {video: {refresh_hz: 1}}\n")
 	outlastsWatchdog(t, cfg, "triangle", 16, 8, 4, 2)

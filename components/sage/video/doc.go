@@ -6,7 +6,11 @@
 //
 //   - FromConvolve: protocol.VideoSpan from the last convolve chip, in raster
 //     order (checked).
-//   - Control: protocol.PresentCmd (the frame to expect), protocol.Done at once.
+//   - Control: protocol.PresentCmd (the frame to expect), protocol.Done at once:
+//     in the same tick, taken when it arrives (NotifyRecv ticks the output
+//     then, off its pixel clock's edges) unless a frame is in progress. The
+//     port is the board's command interface, not the raster: the Done never
+//     waits for the pixel clock.
 //
 // # Timing
 //
@@ -17,10 +21,10 @@
 // blanking scaled in proportion (DefaultTotals).
 //
 // A PresentCmd starts the frame: pixel (x, y)'s slot is at
-// start + y*hTotal + x pixel clocks, start being the PresentCmd's cycle plus a
-// vertical blanking (vTotal - height lines), the time the convolve chips have to
-// fill their line buffers. A span arriving after the slot of its first pixel
-// is late:
+// start + y*hTotal + x pixel clocks, start being the pixel clock's first edge
+// at or after the PresentCmd's arrival plus a vertical blanking (vTotal -
+// height lines), the time the convolve chips have to fill their line buffers.
+// A span arriving after the slot of its first pixel is late:
 //
 //   - elastic (default): the pixel clock waits; every later slot moves by the
 //     wait (stall_cycles). Nothing is counted as an underrun.
@@ -36,7 +40,12 @@
 //
 // The pixel clock can be far slower than the core clock the platform's
 // watchdog counts (a 16x8 raster at 1 Hz: totals 22 x 9, 198 Hz, a tick
-// every 2.5 million cycles of a 500 MHz core). The output therefore declares
+// every 2.5 million cycles of a 500 MHz core; a 1x1 raster at 76 Hz: totals
+// 2 x 2, 304 Hz, 1.64 million cycles). The PresentCmd's Done used to go out at
+// the second edge after the PresentCmd (taken at one edge, sent at the next):
+// the command processor waited up to two pixel clocks (wait_ack), 3.25
+// million of a 1x1 frame's 3.29 million cycles, a wait that grew as the raster
+// shrank, which no video timing does. The output therefore declares
 // itself busy (timing.Progress.BusyUntil) until its next edge whenever a message waits for
 // it or it will tick again, and until its oldest span leaves a full FIFO: a
 // span waiting for the pixel clock is modelled work, not a hang.

@@ -3,6 +3,7 @@ package video
 import (
 	"fmt"
 	"image"
+	"math"
 
 	"github.com/sarchlab/akita/v3/sim"
 	"github.com/sarchlab/akita/v3/tracing"
@@ -64,7 +65,7 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 	if c.Fault.Stopped() {
 		return false
 	}
-	cycle := c.Freq.Cycle(now)
+	cycle := c.edge(now)
 	p := c.control(now, cycle)
 	p = c.receive(now, cycle) || p
 	if p {
@@ -73,19 +74,38 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 	return p
 }
 
+// edge returns the pixel clock's first edge at or after now, in pixel
+// clocks: a tick off the edges (a PresentCmd taken as it arrives, NotifyRecv)
+// acts at the next edge. The tolerance (a millionth of a pixel clock) absorbs
+// the rounding of an edge's time; sim.Freq.ThisTick's tenth of a cycle would
+// put a PresentCmd 82,000 core cycles after an edge of a 304 Hz pixel clock
+// (1x1) at that edge.
+func (c *Comp) edge(now sim.VTimeInSec) uint64 {
+	return uint64(math.Ceil(float64(now)*float64(c.Freq) - 1e-6))
+}
+
 // NotifyRecv ticks the output at its next pixel clock edge and declares it
 // busy until then: the pixel clock can be far slower than the core clock the
 // watchdog counts (a 16x8 raster at 1 Hz ticks every 2.5 million cycles of a
-// 500 MHz core), and a span or a PresentCmd waiting for that edge is modelled
-// work, not a hang (timing.Progress.BusyUntil).
+// 500 MHz core), and a span waiting for that edge is modelled work, not a
+// hang (timing.Progress.BusyUntil). A PresentCmd that finds no frame in
+// progress is taken when it arrives, not at the next edge: the Control port is
+// the board's command interface, not the raster, and its Done must not wait
+// for the pixel clock (at 1x1, totals 2 x 2 at 76 Hz, an edge every 3.3 ms;
+// the frame itself starts at the next edge, control).
 func (c *Comp) NotifyRecv(now sim.VTimeInSec, p sim.Port) {
+	if p == c.Control && !c.active {
+		c.TickNow(now)
+		return
+	}
 	c.Env.Progress.BusyUntil(c.Freq.NextTick(now))
 	c.TickingComponent.NotifyRecv(now, p)
 }
 
 // control takes a PresentCmd when no frame is in progress: the raster's first
-// active pixel comes a vertical blanking (vTotal - height lines) later, the
-// convolve chips' time to fill their line buffers. Done is sent at once.
+// active pixel comes a vertical blanking (vTotal - height lines) after cycle,
+// the pixel clock's first edge at or after the PresentCmd, the convolve chips'
+// time to fill their line buffers. Done is sent at once (present.Control).
 func (c *Comp) control(now sim.VTimeInSec, cycle uint64) bool {
 	progress, err := c.ctl.Step(now, c.Control, c.active, 0, c.Env.Progress, func(m *protocol.PresentCmd) error {
 		c.st.presents++
