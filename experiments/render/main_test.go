@@ -99,3 +99,18 @@ func TestUnknownScene(t *testing.T) {
 		}
 	}
 }
+
+// TestSceneList: -scene list prints the built-in scenes, in any case (List
+// was an unknown scene, with no guess).
+func TestSceneList(t *testing.T) {
+	for _, name := range []string{"list", "List", "LIST"} {
+		o, err := parseFlags([]string{"-q", "-scene", name, "-o", t.TempDir()}, func(string) string { return "" }, os.Stderr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out strings.Builder
+		if err := run(o, &out); err != nil || !strings.HasPrefix(out.String(), "bats\nbowlingpin\n") {
+			t.Errorf("-scene %s: %v, printed %q", name, err, out.String())
+		}
+	}
+}

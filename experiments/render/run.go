@@ -75,7 +75,7 @@ func (o options) suffix(f int) string {
 }
 
 func run(o options, w io.Writer) error {
-	if o.scene == "list" {
+	if strings.EqualFold(o.scene, "list") { // (List and LIST too: no scene has that name)
 		for _, n := range scene.BuiltinNames() {
 			fmt.Fprintln(w, n)
 		}
