@@ -114,3 +114,24 @@ func TestSceneList(t *testing.T) {
 		}
 	}
 }
+
+// TestFailedRunLeavesNoFolder: a run that fails before writing anything
+// removes the output folder it made, and keeps one that was there before.
+func TestFailedRunLeavesNoFolder(t *testing.T) {
+	made, had := filepath.Join(t.TempDir(), "new"), t.TempDir()
+	for _, dir := range []string{made, had} {
+		o, err := parseFlags([]string{"-q", "-mode", "functional", "-scene", "nosuch", "-o", dir}, func(string) string { return "" }, os.Stderr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := run(o, &strings.Builder{}); err == nil {
+			t.Fatal("an unknown scene ran")
+		}
+	}
+	if _, err := os.Stat(made); !os.IsNotExist(err) {
+		t.Errorf("the folder the failed run made is still there: %v", err)
+	}
+	if _, err := os.Stat(had); err != nil {
+		t.Errorf("the folder that was there before is gone: %v", err)
+	}
+}

@@ -74,7 +74,7 @@ func (o options) suffix(f int) string {
 	return fmt.Sprintf("_%04d", f)
 }
 
-func run(o options, w io.Writer) error {
+func run(o options, w io.Writer) (err error) {
 	if strings.EqualFold(o.scene, "list") { // (List and LIST too: no scene has that name)
 		for _, n := range scene.BuiltinNames() {
 			fmt.Fprintln(w, n)
@@ -101,8 +101,16 @@ func run(o options, w io.Writer) error {
 			return err
 		}
 	}
+	_, statErr := os.Stat(o.out)
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return fmt.Errorf("-o %s: %w", o.out, err)
+	}
+	if os.IsNotExist(statErr) {
+		defer func() {
+			if err != nil {
+				os.Remove(o.out) // the folder this run made, when the run wrote nothing into it
+			}
+		}()
 	}
 	if _, err := o.sceneOptions(0); err != nil {
 		return err
