@@ -272,15 +272,16 @@ func (s *Sweep[R]) Main(f SweepFlags, w io.Writer) error {
 }
 
 // stale returns the point files in OUT/points that a merge of this run would
-// refuse: those of another study or made with other settings (a file that
-// does not parse may be a shard's being written, and is left to the merge).
-func (s *Sweep[R]) stale() (files []string, diff string, err error) {
+// refuse: this study's made with other settings (a file that does not parse
+// may be a shard's being written, and is left to the merge), and apart, those
+// of another study (foreign), which no run of this one may remove.
+func (s *Sweep[R]) stale() (files []string, diff string, foreign []string, err error) {
 	dir := PointsDir(s.Out)
 	es, err := os.ReadDir(dir)
 	if os.IsNotExist(err) {
-		return nil, "", nil
+		return nil, "", nil, nil
 	} else if err != nil {
-		return nil, "", fmt.Errorf("-o %s: %w", s.Out, err)
+		return nil, "", nil, fmt.Errorf("-o %s: %w", s.Out, err)
 	}
 	for _, e := range es {
 		if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") {
@@ -294,39 +295,59 @@ func (s *Sweep[R]) stale() (files []string, diff string, err error) {
 		}
 		switch {
 		case pf.Study != s.Study:
-			files = append(files, path)
-			diff = "a point of the study " + inputs.Quote(pf.Study)
+			if len(foreign) == 0 {
+				diff = "a point of the study " + inputs.Quote(pf.Study)
+			}
+			foreign = append(foreign, path)
 		case !sameFingerprint(pf.Fingerprint, s.Fingerprint):
 			files = append(files, path)
 			diff = s.Fingerprint.diff(pf.Fingerprint)
 		}
 	}
-	return files, diff, nil
+	return files, diff, foreign, nil
+}
+
+// refuseForeign refuses an output folder holding another study's points.
+func (s *Sweep[R]) refuseForeign(foreign []string, diff string) error {
+	return fmt.Errorf("%s holds %s of another study (e.g. %s: %s): give this study its own -o",
+		PointsDir(s.Out), Count(len(foreign), "point file", "point files"), filepath.Base(foreign[0]), diff)
 }
 
 // refuseStale refuses a shard whose output folder holds point files of
 // another run, which the merge would refuse after every shard had run (other
 // shards' files of this run are welcome: they may share the folder).
 func (s *Sweep[R]) refuseStale() error {
-	files, diff, err := s.stale()
-	if err != nil || len(files) == 0 {
+	files, diff, foreign, err := s.stale()
+	switch {
+	case err != nil:
 		return err
+	case len(foreign) > 0:
+		return s.refuseForeign(foreign, diff)
+	case len(files) == 0:
+		return nil
 	}
 	return fmt.Errorf("%s holds %s of another run (e.g. %s: %s): the merge would refuse them; remove them, or give the shards another -o",
 		PointsDir(s.Out), Count(len(files), "point file", "point files"), filepath.Base(files[0]), diff)
 }
 
-// removeStale removes the point files of another run from a whole run's
-// output folder, which the run owns (its tables are made from its own
-// files; a later -merge would refuse the others), and returns how many.
+// removeStale removes this study's point files made with other settings
+// from a whole run's output folder, which the run owns (its tables are made
+// from its own files; a later -merge would refuse the others), and returns
+// how many; another study's points are refused, not removed.
 func (s *Sweep[R]) removeStale() (int, error) {
-	files, _, err := s.stale()
+	files, diff, foreign, err := s.stale()
+	if err != nil {
+		return 0, err
+	}
+	if len(foreign) > 0 {
+		return 0, s.refuseForeign(foreign, diff)
+	}
 	for _, f := range files {
 		if err := os.Remove(f); err != nil {
 			return 0, err
 		}
 	}
-	return len(files), err
+	return len(files), nil
 }
 
 // check refuses a plan with an empty, unsafe or repeated point name.

@@ -351,6 +351,27 @@ func TestShardRefusesStale(t *testing.T) {
 		!strings.HasPrefix(w.String(), "fake: shard 0/1 wrote 10 of 10 points to ") {
 		t.Errorf("-shard 0/1: %v, printed\n%s\nwant the shard's line and no tables", err, w.String())
 	}
+
+	// Another study's points in the folder are refused, by a shard and by a
+	// whole run, and never removed.
+	other := fakeStudy(out, 3, 8, 1)
+	other.Study, other.Points = "zcull", []string{"z0", "z1", "z2"}
+	if err := other.Main(SweepFlags{Shard: Shard{0, 2}}, io.Discard); err == nil {
+		t.Fatal("a zcull shard wrote beside fake's points")
+	}
+	if _, err := other.RunShard(Shard{0, 2}); err != nil {
+		t.Fatal(err)
+	}
+	want = "OUT/points holds 2 point files of another study (e.g. z0.json: a point of the study \"zcull\"): give this study its own -o"
+	for _, f := range []SweepFlags{{Shard: Shard{1, 3}}, {}} {
+		err := fakeStudy(out, 10, 8, 1).Main(f, io.Discard)
+		if msg := strings.ReplaceAll(errString(err), out, "OUT"); msg != want {
+			t.Errorf("%+v beside another study's points:\n%s\nwant\n%s", f, msg, want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(PointsDir(out), "z0.json")); err != nil {
+		t.Errorf("another study's point file was removed: %v", err)
+	}
 }
 
 // TestMergeFrom: shards written to separate folders (one per machine) merge
