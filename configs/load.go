@@ -53,6 +53,13 @@ type Error = yamlnode.Error
 // (the embedded machines' values), decoded once; Validate compares a file's
 // sections of machines it does not run with them.
 var defaultSections = sync.OnceValues(func() (Sage, SortMiddle) {
+	c := embeddedSections()
+	return c.Sage, c.SortMiddle
+})
+
+// embeddedSections decodes the embedded SAGE and tiled machines' sections
+// (sage.yaml's sage, sortmiddle.yaml's sortmiddle) into a new configuration.
+func embeddedSections() *Config {
 	c, err := decode(SageName, section(sageYAML, "sage"), &Config{})
 	if err == nil {
 		c, err = decode(SortMiddleName, section(sortmiddleYAML, "sortmiddle"), c)
@@ -60,8 +67,8 @@ var defaultSections = sync.OnceValues(func() (Sage, SortMiddle) {
 	if err != nil {
 		panic("configs: the embedded default machine is invalid: " + err.Error())
 	}
-	return c.Sage, c.SortMiddle
-})
+	return c
+}
 
 // Default returns the default machine (sortlast.yaml, embedded in the binary).
 //
@@ -70,13 +77,7 @@ var defaultSections = sync.OnceValues(func() (Sage, SortMiddle) {
 // embedded tiled machine's (sortmiddle.yaml). Its errors name sortlast.yaml:
 // the sections are decoded first, then the default machine's own file.
 func Default() *Config {
-	c, err := decode(SageName, section(sageYAML, "sage"), &Config{})
-	if err == nil {
-		c, err = decode(SortMiddleName, section(sortmiddleYAML, "sortmiddle"), c)
-	}
-	if err == nil {
-		c, err = decode(DefaultName, sortlastYAML, c)
-	}
+	c, err := decode(DefaultName, sortlastYAML, embeddedSections())
 	if err != nil {
 		panic("configs: the embedded default machine is invalid: " + err.Error())
 	}
