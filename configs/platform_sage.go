@@ -363,15 +363,37 @@ func (p *Platform) newVideo(ch, channels int, st convolve.Stream, oh int, mode v
 	ow := st.X1 - st.X0
 	hTotal := ow + int(math.Ceil(float64(ow)*v.HBlank))
 	vTotal := oh + int(math.Ceil(float64(oh)*v.VBlank))
-	name := "GPU.Video"
-	if channels > 1 {
-		name = fmt.Sprintf("GPU.Video[%d]", ch)
-	}
 	cfg := video.DefaultConfig()
 	cfg.Width, cfg.Height, cfg.HTotal, cfg.VTotal = ow, oh, hTotal, vTotal
 	cfg.OriginX, cfg.Channel, cfg.Channels = st.X0, ch, channels
 	cfg.Refresh, cfg.Mode, cfg.FIFOPixels = v.RefreshHz, mode, v.FIFOPixels
-	return video.MakeBuilder().WithEnv(p.env()).WithConfig(cfg).Build(name)
+	return video.MakeBuilder().WithEnv(p.env()).WithConfig(cfg).Build(videoName(ch, channels))
+}
+
+// videoName is the name of channel ch's video output of channels.
+func videoName(ch, channels int) string {
+	if channels > 1 {
+		return fmt.Sprintf("GPU.Video[%d]", ch)
+	}
+	return "GPU.Video"
+}
+
+// SageVideoUnits returns the names the SAGE machine's video path (route,
+// convolve chips, video outputs) will have once Run builds it, so that a
+// tracer can check a pattern before the run; none off SAGE.
+func (c *Config) SageVideoUnits() []string {
+	if c.Machine != "sage" {
+		return nil
+	}
+	s := &c.Sage
+	names := []string{"GPU.Route"}
+	for k := range s.Convolve.Chips {
+		names = append(names, fmt.Sprintf("GPU.Convolve[%d]", k))
+	}
+	for ch := range s.Video.Channels {
+		names = append(names, videoName(ch, s.Video.Channels))
+	}
+	return names
 }
 
 // sageEnv is the platform's Env on one of SAGE's clock domains (in MHz).

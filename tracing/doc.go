@@ -13,10 +13,10 @@
 // recorded (its component was filtered out, or it fell outside the time window),
 // Close re-parents it to the Simulation task. A cycle window limits what is
 // recorded. Attach checks its options before it creates the file (a pattern
-// that matches no component is an error, except on the SAGE machine, whose
-// video path is built at Run), so a refused trace leaves no file; after the
-// run, Instruments.Close warns on its log when the trace recorded nothing (a
-// window after the frame's end, or a SAGE pattern that matched nothing).
+// that matches no component is an error; on the SAGE machine, whose video path
+// is built at Run, it is checked against the names that path will have), so a
+// refused trace leaves no file; after the run, Instruments.Close warns on its
+// log when the trace recorded nothing (a window after the frame's end).
 //
 // Metrics. NewMetrics samples the platform every N core cycles: per unit the share of
 // cycles it was busy and the occupancy of its buffers (the entries its bounded

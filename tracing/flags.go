@@ -398,16 +398,11 @@ func (in *Instruments) Close(end sim.VTimeInSec) error {
 	return nil
 }
 
-// warnEmptyTrace says on the log when the trace recorded nothing: a
-// -trace-components pattern that matched no component (on the SAGE machine,
-// whose video path is built at Run, this is known only after the run), or a
-// -trace-window that lies after the frame's end.
+// warnEmptyTrace says on the log when the trace recorded nothing because its
+// -trace-window lies after the frame's end.
 func (in *Instruments) warnEmptyTrace() {
 	f := in.session.f
-	switch t := in.Trace; {
-	case len(t.Traced()) == 0:
-		fmt.Fprintf(in.log, "warning: -trace-components %q matched no component: the trace recorded nothing\n", f.TraceComponents)
-	case t.Recorded() == 0 && f.TraceWindow != "":
+	if t := in.Trace; t.Recorded() == 0 && f.TraceWindow != "" {
 		fmt.Fprintf(in.log, "warning: -trace-window %s recorded nothing: the frame ended at cycle %d\n", f.TraceWindow, t.EndCycle())
 	}
 }

@@ -124,8 +124,8 @@ func Attach(p *configs.Platform, o Options) (*Trace, error) {
 
 // checkComponents compiles pattern (nil when empty: every component) and
 // refuses one that matches no traceable component of p. The SAGE machine
-// builds its video path (route, convolve chips, video output) at Run: there a
-// pattern may match only those, and is accepted.
+// builds its video path (route, convolve chips, video outputs) at Run: a
+// pattern may match only those, by the names they will have.
 func checkComponents(p *configs.Platform, pattern string) (*regexp.Regexp, error) {
 	if pattern == "" {
 		return nil, nil
@@ -134,11 +134,13 @@ func checkComponents(p *configs.Platform, pattern string) (*regexp.Regexp, error
 	if err != nil {
 		return nil, fmt.Errorf("trace: components %q: %v", pattern, err)
 	}
-	if p.Sage != nil {
-		return re, nil
-	}
 	for _, c := range Traceable(p) {
 		if re.MatchString(c.Name()) {
+			return re, nil
+		}
+	}
+	for _, name := range p.Config.SageVideoUnits() {
+		if re.MatchString(name) {
 			return re, nil
 		}
 	}

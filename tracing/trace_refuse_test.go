@@ -3,6 +3,7 @@ package tracing
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -103,27 +104,36 @@ func TestSessionEmptyWindowWarns(t *testing.T) {
 }
 
 // On the SAGE machine, whose video path is built at Run, a -trace-components
-// pattern can be found to match nothing only after the run: a warning says so.
-func TestSessionSageNoMatchWarns(t *testing.T) {
-	cfg, err := configs.Parse("sage.yaml", []byte("machine: sage\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, fr := buildOn(t, cfg, "triangle", 64, 40, 4)
-	var log bytes.Buffer
-	f := Flags{TraceComponents: "NOMATCH"}
-	in, err := f.NewSession(t.TempDir(), 1, &log).Attach(p, fr.Draws, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.Run(fr); err != nil {
-		t.Fatal(err)
-	}
-	if err := in.Close(p.Engine.CurrentTime()); err != nil {
-		t.Fatal(err)
-	}
-	want := "warning: -trace-components \"NOMATCH\" matched no component: the trace recorded nothing\n"
-	if got := log.String(); !strings.HasPrefix(got, want) {
-		t.Errorf("log %q, want it to begin with %q", got, want)
+// pattern is checked against the names that path will have: one matching
+// nothing is refused before the trace file exists, one matching only the
+// video path is taken, and the units built at Run carry exactly those names.
+func TestSessionSageComponents(t *testing.T) {
+	for _, channels := range []int{1, 2} {
+		cfg, err := configs.Parse("sage.yaml", []byte(fmt.Sprintf("machine: sage\nsage:\n  video:\n    channels: %d\n", channels)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, fr := buildOn(t, cfg, "triangle", 64, 40, 4)
+		dir := t.TempDir()
+		_, err = (&Flags{TraceComponents: "NOMATCH"}).NewSession(dir, 1, io.Discard).Attach(p, fr.Draws, "")
+		if want := `trace: no component matches "NOMATCH"`; err == nil || err.Error() != want {
+			t.Errorf("%d channels: NOMATCH: error %v, want %q", channels, err, want)
+		}
+		if files, _ := os.ReadDir(dir); len(files) != 0 {
+			t.Errorf("%d channels: a refused trace left %d files", channels, len(files))
+		}
+		in, err := (&Flags{TraceComponents: `^GPU\.(Route|Convolve|Video)`}).NewSession(dir, 1, io.Discard).Attach(p, fr.Draws, "")
+		if err != nil {
+			t.Fatalf("%d channels: video path: %v", channels, err)
+		}
+		if _, err := p.Run(fr); err != nil {
+			t.Fatal(err)
+		}
+		if err := in.Close(p.Engine.CurrentTime()); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := strings.Join(in.Trace.Traced(), " "), strings.Join(cfg.SageVideoUnits(), " "); got != want {
+			t.Errorf("%d channels: traced %q, want the predicted names %q", channels, got, want)
+		}
 	}
 }
