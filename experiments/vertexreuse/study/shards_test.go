@@ -2,6 +2,7 @@ package study
 
 import (
 	"io"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -26,5 +27,26 @@ func TestHugeFrameRefused(t *testing.T) {
 		"(the image and its copy in the machine's memory) needs about 20.0 GiB"
 	if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), "more than the memory budget of 2.0 GiB (-max-memory)") {
 		t.Fatalf("Run at 16384x16384 with 2 GiB: %v, want an error starting %q", err, want)
+	}
+}
+
+// TestMissingScenesRefused: a -scenes folder that is not there is refused by
+// a run and by -list (which names the real meshes' points a shard will read
+// from it), and not by -merge, which reads only the point files.
+func TestMissingScenesRefused(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "nowhere")
+	want := "-scenes " + missing + ": the shared scenes folder with the real meshes: "
+	for _, tc := range []struct {
+		name  string
+		sweep expt.SweepFlags
+	}{{"run", expt.SweepFlags{}}, {"list", expt.SweepFlags{List: true}}} {
+		err := Run(Options{Common: expt.Common{Out: t.TempDir(), Workers: 1, Sweep: tc.sweep}, ScenesDir: missing}, io.Discard)
+		if err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%s: %v, want an error starting %q", tc.name, err, want)
+		}
+	}
+	err := Run(Options{Common: expt.Common{Out: t.TempDir(), Workers: 1, Sweep: expt.SweepFlags{Merge: true}}, ScenesDir: missing}, io.Discard)
+	if err != nil && strings.Contains(err.Error(), "-scenes") {
+		t.Errorf("merge: %v: it does not read the scenes folder", err)
 	}
 }

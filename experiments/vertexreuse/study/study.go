@@ -103,7 +103,7 @@ func Run(o Options, w io.Writer) error {
 		builtins, meshes = QuickScenes, nil
 	}
 	ps := points(builtins, o.ScenesDir, meshes)
-	if len(meshes) > 0 && !o.Sweep.List && !o.Sweep.Merge {
+	if len(meshes) > 0 && !o.Sweep.Merge { // a -list names the points a shard will need the folder for
 		if _, err := os.Stat(o.ScenesDir); err != nil {
 			return fmt.Errorf("-scenes %s: the shared scenes folder with the real meshes: %w", o.ScenesDir, err)
 		}
