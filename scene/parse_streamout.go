@@ -126,7 +126,6 @@ func (p *parser) streamObject(o *object, field string, tmpl Object) ([]Object, e
 			return nil, err
 		}
 		tmpl.StreamOut = so
-		p.streamed[so.Buffer] = true
 	}
 	if n := o.get("draw_auto"); n != nil {
 		name, err := w.str(n, o.path("draw_auto"))
@@ -144,6 +143,14 @@ func (p *parser) streamObject(o *object, field string, tmpl Object) ([]Object, e
 			return nil, w.errAt(n, o.path("draw_auto"), "draw_auto draws points (topology: points), not %v", tmpl.Topology)
 		}
 		tmpl.DrawAuto = b + 1
+		if tmpl.StreamOut != nil && tmpl.StreamOut.Buffer == b && o.get("ping_pong") == nil {
+			return nil, w.errAt(n, o.path("draw_auto"), "draw_auto reads %s, which this object's stream_out writes: a buffer is not "+
+				"both a draw's input and its stream-out target (Direct3D 11 unbinds it); stream out to another buffer, or use ping_pong",
+				inputs.Quote(name))
+		}
+	}
+	if tmpl.StreamOut != nil {
+		p.streamed[tmpl.StreamOut.Buffer] = true
 	}
 	if tmpl.Topology != TopologyTriangles && mat.GeometryShader() == "" && (tmpl.StreamOut == nil || tmpl.StreamOut.Rasterize) {
 		return nil, w.errAt(o.get("topology"), o.path("topology"), "%v need a geometry shader material or stream_out with rasterize: false (the rasterizer draws triangles)", tmpl.Topology)

@@ -24,6 +24,10 @@ func TestStreamOutParseErrors(t *testing.T) {
 			`e.yaml:10: objects[0].material: material "step"'s geometry shader reads point primitives; set topology to match (this object draws triangles)`},
 		{base + seed + "  - {draw_auto: a, material: step, topology: points, stream_out: {buffer: a, rasterize: false}, ping_pong: {count: 1}}\n",
 			"e.yaml:11: objects[1].ping_pong: ping_pong needs draw_auto from one buffer and stream_out to another"},
+		{base + seed + "  - {draw_auto: a, material: step, topology: points, stream_out: {buffer: a, rasterize: false}}\n",
+			`e.yaml:11: objects[1].draw_auto: draw_auto reads "a", which this object's stream_out writes: a buffer is not both a draw's input and its stream-out target (Direct3D 11 unbinds it); stream out to another buffer, or use ping_pong`},
+		{base + "  - {draw_auto: a, material: step, topology: points, stream_out: {buffer: a, rasterize: false}}\n",
+			`e.yaml:10: objects[0].draw_auto: DrawAuto from "a" without a preceding stream-out: no earlier object streams out to it`},
 		{base + "  - {mesh: tri, material: step, topology: lines}\n", `e.yaml:10: objects[0].topology: unknown value "lines" (want one of triangles, points, triangles_adj)`},
 		{base + seed + "  - {mesh: tri, draw_auto: a, material: step, topology: points}\n", "e.yaml:11: objects[1].mesh: an object draws a mesh or draw_auto, not both"},
 	} {
