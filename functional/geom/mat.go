@@ -92,6 +92,14 @@ func (m Mat4) Inverse() (Mat4, bool) {
 	return r, true
 }
 
+// Det3 returns the determinant of m's upper 3x3 block: negative when m
+// mirrors (turns a counter-clockwise triangle clockwise).
+func (m Mat4) Det3() float32 {
+	return m[0][0]*(m[1][1]*m[2][2]-m[1][2]*m[2][1]) -
+		m[0][1]*(m[1][0]*m[2][2]-m[1][2]*m[2][0]) +
+		m[0][2]*(m[1][0]*m[2][1]-m[1][1]*m[2][0])
+}
+
 // NormalMatrix returns the inverse transpose of m's upper 3x3 block, embedded in
 // a Mat4 with zero translation: it transforms normals of a surface transformed by m.
 // A singular m yields the identity.

@@ -383,7 +383,7 @@ func (e *encoder) objects() error {
 			return fmt.Errorf("driver: objects[%d]: material %q: %w", i, mat.Name, err)
 		}
 		vs := e.program(lm.VS.Name, lm.VS)
-		rs := command.SetRaster{CullMode: uint32(mat.State.Cull), FrontCCW: mat.State.FrontCCW}
+		rs := command.SetRaster{CullMode: uint32(mat.State.Cull), FrontCCW: frontCCW(obj, mat.State)}
 		ds := depthStencil(mat.State)
 		bs := blendState(mat.State.Blend)
 		model := obj.Transform
@@ -527,6 +527,16 @@ func blendState(m scene.BlendMode) command.SetBlend {
 }
 
 // constantEnv holds the values of the ABI's named constant blocks for one draw.
+// frontCCW is whether obj's front faces are counter-clockwise on screen,
+// material state st's winding as its transform draws it: a transform that
+// mirrors (a negative scale; negative determinant) turns the mesh's
+// counter-clockwise faces clockwise, as Direct3D leaves to the application.
+// (Mesh files' own mirrored nodes are baked into their vertices with the
+// winding reversed: mesh.Transform.)
+func frontCCW(obj *scene.Object, st scene.State) bool {
+	return st.FrontCCW != (obj.Transform.Det3() < 0)
+}
+
 type constantEnv struct {
 	mvp, mvpEnd, model, normal geom.Mat4
 	scene                      *scene.Scene
@@ -549,7 +559,14 @@ func (c *constantEnv) block(name string) []geom.Vec4 {
 	case "model":
 		return rows(c.model, 4)
 	case "normal_matrix":
-		return rows(c.normal, 3)
+		// Row 0's w (which the rows' dp3 ignore) is the model's handedness:
+		// -1 when it mirrors, so that a tangent's handedness follows it.
+		out := rows(c.normal, 3)
+		out[0][3] = 1
+		if c.model.Det3() < 0 {
+			out[0][3] = -1
+		}
+		return out
 	case "camera_pos":
 		return []geom.Vec4{s.Camera.Position.Vec4(1)}
 	case "ambient":

@@ -30,6 +30,7 @@ func (d DrawEstimate) Work() float64 { return d.Pixels + float64(d.Primitives) }
 // drawEstimate returns the DrawEstimate of object obj's draw (one pass of it,
 // for a multipass object) through mvp with material state st.
 func (e *encoder) drawEstimate(obj *scene.Object, mvp geom.Mat4, st scene.State) DrawEstimate {
+	st.FrontCCW = frontCCW(obj, st)
 	switch {
 	case obj.DrawAuto > 0:
 		return DrawEstimate{}

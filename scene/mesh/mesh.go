@@ -263,7 +263,7 @@ func (m *Mesh) Transform(t geom.Mat4) {
 	for i, n := range m.Normals {
 		m.Normals[i] = unit(nm.MulDir(n), n)
 	}
-	mirror := det3(t) < 0
+	mirror := t.Det3() < 0
 	for i, tg := range m.Tangents {
 		v := unit(t.MulDir(tg.XYZ()), tg.XYZ())
 		w := tg[3]
@@ -289,12 +289,6 @@ func unit(v, fallback geom.Vec3) geom.Vec3 {
 		return u
 	}
 	return geom.Vec3{0, 1, 0}
-}
-
-func det3(m geom.Mat4) float32 {
-	return m[0][0]*(m[1][1]*m[2][2]-m[1][2]*m[2][1]) -
-		m[0][1]*(m[1][0]*m[2][2]-m[1][2]*m[2][0]) +
-		m[0][2]*(m[1][0]*m[2][1]-m[1][1]*m[2][0])
 }
 
 // appendOr appends the n values of a vertex attribute, or n times def when

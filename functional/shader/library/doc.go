@@ -55,7 +55,7 @@
 // position, normal, texcoord and tangent (xyz + w handedness) and writes o0
 // = mvp * position, o1 normal (normal_matrix * normal, world space), o2
 // texcoord, o3 worldpos (model * position) and o4 tangent (model * tangent.xyz,
-// w = handedness) and o5 position_end = mvp_end * position (the clip position
+// w = handedness times the model's, normal_matrix row 0's w) and o5 position_end = mvp_end * position (the clip position
 // at shutter close, which the 5D rasterizer reads by semantic; it is not an
 // interpolant). A mesh without an attribute reads (0,0,0,1) for it, and a
 // 3-component position has w = 1: filling missing attributes is the input
@@ -72,7 +72,9 @@
 //	               semantic position_end (standard o5, gouraud o2, object o6,
 //	               pin o8); for a static object and camera mvp_end == mvp
 //	model          4: rows of the model (object to world) matrix
-//	normal_matrix  3: rows of model.NormalMatrix()
+//	normal_matrix  3: rows of model.NormalMatrix(); row 0's w (which dp3
+//	               ignores) is the model's handedness, -1 when it mirrors
+//	               (negative determinant), else 1
 //	camera_pos     1: world-space eye position (xyz)
 //	ambient        1: ambient light colour (rgb)
 //	light_count    1: x = number of lights (0..4)
