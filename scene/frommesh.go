@@ -103,13 +103,19 @@ func FromMeshFile(path string, opts ...Option) (*Scene, error) {
 		s.Objects = append(s.Objects, Object{Name: s.Meshes[d.mesh].Name, Mesh: d.mesh, Material: d.material,
 			Transform: m[0], EndTransform: m[1], Moving: m[0] != m[1]})
 	}
+	// A box whose diagonal squared overflows a float32 (sides beyond about
+	// 1e19) is too large for the pipeline's float32 arithmetic: the clipper
+	// would reject its triangles.
+	lo, hi := merged.Bounds()
+	d := hi.Sub(lo)
+	if !(d.Dot(d) <= math.MaxFloat32) {
+		return nil, fmt.Errorf("%s: the mesh's bounding box from %v to %v is too large for the default camera (its diagonal "+
+			"squared overflows a 32-bit float): scale the mesh down, or draw it from a scene file with fit: (scene/FORMAT.md)", path, lo, hi)
+	}
 	s.Camera = frameCamera(merged, s.Aspect(), o.front)
 	if err := s.Camera.validate(); err != nil {
-		// Coordinates beyond about 1e19 overflow the camera's float32
-		// arithmetic (the box's diagonal squared).
-		lo, hi := merged.Bounds()
-		return nil, fmt.Errorf("%s: the mesh's bounding box from %v to %v is too large for the default camera (%v): "+
-			"scale the mesh down, or draw it from a scene file with fit: (scene/FORMAT.md)", path, lo, hi, err)
+		return nil, fmt.Errorf("%s: the mesh's bounding box from %v to %v gives no default camera (%v): "+
+			"scale the mesh, or draw it from a scene file with fit: (scene/FORMAT.md)", path, lo, hi, err)
 	}
 	if err := o.apply(s); err != nil {
 		return nil, err

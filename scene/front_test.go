@@ -58,9 +58,9 @@ func TestFromMeshFileTooLarge(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct{ size, want string }{
 		{"1e30", "big.obj: the mesh's bounding box from [0 0 0] to [1e+30 1e+30 0] is too large for the default camera " +
-			"(a value is not finite): scale the mesh down, or draw it from a scene file with fit: (scene/FORMAT.md)"},
+			"(its diagonal squared overflows a 32-bit float): scale the mesh down, or draw it from a scene file with fit: (scene/FORMAT.md)"},
 		{"3e38", "big.obj: the mesh's bounding box from [0 0 0] to [3e+38 3e+38 0] is too large for the default camera " +
-			"(a value is not finite): scale the mesh down, or draw it from a scene file with fit: (scene/FORMAT.md)"},
+			"(its diagonal squared overflows a 32-bit float): scale the mesh down, or draw it from a scene file with fit: (scene/FORMAT.md)"},
 		{"1e18", ""},
 	} {
 		path := filepath.Join(dir, "big.obj")

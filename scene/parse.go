@@ -148,6 +148,9 @@ func (p *parser) scene(root *yaml.Node) error {
 			return err
 		}
 	}
+	if err := p.checkFrames(top); err != nil {
+		return err
+	}
 	if err := p.each(top, "textures", p.texture); err != nil {
 		return err
 	}

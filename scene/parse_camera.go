@@ -53,6 +53,9 @@ func (p *parser) camera(n *yaml.Node) error {
 		if dir.Length() == 0 {
 			return p.w.errAt(at("target"), o.path("target"), "equals the camera position %v", c.Position)
 		}
+		if !geom.AllFinite(dir[:]...) {
+			return p.w.errAt(at("target"), o.path("target"), "%v is too far from the camera position %v: their difference overflows a 32-bit float", c.Target, c.Position)
+		}
 		if dir.Normalize().Cross(c.Up.Normalize()).Length() < 1e-4 {
 			return p.w.errAt(at("up"), o.path("up"), "%v is parallel to the view direction %v", c.Up, dir)
 		}
@@ -84,6 +87,9 @@ func (p *parser) cameraMotion(c *Camera, o *object, at func(string) *yaml.Node) 
 	dir := c.TargetEnd.Sub(c.PositionEnd)
 	if dir.Length() == 0 {
 		return p.w.errAt(at("target_end"), o.path("target_end"), "equals position_end %v", c.PositionEnd)
+	}
+	if !geom.AllFinite(dir[:]...) {
+		return p.w.errAt(at("target_end"), o.path("target_end"), "%v is too far from position_end %v: their difference overflows a 32-bit float", c.TargetEnd, c.PositionEnd)
 	}
 	if dir.Normalize().Cross(c.UpEnd.Normalize()).Length() < 1e-4 {
 		return p.w.errAt(at("up_end"), o.path("up_end"), "%v is parallel to the view direction at frame time 1 %v", c.UpEnd, dir)
@@ -163,4 +169,69 @@ func (p *parser) lights(n *yaml.Node) error {
 		p.s.Lights = append(p.s.Lights, l)
 	}
 	return nil
+}
+
+// checkFrames runs the checks that join several keyframed values (the
+// camera's pose and lens, a light's direction) at every frame of an animated
+// scene besides the one being loaded, so that a frame that breaks them is
+// refused whichever frame loads, before anything is simulated; the error
+// says at which frame. Other keyframed values are checked key by key.
+func (p *parser) checkFrames(top *object) error {
+	s, w := p.s, p.w
+	cam, lights := top.get("camera"), top.get("lights")
+	if s.Frames == 1 || !keyframed(cam) && !keyframed(lights) {
+		return nil
+	}
+	camera, lit, frame, visits := s.Camera, s.Lights, w.frame, w.visits
+	defer func() { s.Camera, s.Lights, w.frame, w.visits = camera, lit, frame, visits }()
+	walked := 0 // nodes walked by the frames' checks
+	for f := range s.Frames {
+		if f == frame {
+			continue
+		}
+		w.frame, s.Lights, w.visits = f, nil, visits // a frame walks the nodes the loaded frame walked
+		err := p.camera(cam)
+		if err == nil && lights != nil {
+			err = p.lights(lights)
+		}
+		if walked += w.visits - visits; err == nil && walked > maxFrameCheckVisits {
+			return w.errAt(top.get("frames"), "frames", "%d frames: checking the keyframed camera and lights at every frame "+
+				"walks more than %d YAML nodes", s.Frames, maxFrameCheckVisits)
+		}
+		if e, ok := err.(*Error); ok {
+			e.Msg = fmt.Sprintf("at frame %d: %s", f, e.Msg)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// maxFrameCheckVisits bounds the work of checkFrames (a few seconds).
+const maxFrameCheckVisits = 1 << 26
+
+// keyframed reports whether YAML node n holds a keyframed value (a mapping
+// with frames and values) anywhere.
+func keyframed(n *yaml.Node) bool {
+	if n == nil {
+		return false
+	}
+	if n.Kind == yaml.MappingNode {
+		keys := 0
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k := n.Content[i].Value; k == "frames" || k == "values" {
+				keys++
+			}
+		}
+		if keys == 2 {
+			return true
+		}
+	}
+	for _, c := range n.Content {
+		if keyframed(c) {
+			return true
+		}
+	}
+	return false
 }

@@ -2,6 +2,7 @@ package scene
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -246,6 +247,10 @@ func TestParseErrors(t *testing.T) {
 		{"camera:\n  near: 5\n  far: 1\n", "e.yaml:3: camera.far: 1 must be greater than near 5"},
 		{"camera:\n  target: [0, 0, 5]\n", "e.yaml:2: camera.target: equals the camera position [0 0 5]"},
 		{"camera:\n  up: [0, 0, 1]\n", "e.yaml:2: camera.up: [0 0 1] is parallel to the view direction [0 0 -5]"},
+		{"camera:\n  position: [3e38, 0, 0]\n  target: [-3e38, 0, 0]\n  focus_distance: 1\n",
+			"e.yaml:3: camera.target: [-3e+38 0 0] is too far from the camera position [3e+38 0 0]: their difference overflows a 32-bit float"},
+		{"camera:\n  position_end: [3e38, 0, 0]\n  target_end: [-3e38, 0, 0]\n",
+			"e.yaml:3: camera.target_end: [-3e+38 0 0] is too far from position_end [3e+38 0 0]: their difference overflows a 32-bit float"},
 		{"camera:\n  shutter: [0.8, 0.2]\n", "e.yaml:2: camera.shutter: [0.8, 0.2]: want 0 <= open <= close <= 1"},
 		{"camera:\n  aperture: .nan\n", "e.yaml:2: camera.aperture: number .nan is not finite"},
 		{"camera:\n  aperture: 1e308\n", "e.yaml:2: camera.aperture: number 1e308 is beyond the 32-bit float range (±3.4e38)"},
@@ -465,6 +470,55 @@ func TestNullValues(t *testing.T) {
 	} {
 		if _, err := Parse("t.yaml", []byte(tc.src)); err == nil || err.Error() != tc.want {
 			t.Errorf("%q:\n got  %v\n want %s", tc.src, err, tc.want)
+		}
+	}
+}
+
+// Poses and light directions whose squared lengths overflow a float32 load
+// as what they are (the camera check called perpendicular vectors parallel,
+// and the light's direction normalised to zero).
+func TestParseHugeVectors(t *testing.T) {
+	for _, src := range []string{
+		"camera: {position: [2e19, 0, 0], target: [0, 0, 0]}\n",
+		"camera: {position: [1e29, 0, 0], target: [0, 0, 0], near: 1e28, far: 1e30}\n",
+		"camera: {up: [0, 3e38, 3e38]}\n",
+		"lights: [{type: directional, direction: [3e38, 3e38, 0]}]\n",
+	} {
+		s, err := Parse("e.yaml", []byte(src))
+		if err != nil {
+			t.Errorf("%q: %v", src, err)
+			continue
+		}
+		for _, l := range s.Lights {
+			if d := l.Direction; math.Abs(float64(d.Length())-1) > 1e-6 {
+				t.Errorf("%q: light direction %v, want a unit vector", src, d)
+			}
+		}
+	}
+}
+
+// The checks that join keyframed values (the camera's pose, a light's
+// direction) hold at every frame: a frame that breaks one is refused
+// whichever frame loads, and the error names it.
+func TestParseChecksEveryFrame(t *testing.T) {
+	tests := []struct {
+		src   string
+		loads []int // the frames loaded, each a good one
+		want  string
+	}{
+		{"frames: 3\ncamera: {position: {frames: [0, 2], values: [[0, 0, 5], [0, 0, -5]]}}\n", []int{0, 2},
+			"e.yaml:2: camera.target: at frame 1: equals the camera position [0 0 0]"},
+		{"frames: 5\nlights: [{type: directional, direction: {frames: [0, 4], values: [[0, 1, 0], [0, -1, 0]]}}]\n", []int{0, 4},
+			"e.yaml:2: lights[0].direction: at frame 2: zero vector"},
+		{"frames: 5\ncamera: {up: {frames: [3, 4], values: [[0, 1, 0], [0, 0, 1]]}}\n", []int{0, 3},
+			"e.yaml:2: camera.up: at frame 4: [0 0 1] is parallel to the view direction [0 0 -5]"},
+	}
+	for _, tc := range tests {
+		for _, frame := range tc.loads {
+			_, err := Parse("e.yaml", []byte(tc.src), WithFrame(frame))
+			if err == nil || err.Error() != tc.want {
+				t.Errorf("%q at frame %d:\n got  %v\n want %s", tc.src, frame, err, tc.want)
+			}
 		}
 	}
 }

@@ -726,6 +726,9 @@ func (c Camera) validate() error {
 	if dir.Length() == 0 {
 		return fmt.Errorf("position and target are the same point %v", c.Position)
 	}
+	if !geom.AllFinite(dir[:]...) {
+		return fmt.Errorf("target %v is too far from position %v: their difference overflows a 32-bit float", c.Target, c.Position)
+	}
 	if dir.Normalize().Cross(c.Up.Normalize()).Length() < 1e-4 {
 		return fmt.Errorf("up %v is parallel to the view direction %v", c.Up, dir)
 	}
@@ -736,6 +739,9 @@ func (c Camera) validate() error {
 		d := c.TargetEnd.Sub(c.PositionEnd)
 		if d.Length() == 0 {
 			return fmt.Errorf("position_end and target_end are the same point %v", c.PositionEnd)
+		}
+		if !geom.AllFinite(d[:]...) {
+			return fmt.Errorf("target_end %v is too far from position_end %v: their difference overflows a 32-bit float", c.TargetEnd, c.PositionEnd)
 		}
 		if d.Normalize().Cross(c.UpEnd.Normalize()).Length() < 1e-4 {
 			return fmt.Errorf("up_end %v is parallel to the view direction at shutter close %v", c.UpEnd, d)

@@ -60,16 +60,41 @@ func (a Vec3) Cross(b Vec3) Vec3 {
 	return Vec3{a[1]*b[2] - a[2]*b[1], a[2]*b[0] - a[0]*b[2], a[0]*b[1] - a[1]*b[0]}
 }
 
-// Length returns the Euclidean length.
-func (a Vec3) Length() float32 { return float32(math.Sqrt(float64(a.Dot(a)))) }
-
-// Normalize returns a/|a|, or the zero vector when |a| is zero.
-func (a Vec3) Normalize() Vec3 {
-	l := a.Length()
-	if l == 0 {
-		return Vec3{}
+// Length returns the Euclidean length. Where a.Dot(a) overflows or
+// underflows a float32 (components beyond about 1e19, or all below about
+// 1e-19), it is computed in float64.
+func (a Vec3) Length() float32 {
+	if d := a.Dot(a); d >= minNormal32 && d <= math.MaxFloat32 {
+		return float32(math.Sqrt(float64(d)))
 	}
-	return a.Scale(1 / l)
+	return float32(a.length64())
+}
+
+// minNormal32 is the least normal float32: a squared length below it has
+// lost precision.
+const minNormal32 = 0x1p-126
+
+// length64 is the length in float64.
+func (a Vec3) length64() float64 {
+	x, y, z := float64(a[0]), float64(a[1]), float64(a[2])
+	return math.Sqrt(x*x + y*y + z*z)
+}
+
+// Normalize returns a/|a|, or the zero vector when |a| is zero. A vector
+// whose squared length a float32 cannot hold (see Length) is normalised in
+// float64.
+func (a Vec3) Normalize() Vec3 {
+	if d := a.Dot(a); d >= minNormal32 && d <= math.MaxFloat32 {
+		return a.Scale(1 / float32(math.Sqrt(float64(d))))
+	}
+	l := a.length64()
+	switch {
+	case l == 0:
+		return Vec3{}
+	case math.IsInf(l, 0) || math.IsNaN(l): // a component is not finite
+		return a.Scale(1 / float32(l))
+	}
+	return Vec3{float32(float64(a[0]) / l), float32(float64(a[1]) / l), float32(float64(a[2]) / l)}
 }
 
 // Lerp returns a + t*(b-a).

@@ -45,3 +45,43 @@ func TestLookAtLooksDownMinusZ(t *testing.T) {
 		t.Fatalf("origin in view space = %v, want (0,0,-5)", got)
 	}
 }
+
+// Length and Normalize hold for vectors whose squared length a float32
+// cannot (it overflowed to +Inf, or underflowed to 0, and the camera check
+// then called perpendicular vectors parallel), and give the float32 results
+// bit for bit elsewhere.
+func TestLengthNormalizeRange(t *testing.T) {
+	tests := []struct {
+		v    Vec3
+		len  float32
+		unit Vec3
+	}{
+		{Vec3{3, 4, 0}, 5, Vec3{0.6, 0.8, 0}},
+		{Vec3{2e19, 0, 0}, 2e19, Vec3{1, 0, 0}},
+		{Vec3{0, -3e38, 0}, 3e38, Vec3{0, -1, 0}},
+		{Vec3{3e-20, 0, -4e-20}, 5e-20, Vec3{0.6, 0, -0.8}},
+		{Vec3{}, 0, Vec3{}},
+	}
+	for _, tc := range tests {
+		if got := tc.v.Length(); got != tc.len {
+			t.Errorf("%v.Length() = %v, want %v", tc.v, got, tc.len)
+		}
+		if got := tc.v.Normalize(); got != tc.unit {
+			t.Errorf("%v.Normalize() = %v, want %v", tc.v, got, tc.unit)
+		}
+	}
+	// sqrt(2) * 3e38 overflows a float32: the length is +Inf, the direction
+	// still a unit vector.
+	v := Vec3{3e38, 3e38, 0}
+	if l := v.Length(); !math.IsInf(float64(l), 1) {
+		t.Errorf("%v.Length() = %v, want +Inf", v, l)
+	}
+	if u := v.Normalize(); math.Abs(float64(u.Length())-1) > 1e-6 || u[0] != u[1] {
+		t.Errorf("%v.Normalize() = %v, want a unit vector along x+y", v, u)
+	}
+	// In range, the float32 arithmetic as before.
+	w := Vec3{0.1, 0.7, -2.3}
+	if l := float32(math.Sqrt(float64(w.Dot(w)))); w.Length() != l || w.Normalize() != w.Scale(1/l) {
+		t.Errorf("%v: Length %v, Normalize %v; want %v and %v", w, w.Length(), w.Normalize(), l, w.Scale(1/l))
+	}
+}
