@@ -12,19 +12,45 @@ import (
 // in a component) halts the simulation, every component stops doing work at its
 // next tick, so the engine runs out of events and Run returns.
 type Halt struct {
-	flag   atomic.Bool
-	lock   sync.Mutex
-	reason error
+	flag    atomic.Bool
+	lock    sync.Mutex
+	reason  error
+	stopped bool
+	onStop  []func()
 }
 
-// Stop halts the simulation with the given reason (the first reason wins).
+// Stop halts the simulation with the given reason (the first reason wins)
+// and, the first time, calls the functions given to OnStop.
 func (h *Halt) Stop(reason error) {
 	h.lock.Lock()
 	if h.reason == nil {
 		h.reason = reason
 	}
+	first := !h.stopped
+	h.stopped = true
+	calls := h.onStop
+	h.onStop = nil
 	h.lock.Unlock()
 	h.flag.Store(true)
+	if first {
+		for _, f := range calls {
+			f()
+		}
+	}
+}
+
+// OnStop has f called once when the simulation is halted (at once when it
+// already is), from the goroutine that halts it: a monitor that paused the
+// engine continues it, so that the halt takes effect.
+func (h *Halt) OnStop(f func()) {
+	h.lock.Lock()
+	if !h.stopped {
+		h.onStop = append(h.onStop, f)
+		h.lock.Unlock()
+		return
+	}
+	h.lock.Unlock()
+	f()
 }
 
 // Fail halts the simulation because of err, a component's error. Without a Halt

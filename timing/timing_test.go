@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/sarchlab/akita/v3/sim"
@@ -278,6 +279,24 @@ func TestHaltFail(t *testing.T) {
 	}()
 	var none *Halt
 	none.Fail(first)
+}
+
+// OnStop's functions run once, at the first Stop, or at once when the halt
+// has already stopped.
+func TestHaltOnStop(t *testing.T) {
+	var h Halt
+	calls := []string{}
+	h.OnStop(func() { calls = append(calls, "a") })
+	h.OnStop(func() { calls = append(calls, "b") })
+	if len(calls) != 0 {
+		t.Fatalf("called before Stop: %v", calls)
+	}
+	h.Stop(errors.New("first"))
+	h.Stop(errors.New("second"))
+	h.OnStop(func() { calls = append(calls, "c") })
+	if got := strings.Join(calls, ""); got != "abc" {
+		t.Errorf("calls %q, want \"abc\"", got)
+	}
 }
 
 func TestAddCounters(t *testing.T) {

@@ -1,6 +1,7 @@
 package tracing
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -164,6 +165,11 @@ func (f *Flags) Check() error {
 	return err
 }
 
+// MaxWindowCycle bounds a -trace-window (as MaxMetricsInterval bounds the
+// sampling interval): larger cycles wrapped to negative times, and the
+// window then recorded everything.
+const MaxWindowCycle = 1 << 40
+
 // Window parses TraceWindow.
 func (f *Flags) Window() (start, end uint64, err error) {
 	if f.TraceWindow == "" {
@@ -178,6 +184,9 @@ func (f *Flags) Window() (start, end uint64, err error) {
 	}
 	if !ok || err != nil || end <= start {
 		return 0, 0, fmt.Errorf("-trace-window %q: want START:END core cycles with END > START", f.TraceWindow)
+	}
+	if end > MaxWindowCycle {
+		return 0, 0, fmt.Errorf("-trace-window %q: END is above 2^40 cycles (%d), longer than any frame runs", f.TraceWindow, uint64(MaxWindowCycle))
 	}
 	return start, end, nil
 }
@@ -338,7 +347,13 @@ func (s *Session) monitorRun(p *configs.Platform, draws int, name string) (*Moni
 	if s.runs == 1 {
 		buffers = p.BufferStates
 	}
-	return s.monitor.AddRun(name, draws, p.Engine, buffers), nil
+	r := s.monitor.AddRun(name, draws, p.Engine, buffers)
+	// A halt (Ctrl-C, the watchdog) continues the run if the monitor paused
+	// it, or it would wait for the monitor; from a goroutine of its own, for
+	// a halt from inside the simulation may come while a pause request holds
+	// the monitor and waits for the engine.
+	p.Halt.OnStop(func() { go r.finish() })
+	return r, nil
 }
 
 // Monitor returns the session's monitor (nil before the first monitored run).
@@ -377,33 +392,44 @@ func (in *Instruments) Close(end sim.VTimeInSec) error {
 		in.run.finish()
 		in.run = nil
 	}
+	// Both outputs are finished whatever happens to the other: a metrics
+	// file that cannot be written must not leave the trace half written.
+	var errs []error
 	if in.Metrics != nil {
 		in.Metrics.Finish(end)
 		if err := in.Metrics.Write(in.dir); err != nil {
-			return err
+			errs = append(errs, err)
+		} else {
+			fmt.Fprintf(in.log, "metrics: %d samples in %s (metrics.csv, utilization.png, bandwidth.png)\n",
+				in.Metrics.Samples(), in.dir)
 		}
-		fmt.Fprintf(in.log, "metrics: %d samples in %s (metrics.csv, utilization.png, bandwidth.png)\n",
-			in.Metrics.Samples(), in.dir)
 	}
 	if in.Trace != nil {
 		if err := in.Trace.Close(); err != nil {
-			return err
-		}
-		in.warnEmptyTrace()
-		if fi, err := os.Stat(in.Trace.File()); err == nil {
-			fmt.Fprintf(in.log, "trace: %s (%.1f MB, %d components); open it with\n  go run github.com/sarchlab/akita/v3/daisen -%s %s -http 127.0.0.1:3001\n",
-				in.Trace.File(), float64(fi.Size())/1e6, len(in.Trace.Traced()), sqliteFlag(in.Trace.opts.Format), in.Trace.File())
+			errs = append(errs, err)
+		} else {
+			in.warnEmptyTrace()
+			if fi, err := os.Stat(in.Trace.File()); err == nil {
+				fmt.Fprintf(in.log, "trace: %s (%.1f MB, %d components); open it with\n  go run github.com/sarchlab/akita/v3/daisen -%s %s -http 127.0.0.1:3001\n",
+					in.Trace.File(), float64(fi.Size())/1e6, len(in.Trace.Traced()), sqliteFlag(in.Trace.opts.Format), in.Trace.File())
+			}
 		}
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
-// warnEmptyTrace says on the log when the trace recorded nothing because its
-// -trace-window lies after the frame's end.
+// warnEmptyTrace says on the log when the trace recorded nothing: its
+// -trace-window lies after the frame's end, or the components its
+// -trace-components matched record no tasks of their own (a tile scheduler,
+// a SAGE route chip whose work is its transfers).
 func (in *Instruments) warnEmptyTrace() {
 	f := in.session.f
-	if t := in.Trace; t.Recorded() == 0 && f.TraceWindow != "" {
+	switch t := in.Trace; {
+	case t.Recorded() == 0 && f.TraceWindow != "":
 		fmt.Fprintf(in.log, "warning: -trace-window %s recorded nothing: the frame ended at cycle %d\n", f.TraceWindow, t.EndCycle())
+	case t.Recorded() <= 1 && f.TraceComponents != "": // the Simulation task alone
+		fmt.Fprintf(in.log, "warning: -trace-components %q recorded nothing: the components it matched (%s) record no tasks\n",
+			f.TraceComponents, strings.Join(t.Traced(), ", "))
 	}
 }
 

@@ -203,7 +203,10 @@ func (m *Monitor) pauseOrContinue(pause bool) http.HandlerFunc {
 }
 
 // guard refuses, on a loopback address, requests whose Host is not a
-// loopback name.
+// loopback name (DNS rebinding), and, on any address, requests that another
+// site's page sent (an Origin other than the monitor's own, or a browser's
+// Sec-Fetch-Site of cross-site): a page open in the user's browser could
+// otherwise pause the run.
 func (m *Monitor) guard(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		host, _, err := net.SplitHostPort(r.Host)
@@ -212,6 +215,10 @@ func (m *Monitor) guard(h http.Handler) http.Handler {
 		}
 		if m.loopback && !IsLoopback(host) {
 			http.Error(w, "the monitor answers only requests to a loopback host", http.StatusForbidden)
+			return
+		}
+		if o := r.Header.Get("Origin"); o != "" && o != "http://"+r.Host || r.Header.Get("Sec-Fetch-Site") == "cross-site" {
+			http.Error(w, "the monitor answers only its own page, not another site's", http.StatusForbidden)
 			return
 		}
 		h.ServeHTTP(w, r)

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gfxsim/gfxsim/scene"
 	"github.com/gfxsim/gfxsim/timing"
@@ -119,6 +121,34 @@ func TestMonitorRefusesOtherHosts(t *testing.T) {
 	}
 }
 
+// A request another site's page sends (its Origin, or the browser's
+// Sec-Fetch-Site) is refused; the monitor's own page's is not.
+func TestMonitorRefusesOtherOrigins(t *testing.T) {
+	m, _ := startTestMonitor(t, DefaultMonitorAddr)
+	base := "http://" + m.Addr().String()
+	for _, tc := range []struct {
+		header, value string
+		status        int
+	}{
+		{"Origin", "https://evil.example", http.StatusForbidden},
+		{"Origin", "null", http.StatusForbidden},
+		{"Sec-Fetch-Site", "cross-site", http.StatusForbidden},
+		{"Origin", base, http.StatusOK},
+		{"Sec-Fetch-Site", "same-origin", http.StatusOK},
+	} {
+		req, _ := http.NewRequest(http.MethodPost, base+"/api/pause", nil)
+		req.Header.Set(tc.header, tc.value)
+		r, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Body.Close()
+		if r.StatusCode != tc.status {
+			t.Errorf("%s: %s: status %s, want %d", tc.header, tc.value, r.Status, tc.status)
+		}
+	}
+}
+
 func TestMonitorWarnsOffLoopback(t *testing.T) {
 	_, log := startTestMonitor(t, "0.0.0.0:0")
 	if !strings.HasPrefix(log, "warning: -monitor-addr 0.0.0.0:0 is not a loopback address: anyone who can reach it can pause and watch this simulation\n") {
@@ -209,5 +239,37 @@ func TestMonitoredRunListensOnLoopbackOnly(t *testing.T) {
 	port := strconv.Itoa(sess.Monitor().Addr().(*net.TCPAddr).Port)
 	if !strings.HasPrefix(sess.Monitor().Addr().String(), "127.0.0.1:") || port == "0" {
 		t.Errorf("monitor address %s", sess.Monitor().Addr())
+	}
+}
+
+// A halt (Ctrl-C, the watchdog) ends a run that the monitor has paused: the
+// monitor continues it (it waited for /api/continue).
+func TestHaltContinuesPausedRun(t *testing.T) {
+	f := Flags{Monitor: true, MonitorAddr: DefaultMonitorAddr}
+	sess := f.NewSession(t.TempDir(), 1, io.Discard)
+	defer sess.Close()
+	p, fr := buildFrame(t, scene.DefaultName, 64, 36, 1, nil)
+	in, err := sess.Attach(p, fr.Draws, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	post(t, "http://"+sess.Monitor().Addr().String()+"/api/pause")
+	done := make(chan error, 1)
+	go func() {
+		_, err := p.Run(fr)
+		done <- err
+	}()
+	stop := errors.New("interrupted")
+	p.Halt.Stop(stop)
+	select {
+	case err := <-done:
+		if !errors.Is(err, stop) {
+			t.Errorf("Run: %v, want the halt's reason", err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the halted run stayed paused")
+	}
+	if err := in.Close(p.Engine.CurrentTime()); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -137,3 +137,55 @@ func TestSessionSageComponents(t *testing.T) {
 		}
 	}
 }
+
+// A metrics file that cannot be written does not leave the trace half
+// written: Close finishes the trace (its Simulation task included) and
+// returns the metrics error.
+func TestCloseFinishesTraceWhenMetricsFail(t *testing.T) {
+	p, fr := buildOn(t, configs.Default(), "triangle", 32, 18, 1)
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "metrics.csv", "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	in, err := (&Flags{Trace: true, MetricsInterval: 100}).NewSession(dir, 1, io.Discard).Attach(p, fr.Draws, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Run(fr); err != nil {
+		t.Fatal(err)
+	}
+	err = in.Close(p.Engine.CurrentTime())
+	if err == nil || !strings.Contains(err.Error(), "metrics.csv") {
+		t.Fatalf("Close: %v, want the metrics file's error", err)
+	}
+	tasks := readTasks(t, openTrace(t, in.Trace.File()))
+	if _, ok := tasks[SimulationTaskID]; !ok || len(tasks) < 2 {
+		t.Errorf("the trace holds %d tasks and the Simulation task %v: it was not closed", len(tasks), ok)
+	}
+}
+
+// A -trace-components pattern whose components record no tasks of their
+// own (the tiled machine's tile scheduler) is said in a warning after the
+// run; the trace holds the Simulation task alone.
+func TestSessionWarnsComponentsWithoutTasks(t *testing.T) {
+	cfg, err := configs.Parse("sortmiddle.yaml", []byte("machine: sortmiddle\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, fr := buildOn(t, cfg, "triangle", 32, 18, 1)
+	var log bytes.Buffer
+	in, err := (&Flags{TraceComponents: "TileScheduler"}).NewSession(t.TempDir(), 1, &log).Attach(p, fr.Draws, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Run(fr); err != nil {
+		t.Fatal(err)
+	}
+	if err := in.Close(p.Engine.CurrentTime()); err != nil {
+		t.Fatal(err)
+	}
+	want := "warning: -trace-components \"TileScheduler\" recorded nothing: the components it matched (GPU.TileScheduler) record no tasks\n"
+	if got := log.String(); !strings.HasPrefix(got, want) {
+		t.Errorf("log %q, want it to begin with %q", got, want)
+	}
+}
