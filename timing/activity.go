@@ -43,6 +43,26 @@ func (a *Activity) State() int { return a.state }
 // Finish accounts the cycles up to end (exclusive) to the current state.
 func (a *Activity) Finish(end uint64) { a.Set(end, a.state) }
 
+// At returns the cycles of state s and of every state up to cycle c: those
+// attributed, and the cycles since the last Set, which go to the current
+// state (as Finish(c) would attribute them; a is not changed). A sampler
+// reads a sleeping unit's cycles with it, which Set credits only when the
+// unit next ticks.
+func (a *Activity) At(s int, c uint64) (cycles, total uint64) {
+	cycles, total = a.cycles[s], a.Total()
+	last := a.last
+	if !a.begun {
+		last = 0
+	}
+	if c > last {
+		total += c - last
+		if a.state == s {
+			cycles += c - last
+		}
+	}
+	return cycles, total
+}
+
 // Cycles returns the cycles attributed to state s.
 func (a *Activity) Cycles(s int) uint64 { return a.cycles[s] }
 

@@ -63,3 +63,14 @@ func (u *Unit[C]) Finish(now sim.VTimeInSec) {
 		u.Activity.Finish(u.Freq.Cycle(now))
 	}
 }
+
+// BusyAt returns the unit's busy cycles and all its cycles, on its own clock,
+// up to time now (Activity.At: the cycles it slept through included); ok is
+// false for a unit without activity states.
+func (u *Unit[C]) BusyAt(now sim.VTimeInSec) (busy, total uint64, ok bool) {
+	if u.Activity == nil {
+		return 0, 0, false
+	}
+	busy, total = u.Activity.At(0, u.Freq.Cycle(now))
+	return busy, total, true
+}

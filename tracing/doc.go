@@ -19,7 +19,9 @@
 // log when the trace recorded nothing (a window after the frame's end).
 //
 // Metrics. NewMetrics samples the platform every N core cycles: per unit the share of
-// cycles it was busy and the occupancy of its buffers (the entries its bounded
+// its own clock's cycles it was busy (timing.Unit.BusyAt: the cycles it slept
+// through in its state included, so a share is at most 1; a unit without activity
+// states, the SAGE video output, has none) and the occupancy of its buffers (the entries its bounded
 // buffers hold, each counted up to its capacity, over their capacities: a share
 // from 0 to 1; unbounded buffers, of capacity 0, are left out, and a write queue
 // that a flush fills past its soft limit counts as full), and per unit the messages and

@@ -123,18 +123,26 @@ func (m *Metrics) watch(u protocol.Unit) {
 	}
 }
 
-// Tick takes a sample while the frame runs. Once the frame is finished (or
-// the run halted) it takes none and stops: Finish takes the last sample,
-// which covers the partial interval up to the frame's end.
+// Tick takes a sample while the frame runs, up to the frame's end
+// (Platform.FrameEnd: on SAGE the video scan-out's). Once the frame is
+// finished (or the run halted) it takes none and stops: Finish takes the
+// last sample, which covers the partial interval up to the frame's end.
 func (m *Metrics) Tick(now sim.VTimeInSec) bool {
 	if m.done {
 		return false
 	}
-	if m.p.CommandProcessor.Finished() || m.p.Halt.Stopped() {
+	if m.p.Halt.Stopped() {
 		m.done = true
 		return false
 	}
-	m.sample(m.Freq.Cycle(now))
+	// The frame is finished at its end: on SAGE the video output knows its
+	// last line's time before the chips reach it, and the samples go on
+	// until then.
+	if end, ok := m.p.FrameEnd(); ok && m.p.FrameFinished() && m.Freq.Cycle(now) >= m.Freq.Cycle(end) {
+		m.done = true
+		return false
+	}
+	m.sample(now)
 	m.waker.WakeIn(now, int(m.interval))
 	return false
 }
@@ -149,7 +157,7 @@ func (m *Metrics) Finish(now sim.VTimeInSec) {
 	if end, ok := m.p.FrameEnd(); ok {
 		now = end
 	}
-	m.sample(m.Freq.Cycle(now))
+	m.sample(now)
 	m.done = true
 }
 
@@ -163,7 +171,8 @@ func (m *Metrics) delta(key string, v float64) float64 {
 // the cycles since the previous sample; at the cycle of the previous sample
 // (Finish at a frame's end that a Tick sampled) it adds to that sample's rows
 // instead (occupancy: the latest reading).
-func (m *Metrics) sample(c uint64) {
+func (m *Metrics) sample(now sim.VTimeInSec) {
+	c := m.Freq.Cycle(now)
 	from := m.lastCyc
 	amend := c == m.lastCyc && len(m.rows) > 0
 	if amend {
@@ -185,7 +194,19 @@ func (m *Metrics) sample(c uint64) {
 	m.p.Memory.Stats(add)
 	for _, u := range m.p.Units {
 		n := u.Name()
-		m.rows = append(m.rows, sample{c, n, "busy", m.delta(n+".busy", st[n+".cycles_busy"]) / span})
+		if b, ok := u.(busyAt); ok {
+			// The unit's busy share of its own cycles, those it slept
+			// through counted (Activity.At): not over 1, and right on a
+			// clock other than the core's (SAGE's chips).
+			if busy, total, ok := b.BusyAt(now); ok {
+				db, dt := m.delta(n+".busy", float64(busy)), m.delta(n+".own_cycles", float64(total))
+				if dt > 0 || !amend {
+					m.rows = append(m.rows, sample{c, n, "busy", share(db, dt)})
+				}
+			}
+		} else {
+			m.rows = append(m.rows, sample{c, n, "busy", m.delta(n+".busy", st[n+".cycles_busy"]) / span})
+		}
 		m.rows = append(m.rows, sample{c, n, "buffer_occupancy", occupancy(u.Buffers())})
 		t := m.traffic[n]
 		m.rows = append(m.rows,
@@ -227,6 +248,20 @@ func (m *Metrics) sample(c uint64) {
 		}
 	}
 	m.rows = m.rows[:kept]
+}
+
+// busyAt is a unit whose busy cycles can be read at any time
+// (timing.Unit.BusyAt).
+type busyAt interface {
+	BusyAt(now sim.VTimeInSec) (busy, total uint64, ok bool)
+}
+
+// share is part over whole, 0 when whole is.
+func share(part, whole float64) float64 {
+	if whole <= 0 {
+		return 0
+	}
+	return part / whole
 }
 
 // occupancy is the share of a unit's bounded buffers that holds entries:

@@ -3,6 +3,7 @@ package tracing
 import (
 	"maps"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/gfxsim/gfxsim/configs"
@@ -161,7 +162,7 @@ func TestMetricsSampleAtSameCycleAdds(t *testing.T) {
 		{200, 4, 2, map[uint64]float64{100: 7, 250: 3}}, // before the latest sample: none taken
 	} {
 		m.traffic[unit].inMsgs.Add(step.msgs)
-		m.sample(step.cycle)
+		m.sample(m.Freq.NCyclesLater(int(step.cycle), 0))
 		got := map[uint64]float64{}
 		for _, r := range m.rows {
 			if r.name == unit && r.metric == "messages_in" {
@@ -171,6 +172,53 @@ func TestMetricsSampleAtSameCycleAdds(t *testing.T) {
 		if m.Samples() != step.wantSamples || len(m.rows) != step.wantSamples*perSample || !maps.Equal(got, step.want) {
 			t.Errorf("after a sample at cycle %d: %d samples in %d rows, %s messages_in %v; want %d samples in %d rows, %v",
 				step.cycle, m.Samples(), len(m.rows), unit, got, step.wantSamples, step.wantSamples*perSample, step.want)
+		}
+	}
+}
+
+// A unit's busy share is of its own clock's cycles, those it slept through
+// counted in the sample they fell in: no share exceeds 1 at the shortest
+// interval (cycles slept through were credited to a later sample, up to
+// 1.16 on room); on the SAGE machine, whose scheds run at 100 MHz beside a
+// 500 MHz core, a sched's share reaches past 100/500 (it was capped there),
+// and the samples go on to the end of the video scan-out (they stopped when
+// the commands finished).
+func TestMetricsBusyOwnClock(t *testing.T) {
+	sage, err := configs.Parse("sage.yaml", []byte("machine: sage\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		cfg      *configs.Config
+		scene    string
+		interval uint64
+	}{{configs.Default(), "room", MinMetricsInterval}, {sage, "triangle", 5000}} {
+		m, res := metricsRun(t, tc.cfg, tc.scene, 64, 40, 4, tc.interval)
+		sched := 0.0
+		var cycles []uint64
+		for _, r := range m.rows {
+			if len(cycles) == 0 || cycles[len(cycles)-1] != r.cycle {
+				cycles = append(cycles, r.cycle)
+			}
+			if r.metric != "busy" {
+				continue
+			}
+			if r.value < 0 || r.value > 1 {
+				t.Errorf("%s: cycle %d: %s busy %v, want a share in [0, 1]", tc.cfg.Name, r.cycle, r.name, r.value)
+			}
+			if strings.HasPrefix(r.name, "GPU.Sched[") {
+				sched = max(sched, r.value)
+			}
+		}
+		if tc.cfg != sage {
+			continue
+		}
+		if sched <= 0.2 {
+			t.Errorf("the scheds' busy share peaks at %v: not a share of their own 100 MHz cycles", sched)
+		}
+		end := uint64(res.Stats["GPU.video_end_cycles"])
+		if n := len(cycles); n < 2 || cycles[n-1] != end || cycles[n-1]-cycles[n-2] > tc.interval {
+			t.Errorf("the last samples at cycles %v, want one every %d cycles up to the video's end %d", cycles[max(0, n-2):], tc.interval, end)
 		}
 	}
 }
