@@ -5,6 +5,7 @@ import (
 	"image"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/sarchlab/akita/v3/sim"
 
@@ -96,6 +97,7 @@ type Platform struct {
 
 	sageCommandPorts []sim.Port // the command bus's ports until the video path joins them
 	unitsBuilt       []func([]protocol.Unit)
+	haltedAt         atomic.Pointer[sim.VTimeInSec] // when the run was halted (RunEnd)
 }
 
 // OnUnitsBuilt calls f with the units that Run adds to Units: the SAGE
@@ -209,6 +211,10 @@ func Build(c *Config) (_ *Platform, err error) {
 	} else {
 		p.Engine = timing.NewSerialEngine()
 	}
+	p.Halt.OnStop(func() {
+		t := p.Engine.CurrentTime()
+		p.haltedAt.Store(&t)
+	})
 	if err := p.buildMemory(); err != nil {
 		return nil, err
 	}
@@ -829,6 +835,21 @@ func (p *Platform) FrameEnd() (sim.VTimeInSec, bool) {
 		end = max(end, p.Sage.videoFinishTime())
 	}
 	return end, true
+}
+
+// RunEnd returns the time the run ended: the frame's end (FrameEnd) when it
+// finished, else the time it was halted (Ctrl-C, the watchdog, a unit's
+// error; the engine runs on to the events already due, such as the
+// watchdog's next wake-up), else the engine's time. Traces and metrics end
+// there.
+func (p *Platform) RunEnd() sim.VTimeInSec {
+	if end, ok := p.FrameEnd(); ok && p.FrameFinished() {
+		return end
+	}
+	if t := p.haltedAt.Load(); t != nil {
+		return *t
+	}
+	return p.Engine.CurrentTime()
 }
 
 // BufferStates returns the occupancy of every buffer of the platform: its

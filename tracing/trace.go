@@ -13,7 +13,6 @@ import (
 	"github.com/sarchlab/akita/v3/sim"
 	atracing "github.com/sarchlab/akita/v3/tracing"
 
-	"github.com/gfxsim/gfxsim/components/commandprocessor"
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/configs"
 
@@ -45,8 +44,7 @@ type Trace struct {
 	tracer  *atracing.DBTracer
 	clock   *clock
 	backend backend
-	engine  sim.Engine
-	cp      *commandprocessor.CommandProcessor // the frame's end
+	runEnd  func() sim.VTimeInSec // the run's end (Platform.RunEnd)
 	freq    sim.Freq
 	traced  []string
 	closed  bool
@@ -91,7 +89,7 @@ func Attach(p *configs.Platform, o Options) (*Trace, error) {
 	if o.EndCycle > 0 && o.EndCycle <= o.StartCycle {
 		return nil, fmt.Errorf("trace: window [%d, %d) is empty", o.StartCycle, o.EndCycle)
 	}
-	t := &Trace{opts: o, engine: p.Engine, cp: p.CommandProcessor, freq: p.CoreFreq}
+	t := &Trace{opts: o, runEnd: p.RunEnd, freq: p.CoreFreq}
 	switch o.Format {
 	case "", "sqlite":
 		t.file = o.Path + ".sqlite3"
@@ -270,18 +268,14 @@ func (t *Trace) Close() error {
 		return nil
 	}
 	t.closed = true
-	// The frame ends when the command processor finishes (the engine may run
-	// on to the watchdog's last wake-up), or later if a task ends later (the
-	// SAGE video scan-out); an unfinished run ends at the engine's time.
-	end := t.engine.CurrentTime()
-	if t.cp != nil && t.cp.Finished() {
-		end = t.cp.FinishTime()
-	}
-	t.clock.at = max(t.clock.last, end)
+	// The run ends at the frame's end, or where it was halted (Ctrl-C, the
+	// watchdog: the engine may run on to the watchdog's next wake-up), or
+	// later if a task ends later; the tasks still open end there too.
+	t.clock.at = max(t.clock.last, t.runEnd())
 	t.end = t.freq.Cycle(t.clock.at)
 	t.tracer.EndTask(atracing.Task{ID: SimulationTaskID})
-	t.clock.at = 0
 	t.tracer.Terminate()
+	t.clock.at = 0
 	return t.backend.Close(SimulationTaskID)
 }
 

@@ -2,12 +2,15 @@ package tracing
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sarchlab/akita/v3/sim"
 
 	"github.com/gfxsim/gfxsim/configs"
 )
@@ -187,5 +190,42 @@ func TestSessionWarnsComponentsWithoutTasks(t *testing.T) {
 	want := "warning: -trace-components \"TileScheduler\" recorded nothing: the components it matched (GPU.TileScheduler) record no tasks\n"
 	if got := log.String(); !strings.HasPrefix(got, want) {
 		t.Errorf("log %q, want it to begin with %q", got, want)
+	}
+}
+
+// haltAt halts the platform at the first event at or after its core cycle.
+type haltAt struct {
+	p     *configs.Platform
+	cycle uint64
+	err   error
+}
+
+func (h haltAt) Func(ctx sim.HookCtx) {
+	if ctx.Pos == sim.HookPosBeforeEvent && !h.p.Halt.Stopped() && h.p.CoreFreq.Cycle(h.p.Engine.CurrentTime()) >= h.cycle {
+		h.p.Halt.Stop(h.err)
+	}
+}
+
+// A run halted part way (Ctrl-C, the watchdog) has its trace and metrics end
+// where it was halted (Platform.RunEnd), not at the events the engine ran on
+// to (the watchdog's next wake-up, a quarter million cycles later).
+func TestHaltedRunEndsWhereHalted(t *testing.T) {
+	p, fr := buildOn(t, configs.Default(), "room", 64, 36, 1)
+	const at = 20000
+	stop := errors.New("halted by the test")
+	p.Engine.AcceptHook(haltAt{p, at, stop})
+	in, err := (&Flags{Trace: true, MetricsInterval: 1000}).NewSession(t.TempDir(), 1, io.Discard).Attach(p, fr.Draws, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Run(fr); !errors.Is(err, stop) {
+		t.Fatalf("Run: %v, want the halt", err)
+	}
+	if err := in.Close(p.RunEnd()); err != nil {
+		t.Fatal(err)
+	}
+	last := in.Metrics.rows[len(in.Metrics.rows)-1].cycle
+	if end := in.Trace.EndCycle(); end < at || end > at+10 || last != end {
+		t.Errorf("the trace ends at cycle %d and the metrics' last sample at %d; want both where the run was halted, at %d", end, last, at)
 	}
 }

@@ -63,13 +63,13 @@ func HaltOnInterrupt(h *timing.Halt) (done func()) {
 
 // RunFrame simulates frame f on platform p with its instruments in (nil:
 // none), halting it on Ctrl-C (HaltOnInterrupt), and closes the instruments
-// at the engine's time when the run is over, whatever its outcome: the
+// at the run's end (Platform.RunEnd) when it is over, whatever its outcome: the
 // studies' timed frames. The run's error comes first, then the instruments'.
 func RunFrame(p *configs.Platform, f *driver.Frame, in *tracing.Instruments) (*configs.Result, error) {
 	stopWatching := HaltOnInterrupt(p.Halt)
 	res, err := p.Run(f)
 	stopWatching()
-	if cerr := in.Close(p.Engine.CurrentTime()); err == nil {
+	if cerr := in.Close(p.RunEnd()); err == nil {
 		err = cerr
 	}
 	return res, err

@@ -273,11 +273,7 @@ func runTiming(o options, s *scene.Scene, cfg *configs.Config, w io.Writer, suff
 	}
 	in.Progress.Bar.Clear() // a run that stopped early leaves no bar behind
 	wall := time.Since(start)
-	end := p.Engine.CurrentTime()
-	if p.CommandProcessor.Finished() {
-		end = p.CommandProcessor.FinishTime()
-	}
-	if cerr := in.Close(end); err == nil {
+	if cerr := in.Close(p.RunEnd()); err == nil {
 		err = cerr
 	}
 	if err != nil {
