@@ -91,6 +91,8 @@ func TestErrors(t *testing.T) {
 		{"mapping expected", "raster: 4\n", `m.yaml:1: raster: want a mapping, got "4"`},
 		{"scalar expected", "raster: {rasterizers: [1, 2]}\n", "m.yaml:1: raster.rasterizers: want an integer, got a list"},
 		{"negative", "shader_core: {count: -1}\n", "m.yaml:1: shader_core.count: -1 out of range [1, 256]"},
+		// 0 was taken as "the default" (10 cycles): slower than 1.
+		{"zero bank latency", "l2: {bank_latency: 0}\n", "m.yaml:1: l2.bank_latency: 0 out of range [1, 1000] cycles"},
 		{"shading cache too small to hold one sample's taps", "reorder_buffer:\n  shading_cache_entries: 3\n",
 			"m.yaml:2: reorder_buffer.shading_cache_entries: 3 out of range [4, 1048576]"},
 		{"zero pattern seed", "decoupled: {pattern_seed: 0}\n", "m.yaml:1: decoupled.pattern_seed: 0 out of range [1, 2147483647]"},

@@ -207,7 +207,7 @@ type L2 struct {
 	LineBytes        int `yaml:"line_bytes" desc:"line size" unit:"bytes" min:"16" max:"4096" pow2:"true"`
 	MSHRs            int `yaml:"mshrs" desc:"outstanding misses per bank" min:"1" max:"1024"`
 	DirectoryLatency int `yaml:"directory_latency" desc:"tag lookup latency" unit:"cycles" min:"0" max:"1000"`
-	BankLatency      int `yaml:"bank_latency" desc:"data array latency" unit:"cycles" min:"0" max:"1000"`
+	BankLatency      int `yaml:"bank_latency" desc:"data array latency" unit:"cycles" min:"1" max:"1000"`
 }
 
 // ROP parameters.
@@ -265,7 +265,7 @@ type Memory struct {
 	ReadQueue      int          `yaml:"read_queue" desc:"dramctl: read queue entries (one per burst of a request; at least one interleave_bytes request)" unit:"bursts" min:"1" max:"65536"`
 	WriteQueue     int          `yaml:"write_queue" desc:"dramctl: write queue entries (one per burst; at least one interleave_bytes request)" unit:"bursts" min:"1" max:"65536"`
 	WriteHigh      int          `yaml:"write_high" desc:"dramctl: write-drain high watermark: writes are served once this many are queued (or no read is)" unit:"bursts" min:"1" max:"65536"`
-	WriteLow       int          `yaml:"write_low" desc:"dramctl: write-drain low watermark: reads are served again once this few writes remain" unit:"bursts" min:"0" max:"65536"`
+	WriteLow       int          `yaml:"write_low" desc:"dramctl: write-drain low watermark: reads are served again once this few writes remain (0: once none does)" unit:"bursts" min:"0" max:"65536"`
 	Refresh        bool         `yaml:"refresh" desc:"dramctl: all-bank refresh of every rank each tREFI for tRFC"`
 	Check          bool         `yaml:"check" desc:"dramctl: replay every command through the protocol checker; a timing or state violation ends the run with an error naming it"`
 	CoherenceCheck bool         `yaml:"coherence_check" desc:"keep a version per memory line and check every texture read (L2 fills, L2 reads, L1 hits) against the versions published at the last sync token; a stale read ends the run with an error naming the line, the reader and the versions (components/coherence)"`

@@ -144,8 +144,9 @@ type Config struct {
 	ReadQueue, WriteQueue int
 	// WriteHigh and WriteLow are the write-drain watermarks: the controller
 	// turns to writes when WriteHigh bursts are queued (or no read is) and back
-	// to reads when WriteLow or fewer remain (defaults 3/4 and 1/4 of
-	// WriteQueue).
+	// to reads when WriteLow or fewer remain (defaults, when WriteHigh is 0,
+	// 3/4 and 1/4 of WriteQueue; with a WriteHigh, a WriteLow of 0 drains the
+	// writes until none is left).
 	WriteHigh, WriteLow int
 	// Refresh issues an all-bank refresh to each rank every tREFI.
 	Refresh bool
@@ -200,8 +201,10 @@ func (c Config) WithDefaults() Config {
 	setDefault(&c.StarvationCap, DefaultStarvationCap)
 	setDefault(&c.ReadQueue, DefaultQueue)
 	setDefault(&c.WriteQueue, DefaultQueue)
-	setDefault(&c.WriteHigh, max(1, c.WriteQueue*3/4))
-	setDefault(&c.WriteLow, c.WriteQueue/4)
+	if c.WriteHigh == 0 { // the watermarks default together: a WriteLow of 0 beside a WriteHigh is kept
+		c.WriteHigh = max(1, c.WriteQueue*3/4)
+		setDefault(&c.WriteLow, c.WriteQueue/4)
+	}
 	setDefault(&c.TopBuffer, DefaultTopBuffer)
 	return c
 }

@@ -89,3 +89,18 @@ func TestPresetsValid(t *testing.T) {
 		}
 	}
 }
+
+// The write-drain watermarks default together: with WriteHigh given, a
+// WriteLow of 0 (drain every write) is kept (it became WriteQueue/4).
+func TestWatermarkDefaults(t *testing.T) {
+	for _, tc := range []struct{ high, low, wantHigh, wantLow int }{
+		{0, 0, 24, 8},
+		{16, 0, 16, 0},
+		{16, 4, 16, 4},
+	} {
+		c := Config{Preset: "GDDR6", WriteQueue: 32, WriteHigh: tc.high, WriteLow: tc.low}.WithDefaults()
+		if c.WriteHigh != tc.wantHigh || c.WriteLow != tc.wantLow {
+			t.Errorf("WriteHigh %d, WriteLow %d: defaults %d and %d, want %d and %d", tc.high, tc.low, c.WriteHigh, c.WriteLow, tc.wantHigh, tc.wantLow)
+		}
+	}
+}
