@@ -93,6 +93,7 @@ func TestErrors(t *testing.T) {
 		{"negative", "shader_core: {count: -1}\n", "m.yaml:1: shader_core.count: -1 out of range [1, 256]"},
 		// 0 was taken as "the default" (10 cycles): slower than 1.
 		{"zero bank latency", "l2: {bank_latency: 0}\n", "m.yaml:1: l2.bank_latency: 0 out of range [1, 1000] cycles"},
+		{"zero l1 latency", "texture_sampler: {l1_latency: 0}\n", "m.yaml:1: texture_sampler.l1_latency: 0 out of range [1, 1000] cycles"},
 		{"shading cache too small to hold one sample's taps", "reorder_buffer:\n  shading_cache_entries: 3\n",
 			"m.yaml:2: reorder_buffer.shading_cache_entries: 3 out of range [4, 1048576]"},
 		{"zero pattern seed", "decoupled: {pattern_seed: 0}\n", "m.yaml:1: decoupled.pattern_seed: 0 out of range [1, 2147483647]"},

@@ -185,7 +185,7 @@ type ShaderCore struct {
 type TextureSampler struct {
 	LanesPerCycle      int   `yaml:"lanes_per_cycle" desc:"lanes addressed and filtered per cycle" min:"1" max:"64"`
 	L1                 Cache `yaml:"l1" desc:"texture L1 (per sampler), holding decoded texels (BC blocks decoded, sRGB texels widened to 8 bytes when a line is filled)"`
-	L1Latency          int   `yaml:"l1_latency" desc:"L1 hit latency" unit:"cycles" min:"0" max:"1000"`
+	L1Latency          int   `yaml:"l1_latency" desc:"L1 hit latency" unit:"cycles" min:"1" max:"1000"`
 	MissQueue          int   `yaml:"miss_queue" desc:"outstanding L1 line misses and L2 reads" min:"1" max:"4096"`
 	FilterLatency      int   `yaml:"filter_latency" desc:"filtering pipeline latency" unit:"cycles" min:"0" max:"1000"`
 	InputQueue         int   `yaml:"input_queue" desc:"texture requests queued" min:"1" max:"4096"`
@@ -206,7 +206,7 @@ type L2 struct {
 	Ways             int `yaml:"ways" desc:"associativity" min:"1" max:"64"`
 	LineBytes        int `yaml:"line_bytes" desc:"line size" unit:"bytes" min:"16" max:"4096" pow2:"true"`
 	MSHRs            int `yaml:"mshrs" desc:"outstanding misses per bank" min:"1" max:"1024"`
-	DirectoryLatency int `yaml:"directory_latency" desc:"tag lookup latency" unit:"cycles" min:"0" max:"1000"`
+	DirectoryLatency int `yaml:"directory_latency" desc:"tag lookup latency" unit:"cycles" min:"1" max:"1000"`
 	BankLatency      int `yaml:"bank_latency" desc:"data array latency" unit:"cycles" min:"1" max:"1000"`
 }
 
