@@ -164,7 +164,7 @@ func TestErrorInEverySection(t *testing.T) {
 		{"rop", "rop:\n  blend_latency: 0\n", "m.yaml:2: rop.blend_latency: 0 out of range [1, 1000] cycles"},
 		{"memory", "memory:\n  type: dram\n  ranks: 3\n", "m.yaml:3: memory.ranks: 3 is not a power of two"},
 		{"memory queue too short for a wider interleave", "memory:\n  interleave_bytes: 4096\n", "m.yaml:2: memory.read_queue: 32 bursts is outside [128, 65536]: a request of up to 4096 bytes needs 128 bursts of 32 bytes"},
-		{"Akita memory queue too short for a wider interleave", "memory:\n  type: dram\n  interleave_bytes: 4096\n", "m.yaml:3: memory.transaction_queue: 32 is outside [66, 65536] (a request within one interleave_bytes granule may need interleave_bytes/access unit + 1 access units, and Akita needs more queue entries than that)"},
+		{"Akita memory queue too short for a wider interleave", "memory:\n  type: dram\n  interleave_bytes: 4096\n", "m.yaml:3: memory.transaction_queue: 32 is below 66 (a request within one interleave_bytes granule may need interleave_bytes/access unit + 1 access units, and Akita needs more queue entries than that)"},
 		{"buses", "buses:\n  l2:\n    latency: -1\n", "m.yaml:3: buses.l2.latency: -1 out of range [0, 100000] cycles"},
 		{"multipass", "multipass:\n  registers: 33\n", "m.yaml:2: multipass.registers: 33 out of range [0, 32]"},
 		{"decoupled", "decoupled:\n  pattern_seed: x\n", `m.yaml:2: decoupled.pattern_seed: want an integer, got "x"`},

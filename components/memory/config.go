@@ -373,11 +373,13 @@ func (d DRAMConfig) validate(interleave uint64) error {
 	}
 	// Akita panics on a request of TransactionQueue or more access units; any
 	// request inside one interleave granule must fit.
-	if need := int(min(interleave/d.AccessUnitBytes(), 1<<16)) + 2; d.TransactionQueue < need ||
-		d.TransactionQueue > 1<<16 {
-		return fieldErr("DRAM.TransactionQueue", "%d is outside [%d, 65536] (a request within one "+
+	if need := int(min(interleave/d.AccessUnitBytes(), 1<<16)) + 2; d.TransactionQueue < need {
+		return fieldErr("DRAM.TransactionQueue", "%d is below %d (a request within one "+
 			"InterleaveBytes granule may need InterleaveBytes/access unit + 1 access units, and Akita "+
 			"needs more queue entries than that)", d.TransactionQueue, need)
+	}
+	if d.TransactionQueue > 1<<16 {
+		return fieldErr("DRAM.TransactionQueue", "%d is above 65536", d.TransactionQueue)
 	}
 	if d.CommandQueue < 1 || d.CommandQueue > 1<<16 {
 		return fieldErr("DRAM.CommandQueue", "%d is outside [1, 65536]", d.CommandQueue)
