@@ -91,6 +91,13 @@ func TestErrors(t *testing.T) {
 		{"mapping expected", "raster: 4\n", `m.yaml:1: raster: want a mapping, got "4"`},
 		{"scalar expected", "raster: {rasterizers: [1, 2]}\n", "m.yaml:1: raster.rasterizers: want an integer, got a list"},
 		{"negative", "shader_core: {count: -1}\n", "m.yaml:1: shader_core.count: -1 out of range [1, 256]"},
+		// A field of another memory type than memory.type changed nothing.
+		{"dramctl timing on Akita's DRAM", "memory:\n  type: dram\n  timing: {cl: 200}\n",
+			"m.yaml:3: memory.timing: this field configures memory type dramctl, but memory.type is dram, where it would change nothing: remove it, or set memory.type: dramctl"},
+		{"Akita protocol on dramctl", "memory: {protocol: DDR3, bus_width: 8}\n",
+			"m.yaml:1: memory.protocol: this field configures memory type dram, but memory.type is dramctl, where it would change nothing: remove it, or set memory.type: dram"},
+		{"ideal latency on dramctl", "memory:\n  preset: HBM2\n  ideal_latency: 7\n",
+			"m.yaml:3: memory.ideal_latency: this field configures memory type ideal, but memory.type is dramctl, where it would change nothing: remove it, or set memory.type: ideal"},
 		// 0 was taken as "the default" (10 cycles): slower than 1.
 		{"zero bank latency", "l2: {bank_latency: 0}\n", "m.yaml:1: l2.bank_latency: 0 out of range [1, 1000] cycles"},
 		{"zero l1 latency", "texture_sampler: {l1_latency: 0}\n", "m.yaml:1: texture_sampler.l1_latency: 0 out of range [1, 1000] cycles"},
@@ -149,7 +156,8 @@ func TestErrorInEverySection(t *testing.T) {
 		{"raster", "raster:\n  tile_order: hilbert\n", `m.yaml:2: raster.tile_order: "hilbert" is not one of rowmajor, zorder`},
 		{"depth_unit", "depth_unit:\n  test_latency: 0\n", "m.yaml:2: depth_unit.test_latency: 0 out of range [1, 1000] cycles"},
 		{"hiz", "hiz:\n  mode: forward\n  layers: 2\n", "m.yaml:3: hiz.layers: 2: only zmask tiles have layers"},
-		{"hiz packed tile wider than the raster tile", "\nhiz:\n  packed: true\n", "m.yaml:3: hiz.tile_samples: 128 samples make 16x8-pixel tiles at 1 sample per pixel, larger than the 8-pixel raster tile (raise raster.tile_size)"},
+		{"hiz packed tile wider than the raster tile", "\nhiz:\n  packed: true\n", "m.yaml:3: hiz.tile_samples: 128 samples make 16x8-pixel tiles at 1 sample per pixel, larger than the 8-pixel raster tile: " +
+			"a HiZ tile must fit a raster tile at every sample count a frame may use, 1 included (raise raster.tile_size to 16)"},
 		{"quad_packer", "quad_packer:\n  quads_per_warp: 16\n", "m.yaml:2: quad_packer.quads_per_warp: 16 quads need 64 lanes, the warp has 32"},
 		{"reorder_buffer", "reorder_buffer:\n  entries: 2\n", "m.yaml:2: reorder_buffer.entries: 2 entries cannot hold one warp of 8 quads"},
 		{"shader_core", "shader_core:\n  warp_size: 8\n", "m.yaml:2: shader_core.simd_width: 16 does not divide the warp size 8"},

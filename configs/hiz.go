@@ -79,8 +79,9 @@ func (c *Config) validateHiZ(fail func(fields at, format string, a ...any) error
 	// tile, so that one rasterizer sends all of its primitives' coverage in
 	// API order.
 	if w, hh := fhiz.TileDims(cfg.TileSamples, 1); w > c.Raster.TileSize || hh > c.Raster.TileSize {
-		return fail(at{"hiz.tile_samples", "raster.tile_size", "hiz"}, "%d samples make %dx%d-pixel tiles at 1 sample per pixel, larger than the %d-pixel raster tile (raise raster.tile_size)",
-			cfg.TileSamples, w, hh, c.Raster.TileSize)
+		return fail(at{"hiz.tile_samples", "raster.tile_size", "hiz"}, "%d samples make %dx%d-pixel tiles at 1 sample per pixel, larger than the %d-pixel raster tile: "+
+			"a HiZ tile must fit a raster tile at every sample count a frame may use, 1 included (raise raster.tile_size to %d)",
+			cfg.TileSamples, w, hh, c.Raster.TileSize, max(w, hh))
 	}
 	lb := c.HiZ.Cache.LineBytes
 	if cfg.Packed && cfg.PackedBits > 8*lb {

@@ -57,6 +57,16 @@ var defaultSections = sync.OnceValues(func() (Sage, SortMiddle) {
 	return c.Sage, c.SortMiddle
 })
 
+// defaultMemory is the default machine's memory section, decoded once (not
+// validated: validation compares with it).
+var defaultMemory = sync.OnceValue(func() Memory {
+	c, err := decode(DefaultName, sortlastYAML, embeddedSections())
+	if err != nil {
+		panic("configs: the embedded default machine is invalid: " + err.Error())
+	}
+	return c.Memory
+})
+
 // embeddedSections decodes the embedded SAGE and tiled machines' sections
 // (sage.yaml's sage, sortmiddle.yaml's sortmiddle) into a new configuration.
 func embeddedSections() *Config {

@@ -54,6 +54,10 @@ func (c *Config) validate(file string) error {
 	if c.Memory.Check && c.MemoryConfig().Type != memory.TypeDRAMCtl {
 		return fail(at{"memory.check", "memory.type"}, "true, but memory type %s issues no DRAM commands to check (the protocol checker replays dramctl's)", c.Memory.Type)
 	}
+	if field, owner := c.otherMemoryTypeField(); field != "" {
+		return fail(at{"memory." + field}, "this field configures memory type %s, but memory.type is %s, where it would change nothing: "+
+			"remove it, or set memory.type: %s", owner, c.Memory.Type, owner)
+	}
 	sc := &c.ShaderCore
 	// The sort-last back end (depth units, quad packer, reorder buffer, ROPs;
 	// the tiled machine's tile units have one of each): SAGE's pipes have
@@ -321,4 +325,41 @@ func (c *Config) checkRanges(file string, v reflect.Value, path string) error {
 			return &Error{File: file, Line: c.lines[fp], Field: fp, Msg: fmt.Sprintf(format, a...)}
 		})
 	})
+}
+
+// memoryOwners names the memory type each type-specific field of the memory
+// section configures; the dramctl fields are those whose description
+// starts "dramctl:".
+var memoryOwners = map[string]string{
+	"protocol": memory.TypeDRAM, "bus_width": memory.TypeDRAM, "burst_length": memory.TypeDRAM, "ranks": memory.TypeDRAM,
+	"bank_groups": memory.TypeDRAM, "banks": memory.TypeDRAM, "command_queue": memory.TypeDRAM, "transaction_queue": memory.TypeDRAM,
+	"ideal_latency": memory.TypeIdeal, "ideal_width": memory.TypeIdeal, "ideal_access_bytes": memory.TypeIdeal,
+	"ideal_bytes_per_cycle": memory.TypeIdeal, "ideal_max_outstanding": memory.TypeIdeal,
+}
+
+// otherMemoryTypeField returns the first field of the memory section that
+// the file sets for a memory type other than memory.type, with a value other
+// than the default machine's (a resolved config.yaml holds every field, the
+// others' as the default has them), and the type it configures; "" when
+// there is none.
+func (c *Config) otherMemoryTypeField() (field, owner string) {
+	def := reflect.ValueOf(defaultMemory())
+	v, t := reflect.ValueOf(c.Memory), reflect.TypeOf(c.Memory)
+	first := 0
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name := strings.Split(f.Tag.Get("yaml"), ",")[0]
+		o := memoryOwners[name]
+		if strings.HasPrefix(f.Tag.Get("desc"), "dramctl:") {
+			o = memory.TypeDRAMCtl
+		}
+		l := c.lineOf("memory." + name)
+		if o == "" || o == c.Memory.Type || l == 0 || reflect.DeepEqual(v.Field(i).Interface(), def.Field(i).Interface()) {
+			continue
+		}
+		if first == 0 || l < first {
+			first, field, owner = l, name, o
+		}
+	}
+	return field, owner
 }
