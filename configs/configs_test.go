@@ -98,6 +98,7 @@ func TestErrors(t *testing.T) {
 			"m.yaml:1: memory.protocol: this field configures memory type dram, but memory.type is dramctl, where it would change nothing: remove it, or set memory.type: dram"},
 		{"ideal latency on dramctl", "memory:\n  preset: HBM2\n  ideal_latency: 7\n",
 			"m.yaml:3: memory.ideal_latency: this field configures memory type ideal, but memory.type is dramctl, where it would change nothing: remove it, or set memory.type: ideal"},
+		{"octal integer", "raster: {rasterizers: 010}\n", "m.yaml:1: raster.rasterizers: 010 has a leading zero, which YAML reads as an octal number: write it without the zero"},
 		// 0 was taken as "the default" (10 cycles): slower than 1.
 		{"zero bank latency", "l2: {bank_latency: 0}\n", "m.yaml:1: l2.bank_latency: 0 out of range [1, 1000] cycles"},
 		{"zero l1 latency", "texture_sampler: {l1_latency: 0}\n", "m.yaml:1: texture_sampler.l1_latency: 0 out of range [1, 1000] cycles"},

@@ -277,6 +277,9 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, path string, f reflect.St
 		if n.Tag != "!!int" && !yamlnode.HugeInt(n) {
 			return d.errf(n, path, "want an integer, got %s", inputs.Quote(n.Value))
 		}
+		if yamlnode.LeadingZero(n) {
+			return d.errf(n, path, "%s has a leading zero, which YAML reads as an octal number: write it without the zero", n.Value)
+		}
 		i, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, 64)
 		if err != nil || i < math.MinInt32 || i > math.MaxInt32 {
 			return d.errf(n, path, "integer %s out of range", inputs.Quote(n.Value))
@@ -285,6 +288,9 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, path string, f reflect.St
 	case reflect.Float64:
 		if n.Tag != "!!int" && n.Tag != "!!float" && !yamlnode.HugeFloat(n) {
 			return d.errf(n, path, "want a number, got %s", inputs.Quote(n.Value))
+		}
+		if n.Tag == "!!int" && yamlnode.LeadingZero(n) {
+			return d.errf(n, path, "%s has a leading zero, which YAML reads as an octal number: write it without the zero", n.Value)
 		}
 		x, err := strconv.ParseFloat(strings.ReplaceAll(n.Value, "_", ""), 64)
 		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {

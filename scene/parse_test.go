@@ -236,6 +236,8 @@ func TestParseErrors(t *testing.T) {
 		{"max_texture_size: 99999999999999999999999\n", "e.yaml:1: max_texture_size: 99999999999999999999999 out of range [0, 16384]"},
 		{"resolution: [-99_999_999_999_999_999_999, 480]\n", "e.yaml:1: resolution[0]: -99_999_999_999_999_999_999 out of range [1, 16384]"},
 		{"resolution: [1e3, 480]\n", "e.yaml:1: resolution[0]: expected an integer, got 1e3"},
+		{"resolution: [0640, 480]\n", "e.yaml:1: resolution[0]: 0640 has a leading zero, which YAML reads as an octal number: write it without the zero"},
+		{"camera:\n  fov_y: 060\n", "e.yaml:2: camera.fov_y: 060 has a leading zero, which YAML reads as an octal number: write it without the zero"},
 		{"camera:\n  fov_y: 1e400\n", "e.yaml:2: camera.fov_y: number 1e400 is beyond the 32-bit float range (±3.4e38)"},
 		{"camera:\n  fov_y: \"1e400\"\n", `e.yaml:2: camera.fov_y: expected a number, got string "1e400"`},
 		{"samples: 65\n", "e.yaml:1: samples: 65 not supported (want 1 to 64)"},

@@ -255,6 +255,9 @@ func (w *walker) number(n *yaml.Node, field string) (float64, error) {
 		}
 		return 0, w.errAt(s, field, "expected a number, got %s", describe(s))
 	}
+	if s.ShortTag() == "!!int" && yamlnode.LeadingZero(s) {
+		return 0, w.errAt(s, field, "%s has a leading zero, which YAML reads as an octal number: write it without the zero", s.Value)
+	}
 	var f float64
 	if err := s.Decode(&f); err != nil {
 		return 0, w.errAt(s, field, "bad number %s", inputs.Quote(s.Value))
@@ -304,6 +307,9 @@ func (w *walker) integer(n *yaml.Node, field string, lo, hi int64) (int64, error
 			return 0, w.errAt(s, field, "%s out of range [%d, %d]", plain(s.Value), lo, hi)
 		}
 		return 0, w.errAt(s, field, "expected an integer, got %s", describe(s))
+	}
+	if yamlnode.LeadingZero(s) {
+		return 0, w.errAt(s, field, "%s has a leading zero, which YAML reads as an octal number: write it without the zero", s.Value)
 	}
 	var v int64
 	if err := s.Decode(&v); err != nil {

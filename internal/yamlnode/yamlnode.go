@@ -53,6 +53,14 @@ func HugeInt(n *yaml.Node) bool {
 	return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!float" && v != "" && strings.Trim(v, "0123456789_") == ""
 }
 
+// LeadingZero reports whether scalar n is a plain integer written with a
+// leading zero ("010"), which YAML reads as octal (8): loaders refuse it,
+// since "010 rasterizers" meant ten.
+func LeadingZero(n *yaml.Node) bool {
+	v := strings.ReplaceAll(strings.TrimLeft(n.Value, "+-"), "_", "")
+	return n.Kind == yaml.ScalarNode && n.Style == 0 && len(v) > 1 && v[0] == '0' && v[1] >= '0' && v[1] <= '9'
+}
+
 // HugeFloat reports whether scalar n is a plain (unquoted) number too large
 // for 64 bits ("1e400"), which YAML resolves as a string. Loaders report it
 // as out of range, not as "not a number".
