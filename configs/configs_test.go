@@ -328,6 +328,16 @@ func TestCheckScene(t *testing.T) {
 			t.Errorf("%s on %q: got %v\nwant %s", tc.scene, tc.yaml, err, tc.want)
 		}
 	}
+	// A material that no object draws never runs: it is not checked (it
+	// was refused as fitting no partition).
+	unused, err := scene.Parse("u.yaml", []byte("resolution: [16, 16]\nsamples: 1\nmeshes: {tri: {procedural: {kind: triangle}}}\n"+
+		"materials: {plain: {shader: unlit}, unused: {shader: depthwrite}}\nobjects: [{mesh: tri, material: plain}]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := machine(t, "c", "multipass: {ops: 24}\n").CheckScene(unused); err != nil {
+		t.Errorf("a scene whose unused material fits no partition: %v", err)
+	}
 }
 
 // TestLoadRefusesAnEmptyFile: a configuration file that sets no field (empty,

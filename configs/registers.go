@@ -34,13 +34,24 @@ import (
 //     split needs a scene of 1 sample per pixel (a pass saves one value per
 //     pixel); the driver refuses the scene otherwise, without naming the
 //     field.
+//
+// Only the materials that objects draw are checked.
 func (c *Config) CheckScene(s *scene.Scene) error {
 	sc := &c.ShaderCore
 	lim := c.DriverOptions().Multipass.Limits
 	lim.Name = c.Multipass.Limits().Name // the errors below name the field's file and line once
 	file := DefaultNameOr(c.file)
 	passes := map[string][]*shader.Program{} // each pixel shader's programs on this machine
-	for _, m := range s.Materials {
+	drawn := make([]bool, len(s.Materials)) // a material no object draws never runs
+	for _, o := range s.Objects {
+		if o.Material >= 0 && o.Material < len(drawn) {
+			drawn[o.Material] = true
+		}
+	}
+	for i, m := range s.Materials {
+		if !drawn[i] {
+			continue
+		}
 		lm, err := library.Get(m.Shader)
 		if err != nil {
 			continue // the scene's own validation names it
