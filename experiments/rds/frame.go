@@ -185,7 +185,7 @@ func (fs *frameStudy) frame(lim multipass.Limits) (*frameRow, error) {
 // the figure of their time against the cost model.
 func frameReport(w io.Writer, o options, ref *image.RGBA, rows []*frameRow) error {
 	model := multipass.CostModels()[0]
-	if err := framebuffer.WritePNG(filepath.Join(o.out, "bowlingpin.png"), ref); err != nil {
+	if err := framebuffer.WriteFramePNG(filepath.Join(o.out, "bowlingpin.png"), ref); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "Timed frames: bowling-pin scene %dx%d, default machine, pins partitioned by RDS (%s, exact derivatives)\n",

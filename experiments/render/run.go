@@ -201,7 +201,7 @@ func runFunctional(o options, s *scene.Scene, cfg *configs.Config, w io.Writer, 
 
 // writeOutputs writes image<suffix>.png, stats<suffix>.json and config.yaml.
 func writeOutputs(dir, suffix string, img *image.RGBA, st expt.Stats, cfg *configs.Config) error {
-	if err := framebuffer.WritePNG(filepath.Join(dir, "image"+suffix+".png"), img); err != nil {
+	if err := framebuffer.WriteFramePNG(filepath.Join(dir, "image"+suffix+".png"), img); err != nil {
 		return err
 	}
 	if err := st.WriteJSON(filepath.Join(dir, "stats"+suffix+".json")); err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"image"
+	"image/color"
 	"image/png"
 	"math"
 	"os"
@@ -307,6 +308,38 @@ func TestWritePNGVerbatim(t *testing.T) {
 	}
 	if err := WritePNG(filepath.Join(t.TempDir(), "missing", "x.png"), img); err == nil {
 		t.Error("write into a missing directory succeeded")
+	}
+}
+
+// A frame is written as a display shows it: its colour, opaque (the render
+// target's alpha made alpha-tested edges and blended surfaces see-through in
+// viewers); the image itself is not changed.
+func TestWriteFramePNGOpaque(t *testing.T) {
+	img := image.NewRGBA(image.Rect(0, 0, 2, 1))
+	copy(img.Pix, []byte{200, 100, 50, 128, 1, 2, 3, 0})
+	path := filepath.Join(t.TempDir(), "frame.png")
+	if err := WriteFramePNG(path, img); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	dec, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []byte
+	for x := range 2 {
+		c := color.NRGBAModel.Convert(dec.At(x, 0)).(color.NRGBA)
+		got = append(got, c.R, c.G, c.B, c.A)
+	}
+	if want := []byte{200, 100, 50, 255, 1, 2, 3, 255}; !bytes.Equal(got, want) {
+		t.Errorf("PNG pixels %v, want %v", got, want)
+	}
+	if img.Pix[3] != 128 || img.Pix[7] != 0 {
+		t.Errorf("the frame's alpha changed: %v", img.Pix)
 	}
 }
 

@@ -142,6 +142,19 @@ func (t *DepthTarget) DepthImage(sample int) (*image.Gray16, error) {
 	return img, nil
 }
 
+// WriteFramePNG writes frame img to path as PNG as a display shows it: its
+// colour, opaque. A render target's alpha (alpha-tested edges, alpha-blended
+// surfaces) is not shown by a display, and a viewer would draw the frame
+// see-through where it is below 1.
+func WriteFramePNG(path string, img *image.RGBA) error {
+	opaque := &image.RGBA{Pix: make([]byte, len(img.Pix)), Stride: img.Stride, Rect: img.Rect}
+	copy(opaque.Pix, img.Pix)
+	for i := 3; i < len(opaque.Pix); i += 4 {
+		opaque.Pix[i] = 255
+	}
+	return WritePNG(path, opaque)
+}
+
 // WritePNG writes img to path as PNG. An *image.RGBA is written verbatim as
 // non-premultiplied RGBA (its bytes are render-target values, not premultiplied
 // colour); other images are encoded by image/png as they are.

@@ -151,7 +151,7 @@ func runFilters(name string, w, h, n int, out string, in *expt.Inputs) (Filters,
 			fe := compare(got, want)
 			fe.Filter, fe.NegativeClamps = fn, float64(st.NegativeClamps)
 			r.Errors = append(r.Errors, fe)
-			if err := framebuffer.WritePNG(filepath.Join(out, "filters", name+"_"+fn+".png"), got); err != nil {
+			if err := framebuffer.WriteFramePNG(filepath.Join(out, "filters", name+"_"+fn+".png"), got); err != nil {
 				return nil, err
 			}
 			if shown == nil {
@@ -266,7 +266,7 @@ func runCheck(name string, w, h int, out string, in *expt.Inputs) (Check, error)
 		suffix string
 		img    *image.RGBA
 	}{{"16", board}, {"256_exact", control}} {
-		if err := framebuffer.WritePNG(filepath.Join(out, "check", name+"_"+img.suffix+".png"), img.img); err != nil {
+		if err := framebuffer.WriteFramePNG(filepath.Join(out, "check", name+"_"+img.suffix+".png"), img.img); err != nil {
 			return r, err
 		}
 	}
