@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
@@ -209,11 +210,18 @@ func TestLensShearFinite(t *testing.T) {
 			"e.yaml: camera: aperture 1e+30 (times blur 1e+06) over focus_distance 0.001 with fov_y 0.01 at 1280x720 pixels " +
 				"shears the image by (+Inf, +Inf) per unit of depth, more than a 32-bit float holds: " +
 				"make the aperture or the blur smaller, or focus_distance or fov_y larger"},
+		// A resolution option is the scene's when its camera is read: the
+		// error names the field's line and the resolution used.
 		{wide, []Option{WithResolution(1, 16384)},
-			"e.yaml: camera: aperture 1e+30 (times blur 1) over focus_distance 0.001 with fov_y 0.01 at 1x16384 pixels " +
+			"e.yaml:3: camera.aperture: aperture 1e+30 (times blur 1) over focus_distance 0.001 with fov_y 0.01 at 1x16384 pixels " +
 				"shears the image by (+Inf, 1.1459155e+37) per unit of depth, more than a 32-bit float holds: " +
 				"make the aperture or the blur smaller, or focus_distance or fov_y larger"},
 	}
+	tests = append(tests, struct {
+		src  string
+		opts []Option
+		want string
+	}{tests[0].src, []Option{WithResolution(64, 36)}, strings.Replace(tests[0].want, "1280x720", "64x36", 1)})
 	for _, tc := range tests {
 		_, err := Parse("e.yaml", []byte(tc.src), tc.opts...)
 		if tc.want == "" {

@@ -66,7 +66,15 @@ func (p *parser) camera(n *yaml.Node) error {
 			return err
 		}
 		p.s.Camera = c
-		if err := p.s.checkLens(); err != nil {
+		// At the resolution the scene will have: a resolution option
+		// (render -width, -height) overrides the file's.
+		w, h := p.s.Width, p.s.Height
+		if p.opt.width > 0 && p.opt.height > 0 {
+			p.s.Width, p.s.Height = p.opt.width, p.opt.height
+		}
+		err := p.s.checkLens()
+		p.s.Width, p.s.Height = w, h
+		if err != nil {
 			return p.w.errAt(at("aperture"), o.path("aperture"), "%v", err)
 		}
 	}

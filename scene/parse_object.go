@@ -178,6 +178,18 @@ func (p *parser) object(n *yaml.Node, field string) error {
 				}
 				return w.errAt(at, f, "the transform of %s is not finite: %s", inputs.Quote(on), why)
 			}
+			blur := p.s.Blur
+			if p.opt.blurSet {
+				blur = p.opt.blur
+			}
+			if !finiteMat(BlurLerp(a, b, blur)) {
+				at, f := n, field
+				if kn := o.get("motion"); kn != nil {
+					at, f = kn, o.path("motion")
+				}
+				return w.errAt(at, f, "the motion of %s times blur %v is not finite: it overflows a 32-bit float (make the motion or the blur smaller)",
+					inputs.Quote(on), blur)
+			}
 			p.s.Objects = append(p.s.Objects, Object{
 				Name: on, Mesh: d.mesh, Material: d.material,
 				Transform: a, EndTransform: b, Moving: a != b,

@@ -320,6 +320,10 @@ func TestParseErrors(t *testing.T) {
 		{base + obj + "  - mesh: tri\n    material: red\n    motion: {translate: [0, 0]}\n", "e.yaml:9: objects[1].motion.translate: expected 3 numbers, got 2"},
 		{base + obj + "  - mesh: tri\n    material: red\n    repeat: {count: [1000, 1000]}\n", "e.yaml:9: objects[1].repeat.count: 1000000 instances, at most 100000"},
 		{base + obj + "  - mesh: tri\n    material: red\n    repeat: {count: 2, order: random}\n", `e.yaml:9: objects[1].repeat.order: unknown value "random" (want one of forward, reverse, shuffle)`},
+		// A motion that the blur scales past a float32: the object's
+		// triangles vanished from the frame without a word.
+		{"blur: 1e6\n" + base + obj + "  - mesh: tri\n    material: red\n    motion: {translate: [1e35, 0, 0]}\n",
+			`e.yaml:10: objects[1].motion: the motion of "tri" times blur 1e+06 is not finite: it overflows a 32-bit float (make the motion or the blur smaller)`},
 		// Copies whose offsets overflow a float32: the error named no line
 		// (e.yaml: scene "e": objects[5] "tri[4]": transform is not finite).
 		{base + obj + "  - mesh: tri\n    material: red\n    repeat: {count: 10, step: [1e38, 0, 0]}\n",

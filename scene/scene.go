@@ -698,6 +698,10 @@ func (s *Scene) Validate() error {
 		if !finiteMat(o.Transform) || !finiteMat(o.EndTransform) {
 			return errf("objects[%d] %s: transform is not finite", i, inputs.Quote(o.Name))
 		}
+		if !finiteMat(s.EndTransform(&o)) {
+			return errf("objects[%d] %s: its motion times blur %v is not finite: it overflows a 32-bit float (make the motion or the blur smaller)",
+				i, inputs.Quote(o.Name), s.Blur)
+		}
 		if o.Moving != (o.Transform != o.EndTransform) {
 			return errf("objects[%d] %s: Moving is %v but the transforms are %s", i, o.Name, o.Moving, map[bool]string{true: "equal", false: "different"}[o.Moving])
 		}
