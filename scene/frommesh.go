@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -73,7 +74,7 @@ func FromMeshFile(path string, opts ...Option) (*Scene, error) {
 			images := teximage.Cache{MaxSize: maxTex, Budget: o.budget, Roots: roots}
 			im, err := images.LoadNamed(real, img) // as found beside the mesh
 			if err != nil {
-				return nil, err
+				return nil, fmt.Errorf("%s: the texture found beside it for its texture coordinates (README, bare meshes): %w", path, err)
 			}
 			tex := &mesh.Texture{Name: filepath.Base(img), Image: im}
 			for i := range model.Parts {
@@ -136,8 +137,14 @@ func hasAlbedo(m *mesh.Model) bool {
 }
 
 // siblingImage finds the image FromMeshFile uses for a mesh without texture:
-// a .png, .jpg or .jpeg in the mesh's folder whose name starts with the mesh
-// file's name up to its first '_', '-' or '.'; "" if none.
+// a .png, .jpg or .jpeg in the mesh's folder whose name is the mesh file's
+// stem (its name up to its first '_', '-' or '.') followed by '_', '-' or '.'
+// (spot_triangulated.obj: spot_texture.png, not spotlight.png). A name with a
+// word (between '_', '-', '.' or ' ') that says it holds another map than
+// colour (ao, normal..., occlusion, rough..., metal..., emissive, emission,
+// specular, height, bump, disp...) is passed over; one with a word that says
+// colour (albedo, basecolor, diffuse, color, colour) comes first, then name
+// order. "" if none.
 func siblingImage(path string) string {
 	base := filepath.Base(path)
 	stem := base
@@ -148,21 +155,44 @@ func siblingImage(path string) string {
 	if err != nil {
 		return ""
 	}
-	var found []string
+	var colour, other []string
 	for _, e := range entries {
 		n := e.Name()
 		switch strings.ToLower(filepath.Ext(n)) {
 		case ".png", ".jpg", ".jpeg":
-			if strings.HasPrefix(n, stem) && !e.IsDir() {
-				found = append(found, n)
+		default:
+			continue
+		}
+		if e.IsDir() || !strings.HasPrefix(n, stem) || len(n) == len(stem) || !strings.ContainsRune("_-.", rune(n[len(stem)])) {
+			continue
+		}
+		words := strings.FieldsFunc(strings.ToLower(strings.TrimSuffix(n, filepath.Ext(n))), func(r rune) bool { return strings.ContainsRune("_-. ", r) })
+		switch {
+		case slices.Contains(words, "ao") || anyPrefix(words, "normal", "occlusion", "rough", "metal", "emissive", "emission", "specular", "height", "bump", "disp"):
+		case anyPrefix(words, "albedo", "basecolor", "diffuse", "color", "colour"):
+			colour = append(colour, n)
+		default:
+			other = append(other, n)
+		}
+	}
+	sort.Strings(colour)
+	sort.Strings(other)
+	if found := append(colour, other...); len(found) > 0 {
+		return filepath.Join(filepath.Dir(path), found[0])
+	}
+	return ""
+}
+
+// anyPrefix reports whether a word of words starts with one of prefixes.
+func anyPrefix(words []string, prefixes ...string) bool {
+	for _, w := range words {
+		for _, p := range prefixes {
+			if strings.HasPrefix(w, p) {
+				return true
 			}
 		}
 	}
-	if len(found) == 0 {
-		return ""
-	}
-	sort.Strings(found)
-	return filepath.Join(filepath.Dir(path), found[0])
+	return false
 }
 
 // frameCamera places a camera that sees the whole mesh: looking at the centre

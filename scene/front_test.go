@@ -115,3 +115,33 @@ func TestMeshFront(t *testing.T) {
 		}
 	}
 }
+
+// The texture a bare mesh takes from its folder: a name of the mesh's stem
+// and a separator (not any name that starts with the stem), a colour map
+// before a name that says nothing, and never one that says it is another map.
+func TestSiblingImage(t *testing.T) {
+	for _, tc := range []struct {
+		files []string
+		want  string
+	}{
+		{[]string{"a.obj", "apple.png"}, ""},
+		{[]string{"a.obj", "apple.png", "a_wood.jpg"}, "a_wood.jpg"},
+		{[]string{"spot_triangulated.obj", "spot_texture.png", "spotlight.png"}, "spot_texture.png"},
+		{[]string{"helmet.obj", "helmet_AO.jpg", "helmet_albedo.jpg", "helmet-a.png"}, "helmet_albedo.jpg"},
+		{[]string{"helmet.obj", "helmet_AO.jpg", "helmet_normal.png", "helmet_metalRoughness.jpg"}, ""},
+		{[]string{"m.obj", "m_base_color.png", "m.png"}, "m_base_color.png"},
+		{[]string{"m.obj", "m.png"}, "m.png"},
+	} {
+		dir := t.TempDir()
+		for _, f := range tc.files {
+			writeFile(t, filepath.Join(dir, f), []byte("x"))
+		}
+		got := siblingImage(filepath.Join(dir, tc.files[0]))
+		if got != "" {
+			got = filepath.Base(got)
+		}
+		if got != tc.want {
+			t.Errorf("%v: %q, want %q", tc.files, got, tc.want)
+		}
+	}
+}
