@@ -3,6 +3,7 @@ package mesh
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
 	"github.com/gfxsim/gfxsim/internal/inputs"
@@ -210,6 +211,8 @@ func parseMTLMap(args [][]byte) (MTLMap, error) {
 	if i >= len(args) {
 		return m, fmt.Errorf("missing file name")
 	}
-	m.File = joinFields(args[i:])
+	// Exporters on Windows write "textures\\wood.png": a backslash is a
+	// folder separator there, and in no file name a mesh would name.
+	m.File = strings.ReplaceAll(joinFields(args[i:]), "\\", "/")
 	return m, nil
 }

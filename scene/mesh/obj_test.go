@@ -254,7 +254,7 @@ Kd 1 1 1
 map_Kd -clamp on tex/a.png
 newmtl cut
 map_Kd tex/a.png
-map_d tex/mask.png
+map_d tex\mask.png
 newmtl plain
 Kd 0.1 0.2 0.3
 Ks 0.5 0.5 0.5
