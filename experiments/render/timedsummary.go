@@ -41,6 +41,7 @@ func timedSummary(w io.Writer, p *configs.Platform, res *configs.Result, wall ti
 	expt.Table(w, []string{"link", "MB", "messages", "busiest link busy"}, rows)
 
 	memorySummary(w, st, res.Seconds, p.Config.MemoryConfig())
+	pipeMemorySummary(w, st, res.Seconds)
 
 	fmt.Fprintln(w, "\nmemory clients:")
 	rows = nil
@@ -83,6 +84,90 @@ func timedSummary(w io.Writer, p *configs.Platform, res *configs.Result, wall ti
 	ropSummary(w, st, res.Cycles)
 	decoupledSummary(w, st)
 	tiledSummary(w, st)
+	videoSummary(w, st)
+}
+
+// pipeTextureChannel matches a SAGE pipe's texture memory channel counter:
+// GPU.Pipe[p].TextureMemory.Channel[k].<counter>.
+var pipeTextureChannel = regexp.MustCompile(`^(GPU\.Pipe\[[0-9]+\]\.TextureMemory)\.Channel\[[0-9]+\]\.([a-z_]+)$`)
+
+// pipeMemorySummary prints, on SAGE, each pipe's own texture memory (which
+// carries all its texture traffic and none of the memory table's): its
+// channels' bytes, their bandwidth over the frame, read latency (the mean
+// over the channels' reads) and row hits (over their bursts).
+func pipeMemorySummary(w io.Writer, st map[string]float64, seconds float64) {
+	type pipe struct{ channels, read, written, reads, latency, hits, bursts float64 }
+	pipes := map[string]*pipe{}
+	for _, k := range names.Keys(st) {
+		m := pipeTextureChannel.FindStringSubmatch(k)
+		if m == nil {
+			continue
+		}
+		pp := pipes[m[1]]
+		if pp == nil {
+			pp = &pipe{}
+			pipes[m[1]] = pp
+		}
+		v := st[k]
+		switch m[2] {
+		case "bytes_read":
+			pp.channels++
+			pp.read += v
+		case "bytes_written":
+			pp.written += v
+		case "reads":
+			pp.reads += v
+			pp.latency += v * st[strings.TrimSuffix(k, "reads")+"read_latency_avg"]
+		case "row_hits":
+			pp.hits += v
+			pp.bursts += v
+		case "row_misses", "row_conflicts":
+			pp.bursts += v
+		}
+	}
+	if len(pipes) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\npipe texture memory:")
+	var rows [][]string
+	for _, n := range names.Keys(pipes) {
+		pp := pipes[n]
+		gbs, hits := "-", "-"
+		if seconds > 0 {
+			gbs = fmt.Sprintf("%.1f", (pp.read+pp.written)/seconds/1e9)
+		}
+		if pp.bursts > 0 {
+			hits = fmt.Sprintf("%.1f%%", 100*pp.hits/pp.bursts)
+		}
+		rows = append(rows, []string{n, fmt.Sprint(pp.channels), mb(pp.read), mb(pp.written), gbs, hits,
+			fmt.Sprintf("%.0f", pp.latency/max(1, pp.reads))})
+	}
+	expt.Table(w, []string{"memory", "channels", "MB read", "MB written", "GB/s", "row hits", "avg read latency (cycles)"}, rows)
+	fmt.Fprintln(w, "(each SAGE pipe's own texture memory, which its samplers read through its L2: GB/s over the frame; latency cycles of the channels' clock)")
+}
+
+// videoName matches a SAGE video output's counter: GPU.Video.<counter>, or
+// GPU.Video[c].<counter> with two channels.
+var videoName = regexp.MustCompile(`^(GPU\.Video(\[[0-9]+\])?)\.([a-z_]+)$`)
+
+// videoSummary prints, on SAGE, what each video output scanned out and how
+// far the convolve chips kept up: the pixels, the pixel rate the refresh
+// needs against the rate delivered, and the underruns (strict mode: a pixel
+// not ready when the clock needed it) or stall cycles (elastic mode: the
+// pixel clock waited).
+func videoSummary(w io.Writer, st map[string]float64) {
+	outs := map[string]bool{}
+	for k := range st {
+		if m := videoName.FindStringSubmatch(k); m != nil && m[3] == "pixels" {
+			outs[m[1]] = true
+		}
+	}
+	for _, n := range names.Keys(outs) {
+		c := func(counter string) float64 { return st[n+"."+counter] }
+		fmt.Fprintf(w, "\n%s: %.0f pixels scanned out; %.1f Mpixel/s needed, %.1f delivered; %.0f underruns, %.0f stall cycles, %.0f late spans of %.0f\n",
+			n, c("pixels"), c("required_pixel_rate")/1e6, c("delivered_pixel_rate")/1e6,
+			c("underruns"), c("stall_cycles"), c("late_spans"), c("spans"))
+	}
 }
 
 // totals sums the counters of the statistics keep accepts by counter name

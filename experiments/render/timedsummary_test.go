@@ -257,3 +257,36 @@ func TestBusiestLink(t *testing.T) {
 		}
 	}
 }
+
+// On SAGE each pipe's texture memory gets a row (its channels summed, the
+// read latency their reads' mean, the row hits over their bursts) and each
+// video output a line; other machines print neither.
+func TestPipeMemoryAndVideoSummary(t *testing.T) {
+	st := map[string]float64{
+		"GPU.Pipe[0].TextureMemory.Channel[0].bytes_read": 2e6, "GPU.Pipe[0].TextureMemory.Channel[1].bytes_read": 1e6,
+		"GPU.Pipe[0].TextureMemory.Channel[0].bytes_written": 0, "GPU.Pipe[0].TextureMemory.Channel[1].bytes_written": 0,
+		"GPU.Pipe[0].TextureMemory.Channel[0].reads": 30, "GPU.Pipe[0].TextureMemory.Channel[0].read_latency_avg": 100,
+		"GPU.Pipe[0].TextureMemory.Channel[1].reads": 10, "GPU.Pipe[0].TextureMemory.Channel[1].read_latency_avg": 60,
+		"GPU.Pipe[0].TextureMemory.Channel[0].row_hits": 3, "GPU.Pipe[0].TextureMemory.Channel[0].row_misses": 5,
+		"GPU.Pipe[0].TextureMemory.Channel[1].row_conflicts": 2,
+		"GPU.Video[1].pixels": 100, "GPU.Video[1].required_pixel_rate": 2e6, "GPU.Video[1].delivered_pixel_rate": 1.5e6,
+		"GPU.Video[1].underruns": 7, "GPU.Video[1].stall_cycles": 0, "GPU.Video[1].late_spans": 2, "GPU.Video[1].spans": 10,
+	}
+	var b bytes.Buffer
+	pipeMemorySummary(&b, st, 1e-3)
+	videoSummary(&b, st)
+	for _, want := range []string{
+		"GPU.Pipe[0].TextureMemory         2     3.00        0.00   3.0     30.0%                         90",
+		"\nGPU.Video[1]: 100 pixels scanned out; 2.0 Mpixel/s needed, 1.5 delivered; 7 underruns, 0 stall cycles, 2 late spans of 10\n",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("summary lacks %q:\n%s", want, b.String())
+		}
+	}
+	b.Reset()
+	pipeMemorySummary(&b, map[string]float64{"GPU.Memory.Channel[0].bytes_read": 1}, 1e-3)
+	videoSummary(&b, map[string]float64{"GPU.ROP[0].pixels": 1})
+	if b.Len() != 0 {
+		t.Errorf("a sort-last frame printed %q", b.String())
+	}
+}
