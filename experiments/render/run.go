@@ -300,7 +300,14 @@ func runTiming(o options, s *scene.Scene, cfg *configs.Config, w io.Writer, suff
 		}
 		fmt.Fprintln(w, "check: the timed image equals the reference renderer's, bit for bit")
 	}
-	fmt.Fprintf(w, "wrote %s (image%s.png, stats%s.json, config.yaml)\n", o.out, suffix, suffix)
+	files := []string{"image" + suffix + ".png", "stats" + suffix + ".json", "config.yaml"}
+	if in.Trace != nil {
+		files = append(files, filepath.Base(in.Trace.File()))
+	}
+	if in.Metrics != nil {
+		files = append(files, "metrics.csv", "utilization.png", "bandwidth.png")
+	}
+	fmt.Fprintf(w, "wrote %s (%s)\n", o.out, strings.Join(files, ", "))
 	return nil
 }
 
