@@ -275,6 +275,10 @@ func memorySummary(w io.Writer, st map[string]float64, seconds float64, mc memor
 		if h, ok := st[n+".row_hit_rate"]; ok {
 			hits = fmt.Sprintf("%.1f%%", 100*h)
 		}
+		perACT := "-"
+		if b, ok := st[n+".bursts_per_activate"]; ok {
+			perACT = fmt.Sprintf("%.2f", b)
+		}
 		lat := st[n+".read_latency_avg"]
 		latNs := "-"
 		if freq > 0 {
@@ -284,7 +288,7 @@ func memorySummary(w io.Writer, st map[string]float64, seconds float64, mc memor
 		if rc, ok := st[n+".refresh_cycles"]; ok && seconds > 0 && freq > 0 {
 			refresh = fmt.Sprintf("%.1f%%", 100*rc/(seconds*freq))
 		}
-		rows = append(rows, []string{n, mb(r), mb(wr), gbs(bw), peakCell, hits, refresh, fmt.Sprintf("%.0f", lat), latNs})
+		rows = append(rows, []string{n, mb(r), mb(wr), gbs(bw), peakCell, hits, perACT, refresh, fmt.Sprintf("%.0f", lat), latNs})
 	}
 	total, peak := "-", "-"
 	if seconds > 0 {
@@ -293,10 +297,11 @@ func memorySummary(w io.Writer, st map[string]float64, seconds float64, mc memor
 	if p := mc.PeakBytesPerNs(); p > 0 {
 		peak = gbs(p)
 	}
-	rows = append(rows, []string{"total", mb(tr), mb(tw), total, peak, "", "", "", ""})
-	expt.Table(w, []string{"channel", "MB read", "MB written", "GB/s", "peak GB/s", "row hits", "refresh", "avg read latency (cycles)", "(ns)"}, rows)
+	rows = append(rows, []string{"total", mb(tr), mb(tw), total, peak, "", "", "", "", ""})
+	expt.Table(w, []string{"channel", "MB read", "MB written", "GB/s", "peak GB/s", "row hits", "bursts/ACT", "refresh", "avg read latency (cycles)", "(ns)"}, rows)
 	fmt.Fprintln(w, "(GB/s: a dramctl channel's bytes over the time to its last response, other channels' and the total's over the frame; "+
-		"latency cycles of the channel's clock; row hits, refresh (refresh_cycles over the frame's cycles of the channel's clock): dramctl channels only)")
+		"latency cycles of the channel's clock; row hits (bursts whose row was open when they arrived), bursts/ACT (bursts per activate, "+
+		"those that queued together for one activate counted alike), refresh (refresh_cycles over the frame's cycles of the channel's clock): dramctl channels only)")
 }
 
 // decoupledSummary prints the decoupled-sampling figures of a timed frame

@@ -32,15 +32,16 @@ func TestMemorySummary(t *testing.T) {
 				"GPU.Memory.Channel[0].bytes_read": 3e6, "GPU.Memory.Channel[0].bytes_written": 1e6,
 				"GPU.Memory.Channel[0].achieved_bandwidth": 12.34, "GPU.Memory.Channel[0].peak_bandwidth": 32,
 				"GPU.Memory.Channel[0].row_hit_rate": 0.877, "GPU.Memory.Channel[0].read_latency_avg": 150,
-				"GPU.Memory.Channel[0].refresh_cycles": 62500,
+				"GPU.Memory.Channel[0].refresh_cycles": 62500, "GPU.Memory.Channel[0].bursts_per_activate": 4.5,
 				"GPU.Memory.Channel[1].bytes_read":     1e6, "GPU.Memory.Channel[1].bytes_written": 0,
 				"GPU.Memory.Channel[1].achieved_bandwidth": 2.5, "GPU.Memory.Channel[1].peak_bandwidth": 32,
 				"GPU.Memory.Channel[1].row_hit_rate": 0, "GPU.Memory.Channel[1].read_latency_avg": 40,
+				"GPU.Memory.Channel[1].bursts_per_activate": 1,
 			},
 			want: []string{
 				// HBM2 runs at 1 GHz: cycles are ns; 62,500 refresh cycles of the frame's 1,000,000.
-				"GPU.Memory.Channel[0]     3.00        1.00  12.3       32.0     87.7%     6.2%                        150   150",
-				"GPU.Memory.Channel[1]     1.00        0.00   2.5       32.0      0.0%        -                         40    40",
+				"GPU.Memory.Channel[0]     3.00        1.00  12.3       32.0     87.7%        4.50     6.2%                        150   150",
+				"GPU.Memory.Channel[1]     1.00        0.00   2.5       32.0      0.0%        1.00        -                         40    40",
 				// 5 MB over 1 ms; peak 2 x 32.
 				"total                     4.00        1.00   5.0       64.0",
 			},
@@ -57,8 +58,8 @@ func TestMemorySummary(t *testing.T) {
 			},
 			want: []string{
 				// 4 MB over 1 ms is 4 GB/s; 153.6 GB/s / 4 channels; 600 cycles at 1.2 GHz = 500 ns.
-				"GPU.Memory.Channel[0]     2.00        2.00   4.0       38.4         -        -                        600   500",
-				"GPU.Memory.Channel[3]     1.00        0.00   1.0       38.4         -        -                          0     0",
+				"GPU.Memory.Channel[0]     2.00        2.00   4.0       38.4         -           -        -                        600   500",
+				"GPU.Memory.Channel[3]     1.00        0.00   1.0       38.4         -           -        -                          0     0",
 				"total                     3.00        2.00   5.0      153.6",
 			},
 		},

@@ -130,7 +130,10 @@ func HistogramBucketNames() []string {
 //     times its data rate (GB/s);
 //   - row_hits, row_misses, row_conflicts: bursts whose row was open when the
 //     request arrived and stayed open, bursts that found the bank closed, and
-//     bursts that found another row open; row_hit_rate;
+//     bursts that found another row open; row_hit_rate; bursts_per_activate
+//     (all bursts over activates: the row locality the scheduler made use
+//     of, bursts that queued together for one activate counted alike, which
+//     row_hit_rate, by the state at arrival, counts as misses);
 //   - activates, precharges, refreshes, refresh_cycles (refreshes x tRFC);
 //   - read_queue_avg, read_queue_max, write_queue_avg, write_queue_max:
 //     bursts queued, averaged over cycles up to the last queue change;
@@ -154,6 +157,7 @@ func (c *Comp) Stats(add func(name string, v float64)) {
 	add(p+"achieved_bandwidth", bw)
 	add(p+"peak_bandwidth", PeakBytesPerNs(c.cfg.Geometry, c.cfg.Timing))
 	add(p+"row_hit_rate", timing.Ratio(s.rowHits, s.rowHits+s.rowMisses+s.rowConflicts))
+	add(p+"bursts_per_activate", timing.Ratio(s.rowHits+s.rowMisses+s.rowConflicts, s.activates))
 	add(p+"refresh_cycles", float64(s.refreshes)*float64(c.cfg.Timing.TRFC))
 	add(p+"read_queue_avg", timing.Ratio(s.readArea, uint64(max(s.occAt, 0))))
 	add(p+"write_queue_avg", timing.Ratio(s.writeArea, uint64(max(s.occAt, 0))))

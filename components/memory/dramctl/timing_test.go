@@ -104,3 +104,20 @@ func TestWatermarkDefaults(t *testing.T) {
 		}
 	}
 }
+
+// Two reads of one row that arrive together at a closed bank are both row
+// misses by the state at arrival, yet share one activate: bursts_per_activate
+// is 2 where row_hit_rate is 0.
+func TestBurstsPerActivate(t *testing.T) {
+	cfg := Config{Preset: "GDDR6"}
+	size := cfg.WithDefaults().Geometry.BurstBytes()
+	script := []op{{at: 0, addr: addrOf(t, cfg, Location{Row: 5, Column: 3}), size: size},
+		{at: 0, addr: addrOf(t, cfg, Location{Row: 5, Column: 9}), size: size}}
+	g := newRig(t, cfg, script, 16)
+	g.run(t)
+	st := g.stats()
+	if st["Channel.row_hit_rate"] != 0 || st["Channel.activates"] != 1 || st["Channel.bursts_per_activate"] != 2 {
+		t.Errorf("row_hit_rate %v, activates %v, bursts_per_activate %v; want 0, 1, 2",
+			st["Channel.row_hit_rate"], st["Channel.activates"], st["Channel.bursts_per_activate"])
+	}
+}
