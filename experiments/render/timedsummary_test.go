@@ -33,7 +33,7 @@ func TestMemorySummary(t *testing.T) {
 				"GPU.Memory.Channel[0].achieved_bandwidth": 12.34, "GPU.Memory.Channel[0].peak_bandwidth": 32,
 				"GPU.Memory.Channel[0].row_hit_rate": 0.877, "GPU.Memory.Channel[0].read_latency_avg": 150,
 				"GPU.Memory.Channel[0].refresh_cycles": 62500, "GPU.Memory.Channel[0].bursts_per_activate": 4.5,
-				"GPU.Memory.Channel[1].bytes_read":     1e6, "GPU.Memory.Channel[1].bytes_written": 0,
+				"GPU.Memory.Channel[1].bytes_read": 1e6, "GPU.Memory.Channel[1].bytes_written": 0,
 				"GPU.Memory.Channel[1].achieved_bandwidth": 2.5, "GPU.Memory.Channel[1].peak_bandwidth": 32,
 				"GPU.Memory.Channel[1].row_hit_rate": 0, "GPU.Memory.Channel[1].read_latency_avg": 40,
 				"GPU.Memory.Channel[1].bursts_per_activate": 1,
@@ -270,7 +270,7 @@ func TestPipeMemoryAndVideoSummary(t *testing.T) {
 		"GPU.Pipe[0].TextureMemory.Channel[1].reads": 10, "GPU.Pipe[0].TextureMemory.Channel[1].read_latency_avg": 60,
 		"GPU.Pipe[0].TextureMemory.Channel[0].row_hits": 3, "GPU.Pipe[0].TextureMemory.Channel[0].row_misses": 5,
 		"GPU.Pipe[0].TextureMemory.Channel[1].row_conflicts": 2,
-		"GPU.Video[1].pixels": 100, "GPU.Video[1].required_pixel_rate": 2e6, "GPU.Video[1].delivered_pixel_rate": 1.5e6,
+		"GPU.Video[1].pixels":                                100, "GPU.Video[1].required_pixel_rate": 2e6, "GPU.Video[1].delivered_pixel_rate": 1.5e6,
 		"GPU.Video[1].underruns": 7, "GPU.Video[1].stall_cycles": 0, "GPU.Video[1].late_spans": 2, "GPU.Video[1].spans": 10,
 	}
 	var b bytes.Buffer
