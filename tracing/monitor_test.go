@@ -15,7 +15,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gfxsim/gfxsim/configs"
 	"github.com/gfxsim/gfxsim/scene"
+	"github.com/gfxsim/gfxsim/scene/driver"
 	"github.com/gfxsim/gfxsim/timing"
 )
 
@@ -203,20 +205,29 @@ func listeningAddrs(t *testing.T) []net.IP {
 	return ips
 }
 
-// A monitored run listens on no address but loopback, and its monitor shows
-// the run's progress and buffers while it runs.
-func TestMonitoredRunListensOnLoopbackOnly(t *testing.T) {
+// monitoredFrame builds the default scene at 64x36 with a monitor on the
+// default (loopback) address attached; the session closes when the test
+// ends.
+func monitoredFrame(t *testing.T) (*Session, *configs.Platform, *driver.Frame, *Instruments) {
+	t.Helper()
 	f := Flags{Monitor: true, MonitorAddr: DefaultMonitorAddr}
 	if err := f.Check(); err != nil {
 		t.Fatal(err)
 	}
 	sess := f.NewSession(t.TempDir(), 1, io.Discard)
-	defer sess.Close()
+	t.Cleanup(func() { sess.Close() })
 	p, fr := buildFrame(t, scene.DefaultName, 64, 36, 1, nil)
 	in, err := sess.Attach(p, fr.Draws, "")
 	if err != nil {
 		t.Fatal(err)
 	}
+	return sess, p, fr, in
+}
+
+// A monitored run listens on no address but loopback, and its monitor shows
+// the run's progress and buffers while it runs.
+func TestMonitoredRunListensOnLoopbackOnly(t *testing.T) {
+	sess, p, fr, in := monitoredFrame(t)
 	ips := listeningAddrs(t)
 	if len(ips) == 0 {
 		t.Fatal("no listening socket found: the monitor is not serving")
@@ -245,14 +256,7 @@ func TestMonitoredRunListensOnLoopbackOnly(t *testing.T) {
 // A halt (Ctrl-C, the watchdog) ends a run that the monitor has paused: the
 // monitor continues it (it waited for /api/continue).
 func TestHaltContinuesPausedRun(t *testing.T) {
-	f := Flags{Monitor: true, MonitorAddr: DefaultMonitorAddr}
-	sess := f.NewSession(t.TempDir(), 1, io.Discard)
-	defer sess.Close()
-	p, fr := buildFrame(t, scene.DefaultName, 64, 36, 1, nil)
-	in, err := sess.Attach(p, fr.Draws, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	sess, p, fr, in := monitoredFrame(t)
 	post(t, "http://"+sess.Monitor().Addr().String()+"/api/pause")
 	done := make(chan error, 1)
 	go func() {

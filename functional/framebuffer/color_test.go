@@ -283,63 +283,48 @@ func TestLayoutIndependence(t *testing.T) {
 	}
 }
 
-func TestWritePNGVerbatim(t *testing.T) {
-	img := image.NewRGBA(image.Rect(0, 0, 2, 1))
-	copy(img.Pix, []byte{200, 100, 50, 128, 1, 2, 3, 0})
-	path := filepath.Join(t.TempDir(), "out.png")
-	if err := WritePNG(path, img); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	dec, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n, ok := dec.(*image.NRGBA)
-	if !ok {
-		t.Fatalf("decoded %T", dec)
-	}
-	if !bytes.Equal(n.Pix, img.Pix) {
-		t.Errorf("PNG pixels %v, want %v", n.Pix, img.Pix)
-	}
-	if err := WritePNG(filepath.Join(t.TempDir(), "missing", "x.png"), img); err == nil {
-		t.Error("write into a missing directory succeeded")
-	}
-}
-
-// A frame is written as a display shows it: its colour, opaque (the render
-// target's alpha made alpha-tested edges and blended surfaces see-through in
-// viewers); the image itself is not changed.
-func TestWriteFramePNGOpaque(t *testing.T) {
-	img := image.NewRGBA(image.Rect(0, 0, 2, 1))
-	copy(img.Pix, []byte{200, 100, 50, 128, 1, 2, 3, 0})
-	path := filepath.Join(t.TempDir(), "frame.png")
-	if err := WriteFramePNG(path, img); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	dec, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []byte
-	for x := range 2 {
-		c := color.NRGBAModel.Convert(dec.At(x, 0)).(color.NRGBA)
-		got = append(got, c.R, c.G, c.B, c.A)
-	}
-	if want := []byte{200, 100, 50, 255, 1, 2, 3, 255}; !bytes.Equal(got, want) {
-		t.Errorf("PNG pixels %v, want %v", got, want)
-	}
-	if img.Pix[3] != 128 || img.Pix[7] != 0 {
-		t.Errorf("the frame's alpha changed: %v", img.Pix)
+// WritePNG writes an image's bytes verbatim as non-premultiplied RGBA;
+// WriteFramePNG writes a frame as a display shows it, its colour opaque (the
+// render target's alpha made alpha-tested edges and blended surfaces
+// see-through in viewers), and leaves the frame as it was.
+func TestWritePNG(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		write func(string, *image.RGBA) error
+		want  []byte
+	}{
+		{"verbatim", func(p string, img *image.RGBA) error { return WritePNG(p, img) }, []byte{200, 100, 50, 128, 1, 2, 3, 0}},
+		{"frame", WriteFramePNG, []byte{200, 100, 50, 255, 1, 2, 3, 255}},
+	} {
+		img := image.NewRGBA(image.Rect(0, 0, 2, 1))
+		copy(img.Pix, []byte{200, 100, 50, 128, 1, 2, 3, 0})
+		path := filepath.Join(t.TempDir(), "out.png")
+		if err := tc.write(path, img); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec, err := png.Decode(f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []byte
+		for x := range 2 {
+			c := color.NRGBAModel.Convert(dec.At(x, 0)).(color.NRGBA)
+			got = append(got, c.R, c.G, c.B, c.A)
+		}
+		if !bytes.Equal(got, tc.want) {
+			t.Errorf("%s: PNG pixels %v, want %v", tc.name, got, tc.want)
+		}
+		if !bytes.Equal(img.Pix, []byte{200, 100, 50, 128, 1, 2, 3, 0}) {
+			t.Errorf("%s: the image changed: %v", tc.name, img.Pix)
+		}
+		if err := tc.write(filepath.Join(t.TempDir(), "missing", "x.png"), img); err == nil {
+			t.Errorf("%s: a write into a missing directory succeeded", tc.name)
+		}
 	}
 }
 
