@@ -70,7 +70,13 @@ func StartMonitor(addr string, log io.Writer) (*Monitor, error) {
 	if err != nil {
 		return nil, fmt.Errorf("-monitor-addr %q: want HOST:PORT (e.g. %s): %v", addr, DefaultMonitorAddr, err)
 	}
-	ln, err := net.Listen("tcp", addr)
+	network := "tcp" // a name: what it resolves to
+	if ip := net.ParseIP(host); ip != nil && ip.To4() != nil {
+		network = "tcp4" // 0.0.0.0 is IPv4's every address, not IPv6's too
+	} else if ip != nil {
+		network = "tcp6"
+	}
+	ln, err := net.Listen(network, addr)
 	if err != nil {
 		return nil, fmt.Errorf("-monitor-addr %q: %v", addr, err)
 	}
@@ -85,8 +91,21 @@ func StartMonitor(addr string, log io.Writer) (*Monitor, error) {
 	if !m.loopback {
 		fmt.Fprintf(log, "warning: -monitor-addr %s is not a loopback address: anyone who can reach it can pause and watch this simulation\n", addr)
 	}
-	fmt.Fprintf(log, "monitor: http://%s/\n", ln.Addr())
+	fmt.Fprintf(log, "monitor: http://%s/\n", browsable(ln.Addr()))
 	return m, nil
+}
+
+// browsable is a listener's address as a browser on this machine can open
+// it: an unspecified address (every interface) is reached on loopback.
+func browsable(a net.Addr) string {
+	t, ok := a.(*net.TCPAddr)
+	switch {
+	case !ok || !t.IP.IsUnspecified():
+		return a.String()
+	case t.IP.To4() != nil:
+		return fmt.Sprintf("127.0.0.1:%d", t.Port)
+	}
+	return fmt.Sprintf("[::1]:%d", t.Port)
 }
 
 // IsLoopback reports whether host (a name or an address, without port) is

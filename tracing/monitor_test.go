@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -152,9 +153,14 @@ func TestMonitorRefusesOtherOrigins(t *testing.T) {
 }
 
 func TestMonitorWarnsOffLoopback(t *testing.T) {
-	_, log := startTestMonitor(t, "0.0.0.0:0")
-	if !strings.HasPrefix(log, "warning: -monitor-addr 0.0.0.0:0 is not a loopback address: anyone who can reach it can pause and watch this simulation\n") {
-		t.Errorf("log %q", log)
+	m, log := startTestMonitor(t, "0.0.0.0:0")
+	// Every IPv4 interface, and a URL a browser here opens (it printed
+	// http://[::]:PORT/ and listened on IPv6 too).
+	port := m.Addr().(*net.TCPAddr).Port
+	want := fmt.Sprintf("warning: -monitor-addr 0.0.0.0:0 is not a loopback address: anyone who can reach it can pause and watch this simulation\n"+
+		"monitor: http://127.0.0.1:%d/\n", port)
+	if log != want || m.Addr().String() != fmt.Sprintf("0.0.0.0:%d", port) {
+		t.Errorf("log %q, listening on %s; want %q on 0.0.0.0", log, m.Addr(), want)
 	}
 	if _, err := StartMonitor("nowhere", io.Discard); err == nil || !strings.Contains(err.Error(), "want HOST:PORT") {
 		t.Errorf("bad address: %v", err)
