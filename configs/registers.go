@@ -42,7 +42,7 @@ func (c *Config) CheckScene(s *scene.Scene) error {
 	lim.Name = c.Multipass.Limits().Name // the errors below name the field's file and line once
 	file := DefaultNameOr(c.file)
 	passes := map[string][]*shader.Program{} // each pixel shader's programs on this machine
-	drawn := make([]bool, len(s.Materials)) // a material no object draws never runs
+	drawn := make([]bool, len(s.Materials))  // a material no object draws never runs
 	for _, o := range s.Objects {
 		if o.Material >= 0 && o.Material < len(drawn) {
 			drawn[o.Material] = true

@@ -134,7 +134,10 @@
 // achieved_bandwidth (bytes per ns from cycle 0 to the last response),
 // peak_bandwidth, row_hits, row_misses, row_conflicts (the row was open when
 // the request arrived and stayed open; the bank was closed; another row was
-// open), row_hit_rate, activates, precharges, refreshes, refresh_cycles,
+// open), row_hit_rate, bursts_per_activate (all bursts over activates: bursts
+// that queued together for one activate count alike, where row_hit_rate, by
+// the row's state at arrival, counts them as misses), activates, precharges,
+// refreshes, refresh_cycles,
 // read_queue_avg, read_queue_max, write_queue_avg and write_queue_max
 // (bursts, averaged over cycles), read_latency_avg, read_latency_max,
 // write_latency_avg and write_latency_max (command clocks from arrival in the
