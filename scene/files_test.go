@@ -380,3 +380,18 @@ func TestSceneMeshFileChecked(t *testing.T) {
 		t.Errorf("bare mesh:\n got  %v\n want %s", err, obj+missing)
 	}
 }
+
+// An error inside a mesh file a scene names gives that file as the scene
+// names its folder (models/quad.mtl:2), not as the resolved absolute path.
+func TestMeshFileErrorPath(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "models", "quad.mtl"), []byte("newmtl a\nKd x 1 1\n"))
+	writeFile(t, filepath.Join(dir, "models", "quad.obj"), []byte("mtllib quad.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl a\nf 1 2 3\n"))
+	writeFile(t, filepath.Join(dir, "s.yaml"), []byte("meshes: {quad: {file: models/quad.obj}}\nmaterials: {m: {shader: unlit}}\n"+
+		"objects: [{mesh: quad, material: from_file}]\n"))
+	_, err := Load(filepath.Join(dir, "s.yaml"))
+	want := filepath.Join(dir, "s.yaml") + `:1: meshes.quad.file: models/quad.mtl:2: Kd: bad number "x"`
+	if err == nil || err.Error() != want {
+		t.Errorf("got  %v\nwant %s", err, want)
+	}
+}

@@ -4,6 +4,8 @@ package scene
 
 import (
 	"fmt"
+	"path/filepath"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 
@@ -32,7 +34,14 @@ func (p *parser) mesh(e entry, needFileMaterials bool) error {
 		}
 		model, err = mesh.Load(path, p.meshOptions(!needFileMaterials))
 		if err != nil {
-			return w.errAt(fn, o.path("file"), "%v", err)
+			// The mesh's folder as the scene names it, not the resolved
+			// absolute one: models/quad.mtl:2, as the user reads it.
+			written := filepath.Dir(filepath.FromSlash(fn.Value)) + string(filepath.Separator)
+			if written == "."+string(filepath.Separator) {
+				written = ""
+			}
+			msg := strings.ReplaceAll(err.Error(), filepath.Dir(path)+string(filepath.Separator), written)
+			return w.errAt(fn, o.path("file"), "%s", msg)
 		}
 		for _, part := range model.Parts {
 			parts = append(parts, part.Mesh)
