@@ -47,6 +47,15 @@ func TestDefaultIsValidAndDocumented(t *testing.T) {
 	if !reflect.DeepEqual(again, c) {
 		t.Fatal("resolved YAML does not round-trip")
 	}
+	// Its closing comment gives the values the GDDR6 preset filled in (the
+	// fields say 0), from Micron's MT61K256M32JE-14 as presets.go cites.
+	want := "# memory: the GDDR6 preset fills geometry's and timing's zero fields; the channels ran with\n" +
+		"#   geometry: {bus_width: 16, burst_length: 16, data_rate: 8, ranks: 1, bank_groups: 4, banks: 4, rows: 16384, columns: 64}\n" +
+		"#   timing: {tck_ps: 571, cl: 24, cwl: 6, rcd: 26, rcdwr: 16, rp: 26, ras: 53, rc: 79, ccd_s: 2, ccd_l: 3, rrd_s: 7, rrd_l: 7, faw: 28, " +
+		"wtr_s: 9, wtr_l: 11, rtp: 4, wr: 26, refi: 3333, rfc: 210, rtw: 2, rtrs: 1}\n"
+	if y := string(c.YAML()); !strings.HasSuffix(y, want) {
+		t.Errorf("resolved YAML ends\n%s\nwant\n%s", y[max(0, len(y)-len(want)):], want)
+	}
 }
 
 func TestOverlay(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gfxsim/gfxsim/components/memory"
 	"github.com/gfxsim/gfxsim/internal/inputs"
 	"github.com/gfxsim/gfxsim/internal/names"
 	"github.com/gfxsim/gfxsim/internal/yamlnode"
@@ -168,13 +169,37 @@ func Parse(filename string, data []byte) (*Config, error) {
 }
 
 // YAML returns the complete configuration as YAML (written next to every run's
-// results so that it can be reproduced).
+// results so that it can be reproduced). On dramctl memory it ends with a
+// comment giving the geometry and timing the preset fills in for their zero
+// fields: the values the channels ran with, which the fields themselves
+// leave to the preset (so that a copy whose preset is changed takes the new
+// part's values).
 func (c *Config) YAML() []byte {
 	b, err := yaml.Marshal(c)
 	if err != nil {
 		panic(err) // plain structs always marshal
 	}
+	if c.Memory.Type == memory.TypeDRAMCtl {
+		d := c.DRAMCtlConfig()
+		b = fmt.Appendf(b, "# memory: the %s preset fills geometry's and timing's zero fields; the channels ran with\n", d.Preset)
+		b = fmt.Appendf(b, "#   geometry: {%s}\n#   timing: {%s}\n", resolvedFields(c.Memory.Geometry, d.Geometry), resolvedFields(c.Memory.Timing, d.Timing))
+	}
 	return b
+}
+
+// resolvedFields lists the fields of section (DRAMGeometry or DRAMTiming) by
+// their YAML names with the values of the same-named fields of resolved
+// (dramctl's Geometry or Timing): "bus_width: 16, burst_length: 16, ...".
+func resolvedFields(section, resolved any) string {
+	t, r := reflect.TypeOf(section), reflect.ValueOf(resolved)
+	var parts []string
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if v := r.FieldByName(f.Name); v.IsValid() {
+			parts = append(parts, fmt.Sprintf("%s: %v", strings.Split(f.Tag.Get("yaml"), ",")[0], v.Interface()))
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // section returns the top-level section key of an embedded machine's YAML as
