@@ -100,6 +100,11 @@ func TestErrors(t *testing.T) {
 		{"mapping expected", "raster: 4\n", `m.yaml:1: raster: want a mapping, got "4"`},
 		{"scalar expected", "raster: {rasterizers: [1, 2]}\n", "m.yaml:1: raster.rasterizers: want an integer, got a list"},
 		{"negative", "shader_core: {count: -1}\n", "m.yaml:1: shader_core.count: -1 out of range [1, 256]"},
+		// SAGE's pipes have no sort-last back end: its sections changed nothing.
+		{"ROPs on SAGE", "machine: sage\nrop: {count: 8}\n",
+			"m.yaml:2: rop: the SAGE machine has no ROPs: its pipes write samples to the 3DRAM interleaves (sage.sample_buffer), so this section would change nothing: remove it"},
+		{"reorder buffer on SAGE", "machine: sage\nreorder_buffer:\n  entries: 64\n",
+			"m.yaml:3: reorder_buffer: the SAGE machine has no reorder buffer: its pipes write samples to the 3DRAM interleaves (sage.sample_buffer), so this section would change nothing: remove it"},
 		// A field of another memory type than memory.type changed nothing.
 		{"dramctl timing on Akita's DRAM", "memory:\n  type: dram\n  timing: {cl: 200}\n",
 			"m.yaml:3: memory.timing: this field configures memory type dramctl, but memory.type is dram, where it would change nothing: remove it, or set memory.type: dramctl"},

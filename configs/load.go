@@ -58,14 +58,14 @@ var defaultSections = sync.OnceValues(func() (Sage, SortMiddle) {
 	return c.Sage, c.SortMiddle
 })
 
-// defaultMemory is the default machine's memory section, decoded once (not
-// validated: validation compares with it).
-var defaultMemory = sync.OnceValue(func() Memory {
+// defaultDecoded is the default machine, decoded once and not validated
+// (validation compares with it); it must not be changed.
+var defaultDecoded = sync.OnceValue(func() *Config {
 	c, err := decode(DefaultName, sortlastYAML, embeddedSections())
 	if err != nil {
 		panic("configs: the embedded default machine is invalid: " + err.Error())
 	}
-	return c.Memory
+	return c
 })
 
 // embeddedSections decodes the embedded SAGE and tiled machines' sections

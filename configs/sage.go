@@ -2,6 +2,7 @@ package configs
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -142,6 +143,20 @@ type SageBuses struct {
 func (c *Config) validateSage(fail func(fields at, format string, a ...any) error) error {
 	s := &c.Sage
 	cv := &s.Convolve
+	// The sort-last back end, which SAGE's pipes do not have: its sections
+	// may only repeat the default machine's values (a resolved config.yaml
+	// holds them), since a change would do nothing.
+	def := defaultDecoded()
+	for _, sec := range []struct {
+		name, units string
+		unchanged   bool
+	}{{"depth_unit", "depth units", reflect.DeepEqual(c.DepthUnit, def.DepthUnit)}, {"quad_packer", "quad packer", reflect.DeepEqual(c.QuadPacker, def.QuadPacker)},
+		{"reorder_buffer", "reorder buffer", reflect.DeepEqual(c.ReorderBuffer, def.ReorderBuffer)}, {"rop", "ROPs", reflect.DeepEqual(c.ROP, def.ROP)}} {
+		if !sec.unchanged && c.lineOf(sec.name) > 0 {
+			return fail(at{sec.name}, "the SAGE machine has no %s: its pipes write samples to the 3DRAM interleaves (sage.sample_buffer), "+
+				"so this section would change nothing: remove it", sec.units)
+		}
+	}
 	switch {
 	case c.Raster.Rasterizers != 1:
 		return fail(at{"raster.rasterizers", "machine"}, "%d: a SAGE pipe has one rasterize chip (set sage.pipes for more pipes)", c.Raster.Rasterizers)

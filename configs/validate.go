@@ -343,7 +343,7 @@ var memoryOwners = map[string]string{
 // others' as the default has them), and the type it configures; "" when
 // there is none.
 func (c *Config) otherMemoryTypeField() (field, owner string) {
-	def := reflect.ValueOf(defaultMemory())
+	def := reflect.ValueOf(defaultDecoded().Memory)
 	v, t := reflect.ValueOf(c.Memory), reflect.TypeOf(c.Memory)
 	first := 0
 	for i := range t.NumField() {
