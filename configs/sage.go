@@ -147,15 +147,19 @@ func (c *Config) validateSage(fail func(fields at, format string, a ...any) erro
 	// may only repeat the default machine's values (a resolved config.yaml
 	// holds them), since a change would do nothing.
 	def := defaultDecoded()
+	first, name, units := 0, "", ""
 	for _, sec := range []struct {
 		name, units string
 		unchanged   bool
 	}{{"depth_unit", "depth units", reflect.DeepEqual(c.DepthUnit, def.DepthUnit)}, {"quad_packer", "quad packer", reflect.DeepEqual(c.QuadPacker, def.QuadPacker)},
 		{"reorder_buffer", "reorder buffer", reflect.DeepEqual(c.ReorderBuffer, def.ReorderBuffer)}, {"rop", "ROPs", reflect.DeepEqual(c.ROP, def.ROP)}} {
-		if !sec.unchanged && c.lineOf(sec.name) > 0 {
-			return fail(at{sec.name}, "the SAGE machine has no %s: its pipes write samples to the 3DRAM interleaves (sage.sample_buffer), "+
-				"so this section would change nothing: remove it", sec.units)
+		if l := c.lineOf(sec.name); !sec.unchanged && l > 0 && (first == 0 || l < first) {
+			first, name, units = l, sec.name, sec.units
 		}
+	}
+	if first > 0 { // the section the file sets first
+		return fail(at{name}, "the SAGE machine has no %s: its pipes write samples to the 3DRAM interleaves (sage.sample_buffer), "+
+			"so this section would change nothing: remove it", units)
 	}
 	switch {
 	case c.Raster.Rasterizers != 1:
