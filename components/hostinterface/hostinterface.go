@@ -111,11 +111,17 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 	default:
 		c.act.Set(cyc, stIdle)
 	}
-	return p
+	return p || c.pendingRsp != nil // a held response is retried every cycle
 }
 
+// respond takes a response from memory and sends it to the host, or sends
+// the one held since the host bus refused it; it reports whether anything
+// moved (a response taken or sent: a retry the bus refuses again is a
+// blocked cycle).
 func (c *Comp) respond(now sim.VTimeInSec) bool {
+	took := false
 	if c.pendingRsp == nil {
+		took = true
 		msg := c.ToMemory.Peek()
 		if msg == nil {
 			return false
@@ -147,7 +153,7 @@ func (c *Comp) respond(now sim.VTimeInSec) bool {
 	}
 	c.pendingRsp.Meta().SendTime = now
 	if err := c.Host.Send(c.pendingRsp); err != nil {
-		return true // the response was taken from memory this cycle (or retry later)
+		return took // held: retried next cycle
 	}
 	c.pendingRsp = nil
 	if c.pendingOrig != nil {
