@@ -38,7 +38,8 @@
 //
 // Hierarchical Z (components/hiz) sits in front of the unit: with a HiZ unit
 // the messages of FromRasterizers come from it (already culled), and the unit
-// relays depth clears and presents to it and sends it z-max feedback.
+// relays depth clears, presents and sync-token flushes to it and sends it
+// z-max feedback.
 //
 // One depth unit and one ROP serve each partition p: the partition tiles (tx,
 // ty) of the rop section's tile_size pixels with (tx + ty*S) mod P == p (S the
@@ -63,7 +64,8 @@
 //     tiled machine's tile unit the peer is the tile unit, which sends only
 //     FlushCmd).
 //   - ToHiZ (out, peer HiZ; only with a HiZ unit): protocol.HiZFeedback and
-//     the relayed protocol.HiZControl (a depth clear, a flush at Present); the
+//     the relayed protocol.HiZControl (a depth clear, a flush at Present or at
+//     a sync token); the
 //     HiZ unit's protocol.Done comes back on FromRasterizers.
 //
 // The exported field Image must hold the simulated memory image: the functional
@@ -136,17 +138,20 @@
 // the last write is acknowledged and the HiZ unit answered (the frame's depth
 // and HiZ traffic is then complete).
 //
-// FlushCmd (the end of a screen tile in a tile unit of the tiled machine,
-// configs/sortmiddle.yaml, where the memory port is the tile unit's on-chip
-// tile memory and there is no HiZ unit): once the unit is empty, as the other
-// commands, every dirty depth line is written back (each once, compressed when
-// it can be); once the last write is acknowledged, with Invalidate, every line
-// leaves the cache (rtcache.Cache.Invalidate: the next tile starts cold;
-// fast-clear tags stay, so a cleared line never written still fills without a
-// read); then Done (From = Index). A depth unit with a HiZ unit refuses a
+// FlushCmd comes from the command processor at a sync token (Invalidate
+// false: write-back only; the sort-last machine, docs/design-timing.md,
+// coherence) and from a tile unit at the end of a screen tile (Invalidate;
+// the tiled machine, configs/sortmiddle.yaml, where the memory port is the
+// tile unit's on-chip tile memory and there is no HiZ unit). Once the unit is
+// empty, as for the other commands, every dirty depth line is written back
+// (each once, compressed when it can be); with a HiZ unit a HiZ flush is
+// relayed as at a Present, and Done waits for both; once the last write is
+// acknowledged, with Invalidate, every line leaves the cache
+// (rtcache.Cache.Invalidate: the next tile starts cold; fast-clear tags stay,
+// so a cleared line never written still fills without a read); then Done
+// (From = Index). A depth unit with a HiZ unit refuses only an invalidating
 // FlushCmd: the run halts with an error naming the unit and the command (the
-// HiZ unit has no per-tile flush and invalidate; a design that wants both
-// would relay a HiZControl as PresentCmd does).
+// HiZ unit has no per-tile invalidate).
 //
 // HiZ feedback (Config.HiZ and its Feedback): UpdateFeedback sends, right after
 // the last quad of a message (a TileQuads, or a LateZReq) was tested, the

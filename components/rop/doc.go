@@ -52,8 +52,9 @@
 //     (components/rop/rtcache).
 //   - Control (in/out, peer CommandProcessor): protocol.ClearCmd,
 //     protocol.PresentCmd and protocol.FlushCmd in; protocol.Done and
-//     protocol.DrawDone{draw, p} out. In the tiled machine's tile unit the
-//     peer is the tile unit, which sends only FlushCmd.
+//     protocol.DrawDone{draw, p} out; the command processor also sends
+//     FlushCmd at a sync token. In the tiled machine's tile unit the peer is
+//     the tile unit, which sends only FlushCmd.
 //
 // The exported field Image must hold the simulated memory image: the render
 // targets are views of it (the functional blend writes there), write-backs
@@ -163,9 +164,11 @@
 // compression tags of the colour lines the resolve read are then counted
 // (present_lines*).
 //
-// FlushCmd (the end of a screen tile in a tile unit of the tiled machine,
-// configs/sortmiddle.yaml; the memory port is then the tile unit's on-chip tile
-// memory): taken, like the other commands, once the ROP holds no message; it
+// FlushCmd (at a sync token from the command processor, Invalidate false:
+// write-back only, on the sort-last machine, docs/design-timing.md,
+// coherence; at the end of a screen tile from a tile unit of the tiled
+// machine, configs/sortmiddle.yaml, with Invalidate; the memory port is then
+// the tile unit's on-chip tile memory): taken, like the other commands, once the ROP holds no message; it
 // is a present's flush without the resolve: every dirty colour line is
 // written back (each once, compressed when it can be), and once the last write
 // is acknowledged, with Invalidate, every line leaves the cache

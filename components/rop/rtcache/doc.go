@@ -82,7 +82,8 @@
 //  4. Issue: queued writes go to memory oldest first; a write-back carries the
 //     bytes the memory image holds at the moment it is issued (compressed, with
 //     its line's tag updated, when the line is compressible, see above).
-//  5. Flush (at Present, and at the end of a tile in the tiled machine) queues
+//  5. Flush (at Present, at a sync token, and at the end of a tile in the
+//     tiled machine) queues
 //     the write-back of every dirty line; the lines stay, clean.
 //  6. Invalidate (after a flush, once the cache is idle and clean) drops every
 //     line: the next access to any line misses. It refuses, with an error, a
