@@ -43,32 +43,41 @@ func (r *requester) Tick(now sim.VTimeInSec) bool {
 	return p
 }
 
-func TestForwardsReadsAndWrites(t *testing.T) {
+// rig connects a requester (a port of portCap responses, taking them from
+// cycle readFrom) through a host bus (hostBuf messages from the bridge) to a
+// host interface and an ideal memory of channels channels of 10 cycles.
+func rig(t *testing.T, channels, portCap, hostBuf int, readFrom uint64) (*sim.SerialEngine, *memory.Memory, *Comp, *requester) {
+	t.Helper()
 	e := sim.NewSerialEngine()
-	m, err := memory.Build(memory.Config{Type: memory.TypeIdeal, NumChannels: 2, InterleaveBytes: 256, Freq: 1 * sim.GHz,
+	m, err := memory.Build(memory.Config{Type: memory.TypeIdeal, NumChannels: channels, InterleaveBytes: 256, Freq: 1 * sim.GHz,
 		Ideal: memory.IdealConfig{Latency: 10}}, e, "Mem")
 	if err != nil {
 		t.Fatal(err)
 	}
+	h := MakeBuilder().WithEngine(e).Build("Host")
+	h.Memory = m.Finder
+	r := &requester{readFrom: readFrom}
+	r.TickingComponent = sim.NewTickingComponent("Requester", e, 1*sim.GHz, r)
+	r.Port = sim.NewLimitNumMsgPort(r, portCap, "Requester.Port")
+	hostBus := sim.NewDirectConnection("HostBus", e, 1*sim.GHz)
+	hostBus.PlugIn(r.Port, 8)
+	hostBus.PlugIn(h.Host, hostBuf)
+	memConn := sim.NewDirectConnection("MemConn", e, 1*sim.GHz)
+	memConn.PlugIn(h.ToMemory, 8)
+	for _, p := range m.Tops {
+		memConn.PlugIn(p, 8)
+	}
+	return e, m, h, r
+}
+
+func TestForwardsReadsAndWrites(t *testing.T) {
+	e, m, h, r := rig(t, 2, 8, 8, 0)
 	img := make([]byte, 4096)
 	for i := range img {
 		img[i] = byte(i * 7)
 	}
 	if err := m.LoadImage(0x10000, img); err != nil {
 		t.Fatal(err)
-	}
-	h := MakeBuilder().WithEngine(e).Build("Host")
-	h.Memory = m.Finder
-	r := &requester{}
-	r.TickingComponent = sim.NewTickingComponent("Requester", e, 1*sim.GHz, r)
-	r.Port = sim.NewLimitNumMsgPort(r, 8, "Requester.Port")
-	hostBus := sim.NewDirectConnection("HostBus", e, 1*sim.GHz)
-	hostBus.PlugIn(r.Port, 8)
-	hostBus.PlugIn(h.Host, 8)
-	memConn := sim.NewDirectConnection("MemConn", e, 1*sim.GHz)
-	memConn.PlugIn(h.ToMemory, 8)
-	for _, p := range m.Tops {
-		memConn.PlugIn(p, 8)
 	}
 	read := mem.ReadReqBuilder{}.WithSrc(r.Port).WithDst(h.Host).WithAddress(0x10100 + 8).WithByteSize(16).Build()
 	write := mem.WriteReqBuilder{}.WithSrc(r.Port).WithDst(h.Host).WithAddress(0x10000).WithData([]byte{1, 2, 3, 4}).Build()
@@ -103,26 +112,7 @@ func TestForwardsReadsAndWrites(t *testing.T) {
 // A response the host bus refuses (the requester's port is full) is held and
 // retried each cycle: those cycles are blocked, not busy.
 func TestHeldResponseIsBlocked(t *testing.T) {
-	e := sim.NewSerialEngine()
-	m, err := memory.Build(memory.Config{Type: memory.TypeIdeal, NumChannels: 1, InterleaveBytes: 256, Freq: 1 * sim.GHz,
-		Ideal: memory.IdealConfig{Latency: 10}}, e, "Mem")
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := MakeBuilder().WithEngine(e).Build("Host")
-	h.Memory = m.Finder
-	const readFrom = 200
-	r := &requester{readFrom: readFrom}
-	r.TickingComponent = sim.NewTickingComponent("Requester", e, 1*sim.GHz, r)
-	r.Port = sim.NewLimitNumMsgPort(r, 1, "Requester.Port") // holds one response
-	hostBus := sim.NewDirectConnection("HostBus", e, 1*sim.GHz)
-	hostBus.PlugIn(r.Port, 8)
-	hostBus.PlugIn(h.Host, 1)
-	memConn := sim.NewDirectConnection("MemConn", e, 1*sim.GHz)
-	memConn.PlugIn(h.ToMemory, 8)
-	for _, p := range m.Tops {
-		memConn.PlugIn(p, 8)
-	}
+	e, _, h, r := rig(t, 1, 1, 1, 200) // the port and the bus hold one response each
 	for a := uint64(0); a < 3; a++ { // the port holds one, the bus one, the third waits
 		r.reqs = append(r.reqs, mem.ReadReqBuilder{}.WithSrc(r.Port).WithDst(h.Host).WithAddress(64*a).WithByteSize(16).Build())
 	}
