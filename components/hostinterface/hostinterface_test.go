@@ -113,7 +113,7 @@ func TestForwardsReadsAndWrites(t *testing.T) {
 // retried each cycle: those cycles are blocked, not busy.
 func TestHeldResponseIsBlocked(t *testing.T) {
 	e, _, h, r := rig(t, 1, 1, 1, 200) // the port and the bus hold one response each
-	for a := uint64(0); a < 3; a++ { // the port holds one, the bus one, the third waits
+	for a := uint64(0); a < 3; a++ {   // the port holds one, the bus one, the third waits
 		r.reqs = append(r.reqs, mem.ReadReqBuilder{}.WithSrc(r.Port).WithDst(h.Host).WithAddress(64*a).WithByteSize(16).Build())
 	}
 	r.TickLater(0) // sends at once, takes responses from readFrom
