@@ -50,16 +50,10 @@ const DefaultName = "configs/sortlast.yaml"
 // every YAML loader (internal/yamlnode).
 type Error = yamlnode.Error
 
-// defaultSections returns the default machine's sage and sortmiddle sections
-// (the embedded machines' values), decoded once; Validate compares a file's
-// sections of machines it does not run with them.
-var defaultSections = sync.OnceValues(func() (Sage, SortMiddle) {
-	c := embeddedSections()
-	return c.Sage, c.SortMiddle
-})
-
 // defaultDecoded is the default machine, decoded once and not validated
-// (validation compares with it); it must not be changed.
+// (validation compares with it: another machine's sections, another memory
+// type's fields and SAGE's unused back end may only repeat its values); it
+// must not be changed.
 var defaultDecoded = sync.OnceValue(func() *Config {
 	c, err := decode(DefaultName, sortlastYAML, embeddedSections())
 	if err != nil {

@@ -41,11 +41,11 @@ func (c *Config) validate(file string) error {
 	// resolved config.yaml holds every section), but only as the default
 	// machine has it: a changed one would silently do nothing.
 	if c.lines["machine"] > 0 {
-		defSage, defSortMiddle := defaultSections()
+		def := defaultDecoded()
 		for _, s := range []struct {
 			name      string
 			unchanged bool
-		}{{"sage", reflect.DeepEqual(c.Sage, defSage)}, {"sortmiddle", reflect.DeepEqual(c.SortMiddle, defSortMiddle)}} {
+		}{{"sage", reflect.DeepEqual(c.Sage, def.Sage)}, {"sortmiddle", reflect.DeepEqual(c.SortMiddle, def.SortMiddle)}} {
 			if l := c.lineOf(s.name); l > 0 && c.Machine != s.name && !s.unchanged {
 				return &Error{File: file, Line: l, Field: s.name, Msg: fmt.Sprintf("this section configures the %s machine, but the file runs machine %s, where it would change nothing: remove it, or set machine: %s", s.name, c.Machine, s.name)}
 			}
