@@ -1,6 +1,7 @@
 package study
 
 import (
+	"embed"
 	"fmt"
 	"strconv"
 	"strings"
@@ -87,6 +88,21 @@ func (c Case) Name() string {
 	return expt.RunName(c.Machine.Name, c.Scene, strconv.Itoa(c.Samples)+"x")
 }
 
+// studyScenes are the study's own scenes, beside the built-in ones: variants
+// of a built-in scene that isolate what the paper measures.
+//
+//go:embed scenes/*.yaml
+var studyScenes embed.FS
+
+// loadScene loads scene name: one of the study's own scenes (scenes/), else
+// the built-in scene of that name.
+func loadScene(name string, opts ...scene.Option) (*scene.Scene, error) {
+	if data, err := studyScenes.ReadFile("scenes/" + name + ".yaml"); err == nil {
+		return scene.Parse("experiments/zcull/study/scenes/"+name+".yaml", data, opts...)
+	}
+	return scene.Builtin(name, opts...)
+}
+
 // runCase simulates one case at w x h, instrumented by sess when not nil.
 func runCase(c Case, w, h int, sess *tracing.Session, inputs *expt.Inputs) (Result, error) {
 	r := Result{Case: c}
@@ -99,7 +115,7 @@ func runCase(c Case, w, h int, sess *tracing.Session, inputs *expt.Inputs) (Resu
 	// the 5D primitives of blurred decoupled draws pass untested, so a blurred
 	// frame would measure something else.
 	encode := func() (*driver.Frame, error) {
-		s, err := scene.Builtin(c.Scene, scene.WithBlur(0))
+		s, err := loadScene(c.Scene, scene.WithBlur(0))
 		if err != nil {
 			return nil, err
 		}
@@ -125,7 +141,7 @@ func runCase(c Case, w, h int, sess *tracing.Session, inputs *expt.Inputs) (Resu
 		}
 		table = rec.Table
 	}
-	s, err := scene.Builtin(c.Scene, scene.WithBlur(0))
+	s, err := loadScene(c.Scene, scene.WithBlur(0))
 	if err != nil {
 		return r, err
 	}

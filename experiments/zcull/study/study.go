@@ -38,7 +38,7 @@ type Options struct {
 // what it prints on stderr decided by -q, -v, CI (getenv) and whether
 // stderr is a terminal (progress.Flags).
 func ParseFlags(args []string, getenv func(string) string, stderr *os.File) (o Options, err error) {
-	o.Instruments, o.Inputs = &tracing.Flags{}, &expt.Inputs{BuiltinOnly: true} // its cases are built-in scenes
+	o.Instruments, o.Inputs = &tracing.Flags{}, &expt.Inputs{BuiltinOnly: true} // its cases are built-in scenes and its own (embedded)
 	err = o.Common.Parse("zcull", expt.Help{Quick: "fewer scenes and sweep points at 160x90", Workers: "simulations run at once"}, func(fs *flag.FlagSet) {
 		expt.SizeFlags(fs, &o.Width, &o.Height, "frame", "320, or 160 with -quick", "180, or 90 with -quick")
 	}, args, getenv, stderr)
@@ -76,12 +76,12 @@ type plan struct {
 }
 
 func makePlan(o Options) plan {
-	p := plan{w: 320, h: 180, mainScenes: []string{"occluders", "room", "foliage", "depthwrite", "smalltris", "motion"},
+	p := plan{w: 320, h: 180, mainScenes: []string{"occluders", "finewalls", "room", "foliage", "depthwrite", "smalltris", "motion"},
 		samples: []int{1, 4}, sweepScenes: []string{"occluders", "room", "foliage", "smalltris"}, sweepSamples: 4,
 		delays: []int{0, 64, 256, 1024, 4096, 16384}, tiles: []int{16, 32, 64, 128}}
 	if o.Quick {
 		p.w, p.h = 160, 90
-		p.mainScenes = []string{"occluders", "foliage", "depthwrite"}
+		p.mainScenes = []string{"occluders", "finewalls", "foliage", "depthwrite"}
 		p.sweepScenes = []string{"occluders", "foliage"}
 		p.delays = []int{0, 256, 4096}
 		p.tiles = []int{16, 32, 128}
