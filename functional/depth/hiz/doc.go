@@ -51,7 +51,11 @@
 //     "less" writes only lower values. NotEqual and Always move every covered
 //     sample (or raise the layers' z-max when writes are not certain). The
 //     three (or L+1) layers are merged by the paper's closest-pair rule
-//     (Listing 4, generalized in insert).
+//     (Listing 4, generalized in insert), its distances taken between keys:
+//     the depth values themselves for D24S8, whose keys are linear in depth;
+//     for D32F the distance between float bit patterns, which is not linear
+//     in depth, so the closest pair can differ from the paper's (D32F is
+//     reachable only through the driver API, not from scenes).
 //
 // FORWARD is a ZMASK tile of one layer: its z-max changes only when a
 // primitive covers the whole tile. ORACLE keeps a per-sample replica of the

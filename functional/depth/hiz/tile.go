@@ -215,7 +215,8 @@ func (b *Buffer) update(t *TileState, k cmpKind, tmin, tmax uint32, surv Mask, g
 // insert adds the primitive's layer (samples m, z-max z) to tile t: into an
 // empty layer when there is one (the lowest), else by merging the closest pair
 // among the primitive's layer and the tile's layers (the paper's Listing 4
-// generalized to L layers). Distances are |z_a - z_b|; candidates in the order
+// generalized to L layers). Distances are |z_a - z_b| between keys (for
+// D32F, float bit patterns: see the package documentation); candidates in the order
 // (T,0), (T,1), ..., (T,L-1), (0,1), (0,2), ..., (L-2,L-1), the first smallest
 // wins. Merging T into layer i sets z_i = max(z, z_i); merging layers i < j
 // stores their union in i with the larger z-max and puts T in j. With two
