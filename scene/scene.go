@@ -422,7 +422,7 @@ type DecoupleMode uint8
 const (
 	DecoupleOff         DecoupleMode = iota // MSAA shading (today's pipeline)
 	DecoupleOn                              // shading memoized per (primitive, shading quad)
-	DecoupleSupersample                     // one shade per visible sample
+	DecoupleSupersample                     // per-sample shading: each sample index of a pixel quad shaded as a 2x2 quad (helper lanes included)
 )
 
 var decoupleNames = []string{"off", "on", "supersample"}

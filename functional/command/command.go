@@ -223,8 +223,10 @@ const (
 	// DecoupleOn: shading memoized per (primitive, shading quad) through the
 	// decoupling map.
 	DecoupleOn
-	// DecoupleSupersample: one shade per visible sample (the baseline the
-	// paper compares with).
+	// DecoupleSupersample: per-sample shading, each sample index of a pixel
+	// quad shaded as a 2x2 quad, helper lanes included (the baseline the
+	// decoupled study measures against; the paper's idealized supersampler
+	// shades exactly once per visible sample, which is fewer).
 	DecoupleSupersample
 	numDecouplingModes
 )

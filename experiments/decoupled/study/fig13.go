@@ -84,7 +84,7 @@ func overBaseline(pts []TimedPoint, p *TimedPoint) float64 {
 
 func (s *study) fig13Cost(w io.Writer, pts []TimedPoint, stages []string) error {
 	header := append([]string{"scene", "variant", "machine", "samples", "blur_scale", "cycles", "over_4x_msaa", "dram_bytes", "error",
-		"cache_hits", "cache_misses", "shading_quads", "bin_spread", "tile_w", "tile_h"}, stages...)
+		"shades", "visible_samples", "cache_hits", "cache_misses", "shading_quads", "bin_spread", "tile_w", "tile_h"}, stages...)
 	var rows, table [][]string
 	var cats []string
 	bySc := map[string][]float64{}
@@ -92,7 +92,7 @@ func (s *study) fig13Cost(w io.Writer, pts []TimedPoint, stages []string) error 
 		p := &pts[i]
 		rel := overBaseline(pts, p)
 		row := []string{p.Scene, p.Name, p.Machine, strconv.Itoa(p.Samples), g4(p.Blur), strconv.FormatUint(p.Cycles, 10), g4(rel),
-			g4(p.DRAMBytes), p.Err}
+			g4(p.DRAMBytes), p.Err, strconv.FormatInt(p.Shades, 10), strconv.FormatInt(p.VisibleSamples, 10)}
 		if t := p.Tiled; t != nil {
 			row = append(row, whole(t.CacheHits), whole(t.CacheMisses), whole(t.ShadingQuads), g4(t.BinSpread), strconv.Itoa(t.TileW), strconv.Itoa(t.TileH))
 		} else {
@@ -114,8 +114,12 @@ func (s *study) fig13Cost(w io.Writer, pts []TimedPoint, stages []string) error 
 		if ss := supersampledTwin(pts, p); ss != nil && shade > 0 && p.Cycles > 0 && ss.Stages["ShaderCore"] > 0 {
 			vsSS = fmt.Sprintf("%.2fx / %.2fx", float64(ss.Cycles)/float64(p.Cycles), ss.Stages["ShaderCore"]/shade)
 		}
+		perVisible := ""
+		if p.VisibleSamples > 0 {
+			perVisible = fmt.Sprintf("%.3g", float64(p.Shades)/float64(p.VisibleSamples))
+		}
 		table = append(table, []string{p.Scene, p.Name, p.Machine, strconv.FormatUint(p.Cycles, 10), f2(rel),
-			fmt.Sprintf("%.1f", p.DRAMBytes/1e6), fmt.Sprintf("%.0f", shade/1e3), vsSS, note})
+			fmt.Sprintf("%.1f", p.DRAMBytes/1e6), fmt.Sprintf("%.0f", shade/1e3), perVisible, vsSS, note})
 		if !slices.Contains(cats, p.Name) {
 			cats = append(cats, p.Name)
 		}
@@ -133,9 +137,9 @@ func (s *study) fig13Cost(w io.Writer, pts []TimedPoint, stages []string) error 
 		}
 	}
 	fmt.Fprintln(w, "\nFig. 13: timed frames, sort-last (1x, 4x MSAA, SL, SS) and tiled (T) machines; over the same machine's 4x MSAA frame (busy cycles per stage in fig13_cost.csv)")
-	table = append(table, []string{"", "", "", "", "", "", "", "", "paper (HL2/TF2): " + PaperFig13})
+	table = append(table, []string{"", "", "", "", "", "", "", "", "", "paper (HL2/TF2): " + PaperFig13})
 	expt.Table(w, []string{"scene", "variant", "machine", "cycles", "over 4x MSAA", "DRAM MB", "shader busy (k cycles)",
-		"SS over SL/T: total / shading", "note"}, table)
+		"shades / visible sample (ideal SS: 1)", "SS over SL/T: total / shading", "note"}, table)
 	return nil
 }
 

@@ -232,6 +232,21 @@ func checkQuickFig13(t *testing.T, dir string) {
 			ssBusy <= slBusy || ssBusy <= tBusy {
 			t.Errorf("%s: timed shading busy cycles SL 8 = %v, T 8 = %v, SS 8 = %v: supersampling must shade more", sc, slBusy, tBusy, ssBusy)
 		}
+		// Supersampling shades whole quads of each sample index, helpers
+		// included: at least once per visible sample, the paper's idealized
+		// supersampler's count. The frames without blur count no visible
+		// samples (they are neither decoupled nor supersampled).
+		for _, r := range []map[string]string{sl, tl, ss} {
+			if num(t, r, "visible_samples") <= 0 || num(t, r, "shades") <= 0 {
+				t.Errorf("%s %s: %v shades, %v visible samples", sc, r["variant"], r["shades"], r["visible_samples"])
+			}
+		}
+		if num(t, ss, "shades") < num(t, ss, "visible_samples") {
+			t.Errorf("%s SS 8: %v shades for %v visible samples: supersampling shades every visible sample", sc, ss["shades"], ss["visible_samples"])
+		}
+		if m := rows[sc+"/4x MSAA"]; m == nil || num(t, m, "visible_samples") != 0 || num(t, m, "shades") <= 0 {
+			t.Errorf("%s 4x MSAA: %v", sc, m)
+		}
 		// Every miss of the shading cache shades one shading quad; MSAA
 		// frames take the 2D path and never look the cache up.
 		if q := num(t, tl, "shading_quads"); q <= 0 || q != num(t, tl, "cache_misses") {

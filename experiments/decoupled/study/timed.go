@@ -71,6 +71,14 @@ type TimedPoint struct {
 	Cycles    uint64
 	Stages    map[string]float64
 	DRAMBytes float64
+	// Shades are the timed frame's pixel shader invocations (its shader
+	// cores' ps_invocations: 4 per shaded quad, helper lanes included, a
+	// shading quad the cache evicted and missed again counted again) and
+	// VisibleSamples the samples that passed early Z on decoupled and
+	// supersampled draws (the reference renderer's; 0 on the other frames):
+	// the paper's idealized supersampler shades once per visible sample,
+	// so Shades/VisibleSamples is a frame's shading against it.
+	Shades, VisibleSamples int64 `json:",omitempty"`
 	// Tiled holds the tiled machine's figures (nil on the other machines).
 	Tiled *TiledCounts `json:",omitempty"`
 	Err   string       // why the frame is invalid ("": valid)
@@ -191,6 +199,7 @@ func (tp *TimedPoint) run(w, h int, b *inputs.Budget) error {
 	if err != nil {
 		return err
 	}
+	tp.VisibleSamples = ref.Counters.Decoupled.VisibleSamples
 	if pr != nil {
 		tp.Tiled = tiledCounts(p, res.Stats, &ref.Counters.Decoupled, pr.finish())
 	}
@@ -206,6 +215,9 @@ func (tp *TimedPoint) record(p *configs.Platform, res *configs.Result) {
 	tp.Cycles = res.Cycles
 	for _, u := range p.Units {
 		tp.Stages[stageOf(u.Name())] += res.Stats[u.Name()+".cycles_busy"]
+		if stageOf(u.Name()) == "ShaderCore" {
+			tp.Shades += int64(res.Stats[u.Name()+".ps_invocations"])
+		}
 	}
 	for k, v := range res.Stats { // GPU.Memory.Channel[c].bytes_read / bytes_written
 		if strings.HasPrefix(k, "GPU.Memory.Channel[") && (strings.HasSuffix(k, "].bytes_read") || strings.HasSuffix(k, "].bytes_written")) {
