@@ -167,6 +167,14 @@ func (m *Map) setScreen(view View, p *[3]geom.Vec4, sv *[3]geom.ScreenVertex, vp
 	m.pl = raster.NewBarycentricPlanes(sv, m.area)
 	spacing := opts.rate()
 	if opts.Adaptive && !opts.Discards {
+		// The smallest circle of confusion of the three vertices (the
+		// paper's "computed at the vertices", taken literally). It is not
+		// conservative for a triangle that straddles the focus plane, whose
+		// interior holds a point in focus though no vertex is: such a
+		// triangle keeps a spacing its vertices allow. On defocus at
+		// 640x360 x 8 spp, 20 of its 9,572 blurred primitives straddle the
+		// focus plane and none of them gets a spacing above 1 (7,979 others
+		// do): no effect there today.
 		coc := math.Inf(1)
 		for k := range p {
 			coc = math.Min(coc, opts.Lens.CoC(p[k][3], vp))
