@@ -119,8 +119,9 @@ func (r *gsRig) draw(t *testing.T, topology command.Topology, d command.Command)
 }
 
 // A point's GS emits a strip of 2 vertices (too short for a triangle), cuts,
-// then a strip of 4 (two triangles, the second with its first two vertices
-// swapped): 2 triangles per point, streamed out in API order.
+// then a strip of 4 (two triangles: D3D's order (v0, v1, v2), (v1, v3, v2),
+// the odd one leading with v1): 2 triangles per point, streamed out in API
+// order.
 func TestGeometryShaderStripCutting(t *testing.T) {
 	r := newGSRig(t)
 	r.vertices([4]float32{10, 0, 0, 1}, [4]float32{20, 0, 0, 1})
@@ -149,7 +150,7 @@ cut
 		t.Errorf("filled size %d, want %d", got, 4*3*16)
 	}
 	v := func(x float32) [4]float32 { return [4]float32{x, 0, 0, 1} }
-	want := [][4]float32{v(12), v(13), v(14), v(14), v(13), v(15), v(22), v(23), v(24), v(24), v(23), v(25)}
+	want := [][4]float32{v(12), v(13), v(14), v(13), v(15), v(14), v(22), v(23), v(24), v(23), v(25), v(24)}
 	if got := r.vec4s(buf, 12); !slices.Equal(got, want) {
 		t.Errorf("streamed\n%v\nwant\n%v", got, want)
 	}

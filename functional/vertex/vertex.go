@@ -54,15 +54,13 @@ func (s *Stream) NumPrimitives() int {
 }
 
 // TrianglePositions returns the positions in the stream (0..Count-1) of the three
-// vertices of triangle t, in API order. Odd strip triangles swap their first two
-// vertices so that every triangle of a strip keeps the strip's winding.
+// vertices of triangle t, in API order. Strip triangle i is (i, i+1, i+2) when i
+// is even and (i, i+2, i+1) when it is odd (D3D's order: the strip keeps its
+// winding and every triangle's leading vertex, the one flat attributes take, is
+// vertex i).
 func (s *Stream) TrianglePositions(t int) [3]uint32 {
 	if s.Topology == command.TriangleStrip {
-		k := uint32(t)
-		if t&1 == 1 {
-			return [3]uint32{k + 1, k, k + 2}
-		}
-		return [3]uint32{k, k + 1, k + 2}
+		return StripTriangle(uint32(t), t&1 == 1)
 	}
 	k := uint32(3 * t)
 	return [3]uint32{k, k + 1, k + 2}
@@ -81,6 +79,16 @@ func (s *Stream) PrimitivePositions(t int) (pos [MaxCorners]uint32, n int) {
 		pos[i] = uint32(t*n + i)
 	}
 	return pos, n
+}
+
+// StripTriangle returns the positions of the strip triangle whose first vertex
+// is at position k: (k, k+1, k+2), or (k, k+2, k+1) when the triangle is odd
+// in its strip.
+func StripTriangle(k uint32, odd bool) [3]uint32 {
+	if odd {
+		return [3]uint32{k, k + 2, k + 1}
+	}
+	return [3]uint32{k, k + 1, k + 2}
 }
 
 // MaxCorners is the most vertices of one primitive (a triangle with adjacency).

@@ -60,8 +60,13 @@ func TestTrianglePositions(t *testing.T) {
 		{command.TriangleList, 0, [3]uint32{0, 1, 2}},
 		{command.TriangleList, 2, [3]uint32{6, 7, 8}},
 		{command.TriangleStrip, 0, [3]uint32{0, 1, 2}},
-		{command.TriangleStrip, 1, [3]uint32{2, 1, 3}},
+		// D3D's strip order: (0,1,2), (1,3,2), (2,3,4), (3,5,4), ...: triangle
+		// i leads with vertex i (its flat attributes), odd ones swap the last two.
+		{command.TriangleStrip, 1, [3]uint32{1, 3, 2}},
+		{command.TriangleStrip, 2, [3]uint32{2, 3, 4}},
+		{command.TriangleStrip, 3, [3]uint32{3, 5, 4}},
 		{command.TriangleStrip, 4, [3]uint32{4, 5, 6}},
+		{command.TriangleStrip, 6, [3]uint32{6, 7, 8}},
 	}
 	for _, tc := range tests {
 		s := Stream{Topology: tc.topo, Count: 9}
