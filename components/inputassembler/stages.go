@@ -2,13 +2,13 @@ package inputassembler
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/sarchlab/akita/v3/sim"
 	"github.com/sarchlab/akita/v3/tracing"
 
 	"github.com/gfxsim/gfxsim/components/memclient"
 	"github.com/gfxsim/gfxsim/components/protocol"
-	"github.com/gfxsim/gfxsim/functional/command"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/vertex"
 )
@@ -53,20 +53,19 @@ func (c *InputAssembler) startDraw(now sim.VTimeInSec) bool {
 	return true
 }
 
-// truncate cuts s after primitive end-1, so that the batcher stops at end
-// (primitive numbers are unchanged: they count from the stream's start).
+// truncate cuts s after primitive end-1 (after its last stream position), so
+// that the batcher stops at end (primitive numbers are unchanged: they count
+// from the stream's start, across a strip's cuts).
 func truncate(s *vertex.Stream, end int) {
 	if end >= s.NumPrimitives() {
 		return
 	}
-	switch {
-	case end == 0:
+	if end == 0 {
 		s.Count = 0
-	case s.Topology == command.TriangleStrip:
-		s.Count = uint32(end) + 2
-	default:
-		s.Count = uint32(s.Topology.Vertices()) * uint32(end)
+		return
 	}
+	pos, n := s.PrimitivePositions(end - 1)
+	s.Count = slices.Max(pos[:n]) + 1
 }
 
 // indexStage forms the next batch of the current draw (functionally, with

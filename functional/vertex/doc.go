@@ -17,6 +17,14 @@
 // every triangle keeps the strip's winding and leads with vertex i, the one whose
 // attributes flat interpolation takes.
 //
+// Strip cuts: in an indexed triangle strip the cut index (0xFFFF with 16-bit indices,
+// 0xFFFFFFFF with 32-bit ones; the value read, before BaseVertex) ends the strip and the
+// next index starts a new one, whose first triangle is even again; a strip of fewer than
+// 3 vertices gives no triangle, and the cut is no vertex. Stream.FindCuts finds the
+// strips (state.Tracker calls it as it decodes the draw); triangles are numbered across
+// strips, so a draw's primitive count, its batches and its primitive IDs count only the
+// triangles made. Lists and non-indexed draws have no cuts.
+//
 // Batching: the hardware keeps no FIFO vertex cache. It fills a batch of at most
 // MaxVertices (32 by default) unique vertices, looking each index of each primitive up
 // in the batch's tag array (hit: reuse the slot; miss: allocate one), and of at most
