@@ -316,7 +316,7 @@ func TestDispatchOrderAndContents(t *testing.T) {
 		if d.Seq != uint64(i) || d.State.Addr != addrs[want[i]] || d.State.Index != i {
 			t.Errorf("draw %d: seq %d, command 0x%x, index %d; want command 0x%x", i, d.Seq, d.State.Addr, d.State.Index, addrs[want[i]])
 		}
-		if !reflect.DeepEqual(d.State.PSConstants, ref[i].PSConstants) || d.State.Stream != ref[i].Stream {
+		if !reflect.DeepEqual(d.State.PSConstants, ref[i].PSConstants) || !reflect.DeepEqual(d.State.Stream, ref[i].Stream) {
 			t.Errorf("draw %d: constants %v stream %+v, want %v %+v", i, d.State.PSConstants, d.State.Stream, ref[i].PSConstants, ref[i].Stream)
 		}
 		if wantCfg := pipeline.RasterConfig(ref[i], ro); !reflect.DeepEqual(d.Raster, wantCfg) {

@@ -50,9 +50,14 @@
 //     with vertex.Batcher (when it has room in the fetch queue). It then spends
 //     IndicesPerCycle batch tag lookups per cycle on it, three per triangle (one
 //     per vertex of a primitive of the point, line and adjacency topologies of
-//     the geometry stage: vertex.Stream.PrimitivePositions), in API order; a lookup that meets a stream position whose index has not been
-//     read yet (every position of a list; the new position of each strip
-//     triangle, each position once per draw) reads the index through the index
+//     the geometry stage: vertex.Stream.PrimitivePositions), in API order; a
+//     lookup that meets a stream position whose index has not been read yet
+//     (every position of a list; the new position of each strip triangle,
+//     each position once per draw) reads the indices up to it, in order: also
+//     those no primitive uses (a strip's cut indices, a strip too short for a
+//     triangle), which the hardware reads to find the cuts, and those of a
+//     cut strip after its last triangle, before the draw's end marker; a
+//     chunk starts at its first primitive's first position. An index is read through the index
 //     cache (a timing.TagArray): a hit on a line still in flight makes the batch
 //     wait for that read; a miss allocates the line and reads it from memory (if
 //     no read can be issued, the stage stalls). An out-of-bounds position costs

@@ -2,13 +2,13 @@ package inputassembler
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/sarchlab/akita/v3/sim"
 	"github.com/sarchlab/akita/v3/tracing"
 
 	"github.com/gfxsim/gfxsim/components/memclient"
 	"github.com/gfxsim/gfxsim/components/protocol"
-	"github.com/gfxsim/gfxsim/functional/command"
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 	"github.com/gfxsim/gfxsim/functional/vertex"
 )
@@ -47,26 +47,29 @@ func (c *InputAssembler) startDraw(now sim.VTimeInSec) bool {
 	}
 	truncate(&ds.stream, end)
 	ds.first = first
+	if first > 0 && first < end { // a chunk reads its indices from its first primitive's
+		pos, n := ds.stream.PrimitivePositions(first)
+		ds.nextPos = slices.Min(pos[:n])
+	}
 	c.FromCommandProcessor.Retrieve(now)
 	c.draw = ds
 	c.st.draws++
 	return true
 }
 
-// truncate cuts s after primitive end-1, so that the batcher stops at end
-// (primitive numbers are unchanged: they count from the stream's start).
+// truncate cuts s after primitive end-1 (after its last stream position), so
+// that the batcher stops at end (primitive numbers are unchanged: they count
+// from the stream's start, across a strip's cuts).
 func truncate(s *vertex.Stream, end int) {
 	if end >= s.NumPrimitives() {
 		return
 	}
-	switch {
-	case end == 0:
+	if end == 0 {
 		s.Count = 0
-	case s.Topology == command.TriangleStrip:
-		s.Count = uint32(end) + 2
-	default:
-		s.Count = uint32(s.Topology.Vertices()) * uint32(end)
+		return
 	}
+	pos, n := s.PrimitivePositions(end - 1)
+	s.Count = slices.Max(pos[:n]) + 1
 }
 
 // indexStage forms the next batch of the current draw (functionally, with
@@ -88,6 +91,14 @@ func (c *InputAssembler) indexStage(now sim.VTimeInSec) bool {
 		ds := c.draw
 		j := &job{draw: ds.d}
 		if !c.batcher.Next(c.mem, &ds.stream, ds.first, &j.batch) {
+			// A cut strip's indices after its last triangle (cuts, a strip
+			// too short for one) are read too; no batch waits for them.
+			before := ds.nextPos
+			for ds.stream.Cuts && ds.nextPos < ds.stream.Count && c.readIndex(now, &ds.stream, ds.nextPos, j) {
+			}
+			if ds.nextPos < ds.stream.Count && ds.stream.Cuts {
+				return progress || ds.nextPos != before
+			}
 			j.marker, j.batches, j.skipSO = true, ds.batches, ds.skipSO
 			c.fetchQ = append(c.fetchQ, j)
 			c.draw = nil
@@ -117,7 +128,16 @@ func (c *InputAssembler) indexStage(now sim.VTimeInSec) bool {
 			p, _ := s.PrimitivePositions(ds.first + j.step/j.corners)
 			pos = p[j.step%j.corners]
 		}
-		if pos >= ds.nextPos && !c.readIndex(now, s, pos, j) {
+		// Every position up to pos is read, in order: those no primitive
+		// uses too (a strip's cut indices, a strip too short for a
+		// triangle), as the hardware reads them to find the cuts.
+		before := ds.nextPos
+		for ds.nextPos <= pos && c.readIndex(now, s, ds.nextPos, j) {
+		}
+		if ds.nextPos != before {
+			progress = true
+		}
+		if ds.nextPos <= pos {
 			break
 		}
 		j.step++

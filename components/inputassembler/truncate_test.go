@@ -36,3 +36,20 @@ func TestTruncateAnyTopology(t *testing.T) {
 		}
 	}
 }
+
+// TestTruncateCutStrip: a chunk of a strip with cut indices ends after its
+// last triangle's last position, whichever strip that triangle is in.
+func TestTruncateCutStrip(t *testing.T) {
+	// Strips at positions 0..3 (triangles 0, 1) and 5..8 (triangles 2, 3).
+	strips := []vertex.Strip{{Pos: 0, Count: 4, First: 0}, {Pos: 5, Count: 4, First: 2}}
+	for _, c := range []struct {
+		end       int
+		wantCount uint32
+	}{{1, 3}, {2, 4}, {3, 8}, {4, 9}, {0, 0}} {
+		s := vertex.Stream{Indexed: true, Topology: command.TriangleStrip, Count: 9, Cuts: true, Strips: strips}
+		truncate(&s, c.end)
+		if s.Count != c.wantCount || s.NumPrimitives() != c.end {
+			t.Errorf("cut at %d: %d positions, %d triangles; want %d, %d", c.end, s.Count, s.NumPrimitives(), c.wantCount, c.end)
+		}
+	}
+}

@@ -59,7 +59,10 @@
 //
 // Stages are vertex 0, pixel 1, geometry 2 (BindShader with address and size
 // 0 unbinds the geometry shader); topologies are trianglelist 0,
-// trianglestrip 1, pointlist 2, linelist 3, linelistadj 4, trianglelistadj 5.
+// trianglestrip 1, pointlist 2, linelist 3, linelistadj 4, trianglelistadj 5. A
+// strip's odd triangle i is its vertices (i, i+2, i+1); in an indexed triangle
+// strip, the index 0xFFFF (16-bit) or 0xFFFFFFFF (32-bit) cuts the strip (see
+// package functional/vertex).
 // Stream-out (opcodes 23-25, streamout.go) writes the primitives leaving the
 // geometry stage to up to four buffers; each buffer's filled-size counter is
 // a u32 in memory, which DrawAuto reads.

@@ -77,9 +77,11 @@ func LoadPrimitives(d *state.Draw, b *vertex.Batch, first, n, id0 int, vout []Ve
 
 // AssembleEmitted is the second primitive assembly: it reads the vertices
 // lane emitted, in order, and cuts its strips into primitives of the GS's
-// output topology, appending them to out. Triangle strips keep their winding
-// (odd triangles swap their first two vertices, as vertex.Stream does); a
-// strip too short for one primitive gives none.
+// output topology, appending them to out. Triangle strips are cut as
+// vertex.Stream cuts them: the strip's triangle i is its vertices (i, i+1,
+// i+2) when i is even and (i, i+2, i+1) when odd, so that every triangle keeps
+// the strip's winding and leads with vertex i; a strip too short for one
+// primitive gives none, and each strip (after a cut) starts even.
 func AssembleEmitted(w *shader.Warp, lane int, topo shader.OutputTopology, out *GeometryOutput) int {
 	n := w.Emitted(lane)
 	outputs := min(w.Program().NumOutputRegisters(), shader.MaxOutputs)
@@ -103,7 +105,7 @@ func AssembleEmitted(w *shader.Warp, lane int, topo shader.OutputTopology, out *
 			out.Prims = append(out.Prims, [3]int32{last - 1, last})
 		case topo == shader.TopoTriangleStrip && strip >= 3:
 			if strip&1 == 0 { // the strip's triangle strip-3 is odd
-				out.Prims = append(out.Prims, [3]int32{last - 1, last - 2, last})
+				out.Prims = append(out.Prims, [3]int32{last - 2, last, last - 1})
 			} else {
 				out.Prims = append(out.Prims, [3]int32{last - 2, last - 1, last})
 			}

@@ -119,8 +119,9 @@ func (r *gsRig) draw(t *testing.T, topology command.Topology, d command.Command)
 }
 
 // A point's GS emits a strip of 2 vertices (too short for a triangle), cuts,
-// then a strip of 4 (two triangles, the second with its first two vertices
-// swapped): 2 triangles per point, streamed out in API order.
+// then a strip of 4 (two triangles: D3D's order (v0, v1, v2), (v1, v3, v2),
+// the odd one leading with v1): 2 triangles per point, streamed out in API
+// order.
 func TestGeometryShaderStripCutting(t *testing.T) {
 	r := newGSRig(t)
 	r.vertices([4]float32{10, 0, 0, 1}, [4]float32{20, 0, 0, 1})
@@ -149,7 +150,7 @@ cut
 		t.Errorf("filled size %d, want %d", got, 4*3*16)
 	}
 	v := func(x float32) [4]float32 { return [4]float32{x, 0, 0, 1} }
-	want := [][4]float32{v(12), v(13), v(14), v(14), v(13), v(15), v(22), v(23), v(24), v(24), v(23), v(25)}
+	want := [][4]float32{v(12), v(13), v(14), v(13), v(15), v(14), v(22), v(23), v(24), v(23), v(25), v(24)}
 	if got := r.vec4s(buf, 12); !slices.Equal(got, want) {
 		t.Errorf("streamed\n%v\nwant\n%v", got, want)
 	}
@@ -317,5 +318,45 @@ func TestGeometryBuiltins(t *testing.T) {
 	// The sprite pass: 30 points in, the 27 spawned particles out as quads.
 	if p.GSPrimitives-written != 2*27 {
 		t.Errorf("particles: %d sprite triangles, want %d", p.GSPrimitives-written, 2*27)
+	}
+}
+
+// An indexed triangle strip with cut indices: the geometry shader sees D3D's
+// triangles, (0,1,2), (1,3,2), then each strip after a cut starting even
+// again, and SV_PrimitiveID counts the primitives made (a strip too short
+// for a triangle, and the cuts, take no number). Each triangle streams out
+// one point (its primitive ID, then its vertices' x).
+func TestStripCutPrimitiveIDs(t *testing.T) {
+	r := newGSRig(t)
+	r.row(13, 0)
+	var ib []byte
+	for _, i := range []uint16{0, 1, 2, 3, 0xFFFF, 4, 5, 0xFFFF, 6, 7, 8, 0xFFFF, 0xFFFF, 9, 10, 11, 12} {
+		ib = binary.LittleEndian.AppendUint16(ib, i)
+	}
+	r.enc.Append(command.BindIndexBuffer{Addr: r.mem.Put(ib, 16), Format: 16, Size: uint32(len(ib))})
+	r.bind(command.GeometryStage, `.gs
+.input_primitive triangle
+.output_topology point
+.max_vertices 1
+.input v0 position 0
+.input v1 position 1
+.input v2 position 2
+.input v3 sv_primitiveid
+.output o0 position
+mov o0.x, v3.x
+mov o0.y, v0.x
+mov o0.z, v1.x
+mov o0.w, v2.x
+emit
+`)
+	buf, _ := r.streamOut(0, 1024, false)
+	res := r.draw(t, command.TriangleStrip, command.DrawIndexed{IndexCount: uint32(len(ib) / 2)})
+	want := [][4]float32{{0, 0, 1, 2}, {1, 1, 3, 2}, {2, 6, 7, 8}, {3, 9, 10, 11}, {4, 10, 12, 11}}
+	if c := res.Counters; c.GSInvocations != len(want) || c.SOPrimitivesWritten != len(want) || c.VSInvocations != 11 {
+		t.Errorf("%d GS invocations, %d points streamed out, %d vertices shaded; want %d, %d, 11 (not 4 and 5: their strip is too short)",
+			c.GSInvocations, c.SOPrimitivesWritten, c.VSInvocations, len(want), len(want))
+	}
+	if got := r.vec4s(buf, len(want)); !slices.Equal(got, want) {
+		t.Errorf("streamed\n%v\nwant\n%v", got, want)
 	}
 }

@@ -91,11 +91,16 @@
 //	.output_topology triangle_strip ; point, line_strip, triangle_strip
 //	.max_vertices 12                ; 1..1024, and max_vertices * 4 * outputs <= 1024 scalars
 //	.input v0 position 0            ; semantic of a VS output, and the primitive's vertex (0..5)
-//	.input v1 sv_primitiveid        ; the primitive's index in its draw
+//	.input v1 sv_primitiveid        ; the primitive's index in its draw (strip-cut indices take none)
 //	.output o0 position             ; o0 is the clip position, as in a vertex shader
 //	emit                            ; append o0.. to the lane's output strip
 //	emitc r0                        ; emit where no component of r0 is < 0 (data-dependent output)
 //	cut                             ; end the strip
+//
+// Output strips are cut into primitives in D3D's order (pipeline.AssembleEmitted):
+// a triangle strip's triangle i is its vertices (i, i+1, i+2) when i is even and
+// (i, i+2, i+1) when odd, leading with vertex i; a line strip's line i is (i, i+1);
+// after a cut the next strip starts even again.
 //
 // Adjacency vertices follow D3D10: a line is 1-2 with neighbours 0 and 3, a
 // triangle 0, 2, 4 with the vertex across 0-2 at 1, 2-4 at 3, 4-0 at 5. The

@@ -281,8 +281,10 @@ func (t *Tracker) Apply(lc command.Located) (Action, error) {
 		}
 		return Action{Kind: ActDraw, Draw: d}, nil
 	case command.DrawIndexed:
-		d, err := t.draw(lc, vertex.Stream{Indexed: true, Index: t.ib, Start: c.StartIndex, Count: c.IndexCount,
-			BaseVertex: c.BaseVertex, Topology: t.topology})
+		s := vertex.Stream{Indexed: true, Index: t.ib, Start: c.StartIndex, Count: c.IndexCount,
+			BaseVertex: c.BaseVertex, Topology: t.topology}
+		s.FindCuts(t.mem) // an indexed strip's strip-cut indices, read as the draw is decoded
+		d, err := t.draw(lc, s)
 		if err != nil {
 			return Action{}, err
 		}

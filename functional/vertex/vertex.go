@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"sort"
 
 	"github.com/gfxsim/gfxsim/functional/command"
 	"github.com/gfxsim/gfxsim/functional/geom"
@@ -27,6 +28,62 @@ type Stream struct {
 	Count      uint32 // vertices or indices
 	BaseVertex int32  // added to every fetched index (DrawIndexed)
 	Topology   command.Topology
+
+	// Cuts is set when the stream is an indexed triangle strip with at least
+	// one strip-cut index (FindCuts); Strips then lists its strips that hold
+	// a triangle, in order. Without cuts the stream is one strip.
+	Cuts   bool
+	Strips []Strip
+}
+
+// Strip is one strip of an indexed triangle strip cut by strip-cut indices.
+type Strip struct {
+	Pos   uint32 // stream position of its first vertex
+	Count uint32 // its vertices: the positions up to the next cut or the stream's end
+	First int    // the draw's number of its first triangle
+}
+
+// CutIndex returns the strip-cut index of an index format: 0xFFFF for 16-bit
+// indices, 0xFFFFFFFF for 32-bit ones.
+func CutIndex(format uint32) uint32 {
+	if format == 16 {
+		return 0xFFFF
+	}
+	return 0xFFFFFFFF
+}
+
+// FindCuts reads the indices of an indexed triangle strip and records its
+// strip-cut indices (D3D10+ primitive restart): a cut index (CutIndex, the
+// value read, before BaseVertex is added; an out-of-bounds read gives 0, no
+// cut) ends the current strip, and the next index starts a new one whose
+// first triangle is even again; a strip of fewer than 3 vertices gives no
+// triangle, and the cut index is no vertex. Triangles are numbered in the
+// draw across strips (the primitive ID). Other streams are left as they are.
+func (s *Stream) FindCuts(mem command.Memory) {
+	s.Cuts, s.Strips = false, nil
+	if !s.Indexed || s.Topology != command.TriangleStrip || s.Index.Addr == 0 {
+		return
+	}
+	cut := CutIndex(s.Index.Format)
+	var strips []Strip
+	start, first := uint32(0), 0
+	end := func(k uint32) {
+		if n := k - start; n >= 3 {
+			strips = append(strips, Strip{Pos: start, Count: n, First: first})
+			first += int(n) - 2
+		}
+	}
+	for k := uint32(0); k < s.Count; k++ {
+		if s.rawIndex(mem, k) == cut {
+			s.Cuts = true
+			end(k)
+			start = k + 1
+		}
+	}
+	if s.Cuts {
+		end(s.Count)
+		s.Strips = strips
+	}
 }
 
 // NumTriangles returns the number of triangles of the stream (0 for the
@@ -34,6 +91,15 @@ type Stream struct {
 func (s *Stream) NumTriangles() int {
 	switch s.Topology {
 	case command.TriangleStrip:
+		if s.Cuts {
+			// The strips with a triangle inside Count (Truncate may shorten it).
+			k := sort.Search(len(s.Strips), func(i int) bool { return uint64(s.Strips[i].Pos)+3 > uint64(s.Count) })
+			if k == 0 {
+				return 0
+			}
+			st := s.Strips[k-1]
+			return st.First + int(min(st.Pos+st.Count, s.Count)-st.Pos) - 2
+		}
 		if s.Count < 3 {
 			return 0
 		}
@@ -54,15 +120,18 @@ func (s *Stream) NumPrimitives() int {
 }
 
 // TrianglePositions returns the positions in the stream (0..Count-1) of the three
-// vertices of triangle t, in API order. Odd strip triangles swap their first two
-// vertices so that every triangle of a strip keeps the strip's winding.
+// vertices of triangle t, in API order. Strip triangle i is (i, i+1, i+2) when i
+// is even and (i, i+2, i+1) when it is odd (D3D's order: the strip keeps its
+// winding and every triangle's leading vertex, the one flat attributes take, is
+// vertex i).
 func (s *Stream) TrianglePositions(t int) [3]uint32 {
 	if s.Topology == command.TriangleStrip {
-		k := uint32(t)
-		if t&1 == 1 {
-			return [3]uint32{k + 1, k, k + 2}
+		if s.Cuts && len(s.Strips) > 0 {
+			k := max(sort.Search(len(s.Strips), func(i int) bool { return s.Strips[i].First > t })-1, 0)
+			i := t - s.Strips[k].First
+			return StripTriangle(s.Strips[k].Pos+uint32(i), i&1 == 1)
 		}
-		return [3]uint32{k, k + 1, k + 2}
+		return StripTriangle(uint32(t), t&1 == 1)
 	}
 	k := uint32(3 * t)
 	return [3]uint32{k, k + 1, k + 2}
@@ -81,6 +150,16 @@ func (s *Stream) PrimitivePositions(t int) (pos [MaxCorners]uint32, n int) {
 		pos[i] = uint32(t*n + i)
 	}
 	return pos, n
+}
+
+// StripTriangle returns the positions of the strip triangle whose first vertex
+// is at position k: (k, k+1, k+2), or (k, k+2, k+1) when the triangle is odd
+// in its strip.
+func StripTriangle(k uint32, odd bool) [3]uint32 {
+	if odd {
+		return [3]uint32{k, k + 2, k + 1}
+	}
+	return [3]uint32{k, k + 1, k + 2}
 }
 
 // MaxCorners is the most vertices of one primitive (a triangle with adjacency).
@@ -106,18 +185,22 @@ func (s *Stream) VertexIndex(mem command.Memory, k uint32) uint32 {
 	if !s.Indexed {
 		return s.Start + k
 	}
+	return uint32(int64(s.rawIndex(mem, k)) + int64(s.BaseVertex))
+}
+
+// rawIndex returns the index read at stream position k of an indexed stream,
+// before BaseVertex is added (0 out of bounds).
+func (s *Stream) rawIndex(mem command.Memory, k uint32) uint32 {
 	addr, size, ok := s.IndexAddress(k)
-	var idx uint32
-	if ok {
-		var b [4]byte
-		mem.ReadAt(b[:size], addr)
-		if size == 2 {
-			idx = uint32(binary.LittleEndian.Uint16(b[:]))
-		} else {
-			idx = binary.LittleEndian.Uint32(b[:])
-		}
+	if !ok {
+		return 0
 	}
-	return uint32(int64(idx) + int64(s.BaseVertex))
+	var b [4]byte
+	mem.ReadAt(b[:size], addr)
+	if size == 2 {
+		return uint32(binary.LittleEndian.Uint16(b[:]))
+	}
+	return binary.LittleEndian.Uint32(b[:])
 }
 
 // Layout is the input layout of the bound vertex buffer.

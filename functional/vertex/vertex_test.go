@@ -60,8 +60,13 @@ func TestTrianglePositions(t *testing.T) {
 		{command.TriangleList, 0, [3]uint32{0, 1, 2}},
 		{command.TriangleList, 2, [3]uint32{6, 7, 8}},
 		{command.TriangleStrip, 0, [3]uint32{0, 1, 2}},
-		{command.TriangleStrip, 1, [3]uint32{2, 1, 3}},
+		// D3D's strip order: (0,1,2), (1,3,2), (2,3,4), (3,5,4), ...: triangle
+		// i leads with vertex i (its flat attributes), odd ones swap the last two.
+		{command.TriangleStrip, 1, [3]uint32{1, 3, 2}},
+		{command.TriangleStrip, 2, [3]uint32{2, 3, 4}},
+		{command.TriangleStrip, 3, [3]uint32{3, 5, 4}},
 		{command.TriangleStrip, 4, [3]uint32{4, 5, 6}},
+		{command.TriangleStrip, 6, [3]uint32{6, 7, 8}},
 	}
 	for _, tc := range tests {
 		s := Stream{Topology: tc.topo, Count: 9}
@@ -212,5 +217,134 @@ func TestBatcherTriangleLimit(t *testing.T) {
 	}
 	if want := []int{256, 256, 256, 232}; !reflect.DeepEqual(sizes, want) {
 		t.Fatalf("batch sizes %v, want %v", sizes, want)
+	}
+}
+
+// stripTriangles returns the vertex indices of every triangle of s, in order.
+func stripTriangles(m command.Memory, s *Stream) [][3]uint32 {
+	var out [][3]uint32
+	for t := 0; t < s.NumTriangles(); t++ {
+		pos := s.TrianglePositions(t)
+		out = append(out, [3]uint32{s.VertexIndex(m, pos[0]), s.VertexIndex(m, pos[1]), s.VertexIndex(m, pos[2])})
+	}
+	return out
+}
+
+// TestStripCuts: in an indexed triangle strip, the cut index (0xFFFF for
+// 16-bit indices, 0xFFFFFFFF for 32-bit ones) ends the strip; the next
+// index starts a new one whose first triangle is even; a strip of fewer
+// than 3 vertices gives nothing; the cut is never a vertex. Triangles are
+// numbered across strips.
+func TestStripCuts(t *testing.T) {
+	const X = 0xFFFFFFFF // a cut, in either format
+	for _, tc := range []struct {
+		name    string
+		idx     []uint32
+		base    int32
+		want    [][3]uint32
+		strips  []Strip
+		noCuts  bool
+		indexed bool
+	}{
+		{name: "cut after 4", idx: []uint32{0, 1, 2, 3, X, 4, 5, 6},
+			want:   [][3]uint32{{0, 1, 2}, {1, 3, 2}, {4, 5, 6}},
+			strips: []Strip{{Pos: 0, Count: 4, First: 0}, {Pos: 5, Count: 3, First: 2}}},
+		{name: "parity restarts", idx: []uint32{0, 1, 2, X, 3, 4, 5, 6, 7},
+			want: [][3]uint32{{0, 1, 2}, {3, 4, 5}, {4, 6, 5}, {5, 6, 7}}},
+		{name: "cut after 1 and after 2", idx: []uint32{9, X, 8, 7, X, 0, 1, 2, 3},
+			want:   [][3]uint32{{0, 1, 2}, {1, 3, 2}},
+			strips: []Strip{{Pos: 5, Count: 4, First: 0}}},
+		{name: "consecutive and leading and trailing cuts", idx: []uint32{X, X, 0, 1, 2, X, X, X, 3, 4, 5, 6, X, 7, 8, X},
+			want: [][3]uint32{{0, 1, 2}, {3, 4, 5}, {4, 6, 5}}},
+		{name: "only cuts", idx: []uint32{X, X, X}, strips: []Strip{}},
+		{name: "cuts before base vertex", idx: []uint32{0, 1, 2, X, 3, 4, 5}, base: 10,
+			want: [][3]uint32{{10, 11, 12}, {13, 14, 15}}},
+		{name: "no cut", idx: []uint32{0, 1, 2, 3, 4}, noCuts: true,
+			want: [][3]uint32{{0, 1, 2}, {1, 3, 2}, {2, 3, 4}}},
+	} {
+		for _, format := range []uint32{16, 32} {
+			m := command.NewImage()
+			var ib IndexBuffer
+			if format == 16 {
+				idx := make([]uint16, len(tc.idx))
+				for i, v := range tc.idx {
+					idx[i] = uint16(v)
+				}
+				ib = putIndices16(m, idx)
+			} else {
+				ib = putIndices32(m, tc.idx)
+			}
+			s := Stream{Indexed: true, Index: ib, Count: uint32(len(tc.idx)), BaseVertex: tc.base, Topology: command.TriangleStrip}
+			s.FindCuts(m)
+			if s.Cuts == tc.noCuts {
+				t.Errorf("%s, %d-bit: Cuts %v", tc.name, format, s.Cuts)
+			}
+			if tc.strips != nil && !reflect.DeepEqual(s.Strips, tc.strips) && !(len(tc.strips) == 0 && len(s.Strips) == 0) {
+				t.Errorf("%s, %d-bit: strips %+v, want %+v", tc.name, format, s.Strips, tc.strips)
+			}
+			if got := stripTriangles(m, &s); !reflect.DeepEqual(got, tc.want) || s.NumPrimitives() != len(tc.want) {
+				t.Errorf("%s, %d-bit: %d triangles %v, want %v", tc.name, format, s.NumPrimitives(), got, tc.want)
+			}
+		}
+	}
+}
+
+// TestCutIndexIsFormatWide: 0xFFFF is a cut in a 16-bit buffer only, and
+// only strips have cuts (a list's 0xFFFF is a vertex; a non-indexed strip
+// has none).
+func TestCutIndexIsFormatWide(t *testing.T) {
+	m := command.NewImage()
+	s := Stream{Indexed: true, Index: putIndices32(m, []uint32{0, 1, 2, 0xFFFF, 3}), Count: 5, Topology: command.TriangleStrip}
+	s.FindCuts(m)
+	if s.Cuts || s.NumTriangles() != 3 || s.VertexIndex(m, 3) != 0xFFFF {
+		t.Errorf("32-bit 0xFFFF: cuts %v, %d triangles", s.Cuts, s.NumTriangles())
+	}
+	list := Stream{Indexed: true, Index: putIndices16(m, []uint16{0, 1, 0xFFFF}), Count: 3, Topology: command.TriangleList}
+	list.FindCuts(m)
+	if list.Cuts || list.NumTriangles() != 1 {
+		t.Errorf("list: cuts %v, %d triangles", list.Cuts, list.NumTriangles())
+	}
+	plain := Stream{Start: 0xFFFD, Count: 5, Topology: command.TriangleStrip}
+	plain.FindCuts(m)
+	if plain.Cuts || plain.NumTriangles() != 3 {
+		t.Errorf("non-indexed: cuts %v, %d triangles", plain.Cuts, plain.NumTriangles())
+	}
+}
+
+// TestBatcherAcrossCuts: batches of a cut strip hold exactly the strip's
+// triangles, numbered across strips, with no cut index among their vertices.
+func TestBatcherAcrossCuts(t *testing.T) {
+	m := command.NewImage()
+	var idx []uint16
+	for k := uint16(0); k < 40; k++ {
+		idx = append(idx, k)
+		if k%7 == 6 {
+			idx = append(idx, 0xFFFF)
+		}
+	}
+	s := Stream{Indexed: true, Index: putIndices16(m, idx), Count: uint32(len(idx)), Topology: command.TriangleStrip}
+	s.FindCuts(m)
+	want := stripTriangles(m, &s)
+	if len(want) != 5*5+3 { // five strips of 7 vertices and one of 5
+		t.Fatalf("%d triangles, want 28", len(want))
+	}
+	bt, _ := NewBatcher(8)
+	var b Batch
+	var got [][3]uint32
+	for first := 0; bt.Next(m, &s, first, &b); first += b.NumTriangles() {
+		if b.FirstTriangle != len(got) {
+			t.Fatalf("batch starts at %d, want %d", b.FirstTriangle, len(got))
+		}
+		for _, tri := range b.Triangles {
+			got = append(got, [3]uint32{b.Vertices[tri[0]], b.Vertices[tri[1]], b.Vertices[tri[2]]})
+		}
+		for _, v := range b.Vertices {
+			if v == 0xFFFF {
+				t.Fatal("the cut index was fetched as a vertex")
+			}
+		}
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("batched %v\nwant %v", got, want)
 	}
 }
