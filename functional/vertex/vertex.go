@@ -73,7 +73,13 @@ func (s *Stream) FindCuts(mem command.Memory) {
 			first += int(n) - 2
 		}
 	}
-	for k := uint32(0); k < s.Count; k++ {
+	// Positions past the index buffer read 0, never a cut: only those inside
+	// it are read (a draw's count is not bounded by its buffer).
+	inside := uint64(0)
+	if size := uint64(s.Index.Format / 8); size > 0 && uint64(s.Index.Size)/size > uint64(s.Start) {
+		inside = uint64(s.Index.Size)/size - uint64(s.Start)
+	}
+	for k := uint32(0); uint64(k) < min(uint64(s.Count), inside); k++ {
 		if s.rawIndex(mem, k) == cut {
 			s.Cuts = true
 			end(k)

@@ -289,6 +289,20 @@ func TestStripCuts(t *testing.T) {
 	}
 }
 
+// TestCutsPastTheBuffer: a draw may count more indices than its buffer holds
+// (those past it read 0, never a cut); FindCuts reads only the buffer's, and
+// the last strip runs to the draw's end.
+func TestCutsPastTheBuffer(t *testing.T) {
+	m := command.NewImage()
+	s := Stream{Indexed: true, Index: putIndices16(m, []uint16{0, 1, 2, 0xFFFF, 3, 4}), Start: 1, Count: 0xFFFFFFFF,
+		Topology: command.TriangleStrip}
+	s.FindCuts(m)
+	want := []Strip{{Pos: 3, Count: 0xFFFFFFFF - 3, First: 0}} // 1 2 | 3 4 0 0 ...: the first strip is too short
+	if !s.Cuts || !reflect.DeepEqual(s.Strips, want) || s.NumTriangles() != 0xFFFFFFFF-5 {
+		t.Errorf("cuts %v, strips %+v, %d triangles; want %+v, %d", s.Cuts, s.Strips, s.NumTriangles(), want, 0xFFFFFFFF-5)
+	}
+}
+
 // TestCutIndexIsFormatWide: 0xFFFF is a cut in a 16-bit buffer only, and
 // only strips have cuts (a list's 0xFFFF is a vertex; a non-indexed strip
 // has none).
