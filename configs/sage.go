@@ -107,8 +107,8 @@ type SageRoute struct {
 type SageConvolve struct {
 	Chips           int       `yaml:"chips" desc:"convolve chips, each a vertical swath of the screen (4 on the board)" min:"1" max:"16"`
 	Lines           int       `yaml:"lines" desc:"swath lines cached per chip (6 on the board)" min:"5" max:"64"`
-	Processors      int       `yaml:"processors" desc:"filter processors (5x5 = 25 on the board)" min:"1" max:"1024"`
-	SamplesPerCycle int       `yaml:"samples_per_cycle" desc:"samples each filter processor weighs per cycle (paper silent)" min:"1" max:"64"`
+	Processors      int       `yaml:"processors" desc:"filter processors (5x5 = 25 on the board), working in parallel: window pixel k of the 5x5 (row-major) is processor k mod processors's, and an output pixel costs the busiest processor's cycles (§7; one window pixel each at 25)" min:"1" max:"25"`
+	SamplesPerCycle int       `yaml:"samples_per_cycle" desc:"samples each filter processor weighs per cycle (paper silent): at 25 processors an output pixel of n samples costs ceil(n / samples_per_cycle) cycles" min:"1" max:"64"`
 	Filter          string    `yaml:"filter" desc:"reconstruction filter: mitchell (Mitchell-Netravali B = C = 1/3, radius 2), cylinder (diameter 4), laplacian (sharpening), gaussian, box (a disc of one pixel), or table (the 256 coefficients of table)" oneof:"mitchell,cylinder,laplacian,gaussian,box,table"`
 	Radius          float64   `yaml:"radius" desc:"filter radius (0: the filter's own); the 5x5 window holds at most 2.5" unit:"pixels" min:"0" max:"1000"`
 	Table           []float64 `yaml:"table" desc:"the 256 coefficients of filter: table, indexed by the 8-bit float squared distance"`
