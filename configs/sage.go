@@ -82,18 +82,19 @@ type SageSched struct {
 
 // SageSampleBuffer is the 3DRAM sample buffer.
 type SageSampleBuffer struct {
-	Interleaves          int `yaml:"interleaves" desc:"independent interleaves (8 on the board), half on each sched" min:"2" max:"64"`
-	ChipsPerInterleave   int `yaml:"chips_per_interleave" desc:"3DRAM chips sharing an interleave's bus (4 on the board)" min:"1" max:"16"`
-	CapacitySamples      int `yaml:"capacity_samples" desc:"samples one buffer holds (double-buffered with z): 1280x1024 at 8 per pixel on the board (§3.5)" unit:"samples" min:"1" max:"1073741824"`
-	CacheBlocks          int `yaml:"cache_blocks" desc:"3DRAM cache blocks per chip" min:"1" max:"65536"`
-	BlockSamples         int `yaml:"block_samples" desc:"samples in a 3DRAM cache block" unit:"samples" min:"1" max:"65536" pow2:"true"`
-	WriteCycles          int `yaml:"write_cycles" desc:"cycles of a sample write that hits the cache (z compare and blend inside the chip)" unit:"cycles" min:"1" max:"1000"`
-	FillCycles           int `yaml:"fill_cycles" desc:"cycles to bring a block into the cache" unit:"cycles" min:"0" max:"100000"`
-	WritebackCycles      int `yaml:"writeback_cycles" desc:"cycles to write a dirty block back" unit:"cycles" min:"0" max:"100000"`
-	PageMissCycles       int `yaml:"page_miss_cycles" desc:"extra cycles when a fill opens another DRAM page" unit:"cycles" min:"0" max:"100000"`
-	Banks                int `yaml:"banks" desc:"DRAM banks per 3DRAM chip, each with one open page" min:"1" max:"64"`
-	PageSamples          int `yaml:"page_samples" desc:"samples in a 3DRAM page (a multiple of block_samples)" unit:"samples" min:"1" max:"1048576"`
-	ClearSamplesPerCycle int `yaml:"clear_samples_per_cycle" desc:"samples an interleave clears per cycle (fast clear)" min:"1" max:"1048576"`
+	Interleaves          int    `yaml:"interleaves" desc:"independent interleaves (8 on the board), half on each sched" min:"2" max:"64"`
+	ChipsPerInterleave   int    `yaml:"chips_per_interleave" desc:"3DRAM chips sharing an interleave's bus (4 on the board)" min:"1" max:"16"`
+	CapacitySamples      int    `yaml:"capacity_samples" desc:"samples one buffer holds (double-buffered with z): 1280x1024 at 8 per pixel on the board (§3.5)" unit:"samples" min:"1" max:"1073741824"`
+	CacheBlocks          int    `yaml:"cache_blocks" desc:"3DRAM cache blocks per chip" min:"1" max:"65536"`
+	BlockSamples         int    `yaml:"block_samples" desc:"samples in a 3DRAM cache block" unit:"samples" min:"1" max:"65536" pow2:"true"`
+	WriteCycles          int    `yaml:"write_cycles" desc:"cycles of a sample write that hits the cache (z compare and blend inside the chip)" unit:"cycles" min:"1" max:"1000"`
+	FillCycles           int    `yaml:"fill_cycles" desc:"cycles to bring a block into the cache" unit:"cycles" min:"0" max:"100000"`
+	WritebackCycles      int    `yaml:"writeback_cycles" desc:"cycles to write a dirty block back" unit:"cycles" min:"0" max:"100000"`
+	PageMissCycles       int    `yaml:"page_miss_cycles" desc:"extra cycles when a fill opens another DRAM page" unit:"cycles" min:"0" max:"100000"`
+	Banks                int    `yaml:"banks" desc:"DRAM banks per 3DRAM chip, each with one open page" min:"1" max:"64"`
+	PageSamples          int    `yaml:"page_samples" desc:"samples in a 3DRAM page (a multiple of block_samples)" unit:"samples" min:"1" max:"1048576"`
+	ClearSamplesPerCycle int    `yaml:"clear_samples_per_cycle" desc:"samples an interleave clears per cycle (fast clear)" min:"1" max:"1048576"`
+	Map                  string `yaml:"map" desc:"which interleave and chip hold a sample: sample (default): the raster's samples in list order dealt to the 32 chips in turn, a pixel's samples over every interleave; pixel (§3.4-3.6: pixel interleaved): a pixel's samples in one interleave, (x mod interleaves/2) + interleaves/2 x (y mod 2) (a 4x2 tile on the board), sample s in its chip s mod chips_per_interleave" oneof:"sample,pixel"`
 }
 
 // SageRoute is the route chips.
@@ -107,8 +108,8 @@ type SageRoute struct {
 type SageConvolve struct {
 	Chips           int       `yaml:"chips" desc:"convolve chips, each a vertical swath of the screen (4 on the board)" min:"1" max:"16"`
 	Lines           int       `yaml:"lines" desc:"swath lines cached per chip (6 on the board)" min:"5" max:"64"`
-	Processors      int       `yaml:"processors" desc:"filter processors (5x5 = 25 on the board)" min:"1" max:"1024"`
-	SamplesPerCycle int       `yaml:"samples_per_cycle" desc:"samples each filter processor weighs per cycle (paper silent)" min:"1" max:"64"`
+	Processors      int       `yaml:"processors" desc:"filter processors (5x5 = 25 on the board), working in parallel: window pixel k of the 5x5 (row-major) is processor k mod processors's, and an output pixel costs the busiest processor's cycles (§7; one window pixel each at 25)" min:"1" max:"25"`
+	SamplesPerCycle int       `yaml:"samples_per_cycle" desc:"samples each filter processor weighs per cycle (paper silent): at 25 processors an output pixel of n samples costs ceil(n / samples_per_cycle) cycles" min:"1" max:"64"`
 	Filter          string    `yaml:"filter" desc:"reconstruction filter: mitchell (Mitchell-Netravali B = C = 1/3, radius 2), cylinder (diameter 4), laplacian (sharpening), gaussian, box (a disc of one pixel), or table (the 256 coefficients of table)" oneof:"mitchell,cylinder,laplacian,gaussian,box,table"`
 	Radius          float64   `yaml:"radius" desc:"filter radius (0: the filter's own); the 5x5 window holds at most 2.5" unit:"pixels" min:"0" max:"1000"`
 	Table           []float64 `yaml:"table" desc:"the 256 coefficients of filter: table, indexed by the 8-bit float squared distance"`
@@ -261,8 +262,8 @@ func (c *Config) CheckFrame(width, height, samples int) error {
 			Msg: fmt.Sprintf("%d samples: a frame of %d samples per pixel needs a FIFO of at least one pixel's samples", f, samples)}
 	}
 	sb := c.Sage.SampleBuffer
-	geo := samplebuffer.Geometry{Width: width, Height: height, Samples: samples, Interleaves: sb.Interleaves,
-		ChipsPerInterleave: sb.ChipsPerInterleave}
+	geo := c.sageGeometry()
+	geo.Width, geo.Height, geo.Samples = width, height, samples
 	if err := geo.Validate(int64(sb.CapacitySamples)); err != nil {
 		return &Error{File: file, Line: c.lines["sage.sample_buffer.capacity_samples"],
 			Field: "sage.sample_buffer.capacity_samples", Msg: err.Error()}
@@ -288,6 +289,7 @@ func (c *Config) videoChannelsError(ow, oh int, err error) error {
 // 1x1 raster at 1 sample over the configured interleaves and chips.
 func (c *Config) sageGeometry() samplebuffer.Geometry {
 	sb := &c.Sage.SampleBuffer
+	m, _ := samplebuffer.ParseMap(sb.Map) // validated (oneof)
 	return samplebuffer.Geometry{Width: 1, Height: 1, Samples: 1, Interleaves: sb.Interleaves,
-		ChipsPerInterleave: sb.ChipsPerInterleave}
+		ChipsPerInterleave: sb.ChipsPerInterleave, Map: m}
 }

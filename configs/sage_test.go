@@ -81,6 +81,8 @@ func TestSageErrors(t *testing.T) {
 			`m.yaml:3: sage.fill.pixel_rate: "bogus" is the semantic of no pixel shader input of the shader library (have color, normal, pin, slide0, slide1, slide2, slide3, tangent, texcoord, worldpos)`},
 		{"hiz", "machine: sage\nhiz: {mode: zmask}\n",
 			"m.yaml:2: hiz.mode: zmask: the SAGE machine keeps z in its 3DRAM sample buffer and has no HiZ units: set off"},
+		{"map", "machine: sage\nsage:\n  sample_buffer:\n    map: chip\n",
+			`m.yaml:4: sage.sample_buffer.map: "chip" is not one of sample, pixel`},
 		{"odd interleaves", "machine: sage\nsage:\n  sample_buffer: {interleaves: 7}\n",
 			"m.yaml:3: sage.sample_buffer.interleaves: 7: the two sched chips serve half of the interleaves each"},
 		{"filter name", "machine: sage\nsage:\n  convolve: {filter: lanczos}\n",

@@ -33,7 +33,8 @@ func sum(st map[string]float64, prefix, counter string) float64 {
 // (four pipes, unordered rendering of order-independent draws) at 8 samples,
 // one pipe with the narrowest FIFOs and a hysteresis of one sample at 1, every
 // draw ordered, a barrier before every draw, the board at 16 and at 1, one
-// pipe at 16, two pipes at 8, the board's two video channels (the left and
+// pipe at 16, two pipes at 8, the pixel-interleaved map (at 8, at 16 on three
+// pipes, at 1 on 4 interleaves of 3 chips), the board's two video channels (the left and
 // right halves, two convolve chips each) at 8 and, with three chips (1 + 2)
 // and strict timing, at 4; and behind a slow command bus.
 var sageMachines = []struct {
@@ -56,6 +57,13 @@ sage:
 	{"one-sample", "machine: sage\n", 1, []string{"room", "overdraw", "foliage", "texmodes"}},
 	{"one-pipe-sixteen", "machine: sage\nsage: {pipes: 1}\n", 16, []string{"room", "foliage", "depthwrite"}},
 	{"two-pipes-eight", "machine: sage\nsage: {pipes: 2}\n", 8, []string{"room", "smalltris"}},
+	// The pixel-interleaved map (sage.sample_buffer.map: pixel): a pixel's
+	// samples in one interleave; at 16 samples, 4 per chip.
+	{"pixel-map", "machine: sage\nsage: {sample_buffer: {map: pixel}}\n", 8, nil},
+	{"pixel-map-sixteen", "machine: sage\nsage: {pipes: 3, sample_buffer: {map: pixel}, sched: {hysteresis: 1}}\n", 16,
+		[]string{"room", "overdraw", "depthwrite", "particles"}},
+	{"pixel-map-one", "machine: sage\nsage: {sample_buffer: {map: pixel, interleaves: 4, chips_per_interleave: 3}}\n", 1,
+		[]string{"room", "overdraw", "foliage"}},
 	{"two-channels", "machine: sage\nsage: {video: {channels: 2}}\n", 8, nil},
 	{"two-channels-three-chips", "machine: sage\nsage: {convolve: {chips: 3}, video: {channels: 2, mode: strict}}\n", 4,
 		[]string{"room", "overdraw", "texmodes"}},
@@ -144,6 +152,34 @@ func TestSageDeterminism(t *testing.T) {
 	par.Engine = "parallel"
 	c := timed(t, par, sageFrame(t, par, "room", 64, 40, 4))
 	diffStats(t, "serial vs parallel", a, c)
+}
+
+// TestSageMaps: sage.sample_buffer.map reaches the sample fills (which
+// route each sample to its interleave) and the interleaves (its chip, row and
+// the clear's share). A 63x40 raster at 8 samples is 630 samples per chip
+// under the sample map, so every interleave clears 2520 (158 cycles at 16 a
+// cycle); under the pixel map interleaves 3 and 7 (columns x mod 4 = 3) hold
+// 15 of the 63 columns, 2400 samples (150 cycles), the others 16 (2560: 160).
+func TestSageMaps(t *testing.T) {
+	for _, m := range []string{"sample", "pixel"} {
+		cfg := machine(t, "map-"+m, "machine: sage\nsage: {sample_buffer: {map: "+m+"}}\n")
+		p, res := timedOn(t, cfg, sageFrame(t, cfg, "room", 63, 40, 8))
+		for _, pipe := range p.Sage.Pipes {
+			if got := pipe.SampleFill.Cfg.Geometry.Map.String(); got != m {
+				t.Errorf("map %s: %s has map %s", m, pipe.SampleFill.Name(), got)
+			}
+		}
+		for i, il := range p.Sage.Interleaves {
+			want := 158.0
+			if m == "pixel" {
+				want = map[bool]float64{true: 150, false: 160}[i%4 == 3]
+			}
+			clears := res.Stats[fmt.Sprintf("GPU.Interleave[%d].clears", i)]
+			if got := res.Stats[fmt.Sprintf("GPU.Interleave[%d].clear_cycles", i)]; clears < 1 || got != want*clears || il.Cfg.Geometry.Map.String() != m {
+				t.Errorf("map %s: interleave %d (map %v) took %v cycles for %v clears, want %v each", m, i, il.Cfg.Geometry.Map, got, clears, want)
+			}
+		}
+	}
 }
 
 // TestSageCapacity: a raster the sample buffer cannot hold is refused before

@@ -42,6 +42,14 @@ type Stats struct {
 	// whose samples can lie within the radius), and, for a nearest-sample
 	// fallback, every sample of the 5x5 window's existing pixels again.
 	SamplesRead uint64
+	// WindowRead splits SamplesRead by window position: WindowRead[k] counts
+	// the samples read from the window pixel at (k mod Window, k / Window)
+	// from the window's top-left corner (the centre's pixel is k = 12). On the
+	// convolve chip each window pixel's samples are weighed by its own filter
+	// processor (section 7: 25 processors, each responsible for one pixel's
+	// samples), so the growth of WindowRead[k] over one pixel is processor k's
+	// work for it.
+	WindowRead [Window * Window]uint64
 	// MACs counts colour multiply-adds: 4 (RGBA) per sample read by the filter (the
 	// paper's 400 per pixel at 5x5x4 samples); the coefficient sum is as many again
 	// divided by four and not counted.
@@ -61,6 +69,9 @@ type Stats struct {
 func (s *Stats) Add(o Stats) {
 	s.Pixels += o.Pixels
 	s.SamplesRead += o.SamplesRead
+	for k, v := range o.WindowRead {
+		s.WindowRead[k] += v
+	}
 	s.MACs += o.MACs
 	s.NegativeClamps += o.NegativeClamps
 	for i := range s.NegativeHistogram {
@@ -183,6 +194,7 @@ func (c *Convolver) Pixel10(cx, cy int32, pos Positions, src Samples, n int, st 
 				continue // off screen: contributes nothing
 			}
 			read += uint64(n) // the filter processor reads all n samples
+			st.WindowRead[(y-py+Window/2)*Window+x-px+Window/2] += uint64(n)
 			for s := 0; s < n; s++ {
 				ox, oy := pos.Offset(x, y, s)
 				k, in := c.table.Lookup(R2(int32(x)<<8+128+int32(ox), int32(y)<<8+128+int32(oy), cx, cy))
@@ -250,6 +262,7 @@ func (c *Convolver) nearest(cx, cy int32, pos Positions, src Samples, n int, st 
 					break
 				}
 				st.SamplesRead++
+				st.WindowRead[(y-py+Window/2)*Window+x-px+Window/2]++
 				ox, oy := pos.Offset(x, y, s)
 				r2 := R2(int32(x)<<8+128+int32(ox), int32(y)<<8+128+int32(oy), cx, cy)
 				if !found || r2 < bestR2 {

@@ -140,6 +140,51 @@ func TestSamplesRead(t *testing.T) {
 		if st.SamplesRead != tc.centred || st.MACs != 4*tc.centred {
 			t.Errorf("%s n=%d: read %d, MACs %d; want %d, %d", tc.kernel, tc.n, st.SamplesRead, st.MACs, tc.centred, 4*tc.centred)
 		}
+		// WindowRead splits the read by window pixel: n from each pixel read,
+		// none from the pruned ones, the centre's always read.
+		sum := uint64(0)
+		for k, v := range st.WindowRead {
+			if v != 0 && v != uint64(tc.n) {
+				t.Errorf("%s n=%d: window pixel %d read %d samples, want 0 or %d", tc.kernel, tc.n, k, v, tc.n)
+			}
+			sum += v
+		}
+		if sum != st.SamplesRead || st.WindowRead[Window*Window/2] != uint64(tc.n) {
+			t.Errorf("%s n=%d: WindowRead %v sums to %d (centre %d), want %d (centre %d)", tc.kernel, tc.n,
+				st.WindowRead, sum, st.WindowRead[Window*Window/2], st.SamplesRead, tc.n)
+		}
+	}
+}
+
+// TestWindowReadMitchell: at a pixel centre the Mitchell filter (radius 2)
+// reads every window pixel but the 4 corners; a nearest fallback reads every
+// existing window pixel's samples again, each from its own position.
+func TestWindowReadMitchell(t *testing.T) {
+	k, _ := KernelByName("mitchell")
+	conv := NewConvolver(mustTable(k))
+	src := randomField(9, 9, 8, 1)
+	var st Stats
+	conv.Pixel10(4*256+128, 4*256+128, gridPositions{8}, src, 8, &st)
+	for i, v := range st.WindowRead {
+		dx, dy := i%Window, i/Window
+		corner := (dx == 0 || dx == Window-1) && (dy == 0 || dy == Window-1)
+		if want := map[bool]uint64{true: 0, false: 8}[corner]; v != want {
+			t.Errorf("window pixel (%d, %d): read %d, want %d", dx, dy, v, want)
+		}
+	}
+	// Box at one sample 0.55 px from the centre: no sample in reach, the
+	// nearest fallback reads the whole window (the 3x3 of the box's reach
+	// first, clipped at the screen's corner).
+	var nst Stats
+	box := NewConvolver(mustTable(Box()))
+	box.Pixel10(128, 128, fixedPositions{100, 100}, randomField(6, 5, 1, 3), 1, &nst)
+	var sum uint64
+	for _, v := range nst.WindowRead {
+		sum += v
+	}
+	if nst.Nearest != 1 || sum != nst.SamplesRead || nst.WindowRead[Window*Window/2] != 2 || nst.WindowRead[Window*Window-1] != 1 {
+		t.Errorf("nearest fallback: Nearest %d, WindowRead %v (sum %d), SamplesRead %d; want 1, centre 2, corner 1",
+			nst.Nearest, nst.WindowRead, sum, nst.SamplesRead)
 	}
 }
 

@@ -79,7 +79,9 @@
 // not allocate. Convolver.SamplesPerPixel(n) is the most samples one output pixel
 // reads (25 x 16 = 400 at 16 samples for a radius above sqrt(2), the paper's "400
 // samples per output pixel"); Stats.SamplesRead counts n per existing window pixel
-// (plus the window again for a nearest fallback), Stats.MACs 4 per sample read.
+// (plus the window again for a nearest fallback), Stats.WindowRead the same split
+// by window position (one filter processor's work each), Stats.MACs 4 per sample
+// read.
 //
 // # Choices where the paper is silent
 //

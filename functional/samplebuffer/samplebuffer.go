@@ -4,13 +4,28 @@
 // that adjacent samples of a pixel's list sit in different packages, and the
 // capacity that bounds resolution times density.
 //
-// The paper does not give the map from a sample to its chip. The choice made
-// here (docs: configs/README.md, sage.sample_buffer): number the samples of
-// the raster in list order, g = (y*Width + x)*Samples + s; the sample lives in
-// chip g mod Chips, which belongs to interleave chip mod Interleaves (so that
-// consecutive samples also go to different interleaves and spread the write
-// load), at row g / Chips of that chip. A pixel's samples are therefore in
-// min(Samples, Chips) different packages.
+// The paper does not give the arithmetic of the map from a sample to its chip;
+// it calls the buffer "pixel interleaved" (§3.4, §3.6) with the samples of a
+// list "interleaved per-sample" over packages (§3.5). Two maps are modelled
+// (Geometry.Map; docs: configs/README.md, sage.sample_buffer.map). Chip c of
+// the board is chip c / Interleaves of interleave c mod Interleaves under both.
+//
+//   - MapSample (the default): number the samples of the raster in list order,
+//     g = (y*Width + x)*Samples + s; the sample lives in chip g mod Chips,
+//     which belongs to interleave chip mod Interleaves (so that consecutive
+//     samples also go to different interleaves and spread the write load), at
+//     row g / Chips of that chip. A pixel's samples are therefore in
+//     min(Samples, Chips) different packages and min(Samples, Interleaves)
+//     interleaves.
+//   - MapPixel: all of a pixel's samples are in one interleave, chosen by the
+//     pixel's position in a tile of Interleaves/2 x 2 pixels (4x2 on the
+//     board): interleave (x mod a) + a*(y mod 2), a = Interleaves/2, so that
+//     any 4x2 block of pixels touches every interleave once. Sample s of the
+//     list is in chip s mod ChipsPerInterleave of the interleave (adjacent
+//     samples in different packages), at row rank*m + s / ChipsPerInterleave,
+//     rank being the pixel's place in its interleave's pixels in raster order
+//     ((y/2)*columns + x/a, columns the interleave's pixels per line) and m
+//     the samples per pixel that chip holds: each chip's rows are dense.
 package samplebuffer
 
 import "fmt"
@@ -25,11 +40,48 @@ const (
 	DefaultCapacity = 1280 * 1024 * 8
 )
 
+// Map is how samples are dealt to interleaves and chips (see the package
+// documentation).
+type Map uint8
+
+const (
+	// MapSample deals the raster's samples in list order to the chips in turn:
+	// a pixel's samples are spread over the interleaves.
+	MapSample Map = iota
+	// MapPixel puts a pixel's samples in one interleave chosen by its position
+	// (a tile of Interleaves/2 x 2 pixels), its list over that interleave's
+	// chips.
+	MapPixel
+)
+
+// Maps are the maps' names, by Map (sage.sample_buffer.map).
+var Maps = [...]string{MapSample: "sample", MapPixel: "pixel"}
+
+// String is the map's name.
+func (m Map) String() string {
+	if int(m) < len(Maps) {
+		return Maps[m]
+	}
+	return fmt.Sprintf("Map(%d)", int(m))
+}
+
+// ParseMap returns the map of a name of Maps.
+func ParseMap(name string) (Map, error) {
+	for i, n := range Maps {
+		if n == name {
+			return Map(i), nil
+		}
+	}
+	return 0, fmt.Errorf("map %q is not one of sample, pixel", name)
+}
+
 // Geometry is a sample buffer holding a Width x Height raster at Samples per
-// pixel over Interleaves x ChipsPerInterleave chips.
+// pixel over Interleaves x ChipsPerInterleave chips, its samples placed by
+// Map.
 type Geometry struct {
 	Width, Height, Samples          int
 	Interleaves, ChipsPerInterleave int
+	Map                             Map
 }
 
 // Validate checks the geometry against capacity, the samples one buffer
@@ -38,6 +90,10 @@ func (g Geometry) Validate(capacity int64) error {
 	switch {
 	case g.Interleaves < 1 || g.ChipsPerInterleave < 1:
 		return fmt.Errorf("interleaves: %d interleaves of %d chips: want at least one of one", g.Interleaves, g.ChipsPerInterleave)
+	case g.Map > MapPixel:
+		return fmt.Errorf("map: %v is not one of sample, pixel", g.Map)
+	case g.Map == MapPixel && g.Interleaves%2 != 0:
+		return fmt.Errorf("interleaves: %d: the pixel map tiles the interleaves over 2 pixel rows, so their number must be even", g.Interleaves)
 	case g.Width < 1 || g.Height < 1:
 		return fmt.Errorf("resolution: %dx%d is empty", g.Width, g.Height)
 	case g.Samples < 1 || g.Samples > 16:
@@ -71,17 +127,89 @@ func (g Geometry) index(x, y, s int) int64 {
 	return (int64(y)*int64(g.Width)+int64(x))*int64(g.Samples) + int64(s)
 }
 
-// Chip returns the chip (0 to Chips()-1) holding sample s of pixel (x, y).
-func (g Geometry) Chip(x, y, s int) int { return int(g.index(x, y, s) % int64(g.Chips())) }
+// tileWidth is the pixel map's tile width: Interleaves/2 pixels (by 2 rows).
+func (g Geometry) tileWidth() int { return max(1, g.Interleaves/2) }
+
+// Chip returns the chip (0 to Chips()-1) holding sample s of pixel (x, y):
+// chip ChipInInterleave of interleave Interleave, numbered interleave +
+// Interleaves x chip in interleave.
+func (g Geometry) Chip(x, y, s int) int {
+	if g.Map == MapPixel {
+		return g.Interleave(x, y, s) + g.Interleaves*g.ChipInInterleave(x, y, s)
+	}
+	return int(g.index(x, y, s) % int64(g.Chips()))
+}
 
 // Interleave returns the interleave holding sample s of pixel (x, y).
-func (g Geometry) Interleave(x, y, s int) int { return g.Chip(x, y, s) % g.Interleaves }
+func (g Geometry) Interleave(x, y, s int) int {
+	if g.Map == MapPixel {
+		a := g.tileWidth()
+		return x%a + a*(y%2)
+	}
+	return g.Chip(x, y, s) % g.Interleaves
+}
+
+// ChipInInterleave returns the chip (0 to ChipsPerInterleave-1) of its
+// interleave holding sample s of pixel (x, y).
+func (g Geometry) ChipInInterleave(x, y, s int) int {
+	if g.Map == MapPixel {
+		return s % g.ChipsPerInterleave
+	}
+	return g.Chip(x, y, s) / g.Interleaves
+}
+
+// columns is how many pixels of a line of the pixel map's interleave i are
+// on the screen; lines how many lines hold its pixels.
+func (g Geometry) columns(i int) int64 {
+	a := g.tileWidth()
+	xi := i % a
+	return int64(max(0, (g.Width-xi+a-1)/a))
+}
+
+func (g Geometry) lines(i int) int64 {
+	yi := i / g.tileWidth()
+	return int64(max(0, (g.Height-yi+1)/2))
+}
+
+// perPixel is how many of a pixel's samples chip k of an interleave holds
+// under the pixel map.
+func (g Geometry) perPixel(k int) int64 {
+	return int64(max(0, (g.Samples-k+g.ChipsPerInterleave-1)/g.ChipsPerInterleave))
+}
 
 // Row returns the sample's row inside its chip (its address in samples).
-func (g Geometry) Row(x, y, s int) int64 { return g.index(x, y, s) / int64(g.Chips()) }
+func (g Geometry) Row(x, y, s int) int64 {
+	if g.Map == MapPixel {
+		i, k := g.Interleave(x, y, s), s%g.ChipsPerInterleave
+		rank := int64(y/2)*g.columns(i) + int64(x/g.tileWidth())
+		return rank*g.perPixel(k) + int64(s/g.ChipsPerInterleave)
+	}
+	return g.index(x, y, s) / int64(g.Chips())
+}
+
+// InterleaveSamples is how many samples of the raster interleave i holds
+// (what a clear of the raster writes there).
+func (g Geometry) InterleaveSamples(i int) int64 {
+	if g.Map == MapPixel {
+		return g.columns(i) * g.lines(i) * int64(g.Samples)
+	}
+	n, chips := int64(g.Width)*int64(g.Height)*int64(g.Samples), int64(g.Chips())
+	var total int64
+	for k := 0; k < g.ChipsPerInterleave; k++ {
+		total += n / chips
+		if int64(i+k*g.Interleaves) < n%chips {
+			total++
+		}
+	}
+	return total
+}
 
 // SamplesPerChip is the rows a chip holds for the raster (the largest chip).
 func (g Geometry) SamplesPerChip() int64 {
+	if g.Map == MapPixel {
+		// Interleave 0 has the most pixels, its chip 0 the most of each.
+		return g.columns(0) * g.lines(0) * g.perPixel(0)
+	}
 	n := int64(g.Width) * int64(g.Height) * int64(g.Samples)
 	return (n + int64(g.Chips()) - 1) / int64(g.Chips())
 }

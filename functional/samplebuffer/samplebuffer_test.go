@@ -2,6 +2,103 @@ package samplebuffer
 
 import "testing"
 
+// checkMap walks every sample of g: no two share a chip and row, the chip
+// numbering agrees with Interleave and ChipInInterleave, each chip's rows are
+// below SamplesPerChip (the largest chip holds exactly that many) and each
+// interleave holds InterleaveSamples. It returns the samples per interleave.
+func checkMap(t *testing.T, g Geometry) []int64 {
+	t.Helper()
+	seen := map[[2]int64]bool{}
+	perChip := make([]int64, g.Chips())
+	perInterleave := make([]int64, g.Interleaves)
+	for y := 0; y < g.Height; y++ {
+		for x := 0; x < g.Width; x++ {
+			for s := 0; s < g.Samples; s++ {
+				c, r, i, k := g.Chip(x, y, s), g.Row(x, y, s), g.Interleave(x, y, s), g.ChipInInterleave(x, y, s)
+				if c < 0 || c >= g.Chips() || i != c%g.Interleaves || k != c/g.Interleaves {
+					t.Fatalf("%+v (%d, %d, %d): chip %d, interleave %d, chip in interleave %d", g, x, y, s, c, i, k)
+				}
+				if r < 0 || r >= g.SamplesPerChip() {
+					t.Fatalf("%+v (%d, %d, %d): row %d outside the chip's %d", g, x, y, s, r, g.SamplesPerChip())
+				}
+				if seen[[2]int64{int64(c), r}] {
+					t.Fatalf("%+v (%d, %d, %d): chip %d row %d used twice", g, x, y, s, c, r)
+				}
+				seen[[2]int64{int64(c), r}] = true
+				perChip[c]++
+				perInterleave[i]++
+			}
+		}
+	}
+	most := int64(0)
+	for _, n := range perChip {
+		most = max(most, n)
+	}
+	if most != g.SamplesPerChip() {
+		t.Errorf("%+v: the largest chip holds %d samples, SamplesPerChip %d", g, most, g.SamplesPerChip())
+	}
+	for i, n := range perInterleave {
+		if n != g.InterleaveSamples(i) {
+			t.Errorf("%+v: interleave %d holds %d samples, InterleaveSamples %d", g, i, n, g.InterleaveSamples(i))
+		}
+	}
+	return perInterleave
+}
+
+func TestMapsAreBijections(t *testing.T) {
+	for _, m := range []Map{MapSample, MapPixel} {
+		for _, wh := range [][2]int{{13, 7}, {8, 4}, {3, 1}, {1, 5}, {17, 9}} {
+			for _, n := range []int{1, 2, 3, 4, 6, 8, 16} {
+				for _, ic := range [][2]int{{8, 4}, {2, 1}, {4, 3}, {6, 2}} {
+					checkMap(t, Geometry{Width: wh[0], Height: wh[1], Samples: n, Interleaves: ic[0], ChipsPerInterleave: ic[1], Map: m})
+				}
+			}
+		}
+	}
+}
+
+// TestPixelMap: a pixel's samples are in one interleave, (x mod 4) + 4*(y mod
+// 2) on the board, sample s in chip s mod 4 of it (adjacent samples of the
+// list in different packages), rows in raster order of the interleave's
+// pixels; a raster of whole 4x2 tiles loads the interleaves evenly.
+func TestPixelMap(t *testing.T) {
+	g := Geometry{Width: 16, Height: 6, Samples: 8, Interleaves: DefaultInterleaves, ChipsPerInterleave: DefaultChipsPerInterleave, Map: MapPixel}
+	for y := 0; y < g.Height; y++ {
+		for x := 0; x < g.Width; x++ {
+			for s := 0; s < g.Samples; s++ {
+				if i, want := g.Interleave(x, y, s), x%4+4*(y%2); i != want {
+					t.Fatalf("(%d, %d, %d): interleave %d, want %d", x, y, s, i, want)
+				}
+				if k := g.ChipInInterleave(x, y, s); k != s%4 {
+					t.Fatalf("(%d, %d, %d): chip %d of the interleave, want %d", x, y, s, k, s%4)
+				}
+				if r, want := g.Row(x, y, s), int64((y/2)*4+x/4)*2+int64(s/4); r != want {
+					t.Fatalf("(%d, %d, %d): row %d, want %d", x, y, s, r, want)
+				}
+			}
+		}
+	}
+	for i, n := range checkMap(t, g) {
+		if n != 16*6*8/8 {
+			t.Errorf("interleave %d holds %d samples, want %d", i, n, 16*6*8/8)
+		}
+	}
+	if got := g.SamplesPerChip(); got != 16*6*8/32 {
+		t.Errorf("SamplesPerChip %d, want %d", got, 16*6*8/32)
+	}
+}
+
+func TestParseMap(t *testing.T) {
+	for i, n := range Maps {
+		if m, err := ParseMap(n); err != nil || m != Map(i) || m.String() != n {
+			t.Errorf("ParseMap(%q) = %v, %v", n, m, err)
+		}
+	}
+	if _, err := ParseMap("chip"); err == nil {
+		t.Error("ParseMap(chip) accepted")
+	}
+}
+
 func TestMapSpreadsSamples(t *testing.T) {
 	g := Geometry{Width: 13, Height: 7, Samples: 8, Interleaves: DefaultInterleaves, ChipsPerInterleave: DefaultChipsPerInterleave}
 	seen := map[[2]int64]bool{}
@@ -36,13 +133,16 @@ func TestValidate(t *testing.T) {
 		g    Geometry
 		want string
 	}{
-		{Geometry{1280, 1024, 8, 8, 4}, ""},
-		{Geometry{1920, 1200, 4, 8, 4}, ""},
-		{Geometry{1920, 1200, 8, 8, 4}, "resolution: 1920x1200 at 8 samples per pixel is 18432000 samples; the sample buffer holds 10485760 per buffer (double-buffered, with z)"},
-		{Geometry{64, 64, 17, 8, 4}, "samples: 17 samples per pixel outside [1, 16] (the pattern RAM holds 16)"},
-		{Geometry{64, 64, 0, 8, 4}, "samples: 0 samples per pixel outside [1, 16] (the pattern RAM holds 16)"},
-		{Geometry{0, 64, 1, 8, 4}, "resolution: 0x64 is empty"},
-		{Geometry{64, 64, 1, 0, 4}, "interleaves: 0 interleaves of 4 chips: want at least one of one"},
+		{Geometry{1280, 1024, 8, 8, 4, MapSample}, ""},
+		{Geometry{1920, 1200, 4, 8, 4, MapSample}, ""},
+		{Geometry{1920, 1200, 8, 8, 4, MapSample}, "resolution: 1920x1200 at 8 samples per pixel is 18432000 samples; the sample buffer holds 10485760 per buffer (double-buffered, with z)"},
+		{Geometry{64, 64, 17, 8, 4, MapSample}, "samples: 17 samples per pixel outside [1, 16] (the pattern RAM holds 16)"},
+		{Geometry{64, 64, 0, 8, 4, MapSample}, "samples: 0 samples per pixel outside [1, 16] (the pattern RAM holds 16)"},
+		{Geometry{0, 64, 1, 8, 4, MapSample}, "resolution: 0x64 is empty"},
+		{Geometry{64, 64, 1, 0, 4, MapSample}, "interleaves: 0 interleaves of 4 chips: want at least one of one"},
+		{Geometry{64, 64, 1, 7, 4, MapSample}, ""},
+		{Geometry{64, 64, 1, 7, 4, MapPixel}, "interleaves: 7: the pixel map tiles the interleaves over 2 pixel rows, so their number must be even"},
+		{Geometry{64, 64, 1, 8, 4, 2}, "map: Map(2) is not one of sample, pixel"},
 	}
 	for _, tc := range tests {
 		err := tc.g.Validate(DefaultCapacity)

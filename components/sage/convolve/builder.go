@@ -28,8 +28,12 @@ type Config struct {
 	Convolver                 *filter.Convolver // the filter arithmetic (required)
 	Positions                 filter.Positions  // the sample positions: the displayed frame's pattern RAM (required)
 	Lines                     int               // the swath-line buffer's capacity in source lines (at least the filter window's 5)
-	// Processors filter, each taking SamplesPerCycle samples a cycle: a pixel
-	// costs ceil(samples read / (Processors x SamplesPerCycle)) cycles.
+	// Processors (1 to 25) filter in parallel, each weighing SamplesPerCycle
+	// samples a cycle: window pixel k of the 5x5 (row-major) is processor k
+	// mod Processors's, so with the board's 25 each processor weighs one
+	// window pixel's samples (section 7) and a pixel costs the busiest
+	// processor's ceil(samples / SamplesPerCycle) cycles, at least 1: n
+	// cycles at n samples and one sample per cycle.
 	Processors, SamplesPerCycle int
 	// RequestAhead is how many source lines below the window of the output
 	// line being filtered the chip may have requested (0: only lines it needs
@@ -127,8 +131,9 @@ func (c Config) Validate() error {
 			"Stream columns [%d, %d) must be a non-empty part of the Output width %d", st.X0, st.X1, ow).
 		That(c.Lines >= filter.Window, "Lines %d must be at least the filter window's %d", c.Lines, filter.Window).
 		NotNegative("RequestAhead", c.RequestAhead).
+		InRange("Processors", c.Processors, 1, filter.Window*filter.Window).
 		FieldsAtLeast(1, c,
-			"Processors", "SamplesPerCycle", "SpanPixels", "OutputLines", "FromRouteQueue",
+			"SamplesPerCycle", "SpanPixels", "OutputLines", "FromRouteQueue",
 			"FromPrevQueue").
 		Err()
 }
@@ -145,8 +150,7 @@ func MakeBuilder() Builder { return timing.NewBuilder("convolve", DefaultConfig(
 // build makes the unit named name from a checked Env and Config.
 func build(name string, env timing.Env, cfg Config) *Comp {
 	c := &Comp{
-		step:     float64(cfg.SourceWidth) / float64(cfg.OutputWidth),
-		perCycle: cfg.Processors * cfg.SamplesPerCycle,
+		step: float64(cfg.SourceWidth) / float64(cfg.OutputWidth),
 	}
 	st := cfg.Stream
 	if st.Count == 0 {

@@ -34,9 +34,11 @@ func TestConfigValidate(t *testing.T) {
 		set(func(c *convolve.Config) { c.Stream = convolve.Stream{First: 0, Count: 2, X0: 640, X1: 1281} },
 			"convolve: Stream columns [640, 1281) must be a non-empty part of the Output width 1280"),
 		set(func(c *convolve.Config) { c.RequestAhead = -1 }, "convolve: RequestAhead -1 must not be negative"),
+		set(func(c *convolve.Config) { c.Processors = 0 }, "convolve: Processors 0 must be in [1, 25]"),
+		set(func(c *convolve.Config) { c.Processors = 26 }, "convolve: Processors 26 must be in [1, 25]"),
 	)
 	testpeer.CheckAtLeast(t, ok, "convolve", 1,
-		"Processors", "SamplesPerCycle", "SpanPixels", "OutputLines", "FromRouteQueue", "FromPrevQueue")
+		"SamplesPerCycle", "SpanPixels", "OutputLines", "FromRouteQueue", "FromPrevQueue")
 	resized := ok
 	resized.SourceWidth, resized.SourceHeight = 960, 768
 	testpeer.CheckInvalid(t, resized) // 960x768 to 1280x1024

@@ -79,6 +79,7 @@ type chainConfig struct {
 	mode                      video.Mode
 	linkWidth                 int // route -> convolve link, bytes per cycle
 	channels                  int // video channels, split vertically (0: 1)
+	processors, rate          int // filter processors and samples each weighs per cycle (0: default)
 }
 
 // chain is the route, the convolve chips and the video output, wired as the
@@ -164,6 +165,12 @@ func newChain(t testing.TB, cfg chainConfig) *chain {
 		cc.Samples, cc.Convolver, cc.Positions = cfg.n, c.conv, c.pos
 		if cfg.videoSpan > 0 {
 			cc.SpanPixels = cfg.videoSpan
+		}
+		if cfg.processors > 0 {
+			cc.Processors = cfg.processors
+		}
+		if cfg.rate > 0 {
+			cc.SamplesPerCycle = cfg.rate
 		}
 		env := timing.Env{Engine: e, Freq: 250 * sim.MHz, Halt: c.halt}
 		if cfg.convolveHz > 0 {
@@ -337,6 +344,53 @@ func TestChainEqualsDisplay(t *testing.T) {
 			}
 			if want := float64(tc.cfg.outW * tc.cfg.outH); pixels != want {
 				t.Errorf("convolve pixels %v, want %v", pixels, want)
+			}
+		})
+	}
+}
+
+// TestFilterCycles checks the processor array's cost exactly (section 7: 25
+// filter processors, each weighing the samples of one pixel of the 5x5
+// window, their partial sums added): an output pixel at n samples costs
+// ceil(n / samples per cycle) cycles, the work of the busiest processor, not
+// the window's samples shared out over 25 (the Mitchell filter's 21n of a
+// pixel centre would be ceil(21n/25): 7 cycles at 8 samples, 14 at 16). At
+// the screen's border a processor is idle, not faster. With one processor
+// the pixel costs every sample it reads.
+func TestFilterCycles(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		cfg      chainConfig
+		perPixel float64 // cycles per output pixel (0: samples read)
+	}{
+		{"8spp", chainConfig{srcW: 40, srcH: 12, outW: 40, outH: 12, n: 8, seed: 21}, 8},
+		{"16spp", chainConfig{srcW: 40, srcH: 12, outW: 40, outH: 12, n: 16, seed: 22}, 16},
+		{"4spp", chainConfig{srcW: 40, srcH: 12, outW: 40, outH: 12, n: 4, seed: 23}, 4},
+		{"1spp", chainConfig{srcW: 40, srcH: 12, outW: 40, outH: 12, n: 1, seed: 24}, 1},
+		{"step0.75", chainConfig{srcW: 30, srcH: 9, outW: 40, outH: 12, n: 8, seed: 25}, 8},
+		{"16spp2PerCycle", chainConfig{srcW: 40, srcH: 12, outW: 40, outH: 12, n: 16, seed: 26, rate: 2}, 8},
+		{"8spp3PerCycle", chainConfig{srcW: 40, srcH: 12, outW: 40, outH: 12, n: 8, seed: 27, rate: 3}, 3},
+		{"oneProcessor", chainConfig{srcW: 40, srcH: 12, outW: 40, outH: 12, n: 8, seed: 28, processors: 1}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newChain(t, tc.cfg)
+			c.run(t)
+			diffImages(t, c.video.Image(), c.want(t))
+			s := c.stats()
+			var pixels, cycles, read float64
+			for k := range c.convs {
+				n := fmt.Sprintf("Convolve[%d].", k)
+				pixels, cycles, read = pixels+s[n+"pixels"], cycles+s[n+"filter_cycles"], read+s[n+"samples_read"]
+				if s[n+"nearest"] != 0 {
+					t.Fatalf("%snearest %v: the test assumes no nearest-sample fallback", n, s[n+"nearest"])
+				}
+			}
+			want := tc.perPixel * pixels
+			if tc.perPixel == 0 {
+				want = read
+			}
+			if pixels != float64(tc.cfg.outW*tc.cfg.outH) || cycles != want {
+				t.Errorf("%v pixels cost %v cycles (%v samples read), want %v", pixels, cycles, read, want)
 			}
 		})
 	}

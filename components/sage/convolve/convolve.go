@@ -45,7 +45,6 @@ type Comp struct {
 	routeBuf    sim.Buffer
 	prevBuf     sim.Buffer
 	step        float64
-	perCycle    int // samples the processor array takes per cycle
 	outputSpans int
 
 	// Frame geometry: output swath [x0, x1), the first column of the chain's
@@ -234,8 +233,7 @@ func (c *Comp) finishSpan(cycle uint64) bool {
 // filterSpan filters the next span of the swath when its source lines are in
 // the buffer and the output queue has room. The pixels are computed at once
 // (filter.Convolver.Pixel); the span is ready when the processor array would
-// have finished them: each pixel costs ceil(samples read / (processors x
-// rate)) cycles, at least one.
+// have finished them: each pixel costs pixelCycles.
 func (c *Comp) filterSpan(now sim.VTimeInSec, cycle uint64) bool {
 	if !c.active || c.busy || c.j >= c.Cfg.OutputHeight {
 		return false
@@ -257,9 +255,9 @@ func (c *Comp) filterSpan(now sim.VTimeInSec, cycle uint64) bool {
 	cy := filter.Centre(c.j, c.step)
 	cycles := uint64(0)
 	for x := c.i; x < end; x++ {
-		before := c.fst.SamplesRead
+		before := c.fst.WindowRead
 		px := c.Cfg.Convolver.Pixel(filter.Centre(x, c.step), cy, c.Cfg.Positions, c.buf, c.Cfg.Samples, &c.fst)
-		cycles += max(1, (c.fst.SamplesRead-before+uint64(c.perCycle)-1)/uint64(c.perCycle))
+		cycles += c.pixelCycles(&before)
 		o := 4 * (x - c.i)
 		pixels[o], pixels[o+1], pixels[o+2], pixels[o+3] = px.R, px.G, px.B, px.A
 	}
@@ -283,6 +281,26 @@ func (c *Comp) filterSpan(now sim.VTimeInSec, cycle uint64) bool {
 		}
 	}
 	return true
+}
+
+// pixelCycles is what the pixel just filtered cost the processor array, given
+// the filter's per-window-pixel sample counts before it: window pixel k (of
+// the 5x5, row-major) is weighed by processor k mod Processors (one pixel per
+// processor with the board's 25, section 7), the processors work in parallel
+// and their partial sums are added, so the pixel takes the busiest
+// processor's ceil(samples / SamplesPerCycle) cycles, at least 1.
+func (c *Comp) pixelCycles(before *[filter.Window * filter.Window]uint64) uint64 {
+	var load [filter.Window * filter.Window]uint64
+	p := c.Cfg.Processors
+	for k, v := range c.fst.WindowRead {
+		load[k%p] += v - before[k]
+	}
+	peak := uint64(0)
+	for _, v := range load[:p] {
+		peak = max(peak, v)
+	}
+	r := uint64(c.Cfg.SamplesPerCycle)
+	return max(1, (peak+r-1)/r)
 }
 
 // sendChain passes line sendY down the chain: first the previous chips' spans

@@ -49,12 +49,21 @@
 // span starts when the window rows of its line are all complete (else
 // cycles_starved) and the output queue has room (else cycles_blocked). Its
 // pixels are computed at once by Convolver.Pixel over the line buffer; the span
-// is ready when the processor array would have finished: each pixel costs
-// ceil(samples read / (processors x samples per processor per cycle)) cycles,
-// at least 1. With the default 25 processors (one per window pixel, section 7)
-// at one sample per cycle, a pixel of n samples over the full 5x5 window costs
-// n cycles. A sample the filter reads that the buffer does not hold stops the
-// run with an error (it would change the image silently).
+// is ready when the processor array would have finished. Section 7: the chip
+// has 25 filter processors, each responsible for the samples of one pixel of
+// the 5x5 window, and their partial results are summed; so a pixel costs
+// the busiest processor's cycles, not the window's samples shared out over
+// 25. Window pixel k (row-major) is processor k mod Processors's
+// (Processors 1 to 25; one pixel each with the default 25), a processor
+// weighs SamplesPerCycle samples a cycle, and a pixel costs the most
+// ceil(samples read from its window pixels / SamplesPerCycle) of any
+// processor, at least 1 (filter.Stats.WindowRead gives the samples read per
+// window pixel). With the default 25 processors at one sample per cycle a
+// pixel of n samples costs exactly n cycles, whether the filter reads the
+// full 5x5 window, prunes its corners (Mitchell, radius 2: 21 pixels) or is
+// clipped at the screen's border: the centre pixel's processor always weighs
+// n samples. A sample the filter reads that the buffer does not hold stops
+// the run with an error (it would change the image silently).
 //
 // The video chain (section 3.7: "each chip inserts its portion of the scan
 // line into the aggregate stream"): for each output line in order, the chip

@@ -13,7 +13,7 @@ import (
 type Config struct {
 	Index    int                   // the interleave's index in the sample buffer (its Partition in DrawDone and Done)
 	Pipes    int                   // the render pipes: the MarkDrawEnd markers a draw needs
-	Geometry samplebuffer.Geometry // the sample buffer's map (raster, density, interleaves and chips per interleave)
+	Geometry samplebuffer.Geometry // the sample buffer's map (raster, density, interleaves and chips per interleave, Map)
 	// BlocksPerChip and SamplesPerBlock (a power of two) are each chip's
 	// pixel-buffer cache.
 	BlocksPerChip, SamplesPerBlock int

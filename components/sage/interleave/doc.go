@@ -38,9 +38,10 @@
 //
 // # The life of a sample
 //
-// The sample's chip and row come from samplebuffer.Geometry (Chip(x, y, s) /
-// Interleaves is the chip within the interleave; a sample of another
-// interleave, or outside the raster, is a protocol error); its block is row /
+// The sample's interleave, chip within the interleave and row come from
+// samplebuffer.Geometry (Interleave, ChipInInterleave and Row of (x, y, s),
+// under its Map; a sample of another interleave, or outside the raster, is a
+// protocol error); its block is row /
 // SamplesPerBlock, its page block / BlocksPerPage, its bank page mod
 // BanksPerChip. The chip's tags (timing.TagArray, BlocksPerChip blocks, fully
 // associative, LRU) are looked up: a hit costs WriteCycles; a miss adds the

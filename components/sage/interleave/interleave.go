@@ -181,12 +181,11 @@ func (c *Comp) locate(x, y, s int) (int, uint64, error) {
 		return 0, 0, fmt.Errorf("sample (%d, %d, %d) outside the %dx%d sample buffer at %d samples", x, y, s,
 			g.Width, g.Height, g.Samples)
 	}
-	ch := g.Chip(x, y, s)
-	if i := ch % g.Interleaves; i != c.Cfg.Index {
+	if i := g.Interleave(x, y, s); i != c.Cfg.Index {
 		return 0, 0, fmt.Errorf("sample (%d, %d, %d) belongs to interleave %d", x, y, s, i)
 	}
 	row := uint64(g.Row(x, y, s))
-	return ch / g.Interleaves, row / c.spb * c.spb, nil
+	return g.ChipInInterleave(x, y, s), row / c.spb * c.spb, nil
 }
 
 // access is a DRAM access of block on chip k: a page miss when its bank has
@@ -417,20 +416,11 @@ func (c *Comp) startControlTask(kind, msgID string) {
 }
 
 // clearSamples returns the samples of target t that live in this interleave
-// (the map numbers the samples of the raster and deals them to the chips in
-// turn).
+// (samplebuffer.Geometry.InterleaveSamples of t's raster under the map).
 func (c *Comp) clearSamples(t command.Target) uint64 {
-	n := uint64(t.Width) * uint64(t.Height) * uint64(max(t.Samples, 1))
-	chips := uint64(c.Cfg.Geometry.Chips())
-	var total uint64
-	for k := 0; k < c.Cfg.Geometry.ChipsPerInterleave; k++ {
-		ch := uint64(c.Cfg.Index + k*c.Cfg.Geometry.Interleaves)
-		total += n / chips
-		if ch < n%chips {
-			total++
-		}
-	}
-	return total
+	g := c.Cfg.Geometry
+	g.Width, g.Height, g.Samples = int(t.Width), int(t.Height), max(int(t.Samples), 1)
+	return uint64(g.InterleaveSamples(c.Cfg.Index))
 }
 
 // account sets the activity from this cycle on (unless an operation already

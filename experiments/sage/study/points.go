@@ -17,6 +17,7 @@ type plan struct {
 
 	fillScenes  []string // tables 2 and 7
 	fillSamples []int
+	fillMaps    []string // table 7: the fill points again under these sample buffer maps (sage.sample_buffer.map)
 
 	video []videoCase // table 3 (on the triangle scene)
 
@@ -73,7 +74,7 @@ func makePlan(o Options) plan {
 	p := plan{w: 480, h: 270,
 		triScenes: []string{"smalltris", "room"}, pipes: []int{1, 2, 3, 4}, triSamples: 8,
 		batches:    []int{32, 64, 128, 256},
-		fillScenes: []string{"overdraw", "room"}, fillSamples: []int{1, 4, 8, 16},
+		fillScenes: []string{"overdraw", "room"}, fillSamples: []int{1, 4, 8, 16}, fillMaps: []string{"pixel"},
 		filterScenes: []string{"room", "smalltris", "overdraw"}, fw: 320, fh: 180, filterSamples: 8,
 		checkScenes: []string{"room", "smalltris", "triangle"}, cw: 320, ch: 180,
 		orderScenes: []string{"overdraw", "room"}, modes: orderModes, orderSamples: 8,
@@ -148,6 +149,7 @@ type point struct {
 	pipes   int
 	mode    string
 	hyst    int
+	smap    string // sage.sample_buffer.map ("": the configuration's)
 	video   videoCase
 }
 
@@ -163,6 +165,13 @@ func (p plan) points() []point {
 	for _, s := range p.fillScenes {
 		for _, n := range p.fillSamples {
 			ps = append(ps, point{kind: kindFill, name: fmt.Sprintf("fill-%s-%d", s, n), scene: s, samples: n})
+		}
+	}
+	for _, m := range p.fillMaps {
+		for _, s := range p.fillScenes {
+			for _, n := range p.fillSamples {
+				ps = append(ps, point{kind: kindFill, name: fillName(s, n, m), scene: s, samples: n, smap: m})
+			}
 		}
 	}
 	for _, v := range p.video {
@@ -214,11 +223,23 @@ func (pt point) machineYAML() string {
 			f = append(f, fmt.Sprintf("sample_buffer: {capacity_samples: %d}", v.Capacity))
 		}
 	}
+	if pt.smap != "" {
+		f = append(f, fmt.Sprintf("sample_buffer: {map: %s}", pt.smap))
+	}
 	y := "machine: sage\n"
 	if len(f) > 0 {
 		y += "sage:\n  " + strings.Join(f, "\n  ") + "\n"
 	}
 	return y
+}
+
+// fillName names the fill point of scene at n samples under sample buffer map
+// m ("" or "sample": the configuration's, "fill-room-8"; else "fill-room-8-pixel").
+func fillName(scene string, n int, m string) string {
+	if m == "" || m == "sample" {
+		return fmt.Sprintf("fill-%s-%d", scene, n)
+	}
+	return fmt.Sprintf("fill-%s-%d-%s", scene, n, m)
 }
 
 // videoName is a video point's name.
