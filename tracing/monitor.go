@@ -38,16 +38,23 @@ type Monitor struct {
 	srv      *http.Server
 	loopback bool
 
-	mu     sync.Mutex
-	runs   []*MonitorRun
-	paused bool
+	// Two locks, never held in the other order: pauseMu serializes pause and
+	// continue (it is held while Pause waits for the engine's current event
+	// to end); mu guards the runs and what they show, and is taken inside
+	// that event by Progress (MonitorRun.update), so it is never held while
+	// the engine is paused or continued.
+	pauseMu sync.Mutex
+	mu      sync.Mutex
+	runs    []*MonitorRun
+	paused  bool // written under both locks
 }
 
 // MonitorRun is one simulation's entry in a Monitor.
 type MonitorRun struct {
 	m      *Monitor
 	engine sim.Engine
-	paused bool // the monitor paused engine and has not continued it
+	paused bool // the monitor paused engine and has not continued it (pauseMu)
+	closed bool // finish ran: no more pause (pauseMu)
 	// state is what the page shows; written by Progress in the simulation.
 	state runState
 }
@@ -132,10 +139,12 @@ func (m *Monitor) Close() error {
 // AddRun adds a simulation of draws draws on engine; buffers (nil: none)
 // lists its buffers. A run added while the monitor is paused starts paused.
 func (m *Monitor) AddRun(name string, draws int, engine sim.Engine, buffers func() []timing.BufferState) *MonitorRun {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.pauseMu.Lock()
+	defer m.pauseMu.Unlock()
 	r := &MonitorRun{m: m, engine: engine, state: runState{Name: name, Draws: draws, buffers: buffers}}
+	m.mu.Lock()
 	m.runs = append(m.runs, r)
+	m.mu.Unlock()
 	if m.paused {
 		r.pause(true)
 	}
@@ -159,18 +168,22 @@ func (r *MonitorRun) update(done int, cycle uint64, finished bool) {
 
 // finish marks the run finished; it no longer takes pause and continue.
 func (r *MonitorRun) finish() {
-	r.m.mu.Lock()
-	defer r.m.mu.Unlock()
+	r.m.pauseMu.Lock()
 	r.pause(false)
+	r.closed = true
+	r.m.pauseMu.Unlock()
+	r.m.mu.Lock()
 	r.state.Finished = true
+	r.m.mu.Unlock()
 }
 
 // pause pauses or continues the run's engine once (gfxsim's engines ignore a
-// second Pause, but Akita's parallel engine deadlocks on one); the monitor's
-// lock is held.
+// second Pause, but Akita's parallel engine deadlocks on one); pauseMu is
+// held, mu is not (Pause waits for the engine's current event, which may be
+// Progress waiting for mu).
 func (r *MonitorRun) pause(p bool) {
 	switch {
-	case p && !r.paused && !r.state.Finished:
+	case p && !r.paused && !r.closed && !r.finished():
 		r.engine.Pause()
 		r.paused = true
 	case !p && r.paused:
@@ -179,11 +192,21 @@ func (r *MonitorRun) pause(p bool) {
 	}
 }
 
+// finished reports whether Progress saw the run finish.
+func (r *MonitorRun) finished() bool {
+	r.m.mu.Lock()
+	defer r.m.mu.Unlock()
+	return r.state.Finished
+}
+
 func (m *Monitor) setPaused(p bool) {
+	m.pauseMu.Lock()
+	defer m.pauseMu.Unlock()
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	m.paused = p
-	for _, r := range m.runs {
+	runs := append([]*MonitorRun(nil), m.runs...)
+	m.mu.Unlock()
+	for _, r := range runs {
 		r.pause(p)
 	}
 }

@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sarchlab/akita/v3/sim"
+
 	"github.com/gfxsim/gfxsim/configs"
 	"github.com/gfxsim/gfxsim/scene"
 	"github.com/gfxsim/gfxsim/scene/driver"
@@ -108,6 +110,60 @@ func TestMonitorPauseContinue(t *testing.T) {
 		}
 	}
 }
+
+// A pause that arrives while the engine runs a progress sample (Progress calls
+// MonitorRun.update inside its event, holding the engine's pause lock) waits
+// for that event and pauses the run; it deadlocked when the monitor held its
+// lock while pausing the engine, which update also takes.
+func TestPauseDuringProgressSample(t *testing.T) {
+	m, err := StartMonitor(DefaultMonitorAddr, io.Discard) // closed at the end: a deadlocked one could not be
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := "http://" + m.Addr().String()
+	e := timing.NewSerialEngine()
+	inEvent := make(chan struct{})
+	var run *MonitorRun
+	run = m.AddRun("A", 1, e, func() []timing.BufferState {
+		close(inEvent)
+		time.Sleep(200 * time.Millisecond) // the pause request arrives meanwhile and waits for the event
+		return nil
+	})
+	e.Schedule(monitorEvent{func() { run.update(0, 1, false) }})
+	ran := make(chan struct{})
+	go func() { e.Run(); close(ran) }()
+	<-inEvent
+	paused := make(chan monitorStatus)
+	go func() {
+		r, err := http.Post(base+"/api/pause", "text/plain", nil)
+		var s monitorStatus
+		if err == nil {
+			json.NewDecoder(r.Body).Decode(&s) //nolint:errcheck // checked below
+			r.Body.Close()
+		}
+		paused <- s
+	}()
+	select {
+	case <-ran:
+	case <-time.After(10 * time.Second):
+		panic("deadlock: the run waits for the monitor's lock in update while the pause request holds it and waits for the engine")
+	}
+	if s := <-paused; !s.Paused {
+		t.Errorf("pause answered %+v, want paused", s)
+	}
+	if s := post(t, base+"/api/continue"); s.Paused {
+		t.Errorf("continue answered %+v", s)
+	}
+	m.Close()
+}
+
+// monitorEvent runs f as an event at time 0.
+type monitorEvent struct{ f func() }
+
+func (e monitorEvent) Time() sim.VTimeInSec   { return 0 }
+func (e monitorEvent) Handler() sim.Handler   { return e }
+func (e monitorEvent) IsSecondary() bool      { return false }
+func (e monitorEvent) Handle(sim.Event) error { e.f(); return nil }
 
 // On loopback, a request that names another host (DNS rebinding) is refused.
 func TestMonitorRefusesOtherHosts(t *testing.T) {
