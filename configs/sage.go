@@ -94,7 +94,7 @@ type SageSampleBuffer struct {
 	Banks                int    `yaml:"banks" desc:"DRAM banks per 3DRAM chip, each with one open page" min:"1" max:"64"`
 	PageSamples          int    `yaml:"page_samples" desc:"samples in a 3DRAM page (a multiple of block_samples)" unit:"samples" min:"1" max:"1048576"`
 	ClearSamplesPerCycle int    `yaml:"clear_samples_per_cycle" desc:"samples an interleave clears per cycle (fast clear)" min:"1" max:"1048576"`
-	Map                  string `yaml:"map" desc:"which interleave and chip hold a sample: sample (default): the raster's samples in list order dealt to the 32 chips in turn, a pixel's samples over every interleave; pixel (§3.4-3.6: pixel interleaved): a pixel's samples in one interleave, (x mod interleaves/2) + interleaves/2 x (y mod 2) (a 4x2 tile on the board), sample s in its chip s mod chips_per_interleave" oneof:"sample,pixel"`
+	Map                  string `yaml:"map" desc:"which interleave and chip hold a sample: sample (default): the raster's samples in list order dealt to the 32 chips in turn, a pixel's samples over every interleave; pixel (§3.4-3.6: pixel interleaved): a pixel's samples in one interleave, (x mod interleaves/2) + interleaves/2 x (y mod 2) (a 4x2 tile on the board), sample s in its chip s mod chips_per_interleave; line: pixel with a tile of interleaves x 1 (x mod 8: every scan line touches every interleave)" oneof:"sample,pixel,line"`
 }
 
 // SageRoute is the route chips.

@@ -82,7 +82,7 @@ func TestSageErrors(t *testing.T) {
 		{"hiz", "machine: sage\nhiz: {mode: zmask}\n",
 			"m.yaml:2: hiz.mode: zmask: the SAGE machine keeps z in its 3DRAM sample buffer and has no HiZ units: set off"},
 		{"map", "machine: sage\nsage:\n  sample_buffer:\n    map: chip\n",
-			`m.yaml:4: sage.sample_buffer.map: "chip" is not one of sample, pixel`},
+			`m.yaml:4: sage.sample_buffer.map: "chip" is not one of sample, pixel, line`},
 		{"odd interleaves", "machine: sage\nsage:\n  sample_buffer: {interleaves: 7}\n",
 			"m.yaml:3: sage.sample_buffer.interleaves: 7: the two sched chips serve half of the interleaves each"},
 		{"filter name", "machine: sage\nsage:\n  convolve: {filter: lanczos}\n",

@@ -64,6 +64,10 @@ sage:
 		[]string{"room", "overdraw", "depthwrite", "particles"}},
 	{"pixel-map-one", "machine: sage\nsage: {sample_buffer: {map: pixel, interleaves: 4, chips_per_interleave: 3}}\n", 1,
 		[]string{"room", "overdraw", "foliage"}},
+	// The line map: interleave x mod interleaves, here 6 of 2 chips at 4
+	// samples.
+	{"line-map", "machine: sage\nsage: {sample_buffer: {map: line, interleaves: 6, chips_per_interleave: 2}}\n", 4,
+		[]string{"room", "overdraw"}},
 	{"two-channels", "machine: sage\nsage: {video: {channels: 2}}\n", 8, nil},
 	{"two-channels-three-chips", "machine: sage\nsage: {convolve: {chips: 3}, video: {channels: 2, mode: strict}}\n", 4,
 		[]string{"room", "overdraw", "texmodes"}},
@@ -159,9 +163,11 @@ func TestSageDeterminism(t *testing.T) {
 // the clear's share). A 63x40 raster at 8 samples is 630 samples per chip
 // under the sample map, so every interleave clears 2520 (158 cycles at 16 a
 // cycle); under the pixel map interleaves 3 and 7 (columns x mod 4 = 3) hold
-// 15 of the 63 columns, 2400 samples (150 cycles), the others 16 (2560: 160).
+// 15 of the 63 columns, 2400 samples (150 cycles), the others 16 (2560:
+// 160); under the line map (interleave x mod 8) interleave 7 holds 7 of the
+// 63 columns, 2240 samples (140 cycles), the others 8 (2560: 160).
 func TestSageMaps(t *testing.T) {
-	for _, m := range []string{"sample", "pixel"} {
+	for _, m := range []string{"sample", "pixel", "line"} {
 		cfg := machine(t, "map-"+m, "machine: sage\nsage: {sample_buffer: {map: "+m+"}}\n")
 		p, res := timedOn(t, cfg, sageFrame(t, cfg, "room", 63, 40, 8))
 		for _, pipe := range p.Sage.Pipes {
@@ -171,8 +177,11 @@ func TestSageMaps(t *testing.T) {
 		}
 		for i, il := range p.Sage.Interleaves {
 			want := 158.0
-			if m == "pixel" {
+			switch m {
+			case "pixel":
 				want = map[bool]float64{true: 150, false: 160}[i%4 == 3]
+			case "line":
+				want = map[bool]float64{true: 140, false: 160}[i == 7]
 			}
 			clears := res.Stats[fmt.Sprintf("GPU.Interleave[%d].clears", i)]
 			if got := res.Stats[fmt.Sprintf("GPU.Interleave[%d].clear_cycles", i)]; clears < 1 || got != want*clears || il.Cfg.Geometry.Map.String() != m {

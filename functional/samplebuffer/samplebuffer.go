@@ -17,15 +17,22 @@
 //     row g / Chips of that chip. A pixel's samples are therefore in
 //     min(Samples, Chips) different packages and min(Samples, Interleaves)
 //     interleaves.
-//   - MapPixel: all of a pixel's samples are in one interleave, chosen by the
-//     pixel's position in a tile of Interleaves/2 x 2 pixels (4x2 on the
-//     board): interleave (x mod a) + a*(y mod 2), a = Interleaves/2, so that
-//     any 4x2 block of pixels touches every interleave once. Sample s of the
-//     list is in chip s mod ChipsPerInterleave of the interleave (adjacent
-//     samples in different packages), at row rank*m + s / ChipsPerInterleave,
-//     rank being the pixel's place in its interleave's pixels in raster order
-//     ((y/2)*columns + x/a, columns the interleave's pixels per line) and m
-//     the samples per pixel that chip holds: each chip's rows are dense.
+//   - MapPixel and MapLine: all of a pixel's samples are in one interleave,
+//     chosen by the pixel's place in a tile of a x h pixels that holds every
+//     interleave once, interleave (x mod a) + a*(y mod h). MapPixel's tile is
+//     Interleaves/2 x 2 (4x2 on the board: any 4x2 block of pixels touches
+//     every interleave, and each sched serves alternate lines); MapLine's is
+//     Interleaves x 1 (x mod 8: any 8 pixels of a line touch every
+//     interleave, so a scan line's video read, bursts a quarter scan line
+//     wide and one pixel high from the chips' 640 output pins (§3.6), draws
+//     on every interleave, where MapPixel's draws on half of them per line).
+//     Sample s of the list is in chip s mod ChipsPerInterleave of the
+//     interleave (adjacent samples in different packages; below
+//     ChipsPerInterleave samples per pixel only the first chips are used), at
+//     row rank*m + s / ChipsPerInterleave, rank being the pixel's place in
+//     its interleave's pixels in raster order ((y/h)*columns + x/a, columns
+//     the interleave's pixels per line) and m the samples per pixel that chip
+//     holds: each chip's rows are dense.
 package samplebuffer
 
 import "fmt"
@@ -48,14 +55,15 @@ const (
 	// MapSample deals the raster's samples in list order to the chips in turn:
 	// a pixel's samples are spread over the interleaves.
 	MapSample Map = iota
-	// MapPixel puts a pixel's samples in one interleave chosen by its position
-	// (a tile of Interleaves/2 x 2 pixels), its list over that interleave's
-	// chips.
+	// MapPixel puts a pixel's samples in one interleave, its place in a tile
+	// of Interleaves/2 x 2 pixels, its list over that interleave's chips.
 	MapPixel
+	// MapLine is MapPixel with a tile of Interleaves x 1 pixels.
+	MapLine
 )
 
 // Maps are the maps' names, by Map (sage.sample_buffer.map).
-var Maps = [...]string{MapSample: "sample", MapPixel: "pixel"}
+var Maps = [...]string{MapSample: "sample", MapPixel: "pixel", MapLine: "line"}
 
 // String is the map's name.
 func (m Map) String() string {
@@ -72,7 +80,7 @@ func ParseMap(name string) (Map, error) {
 			return Map(i), nil
 		}
 	}
-	return 0, fmt.Errorf("map %q is not one of sample, pixel", name)
+	return 0, fmt.Errorf("map %q is not one of sample, pixel, line", name)
 }
 
 // Geometry is a sample buffer holding a Width x Height raster at Samples per
@@ -90,10 +98,10 @@ func (g Geometry) Validate(capacity int64) error {
 	switch {
 	case g.Interleaves < 1 || g.ChipsPerInterleave < 1:
 		return fmt.Errorf("interleaves: %d interleaves of %d chips: want at least one of one", g.Interleaves, g.ChipsPerInterleave)
-	case g.Map > MapPixel:
-		return fmt.Errorf("map: %v is not one of sample, pixel", g.Map)
+	case g.Map > MapLine:
+		return fmt.Errorf("map: %v is not one of sample, pixel, line", g.Map)
 	case g.Map == MapPixel && g.Interleaves%2 != 0:
-		return fmt.Errorf("interleaves: %d: the pixel map tiles the interleaves over 2 pixel rows, so their number must be even", g.Interleaves)
+		return fmt.Errorf("interleaves: %d: the pixel map tiles the interleaves over 2 pixel lines, so their number must be even", g.Interleaves)
 	case g.Width < 1 || g.Height < 1:
 		return fmt.Errorf("resolution: %dx%d is empty", g.Width, g.Height)
 	case g.Samples < 1 || g.Samples > 16:
@@ -127,14 +135,23 @@ func (g Geometry) index(x, y, s int) int64 {
 	return (int64(y)*int64(g.Width)+int64(x))*int64(g.Samples) + int64(s)
 }
 
-// tileWidth is the pixel map's tile width: Interleaves/2 pixels (by 2 rows).
-func (g Geometry) tileWidth() int { return max(1, g.Interleaves/2) }
+// tiled reports whether the map puts a pixel's samples in one interleave by
+// the pixel's place in a tile (MapPixel, MapLine), and tile returns that
+// tile's width a and height h (a*h = Interleaves).
+func (g Geometry) tiled() bool { return g.Map == MapPixel || g.Map == MapLine }
+
+func (g Geometry) tile() (a, h int) {
+	if g.Map == MapPixel {
+		return max(1, g.Interleaves/2), 2
+	}
+	return g.Interleaves, 1
+}
 
 // Chip returns the chip (0 to Chips()-1) holding sample s of pixel (x, y):
 // chip ChipInInterleave of interleave Interleave, numbered interleave +
 // Interleaves x chip in interleave.
 func (g Geometry) Chip(x, y, s int) int {
-	if g.Map == MapPixel {
+	if g.tiled() {
 		return g.Interleave(x, y, s) + g.Interleaves*g.ChipInInterleave(x, y, s)
 	}
 	return int(g.index(x, y, s) % int64(g.Chips()))
@@ -142,9 +159,9 @@ func (g Geometry) Chip(x, y, s int) int {
 
 // Interleave returns the interleave holding sample s of pixel (x, y).
 func (g Geometry) Interleave(x, y, s int) int {
-	if g.Map == MapPixel {
-		a := g.tileWidth()
-		return x%a + a*(y%2)
+	if g.tiled() {
+		a, h := g.tile()
+		return x%a + a*(y%h)
 	}
 	return g.Chip(x, y, s) % g.Interleaves
 }
@@ -152,36 +169,36 @@ func (g Geometry) Interleave(x, y, s int) int {
 // ChipInInterleave returns the chip (0 to ChipsPerInterleave-1) of its
 // interleave holding sample s of pixel (x, y).
 func (g Geometry) ChipInInterleave(x, y, s int) int {
-	if g.Map == MapPixel {
+	if g.tiled() {
 		return s % g.ChipsPerInterleave
 	}
 	return g.Chip(x, y, s) / g.Interleaves
 }
 
-// columns is how many pixels of a line of the pixel map's interleave i are
-// on the screen; lines how many lines hold its pixels.
+// columns is how many pixels of a line a tiled map puts in interleave i
+// (on the lines that hold its pixels); lines is how many lines do.
 func (g Geometry) columns(i int) int64 {
-	a := g.tileWidth()
-	xi := i % a
-	return int64(max(0, (g.Width-xi+a-1)/a))
+	a, _ := g.tile()
+	return int64(max(0, (g.Width-i%a+a-1)/a))
 }
 
 func (g Geometry) lines(i int) int64 {
-	yi := i / g.tileWidth()
-	return int64(max(0, (g.Height-yi+1)/2))
+	a, h := g.tile()
+	return int64(max(0, (g.Height-i/a+h-1)/h))
 }
 
 // perPixel is how many of a pixel's samples chip k of an interleave holds
-// under the pixel map.
+// under a tiled map.
 func (g Geometry) perPixel(k int) int64 {
 	return int64(max(0, (g.Samples-k+g.ChipsPerInterleave-1)/g.ChipsPerInterleave))
 }
 
 // Row returns the sample's row inside its chip (its address in samples).
 func (g Geometry) Row(x, y, s int) int64 {
-	if g.Map == MapPixel {
+	if g.tiled() {
+		a, h := g.tile()
 		i, k := g.Interleave(x, y, s), s%g.ChipsPerInterleave
-		rank := int64(y/2)*g.columns(i) + int64(x/g.tileWidth())
+		rank := int64(y/h)*g.columns(i) + int64(x/a)
 		return rank*g.perPixel(k) + int64(s/g.ChipsPerInterleave)
 	}
 	return g.index(x, y, s) / int64(g.Chips())
@@ -190,7 +207,7 @@ func (g Geometry) Row(x, y, s int) int64 {
 // InterleaveSamples is how many samples of the raster interleave i holds
 // (what a clear of the raster writes there).
 func (g Geometry) InterleaveSamples(i int) int64 {
-	if g.Map == MapPixel {
+	if g.tiled() {
 		return g.columns(i) * g.lines(i) * int64(g.Samples)
 	}
 	n, chips := int64(g.Width)*int64(g.Height)*int64(g.Samples), int64(g.Chips())
@@ -206,7 +223,7 @@ func (g Geometry) InterleaveSamples(i int) int64 {
 
 // SamplesPerChip is the rows a chip holds for the raster (the largest chip).
 func (g Geometry) SamplesPerChip() int64 {
-	if g.Map == MapPixel {
+	if g.tiled() {
 		// Interleave 0 has the most pixels, its chip 0 the most of each.
 		return g.columns(0) * g.lines(0) * g.perPixel(0)
 	}

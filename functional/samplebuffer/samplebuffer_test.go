@@ -46,7 +46,7 @@ func checkMap(t *testing.T, g Geometry) []int64 {
 }
 
 func TestMapsAreBijections(t *testing.T) {
-	for _, m := range []Map{MapSample, MapPixel} {
+	for _, m := range []Map{MapSample, MapPixel, MapLine} {
 		for _, wh := range [][2]int{{13, 7}, {8, 4}, {3, 1}, {1, 5}, {17, 9}} {
 			for _, n := range []int{1, 2, 3, 4, 6, 8, 16} {
 				for _, ic := range [][2]int{{8, 4}, {2, 1}, {4, 3}, {6, 2}} {
@@ -57,34 +57,44 @@ func TestMapsAreBijections(t *testing.T) {
 	}
 }
 
-// TestPixelMap: a pixel's samples are in one interleave, (x mod 4) + 4*(y mod
-// 2) on the board, sample s in chip s mod 4 of it (adjacent samples of the
-// list in different packages), rows in raster order of the interleave's
-// pixels; a raster of whole 4x2 tiles loads the interleaves evenly.
-func TestPixelMap(t *testing.T) {
-	g := Geometry{Width: 16, Height: 6, Samples: 8, Interleaves: DefaultInterleaves, ChipsPerInterleave: DefaultChipsPerInterleave, Map: MapPixel}
-	for y := 0; y < g.Height; y++ {
-		for x := 0; x < g.Width; x++ {
-			for s := 0; s < g.Samples; s++ {
-				if i, want := g.Interleave(x, y, s), x%4+4*(y%2); i != want {
-					t.Fatalf("(%d, %d, %d): interleave %d, want %d", x, y, s, i, want)
-				}
-				if k := g.ChipInInterleave(x, y, s); k != s%4 {
-					t.Fatalf("(%d, %d, %d): chip %d of the interleave, want %d", x, y, s, k, s%4)
-				}
-				if r, want := g.Row(x, y, s), int64((y/2)*4+x/4)*2+int64(s/4); r != want {
-					t.Fatalf("(%d, %d, %d): row %d, want %d", x, y, s, r, want)
+// TestTiledMaps: under the pixel map a pixel's samples are in one interleave,
+// (x mod 4) + 4*(y mod 2) on the board, under the line map x mod 8; sample s
+// in chip s mod 4 of it (adjacent samples of the list in different packages),
+// rows in raster order of the interleave's pixels; a raster of whole tiles
+// loads the interleaves evenly.
+func TestTiledMaps(t *testing.T) {
+	for _, tc := range []struct {
+		m          Map
+		interleave func(x, y int) int
+		rank       func(x, y int) int // the pixel's place among its interleave's pixels (16x6 raster)
+	}{
+		{MapPixel, func(x, y int) int { return x%4 + 4*(y%2) }, func(x, y int) int { return (y/2)*4 + x/4 }},
+		{MapLine, func(x, y int) int { return x % 8 }, func(x, y int) int { return y*2 + x/8 }},
+	} {
+		g := Geometry{Width: 16, Height: 6, Samples: 8, Interleaves: DefaultInterleaves, ChipsPerInterleave: DefaultChipsPerInterleave, Map: tc.m}
+		for y := 0; y < g.Height; y++ {
+			for x := 0; x < g.Width; x++ {
+				for s := 0; s < g.Samples; s++ {
+					if i, want := g.Interleave(x, y, s), tc.interleave(x, y); i != want {
+						t.Fatalf("%v (%d, %d, %d): interleave %d, want %d", tc.m, x, y, s, i, want)
+					}
+					if k := g.ChipInInterleave(x, y, s); k != s%4 {
+						t.Fatalf("%v (%d, %d, %d): chip %d of the interleave, want %d", tc.m, x, y, s, k, s%4)
+					}
+					if r, want := g.Row(x, y, s), int64(tc.rank(x, y))*2+int64(s/4); r != want {
+						t.Fatalf("%v (%d, %d, %d): row %d, want %d", tc.m, x, y, s, r, want)
+					}
 				}
 			}
 		}
-	}
-	for i, n := range checkMap(t, g) {
-		if n != 16*6*8/8 {
-			t.Errorf("interleave %d holds %d samples, want %d", i, n, 16*6*8/8)
+		for i, n := range checkMap(t, g) {
+			if n != 16*6*8/8 {
+				t.Errorf("%v: interleave %d holds %d samples, want %d", tc.m, i, n, 16*6*8/8)
+			}
 		}
-	}
-	if got := g.SamplesPerChip(); got != 16*6*8/32 {
-		t.Errorf("SamplesPerChip %d, want %d", got, 16*6*8/32)
+		if got := g.SamplesPerChip(); got != 16*6*8/32 {
+			t.Errorf("%v: SamplesPerChip %d, want %d", tc.m, got, 16*6*8/32)
+		}
 	}
 }
 
@@ -141,8 +151,9 @@ func TestValidate(t *testing.T) {
 		{Geometry{0, 64, 1, 8, 4, MapSample}, "resolution: 0x64 is empty"},
 		{Geometry{64, 64, 1, 0, 4, MapSample}, "interleaves: 0 interleaves of 4 chips: want at least one of one"},
 		{Geometry{64, 64, 1, 7, 4, MapSample}, ""},
-		{Geometry{64, 64, 1, 7, 4, MapPixel}, "interleaves: 7: the pixel map tiles the interleaves over 2 pixel rows, so their number must be even"},
-		{Geometry{64, 64, 1, 8, 4, 2}, "map: Map(2) is not one of sample, pixel"},
+		{Geometry{64, 64, 1, 7, 4, MapPixel}, "interleaves: 7: the pixel map tiles the interleaves over 2 pixel lines, so their number must be even"},
+		{Geometry{64, 64, 1, 7, 4, MapLine}, ""},
+		{Geometry{64, 64, 1, 8, 4, 3}, "map: Map(3) is not one of sample, pixel, line"},
 	}
 	for _, tc := range tests {
 		err := tc.g.Validate(DefaultCapacity)

@@ -74,7 +74,7 @@ func makePlan(o Options) plan {
 	p := plan{w: 480, h: 270,
 		triScenes: []string{"smalltris", "room"}, pipes: []int{1, 2, 3, 4}, triSamples: 8,
 		batches:    []int{32, 64, 128, 256},
-		fillScenes: []string{"overdraw", "room"}, fillSamples: []int{1, 4, 8, 16}, fillMaps: []string{"pixel"},
+		fillScenes: []string{"overdraw", "room"}, fillSamples: []int{1, 4, 8, 16}, fillMaps: []string{"pixel", "line"},
 		filterScenes: []string{"room", "smalltris", "overdraw"}, fw: 320, fh: 180, filterSamples: 8,
 		checkScenes: []string{"room", "smalltris", "triangle"}, cw: 320, ch: 180,
 		orderScenes: []string{"overdraw", "room"}, modes: orderModes, orderSamples: 8,

@@ -29,7 +29,7 @@ func TestPlanMachines(t *testing.T) {
 				t.Errorf("quick %v: %s: %v", quick, pt.name, err)
 			}
 		}
-		if want := map[bool]int{false: 58, true: 18}[quick]; len(pts) != want {
+		if want := map[bool]int{false: 66, true: 20}[quick]; len(pts) != want {
 			t.Errorf("quick %v: %d points, want %d", quick, len(pts), want)
 		}
 	}
@@ -56,7 +56,7 @@ func TestQuick(t *testing.T) {
 	}
 	out := filepath.Join(dir, "single")
 	rows := map[string]int{"pipes.csv": 2, "vertex_reuse.csv": 2, "fill.csv": 2, "clear.csv": 1, "video.csv": 2,
-		"filters.csv": 5, "check.csv": 1, "order.csv": 3, "hysteresis.csv": 2, "balance.csv": 4}
+		"filters.csv": 5, "check.csv": 1, "order.csv": 3, "hysteresis.csv": 2, "balance.csv": 6}
 	tables := map[string][][]string{}
 	for name, n := range rows {
 		f, err := os.Open(filepath.Join(out, name))
@@ -96,8 +96,9 @@ func TestQuick(t *testing.T) {
 			}
 		}
 	}
-	// Table 7 has each fill point under both sample buffer maps.
-	if b := tables["balance.csv"]; len(b) == 5 && (b[1][0] != "sample" || b[3][0] != "pixel" || b[1][2] != b[3][2]) {
+	// Table 7 has each fill point under the three sample buffer maps.
+	if b := tables["balance.csv"]; len(b) == 7 && (b[1][0] != "sample" || b[3][0] != "pixel" || b[5][0] != "line" ||
+		b[1][2] != b[3][2] || b[1][2] != b[5][2]) {
 		t.Errorf("balance rows: %v", b[1:])
 	}
 	// One sample per pixel at 128x96 is well within the chips' rate.

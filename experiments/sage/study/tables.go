@@ -489,12 +489,13 @@ func tableBalance(out string, w io.Writer, p plan, by map[string]*Result) error 
 	if err := table(w, out, "balance.csv", header, rows); err != nil {
 		return err
 	}
+	where := map[string]string{"pixel": "the interleave of its place in a 4x2 tile", "line": "interleave x mod 8"}
 	for _, sm := range maps[1:] {
 		finding(w, "the busiest interleave takes %s times the mean under the sample map (%s) and %s under the %s map (%s): "+
 			"the sample map puts sample s of every pixel in interleave s mod 8, so at 8 and 16 spp every covered pixel loads "+
-			"all interleaves alike and only partial coverage unbalances them; the %s map puts a pixel's samples in the "+
-			"interleave of its place in a 4x2 tile, so the balance follows how evenly the scene covers the tiles' positions",
-			f3(worst["sample"]), worstAt["sample"], f3(worst[sm]), sm, worstAt[sm], sm)
+			"all interleaves alike and only partial coverage unbalances them; the %s map puts a pixel's samples in "+
+			"%s, so the balance follows how evenly the scene covers those places",
+			f3(worst["sample"]), worstAt["sample"], f3(worst[sm]), sm, worstAt[sm], sm, where[sm])
 		var cmpRows []string
 		for _, s := range p.fillScenes {
 			a, b := by[fillName(s, p.hystSamples, "sample")], by[fillName(s, p.hystSamples, sm)]
@@ -507,10 +508,10 @@ func tableBalance(out string, w io.Writer, p plan, by map[string]*Result) error 
 				pct(ratio(tb.Cycles, ta.Cycles))))
 		}
 		if len(cmpRows) > 0 {
-			finding(w, "at %d spp the %s map against the sample map: %s (under the pixel map a pixel's samples sit in "+
+			finding(w, "at %d spp the %s map against the sample map: %s (under the %s map a pixel's samples sit in "+
 				"consecutive rows of its interleave's chips, so its 8 samples fall in 4 cache blocks, 2 in each; under the sample map in "+
 				"8, one in each of 8 chips)", p.hystSamples, sm,
-				strings.Join(cmpRows, "; "))
+				strings.Join(cmpRows, "; "), sm)
 		}
 	}
 	return nil
