@@ -35,7 +35,11 @@
 //     holds: each chip's rows are dense.
 package samplebuffer
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/gfxsim/gfxsim/internal/enum"
+)
 
 // The shipped board's sample buffer.
 const (
@@ -62,26 +66,15 @@ const (
 	MapLine
 )
 
-// Maps are the maps' names, by Map (sage.sample_buffer.map).
-var Maps = [...]string{MapSample: "sample", MapPixel: "pixel", MapLine: "line"}
+// mapNames are the maps' names, by Map (sage.sample_buffer.map).
+var mapNames = enum.Names[Map]{Type: "Map", What: "sample buffer map", Names: []string{"sample", "pixel", "line"}, OneOf: true,
+	Exact: true}
 
 // String is the map's name.
-func (m Map) String() string {
-	if int(m) < len(Maps) {
-		return Maps[m]
-	}
-	return fmt.Sprintf("Map(%d)", int(m))
-}
+func (m Map) String() string { return mapNames.String(m) }
 
-// ParseMap returns the map of a name of Maps.
-func ParseMap(name string) (Map, error) {
-	for i, n := range Maps {
-		if n == name {
-			return Map(i), nil
-		}
-	}
-	return 0, fmt.Errorf("map %q is not one of sample, pixel, line", name)
-}
+// ParseMap returns the map named name.
+func ParseMap(name string) (Map, error) { return mapNames.Parse(name) }
 
 // Geometry is a sample buffer holding a Width x Height raster at Samples per
 // pixel over Interleaves x ChipsPerInterleave chips, its samples placed by
@@ -98,8 +91,8 @@ func (g Geometry) Validate(capacity int64) error {
 	switch {
 	case g.Interleaves < 1 || g.ChipsPerInterleave < 1:
 		return fmt.Errorf("interleaves: %d interleaves of %d chips: want at least one of one", g.Interleaves, g.ChipsPerInterleave)
-	case g.Map > MapLine:
-		return fmt.Errorf("map: %v is not one of sample, pixel, line", g.Map)
+	case !mapNames.Valid(g.Map):
+		return fmt.Errorf("map: %v is not %s", g.Map, mapNames.Want())
 	case g.Map == MapPixel && g.Interleaves%2 != 0:
 		return fmt.Errorf("interleaves: %d: the pixel map tiles the interleaves over 2 pixel lines, so their number must be even", g.Interleaves)
 	case g.Width < 1 || g.Height < 1:
