@@ -123,8 +123,7 @@ func TestPauseDuringProgressSample(t *testing.T) {
 	base := "http://" + m.Addr().String()
 	e := timing.NewSerialEngine()
 	inEvent := make(chan struct{})
-	var run *MonitorRun
-	run = m.AddRun("A", 1, e, func() []timing.BufferState {
+	run := m.AddRun("A", 1, e, func() []timing.BufferState {
 		close(inEvent)
 		time.Sleep(200 * time.Millisecond) // the pause request arrives meanwhile and waits for the event
 		return nil
