@@ -64,6 +64,16 @@ func (r *gsRig) vertices(pos ...[4]float32) {
 	r.enc.Append(command.BindVertexBuffer{Addr: r.mem.Put(b, 16), Size: uint32(len(b))})
 }
 
+// indices16 binds a 16-bit index buffer of idx and returns their number.
+func (r *gsRig) indices16(idx ...uint16) uint32 {
+	var ib []byte
+	for _, i := range idx {
+		ib = binary.LittleEndian.AppendUint16(ib, i)
+	}
+	r.enc.Append(command.BindIndexBuffer{Addr: r.mem.Put(ib, 16), Format: 16, Size: uint32(len(ib))})
+	return uint32(len(idx))
+}
+
 // row binds n vertices (i, y, 0, 1), i = 0..n-1, and returns them.
 func (r *gsRig) row(n int, y float32) [][4]float32 {
 	pos := make([][4]float32, n)
@@ -203,11 +213,7 @@ func TestGeometryShaderMaxVerticesAtCompileTime(t *testing.T) {
 func TestGeometryShaderAdjacency(t *testing.T) {
 	r := newGSRig(t)
 	r.row(6, 0)
-	idx := []byte{}
-	for _, i := range []uint16{0, 1, 2, 3, 4, 5, 5, 4, 3, 2, 1, 0} {
-		idx = binary.LittleEndian.AppendUint16(idx, i)
-	}
-	r.enc.Append(command.BindIndexBuffer{Addr: r.mem.Put(idx, 4), Format: 16, Size: uint32(len(idx))})
+	r.indices16(0, 1, 2, 3, 4, 5, 5, 4, 3, 2, 1, 0)
 	r.bind(command.GeometryStage, `.gs
 .input_primitive triangle_adj
 .output_topology triangle_strip
@@ -329,11 +335,7 @@ func TestGeometryBuiltins(t *testing.T) {
 func TestStripCutPrimitiveIDs(t *testing.T) {
 	r := newGSRig(t)
 	r.row(13, 0)
-	var ib []byte
-	for _, i := range []uint16{0, 1, 2, 3, 0xFFFF, 4, 5, 0xFFFF, 6, 7, 8, 0xFFFF, 0xFFFF, 9, 10, 11, 12} {
-		ib = binary.LittleEndian.AppendUint16(ib, i)
-	}
-	r.enc.Append(command.BindIndexBuffer{Addr: r.mem.Put(ib, 16), Format: 16, Size: uint32(len(ib))})
+	n := r.indices16(0, 1, 2, 3, 0xFFFF, 4, 5, 0xFFFF, 6, 7, 8, 0xFFFF, 0xFFFF, 9, 10, 11, 12)
 	r.bind(command.GeometryStage, `.gs
 .input_primitive triangle
 .output_topology point
@@ -350,7 +352,7 @@ mov o0.w, v2.x
 emit
 `)
 	buf, _ := r.streamOut(0, 1024, false)
-	res := r.draw(t, command.TriangleStrip, command.DrawIndexed{IndexCount: uint32(len(ib) / 2)})
+	res := r.draw(t, command.TriangleStrip, command.DrawIndexed{IndexCount: n})
 	want := [][4]float32{{0, 0, 1, 2}, {1, 1, 3, 2}, {2, 6, 7, 8}, {3, 9, 10, 11}, {4, 10, 12, 11}}
 	if c := res.Counters; c.GSInvocations != len(want) || c.SOPrimitivesWritten != len(want) || c.VSInvocations != 11 {
 		t.Errorf("%d GS invocations, %d points streamed out, %d vertices shaded; want %d, %d, 11 (not 4 and 5: their strip is too short)",
