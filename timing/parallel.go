@@ -32,6 +32,15 @@ import (
 // it lets other goroutines run between its looks), so a run keeps its cores
 // busy.
 //
+// The units that read other units' state during their own tick (tracing's
+// Progress and metrics sampler, the watchdog) rely on the small rounds
+// running alone: they tick through a Waker's TickNow, in a later round of
+// the same time, which normally holds fewer than MinParallel events. Nothing
+// enforces it: a unit that ticks itself through TickNow at that time (SAGE's
+// video does) could make such a round shared, and then those reads would
+// race with the other units' ticks (what the monitor and metrics show could
+// change; results would not).
+//
 // Measured on 2 cores. The default frame (1280x720, 4x MSAA): 10.6-13.2 s
 // against the serial engine's 13.7-14.9 s in five alternating runs of each,
 // 1.07-1.38x faster, 1.29x the median (BenchmarkTimedDefaultSceneParallel);
