@@ -38,8 +38,8 @@ import (
 // the same time, which normally holds fewer than MinParallel events. Nothing
 // enforces it: a unit that ticks itself through TickNow at that time (SAGE's
 // video does) could make such a round shared, and then those reads would
-// race with the other units' ticks (what the monitor and metrics show could
-// change; results would not).
+// race with the other units' ticks (what the monitor and metrics show, and
+// the watchdog's verdict, could change).
 //
 // Measured on 2 cores. The default frame (1280x720, 4x MSAA): 10.6-13.2 s
 // against the serial engine's 13.7-14.9 s in five alternating runs of each,
