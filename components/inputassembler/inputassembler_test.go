@@ -512,6 +512,13 @@ func TestChunks(t *testing.T) {
 	if k != len(got) {
 		t.Errorf("%d batches sent, want %d", len(got), k)
 	}
+	// Each chunk reads the positions of its triangles once, from its first
+	// triangle's first: the list's 3*40 and 3*86; the strip's 3..9 for
+	// triangles 3-7 (a chunk starting at an odd triangle reads its first
+	// position too) and 9..11 for triangle 9.
+	if st, want := testpeer.StatMap(bn.ia), float64(3*40+3*86+7+3); st["GPU.InputAssembler.index_reads"] != want {
+		t.Errorf("index reads %v, want %v", st["GPU.InputAssembler.index_reads"], want)
+	}
 }
 
 // TestChunkOutOfRange: a chunk outside its draw stops the run with an error
