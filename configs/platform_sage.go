@@ -463,13 +463,14 @@ func (sp *SagePlatform) videoImage() *image.RGBA {
 }
 
 // routeConfig returns the route network's configuration: the sample buffer's
-// 3DRAMs, each delivering its share of sage.route.samples_per_cycle (at least
-// one sample a clock), feeding the convolve chips.
+// 3DRAMs (sage.sample_buffer: interleaves, chips, map), each delivering its
+// share of sage.route.samples_per_cycle (at least one sample a clock), feeding
+// the convolve chips.
 func (c *Config) routeConfig() route.Config {
 	s := &c.Sage
 	r := route.DefaultConfig()
-	r.Chips = s.SampleBuffer.Interleaves * s.SampleBuffer.ChipsPerInterleave
-	r.SamplesPerChip = max(1, s.Route.ChipsPerRead/r.Chips)
+	r.Geometry = c.sageGeometry()
+	r.SamplesPerChip = max(1, s.Route.ChipsPerRead/r.Geometry.Chips())
 	r.Convolves = s.Convolve.Chips
 	r.FIFOSamples, r.SpanPixels = s.Route.FIFOSamples, s.Route.SpanPixels
 	return r

@@ -223,3 +223,26 @@ func (g Geometry) SamplesPerChip() int64 {
 	n := int64(g.Width) * int64(g.Height) * int64(g.Samples)
 	return (n + int64(g.Chips()) - 1) / int64(g.Chips())
 }
+
+// BusiestChip is the most samples of pixels [x0, x1) of line y that any one
+// chip holds: the chips read their own samples in parallel (each on its own
+// video pins, §3.5), so a scan-out burst of those pixels takes that many
+// reads of the busiest chip. Under MapSample the burst's samples are
+// consecutive in list order and dealt to the chips in turn, so the busiest
+// holds ceil(n / Chips) of its n; under a tiled map only the line's a
+// interleaves hold its pixels, each every a-th pixel, and chip 0 of an
+// interleave the most of a pixel's list (ceil(Samples / ChipsPerInterleave)),
+// so below ChipsPerInterleave samples per pixel, and on lines that touch
+// fewer than all interleaves, some chips hold none of the burst.
+func (g Geometry) BusiestChip(y, x0, x1 int) int64 {
+	if x1 <= x0 {
+		return 0
+	}
+	p := int64(x1 - x0)
+	if g.tiled() {
+		a, _ := g.tile()
+		return (p + int64(a) - 1) / int64(a) * g.perPixel(0)
+	}
+	n, chips := p*int64(g.Samples), int64(g.Chips())
+	return (n + chips - 1) / chips
+}

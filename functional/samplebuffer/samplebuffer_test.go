@@ -185,3 +185,52 @@ func TestSetRaster(t *testing.T) {
 		t.Errorf("a refused SetRaster changed the geometry to %+v", g)
 	}
 }
+
+// TestBusiestChip counts every span's samples chip by chip through Chip and
+// checks BusiestChip against the largest count, then the board's figures for
+// a 324-pixel burst (a quarter of a 1280-pixel line and the filter's 4 overlap
+// columns): the sample map spreads it over all 32 chips, the pixel map over
+// the line's 4 interleaves, the line map over all 8 interleaves but, below 4
+// samples per pixel, only their first chips.
+func TestBusiestChip(t *testing.T) {
+	for _, m := range []Map{MapSample, MapPixel, MapLine} {
+		for _, n := range []int{1, 2, 3, 4, 6, 8, 16} {
+			for _, ic := range [][2]int{{8, 4}, {2, 1}, {4, 3}, {6, 2}} {
+				g := Geometry{Width: 37, Height: 3, Samples: n, Interleaves: ic[0], ChipsPerInterleave: ic[1], Map: m}
+				for y := 0; y < g.Height; y++ {
+					for x0 := 0; x0 <= g.Width; x0++ {
+						count := make([]int64, g.Chips())
+						most := int64(0)
+						for x1 := x0; x1 <= g.Width; x1++ {
+							if got := g.BusiestChip(y, x0, x1); got != most {
+								t.Fatalf("%+v line %d [%d, %d): BusiestChip %d, counted %d", g, y, x0, x1, got, most)
+							}
+							if x1 < g.Width {
+								for s := 0; s < n; s++ {
+									c := g.Chip(x1, y, s)
+									count[c]++
+									most = max(most, count[c])
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, tc := range []struct {
+		m    Map
+		n    int
+		want int64
+	}{
+		{MapSample, 1, 11}, {MapSample, 8, 81}, {MapSample, 16, 162},
+		{MapPixel, 1, 81}, {MapPixel, 4, 81}, {MapPixel, 8, 162}, {MapPixel, 16, 324},
+		{MapLine, 1, 41}, {MapLine, 2, 41}, {MapLine, 4, 41}, {MapLine, 8, 82}, {MapLine, 16, 164},
+	} {
+		g := Geometry{Width: 1280, Height: 1024, Samples: tc.n, Interleaves: DefaultInterleaves,
+			ChipsPerInterleave: DefaultChipsPerInterleave, Map: tc.m}
+		if got := g.BusiestChip(5, 318, 642); got != tc.want {
+			t.Errorf("%v at %d spp: a 324-pixel burst loads the busiest chip with %d samples, want %d", tc.m, tc.n, got, tc.want)
+		}
+	}
+}

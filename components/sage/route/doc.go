@@ -17,12 +17,20 @@
 //
 // # The life of a burst
 //
-// Requests are served one at a time, in arrival order. A burst of P pixels of
-// n samples is read off the video pins at chips x samples-per-chip samples per
-// video-read clock (32 x 1: 40-bit samples on 20 double-pumped pins per chip,
-// section 3.5), in spans of at most SpanPixels pixels: the first k samples of
-// the burst are in after ceil(k / rate) clocks, so the burst costs
-// ceil(P*n / rate) clocks when its FIFO never fills. Each span goes into the
+// Requests are served one at a time, in arrival order. A burst is read off the
+// video pins of the 32 chips, each chip reading its own samples, SamplesPerChip
+// a video-read clock (1: 40-bit samples on 20 double-pumped pins per chip,
+// section 3.5), all in lock step; it leaves in spans of at most SpanPixels
+// pixels. The burst's pixels [X0, x) are in after ceil(b / SamplesPerChip)
+// clocks, b being the most of their samples any one chip holds
+// (samplebuffer.Geometry.BusiestChip, under the configuration's
+// sage.sample_buffer.map), so a burst of P pixels costs that with x = X0 + P
+// when its FIFO never fills. Under the sample map (the default) the chips
+// share every burst evenly: ceil(P*n / 32) clocks at n samples per pixel, the
+// paper's 32 samples a clock. Under the pixel and line maps a line's pixels
+// lie in 4 and 8 interleaves, and a pixel's list in chip s mod 4 of its
+// interleave: a burst draws on 4 x min(n, 4) and 8 x min(n, 4) chips, 4 and 8
+// samples a clock at 1 spp. Each span goes into the
 // FIFO of its convolve chip (FIFOSamples deep): a span starts only when the
 // FIFO has room for it (else the pins wait: cycles_fifo_full, and the burst's
 // schedule slips by the wait). A finished span leaves the FIFO as soon as the

@@ -9,6 +9,7 @@ import (
 	"github.com/gfxsim/gfxsim/components/sage/internal/present"
 	"github.com/gfxsim/gfxsim/functional/command"
 	"github.com/gfxsim/gfxsim/functional/framebuffer"
+	"github.com/gfxsim/gfxsim/functional/samplebuffer"
 	"github.com/gfxsim/gfxsim/functional/state"
 	"github.com/gfxsim/gfxsim/timing"
 )
@@ -67,8 +68,8 @@ type Comp struct {
 	// of it. Set by the platform builder before the run.
 	Image state.Memory
 
-	inBuf sim.Buffer
-	rate  int // samples per video-read clock (chips x samples per chip)
+	inBuf    sim.Buffer
+	geometry samplebuffer.Geometry // the sample buffer holding the displayed target (its raster)
 
 	target  *framebuffer.ColorTarget
 	samples int // samples per pixel of the displayed target
@@ -76,7 +77,6 @@ type Comp struct {
 
 	burst    *protocol.LineRequest // the burst being read (nil: none)
 	burstX   int                   // next pixel of the burst to read
-	burstSum int                   // samples of the burst read or in flight
 	burstAt  uint64                // cycle the burst's first span started
 	stalled  uint64                // cycles the burst waited for FIFO room
 	inFlight *read
@@ -159,6 +159,9 @@ func (c *Comp) control(now sim.VTimeInSec) bool {
 		if err != nil {
 			return fmt.Errorf("PresentCmd %s: %w", m.ID, err)
 		}
+		if err := c.geometry.SetRaster(t.Width, t.Height, t.Samples); err != nil {
+			return fmt.Errorf("PresentCmd %s: the sample buffer cannot hold the target: %w", m.ID, err)
+		}
 		c.target, c.samples = t, t.Samples
 		c.st.presents++
 		return nil
@@ -209,16 +212,16 @@ func (c *Comp) accept(now sim.VTimeInSec, cycle uint64) bool {
 		return false
 	}
 	c.FromConvolves.Retrieve(now)
-	c.burst, c.burstX, c.burstSum, c.burstAt, c.stalled = m, m.X0, 0, cycle, 0
+	c.burst, c.burstX, c.burstAt, c.stalled = m, m.X0, cycle, 0
 	c.st.requests++
 	c.st.bursts++
 	return true
 }
 
 // startRead puts the next span of the burst on the video pins when its FIFO
-// has room. Spans complete on the burst's own schedule: the first k samples of
-// a burst are in by ceil(k/rate) cycles after it started (plus the cycles it
-// waited for room), so a burst of P pixels of n samples costs ceil(P*n/rate).
+// has room. Spans complete on the burst's own schedule: the burst's pixels
+// [X0, x) are in by reads(x) cycles after it started (plus the cycles it
+// waited for room).
 func (c *Comp) startRead(now sim.VTimeInSec, cycle uint64) bool {
 	b := c.burst
 	if b == nil || c.inFlight != nil || c.burstX == b.X1 {
@@ -236,12 +239,11 @@ func (c *Comp) startRead(now sim.VTimeInSec, cycle uint64) bool {
 		c.full.Record(stateFIFOFull)
 		return false
 	}
-	start := c.burstAt + c.stalled + ceilDiv(c.burstSum, c.rate)
+	start := c.burstAt + c.stalled + c.reads(c.burstX)
 	if cycle > start {
 		c.stalled += cycle - start
 	}
-	c.burstSum += px * n
-	done := c.burstAt + c.stalled + ceilDiv(c.burstSum, c.rate)
+	done := c.burstAt + c.stalled + c.reads(c.burstX+px)
 	c.inFlight = &read{x0: c.burstX, x1: c.burstX + px, done: done}
 	c.burstX += px
 	o.used += px * n
@@ -249,7 +251,13 @@ func (c *Comp) startRead(now sim.VTimeInSec, cycle uint64) bool {
 	return true
 }
 
-func ceilDiv(a, b int) uint64 { return uint64((a + b - 1) / b) }
+// reads is the video-read clocks the burst's pixels [X0, x) take: the chips
+// read in lock step, each SamplesPerChip samples a clock of those it holds, so
+// the busiest chip sets the time.
+func (c *Comp) reads(x int) uint64 {
+	n, per := c.geometry.BusiestChip(c.burst.Y, c.burst.X0, x), int64(c.Cfg.SamplesPerChip)
+	return uint64((n + per - 1) / per)
+}
 
 func (c *Comp) account(cycle uint64) {
 	c.Activity.Set(cycle, c.full.End(c.inFlight != nil, stateBusy, stateIdle))

@@ -10,6 +10,7 @@ import (
 	"github.com/gfxsim/gfxsim/components/protocol"
 	"github.com/gfxsim/gfxsim/functional/command"
 	"github.com/gfxsim/gfxsim/functional/framebuffer"
+	"github.com/gfxsim/gfxsim/functional/samplebuffer"
 	"github.com/gfxsim/gfxsim/timing"
 )
 
@@ -120,6 +121,39 @@ func TestBurstTiming(t *testing.T) {
 	}
 }
 
+// TestBurstTimingByMap: the chips read in lock step, so a burst costs its
+// busiest chip's samples. A 324-pixel burst of a 1280-pixel line (pixels
+// [318, 642) of line 5) and its first 32-pixel span: under the sample map the
+// 32 chips share every burst (1 spp: ceil(324/32) = 11 and ceil(32/32) = 1
+// clocks; 8 spp: 81 and 8); under the pixel map the line's 4 interleaves hold
+// it, chip 0 of each the most of each pixel (1 spp: ceil(324/4) = 81 and 8;
+// 8 spp: 2 of the 8 samples, 162 and 16); under the line map all 8
+// interleaves (1 spp: ceil(324/8) = 41 and 4; 8 spp: 82 and 8).
+func TestBurstTimingByMap(t *testing.T) {
+	for _, tc := range []struct {
+		m           samplebuffer.Map
+		n           int
+		burst, span uint64
+	}{
+		{samplebuffer.MapSample, 1, 11, 1}, {samplebuffer.MapSample, 8, 81, 8},
+		{samplebuffer.MapPixel, 1, 81, 8}, {samplebuffer.MapPixel, 8, 162, 16},
+		{samplebuffer.MapLine, 1, 41, 4}, {samplebuffer.MapLine, 8, 82, 8},
+	} {
+		cfg := DefaultConfig()
+		cfg.Geometry.Map = tc.m
+		r, f, _, _ := setup(t, 1280, 6, tc.n, cfg)
+		request(f, r, 5, 318, 642)
+		f.TickLater(0)
+		testpeer.Run(t, r.TickingComponent.Engine)
+		if len(f.spans) != 11 {
+			t.Fatalf("%v at %d spp: %d spans, want 11", tc.m, tc.n, len(f.spans))
+		}
+		if got, want := f.arrived[10]-f.arrived[0], tc.burst-tc.span; got != want {
+			t.Errorf("%v at %d spp: the last span arrived %d clocks after the first, want %d", tc.m, tc.n, got, want)
+		}
+	}
+}
+
 // TestFIFOBackPressure: a FIFO of 8 samples (one pixel) and a port that holds
 // no span until the fake takes it still deliver every pixel, in order.
 func TestFIFOBackPressure(t *testing.T) {
@@ -151,6 +185,6 @@ func TestFIFOBackPressure(t *testing.T) {
 func TestConfigValidate(t *testing.T) {
 	testpeer.CheckInvalid(t, DefaultConfig())
 	testpeer.CheckAtLeast(t, DefaultConfig(), "route", 1,
-		"Chips", "SamplesPerChip", "Convolves", "FIFOSamples", "SpanPixels", "RequestQueue")
+		"SamplesPerChip", "Convolves", "FIFOSamples", "SpanPixels", "RequestQueue")
 	testpeer.CheckEnv(t, true, func(e timing.Env) { MakeBuilder().WithEnv(e).Build("Route") })
 }
