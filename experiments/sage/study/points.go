@@ -38,7 +38,8 @@ type plan struct {
 
 // videoCase is one video point: the triangle scene rendered at FromW x FromH
 // (0: W x H) at Samples per pixel, shown at W x H and Refresh Hz with the
-// given blanking (0: the configuration's), in video mode Mode.
+// given blanking (0: the configuration's), in video mode Mode, its samples
+// placed by sample buffer map Map ("": the configuration's).
 type videoCase struct {
 	W, H, Samples  int
 	Refresh        float64
@@ -46,6 +47,7 @@ type videoCase struct {
 	FromW, FromH   int
 	Capacity       int // sample buffer capacity override (0: the board's)
 	Mode           string
+	Map            string // sage.sample_buffer.map ("": the configuration's)
 }
 
 func (v videoCase) source() (w, h int) {
@@ -55,11 +57,15 @@ func (v videoCase) source() (w, h int) {
 	return v.W, v.H
 }
 
-// label names the case in tables ("1280x1024@76 8 spp", "960x768->1280x1024@76 8 spp").
+// label names the case in tables ("1280x1024@76", "960x768->1280x1024@76",
+// "1280x1024@76 pixel map").
 func (v videoCase) label() string {
 	s := fmt.Sprintf("%dx%d@%s", v.W, v.H, strconv.FormatFloat(v.Refresh, 'f', -1, 64))
 	if v.FromW > 0 {
 		s = fmt.Sprintf("%dx%d->%s", v.FromW, v.FromH, s)
+	}
+	if v.Map != "" {
+		s += " " + v.Map + " map"
 	}
 	return s
 }
@@ -94,6 +100,11 @@ func makePlan(o Options) plan {
 	p.video = append(p.video,
 		videoCase{W: 1920, H: 1200, Samples: 4, Refresh: 60, HBlank: 672.0 / 1920, VBlank: 45.0 / 1200},
 		videoCase{W: 1280, H: 1024, Samples: 8, Refresh: 76, FromW: 960, FromH: 768})
+	// The board's design point under table 7's other sample buffer maps: the
+	// route reads a burst at its busiest chip's pace.
+	for _, m := range p.fillMaps {
+		p.video = append(p.video, videoCase{W: 1280, H: 1024, Samples: 8, Refresh: 76, Map: m})
+	}
 	if o.Quick {
 		p.w, p.h = 96, 54
 		p.triScenes, p.pipes = []string{"room"}, []int{1, 4}
@@ -104,7 +115,8 @@ func makePlan(o Options) plan {
 		p.orderScenes = []string{"overdraw"}
 		p.hysteresis = []int{1, 1024}
 		p.clearW, p.clearH = 128, 96
-		p.video = []videoCase{{W: 128, H: 96, Samples: 1, Refresh: 76}, {W: 128, H: 96, Samples: 8, Refresh: 76}}
+		p.video = []videoCase{{W: 128, H: 96, Samples: 1, Refresh: 76}, {W: 128, H: 96, Samples: 8, Refresh: 76},
+			{W: 128, H: 96, Samples: 8, Refresh: 76, Map: "pixel"}}
 	}
 	if o.Width > 0 && o.Height > 0 {
 		p.w, p.h = o.Width, o.Height
@@ -175,7 +187,7 @@ func (p plan) points() []point {
 		}
 	}
 	for _, v := range p.video {
-		pt := point{kind: kindVideo, scene: "triangle", samples: v.Samples, video: v}
+		pt := point{kind: kindVideo, scene: "triangle", samples: v.Samples, video: v, smap: v.Map}
 		pt.name = pt.videoName()
 		ps = append(ps, pt)
 	}
@@ -200,7 +212,7 @@ func (p plan) points() []point {
 // machineYAML is the point's machine: configs/sage.yaml with the point's
 // fields under sage:.
 func (pt point) machineYAML() string {
-	var f []string
+	var f, sb []string // fields under sage: and under sage.sample_buffer:
 	switch pt.kind {
 	case kindPipes:
 		f = append(f, fmt.Sprintf("pipes: %d", pt.pipes))
@@ -220,11 +232,14 @@ func (pt point) machineYAML() string {
 		}
 		f = append(f, "video: {"+vf+"}")
 		if v.Capacity > 0 {
-			f = append(f, fmt.Sprintf("sample_buffer: {capacity_samples: %d}", v.Capacity))
+			sb = append(sb, fmt.Sprintf("capacity_samples: %d", v.Capacity))
 		}
 	}
 	if pt.smap != "" {
-		f = append(f, fmt.Sprintf("sample_buffer: {map: %s}", pt.smap))
+		sb = append(sb, "map: "+pt.smap)
+	}
+	if len(sb) > 0 {
+		f = append(f, "sample_buffer: {"+strings.Join(sb, ", ")+"}")
 	}
 	y := "machine: sage\n"
 	if len(f) > 0 {
@@ -245,5 +260,11 @@ func fillName(scene string, n int, m string) string {
 // videoName is a video point's name.
 func (pt point) videoName() string {
 	v := pt.video
-	return fmt.Sprintf("video-%s-%d-%s", strings.ReplaceAll(strings.ReplaceAll(v.label(), "->", "-to-"), "@", "-"), v.Samples, v.Mode)
+	m := v.Map
+	v.Map = ""
+	name := fmt.Sprintf("video-%s-%d", strings.ReplaceAll(strings.ReplaceAll(v.label(), "->", "-to-"), "@", "-"), v.Samples)
+	if m != "" {
+		name += "-" + m
+	}
+	return name + "-" + v.Mode
 }

@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -29,7 +31,7 @@ func TestPlanMachines(t *testing.T) {
 				t.Errorf("quick %v: %s: %v", quick, pt.name, err)
 			}
 		}
-		if want := map[bool]int{false: 66, true: 20}[quick]; len(pts) != want {
+		if want := map[bool]int{false: 70, true: 22}[quick]; len(pts) != want {
 			t.Errorf("quick %v: %d points, want %d", quick, len(pts), want)
 		}
 	}
@@ -55,7 +57,7 @@ func TestQuick(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "single")
-	rows := map[string]int{"pipes.csv": 2, "vertex_reuse.csv": 2, "fill.csv": 2, "clear.csv": 1, "video.csv": 2,
+	rows := map[string]int{"pipes.csv": 2, "vertex_reuse.csv": 2, "fill.csv": 2, "clear.csv": 1, "video.csv": 3,
 		"filters.csv": 5, "check.csv": 1, "order.csv": 3, "hysteresis.csv": 2, "balance.csv": 6}
 	tables := map[string][][]string{}
 	for name, n := range rows {
@@ -100,6 +102,17 @@ func TestQuick(t *testing.T) {
 	if b := tables["balance.csv"]; len(b) == 7 && (b[1][0] != "sample" || b[3][0] != "pixel" || b[5][0] != "line" ||
 		b[1][2] != b[3][2] || b[1][2] != b[5][2]) {
 		t.Errorf("balance rows: %v", b[1:])
+	}
+	// At 8 spp a scan line's samples are on all 32 chips under the sample map
+	// and on 16 under the pixel map (4 interleaves of 4 chips), each reading
+	// one sample a clock: the pixel map's route reads at most 16 a clock.
+	if v := tables["video.csv"]; len(v) == 4 {
+		col := slices.Index(v[0], "route samples/clock")
+		sample, _ := strconv.ParseFloat(v[2][col], 64)
+		pixel, _ := strconv.ParseFloat(v[3][col], 64)
+		if v[3][0] != "128x96@76 pixel map" || pixel > 16 || sample <= 16 {
+			t.Errorf("route samples a clock at 8 spp: %q %v, %q %v", v[2][0], sample, v[3][0], pixel)
+		}
 	}
 	// One sample per pixel at 128x96 is well within the chips' rate.
 	if v := tables["video.csv"]; len(v) > 1 && v[1][len(v[1])-1] != "yes" {

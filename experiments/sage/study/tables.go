@@ -214,7 +214,7 @@ func tableFill(out string, w io.Writer, p plan, by map[string]*Result) error {
 	// The fast clear, from the video point at the clear size.
 	var clear *Timed
 	for _, v := range p.video {
-		if v.W == p.clearW && v.H == p.clearH && v.Samples == p.clearSamples && v.FromW == 0 {
+		if v.W == p.clearW && v.H == p.clearH && v.Samples == p.clearSamples && v.FromW == 0 && v.Map == "" {
 			clear = by[videoPointName(v)].Timed
 			break
 		}
@@ -268,8 +268,8 @@ func tableVideo(out string, w io.Writer, p plan, by map[string]*Result) error {
 		"multiply-add (4 per sample read); paper-style ops = MACs x 2 (multiply and add) x 2 (coefficient generation, as many "+
 		"again, as the paper counts)\n", cv.Chips, t0.ConvolveMHz, cv.Processors, samples(cv.SamplesPerCycle), t0.VideoReadMHz)
 	header := []string{"video", "spp", "pixel clock MHz", "needed G samples/s", "GB/s", "delivered G samples/s", "paper G samples/s",
-		"paper GB/s", "samples/pixel max", "measured", "paper", "G MAC/s", "T ops/s", "T ops/s at 250 M px/s", "paper T ops/s", "underruns (strict)",
-		"stall cycles (elastic)", "keeps up"}
+		"paper GB/s", "route samples/clock", "route load", "convolve load", "samples/pixel max", "measured", "paper", "G MAC/s", "T ops/s",
+		"T ops/s at 250 M px/s", "paper T ops/s", "underruns (strict)", "stall cycles (elastic)", "keeps up"}
 	var rows [][]string
 	var behind []string
 	var peakOps, peakSamples float64
@@ -284,14 +284,17 @@ func tableVideo(out string, w io.Writer, p plan, by map[string]*Result) error {
 		keeps := "yes"
 		if s.Underruns > 0 {
 			keeps = "no"
-			behind = append(behind, fmt.Sprintf("%s at %d spp", vs.label(), vs.Samples))
+			if convolveLoad(s) > 1 {
+				behind = append(behind, fmt.Sprintf("%s at %d spp", vs.label(), vs.Samples))
+			}
 		}
 		label := vs.label()
 		if vs.Capacity > 0 {
 			label += " (capacity raised)"
 		}
 		rows = append(rows, []string{label, strconv.Itoa(vs.Samples), f2(e.RequiredPixelRate / 1e6), giga(needed),
-			f2(needed * colourBytes / 1e9), giga(needed * scale), "1.6 (peak)", "8", f0(e.MaxSamplesPerPixel),
+			f2(needed * colourBytes / 1e9), giga(needed * scale), "1.6 (peak)", "8", f1(ratio(e.RouteSamples, e.RouteBusy)),
+			f3(routeLoad(s)), f3(convolveLoad(s)), f0(e.MaxSamplesPerPixel),
 			f1(ratio(e.ConvolveSamples, e.ConvolvePixels)), strconv.Itoa(paperSamplesPerPixel), f1(macs / 1e9), f3(ops / 1e12),
 			f3(4 * ratio(e.MACs, e.ConvolvePixels) * 250e6 / 1e12), "0.4 (4 spp, 250 MHz)",
 			f0(s.Underruns), f0(e.StallCycles), keeps})
@@ -306,6 +309,43 @@ func tableVideo(out string, w io.Writer, p plan, by map[string]*Result) error {
 			"(sage.convolve.samples_per_cycle, a choice) or a faster clock", behind, cv.Processors, samples(cv.SamplesPerCycle),
 			t0.ConvolveMHz, t0.ConvolveMHz*float64(cv.SamplesPerCycle))
 	}
+	for _, v := range p.video {
+		if t := by[videoPointName(v)].Timed; v.Map == "" && v.Mode == "strict" && routeLoad(t) > 1 {
+			finding(w, "at %s, %d spp the route chips too need %s of a frame: the route reads %s G samples/s (the raster "+
+				"and the swaths' overlap columns at %g Hz) against the chips' %s G at %g MHz, the paper's 1.6 G peak",
+				v.label(), v.Samples, pct(routeLoad(t)), giga(t.RouteSamples*t.RefreshHz), t.RefreshHz,
+				giga(float64(routeRate())*t.VideoReadMHz*1e6),
+				t.VideoReadMHz)
+		}
+		if v.Map == "" || v.Mode != "strict" {
+			continue
+		}
+		base := v
+		base.Map = ""
+		a, b := by[videoPointName(base)], by[videoPointName(v)]
+		if a == nil || b == nil {
+			continue
+		}
+		ta, tb := a.Timed, b.Timed
+		verdict := "and the scan-out keeps up"
+		if tb.Underruns > 0 {
+			verdict = fmt.Sprintf("so the scan-out falls behind (%s underruns, none under the sample map)", f0(tb.Underruns))
+			if ta.Underruns > 0 {
+				verdict = fmt.Sprintf("so the scan-out falls behind (%s underruns; %s under the sample map)", f0(tb.Underruns),
+					f0(ta.Underruns))
+			}
+		}
+		rb, ra := ratio(tb.RouteSamples, tb.RouteBusy), ratio(ta.RouteSamples, ta.RouteBusy)
+		why := ""
+		if rb < 0.9*ra {
+			why = ". The paper's per-sample interleave over packages (section 3.5) is what lets every chip serve every burst"
+		}
+		finding(w, "at %s, %d spp the route chips read %s samples a clock under the %s map against %s under the "+
+			"sample map: the 3DRAMs read their own samples in lock step, so a burst takes its busiest chip's samples in "+
+			"clocks, and the %s map puts a scan line's pixels in %s and a pixel's list in chip s mod %d of its interleave; "+
+			"the pins are busy %s of a frame (sample map: %s) %s%s", base.label(), v.Samples, f1(rb), v.Map, f1(ra), v.Map,
+			mapLines[v.Map], board().SampleBuffer.ChipsPerInterleave, pct(routeLoad(tb)), pct(routeLoad(ta)), verdict, why)
+	}
 	if peakOps < paperOps {
 		finding(w, "at most %s T ops/s delivered against the paper's 0.4: the paper multiplies 400 MACs per pixel (4 spp) "+
 			"by its 250 MHz peak pixel rate; our rasters scan out fewer active pixels per second (1280x1024 at 76 Hz: ~100 M), "+
@@ -319,6 +359,30 @@ func tableVideo(out string, w io.Writer, p plan, by map[string]*Result) error {
 	}
 	return nil
 }
+
+// routeLoad is the share of a video frame's video-read clocks the route
+// chips spent reading samples (above 1: the scan-out needs more than a frame).
+func routeLoad(t *Timed) float64 {
+	return ratio(t.RouteBusy*t.RefreshHz, t.VideoReadMHz*1e6)
+}
+
+// convolveLoad is the same for the busiest convolve chip's filter processors:
+// its filter cycles over a video frame's convolve clocks.
+func convolveLoad(t *Timed) float64 {
+	return ratio(t.FilterCycles*t.RefreshHz, t.ConvolveMHz*1e6)
+}
+
+// routeRate is the board's samples per video-read clock: every chip's
+// share of sage.route.samples_per_cycle, at least one (configs' routeConfig).
+func routeRate() int {
+	sb := board().SampleBuffer
+	chips := sb.Interleaves * sb.ChipsPerInterleave
+	return chips * max(1, board().Route.ChipsPerRead/chips)
+}
+
+// mapLines says where a tiled sample buffer map puts a scan line's pixels.
+var mapLines = map[string]string{"pixel": "the 4 interleaves of its row of the 4x2 tile",
+	"line": "all 8 interleaves (x mod 8)"}
 
 // Table 4: the table-driven filter against the exact one, and section 10.2.
 func tableFilters(out string, w io.Writer, p plan, by map[string]*Result) error {

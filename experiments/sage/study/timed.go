@@ -51,11 +51,13 @@ type Timed struct {
 	RefreshHz               float64
 	RouteSamples            float64 // GPU.Route.samples_read
 	RouteBytes              float64
+	RouteBusy               float64 // GPU.Route.cycles_busy: video-read clocks the chips' pins spent reading
 	ConvolvePixels          float64
 	ConvolveSamples         float64 // samples_read of every convolve chip
 	MACs                    float64
 	MaxSamplesPerPixel      float64 // Convolver.SamplesPerPixel(samples)
 	ConvolveUtil            float64 // mean over the chips
+	FilterCycles            float64 // the busiest chip's filter_cycles (its filter processors' cycles)
 	Underruns               float64
 	StallCycles             float64
 	RequiredPixelRate       float64
@@ -115,10 +117,12 @@ func runTimed(pt point, w, h int, in *expt.Inputs) (Timed, error) {
 	}
 	t.RefreshHz = sg.Video.RefreshHz
 	t.RouteSamples, t.RouteBytes = st["GPU.Route.samples_read"], st["GPU.Route.bytes_out"]
+	t.RouteBusy = st["GPU.Route.cycles_busy"]
 	t.ConvolvePixels = sum(st, `^GPU\.Convolve\[\d+\]\.pixels$`)
 	t.ConvolveSamples = sum(st, `^GPU\.Convolve\[\d+\]\.samples_read$`)
 	t.MACs = sum(st, `^GPU\.Convolve\[\d+\]\.macs$`)
 	t.ConvolveUtil = mean(each(st, `^GPU\.Convolve\[\d+\]\.utilization$`))
+	t.FilterCycles = maxOf(each(st, `^GPU\.Convolve\[\d+\]\.filter_cycles$`))
 	t.Underruns, t.StallCycles = st["GPU.Video.underruns"], st["GPU.Video.stall_cycles"]
 	t.RequiredPixelRate, t.DeliveredPixelRate = st["GPU.Video.required_pixel_rate"], st["GPU.Video.delivered_pixel_rate"]
 	table, err := cfg.SageFilter()
