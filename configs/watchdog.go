@@ -29,7 +29,7 @@ type watchdog struct {
 func newWatchdog(engine sim.Engine, freq sim.Freq, limit uint64, h *timing.Halt, p *timing.Progress,
 	finished func() bool, report func() string) *watchdog {
 	w := &watchdog{halt: h, progress: p, finished: finished, report: report, limit: limit, period: max(1, limit/8)}
-	w.TickingComponent = timing.NewTickingComponent("GPU.Watchdog", engine, freq, w)
+	w.TickingComponent = timing.NewSamplerComponent("GPU.Watchdog", engine, freq, w)
 	w.waker = timing.NewWaker(engine, freq, w)
 	return w
 }

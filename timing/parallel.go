@@ -33,13 +33,14 @@ import (
 // busy.
 //
 // The units that read other units' state during their own tick (tracing's
-// Progress and metrics sampler, the watchdog) rely on the small rounds
-// running alone: they tick through a Waker's TickNow, in a later round of
-// the same time, which normally holds fewer than MinParallel events. Nothing
-// enforces it: a unit that ticks itself through TickNow at that time (SAGE's
-// video does) could make such a round shared, and then those reads would
-// race with the other units' ticks (what the monitor and metrics show, and
-// the watchdog's verdict, could change).
+// Progress and metrics sampler, the watchdog) are built with
+// NewSamplerComponent, and a round that holds one of their ticks runs on
+// Run's goroutine alone, however many events it has. They tick through a
+// Waker's TickNow, in a later round of the same time, which usually holds
+// fewer than MinParallel events anyway; but a unit that ticks itself through
+// TickNow at that time (SAGE's video does) can join such a round, and shared,
+// the samplers' reads would race with its tick (what the monitor and metrics
+// show, and the watchdog's verdict, could change).
 //
 // Measured on 2 cores. The default frame (1280x720, 4x MSAA): 10.6-13.2 s
 // against the serial engine's 13.7-14.9 s in five alternating runs of each,
@@ -153,7 +154,7 @@ func (e *ParallelEngine) Run() error {
 			return nil
 		}
 		e.events += uint64(len(e.round))
-		if len(e.round) < max(2, e.MinParallel) || workers == 1 {
+		if len(e.round) < max(2, e.MinParallel) || workers == 1 || e.holdsSampler() {
 			for _, evt := range e.round {
 				e.handle(e, evt)
 			}
@@ -163,6 +164,17 @@ func (e *ParallelEngine) Run() error {
 		clear(e.round)
 		e.pauseLock.Unlock()
 	}
+}
+
+// holdsSampler reports whether the round holds a tick of a component built
+// with NewSamplerComponent (only rounds large enough to share are looked at).
+func (e *ParallelEngine) holdsSampler() bool {
+	for _, evt := range e.round {
+		if t, ok := evt.(*tickEvent); ok && t.c.sampler {
+			return true
+		}
+	}
+	return false
 }
 
 // share opens the round to the workers and runs its events with them, closes

@@ -210,6 +210,47 @@ func TestParallelEngineRunsRoundAtOnce(t *testing.T) {
 	}
 }
 
+// tickerFunc is a sim.Ticker made of a function.
+type tickerFunc func(now sim.VTimeInSec) bool
+
+func (f tickerFunc) Tick(now sim.VTimeInSec) bool { return f(now) }
+
+// TestParallelEngineSamplerRunsAlone: a round large enough to share runs on
+// one goroutine when it holds a tick of a sampler (NewSamplerComponent): its
+// events each wait 20 ms for another one to be running, and none ever is.
+// The same round without the sampler's tick is shared
+// (TestParallelEngineRunsRoundAtOnce).
+func TestParallelEngineSamplerRunsAlone(t *testing.T) {
+	for _, workers := range []int{2, 4} {
+		e := NewParallelEngine()
+		e.Workers, e.MinParallel = workers, 2
+		var running, met atomic.Int32
+		wait := func() {
+			running.Add(1)
+			defer running.Add(-1)
+			for deadline := time.Now().Add(20 * time.Millisecond); time.Now().Before(deadline); runtime.Gosched() {
+				if running.Load() >= 2 {
+					met.Add(1)
+					return
+				}
+			}
+		}
+		h := handlerFunc(func(sim.Event) error { wait(); return nil })
+		for i := 0; i < 2*workers; i++ {
+			e.Schedule(orderEvent{t: 1e-9, h: h})
+		}
+		ticks := 0
+		c := NewSamplerComponent("Sampler", e, 1*sim.GHz, tickerFunc(func(sim.VTimeInSec) bool { ticks++; wait(); return false }))
+		c.TickNow(1e-9)
+		if err := e.Run(); err != nil {
+			t.Fatal(err)
+		}
+		if ticks != 1 || met.Load() != 0 {
+			t.Errorf("%d workers: the sampler ticked %d times, and %d events of its round ran beside another", workers, ticks, met.Load())
+		}
+	}
+}
+
 // TestParallelEngineRefusesThePast: an event before the current time panics,
 // from a round run on one goroutine or shared among workers.
 func TestParallelEngineRefusesThePast(t *testing.T) {

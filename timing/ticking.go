@@ -25,6 +25,7 @@ type TickingComponent struct {
 
 	ticker       sim.Ticker
 	secondary    bool // its ticks are secondary events (after the primary events of their time)
+	sampler      bool // its ticks read other units' state (NewSamplerComponent)
 	lock         sync.Mutex
 	nextTickTime sim.VTimeInSec
 	events       reuse[tickEvent] // its tick events, reused (under lock)
@@ -42,6 +43,18 @@ func NewTickingComponent(name string, engine sim.Engine, freq sim.Freq, ticker s
 func NewSecondaryTickingComponent(name string, engine sim.Engine, freq sim.Freq, ticker sim.Ticker) *TickingComponent {
 	c := NewTickingComponent(name, engine, freq, ticker)
 	c.secondary = true
+	return c
+}
+
+// NewSamplerComponent is NewTickingComponent for a unit whose tick reads
+// other units' state (tracing's progress and metrics samplers, configs'
+// watchdog): ParallelEngine runs a round that holds one of its ticks on one
+// goroutine, so those reads never race with another unit's tick. It must tick
+// only through its own tick events (TickLater, TickNow, a Waker made with
+// NewWaker), not within another event (NewTickWaker, a Unit's wake-ups).
+func NewSamplerComponent(name string, engine sim.Engine, freq sim.Freq, ticker sim.Ticker) *TickingComponent {
+	c := NewTickingComponent(name, engine, freq, ticker)
+	c.sampler = true
 	return c
 }
 

@@ -72,7 +72,7 @@ func NewMetrics(p *configs.Platform, interval uint64) (*Metrics, error) {
 		return nil, fmt.Errorf("metrics: %v", err)
 	}
 	m := &Metrics{p: p, interval: interval, traffic: map[string]*portTraffic{}, last: map[string]float64{}}
-	m.TickingComponent = timing.NewTickingComponent("GPU.Metrics", p.Engine, p.CoreFreq, m)
+	m.TickingComponent = timing.NewSamplerComponent("GPU.Metrics", p.Engine, p.CoreFreq, m)
 	m.waker = timing.NewWaker(p.Engine, p.CoreFreq, m)
 	for _, u := range p.Units {
 		m.watch(u)

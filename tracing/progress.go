@@ -52,7 +52,7 @@ type Progress struct {
 // terminal output) every `every` of wall time, and to run (nil: none).
 func NewProgress(p *configs.Platform, totalDraws int, w io.Writer, every time.Duration, run *MonitorRun) *Progress {
 	g := &Progress{p: p, w: w, every: every, total: totalDraws, run: run, period: 10000}
-	g.TickingComponent = timing.NewTickingComponent("GPU.Progress", p.Engine, p.CoreFreq, g)
+	g.TickingComponent = timing.NewSamplerComponent("GPU.Progress", p.Engine, p.CoreFreq, g)
 	g.waker = timing.NewWaker(p.Engine, p.CoreFreq, g)
 	g.start = time.Now()
 	g.last, g.doneAt = g.start, g.start
