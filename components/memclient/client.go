@@ -304,6 +304,9 @@ func (c *Client) accepted(now sim.VTimeInSec) {
 	}
 }
 
+// Waiting reports whether Receive has a completion to return.
+func (c *Client) Waiting() bool { return c.drainEntry >= 0 || c.port.Peek() != nil }
+
 // Receive returns the next finished request, taking at most one response from
 // the port per call (a response with merged reads yields one completion per
 // call, the original read first). Call it until it returns false. The port must

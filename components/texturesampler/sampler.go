@@ -135,11 +135,51 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 	if c.Fault.Stopped() {
 		return false
 	}
-	c.Activity.Set(cy, c.classify(cy))
-	if !progress {
+	state := c.classify(cy)
+	c.Activity.Set(cy, state)
+	if !progress || c.quietAfter(cy, state) {
 		c.Waker.WakeForNext(now, cy, c.nextEvent(cy))
+		return false
 	}
-	return progress
+	return true
+}
+
+// quietAfter reports whether the tick of cycle cy+1 would do nothing and
+// leave the activity in state: no message waits in a port the sampler reads
+// (a message that arrives wakes the sampler itself), no miss waits to be sent
+// or filled, and no stage falls due by then. The sampler then sleeps through
+// a multi-cycle address or filter step, as the shader core does between
+// issues, instead of spending a tick on the cycle after it.
+func (c *Comp) quietAfter(cy uint64, state int) bool {
+	next := cy + 1
+	switch {
+	case c.ctlOut != nil, c.Control.Peek() != nil, len(c.unsent) > 0, len(c.fillQueue) > 0, c.client.Waiting():
+		return false // control, sendMisses or fill may progress
+	case next >= c.addrFreeAt && c.count < len(c.ring) && c.Core.Peek() != nil:
+		return false // accept may take a request
+	case c.count > 0 && c.at(0).filtering && c.at(0).done <= next:
+		return false // respond may send the oldest response
+	}
+	if next >= c.filterFreeAt && c.filtering < c.count {
+		if r := c.at(c.filtering); r.addrDone <= next && r.looked == len(r.lines) && r.pending == 0 && r.dataReady <= next {
+			return false // filter may start the next request
+		}
+	}
+	for i := c.filtering; i < c.count; i++ {
+		if r := c.at(i); r.looked < len(r.lines) {
+			if r.addrDone <= next {
+				return false // lookup may look its lines up
+			}
+			break
+		}
+	}
+	// The state a tick at cy+1 would record: its stages set none of the
+	// tick's conditions.
+	stalled, worked, blocked := c.tagStalled, c.tagWorked, c.outputBlocked
+	c.tagStalled, c.tagWorked, c.outputBlocked = false, false, false
+	quiet := c.classify(next) == state
+	c.tagStalled, c.tagWorked, c.outputBlocked = stalled, worked, blocked
+	return quiet
 }
 
 // at returns the i-th request in flight (0 is the oldest).
