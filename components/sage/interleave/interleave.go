@@ -103,8 +103,7 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 	p := c.sendOut(now, cycle)
 	p = c.stream(now, cycle) || p
 	p = c.control(now, cycle) || p
-	c.account(now, cycle, p)
-	return p
+	return c.account(now, cycle, p)
 }
 
 // sendOut sends the DrawDone and Done messages whose cycle has come, in order.
@@ -424,8 +423,9 @@ func (c *Comp) clearSamples(t command.Target) uint64 {
 }
 
 // account sets the activity from this cycle on (unless an operation already
-// accounted it further) and schedules the next wake-up.
-func (c *Comp) account(now sim.VTimeInSec, cycle uint64, progress bool) {
+// accounted it further) and, unless the next cycle's tick is wanted (it
+// returns true then), schedules the next wake-up.
+func (c *Comp) account(now sim.VTimeInSec, cycle uint64, progress bool) bool {
 	if cycle >= c.horizon {
 		state := stateIdle
 		switch {
@@ -436,8 +436,8 @@ func (c *Comp) account(now sim.VTimeInSec, cycle uint64, progress bool) {
 		}
 		c.mark(cycle, state)
 	}
-	if progress {
-		return
+	if progress && !c.quietAfter(cycle) {
+		return true
 	}
 	next := ^uint64(0)
 	if c.busFree > cycle && (c.FromSched.Peek() != nil || c.Control.Peek() != nil) {
@@ -452,6 +452,18 @@ func (c *Comp) account(now sim.VTimeInSec, cycle uint64, progress bool) {
 		c.Env.Progress.BusyUntil(c.Freq.NCyclesLater(int(next-cycle), now))
 	}
 	c.Waker.WakeForNext(now, cycle, next)
+	return false
+}
+
+// quietAfter reports whether a tick at cycle+1 would do nothing: no message
+// due to the command processor, the bus still busy or no message from the
+// sched (one that arrives wakes the interleave itself), no command, and the
+// activity already marked past it. The interleave then sleeps from a burst to
+// the cycle its bus frees instead of spending a tick on the cycle after it.
+func (c *Comp) quietAfter(cycle uint64) bool {
+	next := cycle + 1
+	return next < c.horizon && c.Control.Peek() == nil && (len(c.out) == 0 || c.out[0].ready > next) &&
+		(c.busFree > next || c.FromSched.Peek() == nil)
 }
 
 // Finish closes the activity accounting at time now.
