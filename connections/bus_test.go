@@ -342,8 +342,9 @@ func TestStallOtherDestinations(t *testing.T) {
 	}
 }
 
-// TestNoIdleTicks counts the bus's tick and wake-up events: it ticks at grants
-// and deliveries only, not while a latency elapses or while idle.
+// TestNoIdleTicks counts the bus's tick and wake-up events (a wake-up ticks
+// the bus within its own event): it ticks at grants and deliveries only, not
+// while a latency elapses or while idle.
 func TestNoIdleTicks(t *testing.T) {
 	cases := []struct {
 		name           string

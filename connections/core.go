@@ -278,7 +278,7 @@ func (c *core) requestTick(k uint64) {
 		return
 	}
 	c.wakes = slices.Insert(c.wakes, i, k)
-	c.engine.Schedule(wakeEvent{sim.NewEventBase(t, c.waker)})
+	c.engine.Schedule(&wakeEvent{t: t, w: c.waker})
 }
 
 // scheduleNext arranges the tick at cycle next after a tick at cycle cur, and
@@ -310,10 +310,18 @@ func notifySources(ports []sim.Port, now sim.VTimeInSec) {
 	}
 }
 
-// wakeEvent is a future wake-up of a connection.
+// wakeEvent is a future wake-up of a connection: a secondary event, like the
+// connection's ticks, so that the tick it runs (TickWithin) runs after every
+// primary event of its time, where the tick event TickNow would schedule
+// runs; one event instead of two.
 type wakeEvent struct {
-	*sim.EventBase
+	t sim.VTimeInSec
+	w *waker
 }
+
+func (e *wakeEvent) Time() sim.VTimeInSec { return e.t }
+func (e *wakeEvent) Handler() sim.Handler { return e.w }
+func (e *wakeEvent) IsSecondary() bool    { return true }
 
 // waker handles the wake-up events of one connection.
 type waker struct {
@@ -329,7 +337,7 @@ func (w *waker) Handle(e sim.Event) error {
 		c.wakes = slices.Delete(c.wakes, i, i+1)
 	}
 	c.lock.Unlock()
-	c.tc.TickNow(e.Time())
+	c.tc.TickWithin(e.Time())
 	return nil
 }
 

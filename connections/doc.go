@@ -76,8 +76,10 @@
 // A connection ticks only at cycles where something can happen: after a Send
 // (at the cycle of the send), after a NotifyAvailable, at the cycle a link
 // becomes free when messages wait for it, and at the cycle the next message is
-// due. Future wake-ups are small events of the connection's own, whose handler
-// calls TickNow (TickNow with a future time would hide an earlier TickLater).
+// due. Future wake-ups are small secondary events of the connection's own,
+// whose handler ticks it within the event (TickWithin: one event, not a
+// wake-up and then the tick TickNow would schedule; TickNow with a future
+// time would hide an earlier TickLater).
 // An idle connection, one waiting only for a latency to elapse and one waiting
 // only for refusing destinations schedule nothing in between.
 //

@@ -144,7 +144,7 @@ type eventCounter struct {
 	tick, wake sim.Handler
 	ticks      atomic.Int64
 	wakes      atomic.Int64
-	tickCycles []uint64 // serial engine only
+	tickCycles []uint64 // the cycles of tick and wake-up events (serial engine only)
 }
 
 func (h *eventCounter) Func(ctx sim.HookCtx) {
@@ -156,8 +156,9 @@ func (h *eventCounter) Func(ctx sim.HookCtx) {
 	case h.tick:
 		h.ticks.Add(1)
 		h.tickCycles = append(h.tickCycles, cyc(evt.Time()))
-	case h.wake:
+	case h.wake: // a wake-up ticks the connection within its own event
 		h.wakes.Add(1)
+		h.tickCycles = append(h.tickCycles, cyc(evt.Time()))
 	}
 }
 

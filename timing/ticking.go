@@ -115,6 +115,14 @@ func (c *TickingComponent) tickNowDirect(now sim.VTimeInSec) bool {
 	return c.tick(now)
 }
 
+// TickWithin is TickNow without an event of its own: it ticks c at time now
+// within the event being handled, unless a tick at or after now is already
+// scheduled, and on progress asks for the next cycle's tick as Handle does.
+// The event must be of the kind of c's ticks (secondary for
+// NewSecondaryTickingComponent's), so that the tick runs among the events it
+// would have run among; nothing c does may depend on its order among them.
+func (c *TickingComponent) TickWithin(now sim.VTimeInSec) { c.tickNowDirect(now) }
+
 // tick ticks c at time now and, on progress, asks for the next cycle's tick.
 func (c *TickingComponent) tick(now sim.VTimeInSec) bool {
 	if c.ticker.Tick(now) {
