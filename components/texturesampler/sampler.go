@@ -135,22 +135,21 @@ func (c *Comp) Tick(now sim.VTimeInSec) bool {
 	if c.Fault.Stopped() {
 		return false
 	}
-	state := c.classify(cy)
-	c.Activity.Set(cy, state)
-	if !progress || c.quietAfter(cy, state) {
-		c.Waker.WakeForNext(now, cy, c.nextEvent(cy))
-		return false
+	c.Activity.Set(cy, c.classify(cy))
+	if progress && !c.quietAfter(cy) {
+		return true
 	}
-	return true
+	c.Waker.WakeForNext(now, cy, c.nextEvent(cy))
+	return false
 }
 
 // quietAfter reports whether the tick of cycle cy+1 would do nothing and
-// leave the activity in state: no message waits in a port the sampler reads
+// leave the activity in its state: no message waits in a port the sampler reads
 // (a message that arrives wakes the sampler itself), no miss waits to be sent
 // or filled, and no stage falls due by then. The sampler then sleeps through
 // a multi-cycle address or filter step, as the shader core does between
 // issues, instead of spending a tick on the cycle after it.
-func (c *Comp) quietAfter(cy uint64, state int) bool {
+func (c *Comp) quietAfter(cy uint64) bool {
 	next := cy + 1
 	switch {
 	case c.ctlOut != nil, c.Control.Peek() != nil, len(c.unsent) > 0, len(c.fillQueue) > 0, c.client.Waiting():
@@ -177,7 +176,7 @@ func (c *Comp) quietAfter(cy uint64, state int) bool {
 	// tick's conditions.
 	stalled, worked, blocked := c.tagStalled, c.tagWorked, c.outputBlocked
 	c.tagStalled, c.tagWorked, c.outputBlocked = false, false, false
-	quiet := c.classify(next) == state
+	quiet := c.classify(next) == c.Activity.State()
 	c.tagStalled, c.tagWorked, c.outputBlocked = stalled, worked, blocked
 	return quiet
 }
