@@ -172,13 +172,10 @@ func (c *Comp) quietAfter(cy uint64) bool {
 			break
 		}
 	}
-	// The state a tick at cy+1 would record: its stages set none of the
-	// tick's conditions.
-	stalled, worked, blocked := c.tagStalled, c.tagWorked, c.outputBlocked
+	// The state a tick at cy+1 would record: its stages would set none of
+	// this tick's conditions (the next Tick resets them anyway).
 	c.tagStalled, c.tagWorked, c.outputBlocked = false, false, false
-	quiet := c.classify(next) == c.Activity.State()
-	c.tagStalled, c.tagWorked, c.outputBlocked = stalled, worked, blocked
-	return quiet
+	return c.classify(next) == c.Activity.State()
 }
 
 // at returns the i-th request in flight (0 is the oldest).

@@ -6,7 +6,6 @@ import (
 	"github.com/sarchlab/akita/v3/sim"
 
 	"github.com/gfxsim/gfxsim/functional/samplebuffer"
-
 	"github.com/gfxsim/gfxsim/internal/check"
 	"github.com/gfxsim/gfxsim/timing"
 )
@@ -28,12 +27,12 @@ type Config struct {
 // DefaultConfig is the board's route network: the paper's 32 3DRAM chips (8
 // interleaves of 4, the sample map), each delivering one 40-bit sample per
 // video-read clock (20 video pins, double-pumped: section 3.5), 4 convolve
-// chips, a 4096-sample FIFO per
-// convolve output (silent: more than one 8-sample burst of 324 pixels),
-// SampleSpans of at most 32 pixels and room for 8 LineRequests in the input
-// port. Its clock (the Env's) is the video-read clock: 50 MHz in sage.yaml
-// (silent in the paper; chosen so that 32 samples a clock give its 1.6 G
-// samples/s peak video bandwidth, section 10.3).
+// chips, a 4096-sample FIFO per convolve output (silent: more than one
+// 8-sample burst of 324 pixels), SampleSpans of at most 32 pixels and room
+// for 8 LineRequests in the input port. Its clock (the Env's) is the
+// video-read clock: 50 MHz in sage.yaml (silent in the paper; chosen so that
+// 32 samples a clock give its 1.6 G samples/s peak video bandwidth, section
+// 10.3).
 func DefaultConfig() Config {
 	return Config{
 		Geometry: samplebuffer.Geometry{Width: 1, Height: 1, Samples: 1, Interleaves: samplebuffer.DefaultInterleaves,
