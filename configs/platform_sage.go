@@ -476,6 +476,15 @@ func (c *Config) routeConfig() route.Config {
 	return r
 }
 
+// RouteSamplesPerClock is the most samples the route chips read per
+// video-read clock: every 3DRAM's share of sage.route.samples_per_cycle (at
+// least one each, routeConfig), when a burst's samples are spread over all of
+// them.
+func (c *Config) RouteSamplesPerClock() int {
+	r := c.routeConfig()
+	return r.Geometry.Chips() * r.SamplesPerChip
+}
+
 // convolveConfig returns the convolve chips' configuration (sage.convolve);
 // each chip's index and stream, the frame's sizes, the filter and the pattern
 // RAM are set when the video path is built for a frame.

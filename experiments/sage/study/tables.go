@@ -314,8 +314,7 @@ func tableVideo(out string, w io.Writer, p plan, by map[string]*Result) error {
 			finding(w, "at %s, %d spp the route chips too need %s of a frame: the route reads %s G samples/s (the raster "+
 				"and the swaths' overlap columns at %g Hz) against the chips' %s G at %g MHz, the paper's 1.6 G peak",
 				v.label(), v.Samples, pct(routeLoad(t)), giga(t.RouteSamples*t.RefreshHz), t.RefreshHz,
-				giga(float64(routeRate())*t.VideoReadMHz*1e6),
-				t.VideoReadMHz)
+				giga(float64(configs.Default().RouteSamplesPerClock())*t.VideoReadMHz*1e6), t.VideoReadMHz)
 		}
 		if v.Map == "" || v.Mode != "strict" {
 			continue
@@ -370,14 +369,6 @@ func routeLoad(t *Timed) float64 {
 // its filter cycles over a video frame's convolve clocks.
 func convolveLoad(t *Timed) float64 {
 	return ratio(t.FilterCycles*t.RefreshHz, t.ConvolveMHz*1e6)
-}
-
-// routeRate is the board's samples per video-read clock: every chip's
-// share of sage.route.samples_per_cycle, at least one (configs' routeConfig).
-func routeRate() int {
-	sb := board().SampleBuffer
-	chips := sb.Interleaves * sb.ChipsPerInterleave
-	return chips * max(1, board().Route.ChipsPerRead/chips)
 }
 
 // mapLines says where a tiled sample buffer map puts a scan line's pixels.
