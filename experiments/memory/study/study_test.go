@@ -10,6 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gfxsim/gfxsim/components/memory"
+	"github.com/gfxsim/gfxsim/components/memory/dramctl"
+	"github.com/gfxsim/gfxsim/components/memory/traffic"
 	"github.com/gfxsim/gfxsim/experiments/expt"
 	"github.com/gfxsim/gfxsim/internal/progress/progresstest"
 )
@@ -187,5 +190,50 @@ func TestMemoryDigest(t *testing.T) {
 	four, again, two := digest("memory: {type: ideal, channels: 4}\n"), digest("memory: {type: ideal, channels: 4}\n"), digest("memory: {type: ideal, channels: 2}\n")
 	if four != again || four == two || len(four) != 12 {
 		t.Errorf("digests %q, %q (same file) and %q (2 channels): want the first two equal, the third not", four, again, two)
+	}
+}
+
+// TestStrideBanks pins the README's account of the strided pattern: within a
+// channel of the study's GDDR6 system the stride advances the local address
+// by 33,024 bytes, so under the default mapping a channel's strided bursts
+// fall in 4 of the 16 banks, each burst in a new row; under the row-major
+// mapping (labs/08-memory-system/rowmajor.yaml) in all 16, two bursts a row.
+func TestStrideBanks(t *testing.T) {
+	systems, err := Systems(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gddr6 memory.Config
+	for _, s := range systems {
+		if s.Name == "GDDR6" {
+			gddr6 = s.Memory.WithDefaults()
+		}
+	}
+	tc := trafficConfig(System{Memory: gddr6}, Traffic{Pattern: traffic.Strided}, 1, 1, 1)
+	channels := uint64(gddr6.NumChannels)
+	for _, c := range []struct {
+		mapping     string
+		banks, rows int
+	}{{gddr6.DRAMCtl.Mapping, 4, 512}, {"row,bank,bankgroup,column", 16, 256}} {
+		m, err := dramctl.ParseMapping(c.mapping, gddr6.DRAMCtl.Geometry)
+		if err != nil {
+			t.Fatal(err)
+		}
+		banks, rows := map[[2]int]bool{}, map[[3]int]bool{}
+		for k := uint64(0); k < 256; k++ {
+			// Channel 0's k-th strided request, at its channel-local address
+			// (memory.Memory.LocalAddress: the channel's granules packed).
+			addr := k * channels * tc.StrideBytes
+			local := addr/(gddr6.InterleaveBytes*channels)*gddr6.InterleaveBytes + addr%gddr6.InterleaveBytes
+			for b := uint64(0); b < 64; b += gddr6.DRAMCtl.Geometry.BurstBytes() {
+				l := m.Decode(local + b)
+				banks[[2]int{l.BankGroup, l.Bank}] = true
+				rows[[3]int{l.BankGroup, l.Bank, l.Row}] = true
+			}
+		}
+		if len(banks) != c.banks || len(rows) != c.rows {
+			t.Errorf("%s: channel 0's 256 strided requests use %d banks and %d rows, want %d and %d", c.mapping,
+				len(banks), len(rows), c.banks, c.rows)
+		}
 	}
 }
