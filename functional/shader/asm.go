@@ -137,7 +137,8 @@ func (a *assembler) directive(n int, f []string) error {
 		rest := args[2:]
 		if p.Stage == GeometryStage {
 			if len(rest) > 1 {
-				return a.errf(n, "geometry shader .input expects: .input vN semantic vertex (or .input vN %s)", SemanticPrimitiveID)
+				return a.errf(n, "geometry shader .input expects: .input vN semantic vertex (or .input vN %s, .input vN %s)",
+					SemanticPrimitiveID, SemanticGSInstanceID)
 			}
 			if len(rest) == 1 {
 				k, err := strconv.Atoi(rest[0])
@@ -145,7 +146,7 @@ func (a *assembler) directive(n int, f []string) error {
 					return a.errf(n, "bad vertex index %q (0..%d)", rest[0], MaxPrimitiveVertices-1)
 				}
 				d.Vertex = k
-			} else if d.Semantic != SemanticPrimitiveID {
+			} else if d.Semantic != SemanticPrimitiveID && d.Semantic != SemanticGSInstanceID {
 				return a.errf(n, "geometry shader input %s needs the vertex it reads: .input %s %s K", d.Semantic, args[0], args[1])
 			}
 			rest = nil
@@ -191,7 +192,7 @@ func (a *assembler) directive(n int, f []string) error {
 		}
 		p.Outputs = append(p.Outputs, OutputDecl{File: f, Index: idx, Semantic: strings.ToLower(args[1])})
 		a.declLines["outputs"] = append(a.declLines["outputs"], n)
-	case ".input_primitive", ".output_topology", ".max_vertices":
+	case ".input_primitive", ".output_topology", ".max_vertices", ".instances":
 		return a.geometryDirective(n, name, args)
 	case ".const":
 		if len(args) != 3 {
@@ -579,8 +580,8 @@ func parseSrc(t string) (Src, string) {
 // parseSamplerType parses a sampler type name, case-insensitively.
 func parseSamplerType(s string) (SamplerType, bool) { return samplerTypeNames.Lookup(s) }
 
-// geometryDirective parses .input_primitive, .output_topology and
-// .max_vertices, which only a geometry shader has.
+// geometryDirective parses .input_primitive, .output_topology, .max_vertices
+// and .instances, which only a geometry shader has.
 func (a *assembler) geometryDirective(n int, name string, args []string) error {
 	if a.p.Stage != GeometryStage {
 		return a.errf(n, "%s is a geometry shader directive (.gs)", name)
@@ -612,6 +613,12 @@ func (a *assembler) geometryDirective(n int, name string, args []string) error {
 			return a.errf(n, "bad .max_vertices %q (1..%d)", args[0], MaxGSVertices)
 		}
 		g.MaxVertices = k
+	case ".instances":
+		k, err := strconv.Atoi(args[0])
+		if err != nil || k < 1 || k > MaxGSInstances {
+			return a.errf(n, "bad .instances %q (1..%d)", args[0], MaxGSInstances)
+		}
+		g.Instances = k
 	}
 	return nil
 }

@@ -227,7 +227,7 @@ func TestDecodeErrors(t *testing.T) {
 	}{
 		{"empty", nil, "shader binary: offset 0: header.magic: truncated: need 4 bytes, have 0"},
 		{"magic", mutate(func(b []byte) []byte { b[0] = 'X'; return b }), `shader binary: offset 0: header.magic: bad magic "XSHD", want "GSHD"`},
-		{"version", mutate(func(b []byte) []byte { b[4] = 4; return b }), "shader binary: offset 4: header.version: unsupported version 4, want 1 to 3"},
+		{"version", mutate(func(b []byte) []byte { b[4] = 5; return b }), "shader binary: offset 4: header.version: unsupported version 5, want 1 to 4"},
 		{"reserved", mutate(func(b []byte) []byte { b[7] = 1; return b }), "shader binary: offset 7: header.reserved: reserved byte is 1, want 0"},
 		{"stage", mutate(func(b []byte) []byte { b[6] = 9; return b }), "shader binary: offset 0: program: invalid stage 9"},
 		{"truncated code", good[:len(good)-1], "shader binary: offset " + itoa(codeStart-4) + ": code.count: 2 instructions need 48 bytes, have 47"},

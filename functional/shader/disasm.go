@@ -18,10 +18,13 @@ func (p *Program) Disassemble() string {
 		g := p.Geometry
 		b.WriteString(".input_primitive " + g.Input.String() + "\n.output_topology " + g.Output.String() +
 			"\n.max_vertices " + strconv.Itoa(g.MaxVertices) + "\n")
+		if g.Instances > 0 {
+			b.WriteString(".instances " + strconv.Itoa(g.Instances) + "\n")
+		}
 	}
 	for _, d := range p.Inputs {
 		b.WriteString(".input v" + strconv.Itoa(d.Reg) + " " + d.Semantic)
-		if p.Stage == GeometryStage && d.Semantic != SemanticPrimitiveID {
+		if p.Stage == GeometryStage && !d.IsSystemValue() {
 			b.WriteString(" " + strconv.Itoa(d.Vertex))
 		}
 		if p.Stage == PixelStage && !d.IsSystemValue() {

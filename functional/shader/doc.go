@@ -83,20 +83,24 @@
 //
 // # Geometry shaders
 //
-// A geometry shader (.gs) runs once per input primitive, one primitive per
-// lane:
+// A geometry shader (.gs) runs once per input primitive (times .instances),
+// one invocation per lane:
 //
 //	.gs
 //	.input_primitive triangle_adj   ; point, line, triangle, line_adj, triangle_adj
 //	.output_topology triangle_strip ; point, line_strip, triangle_strip
 //	.max_vertices 12                ; 1..1024, and max_vertices * 4 * outputs <= 1024 scalars
+//	.instances 2                    ; optional, 1..32: D3D11's [instance(n)], n invocations per primitive
 //	.input v0 position 0            ; semantic of a VS output, and the primitive's vertex (0..5)
 //	.input v1 sv_primitiveid        ; the primitive's index in its draw (strip-cut indices take none)
+//	.input v2 sv_gsinstanceid       ; the invocation's instance, 0 .. instances-1
 //	.output o0 position             ; o0 is the clip position, as in a vertex shader
 //	emit                            ; append o0.. to the lane's output strip
 //	emitc r0                        ; emit where no component of r0 is < 0 (data-dependent output)
 //	cut                             ; end the strip
 //
+// The instances of a primitive run as consecutive invocations, so their output
+// follows in instance order before the next primitive's (D3D11's order).
 // Output strips are cut into primitives in D3D's order (pipeline.AssembleEmitted):
 // a triangle strip's triangle i is its vertices (i, i+1, i+2) when i is even and
 // (i, i+2, i+1) when odd, leading with vertex i; a line strip's line i is (i, i+1);

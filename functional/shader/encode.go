@@ -10,9 +10,9 @@ import (
 
 // The binary form (little-endian), as stored in simulated memory:
 //
-//	header   magic "GSHD", version u16 (= 3), stage u8 (0 vs, 1 ps, 2 gs), reserved u8 (= 0)
+//	header   magic "GSHD", version u16 (= 4), stage u8 (0 vs, 1 ps, 2 gs), reserved u8 (= 0)
 //	name     u16 length + bytes
-//	geometry input primitive u8, output topology u8, max vertices u16 (all 0 but in a gs)
+//	geometry input primitive u8, output topology u8, max vertices u16, instances u8 (all 0 but in a gs)
 //	inputs   u8 count, each: reg u8, semantic str8, interp u8, centroid u8 (0/1), vertex u8
 //	outputs  u8 count, each: file u8, index u8, semantic str8
 //	consts   u16 count, each: reg u8, count u16, name str8
@@ -34,10 +34,12 @@ import (
 // vertex byte: Encode writes it for vertex and pixel programs (so their
 // binaries, and every address after them in a frame's memory image, are
 // what they were before geometry shaders) and version 3 for geometry
-// programs; both are read.
+// programs; both are read. Version 3 (before geometry shader instancing) has
+// no instances byte: Encode writes it for geometry programs that declare no
+// .instances, and version 4 for those that do.
 const (
 	binaryMagic   = "GSHD"
-	binaryVersion = 3
+	binaryVersion = 4
 	// InstrSize is the size in bytes of one encoded instruction: a 20-byte
 	// instruction word and a 4-byte source line.
 	InstrSize = 24
@@ -52,8 +54,11 @@ func (p *Program) Encode() []byte {
 	b = append(b, binaryMagic...)
 	geometry := p.Stage == GeometryStage
 	version := uint16(2)
-	if geometry {
+	switch {
+	case geometry && p.Geometry.Instances > 0:
 		version = binaryVersion
+	case geometry:
+		version = 3
 	}
 	b = binary.LittleEndian.AppendUint16(b, version)
 	b = append(b, byte(p.Stage), 0)
@@ -62,6 +67,9 @@ func (p *Program) Encode() []byte {
 	if geometry {
 		b = append(b, byte(p.Geometry.Input), byte(p.Geometry.Output))
 		b = binary.LittleEndian.AppendUint16(b, uint16(p.Geometry.MaxVertices))
+		if version >= 4 {
+			b = append(b, byte(p.Geometry.Instances))
+		}
 	}
 	str8 := func(b []byte, s string) []byte {
 		b = append(b, byte(len(s)))
@@ -271,6 +279,9 @@ func Decode(b []byte) (*Program, error) {
 		p.Geometry.Input = InputPrimitive(d.u8("geometry.input"))
 		p.Geometry.Output = OutputTopology(d.u8("geometry.output"))
 		p.Geometry.MaxVertices = d.u16("geometry.maxVertices")
+	}
+	if version >= 4 {
+		p.Geometry.Instances = int(d.u8("geometry.instances"))
 	}
 
 	// Byte offsets of every declaration and instruction, to place validation errors.

@@ -91,23 +91,35 @@ func ParseOutputTopology(s string) (OutputTopology, bool) {
 }
 
 // Limits of a geometry shader's output (D3D10: 1024 vertices and 1024 scalar
-// outputs per invocation).
+// outputs per invocation) and of its instancing (D3D11: 32 instances).
 const (
 	MaxGSVertices      = 1024
 	MaxGSOutputScalars = 1024
+	MaxGSInstances     = 32
 )
 
-// SemanticPrimitiveID is the geometry shader's system value: the index of
-// the input primitive in its draw, as a float in all four components.
-const SemanticPrimitiveID = "sv_primitiveid"
+// The geometry shader's system values, each a float in all four components:
+// SemanticPrimitiveID is the index of the input primitive in its draw,
+// SemanticGSInstanceID the invocation's instance of it (0 to .instances-1).
+const (
+	SemanticPrimitiveID  = "sv_primitiveid"
+	SemanticGSInstanceID = "sv_gsinstanceid"
+)
 
 // GeometryDecl is what a geometry shader declares about its primitives:
-// .input_primitive, .output_topology and .max_vertices.
+// .input_primitive, .output_topology, .max_vertices and .instances (D3D11's
+// [instance(n)]: the shader runs n times per input primitive, instance i
+// reading i as sv_gsinstanceid; 0 when undeclared, which is one instance).
 type GeometryDecl struct {
 	Input       InputPrimitive
 	Output      OutputTopology
 	MaxVertices int
+	Instances   int
 }
+
+// InstanceCount returns the invocations per input primitive: .instances, or
+// 1 when it is not declared.
+func (g GeometryDecl) InstanceCount() int { return max(1, g.Instances) }
 
 // OutputScalars returns the scalar outputs one invocation may write, what
 // its output buffer must hold: MaxVertices times 4 per output register.
@@ -138,6 +150,8 @@ func (p *Program) checkGeometry() *ProgramError {
 		return &ProgramError{Instr: -1, Msg: "geometry shader: missing or bad .output_topology (point, line_strip, triangle_strip)"}
 	case g.MaxVertices < 1 || g.MaxVertices > MaxGSVertices:
 		return &ProgramError{Instr: -1, Msg: fmt.Sprintf("geometry shader: .max_vertices %d out of range [1, %d]", g.MaxVertices, MaxGSVertices)}
+	case g.Instances < 0 || g.Instances > MaxGSInstances:
+		return &ProgramError{Instr: -1, Msg: fmt.Sprintf("geometry shader: .instances %d out of range [1, %d]", g.Instances, MaxGSInstances)}
 	}
 	outputs := 0
 	for _, d := range p.Outputs {
@@ -167,14 +181,15 @@ func (p *Program) checkGeometryInput(i int, d InputDecl) *ProgramError {
 	if d.Interp != InterpPerspective || d.Centroid {
 		return declErr("inputs", i, "geometry shader inputs take no interpolation mode")
 	}
-	if d.Semantic == SemanticPrimitiveID {
+	if d.Semantic == SemanticPrimitiveID || d.Semantic == SemanticGSInstanceID {
 		if d.Vertex != 0 {
 			return declErr("inputs", i, "system value %s takes no vertex index", d.Semantic)
 		}
 		return nil
 	}
 	if d.IsSystemValue() || strings.HasPrefix(d.Semantic, "sv_") {
-		return declErr("inputs", i, "unknown geometry shader system value %q (want %s)", d.Semantic, SemanticPrimitiveID)
+		return declErr("inputs", i, "unknown geometry shader system value %q (want %s or %s)", d.Semantic, SemanticPrimitiveID,
+			SemanticGSInstanceID)
 	}
 	if n := p.Geometry.Input.Vertices(); d.Vertex < 0 || d.Vertex >= n {
 		return declErr("inputs", i, "vertex index %d out of range for input primitive %v (0..%d)", d.Vertex, p.Geometry.Input, n-1)

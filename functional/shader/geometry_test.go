@@ -1,6 +1,9 @@
 package shader
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 const gsSource = `.gs
 .input_primitive triangle_adj
@@ -42,6 +45,33 @@ func TestGeometryShaderRoundTrip(t *testing.T) {
 	}
 }
 
+// TestGeometryShaderInstancing: .instances and sv_gsinstanceid assemble,
+// survive the binary form (version 4; a shader without .instances keeps
+// version 3's bytes) and the disassembly.
+func TestGeometryShaderInstancing(t *testing.T) {
+	src := strings.Replace(gsSource, ".max_vertices 4\n", ".max_vertices 4\n.instances 5\n", 1) + ".input v3 sv_gsinstanceid\n"
+	p := mustAssemble(t, "gs.gsa", src)
+	if p.Geometry != (GeometryDecl{Input: PrimTriangleAdj, Output: TopoLineStrip, MaxVertices: 4, Instances: 5}) ||
+		p.Geometry.InstanceCount() != 5 || p.Inputs[3].Semantic != SemanticGSInstanceID {
+		t.Errorf("declarations %+v, inputs %+v", p.Geometry, p.Inputs)
+	}
+	b := p.Encode()
+	if v := int(b[4]) | int(b[5])<<8; v != 4 {
+		t.Errorf("binary version %d, want 4", v)
+	}
+	q, err := Decode(b)
+	if err != nil || q.Disassemble() != p.Disassemble() || q.Geometry != p.Geometry {
+		t.Errorf("round trip (%v):\n%s\nwant\n%s", err, q.Disassemble(), p.Disassemble())
+	}
+	if r, err := Assemble("gs.gsa", []byte(p.Disassemble())); err != nil || r.Geometry != p.Geometry {
+		t.Errorf("disassembly does not reassemble: %v", err)
+	}
+	plain := mustAssemble(t, "gs.gsa", gsSource)
+	if v := int(plain.Encode()[4]); v != 3 || plain.Geometry.InstanceCount() != 1 {
+		t.Errorf("without .instances: binary version %d, %d instances; want 3 and 1", v, plain.Geometry.InstanceCount())
+	}
+}
+
 func TestGeometryShaderErrors(t *testing.T) {
 	for _, tc := range []struct{ src, want string }{
 		{".vs\n.max_vertices 3\n", "e.gsa:2: .max_vertices is a geometry shader directive (.gs)"},
@@ -55,6 +85,13 @@ func TestGeometryShaderErrors(t *testing.T) {
 		{".ps\n.output o0 color\n.def c0 0 0 0 1\nmov o0, c0\nemit\n", "e.gsa:5: emit is a geometry shader instruction"},
 		{".gs\n.input_primitive point\n.output_topology point\n.max_vertices 300\n.output o0 position\n.output o1 color\n.def c0 0 0 0 1\nmov o0, c0\n", "e.gsa:1: geometry shader: .max_vertices 300 times 2 output registers is 2400 scalars (at most 1024)"},
 		{".ps\n.input v0 sv_primitiveid\n.output o0 color\nmov o0, v0\n", "e.gsa:2: system value sv_primitiveid is a geometry shader input"},
+		{".ps\n.input v0 sv_gsinstanceid\n.output o0 color\nmov o0, v0\n", "e.gsa:2: system value sv_gsinstanceid is a geometry shader input"},
+		{".vs\n.instances 2\n", "e.gsa:2: .instances is a geometry shader directive (.gs)"},
+		{".gs\n.input_primitive point\n.output_topology point\n.max_vertices 1\n.instances 33\n", `e.gsa:5: bad .instances "33" (1..32)`},
+		{".gs\n.input_primitive point\n.output_topology point\n.max_vertices 1\n.instances 0\n", `e.gsa:5: bad .instances "0" (1..32)`},
+		{".gs\n.input_primitive point\n.output_topology point\n.max_vertices 1\n.instances 2\n.instances 2\n", "e.gsa:6: duplicate .instances (declared at line 5)"},
+		{".gs\n.input_primitive triangle\n.output_topology point\n.max_vertices 1\n.input v0 sv_gsinstanceid 1\n.output o0 position\nmov o0, v0\n", "e.gsa:5: system value sv_gsinstanceid takes no vertex index"},
+		{".gs\n.input_primitive point\n.output_topology point\n.max_vertices 1\n.input v0 sv_gsinstanceid 0 1\n", "e.gsa:5: geometry shader .input expects: .input vN semantic vertex (or .input vN sv_primitiveid, .input vN sv_gsinstanceid)"},
 	} {
 		_, err := Assemble("e.gsa", []byte(tc.src))
 		if err == nil || err.Error() != tc.want {

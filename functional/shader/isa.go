@@ -324,9 +324,9 @@ var VertexSemantics = []string{"position", "normal", "texcoord", "tangent", "col
 //
 // In a geometry shader Vertex says which vertex of the input primitive the
 // input reads (0 .. InputPrimitive.Vertices()-1); the semantic names the
-// vertex shader's output (position is its clip position o0). The system value
+// vertex shader's output (position is its clip position o0). The system values
 // sv_primitiveid (the input primitive's index in its draw, as a float in every
-// component) has Vertex 0.
+// component) and sv_gsinstanceid (the invocation's instance) have Vertex 0.
 type InputDecl struct {
 	Reg      int
 	Semantic string
@@ -336,9 +336,10 @@ type InputDecl struct {
 }
 
 // IsSystemValue reports whether the input is a pixel-shader system value
-// (or the geometry shader's sv_primitiveid).
+// (or one of the geometry shader's, sv_primitiveid and sv_gsinstanceid).
 func (d InputDecl) IsSystemValue() bool {
-	return d.Semantic == SemanticPosition || d.Semantic == SemanticFrontFace || d.Semantic == SemanticPrimitiveID
+	return d.Semantic == SemanticPosition || d.Semantic == SemanticFrontFace || d.Semantic == SemanticPrimitiveID ||
+		d.Semantic == SemanticGSInstanceID
 }
 
 // OutputDecl declares an output: File is FileOutput (Index = render target

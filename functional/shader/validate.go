@@ -128,7 +128,7 @@ func (p *Program) check() *ProgramError {
 			}
 			continue
 		}
-		if d.Semantic == SemanticPrimitiveID {
+		if d.Semantic == SemanticPrimitiveID || d.Semantic == SemanticGSInstanceID {
 			return declErr("inputs", i, "system value %s is a geometry shader input", d.Semantic)
 		}
 		if d.IsSystemValue() {
