@@ -64,19 +64,22 @@ func (g *geometryStage) startBatch() { g.warp, g.out, g.prim = 0, nil, 0 }
 // writes go to (and the filled-size counters are read from).
 func (c *Comp) SetMemory(m state.Memory) { c.mem = m }
 
-// warpsOf returns the number of GS warps of a batch of np primitives (at
-// most shader.MaxLanes each, as pipeline.ShadeGeometry cuts them).
-func warpsOf(np int) int { return (np + shader.MaxLanes - 1) / shader.MaxLanes }
+// warpsOf returns the number of GS warps of a shaded batch: its invocations
+// (pipeline.GSInvocations, a primitive per instance of the shader), at most
+// shader.MaxLanes a warp, as pipeline.ShadeGeometry cuts them.
+func warpsOf(sb *protocol.ShadedBatch) int {
+	return (pipeline.GSInvocations(sb.Draw.State, sb.Batch.NumPrimitives()) + shader.MaxLanes - 1) / shader.MaxLanes
+}
 
 // queueGeometryWarps queues the GS warps of a shaded batch of a draw with a
-// geometry shader: one lane per primitive, shader.MaxLanes per warp; lane i
-// of the batch's primitive ID is FirstTriangle+i in the draw.
+// geometry shader: one lane per invocation, shader.MaxLanes per warp; the
+// batch's first primitive is FirstTriangle in the draw.
 func (c *Comp) queueGeometryWarps(sb *protocol.ShadedBatch) {
-	np := sb.Batch.NumPrimitives()
-	for k := 0; k < warpsOf(np); k++ {
+	ni := pipeline.GSInvocations(sb.Draw.State, sb.Batch.NumPrimitives())
+	for k := 0; k < warpsOf(sb); k++ {
 		first := k * shader.MaxLanes
-		n := min(np-first, shader.MaxLanes)
-		w := protocol.NewGeometryWarp(sb, k, first, n, sb.Batch.FirstTriangle+first)
+		n := min(ni-first, shader.MaxLanes)
+		w := protocol.NewGeometryWarp(sb, k, first, n, sb.Batch.FirstTriangle)
 		w.Src = c.FromShaderCores
 		c.gs.sendQ = append(c.gs.sendQ, w)
 	}
@@ -306,7 +309,7 @@ func (c *Comp) currentOutput(ds *drawState) (*pipeline.GeometryOutput, bool) {
 			g.out, g.prim = &g.pass, 0
 			continue
 		}
-		if g.warp >= warpsOf(sb.Batch.NumPrimitives()) {
+		if g.warp >= warpsOf(sb) {
 			return nil, true
 		}
 		i := c.findGeometry(sb, g.warp)

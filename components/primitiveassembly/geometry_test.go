@@ -52,7 +52,7 @@ func shadeGS(sb *protocol.ShadedBatch, k int) *protocol.ShadedGeometry {
 	np := sb.Batch.NumPrimitives()
 	first := k * shader.MaxLanes
 	n := min(np-first, shader.MaxLanes)
-	gw := protocol.NewGeometryWarp(sb, k, first, n, sb.Batch.FirstTriangle+first)
+	gw := protocol.NewGeometryWarp(sb, k, first, n, sb.Batch.FirstTriangle)
 	d := sb.Draw.State
 	w := shader.NewWarp(shader.MaxLanes)
 	pipeline.LoadPrimitives(d, sb.Batch, first, n, gw.PrimitiveID, sb.Outputs, w)
@@ -66,8 +66,9 @@ func shadeGS(sb *protocol.ShadedBatch, k int) *protocol.ShadedGeometry {
 }
 
 // TestGeometryWarpsReorderedInAPIOrder: a batch of 130 triangles of a draw
-// with a geometry shader is sent as three GS warps (64, 64 and 2
-// primitives, primitive IDs 0, 64, 128) to the cores; their outputs come
+// with a geometry shader is sent as three GS warps (invocations from 0, 64
+// and 128: 64, 64 and 2 primitives, the batch's first primitive ID 0 in
+// each) to the cores; their outputs come
 // back out of order (warp 2 at cycle 40, warp 0 at 60, warp 1 at 300), and
 // the primitives still reach the rasterizer in API order, equal to the
 // functional geometry stage's (pipeline.ShadeGeometry, then Triangle).
@@ -116,7 +117,7 @@ func TestGeometryWarpsReorderedInAPIOrder(t *testing.T) {
 			warps = append(warps, [3]int{w.First, w.Lanes, w.PrimitiveID})
 		}
 	}
-	if wantWarps := [][3]int{{0, 64, 0}, {64, 64, 64}, {128, 2, 128}}; !reflect.DeepEqual(warps, wantWarps) {
+	if wantWarps := [][3]int{{0, 64, 0}, {64, 64, 0}, {128, 2, 0}}; !reflect.DeepEqual(warps, wantWarps) {
 		t.Errorf("GS warps (first, lanes, primitive ID) %v, want %v", warps, wantWarps)
 	}
 

@@ -6,10 +6,12 @@ import (
 	"github.com/gfxsim/gfxsim/functional/pipeline"
 )
 
-// GeometryWarp is a geometry shader warp: primitives [First, First+Lanes) of
-// a shaded vertex batch, one per lane, sent by primitive assembly to a shader
-// core (pipeline.LoadPrimitives loads it; lane i's primitive ID in the draw is
-// PrimitiveID+i). Warp numbers the batch's GS warps from 0 in API order.
+// GeometryWarp is a geometry shader warp: invocations [First, First+Lanes) of
+// a shaded vertex batch (pipeline.GSInvocations: a primitive per instance of
+// the shader), one per lane, sent by primitive assembly to a shader core
+// (pipeline.LoadPrimitives loads it; PrimitiveID is the draw-wide ID of the
+// batch's first primitive). Warp numbers the batch's GS warps from 0 in API
+// order.
 type GeometryWarp struct {
 	sim.MsgMeta
 	Draw        *Draw

@@ -69,9 +69,9 @@ func (c *Comp) describeGeometry(g *protocol.GeometryWarp) (job, int, error) {
 		return j, 0, fmt.Errorf("GeometryWarp: no draw state, geometry shader or batch")
 	}
 	b := g.Batch.Batch
-	if g.Lanes < 1 || g.Lanes > shader.MaxLanes || g.First < 0 || g.First+g.Lanes > b.NumPrimitives() {
-		return j, 0, fmt.Errorf("draw %d: GeometryWarp %d of batch %d: primitives [%d, %d) outside the batch's %d (at most %d lanes)",
-			g.Draw.Seq, g.Warp, g.Batch.Seq, g.First, g.First+g.Lanes, b.NumPrimitives(), shader.MaxLanes)
+	if ni := pipeline.GSInvocations(g.Draw.State, b.NumPrimitives()); g.Lanes < 1 || g.Lanes > shader.MaxLanes || g.First < 0 || g.First+g.Lanes > ni {
+		return j, 0, fmt.Errorf("draw %d: GeometryWarp %d of batch %d: invocations [%d, %d) outside the batch's %d (at most %d lanes)",
+			g.Draw.Seq, g.Warp, g.Batch.Seq, g.First, g.First+g.Lanes, ni, shader.MaxLanes)
 	}
 	d := g.Draw.State
 	j.draw, j.lanes, j.prog = g.Draw, g.Lanes, d.GS
@@ -85,7 +85,7 @@ func (c *Comp) describeGeometry(g *protocol.GeometryWarp) (job, int, error) {
 	}
 	bytes := g.Lanes * d.GS.OutputScalars() * 4
 	if bytes > c.Cfg.GSOutputBuffer {
-		return j, 0, fmt.Errorf("draw %d: geometry shader %q: a warp of %d primitives needs %d bytes of output buffer (%d vertices x %d output registers x 16 bytes each), more than the core's %d (shader_core.gs_output_buffer_kb)",
+		return j, 0, fmt.Errorf("draw %d: geometry shader %q: a warp of %d invocations needs %d bytes of output buffer (%d vertices x %d output registers x 16 bytes each), more than the core's %d (shader_core.gs_output_buffer_kb)",
 			g.Draw.Seq, d.GS.Name, g.Lanes, bytes, d.GS.Geometry.MaxVertices, d.GS.NumOutputRegisters(), c.Cfg.GSOutputBuffer)
 	}
 	return j, bytes, nil

@@ -67,7 +67,7 @@ func TestGeometryWarpsShareTheOutputBuffer(t *testing.T) {
 	r, pa := newGSRig(t, e, 3072)
 	sb := gsBatch(t, 128)
 	for k := 0; k < 2; k++ {
-		pa.Script = append(pa.Script, testpeer.Scripted{Msg: protocol.NewGeometryWarp(sb, k, 64*k, 64, 64*k)})
+		pa.Script = append(pa.Script, testpeer.Scripted{Msg: protocol.NewGeometryWarp(sb, k, 64*k, 64, 0)})
 	}
 	testpeer.Run(t, e, pa)
 	if err := r.halt.Reason(); err != nil {

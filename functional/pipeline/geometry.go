@@ -34,7 +34,7 @@ func (o *GeometryOutput) Vertices(i int) [3]*VertexOut {
 
 // GSStats counts the geometry shader work of one batch.
 type GSStats struct {
-	Invocations      int // input primitives shaded
+	Invocations      int // input primitives shaded, times the shader's instances
 	Warps            int
 	Instructions     uint64
 	LaneInstructions uint64
@@ -56,21 +56,34 @@ func (s *GSStats) Add(o GSStats) {
 	s.Primitives += o.Primitives
 }
 
+// GSInvocations returns the geometry shader invocations of a batch of np
+// primitives under draw d: np times the shader's instances. Invocation k is
+// instance k mod instances of primitive k / instances, so that the instances
+// of a primitive are consecutive (D3D11's output order).
+func GSInvocations(d *state.Draw, np int) int { return np * d.GS.Geometry.InstanceCount() }
+
 // LoadPrimitives resets warp w for the draw's geometry shader over n lanes:
-// lane i shades primitive first+i of batch b (primitive ID id0+i in the
-// draw), reading the shaded vertices vout.
+// lane i runs invocation first+i of batch b (GSInvocations: primitive
+// (first+i) / instances, whose ID in the draw is id0 plus that, and instance
+// (first+i) mod instances), reading the shaded vertices vout.
 func LoadPrimitives(d *state.Draw, b *vertex.Batch, first, n, id0 int, vout []VertexOut, w *shader.Warp) {
 	w.Reset(d.GS, n, d.GSConstants)
+	instances := d.GS.Geometry.InstanceCount()
 	for lane := 0; lane < n; lane++ {
-		slots, _ := b.Primitive(first + lane)
+		prim, inst := (first+lane)/instances, (first+lane)%instances
+		slots, _ := b.Primitive(prim)
 		for i, in := range d.GS.Inputs {
-			reg := d.GSInputs[i]
-			if reg < 0 {
-				id := float32(id0 + lane)
-				w.SetInput(lane, in.Reg, [4]float32{id, id, id, id})
+			var v float32
+			switch reg := d.GSInputs[i]; reg {
+			case state.GSPrimitiveID:
+				v = float32(id0 + prim)
+			case state.GSInstanceID:
+				v = float32(inst)
+			default:
+				w.SetInput(lane, in.Reg, vout[slots[in.Vertex]][reg])
 				continue
 			}
-			w.SetInput(lane, in.Reg, vout[slots[in.Vertex]][reg])
+			w.SetInput(lane, in.Reg, [4]float32{v, v, v, v})
 		}
 	}
 }
@@ -117,19 +130,19 @@ func AssembleEmitted(w *shader.Warp, lane int, topo shader.OutputTopology, out *
 	return made
 }
 
-// ShadeGeometry runs the draw's geometry shader over the primitives of batch
-// b (shaded vertices vout; id0 the draw-wide index of its first primitive),
-// in warps of up to shader.MaxLanes primitives, and appends the assembled
-// output primitives to out in API order: all of invocation 0's, then
-// invocation 1's, and so on.
+// ShadeGeometry runs the draw's geometry shader over the invocations of
+// batch b (GSInvocations; shaded vertices vout; id0 the draw-wide index of
+// its first primitive), in warps of up to shader.MaxLanes invocations, and
+// appends the assembled output primitives to out in API order: all of
+// invocation 0's, then invocation 1's, and so on.
 func ShadeGeometry(d *state.Draw, b *vertex.Batch, id0 int, vout []VertexOut, w *shader.Warp,
 	tex shader.TextureSampler, out *GeometryOutput) (GSStats, error) {
 	var st GSStats
-	np := b.NumPrimitives()
+	np := GSInvocations(d, b.NumPrimitives())
 	for base := 0; base < np; base += shader.MaxLanes {
 		n := min(np-base, shader.MaxLanes)
 		before := w.Stats
-		LoadPrimitives(d, b, base, n, id0+base, vout, w)
+		LoadPrimitives(d, b, base, n, id0, vout, w)
 		w.Run(tex)
 		if err := w.Err(); err != nil {
 			return st, err

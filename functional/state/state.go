@@ -52,8 +52,9 @@ type Draw struct {
 
 	VS, PS *shader.Program
 	// GS is the geometry shader (nil: none); GSInputs[i] is the vertex
-	// shader output register that GS input i (GS.Inputs order) reads, -1 for
-	// sv_primitiveid. With a GS, Link links the pixel shader to its outputs.
+	// shader output register that GS input i (GS.Inputs order) reads, or
+	// GSPrimitiveID or GSInstanceID for a system value. With a GS, Link links
+	// the pixel shader to its outputs.
 	GS          *shader.Program
 	GSInputs    []int
 	GSConstants []geom.Vec4

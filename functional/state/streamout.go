@@ -127,6 +127,13 @@ func InputPrimitive(t command.Topology) shader.InputPrimitive {
 	return shader.PrimTriangle
 }
 
+// The entries of Draw.GSInputs that are system values, not vertex shader
+// output registers.
+const (
+	GSPrimitiveID = -1 // sv_primitiveid
+	GSInstanceID  = -2 // sv_gsinstanceid
+)
+
 // geometryStage attaches the geometry shader gs (nil: none) to d: its input
 // linkage, constants and textures.
 func (t *Tracker) geometryStage(d *Draw, gs *shader.Program) error {
@@ -141,8 +148,12 @@ func (t *Tracker) geometryStage(d *Draw, gs *shader.Program) error {
 	}
 	d.GS = gs
 	for _, in := range gs.Inputs {
-		if in.Semantic == shader.SemanticPrimitiveID {
-			d.GSInputs = append(d.GSInputs, -1)
+		switch in.Semantic {
+		case shader.SemanticPrimitiveID:
+			d.GSInputs = append(d.GSInputs, GSPrimitiveID)
+			continue
+		case shader.SemanticGSInstanceID:
+			d.GSInputs = append(d.GSInputs, GSInstanceID)
 			continue
 		}
 		out, ok := d.VS.Output(in.Semantic)
