@@ -313,9 +313,9 @@ func TestCheckScene(t *testing.T) {
 		yaml    string
 		want    string
 	}{
-		{"grass", 1, "shader_core: {registers: 447}\n", `c.yaml:1: shader_core.registers: 447: material "meadow"'s program "grass.gs.gsa" needs 448 registers per geometry shader warp of 64 primitives (7 temporaries on 2 warps of 32 lanes)`},
+		{"grass", 1, "shader_core: {registers: 447}\n", `c.yaml:1: shader_core.registers: 447: material "meadow"'s program "grass.gs.gsa" needs 448 registers per geometry shader warp of 64 invocations (7 temporaries on 2 warps of 32 lanes)`},
 		{"grass", 1, "shader_core: {registers: 448}\n", ""},
-		{"grass", 1, "shader_core: {gs_output_buffer_kb: 11}\n", `c.yaml:1: shader_core.gs_output_buffer_kb: 11 KB: material "meadow"'s geometry shader "grass.gs.gsa" needs 12288 bytes for a warp of 64 primitives (6 vertices x 2 output registers x 16 bytes each)`},
+		{"grass", 1, "shader_core: {gs_output_buffer_kb: 11}\n", `c.yaml:1: shader_core.gs_output_buffer_kb: 11 KB: material "meadow"'s geometry shader "grass.gs.gsa" needs 12288 bytes for a warp of 64 invocations (6 vertices x 2 output registers x 16 bytes each)`},
 		{"grass", 1, "shader_core: {gs_output_buffer_kb: 12}\n", ""},
 		{"room", 1, "multipass: {ops: 1}\n", `c.yaml:1: multipass.ops: 1: material "tiles"'s pixel shader "textured.ps.gsa" fits no partition into passes: textured.ps.gsa:61: mul r9, r9, c16: fits in no pass on configured machine: with its operands restored it needs 3 operations (limit 1)`},
 		{"room", 1, "multipass:\n  ops: 24\n  tex_units: 1\n", `c.yaml:3: multipass.tex_units: 1: material "tiles"'s pixel shader "textured.ps.gsa" fits no partition into passes: textured.ps.gsa:28: mul r3.xyz, r3, r3.w: fits in no pass on configured machine: with its operands restored it needs 2 texture units (limit 1)`},

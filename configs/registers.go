@@ -80,7 +80,7 @@ func (c *Config) CheckScene(s *scene.Scene) error {
 			if need := temps * sc.WarpSize * widths; need > sc.Registers {
 				what := fmt.Sprintf("per warp of %d lanes (%d temporaries each)", sc.WarpSize, temps)
 				if widths > 1 {
-					what = fmt.Sprintf("per geometry shader warp of %d primitives (%d temporaries on %d warps of %d lanes)", shader.MaxLanes, temps, widths, sc.WarpSize)
+					what = fmt.Sprintf("per geometry shader warp of %d invocations (%d temporaries on %d warps of %d lanes)", shader.MaxLanes, temps, widths, sc.WarpSize)
 				}
 				return &Error{File: file, Line: c.lineOf("shader_core.registers", "shader_core.warp_size", "shader_core"),
 					Field: "shader_core.registers", Msg: fmt.Sprintf("%d: material %s's program %q needs %d registers %s",
@@ -90,7 +90,7 @@ func (c *Config) CheckScene(s *scene.Scene) error {
 		if gs := lm.GS; gs != nil {
 			if need := shader.MaxLanes * gs.OutputScalars() * 4; need > sc.GSOutputBufferKB*1024 {
 				return &Error{File: file, Line: c.lineOf("shader_core.gs_output_buffer_kb", "shader_core"), Field: "shader_core.gs_output_buffer_kb",
-					Msg: fmt.Sprintf("%d KB: material %s's geometry shader %q needs %d bytes for a warp of %d primitives (%d vertices x %d output registers x 16 bytes each)",
+					Msg: fmt.Sprintf("%d KB: material %s's geometry shader %q needs %d bytes for a warp of %d invocations (%d vertices x %d output registers x 16 bytes each)",
 						sc.GSOutputBufferKB, inputs.Quote(m.Name), gs.Name, need, shader.MaxLanes, gs.Geometry.MaxVertices, gs.NumOutputRegisters())}
 			}
 		}

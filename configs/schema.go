@@ -177,7 +177,7 @@ type ShaderCore struct {
 	Latency              Latencies `yaml:"latency" desc:"instruction latencies"`
 	InterpolantsPerCycle int       `yaml:"interpolants_per_cycle" desc:"quad interpolants loaded per cycle when a pixel warp starts" min:"1" max:"256"`
 	InputQueue           int       `yaml:"input_queue" desc:"work items waiting for a warp slot (also the size of the separate queue of geometry shader warps from primitive assembly)" min:"1" max:"4096"`
-	GSOutputBufferKB     int       `yaml:"gs_output_buffer_kb" desc:"geometry shader output buffer per core: a GS warp of n primitives holds n x .max_vertices x output registers x 16 bytes from admission until its output is sent to primitive assembly (it must hold a warp of 64 primitives of every geometry shader the scene uses: a scene that needs more is refused before the run)" unit:"KB" min:"1" max:"65536"`
+	GSOutputBufferKB     int       `yaml:"gs_output_buffer_kb" desc:"geometry shader output buffer per core: a GS warp of n invocations (a primitive per instance) holds n x .max_vertices x output registers x 16 bytes from admission until its output is sent to primitive assembly (it must hold a warp of 64 primitives of every geometry shader the scene uses: a scene that needs more is refused before the run)" unit:"KB" min:"1" max:"65536"`
 	MaxGSWarps           int       `yaml:"max_gs_warps" desc:"geometry shader warps resident per core at most (they also hold warp slots and registers as any warp; more than warp_slots: warp_slots)" min:"1" max:"256"`
 }
 

@@ -33,6 +33,7 @@ func Shaders() []ShaderInfo {
 			Samplers: []string{"pinbase", "bruns", "circle", "coated", "marks", "slide0", "slide1", "slide2", "slide3"}},
 		{Name: "bumppin", Params: []string{"diffuse", "specular"}, Samplers: []string{"pinbase", "bruns", "marks", "bump"}},
 		{Name: "grass", Params: []string{"ground", "base", "tip", "blade", "wind", "width"}, GeometryShader: "grass"},
+		{Name: "grass_instanced", Params: []string{"ground", "base", "tip", "blade", "wind", "width"}, GeometryShader: "grass_instanced"},
 		{Name: "silhouette", Params: []string{"width", "bias", "color"}, GeometryShader: "silhouette"},
 		{Name: "particle_step", Params: []string{"dt", "gravity", "lifetime", "spray", "color"}, GeometryShader: "particle_step"},
 		{Name: "particle_sprite", Params: []string{"size", "hot", "cold", "lifetime"}, GeometryShader: "sprite"},

@@ -19,13 +19,15 @@
 //	layered     standard       layered.ps.gsa     tint, layer (x)                           layers (2darray)
 //	volume      standard       volume.ps.gsa      tint, scale (xyz), offset (xyz)           volume (3d)
 //	grass            standard  vcolor.ps.gsa  ground, base, tip, blade, wind, width (x); GS grass.gs.gsa
+//	grass_instanced  standard  vcolor.ps.gsa  as grass; GS grass_instanced.gs.gsa (.instances 2)
 //	silhouette       standard  unlit.ps.gsa   width (x), bias (x), color; GS silhouette.gs.gsa
 //	particle_step    particle  unlit.ps.gsa   dt (x), gravity, lifetime (x), spray (w: spread); GS particle_step.gs.gsa
 //	particle_sprite  particle  vcolor.ps.gsa  size (x), hot, cold, lifetime (x); GS sprite.gs.gsa
 //
 // The geometry shader materials (the fourth column of materialTable) add a
 // geometry shader between the two: grass amplifies each triangle into itself
-// and a blade, silhouette reads triangles with adjacency and draws the
+// and a blade (grass_instanced does the same with two instances, the
+// triangle in one and the blade in the other), silhouette reads triangles with adjacency and draws the
 // silhouette edges as thin quads, particle_step advances a particle system
 // by one step for stream-out (points in, points out; sources spawn, old
 // particles die) and particle_sprite expands particles into squares. Their

@@ -55,6 +55,7 @@ func materialTable() [][4]string {
 		{"envmap", "standard", "envmap"},
 		{"gouraud", "gouraud", "gouraud"},
 		{"grass", "standard", "vcolor", "grass"},
+		{"grass_instanced", "standard", "vcolor", "grass_instanced"},
 		{"layered", "standard", "layered"},
 		{"long", "standard", "long"},
 		{"normalmap", "standard", "normalmap"},

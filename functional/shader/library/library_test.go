@@ -12,19 +12,19 @@ import (
 )
 
 func TestNames(t *testing.T) {
-	want := []string{"alphatest", "blinnphong", "bowlingpin", "bumppin", "depthwrite", "envmap", "gouraud", "grass", "layered", "long",
+	want := []string{"alphatest", "blinnphong", "bowlingpin", "bumppin", "depthwrite", "envmap", "gouraud", "grass", "grass_instanced", "layered", "long",
 		"normalmap", "particle_sprite", "particle_step", "silhouette", "textured", "unlit", "volume", "wood"}
 	if got := Names(); !reflect.DeepEqual(got, want) {
 		t.Errorf("Names = %v, want %v", got, want)
 	}
 	wantFiles := []string{"alphatest.ps.gsa", "blinnphong.ps.gsa", "bowlingpin.ps.gsa", "bumppin.ps.gsa", "depthwrite.ps.gsa",
-		"envmap.ps.gsa", "gouraud.ps.gsa", "gouraud.vs.gsa", "grass.gs.gsa", "layered.ps.gsa", "long.ps.gsa", "normalmap.ps.gsa", "object.vs.gsa",
+		"envmap.ps.gsa", "gouraud.ps.gsa", "gouraud.vs.gsa", "grass.gs.gsa", "grass_instanced.gs.gsa", "layered.ps.gsa", "long.ps.gsa", "normalmap.ps.gsa", "object.vs.gsa",
 		"particle.vs.gsa", "particle_step.gs.gsa", "pin.vs.gsa", "silhouette.gs.gsa", "sprite.gs.gsa", "standard.vs.gsa", "textured.ps.gsa",
 		"unlit.ps.gsa", "vcolor.ps.gsa", "volume.ps.gsa", "wood.ps.gsa"}
 	if got := Files(); !reflect.DeepEqual(got, wantFiles) {
 		t.Errorf("Files = %v, want %v", got, wantFiles)
 	}
-	if _, err := Get("bricks"); err == nil || err.Error() != `library: unknown material "bricks" (want one of alphatest, blinnphong, bowlingpin, bumppin, depthwrite, envmap, gouraud, grass, layered, long, normalmap, particle_sprite, particle_step, silhouette, textured, unlit, volume, wood)` {
+	if _, err := Get("bricks"); err == nil || err.Error() != `library: unknown material "bricks" (want one of alphatest, blinnphong, bowlingpin, bumppin, depthwrite, envmap, gouraud, grass, grass_instanced, layered, long, normalmap, particle_sprite, particle_step, silhouette, textured, unlit, volume, wood)` {
 		t.Errorf("Get(bricks) error = %v", err)
 	}
 	if _, err := Load("nope.ps.gsa"); err == nil || err.Error() != `library: no shader file "nope.ps.gsa"` {
@@ -60,6 +60,7 @@ func TestMaterialInterfaces(t *testing.T) {
 		{"volume", "standard", "volume", []string{"tint", "scale", "offset"}, []string{"volume"}},
 		// Geometry shader materials: the GS's parameters come between the VS's and the PS's.
 		{"grass", "standard", "vcolor", []string{"ground", "base", "tip", "blade", "wind", "width"}, nil},
+		{"grass_instanced", "standard", "vcolor", []string{"ground", "base", "tip", "blade", "wind", "width"}, nil},
 		{"silhouette", "standard", "unlit", []string{"width", "bias", "color"}, nil},
 		{"particle_step", "particle", "unlit", []string{"dt", "gravity", "lifetime", "spray", "color"}, nil},
 		{"particle_sprite", "particle", "vcolor", []string{"size", "hot", "cold", "lifetime"}, nil},
@@ -166,13 +167,16 @@ func TestResources(t *testing.T) {
 		"layered.ps.gsa": {Instructions: 4, ALU: 3, TexFetches: 1, Temps: 2, MaxLiveTemps: 1, Inputs: 1, Interpolants: 1, Outputs: 1, Constants: 18, Samplers: 1, TexDependencyDepth: 1},
 		"volume.ps.gsa":  {Instructions: 3, ALU: 2, TexFetches: 1, Temps: 2, MaxLiveTemps: 1, Inputs: 1, Interpolants: 1, Outputs: 1, Constants: 19, Samplers: 1, TexDependencyDepth: 1},
 		// Geometry shaders (emit, emitc and cut count as ALU instructions here) and their companions.
-		"grass.gs.gsa":         {Instructions: 37, ALU: 37, SFU: 1, Temps: 7, MaxLiveTemps: 4, Inputs: 4, Outputs: 2, Constants: 12},
-		"particle.vs.gsa":      {Instructions: 2, ALU: 2, Inputs: 2, Interpolants: 1, Outputs: 2},
-		"particle_step.gs.gsa": {Instructions: 28, ALU: 28, SFU: 3, Temps: 9, MaxLiveTemps: 4, Inputs: 3, Outputs: 2, Constants: 7},
-		"silhouette.gs.gsa":    {Instructions: 106, ALU: 106, SFU: 6, Temps: 23, MaxLiveTemps: 8, Inputs: 9, Outputs: 1, Constants: 4},
-		"sprite.gs.gsa":        {Instructions: 20, ALU: 20, SFU: 1, Temps: 6, MaxLiveTemps: 3, Inputs: 2, Outputs: 2, Constants: 10},
-		"vcolor.ps.gsa":        {Instructions: 1, ALU: 1, Inputs: 1, Interpolants: 1, Outputs: 1},
-		"wood.ps.gsa":          {Instructions: 178, ALU: 159, SFU: 17, TexFetches: 19, Temps: 30, MaxLiveTemps: 8, Inputs: 5, Interpolants: 5, Outputs: 1, Constants: 25, Samplers: 6, TexDependencyDepth: 11},
+		"grass.gs.gsa": {Instructions: 37, ALU: 37, SFU: 1, Temps: 7, MaxLiveTemps: 4, Inputs: 4, Outputs: 2, Constants: 12},
+		// grass_instanced: grass's 21 for the centroid, height, tip and width, s = sv_gsinstanceid - 0.5, and per
+		// vertex an add, one or two cmps and an emit (11); temps r0-r9.
+		"grass_instanced.gs.gsa": {Instructions: 33, ALU: 33, SFU: 1, Temps: 10, MaxLiveTemps: 5, Inputs: 5, Outputs: 2, Constants: 12},
+		"particle.vs.gsa":        {Instructions: 2, ALU: 2, Inputs: 2, Interpolants: 1, Outputs: 2},
+		"particle_step.gs.gsa":   {Instructions: 28, ALU: 28, SFU: 3, Temps: 9, MaxLiveTemps: 4, Inputs: 3, Outputs: 2, Constants: 7},
+		"silhouette.gs.gsa":      {Instructions: 106, ALU: 106, SFU: 6, Temps: 23, MaxLiveTemps: 8, Inputs: 9, Outputs: 1, Constants: 4},
+		"sprite.gs.gsa":          {Instructions: 20, ALU: 20, SFU: 1, Temps: 6, MaxLiveTemps: 3, Inputs: 2, Outputs: 2, Constants: 10},
+		"vcolor.ps.gsa":          {Instructions: 1, ALU: 1, Inputs: 1, Interpolants: 1, Outputs: 1},
+		"wood.ps.gsa":            {Instructions: 178, ALU: 159, SFU: 17, TexFetches: 19, Temps: 30, MaxLiveTemps: 8, Inputs: 5, Interpolants: 5, Outputs: 1, Constants: 25, Samplers: 6, TexDependencyDepth: 11},
 	}
 	for _, f := range Files() {
 		p, err := Load(f)
