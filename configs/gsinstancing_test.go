@@ -19,17 +19,10 @@ func grassFrame(t *testing.T, c *Config, shader string) *driver.Frame {
 	}
 	y := strings.Replace(string(src), "shader: grass\n", "shader: "+shader+"\n", 1)
 	s, err := scene.Parse("grass-"+shader+".yaml", []byte(y))
-	if err != nil {
-		t.Fatal(err)
+	if err == nil {
+		err = s.SetResolution(160, 90, 1)
 	}
-	if err := s.SetResolution(160, 90, 1); err != nil {
-		t.Fatal(err)
-	}
-	f, err := driver.Encode(s, c.DriverOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return f
+	return encodeFor(t, c, s, err)
 }
 
 // TestGSInstancingTimedEqualsReference: grass_instanced (.instances 2:

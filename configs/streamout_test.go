@@ -80,6 +80,13 @@ func machineYAML(name string) string {
 func particlesFrame(t *testing.T, c *Config, n int) *driver.Frame {
 	t.Helper()
 	s, err := scene.Builtin("particles", scene.WithFrame(n))
+	return encodeFor(t, c, s, err)
+}
+
+// encodeFor encodes scene s (loaded with error err) for machine c, with
+// its driver options.
+func encodeFor(t *testing.T, c *Config, s *scene.Scene, err error) *driver.Frame {
+	t.Helper()
 	if err != nil {
 		t.Fatal(err)
 	}
