@@ -29,8 +29,8 @@ func TestLabs(t *testing.T) {
 }
 
 // TestReadmes checks what the checker cannot run: every lab has a README quoting each of its
-// full commands exactly, every configuration file a command names exists, and every YAML
-// file of a lab folder is used by one of its commands.
+// full commands exactly, every configuration file and every scene file of the lab's folder
+// a command names exists, and every YAML file of a lab folder is used by one of its commands.
 func TestReadmes(t *testing.T) {
 	root, labs := load(t)
 	if len(labs) < 10 {
@@ -50,15 +50,19 @@ func TestReadmes(t *testing.T) {
 			}
 			for _, args := range [][]string{c.Args(false), c.Args(true)} {
 				for i, a := range args {
-					if a != "-config" || i+1 == len(args) {
+					if a != "-config" && a != "-scene" || i+1 == len(args) {
 						continue
 					}
-					cfg := args[i+1]
-					if _, err := os.Stat(filepath.Join(root, cfg)); err != nil {
-						t.Errorf("lab %s, command %s: -config %s: %v", l.Dir, c.Name, cfg, err)
+					file := args[i+1]
+					own := filepath.Dir(file) == filepath.Join("labs", l.Dir)
+					if a == "-scene" && !own {
+						continue // a built-in scene's name, or a scene outside the lab
 					}
-					if filepath.Dir(cfg) == filepath.Join("labs", l.Dir) {
-						used[filepath.Base(cfg)] = true
+					if _, err := os.Stat(filepath.Join(root, file)); err != nil {
+						t.Errorf("lab %s, command %s: %s %s: %v", l.Dir, c.Name, a, file, err)
+					}
+					if own {
+						used[filepath.Base(file)] = true
 					}
 				}
 			}
