@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/gfxsim/gfxsim/functional/geom"
@@ -127,9 +128,10 @@ func TestAnimatedSamples(t *testing.T) {
 	for _, tc := range []struct {
 		file           string
 		objects, moves int
+		frames         int // animation 0's last key at 30 frames a second: 3.708 s, 1.25 s
 	}{
-		{"box_animated/BoxAnimated.gltf", 2, 1},
-		{"cesium_milk_truck/CesiumMilkTruck.gltf", 5, 2},
+		{"box_animated/BoxAnimated.gltf", 2, 1, 112},
+		{"cesium_milk_truck/CesiumMilkTruck.gltf", 5, 2, 38},
 	} {
 		t.Run(filepath.Base(tc.file), func(t *testing.T) {
 			path := testscenes.File(t, tc.file)
@@ -139,6 +141,32 @@ func TestAnimatedSamples(t *testing.T) {
 			}
 			if n := countMoving(s); len(s.Objects) != tc.objects || n != tc.moves {
 				t.Errorf("bare file: %d objects, %d moving; want %d and %d", len(s.Objects), n, tc.objects, tc.moves)
+			}
+			// The bare file's frames: frame f's shutter opens at f/30 s, where
+			// frame f+1's opens, so a moving part's pose at the close of frame
+			// f is its pose at the open of frame f+1.
+			if s.Frames != tc.frames || s.Frame != 0 {
+				t.Errorf("bare file: frame %d of %d, want 0 of %d", s.Frame, s.Frames, tc.frames)
+			}
+			last, err := FromMeshFile(path, WithMaxTextureSize(64), WithFrame(tc.frames-1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			s1, err := FromMeshFile(path, WithMaxTextureSize(64), WithFrame(1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if last.Frame != tc.frames-1 || s1.Frame != 1 || len(s1.Objects) != len(s.Objects) {
+				t.Fatalf("frames %d and %d: %d and %d objects", s1.Frame, last.Frame, len(s1.Objects), len(s.Objects))
+			}
+			for k, o := range s.Objects {
+				if o.Moving && (s1.Objects[k].Transform != o.EndTransform || s1.Objects[k].Transform == o.Transform) {
+					t.Errorf("object %s: frame 1 opens at %v, want frame 0's close %v (and not its open)", o.Name, s1.Objects[k].Transform, o.EndTransform)
+				}
+			}
+			_, err = FromMeshFile(path, WithMaxTextureSize(64), WithFrame(tc.frames))
+			if want := fmt.Sprintf("frame %d out of range [0, %d]", tc.frames, tc.frames-1); err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("frame %d: %v, want %q", tc.frames, err, want)
 			}
 			src := fmt.Sprintf("max_texture_size: 64\nmeshes:\n  m: {file: %s}\nmaterials:\n  grey: {shader: blinnphong}\n"+
 				"objects:\n  - {mesh: m, material: grey, animation: {time: 0.6, fps: 24}}\n  - {mesh: m, material: from_file, animation: {time: 0.6}}\n", path)

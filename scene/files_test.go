@@ -186,6 +186,14 @@ func TestFromMeshFile(t *testing.T) {
 	if _, err := Open(filepath.Join(dir, "cow_mesh.obj")); err != nil {
 		t.Errorf("Open(.obj): %v", err)
 	}
+	if s.Frames != 1 || s.Frame != 0 {
+		t.Errorf("a still: frame %d of %d, want 0 of 1", s.Frame, s.Frames)
+	}
+	obj := filepath.Join(dir, "cow_mesh.obj")
+	want := obj + ": frame 1 asked for, but the file has no animation (frame 0 only)"
+	if _, err := FromMeshFile(obj, WithFrame(1)); err == nil || err.Error() != want {
+		t.Errorf("frame 1 of a still: %v, want %s", err, want)
+	}
 }
 
 // checkFramed checks that every vertex of every object projects inside the

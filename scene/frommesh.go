@@ -32,8 +32,11 @@ import (
 //     90% of the view, with near and far planes around it;
 //   - one white directional light from above, right and front (turned with
 //     the front likewise), ambient 0.15, a dark blue-grey background;
-//   - a glTF file with animations plays animation 0 from time 0 over one
-//     frame of 1/30 s (each part that moves on its own is its own object).
+//   - a glTF file with animations plays animation 0 from time 0 at 30 frames
+//     a second (each part that moves on its own is its own object): frame f
+//     (WithFrame) opens its shutter at f/30 s and closes it 1/30 s later,
+//     and the scene has a frame for every opening up to the animation's last
+//     key; a file without animations is a still (frame 0 only).
 func FromMeshFile(path string, opts ...Option) (*Scene, error) {
 	o, err := collect(opts)
 	if err != nil {
@@ -95,9 +98,21 @@ func FromMeshFile(path string, opts ...Option) (*Scene, error) {
 	for k := range motions {
 		motions[k] = [2]geom.Mat4{geom.Identity(), geom.Identity()}
 	}
+	if len(model.Animations) == 0 && o.frame > 0 {
+		return nil, fmt.Errorf("%s: frame %d asked for, but the file has no animation (frame 0 only)", path, o.frame)
+	}
+	s.Frame = o.frame
 	if len(model.Animations) > 0 {
-		// Animation 0 from time 0 over one frame at DefaultAnimationFPS.
-		draws, motions = b.animatedDraws(mi, draws, &animSel{close: 1.0 / DefaultAnimationFPS}, true)
+		// Animation 0 from time 0, a frame every 1/DefaultAnimationFPS s up to
+		// its last key, each frame's shutter open for the whole frame.
+		a := model.Animations[0]
+		s.Frames = animationFrames(a, DefaultAnimationFPS)
+		if s.Frame >= s.Frames {
+			return nil, fmt.Errorf("%s: frame %d out of range [0, %d]: its animation 0 (%q) ends at %.4g s, a frame every 1/%d s from 0 "+
+				"(a scene file's animation: chooses another; scene/FORMAT.md)", path, s.Frame, s.Frames-1, a.Name, a.End, DefaultAnimationFPS)
+		}
+		open := float64(s.Frame) / DefaultAnimationFPS
+		draws, motions = b.animatedDraws(mi, draws, &animSel{open: open, close: open + 1.0/DefaultAnimationFPS}, true)
 	}
 	for k, d := range draws {
 		m := motions[k]
@@ -125,6 +140,16 @@ func FromMeshFile(path string, opts ...Option) (*Scene, error) {
 		return nil, &Error{File: path, Msg: err.Error()}
 	}
 	return s, nil
+}
+
+// animationFrames returns the frames of animation a at fps frames per second
+// from time 0: frame f opens its shutter at f/fps, and the last frame is the
+// last that opens at or before a's last key (at most maxFrames).
+func animationFrames(a mesh.Animation, fps float64) int {
+	if !(a.End > 0) {
+		return 1
+	}
+	return int(min(math.Floor(a.End*fps+1e-9), maxFrames-1)) + 1
 }
 
 func hasAlbedo(m *mesh.Model) bool {
