@@ -198,22 +198,26 @@ func (c *Config) TileGrid(col, dep command.Target) (binning.Grid, error) {
 		}
 	}
 	bps = max(1, bps)
-	budget := s.TileMemoryKB * 1024
+	budget := s.TileMemoryKB * 1024 / s.TileBuffers // one tile buffer
+	buffers := ""
+	if s.TileBuffers > 1 {
+		buffers = fmt.Sprintf(" in %d tile buffers (sortmiddle.tile_buffers)", s.TileBuffers)
+	}
 	g := binning.Grid{Width: int(col.Width), Height: int(col.Height), TileW: s.TileWidth, TileH: s.TileHeight}
 	file := DefaultNameOr(c.file)
 	if s.TileWidth == 0 {
 		w, h, err := binning.TileSize(samples, bps, budget)
 		if err != nil {
 			return g, &Error{File: file, Line: c.lines["sortmiddle.tile_memory_kb"], Field: "sortmiddle.tile_memory_kb",
-				Msg: fmt.Sprintf("%d KB at %d samples per pixel: %v", s.TileMemoryKB, samples, err)}
+				Msg: fmt.Sprintf("%d KB%s at %d samples per pixel: %v", s.TileMemoryKB, buffers, samples, err)}
 		}
 		g.TileW, g.TileH = w, h
 		return g, nil
 	}
 	if need := s.TileWidth * s.TileHeight * samples * bps; need > budget {
 		return g, &Error{File: file, Line: c.lines["sortmiddle.tile_width"], Field: "sortmiddle.tile_width",
-			Msg: fmt.Sprintf("%dx%d tiles at %d samples of %d bytes need %d bytes, more than sortmiddle.tile_memory_kb (%d KB)",
-				s.TileWidth, s.TileHeight, samples, bps, need, s.TileMemoryKB)}
+			Msg: fmt.Sprintf("%dx%d tiles at %d samples of %d bytes need %d bytes, more than sortmiddle.tile_memory_kb (%d KB)%s",
+				s.TileWidth, s.TileHeight, samples, bps, need, s.TileMemoryKB, buffers)}
 	}
 	return g, nil
 }

@@ -88,6 +88,9 @@ depth_unit:
 	{"sortmiddle 4x, 16x16 tiles, one unit", "machine: sortmiddle\nsortmiddle: {tile_units: 1, tile_width: 16, tile_height: 16}\n", 4, nil, 0, 0},
 	{"sortmiddle 32x16 tiles, three units, resolved", "machine: sortmiddle\nsortmiddle: {tile_units: 3, tile_width: 32, tile_height: 16, store: resolved, tile_order: rowmajor}\n", 4,
 		[]string{"triangle", "overdraw", "depthwrite", "foliage", "room", "motion", "grass", "silhouette", "particles"}, 0, 0},
+	// Double buffering: each unit stores a tile while the next renders.
+	{"sortmiddle 16x16 tiles, two buffers, two units", "machine: sortmiddle\nsortmiddle: {tile_units: 2, tile_buffers: 2, jobs_per_unit: 3, tile_width: 16, tile_height: 16}\n", 4,
+		[]string{"triangle", "overdraw", "room", "grass", "particles"}, 0, 0},
 }
 
 // overlay returns the text of a configuration file of this folder.

@@ -20,8 +20,9 @@ import (
 // SortMiddle is the tiled machine's own section.
 type SortMiddle struct {
 	TileUnits    int                `yaml:"tile_units" desc:"back-end tile units, each with its own rasterizer, depth unit, quad packer, reorder buffer, ROP and tile memory (the shader cores are shared)" min:"1" max:"64"`
-	TileMemoryKB int                `yaml:"tile_memory_kb" desc:"on-chip tile memory per tile unit: a tile's colour, depth and stencil at the frame's sample count must fit (the document's 128 KB)" unit:"KB" min:"1" max:"65536"`
-	TileWidth    int                `yaml:"tile_width" desc:"screen tile width; 0: the largest power-of-two tile that fits tile_memory_kb at the frame's sample count and formats" unit:"pixels" min:"0" max:"4096"`
+	TileMemoryKB int                `yaml:"tile_memory_kb" desc:"on-chip tile memory per tile unit: a tile's colour, depth and stencil at the frame's sample count must fit a buffer of it (the document's 128 KB)" unit:"KB" min:"1" max:"65536"`
+	TileBuffers  int                `yaml:"tile_buffers" desc:"tiles the tile memory holds, each in tile_memory_kb / tile_buffers: 1, or 2 and more to store finished tiles while the next tile loads and renders (double buffering; at most jobs_per_unit)" min:"1" max:"8"`
+	TileWidth    int                `yaml:"tile_width" desc:"screen tile width; 0: the largest power-of-two tile that fits a tile buffer (tile_memory_kb / tile_buffers) at the frame's sample count and formats" unit:"pixels" min:"0" max:"4096"`
 	TileHeight   int                `yaml:"tile_height" desc:"screen tile height; 0 with tile_width 0" unit:"pixels" min:"0" max:"4096"`
 	TileOrder    string             `yaml:"tile_order" desc:"order in which the tile scheduler hands out a pass's tiles" oneof:"zorder,rowmajor"`
 	JobsPerUnit  int                `yaml:"jobs_per_unit" desc:"tiles a tile unit holds at once (the next one is queued while one renders)" min:"1" max:"64"`
@@ -69,6 +70,8 @@ func (c *Config) validateSortMiddle(fail func(fields at, format string, a ...any
 		return fail(size, "%dx%d: set both, or both 0 (the size follows the tile memory)", s.TileWidth, s.TileHeight)
 	case s.TileWidth%2 != 0 || s.TileHeight%2 != 0:
 		return fail(size, "%dx%d: tiles are whole quads (even sizes)", s.TileWidth, s.TileHeight)
+	case s.TileBuffers > s.JobsPerUnit:
+		return fail(at{"sortmiddle.tile_buffers", "sortmiddle.jobs_per_unit"}, "%d tile buffers and %d jobs per unit: a unit holding fewer tiles than buffers leaves buffers unused (raise jobs_per_unit)", s.TileBuffers, s.JobsPerUnit)
 	case s.Binner.ChunkBytes%8 != 0 || 64%s.Binner.ChunkBytes != 0 && s.Binner.ChunkBytes%64 != 0:
 		return fail(at{"sortmiddle.binner.chunk_bytes"}, "%d: whole 8-byte entries, and a multiple or a divisor of the 64-byte write", s.Binner.ChunkBytes)
 	}
@@ -94,5 +97,6 @@ func (c *Config) tileUnitConfig(k int) tileunit.Config {
 	return tileunit.Config{Index: k, StoreResolved: c.SortMiddle.Store == "resolved", LineBytes: c.AccessBytes(),
 		PrimitivesPerCycle: t.PrimitivesPerCycle, MaxOutstandingMemory: t.MaxOutstandingMemory,
 		MemoryLatency: t.MemoryLatency, MemoryBytesPerCycle: t.MemoryBytesPerCycle,
-		MemoryBytes: c.SortMiddle.TileMemoryKB * 1024, InputQueue: t.InputQueue}
+		MemoryBytes: c.SortMiddle.TileMemoryKB * 1024 / c.SortMiddle.TileBuffers, InputQueue: t.InputQueue,
+		TileBuffers: c.SortMiddle.TileBuffers}
 }

@@ -25,6 +25,9 @@ func TestSortMiddleErrors(t *testing.T) {
 		{"HiZ", "machine: sortmiddle\nhiz: {mode: zmask}\n",
 			"m.yaml:2: hiz.mode: zmask: the tiled machine keeps depth in its tile memory and has no HiZ units: set off"},
 		{"store", "machine: sortmiddle\nsortmiddle: {store: depth}\n", `m.yaml:2: sortmiddle.store: "depth" is not one of samples, resolved`},
+		{"no tile buffer", "machine: sortmiddle\nsortmiddle: {tile_buffers: 0}\n", "m.yaml:2: sortmiddle.tile_buffers: 0 out of range [1, 8]"},
+		{"buffers over jobs", "machine: sortmiddle\nsortmiddle:\n  tile_buffers: 3\n",
+			"m.yaml:3: sortmiddle.tile_buffers: 3 tile buffers and 2 jobs per unit: a unit holding fewer tiles than buffers leaves buffers unused (raise jobs_per_unit)"},
 	}
 	wantParseErrors(t, tests)
 }
@@ -42,6 +45,8 @@ func TestSortMiddleFrameErrors(t *testing.T) {
 			"m.yaml:2: sortmiddle.tile_memory_kb: 1 KB at 64 samples per pixel: 1024 bytes: less than one pixel of 64 samples (1280 bytes)"},
 		{"tile too large", "machine: sortmiddle\nsortmiddle: {tile_width: 64, tile_height: 64}\n", 4,
 			"m.yaml:2: sortmiddle.tile_width: 64x64 tiles at 4 samples of 20 bytes need 327680 bytes, more than sortmiddle.tile_memory_kb (128 KB)"},
+		{"tile too large for a buffer", "machine: sortmiddle\nsortmiddle: {tile_width: 32, tile_height: 32, tile_buffers: 2}\n", 4,
+			"m.yaml:2: sortmiddle.tile_width: 32x32 tiles at 4 samples of 20 bytes need 81920 bytes, more than sortmiddle.tile_memory_kb (128 KB) in 2 tile buffers (sortmiddle.tile_buffers)"},
 	}
 	for _, tc := range tests {
 		cfg := machine(t, "m", tc.yaml)

@@ -11,10 +11,10 @@ import (
 // DefaultConfig is the tile unit of configs/sortmiddle.yaml: samples stored,
 // 64-byte lines, one primitive per cycle, 16 memory requests in flight, a
 // 128 KB tile memory answering in 2 cycles and taking 64 bytes per cycle,
-// 16 requests waiting.
+// 16 requests waiting, one tile buffer.
 func DefaultConfig() Config {
 	return Config{LineBytes: 64, PrimitivesPerCycle: 1, MaxOutstandingMemory: 16, MemoryLatency: 2,
-		MemoryBytesPerCycle: 64, MemoryBytes: 128 << 10, InputQueue: 16}
+		MemoryBytesPerCycle: 64, MemoryBytes: 128 << 10, InputQueue: 16, TileBuffers: 1}
 }
 
 // Builder builds a TileUnit: MakeBuilder().WithEnv(env).WithConfig(cfg).
@@ -66,8 +66,9 @@ type stats struct {
 // Stats reports, under "<name>.": tiles, empty_tiles (stored or resolved
 // without primitives), tile_cycles (the sum over tiles, from the job's start
 // to its last store), tile_cycles_avg, tile_cycles_max, tile_memory_peak_bytes
-// (colour and depth lines of the largest tile), tile_memory_over_budget
-// (tiles whose lines exceed the tile memory), load_bytes, store_bytes,
+// (colour and depth lines of the tiles the tile memory held at once, at a
+// tile's start: the largest tile with one buffer), tile_memory_over_budget
+// (tiles whose lines exceed a tile buffer), load_bytes, store_bytes,
 // display_bytes, bin_bytes_read, parameter_bytes_read, primitives (sent to
 // the rasterizer: one per primitive and tile), draw_ends, tile_memory_reads,
 // tile_memory_writes, tile_memory_bytes_read, tile_memory_bytes_written, the
@@ -82,7 +83,8 @@ func (c *TileUnit) Stats(add func(name string, v float64)) {
 }
 
 // Buffers describes the tiles held, the tile in progress (its draws waiting
-// for the ROP, its FlushCmds, its stores) and the tile memory's queue.
+// for the ROP, its FlushCmds, its stores), the stores of the tiles storing
+// behind it, and the tile memory's queue.
 func (c *TileUnit) Buffers() []timing.BufferState {
 	n := c.Name()
 	bs := []timing.BufferState{
@@ -97,6 +99,10 @@ func (c *TileUnit) Buffers() []timing.BufferState {
 			timing.BufferState{Name: fmt.Sprintf("%s.Tile[%d].PrimitivesToSend", n, t.job.Tile), Len: len(t.bin.Entries) - t.sendNext},
 			timing.BufferState{Name: fmt.Sprintf("%s.Tile[%d].Stores", n, t.job.Tile), Len: len(t.stores) + len(t.display) - t.storeNext + t.storeLeft},
 		)
+	}
+	for _, t := range c.storing {
+		bs = append(bs, timing.BufferState{Name: fmt.Sprintf("%s.StoringTile[%d].Stores", n, t.job.Tile),
+			Len: len(t.stores) + len(t.display) - t.storeNext + t.storeLeft})
 	}
 	return bs
 }

@@ -43,6 +43,24 @@
 //     pass writes only those.
 //  6. When every store is acknowledged, Done goes to the scheduler.
 //
+// # Double buffering
+//
+// With TileBuffers of 2 or more, the tile memory holds that many tiles, each
+// in MemoryBytes (configs gives each buffer tile_memory_kb / tile_buffers,
+// and the tile size follows a buffer). A tile whose back end is flushed does
+// not store in place: it joins the tiles storing behind (step 5 goes on in
+// the background) and the next job begins at once, its loads, bin reads and
+// rendering overlapping the stores. The tile in progress has the memory
+// requests first each cycle; the storing tiles, oldest first, take what it
+// leaves, so that stores fill the memory path without delaying the reads
+// the next tile renders from. A tile storing behind sends its Done when its
+// last store is answered (step 6), in job order. A finished tile waits in
+// place (store) while every other buffer is still storing. Loads wait until
+// no tile is storing: a load must not overtake the store of a line it reads
+// (frames clear their targets, so loads are rare and the unit does not
+// compare lines). Passes do not overlap: the scheduler hands out the next
+// pass's tiles only after every tile of the last one is stored.
+//
 // A DrawDone for a draw the tile did not send (or out of order), or a Done
 // for a FlushCmd it did not send, stops the run with an error naming the unit
 // and, for a DrawDone, the draw and the tile.
@@ -80,7 +98,8 @@
 // primitives), render (its back end, rendering the tile's primitives, to
 // return the DrawDones), flush (the back end's flushes), store (the tile's
 // stores and display writes), and idle without a tile. The render summary
-// lists the waits as the unit's stall causes. Buffers names the tile in progress and
+// lists the waits as the unit's stall causes; a unit whose only tiles are
+// storing behind (double buffering) is in store. Buffers names the tile in progress and
 // what it waits for, so that a stuck frame names the unit. The back end's
 // units are built by the platform (configs/platform_sortmiddle.go) as
 // "<name>.Rasterizer", ".DepthUnit", ".QuadPacker", ".ReorderBuffer" and

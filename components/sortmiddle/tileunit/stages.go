@@ -10,8 +10,15 @@ import (
 	"github.com/gfxsim/gfxsim/components/protocol"
 )
 
+// issueLoads reads the tile's lines into the tile memory, once no earlier
+// tile is storing behind it (double buffering: a load must not overtake the
+// store of a line it reads; loads are rare, since frames clear their
+// targets, so the unit waits rather than compare lines).
 func (c *TileUnit) issueLoads(now sim.VTimeInSec) bool {
 	t := c.t
+	if len(c.storing) > 0 && t.loadNext < len(t.loads) {
+		return false
+	}
 	progress := false
 	for t.loadNext < len(t.loads) {
 		if !c.mem.Read(now, t.loads[t.loadNext], uint64(c.Cfg.LineBytes), tagLoad|uint64(t.loadNext)) {
@@ -124,8 +131,8 @@ func (c *TileUnit) sendFlushes(now sim.VTimeInSec) bool {
 
 // issueStores writes the tile's colour and depth lines and its display
 // lines, each with the image's bytes.
-func (c *TileUnit) issueStores(now sim.VTimeInSec) bool {
-	t := c.t
+// issueStores writes tile t's lines and display lines to memory.
+func (c *TileUnit) issueStores(now sim.VTimeInSec, t *tile) bool {
 	progress := false
 	n := uint64(c.Cfg.LineBytes)
 	for t.storeNext < len(t.stores)+len(t.display) {
@@ -141,7 +148,7 @@ func (c *TileUnit) issueStores(now sim.VTimeInSec) bool {
 			data = make([]byte, n)
 			c.Image.ReadAt(data, l)
 		}
-		if !c.mem.Write(now, l, data, tagStore) {
+		if !c.mem.Write(now, l, data, tagStore|t.seq&^tagMask) {
 			return progress
 		}
 		if display {
@@ -157,8 +164,29 @@ func (c *TileUnit) issueStores(now sim.VTimeInSec) bool {
 }
 
 // finishTile reports the tile done and starts the next one.
-func (c *TileUnit) finishTile(cy uint64) {
-	t := c.t
+// stored reports whether every store of the tile was issued and answered.
+func (t *tile) stored() bool {
+	return t.storeNext == len(t.stores)+len(t.display) && t.storeLeft == 0
+}
+
+// drainStores issues the stores of the tiles storing behind the tile in
+// progress, oldest first, and finishes those whose stores are all answered,
+// in order.
+func (c *TileUnit) drainStores(now sim.VTimeInSec, cy uint64) bool {
+	progress := false
+	for _, t := range c.storing {
+		progress = c.issueStores(now, t) || progress
+	}
+	for len(c.storing) > 0 && c.storing[0].stored() {
+		c.finishTile(c.storing[0], cy)
+		c.storing = c.storing[1:]
+		progress = true
+	}
+	return progress
+}
+
+// finishTile counts tile t done and queues its Done for the scheduler.
+func (c *TileUnit) finishTile(t *tile, cy uint64) {
 	cycles := cy - t.start
 	c.st.tiles++
 	c.st.tileCycles += cycles
@@ -169,13 +197,6 @@ func (c *TileUnit) finishTile(cy uint64) {
 	c.out.Push(protocol.NewDone(t.job.ID, c.Cfg.Index))
 	if c.traced() {
 		c.outTasks = append(c.outTasks, t.task)
-	}
-	c.jobs = c.jobs[1:]
-	c.t = nil
-	if len(c.jobs) > 0 {
-		if err := c.begin(c.jobs[0], cy); err != nil {
-			c.Fault.Fail(err)
-		}
 	}
 }
 
@@ -192,12 +213,18 @@ func (c *TileUnit) sendDone(now sim.VTimeInSec) bool {
 func (c *TileUnit) receiveMemory(now sim.VTimeInSec) bool {
 	arrived := c.mem.ReceiveAll(now)
 	t := c.t
-	if t == nil && len(arrived) > 0 {
-		c.Fault.Fail(fmt.Errorf("a memory answer without a tile in progress"))
-		return true
-	}
 	for _, cp := range arrived {
 		idx := int(cp.Tag &^ tagMask)
+		if cp.Tag&tagMask == tagStore {
+			if s := c.storingTile(cp.Tag &^ tagMask); s != nil {
+				s.storeLeft--
+				continue
+			}
+		}
+		if t == nil {
+			c.Fault.Fail(fmt.Errorf("a memory answer without a tile in progress"))
+			return true
+		}
 		switch cp.Tag & tagMask {
 		case tagLoad:
 			t.loadLeft--
@@ -225,6 +252,17 @@ func (c *TileUnit) receiveMemory(now sim.VTimeInSec) bool {
 		}
 	}
 	return len(arrived) > 0
+}
+
+// storingTile returns the tile storing behind the tile in progress whose
+// seq's low 56 bits are seq (nil: none).
+func (c *TileUnit) storingTile(seq uint64) *tile {
+	for _, t := range c.storing {
+		if t.seq&^tagMask == seq {
+			return t
+		}
+	}
+	return nil
 }
 
 // receiveControl takes the ROP's DrawDone and the back end's Done.

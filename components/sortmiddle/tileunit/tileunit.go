@@ -25,8 +25,12 @@ type Config struct {
 	MaxOutstandingMemory int  // memory requests in flight
 	MemoryLatency        int  // tile memory: cycles from request to answer
 	MemoryBytesPerCycle  int  // tile memory: bytes taken per cycle
-	MemoryBytes          int  // tile memory: capacity (the budget the tile size follows)
+	MemoryBytes          int  // tile memory: the bytes of one tile buffer (the budget the tile size follows)
 	InputQueue           int  // tile memory requests waiting
+	// TileBuffers is how many tiles the tile memory holds: 1, or more to
+	// store finished tiles while the next tile loads and renders (see the
+	// package documentation, "Double buffering").
+	TileBuffers int
 }
 
 // Validate names the first bad field.
@@ -35,8 +39,44 @@ func (c Config) Validate() error {
 		That(c.LineBytes >= 4 && c.LineBytes&(c.LineBytes-1) == 0, "LineBytes %d must be a power of two of at least 4", c.LineBytes).
 		FieldsAtLeast(1, c,
 			"PrimitivesPerCycle", "MaxOutstandingMemory", "MemoryLatency", "MemoryBytesPerCycle",
-			"MemoryBytes", "InputQueue").
+			"MemoryBytes", "InputQueue", "TileBuffers").
+		That(c.TileBuffers <= MaxTileBuffers, "TileBuffers %d must be at most %d", c.TileBuffers, MaxTileBuffers).
 		Err()
+}
+
+// MaxTileBuffers bounds Config.TileBuffers.
+const MaxTileBuffers = 8
+
+// handOff moves the tile in progress, finished and flushed, to the tiles
+// storing behind the next one (double buffering), and begins the next job.
+func (c *TileUnit) handOff(cy uint64) {
+	c.storing = append(c.storing, c.t)
+	c.nextJob(cy)
+}
+
+// nextJob retires the tile in progress from the jobs (its store is done, or
+// goes on behind) and begins the next job, if any.
+func (c *TileUnit) nextJob(cy uint64) {
+	c.jobs = c.jobs[1:]
+	c.t = nil
+	if len(c.jobs) > 0 {
+		if err := c.begin(c.jobs[0], cy); err != nil {
+			c.Fault.Fail(err)
+		}
+	}
+}
+
+// residentBytes is the colour and depth bytes of the tiles in the tile
+// memory: the tile in progress and those storing behind it.
+func (c *TileUnit) residentBytes() int {
+	n := 0
+	if c.t != nil {
+		n = c.t.bytes
+	}
+	for _, t := range c.storing {
+		n += t.bytes
+	}
+	return n
 }
 
 // The activity states.
@@ -100,6 +140,8 @@ type TileUnit struct {
 
 	jobs         []*protocol.TileJob // tiles taken, in order; jobs[0] is in progress
 	t            *tile               // the tile in progress
+	storing      []*tile             // finished tiles whose stores drain behind it, oldest first (TileBuffers > 1)
+	tiles        uint64              // tiles begun: the next tile's seq
 	out          timing.Outbox       // Dones for the scheduler
 	outTasks     []string            // their screen tiles' tasks (traced only)
 	tm           []tmReq             // tile memory requests being served, in order
@@ -115,6 +157,7 @@ type tmReq struct {
 
 // tile is the state of the tile in progress.
 type tile struct {
+	seq   uint64 // the unit's count of tiles begun before it (its store requests' tag)
 	job   *protocol.TileJob
 	task  string // its screen_tile task (traced only)
 	pass  *protocol.BinnedPass
@@ -176,6 +219,14 @@ func (c *TileUnit) Tick(now sim.VTimeInSec) bool {
 		p, state = c.step(now, cy)
 		progress = p || progress
 	}
+	// The tiles storing behind take the memory requests the tile in progress
+	// left this cycle.
+	if len(c.storing) > 0 {
+		progress = c.drainStores(now, cy) || progress
+		if c.t == nil {
+			state = stateStore
+		}
+	}
 	if progress {
 		state = stateBusy
 	}
@@ -214,7 +265,8 @@ func (c *TileUnit) takeJobs(now sim.VTimeInSec, cy uint64) bool {
 // begin starts tile job: the lines to load and the bin reads.
 func (c *TileUnit) begin(job *protocol.TileJob, cy uint64) error {
 	p := job.Pass
-	t := &tile{job: job, pass: p, bin: &p.Bins[job.Tile], rect: p.Grid.Rect(job.Tile), start: cy}
+	t := &tile{seq: c.tiles, job: job, pass: p, bin: &p.Bins[job.Tile], rect: p.Grid.Rect(job.Tile), start: cy}
+	c.tiles++
 	line := uint64(c.Cfg.LineBytes)
 	n := len(t.bin.Entries)
 	var colour, depth []uint64
@@ -233,7 +285,7 @@ func (c *TileUnit) begin(job *protocol.TileJob, cy uint64) error {
 		depth = binning.DepthLines(nil, dt, p.Depth.Addr, t.rect, line)
 	}
 	t.bytes = (len(colour) + len(depth)) * c.Cfg.LineBytes
-	c.st.peak = max(c.st.peak, uint64(t.bytes))
+	c.st.peak = max(c.st.peak, uint64(t.bytes+c.residentBytes()))
 	if t.bytes > c.Cfg.MemoryBytes {
 		c.st.overBudget++
 	}
@@ -398,11 +450,19 @@ func (c *TileUnit) step(now sim.VTimeInSec, cy uint64) (bool, int) {
 		c.store(t)
 		return true, stateStore
 	case phaseStore:
-		p := c.issueStores(now)
-		if t.storeNext < len(t.stores)+len(t.display) || t.storeLeft > 0 {
+		if c.Cfg.TileBuffers > 1 {
+			if len(c.storing) >= c.Cfg.TileBuffers-1 {
+				return false, stateStore // every other buffer is still storing
+			}
+			c.handOff(cy)
+			return true, stateBusy
+		}
+		p := c.issueStores(now, t)
+		if !t.stored() {
 			return p, stateStore
 		}
-		c.finishTile(cy)
+		c.finishTile(t, cy)
+		c.nextJob(cy)
 		return true, stateBusy
 	}
 	return false, stateIdle

@@ -627,8 +627,82 @@ func TestBinReads(t *testing.T) {
 
 func TestConfigValidate(t *testing.T) {
 	testpeer.CheckInvalid(t, DefaultConfig(),
-		testpeer.Reject(func(c *Config) { c.LineBytes = 2 }, "tile unit: LineBytes 2 must be a power of two of at least 4"))
+		testpeer.Reject(func(c *Config) { c.LineBytes = 2 }, "tile unit: LineBytes 2 must be a power of two of at least 4"),
+		testpeer.Reject(func(c *Config) { c.TileBuffers = 9 }, "tile unit: TileBuffers 9 must be at most 8"))
 	testpeer.CheckAtLeast(t, DefaultConfig(), "tile unit", 1, "PrimitivesPerCycle", "MaxOutstandingMemory",
-		"MemoryLatency", "MemoryBytesPerCycle", "MemoryBytes", "InputQueue")
+		"MemoryLatency", "MemoryBytesPerCycle", "MemoryBytes", "InputQueue", "TileBuffers")
 	testpeer.CheckEnv(t, true, func(e timing.Env) { MakeBuilder().WithEnv(e).Build("TileUnit") })
+}
+
+// TestDoubleBuffer renders tiles 0 and 1 of the hand-built pass, both handed
+// out at once, with one tile buffer and with two. With one, tile 1 begins
+// when tile 0's last store was answered; with two, tile 0's stores drain
+// behind tile 1, whose primitives reach the rasterizer before tile 0's Done,
+// and both tiles are held at once (the peak). Either way every store is
+// written once, after its tile's flush, and the Dones come in job order.
+func TestDoubleBuffer(t *testing.T) {
+	for _, tc := range []struct {
+		buffers  int
+		overlaps bool
+		peak     float64
+	}{
+		{1, false, 128 * 64},
+		{2, true, 2 * 128 * 64},
+	} {
+		t.Run(fmt.Sprintf("%d buffers", tc.buffers), func(t *testing.T) {
+			tg := newTargets(t)
+			cfg := DefaultConfig()
+			cfg.TileBuffers = tc.buffers
+			r := newRig(t, cfg, tg)
+			r.be.Render = paint(tg)
+			p := pass(tg)
+			p.StoreAll = true
+			j0, j1 := r.job(1, p, 0), r.job(1, p, 1)
+			r.runOK(t)
+
+			if len(r.sched.Got) != 2 {
+				t.Fatalf("the scheduler got %d messages, want two Dones", len(r.sched.Got))
+			}
+			for k, j := range []*protocol.TileJob{j0, j1} {
+				if d, ok := r.sched.Got[k].Msg.(*protocol.Done); !ok || d.RspTo != j.ID {
+					t.Errorf("message %d to the scheduler: %+v, want the Done of tile %d", k, r.sched.Got[k].Msg, k)
+				}
+			}
+			done0 := r.sched.Got[0].Cycle
+			// Tile 1's first primitive: the first after tile 0's last DrawEnd.
+			var tile1 uint64
+			ends := 0
+			for _, g := range r.be.received(r.be.Rasterizer) {
+				if _, ok := g.Msg.(*protocol.DrawEnd); ok {
+					ends++
+				} else if ends == 1 { // tile 0 draws one draw (P0, P1)
+					tile1 = g.Cycle
+					break
+				}
+			}
+			if tile1 == 0 {
+				t.Fatal("no primitive of tile 1 reached the rasterizer")
+			}
+			if overlaps := tile1 < done0; overlaps != tc.overlaps {
+				t.Errorf("tile 1's first primitive at cycle %d, tile 0's Done at %d: overlap %v, want %v", tile1, done0, overlaps, tc.overlaps)
+			}
+
+			c0, d0 := targetLines(tg, grid.Rect(0))
+			c1, d1 := targetLines(tg, grid.Rect(1))
+			want := map[access]int{}
+			for _, a := range lines(c0, d0, c1, d1) {
+				want[a]++
+			}
+			got := map[access]int{}
+			for _, a := range writes(r.targetMem) {
+				got[a]++
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%d stores, want each of the two tiles' %d lines once", len(writes(r.targetMem)), len(want))
+			}
+			testpeer.CheckStats(t, testpeer.StatMap(r.tu), "TileUnit", map[string]float64{
+				"tiles": 2, "tile_memory_peak_bytes": tc.peak, "store_bytes": float64(len(want) * 64),
+			})
+		})
+	}
 }
