@@ -54,8 +54,10 @@
 // requests first each cycle; the storing tiles, oldest first, take what it
 // leaves, so that stores fill the memory path without delaying the reads
 // the next tile renders from. A tile storing behind sends its Done when its
-// last store is answered (step 6), in job order. A finished tile waits in
-// place (store) while every other buffer is still storing. Loads wait until
+// last store is answered (step 6), in job order. A finished tile that finds
+// every other buffer still storing stores in place with the memory requests
+// they leave (store), and hands off when a buffer frees or its own stores
+// are answered. Loads wait until
 // no tile is storing: a load must not overtake the store of a line it reads
 // (frames clear their targets, so loads are rare and the unit does not
 // compare lines). Passes do not overlap: the scheduler hands out the next

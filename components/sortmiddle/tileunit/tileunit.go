@@ -220,11 +220,14 @@ func (c *TileUnit) Tick(now sim.VTimeInSec) bool {
 		progress = p || progress
 	}
 	// The tiles storing behind take the memory requests the tile in progress
-	// left this cycle.
+	// left this cycle, oldest first; a finished tile waiting for a buffer
+	// stores in place with what they leave.
 	if len(c.storing) > 0 {
 		progress = c.drainStores(now, cy) || progress
 		if c.t == nil {
 			state = stateStore
+		} else if c.t.phase == phaseStore && c.Cfg.TileBuffers > 1 {
+			progress = c.issueStores(now, c.t) || progress
 		}
 	}
 	if progress {
@@ -451,8 +454,13 @@ func (c *TileUnit) step(now sim.VTimeInSec, cy uint64) (bool, int) {
 		return true, stateStore
 	case phaseStore:
 		if c.Cfg.TileBuffers > 1 {
-			if len(c.storing) >= c.Cfg.TileBuffers-1 {
-				return false, stateStore // every other buffer is still storing
+			if len(c.storing) >= c.Cfg.TileBuffers-1 && !t.stored() {
+				// Every other buffer is still storing: the tile stores in
+				// place meanwhile (Tick: with what the older tiles' stores
+				// leave), and hands off once a buffer is free or its own
+				// stores are all answered (its Done follows the older
+				// tiles').
+				return false, stateStore
 			}
 			c.handOff(cy)
 			return true, stateBusy

@@ -642,17 +642,20 @@ func TestConfigValidate(t *testing.T) {
 // written once, after its tile's flush, and the Dones come in job order.
 func TestDoubleBuffer(t *testing.T) {
 	for _, tc := range []struct {
-		buffers  int
-		overlaps bool
-		peak     float64
+		buffers, inFlight int
+		overlaps          bool
+		peak              float64
 	}{
-		{1, false, 128 * 64},
-		{2, true, 2 * 128 * 64},
+		{1, 16, false, 128 * 64},
+		{2, 16, true, 2 * 128 * 64},
+		// One request in flight: tile 1 renders before tile 0's stores
+		// drain, and stores in place until tile 0 frees its buffer.
+		{2, 1, true, 2 * 128 * 64},
 	} {
-		t.Run(fmt.Sprintf("%d buffers", tc.buffers), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%d buffers, %d in flight", tc.buffers, tc.inFlight), func(t *testing.T) {
 			tg := newTargets(t)
 			cfg := DefaultConfig()
-			cfg.TileBuffers = tc.buffers
+			cfg.TileBuffers, cfg.MaxOutstandingMemory = tc.buffers, tc.inFlight
 			r := newRig(t, cfg, tg)
 			r.be.Render = paint(tg)
 			p := pass(tg)
