@@ -129,9 +129,8 @@ func (c *TileUnit) sendFlushes(now sim.VTimeInSec) bool {
 	})
 }
 
-// issueStores writes the tile's colour and depth lines and its display
-// lines, each with the image's bytes.
-// issueStores writes tile t's lines and display lines to memory.
+// issueStores writes tile t's colour and depth lines and its display lines,
+// each with the image's bytes.
 func (c *TileUnit) issueStores(now sim.VTimeInSec, t *tile) bool {
 	progress := false
 	n := uint64(c.Cfg.LineBytes)
@@ -163,7 +162,6 @@ func (c *TileUnit) issueStores(now sim.VTimeInSec, t *tile) bool {
 	return progress
 }
 
-// finishTile reports the tile done and starts the next one.
 // stored reports whether every store of the tile was issued and answered.
 func (t *tile) stored() bool {
 	return t.storeNext == len(t.stores)+len(t.display) && t.storeLeft == 0

@@ -67,14 +67,30 @@ func (c *TileUnit) nextJob(cy uint64) {
 }
 
 // residentBytes is the colour and depth bytes of the tiles in the tile
-// memory: the tile in progress and those storing behind it.
+// memory: the tile in progress and those storing behind it (a tile whose
+// stores are all answered, waiting only to send its Done after older tiles',
+// holds no buffer).
 func (c *TileUnit) residentBytes() int {
 	n := 0
 	if c.t != nil {
 		n = c.t.bytes
 	}
 	for _, t := range c.storing {
-		n += t.bytes
+		if !t.stored() {
+			n += t.bytes
+		}
+	}
+	return n
+}
+
+// buffersStoring is how many tile buffers the tiles storing behind the tile
+// in progress hold: those with stores not yet answered.
+func (c *TileUnit) buffersStoring() int {
+	n := 0
+	for _, t := range c.storing {
+		if !t.stored() {
+			n++
+		}
 	}
 	return n
 }
@@ -454,7 +470,7 @@ func (c *TileUnit) step(now sim.VTimeInSec, cy uint64) (bool, int) {
 		return true, stateStore
 	case phaseStore:
 		if c.Cfg.TileBuffers > 1 {
-			if len(c.storing) >= c.Cfg.TileBuffers-1 && !t.stored() {
+			if c.buffersStoring() >= c.Cfg.TileBuffers-1 && !t.stored() {
 				// Every other buffer is still storing: the tile stores in
 				// place meanwhile (Tick: with what the older tiles' stores
 				// leave), and hands off once a buffer is free or its own
