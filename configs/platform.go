@@ -528,14 +528,30 @@ func (p *Platform) textureBuses(prefix string, cores []*shadercore.Comp, sampler
 	}
 }
 
+// connectHost puts the command processor's DMA on the host bus to the host
+// interface, which forwards to the memory, and sends its DrawAuto counter
+// reads to the memory directly (hostMemoryPorts joins both to the memory
+// crossbar).
+func (p *Platform) connectHost() {
+	c, cp := p.Config, p.CommandProcessor
+	p.bus("GPU.HostBus", c.Buses.Host, mhz(c.Clocks.HostBusMHz), cp.ToMemory, p.HostInterface.Host)
+	cp.Memory = &single{p.HostInterface.Host}
+	cp.LocalMemory = p.Memory.Finder
+	p.HostInterface.Memory = p.Memory.Finder
+}
+
+// hostMemoryPorts are the ports connectHost's paths put on the memory
+// crossbar: the host interface's and the command processor's local one.
+func (p *Platform) hostMemoryPorts() []sim.Port {
+	return []sim.Port{p.HostInterface.ToMemory, p.CommandProcessor.ToLocalMemory}
+}
+
 // connect wires every port to exactly one connection and sets the peers.
 func (p *Platform) connect() {
 	c, f, bs := p.Config, p.CoreFreq, p.Config.Buses
 	cp, ia, pa, qp, rb := p.CommandProcessor, p.InputAssembler, p.PrimitiveAssembly, p.QuadPacker, p.ReorderBuffer
 
-	p.bus("GPU.HostBus", bs.Host, mhz(c.Clocks.HostBusMHz), cp.ToMemory, p.HostInterface.Host)
-	cp.Memory = &single{p.HostInterface.Host}
-	p.HostInterface.Memory = p.Memory.Finder
+	p.connectHost()
 
 	// Command bus: draws to the input assembler, back-end control and acknowledgements.
 	cmd := []sim.Port{cp.ToInputAssembler, ia.FromCommandProcessor, cp.ToBackEnd}
@@ -609,7 +625,8 @@ func (p *Platform) connect() {
 	p.TextureTraffic = WatchTextureTraffic(p.L2)
 
 	memPorts := append([]sim.Port{}, p.Memory.Tops...)
-	memPorts = append(memPorts, p.HostInterface.ToMemory, ia.ToMemory)
+	memPorts = append(memPorts, p.hostMemoryPorts()...)
+	memPorts = append(memPorts, ia.ToMemory)
 	ia.Memory = p.Memory.Finder
 	for i := range p.ROPs {
 		memPorts = append(memPorts, p.DepthUnits[i].ToMemory, p.ROPs[i].ToMemory)

@@ -117,9 +117,7 @@ func (p *Platform) connectSage() {
 	sp, sbs := p.Sage, p.Config.Sage.Buses
 	cp, d := p.CommandProcessor, sp.Distributor
 
-	p.bus("GPU.HostBus", bs.Host, mhz(c.Clocks.HostBusMHz), cp.ToMemory, p.HostInterface.Host)
-	cp.Memory = &single{p.HostInterface.Host}
-	p.HostInterface.Memory = p.Memory.Finder
+	p.connectHost()
 
 	cmd := []sim.Port{cp.ToInputAssembler, cp.ToBackEnd, d.FromCommandProcessor}
 	for _, il := range sp.Interleaves {
@@ -132,7 +130,7 @@ func (p *Platform) connectSage() {
 
 	control := []sim.Port{d.ToPipes, d.ToSampleFills, d.FromSampleFills}
 	memPorts := append([]sim.Port{}, p.Memory.Tops...)
-	memPorts = append(memPorts, p.HostInterface.ToMemory)
+	memPorts = append(memPorts, p.hostMemoryPorts()...)
 	per := c.TextureSampler.CoresPerSampler
 	for pi, pipe := range sp.Pipes {
 		n := fmt.Sprintf("GPU.Pipe[%d]", pi)

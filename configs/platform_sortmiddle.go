@@ -85,9 +85,7 @@ func (p *Platform) connectSortMiddle() {
 	sm := p.SortMiddle
 	cp, ia, pa, bn, ts := p.CommandProcessor, p.InputAssembler, p.PrimitiveAssembly, sm.Binner, sm.Scheduler
 
-	p.bus("GPU.HostBus", bs.Host, mhz(c.Clocks.HostBusMHz), cp.ToMemory, p.HostInterface.Host)
-	cp.Memory = &single{p.HostInterface.Host}
-	p.HostInterface.Memory = p.Memory.Finder
+	p.connectHost()
 
 	// The binner is the command processor's back end: it reports draws
 	// binned, takes clears and presents, and ends passes.
@@ -128,7 +126,8 @@ func (p *Platform) connectSortMiddle() {
 	bn.Scheduler, ts.Binner = ts.FromBinner, bn.ToScheduler
 	jobs := []sim.Port{ts.ToTileUnits}
 	memPorts := append([]sim.Port{}, p.Memory.Tops...)
-	memPorts = append(memPorts, p.HostInterface.ToMemory, ia.ToMemory, bn.ToMemory)
+	memPorts = append(memPorts, p.hostMemoryPorts()...)
+	memPorts = append(memPorts, ia.ToMemory, bn.ToMemory)
 	ia.Memory, bn.Memory = p.Memory.Finder, p.Memory.Finder
 	for k, tu := range sm.TileUnits {
 		n := fmt.Sprintf("GPU.TileUnit[%d]", k)

@@ -106,6 +106,7 @@ func build(name string, env timing.Env, cfg Config) *CommandProcessor {
 func (c *CommandProcessor) createPorts(name string) {
 	// Memory responses: never more than the requests in flight.
 	c.ToMemory = timing.AddPort(c, "ToMemory", c.cfg.MaxOutstandingDMA)
+	c.ToLocalMemory = timing.AddPort(c, "ToLocalMemory", 1)
 	// Nothing comes back from the input assembler.
 	c.ToInputAssembler = timing.AddPort(c, "ToInputAssembler", 1)
 	// DrawDone from every partition for every draw in flight, and the Done of

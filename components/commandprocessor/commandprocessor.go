@@ -40,8 +40,11 @@ type CommandProcessor struct {
 	env timing.Env // its halt stops the unit; its progress counts work done
 
 	// ToMemory carries the DMA reads (stream chunks, resource bytes) and the
-	// sync-token writes.
+	// sync-token writes, across the host bus.
 	ToMemory sim.Port
+	// ToLocalMemory carries DrawAuto's counter reads to the GPU's memory
+	// directly: the stream-out wrote the counter there.
+	ToLocalMemory sim.Port
 	// ToInputAssembler carries DrawDispatch messages.
 	ToInputAssembler sim.Port
 	// ToBackEnd sends ClearCmd and PresentCmd to the ROPs and depth units and
@@ -51,6 +54,7 @@ type CommandProcessor struct {
 	// Peers, set by the platform builder before Start.
 	InputAssembler sim.Port            // the input assembler's FromCommandProcessor port
 	Memory         mem.LowModuleFinder // where DMA requests go
+	LocalMemory    mem.LowModuleFinder // where DrawAuto's counter reads go (the memory channels)
 	ROPs           []sim.Port          // one per partition
 	DepthUnits     []sim.Port          // one per partition, or none when the ROPs hold depth too (SAGE's interleaves: one ClearCmd with every flag)
 	// Binner is the tiled machine's binner (nil on the other machines): it
@@ -71,6 +75,7 @@ type CommandProcessor struct {
 	waker    *timing.Waker
 	activity *timing.Activity
 	dma      *memclient.Client
+	local    *memclient.Client // DrawAuto's counter reads (ToLocalMemory)
 
 	// The frame.
 	mem        state.Memory
@@ -163,6 +168,8 @@ func (c *CommandProcessor) Start(m state.Memory, streamAddr, streamBytes uint64,
 		return fmt.Errorf("%s: Start: no memory image", c.Name())
 	case c.Memory == nil:
 		return fmt.Errorf("%s: Memory: not set (the DMA's LowModuleFinder)", c.Name())
+	case c.LocalMemory == nil:
+		return fmt.Errorf("%s: LocalMemory: not set (the LowModuleFinder of DrawAuto's counter reads)", c.Name())
 	case c.InputAssembler == nil:
 		return fmt.Errorf("%s: InputAssembler: not set", c.Name())
 	case len(c.ROPs) != c.cfg.Partitions:
@@ -177,6 +184,12 @@ func (c *CommandProcessor) Start(m state.Memory, streamAddr, streamBytes uint64,
 		return fmt.Errorf("%s: %w", c.Name(), err)
 	}
 	c.dma = dma
+	// DrawAuto reads one counter at a time (the CP drains first).
+	local, err := memclient.New(c.ToLocalMemory, c.LocalMemory, c.Freq, memclient.Config{MaxOutstanding: 1})
+	if err != nil {
+		return fmt.Errorf("%s: %w", c.Name(), err)
+	}
+	c.local = local
 	c.mem = m
 	c.tracker = state.NewTracker(m)
 	c.streamBase, c.streamEnd, c.display = streamAddr, streamAddr+streamBytes, display
@@ -219,8 +232,8 @@ func (c *CommandProcessor) fail(err error) {
 // every opcode, draws, clears, presents, sync_tokens, dma_bytes_read,
 // dma_bytes_written, draws_in_flight, the activity cycles (cycles_busy,
 // cycles_wait_dma, cycles_wait_drain, cycles_wait_state_version,
-// cycles_wait_ack, cycles_wait_send, cycles_idle) and utilization, and the DMA
-// client's counters under dma.
+// cycles_wait_ack, cycles_wait_send, cycles_idle) and utilization, the DMA
+// client's counters under dma and the DrawAuto counter reads' under local.
 func (c *CommandProcessor) Stats(add func(name string, v float64)) {
 	p := c.Name() + "."
 	var total uint64
@@ -240,6 +253,7 @@ func (c *CommandProcessor) Stats(add func(name string, v float64)) {
 	c.activity.Stats(c.Name(), add)
 	if c.dma != nil {
 		c.dma.Stats(p+"dma", add)
+		c.local.Stats(p+"local", add)
 	}
 }
 
@@ -258,7 +272,8 @@ func snake(s string) string {
 	return b.String()
 }
 
-// Buffers describes the prefetch buffer, the DMA requests in flight, the command
+// Buffers describes the prefetch buffer, the DMA requests in flight, the
+// DrawAuto counter read in flight, the command
 // being carried out, the draws in flight (capacity: the state versions), the
 // back-end commands waiting to be sent and those waiting for Done.
 func (c *CommandProcessor) Buffers() []timing.BufferState {
@@ -268,12 +283,14 @@ func (c *CommandProcessor) Buffers() []timing.BufferState {
 		cur = 1
 	}
 	dma := timing.BufferState{Name: n + ".DMARequests", Cap: c.cfg.MaxOutstandingDMA}
+	local := timing.BufferState{Name: n + ".LocalRequests", Cap: 1}
 	if c.dma != nil {
-		dma = c.dma.Buffer(n + ".DMARequests")
+		dma, local = c.dma.Buffer(n+".DMARequests"), c.local.Buffer(n+".LocalRequests")
 	}
 	return []timing.BufferState{
 		{Name: n + ".Prefetch", Len: c.numChunks, Cap: c.cfg.MaxOutstandingDMA},
 		dma,
+		local,
 		{Name: n + ".Command", Len: cur, Cap: 1},
 		{Name: n + ".DrawsInFlight", Len: len(c.inflight), Cap: c.cfg.StateVersions},
 		{Name: n + ".Outbox", Len: c.outbox.Len(), Cap: 2 * c.cfg.Partitions},

@@ -156,7 +156,7 @@ func newBenchOn(t *testing.T, e sim.Engine, img command.Memory, cfg benchConfig)
 	b.pipe.addCaches(cfg.samplers, cfg.l2Banks, cfg.cacheAckLatency)
 	b.pipe.backEnd = b.cp.ToBackEnd
 	conn := sim.NewDirectConnection("Conn", e, 1*sim.GHz)
-	for _, p := range []sim.Port{b.cp.ToMemory, b.cp.ToInputAssembler, b.cp.ToBackEnd, b.memory.Top} {
+	for _, p := range []sim.Port{b.cp.ToMemory, b.cp.ToLocalMemory, b.cp.ToInputAssembler, b.cp.ToBackEnd, b.memory.Top} {
 		conn.PlugIn(p, 16)
 	}
 	for _, p := range b.pipe.ports() {
@@ -164,6 +164,7 @@ func newBenchOn(t *testing.T, e sim.Engine, img command.Memory, cfg benchConfig)
 	}
 	b.cp.InputAssembler = b.pipe.IA
 	b.cp.Memory = &mem.SingleLowModuleFinder{LowModule: b.memory.Top}
+	b.cp.LocalMemory = b.cp.Memory
 	b.cp.ROPs, b.cp.DepthUnits = b.pipe.ROP, b.pipe.DU
 	b.cp.Samplers, b.cp.L2Controls = b.pipe.Sampler, b.pipe.L2
 	return b

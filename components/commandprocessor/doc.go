@@ -26,6 +26,8 @@
 //     to) and the sync-token writes, through a memclient.Client (requests go to
 //     the port Memory finds for each address; the host-bus latency is the
 //     connection's). Responses come back on the same port.
+//   - ToLocalMemory: DrawAuto's 4-byte counter reads, one at a time, to the
+//     port LocalMemory finds (the memory channel, over the memory crossbar).
 //   - ToInputAssembler: one protocol.DrawDispatch per draw, in API order, to the
 //     InputAssembler port.
 //   - ToBackEnd: protocol.ClearCmd, protocol.PresentCmd and protocol.FlushCmd to
@@ -34,8 +36,8 @@
 //     to the L2 banks at sync tokens; receives their protocol.Done and
 //     cache.FlushRsp and the ROPs' protocol.DrawDone.
 //
-// Peer fields set by the platform builder: InputAssembler, Memory (a
-// mem.LowModuleFinder), ROPs and DepthUnits (one of each per partition), Video,
+// Peer fields set by the platform builder: InputAssembler, Memory and
+// LocalMemory (mem.LowModuleFinders), ROPs and DepthUnits (one of each per partition), Video,
 // Binner (the tiled machine's binner; nil otherwise).
 // On the SAGE machine the ROPs are the 3DRAM interleaves, which hold depth
 // too: DepthUnits is empty and a Clear goes to each interleave as one ClearCmd
@@ -76,8 +78,10 @@
 //     (primitive assembly holds its end marker until they are).
 //     DrawAuto: after decoding, the CP waits until no draw is in flight
 //     (wait_drain; so the stream-out that wrote the counter is complete),
-//     reads the 4-byte filled-size counter itself with a DMA read (wait_dma;
-//     statistic draw_auto_reads; no host round trip), then applies the command
+//     reads the 4-byte filled-size counter itself from the GPU's memory, where
+//     the stream-out wrote it (ToLocalMemory, over the memory crossbar, not
+//     across the host bus as the DMA does: wait_dma; statistic
+//     draw_auto_reads; no host round trip), then applies the command
 //     through the tracker, which computes the vertex count from the counter
 //     in the memory image (the bytes the read carried), and dispatches the
 //     draw as any other. The same rules hold on the three machines; on SAGE
@@ -153,9 +157,10 @@
 // sync_invalidates (texture-cache invalidates at sync tokens), dma_bytes_read, dma_bytes_written, draws_in_flight, the cycles
 // of each activity state (cycles_busy, cycles_wait_dma, cycles_wait_drain,
 // cycles_wait_state_version, cycles_wait_ack, cycles_wait_send, cycles_idle)
-// and utilization, and the DMA client's counters under "<name>.dma." (reads,
-// bytes, latencies). Buffers reports the prefetch buffer, the DMA requests,
-// the command in progress, the draws in flight, the back-end commands waiting
+// and utilization, the DMA client's counters under "<name>.dma." (reads,
+// bytes, latencies) and the DrawAuto counter reads' under "<name>.local."
+// (dma_bytes_read counts the DMA's bytes only). Buffers reports the prefetch
+// buffer, the DMA requests, the counter read in flight, the command in progress, the draws in flight, the back-end commands waiting
 // to be sent and those waiting for Done.
 //
 // # Errors

@@ -13,7 +13,7 @@ import (
 // TestDrawAutoReadsCounterFromMemory: a draw streams out (rasterization off);
 // the next draw, which only reads, waits for it to complete (stream-out
 // ordering); a DrawAuto then drains, reads the 4-byte filled-size counter from
-// memory with a DMA read of its own (after the streaming draw's DrawDone,
+// the GPU's memory with a read of its own (ToLocalMemory; after the streaming draw's DrawDone,
 // never before), and draws counter / stride vertices.
 func TestDrawAutoReadsCounterFromMemory(t *testing.T) {
 	r := newResources(t)
@@ -79,5 +79,9 @@ func TestDrawAutoReadsCounterFromMemory(t *testing.T) {
 	b.cp.Stats(func(n string, v float64) { st[n] = v })
 	if st["GPU.CommandProcessor.draw_auto_reads"] != 1 || st["GPU.CommandProcessor.draws"] != 3 {
 		t.Errorf("draw_auto_reads %v, draws %v; want 1, 3", st["GPU.CommandProcessor.draw_auto_reads"], st["GPU.CommandProcessor.draws"])
+	}
+	// The counter is read through ToLocalMemory, not the DMA's host-bus port.
+	if l, d := st["GPU.CommandProcessor.local.bytes_read"], st["GPU.CommandProcessor.dma.bytes_read"]; l != 4 || d != st["GPU.CommandProcessor.dma_bytes_read"] {
+		t.Errorf("local.bytes_read %v, want 4; dma.bytes_read %v, want the DMA's dma_bytes_read %v", l, d, st["GPU.CommandProcessor.dma_bytes_read"])
 	}
 }

@@ -553,8 +553,8 @@ func (c *CommandProcessor) streamOutOrdering(d *state.Draw) bool {
 
 // drawAuto carries out a DrawAuto: once no draw is in flight (so the stream-out
 // that wrote its counter is complete: see streamOutOrdering), the CP reads
-// the 4-byte filled-size counter from memory itself (a DMA read; no host
-// round trip), then applies the command through the state tracker, which
+// the 4-byte filled-size counter itself from the GPU's memory (ToLocalMemory;
+// no host round trip), then applies the command through the state tracker, which
 // computes the vertex count from the counter in the memory image (the bytes
 // the read carried) exactly as the reference renderer does.
 func (c *CommandProcessor) drawAuto(now sim.VTimeInSec, p *pending) bool {
@@ -568,12 +568,11 @@ func (c *CommandProcessor) drawAuto(now sim.VTimeInSec, p *pending) bool {
 			return true
 		}
 		if c.traced() {
-			c.dma.TraceAs(c, protocol.CommandTaskID(p.lc.Addr))
+			c.local.TraceAs(c, protocol.CommandTaskID(p.lc.Addr))
 		}
-		if !c.dma.Read(now, addr, 4, tagAuto) {
+		if !c.local.Read(now, addr, 4, 0) {
 			return false
 		}
-		c.st.dmaRead += 4
 		c.st.autoReads++
 		p.autoIssued = true
 		return true

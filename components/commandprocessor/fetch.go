@@ -16,7 +16,6 @@ const (
 	tagChunk    uint64 = 1 // a chunk of the command stream
 	tagResource uint64 = 2 // bytes a binding command refers to
 	tagSync     uint64 = 3 // a sync-token write
-	tagAuto     uint64 = 4 // a DrawAuto's filled-size counter
 )
 
 // receiveMemory takes every DMA completion that has arrived.
@@ -34,13 +33,13 @@ func (c *CommandProcessor) receiveMemory(now sim.VTimeInSec) bool {
 			if c.cur != nil {
 				c.cur.writeDone = true
 			}
-		case tagAuto:
-			if c.cur != nil {
-				c.cur.autoDone = true
-			}
 		}
 	}
-	return len(arrived) > 0
+	counters := c.local.ReceiveAll(now)
+	if len(counters) > 0 && c.cur != nil {
+		c.cur.autoDone = true // the DrawAuto's filled-size counter (one read at a time)
+	}
+	return len(arrived)+len(counters) > 0
 }
 
 // chunkArrived marks the chunk at addr arrived and takes its bytes from the
