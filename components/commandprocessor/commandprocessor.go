@@ -273,9 +273,9 @@ func snake(s string) string {
 }
 
 // Buffers describes the prefetch buffer, the DMA requests in flight, the
-// DrawAuto counter read in flight, the command
-// being carried out, the draws in flight (capacity: the state versions), the
-// back-end commands waiting to be sent and those waiting for Done.
+// DrawAuto counter read in flight, the command being carried out, the draws
+// in flight (capacity: the state versions), the back-end commands waiting to
+// be sent and those waiting for Done.
 func (c *CommandProcessor) Buffers() []timing.BufferState {
 	n := c.Name()
 	cur := 0
