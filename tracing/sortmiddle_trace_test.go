@@ -28,13 +28,23 @@ func TestSortMiddleTraceTasks(t *testing.T) {
 		blurred    bool // 5D primitives of decoupled draws
 		chains     bool // check the parent chains (a scene with depth and quads)
 		texturized bool
+		buffers    int // sortmiddle.tile_buffers (0: 1)
 	}{
-		{"room", 64, 40, 4, 0, false, true, true},
-		{"motion", 64, 36, 8, 32, true, true, false},
-		{"triangle", 64, 40, 4, 32, false, false, false},
+		{"room", 64, 40, 4, 0, false, true, true, 0},
+		{"motion", 64, 36, 8, 32, true, true, false, 0},
+		{"triangle", 64, 40, 4, 32, false, false, false, 0},
+		{"room", 64, 40, 4, 0, false, true, true, 2}, // a tile stores behind the next one
 	} {
-		t.Run(fr.scene, func(t *testing.T) {
+		name := fr.scene
+		if fr.buffers > 1 {
+			name += fmt.Sprintf(" %d buffers", fr.buffers)
+		}
+		t.Run(name, func(t *testing.T) {
 			yaml := "machine: sortmiddle\nsortmiddle: {tile_width: 16, tile_height: 16, tile_units: 2}\n"
+			if fr.buffers > 1 {
+				yaml = fmt.Sprintf("machine: sortmiddle\nsortmiddle: {tile_width: 16, tile_height: 16, tile_units: 2, tile_buffers: %d, jobs_per_unit: %d}\n",
+					fr.buffers, fr.buffers+1)
+			}
 			if fr.rasterTile > 0 {
 				yaml += fmt.Sprintf("raster: {tile_size: %d}\nrop: {tile_size: %d}\n", fr.rasterTile, fr.rasterTile)
 			}
@@ -106,6 +116,19 @@ func TestSortMiddleTraceTasks(t *testing.T) {
 					if got != want || got == 0 {
 						t.Errorf("%d warp tasks %s at %s, want %d", got, like, at, want)
 					}
+				}
+			})
+
+			// A tile stores once its draws are done, below its own task
+			// (with two buffers, while the next tile renders).
+			t.Run("stores after the tile's draws", func(t *testing.T) {
+				stores := count(t, db, `SELECT count(*) FROM trace s JOIN trace p ON s.parent_id = p.task_id
+					WHERE s.kind = 'req_out' AND s.what = '*mem.WriteReq' AND p.kind = 'screen_tile'`)
+				early := count(t, db, `WITH d AS (SELECT parent_id, max(end_time) AS e FROM trace WHERE kind = 'tile_draw' GROUP BY parent_id)
+					SELECT count(*) FROM (SELECT parent_id, start_time FROM trace WHERE kind = 'req_out' AND what = '*mem.WriteReq') s
+					JOIN d ON s.parent_id = d.parent_id WHERE s.start_time < d.e`)
+				if stores == 0 || early != 0 {
+					t.Errorf("%d stores below screen tiles, %d of them before a draw of their tile ended", stores, early)
 				}
 			})
 

@@ -331,8 +331,9 @@ func checkTraceAgainstStats(t *testing.T, tasks map[string]traceTask, res *confi
 		eachUnit("req_out mem.WriteReq", `GPU\.TextureSampler\[\d+\]`, "l2.writes", c("l2.writes"))
 		eachUnit("req_out protocol.TexRequest", pipe+`\.ShaderCore\[\d+\]`, "texture_requests", c("texture_requests"))
 		eachUnit("req_out protocol.LateZReq", `GPU\.ROP\[\d+\]|`+tu+`\.ROP`, "late_z_requests", c("late_z_requests"))
-		eachUnit("req_out mem.ReadReq", `GPU\.CommandProcessor`, "dma.reads", c("dma.reads"))
-		eachUnit("req_out mem.WriteReq", `GPU\.CommandProcessor`, "dma.writes", c("dma.writes"))
+		// The command processor's: its DMA's and its DrawAuto counter reads.
+		eachUnit("req_out mem.ReadReq", `GPU\.CommandProcessor`, "dma.reads", sum("dma.reads", "local.reads"))
+		eachUnit("req_out mem.WriteReq", `GPU\.CommandProcessor`, "dma.writes", sum("dma.writes", "local.writes"))
 		// The command processor's clears and presents are those its
 		// receivers took (the HiZ units': from their depth units).
 		// The tiled machine's binner takes both (as the ROP and as the depth

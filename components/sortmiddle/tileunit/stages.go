@@ -130,8 +130,13 @@ func (c *TileUnit) sendFlushes(now sim.VTimeInSec) bool {
 }
 
 // issueStores writes tile t's colour and depth lines and its display lines,
-// each with the image's bytes.
+// each with the image's bytes. Traced, a tile storing behind the tile in
+// progress issues its stores below its own screen_tile task.
 func (c *TileUnit) issueStores(now sim.VTimeInSec, t *tile) bool {
+	if c.traced() && t != c.t {
+		c.mem.TraceAs(c, t.task)
+		defer c.traceFront()
+	}
 	progress := false
 	n := uint64(c.Cfg.LineBytes)
 	for t.storeNext < len(t.stores)+len(t.display) {

@@ -29,3 +29,11 @@ func (c *TileUnit) startDrawTask(t *tile, d *protocol.Draw) {
 	tracing.StartTask(protocol.WindowDrawTaskID(d.Seq, t.rect), t.task, c, protocol.KindTileDraw,
 		protocol.TaskWhat("draw", d.Seq), nil)
 }
+
+// traceFront makes the tile in progress (if any) the parent of the memory
+// requests that follow.
+func (c *TileUnit) traceFront() {
+	if c.t != nil {
+		c.mem.TraceAs(c, c.t.task)
+	}
+}
