@@ -16,15 +16,21 @@ import (
 // targets, so the unit waits rather than compare lines).
 func (c *TileUnit) issueLoads(now sim.VTimeInSec) bool {
 	t := c.t
-	if len(c.storing) > 0 && t.loadNext < len(t.loads) {
+	if len(c.storing) > 0 {
 		return false
 	}
+	line := uint64(c.Cfg.LineBytes)
+	return issueEach(&t.loadNext, len(t.loads), func(i int) bool {
+		return c.mem.Read(now, t.loads[i], line, tagLoad|uint64(i))
+	})
+}
+
+// issueEach issues requests *next, *next+1, ... below end, advancing *next,
+// while issue succeeds (the memory client took the request, or the request
+// may go); it reports whether any did.
+func issueEach(next *int, end int, issue func(i int) bool) bool {
 	progress := false
-	for t.loadNext < len(t.loads) {
-		if !c.mem.Read(now, t.loads[t.loadNext], uint64(c.Cfg.LineBytes), tagLoad|uint64(t.loadNext)) {
-			return progress
-		}
-		t.loadNext++
+	for ; *next < end && issue(*next); *next++ {
 		progress = true
 	}
 	return progress
@@ -32,19 +38,11 @@ func (c *TileUnit) issueLoads(now sim.VTimeInSec) bool {
 
 func (c *TileUnit) issueBinReads(now sim.VTimeInSec) bool {
 	t := c.t
-	progress := false
-	for t.binNext < len(t.binReads) {
-		r := &t.binReads[t.binNext]
-		if r.after >= 0 && !t.binReads[r.after].arrived {
-			return progress // the chunk's address is in a link not read yet
-		}
-		if !c.mem.Read(now, r.addr, r.size, tagBin|uint64(t.binNext)) {
-			return progress
-		}
-		t.binNext++
-		progress = true
-	}
-	return progress
+	return issueEach(&t.binNext, len(t.binReads), func(i int) bool {
+		r := &t.binReads[i]
+		// A chunk's reads wait for the link that holds its address.
+		return (r.after < 0 || t.binReads[r.after].arrived) && c.mem.Read(now, r.addr, r.size, tagBin|uint64(i))
+	})
 }
 
 // issueParamReads reads the records of the entries whose bin bytes arrived,
