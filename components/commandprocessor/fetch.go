@@ -18,7 +18,8 @@ const (
 	tagSync     uint64 = 3 // a sync-token write
 )
 
-// receiveMemory takes every DMA completion that has arrived.
+// receiveMemory takes every DMA completion that has arrived, and the
+// DrawAuto counter read's.
 func (c *CommandProcessor) receiveMemory(now sim.VTimeInSec) bool {
 	arrived := c.dma.ReceiveAll(now)
 	for _, done := range arrived {
